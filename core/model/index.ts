@@ -1,0 +1,4 @@
+export * from './fields';
+export * from './sponsor';
+export * from './country';
+export * from './user';

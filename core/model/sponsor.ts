@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { flag, idNumber, optionalText, requiredText } from './fields';
+
+export const SPONSOR_TYPE = 'sponsors';
+
+/** What staff may write on a sponsor. Unknown attributes are refused rather than ignored. */
+export const SponsorInput = v.strictObject({
+  name: requiredText(255),
+  identification: requiredText(64),
+  rmsSponsorIdentifier: optionalText(255),
+  description: optionalText(5000),
+  isActive: v.optional(flag(), true),
+  businessPractice: optionalText(5000),
+  countryId: v.optional(v.nullable(idNumber())),
+});
+
+/** An update changes only the attributes it names. */
+export const SponsorPatch = v.partial(SponsorInput);
+
+export type SponsorInput = v.InferInput<typeof SponsorInput>;
+export type SponsorValues = v.InferOutput<typeof SponsorInput>;
+
+/** A sponsor as the API returns it. */
+export interface Sponsor {
+  id: string;
+  name: string;
+  identification: string;
+  rmsSponsorIdentifier: string | null;
+  description: string | null;
+  isActive: boolean;
+  businessPractice: string | null;
+  countryId: number | null;
+  countryName: string | null;
+  created: string;
+  modified: string;
+}
+
+/** Columns the sponsors list may be sorted by (SPEC default `-isActive,name`). */
+export const SPONSOR_SORTS = ['name', 'identification', 'isActive', 'countryName', 'created', 'modified'] as const;
+export const SPONSOR_DEFAULT_SORT = '-isActive,name';

@@ -1,0 +1,2 @@
+export { message, messages, type MessageKey, type MessageLanguage } from './messages';
+export * from './rules';

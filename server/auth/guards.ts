@@ -1,0 +1,42 @@
+/**
+ * Route guards (SPEC section 6, decided on the server): a valid bearer access token of an
+ * active user, then roles, then the sponsor scope of a `User`.
+ */
+import { createMiddleware } from 'hono/factory';
+import type { RoleName } from '../../core/model/user';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import { forbidden, unauthorized } from '../http/errors';
+import { verifyAccessToken } from './tokens';
+import { loadUser } from './users';
+
+export const authenticate = (deps: Deps) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match?.[1]) throw unauthorized();
+    const userId = await verifyAccessToken(deps.jwtSecret, match[1]);
+    if (userId === null) throw unauthorized('Your session has expired or is not valid. Sign in again.');
+    const user = await loadUser(deps.db, userId);
+    if (!user || !user.isActive) throw unauthorized('Your account is not active. Sign in again.');
+    c.set('user', {
+      id: userId,
+      username: user.username,
+      roles: user.roles.map((r) => r.name),
+      sponsorIds: user.sponsors.map((s) => Number(s.id)),
+    });
+    await next();
+  });
+
+export const hasAnyRole = (user: AuthUser, names: readonly RoleName[]) => user.roles.some((r) => names.includes(r));
+
+export const requireRole = (...names: RoleName[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!hasAnyRole(c.get('user'), names)) throw forbidden();
+    await next();
+  });
+
+export const STAFF_ADMIN_ROLES: readonly RoleName[] = ['Admin', 'Super User'];
+
+/** The sponsors a user may see: null for all (Admin, Super User), else their assigned ones. */
+export const sponsorScope = (user: AuthUser): number[] | null =>
+  hasAnyRole(user, STAFF_ADMIN_ROLES) ? null : user.sponsorIds;

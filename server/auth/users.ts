@@ -1,0 +1,43 @@
+import { eq, sql } from 'drizzle-orm';
+import { ROLE_NAMES, type RoleName, type User } from '../../core/model/user';
+import type { Db } from '../db/open';
+import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';
+
+const isRoleName = (name: string): name is RoleName => (ROLE_NAMES as readonly string[]).includes(name);
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  return row;
+}
+
+/** A user with their roles and sponsors, as the API and the guards need them. */
+export async function loadUser(db: Db, id: number): Promise<(User & { row: UserRow }) | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  if (!row) return null;
+  const roleRows = await db
+    .select({ id: roles.id, name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, id))
+    .orderBy(roles.name);
+  const sponsorRows = await db
+    .select({ id: sponsors.id, name: sponsors.name })
+    .from(userSponsors)
+    .innerJoin(sponsors, eq(sponsors.id, userSponsors.sponsorId))
+    .where(eq(userSponsors.userId, id))
+    .orderBy(sponsors.name);
+  return {
+    row,
+    id: String(row.id),
+    username: row.username,
+    email: row.email,
+    isActive: row.isActive,
+    secretVerified: row.secretVerified,
+    locale: row.locale,
+    identityProvider: row.identityProvider,
+    roles: roleRows.filter((r) => isRoleName(r.name)).map((r) => ({ id: String(r.id), name: r.name as RoleName })),
+    sponsors: sponsorRows.map((s) => ({ id: String(s.id), name: s.name })),
+  };
+}

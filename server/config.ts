@@ -1,0 +1,99 @@
+/**
+ * Every environment variable the server reads, parsed and validated in one place. A bad value
+ * stops the start with a one-line message naming the variable.
+ */
+import path from 'node:path';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** When set, PostgreSQL through node-postgres; otherwise embedded PGlite under dataDir/db. */
+  databaseUrl: string | null;
+  /** When null, one is generated and kept in dataDir (see auth/secret.ts). */
+  jwtSecret: string | null;
+  adminUsername: string;
+  /** When null on first start, a random password is generated and printed once. */
+  adminPassword: string | null;
+  demoData: boolean;
+  /** The public origin (for links in e-mails, SSO callbacks and embed snippets). */
+  publicUrl: string | null;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  distDir: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const jwtSecret = env.JWT_SECRET?.trim() || null;
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+  }
+  const adminUsername = env.ADMIN_USERNAME?.trim() || 'admin';
+  if (!/^[\w.@-]{3,64}$/.test(adminUsername)) {
+    throw new ConfigError('ADMIN_USERNAME must be 3 to 64 letters, digits or . _ @ -');
+  }
+  const adminPassword = env.ADMIN_PASSWORD || null;
+  if (adminPassword !== null && adminPassword.length < 8) {
+    throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters long');
+  }
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']);
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    jwtSecret,
+    adminUsername,
+    adminPassword,
+    demoData: bool(env, 'DEMO_DATA', true),
+    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 30, 24 * 3600),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
+    logLevel,
+    distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Reading request bodies: JSON only, one resource object under `data`, attributes validated
+ * with the entity's schema from core/model. Every failure is a JSON:API error; nothing is
+ * written before this returns.
+ */
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { toFieldIssues } from '../../core/model/fields';
+import type { Relationship } from '../../core/jsonapi';
+import { ApiProblem, badRequest, conflict, invalid, unsupportedMediaType } from './errors';
+
+export async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/(vnd\.api\+)?json\b/i.test(type)) throw unsupportedMediaType();
+  const text = await c.req.text();
+  if (text.trim() === '') throw badRequest('The request body is empty.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+}
+
+const Identifier = v.object({ type: v.string(), id: v.union([v.string(), v.pipe(v.number(), v.transform(String))]) });
+const RelationshipSchema = v.object({ data: v.union([v.null(), Identifier, v.array(Identifier)]) });
+
+const ResourceEnvelope = v.object({
+  data: v.object({
+    type: v.string(),
+    id: v.optional(v.union([v.string(), v.number()])),
+    attributes: v.optional(v.record(v.string(), v.unknown()), {}),
+    relationships: v.optional(v.record(v.string(), RelationshipSchema), {}),
+  }),
+});
+
+export interface ReadResource<T> {
+  attributes: T;
+  relationships: Record<string, Relationship>;
+}
+
+/** The `data` of a create or update, its attributes parsed with `schema`. */
+export async function readResource<S extends v.GenericSchema>(
+  c: Context,
+  schema: S,
+  expect: { type: string; id?: number },
+): Promise<ReadResource<v.InferOutput<S>>> {
+  const body = await readJson(c);
+  const envelope = v.safeParse(ResourceEnvelope, body);
+  if (!envelope.success) {
+    throw new ApiProblem(422, [
+      {
+        status: '422',
+        title: 'Invalid Document',
+        detail: 'The body must be a JSON:API document with a resource object under "data".',
+        source: { pointer: '/data' },
+      },
+    ]);
+  }
+  const data = envelope.output.data;
+  if (data.type !== expect.type) {
+    throw conflict(`The resource type must be '${expect.type}'.`, '/data/type');
+  }
+  if (expect.id !== undefined && data.id !== undefined && String(data.id) !== String(expect.id)) {
+    throw conflict('The id in the body does not match the id in the URL.', '/data/id');
+  }
+  const parsed = v.safeParse(schema, data.attributes);
+  if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
+  return {
+    attributes: parsed.output,
+    relationships: data.relationships satisfies Record<string, Relationship>,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Errors a route throws to answer with a JSON:API error document. Anything else thrown is
+ * unexpected and becomes a 500 that names only the request id (see app.ts).
+ */
+import type { ErrorObject } from '../../core/jsonapi';
+import type { FieldIssue } from '../../core/model/fields';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+
+export class ApiProblem extends Error {
+  readonly status: ErrorStatus;
+  readonly errors: ErrorObject[];
+  constructor(status: ErrorStatus, errors: ErrorObject[]) {
+    super(errors[0]?.detail ?? errors[0]?.title ?? 'Error');
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+const one = (status: ErrorStatus, title: string, detail: string, source?: ErrorObject['source']) =>
+  new ApiProblem(status, [{ status: String(status), title, detail, ...(source ? { source } : {}) }]);
+
+export const badRequest = (detail: string, parameter?: string) =>
+  one(400, 'Bad Request', detail, parameter ? { parameter } : undefined);
+export const unauthorized = (detail = 'Sign in to continue.') => one(401, 'Unauthorized', detail);
+export const forbidden = (detail = 'You are not allowed to do this with your access level.') => one(403, 'Forbidden', detail);
+export const notFound = (what = 'resource') => one(404, 'Not Found', `The ${what} you're looking for is not here.`);
+export const conflict = (detail: string, pointer?: string) => one(409, 'Conflict', detail, pointer ? { pointer } : undefined);
+export const unsupportedMediaType = () =>
+  one(415, 'Unsupported Media Type', 'Send the request body as application/vnd.api+json or application/json.');
+export const payloadTooLarge = (limit: string) => one(413, 'Payload Too Large', `The request body is larger than ${limit}.`);
+
+/** A 422 listing each invalid value by its pointer. */
+export const invalid = (issues: readonly FieldIssue[]) =>
+  new ApiProblem(
+    422,
+    issues.map((i) => ({ status: '422', title: 'Invalid Attribute', detail: i.detail, source: { pointer: i.pointer } })),
+  );
+
+export const internalError = (requestId: string): ErrorObject => ({
+  status: '500',
+  title: 'Internal Server Error',
+  detail: `Something went wrong on our side. Please try again; if it keeps happening, contact your Administrator with reference ${requestId}.`,
+});

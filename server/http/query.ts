@@ -1,0 +1,133 @@
+/**
+ * List query parameters (page, limit, sort, include, fields and named filters), parsed against
+ * each resource's whitelist. Anything not on the list is a 400, so no client text reaches SQL
+ * as an identifier.
+ */
+import { badRequest } from './errors';
+
+export const PAGE_SIZES = [10, 20, 50, 100, 1000] as const;
+
+export interface ListSpec<S extends string = string, F extends string = string> {
+  /** The JSON:API type, for `fields[type]=`. */
+  type: string;
+  sorts: readonly S[];
+  defaultSort: string;
+  defaultLimit?: number;
+  includes?: readonly string[];
+  /** Named filters (query parameter names) this list accepts. */
+  filters?: readonly F[];
+  /** Attribute names that `fields` may select. */
+  fields?: readonly string[];
+}
+
+export interface SortTerm<S extends string> {
+  field: S;
+  desc: boolean;
+}
+
+export interface ListQuery<S extends string = string, F extends string = string> {
+  page: number;
+  limit: number;
+  offset: number;
+  sort: SortTerm<S>[];
+  include: Set<string>;
+  /** Selected attributes, or null for all. */
+  fields: Set<string> | null;
+  filters: Partial<Record<F, string>>;
+}
+
+const RESERVED = new Set(['page', 'limit', 'sort', 'include', 'fields']);
+
+function positiveInt(value: string, name: string): number {
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw badRequest(`'${name}' must be a whole number of 1 or more.`, name);
+  return Number(value);
+}
+
+function commaList(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+export function parseSort<S extends string>(raw: string, allowed: readonly S[]): SortTerm<S>[] {
+  const terms = commaList(raw).map((term) => {
+    const desc = term.startsWith('-');
+    const field = desc ? term.slice(1) : term;
+    if (!(allowed as readonly string[]).includes(field)) {
+      throw badRequest(`Cannot sort by '${field}'. Sort by one of: ${allowed.join(', ')}.`, 'sort');
+    }
+    return { field: field as S, desc };
+  });
+  if (terms.length === 0) throw badRequest('sort must name at least one field.', 'sort');
+  return terms;
+}
+
+export function parseListQuery<S extends string, F extends string>(
+  params: URLSearchParams,
+  spec: ListSpec<S, F>,
+): ListQuery<S, F> {
+  const filters: Partial<Record<F, string>> = {};
+  let fields: Set<string> | null = null;
+  const allowedFields = spec.fields ?? [];
+
+  for (const key of new Set(params.keys())) {
+    if (params.getAll(key).length > 1) throw badRequest(`'${key}' may be given only once.`, key);
+    const value = params.get(key) ?? '';
+    if (RESERVED.has(key)) continue;
+    const fieldsMatch = /^fields\[([\w-]+)\]$/.exec(key);
+    if (fieldsMatch) {
+      if (fieldsMatch[1] !== spec.type) throw badRequest(`'${key}' names a type this list does not return.`, key);
+      fields = parseFields(value, allowedFields, key);
+      continue;
+    }
+    if ((spec.filters as readonly string[] | undefined)?.includes(key)) {
+      filters[key as F] = value;
+      continue;
+    }
+    throw badRequest(`Unknown query parameter '${key}'.`, key);
+  }
+
+  const page = params.has('page') ? positiveInt(params.get('page') ?? '', 'page') : 1;
+  let limit = spec.defaultLimit ?? 20;
+  if (params.has('limit')) {
+    limit = positiveInt(params.get('limit') ?? '', 'limit');
+    if (!(PAGE_SIZES as readonly number[]).includes(limit)) {
+      throw badRequest(`'limit' must be one of ${PAGE_SIZES.join(', ')}.`, 'limit');
+    }
+  }
+  const sort = parseSort(params.get('sort') || spec.defaultSort, spec.sorts);
+  const include = new Set(commaList(params.get('include') ?? ''));
+  for (const name of include) {
+    if (!(spec.includes ?? []).includes(name)) {
+      const allowed = spec.includes?.length ? ` Include one of: ${spec.includes.join(', ')}.` : ' This resource has no includes.';
+      throw badRequest(`Cannot include '${name}'.${allowed}`, 'include');
+    }
+  }
+  if (params.has('fields')) fields = parseFields(params.get('fields') ?? '', allowedFields, 'fields');
+
+  return { page, limit, offset: (page - 1) * limit, sort, include, fields, filters };
+}
+
+function parseFields(value: string, allowed: readonly string[], parameter: string): Set<string> {
+  const names = commaList(value).filter((n) => n !== 'id');
+  for (const name of names) {
+    if (!allowed.includes(name)) throw badRequest(`Unknown field '${name}'. Choose from: ${allowed.join(', ')}.`, parameter);
+  }
+  return new Set(names);
+}
+
+/** Parameters of a single-resource read (include and fields only). */
+export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
+  for (const key of params.keys()) {
+    if (key !== 'include' && key !== 'fields' && key !== `fields[${spec.type}]`) {
+      throw badRequest(`Unknown query parameter '${key}'.`, key);
+    }
+  }
+  const q = parseListQuery(params, { ...spec, sorts: ['id'], defaultSort: 'id' });
+  return { include: q.include, fields: q.fields };
+}
+
+/** A path id: a positive integer, else the resource does not exist. */
+export function parseId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}

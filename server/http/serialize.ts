@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+import { JSON_API_MEDIA_TYPE, type Attributes, type Relationship, type Resource } from '../../core/jsonapi';
+
+export function toResource(
+  type: string,
+  id: number | string,
+  attributes: Attributes,
+  options: { fields?: Set<string> | null; relationships?: Record<string, Relationship> } = {},
+): Resource {
+  const selected = options.fields
+    ? Object.fromEntries(Object.entries(attributes).filter(([k]) => options.fields?.has(k)))
+    : attributes;
+  const resource: Resource = { type, id: String(id), attributes: selected };
+  if (options.relationships) resource.relationships = options.relationships;
+  return resource;
+}
+
+/** Dates as ISO strings, everything else as is. */
+export function plain(row: Record<string, unknown>): Attributes {
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
+}
+
+type Status = 200 | 201;
+
+export function sendDocument(c: Context, body: unknown, status: Status = 200): Response {
+  return c.body(JSON.stringify(body), status, { 'Content-Type': JSON_API_MEDIA_TYPE });
+}
+
+export const sendResource = (c: Context, data: Resource, status: Status = 200, included?: Resource[]) =>
+  sendDocument(c, included?.length ? { data, included } : { data }, status);
+
+export const sendList = (
+  c: Context,
+  data: Resource[],
+  meta: { total: number; page: number; limit: number },
+  included?: Resource[],
+) => sendDocument(c, included?.length ? { data, included, meta } : { data, meta });

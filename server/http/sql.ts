@@ -1,0 +1,46 @@
+import { asc, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { badRequest } from './errors';
+import type { SortTerm } from './query';
+
+/** ORDER BY terms from a parsed sort, with the id last so pages never overlap. */
+export function orderBy<S extends string>(
+  terms: SortTerm<S>[],
+  columns: Record<S, AnyColumn | SQL>,
+  id: AnyColumn,
+): SQL[] {
+  const out = terms.map((t) => (t.desc ? desc(columns[t.field]) : asc(columns[t.field])));
+  out.push(asc(id));
+  return out;
+}
+
+/** A case-insensitive "contains" pattern with LIKE's wildcards escaped. */
+export const containsPattern = (text: string) => `%${text.trim().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+export const ilikeAny = (columns: (AnyColumn | SQL)[], text: string): SQL => {
+  const pattern = containsPattern(text);
+  return sql`(${sql.join(
+    columns.map((col) => sql`${col} ilike ${pattern}`),
+    sql` or `,
+  )})`;
+};
+
+/** A boolean query filter: 'true' or 'false', or a 400 naming the parameter. */
+export function parseBooleanFilter(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw badRequest(`'${name}' must be true or false.`, name);
+}
+
+/** The PostgreSQL error code behind a driver or Drizzle error, if any. */
+export function pgErrorCode(error: unknown): { code?: string; constraint?: string } {
+  let current: unknown = error;
+  for (let i = 0; i < 4 && current && typeof current === 'object'; i++) {
+    const e = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
+      return { code: e.code, constraint: typeof e.constraint === 'string' ? e.constraint : undefined };
+    }
+    current = e.cause;
+  }
+  return {};
+}

@@ -1,0 +1,135 @@
+/**
+ * Staff sign-in, token refresh and sign-out (SPEC sections 4, 6, 7). These answer the SPEC's
+ * `{success, access, refresh, data}` shape rather than JSON:API documents.
+ */
+import { Hono, type Context } from 'hono';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import * as v from 'valibot';
+import { LoginInput } from '../../core/model/user';
+import type { AppEnv, Deps } from '../context';
+import { users } from '../db/schema';
+import { readJson } from '../http/body';
+import { clientAddress } from '../http/client-address';
+import { dummyPasswordHash, verifyPassword } from '../auth/passwords';
+import { lockedUntil, recordAttempt } from '../auth/lockout';
+import { issueAccessToken, issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from '../auth/tokens';
+import { verifyTotp } from '../auth/totp';
+import { findUserByUsername, loadUser } from '../auth/users';
+
+export const LOGIN_MESSAGES = {
+  invalid: 'Invalid username or password.',
+  inactive: 'Your account is inactive. Contact your Administrator.',
+  codeNeeded: 'Enter the 6-digit code from your authenticator app.',
+  codeInvalid: 'The code is not valid. Check your authenticator app and try again.',
+  codeReused: 'This code has already been used. Wait for the next code and try again.',
+  locked: (minutes: number) =>
+    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  badRequest: 'Enter your username and password.',
+  ssoUnavailable: (service: string) => `Single sign-on through '${service}' is not configured on this server.`,
+  sessionEnded: 'Your session has ended. Sign in again.',
+} as const;
+
+type Status = 200 | 400 | 401 | 415 | 422 | 429;
+const answer = (c: Context, status: Status, body: object) => c.json(body, status);
+const refused = (c: Context, status: Status, message: string, extra: Record<string, unknown> = {}) =>
+  answer(c, status, { success: false, data: { message, ...extra } });
+
+const LoginBody = v.object({ data: LoginInput });
+const RefreshBody = v.object({ refresh_token: v.pipe(v.string(), v.nonEmpty(), v.maxLength(512)) });
+const LogoutBody = v.object({ refresh_token: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(512)))) });
+
+export function authRoutes(deps: Deps) {
+  const { db, config } = deps;
+  const app = new Hono<AppEnv>();
+
+  const tokensFor = async (userId: number) => ({
+    access: await issueAccessToken(deps.jwtSecret, userId, config.accessTokenTtlSeconds),
+    refresh: await issueRefreshToken(db, userId, config.refreshTokenTtlSeconds),
+  });
+
+  app.post('/login', async (c) => {
+    const authService = c.req.query('auth_service');
+    if (authService !== undefined) return refused(c, 400, LOGIN_MESSAGES.ssoUnavailable(authService.slice(0, 40)));
+
+    const parsed = v.safeParse(LoginBody, await readJson(c));
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const field = issue?.path?.map((p) => String(p.key)).join('/');
+      return answer(c, 422, {
+        success: false,
+        data: { message: field === 'data/code' ? issue?.message : LOGIN_MESSAGES.badRequest },
+        errors: parsed.issues.map((i) => ({
+          status: '422',
+          title: 'Invalid Attribute',
+          detail: i.message,
+          source: { pointer: `/${(i.path ?? []).map((p) => String(p.key)).join('/')}` },
+        })),
+      });
+    }
+    const { username, password, code } = parsed.output.data;
+    const address = clientAddress(c);
+
+    const until = await lockedUntil(db, username);
+    if (until) {
+      const minutes = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
+      c.header('Retry-After', String(minutes * 60));
+      return refused(c, 429, LOGIN_MESSAGES.locked(minutes));
+    }
+
+    const row = await findUserByUsername(db, username);
+    const passwordOk = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
+    if (!row || !row.passwordHash || !passwordOk) {
+      await recordAttempt(db, username, false, address);
+      return refused(c, 401, LOGIN_MESSAGES.invalid);
+    }
+    if (!row.isActive) {
+      await recordAttempt(db, username, false, address);
+      return refused(c, 401, LOGIN_MESSAGES.inactive);
+    }
+
+    if (row.secretVerified && row.totpSecret) {
+      if (!code) return refused(c, 200, LOGIN_MESSAGES.codeNeeded, { secret_verified: true });
+      const step = verifyTotp(code, row.totpSecret);
+      if (step === null) {
+        await recordAttempt(db, username, false, address);
+        return refused(c, 401, LOGIN_MESSAGES.codeInvalid, { secret_verified: true });
+      }
+      // Claiming the step in the same statement that checks it makes a code single-use.
+      const claimed = await db
+        .update(users)
+        .set({ totpLastStep: step })
+        .where(and(eq(users.id, row.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+        .returning({ id: users.id });
+      if (claimed.length === 0) {
+        await recordAttempt(db, username, false, address);
+        return refused(c, 401, LOGIN_MESSAGES.codeReused, { secret_verified: true });
+      }
+    }
+
+    await recordAttempt(db, username, true, address);
+    const user = await loadUser(db, row.id);
+    if (!user) return refused(c, 401, LOGIN_MESSAGES.invalid);
+    const { row: _row, ...publicUser } = user;
+    return answer(c, 200, { success: true, ...(await tokensFor(row.id)), data: { user: publicUser } });
+  });
+
+  app.post('/refresh', async (c) => {
+    const parsed = v.safeParse(RefreshBody, await readJson(c));
+    if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
+    const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.refreshTokenTtlSeconds);
+    if (!result.ok) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+    const user = await loadUser(db, result.userId);
+    if (!user?.isActive) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+    const access = await issueAccessToken(deps.jwtSecret, result.userId, config.accessTokenTtlSeconds);
+    return answer(c, 200, { success: true, access, refresh: result.refresh });
+  });
+
+  app.post('/logout', async (c) => {
+    const parsed = v.safeParse(LogoutBody, await readJson(c));
+    if (!parsed.success) return refused(c, 422, 'Send the refresh_token to sign out.');
+    if (parsed.output.refresh_token) await revokeRefreshToken(db, parsed.output.refresh_token);
+    return answer(c, 200, { success: true });
+  });
+
+  return app;
+}

@@ -1,0 +1,233 @@
+/**
+ * Sponsors (SPEC sections 3, 7): list with search, sort and paging; read; create; update;
+ * delete. A `User` sees and changes only the sponsors assigned to them.
+ */
+import { Hono } from 'hono';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  SPONSOR_DEFAULT_SORT,
+  SPONSOR_SORTS,
+  SPONSOR_TYPE,
+  SponsorInput,
+  SponsorPatch,
+  type Sponsor,
+} from '../../core/model/sponsor';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import type { Db } from '../db/open';
+import { countries, sponsors, userSponsors } from '../db/schema';
+import { authenticate, sponsorScope } from '../auth/guards';
+import { readResource } from '../http/body';
+import { conflict, invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+
+export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
+const UNKNOWN_COUNTRY = 'Choose a country from the list.';
+const ATTRIBUTES = [
+  'name',
+  'identification',
+  'rmsSponsorIdentifier',
+  'description',
+  'isActive',
+  'businessPractice',
+  'countryId',
+  'countryName',
+  'created',
+  'modified',
+] as const;
+
+const listSpec: ListSpec<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'> = {
+  type: SPONSOR_TYPE,
+  sorts: SPONSOR_SORTS,
+  defaultSort: SPONSOR_DEFAULT_SORT,
+  filters: ['searchQuery', 'uniqueIdentification', 'isActive'],
+  fields: ATTRIBUTES,
+  includes: ['country'],
+};
+
+const columns = {
+  id: sponsors.id,
+  name: sponsors.name,
+  identification: sponsors.identification,
+  rmsSponsorIdentifier: sponsors.rmsSponsorIdentifier,
+  description: sponsors.description,
+  isActive: sponsors.isActive,
+  businessPractice: sponsors.businessPractice,
+  countryId: sponsors.countryId,
+  countryName: countries.name,
+  countryIsoCode: countries.isoCode,
+  created: sponsors.created,
+  modified: sponsors.modified,
+};
+
+type Row = { [K in keyof typeof columns]: unknown } & { id: number; created: Date; modified: Date };
+
+function toSponsor(row: Row): Sponsor {
+  return {
+    id: String(row.id),
+    name: row.name as string,
+    identification: row.identification as string,
+    rmsSponsorIdentifier: row.rmsSponsorIdentifier as string | null,
+    description: row.description as string | null,
+    isActive: row.isActive as boolean,
+    businessPractice: row.businessPractice as string | null,
+    countryId: row.countryId as number | null,
+    countryName: row.countryName as string | null,
+    created: row.created.toISOString(),
+    modified: row.modified.toISOString(),
+  };
+}
+
+function serialize(row: Row, fields: Set<string> | null, withCountry: boolean) {
+  const { id, ...attributes } = toSponsor(row);
+  return toResource(SPONSOR_TYPE, id, attributes, {
+    fields,
+    relationships: withCountry
+      ? { country: { data: row.countryId ? { type: 'countries', id: String(row.countryId) } : null } }
+      : undefined,
+  });
+}
+
+function countriesIncluded(rows: Row[]) {
+  const seen = new Map<number, ReturnType<typeof toResource>>();
+  for (const row of rows) {
+    if (typeof row.countryId === 'number' && !seen.has(row.countryId)) {
+      seen.set(row.countryId, toResource('countries', row.countryId, { name: row.countryName, isoCode: row.countryIsoCode }));
+    }
+  }
+  return [...seen.values()];
+}
+
+const scopeCondition = (user: AuthUser): SQL | undefined => {
+  const scope = sponsorScope(user);
+  if (scope === null) return undefined;
+  return scope.length ? inArray(sponsors.id, scope) : sql`false`;
+};
+
+const selectSponsors = (db: Db) => db.select(columns).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId));
+
+async function findSponsor(db: Db, id: number, user: AuthUser): Promise<Row | undefined> {
+  const [row] = await selectSponsors(db).where(and(eq(sponsors.id, id), scopeCondition(user)));
+  return row as Row | undefined;
+}
+
+async function assertCountry(db: Db, countryId: number | null | undefined) {
+  if (countryId === null || countryId === undefined) return;
+  const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
+  if (!found) throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+}
+
+async function assertIdentificationFree(db: Db, identification: string | undefined, exceptId?: number) {
+  if (identification === undefined) return;
+  const [taken] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, identification));
+  if (taken && taken.id !== exceptId) throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+}
+
+/** A concurrent write can still hit the unique index after the check: same answer. */
+function rethrowConstraint(error: unknown): never {
+  const { code } = pgErrorCode(error);
+  if (code === '23505') throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+  if (code === '23503') throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+  throw error;
+}
+
+export function sponsorsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', async (c) => {
+    const user = c.get('user');
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
+    const conditions: (SQL | undefined)[] = [];
+    let fields = q.fields;
+    if (q.filters.uniqueIdentification !== undefined) {
+      // Identification is unique across every sponsor, so the check looks at all of them, but
+      // answers only ids and identifications for the ones outside the user's scope.
+      conditions.push(eq(sponsors.identification, q.filters.uniqueIdentification.trim()));
+      if (sponsorScope(user) !== null) fields = new Set(['identification']);
+    } else {
+      conditions.push(scopeCondition(user));
+    }
+    if (q.filters.searchQuery?.trim()) {
+      conditions.push(ilikeAny([sponsors.name, sponsors.identification, sponsors.rmsSponsorIdentifier, countries.name], q.filters.searchQuery));
+    }
+    if (isActive !== undefined) conditions.push(eq(sponsors.isActive, isActive));
+    const where = and(...conditions);
+
+    const [total] = await db
+      .select({ n: count() })
+      .from(sponsors)
+      .leftJoin(countries, eq(countries.id, sponsors.countryId))
+      .where(where);
+    const rows = (await selectSponsors(db)
+      .where(where)
+      .orderBy(...orderBy(q.sort, columns, sponsors.id))
+      .limit(q.limit)
+      .offset(q.offset)) as Row[];
+    const withCountry = q.include.has('country');
+    return sendList(
+      c,
+      rows.map((r) => serialize(r, fields, withCountry)),
+      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+      withCountry ? countriesIncluded(rows) : undefined,
+    );
+  });
+
+  app.get('/:id', async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const id = parseId(c.req.param('id'));
+    const row = id === null ? undefined : await findSponsor(db, id, c.get('user'));
+    if (!row) throw notFound('sponsor');
+    const withCountry = q.include.has('country');
+    return sendResource(c, serialize(row, q.fields, withCountry), 200, withCountry ? countriesIncluded([row]) : undefined);
+  });
+
+  app.post('/', async (c) => {
+    const user = c.get('user');
+    const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
+    await assertCountry(db, attributes.countryId);
+    await assertIdentificationFree(db, attributes.identification);
+    const id = await db
+      .transaction(async (tx) => {
+        const [created] = await tx.insert(sponsors).values(attributes).returning({ id: sponsors.id });
+        if (!created) throw new Error('insert returned no row');
+        // A User creates sponsors for themselves: without the link they could not see it.
+        if (sponsorScope(user) !== null) await tx.insert(userSponsors).values({ userId: user.id, sponsorId: created.id });
+        return created.id;
+      })
+      .catch(rethrowConstraint);
+    const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
+    return sendResource(c, serialize(row as Row, null, false), 201);
+  });
+
+  app.patch('/:id', async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
+    if (!existing || id === null) throw notFound('sponsor');
+    const { attributes } = await readResource(c, SponsorPatch, { type: SPONSOR_TYPE, id });
+    await assertCountry(db, attributes.countryId);
+    await assertIdentificationFree(db, attributes.identification, id);
+    if (Object.keys(attributes).length > 0) {
+      await db
+        .update(sponsors)
+        .set({ ...attributes, modified: sql`now()` })
+        .where(eq(sponsors.id, id))
+        .catch(rethrowConstraint);
+    }
+    const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
+    return sendResource(c, serialize(row as Row, null, false));
+  });
+
+  app.delete('/:id', async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
+    if (!existing || id === null) throw notFound('sponsor');
+    await db.delete(sponsors).where(eq(sponsors.id, id));
+    return c.body(null, 204);
+  });
+
+  return app;
+}

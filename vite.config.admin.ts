@@ -1,0 +1,20 @@
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+// The admin SPA: React 19 with Vite's own JSX transform (no plugin needed for a production build).
+export default defineConfig({
+  root: fileURLToPath(new URL('./admin', import.meta.url)),
+  base: '/',
+  publicDir: false,
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/admin', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://localhost:3000', '/widget.js': 'http://localhost:3000', '/jwt': 'http://localhost:3000' },
+  },
+});

@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config';
+
+// One project per part. The server suite runs on PGlite always and once more on PostgreSQL
+// when TEST_DATABASE_URL is set; tests pick the database from TEST_DB_KIND.
+const serverProject = (kind: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name: `server-${kind}`,
+    include: ['tests/server/**/*.test.ts'],
+    environment: 'node',
+    env: { TEST_DB_KIND: kind },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { extends: true, test: { name: 'core', include: ['tests/core/**/*.test.ts'], environment: 'node' } },
+      serverProject('pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
+      {
+        extends: true,
+        oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+        test: { name: 'admin', include: ['tests/admin/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+      },
+      {
+        extends: true,
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        test: { name: 'widget', include: ['tests/widget/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          globalSetup: ['tests/e2e/global-setup.ts'],
+        },
+      },
+    ],
+  },
+});

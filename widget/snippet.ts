@@ -1,0 +1,21 @@
+import type { MountOptions } from './mount';
+
+export type SnippetResult =
+  | { ok: true; options: Omit<MountOptions, 'apiOrigin'>; language?: string }
+  | { ok: false; problem: string; language?: string };
+
+// Ids are database ids or short slugs; anything else is a pasting mistake.
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const LANGUAGE = /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/;
+
+/** The snippet's data attributes, checked. */
+export function readSnippet(element: HTMLElement): SnippetResult {
+  const mediaChannelId = element.getAttribute('data-media-channel-id')?.trim() ?? '';
+  const screenerId = element.getAttribute('data-screener-id')?.trim() ?? '';
+  const rawLanguage = element.getAttribute('data-language')?.trim();
+  const language = rawLanguage && LANGUAGE.test(rawLanguage) ? rawLanguage : undefined;
+  if (rawLanguage && !language) return { ok: false, problem: `data-language "${rawLanguage}" is not a language code such as en or es-MX.` };
+  if (!ID.test(mediaChannelId)) return { ok: false, problem: 'data-media-channel-id is missing or not a valid id.', language };
+  if (!ID.test(screenerId)) return { ok: false, problem: 'data-screener-id is missing or not a valid id.', language };
+  return { ok: true, options: { mediaChannelId, screenerId, language }, language };
+}
