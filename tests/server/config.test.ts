@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+
+describe('loadConfig', () => {
+  it('has working defaults for a fresh machine', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({
+      port: 3000,
+      dataDir: '/srv/app/data',
+      databaseUrl: null,
+      jwtSecret: null,
+      adminUsername: 'admin',
+      adminPassword: null,
+      demoData: true,
+      publicUrl: null,
+    });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig(
+      {
+        PORT: '8080',
+        DATA_DIR: '/var/lib/app',
+        DATABASE_URL: 'postgres://u@db:5432/app',
+        JWT_SECRET: 'x'.repeat(40),
+        ADMIN_USERNAME: 'boss',
+        ADMIN_PASSWORD: 'long-enough',
+        DEMO_DATA: 'false',
+        PUBLIC_URL: 'https://recruit.example.com/',
+        LOG_LEVEL: 'warn',
+      },
+      '/srv/app',
+    );
+    expect(c).toMatchObject({
+      port: 8080,
+      dataDir: '/var/lib/app',
+      databaseUrl: 'postgres://u@db:5432/app',
+      adminUsername: 'boss',
+      demoData: false,
+      publicUrl: 'https://recruit.example.com',
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT must be a whole number/],
+    [{ PORT: '70000' }, /^PORT must be between 0 and 65535/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must start with postgres:/],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL must be a URL/],
+    [{ JWT_SECRET: 'short' }, /^JWT_SECRET must be at least 32 characters/],
+    [{ ADMIN_PASSWORD: 'short' }, /^ADMIN_PASSWORD must be at least 8 characters/],
+    [{ ADMIN_USERNAME: 'a b' }, /^ADMIN_USERNAME must be/],
+    [{ DEMO_DATA: 'perhaps' }, /^DEMO_DATA must be true or false/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must start with http:/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+  ])('refuses %j with a one-line message', (env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(env as Record<string, string>);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * A real server on a real database for API tests: a fresh in-memory PGlite, or (TEST_DB_KIND
+ * postgres) a database of its own created on TEST_DATABASE_URL and dropped afterwards, so runs
+ * never see each other's rows.
+ */
+import { randomBytes } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import pg from 'pg';
+import { createApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { openDatabase, type Db } from '../../server/db/open';
+import { roles, userRoles, userSponsors, users } from '../../server/db/schema';
+import { seed } from '../../server/db/seed';
+import { hashPassword } from '../../server/auth/passwords';
+import { createLogger } from '../../server/http/log';
+import type { RoleName } from '../../core/model/user';
+
+export const ADMIN_PASSWORD = 'correct horse battery';
+export const JSON_API = 'application/vnd.api+json';
+
+export interface Harness {
+  app: ReturnType<typeof createApp>;
+  db: Db;
+  config: Config;
+  jwtSecret: string;
+  request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  login(username: string, password: string, code?: string): Promise<{ status: number; body: LoginBody }>;
+  token(username?: string, password?: string): Promise<string>;
+  createUser(options: { username: string; password?: string; roles?: RoleName[]; sponsorIds?: number[]; isActive?: boolean }): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface LoginBody {
+  success: boolean;
+  access?: string;
+  refresh?: string;
+  data?: { message?: string; secret_verified?: boolean; user?: { username: string; roles: { name: string }[] } };
+}
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
+  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const kind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
+  const pgDb = kind === 'postgres' ? await createPostgresDatabase() : null;
+  const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: null });
+  await database.migrate();
+  await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
+  const jwtSecret = randomBytes(32).toString('hex');
+  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel) });
+
+  const request: Harness['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['Content-Type'] ??= JSON_API;
+    }
+    return Promise.resolve(app.request(path, { method, headers, body }));
+  };
+
+  const login: Harness['login'] = async (username, password, code) => {
+    const res = await request('POST', '/api/jwt/login?t=a', { body: { data: { username, password, code, lang: 'en' } } });
+    return { status: res.status, body: (await res.json()) as LoginBody };
+  };
+
+  return {
+    app,
+    db: database.db,
+    config,
+    jwtSecret,
+    request,
+    login,
+    async token(username = 'admin', password = ADMIN_PASSWORD) {
+      const { body } = await login(username, password);
+      if (!body.access) throw new Error(`login failed for ${username}: ${JSON.stringify(body)}`);
+      return body.access;
+    },
+    async createUser({ username, password = 'a-good-password', roles: roleNames = ['User'], sponsorIds = [], isActive = true }) {
+      const [row] = await database.db
+        .insert(users)
+        .values({ username, passwordHash: await hashPassword(password), isActive })
+        .returning({ id: users.id });
+      if (!row) throw new Error('no user');
+      if (roleNames.length) {
+        const found = await database.db.select().from(roles).where(inArray(roles.name, roleNames));
+        await database.db.insert(userRoles).values(found.map((r) => ({ userId: row.id, roleId: r.id })));
+      }
+      if (sponsorIds.length) await database.db.insert(userSponsors).values(sponsorIds.map((sponsorId) => ({ userId: row.id, sponsorId })));
+      return row.id;
+    },
+    async close() {
+      await database.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+export async function json<T = any>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+export { eq, users };

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { countries, roles, sponsors, users } from '../../server/db/schema';
+import { seed } from '../../server/db/seed';
+import { verifyPassword } from '../../server/auth/passwords';
+import { createHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('seed', () => {
+  it('holds the ISO 3166 country list and the three roles', async () => {
+    expect((await h.db.select({ n: count() }).from(countries))[0]?.n).toBe(249);
+    const [de] = await h.db.select().from(countries).where(eq(countries.isoCode, 'DE'));
+    expect(de?.name).toBe('Germany');
+    expect((await h.db.select().from(roles)).map((r) => r.name).sort()).toEqual(['Admin', 'Super User', 'User']);
+  });
+
+  it('is safe to run again, and seeds demo sponsors once only', async () => {
+    const again = await seed(h.db, { adminUsername: 'admin', adminPassword: null, demoData: true });
+    expect(again.adminCreated).toBe(false);
+    expect(again.generatedAdminPassword).toBeNull();
+    expect(again.demoSeeded).toBe(true);
+    const demo = (await h.db.select({ n: count() }).from(sponsors))[0]?.n ?? 0;
+    expect(demo).toBeGreaterThanOrEqual(3);
+    // Staff deleting the demo rows do not see them come back at the next start.
+    await h.db.delete(sponsors);
+    const third = await seed(h.db, { adminUsername: 'admin', adminPassword: null, demoData: true });
+    expect(third.demoSeeded).toBe(false);
+    expect((await h.db.select({ n: count() }).from(sponsors))[0]?.n).toBe(0);
+    expect((await h.db.select({ n: count() }).from(countries))[0]?.n).toBe(249);
+    expect((await h.db.select({ n: count() }).from(users))[0]?.n).toBe(1);
+  });
+
+  it('generates an admin password when none is configured, and stores only its hash', async () => {
+    await h.db.delete(users);
+    const result = await seed(h.db, { adminUsername: 'owner', adminPassword: null, demoData: false });
+    expect(result.adminCreated).toBe(true);
+    expect(result.generatedAdminPassword).toMatch(/^[\w-]{16}$/);
+    const [owner] = await h.db.select().from(users).where(eq(users.username, 'owner'));
+    expect(owner?.passwordHash).toMatch(/^scrypt\$/);
+    expect(owner?.passwordHash).not.toContain(result.generatedAdminPassword);
+    expect(await verifyPassword(result.generatedAdminPassword!, owner!.passwordHash!)).toBe(true);
+    const { body } = await h.login('owner', result.generatedAdminPassword!);
+    expect(body.data?.user?.roles.map((r) => r.name).sort()).toEqual(['Admin', 'Super User']);
+  });
+});

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness';
+import { staleBundles } from '../../server/bundles';
+
+let h: Harness;
+let dist: string;
+
+beforeAll(async () => {
+  // A stand-in for `npm run build`'s output: the server only reads files from DIST_DIR.
+  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
+  fs.mkdirSync(path.join(dist, 'admin', 'assets'), { recursive: true });
+  fs.mkdirSync(path.join(dist, 'widget'), { recursive: true });
+  fs.writeFileSync(path.join(dist, 'admin', 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(dist, 'admin', 'assets', 'main-abc123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dist, 'widget', 'widget.js'), '(()=>{})()');
+  fs.writeFileSync(path.join(os.tmpdir(), 'secret.txt'), 'secret');
+  h = await createHarness({ DIST_DIR: dist });
+});
+afterAll(async () => {
+  await h.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+describe('serving the bundles', () => {
+  it('serves the SPA for any deep link (history mode)', async () => {
+    for (const p of ['/', '/sponsors/view/1', '/login', '/users/edit/3']) {
+      const res = await h.app.request(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(await res.text()).toContain('id="root"');
+    }
+  });
+
+  it('serves hashed assets as immutable and the widget revalidated', async () => {
+    const asset = await h.app.request('/assets/main-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const widget = await h.app.request('/widget.js');
+    expect(widget.status).toBe(200);
+    expect(widget.headers.get('content-type')).toContain('javascript');
+    expect(widget.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers 404 for a missing asset instead of the SPA, and never leaves DIST_DIR', async () => {
+    expect((await h.app.request('/assets/missing-000.js')).status).toBe(404);
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2f..%2fsecret.txt', '/%00']) {
+      const res = await h.app.request(p);
+      expect(await res.text()).not.toBe('secret');
+    }
+  });
+
+  it('serves the demo partner page embedding the widget snippet', async () => {
+    const res = await h.app.request('/demo/');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<script async src="\/widget.js" data-media-channel-id="[^"]+" data-screener-id="[^"]+"><\/script>/);
+  });
+});
+
+describe('staleBundles', () => {
+  it('reports a bundle whose output is missing or older than a source', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'root-'));
+    for (const dir of ['admin', 'core', 'widget', 'dist/admin', 'dist/widget']) fs.mkdirSync(path.join(root, dir), { recursive: true });
+    fs.writeFileSync(path.join(root, 'admin', 'main.tsx'), '');
+    expect(staleBundles(root).map((b) => b.output)).toEqual(['dist/admin/index.html', 'dist/widget/widget.js']);
+    const past = new Date(Date.now() - 60_000);
+    for (const f of ['admin/main.tsx', 'package.json', 'vite.config.admin.ts', 'vite.config.widget.ts']) {
+      fs.writeFileSync(path.join(root, f), '');
+      fs.utimesSync(path.join(root, f), past, past);
+    }
+    for (const d of ['admin', 'core', 'widget']) fs.utimesSync(path.join(root, d), past, past);
+    fs.writeFileSync(path.join(root, 'dist/admin/index.html'), '');
+    fs.writeFileSync(path.join(root, 'dist/widget/widget.js'), '');
+    expect(staleBundles(root)).toEqual([]);
+    fs.writeFileSync(path.join(root, 'admin', 'main.tsx'), 'changed');
+    const future = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(root, 'admin', 'main.tsx'), future, future);
+    expect(staleBundles(root).map((b) => b.output)).toEqual(['dist/admin/index.html']);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
