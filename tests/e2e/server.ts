@@ -1,0 +1,84 @@
+/**
+ * Starts the real server process (`tsx server/main.ts`, as `npm start` does) on a free port
+ * with its own DATA_DIR, and stops it with SIGTERM like an operator would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'trial-e2e-'));
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, '../..');
+  let log = '';
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${log}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('Serving on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${log}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    output: () => log,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
