@@ -1,0 +1,38 @@
+/**
+ * `npm run bench`: runs every bench/*.bench.ts (or those named on the command line) and prints
+ * one table of figure, value, budget and verdict. Exits 1 when a budget is missed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BenchRow } from './harness';
+
+const dir = import.meta.dirname;
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+const rows: (BenchRow & { pass: boolean })[] = [];
+for (const file of files) {
+  process.stderr.write(`bench: ${file}...\n`);
+  const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: () => Promise<BenchRow[]> };
+  for (const row of await mod.default()) {
+    rows.push({ ...row, pass: row.lowerIsBetter ? row.value <= row.budget : row.value >= row.budget });
+  }
+}
+
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const table = [
+  ['figure', 'value', 'budget', 'verdict'],
+  ...rows.map((r) => [r.figure, `${fmt(r.value)} ${r.unit}`, `${r.lowerIsBetter ? '≤' : '≥'} ${fmt(r.budget)} ${r.unit}`, r.pass ? 'pass' : 'SHORT']),
+];
+const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+for (const [i, row] of table.entries()) {
+  console.log(row.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
+  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+}
+console.log(`\n${new Date().toISOString()} on ${process.platform} ${process.arch}, node ${process.version}`);
+process.exit(rows.every((r) => r.pass) ? 0 : 1);
