@@ -6,7 +6,12 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
+  date,
+  doublePrecision,
   index,
+  jsonb,
+  numeric,
   integer,
   pgTable,
   primaryKey,
@@ -129,4 +134,227 @@ export const loginAttempts = pgTable(
     created: created(),
   },
   (t) => [index('login_attempts_username_created_idx').on(t.username, t.created)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Lookups (SPEC sections 3 and 7). Seeded by migration so a new install is usable.
+
+const lookup = (name: string) =>
+  pgTable(name, {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull().unique(),
+  });
+
+export const campaignTypes = lookup('campaign_types');
+export const questionCategories = lookup('question_categories');
+export const targetGroups = lookup('target_groups');
+export const therapeuticAreas = lookup('therapeutic_areas');
+export const rmsProviders = lookup('rms_providers');
+export const tags = lookup('tags');
+
+export const indications = pgTable('indications', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  isActive: boolean('is_active').notNull().default(true),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Engagements (studies) and their sites.
+
+export const engagements = pgTable(
+  'engagements',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    // Restrict: a sponsor with engagements cannot be deleted (no orphans).
+    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
+    sponsorContact: text('sponsor_contact'),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    isActive: boolean('is_active').notNull().default(true),
+    radius: integer('radius').notNull().default(25),
+    mediaLiveDate: date('media_live_date', { mode: 'string' }),
+    mediaEndDate: date('media_end_date', { mode: 'string' }),
+    g6Url: text('g6_url'),
+    protocolIdentifier: text('protocol_identifier'),
+    studySubjectIdentifier: text('study_subject_identifier'),
+    protocolVersion: text('protocol_version'),
+    phase: text('phase'),
+    amendmentDate: date('amendment_date', { mode: 'string' }),
+    firstPatientInDate: date('first_patient_in_date', { mode: 'string' }),
+    lastPatientInDate: date('last_patient_in_date', { mode: 'string' }),
+    rareDisease: boolean('rare_disease').notNull().default(false),
+    cellGeneTherapy: boolean('cell_gene_therapy').notNull().default(false),
+    deiFocus: boolean('dei_focus').notNull().default(false),
+    deiTarget: numeric('dei_target', { mode: 'number' }),
+    identification: text('identification').notNull(),
+    targetParticipantCount: integer('target_participant_count'),
+    rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
+    rmsSponsorIdentifier: text('rms_sponsor_identifier'),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('engagements_identification_idx').on(t.identification),
+    index('engagements_sponsor_idx').on(t.sponsorId, t.isActive),
+    index('engagements_default_sort_idx').on(t.isActive, t.endDate, t.name),
+    check('engagements_phase_check', sql`${t.phase} is null or ${t.phase} in ('I', 'II', 'III', 'IV', 'N/A')`),
+  ],
+);
+
+const engagementLink = (name: string, column: string, target: ReturnType<typeof lookup> | typeof indications) =>
+  pgTable(
+    name,
+    {
+      engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+      targetId: integer(column).notNull().references(() => target.id, { onDelete: 'cascade' }),
+    },
+    (t) => [primaryKey({ columns: [t.engagementId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
+  );
+
+export const engagementCampaignTypes = engagementLink('engagement_campaign_types', 'campaign_type_id', campaignTypes);
+export const engagementIndications = engagementLink('engagement_indications', 'indication_id', indications);
+export const engagementTargetGroups = engagementLink('engagement_target_groups', 'target_group_id', targetGroups);
+export const engagementTherapeuticAreas = engagementLink('engagement_therapeutic_areas', 'therapeutic_area_id', therapeuticAreas);
+
+/** Files attached to an engagement; the bytes live in storage under `storageKey`. */
+export const engagementFiles = pgTable(
+  'engagement_files',
+  {
+    id: serial('id').primaryKey(),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created: created(),
+  },
+  (t) => [index('engagement_files_engagement_idx').on(t.engagementId)],
+);
+
+export const siteLocations = pgTable(
+  'site_locations',
+  {
+    id: serial('id').primaryKey(),
+    siteId: text('site_id'),
+    name: text('name').notNull(),
+    description: text('description'),
+    countryId: integer('country_id').references(() => countries.id, { onDelete: 'set null' }),
+    streetAddress: text('street_address'),
+    unitNumber: text('unit_number'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    isActive: boolean('is_active').notNull().default(true),
+    isVirtual: boolean('is_virtual').notNull().default(false),
+    piName: text('pi_name'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    siteLocationType: text('site_location_type'),
+    irbType: text('irb_type'),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('site_locations_site_id_idx').on(t.siteId),
+    index('site_locations_default_sort_idx').on(t.isActive, t.name),
+    check(
+      'site_locations_type_check',
+      sql`${t.siteLocationType} is null or ${t.siteLocationType} in ('academic_hospital', 'clinical_research_center', 'neurology_disease_center')`,
+    ),
+    check('site_locations_irb_check', sql`${t.irbType} is null or ${t.irbType} in ('local', 'single')`),
+  ],
+);
+
+export const engagementSiteLocations = pgTable(
+  'engagement_site_locations',
+  {
+    id: serial('id').primaryKey(),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    siteLocationId: integer('site_location_id').notNull().references(() => siteLocations.id, { onDelete: 'cascade' }),
+    radius: integer('radius'),
+    rmsSiteIdentification: text('rms_site_identification'),
+    isActive: boolean('is_active').notNull().default(true),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('engagement_site_locations_pair_idx').on(t.engagementId, t.siteLocationId),
+    index('engagement_site_locations_site_idx').on(t.siteLocationId),
+  ],
+);
+
+/**
+ * A qualified participant referred to an engagement (created by the participant runtime).
+ * Screened and randomized are later outcomes reported back for the referral.
+ */
+export const referrals = pgTable(
+  'referrals',
+  {
+    id: serial('id').primaryKey(),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
+      onDelete: 'set null',
+    }),
+    isScreened: boolean('is_screened').notNull().default(false),
+    isRandomized: boolean('is_randomized').notNull().default(false),
+    created: created(),
+  },
+  (t) => [index('referrals_engagement_idx').on(t.engagementId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// System configuration.
+
+export const languages = pgTable(
+  'languages',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    // API form, with an underscore: es_MX.
+    isoCode: text('iso_code').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    // The default language (English) cannot be deleted or deactivated.
+    isDefault: boolean('is_default').notNull().default(false),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [uniqueIndex('languages_iso_code_idx').on(sql`lower(${t.isoCode})`)],
+);
+
+/** Messages keyed by name, with translations as a map of API iso code to text. */
+export const genericMessages = pgTable(
+  'generic_messages',
+  {
+    id: serial('id').primaryKey(),
+    keyName: text('key_name').notNull().unique(),
+    message: text('message').notNull(),
+    translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
+    messageType: text('message_type').notNull().default('default'),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [check('generic_messages_type_check', sql`${t.messageType} in ('default', 'global')`)],
+);
+
+export const contactFields = pgTable(
+  'contact_fields',
+  {
+    id: serial('id').primaryKey(),
+    label: text('label').notNull(),
+    // A stable machine name (first_name), unique.
+    name: text('name').notNull().unique(),
+    required: boolean('required').notNull().default(false),
+    type: text('type').notNull().default('text'),
+    translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    index('contact_fields_label_idx').on(t.label),
+    check('contact_fields_type_check', sql`${t.type} in ('text', 'email', 'phone', 'zip', 'date', 'checkbox')`),
+  ],
 );

@@ -14,7 +14,7 @@ import {
 } from '../../core/model/sponsor';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
-import { countries, sponsors, userSponsors } from '../db/schema';
+import { countries, engagements, sponsors, userSponsors } from '../db/schema';
 import { authenticate, sponsorScope } from '../auth/guards';
 import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
@@ -24,6 +24,8 @@ import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql'
 
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
+export const SPONSOR_HAS_ENGAGEMENTS = (n: number) =>
+  `This sponsor still has ${n} engagement${n === 1 ? '' : 's'}. Delete or move ${n === 1 ? 'it' : 'them'} before deleting the sponsor.`;
 const ATTRIBUTES = [
   'name',
   'identification',
@@ -225,7 +227,16 @@ export function sponsorsRoutes(deps: Deps) {
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('sponsor');
-    await db.delete(sponsors).where(eq(sponsors.id, id));
+    const [linked] = await db.select({ n: count() }).from(engagements).where(eq(engagements.sponsorId, id));
+    if (linked && linked.n > 0) throw conflict(SPONSOR_HAS_ENGAGEMENTS(linked.n));
+    await db
+      .delete(sponsors)
+      .where(eq(sponsors.id, id))
+      .catch((error: unknown) => {
+        // An engagement added since the check: same answer.
+        if (pgErrorCode(error).code === '23503') throw conflict(SPONSOR_HAS_ENGAGEMENTS(1));
+        throw error;
+      });
     return c.body(null, 204);
   });
 

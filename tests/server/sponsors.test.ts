@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
-import { sponsors } from '../../server/db/schema';
-import { IDENTIFICATION_TAKEN } from '../../server/routes/sponsors';
+import { engagements, sponsors } from '../../server/db/schema';
+import { IDENTIFICATION_TAKEN, SPONSOR_HAS_ENGAGEMENTS } from '../../server/routes/sponsors';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;
@@ -62,6 +62,15 @@ describe('sponsors CRUD', () => {
     const del = await h.request('DELETE', `/api/sponsors/${id}`, { token: admin });
     expect(del.status).toBe(204);
     expect((await h.request('GET', `/api/sponsors/${id}`, { token: admin })).status).toBe(404);
+  });
+
+  it('refuses to delete a sponsor that still has engagements (409, nothing deleted)', async () => {
+    const { doc } = await create({ name: 'Busy Sponsor', identification: 'BUSY' });
+    await h.db.insert(engagements).values({ name: 'Study', identification: 'BUSY-1', sponsorId: Number(doc.data.id) });
+    const res = await h.request('DELETE', `/api/sponsors/${doc.data.id}`, { token: admin });
+    expect(res.status).toBe(409);
+    expect((await json(res)).errors[0].detail).toBe(SPONSOR_HAS_ENGAGEMENTS(1));
+    expect((await h.request('GET', `/api/sponsors/${doc.data.id}`, { token: admin })).status).toBe(200);
   });
 
   it('answers 404 with a JSON:API error for unknown and malformed ids', async () => {
