@@ -1,0 +1,3 @@
+export function StatusBadge({ active }: { active: boolean }) {
+  return <span className={active ? 'badge badge-active' : 'badge badge-inactive'}>{active ? 'Active' : 'Inactive'}</span>;
+}

@@ -1,0 +1,41 @@
+import { Field, useControlIds, type FieldProps } from './Field';
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+export interface SelectProps extends FieldProps {
+  /** '' when nothing is chosen. */
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly SelectOption[];
+  /** The empty choice's text; leave out to make a choice compulsory. */
+  emptyLabel?: string;
+  loading?: boolean;
+}
+
+export function Select({ label, name, error, hint, required, disabled, value, onChange, options, emptyLabel, loading }: SelectProps) {
+  const ids = useControlIds(name, error, hint);
+  return (
+    <Field ids={ids} label={label} error={error} hint={hint} required={required}>
+      <select
+        {...ids}
+        className="input"
+        name={name}
+        value={value}
+        required={required}
+        disabled={disabled || loading}
+        aria-busy={loading || undefined}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {(emptyLabel !== undefined || loading) && <option value="">{loading ? 'Loading…' : emptyLabel}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}

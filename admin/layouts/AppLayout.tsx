@@ -1,0 +1,27 @@
+import { useAtomValue } from 'jotai';
+import { ScreenOutlet } from '../routing/ScreenOutlet';
+import { Footer } from './Footer';
+import { Notices } from './Notices';
+import { SideNav, navCollapsedAtom } from './SideNav';
+import { TopBar } from './TopBar';
+
+/** The signed-in shell: black side navigation, top bar, the screen, footer. */
+export function AppLayout() {
+  const collapsed = useAtomValue(navCollapsedAtom);
+  return (
+    <div className={collapsed ? 'app-shell nav-collapsed' : 'app-shell'}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SideNav />
+      <div className="app-main">
+        <TopBar />
+        <main className="app-content" id="main">
+          <Notices />
+          <ScreenOutlet />
+        </main>
+        <Footer />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { useAtom } from 'jotai';
+import { noticesAtom } from '../state/notices';
+
+export function Notices() {
+  const [notices, setNotices] = useAtom(noticesAtom);
+  if (notices.length === 0) return null;
+  return (
+    <div className="notices">
+      {notices.map((notice) => (
+        <div key={notice.id} className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+          <span>{notice.text}</span>
+          <button
+            type="button"
+            className="notice-close"
+            aria-label="Dismiss"
+            onClick={() => setNotices((list) => list.filter((n) => n.id !== notice.id))}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Link } from 'react-router-dom';
+import { pathTo } from '../router';
+import { currentUserAtom } from '../state/auth';
+
+export function ProfileMenu() {
+  const user = useAtomValue(currentUserAtom);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) {
+        setOpen(false);
+      }
+    };
+    document.addEventListener('pointerdown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+
+  if (!user) return null;
+  return (
+    <div className="profile" ref={root}>
+      <button
+        type="button"
+        className="profile-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="avatar" aria-hidden="true">
+          {user.username.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="profile-name">{user.username}</span>
+      </button>
+      {open && (
+        <ul className="profile-menu" role="menu" aria-label="Profile">
+          <li role="none" className="profile-menu-roles">
+            {user.roles.map((r) => r.name).join(', ')}
+          </li>
+          <li role="none">
+            <Link role="menuitem" to={pathTo('Logout')} onClick={() => setOpen(false)}>
+              Logout
+            </Link>
+          </li>
+        </ul>
+      )}
+    </div>
+  );
+}

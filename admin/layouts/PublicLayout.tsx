@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { ScreenOutlet } from '../routing/ScreenOutlet';
+import { Footer } from './Footer';
+import { Logo, PRODUCT_NAME } from './icons';
+
+/** For visitors who are not signed in: the logo, the page, the footer, on black. */
+export function PublicLayout({ children }: { children?: ReactNode }) {
+  return (
+    <div className="public-shell">
+      <header className="public-header">
+        <Logo size={36} />
+        <span className="public-brand">{PRODUCT_NAME}</span>
+      </header>
+      <main className="public-main" id="main">
+        {children ?? <ScreenOutlet />}
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** The public layout with the screen on a centred card (login, sign-out). */
+export function CardLayout() {
+  return (
+    <PublicLayout>
+      <div className="card">
+        <ScreenOutlet />
+      </div>
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * The one route table: every path of SPEC section 2 with its route name, who may open it,
+ * its layout, its breadcrumb trail and its lazily loaded screen. Navigation, guards, the top
+ * bar and links all read from here (routing/buildRoutes.tsx turns it into React Router routes).
+ */
+import { generatePath } from 'react-router-dom';
+import { ADMIN_OR_SUPER_USER, ANONYMOUS, PUBLIC, SIGNED_IN, SUPER_USER, type Access } from './access';
+import { lazyScreen, type LazyScreen } from './routing/lazyScreen';
+
+export type Layout = 'app' | 'public' | 'card';
+
+/** A crumb between Home and the current page; `to` may hold the route's :params. */
+export type CrumbDef = { readonly label: string; readonly to: string } | { readonly objectTitle: true; readonly to: string };
+
+export interface AppRoute<N extends string = string> {
+  readonly name: N;
+  readonly path: string;
+  /** The top bar's action title and the page title. */
+  readonly title: string;
+  readonly access: Access;
+  readonly layout: Layout;
+  readonly crumbs: readonly CrumbDef[];
+  /** Label of the last crumb; when absent the screen's object title, else `title`. */
+  readonly current?: string;
+  /** Query parameters without which the route is forbidden. */
+  readonly requiredQuery?: readonly string[];
+  /** Where the route sends visitors instead of showing a screen. */
+  readonly redirect?: string;
+  readonly screen: LazyScreen;
+}
+
+type RouteOptions = Partial<Omit<AppRoute, 'name' | 'path' | 'title' | 'access'>>;
+
+// Sections of later issues share this screen until they are built.
+const placeholder = lazyScreen(() => import('./sections/Placeholder'));
+
+const route = <const N extends string>(
+  name: N,
+  path: string,
+  title: string,
+  access: Access,
+  options: RouteOptions = {},
+): AppRoute<N> => ({ name, path, title, access, layout: 'app', crumbs: [], screen: placeholder, ...options });
+
+const SPONSORS = { label: 'Sponsors', to: '/sponsors' };
+const ENGAGEMENTS = { label: 'Engagements', to: '/engagements' };
+const SCREENERS = { label: 'Screeners', to: '/screeners' };
+const VERSIONED_SURVEYS = { label: 'Versioned Surveys', to: '/surveys-new' };
+const SITE_LOCATIONS = { label: 'Site Locations', to: '/site-locations' };
+const SURVEYS = { label: 'Surveys', to: '/surveys' };
+const USERS = { label: 'Users', to: '/users' };
+const GENERIC_MESSAGES = { label: 'Generic Messages', to: '/generic-messages' };
+const CONTACT_FIELDS = { label: 'Contact Fields', to: '/contact-fields' };
+const LANGUAGES = { label: 'Languages', to: '/languages' };
+const object = (to: string) => ({ objectTitle: true as const, to });
+
+export const ROUTES = [
+  route('Dashboard', '/', 'Dashboard', SIGNED_IN, { redirect: '/sponsors' }),
+  route('Login', '/login', 'Log In', ANONYMOUS, {
+    layout: 'card',
+    screen: lazyScreen(() => import('./sections/auth/Login')),
+  }),
+  route('Logout', '/logout', 'Log Out', PUBLIC, {
+    layout: 'card',
+    screen: lazyScreen(() => import('./sections/auth/Logout')),
+  }),
+  route('AuthServiceLogout', '/auth_service_logout', 'Log Out', PUBLIC, {
+    layout: 'card',
+    requiredQuery: ['auth_service'],
+    screen: lazyScreen(() => import('./sections/auth/AuthServiceLogout')),
+  }),
+  route('Forbidden', '/403', 'Forbidden', PUBLIC, { screen: lazyScreen(() => import('./sections/errors/Forbidden')) }),
+
+  route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN, {
+    screen: lazyScreen(() => import('./sections/sponsors/Index')),
+  }),
+  route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', SIGNED_IN, {
+    crumbs: [SPONSORS],
+    screen: lazyScreen(() => import('./sections/sponsors/Add')),
+  }),
+  route('SponsorsEdit', '/sponsors/edit/:id', 'Edit Sponsor', SIGNED_IN, {
+    crumbs: [SPONSORS, object('/sponsors/view/:id')],
+    current: 'Edit',
+    screen: lazyScreen(() => import('./sections/sponsors/Edit')),
+  }),
+  route('SponsorsView', '/sponsors/view/:id', 'View Sponsor', SIGNED_IN, {
+    crumbs: [SPONSORS],
+    screen: lazyScreen(() => import('./sections/sponsors/View')),
+  }),
+
+  route('EngagementsIndex', '/engagements', 'Engagements', SIGNED_IN),
+  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', SIGNED_IN, { crumbs: [ENGAGEMENTS] }),
+  route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
+    current: 'Edit',
+  }),
+  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', SIGNED_IN, { crumbs: [ENGAGEMENTS] }),
+  route('SiteAssociations', '/engagements/site-locations/:engagementId', 'Site Associations', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
+    current: 'Site Associations',
+  }),
+
+  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
+
+  route('ScreenerIndex', '/screeners', 'Screeners', SIGNED_IN),
+  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('ScreenerEdit', '/screeners/edit/:screenerId', 'Edit Screener', ADMIN_OR_SUPER_USER, {
+    crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
+    current: 'Edit',
+  }),
+  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('ScreenerAssociateSurveys', '/screeners/associate-surveys/:screenerId', 'Associate Surveys', SIGNED_IN, {
+    crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
+    current: 'Associate Surveys',
+  }),
+
+  route('SurveysNewIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
+  route('SurveysNewAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, { crumbs: [VERSIONED_SURVEYS] }),
+  route('SurveysNewEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
+    current: 'Edit',
+  }),
+  route('SurveysNewView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, { crumbs: [VERSIONED_SURVEYS] }),
+  route('SurveysNewEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
+    current: 'Edit Screener',
+  }),
+
+  route('SiteLocationsIndex', '/site-locations', 'Site Locations', ADMIN_OR_SUPER_USER),
+  route('SiteLocationsAdd', '/site-locations/add', 'Add Site Location', ADMIN_OR_SUPER_USER, { crumbs: [SITE_LOCATIONS] }),
+  route('SiteLocationsEdit', '/site-locations/edit/:id', 'Edit Site Location', ADMIN_OR_SUPER_USER, {
+    crumbs: [SITE_LOCATIONS],
+  }),
+  route('SiteLocationsUpload', '/site-locations/upload/:engagementId', 'Upload Site Locations', ADMIN_OR_SUPER_USER, {
+    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
+    current: 'Upload Site Locations',
+  }),
+  route('SiteLocationsView', '/site-locations/view/:id/:engagementId?', 'View Site Location', ADMIN_OR_SUPER_USER, {
+    crumbs: [SITE_LOCATIONS],
+  }),
+
+  route('SurveysIndex', '/surveys', 'Surveys', SIGNED_IN),
+  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', SIGNED_IN, { crumbs: [SURVEYS] }),
+  route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', SIGNED_IN, {
+    crumbs: [SURVEYS, object('/surveys/view/:id')],
+    current: 'Edit',
+  }),
+  route('SurveysView', '/surveys/view/:id', 'View Survey', SIGNED_IN, { crumbs: [SURVEYS] }),
+
+  route('UsersIndex', '/users', 'Users', ADMIN_OR_SUPER_USER),
+  route('UsersAdd', '/users/add', 'Add User', ADMIN_OR_SUPER_USER, { crumbs: [USERS] }),
+  route('UsersEdit', '/users/edit/:id', 'Edit User', ADMIN_OR_SUPER_USER, { crumbs: [USERS] }),
+
+  route('GenericMessagesIndex', '/generic-messages', 'Generic Messages', ADMIN_OR_SUPER_USER),
+  route('GenericMessagesEdit', '/generic-messages/edit/:id', 'Edit Generic Message', ADMIN_OR_SUPER_USER, {
+    crumbs: [GENERIC_MESSAGES],
+  }),
+
+  route('ContactFieldsIndex', '/contact-fields', 'Contact Fields', ADMIN_OR_SUPER_USER),
+  route('ContactFieldsAdd', '/contact-fields/add/:screenerId?', 'Add Contact Field', ADMIN_OR_SUPER_USER, {
+    crumbs: [CONTACT_FIELDS],
+  }),
+  route('ContactFieldsEdit', '/contact-fields/edit/:id', 'Edit Contact Field', ADMIN_OR_SUPER_USER, {
+    crumbs: [CONTACT_FIELDS],
+  }),
+
+  route('LanguagesIndex', '/languages', 'Languages', ADMIN_OR_SUPER_USER),
+  route('LanguagesAdd', '/languages/add', 'Add Language', ADMIN_OR_SUPER_USER, { crumbs: [LANGUAGES] }),
+  route('LanguagesEdit', '/languages/edit/:id', 'Edit Language', ADMIN_OR_SUPER_USER, {
+    crumbs: [LANGUAGES, object('/languages/view/:id')],
+    current: 'Edit',
+  }),
+  route('LanguagesView', '/languages/view/:id', 'View Language', ADMIN_OR_SUPER_USER, { crumbs: [LANGUAGES] }),
+
+  route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER),
+
+  // Last so that readers of the table see it as the fallback; React Router ranks it last anyway.
+  route('NotFound', '*', 'Not Found', PUBLIC, { screen: lazyScreen(() => import('./sections/errors/NotFound')) }),
+];
+
+export type RouteName = (typeof ROUTES)[number]['name'];
+
+const byName = new Map<string, AppRoute>(ROUTES.map((r) => [r.name, r]));
+
+export function routeByName(name: RouteName): AppRoute {
+  const found = byName.get(name);
+  if (!found) throw new Error(`Unknown route ${name}`);
+  return found;
+}
+
+/** The URL of a named route, e.g. pathTo('SponsorsView', { id: '4' }) -> '/sponsors/view/4'. */
+export function pathTo(name: RouteName, params: Record<string, string | number | null | undefined> = {}): string {
+  const values: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(params)) values[key] = value === undefined || value === null ? null : String(value);
+  return generatePath(routeByName(name).path, values);
+}

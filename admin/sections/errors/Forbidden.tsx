@@ -1,0 +1,5 @@
+import { ForbiddenMessage } from '../../components/ErrorMessages';
+
+export default function Forbidden() {
+  return <ForbiddenMessage />;
+}

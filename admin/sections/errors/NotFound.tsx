@@ -1,0 +1,5 @@
+import { NotFoundMessage } from '../../components/ErrorMessages';
+
+export default function NotFound() {
+  return <NotFoundMessage />;
+}

@@ -1,0 +1,5 @@
+import { SponsorForm } from './SponsorForm';
+
+export default function SponsorsAdd() {
+  return <SponsorForm />;
+}

@@ -1,0 +1,52 @@
+import { Link } from 'react-router-dom';
+import { sponsorsApi } from '../../../core/api/sponsors';
+import { SPONSOR_DEFAULT_SORT, SPONSOR_SORTS, type Sponsor } from '../../../core/model/sponsor';
+import { formatDate } from '../../components/format';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { displayValue } from '../../components/ViewFields';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { SPONSOR_LABELS as L } from './sponsorValues';
+
+export default function SponsorsIndex() {
+  const api = useApi(sponsorsApi);
+  const list = useResourceList({ load: api.list, defaultSort: SPONSOR_DEFAULT_SORT, sortable: SPONSOR_SORTS });
+  const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
+
+  useTopBar({ buttons: [{ label: 'Add', to: pathTo('SponsorsAdd') }], search: list.search });
+
+  const columns: Column<Sponsor>[] = [
+    {
+      id: 'name',
+      header: L.name,
+      sortField: 'name',
+      cell: (s) => <Link to={pathTo('SponsorsView', { id: s.id })}>{s.name}</Link>,
+    },
+    { id: 'identification', header: L.identification, sortField: 'identification', cell: (s) => s.identification },
+    { id: 'country', header: L.countryName, sortField: 'countryName', cell: (s) => displayValue(s.countryName) },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
+    { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (s) => (
+        <RowActions
+          view={pathTo('SponsorsView', { id: s.id })}
+          edit={pathTo('SponsorsEdit', { id: s.id })}
+          onDelete={async () => {
+            if (await remove(s.id)) list.reload();
+          }}
+        />
+      ),
+    },
+  ];
+
+  return <ListView list={list} columns={columns} caption="Sponsors" emptyMessage="No sponsors yet." />;
+}

@@ -1,0 +1,70 @@
+import { useNavigate } from 'react-router-dom';
+import { sponsorsApi } from '../../../core/api/sponsors';
+import { SponsorInput, type Sponsor } from '../../../core/model/sponsor';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { IDENTIFICATION_TAKEN } from '../../components/form/messages';
+import { Select } from '../../components/form/Select';
+import { TextArea } from '../../components/form/TextArea';
+import { TextField } from '../../components/form/TextField';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { useCountryOptions } from '../../hooks/useCountryOptions';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { SPONSOR_LABELS as L, toSponsorFormValues, toSponsorInput } from './sponsorValues';
+
+const FORM_ID = 'sponsor-form';
+
+/** Adds a sponsor, or edits `sponsor`; the top bar's Save submits it. */
+export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
+  const api = useApi(sponsorsApi);
+  const navigate = useNavigate();
+  const countries = useCountryOptions();
+  const form = useEntityForm(toSponsorFormValues(sponsor));
+
+  useTopBar({
+    objectTitle: sponsor?.name,
+    buttons: [
+      { label: 'Cancel', to: sponsor ? pathTo('SponsorsView', { id: sponsor.id }) : pathTo('SponsorsIndex') },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = form.parse(SponsorInput, toSponsorInput(values));
+    if (!input) return;
+    if (!(await api.isIdentificationUnique(input.identification, sponsor?.id))) {
+      form.fail({ identification: IDENTIFICATION_TAKEN });
+      return;
+    }
+    const saved = sponsor ? await api.update(sponsor.id, input) : await api.create(input);
+    navigate(pathTo('SponsorsView', { id: saved.id }));
+  });
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      <div className="form-grid">
+        <TextField label={L.name} required maxLength={255} {...form.text('name')} />
+        <TextField label={L.identification} required maxLength={64} {...form.text('identification')} />
+        <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
+        <Select
+          label={L.countryId}
+          options={countries.options}
+          emptyLabel="No country"
+          loading={countries.loading}
+          hint={countries.error ?? undefined}
+          {...form.text('countryId')}
+        />
+        <div className="span-2">
+          <TextArea label={L.description} {...form.text('description')} />
+        </div>
+        <div className="span-2">
+          <TextArea label={L.businessPractice} {...form.text('businessPractice')} />
+        </div>
+        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+/** A sponsor as its form holds it, and the mapping to the API's input. */
+import type { Sponsor, SponsorInput } from '../../../core/model/sponsor';
+
+/** The labels of a sponsor's fields, shared by the list, the form and the view. */
+export const SPONSOR_LABELS = {
+  name: 'Name',
+  identification: 'Identification',
+  rmsSponsorIdentifier: 'RMS Sponsor Identifier',
+  description: 'Description',
+  businessPractice: 'Business Practice',
+  countryId: 'Country',
+  countryName: 'Country',
+  isActive: 'Active',
+  created: 'Created',
+  modified: 'Modified',
+} as const;
+
+export type SponsorFormValues = {
+  name: string;
+  identification: string;
+  rmsSponsorIdentifier: string;
+  description: string;
+  businessPractice: string;
+  /** '' for none. */
+  countryId: string;
+  isActive: boolean;
+};
+
+export const toSponsorFormValues = (sponsor?: Sponsor): SponsorFormValues => ({
+  name: sponsor?.name ?? '',
+  identification: sponsor?.identification ?? '',
+  rmsSponsorIdentifier: sponsor?.rmsSponsorIdentifier ?? '',
+  description: sponsor?.description ?? '',
+  businessPractice: sponsor?.businessPractice ?? '',
+  countryId: sponsor?.countryId === null || sponsor?.countryId === undefined ? '' : String(sponsor.countryId),
+  // New sponsors start active, as the API's default.
+  isActive: sponsor?.isActive ?? true,
+});
+
+export const toSponsorInput = (values: SponsorFormValues): SponsorInput => ({
+  ...values,
+  countryId: values.countryId === '' ? null : Number(values.countryId),
+});

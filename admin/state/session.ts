@@ -1,0 +1,167 @@
+/**
+ * The signed-in session: the API client every screen uses, sign-in and sign-out, restoring a
+ * session from the cookies on load, and keeping the access token fresh (every five minutes,
+ * and once more when a call is refused with 401). Its state is published in jotai atoms.
+ */
+import type { createStore } from 'jotai';
+import { ApiError, createApiClient, type ApiClient } from '../../core/api/client';
+import { authApi } from '../../core/api/auth';
+import type { LoginInput, LoginResult, User } from '../../core/model/user';
+import { DEFAULT_LANGUAGE } from '../../core/i18n';
+import { authStatusAtom, currentUserAtom } from './auth';
+import { createAuthFetch } from './authFetch';
+import type { TokenStore } from './tokens';
+
+export type JotaiStore = ReturnType<typeof createStore>;
+
+/** SPEC section 9: "token refresh every 5"; the access token lives 15 minutes. */
+export const REFRESH_INTERVAL_MS = 5 * 60_000;
+
+export interface SessionOptions {
+  /** Origin plus `/api`. */
+  baseUrl: string;
+  tokens: TokenStore;
+  store: JotaiStore;
+  fetch?: typeof fetch;
+  language?: string;
+  refreshIntervalMs?: number;
+  /** Leaves the admin for a server page (single sign-on); a full page navigation by default. */
+  leave?: (url: string) => void;
+}
+
+export interface Session {
+  client: ApiClient;
+  /** Confirms the session found in the cookies, if any, by loading the current user. */
+  restore(): Promise<void>;
+  /** Never throws for refused credentials: the result's `success` and `data.message` say why. */
+  signIn(input: LoginInput, authService?: string): Promise<LoginResult>;
+  /** Resolves to the new access token, or null when the server ended the session. */
+  refresh(): Promise<string | null>;
+  /** Revokes the refresh token and forgets the session. */
+  signOut(): Promise<void>;
+  leave(url: string): void;
+  dispose(): void;
+}
+
+const looksLikeUser = (value: unknown): value is User =>
+  typeof value === 'object' && value !== null && Array.isArray((value as { roles?: unknown }).roles);
+
+export function createSession(options: SessionOptions): Session {
+  const { tokens, store } = options;
+  const interval = options.refreshIntervalMs ?? REFRESH_INTERVAL_MS;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let refreshing: Promise<string | null> | null = null;
+  let signingOut: Promise<void> | null = null;
+
+  // Looked up on each call so that a test's stubbed global fetch is honoured.
+  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  const client = createApiClient({
+    baseUrl: options.baseUrl,
+    language: options.language ?? DEFAULT_LANGUAGE,
+    getToken: () => tokens.read()?.access,
+    fetch: createAuthFetch({ fetch: baseFetch, refresh: () => refresh(), onExpired: () => end() }),
+  });
+  const auth = authApi(client);
+
+  const stopTimer = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+
+  const startTimer = () => {
+    stopTimer();
+    timer = setInterval(() => {
+      refresh().then(
+        (access) => {
+          if (access === null) end();
+        },
+        // Offline for a moment: the next tick, or the next 401, tries again.
+        () => undefined,
+      );
+    }, interval);
+  };
+
+  function begin(user: User) {
+    store.set(currentUserAtom, user);
+    store.set(authStatusAtom, 'signedIn');
+    startTimer();
+  }
+
+  function end() {
+    stopTimer();
+    tokens.clear();
+    store.set(currentUserAtom, null);
+    store.set(authStatusAtom, 'signedOut');
+  }
+
+  async function renew(): Promise<string | null> {
+    const current = tokens.read();
+    if (!current) return null;
+    const result = await auth.refresh(current.refresh);
+    if (!result.success || !result.access || !result.refresh) return null;
+    tokens.write({ access: result.access, refresh: result.refresh });
+    return result.access;
+  }
+
+  // Concurrent 401s share one refresh: refresh tokens are single-use on the server.
+  function refresh(): Promise<string | null> {
+    if (!refreshing) refreshing = renew().finally(() => (refreshing = null));
+    return refreshing;
+  }
+
+  return {
+    client,
+
+    async restore() {
+      if (!tokens.read()) {
+        end();
+        return;
+      }
+      store.set(authStatusAtom, 'checking');
+      try {
+        begin(await auth.me());
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) end();
+        else {
+          // The server is unreachable: keep the cookies so a reload can restore the session later.
+          store.set(currentUserAtom, null);
+          store.set(authStatusAtom, 'signedOut');
+        }
+      }
+    },
+
+    async signIn(input, authService) {
+      const result = await auth.login(input, authService);
+      if (!result.success) return result;
+      if (!result.access || !result.refresh) {
+        return { success: false, data: { message: 'The server did not start a session. Try again.' } };
+      }
+      tokens.write({ access: result.access, refresh: result.refresh });
+      const user = result.data?.user;
+      begin(looksLikeUser(user) ? user : await auth.me());
+      return result;
+    },
+
+    refresh,
+
+    signOut() {
+      if (!signingOut) {
+        signingOut = (async () => {
+          stopTimer();
+          const current = tokens.read();
+          // Revoking is best effort: the cookies go either way.
+          if (current) await auth.logout(current.refresh).catch(() => undefined);
+          end();
+        })().finally(() => (signingOut = null));
+      }
+      return signingOut;
+    },
+
+    leave(url) {
+      (options.leave ?? ((target: string) => window.location.assign(target)))(url);
+    },
+
+    dispose: stopTimer,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Renders the real admin (route table, layouts, guards, screens) against a fake API server
+ * given as a function from request to response.
+ */
+import { afterEach, vi } from 'vitest';
+import { cleanup, render } from '@testing-library/react';
+import { createStore } from 'jotai';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import type { RoleName, User } from '../../core/model/user';
+import { buildRoutes } from '../../admin/routing/buildRoutes';
+import { authStatusAtom, currentUserAtom } from '../../admin/state/auth';
+import { AdminProviders } from '../../admin/state/services';
+import { createSession, type Session } from '../../admin/state/session';
+import type { TokenStore, Tokens } from '../../admin/state/tokens';
+
+export const API = 'http://admin.test/api';
+
+export type Handler = (request: Request, url: URL) => Response | undefined | Promise<Response | undefined>;
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/vnd.api+json' } });
+}
+
+export const notFound = () => json({ errors: [{ status: '404', title: 'Not Found' }] }, 404);
+
+/** A recorded request: method, path below /api, query and parsed JSON body. */
+export interface Recorded {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  authorization: string | null;
+}
+
+export function fakeServer(handler: Handler) {
+  const requests: Recorded[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.clone().text();
+    requests.push({
+      method: request.method,
+      path: url.pathname.replace(/^\/api\//, ''),
+      query: url.searchParams,
+      body: text ? JSON.parse(text) : null,
+      authorization: request.headers.get('Authorization'),
+    });
+    return (await handler(request, url)) ?? notFound();
+  };
+  return { fetch, requests };
+}
+
+export function memoryTokens(initial: Tokens | null = null): TokenStore & { current: Tokens | null } {
+  const store = {
+    current: initial,
+    read: () => store.current,
+    write: (tokens: Tokens) => {
+      store.current = tokens;
+    },
+    clear: () => {
+      store.current = null;
+    },
+  };
+  return store;
+}
+
+export function makeUser(role: RoleName | null, overrides: Partial<User> = {}): User {
+  return {
+    id: '1',
+    username: 'jane',
+    email: 'jane@example.com',
+    isActive: true,
+    secretVerified: false,
+    locale: 'en',
+    identityProvider: null,
+    roles: role ? [{ id: '1', name: role }] : [],
+    sponsors: [],
+    ...overrides,
+  };
+}
+
+const sessions: Session[] = [];
+afterEach(() => {
+  cleanup();
+  while (sessions.length > 0) sessions.pop()?.dispose();
+});
+
+export interface RenderOptions {
+  path?: string;
+  /** Signed in as this user; anonymous when null. */
+  user?: User | null;
+  handler?: Handler;
+}
+
+export function renderAdmin({ path = '/', user = null, handler = () => undefined }: RenderOptions = {}) {
+  const store = createStore();
+  const server = fakeServer(handler);
+  const tokens = memoryTokens(user ? { access: 'access-1', refresh: 'refresh-1' } : null);
+  const leave = vi.fn<(url: string) => void>();
+  const session = createSession({ baseUrl: API, tokens, store, fetch: server.fetch, leave });
+  sessions.push(session);
+  store.set(currentUserAtom, user);
+  store.set(authStatusAtom, user ? 'signedIn' : 'signedOut');
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  const view = render(
+    <AdminProviders session={session} store={store}>
+      <RouterProvider router={router} />
+    </AdminProviders>,
+  );
+  const location = () => router.state.location.pathname + router.state.location.search;
+  return { ...view, router, location, store, session, server, tokens, leave };
+}
+
+/** A JSON:API list document. */
+export function listDocument(type: string, rows: readonly object[], total = rows.length) {
+  return {
+    data: rows.map((row) => {
+      const { id, ...attributes } = row as { id: unknown };
+      return { type, id: String(id), attributes };
+    }),
+    meta: { total, page: 1, limit: 20 },
+  };
+}
+
+export function resourceDocument(type: string, row: Record<string, unknown>) {
+  const { id, ...attributes } = row;
+  return { data: { type, id: String(id), attributes } };
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from 'jotai';
+import { authStatusAtom, currentUserAtom } from '../../admin/state/auth';
+import { REFRESH_INTERVAL_MS, createSession } from '../../admin/state/session';
+import { ACCESS_COOKIE, REFRESH_COOKIE, cookieTokenStore } from '../../admin/state/tokens';
+import { API, fakeServer, json, makeUser, memoryTokens, type Handler } from './helpers';
+
+const me = makeUser('Admin');
+
+function setup(handler: Handler, tokens = memoryTokens({ access: 'old-access', refresh: 'old-refresh' })) {
+  const store = createStore();
+  const server = fakeServer(handler);
+  const session = createSession({ baseUrl: API, tokens, store, fetch: server.fetch });
+  return { store, server, session, tokens };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('session', () => {
+  it('refreshes once on a 401 and replays the call with the new token', async () => {
+    const handler: Handler = (request, url) => {
+      if (url.pathname === '/api/jwt/refresh') return json({ success: true, access: 'new-access', refresh: 'new-refresh' });
+      if (url.pathname === '/api/users/me') {
+        return request.headers.get('Authorization') === 'Bearer new-access'
+          ? json({ data: { type: 'users', id: '1', attributes: { ...me, id: undefined } } })
+          : json({ errors: [{ status: '401', title: 'Unauthorized' }] }, 401);
+      }
+      return undefined;
+    };
+    const { store, server, session, tokens } = setup(handler);
+    await session.restore();
+    expect(store.get(authStatusAtom)).toBe('signedIn');
+    expect(store.get(currentUserAtom)?.username).toBe('jane');
+    expect(tokens.current).toEqual({ access: 'new-access', refresh: 'new-refresh' });
+    expect(server.requests.map((r) => r.path)).toEqual(['users/me', 'jwt/refresh', 'users/me']);
+    expect(server.requests[1]?.body).toEqual({ refresh_token: 'old-refresh' });
+    session.dispose();
+  });
+
+  it('signs out when the refresh is refused', async () => {
+    const handler: Handler = (_request, url) => {
+      if (url.pathname === '/api/jwt/refresh') return json({ success: false }, 401);
+      return json({ errors: [{ status: '401', title: 'Unauthorized' }] }, 401);
+    };
+    const { store, session, tokens } = setup(handler);
+    store.set(authStatusAtom, 'signedIn');
+    await expect(session.client.get('sponsors/1')).rejects.toMatchObject({ status: 401 });
+    expect(store.get(authStatusAtom)).toBe('signedOut');
+    expect(tokens.current).toBeNull();
+  });
+
+  it('refreshes the access token every five minutes while signed in', async () => {
+    vi.useFakeTimers();
+    let issued = 0;
+    const handler: Handler = (_request, url) => {
+      if (url.pathname === '/api/jwt/login') return json({ success: true, access: 'a0', refresh: 'r0', data: { user: me } });
+      if (url.pathname === '/api/jwt/refresh') {
+        issued += 1;
+        return json({ success: true, access: `a${issued}`, refresh: `r${issued}` });
+      }
+      if (url.pathname === '/api/jwt/logout') return json({ success: true });
+      return undefined;
+    };
+    const { session, tokens, server } = setup(handler, memoryTokens(null));
+    await session.signIn({ username: 'jane', password: 'pw', code: '', lang: 'en' });
+    expect(tokens.current).toEqual({ access: 'a0', refresh: 'r0' });
+
+    await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS - 1000);
+    expect(issued).toBe(0);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(issued).toBe(1);
+    expect(tokens.current).toEqual({ access: 'a1', refresh: 'r1' });
+    await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS);
+    expect(issued).toBe(2);
+
+    await session.signOut();
+    expect(server.requests.find((r) => r.path === 'jwt/logout')?.body).toEqual({ refresh_token: 'r2' });
+    await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS * 3);
+    expect(issued).toBe(2);
+  });
+
+  it('keeps the tokens in the two auth cookies', () => {
+    const store = cookieTokenStore(document);
+    store.write({ access: 'acc.ess', refresh: 'ref=resh' });
+    expect(document.cookie).toContain(`${ACCESS_COOKIE}=acc.ess`);
+    expect(document.cookie).toContain(REFRESH_COOKIE);
+    expect(store.read()).toEqual({ access: 'acc.ess', refresh: 'ref=resh' });
+    store.clear();
+    expect(store.read()).toBeNull();
+  });
+});
