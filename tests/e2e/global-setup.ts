@@ -3,6 +3,7 @@
  * server for the browser tests. Each test file uses its own browser.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureBuilt } from '../../server/bundles';
@@ -16,14 +17,21 @@ declare module 'vitest' {
 
 let server: RunningServer | undefined;
 
+let distDir: string | undefined;
+
 export async function setup(project: TestProject) {
-  await ensureBuilt(path.resolve(import.meta.dirname, '../..'), (msg) => console.log(`[e2e] ${msg}`));
-  server = await startServer();
+  // Built with the same function and configs as `npm start`, into a folder of this run's own,
+  // so runs side by side never serve each other's half-written bundles.
+  distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trial-e2e-dist-'));
+  await ensureBuilt(path.resolve(import.meta.dirname, '../..'), (msg) => console.log(`[e2e] ${msg}`), distDir);
+  server = await startServer({ env: { DIST_DIR: distDir } });
   project.provide('baseUrl', server.url);
 }
 
 export async function teardown() {
-  if (!server) return;
-  await server.stop();
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
+  if (server) {
+    await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
+  if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
 }
