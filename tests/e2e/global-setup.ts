@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from './server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    distDir: string;
   }
 }
 
@@ -26,6 +27,7 @@ export async function setup(project: TestProject) {
   await ensureBuilt(path.resolve(import.meta.dirname, '../..'), (msg) => console.log(`[e2e] ${msg}`), distDir);
   server = await startServer({ env: { DIST_DIR: distDir } });
   project.provide('baseUrl', server.url);
+  project.provide('distDir', distDir);
 }
 
 export async function teardown() {

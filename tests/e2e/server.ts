@@ -82,3 +82,23 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       }),
   };
 }
+
+/**
+ * Writes rows into a DATA_DIR before its server starts (PGlite is one process at a time), for
+ * states the product has no screen for yet. Migrates and seeds exactly as a start would.
+ */
+export async function prepareDataDir(
+  dataDir: string,
+  write: (db: import('../../server/db/open').Db) => Promise<void>,
+): Promise<void> {
+  const { openDatabase } = await import('../../server/db/open');
+  const { seed } = await import('../../server/db/seed');
+  const database = await openDatabase({ databaseUrl: null, dataDir });
+  try {
+    await database.migrate();
+    await seed(database.db, { adminUsername: 'admin', adminPassword: E2E_ADMIN_PASSWORD, demoData: true });
+    await write(database.db);
+  } finally {
+    await database.close();
+  }
+}
