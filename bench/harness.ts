@@ -4,10 +4,10 @@
  * result row type for the table `npm run bench` prints.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase, type Database } from '../server/db/open';
+import { createScratchDatabase } from '../server/db/scratch';
 import { seed } from '../server/db/seed';
 import { createLogger } from '../server/http/log';
 
@@ -27,20 +27,9 @@ export async function benchApp() {
   let drop = async () => {};
   const base = process.env.BENCH_DATABASE_URL;
   if (base) {
-    const name = `bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-    drop = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await createScratchDatabase(base, 'bench');
+    database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
+    drop = scratch.drop;
   } else {
     database = await openDatabase({ databaseUrl: null, dataDir: null });
   }

@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import pg from 'pg';
 import { createApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openDatabase, type Db } from '../../server/db/open';
+import { createScratchDatabase } from '../../server/db/scratch';
 import { roles, userRoles, userSponsors, users } from '../../server/db/schema';
 import { seed } from '../../server/db/seed';
 import { hashPassword } from '../../server/auth/passwords';
@@ -37,30 +37,10 @@ export interface LoginBody {
   data?: { message?: string; secret_verified?: boolean; user?: { username: string; roles: { name: string }[] } };
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
-  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
   const kind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
-  const pgDb = kind === 'postgres' ? await createPostgresDatabase() : null;
+  if (kind === 'postgres' && !process.env.TEST_DATABASE_URL) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
+  const pgDb = kind === 'postgres' ? await createScratchDatabase(process.env.TEST_DATABASE_URL!, 't') : null;
   const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: null });
   await database.migrate();
   await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
