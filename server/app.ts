@@ -5,20 +5,41 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { getPath } from 'hono/utils/url';
 import { HTTPException } from 'hono/http-exception';
 import { JSON_API_MEDIA_TYPE } from '../core/jsonapi';
 import type { AppEnv, Deps } from './context';
-import { ApiProblem, internalError, notFound, payloadTooLarge } from './http/errors';
+import { ApiProblem, internalError, notFound, payloadTooLarge, uploadTooLarge } from './http/errors';
+import { securityHeaders } from './http/security';
 import { authRoutes } from './routes/auth';
 import { countriesRoutes } from './routes/countries';
+import { engagementsRoutes } from './routes/engagements';
+import { engagementFilesRoutes } from './routes/engagement-files';
+import { engagementSiteLocationsRoutes } from './routes/engagement-site-locations';
+import { mountLookupRoutes } from './routes/lookups';
+import { referralsRoutes } from './routes/referrals';
+import { siteLocationsRoutes } from './routes/site-locations';
 import { sponsorsRoutes } from './routes/sponsors';
 import { usersRoutes } from './routes/users';
+import { languagesRoutes } from './routes/languages';
+import { genericMessagesRoutes } from './routes/generic-messages';
+import { contactFieldsRoutes } from './routes/contact-fields';
 import { webRoutes } from './routes/web';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
+/** Multipart uploads: the file itself is checked against UPLOAD_LIMIT_MB; this is the envelope's slack. */
+const MULTIPART_SLACK = 64 * 1024;
+const UPLOAD_PATHS = [/^\/api\/engagements-o-files\/[^/]+\/?$/, /^\/api\/engagements-site-locations\/upload\/[^/]+\/?$/];
 
 export function createApp(deps: Deps) {
-  const app = new Hono<AppEnv>();
+  // SPEC names some API paths with a trailing slash (POST /api/contact-fields/): under /api a
+  // trailing slash is ignored, so both spellings reach the same route.
+  const app = new Hono<AppEnv>({
+    getPath: (request) => {
+      const path = getPath(request);
+      return path.length > 5 && path.startsWith('/api/') && path.endsWith('/') ? path.replace(/\/+$/, '') : path;
+    },
+  });
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
@@ -35,12 +56,34 @@ export function createApp(deps: Deps) {
     });
   });
 
-  app.use('/api/*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw payloadTooLarge('1 MB'); } }));
+  app.use('*', securityHeaders({ https: deps.config.publicUrl?.startsWith('https:') ?? false }));
+
+  // JSON bodies stay small; the two upload routes take files up to UPLOAD_LIMIT_MB.
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw payloadTooLarge('1 MB'); } });
+  const uploadLimit = bodyLimit({
+    maxSize: deps.config.uploadLimitBytes + MULTIPART_SLACK,
+    onError: () => {
+      throw uploadTooLarge(deps.config.uploadLimitBytes);
+    },
+  });
+  app.use('/api/*', (c, next) => {
+    const upload = c.req.method === 'POST' && UPLOAD_PATHS.some((p) => p.test(new URL(c.req.url).pathname));
+    return upload ? uploadLimit(c, next) : jsonLimit(c, next);
+  });
 
   app.route('/api/jwt', authRoutes(deps));
   app.route('/api/users', usersRoutes(deps));
+  app.route('/api/languages', languagesRoutes(deps));
+  app.route('/api/generic-messages', genericMessagesRoutes(deps));
+  app.route('/api/contact-fields', contactFieldsRoutes(deps));
   app.route('/api/sponsors', sponsorsRoutes(deps));
   app.route('/api/countries', countriesRoutes(deps));
+  app.route('/api/engagements', engagementsRoutes(deps));
+  app.route('/api/engagements-o-files', engagementFilesRoutes(deps));
+  app.route('/api/engagements-site-locations', engagementSiteLocationsRoutes(deps));
+  app.route('/api/site-locations', siteLocationsRoutes(deps));
+  app.route('/api/referrals', referralsRoutes(deps));
+  mountLookupRoutes(app, deps);
   app.all('/api/*', () => {
     throw notFound('API route');
   });

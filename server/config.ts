@@ -26,6 +26,8 @@ export interface Config {
   refreshTokenTtlSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
+  /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
+  uploadLimitBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -95,5 +97,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
+    uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
   };
 }

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { message } from '../validation/messages';
-import { isColorHex, isEmail } from '../validation/rules';
+import { hasMaxLength, hasMinLength, isColorHex, isDateFormat, isEmail, type DateFormatOptions } from '../validation/rules';
 
 /** A required single-line text: trimmed, not empty, at most `max` characters. */
 export const requiredText = (max: number) =>
@@ -12,7 +12,7 @@ export const requiredText = (max: number) =>
     v.string(message('required')),
     v.trim(),
     v.nonEmpty(message('required')),
-    v.maxLength(max, message('max', { length: max })),
+    v.check((s) => hasMaxLength(s, max), message('max', { length: max })),
   );
 
 /** An optional text: absent, null or a string of at most `max` characters ('' becomes null). */
@@ -22,7 +22,7 @@ export const optionalText = (max: number) =>
       v.pipe(
         v.string(),
         v.trim(),
-        v.maxLength(max, message('max', { length: max })),
+        v.check((s) => hasMaxLength(s, max), message('max', { length: max })),
         v.transform((s) => (s === '' ? null : s)),
       ),
     ),
@@ -35,6 +35,18 @@ export const idNumber = () =>
   v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')));
 
 export const email = () => v.pipe(v.string(message('required')), v.trim(), v.check(isEmail, message('email')));
+/** A text of `min` to `max` characters, kept as typed (passwords: no trimming). */
+export const lengthText = (min: number, max: number) =>
+  v.pipe(
+    v.string(message('required')),
+    v.check((s) => hasMinLength(s, min), message('min', { length: min })),
+    v.check((s) => hasMaxLength(s, max), message('max', { length: max })),
+  );
+
+/** A date typed in the locale's short format, or y-MM-dd with `{ utc: true }` (SPEC date_format). */
+export const dateText = (options: DateFormatOptions = {}) =>
+  v.pipe(v.string(message('date_format')), v.trim(), v.check((s) => isDateFormat(s, options), message('date_format')));
+
 export const colorHex = () => v.pipe(v.string(message('color_hex')), v.check(isColorHex, message('color_hex')));
 
 /** One problem with an input, named by the JSON pointer of the value it is about. */

@@ -33,7 +33,24 @@ export interface Sponsor {
   countryName: string | null;
   created: string;
   modified: string;
+  /** Figures over the sponsor's engagements, their linked sites and their referrals. */
+  activeEngagements: number;
+  totalEngagements: number;
+  totalSites: number;
+  totalReferrals: number;
+  totalScreenedReferrals: number;
+  totalRandomizedReferrals: number;
 }
+
+export const SPONSOR_FIGURES = [
+  'activeEngagements',
+  'totalEngagements',
+  'totalSites',
+  'totalReferrals',
+  'totalScreenedReferrals',
+  'totalRandomizedReferrals',
+] as const;
+export type SponsorFigure = (typeof SPONSOR_FIGURES)[number];
 
 /** Columns the sponsors list may be sorted by (SPEC default `-isActive,name`). */
 export const SPONSOR_SORTS = ['name', 'identification', 'isActive', 'countryName', 'created', 'modified'] as const;

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { isTotpCode } from '../validation/rules';
+import { isoCode } from './language';
+import { email, flag, lengthText } from './fields';
 
 export const ROLE_NAMES = ['Admin', 'Super User', 'User'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
@@ -13,9 +15,82 @@ export interface User {
   secretVerified: boolean;
   locale: string;
   identityProvider: string | null;
+  /** Set by an Admin's new or reset password: nothing but a password change is allowed until done. */
+  mustChangePassword: boolean;
   roles: { id: string; name: RoleName }[];
   sponsors: { id: string; name: string }[];
+  created?: string;
+  modified?: string;
 }
+
+export const USER_TYPE = 'users';
+export const ROLE_TYPE = 'roles';
+
+export interface Role {
+  id: string;
+  name: RoleName;
+}
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;
+export const USERNAME_FORMAT = 'Use 3 to 64 letters, digits or . _ @ -';
+
+const password = () => lengthText(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH);
+const optionalEmail = () =>
+  v.optional(v.nullable(v.union([v.pipe(v.literal(''), v.transform(() => null)), email()], message('email'))));
+
+/**
+ * A new member of staff. The Admin sets an initial password, which the user must change at
+ * their first sign-in; roles and sponsors come as relationships.
+ */
+export const UserInput = v.strictObject({
+  username: v.pipe(v.string(message('required')), v.trim(), v.regex(/^[\w.@-]{3,64}$/, USERNAME_FORMAT)),
+  email: optionalEmail(),
+  password: password(),
+  isActive: v.optional(flag(), true),
+  locale: v.optional(isoCode(), 'en'),
+});
+
+/** An update: any of these; a password here is a reset, which the user must change again. */
+export const UserPatch = v.partial(
+  v.strictObject({
+    email: optionalEmail(),
+    password: password(),
+    isActive: flag(),
+    locale: isoCode(),
+  }),
+);
+
+export type UserInput = v.InferInput<typeof UserInput>;
+export type UserPatch = v.InferInput<typeof UserPatch>;
+
+/** POST /api/users/me/password. */
+export const ChangePasswordInput = v.strictObject({
+  currentPassword: v.pipe(v.string(message('required')), v.nonEmpty(message('required')), v.maxLength(PASSWORD_MAX_LENGTH)),
+  password: password(),
+});
+export type ChangePasswordInput = v.InferInput<typeof ChangePasswordInput>;
+
+/** POST /api/users/me/totp/verify: the first code from the authenticator app. */
+export const TotpCodeInput = v.strictObject({
+  code: v.pipe(v.string(message('code')), v.trim(), v.check(isTotpCode, message('code'))),
+});
+
+/** POST /api/users/validate-email: `id` is the user being edited (their own address is fine). */
+export const ValidateEmailInput = v.object({
+  email: v.pipe(v.string(message('required')), v.maxLength(320, message('max', { length: 320 }))),
+  id: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+});
+
+/** A secret being enrolled: shown once as a QR code (the otpauth URI) and as text. */
+export interface TotpEnrolment {
+  id: string;
+  secret: string;
+  otpauthUri: string;
+}
+
+export const USER_SORTS = ['username', 'email', 'isActive', 'created', 'modified'] as const;
+export const USER_DEFAULT_SORT = 'username';
 
 /** The sign-in body's `data` member (SPEC section 7). `code` is the authenticator code. */
 export const LoginInput = v.object({

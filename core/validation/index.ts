@@ -1,2 +1,3 @@
 export { message, messages, type MessageKey, type MessageLanguage } from './messages';
 export * from './rules';
+export * from './validate';

@@ -7,6 +7,7 @@
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const US_PHONE = /^\d{3}-\d{3}-\d{4}$/;
 const NUMERIC = /^\d+$/;
+// SPEC section 5: 6 or 2 hex characters, without a leading '#'.
 const COLOR_HEX = /^(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{2})$/;
 const TOTP_CODE = /^\d{6}$/;
 
@@ -17,3 +18,95 @@ export const isColorHex = (value: string): boolean => COLOR_HEX.test(value);
 export const isTotpCode = (value: string): boolean => TOTP_CODE.test(value);
 export const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** required: something other than nothing, blanks or an unticked box. */
+export const isPresent = (value: unknown): boolean => !isBlank(value) && value !== false;
+/** acceptTerms: the box is ticked. */
+export const isAccepted = (value: unknown): boolean => value === true || value === 'true' || value === 'on';
+/** min: at least `length` characters. */
+export const hasMinLength = (value: string, length: number): boolean => value.length >= length;
+/** max: at most `length` characters. */
+export const hasMaxLength = (value: string, length: number): boolean => value.length <= length;
+
+// ---------------------------------------------------------------------------------------------
+// date_format (SPEC section 5): the date must parse by the locale's short format (mm/dd/yyyy in
+// English), or as y-MM-dd in UTC mode, be a real calendar day, and fall after the year 1000.
+
+export interface DateFormatOptions {
+  /** A BCP 47 locale (`en`, `es-MX`, `de`); the order and separators of its short date. Default `en`. */
+  locale?: string;
+  /** Parse as y-MM-dd (ISO calendar date) instead of the locale's format. */
+  utc?: boolean;
+}
+
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** The earliest year a date field accepts is the one after this. */
+export const MIN_DATE_YEAR = 1000;
+
+type DatePart = 'year' | 'month' | 'day';
+interface LocalePattern {
+  regex: RegExp;
+  order: DatePart[];
+}
+
+const patternCache = new Map<string, LocalePattern>();
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function localePattern(locale: string): LocalePattern {
+  const cached = patternCache.get(locale);
+  if (cached) return cached;
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' });
+  } catch {
+    format = new Intl.DateTimeFormat('en', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' });
+  }
+  const order: DatePart[] = [];
+  let source = '';
+  for (const part of format.formatToParts(new Date(Date.UTC(2001, 10, 22)))) {
+    if (part.type === 'year' || part.type === 'month' || part.type === 'day') {
+      order.push(part.type);
+      source += part.type === 'year' ? '(\\d{4})' : '(\\d{1,2})';
+    } else if (part.type === 'literal') {
+      // Direction marks some locales add are not something people type.
+      const literal = part.value.replace(/[\u200e\u200f\u061c]/g, '');
+      source += escapeRegex(literal).replace(/\s+/g, '\\s*');
+    }
+  }
+  const pattern = { regex: new RegExp(`^${source}$`), order };
+  patternCache.set(locale, pattern);
+  return pattern;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/** The calendar day `value` names, or null when it is not a valid date in that format. */
+export function parseDateText(value: string, options: DateFormatOptions = {}): CalendarDate | null {
+  const text = value.trim();
+  let parts: Partial<CalendarDate> = {};
+  if (options.utc) {
+    const match = ISO_DATE.exec(text);
+    if (!match) return null;
+    parts = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  } else {
+    const { regex, order } = localePattern(options.locale ?? 'en');
+    const match = regex.exec(text);
+    if (!match) return null;
+    order.forEach((name, index) => (parts[name] = Number(match[index + 1])));
+  }
+  const { year, month, day } = parts;
+  if (year === undefined || month === undefined || day === undefined) return null;
+  if (year <= MIN_DATE_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return { year, month, day };
+}
+
+export const isDateFormat = (value: string, options: DateFormatOptions = {}): boolean => parseDateText(value, options) !== null;

@@ -5,7 +5,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { RoleName } from '../../core/model/user';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import { forbidden, unauthorized } from '../http/errors';
+import { ApiProblem, forbidden, unauthorized } from '../http/errors';
 import { verifyAccessToken } from './tokens';
 import { loadUser } from './users';
 
@@ -18,6 +18,9 @@ export const authenticate = (deps: Deps) =>
     if (userId === null) throw unauthorized('Your session has expired or is not valid. Sign in again.');
     const user = await loadUser(deps.db, userId);
     if (!user || !user.isActive) throw unauthorized('Your account is not active. Sign in again.');
+    if (user.row.mustChangePassword && !allowedBeforePasswordChange(c.req.method, c.req.path)) {
+      throw passwordChangeRequired();
+    }
     c.set('user', {
       id: userId,
       username: user.username,
@@ -26,6 +29,17 @@ export const authenticate = (deps: Deps) =>
     });
     await next();
   });
+
+/** What a user whose password an Admin set may do before choosing their own: see themselves and change it. */
+const PASSWORD_CHANGE_CALLS = new Set(['GET /api/users/me', 'POST /api/users/me/password']);
+const allowedBeforePasswordChange = (method: string, path: string) =>
+  PASSWORD_CHANGE_CALLS.has(`${method} ${path.replace(/\/+$/, '')}`);
+
+export const PASSWORD_CHANGE_REQUIRED = 'Choose a new password before doing anything else.';
+export const passwordChangeRequired = () =>
+  new ApiProblem(403, [
+    { status: '403', title: 'Forbidden', detail: PASSWORD_CHANGE_REQUIRED, meta: { code: 'password_change_required' } },
+  ]);
 
 export const hasAnyRole = (user: AuthUser, names: readonly RoleName[]) => user.roles.some((r) => names.includes(r));
 

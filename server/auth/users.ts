@@ -37,7 +37,10 @@ export async function loadUser(db: Db, id: number): Promise<(User & { row: UserR
     secretVerified: row.secretVerified,
     locale: row.locale,
     identityProvider: row.identityProvider,
+    mustChangePassword: row.mustChangePassword,
     roles: roleRows.filter((r) => isRoleName(r.name)).map((r) => ({ id: String(r.id), name: r.name as RoleName })),
     sponsors: sponsorRows.map((s) => ({ id: String(s.id), name: s.name })),
+    created: row.created.toISOString(),
+    modified: row.modified.toISOString(),
   };
 }

@@ -29,6 +29,8 @@ export const conflict = (detail: string, pointer?: string) => one(409, 'Conflict
 export const unsupportedMediaType = () =>
   one(415, 'Unsupported Media Type', 'Send the request body as application/vnd.api+json or application/json.');
 export const payloadTooLarge = (limit: string) => one(413, 'Payload Too Large', `The request body is larger than ${limit}.`);
+export const uploadTooLarge = (limitBytes: number) =>
+  one(413, 'Payload Too Large', `The file is larger than the upload limit of ${Math.round(limitBytes / 1024 / 1024)} MB.`, { pointer: '/file' });
 
 /** A 422 listing each invalid value by its pointer. */
 export const invalid = (issues: readonly FieldIssue[]) =>

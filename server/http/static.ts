@@ -38,12 +38,17 @@ export function resolveUnder(root: string, urlPath: string): string | null {
   }
 }
 
-export function sendFile(c: Context, file: string, cache: 'immutable' | 'revalidate'): Response {
+export function sendFile(
+  c: Context,
+  file: string,
+  cache: 'immutable' | 'revalidate',
+  headers: Record<string, string> = {},
+): Response {
   const body = fs.readFileSync(file);
   return c.body(body, 200, {
     'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
     'Cache-Control': cache === 'immutable' ? 'public, max-age=31536000, immutable' : 'no-cache',
-    'X-Content-Type-Options': 'nosniff',
+    ...headers,
   });
 }
 

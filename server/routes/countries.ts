@@ -1,13 +1,14 @@
 import { Hono } from 'hono';
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { COUNTRY_SORTS, COUNTRY_TYPE } from '../../core/model/country';
 import type { AppEnv, Deps } from '../context';
 import { countries } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy } from '../http/sql';
+import { ilikeAny } from '../http/sql';
 
 const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'> = {
   type: COUNTRY_TYPE,
@@ -33,15 +34,9 @@ export function countriesRoutes(deps: Deps) {
       q.filters.searchQuery?.trim() ? ilikeAny([countries.name, countries.isoCode], q.filters.searchQuery) : undefined,
       q.filters.isoCode ? eq(countries.isoCode, q.filters.isoCode.toUpperCase()) : undefined,
     );
-    const [total] = await db.select({ n: count() }).from(countries).where(where);
-    const rows = await db
-      .select()
-      .from(countries)
-      .where(where)
-      .orderBy(...orderBy(q.sort, { name: countries.name, isoCode: countries.isoCode }, countries.id))
-      .limit(q.limit)
-      .offset(q.offset);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const sorts = { name: countries.name, isoCode: countries.isoCode };
+    const { rows, total } = await tablePage(db, countries, q, { where, sorts, id: countries.id });
+    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', async (c) => {

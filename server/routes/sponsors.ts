@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   SPONSOR_DEFAULT_SORT,
+  SPONSOR_FIGURES,
   SPONSOR_SORTS,
   SPONSOR_TYPE,
   SponsorInput,
@@ -21,6 +22,7 @@ import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { NO_FIGURES, sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
 
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
@@ -37,6 +39,7 @@ const ATTRIBUTES = [
   'countryName',
   'created',
   'modified',
+  ...SPONSOR_FIGURES,
 ] as const;
 
 const listSpec: ListSpec<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'> = {
@@ -65,7 +68,7 @@ const columns = {
 
 type Row = { [K in keyof typeof columns]: unknown } & { id: number; created: Date; modified: Date };
 
-function toSponsor(row: Row): Sponsor {
+function toSponsor(row: Row, figures: SponsorFigures = NO_FIGURES): Sponsor {
   return {
     id: String(row.id),
     name: row.name as string,
@@ -78,11 +81,12 @@ function toSponsor(row: Row): Sponsor {
     countryName: row.countryName as string | null,
     created: row.created.toISOString(),
     modified: row.modified.toISOString(),
+    ...figures,
   };
 }
 
-function serialize(row: Row, fields: Set<string> | null, withCountry: boolean) {
-  const { id, ...attributes } = toSponsor(row);
+function serialize(row: Row, fields: Set<string> | null, withCountry: boolean, figures?: Map<number, SponsorFigures>) {
+  const { id, ...attributes } = toSponsor(row, figures?.get(row.id));
   return toResource(SPONSOR_TYPE, id, attributes, {
     fields,
     relationships: withCountry
@@ -106,6 +110,15 @@ const scopeCondition = (user: AuthUser): SQL | undefined => {
   if (scope === null) return undefined;
   return scope.length ? inArray(sponsors.id, scope) : sql`false`;
 };
+
+/** The figures of these rows, in one statement; skipped when `fields` leaves them all out. */
+async function figuresFor(db: Db, rows: Row[], fields: Set<string> | null) {
+  if (fields && !SPONSOR_FIGURES.some((f) => fields.has(f))) return undefined;
+  return sponsorFigures(
+    db,
+    rows.map((r) => r.id),
+  );
+}
 
 const selectSponsors = (db: Db) => db.select(columns).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId));
 
@@ -170,9 +183,10 @@ export function sponsorsRoutes(deps: Deps) {
       .limit(q.limit)
       .offset(q.offset)) as Row[];
     const withCountry = q.include.has('country');
+    const figures = await figuresFor(db, rows, fields);
     return sendList(
       c,
-      rows.map((r) => serialize(r, fields, withCountry)),
+      rows.map((r) => serialize(r, fields, withCountry, figures)),
       { total: total?.n ?? 0, page: q.page, limit: q.limit },
       withCountry ? countriesIncluded(rows) : undefined,
     );
@@ -184,7 +198,8 @@ export function sponsorsRoutes(deps: Deps) {
     const row = id === null ? undefined : await findSponsor(db, id, c.get('user'));
     if (!row) throw notFound('sponsor');
     const withCountry = q.include.has('country');
-    return sendResource(c, serialize(row, q.fields, withCountry), 200, withCountry ? countriesIncluded([row]) : undefined);
+    const figures = await figuresFor(db, [row], q.fields);
+    return sendResource(c, serialize(row, q.fields, withCountry, figures), 200, withCountry ? countriesIncluded([row]) : undefined);
   });
 
   app.post('/', async (c) => {
@@ -220,7 +235,7 @@ export function sponsorsRoutes(deps: Deps) {
         .catch(rethrowConstraint);
     }
     const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
-    return sendResource(c, serialize(row as Row, null, false));
+    return sendResource(c, serialize(row as Row, null, false, await figuresFor(db, [row as Row], null)));
   });
 
   app.delete('/:id', async (c) => {

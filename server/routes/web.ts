@@ -5,6 +5,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Hono } from 'hono';
 import type { AppEnv, Deps } from '../context';
+import { ADMIN_DOCUMENT_HEADERS } from '../http/security';
 import { notBuilt, resolveUnder, sendFile } from '../http/static';
 
 const DEMO_PAGE = `<!doctype html>
@@ -42,7 +43,7 @@ export function webRoutes(deps: Deps) {
     // A missing asset is a 404, not the SPA: a stale chunk must fail loudly so the admin can offer a reload.
     if (urlPath.startsWith('/assets/') || path.extname(urlPath) !== '') return c.text('Not found', 404);
     const index = path.join(adminRoot, 'index.html');
-    return fs.existsSync(index) ? sendFile(c, index, 'revalidate') : notBuilt(c, 'admin');
+    return fs.existsSync(index) ? sendFile(c, index, 'revalidate', ADMIN_DOCUMENT_HEADERS) : notBuilt(c, 'admin');
   });
 
   return app;

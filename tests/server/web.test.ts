@@ -82,3 +82,27 @@ describe('staleBundles', () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 });
+
+describe('security headers', () => {
+  it('serves the admin document with a CSP that forbids inline and foreign scripts and framing', async () => {
+    const res = await h.app.request('/sponsors');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('sends nosniff and a referrer policy on API answers and errors alike', async () => {
+    for (const res of [await h.app.request('/api/sponsors'), await h.app.request('/widget.js')]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+
+  it('adds HSTS when served over HTTPS', async () => {
+    const res = await h.app.request('https://recruit.example/api/sponsors');
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+});

@@ -1,0 +1,31 @@
+import type { ListParams } from '../jsonapi';
+import {
+  ENGAGEMENT_SITE_LOCATION_TYPE,
+  type EngagementSiteLocation,
+  type EngagementSiteLocationInput,
+  type EngagementSiteLocationPatch,
+  type SiteUploadResult,
+} from '../model/engagementSiteLocation';
+import type { ApiClient } from './client';
+
+export function engagementSiteLocationsApi(client: ApiClient) {
+  const path = (id: string) => `engagements-site-locations/${encodeURIComponent(id)}`;
+  return {
+    list: (params: ListParams = {}) => client.list<EngagementSiteLocation>('engagements-site-locations', params),
+    get: (id: string) => client.get<EngagementSiteLocation>(path(id)),
+    create: (values: EngagementSiteLocationInput) =>
+      client.create<EngagementSiteLocation>('engagements-site-locations', ENGAGEMENT_SITE_LOCATION_TYPE, { ...values }),
+    update: (id: string, values: EngagementSiteLocationPatch) =>
+      client.update<EngagementSiteLocation>(path(id), ENGAGEMENT_SITE_LOCATION_TYPE, id, { ...values }),
+    remove: (id: string) => client.remove(path(id)),
+    /** A CSV or XLSX of sites (README: upload columns). All rows or none are imported. */
+    async upload(engagementId: string, file: Blob, filename: string): Promise<SiteUploadResult> {
+      const form = new FormData();
+      form.set('file', file, filename);
+      const doc = await client.call((h) =>
+        h.post(`engagements-site-locations/upload/${encodeURIComponent(engagementId)}`, { body: form, timeout: 120_000 }).json<{ meta: SiteUploadResult }>(),
+      );
+      return doc.meta;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import * as v from 'valibot';
+import { flag, idNumber, optionalText, requiredText } from './fields';
+import type { Lookup } from './lookup';
+import { optionalChoice, optionalDate, optionalNumber, optionalUrl } from './scalars';
+
+export const ENGAGEMENT_TYPE = 'engagements';
+
+/** SPEC sections 3 and 9. */
+export const ENGAGEMENT_PHASES = ['I', 'II', 'III', 'IV', 'N/A'] as const;
+export type EngagementPhase = (typeof ENGAGEMENT_PHASES)[number];
+export const DEFAULT_ENGAGEMENT_RADIUS = 25;
+/** Radii are miles. */
+export const MAX_RADIUS = 1000;
+
+/** What staff may write on an engagement. Unknown attributes are refused rather than ignored. */
+export const EngagementInput = v.strictObject({
+  name: requiredText(255),
+  description: optionalText(5000),
+  sponsorId: idNumber(),
+  sponsorContact: optionalText(255),
+  startDate: optionalDate(),
+  endDate: optionalDate(),
+  isActive: v.optional(flag(), true),
+  radius: v.optional(v.pipe(v.number(`Must be a number from 1 to ${MAX_RADIUS}.`), v.integer('Must be a whole number.'), v.minValue(1, `Must be a number from 1 to ${MAX_RADIUS}.`), v.maxValue(MAX_RADIUS, `Must be a number from 1 to ${MAX_RADIUS}.`)), DEFAULT_ENGAGEMENT_RADIUS),
+  mediaLiveDate: optionalDate(),
+  mediaEndDate: optionalDate(),
+  g6Url: optionalUrl(),
+  protocolIdentifier: optionalText(255),
+  studySubjectIdentifier: optionalText(255),
+  protocolVersion: optionalText(64),
+  phase: optionalChoice(ENGAGEMENT_PHASES),
+  amendmentDate: optionalDate(),
+  firstPatientInDate: optionalDate(),
+  lastPatientInDate: optionalDate(),
+  rareDisease: v.optional(flag(), false),
+  cellGeneTherapy: v.optional(flag(), false),
+  deiFocus: v.optional(flag(), false),
+  /** A percentage of participants. */
+  deiTarget: optionalNumber(0, 100),
+  identification: requiredText(64),
+  targetParticipantCount: optionalNumber(0, 10_000_000, true),
+  rmsProviderId: v.optional(v.nullable(idNumber())),
+  rmsSponsorIdentifier: optionalText(255),
+});
+
+/** An update changes only the attributes it names. */
+export const EngagementPatch = v.partial(EngagementInput);
+
+export type EngagementInput = v.InferInput<typeof EngagementInput>;
+export type EngagementValues = v.InferOutput<typeof EngagementInput>;
+
+/** Pairs of dates where the second may not come before the first. */
+export const DATE_ORDER = [
+  ['startDate', 'endDate', 'Must not be before the start date.'],
+  ['mediaLiveDate', 'mediaEndDate', 'Must not be before the media live date.'],
+  ['firstPatientInDate', 'lastPatientInDate', 'Must not be before the first patient in date.'],
+] as const;
+
+/** Problems across fields (an end before its start), keyed by the later field. */
+export function engagementDateIssues(values: Partial<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [from, to, text] of DATE_ORDER) {
+    const a = values[from];
+    const b = values[to];
+    if (typeof a === 'string' && typeof b === 'string' && a !== '' && b !== '' && b < a) out[to] = text;
+  }
+  return out;
+}
+
+/** The many-to-many lists set with relationships (SPEC section 7), and their JSON:API types. */
+export const ENGAGEMENT_LOOKUP_RELATIONSHIPS = {
+  campaignTypes: 'campaign-types',
+  indications: 'indications',
+  targetGroups: 'target-groups',
+  therapeuticAreas: 'therapeutic-areas',
+} as const;
+export type EngagementLookupRelationship = keyof typeof ENGAGEMENT_LOOKUP_RELATIONSHIPS;
+
+/** An engagement as the API returns it. */
+export interface Engagement {
+  id: string;
+  name: string;
+  description: string | null;
+  sponsorId: number;
+  sponsorName: string;
+  sponsorIdentification: string;
+  sponsorContact: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  isActive: boolean;
+  radius: number;
+  mediaLiveDate: string | null;
+  mediaEndDate: string | null;
+  g6Url: string | null;
+  protocolIdentifier: string | null;
+  studySubjectIdentifier: string | null;
+  protocolVersion: string | null;
+  phase: EngagementPhase | null;
+  amendmentDate: string | null;
+  firstPatientInDate: string | null;
+  lastPatientInDate: string | null;
+  rareDisease: boolean;
+  cellGeneTherapy: boolean;
+  deiFocus: boolean;
+  deiTarget: number | null;
+  identification: string;
+  /** How the identification is shown: the sponsor's identification, a hyphen, then the engagement's. */
+  fullIdentification: string;
+  targetParticipantCount: number | null;
+  rmsProviderId: number | null;
+  rmsProviderName: string | null;
+  rmsSponsorIdentifier: string | null;
+  created: string;
+  modified: string;
+  /** Present when the list was asked with `sortAssociated`. */
+  isAssociated?: boolean;
+  /** Present when the relationships are included. */
+  campaignTypes?: Lookup[];
+  indications?: Lookup[];
+  targetGroups?: Lookup[];
+  therapeuticAreas?: Lookup[];
+}
+
+export const fullIdentification = (sponsorIdentification: string, identification: string) =>
+  `${sponsorIdentification}-${identification}`;
+
+/** Columns the engagements list may be sorted by (SPEC default `-isActive,endDate,name`). */
+export const ENGAGEMENT_SORTS = [
+  'name',
+  'identification',
+  'isActive',
+  'startDate',
+  'endDate',
+  'phase',
+  'sponsorName',
+  'created',
+  'modified',
+] as const;
+export const ENGAGEMENT_DEFAULT_SORT = '-isActive,endDate,name';
+export const ENGAGEMENT_INCLUDES = ['sponsor', 'rmsProvider', 'campaignTypes', 'indications', 'targetGroups', 'therapeuticAreas'] as const;

@@ -1,0 +1,25 @@
+/**
+ * Which engagements a member of staff may see: all for Admin and Super User, else those of
+ * their sponsors. Everything hanging off an engagement (files, site links, referral counts)
+ * goes through here, and answers 404 outside the scope.
+ */
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { engagements } from '../db/schema';
+import { sponsorScope } from '../auth/guards';
+
+export const engagementScope = (user: AuthUser): SQL | undefined => {
+  const scope = sponsorScope(user);
+  if (scope === null) return undefined;
+  return scope.length ? inArray(engagements.sponsorId, scope) : sql`false`;
+};
+
+export async function findAccessibleEngagement(db: Db, id: number | null, user: AuthUser) {
+  if (id === null) return undefined;
+  const [row] = await db
+    .select({ id: engagements.id, sponsorId: engagements.sponsorId, radius: engagements.radius })
+    .from(engagements)
+    .where(and(eq(engagements.id, id), engagementScope(user)));
+  return row;
+}

@@ -1,0 +1,41 @@
+/**
+ * Referral counts (SPEC section 7): GET /api/referrals/counts/{engagementId} answers how many
+ * referrals the engagement has, and how many of them were screened and randomized.
+ */
+import { Hono } from 'hono';
+import { count, eq, sql } from 'drizzle-orm';
+import { REFERRAL_COUNTS_TYPE, type ReferralCounts } from '../../core/model/referral';
+import type { AppEnv, Deps } from '../context';
+import { referrals } from '../db/schema';
+import { authenticate } from '../auth/guards';
+import { findAccessibleEngagement } from '../domain/engagementAccess';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendResource, toResource } from '../http/serialize';
+
+export function referralsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/counts/:id', async (c) => {
+    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
+    if (!engagement) throw notFound('engagement');
+    const [row] = await db
+      .select({
+        total: count(),
+        screened: sql<number>`count(*) filter (where ${referrals.isScreened})`.mapWith(Number),
+        randomized: sql<number>`count(*) filter (where ${referrals.isRandomized})`.mapWith(Number),
+      })
+      .from(referrals)
+      .where(eq(referrals.engagementId, engagement.id));
+    const counts: Omit<ReferralCounts, 'id'> = {
+      total: row?.total ?? 0,
+      screened: row?.screened ?? 0,
+      randomized: row?.randomized ?? 0,
+    };
+    return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, counts));
+  });
+
+  return app;
+}

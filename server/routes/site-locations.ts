@@ -1,0 +1,213 @@
+/**
+ * Site locations (SPEC sections 3, 7): list with search (name, site id, city, state, zip, PI
+ * name), sort and paging; read; create; update; delete. Any signed-in member of staff may read
+ * them (to link sites to their engagements); only Admin and Super User may change them.
+ */
+import { Hono } from 'hono';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  SITE_ID_TAKEN,
+  SITE_LOCATION_DEFAULT_SORT,
+  SITE_LOCATION_SORTS,
+  SITE_LOCATION_TYPE,
+  SiteLocationInput,
+  SiteLocationPatch,
+  type SiteLocation,
+} from '../../core/model/siteLocation';
+import type { AppEnv, Deps } from '../context';
+import type { Db } from '../db/open';
+import { countries, engagementSiteLocations, siteLocations } from '../db/schema';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { badRequest, conflict, invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+
+const UNKNOWN_COUNTRY = 'Choose a country from the list.';
+export const SITE_LOCATION_LINKED = (n: number) =>
+  `This site location is linked to ${n} engagement${n === 1 ? '' : 's'}. Remove ${n === 1 ? 'that link' : 'those links'} before deleting it.`;
+
+export const siteLocationColumns = {
+  id: siteLocations.id,
+  siteId: siteLocations.siteId,
+  name: siteLocations.name,
+  description: siteLocations.description,
+  countryId: siteLocations.countryId,
+  countryName: countries.name,
+  countryIsoCode: countries.isoCode,
+  streetAddress: siteLocations.streetAddress,
+  unitNumber: siteLocations.unitNumber,
+  city: siteLocations.city,
+  state: siteLocations.state,
+  zipCode: siteLocations.zipCode,
+  isActive: siteLocations.isActive,
+  isVirtual: siteLocations.isVirtual,
+  piName: siteLocations.piName,
+  latitude: siteLocations.latitude,
+  longitude: siteLocations.longitude,
+  siteLocationType: siteLocations.siteLocationType,
+  irbType: siteLocations.irbType,
+  created: siteLocations.created,
+  modified: siteLocations.modified,
+};
+
+type Row = Omit<SiteLocation, 'id' | 'created' | 'modified'> & { id: number; created: Date; modified: Date };
+
+export function toSiteLocation(row: Row): SiteLocation {
+  return { ...row, id: String(row.id), created: row.created.toISOString(), modified: row.modified.toISOString() };
+}
+
+const ATTRIBUTES = Object.keys(siteLocationColumns).filter((k) => k !== 'id');
+
+const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], 'searchQuery' | 'isActive' | 'countryId' | 'excludeEngagementId'> = {
+  type: SITE_LOCATION_TYPE,
+  sorts: SITE_LOCATION_SORTS,
+  defaultSort: SITE_LOCATION_DEFAULT_SORT,
+  filters: ['searchQuery', 'isActive', 'countryId', 'excludeEngagementId'],
+  fields: ATTRIBUTES,
+};
+
+const sortColumns = {
+  name: siteLocations.name,
+  siteId: siteLocations.siteId,
+  city: siteLocations.city,
+  state: siteLocations.state,
+  zipCode: siteLocations.zipCode,
+  piName: siteLocations.piName,
+  countryName: countries.name,
+  isActive: siteLocations.isActive,
+  created: siteLocations.created,
+  modified: siteLocations.modified,
+};
+
+const serialize = (row: Row, fields: Set<string> | null = null) => {
+  const { id, ...attributes } = toSiteLocation(row);
+  return toResource(SITE_LOCATION_TYPE, id, attributes, { fields });
+};
+
+const selectSites = (db: Db) =>
+  db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
+
+async function findSite(db: Db, id: number | null): Promise<Row | undefined> {
+  if (id === null) return undefined;
+  const [row] = await selectSites(db).where(eq(siteLocations.id, id));
+  return row as Row | undefined;
+}
+
+async function assertCountry(db: Db, countryId: number | null | undefined) {
+  if (countryId === null || countryId === undefined) return;
+  const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
+  if (!found) throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+}
+
+async function assertSiteIdFree(db: Db, siteId: string | null | undefined, exceptId?: number) {
+  if (siteId === null || siteId === undefined) return;
+  const [taken] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.siteId, siteId));
+  if (taken && taken.id !== exceptId) throw conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
+}
+
+function rethrowConstraint(error: unknown): never {
+  const { code } = pgErrorCode(error);
+  if (code === '23505') throw conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
+  if (code === '23503') throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+  throw error;
+}
+
+export function siteLocationsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  const canChange = requireRole(...STAFF_ADMIN_ROLES);
+
+  app.get('/', async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
+    const conditions: (SQL | undefined)[] = [];
+    if (q.filters.searchQuery?.trim()) {
+      conditions.push(
+        ilikeAny(
+          [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
+          q.filters.searchQuery,
+        ),
+      );
+    }
+    if (isActive !== undefined) conditions.push(eq(siteLocations.isActive, isActive));
+    if (q.filters.countryId !== undefined) {
+      const countryId = parseId(q.filters.countryId);
+      if (countryId === null) throw badRequest("'countryId' must be a country id.", 'countryId');
+      conditions.push(eq(siteLocations.countryId, countryId));
+    }
+    if (q.filters.excludeEngagementId !== undefined) {
+      // Sites not yet linked to this engagement (the link picker).
+      const engagementId = parseId(q.filters.excludeEngagementId);
+      if (engagementId === null) throw badRequest("'excludeEngagementId' must be an engagement id.", 'excludeEngagementId');
+      conditions.push(
+        sql`not exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${engagementId})`,
+      );
+    }
+    const where = and(...conditions);
+    const [total] = await db
+      .select({ n: count() })
+      .from(siteLocations)
+      .leftJoin(countries, eq(countries.id, siteLocations.countryId))
+      .where(where);
+    const rows = (await selectSites(db)
+      .where(where)
+      .orderBy(...orderBy(q.sort, sortColumns, siteLocations.id))
+      .limit(q.limit)
+      .offset(q.offset)) as Row[];
+    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const row = await findSite(db, parseId(c.req.param('id')));
+    if (!row) throw notFound('site location');
+    return sendResource(c, serialize(row, q.fields));
+  });
+
+  app.post('/', canChange, async (c) => {
+    const { attributes } = await readResource(c, SiteLocationInput, { type: SITE_LOCATION_TYPE });
+    await assertCountry(db, attributes.countryId);
+    await assertSiteIdFree(db, attributes.siteId);
+    const [created] = await db
+      .insert(siteLocations)
+      .values(attributes)
+      .returning({ id: siteLocations.id })
+      .catch(rethrowConstraint);
+    return sendResource(c, serialize((await findSite(db, created?.id ?? null)) as Row), 201);
+  });
+
+  app.patch('/:id', canChange, async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await findSite(db, id);
+    if (!existing || id === null) throw notFound('site location');
+    const { attributes } = await readResource(c, SiteLocationPatch, { type: SITE_LOCATION_TYPE, id });
+    await assertCountry(db, attributes.countryId);
+    await assertSiteIdFree(db, attributes.siteId, id);
+    if (Object.keys(attributes).length > 0) {
+      await db
+        .update(siteLocations)
+        .set({ ...attributes, modified: sql`now()` })
+        .where(eq(siteLocations.id, id))
+        .catch(rethrowConstraint);
+    }
+    return sendResource(c, serialize((await findSite(db, id)) as Row));
+  });
+
+  app.delete('/:id', canChange, async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await findSite(db, id);
+    if (!existing || id === null) throw notFound('site location');
+    await db.transaction(async (tx) => {
+      await tx.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.id, id)).for('update');
+      const [linked] = await tx.select({ n: count() }).from(engagementSiteLocations).where(eq(engagementSiteLocations.siteLocationId, id));
+      if (linked && linked.n > 0) throw conflict(SITE_LOCATION_LINKED(linked.n));
+      await tx.delete(siteLocations).where(eq(siteLocations.id, id));
+    });
+    return c.body(null, 204);
+  });
+
+  return app;
+}
