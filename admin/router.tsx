@@ -70,6 +70,15 @@ export const ROUTES = [
     screen: lazyScreen(() => import('./sections/auth/AuthServiceLogout')),
   }),
   route('Forbidden', '/403', 'Forbidden', PUBLIC, { screen: lazyScreen(() => import('./sections/errors/Forbidden')) }),
+  // The signed-in user's own account, from the profile menu. A password an Admin set leads here
+  // first (routing/Guard.tsx), on the card layout so nothing else is reachable.
+  route('ChangePassword', '/change-password', 'Change Password', SIGNED_IN, {
+    layout: 'card',
+    screen: lazyScreen(() => import('./sections/profile/ChangePassword')),
+  }),
+  route('TwoFactor', '/profile/two-factor', 'Two-Factor Authentication', SIGNED_IN, {
+    screen: lazyScreen(() => import('./sections/profile/TwoFactor')),
+  }),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN, {
     screen: lazyScreen(() => import('./sections/sponsors/Index')),
@@ -88,16 +97,27 @@ export const ROUTES = [
     screen: lazyScreen(() => import('./sections/sponsors/View')),
   }),
 
-  route('EngagementsIndex', '/engagements', 'Engagements', SIGNED_IN),
-  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', SIGNED_IN, { crumbs: [ENGAGEMENTS] }),
+  route('EngagementsIndex', '/engagements', 'Engagements', SIGNED_IN, {
+    screen: lazyScreen(() => import('./sections/engagements/Index')),
+  }),
+  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS],
+    screen: lazyScreen(() => import('./sections/engagements/Add')),
+  }),
+  // The engagement screens replace this trail with Sponsors > sponsor > engagement once loaded.
   route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', SIGNED_IN, {
     crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
     current: 'Edit',
+    screen: lazyScreen(() => import('./sections/engagements/Edit')),
   }),
-  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', SIGNED_IN, { crumbs: [ENGAGEMENTS] }),
+  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS],
+    screen: lazyScreen(() => import('./sections/engagements/View')),
+  }),
   route('SiteAssociations', '/engagements/site-locations/:engagementId', 'Site Associations', SIGNED_IN, {
     crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
     current: 'Site Associations',
+    screen: lazyScreen(() => import('./sections/engagements/SiteAssociations')),
   }),
 
   route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
@@ -128,17 +148,25 @@ export const ROUTES = [
     current: 'Edit Screener',
   }),
 
-  route('SiteLocationsIndex', '/site-locations', 'Site Locations', ADMIN_OR_SUPER_USER),
-  route('SiteLocationsAdd', '/site-locations/add', 'Add Site Location', ADMIN_OR_SUPER_USER, { crumbs: [SITE_LOCATIONS] }),
+  route('SiteLocationsIndex', '/site-locations', 'Site Locations', ADMIN_OR_SUPER_USER, {
+    screen: lazyScreen(() => import('./sections/site-locations/Index')),
+  }),
+  route('SiteLocationsAdd', '/site-locations/add', 'Add Site Location', ADMIN_OR_SUPER_USER, {
+    crumbs: [SITE_LOCATIONS],
+    screen: lazyScreen(() => import('./sections/site-locations/Add')),
+  }),
   route('SiteLocationsEdit', '/site-locations/edit/:id', 'Edit Site Location', ADMIN_OR_SUPER_USER, {
     crumbs: [SITE_LOCATIONS],
+    screen: lazyScreen(() => import('./sections/site-locations/Edit')),
   }),
   route('SiteLocationsUpload', '/site-locations/upload/:engagementId', 'Upload Site Locations', ADMIN_OR_SUPER_USER, {
     crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
     current: 'Upload Site Locations',
+    screen: lazyScreen(() => import('./sections/site-locations/Upload')),
   }),
   route('SiteLocationsView', '/site-locations/view/:id/:engagementId?', 'View Site Location', ADMIN_OR_SUPER_USER, {
     crumbs: [SITE_LOCATIONS],
+    screen: lazyScreen(() => import('./sections/site-locations/View')),
   }),
 
   route('SurveysIndex', '/surveys', 'Surveys', SIGNED_IN),
@@ -149,30 +177,54 @@ export const ROUTES = [
   }),
   route('SurveysView', '/surveys/view/:id', 'View Survey', SIGNED_IN, { crumbs: [SURVEYS] }),
 
-  route('UsersIndex', '/users', 'Users', ADMIN_OR_SUPER_USER),
-  route('UsersAdd', '/users/add', 'Add User', ADMIN_OR_SUPER_USER, { crumbs: [USERS] }),
-  route('UsersEdit', '/users/edit/:id', 'Edit User', ADMIN_OR_SUPER_USER, { crumbs: [USERS] }),
-
-  route('GenericMessagesIndex', '/generic-messages', 'Generic Messages', ADMIN_OR_SUPER_USER),
-  route('GenericMessagesEdit', '/generic-messages/edit/:id', 'Edit Generic Message', ADMIN_OR_SUPER_USER, {
-    crumbs: [GENERIC_MESSAGES],
+  route('UsersIndex', '/users', 'Users', ADMIN_OR_SUPER_USER, {
+    screen: lazyScreen(() => import('./sections/users/Index')),
+  }),
+  route('UsersAdd', '/users/add', 'Add User', ADMIN_OR_SUPER_USER, {
+    crumbs: [USERS],
+    screen: lazyScreen(() => import('./sections/users/Add')),
+  }),
+  route('UsersEdit', '/users/edit/:id', 'Edit User', ADMIN_OR_SUPER_USER, {
+    crumbs: [USERS],
+    screen: lazyScreen(() => import('./sections/users/Edit')),
   }),
 
-  route('ContactFieldsIndex', '/contact-fields', 'Contact Fields', ADMIN_OR_SUPER_USER),
+  route('GenericMessagesIndex', '/generic-messages', 'Generic Messages', ADMIN_OR_SUPER_USER, {
+    screen: lazyScreen(() => import('./sections/generic-messages/Index')),
+  }),
+  route('GenericMessagesEdit', '/generic-messages/edit/:id', 'Edit Generic Message', ADMIN_OR_SUPER_USER, {
+    crumbs: [GENERIC_MESSAGES],
+    screen: lazyScreen(() => import('./sections/generic-messages/Edit')),
+  }),
+
+  route('ContactFieldsIndex', '/contact-fields', 'Contact Fields', ADMIN_OR_SUPER_USER, {
+    screen: lazyScreen(() => import('./sections/contact-fields/Index')),
+  }),
   route('ContactFieldsAdd', '/contact-fields/add/:screenerId?', 'Add Contact Field', ADMIN_OR_SUPER_USER, {
     crumbs: [CONTACT_FIELDS],
+    screen: lazyScreen(() => import('./sections/contact-fields/Add')),
   }),
   route('ContactFieldsEdit', '/contact-fields/edit/:id', 'Edit Contact Field', ADMIN_OR_SUPER_USER, {
     crumbs: [CONTACT_FIELDS],
+    screen: lazyScreen(() => import('./sections/contact-fields/Edit')),
   }),
 
-  route('LanguagesIndex', '/languages', 'Languages', ADMIN_OR_SUPER_USER),
-  route('LanguagesAdd', '/languages/add', 'Add Language', ADMIN_OR_SUPER_USER, { crumbs: [LANGUAGES] }),
+  route('LanguagesIndex', '/languages', 'Languages', ADMIN_OR_SUPER_USER, {
+    screen: lazyScreen(() => import('./sections/languages/Index')),
+  }),
+  route('LanguagesAdd', '/languages/add', 'Add Language', ADMIN_OR_SUPER_USER, {
+    crumbs: [LANGUAGES],
+    screen: lazyScreen(() => import('./sections/languages/Add')),
+  }),
   route('LanguagesEdit', '/languages/edit/:id', 'Edit Language', ADMIN_OR_SUPER_USER, {
     crumbs: [LANGUAGES, object('/languages/view/:id')],
     current: 'Edit',
+    screen: lazyScreen(() => import('./sections/languages/Edit')),
   }),
-  route('LanguagesView', '/languages/view/:id', 'View Language', ADMIN_OR_SUPER_USER, { crumbs: [LANGUAGES] }),
+  route('LanguagesView', '/languages/view/:id', 'View Language', ADMIN_OR_SUPER_USER, {
+    crumbs: [LANGUAGES],
+    screen: lazyScreen(() => import('./sections/languages/View')),
+  }),
 
   route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER),
 

@@ -45,6 +45,16 @@ export function ProfileMenu() {
             {user.roles.map((r) => r.name).join(', ')}
           </li>
           <li role="none">
+            <Link role="menuitem" to={pathTo('ChangePassword')} onClick={() => setOpen(false)}>
+              Change Password
+            </Link>
+          </li>
+          <li role="none">
+            <Link role="menuitem" to={pathTo('TwoFactor')} onClick={() => setOpen(false)}>
+              Two-Factor Authentication{user.secretVerified ? ' (on)' : ''}
+            </Link>
+          </li>
+          <li role="none">
             <Link role="menuitem" to={pathTo('Logout')} onClick={() => setOpen(false)}>
               Logout
             </Link>

@@ -32,6 +32,7 @@ export const NAV_ITEMS: NavItem[] = [
       { label: 'User Management', route: 'UsersIndex', icon: 'users' },
       { label: 'Generic Messages', route: 'GenericMessagesIndex', icon: 'messages' },
       { label: 'Languages', route: 'LanguagesIndex', icon: 'languages' },
+      { label: 'Contact Fields', route: 'ContactFieldsIndex', icon: 'messages' },
       { label: 'RMS Audits', route: 'RmsAuditsIndex', icon: 'audits' },
     ],
   },

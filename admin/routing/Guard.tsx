@@ -8,6 +8,7 @@ import { Loading } from '../components/Loading';
 import { AFTER_SIGN_IN, loginPath, safeRedirect } from './redirect';
 
 export const FORBIDDEN_PATH = '/403';
+export const CHANGE_PASSWORD_PATH = '/change-password';
 
 /** Shows the screen to whoever the route admits and sends everyone else where they belong. */
 export function Guard({ route, children }: { route: AppRoute; children: ReactNode }) {
@@ -17,6 +18,11 @@ export function Guard({ route, children }: { route: AppRoute; children: ReactNod
   const [search] = useSearchParams();
 
   if (route.requiredQuery?.some((name) => !search.get(name))) return <Navigate to={FORBIDDEN_PATH} replace />;
+
+  // A password an Admin set must be replaced before anything else (the server refuses the rest too).
+  if (status === 'signedIn' && user?.mustChangePassword && route.access.kind !== 'public' && route.path !== CHANGE_PASSWORD_PATH) {
+    return <Navigate to={CHANGE_PASSWORD_PATH} replace />;
+  }
 
   switch (decideAccess(route.access, status, user)) {
     case 'allow':

@@ -10,7 +10,7 @@ import type { LoginInput, LoginResult, User } from '../../core/model/user';
 import { DEFAULT_LANGUAGE } from '../../core/i18n';
 import { authStatusAtom, currentUserAtom } from './auth';
 import { createAuthFetch } from './authFetch';
-import type { TokenStore } from './tokens';
+import type { TokenStore, Tokens } from './tokens';
 
 export type JotaiStore = ReturnType<typeof createStore>;
 
@@ -40,6 +40,10 @@ export interface Session {
   /** Revokes the refresh token and forgets the session. */
   signOut(): Promise<void>;
   leave(url: string): void;
+  /** Continues the session with tokens a call answered (a password change) and the user it changed. */
+  adopt(tokens: Tokens, user: User): void;
+  /** Shows a change to the signed-in user (two-factor turned on, say). */
+  updateUser(user: User): void;
   dispose(): void;
 }
 
@@ -160,6 +164,15 @@ export function createSession(options: SessionOptions): Session {
 
     leave(url) {
       (options.leave ?? ((target: string) => window.location.assign(target)))(url);
+    },
+
+    adopt(next, user) {
+      tokens.write(next);
+      begin(user);
+    },
+
+    updateUser(user) {
+      if (store.get(authStatusAtom) === 'signedIn') store.set(currentUserAtom, user);
     },
 
     dispose: stopTimer,

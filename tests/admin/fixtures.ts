@@ -13,6 +13,12 @@ export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Spons
     countryName: null,
     created: '2024-05-01T10:00:00Z',
     modified: '2024-05-02T10:00:00Z',
+    activeEngagements: 0,
+    totalEngagements: 0,
+    totalSites: 0,
+    totalReferrals: 0,
+    totalScreenedReferrals: 0,
+    totalRandomizedReferrals: 0,
     ...overrides,
   };
 }

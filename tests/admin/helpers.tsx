@@ -32,6 +32,15 @@ export interface Recorded {
   authorization: string | null;
 }
 
+/** JSON bodies parsed; anything else (a multipart upload) kept as text. */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export function fakeServer(handler: Handler) {
   const requests: Recorded[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
@@ -42,7 +51,7 @@ export function fakeServer(handler: Handler) {
       method: request.method,
       path: url.pathname.replace(/^\/api\//, ''),
       query: url.searchParams,
-      body: text ? JSON.parse(text) : null,
+      body: text ? parseBody(text) : null,
       authorization: request.headers.get('Authorization'),
     });
     return (await handler(request, url)) ?? notFound();
@@ -73,6 +82,7 @@ export function makeUser(role: RoleName | null, overrides: Partial<User> = {}): 
     secretVerified: false,
     locale: 'en',
     identityProvider: null,
+    mustChangePassword: false,
     roles: role ? [{ id: '1', name: role }] : [],
     sponsors: [],
     ...overrides,

@@ -82,7 +82,7 @@ describe('Login', () => {
     await screen.findByLabelText('Username');
     fillCredentials('jane', 'secret-password');
     fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
-    expect(await screen.findByText('This screen is being built.')).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Engagements' })).toBeTruthy();
     expect(location()).toBe('/engagements?page=2');
     expect(tokens.current).toEqual({ access: 'new-access', refresh: 'new-refresh' });
 

@@ -38,6 +38,8 @@ const SPEC_PATHS = [
   '/contact-fields', '/contact-fields/add/:screenerId?', '/contact-fields/edit/:id',
   '/languages', '/languages/add', '/languages/edit/:id', '/languages/view/:id',
   '/rms-audits',
+  // The signed-in user's own account (profile menu).
+  '/change-password', '/profile/two-factor',
 ];
 
 const navLabels = () =>
@@ -137,20 +139,22 @@ describe('guards', () => {
 describe('side navigation', () => {
   it('hides Site Locations and System Configuration from a User', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
-    await screen.findByText('This screen is being built.');
+    await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual(['Sponsors', 'Engagements']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
   it('shows an Admin everything but RMS Audits, and a Super User everything', async () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
-    await screen.findByText('This screen is being built.');
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Site Locations', 'User Management', 'Generic Messages', 'Languages']);
+    await screen.findByRole('table', { name: 'Engagements' });
+    expect(navLabels()).toEqual([
+      'Sponsors', 'Engagements', 'Site Locations', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+    ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
 
     renderAdmin({ path: '/engagements', user: makeUser('Super User') });
-    await screen.findByText('This screen is being built.');
+    await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toContain('RMS Audits');
   });
 

@@ -10,6 +10,8 @@ export interface TextFieldProps extends FieldProps {
   maxLength?: number;
   placeholder?: string;
   autoFocus?: boolean;
+  /** e.g. a server check of the value once the user leaves the field. */
+  onBlur?: () => void;
 }
 
 export function TextField({ label, name, error, hint, required, disabled, value, onChange, type = 'text', ...rest }: TextFieldProps) {

@@ -32,6 +32,12 @@ export default function SponsorsIndex() {
     { id: 'country', header: L.countryName, sortField: 'countryName', cell: (s) => displayValue(s.countryName) },
     { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
+    // Figures over the sponsor's engagements, their sites and their referrals.
+    { id: 'engagements', header: L.engagements, className: 'col-number', cell: (s) => `${s.activeEngagements} / ${s.totalEngagements}` },
+    { id: 'sites', header: L.totalSites, className: 'col-number', cell: (s) => s.totalSites },
+    { id: 'referrals', header: L.totalReferrals, className: 'col-number', cell: (s) => s.totalReferrals },
+    { id: 'screened', header: L.totalScreenedReferrals, className: 'col-number', cell: (s) => s.totalScreenedReferrals },
+    { id: 'randomized', header: L.totalRandomizedReferrals, className: 'col-number', cell: (s) => s.totalRandomizedReferrals },
     {
       id: 'actions',
       header: 'Actions',

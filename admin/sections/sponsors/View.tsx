@@ -1,5 +1,10 @@
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
+import { engagementsApi } from '../../../core/api/engagements';
 import { sponsorsApi } from '../../../core/api/sponsors';
+import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_SORTS } from '../../../core/model/engagement';
+import { ListView } from '../../components/list/ListView';
+import { useResourceList } from '../../components/list/useResourceList';
+import { engagementColumns } from '../engagements/Index';
 import type { Sponsor } from '../../../core/model/sponsor';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
@@ -11,6 +16,24 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L } from './sponsorValues';
 import { useSponsor } from './useSponsor';
+
+/** The sponsor's engagements, with an Add that preselects the sponsor. */
+function SponsorEngagements({ sponsor }: { sponsor: Sponsor }) {
+  const api = useApi(engagementsApi);
+  const list = useResourceList({ load: api.list, defaultSort: ENGAGEMENT_DEFAULT_SORT, sortable: ENGAGEMENT_SORTS, filters: { sponsorId: sponsor.id } });
+  const remove = useDeleteWithConfirm(api.remove, 'Engagement');
+  return (
+    <section className="panel" aria-labelledby="sponsor-engagements-title">
+      <div className="panel-heading">
+        <h2 id="sponsor-engagements-title">Engagements</h2>
+        <Link className="btn btn-small btn-secondary" to={pathTo('EngagementsAdd', { selectedSponsorId: sponsor.id })}>
+          Add Engagement
+        </Link>
+      </div>
+      <ListView list={list} columns={engagementColumns(remove, list.reload, false)} caption="Sponsor engagements" emptyMessage="No engagements yet." />
+    </section>
+  );
+}
 
 function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
   const api = useApi(sponsorsApi);
@@ -42,6 +65,12 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
           { label: L.isActive, value: <StatusBadge active={sponsor.isActive} /> },
           { label: L.description, value: sponsor.description, multiline: true },
           { label: L.businessPractice, value: sponsor.businessPractice, multiline: true },
+          { label: L.activeEngagements, value: sponsor.activeEngagements },
+          { label: L.totalEngagements, value: sponsor.totalEngagements },
+          { label: L.totalSites, value: sponsor.totalSites },
+          { label: L.totalReferrals, value: sponsor.totalReferrals },
+          { label: L.totalScreenedReferrals, value: sponsor.totalScreenedReferrals },
+          { label: L.totalRandomizedReferrals, value: sponsor.totalRandomizedReferrals },
           { label: L.created, value: formatDateTime(sponsor.created) },
           { label: L.modified, value: formatDateTime(sponsor.modified) },
         ]}
@@ -53,7 +82,12 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
 export default function SponsorsView() {
   return (
     <RecordLoader state={useSponsor()} resource="sponsor">
-      {(sponsor) => <SponsorDetails sponsor={sponsor} />}
+      {(sponsor) => (
+        <>
+          <SponsorDetails sponsor={sponsor} />
+          <SponsorEngagements sponsor={sponsor} />
+        </>
+      )}
     </RecordLoader>
   );
 }

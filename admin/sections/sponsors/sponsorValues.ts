@@ -13,6 +13,13 @@ export const SPONSOR_LABELS = {
   isActive: 'Active',
   created: 'Created',
   modified: 'Modified',
+  engagements: 'Engagements (active / total)',
+  activeEngagements: 'Active Engagements',
+  totalEngagements: 'Engagements',
+  totalSites: 'Sites',
+  totalReferrals: 'Referrals',
+  totalScreenedReferrals: 'Screened',
+  totalRandomizedReferrals: 'Randomized',
 } as const;
 
 export type SponsorFormValues = {

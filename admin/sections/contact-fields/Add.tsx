@@ -1,0 +1,5 @@
+import { ContactFieldForm } from './ContactFieldForm';
+
+export default function ContactFieldsAdd() {
+  return <ContactFieldForm />;
+}

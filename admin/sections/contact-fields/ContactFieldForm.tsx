@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { contactFieldsApi } from '../../../core/api/contactFields';
+import { CONTACT_FIELD_TYPES, ContactFieldInput, type ContactField } from '../../../core/model/contactField';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { Select } from '../../components/form/Select';
+import { TextField } from '../../components/form/TextField';
+import { TranslationFields } from '../../components/form/TranslationFields';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
+import { pathTo } from '../../router';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+
+const FORM_ID = 'contact-field-form';
+
+export const CONTACT_FIELD_LABELS = {
+  label: 'Label',
+  name: 'Name',
+  type: 'Type',
+  required: 'Required',
+  translations: 'Translations',
+  modified: 'Modified',
+} as const;
+const L = CONTACT_FIELD_LABELS;
+
+export const TYPE_LABELS: Record<(typeof CONTACT_FIELD_TYPES)[number], string> = {
+  text: 'Text',
+  email: 'Email',
+  phone: 'Phone',
+  zip: 'ZIP code',
+  date: 'Date',
+  checkbox: 'Checkbox',
+};
+
+export function ContactFieldForm({ field }: { field?: ContactField }) {
+  const api = useApi(contactFieldsApi);
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const languages = useActiveLanguages();
+  const defaultLanguage = languages.all.find((l) => l.isDefault);
+  const form = useEntityForm({
+    label: field?.label ?? '',
+    name: field?.name ?? '',
+    type: field?.type ?? 'text',
+    required: field?.required ?? false,
+  });
+  const [translations, setTranslations] = useState<Record<string, string>>(field?.translations ?? {});
+
+  useTopBar({
+    objectTitle: field?.label,
+    buttons: [
+      { label: 'Cancel', to: pathTo('ContactFieldsIndex') },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = form.parse(ContactFieldInput, { ...values, translations });
+    if (!input) return;
+    if (field) await api.update(field.id, input);
+    else await api.create(input);
+    notify('success', `Contact field ${input.label} saved.`);
+    navigate(pathTo('ContactFieldsIndex'));
+  });
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      <div className="form-grid">
+        <TextField
+          label={L.name}
+          required
+          maxLength={64}
+          hint="A stable machine name such as first_name: answers are stored under it."
+          {...form.text('name')}
+        />
+        <Select label={L.type} options={CONTACT_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} {...form.text('type')} />
+        <Checkbox label={L.required} {...form.checkbox('required')} />
+      </div>
+      <h2 className="section-title">{L.label}</h2>
+      <TranslationFields
+        languages={languages.translated}
+        values={translations}
+        onChange={(isoCode, text) => setTranslations((previous) => ({ ...previous, [isoCode]: text }))}
+        maxLength={255}
+        loading={languages.loading}
+        error={languages.error}
+        defaultRow={{
+          label: defaultLanguage ? `${languageLabel(defaultLanguage)} · default` : 'Default language',
+          control: <TextField label={L.label} required maxLength={255} {...form.text('label')} />,
+        }}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,114 @@
+import { useRef, useState } from 'react';
+import { ApiError } from '../../../core/api/client';
+import { engagementFilesApi } from '../../../core/api/engagementFiles';
+import type { EngagementFile } from '../../../core/model/engagementFile';
+import { formatBytes, saveBlob } from '../../components/downloadBlob';
+import { formatDateTime } from '../../components/format';
+import { DataTable } from '../../components/list/DataTable';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { useAsync } from '../../hooks/useAsync';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+
+export const UPLOAD_FAILED = 'Could not upload the file.';
+export const DOWNLOAD_FAILED = 'Could not download the file.';
+
+/** An engagement's files: upload, download (fetched with the session's token) and delete. */
+export function EngagementFilesPanel({ engagementId }: { engagementId: string }) {
+  const api = useApi(engagementFilesApi);
+  const notify = useNotify();
+  const files = useAsync(() => api.list({ engagementId, limit: 100 }), [api, engagementId]);
+  const remove = useDeleteWithConfirm(api.remove, 'File');
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await api.upload(engagementId, file, file.name);
+      notify('success', `${saved.filename} uploaded.`);
+      files.reload();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : UPLOAD_FAILED);
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+
+  const download = async (file: EngagementFile) => {
+    try {
+      const { blob, filename } = await api.download(file);
+      saveBlob(blob, filename);
+    } catch (e) {
+      notify('error', e instanceof ApiError ? e.message : DOWNLOAD_FAILED);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="engagement-files-title">
+      <div className="panel-heading">
+        <h2 id="engagement-files-title">Files</h2>
+        <label className="btn btn-small btn-secondary file-button">
+          {busy ? 'Uploading…' : 'Attach File'}
+          <input
+            ref={input}
+            type="file"
+            className="sr-only"
+            aria-label="Attach a file"
+            disabled={busy}
+            onChange={(event) => void upload(event.target.files?.[0])}
+          />
+        </label>
+      </div>
+      {error && (
+        <div className="form-errors" role="alert">
+          {error}
+        </div>
+      )}
+      {files.error ? (
+        <div className="form-errors" role="alert">
+          {files.error instanceof ApiError ? files.error.message : 'Could not load data'}
+        </div>
+      ) : (
+        <DataTable
+          caption="Files"
+          rowKey={(f) => f.id}
+          rows={files.data?.items ?? []}
+          loading={files.loading}
+          emptyMessage="No files attached."
+          columns={[
+            { id: 'filename', header: 'File', cell: (f) => f.filename },
+            { id: 'size', header: 'Size', cell: (f) => formatBytes(f.size) },
+            { id: 'created', header: 'Uploaded', cell: (f) => formatDateTime(f.created) },
+            {
+              id: 'actions',
+              header: 'Actions',
+              className: 'col-actions',
+              cell: (f) => (
+                <div className="row-actions">
+                  <button type="button" className="btn btn-small btn-secondary" onClick={() => void download(f)} aria-label={`Download ${f.filename}`}>
+                    Download
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-small btn-danger-outline"
+                    aria-label={`Delete ${f.filename}`}
+                    onClick={async () => {
+                      if (await remove(f.id)) files.reload();
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,226 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../../core/api/client';
+import { engagementsApi } from '../../../core/api/engagements';
+import { lookupsApi } from '../../../core/api/lookups';
+import { sponsorsApi } from '../../../core/api/sponsors';
+import {
+  ENGAGEMENT_PHASES,
+  EngagementInput,
+  engagementDateIssues,
+  type Engagement,
+  type EngagementLookupRelationship,
+} from '../../../core/model/engagement';
+import { LOOKUP_TYPES } from '../../../core/model/lookup';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { IDENTIFICATION_TAKEN } from '../../components/form/messages';
+import { MultiCheckList } from '../../components/form/MultiCheckList';
+import { Select } from '../../components/form/Select';
+import { TextArea } from '../../components/form/TextArea';
+import { TextField } from '../../components/form/TextField';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { useOptions } from '../../hooks/useOptions';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, type LookupLists } from './engagementValues';
+
+const FORM_ID = 'engagement-form';
+export const ADD_INDICATION_FAILED = 'Could not add the indication.';
+
+const LOOKUP_LISTS: { name: EngagementLookupRelationship; type: (typeof LOOKUP_TYPES)[keyof typeof LOOKUP_TYPES] }[] = [
+  { name: 'campaignTypes', type: LOOKUP_TYPES.campaignTypes },
+  { name: 'indications', type: LOOKUP_TYPES.indications },
+  { name: 'targetGroups', type: LOOKUP_TYPES.targetGroups },
+  { name: 'therapeuticAreas', type: LOOKUP_TYPES.therapeuticAreas },
+];
+
+const asOptions = (items: { id: string; name: string }[]) => items.map((i) => ({ value: String(i.id), label: i.name }));
+
+/** A new indication typed into the form, created on the spot and chosen. */
+function AddIndication({ onAdded }: { onAdded: (option: { value: string; label: string }) => void }) {
+  const api = useApi(lookupsApi);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const add = async () => {
+    const trimmed = name.trim();
+    if (!trimmed || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api.addIndication(trimmed);
+      onAdded({ value: String(created.id), label: created.name });
+      setName('');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : ADD_INDICATION_FAILED);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="add-lookup">
+      <input
+        className="input"
+        aria-label="New indication"
+        placeholder="New indication"
+        value={name}
+        maxLength={255}
+        onChange={(event) => setName(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            void add();
+          }
+        }}
+      />
+      <button type="button" className="btn btn-small btn-secondary" onClick={() => void add()} disabled={busy || !name.trim()}>
+        Add indication
+      </button>
+      {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+/** Adds an engagement (for `selectedSponsorId` when given), or edits `engagement`. */
+export function EngagementForm({ engagement, selectedSponsorId }: { engagement?: Engagement; selectedSponsorId?: string }) {
+  const api = useApi(engagementsApi);
+  const lookups = useApi(lookupsApi);
+  const sponsors = useApi(sponsorsApi);
+  const navigate = useNavigate();
+  const form = useEntityForm(toEngagementFormValues(engagement, selectedSponsorId));
+  const [lists, setLists] = useState<LookupLists>(toLookupLists(engagement));
+
+  const sponsorOptions = useOptions(
+    async () =>
+      (await sponsors.list({ limit: 1000, sort: 'name', fields: 'name,identification' })).items.map((s) => ({
+        value: String(s.id),
+        label: `${s.name} (${s.identification})`,
+      })),
+    [sponsors],
+    'Could not load the sponsors.',
+  );
+  const providerOptions = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.rmsProviders)), [lookups], 'Could not load the providers.');
+  const campaignTypes = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.campaignTypes)), [lookups], 'Could not load the campaign types.');
+  const indications = useOptions(async () => asOptions(await lookups.indications()), [lookups], 'Could not load the indications.');
+  const targetGroups = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.targetGroups)), [lookups], 'Could not load the target groups.');
+  const therapeuticAreas = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.therapeuticAreas)), [lookups], 'Could not load the therapeutic areas.');
+  const listOptions = { campaignTypes, indications, targetGroups, therapeuticAreas };
+
+  const cancelTo = engagement
+    ? pathTo('EngagementsView', { engagementId: engagement.id })
+    : selectedSponsorId
+      ? pathTo('SponsorsView', { id: selectedSponsorId })
+      : pathTo('EngagementsIndex');
+
+  useTopBar({
+    objectTitle: engagement?.name,
+    // SPEC: engagement edit's trail is Sponsors > sponsor > view Engagement.
+    breadcrumbs: engagement
+      ? [
+          { label: 'Sponsors', to: pathTo('SponsorsIndex') },
+          { label: engagement.sponsorName, to: pathTo('SponsorsView', { id: engagement.sponsorId }) },
+          { label: engagement.name, to: pathTo('EngagementsView', { engagementId: engagement.id }) },
+          { label: 'Edit' },
+        ]
+      : undefined,
+    buttons: [
+      { label: 'Cancel', to: cancelTo },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = form.parse(EngagementInput, toEngagementInput(values));
+    if (!input) return;
+    const dateIssues = engagementDateIssues(input);
+    if (Object.keys(dateIssues).length) {
+      form.fail(dateIssues);
+      return;
+    }
+    if (!(await api.isIdentificationUnique(input.identification, engagement?.id))) {
+      form.fail({ identification: IDENTIFICATION_TAKEN });
+      return;
+    }
+    const saved = engagement ? await api.update(engagement.id, input, lists) : await api.create(input, lists);
+    navigate(pathTo('EngagementsView', { engagementId: saved.id }));
+  });
+
+  const date = (name: 'startDate' | 'endDate' | 'mediaLiveDate' | 'mediaEndDate' | 'amendmentDate' | 'firstPatientInDate' | 'lastPatientInDate') => (
+    <TextField label={L[name]} type="date" {...form.text(name)} />
+  );
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      <div className="form-grid">
+        <TextField label={L.name} required maxLength={255} {...form.text('name')} />
+        <Select
+          label={L.sponsorId}
+          required
+          options={sponsorOptions.options}
+          emptyLabel="Choose a sponsor"
+          loading={sponsorOptions.loading}
+          hint={sponsorOptions.error ?? undefined}
+          {...form.text('sponsorId')}
+        />
+        <TextField label={L.identification} required maxLength={64} {...form.text('identification')} />
+        <TextField label={L.sponsorContact} maxLength={255} {...form.text('sponsorContact')} />
+        {date('startDate')}
+        {date('endDate')}
+        {date('mediaLiveDate')}
+        {date('mediaEndDate')}
+        <TextField label={L.radius} type="number" inputMode="numeric" {...form.text('radius')} />
+        <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
+        <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
+        <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />
+        <TextField label={L.studySubjectIdentifier} maxLength={255} {...form.text('studySubjectIdentifier')} />
+        <Select label={L.phase} options={ENGAGEMENT_PHASES.map((p) => ({ value: p, label: p }))} emptyLabel="No phase" {...form.text('phase')} />
+        {date('amendmentDate')}
+        {date('firstPatientInDate')}
+        {date('lastPatientInDate')}
+        <TextField label={L.g6Url} type="url" maxLength={2000} {...form.text('g6Url')} />
+        <Select
+          label={L.rmsProviderId}
+          options={providerOptions.options}
+          emptyLabel="No provider"
+          loading={providerOptions.loading}
+          hint={providerOptions.error ?? undefined}
+          {...form.text('rmsProviderId')}
+        />
+        <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
+        <TextField label={L.deiTarget} type="number" inputMode="decimal" {...form.text('deiTarget')} />
+        <div className="span-2">
+          <TextArea label={L.description} {...form.text('description')} />
+        </div>
+        {LOOKUP_LISTS.map(({ name }) => (
+          <div key={name}>
+            <MultiCheckList
+              label={L[name]}
+              name={name}
+              options={listOptions[name].options}
+              loading={listOptions[name].loading}
+              hint={listOptions[name].error ?? undefined}
+              error={form.errors[name]}
+              value={lists[name]}
+              onChange={(value) => setLists((previous) => ({ ...previous, [name]: value }))}
+            />
+            {name === 'indications' && (
+              <AddIndication
+                onAdded={(option) => {
+                  indications.add(option);
+                  setLists((previous) => ({ ...previous, indications: [...previous.indications, option.value] }));
+                }}
+              />
+            )}
+          </div>
+        ))}
+        <Checkbox label={L.rareDisease} {...form.checkbox('rareDisease')} />
+        <Checkbox label={L.cellGeneTherapy} {...form.checkbox('cellGeneTherapy')} />
+        <Checkbox label={L.deiFocus} {...form.checkbox('deiFocus')} />
+        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,228 @@
+/**
+ * SiteAssociations (/engagements/site-locations/{engagementId}): the engagement's linked sites,
+ * each link's radius, RMS site identification and active flag edited in place, new links
+ * from the site locations not yet linked, and unlinking with the confirm dialog.
+ */
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAtomValue } from 'jotai';
+import { ApiError } from '../../../core/api/client';
+import { engagementSiteLocationsApi } from '../../../core/api/engagementSiteLocations';
+import { siteLocationsApi } from '../../../core/api/siteLocations';
+import type { Engagement } from '../../../core/model/engagement';
+import {
+  ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
+  ENGAGEMENT_SITE_LOCATION_SORTS,
+  EngagementSiteLocationPatch,
+  type EngagementSiteLocation,
+} from '../../../core/model/engagementSiteLocation';
+import { hasRole } from '../../../core/model/user';
+import { issuesByField } from '../../../core/model/fields';
+import * as v from 'valibot';
+import { ListView } from '../../components/list/ListView';
+import { useResourceList } from '../../components/list/useResourceList';
+import type { Column } from '../../components/list/DataTable';
+import { RecordLoader } from '../../components/RecordLoader';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { displayValue } from '../../components/ViewFields';
+import { SAVE_FAILED } from '../../components/form/useEntityForm';
+import { useAsync } from '../../hooks/useAsync';
+import { pathTo } from '../../router';
+import { currentUserAtom } from '../../state/auth';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { useEngagement } from './useEngagement';
+
+/** One link's editable values, saved with its own button. */
+function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocation; engagement: Engagement; onSaved: () => void }) {
+  const api = useApi(engagementSiteLocationsApi);
+  const notify = useNotify();
+  const [radius, setRadius] = useState(link.radius === null ? '' : String(link.radius));
+  const [rms, setRms] = useState(link.rmsSiteIdentification ?? '');
+  const [active, setActive] = useState(link.isActive);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const dirty = radius !== (link.radius === null ? '' : String(link.radius)) || rms !== (link.rmsSiteIdentification ?? '') || active !== link.isActive;
+
+  const save = async () => {
+    const input = { radius: radius.trim() === '' ? null : Number(radius), rmsSiteIdentification: rms, isActive: active };
+    const parsed = v.safeParse(EngagementSiteLocationPatch, input);
+    if (!parsed.success) {
+      setError(Object.values(issuesByField(parsed.issues))[0] ?? SAVE_FAILED);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await api.update(link.id, input);
+      notify('success', `${link.siteName} saved.`);
+      onSaved();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : SAVE_FAILED);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="link-editor">
+      <input
+        className="input input-narrow"
+        type="number"
+        inputMode="numeric"
+        aria-label={`Radius for ${link.siteName}`}
+        placeholder={String(engagement.radius)}
+        value={radius}
+        onChange={(event) => setRadius(event.target.value)}
+      />
+      <input
+        className="input"
+        aria-label={`RMS site identification for ${link.siteName}`}
+        placeholder="RMS site id"
+        value={rms}
+        maxLength={255}
+        onChange={(event) => setRms(event.target.value)}
+      />
+      <label>
+        <input type="checkbox" checked={active} onChange={(event) => setActive(event.target.checked)} aria-label={`Active link for ${link.siteName}`} /> Active
+      </label>
+      <button type="button" className="btn btn-small btn-primary" disabled={!dirty || busy} onClick={() => void save()} aria-label={`Save ${link.siteName}`}>
+        Save
+      </button>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Links a site location that is not linked yet. */
+function AddLink({ engagement, onAdded }: { engagement: Engagement; onAdded: () => void }) {
+  const sites = useApi(siteLocationsApi);
+  const links = useApi(engagementSiteLocationsApi);
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const found = useAsync(
+    () => (query.trim() ? sites.list({ searchQuery: query.trim(), excludeEngagementId: engagement.id, limit: 10 }) : Promise.resolve(null)),
+    [sites, query, engagement.id],
+  );
+  const add = async (siteLocationId: string) => {
+    setError(null);
+    try {
+      await links.create({ engagementId: Number(engagement.id), siteLocationId: Number(siteLocationId) });
+      setQuery('');
+      onAdded();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : SAVE_FAILED);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="add-link-title">
+      <h2 id="add-link-title">Link a Site Location</h2>
+      <input
+        className="input"
+        type="search"
+        aria-label="Find a site location"
+        placeholder="Name, site id, city, state, zip or PI name"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {error && (
+        <p className="form-errors" role="alert">
+          {error}
+        </p>
+      )}
+      {found.data && (
+        <ul className="pick-list">
+          {found.data.items.map((site) => (
+            <li key={site.id}>
+              <span>
+                {site.name} {site.siteId && <span className="muted">({site.siteId})</span>} {site.city && <span className="muted">— {site.city}</span>}
+              </span>
+              <button type="button" className="btn btn-small btn-secondary" onClick={() => void add(site.id)} aria-label={`Link ${site.name}`}>
+                Link
+              </button>
+            </li>
+          ))}
+          {found.data.items.length === 0 && <li className="muted">No unlinked site location matches.</li>}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Associations({ engagement }: { engagement: Engagement }) {
+  const api = useApi(engagementSiteLocationsApi);
+  const user = useAtomValue(currentUserAtom);
+  const list = useResourceList({
+    load: api.list,
+    defaultSort: ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
+    sortable: ENGAGEMENT_SITE_LOCATION_SORTS,
+    filters: { engagementId: engagement.id },
+  });
+  const remove = useDeleteWithConfirm(api.remove, 'Site link');
+  const admin = hasRole(user, 'Admin', 'Super User');
+
+  useTopBar({
+    objectTitle: engagement.name,
+    buttons: [
+      { label: 'Done', to: pathTo('EngagementsView', { engagementId: engagement.id }), variant: 'primary' },
+      ...(admin ? [{ label: 'Upload Sites', to: pathTo('SiteLocationsUpload', { engagementId: engagement.id }) }] : []),
+    ],
+    search: list.search,
+  });
+
+  const columns: Column<EngagementSiteLocation>[] = [
+    { id: 'siteId', header: 'Site ID', sortField: 'siteId', cell: (l) => displayValue(l.siteId) },
+    {
+      id: 'siteName',
+      header: 'Name',
+      sortField: 'siteName',
+      cell: (l) => (admin ? <Link to={pathTo('SiteLocationsView', { id: l.siteLocationId, engagementId: engagement.id })}>{l.siteName}</Link> : l.siteName),
+    },
+    { id: 'city', header: 'City', sortField: 'city', cell: (l) => displayValue(l.city) },
+    { id: 'state', header: 'State', sortField: 'state', cell: (l) => displayValue(l.state) },
+    { id: 'status', header: 'Active', sortField: 'isActive', cell: (l) => <StatusBadge active={l.isActive} /> },
+    {
+      id: 'edit',
+      header: 'Radius / RMS site id',
+      cell: (l) => <LinkEditor key={`${l.id}:${l.modified}`} link={l} engagement={engagement} onSaved={list.reload} />,
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (l) => (
+        <button
+          type="button"
+          className="btn btn-small btn-danger-outline"
+          aria-label={`Unlink ${l.siteName}`}
+          onClick={async () => {
+            if (await remove(l.id)) list.reload();
+          }}
+        >
+          Unlink
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ListView list={list} columns={columns} caption="Linked site locations" emptyMessage="No sites linked yet." />
+      <AddLink engagement={engagement} onAdded={list.reload} />
+    </>
+  );
+}
+
+export default function SiteAssociations() {
+  return (
+    <RecordLoader state={useEngagement()} resource="engagement">
+      {(engagement) => <Associations engagement={engagement} />}
+    </RecordLoader>
+  );
+}

@@ -1,0 +1,168 @@
+import { Link, useNavigate } from 'react-router-dom';
+import { engagementSiteLocationsApi } from '../../../core/api/engagementSiteLocations';
+import { engagementsApi } from '../../../core/api/engagements';
+import { referralsApi } from '../../../core/api/referrals';
+import { hasRole } from '../../../core/model/user';
+import type { Engagement } from '../../../core/model/engagement';
+import { formatDateTime } from '../../components/format';
+import { DataTable } from '../../components/list/DataTable';
+import { RecordLoader } from '../../components/RecordLoader';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { displayValue, ViewFields } from '../../components/ViewFields';
+import { useAsync } from '../../hooks/useAsync';
+import { pathTo } from '../../router';
+import { useAtomValue } from 'jotai';
+import { currentUserAtom } from '../../state/auth';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { EngagementFilesPanel } from './EngagementFilesPanel';
+import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
+import { useEngagement } from './useEngagement';
+
+const names = (items?: { name: string }[]) => (items?.length ? items.map((i) => i.name).join(', ') : null);
+
+function ReferralCountsPanel({ engagementId }: { engagementId: string }) {
+  const api = useApi(referralsApi);
+  const counts = useAsync(() => api.counts(engagementId), [api, engagementId]);
+  return (
+    <section className="panel" aria-labelledby="referrals-title">
+      <h2 id="referrals-title">Referrals</h2>
+      {counts.error ? (
+        <p className="form-errors" role="alert">
+          Could not load the referral counts.
+        </p>
+      ) : (
+        <ViewFields
+          fields={[
+            { label: 'Total', value: counts.data?.total ?? '…' },
+            { label: 'Screened', value: counts.data?.screened ?? '…' },
+            { label: 'Randomized', value: counts.data?.randomized ?? '…' },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
+
+function SitesPanel({ engagement }: { engagement: Engagement }) {
+  const api = useApi(engagementSiteLocationsApi);
+  const user = useAtomValue(currentUserAtom);
+  const links = useAsync(() => api.list({ engagementId: engagement.id, limit: 10 }), [api, engagement.id]);
+  const total = links.data?.total ?? 0;
+  return (
+    <section className="panel" aria-labelledby="sites-title">
+      <div className="panel-heading">
+        <h2 id="sites-title">Site Locations{links.data ? ` (${total})` : ''}</h2>
+        <div className="row-actions">
+          <Link className="btn btn-small btn-secondary" to={pathTo('SiteAssociations', { engagementId: engagement.id })}>
+            Manage Sites
+          </Link>
+          {hasRole(user, 'Admin', 'Super User') && (
+            <Link className="btn btn-small btn-secondary" to={pathTo('SiteLocationsUpload', { engagementId: engagement.id })}>
+              Upload Sites
+            </Link>
+          )}
+        </div>
+      </div>
+      <DataTable
+        caption="Linked site locations"
+        rowKey={(l) => l.id}
+        rows={links.data?.items ?? []}
+        loading={links.loading}
+        emptyMessage="No sites linked yet."
+        columns={[
+          { id: 'siteId', header: 'Site ID', cell: (l) => displayValue(l.siteId) },
+          { id: 'name', header: 'Name', cell: (l) => l.siteName },
+          { id: 'city', header: 'City', cell: (l) => displayValue([l.city, l.state].filter(Boolean).join(', ')) },
+          { id: 'radius', header: 'Radius', cell: (l) => (l.radius === null ? `${engagement.radius} (engagement)` : String(l.radius)) },
+          { id: 'active', header: 'Active', cell: (l) => <StatusBadge active={l.isActive} /> },
+        ]}
+      />
+      {total > 10 && (
+        <p className="muted">
+          Showing 10 of {total}. <Link to={pathTo('SiteAssociations', { engagementId: engagement.id })}>See all</Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function EngagementDetails({ engagement }: { engagement: Engagement }) {
+  const api = useApi(engagementsApi);
+  const navigate = useNavigate();
+  const remove = useDeleteWithConfirm(api.remove, 'Engagement');
+
+  useTopBar({
+    objectTitle: engagement.name,
+    breadcrumbs: [
+      { label: 'Sponsors', to: pathTo('SponsorsIndex') },
+      { label: engagement.sponsorName, to: pathTo('SponsorsView', { id: engagement.sponsorId }) },
+      { label: engagement.name },
+    ],
+    buttons: [
+      { label: 'Back', to: pathTo('EngagementsIndex') },
+      { label: 'Edit', to: pathTo('EngagementsEdit', { engagementId: engagement.id }), variant: 'primary' },
+      {
+        label: 'Delete',
+        onClick: async () => {
+          if (await remove(engagement.id)) navigate(pathTo('SponsorsView', { id: engagement.sponsorId }));
+        },
+      },
+    ],
+  });
+
+  return (
+    <>
+      <section className="panel">
+        <ViewFields
+          fields={[
+            { label: L.name, value: engagement.name },
+            { label: L.identification, value: engagement.fullIdentification },
+            { label: L.sponsorName, value: <Link to={pathTo('SponsorsView', { id: engagement.sponsorId })}>{engagement.sponsorName}</Link> },
+            { label: L.sponsorContact, value: engagement.sponsorContact },
+            { label: L.isActive, value: <StatusBadge active={engagement.isActive} /> },
+            { label: L.phase, value: engagement.phase },
+            { label: L.startDate, value: formatDay(engagement.startDate) },
+            { label: L.endDate, value: formatDay(engagement.endDate) },
+            { label: L.mediaLiveDate, value: formatDay(engagement.mediaLiveDate) },
+            { label: L.mediaEndDate, value: formatDay(engagement.mediaEndDate) },
+            { label: L.radius, value: engagement.radius },
+            { label: L.targetParticipantCount, value: engagement.targetParticipantCount },
+            { label: L.protocolIdentifier, value: engagement.protocolIdentifier },
+            { label: L.protocolVersion, value: engagement.protocolVersion },
+            { label: L.studySubjectIdentifier, value: engagement.studySubjectIdentifier },
+            { label: L.amendmentDate, value: formatDay(engagement.amendmentDate) },
+            { label: L.firstPatientInDate, value: formatDay(engagement.firstPatientInDate) },
+            { label: L.lastPatientInDate, value: formatDay(engagement.lastPatientInDate) },
+            { label: L.rareDisease, value: engagement.rareDisease },
+            { label: L.cellGeneTherapy, value: engagement.cellGeneTherapy },
+            { label: L.deiFocus, value: engagement.deiFocus },
+            { label: L.deiTarget, value: engagement.deiTarget },
+            { label: L.g6Url, value: engagement.g6Url },
+            { label: L.rmsProviderName, value: engagement.rmsProviderName },
+            { label: L.rmsSponsorIdentifier, value: engagement.rmsSponsorIdentifier },
+            { label: L.campaignTypes, value: names(engagement.campaignTypes) },
+            { label: L.indications, value: names(engagement.indications) },
+            { label: L.targetGroups, value: names(engagement.targetGroups) },
+            { label: L.therapeuticAreas, value: names(engagement.therapeuticAreas) },
+            { label: L.description, value: engagement.description, multiline: true },
+            { label: L.created, value: formatDateTime(engagement.created) },
+            { label: L.modified, value: formatDateTime(engagement.modified) },
+          ]}
+        />
+      </section>
+      <ReferralCountsPanel engagementId={engagement.id} />
+      <SitesPanel engagement={engagement} />
+      <EngagementFilesPanel engagementId={engagement.id} />
+    </>
+  );
+}
+
+export default function EngagementsView() {
+  return (
+    <RecordLoader state={useEngagement()} resource="engagement">
+      {(engagement) => <EngagementDetails engagement={engagement} />}
+    </RecordLoader>
+  );
+}

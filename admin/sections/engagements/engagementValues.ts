@@ -1,0 +1,131 @@
+/** An engagement as its form holds it, and the mapping to the API's input. */
+import type { Engagement, EngagementInput, EngagementLookupRelationship } from '../../../core/model/engagement';
+import { DEFAULT_ENGAGEMENT_RADIUS } from '../../../core/model/engagement';
+
+/** The labels of an engagement's fields, shared by the list, the form and the view. */
+export const ENGAGEMENT_LABELS = {
+  name: 'Name',
+  description: 'Description',
+  sponsorId: 'Sponsor',
+  sponsorName: 'Sponsor',
+  sponsorContact: 'Sponsor Contact',
+  startDate: 'Start Date',
+  endDate: 'End Date',
+  isActive: 'Active',
+  radius: 'Radius (miles)',
+  mediaLiveDate: 'Media Live Date',
+  mediaEndDate: 'Media End Date',
+  g6Url: 'G6 URL',
+  protocolIdentifier: 'Protocol Identifier',
+  studySubjectIdentifier: 'Study Subject Identifier',
+  protocolVersion: 'Protocol Version',
+  phase: 'Phase',
+  amendmentDate: 'Amendment Date',
+  firstPatientInDate: 'First Patient In Date',
+  lastPatientInDate: 'Last Patient In Date',
+  rareDisease: 'Rare Disease',
+  cellGeneTherapy: 'Cell / Gene Therapy',
+  deiFocus: 'DEI Focus',
+  deiTarget: 'DEI Target (%)',
+  identification: 'Identification',
+  targetParticipantCount: 'Target Participant Count',
+  rmsProviderId: 'RMS Provider',
+  rmsProviderName: 'RMS Provider',
+  rmsSponsorIdentifier: 'RMS Sponsor Identifier',
+  campaignTypes: 'Campaign Types',
+  indications: 'Indications',
+  targetGroups: 'Target Groups',
+  therapeuticAreas: 'Therapeutic Areas',
+  created: 'Created',
+  modified: 'Modified',
+} as const;
+
+export type EngagementFormValues = {
+  name: string;
+  description: string;
+  sponsorId: string;
+  sponsorContact: string;
+  startDate: string;
+  endDate: string;
+  isActive: boolean;
+  radius: string;
+  mediaLiveDate: string;
+  mediaEndDate: string;
+  g6Url: string;
+  protocolIdentifier: string;
+  studySubjectIdentifier: string;
+  protocolVersion: string;
+  phase: string;
+  amendmentDate: string;
+  firstPatientInDate: string;
+  lastPatientInDate: string;
+  rareDisease: boolean;
+  cellGeneTherapy: boolean;
+  deiFocus: boolean;
+  deiTarget: string;
+  identification: string;
+  targetParticipantCount: string;
+  rmsProviderId: string;
+  rmsSponsorIdentifier: string;
+};
+
+const text = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+
+export const toEngagementFormValues = (e?: Engagement, sponsorId?: string): EngagementFormValues => ({
+  name: text(e?.name),
+  description: text(e?.description),
+  sponsorId: e ? String(e.sponsorId) : (sponsorId ?? ''),
+  sponsorContact: text(e?.sponsorContact),
+  startDate: text(e?.startDate),
+  endDate: text(e?.endDate),
+  isActive: e?.isActive ?? true,
+  radius: text(e?.radius ?? DEFAULT_ENGAGEMENT_RADIUS),
+  mediaLiveDate: text(e?.mediaLiveDate),
+  mediaEndDate: text(e?.mediaEndDate),
+  g6Url: text(e?.g6Url),
+  protocolIdentifier: text(e?.protocolIdentifier),
+  studySubjectIdentifier: text(e?.studySubjectIdentifier),
+  protocolVersion: text(e?.protocolVersion),
+  phase: text(e?.phase),
+  amendmentDate: text(e?.amendmentDate),
+  firstPatientInDate: text(e?.firstPatientInDate),
+  lastPatientInDate: text(e?.lastPatientInDate),
+  rareDisease: e?.rareDisease ?? false,
+  cellGeneTherapy: e?.cellGeneTherapy ?? false,
+  deiFocus: e?.deiFocus ?? false,
+  deiTarget: text(e?.deiTarget),
+  identification: text(e?.identification),
+  targetParticipantCount: text(e?.targetParticipantCount),
+  rmsProviderId: text(e?.rmsProviderId),
+  rmsSponsorIdentifier: text(e?.rmsSponsorIdentifier),
+});
+
+/** '' is no number; anything else is sent as a number (NaN fails validation beside the field). */
+const numberOrNull = (value: string) => (value.trim() === '' ? null : Number(value));
+
+export const toEngagementInput = (values: EngagementFormValues): EngagementInput => ({
+  ...values,
+  sponsorId: values.sponsorId === '' ? (undefined as unknown as number) : Number(values.sponsorId),
+  radius: values.radius.trim() === '' ? (undefined as unknown as number) : Number(values.radius),
+  deiTarget: numberOrNull(values.deiTarget),
+  targetParticipantCount: numberOrNull(values.targetParticipantCount),
+  rmsProviderId: values.rmsProviderId === '' ? null : Number(values.rmsProviderId),
+  phase: values.phase === '' ? null : (values.phase as EngagementInput['phase']),
+});
+
+export type LookupLists = Record<EngagementLookupRelationship, string[]>;
+
+export const toLookupLists = (e?: Engagement): LookupLists => ({
+  campaignTypes: (e?.campaignTypes ?? []).map((l) => String(l.id)),
+  indications: (e?.indications ?? []).map((l) => String(l.id)),
+  targetGroups: (e?.targetGroups ?? []).map((l) => String(l.id)),
+  therapeuticAreas: (e?.therapeuticAreas ?? []).map((l) => String(l.id)),
+});
+
+/** A yyyy-mm-dd calendar day as the admin shows dates (no time zone shift). */
+export const formatDay = (day: string | null | undefined): string | null => {
+  if (!day) return null;
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return day;
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));
+};

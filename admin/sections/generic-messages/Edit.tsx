@@ -1,0 +1,78 @@
+/** One generic message: its default-language text beside each active language's translation. */
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { genericMessagesApi } from '../../../core/api/genericMessages';
+import { GenericMessagePatch, type GenericMessage } from '../../../core/model/genericMessage';
+import { FormErrors } from '../../components/form/FormErrors';
+import { TextArea } from '../../components/form/TextArea';
+import { TranslationFields } from '../../components/form/TranslationFields';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { RecordLoader } from '../../components/RecordLoader';
+import { useAsync } from '../../hooks/useAsync';
+import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
+import { pathTo } from '../../router';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+
+const FORM_ID = 'generic-message-form';
+
+function GenericMessageForm({ genericMessage }: { genericMessage: GenericMessage }) {
+  const api = useApi(genericMessagesApi);
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const languages = useActiveLanguages();
+  const form = useEntityForm({ message: genericMessage.message });
+  const defaultLanguage = languages.all.find((l) => l.isDefault);
+  const [translations, setTranslations] = useState<Record<string, string>>(genericMessage.translations);
+
+  useTopBar({
+    objectTitle: genericMessage.keyName,
+    buttons: [
+      { label: 'Cancel', to: pathTo('GenericMessagesIndex') },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    // Translations of languages not active now are kept as they are.
+    const input = form.parse(GenericMessagePatch, { message: values.message, translations });
+    if (!input) return;
+    await api.update(genericMessage.id, input);
+    notify('success', `Message ${genericMessage.keyName} saved.`);
+    navigate(pathTo('GenericMessagesIndex'));
+  });
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      <p className="field-hint">
+        Key <code>{genericMessage.keyName}</code> · {genericMessage.messageType === 'global' ? 'Global' : 'Default'} message
+      </p>
+      <TranslationFields
+        languages={languages.translated}
+        values={translations}
+        onChange={(isoCode, text) => setTranslations((previous) => ({ ...previous, [isoCode]: text }))}
+        multiline
+        maxLength={5000}
+        loading={languages.loading}
+        error={languages.error ?? form.errors.translations}
+        defaultRow={{
+          label: defaultLanguage ? `${languageLabel(defaultLanguage)} · default` : 'Default language',
+          control: <TextArea label="Message" required maxLength={5000} {...form.text('message')} />,
+        }}
+      />
+    </form>
+  );
+}
+
+export default function GenericMessagesEdit() {
+  const { id = '' } = useParams();
+  const api = useApi(genericMessagesApi);
+  const state = useAsync(() => api.get(id), [api, id]);
+  return (
+    <RecordLoader state={state} resource="generic message">
+      {(genericMessage) => <GenericMessageForm genericMessage={genericMessage} />}
+    </RecordLoader>
+  );
+}

@@ -1,0 +1,5 @@
+import { LanguageForm } from './LanguageForm';
+
+export default function LanguagesAdd() {
+  return <LanguageForm />;
+}

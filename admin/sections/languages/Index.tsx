@@ -1,0 +1,60 @@
+import { Link } from 'react-router-dom';
+import { languagesApi } from '../../../core/api/languages';
+import { toUiIsoCode } from '../../../core/i18n';
+import { LANGUAGE_DEFAULT_LIMIT, LANGUAGE_DEFAULT_SORT, LANGUAGE_SORTS, type Language } from '../../../core/model/language';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { LANGUAGE_LABELS as L } from './languageValues';
+
+export default function LanguagesIndex() {
+  const api = useApi(languagesApi);
+  const list = useResourceList({
+    load: api.list,
+    defaultSort: LANGUAGE_DEFAULT_SORT,
+    sortable: LANGUAGE_SORTS,
+    defaultLimit: LANGUAGE_DEFAULT_LIMIT,
+  });
+  const remove = useDeleteWithConfirm(api.remove, 'Language');
+
+  useTopBar({ buttons: [{ label: 'Add', to: pathTo('LanguagesAdd') }], search: list.search });
+
+  const columns: Column<Language>[] = [
+    {
+      id: 'description',
+      header: L.description,
+      sortField: 'description',
+      cell: (l) => <Link to={pathTo('LanguagesView', { id: l.id })}>{l.description}</Link>,
+    },
+    { id: 'name', header: L.name, sortField: 'name', cell: (l) => l.name },
+    { id: 'isoCode', header: L.isoCode, sortField: 'isoCode', cell: (l) => toUiIsoCode(l.isoCode) },
+    { id: 'default', header: L.isDefault, sortField: 'isDefault', cell: (l) => (l.isDefault ? 'Default' : '') },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (l) => <StatusBadge active={l.isActive} /> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (l) => (
+        <RowActions
+          view={pathTo('LanguagesView', { id: l.id })}
+          edit={pathTo('LanguagesEdit', { id: l.id })}
+          onDelete={
+            l.isDefault
+              ? undefined
+              : async () => {
+                  if (await remove(l.id)) list.reload();
+                }
+          }
+        />
+      ),
+    },
+  ];
+
+  return <ListView list={list} columns={columns} caption="Languages" emptyMessage="No languages yet." />;
+}

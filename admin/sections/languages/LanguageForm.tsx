@@ -1,0 +1,58 @@
+import { useNavigate } from 'react-router-dom';
+import { languagesApi } from '../../../core/api/languages';
+import { LanguageInput, type Language } from '../../../core/model/language';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { TextField } from '../../components/form/TextField';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { LANGUAGE_LABELS as L, toLanguageFormValues, toLanguageInput } from './languageValues';
+
+const FORM_ID = 'language-form';
+
+export function LanguageForm({ language }: { language?: Language }) {
+  const api = useApi(languagesApi);
+  const navigate = useNavigate();
+  const form = useEntityForm(toLanguageFormValues(language));
+
+  useTopBar({
+    objectTitle: language?.description,
+    buttons: [
+      { label: 'Cancel', to: language ? pathTo('LanguagesView', { id: language.id }) : pathTo('LanguagesIndex') },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = form.parse(LanguageInput, toLanguageInput(values));
+    if (!input) return;
+    const saved = language ? await api.update(language.id, input) : await api.create(input);
+    navigate(pathTo('LanguagesView', { id: saved.id }));
+  });
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      <div className="form-grid">
+        <TextField label={L.name} required maxLength={100} hint="As speakers of the language write it, e.g. Español." {...form.text('name')} />
+        <TextField label={L.description} required maxLength={255} hint="In English, e.g. Spanish (Mexico)." {...form.text('description')} />
+        <TextField
+          label={L.isoCode}
+          required
+          maxLength={35}
+          disabled={language?.isDefault}
+          hint={language?.isDefault ? "The default language's code cannot change." : 'A language code such as es or es-MX.'}
+          {...form.text('isoCode')}
+        />
+        <Checkbox
+          label={L.isActive}
+          disabled={language?.isDefault}
+          hint={language?.isDefault ? 'The default language is always active.' : undefined}
+          {...form.checkbox('isActive')}
+        />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,5 @@
+import { SiteLocationForm } from './SiteLocationForm';
+
+export default function SiteLocationsAdd() {
+  return <SiteLocationForm />;
+}

@@ -1,0 +1,43 @@
+import { Link } from 'react-router-dom';
+import { usersApi } from '../../../core/api/users';
+import { USER_DEFAULT_SORT, USER_SORTS, type User } from '../../../core/model/user';
+import { formatDate } from '../../components/format';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { displayValue } from '../../components/ViewFields';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { USER_LABELS as L } from './userValues';
+
+export default function UsersIndex() {
+  const api = useApi(usersApi);
+  const list = useResourceList({ load: api.list, defaultSort: USER_DEFAULT_SORT, sortable: USER_SORTS });
+
+  useTopBar({ buttons: [{ label: 'Add', to: pathTo('UsersAdd') }], search: list.search });
+
+  const columns: Column<User>[] = [
+    {
+      id: 'username',
+      header: L.username,
+      sortField: 'username',
+      cell: (u) => <Link to={pathTo('UsersEdit', { id: u.id })}>{u.username}</Link>,
+    },
+    { id: 'email', header: L.email, sortField: 'email', cell: (u) => displayValue(u.email) },
+    { id: 'roles', header: L.roles, cell: (u) => displayValue((u.roles ?? []).map((r) => r.name).join(', ')) },
+    { id: 'twoFactor', header: L.secretVerified, cell: (u) => (u.secretVerified ? 'On' : 'Off') },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (u) => <StatusBadge active={u.isActive} /> },
+    { id: 'modified', header: L.modified, sortField: 'modified', cell: (u) => formatDate(u.modified) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (u) => <RowActions edit={pathTo('UsersEdit', { id: u.id })} />,
+    },
+  ];
+
+  return <ListView list={list} columns={columns} caption="Users" emptyMessage="No users yet." />;
+}
