@@ -1,0 +1,138 @@
+/**
+ * Versioned surveys (oForms, SPEC sections 3 and 4): the field types, and the `configuration`
+ * object of a question, validated on every write by the server and read by the runner.
+ */
+import * as v from 'valibot';
+import { message } from '../validation/messages';
+import { isDateFormat } from '../validation/rules';
+import { translations } from './translations';
+
+export const OFORM_TYPE = 'o-forms';
+
+/** Question types. New questions start as `placeholder`. */
+export const FIELD_TYPES = [
+  'placeholder',
+  'single',
+  'multiple',
+  'dropdown',
+  'yes_no',
+  'text',
+  'number',
+  'email',
+  'phone',
+  'zip',
+  'date',
+  'dob',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Types whose answers are chosen from options (and may therefore transition or disqualify). */
+export const CHOICE_TYPES: readonly FieldType[] = ['single', 'multiple', 'dropdown', 'yes_no'];
+export const isChoiceType = (type: FieldType) => CHOICE_TYPES.includes(type);
+
+/** Where answering an option leads: a page of this survey, the end, or another survey. */
+export const Transition = v.variant('to', [
+  v.strictObject({ to: v.literal('page'), identity: v.pipe(v.string(), v.nonEmpty(message('required'))) }),
+  v.strictObject({ to: v.literal('end') }),
+  v.strictObject({ to: v.literal('survey'), identity: v.pipe(v.string(), v.nonEmpty(message('required'))) }),
+]);
+export type Transition = v.InferOutput<typeof Transition>;
+
+const label = v.pipe(v.string(message('required')), v.trim(), v.nonEmpty(message('required')), v.maxLength(500, message('max', { length: 500 })));
+
+export const OptionConfig = v.strictObject({
+  label,
+  value: v.pipe(v.string(message('required')), v.trim(), v.nonEmpty(message('required')), v.maxLength(200, message('max', { length: 200 }))),
+  translations: v.optional(translations(500), {}),
+  isDisqualified: v.optional(v.boolean(message('boolean')), false),
+  transition: v.optional(v.nullable(Transition), null),
+});
+export type OptionConfig = v.InferOutput<typeof OptionConfig>;
+
+const count = () => v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')));
+// Limits are stored as y-MM-dd calendar days, checked by the same rule the answers use.
+const isoDate = () => v.pipe(v.string(message('date_format')), v.check((s) => isDateFormat(s, { utc: true }), message('date_format')));
+
+/** What every question's configuration may hold; which parts apply depends on its type. */
+const ConfigurationBase = v.strictObject({
+  required: v.optional(v.boolean(message('boolean')), false),
+  helperText: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000, message('max', { length: 1000 })))), null),
+  /** Per language: the question's title and helper text. */
+  translations: v.optional(
+    v.record(v.string(), v.strictObject({ title: v.optional(v.string()), helperText: v.optional(v.string()) })),
+    {},
+  ),
+  minLength: v.optional(count()),
+  maxLength: v.optional(count()),
+  minValue: v.optional(v.number(message('numeric'))),
+  maxValue: v.optional(v.number(message('numeric'))),
+  minDate: v.optional(isoDate()),
+  maxDate: v.optional(isoDate()),
+  minAge: v.optional(count()),
+  maxAge: v.optional(count()),
+  options: v.optional(v.array(OptionConfig), []),
+});
+export type FieldConfiguration = v.InferOutput<typeof ConfigurationBase>;
+
+/** Limits that come in pairs: the second must not be below the first. */
+const ORDERED: [keyof FieldConfiguration, keyof FieldConfiguration, string][] = [
+  ['minLength', 'maxLength', 'The maximum length must not be below the minimum.'],
+  ['minValue', 'maxValue', 'The maximum must not be below the minimum.'],
+  ['minDate', 'maxDate', 'The latest date must not be before the earliest.'],
+  ['minAge', 'maxAge', 'The maximum age must not be below the minimum age.'],
+];
+
+/** Keys of the configuration that each type may use, beyond required, helperText and translations. */
+const TYPE_KEYS: Record<FieldType, readonly (keyof FieldConfiguration)[]> = {
+  placeholder: [],
+  single: ['options'],
+  multiple: ['options'],
+  dropdown: ['options'],
+  yes_no: ['options'],
+  text: ['minLength', 'maxLength'],
+  number: ['minValue', 'maxValue'],
+  email: [],
+  phone: [],
+  zip: [],
+  date: ['minDate', 'maxDate'],
+  dob: ['minAge', 'maxAge'],
+};
+const COMMON_KEYS = ['required', 'helperText', 'translations'];
+
+/** The configuration schema of a question of `type`: limits in order, options unique. */
+export function fieldConfiguration(type: FieldType) {
+  return v.pipe(
+    ConfigurationBase,
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const at = (key: string, value: unknown): [v.IssuePathItem] => [{ type: 'object', origin: 'value', input: dataset.value, key, value }];
+      for (const [key, value] of Object.entries(dataset.value)) {
+        const empty = value === undefined || (Array.isArray(value) && value.length === 0);
+        if (!empty && !COMMON_KEYS.includes(key) && !TYPE_KEYS[type].includes(key as keyof FieldConfiguration)) {
+          addIssue({ message: `A ${type} question has no ${key}.`, path: at(key, value) });
+        }
+      }
+      for (const [low, high, text] of ORDERED) {
+        const a = dataset.value[low];
+        const b = dataset.value[high];
+        if (a !== undefined && b !== undefined && (a as number | string) > (b as number | string)) {
+          addIssue({ message: text, path: at(high, b) });
+        }
+      }
+      const seen = new Set<string>();
+      dataset.value.options.forEach((option, index) => {
+        if (seen.has(option.value)) {
+          addIssue({
+            message: 'Each option needs a value of its own.',
+            path: [
+              { type: 'object', origin: 'value', input: dataset.value, key: 'options', value: dataset.value.options },
+              { type: 'array', origin: 'value', input: dataset.value.options, key: index, value: option },
+              { type: 'object', origin: 'value', input: option, key: 'value', value: option.value },
+            ],
+          });
+        }
+        seen.add(option.value);
+      });
+    }),
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * Authoring rules of SPEC section 4, shared by the server (which applies them) and the
+ * builder (which offers what they allow).
+ */
+import type { FieldConfiguration, FieldType, OptionConfig } from '../model/oform';
+
+export const PLACEHOLDER_TITLE = 'Placeholder';
+export const NONE_OF_THE_ABOVE = 'None of the Above';
+
+/** The title of the page added when the survey has `pageCount` pages: 'New Page 1', 'New Page 2'... */
+export const newPageTitle = (pageCount: number): string => `New Page ${pageCount + 1}`;
+
+export const noneOfTheAbove = (): OptionConfig => ({
+  label: NONE_OF_THE_ABOVE,
+  value: 'none_of_the_above',
+  translations: {},
+  isDisqualified: false,
+  transition: null,
+});
+
+/**
+ * A question's configuration as it is saved: a 'multiple' question given no options gets
+ * 'None of the Above'; new options are not disqualifying unless said so.
+ */
+export function withAuthoringDefaults(type: FieldType, configuration: FieldConfiguration): FieldConfiguration {
+  if (type === 'multiple' && configuration.options.length === 0) {
+    return { ...configuration, options: [noneOfTheAbove()] };
+  }
+  return configuration;
+}
+
+export interface PageSummary {
+  identity: string;
+  title: string;
+  displayOrder: number;
+  fieldTypes: readonly FieldType[];
+}
+
+/**
+ * Pages an option may jump to: every page but the ones whose questions are all date-of-birth
+ * questions (a page still empty is offered: it is being built).
+ */
+export function transitionTargets<P extends PageSummary>(pages: readonly P[], from?: string): P[] {
+  return [...pages]
+    .sort((a, b) => a.displayOrder - b.displayOrder)
+    .filter((p) => p.identity !== from)
+    .filter((p) => !(p.fieldTypes.length > 0 && p.fieldTypes.every((t) => t === 'dob')));
+}
+
+/**
+ * Moves the item at `from` to `to` and renumbers displayOrder 1..n, so orders stay dense
+ * whatever was moved or deleted before.
+ */
+export function reorder<T extends { displayOrder: number }>(items: readonly T[], from: number, to: number): T[] {
+  const sorted = [...items].sort((a, b) => a.displayOrder - b.displayOrder);
+  const [moved] = sorted.splice(from, 1);
+  if (moved !== undefined) sorted.splice(Math.max(0, Math.min(to, sorted.length)), 0, moved);
+  return renumber(sorted);
+}
+
+const renumber = <T extends { displayOrder: number }>(items: readonly T[]): T[] =>
+  items.map((item, index) => ({ ...item, displayOrder: index + 1 }));
+
+/** Renumbers 1..n in the current order, closing the gaps deletions leave. */
+export const densify = <T extends { displayOrder: number }>(items: readonly T[]): T[] =>
+  renumber([...items].sort((a, b) => a.displayOrder - b.displayOrder));
+
+export interface OptionReference {
+  fieldTitle: string;
+  optionLabel: string;
+}
+
+/**
+ * Options elsewhere in the survey that jump to `pageIdentity`. Deleting a page they point at
+ * is refused with a message naming them (see `pageInUseMessage`).
+ */
+export function optionsJumpingTo(
+  fields: readonly { title: string; configuration: Pick<FieldConfiguration, 'options'> }[],
+  pageIdentity: string,
+): OptionReference[] {
+  return fields.flatMap((f) =>
+    f.configuration.options
+      .filter((o) => o.transition?.to === 'page' && o.transition.identity === pageIdentity)
+      .map((o) => ({ fieldTitle: f.title, optionLabel: o.label })),
+  );
+}
+
+export const pageInUseMessage = (refs: readonly OptionReference[]): string =>
+  `This page cannot be deleted: ${refs.map((r) => `'${r.optionLabel}' of '${r.fieldTitle}'`).join(', ')} ${
+    refs.length === 1 ? 'jumps' : 'jump'
+  } to it. Point ${refs.length === 1 ? 'that option' : 'those options'} elsewhere first.`;

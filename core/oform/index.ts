@@ -1,0 +1,4 @@
+export * from './authoring';
+export * from './navigation';
+export * from './progress';
+export * from './history';
