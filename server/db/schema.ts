@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   date,
@@ -357,4 +358,73 @@ export const contactFields = pgTable(
     index('contact_fields_label_idx').on(t.label),
     check('contact_fields_type_check', sql`${t.type} in ('text', 'email', 'phone', 'zip', 'date', 'checkbox')`),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Single sign-on (SAML), audit trail and abuse limits.
+
+/** AuthnRequests we sent, so a response's InResponseTo must name one of ours (and only once). */
+export const ssoRequests = pgTable('sso_requests', {
+  id: text('id').primaryKey(),
+  service: text('service').notNull(),
+  created: created(),
+});
+
+/** Assertion ids already accepted: each assertion signs in once (replay protection). */
+export const ssoAssertions = pgTable('sso_assertions', {
+  id: text('id').primaryKey(),
+  service: text('service').notNull(),
+  created: created(),
+});
+
+/**
+ * The short-lived proof, kept in an httpOnly cookie, that a browser just came back from the
+ * identity provider; the login call exchanges it once for the usual tokens.
+ */
+export const ssoHandoffs = pgTable('sso_handoffs', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  service: text('service').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  created: created(),
+});
+
+/**
+ * Append-only audit trail (21 CFR Part 11): who did what to which record, when, from where,
+ * with old and new values. Each row carries the hash of the previous one, so a changed or
+ * removed row breaks the chain.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    actorUserId: integer('actor_user_id'),
+    actorUsername: text('actor_username'),
+    clientAddress: text('client_address'),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    action: text('action').notNull(),
+    changes: jsonb('changes').$type<Record<string, { old: unknown; new: unknown }>>().notNull().default({}),
+    meta: jsonb('meta').$type<Record<string, unknown>>().notNull().default({}),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_events_entity_idx').on(t.entity, t.entityId),
+    index('audit_events_actor_idx').on(t.actorUserId),
+    index('audit_events_occurred_idx').on(t.occurredAt),
+  ],
+);
+
+/** Fixed-window request counters shared by every server process. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
