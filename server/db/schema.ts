@@ -20,6 +20,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -427,4 +428,227 @@ export const rateLimits = pgTable(
     count: integer('count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Screeners, their styles, messages, languages, contact fields and engagements.
+
+export const screeners = pgTable(
+  'screeners',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description'),
+    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    type: text('type').notNull().default('super-screener'),
+    isActive: boolean('is_active').notNull().default(true),
+    isLocked: boolean('is_locked').notNull().default(false),
+    isTest: boolean('is_test').notNull().default(false),
+    isInterestVisible: boolean('is_interest_visible').notNull().default(false),
+    /** Per API iso code: { title, description }. */
+    translations: jsonb('translations').$type<Record<string, { title?: string; description?: string }>>().notNull().default({}),
+    /** Every colour of SPEC section 3, validated with core/model's screener styles schema. */
+    styles: jsonb('styles').$type<Record<string, unknown>>().notNull().default({}),
+    /** Set on a clone: the screener it was copied from. */
+    clonedFromId: integer('cloned_from_id').references((): AnyPgColumn => screeners.id, { onDelete: 'set null' }),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [index('screeners_default_sort_idx').on(t.isActive, t.title), index('screeners_sponsor_idx').on(t.sponsorId)],
+);
+
+/** The consent and contact-form message of each outcome, translatable. */
+export const screenerMessages = pgTable(
+  'screener_messages',
+  {
+    id: serial('id').primaryKey(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    outcome: text('outcome').notNull(),
+    consentMessage: text('consent_message'),
+    contactFormMessage: text('contact_form_message'),
+    /** Per API iso code: { consentMessage, contactFormMessage }. */
+    translations: jsonb('translations').$type<Record<string, { consentMessage?: string; contactFormMessage?: string }>>().notNull().default({}),
+  },
+  (t) => [
+    uniqueIndex('screener_messages_outcome_idx').on(t.screenerId, t.outcome),
+    check(
+      'screener_messages_outcome_check',
+      sql`${t.outcome} in ('acceptance', 'notActive', 'notQualified', 'noTrialSites', 'qualified', 'trialSiteSelected', 'completed')`,
+    ),
+  ],
+);
+
+export const screenerLanguages = pgTable(
+  'screener_languages',
+  {
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    languageId: integer('language_id').notNull().references(() => languages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.screenerId, t.languageId] })],
+);
+
+export const engagementScreeners = pgTable(
+  'engagement_screeners',
+  {
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.screenerId, t.engagementId] }), index('engagement_screeners_engagement_idx').on(t.engagementId)],
+);
+
+export const contactFieldScreeners = pgTable(
+  'contact_field_screeners',
+  {
+    id: serial('id').primaryKey(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    contactFieldId: integer('contact_field_id').notNull().references(() => contactFields.id, { onDelete: 'cascade' }),
+    weight: integer('weight').notNull().default(0),
+  },
+  (t) => [uniqueIndex('contact_field_screeners_pair_idx').on(t.screenerId, t.contactFieldId)],
+);
+
+/** A screener's surveys, by the stable identity of a versioned survey (oForm). */
+export const screenerSurveys = pgTable(
+  'screener_surveys',
+  {
+    id: serial('id').primaryKey(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    oFormIdentity: text('o_form_identity').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    displayOrder: integer('display_order').notNull().default(0),
+    created: created(),
+  },
+  (t) => [uniqueIndex('screener_surveys_pair_idx').on(t.screenerId, t.oFormIdentity)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Media channels: where a screener is embedded.
+
+export const mediaChannels = pgTable(
+  'media_channels',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    domain: text('domain').notNull(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'restrict' }),
+    type: text('type').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    views: integer('views').notNull().default(0),
+    share: integer('share').notNull().default(0),
+    submissionsStarted: integer('submissions_started').notNull().default(0),
+    submissionsCompleted: integer('submissions_completed').notNull().default(0),
+    submissionsQualified: integer('submissions_qualified').notNull().default(0),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    index('media_channels_title_idx').on(t.title),
+    index('media_channels_screener_idx').on(t.screenerId),
+    check('media_channels_type_check', sql`${t.type} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
+  ],
+);
+
+/** The survey identities a media channel serves (SPEC section 3: link id and isActive). */
+export const mediaChannelSurveys = pgTable(
+  'media_channel_surveys',
+  {
+    id: serial('id').primaryKey(),
+    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    oFormIdentity: text('o_form_identity').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [uniqueIndex('media_channel_surveys_pair_idx').on(t.mediaChannelId, t.oFormIdentity), index('media_channel_surveys_identity_idx').on(t.oFormIdentity)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Legacy surveys (/surveys): pages, questions and options, with soft deletes.
+
+export const surveys = pgTable(
+  'surveys',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    globalId: text('global_id').notNull().unique(),
+    isActive: boolean('is_active').notNull().default(true),
+    engagementId: integer('engagement_id').references(() => engagements.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
+    /** Raised by adding a page and lowered by deleting one (SPEC section 4); names 'New Page N'. */
+    pageCounter: integer('page_counter').notNull().default(0),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [index('surveys_engagement_idx').on(t.engagementId), index('surveys_screener_idx').on(t.screenerId)],
+);
+
+export const surveyPages = pgTable(
+  'survey_pages',
+  {
+    id: serial('id').primaryKey(),
+    surveyId: integer('survey_id').notNull().references(() => surveys.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    displayOrder: integer('display_order').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+  },
+  (t) => [index('survey_pages_survey_idx').on(t.surveyId, t.displayOrder)],
+);
+
+export const surveyQuestions = pgTable(
+  'survey_questions',
+  {
+    id: serial('id').primaryKey(),
+    pageId: integer('page_id').notNull().references(() => surveyPages.id, { onDelete: 'cascade' }),
+    type: text('type').notNull().default('placeholder'),
+    title: text('title').notNull().default('Placeholder'),
+    helperText: text('helper_text'),
+    questionCategoryId: integer('question_category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
+    translations: jsonb('translations').$type<Record<string, { title?: string; helperText?: string }>>().notNull().default({}),
+    displayOrder: integer('display_order').notNull().default(0),
+    deleted: boolean('deleted').notNull().default(false),
+  },
+  (t) => [index('survey_questions_page_idx').on(t.pageId, t.displayOrder)],
+);
+
+export const surveyQuestionTags = pgTable(
+  'survey_question_tags',
+  {
+    questionId: integer('question_id').notNull().references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.tagId] })],
+);
+
+export const surveyOptions = pgTable(
+  'survey_options',
+  {
+    id: serial('id').primaryKey(),
+    questionId: integer('question_id').notNull().references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    value: text('value').notNull(),
+    isDisqualified: boolean('is_disqualified').notNull().default(false),
+    /** 'end' or 'page' (then transitionTarget is the page id), or null for the next page. */
+    transitionTo: text('transition_to'),
+    transitionTarget: integer('transition_target').references(() => surveyPages.id, { onDelete: 'set null' }),
+    translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
+    displayOrder: integer('display_order').notNull().default(0),
+    deleted: boolean('deleted').notNull().default(false),
+  },
+  (t) => [
+    index('survey_options_question_idx').on(t.questionId, t.displayOrder),
+    check('survey_options_transition_check', sql`${t.transitionTo} is null or ${t.transitionTo} in ('end', 'page')`),
+  ],
+);
+
+/** An option's disqualification and weight for one engagement. */
+export const engagementOptions = pgTable(
+  'engagement_options',
+  {
+    id: serial('id').primaryKey(),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    optionId: integer('option_id').notNull().references(() => surveyOptions.id, { onDelete: 'cascade' }),
+    isDisqualified: boolean('is_disqualified').notNull().default(false),
+    weight: integer('weight').notNull().default(0),
+  },
+  (t) => [uniqueIndex('engagement_options_pair_idx').on(t.engagementId, t.optionId)],
 );
