@@ -12,6 +12,7 @@ import type { AppEnv, Deps } from './context';
 import { ApiProblem, internalError, notFound, payloadTooLarge, uploadTooLarge } from './http/errors';
 import { securityHeaders } from './http/security';
 import { authRoutes } from './routes/auth';
+import { ssoRoutes } from './routes/sso';
 import { countriesRoutes } from './routes/countries';
 import { engagementsRoutes } from './routes/engagements';
 import { engagementFilesRoutes } from './routes/engagement-files';
@@ -87,9 +88,7 @@ export function createApp(deps: Deps) {
   app.all('/api/*', () => {
     throw notFound('API route');
   });
-  app.get('/jwt/saml', (c) =>
-    c.text('Single sign-on is not configured on this server. Sign in with your username and password.', 501),
-  );
+  app.route('/jwt/saml', ssoRoutes(deps));
   app.route('/', webRoutes(deps));
 
   app.onError((error, c) => {

@@ -28,6 +28,24 @@ export interface Config {
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
   uploadLimitBytes: number;
+  /** Single sign-on services by name (SSO_SERVICES=duo,...), each a SAML identity provider. */
+  ssoServices: Record<string, SsoServiceConfig>;
+}
+
+export interface SsoServiceConfig {
+  name: string;
+  /** The identity provider's sign-in URL. */
+  entryPoint: string;
+  /** The identity provider's signing certificate (PEM). Responses signed otherwise are refused. */
+  idpCert: string;
+  /** The identity provider's entity id, when it should be checked. */
+  idpIssuer: string | null;
+  /** Our entity id at the identity provider (the audience of its assertions). */
+  issuer: string;
+  /** Where the identity provider posts its response. */
+  callbackUrl: string;
+  /** Where signing out of the identity provider happens. */
+  logoutUrl: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -97,6 +115,35 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
+    ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
   };
+}
+
+/** Reads SSO_SERVICES and, for each name N, SSO_<N>_ENTRY_POINT, _CERT, _ISSUER, _IDP_ISSUER, _LOGOUT_URL. */
+function ssoServices(env: Env, publicUrl: string | null): Record<string, SsoServiceConfig> {
+  const names = (env.SSO_SERVICES ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+  const out: Record<string, SsoServiceConfig> = {};
+  for (const name of names) {
+    if (!/^[a-z][a-z0-9_]{0,31}$/.test(name)) throw new ConfigError(`SSO_SERVICES names letters, digits and _ only, got "${name}"`);
+    const key = (suffix: string) => `SSO_${name.toUpperCase()}_${suffix}`;
+    if (!publicUrl) throw new ConfigError(`PUBLIC_URL is needed for single sign-on (the identity provider posts back to it)`);
+    const entryPoint = url(env, key('ENTRY_POINT'), ['http:', 'https:']);
+    if (!entryPoint) throw new ConfigError(`${key('ENTRY_POINT')} is required when SSO_SERVICES names ${name}`);
+    const cert = env[key('CERT')]?.trim();
+    if (!cert) throw new ConfigError(`${key('CERT')} is required: the identity provider's signing certificate (PEM)`);
+    if (!/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(cert.replace(/\\n/g, '\n'))) {
+      throw new ConfigError(`${key('CERT')} must be a PEM certificate (-----BEGIN CERTIFICATE----- ...)`);
+    }
+    out[name] = {
+      name,
+      entryPoint,
+      idpCert: cert.replace(/\\n/g, '\n'),
+      idpIssuer: env[key('IDP_ISSUER')]?.trim() || null,
+      issuer: env[key('ISSUER')]?.trim() || `${publicUrl}/jwt/saml/metadata/${name}`,
+      callbackUrl: `${publicUrl}/jwt/saml/acs/${name}`,
+      logoutUrl: url(env, key('LOGOUT_URL'), ['http:', 'https:']),
+    };
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ import { lockedUntil, recordAttempt } from '../auth/lockout';
 import { issueAccessToken, issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from '../auth/tokens';
 import { verifyTotp } from '../auth/totp';
 import { findUserByUsername, loadUser } from '../auth/users';
+import { claimHandoff } from '../auth/sso-handoff';
 
 export const LOGIN_MESSAGES = {
   invalid: 'Invalid username or password.',
@@ -26,6 +27,7 @@ export const LOGIN_MESSAGES = {
     `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   badRequest: 'Enter your username and password.',
   ssoUnavailable: (service: string) => `Single sign-on through '${service}' is not configured on this server.`,
+  ssoIncomplete: 'Single sign-on did not complete. Sign in with DUO again.',
   sessionEnded: 'Your session has ended. Sign in again.',
 } as const;
 
@@ -47,9 +49,22 @@ export function authRoutes(deps: Deps) {
     refresh: await issueRefreshToken(db, userId, config.refreshTokenTtlSeconds),
   });
 
+  /** Back from the identity provider: the hand-off cookie left by the assertion consumer names the user. */
+  const signInWithSso = async (c: Context, name: string) => {
+    const service = config.ssoServices[name.toLowerCase()];
+    if (!service) return refused(c, 400, LOGIN_MESSAGES.ssoUnavailable(name.slice(0, 40)));
+    const userId = await claimHandoff(c, db, service.name);
+    const user = userId === null ? null : await loadUser(db, userId);
+    if (!user || !user.isActive) return refused(c, 401, LOGIN_MESSAGES.ssoIncomplete);
+    await db.update(users).set({ identityProvider: service.name }).where(eq(users.id, user.row.id));
+    await recordAttempt(db, user.username, true, clientAddress(c));
+    const { row: _row, ...publicUser } = user;
+    return answer(c, 200, { success: true, ...(await tokensFor(user.row.id)), data: { user: { ...publicUser, identityProvider: service.name } } });
+  };
+
   app.post('/login', async (c) => {
     const authService = c.req.query('auth_service');
-    if (authService !== undefined) return refused(c, 400, LOGIN_MESSAGES.ssoUnavailable(authService.slice(0, 40)));
+    if (authService !== undefined) return signInWithSso(c, authService);
 
     const parsed = v.safeParse(LoginBody, await readJson(c));
     if (!parsed.success) {

@@ -31,9 +31,11 @@ export async function freePort(): Promise<number> {
 
 export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'trial-e2e-'));
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { dataDir?: string; env?: Record<string, string>; port?: number } = {},
+): Promise<RunningServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const root = path.resolve(import.meta.dirname, '../..');
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {

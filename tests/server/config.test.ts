@@ -42,6 +42,17 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads single sign-on services, deriving our callback and entity id from PUBLIC_URL', () => {
+    const cert = '-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----';
+    const c = loadConfig({ PUBLIC_URL: 'https://recruit.example', SSO_SERVICES: 'duo', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso', SSO_DUO_CERT: cert });
+    expect(c.ssoServices.duo).toMatchObject({
+      callbackUrl: 'https://recruit.example/jwt/saml/acs/duo',
+      issuer: 'https://recruit.example/jwt/saml/metadata/duo',
+      idpCert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----',
+      logoutUrl: null,
+    });
+  });
+
   it.each([
     [{ PORT: 'abc' }, /^PORT must be a whole number/],
     [{ PORT: '70000' }, /^PORT must be between 0 and 65535/],
@@ -53,6 +64,11 @@ describe('loadConfig', () => {
     [{ DEMO_DATA: 'perhaps' }, /^DEMO_DATA must be true or false/],
     [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must start with http:/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ SSO_SERVICES: 'duo' }, /^PUBLIC_URL is needed for single sign-on/],
+    [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example' }, /^SSO_DUO_ENTRY_POINT is required/],
+    [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso' }, /^SSO_DUO_CERT is required/],
+    [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso', SSO_DUO_CERT: 'abc' }, /^SSO_DUO_CERT must be a PEM certificate/],
+    [{ SSO_SERVICES: 'du o' }, /^SSO_SERVICES names letters/],
   ])('refuses %j with a one-line message', (env, message) => {
     let error: unknown;
     try {
