@@ -11,6 +11,7 @@ import { JSON_API_MEDIA_TYPE } from '../core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { ApiProblem, internalError, notFound, payloadTooLarge, uploadTooLarge } from './http/errors';
 import { securityHeaders } from './http/security';
+import { auditWrites } from './audit/middleware';
 import { authRoutes } from './routes/auth';
 import { ssoRoutes } from './routes/sso';
 import { countriesRoutes } from './routes/countries';
@@ -21,6 +22,7 @@ import { mountLookupRoutes } from './routes/lookups';
 import { referralsRoutes } from './routes/referrals';
 import { siteLocationsRoutes } from './routes/site-locations';
 import { sponsorsRoutes } from './routes/sponsors';
+import { auditEventsRoutes } from './routes/audit-events';
 import { usersRoutes } from './routes/users';
 import { languagesRoutes } from './routes/languages';
 import { genericMessagesRoutes } from './routes/generic-messages';
@@ -58,6 +60,7 @@ export function createApp(deps: Deps) {
   });
 
   app.use('*', securityHeaders({ https: deps.config.publicUrl?.startsWith('https:') ?? false }));
+  app.use('/api/*', auditWrites(deps, () => app));
 
   // JSON bodies stay small; the two upload routes take files up to UPLOAD_LIMIT_MB.
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw payloadTooLarge('1 MB'); } });
@@ -78,6 +81,7 @@ export function createApp(deps: Deps) {
   app.route('/api/generic-messages', genericMessagesRoutes(deps));
   app.route('/api/contact-fields', contactFieldsRoutes(deps));
   app.route('/api/sponsors', sponsorsRoutes(deps));
+  app.route('/api/audit-events', auditEventsRoutes(deps));
   app.route('/api/countries', countriesRoutes(deps));
   app.route('/api/engagements', engagementsRoutes(deps));
   app.route('/api/engagements-o-files', engagementFilesRoutes(deps));

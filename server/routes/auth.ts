@@ -16,6 +16,7 @@ import { issueAccessToken, issueRefreshToken, revokeRefreshToken, rotateRefreshT
 import { verifyTotp } from '../auth/totp';
 import { findUserByUsername, loadUser } from '../auth/users';
 import { claimHandoff } from '../auth/sso-handoff';
+import { recordAudit } from '../audit/trail';
 
 export const LOGIN_MESSAGES = {
   invalid: 'Invalid username or password.',
@@ -49,6 +50,23 @@ export function authRoutes(deps: Deps) {
     refresh: await issueRefreshToken(db, userId, config.refreshTokenTtlSeconds),
   });
 
+  /**
+   * Every sign-in attempt counts for the lockout and goes into the audit trail: success, or the
+   * reason it failed. A failure for an unknown username has no actor, only the name tried.
+   */
+  const attempt = async (c: Context, username: string, userId: number | null, failure: string | null, via?: string) => {
+    const address = clientAddress(c);
+    await recordAttempt(db, username, failure === null, address);
+    await recordAudit(db, {
+      actor: failure === null && userId !== null ? { id: userId, username } : null,
+      clientAddress: address,
+      entity: 'users',
+      entityId: userId,
+      action: failure === null ? 'sign_in' : 'sign_in_failed',
+      meta: { username, ...(failure ? { reason: failure } : {}), ...(via ? { via } : {}) },
+    });
+  };
+
   /** Back from the identity provider: the hand-off cookie left by the assertion consumer names the user. */
   const signInWithSso = async (c: Context, name: string) => {
     const service = config.ssoServices[name.toLowerCase()];
@@ -57,7 +75,7 @@ export function authRoutes(deps: Deps) {
     const user = userId === null ? null : await loadUser(db, userId);
     if (!user || !user.isActive) return refused(c, 401, LOGIN_MESSAGES.ssoIncomplete);
     await db.update(users).set({ identityProvider: service.name }).where(eq(users.id, user.row.id));
-    await recordAttempt(db, user.username, true, clientAddress(c));
+    await attempt(c, user.username, user.row.id, null, service.name);
     const { row: _row, ...publicUser } = user;
     return answer(c, 200, { success: true, ...(await tokensFor(user.row.id)), data: { user: { ...publicUser, identityProvider: service.name } } });
   };
@@ -82,7 +100,6 @@ export function authRoutes(deps: Deps) {
       });
     }
     const { username, password, code } = parsed.output.data;
-    const address = clientAddress(c);
 
     const until = await lockedUntil(db, username);
     if (until) {
@@ -94,11 +111,11 @@ export function authRoutes(deps: Deps) {
     const row = await findUserByUsername(db, username);
     const passwordOk = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
     if (!row || !row.passwordHash || !passwordOk) {
-      await recordAttempt(db, username, false, address);
+      await attempt(c, username, null, 'invalid_credentials');
       return refused(c, 401, LOGIN_MESSAGES.invalid);
     }
     if (!row.isActive) {
-      await recordAttempt(db, username, false, address);
+      await attempt(c, username, row.id, 'inactive');
       return refused(c, 401, LOGIN_MESSAGES.inactive);
     }
 
@@ -106,7 +123,7 @@ export function authRoutes(deps: Deps) {
       if (!code) return refused(c, 200, LOGIN_MESSAGES.codeNeeded, { secret_verified: true });
       const step = verifyTotp(code, row.totpSecret);
       if (step === null) {
-        await recordAttempt(db, username, false, address);
+        await attempt(c, username, row.id, 'code_invalid');
         return refused(c, 401, LOGIN_MESSAGES.codeInvalid, { secret_verified: true });
       }
       // Claiming the step in the same statement that checks it makes a code single-use.
@@ -116,12 +133,12 @@ export function authRoutes(deps: Deps) {
         .where(and(eq(users.id, row.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
         .returning({ id: users.id });
       if (claimed.length === 0) {
-        await recordAttempt(db, username, false, address);
+        await attempt(c, username, row.id, 'code_reused');
         return refused(c, 401, LOGIN_MESSAGES.codeReused, { secret_verified: true });
       }
     }
 
-    await recordAttempt(db, username, true, address);
+    await attempt(c, row.username, row.id, null);
     const user = await loadUser(db, row.id);
     if (!user) return refused(c, 401, LOGIN_MESSAGES.invalid);
     const { row: _row, ...publicUser } = user;

@@ -1,0 +1,85 @@
+/**
+ * Records every successful write by signed-in staff under /api, in one place for every route:
+ * for an update or a deletion it first reads the resource as the API shows it, so the event
+ * carries the changed fields with their old and new values. Sign-ins are recorded by the auth
+ * routes themselves.
+ */
+import type { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv, Deps } from '../context';
+import { clientAddress } from '../http/client-address';
+import { changedFields, recordAudit } from './trail';
+
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const RESOURCE = /^\/api\/([\w-]+)\/?$/;
+const MEMBER = /^\/api\/([\w-]+)\/(\d+)\/?$/;
+
+type Attributes = Record<string, unknown>;
+
+function attributesOf(doc: unknown): { id: string | null; attributes: Attributes | null } {
+  const data = (doc as { data?: { id?: unknown; attributes?: unknown } } | null)?.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return { id: null, attributes: null };
+  const attributes = data.attributes && typeof data.attributes === 'object' ? (data.attributes as Attributes) : null;
+  return { id: typeof data.id === 'string' ? data.id : null, attributes };
+}
+
+const readJson = async (r: Request | Response): Promise<unknown> => {
+  if (!(r.headers.get('content-type') ?? '').includes('json')) return null;
+  try {
+    return (await r.clone().json()) as unknown;
+  } catch {
+    return null;
+  }
+};
+
+export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    if (!WRITES.has(c.req.method) || path.startsWith('/api/jwt/')) return next();
+
+    const member = MEMBER.exec(path);
+    const authorization = c.req.header('authorization');
+    let before: Attributes | null = null;
+    if (member && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && authorization) {
+      const read = await app().request(`/api/${member[1]}/${member[2]}`, { headers: { Authorization: authorization } });
+      if (read.ok) before = attributesOf(await read.json()).attributes;
+    }
+    const requestDoc = await readJson(c.req.raw);
+
+    await next();
+
+    const user = c.var.user;
+    if (!user || c.res.status < 200 || c.res.status >= 300) return;
+    const answer = attributesOf(await readJson(c.res));
+    const collection = RESOURCE.exec(path);
+    let action: string;
+    let changes: Record<string, { old: unknown; new: unknown }>;
+    if (collection && c.req.method === 'POST') {
+      action = 'create';
+      changes = changedFields(null, answer.attributes);
+    } else if (member && c.req.method === 'DELETE') {
+      action = 'delete';
+      changes = changedFields(before, null);
+    } else if (member && (c.req.method === 'PATCH' || c.req.method === 'PUT')) {
+      action = 'update';
+      changes = changedFields(before, answer.attributes);
+    } else {
+      // Actions that are not plain resource writes (link sets, uploads, two-factor steps).
+      action = `${c.req.method} ${path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
+      // What was asked and what came of it; secrets are masked by changedFields.
+      changes = changedFields(null, { ...(answer.attributes ?? {}), ...(attributesOf(requestDoc).attributes ?? {}) });
+    }
+    try {
+      await recordAudit(deps.db, {
+        actor: { id: user.id, username: user.username },
+        clientAddress: clientAddress(c),
+        entity: (member ?? collection)?.[1] ?? path.split('/')[2] ?? 'api',
+        entityId: member?.[2] ?? answer.id,
+        action,
+        changes,
+        meta: { status: c.res.status, requestId: c.var.requestId },
+      });
+    } catch (error) {
+      deps.log.error('audit event not recorded', { requestId: c.var.requestId, path, error: String(error) });
+    }
+  });

@@ -1,0 +1,60 @@
+/**
+ * Fixed-window rate limits with the counters in the database (table rate_limits), so every
+ * server process counts the same requests. Over the limit: 429 with Retry-After.
+ */
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { sql } from 'drizzle-orm';
+import type { AppEnv } from '../context';
+import type { Db } from '../db/open';
+import { rateLimits } from '../db/schema';
+import { ApiProblem } from './errors';
+
+export interface RateLimitRule {
+  /** Names what is counted (e.g. `submissions:ip:1.2.3.4`); null skips counting. */
+  key: (c: Context<AppEnv>) => string | null;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Counts one hit for `key` in the current window and answers how many it holds now. */
+export async function hit(db: Db, key: string, windowSeconds: number, now = Date.now()): Promise<{ count: number; resetAt: Date }> {
+  const windowMs = windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, windowStart, count: 1 })
+    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+    .returning({ count: rateLimits.count });
+  return { count: row?.count ?? 1, resetAt: new Date(windowStart.getTime() + windowMs) };
+}
+
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiProblem(429, [
+    {
+      status: '429',
+      title: 'Too Many Requests',
+      detail: `Too many requests. Please wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'} and try again.`,
+      meta: { retryAfter: retryAfterSeconds },
+    },
+  ]);
+
+export const rateLimit = (db: Db, rules: readonly RateLimitRule[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    for (const rule of rules) {
+      const key = rule.key(c);
+      if (key === null) continue;
+      const { count, resetAt } = await hit(db, key, rule.windowSeconds);
+      if (count > rule.limit) {
+        const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+        c.header('Retry-After', String(retryAfter));
+        throw tooManyRequests(retryAfter);
+      }
+    }
+    await next();
+  });
+
+/** Old windows are of no further use; called now and then (e.g. at start). */
+export async function pruneRateLimits(db: Db, olderThanSeconds = 24 * 3600): Promise<void> {
+  await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < now() - ${`${olderThanSeconds} seconds`}::interval`);
+}

@@ -1,0 +1,141 @@
+/**
+ * The audit trail: staff writes and sign-ins recorded with old and new values, the database
+ * refusing changes, the hash chain naming a tampered row, and the Super User's list and CSV.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { desc, sql } from 'drizzle-orm';
+import { auditEvents } from '../../server/db/schema';
+import { verifyAuditChain } from '../../server/audit/trail';
+import { csvCell } from '../../server/http/csv';
+import { ADMIN_PASSWORD, createHarness, json, type Harness } from './harness';
+
+let h: Harness;
+let superUser: string;
+
+const events = () => h.db.select().from(auditEvents).orderBy(desc(auditEvents.id));
+const sponsorBody = (attributes: Record<string, unknown>) => ({ data: { type: 'sponsors', attributes } });
+
+beforeAll(async () => {
+  h = await createHarness();
+  superUser = await h.token();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('what is recorded', () => {
+  it('a create, an update with old and new values, and a delete, each with who and when', async () => {
+    const created = await json(await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Audited', identification: 'AUD-1' }) }));
+    const id = created.data.id;
+    await h.request('PATCH', `/api/sponsors/${id}`, { token: superUser, body: sponsorBody({ name: 'Audited Renamed', isActive: false }) });
+    await h.request('DELETE', `/api/sponsors/${id}`, { token: superUser });
+
+    const [del, upd, crt] = await events();
+    expect(crt).toMatchObject({ entity: 'sponsors', entityId: id, action: 'create', actorUsername: 'admin' });
+    expect(crt!.changes.name).toEqual({ old: null, new: 'Audited' });
+    expect(upd).toMatchObject({ entity: 'sponsors', entityId: id, action: 'update' });
+    expect(upd!.changes.name).toEqual({ old: 'Audited', new: 'Audited Renamed' });
+    expect(upd!.changes.isActive).toEqual({ old: true, new: false });
+    expect(upd!.changes).not.toHaveProperty('identification');
+    expect(del).toMatchObject({ action: 'delete', entityId: id });
+    expect(del!.changes.name).toEqual({ old: 'Audited Renamed', new: null });
+    expect(Math.abs(del!.occurredAt.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('nothing for a refused write', async () => {
+    const before = (await events()).length;
+    await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: '' }) });
+    expect((await events()).length).toBe(before);
+  });
+
+  it('sign-ins, successful and failed, with the reason and without secrets', async () => {
+    await h.login('admin', 'wrong password');
+    await h.login('nobody-at-all', 'x');
+    await h.login('admin', ADMIN_PASSWORD);
+    const [ok, unknown, wrong] = await events();
+    expect(ok).toMatchObject({ action: 'sign_in', actorUsername: 'admin', entity: 'users' });
+    expect(unknown).toMatchObject({ action: 'sign_in_failed', actorUserId: null, meta: { username: 'nobody-at-all', reason: 'invalid_credentials' } });
+    expect(wrong).toMatchObject({ action: 'sign_in_failed', meta: { username: 'admin', reason: 'invalid_credentials' } });
+    expect(JSON.stringify([ok, unknown, wrong])).not.toContain('wrong password');
+  });
+});
+
+describe('append-only and tamper-evident', () => {
+  it('the database refuses to change or delete an event', async () => {
+    const [latest] = await events();
+    await expect(h.db.execute(sql`update audit_events set action = 'x' where id = ${latest!.id}`)).rejects.toThrow();
+    await expect(h.db.execute(sql`delete from audit_events where id = ${latest!.id}`)).rejects.toThrow();
+    expect((await verifyAuditChain(h.db)).ok).toBe(true);
+  });
+
+  it('the chain names a row changed behind the trigger, and one after a removed row', async () => {
+    const all = await h.db.select().from(auditEvents).orderBy(auditEvents.id);
+    expect(all.length).toBeGreaterThan(4);
+    const changed = all[1]!;
+    const afterRemoved = all[3]!;
+    await h.db.execute(sql`alter table audit_events disable trigger audit_events_no_update_or_delete`);
+    try {
+      await h.db.execute(sql`update audit_events set changes = '{}'::jsonb where id = ${changed.id}`);
+      const tampered = await verifyAuditChain(h.db);
+      expect(tampered).toMatchObject({ ok: false, badId: changed.id });
+      if (!tampered.ok) expect(tampered.reason).toContain('changed');
+
+      await h.db.execute(sql`update audit_events set changes = ${JSON.stringify(changed.changes)}::jsonb where id = ${changed.id}`);
+      expect((await verifyAuditChain(h.db)).ok).toBe(true);
+
+      await h.db.execute(sql`delete from audit_events where id = ${all[2]!.id}`);
+      const removed = await verifyAuditChain(h.db);
+      expect(removed).toMatchObject({ ok: false, badId: afterRemoved.id });
+    } finally {
+      await h.db.execute(sql`alter table audit_events enable trigger audit_events_no_update_or_delete`);
+    }
+  });
+});
+
+describe('GET /api/audit-events', () => {
+  it('is for Super Users only', async () => {
+    await h.createUser({ username: 'plain-admin', password: 'plain-admin-pass', roles: ['Admin'] });
+    const admin = await h.token('plain-admin', 'plain-admin-pass');
+    expect((await h.request('GET', '/api/audit-events', { token: admin })).status).toBe(403);
+    expect((await h.request('GET', '/api/audit-events')).status).toBe(401);
+  });
+
+  it('lists newest first with filters, and has no route that writes', async () => {
+    const doc = await json(await h.request('GET', '/api/audit-events?action=sign_in_failed&limit=10', { token: superUser }));
+    expect(doc.meta.total).toBeGreaterThanOrEqual(2);
+    expect(doc.data.every((e: { attributes: { action: string } }) => e.attributes.action === 'sign_in_failed')).toBe(true);
+    expect((await h.request('GET', '/api/audit-events?from=yesterday', { token: superUser })).status).toBe(400);
+    const [any] = await events();
+    for (const method of ['PATCH', 'DELETE'] as const) {
+      expect((await h.request(method, `/api/audit-events/${any!.id}`, { token: superUser, body: method === 'PATCH' ? { data: {} } : undefined })).status).toBe(404);
+    }
+  });
+
+  it('exports CSV with formula-looking cells neutralised', async () => {
+    await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: '=HYPERLINK("http://evil")', identification: 'CSV-1' }) });
+    const res = await h.request('GET', '/api/audit-events/export?entity=sponsors', { token: superUser });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    const text = await res.text();
+    expect(text.split('\r\n')[0]).toBe('id,occurredAt,actorUserId,actorUsername,clientAddress,entity,entityId,action,changes,meta,hash');
+    expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
+    expect(csvCell('=1+2')).toBe("'=1+2");
+    expect(csvCell('-5')).toBe("'-5");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('a,"b"')).toBe('"a,""b"""');
+    expect(csvCell('plain')).toBe('plain');
+  });
+});
+
+describe('actions that are not plain resource writes', () => {
+  it('are named by their route, and never carry the two-factor secret or code', async () => {
+    const enrol = await json(await h.request('POST', '/api/users/me/totp', { token: superUser, body: { data: { type: 'totp', attributes: {} } } }));
+    const secret = enrol.data?.attributes?.secret;
+    expect(secret).toMatch(/^[A-Z2-7]+$/);
+    const [latest] = await events();
+    expect(latest).toMatchObject({ entity: 'users', action: 'POST /api/users/me/totp', actorUsername: 'admin' });
+    expect(JSON.stringify(latest)).not.toContain(secret);
+    expect(latest!.changes.secret).toEqual({ old: null, new: '[redacted]' });
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { count } from 'drizzle-orm';
+import type { AppEnv } from '../../server/context';
+import { rateLimits } from '../../server/db/schema';
+import { hit, pruneRateLimits, rateLimit } from '../../server/http/rate-limit';
+import { ApiProblem } from '../../server/http/errors';
+import { createHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('rate limits in the database', () => {
+  it('counts hits per key and window', async () => {
+    const now = Date.UTC(2026, 10, 22, 10, 0, 5);
+    expect((await hit(h.db, 'k:a', 60, now)).count).toBe(1);
+    expect((await hit(h.db, 'k:a', 60, now + 1000)).count).toBe(2);
+    expect((await hit(h.db, 'k:b', 60, now)).count).toBe(1);
+    const next = await hit(h.db, 'k:a', 60, now + 60_000);
+    expect(next.count).toBe(1);
+    expect(next.resetAt.toISOString()).toBe('2026-11-22T10:02:00.000Z');
+  });
+
+  it('answers 429 with Retry-After past the limit, per key', async () => {
+    const app = new Hono<AppEnv>();
+    app.use('*', rateLimit(h.db, [{ key: (c) => `t:${c.req.header('x-client') ?? 'none'}`, limit: 2, windowSeconds: 60 }]));
+    app.get('/', (c) => c.text('ok'));
+    app.onError((e, c) => (e instanceof ApiProblem ? c.json({ errors: e.errors }, e.status as 429) : c.text('boom', 500)));
+    const call = (client: string) => app.request('/', { headers: { 'x-client': client } });
+    expect((await call('one')).status).toBe(200);
+    expect((await call('one')).status).toBe(200);
+    const limited = await call('one');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await limited.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toMatch(/^Too many requests\. Please wait \d+ seconds? and try again\.$/);
+    expect((await call('two')).status).toBe(200);
+  });
+
+  it('prunes old windows', async () => {
+    await hit(h.db, 'old', 60, Date.now() - 3 * 24 * 3600 * 1000);
+    const before = (await h.db.select({ n: count() }).from(rateLimits))[0]!.n;
+    await pruneRateLimits(h.db);
+    expect((await h.db.select({ n: count() }).from(rateLimits))[0]!.n).toBe(before - 1);
+  });
+});
