@@ -23,7 +23,8 @@ export interface Config {
   /** The public origin (for links in e-mails, SSO callbacks and embed snippets). */
   publicUrl: string | null;
   accessTokenTtlSeconds: number;
-  refreshTokenTtlSeconds: number;
+  /** A staff session ends after `idleSeconds` without a refresh, and after `maxSeconds` in all. */
+  session: { idleSeconds: number; maxSeconds: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -112,7 +113,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     demoData: bool(env, 'DEMO_DATA', true),
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 30, 24 * 3600),
-    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
+    session: {
+      idleSeconds: integer(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60,
+      maxSeconds: integer(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 30) * 3600,
+    },
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),

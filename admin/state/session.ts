@@ -8,7 +8,7 @@ import { ApiError, createApiClient, type ApiClient } from '../../core/api/client
 import { authApi } from '../../core/api/auth';
 import type { LoginInput, LoginResult, User } from '../../core/model/user';
 import { DEFAULT_LANGUAGE } from '../../core/i18n';
-import { authStatusAtom, currentUserAtom } from './auth';
+import { IDLE_SIGN_OUT_MESSAGE, authStatusAtom, currentUserAtom, signOutReasonAtom } from './auth';
 import { createAuthFetch } from './authFetch';
 import type { TokenStore, Tokens } from './tokens';
 
@@ -16,6 +16,20 @@ export type JotaiStore = ReturnType<typeof createStore>;
 
 /** SPEC section 9: "token refresh every 5"; the access token lives 15 minutes. */
 export const REFRESH_INTERVAL_MS = 5 * 60_000;
+/** The server ends a session unused for 30 minutes; an open but untouched tab must not keep it alive. */
+export const IDLE_LIMIT_MS = 30 * 60_000;
+
+const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
+
+/** Calls `onActivity` whenever the user does something in the page; answers how to stop. */
+export type ActivityWatcher = (onActivity: () => void) => () => void;
+
+const watchWindow: ActivityWatcher = (onActivity) => {
+  for (const name of ACTIVITY_EVENTS) window.addEventListener(name, onActivity, { passive: true, capture: true });
+  return () => {
+    for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, onActivity, { capture: true });
+  };
+};
 
 export interface SessionOptions {
   /** Origin plus `/api`. */
@@ -25,6 +39,8 @@ export interface SessionOptions {
   fetch?: typeof fetch;
   language?: string;
   refreshIntervalMs?: number;
+  idleLimitMs?: number;
+  watchActivity?: ActivityWatcher;
   /** Leaves the admin for a server page (single sign-on); a full page navigation by default. */
   leave?: (url: string) => void;
 }
@@ -56,6 +72,9 @@ export function createSession(options: SessionOptions): Session {
   let timer: ReturnType<typeof setInterval> | null = null;
   let refreshing: Promise<string | null> | null = null;
   let signingOut: Promise<void> | null = null;
+  const idleLimit = options.idleLimitMs ?? IDLE_LIMIT_MS;
+  let lastActivity = Date.now();
+  let stopWatching: (() => void) | null = null;
 
   // Looked up on each call so that a test's stubbed global fetch is honoured.
   const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -71,11 +90,21 @@ export function createSession(options: SessionOptions): Session {
   const stopTimer = () => {
     if (timer !== null) clearInterval(timer);
     timer = null;
+    stopWatching?.();
+    stopWatching = null;
   };
 
   const startTimer = () => {
     stopTimer();
+    lastActivity = Date.now();
+    stopWatching = (options.watchActivity ?? watchWindow)(() => {
+      lastActivity = Date.now();
+    });
     timer = setInterval(() => {
+      if (Date.now() - lastActivity >= idleLimit) {
+        void signOut().then(() => store.set(signOutReasonAtom, IDLE_SIGN_OUT_MESSAGE));
+        return;
+      }
       refresh().then(
         (access) => {
           if (access === null) end();
@@ -114,6 +143,19 @@ export function createSession(options: SessionOptions): Session {
     return refreshing;
   }
 
+  function signOut(): Promise<void> {
+    if (!signingOut) {
+      signingOut = (async () => {
+        stopTimer();
+        const current = tokens.read();
+        // Revoking is best effort: the cookies go either way.
+        if (current) await auth.logout(current.refresh).catch(() => undefined);
+        end();
+      })().finally(() => (signingOut = null));
+    }
+    return signingOut;
+  }
+
   return {
     client,
 
@@ -149,18 +191,7 @@ export function createSession(options: SessionOptions): Session {
 
     refresh,
 
-    signOut() {
-      if (!signingOut) {
-        signingOut = (async () => {
-          stopTimer();
-          const current = tokens.read();
-          // Revoking is best effort: the cookies go either way.
-          if (current) await auth.logout(current.refresh).catch(() => undefined);
-          end();
-        })().finally(() => (signingOut = null));
-      }
-      return signingOut;
-    },
+    signOut,
 
     leave(url) {
       (options.leave ?? ((target: string) => window.location.assign(target)))(url);

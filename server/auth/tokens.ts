@@ -4,7 +4,7 @@
  * revokes every token descended from the same sign-in.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, min, sql } from 'drizzle-orm';
 import { sign, verify } from 'hono/jwt';
 import type { Db } from '../db/open';
 import { refreshTokens } from '../db/schema';
@@ -29,20 +29,33 @@ export async function verifyAccessToken(secret: string, token: string): Promise<
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function issueRefreshToken(db: Db, userId: number, ttlSeconds: number, familyId: string = randomUUID()): Promise<string> {
+/** How long a sign-in lasts: `idleSeconds` between refreshes, `maxSeconds` in all (ASVS 3.3). */
+export interface SessionPolicy {
+  idleSeconds: number;
+  maxSeconds: number;
+}
+
+export async function issueRefreshToken(
+  db: Db,
+  userId: number,
+  policy: SessionPolicy,
+  family: { id: string; startedAt: Date } = { id: randomUUID(), startedAt: new Date() },
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
+  const idleEnd = Date.now() + policy.idleSeconds * 1000;
+  const absoluteEnd = family.startedAt.getTime() + policy.maxSeconds * 1000;
   await db.insert(refreshTokens).values({
     userId,
     tokenHash: hash(token),
-    familyId,
-    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+    familyId: family.id,
+    expiresAt: new Date(Math.min(idleEnd, absoluteEnd)),
   });
   return token;
 }
 
 export type RotateResult = { ok: true; userId: number; refresh: string } | { ok: false; reason: 'unknown' | 'reused' | 'expired' };
 
-export async function rotateRefreshToken(db: Db, token: string, ttlSeconds: number): Promise<RotateResult> {
+export async function rotateRefreshToken(db: Db, token: string, policy: SessionPolicy): Promise<RotateResult> {
   const tokenHash = hash(token);
   // One statement claims the token, so two concurrent refreshes cannot both succeed.
   const [claimed] = await db
@@ -58,7 +71,14 @@ export async function rotateRefreshToken(db: Db, token: string, ttlSeconds: numb
     )
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
   if (claimed) {
-    return { ok: true, userId: claimed.userId, refresh: await issueRefreshToken(db, claimed.userId, ttlSeconds, claimed.familyId) };
+    // The family began with the sign-in: its first token's time bounds the whole session.
+    const [family] = await db
+      .select({ startedAt: min(refreshTokens.created) })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.familyId, claimed.familyId));
+    const startedAt = family?.startedAt ?? new Date();
+    if (startedAt.getTime() + policy.maxSeconds * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
+    return { ok: true, userId: claimed.userId, refresh: await issueRefreshToken(db, claimed.userId, policy, { id: claimed.familyId, startedAt }) };
   }
   const [known] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
   if (!known) return { ok: false, reason: 'unknown' };

@@ -47,7 +47,7 @@ export function authRoutes(deps: Deps) {
 
   const tokensFor = async (userId: number) => ({
     access: await issueAccessToken(deps.jwtSecret, userId, config.accessTokenTtlSeconds),
-    refresh: await issueRefreshToken(db, userId, config.refreshTokenTtlSeconds),
+    refresh: await issueRefreshToken(db, userId, config.session),
   });
 
   /**
@@ -148,7 +148,7 @@ export function authRoutes(deps: Deps) {
   app.post('/refresh', async (c) => {
     const parsed = v.safeParse(RefreshBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
-    const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.refreshTokenTtlSeconds);
+    const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.session);
     if (!result.ok) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
     const user = await loadUser(db, result.userId);
     if (!user?.isActive) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);

@@ -197,7 +197,7 @@ async function assertActiveSuperUserLeft(tx: Db, superUserRoleId: number) {
 async function issueTokens(deps: Deps, userId: number) {
   return {
     access: await issueAccessToken(deps.jwtSecret, userId, deps.config.accessTokenTtlSeconds),
-    refresh: await issueRefreshToken(deps.db, userId, deps.config.refreshTokenTtlSeconds),
+    refresh: await issueRefreshToken(deps.db, userId, deps.config.session),
   };
 }
 

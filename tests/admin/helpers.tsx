@@ -100,10 +100,13 @@ export interface RenderOptions {
   /** Signed in as this user; anonymous when null. */
   user?: User | null;
   handler?: Handler;
+  /** Sets atoms before the first render. */
+  prepare?: (store: ReturnType<typeof createStore>) => void;
 }
 
-export function renderAdmin({ path = '/', user = null, handler = () => undefined }: RenderOptions = {}) {
+export function renderAdmin({ path = '/', user = null, handler = () => undefined, prepare }: RenderOptions = {}) {
   const store = createStore();
+  prepare?.(store);
   const server = fakeServer(handler);
   const tokens = memoryTokens(user ? { access: 'access-1', refresh: 'refresh-1' } : null);
   const leave = vi.fn<(url: string) => void>();

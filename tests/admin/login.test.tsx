@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { json, makeUser, renderAdmin, type Handler, type Recorded } from './helpers';
+import { IDLE_SIGN_OUT_MESSAGE, signOutReasonAtom } from '../../admin/state/auth';
 
 const admin = makeUser('Admin');
 
@@ -18,6 +19,16 @@ describe('Login', () => {
     expect(screen.getAllByText('This field is required.')).toHaveLength(2);
     expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
     expect(loginCalls(server.requests)).toHaveLength(0);
+  });
+
+  it('says why the last session ended, until the next attempt', async () => {
+    const handler: Handler = (_r, url) => (url.pathname === '/api/jwt/login' ? json({ success: false, data: { message: 'Invalid username or password.' } }) : undefined);
+    renderAdmin({ path: '/login', handler, prepare: (store) => store.set(signOutReasonAtom, IDLE_SIGN_OUT_MESSAGE) });
+    expect((await screen.findByRole('alert')).textContent).toBe(IDLE_SIGN_OUT_MESSAGE);
+    fireEvent.change(screen.getByLabelText(/Username/), { target: { value: 'jane' } });
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'pw' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Invalid username or password.'));
   });
 
   it('shows the server message under the fields when sign-in is refused', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'jotai';
-import { authStatusAtom, currentUserAtom } from '../../admin/state/auth';
-import { REFRESH_INTERVAL_MS, createSession } from '../../admin/state/session';
+import { IDLE_SIGN_OUT_MESSAGE, authStatusAtom, currentUserAtom, signOutReasonAtom } from '../../admin/state/auth';
+import { IDLE_LIMIT_MS, REFRESH_INTERVAL_MS, createSession } from '../../admin/state/session';
 import { ACCESS_COOKIE, REFRESH_COOKIE, cookieTokenStore } from '../../admin/state/tokens';
 import { API, fakeServer, json, makeUser, memoryTokens, type Handler } from './helpers';
 
@@ -77,6 +77,54 @@ describe('session', () => {
     expect(server.requests.find((r) => r.path === 'jwt/logout')?.body).toEqual({ refresh_token: 'r2' });
     await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS * 3);
     expect(issued).toBe(2);
+  });
+
+  it('signs out a tab left untouched for 30 minutes, and keeps refreshing one in use', async () => {
+    vi.useFakeTimers();
+    let issued = 0;
+    const handler: Handler = (_request, url) => {
+      if (url.pathname === '/api/jwt/login') return json({ success: true, access: 'a0', refresh: 'r0', data: { user: me } });
+      if (url.pathname === '/api/jwt/refresh') {
+        issued += 1;
+        return json({ success: true, access: `a${issued}`, refresh: `r${issued}` });
+      }
+      if (url.pathname === '/api/jwt/logout') return json({ success: true });
+      return undefined;
+    };
+    const store = createStore();
+    const tokens = memoryTokens(null);
+    const server = fakeServer(handler);
+    let poke = () => {};
+    const session = createSession({
+      baseUrl: API,
+      tokens,
+      store,
+      fetch: server.fetch,
+      watchActivity: (onActivity) => {
+        poke = onActivity;
+        return () => {
+          poke = () => {};
+        };
+      },
+    });
+    await session.signIn({ username: 'jane', password: 'pw', code: '', lang: 'en' });
+
+    // Used every few minutes for an hour: refreshed all along.
+    for (let minute = 0; minute < 60; minute += 5) {
+      poke();
+      await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS);
+    }
+    expect(issued).toBe(12);
+    expect(store.get(authStatusAtom)).toBe('signedIn');
+
+    // Then left alone: refreshed until the idle limit, then signed out with the reason kept.
+    await vi.advanceTimersByTimeAsync(IDLE_LIMIT_MS);
+    expect(store.get(authStatusAtom)).toBe('signedOut');
+    expect(tokens.current).toBeNull();
+    expect(store.get(signOutReasonAtom)).toBe(IDLE_SIGN_OUT_MESSAGE);
+    expect(server.requests.some((r) => r.path === 'jwt/logout')).toBe(true);
+    const refreshedWhileIdle = issued - 12;
+    expect(refreshedWhileIdle).toBeLessThan(IDLE_LIMIT_MS / REFRESH_INTERVAL_MS);
   });
 
   it('keeps the tokens in the two auth cookies', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { authenticator } from 'otplib';
 import { loginAttempts, refreshTokens, users } from '../../server/db/schema';
@@ -152,6 +152,34 @@ describe('refresh and logout', () => {
     expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: body.refresh } })).status).toBe(401);
     expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: 'made-up' } })).status).toBe(401);
     expect((await h.request('POST', '/api/jwt/refresh', { body: {} })).status).toBe(422);
+  });
+
+  it('ends a session idle for 30 minutes, and any session 12 hours after sign-in', async () => {
+    const idle = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
+    const [row] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
+    // Issued for the idle window only.
+    expect(Math.round((row!.expiresAt.getTime() - row!.created.getTime()) / 60_000)).toBe(30);
+    await h.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.id, row!.id));
+    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: idle } })).status).toBe(401);
+
+    // In use all along, but signed in 12 hours ago: the next refresh is refused.
+    const busy = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
+    const [first] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
+    await h.db
+      .update(refreshTokens)
+      .set({ created: new Date(Date.now() - 12 * 3600 * 1000 - 1000) })
+      .where(eq(refreshTokens.familyId, first!.familyId));
+    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: busy } })).status).toBe(401);
+
+    // Near the 12 hours, a rotated token does not outlive them.
+    const late = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
+    const [fresh] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
+    const signedIn = new Date(Date.now() - (12 * 3600 - 600) * 1000);
+    await h.db.update(refreshTokens).set({ created: signedIn }).where(eq(refreshTokens.familyId, fresh!.familyId));
+    const rotated = await json(await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: late } }));
+    expect(rotated.success).toBe(true);
+    const [next] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
+    expect(next!.expiresAt.getTime()).toBeLessThanOrEqual(signedIn.getTime() + 12 * 3600 * 1000 + 1000);
   });
 
   it('refuses a refresh for a user deactivated since', async () => {

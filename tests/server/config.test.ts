@@ -64,6 +64,7 @@ describe('loadConfig', () => {
     [{ DEMO_DATA: 'perhaps' }, /^DEMO_DATA must be true or false/],
     [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must start with http:/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ SESSION_IDLE_MINUTES: '0' }, /^SESSION_IDLE_MINUTES must be between 1 and 1440/],
     [{ SSO_SERVICES: 'duo' }, /^PUBLIC_URL is needed for single sign-on/],
     [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example' }, /^SSO_DUO_ENTRY_POINT is required/],
     [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso' }, /^SSO_DUO_CERT is required/],

@@ -5,6 +5,8 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useAtom } from 'jotai';
+import { signOutReasonAtom } from '../../state/auth';
 import * as v from 'valibot';
 import { ApiError } from '../../../core/api/client';
 import { DEFAULT_LANGUAGE } from '../../../core/i18n';
@@ -31,7 +33,9 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const [signOutReason, setSignOutReason] = useAtom(signOutReasonAtom);
+  // Opens with the reason the last session ended, if the user did not end it themselves.
+  const [serverMessage, setServerMessage] = useState<string | null>(signOutReason);
   const [busy, setBusy] = useState(false);
   const running = useRef(false);
   const authService = useRef<string | undefined>(undefined);
@@ -42,6 +46,7 @@ export default function Login() {
     running.current = true;
     setBusy(true);
     setServerMessage(null);
+    setSignOutReason(null);
     try {
       const result = await session.signIn(input, authService.current);
       if (result.success) return;
