@@ -120,20 +120,37 @@ export const ROUTES = [
     screen: lazyScreen(() => import('./sections/engagements/SiteAssociations')),
   }),
 
-  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
-  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
-  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', SIGNED_IN, {
+    crumbs: [SCREENERS],
+    screen: lazyScreen(() => import('./sections/media-channels/Add')),
+  }),
+  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', SIGNED_IN, {
+    crumbs: [SCREENERS],
+    screen: lazyScreen(() => import('./sections/media-channels/Edit')),
+  }),
+  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', SIGNED_IN, {
+    crumbs: [SCREENERS],
+    screen: lazyScreen(() => import('./sections/media-channels/View')),
+  }),
 
-  route('ScreenerIndex', '/screeners', 'Screeners', SIGNED_IN),
-  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('ScreenerIndex', '/screeners', 'Screeners', SIGNED_IN, { screen: lazyScreen(() => import('./sections/screeners/Index')) }),
+  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', SIGNED_IN, {
+    crumbs: [SCREENERS],
+    screen: lazyScreen(() => import('./sections/screeners/Add')),
+  }),
   route('ScreenerEdit', '/screeners/edit/:screenerId', 'Edit Screener', ADMIN_OR_SUPER_USER, {
     crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
     current: 'Edit',
+    screen: lazyScreen(() => import('./sections/screeners/Edit')),
   }),
-  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', SIGNED_IN, { crumbs: [SCREENERS] }),
+  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', SIGNED_IN, {
+    crumbs: [SCREENERS],
+    screen: lazyScreen(() => import('./sections/screeners/View')),
+  }),
   route('ScreenerAssociateSurveys', '/screeners/associate-surveys/:screenerId', 'Associate Surveys', SIGNED_IN, {
     crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
     current: 'Associate Surveys',
+    screen: lazyScreen(() => import('./sections/screeners/AssociateSurveys')),
   }),
 
   route('SurveysNewIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
@@ -169,13 +186,20 @@ export const ROUTES = [
     screen: lazyScreen(() => import('./sections/site-locations/View')),
   }),
 
-  route('SurveysIndex', '/surveys', 'Surveys', SIGNED_IN),
-  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', SIGNED_IN, { crumbs: [SURVEYS] }),
+  route('SurveysIndex', '/surveys', 'Surveys', SIGNED_IN, { screen: lazyScreen(() => import('./sections/surveys/Index')) }),
+  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', SIGNED_IN, {
+    crumbs: [SURVEYS],
+    screen: lazyScreen(() => import('./sections/surveys/Add')),
+  }),
   route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', SIGNED_IN, {
     crumbs: [SURVEYS, object('/surveys/view/:id')],
     current: 'Edit',
+    screen: lazyScreen(() => import('./sections/surveys/Edit')),
   }),
-  route('SurveysView', '/surveys/view/:id', 'View Survey', SIGNED_IN, { crumbs: [SURVEYS] }),
+  route('SurveysView', '/surveys/view/:id', 'View Survey', SIGNED_IN, {
+    crumbs: [SURVEYS],
+    screen: lazyScreen(() => import('./sections/surveys/View')),
+  }),
 
   route('UsersIndex', '/users', 'Users', ADMIN_OR_SUPER_USER, {
     screen: lazyScreen(() => import('./sections/users/Index')),

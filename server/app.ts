@@ -27,6 +27,10 @@ import { usersRoutes } from './routes/users';
 import { languagesRoutes } from './routes/languages';
 import { genericMessagesRoutes } from './routes/generic-messages';
 import { contactFieldsRoutes } from './routes/contact-fields';
+import { mountLegacySurveyRoutes } from './routes/surveys';
+import { screenersRoutes } from './routes/screeners';
+import { contactFieldsScreenersRoutes, engagementsScreenersRoutes, screenerSurveysRoutes } from './routes/screener-links';
+import { mediaChannelSurveysRoutes, mediaChannelsRoutes, transitionMediaChannelRoutes } from './routes/media-channels';
 import { webRoutes } from './routes/web';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -88,7 +92,15 @@ export function createApp(deps: Deps) {
   app.route('/api/engagements-site-locations', engagementSiteLocationsRoutes(deps));
   app.route('/api/site-locations', siteLocationsRoutes(deps));
   app.route('/api/referrals', referralsRoutes(deps));
+  app.route('/api/screeners', screenersRoutes(deps));
+  app.route('/api/engagements-screeners', engagementsScreenersRoutes(deps));
+  app.route('/api/contact-fields-screeners', contactFieldsScreenersRoutes(deps));
+  app.route('/api/screener-surveys', screenerSurveysRoutes(deps));
+  app.route('/api/media-channels', mediaChannelsRoutes(deps));
+  app.route('/api/media-channel-surveys', mediaChannelSurveysRoutes(deps));
+  app.route('/api/get-media-channel-for-transition-survey', transitionMediaChannelRoutes(deps));
   mountLookupRoutes(app, deps);
+  mountLegacySurveyRoutes(app, deps);
   app.all('/api/*', () => {
     throw notFound('API route');
   });

@@ -12,3 +12,6 @@ export { engagementSiteLocationsApi } from './engagementSiteLocations';
 export { siteLocationsApi } from './siteLocations';
 export { lookupsApi } from './lookups';
 export { referralsApi } from './referrals';
+export { screenersApi, type ScreenerLinks } from './screeners';
+export { mediaChannelsApi } from './mediaChannels';
+export { legacySurveysApi, type QuestionValues, type OptionValues } from './legacySurveys';

@@ -13,3 +13,8 @@ export * from './engagementFile';
 export * from './siteLocation';
 export * from './engagementSiteLocation';
 export * from './referral';
+export * from './screener';
+export * from './screenerSurvey';
+export * from './contactFieldScreener';
+export * from './mediaChannel';
+export * from './legacySurvey';

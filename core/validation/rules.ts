@@ -110,3 +110,15 @@ export function parseDateText(value: string, options: DateFormatOptions = {}): C
 }
 
 export const isDateFormat = (value: string, options: DateFormatOptions = {}): boolean => parseDateText(value, options) !== null;
+
+// A host name as typed for a media channel's domain (RFC 1123): dot-separated labels of
+// letters, digits and hyphens (1–63 characters, no hyphen at either end), at least two labels,
+// a top-level label that is not all digits, 253 characters at most. No scheme, port or path.
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+export const isHostName = (value: string): boolean => {
+  if (value.length === 0 || value.length > 253) return false;
+  const labels = value.split('.');
+  if (labels.length < 2) return false;
+  if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return false;
+  return labels.every((label) => HOST_LABEL.test(label));
+};

@@ -85,8 +85,10 @@ describe('guards', () => {
     await waitFor(() => expect(user.location()).toBe('/403'));
     user.unmount();
 
+    // An Admin is let in: the edit screen asks for the screener (unknown to this fake server).
     const admin = renderAdmin({ path: '/screeners/edit/4', user: makeUser('Admin') });
-    expect(await screen.findByText('This screen is being built.')).toBeTruthy();
+    expect(await screen.findByText("Oops! The screener you're looking for is not here.")).toBeTruthy();
+    expect(admin.location()).toBe('/screeners/edit/4');
     await admin.router.navigate('/rms-audits');
     await waitFor(() => expect(admin.location()).toBe('/403'));
     admin.unmount();

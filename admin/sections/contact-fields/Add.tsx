@@ -1,5 +1,7 @@
+import { useParams } from 'react-router-dom';
 import { ContactFieldForm } from './ContactFieldForm';
 
 export default function ContactFieldsAdd() {
-  return <ContactFieldForm />;
+  const { screenerId } = useParams();
+  return <ContactFieldForm key={screenerId ?? ''} screenerId={screenerId} />;
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { contactFieldsApi } from '../../../core/api/contactFields';
+import { screenersApi } from '../../../core/api/screeners';
 import { CONTACT_FIELD_TYPES, ContactFieldInput, type ContactField } from '../../../core/model/contactField';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -35,8 +36,10 @@ export const TYPE_LABELS: Record<(typeof CONTACT_FIELD_TYPES)[number], string> =
   checkbox: 'Checkbox',
 };
 
-export function ContactFieldForm({ field }: { field?: ContactField }) {
+/** Adds or edits a contact field; added from a screener (`screenerId`), it is attached to that screener last. */
+export function ContactFieldForm({ field, screenerId }: { field?: ContactField; screenerId?: string }) {
   const api = useApi(contactFieldsApi);
+  const screeners = useApi(screenersApi);
   const navigate = useNavigate();
   const notify = useNotify();
   const languages = useActiveLanguages();
@@ -52,7 +55,7 @@ export function ContactFieldForm({ field }: { field?: ContactField }) {
   useTopBar({
     objectTitle: field?.label,
     buttons: [
-      { label: 'Cancel', to: pathTo('ContactFieldsIndex') },
+      { label: 'Cancel', to: screenerId ? pathTo('ScreenerView', { screenerId }) : pathTo('ContactFieldsIndex') },
       { label: 'Save', submits: FORM_ID, busy: form.busy },
     ],
   });
@@ -61,9 +64,15 @@ export function ContactFieldForm({ field }: { field?: ContactField }) {
     const input = form.parse(ContactFieldInput, { ...values, translations });
     if (!input) return;
     if (field) await api.update(field.id, input);
-    else await api.create(input);
+    else {
+      const created = await api.create(input);
+      if (screenerId) {
+        const attached = await screeners.contactFields(screenerId);
+        await screeners.setContactFields(screenerId, [...attached.items.map((a) => a.contactFieldId), created.id]);
+      }
+    }
     notify('success', `Contact field ${input.label} saved.`);
-    navigate(pathTo('ContactFieldsIndex'));
+    navigate(screenerId ? pathTo('ScreenerView', { screenerId }) : pathTo('ContactFieldsIndex'));
   });
 
   return (

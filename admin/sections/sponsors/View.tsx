@@ -5,6 +5,7 @@ import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_SORTS } from '../../../core/model/e
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
 import { engagementColumns } from '../engagements/Index';
+import { SponsorScreeners } from '../screeners/SponsorScreeners';
 import type { Sponsor } from '../../../core/model/sponsor';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
@@ -86,6 +87,7 @@ export default function SponsorsView() {
         <>
           <SponsorDetails sponsor={sponsor} />
           <SponsorEngagements sponsor={sponsor} />
+          <SponsorScreeners sponsorId={sponsor.id} />
         </>
       )}
     </RecordLoader>

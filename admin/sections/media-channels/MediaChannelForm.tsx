@@ -1,0 +1,82 @@
+import { useNavigate } from 'react-router-dom';
+import { mediaChannelsApi } from '../../../core/api/mediaChannels';
+import { screenersApi } from '../../../core/api/screeners';
+import { MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '../../../core/model/mediaChannel';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { Select } from '../../components/form/Select';
+import { TextField } from '../../components/form/TextField';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { useAsync } from '../../hooks/useAsync';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+
+const FORM_ID = 'media-channel-form';
+
+export const MEDIA_CHANNEL_LABELS = {
+  title: 'Title',
+  domain: 'Domain',
+  type: 'Type',
+  isActive: 'Active',
+  screenerName: 'Screener',
+  sponsorName: 'Sponsor',
+  views: 'Views',
+  share: 'Share',
+  submissionsStarted: 'Submissions Started',
+  submissionsCompleted: 'Submissions Completed',
+  submissionsQualified: 'Submissions Qualified',
+} as const;
+const L = MEDIA_CHANNEL_LABELS;
+
+/** Adds a media channel for `screenerId`, or edits `channel`. Breadcrumbs: sponsor > screener. */
+export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChannel; screenerId: string }) {
+  const api = useApi(mediaChannelsApi);
+  const screeners = useApi(screenersApi);
+  const navigate = useNavigate();
+  const screener = useAsync(() => screeners.get(screenerId), [screeners, screenerId]);
+  const form = useEntityForm({
+    title: channel?.title ?? '',
+    domain: channel?.domain ?? '',
+    type: channel?.type ?? '',
+    isActive: channel?.isActive ?? true,
+  });
+  const s = screener.data;
+
+  useTopBar({
+    objectTitle: channel?.title,
+    breadcrumbs: s
+      ? [
+          { label: s.sponsorName, to: pathTo('SponsorsView', { id: s.sponsorId }) },
+          { label: s.title, to: pathTo('ScreenerView', { screenerId: s.id }) },
+          ...(channel ? [{ label: channel.title, to: pathTo('MediaChannelView', { id: channel.id }) }, { label: 'Edit' }] : [{ label: 'Add Media Channel' }]),
+        ]
+      : undefined,
+    buttons: [
+      { label: 'Cancel', to: channel ? pathTo('MediaChannelView', { id: channel.id }) : pathTo('ScreenerView', { screenerId }) },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = form.parse(MediaChannelInput, { ...values, screenerId: Number(screenerId) });
+    if (!input) return;
+    const saved = channel ? await api.update(channel.id, input) : await api.create(input);
+    navigate(pathTo('MediaChannelView', { id: saved.id }));
+  });
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      <div className="form-grid">
+        <TextField label={L.title} required maxLength={255} {...form.text('title')} />
+        <TextField label={L.domain} required maxLength={253} placeholder="www.example.com" hint="The host name of the page that embeds the snippet." {...form.text('domain')} />
+        <Select label={L.type} required options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))} emptyLabel="Choose a type" {...form.text('type')} />
+        <p className="field">
+          <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
+        </p>
+        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+      </div>
+    </form>
+  );
+}

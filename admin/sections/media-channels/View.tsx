@@ -1,0 +1,170 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { ApiError } from '../../../core/api/client';
+import { mediaChannelsApi } from '../../../core/api/mediaChannels';
+import { screenersApi } from '../../../core/api/screeners';
+import { embedSnippet, type MediaChannel } from '../../../core/model/mediaChannel';
+import { formatDateTime } from '../../components/format';
+import { Select } from '../../components/form/Select';
+import { RecordLoader } from '../../components/RecordLoader';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ViewFields } from '../../components/ViewFields';
+import { useAsync } from '../../hooks/useAsync';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { MEDIA_CHANNEL_LABELS as L } from './MediaChannelForm';
+import { useMediaChannel } from './useMediaChannel';
+
+export const COPIED = 'Copied';
+export const COPY_FAILED = 'Could not copy: select the snippet and copy it by hand.';
+
+/** Writes `text` to the clipboard, falling back to a selected textarea and the copy command. */
+export async function copyText(text: string, fallbackFrom: HTMLTextAreaElement | null): Promise<boolean> {
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Not allowed here (no permission, insecure origin): try the old way.
+  }
+  if (!fallbackFrom) return false;
+  fallbackFrom.focus();
+  fallbackFrom.select();
+  try {
+    return document.execCommand?.('copy') ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** The embed snippet with a Copy button and a visible confirmation. */
+export function SnippetPanel({ channel }: { channel: MediaChannel }) {
+  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [result, setResult] = useState<string | null>(null);
+  useEffect(() => {
+    if (result !== COPIED) return;
+    const timer = setTimeout(() => setResult(null), 4000);
+    return () => clearTimeout(timer);
+  }, [result]);
+  return (
+    <section className="panel" aria-labelledby="snippet-title">
+      <div className="panel-heading">
+        <h2 id="snippet-title">Embed Snippet</h2>
+        <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(snippet, area.current)) ? COPIED : COPY_FAILED)}>
+          Copy
+        </button>
+      </div>
+      <p className="muted">Paste this where the survey should appear on {channel.domain}.</p>
+      <textarea ref={area} className="input snippet" aria-label="Embed snippet" readOnly rows={3} value={snippet} onFocus={(event) => event.target.select()} />
+      <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
+        {result ?? ''}
+      </p>
+    </section>
+  );
+}
+
+function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
+  const api = useApi(mediaChannelsApi);
+  const screeners = useApi(screenersApi);
+  const links = useAsync(() => api.surveys(channel.id), [api, channel.id]);
+  const served = useAsync(() => screeners.surveys(String(channel.screenerId)), [screeners, channel.screenerId]);
+  const [identity, setIdentity] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const act = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+      links.reload();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Could not save data');
+    }
+  };
+  const linked = new Set(links.data?.items.map((l) => l.oFormIdentity));
+  const options = (served.data?.items ?? []).filter((s) => !linked.has(s.oFormIdentity)).map((s) => ({ value: s.oFormIdentity, label: s.oFormIdentity }));
+  return (
+    <section className="panel" aria-labelledby="channel-surveys-title">
+      <h2 id="channel-surveys-title">Surveys</h2>
+      {error && <p className="form-errors" role="alert">{error}</p>}
+      {links.data && links.data.items.length === 0 && <p className="muted">This channel serves no surveys yet.</p>}
+      <ul className="plain-list" aria-label="Channel surveys">
+        {links.data?.items.map((l) => (
+          <li key={l.id}>
+            {l.oFormIdentity} <StatusBadge active={l.isActive} />{' '}
+            <button type="button" className="btn btn-small btn-secondary" onClick={() => void act(() => api.setSurveyActive(l.id, !l.isActive))}>
+              {l.isActive ? `Deactivate ${l.oFormIdentity}` : `Activate ${l.oFormIdentity}`}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {options.length > 0 && (
+        <div className="add-lookup">
+          <Select label="Survey to add" name="channel-survey" options={options} emptyLabel="Choose a survey" value={identity} onChange={setIdentity} />
+          <button
+            type="button"
+            className="btn btn-small btn-secondary"
+            disabled={!identity}
+            onClick={() => {
+              const chosen = identity;
+              setIdentity('');
+              void act(() => api.addSurvey(channel.id, chosen));
+            }}
+          >
+            Add Survey
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ChannelDetails({ channel }: { channel: MediaChannel }) {
+  useTopBar({
+    objectTitle: channel.title,
+    // SPEC: media channel crumbs are sponsor > screener.
+    breadcrumbs: [
+      { label: channel.sponsorName, to: pathTo('SponsorsView', { id: channel.sponsorId }) },
+      { label: channel.screenerName, to: pathTo('ScreenerView', { screenerId: channel.screenerId }) },
+      { label: channel.title },
+    ],
+    buttons: [
+      { label: 'Back', to: pathTo('ScreenerView', { screenerId: channel.screenerId }) },
+      { label: 'Edit', to: pathTo('MediaChannelEdit', { id: channel.id }), variant: 'primary' },
+    ],
+  });
+  return (
+    <>
+      <section className="panel">
+        <ViewFields
+          fields={[
+            { label: L.title, value: channel.title },
+            { label: L.domain, value: channel.domain },
+            { label: L.type, value: channel.type },
+            { label: L.isActive, value: <StatusBadge active={channel.isActive} /> },
+            { label: L.screenerName, value: <Link to={pathTo('ScreenerView', { screenerId: channel.screenerId })}>{channel.screenerName}</Link> },
+            { label: L.sponsorName, value: <Link to={pathTo('SponsorsView', { id: channel.sponsorId })}>{channel.sponsorName}</Link> },
+            { label: L.views, value: channel.views },
+            { label: L.share, value: channel.share },
+            { label: L.submissionsStarted, value: channel.submissionsStarted },
+            { label: L.submissionsCompleted, value: channel.submissionsCompleted },
+            { label: L.submissionsQualified, value: channel.submissionsQualified },
+            { label: 'Created', value: formatDateTime(channel.created) },
+            { label: 'Modified', value: formatDateTime(channel.modified) },
+          ]}
+        />
+      </section>
+      <SnippetPanel channel={channel} />
+      <SurveyLinksPanel channel={channel} />
+    </>
+  );
+}
+
+export default function MediaChannelView() {
+  return (
+    <RecordLoader state={useMediaChannel()} resource="media channel">
+      {(channel) => <ChannelDetails channel={channel} />}
+    </RecordLoader>
+  );
+}

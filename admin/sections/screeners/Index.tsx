@@ -1,0 +1,61 @@
+import { Link } from 'react-router-dom';
+import { useAtomValue } from 'jotai';
+import { screenersApi } from '../../../core/api/screeners';
+import { SCREENER_DEFAULT_SORT, SCREENER_SORTS, type Screener } from '../../../core/model/screener';
+import { hasRole } from '../../../core/model/user';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { pathTo } from '../../router';
+import { currentUserAtom } from '../../state/auth';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { SCREENER_LABELS as L } from './screenerValues';
+
+export function screenerColumns(remove: ((id: string) => Promise<boolean>) | null, reload: () => void, withSponsor = true): Column<Screener>[] {
+  return [
+    { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('ScreenerView', { screenerId: s.id })}>{s.title}</Link> },
+    ...(withSponsor ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s: Screener) => s.sponsorName } satisfies Column<Screener>] : []),
+    { id: 'type', header: L.type, sortField: 'type', cell: (s) => s.type },
+    { id: 'engagements', header: L.engagements, cell: (s) => s.engagements.map((e) => e.name).join(', ') },
+    { id: 'locked', header: L.isLocked, sortField: 'isLocked', cell: (s) => (s.isLocked ? 'Locked' : '') },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (s) => (
+        <RowActions
+          view={pathTo('ScreenerView', { screenerId: s.id })}
+          edit={remove && !s.isLocked ? pathTo('ScreenerEdit', { screenerId: s.id }) : undefined}
+          onDelete={
+            remove && !s.isLocked
+              ? async () => {
+                  if (await remove(s.id)) reload();
+                }
+              : undefined
+          }
+        />
+      ),
+    },
+  ];
+}
+
+export default function ScreenerIndex() {
+  const api = useApi(screenersApi);
+  const user = useAtomValue(currentUserAtom);
+  const list = useResourceList({ load: api.list, defaultSort: SCREENER_DEFAULT_SORT, sortable: SCREENER_SORTS });
+  const remove = useDeleteWithConfirm(api.remove, 'Screener');
+  useTopBar({ search: list.search });
+  return (
+    <ListView
+      list={list}
+      columns={screenerColumns(hasRole(user, 'Admin', 'Super User') ? remove : null, list.reload)}
+      caption="Screeners"
+      emptyMessage="No screeners yet. Add one from a sponsor's page."
+    />
+  );
+}

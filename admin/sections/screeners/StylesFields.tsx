@@ -1,0 +1,71 @@
+/**
+ * Every colour of a screener's styles (SPEC section 3), grouped, each as 6 or 2 hex digits with
+ * a swatch, plus the back button's is-shown flag. Blank means the widget's own colour.
+ */
+import * as v from 'valibot';
+import { SCREENER_STYLE_GROUPS, ScreenerStyles, PROGRESS_BAR_DEFAULT_BACKGROUND, type ScreenerStyleGroup } from '../../../core/model/screener';
+import { Checkbox } from '../../components/form/Checkbox';
+import { TextField } from '../../components/form/TextField';
+import { STYLE_GROUP_LABELS, colourLabel, toStylesInput, type StyleFormValues } from './screenerValues';
+
+/** Problems keyed `group.name`, from the same schema the server uses. */
+export function styleIssues(values: StyleFormValues): Record<string, string> {
+  const result = v.safeParse(ScreenerStyles, toStylesInput(values));
+  if (result.success) return {};
+  const out: Record<string, string> = {};
+  for (const issue of result.issues) {
+    const key = (issue.path ?? []).map((p) => String(p.key)).join('.');
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+/** A colour for a swatch, when the text is one. */
+const swatch = (text: string) => {
+  const t = text.trim();
+  if (/^[0-9a-f]{6}$/i.test(t)) return `#${t}`;
+  if (/^[0-9a-f]{2}$/i.test(t)) return `#${t}${t}${t}`;
+  return undefined;
+};
+
+export function StylesFields({
+  value,
+  onChange,
+  errors,
+}: {
+  value: StyleFormValues;
+  onChange: (value: StyleFormValues) => void;
+  errors: Record<string, string>;
+}) {
+  const setColour = (key: string, text: string) => onChange({ ...value, colours: { ...value.colours, [key]: text } });
+  return (
+    <div className="styles-fields">
+      {(Object.entries(SCREENER_STYLE_GROUPS) as [ScreenerStyleGroup, readonly string[]][]).map(([group, names]) => (
+        <fieldset key={group} className="styles-group">
+          <legend>{STYLE_GROUP_LABELS[group]}</legend>
+          {names.map((name) => {
+            const key = `${group}.${name}`;
+            const colour = swatch(value.colours[key] ?? '');
+            return (
+              <div key={key} className="colour-field">
+                <TextField
+                  label={colourLabel(group, name)}
+                  name={`styles-${group}-${name}`}
+                  maxLength={6}
+                  placeholder={group === 'progressBar' && name === 'background' ? PROGRESS_BAR_DEFAULT_BACKGROUND : 'default'}
+                  value={value.colours[key] ?? ''}
+                  error={errors[key]}
+                  onChange={(text) => setColour(key, text)}
+                />
+                <span className="colour-swatch" aria-hidden="true" style={colour ? { background: colour } : undefined} />
+              </div>
+            );
+          })}
+          {group === 'backButton' && (
+            <Checkbox label="Show Back Button" name="styles-backButton-isShown" checked={value.backButtonShown} onChange={(checked) => onChange({ ...value, backButtonShown: checked })} />
+          )}
+        </fieldset>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { engagementsApi } from '../../../core/api/engagements';
+import { legacySurveysApi } from '../../../core/api/legacySurveys';
+import { SURVEY_DEFAULT_SORT, SURVEY_SORTS, type Survey } from '../../../core/model/legacySurvey';
+import { formatDate } from '../../components/format';
+import { Select } from '../../components/form/Select';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { displayValue } from '../../components/ViewFields';
+import { useOptions } from '../../hooks/useOptions';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { SURVEY_LABELS as L } from './surveyValues';
+
+export default function SurveysIndex() {
+  const api = useApi(legacySurveysApi);
+  const engagementApi = useApi(engagementsApi);
+  const navigate = useNavigate();
+  const list = useResourceList({ load: api.list, defaultSort: SURVEY_DEFAULT_SORT, sortable: SURVEY_SORTS });
+  const remove = useDeleteWithConfirm(api.remove, 'Survey');
+  const engagements = useOptions(
+    () =>
+      engagementApi
+        .list({ limit: 1000, sort: 'name', fields: 'name,fullIdentification' })
+        .then((r) => r.items.map((e) => ({ value: e.id, label: `${e.name} (${e.fullIdentification})` }))),
+    [engagementApi],
+    'Could not load engagements',
+  );
+  const [engagementId, setEngagementId] = useState('');
+
+  useTopBar({ search: list.search });
+
+  const columns: Column<Survey>[] = [
+    { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('SurveysView', { id: s.id })}>{s.title}</Link> },
+    { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (s) => displayValue(s.engagementName) },
+    { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s) => displayValue(s.sponsorName) },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
+    { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (s) => (
+        <RowActions
+          view={pathTo('SurveysView', { id: s.id })}
+          edit={pathTo('SurveysEdit', { id: s.id })}
+          onDelete={async () => {
+            if (await remove(s.id)) list.reload();
+          }}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <form
+        className="panel survey-add-bar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (engagementId) navigate(pathTo('SurveysAdd', { engagementId }));
+        }}
+      >
+        <Select
+          label="Add a survey for engagement"
+          name="engagementId"
+          options={engagements.options}
+          emptyLabel="Choose an engagement"
+          loading={engagements.loading}
+          error={engagements.error ?? undefined}
+          value={engagementId}
+          onChange={setEngagementId}
+        />
+        <button type="submit" className="btn btn-primary" disabled={!engagementId}>
+          Add Survey
+        </button>
+      </form>
+      <ListView list={list} columns={columns} caption="Surveys" emptyMessage="No surveys yet." />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { ApiError } from '../../../core/api/client';
+import type { FieldType } from '../../../core/model/oform';
+
+/** SPEC section 8, verbatim (the product's spelling of 'enagagements' included). */
+export const ADD_PAGE_FAILED = 'Could not add Page';
+export const ADD_QUESTION_FAILED = 'Could not add Question';
+export const ADD_OPTION_FAILED = 'Could not add Option';
+export const UPDATE_OPTION_ENGAGEMENTS_FAILED = 'Could not update option enagagements';
+export { SAVE_FAILED } from '../../components/form/useEntityForm';
+
+export const SURVEY_LABELS = {
+  title: 'Title',
+  globalId: 'Global Id',
+  isActive: 'Active',
+  engagementName: 'Engagement',
+  sponsorName: 'Sponsor',
+  pageCounter: 'Page counter',
+  created: 'Created',
+  modified: 'Modified',
+  pages: 'Pages',
+} as const;
+
+export const TYPE_LABELS: Record<FieldType, string> = {
+  placeholder: 'Placeholder',
+  single: 'Single choice',
+  multiple: 'Multiple choice',
+  dropdown: 'Dropdown',
+  yes_no: 'Yes / No',
+  text: 'Text',
+  number: 'Number',
+  email: 'Email',
+  phone: 'Phone',
+  zip: 'ZIP code',
+  date: 'Date',
+  dob: 'Date of birth',
+};
+
+/**
+ * What a failed call shows: the server's own message first when it gave one (not for a lost
+ * connection), then the SPEC's text for the action.
+ */
+export function failureText(error: unknown, fallback: string): string {
+  // The server's documents carry a detail; what the client made up itself (no answer, a proxy's
+  // page) carries only a title and is not shown.
+  const details = error instanceof ApiError && error.status > 0 ? error.errors.map((e) => e.detail).filter(Boolean) : [];
+  return details.length ? `${details.join(' ')} ${fallback}` : fallback;
+}

@@ -1,0 +1,24 @@
+import type { ListParams } from '../jsonapi';
+import {
+  MEDIA_CHANNEL_SURVEY_TYPE,
+  MEDIA_CHANNEL_TYPE,
+  type MediaChannel,
+  type MediaChannelInput,
+  type MediaChannelSurvey,
+} from '../model/mediaChannel';
+import type { ApiClient } from './client';
+
+export function mediaChannelsApi(client: ApiClient) {
+  const path = (id: string) => `media-channels/${encodeURIComponent(id)}`;
+  return {
+    list: (params: ListParams = {}) => client.list<MediaChannel>('media-channels', params),
+    get: (id: string) => client.get<MediaChannel>(path(id)),
+    create: (values: MediaChannelInput) => client.create<MediaChannel>('media-channels', MEDIA_CHANNEL_TYPE, { ...values }),
+    update: (id: string, values: Partial<MediaChannelInput>) => client.update<MediaChannel>(path(id), MEDIA_CHANNEL_TYPE, id, { ...values }),
+    surveys: (mediaChannelId: string) => client.list<MediaChannelSurvey>('media-channel-surveys', { mediaChannelId, limit: 100 }),
+    addSurvey: (mediaChannelId: string, oFormIdentity: string) =>
+      client.create<MediaChannelSurvey>('media-channel-surveys', MEDIA_CHANNEL_SURVEY_TYPE, { mediaChannelId: Number(mediaChannelId), oFormIdentity }),
+    setSurveyActive: (id: string, isActive: boolean) =>
+      client.update<MediaChannelSurvey>(`media-channel-surveys/${encodeURIComponent(id)}`, MEDIA_CHANNEL_SURVEY_TYPE, id, { isActive }),
+  };
+}

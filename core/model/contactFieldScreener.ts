@@ -1,0 +1,37 @@
+/** A contact field attached to a screener, in the order of its weight (SPEC sections 3, 7, 9). */
+import * as v from 'valibot';
+import { message } from '../validation/messages';
+import type { ContactFieldType } from './contactField';
+
+export const CONTACT_FIELD_SCREENER_TYPE = 'contact-fields-screeners';
+export const CONTACT_FIELD_SCREENER_SORTS = ['weight', 'label'] as const;
+export const CONTACT_FIELD_SCREENER_DEFAULT_SORT = 'weight';
+export const CONTACT_FIELD_SCREENER_LIMIT = 100;
+
+const id = () => v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')));
+
+/** The whole set of a screener's contact fields, replacing the old set. */
+export const ContactFieldScreenersUpdate = v.strictObject({
+  contactFieldScreeners: v.pipe(
+    v.array(
+      v.strictObject({
+        contactFieldId: id(),
+        weight: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')), v.maxValue(100_000, message('integer'))),
+      }),
+    ),
+    v.maxLength(100, 'At most 100 contact fields.'),
+    v.check((list) => new Set(list.map((l) => l.contactFieldId)).size === list.length, 'Each contact field may be attached only once.'),
+  ),
+});
+export type ContactFieldScreenersUpdate = v.InferInput<typeof ContactFieldScreenersUpdate>;
+
+export interface ContactFieldScreener {
+  id: string;
+  screenerId: number;
+  contactFieldId: number;
+  weight: number;
+  label: string;
+  name: string;
+  required: boolean;
+  type: ContactFieldType;
+}

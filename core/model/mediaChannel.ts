@@ -1,0 +1,66 @@
+/** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
+import * as v from 'valibot';
+import { isHostName } from '../validation/rules';
+import { message } from '../validation/messages';
+import { flag, requiredText } from './fields';
+import { surveyIdentity } from './screenerSurvey';
+
+export const MEDIA_CHANNEL_TYPE = 'media-channels';
+export const MEDIA_CHANNEL_TYPES = ['Spectrum Website', 'Partner Website', 'Social Media', 'Other'] as const;
+export type MediaChannelKind = (typeof MEDIA_CHANNEL_TYPES)[number];
+export const MEDIA_CHANNEL_SORTS = ['title', 'domain', 'type', 'isActive', 'screenerName', 'created', 'modified'] as const;
+export const MEDIA_CHANNEL_DEFAULT_SORT = 'title';
+
+export const MEDIA_CHANNEL_TYPE_INVALID = `Choose one of: ${MEDIA_CHANNEL_TYPES.join(', ')}.`;
+export const HOST_NAME_INVALID = 'Must be a host name such as www.example.com (no https:// and no path).';
+
+export const MediaChannelInput = v.strictObject({
+  title: requiredText(255),
+  domain: v.pipe(requiredText(253), v.toLowerCase(), v.check(isHostName, HOST_NAME_INVALID)),
+  screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  type: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
+  isActive: v.optional(flag(), true),
+});
+export const MediaChannelPatch = v.partial(MediaChannelInput);
+export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
+
+export interface MediaChannel {
+  id: string;
+  title: string;
+  domain: string;
+  screenerId: number;
+  screenerName: string;
+  sponsorId: number;
+  sponsorName: string;
+  type: MediaChannelKind;
+  isActive: boolean;
+  /** Read-only figures (counted by the participant runner). */
+  views: number;
+  share: number;
+  submissionsStarted: number;
+  submissionsCompleted: number;
+  submissionsQualified: number;
+  created: string;
+  modified: string;
+}
+
+/** The snippet a partner pastes into their page; the widget reads exactly these attributes. */
+export function embedSnippet(origin: string, mediaChannelId: string, screenerId: string | number): string {
+  const base = origin.replace(/\/+$/, '');
+  return `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"></script>`;
+}
+
+/** A survey identity a media channel serves (SPEC section 3: link id and isActive). */
+export const MEDIA_CHANNEL_SURVEY_TYPE = 'media-channel-surveys';
+export const MediaChannelSurveyInput = v.strictObject({
+  mediaChannelId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  oFormIdentity: surveyIdentity(),
+  isActive: v.optional(flag(), true),
+});
+export const MediaChannelSurveyPatch = v.strictObject({ isActive: flag() });
+export interface MediaChannelSurvey {
+  id: string;
+  mediaChannelId: number;
+  oFormIdentity: string;
+  isActive: boolean;
+}

@@ -1,0 +1,293 @@
+/**
+ * Media channels (SPEC sections 3, 7): where a screener is embedded. Staff see and change the
+ * channels of the screeners of their sponsors; the figures are read-only (counted by the
+ * participant runner). Also the survey identities each channel serves (/api/media-channel-surveys).
+ */
+import { Hono } from 'hono';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  MEDIA_CHANNEL_DEFAULT_SORT,
+  MEDIA_CHANNEL_SORTS,
+  MEDIA_CHANNEL_SURVEY_TYPE,
+  MEDIA_CHANNEL_TYPE,
+  MediaChannelInput,
+  MediaChannelPatch,
+  MediaChannelSurveyInput,
+  MediaChannelSurveyPatch,
+  type MediaChannel,
+  type MediaChannelKind,
+} from '../../core/model/mediaChannel';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import type { Db } from '../db/open';
+import { mediaChannelSurveys, mediaChannels, screenerSurveys, screeners, sponsors } from '../db/schema';
+import { authenticate } from '../auth/guards';
+import { readResource } from '../http/body';
+import { badRequest, conflict, invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { findScreener, screenerScope } from './screeners';
+
+export const UNKNOWN_MEDIA_CHANNEL_SCREENER = 'Choose a screener from the list.';
+export const SURVEY_NOT_IN_SCREENER = "Choose one of the surveys of this channel's screener.";
+export const SURVEY_ALREADY_ON_CHANNEL = 'This media channel already serves this survey.';
+
+const columns = {
+  id: mediaChannels.id,
+  title: mediaChannels.title,
+  domain: mediaChannels.domain,
+  screenerId: mediaChannels.screenerId,
+  screenerName: screeners.title,
+  sponsorId: screeners.sponsorId,
+  sponsorName: sponsors.name,
+  type: mediaChannels.type,
+  isActive: mediaChannels.isActive,
+  views: mediaChannels.views,
+  share: mediaChannels.share,
+  submissionsStarted: mediaChannels.submissionsStarted,
+  submissionsCompleted: mediaChannels.submissionsCompleted,
+  submissionsQualified: mediaChannels.submissionsQualified,
+  created: mediaChannels.created,
+  modified: mediaChannels.modified,
+};
+type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'type'> & { id: number; type: string; created: Date; modified: Date };
+
+const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'screenerId' | 'searchQuery'> = {
+  type: MEDIA_CHANNEL_TYPE,
+  sorts: MEDIA_CHANNEL_SORTS,
+  defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
+  filters: ['screenerId', 'searchQuery'],
+  fields: Object.keys(columns).filter((k) => k !== 'id'),
+};
+
+const sortColumns = {
+  title: mediaChannels.title,
+  domain: mediaChannels.domain,
+  type: mediaChannels.type,
+  isActive: mediaChannels.isActive,
+  screenerName: screeners.title,
+  created: mediaChannels.created,
+  modified: mediaChannels.modified,
+};
+
+const selectChannels = (db: Db) =>
+  db
+    .select(columns)
+    .from(mediaChannels)
+    .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+    .innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
+
+function serialize(row: Row, fields: Set<string> | null = null) {
+  const { id, created, modified, type, ...rest } = row;
+  return toResource(MEDIA_CHANNEL_TYPE, id, { ...rest, type: type as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() }, { fields });
+}
+
+async function findChannel(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
+  if (id === null) return undefined;
+  const [row] = await selectChannels(db).where(and(eq(mediaChannels.id, id), screenerScope(user)));
+  return row as Row | undefined;
+}
+
+async function assertScreener(db: Db, screenerId: number | undefined, user: AuthUser) {
+  if (screenerId === undefined) return;
+  if (!(await findScreener(db, screenerId, user))) throw invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]);
+}
+
+function rethrowConstraint(error: unknown): never {
+  if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]);
+  throw error;
+}
+
+export function mediaChannelsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  const sendOne = async (c: Parameters<typeof sendResource>[0], id: number, status: 200 | 201 = 200) => {
+    const [row] = (await selectChannels(db).where(eq(mediaChannels.id, id))) as Row[];
+    if (!row) throw notFound('media channel');
+    return sendResource(c, serialize(row), status);
+  };
+
+  app.get('/', async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
+    if (q.filters.screenerId !== undefined) {
+      const screenerId = parseId(q.filters.screenerId);
+      if (screenerId === null) throw badRequest("'screenerId' must be a screener id.", 'screenerId');
+      conditions.push(eq(mediaChannels.screenerId, screenerId));
+    }
+    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
+    const where = and(...conditions);
+    const [total] = await db
+      .select({ n: count() })
+      .from(mediaChannels)
+      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+      .where(where);
+    const rows = (await selectChannels(db)
+      .where(where)
+      .orderBy(...orderBy(q.sort, sortColumns, mediaChannels.id))
+      .limit(q.limit)
+      .offset(q.offset)) as Row[];
+    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+    if (!row) throw notFound('media channel');
+    return sendResource(c, serialize(row, q.fields));
+  });
+
+  app.post('/', async (c) => {
+    const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    const [row] = await db.insert(mediaChannels).values(attributes).returning({ id: mediaChannels.id }).catch(rethrowConstraint);
+    if (!row) throw new Error('insert returned no row');
+    return sendOne(c, row.id, 201);
+  });
+
+  app.patch('/:id', async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await findChannel(db, id, c.get('user'));
+    if (!existing || id === null) throw notFound('media channel');
+    const { attributes } = await readResource(c, MediaChannelPatch, { type: MEDIA_CHANNEL_TYPE, id });
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(mediaChannels)
+        .set({ ...attributes, modified: sql`now()` })
+        .where(eq(mediaChannels.id, id));
+      // A channel moved to another screener keeps only the surveys that screener has.
+      if (attributes.screenerId !== undefined && attributes.screenerId !== existing.screenerId) {
+        await tx.execute(sql`delete from ${mediaChannelSurveys} where media_channel_id = ${id}
+          and o_form_identity not in (select o_form_identity from ${screenerSurveys} where screener_id = ${attributes.screenerId})`);
+      }
+    }).catch(rethrowConstraint);
+    return sendOne(c, id);
+  });
+
+  return app;
+}
+
+type LinkRow = typeof mediaChannelSurveys.$inferSelect;
+const linkResource = ({ id, ...attributes }: LinkRow) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, attributes);
+
+export function mediaChannelSurveysRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, {
+      type: MEDIA_CHANNEL_SURVEY_TYPE,
+      sorts: ['oFormIdentity', 'isActive'] as const,
+      defaultSort: 'oFormIdentity',
+      defaultLimit: 100,
+      filters: ['mediaChannelId'] as const,
+    });
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
+    if (q.filters.mediaChannelId !== undefined) {
+      const id = parseId(q.filters.mediaChannelId);
+      if (id === null) throw badRequest("'mediaChannelId' must be a media channel id.", 'mediaChannelId');
+      conditions.push(eq(mediaChannelSurveys.mediaChannelId, id));
+    }
+    const where = and(...conditions);
+    const from = () =>
+      db
+        .select({ link: mediaChannelSurveys })
+        .from(mediaChannelSurveys)
+        .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
+        .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId));
+    const [total] = await db
+      .select({ n: count() })
+      .from(mediaChannelSurveys)
+      .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
+      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+      .where(where);
+    const rows = await from()
+      .where(where)
+      .orderBy(...orderBy(q.sort, { oFormIdentity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive }, mediaChannelSurveys.id))
+      .limit(q.limit)
+      .offset(q.offset);
+    return sendList(c, rows.map((r) => linkResource(r.link)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+  });
+
+  app.post('/', async (c) => {
+    const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
+    const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
+    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: 'Choose a media channel from the list.' }]);
+    const [served] = await db
+      .select({ id: screenerSurveys.id })
+      .from(screenerSurveys)
+      .where(and(eq(screenerSurveys.screenerId, channel.screenerId), eq(screenerSurveys.oFormIdentity, attributes.oFormIdentity)));
+    if (!served) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_NOT_IN_SCREENER }]);
+    const [row] = await db
+      .insert(mediaChannelSurveys)
+      .values(attributes)
+      .returning()
+      .catch((error: unknown) => {
+        if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity');
+        throw error;
+      });
+    if (!row) throw new Error('insert returned no row');
+    return sendResource(c, linkResource(row), 201);
+  });
+
+  app.patch('/:id', async (c) => {
+    const id = parseId(c.req.param('id'));
+    const [link] = id === null ? [] : await db.select().from(mediaChannelSurveys).where(eq(mediaChannelSurveys.id, id));
+    if (!link || id === null || !(await findChannel(db, link.mediaChannelId, c.get('user')))) throw notFound('media channel survey');
+    const { attributes } = await readResource(c, MediaChannelSurveyPatch, { type: MEDIA_CHANNEL_SURVEY_TYPE, id });
+    const [row] = await db.update(mediaChannelSurveys).set(attributes).where(eq(mediaChannelSurveys.id, id)).returning();
+    if (!row) throw notFound('media channel survey');
+    return sendResource(c, linkResource(row));
+  });
+
+  return app;
+}
+
+/**
+ * GET /api/get-media-channel-for-transition-survey/{toOFormIdentity}/{fromMediaChannelId}: the
+ * media channel a participant continues on when a survey transitions to another survey. Public
+ * (the participant is not signed in) and answering only ids. The target survey must be served
+ * by an active link of an active channel of the same sponsor as the channel the participant came
+ * from; that channel itself is preferred, then one of the same screener, then the lowest id.
+ */
+export function transitionMediaChannelRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.get('/:identity/:fromId', async (c) => {
+    const identity = c.req.param('identity');
+    const fromId = parseId(c.req.param('fromId'));
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(identity) || fromId === null) throw notFound('media channel');
+    const [from] = await db
+      .select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId, sponsorId: screeners.sponsorId })
+      .from(mediaChannels)
+      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+      .where(and(eq(mediaChannels.id, fromId), eq(mediaChannels.isActive, true)));
+    if (!from) throw notFound('media channel');
+    const [target] = await db
+      .select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId })
+      .from(mediaChannelSurveys)
+      .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
+      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+      .where(
+        and(
+          eq(mediaChannelSurveys.oFormIdentity, identity),
+          eq(mediaChannelSurveys.isActive, true),
+          eq(mediaChannels.isActive, true),
+          eq(screeners.sponsorId, from.sponsorId),
+        ),
+      )
+      .orderBy(
+        sql`${mediaChannels.id} = ${from.id} desc`,
+        sql`${mediaChannels.screenerId} = ${from.screenerId} desc`,
+        mediaChannels.id,
+      )
+      .limit(1);
+    if (!target) throw notFound('media channel');
+    return sendResource(c, toResource(MEDIA_CHANNEL_TYPE, target.id, { screenerId: target.screenerId, oFormIdentity: identity }));
+  });
+  return app;
+}

@@ -1,0 +1,296 @@
+/**
+ * What hangs off a screener: the engagements it serves (POST /api/engagements-screeners/update/
+ * {screenerId}), its contact fields with their weights (/api/contact-fields-screeners) and its
+ * surveys with their flow (/api/screener-surveys). Reads follow the screener's sponsor scope;
+ * writes need Admin or Super User and an unlocked screener, and each replaces or changes rows
+ * in one transaction.
+ */
+import { Hono } from 'hono';
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import * as v from 'valibot';
+import {
+  CONTACT_FIELD_SCREENER_DEFAULT_SORT,
+  CONTACT_FIELD_SCREENER_LIMIT,
+  CONTACT_FIELD_SCREENER_SORTS,
+  CONTACT_FIELD_SCREENER_TYPE,
+  ContactFieldScreenersUpdate,
+} from '../../core/model/contactFieldScreener';
+import {
+  NEEDS_VERSIONED_SURVEYS,
+  SCREENER_SURVEY_DEFAULT_SORT,
+  SCREENER_SURVEY_SORTS,
+  SCREENER_SURVEY_TYPE,
+  ScreenerSurveyInput,
+  ScreenerSurveyPatch,
+  type ScreenerFlow,
+} from '../../core/model/screenerSurvey';
+import { message } from '../../core/validation/messages';
+import type { AppEnv, Deps } from '../context';
+import { contactFieldScreeners, contactFields, engagementScreeners, engagements, screenerSurveys, screeners } from '../db/schema';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery } from '../http/query';
+import { sendDocument, sendList, toResource } from '../http/serialize';
+import { orderBy, pgErrorCode } from '../http/sql';
+import { editableScreener, engagementIdsProblem, findScreener, screenerScope, writeEngagements } from './screeners';
+
+export const UNKNOWN_CONTACT_FIELD = 'Choose contact fields from the list.';
+export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
+
+const screenerIdFilter = (raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const id = parseId(raw);
+  if (id === null) throw badRequest("'screenerId' must be a screener id.", 'screenerId');
+  return id;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const EngagementsUpdate = v.strictObject({
+  engagementIds: v.pipe(
+    v.array(v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')))),
+    v.maxLength(1000, 'At most 1000 engagements.'),
+  ),
+});
+
+export function engagementsScreenersRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
+
+  /** Replaces the engagements a screener serves: `{data: {type, attributes: {engagementIds}}}`. */
+  app.post('/update/:screenerId', async (c) => {
+    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+    const { attributes } = await readResource(c, EngagementsUpdate, { type: 'engagements-screeners' });
+    const ids = [...new Set(attributes.engagementIds)];
+    const problem = await engagementIdsProblem(db, ids, screener.sponsorId);
+    if (problem) throw invalid([{ pointer: '/data/attributes/engagementIds', detail: problem }]);
+    await db
+      .transaction((tx) => writeEngagements(tx, screener.id, ids))
+      .catch((error: unknown) => {
+        if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/engagementIds', detail: problem ?? 'An engagement no longer exists.' }]);
+        throw error;
+      });
+    const rows = await db
+      .select({ engagementId: engagements.id, name: engagements.name })
+      .from(engagementScreeners)
+      .innerJoin(engagements, eq(engagements.id, engagementScreeners.engagementId))
+      .where(eq(engagementScreeners.screenerId, screener.id))
+      .orderBy(engagements.name, engagements.id);
+    return sendList(
+      c,
+      rows.map((r) => toResource('engagements-screeners', `${screener.id}_${r.engagementId}`, { screenerId: screener.id, engagementId: r.engagementId, engagementName: r.name })),
+      { total: rows.length, page: 1, limit: rows.length },
+    );
+  });
+
+  return app;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function contactFieldsScreenersRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, {
+      type: CONTACT_FIELD_SCREENER_TYPE,
+      sorts: CONTACT_FIELD_SCREENER_SORTS,
+      defaultSort: CONTACT_FIELD_SCREENER_DEFAULT_SORT,
+      defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
+      filters: ['screenerId'] as const,
+    });
+    const screenerId = screenerIdFilter(q.filters.screenerId);
+    const where = and(screenerScope(c.get('user')), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
+    const [total] = await db
+      .select({ n: count() })
+      .from(contactFieldScreeners)
+      .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
+      .where(where);
+    const rows = await db
+      .select({
+        id: contactFieldScreeners.id,
+        screenerId: contactFieldScreeners.screenerId,
+        contactFieldId: contactFieldScreeners.contactFieldId,
+        weight: contactFieldScreeners.weight,
+        label: contactFields.label,
+        name: contactFields.name,
+        required: contactFields.required,
+        type: contactFields.type,
+      })
+      .from(contactFieldScreeners)
+      .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
+      .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
+      .where(where)
+      .orderBy(...orderBy(q.sort, { weight: contactFieldScreeners.weight, label: contactFields.label }, contactFieldScreeners.id))
+      .limit(q.limit)
+      .offset(q.offset);
+    return sendList(
+      c,
+      rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)),
+      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+    );
+  });
+
+  /** Replaces a screener's contact fields and their weights in one transaction. */
+  app.post('/update/:screenerId', requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+    const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
+    const list = attributes.contactFieldScreeners;
+    const ids = list.map((l) => l.contactFieldId);
+    const found = ids.length ? await db.select({ id: contactFields.id }).from(contactFields).where(inArray(contactFields.id, ids)) : [];
+    const known = new Set(found.map((f) => f.id));
+    const issues = list.flatMap((l, i) =>
+      known.has(l.contactFieldId) ? [] : [{ pointer: `/data/attributes/contactFieldScreeners/${i}/contactFieldId`, detail: UNKNOWN_CONTACT_FIELD }],
+    );
+    if (issues.length) throw invalid(issues);
+    await db
+      .transaction(async (tx) => {
+        await tx.delete(contactFieldScreeners).where(eq(contactFieldScreeners.screenerId, screener.id));
+        if (list.length) await tx.insert(contactFieldScreeners).values(list.map((l) => ({ screenerId: screener.id, ...l })));
+      })
+      .catch((error: unknown) => {
+        if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/contactFieldScreeners', detail: UNKNOWN_CONTACT_FIELD }]);
+        throw error;
+      });
+    const rows = await db
+      .select({
+        id: contactFieldScreeners.id,
+        screenerId: contactFieldScreeners.screenerId,
+        contactFieldId: contactFieldScreeners.contactFieldId,
+        weight: contactFieldScreeners.weight,
+        label: contactFields.label,
+        name: contactFields.name,
+        required: contactFields.required,
+        type: contactFields.type,
+      })
+      .from(contactFieldScreeners)
+      .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
+      .where(eq(contactFieldScreeners.screenerId, screener.id))
+      .orderBy(asc(contactFieldScreeners.weight), asc(contactFieldScreeners.id));
+    return sendList(
+      c,
+      rows.map(({ id, ...a }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, a)),
+      { total: rows.length, page: 1, limit: CONTACT_FIELD_SCREENER_LIMIT },
+    );
+  });
+
+  return app;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type SurveyRow = typeof screenerSurveys.$inferSelect;
+const surveyResource = ({ id, created, ...rest }: SurveyRow) => toResource(SCREENER_SURVEY_TYPE, id, { ...rest, created: created.toISOString() });
+
+const needsVersionedSurveys = () =>
+  new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: NEEDS_VERSIONED_SURVEYS, meta: { code: 'needs_versioned_surveys' } }]);
+
+export function screenerSurveysRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const canEdit = requireRole(...STAFF_ADMIN_ROLES);
+  app.use('*', authenticate(deps));
+
+  app.get('/', async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, {
+      type: SCREENER_SURVEY_TYPE,
+      sorts: SCREENER_SURVEY_SORTS,
+      defaultSort: SCREENER_SURVEY_DEFAULT_SORT,
+      defaultLimit: 100,
+      filters: ['screenerId', 'oFormIdentity'] as const,
+    });
+    const screenerId = screenerIdFilter(q.filters.screenerId);
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
+    if (screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, screenerId));
+    if (q.filters.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, q.filters.oFormIdentity));
+    const where = and(...conditions);
+    const [total] = await db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).where(where);
+    const rows = await db
+      .select({ link: screenerSurveys })
+      .from(screenerSurveys)
+      .innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId))
+      .where(where)
+      .orderBy(
+        ...orderBy(
+          q.sort,
+          { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity },
+          screenerSurveys.id,
+        ),
+      )
+      .limit(q.limit)
+      .offset(q.offset);
+    return sendList(c, rows.map((r) => surveyResource(r.link)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+  });
+
+  /**
+   * The screener's flow: its surveys as nodes, survey-to-survey transitions as edges. Transitions
+   * live in versioned surveys (a later issue), so edges stay empty until then.
+   */
+  app.get('/flow/:id', async (c) => {
+    const screener = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
+    if (!screener) throw notFound('screener');
+    const rows = await db
+      .select()
+      .from(screenerSurveys)
+      .where(eq(screenerSurveys.screenerId, screener.id))
+      .orderBy(asc(screenerSurveys.displayOrder), asc(screenerSurveys.id));
+    const flow: Omit<ScreenerFlow, 'id'> = {
+      nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: r.oFormIdentity, isActive: r.isActive })),
+      edges: [],
+    };
+    return sendDocument(c, { data: toResource('screener-flows', screener.id, { ...flow }) });
+  });
+
+  app.post('/', canEdit, async (c) => {
+    const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
+    const screener = await findScreener(db, attributes.screenerId, c.get('user'));
+    if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
+    await editableScreener(db, screener.id, c.get('user'));
+    if (attributes.cloneSurvey) throw needsVersionedSurveys();
+    const { cloneSurvey: _clone, ...values } = attributes;
+    const [row] = await db
+      .insert(screenerSurveys)
+      .values(values)
+      .returning()
+      .catch((error: unknown) => {
+        if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
+        if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
+        throw error;
+      });
+    if (!row) throw new Error('insert returned no row');
+    return sendDocument(c, { data: surveyResource(row) }, 201);
+  });
+
+  const findLink = async (raw: string | undefined) => {
+    const id = parseId(raw);
+    const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
+    return link;
+  };
+
+  app.patch('/:id', canEdit, async (c) => {
+    const link = await findLink(c.req.param('id'));
+    if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
+    await editableScreener(db, link.screenerId, c.get('user'));
+    const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
+    const [row] = Object.keys(attributes).length
+      ? await db.update(screenerSurveys).set(attributes).where(eq(screenerSurveys.id, link.id)).returning()
+      : [link];
+    if (!row) throw notFound('screener survey');
+    return sendDocument(c, { data: surveyResource(row) });
+  });
+
+  app.delete('/:id', canEdit, async (c) => {
+    const link = await findLink(c.req.param('id'));
+    if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
+    await editableScreener(db, link.screenerId, c.get('user'));
+    await db.delete(screenerSurveys).where(eq(screenerSurveys.id, link.id));
+    return c.body(null, 204);
+  });
+
+  return app;
+}
+

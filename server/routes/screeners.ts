@@ -1,0 +1,499 @@
+/**
+ * Screeners (SPEC sections 3, 7): list, read, create, update, delete; clone and clone delete;
+ * additional languages; the toggle of a screener's survey link. Everyone signed in reads the
+ * screeners of the sponsors they may see; only Admin and Super User change them, and a locked
+ * screener refuses every change until it is unlocked.
+ */
+import { Hono } from 'hono';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import * as v from 'valibot';
+import {
+  SCREENER_DEFAULT_SORT,
+  SCREENER_LANGUAGE_TYPE,
+  SCREENER_LOCKED,
+  SCREENER_OUTCOMES,
+  SCREENER_SORTS,
+  SCREENER_TYPE,
+  ScreenerInput,
+  ScreenerPatch,
+  defaultScreenerStyles,
+  emptyScreenerMessage,
+  type Screener,
+  type ScreenerMessage,
+  type ScreenerMessageInput,
+  type ScreenerOutcome,
+  type ScreenerStyles,
+} from '../../core/model/screener';
+import { NEEDS_VERSIONED_SURVEYS, SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '../../core/model/screenerSurvey';
+import { requiredText } from '../../core/model/fields';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import type { Db } from '../db/open';
+import {
+  contactFieldScreeners,
+  engagementScreeners,
+  engagements,
+  languages,
+  mediaChannels,
+  screenerLanguages,
+  screenerMessages,
+  screenerSurveys,
+  screeners,
+  sponsors,
+} from '../db/schema';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole, sponsorScope } from '../auth/guards';
+import { readResource } from '../http/body';
+import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { assertTranslationLanguages } from './languages';
+
+export const UNKNOWN_SCREENER_SPONSOR = 'Choose a sponsor from the list.';
+export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
+export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) =>
+  `This screener has ${n} media channel${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
+export const ENGAGEMENT_OF_OTHER_SPONSOR = "Choose engagements of the screener's sponsor.";
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const columns = {
+  id: screeners.id,
+  title: screeners.title,
+  description: screeners.description,
+  sponsorId: screeners.sponsorId,
+  sponsorName: sponsors.name,
+  userId: screeners.userId,
+  type: screeners.type,
+  isActive: screeners.isActive,
+  isLocked: screeners.isLocked,
+  isTest: screeners.isTest,
+  isInterestVisible: screeners.isInterestVisible,
+  translations: screeners.translations,
+  styles: screeners.styles,
+  clonedFromId: screeners.clonedFromId,
+  created: screeners.created,
+  modified: screeners.modified,
+};
+export type ScreenerRow = {
+  [K in keyof typeof columns]: (typeof columns)[K]['_']['notNull'] extends true ? (typeof columns)[K]['_']['data'] : (typeof columns)[K]['_']['data'] | null;
+};
+
+const ATTRIBUTES = [...Object.keys(columns).filter((k) => k !== 'id'), 'messages', 'engagements', 'languages'] as const;
+
+const listSpec: ListSpec<(typeof SCREENER_SORTS)[number], 'searchQuery' | 'sponsorId' | 'isActive'> = {
+  type: SCREENER_TYPE,
+  sorts: SCREENER_SORTS,
+  defaultSort: SCREENER_DEFAULT_SORT,
+  filters: ['searchQuery', 'sponsorId', 'isActive'],
+  fields: ATTRIBUTES,
+};
+
+const sortColumns = {
+  title: screeners.title,
+  isActive: screeners.isActive,
+  isLocked: screeners.isLocked,
+  isTest: screeners.isTest,
+  type: screeners.type,
+  sponsorName: sponsors.name,
+  created: screeners.created,
+  modified: screeners.modified,
+};
+
+/** Which screeners a member of staff may see: those of the sponsors they may see. */
+export const screenerScope = (user: AuthUser): SQL | undefined => {
+  const scope = sponsorScope(user);
+  if (scope === null) return undefined;
+  return scope.length ? inArray(screeners.sponsorId, scope) : sql`false`;
+};
+
+const selectScreeners = (db: Db) => db.select(columns).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
+
+export async function findScreener(db: Db, id: number | null, user: AuthUser): Promise<ScreenerRow | undefined> {
+  if (id === null) return undefined;
+  const [row] = await selectScreeners(db).where(and(eq(screeners.id, id), screenerScope(user)));
+  return row as ScreenerRow | undefined;
+}
+
+export const lockedProblem = () => new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: SCREENER_LOCKED, meta: { code: 'screener_locked' } }]);
+
+/** A screener the user may see and that is not locked (else 404 or 409). */
+export async function editableScreener(db: Db, id: number | null, user: AuthUser): Promise<ScreenerRow> {
+  const row = await findScreener(db, id, user);
+  if (!row) throw notFound('screener');
+  if (row.isLocked) throw lockedProblem();
+  return row;
+}
+
+interface Related {
+  messages: Map<number, Record<ScreenerOutcome, ScreenerMessage>>;
+  engagements: Map<number, { id: number; name: string }[]>;
+  languages: Map<number, { id: number; description: string; isoCode: string }[]>;
+}
+
+async function loadRelated(db: Db, ids: number[]): Promise<Related> {
+  const out: Related = { messages: new Map(), engagements: new Map(), languages: new Map() };
+  if (ids.length === 0) return out;
+  for (const id of ids) {
+    out.messages.set(id, Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, emptyScreenerMessage()])) as Record<ScreenerOutcome, ScreenerMessage>);
+  }
+  for (const m of await db.select().from(screenerMessages).where(inArray(screenerMessages.screenerId, ids))) {
+    const map = out.messages.get(m.screenerId);
+    if (map) map[m.outcome as ScreenerOutcome] = { consentMessage: m.consentMessage, contactFormMessage: m.contactFormMessage, translations: m.translations };
+  }
+  const linked = await db
+    .select({ screenerId: engagementScreeners.screenerId, id: engagements.id, name: engagements.name })
+    .from(engagementScreeners)
+    .innerJoin(engagements, eq(engagements.id, engagementScreeners.engagementId))
+    .where(inArray(engagementScreeners.screenerId, ids))
+    .orderBy(engagements.name, engagements.id);
+  for (const { screenerId, ...e } of linked) out.engagements.set(screenerId, [...(out.engagements.get(screenerId) ?? []), e]);
+  const langs = await db
+    .select({ screenerId: screenerLanguages.screenerId, id: languages.id, description: languages.description, isoCode: languages.isoCode })
+    .from(screenerLanguages)
+    .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
+    .where(inArray(screenerLanguages.screenerId, ids))
+    .orderBy(languages.description);
+  for (const { screenerId, ...l } of langs) out.languages.set(screenerId, [...(out.languages.get(screenerId) ?? []), l]);
+  return out;
+}
+
+function toScreener(row: ScreenerRow, related: Related): Screener {
+  const { id, created, modified, styles, ...rest } = row;
+  return {
+    ...rest,
+    id: String(id),
+    // Stored styles were validated on the way in; older or empty ones get their defaults.
+    styles: { ...defaultScreenerStyles(), ...(styles as Partial<ScreenerStyles>) },
+    messages: related.messages.get(id) ?? (Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, emptyScreenerMessage()])) as Screener['messages']),
+    engagements: related.engagements.get(id) ?? [],
+    languages: related.languages.get(id) ?? [],
+    created: created.toISOString(),
+    modified: modified.toISOString(),
+  };
+}
+
+function serialize(row: ScreenerRow, related: Related, fields: Set<string> | null = null) {
+  const { id, ...attributes } = toScreener(row, related);
+  return toResource(SCREENER_TYPE, id, attributes, { fields });
+}
+
+export async function sendScreener(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
+  const [row] = (await selectScreeners(db).where(eq(screeners.id, id))) as ScreenerRow[];
+  if (!row) throw notFound('screener');
+  return sendResource(c, serialize(row, await loadRelated(db, [id])), status);
+}
+
+async function assertSponsor(db: Db, sponsorId: number | undefined) {
+  if (sponsorId === undefined) return;
+  const [found] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.id, sponsorId));
+  if (!found) throw invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SCREENER_SPONSOR }]);
+}
+
+/** Every language code a write names must be a non-default language. */
+async function assertLanguageCodes(db: Db, attributes: { translations?: Record<string, unknown>; messages?: Partial<Record<ScreenerOutcome, ScreenerMessageInput>> }) {
+  const keysOf = (map: Record<string, unknown> | undefined) => Object.fromEntries(Object.keys(map ?? {}).map((k) => [k, k]));
+  await assertTranslationLanguages(db, keysOf(attributes.translations), '/data/attributes/translations');
+  for (const [outcome, m] of Object.entries(attributes.messages ?? {})) {
+    if (m) await assertTranslationLanguages(db, keysOf(m.translations), `/data/attributes/messages/${outcome}/translations`);
+  }
+}
+
+const RelationshipIds = v.array(v.object({ type: v.string(), id: v.pipe(v.string(), v.regex(/^\d{1,9}$/)) }));
+export const ADDITIONAL_LANGUAGE_INVALID = 'Choose additional languages from the list (not the default language).';
+
+/** The `languages` and `engagements` relationships of a write, checked before anything is written. */
+async function readRelationships(db: Db, relationships: Record<string, { data: unknown }>, sponsorId: number) {
+  const out: { languages?: number[]; engagements?: number[] } = {};
+  const issues: { pointer: string; detail: string }[] = [];
+  for (const [name, rel] of Object.entries(relationships)) {
+    const pointer = `/data/relationships/${name}/data`;
+    if (name !== 'languages' && name !== 'engagements') {
+      issues.push({ pointer: `/data/relationships/${name}`, detail: 'Unknown relationship. Set languages or engagements.' });
+      continue;
+    }
+    const parsed = v.safeParse(RelationshipIds, rel.data);
+    if (!parsed.success || parsed.output.some((r) => r.type !== name)) {
+      issues.push({ pointer, detail: `Must be a list of ${name} identifiers.` });
+      continue;
+    }
+    const ids = [...new Set(parsed.output.map((r) => Number(r.id)))];
+    if (name === 'languages') {
+      const found = ids.length ? await db.select({ id: languages.id, isDefault: languages.isDefault }).from(languages).where(inArray(languages.id, ids)) : [];
+      if (found.length !== ids.length || found.some((l) => l.isDefault)) issues.push({ pointer, detail: ADDITIONAL_LANGUAGE_INVALID });
+      else out.languages = ids;
+    } else {
+      const problem = await engagementIdsProblem(db, ids, sponsorId);
+      if (problem) issues.push({ pointer, detail: problem });
+      else out.engagements = ids;
+    }
+  }
+  if (issues.length) throw invalid(issues);
+  return out;
+}
+
+/** Engagements a screener may serve: existing ones of its sponsor. */
+export async function engagementIdsProblem(db: Db, ids: number[], sponsorId: number): Promise<string | null> {
+  if (ids.length === 0) return null;
+  const found = await db.select({ id: engagements.id, sponsorId: engagements.sponsorId }).from(engagements).where(inArray(engagements.id, ids));
+  if (found.length !== ids.length || found.some((e) => e.sponsorId !== sponsorId)) return ENGAGEMENT_OF_OTHER_SPONSOR;
+  return null;
+}
+
+export async function writeEngagements(tx: Tx, screenerId: number, ids: number[]) {
+  await tx.delete(engagementScreeners).where(eq(engagementScreeners.screenerId, screenerId));
+  if (ids.length) await tx.insert(engagementScreeners).values(ids.map((engagementId) => ({ screenerId, engagementId })));
+}
+
+async function writeMessages(tx: Tx, screenerId: number, messages: Partial<Record<ScreenerOutcome, ScreenerMessageInput>>) {
+  for (const [outcome, m] of Object.entries(messages)) {
+    if (!m) continue;
+    const values = { consentMessage: m.consentMessage, contactFormMessage: m.contactFormMessage, translations: m.translations };
+    await tx
+      .insert(screenerMessages)
+      .values({ screenerId, outcome, ...values })
+      .onConflictDoUpdate({ target: [screenerMessages.screenerId, screenerMessages.outcome], set: values });
+  }
+}
+
+async function writeLanguages(tx: Tx, screenerId: number, ids: number[]) {
+  await tx.delete(screenerLanguages).where(eq(screenerLanguages.screenerId, screenerId));
+  if (ids.length) await tx.insert(screenerLanguages).values(ids.map((languageId) => ({ screenerId, languageId })));
+}
+
+function rethrowConstraint(error: unknown): never {
+  const { code } = pgErrorCode(error);
+  // A sponsor, language or engagement removed between the check and the write.
+  if (code === '23503') throw invalid([{ pointer: '/data', detail: 'Something this screener refers to no longer exists. Reload and try again.' }]);
+  throw error;
+}
+
+const mediaChannelCount = async (db: Db, screenerId: number) =>
+  (await db.select({ n: count() }).from(mediaChannels).where(eq(mediaChannels.screenerId, screenerId)))[0]?.n ?? 0;
+
+const CloneInput = v.strictObject({ title: v.optional(requiredText(255)) });
+
+/** Copies a screener with everything hanging off it, in the caller's transaction. */
+async function cloneScreener(tx: Tx, source: ScreenerRow, title: string, userId: number): Promise<number> {
+  const [copy] = await tx
+    .insert(screeners)
+    .values({
+      title,
+      description: source.description,
+      sponsorId: source.sponsorId,
+      userId,
+      type: source.type,
+      isActive: source.isActive,
+      isLocked: false,
+      isTest: source.isTest,
+      isInterestVisible: source.isInterestVisible,
+      translations: source.translations,
+      styles: source.styles,
+      clonedFromId: source.id,
+    })
+    .returning({ id: screeners.id });
+  if (!copy) throw new Error('insert returned no row');
+  const id = copy.id;
+  const from = source.id;
+  await tx.execute(sql`insert into ${screenerMessages} (screener_id, outcome, consent_message, contact_form_message, translations)
+    select ${id}, outcome, consent_message, contact_form_message, translations from ${screenerMessages} where screener_id = ${from}`);
+  await tx.execute(sql`insert into ${screenerLanguages} (screener_id, language_id) select ${id}, language_id from ${screenerLanguages} where screener_id = ${from}`);
+  await tx.execute(sql`insert into ${engagementScreeners} (screener_id, engagement_id) select ${id}, engagement_id from ${engagementScreeners} where screener_id = ${from}`);
+  await tx.execute(sql`insert into ${contactFieldScreeners} (screener_id, contact_field_id, weight) select ${id}, contact_field_id, weight from ${contactFieldScreeners} where screener_id = ${from}`);
+  // The same survey identities until versioned surveys exist to copy their content (issue 6).
+  await tx.execute(sql`insert into ${screenerSurveys} (screener_id, o_form_identity, is_active, display_order) select ${id}, o_form_identity, is_active, display_order from ${screenerSurveys} where screener_id = ${from}`);
+  return id;
+}
+
+export function screenersRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const canEdit = requireRole(...STAFF_ADMIN_ROLES);
+  app.use('*', authenticate(deps));
+
+  app.get('/', async (c) => {
+    const user = c.get('user');
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
+    const conditions: (SQL | undefined)[] = [screenerScope(user)];
+    if (q.filters.sponsorId !== undefined) {
+      const sponsorId = parseId(q.filters.sponsorId);
+      if (sponsorId === null) throw badRequest("'sponsorId' must be a sponsor id.", 'sponsorId');
+      conditions.push(eq(screeners.sponsorId, sponsorId));
+    }
+    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
+    if (isActive !== undefined) conditions.push(eq(screeners.isActive, isActive));
+    const where = and(...conditions);
+    const [total] = await db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).where(where);
+    const rows = (await selectScreeners(db)
+      .where(where)
+      .orderBy(...orderBy(q.sort, sortColumns, screeners.id))
+      .limit(q.limit)
+      .offset(q.offset)) as ScreenerRow[];
+    const related = await loadRelated(db, rows.map((r) => r.id));
+    return sendList(c, rows.map((r) => serialize(r, related, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+  });
+
+  // Before '/:id'. A screener's additional languages; screenerId narrows to one screener.
+  app.get('/languages-screeners', async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, {
+      type: SCREENER_LANGUAGE_TYPE,
+      sorts: ['description', 'isoCode'] as const,
+      defaultSort: 'description',
+      defaultLimit: 1000,
+      filters: ['screenerId'] as const,
+    });
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
+    if (q.filters.screenerId !== undefined) {
+      const screenerId = parseId(q.filters.screenerId);
+      if (screenerId === null) throw badRequest("'screenerId' must be a screener id.", 'screenerId');
+      conditions.push(eq(screenerLanguages.screenerId, screenerId));
+    }
+    const where = and(...conditions);
+    const base = () =>
+      db
+        .select({ screenerId: screenerLanguages.screenerId, languageId: languages.id, description: languages.description, isoCode: languages.isoCode })
+        .from(screenerLanguages)
+        .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
+        .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId));
+    const [total] = await db
+      .select({ n: count() })
+      .from(screenerLanguages)
+      .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId))
+      .where(where);
+    const rows = await base()
+      .where(where)
+      .orderBy(...orderBy(q.sort, { description: languages.description, isoCode: languages.isoCode }, screenerLanguages.screenerId), languages.id)
+      .limit(q.limit)
+      .offset(q.offset);
+    return sendList(
+      c,
+      rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r)),
+      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+    );
+  });
+
+  app.get('/:id', async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const row = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
+    if (!row) throw notFound('screener');
+    return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
+  });
+
+  app.post('/', canEdit, async (c) => {
+    const user = c.get('user');
+    const { attributes, relationships } = await readResource(c, ScreenerInput, { type: SCREENER_TYPE });
+    await assertSponsor(db, attributes.sponsorId);
+    await assertLanguageCodes(db, attributes);
+    const links = await readRelationships(db, relationships, attributes.sponsorId);
+    const { messages, ...values } = attributes;
+    const id = await db
+      .transaction(async (tx) => {
+        const [row] = await tx.insert(screeners).values({ ...values, userId: user.id }).returning({ id: screeners.id });
+        if (!row) throw new Error('insert returned no row');
+        await writeMessages(tx, row.id, messages);
+        if (links.languages) await writeLanguages(tx, row.id, links.languages);
+        if (links.engagements) await writeEngagements(tx, row.id, links.engagements);
+        return row.id;
+      })
+      .catch(rethrowConstraint);
+    return sendScreener(c, db, id, 201);
+  });
+
+  app.patch('/:id', canEdit, async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const existing = await findScreener(db, id, user);
+    if (!existing || id === null) throw notFound('screener');
+    const { attributes, relationships } = await readResource(c, ScreenerPatch, { type: SCREENER_TYPE, id });
+    // A locked screener takes only its unlocking.
+    const keys = Object.keys(attributes);
+    const unlockOnly = keys.length === 1 && attributes.isLocked === false && Object.keys(relationships).length === 0;
+    if (existing.isLocked && !unlockOnly) throw lockedProblem();
+    await assertSponsor(db, attributes.sponsorId);
+    await assertLanguageCodes(db, attributes);
+    const sponsorId = attributes.sponsorId ?? existing.sponsorId;
+    const links = await readRelationships(db, relationships, sponsorId);
+    if (sponsorId !== existing.sponsorId && !links.engagements) {
+      const current = await db.select({ id: engagementScreeners.engagementId }).from(engagementScreeners).where(eq(engagementScreeners.screenerId, id));
+      if (await engagementIdsProblem(db, current.map((e) => e.id), sponsorId)) {
+        throw invalid([{ pointer: '/data/attributes/sponsorId', detail: 'This screener serves engagements of its current sponsor: change its engagements too.' }]);
+      }
+    }
+    const { messages, ...values } = attributes;
+    await db
+      .transaction(async (tx) => {
+        await tx
+          .update(screeners)
+          .set({ ...values, modified: sql`now()` })
+          .where(eq(screeners.id, id));
+        if (messages) await writeMessages(tx, id, messages);
+        if (links.languages) await writeLanguages(tx, id, links.languages);
+        if (links.engagements) await writeEngagements(tx, id, links.engagements);
+      })
+      .catch(rethrowConstraint);
+    return sendScreener(c, db, id);
+  });
+
+  app.delete('/:id', canEdit, async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await editableScreener(db, id, c.get('user'));
+    const channels = await mediaChannelCount(db, existing.id);
+    if (channels > 0) throw conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
+    // Messages, languages and the engagement, contact-field and survey links go with it (cascade).
+    await db.delete(screeners).where(eq(screeners.id, existing.id));
+    return c.body(null, 204);
+  });
+
+  // Cloning: POST /api/screeners/{id}/clone (optional attributes.title), answering the copy.
+  app.post('/:id/clone', canEdit, async (c) => {
+    const user = c.get('user');
+    const source = await findScreener(db, parseId(c.req.param('id')), user);
+    if (!source) throw notFound('screener');
+    // The body is optional: without one the copy is titled "{title} (Copy)".
+    const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
+    const { attributes } = hasBody ? await readResource(c, CloneInput, { type: SCREENER_TYPE }) : { attributes: {} as v.InferOutput<typeof CloneInput> };
+    const id = await db.transaction((tx) => cloneScreener(tx, source, attributes.title ?? `${source.title} (Copy)`, user.id)).catch(rethrowConstraint);
+    return sendScreener(c, db, id, 201);
+  });
+
+  app.delete('/clone/:id', canEdit, async (c) => {
+    const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
+    if (!existing) throw notFound('screener');
+    if (existing.clonedFromId === null) throw conflict(NOT_A_CLONE);
+    if (existing.isLocked) throw lockedProblem();
+    const channels = await mediaChannelCount(db, existing.id);
+    if (channels > 0) throw conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
+    await db.transaction(async (tx) => {
+      // Everything the clone copied hangs off it and goes with it (ON DELETE CASCADE).
+      await tx.delete(screeners).where(eq(screeners.id, existing.id));
+    });
+    return c.body(null, 204);
+  });
+
+  app.patch('/update-surveys/:id', canEdit, async (c) => {
+    const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
+    if (!existing) throw notFound('screener');
+    if (existing.clonedFromId === null) throw conflict('Only a clone takes its surveys from its source.');
+    if (existing.isLocked) throw lockedProblem();
+    throw new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: NEEDS_VERSIONED_SURVEYS, meta: { code: 'needs_versioned_surveys' } }]);
+  });
+
+  // toggle_active of one of a screener's survey links.
+  app.patch('/surveys/:id', canEdit, async (c) => {
+    const id = parseId(c.req.param('id'));
+    const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
+    if (!link || id === null) throw notFound('screener survey');
+    await editableScreener(db, link.screenerId, c.get('user'));
+    await readResource(c, ScreenerSurveyToggle, { type: SCREENER_SURVEY_TYPE, id });
+    const [row] = await db
+      .update(screenerSurveys)
+      .set({ isActive: sql`not ${screenerSurveys.isActive}` })
+      .where(eq(screenerSurveys.id, id))
+      .returning();
+    if (!row) throw notFound('screener survey');
+    const { id: linkId, created, ...attributes } = row;
+    return sendResource(c, toResource(SCREENER_SURVEY_TYPE, linkId, { ...attributes, created: created.toISOString() }));
+  });
+
+  return app;
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { defaultScreenerStyles, emptyScreenerMessage, SCREENER_OUTCOMES } from '../../core/model/screener';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { makeSponsor } from './fixtures';
+
+const admin = makeUser('Admin');
+const LANGUAGES = [
+  { id: 1, name: 'English', description: 'English', isoCode: 'en', isActive: true, isDefault: true, created: '', modified: '' },
+  { id: 2, name: 'Español', description: 'Spanish', isoCode: 'es', isActive: true, isDefault: false, created: '', modified: '' },
+];
+
+function screenerRow(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 5,
+    title: 'Heart screener',
+    description: null,
+    sponsorId: 7,
+    sponsorName: 'Acme Pharma',
+    userId: 1,
+    type: 'super-screener',
+    isActive: true,
+    isLocked: false,
+    isTest: false,
+    isInterestVisible: false,
+    translations: {},
+    styles: defaultScreenerStyles(),
+    messages: Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, emptyScreenerMessage()])),
+    clonedFromId: null,
+    engagements: [{ id: 12, name: 'Heart Study' }],
+    languages: [],
+    created: '2024-05-01T10:00:00Z',
+    modified: '2024-05-01T10:00:00Z',
+    ...overrides,
+  };
+}
+
+const FIELDS = [
+  { id: 31, label: 'First Name', name: 'first_name', required: true, type: 'text' },
+  { id: 32, label: 'Last Name', name: 'last_name', required: true, type: 'text' },
+  { id: 33, label: 'Email', name: 'email', required: false, type: 'email' },
+];
+
+function screenerServer(attached: number[] = [31, 32, 33]): Handler {
+  let current = [...attached];
+  const links = () =>
+    current.map((contactFieldId, weight) => {
+      const f = FIELDS.find((x) => x.id === contactFieldId)!;
+      return { id: 100 + contactFieldId, screenerId: 5, contactFieldId, weight, label: f.label, name: f.name, required: f.required, type: f.type };
+    });
+  return async (request, url) => {
+    const path = url.pathname.replace(/^\/api\//, '');
+    if (path === 'screeners/5' && request.method === 'GET') return json(resourceDocument('screeners', screenerRow()));
+    if (path === 'screeners/5' && request.method === 'PATCH') {
+      const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
+      return json(resourceDocument('screeners', screenerRow(data.attributes)));
+    }
+    if (path === 'sponsors/7') return json(resourceDocument('sponsors', { ...makeSponsor(7, { name: 'Acme Pharma', identification: 'ACME' }) }));
+    if (path === 'engagements') return json(listDocument('engagements', [{ id: 12, name: 'Heart Study' }]));
+    if (path === 'languages') return json(listDocument('languages', LANGUAGES));
+    if (path === 'contact-fields') return json(listDocument('contact-fields', FIELDS));
+    if (path === 'contact-fields-screeners') return json(listDocument('contact-fields-screeners', links()));
+    if (path === 'contact-fields-screeners/update/5' && request.method === 'POST') {
+      // As the real server: JSON bodies only.
+      if (!/^application\/vnd\.api\+json/.test(request.headers.get('Content-Type') ?? '')) return json({ errors: [{ status: '415', title: 'Unsupported Media Type' }] }, 415);
+      const { data } = (await request.json()) as { data: { attributes: { contactFieldScreeners: { contactFieldId: number; weight: number }[] } } };
+      current = [...data.attributes.contactFieldScreeners].sort((a, b) => a.weight - b.weight).map((l) => l.contactFieldId);
+      return json(listDocument('contact-fields-screeners', links()));
+    }
+    if (path === 'media-channels' || path === 'screener-surveys') return json(listDocument(path, []));
+    if (path === 'screener-surveys/flow/5') return json(resourceDocument('screener-flows', { id: 5, nodes: [], edges: [] }));
+    return undefined;
+  };
+}
+
+const writes = (requests: Recorded[]) => requests.filter((r) => r.method === 'POST' || r.method === 'PATCH');
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label, { exact: true }), { target: { value } });
+
+describe('Screener styles form', () => {
+  it('shows a bad colour beside its field and sends nothing, then saves the nested styles', async () => {
+    const { server, location } = renderAdmin({ path: '/screeners/edit/5', user: admin, handler: screenerServer() });
+    await screen.findByLabelText('Next Button Active', { exact: true });
+    expect((screen.getByLabelText('Progress Bar Background', { exact: true }) as HTMLInputElement).value).toBe('CCCCCC');
+
+    type('Next Button Active', 'red');
+    type('Checkbox Hover', 'ABC');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getAllByText('Must be 6 or 2 hex characters.')).toHaveLength(2));
+    expect(writes(server.requests)).toHaveLength(0);
+
+    type('Next Button Active', 'ff0000');
+    type('Checkbox Hover', '');
+    type('Progress Bar Color', '00');
+    fireEvent.click(screen.getByLabelText('Show Back Button', { exact: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(writes(server.requests)).toHaveLength(1));
+    const body = writes(server.requests)[0]!.body as { data: { attributes: { styles: Record<string, Record<string, unknown>> }; relationships: Record<string, unknown> } };
+    expect(body.data.attributes.styles.nextButton).toEqual({ active: 'FF0000', error: null, hover: null });
+    expect(body.data.attributes.styles.progressBar).toEqual({ background: 'CCCCCC', color: '00' });
+    expect(body.data.attributes.styles.checkbox!.hover).toBeNull();
+    expect(body.data.attributes.styles.backButton!.isShown).toBe(false);
+    expect(body.data.relationships.engagements).toEqual({ data: [{ type: 'engagements', id: '12' }] });
+    await waitFor(() => expect(location()).toBe('/screeners/view/5'));
+  });
+
+  it('offers message fields for each chosen additional language and sends them as translations', async () => {
+    const { server } = renderAdmin({ path: '/screeners/edit/5', user: admin, handler: screenerServer() });
+    const languages = await screen.findByRole('group', { name: 'Additional Languages' });
+    expect(screen.queryByLabelText('Qualified Consent Message (Spanish)', { exact: true })).toBeNull();
+    fireEvent.click(await within(languages).findByLabelText('Spanish (es)'));
+    type('Qualified Consent Message', 'You qualify');
+    type('Qualified Consent Message (Spanish)', 'Usted califica');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(writes(server.requests)).toHaveLength(1));
+    const body = writes(server.requests)[0]!.body as any;
+    expect(body.data.attributes.messages.qualified).toEqual({ consentMessage: 'You qualify', contactFormMessage: null, translations: { es: { consentMessage: 'Usted califica' } } });
+    expect(body.data.relationships.languages).toEqual({ data: [{ type: 'languages', id: '2' }] });
+  });
+});
+
+describe('Screener contact fields', () => {
+  const order = () => within(screen.getByRole('list', { name: 'Contact field order' })).getAllByRole('listitem').map((li) => li.textContent?.split(' (')[0]?.replace('⋮⋮', '').trim());
+  const posted = (requests: Recorded[]) =>
+    requests
+      .filter((r) => r.method === 'POST' && r.path === 'contact-fields-screeners/update/5')
+      .map((r) => (r.body as any).data.attributes.contactFieldScreeners as { contactFieldId: number; weight: number }[]);
+
+  it('reorders with the arrow buttons and by dragging, saving the whole list with new weights each time', async () => {
+    const { server } = renderAdmin({ path: '/screeners/view/5', user: admin, handler: screenerServer() });
+    await screen.findByRole('list', { name: 'Contact field order' });
+    expect(order()).toEqual(['First Name', 'Last Name', 'Email']);
+    expect((screen.getByRole('button', { name: 'Move First Name up' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Move Email up' }));
+    await waitFor(() => expect(order()).toEqual(['First Name', 'Email', 'Last Name']));
+    expect(posted(server.requests)[0]).toEqual([
+      { contactFieldId: 31, weight: 0 },
+      { contactFieldId: 33, weight: 1 },
+      { contactFieldId: 32, weight: 2 },
+    ]);
+    await screen.findByText('Moved Email to position 2.');
+
+    const items = within(screen.getByRole('list', { name: 'Contact field order' })).getAllByRole('listitem');
+    fireEvent.dragStart(items[0]!);
+    fireEvent.dragOver(items[2]!);
+    fireEvent.drop(items[2]!);
+    await waitFor(() => expect(order()).toEqual(['Email', 'Last Name', 'First Name']));
+    expect(posted(server.requests)[1]).toEqual([
+      { contactFieldId: 33, weight: 0 },
+      { contactFieldId: 32, weight: 1 },
+      { contactFieldId: 31, weight: 2 },
+    ]);
+  });
+
+  it('hides the reorder controls from a User', async () => {
+    renderAdmin({ path: '/screeners/view/5', user: makeUser('User'), handler: screenerServer() });
+    await screen.findByRole('list', { name: 'Contact field order' });
+    expect(screen.queryByRole('button', { name: 'Move Email up' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+  });
+});
+
+describe('Contact field added from a screener', () => {
+  it('creates the field, attaches it last to that screener and returns to the screener', async () => {
+    const base = screenerServer([31]);
+    const handler: Handler = async (request, url) => {
+      if (url.pathname === '/api/contact-fields/' && request.method === 'POST') {
+        const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
+        FIELDS.push({ id: 34, label: String(data.attributes.label), name: String(data.attributes.name), required: false, type: 'text' });
+        return json(resourceDocument('contact-fields', { id: 34, ...data.attributes, translations: {}, created: '', modified: '' }), 201);
+      }
+      return base(request, url);
+    };
+    const { server, location } = renderAdmin({ path: '/contact-fields/add/5', user: admin, handler });
+    await screen.findByLabelText('Name', { exact: true });
+    type('Name', 'date_of_birth');
+    type('Label', 'Date of birth');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/screeners/view/5'));
+    const update = server.requests.find((r) => r.path === 'contact-fields-screeners/update/5');
+    expect((update?.body as any).data.attributes.contactFieldScreeners).toEqual([
+      { contactFieldId: 31, weight: 0 },
+      { contactFieldId: 34, weight: 1 },
+    ]);
+    FIELDS.pop();
+  });
+});

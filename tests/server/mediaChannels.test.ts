@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count } from 'drizzle-orm';
+import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
+import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, embedSnippet } from '../../core/model/mediaChannel';
+import { isHostName } from '../../core/validation/rules';
+import { SURVEY_NOT_IN_SCREENER } from '../../server/routes/media-channels';
+import { createHarness, json, type Harness } from './harness';
+
+let h: Harness;
+let admin: string;
+let user: string;
+let screenerId: number;
+let otherScreenerId: number;
+
+const doc = (type: string, attributes: Record<string, unknown>, id?: string) => ({ data: { type, ...(id ? { id } : {}), attributes } });
+async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
+  const res = await h.request('POST', path, { token, body: doc(type, attributes) });
+  return { res, body: await json(res) };
+}
+const channelCount = async () => (await h.db.select({ n: count() }).from(mediaChannels))[0]?.n;
+const channel = (attributes: Record<string, unknown> = {}, token = admin) =>
+  post('/api/media-channels', 'media-channels', { title: 'Partner page', domain: 'www.partner.example', screenerId, type: 'Partner Website', ...attributes }, token);
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = await h.token();
+  const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme', identification: 'ACME' })).body.data.id);
+  const otherSponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Other', identification: 'OTH' })).body.data.id);
+  screenerId = Number((await post('/api/screeners', 'screeners', { title: 'Heart', sponsorId })).body.data.id);
+  otherScreenerId = Number((await post('/api/screeners', 'screeners', { title: 'Lung', sponsorId: otherSponsorId })).body.data.id);
+  await h.createUser({ username: 'plain', roles: ['User'], sponsorIds: [sponsorId] });
+  user = await h.token('plain', 'a-good-password');
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('host names', () => {
+  it('accepts domains and refuses URLs, single labels and bad labels', () => {
+    for (const ok of ['example.com', 'www.partner-site.co.uk', 'a.b', 'xn--bcher-kva.example']) expect(isHostName(ok), ok).toBe(true);
+    for (const bad of ['', 'https://example.com', 'example.com/path', 'localhost', '-a.com', 'a-.com', 'a..com', 'exa mple.com', '1.2.3.4', 'example.com:8080', `${'a'.repeat(64)}.com`]) {
+      expect(isHostName(bad), bad).toBe(false);
+    }
+  });
+});
+
+describe('media channels', () => {
+  it('creates with zero figures, reads, lists by title with filters, and updates', async () => {
+    const { res, body } = await channel({ domain: 'WWW.Partner.Example' });
+    expect(res.status).toBe(201);
+    expect(body.data.attributes).toMatchObject({
+      title: 'Partner page',
+      domain: 'www.partner.example',
+      screenerId,
+      screenerName: 'Heart',
+      sponsorName: 'Acme',
+      type: 'Partner Website',
+      isActive: true,
+      views: 0,
+      share: 0,
+      submissionsStarted: 0,
+      submissionsCompleted: 0,
+      submissionsQualified: 0,
+    });
+    const id = body.data.id;
+    await channel({ title: 'Another channel', type: 'Social Media', domain: 'social.example' });
+    await channel({ title: 'Zebra', screenerId: otherScreenerId, type: 'Other', domain: 'z.example' });
+
+    const list = await json(await h.request('GET', `/api/media-channels?screenerId=${screenerId}`, { token: admin }));
+    expect(list.data.map((c: any) => c.attributes.title)).toEqual(['Another channel', 'Partner page']);
+    const search = await json(await h.request('GET', '/api/media-channels?searchQuery=social', { token: admin }));
+    expect(search.data.map((c: any) => c.attributes.title)).toEqual(['Another channel']);
+    expect((await h.request('GET', '/api/media-channels?screenerId=x', { token: admin })).status).toBe(400);
+
+    const patched = await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { title: 'Renamed', isActive: false }, id) });
+    expect(patched.status).toBe(200);
+    expect((await json(patched)).data.attributes).toMatchObject({ title: 'Renamed', isActive: false, domain: 'www.partner.example' });
+    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.title).toBe('Renamed');
+  });
+
+  it('answers 422 with a pointer for a bad type, domain or screener, and for figures, writing nothing', async () => {
+    const before = await channelCount();
+    const badType = await channel({ type: 'Billboard' });
+    expect(badType.res.status).toBe(422);
+    expect(badType.body.errors).toEqual([expect.objectContaining({ detail: MEDIA_CHANNEL_TYPE_INVALID, source: { pointer: '/data/attributes/type' } })]);
+    const badDomain = await channel({ domain: 'https://partner.example/page' });
+    expect(badDomain.res.status).toBe(422);
+    expect(badDomain.body.errors[0]).toMatchObject({ detail: HOST_NAME_INVALID, source: { pointer: '/data/attributes/domain' } });
+    const badScreener = await channel({ screenerId: 999999 });
+    expect(badScreener.res.status).toBe(422);
+    expect(badScreener.body.errors[0].source.pointer).toBe('/data/attributes/screenerId');
+    const figures = await channel({ views: 10 });
+    expect(figures.res.status).toBe(422);
+    expect(await channelCount()).toBe(before);
+
+    const id = (await channel({ title: 'Patch target', domain: 'p.example' })).body.data.id;
+    const badPatch = await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { type: 'TV' }, id) });
+    expect(badPatch.status).toBe(422);
+    expect((await json(badPatch)).errors[0].source.pointer).toBe('/data/attributes/type');
+  });
+
+  it('keeps a User to the channels of their sponsors', async () => {
+    const list = await json(await h.request('GET', '/api/media-channels?limit=100', { token: user }));
+    expect(list.data.every((c: any) => c.attributes.screenerId === screenerId)).toBe(true);
+    const zebra = (await json(await h.request('GET', '/api/media-channels?searchQuery=Zebra', { token: admin }))).data[0].id;
+    expect((await h.request('GET', `/api/media-channels/${zebra}`, { token: user })).status).toBe(404);
+    expect((await channel({ screenerId: otherScreenerId }, user)).res.status).toBe(422);
+    expect((await channel({ title: 'Users own', domain: 'own.example' }, user)).res.status).toBe(201);
+  });
+
+  it('links survey identities of its screener, lists them and toggles each link', async () => {
+    const id = Number((await channel({ title: 'With surveys', domain: 'surveys.example' })).body.data.id);
+    expect((await post('/api/screener-surveys', 'screener-surveys', { screenerId, oFormIdentity: 'intake' })).res.status).toBe(201);
+    const notServed = await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: 'elsewhere' });
+    expect(notServed.res.status).toBe(422);
+    expect(notServed.body.errors[0].detail).toBe(SURVEY_NOT_IN_SCREENER);
+    const link = await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: 'intake' });
+    expect(link.res.status).toBe(201);
+    expect(link.body.data.attributes).toEqual({ mediaChannelId: id, oFormIdentity: 'intake', isActive: true });
+    expect((await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: 'intake' })).res.status).toBe(409);
+    const linkId = link.body.data.id;
+    const off = await h.request('PATCH', `/api/media-channel-surveys/${linkId}`, { token: admin, body: doc('media-channel-surveys', { isActive: false }, linkId) });
+    expect((await json(off)).data.attributes.isActive).toBe(false);
+    const list = await json(await h.request('GET', `/api/media-channel-surveys?mediaChannelId=${id}`, { token: admin }));
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0].attributes).toMatchObject({ oFormIdentity: 'intake', isActive: false });
+    expect((await h.db.select({ n: count() }).from(mediaChannelSurveys))[0]?.n).toBe(1);
+  });
+
+  it('writes the snippet the widget reads', () => {
+    expect(embedSnippet('https://trial.example/', '12', 3)).toBe(
+      '<div data-trial-widget></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3"></script>',
+    );
+  });
+});
+
+describe('media channel for a survey transition', () => {
+  it('resolves to the channel serving the target survey, preferring the same channel and screener, publicly', async () => {
+    const from = Number((await channel({ title: 'From', domain: 'from.example' })).body.data.id);
+    const sibling = Number((await channel({ title: 'Sibling', domain: 'sibling.example' })).body.data.id);
+    await post('/api/screener-surveys', 'screener-surveys', { screenerId, oFormIdentity: 'second' });
+    await post('/api/screener-surveys', 'screener-surveys', { screenerId: otherScreenerId, oFormIdentity: 'second' });
+    const other = Number((await channel({ title: 'Other sponsor', domain: 'other.example', screenerId: otherScreenerId })).body.data.id);
+    await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: other, oFormIdentity: 'second' });
+    const resolve = () => h.request('GET', `/api/get-media-channel-for-transition-survey/second/${from}`);
+    // Only another sponsor's channel serves it: not found.
+    expect((await resolve()).status).toBe(404);
+
+    const link = (await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: sibling, oFormIdentity: 'second' })).body.data.id;
+    const res = await resolve();
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ type: 'media-channels', id: String(sibling), attributes: { screenerId, oFormIdentity: 'second' } });
+
+    await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: from, oFormIdentity: 'second' });
+    expect((await json(await resolve())).data.id).toBe(String(from));
+
+    await h.request('PATCH', `/api/media-channels/${from}`, { token: admin, body: doc('media-channels', { isActive: false }, String(from)) });
+    expect((await resolve()).status).toBe(404);
+    await h.request('PATCH', `/api/media-channels/${from}`, { token: admin, body: doc('media-channels', { isActive: true }, String(from)) });
+    await h.request('PATCH', `/api/media-channel-surveys/${link}`, { token: admin, body: doc('media-channel-surveys', { isActive: false }, link) });
+    expect((await json(await resolve())).data.id).toBe(String(from));
+    expect((await h.request('GET', `/api/get-media-channel-for-transition-survey/bad%20id/${from}`)).status).toBe(404);
+    expect((await h.request('GET', '/api/get-media-channel-for-transition-survey/second/abc')).status).toBe(404);
+  });
+});
