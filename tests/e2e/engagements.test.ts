@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { E2E_ADMIN_PASSWORD } from './server';
+import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 
 const base = inject('baseUrl');
 let browser: Browser;
@@ -22,23 +22,12 @@ const indication = `E2E Indication ${stamp}`;
 let sponsorId = '';
 let engagementId = '';
 
-async function api<T = any>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${base}/api/${path}`, {
-    ...init,
-    headers: { 'Content-Type': 'application/vnd.api+json', Authorization: `Bearer ${token}`, ...init.headers },
-  });
-  return (await res.json()) as T;
-}
+const api = apiCaller(base, () => token);
 
 const sponsorRow = () => page.getByRole('table', { name: 'Sponsors' }).getByRole('row').filter({ hasText: sponsorName });
 
 beforeAll(async () => {
-  const login = await fetch(`${base}/api/jwt/login?t=a`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/vnd.api+json' },
-    body: JSON.stringify({ data: { username: 'admin', password: E2E_ADMIN_PASSWORD } }),
-  });
-  token = ((await login.json()) as { access: string }).access;
+  token = await adminToken(base);
   const sponsor = await api('sponsors', {
     method: 'POST',
     body: JSON.stringify({ data: { type: 'sponsors', attributes: { name: sponsorName, identification: sponsorIdentification } } }),
@@ -47,11 +36,7 @@ beforeAll(async () => {
 
   browser = await launchBrowser();
   page = await browser.newPage({ acceptDownloads: true });
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Log In', exact: true }).click();
-  await page.waitForURL(`${base}/sponsors`);
+  await signInAsAdmin(page, base);
 });
 afterAll(async () => {
   await browser?.close();

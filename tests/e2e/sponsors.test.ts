@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { E2E_ADMIN_PASSWORD } from './server';
+import { signInAsAdmin } from './admin-session';
 
 const base = inject('baseUrl');
 let browser: Browser;
@@ -22,11 +22,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage();
   page.on('console', (m) => /Content Security Policy/i.test(m.text()) && cspViolations.push(m.text()));
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Log In', exact: true }).click();
-  await page.waitForURL(`${base}/sponsors`);
+  await signInAsAdmin(page, base);
 });
 afterAll(async () => {
   await browser?.close();
