@@ -6,7 +6,7 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
   extends: true as const,
   test: {
     name: `server-${kind}`,
-    include: ['tests/server/**/*.test.ts'],
+    include: ['tests/server/**/*.test.ts', 'tests/security/**/*.test.ts'],
     environment: 'node',
     env: { TEST_DB_KIND: kind },
     testTimeout: 30_000,
