@@ -11,6 +11,7 @@ import { JSON_API_MEDIA_TYPE } from '../core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { ApiProblem, internalError, notFound, payloadTooLarge, uploadTooLarge } from './http/errors';
 import { securityHeaders } from './http/security';
+import { rejectNulInQuery } from './http/query';
 import { auditWrites } from './audit/middleware';
 import { authRoutes } from './routes/auth';
 import { ssoRoutes } from './routes/sso';
@@ -64,6 +65,7 @@ export function createApp(deps: Deps) {
   });
 
   app.use('*', securityHeaders({ https: deps.config.publicUrl?.startsWith('https:') ?? false }));
+  app.use('/api/*', rejectNulInQuery);
   app.use('/api/*', auditWrites(deps, () => app));
 
   // JSON bodies stay small; the two upload routes take files up to UPLOAD_LIMIT_MB.

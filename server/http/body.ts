@@ -14,11 +14,22 @@ export async function readJson(c: Context): Promise<unknown> {
   if (!/^application\/(vnd\.api\+)?json\b/i.test(type)) throw unsupportedMediaType();
   const text = await c.req.text();
   if (text.trim() === '') throw badRequest('The request body is empty.');
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw badRequest('The request body is not valid JSON.');
   }
+  // PostgreSQL text cannot hold NUL characters: refuse them here rather than fail in a query.
+  if (containsNul(parsed)) throw badRequest('The request body must not contain NUL characters (\\u0000).');
+  return parsed;
+}
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
+  return Object.entries(value as Record<string, unknown>).some(([k, v]) => k.includes('\0') || containsNul(v, depth + 1));
 }
 
 const Identifier = v.object({ type: v.string(), id: v.union([v.string(), v.pipe(v.number(), v.transform(String))]) });

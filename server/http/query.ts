@@ -3,6 +3,8 @@
  * each resource's whitelist. Anything not on the list is a 400, so no client text reaches SQL
  * as an identifier.
  */
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context';
 import { badRequest } from './errors';
 
 export const PAGE_SIZES = [10, 20, 50, 100, 1000] as const;
@@ -131,3 +133,14 @@ export function parseId(raw: string | undefined): number | null {
   const id = Number(raw);
   return id >= 1 && id <= 2_147_483_647 ? id : null;
 }
+
+/**
+ * PostgreSQL text cannot hold NUL characters; one in a query string would fail deep in a
+ * query. Refused here, for every /api route, with the parameter named.
+ */
+export const rejectNulInQuery = createMiddleware<AppEnv>(async (c, next) => {
+  for (const [key, value] of new URL(c.req.url).searchParams) {
+    if (key.includes('\0') || value.includes('\0')) throw badRequest(`'${key.replace(/\0/g, '')}' must not contain NUL characters.`, key.replace(/\0/g, ''));
+  }
+  await next();
+});

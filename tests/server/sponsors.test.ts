@@ -125,6 +125,10 @@ describe('sponsor validation writes nothing on bad input', () => {
     const wrongType = await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'users', attributes: { name: 'a', identification: 'b' } } } });
     expect(wrongType.status).toBe(409);
 
+    const nul = await h.request('POST', '/api/sponsors', { token: admin, body: body({ name: 'a\u0000b', identification: 'NUL' }) });
+    expect(nul.status).toBe(400);
+    expect((await json(nul)).errors[0].detail).toContain('NUL');
+
     const noData = await h.request('POST', '/api/sponsors', { token: admin, body: { name: 'a' } });
     expect(noData.status).toBe(422);
     expect((await json(noData)).errors[0].source.pointer).toBe('/data');
@@ -215,6 +219,7 @@ describe('sponsors list', () => {
       ['unknownFilter=1', 'unknownFilter'],
       ['isActive=maybe', 'isActive'],
       ['page=1&page=2', 'page'],
+      ['searchQuery=%00', 'searchQuery'],
     ];
     for (const [query, parameter] of cases) {
       const res = await h.request('GET', `/api/sponsors?${query}`, { token: admin });
