@@ -17,11 +17,12 @@ import type { Db } from '../db/open';
 import { engagementFiles, engagements } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { engagementScope, findAccessibleEngagement } from '../domain/engagementAccess';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { orderBy } from '../http/sql';
-import { attachmentDisposition, readUpload } from '../http/upload';
+import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
+import { detectFileKind } from '../domain/file-types';
 import { localFileStorage, type FileStorage } from '../storage';
 
 const storages = new WeakMap<Deps, FileStorage>();
@@ -113,6 +114,8 @@ export function engagementFilesRoutes(deps: Deps) {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), user);
     if (!engagement) throw notFound('engagement');
     const upload = await readUpload(c, deps.config.uploadLimitBytes);
+    const detected = detectFileKind(upload.filename, upload.bytes);
+    if (!detected.ok) throw invalid([{ pointer: FILE_POINTER, detail: detected.problem }]);
     const key = await storage.put(upload.bytes);
     try {
       const [row] = await db
@@ -120,7 +123,7 @@ export function engagementFilesRoutes(deps: Deps) {
         .values({
           engagementId: engagement.id,
           filename: upload.filename,
-          mime: upload.mime,
+          mime: detected.kind.mime,
           size: upload.bytes.byteLength,
           storageKey: key,
           createdBy: user.id,

@@ -81,7 +81,7 @@ describe('engagement files', () => {
   });
 
   it('needs a signed-in member of staff who may see the engagement', async () => {
-    const doc = await json(await upload(otherEngagementId, new Blob(['secret']), 'secret.pdf'));
+    const doc = await json(await upload(otherEngagementId, new Blob(['%PDF-1.4 secret']), 'secret.pdf'));
     const url = doc.data.attributes.downloadUrl;
     expect((await h.request('GET', url)).status).toBe(401);
     // No token in the URL is accepted.
@@ -132,6 +132,32 @@ describe('engagement files', () => {
       expect(res.status).toBe(400);
       expect((await json(res)).errors[0].source.parameter).toBe(parameter);
     }
+  });
+});
+
+describe('file types are checked by content and extension', () => {
+  it('stores the detected type, not the declared one, and refuses what it cannot accept, writing nothing', async () => {
+    const good = await json(await upload(engagementId, new Blob(['%PDF-1.7 real enough'], { type: 'text/html' }), 'report.pdf'));
+    expect(good.data.attributes.mime).toBe('application/pdf');
+    const png = await json(await upload(engagementId, new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])]), 'logo.PNG'));
+    expect(png.data.attributes.mime).toBe('image/png');
+
+    const before = [await fileCount(), storedFiles().length];
+    const cases: [Blob, string, RegExp][] = [
+      [new Blob(['<html><script>alert(1)</script>']), 'brochure.pdf', /not that of a PDF file/],
+      [new Blob([new Uint8Array([0x4d, 0x5a, 0x90, 0x00])]), 'setup.exe', /\.exe are not accepted/],
+      [new Blob(['<svg onload=alert(1)>']), 'image.svg', /\.svg are not accepted/],
+      [new Blob([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2])]), 'notes.txt', /not that of a text file/],
+      [new Blob(['no extension']), 'README', /\(none\) are not accepted/],
+    ];
+    for (const [content, name, message] of cases) {
+      const res = await upload(engagementId, content, name);
+      expect(res.status, name).toBe(422);
+      const doc = await json(res);
+      expect(doc.errors[0].source.pointer).toBe('/file');
+      expect(doc.errors[0].detail).toMatch(message);
+    }
+    expect([await fileCount(), storedFiles().length]).toEqual(before);
   });
 });
 
