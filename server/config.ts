@@ -3,6 +3,7 @@
  * stops the start with a one-line message naming the variable.
  */
 import path from 'node:path';
+import { parsePhiKey } from './security/phi';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -25,6 +26,8 @@ export interface Config {
   accessTokenTtlSeconds: number;
   /** A staff session ends after `idleSeconds` without a refresh, and after `maxSeconds` in all. */
   session: { idleSeconds: number; maxSeconds: number };
+  /** Key for participants' contact values at rest; generated into DATA_DIR when unset. */
+  phiKey: Buffer | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -119,6 +122,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     },
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
+    phiKey: phiKey(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
   };
@@ -150,4 +154,14 @@ function ssoServices(env: Env, publicUrl: string | null): Record<string, SsoServ
     };
   }
   return out;
+}
+
+function phiKey(env: Env): Buffer | null {
+  const raw = env.PHI_ENCRYPTION_KEY?.trim();
+  if (!raw) return null;
+  try {
+    return parsePhiKey(raw);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }

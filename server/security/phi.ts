@@ -1,0 +1,76 @@
+/**
+ * Encryption at rest for participants' contact values (HIPAA technical safeguards): AES-256-GCM
+ * with a fresh 96-bit IV per value, so a stored value is confidential and any change to it is
+ * detected. Stored form: `phi1.<key id>.<iv>.<tag>.<ciphertext>` (base64url), where the key id
+ * names the key that sealed it, so a wrong or rotated key is reported rather than misread.
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const PREFIX = 'phi1';
+const KEY_BYTES = 32;
+
+export class PhiError extends Error {
+  override name = 'PhiError';
+}
+
+export interface PhiCipher {
+  keyId: string;
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+  isSealed(value: string): boolean;
+}
+
+export function phiCipher(key: Buffer): PhiCipher {
+  if (key.length !== KEY_BYTES) throw new PhiError(`The PHI key must be ${KEY_BYTES} bytes.`);
+  const keyId = createHash('sha256').update(key).digest('base64url').slice(0, 8);
+  return {
+    keyId,
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return [PREFIX, keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    },
+    open(sealed) {
+      const [prefix, id, iv, tag, body] = sealed.split('.');
+      if (prefix !== PREFIX || iv === undefined || tag === undefined || body === undefined) throw new PhiError('Not an encrypted value.');
+      if (id !== keyId) throw new PhiError(`Sealed with another key (${id}); this server holds key ${keyId}.`);
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      } catch {
+        throw new PhiError('The encrypted value was changed or is damaged.');
+      }
+    },
+    isSealed: (value) => value.startsWith(`${PREFIX}.`),
+  };
+}
+
+/** Parses PHI_ENCRYPTION_KEY: 32 bytes as base64 or 64 hex characters. */
+export function parsePhiKey(raw: string): Buffer {
+  const text = raw.trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== KEY_BYTES) throw new PhiError('PHI_ENCRYPTION_KEY must be 32 bytes, as base64 or 64 hex characters');
+  return key;
+}
+
+/**
+ * The configured key, or one generated on first start and kept in DATA_DIR (mode 600). With
+ * several servers on one database, configure the key: each would otherwise make its own.
+ */
+export function resolvePhiKey(configured: Buffer | null, dataDir: string): Buffer {
+  if (configured) return configured;
+  const file = path.join(dataDir, 'phi-key');
+  try {
+    return parsePhiKey(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    if (fs.existsSync(file)) throw error;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(KEY_BYTES);
+  fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  return key;
+}
