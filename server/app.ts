@@ -14,6 +14,7 @@ import { securityHeaders } from './http/security';
 import { rejectNulInQuery } from './http/query';
 import { auditWrites } from './audit/middleware';
 import { authRoutes } from './routes/auth';
+import { healthRoutes } from './routes/health';
 import { ssoRoutes } from './routes/sso';
 import { countriesRoutes } from './routes/countries';
 import { engagementsRoutes } from './routes/engagements';
@@ -81,6 +82,7 @@ export function createApp(deps: Deps) {
     return upload ? uploadLimit(c, next) : jsonLimit(c, next);
   });
 
+  app.route('/api/health', healthRoutes(deps));
   app.route('/api/jwt', authRoutes(deps));
   app.route('/api/users', usersRoutes(deps));
   app.route('/api/languages', languagesRoutes(deps));

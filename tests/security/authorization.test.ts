@@ -12,6 +12,7 @@ import { createHarness, type Harness } from '../server/harness';
 type Access = 'public' | 'staff' | 'admin' | 'super';
 
 const RULES: Record<string, Access> = {
+  'GET /api/health': 'public',
   'POST /api/jwt/login': 'public',
   'POST /api/jwt/refresh': 'public',
   'POST /api/jwt/logout': 'public',

@@ -24,6 +24,13 @@ describe('JSON:API error documents', () => {
     expect((await json(res)).errors[0].status).toBe('413');
   });
 
+  it('reports health: 200 while the database answers', async () => {
+    const res = await h.app.request('/api/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', database: 'ok' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('answers an unexpected failure with a 500 naming only a request id (no stack, no SQL)', async () => {
     const token = await h.token();
     // The database going away mid-flight is the unexpected failure.
@@ -38,5 +45,10 @@ describe('JSON:API error documents', () => {
     expect(doc.errors[0].detail).toContain(requestId);
     const text = JSON.stringify(doc);
     expect(text).not.toMatch(/select|from "|\bat \w+ \(|\.ts:\d+|PGlite|closed/i);
+
+    // The same closed database makes the health check say so, for a load balancer to act on.
+    const health = await h.app.request('/api/health');
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'unavailable', database: 'unreachable' });
   });
 });
