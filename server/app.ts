@@ -30,6 +30,7 @@ import { languagesRoutes } from './routes/languages';
 import { genericMessagesRoutes } from './routes/generic-messages';
 import { contactFieldsRoutes } from './routes/contact-fields';
 import { mountLegacySurveyRoutes } from './routes/surveys';
+import { oFormsRoutes } from './routes/oforms';
 import { screenersRoutes } from './routes/screeners';
 import { contactFieldsScreenersRoutes, engagementsScreenersRoutes, screenerSurveysRoutes } from './routes/screener-links';
 import { mediaChannelSurveysRoutes, mediaChannelsRoutes, transitionMediaChannelRoutes } from './routes/media-channels';
@@ -105,6 +106,7 @@ export function createApp(deps: Deps) {
   app.route('/api/get-media-channel-for-transition-survey', transitionMediaChannelRoutes(deps));
   mountLookupRoutes(app, deps);
   mountLegacySurveyRoutes(app, deps);
+  app.route('/api/o-forms', oFormsRoutes(deps));
   app.all('/api/*', () => {
     throw notFound('API route');
   });

@@ -1,0 +1,157 @@
+/**
+ * Versioned surveys (oForms) as the API shows and takes them (SPEC sections 3, 4, 7:
+ * /api/o-forms/...): a version of a survey identity, its pages (root containers) and child
+ * containers, and its questions (fields) whose `configuration` is checked with
+ * `fieldConfiguration(type)` of ./oform.
+ */
+import * as v from 'valibot';
+import { message } from '../validation/messages';
+import { flag, idNumber, requiredText } from './fields';
+import { FIELD_TYPES, type FieldConfiguration, type FieldType } from './oform';
+
+export const OFORM_CONTAINER_TYPE = 'o-form-containers';
+export const OFORM_FIELD_TYPE = 'o-form-fields';
+export const OFORM_VERSION_TYPE = 'o-form-versions';
+export const OFORM_COPY_TYPE = 'o-form-copy';
+export const OFORM_FIELD_TYPE_TYPE = 'o-form-field-types';
+export const OFORM_FIELD_CATEGORY_TYPE = 'o-form-field-categories';
+
+export const CONTAINER_TYPES = ['root_container', 'child_container'] as const;
+export type ContainerType = (typeof CONTAINER_TYPES)[number];
+
+export const OFORM_SORTS = ['title', 'version', 'isActive', 'isApproved', 'engagementName', 'sponsorName', 'created', 'modified'] as const;
+export const OFORM_DEFAULT_SORT = '-modified';
+export const OFORM_INCLUDES = [
+  'oFormContainers',
+  'oFormContainers.oFormFields',
+  'oFormContainers.oFormFields.tags',
+  'engagement',
+  'engagement.sponsor',
+  'languages',
+] as const;
+
+/** The names the builder shows for each question type. */
+export const FIELD_TYPE_NAMES: Record<FieldType, string> = {
+  placeholder: 'Placeholder',
+  single: 'Single choice',
+  multiple: 'Multiple choice',
+  dropdown: 'Dropdown',
+  yes_no: 'Yes / No',
+  text: 'Text',
+  number: 'Number',
+  email: 'Email',
+  phone: 'Phone',
+  zip: 'ZIP code',
+  date: 'Date',
+  dob: 'Date of birth',
+};
+
+export const APPROVED_IMMUTABLE = 'This version is approved and cannot change. Make a new version to edit it.';
+export const ALREADY_APPROVED = 'This version has already been approved. Make a new version to approve changes.';
+export const MARK_APPROVED_ONLY = 'Send mark_approved: true to approve this version.';
+export const UNKNOWN_IDENTITY = 'Choose a survey from the list.';
+export const VERSION_RACE = 'Another version of this survey was just made. Reload and try again.';
+export const TRANSITION_PAGE_INVALID =
+  'Choose a page of this version other than the question’s own, and not one holding only date-of-birth questions.';
+export const TRANSITION_SURVEY_INVALID = 'Choose another survey from the list.';
+export const PARENT_CONTAINER_INVALID = 'Choose a page of the same version.';
+export const FIELD_TYPE_INVALID = `Choose one of: ${FIELD_TYPES.join(', ')}.`;
+
+const rowId = () => v.pipe(idNumber(), v.maxValue(2_147_483_647, message('integer')));
+const position = () => v.pipe(idNumber(), v.maxValue(100_000, message('integer')));
+
+export const OFormInput = v.strictObject({
+  title: requiredText(255),
+  engagementId: rowId(),
+  isActive: v.optional(flag(), true),
+});
+export const OFormPatch = v.partial(v.strictObject({ title: requiredText(255), isActive: flag() }));
+
+/** POST /api/o-forms/o-form-copy: the next version of an identity, copied from its latest. */
+export const OFormCopyInput = v.strictObject({ copy_identity: requiredText(100) });
+/** PATCH /api/o-forms/o-form-versions/{id}. */
+export const OFormVersionPatch = v.strictObject({ mark_approved: v.literal(true, MARK_APPROVED_ONLY) });
+
+export const ContainerInput = v.strictObject({
+  oFormId: rowId(),
+  /** A child container of this page; absent or null for a page ('New Page N' when untitled). */
+  parentId: v.optional(v.nullable(rowId()), null),
+  title: v.optional(requiredText(255)),
+  isActive: v.optional(flag(), true),
+});
+export const ContainerPatch = v.partial(v.strictObject({ title: requiredText(255), isActive: flag(), displayOrder: position() }));
+
+const fieldFields = {
+  type: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),
+  title: requiredText(500),
+  categoryId: v.nullable(rowId()),
+  isActive: flag(),
+  /** Checked against the question's type with fieldConfiguration(type). */
+  configuration: v.record(v.string(), v.unknown()),
+  tagIds: v.pipe(v.array(rowId()), v.maxLength(100, message('max', { length: 100 }))),
+};
+export const FieldInput = v.strictObject({
+  containerId: rowId(),
+  /** Absent: 'placeholder', titled 'Placeholder' (SPEC section 4). */
+  type: v.optional(fieldFields.type),
+  title: v.optional(fieldFields.title),
+  categoryId: v.optional(fieldFields.categoryId),
+  isActive: v.optional(fieldFields.isActive, true),
+  configuration: v.optional(fieldFields.configuration),
+  tagIds: v.optional(fieldFields.tagIds),
+});
+export const FieldPatch = v.partial(v.strictObject({ ...fieldFields, displayOrder: position() }));
+
+export interface OFormField {
+  id: string;
+  identity: string;
+  containerId: string;
+  oFormContainerIdentity: string;
+  title: string;
+  type: FieldType;
+  oFormFieldTypeId: FieldType;
+  oFormFieldCategoryId: string | null;
+  isActive: boolean;
+  displayOrder: number;
+  configuration: FieldConfiguration;
+  tags: { id: string; name: string }[];
+}
+
+export interface OFormContainer {
+  id: string;
+  identity: string;
+  oFormVersionId: string;
+  oFormIdentity: string;
+  title: string;
+  displayOrder: number;
+  isActive: boolean;
+  oFormContainerTypeId: ContainerType;
+  parentId: string | null;
+}
+
+/** An option's jump, listed on the survey (SPEC section 3: transitions). */
+export interface OFormTransition {
+  containerIdentity: string;
+  fieldIdentity: string;
+  optionValue: string;
+  to: 'page' | 'end' | 'survey';
+  identity: string | null;
+}
+
+export interface OForm {
+  id: string;
+  identity: string;
+  version: number;
+  title: string;
+  isActive: boolean;
+  isApproved: boolean;
+  approvedAt: string | null;
+  engagementId: string;
+  engagementName: string;
+  sponsorId: string;
+  sponsorName: string;
+  containerCount: number;
+  transitions: OFormTransition[];
+  created: string;
+  modified: string;
+}
