@@ -11,8 +11,9 @@ import { clientAddress } from '../http/client-address';
 import { changedFields, recordAudit } from './trail';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-const RESOURCE = /^\/api\/([\w-]+)\/?$/;
-const MEMBER = /^\/api\/([\w-]+)\/(\d+)\/?$/;
+// A collection and a member, one or more path segments deep: /api/sponsors/7, /api/o-forms/o-forms/7.
+const RESOURCE = /^\/api\/((?:[\w-]+\/)*[\w-]+)\/?$/;
+const MEMBER = /^\/api\/((?:[\w-]+\/)*[\w-]+)\/(\d+)\/?$/;
 
 type Attributes = Record<string, unknown>;
 

@@ -128,14 +128,37 @@ describe('GET /api/audit-events', () => {
   });
 });
 
-describe('actions that are not plain resource writes', () => {
-  it('are named by their route, and never carry the two-factor secret or code', async () => {
+describe('two-factor enrolment', () => {
+  it('is recorded without the secret', async () => {
     const enrol = await json(await h.request('POST', '/api/users/me/totp', { token: superUser, body: { data: { type: 'totp', attributes: {} } } }));
     const secret = enrol.data?.attributes?.secret;
     expect(secret).toMatch(/^[A-Z2-7]+$/);
     const [latest] = await events();
-    expect(latest).toMatchObject({ entity: 'users', action: 'POST /api/users/me/totp', actorUsername: 'admin' });
+    expect(latest).toMatchObject({ entity: 'users/me/totp', action: 'create', actorUsername: 'admin' });
     expect(JSON.stringify(latest)).not.toContain(secret);
     expect(latest!.changes.secret).toEqual({ old: null, new: '[redacted]' });
+  });
+});
+
+describe('nested resource paths', () => {
+  it('record old and new values too', async () => {
+    const sponsor = await json(await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Nested', identification: 'NEST' }) }));
+    const engagement = await json(
+      await h.request('POST', '/api/engagements', {
+        token: superUser,
+        body: { data: { type: 'engagements', attributes: { name: 'Nested study', identification: 'NEST-1', sponsorId: Number(sponsor.data.id) } } },
+      }),
+    );
+    const created = await json(
+      await h.request('POST', '/api/o-forms/o-forms', {
+        token: superUser,
+        body: { data: { type: 'o-forms', attributes: { title: 'Audited survey', engagementId: Number(engagement.data.id) } } },
+      }),
+    );
+    expect(created.data?.id, JSON.stringify(created)).toBeTruthy();
+    await h.request('PATCH', `/api/o-forms/o-forms/${created.data.id}`, { token: superUser, body: { data: { type: 'o-forms', id: created.data.id, attributes: { title: 'Audited survey v2' } } } });
+    const [update] = await events();
+    expect(update).toMatchObject({ entity: 'o-forms/o-forms', entityId: created.data.id, action: 'update' });
+    expect(update!.changes.title).toEqual({ old: 'Audited survey', new: 'Audited survey v2' });
   });
 });
