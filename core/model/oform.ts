@@ -26,6 +26,22 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** What staff see for each question type (builders, views, the field-types lookup). */
+export const FIELD_TYPE_NAMES: Record<FieldType, string> = {
+  placeholder: 'Placeholder',
+  single: 'Single choice',
+  multiple: 'Multiple choice',
+  dropdown: 'Dropdown',
+  yes_no: 'Yes / No',
+  text: 'Text',
+  number: 'Number',
+  email: 'Email',
+  phone: 'Phone',
+  zip: 'ZIP code',
+  date: 'Date',
+  dob: 'Date of birth',
+};
+
 /** Types whose answers are chosen from options (and may therefore transition or disqualify). */
 export const CHOICE_TYPES: readonly FieldType[] = ['single', 'multiple', 'dropdown', 'yes_no'];
 export const isChoiceType = (type: FieldType) => CHOICE_TYPES.includes(type);

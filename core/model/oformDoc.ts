@@ -30,21 +30,6 @@ export const OFORM_INCLUDES = [
   'languages',
 ] as const;
 
-/** The names the builder shows for each question type. */
-export const FIELD_TYPE_NAMES: Record<FieldType, string> = {
-  placeholder: 'Placeholder',
-  single: 'Single choice',
-  multiple: 'Multiple choice',
-  dropdown: 'Dropdown',
-  yes_no: 'Yes / No',
-  text: 'Text',
-  number: 'Number',
-  email: 'Email',
-  phone: 'Phone',
-  zip: 'ZIP code',
-  date: 'Date',
-  dob: 'Date of birth',
-};
 
 export const APPROVED_IMMUTABLE = 'This version is approved and cannot change. Make a new version to edit it.';
 export const ALREADY_APPROVED = 'This version has already been approved. Make a new version to approve changes.';

@@ -17,14 +17,12 @@ import { and, asc, count, eq, inArray, max, ne, sql, type SQL } from 'drizzle-or
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
-import { FIELD_TYPES, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
-import { OFORM_TYPE } from '../../core/model/oform';
+import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import {
   ALREADY_APPROVED,
   APPROVED_IMMUTABLE,
   ContainerInput,
   ContainerPatch,
-  FIELD_TYPE_NAMES,
   FieldInput,
   FieldPatch,
   OFORM_CONTAINER_TYPE,

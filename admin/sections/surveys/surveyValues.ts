@@ -1,5 +1,4 @@
 import { ApiError } from '../../../core/api/client';
-import type { FieldType } from '../../../core/model/oform';
 
 /** SPEC section 8, verbatim (the product's spelling of 'enagagements' included). */
 export const ADD_PAGE_FAILED = 'Could not add Page';
@@ -20,20 +19,8 @@ export const SURVEY_LABELS = {
   pages: 'Pages',
 } as const;
 
-export const TYPE_LABELS: Record<FieldType, string> = {
-  placeholder: 'Placeholder',
-  single: 'Single choice',
-  multiple: 'Multiple choice',
-  dropdown: 'Dropdown',
-  yes_no: 'Yes / No',
-  text: 'Text',
-  number: 'Number',
-  email: 'Email',
-  phone: 'Phone',
-  zip: 'ZIP code',
-  date: 'Date',
-  dob: 'Date of birth',
-};
+/** Question type names, from core (one list for the server's lookup and every screen). */
+export { FIELD_TYPE_NAMES as TYPE_LABELS } from '../../../core/model/oform';
 
 /**
  * What a failed call shows: the server's own message first when it gave one (not for a lost
