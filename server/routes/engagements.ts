@@ -43,6 +43,7 @@ import { engagementScope } from '../domain/engagementAccess';
 import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { IDENTIFICATION_TAKEN } from './sponsors';
@@ -329,15 +330,9 @@ export function engagementsRoutes(deps: Deps) {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const conditions: (SQL | undefined)[] = [];
-    let fields = q.fields;
-    if (q.filters.uniqueIdentification !== undefined) {
-      // Unique across every engagement: the check looks at all of them, but shows a User
-      // only the identification of those outside their scope.
-      conditions.push(eq(engagements.identification, q.filters.uniqueIdentification.trim()));
-      if (sponsorScope(user) !== null) fields = new Set(['identification']);
-    } else {
-      conditions.push(engagementScope(user));
-    }
+    const unique = identificationOrScope(user, q.filters.uniqueIdentification, engagements.identification, engagementScope(user), q.fields);
+    const fields = unique.fields;
+    conditions.push(unique.condition);
     if (q.filters.sponsorId !== undefined) {
       const sponsorId = parseId(q.filters.sponsorId);
       if (sponsorId === null) throw badRequest("'sponsorId' must be a sponsor id.", 'sponsorId');

@@ -20,6 +20,7 @@ import { authenticate, sponsorScope } from '../auth/guards';
 import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { NO_FIGURES, sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
@@ -157,15 +158,9 @@ export function sponsorsRoutes(deps: Deps) {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const conditions: (SQL | undefined)[] = [];
-    let fields = q.fields;
-    if (q.filters.uniqueIdentification !== undefined) {
-      // Identification is unique across every sponsor, so the check looks at all of them, but
-      // answers only ids and identifications for the ones outside the user's scope.
-      conditions.push(eq(sponsors.identification, q.filters.uniqueIdentification.trim()));
-      if (sponsorScope(user) !== null) fields = new Set(['identification']);
-    } else {
-      conditions.push(scopeCondition(user));
-    }
+    const unique = identificationOrScope(user, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
+    const fields = unique.fields;
+    conditions.push(unique.condition);
     if (q.filters.searchQuery?.trim()) {
       conditions.push(ilikeAny([sponsors.name, sponsors.identification, sponsors.rmsSponsorIdentifier, countries.name], q.filters.searchQuery));
     }

@@ -1,0 +1,23 @@
+import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { AuthUser } from '../context';
+import { sponsorScope } from '../auth/guards';
+
+/**
+ * The `uniqueIdentification` list filter (checked before a save): identifications are unique
+ * across every record, so the check looks at all of them — but a `User` is shown only the
+ * identification of matches outside their sponsors, never the record. Without the filter the
+ * list keeps its usual scope.
+ */
+export function identificationOrScope(
+  user: AuthUser,
+  uniqueIdentification: string | undefined,
+  column: AnyColumn,
+  scope: SQL | undefined,
+  fields: Set<string> | null,
+): { condition: SQL | undefined; fields: Set<string> | null } {
+  if (uniqueIdentification === undefined) return { condition: scope, fields };
+  return {
+    condition: eq(column, uniqueIdentification.trim()),
+    fields: sponsorScope(user) === null ? fields : new Set(['identification']),
+  };
+}
