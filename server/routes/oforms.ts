@@ -59,6 +59,7 @@ import {
   transitionTargets,
   withAuthoringDefaults,
 } from '../../core/oform/authoring';
+import { oFormMessagesRoutes } from './oform-messages';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import {
@@ -90,8 +91,8 @@ export const UNKNOWN_TAG = 'Choose a tag from the list.';
 export const DOB_PAGE_IS_TARGET =
   'Options jump to this page; a page holding only date-of-birth questions cannot be jumped to. Point those options elsewhere first.';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Conn = Db | Tx;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Conn = Db | Tx;
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -136,7 +137,7 @@ const selectForms = (db: Conn) =>
     .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
     .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId));
 
-async function findForm(db: Conn, id: number | null, user: AuthUser): Promise<FormRow | undefined> {
+export async function findForm(db: Conn, id: number | null, user: AuthUser): Promise<FormRow | undefined> {
   if (id === null) return undefined;
   const [row] = await selectForms(db).where(and(eq(oForms.id, id), engagementScope(user)));
   return row;
@@ -346,7 +347,7 @@ async function sendForm(c: Context, db: Db, id: number, user: AuthUser, status: 
  * Locks the version's row for the rest of the transaction (so an approval cannot slip in
  * between the check and the write) and refuses to touch an approved one; marks it modified.
  */
-async function lockEditable(tx: Tx, formId: number) {
+export async function lockEditable(tx: Tx, formId: number) {
   const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, formId)).for('update');
   if (!row) throw notFound('survey');
   if (row.approvedAt !== null) throw conflict(APPROVED_IMMUTABLE);
@@ -970,5 +971,6 @@ export function oFormsRoutes(deps: Deps) {
   formsRoutes(app, deps.db);
   containersRoutes(app, deps.db);
   fieldsRoutes(app, deps.db);
+  oFormMessagesRoutes(app, deps.db);
   return app;
 }

@@ -13,6 +13,10 @@ type Access = 'public' | 'staff' | 'admin' | 'super';
 
 const RULES: Record<string, Access> = {
   'GET /api/health': 'public',
+  'GET /api/o-forms/o-form-default-messages': 'staff',
+  'GET /api/o-forms/o-form-messages': 'staff',
+  'POST /api/o-forms/o-form-messages': 'staff',
+  'PATCH /api/o-forms/o-form-messages/:id': 'staff',
   'POST /api/jwt/login': 'public',
   'POST /api/jwt/refresh': 'public',
   'POST /api/jwt/logout': 'public',

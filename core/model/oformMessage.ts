@@ -1,0 +1,84 @@
+/**
+ * A versioned survey's messages (SPEC section 3, oFormMessages): one text per message type and
+ * language for each version, with defaults in English and Spanish for a version that has none.
+ */
+import * as v from 'valibot';
+import { isApiIsoCode } from '../i18n';
+import { message } from '../validation/messages';
+import { idNumber } from './fields';
+import { ISO_CODE_FORMAT } from './language';
+
+export const OFORM_MESSAGE_TYPE = 'o-form-messages';
+export const OFORM_DEFAULT_MESSAGE_TYPE = 'o-form-default-messages';
+
+export const OFORM_MESSAGE_TYPES = [
+  'completed_contact_form',
+  'no_trial_sites_consent',
+  'no_trial_sites_contact_form',
+  'not_active_consent',
+  'not_active_contact_form',
+  'not_qualified_consent',
+  'not_qualified_contact_form',
+  'trial_site_selected_consent',
+  'trial_site_selected_contact_form',
+] as const;
+export type OFormMessageType = (typeof OFORM_MESSAGE_TYPES)[number];
+
+const text = v.pipe(v.string(message('required')), v.maxLength(5000, message('max', { length: 5000 })));
+
+export const OFormMessageInput = v.strictObject({
+  oFormVersionId: idNumber(),
+  messageType: v.picklist(OFORM_MESSAGE_TYPES, `Choose one of: ${OFORM_MESSAGE_TYPES.join(', ')}.`),
+  language: v.optional(v.pipe(v.string(), v.check(isApiIsoCode, ISO_CODE_FORMAT)), 'en'),
+  message: text,
+});
+export const OFormMessagePatch = v.strictObject({ message: text });
+
+export interface OFormMessage {
+  id: string;
+  oFormIdentity: string;
+  oFormVersionId: number;
+  messageType: OFormMessageType;
+  language: string;
+  message: string;
+}
+
+/** What a survey says at each outcome until staff write their own, in English and Spanish. */
+export const DEFAULT_OFORM_MESSAGES: Record<OFormMessageType, { en: string; es: string }> = {
+  completed_contact_form: {
+    en: 'Thank you! A member of the study team will contact you soon.',
+    es: '¡Gracias! Un miembro del equipo del estudio se pondrá en contacto con usted pronto.',
+  },
+  no_trial_sites_consent: {
+    en: 'May we contact you when a study site opens near you?',
+    es: '¿Podemos contactarle cuando se abra un centro del estudio cerca de usted?',
+  },
+  no_trial_sites_contact_form: {
+    en: 'There is no study site near you at the moment. Leave your details and we will let you know when one opens.',
+    es: 'En este momento no hay un centro del estudio cerca de usted. Deje sus datos y le avisaremos cuando se abra uno.',
+  },
+  not_active_consent: {
+    en: 'May we contact you about other studies that may suit you?',
+    es: '¿Podemos contactarle sobre otros estudios que puedan ser adecuados para usted?',
+  },
+  not_active_contact_form: {
+    en: 'This study is not enrolling at the moment. Leave your details to hear about other studies.',
+    es: 'Este estudio no está inscribiendo en este momento. Deje sus datos para saber de otros estudios.',
+  },
+  not_qualified_consent: {
+    en: 'May we contact you about other studies that may suit you?',
+    es: '¿Podemos contactarle sobre otros estudios que puedan ser adecuados para usted?',
+  },
+  not_qualified_contact_form: {
+    en: 'Thank you for your time. Based on your answers this study is not a match, but others may be.',
+    es: 'Gracias por su tiempo. Según sus respuestas este estudio no es adecuado, pero otros podrían serlo.',
+  },
+  trial_site_selected_consent: {
+    en: 'I agree to be contacted by the study team about this study.',
+    es: 'Acepto que el equipo del estudio me contacte sobre este estudio.',
+  },
+  trial_site_selected_contact_form: {
+    en: 'Thank you for choosing a study site. Leave your details so the study team can reach you.',
+    es: 'Gracias por elegir un centro del estudio. Deje sus datos para que el equipo del estudio pueda contactarle.',
+  },
+};
