@@ -54,6 +54,18 @@ const EngagementsUpdate = v.strictObject({
   ),
 });
 
+/** A screener's contact-field link as the API shows it: the link with its field's details. */
+const contactFieldLinkColumns = {
+  id: contactFieldScreeners.id,
+  screenerId: contactFieldScreeners.screenerId,
+  contactFieldId: contactFieldScreeners.contactFieldId,
+  weight: contactFieldScreeners.weight,
+  label: contactFields.label,
+  name: contactFields.name,
+  required: contactFields.required,
+  type: contactFields.type,
+};
+
 export function engagementsScreenersRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
@@ -111,16 +123,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
       .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
       .where(where);
     const rows = await db
-      .select({
-        id: contactFieldScreeners.id,
-        screenerId: contactFieldScreeners.screenerId,
-        contactFieldId: contactFieldScreeners.contactFieldId,
-        weight: contactFieldScreeners.weight,
-        label: contactFields.label,
-        name: contactFields.name,
-        required: contactFields.required,
-        type: contactFields.type,
-      })
+      .select(contactFieldLinkColumns)
       .from(contactFieldScreeners)
       .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
       .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
@@ -157,16 +160,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
         throw error;
       });
     const rows = await db
-      .select({
-        id: contactFieldScreeners.id,
-        screenerId: contactFieldScreeners.screenerId,
-        contactFieldId: contactFieldScreeners.contactFieldId,
-        weight: contactFieldScreeners.weight,
-        label: contactFields.label,
-        name: contactFields.name,
-        required: contactFields.required,
-        type: contactFields.type,
-      })
+      .select(contactFieldLinkColumns)
       .from(contactFieldScreeners)
       .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
       .where(eq(contactFieldScreeners.screenerId, screener.id))
