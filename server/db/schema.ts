@@ -151,7 +151,24 @@ export const campaignTypes = lookup('campaign_types');
 export const questionCategories = lookup('question_categories');
 export const targetGroups = lookup('target_groups');
 export const therapeuticAreas = lookup('therapeutic_areas');
-export const rmsProviders = lookup('rms_providers');
+/**
+ * A record system that receives qualified participants' contacts. `kind` picks the provider
+ * implementation (server/rms/): 'none' only records, 'webhook' POSTs signed JSON to `endpointUrl`.
+ */
+export const rmsProviders = pgTable(
+  'rms_providers',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull().unique(),
+    kind: text('kind').notNull().default('none'),
+    endpointUrl: text('endpoint_url'),
+    /** HMAC-SHA256 key for the webhook's signature header and for the callback's. */
+    signingSecret: text('signing_secret'),
+    timeoutMs: integer('timeout_ms').notNull().default(5000),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+  },
+  (t) => [check('rms_providers_kind_check', sql`${t.kind} in ('none', 'webhook')`)],
+);
 export const tags = lookup('tags');
 
 export const indications = pgTable('indications', {
@@ -302,9 +319,11 @@ export const referrals = pgTable(
     }),
     isScreened: boolean('is_screened').notNull().default(false),
     isRandomized: boolean('is_randomized').notNull().default(false),
+    /** The participant contact this referral counts (null for referrals recorded before contacts). */
+    contactId: integer('contact_id').references((): AnyPgColumn => contacts.id, { onDelete: 'cascade' }),
     created: created(),
   },
-  (t) => [index('referrals_engagement_idx').on(t.engagementId)],
+  (t) => [index('referrals_engagement_idx').on(t.engagementId), uniqueIndex('referrals_contact_idx').on(t.contactId)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -766,4 +785,125 @@ export const oFormMessages = pgTable(
       sql`${t.messageType} in ('completed_contact_form', 'no_trial_sites_consent', 'no_trial_sites_contact_form', 'not_active_consent', 'not_active_contact_form', 'not_qualified_consent', 'not_qualified_contact_form', 'trial_site_selected_consent', 'trial_site_selected_contact_form')`,
     ),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Participant runtime: submissions, page entries and answers, page timing, contacts and the
+// record-system push with its audits.
+
+export const oFormSubmissions = pgTable(
+  'o_form_submissions',
+  {
+    id: serial('id').primaryKey(),
+    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    /** 'in_progress' at creation; 'completed' once the contact form (or the outcome) ends it. */
+    status: text('status').notNull().default('in_progress'),
+    mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
+    languageId: integer('language_id').references(() => languages.id, { onDelete: 'set null' }),
+    /** API iso code (en, es_MX) the participant runs in. */
+    language: text('language').notNull().default('en'),
+    mediaChannelUrl: text('media_channel_url'),
+    /** SHA-256 of the access token handed out once in a response header; the token is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    /** The outcome reached: notActive, notQualified, noTrialSites, qualified, trialSiteSelected, completed. */
+    outcome: text('outcome'),
+    isQualified: boolean('is_qualified'),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('o_form_submissions_token_idx').on(t.tokenHash),
+    index('o_form_submissions_form_idx').on(t.oFormId),
+    index('o_form_submissions_channel_idx').on(t.mediaChannelId),
+    check('o_form_submissions_status_check', sql`${t.status} in ('in_progress', 'completed', 'abandoned')`),
+  ],
+);
+
+/** A page entry (parent) and its child entry, per visit of a page in a submission. */
+export const oFormContainerEntries = pgTable(
+  'o_form_container_entries',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id').notNull().references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
+    containerId: integer('container_id').notNull().references(() => oFormContainers.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id').references((): AnyPgColumn => oFormContainerEntries.id, { onDelete: 'cascade' }),
+    created: created(),
+  },
+  (t) => [index('o_form_container_entries_submission_idx').on(t.submissionId), index('o_form_container_entries_parent_idx').on(t.parentId)],
+);
+
+/** One answer: the value a participant gave a question on one page entry. */
+export const oFormFieldEntries = pgTable(
+  'o_form_field_entries',
+  {
+    id: serial('id').primaryKey(),
+    containerEntryId: integer('container_entry_id').notNull().references(() => oFormContainerEntries.id, { onDelete: 'cascade' }),
+    fieldId: integer('field_id').notNull().references(() => oFormFields.id, { onDelete: 'cascade' }),
+    /** The answer as sent: a string, a number, or a list of option values. */
+    fieldValue: jsonb('field_value').$type<unknown>(),
+    created: created(),
+  },
+  (t) => [uniqueIndex('o_form_field_entries_pair_idx').on(t.containerEntryId, t.fieldId)],
+);
+
+/** Page timing (SPEC: start, stop, type page, identity, o_form_submission_id). */
+export const oFormPageMetrics = pgTable(
+  'o_form_page_metrics',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id').notNull().references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
+    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    type: text('type').notNull().default('page'),
+    /** The page's (container's) identity. */
+    identity: text('identity').notNull(),
+    start: timestamp('start', { withTimezone: true, mode: 'date' }).notNull(),
+    stop: timestamp('stop', { withTimezone: true, mode: 'date' }),
+    created: created(),
+  },
+  (t) => [index('o_form_page_metrics_form_idx').on(t.oFormId, t.identity), index('o_form_page_metrics_submission_idx').on(t.submissionId)],
+);
+
+/**
+ * A qualified participant's contact details, stored before any push to the record system so a
+ * contact is never lost. `values` holds the field values encrypted (server/security/phi.ts).
+ */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id').references(() => oFormSubmissions.id, { onDelete: 'set null' }),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
+      onDelete: 'set null',
+    }),
+    screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
+    mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
+    language: text('language').notNull().default('en'),
+    /** AES-256-GCM ciphertext of the JSON map of contact field name to value. */
+    valuesCiphertext: text('values_ciphertext').notNull(),
+    acceptTerms: boolean('accept_terms').notNull().default(false),
+    consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
+    /** Set when the record system last accepted the contact. */
+    pushedAt: timestamp('pushed_at', { withTimezone: true, mode: 'date' }),
+    created: created(),
+  },
+  (t) => [index('contacts_engagement_idx').on(t.engagementId), index('contacts_submission_idx').on(t.submissionId)],
+);
+
+/** One row per attempt to push a contact to its record system (SPEC: record-system audit). */
+export const rmsAudits = pgTable(
+  'rms_audits',
+  {
+    id: serial('id').primaryKey(),
+    contactId: integer('contact_id').notNull().references(() => contacts.id, { onDelete: 'cascade' }),
+    rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
+    rmsProviderName: text('rms_provider_name').notNull(),
+    succeeded: boolean('succeeded').notNull().default(false),
+    attempt: integer('attempt').notNull().default(1),
+    responseMessage: text('response_message').notNull().default(''),
+    responseBody: text('response_body').notNull().default(''),
+    created: created(),
+  },
+  (t) => [index('rms_audits_created_idx').on(t.created), index('rms_audits_contact_idx').on(t.contactId)],
 );
