@@ -33,6 +33,8 @@ export interface ListMeta {
 export interface ErrorObject {
   status: string;
   title: string;
+  /** An application-specific code (JSON:API), e.g. 'missing_translations'. */
+  code?: string;
   detail?: string;
   source?: { pointer?: string; parameter?: string };
   meta?: Record<string, unknown>;

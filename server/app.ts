@@ -11,6 +11,7 @@ import { JSON_API_MEDIA_TYPE } from '../core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { ApiProblem, internalError, notFound, payloadTooLarge, uploadTooLarge } from './http/errors';
 import { securityHeaders } from './http/security';
+import { compress } from './http/compress';
 import { rejectNulInQuery } from './http/query';
 import { auditWrites } from './audit/middleware';
 import { authRoutes } from './routes/auth';
@@ -31,9 +32,13 @@ import { genericMessagesRoutes } from './routes/generic-messages';
 import { contactFieldsRoutes } from './routes/contact-fields';
 import { mountLegacySurveyRoutes } from './routes/surveys';
 import { oFormsRoutes } from './routes/oforms';
+import { participantRoutes } from './routes/participant';
+import { surveyMetricsRoutes } from './routes/oform-exports';
 import { screenersRoutes } from './routes/screeners';
 import { contactFieldsScreenersRoutes, engagementsScreenersRoutes, screenerSurveysRoutes } from './routes/screener-links';
 import { mediaChannelSurveysRoutes, mediaChannelsRoutes, transitionMediaChannelRoutes } from './routes/media-channels';
+import { participantContactRoutes } from './routes/participant-contact';
+import { resendRmsAuditRoutes, rmsAuditsRoutes, rmsCallbackRoutes } from './routes/rms-audits';
 import { webRoutes } from './routes/web';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -52,7 +57,9 @@ export function createApp(deps: Deps) {
   });
 
   app.use('*', async (c, next) => {
-    const requestId = randomUUID();
+    // A load balancer's request id is kept, so its logs and ours name the same request.
+    const incoming = c.req.header('X-Request-Id');
+    const requestId = incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
@@ -66,6 +73,7 @@ export function createApp(deps: Deps) {
     });
   });
 
+  app.use('*', compress());
   app.use('*', securityHeaders({ https: deps.config.publicUrl?.startsWith('https:') ?? false }));
   app.use('/api/*', rejectNulInQuery);
   app.use('/api/*', auditWrites(deps, () => app));
@@ -106,7 +114,14 @@ export function createApp(deps: Deps) {
   app.route('/api/get-media-channel-for-transition-survey', transitionMediaChannelRoutes(deps));
   mountLookupRoutes(app, deps);
   mountLegacySurveyRoutes(app, deps);
+  // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.
+  app.route('/api/o-forms', participantRoutes(deps));
+  app.route('/api/o-forms', participantContactRoutes(deps));
   app.route('/api/o-forms', oFormsRoutes(deps));
+  app.route('/api/rms-audits', rmsAuditsRoutes(deps));
+  app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
+  app.route('/api/rms-callback', rmsCallbackRoutes(deps));
+  app.route('/api/export-survey-metrics', surveyMetricsRoutes(deps));
   app.all('/api/*', () => {
     throw notFound('API route');
   });

@@ -1,7 +1,6 @@
 /**
- * A screener's surveys, by the stable identity of a versioned survey (oForm). The survey
- * content lives in the versioned-survey tables (a later issue); until then a link names the
- * identity only.
+ * A screener's surveys, by the stable identity of a versioned survey (oForm). A link may also
+ * name an identity that has no version (yet); cloning copies only surveys that have one.
  */
 import * as v from 'valibot';
 import { message } from '../validation/messages';
@@ -22,7 +21,7 @@ export const ScreenerSurveyInput = v.strictObject({
   oFormIdentity: surveyIdentity(),
   isActive: v.optional(flag(), true),
   displayOrder: v.optional(order(), 0),
-  /** Copy the survey's content as a new identity (needs versioned surveys). */
+  /** Link a deep copy of the survey (its latest version) as a survey of the screener's own. */
   cloneSurvey: v.optional(flag(), false),
 });
 export const ScreenerSurveyPatch = v.strictObject({ isActive: v.optional(flag()), displayOrder: v.optional(order()) });
@@ -48,12 +47,11 @@ export interface ScreenerFlowEdge {
   id: string;
   source: string;
   target: string;
+  /** The labels of the options leading from source to target. */
+  label?: string;
 }
 export interface ScreenerFlow {
   id: string;
   nodes: ScreenerFlowNode[];
   edges: ScreenerFlowEdge[];
 }
-
-export const NEEDS_VERSIONED_SURVEYS =
-  'Copying survey content needs versioned surveys (oForms), which this server does not have yet.';

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { and, asc, count, eq, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
@@ -60,6 +60,9 @@ import {
   withAuthoringDefaults,
 } from '../../core/oform/authoring';
 import { oFormMessagesRoutes } from './oform-messages';
+import { oFormExportsRoutes } from './oform-exports';
+import { copyVersion, sameIdentities } from '../domain/oformCopy';
+import { findMissingTranslations, missingTranslationsProblem, oFormTranslationsRoutes, readLanguagesRelationship, writeFormLanguages } from './oform-translations';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import {
@@ -69,7 +72,6 @@ import {
   oFormFieldTags,
   oFormFields,
   oFormLanguages,
-  oFormMessages,
   oForms,
   questionCategories,
   sponsors,
@@ -113,7 +115,7 @@ const formColumns = {
   created: oForms.created,
   modified: oForms.modified,
 };
-type FormRow = {
+export type FormRow = {
   id: number;
   identity: string;
   version: number;
@@ -130,7 +132,7 @@ type FormRow = {
   modified: Date;
 };
 
-const selectForms = (db: Conn) =>
+export const selectForms = (db: Conn) =>
   db
     .select(formColumns)
     .from(oForms)
@@ -143,16 +145,16 @@ export async function findForm(db: Conn, id: number | null, user: AuthUser): Pro
   return row;
 }
 
-type ContainerRow = typeof oFormContainers.$inferSelect;
+export type ContainerRow = typeof oFormContainers.$inferSelect;
 type FieldRow = typeof oFormFields.$inferSelect;
 
-interface Structure {
+export interface Structure {
   containers: ContainerRow[];
   fields: OFormField[];
 }
 
 /** A version's containers and fields (with tags), each in display order. */
-async function loadStructure(db: Conn, form: { id: number }): Promise<Structure> {
+export async function loadStructure(db: Conn, form: { id: number }): Promise<Structure> {
   const containers = await db
     .select()
     .from(oFormContainers)
@@ -218,7 +220,7 @@ function toContainer(row: ContainerRow, form: { identity: string }): OFormContai
 }
 
 /** The page a container belongs to: itself for a page, else its parent. */
-const pageOf = (containers: readonly ContainerRow[], containerId: number): ContainerRow | undefined => {
+export const pageOf = (containers: readonly ContainerRow[], containerId: number): ContainerRow | undefined => {
   const container = containers.find((c) => c.id === containerId);
   if (!container) return undefined;
   return container.parentId === null ? container : containers.find((c) => c.id === container.parentId);
@@ -599,8 +601,9 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.post('/o-forms', async (c) => {
     const user = c.get('user');
-    const { attributes } = await readResource(c, OFormInput, { type: OFORM_TYPE });
+    const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
     const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+    const languageIds = await readLanguagesRelationship(db, relationships);
     const id = await db.transaction(async (tx) => {
       const [created] = await tx
         .insert(oForms)
@@ -608,6 +611,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
         .returning({ id: oForms.id });
       if (!created) throw new Error('insert returned no row');
       await tx.insert(oFormContainers).values({ oFormId: created.id, identity: randomUUID(), title: newPageTitle(0), displayOrder: 1 });
+      await writeFormLanguages(tx, created.id, languageIds ?? []);
       return created.id;
     });
     return sendForm(c, db, id, user, 201);
@@ -618,12 +622,14 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, user);
     if (!existing || id === null) throw notFound('survey');
-    const { attributes } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
+    const { attributes, relationships } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
+    const languageIds = await readLanguagesRelationship(db, relationships);
     await db.transaction(async (tx) => {
       // isActive alone (toggle_active) is not content: an approved version may still be switched.
-      const onlyActive = Object.keys(attributes).every((k) => k === 'isActive');
+      const onlyActive = Object.keys(attributes).every((k) => k === 'isActive') && languageIds === undefined;
       if (!onlyActive) await lockEditable(tx, id);
       if (Object.keys(attributes).length) await tx.update(oForms).set({ ...attributes, modified: sql`now()` }).where(eq(oForms.id, id));
+      if (languageIds !== undefined) await writeFormLanguages(tx, id, languageIds);
     });
     return sendForm(c, db, id, user);
   });
@@ -650,58 +656,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
       .limit(1);
     if (!latest) throw invalid([{ pointer: '/data/attributes/copy_identity', detail: UNKNOWN_IDENTITY }]);
     const id = await db
-      .transaction(async (tx) => {
-        const [source] = await tx.select().from(oForms).where(eq(oForms.id, latest.id));
-        const [top] = await tx.select({ n: max(oForms.version) }).from(oForms).where(eq(oForms.identity, identity));
-        if (!source) throw notFound('survey');
-        const [created] = await tx
-          .insert(oForms)
-          .values({
-            identity,
-            version: (top?.n ?? source.version) + 1,
-            title: source.title,
-            isActive: source.isActive,
-            engagementId: source.engagementId,
-            sponsorId: source.sponsorId,
-            containerCount: source.containerCount,
-          })
-          .returning({ id: oForms.id });
-        if (!created) throw new Error('insert returned no row');
-        const langs = await tx.select().from(oFormLanguages).where(eq(oFormLanguages.oFormId, source.id));
-        if (langs.length) await tx.insert(oFormLanguages).values(langs.map((l) => ({ oFormId: created.id, languageId: l.languageId })));
-        const containers = await tx.select().from(oFormContainers).where(eq(oFormContainers.oFormId, source.id)).orderBy(asc(oFormContainers.id));
-        const newIds = new Map<number, number>();
-        // Pages first, then their child containers (whose parents then have new ids).
-        for (const container of [...containers.filter((x) => x.parentId === null), ...containers.filter((x) => x.parentId !== null)]) {
-          const { id: oldId, oFormId: _form, parentId, ...rest } = container;
-          const [copy] = await tx
-            .insert(oFormContainers)
-            .values({ ...rest, oFormId: created.id, parentId: parentId === null ? null : (newIds.get(parentId) ?? null) })
-            .returning({ id: oFormContainers.id });
-          if (!copy) throw new Error('insert returned no row');
-          newIds.set(oldId, copy.id);
-        }
-        const fields = containers.length
-          ? await tx.select().from(oFormFields).where(inArray(oFormFields.containerId, containers.map((x) => x.id))).orderBy(asc(oFormFields.id))
-          : [];
-        for (const field of fields) {
-          const { id: oldId, containerId, ...rest } = field;
-          const [copy] = await tx
-            .insert(oFormFields)
-            .values({ ...rest, containerId: newIds.get(containerId) ?? containerId })
-            .returning({ id: oFormFields.id });
-          if (!copy) throw new Error('insert returned no row');
-          const fieldTags = await tx.select().from(oFormFieldTags).where(eq(oFormFieldTags.fieldId, oldId));
-          if (fieldTags.length) await tx.insert(oFormFieldTags).values(fieldTags.map((t) => ({ fieldId: copy.id, tagId: t.tagId })));
-        }
-        const messages = await tx.select().from(oFormMessages).where(eq(oFormMessages.oFormVersionId, source.id));
-        if (messages.length) {
-          await tx
-            .insert(oFormMessages)
-            .values(messages.map((m) => ({ oFormIdentity: identity, oFormVersionId: created.id, messageType: m.messageType, language: m.language, message: m.message })));
-        }
-        return created.id;
-      })
+      .transaction((tx) => copyVersion(tx, latest.id, sameIdentities(identity)))
       .catch((error: unknown) => {
         if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
         throw error;
@@ -721,6 +676,9 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
         const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, id)).for('update');
         if (!row) throw notFound('survey version');
         if (row.approvedAt !== null) throw conflict(ALREADY_APPROVED);
+        // Read under the lock: no edit can slip in between the check and the approval.
+        const missing = await findMissingTranslations(tx, { id });
+        if (missing.length) throw missingTranslationsProblem(missing);
         await tx
           .update(oForms)
           .set({ isApproved: false })
@@ -972,5 +930,7 @@ export function oFormsRoutes(deps: Deps) {
   containersRoutes(app, deps.db);
   fieldsRoutes(app, deps.db);
   oFormMessagesRoutes(app, deps.db);
+  oFormTranslationsRoutes(app, deps.db);
+  oFormExportsRoutes(app, deps.db);
   return app;
 }

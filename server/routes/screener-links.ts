@@ -16,20 +16,24 @@ import {
   ContactFieldScreenersUpdate,
 } from '../../core/model/contactFieldScreener';
 import {
-  NEEDS_VERSIONED_SURVEYS,
   SCREENER_SURVEY_DEFAULT_SORT,
   SCREENER_SURVEY_SORTS,
   SCREENER_SURVEY_TYPE,
   ScreenerSurveyInput,
   ScreenerSurveyPatch,
   type ScreenerFlow,
+  type ScreenerFlowEdge,
 } from '../../core/model/screenerSurvey';
 import { message } from '../../core/validation/messages';
 import type { AppEnv, Deps } from '../context';
-import { contactFieldScreeners, contactFields, engagementScreeners, engagements, screenerSurveys, screeners } from '../db/schema';
+import { contactFieldScreeners, contactFields, engagementScreeners, engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
+import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
+import type { FieldConfiguration } from '../../core/model/oform';
+import { engagementScope } from '../domain/engagementAccess';
+import { copyIntoScreener, screenerCopyIdentity } from '../domain/oformCopy';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
-import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
+import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
 import { orderBy, pgErrorCode } from '../http/sql';
@@ -180,8 +184,6 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
 type SurveyRow = typeof screenerSurveys.$inferSelect;
 const surveyResource = ({ id, created, ...rest }: SurveyRow) => toResource(SCREENER_SURVEY_TYPE, id, { ...rest, created: created.toISOString() });
 
-const needsVersionedSurveys = () =>
-  new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: NEEDS_VERSIONED_SURVEYS, meta: { code: 'needs_versioned_surveys' } }]);
 
 export function screenerSurveysRoutes(deps: Deps) {
   const { db } = deps;
@@ -221,8 +223,9 @@ export function screenerSurveysRoutes(deps: Deps) {
   });
 
   /**
-   * The screener's flow: its surveys as nodes, survey-to-survey transitions as edges. Transitions
-   * live in versioned surveys (a later issue), so edges stay empty until then.
+   * The screener's flow: its surveys as nodes, and as edges the options of one survey that lead
+   * to another of the screener's surveys (labelled with those options). Each survey is read in
+   * the version participants get: the approved one, else the latest.
    */
   app.get('/flow/:id', async (c) => {
     const screener = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
@@ -232,9 +235,48 @@ export function screenerSurveysRoutes(deps: Deps) {
       .from(screenerSurveys)
       .where(eq(screenerSurveys.screenerId, screener.id))
       .orderBy(asc(screenerSurveys.displayOrder), asc(screenerSurveys.id));
+    const identities = [...new Set(rows.map((r) => r.oFormIdentity))];
+    const versions = identities.length
+      ? await db
+          .select({ id: oForms.id, identity: oForms.identity, version: oForms.version, title: oForms.title, isApproved: oForms.isApproved })
+          .from(oForms)
+          .where(inArray(oForms.identity, identities))
+      : [];
+    const shown = new Map<string, (typeof versions)[number]>();
+    for (const v of versions) {
+      const current = shown.get(v.identity);
+      if (!current || (v.isApproved && !current.isApproved) || (v.isApproved === current.isApproved && v.version > current.version)) shown.set(v.identity, v);
+    }
+    const shownIds = [...shown.values()].map((v) => v.id);
+    const fields = shownIds.length
+      ? await db
+          .select({ formId: oFormContainers.oFormId, configuration: oFormFields.configuration })
+          .from(oFormFields)
+          .innerJoin(oFormContainers, eq(oFormContainers.id, oFormFields.containerId))
+          .where(and(inArray(oFormContainers.oFormId, shownIds), eq(oFormFields.isActive, true)))
+          .orderBy(asc(oFormContainers.displayOrder), asc(oFormFields.displayOrder))
+      : [];
+    const edges = new Map<string, ScreenerFlowEdge>();
+    for (const from of rows) {
+      const version = shown.get(from.oFormIdentity);
+      if (!version) continue;
+      for (const field of fields.filter((f) => f.formId === version.id)) {
+        for (const option of (field.configuration as Partial<FieldConfiguration>).options ?? []) {
+          if (option.transition?.to !== 'survey') continue;
+          const targetIdentity = option.transition.identity;
+          for (const to of rows.filter((r) => r.oFormIdentity === targetIdentity && r.id !== from.id)) {
+            const id = `${from.id}-${to.id}`;
+            const edge = edges.get(id) ?? { id, source: String(from.id), target: String(to.id), label: '' };
+            const labels = edge.label ? edge.label.split(', ') : [];
+            if (!labels.includes(option.label)) labels.push(option.label);
+            edges.set(id, { ...edge, label: labels.join(', ') });
+          }
+        }
+      }
+    }
     const flow: Omit<ScreenerFlow, 'id'> = {
-      nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: r.oFormIdentity, isActive: r.isActive })),
-      edges: [],
+      nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: shown.get(r.oFormIdentity)?.title ?? r.oFormIdentity, isActive: r.isActive })),
+      edges: [...edges.values()],
     };
     return sendDocument(c, { data: toResource('screener-flows', screener.id, { ...flow }) });
   });
@@ -244,12 +286,34 @@ export function screenerSurveysRoutes(deps: Deps) {
     const screener = await findScreener(db, attributes.screenerId, c.get('user'));
     if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
     await editableScreener(db, screener.id, c.get('user'));
-    if (attributes.cloneSurvey) throw needsVersionedSurveys();
-    const { cloneSurvey: _clone, ...values } = attributes;
+    const { cloneSurvey, ...values } = attributes;
+    if (cloneSurvey) {
+      // The survey must be one the user may reach; its copy becomes a survey of this screener's own.
+      const [source] = await db
+        .select({ id: oForms.id })
+        .from(oForms)
+        .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+        .where(and(eq(oForms.identity, values.oFormIdentity), engagementScope(c.get('user'))))
+        .limit(1);
+      if (!source) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
+    }
     const [row] = await db
-      .insert(screenerSurveys)
-      .values(values)
-      .returning()
+      .transaction(async (tx) => {
+        if (!cloneSurvey) return tx.insert(screenerSurveys).values(values).returning();
+        const copyIdentity = screenerCopyIdentity(screener.id, values.oFormIdentity);
+        const [linked] = await tx
+          .select({ id: screenerSurveys.id })
+          .from(screenerSurveys)
+          .where(and(eq(screenerSurveys.screenerId, screener.id), eq(screenerSurveys.oFormIdentity, copyIdentity)));
+        if (linked) throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
+        const own = await tx.select({ identity: screenerSurveys.oFormIdentity }).from(screenerSurveys).where(eq(screenerSurveys.screenerId, screener.id));
+        const copy = await copyIntoScreener(tx, screener.id, values.oFormIdentity, {
+          preferApproved: false,
+          linked: new Set([...own.map((l) => l.identity), copyIdentity]),
+        });
+        if (!copy) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
+        return tx.insert(screenerSurveys).values({ ...values, oFormIdentity: copy.identity }).returning();
+      })
       .catch((error: unknown) => {
         if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
         if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);

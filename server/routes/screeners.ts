@@ -5,7 +5,7 @@
  * screener refuses every change until it is unlocked.
  */
 import { Hono } from 'hono';
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import {
   SCREENER_DEFAULT_SORT,
@@ -24,8 +24,9 @@ import {
   type ScreenerOutcome,
   type ScreenerStyles,
 } from '../../core/model/screener';
-import { NEEDS_VERSIONED_SURVEYS, SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '../../core/model/screenerSurvey';
+import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '../../core/model/screenerSurvey';
 import { requiredText } from '../../core/model/fields';
+import { VERSION_RACE } from '../../core/model/oformDoc';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import {
@@ -34,6 +35,7 @@ import {
   engagements,
   languages,
   mediaChannels,
+  oForms,
   screenerLanguages,
   screenerMessages,
   screenerSurveys,
@@ -47,6 +49,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
+import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../domain/oformCopy';
 
 export const UNKNOWN_SCREENER_SPONSOR = 'Choose a sponsor from the list.';
 export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
@@ -55,6 +58,14 @@ export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) =>
 export const ENGAGEMENT_OF_OTHER_SPONSOR = "Choose engagements of the screener's sponsor.";
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** One survey of a clone brought up to date: the new version of its copy, and where it came from. */
+interface SurveyRefresh {
+  sourceIdentity: string;
+  sourceVersionId: string;
+  oFormIdentity: string;
+  oFormId: string;
+}
 
 const columns = {
   id: screeners.id,
@@ -299,8 +310,17 @@ async function cloneScreener(tx: Tx, source: ScreenerRow, title: string, userId:
   await tx.execute(sql`insert into ${screenerLanguages} (screener_id, language_id) select ${id}, language_id from ${screenerLanguages} where screener_id = ${from}`);
   await tx.execute(sql`insert into ${engagementScreeners} (screener_id, engagement_id) select ${id}, engagement_id from ${engagementScreeners} where screener_id = ${from}`);
   await tx.execute(sql`insert into ${contactFieldScreeners} (screener_id, contact_field_id, weight) select ${id}, contact_field_id, weight from ${contactFieldScreeners} where screener_id = ${from}`);
-  // The same survey identities until versioned surveys exist to copy their content (issue 6).
-  await tx.execute(sql`insert into ${screenerSurveys} (screener_id, o_form_identity, is_active, display_order) select ${id}, o_form_identity, is_active, display_order from ${screenerSurveys} where screener_id = ${from}`);
+  // Each survey becomes a survey of the clone's own (a deep copy of its latest version); a link
+  // naming an identity without versions is copied as it is.
+  const links = await tx.select().from(screenerSurveys).where(eq(screenerSurveys.screenerId, from)).orderBy(asc(screenerSurveys.id));
+  const surveys = await existingIdentities(tx, links.map((l) => l.oFormIdentity));
+  const linked = new Set([...surveys].map((identity) => screenerCopyIdentity(id, identity)));
+  for (const link of links) {
+    const copy = surveys.has(link.oFormIdentity) ? await copyIntoScreener(tx, id, link.oFormIdentity, { preferApproved: false, linked }) : null;
+    await tx
+      .insert(screenerSurveys)
+      .values({ screenerId: id, oFormIdentity: copy?.identity ?? link.oFormIdentity, isActive: link.isActive, displayOrder: link.displayOrder });
+  }
   return id;
 }
 
@@ -464,18 +484,57 @@ export function screenersRoutes(deps: Deps) {
     const channels = await mediaChannelCount(db, existing.id);
     if (channels > 0) throw conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
     await db.transaction(async (tx) => {
-      // Everything the clone copied hangs off it and goes with it (ON DELETE CASCADE).
+      // The surveys copied for it go with it, every version; the rest hangs off it (ON DELETE CASCADE).
+      const copies = await copiesMadeFor(tx, existing.id);
+      if (copies.length) await tx.delete(oForms).where(inArray(oForms.identity, copies));
       await tx.delete(screeners).where(eq(screeners.id, existing.id));
     });
     return c.body(null, 204);
   });
 
+  /**
+   * Brings a clone's surveys up to date with its source's: each survey the clone still has
+   * gets a new, unapproved version copied from the source survey's approved version (its
+   * latest when none is approved). Answers the versions made.
+   */
   app.patch('/update-surveys/:id', canEdit, async (c) => {
     const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!existing) throw notFound('screener');
     if (existing.clonedFromId === null) throw conflict('Only a clone takes its surveys from its source.');
     if (existing.isLocked) throw lockedProblem();
-    throw new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: NEEDS_VERSIONED_SURVEYS, meta: { code: 'needs_versioned_surveys' } }]);
+    const sourceId = existing.clonedFromId;
+    const refreshed = await db
+      .transaction(async (tx) => {
+        const own = await tx.select().from(screenerSurveys).where(eq(screenerSurveys.screenerId, existing.id));
+        const linked = new Set(own.map((l) => l.oFormIdentity));
+        const sources = await tx
+          .select({ identity: screenerSurveys.oFormIdentity })
+          .from(screenerSurveys)
+          .where(eq(screenerSurveys.screenerId, sourceId))
+          .orderBy(asc(screenerSurveys.displayOrder), asc(screenerSurveys.id));
+        const out: SurveyRefresh[] = [];
+        // Only the surveys the clone still has: one removed from the clone stays removed.
+        for (const { identity } of sources) {
+          if (!linked.has(screenerCopyIdentity(existing.id, identity))) continue;
+          const copy = await copyIntoScreener(tx, existing.id, identity, { preferApproved: true, linked });
+          if (copy) out.push({ sourceIdentity: identity, sourceVersionId: String(copy.sourceVersionId), oFormIdentity: copy.identity, oFormId: String(copy.versionId) });
+        }
+        return out;
+      })
+      .catch((error: unknown) => {
+        // Two refreshes at once: the second would number the same versions.
+        if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
+        throw error;
+      });
+    const rows = await db
+      .select({ id: oForms.id, identity: oForms.identity, version: oForms.version, title: oForms.title })
+      .from(oForms)
+      .where(inArray(oForms.id, refreshed.length ? refreshed.map((r) => Number(r.oFormId)) : [0]));
+    const data = refreshed.map((r) => {
+      const row = rows.find((x) => String(x.id) === r.oFormId);
+      return toResource('o-forms', r.oFormId, { identity: r.oFormIdentity, version: row?.version ?? 1, title: row?.title ?? '', sourceIdentity: r.sourceIdentity, sourceVersionId: r.sourceVersionId });
+    });
+    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
   });
 
   // toggle_active of one of a screener's survey links.

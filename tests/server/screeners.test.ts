@@ -12,7 +12,7 @@ import {
   screeners,
 } from '../../server/db/schema';
 import { SCREENER_LOCKED } from '../../core/model/screener';
-import { NEEDS_VERSIONED_SURVEYS } from '../../core/model/screenerSurvey';
+import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
 import { ENGAGEMENT_OF_OTHER_SPONSOR, NOT_A_CLONE } from '../../server/routes/screeners';
 import { UNKNOWN_CONTACT_FIELD } from '../../server/routes/screener-links';
 import { createHarness, json, type Harness } from './harness';
@@ -334,15 +334,15 @@ describe('cloning', () => {
     expect(await counts(sid)).toEqual(sourceCounts);
   });
 
-  it('refuses update-surveys for a non-clone and answers that versioned surveys are needed for a clone', async () => {
+  it('refuses update-surveys for a non-clone; a clone whose links name no versioned survey has nothing to refresh', async () => {
     const source = await createScreener({ title: 'Update source' });
+    await post('/api/screener-surveys', 'screener-surveys', { screenerId: Number(source.id), oFormIdentity: 'no-versions-yet' });
     const clone = (await post(`/api/screeners/${source.id}/clone`, 'screeners', {})).body.data;
     const body = { data: { type: 'screeners', id: source.id, attributes: {} } };
     expect((await h.request('PATCH', `/api/screeners/update-surveys/${source.id}`, { token: admin, body })).status).toBe(409);
     const res = await h.request('PATCH', `/api/screeners/update-surveys/${clone.id}`, { token: admin, body });
-    expect(res.status).toBe(409);
-    const errors = (await json(res)).errors;
-    expect(errors[0]).toMatchObject({ detail: NEEDS_VERSIONED_SURVEYS, meta: { code: 'needs_versioned_surveys' } });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual([]);
   });
 });
 
@@ -359,9 +359,10 @@ describe('screener surveys', () => {
     const bad = await post('/api/screener-surveys', 'screener-surveys', { screenerId: sid, oFormIdentity: 'has spaces' });
     expect(bad.res.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/oFormIdentity');
+    // Only a survey with a version can be copied.
     const cloneSurvey = await post('/api/screener-surveys', 'screener-surveys', { screenerId: sid, oFormIdentity: 'copyme', cloneSurvey: true });
-    expect(cloneSurvey.res.status).toBe(409);
-    expect(cloneSurvey.body.errors[0].meta.code).toBe('needs_versioned_surveys');
+    expect(cloneSurvey.res.status).toBe(422);
+    expect(cloneSurvey.body.errors[0]).toMatchObject({ detail: UNKNOWN_IDENTITY, source: { pointer: '/data/attributes/oFormIdentity' } });
 
     const list = await json(await h.request('GET', `/api/screener-surveys?screenerId=${sid}`, { token: admin }));
     expect(list.data.map((r: any) => r.attributes.oFormIdentity)).toEqual(['followup', 'intake']);

@@ -1,0 +1,52 @@
+/**
+ * What hangs off a versioned survey besides its content: the languages it is offered in
+ * (/api/o-forms/languages-o-forms), the translations still missing before it can be approved,
+ * its PDF export and its page-metrics CSV.
+ */
+
+export const OFORM_LANGUAGE_TYPE = 'languages-o-forms';
+export const OFORM_EXPORT_TYPE = 'o-form-exports';
+
+/** One active language and whether the survey is offered in it (the default language always is). */
+export interface OFormLanguage {
+  /** `${oFormId}-${languageId}` */
+  id: string;
+  oFormId: string;
+  languageId: string;
+  isoCode: string;
+  name: string;
+  isEnabled: boolean;
+}
+
+/**
+ * A text an enabled non-default language has no translation for. `id` is the question's id
+ * (kinds question and helperText), `${questionId}:${optionValue}` for an option, and the
+ * message type for a message; `title` is the text to translate (the message type for a message).
+ */
+export interface MissingTranslation {
+  kind: 'question' | 'helperText' | 'option' | 'message';
+  id: string;
+  title: string;
+  /** API iso code (es, es_MX). */
+  language: string;
+}
+
+export const MISSING_TRANSLATIONS_CODE = 'missing_translations';
+export const MISSING_TRANSLATIONS = (n: number) =>
+  `This version cannot be approved: ${n} text${n === 1 ? ' has' : 's have'} no translation in an enabled language. Add the translations or disable the language first.`;
+
+/** The answer to POST /api/o-forms/export-to-pdf/{id}/{showApproved}. */
+export interface OFormExport {
+  /** The exported version's id. */
+  id: string;
+  filename: string;
+  /** Site-absolute path of the PDF (GET with the staff token): /api/o-forms/o-form-exports/{id}. */
+  url: string;
+}
+
+/** GET /api/export-survey-metrics/{id}: one row per page, in display order. */
+export const SURVEY_METRICS_COLUMNS = ['page', 'title', 'views', 'completions', 'drop_off', 'median_seconds'] as const;
+
+export const NO_APPROVED_VERSION = 'This survey has no approved version yet. Approve one, or export this version.';
+export const DEFAULT_LANGUAGE_STAYS = 'The default language is always enabled.';
+export const LANGUAGE_NOT_AVAILABLE = 'Choose active languages from the list.';
