@@ -153,16 +153,24 @@ export const ROUTES = [
     screen: lazyScreen(() => import('./sections/screeners/AssociateSurveys')),
   }),
 
-  route('SurveysNewIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
-  route('SurveysNewAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, { crumbs: [VERSIONED_SURVEYS] }),
+  route('SurveysNewIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN, { screen: lazyScreen(() => import('./sections/surveys-new/Index')) }),
+  route('SurveysNewAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS],
+    screen: lazyScreen(() => import('./sections/surveys-new/Add')),
+  }),
   route('SurveysNewEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', SIGNED_IN, {
     crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
     current: 'Edit',
+    screen: lazyScreen(() => import('./sections/surveys-new/Edit')),
   }),
-  route('SurveysNewView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, { crumbs: [VERSIONED_SURVEYS] }),
+  route('SurveysNewView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS],
+    screen: lazyScreen(() => import('./sections/surveys-new/View')),
+  }),
   route('SurveysNewEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', SIGNED_IN, {
     crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
     current: 'Edit Screener',
+    screen: lazyScreen(() => import('./sections/surveys-new/EditScreener')),
   }),
 
   route('SiteLocationsIndex', '/site-locations', 'Site Locations', ADMIN_OR_SUPER_USER, {
@@ -250,7 +258,7 @@ export const ROUTES = [
     screen: lazyScreen(() => import('./sections/languages/View')),
   }),
 
-  route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER),
+  route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER, { screen: lazyScreen(() => import('./sections/rms-audits/Index')) }),
 
   // Last so that readers of the table see it as the fallback; React Router ranks it last anyway.
   route('NotFound', '*', 'Not Found', PUBLIC, { screen: lazyScreen(() => import('./sections/errors/NotFound')) }),

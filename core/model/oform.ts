@@ -61,6 +61,8 @@ export const OptionConfig = v.strictObject({
   value: v.pipe(v.string(message('required')), v.trim(), v.nonEmpty(message('required')), v.maxLength(200, message('max', { length: 200 }))),
   translations: v.optional(translations(500), {}),
   isDisqualified: v.optional(v.boolean(message('boolean')), false),
+  /** Engagement ids this option disqualifies for (isDisqualified disqualifies for all of them). */
+  disqualifiedFor: v.optional(v.array(v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))))),
   transition: v.optional(v.nullable(Transition), null),
 });
 export type OptionConfig = v.InferOutput<typeof OptionConfig>;
@@ -114,6 +116,17 @@ const TYPE_KEYS: Record<FieldType, readonly (keyof FieldConfiguration)[]> = {
   dob: ['minAge', 'maxAge'],
 };
 const COMMON_KEYS = ['required', 'helperText', 'translations'];
+
+/** The per-type limits a question of `type` may set (min/max length, value, date or age). */
+export const limitKeys = (type: FieldType): (keyof FieldConfiguration)[] => TYPE_KEYS[type].filter((k) => k !== 'options');
+
+/** A configuration carried over to `type`: what that type cannot hold is left behind. */
+export function configurationFor(type: FieldType, configuration: FieldConfiguration): FieldConfiguration {
+  const kept = Object.entries(configuration).filter(
+    ([key]) => COMMON_KEYS.includes(key) || TYPE_KEYS[type].includes(key as keyof FieldConfiguration),
+  );
+  return { required: false, helperText: null, translations: {}, options: [], ...Object.fromEntries(kept) };
+}
 
 /** The configuration schema of a question of `type`: limits in order, options unique. */
 export function fieldConfiguration(type: FieldType) {

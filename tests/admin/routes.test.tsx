@@ -94,7 +94,7 @@ describe('guards', () => {
     admin.unmount();
 
     const superUser = renderAdmin({ path: '/rms-audits', user: makeUser('Super User') });
-    expect(await screen.findByText('This screen is being built.')).toBeTruthy();
+    expect(await screen.findByText('No record-system audits yet.')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'RMS Audits' })).toBeTruthy();
     expect(superUser.location()).toBe('/rms-audits');
   });

@@ -1,0 +1,78 @@
+/**
+ * SurveysNewAdd: a new survey (version 1, with 'New Page 1') for an engagement. Reached from a
+ * screener (add/{screenerId}), the new survey is also linked to that screener.
+ */
+import { useNavigate, useParams } from 'react-router-dom';
+import { engagementsApi } from '../../../core/api/engagements';
+import { oformsApi } from '../../../core/api/oforms';
+import { screenersApi } from '../../../core/api/screeners';
+import { OFormInput } from '../../../core/model/oformDoc';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { Select } from '../../components/form/Select';
+import { TextField } from '../../components/form/TextField';
+import { useEntityForm } from '../../components/form/useEntityForm';
+import { ViewFields } from '../../components/ViewFields';
+import { useAsync } from '../../hooks/useAsync';
+import { useOptions } from '../../hooks/useOptions';
+import { pathTo } from '../../router';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { OFORM_LABELS as L } from './values';
+
+const FORM_ID = 'oform-add-form';
+
+export default function SurveysNewAdd() {
+  const { screenerId } = useParams();
+  const api = useApi(oformsApi);
+  const engagements = useApi(engagementsApi);
+  const screeners = useApi(screenersApi);
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const screener = useAsync(() => (screenerId ? screeners.get(screenerId) : Promise.resolve(null)), [screeners, screenerId]);
+  const engagementOptions = useOptions(
+    () => engagements.list({ limit: 1000, sort: 'name' }).then((r) => r.items.map((e) => ({ value: e.id, label: `${e.name} (${e.sponsorName})` }))),
+    [engagements],
+    'Could not load engagements',
+  );
+  const form = useEntityForm({ title: '', engagementId: '', isActive: true });
+
+  useTopBar({
+    objectTitle: screener.data?.title,
+    buttons: [
+      { label: 'Cancel', to: screenerId ? pathTo('ScreenerView', { screenerId }) : pathTo('SurveysNewIndex') },
+      { label: 'Save', submits: FORM_ID, busy: form.busy },
+    ],
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = form.parse(OFormInput, { ...values, engagementId: values.engagementId ? Number(values.engagementId) : undefined });
+    if (!input) return;
+    const created = await api.create(input);
+    if (screenerId) await screeners.addSurvey(screenerId, created.identity);
+    notify('success', `Survey ${created.title} saved.`);
+    navigate(pathTo('SurveysNewEdit', { id: created.id }));
+  });
+
+  return (
+    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
+      <FormErrors message={form.formError} />
+      {screener.data && <ViewFields fields={[{ label: 'Screener', value: screener.data.title }]} />}
+      <div className="form-grid">
+        <TextField label={L.title} required maxLength={255} {...form.text('title')} />
+        <Select
+          label={L.engagementName}
+          required
+          emptyLabel="Choose an engagement"
+          options={engagementOptions.options}
+          loading={engagementOptions.loading}
+          {...form.text('engagementId')}
+          error={form.errors.engagementId ?? engagementOptions.error ?? undefined}
+        />
+        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+      </div>
+      <p className="muted">The survey starts as version 1 with one page, New Page 1.</p>
+    </form>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * SurveysNewEdit: the versioned-survey builder. Every change is one API call and saves as soon
+ * as it is made (texts when they lose focus), so leaving the screen loses nothing; the version
+ * is read again after structural changes, so what is shown is what the server kept. An
+ * approved version is shown read-only (the server refuses any change to it with 409).
+ */
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { lookupsApi } from '../../../core/api/lookups';
+import { oformsApi, type OFormDetail } from '../../../core/api/oforms';
+import { LOOKUP_TYPES } from '../../../core/model/lookup';
+import { APPROVED_IMMUTABLE, type OFormField } from '../../../core/model/oformDoc';
+import { FormErrors } from '../../components/form/FormErrors';
+import { TextField } from '../../components/form/TextField';
+import { Loading } from '../../components/Loading';
+import { RecordLoader } from '../../components/RecordLoader';
+import { useActiveLanguages } from '../../hooks/useLanguages';
+import { useOptions } from '../../hooks/useOptions';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import type { EditorContext } from './context';
+import { LanguagesPanel } from './LanguagesPanel';
+import { MessagesEditor } from './MessagesEditor';
+import { PageEditor } from './PageEditor';
+import { PagesPanel } from './PagesPanel';
+import { useAction } from './useAction';
+import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
+import { useOFormDetail } from './useOFormDetail';
+import { VersionBar } from './VersionBar';
+
+const SurveyFlow = lazy(() => import('./SurveyFlow'));
+
+function TitleEditor({ ctx }: { ctx: EditorContext }) {
+  const { form } = ctx.detail;
+  const [title, setTitle] = useState(form.title);
+  const action = useAction();
+  const save = () => {
+    if (title === form.title) return;
+    void action.run(async () => {
+      await ctx.api.update(form.id, { title });
+      await ctx.refresh();
+    }, SAVE_FAILED);
+  };
+  return (
+    <div className="panel" onBlur={save} aria-busy={action.busy || undefined}>
+      <FormErrors message={action.error} />
+      <div className="form-grid">
+        <TextField label={L.title} name="survey-title" required maxLength={255} value={title} disabled={ctx.frozen} onChange={setTitle} />
+      </div>
+      <p className="muted">
+        {L.engagementName}: {form.engagementName} · {L.sponsorName}: {form.sponsorName}
+      </p>
+    </div>
+  );
+}
+
+function SurveyBuilder({ initial }: { initial: OFormDetail }) {
+  const api = useApi(oformsApi);
+  const lookups = useApi(lookupsApi);
+  const [detail, setDetail] = useState(initial);
+  const [selected, setSelected] = useState(initial.pages[0]?.id ?? '');
+  const [language, setLanguage] = useState<string | null>(null);
+  const toOptions = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
+  const categories = useOptions(() => api.fieldCategories().then(toOptions), [api], 'Could not load question categories');
+  const activeLanguages = useActiveLanguages().all;
+  const defaultIso = activeLanguages.find((l) => l.isDefault)?.isoCode ?? 'en';
+  const tags = useOptions(() => lookups.all(LOOKUP_TYPES.tags).then(toOptions), [lookups], 'Could not load tags');
+
+  const refresh = useCallback(async () => {
+    setDetail(await api.detail(initial.form.id));
+  }, [api, initial.form.id]);
+  const replaceField = useCallback((field: OFormField) => {
+    setDetail((d) => ({ ...d, pages: d.pages.map((p) => ({ ...p, fields: p.fields.map((f) => (f.id === field.id ? { ...f, ...field } : f)) })) }));
+  }, []);
+
+  const frozen = isFrozen(detail.form);
+  useTopBar({
+    objectTitle: detail.form.title,
+    buttons: [{ label: 'Done', to: pathTo('SurveysNewView', { id: detail.form.id }) }],
+  });
+
+  const ctx: EditorContext = { api, detail, frozen, language, refresh, replaceField, categories, tags };
+  const page = detail.pages.find((p) => p.id === selected) ?? detail.pages[0];
+
+  return (
+    <div className="survey-editor">
+      <VersionBar ctx={ctx} />
+      {frozen && (
+        <p className="notice" role="note">
+          {APPROVED_IMMUTABLE}
+        </p>
+      )}
+      <TitleEditor key={detail.form.modified} ctx={ctx} />
+      <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
+      <div className="survey-editor-body">
+        <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
+        <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+          {page ? <PageEditor key={`${page.id}:${language ?? ''}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
+        </fieldset>
+      </div>
+      <MessagesEditor key={language ?? ''} ctx={ctx} language={language ?? defaultIso} />
+      <Suspense fallback={<Loading />}>
+        <SurveyFlow pages={detail.pages} />
+      </Suspense>
+    </div>
+  );
+}
+
+export default function SurveysNewEdit() {
+  return (
+    <RecordLoader state={useOFormDetail()} resource="survey">
+      {(detail) => <SurveyBuilder key={detail.form.id} initial={detail} />}
+    </RecordLoader>
+  );
+}

@@ -1,0 +1,49 @@
+import { Link } from 'react-router-dom';
+import { oformsApi } from '../../../core/api/oforms';
+import type { OForm } from '../../../core/model/oformDoc';
+import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '../../../core/model/oformDoc';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { OFORM_LABELS as L, isFrozen } from './values';
+import { VersionBadge } from './VersionBar';
+
+export default function SurveysNewIndex() {
+  const api = useApi(oformsApi);
+  const list = useResourceList({ load: api.list, defaultSort: OFORM_DEFAULT_SORT, sortable: OFORM_SORTS });
+  const remove = useDeleteWithConfirm(api.remove, 'Survey version');
+  useTopBar({ buttons: [{ label: 'Add', to: pathTo('SurveysNewAdd') }], search: list.search });
+  const columns: Column<OForm>[] = [
+    { id: 'title', header: L.title, sortField: 'title', cell: (f) => <Link to={pathTo('SurveysNewView', { id: f.id })}>{f.title}</Link> },
+    { id: 'version', header: L.version, sortField: 'version', cell: (f) => f.version },
+    { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (f) => f.engagementName },
+    { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (f) => f.sponsorName },
+    { id: 'approved', header: L.isApproved, sortField: 'isApproved', cell: (f) => <VersionBadge form={f} /> },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (f) => <StatusBadge active={f.isActive} /> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (f) => (
+        <RowActions
+          view={pathTo('SurveysNewView', { id: f.id })}
+          edit={isFrozen(f) ? undefined : pathTo('SurveysNewEdit', { id: f.id })}
+          onDelete={
+            isFrozen(f)
+              ? undefined
+              : async () => {
+                  if (await remove(f.id)) list.reload();
+                }
+          }
+        />
+      ),
+    },
+  ];
+  return <ListView list={list} columns={columns} caption="Versioned Surveys" emptyMessage="No versioned surveys yet." />;
+}

@@ -1,0 +1,49 @@
+/** The selected page: its title (saved when it loses focus) and its questions. */
+import { useState } from 'react';
+import type { OFormPage } from '../../../core/api/oforms';
+import { FormErrors } from '../../components/form/FormErrors';
+import { TextField } from '../../components/form/TextField';
+import type { EditorContext } from './context';
+import { QuestionEditor } from './QuestionEditor';
+import { useAction } from './useAction';
+import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
+
+export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage }) {
+  const [title, setTitle] = useState(page.title);
+  const rename = useAction();
+  const addQuestion = useAction();
+
+  const saveTitle = () => {
+    if (title === page.title) return;
+    void rename.run(async () => {
+      await ctx.api.updatePage(page.id, { title });
+      await ctx.refresh();
+    }, SAVE_FAILED);
+  };
+  const add = () =>
+    addQuestion.run(async () => {
+      await ctx.api.addField(page.id);
+      await ctx.refresh();
+    }, ADD_QUESTION_FAILED);
+
+  return (
+    <section className="page-editor" aria-label={`Page ${page.title}`}>
+      <div className="panel page-title-editor" aria-busy={rename.busy || undefined} onBlur={saveTitle}>
+        <FormErrors message={rename.error} />
+        <TextField label="Page title" name={`page-${page.id}-title`} required maxLength={255} value={title} disabled={ctx.language !== null} onChange={setTitle} />
+      </div>
+      {page.fields.length === 0 && <p className="muted">No questions on this page yet.</p>}
+      <ol className="question-list">
+        {page.fields.map((field, i) => (
+          <QuestionEditor key={`${field.id}:${ctx.language ?? ''}`} ctx={ctx} field={field} index={i} count={page.fields.length} pageIdentity={page.identity} />
+        ))}
+      </ol>
+      <FormErrors message={addQuestion.error} />
+      {ctx.language === null && (
+        <button type="button" className="btn btn-secondary" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+          Add Question
+        </button>
+      )}
+    </section>
+  );
+}

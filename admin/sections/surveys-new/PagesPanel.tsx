@@ -1,0 +1,99 @@
+/**
+ * The version's pages in a side list: select, add, reorder (drag, or the arrow buttons for the
+ * keyboard) and delete. A page options jump to is not deleted: the server's message says which.
+ */
+import { useState } from 'react';
+import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/ConfirmProvider';
+import { FormErrors } from '../../components/form/FormErrors';
+import type { EditorContext } from './context';
+import { useAction } from './useAction';
+import { ADD_PAGE_FAILED, DELETE_PAGE_FAILED, SAVE_FAILED } from './values';
+
+export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
+  const action = useAction();
+  const confirm = useConfirm();
+  const [dragged, setDragged] = useState<string | null>(null);
+  const pages = ctx.detail.pages;
+
+  const add = () =>
+    action.run(async () => {
+      const page = await ctx.api.addPage(ctx.detail.form.id);
+      await ctx.refresh();
+      onSelect(page.id);
+    }, ADD_PAGE_FAILED);
+  const move = (id: string, to: number) =>
+    action.run(async () => {
+      await ctx.api.updatePage(id, { displayOrder: to });
+      await ctx.refresh();
+    }, SAVE_FAILED);
+  const remove = async (id: string, title: string) => {
+    if (!(await confirm({ title: `Delete page ${title}`, message: DELETE_CONFIRMATION, danger: true }))) return;
+    await action.run(async () => {
+      await ctx.api.removePage(id);
+      await ctx.refresh();
+      if (id === selected) onSelect(pages.find((p) => p.id !== id)?.id ?? '');
+    }, DELETE_PAGE_FAILED);
+  };
+
+  return (
+    <nav className="panel pages-panel" aria-label="Pages" aria-busy={action.busy || undefined}>
+      <h2 className="section-title">Pages</h2>
+      <FormErrors message={action.error} />
+      <ol className="page-list" aria-label="Page order">
+        {pages.map((page, i) => (
+          <li
+            key={page.id}
+            className={page.id === selected ? 'selected' : undefined}
+            draggable={!ctx.frozen}
+            onDragStart={(e) => {
+              setDragged(page.id);
+              // Firefox starts a drag only with data set.
+              if (e.dataTransfer) {
+                e.dataTransfer.effectAllowed = 'move';
+                e.dataTransfer.setData('text/plain', page.id);
+              }
+            }}
+            onDragOver={(e) => {
+              if (dragged) e.preventDefault();
+            }}
+            onDrop={(e) => {
+              e.preventDefault();
+              const id = dragged ?? e.dataTransfer?.getData('text/plain');
+              setDragged(null);
+              if (id && id !== page.id) void move(id, i + 1);
+            }}
+            onDragEnd={() => setDragged(null)}
+          >
+            <button type="button" className="btn-link" aria-pressed={page.id === selected} onClick={() => onSelect(page.id)}>
+              {page.title}
+            </button>
+            {!ctx.frozen && (
+              <span className="page-actions">
+                <button type="button" className="btn btn-small btn-secondary" aria-label={`Move page ${page.title} up`} disabled={action.busy || i === 0} onClick={() => move(page.id, i)}>
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-small btn-secondary"
+                  aria-label={`Move page ${page.title} down`}
+                  disabled={action.busy || i === pages.length - 1}
+                  onClick={() => move(page.id, i + 2)}
+                >
+                  ↓
+                </button>
+                <button type="button" className="btn btn-small btn-danger" aria-label={`Delete page ${page.title}`} disabled={action.busy} onClick={() => remove(page.id, page.title)}>
+                  ✕
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+      {!ctx.frozen && (
+        <button type="button" className="btn btn-secondary" disabled={action.busy} aria-busy={action.busy || undefined} onClick={add}>
+          Add Page
+        </button>
+      )}
+    </nav>
+  );
+}

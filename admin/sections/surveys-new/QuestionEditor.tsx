@@ -1,0 +1,349 @@
+/**
+ * One question of the selected page: type, title, helper text, required, category, tags, the
+ * type's limits and, for choice questions, the options with their transition and disqualify
+ * controls. Texts save when they lose focus, choices as soon as they change, each save in
+ * order; in a translation language the texts edit that language's translations.
+ */
+import { useRef, useState } from 'react';
+import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '../../../core/model/oform';
+import type { OFormField } from '../../../core/model/oformDoc';
+import { transitionTargets } from '../../../core/oform/authoring';
+import type { FieldValues } from '../../../core/api/oforms';
+import { Checkbox } from '../../components/form/Checkbox';
+import { FormErrors } from '../../components/form/FormErrors';
+import { MultiCheckList } from '../../components/form/MultiCheckList';
+import { Select, type SelectOption } from '../../components/form/Select';
+import { TextArea } from '../../components/form/TextArea';
+import { TextField } from '../../components/form/TextField';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import type { EditorContext } from './context';
+import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
+
+type Values = Omit<FieldValues, 'displayOrder'>;
+
+const valuesOf = (field: OFormField): Values => ({
+  type: field.type,
+  title: field.title,
+  categoryId: field.oFormFieldCategoryId === null ? null : Number(field.oFormFieldCategoryId),
+  isActive: field.isActive,
+  configuration: field.configuration,
+  tagIds: field.tags.map((t) => Number(t.id)),
+});
+
+const LIMIT_LABELS: Partial<Record<keyof FieldConfiguration, string>> = {
+  minLength: 'Minimum length',
+  maxLength: 'Maximum length',
+  minValue: 'Minimum value',
+  maxValue: 'Maximum value',
+  minDate: 'Earliest date',
+  maxDate: 'Latest date',
+  minAge: 'Minimum age',
+  maxAge: 'Maximum age',
+};
+const DATE_LIMITS = new Set<keyof FieldConfiguration>(['minDate', 'maxDate']);
+
+/** The transition select's value: '' (next page), 'end', 'page:<identity>' or 'survey:<identity>'. */
+const transitionValue = (t: OptionConfig['transition']) => (t ? (t.to === 'end' ? 'end' : `${t.to}:${t.identity}`) : '');
+function parseTransition(value: string): OptionConfig['transition'] {
+  if (value === 'end') return { to: 'end' };
+  if (value.startsWith('page:')) return { to: 'page', identity: value.slice(5) };
+  if (value.startsWith('survey:')) return { to: 'survey', identity: value.slice(7) };
+  return null;
+}
+
+/** A value not yet used by the question's options: option_1, option_2... */
+function newOption(options: readonly OptionConfig[]): OptionConfig {
+  let n = options.length + 1;
+  while (options.some((o) => o.value === `option_${n}`)) n += 1;
+  return { label: `Option ${n}`, value: `option_${n}`, translations: {}, isDisqualified: false, transition: null };
+}
+
+/** Saves run one after another; a save's answer replaces what is shown only if nothing was typed since. */
+function useFieldSaver(ctx: EditorContext, field: OFormField) {
+  const [values, setValues] = useState<Values>(() => valuesOf(field));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const revision = useRef(0);
+  const saved = useRef(JSON.stringify(valuesOf(field)));
+  const queue = useRef<Promise<void>>(Promise.resolve());
+
+  const change = (next: Values) => {
+    revision.current += 1;
+    setValues(next);
+    return next;
+  };
+  const save = (next: Values, failure = SAVE_FAILED) => {
+    const body = JSON.stringify(next);
+    if (body === saved.current) return queue.current;
+    const started = revision.current;
+    queue.current = queue.current.then(async () => {
+      setBusy(true);
+      try {
+        const updated = await ctx.api.updateField(field.id, next);
+        saved.current = body;
+        setError(null);
+        ctx.replaceField(updated);
+        // The server may add to what was sent ('None of the Above' for a new multiple question).
+        if (revision.current === started) {
+          const fresh = valuesOf(updated);
+          saved.current = JSON.stringify(fresh);
+          setValues(fresh);
+        }
+      } catch (e) {
+        setError(failureText(e, failure));
+      } finally {
+        setBusy(false);
+      }
+    });
+    return queue.current;
+  };
+  return { values, change, save, error, busy };
+}
+
+function OptionRow({
+  ctx,
+  option,
+  index,
+  targets,
+  onChange,
+  onCommit,
+  onRemove,
+  fieldId,
+}: {
+  ctx: EditorContext;
+  option: OptionConfig;
+  index: number;
+  targets: SelectOption[];
+  onChange: (option: OptionConfig) => void;
+  onCommit: (option?: OptionConfig) => void;
+  onRemove: () => void;
+  fieldId: string;
+}) {
+  const name = `option-${fieldId}-${index}`;
+  const lang = ctx.language;
+  const options = [...targets];
+  const current = transitionValue(option.transition);
+  if (current && !options.some((o) => o.value === current)) {
+    options.push({ value: current, label: option.transition?.to === 'survey' ? `Survey ${option.transition.identity}` : 'A page no longer offered' });
+  }
+  return (
+    <li className="option-editor" aria-label={`Option ${option.label}`} onBlur={() => onCommit()}>
+      <div className="form-grid">
+        {lang === null ? (
+          <>
+            <TextField label="Label" name={`${name}-label`} required maxLength={500} value={option.label} onChange={(label) => onChange({ ...option, label })} />
+            <TextField label="Value" name={`${name}-value`} required maxLength={200} value={option.value} onChange={(value) => onChange({ ...option, value })} />
+          </>
+        ) : (
+          <TextField
+            label={`Label (${lang})`}
+            name={`${name}-label-${lang}`}
+            hint={option.label}
+            maxLength={500}
+            value={option.translations[lang] ?? ''}
+            onChange={(text) => onChange({ ...option, translations: { ...option.translations, [lang]: text } })}
+          />
+        )}
+        <Select
+          label="Transition"
+          name={`${name}-transition`}
+          emptyLabel="Next page"
+          options={options}
+          value={current}
+          disabled={lang !== null}
+          onChange={(value) => onCommit({ ...option, transition: parseTransition(value) })}
+        />
+        <Checkbox
+          label="Disqualify"
+          name={`${name}-disqualify`}
+          checked={option.isDisqualified}
+          disabled={lang !== null}
+          onChange={(isDisqualified) => onCommit({ ...option, isDisqualified })}
+        />
+      </div>
+      {lang === null && (
+        <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Delete option ${option.label}`} onClick={onRemove}>
+          Delete Option
+        </button>
+      )}
+    </li>
+  );
+}
+
+export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx: EditorContext; field: OFormField; index: number; count: number; pageIdentity: string }) {
+  const { values, change, save, error, busy } = useFieldSaver(ctx, field);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const remove = useDeleteWithConfirm(ctx.api.removeField, 'Question');
+  const lang = ctx.language;
+  const config = values.configuration;
+  const setConfig = (patch: Partial<FieldConfiguration>) => change({ ...values, configuration: { ...config, ...patch } });
+  const commit = (next: Values = values) => void save(next);
+  const translation = lang ? (config.translations[lang] ?? {}) : null;
+  const translate = (key: 'title' | 'helperText', text: string) =>
+    lang && setConfig({ translations: { ...config.translations, [lang]: { ...config.translations[lang], [key]: text } } });
+
+  const summaries = ctx.detail.pages.map((p) => ({ identity: p.identity, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.fields.map((f) => f.type) }));
+  const targets: SelectOption[] = [
+    { value: 'end', label: 'End of survey' },
+    ...transitionTargets(summaries, pageIdentity).map((p) => ({ value: `page:${p.identity}`, label: `Page: ${p.title}` })),
+  ];
+
+  const setOption = (i: number, option: OptionConfig) => {
+    const options = config.options.map((o, j) => (j === i ? option : o));
+    return change({ ...values, configuration: { ...config, options } });
+  };
+  const addOption = () =>
+    save(change({ ...values, configuration: { ...config, options: [...config.options, newOption(config.options)] } }), ADD_OPTION_FAILED);
+  const removeOption = (i: number) => commit(change({ ...values, configuration: { ...config, options: config.options.filter((_, j) => j !== i) } }));
+  const changeType = (type: FieldType) => commit(change({ ...values, type, configuration: configurationFor(type, config) }));
+  const move = async (to: number) => {
+    try {
+      setActionError(null);
+      await ctx.api.updateField(field.id, { displayOrder: to });
+      await ctx.refresh();
+    } catch (e) {
+      setActionError(failureText(e, SAVE_FAILED));
+    }
+  };
+
+  const name = `question-${field.id}`;
+  const limit = (key: keyof FieldConfiguration) => {
+    const raw = config[key];
+    const text = raw === undefined || raw === null ? '' : String(raw);
+    const date = DATE_LIMITS.has(key);
+    return (
+      <TextField
+        key={key}
+        label={LIMIT_LABELS[key] ?? key}
+        name={`${name}-${key}`}
+        type={date ? 'date' : 'number'}
+        value={text}
+        disabled={lang !== null}
+        onChange={(next) => setConfig({ [key]: next === '' ? undefined : date ? next : Number(next) })}
+      />
+    );
+  };
+
+  return (
+    <li className="question-editor panel" aria-label={`Question ${index + 1}`} aria-busy={busy || undefined}>
+      <FormErrors message={error ?? actionError} />
+      <div onBlur={() => commit()}>
+        <div className="form-grid">
+          <Select
+            label="Type"
+            name={`${name}-type`}
+            options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
+            value={values.type}
+            disabled={lang !== null}
+            onChange={(type) => changeType(type as FieldType)}
+          />
+          {translation ? (
+            <TextField
+              label={`Question title (${lang})`}
+              name={`${name}-title-${lang}`}
+              hint={values.title}
+              maxLength={500}
+              value={translation.title ?? ''}
+              onChange={(text) => translate('title', text)}
+            />
+          ) : (
+            <TextField label="Question title" name={`${name}-title`} required maxLength={500} value={values.title} onChange={(title) => change({ ...values, title })} />
+          )}
+          <Select
+            label="Category"
+            name={`${name}-category`}
+            emptyLabel="No category"
+            options={ctx.categories.options}
+            loading={ctx.categories.loading}
+            error={ctx.categories.error ?? undefined}
+            value={values.categoryId === null ? '' : String(values.categoryId)}
+            disabled={lang !== null}
+            onChange={(id) => commit(change({ ...values, categoryId: id ? Number(id) : null }))}
+          />
+          <Checkbox
+            label="Required"
+            name={`${name}-required`}
+            checked={config.required}
+            disabled={lang !== null}
+            onChange={(required) => commit(change({ ...values, configuration: { ...config, required } }))}
+          />
+        </div>
+        {translation ? (
+          <TextArea
+            label={`Helper text (${lang})`}
+            name={`${name}-helper-${lang}`}
+            hint={config.helperText ?? undefined}
+            rows={2}
+            maxLength={1000}
+            value={translation.helperText ?? ''}
+            onChange={(text) => translate('helperText', text)}
+          />
+        ) : (
+          <TextArea
+            label="Helper text"
+            name={`${name}-helper`}
+            rows={2}
+            maxLength={1000}
+            value={config.helperText ?? ''}
+            onChange={(text) => setConfig({ helperText: text || null })}
+          />
+        )}
+        {limitKeys(values.type).length > 0 && <div className="form-grid">{limitKeys(values.type).map(limit)}</div>}
+      </div>
+      {lang === null && (
+        <MultiCheckList
+          label="Tags"
+          name={`${name}-tags`}
+          options={ctx.tags.options}
+          loading={ctx.tags.loading}
+          value={values.tagIds.map(String)}
+          onChange={(ids) => commit(change({ ...values, tagIds: ids.map(Number) }))}
+        />
+      )}
+      {(isChoiceType(values.type) || config.options.length > 0) && (
+        <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
+          <h3 className="section-title">Options</h3>
+          <ol className="option-list">
+            {config.options.map((option, i) => (
+              <OptionRow
+                key={i}
+                ctx={ctx}
+                option={option}
+                index={i}
+                targets={targets}
+                fieldId={field.id}
+                onChange={(o) => setOption(i, o)}
+                onCommit={(o) => commit(o ? setOption(i, o) : values)}
+                onRemove={() => removeOption(i)}
+              />
+            ))}
+          </ol>
+          {lang === null && (
+            <button type="button" className="btn btn-small btn-secondary" onClick={() => void addOption()}>
+              Add Option
+            </button>
+          )}
+        </section>
+      )}
+      {lang === null && (
+        <div className="editor-actions">
+          <button type="button" className="btn btn-small btn-secondary" aria-label={`Move question ${index + 1} up`} disabled={index === 0} onClick={() => move(index)}>
+            ↑
+          </button>
+          <button type="button" className="btn btn-small btn-secondary" aria-label={`Move question ${index + 1} down`} disabled={index === count - 1} onClick={() => move(index + 2)}>
+            ↓
+          </button>
+          <button
+            type="button"
+            className="btn btn-small btn-danger"
+            onClick={async () => {
+              if (await remove(field.id)) await ctx.refresh().catch(() => undefined);
+            }}
+          >
+            Delete Question
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

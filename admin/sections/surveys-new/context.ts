@@ -1,0 +1,21 @@
+import type { OFormDetail, oformsApi } from '../../../core/api/oforms';
+import type { OFormField } from '../../../core/model/oformDoc';
+import type { OptionsState } from '../../hooks/useOptions';
+
+export type OFormsApi = ReturnType<typeof oformsApi>;
+
+/** What every part of the builder reads: the version, and how to change it. */
+export interface EditorContext {
+  api: OFormsApi;
+  detail: OFormDetail;
+  /** Approved once: nothing but isActive may change. */
+  frozen: boolean;
+  /** The API iso code whose translations are being edited; null for the default language. */
+  language: string | null;
+  /** Reads the version again after a change. */
+  refresh: () => Promise<void>;
+  /** Puts a question as the server saved it into the version (pages' transition targets follow). */
+  replaceField: (field: OFormField) => void;
+  categories: OptionsState;
+  tags: OptionsState;
+}

@@ -1,0 +1,47 @@
+/** Texts, labels and small rules of the versioned-survey screens. */
+import type { OForm } from '../../../core/model/oformDoc';
+
+export { ADD_OPTION_FAILED, ADD_PAGE_FAILED, ADD_QUESTION_FAILED, SAVE_FAILED, failureText } from '../surveys/surveyValues';
+export { FIELD_TYPE_NAMES as TYPE_LABELS } from '../../../core/model/oform';
+
+/** SPEC section 8, verbatim. */
+export const SAVE_MESSAGES_FAILED = 'Could Not Save Survey Messages';
+export const GET_LANGUAGES_FAILED = 'Could not get languages';
+export const TOGGLE_LANGUAGE_FAILED = 'Could not toggle language';
+export const EXPORT_FAILED = 'Could not export survey';
+export const DELETE_PAGE_FAILED = 'Could not delete Page';
+export const APPROVE_FAILED = 'Could not approve this version';
+export const COPY_FAILED = 'Could not make a new version';
+
+export const OFORM_LABELS = {
+  title: 'Title',
+  version: 'Version',
+  engagementName: 'Engagement',
+  sponsorName: 'Sponsor',
+  isActive: 'Active',
+  isApproved: 'Approved',
+  containerCount: 'Pages',
+  identity: 'Identity',
+  created: 'Created',
+  modified: 'Modified',
+} as const;
+
+export const MESSAGE_TYPE_LABELS = {
+  completed_contact_form: 'Completed: contact form',
+  no_trial_sites_consent: 'No trial sites: consent',
+  no_trial_sites_contact_form: 'No trial sites: contact form',
+  not_active_consent: 'Not active: consent',
+  not_active_contact_form: 'Not active: contact form',
+  not_qualified_consent: 'Not qualified: consent',
+  not_qualified_contact_form: 'Not qualified: contact form',
+  trial_site_selected_consent: 'Trial site selected: consent',
+  trial_site_selected_contact_form: 'Trial site selected: contact form',
+} as const;
+
+/** A version once approved never changes again, even after a later version replaces it. */
+export const isFrozen = (form: Pick<OForm, 'approvedAt'>) => form.approvedAt !== null;
+
+export function versionStatus(form: Pick<OForm, 'approvedAt' | 'isApproved'>): string {
+  if (form.isApproved) return 'Approved';
+  return form.approvedAt ? 'Previously approved' : 'Draft';
+}

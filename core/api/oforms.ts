@@ -1,0 +1,141 @@
+/**
+ * Versioned surveys (oForms, SPEC section 7: /api/o-forms/...): versions, their pages
+ * (containers) and questions (fields), copying, approving, messages and the lookups the builder
+ * needs. Exports (PDF, metrics), survey languages and missing translations live in ./oformExports.
+ */
+import type { ListParams } from '../jsonapi';
+import { OFORM_TYPE, type FieldConfiguration, type FieldType } from '../model/oform';
+import {
+  OFORM_CONTAINER_TYPE,
+  OFORM_COPY_TYPE,
+  OFORM_FIELD_TYPE,
+  OFORM_VERSION_TYPE,
+  type OForm,
+  type OFormContainer,
+  type OFormField,
+} from '../model/oformDoc';
+import { OFORM_MESSAGE_TYPE, type OFormMessage, type OFormMessageType } from '../model/oformMessage';
+import type { ScreenerSurvey } from '../model/screenerSurvey';
+import type { ApiClient } from './client';
+
+/** Everything the builder reads about a version. */
+export const OFORM_DETAIL_INCLUDE = 'oFormContainers.oFormFields.tags,engagement.sponsor,languages';
+
+export interface OFormLanguageRef {
+  id: string;
+  name: string;
+  description: string;
+  isoCode: string;
+}
+
+export interface OFormPage extends OFormContainer {
+  fields: OFormField[];
+}
+
+/** A version with its pages (root containers, in order) and their questions (in order). */
+export interface OFormDetail {
+  form: OForm;
+  languages: OFormLanguageRef[];
+  pages: OFormPage[];
+}
+
+export interface OFormVersionState {
+  id: string;
+  identity: string;
+  version: number;
+  isApproved: boolean;
+  approvedAt: string | null;
+}
+
+export interface FieldValues {
+  type: FieldType;
+  title: string;
+  categoryId: number | null;
+  isActive: boolean;
+  configuration: FieldConfiguration;
+  tagIds: number[];
+  displayOrder: number;
+}
+
+export interface OFormDefaultMessage {
+  id: string;
+  messageType: OFormMessageType;
+  language: string;
+  message: string;
+}
+
+export interface OFormFieldTypeRow {
+  id: FieldType;
+  name: string;
+  isChoice: boolean;
+}
+
+type Flat = Record<string, unknown> & { id: string };
+type FlatContainer = OFormContainer & { oFormFields?: (OFormField | { id: string })[]; childOFormContainers?: { id: string }[] };
+type FlatForm = OForm & { oFormContainers?: (FlatContainer | { id: string })[]; languages?: (OFormLanguageRef | { id: string })[] };
+
+const isFull = <T extends object>(value: T | { id: string }, key: keyof T): value is T => key in value;
+
+/** The decoded document as pages with their fields; child containers' fields join their page. */
+function toDetail(flat: FlatForm): OFormDetail {
+  const { oFormContainers = [], languages = [], ...form } = flat;
+  const pages = oFormContainers
+    .filter((c): c is FlatContainer => isFull(c as FlatContainer, 'identity'))
+    .map(({ oFormFields = [], childOFormContainers: _children, ...container }) => ({
+      ...container,
+      fields: oFormFields.filter((f): f is OFormField => isFull(f as OFormField, 'identity')).sort((a, b) => a.displayOrder - b.displayOrder),
+    }))
+    .sort((a, b) => a.displayOrder - b.displayOrder);
+  const relations = new Set(['oFormVersion', 'engagement']);
+  const attributes = Object.fromEntries(Object.entries(form).filter(([k]) => !relations.has(k))) as unknown as OForm;
+  return {
+    form: attributes,
+    languages: languages.filter((l): l is OFormLanguageRef => isFull(l as OFormLanguageRef, 'isoCode')),
+    pages,
+  };
+}
+
+export function oformsApi(client: ApiClient) {
+  const form = (id: string) => `o-forms/o-forms/${encodeURIComponent(id)}`;
+  const container = (id: string) => `o-forms/o-form-containers/${encodeURIComponent(id)}`;
+  const field = (id: string) => `o-forms/o-form-fields/${encodeURIComponent(id)}`;
+  return {
+    list: (params: ListParams = {}) => client.list<OForm>('o-forms/o-forms', params),
+    /** Every version of a survey identity, newest first. */
+    versions: (identity: string) => client.list<OForm>('o-forms/o-forms', { identity, sort: '-version', limit: 100 }).then((r) => r.items),
+    get: (id: string) => client.get<OForm>(form(id)),
+    detail: async (id: string) => toDetail(await client.get<FlatForm>(form(id), { include: OFORM_DETAIL_INCLUDE })),
+    create: (values: { title: string; engagementId: number; isActive?: boolean }) => client.create<OForm>('o-forms/o-forms', OFORM_TYPE, { ...values }),
+    update: (id: string, values: { title?: string; isActive?: boolean }) => client.update<OForm>(form(id), OFORM_TYPE, id, { ...values }),
+    remove: (id: string) => client.remove(form(id)),
+    /** The next version of the identity, a deep copy of its latest. */
+    copy: (identity: string) => client.create<OForm>('o-forms/o-form-copy', OFORM_COPY_TYPE, { copy_identity: identity }),
+    approve: (id: string) =>
+      client.update<OFormVersionState>(`o-forms/o-form-versions/${encodeURIComponent(id)}`, OFORM_VERSION_TYPE, id, { mark_approved: true }),
+
+    addPage: (oFormId: string, title?: string) =>
+      client.create<OFormContainer>('o-forms/o-form-containers', OFORM_CONTAINER_TYPE, { oFormId: Number(oFormId), ...(title ? { title } : {}) }),
+    updatePage: (id: string, values: { title?: string; isActive?: boolean; displayOrder?: number }) =>
+      client.update<OFormContainer>(container(id), OFORM_CONTAINER_TYPE, id, { ...values }),
+    removePage: (id: string) => client.remove(container(id)),
+
+    addField: (containerId: string, values: Partial<Omit<FieldValues, 'displayOrder'>> = {}) =>
+      client.create<OFormField>('o-forms/o-form-fields', OFORM_FIELD_TYPE, { containerId: Number(containerId), ...values }),
+    updateField: (id: string, values: Partial<FieldValues>) => client.update<OFormField>(field(id), OFORM_FIELD_TYPE, id, { ...values }),
+    removeField: (id: string) => client.remove(field(id)),
+
+    defaultMessages: () => client.list<OFormDefaultMessage>('o-forms/o-form-default-messages').then((r) => r.items),
+    messages: (identity: string, versionId: string) =>
+      client.list<OFormMessage>('o-forms/o-form-messages', { o_form_identity: identity, o_form_version_id: versionId, limit: 100 }).then((r) => r.items),
+    addMessage: (values: { oFormVersionId: number; messageType: OFormMessageType; language: string; message: string }) =>
+      client.create<OFormMessage>('o-forms/o-form-messages', OFORM_MESSAGE_TYPE, { ...values }),
+    updateMessage: (id: string, message: string) =>
+      client.update<OFormMessage>(`o-forms/o-form-messages/${encodeURIComponent(id)}`, OFORM_MESSAGE_TYPE, id, { message }),
+
+    /** The screeners that run this survey identity (screener-surveys links). */
+    screenerLinks: (identity: string) => client.list<ScreenerSurvey>('screener-surveys', { oFormIdentity: identity, limit: 100 }).then((r) => r.items),
+
+    fieldTypes: () => client.list<OFormFieldTypeRow>('o-forms/o-form-field-types').then((r) => r.items),
+    fieldCategories: () => client.list<Flat & { name: string }>('o-forms/o-form-field-categories').then((r) => r.items),
+  };
+}

@@ -1,0 +1,497 @@
+import { describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { FieldConfiguration } from '../../core/model/oform';
+import type { MissingTranslation } from '../../core/model/oformExport';
+import { surveyGraph } from '../../admin/sections/surveys-new/flow';
+import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
+
+// The builder is a lazy chunk with several panels loading at once; the machine is shared.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+const admin = makeUser('Admin');
+
+interface Field {
+  id: string;
+  identity: string;
+  title: string;
+  type: string;
+  displayOrder: number;
+  isActive: boolean;
+  oFormFieldCategoryId: string | null;
+  configuration: FieldConfiguration;
+  tags: { id: string; name: string }[];
+}
+interface Page {
+  id: string;
+  identity: string;
+  title: string;
+  displayOrder: number;
+  fields: Field[];
+}
+
+const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
+const option = (label: string, value: string, extra: Partial<FieldConfiguration['options'][number]> = {}) => ({
+  label,
+  value,
+  translations: {},
+  isDisqualified: false,
+  transition: null,
+  ...extra,
+});
+
+/**
+ * A small in-memory oForms server: version 1 (id 5) of identity 'ident-1' with pages About you
+ * (a single question), Birth (dob only) and Habits; English and Spanish languages.
+ */
+function oFormServer(options: { failures?: Record<string, () => Response>; missing?: MissingTranslation[]; approved?: boolean } = {}) {
+  const failures = options.failures ?? {};
+  let nextId = 200;
+  const field = (id: string, title: string, type: string, configuration = config(), displayOrder = 1): Field => ({
+    id,
+    identity: `f-${id}`,
+    title,
+    type,
+    displayOrder,
+    isActive: true,
+    oFormFieldCategoryId: null,
+    configuration,
+    tags: [],
+  });
+  const pages: Page[] = [
+    { id: '1', identity: 'p-1', title: 'About you', displayOrder: 1, fields: [field('10', 'Smoker?', 'single', config({ options: [option('Yes', 'yes'), option('No', 'no')] }))] },
+    { id: '2', identity: 'p-2', title: 'Birth', displayOrder: 2, fields: [field('20', 'Date of birth', 'dob')] },
+    { id: '3', identity: 'p-3', title: 'Habits', displayOrder: 3, fields: [field('30', 'Hobbies', 'text')] },
+  ];
+  const forms = [
+    {
+      id: '5',
+      identity: 'ident-1',
+      version: 1,
+      title: 'Lung survey',
+      isActive: true,
+      isApproved: options.approved ?? false,
+      approvedAt: options.approved ? '2024-05-02T10:00:00Z' : null,
+      engagementId: '12',
+      engagementName: 'Lung study',
+      sponsorId: '7',
+      sponsorName: 'Acme Pharma',
+      containerCount: 3,
+      transitions: [],
+      created: '2024-05-01T10:00:00Z',
+      modified: '2024-05-01T10:00:00Z',
+    },
+  ];
+  const languagesEnabled = new Set<string>(['1']);
+  const messages: { id: string; oFormIdentity: string; oFormVersionId: number; messageType: string; language: string; message: string }[] = [];
+  const renumber = () => pages.forEach((p, i) => (p.displayOrder = i + 1));
+  const allFields = () => pages.flatMap((p) => p.fields);
+  const fieldResource = (f: Field, page: Page) => ({
+    type: 'o-form-fields',
+    id: f.id,
+    attributes: { ...f, id: undefined, containerId: page.id, oFormContainerIdentity: page.identity, oFormFieldTypeId: f.type },
+  });
+  const detail = (formId: string) => {
+    const form = forms.find((f) => f.id === formId)!;
+    const { id, ...attributes } = form;
+    return {
+      data: {
+        type: 'o-forms',
+        id,
+        attributes,
+        relationships: {
+          oFormContainers: { data: pages.map((p) => ({ type: 'o-form-containers', id: p.id })) },
+          languages: { data: [...languagesEnabled].map((l) => ({ type: 'languages', id: l })) },
+        },
+      },
+      included: [
+        ...pages.map((p) => ({
+          type: 'o-form-containers',
+          id: p.id,
+          attributes: { identity: p.identity, title: p.title, displayOrder: p.displayOrder, isActive: true, oFormContainerTypeId: 'root_container', parentId: null, oFormVersionId: id, oFormIdentity: form.identity },
+          relationships: { oFormFields: { data: p.fields.map((f) => ({ type: 'o-form-fields', id: f.id })) }, childOFormContainers: { data: [] } },
+        })),
+        ...pages.flatMap((p) => p.fields.map((f) => fieldResource(f, p))),
+        { type: 'languages', id: '1', attributes: { name: 'English', description: 'English', isoCode: 'en' } },
+        ...(languagesEnabled.has('2') ? [{ type: 'languages', id: '2', attributes: { name: 'Spanish', description: 'Spanish', isoCode: 'es' } }] : []),
+      ],
+    };
+  };
+  const conflict = (detail: string) => json({ errors: [{ status: '409', title: 'Conflict', detail }] }, 409);
+
+  const handler: Handler = async (request, url) => {
+    const path = url.pathname.replace(/^\/api\//, '');
+    const key = `${request.method} ${path}`;
+    if (failures[key]) return failures[key]!();
+    const body = request.method === 'GET' || request.method === 'DELETE' ? null : ((await request.json()) as { data: { attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string }[] }> } });
+    if (key === 'GET languages')
+      return json(
+        listDocument('languages', [
+          { id: 1, name: 'English', description: 'English', isoCode: 'en', isActive: true, isDefault: true },
+          { id: 2, name: 'Spanish', description: 'Spanish', isoCode: 'es', isActive: true, isDefault: false },
+        ]),
+      );
+    if (key === 'GET o-forms/o-form-field-categories') return json(listDocument('o-form-field-categories', [{ id: 1, name: 'Demographics' }]));
+    if (key === 'GET tags') return json(listDocument('tags', [{ id: 1, name: 'PHI' }]));
+    if (key === 'GET o-forms/o-form-default-messages') return json(listDocument('o-form-default-messages', [{ id: 'completed_contact_form:en', messageType: 'completed_contact_form', language: 'en', message: 'Thank you!' }]));
+    if (key === 'GET o-forms/o-form-messages') return json(listDocument('o-form-messages', messages.filter((m) => String(m.oFormVersionId) === url.searchParams.get('o_form_version_id'))));
+    if (key === 'POST o-forms/o-form-messages') {
+      const m = { id: String(nextId++), oFormIdentity: 'ident-1', ...(body!.data.attributes as { oFormVersionId: number; messageType: string; language: string; message: string }) };
+      messages.push(m);
+      return json({ data: { type: 'o-form-messages', id: m.id, attributes: { ...m, id: undefined } } }, 201);
+    }
+    if (key === 'GET o-forms/languages-o-forms')
+      return json(
+        listDocument('languages-o-forms', [
+          { id: '5-1', oFormId: '5', languageId: '1', isoCode: 'en', name: 'English', isEnabled: true },
+          { id: '5-2', oFormId: '5', languageId: '2', isoCode: 'es', name: 'Spanish', isEnabled: languagesEnabled.has('2') },
+        ]),
+      );
+    if (key === 'GET o-forms/o-forms') {
+      const rows = forms.filter((f) => !url.searchParams.get('identity') || f.identity === url.searchParams.get('identity'));
+      return json(listDocument('o-forms', [...rows].sort((a, b) => b.version - a.version)));
+    }
+    const formGet = /^GET o-forms\/o-forms\/(\d+)$/.exec(key);
+    if (formGet && forms.some((f) => f.id === formGet[1])) return json(detail(formGet[1]!));
+    const formPatch = /^PATCH o-forms\/o-forms\/(\d+)$/.exec(key);
+    if (formPatch) {
+      const form = forms.find((f) => f.id === formPatch[1])!;
+      const languages = body!.data.relationships?.languages;
+      if (languages) {
+        languagesEnabled.clear();
+        languagesEnabled.add('1');
+        for (const l of languages.data) languagesEnabled.add(l.id);
+      }
+      Object.assign(form, body!.data.attributes);
+      return json(detail(form.id));
+    }
+    if (key === 'GET o-forms/o-forms/5/missing-translations') return json({ data: options.missing ?? [] });
+    if (key === 'PATCH o-forms/o-form-versions/5') {
+      if (options.missing?.length) {
+        return json({ errors: [{ status: '422', title: 'Missing Translations', detail: 'Missing.', code: 'missing_translations', meta: { missing: options.missing } }] }, 422);
+      }
+      Object.assign(forms[0]!, { isApproved: true, approvedAt: '2024-05-03T10:00:00Z' });
+      return json({ data: { type: 'o-form-versions', id: '5', attributes: { identity: 'ident-1', version: 1, isApproved: true, approvedAt: '2024-05-03T10:00:00Z' } } });
+    }
+    if (key === 'POST o-forms/o-form-copy') {
+      const copy = { ...forms[0]!, id: '6', version: 2, isApproved: false, approvedAt: null };
+      forms.push(copy);
+      const { id, ...attributes } = copy;
+      return json({ data: { type: 'o-forms', id, attributes } }, 201);
+    }
+    if (key === 'POST o-forms/o-form-containers') {
+      const page: Page = { id: String(nextId++), identity: `p-${nextId}`, title: `New Page ${pages.length + 1}`, displayOrder: pages.length + 1, fields: [] };
+      pages.push(page);
+      return json({ data: { type: 'o-form-containers', id: page.id, attributes: { identity: page.identity, title: page.title, displayOrder: page.displayOrder } } }, 201);
+    }
+    const containerPatch = /^PATCH o-forms\/o-form-containers\/(\d+)$/.exec(key);
+    if (containerPatch) {
+      const index = pages.findIndex((p) => p.id === containerPatch[1]);
+      const attributes = body!.data.attributes as { title?: string; displayOrder?: number };
+      if (attributes.title) pages[index]!.title = attributes.title;
+      if (attributes.displayOrder) {
+        const [moved] = pages.splice(index, 1);
+        pages.splice(attributes.displayOrder - 1, 0, moved!);
+        renumber();
+      }
+      return json({ data: { type: 'o-form-containers', id: containerPatch[1], attributes: {} } });
+    }
+    const containerDelete = /^DELETE o-forms\/o-form-containers\/(\d+)$/.exec(key);
+    if (containerDelete) {
+      const page = pages.find((p) => p.id === containerDelete[1])!;
+      const refs = allFields().flatMap((f) => f.configuration.options.filter((o) => o.transition?.to === 'page' && o.transition.identity === page.identity).map((o) => `'${o.label}' of '${f.title}'`));
+      if (refs.length) return conflict(`This page cannot be deleted: ${refs.join(', ')} jumps to it. Point that option elsewhere first.`);
+      pages.splice(pages.indexOf(page), 1);
+      renumber();
+      return new Response(null, { status: 204 });
+    }
+    if (key === 'POST o-forms/o-form-fields') {
+      const page = pages.find((p) => p.id === String(body!.data.attributes.containerId))!;
+      const f = field(String(nextId++), 'Placeholder', 'placeholder', config(), page.fields.length + 1);
+      page.fields.push(f);
+      return json({ data: fieldResource(f, page) }, 201);
+    }
+    const fieldPatch = /^PATCH o-forms\/o-form-fields\/(\d+)$/.exec(key);
+    if (fieldPatch) {
+      const page = pages.find((p) => p.fields.some((f) => f.id === fieldPatch[1]))!;
+      const f = page.fields.find((x) => x.id === fieldPatch[1])!;
+      const { categoryId, tagIds: _tags, ...attributes } = body!.data.attributes as Partial<Field> & { categoryId?: number | null; tagIds?: number[] };
+      Object.assign(f, attributes, categoryId === undefined ? {} : { oFormFieldCategoryId: categoryId === null ? null : String(categoryId) });
+      // The server's rule: a multiple question without options gets 'None of the Above'.
+      if (f.type === 'multiple' && f.configuration.options.length === 0) f.configuration = { ...f.configuration, options: [option('None of the Above', 'none_of_the_above')] };
+      return json({ data: fieldResource(f, page) });
+    }
+    return undefined;
+  };
+  return { handler, pages, forms, messages, languagesEnabled };
+}
+
+const optionsOf = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => o.textContent);
+const patchesTo = (requests: { method: string; path: string; body: unknown }[], path: string) =>
+  requests.filter((r) => r.method === 'PATCH' && r.path === path).map((r) => (r.body as { data: { attributes: Record<string, unknown> } }).data.attributes);
+
+describe('versioned survey builder', () => {
+  it('adds a page, reorders pages with the arrows and by dragging, and shows why a page cannot be deleted', async () => {
+    const { handler, pages } = oFormServer();
+    pages[0]!.fields[0]!.configuration.options[0]!.transition = { to: 'page', identity: 'p-3' };
+    const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const list = await screen.findByRole('list', { name: 'Page order' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Page' }));
+    expect((await screen.findByRole('button', { name: 'New Page 4' })).getAttribute('aria-pressed')).toBe('true');
+    await screen.findByText('No questions on this page yet.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Move page New Page 4 up' }));
+    await waitFor(() => expect(pages.map((p) => p.title)).toEqual(['About you', 'Birth', 'New Page 4', 'Habits']));
+    expect(patchesTo(server.requests, `o-forms/o-form-containers/${pages[2]!.id}`)).toContainEqual({ displayOrder: 3 });
+
+    // Drag Habits onto About you: it takes the first place.
+    const items = () => within(list).getAllByRole('listitem');
+    await waitFor(() => expect(items().map((li) => within(li).getAllByRole('button')[0]!.textContent)).toEqual(['About you', 'Birth', 'New Page 4', 'Habits']));
+    fireEvent.dragStart(items()[3]!, { dataTransfer: { setData: () => undefined, effectAllowed: 'move' } });
+    fireEvent.dragOver(items()[0]!);
+    fireEvent.drop(items()[0]!, { dataTransfer: { getData: () => '' } });
+    await waitFor(() => expect(pages.map((p) => p.title)).toEqual(['Habits', 'About you', 'Birth', 'New Page 4']));
+
+    // Habits is where 'Yes' of 'Smoker?' jumps: the server refuses, and says so.
+    fireEvent.click(screen.getByRole('button', { name: 'Delete page Habits' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    const refusal = await screen.findByText(/This page cannot be deleted: 'Yes' of 'Smoker\?' jumps to it/);
+    expect(refusal.getAttribute('role')).toBe('alert');
+    expect(pages).toHaveLength(4);
+  });
+
+  it('edits a question: title saved on leaving the field, type change brings None of the Above, limits per type', async () => {
+    const { handler, pages } = oFormServer();
+    const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    fireEvent.click(await screen.findByRole('button', { name: 'Habits' }));
+    const card = await screen.findByRole('listitem', { name: 'Question 1' });
+    const title = within(card).getByLabelText('Question title', { exact: true });
+    fireEvent.change(title, { target: { value: 'Your hobbies' } });
+    fireEvent.change(within(card).getByLabelText('Maximum length', { exact: true }), { target: { value: '80' } });
+    fireEvent.blur(title);
+    await waitFor(() => expect(pages[2]!.fields[0]!.title).toBe('Your hobbies'));
+    expect(pages[2]!.fields[0]!.configuration.maxLength).toBe(80);
+
+    fireEvent.change(within(card).getByLabelText('Type', { exact: true }), { target: { value: 'multiple' } });
+    await within(card).findByRole('listitem', { name: 'Option None of the Above' });
+    // Limits of a text question are left behind when it becomes a choice question.
+    const last = patchesTo(server.requests, 'o-forms/o-form-fields/30').at(-1)!;
+    expect(last.type).toBe('multiple');
+    expect(last.configuration).not.toHaveProperty('maxLength');
+    expect(within(card).queryByLabelText('Maximum length', { exact: true })).toBeNull();
+  });
+
+  it('sets an option’s transition (only allowed pages offered) and its disqualify flag', async () => {
+    const { handler, pages } = oFormServer();
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const yes = await screen.findByRole('listitem', { name: 'Option Yes' });
+    const transition = within(yes).getByLabelText('Transition', { exact: true });
+    // Not the option's own page, not Birth (only date-of-birth questions).
+    expect(optionsOf(transition)).toEqual(['Next page', 'End of survey', 'Page: Habits']);
+    fireEvent.change(transition, { target: { value: 'page:p-3' } });
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: 'p-3' }));
+    const no = screen.getByRole('listitem', { name: 'Option No' });
+    fireEvent.click(within(no).getByLabelText('Disqualify', { exact: true }));
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[1]!.isDisqualified).toBe(true));
+    // Both saves kept the other's change.
+    expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: 'p-3' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Option' }));
+    await screen.findByRole('listitem', { name: 'Option Option 3' });
+    expect(pages[0]!.fields[0]!.configuration.options.map((o) => o.value)).toEqual(['yes', 'no', 'option_3']);
+  });
+
+  it('edits translations in the chosen language after enabling it', async () => {
+    const { handler, pages, languagesEnabled } = oFormServer();
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const languages = await screen.findByRole('region', { name: 'Survey languages' });
+    const spanish = await within(languages).findByLabelText('Spanish (es)');
+    fireEvent.click(spanish);
+    await waitFor(() => expect(languagesEnabled.has('2')).toBe(true));
+    const switcher = within(languages).getByLabelText('Editing language', { exact: true });
+    await waitFor(() => expect(optionsOf(switcher)).toContain('Spanish (es)'));
+    fireEvent.change(switcher, { target: { value: 'es' } });
+    const card = await screen.findByRole('listitem', { name: 'Question 1' });
+    const title = within(card).getByLabelText('Question title (es)', { exact: true });
+    fireEvent.change(title, { target: { value: '¿Fuma?' } });
+    fireEvent.blur(title);
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.translations).toEqual({ es: { title: '¿Fuma?' } }));
+    const yes = within(card).getByRole('listitem', { name: 'Option Yes' });
+    const label = within(yes).getByLabelText('Label (es)', { exact: true });
+    fireEvent.change(label, { target: { value: 'Sí' } });
+    fireEvent.blur(label);
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.translations).toEqual({ es: 'Sí' }));
+    expect(pages[0]!.fields[0]!.title).toBe('Smoker?');
+  });
+
+  it('shows the missing translations in the Approve dialog and cannot approve until they are done', async () => {
+    const missing: MissingTranslation[] = [
+      { kind: 'question', id: '10', title: 'Smoker?', language: 'es' },
+      { kind: 'message', id: 'not_qualified_consent', title: 'not_qualified_consent', language: 'es' },
+    ];
+    const { handler, forms } = oFormServer({ missing });
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve version 1' });
+    const list = await within(dialog).findByRole('list', { name: 'Missing translations' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Question ‘Smoker?’ has no es translation.',
+      'Message ‘not_qualified_consent’ has no es translation.',
+    ]);
+    expect((within(dialog).getByRole('button', { name: 'Confirm' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(forms[0]!.isApproved).toBe(false);
+  });
+
+  it('approves a version, which then reads only, and makes the next version', async () => {
+    const { handler, forms } = oFormServer();
+    const { location } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve version 1' });
+    await within(dialog).findByText(/can never change again/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(forms[0]!.isApproved).toBe(true));
+    const bar = await screen.findByRole('region', { name: 'Version' });
+    await within(bar).findByText('Approved');
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.getByText('This version is approved and cannot change. Make a new version to edit it.')).toBeTruthy();
+    // Disabled through the page editor's fieldset (happy-dom does not apply it to the controls; the e2e checks them).
+    expect(screen.getByRole('listitem', { name: 'Question 1' }).closest('fieldset')?.disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Add Page' })).toBeNull();
+
+    fireEvent.click(within(bar).getByRole('button', { name: 'New version' }));
+    await waitFor(() => expect(location()).toBe('/surveys-new/edit/6'));
+    // The new version replaces the old one's screen once it is loaded.
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Version' })).getByText('Version 2')).toBeTruthy());
+    const nextBar = screen.getByRole('region', { name: 'Version' });
+    await within(nextBar).findByText('Draft');
+    await within(nextBar).findByRole('link', { name: 'Version 1 (Approved)' });
+  });
+
+  it('shows the SPEC error texts and keeps what was typed', async () => {
+    const crash = () => new Response('oops', { status: 500 });
+    const { handler } = oFormServer({
+      failures: {
+        'POST o-forms/o-form-containers': crash,
+        'POST o-forms/o-form-fields': crash,
+        'PATCH o-forms/o-form-fields/10': crash,
+        'POST o-forms/o-form-messages': crash,
+        'GET o-forms/languages-o-forms': crash,
+        'POST o-forms/export-to-pdf/5/0': crash,
+      },
+    });
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    await screen.findByRole('listitem', { name: 'Option Yes' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Page' }));
+    await screen.findByText('Could not add Page');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Question' }));
+    await screen.findByText('Could not add Question');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Option' }));
+    await screen.findByText('Could not add Option');
+    await screen.findByText('Could not get languages');
+
+    const messages = screen.getByRole('region', { name: 'Survey messages' });
+    const completed = await within(messages).findByLabelText('Completed: contact form (en)', { exact: true });
+    expect((completed as HTMLTextAreaElement).placeholder).toBe('Thank you!');
+    fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
+    fireEvent.blur(completed);
+    await within(messages).findByText('Could Not Save Survey Messages');
+    expect((completed as HTMLTextAreaElement).value).toBe('Thanks a lot');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Export PDF' }));
+    await screen.findByText('Could not export survey');
+  });
+
+  it('saves a message in the version’s language once it is written', async () => {
+    const { handler, messages } = oFormServer();
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const region = await screen.findByRole('region', { name: 'Survey messages' });
+    const completed = await within(region).findByLabelText('Completed: contact form (en)', { exact: true });
+    await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
+    fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
+    fireEvent.blur(completed);
+    await waitFor(() => expect(messages).toMatchObject([{ messageType: 'completed_contact_form', language: 'en', message: 'Thanks a lot', oFormVersionId: 5 }]));
+  });
+});
+
+describe('versioned survey languages and exports', () => {
+  it('puts a language back when the server refuses to toggle it', async () => {
+    const { handler, languagesEnabled } = oFormServer({ failures: { 'PATCH o-forms/o-forms/5': () => new Response('oops', { status: 500 }) } });
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const languages = await screen.findByRole('region', { name: 'Survey languages' });
+    const spanish = (await within(languages).findByLabelText('Spanish (es)')) as HTMLInputElement;
+    fireEvent.click(spanish);
+    await within(languages).findByText('Could not toggle language');
+    expect(spanish.checked).toBe(false);
+    expect(languagesEnabled.has('2')).toBe(false);
+  });
+
+  it('downloads the PDF and the metrics CSV with the staff token', async () => {
+    const { handler } = oFormServer();
+    const files: Handler = (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (request.method === 'POST' && path === 'o-forms/export-to-pdf/5/0') {
+        return json({ data: { type: 'o-form-exports', id: '5', attributes: { filename: 'lung-survey-v1.pdf', url: '/api/o-forms/o-form-exports/5' } } });
+      }
+      if (path === 'o-forms/o-form-exports/5') return new Response('%PDF-1.7', { headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="lung-survey-v1.pdf"' } });
+      if (path === 'export-survey-metrics/5') return new Response('page,title\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="lung-survey-v1-metrics.csv"' } });
+      return handler(request, url);
+    };
+    const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler: files });
+    const bar = await screen.findByRole('region', { name: 'Version' });
+    fireEvent.click(within(bar).getByRole('button', { name: 'Export PDF' }));
+    await waitFor(() => expect(server.requests.some((r) => r.method === 'GET' && r.path === 'o-forms/o-form-exports/5')).toBe(true));
+    fireEvent.click(within(bar).getByRole('button', { name: 'Export metrics' }));
+    await waitFor(() => expect(server.requests.some((r) => r.path === 'export-survey-metrics/5')).toBe(true));
+    for (const path of ['o-forms/o-form-exports/5', 'export-survey-metrics/5']) {
+      expect(server.requests.find((r) => r.path === path)?.authorization).toBe('Bearer access-1');
+    }
+    expect(within(bar).queryByText('Could not export survey')).toBeNull();
+  });
+});
+
+describe('survey flow graph', () => {
+  it('has a node per page, next-page edges and a labelled edge per transition', () => {
+    const page = (identity: string, title: string, options: FieldConfiguration['options'] = []) => ({
+      id: identity,
+      identity,
+      title,
+      displayOrder: 1,
+      isActive: true,
+      oFormVersionId: '5',
+      oFormIdentity: 'x',
+      oFormContainerTypeId: 'root_container' as const,
+      parentId: null,
+      fields: [
+        {
+          id: `f-${identity}`,
+          identity: `f-${identity}`,
+          containerId: identity,
+          oFormContainerIdentity: identity,
+          title: 'Q',
+          type: 'single' as const,
+          oFormFieldTypeId: 'single' as const,
+          oFormFieldCategoryId: null,
+          isActive: true,
+          displayOrder: 1,
+          configuration: config({ options }),
+          tags: [],
+        },
+      ],
+    });
+    const graph = surveyGraph([
+      page('a', 'One', [option('Skip', 'skip', { transition: { to: 'page', identity: 'c' } }), option('Stop', 'stop', { isDisqualified: true, transition: { to: 'end' } })]),
+      page('b', 'Two'),
+      page('c', 'Three'),
+    ]);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b', 'c', 'end']);
+    expect(graph.edges.map((e) => [e.source, e.target, e.label, e.disqualifies])).toEqual([
+      ['a', 'b', null, false],
+      ['a', 'c', 'Skip', false],
+      ['a', 'end', 'Stop', true],
+      ['b', 'c', null, false],
+    ]);
+  });
+});
