@@ -28,12 +28,28 @@ export interface Config {
   session: { idleSeconds: number; maxSeconds: number };
   /** Key for participants' contact values at rest; generated into DATA_DIR when unset. */
   phiKey: Buffer | null;
+  /** Wait before a record-system push's second attempt, doubled before each later one. */
+  rmsRetryBackoffMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
   uploadLimitBytes: number;
   /** Single sign-on services by name (SSO_SERVICES=duo,...), each a SAML identity provider. */
   ssoServices: Record<string, SsoServiceConfig>;
+  /** Participant abuse limits per window (0 = no limit): submissions and page answers, per client address and per media channel. */
+  participantLimits: ParticipantLimits;
+  /** Server processes on the one port (node:cluster); more than one needs PostgreSQL. */
+  workers: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
+}
+
+export interface ParticipantLimits {
+  windowSeconds: number;
+  submissionsPerAddress: number;
+  submissionsPerChannel: number;
+  pagesPerAddress: number;
+  pagesPerChannel: number;
 }
 
 export interface SsoServiceConfig {
@@ -104,12 +120,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']);
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const workers = integer(env, 'WORKERS', 1, 1, 64);
+  if (workers > 1 && !databaseUrl) {
+    throw new ConfigError(`WORKERS=${workers} needs DATABASE_URL: the embedded database (PGlite) is opened by one process only`);
+  }
 
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     jwtSecret,
     adminUsername,
     adminPassword,
@@ -123,8 +144,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
     phiKey: phiKey(env),
+    rmsRetryBackoffMs: integer(env, 'RMS_RETRY_BACKOFF_MS', 1000, 0, 60_000),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
+    participantLimits: {
+      windowSeconds: integer(env, 'PARTICIPANT_LIMIT_WINDOW_SECONDS', 60, 1, 24 * 3600),
+      submissionsPerAddress: integer(env, 'PARTICIPANT_SUBMISSIONS_PER_ADDRESS', 30, 0, 1_000_000),
+      submissionsPerChannel: integer(env, 'PARTICIPANT_SUBMISSIONS_PER_CHANNEL', 600, 0, 1_000_000),
+      pagesPerAddress: integer(env, 'PARTICIPANT_PAGES_PER_ADDRESS', 300, 0, 1_000_000),
+      pagesPerChannel: integer(env, 'PARTICIPANT_PAGES_PER_CHANNEL', 6000, 0, 10_000_000),
+    },
+    workers,
+    shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 600),
   };
 }
 

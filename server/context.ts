@@ -2,6 +2,7 @@ import type { RoleName } from '../core/model/user';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { Logger } from './http/log';
+import type { PhiCipher } from './security/phi';
 import type { FileStorage } from './storage';
 
 /** What every route module is built from. */
@@ -12,6 +13,8 @@ export interface Deps {
   log: Logger;
   /** Uploaded files' bytes; DATA_DIR/files when not given. */
   storage?: FileStorage;
+  /** Seals participants' contact values; from PHI_ENCRYPTION_KEY or DATA_DIR/phi-key when not given. */
+  phi?: PhiCipher;
 }
 
 /** The signed-in member of staff, as the guards see them. */
@@ -22,9 +25,22 @@ export interface AuthUser {
   sponsorIds: number[];
 }
 
+/**
+ * How a route wants its request in the audit trail, when the generic record of a write does not
+ * fit: exports (reads that must be recorded) and actions whose answer must not be copied into the
+ * trail (a record system's response may echo a participant's details).
+ */
+export interface AuditNote {
+  entity: string;
+  entityId: string | number | null;
+  action: string;
+  meta?: Record<string, unknown>;
+}
+
 export interface AppEnv {
   Variables: {
     requestId: string;
     user: AuthUser;
+    audit?: AuditNote;
   };
 }

@@ -16,6 +16,8 @@ export const messages = {
     code: 'Enter the 6-digit code from your authenticator app.',
     boolean: 'Must be true or false.',
     integer: 'Must be a whole number.',
+    choice: 'Choose one of the options.',
+    zip_unknown: 'Enter a valid US ZIP code.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -30,6 +32,8 @@ export const messages = {
     code: 'Introduzca el código de 6 dígitos de su aplicación de autenticación.',
     boolean: 'Debe ser verdadero o falso.',
     integer: 'Debe ser un número entero.',
+    choice: 'Elija una de las opciones.',
+    zip_unknown: 'Introduzca un código postal válido de EE. UU.',
   },
 } as const;
 

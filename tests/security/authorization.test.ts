@@ -3,13 +3,19 @@
  * as anonymous, a `User`, an Admin and a Super User, and must answer as its access class says.
  * A route registered without a rule here fails the suite, so new routes cannot slip past it.
  * (Sponsor scope within a role — another sponsor's records answering 404 — is tested per
- * resource in tests/server; the participant-token column arrives with the participant routes.)
+ * resource in tests/server; the submission token's scope — another submission's id answering
+ * 404 — in tests/server/participant.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../server/harness';
 
-/** public: no sign-in; staff: any signed-in staff; admin: Admin or Super User; super: Super User. */
-type Access = 'public' | 'staff' | 'admin' | 'super';
+/**
+ * public: no sign-in; staff: any signed-in staff; admin: Admin or Super User; super: Super User;
+ * participant: no sign-in, but the submission's access token (Survey-Submission-Token) — every
+ * principal without one is 401 (a staff sign-in does not replace it), and with one that opens
+ * nothing the route goes on to answer 404, never 401/403.
+ */
+type Access = 'public' | 'staff' | 'admin' | 'super' | 'participant';
 
 const RULES: Record<string, Access> = {
   'GET /api/health': 'public',
@@ -101,6 +107,24 @@ const RULES: Record<string, Access> = {
   'PATCH /api/media-channel-surveys/:id': 'staff',
   // Participants follow a transition to another survey without signing in; it answers ids only.
   'GET /api/get-media-channel-for-transition-survey/:identity/:fromId': 'public',
+  // The participant run (issue 7): starting, pages and preview are public; the rest needs the submission token.
+  'GET /api/o-forms/participant-start': 'public',
+  'POST /api/o-forms/o-form-submissions': 'public',
+  'GET /api/o-forms/o-form-containers': 'public',
+  'PATCH /api/o-forms/o-form-submission-page-preview/:id': 'public',
+  'POST /api/o-forms/o-form-container-entries': 'participant',
+  'GET /api/o-forms/o-form-container-entries/:id': 'participant',
+  'PATCH /api/o-forms/o-form-submission-page/:id': 'participant',
+  'PATCH /api/o-forms/o-form-submission-sanitization/:id': 'participant',
+  'GET /api/o-forms/o-form-submission-qualification/:id': 'participant',
+  'POST /api/o-forms/o-form-page-metrics': 'participant',
+  'GET /api/o-forms/o-form-submission-sites/:submissionId': 'participant',
+  'GET /api/o-forms/o-form-submission-contact-fields/:submissionId': 'participant',
+  'POST /api/o-forms/o-form-submission-contact/:submissionId': 'participant',
+  // Record-system audits are Super User only; the record system's callback is public but signed.
+  'GET /api/rms-audits': 'super',
+  'POST /api/resend-rms-audit/:contactId': 'super',
+  'POST /api/rms-callback': 'public',
   'GET /api/campaign-types': 'staff',
   'GET /api/campaign-types/:id': 'staff',
   'GET /api/roles': 'staff',
@@ -153,6 +177,11 @@ const RULES: Record<string, Access> = {
   'POST /api/o-forms/o-form-fields': 'staff',
   'PATCH /api/o-forms/o-form-fields/:id': 'staff',
   'DELETE /api/o-forms/o-form-fields/:id': 'staff',
+  'GET /api/o-forms/languages-o-forms': 'staff',
+  'GET /api/o-forms/o-forms/:id/missing-translations': 'staff',
+  'POST /api/o-forms/export-to-pdf/:id/:showApproved': 'staff',
+  'GET /api/o-forms/o-form-exports/:id': 'staff',
+  'GET /api/export-survey-metrics/:id': 'staff',
   'GET /jwt/saml': 'public',
   'POST /jwt/saml/acs/:service': 'public',
   'GET /jwt/saml/logout': 'public',
@@ -160,6 +189,7 @@ const RULES: Record<string, Access> = {
   'GET /widget.js': 'public',
   'GET /demo': 'public',
   'GET /demo/': 'public',
+  'GET /take/:mediaChannelId': 'public',
 };
 
 type Principal = 'anonymous' | 'user' | 'admin' | 'super';
@@ -168,7 +198,10 @@ const ALLOWED: Record<Access, Principal[]> = {
   staff: ['user', 'admin', 'super'],
   admin: ['admin', 'super'],
   super: ['super'],
+  participant: [],
 };
+/** A well-formed submission token that opens no submission. */
+const NO_SUBMISSION_TOKEN = 'A'.repeat(43);
 
 let h: Harness;
 const tokens: Partial<Record<Principal, string>> = {};
@@ -221,11 +254,19 @@ describe('authorization matrix', () => {
         });
         const allowed = ALLOWED[access].includes(principal);
         const denied = res.status === 401 || res.status === 403;
-        const expected = allowed ? 'not 401/403' : principal === 'anonymous' ? '401' : '403';
+        const unauthenticated = principal === 'anonymous' || access === 'participant';
+        const expected = allowed ? 'not 401/403' : unauthenticated ? '401' : '403';
         // The role layer only: whether the rest answers well is the property tests' concern
         // (a static route may answer 503 where no bundle is built).
-        const ok = allowed ? !denied : res.status === (principal === 'anonymous' ? 401 : 403);
+        const ok = allowed ? !denied : res.status === (unauthenticated ? 401 : 403);
         if (!ok) wrong.push(`${route} as ${principal}: ${res.status}, expected ${expected}`);
+      }
+      if (access === 'participant') {
+        const res = await h.request(method, concrete(path), {
+          headers: { 'Survey-Submission-Token': NO_SUBMISSION_TOKEN },
+          body: method === 'GET' || method === 'DELETE' ? undefined : { data: { attributes: { oFormSubmissionId: 999999, oFormContainerId: 999999, start: new Date().toISOString(), identity: 'p1', answers: {}, pageIds: [] } } },
+        });
+        if (res.status === 401 || res.status === 403) wrong.push(`${route} with a submission token: ${res.status}, expected not 401/403`);
       }
     }
     expect(wrong).toEqual([]);

@@ -1,0 +1,83 @@
+/**
+ * The submission access token (SPEC sections 4 and 7): handed out once, in the
+ * `Survey-Submission-Token` response header of the submission's creation, and required in the
+ * same request header on every later call about that submission. Only its SHA-256 is stored
+ * (o_form_submissions.token_hash), so a database read does not yield working tokens.
+ *
+ * A token opens its own submission only: another submission's id, or another submission's page
+ * entry, answers 404 exactly as an id that does not exist (nothing tells the two apart).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { oFormContainerEntries, oFormSubmissions } from '../db/schema';
+import { notFound, unauthorized } from '../http/errors';
+
+export const TOKEN_HEADER = 'Survey-Submission-Token';
+
+/** SPEC section 8: what a call without its token answers (401). */
+export const MISSING_TOKEN = {
+  read: 'Cannot get page entry data without a submission access token',
+  createEntry: 'Cannot create a page entry without a submission access token',
+  metrics: 'Cannot send page metrics without a submission id',
+} as const;
+
+export type SubmissionRow = typeof oFormSubmissions.$inferSelect;
+export type EntryRow = typeof oFormContainerEntries.$inferSelect;
+
+/** 32 random bytes, base64url: 43 characters. */
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** A fresh token and the hash to store; the token itself goes only into the response header. */
+export function issueToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+/** The request's token, or null when the header is absent or empty. */
+export function tokenOf(c: Context): string | null {
+  const raw = c.req.header(TOKEN_HEADER)?.trim();
+  return raw ? raw : null;
+}
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The submission `submissionId` names, when the request's token opens it. No token: 401 with
+ * `missing`; a token that does not open it (or no such submission, or a malformed id): 404.
+ */
+export async function submissionForToken(
+  db: Db,
+  c: Context,
+  submissionId: number | null,
+  missing: string = MISSING_TOKEN.read,
+): Promise<SubmissionRow> {
+  const token = tokenOf(c);
+  if (token === null) throw unauthorized(missing);
+  if (submissionId === null || !TOKEN_FORMAT.test(token)) throw notFound('submission');
+  const [row] = await db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submissionId));
+  if (!row || !sameHash(row.tokenHash, hashToken(token))) throw notFound('submission');
+  return row;
+}
+
+/** The page entry `entryId` names and its submission, when the request's token opens that submission. */
+export async function entryForToken(
+  db: Db,
+  c: Context,
+  entryId: number | null,
+  missing: string = MISSING_TOKEN.read,
+): Promise<{ entry: EntryRow; submission: SubmissionRow }> {
+  const token = tokenOf(c);
+  if (token === null) throw unauthorized(missing);
+  if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
+  const [found] = await db
+    .select({ entry: oFormContainerEntries, submission: oFormSubmissions })
+    .from(oFormContainerEntries)
+    .innerJoin(oFormSubmissions, eq(oFormSubmissions.id, oFormContainerEntries.submissionId))
+    .where(eq(oFormContainerEntries.id, entryId));
+  if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw notFound('page entry');
+  return found;
+}

@@ -1,0 +1,94 @@
+/**
+ * Cross-origin access to the participant routes (issue 7): the widget runs on a partner's page,
+ * so the API answers CORS for the media channel's own `domain` and the product's own origin,
+ * and for nobody else.
+ *
+ * - The channel is named in the query (`?mediaChannelId=`) of every cross-origin call, because a
+ *   preflight carries no body and no token; core/api/participant.ts always sends it.
+ * - An Origin matches a channel when its host name equals the channel's domain exactly
+ *   (case-insensitive), over http or https, on any port. Subdomains do not match.
+ * - A preflight from another origin gets no CORS headers (the browser then refuses the call);
+ *   an actual cross-origin call from another origin is refused with 403 before anything runs.
+ * - Token routes check that the submission belongs to the channel the query names, so one
+ *   partner's page cannot act for another channel's submission.
+ */
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { eq } from 'drizzle-orm';
+import type { AppEnv, Deps } from '../context';
+import { mediaChannels } from '../db/schema';
+import { ApiProblem } from '../http/errors';
+import { parseId } from '../http/query';
+import { TOKEN_HEADER } from './access';
+
+export const ORIGIN_REFUSED = 'This site may not run this survey.';
+
+const refused = () => new ApiProblem(403, [{ status: '403', title: 'Forbidden', detail: ORIGIN_REFUSED }]);
+
+function parseOrigin(origin: string): URL | null {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The origins that are the product itself: the one the request reached, and PUBLIC_URL's. */
+function isOwnOrigin(c: Context, origin: string, publicUrl: string | null): boolean {
+  const own = new Set([new URL(c.req.url).origin]);
+  if (publicUrl) own.add(new URL(publicUrl).origin);
+  return own.has(origin);
+}
+
+export const hostMatches = (origin: string, domain: string): boolean => {
+  const url = parseOrigin(origin);
+  return url !== null && url.hostname.toLowerCase() === domain.trim().toLowerCase().replace(/\.$/, '');
+};
+
+/** The channel id the query names, or null (absent or malformed). */
+export const queryChannelId = (c: Context): number | null => parseId(c.req.query('mediaChannelId'));
+
+/** True when the request came from another origin (a partner's page), i.e. CORS applies. */
+export function isCrossOrigin(c: Context, deps: Pick<Deps, 'config'>): boolean {
+  const origin = c.req.header('origin');
+  return origin !== undefined && !isOwnOrigin(c, origin, deps.config.publicUrl);
+}
+
+/**
+ * For a cross-origin call about an existing submission: the query must name the submission's
+ * own channel (the one whose domain the CORS check admitted). Same-origin calls pass.
+ */
+export function assertChannelOfRequest(c: Context, deps: Pick<Deps, 'config'>, channelId: number | null) {
+  if (isCrossOrigin(c, deps) && queryChannelId(c) !== channelId) throw refused();
+}
+
+const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Accept-Language', TOKEN_HEADER].join(', ');
+
+export const participantCors = (deps: Deps) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    c.header('Vary', 'Origin', { append: true });
+    const origin = c.req.header('origin');
+    if (origin === undefined) return next();
+    let allowed = isOwnOrigin(c, origin, deps.config.publicUrl);
+    if (!allowed) {
+      const channelId = queryChannelId(c);
+      const [channel] = channelId === null ? [] : await deps.db.select({ domain: mediaChannels.domain }).from(mediaChannels).where(eq(mediaChannels.id, channelId));
+      allowed = channel !== undefined && hostMatches(origin, channel.domain);
+    }
+    if (c.req.method === 'OPTIONS') {
+      if (!allowed) return c.body(null, 204);
+      return c.body(null, 204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'GET, POST, PATCH, OPTIONS',
+        'Access-Control-Allow-Headers': ALLOW_HEADERS,
+        'Access-Control-Max-Age': '600',
+        Vary: 'Origin',
+      });
+    }
+    if (!allowed) throw refused();
+    // Set before the handler runs so error answers (404, 422, 429) are readable by the widget too.
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Access-Control-Expose-Headers', `${TOKEN_HEADER}, Retry-After, X-Request-Id`);
+    await next();
+  });

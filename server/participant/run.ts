@@ -1,0 +1,436 @@
+/**
+ * What a participant's run needs from the database: which survey a channel or screener runs
+ * and whether it may run (SPEC section 4, "Participant access"), the survey's pages and active
+ * questions as the participant sees them, where a page's answers lead (core/oform/navigation.ts),
+ * and the qualification per engagement. Shared by the participant routes and the contact steps.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Resource } from '../../core/jsonapi';
+import { FIELD_TYPES, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
+import { checkAnswers, type Answers } from '../../core/oform/answers';
+import { chosenValues, nextPage, type Answer } from '../../core/oform/navigation';
+import { message } from '../../core/validation/messages';
+import { isDateFormat } from '../../core/validation/rules';
+import type { Db } from '../db/open';
+import {
+  engagementScreeners,
+  engagements,
+  mediaChannelSurveys,
+  mediaChannels,
+  oFormContainerEntries,
+  oFormContainers,
+  oFormFieldEntries,
+  oFormFields,
+  oFormLanguages,
+  languages,
+  oForms,
+  screenerSurveys,
+  screeners,
+} from '../db/schema';
+import { toResource } from '../http/serialize';
+import type { SubmissionRow } from './access';
+
+export const CONTAINER_TYPE = 'o-form-containers';
+export const FIELD_TYPE = 'o-form-fields';
+
+export type FormRow = typeof oForms.$inferSelect;
+export type ChannelRow = typeof mediaChannels.$inferSelect;
+type ContainerRow = typeof oFormContainers.$inferSelect;
+
+export interface SurveyField {
+  id: number;
+  identity: string;
+  containerId: number;
+  /** The page (root container) the question is on. */
+  pageId: number;
+  title: string;
+  type: FieldType;
+  displayOrder: number;
+  configuration: FieldConfiguration;
+}
+
+export interface Survey {
+  form: FormRow;
+  /** Active pages in display order. */
+  pages: ContainerRow[];
+  /** Every container of the version (pages and their child containers). */
+  containers: ContainerRow[];
+  /** Active questions on active containers, in display order within their page. */
+  fields: SurveyField[];
+}
+
+const knownType = (type: string): FieldType => ((FIELD_TYPES as readonly string[]).includes(type) ? (type as FieldType) : 'placeholder');
+
+export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {
+  const containers = await db
+    .select()
+    .from(oFormContainers)
+    .where(eq(oFormContainers.oFormId, form.id))
+    .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
+  const pageOf = (id: number): ContainerRow | undefined => {
+    const c = containers.find((x) => x.id === id);
+    return c && (c.parentId === null ? c : containers.find((x) => x.id === c.parentId));
+  };
+  const pages = containers.filter((c) => c.parentId === null && c.isActive);
+  const activeContainer = new Set(containers.filter((c) => c.isActive && (c.parentId === null || pageOf(c.id)?.isActive)).map((c) => c.id));
+  const ids = containers.map((c) => c.id);
+  const rows = ids.length
+    ? await db
+        .select()
+        .from(oFormFields)
+        .where(and(inArray(oFormFields.containerId, ids), eq(oFormFields.isActive, true)))
+        .orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id))
+    : [];
+  const fields: SurveyField[] = rows
+    .filter((f) => activeContainer.has(f.containerId))
+    .map((f) => {
+      const container = containers.find((c) => c.id === f.containerId)!;
+      return {
+        id: f.id,
+        identity: f.identity,
+        containerId: f.containerId,
+        pageId: pageOf(f.containerId)!.id,
+        title: f.title,
+        type: knownType(f.type),
+        // A child container's questions follow the page's own, in the child's order.
+        displayOrder: container.parentId === null ? f.displayOrder : 10_000 * (container.displayOrder + 1) + f.displayOrder,
+        configuration: { options: [], ...(f.configuration as Partial<FieldConfiguration>) } as FieldConfiguration,
+      };
+    })
+    .sort((a, b) => a.displayOrder - b.displayOrder);
+  return { form, pages, containers, fields };
+}
+
+export const fieldsOfPage = (survey: Survey, pageId: number) => survey.fields.filter((f) => f.pageId === pageId);
+
+/** The survey's languages (API iso codes), English first. */
+export async function surveyLanguages(db: Db, formId: number): Promise<string[]> {
+  const rows = await db
+    .select({ isoCode: languages.isoCode })
+    .from(oFormLanguages)
+    .innerJoin(languages, eq(languages.id, oFormLanguages.languageId))
+    .where(and(eq(oFormLanguages.oFormId, formId), eq(languages.isActive, true)))
+    .orderBy(asc(languages.isoCode));
+  const codes = rows.map((r) => r.isoCode);
+  return ['en', ...codes.filter((c) => c !== 'en')];
+}
+
+/**
+ * What a participant may see of a question: who it disqualifies stays on the server (it would
+ * tell a participant which answer to avoid).
+ */
+function publicConfiguration(configuration: FieldConfiguration): FieldConfiguration {
+  return {
+    ...configuration,
+    options: configuration.options.map(({ disqualifiedFor: _for, ...o }) => ({ ...o, isDisqualified: false })),
+  };
+}
+
+/** One page as the containers route answers it: the page, its child containers and questions. */
+export function pageDocument(survey: Survey, page: ContainerRow): { data: Resource; included: Resource[] } {
+  const children = survey.containers.filter((c) => c.parentId === page.id && c.isActive);
+  const fields = fieldsOfPage(survey, page.id);
+  const container = (c: ContainerRow, withFields: boolean) =>
+    toResource(
+      CONTAINER_TYPE,
+      c.id,
+      {
+        identity: c.identity,
+        title: c.title,
+        displayOrder: c.displayOrder,
+        isActive: c.isActive,
+        oFormVersionId: String(survey.form.id),
+        oFormIdentity: survey.form.identity,
+        oFormContainerTypeId: c.containerType,
+        parentId: c.parentId === null ? null : String(c.parentId),
+      },
+      {
+        relationships: {
+          parentOFormContainer: { data: c.parentId === null ? null : { type: CONTAINER_TYPE, id: String(c.parentId) } },
+          ...(withFields
+            ? {
+                childOFormContainers: { data: children.map((x) => ({ type: CONTAINER_TYPE, id: String(x.id) })) },
+                oFormFields: { data: fields.map((f) => ({ type: FIELD_TYPE, id: String(f.id) })) },
+              }
+            : {}),
+        },
+      },
+    );
+  const included = [
+    ...children.map((c) => container(c, false)),
+    ...fields.map((f) =>
+      toResource(FIELD_TYPE, f.id, {
+        identity: f.identity,
+        title: f.title,
+        type: f.type,
+        oFormFieldTypeId: f.type,
+        displayOrder: f.displayOrder,
+        containerId: String(f.containerId),
+        oFormContainerIdentity: page.identity,
+        configuration: publicConfiguration(f.configuration),
+      }),
+    ),
+  ];
+  return { data: container(page, true), included };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which survey runs, and whether it may
+
+export interface RunTarget {
+  form: FormRow | null;
+  channel: ChannelRow | null;
+  screenerId: number | null;
+  runnable: boolean;
+}
+
+/** The approved version of an identity, active or not (null when none is approved). */
+export async function approvedVersion(db: Db, identity: string): Promise<FormRow | null> {
+  const [row] = await db.select().from(oForms).where(and(eq(oForms.identity, identity), eq(oForms.isApproved, true)));
+  return row ?? null;
+}
+
+/** The identities a screener serves through a channel: the channel's active links when it has any, else the screener's. */
+async function servedIdentities(db: Db, screenerId: number, channelId: number | null): Promise<string[]> {
+  const own = await db
+    .select({ identity: screenerSurveys.oFormIdentity })
+    .from(screenerSurveys)
+    .where(and(eq(screenerSurveys.screenerId, screenerId), eq(screenerSurveys.isActive, true)))
+    .orderBy(asc(screenerSurveys.displayOrder), asc(screenerSurveys.id));
+  const identities = own.map((r) => r.identity);
+  if (channelId === null) return identities;
+  const links = await db
+    .select({ identity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive })
+    .from(mediaChannelSurveys)
+    .where(eq(mediaChannelSurveys.mediaChannelId, channelId));
+  if (links.length === 0) return identities;
+  const active = new Set(links.filter((l) => l.isActive).map((l) => l.identity));
+  return identities.filter((i) => active.has(i));
+}
+
+const screenerActive = async (db: Db, screenerId: number) =>
+  (await db.select({ isActive: screeners.isActive }).from(screeners).where(eq(screeners.id, screenerId)))[0]?.isActive === true;
+
+/**
+ * Whether `form` may run, through `channel` when given: the version approved and active; the
+ * channel active, of an active screener that serves the survey's identity (and, when the channel
+ * names its surveys, one of those).
+ */
+export async function checkRunnable(db: Db, form: FormRow, channel: ChannelRow | null): Promise<RunTarget> {
+  if (channel) {
+    const served = await servedIdentities(db, channel.screenerId, channel.id);
+    const runnable = form.isApproved && form.isActive && channel.isActive && served.includes(form.identity) && (await screenerActive(db, channel.screenerId));
+    return { form, channel, screenerId: channel.screenerId, runnable };
+  }
+  const screenerId = await screenerForIdentity(db, form.identity);
+  return { form, channel: null, screenerId, runnable: form.isApproved && form.isActive };
+}
+
+/** A run without a channel belongs to the first active screener that serves the identity, if any. */
+export async function screenerForIdentity(db: Db, identity: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: screenerSurveys.screenerId })
+    .from(screenerSurveys)
+    .innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId))
+    .where(and(eq(screenerSurveys.oFormIdentity, identity), eq(screenerSurveys.isActive, true), eq(screeners.isActive, true)))
+    .orderBy(asc(screenerSurveys.displayOrder), asc(screenerSurveys.screenerId))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * The survey a channel (or a screener) starts: the identity asked for when it serves it, else
+ * its first served identity with an approved version.
+ */
+export async function resolveStart(
+  db: Db,
+  options: { channel: ChannelRow | null; screenerId: number | null; identity: string | null },
+): Promise<RunTarget> {
+  const { channel } = options;
+  const screenerId = channel?.screenerId ?? options.screenerId;
+  if (screenerId === null) {
+    const form = options.identity ? await approvedVersion(db, options.identity) : null;
+    return form ? checkRunnable(db, form, null) : { form: null, channel: null, screenerId: null, runnable: false };
+  }
+  const notRunnable = (form: FormRow | null = null): RunTarget => ({ form, channel, screenerId, runnable: false });
+  if (channel && options.screenerId !== null && options.screenerId !== channel.screenerId) return notRunnable();
+  const served = await servedIdentities(db, screenerId, channel?.id ?? null);
+  const candidates = options.identity ? served.filter((i) => i === options.identity) : served;
+  for (const identity of candidates) {
+    const form = await approvedVersion(db, identity);
+    if (!form) continue;
+    const target = channel ? await checkRunnable(db, form, channel) : { form, channel: null, screenerId, runnable: form.isApproved && form.isActive && (await screenerActive(db, screenerId)) };
+    if (target.runnable || options.identity) return target;
+  }
+  return notRunnable();
+}
+
+/** The run a submission belongs to, checked again now (a survey or channel may have been switched off since). */
+export async function runOfSubmission(db: Db, submission: SubmissionRow): Promise<RunTarget> {
+  const [form] = await db.select().from(oForms).where(eq(oForms.id, submission.oFormId));
+  const [channel] = submission.mediaChannelId === null ? [] : await db.select().from(mediaChannels).where(eq(mediaChannels.id, submission.mediaChannelId));
+  if (!form) return { form: null, channel: channel ?? null, screenerId: channel?.screenerId ?? null, runnable: false };
+  return checkRunnable(db, form, channel ?? null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers and navigation
+
+/** Problems of a page's answers, by field identity: the shared checks, then the options offered. */
+export function answerProblems(fields: readonly SurveyField[], answers: Answers, lang: string): Record<string, string> {
+  const problems = checkAnswers(fields, answers, lang);
+  for (const field of fields) {
+    if (problems[field.identity] || !isChoiceType(field.type)) continue;
+    const value = answers[field.identity];
+    if (value === undefined || value === null || value === '') continue;
+    // A yes/no question without options of its own offers yes and no (as the widget shows it).
+    const own = field.configuration.options.map((o) => o.value);
+    const offered = new Set(own.length === 0 && field.type === 'yes_no' ? ['yes', 'no'] : own);
+    const chosen = Array.isArray(value) ? value : [value];
+    const shapeOk = field.type === 'multiple' ? Array.isArray(value) : typeof value === 'string';
+    if (!shapeOk || chosen.some((v) => typeof v !== 'string' || !offered.has(v))) problems[field.identity] = message('choice', {}, lang);
+  }
+  return problems;
+}
+
+/** Where a page's answers lead: another page of this survey, another survey, or the end. */
+export function nextAfter(
+  survey: Survey,
+  page: ContainerRow,
+  answers: Readonly<Record<string, Answer>>,
+): { page: ContainerRow | null; surveyIdentity: string | null } {
+  const navPages = survey.pages.map((p) => ({ identity: p.identity, displayOrder: p.displayOrder }));
+  const navFields = fieldsOfPage(survey, page.id).map((f) => ({
+    identity: f.identity,
+    type: f.type,
+    displayOrder: f.displayOrder,
+    options: f.configuration.options,
+  }));
+  const next = nextPage(navPages, page.identity, navFields, answers);
+  if (next.to === 'end') return { page: null, surveyIdentity: null };
+  if (next.to === 'survey') return { page: null, surveyIdentity: next.identity };
+  const target = survey.pages.find((p) => p.identity === next.identity);
+  if (target) return { page: target, surveyIdentity: null };
+  // A jump to a page switched off since: carry on with the next page in order.
+  const fallback = nextPage(navPages, page.identity, [], {});
+  return { page: fallback.to === 'page' ? (survey.pages.find((p) => p.identity === fallback.identity) ?? null) : null, surveyIdentity: null };
+}
+
+/** Each answered question's latest answer on each page entry of a submission, by page. */
+async function answersByPage(db: Db, survey: Survey, submissionId: number): Promise<Map<number, Record<string, Answer>>> {
+  const rows = await db
+    .select({ entryId: oFormContainerEntries.id, containerId: oFormContainerEntries.containerId, parentId: oFormContainerEntries.parentId, fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue })
+    .from(oFormFieldEntries)
+    .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
+    .where(eq(oFormContainerEntries.submissionId, submissionId))
+    .orderBy(asc(oFormContainerEntries.id));
+  const byPage = new Map<number, { entry: number; answers: Record<string, Answer> }>();
+  const pageEntryOf = new Map<number, number>();
+  for (const row of rows) pageEntryOf.set(row.entryId, row.parentId ?? row.entryId);
+  for (const row of rows) {
+    const field = survey.fields.find((f) => f.id === row.fieldId);
+    if (!field) continue;
+    const entry = pageEntryOf.get(row.entryId) ?? row.entryId;
+    const current = byPage.get(field.pageId);
+    // The latest visit of a page counts; earlier visits' answers are history.
+    if (!current || current.entry < entry) byPage.set(field.pageId, { entry, answers: { [field.identity]: row.value as Answer } });
+    else if (current.entry === entry) current.answers[field.identity] = row.value as Answer;
+  }
+  return new Map([...byPage].map(([pageId, v]) => [pageId, v.answers]));
+}
+
+/**
+ * The pages a participant's answers lead through, from the first page, each with its answers.
+ * A page left behind (answers kept from a path they turned away from) is not on it.
+ */
+export async function answeredPath(db: Db, survey: Survey, submissionId: number): Promise<{ page: ContainerRow; answers: Record<string, Answer> }[]> {
+  const answers = await answersByPage(db, survey, submissionId);
+  const path: { page: ContainerRow; answers: Record<string, Answer> }[] = [];
+  const seen = new Set<number>();
+  let page: ContainerRow | null = survey.pages[0] ?? null;
+  while (page && !seen.has(page.id)) {
+    seen.add(page.id);
+    const given = answers.get(page.id);
+    if (!given) break;
+    path.push({ page, answers: given });
+    page = nextAfter(survey, page, given).page;
+  }
+  return path;
+}
+
+/** Whole years from a y-MM-dd birthday to `today`. */
+export function ageOn(dob: string, today: Date): number | null {
+  if (!isDateFormat(dob, { utc: true })) return null;
+  const [y, m, d] = dob.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age -= 1;
+  return age;
+}
+
+export interface QualificationResult {
+  isQualified: boolean;
+  outcome: 'qualified' | 'notQualified' | 'notActive';
+  /** The engagements the participant qualifies for (empty unless qualified). */
+  engagementIds: number[];
+}
+
+/** The active engagements a run refers to: the screener's, else the survey's own. */
+export async function runEngagements(db: Db, target: RunTarget): Promise<number[]> {
+  if (target.screenerId !== null) {
+    const rows = await db
+      .select({ id: engagements.id })
+      .from(engagementScreeners)
+      .innerJoin(engagements, eq(engagements.id, engagementScreeners.engagementId))
+      .where(and(eq(engagementScreeners.screenerId, target.screenerId), eq(engagements.isActive, true)))
+      .orderBy(asc(engagements.id));
+    return rows.map((r) => r.id);
+  }
+  if (!target.form) return [];
+  const [own] = await db.select({ id: engagements.id }).from(engagements).where(and(eq(engagements.id, target.form.engagementId), eq(engagements.isActive, true)));
+  return own ? [own.id] : [];
+}
+
+/**
+ * Qualification (issue 7): qualified for each engagement unless an answer on a page still on
+ * the participant's path disqualifies — an option disqualifying for all (isDisqualified) or for
+ * that engagement (disqualifiedFor), or a birthday outside a dob question's age range. Reads only.
+ */
+export async function qualify(db: Db, submission: SubmissionRow, today = new Date()): Promise<QualificationResult> {
+  const target = await runOfSubmission(db, submission);
+  if (!target.runnable || !target.form) return { isQualified: false, outcome: 'notActive', engagementIds: [] };
+  const survey = await loadSurvey(db, target.form);
+  let remaining = await runEngagements(db, target);
+  for (const { page, answers } of await answeredPath(db, survey, submission.id)) {
+    for (const field of fieldsOfPage(survey, page.id)) {
+      const answer = answers[field.identity];
+      if (field.type === 'dob' && typeof answer === 'string' && answer !== '') {
+        const age = ageOn(answer, today);
+        const { minAge, maxAge } = field.configuration;
+        if (age === null || (minAge !== undefined && age < minAge) || (maxAge !== undefined && age > maxAge)) remaining = [];
+      }
+      if (!isChoiceType(field.type)) continue;
+      const chosen = new Set(chosenValues(answer));
+      for (const option of field.configuration.options) {
+        if (!chosen.has(option.value)) continue;
+        if (option.isDisqualified) remaining = [];
+        const against = new Set(option.disqualifiedFor ?? []);
+        remaining = remaining.filter((id) => !against.has(id));
+      }
+    }
+  }
+  return remaining.length > 0
+    ? { isQualified: true, outcome: 'qualified', engagementIds: remaining }
+    : { isQualified: false, outcome: 'notQualified', engagementIds: [] };
+}
+
+/** Adds to one of a channel's figures in the database itself, so concurrent runs never lose a count. */
+export async function countOnChannel(
+  db: Pick<Db, 'update'>,
+  channelId: number | null,
+  figure: 'views' | 'submissionsStarted' | 'submissionsQualified',
+  by = 1,
+) {
+  if (channelId === null || by === 0) return;
+  const column = mediaChannels[figure];
+  await db.update(mediaChannels).set({ [figure]: sql`greatest(${column} + ${by}, 0)` }).where(eq(mediaChannels.id, channelId));
+}

@@ -1,0 +1,597 @@
+/**
+ * The participant API up to qualification (issue 7, docs/participant-api.md): starting a run,
+ * the submission and its access token, pages, page entries and answers, preview, sanitization,
+ * qualification and page timing. Public: participants are not signed in. Calls about a
+ * submission need its token (server/participant/access.ts); CORS answers only the media
+ * channel's domain and the product's own origin (server/participant/cors.ts).
+ */
+import { Hono, type Context } from 'hono';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import { JSON_API_MEDIA_TYPE, type Resource } from '../../core/jsonapi';
+import { toFieldIssues } from '../../core/model/fields';
+import type { Answers } from '../../core/oform/answers';
+import type { Answer } from '../../core/oform/navigation';
+import { message } from '../../core/validation/messages';
+import { isApiIsoCode } from '../../core/i18n';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import type { Db } from '../db/open';
+import { languages, mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oFormSubmissions, oForms, screeners } from '../db/schema';
+import { verifyAccessToken } from '../auth/tokens';
+import { loadUser } from '../auth/users';
+import { readJson } from '../http/body';
+import { clientAddress } from '../http/client-address';
+import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } from '../http/errors';
+import { parseId } from '../http/query';
+import { hit, tooManyRequests } from '../http/rate-limit';
+import { sendDocument, sendResource, toResource } from '../http/serialize';
+import { entryForToken, issueToken, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
+import { assertChannelOfRequest, participantCors } from '../participant/cors';
+import { languageChain, outcomeMessages } from '../participant/messages';
+import {
+  answerProblems,
+  checkRunnable,
+  countOnChannel,
+  fieldsOfPage,
+  loadSurvey,
+  nextAfter,
+  pageDocument,
+  qualify,
+  resolveStart,
+  runOfSubmission,
+  surveyLanguages,
+  type ChannelRow,
+  type FormRow,
+  type Survey,
+} from '../participant/run';
+import { findForm } from './oforms';
+
+export const SUBMISSION_TYPE = 'o-form-submissions';
+export const ENTRY_TYPE = 'o-form-container-entries';
+export const FIELD_ENTRY_TYPE = 'o-form-field-entries';
+export const PAGE_METRIC_TYPE = 'o-form-page-metrics';
+
+export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
+export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
+export const UNKNOWN_PAGE = 'Choose a page of this survey.';
+export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers can no longer change.';
+export const NOTHING_TO_START = "Name a media channel, a screener or a survey: 'mediaChannelId', 'screenerId' or 'oFormIdentity'.";
+
+/** The paths this module answers (CORS applies to these and to the contact steps' paths). */
+export const PARTICIPANT_PATHS = [
+  '/participant-start',
+  '/o-form-submissions',
+  '/o-form-containers',
+  '/o-form-container-entries',
+  '/o-form-container-entries/*',
+  '/o-form-submission-page/*',
+  '/o-form-submission-page-preview/*',
+  '/o-form-submission-sanitization/*',
+  '/o-form-submission-qualification/*',
+  '/o-form-page-metrics',
+] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+const MAX_ID = 2_147_483_647;
+/** An id as a JSON number or a string of digits (JSON:API ids are strings). */
+const anId = () =>
+  v.pipe(
+    v.union([v.number(message('integer')), v.pipe(v.string(message('integer')), v.regex(/^\d{1,10}$/, message('integer')), v.transform(Number))], message('integer')),
+    v.integer(message('integer')),
+    v.minValue(1, message('integer')),
+    v.maxValue(MAX_ID, message('integer')),
+  );
+
+const SubmissionInput = v.object({
+  oFormId: anId(),
+  mediaChannelId: v.optional(v.nullable(anId()), null),
+  language: v.optional(v.nullable(v.pipe(v.string(), v.check(isApiIsoCode, 'Use an API language code such as en or es_MX.'))), null),
+  mediaChannelUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000, message('max', { length: 2000 })))), null),
+});
+
+const EntryInput = v.object({
+  oFormContainerId: anId(),
+  oFormSubmissionId: anId(),
+  parentId: v.optional(v.nullable(anId()), null),
+});
+
+const AnswerValue = v.union(
+  [
+    v.pipe(v.string(), v.maxLength(10_000, message('max', { length: 10_000 }))),
+    v.pipe(v.number(), v.finite(), v.transform(String)),
+    v.boolean(),
+    v.null(),
+    v.pipe(v.array(v.pipe(v.string(), v.maxLength(200, message('max', { length: 200 })))), v.maxLength(200)),
+  ],
+  'An answer is a text, a number, true or false, null, or a list of option values.',
+);
+const PageInput = v.object({ answers: v.pipe(v.record(v.string(), AnswerValue), v.check((a) => Object.keys(a).length <= 500, 'Too many answers.')) });
+
+const SanitizeInput = v.object({ pageIds: v.pipe(v.array(anId()), v.maxLength(1000, 'Too many pages.')) });
+
+const isoDateTime = () =>
+  v.pipe(
+    v.string(message('date_format')),
+    v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
+    v.transform((s) => new Date(s)),
+  );
+const MetricInput = v.pipe(
+  v.object({
+    start: isoDateTime(),
+    stop: v.optional(v.nullable(isoDateTime()), null),
+    type: v.optional(v.literal('page', "The type is 'page'."), 'page'),
+    identity: v.pipe(v.string(message('required')), v.nonEmpty(message('required')), v.maxLength(200, message('max', { length: 200 }))),
+    oFormSubmissionId: anId(),
+  }),
+  v.forward(
+    v.check((m) => m.stop === null || m.stop.getTime() >= m.start.getTime(), 'The stop must not be before the start.'),
+    ['stop'],
+  ),
+);
+
+/** The attributes of `data` (any resource type: participant bodies are small and named by the route). */
+async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  const body = await readJson(c);
+  const data = (body as { data?: unknown } | null)?.data;
+  const attributes = data && typeof data === 'object' && !Array.isArray(data) ? (data as { attributes?: unknown }).attributes : undefined;
+  if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) {
+    throw new ApiProblem(422, [
+      { status: '422', title: 'Invalid Document', detail: 'The body must be a JSON:API document with attributes under "data".', source: { pointer: '/data/attributes' } },
+    ]);
+  }
+  const parsed = v.safeParse(schema, attributes);
+  if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
+  return parsed.output;
+}
+
+/** Answers as the shared checks read them: numbers arrive as text already. */
+const asAnswers = (raw: Record<string, string | boolean | null | string[]>): Answers => raw as Record<string, Answer>;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** A signed-in member of staff, when the request carries a valid access token (previews of unapproved surveys). */
+async function optionalStaff(deps: Deps, c: Context): Promise<AuthUser | null> {
+  const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+  if (!match?.[1]) return null;
+  const userId = await verifyAccessToken(deps.jwtSecret, match[1]);
+  const user = userId === null ? null : await loadUser(deps.db, userId);
+  if (!user || !user.isActive || userId === null) return null;
+  return { id: userId, username: user.username, roles: user.roles.map((r) => r.name), sponsorIds: user.sponsors.map((s) => Number(s.id)) };
+}
+
+/** A survey version participants may read (approved and active), or any a member of staff may see. */
+async function readableForm(deps: Deps, c: Context, formId: number | null): Promise<FormRow> {
+  if (formId === null) throw notFound('survey');
+  const [form] = await deps.db.select().from(oForms).where(eq(oForms.id, formId));
+  if (form && form.isApproved && form.isActive) return form;
+  const user = form ? await optionalStaff(deps, c) : null;
+  if (form && user && (await findForm(deps.db, form.id, user))) return form;
+  throw notFound('survey');
+}
+
+/** Counts one hit against each limit; over one: 429 with Retry-After. A limit of 0 is no limit. */
+async function enforceLimits(db: Db, c: Context, windowSeconds: number, checks: readonly { key: string | null; limit: number }[]) {
+  for (const { key, limit } of checks) {
+    if (key === null || limit <= 0) continue;
+    const { count, resetAt } = await hit(db, key, windowSeconds);
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+      c.header('Retry-After', String(retryAfter));
+      throw tooManyRequests(retryAfter);
+    }
+  }
+}
+
+/** 422 `{meta:{success:false, errors}}` (the contract's shape), with the same problems as JSON:API errors. */
+function answerProblemsResponse(c: Context, problems: Record<string, string>) {
+  const errors = Object.entries(problems).map(([identity, detail]) => ({
+    status: '422',
+    title: 'Invalid Attribute',
+    detail,
+    source: { pointer: `/data/attributes/answers/${identity}` },
+  }));
+  return c.body(JSON.stringify({ errors, meta: { success: false, errors: problems } }), 422, { 'Content-Type': JSON_API_MEDIA_TYPE });
+}
+
+function submissionResource(row: SubmissionRow): Resource {
+  return toResource(SUBMISSION_TYPE, row.id, {
+    status: row.status,
+    oFormId: row.oFormId,
+    mediaChannelId: row.mediaChannelId,
+    language: row.language,
+    outcome: row.outcome,
+    isQualified: row.isQualified,
+    created: row.created.toISOString(),
+  });
+}
+
+type EntryRow = typeof oFormContainerEntries.$inferSelect;
+type Conn = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+function entryResource(entry: EntryRow, identity: string | null, children: readonly EntryRow[] = []): Resource {
+  return toResource(
+    ENTRY_TYPE,
+    entry.id,
+    {
+      oFormContainerId: entry.containerId,
+      oFormContainerIdentity: identity,
+      oFormSubmissionId: entry.submissionId,
+      parentId: entry.parentId,
+      created: entry.created.toISOString(),
+    },
+    { relationships: { childEntries: { data: children.map((ch) => ({ type: ENTRY_TYPE, id: String(ch.id) })) } } },
+  );
+}
+
+/** A page's entry and one child entry per active child container (SPEC: a parent entry, then a child entry). */
+async function createPageEntry(tx: Conn, survey: Survey, submissionId: number, pageId: number): Promise<{ entry: EntryRow; children: EntryRow[] }> {
+  const [entry] = await tx.insert(oFormContainerEntries).values({ submissionId, containerId: pageId }).returning();
+  const childContainers = survey.containers.filter((c) => c.parentId === pageId && c.isActive);
+  const children = childContainers.length
+    ? await tx
+        .insert(oFormContainerEntries)
+        .values(childContainers.map((c) => ({ submissionId, containerId: c.id, parentId: entry!.id })))
+        .returning()
+    : [];
+  return { entry: entry!, children };
+}
+
+async function formOf(db: Db, submission: SubmissionRow): Promise<FormRow> {
+  const [form] = await db.select().from(oForms).where(eq(oForms.id, submission.oFormId));
+  if (!form) throw notFound('survey');
+  return form;
+}
+
+/** The language a participant runs in: theirs when the survey offers it (or its base language), else English. */
+function runLanguage(requested: string | null, offered: readonly string[]): string {
+  return languageChain(requested).find((code) => offered.includes(code)) ?? 'en';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+export function participantRoutes(deps: Deps) {
+  const { db, config } = deps;
+  const limits = config.participantLimits;
+  const app = new Hono<AppEnv>();
+  const cors = participantCors(deps);
+  for (const path of PARTICIPANT_PATHS) app.use(path, cors);
+
+  /** Start: what the widget runs for a channel (or screener, or survey identity); counts a view. */
+  app.get('/participant-start', async (c) => {
+    const raw = { channel: c.req.query('mediaChannelId'), screener: c.req.query('screenerId'), identity: c.req.query('oFormIdentity') };
+    const language = c.req.query('language') ?? null;
+    const channelId = raw.channel === undefined ? null : parseId(raw.channel);
+    const screenerId = raw.screener === undefined ? null : parseId(raw.screener);
+    if (raw.channel !== undefined && channelId === null) throw badRequest("'mediaChannelId' must be a positive whole number.", 'mediaChannelId');
+    if (raw.screener !== undefined && screenerId === null) throw badRequest("'screenerId' must be a positive whole number.", 'screenerId');
+    if (raw.identity !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(raw.identity)) throw badRequest("'oFormIdentity' is not a survey identity.", 'oFormIdentity');
+    if (language !== null && !isApiIsoCode(language)) throw badRequest("'language' must be an API language code such as en or es_MX.", 'language');
+    if (channelId === null && screenerId === null && raw.identity === undefined) throw badRequest(NOTHING_TO_START);
+
+    let channel: ChannelRow | null = null;
+    if (channelId !== null) {
+      [channel = null] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, channelId));
+      if (!channel) throw notFound('media channel');
+    }
+    if (screenerId !== null && !(await db.select({ id: screeners.id }).from(screeners).where(eq(screeners.id, screenerId)))[0]) {
+      throw notFound('screener');
+    }
+    const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
+    await countOnChannel(db, channel?.id ?? null, 'views');
+    if (!target.runnable || !target.form) {
+      const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
+      return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages } });
+    }
+    const survey = await loadSurvey(db, target.form);
+    const first = survey.pages[0];
+    const [screener] = target.screenerId === null ? [] : await db.select({ styles: screeners.styles }).from(screeners).where(eq(screeners.id, target.screenerId));
+    return sendDocument(c, {
+      meta: {
+        runnable: true,
+        oFormId: String(target.form.id),
+        oFormIdentity: target.form.identity,
+        title: target.form.title,
+        containerCount: survey.pages.length,
+        languages: await surveyLanguages(db, target.form.id),
+        styles: screener?.styles ?? {},
+        screenerId: target.screenerId === null ? null : String(target.screenerId),
+        mediaChannelId: channel ? String(channel.id) : null,
+        firstPage: first ? pageDocument(survey, first) : null,
+      },
+    });
+  });
+
+  /** A new submission (in_progress) and its token, once, in the response header. */
+  app.post('/o-form-submissions', async (c) => {
+    const input = await readAttributes(c, SubmissionInput);
+    const [form] = await db.select().from(oForms).where(eq(oForms.id, input.oFormId));
+    if (!form) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
+    let channel: ChannelRow | null = null;
+    if (input.mediaChannelId !== null) {
+      [channel = null] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, input.mediaChannelId));
+      if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
+    }
+    assertChannelOfRequest(c, deps, channel?.id ?? null);
+    const address = clientAddress(c);
+    await enforceLimits(db, c, limits.windowSeconds, [
+      { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
+      { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
+    ]);
+    const target = await checkRunnable(db, form, channel);
+    if (!target.runnable) {
+      const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
+      return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } });
+    }
+    const language = runLanguage(input.language, await surveyLanguages(db, form.id));
+    const [languageRow] = await db.select({ id: languages.id }).from(languages).where(eq(languages.isoCode, language));
+    const { token, hash } = issueToken();
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(oFormSubmissions)
+        .values({
+          oFormId: form.id,
+          mediaChannelId: channel?.id ?? null,
+          language,
+          languageId: languageRow?.id ?? null,
+          mediaChannelUrl: input.mediaChannelUrl,
+          tokenHash: hash,
+        })
+        .returning();
+      await countOnChannel(tx, channel?.id ?? null, 'submissionsStarted');
+      return created!;
+    });
+    c.header(TOKEN_HEADER, token);
+    c.header('Cache-Control', 'no-store');
+    return sendResource(c, submissionResource(row), 201);
+  });
+
+  /** One page with its active questions: the first page, or the page with an identity. */
+  app.get('/o-form-containers', async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    for (const key of params.keys()) {
+      if (!['oFormId', 'type', 'identity', 'include', 'mediaChannelId'].includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
+    }
+    const type = params.get('type');
+    const identity = params.get('identity');
+    if (type !== null && type !== 'firstContainerPerForm') throw badRequest("'type' may only be firstContainerPerForm.", 'type');
+    if ((type === null) === (identity === null)) throw badRequest("Give either 'type=firstContainerPerForm' or 'identity'.", identity === null ? 'type' : 'identity');
+    const rawId = params.get('oFormId');
+    if (rawId === null) throw badRequest("'oFormId' is required.", 'oFormId');
+    const form = await readableForm(deps, c, parseId(rawId));
+    const survey = await loadSurvey(db, form);
+    const page = identity === null ? survey.pages[0] : survey.pages.find((p) => p.identity === identity);
+    if (!page) throw notFound('page');
+    const { data, included } = pageDocument(survey, page);
+    return sendResource(c, data, 200, included);
+  });
+
+  /** A page entry of the submission the token opens (a page; or a child container's entry under its page entry). */
+  app.post('/o-form-container-entries', async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
+    const input = await readAttributes(c, EntryInput);
+    const submission = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
+    const survey = await loadSurvey(db, await formOf(db, submission));
+    const container = survey.containers.find((x) => x.id === input.oFormContainerId && x.isActive);
+    if (!container) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
+    if (input.parentId === null) {
+      if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
+      if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
+      const { entry, children } = await db.transaction((tx) => createPageEntry(tx, survey, submission.id, container.id));
+      return sendResource(c, entryResource(entry, container.identity, children), 201);
+    }
+    const [parent] = await db
+      .select()
+      .from(oFormContainerEntries)
+      .where(and(eq(oFormContainerEntries.id, input.parentId), eq(oFormContainerEntries.submissionId, submission.id)));
+    if (!parent || parent.parentId !== null || container.parentId !== parent.containerId) {
+      throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
+    }
+    const [entry] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: container.id, parentId: parent.id }).returning();
+    return sendResource(c, entryResource(entry!, container.identity), 201);
+  });
+
+  /** A page entry with its answers (include=oFormFieldEntries); meta.answers maps field identity to value. */
+  app.get('/o-form-container-entries/:id', async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const include = c.req.query('include');
+    if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include)) throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
+    const { entry, submission } = await entryForToken(db, c, parseId(c.req.param('id')));
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const survey = await loadSurvey(db, await formOf(db, submission));
+    const children = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, entry.id)).orderBy(asc(oFormContainerEntries.id));
+    const entryIds = [entry.id, ...children.map((ch) => ch.id)];
+    const answers = await db.select().from(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds)).orderBy(asc(oFormFieldEntries.id));
+    const identityOf = new Map(survey.fields.map((f) => [f.id, f.identity]));
+    const containerIdentity = survey.containers.find((x) => x.id === entry.containerId)?.identity ?? null;
+    const included = include
+      ? answers.map((a) =>
+          toResource(FIELD_ENTRY_TYPE, a.id, {
+            fieldValue: a.fieldValue,
+            oFormFieldId: a.fieldId,
+            oFormFieldIdentity: identityOf.get(a.fieldId) ?? null,
+            containerEntryId: a.containerEntryId,
+          }),
+        )
+      : [];
+    const data = entryResource(entry, containerIdentity, children);
+    data.relationships = { ...data.relationships, oFormFieldEntries: { data: answers.map((a) => ({ type: FIELD_ENTRY_TYPE, id: String(a.id) })) } };
+    const meta = { answers: Object.fromEntries(answers.flatMap((a) => (identityOf.has(a.fieldId) ? [[identityOf.get(a.fieldId)!, a.fieldValue]] : []))) };
+    return sendDocument(c, included.length ? { data, included, meta } : { data, meta });
+  });
+
+  /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
+  app.patch('/o-form-submission-page/:id', async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const found = await entryForToken(db, c, parseId(c.req.param('id')));
+    const { submission } = found;
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const address = clientAddress(c);
+    await enforceLimits(db, c, limits.windowSeconds, [
+      { key: address === null ? null : `participant:pages:address:${address}`, limit: limits.pagesPerAddress },
+      { key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`, limit: limits.pagesPerChannel },
+    ]);
+    const { answers: raw } = await readAttributes(c, PageInput);
+    if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
+    let pageEntry = found.entry;
+    if (pageEntry.parentId !== null) {
+      const [parent] = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.id, pageEntry.parentId));
+      if (!parent) throw notFound('page entry');
+      pageEntry = parent;
+    }
+    const survey = await loadSurvey(db, await formOf(db, submission));
+    const page = survey.pages.find((p) => p.id === pageEntry.containerId);
+    if (!page) throw notFound('page');
+    const fields = fieldsOfPage(survey, page.id);
+    const answers = asAnswers(raw);
+    const problems = answerProblems(fields, answers, submission.language);
+    if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
+
+    const next = nextAfter(survey, page, answers);
+    const nextEntryId = await db.transaction(async (tx) => {
+      // Lock the submission so two saves of one page cannot interleave their replace.
+      await tx.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
+      const children = await tx.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, pageEntry.id));
+      const entryIds = [pageEntry.id, ...children.map((ch) => ch.id)];
+      await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds));
+      const rows: (typeof oFormFieldEntries.$inferInsert)[] = [];
+      for (const field of fields) {
+        const value = answers[field.identity];
+        if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+        let entryId = pageEntry.id;
+        if (field.containerId !== page.id) {
+          let child = children.find((ch) => ch.containerId === field.containerId);
+          if (!child) {
+            [child] = await tx.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
+            children.push(child!);
+          }
+          entryId = child!.id;
+        }
+        rows.push({ containerEntryId: entryId, fieldId: field.id, fieldValue: value });
+      }
+      if (rows.length) await tx.insert(oFormFieldEntries).values(rows);
+      await tx.update(oFormSubmissions).set({ modified: sql`now()` }).where(eq(oFormSubmissions.id, submission.id));
+      return next.page ? (await createPageEntry(tx, survey, submission.id, next.page.id)).entry.id : null;
+    });
+    return sendDocument(c, {
+      meta: {
+        success: true,
+        nextContainerIdentity: next.page?.identity ?? null,
+        nextContainerEntryId: nextEntryId === null ? null : String(nextEntryId),
+        nextOFormIdentity: next.surveyIdentity,
+      },
+    });
+  });
+
+  /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
+  app.patch('/o-form-submission-page-preview/:id', async (c) => {
+    const pageId = parseId(c.req.param('id'));
+    const [container] = pageId === null ? [] : await db.select({ oFormId: oFormContainers.oFormId }).from(oFormContainers).where(eq(oFormContainers.id, pageId));
+    if (!container) throw notFound('page');
+    const form = await readableForm(deps, c, container.oFormId);
+    const { answers: raw } = await readAttributes(c, PageInput);
+    const survey = await loadSurvey(db, form);
+    const page = survey.pages.find((p) => p.id === pageId);
+    if (!page) throw notFound('page');
+    const answers = asAnswers(raw);
+    const lang = c.req.query('language');
+    const problems = answerProblems(fieldsOfPage(survey, page.id), answers, lang && isApiIsoCode(lang) ? lang : 'en');
+    if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
+    const next = nextAfter(survey, page, answers);
+    return sendDocument(c, {
+      meta: { success: true, nextContainerIdentity: next.page?.identity ?? null, nextContainerEntryId: null, nextOFormIdentity: next.surveyIdentity },
+    });
+  });
+
+  /** Deletes the answers of page entries the participant left behind (and of their child entries). */
+  app.patch('/o-form-submission-sanitization/:id', async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const submission = await submissionForToken(db, c, parseId(c.req.param('id')));
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const { pageIds } = await readAttributes(c, SanitizeInput);
+    if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
+    const ids = [...new Set(pageIds)];
+    const isSanitizeSuccess = await db.transaction(async (tx) => {
+      if (ids.length === 0) return true;
+      const entries = await tx
+        .select({ id: oFormContainerEntries.id })
+        .from(oFormContainerEntries)
+        .where(and(eq(oFormContainerEntries.submissionId, submission.id), or(inArray(oFormContainerEntries.id, ids), inArray(oFormContainerEntries.parentId, ids))));
+      const own = await tx
+        .select({ id: oFormContainerEntries.id })
+        .from(oFormContainerEntries)
+        .where(and(eq(oFormContainerEntries.submissionId, submission.id), inArray(oFormContainerEntries.id, ids)));
+      // Another submission's entry among them: nothing is deleted.
+      if (own.length !== ids.length) return false;
+      await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entries.map((e) => e.id)));
+      return true;
+    });
+    return sendDocument(c, { meta: { isSanitizeSuccess } });
+  });
+
+  /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
+  app.get('/o-form-submission-qualification/:id', async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const submission = await submissionForToken(db, c, parseId(c.req.param('id')));
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const result = await qualify(db, submission);
+    if (submission.status !== 'completed') {
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
+        if (!before) return;
+        // Later outcomes (a site chosen, completed) are the contact steps'; a re-read keeps them.
+        const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive'].includes(before.outcome);
+        await tx
+          .update(oFormSubmissions)
+          .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), modified: sql`now()` })
+          .where(eq(oFormSubmissions.id, submission.id));
+        const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
+        await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
+      });
+    }
+    const target = await runOfSubmission(db, submission);
+    const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
+    return sendDocument(c, {
+      meta: { isQualified: result.isQualified, outcome: result.outcome, engagementIds: result.engagementIds.map(String), messages },
+    });
+  });
+
+  /** Page timing: when a page was shown and left. */
+  app.post('/o-form-page-metrics', async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);
+    const body = await readJson(c);
+    const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;
+    if (!attributes || attributes.oFormSubmissionId === undefined || attributes.oFormSubmissionId === null) throw unauthorized(MISSING_TOKEN.metrics);
+    const parsed = v.safeParse(MetricInput, attributes);
+    if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
+    const input = parsed.output;
+    const submission = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const survey = await loadSurvey(db, await formOf(db, submission));
+    if (!survey.containers.some((x) => x.identity === input.identity && x.parentId === null)) {
+      throw invalid([{ pointer: '/data/attributes/identity', detail: UNKNOWN_PAGE }]);
+    }
+    const [row] = await db
+      .insert(oFormPageMetrics)
+      .values({ submissionId: submission.id, oFormId: submission.oFormId, type: input.type, identity: input.identity, start: input.start, stop: input.stop })
+      .returning();
+    return sendResource(
+      c,
+      toResource(PAGE_METRIC_TYPE, row!.id, {
+        start: row!.start.toISOString(),
+        stop: row!.stop?.toISOString() ?? null,
+        type: row!.type,
+        identity: row!.identity,
+        oFormSubmissionId: row!.submissionId,
+      }),
+      201,
+    );
+  });
+
+  return app;
+}

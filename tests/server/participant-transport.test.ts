@@ -1,0 +1,154 @@
+/**
+ * The real runner transport (core/api/participant.ts) driving the core runner against the real
+ * server, every call sent as from the partner's page (an Origin of the channel's domain), so
+ * the channel query that CORS needs is checked on each call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createHarness, type Harness } from './harness';
+import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantApi, type ParticipantApiOptions } from '../../core/api/participant';
+import { createRunner, type RunnerState } from '../../core/oform/runner';
+import { oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
+
+let h: Harness;
+let f: ParticipantFixture;
+const seen: { url: string; origin: string | null; token: string | null }[] = [];
+
+beforeAll(async () => {
+  h = await createHarness();
+  f = await createParticipantFixture(h.db);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+function api(options: Partial<ParticipantApiOptions> = {}, origin = `https://${f.domain}`) {
+  const fetchFromPartner: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    request.headers.set('Origin', origin);
+    seen.push({ url: request.url, origin, token: request.headers.get('Survey-Submission-Token') });
+    return h.app.request(request);
+  };
+  return createParticipantApi({ baseUrl: 'http://localhost/api/', mediaChannelId: f.mediaChannelId, fetch: fetchFromPartner, ...options });
+}
+
+const settle = async (runner: { getState(): RunnerState }, phases: RunnerState['phase'][]) => {
+  for (let i = 0; i < 200 && !phases.includes(runner.getState().phase); i++) await new Promise((r) => setTimeout(r, 5));
+  return runner.getState();
+};
+
+describe('the participant transport', () => {
+  it('runs a survey with a jump to the end, qualified, every call naming the channel', async () => {
+    seen.length = 0;
+    const transport = api();
+    const runner = createRunner({ transport, identity: '' });
+    await runner.start();
+    let state = runner.getState();
+    expect(state.phase).toBe('page');
+    expect(state.page?.identity).toBe('p1');
+    expect(state.survey).toMatchObject({ identity: f.oFormIdentity, containerCount: 3, languages: ['en', 'es'] });
+    runner.answer('q_choice', 'skip');
+    await runner.next();
+    state = runner.getState();
+    expect(state.page?.identity).toBe('p3');
+    runner.answer('q_zip', '10001');
+    await runner.next();
+    state = await settle(runner, ['finished', 'failed']);
+    expect(state.phase).toBe('finished');
+    expect(state.qualification).toMatchObject({ isQualified: true, outcome: 'qualified', engagementIds: f.engagementIds.map(String) });
+    expect(state.messages.contactForm).toBe('You may qualify!');
+    expect(seen.every((s) => new URL(s.url).searchParams.get('mediaChannelId') === String(f.mediaChannelId))).toBe(true);
+    // The token went out on every call after the submission's creation.
+    const after = seen.slice(seen.findIndex((s) => s.url.includes('o-form-submissions')) + 1);
+    expect(after.length).toBeGreaterThan(3);
+    expect(after.every((s) => s.token === transport.credentials())).toBe(true);
+  });
+
+  it("shows the server's field problems, and revisiting an earlier page sanitizes the later ones", async () => {
+    const transport = api();
+    const runner = createRunner({ transport, identity: f.oFormIdentity });
+    await runner.start();
+    runner.answer('q_choice', 'yes');
+    await runner.next();
+    expect(runner.getState().page?.identity).toBe('p2');
+    runner.answer('q_dob', '1980-02-02');
+    await runner.next();
+    expect(runner.getState().page?.identity).toBe('p3');
+    const submissionId = Number(transport.submissionId());
+    const answers = () =>
+      h.db
+        .select({ id: oFormFieldEntries.id })
+        .from(oFormFieldEntries)
+        .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
+        .where(eq(oFormContainerEntries.submissionId, submissionId));
+    expect(await answers()).toHaveLength(2);
+    await runner.goTo(0);
+    expect(runner.getState().page?.identity).toBe('p1');
+    expect(await answers()).toHaveLength(1);
+
+    // An answer the server refuses (not an option) comes back as the field's message.
+    const saved = await transport.saveAnswers(runner.getState().history[0]!.entryId!, { q_choice: 'maybe' });
+    expect(saved).toEqual({ ok: false, errors: { q_choice: 'Choose one of the options.' } });
+  });
+
+  it('resumes with the token and reads an entry back; sends page timing', async () => {
+    const first = api();
+    const runner = createRunner({ transport: first, identity: '' });
+    await runner.start();
+    runner.answer('q_choice', 'yes');
+    await runner.next();
+    const entryId = runner.getState().history[0]!.entryId!;
+    const second = api();
+    second.resume(first.submissionId()!, first.credentials()!);
+    expect(await second.entryAnswers(entryId)).toEqual({ q_choice: 'yes' });
+    await second.pageMetric({ identity: 'p1', start: new Date(Date.now() - 5000), stop: new Date() });
+    expect(await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(first.submissionId())))).toHaveLength(1);
+  });
+
+  it('ends in notActive with the messages when the channel is switched off', async () => {
+    const off = await createParticipantFixture(h.db, { channelActive: false });
+    const runner = createRunner({ transport: api({ mediaChannelId: off.mediaChannelId }, `https://${off.domain}`), identity: '' });
+    await runner.start();
+    const state = runner.getState();
+    expect(state).toMatchObject({ phase: 'finished', outcome: 'notActive' });
+    expect(state.messages.contactForm).toContain('not enrolling');
+    expect(await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, off.oFormId))).toHaveLength(0);
+  });
+
+  it('fails (and can retry) when the page is on another site', async () => {
+    const runner = createRunner({ transport: api({}, 'https://evil.example'), identity: '' });
+    await runner.start();
+    expect(runner.getState().phase).toBe('failed');
+  });
+
+  it('previews without a submission: nothing is written, always qualified', async () => {
+    const before = (await h.db.select().from(oFormSubmissions)).length;
+    const runner = createRunner({ transport: api({ mediaChannelId: null }, 'http://localhost'), identity: f.oFormIdentity, preview: true });
+    await runner.start();
+    runner.answer('q_choice', 'stop');
+    await runner.next();
+    const state = await settle(runner, ['finished', 'failed']);
+    expect(state).toMatchObject({ phase: 'finished', outcome: 'qualified' });
+    expect(await h.db.select().from(oFormSubmissions)).toHaveLength(before);
+  });
+
+  it("previews a version not yet approved for a member of staff, and refuses it to anyone else", async () => {
+    const draft = await createParticipantFixture(h.db, { approved: false });
+    const token = await h.token();
+    const staff = createRunner({
+      transport: api({ mediaChannelId: null, previewOFormId: draft.oFormId, getStaffToken: () => token }, 'http://localhost'),
+      identity: draft.oFormIdentity,
+      preview: true,
+    });
+    await staff.start();
+    expect(staff.getState()).toMatchObject({ phase: 'page', survey: { identity: draft.oFormIdentity, languages: ['en', 'es'] } });
+    staff.answer('q_choice', 'skip');
+    await staff.next();
+    expect(staff.getState().page?.identity).toBe('p3');
+
+    const anonymous = createRunner({ transport: api({ mediaChannelId: null, previewOFormId: draft.oFormId }, 'http://localhost'), identity: draft.oFormIdentity, preview: true });
+    await anonymous.start();
+    expect(anonymous.getState().phase).toBe('failed');
+  });
+});

@@ -1,0 +1,538 @@
+/**
+ * The participant API up to qualification (issue 7, docs/participant-api.md), on the real
+ * server and database: the token, access (notActive), answers and branching, sanitization,
+ * the qualification matrix, channel figures, CORS and rate limits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createHarness, json, type Harness } from './harness';
+import { createApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { createLogger } from '../../server/http/log';
+import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { MISSING_TOKEN } from '../../server/participant/access';
+import { sanitizeHtml } from '../../server/participant/sanitize';
+import { outcomeMessages } from '../../server/participant/messages';
+import { answerProblems, type SurveyField } from '../../server/participant/run';
+import { DEFAULT_OFORM_MESSAGES } from '../../core/model/oformMessage';
+import { mediaChannels, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
+
+let h: Harness;
+let f: ParticipantFixture;
+
+beforeAll(async () => {
+  h = await createHarness();
+  f = await createParticipantFixture(h.db);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
+const entryBody = (containerId: number, submissionId: string | number, parentId?: string) => ({
+  data: { type: 'o-form-container-entries', attributes: { oFormContainerId: containerId, oFormSubmissionId: Number(submissionId), ...(parentId ? { parentId } : {}) } },
+});
+const channelFigures = async (id: number) => (await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, id)))[0]!;
+const answersOf = async (submissionId: string) =>
+  h.db
+    .select({ fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue })
+    .from(oFormFieldEntries)
+    .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
+    .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+const qualification = async (submissionId: string, token: string) => {
+  const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: withToken(token) });
+  expect(res.status).toBe(200);
+  return (await json(res)).meta as { isQualified: boolean; outcome: string; engagementIds: string[]; messages: { contactForm: string; consent: string } };
+};
+
+describe('participant start and submissions', () => {
+  it('starts a runnable survey through its channel, counting a view', async () => {
+    const before = await channelFigures(f.mediaChannelId);
+    const res = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`);
+    expect(res.status).toBe(200);
+    const { meta } = await json(res);
+    expect(meta).toMatchObject({ runnable: true, oFormId: String(f.oFormId), oFormIdentity: f.oFormIdentity, containerCount: 3, languages: ['en', 'es'] });
+    expect(meta.firstPage.data.attributes.identity).toBe('p1');
+    const options = meta.firstPage.included.find((r: { attributes: { identity: string } }) => r.attributes.identity === 'q_choice').attributes.configuration.options;
+    // Which answers disqualify stays on the server.
+    expect(options.every((o: { isDisqualified: boolean; disqualifiedFor?: unknown }) => o.isDisqualified === false && o.disqualifiedFor === undefined)).toBe(true);
+    expect((await channelFigures(f.mediaChannelId)).views).toBe(before.views + 1);
+  });
+
+  it('creates a submission with its token in a header, stored only as a hash, and counts it', async () => {
+    const before = await channelFigures(f.mediaChannelId);
+    const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId, language: 'es_MX' } } },
+    });
+    expect(res.status).toBe(201);
+    const token = res.headers.get(TOKEN_HEADER)!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const { data } = await json(res);
+    expect(data.attributes).toMatchObject({ status: 'in_progress', oFormId: f.oFormId, language: 'es' });
+    const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(data.id)));
+    expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.tokenHash).not.toContain(token);
+    expect((await channelFigures(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted + 1);
+  });
+
+  it('answers notActive (and stores nothing) for an inactive survey, channel or screener, and for an unapproved version', async () => {
+    for (const options of [{ formActive: false }, { channelActive: false }, { screenerActive: false }, { approved: false }]) {
+      const other = await createParticipantFixture(h.db, options);
+      const start = await json(await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${other.mediaChannelId}`));
+      expect(start.meta, JSON.stringify(options)).toMatchObject({ runnable: false, outcome: 'notActive' });
+      expect(start.meta.messages.contactForm).toContain('not enrolling');
+      const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
+        body: { data: { type: 'o-form-submissions', attributes: { oFormId: other.oFormId, mediaChannelId: other.mediaChannelId } } },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get(TOKEN_HEADER)).toBeNull();
+      expect(await json(res)).toMatchObject({ data: null, meta: { outcome: 'notActive' } });
+      expect(await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, other.oFormId))).toHaveLength(0);
+    }
+  });
+
+  it("answers notActive for a channel of another screener than the survey's", async () => {
+    const other = await createParticipantFixture(h.db);
+    const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: other.mediaChannelId } } },
+    });
+    expect(await json(res)).toMatchObject({ data: null, meta: { outcome: 'notActive' } });
+  });
+
+  it('refuses unknown ids with 404/422 and malformed ones with 400', async () => {
+    expect((await h.request('GET', '/api/o-forms/participant-start?mediaChannelId=999999')).status).toBe(404);
+    expect((await h.request('GET', '/api/o-forms/participant-start?mediaChannelId=abc')).status).toBe(400);
+    expect((await h.request('GET', '/api/o-forms/participant-start')).status).toBe(400);
+    const res = await h.request('POST', '/api/o-forms/o-form-submissions', { body: { data: { type: 'o-form-submissions', attributes: { oFormId: 999999 } } } });
+    expect(res.status).toBe(422);
+    expect((await json(res)).errors[0].source.pointer).toBe('/data/attributes/oFormId');
+  });
+
+  it('serves pages of approved active surveys only (staff see their own unapproved ones)', async () => {
+    const first = await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&type=firstContainerPerForm&include=oFormFields`);
+    expect(first.status).toBe(200);
+    const body = await json(first);
+    expect(body.data.attributes.identity).toBe('p1');
+    expect(body.included.map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_choice']);
+    const p3 = await json(await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&identity=p3`));
+    expect(p3.included.map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_zip', 'q_conditions']);
+    const draft = await createParticipantFixture(h.db, { approved: false });
+    const path = `/api/o-forms/o-form-containers?oFormId=${draft.oFormId}&type=firstContainerPerForm`;
+    expect((await h.request('GET', path)).status).toBe(404);
+    expect((await h.request('GET', path, { token: await h.token() })).status).toBe(200);
+  });
+});
+
+describe('the submission token', () => {
+  it("is required, with the SPEC's messages", async () => {
+    const { submissionId, firstEntryId } = await startSubmission(h, f);
+    const cases: [string, string, unknown, string][] = [
+      ['GET', `/api/o-forms/o-form-container-entries/${firstEntryId}?include=oFormFieldEntries`, undefined, MISSING_TOKEN.read],
+      ['POST', '/api/o-forms/o-form-container-entries', entryBody(f.pages.p2.id, submissionId), MISSING_TOKEN.createEntry],
+      ['PATCH', `/api/o-forms/o-form-submission-page/${firstEntryId}`, { data: { attributes: { answers: { q_choice: 'yes' } } } }, MISSING_TOKEN.read],
+      ['PATCH', `/api/o-forms/o-form-submission-sanitization/${submissionId}`, { data: { attributes: { pageIds: [] } } }, MISSING_TOKEN.read],
+      ['GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, undefined, MISSING_TOKEN.read],
+      ['POST', '/api/o-forms/o-form-page-metrics', { data: { attributes: { start: new Date().toISOString(), identity: 'p1', oFormSubmissionId: Number(submissionId) } } }, MISSING_TOKEN.metrics],
+    ];
+    for (const [method, path, body, detail] of cases) {
+      const res = await h.request(method, path, { body });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect((await json(res)).errors[0].detail).toBe(detail);
+    }
+    const noId = await h.request('POST', '/api/o-forms/o-form-page-metrics', { headers: withToken('x'.repeat(43)), body: { data: { attributes: { identity: 'p1' } } } });
+    expect(noId.status).toBe(401);
+    expect((await json(noId)).errors[0].detail).toBe(MISSING_TOKEN.metrics);
+  });
+
+  it("opens its own submission only: another submission's id or entry is 404", async () => {
+    const mine = await startSubmission(h, f);
+    const theirs = await startSubmission(h, f);
+    const headers = withToken(mine.token);
+    expect((await h.request('GET', `/api/o-forms/o-form-container-entries/${theirs.firstEntryId}`, { headers })).status).toBe(404);
+    expect((await h.request('GET', `/api/o-forms/o-form-container-entries/${mine.firstEntryId}`, { headers })).status).toBe(200);
+    expect((await h.request('GET', `/api/o-forms/o-form-submission-qualification/${theirs.submissionId}`, { headers })).status).toBe(404);
+    expect((await h.request('POST', '/api/o-forms/o-form-container-entries', { headers, body: entryBody(f.pages.p2.id, theirs.submissionId) })).status).toBe(404);
+    expect((await answerPage(h, mine.token, theirs.firstEntryId, { q_choice: 'yes' })).status).toBe(404);
+    const sanitize = await h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${theirs.submissionId}`, { headers, body: { data: { attributes: { pageIds: [] } } } });
+    expect(sanitize.status).toBe(404);
+    expect((await h.request('GET', `/api/o-forms/o-form-submission-qualification/${mine.submissionId}`, { headers: withToken('garbage') })).status).toBe(404);
+  });
+});
+
+describe('answers and branching', () => {
+  it('stores nothing for invalid answers and names each field', async () => {
+    const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+    const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+    const entry = p1.meta.nextContainerEntryId!;
+    const res = await answerPage(h, token, entry, { q_dob: '31/02/1980', q_text: 'x'.repeat(21) });
+    expect(res.status).toBe(422);
+    expect(res.meta).toEqual({ success: false, errors: { q_dob: 'Must match format mm/dd/yyyy.', q_text: 'Maximum 20 characters.' } });
+    const missing = await answerPage(h, token, entry, { q_text: 'fine' });
+    expect(missing.meta.errors).toEqual({ q_dob: 'This field is required.' });
+    const notAnOption = await answerPage(h, token, firstEntryId, { q_choice: 'maybe' });
+    expect(notAnOption.meta.errors).toEqual({ q_choice: 'Choose one of the options.' });
+    // Only page 1's valid answer is stored.
+    expect((await answersOf(submissionId)).map((a) => a.fieldId)).toEqual([f.fields.q_choice.id]);
+  });
+
+  it("answers problems in the participant's language", async () => {
+    const { token, firstEntryId } = await startSubmission(h, f, { language: 'es' });
+    const res = await answerPage(h, token, firstEntryId, {});
+    expect(res.meta.errors).toEqual({ q_choice: 'Este campo es obligatorio.' });
+  });
+
+  it('follows transitions: next page by order, a jump to a later page, and the end', async () => {
+    const next = await startSubmission(h, f);
+    const toP2 = await answerPage(h, next.token, next.firstEntryId, { q_choice: 'yes' });
+    expect(toP2.meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
+    expect(toP2.meta.nextContainerEntryId).toMatch(/^\d+$/);
+    const [entry] = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.id, Number(toP2.meta.nextContainerEntryId)));
+    expect(entry).toMatchObject({ containerId: f.pages.p2.id, submissionId: Number(next.submissionId) });
+
+    const jump = await startSubmission(h, f);
+    expect((await answerPage(h, jump.token, jump.firstEntryId, { q_choice: 'skip' })).meta.nextContainerIdentity).toBe('p3');
+
+    const stop = await startSubmission(h, f);
+    expect((await answerPage(h, stop.token, stop.firstEntryId, { q_choice: 'stop' })).meta).toMatchObject({ nextContainerIdentity: null, nextContainerEntryId: null });
+
+    const last = await answerPage(h, jump.token, (await answerPage(h, jump.token, jump.firstEntryId, { q_choice: 'skip' })).meta.nextContainerEntryId!, { q_zip: '10001' });
+    expect(last.meta).toMatchObject({ success: true, nextContainerIdentity: null, nextContainerEntryId: null });
+  });
+
+  it("keeps a child container's answers on the child entry of the page entry", async () => {
+    const fx = await createParticipantFixture(h.db);
+    const [child] = await h.db.insert(oFormContainers).values({ identity: 'p2-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p2.id }).returning();
+    await h.db.insert(oFormFields).values({ identity: 'q_child', containerId: child!.id, title: 'Child question', type: 'text', displayOrder: 1, configuration: { required: true, options: [] } });
+    const s = await startSubmission(h, fx);
+    const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' });
+    const p2Entry = p1.meta.nextContainerEntryId!;
+    const page = await json(await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${fx.oFormId}&identity=p2`));
+    expect(page.included.filter((r: { type: string }) => r.type === 'o-form-fields').map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_dob', 'q_text', 'q_child']);
+    expect((await answerPage(h, s.token, p2Entry, { q_dob: '1980-01-01' })).meta.errors).toEqual({ q_child: 'This field is required.' });
+    expect((await answerPage(h, s.token, p2Entry, { q_dob: '1980-01-01', q_child: 'inside' })).meta.success).toBe(true);
+    const entry = await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${p2Entry}?include=oFormFieldEntries`, { headers: withToken(s.token) }));
+    expect(entry.meta.answers).toEqual({ q_dob: '1980-01-01', q_child: 'inside' });
+    const childEntryId = entry.data.relationships.childEntries.data[0].id;
+    expect(entry.included.find((r: { attributes: { oFormFieldIdentity: string } }) => r.attributes.oFormFieldIdentity === 'q_child').attributes.containerEntryId).toBe(Number(childEntryId));
+    // A child container's entry is made under its page's entry only.
+    const wrongParent = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(s.token), body: entryBody(child!.id, s.submissionId, s.firstEntryId) });
+    expect(wrongParent.status).toBe(422);
+    const rightParent = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(s.token), body: entryBody(child!.id, s.submissionId, p2Entry) });
+    expect(rightParent.status).toBe(201);
+  });
+
+  it('reads an entry back with its answers', async () => {
+    const { token, firstEntryId } = await startSubmission(h, f);
+    await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+    const res = await h.request('GET', `/api/o-forms/o-form-container-entries/${firstEntryId}?include=oFormFieldEntries`, { headers: withToken(token) });
+    const body = await json(res);
+    expect(body.meta.answers).toEqual({ q_choice: 'yes' });
+    expect(body.included[0].attributes).toMatchObject({ fieldValue: 'yes', oFormFieldIdentity: 'q_choice' });
+  });
+
+  it('previews where answers lead without writing anything', async () => {
+    const before = await h.db.select().from(oFormFieldEntries);
+    const res = await h.request('PATCH', `/api/o-forms/o-form-submission-page-preview/${f.pages.p1.id}`, { body: { data: { attributes: { answers: { q_choice: 'skip' } } } } });
+    expect(res.status).toBe(200);
+    expect((await json(res)).meta).toEqual({ success: true, nextContainerIdentity: 'p3', nextContainerEntryId: null, nextOFormIdentity: null });
+    const bad = await h.request('PATCH', `/api/o-forms/o-form-submission-page-preview/${f.pages.p2.id}`, { body: { data: { attributes: { answers: {} } } } });
+    expect(bad.status).toBe(422);
+    expect(await h.db.select().from(oFormFieldEntries)).toHaveLength(before.length);
+  });
+
+  it('sanitizes the answers of the pages left behind, and only of its own submission', async () => {
+    const run = await startSubmission(h, f);
+    const p1 = await answerPage(h, run.token, run.firstEntryId, { q_choice: 'yes' });
+    const p2Entry = p1.meta.nextContainerEntryId!;
+    await answerPage(h, run.token, p2Entry, { q_dob: '1980-01-01' });
+    expect(await answersOf(run.submissionId)).toHaveLength(2);
+    const other = await startSubmission(h, f);
+    const refused = await h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${run.submissionId}`, {
+      headers: withToken(run.token),
+      body: { data: { attributes: { pageIds: [p2Entry, other.firstEntryId] } } },
+    });
+    expect((await json(refused)).meta.isSanitizeSuccess).toBe(false);
+    expect(await answersOf(run.submissionId)).toHaveLength(2);
+    const res = await h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${run.submissionId}`, {
+      headers: withToken(run.token),
+      body: { data: { attributes: { pageIds: [p2Entry] } } },
+    });
+    expect((await json(res)).meta.isSanitizeSuccess).toBe(true);
+    expect((await answersOf(run.submissionId)).map((a) => a.fieldId)).toEqual([f.fields.q_choice.id]);
+  });
+
+  it('records page timing', async () => {
+    const run = await startSubmission(h, f);
+    const res = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
+      headers: withToken(run.token),
+      body: { data: { type: 'o-form-page-metrics', attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T10:00:42Z', type: 'page', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } } },
+    });
+    expect(res.status).toBe(201);
+    const rows = await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(run.submissionId)));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.stop!.getTime() - rows[0]!.start.getTime()).toBe(42_000);
+    const backwards = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
+      headers: withToken(run.token),
+      body: { data: { attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T09:00:00Z', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } } },
+    });
+    expect(backwards.status).toBe(422);
+  });
+});
+
+describe('qualification', () => {
+  const adultDob = '1980-06-15';
+  const run = async (p1: string, p2?: Record<string, unknown>) => {
+    const s = await startSubmission(h, f);
+    const first = await answerPage(h, s.token, s.firstEntryId, { q_choice: p1 });
+    let next = first.meta.nextContainerEntryId;
+    if (p2 && next && first.meta.nextContainerIdentity === 'p2') next = (await answerPage(h, s.token, next, p2)).meta.nextContainerEntryId;
+    if (next) await answerPage(h, s.token, next, { q_zip: '10001' });
+    return s;
+  };
+
+  it('qualifies for every engagement when nothing disqualifies', async () => {
+    const s = await run('yes', { q_dob: adultDob });
+    const q = await qualification(s.submissionId, s.token);
+    expect(q).toMatchObject({ isQualified: true, outcome: 'qualified', engagementIds: f.engagementIds.map(String) });
+    expect(q.messages.contactForm).toBe('You may qualify!');
+  });
+
+  it('disqualifies for all engagements through an option marked isDisqualified', async () => {
+    const s = await run('no', { q_dob: adultDob });
+    const q = await qualification(s.submissionId, s.token);
+    expect(q).toMatchObject({ isQualified: false, outcome: 'notQualified', engagementIds: [] });
+    // The screener's message, sanitized: the script is gone, the markup kept.
+    expect(q.messages.contactForm).toBe('<p>Not a match <strong>this time</strong>.</p>');
+  });
+
+  it('disqualifies for one engagement only through disqualifiedFor', async () => {
+    const s = await run('no_e2', { q_dob: adultDob });
+    expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: true, engagementIds: [String(f.engagementIds[0])] });
+  });
+
+  it('disqualifies a birthday outside the age range, at both ends', async () => {
+    const year = new Date().getUTCFullYear();
+    for (const dob of [`${year - 10}-01-01`, `${year - 90}-01-01`]) {
+      const s = await run('yes', { q_dob: dob });
+      expect(await qualification(s.submissionId, s.token), dob).toMatchObject({ isQualified: false, outcome: 'notQualified' });
+    }
+    const edge = await run('yes', { q_dob: `${year - 18}-01-01` });
+    expect((await qualification(edge.submissionId, edge.token)).isQualified).toBe(true);
+  });
+
+  it('ignores answers on pages no longer on the path', async () => {
+    // A child's birthday on page 2, then back to page 1 and a jump past page 2.
+    const s = await startSubmission(h, f);
+    const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' });
+    await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: `${new Date().getUTCFullYear() - 5}-01-01` });
+    const again = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });
+    await answerPage(h, s.token, again.meta.nextContainerEntryId!, { q_zip: '10001' });
+    expect((await qualification(s.submissionId, s.token)).isQualified).toBe(true);
+  });
+
+  it('answers notActive once the survey is switched off, in Spanish for a Spanish run', async () => {
+    const other = await createParticipantFixture(h.db);
+    const s = await runQualified(h, other, { language: 'es' });
+    await h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, other.oFormId));
+    const q = await qualification(s.submissionId, s.token);
+    expect(q).toMatchObject({ isQualified: false, outcome: 'notActive' });
+    expect(q.messages.contactForm).toContain('no está inscribiendo');
+  });
+
+  it('stores the outcome and counts a qualified submission once on its channel', async () => {
+    const other = await createParticipantFixture(h.db);
+    const s = await runQualified(h, other);
+    await qualification(s.submissionId, s.token);
+    await qualification(s.submissionId, s.token);
+    const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(s.submissionId)));
+    expect(row).toMatchObject({ outcome: 'qualified', isQualified: true });
+    expect((await channelFigures(other.mediaChannelId)).submissionsQualified).toBe(1);
+    const counts = await Promise.all([1, 2, 3].map(() => runQualified(h, other)));
+    await Promise.all(counts.map((c) => qualification(c.submissionId, c.token)));
+    expect((await channelFigures(other.mediaChannelId))).toMatchObject({ submissionsQualified: 4, submissionsStarted: 4 });
+  });
+});
+
+describe('CORS', () => {
+  const preflight = (path: string, origin: string) =>
+    h.request('OPTIONS', path, { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': `content-type, ${TOKEN_HEADER.toLowerCase()}` } });
+
+  it("allows the channel's own domain, on any scheme and port, and exposes the token header", async () => {
+    const path = `/api/o-forms/o-form-submissions?mediaChannelId=${f.mediaChannelId}`;
+    for (const origin of [`https://${f.domain}`, `http://${f.domain}:8080`]) {
+      const res = await preflight(path, origin);
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(res.headers.get('access-control-allow-headers')).toContain(TOKEN_HEADER);
+    }
+    const res = await h.request('POST', path, {
+      headers: { Origin: `https://${f.domain}` },
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId } } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('access-control-allow-origin')).toBe(`https://${f.domain}`);
+    expect(res.headers.get('access-control-expose-headers')).toContain(TOKEN_HEADER);
+  });
+
+  it('refuses another origin: no CORS headers on the preflight, 403 on the call', async () => {
+    const path = `/api/o-forms/o-form-submissions?mediaChannelId=${f.mediaChannelId}`;
+    for (const origin of ['https://evil.example', `https://sub.${f.domain}`, `https://${f.domain}.evil.example`]) {
+      const res = await preflight(path, origin);
+      expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
+    const call = await h.request('POST', path, {
+      headers: { Origin: 'https://evil.example' },
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId } } },
+    });
+    expect(call.status).toBe(403);
+    expect(call.headers.get('access-control-allow-origin')).toBeNull();
+    const noChannel = await preflight('/api/o-forms/o-form-submissions', `https://${f.domain}`);
+    expect(noChannel.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("refuses a partner page acting for another channel's submission", async () => {
+    const other = await createParticipantFixture(h.db, { domain: 'other-partner.example' });
+    const s = await startSubmission(h, f);
+    const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${s.submissionId}?mediaChannelId=${other.mediaChannelId}`, {
+      headers: { ...withToken(s.token), Origin: 'https://other-partner.example' },
+    });
+    expect(res.status).toBe(403);
+    const own = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${s.submissionId}?mediaChannelId=${f.mediaChannelId}`, {
+      headers: { ...withToken(s.token), Origin: `https://${f.domain}` },
+    });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(`https://${f.domain}`);
+  });
+
+  it("answers the product's own origin", async () => {
+    const own = new URL('http://localhost/').origin;
+    const res = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${f.mediaChannelId}`, { headers: { Origin: own } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(own);
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After over the per-channel limits, and readable CORS headers', async () => {
+    // A second app on the same database, with small limits (the shared harness has the defaults).
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: '/nonexistent-test-data',
+      // A day-long window, so the counts cannot straddle a window's end mid-test.
+      PARTICIPANT_LIMIT_WINDOW_SECONDS: String(24 * 3600),
+      PARTICIPANT_SUBMISSIONS_PER_CHANNEL: '2',
+      PARTICIPANT_PAGES_PER_CHANNEL: '3',
+    });
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent') });
+    const limited = {
+      request: (method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
+        Promise.resolve(
+          app.request(path, {
+            method,
+            headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
+            body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          }),
+        ),
+    };
+    const fx = await createParticipantFixture(h.db);
+    const s = await startSubmission(limited, fx);
+    await startSubmission(limited, fx);
+    const res = await limited.request('POST', `/api/o-forms/o-form-submissions?mediaChannelId=${fx.mediaChannelId}`, {
+      headers: { Origin: `https://${fx.domain}` },
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId } } },
+    });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.headers.get('access-control-allow-origin')).toBe(`https://${fx.domain}`);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'stop' })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // Another channel is counted on its own.
+    expect((await startSubmission(limited, f)).token).toBeTruthy();
+  });
+
+  it('limits submissions per client address too', async () => {
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: '/nonexistent-test-data',
+      PARTICIPANT_LIMIT_WINDOW_SECONDS: String(24 * 3600),
+      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1',
+    });
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent') });
+    // The connection's peer, as @hono/node-server hands it over.
+    const from = (address: string) => ({ incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: 'IPv4' } } });
+    const create = (address: string) =>
+      app.request(
+        '/api/o-forms/o-form-submissions',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/vnd.api+json' },
+          body: JSON.stringify({ data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId } } }),
+        },
+        from(address),
+      );
+    expect((await create('203.0.113.7')).status).toBe(201);
+    expect((await create('203.0.113.7')).status).toBe(429);
+    expect((await create('203.0.113.8')).status).toBe(201);
+  });
+});
+
+describe('answer checks beyond the shared rules', () => {
+  const field = (type: SurveyField['type'], options: string[] = []): SurveyField => ({
+    id: 1,
+    identity: 'q',
+    containerId: 1,
+    pageId: 1,
+    title: 'Q',
+    type,
+    displayOrder: 1,
+    configuration: { required: false, helperText: null, translations: {}, options: options.map((value) => ({ label: value, value, translations: {}, isDisqualified: false, transition: null })) },
+  });
+  it('takes only offered options, in the shape of the question', () => {
+    expect(answerProblems([field('yes_no')], { q: 'yes' }, 'en')).toEqual({});
+    expect(answerProblems([field('yes_no')], { q: 'perhaps' }, 'en')).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('yes_no', ['si'])], { q: 'yes' }, 'es')).toEqual({ q: 'Elija una de las opciones.' });
+    expect(answerProblems([field('multiple', ['a', 'b'])], { q: ['a', 'b'] }, 'en')).toEqual({});
+    expect(answerProblems([field('multiple', ['a', 'b'])], { q: 'a' }, 'en')).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('single', ['a'])], { q: ['a'] }, 'en')).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('single', ['a'])], { q: null }, 'en')).toEqual({});
+  });
+});
+
+describe('outcome messages', () => {
+  it("take the participant's language first — screener, then the survey's messages, then the defaults — then English", async () => {
+    expect(await outcomeMessages(h.db, f.screenerId, 'notQualified', 'es_MX', f.oFormId)).toEqual({
+      contactForm: '<p>No es adecuado <em>esta vez</em>.</p>',
+      // No Spanish consent from the screener: the default Spanish text comes before the screener's English one.
+      consent: DEFAULT_OFORM_MESSAGES.not_qualified_consent.es,
+    });
+    await h.db.insert(oFormMessages).values({
+      oFormIdentity: f.oFormIdentity,
+      oFormVersionId: f.oFormId,
+      messageType: 'no_trial_sites_contact_form',
+      language: 'es',
+      message: 'Sin centros <b onclick="x()">cerca</b>',
+    });
+    const noSites = await outcomeMessages(h.db, f.screenerId, 'noTrialSites', 'es', f.oFormId);
+    expect(noSites.contactForm).toBe('Sin centros <b>cerca</b>');
+    // A language nobody wrote falls back to English.
+    expect((await outcomeMessages(h.db, f.screenerId, 'notQualified', 'fr', f.oFormId)).contactForm).toBe('<p>Not a match <strong>this time</strong>.</p>');
+    expect((await outcomeMessages(h.db, null, 'completed', 'de', null)).contactForm).toBe(DEFAULT_OFORM_MESSAGES.completed_contact_form.en);
+  });
+});
+
+describe('the HTML sanitizer', () => {
+  it('keeps the allowlist and drops everything else', () => {
+    expect(sanitizeHtml('<p onclick="x()">Hi <b>there</b></p>')).toBe('<p>Hi <b>there</b></p>');
+    expect(sanitizeHtml('<script>alert(1)</script>ok<style>p{}</style>')).toBe('ok');
+    expect(sanitizeHtml('<img src=x onerror=alert(1)>text')).toBe('text');
+    expect(sanitizeHtml('<a href="javascript:alert(1)">x</a>')).toBe('<a>x</a>');
+    expect(sanitizeHtml('<a href="jav&#x61;script:alert(1)">x</a>')).toBe('<a>x</a>');
+    expect(sanitizeHtml('<a href="https://example.org/?a=1&b=2" style="x">x</a>')).toBe(
+      '<a href="https://example.org/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">x</a>',
+    );
+    expect(sanitizeHtml('1 < 2 & 3 > 2 &amp; <!-- hidden --> "q"')).toBe('1 &lt; 2 &amp; 3 &gt; 2 &amp;  "q"');
+    expect(sanitizeHtml('<svg><script>x</script></svg>after')).toBe('after');
+    expect(sanitizeHtml('<p title="a>b">t</p>')).toBe('<p>t</p>');
+  });
+});
