@@ -1,15 +1,163 @@
 /**
  * The server process: read config, (build bundles when asked), open the database, migrate,
  * seed, listen. The only module with side effects.
+ *
+ * WORKERS=N (N > 1, PostgreSQL only): this process becomes the primary of a node:cluster. It
+ * builds, migrates and seeds once, then forks N workers that share the port and only serve;
+ * a worker that dies is replaced, sooner when it had been running a while.
  */
-import { serve } from '@hono/node-server';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/open';
+import cluster, { type Worker } from 'node:cluster';
+import { ServerResponse, type Server } from 'node:http';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/open';
 import { seed } from './db/seed';
 import { createApp } from './app';
-import { createLogger } from './http/log';
+import { createLogger, type Logger } from './http/log';
 import { resolveJwtSecret } from './auth/secret';
 import { ensureBuilt } from './bundles';
+import { phiCipher, resolvePhiKey } from './security/phi';
+import { settlePushes } from './rms/push';
+
+/** Migrations and seeding, once per start of the whole service (not per worker). */
+async function prepareDatabase(database: Database, config: Config): Promise<void> {
+  const seeded = await database.startupLock(async () => {
+    await database.migrate();
+    return seed(database.db, {
+      adminUsername: config.adminUsername,
+      adminPassword: config.adminPassword,
+      demoData: config.demoData,
+    });
+  });
+  if (seeded.generatedAdminPassword) {
+    // Printed once, on the start that created the admin; it is not stored anywhere in clear.
+    console.log(`\n  First start: created user "${config.adminUsername}" with password: ${seeded.generatedAdminPassword}\n`);
+  }
+}
+
+const databaseLabel = (config: Config) => (config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`);
+
+/** One process serving HTTP: the whole server (WORKERS=1) or a cluster worker. */
+async function serveHttp(config: Config, log: Logger, options: { prepare: boolean }): Promise<void> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  if (options.prepare) await prepareDatabase(database, config);
+  const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  // Resolved at start, so a missing or damaged key stops the start instead of a participant's request.
+  const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir));
+  const app = createApp({ db: database.db, config, jwtSecret, log, phi });
+
+  let stopping = false;
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    const response = await app.fetch(request, env);
+    // While stopping, a kept-alive connection is closed after its answer, so the load balancer
+    // sends the next request to another process.
+    if (stopping && env.outgoing instanceof ServerResponse) env.outgoing.setHeader('Connection', 'close');
+    return response;
+  };
+  const server = serve({ fetch, port: config.port, hostname: config.host }, (info) => {
+    log.info('listening', { url: `http://localhost:${info.port}`, database: database.kind, worker: cluster.isWorker ? cluster.worker?.id : undefined });
+    if (cluster.isPrimary) console.log(`Serving on http://localhost:${info.port} (database: ${databaseLabel(config)})`);
+  }) as Server;
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { signal, timeoutSeconds: config.shutdownTimeoutSeconds });
+    // No new connections; idle kept-alive ones close now; requests in flight are answered.
+    server.close(async () => {
+      // Record-system pushes under way finish (and write their audits) before the database closes.
+      await settlePushes();
+      await database.close();
+      log.info('stopped', { signal });
+      process.exit(0);
+    });
+    setTimeout(async () => {
+      log.warn('shutdown timeout: closing the requests still in flight', { timeoutSeconds: config.shutdownTimeoutSeconds });
+      server.closeAllConnections();
+      await database.close().catch(() => undefined);
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** A worker that lived this long was healthy: its death restarts the backoff from zero. */
+const HEALTHY_AFTER_MS = 30_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+async function runPrimary(config: Config, log: Logger): Promise<void> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await prepareDatabase(database, config);
+  } finally {
+    await database.close();
+  }
+  // Made here when missing, so the workers read one file instead of racing to write their own.
+  resolveJwtSecret(config.jwtSecret, config.dataDir);
+  resolvePhiKey(config.phiKey, config.dataDir);
+
+  let stopping = false;
+  let uncleanStop = false;
+  let quickDeaths = 0;
+  const startedAt = new Map<number, number>();
+  const restarts = new Set<NodeJS.Timeout>();
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+  };
+
+  let announced = false;
+  const listening = new Set<number>();
+  cluster.on('listening', (worker) => {
+    listening.add(worker.id);
+    if (!announced && listening.size >= config.workers) {
+      announced = true;
+      console.log(`Serving on http://localhost:${config.port} (database: ${databaseLabel(config)}, ${config.workers} workers)`);
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? Date.now());
+    startedAt.delete(worker.id);
+    if (stopping) {
+      // A worker cut off by its shutdown timeout makes the whole stop count as unclean.
+      if (code !== 0) uncleanStop = true;
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        log.info('stopped', { clean: !uncleanStop });
+        process.exit(uncleanStop ? 1 : 0);
+      }
+      return;
+    }
+    quickDeaths = lived >= HEALTHY_AFTER_MS ? 0 : quickDeaths + 1;
+    // A worker that dies on start (bad database, bad code) must not be restarted in a busy loop.
+    const delay = quickDeaths <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** (quickDeaths - 2));
+    log.error('worker exited; starting another', { workerPid: worker.process.pid, code, signal, restartInMs: delay });
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      if (!stopping) fork();
+    }, delay);
+    restarts.add(timer);
+  });
+
+  for (let i = 0; i < config.workers; i++) fork();
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping workers', { signal });
+    for (const timer of restarts) clearTimeout(timer);
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+    if (workers.length === 0) process.exit(0);
+    // Each worker stops gracefully on its own signal (a terminal's Ctrl-C reaches them too).
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(1);
+    }, (config.shutdownTimeoutSeconds + 5) * 1000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
 
 async function main() {
   let config;
@@ -23,44 +171,10 @@ async function main() {
     throw error;
   }
   const log = createLogger(config.logLevel);
+  if (cluster.isWorker) return serveHttp(config, log, { prepare: false });
   if (process.argv.includes('--build-if-stale')) await ensureBuilt(process.cwd(), (msg) => log.info(msg));
-
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await database.migrate();
-  const seeded = await seed(database.db, {
-    adminUsername: config.adminUsername,
-    adminPassword: config.adminPassword,
-    demoData: config.demoData,
-  });
-  if (seeded.generatedAdminPassword) {
-    // Printed once, on the start that created the admin; it is not stored anywhere in clear.
-    console.log(`\n  First start: created user "${config.adminUsername}" with password: ${seeded.generatedAdminPassword}\n`);
-  }
-  const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const app = createApp({ db: database.db, config, jwtSecret, log });
-
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info('listening', { url: `http://localhost:${info.port}`, database: database.kind });
-    console.log(`Serving on http://localhost:${info.port} (database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'})`);
-  });
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('stopping', { signal });
-    server.close(async () => {
-      await database.close();
-      process.exit(0);
-    });
-    // Keep-alive connections must not hold the process forever.
-    setTimeout(async () => {
-      await database.close().catch(() => undefined);
-      process.exit(0);
-    }, 5000).unref();
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  if (config.workers > 1) return runPrimary(config, log);
+  return serveHttp(config, log, { prepare: true });
 }
 
 main().catch((error: unknown) => {

@@ -13,6 +13,7 @@ export * from './engagementFile';
 export * from './siteLocation';
 export * from './engagementSiteLocation';
 export * from './referral';
+export * from './rmsAudit';
 export * from './screener';
 export * from './screenerSurvey';
 export * from './contactFieldScreener';

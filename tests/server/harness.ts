@@ -13,6 +13,7 @@ import { roles, userRoles, userSponsors, users } from '../../server/db/schema';
 import { seed } from '../../server/db/seed';
 import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
+import { phiCipher, type PhiCipher } from '../../server/security/phi';
 import type { RoleName } from '../../core/model/user';
 
 export const ADMIN_PASSWORD = 'correct horse battery';
@@ -23,6 +24,8 @@ export interface Harness {
   db: Db;
   config: Config;
   jwtSecret: string;
+  /** The cipher of participants' contact values (a fresh key per harness). */
+  phi: PhiCipher;
   request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   login(username: string, password: string, code?: string): Promise<{ status: number; body: LoginBody }>;
   token(username?: string, password?: string): Promise<string>;
@@ -46,7 +49,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
   const jwtSecret = randomBytes(32).toString('hex');
-  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel) });
+  const phi = phiCipher(randomBytes(32));
+  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi });
 
   const request: Harness['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };
@@ -69,6 +73,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     db: database.db,
     config,
     jwtSecret,
+    phi,
     request,
     login,
     async token(username = 'admin', password = ADMIN_PASSWORD) {

@@ -1,0 +1,93 @@
+/**
+ * The contact form at the end of a qualified run: each of the screener's contact fields checked
+ * by its type with core/validation (required ones enforced), and the consent (acceptTerms). The
+ * widget runs this before sending and the server runs it again on what arrives, so both give
+ * the same messages in the participant's language.
+ */
+import type { ContactFieldType } from '../model/contactField';
+import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
+
+export interface ContactFormField {
+  name: string;
+  type: ContactFieldType;
+  required: boolean;
+}
+
+/** What a contact value may be: text, or a ticked/unticked box for checkbox fields. */
+export type ContactValue = string | boolean;
+
+/** The problems' key for the consent, beside the field names (which are lower-case machine names). */
+export const ACCEPT_TERMS = 'acceptTerms';
+
+/** A stored value never grows past this, whatever the field's type. */
+const TEXT_LIMIT = 255;
+
+export function contactFieldRules(field: ContactFormField): Rule[] {
+  const rules: Rule[] = field.required ? ['required'] : [];
+  switch (field.type) {
+    case 'email':
+      rules.push('email');
+      break;
+    case 'phone':
+      rules.push('us_phone');
+      break;
+    case 'zip':
+      rules.push('numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 });
+      break;
+    case 'date':
+      // Date inputs give calendar days as y-MM-dd.
+      rules.push({ rule: 'date_format', utc: true });
+      break;
+    default:
+      break;
+  }
+  if (field.type !== 'checkbox') rules.push({ rule: 'max', length: TEXT_LIMIT });
+  return rules;
+}
+
+/** A value as it is checked and stored: text trimmed, a checkbox as a boolean; null for no answer. */
+export function normalizeContactValue(field: ContactFormField, value: unknown): ContactValue | null {
+  if (field.type === 'checkbox') {
+    if (value === true || value === 'true' || value === 'on') return true;
+    if (value === false || value === 'false' || value === '' || value === null || value === undefined) return false;
+    return null;
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  return text === '' ? null : text;
+}
+
+/**
+ * Each field's first problem by field name, and the consent's under `acceptTerms`; empty when
+ * the form may be sent. Values of names that are not fields of the form are not looked at.
+ */
+export function checkContact(
+  fields: readonly ContactFormField[],
+  values: Readonly<Record<string, unknown>>,
+  acceptTerms: unknown,
+  lang = 'en',
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const field of fields) {
+    const given = values[field.name];
+    const value = normalizeContactValue(field, given);
+    // Something that is neither text nor a box (a list, an object) is no answer at all.
+    const unusable = value === null && given !== undefined && given !== null && typeof given !== 'string';
+    const problem = validateValue(unusable ? null : value, unusable ? ['required'] : contactFieldRules(field), lang);
+    if (problem) problems[field.name] = problem;
+  }
+  const consent = validateValue(acceptTerms === true, ['acceptTerms'], lang);
+  if (consent) problems[ACCEPT_TERMS] = consent;
+  return problems;
+}
+
+/** The values to store: one per field of the form, normalized; fields left empty are left out. */
+export function contactValues(fields: readonly ContactFormField[], values: Readonly<Record<string, unknown>>): Record<string, ContactValue> {
+  const out: Record<string, ContactValue> = {};
+  for (const field of fields) {
+    const value = normalizeContactValue(field, values[field.name]);
+    if (value !== null) out[field.name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ACCEPT_TERMS, checkContact, contactFieldRules, contactValues, type ContactFormField } from '../../core/oform/contact';
+import { message } from '../../core/validation/messages';
+
+const FIELDS: ContactFormField[] = [
+  { name: 'first_name', type: 'text', required: true },
+  { name: 'email', type: 'email', required: true },
+  { name: 'phone', type: 'phone', required: false },
+  { name: 'zip_code', type: 'zip', required: false },
+  { name: 'birthday', type: 'date', required: false },
+  { name: 'contact_consent', type: 'checkbox', required: true },
+];
+
+describe('the contact form checks', () => {
+  it('accepts a complete form and stores trimmed text and booleans', () => {
+    const values = { first_name: '  Ada ', email: 'ada@example.com', phone: '', zip_code: '10001', birthday: '1980-06-15', contact_consent: 'on', other: 'ignored' };
+    expect(checkContact(FIELDS, values, true)).toEqual({});
+    expect(contactValues(FIELDS, values)).toEqual({ first_name: 'Ada', email: 'ada@example.com', zip_code: '10001', birthday: '1980-06-15', contact_consent: true });
+  });
+
+  it('names each problem by field, and the consent under acceptTerms, in the participant language', () => {
+    const problems = checkContact(
+      FIELDS,
+      { first_name: ['x'], email: 'nope', phone: '555', zip_code: '1234', birthday: '15/06/1980', contact_consent: false },
+      'true',
+      'es',
+    );
+    expect(problems).toEqual({
+      first_name: message('required', {}, 'es'),
+      email: message('email', {}, 'es'),
+      phone: message('us_phone', {}, 'es'),
+      zip_code: message('min', { length: 5 }, 'es'),
+      birthday: message('date_format', {}, 'es'),
+      contact_consent: message('required', {}, 'es'),
+      [ACCEPT_TERMS]: 'Debe aceptar los términos y condiciones para continuar.',
+    });
+    expect(checkContact([], {}, false)[ACCEPT_TERMS]).toBe('You must accept the terms and conditions in order to proceed.');
+  });
+
+  it('bounds every text value', () => {
+    expect(contactFieldRules({ name: 'x', type: 'text', required: false })).toContainEqual({ rule: 'max', length: 255 });
+    expect(checkContact([{ name: 'x', type: 'text', required: false }], { x: 'a'.repeat(256) }, true)).toEqual({ x: message('max', { length: 255 }) });
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The contact steps' transport (core/api/participantContact.ts) with the core runner against
+ * the real server, every call sent as from the partner's page: ZIP, sites, contact form,
+ * consent, completed — and the server's 422s arriving as the runner's field problems.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createHarness, type Harness } from './harness';
+import { createParticipantFixture, runQualified, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantApi } from '../../core/api/participant';
+import { participantContactApi } from '../../core/api/participantContact';
+import { createRunner, type RunnerState } from '../../core/oform/runner';
+import { message } from '../../core/validation/messages';
+import { contacts, referrals } from '../../server/db/schema';
+import { settlePushes } from '../../server/rms/push';
+
+let h: Harness;
+let f: ParticipantFixture;
+
+beforeAll(async () => {
+  h = await createHarness();
+  f = await createParticipantFixture(h.db);
+});
+afterAll(async () => {
+  await settlePushes();
+  await h.close();
+});
+
+function transport() {
+  const fromPartner: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    request.headers.set('Origin', `https://${f.domain}`);
+    return h.app.request(request);
+  };
+  const api = createParticipantApi({ baseUrl: 'http://localhost/api/', mediaChannelId: f.mediaChannelId, fetch: fromPartner });
+  return { api, transport: { ...api, ...participantContactApi(api) } };
+}
+
+const settle = async (runner: { getState(): RunnerState }, phases: RunnerState['phase'][]) => {
+  for (let i = 0; i < 400 && !phases.includes(runner.getState().phase); i++) await new Promise((r) => setTimeout(r, 5));
+  return runner.getState();
+};
+
+describe('the contact steps over the participant transport', () => {
+  it('runs from the ZIP answer to a completed contact', async () => {
+    const { api, transport: t } = transport();
+    const runner = createRunner({ transport: t, identity: '' });
+    await runner.start();
+    runner.answer('q_choice', 'skip');
+    await runner.next();
+    runner.answer('q_zip', '07030');
+    await runner.next();
+    let state = await settle(runner, ['sites', 'finished', 'failed']);
+    expect(state.phase).toBe('sites');
+    expect(state.sites.map((s) => s.id)).toEqual([String(f.engagementSiteLocationId)]);
+    expect(state.sites[0]!.distanceMiles).toBeLessThan(5);
+
+    await runner.chooseSite(String(f.engagementSiteLocationId));
+    state = runner.getState();
+    expect(state.phase).toBe('contact');
+    expect(state.contactFields.map((c) => c.name)).toEqual(['first_name', 'email', 'phone']);
+    runner.setContact('first_name', 'Ada');
+    runner.setContact('email', 'ada@example.com');
+    runner.setContact('phone', '212-555-0100');
+    runner.submitContact();
+    expect(runner.getState().phase).toBe('consent');
+    runner.accept(true);
+    await runner.submitConsent();
+    state = runner.getState();
+    expect(state.phase).toBe('finished');
+    expect(state.outcome).toBe('completed');
+    expect(state.messages.contactForm).toContain('Thank you');
+
+    await settlePushes();
+    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(api.submissionId())));
+    expect(JSON.parse(h.phi.open(contact!.valuesCiphertext))).toEqual({ first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' });
+    expect(await h.db.select().from(referrals).where(eq(referrals.contactId, contact!.id))).toHaveLength(1);
+  });
+
+  it("gives the server's 422s as field problems: an unknown ZIP, a contact value, the consent", async () => {
+    const { submissionId, token } = await runQualified(h, f);
+    const { api, transport: t } = transport();
+    api.resume(submissionId, token);
+
+    expect(await t.sites(submissionId, '99999')).toEqual({ ok: false, errors: { zip: message('zip_unknown') } });
+    const far = await t.sites(submissionId, '08540');
+    expect(far).toMatchObject({ ok: true, outcome: 'noTrialSites', sites: [] });
+
+    const { fields, messages } = await t.contactFields(submissionId);
+    expect(fields.map((c) => [c.name, c.type, c.required])).toEqual([
+      ['first_name', 'text', true],
+      ['email', 'email', true],
+      ['phone', 'phone', true],
+    ]);
+    expect(messages?.contactForm).toContain('choosing a study site');
+
+    const refused = await t.submitContact(submissionId, {
+      engagementSiteLocationId: String(f.engagementSiteLocationId),
+      values: { first_name: 'Ada', email: 'nope', phone: '212-555-0100' },
+      acceptTerms: false,
+    });
+    expect(refused).toEqual({ ok: false, errors: { email: message('email'), acceptTerms: message('acceptTerms') } });
+    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)))).toHaveLength(0);
+  });
+});
