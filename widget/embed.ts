@@ -9,6 +9,9 @@ import { Problem } from './components/App';
 import { participantText } from './components/text';
 import { readSnippet, type SnippetResult } from './snippet';
 
+// The admin's preview mounts through the bundle partners load: `TrialWidget.mount(...)`.
+export { mount };
+
 const MOUNTED = 'data-trial-widget-mounted';
 
 function containerFor(script: HTMLScriptElement): HTMLElement {

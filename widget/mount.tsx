@@ -1,12 +1,14 @@
 /**
  * The widget's public entry: `mount(element, options)` renders the participant runner into a
- * shadow root of `element`, styled through a constructed stylesheet so host-page CSS cannot
+ * shadow root of `element`, styled through constructed stylesheets so host-page CSS cannot
  * reach in, widget CSS cannot leak out, and a CSP without 'unsafe-inline' styles is fine.
- * The admin's survey preview calls this same function.
+ * The admin's survey preview calls this same function with `preview` and its own transport.
  */
 import { render } from 'preact';
 import css from './styles.css?inline';
 import { App } from './components/App';
+import type { ControllerOptions, WidgetTransport } from './controller';
+import { themeCss } from './theme';
 
 export interface MountOptions {
   mediaChannelId: string;
@@ -14,6 +16,15 @@ export interface MountOptions {
   language?: string;
   /** Origin of the API, e.g. https://host (taken from the script's own src by embed.ts). */
   apiOrigin: string;
+  /** Preview mode: nothing stored, always qualified. */
+  preview?: boolean;
+  /** The survey identity to run; the channel's current survey when absent. */
+  identity?: string;
+  /** Replaces the participant API (the admin preview and tests bring their own). */
+  transport?: WidgetTransport;
+  fetch?: typeof fetch;
+  storage?: Storage | null;
+  browserLanguages?: readonly string[];
 }
 
 export interface MountedWidget {
@@ -32,8 +43,11 @@ function styleSheet(): CSSStyleSheet {
 
 export function mount(element: HTMLElement, options: MountOptions): MountedWidget {
   const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
-  root.adoptedStyleSheets = [styleSheet()];
-  render(<App {...options} />, root);
+  // Each widget has its own theme sheet: two screeners on one page keep their own colours.
+  const theme = new CSSStyleSheet();
+  root.adoptedStyleSheets = [styleSheet(), theme];
+  const props: ControllerOptions = { ...options, onStyles: (styles) => theme.replaceSync(themeCss(styles)) };
+  render(<App {...props} />, root);
   return {
     root,
     unmount: () => render(null, root),

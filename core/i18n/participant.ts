@@ -4,13 +4,61 @@ import { fallbackIsoCode } from './index';
 const TEXT = {
   en: {
     title: 'Study questionnaire',
-    unavailable: 'This questionnaire is not available right now. Please try again later.',
     badSnippet: 'This questionnaire could not be loaded. Please let the website owner know.',
+    failed: 'Something went wrong. Please check your connection and try again.',
+    retry: 'Try again',
+    loading: 'Loading…',
+    next: 'Next',
+    back: 'Back',
+    submit: 'Submit',
+    required: 'required',
+    choose: 'Choose…',
+    yes: 'Yes',
+    no: 'No',
+    progress: 'Progress',
+    zipTitle: 'Find a study site near you',
+    zipLabel: 'ZIP code',
+    search: 'Find sites',
+    sitesTitle: 'Choose a study site',
+    miles: '{n} miles away',
+    contactTitle: 'Your contact details',
+    consentTitle: 'Consent',
+    accept: 'I accept the terms and conditions.',
+    qualified: 'Thank you! You may be able to take part.',
+    notQualified: 'Thank you for your time.',
+    notActive: 'This questionnaire is not available right now.',
+    noTrialSites: 'There is no study site near you at the moment.',
+    completed: 'Thank you! A member of the study team will contact you.',
+    preview: 'Preview: nothing is stored.',
   },
   es: {
     title: 'Cuestionario del estudio',
-    unavailable: 'Este cuestionario no está disponible en este momento. Inténtelo de nuevo más tarde.',
     badSnippet: 'No se pudo cargar este cuestionario. Avise al propietario del sitio web.',
+    failed: 'Algo salió mal. Compruebe su conexión e inténtelo de nuevo.',
+    retry: 'Reintentar',
+    loading: 'Cargando…',
+    next: 'Siguiente',
+    back: 'Atrás',
+    submit: 'Enviar',
+    required: 'obligatorio',
+    choose: 'Elija…',
+    yes: 'Sí',
+    no: 'No',
+    progress: 'Progreso',
+    zipTitle: 'Busque un centro del estudio cerca de usted',
+    zipLabel: 'Código postal',
+    search: 'Buscar centros',
+    sitesTitle: 'Elija un centro del estudio',
+    miles: 'a {n} millas',
+    contactTitle: 'Sus datos de contacto',
+    consentTitle: 'Consentimiento',
+    accept: 'Acepto los términos y condiciones.',
+    qualified: '¡Gracias! Es posible que pueda participar.',
+    notQualified: 'Gracias por su tiempo.',
+    notActive: 'Este cuestionario no está disponible en este momento.',
+    noTrialSites: 'Por ahora no hay ningún centro del estudio cerca de usted.',
+    completed: '¡Gracias! Un miembro del equipo del estudio se pondrá en contacto con usted.',
+    preview: 'Vista previa: no se guarda nada.',
   },
 } as const;
 
@@ -19,4 +67,24 @@ export type ParticipantText = Record<keyof (typeof TEXT)['en'], string>;
 export function participantStrings(language?: string): ParticipantText {
   const base = fallbackIsoCode(language ?? 'en');
   return base === 'es' ? TEXT.es : TEXT.en;
+}
+
+/**
+ * The participant's language among the survey's (API iso codes): the snippet's, else the
+ * browser's in order of preference, each tried as given, then as its base language, then as any
+ * variant of that base; English when none matches.
+ */
+export function chooseLanguage(surveyLanguages: readonly string[], wanted: readonly (string | undefined)[]): string {
+  const available = surveyLanguages.map((l) => l.replace(/-/g, '_'));
+  const lower = available.map((l) => l.toLowerCase());
+  for (const raw of wanted) {
+    if (!raw) continue;
+    const code = raw.trim().replace(/-/g, '_').toLowerCase();
+    const exact = lower.indexOf(code);
+    if (exact >= 0) return available[exact]!;
+    const base = fallbackIsoCode(code);
+    const sibling = lower.findIndex((l) => l === base || fallbackIsoCode(l) === base);
+    if (sibling >= 0) return available[sibling]!;
+  }
+  return 'en';
 }

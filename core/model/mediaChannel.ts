@@ -50,6 +50,9 @@ export function embedSnippet(origin: string, mediaChannelId: string, screenerId:
   return `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"></script>`;
 }
 
+/** The channel's own participant page (issue 8), for channels with no website to embed into; opens count in `share`. */
+export const participantPageUrl = (origin: string, mediaChannelId: string | number): string => `${origin.replace(/\/+$/, '')}/take/${mediaChannelId}`;
+
 /** A survey identity a media channel serves (SPEC section 3: link id and isActive). */
 export const MEDIA_CHANNEL_SURVEY_TYPE = 'media-channel-surveys';
 export const MediaChannelSurveyInput = v.strictObject({

@@ -3,7 +3,7 @@
  * applies (core/validation), in the participant's language.
  */
 import type { FieldConfiguration, FieldType } from '../model/oform';
-import { validateValue, type Rule } from '../validation/validate';
+import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
 import type { Answer } from './navigation';
 
 export type Answers = Record<string, Answer>;

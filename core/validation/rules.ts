@@ -3,6 +3,10 @@
  * schemas. Each returns true when the value passes.
  */
 
+import { calendarDay, parseIsoDate, type CalendarDate } from './isoDate';
+
+export * from './isoDate';
+
 // Deliberately simple: one @, no spaces, a dot in the domain. Full RFC 5322 is not what users mean.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const US_PHONE = /^\d{3}-\d{3}-\d{4}$/;
@@ -39,15 +43,6 @@ export interface DateFormatOptions {
   utc?: boolean;
 }
 
-export interface CalendarDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
-/** The earliest year a date field accepts is the one after this. */
-export const MIN_DATE_YEAR = 1000;
-
 type DatePart = 'year' | 'month' | 'day';
 interface LocalePattern {
   regex: RegExp;
@@ -83,30 +78,16 @@ function localePattern(locale: string): LocalePattern {
   return pattern;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-export const daysInMonth = (year: number, month: number): number =>
-  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
-
 /** The calendar day `value` names, or null when it is not a valid date in that format. */
 export function parseDateText(value: string, options: DateFormatOptions = {}): CalendarDate | null {
-  const text = value.trim();
-  let parts: Partial<CalendarDate> = {};
-  if (options.utc) {
-    const match = ISO_DATE.exec(text);
-    if (!match) return null;
-    parts = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
-  } else {
-    const { regex, order } = localePattern(options.locale ?? 'en');
-    const match = regex.exec(text);
-    if (!match) return null;
-    order.forEach((name, index) => (parts[name] = Number(match[index + 1])));
-  }
+  if (options.utc) return parseIsoDate(value);
+  const { regex, order } = localePattern(options.locale ?? 'en');
+  const match = regex.exec(value.trim());
+  if (!match) return null;
+  const parts: Partial<CalendarDate> = {};
+  order.forEach((name, index) => (parts[name] = Number(match[index + 1])));
   const { year, month, day } = parts;
-  if (year === undefined || month === undefined || day === undefined) return null;
-  if (year <= MIN_DATE_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return { year, month, day };
+  return year === undefined || month === undefined || day === undefined ? null : calendarDay(year, month, day);
 }
 
 export const isDateFormat = (value: string, options: DateFormatOptions = {}): boolean => parseDateText(value, options) !== null;

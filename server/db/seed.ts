@@ -8,6 +8,7 @@ import type { Db } from './open';
 import { appSettings, countries, roles, sponsors, userRoles, users } from './schema';
 import { countries as countryList } from './countries';
 import { hashPassword, randomPassword } from '../auth/passwords';
+import { seedDemoRun } from './demo';
 
 export interface SeedOptions {
   adminUsername: string;
@@ -70,6 +71,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
           })),
         )
         .onConflictDoNothing();
+      await seedDemoRun(db);
       await db.insert(appSettings).values({ key: 'demo_seeded', value: new Date().toISOString() });
       demoSeeded = true;
     }

@@ -27,6 +27,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { findScreener, screenerScope } from './screeners';
+import { participantCors } from '../participant/cors';
 
 export const UNKNOWN_MEDIA_CHANNEL_SCREENER = 'Choose a screener from the list.';
 export const SURVEY_NOT_IN_SCREENER = "Choose one of the surveys of this channel's screener.";
@@ -257,6 +258,8 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
 export function transitionMediaChannelRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
+  // The widget asks from the partner's page (naming its channel in ?mediaChannelId=, like every participant call).
+  app.use('/:identity/:fromId', participantCors(deps));
   app.get('/:identity/:fromId', async (c) => {
     const identity = c.req.param('identity');
     const fromId = parseId(c.req.param('fromId'));

@@ -7,8 +7,44 @@ import { Hono } from 'hono';
 import type { AppEnv, Deps } from '../context';
 import { ADMIN_DOCUMENT_HEADERS } from '../http/security';
 import { notBuilt, resolveUnder, sendFile } from '../http/static';
+import { eq, sql } from 'drizzle-orm';
+import { mediaChannels } from '../db/schema';
+import { demoChannel } from '../db/demo';
 
-const DEMO_PAGE = `<!doctype html>
+/**
+ * A media channel's own participant page (issue 8): for channels with no website to embed into,
+ * the public layout (logo, footer) around the same widget. Opening it counts in `share`.
+ */
+function takePage(channelId: number, screenerId: number, language: string | undefined): string {
+  const lang = language ? ` data-language="${language}"` : '';
+  return `<!doctype html>
+<html lang="${language ?? 'en'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Trial Recruit · Study questionnaire</title>
+<style>
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;background:#0b0d10;color:#e6e8eb;font-family:system-ui,sans-serif}
+header{display:flex;align-items:center;gap:.6rem;padding:1rem 1.5rem;font-weight:600;font-size:1.1rem}
+main{flex:1;display:flex;justify-content:center;padding:1rem}
+main>div{width:100%;max-width:36rem}
+footer{padding:1rem 1.5rem;font-size:.85rem;color:#9aa5b1;text-align:center}
+</style>
+</head>
+<body>
+<header><svg width="36" height="36" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="8" fill="#1f5fbf"/><path d="M9 16.5l4.5 4.5L23 11.5" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg><span>Trial Recruit</span></header>
+<main id="main"><div data-trial-widget></div></main>
+<footer>© ${new Date().getFullYear()} Trial Recruit · Clinical-trial recruitment</footer>
+<script async src="/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}"${lang}></script>
+</body>
+</html>
+`;
+}
+
+const LANGUAGE = /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/;
+
+/** A plain partner page embedding the demo channel's snippet (or, before the demo exists, a friendly dead end). */
+const demoPage = (channel: { mediaChannelId: number; screenerId: number } | null) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -20,7 +56,7 @@ const DEMO_PAGE = `<!doctype html>
 <h1>Healthy Living Today</h1>
 <p>A partner website. The survey below is the embedded participant widget.</p>
 <div data-trial-widget></div>
-<script async src="/widget.js" data-media-channel-id="demo" data-screener-id="demo"></script>
+<script async src="/widget.js" data-media-channel-id="${channel?.mediaChannelId ?? 'demo'}" data-screener-id="${channel?.screenerId ?? 'demo'}"></script>
 </body>
 </html>
 `;
@@ -32,7 +68,18 @@ export function webRoutes(deps: Deps) {
 
   app.get('/widget.js', (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')));
   app.get('/demo', (c) => c.redirect('/demo/'));
-  app.get('/demo/', (c) => c.html(DEMO_PAGE));
+  app.get('/demo/', async (c) => c.html(demoPage(await demoChannel(deps.db))));
+  app.get('/take/:mediaChannelId', async (c) => {
+    const raw = c.req.param('mediaChannelId');
+    const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+    const [channel] = id === null ? [] : await deps.db.select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId }).from(mediaChannels).where(eq(mediaChannels.id, id));
+    if (!channel) return c.text('Not found', 404);
+    // Counted in the database itself, so concurrent opens never lose one.
+    await deps.db.update(mediaChannels).set({ share: sql`${mediaChannels.share} + 1` }).where(eq(mediaChannels.id, channel.id));
+    const language = c.req.query('lang');
+    c.header('Cache-Control', 'no-store');
+    return c.html(takePage(channel.id, channel.screenerId, language && LANGUAGE.test(language) ? language : undefined), 200, ADMIN_DOCUMENT_HEADERS);
+  });
 
   app.get('*', (c) => {
     const urlPath = new URL(c.req.url).pathname;

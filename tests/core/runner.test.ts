@@ -1,6 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nextPage, type NavField } from '../../core/oform/navigation';
-import { createRunner, type RunnerPage, type RunnerTransport, type SaveResult } from '../../core/oform/runner';
+import {
+  createRunner,
+  OutcomeReached,
+  type ContactTransport,
+  type ContactValue,
+  type Qualification,
+  type ResumeTransport,
+  type RunnerContactField,
+  type RunnerPage,
+  type RunnerTransport,
+  type SaveResult,
+  type TrialSite,
+} from '../../core/oform/runner';
 import type { Answers } from '../../core/oform/answers';
 import type { FieldConfiguration } from '../../core/model/oform';
 
@@ -100,7 +112,8 @@ describe('survey runner', () => {
     const phases: string[] = [];
     runner.subscribe((s) => phases.push(s.phase));
     await runner.start();
-    expect(server.calls.slice(0, 4)).toEqual(['loadSurvey', 'createSubmission', 'firstPage', 'createEntry']);
+    // The first page shows before the submission and its entry exist (they are made behind it).
+    expect(server.calls.slice(0, 4)).toEqual(['loadSurvey', 'firstPage', 'createSubmission', 'createEntry']);
     expect(pageOf(runner)).toBe('p1');
     expect(runner.getState().progress).toEqual({ value: 0, max: 4 });
 
@@ -162,6 +175,45 @@ describe('survey runner', () => {
     expect(pageOf(runner)).toBe('p1');
   });
 
+  it('going back abandons the page left: its entry is sanitized, its answers stay on screen if seen again', async () => {
+    const server = fakeServer();
+    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    await runner.start();
+    runner.answer('q1', 'stay');
+    await runner.next();
+    runner.answer('q2', 'ann@example.com');
+    await runner.next();
+    const [, p2Entry, p3Entry] = runner.getState().history.map((v) => v.entryId!);
+    expect(server.saved.has(p2Entry!)).toBe(true);
+    await runner.back();
+    expect(server.sanitized).toEqual([[p3Entry]]);
+    await runner.back();
+    expect(server.sanitized).toEqual([[p3Entry], [p2Entry]]);
+    expect(server.saved.has(p2Entry!)).toBe(false);
+    expect(runner.getState().answers).toEqual({ q1: 'stay' });
+    expect(pageOf(runner)).toBe('p1');
+  });
+
+  it('shows the first page before the submission exists; a Next meanwhile waits for its entry', async () => {
+    const server = fakeServer();
+    let release: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const createSubmission = server.transport.createSubmission;
+    server.transport.createSubmission = async (...args) => (await slow, createSubmission(...args));
+    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const started = runner.start();
+    await vi.waitFor(() => expect(pageOf(runner)).toBe('p1'));
+    expect(runner.getState().phase).toBe('page');
+    expect(server.calls).not.toContain('createSubmission');
+    runner.answer('q1', 'stay');
+    const next = runner.next();
+    release();
+    await Promise.all([started, next]);
+    expect(server.calls).not.toContain('previewAnswers');
+    expect(server.calls.filter((c) => c === 'saveAnswers')).toHaveLength(1);
+    expect(pageOf(runner)).toBe('p2');
+  });
+
   it('revisiting an earlier page discards the later history and sanitizes those pages', async () => {
     const server = fakeServer();
     const runner = createRunner({ transport: server.transport, identity: 'S1' });
@@ -212,5 +264,191 @@ describe('survey runner', () => {
     expect(pageOf(runner)).toBe('p3');
     expect(runner.getState().progress.value).toBe(1);
     expect(runner.getState().message).toBeNull();
+  });
+});
+
+describe('survey runner after the pages', () => {
+  const SITES: TrialSite[] = [
+    { id: 'near', name: 'Near clinic', distanceMiles: 2.4, engagementId: 'g1' },
+    { id: 'far', name: 'Far clinic', distanceMiles: 18, engagementId: 'g1' },
+  ];
+  const FIELDS: RunnerContactField[] = [
+    { id: 'c1', name: 'firstName', label: 'First name', type: 'text', required: true },
+    { id: 'c2', name: 'email', label: 'E-mail', type: 'email', required: true },
+    { id: 'c3', name: 'zip', label: 'ZIP', type: 'zip', required: false },
+  ];
+
+  function contactServer(qualification: Qualification = { isQualified: true, outcome: 'qualified', messages: { contactForm: '<p>Good news</p>', consent: 'Agree?' } }) {
+    const server = fakeServer();
+    const sent: { engagementSiteLocationId: string; values: Record<string, ContactValue>; acceptTerms: boolean }[] = [];
+    const zips: string[] = [];
+    let token: string | null = null;
+    const transport: RunnerTransport & ContactTransport & ResumeTransport = {
+      ...server.transport,
+      async createSubmission() {
+        server.calls.push('createSubmission');
+        token = 'tok-1';
+        return { submissionId: 's1' };
+      },
+      async qualification() {
+        server.calls.push('qualification');
+        return qualification;
+      },
+      async sites(_id, zip) {
+        server.calls.push('sites');
+        zips.push(zip);
+        if (zip === '00000') return { ok: false, errors: { zip: 'Unknown ZIP code.' } };
+        if (zip === '99999') return { ok: true, outcome: 'noTrialSites', sites: [], messages: { contactForm: 'No sites near you.' } };
+        return { ok: true, outcome: 'qualified', sites: SITES, messages: { contactForm: 'Pick a site', consent: 'Agree?' } };
+      },
+      async contactFields() {
+        server.calls.push('contactFields');
+        return { fields: FIELDS, messages: { contactForm: 'Your details', consent: 'Do you agree?' } };
+      },
+      async submitContact(_id, contact) {
+        server.calls.push('submitContact');
+        if (contact.values.email === 'refused@example.com') return { ok: false, errors: { email: 'Refused by the server.' } };
+        sent.push(contact);
+        return { ok: true, outcome: 'completed', messages: { contactForm: 'Thank you!' } };
+      },
+      credentials: () => token,
+      resume(_id, credentials) {
+        token = credentials;
+      },
+      async entryAnswers() {
+        server.calls.push('entryAnswers');
+        return { q2: 'jane@example.com' };
+      },
+    };
+    return { ...server, transport, sent, zips };
+  }
+
+  async function runToQualification(runner: ReturnType<typeof createRunner>) {
+    await runner.start();
+    runner.answer('q1', 'stop');
+    await runner.next();
+  }
+
+  it('asks a ZIP, offers the sites nearest first, takes the contact form and consent, and completes', async () => {
+    const server = contactServer();
+    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    await runToQualification(runner);
+    expect(runner.getState()).toMatchObject({ phase: 'zip', outcome: 'qualified', messages: { contactForm: '<p>Good news</p>' } });
+
+    runner.enterZip('12');
+    await runner.submitZip();
+    expect(runner.getState().errors.zip).toBe('Minimum 5 characters.');
+    expect(server.calls).not.toContain('sites');
+    runner.enterZip('00000');
+    await runner.submitZip();
+    expect(runner.getState()).toMatchObject({ phase: 'zip', errors: { zip: 'Unknown ZIP code.' } });
+    runner.enterZip('10001');
+    await runner.submitZip();
+    expect(runner.getState().phase).toBe('sites');
+    expect(runner.getState().sites.map((s) => s.id)).toEqual(['near', 'far']);
+
+    await runner.chooseSite('near');
+    expect(runner.getState()).toMatchObject({ phase: 'contact', siteId: 'near', contact: { firstName: '', email: '', zip: '10001' }, messages: { consent: 'Do you agree?' } });
+    runner.submitContact();
+    expect(runner.getState().errors).toEqual({ firstName: 'This field is required.', email: 'This field is required.' });
+    runner.setContact('firstName', 'Jane');
+    runner.setContact('email', 'refused@example.com');
+    runner.submitContact();
+    expect(runner.getState().phase).toBe('consent');
+
+    await runner.submitConsent();
+    expect(runner.getState().errors.acceptTerms).toBe('You must accept the terms and conditions in order to proceed.');
+    runner.accept(true);
+    await runner.submitConsent();
+    // The server's refusal of a contact value sends the participant back to the form.
+    expect(runner.getState()).toMatchObject({ phase: 'contact', errors: { email: 'Refused by the server.' } });
+    runner.setContact('email', 'jane@example.com');
+    runner.submitContact();
+    await runner.back();
+    expect(runner.getState().phase).toBe('contact');
+    runner.submitContact();
+    await runner.submitConsent();
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
+    expect(server.sent).toEqual([{ engagementSiteLocationId: 'near', values: { firstName: 'Jane', email: 'jane@example.com', zip: '10001' }, acceptTerms: true }]);
+    expect(runner.snapshot()).toBeNull();
+  });
+
+  it('uses a ZIP answered in the survey and ends with noTrialSites when none is within reach', async () => {
+    const server = contactServer();
+    const page: RunnerPage = {
+      id: '9', identity: 'pz', title: 'Where', displayOrder: 1,
+      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({ required: true }) }],
+    };
+    const runner = createRunner({
+      transport: { ...server.transport, firstPage: async () => page, saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }) },
+      identity: 'S1',
+    });
+    await runner.start();
+    runner.answer('where', '99999');
+    await runner.next();
+    expect(server.zips).toEqual(['99999']);
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites', messages: { contactForm: 'No sites near you.' } });
+  });
+
+  it('ends with notQualified and the screener’s messages without asking for contact details', async () => {
+    const server = contactServer({ isQualified: false, outcome: 'notQualified', messages: { contactForm: '<b>Sorry</b>', consent: null } });
+    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    await runToQualification(runner);
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified', messages: { contactForm: '<b>Sorry</b>' } });
+    expect(server.calls).not.toContain('sites');
+  });
+
+  it('ends with notActive when the transport reports that nothing is runnable', async () => {
+    const server = contactServer();
+    const runner = createRunner({
+      transport: { ...server.transport, loadSurvey: async () => { throw new OutcomeReached('notActive', { contactForm: 'Closed.' }); } },
+      identity: 'S1',
+    });
+    await runner.start();
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notActive', messages: { contactForm: 'Closed.' } });
+  });
+
+  it('in preview stops at the qualified outcome even with contact steps available', async () => {
+    const server = contactServer();
+    const runner = createRunner({ transport: server.transport, identity: 'S1', preview: true });
+    await runToQualification(runner);
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'qualified' });
+    expect(server.calls.filter((c) => ['sites', 'contactFields', 'qualification', 'createSubmission'].includes(c))).toEqual([]);
+  });
+
+  it('a failed site search shows a retry that works', async () => {
+    const server = contactServer();
+    let failures = 1;
+    const sites = server.transport.sites;
+    const runner = createRunner({
+      transport: { ...server.transport, sites: async (id, zip) => { if (failures-- > 0) throw new Error('down'); return sites(id, zip); } },
+      identity: 'S1',
+    });
+    await runToQualification(runner);
+    runner.enterZip('10001');
+    await runner.submitZip();
+    expect(runner.getState().phase).toBe('failed');
+    await runner.retry();
+    expect(runner.getState().phase).toBe('sites');
+  });
+
+  it('picks the language from the survey and resumes a snapshot on the same page with its stored answers', async () => {
+    const server = contactServer();
+    const runner = createRunner({ transport: server.transport, identity: 'S1', chooseLanguage: () => 'es' });
+    await runner.start();
+    runner.answer('q1', 'stay');
+    await runner.next();
+    const snap = runner.snapshot();
+    expect(snap).toMatchObject({ submissionId: 's1', credentials: 'tok-1', language: 'es', progress: 1, finished: false });
+    expect(snap?.history.map((v) => v.page)).toEqual(['p1', 'p2']);
+
+    const again = contactServer();
+    const resumed = createRunner({ transport: again.transport, identity: 'S1', resume: snap });
+    await resumed.start();
+    expect(again.calls).not.toContain('createSubmission');
+    expect(again.calls).toContain('entryAnswers');
+    expect(resumed.getState()).toMatchObject({ phase: 'page', language: 'es', answers: { q2: 'jane@example.com' }, progress: { value: 1 } });
+    expect(resumed.getState().page?.identity).toBe('p2');
+    expect(resumed.snapshot()?.credentials).toBe('tok-1');
   });
 });

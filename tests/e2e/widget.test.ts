@@ -19,8 +19,8 @@ describe('widget.js on a partner page', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${baseUrl}/demo/`);
-    const card = page.locator('[data-trial-widget] >> css=.tw-card');
-    await card.waitFor();
+    // The demo channel's survey: its first page's title once the widget has started.
+    await page.locator('[data-trial-widget] .tw-card h2', { hasText: 'About you' }).waitFor();
     const info = await page.evaluate(() => {
       const host = document.querySelector('[data-trial-widget]')!;
       const root = host.shadowRoot!;
@@ -33,7 +33,7 @@ describe('widget.js on a partner page', () => {
         visibleFromLightDom: document.querySelectorAll('.tw-card').length,
       };
     });
-    expect(info).toEqual({ hasShadow: true, adopted: 1, styleTags: 0, title: 'Study questionnaire', visibleFromLightDom: 0 });
+    expect(info).toEqual({ hasShadow: true, adopted: 2, styleTags: 0, title: 'About you', visibleFromLightDom: 0 });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -161,5 +161,11 @@ describe('media channel for a survey transition', () => {
     expect((await json(await resolve())).data.id).toBe(String(from));
     expect((await h.request('GET', `/api/get-media-channel-for-transition-survey/bad%20id/${from}`)).status).toBe(404);
     expect((await h.request('GET', '/api/get-media-channel-for-transition-survey/second/abc')).status).toBe(404);
+    // The widget asks from the partner's page: CORS for the channel's own domain only.
+    const across = (origin: string) => h.request('GET', `/api/get-media-channel-for-transition-survey/second/${from}?mediaChannelId=${from}`, { headers: { Origin: origin } });
+    const partner = await across('https://from.example');
+    expect(partner.status).toBe(200);
+    expect(partner.headers.get('access-control-allow-origin')).toBe('https://from.example');
+    expect((await across('https://elsewhere.example')).status).toBe(403);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { countries, roles, sponsors, users } from '../../server/db/schema';
+import { countries, engagements, mediaChannels, oForms, roles, screeners, sponsors, users } from '../../server/db/schema';
+import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
 import { createHarness, type Harness } from './harness';
@@ -28,7 +29,15 @@ describe('seed', () => {
     expect(again.demoSeeded).toBe(true);
     const demo = (await h.db.select({ n: count() }).from(sponsors))[0]?.n ?? 0;
     expect(demo).toBeGreaterThanOrEqual(3);
+    // The demo participant run: an approved survey on an active channel that /demo/ embeds.
+    const channel = await demoChannel(h.db);
+    expect(channel).not.toBeNull();
+    const [form] = await h.db.select().from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
+    expect(form).toMatchObject({ isApproved: true, isActive: true, containerCount: 3 });
     // Staff deleting the demo rows do not see them come back at the next start.
+    await h.db.delete(mediaChannels);
+    await h.db.delete(screeners);
+    await h.db.delete(engagements);
     await h.db.delete(sponsors);
     const third = await seed(h.db, { adminUsername: 'admin', adminPassword: null, demoData: true });
     expect(third.demoSeeded).toBe(false);

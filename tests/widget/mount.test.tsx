@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { WidgetTransport } from '../../widget/controller';
 import { mount } from '../../widget/mount';
 import { readSnippet } from '../../widget/snippet';
 
@@ -29,25 +30,65 @@ describe('readSnippet', () => {
   });
 });
 
+/** A transport that names its survey after the channel and shows one text question. */
+function transportFor(channel: string): WidgetTransport {
+  const page = { id: 'p', identity: 'p', title: `Page of ${channel}`, displayOrder: 1, fields: [] };
+  return {
+    loadSurvey: async () => ({ id: '1', identity: 'S', title: 'S', containerCount: 1, languages: ['en', 'es'] }),
+    createSubmission: async () => ({ submissionId: 's' }),
+    firstPage: async () => page,
+    page: async () => page,
+    createEntry: async () => ({ entryId: 'e' }),
+    saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }),
+    previewAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }),
+    sanitize: async () => true,
+    qualification: async () => ({ isQualified: true }),
+  };
+}
+
 describe('mount', () => {
-  it('renders into an open shadow root, in the participant language, and unmounts', () => {
+  it('renders into an open shadow root with adopted stylesheets, in the participant language, and unmounts', async () => {
     const host = document.createElement('div');
     document.body.append(host);
-    const widget = mount(host, { mediaChannelId: '1', screenerId: '2', language: 'es', apiOrigin: 'http://x' });
+    const widget = mount(host, { mediaChannelId: '1', screenerId: '2', language: 'es', apiOrigin: 'http://x', transport: transportFor('1'), storage: null });
     expect(host.shadowRoot).toBe(widget.root);
     expect(host.children).toHaveLength(0);
-    expect(widget.root.querySelector('.tw-title')?.textContent).toBe('Cuestionario del estudio');
+    expect(widget.root.adoptedStyleSheets).toHaveLength(2);
+    expect(widget.root.querySelectorAll('style')).toHaveLength(0);
+    await vi.waitFor(() => expect(widget.root.querySelector('.tw-title')?.textContent).toBe('Page of 1'));
+    expect(widget.root.querySelector('button[type=submit]')?.textContent).toBe('Siguiente');
     widget.unmount();
     expect(widget.root.querySelector('.tw-title')).toBeNull();
   });
 
-  it('mounts several widgets independently', () => {
+  it('mounts several widgets independently', async () => {
     const a = document.createElement('div');
     const b = document.createElement('div');
     document.body.append(a, b);
-    mount(a, { mediaChannelId: 'a', screenerId: '1', apiOrigin: 'http://x' });
-    mount(b, { mediaChannelId: 'b', screenerId: '2', apiOrigin: 'http://x' });
+    mount(a, { mediaChannelId: 'a', screenerId: '1', apiOrigin: 'http://x', transport: transportFor('a'), storage: null });
+    mount(b, { mediaChannelId: 'b', screenerId: '2', apiOrigin: 'http://x', transport: transportFor('b'), storage: null });
+    await vi.waitFor(() => expect(b.shadowRoot?.querySelector('.tw-title')?.textContent).toBe('Page of b'));
     expect(a.shadowRoot?.querySelector('[data-media-channel-id]')?.getAttribute('data-media-channel-id')).toBe('a');
-    expect(b.shadowRoot?.querySelector('[data-media-channel-id]')?.getAttribute('data-media-channel-id')).toBe('b');
+    expect(a.shadowRoot?.querySelector('.tw-title')?.textContent).toBe('Page of a');
+    expect(a.shadowRoot?.adoptedStyleSheets[1]).not.toBe(b.shadowRoot?.adoptedStyleSheets[1]);
+  });
+
+  it('shows the friendly message when the API cannot be reached, logs one error, and retries', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let down = true;
+    const fetch = vi.fn(async (url: string | URL | Request) => {
+      if (down) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify({ meta: { runnable: false, messages: { contactForm: 'Closed for now.' } } }), { status: 200 });
+    });
+    const host = document.createElement('div');
+    document.body.append(host);
+    const widget = mount(host, { mediaChannelId: '5', screenerId: '6', apiOrigin: 'http://api.test', fetch: fetch as typeof globalThis.fetch, storage: null });
+    await vi.waitFor(() => expect(widget.root.querySelector('[role=alert] p')?.textContent).toBe('This questionnaire could not be loaded. Please let the website owner know.'));
+    expect(errors).toHaveBeenCalledTimes(1);
+    expect(String(fetch.mock.calls[0]?.[0])).toBe('http://api.test/api/o-forms/participant-start?screenerId=6&mediaChannelId=5');
+    down = false;
+    (widget.root.querySelector('[role=alert] button') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(widget.root.querySelector('.tw-html')?.textContent).toBe('Closed for now.'));
+    errors.mockRestore();
   });
 });

@@ -3,7 +3,8 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '../../../core/api/client';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
-import { embedSnippet, type MediaChannel } from '../../../core/model/mediaChannel';
+import { embedSnippet, participantPageUrl, type MediaChannel } from '../../../core/model/mediaChannel';
+import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
 import { Select } from '../../components/form/Select';
 import { RecordLoader } from '../../components/RecordLoader';
@@ -15,12 +16,13 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { MEDIA_CHANNEL_LABELS as L } from './MediaChannelForm';
 import { useMediaChannel } from './useMediaChannel';
+import { ChannelPreviewPanel } from './PreviewPanel';
 
 export const COPIED = 'Copied';
 export const COPY_FAILED = 'Could not copy: select the snippet and copy it by hand.';
 
 /** Writes `text` to the clipboard, falling back to a selected textarea and the copy command. */
-export async function copyText(text: string, fallbackFrom: HTMLTextAreaElement | null): Promise<boolean> {
+export async function copyText(text: string, fallbackFrom: HTMLTextAreaElement | HTMLInputElement | null): Promise<boolean> {
   try {
     if (navigator.clipboard?.writeText) {
       await navigator.clipboard.writeText(text);
@@ -59,6 +61,41 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
       </div>
       <p className="muted">Paste this where the survey should appear on {channel.domain}.</p>
       <textarea ref={area} className="input snippet" aria-label="Embed snippet" readOnly rows={3} value={snippet} onFocus={(event) => event.target.select()} />
+      <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
+        {result ?? ''}
+      </p>
+    </section>
+  );
+}
+
+/** The channel's hosted participant page: its link with a Copy button, and a QR code of it. */
+export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
+  const link = participantPageUrl(window.location.origin, channel.id);
+  const field = useRef<HTMLInputElement>(null);
+  const [result, setResult] = useState<string | null>(null);
+  useEffect(() => {
+    if (result !== COPIED) return;
+    const timer = setTimeout(() => setResult(null), 4000);
+    return () => clearTimeout(timer);
+  }, [result]);
+  return (
+    <section className="panel" aria-labelledby="participant-link-title">
+      <div className="panel-heading">
+        <h2 id="participant-link-title">Participant Link</h2>
+        <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}>
+          Copy link
+        </button>
+      </div>
+      <p className="muted">
+        For posts and messages with no website to embed into: the survey on a page of its own. Each open counts in {L.share}.
+      </p>
+      <input ref={field} className="input snippet" aria-label="Participant link" readOnly value={link} onFocus={(event) => event.target.select()} />
+      <p>
+        <a href={link} target="_blank" rel="noopener noreferrer">
+          Open the participant page
+        </a>
+      </p>
+      <img className="totp-qr" src={qrCodeSource(link)} width={160} height={160} alt={`QR code of ${link}`} />
       <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
         {result ?? ''}
       </p>
@@ -156,7 +193,9 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
         />
       </section>
       <SnippetPanel channel={channel} />
+      <ParticipantLinkPanel channel={channel} />
       <SurveyLinksPanel channel={channel} />
+      <ChannelPreviewPanel channel={channel} />
     </>
   );
 }

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { SCREENER_STYLE_GROUPS, ScreenerStyles, PROGRESS_BAR_DEFAULT_BACKGROUND, type ScreenerStyleGroup } from '../../../core/model/screener';
+import { contrastWarnings } from '../../../core/validation/contrast';
 import { Checkbox } from '../../components/form/Checkbox';
 import { TextField } from '../../components/form/TextField';
 import { STYLE_GROUP_LABELS, colourLabel, toStylesInput, type StyleFormValues } from './screenerValues';
@@ -18,6 +19,30 @@ export function styleIssues(values: StyleFormValues): Record<string, string> {
     out[key] ??= issue.message;
   }
   return out;
+}
+
+/** Colours participants may find hard to read (below WCAG AA where the widget uses them); a warning, not an error. */
+export function ContrastWarnings({ colours }: { colours: Record<string, string> }) {
+  const warnings = contrastWarnings(colours, PROGRESS_BAR_DEFAULT_BACKGROUND);
+  return (
+    <div role="status" className="contrast-warnings">
+      {warnings.length > 0 && (
+        <>
+          <p className="form-warning">Low contrast: these colours are below WCAG AA and may be hard for participants to see.</p>
+          <ul>
+            {warnings.map((w) => {
+              const [group, name] = w.key.split('.') as [ScreenerStyleGroup, string];
+              return (
+                <li key={w.key}>
+                  {colourLabel(group, name)} {w.what}: {w.ratio}:1, needs {w.min}:1
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </div>
+  );
 }
 
 /** A colour for a swatch, when the text is one. */
@@ -66,6 +91,7 @@ export function StylesFields({
           )}
         </fieldset>
       ))}
+      <ContrastWarnings colours={value.colours} />
     </div>
   );
 }

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { RunnerTransport } from '../../core/oform/runner';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+
+const channel = {
+  id: 12, title: 'Partner', domain: 'partner.example', screenerId: 5, screenerName: 'Heart', sponsorId: 7, sponsorName: 'Acme', type: 'Partner Website',
+  isActive: true, views: 0, share: 0, submissionsStarted: 0, submissionsCompleted: 0, submissionsQualified: 0, created: '2024-05-01T10:00:00Z', modified: '2024-05-01T10:00:00Z',
+};
+const version = { id: 41, identity: 'heart', version: 2, title: 'Heart survey', isActive: true, isApproved: false, approvedAt: null, containerCount: 1 };
+const page = { type: 'o-form-containers', id: '300', attributes: { identity: 'p1', title: 'First page', displayOrder: 1 }, relationships: { oFormFields: { data: [] } } };
+
+const previews: string[] = [];
+const handler: Handler = async (request, url) => {
+  const path = url.pathname.replace(/^\/api\//, '');
+  if (path === 'media-channels/12') return json(resourceDocument('media-channels', channel));
+  if (path === 'media-channel-surveys') return json(listDocument('media-channel-surveys', [{ id: 1, mediaChannelId: 12, oFormIdentity: 'heart', isActive: true }]));
+  if (path === 'screener-surveys') return json(listDocument(path, []));
+  if (path === 'o-forms/o-forms' && url.searchParams.get('identity') === 'heart') return json(listDocument('o-forms', [version]));
+  if (path === 'o-forms/o-forms/41') {
+    return json({
+      data: { type: 'o-forms', id: '41', attributes: { ...version, id: undefined }, relationships: { languages: { data: [{ type: 'languages', id: '2' }] }, oFormContainers: { data: [] } } },
+      included: [{ type: 'languages', id: '2', attributes: { name: 'Español', description: 'Spanish', isoCode: 'es' } }],
+    });
+  }
+  if (path === 'o-forms/o-form-containers') return json({ data: page, included: [] });
+  if (path === 'o-forms/o-form-submission-page-preview/300') {
+    previews.push(`${request.method} ${url.searchParams.get('language')} ${await request.text()}`);
+    return json({ meta: { success: true, nextContainerIdentity: null, nextContainerEntryId: null } });
+  }
+  return undefined;
+};
+
+afterEach(() => {
+  delete window.TrialWidget;
+});
+
+describe('Media channel preview', () => {
+  it('mounts the participant widget in preview mode for an unapproved version, in the chosen language, over the page-preview endpoint', async () => {
+    const mount = vi.fn((_el: HTMLElement, _options: Record<string, unknown>) => ({ unmount: vi.fn() }));
+    window.TrialWidget = { mount };
+    renderAdmin({ path: '/media-channels/view/12', user: makeUser('Admin'), handler });
+    const survey = (await screen.findByLabelText('Survey', {}, { timeout: 4000 })) as HTMLSelectElement;
+    await waitFor(() => expect(survey.querySelectorAll('option')).toHaveLength(2));
+    fireEvent.change(survey, { target: { value: 'heart' } });
+    const versionSelect = screen.getByLabelText('Version') as HTMLSelectElement;
+    await waitFor(() => expect(versionSelect.textContent).toContain('Version 2'));
+    fireEvent.change(versionSelect, { target: { value: '41' } });
+    const languageSelect = screen.getByLabelText('Language') as HTMLSelectElement;
+    await waitFor(() => expect(languageSelect.textContent).toContain('Español'));
+    fireEvent.change(languageSelect, { target: { value: 'es' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(mount).toHaveBeenCalledTimes(1));
+
+    const options = mount.mock.calls[0]![1] as { preview: boolean; language: string; storage: null; transport: RunnerTransport };
+    expect(options).toMatchObject({ preview: true, language: 'es', storage: null });
+    const t = options.transport;
+    const loaded = await t.loadSurvey('');
+    expect(loaded).toMatchObject({ id: '41', identity: 'heart', languages: ['en', 'es'] });
+    const first = await t.firstPage(loaded);
+    expect(first).toMatchObject({ id: '300', identity: 'p1', title: 'First page' });
+    expect(await t.previewAnswers(first, { q: 'x' })).toEqual({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null });
+    expect(previews).toEqual([`PATCH es ${JSON.stringify({ data: { type: 'o-form-submission-pages', id: '300', attributes: { answers: { q: 'x' } } } })}`]);
+    await expect(t.createSubmission(loaded)).rejects.toThrow('stores nothing');
+  });
+});

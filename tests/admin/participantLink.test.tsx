@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { COPIED } from '../../admin/sections/media-channels/View';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+
+const channel = {
+  id: 12,
+  title: 'Instagram post',
+  domain: 'instagram.com',
+  screenerId: 5,
+  screenerName: 'Heart screener',
+  sponsorId: 7,
+  sponsorName: 'Acme Pharma',
+  type: 'Social Media',
+  isActive: true,
+  views: 0,
+  share: 3,
+  submissionsStarted: 0,
+  submissionsCompleted: 0,
+  submissionsQualified: 0,
+  created: '2024-05-01T10:00:00Z',
+  modified: '2024-05-01T10:00:00Z',
+};
+
+const handler: Handler = (_request, url) => {
+  const path = url.pathname.replace(/^\/api\//, '');
+  if (path === 'media-channels/12') return json(resourceDocument('media-channels', channel));
+  if (path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
+  return undefined;
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('Media channel participant link', () => {
+  it('shows the hosted page link with a QR code and copies it', async () => {
+    const writeText = vi.fn(async (_text: string) => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderAdmin({ path: '/media-channels/view/12', user: makeUser('Admin'), handler });
+    const link = (await screen.findByLabelText('Participant link', { exact: true })) as HTMLInputElement;
+    const expected = `${window.location.origin}/take/12`;
+    expect(link.value).toBe(expected);
+    expect(screen.getByRole('link', { name: 'Open the participant page' }).getAttribute('href')).toBe(expected);
+    const qr = screen.getByAltText(`QR code of ${expected}`) as HTMLImageElement;
+    expect(qr.src).toMatch(/^data:image\/svg\+xml/);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
+    await screen.findByText(COPIED);
+    expect(writeText).toHaveBeenCalledWith(expected);
+  });
+});

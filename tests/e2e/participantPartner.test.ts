@@ -1,0 +1,452 @@
+/**
+ * The widget on a partner's page (issue 8, "Done means"): the page is served from another
+ * origin than the API (`partner.localhost`, the demo channel's domain, on a port of its own), with
+ * hostile CSS and a strict Content-Security-Policy. Participants qualify and reach the record
+ * system's webhook, are disqualified in Spanish, go back and change their path, reload, run with
+ * the keyboard alone; axe-core checks the widget; the channel's figures follow. Then the admin
+ * preview of an unapproved version, which stores nothing, and the screener's stored HTML on an
+ * outcome screen, which runs nothing.
+ *
+ * One server (its own, with the demo data, so the figures are this file's alone) and one browser.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { launchBrowser } from './browser';
+import { freePort, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { demoChannel, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
+import {
+  engagements,
+  mediaChannels,
+  oFormContainerEntries,
+  oFormContainers,
+  oFormFields,
+  oFormPageMetrics,
+  oForms,
+  oFormSubmissions,
+  rmsProviders,
+  screenerMessages,
+} from '../../server/db/schema';
+
+const PARTNER_HOST = 'partner.localhost';
+const WEBHOOK_SECRET = 'e2e-webhook-secret';
+const PROVIDER_NAME = 'E2E partner webhook';
+const XSS_MESSAGE = '<p>Not a match today.</p><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+const DRAFT_TITLE = 'Draft question for the preview?';
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+let server: RunningServer;
+let browser: Browser;
+let partner: http.Server;
+let webhook: http.Server;
+let partnerUrl: string;
+let channelId = '';
+let screenerId = '';
+let draftFormId = 0;
+const received: Received[] = [];
+let token = '';
+let api: ReturnType<typeof apiCaller>;
+
+const listen = (srv: http.Server, port: number) => new Promise<void>((resolve) => srv.listen(port, '127.0.0.1', resolve));
+const close = (srv: http.Server | undefined) => new Promise<void>((resolve) => (srv?.listening ? srv.close(() => resolve()) : resolve()));
+
+beforeAll(async () => {
+  const webhookPort = await freePort();
+  webhook = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await listen(webhook, webhookPort);
+
+  const dataDir = tempDataDir();
+  await prepareDataDir(dataDir, async (db) => {
+    const demo = await demoChannel(db);
+    if (!demo) throw new Error('no demo channel');
+    channelId = String(demo.mediaChannelId);
+    screenerId = String(demo.screenerId);
+    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
+    const [provider] = await db
+      .insert(rmsProviders)
+      .values({ name: PROVIDER_NAME, kind: 'webhook', endpointUrl: `http://127.0.0.1:${webhookPort}/hook`, signingSecret: WEBHOOK_SECRET, maxAttempts: 1 })
+      .returning({ id: rmsProviders.id });
+    await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.identification, 'DEMO-HEART'));
+    await db
+      .update(screenerMessages)
+      .set({ contactFormMessage: XSS_MESSAGE })
+      .where(and(eq(screenerMessages.screenerId, demo.screenerId), eq(screenerMessages.outcome, 'notQualified')));
+    // An unapproved second version of the demo survey, for the preview.
+    const [approved] = await db.select().from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
+    const [draft] = await db
+      .insert(oForms)
+      .values({ identity: DEMO_SURVEY_IDENTITY, version: 2, title: 'Healthy Heart questionnaire (draft)', isApproved: false, engagementId: approved!.engagementId, sponsorId: approved!.sponsorId, containerCount: 1 })
+      .returning({ id: oForms.id });
+    draftFormId = draft!.id;
+    const [container] = await db.insert(oFormContainers).values({ identity: 'draft-page', oFormId: draftFormId, title: 'Draft page', displayOrder: 1 }).returning({ id: oFormContainers.id });
+    await db.insert(oFormFields).values({
+      identity: 'draft-question',
+      containerId: container!.id,
+      title: DRAFT_TITLE,
+      type: 'yes_no',
+      displayOrder: 1,
+      configuration: { required: true, helperText: null, translations: {}, options: [] },
+    });
+  });
+  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), RMS_RETRY_BACKOFF_MS: '50' } });
+  token = await adminToken(server.url);
+  api = apiCaller(server.url, () => token);
+
+  const axeSource = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'));
+  const partnerPort = await freePort();
+  partnerUrl = `http://${PARTNER_HOST}:${partnerPort}`;
+  const csp = [`default-src 'self'`, `script-src 'self' ${server.url}`, `style-src 'self'`, `connect-src ${server.url}`, `img-src 'self'`].join('; ');
+  partner = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', partnerUrl);
+    if (url.pathname === '/hostile.css') return void res.writeHead(200, { 'Content-Type': 'text/css' }).end('* { all: unset } button { display: none } input { display: none }');
+    if (url.pathname === '/axe.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(axeSource);
+    if (url.pathname !== '/') return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title><link rel="stylesheet" href="/hostile.css"></head>
+<body><main><h1>Healthy living magazine</h1><p>Take part in research near you.</p>
+<div data-trial-widget></div>
+<script async src="${server.url}/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}"></script>
+</main></body></html>`);
+  });
+  await listen(partner, partnerPort);
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await close(partner);
+  await close(webhook);
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+const W = '[data-trial-widget]';
+const heading = (page: Page, text: string | RegExp) => page.locator(`${W} h2`, { hasText: text }).waitFor();
+const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
+const zipInput = (page: Page) => page.locator(`${W} input[autocomplete=postal-code]`);
+const choose = (page: Page, label: string | RegExp) => page.locator(`${W} label`, { hasText: label }).click();
+
+interface Figures {
+  views: number;
+  submissionsStarted: number;
+  submissionsCompleted: number;
+  submissionsQualified: number;
+}
+async function figures(): Promise<Figures> {
+  const doc = await api<{ data: { attributes: Figures } }>(`media-channels/${channelId}`);
+  const { views, submissionsStarted, submissionsCompleted, submissionsQualified } = doc.data.attributes;
+  return { views, submissionsStarted, submissionsCompleted, submissionsQualified };
+}
+const delta = (before: Figures, after: Figures) =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof Figures]])) as unknown as Figures;
+
+/** A fresh participant (own storage) on the partner page; CSP reports and page errors collected. */
+async function participant(locale = 'en-US'): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ locale });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
+  });
+  page.on('console', (m) => {
+    // Failed loads are reported with their address above.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(partnerUrl);
+  return { context, page, problems };
+}
+
+/** What the widget saved for the reload: its submission, token and pages. */
+async function snapshot(page: Page): Promise<{ submissionId: string; credentials: string; history: { page: string; entryId?: string }[] }> {
+  const raw = await page.evaluate((key) => sessionStorage.getItem(key), `trial-widget:${channelId}:${screenerId}`);
+  if (!raw) throw new Error('no resume snapshot');
+  return JSON.parse(raw);
+}
+
+/** The focused element inside the widget, as `tag:type:label`. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let el: Element | null = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    if (!el) return '';
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const label = el.closest('label')?.textContent ?? (el.id ? root.querySelector(`label[for="${el.id}"]`)?.textContent : null) ?? el.textContent ?? '';
+    return `${el.tagName.toLowerCase()}:${el.getAttribute('type') ?? ''}:${label.trim()}`;
+  });
+}
+async function tabTo(page: Page, pattern: RegExp, max = 25): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (pattern.test(await focused(page))) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${pattern} (last: ${await focused(page)})`);
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: `${partnerUrl}/axe.js` });
+  return page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact?: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run({ include: [[selector]] }, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  }, W);
+}
+
+async function firstPage(page: Page, age: string, diagnosed: string) {
+  await heading(page, 'About you');
+  await choose(page, age);
+  await choose(page, new RegExp(`^${diagnosed}$`));
+  await next(page);
+}
+
+describe('the widget on a partner page of another origin, with hostile CSS and a strict CSP', () => {
+  it('qualifies, picks the nearest site, gives contact details and consent; the webhook gets the contact and the Super User its audit', async () => {
+    const before = await figures();
+    const { context, page, problems } = await participant();
+    await heading(page, 'About you');
+    // The host page hides every button and input of its own; the widget's are untouched.
+    expect(await page.locator(`${W} button[type=submit]`).evaluate((b) => getComputedStyle(b).display)).not.toBe('none');
+    expect(await page.locator(`${W} .tw-card`).evaluate((c) => getComputedStyle(c).display)).toBe('block');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await firstPage(page, '18 to 64', 'Yes');
+    await heading(page, 'Your heart health');
+    await next(page);
+    await heading(page, 'Where you live');
+    await page.locator(`${W} input`).fill('10001');
+    await next(page);
+    await heading(page, 'Choose a study site');
+    const sites = page.locator(`${W} .tw-site`);
+    expect(await sites.locator('strong').allTextContents()).toEqual(['Midtown Heart Center', 'Brooklyn Cardiology Research', 'Newark Clinical Trials Unit']);
+    await sites.first().click();
+    expect(await axeViolations(page)).toEqual([]);
+    await next(page);
+    await heading(page, 'Your contact details');
+    await page.getByLabel('First name').fill('Ann');
+    await page.getByLabel('Last name').fill('Partner');
+    await page.getByLabel('Email').fill('ann.partner@example.com');
+    await page.getByLabel('Phone').fill('212-555-0100');
+    expect(await axeViolations(page)).toEqual([]);
+    await next(page);
+    await heading(page, 'Consent');
+    await choose(page, 'I accept the terms and conditions.');
+    await next(page);
+    await page.locator(`${W} [data-outcome=completed]`).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+
+    // The record system's webhook: the contact, signed.
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const hook = received.at(-1)!;
+    const payload = JSON.parse(hook.body) as { contactId: number | string; mediaChannelId: number | string; values: Record<string, string>; site: { name: string } | null };
+    expect(payload.values).toMatchObject({ first_name: 'Ann', last_name: 'Partner', email: 'ann.partner@example.com', phone: '212-555-0100', zip_code: '10001' });
+    expect(payload.site?.name).toBe('Midtown Heart Center');
+    expect(String(payload.mediaChannelId)).toBe(channelId);
+    expect(hook.headers['x-signature']).toBe(`sha256=${crypto.createHmac('sha256', WEBHOOK_SECRET).update(hook.body).digest('hex')}`);
+
+    expect(delta(before, await figures())).toEqual({ views: 1, submissionsStarted: 1, submissionsQualified: 1, submissionsCompleted: 1 });
+
+    // The Super User's audit screen lists the push.
+    const admin = await browser.newPage();
+    await signInAsAdmin(admin, server.url);
+    await admin.goto(`${server.url}/rms-audits`);
+    const row = admin.locator('tbody tr', { hasText: PROVIDER_NAME }).filter({ hasText: String(payload.contactId) });
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    await admin.close();
+  });
+
+  it('disqualifies another participant with the notQualified message in Spanish', async () => {
+    const before = await figures();
+    const { context, page, problems } = await participant('es-ES');
+    await page.locator(`${W} legend`, { hasText: '¿Qué edad tiene?' }).waitFor();
+    await choose(page, 'Menos de 18');
+    await choose(page, /^No$/);
+    await next(page);
+    await zipInput(page).fill('10001');
+    await next(page);
+    const outcome = page.locator(`${W} [data-outcome=notQualified]`);
+    await outcome.waitFor();
+    expect(await outcome.locator('.tw-html').first().textContent()).toContain('Este estudio no es adecuado para usted en este momento.');
+    expect(problems).toEqual([]);
+    await context.close();
+    expect(delta(before, await figures())).toEqual({ views: 1, submissionsStarted: 1, submissionsQualified: 0, submissionsCompleted: 0 });
+  });
+
+  it('forgets on the server the answers of a page abandoned by going back and taking another path', async () => {
+    const { context, page } = await participant();
+    await firstPage(page, '18 to 64', 'Yes');
+    await heading(page, 'Your heart health');
+    await choose(page, 'Blood pressure pills');
+    await page.getByLabel('How many times did you see a doctor this year?').fill('4');
+    await next(page);
+    await heading(page, 'Where you live');
+    const snap = await snapshot(page);
+    const heartEntry = snap.history.find((v) => v.page === 'demo-heart')?.entryId;
+    expect(heartEntry).toBeTruthy();
+    const stored = async (entryId: string) => {
+      const res = await fetch(`${server.url}/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries&mediaChannelId=${channelId}`, {
+        headers: { Accept: 'application/vnd.api+json', 'Survey-Submission-Token': snap.credentials },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { meta: { answers: Record<string, unknown> } }).meta.answers;
+    };
+    expect(await stored(heartEntry!)).toEqual({ 'demo-treatment': ['pills'], 'demo-visits': 4 });
+
+    await page.locator(`${W} .tw-back`).click();
+    await heading(page, 'Your heart health');
+    await page.locator(`${W} .tw-back`).click();
+    await heading(page, 'About you');
+    await choose(page, /^No$/);
+    await next(page);
+    await heading(page, 'Where you live');
+    expect(await stored(heartEntry!)).toEqual({});
+    const now = await snapshot(page);
+    expect(now.history.map((v) => v.page)).toEqual(['demo-about-you', 'demo-where']);
+    expect(await stored(now.history[0]!.entryId!)).toEqual({ 'demo-age': '18-64', 'demo-diagnosed': 'no' });
+    await context.close();
+  });
+
+  it('resumes the same submission on the same page after a reload', async () => {
+    const { context, page, problems } = await participant();
+    await firstPage(page, '65 or older', 'Yes');
+    await heading(page, 'Your heart health');
+    await page.getByLabel('How many times did you see a doctor this year?').fill('2');
+    await next(page);
+    await heading(page, 'Where you live');
+    const before = await snapshot(page);
+    await page.reload();
+    await heading(page, 'Where you live');
+    const after = await snapshot(page);
+    expect(after.submissionId).toBe(before.submissionId);
+    expect(after.history).toEqual(before.history);
+    // widget.js came again from the browser's cache (a 304) and still ran under the CSP.
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('runs to completion with the keyboard alone', async () => {
+    const before = await figures();
+    const { context, page, problems } = await participant();
+    await heading(page, 'About you');
+    await tabTo(page, /^input:radio:Under 18$/);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe('input:radio:18 to 64');
+    await page.keyboard.press('Tab');
+    await tabTo(page, /^input:radio:Yes$/);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe('input:radio:No');
+    await tabTo(page, /^button:submit:/);
+    await page.keyboard.press('Enter');
+
+    await heading(page, 'Where you live');
+    await tabTo(page, /^input:text:Your ZIP code/);
+    await page.keyboard.type('10001');
+    await page.keyboard.press('Enter');
+
+    await heading(page, 'Choose a study site');
+    await tabTo(page, /^input:radio:Midtown Heart Center/);
+    await tabTo(page, /^button:submit:/);
+    await page.keyboard.press('Enter');
+
+    await heading(page, 'Your contact details');
+    for (const [label, value] of [
+      ['First name', 'Kay'],
+      ['Last name', 'Board'],
+      ['Email', 'kay@example.com'],
+      ['Phone', '973-555-0101'],
+    ]) {
+      await tabTo(page, new RegExp(`^input:[a-z]+:${label}`));
+      await page.keyboard.type(value!);
+    }
+    await tabTo(page, /^button:submit:/);
+    await page.keyboard.press('Enter');
+
+    await heading(page, 'Consent');
+    await tabTo(page, /^input:checkbox:/);
+    await page.keyboard.press('Space');
+    await tabTo(page, /^button:submit:/);
+    await page.keyboard.press('Enter');
+    await page.locator(`${W} [data-outcome=completed]`).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+    expect(delta(before, await figures())).toEqual({ views: 1, submissionsStarted: 1, submissionsQualified: 1, submissionsCompleted: 1 });
+    await expect.poll(() => received.some((r) => r.body.includes('kay@example.com')), { timeout: 15_000 }).toBe(true);
+  });
+
+  it('shows a screener message with stored script on an outcome screen without running any of it', async () => {
+    // The channel's own hosted page: no partner CSP here to hide a widget-side hole.
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/take/${channelId}`);
+    await firstPage(page, 'Under 18', 'No');
+    await heading(page, 'Where you live');
+    await page.locator(`${W} input`).fill('10001');
+    await next(page);
+    const outcome = page.locator(`${W} [data-outcome=notQualified]`);
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toContain('Not a match today.');
+    // Give an image error handler the chance to run, had it survived.
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await outcome.locator('script').count()).toBe(0);
+    expect(await outcome.locator('[onerror]').count()).toBe(0);
+    await context.close();
+  });
+
+  // Last: it stops the server to read the database.
+  it('runs the admin preview of an unapproved version to its outcome and stores nothing', async () => {
+    const admin = await browser.newPage();
+    await signInAsAdmin(admin, server.url);
+    await admin.goto(`${server.url}/media-channels/view/${channelId}`);
+    await admin.getByLabel('Survey', { exact: true }).selectOption(DEMO_SURVEY_IDENTITY);
+    await admin.getByLabel('Version', { exact: true }).selectOption({ label: 'Version 2' });
+    await admin.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = admin.locator('[data-testid=survey-preview]');
+    await preview.locator('legend', { hasText: DRAFT_TITLE }).waitFor();
+    await preview.locator('label', { hasText: /^Yes$/ }).click();
+    await preview.locator('button[type=submit]').click();
+    await preview.locator('[data-outcome=qualified]').waitFor();
+    await admin.close();
+
+    const { submissionsStarted } = await figures();
+    await server.stop();
+    const { openDatabase } = await import('../../server/db/open');
+    const database = await openDatabase({ databaseUrl: null, dataDir: server.dataDir });
+    try {
+      const { db } = database;
+      const [draft] = await db.select({ n: count() }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, draftFormId));
+      const [all] = await db.select({ n: count() }).from(oFormSubmissions);
+      const draftPages = db.select({ id: oFormContainers.id }).from(oFormContainers).where(eq(oFormContainers.oFormId, draftFormId));
+      const [entries] = await db.select({ n: count() }).from(oFormContainerEntries).where(inArray(oFormContainerEntries.containerId, draftPages));
+      const [metrics] = await db.select({ n: count() }).from(oFormPageMetrics).where(eq(oFormPageMetrics.oFormId, draftFormId));
+      expect({ draft: draft!.n, entries: entries!.n, metrics: metrics!.n }).toEqual({ draft: 0, entries: 0, metrics: 0 });
+      // Every submission there is, is one of this file's participants on the channel.
+      expect(all!.n).toBe(submissionsStarted);
+      // The widget timed the pages its participants left.
+      const [timed] = await db.select({ n: count() }).from(oFormPageMetrics);
+      expect(timed!.n).toBeGreaterThan(0);
+    } finally {
+      await database.close();
+    }
+  });
+});

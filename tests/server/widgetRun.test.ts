@@ -1,0 +1,142 @@
+/**
+ * The widget's own transport (widget/transport.ts) and the core runner against the real server
+ * and database, over the demo data: what a participant on /demo/ goes through.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
+import { demoChannel, seedDemoRun } from '../../server/db/demo';
+import { createRunner, type Runner } from '../../core/oform/runner';
+import { createParticipantTransport, type ParticipantTransport } from '../../widget/transport';
+import { createHarness, type Harness } from './harness';
+
+let h: Harness;
+let channel: { mediaChannelId: number; screenerId: number };
+
+beforeAll(async () => {
+  h = await createHarness();
+  channel = await seedDemoRun(h.db);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const origin = 'http://product.test';
+function transport(): ParticipantTransport {
+  return createParticipantTransport({
+    apiOrigin: origin,
+    mediaChannelId: String(channel.mediaChannelId),
+    screenerId: String(channel.screenerId),
+    pageUrl: 'https://healthy-living.example/article',
+    fetch: (async (url: string | URL | Request, init?: RequestInit) => h.app.request(String(url).replace(origin, ''), init)) as typeof fetch,
+  });
+}
+const page = (r: Runner) => r.getState().page?.identity;
+
+describe('the widget transport over the real participant API (demo data)', () => {
+  it('/demo/ embeds the demo channel', async () => {
+    expect(await demoChannel(h.db)).toEqual(channel);
+    const html = await (await h.app.request('/demo/')).text();
+    expect(html).toContain(`data-media-channel-id="${channel.mediaChannelId}" data-screener-id="${channel.screenerId}"`);
+  });
+
+  it('qualifies, finds the nearest sites from the ZIP answered in the survey, stores the contact and completes', async () => {
+    const t = transport();
+    const runner = createRunner({ transport: t, identity: '', chooseLanguage: () => 'en' });
+    await runner.start();
+    expect(runner.getState()).toMatchObject({ phase: 'page', survey: { containerCount: 3, languages: ['en', 'es'] } });
+    expect(runner.getState().survey?.styles?.progressBar?.background).toBe('CCCCCC');
+    expect(page(runner)).toBe('demo-about-you');
+    runner.answer('demo-age', '18-64');
+    runner.answer('demo-diagnosed', 'yes');
+    await runner.next();
+    expect(page(runner)).toBe('demo-heart');
+    runner.answer('demo-treatment', ['pills', 'diet']);
+    await runner.next();
+    expect(page(runner)).toBe('demo-where');
+    runner.answer('demo-zip', '10001');
+    await runner.next();
+    const sites = runner.getState();
+    expect(sites.phase).toBe('sites');
+    expect(sites.messages.contactForm).toContain('Enter your ZIP code');
+    expect(sites.sites.map((s) => s.name)).toEqual(['Midtown Heart Center', 'Brooklyn Cardiology Research', 'Newark Clinical Trials Unit']);
+    expect(sites.sites[0]!.distanceMiles).toBeLessThan(sites.sites[1]!.distanceMiles);
+
+    await runner.chooseSite(sites.sites[0]!.id);
+    expect(runner.getState().contactFields.map((f) => f.name)).toEqual(['first_name', 'last_name', 'email', 'phone', 'zip_code']);
+    // The ZIP contact field starts with the ZIP the sites were found for.
+    expect(runner.getState().contact.zip_code).toBe('10001');
+    expect(runner.getState().messages.consent).toContain('<em>privacy notice</em>');
+    runner.setContact('first_name', 'Ann');
+    runner.setContact('last_name', 'Lee');
+    runner.setContact('email', 'ann@example.com');
+    runner.setContact('phone', '212-555-0100');
+    runner.submitContact();
+    runner.accept(true);
+    await runner.submitConsent();
+    expect(runner.getState().errors).toEqual({});
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'completed' });
+    expect(runner.getState().messages.contactForm).toContain('Your details are on their way');
+
+    const [row] = await h.db.select().from(contacts);
+    expect(row).toBeDefined();
+    const [figures] = await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, channel.mediaChannelId));
+    expect(figures).toMatchObject({ submissionsStarted: 1, submissionsCompleted: 1, submissionsQualified: 1 });
+    expect(figures!.views).toBeGreaterThanOrEqual(1);
+  });
+
+  it('jumps past the second page for a "no", and disqualifies an under-18 with the Spanish message', async () => {
+    const runner = createRunner({ transport: transport(), identity: '', chooseLanguage: () => 'es' });
+    await runner.start();
+    runner.answer('demo-age', 'under-18');
+    runner.answer('demo-diagnosed', 'no');
+    await runner.next();
+    expect(page(runner)).toBe('demo-where');
+    expect(runner.getState().progress.value).toBe(1);
+    runner.answer('demo-zip', '10001');
+    await runner.next();
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified' });
+    expect(runner.getState().messages.contactForm).toContain('<strong>no es adecuado</strong>');
+  });
+
+  it('answers a field problem in the participant language and resumes a reload on the same page with its answers', async () => {
+    const t = transport();
+    const runner = createRunner({ transport: t, identity: '', chooseLanguage: () => 'es' });
+    await runner.start();
+    runner.answer('demo-age', '18-64');
+    runner.answer('demo-diagnosed', 'yes');
+    await runner.next();
+    runner.answer('demo-visits', 'seven');
+    await runner.next();
+    expect(runner.getState().errors['demo-visits']).toBe('Solo debe contener números.');
+    runner.answer('demo-visits', '7');
+    await runner.next();
+    expect(page(runner)).toBe('demo-where');
+    await runner.back();
+    expect(page(runner)).toBe('demo-heart');
+    const snapshot = runner.snapshot();
+    expect(snapshot?.credentials).toBeTruthy();
+
+    const resumed = createRunner({ transport: transport(), identity: '', resume: snapshot });
+    await resumed.start();
+    expect(resumed.getState()).toMatchObject({ phase: 'page', language: 'es', answers: { 'demo-visits': '7' } });
+    expect(page(resumed)).toBe('demo-heart');
+    const [submission] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(snapshot!.submissionId)));
+    expect(submission?.language).toBe('es');
+  });
+
+  it('an unknown ZIP is a field problem on the ZIP step', async () => {
+    const runner = createRunner({ transport: transport(), identity: '' });
+    await runner.start();
+    runner.answer('demo-age', '65-plus');
+    runner.answer('demo-diagnosed', 'no');
+    await runner.next();
+    runner.answer('demo-zip', '00000');
+    await runner.next();
+    expect(runner.getState().phase).toBe('zip');
+    expect(runner.getState().errors.zip).toBeTruthy();
+    runner.enterZip('90012');
+    await runner.submitZip();
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites' });
+  });
+});

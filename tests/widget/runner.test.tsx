@@ -1,0 +1,459 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mount, type MountedWidget } from '../../widget/mount';
+import { themeCss } from '../../widget/theme';
+import type { FieldConfiguration, FieldType } from '../../core/model/oform';
+import {
+  OutcomeReached,
+  type ContactTransport,
+  type Qualification,
+  type RunnerField,
+  type RunnerPage,
+  type RunnerSurvey,
+  type RunnerTransport,
+} from '../../core/oform/runner';
+import type { Answers } from '../../core/oform/answers';
+import { HttpError } from '../../widget/transport';
+import type { WidgetTransport } from '../../widget/controller';
+
+const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
+const opt = (value: string, label = value, translations: Record<string, string> = {}) => ({ label, value, translations, isDisqualified: false, transition: null });
+const field = (identity: string, type: FieldType, extra: Partial<FieldConfiguration> = {}, title = identity): RunnerField => ({
+  id: identity,
+  identity,
+  type,
+  title,
+  displayOrder: 1,
+  configuration: config(extra),
+});
+
+const SURVEY: RunnerSurvey = {
+  id: '10',
+  identity: 'S',
+  title: 'Screen',
+  containerCount: 2,
+  languages: ['en', 'es'],
+  styles: { backButton: { isShown: true }, progressBar: { background: 'CCCCCC', color: '123456' }, nextButton: { active: 'AB' } },
+};
+
+interface FakeOptions {
+  pages?: RunnerPage[];
+  qualification?: Qualification;
+  survey?: RunnerSurvey;
+}
+
+/** An in-memory participant API: pages in order, every call recorded, failures on demand. */
+function fake(options: FakeOptions = {}) {
+  const pages = options.pages ?? [
+    { id: 'p1', identity: 'p1', title: 'About you', displayOrder: 1, fields: [field('q1', 'single', { required: true, options: [opt('a', 'Alpha', { es: 'Alfa' }), opt('b', 'Beta')] }, 'Pick one')] },
+    { id: 'p2', identity: 'p2', title: 'More', displayOrder: 2, fields: [field('q2', 'text', {}, 'Anything else?')] },
+  ];
+  const calls: string[] = [];
+  const saved: Answers[] = [];
+  const fail = new Set<string>();
+  const hold: { release?: () => void } = {};
+  const guard = async (name: string) => {
+    calls.push(name);
+    if (hold.release === undefined && fail.delete(`hold:${name}`)) await new Promise<void>((r) => (hold.release = r));
+    if (fail.delete(name)) throw new Error(`${name} down`);
+  };
+  let entry = 0;
+  const transport: RunnerTransport & ContactTransport = {
+    async loadSurvey() {
+      await guard('loadSurvey');
+      return options.survey ?? SURVEY;
+    },
+    async createSubmission() {
+      await guard('createSubmission');
+      return { submissionId: 's1' };
+    },
+    async firstPage() {
+      await guard('firstPage');
+      return pages[0]!;
+    },
+    async page(_s, identity) {
+      await guard(`page:${identity}`);
+      return pages.find((p) => p.identity === identity)!;
+    },
+    async createEntry(_s, page) {
+      await guard('createEntry');
+      return { entryId: `${page.identity}:${++entry}` };
+    },
+    async saveAnswers(entryId, answers) {
+      await guard('saveAnswers');
+      saved.push(answers);
+      const index = pages.findIndex((p) => entryId.startsWith(`${p.identity}:`));
+      const next = pages[index + 1];
+      return { ok: true, nextContainerIdentity: next?.identity ?? null, nextContainerEntryId: null };
+    },
+    async previewAnswers(page) {
+      await guard('previewAnswers');
+      const next = pages[pages.indexOf(page) + 1];
+      return { ok: true, nextContainerIdentity: next?.identity ?? null, nextContainerEntryId: null };
+    },
+    async sanitize() {
+      return true;
+    },
+    async qualification() {
+      await guard('qualification');
+      return options.qualification ?? { isQualified: true, outcome: 'qualified', messages: { contactForm: '<p>You may qualify.</p>' } };
+    },
+    async sites(_s, zip) {
+      await guard('sites');
+      return {
+        ok: true,
+        outcome: 'qualified',
+        messages: { contactForm: 'Choose where to go.' },
+        sites: [
+          { id: 'esl1', name: 'Downtown Clinic', address1: '1 Main St', city: 'Springfield', state: 'IL', zipCode: zip, distanceMiles: 1.24 },
+          { id: 'esl2', name: 'North Clinic', distanceMiles: 12 },
+        ],
+      };
+    },
+    async contactFields() {
+      await guard('contactFields');
+      return {
+        fields: [
+          { id: 'c1', name: 'first_name', label: 'First name', type: 'text', required: true, translations: { es: 'Nombre' } },
+          { id: 'c2', name: 'phone', label: 'Phone', type: 'phone', required: false },
+        ],
+        messages: { contactForm: 'Tell us how to reach you.', consent: '<em>We keep your data safe.</em>' },
+      };
+    },
+    async submitContact(_s, contact) {
+      await guard(`submitContact:${JSON.stringify(contact)}`);
+      return { ok: true, outcome: 'completed', messages: { contactForm: '<strong>Thank you!</strong>' } };
+    },
+  };
+  return { transport, calls, saved, fail, hold };
+}
+
+const mounted: MountedWidget[] = [];
+afterEach(() => {
+  for (const w of mounted.splice(0)) w.unmount();
+  document.body.innerHTML = '';
+  vi.restoreAllMocks();
+});
+
+function start(transport: WidgetTransport, extra: Partial<Parameters<typeof mount>[1]> = {}) {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const widget = mount(host, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://api.test', transport, storage: null, browserLanguages: ['en-US'], ...extra });
+  mounted.push(widget);
+  return widget.root;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+async function until(root: ShadowRoot, check: (root: ShadowRoot) => unknown) {
+  await vi.waitFor(() => {
+    if (!check(root)) throw new Error('not yet');
+  });
+}
+const $ = (root: ShadowRoot, selector: string) => root.querySelector(selector) as HTMLElement | null;
+const $$ = (root: ShadowRoot, selector: string) => Array.from(root.querySelectorAll(selector)) as HTMLElement[];
+const heading = (root: ShadowRoot) => $(root, 'h2')?.textContent;
+const next = (root: ShadowRoot) => ($(root, 'button[type=submit]') as HTMLButtonElement).click();
+function type(input: Element | null, value: string) {
+  const el = input as HTMLInputElement;
+  el.value = value;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+}
+function tick(input: Element | null) {
+  (input as HTMLInputElement).click();
+}
+/** The label element naming a control, by `for` or by wrapping it. */
+function labelOf(root: ShadowRoot, control: HTMLElement): string {
+  const byFor = control.id ? root.querySelector(`label[for="${control.id}"]`) : null;
+  return (byFor ?? control.closest('label'))?.textContent ?? '';
+}
+
+describe('question types', () => {
+  const onePage = (f: RunnerField): RunnerPage[] => [{ id: 'p', identity: 'p', title: 'One page', displayOrder: 1, fields: [f] }];
+
+  it('single choice: radios in a fieldset with a legend, each labelled', async () => {
+    const root = start(fake({ pages: onePage(field('q', 'single', { required: true, options: [opt('x', 'Ex'), opt('y', 'Why')] }, 'Which?')) }).transport);
+    await until(root, (r) => $(r, 'fieldset'));
+    expect($(root, 'fieldset legend')?.textContent).toContain('Which?');
+    const radios = $$(root, 'fieldset input[type=radio]');
+    expect(radios.map((r) => labelOf(root, r))).toEqual(['Ex', 'Why']);
+  });
+
+  it('multiple choice: checkboxes whose answers build a list', async () => {
+    const f = fake({ pages: onePage(field('q', 'multiple', { options: [opt('x'), opt('y'), opt('z')] }, 'All that apply')) });
+    const root = start(f.transport);
+    await until(root, (r) => $(r, 'fieldset'));
+    const boxes = $$(root, 'input[type=checkbox]');
+    expect(boxes).toHaveLength(3);
+    tick(boxes[0]!);
+    tick(boxes[2]!);
+    await settle();
+    next(root);
+    await until(root, () => f.saved.length === 1);
+    expect(f.saved[0]).toEqual({ q: ['x', 'z'] });
+  });
+
+  it('dropdown: a labelled select with a blank first choice', async () => {
+    const f = fake({ pages: onePage(field('q', 'dropdown', { options: [opt('x', 'Ex'), opt('y', 'Why')] }, 'Pick')) });
+    const root = start(f.transport);
+    await until(root, (r) => $(r, 'select'));
+    const select = $(root, 'select') as HTMLSelectElement;
+    expect(labelOf(root, select)).toBe('Pick');
+    expect(Array.from(select.options).map((o) => o.textContent)).toEqual(['Choose…', 'Ex', 'Why']);
+    select.value = 'y';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    await settle();
+    next(root);
+    await until(root, () => f.saved.length === 1);
+    expect(f.saved[0]).toEqual({ q: 'y' });
+  });
+
+  it('yes/no: two radios (the options staff gave, else Yes and No in the participant language)', async () => {
+    const root = start(fake({ pages: onePage(field('q', 'yes_no', {}, 'Smoker?')) }).transport, { language: 'es' });
+    await until(root, (r) => $(r, 'fieldset'));
+    expect($$(root, 'input[type=radio]').map((r) => labelOf(root, r))).toEqual(['Sí', 'No']);
+  });
+
+  it.each([
+    ['text', 'text', undefined],
+    ['number', 'text', 'numeric'],
+    ['email', 'email', 'email'],
+    ['phone', 'tel', 'tel'],
+    ['zip', 'text', 'numeric'],
+    ['date', 'date', 'text'],
+    ['dob', 'date', 'text'],
+  ] as const)('%s: a labelled input of type %s', async (kind, inputType, mode) => {
+    const root = start(fake({ pages: onePage(field('q', kind, { required: true, helperText: 'A hint' }, `The ${kind}`)) }).transport);
+    await until(root, (r) => $(r, 'input'));
+    const input = $(root, 'input') as HTMLInputElement;
+    expect(input.type).toBe(inputType);
+    if (mode && mode !== 'text') expect(input.getAttribute('inputmode')).toBe(mode);
+    expect(labelOf(root, input)).toContain(`The ${kind}`);
+    expect(input.getAttribute('aria-required')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toContain(`${input.id}-help`);
+  });
+
+  it('placeholder: renders nothing', async () => {
+    const pages = onePage(field('q', 'placeholder'));
+    pages[0]!.fields.push({ ...field('t', 'text', {}, 'Visible'), displayOrder: 2 });
+    const root = start(fake({ pages }).transport);
+    await until(root, (r) => $(r, 'input'));
+    expect($$(root, 'input, select, fieldset')).toHaveLength(1);
+    expect(root.textContent).not.toContain('placeholder');
+  });
+
+  it('shows question and option texts in the participant language', async () => {
+    const pages = onePage(field('q', 'single', { options: [opt('a', 'Alpha', { es: 'Alfa' })], translations: { es: { title: '¿Cuál?' } } }, 'Which?'));
+    const root = start(fake({ pages }).transport, { language: 'es-MX' });
+    await until(root, (r) => $(r, 'fieldset'));
+    expect($(root, 'legend')?.textContent).toContain('¿Cuál?');
+    expect(labelOf(root, $(root, 'input')!)).toBe('Alfa');
+    expect($(root, 'section')?.getAttribute('lang')).toBe('es');
+  });
+});
+
+describe('the run', () => {
+  it('validates inline in the participant language and announces the error', async () => {
+    const f = fake();
+    const root = start(f.transport, { browserLanguages: ['es-ES', 'en'] });
+    await until(root, (r) => $(r, 'fieldset'));
+    next(root);
+    await until(root, (r) => $(r, '.tw-error')?.textContent);
+    const error = $(root, '.tw-error')!;
+    expect(error.textContent).toBe('Este campo es obligatorio.');
+    expect(error.getAttribute('aria-live')).toBe('assertive');
+    expect($(root, 'fieldset')?.getAttribute('aria-invalid')).toBe('true');
+    expect(f.calls).not.toContain('saveAnswers');
+  });
+
+  it('moves page by page with the title focused, the progress bar following, and Back', async () => {
+    const f = fake();
+    const root = start(f.transport);
+    await until(root, (r) => heading(r) === 'About you');
+    const bar = $(root, '[role=progressbar]')!;
+    expect(bar.getAttribute('aria-valuenow')).toBe('0');
+    expect($(root, '.tw-back')).toBeNull();
+    tick($(root, 'input[value=a]'));
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    expect($(root, '[role=progressbar]')?.getAttribute('aria-valuenow')).toBe('50');
+    expect(($(root, '.tw-bar') as HTMLElement).style.width).toBe('50%');
+    expect(root.activeElement).toBe($(root, 'h2'));
+    ($(root, '.tw-back') as HTMLButtonElement).click();
+    await until(root, (r) => heading(r) === 'About you');
+    expect(($(root, 'input[value=a]') as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('hides Back when the screener says so', async () => {
+    const root = start(fake({ survey: { ...SURVEY, styles: { backButton: { isShown: false } } } }).transport);
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    expect($(root, '.tw-back')).toBeNull();
+  });
+
+  it('applies the screener colours as custom properties on the host', () => {
+    expect(themeCss(SURVEY.styles)).toBe(':host{--tw-progressBar-background:#CCCCCC;--tw-progressBar-color:#123456;--tw-nextButton-active:#ABABAB;}');
+    expect(themeCss({ nextButton: { hover: 'red;}body{x:y' } })).toBe(':host{}');
+  });
+
+  it('is busy while saving, and a double click on Next sends one request', async () => {
+    const f = fake();
+    const root = start(f.transport);
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    f.fail.add('hold:saveAnswers');
+    next(root);
+    next(root);
+    await until(root, (r) => $(r, 'section')?.getAttribute('aria-busy') === 'true');
+    expect(($(root, 'button[type=submit]') as HTMLButtonElement).disabled).toBe(true);
+    f.hold.release?.();
+    await until(root, (r) => heading(r) === 'More');
+    expect(f.calls.filter((c) => c === 'saveAnswers')).toHaveLength(1);
+  });
+
+  it('shows a failure with a Retry that works', async () => {
+    const f = fake();
+    f.fail.add('createSubmission');
+    const root = start(f.transport);
+    await until(root, (r) => $(r, '[role=alert]'));
+    expect($(root, '[role=alert] .tw-message')?.textContent).toBe('Something went wrong. Please check your connection and try again.');
+    ($(root, '[role=alert] button') as HTMLButtonElement).click();
+    await until(root, (r) => heading(r) === 'About you');
+  });
+
+  it('an unknown channel shows the friendly message and logs one console error', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const f = fake();
+    f.transport.loadSurvey = async () => {
+      throw new HttpError(404);
+    };
+    const root = start(f.transport);
+    await until(root, (r) => $(r, '[role=alert]'));
+    expect($(root, '[role=alert] p')?.textContent).toBe('This questionnaire could not be loaded. Please let the website owner know.');
+    expect(errors).toHaveBeenCalledTimes(1);
+    expect(String(errors.mock.calls[0]?.[0])).toMatch(/media channel "1"/);
+  });
+});
+
+describe('outcome screens and the qualified steps', () => {
+  async function toEnd(root: ShadowRoot) {
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+  }
+
+  it('notQualified shows the screener message (sanitized HTML from the server)', async () => {
+    const root = start(fake({ qualification: { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p><b>Sorry</b>, not this time.</p>', consent: null } } }).transport);
+    await toEnd(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect(heading(root)).toBe('Thank you for your time.');
+    expect($(root, '.tw-html b')?.textContent).toBe('Sorry');
+    expect($(root, '[role=progressbar]')).toBeNull();
+  });
+
+  it('notActive from the start shows its message', async () => {
+    const f = fake();
+    f.transport.loadSurvey = async () => {
+      throw new OutcomeReached('notActive', { contactForm: 'This study is closed.' });
+    };
+    const root = start(f.transport, { language: 'es' });
+    await until(root, (r) => $(r, '[data-outcome=notActive]'));
+    expect(heading(root)).toBe('Este cuestionario no está disponible en este momento.');
+    expect($(root, '.tw-html')?.textContent).toBe('This study is closed.');
+  });
+
+  it('qualified: ZIP, the nearest sites with distances, the contact form, consent, completed', async () => {
+    const f = fake();
+    const root = start(f.transport);
+    await toEnd(root);
+    await until(root, (r) => heading(r) === 'Find a study site near you');
+    expect($(root, '.tw-html')?.textContent).toBe('You may qualify.');
+    const zip = $(root, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(root, zip)).toContain('ZIP code');
+    type(zip, '12');
+    next(root);
+    await until(root, (r) => $(r, '.tw-error')?.textContent === 'Minimum 5 characters.');
+    type($(root, '#tw-zip'), '62701');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Choose a study site');
+    const sites = $$(root, 'input[name=tw-site]');
+    expect(sites.map((s) => labelOf(root, s))).toEqual([
+      'Downtown Clinic1 Main St, Springfield, IL, 627011.2 miles away',
+      'North Clinic12 miles away',
+    ]);
+    expect((sites[0] as HTMLInputElement).checked).toBe(true);
+    tick(sites[1]!);
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Your contact details');
+    expect($(root, '.tw-html')?.textContent).toBe('Tell us how to reach you.');
+    next(root);
+    await until(root, (r) => $(r, '.tw-error')?.textContent === 'This field is required.');
+    type($(root, '#tw-c-c1'), 'Ann');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Consent');
+    expect($(root, '.tw-html em')?.textContent).toBe('We keep your data safe.');
+    next(root);
+    await until(root, (r) => $(r, '.tw-error')?.textContent === 'You must accept the terms and conditions in order to proceed.');
+    tick($(root, 'input[type=checkbox]'));
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=completed]'));
+    expect($(root, '.tw-html strong')?.textContent).toBe('Thank you!');
+    expect(f.calls).toContain(`submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`);
+  });
+
+  it('preview stores nothing and ends qualified', async () => {
+    const f = fake();
+    const root = start(f.transport, { preview: true });
+    await toEnd(root);
+    await until(root, (r) => $(r, '[data-outcome=qualified]'));
+    expect($(root, '.tw-preview')?.textContent).toBe('Preview: nothing is stored.');
+    expect(f.calls.filter((c) => ['createSubmission', 'createEntry', 'saveAnswers', 'qualification', 'sites'].includes(c))).toEqual([]);
+  });
+});
+
+describe('resuming after a reload', () => {
+  it('keeps the submission in sessionStorage per channel and resumes on the same page', async () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    } as unknown as Storage;
+    let token: string | null = null;
+    const first = fake();
+    const resumable = {
+      ...first.transport,
+      async createSubmission() {
+        token = 'tok';
+        return { submissionId: 's1' };
+      },
+      credentials: () => token,
+      resume: (_id: string, t: string) => void (token = t),
+      entryAnswers: async () => ({ q2: 'kept' }),
+    };
+    const root = start(resumable, { storage });
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    expect([...store.keys()]).toEqual(['trial-widget:1:2']);
+    mounted.splice(0).forEach((w) => w.unmount());
+
+    const second = fake();
+    const again = start({ ...second.transport, credentials: () => 'tok', resume: () => {}, entryAnswers: async () => ({ q2: 'kept' }) }, { storage });
+    await until(again, (r) => heading(r) === 'More');
+    expect(($(again, 'input') as HTMLInputElement).value).toBe('kept');
+    expect(second.calls).not.toContain('createSubmission');
+  });
+});
