@@ -2,9 +2,10 @@
  * Records every successful write by signed-in staff under /api, in one place for every route:
  * for an update or a deletion it first reads the resource as the API shows it, so the event
  * carries the changed fields with their old and new values. Sign-ins are recorded by the auth
- * routes themselves.
+ * routes themselves. A route that sets `c.set('audit', note)` is recorded as that note instead:
+ * exports (GET reads, recorded only this way) and actions whose answer must not be copied.
  */
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv, Deps } from '../context';
 import { clientAddress } from '../http/client-address';
@@ -33,10 +34,36 @@ const readJson = async (r: Request | Response): Promise<unknown> => {
   }
 };
 
+/** The event a route described itself (c.set('audit', …)): ids and status only, never the answer. */
+async function recordNote(deps: Deps, c: Context<AppEnv>, path: string): Promise<void> {
+  const note = c.var.audit;
+  const user = c.var.user;
+  if (!note || !user || c.res.status < 200 || c.res.status >= 300) return;
+  try {
+    await recordAudit(deps.db, {
+      actor: { id: user.id, username: user.username },
+      clientAddress: clientAddress(c),
+      entity: note.entity,
+      entityId: note.entityId,
+      action: note.action,
+      changes: {},
+      meta: { ...note.meta, status: c.res.status, requestId: c.var.requestId },
+    });
+  } catch (error) {
+    deps.log.error('audit event not recorded', { requestId: c.var.requestId, path, error: String(error) });
+  }
+}
+
 export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const path = new URL(c.req.url).pathname;
-    if (!WRITES.has(c.req.method) || path.startsWith('/api/jwt/')) return next();
+    if (path.startsWith('/api/jwt/')) return next();
+    if (!WRITES.has(c.req.method)) {
+      // Reads are recorded only when the route asks to (exports).
+      await next();
+      await recordNote(deps, c, path);
+      return;
+    }
 
     const member = MEMBER.exec(path);
     const authorization = c.req.header('authorization');
@@ -51,6 +78,7 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) =>
 
     const user = c.var.user;
     if (!user || c.res.status < 200 || c.res.status >= 300) return;
+    if (c.var.audit) return recordNote(deps, c, path);
     const answer = attributesOf(await readJson(c.res));
     const collection = RESOURCE.exec(path);
     let action: string;

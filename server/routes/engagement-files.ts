@@ -151,6 +151,7 @@ export function engagementFilesRoutes(deps: Deps) {
       deps.log.error('file bytes missing', { fileId: row.id, key: row.storageKey });
       throw notFound('file');
     }
+    c.set('audit', { entity: 'engagements-o-files', entityId: row.id, action: 'download', meta: { engagementId: row.engagementId } });
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': row.mime,
       'Content-Length': String(bytes.byteLength),

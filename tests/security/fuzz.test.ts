@@ -1,20 +1,33 @@
 /**
  * Property tests over every registered API route: random query strings to every read and
  * random JSON bodies to every write, sent by a Super User so the role layer lets them through
- * to the input checks. Never a 500; and a write that is refused changes no table.
+ * to the input checks (participant routes also get a real submission's token, and its ids among
+ * the ids tried). Never a 500; and a write that is refused changes no table — no row added,
+ * removed or changed (tests/security/dbState.ts: one statement per snapshot).
+ *
+ * Every route gets its own runs, so each is hit however many there are; the time allowed grows
+ * with the number of routes (a budget per run), not a fixed figure a new route can push past.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sql } from 'drizzle-orm';
 import { createHarness, type Harness } from '../server/harness';
+import { createParticipantFixture, startSubmission, TOKEN_HEADER } from '../support/participantFixture';
+import { changedTables, dbState, stateQuery, userTables, type DbState } from './dbState';
 
 let h: Harness;
 let token: string;
-let tables: string[] = [];
+let headers: Record<string, string> = {};
+let ids: string[] = ['1', '999999', 'abc', '-1'];
+let snapshot: () => Promise<DbState>;
 
-// Tables that legitimately change on a refused request: sign-in attempts (lockout), the audit
-// trail of sign-ins, rate-limit counters, SSO request ids.
-const BOOKKEEPING = new Set(['login_attempts', 'audit_events', 'rate_limits', 'sso_requests', 'refresh_tokens', '__drizzle_migrations']);
+/** Runs per route; the budget of one run (request and snapshot) on an unloaded 2-core machine, with head room for a loaded one. */
+const READ_RUNS = 5;
+const WRITE_RUNS = 4;
+const RUN_BUDGET_MS = 250;
+// Routes are counted when the suite is collected, before the harness exists: a generous upper
+// bound here, checked against the real count below, keeps the timeout proportional.
+const MAX_ROUTES = 200;
+const timeoutFor = (runsPerRoute: number) => MAX_ROUTES * runsPerRoute * RUN_BUDGET_MS;
 
 const PARAMS = ['page', 'limit', 'sort', 'include', 'fields', 'searchQuery', 'isActive', 'sponsorId', 'engagementId', 'screenerId', 'uniqueIdentification', 'identity', 'fields[sponsors]', 'filter'];
 const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('-1', '0', '1', '1000', '99999999999', 'true', 'name', '-name', '%', "' or 1=1 --", '../', '\u0000'));
@@ -41,58 +54,64 @@ function routes(method: 'GET' | 'WRITE'): string[] {
 
 const concrete = (path: string, id: string) => path.replace(/:identity\b/g, 'no-such').replace(/:\w+/g, id);
 
-async function rowCounts(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const table of tables) {
-    const result = (await h.db.execute(sql.raw(`select count(*)::int as n from "${table}"`))) as unknown as { rows: { n: number }[] };
-    out[table] = Number(result.rows[0]?.n ?? 0);
-  }
-  return out;
-}
-
 beforeAll(async () => {
   h = await createHarness();
   token = await h.token();
   // A few real rows so that ids resolve and writes reach their validation.
   await h.request('POST', '/api/sponsors', { token, body: { data: { type: 'sponsors', attributes: { name: 'Fuzz', identification: 'FUZZ' } } } });
-  const result = (await h.db.execute(sql`select tablename from pg_tables where schemaname = 'public'`)) as unknown as { rows: { tablename: string }[] };
-  tables = result.rows.map((r) => r.tablename).filter((t) => !BOOKKEEPING.has(t));
+  // A live submission, so participant routes get past their token to their input checks.
+  const fixture = await createParticipantFixture(h.db);
+  const run = await startSubmission(h, fixture);
+  headers = { [TOKEN_HEADER]: run.token };
+  ids = [...ids, run.submissionId, run.firstEntryId, String(fixture.oFormId), String(fixture.pages.p1.id)];
+  const query = stateQuery(await userTables(h.db));
+  snapshot = () => dbState(h.db, query);
 });
 afterAll(async () => {
   await h.close();
 });
 
 describe('random input never breaks the server', () => {
-  it('reads: random query strings on every GET route answer below 500', async () => {
+  it('reads: random query strings on every GET route answer below 500', { timeout: timeoutFor(READ_RUNS) }, async () => {
     const gets = routes('GET');
     expect(gets.length).toBeGreaterThan(50);
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...gets), query, fc.constantFrom('1', '999999', 'abc', '-1'), async (route, params, id) => {
-        const path = concrete(route.split(' ')[1]!, id);
-        const qs = new URLSearchParams(params).toString();
-        const res = await h.request('GET', `${path}${qs ? `?${qs}` : ''}`, { token });
-        if (res.status >= 500) throw new Error(`${route}?${qs} answered ${res.status}: ${await res.text()}`);
-      }),
-      { numRuns: 400 },
-    );
+    expect(gets.length).toBeLessThanOrEqual(MAX_ROUTES);
+    for (const route of gets) {
+      await fc.assert(
+        fc.asyncProperty(query, fc.constantFrom(...ids), async (params, id) => {
+          const path = concrete(route.split(' ')[1]!, id);
+          const qs = new URLSearchParams(params).toString();
+          const res = await h.request('GET', `${path}${qs ? `?${qs}` : ''}`, { token, headers });
+          if (res.status >= 500) throw new Error(`${route}?${qs} answered ${res.status}: ${await res.text()}`);
+        }),
+        { numRuns: READ_RUNS },
+      );
+    }
   });
 
-  it('writes: random bodies on every write route answer below 500, and a refused one changes nothing', async () => {
+  it('writes: random bodies on every write route answer below 500, and a refused one changes nothing', { timeout: timeoutFor(WRITE_RUNS) }, async () => {
     const writes = routes('WRITE').filter((r) => !r.includes('/jwt/') && !r.startsWith('DELETE'));
     expect(writes.length).toBeGreaterThan(40);
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...writes), body, fc.constantFrom('1', '999999', 'abc'), async (route, payload, id) => {
-        const [method, path] = route.split(' ') as [string, string];
-        const before = await rowCounts();
-        const res = await h.request(method, concrete(path, id), { token, body: payload });
-        if (res.status >= 500) throw new Error(`${route} answered ${res.status} to ${JSON.stringify(payload)}: ${await res.text()}`);
-        if (res.status >= 400) {
-          const after = await rowCounts();
-          const changed = Object.keys(after).filter((t) => after[t] !== before[t]);
-          if (changed.length) throw new Error(`${route} refused ${JSON.stringify(payload)} (${res.status}) but changed ${changed.join(', ')}`);
-        }
-      }),
-      { numRuns: 300 },
-    );
+    expect(writes.length).toBeLessThanOrEqual(MAX_ROUTES);
+    // Requests run one at a time and nothing writes in the background, so the state after one
+    // request is the state before the next: one snapshot per run.
+    let before = await snapshot();
+    for (const route of writes) {
+      const [method, path] = route.split(' ') as [string, string];
+      await fc.assert(
+        fc.asyncProperty(body, fc.constantFrom(...ids), async (payload, id) => {
+          const res = await h.request(method, concrete(path, id), { token, headers, body: payload });
+          const after = await snapshot();
+          const previous = before;
+          before = after;
+          if (res.status >= 500) throw new Error(`${route} answered ${res.status} to ${JSON.stringify(payload)}: ${await res.text()}`);
+          if (res.status >= 400) {
+            const changed = changedTables(previous, after);
+            if (changed.length) throw new Error(`${route} refused ${JSON.stringify(payload)} (${res.status}) but changed ${changed.join(', ')}`);
+          }
+        }),
+        { numRuns: WRITE_RUNS },
+      );
+    }
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * Every export and every record-system resend leaves an audit event (issue 9, audit trail):
+ * the audit-trail CSV, the survey PDF (the link asked for and the file fetched), the metrics
+ * CSV, an engagement file's download, and POST /api/resend-rms-audit. An export that is refused
+ * leaves none, and a resend's event keeps ids and outcome only — never the record system's answer,
+ * which may echo the participant's details.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, gt } from 'drizzle-orm';
+import { createHarness, json, type Harness } from '../server/harness';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { auditEvents, contacts, engagements, rmsProviders } from '../../server/db/schema';
+import { verifyAuditChain } from '../../server/audit/trail';
+import { settlePushes } from '../../server/rms/push';
+
+const VALUES = { first_name: 'Ottoline', email: 'ottoline.brisk@example.net', phone: '917-555-0110' };
+
+let h: Harness;
+let f: ParticipantFixture;
+let superToken: string;
+let dataDir: string;
+let echo: http.Server;
+
+beforeAll(async () => {
+  echo = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(Buffer.concat(chunks)));
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-audit-'));
+  h = await createHarness({ DATA_DIR: dataDir, RMS_RETRY_BACKOFF_MS: '5' });
+  superToken = await h.token();
+  f = await createParticipantFixture(h.db);
+  const [provider] = await h.db
+    .insert(rmsProviders)
+    .values({ name: 'Echo', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/`, signingSecret: 's', timeoutMs: 2000, maxAttempts: 1 })
+    .returning();
+  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+});
+afterAll(async () => {
+  await settlePushes();
+  echo.closeAllConnections();
+  await new Promise<void>((resolve) => echo.close(() => resolve()));
+  await h.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const lastId = async () => (await h.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(auditEvents.id)).at(-1)?.id ?? 0;
+const eventsAfter = (id: number) => h.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(auditEvents.id);
+
+/** Runs `call`; answers its response and the audit events it wrote. */
+async function audited(call: () => Promise<Response>) {
+  const mark = await lastId();
+  const res = await call();
+  await res.arrayBuffer();
+  return { res, events: await eventsAfter(mark) };
+}
+
+describe('exports are audited', () => {
+  it('records the audit-trail CSV export, with its filters', async () => {
+    const { res, events } = await audited(() => h.request('GET', '/api/audit-events/export?entity=sponsors', { token: superToken }));
+    expect(res.status).toBe(200);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorUsername: 'admin', entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', filters: { entity: 'sponsors' }, status: 200 } });
+  });
+
+  it("records the survey PDF's link and the PDF itself", async () => {
+    const link = await audited(() => h.request('POST', `/api/o-forms/export-to-pdf/${f.oFormId}/1`, { token: superToken }));
+    expect(link.res.status).toBe(200);
+    expect(link.events).toHaveLength(1);
+    expect(link.events[0]).toMatchObject({ entity: 'o-forms', entityId: String(f.oFormId), action: 'export-link', meta: { format: 'pdf', showApproved: true } });
+    const pdf = await audited(() => h.request('GET', `/api/o-forms/o-form-exports/${f.oFormId}`, { token: superToken }));
+    expect(pdf.res.status).toBe(200);
+    expect(pdf.events.map((e) => [e.entity, e.entityId, e.action, (e.meta as { format?: string }).format])).toEqual([['o-forms', String(f.oFormId), 'export', 'pdf']]);
+  });
+
+  it('records the metrics CSV', async () => {
+    const { res, events } = await audited(() => h.request('GET', `/api/export-survey-metrics/${f.oFormId}`, { token: superToken }));
+    expect(res.status).toBe(200);
+    expect(events.map((e) => [e.entity, e.entityId, e.action, e.meta])).toEqual([
+      ['o-forms', String(f.oFormId), 'export', expect.objectContaining({ format: 'csv', content: 'metrics' })],
+    ]);
+  });
+
+  it("records an engagement file's download", async () => {
+    const form = new FormData();
+    form.set('file', new Blob(['protocol text'], { type: 'text/plain' }), 'protocol.txt');
+    const uploaded = await json(await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, { method: 'POST', headers: { Authorization: `Bearer ${superToken}` }, body: form }));
+    const fileId = uploaded.data.id as string;
+    const { res, events } = await audited(() => h.request('GET', `/api/engagements-o-files/${fileId}/download`, { token: superToken }));
+    expect(res.status).toBe(200);
+    expect(events.map((e) => [e.entity, e.entityId, e.action])).toEqual([['engagements-o-files', fileId, 'download']]);
+  });
+
+  it('records nothing for an export that is refused or of nothing', async () => {
+    await h.createUser({ username: 'export-audit-user', password: 'export-audit-pass', roles: ['User'] });
+    const user = await h.token('export-audit-user', 'export-audit-pass');
+    const mark = await lastId();
+    expect((await h.request('GET', '/api/audit-events/export', { token: user })).status).toBe(403);
+    expect((await h.request('GET', `/api/o-forms/o-form-exports/${f.oFormId}`, { token: user })).status).toBe(404);
+    expect((await h.request('GET', '/api/export-survey-metrics/999999', { token: superToken })).status).toBe(404);
+    expect((await h.request('POST', '/api/o-forms/export-to-pdf/999999/0', { token: superToken })).status).toBe(404);
+    expect(await eventsAfter(mark)).toEqual([]);
+  });
+});
+
+describe('record-system resends are audited', () => {
+  it("records who resent which contact, the attempts and the outcome — and nothing of the record system's answer", async () => {
+    const { submissionId, token } = await runQualified(h, f);
+    const posted = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+      headers: { [TOKEN_HEADER]: token },
+      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
+    });
+    expect(posted.status).toBe(201);
+    await settlePushes();
+    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+
+    const { res, events } = await audited(() => h.request('POST', `/api/resend-rms-audit/${contact!.id}`, { token: superToken }));
+    expect(res.status).toBe(201);
+    expect(events).toHaveLength(1);
+    const event = events[0]!;
+    expect(event).toMatchObject({ actorUsername: 'admin', entity: 'contacts', entityId: String(contact!.id), action: 'rms-resend', changes: {} });
+    expect(event.meta).toMatchObject({ attempts: 1, succeeded: true, status: 201 });
+    expect((event.meta as { rmsAuditIds: number[] }).rmsAuditIds).toHaveLength(1);
+    const text = JSON.stringify(event);
+    expect(text).not.toContain('responseBody');
+    for (const value of Object.values(VALUES)) expect(text).not.toContain(value);
+
+    const missing = await audited(() => h.request('POST', '/api/resend-rms-audit/999999', { token: superToken }));
+    expect(missing.res.status).toBe(404);
+    expect(missing.events).toEqual([]);
+  });
+
+  it('keeps the chain whole with these events in it', async () => {
+    expect(await verifyAuditChain(h.db)).toMatchObject({ ok: true });
+  });
+});

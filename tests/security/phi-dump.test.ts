@@ -1,0 +1,139 @@
+/**
+ * PHI at rest (issue 9, "done means"): after a participant leaves contact details through the
+ * real API — and the record system has been sent them, has echoed them back, and a Super User
+ * has resent them and read the record-system audits — a dump of the whole database holds none of
+ * the participant's name, e-mail or phone in clear text, nor do the staff audit trail and the
+ * server's log lines.
+ *
+ * The dump: on PostgreSQL (TEST_DB_KIND=postgres) the real `pg_dump` of the scratch database;
+ * on PGlite, every table of every schema copied out as text (what a data-only dump holds).
+ */
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createHarness, type Harness } from '../server/harness';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { auditEvents, contacts, engagements, rmsAudits, rmsProviders } from '../../server/db/schema';
+import { settlePushes } from '../../server/rms/push';
+
+const run = promisify(execFile);
+const onPostgres = process.env.TEST_DB_KIND === 'postgres';
+
+// Distinctive values, so finding one anywhere can only mean it leaked.
+const VALUES = { first_name: 'Quillonia', email: 'quillonia.vantreck@example.org', phone: '646-555-0173' };
+/** Each value as it could appear: plain, and in JSON or URL encoding (the e-mail's @). */
+const FORMS = Object.values(VALUES).flatMap((v) => [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]);
+
+let h: Harness;
+let f: ParticipantFixture;
+let echo: http.Server;
+let logged = '';
+const restore: (() => void)[] = [];
+
+function capture(stream: NodeJS.WriteStream) {
+  const original = stream.write.bind(stream);
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    logged += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof stream.write;
+  restore.push(() => {
+    stream.write = original as typeof stream.write;
+  });
+}
+
+const leaks = (text: string) => FORMS.filter((form) => text.toLowerCase().includes(form.toLowerCase()));
+
+async function textDump(): Promise<string> {
+  if (onPostgres) {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
+    const [current] = ((await h.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }).rows;
+    const url = new URL(base);
+    url.pathname = `/${current!.name}`;
+    const { stdout } = await run('pg_dump', ['--no-owner', '--no-privileges', url.toString()], { maxBuffer: 256 * 1024 * 1024 });
+    return stdout;
+  }
+  const tables = ((await h.db.execute(
+    sql`select schemaname, tablename from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`,
+  )) as unknown as { rows: { schemaname: string; tablename: string }[] }).rows;
+  const parts: string[] = [];
+  for (const { schemaname, tablename } of tables) {
+    const name = `"${schemaname.replace(/"/g, '""')}"."${tablename.replace(/"/g, '""')}"`;
+    const rows = ((await h.db.execute(sql.raw(`select x::text as line from ${name} x`))) as unknown as { rows: { line: string }[] }).rows;
+    parts.push(`-- ${name}`, ...rows.map((r) => r.line));
+  }
+  return parts.join('\n');
+}
+
+beforeAll(async () => {
+  // A record system that answers with everything it was sent, as some do.
+  echo = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ received: JSON.parse(body) as unknown, note: `got ${body}` }));
+    });
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  capture(process.stdout);
+  capture(process.stderr);
+  h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_BACKOFF_MS: '5' });
+  f = await createParticipantFixture(h.db);
+  const [provider] = await h.db
+    .insert(rmsProviders)
+    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/contacts`, signingSecret: 'echo-secret', timeoutMs: 2000, maxAttempts: 1 })
+    .returning();
+  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+});
+
+afterAll(async () => {
+  for (const undo of restore) undo();
+  await settlePushes();
+  echo.closeAllConnections();
+  await new Promise<void>((resolve) => echo.close(() => resolve()));
+  await h?.close();
+});
+
+describe('contact details at rest', () => {
+  it('leave no clear-text trace in a database dump, the audit trail or the logs', async () => {
+    const { submissionId, token } = await runQualified(h, f);
+    const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+      headers: { [TOKEN_HEADER]: token },
+      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await settlePushes();
+    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+    expect(contact).toBeDefined();
+    // The record system did get the values and echoed them: the point is what we keep of that.
+    const [pushed] = await h.db.select().from(rmsAudits).where(eq(rmsAudits.contactId, contact!.id));
+    expect(pushed).toMatchObject({ succeeded: true, responseMessage: 'HTTP 200 OK' });
+    expect(pushed!.responseBody).toContain('[redacted]');
+
+    // Staff at work on it: a resend and a read of the record-system audits.
+    const superToken = await h.token();
+    const resend = await h.request('POST', `/api/resend-rms-audit/${contact!.id}`, { token: superToken });
+    expect(resend.status).toBe(201);
+    expect(leaks(await resend.text())).toEqual([]);
+    const list = await h.request('GET', `/api/rms-audits?contactId=${contact!.id}`, { token: superToken });
+    expect(leaks(await list.text())).toEqual([]);
+    await settlePushes();
+
+    const dump = await textDump();
+    // The dump is real: it holds this run's rows (the contact's ciphertext, the fixture's site).
+    expect(dump).toContain(contact!.valuesCiphertext.slice(0, 24));
+    expect(dump).toContain('Manhattan site');
+    expect(leaks(dump)).toEqual([]);
+
+    const trail = await h.db.select().from(auditEvents);
+    expect(trail.some((e) => e.action === 'rms-resend' && e.entityId === String(contact!.id))).toBe(true);
+    expect(leaks(JSON.stringify(trail))).toEqual([]);
+
+    expect(logged.length).toBeGreaterThan(0);
+    expect(leaks(logged)).toEqual([]);
+  });
+});
