@@ -1,11 +1,13 @@
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { bundleBudgets } from './bundle-budgets.ts';
 
 // The admin SPA: React 19 with Vite's own JSX transform (no plugin needed for a production build).
 export default defineConfig({
   root: fileURLToPath(new URL('./admin', import.meta.url)),
   base: '/',
   publicDir: false,
+  plugins: [bundleBudgets('admin')],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
     outDir: fileURLToPath(new URL('./dist/admin', import.meta.url)),

@@ -1,15 +1,20 @@
 /**
- * What every benchmark shares: a real app on a fresh database (PGlite, or PostgreSQL when
- * BENCH_DATABASE_URL is set, in a database of its own that is dropped afterwards), and a
- * result row type for the table `npm run bench` prints.
+ * What every benchmark shares: a real app on a fresh database (PGlite always, and PostgreSQL
+ * too when BENCH_DATABASE_URL is set, in a database of its own that is dropped afterwards),
+ * the real server process for loads over HTTP, and a result row type for the table `npm run
+ * bench` prints.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase, type Database } from '../server/db/open';
 import { createScratchDatabase } from '../server/db/scratch';
 import { seed } from '../server/db/seed';
 import { createLogger } from '../server/http/log';
+import { startServer } from '../tests/e2e/server';
 
 export interface BenchRow {
   figure: string;
@@ -22,19 +27,77 @@ export interface BenchRow {
 
 export const BENCH_PASSWORD = 'bench-admin-password';
 
-export async function benchApp() {
+export type BenchKind = 'pglite' | 'postgres';
+
+/** The databases every benchmark runs on: PGlite, and PostgreSQL when BENCH_DATABASE_URL names a server. */
+export const benchKinds = (): BenchKind[] => (process.env.BENCH_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
+
+/** A fresh, migrated and seeded database of `kind`; PGlite in memory unless `dataDir` is given. */
+export async function benchDatabase(kind: BenchKind, dataDir: string | null = null) {
   let database: Database;
+  let url: string | null = null;
   let drop = async () => {};
-  const base = process.env.BENCH_DATABASE_URL;
-  if (base) {
+  if (kind === 'postgres') {
+    const base = process.env.BENCH_DATABASE_URL;
+    if (!base) throw new Error('BENCH_DATABASE_URL is not set');
     const scratch = await createScratchDatabase(base, 'bench');
     database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
+    url = scratch.url;
     drop = scratch.drop;
   } else {
-    database = await openDatabase({ databaseUrl: null, dataDir: null });
+    database = await openDatabase({ databaseUrl: null, dataDir });
   }
   await database.migrate();
   await seed(database.db, { adminUsername: 'admin', adminPassword: BENCH_PASSWORD, demoData: false });
+  return { database, url, drop };
+}
+
+/**
+ * The real server process (as `npm start` runs it) on 127.0.0.1, over a database that
+ * `generate` filled first: loads then go through HTTP, the load generator in this process and
+ * the server in its own. PGlite's data is written before the server opens it (one process at a
+ * time). `close()` stops the server and removes its data.
+ */
+export async function benchServer(kind: BenchKind, generate: (db: Database['db']) => Promise<void> = async () => {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+  const { database, url, drop } = await benchDatabase(kind, kind === 'pglite' ? dataDir : null);
+  try {
+    await generate(database.db);
+  } finally {
+    await database.close();
+  }
+  const server = await startServer({
+    dataDir,
+    env: {
+      ADMIN_PASSWORD: BENCH_PASSWORD,
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ...(url ? { DATABASE_URL: url } : {}),
+    },
+  });
+  const res = await fetch(`${server.url}/api/jwt/login?t=a`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: { username: 'admin', password: BENCH_PASSWORD } }),
+  });
+  const { access } = (await res.json()) as { access: string };
+  return {
+    url: server.url,
+    kind,
+    token: access,
+    /** The database's URL for side tools (pgbench); null for PGlite. */
+    databaseUrl: url,
+    close: async () => {
+      await server.stop();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function benchApp(kind: BenchKind = benchKinds()[benchKinds().length - 1]!) {
+  const { database, drop } = await benchDatabase(kind);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const app = createApp({ db: database.db, config, jwtSecret: randomBytes(32).toString('hex'), log: createLogger('silent') });
   const res = await app.request('/api/jwt/login?t=a', {

@@ -3,6 +3,7 @@
  * one table of figure, value, budget and verdict. Exits 1 when a budget is missed.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchRow } from './harness';
@@ -19,8 +20,14 @@ const rows: (BenchRow & { pass: boolean })[] = [];
 for (const file of files) {
   process.stderr.write(`bench: ${file}...\n`);
   const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: () => Promise<BenchRow[]> };
-  for (const row of await mod.default()) {
-    rows.push({ ...row, pass: row.lowerIsBetter ? row.value <= row.budget : row.value >= row.budget });
+  try {
+    for (const row of await mod.default()) {
+      rows.push({ ...row, pass: row.lowerIsBetter ? row.value <= row.budget : row.value >= row.budget });
+    }
+  } catch (error) {
+    // One broken benchmark is a failed row; the others still run and print.
+    process.stderr.write(`bench: ${file} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    rows.push({ figure: `${file} FAILED (see above)`, value: NaN, unit: '', budget: NaN, lowerIsBetter: true, pass: false });
   }
 }
 
@@ -34,5 +41,10 @@ for (const [i, row] of table.entries()) {
   console.log(row.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
-console.log(`\n${new Date().toISOString()} on ${process.platform} ${process.arch}, node ${process.version}`);
+const cpus = os.cpus();
+console.log(
+  `\n${new Date().toISOString()} on ${process.platform} ${process.arch}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg()[0]!.toFixed(1)}, node ${process.version}` +
+    `, databases: ${process.env.BENCH_DATABASE_URL ? 'PGlite and PostgreSQL' : 'PGlite (set BENCH_DATABASE_URL for PostgreSQL too)'}`,
+);
 process.exit(rows.every((r) => r.pass) ? 0 : 1);

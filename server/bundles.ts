@@ -1,6 +1,7 @@
 /**
  * `npm start` builds the admin and widget bundles when they are missing or older than their
- * sources, so a fresh clone needs no separate build step.
+ * sources, so a fresh clone needs no separate build step. It builds with the same vite configs
+ * as `npm run build`, so the same size budgets (bundle-budgets.ts) stop it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,8 +15,9 @@ interface Bundle {
 }
 
 const BUNDLES: Bundle[] = [
-  { config: 'vite.config.admin.ts', folder: 'admin', output: 'dist/admin/index.html', sources: ['admin', 'core', 'vite.config.admin.ts', 'package.json'] },
-  { config: 'vite.config.widget.ts', folder: 'widget', output: 'dist/widget/widget.js', sources: ['widget', 'core', 'vite.config.widget.ts', 'package.json'] },
+  // bundle-budgets.ts: the build checks the bundle's size, so a changed budget checks again.
+  { config: 'vite.config.admin.ts', folder: 'admin', output: 'dist/admin/index.html', sources: ['admin', 'core', 'vite.config.admin.ts', 'bundle-budgets.ts', 'package.json'] },
+  { config: 'vite.config.widget.ts', folder: 'widget', output: 'dist/widget/widget.js', sources: ['widget', 'core', 'vite.config.widget.ts', 'bundle-budgets.ts', 'package.json'] },
 ];
 
 const outputIn = (root: string, distDir: string | undefined, b: Bundle) =>
@@ -48,12 +50,22 @@ export async function ensureBuilt(root: string, say: (msg: string) => void, dist
   const stale = staleBundles(root, distDir);
   if (stale.length === 0) return;
   const { build } = await import('vite');
-  for (const bundle of stale) {
-    say(`building ${outputIn(root, distDir, bundle)} (missing or older than its sources)...`);
-    await build({
-      configFile: path.join(root, bundle.config),
-      logLevel: 'warn',
-      ...(distDir ? { build: { outDir: path.join(distDir, bundle.folder), emptyOutDir: true } } : {}),
-    });
+  // Vite keeps an existing NODE_ENV (vitest sets `test`), which would bundle React's development
+  // build and skip the size budgets; what we serve and test is always the production build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    for (const bundle of stale) {
+      say(`building ${outputIn(root, distDir, bundle)} (missing or older than its sources)...`);
+      await build({
+        configFile: path.join(root, bundle.config),
+        mode: 'production',
+        logLevel: 'warn',
+        ...(distDir ? { build: { outDir: path.join(distDir, bundle.folder), emptyOutDir: true } } : {}),
+      });
+    }
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   }
 }

@@ -16,8 +16,16 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
+  /**
+   * Runs `work` (migrations, seeding) while no other server process on the same database does:
+   * several processes starting together (a deploy, WORKERS=N) must not migrate twice at once.
+   */
+  startupLock<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** Any fixed number, the same in every process: names the advisory lock taken for startup. */
+const STARTUP_LOCK = 7_310_421_019;
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -34,6 +42,20 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
       db: db as unknown as Db,
       kind: 'postgres',
       migrate: () => migrate(db, { migrationsFolder }),
+      startupLock: async (work) => {
+        // A session lock on a connection of its own, held while `work` uses the pool's others.
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+          try {
+            return await work();
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]);
+          }
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -52,6 +74,8 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migrate(db, { migrationsFolder }),
+    // PGlite is one process's database: nobody else can be starting on it.
+    startupLock: (work) => work(),
     close: () => client.close(),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Starts the real server process (`tsx server/main.ts`, as `npm start` does) on a free port
- * with its own DATA_DIR, and stops it with SIGTERM like an operator would.
+ * Starts the real server process (server/main.ts under tsx's loader, as `npm start` runs it)
+ * on a free port with its own DATA_DIR, and stops it with SIGTERM like an operator would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,10 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   output: () => string;
+  /** The server's own process (not a launcher's), so a signal reaches the server itself. */
+  pid: number;
+  /** Resolves with the exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -38,7 +42,9 @@ export async function startServer(
   const port = options.port ?? (await freePort());
   const root = path.resolve(import.meta.dirname, '../..');
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  // The loader in this process rather than tsx's CLI, which would run the server in a child of
+  // its own: a SIGKILL sent to the CLI would leave that child serving.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -53,6 +59,7 @@ export async function startServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${log}`)), 60_000);
     const onData = (chunk: Buffer) => {
@@ -75,9 +82,12 @@ export async function startServer(
     url,
     dataDir,
     output: () => log,
+    pid: child.pid!,
+    exited,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Already gone (a signal leaves exitCode null and sets signalCode instead).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();

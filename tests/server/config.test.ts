@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
 
 describe('loadConfig', () => {
+  it('runs several workers only on PostgreSQL, and waits 10 s for requests in flight by default', () => {
+    expect(loadConfig({})).toMatchObject({ workers: 1, shutdownTimeoutSeconds: 10 });
+    expect(loadConfig({ WORKERS: '4', DATABASE_URL: 'postgres://u@db/app', SHUTDOWN_TIMEOUT_SECONDS: '30' })).toMatchObject({
+      workers: 4,
+      shutdownTimeoutSeconds: 30,
+    });
+  });
+
   it('has working defaults for a fresh machine', () => {
     const c = loadConfig({}, '/srv/app');
     expect(c).toMatchObject({
@@ -70,6 +78,9 @@ describe('loadConfig', () => {
     [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso' }, /^SSO_DUO_CERT is required/],
     [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso', SSO_DUO_CERT: 'abc' }, /^SSO_DUO_CERT must be a PEM certificate/],
     [{ SSO_SERVICES: 'du o' }, /^SSO_SERVICES names letters/],
+    [{ WORKERS: '2' }, /^WORKERS=2 needs DATABASE_URL: the embedded database \(PGlite\) is opened by one process only$/],
+    [{ WORKERS: '0', DATABASE_URL: 'postgres://u@db/app' }, /^WORKERS must be between 1 and 64/],
+    [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, /^SHUTDOWN_TIMEOUT_SECONDS must be between 1 and 600/],
   ])('refuses %j with a one-line message', (env, message) => {
     let error: unknown;
     try {

@@ -1,0 +1,108 @@
+/**
+ * Front-end size budgets (issue 10): the widget is loaded on partners' pages and the admin's
+ * sign-in screen is the first thing staff wait for, so both are measured on every build and
+ * the build fails when either grows past its budget. The same vite configs serve `npm run
+ * build`, `npm start`'s build-if-stale (server/bundles.ts) and the e2e setup, so all three
+ * enforce the same figures.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+export const BUDGETS = {
+  /** widget.js, gzipped. */
+  widgetBytes: 20 * 1024,
+  /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
+  adminFirstLoadBytes: 150 * 1024,
+} as const;
+
+/** The sign-in screen's module: its chunk counts toward the admin's first load. */
+const LOGIN_MODULE = /[\\/]admin[\\/]sections[\\/]auth[\\/]Login\.tsx$/;
+
+/** The parts of a Rollup/Rolldown output chunk the figures need (kept structural so tests can build one). */
+export interface OutputChunkLike {
+  type: 'chunk' | 'asset';
+  fileName: string;
+  isEntry?: boolean;
+  facadeModuleId?: string | null;
+  imports?: string[];
+  moduleIds?: string[];
+  code?: string;
+}
+
+export interface BudgetReport {
+  figure: string;
+  bytes: number;
+  budget: number;
+  files: string[];
+  /** Admin section modules loaded with the entry: each section must be a lazy chunk of its own. */
+  eagerSections?: string[];
+}
+
+const SECTION_MODULE = /[\\/]admin[\\/]sections[\\/]/;
+
+export const gzipBytes = (code: string | Uint8Array) => gzipSync(code, { level: 9 }).length;
+
+/** The files a chunk needs before it runs: itself and its static imports, transitively. */
+function staticClosure(byName: Map<string, OutputChunkLike>, start: OutputChunkLike, into: Set<string>) {
+  if (into.has(start.fileName)) return;
+  into.add(start.fileName);
+  for (const name of start.imports ?? []) {
+    const next = byName.get(name);
+    if (next) staticClosure(byName, next, into);
+  }
+}
+
+export function measureWidget(chunks: OutputChunkLike[]): BudgetReport {
+  const widget = chunks.find((c) => c.type === 'chunk' && c.fileName === 'widget.js');
+  if (!widget?.code) throw new Error('bundle budgets: widget.js is not in the widget build');
+  return { figure: 'widget.js', bytes: gzipBytes(widget.code), budget: BUDGETS.widgetBytes, files: ['widget.js'] };
+}
+
+export function measureAdminFirstLoad(chunks: OutputChunkLike[]): BudgetReport {
+  const js = chunks.filter((c) => c.type === 'chunk');
+  const byName = new Map(js.map((c) => [c.fileName, c]));
+  const entry = js.find((c) => c.isEntry);
+  if (!entry) throw new Error('bundle budgets: the admin build has no entry chunk');
+  const files = new Set<string>();
+  staticClosure(byName, entry, files);
+  const eagerSections = [...files].flatMap((f) => (byName.get(f)?.moduleIds ?? []).filter((m) => SECTION_MODULE.test(m)));
+  const login = js.find((c) => c.facadeModuleId && LOGIN_MODULE.test(c.facadeModuleId));
+  if (login) staticClosure(byName, login, files);
+  const bytes = [...files].reduce((sum, f) => sum + gzipBytes(byName.get(f)?.code ?? ''), 0);
+  return { figure: 'admin first load (login screen)', bytes, budget: BUDGETS.adminFirstLoadBytes, files: [...files].sort(), eagerSections };
+}
+
+export const formatKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+/**
+ * Prints the figure after every build and fails the build past the budget. BUNDLE_BUDGETS=report
+ * only prints: `npm run bench` reports an oversized bundle as a short budget in its table
+ * instead of stopping.
+ */
+export function bundleBudgets(kind: 'widget' | 'admin'): Plugin {
+  let production = true;
+  return {
+    name: 'bundle-budgets',
+    apply: 'build',
+    // After Vite's own generateBundle work (preload helpers), so the measured code is what ships.
+    enforce: 'post',
+    configResolved(config) {
+      // A build under NODE_ENV=test or development (vitest's e2e setup) carries React's
+      // development code and ships nowhere: it is measured, not held to the budget.
+      production = config.isProduction;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle) as OutputChunkLike[];
+      const report = kind === 'widget' ? measureWidget(chunks) : measureAdminFirstLoad(chunks);
+      if (report.eagerSections?.length && production && process.env.BUNDLE_BUDGETS !== 'report') {
+        this.error(`admin sections in the entry chunk (import them through lazyScreen): ${report.eagerSections.join(', ')}`);
+      }
+      const line = `${report.figure}: ${formatKb(report.bytes)} gzipped (budget ${formatKb(report.budget)}${production ? '' : ', not enforced: not a production build'})`;
+      if (report.bytes <= report.budget || !production || process.env.BUNDLE_BUDGETS === 'report') {
+        this.info(line);
+        return;
+      }
+      this.error(`over budget — ${line}, ${formatKb(report.bytes - report.budget)} too many; files: ${report.files.join(', ')}`);
+    },
+  };
+}
