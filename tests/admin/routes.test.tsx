@@ -139,10 +139,10 @@ describe('guards', () => {
 });
 
 describe('side navigation', () => {
-  it('hides Site Locations and System Configuration from a User', async () => {
+  it('hides Site Locations and System Configuration from a User, and shows them Surveys', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Surveys']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -150,7 +150,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+      'Sponsors', 'Engagements', 'Site Locations', 'Surveys', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -165,7 +165,7 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(5);
+    expect(NAV_ITEMS.length).toBe(6);
   });
 });
 

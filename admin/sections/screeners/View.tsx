@@ -141,9 +141,14 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
       <div className="panel-heading">
         <h2 id="surveys-title">Surveys</h2>
         {canEdit && (
-          <Link className="btn btn-small btn-secondary" to={pathTo('ScreenerAssociateSurveys', { screenerId: screener.id })}>
-            Associate Surveys
-          </Link>
+          <span className="row-actions">
+            <Link className="btn btn-small btn-secondary" to={pathTo('SurveysNewAdd', { screenerId: screener.id })}>
+              New Survey
+            </Link>
+            <Link className="btn btn-small btn-secondary" to={pathTo('ScreenerAssociateSurveys', { screenerId: screener.id })}>
+              Associate Surveys
+            </Link>
+          </span>
         )}
       </div>
       {error && <p className="form-errors" role="alert">{error}</p>}
