@@ -92,7 +92,9 @@ export const sponsors = pgTable(
   },
   (t) => [
     uniqueIndex('sponsors_identification_idx').on(t.identification),
-    index('sponsors_active_name_idx').on(t.isActive, t.name),
+    // In the list's own order (active first, then by name, id as the tiebreak): a page deep in
+    // the list is an index range, not a sort of every row (bench/README.md, admin lists).
+    index('sponsors_active_name_idx').on(t.isActive.desc().nullsFirst(), t.name, t.id),
     index('sponsors_name_idx').on(t.name),
   ],
 );
@@ -217,7 +219,7 @@ export const engagements = pgTable(
   (t) => [
     uniqueIndex('engagements_identification_idx').on(t.identification),
     index('engagements_sponsor_idx').on(t.sponsorId, t.isActive),
-    index('engagements_default_sort_idx').on(t.isActive, t.endDate, t.name),
+    index('engagements_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.endDate, t.name, t.id),
     check('engagements_phase_check', sql`${t.phase} is null or ${t.phase} in ('I', 'II', 'III', 'IV', 'N/A')`),
   ],
 );
@@ -278,7 +280,8 @@ export const siteLocations = pgTable(
   },
   (t) => [
     uniqueIndex('site_locations_site_id_idx').on(t.siteId),
-    index('site_locations_default_sort_idx').on(t.isActive, t.name),
+    index('site_locations_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.name, t.id),
+    index('site_locations_city_idx').on(t.city, t.id),
     check(
       'site_locations_type_check',
       sql`${t.siteLocationType} is null or ${t.siteLocationType} in ('academic_hospital', 'clinical_research_center', 'neurology_disease_center')`,
@@ -474,7 +477,12 @@ export const screeners = pgTable(
     created: created(),
     modified: modified(),
   },
-  (t) => [index('screeners_default_sort_idx').on(t.isActive, t.title), index('screeners_sponsor_idx').on(t.sponsorId)],
+  (t) => [
+    index('screeners_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.title, t.id),
+    // The media channels list sorted by screener name walks screeners in this order.
+    index('screeners_title_idx').on(t.title, t.id),
+    index('screeners_sponsor_idx').on(t.sponsorId),
+  ],
 );
 
 /** The consent and contact-form message of each outcome, translatable. */
@@ -562,7 +570,7 @@ export const mediaChannels = pgTable(
     modified: modified(),
   },
   (t) => [
-    index('media_channels_title_idx').on(t.title),
+    index('media_channels_title_idx').on(t.title, t.id),
     index('media_channels_screener_idx').on(t.screenerId),
     check('media_channels_type_check', sql`${t.type} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
   ],
@@ -905,5 +913,9 @@ export const rmsAudits = pgTable(
     responseBody: text('response_body').notNull().default(''),
     created: created(),
   },
-  (t) => [index('rms_audits_created_idx').on(t.created), index('rms_audits_contact_idx').on(t.contactId)],
+  (t) => [
+    index('rms_audits_created_idx').on(t.created),
+    index('rms_audits_contact_idx').on(t.contactId),
+    index('rms_audits_provider_name_idx').on(t.rmsProviderName, t.id),
+  ],
 );

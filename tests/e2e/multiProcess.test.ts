@@ -11,6 +11,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../../server/db/scratch';
 import { MAX_FAILURES } from '../../server/auth/lockout';
+import { openDatabase } from '../../server/db/open';
+import {
+  answerPage,
+  createParticipantFixture,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+  type ParticipantRequester,
+} from '../support/participantFixture';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server';
 import { postgresReachable, TEST_POSTGRES_URL } from './postgres';
 
@@ -19,6 +28,8 @@ const postgres = await postgresReachable();
 let scratch: { url: string; drop: () => Promise<void> };
 let a: RunningServer;
 let b: RunningServer;
+let env: Record<string, string>;
+let fixture: ParticipantFixture;
 
 const post = (server: RunningServer, path: string, body: unknown, token?: string) =>
   fetch(`${server.url}${path}`, {
@@ -33,21 +44,50 @@ const post = (server: RunningServer, path: string, body: unknown, token?: string
 const login = async (server: RunningServer, password = E2E_ADMIN_PASSWORD, username = 'admin') =>
   post(server, '/api/jwt/login', { data: { username, password } });
 
+/** The participant API of one server, as the fixture's helpers call it (no Origin: same-origin). */
+const participant = (server: RunningServer): ParticipantRequester => ({
+  request: (method, path, options = {}) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    }),
+});
+
+async function withDatabase(read: (db: pg.Client) => Promise<void>) {
+  const db = new pg.Client({ connectionString: scratch.url });
+  await db.connect();
+  try {
+    await read(db);
+  } finally {
+    await db.end();
+  }
+}
+
 describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
   beforeAll(async () => {
     scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'multiproc');
-    const env = {
+    env = {
       DATABASE_URL: scratch.url,
       DEMO_DATA: 'false',
       // Shared by every process behind one load balancer: tokens signed by one verify on another.
       JWT_SECRET: randomBytes(32).toString('hex'),
       PHI_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // Every participant here comes from 127.0.0.1; the limits are not what these tests show.
+      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
+      PARTICIPANT_PAGES_PER_ADDRESS: '0',
     };
     [a, b] = await Promise.all([
       startServer({ env }),
       // info: the workers' "listening" lines name their pids.
       startServer({ env: { ...env, WORKERS: '2', LOG_LEVEL: 'info' } }),
     ]);
+    const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
+    try {
+      fixture = await createParticipantFixture(database.db);
+    } finally {
+      await database.close();
+    }
   });
 
   afterAll(async () => {
@@ -79,6 +119,123 @@ describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
       const locked = await login(server, 'wrong password', username);
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('completes a participant run whose calls alternate between the servers', async () => {
+    const [onA, onB] = [participant(a), participant(b)];
+    const { submissionId, token, firstEntryId } = await startSubmission(onA, fixture);
+    const p1 = await answerPage(onB, token, firstEntryId, { q_choice: 'yes' });
+    expect(p1).toMatchObject({ status: 200, meta: { nextContainerIdentity: 'p2' } });
+    const p2 = await answerPage(onA, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15', q_text: 'hello' });
+    expect(p2).toMatchObject({ status: 200, meta: { nextContainerIdentity: 'p3' } });
+    const p3 = await answerPage(onB, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+    expect(p3).toMatchObject({ status: 200, meta: { nextContainerIdentity: null } });
+
+    const headers = { [TOKEN_HEADER]: token };
+    const qualification = await onB.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers });
+    expect(qualification.status).toBe(200);
+    expect(((await qualification.json()) as { meta: { isQualified: boolean } }).meta.isQualified).toBe(true);
+    const contact = await onB.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+      headers,
+      body: {
+        data: {
+          attributes: {
+            engagementSiteLocationId: fixture.engagementSiteLocationId,
+            values: { first_name: 'Ada', email: 'ada@example.com', phone: '555-123-4567' },
+            acceptTerms: true,
+          },
+        },
+      },
+    });
+    expect(contact.status, await contact.clone().text()).toBe(201);
+
+    await withDatabase(async (db) => {
+      const { rows } = await db.query<{ status: string; answers: number; contacts: number }>(
+        `select s.status,
+                (select count(*)::int from o_form_field_entries f join o_form_container_entries e on e.id = f.container_entry_id where e.submission_id = s.id) as answers,
+                (select count(*)::int from contacts c where c.submission_id = s.id) as contacts
+         from o_form_submissions s where s.id = $1`,
+        [Number(submissionId)],
+      );
+      expect(rows).toEqual([{ status: 'completed', answers: 5, contacts: 1 }]);
+    });
+  });
+
+  it('loses no acknowledged page answer when a process is killed -9 in the middle of participant runs', async () => {
+    // A third process of its own, so the servers the other tests use stay up.
+    const c = await startServer({ env });
+    try {
+      const servers = [c, b].map(participant);
+      const pages: [keyof ParticipantFixture['pages'], Record<string, unknown>][] = [
+        ['p1', { q_choice: 'yes' }],
+        ['p2', { q_dob: '1980-06-15', q_text: 'hello' }],
+        ['p3', { q_zip: '10001', q_conditions: ['a'] }],
+      ];
+      /** Page entry id → the field identities its 2xx answer stored. */
+      const acknowledged = new Map<number, string[]>();
+      const statuses: number[] = [];
+      let attempts = 0;
+      let refused = 0;
+      let killed = false;
+      let acknowledgedAfterKill = 0;
+
+      // Four participants at a time; each call goes to the other server than the one before, until
+      // C is found dead: then to B only, as a load balancer would after a failed health check.
+      let cDown = false;
+      const client = async (n: number) => {
+        for (let run = 0; attempts < 120; run++) {
+          let turn = n + run;
+          const next = () => (cDown ? servers[1]! : servers[turn++ % 2]!);
+          try {
+            const start = await startSubmission(next(), fixture);
+            let entryId: string | null | undefined = start.firstEntryId;
+            for (const [, answers] of pages) {
+              attempts++;
+              const server = next();
+              const saving = answerPage(server, start.token, entryId!, answers);
+              if (attempts >= 30 && !killed && server === servers[0]) {
+                // While this answer (and maybe others) is on its way to C.
+                killed = true;
+                process.kill(c.pid, 'SIGKILL');
+              }
+              const saved = await saving;
+              if (saved.status !== 200) statuses.push(saved.status);
+              else {
+                acknowledged.set(Number(entryId), Object.keys(answers));
+                if (killed) acknowledgedAfterKill++;
+              }
+              entryId = saved.meta.nextContainerEntryId;
+            }
+          } catch {
+            // Refused or reset by the killed process: not acknowledged, so nothing is owed; the
+            // participant starts again.
+            refused++;
+            if (killed) cDown = true;
+          }
+        }
+      };
+      await Promise.all([0, 1, 2, 3].map(client));
+
+      expect(await c.exited).toBeNull();
+      expect(statuses).toEqual([]);
+      expect(refused).toBeGreaterThanOrEqual(1);
+      expect(acknowledgedAfterKill).toBeGreaterThanOrEqual(30);
+      expect(acknowledged.size).toBeGreaterThanOrEqual(40);
+
+      await withDatabase(async (db) => {
+        const { rows } = await db.query<{ entry: number; identity: string }>(
+          `select f.container_entry_id as entry, q.identity from o_form_field_entries f join o_form_fields q on q.id = f.field_id
+           where f.container_entry_id = any($1::int[])`,
+          [[...acknowledged.keys()]],
+        );
+        const stored = new Map<number, string[]>();
+        for (const row of rows) stored.set(row.entry, [...(stored.get(row.entry) ?? []), row.identity].sort());
+        for (const [entry, identities] of acknowledged) expect(stored.get(entry), `page entry ${entry}`).toEqual([...identities].sort());
+      });
+    } finally {
+      await c.stop();
+      fs.rmSync(c.dataDir, { recursive: true, force: true });
     }
   });
 

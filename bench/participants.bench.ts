@@ -1,0 +1,100 @@
+/**
+ * Participant throughput (issue 10, item 2): 50 simulated participants at once, each creating a
+ * submission and answering the three pages of a survey through the real server process over
+ * HTTP, again and again for a fixed time. Only the page answers (PATCH …/o-form-submission-page)
+ * are counted and timed; creating the submission and its first entry is part of each run but not
+ * of the figure. On PostgreSQL, pgbench's TPC-B-like script with the same client count and
+ * duration runs against the same server in the same run, and the budget is half its rate.
+ */
+import { benchServer, benchKinds, type BenchKind, type BenchRow } from './harness';
+import { runLoad } from './load';
+import { pgbenchTps } from './pgbench';
+import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture, type ParticipantRequester } from '../tests/support/participantFixture';
+
+const CLIENTS = 50;
+const SECONDS = Number(process.env.BENCH_PARTICIPANT_SECONDS ?? 15);
+
+/** The participant routes' per-address and per-channel limits are off: every client here is 127.0.0.1. */
+const UNLIMITED = {
+  PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
+  PARTICIPANT_SUBMISSIONS_PER_CHANNEL: '0',
+  PARTICIPANT_PAGES_PER_ADDRESS: '0',
+  PARTICIPANT_PAGES_PER_CHANNEL: '0',
+};
+
+export default async function participants(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  // The ceiling is measured once, on PostgreSQL; PGlite's rate is held to the same budget.
+  let ceiling: number | null = null;
+  for (const kind of [...benchKinds()].reverse()) {
+    const { rows: kindRows, tps } = await onDatabase(kind, ceiling);
+    ceiling ??= tps;
+    rows.push(...kindRows);
+  }
+  return rows;
+}
+
+const requester = (url: string): ParticipantRequester => ({
+  request: (method, path, options = {}) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    }),
+});
+
+async function onDatabase(kind: BenchKind, measuredCeiling: number | null): Promise<{ rows: BenchRow[]; tps: number | null }> {
+  let fixture: ParticipantFixture | undefined;
+  const server = await benchServer(
+    kind,
+    async (db) => {
+      fixture = await createParticipantFixture(db);
+    },
+    UNLIMITED,
+  );
+  try {
+    const h = requester(server.url);
+    const f = fixture!;
+    const expectOk = (status: number, page: string) => {
+      if (status !== 200) throw new Error(`${page} answered ${status}`);
+    };
+    const load = await runLoad({
+      concurrency: CLIENTS,
+      seconds: SECONDS,
+      scenario: async (_client, timed) => {
+        const { token, firstEntryId } = await startSubmission(h, f);
+        const p1 = await timed(() => answerPage(h, token, firstEntryId, { q_choice: 'yes' }));
+        expectOk(p1.status, 'p1');
+        const p2 = await timed(() => answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15', q_text: 'hello' }));
+        expectOk(p2.status, 'p2');
+        const p3 = await timed(() => answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] }));
+        expectOk(p3.status, 'p3');
+      },
+    });
+    if (load.errors > 0) process.stderr.write(`bench: participants (${kind}): ${load.errors} runs failed\n`);
+    if (load.requests === 0) throw new Error(`no page answered on ${kind}`);
+
+    const tps = server.databaseUrl ? await pgbenchTps(server.databaseUrl, CLIENTS, SECONDS) : null;
+    const ceiling = tps ?? measuredCeiling;
+    const what = `${CLIENTS} participants, 3-page survey, ${SECONDS} s`;
+    return {
+      tps,
+      rows: [
+        {
+          figure:
+            ceiling === null
+              ? `page answers/s, ${what} (${kind}; no pgbench without BENCH_DATABASE_URL)`
+              : `page answers/s, ${what}, vs 50% of pgbench ${ceiling.toFixed(0)} tps -c ${CLIENTS} (${kind})`,
+          value: load.requestsPerSecond,
+          unit: '/s',
+          budget: ceiling === null ? 0 : ceiling / 2,
+          lowerIsBetter: false,
+        },
+        { figure: `page answer p50, ${what} (${kind})`, value: load.p50, unit: 'ms', budget: 100, lowerIsBetter: true },
+        { figure: `page answer p99, ${what} (${kind})`, value: load.p99, unit: 'ms', budget: 100, lowerIsBetter: true },
+      ],
+    };
+  } finally {
+    await server.close();
+  }
+}
