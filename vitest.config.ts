@@ -9,6 +9,7 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
     include: ['tests/server/**/*.test.ts', 'tests/security/**/*.test.ts'],
     environment: 'node',
     env: { TEST_DB_KIND: kind },
+    ...(kind === 'pglite' ? { globalSetup: ['tests/server/pglite-template.ts'] } : {}),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

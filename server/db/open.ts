@@ -21,6 +21,8 @@ export interface Database {
    * several processes starting together (a deploy, WORKERS=N) must not migrate twice at once.
    */
   startupLock<T>(work: () => Promise<T>): Promise<T>;
+  /** PGlite only: the whole database as a tarball, which `loadDataDir` starts another from. */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ const STARTUP_LOCK = 7_310_421_019;
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export async function openDatabase(options: { databaseUrl: string | null; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(options: { databaseUrl: string | null; dataDir: string | null; loadDataDir?: Blob }): Promise<Database> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -67,7 +69,7 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
     dir = path.join(options.dataDir, 'db');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const client = dir ? new PGlite(dir) : new PGlite();
+  const client = dir ? new PGlite(dir) : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   await client.waitReady;
   const db = drizzle(client, { schema });
   return {
@@ -76,6 +78,7 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
     migrate: () => migrate(db, { migrationsFolder }),
     // PGlite is one process's database: nobody else can be starting on it.
     startupLock: (work) => work(),
+    dumpDataDir: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }

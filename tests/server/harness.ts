@@ -4,6 +4,7 @@
  * never see each other's rows.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
 import { createApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -15,8 +16,10 @@ import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';
 import type { RoleName } from '../../core/model/user';
+import { ADMIN_PASSWORD } from './harness-constants';
+import { inject } from 'vitest';
 
-export const ADMIN_PASSWORD = 'correct horse battery';
+export { ADMIN_PASSWORD };
 export const JSON_API = 'application/vnd.api+json';
 
 export interface Harness {
@@ -44,9 +47,13 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const kind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
   if (kind === 'postgres' && !process.env.TEST_DATABASE_URL) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
   const pgDb = kind === 'postgres' ? await createScratchDatabase(process.env.TEST_DATABASE_URL!, 't') : null;
-  const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: null });
-  await database.migrate();
-  await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
+  // The PGlite suite's global setup left a migrated, seeded database to start from.
+  const template = kind === 'pglite' ? inject('pgliteTemplate') : undefined;
+  const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: null, loadDataDir: template ? new Blob([new Uint8Array(fs.readFileSync(template))]) : undefined });
+  if (!template) {
+    await database.migrate();
+    await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
+  }
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
   const jwtSecret = randomBytes(32).toString('hex');
   const phi = phiCipher(randomBytes(32));
