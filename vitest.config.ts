@@ -17,6 +17,9 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: a single worker on CI's 2 cores, while
+    // most of a test's time is spent waiting on a database, a server process or Chromium.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'core', include: ['tests/core/**/*.test.ts'], environment: 'node' } },
       serverProject('pglite'),
