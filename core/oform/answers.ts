@@ -14,33 +14,33 @@ export interface CheckedField {
   configuration: Pick<FieldConfiguration, 'required' | 'minLength' | 'maxLength'>;
 }
 
-/** The rules a question's type and configuration imply. */
-export function fieldRules(field: CheckedField): Rule[] {
-  const rules: Rule[] = field.configuration.required ? ['required'] : [];
-  switch (field.type) {
+/** The rules a kind of value implies, for survey questions and contact fields alike. */
+export function kindRules(kind: string): Rule[] {
+  switch (kind) {
     case 'email':
-      rules.push('email');
-      break;
+      return ['email'];
     case 'phone':
-      rules.push('us_phone');
-      break;
+      return ['us_phone'];
     case 'zip':
-      rules.push('numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 });
-      break;
+      return ['numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 }];
     case 'number':
-      rules.push('numeric');
-      break;
-    case 'text':
-      if (field.configuration.minLength !== undefined) rules.push({ rule: 'min', length: field.configuration.minLength });
-      if (field.configuration.maxLength !== undefined) rules.push({ rule: 'max', length: field.configuration.maxLength });
-      break;
+      return ['numeric'];
     case 'date':
     case 'dob':
       // Date inputs give calendar days as y-MM-dd.
-      rules.push({ rule: 'date_format', utc: true });
-      break;
+      return [{ rule: 'date_format', utc: true }];
     default:
-      break;
+      return [];
+  }
+}
+
+/** The rules a question's type and configuration imply. */
+export function fieldRules(field: CheckedField): Rule[] {
+  const rules: Rule[] = field.configuration.required ? ['required'] : [];
+  rules.push(...kindRules(field.type));
+  if (field.type === 'text') {
+    if (field.configuration.minLength !== undefined) rules.push({ rule: 'min', length: field.configuration.minLength });
+    if (field.configuration.maxLength !== undefined) rules.push({ rule: 'max', length: field.configuration.maxLength });
   }
   return rules;
 }

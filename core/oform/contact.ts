@@ -6,6 +6,7 @@
  */
 import type { ContactFieldType } from '../model/contactField';
 import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
+import { kindRules } from './answers';
 
 export interface ContactFormField {
   name: string;
@@ -24,23 +25,7 @@ const TEXT_LIMIT = 255;
 
 export function contactFieldRules(field: ContactFormField): Rule[] {
   const rules: Rule[] = field.required ? ['required'] : [];
-  switch (field.type) {
-    case 'email':
-      rules.push('email');
-      break;
-    case 'phone':
-      rules.push('us_phone');
-      break;
-    case 'zip':
-      rules.push('numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 });
-      break;
-    case 'date':
-      // Date inputs give calendar days as y-MM-dd.
-      rules.push({ rule: 'date_format', utc: true });
-      break;
-    default:
-      break;
-  }
+  rules.push(...kindRules(field.type));
   if (field.type !== 'checkbox') rules.push({ rule: 'max', length: TEXT_LIMIT });
   return rules;
 }
