@@ -23,7 +23,7 @@ import { LanguagesPanel } from './LanguagesPanel';
 import { MessagesEditor } from './MessagesEditor';
 import { PageEditor } from './PageEditor';
 import { PagesPanel } from './PagesPanel';
-import { useAction } from './useAction';
+import { useAction } from '../../hooks/useAction';
 import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
 import { VersionBar } from './VersionBar';

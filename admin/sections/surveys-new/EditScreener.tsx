@@ -15,7 +15,7 @@ import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../router';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { useAction } from './useAction';
+import { useAction } from '../../hooks/useAction';
 import { SAVE_FAILED } from './values';
 import { useOFormDetail } from './useOFormDetail';
 

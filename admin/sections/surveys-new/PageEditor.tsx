@@ -5,7 +5,7 @@ import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import type { EditorContext } from './context';
 import { QuestionEditor } from './QuestionEditor';
-import { useAction } from './useAction';
+import { useAction } from '../../hooks/useAction';
 import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 
 export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage }) {

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/ConfirmProvider';
 import { FormErrors } from '../../components/form/FormErrors';
 import type { EditorContext } from './context';
-import { useAction } from './useAction';
+import { useAction } from '../../hooks/useAction';
 import { ADD_PAGE_FAILED, DELETE_PAGE_FAILED, SAVE_FAILED } from './values';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {

@@ -18,7 +18,7 @@ import { pathTo } from '../../router';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import type { OFormsApi } from './context';
-import { useAction } from './useAction';
+import { useAction } from '../../hooks/useAction';
 import { APPROVE_FAILED, COPY_FAILED, EXPORT_FAILED, SAVE_FAILED, failureText, isFrozen, versionStatus } from './values';
 
 const KIND_LABELS: Record<MissingTranslation['kind'], string> = {

@@ -3,7 +3,7 @@
  * change is one API call (busy while it runs); the survey is read again afterwards, so what is
  * shown is what the server kept. A failed call shows the SPEC's message and keeps what was typed.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { engagementsApi } from '../../../core/api/engagements';
 import { legacySurveysApi } from '../../../core/api/legacySurveys';
 import { lookupsApi } from '../../../core/api/lookups';
@@ -23,6 +23,7 @@ import { RecordLoader } from '../../components/RecordLoader';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
 import { useOptions, type OptionsState } from '../../hooks/useOptions';
+import { useAction } from '../../hooks/useAction';
 import { pathTo } from '../../router';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
@@ -35,7 +36,6 @@ import {
   SURVEY_LABELS as L,
   TYPE_LABELS,
   UPDATE_OPTION_ENGAGEMENTS_FAILED,
-  failureText,
 } from './surveyValues';
 import { useSurvey } from './useSurvey';
 
@@ -55,29 +55,6 @@ interface EditorContext {
   engagements: OptionsState;
 }
 
-/** One call at a time, with its busy flag and the message of its last failure. */
-function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const running = useRef(false);
-  const run = useCallback(async (action: () => Promise<void>, failure: string): Promise<boolean> => {
-    if (running.current) return false;
-    running.current = true;
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      return true;
-    } catch (error) {
-      setError(failureText(error, failure));
-      return false;
-    } finally {
-      running.current = false;
-      setBusy(false);
-    }
-  }, []);
-  return { busy, error, run };
-}
 
 function MoveButtons({ label, index, count, busy, onMove }: { label: string; index: number; count: number; busy: boolean; onMove: (to: number) => void }) {
   return (

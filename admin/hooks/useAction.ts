@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { failureText } from './values';
+import { failureText } from '../sections/surveys/surveyValues';
 
 /** One call at a time, with its busy flag and the message of its last failure. */
 export function useAction() {
