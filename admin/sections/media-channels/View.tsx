@@ -41,16 +41,22 @@ export async function copyText(text: string, fallbackFrom: HTMLTextAreaElement |
   }
 }
 
-/** The embed snippet with a Copy button and a visible confirmation. */
-export function SnippetPanel({ channel }: { channel: MediaChannel }) {
-  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId);
-  const area = useRef<HTMLTextAreaElement>(null);
+/** The outcome of a Copy button; "Copied" clears itself after a few seconds. */
+function useCopyResult() {
   const [result, setResult] = useState<string | null>(null);
   useEffect(() => {
     if (result !== COPIED) return;
     const timer = setTimeout(() => setResult(null), 4000);
     return () => clearTimeout(timer);
   }, [result]);
+  return [result, setResult] as const;
+}
+
+/** The embed snippet with a Copy button and a visible confirmation. */
+export function SnippetPanel({ channel }: { channel: MediaChannel }) {
+  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [result, setResult] = useCopyResult();
   return (
     <section className="panel" aria-labelledby="snippet-title">
       <div className="panel-heading">
@@ -72,12 +78,7 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
 export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
   const link = participantPageUrl(window.location.origin, channel.id);
   const field = useRef<HTMLInputElement>(null);
-  const [result, setResult] = useState<string | null>(null);
-  useEffect(() => {
-    if (result !== COPIED) return;
-    const timer = setTimeout(() => setResult(null), 4000);
-    return () => clearTimeout(timer);
-  }, [result]);
+  const [result, setResult] = useCopyResult();
   return (
     <section className="panel" aria-labelledby="participant-link-title">
       <div className="panel-heading">
