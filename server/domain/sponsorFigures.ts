@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { SponsorFigure } from '../../core/model/sponsor';
 import type { Db } from '../db/open';
+import { rowsOf } from '../db/rows';
 
 export type SponsorFigures = Record<SponsorFigure, number>;
 
@@ -45,8 +46,7 @@ export async function sponsorFigures(db: Db, sponsorIds: readonly number[]): Pro
       from engagements en join referrals rf on rf.engagement_id = en.id
       where en.sponsor_id = s.id
     ) r`);
-  const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows ?? (result as unknown as Record<string, unknown>[]);
-  for (const row of rows) {
+  for (const row of rowsOf(result)) {
     out.set(Number(row.id), {
       activeEngagements: Number(row.active),
       totalEngagements: Number(row.total),

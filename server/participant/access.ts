@@ -9,9 +9,11 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import * as v from 'valibot';
 import type { Db } from '../db/open';
-import { oFormContainerEntries, oFormSubmissions } from '../db/schema';
+import { preparedQuery } from '../db/prepared';
+import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { notFound, unauthorized } from '../http/errors';
 
 export const TOKEN_HEADER = 'Survey-Submission-Token';
@@ -25,6 +27,7 @@ export const MISSING_TOKEN = {
 
 export type SubmissionRow = typeof oFormSubmissions.$inferSelect;
 export type EntryRow = typeof oFormContainerEntries.$inferSelect;
+type FormRow = typeof oForms.$inferSelect;
 
 /** 32 random bytes, base64url: 43 characters. */
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
@@ -45,39 +48,83 @@ export function tokenOf(c: Context): string | null {
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+const submissionQuery = preparedQuery((db) =>
+  db
+    .select({ submission: oFormSubmissions, form: oForms })
+    .from(oFormSubmissions)
+    .innerJoin(oForms, eq(oForms.id, oFormSubmissions.oFormId))
+    .where(eq(oFormSubmissions.id, sql.placeholder('id')))
+    .prepare('participant_submission'),
+);
+
+const entryQuery = preparedQuery((db) =>
+  db
+    .select({
+      entry: oFormContainerEntries,
+      submission: oFormSubmissions,
+      form: oForms,
+      page: sql<unknown>`(
+        select json_build_object(
+          'id', pe.id,
+          'containerId', pe.container_id,
+          'children', coalesce((select json_agg(json_build_array(ch.id, ch.container_id) order by ch.id) from ${oFormContainerEntries} ch where ch.parent_id = pe.id), '[]'))
+        from ${oFormContainerEntries} pe where pe.id = coalesce(${oFormContainerEntries.parentId}, ${oFormContainerEntries.id}))`,
+    })
+    .from(oFormContainerEntries)
+    .innerJoin(oFormSubmissions, eq(oFormSubmissions.id, oFormContainerEntries.submissionId))
+    .innerJoin(oForms, eq(oForms.id, oFormSubmissions.oFormId))
+    .where(eq(oFormContainerEntries.id, sql.placeholder('id')))
+    .prepare('participant_entry'),
+);
+
 /**
- * The submission `submissionId` names, when the request's token opens it. No token: 401 with
- * `missing`; a token that does not open it (or no such submission, or a malformed id): 404.
+ * The submission `submissionId` names and its survey version, when the request's token opens it.
+ * No token: 401 with `missing`; a token that does not open it (or no such submission, or a
+ * malformed id): 404. One query: every participant call starts here, so the version comes along.
  */
 export async function submissionForToken(
   db: Db,
   c: Context,
   submissionId: number | null,
   missing: string = MISSING_TOKEN.read,
-): Promise<SubmissionRow> {
+): Promise<{ submission: SubmissionRow; form: FormRow }> {
   const token = tokenOf(c);
   if (token === null) throw unauthorized(missing);
   if (submissionId === null || !TOKEN_FORMAT.test(token)) throw notFound('submission');
-  const [row] = await db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submissionId));
-  if (!row || !sameHash(row.tokenHash, hashToken(token))) throw notFound('submission');
-  return row;
+  const [found] = await submissionQuery(db).execute({ id: submissionId });
+  if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw notFound('submission');
+  return found;
 }
 
-/** The page entry `entryId` names and its submission, when the request's token opens that submission. */
+/** A page's entry: itself, or the parent of a child container's entry; with its child entries. */
+export interface PageEntry {
+  id: number;
+  containerId: number;
+  children: { id: number; containerId: number }[];
+}
+
+const PageEntryJson = v.object({
+  id: v.number(),
+  containerId: v.number(),
+  children: v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId })))),
+});
+
+/**
+ * The page entry `entryId` names, its submission and survey version, when the request's token
+ * opens that submission; and the entry's page entry with its children. One query: a page answer
+ * needs all of it, on every page of every participant.
+ */
 export async function entryForToken(
   db: Db,
   c: Context,
   entryId: number | null,
   missing: string = MISSING_TOKEN.read,
-): Promise<{ entry: EntryRow; submission: SubmissionRow }> {
+): Promise<{ entry: EntryRow; submission: SubmissionRow; form: FormRow; page: PageEntry }> {
   const token = tokenOf(c);
   if (token === null) throw unauthorized(missing);
   if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
-  const [found] = await db
-    .select({ entry: oFormContainerEntries, submission: oFormSubmissions })
-    .from(oFormContainerEntries)
-    .innerJoin(oFormSubmissions, eq(oFormSubmissions.id, oFormContainerEntries.submissionId))
-    .where(eq(oFormContainerEntries.id, entryId));
+  const [found] = await entryQuery(db).execute({ id: entryId });
   if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw notFound('page entry');
-  return found;
+  const page = v.parse(PageEntryJson, typeof found.page === 'string' ? JSON.parse(found.page) : found.page);
+  return { entry: found.entry, submission: found.submission, form: found.form, page };
 }

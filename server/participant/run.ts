@@ -4,7 +4,7 @@
  * questions as the participant sees them, where a page's answers lead (core/oform/navigation.ts),
  * and the qualification per engagement. Shared by the participant routes and the contact steps.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Resource } from '../../core/jsonapi';
 import { FIELD_TYPES, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import { checkAnswers, type Answers } from '../../core/oform/answers';
@@ -12,6 +12,7 @@ import { chosenValues, nextPage, type Answer } from '../../core/oform/navigation
 import { message } from '../../core/validation/messages';
 import { isDateFormat } from '../../core/validation/rules';
 import type { Db } from '../db/open';
+import { preparedQuery } from '../db/prepared';
 import {
   engagementScreeners,
   engagements,
@@ -52,20 +53,48 @@ export interface SurveyField {
 export interface Survey {
   form: FormRow;
   /** Active pages in display order. */
-  pages: ContainerRow[];
+  pages: readonly ContainerRow[];
   /** Every container of the version (pages and their child containers). */
-  containers: ContainerRow[];
+  containers: readonly ContainerRow[];
   /** Active questions on active containers, in display order within their page. */
-  fields: SurveyField[];
+  fields: readonly SurveyField[];
 }
 
 const knownType = (type: string): FieldType => ((FIELD_TYPES as readonly string[]).includes(type) ? (type as FieldType) : 'placeholder');
 
+/** A version's pages, containers and questions: everything of a Survey but the version's own row. */
+type Structure = Omit<Survey, 'form'>;
+
+/**
+ * Approved versions never change (server/routes/oforms.ts answers 409 to every write), so their
+ * structure is read once per process and kept: two queries fewer on every participant call.
+ * Per database handle, because test harnesses open several databases whose ids overlap; a few
+ * hundred versions at most, least recently used first out.
+ */
+const STRUCTURES_KEPT = 256;
+const approvedStructures = new WeakMap<Db, Map<number, Structure>>();
+
+/** The version's active pages and questions as the participant sees them (read-only: shared when approved). */
 export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {
+  if (form.approvedAt === null) return { form, ...(await readStructure(db, form.id)) };
+  let kept = approvedStructures.get(db);
+  if (!kept) approvedStructures.set(db, (kept = new Map()));
+  let structure = kept.get(form.id);
+  if (structure) {
+    kept.delete(form.id);
+  } else {
+    structure = await readStructure(db, form.id);
+    if (kept.size >= STRUCTURES_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  kept.set(form.id, structure);
+  return { form, ...structure };
+}
+
+async function readStructure(db: Db, formId: number): Promise<Structure> {
   const containers = await db
     .select()
     .from(oFormContainers)
-    .where(eq(oFormContainers.oFormId, form.id))
+    .where(eq(oFormContainers.oFormId, formId))
     .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
   const pageOf = (id: number): ContainerRow | undefined => {
     const c = containers.find((x) => x.id === id);
@@ -98,21 +127,38 @@ export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {
       };
     })
     .sort((a, b) => a.displayOrder - b.displayOrder);
-  return { form, pages, containers, fields };
+  return { pages: Object.freeze(pages), containers: Object.freeze(containers), fields: Object.freeze(fields) };
 }
 
 export const fieldsOfPage = (survey: Survey, pageId: number) => survey.fields.filter((f) => f.pageId === pageId);
 
+/** The ids of a page's active child containers: each gets an entry under the page's entry. */
+export const activeChildren = (survey: Survey, pageId: number) => survey.containers.filter((c) => c.parentId === pageId && c.isActive).map((c) => c.id);
+
 /** The survey's languages (API iso codes), English first. */
 export async function surveyLanguages(db: Db, formId: number): Promise<string[]> {
-  const rows = await db
-    .select({ isoCode: languages.isoCode })
-    .from(oFormLanguages)
-    .innerJoin(languages, eq(languages.id, oFormLanguages.languageId))
-    .where(and(eq(oFormLanguages.oFormId, formId), eq(languages.isActive, true)))
-    .orderBy(asc(languages.isoCode));
-  const codes = rows.map((r) => r.isoCode);
-  return ['en', ...codes.filter((c) => c !== 'en')];
+  return (await offeredLanguages(db, formId)).map((l) => l.isoCode);
+}
+
+const offeredLanguagesQuery = preparedQuery((db) =>
+  db
+    .select({ id: languages.id, isoCode: languages.isoCode })
+    .from(languages)
+    .where(
+      or(
+        eq(languages.isoCode, 'en'),
+        and(eq(languages.isActive, true), sql`exists (select 1 from ${oFormLanguages} ol where ol.o_form_id = ${sql.placeholder('formId')} and ol.language_id = ${languages.id})`),
+      ),
+    )
+    .orderBy(asc(languages.isoCode))
+    .prepare('participant_offered_languages'),
+);
+
+/** surveyLanguages with each language's row id (null when English has no row). */
+export async function offeredLanguages(db: Db, formId: number): Promise<{ isoCode: string; id: number | null }[]> {
+  const rows = await offeredLanguagesQuery(db).execute({ formId });
+  const english = rows.find((r) => r.isoCode === 'en');
+  return [{ isoCode: 'en', id: english?.id ?? null }, ...rows.filter((r) => r.isoCode !== 'en')];
 }
 
 /**
@@ -211,6 +257,19 @@ async function servedIdentities(db: Db, screenerId: number, channelId: number | 
 const screenerActive = async (db: Db, screenerId: number) =>
   (await db.select({ isActive: screeners.isActive }).from(screeners).where(eq(screeners.id, screenerId)))[0]?.isActive === true;
 
+const runFactsQuery = preparedQuery((db) =>
+  db
+    .select({
+      screenerActive: screeners.isActive,
+      byScreener: sql<boolean>`exists (select 1 from ${screenerSurveys} ss where ss.screener_id = ${screeners.id} and ss.is_active and ss.o_form_identity = ${sql.placeholder('identity')})`,
+      channelNamesSurveys: sql<boolean>`exists (select 1 from ${mediaChannelSurveys} l where l.media_channel_id = ${sql.placeholder('channelId')})`,
+      byChannel: sql<boolean>`exists (select 1 from ${mediaChannelSurveys} l where l.media_channel_id = ${sql.placeholder('channelId')} and l.is_active and l.o_form_identity = ${sql.placeholder('identity')})`,
+    })
+    .from(screeners)
+    .where(eq(screeners.id, sql.placeholder('screenerId')))
+    .prepare('participant_run_facts'),
+);
+
 /**
  * Whether `form` may run, through `channel` when given: the version approved and active; the
  * channel active, of an active screener that serves the survey's identity (and, when the channel
@@ -218,8 +277,10 @@ const screenerActive = async (db: Db, screenerId: number) =>
  */
 export async function checkRunnable(db: Db, form: FormRow, channel: ChannelRow | null): Promise<RunTarget> {
   if (channel) {
-    const served = await servedIdentities(db, channel.screenerId, channel.id);
-    const runnable = form.isApproved && form.isActive && channel.isActive && served.includes(form.identity) && (await screenerActive(db, channel.screenerId));
+    // servedIdentities' rule asked of one identity, in one query: every submission starts here.
+    const [facts] = await runFactsQuery(db).execute({ screenerId: channel.screenerId, channelId: channel.id, identity: form.identity });
+    const served = facts !== undefined && facts.byScreener && (!facts.channelNamesSurveys || facts.byChannel);
+    const runnable = form.isApproved && form.isActive && channel.isActive && served && facts.screenerActive;
     return { form, channel, screenerId: channel.screenerId, runnable };
   }
   const screenerId = await screenerForIdentity(db, form.identity);

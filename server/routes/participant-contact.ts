@@ -119,7 +119,7 @@ export async function screenerContactFields(db: Db, screenerId: number | null) {
 
 /** The submission the token opens, from the channel the request names when it is cross-origin. */
 async function openSubmission(deps: Deps, c: Context<AppEnv>, missing?: string): Promise<SubmissionRow> {
-  const submission = await submissionForToken(deps.db, c, parseId(c.req.param('submissionId')), missing);
+  const { submission } = await submissionForToken(deps.db, c, parseId(c.req.param('submissionId')), missing);
   assertChannelOfRequest(c, deps, submission.mediaChannelId);
   return submission;
 }

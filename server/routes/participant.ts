@@ -16,7 +16,8 @@ import { message } from '../../core/validation/messages';
 import { isApiIsoCode } from '../../core/i18n';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
-import { languages, mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oFormSubmissions, oForms, screeners } from '../db/schema';
+import { preparedQuery } from '../db/prepared';
+import { mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oFormSubmissions, oForms, screeners } from '../db/schema';
 import { verifyAccessToken } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { readJson } from '../http/body';
@@ -27,8 +28,10 @@ import { hit, tooManyRequests } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { entryForToken, issueToken, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
+import { createPageEntry, createSubmission, savePage, type PageSave } from '../participant/entries';
 import { languageChain, outcomeMessages } from '../participant/messages';
 import {
+  activeChildren,
   answerProblems,
   checkRunnable,
   countOnChannel,
@@ -39,10 +42,10 @@ import {
   qualify,
   resolveStart,
   runOfSubmission,
+  offeredLanguages,
   surveyLanguages,
   type ChannelRow,
   type FormRow,
-  type Survey,
 } from '../participant/run';
 import { findForm } from './oforms';
 
@@ -209,7 +212,6 @@ function submissionResource(row: SubmissionRow): Resource {
 }
 
 type EntryRow = typeof oFormContainerEntries.$inferSelect;
-type Conn = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 function entryResource(entry: EntryRow, identity: string | null, children: readonly EntryRow[] = []): Resource {
   return toResource(
@@ -226,29 +228,20 @@ function entryResource(entry: EntryRow, identity: string | null, children: reado
   );
 }
 
-/** A page's entry and one child entry per active child container (SPEC: a parent entry, then a child entry). */
-async function createPageEntry(tx: Conn, survey: Survey, submissionId: number, pageId: number): Promise<{ entry: EntryRow; children: EntryRow[] }> {
-  const [entry] = await tx.insert(oFormContainerEntries).values({ submissionId, containerId: pageId }).returning();
-  const childContainers = survey.containers.filter((c) => c.parentId === pageId && c.isActive);
-  const children = childContainers.length
-    ? await tx
-        .insert(oFormContainerEntries)
-        .values(childContainers.map((c) => ({ submissionId, containerId: c.id, parentId: entry!.id })))
-        .returning()
-    : [];
-  return { entry: entry!, children };
-}
-
-async function formOf(db: Db, submission: SubmissionRow): Promise<FormRow> {
-  const [form] = await db.select().from(oForms).where(eq(oForms.id, submission.oFormId));
-  if (!form) throw notFound('survey');
-  return form;
-}
-
 /** The language a participant runs in: theirs when the survey offers it (or its base language), else English. */
 function runLanguage(requested: string | null, offered: readonly string[]): string {
   return languageChain(requested).find((code) => offered.includes(code)) ?? 'en';
 }
+
+/** A version and a channel in one query (a join on nothing they share; no channel for a null id). */
+const formAndChannelQuery = preparedQuery((db) =>
+  db
+    .select({ form: oForms, channel: mediaChannels })
+    .from(oForms)
+    .leftJoin(mediaChannels, eq(mediaChannels.id, sql.placeholder('mediaChannelId')))
+    .where(eq(oForms.id, sql.placeholder('oFormId')))
+    .prepare('participant_form_and_channel'),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Routes
@@ -308,13 +301,10 @@ export function participantRoutes(deps: Deps) {
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post('/o-form-submissions', async (c) => {
     const input = await readAttributes(c, SubmissionInput);
-    const [form] = await db.select().from(oForms).where(eq(oForms.id, input.oFormId));
-    if (!form) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
-    let channel: ChannelRow | null = null;
-    if (input.mediaChannelId !== null) {
-      [channel = null] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, input.mediaChannelId));
-      if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
-    }
+    const [found] = await formAndChannelQuery(db).execute({ oFormId: input.oFormId, mediaChannelId: input.mediaChannelId });
+    if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
+    const { form, channel } = found;
+    if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
     assertChannelOfRequest(c, deps, channel?.id ?? null);
     const address = clientAddress(c);
     await enforceLimits(db, c, limits.windowSeconds, [
@@ -326,23 +316,16 @@ export function participantRoutes(deps: Deps) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
       return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } });
     }
-    const language = runLanguage(input.language, await surveyLanguages(db, form.id));
-    const [languageRow] = await db.select({ id: languages.id }).from(languages).where(eq(languages.isoCode, language));
+    const offered = await offeredLanguages(db, form.id);
+    const language = runLanguage(input.language, offered.map((l) => l.isoCode));
     const { token, hash } = issueToken();
-    const row = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(oFormSubmissions)
-        .values({
-          oFormId: form.id,
-          mediaChannelId: channel?.id ?? null,
-          language,
-          languageId: languageRow?.id ?? null,
-          mediaChannelUrl: input.mediaChannelUrl,
-          tokenHash: hash,
-        })
-        .returning();
-      await countOnChannel(tx, channel?.id ?? null, 'submissionsStarted');
-      return created!;
+    const row = await createSubmission(db, {
+      oFormId: form.id,
+      mediaChannelId: channel?.id ?? null,
+      language,
+      languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
+      mediaChannelUrl: input.mediaChannelUrl,
+      tokenHash: hash,
     });
     c.header(TOKEN_HEADER, token);
     c.header('Cache-Control', 'no-store');
@@ -373,16 +356,16 @@ export function participantRoutes(deps: Deps) {
   app.post('/o-form-container-entries', async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
     const input = await readAttributes(c, EntryInput);
-    const submission = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
+    const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
-    const survey = await loadSurvey(db, await formOf(db, submission));
+    const survey = await loadSurvey(db, form);
     const container = survey.containers.find((x) => x.id === input.oFormContainerId && x.isActive);
     if (!container) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
     if (input.parentId === null) {
       if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
       if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
-      const { entry, children } = await db.transaction((tx) => createPageEntry(tx, survey, submission.id, container.id));
+      const { entry, children } = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
       return sendResource(c, entryResource(entry, container.identity, children), 201);
     }
     const [parent] = await db
@@ -401,9 +384,9 @@ export function participantRoutes(deps: Deps) {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const include = c.req.query('include');
     if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include)) throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
-    const { entry, submission } = await entryForToken(db, c, parseId(c.req.param('id')));
+    const { entry, submission, form } = await entryForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    const survey = await loadSurvey(db, await formOf(db, submission));
+    const survey = await loadSurvey(db, form);
     const children = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, entry.id)).orderBy(asc(oFormContainerEntries.id));
     const entryIds = [entry.id, ...children.map((ch) => ch.id)];
     const answers = await db.select().from(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds)).orderBy(asc(oFormFieldEntries.id));
@@ -438,13 +421,8 @@ export function participantRoutes(deps: Deps) {
     ]);
     const { answers: raw } = await readAttributes(c, PageInput);
     if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
-    let pageEntry = found.entry;
-    if (pageEntry.parentId !== null) {
-      const [parent] = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.id, pageEntry.parentId));
-      if (!parent) throw notFound('page entry');
-      pageEntry = parent;
-    }
-    const survey = await loadSurvey(db, await formOf(db, submission));
+    const { page: pageEntry } = found;
+    const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId);
     if (!page) throw notFound('page');
     const fields = fieldsOfPage(survey, page.id);
@@ -453,31 +431,32 @@ export function participantRoutes(deps: Deps) {
     if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
 
     const next = nextAfter(survey, page, answers);
-    const nextEntryId = await db.transaction(async (tx) => {
-      // Lock the submission so two saves of one page cannot interleave their replace.
-      await tx.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
-      const children = await tx.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, pageEntry.id));
-      const entryIds = [pageEntry.id, ...children.map((ch) => ch.id)];
-      await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds));
-      const rows: (typeof oFormFieldEntries.$inferInsert)[] = [];
-      for (const field of fields) {
-        const value = answers[field.identity];
-        if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
-        let entryId = pageEntry.id;
-        if (field.containerId !== page.id) {
-          let child = children.find((ch) => ch.containerId === field.containerId);
-          if (!child) {
-            [child] = await tx.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
-            children.push(child!);
-          }
-          entryId = child!.id;
+    const children = [...pageEntry.children];
+    const rows: PageSave['answers'][number][] = [];
+    for (const field of fields) {
+      const value = answers[field.identity];
+      if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+      let entryId = pageEntry.id;
+      if (field.containerId !== page.id) {
+        let child = children.find((ch) => ch.containerId === field.containerId);
+        if (!child) {
+          // A child entry the page entry lacks (one made before its container was): made now.
+          const [made] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
+          children.push((child = { id: made!.id, containerId: made!.containerId }));
         }
-        rows.push({ containerEntryId: entryId, fieldId: field.id, fieldValue: value });
+        entryId = child.id;
       }
-      if (rows.length) await tx.insert(oFormFieldEntries).values(rows);
-      await tx.update(oFormSubmissions).set({ modified: sql`now()` }).where(eq(oFormSubmissions.id, submission.id));
-      return next.page ? (await createPageEntry(tx, survey, submission.id, next.page.id)).entry.id : null;
+      rows.push({ entryId, fieldId: field.id, value });
+    }
+    const saved = await savePage(db, {
+      submissionId: submission.id,
+      entryIds: [pageEntry.id, ...children.map((ch) => ch.id)],
+      answers: rows,
+      next: next.page ? { pageId: next.page.id, childContainerIds: activeChildren(survey, next.page.id) } : null,
     });
+    // The run was completed (or removed) after the entry was read: nothing was written.
+    if (saved === null) throw conflict(SUBMISSION_COMPLETED);
+    const nextEntryId = saved.nextEntryId;
     return sendDocument(c, {
       meta: {
         success: true,
@@ -511,7 +490,7 @@ export function participantRoutes(deps: Deps) {
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
   app.patch('/o-form-submission-sanitization/:id', async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
-    const submission = await submissionForToken(db, c, parseId(c.req.param('id')));
+    const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const { pageIds } = await readAttributes(c, SanitizeInput);
     if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
@@ -537,7 +516,7 @@ export function participantRoutes(deps: Deps) {
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
   app.get('/o-form-submission-qualification/:id', async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
-    const submission = await submissionForToken(db, c, parseId(c.req.param('id')));
+    const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const result = await qualify(db, submission);
     if (submission.status !== 'completed') {
@@ -570,9 +549,9 @@ export function participantRoutes(deps: Deps) {
     const parsed = v.safeParse(MetricInput, attributes);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
     const input = parsed.output;
-    const submission = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);
+    const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    const survey = await loadSurvey(db, await formOf(db, submission));
+    const survey = await loadSurvey(db, form);
     if (!survey.containers.some((x) => x.identity === input.identity && x.parentId === null)) {
       throw invalid([{ pointer: '/data/attributes/identity', detail: UNKNOWN_PAGE }]);
     }

@@ -44,7 +44,7 @@ export async function startServer(
   let log = '';
   // The loader in this process rather than tsx's CLI, which would run the server in a child of
   // its own: a SIGKILL sent to the CLI would leave that child serving.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.SERVER_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF_DIR}`] : []), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

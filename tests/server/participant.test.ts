@@ -11,6 +11,7 @@ import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/http/log';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { MISSING_TOKEN } from '../../server/participant/access';
+import { savePage } from '../../server/participant/entries';
 import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
@@ -228,6 +229,42 @@ describe('answers and branching', () => {
     const body = await json(res);
     expect(body.meta.answers).toEqual({ q_choice: 'yes' });
     expect(body.included[0].attributes).toMatchObject({ fieldValue: 'yes', oFormFieldIdentity: 'q_choice' });
+  });
+
+  it("replaces a page's answers when it is answered again, once per question even at the same moment", async () => {
+    const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+    const p2 = (await answerPage(h, token, firstEntryId, { q_choice: 'yes' })).meta.nextContainerEntryId!;
+    expect((await answerPage(h, token, p2, { q_dob: '1980-06-15', q_text: 'hello' })).meta.success).toBe(true);
+    expect((await answerPage(h, token, p2, { q_dob: '1970-02-02' })).meta.success).toBe(true);
+    const readBack = async () => (await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${p2}`, { headers: withToken(token) }))).meta.answers;
+    expect(await readBack()).toEqual({ q_dob: '1970-02-02' });
+
+    const both = await Promise.all([answerPage(h, token, p2, { q_dob: '1990-01-01', q_text: 'first' }), answerPage(h, token, p2, { q_dob: '1991-01-01', q_text: 'second' })]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const stored = (await answersOf(submissionId)).filter((a) => a.fieldId !== f.fields.q_choice.id);
+    expect(stored.map((a) => a.fieldId).sort()).toEqual([f.fields.q_dob.id, f.fields.q_text.id].sort());
+    expect([['1990-01-01', 'first'], ['1991-01-01', 'second']]).toContainEqual([stored.find((a) => a.fieldId === f.fields.q_dob.id)!.value, stored.find((a) => a.fieldId === f.fields.q_text.id)!.value]);
+  });
+
+  it('refuses an answer to a completed run with 409 and changes nothing', async () => {
+    const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+    await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+    await h.db.update(oFormSubmissions).set({ status: 'completed' }).where(eq(oFormSubmissions.id, Number(submissionId)));
+    const entriesBefore = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+    const res = await answerPage(h, token, firstEntryId, { q_choice: 'skip' });
+    expect(res.status).toBe(409);
+    expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
+    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)))).toEqual(entriesBefore);
+    // The statement re-checks under the submission's lock (a run completed after the entry was read).
+    const saved = await savePage(h.db, {
+      submissionId: Number(submissionId),
+      entryIds: [Number(firstEntryId)],
+      answers: [{ entryId: Number(firstEntryId), fieldId: f.fields.q_choice.id, value: 'skip' }],
+      next: { pageId: f.pages.p3.id, childContainerIds: [] },
+    });
+    expect(saved).toBeNull();
+    expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
+    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)))).toEqual(entriesBefore);
   });
 
   it('previews where answers lead without writing anything', async () => {

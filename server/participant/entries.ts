@@ -1,0 +1,162 @@
+/**
+ * A submission's page entries and their answers, on the participant's hottest path: each write
+ * here is one prepared statement (server/db/prepared.ts), atomic without a transaction and one
+ * round trip.
+ *
+ * Storing a page's answers updates the submission row first (its `modified`), which takes its
+ * lock and re-checks under that lock that the run is not completed; every other part runs only
+ * when that update found the row. The page's answers become the ones sent: answered questions
+ * are upserted (the pair entry/question is unique), the page's other answers deleted. Two saves
+ * of one page at the same moment (a double submit the widget's busy state prevents) both
+ * succeed, the later winning each question both answered.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { preparedQuery } from '../db/prepared';
+import { mediaChannels, oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
+
+export interface PageSave {
+  submissionId: number;
+  /** The page entry and its child entries: whose earlier answers are replaced. */
+  entryIds: readonly number[];
+  answers: readonly { entryId: number; fieldId: number; value: unknown }[];
+  /** The page the answers lead to, with its active child containers: its entry is created. */
+  next: { pageId: number; childContainerIds: readonly number[] } | null;
+}
+
+export type EntryRow = typeof oFormContainerEntries.$inferSelect;
+type SubmissionRow = typeof oFormSubmissions.$inferSelect;
+
+const param = sql.placeholder;
+
+/** Ids as a PostgreSQL array literal, a statement parameter cast to int[]. */
+const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+
+const entryColumns = {
+  id: sql<number>`id`.mapWith(Number),
+  submissionId: sql<number>`submission_id`.mapWith(Number),
+  containerId: sql<number>`container_id`.mapWith(Number),
+  parentId: sql<number | null>`parent_id`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+  created: sql<Date>`created`.mapWith((v: unknown) => new Date(v as string | Date)),
+};
+
+/**
+ * The CTEs `page` and `kids`: a page's entry, when `when` holds, and one child entry per child
+ * container under it (SPEC: a parent entry, then a child entry), both returning their rows.
+ */
+function pageEntryCtes(db: Db, when: SQL) {
+  const page = db.$with('page', entryColumns).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id)
+    select ${param('submissionId')}::int, ${param('pageId')}::int where ${when}
+    returning id, submission_id, container_id, parent_id, created`);
+  const kids = db.$with('kids', entryColumns).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
+    select ${param('submissionId')}::int, c.id, page.id from page, unnest(${param('childContainerIds')}::int[]) with ordinality as c(id, n)
+    order by c.n
+    returning id, submission_id, container_id, parent_id, created`);
+  return { page, kids };
+}
+
+const createSubmissionQuery = preparedQuery((db) => {
+  const counted = db.$with('counted', { id: sql<number>`id` }).as(
+    sql`update ${mediaChannels} set submissions_started = submissions_started + 1 where id = ${param('mediaChannelId')}::int returning id`,
+  );
+  return db
+    .with(counted)
+    .insert(oFormSubmissions)
+    .values({
+      oFormId: param('oFormId'),
+      mediaChannelId: param('mediaChannelId'),
+      language: param('language'),
+      languageId: param('languageId'),
+      mediaChannelUrl: param('mediaChannelUrl'),
+      tokenHash: param('tokenHash'),
+    })
+    .returning()
+    .prepare('participant_create_submission');
+});
+
+/**
+ * A new submission, counted on its channel's submissionsStarted in the same statement: the
+ * channel's row is every starting participant's, so its lock is held for one statement only.
+ */
+export async function createSubmission(
+  db: Db,
+  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'tokenHash'>,
+): Promise<SubmissionRow> {
+  const [created] = await createSubmissionQuery(db).execute({
+    oFormId: values.oFormId,
+    mediaChannelId: values.mediaChannelId ?? null,
+    language: values.language,
+    languageId: values.languageId ?? null,
+    mediaChannelUrl: values.mediaChannelUrl ?? null,
+    tokenHash: values.tokenHash,
+  });
+  if (!created) throw new Error('submission not created');
+  return created;
+}
+
+const createPageEntryQuery = preparedQuery((db) => {
+  const { page, kids } = pageEntryCtes(db, sql`true`);
+  return db
+    .with(page, kids)
+    .select(entryColumns)
+    .from(sql`(select *, 0 as k from page union all select *, 1 as k from kids) as made`)
+    .orderBy(sql`k`, sql`id`)
+    .prepare('participant_create_page_entry');
+});
+
+/** A page's entry and one child entry per given child container. */
+export async function createPageEntry(
+  db: Db,
+  submissionId: number,
+  pageId: number,
+  childContainerIds: readonly number[],
+): Promise<{ entry: EntryRow; children: EntryRow[] }> {
+  const [entry, ...children] = await createPageEntryQuery(db).execute({ submissionId, pageId, childContainerIds: intArray(childContainerIds) });
+  if (!entry) throw new Error('page entry not created');
+  return { entry, children };
+}
+
+const savePageQuery = preparedQuery((db) => {
+  const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
+    update ${oFormSubmissions} set modified = now()
+    where id = ${param('submissionId')} and status <> 'completed'
+    returning id`);
+  const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
+    select a.entry_id, a.field_id, a.value from jsonb_to_recordset(${param('answers')}::jsonb) as a(entry_id int, field_id int, value jsonb)`);
+  const gone = db.$with('gone', { id: sql<number>`id` }).as(sql`
+    delete from ${oFormFieldEntries} f
+    where f.container_entry_id = any(${param('entryIds')}::int[])
+      and exists (select 1 from locked)
+      and not exists (select 1 from answers a where a.entry_id = f.container_entry_id and a.field_id = f.field_id)
+    returning f.id`);
+  const saved = db.$with('saved', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormFieldEntries} (container_entry_id, field_id, field_value)
+    select a.entry_id, a.field_id, a.value from locked, answers a
+    on conflict (container_entry_id, field_id) do update set field_value = excluded.field_value, created = excluded.created
+    returning id`);
+  const { page, kids } = pageEntryCtes(db, sql`${param('hasNext')}::boolean and exists (select 1 from locked)`);
+  return db
+    .with(locked, answers, gone, saved, page, kids)
+    .select({
+      saved: sql<boolean>`exists (select 1 from locked)`,
+      nextEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+    })
+    .from(sql`(select 1) as one`)
+    .prepare('participant_save_page');
+});
+
+/** Null when the submission is gone or completed (nothing written); else the next page's new entry, if any. */
+export async function savePage(db: Db, save: PageSave): Promise<{ nextEntryId: number | null } | null> {
+  const [row] = await savePageQuery(db).execute({
+    submissionId: save.submissionId,
+    entryIds: intArray(save.entryIds),
+    answers: JSON.stringify(save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value }))),
+    hasNext: save.next !== null,
+    pageId: save.next?.pageId ?? null,
+    childContainerIds: intArray(save.next?.childContainerIds ?? []),
+  });
+  if (!row || row.saved !== true) return null;
+  return { nextEntryId: row.nextEntryId };
+}
