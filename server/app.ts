@@ -14,6 +14,7 @@ import { securityHeaders } from './http/security';
 import { compress } from './http/compress';
 import { rejectNulInQuery } from './http/query';
 import { auditWrites } from './audit/middleware';
+import { setAnswerHeaders } from './http/headers';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { ssoRoutes } from './routes/sso';
@@ -63,7 +64,7 @@ export function createApp(deps: Deps) {
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
+    setAnswerHeaders(c, { 'X-Request-Id': requestId });
     deps.log.info('request', {
       requestId,
       method: c.req.method,
@@ -88,6 +89,12 @@ export function createApp(deps: Deps) {
   });
   app.use('/api/*', (c, next) => {
     const upload = c.req.method === 'POST' && UPLOAD_PATHS.some((p) => p.test(new URL(c.req.url).pathname));
+    // A declared length decides alone, as in hono's bodyLimit, but without asking the request
+    // for its body first (which makes the Node adapter build a whole web Request per call).
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined && /^\d+$/.test(declared)) {
+      if (Number(declared) <= (upload ? deps.config.uploadLimitBytes + MULTIPART_SLACK : JSON_BODY_LIMIT)) return next();
+    }
     return upload ? uploadLimit(c, next) : jsonLimit(c, next);
   });
 

@@ -70,12 +70,23 @@ export const compress = () =>
   createMiddleware(async (c, next) => {
     await next();
     const res = c.res;
-    if (c.req.method === 'HEAD' || !res.body || res.headers.has('Content-Encoding')) return;
+    // Status and headers first: asking for the body makes the Node adapter build a web Response.
+    if (c.req.method === 'HEAD' || res.headers.has('Content-Encoding')) return;
     if (res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304) return;
     if (!isCompressible(res.headers.get('Content-Type')) || /\bno-transform\b/i.test(res.headers.get('Cache-Control') ?? '')) return;
+    const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
+    if (!encoding) {
+      // Nothing to compress for this client; caches still learn the answer depends on the header.
+      try {
+        varyOnEncoding(res.headers);
+        return;
+      } catch {
+        // Immutable headers (a Response from fetch): rebuilt below.
+      }
+    }
+    if (!res.body) return;
     const headers = new Headers(res.headers);
     varyOnEncoding(headers);
-    const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
     const raw = new Uint8Array(await res.arrayBuffer());
     let body: Uint8Array = raw;
     if (encoding && raw.length >= MIN_COMPRESS_BYTES) {

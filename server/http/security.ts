@@ -2,6 +2,7 @@
  * Response headers every answer carries (OWASP ASVS 14.4), and the admin's
  * Content-Security-Policy: scripts only from this origin, never inline, and no framing.
  */
+import { setAnswerHeaders } from './headers';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 
@@ -25,11 +26,11 @@ export const ADMIN_CSP = [
 export const securityHeaders = (options: { https: boolean }) =>
   createMiddleware<AppEnv>(async (c, next) => {
     await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (options.https || new URL(c.req.url).protocol === 'https:') {
-      c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    }
+    setAnswerHeaders(c, {
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+      ...(options.https || new URL(c.req.url).protocol === 'https:' ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
+    });
   });
 
 /** Headers for the admin's HTML document. */
