@@ -7,9 +7,9 @@
  * duration runs against the same server in the same run, and the budget is half its rate.
  */
 import { benchServer, benchKinds, type BenchKind, type BenchRow } from './harness';
-import { runLoad } from './load';
+import { httpClient, runLoad } from './load';
 import { pgbenchTps } from './pgbench';
-import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture, type ParticipantRequester } from '../tests/support/participantFixture';
+import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../tests/support/participantFixture';
 
 const CLIENTS = 50;
 const SECONDS = Number(process.env.BENCH_PARTICIPANT_SECONDS ?? 15);
@@ -34,15 +34,6 @@ export default async function participants(): Promise<BenchRow[]> {
   return rows;
 }
 
-const requester = (url: string): ParticipantRequester => ({
-  request: (method, path, options = {}) =>
-    fetch(`${url}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    }),
-});
-
 async function onDatabase(kind: BenchKind, measuredCeiling: number | null): Promise<{ rows: BenchRow[]; tps: number | null }> {
   let fixture: ParticipantFixture | undefined;
   const server = await benchServer(
@@ -52,8 +43,8 @@ async function onDatabase(kind: BenchKind, measuredCeiling: number | null): Prom
     },
     UNLIMITED,
   );
+  const h = httpClient(server.url);
   try {
-    const h = requester(server.url);
     const f = fixture!;
     const expectOk = (status: number, page: string) => {
       if (status !== 200) throw new Error(`${page} answered ${status}`);
@@ -95,6 +86,7 @@ async function onDatabase(kind: BenchKind, measuredCeiling: number | null): Prom
       ],
     };
   } finally {
+    h.close();
     await server.close();
   }
 }

@@ -148,7 +148,7 @@ describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
         },
       },
     });
-    expect(contact.status, await contact.clone().text()).toBe(201);
+    expect(contact.status, await contact.text()).toBe(201);
 
     await withDatabase(async (db) => {
       const { rows } = await db.query<{ status: string; answers: number; contacts: number }>(

@@ -213,7 +213,7 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
 
 /** What tests send and read around a run, over any `request(method, path, {body, headers})`. */
 export interface ParticipantRequester {
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<Pick<Response, 'status' | 'json' | 'text'> & { headers: Pick<Headers, 'get'> }>;
 }
 
 export const TOKEN_HEADER = 'Survey-Submission-Token';
