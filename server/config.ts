@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   /** When set, PostgreSQL through node-postgres; otherwise embedded PGlite under dataDir/db. */
   databaseUrl: string | null;
+  /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** When null, one is generated and kept in dataDir (see auth/secret.ts). */
   jwtSecret: string | null;
   adminUsername: string;
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
     databaseUrl,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
     jwtSecret,
     adminUsername,
     adminPassword,

@@ -31,12 +31,12 @@ const STARTUP_LOCK = 7_310_421_019;
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export async function openDatabase(options: { databaseUrl: string | null; dataDir: string | null; loadDataDir?: Blob }): Promise<Database> {
+export async function openDatabase(options: { databaseUrl: string | null; dataDir: string | null; loadDataDir?: Blob; poolSize?: number }): Promise<Database> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not take the process down.
     pool.on('error', (error) => console.error(JSON.stringify({ level: 'error', msg: 'database pool error', error: error.message })));
     const db = drizzle(pool, { schema });

@@ -4,7 +4,8 @@
  * questions as the participant sees them, where a page's answers lead (core/oform/navigation.ts),
  * and the qualification per engagement. Shared by the participant routes and the contact steps.
  */
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
+import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { FIELD_TYPES, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import { checkAnswers, type Answers } from '../../core/oform/answers';
@@ -140,25 +141,37 @@ export async function surveyLanguages(db: Db, formId: number): Promise<string[]>
   return (await offeredLanguages(db, formId)).map((l) => l.isoCode);
 }
 
+type SqlValue = SQLWrapper | Placeholder;
+
+/**
+ * The languages a version offers, with their row ids, as one JSON column (English always, and
+ * the version's active languages): for offeredLanguages and for the submission start's query.
+ */
+export const offeredLanguagesColumn = (formId: SqlValue) =>
+  sql<unknown>`(
+    select json_agg(json_build_array(l.id, l.iso_code) order by l.iso_code) from ${languages} l
+    where l.iso_code = 'en' or (l.is_active and exists (select 1 from ${oFormLanguages} ol where ol.o_form_id = ${formId} and ol.language_id = l.id)))`;
+
+const LanguageRows = v.nullable(v.array(v.tuple([v.number(), v.string()])));
+
+/** The column's value as surveyLanguages' order: English first (null id when it has no row), then by code. */
+export function offeredFromColumn(value: unknown): { isoCode: string; id: number | null }[] {
+  const rows = v.parse(LanguageRows, typeof value === 'string' ? JSON.parse(value) : value) ?? [];
+  const english = rows.find(([, code]) => code === 'en');
+  return [{ isoCode: 'en', id: english?.[0] ?? null }, ...rows.filter(([, code]) => code !== 'en').map(([id, isoCode]) => ({ isoCode, id }))];
+}
+
 const offeredLanguagesQuery = preparedQuery((db) =>
   db
-    .select({ id: languages.id, isoCode: languages.isoCode })
-    .from(languages)
-    .where(
-      or(
-        eq(languages.isoCode, 'en'),
-        and(eq(languages.isActive, true), sql`exists (select 1 from ${oFormLanguages} ol where ol.o_form_id = ${sql.placeholder('formId')} and ol.language_id = ${languages.id})`),
-      ),
-    )
-    .orderBy(asc(languages.isoCode))
+    .select({ languages: offeredLanguagesColumn(sql.placeholder('formId')) })
+    .from(sql`(select 1) as one`)
     .prepare('participant_offered_languages'),
 );
 
 /** surveyLanguages with each language's row id (null when English has no row). */
 export async function offeredLanguages(db: Db, formId: number): Promise<{ isoCode: string; id: number | null }[]> {
-  const rows = await offeredLanguagesQuery(db).execute({ formId });
-  const english = rows.find((r) => r.isoCode === 'en');
-  return [{ isoCode: 'en', id: english?.id ?? null }, ...rows.filter((r) => r.isoCode !== 'en')];
+  const [row] = await offeredLanguagesQuery(db).execute({ formId });
+  return offeredFromColumn(row?.languages ?? null);
 }
 
 /**
@@ -257,30 +270,42 @@ async function servedIdentities(db: Db, screenerId: number, channelId: number | 
 const screenerActive = async (db: Db, screenerId: number) =>
   (await db.select({ isActive: screeners.isActive }).from(screeners).where(eq(screeners.id, screenerId)))[0]?.isActive === true;
 
+/**
+ * What decides whether a version may run through a channel, as columns of one query (for
+ * checkRunnable's own query and for the submission start's): servedIdentities' rule asked of
+ * one identity.
+ */
+export const runFactColumns = (identity: SqlValue, channelId: SqlValue, screenerId: SqlValue) => ({
+  screenerActive: sql<boolean | null>`(select s.is_active from ${screeners} s where s.id = ${screenerId})`,
+  byScreener: sql<boolean>`exists (select 1 from ${screenerSurveys} ss where ss.screener_id = ${screenerId} and ss.is_active and ss.o_form_identity = ${identity})`,
+  channelNamesSurveys: sql<boolean>`exists (select 1 from ${mediaChannelSurveys} l where l.media_channel_id = ${channelId})`,
+  byChannel: sql<boolean>`exists (select 1 from ${mediaChannelSurveys} l where l.media_channel_id = ${channelId} and l.is_active and l.o_form_identity = ${identity})`,
+});
+
+export interface RunFacts {
+  screenerActive: boolean | null;
+  byScreener: boolean;
+  channelNamesSurveys: boolean;
+  byChannel: boolean;
+}
+
 const runFactsQuery = preparedQuery((db) =>
   db
-    .select({
-      screenerActive: screeners.isActive,
-      byScreener: sql<boolean>`exists (select 1 from ${screenerSurveys} ss where ss.screener_id = ${screeners.id} and ss.is_active and ss.o_form_identity = ${sql.placeholder('identity')})`,
-      channelNamesSurveys: sql<boolean>`exists (select 1 from ${mediaChannelSurveys} l where l.media_channel_id = ${sql.placeholder('channelId')})`,
-      byChannel: sql<boolean>`exists (select 1 from ${mediaChannelSurveys} l where l.media_channel_id = ${sql.placeholder('channelId')} and l.is_active and l.o_form_identity = ${sql.placeholder('identity')})`,
-    })
-    .from(screeners)
-    .where(eq(screeners.id, sql.placeholder('screenerId')))
+    .select(runFactColumns(sql.placeholder('identity'), sql.placeholder('channelId'), sql.placeholder('screenerId')))
+    .from(sql`(select 1) as one`)
     .prepare('participant_run_facts'),
 );
 
 /**
  * Whether `form` may run, through `channel` when given: the version approved and active; the
  * channel active, of an active screener that serves the survey's identity (and, when the channel
- * names its surveys, one of those).
+ * names its surveys, one of those). `facts` when the caller's query already read them.
  */
-export async function checkRunnable(db: Db, form: FormRow, channel: ChannelRow | null): Promise<RunTarget> {
+export async function checkRunnable(db: Db, form: FormRow, channel: ChannelRow | null, facts?: RunFacts): Promise<RunTarget> {
   if (channel) {
-    // servedIdentities' rule asked of one identity, in one query: every submission starts here.
-    const [facts] = await runFactsQuery(db).execute({ screenerId: channel.screenerId, channelId: channel.id, identity: form.identity });
-    const served = facts !== undefined && facts.byScreener && (!facts.channelNamesSurveys || facts.byChannel);
-    const runnable = form.isApproved && form.isActive && channel.isActive && served && facts.screenerActive;
+    const known = facts ?? (await runFactsQuery(db).execute({ screenerId: channel.screenerId, channelId: channel.id, identity: form.identity }))[0];
+    const served = known !== undefined && known.byScreener && (!known.channelNamesSurveys || known.byChannel);
+    const runnable = form.isApproved && form.isActive && channel.isActive && served && known.screenerActive === true;
     return { form, channel, screenerId: channel.screenerId, runnable };
   }
   const screenerId = await screenerForIdentity(db, form.identity);

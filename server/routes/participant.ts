@@ -42,7 +42,9 @@ import {
   qualify,
   resolveStart,
   runOfSubmission,
-  offeredLanguages,
+  offeredFromColumn,
+  offeredLanguagesColumn,
+  runFactColumns,
   surveyLanguages,
   type ChannelRow,
   type FormRow,
@@ -233,10 +235,18 @@ function runLanguage(requested: string | null, offered: readonly string[]): stri
   return languageChain(requested).find((code) => offered.includes(code)) ?? 'en';
 }
 
-/** A version and a channel in one query (a join on nothing they share; no channel for a null id). */
+/**
+ * A version, a channel (a join on nothing they share; none for a null id), whether the version
+ * runs through it and the languages it offers: all a submission's start reads, in one query.
+ */
 const formAndChannelQuery = preparedQuery((db) =>
   db
-    .select({ form: oForms, channel: mediaChannels })
+    .select({
+      form: oForms,
+      channel: mediaChannels,
+      facts: runFactColumns(oForms.identity, mediaChannels.id, mediaChannels.screenerId),
+      languages: offeredLanguagesColumn(oForms.id),
+    })
     .from(oForms)
     .leftJoin(mediaChannels, eq(mediaChannels.id, sql.placeholder('mediaChannelId')))
     .where(eq(oForms.id, sql.placeholder('oFormId')))
@@ -303,7 +313,7 @@ export function participantRoutes(deps: Deps) {
     const input = await readAttributes(c, SubmissionInput);
     const [found] = await formAndChannelQuery(db).execute({ oFormId: input.oFormId, mediaChannelId: input.mediaChannelId });
     if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
-    const { form, channel } = found;
+    const { form, channel, facts } = found;
     if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
     assertChannelOfRequest(c, deps, channel?.id ?? null);
     const address = clientAddress(c);
@@ -311,12 +321,12 @@ export function participantRoutes(deps: Deps) {
       { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
       { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
     ]);
-    const target = await checkRunnable(db, form, channel);
+    const target = await checkRunnable(db, form, channel, facts);
     if (!target.runnable) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
       return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } });
     }
-    const offered = await offeredLanguages(db, form.id);
+    const offered = offeredFromColumn(found.languages);
     const language = runLanguage(input.language, offered.map((l) => l.isoCode));
     const { token, hash } = issueToken();
     const row = await createSubmission(db, {
