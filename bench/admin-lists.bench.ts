@@ -148,14 +148,13 @@ export async function generate(db: Awaited<ReturnType<typeof benchApp>>['db']) {
     select (g % ${FORMS}) + 1, (g % ${CHANNELS}) + 1, md5(g::text), case when g % 10 = 0 then 'completed' else 'in_progress' end,
            case when g % 4 = 0 then true when g % 4 = 1 then false end, now() - (g % 100000) * interval '1 minute'
     from generate_series(1, ${SUBMISSIONS}) g`);
-  // The channels' figures are the counters the participant runner keeps; here, those submissions' counts.
+  // The channels' figures are the counters the participant runner keeps, in 16 shards a channel;
+  // here, those submissions' counts.
   await run(`
-    update media_channels m set submissions_started = s.started, submissions_completed = s.completed,
-           submissions_qualified = s.qualified, views = s.started * 3
-    from (select media_channel_id, count(*)::int as started, count(*) filter (where status = 'completed')::int as completed,
-                 count(*) filter (where is_qualified)::int as qualified
-          from o_form_submissions group by media_channel_id) s
-    where s.media_channel_id = m.id`);
+    insert into media_channel_figures (media_channel_id, shard, submissions_started, submissions_completed, submissions_qualified, views)
+    select media_channel_id, id % 16, count(*)::int, count(*) filter (where status = 'completed')::int,
+           count(*) filter (where is_qualified)::int, 3 * count(*)::int
+    from o_form_submissions group by media_channel_id, id % 16`);
   await run(`
     insert into contacts (submission_id, engagement_id, screener_id, media_channel_id, values_ciphertext, accept_terms, created)
     select g * ${Math.max(1, Math.floor(SUBMISSIONS / CONTACTS))}, (g % ${ENGAGEMENTS}) + 1, (g % ${SCREENERS}) + 1, (g % ${CHANNELS}) + 1,
@@ -175,6 +174,7 @@ export async function generate(db: Awaited<ReturnType<typeof benchApp>>['db']) {
     'referrals',
     'screeners',
     'media_channels',
+    'media_channel_figures',
     'o_forms',
     'o_form_submissions',
     'contacts',

@@ -17,6 +17,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -561,11 +562,6 @@ export const mediaChannels = pgTable(
     screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'restrict' }),
     type: text('type').notNull(),
     isActive: boolean('is_active').notNull().default(true),
-    views: integer('views').notNull().default(0),
-    share: integer('share').notNull().default(0),
-    submissionsStarted: integer('submissions_started').notNull().default(0),
-    submissionsCompleted: integer('submissions_completed').notNull().default(0),
-    submissionsQualified: integer('submissions_qualified').notNull().default(0),
     created: created(),
     modified: modified(),
   },
@@ -574,6 +570,26 @@ export const mediaChannels = pgTable(
     index('media_channels_screener_idx').on(t.screenerId),
     check('media_channels_type_check', sql`${t.type} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
   ],
+);
+
+/**
+ * A channel's figures (views, shares, submissions started, completed, qualified), counted in
+ * several rows per channel: every participant's start adds to them, and one row per channel
+ * would make every start wait for the previous one's commit. A count goes to one shard picked at
+ * random; a channel's figure is the sum of its shards (server/domain/channelFigures.ts).
+ */
+export const mediaChannelFigures = pgTable(
+  'media_channel_figures',
+  {
+    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    shard: smallint('shard').notNull(),
+    views: integer('views').notNull().default(0),
+    share: integer('share').notNull().default(0),
+    submissionsStarted: integer('submissions_started').notNull().default(0),
+    submissionsCompleted: integer('submissions_completed').notNull().default(0),
+    submissionsQualified: integer('submissions_qualified').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.mediaChannelId, t.shard] })],
 );
 
 /** The survey identities a media channel serves (SPEC section 3: link id and isActive). */

@@ -128,3 +128,53 @@ export async function entryForToken(
   const page = v.parse(PageEntryJson, typeof found.page === 'string' ? JSON.parse(found.page) : found.page);
   return { entry: found.entry, submission: found.submission, form: found.form, page };
 }
+
+/** What answering a page needs of its entry: the submission's unchanging facts, its version, the page entry. */
+export interface AnswerTarget {
+  /** `status` as last read: a save re-checks it under the submission's lock. */
+  submission: Pick<SubmissionRow, 'id' | 'tokenHash' | 'mediaChannelId' | 'language' | 'status'>;
+  form: FormRow;
+  page: PageEntry;
+}
+
+/**
+ * Page entries this process made or read, so that answering a page is one statement (the save)
+ * rather than two. What is kept never changes: an entry's submission, token hash, channel and
+ * language, its page and child entries, and a version whose structure is approved (only those
+ * are kept; loadSurvey keeps their structure too). The submission's status may go stale here,
+ * which is why the save re-checks it. Per database handle, as loadSurvey's structures; the
+ * oldest out first.
+ */
+const ENTRIES_KEPT = 20_000;
+const knownEntries = new WeakMap<Db, Map<number, AnswerTarget>>();
+
+export function rememberPageEntry(db: Db, entryId: number, target: AnswerTarget): void {
+  if (target.form.approvedAt === null) return;
+  let kept = knownEntries.get(db);
+  if (!kept) knownEntries.set(db, (kept = new Map()));
+  if (kept.size >= ENTRIES_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(entryId, target);
+}
+
+/** Drops what this process kept of a page entry (its child entries changed), under any of its entries' ids. */
+export function forgetPageEntry(db: Db, pageEntryId: number): void {
+  const kept = knownEntries.get(db);
+  if (!kept) return;
+  for (const [id, target] of kept) if (id === pageEntryId || target.page.id === pageEntryId) kept.delete(id);
+}
+
+/** entryForToken for answering a page: from what this process keeps when it can, else one query. */
+export async function answerTargetForToken(db: Db, c: Context, entryId: number | null): Promise<AnswerTarget> {
+  const token = tokenOf(c);
+  if (token === null) throw unauthorized(MISSING_TOKEN.read);
+  if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
+  const kept = knownEntries.get(db)?.get(entryId);
+  if (kept) {
+    if (!sameHash(kept.submission.tokenHash, hashToken(token))) throw notFound('page entry');
+    return kept;
+  }
+  const { submission, form, page } = await entryForToken(db, c, entryId);
+  const target = { submission, form, page };
+  rememberPageEntry(db, entryId, target);
+  return target;
+}

@@ -11,9 +11,11 @@
  * succeed, the later winning each question both answered.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import * as v from 'valibot';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
-import { mediaChannels, oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
+import { countStatement } from '../domain/channelFigures';
+import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 
 export interface PageSave {
   submissionId: number;
@@ -58,9 +60,7 @@ function pageEntryCtes(db: Db, when: SQL) {
 }
 
 const createSubmissionQuery = preparedQuery((db) => {
-  const counted = db.$with('counted', { id: sql<number>`id` }).as(
-    sql`update ${mediaChannels} set submissions_started = submissions_started + 1 where id = ${param('mediaChannelId')}::int returning id`,
-  );
+  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(sql`${countStatement(param('mediaChannelId'), 'submissionsStarted')} returning media_channel_id`);
   return db
     .with(counted)
     .insert(oFormSubmissions)
@@ -76,10 +76,7 @@ const createSubmissionQuery = preparedQuery((db) => {
     .prepare('participant_create_submission');
 });
 
-/**
- * A new submission, counted on its channel's submissionsStarted in the same statement: the
- * channel's row is every starting participant's, so its lock is held for one statement only.
- */
+/** A new submission, counted in its channel's submissionsStarted in the same statement. */
 export async function createSubmission(
   db: Db,
   values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'tokenHash'>,
@@ -142,13 +139,19 @@ const savePageQuery = preparedQuery((db) => {
     .select({
       saved: sql<boolean>`exists (select 1 from locked)`,
       nextEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+      nextChildren: sql<unknown>`(select json_agg(json_build_array(id, container_id) order by id) from kids)`,
     })
     .from(sql`(select 1) as one`)
     .prepare('participant_save_page');
 });
 
-/** Null when the submission is gone or completed (nothing written); else the next page's new entry, if any. */
-export async function savePage(db: Db, save: PageSave): Promise<{ nextEntryId: number | null } | null> {
+const ChildEntries = v.nullable(v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId })))));
+
+/**
+ * Null when the submission is gone or completed (nothing written); else the next page's new
+ * entry, if any, with its child entries.
+ */
+export async function savePage(db: Db, save: PageSave): Promise<{ next: { id: number; children: { id: number; containerId: number }[] } | null } | null> {
   const [row] = await savePageQuery(db).execute({
     submissionId: save.submissionId,
     entryIds: intArray(save.entryIds),
@@ -158,5 +161,7 @@ export async function savePage(db: Db, save: PageSave): Promise<{ nextEntryId: n
     childContainerIds: intArray(save.next?.childContainerIds ?? []),
   });
   if (!row || row.saved !== true) return null;
-  return { nextEntryId: row.nextEntryId };
+  if (row.nextEntryId === null) return { next: null };
+  const children = v.parse(ChildEntries, typeof row.nextChildren === 'string' ? JSON.parse(row.nextChildren) : row.nextChildren) ?? [];
+  return { next: { id: row.nextEntryId, children } };
 }

@@ -509,14 +509,3 @@ export async function qualify(db: Db, submission: SubmissionRow, today = new Dat
     : { isQualified: false, outcome: 'notQualified', engagementIds: [] };
 }
 
-/** Adds to one of a channel's figures in the database itself, so concurrent runs never lose a count. */
-export async function countOnChannel(
-  db: Pick<Db, 'update'>,
-  channelId: number | null,
-  figure: 'views' | 'submissionsStarted' | 'submissionsQualified',
-  by = 1,
-) {
-  if (channelId === null || by === 0) return;
-  const column = mediaChannels[figure];
-  await db.update(mediaChannels).set({ [figure]: sql`greatest(${column} + ${by}, 0)` }).where(eq(mediaChannels.id, channelId));
-}

@@ -3,6 +3,7 @@
  * channels of the screeners of their sponsors; the figures are read-only (counted by the
  * participant runner). Also the survey identities each channel serves (/api/media-channel-surveys).
  */
+import { CHANNEL_FIGURES, channelFigures, type ChannelFigure, type ChannelFigures } from '../domain/channelFigures';
 import { Hono } from 'hono';
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import {
@@ -43,22 +44,17 @@ const columns = {
   sponsorName: sponsors.name,
   type: mediaChannels.type,
   isActive: mediaChannels.isActive,
-  views: mediaChannels.views,
-  share: mediaChannels.share,
-  submissionsStarted: mediaChannels.submissionsStarted,
-  submissionsCompleted: mediaChannels.submissionsCompleted,
-  submissionsQualified: mediaChannels.submissionsQualified,
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };
-type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'type'> & { id: number; type: string; created: Date; modified: Date };
+type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'type' | ChannelFigure> & { id: number; type: string; created: Date; modified: Date };
 
 const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'screenerId' | 'searchQuery'> = {
   type: MEDIA_CHANNEL_TYPE,
   sorts: MEDIA_CHANNEL_SORTS,
   defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
   filters: ['screenerId', 'searchQuery'],
-  fields: Object.keys(columns).filter((k) => k !== 'id'),
+  fields: [...Object.keys(columns).filter((k) => k !== 'id'), ...CHANNEL_FIGURES],
 };
 
 const sortColumns = {
@@ -78,9 +74,20 @@ const selectChannels = (db: Db) =>
     .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
     .innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
 
-function serialize(row: Row, fields: Set<string> | null = null) {
+function serialize(row: Row, figures: ChannelFigures | undefined, fields: Set<string> | null = null) {
   const { id, created, modified, type, ...rest } = row;
-  return toResource(MEDIA_CHANNEL_TYPE, id, { ...rest, type: type as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() }, { fields });
+  return toResource(
+    MEDIA_CHANNEL_TYPE,
+    id,
+    { ...rest, ...figures, type: type as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() },
+    { fields },
+  );
+}
+
+/** The rows as resources, with their figures (one query for the page). */
+async function serializeAll(db: Db, rows: readonly Row[], fields: Set<string> | null = null) {
+  const figures = await channelFigures(db, rows.map((r) => r.id));
+  return rows.map((r) => serialize(r, figures.get(r.id), fields));
 }
 
 async function findChannel(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
@@ -107,7 +114,7 @@ export function mediaChannelsRoutes(deps: Deps) {
   const sendOne = async (c: Parameters<typeof sendResource>[0], id: number, status: 200 | 201 = 200) => {
     const [row] = (await selectChannels(db).where(eq(mediaChannels.id, id))) as Row[];
     if (!row) throw notFound('media channel');
-    return sendResource(c, serialize(row), status);
+    return sendResource(c, (await serializeAll(db, [row]))[0]!, status);
   };
 
   app.get('/', async (c) => {
@@ -130,14 +137,14 @@ export function mediaChannelsRoutes(deps: Deps) {
       .orderBy(...orderBy(q.sort, sortColumns, mediaChannels.id))
       .limit(q.limit)
       .offset(q.offset)) as Row[];
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    return sendList(c, await serializeAll(db, rows, q.fields), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('media channel');
-    return sendResource(c, serialize(row, q.fields));
+    return sendResource(c, (await serializeAll(db, [row], q.fields))[0]!);
   });
 
   app.post('/', async (c) => {

@@ -10,7 +10,7 @@
  * Super User can resend (routes/rms-audits.ts).
  */
 import { Hono, type Context } from 'hono';
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
@@ -25,7 +25,6 @@ import {
   contacts,
   engagementSiteLocations,
   engagements,
-  mediaChannels,
   oFormSubmissions,
   referrals,
   siteLocations,
@@ -35,6 +34,7 @@ import { ApiProblem, conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { submissionForToken, type SubmissionRow } from '../participant/access';
+import { countOnChannel } from '../domain/channelFigures';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
 import { haversineMiles, zipCentroid, type LatLon } from '../participant/distance';
 import { outcomeMessages } from '../participant/messages';
@@ -243,12 +243,7 @@ export function participantContactRoutes(deps: Deps) {
         .where(and(eq(oFormSubmissions.id, submission.id), ne(oFormSubmissions.status, 'completed')))
         .returning({ id: oFormSubmissions.id });
       if (completed.length === 0) throw conflict(RUN_ALREADY_COMPLETE);
-      if (submission.mediaChannelId !== null) {
-        await tx
-          .update(mediaChannels)
-          .set({ submissionsCompleted: sql`${mediaChannels.submissionsCompleted} + 1` })
-          .where(eq(mediaChannels.id, submission.mediaChannelId));
-      }
+      await countOnChannel(tx, submission.mediaChannelId, 'submissionsCompleted');
       return contact.id;
     });
 

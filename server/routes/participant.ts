@@ -26,15 +26,15 @@ import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } fro
 import { parseId } from '../http/query';
 import { hit, tooManyRequests } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
-import { entryForToken, issueToken, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
+import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
 import { createPageEntry, createSubmission, savePage, type PageSave } from '../participant/entries';
+import { countOnChannel } from '../domain/channelFigures';
 import { languageChain, outcomeMessages } from '../participant/messages';
 import {
   activeChildren,
   answerProblems,
   checkRunnable,
-  countOnChannel,
   fieldsOfPage,
   loadSurvey,
   nextAfter,
@@ -376,6 +376,7 @@ export function participantRoutes(deps: Deps) {
       if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
       if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
       const { entry, children } = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
+      rememberPageEntry(db, entry.id, { submission, form, page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) } });
       return sendResource(c, entryResource(entry, container.identity, children), 201);
     }
     const [parent] = await db
@@ -386,6 +387,8 @@ export function participantRoutes(deps: Deps) {
       throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
     }
     const [entry] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: container.id, parentId: parent.id }).returning();
+    // The page entry's children changed: what this process kept of it no longer holds.
+    forgetPageEntry(db, parent.id);
     return sendResource(c, entryResource(entry!, container.identity), 201);
   });
 
@@ -421,7 +424,8 @@ export function participantRoutes(deps: Deps) {
   /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
   app.patch('/o-form-submission-page/:id', async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
-    const found = await entryForToken(db, c, parseId(c.req.param('id')));
+    const requestedId = parseId(c.req.param('id'));
+    const found = await answerTargetForToken(db, c, requestedId);
     const { submission } = found;
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const address = clientAddress(c);
@@ -453,6 +457,7 @@ export function participantRoutes(deps: Deps) {
           // A child entry the page entry lacks (one made before its container was): made now.
           const [made] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
           children.push((child = { id: made!.id, containerId: made!.containerId }));
+          forgetPageEntry(db, pageEntry.id);
         }
         entryId = child.id;
       }
@@ -466,7 +471,10 @@ export function participantRoutes(deps: Deps) {
     });
     // The run was completed (or removed) after the entry was read: nothing was written.
     if (saved === null) throw conflict(SUBMISSION_COMPLETED);
-    const nextEntryId = saved.nextEntryId;
+    const nextEntryId = saved.next?.id ?? null;
+    if (saved.next && next.page) {
+      rememberPageEntry(db, saved.next.id, { submission, form: found.form, page: { id: saved.next.id, containerId: next.page.id, children: saved.next.children } });
+    }
     return sendDocument(c, {
       meta: {
         success: true,

@@ -1,13 +1,14 @@
 /**
  * Everything outside /api: the widget script, the demo partner page and the admin SPA.
  */
+import { countOnChannel } from '../domain/channelFigures';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Hono } from 'hono';
 import type { AppEnv, Deps } from '../context';
 import { ADMIN_DOCUMENT_HEADERS } from '../http/security';
 import { notBuilt, resolveUnder, sendFile } from '../http/static';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { mediaChannels } from '../db/schema';
 import { demoChannel } from '../db/demo';
 
@@ -75,7 +76,7 @@ export function webRoutes(deps: Deps) {
     const [channel] = id === null ? [] : await deps.db.select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId }).from(mediaChannels).where(eq(mediaChannels.id, id));
     if (!channel) return c.text('Not found', 404);
     // Counted in the database itself, so concurrent opens never lose one.
-    await deps.db.update(mediaChannels).set({ share: sql`${mediaChannels.share} + 1` }).where(eq(mediaChannels.id, channel.id));
+    await countOnChannel(deps.db, channel.id, 'share');
     const language = c.req.query('lang');
     c.header('Cache-Control', 'no-store');
     return c.html(takePage(channel.id, channel.screenerId, language && LANGUAGE.test(language) ? language : undefined), 200, ADMIN_DOCUMENT_HEADERS);

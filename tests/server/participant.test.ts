@@ -4,6 +4,7 @@
  * the qualification matrix, channel figures, CORS and rate limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { createApp } from '../../server/app';
@@ -16,7 +17,7 @@ import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
 import { DEFAULT_OFORM_MESSAGES } from '../../core/model/oformMessage';
-import { mediaChannels, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
+import { mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -33,7 +34,7 @@ const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const entryBody = (containerId: number, submissionId: string | number, parentId?: string) => ({
   data: { type: 'o-form-container-entries', attributes: { oFormContainerId: containerId, oFormSubmissionId: Number(submissionId), ...(parentId ? { parentId } : {}) } },
 });
-const channelFigures = async (id: number) => (await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, id)))[0]!;
+const figuresOf = async (id: number) => (await channelFigures(h.db, [id])).get(id)!;
 const answersOf = async (submissionId: string) =>
   h.db
     .select({ fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue })
@@ -48,7 +49,7 @@ const qualification = async (submissionId: string, token: string) => {
 
 describe('participant start and submissions', () => {
   it('starts a runnable survey through its channel, counting a view', async () => {
-    const before = await channelFigures(f.mediaChannelId);
+    const before = await figuresOf(f.mediaChannelId);
     const res = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`);
     expect(res.status).toBe(200);
     const { meta } = await json(res);
@@ -57,11 +58,11 @@ describe('participant start and submissions', () => {
     const options = meta.firstPage.included.find((r: { attributes: { identity: string } }) => r.attributes.identity === 'q_choice').attributes.configuration.options;
     // Which answers disqualify stays on the server.
     expect(options.every((o: { isDisqualified: boolean; disqualifiedFor?: unknown }) => o.isDisqualified === false && o.disqualifiedFor === undefined)).toBe(true);
-    expect((await channelFigures(f.mediaChannelId)).views).toBe(before.views + 1);
+    expect((await figuresOf(f.mediaChannelId)).views).toBe(before.views + 1);
   });
 
   it('creates a submission with its token in a header, stored only as a hash, and counts it', async () => {
-    const before = await channelFigures(f.mediaChannelId);
+    const before = await figuresOf(f.mediaChannelId);
     const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
       body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId, language: 'es_MX' } } },
     });
@@ -73,7 +74,16 @@ describe('participant start and submissions', () => {
     const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(data.id)));
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.tokenHash).not.toContain(token);
-    expect((await channelFigures(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted + 1);
+    expect((await figuresOf(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted + 1);
+  });
+
+  it('counts every one of many submissions started at once on one channel, spread over its figure rows', async () => {
+    const fx = await createParticipantFixture(h.db);
+    await Promise.all(Array.from({ length: 40 }, () => startSubmission(h, fx)));
+    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(40);
+    const shards = await h.db.select().from(mediaChannelFigures).where(eq(mediaChannelFigures.mediaChannelId, fx.mediaChannelId));
+    expect(shards.length).toBeGreaterThan(1);
+    expect(shards.reduce((sum, s) => sum + s.submissionsStarted, 0)).toBe(40);
   });
 
   it('answers notActive (and stores nothing) for an inactive survey, channel or screener, and for an unapproved version', async () => {
@@ -383,10 +393,10 @@ describe('qualification', () => {
     await qualification(s.submissionId, s.token);
     const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(s.submissionId)));
     expect(row).toMatchObject({ outcome: 'qualified', isQualified: true });
-    expect((await channelFigures(other.mediaChannelId)).submissionsQualified).toBe(1);
+    expect((await figuresOf(other.mediaChannelId)).submissionsQualified).toBe(1);
     const counts = await Promise.all([1, 2, 3].map(() => runQualified(h, other)));
     await Promise.all(counts.map((c) => qualification(c.submissionId, c.token)));
-    expect((await channelFigures(other.mediaChannelId))).toMatchObject({ submissionsQualified: 4, submissionsStarted: 4 });
+    expect((await figuresOf(other.mediaChannelId))).toMatchObject({ submissionsQualified: 4, submissionsStarted: 4 });
   });
 });
 

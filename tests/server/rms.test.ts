@@ -6,6 +6,7 @@
  * nothing lost while the record system is down — and the signed callback.
  */
 import http from 'node:http';
+import { channelFigures } from '../../server/domain/channelFigures';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
@@ -15,7 +16,6 @@ import {
   contacts,
   engagementSiteLocations,
   engagements,
-  mediaChannels,
   oFormSubmissions,
   referrals,
   rmsAudits,
@@ -219,7 +219,7 @@ describe('the contact', () => {
   });
 
   it('stores the contact encrypted with its referral, completes the run, counts it, and pushes it signed', async () => {
-    const channelBefore = (await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, f.mediaChannelId)))[0]!;
+    const channelBefore = (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)!;
     const { contact, submissionId, body } = await completeRun();
     expect(body.meta.messages.contactForm).toContain('Thank you');
 
@@ -237,7 +237,7 @@ describe('the contact', () => {
     expect(referral).toMatchObject({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId, isScreened: false, isRandomized: false });
     const [submission] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId)));
     expect(submission).toMatchObject({ status: 'completed', outcome: 'completed' });
-    const channel = (await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, f.mediaChannelId)))[0]!;
+    const channel = (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)!;
     expect(channel.submissionsCompleted).toBe(channelBefore.submissionsCompleted + 1);
 
     // One attempt, signed, carrying the decrypted values.

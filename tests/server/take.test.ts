@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { mediaChannels } from '../../server/db/schema';
+import { channelFigures } from '../../server/domain/channelFigures';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;
@@ -12,7 +11,7 @@ const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { ty
 async function post(path: string, type: string, attributes: Record<string, unknown>) {
   return json(await h.request('POST', path, { token: admin, body: doc(type, attributes) }));
 }
-const share = async () => (await h.db.select({ share: mediaChannels.share }).from(mediaChannels).where(eq(mediaChannels.id, channelId)))[0]?.share;
+const share = async () => (await channelFigures(h.db, [channelId])).get(channelId)?.share;
 
 beforeAll(async () => {
   h = await createHarness();

@@ -3,8 +3,9 @@
  * and database, over the demo data: what a participant on /demo/ goes through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
-import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
+import { contacts, oFormSubmissions } from '../../server/db/schema';
 import { demoChannel, seedDemoRun } from '../../server/db/demo';
 import { createRunner, type Runner } from '../../core/oform/runner';
 import { createParticipantTransport, type ParticipantTransport } from '../../widget/transport';
@@ -80,7 +81,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
 
     const [row] = await h.db.select().from(contacts);
     expect(row).toBeDefined();
-    const [figures] = await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, channel.mediaChannelId));
+    const figures = (await channelFigures(h.db, [channel.mediaChannelId])).get(channel.mediaChannelId);
     expect(figures).toMatchObject({ submissionsStarted: 1, submissionsCompleted: 1, submissionsQualified: 1 });
     expect(figures!.views).toBeGreaterThanOrEqual(1);
   });
