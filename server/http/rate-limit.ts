@@ -29,6 +29,25 @@ export async function hit(db: Db, key: string, windowSeconds: number, now = Date
   return { count: row?.count ?? 1, resetAt: new Date(windowStart.getTime() + windowMs) };
 }
 
+/**
+ * Counts one hit for each of `keys` in the current window in one statement (a participant call
+ * counts against its address and its channel), answering each key's count. Rows are taken in
+ * key order, so two calls sharing keys cannot deadlock.
+ */
+export async function hitAll(db: Db, keys: readonly string[], windowSeconds: number, now = Date.now()): Promise<{ counts: Map<string, number>; resetAt: Date }> {
+  const windowMs = windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
+  const resetAt = new Date(windowStart.getTime() + windowMs);
+  const unique = [...new Set(keys)].sort();
+  if (unique.length === 0) return { counts: new Map(), resetAt };
+  const rows = await db
+    .insert(rateLimits)
+    .values(unique.map((key) => ({ key, windowStart, count: 1 })))
+    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+    .returning({ key: rateLimits.key, count: rateLimits.count });
+  return { counts: new Map(rows.map((r) => [r.key, r.count])), resetAt };
+}
+
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiProblem(429, [
     {

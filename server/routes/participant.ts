@@ -24,7 +24,7 @@ import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
-import { hit, tooManyRequests } from '../http/rate-limit';
+import { hitAll, tooManyRequests } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
@@ -177,16 +177,19 @@ async function readableForm(deps: Deps, c: Context, formId: number | null): Prom
   throw notFound('survey');
 }
 
-/** Counts one hit against each limit; over one: 429 with Retry-After. A limit of 0 is no limit. */
+/** Counts one hit against each limit, in one statement; over one: 429 with Retry-After. A limit of 0 is no limit. */
 async function enforceLimits(db: Db, c: Context, windowSeconds: number, checks: readonly { key: string | null; limit: number }[]) {
-  for (const { key, limit } of checks) {
-    if (key === null || limit <= 0) continue;
-    const { count, resetAt } = await hit(db, key, windowSeconds);
-    if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
-      c.header('Retry-After', String(retryAfter));
-      throw tooManyRequests(retryAfter);
-    }
+  const counted = checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
+  if (counted.length === 0) return;
+  const { counts, resetAt } = await hitAll(
+    db,
+    counted.map((check) => check.key),
+    windowSeconds,
+  );
+  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) {
+    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+    c.header('Retry-After', String(retryAfter));
+    throw tooManyRequests(retryAfter);
   }
 }
 

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { count } from 'drizzle-orm';
 import type { AppEnv } from '../../server/context';
 import { rateLimits } from '../../server/db/schema';
-import { hit, pruneRateLimits, rateLimit } from '../../server/http/rate-limit';
+import { hit, hitAll, pruneRateLimits, rateLimit } from '../../server/http/rate-limit';
 import { ApiProblem } from '../../server/http/errors';
 import { createHarness, type Harness } from './harness';
 
@@ -24,6 +24,18 @@ describe('rate limits in the database', () => {
     const next = await hit(h.db, 'k:a', 60, now + 60_000);
     expect(next.count).toBe(1);
     expect(next.resetAt.toISOString()).toBe('2026-11-22T10:02:00.000Z');
+  });
+
+  it('counts several keys in one statement, and calls at once sharing keys neither deadlock nor lose a hit', async () => {
+    const now = Date.UTC(2026, 10, 22, 12, 0, 5);
+    const first = await hitAll(h.db, ['many:channel', 'many:address-1', 'many:channel'], 60, now);
+    expect(Object.fromEntries(first.counts)).toEqual({ 'many:channel': 1, 'many:address-1': 1 });
+    expect(first.resetAt.toISOString()).toBe('2026-11-22T12:01:00.000Z');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => hitAll(h.db, i % 2 ? ['many:channel', `many:address-${i % 3}`] : [`many:address-${i % 3}`, 'many:channel'], 60, now)),
+    );
+    const after = await hitAll(h.db, ['many:channel'], 60, now);
+    expect(after.counts.get('many:channel')).toBe(22);
   });
 
   it('answers 429 with Retry-After past the limit, per key', async () => {
