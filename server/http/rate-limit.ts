@@ -17,16 +17,22 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
-/** Counts one hit for `key` in the current window and answers how many it holds now. */
-export async function hit(db: Db, key: string, windowSeconds: number, now = Date.now()): Promise<{ count: number; resetAt: Date }> {
+/** The fixed window `now` falls in: when it started and when the next starts. */
+export function windowOf(windowSeconds: number, now = Date.now()): { windowStart: Date; resetAt: Date } {
   const windowMs = windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
+  return { windowStart, resetAt: new Date(windowStart.getTime() + windowMs) };
+}
+
+/** Counts one hit for `key` in the current window and answers how many it holds now. */
+export async function hit(db: Db, key: string, windowSeconds: number, now = Date.now()): Promise<{ count: number; resetAt: Date }> {
+  const { windowStart, resetAt } = windowOf(windowSeconds, now);
   const [row] = await db
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
     .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
     .returning({ count: rateLimits.count });
-  return { count: row?.count ?? 1, resetAt: new Date(windowStart.getTime() + windowMs) };
+  return { count: row?.count ?? 1, resetAt };
 }
 
 /**
@@ -35,9 +41,7 @@ export async function hit(db: Db, key: string, windowSeconds: number, now = Date
  * key order, so two calls sharing keys cannot deadlock.
  */
 export async function hitAll(db: Db, keys: readonly string[], windowSeconds: number, now = Date.now()): Promise<{ counts: Map<string, number>; resetAt: Date }> {
-  const windowMs = windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
-  const resetAt = new Date(windowStart.getTime() + windowMs);
+  const { windowStart, resetAt } = windowOf(windowSeconds, now);
   const unique = [...new Set(keys)].sort();
   if (unique.length === 0) return { counts: new Map(), resetAt };
   const rows = await db

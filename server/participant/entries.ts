@@ -15,7 +15,7 @@ import * as v from 'valibot';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { countStatement } from '../domain/channelFigures';
-import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
+import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions, rateLimits } from '../db/schema';
 
 export interface PageSave {
   submissionId: number;
@@ -24,6 +24,8 @@ export interface PageSave {
   answers: readonly { entryId: number; fieldId: number; value: unknown }[];
   /** The page the answers lead to, with its active child containers: its entry is created. */
   next: { pageId: number; childContainerIds: readonly number[] } | null;
+  /** Rate limits this call counts against (rate_limits rows of one window); over one, nothing else is written. */
+  limits: { windowStart: Date; checks: readonly { key: string; limit: number }[] };
 }
 
 export type EntryRow = typeof oFormContainerEntries.$inferSelect;
@@ -33,6 +35,9 @@ const param = sql.placeholder;
 
 /** Ids as a PostgreSQL array literal, a statement parameter cast to int[]. */
 const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+
+/** Strings as a PostgreSQL array literal (each quoted, backslashes and quotes escaped). */
+const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 
 const entryColumns = {
   id: sql<number>`id`.mapWith(Number),
@@ -116,9 +121,19 @@ export async function createPageEntry(
 }
 
 const savePageQuery = preparedQuery((db) => {
+  // The call's rate-limit hits, counted whatever follows (rows in key order: no deadlock), and
+  // whether one is over its limit.
+  const hits = db.$with('hits', { key: sql<string>`key` }).as(sql`
+    insert into ${rateLimits} (key, window_start, count)
+    select k, ${param('windowStart')}::timestamptz, 1 from unnest(${param('limitKeys')}::text[]) as k order by k
+    on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
+    returning key, count`);
+  const over = db.$with('over', { key: sql<string>`key` }).as(sql`
+    select hits.key from hits join unnest(${param('limitKeys')}::text[], ${param('limitMax')}::int[]) as l(key, max) on l.key = hits.key
+    where hits.count > l.max`);
   const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
     update ${oFormSubmissions} set modified = now()
-    where id = ${param('submissionId')} and status <> 'completed'
+    where id = ${param('submissionId')} and status <> 'completed' and not exists (select 1 from over)
     returning id`);
   const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
     select a.entry_id, a.field_id, a.value from jsonb_to_recordset(${param('answers')}::jsonb) as a(entry_id int, field_id int, value jsonb)`);
@@ -135,8 +150,9 @@ const savePageQuery = preparedQuery((db) => {
     returning id`);
   const { page, kids } = pageEntryCtes(db, sql`${param('hasNext')}::boolean and exists (select 1 from locked)`);
   return db
-    .with(locked, answers, gone, saved, page, kids)
+    .with(hits, over, locked, answers, gone, saved, page, kids)
     .select({
+      limited: sql<boolean>`exists (select 1 from over)`,
       saved: sql<boolean>`exists (select 1 from locked)`,
       nextEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
       nextChildren: sql<unknown>`(select json_agg(json_build_array(id, container_id) order by id) from kids)`,
@@ -148,11 +164,17 @@ const savePageQuery = preparedQuery((db) => {
 const ChildEntries = v.nullable(v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId })))));
 
 /**
- * Null when the submission is gone or completed (nothing written); else the next page's new
- * entry, if any, with its child entries.
+ * `limited` when a rate limit is over (only the hits are written), `closed` when the submission
+ * is gone or completed (likewise); else `saved`, with the next page's new entry and its children.
  */
-export async function savePage(db: Db, save: PageSave): Promise<{ next: { id: number; children: { id: number; containerId: number }[] } | null } | null> {
+export async function savePage(
+  db: Db,
+  save: PageSave,
+): Promise<{ status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: { id: number; children: { id: number; containerId: number }[] } | null }> {
   const [row] = await savePageQuery(db).execute({
+    windowStart: save.limits.windowStart.toISOString(),
+    limitKeys: textArray(save.limits.checks.map((l) => l.key)),
+    limitMax: intArray(save.limits.checks.map((l) => l.limit)),
     submissionId: save.submissionId,
     entryIds: intArray(save.entryIds),
     answers: JSON.stringify(save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value }))),
@@ -160,8 +182,9 @@ export async function savePage(db: Db, save: PageSave): Promise<{ next: { id: nu
     pageId: save.next?.pageId ?? null,
     childContainerIds: intArray(save.next?.childContainerIds ?? []),
   });
-  if (!row || row.saved !== true) return null;
-  if (row.nextEntryId === null) return { next: null };
+  if (row?.limited === true) return { status: 'limited' };
+  if (!row || row.saved !== true) return { status: 'closed' };
+  if (row.nextEntryId === null) return { status: 'saved', next: null };
   const children = v.parse(ChildEntries, typeof row.nextChildren === 'string' ? JSON.parse(row.nextChildren) : row.nextChildren) ?? [];
-  return { next: { id: row.nextEntryId, children } };
+  return { status: 'saved', next: { id: row.nextEntryId, children } };
 }

@@ -24,7 +24,7 @@ import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
-import { hitAll, tooManyRequests } from '../http/rate-limit';
+import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
@@ -177,20 +177,28 @@ async function readableForm(deps: Deps, c: Context, formId: number | null): Prom
   throw notFound('survey');
 }
 
-/** Counts one hit against each limit, in one statement; over one: 429 with Retry-After. A limit of 0 is no limit. */
-async function enforceLimits(db: Db, c: Context, windowSeconds: number, checks: readonly { key: string | null; limit: number }[]) {
-  const counted = checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
+type LimitCheck = { key: string | null; limit: number };
+
+/** The checks that count: a limit of 0 is no limit, a null key (no address) is not counted. */
+const countedChecks = (checks: readonly LimitCheck[]) => checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
+
+/** 429 with Retry-After until the window ends. */
+function limitExceeded(c: Context, resetAt: Date): ApiProblem {
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+  c.header('Retry-After', String(retryAfter));
+  return tooManyRequests(retryAfter);
+}
+
+/** Counts one hit against each limit, in one statement; over one: 429. */
+async function enforceLimits(db: Db, c: Context, windowSeconds: number, checks: readonly LimitCheck[]) {
+  const counted = countedChecks(checks);
   if (counted.length === 0) return;
   const { counts, resetAt } = await hitAll(
     db,
     counted.map((check) => check.key),
     windowSeconds,
   );
-  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) {
-    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
-    c.header('Retry-After', String(retryAfter));
-    throw tooManyRequests(retryAfter);
-  }
+  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) throw limitExceeded(c, resetAt);
 }
 
 /** 422 `{meta:{success:false, errors}}` (the contract's shape), with the same problems as JSON:API errors. */
@@ -432,20 +440,28 @@ export function participantRoutes(deps: Deps) {
     const { submission } = found;
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const address = clientAddress(c);
-    await enforceLimits(db, c, limits.windowSeconds, [
+    const limitChecks: LimitCheck[] = [
       { key: address === null ? null : `participant:pages:address:${address}`, limit: limits.pagesPerAddress },
       { key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`, limit: limits.pagesPerChannel },
-    ]);
-    const { answers: raw } = await readAttributes(c, PageInput);
-    if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
+    ];
+    // A valid answer counts against the limits inside its save (one statement); every other
+    // outcome counts here first, so a refused call is counted as before and may answer 429.
+    const refused = async (error: unknown): Promise<never> => {
+      await enforceLimits(db, c, limits.windowSeconds, limitChecks);
+      throw error;
+    };
+    const { answers: raw } = await readAttributes(c, PageInput).catch(refused);
+    if (submission.status === 'completed') await refused(conflict(SUBMISSION_COMPLETED));
     const { page: pageEntry } = found;
     const survey = await loadSurvey(db, found.form);
-    const page = survey.pages.find((p) => p.id === pageEntry.containerId);
-    if (!page) throw notFound('page');
+    const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
     const fields = fieldsOfPage(survey, page.id);
     const answers = asAnswers(raw);
     const problems = answerProblems(fields, answers, submission.language);
-    if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
+    if (Object.keys(problems).length > 0) {
+      await enforceLimits(db, c, limits.windowSeconds, limitChecks);
+      return answerProblemsResponse(c, problems);
+    }
 
     const next = nextAfter(survey, page, answers);
     const children = [...pageEntry.children];
@@ -466,14 +482,17 @@ export function participantRoutes(deps: Deps) {
       }
       rows.push({ entryId, fieldId: field.id, value });
     }
+    const window = windowOf(limits.windowSeconds);
     const saved = await savePage(db, {
       submissionId: submission.id,
       entryIds: [pageEntry.id, ...children.map((ch) => ch.id)],
       answers: rows,
       next: next.page ? { pageId: next.page.id, childContainerIds: activeChildren(survey, next.page.id) } : null,
+      limits: { windowStart: window.windowStart, checks: countedChecks(limitChecks) },
     });
+    if (saved.status === 'limited') throw limitExceeded(c, window.resetAt);
     // The run was completed (or removed) after the entry was read: nothing was written.
-    if (saved === null) throw conflict(SUBMISSION_COMPLETED);
+    if (saved.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
     const nextEntryId = saved.next?.id ?? null;
     if (saved.next && next.page) {
       rememberPageEntry(db, saved.next.id, { submission, form: found.form, page: { id: saved.next.id, containerId: next.page.id, children: saved.next.children } });

@@ -271,8 +271,9 @@ describe('answers and branching', () => {
       entryIds: [Number(firstEntryId)],
       answers: [{ entryId: Number(firstEntryId), fieldId: f.fields.q_choice.id, value: 'skip' }],
       next: { pageId: f.pages.p3.id, childContainerIds: [] },
+      limits: { windowStart: new Date(), checks: [] },
     });
-    expect(saved).toBeNull();
+    expect(saved).toEqual({ status: 'closed' });
     expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
     expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)))).toEqual(entriesBefore);
   });
@@ -492,8 +493,14 @@ describe('rate limits', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(res.headers.get('access-control-allow-origin')).toBe(`https://${fx.domain}`);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'stop' })).status);
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    for (let i = 0; i < 3; i++) statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'stop' })).status);
+    const entriesBefore = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)));
+    // Over the limit a valid answer (counted inside its save) writes nothing, and an invalid one is a 429 too.
+    statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'yes' })).status);
+    statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'maybe' })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect((await answersOf(s.submissionId)).map((a) => a.value)).toEqual(['stop']);
+    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))).toEqual(entriesBefore);
     // Another channel is counted on its own.
     expect((await startSubmission(limited, f)).token).toBeTruthy();
   });
