@@ -12,6 +12,7 @@ import type { Context } from 'hono';
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
+import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
 import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { notFound, unauthorized } from '../http/errors';
@@ -131,36 +132,43 @@ export async function entryForToken(
 
 /** What answering a page needs of its entry: the submission's unchanging facts, its version, the page entry. */
 export interface AnswerTarget {
-  /** `status` as last read: a save re-checks it under the submission's lock. */
+  /** `status` as last read: the writes that follow re-check it under the submission's lock. */
   submission: Pick<SubmissionRow, 'id' | 'tokenHash' | 'mediaChannelId' | 'language' | 'status'>;
   form: FormRow;
   page: PageEntry;
 }
 
 /**
- * Page entries this process made or read, so that answering a page is one statement (the save)
- * rather than two. What is kept never changes: an entry's submission, token hash, channel and
- * language, its page and child entries, and a version whose structure is approved (only those
- * are kept; loadSurvey keeps their structure too). The submission's status may go stale here,
- * which is why the save re-checks it. Per database handle, as loadSurvey's structures; the
- * oldest out first.
+ * Submissions and page entries this process made or read, so that the calls every participant
+ * makes on every page (making a page entry, answering it) are one statement each rather than
+ * two. What is kept never changes: a submission's token hash, channel and language; an entry's
+ * page and child entries; and only versions whose structure is approved (loadSurvey keeps that
+ * structure). A submission's status may go stale here, which is why the writes re-check it.
  */
-const ENTRIES_KEPT = 20_000;
-const knownEntries = new WeakMap<Db, Map<number, AnswerTarget>>();
+const knownSubmissions = keptPerDatabase<number, Pick<AnswerTarget, 'submission' | 'form'>>(20_000);
+const knownEntries = keptPerDatabase<number, AnswerTarget>(20_000);
+
+export function rememberSubmission(db: Db, target: Pick<AnswerTarget, 'submission' | 'form'>): void {
+  if (target.form.approvedAt !== null) knownSubmissions.set(db, target.submission.id, target);
+}
 
 export function rememberPageEntry(db: Db, entryId: number, target: AnswerTarget): void {
-  if (target.form.approvedAt === null) return;
-  let kept = knownEntries.get(db);
-  if (!kept) knownEntries.set(db, (kept = new Map()));
-  if (kept.size >= ENTRIES_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(entryId, target);
+  if (target.form.approvedAt !== null) knownEntries.set(db, entryId, target);
 }
 
 /** Drops what this process kept of a page entry (its child entries changed), under any of its entries' ids. */
 export function forgetPageEntry(db: Db, pageEntryId: number): void {
-  const kept = knownEntries.get(db);
-  if (!kept) return;
-  for (const [id, target] of kept) if (id === pageEntryId || target.page.id === pageEntryId) kept.delete(id);
+  knownEntries.deleteWhere(db, (id, target) => id === pageEntryId || target.page.id === pageEntryId);
+}
+
+/** submissionForToken for making a page entry: from what this process keeps when it can, else one query. */
+export async function keptSubmissionForToken(db: Db, c: Context, submissionId: number | null, missing: string): Promise<Pick<AnswerTarget, 'submission' | 'form'>> {
+  const token = tokenOf(c);
+  if (token === null) throw unauthorized(missing);
+  const kept = submissionId === null ? undefined : knownSubmissions.get(db, submissionId);
+  if (!kept) return submissionForToken(db, c, submissionId, missing);
+  if (!TOKEN_FORMAT.test(token) || !sameHash(kept.submission.tokenHash, hashToken(token))) throw notFound('submission');
+  return kept;
 }
 
 /** entryForToken for answering a page: from what this process keeps when it can, else one query. */
@@ -168,7 +176,7 @@ export async function answerTargetForToken(db: Db, c: Context, entryId: number |
   const token = tokenOf(c);
   if (token === null) throw unauthorized(MISSING_TOKEN.read);
   if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
-  const kept = knownEntries.get(db)?.get(entryId);
+  const kept = knownEntries.get(db, entryId);
   if (kept) {
     if (!sameHash(kept.submission.tokenHash, hashToken(token))) throw notFound('page entry');
     return kept;

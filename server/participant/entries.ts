@@ -99,7 +99,7 @@ export async function createSubmission(
 }
 
 const createPageEntryQuery = preparedQuery((db) => {
-  const { page, kids } = pageEntryCtes(db, sql`true`);
+  const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from ${oFormSubmissions} s where s.id = ${param('submissionId')} and s.status <> 'completed')`);
   return db
     .with(page, kids)
     .select(entryColumns)
@@ -108,16 +108,15 @@ const createPageEntryQuery = preparedQuery((db) => {
     .prepare('participant_create_page_entry');
 });
 
-/** A page's entry and one child entry per given child container. */
+/** A page's entry and one child entry per given child container; null when the run is completed (nothing made). */
 export async function createPageEntry(
   db: Db,
   submissionId: number,
   pageId: number,
   childContainerIds: readonly number[],
-): Promise<{ entry: EntryRow; children: EntryRow[] }> {
+): Promise<{ entry: EntryRow; children: EntryRow[] } | null> {
   const [entry, ...children] = await createPageEntryQuery(db).execute({ submissionId, pageId, childContainerIds: intArray(childContainerIds) });
-  if (!entry) throw new Error('page entry not created');
-  return { entry, children };
+  return entry ? { entry, children } : null;
 }
 
 const savePageQuery = preparedQuery((db) => {

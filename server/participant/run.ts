@@ -13,6 +13,7 @@ import { chosenValues, nextPage, type Answer } from '../../core/oform/navigation
 import { message } from '../../core/validation/messages';
 import { isDateFormat } from '../../core/validation/rules';
 import type { Db } from '../db/open';
+import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
 import {
   engagementScreeners,
@@ -69,25 +70,14 @@ type Structure = Omit<Survey, 'form'>;
 /**
  * Approved versions never change (server/routes/oforms.ts answers 409 to every write), so their
  * structure is read once per process and kept: two queries fewer on every participant call.
- * Per database handle, because test harnesses open several databases whose ids overlap; a few
- * hundred versions at most, least recently used first out.
  */
-const STRUCTURES_KEPT = 256;
-const approvedStructures = new WeakMap<Db, Map<number, Structure>>();
+const approvedStructures = keptPerDatabase<number, Structure>(256);
 
 /** The version's active pages and questions as the participant sees them (read-only: shared when approved). */
 export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {
   if (form.approvedAt === null) return { form, ...(await readStructure(db, form.id)) };
-  let kept = approvedStructures.get(db);
-  if (!kept) approvedStructures.set(db, (kept = new Map()));
-  let structure = kept.get(form.id);
-  if (structure) {
-    kept.delete(form.id);
-  } else {
-    structure = await readStructure(db, form.id);
-    if (kept.size >= STRUCTURES_KEPT) kept.delete(kept.keys().next().value!);
-  }
-  kept.set(form.id, structure);
+  let structure = approvedStructures.get(db, form.id);
+  if (!structure) approvedStructures.set(db, form.id, (structure = await readStructure(db, form.id)));
   return { form, ...structure };
 }
 

@@ -26,7 +26,7 @@ import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } fro
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
-import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
+import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
 import { createPageEntry, createSubmission, savePage, type PageSave } from '../participant/entries';
 import { countOnChannel } from '../domain/channelFigures';
@@ -348,6 +348,7 @@ export function participantRoutes(deps: Deps) {
       mediaChannelUrl: input.mediaChannelUrl,
       tokenHash: hash,
     });
+    rememberSubmission(db, { submission: row, form });
     c.header(TOKEN_HEADER, token);
     c.header('Cache-Control', 'no-store');
     return sendResource(c, submissionResource(row), 201);
@@ -377,7 +378,11 @@ export function participantRoutes(deps: Deps) {
   app.post('/o-form-container-entries', async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
     const input = await readAttributes(c, EntryInput);
-    const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
+    // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
+    const { submission, form } =
+      input.parentId === null
+        ? await keptSubmissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry)
+        : await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
     const survey = await loadSurvey(db, form);
@@ -386,7 +391,10 @@ export function participantRoutes(deps: Deps) {
     if (input.parentId === null) {
       if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
       if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
-      const { entry, children } = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
+      const made = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
+      // Completed since this process last read it: nothing was made.
+      if (!made) throw conflict(SUBMISSION_COMPLETED);
+      const { entry, children } = made;
       rememberPageEntry(db, entry.id, { submission, form, page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) } });
       return sendResource(c, entryResource(entry, container.identity, children), 201);
     }
