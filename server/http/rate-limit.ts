@@ -4,9 +4,10 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { sql } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
+import { rowsOf, textArray } from '../db/rows';
 import { rateLimits } from '../db/schema';
 import { ApiProblem } from './errors';
 
@@ -36,20 +37,22 @@ export async function hit(db: Db, key: string, windowSeconds: number, now = Date
 }
 
 /**
- * Counts one hit for each of `keys` in the current window in one statement (a participant call
- * counts against its address and its channel), answering each key's count. Rows are taken in
- * key order, so two calls sharing keys cannot deadlock.
+ * The statement counting one hit for each key of `keys` (a text[] literal) in the window that
+ * starts at `windowStart`, answering each key's count. Rows are taken in key order, so two calls
+ * sharing keys cannot deadlock. Alone (hitAll) or inside another statement (a page answer's save).
  */
+export const hitsStatement = (keys: string | Placeholder, windowStart: string | Placeholder): SQL => sql`
+  insert into ${rateLimits} (key, window_start, count)
+  select k, ${windowStart}::timestamptz, 1 from unnest(${keys}::text[]) as k order by k
+  on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
+  returning key, count`;
+
+/** Counts one hit for each of `keys` in the current window in one statement (a participant call counts against its address and its channel). */
 export async function hitAll(db: Db, keys: readonly string[], windowSeconds: number, now = Date.now()): Promise<{ counts: Map<string, number>; resetAt: Date }> {
   const { windowStart, resetAt } = windowOf(windowSeconds, now);
-  const unique = [...new Set(keys)].sort();
-  if (unique.length === 0) return { counts: new Map(), resetAt };
-  const rows = await db
-    .insert(rateLimits)
-    .values(unique.map((key) => ({ key, windowStart, count: 1 })))
-    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
-    .returning({ key: rateLimits.key, count: rateLimits.count });
-  return { counts: new Map(rows.map((r) => [r.key, r.count])), resetAt };
+  if (keys.length === 0) return { counts: new Map(), resetAt };
+  const rows = rowsOf(await db.execute(hitsStatement(textArray([...new Set(keys)]), windowStart.toISOString())));
+  return { counts: new Map(rows.map((r) => [String(r.key), Number(r.count)])), resetAt };
 }
 
 export const tooManyRequests = (retryAfterSeconds: number) =>

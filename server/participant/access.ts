@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
+import { parseJsonColumn } from '../db/rows';
 import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { notFound, unauthorized } from '../http/errors';
 
@@ -104,11 +105,10 @@ export interface PageEntry {
   children: { id: number; containerId: number }[];
 }
 
-const PageEntryJson = v.object({
-  id: v.number(),
-  containerId: v.number(),
-  children: v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId })))),
-});
+/** Entries as a query's json_build_array(id, container_id) pairs. */
+export const EntryPairs = v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId }))));
+
+const PageEntryJson = v.object({ id: v.number(), containerId: v.number(), children: EntryPairs });
 
 /**
  * The page entry `entryId` names, its submission and survey version, when the request's token
@@ -126,7 +126,7 @@ export async function entryForToken(
   if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
   const [found] = await entryQuery(db).execute({ id: entryId });
   if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw notFound('page entry');
-  const page = v.parse(PageEntryJson, typeof found.page === 'string' ? JSON.parse(found.page) : found.page);
+  const page = parseJsonColumn(PageEntryJson, found.page);
   return { entry: found.entry, submission: found.submission, form: found.form, page };
 }
 

@@ -14,8 +14,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
+import { intArray, parseJsonColumn, textArray } from '../db/rows';
+import { EntryPairs } from './access';
 import { countStatement } from '../domain/channelFigures';
-import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions, rateLimits } from '../db/schema';
+import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
+import { hitsStatement } from '../http/rate-limit';
 
 export interface PageSave {
   submissionId: number;
@@ -32,12 +35,6 @@ export type EntryRow = typeof oFormContainerEntries.$inferSelect;
 type SubmissionRow = typeof oFormSubmissions.$inferSelect;
 
 const param = sql.placeholder;
-
-/** Ids as a PostgreSQL array literal, a statement parameter cast to int[]. */
-const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
-
-/** Strings as a PostgreSQL array literal (each quoted, backslashes and quotes escaped). */
-const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 
 const entryColumns = {
   id: sql<number>`id`.mapWith(Number),
@@ -122,11 +119,7 @@ export async function createPageEntry(
 const savePageQuery = preparedQuery((db) => {
   // The call's rate-limit hits, counted whatever follows (rows in key order: no deadlock), and
   // whether one is over its limit.
-  const hits = db.$with('hits', { key: sql<string>`key` }).as(sql`
-    insert into ${rateLimits} (key, window_start, count)
-    select k, ${param('windowStart')}::timestamptz, 1 from unnest(${param('limitKeys')}::text[]) as k order by k
-    on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
-    returning key, count`);
+  const hits = db.$with('hits', { key: sql<string>`key` }).as(hitsStatement(param('limitKeys'), param('windowStart')));
   const over = db.$with('over', { key: sql<string>`key` }).as(sql`
     select hits.key from hits join unnest(${param('limitKeys')}::text[], ${param('limitMax')}::int[]) as l(key, max) on l.key = hits.key
     where hits.count > l.max`);
@@ -160,8 +153,6 @@ const savePageQuery = preparedQuery((db) => {
     .prepare('participant_save_page');
 });
 
-const ChildEntries = v.nullable(v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId })))));
-
 /**
  * `limited` when a rate limit is over (only the hits are written), `closed` when the submission
  * is gone or completed (likewise); else `saved`, with the next page's new entry and its children.
@@ -184,6 +175,6 @@ export async function savePage(
   if (row?.limited === true) return { status: 'limited' };
   if (!row || row.saved !== true) return { status: 'closed' };
   if (row.nextEntryId === null) return { status: 'saved', next: null };
-  const children = v.parse(ChildEntries, typeof row.nextChildren === 'string' ? JSON.parse(row.nextChildren) : row.nextChildren) ?? [];
+  const children = parseJsonColumn(v.nullable(EntryPairs), row.nextChildren) ?? [];
   return { status: 'saved', next: { id: row.nextEntryId, children } };
 }

@@ -15,6 +15,7 @@ import { isDateFormat } from '../../core/validation/rules';
 import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
+import { parseJsonColumn } from '../db/rows';
 import {
   engagementScreeners,
   engagements,
@@ -146,7 +147,7 @@ const LanguageRows = v.nullable(v.array(v.tuple([v.number(), v.string()])));
 
 /** The column's value as surveyLanguages' order: English first (null id when it has no row), then by code. */
 export function offeredFromColumn(value: unknown): { isoCode: string; id: number | null }[] {
-  const rows = v.parse(LanguageRows, typeof value === 'string' ? JSON.parse(value) : value) ?? [];
+  const rows = parseJsonColumn(LanguageRows, value) ?? [];
   const english = rows.find(([, code]) => code === 'en');
   return [{ isoCode: 'en', id: english?.[0] ?? null }, ...rows.filter(([, code]) => code !== 'en').map(([id, isoCode]) => ({ isoCode, id }))];
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { count } from 'drizzle-orm';
+import { count, like } from 'drizzle-orm';
 import type { AppEnv } from '../../server/context';
 import { rateLimits } from '../../server/db/schema';
 import { hit, hitAll, pruneRateLimits, rateLimit } from '../../server/http/rate-limit';
@@ -36,6 +36,10 @@ describe('rate limits in the database', () => {
     );
     const after = await hitAll(h.db, ['many:channel'], 60, now);
     expect(after.counts.get('many:channel')).toBe(22);
+    // Keys are data (an address from a header): quotes, backslashes, commas and braces stay as sent.
+    const odd = 'odd "key" \\ with, comma {x}';
+    expect((await hitAll(h.db, [odd], 60, now)).counts.get(odd)).toBe(1);
+    expect((await h.db.select().from(rateLimits).where(like(rateLimits.key, 'odd %'))).map((r) => r.key)).toEqual([odd]);
   });
 
   it('answers 429 with Retry-After past the limit, per key', async () => {
