@@ -7,25 +7,11 @@
 import { render } from 'preact';
 import css from './styles.css?inline';
 import { App } from './components/App';
-import type { ControllerOptions, WidgetTransport } from './controller';
+import type { ControllerOptions } from './controller';
 import { themeCss } from './theme';
 
-export interface MountOptions {
-  mediaChannelId: string;
-  screenerId: string;
-  language?: string;
-  /** Origin of the API, e.g. https://host (taken from the script's own src by embed.ts). */
-  apiOrigin: string;
-  /** Preview mode: nothing stored, always qualified. */
-  preview?: boolean;
-  /** The survey identity to run; the channel's current survey when absent. */
-  identity?: string;
-  /** Replaces the participant API (the admin preview and tests bring their own). */
-  transport?: WidgetTransport;
-  fetch?: typeof fetch;
-  storage?: Storage | null;
-  browserLanguages?: readonly string[];
-}
+/** The controller's options, less what the widget wires itself: the theme (onStyles, here) and the transition hand-off (App). */
+export type MountOptions = Omit<ControllerOptions, 'onStyles' | 'onTransition'>;
 
 export interface MountedWidget {
   root: ShadowRoot;
