@@ -32,6 +32,13 @@ export type BenchKind = 'pglite' | 'postgres';
 /** The databases every benchmark runs on: PGlite, and PostgreSQL when BENCH_DATABASE_URL names a server. */
 export const benchKinds = (): BenchKind[] => (process.env.BENCH_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
 
+/** A benchmark's rows on each database of benchKinds(), one database after the other. */
+export async function onEachDatabase(measure: (kind: BenchKind) => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const kind of benchKinds()) rows.push(...(await measure(kind)));
+  return rows;
+}
+
 /** A fresh, migrated and seeded database of `kind`; PGlite in memory unless `dataDir` is given. */
 export async function benchDatabase(kind: BenchKind, dataDir: string | null = null) {
   let database: Database;

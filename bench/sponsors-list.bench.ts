@@ -4,16 +4,14 @@
  * by name and by search.
  */
 import { sql } from 'drizzle-orm';
-import { benchApp, benchKinds, measure, type BenchKind, type BenchRow } from './harness';
+import { benchApp, onEachDatabase, measure, type BenchKind, type BenchRow } from './harness';
 
 const SPONSORS = 10_000;
 const ENGAGEMENTS = 100_000;
 const SITES = 20_000;
 
-export default async function sponsorsList(): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
-  for (const kind of benchKinds()) rows.push(...(await onDatabase(kind)));
-  return rows;
+export default function sponsorsList(): Promise<BenchRow[]> {
+  return onEachDatabase(onDatabase);
 }
 
 async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
