@@ -80,7 +80,8 @@ export const rateLimit = (db: Db, rules: readonly RateLimitRule[]) =>
     await next();
   });
 
-/** Old windows are of no further use; called now and then (e.g. at start). */
-export async function pruneRateLimits(db: Db, olderThanSeconds = 24 * 3600): Promise<void> {
-  await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < now() - ${`${olderThanSeconds} seconds`}::interval`);
+/** Old windows are of no further use; called now and then (e.g. at start). Windows that started before `now` less `olderThanSeconds` go. */
+export async function pruneRateLimits(db: Db, olderThanSeconds = 24 * 3600, now = Date.now()): Promise<void> {
+  const cutoff = new Date(now - olderThanSeconds * 1000).toISOString();
+  await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${cutoff}::timestamptz`);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { count, like } from 'drizzle-orm';
+import { like } from 'drizzle-orm';
 import type { AppEnv } from '../../server/context';
 import { rateLimits } from '../../server/db/schema';
 import { hit, hitAll, pruneRateLimits, rateLimit } from '../../server/http/rate-limit';
@@ -57,10 +57,14 @@ describe('rate limits in the database', () => {
     expect((await call('two')).status).toBe(200);
   });
 
-  it('prunes old windows', async () => {
-    await hit(h.db, 'old', 60, Date.now() - 3 * 24 * 3600 * 1000);
-    const before = (await h.db.select({ n: count() }).from(rateLimits))[0]!.n;
-    await pruneRateLimits(h.db);
-    expect((await h.db.select({ n: count() }).from(rateLimits))[0]!.n).toBe(before - 1);
+  it('prunes windows older than a day before the instant it is given, and keeps the rest', async () => {
+    const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+    await hit(h.db, 'prune:three-days', 60, now - 3 * 24 * 3600 * 1000);
+    await hit(h.db, 'prune:a-day-and-a-minute', 60, now - (24 * 3600 + 60) * 1000);
+    await hit(h.db, 'prune:an-hour', 60, now - 3600 * 1000);
+    await hit(h.db, 'prune:now', 60, now);
+    await pruneRateLimits(h.db, 24 * 3600, now);
+    const left = await h.db.select({ key: rateLimits.key }).from(rateLimits).where(like(rateLimits.key, 'prune:%'));
+    expect(left.map((r) => r.key).sort()).toEqual(['prune:an-hour', 'prune:now']);
   });
 });
