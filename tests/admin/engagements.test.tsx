@@ -190,7 +190,8 @@ describe('Sponsors', () => {
     renderAdmin({ path: '/sponsors', user: admin, handler });
     const row = (await screen.findByText('Sponsor 1')).closest('tr') as HTMLElement;
     const cells = within(row).getAllByRole('cell').map((c) => c.textContent);
-    expect(cells.slice(-6, -1)).toEqual(['2 / 3', '4', '9', '5', '1']);
+    expect(cells.slice(-4, -1)).toEqual(['2 / 3', '4', '9 / 5 / 1']);
+    expect(screen.getByRole('columnheader', { name: 'Referrals (total / screened / randomized)' })).toBeTruthy();
   });
 
   it('shows why a sponsor with engagements cannot be deleted', async () => {

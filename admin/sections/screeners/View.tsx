@@ -58,6 +58,7 @@ function MessagesPanel({ screener }: { screener: Screener }) {
   return (
     <section className="panel" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
+      <div className="table-wrap">
       <table className="data-table">
         <caption className="sr-only">Messages</caption>
         <thead>
@@ -88,6 +89,7 @@ function MessagesPanel({ screener }: { screener: Screener }) {
           })}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }

@@ -35,9 +35,13 @@ export default function SponsorsIndex() {
     // Figures over the sponsor's engagements, their sites and their referrals.
     { id: 'engagements', header: L.engagements, className: 'col-number', cell: (s) => `${s.activeEngagements} / ${s.totalEngagements}` },
     { id: 'sites', header: L.totalSites, className: 'col-number', cell: (s) => s.totalSites },
-    { id: 'referrals', header: L.totalReferrals, className: 'col-number', cell: (s) => s.totalReferrals },
-    { id: 'screened', header: L.totalScreenedReferrals, className: 'col-number', cell: (s) => s.totalScreenedReferrals },
-    { id: 'randomized', header: L.totalRandomizedReferrals, className: 'col-number', cell: (s) => s.totalRandomizedReferrals },
+    // One column for the three referral figures, as for engagements: the list fits a laptop's screen.
+    {
+      id: 'referrals',
+      header: L.referrals,
+      className: 'col-number',
+      cell: (s) => `${s.totalReferrals} / ${s.totalScreenedReferrals} / ${s.totalRandomizedReferrals}`,
+    },
     {
       id: 'actions',
       header: 'Actions',

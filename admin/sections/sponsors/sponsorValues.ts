@@ -20,6 +20,7 @@ export const SPONSOR_LABELS = {
   totalReferrals: 'Referrals',
   totalScreenedReferrals: 'Screened',
   totalRandomizedReferrals: 'Randomized',
+  referrals: 'Referrals (total / screened / randomized)',
 } as const;
 
 export type SponsorFormValues = {

@@ -39,7 +39,7 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
     <nav className="panel pages-panel" aria-label="Pages" aria-busy={action.busy || undefined}>
       <h2 className="section-title">Pages</h2>
       <FormErrors message={action.error} />
-      <ol className="page-list" aria-label="Page order">
+      <ol className="builder-page-list" aria-label="Page order">
         {pages.map((page, i) => (
           <li
             key={page.id}

@@ -430,7 +430,7 @@ function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected:
     <nav className="panel pages-panel" aria-label="Pages" aria-busy={addPage.busy || move.busy || undefined}>
       <h2 className="section-title">{L.pages}</h2>
       <FormErrors message={addPage.error ?? move.error} />
-      <ol className="page-list">
+      <ol className="builder-page-list">
         {ctx.pages.map((page, i) => (
           <li key={page.id} className={page.id === selected ? 'selected' : undefined}>
             <button type="button" className="btn-link" aria-pressed={page.id === selected} onClick={() => onSelect(page.id)}>
