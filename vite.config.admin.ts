@@ -6,7 +6,8 @@ import { bundleBudgets } from './bundle-budgets.ts';
 export default defineConfig({
   root: fileURLToPath(new URL('./admin', import.meta.url)),
   base: '/',
-  publicDir: false,
+  // Copied as they are: the favicon, which the server's own pages link to as well.
+  publicDir: fileURLToPath(new URL('./admin/public', import.meta.url)),
   plugins: [bundleBudgets('admin')],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {

@@ -24,6 +24,7 @@ function takePage(channelId: number, screenerId: number, language: string | unde
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Trial Recruit · Study questionnaire</title>
+${FAVICON_LINK}
 <style>
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;background:#0b0d10;color:#e6e8eb;font-family:system-ui,sans-serif}
 header{display:flex;align-items:center;gap:.6rem;padding:1rem 1.5rem;font-weight:600;font-size:1.1rem}
@@ -42,6 +43,9 @@ footer{padding:1rem 1.5rem;font-size:.85rem;color:#9aa5b1;text-align:center}
 `;
 }
 
+/** The admin's icon (admin/public/favicon.svg, copied into the admin bundle), for the server's own pages too. */
+const FAVICON_LINK = '<link rel="icon" type="image/svg+xml" href="/favicon.svg">';
+
 const LANGUAGE = /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/;
 
 /** A plain partner page embedding the demo channel's snippet (or, before the demo exists, a friendly dead end). */
@@ -51,6 +55,7 @@ const demoPage = (channel: { mediaChannelId: number; screenerId: number } | null
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo partner page</title>
+${FAVICON_LINK}
 <style>body{font-family:Georgia,serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}</style>
 </head>
 <body>
@@ -67,6 +72,11 @@ export function webRoutes(deps: Deps) {
   const adminRoot = path.join(deps.config.distDir, 'admin');
   const widgetFile = path.join(deps.config.distDir, 'widget', 'widget.js');
 
+  // Browsers ask for /favicon.ico on documents that name no icon (a PDF, a JSON answer).
+  app.get('/favicon.ico', (c) => {
+    const icon = path.join(adminRoot, 'favicon.svg');
+    return fs.existsSync(icon) ? sendFile(c, icon, 'revalidate') : c.text('Not found', 404);
+  });
   app.get('/widget.js', (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')));
   app.get('/demo', (c) => c.redirect('/demo/'));
   app.get('/demo/', async (c) => c.html(demoPage(await demoChannel(deps.db))));
