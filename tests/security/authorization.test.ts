@@ -186,6 +186,7 @@ const RULES: Record<string, Access> = {
   'POST /jwt/saml/acs/:service': 'public',
   'GET /jwt/saml/logout': 'public',
   'GET /jwt/saml/metadata/:service': 'public',
+  'GET /favicon.ico': 'public',
   'GET /widget.js': 'public',
   'GET /demo': 'public',
   'GET /demo/': 'public',
