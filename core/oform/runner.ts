@@ -50,7 +50,8 @@ export interface RunnerSurvey {
 /** The screener's colours as 6 or 2 hex digits without '#', null for the widget's own. */
 export type RunnerStyles = Partial<Record<string, Partial<Record<string, string | boolean | null>>>>;
 
-export type Outcome = 'qualified' | 'notQualified' | 'notActive' | 'noTrialSites' | 'trialSiteSelected' | 'completed';
+/** `incomplete`: the server found answers missing on the participant's path (never for an honest run). */
+export type Outcome = 'qualified' | 'notQualified' | 'notActive' | 'noTrialSites' | 'trialSiteSelected' | 'completed' | 'incomplete';
 
 /** The screener's message pair for an outcome, HTML already sanitized by the server. */
 export interface OutcomeMessages {

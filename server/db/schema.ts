@@ -829,9 +829,14 @@ export const oFormSubmissions = pgTable(
     mediaChannelUrl: text('media_channel_url'),
     /** SHA-256 of the access token handed out once in a response header; the token is never stored. */
     tokenHash: text('token_hash').notNull(),
-    /** The outcome reached: notActive, notQualified, noTrialSites, qualified, trialSiteSelected, completed. */
+    /** The outcome reached: incomplete, notActive, notQualified, noTrialSites, qualified, trialSiteSelected, completed. */
     outcome: text('outcome'),
     isQualified: boolean('is_qualified'),
+    /**
+     * When the qualification first found the complete path qualified or not qualified: from then
+     * on the run's answers are final (no page is answered, added or sanitized again).
+     */
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     created: created(),
     modified: modified(),
@@ -852,6 +857,12 @@ export const oFormContainerEntries = pgTable(
     submissionId: integer('submission_id').notNull().references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
     containerId: integer('container_id').notNull().references(() => oFormContainers.id, { onDelete: 'cascade' }),
     parentId: integer('parent_id').references((): AnyPgColumn => oFormContainerEntries.id, { onDelete: 'cascade' }),
+    /**
+     * When the page's answers were last saved (valid); null until then and again once the page is
+     * sanitized. A page whose questions are all optional or none is answered without answer rows,
+     * so this, not the rows, says the participant went through it.
+     */
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
     created: created(),
   },
   (t) => [index('o_form_container_entries_submission_idx').on(t.submissionId), index('o_form_container_entries_parent_idx').on(t.parentId)],

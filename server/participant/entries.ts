@@ -4,8 +4,8 @@
  * round trip.
  *
  * Storing a page's answers updates the submission row first (its `modified`), which takes its
- * lock and re-checks under that lock that the run is not completed; every other part runs only
- * when that update found the row. The page's answers become the ones sent: answered questions
+ * lock and re-checks under that lock that the run is still open (OPEN_RUN); every other part
+ * runs only when that update found the row. The page entry is marked answered. The page's answers become the ones sent: answered questions
  * are upserted (the pair entry/question is unique), the page's other answers deleted. Two saves
  * of one page at the same moment (a double submit the widget's busy state prevents) both
  * succeed, the later winning each question both answered.
@@ -22,7 +22,7 @@ import { hitsStatement } from '../http/rate-limit';
 
 export interface PageSave {
   submissionId: number;
-  /** The page entry and its child entries: whose earlier answers are replaced. */
+  /** The page entry (first; marked answered) and its child entries: whose earlier answers are replaced. */
   entryIds: readonly number[];
   answers: readonly { entryId: number; fieldId: number; value: unknown }[];
   /** The page the answers lead to, with its active child containers: its entry is created. */
@@ -36,11 +36,18 @@ type SubmissionRow = typeof oFormSubmissions.$inferSelect;
 
 const param = sql.placeholder;
 
+/**
+ * A run whose answers may still change (a condition on o_form_submissions): not completed, and
+ * no outcome found yet (finished_at: from the qualification on, the answers are final).
+ */
+export const OPEN_RUN = sql`status <> 'completed' and finished_at is null`;
+
 const entryColumns = {
   id: sql<number>`id`.mapWith(Number),
   submissionId: sql<number>`submission_id`.mapWith(Number),
   containerId: sql<number>`container_id`.mapWith(Number),
   parentId: sql<number | null>`parent_id`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+  answeredAt: sql<Date | null>`answered_at`.mapWith((v: unknown) => (v === null ? null : new Date(v as string | Date))),
   created: sql<Date>`created`.mapWith((v: unknown) => new Date(v as string | Date)),
 };
 
@@ -52,12 +59,12 @@ function pageEntryCtes(db: Db, when: SQL) {
   const page = db.$with('page', entryColumns).as(sql`
     insert into ${oFormContainerEntries} (submission_id, container_id)
     select ${param('submissionId')}::int, ${param('pageId')}::int where ${when}
-    returning id, submission_id, container_id, parent_id, created`);
+    returning id, submission_id, container_id, parent_id, answered_at, created`);
   const kids = db.$with('kids', entryColumns).as(sql`
     insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
     select ${param('submissionId')}::int, c.id, page.id from page, unnest(${param('childContainerIds')}::int[]) with ordinality as c(id, n)
     order by c.n
-    returning id, submission_id, container_id, parent_id, created`);
+    returning id, submission_id, container_id, parent_id, answered_at, created`);
   return { page, kids };
 }
 
@@ -96,7 +103,7 @@ export async function createSubmission(
 }
 
 const createPageEntryQuery = preparedQuery((db) => {
-  const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from ${oFormSubmissions} s where s.id = ${param('submissionId')} and s.status <> 'completed')`);
+  const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from ${oFormSubmissions} where id = ${param('submissionId')} and ${OPEN_RUN})`);
   return db
     .with(page, kids)
     .select(entryColumns)
@@ -105,7 +112,7 @@ const createPageEntryQuery = preparedQuery((db) => {
     .prepare('participant_create_page_entry');
 });
 
-/** A page's entry and one child entry per given child container; null when the run is completed (nothing made). */
+/** A page's entry and one child entry per given child container; null when the run is no longer open (nothing made). */
 export async function createPageEntry(
   db: Db,
   submissionId: number,
@@ -125,7 +132,11 @@ const savePageQuery = preparedQuery((db) => {
     where hits.count > l.max`);
   const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
     update ${oFormSubmissions} set modified = now()
-    where id = ${param('submissionId')} and status <> 'completed' and not exists (select 1 from over)
+    where id = ${param('submissionId')} and ${OPEN_RUN} and not exists (select 1 from over)
+    returning id`);
+  const answered = db.$with('answered', { id: sql<number>`id` }).as(sql`
+    update ${oFormContainerEntries} set answered_at = now()
+    where id = ${param('pageEntryId')} and exists (select 1 from locked)
     returning id`);
   const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
     select a.entry_id, a.field_id, a.value from jsonb_to_recordset(${param('answers')}::jsonb) as a(entry_id int, field_id int, value jsonb)`);
@@ -142,7 +153,7 @@ const savePageQuery = preparedQuery((db) => {
     returning id`);
   const { page, kids } = pageEntryCtes(db, sql`${param('hasNext')}::boolean and exists (select 1 from locked)`);
   return db
-    .with(hits, over, locked, answers, gone, saved, page, kids)
+    .with(hits, over, locked, answered, answers, gone, saved, page, kids)
     .select({
       limited: sql<boolean>`exists (select 1 from over)`,
       saved: sql<boolean>`exists (select 1 from locked)`,
@@ -155,7 +166,7 @@ const savePageQuery = preparedQuery((db) => {
 
 /**
  * `limited` when a rate limit is over (only the hits are written), `closed` when the submission
- * is gone or completed (likewise); else `saved`, with the next page's new entry and its children.
+ * is gone or no longer open (likewise); else `saved`, with the next page's new entry and its children.
  */
 export async function savePage(
   db: Db,
@@ -166,6 +177,7 @@ export async function savePage(
     limitKeys: textArray(save.limits.checks.map((l) => l.key)),
     limitMax: intArray(save.limits.checks.map((l) => l.limit)),
     submissionId: save.submissionId,
+    pageEntryId: save.entryIds[0] ?? null,
     entryIds: intArray(save.entryIds),
     answers: JSON.stringify(save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value }))),
     hasNext: save.next !== null,

@@ -22,7 +22,7 @@ export interface OutcomeMessages {
 }
 
 /** The survey message types that stand for each outcome's pair, where there are any. */
-const OFORM_TYPES: Partial<Record<ScreenerOutcome, { contactForm?: OFormMessageType; consent?: OFormMessageType }>> = {
+const OFORM_TYPES: Partial<Record<RunOutcome, { contactForm?: OFormMessageType; consent?: OFormMessageType }>> = {
   notActive: { contactForm: 'not_active_contact_form', consent: 'not_active_consent' },
   notQualified: { contactForm: 'not_qualified_contact_form', consent: 'not_qualified_consent' },
   noTrialSites: { contactForm: 'no_trial_sites_contact_form', consent: 'no_trial_sites_consent' },
@@ -32,8 +32,17 @@ const OFORM_TYPES: Partial<Record<ScreenerOutcome, { contactForm?: OFormMessageT
   completed: { contactForm: 'completed_contact_form' },
 };
 
+/** What a run can end in: the screener's outcomes, and a path that stops before the survey's end (no staff text). */
+export type RunOutcome = ScreenerOutcome | 'incomplete';
+
 /** Defaults for texts no survey message type covers. */
-const OWN_DEFAULTS: Partial<Record<ScreenerOutcome, { contactForm?: { en: string; es: string } }>> = {
+const OWN_DEFAULTS: Partial<Record<RunOutcome, { contactForm?: { en: string; es: string } }>> = {
+  incomplete: {
+    contactForm: {
+      en: 'Some pages of this questionnaire have not been answered yet, so we cannot tell whether you may take part.',
+      es: 'Algunas páginas de este cuestionario aún no tienen respuesta, por lo que no podemos saber si puede participar.',
+    },
+  },
   qualified: {
     contactForm: {
       en: 'Good news: you may be a match for this study. Enter your ZIP code to find a study site near you.',
@@ -54,13 +63,13 @@ const SCREENER_KEY: Record<Part, 'contactFormMessage' | 'consentMessage'> = { co
 export async function outcomeMessages(
   db: Db,
   screenerId: number | null,
-  outcome: ScreenerOutcome,
+  outcome: RunOutcome,
   language: string | null | undefined,
   oFormId: number | null = null,
 ): Promise<OutcomeMessages> {
   const chain = languageChain(language);
   const [screenerRow] =
-    screenerId === null
+    screenerId === null || outcome === 'incomplete'
       ? []
       : await db
           .select()

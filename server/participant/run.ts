@@ -2,16 +2,16 @@
  * What a participant's run needs from the database: which survey a channel or screener runs
  * and whether it may run (SPEC section 4, "Participant access"), the survey's pages and active
  * questions as the participant sees them, where a page's answers lead (core/oform/navigation.ts),
- * and the qualification per engagement. Shared by the participant routes and the contact steps.
+ * and the engagements a run refers to. Shared by the participant routes and the contact steps;
+ * the path and its qualification are path.ts and qualification.ts.
  */
 import { and, asc, eq, inArray, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { FIELD_TYPES, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import { checkAnswers, type Answers } from '../../core/oform/answers';
-import { chosenValues, nextPage, type Answer } from '../../core/oform/navigation';
+import { nextPage, type Answer } from '../../core/oform/navigation';
 import { message } from '../../core/validation/messages';
-import { isDateFormat } from '../../core/validation/rules';
 import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
@@ -21,9 +21,7 @@ import {
   engagements,
   mediaChannelSurveys,
   mediaChannels,
-  oFormContainerEntries,
   oFormContainers,
-  oFormFieldEntries,
   oFormFields,
   oFormLanguages,
   languages,
@@ -39,7 +37,7 @@ export const FIELD_TYPE = 'o-form-fields';
 
 export type FormRow = typeof oForms.$inferSelect;
 export type ChannelRow = typeof mediaChannels.$inferSelect;
-type ContainerRow = typeof oFormContainers.$inferSelect;
+export type ContainerRow = typeof oFormContainers.$inferSelect;
 
 export interface SurveyField {
   id: number;
@@ -393,64 +391,6 @@ export function nextAfter(
   return { page: fallback.to === 'page' ? (survey.pages.find((p) => p.identity === fallback.identity) ?? null) : null, surveyIdentity: null };
 }
 
-/** Each answered question's latest answer on each page entry of a submission, by page. */
-async function answersByPage(db: Db, survey: Survey, submissionId: number): Promise<Map<number, Record<string, Answer>>> {
-  const rows = await db
-    .select({ entryId: oFormContainerEntries.id, containerId: oFormContainerEntries.containerId, parentId: oFormContainerEntries.parentId, fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue })
-    .from(oFormFieldEntries)
-    .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-    .where(eq(oFormContainerEntries.submissionId, submissionId))
-    .orderBy(asc(oFormContainerEntries.id));
-  const byPage = new Map<number, { entry: number; answers: Record<string, Answer> }>();
-  const pageEntryOf = new Map<number, number>();
-  for (const row of rows) pageEntryOf.set(row.entryId, row.parentId ?? row.entryId);
-  for (const row of rows) {
-    const field = survey.fields.find((f) => f.id === row.fieldId);
-    if (!field) continue;
-    const entry = pageEntryOf.get(row.entryId) ?? row.entryId;
-    const current = byPage.get(field.pageId);
-    // The latest visit of a page counts; earlier visits' answers are history.
-    if (!current || current.entry < entry) byPage.set(field.pageId, { entry, answers: { [field.identity]: row.value as Answer } });
-    else if (current.entry === entry) current.answers[field.identity] = row.value as Answer;
-  }
-  return new Map([...byPage].map(([pageId, v]) => [pageId, v.answers]));
-}
-
-/**
- * The pages a participant's answers lead through, from the first page, each with its answers.
- * A page left behind (answers kept from a path they turned away from) is not on it.
- */
-export async function answeredPath(db: Db, survey: Survey, submissionId: number): Promise<{ page: ContainerRow; answers: Record<string, Answer> }[]> {
-  const answers = await answersByPage(db, survey, submissionId);
-  const path: { page: ContainerRow; answers: Record<string, Answer> }[] = [];
-  const seen = new Set<number>();
-  let page: ContainerRow | null = survey.pages[0] ?? null;
-  while (page && !seen.has(page.id)) {
-    seen.add(page.id);
-    const given = answers.get(page.id);
-    if (!given) break;
-    path.push({ page, answers: given });
-    page = nextAfter(survey, page, given).page;
-  }
-  return path;
-}
-
-/** Whole years from a y-MM-dd birthday to `today`. */
-export function ageOn(dob: string, today: Date): number | null {
-  if (!isDateFormat(dob, { utc: true })) return null;
-  const [y, m, d] = dob.split('-').map(Number) as [number, number, number];
-  let age = today.getUTCFullYear() - y;
-  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age -= 1;
-  return age;
-}
-
-export interface QualificationResult {
-  isQualified: boolean;
-  outcome: 'qualified' | 'notQualified' | 'notActive';
-  /** The engagements the participant qualifies for (empty unless qualified). */
-  engagementIds: number[];
-}
-
 /** The active engagements a run refers to: the screener's, else the survey's own. */
 export async function runEngagements(db: Db, target: RunTarget): Promise<number[]> {
   if (target.screenerId !== null) {
@@ -466,37 +406,3 @@ export async function runEngagements(db: Db, target: RunTarget): Promise<number[
   const [own] = await db.select({ id: engagements.id }).from(engagements).where(and(eq(engagements.id, target.form.engagementId), eq(engagements.isActive, true)));
   return own ? [own.id] : [];
 }
-
-/**
- * Qualification (issue 7): qualified for each engagement unless an answer on a page still on
- * the participant's path disqualifies — an option disqualifying for all (isDisqualified) or for
- * that engagement (disqualifiedFor), or a birthday outside a dob question's age range. Reads only.
- */
-export async function qualify(db: Db, submission: SubmissionRow, today = new Date()): Promise<QualificationResult> {
-  const target = await runOfSubmission(db, submission);
-  if (!target.runnable || !target.form) return { isQualified: false, outcome: 'notActive', engagementIds: [] };
-  const survey = await loadSurvey(db, target.form);
-  let remaining = await runEngagements(db, target);
-  for (const { page, answers } of await answeredPath(db, survey, submission.id)) {
-    for (const field of fieldsOfPage(survey, page.id)) {
-      const answer = answers[field.identity];
-      if (field.type === 'dob' && typeof answer === 'string' && answer !== '') {
-        const age = ageOn(answer, today);
-        const { minAge, maxAge } = field.configuration;
-        if (age === null || (minAge !== undefined && age < minAge) || (maxAge !== undefined && age > maxAge)) remaining = [];
-      }
-      if (!isChoiceType(field.type)) continue;
-      const chosen = new Set(chosenValues(answer));
-      for (const option of field.configuration.options) {
-        if (!chosen.has(option.value)) continue;
-        if (option.isDisqualified) remaining = [];
-        const against = new Set(option.disqualifiedFor ?? []);
-        remaining = remaining.filter((id) => !against.has(id));
-      }
-    }
-  }
-  return remaining.length > 0
-    ? { isQualified: true, outcome: 'qualified', engagementIds: remaining }
-    : { isQualified: false, outcome: 'notQualified', engagementIds: [] };
-}
-

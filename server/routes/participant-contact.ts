@@ -38,7 +38,8 @@ import { countOnChannel } from '../domain/channelFigures';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
 import { haversineMiles, zipCentroid, type LatLon } from '../participant/distance';
 import { outcomeMessages } from '../participant/messages';
-import { qualify, runOfSubmission } from '../participant/run';
+import { runOfSubmission } from '../participant/run';
+import { qualify, type QualificationResult } from '../participant/qualification';
 import { phiOf, pushOptionsOf, startPush } from '../rms/push';
 
 export const TRIAL_SITE_TYPE = 'trial-sites';
@@ -48,6 +49,12 @@ export const DEFAULT_RADIUS_MILES = 25;
 export const MISSING_CONTACT_TOKEN = 'Cannot send contact details without a submission access token';
 export const RUN_ALREADY_COMPLETE = 'This survey run is already complete.';
 export const NOT_QUALIFIED_FOR_CONTACT = 'Only a participant who qualified can leave contact details.';
+export const SCREENING_INCOMPLETE = 'The screening is not complete: answer every page of the survey first.';
+
+/** A path that stops before the survey's end goes no further: nothing after qualification happens on it (409, nothing written). */
+function assertComplete(qualification: QualificationResult): void {
+  if (qualification.outcome === 'incomplete') throw conflict(SCREENING_INCOMPLETE);
+}
 
 const PATHS = ['/o-form-submission-sites/*', '/o-form-submission-contact-fields/*', '/o-form-submission-contact/*'];
 
@@ -152,6 +159,7 @@ export function participantContactRoutes(deps: Deps) {
     }
     const target = await runOfSubmission(db, submission);
     const qualification = await qualify(db, submission);
+    assertComplete(qualification);
     const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from) : [];
     const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
     if (outcome === 'noTrialSites' && submission.status !== 'completed') {
@@ -166,6 +174,7 @@ export function participantContactRoutes(deps: Deps) {
 
   app.get('/o-form-submission-contact-fields/:submissionId', async (c) => {
     const submission = await openSubmission(deps, c);
+    if (submission.status !== 'completed') assertComplete(await qualify(db, submission));
     const target = await runOfSubmission(db, submission);
     const fields = await screenerContactFields(db, target.screenerId);
     const data = fields.map((f) =>
@@ -187,6 +196,7 @@ export function participantContactRoutes(deps: Deps) {
 
     const target = await runOfSubmission(db, submission);
     const qualification = await qualify(db, submission);
+    assertComplete(qualification);
     if (!qualification.isQualified) throw conflict(NOT_QUALIFIED_FOR_CONTACT);
 
     const fields = await screenerContactFields(db, target.screenerId);

@@ -28,7 +28,7 @@ import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
-import { createPageEntry, createSubmission, savePage, type PageSave } from '../participant/entries';
+import { createPageEntry, createSubmission, OPEN_RUN, savePage, type PageSave } from '../participant/entries';
 import { countOnChannel } from '../domain/channelFigures';
 import { languageChain, outcomeMessages } from '../participant/messages';
 import {
@@ -39,7 +39,6 @@ import {
   loadSurvey,
   nextAfter,
   pageDocument,
-  qualify,
   resolveStart,
   runOfSubmission,
   offeredFromColumn,
@@ -49,6 +48,8 @@ import {
   type ChannelRow,
   type FormRow,
 } from '../participant/run';
+import { mayEnter, participantPath } from '../participant/path';
+import { isFinalOutcome, qualify } from '../participant/qualification';
 import { findForm } from './oforms';
 
 export const SUBMISSION_TYPE = 'o-form-submissions';
@@ -60,6 +61,7 @@ export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
 export const UNKNOWN_PAGE = 'Choose a page of this survey.';
 export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers can no longer change.';
+export const PAGE_NOT_ON_PATH = 'This page is not on the path your answers lead through the survey: answer the pages before it first.';
 export const NOTHING_TO_START = "Name a media channel, a screener or a survey: 'mediaChannelId', 'screenerId' or 'oFormIdentity'.";
 
 /** The paths this module answers (CORS applies to these and to the contact steps' paths). */
@@ -391,6 +393,10 @@ export function participantRoutes(deps: Deps) {
     if (input.parentId === null) {
       if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
       if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
+      // Beyond the first page, only where the stored answers lead (or back along that path).
+      if (survey.pages[0]?.id !== container.id && !mayEnter(survey, await participantPath(db, survey, submission.id), container.id)) {
+        throw conflict(PAGE_NOT_ON_PATH);
+      }
       const made = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
       // Completed since this process last read it: nothing was made.
       if (!made) throw conflict(SUBMISSION_COMPLETED);
@@ -405,6 +411,8 @@ export function participantRoutes(deps: Deps) {
     if (!parent || parent.parentId !== null || container.parentId !== parent.containerId) {
       throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
     }
+    const [open] = await db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submission.id), OPEN_RUN));
+    if (!open) throw conflict(SUBMISSION_COMPLETED);
     const [entry] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: container.id, parentId: parent.id }).returning();
     // The page entry's children changed: what this process kept of it no longer holds.
     forgetPageEntry(db, parent.id);
@@ -541,7 +549,7 @@ export function participantRoutes(deps: Deps) {
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const { pageIds } = await readAttributes(c, SanitizeInput);
-    if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
+    if (submission.status === 'completed' || submission.finishedAt !== null) throw conflict(SUBMISSION_COMPLETED);
     const ids = [...new Set(pageIds)];
     const isSanitizeSuccess = await db.transaction(async (tx) => {
       if (ids.length === 0) return true;
@@ -555,7 +563,12 @@ export function participantRoutes(deps: Deps) {
         .where(and(eq(oFormContainerEntries.submissionId, submission.id), inArray(oFormContainerEntries.id, ids)));
       // Another submission's entry among them: nothing is deleted.
       if (own.length !== ids.length) return false;
+      // Under the submission's lock: a run that reached its outcome meanwhile keeps its answers.
+      const [open] = await tx.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submission.id), OPEN_RUN)).for('update');
+      if (!open) throw conflict(SUBMISSION_COMPLETED);
       await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entries.map((e) => e.id)));
+      // The pages left are no longer answered: they drop off the participant's path.
+      await tx.update(oFormContainerEntries).set({ answeredAt: null }).where(inArray(oFormContainerEntries.id, entries.map((e) => e.id)));
       return true;
     });
     return sendDocument(c, { meta: { isSanitizeSuccess } });
@@ -572,10 +585,12 @@ export function participantRoutes(deps: Deps) {
         const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
         if (!before) return;
         // Later outcomes (a site chosen, completed) are the contact steps'; a re-read keeps them.
-        const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive'].includes(before.outcome);
+        const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive', 'incomplete'].includes(before.outcome);
+        // The first outcome the participant reaches makes the run's answers final.
+        const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
         await tx
           .update(oFormSubmissions)
-          .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), modified: sql`now()` })
+          .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: sql`now()` } : {}), modified: sql`now()` })
           .where(eq(oFormSubmissions.id, submission.id));
         const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
         await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);

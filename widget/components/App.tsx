@@ -160,7 +160,7 @@ function Outcome({ s, h }: { s: RunnerState; h: (title: string) => preact.JSX.El
   const messages: OutcomeMessages = s.messages;
   return (
     <div class="tw-outcome" data-outcome={s.outcome ?? ''}>
-      {h(text[s.outcome === 'trialSiteSelected' ? 'completed' : (s.outcome ?? 'notActive')])}
+      {h(text[s.outcome === 'trialSiteSelected' ? 'completed' : s.outcome === 'incomplete' ? 'notQualified' : (s.outcome ?? 'notActive')])}
       <Html html={messages.contactForm} />
       <Html html={messages.consent} />
     </div>

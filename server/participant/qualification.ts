@@ -1,0 +1,81 @@
+/**
+ * Qualification over the complete path. The server decides from its own data (path.ts): a
+ * participant is qualified only when the path from the first page reaches the end of the survey
+ * with every page on it answered and every required question on it answered validly, and no
+ * answer on it disqualifying — an option disqualifying for every engagement (isDisqualified) or
+ * for one (disqualifiedFor), or a birth date outside a dob question's age range. A path that
+ * stops early, hands over to another survey or runs in a circle is `incomplete`: nothing after
+ * qualification (ZIP, sites, contact) may happen on it.
+ */
+import { isChoiceType } from '../../core/model/oform';
+import { chosenValues } from '../../core/oform/navigation';
+import { isDateFormat } from '../../core/validation/rules';
+import type { Db } from '../db/open';
+import type { SubmissionRow } from './access';
+import { participantPath, type AnswerReader, type ParticipantPath } from './path';
+import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type Survey } from './run';
+
+export type QualificationOutcome = 'qualified' | 'notQualified' | 'notActive' | 'incomplete';
+
+export interface QualificationResult {
+  isQualified: boolean;
+  outcome: QualificationOutcome;
+  /** The engagements the participant qualifies for (empty unless qualified). */
+  engagementIds: number[];
+}
+
+/** The outcomes a participant reaches by answering (not incomplete, not the survey switched off): the run's answers are final from then on. */
+export const isFinalOutcome = (outcome: QualificationOutcome) => outcome === 'qualified' || outcome === 'notQualified';
+
+const INCOMPLETE: QualificationResult = { isQualified: false, outcome: 'incomplete', engagementIds: [] };
+
+/** Whole years from a y-MM-dd birthday to `today`. */
+export function ageOn(dob: string, today: Date): number | null {
+  if (!isDateFormat(dob, { utc: true })) return null;
+  const [y, m, d] = dob.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age -= 1;
+  return age;
+}
+
+/** The path judged against `engagementIds` (the run's active engagements) on `today`. Pure. */
+export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: readonly number[], today: Date): QualificationResult {
+  if (path.end.kind !== 'end') return INCOMPLETE;
+  let remaining = [...engagementIds];
+  for (const { page, answers } of path.steps) {
+    const fields = fieldsOfPage(survey, page.id);
+    // Stored answers were checked when saved; checked again, so nothing but a valid page counts.
+    if (Object.keys(answerProblems(fields, answers, 'en')).length > 0) return INCOMPLETE;
+    for (const field of fields) {
+      const answer = answers[field.identity];
+      if (field.type === 'dob' && typeof answer === 'string' && answer !== '') {
+        const age = ageOn(answer, today);
+        const { minAge, maxAge } = field.configuration;
+        if (age === null || (minAge !== undefined && age < minAge) || (maxAge !== undefined && age > maxAge)) remaining = [];
+      }
+      if (!isChoiceType(field.type)) continue;
+      const chosen = new Set(chosenValues(answer));
+      for (const option of field.configuration.options) {
+        if (!chosen.has(option.value)) continue;
+        if (option.isDisqualified) remaining = [];
+        const against = new Set(option.disqualifiedFor ?? []);
+        remaining = remaining.filter((id) => !against.has(id));
+      }
+    }
+  }
+  return remaining.length > 0
+    ? { isQualified: true, outcome: 'qualified', engagementIds: remaining }
+    : { isQualified: false, outcome: 'notQualified', engagementIds: [] };
+}
+
+/**
+ * A submission's qualification per engagement, now: notActive when its survey or channel no
+ * longer runs, else its path judged. Reads only.
+ */
+export async function qualify(db: Db, submission: SubmissionRow, options: { today?: Date; read?: AnswerReader } = {}): Promise<QualificationResult> {
+  const target = await runOfSubmission(db, submission);
+  if (!target.runnable || !target.form) return { isQualified: false, outcome: 'notActive', engagementIds: [] };
+  const survey = await loadSurvey(db, target.form);
+  const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.read)]);
+  return judgePath(survey, path, engagementIds, options.today ?? new Date());
+}
