@@ -83,7 +83,7 @@ export const ROUTES = [
   route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN, {
     screen: lazyScreen(() => import('./sections/sponsors/Index')),
   }),
-  route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', SIGNED_IN, {
+  route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {
     crumbs: [SPONSORS],
     screen: lazyScreen(() => import('./sections/sponsors/Add')),
   }),

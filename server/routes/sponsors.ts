@@ -1,6 +1,7 @@
 /**
  * Sponsors (SPEC sections 3, 7): list with search, sort and paging; read; create; update;
- * delete. A `User` sees and changes only the sponsors assigned to them.
+ * delete. A `User` sees and changes only the sponsors assigned to them; sponsors come and go,
+ * and are assigned, only by Admins and Super Users, so nobody widens their own scope.
  */
 import { Hono } from 'hono';
 import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
@@ -15,8 +16,8 @@ import {
 } from '../../core/model/sponsor';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
-import { countries, engagements, sponsors, userSponsors } from '../db/schema';
-import { authenticate, sponsorScope } from '../auth/guards';
+import { countries, engagements, sponsors } from '../db/schema';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole, sponsorScope } from '../auth/guards';
 import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
@@ -197,20 +198,15 @@ export function sponsorsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields, withCountry, figures), 200, withCountry ? countriesIncluded([row]) : undefined);
   });
 
-  app.post('/', async (c) => {
-    const user = c.get('user');
+  const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
+
+  app.post('/', sponsorsAdmin, async (c) => {
     const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
     await assertCountry(db, attributes.countryId);
     await assertIdentificationFree(db, attributes.identification);
-    const id = await db
-      .transaction(async (tx) => {
-        const [created] = await tx.insert(sponsors).values(attributes).returning({ id: sponsors.id });
-        if (!created) throw new Error('insert returned no row');
-        // A User creates sponsors for themselves: without the link they could not see it.
-        if (sponsorScope(user) !== null) await tx.insert(userSponsors).values({ userId: user.id, sponsorId: created.id });
-        return created.id;
-      })
-      .catch(rethrowConstraint);
+    const [created] = await db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(rethrowConstraint);
+    if (!created) throw new Error('insert returned no row');
+    const id = created.id;
     const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
     return sendResource(c, serialize(row as Row, null, false), 201);
   });
@@ -233,7 +229,7 @@ export function sponsorsRoutes(deps: Deps) {
     return sendResource(c, serialize(row as Row, null, false, await figuresFor(db, [row as Row], null)));
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', sponsorsAdmin, async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('sponsor');

@@ -4,6 +4,8 @@ import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handl
 import { COUNTRIES, makeSponsor } from './fixtures';
 
 const user = makeUser('User');
+// Only Admins and Super Users add sponsors.
+const admin = makeUser('Admin');
 
 interface Options {
   /** Identifications already held, and the id of the sponsor holding each. */
@@ -46,7 +48,7 @@ const writes = (requests: Recorded[]) => requests.filter((r) => r.method === 'PO
 
 describe('Sponsor form', () => {
   it('shows required messages beside the fields and sends nothing', async () => {
-    const { server } = renderAdmin({ path: '/sponsors/add', user, handler: sponsorServer() });
+    const { server } = renderAdmin({ path: '/sponsors/add', user: admin, handler: sponsorServer() });
     await screen.findByLabelText('Name');
     save();
     await waitFor(() => expect(screen.getAllByText('This field is required.')).toHaveLength(2));
@@ -58,7 +60,7 @@ describe('Sponsor form', () => {
   });
 
   it('refuses an identification another sponsor holds', async () => {
-    const { server } = renderAdmin({ path: '/sponsors/add', user, handler: sponsorServer({ taken: { ACME: '99' } }) });
+    const { server } = renderAdmin({ path: '/sponsors/add', user: admin, handler: sponsorServer({ taken: { ACME: '99' } }) });
     await screen.findByLabelText('Name');
     type('Name', 'Acme Pharma');
     type('Identification', 'ACME');
@@ -69,7 +71,7 @@ describe('Sponsor form', () => {
   });
 
   it('creates the sponsor with every field and opens its view', async () => {
-    const { server, location } = renderAdmin({ path: '/sponsors/add', user, handler: sponsorServer() });
+    const { server, location } = renderAdmin({ path: '/sponsors/add', user: admin, handler: sponsorServer() });
     await screen.findByRole('option', { name: 'Canada' });
     type('Name', '  Acme Pharma ');
     type('Identification', 'ACME');
@@ -111,7 +113,7 @@ describe('Sponsor form', () => {
         },
         409,
       );
-    renderAdmin({ path: '/sponsors/add', user, handler: sponsorServer({ created }) });
+    renderAdmin({ path: '/sponsors/add', user: admin, handler: sponsorServer({ created }) });
     await screen.findByLabelText('Name');
     type('Name', 'Acme');
     type('Identification', 'ACME');

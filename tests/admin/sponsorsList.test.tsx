@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 import { makeSponsor } from './fixtures';
 
 const TOTAL = 45;
@@ -86,7 +86,7 @@ describe('Sponsors index (list screen)', () => {
 
   it('deletes a row after confirmation and reloads the list', async () => {
     const deleted: string[] = [];
-    const { server } = renderAdmin({ path: '/sponsors', user: makeUser('User'), handler: sponsorsServer(deleted) });
+    const { server } = renderAdmin({ path: '/sponsors', user: makeUser('Admin'), handler: sponsorsServer(deleted) });
     const row = (await screen.findByText('Sponsor 2')).closest('tr') as HTMLElement;
     const listCalls = () => server.requests.filter((r) => r.method === 'GET' && r.path === 'sponsors').length;
     const before = listCalls();
@@ -104,6 +104,35 @@ describe('Sponsors index (list screen)', () => {
     await waitFor(() => expect(deleted).toEqual(['2']));
     await waitFor(() => expect(listCalls()).toBe(before + 1));
     expect(await screen.findByText('Sponsor deleted.')).toBeTruthy();
+  });
+
+  it('offers Add and Delete only to Admins and Super Users, who alone may create and delete sponsors', async () => {
+    const list = sponsorsServer();
+    const handler: Handler = (request, url) =>
+      url.pathname === '/api/sponsors/2'
+        ? json(resourceDocument('sponsors', { ...makeSponsor(2) }))
+        : url.pathname === '/api/engagements' || url.pathname === '/api/screeners'
+          ? json(listDocument(url.pathname.slice(5), []))
+          : list(request, url);
+    const asUser = renderAdmin({ path: '/sponsors', user: makeUser('User'), handler });
+    const row = (await screen.findByText('Sponsor 2')).closest('tr') as HTMLElement;
+    expect(within(row).getByRole('link', { name: 'Edit' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Add' })).toBeNull();
+    await asUser.router.navigate('/sponsors/view/2');
+    await screen.findByRole('link', { name: 'Edit' });
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    await asUser.router.navigate('/sponsors/add');
+    await waitFor(() => expect(asUser.location()).toBe('/403'));
+    asUser.unmount();
+
+    for (const role of ['Admin', 'Super User'] as const) {
+      const shown = renderAdmin({ path: '/sponsors', user: makeUser(role), handler: sponsorsServer() });
+      const adminRow = (await screen.findByText('Sponsor 2')).closest('tr') as HTMLElement;
+      expect(within(adminRow).getByRole('button', { name: 'Delete' })).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Add' }).getAttribute('href')).toBe('/sponsors/add');
+      shown.unmount();
+    }
   });
 
   it('shows the empty state and a failed load', async () => {

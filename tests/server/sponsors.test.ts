@@ -258,7 +258,8 @@ describe('a User sees only their sponsors', () => {
 
   it('cannot change or delete another sponsor', async () => {
     expect((await h.request('PATCH', `/api/sponsors/${theirs}`, { token: userToken, body: body({ name: 'Hacked' }) })).status).toBe(404);
-    expect((await h.request('DELETE', `/api/sponsors/${theirs}`, { token: userToken })).status).toBe(404);
+    // Deleting is an Admin's: refused before the sponsor is looked up, so nothing is revealed.
+    expect((await h.request('DELETE', `/api/sponsors/${theirs}`, { token: userToken })).status).toBe(403);
     const still = await json(await h.request('GET', `/api/sponsors/${theirs}`, { token: admin }));
     expect(still.data.attributes.name).toBe('Theirs Inc');
   });
@@ -269,9 +270,20 @@ describe('a User sees only their sponsors', () => {
     expect(Object.keys(check.data[0].attributes)).toEqual(['identification']);
   });
 
-  it('creates a sponsor and is assigned to it', async () => {
-    const { res, doc } = await create({ name: 'Made By User', identification: 'BYUSER' }, userToken);
-    expect(res.status).toBe(201);
-    expect((await h.request('GET', `/api/sponsors/${doc.data.id}`, { token: userToken })).status).toBe(200);
+  it('edits their own sponsor but may neither create nor delete one, not even their own (403, nothing written)', async () => {
+    const before = await sponsorCount();
+    const made = await create({ name: 'Made By User', identification: 'BYUSER' }, userToken);
+    expect(made.res.status).toBe(403);
+    expect(made.doc.errors[0].status).toBe('403');
+    expect((await h.request('DELETE', `/api/sponsors/${mine}`, { token: userToken })).status).toBe(403);
+    expect(await sponsorCount()).toBe(before);
+    expect((await h.request('GET', `/api/sponsors/${mine}`, { token: userToken })).status).toBe(200);
+    // Their scope is what an Admin gave them: still only their sponsor.
+    const list = await json(await h.request('GET', '/api/sponsors?limit=100', { token: userToken }));
+    expect(list.data.map((s: { id: string }) => s.id)).toEqual([mine]);
+
+    const edited = await h.request('PATCH', `/api/sponsors/${mine}`, { token: userToken, body: body({ description: 'Edited by its User' }) });
+    expect(edited.status).toBe(200);
+    expect((await json(edited)).data.attributes.description).toBe('Edited by its User');
   });
 });

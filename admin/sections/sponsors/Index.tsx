@@ -1,6 +1,8 @@
+import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { sponsorsApi } from '../../../core/api/sponsors';
 import { SPONSOR_DEFAULT_SORT, SPONSOR_SORTS, type Sponsor } from '../../../core/model/sponsor';
+import { hasRole } from '../../../core/model/user';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
@@ -10,6 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
 import { pathTo } from '../../router';
+import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L } from './sponsorValues';
@@ -18,8 +21,10 @@ export default function SponsorsIndex() {
   const api = useApi(sponsorsApi);
   const list = useResourceList({ load: api.list, defaultSort: SPONSOR_DEFAULT_SORT, sortable: SPONSOR_SORTS });
   const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
+  // Sponsors are created and deleted by Admins and Super Users only (the server refuses others).
+  const canAddAndDelete = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
 
-  useTopBar({ buttons: [{ label: 'Add', to: pathTo('SponsorsAdd') }], search: list.search });
+  useTopBar({ buttons: canAddAndDelete ? [{ label: 'Add', to: pathTo('SponsorsAdd') }] : [], search: list.search });
 
   const columns: Column<Sponsor>[] = [
     {
@@ -50,9 +55,13 @@ export default function SponsorsIndex() {
         <RowActions
           view={pathTo('SponsorsView', { id: s.id })}
           edit={pathTo('SponsorsEdit', { id: s.id })}
-          onDelete={async () => {
-            if (await remove(s.id)) list.reload();
-          }}
+          onDelete={
+            canAddAndDelete
+              ? async () => {
+                  if (await remove(s.id)) list.reload();
+                }
+              : undefined
+          }
         />
       ),
     },

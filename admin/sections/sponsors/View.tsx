@@ -1,3 +1,4 @@
+import { useAtomValue } from 'jotai';
 import { Link, useNavigate } from 'react-router-dom';
 import { engagementsApi } from '../../../core/api/engagements';
 import { sponsorsApi } from '../../../core/api/sponsors';
@@ -7,12 +8,14 @@ import { useResourceList } from '../../components/list/useResourceList';
 import { engagementColumns } from '../engagements/Index';
 import { SponsorScreeners } from '../screeners/SponsorScreeners';
 import type { Sponsor } from '../../../core/model/sponsor';
+import { hasRole } from '../../../core/model/user';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
 import { pathTo } from '../../router';
+import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L } from './sponsorValues';
@@ -40,18 +43,24 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
   const api = useApi(sponsorsApi);
   const navigate = useNavigate();
   const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
+  // Sponsors are created and deleted by Admins and Super Users only (the server refuses others).
+  const canDelete = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
 
   useTopBar({
     objectTitle: sponsor.name,
     buttons: [
       { label: 'Back', to: pathTo('SponsorsIndex') },
       { label: 'Edit', to: pathTo('SponsorsEdit', { id: sponsor.id }), variant: 'primary' },
-      {
-        label: 'Delete',
-        onClick: async () => {
-          if (await remove(sponsor.id)) navigate(pathTo('SponsorsIndex'));
-        },
-      },
+      ...(canDelete
+        ? [
+            {
+              label: 'Delete',
+              onClick: async () => {
+                if (await remove(sponsor.id)) navigate(pathTo('SponsorsIndex'));
+              },
+            },
+          ]
+        : []),
     ],
   });
 
