@@ -16,6 +16,18 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const RESOURCE = /^\/api\/((?:[\w-]+\/)*[\w-]+)\/?$/;
 const MEMBER = /^\/api\/((?:[\w-]+\/)*[\w-]+)\/(\d+)\/?$/;
 
+/**
+ * The member paths the API can read (its `GET …/:id` routes), as patterns. Old values are read
+ * only through these: a write to anything else (a link, an action) would otherwise cost a read
+ * that is bound to fail, and show up in the request log as a 404 nobody asked for.
+ */
+function memberReaders(app: Hono<AppEnv>): RegExp[] {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return app.routes
+    .filter((r) => r.method === 'GET' && /\/:\w+(?:\{[^}]*\})?$/.test(r.path))
+    .map((r) => new RegExp(`^${r.path.split(/:\w+(?:\{[^}]*\})?/).map(literal).join('[^/]+')}$`));
+}
+
 type Attributes = Record<string, unknown>;
 
 function attributesOf(doc: unknown): { id: string | null; attributes: Attributes | null } {
@@ -54,8 +66,11 @@ async function recordNote(deps: Deps, c: Context<AppEnv>, path: string): Promise
   }
 }
 
-export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
+  // Built on the first write, when every route is registered.
+  let readers: RegExp[] | undefined;
+  const readable = (path: string) => (readers ??= memberReaders(app())).some((r) => r.test(path));
+  return createMiddleware<AppEnv>(async (c, next) => {
     const path = new URL(c.req.url).pathname;
     // Staff are known by their Authorization header alone (auth/guards.ts): without one there is
     // nobody to record, and participants' calls skip the request copy this would make.
@@ -70,8 +85,9 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) =>
 
     const member = MEMBER.exec(path);
     let before: Attributes | null = null;
-    if (member && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE')) {
-      const read = await app().request(`/api/${member[1]}/${member[2]}`, { headers: { Authorization: authorization } });
+    const memberPath = member ? `/api/${member[1]}/${member[2]}` : null;
+    if (memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && readable(memberPath)) {
+      const read = await app().request(memberPath, { headers: { Authorization: authorization } });
       if (read.ok) before = attributesOf(await read.json()).attributes;
     }
     const requestDoc = await readJson(c.req.raw);
@@ -114,3 +130,4 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) =>
       deps.log.error('audit event not recorded', { requestId: c.var.requestId, path, error: String(error) });
     }
   });
+};

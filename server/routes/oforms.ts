@@ -664,6 +664,21 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendForm(c, db, id, user, 201);
   });
 
+  const versionResource = (row: { id: number; identity: string; version: number; isApproved: boolean; approvedAt: Date | null }) =>
+    toResource(OFORM_VERSION_TYPE, row.id, {
+      identity: row.identity,
+      version: row.version,
+      isApproved: row.isApproved,
+      approvedAt: row.approvedAt?.toISOString() ?? null,
+    });
+
+  /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
+  app.get('/o-form-versions/:id', async (c) => {
+    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
+    if (!row) throw notFound('survey version');
+    return sendResource(c, versionResource(row));
+  });
+
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
   app.patch('/o-form-versions/:id', async (c) => {
     const user = c.get('user');
@@ -695,15 +710,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
       });
     const row = await findForm(db, id, user);
     if (!row) throw notFound('survey version');
-    return sendResource(
-      c,
-      toResource(OFORM_VERSION_TYPE, id, {
-        identity: row.identity,
-        version: row.version,
-        isApproved: row.isApproved,
-        approvedAt: row.approvedAt?.toISOString() ?? null,
-      }),
-    );
+    return sendResource(c, versionResource(row));
   });
 }
 
@@ -837,6 +844,12 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
       return created.id;
     });
     return sendField(c, db, id, user, 201);
+  });
+
+  app.get('/o-form-fields/:id', async (c) => {
+    const id = parseId(c.req.param('id'));
+    if (id === null) throw notFound('question');
+    return sendField(c, db, id, c.get('user'));
   });
 
   app.patch('/o-form-fields/:id', async (c) => {

@@ -4,7 +4,7 @@
  * page of the survey builder can be clicked, the favicon is served, and axe finds no serious or
  * critical violation on those screens.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
@@ -20,6 +20,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let token: string;
+const failed: string[] = [];
 const ids = { sponsor: '', engagement: '', survey: '', screener: '', channel: '' };
 
 const api = apiCaller(base, () => token);
@@ -50,10 +51,15 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: LAPTOP });
   page = await context.newPage();
+  // No screen makes a request that is expected to fail.
+  page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.request().method()} ${r.url()}`));
   await signInAsAdmin(page, base);
 });
 afterAll(async () => {
   await browser?.close();
+});
+afterEach(() => {
+  expect(failed.splice(0)).toEqual([]);
 });
 
 const box = async (locator: Locator) => {

@@ -2,7 +2,7 @@
  * The audit trail: staff writes and sign-ins recorded with old and new values, the database
  * refusing changes, the hash chain naming a tampered row, and the Super User's list and CSV.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { desc, sql } from 'drizzle-orm';
 import { auditEvents } from '../../server/db/schema';
 import { verifyAuditChain } from '../../server/audit/trail';
@@ -57,6 +57,59 @@ describe('what is recorded', () => {
     expect(unknown).toMatchObject({ action: 'sign_in_failed', actorUserId: null, meta: { username: 'nobody-at-all', reason: 'invalid_credentials' } });
     expect(wrong).toMatchObject({ action: 'sign_in_failed', meta: { username: 'admin', reason: 'invalid_credentials' } });
     expect(JSON.stringify([ok, unknown, wrong])).not.toContain('wrong password');
+  });
+});
+
+describe('old values are read only where the API can answer them', () => {
+  it('no write makes a request bound to fail, and a question and a version carry their old values', async () => {
+    // Every request the app answers, the test's own and the audit's reads before a write.
+    const answered: string[] = [];
+    const original = h.app.request.bind(h.app);
+    const spy = vi.spyOn(h.app, 'request').mockImplementation(async (input, init, ...rest) => {
+      const res = await original(input, init, ...rest);
+      answered.push(`${res.status} ${init?.method ?? 'GET'} ${String(input)}`);
+      return res;
+    });
+    try {
+      const send = async (method: string, path: string, type: string, attributes: Record<string, unknown>, id?: string) => {
+        const res = await h.request(method, `/api/${path}`, { token: superUser, body: { data: { type, ...(id ? { id } : {}), attributes } } });
+        expect(res.status, `${method} ${path}`).toBeLessThan(300);
+        return (await json(res)).data as { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string }[] }> };
+      };
+      const sponsor = await send('POST', 'sponsors', 'sponsors', { name: 'Reads', identification: 'READS' });
+      const engagement = await send('POST', 'engagements', 'engagements', { name: 'Reads Study', identification: 'RS', sponsorId: Number(sponsor.id) });
+      const form = await send('POST', 'o-forms/o-forms', 'o-forms', { title: 'Reads survey', engagementId: Number(engagement.id) });
+      const page = form.relationships!.oFormContainers!.data[0]!.id;
+      const field = await send('POST', 'o-forms/o-form-fields', 'o-form-fields', { containerId: Number(page), title: 'Age?' });
+      await send('PATCH', `o-forms/o-form-fields/${field.id}`, 'o-form-fields', { title: 'Your age?' }, field.id);
+      const [fieldEvent] = await events();
+      expect(fieldEvent).toMatchObject({ entity: 'o-forms/o-form-fields', entityId: field.id, action: 'update' });
+      expect(fieldEvent!.changes.title).toEqual({ old: 'Age?', new: 'Your age?' });
+      await send('PATCH', `o-forms/o-form-versions/${form.id}`, 'o-form-versions', { mark_approved: true }, form.id);
+      const [versionEvent] = await events();
+      expect(versionEvent!.changes.isApproved).toEqual({ old: false, new: true });
+
+      // Writes to members the API has no read for: links and switches.
+      const screener = await send('POST', 'screeners', 'screeners', { title: 'Reads screener', sponsorId: Number(sponsor.id) });
+      const link = await send('POST', 'screener-surveys', 'screener-surveys', { screenerId: Number(screener.id), oFormIdentity: form.attributes.identity });
+      await send('PATCH', `screener-surveys/${link.id}`, 'screener-surveys', { displayOrder: 2 }, link.id);
+      await send('PATCH', `screeners/surveys/${link.id}`, 'screener-surveys', { toggle_active: true }, link.id);
+      const channel = await send('POST', 'media-channels', 'media-channels', { title: 'Reads page', domain: 'reads.example', screenerId: Number(screener.id), type: 'Other' });
+      const served = await send('POST', 'media-channel-surveys', 'media-channel-surveys', { mediaChannelId: Number(channel.id), oFormIdentity: form.attributes.identity });
+      await send('PATCH', `media-channel-surveys/${served.id}`, 'media-channel-surveys', { isActive: false }, served.id);
+      const legacy = await send('POST', 'surveys', 'surveys', { title: 'Legacy reads', engagementId: Number(engagement.id) });
+      const legacyPage = (await json(await h.request('GET', `/api/surveys/${legacy.id}`, { token: superUser }))).data.attributes.pages[0].id as string;
+      const question = await send('POST', 'questions', 'questions', { pageId: Number(legacyPage) });
+      const option = await send('POST', 'options', 'options', { questionId: Number(question.id) });
+      await send('PATCH', `pages/${legacyPage}`, 'pages', { title: 'First' }, legacyPage);
+      await send('PATCH', `questions/${question.id}`, 'questions', { title: 'Smoker?' }, question.id);
+      await send('PATCH', `options/${option.id}`, 'options', { label: 'Yes' }, option.id);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(answered.filter((a) => !/^2\d\d /.test(a))).toEqual([]);
+    // The reads before the two updates that can be read did happen.
+    expect(answered.filter((a) => /^200 GET \/api\/o-forms\/o-form-(fields|versions)\/\d+$/.test(a))).toHaveLength(2);
   });
 });
 
