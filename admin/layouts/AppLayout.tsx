@@ -1,4 +1,5 @@
 import { useAtomValue } from 'jotai';
+import { useScrollToHash } from '../hooks/useScrollToHash';
 import { ScreenOutlet } from '../routing/ScreenOutlet';
 import { Footer } from './Footer';
 import { Notices } from './Notices';
@@ -8,6 +9,7 @@ import { TopBar } from './TopBar';
 /** The signed-in shell: black side navigation, top bar, the screen, footer. */
 export function AppLayout() {
   const collapsed = useAtomValue(navCollapsedAtom);
+  useScrollToHash();
   return (
     <div className={collapsed ? 'app-shell nav-collapsed' : 'app-shell'}>
       <a className="skip-link" href="#main">

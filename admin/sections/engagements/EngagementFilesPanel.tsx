@@ -49,7 +49,7 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
   };
 
   return (
-    <section className="panel" aria-labelledby="engagement-files-title">
+    <section className="panel" id="files" aria-labelledby="engagement-files-title">
       <div className="panel-heading">
         <h2 id="engagement-files-title">Files</h2>
         <label className="btn btn-small btn-secondary file-button">

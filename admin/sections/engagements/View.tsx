@@ -26,7 +26,7 @@ function ReferralCountsPanel({ engagementId }: { engagementId: string }) {
   const api = useApi(referralsApi);
   const counts = useAsync(() => api.counts(engagementId), [api, engagementId]);
   return (
-    <section className="panel" aria-labelledby="referrals-title">
+    <section className="panel" id="referrals" aria-labelledby="referrals-title">
       <h2 id="referrals-title">Referrals</h2>
       {counts.error ? (
         <p className="form-errors" role="alert">
@@ -51,7 +51,7 @@ function SitesPanel({ engagement }: { engagement: Engagement }) {
   const links = useAsync(() => api.list({ engagementId: engagement.id, limit: 10 }), [api, engagement.id]);
   const total = links.data?.total ?? 0;
   return (
-    <section className="panel" aria-labelledby="sites-title">
+    <section className="panel" id="sites" aria-labelledby="sites-title">
       <div className="panel-heading">
         <h2 id="sites-title">Site Locations{links.data ? ` (${total})` : ''}</h2>
         <div className="row-actions">

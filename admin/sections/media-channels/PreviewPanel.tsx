@@ -156,7 +156,7 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   const identities = (links.data?.items ?? []).map((l) => ({ value: l.oFormIdentity, label: l.oFormIdentity }));
   const languageOptions = [{ value: 'en', label: 'English' }, ...(detail.data?.languages ?? []).filter((l) => l.isoCode !== 'en').map((l) => ({ value: l.isoCode, label: l.name }))];
   return (
-    <section className="panel" aria-labelledby="channel-preview-title">
+    <section className="panel" id="preview" aria-labelledby="channel-preview-title">
       <h2 id="channel-preview-title">Preview</h2>
       <p className="muted">The participant widget as it runs on this channel, for any version. Nothing is stored; the run always qualifies.</p>
       <div className="add-lookup">

@@ -58,7 +58,7 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
   const area = useRef<HTMLTextAreaElement>(null);
   const [result, setResult] = useCopyResult();
   return (
-    <section className="panel" aria-labelledby="snippet-title">
+    <section className="panel" id="snippet" aria-labelledby="snippet-title">
       <div className="panel-heading">
         <h2 id="snippet-title">Embed Snippet</h2>
         <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(snippet, area.current)) ? COPIED : COPY_FAILED)}>
@@ -80,7 +80,7 @@ export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
   const field = useRef<HTMLInputElement>(null);
   const [result, setResult] = useCopyResult();
   return (
-    <section className="panel" aria-labelledby="participant-link-title">
+    <section className="panel" id="participant-link" aria-labelledby="participant-link-title">
       <div className="panel-heading">
         <h2 id="participant-link-title">Participant Link</h2>
         <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}>
@@ -123,7 +123,7 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
   const linked = new Set(links.data?.items.map((l) => l.oFormIdentity));
   const options = (served.data?.items ?? []).filter((s) => !linked.has(s.oFormIdentity)).map((s) => ({ value: s.oFormIdentity, label: s.oFormIdentity }));
   return (
-    <section className="panel" aria-labelledby="channel-surveys-title">
+    <section className="panel" id="surveys" aria-labelledby="channel-surveys-title">
       <h2 id="channel-surveys-title">Surveys</h2>
       {error && <p className="form-errors" role="alert">{error}</p>}
       {links.data && links.data.items.length === 0 && <p className="muted">This channel serves no surveys yet.</p>}

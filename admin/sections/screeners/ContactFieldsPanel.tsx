@@ -78,7 +78,7 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
   const attachable = allFields.options.filter((o) => !list.some((i) => String(i.contactFieldId) === o.value));
 
   return (
-    <section className="panel" aria-labelledby="contact-fields-title">
+    <section className="panel" id="contact-fields" aria-labelledby="contact-fields-title">
       <div className="panel-heading">
         <h2 id="contact-fields-title">Contact Fields</h2>
         {canEdit && (

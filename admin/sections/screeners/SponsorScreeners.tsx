@@ -22,7 +22,7 @@ export function SponsorScreeners({ sponsorId }: { sponsorId: string }) {
   const list = useListData(api.list, params);
   const remove = useDeleteWithConfirm(api.remove, 'Screener');
   return (
-    <section className="panel" aria-labelledby="sponsor-screeners-title">
+    <section className="panel" id="screeners" aria-labelledby="sponsor-screeners-title">
       <div className="panel-heading">
         <h2 id="sponsor-screeners-title">Screeners</h2>
         {canEdit && (

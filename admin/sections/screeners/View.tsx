@@ -28,7 +28,7 @@ import { OUTCOME_LABELS, SCREENER_LABELS as L, STYLE_GROUP_LABELS, colourLabel }
 
 function StylesPanel({ screener }: { screener: Screener }) {
   return (
-    <section className="panel" aria-labelledby="styles-title">
+    <section className="panel" id="styles" aria-labelledby="styles-title">
       <h2 id="styles-title">Styles</h2>
       <ViewFields
         fields={[
@@ -56,7 +56,7 @@ function StylesPanel({ screener }: { screener: Screener }) {
 
 function MessagesPanel({ screener }: { screener: Screener }) {
   return (
-    <section className="panel" aria-labelledby="messages-title">
+    <section className="panel" id="messages" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
       <div className="table-wrap">
       <table className="data-table">
@@ -103,7 +103,7 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
     filters: { screenerId: screener.id },
   });
   return (
-    <section className="panel" aria-labelledby="media-channels-title">
+    <section className="panel" id="media-channels" aria-labelledby="media-channels-title">
       <div className="panel-heading">
         <h2 id="media-channels-title">Media Channels</h2>
         <Link className="btn btn-small btn-secondary" to={pathTo('MediaChannelAdd', { screenerId: screener.id })}>
@@ -139,7 +139,7 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
     }
   };
   return (
-    <section className="panel" aria-labelledby="surveys-title">
+    <section className="panel" id="surveys" aria-labelledby="surveys-title">
       <div className="panel-heading">
         <h2 id="surveys-title">Surveys</h2>
         {canEdit && (

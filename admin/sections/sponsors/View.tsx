@@ -27,7 +27,7 @@ function SponsorEngagements({ sponsor }: { sponsor: Sponsor }) {
   const list = useResourceList({ load: api.list, defaultSort: ENGAGEMENT_DEFAULT_SORT, sortable: ENGAGEMENT_SORTS, filters: { sponsorId: sponsor.id } });
   const remove = useDeleteWithConfirm(api.remove, 'Engagement');
   return (
-    <section className="panel" aria-labelledby="sponsor-engagements-title">
+    <section className="panel" id="engagements" aria-labelledby="sponsor-engagements-title">
       <div className="panel-heading">
         <h2 id="sponsor-engagements-title">Engagements</h2>
         <Link className="btn btn-small btn-secondary" to={pathTo('EngagementsAdd', { selectedSponsorId: sponsor.id })}>
