@@ -15,7 +15,19 @@ export interface Deps {
   storage?: FileStorage;
   /** Seals participants' contact values; from PHI_ENCRYPTION_KEY or DATA_DIR/phi-key when not given. */
   phi?: PhiCipher;
+  /**
+   * The instant the server acts at; the wall clock when not given. Every rule that depends on the
+   * time (token and session expiry, lockout, TOTP steps, rate-limit windows, ages, hand-offs) asks
+   * it, never Date.now() or the database's now(), so there is one clock and a test can say which
+   * instant it means.
+   */
+  clock?: Clock;
 }
+
+export type Clock = () => Date;
+
+/** The server's current instant (see `Deps.clock`). */
+export const nowOf = (deps: Pick<Deps, 'clock'>): Date => (deps.clock ? deps.clock() : new Date());
 
 /** The signed-in member of staff, as the guards see them. */
 export interface AuthUser {

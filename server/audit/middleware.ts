@@ -7,7 +7,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv, Deps } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import { clientAddress } from '../http/client-address';
 import { changedFields, recordAudit } from './trail';
 
@@ -53,6 +53,7 @@ async function recordNote(deps: Deps, c: Context<AppEnv>, path: string): Promise
   if (!note || !user || c.res.status < 200 || c.res.status >= 300) return;
   try {
     await recordAudit(deps.db, {
+      occurredAt: nowOf(deps),
       actor: { id: user.id, username: user.username },
       clientAddress: clientAddress(c),
       entity: note.entity,
@@ -118,6 +119,7 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
     }
     try {
       await recordAudit(deps.db, {
+        occurredAt: nowOf(deps),
         actor: { id: user.id, username: user.username },
         clientAddress: clientAddress(c),
         entity: (member ?? collection)?.[1] ?? path.split('/')[2] ?? 'api',

@@ -13,6 +13,8 @@ const AUDIT_LOCK = 7_345_001;
 const SECRET_FIELD = /password|secret|token|otpauth|^code$/i;
 
 export interface AuditInput {
+  /** When it happened, by the server's clock. */
+  occurredAt: Date;
   actor: { id: number; username: string } | null;
   clientAddress: string | null;
   entity: string;
@@ -47,7 +49,7 @@ export async function recordAudit(db: Db, input: AuditInput): Promise<void> {
     const [last] = await tx.select({ hash: auditEvents.hash }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1);
     const prevHash = last?.hash ?? GENESIS_HASH;
     const content: ChainedContent = {
-      occurredAt: new Date(),
+      occurredAt: input.occurredAt,
       actorUserId: input.actor?.id ?? null,
       actorUsername: input.actor?.username ?? null,
       clientAddress: input.clientAddress,

@@ -4,7 +4,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { RoleName } from '../../core/model/user';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { ApiProblem, forbidden, unauthorized } from '../http/errors';
 import { verifyAccessToken } from './tokens';
 import { loadUser } from './users';
@@ -14,7 +14,7 @@ export const authenticate = (deps: Deps) =>
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized();
-    const userId = await verifyAccessToken(deps.jwtSecret, match[1]);
+    const userId = await verifyAccessToken(deps.jwtSecret, match[1], nowOf(deps));
     if (userId === null) throw unauthorized('Your session has expired or is not valid. Sign in again.');
     const user = await loadUser(deps.db, userId);
     if (!user || !user.isActive) throw unauthorized('Your account is not active. Sign in again.');

@@ -5,7 +5,7 @@
  */
 import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { isEmail } from '../../core/validation/rules';
 import type { SsoServiceConfig } from '../config';
 import type { Db } from '../db/open';
@@ -19,25 +19,24 @@ export class SsoRejected extends Error {
   override name = 'SsoRejected';
 }
 
-/** The ids of AuthnRequests we sent live in the database, so every server process knows them. */
+/**
+ * The ids of AuthnRequests we sent live in the database, so every server process knows them.
+ * node-saml judges a request's age (and an assertion's validity) against the wall clock itself,
+ * so the times kept here are the wall clock's too, not the database's now().
+ */
 function requestStore(db: Db, service: string): CacheProvider {
   return {
     async saveAsync(key, value) {
-      await db.insert(ssoRequests).values({ id: key, service }).onConflictDoNothing();
-      return { value, createdAt: Date.now() };
+      const created = new Date();
+      await db.insert(ssoRequests).values({ id: key, service, created }).onConflictDoNothing();
+      return { value, createdAt: created.getTime() };
     },
     // node-saml reads the value as the time the request was made.
     async getAsync(key) {
       const [row] = await db
         .select({ created: ssoRequests.created })
         .from(ssoRequests)
-        .where(
-          and(
-            eq(ssoRequests.id, key),
-            eq(ssoRequests.service, service),
-            gt(ssoRequests.created, sql`now() - ${`${REQUEST_LIFETIME_MS} milliseconds`}::interval`),
-          ),
-        );
+        .where(and(eq(ssoRequests.id, key), eq(ssoRequests.service, service), gt(ssoRequests.created, new Date(Date.now() - REQUEST_LIFETIME_MS))));
       return row ? row.created.toISOString() : null;
     },
     async removeAsync(key) {

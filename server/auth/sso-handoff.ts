@@ -4,7 +4,7 @@
  * sign-in exchanges it for the usual access and refresh tokens.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../db/open';
@@ -15,32 +15,32 @@ const LIFETIME_SECONDS = 120;
 const COOKIE_PATH = '/api/jwt';
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function leaveHandoff(c: Context, db: Db, userId: number, service: string, secure: boolean): Promise<void> {
+export async function leaveHandoff(c: Context, db: Db, userId: number, service: string, secure: boolean, now: Date): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   await db.insert(ssoHandoffs).values({
     tokenHash: hash(token),
     userId,
     service,
-    expiresAt: new Date(Date.now() + LIFETIME_SECONDS * 1000),
+    expiresAt: new Date(now.getTime() + LIFETIME_SECONDS * 1000),
   });
   // Lax: the cookie is set on the identity provider's cross-site POST and read by our own page.
   setCookie(c, HANDOFF_COOKIE, token, { httpOnly: true, secure, sameSite: 'Lax', path: COOKIE_PATH, maxAge: LIFETIME_SECONDS });
 }
 
-/** The user the cookie's hand-off names, claimed once; null when absent, used, expired or of another service. */
-export async function claimHandoff(c: Context, db: Db, service: string): Promise<number | null> {
+/** The user the cookie's hand-off names, claimed once; null when absent, used, expired at `now` or of another service. */
+export async function claimHandoff(c: Context, db: Db, service: string, now: Date): Promise<number | null> {
   const token = getCookie(c, HANDOFF_COOKIE);
   deleteCookie(c, HANDOFF_COOKIE, { path: COOKIE_PATH });
   if (!token) return null;
   const [claimed] = await db
     .update(ssoHandoffs)
-    .set({ usedAt: sql`now()` })
+    .set({ usedAt: now })
     .where(
       and(
         eq(ssoHandoffs.tokenHash, hash(token)),
         eq(ssoHandoffs.service, service),
         isNull(ssoHandoffs.usedAt),
-        gt(ssoHandoffs.expiresAt, sql`now()`),
+        gt(ssoHandoffs.expiresAt, now),
       ),
     )
     .returning({ userId: ssoHandoffs.userId });

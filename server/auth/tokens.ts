@@ -11,16 +11,22 @@ import { refreshTokens } from '../db/schema';
 
 const ALGORITHM = 'HS256';
 
-export async function issueAccessToken(secret: string, userId: number, ttlSeconds: number): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return sign({ sub: String(userId), typ: 'access', iat: now, nbf: now, exp: now + ttlSeconds, jti: randomUUID() }, secret, ALGORITHM);
+export async function issueAccessToken(secret: string, userId: number, ttlSeconds: number, now: Date): Promise<string> {
+  const at = Math.floor(now.getTime() / 1000);
+  return sign({ sub: String(userId), typ: 'access', iat: at, nbf: at, exp: at + ttlSeconds, jti: randomUUID() }, secret, ALGORITHM);
 }
 
-/** The user id an access token names, or null for anything not a valid, current access token. */
-export async function verifyAccessToken(secret: string, token: string): Promise<number | null> {
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** The user id an access token names, or null for anything not a valid access token current at `now`. */
+export async function verifyAccessToken(secret: string, token: string, now: Date): Promise<number | null> {
   try {
-    const payload = await verify(token, secret, ALGORITHM);
+    // hono/jwt checks the signature; the times are checked here against the server's clock.
+    const payload = await verify(token, secret, { alg: ALGORITHM, exp: false, nbf: false, iat: false });
     if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^\d+$/.test(payload.sub)) return null;
+    const at = Math.floor(now.getTime() / 1000);
+    if (payload.exp !== undefined && (!isTime(payload.exp) || payload.exp <= at)) return null;
+    if (payload.nbf !== undefined && (!isTime(payload.nbf) || payload.nbf > at)) return null;
     return Number(payload.sub);
   } catch {
     return null;
@@ -39,34 +45,37 @@ export async function issueRefreshToken(
   db: Db,
   userId: number,
   policy: SessionPolicy,
-  family: { id: string; startedAt: Date } = { id: randomUUID(), startedAt: new Date() },
+  now: Date,
+  family: { id: string; startedAt: Date } = { id: randomUUID(), startedAt: now },
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  const idleEnd = Date.now() + policy.idleSeconds * 1000;
+  const idleEnd = now.getTime() + policy.idleSeconds * 1000;
   const absoluteEnd = family.startedAt.getTime() + policy.maxSeconds * 1000;
   await db.insert(refreshTokens).values({
     userId,
     tokenHash: hash(token),
     familyId: family.id,
     expiresAt: new Date(Math.min(idleEnd, absoluteEnd)),
+    // The family's first token's time is the sign-in's: the server's clock, not the database's.
+    created: now,
   });
   return token;
 }
 
 export type RotateResult = { ok: true; userId: number; refresh: string } | { ok: false; reason: 'unknown' | 'reused' | 'expired' };
 
-export async function rotateRefreshToken(db: Db, token: string, policy: SessionPolicy): Promise<RotateResult> {
+export async function rotateRefreshToken(db: Db, token: string, policy: SessionPolicy, now: Date): Promise<RotateResult> {
   const tokenHash = hash(token);
   // One statement claims the token, so two concurrent refreshes cannot both succeed.
   const [claimed] = await db
     .update(refreshTokens)
-    .set({ usedAt: sql`now()` })
+    .set({ usedAt: now })
     .where(
       and(
         eq(refreshTokens.tokenHash, tokenHash),
         isNull(refreshTokens.usedAt),
         isNull(refreshTokens.revokedAt),
-        gt(refreshTokens.expiresAt, sql`now()`),
+        gt(refreshTokens.expiresAt, now),
       ),
     )
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
@@ -76,9 +85,9 @@ export async function rotateRefreshToken(db: Db, token: string, policy: SessionP
       .select({ startedAt: min(refreshTokens.created) })
       .from(refreshTokens)
       .where(eq(refreshTokens.familyId, claimed.familyId));
-    const startedAt = family?.startedAt ?? new Date();
-    if (startedAt.getTime() + policy.maxSeconds * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
-    return { ok: true, userId: claimed.userId, refresh: await issueRefreshToken(db, claimed.userId, policy, { id: claimed.familyId, startedAt }) };
+    const startedAt = family?.startedAt ?? now;
+    if (startedAt.getTime() + policy.maxSeconds * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
+    return { ok: true, userId: claimed.userId, refresh: await issueRefreshToken(db, claimed.userId, policy, now, { id: claimed.familyId, startedAt }) };
   }
   const [known] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
   if (!known) return { ok: false, reason: 'unknown' };

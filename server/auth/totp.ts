@@ -5,16 +5,15 @@
 import { authenticator } from 'otplib';
 
 const STEP_SECONDS = 30;
-authenticator.options = { step: STEP_SECONDS, window: 1, digits: 6 };
+// Our own instance, so these options do not leak into otplib's shared `authenticator`.
+const totp = authenticator.clone({ step: STEP_SECONDS, window: 1, digits: 6 });
 
-export const generateTotpSecret = (): string => authenticator.generateSecret(20);
-export const totpCode = (secret: string): string => authenticator.generate(secret);
-export const otpauthUri = (username: string, issuer: string, secret: string): string =>
-  authenticator.keyuri(username, issuer, secret);
+export const generateTotpSecret = (): string => totp.generateSecret(20);
+export const otpauthUri = (username: string, issuer: string, secret: string): string => totp.keyuri(username, issuer, secret);
 
 /** The time step the code belongs to, or null when it matches none within the window. */
-export function verifyTotp(code: string, secret: string, now = Date.now()): number | null {
-  const delta = authenticator.checkDelta(code, secret);
+export function verifyTotp(code: string, secret: string, now: Date): number | null {
+  const delta = totp.clone({ epoch: now.getTime() }).checkDelta(code, secret);
   if (delta === null) return null;
-  return Math.floor(now / 1000 / STEP_SECONDS) + delta;
+  return Math.floor(now.getTime() / 1000 / STEP_SECONDS) + delta;
 }

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AppEnv } from '../context';
+import type { AppEnv, Clock } from '../context';
 import type { Db } from '../db/open';
 import { rowsOf, textArray } from '../db/rows';
 import { rateLimits } from '../db/schema';
@@ -19,14 +19,14 @@ export interface RateLimitRule {
 }
 
 /** The fixed window `now` falls in: when it started and when the next starts. */
-export function windowOf(windowSeconds: number, now = Date.now()): { windowStart: Date; resetAt: Date } {
+export function windowOf(windowSeconds: number, now: number): { windowStart: Date; resetAt: Date } {
   const windowMs = windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
   return { windowStart, resetAt: new Date(windowStart.getTime() + windowMs) };
 }
 
 /** Counts one hit for `key` in the current window and answers how many it holds now. */
-export async function hit(db: Db, key: string, windowSeconds: number, now = Date.now()): Promise<{ count: number; resetAt: Date }> {
+export async function hit(db: Db, key: string, windowSeconds: number, now: number): Promise<{ count: number; resetAt: Date }> {
   const { windowStart, resetAt } = windowOf(windowSeconds, now);
   const [row] = await db
     .insert(rateLimits)
@@ -48,7 +48,7 @@ export const hitsStatement = (keys: string | Placeholder, windowStart: string | 
   returning key, count`;
 
 /** Counts one hit for each of `keys` in the current window in one statement (a participant call counts against its address and its channel). */
-export async function hitAll(db: Db, keys: readonly string[], windowSeconds: number, now = Date.now()): Promise<{ counts: Map<string, number>; resetAt: Date }> {
+export async function hitAll(db: Db, keys: readonly string[], windowSeconds: number, now: number): Promise<{ counts: Map<string, number>; resetAt: Date }> {
   const { windowStart, resetAt } = windowOf(windowSeconds, now);
   if (keys.length === 0) return { counts: new Map(), resetAt };
   const rows = rowsOf(await db.execute(hitsStatement(textArray([...new Set(keys)]), windowStart.toISOString())));
@@ -65,14 +65,16 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     },
   ]);
 
-export const rateLimit = (db: Db, rules: readonly RateLimitRule[]) =>
+/** Counts each request in the window the clock's instant falls in. */
+export const rateLimit = (db: Db, rules: readonly RateLimitRule[], clock: Clock) =>
   createMiddleware<AppEnv>(async (c, next) => {
+    const now = clock().getTime();
     for (const rule of rules) {
       const key = rule.key(c);
       if (key === null) continue;
-      const { count, resetAt } = await hit(db, key, rule.windowSeconds);
+      const { count, resetAt } = await hit(db, key, rule.windowSeconds, now);
       if (count > rule.limit) {
-        const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+        const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000));
         c.header('Retry-After', String(retryAfter));
         throw tooManyRequests(retryAfter);
       }
@@ -81,7 +83,7 @@ export const rateLimit = (db: Db, rules: readonly RateLimitRule[]) =>
   });
 
 /** Old windows are of no further use; called now and then (e.g. at start). Windows that started before `now` less `olderThanSeconds` go. */
-export async function pruneRateLimits(db: Db, olderThanSeconds = 24 * 3600, now = Date.now()): Promise<void> {
+export async function pruneRateLimits(db: Db, olderThanSeconds: number, now: number): Promise<void> {
   const cutoff = new Date(now - olderThanSeconds * 1000).toISOString();
   await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${cutoff}::timestamptz`);
 }

@@ -69,13 +69,13 @@ export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: 
 }
 
 /**
- * A submission's qualification per engagement, now: notActive when its survey or channel no
- * longer runs, else its path judged. Reads only.
+ * A submission's qualification per engagement on `today` (the server's clock): notActive when
+ * its survey or channel no longer runs, else its path judged. Reads only.
  */
-export async function qualify(db: Db, submission: SubmissionRow, options: { today?: Date; read?: AnswerReader } = {}): Promise<QualificationResult> {
+export async function qualify(db: Db, submission: SubmissionRow, options: { today: Date; read?: AnswerReader }): Promise<QualificationResult> {
   const target = await runOfSubmission(db, submission);
   if (!target.runnable || !target.form) return { isQualified: false, outcome: 'notActive', engagementIds: [] };
   const survey = await loadSurvey(db, target.form);
   const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.read)]);
-  return judgePath(survey, path, engagementIds, options.today ?? new Date());
+  return judgePath(survey, path, engagementIds, options.today);
 }

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
-import type { AppEnv, Deps } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import { auditEvents } from '../db/schema';
 import { authenticate, requireRole } from '../auth/guards';
 import { badRequest } from '../http/errors';
@@ -68,7 +68,7 @@ export function auditEventsRoutes(deps: Deps) {
     const lines = [csvRow(header), ...rows.map((r) => csvRow([r.id, r.occurredAt.toISOString(), r.actorUserId, r.actorUsername, r.clientAddress, r.entity, r.entityId, r.action, r.changes, r.meta, r.hash]))];
     return c.body(`${lines.join('\r\n')}\r\n`, 200, {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="audit-events-${new Date().toISOString().slice(0, 10)}.csv"`,
+      'Content-Disposition': `attachment; filename="audit-events-${nowOf(deps).toISOString().slice(0, 10)}.csv"`,
     });
   });
 

@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import * as v from 'valibot';
 import { LoginInput } from '../../core/model/user';
-import type { AppEnv, Deps } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import { users } from '../db/schema';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
@@ -45,19 +45,20 @@ export function authRoutes(deps: Deps) {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
 
-  const tokensFor = async (userId: number) => ({
-    access: await issueAccessToken(deps.jwtSecret, userId, config.accessTokenTtlSeconds),
-    refresh: await issueRefreshToken(db, userId, config.session),
+  const tokensFor = async (userId: number, now: Date) => ({
+    access: await issueAccessToken(deps.jwtSecret, userId, config.accessTokenTtlSeconds, now),
+    refresh: await issueRefreshToken(db, userId, config.session, now),
   });
 
   /**
    * Every sign-in attempt counts for the lockout and goes into the audit trail: success, or the
    * reason it failed. A failure for an unknown username has no actor, only the name tried.
    */
-  const attempt = async (c: Context, username: string, userId: number | null, failure: string | null, via?: string) => {
+  const attempt = async (c: Context, now: Date, username: string, userId: number | null, failure: string | null, via?: string) => {
     const address = clientAddress(c);
-    await recordAttempt(db, username, failure === null, address);
+    await recordAttempt(db, username, failure === null, address, now);
     await recordAudit(db, {
+      occurredAt: now,
       actor: failure === null && userId !== null ? { id: userId, username } : null,
       clientAddress: address,
       entity: 'users',
@@ -71,13 +72,14 @@ export function authRoutes(deps: Deps) {
   const signInWithSso = async (c: Context, name: string) => {
     const service = config.ssoServices[name.toLowerCase()];
     if (!service) return refused(c, 400, LOGIN_MESSAGES.ssoUnavailable(name.slice(0, 40)));
-    const userId = await claimHandoff(c, db, service.name);
+    const now = nowOf(deps);
+    const userId = await claimHandoff(c, db, service.name, now);
     const user = userId === null ? null : await loadUser(db, userId);
     if (!user || !user.isActive) return refused(c, 401, LOGIN_MESSAGES.ssoIncomplete);
     await db.update(users).set({ identityProvider: service.name }).where(eq(users.id, user.row.id));
-    await attempt(c, user.username, user.row.id, null, service.name);
+    await attempt(c, now, user.username, user.row.id, null, service.name);
     const { row: _row, ...publicUser } = user;
-    return answer(c, 200, { success: true, ...(await tokensFor(user.row.id)), data: { user: { ...publicUser, identityProvider: service.name } } });
+    return answer(c, 200, { success: true, ...(await tokensFor(user.row.id, now)), data: { user: { ...publicUser, identityProvider: service.name } } });
   };
 
   app.post('/login', async (c) => {
@@ -101,9 +103,10 @@ export function authRoutes(deps: Deps) {
     }
     const { username, password, code } = parsed.output.data;
 
-    const until = await lockedUntil(db, username);
+    const now = nowOf(deps);
+    const until = await lockedUntil(db, username, now);
     if (until) {
-      const minutes = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
+      const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
       c.header('Retry-After', String(minutes * 60));
       return refused(c, 429, LOGIN_MESSAGES.locked(minutes));
     }
@@ -111,19 +114,19 @@ export function authRoutes(deps: Deps) {
     const row = await findUserByUsername(db, username);
     const passwordOk = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
     if (!row || !row.passwordHash || !passwordOk) {
-      await attempt(c, username, null, 'invalid_credentials');
+      await attempt(c, now, username, null, 'invalid_credentials');
       return refused(c, 401, LOGIN_MESSAGES.invalid);
     }
     if (!row.isActive) {
-      await attempt(c, username, row.id, 'inactive');
+      await attempt(c, now, username, row.id, 'inactive');
       return refused(c, 401, LOGIN_MESSAGES.inactive);
     }
 
     if (row.secretVerified && row.totpSecret) {
       if (!code) return refused(c, 200, LOGIN_MESSAGES.codeNeeded, { secret_verified: true });
-      const step = verifyTotp(code, row.totpSecret);
+      const step = verifyTotp(code, row.totpSecret, now);
       if (step === null) {
-        await attempt(c, username, row.id, 'code_invalid');
+        await attempt(c, now, username, row.id, 'code_invalid');
         return refused(c, 401, LOGIN_MESSAGES.codeInvalid, { secret_verified: true });
       }
       // Claiming the step in the same statement that checks it makes a code single-use.
@@ -133,26 +136,27 @@ export function authRoutes(deps: Deps) {
         .where(and(eq(users.id, row.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
         .returning({ id: users.id });
       if (claimed.length === 0) {
-        await attempt(c, username, row.id, 'code_reused');
+        await attempt(c, now, username, row.id, 'code_reused');
         return refused(c, 401, LOGIN_MESSAGES.codeReused, { secret_verified: true });
       }
     }
 
-    await attempt(c, row.username, row.id, null);
+    await attempt(c, now, row.username, row.id, null);
     const user = await loadUser(db, row.id);
     if (!user) return refused(c, 401, LOGIN_MESSAGES.invalid);
     const { row: _row, ...publicUser } = user;
-    return answer(c, 200, { success: true, ...(await tokensFor(row.id)), data: { user: publicUser } });
+    return answer(c, 200, { success: true, ...(await tokensFor(row.id, now)), data: { user: publicUser } });
   });
 
   app.post('/refresh', async (c) => {
     const parsed = v.safeParse(RefreshBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
-    const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.session);
+    const now = nowOf(deps);
+    const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.session, now);
     if (!result.ok) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
     const user = await loadUser(db, result.userId);
     if (!user?.isActive) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
-    const access = await issueAccessToken(deps.jwtSecret, result.userId, config.accessTokenTtlSeconds);
+    const access = await issueAccessToken(deps.jwtSecret, result.userId, config.accessTokenTtlSeconds, now);
     return answer(c, 200, { success: true, access, refresh: result.refresh });
   });
 

@@ -17,7 +17,7 @@ import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
 import { CONTACT_FIELD_TYPE, CONTACT_FIELD_TYPES, type ContactFieldType } from '../../core/model/contactField';
 import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '../../core/oform/contact';
 import { message } from '../../core/validation/messages';
-import type { AppEnv, Deps } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Db } from '../db/open';
 import {
   contactFieldScreeners,
@@ -158,7 +158,7 @@ export function participantContactRoutes(deps: Deps) {
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter: 'zip' } }]);
     }
     const target = await runOfSubmission(db, submission);
-    const qualification = await qualify(db, submission);
+    const qualification = await qualify(db, submission, { today: nowOf(deps) });
     assertComplete(qualification);
     const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from) : [];
     const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
@@ -174,7 +174,7 @@ export function participantContactRoutes(deps: Deps) {
 
   app.get('/o-form-submission-contact-fields/:submissionId', async (c) => {
     const submission = await openSubmission(deps, c);
-    if (submission.status !== 'completed') assertComplete(await qualify(db, submission));
+    if (submission.status !== 'completed') assertComplete(await qualify(db, submission, { today: nowOf(deps) }));
     const target = await runOfSubmission(db, submission);
     const fields = await screenerContactFields(db, target.screenerId);
     const data = fields.map((f) =>
@@ -195,7 +195,7 @@ export function participantContactRoutes(deps: Deps) {
     const attributes = parsed.output.data.attributes;
 
     const target = await runOfSubmission(db, submission);
-    const qualification = await qualify(db, submission);
+    const qualification = await qualify(db, submission, { today: nowOf(deps) });
     assertComplete(qualification);
     if (!qualification.isQualified) throw conflict(NOT_QUALIFIED_FOR_CONTACT);
 
@@ -227,7 +227,7 @@ export function participantContactRoutes(deps: Deps) {
     }
     if (issues.length > 0 || engagementId === null) throw invalid(issues);
 
-    const now = new Date();
+    const now = nowOf(deps);
     const sealed = phiOf(deps).seal(JSON.stringify(contactValues(form, attributes.values)));
     const contactId = await db.transaction(async (tx) => {
       const [contact] = await tx

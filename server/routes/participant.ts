@@ -14,7 +14,7 @@ import type { Answers } from '../../core/oform/answers';
 import type { Answer } from '../../core/oform/navigation';
 import { message } from '../../core/validation/messages';
 import { isApiIsoCode } from '../../core/i18n';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oFormSubmissions, oForms, screeners } from '../db/schema';
@@ -163,7 +163,7 @@ const asAnswers = (raw: Record<string, string | boolean | null | string[]>): Ans
 async function optionalStaff(deps: Deps, c: Context): Promise<AuthUser | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
   if (!match?.[1]) return null;
-  const userId = await verifyAccessToken(deps.jwtSecret, match[1]);
+  const userId = await verifyAccessToken(deps.jwtSecret, match[1], nowOf(deps));
   const user = userId === null ? null : await loadUser(deps.db, userId);
   if (!user || !user.isActive || userId === null) return null;
   return { id: userId, username: user.username, roles: user.roles.map((r) => r.name), sponsorIds: user.sponsors.map((s) => Number(s.id)) };
@@ -185,22 +185,23 @@ type LimitCheck = { key: string | null; limit: number };
 const countedChecks = (checks: readonly LimitCheck[]) => checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
 
 /** 429 with Retry-After until the window ends. */
-function limitExceeded(c: Context, resetAt: Date): ApiProblem {
-  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+function limitExceeded(c: Context, resetAt: Date, now: Date): ApiProblem {
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
   c.header('Retry-After', String(retryAfter));
   return tooManyRequests(retryAfter);
 }
 
-/** Counts one hit against each limit, in one statement; over one: 429. */
-async function enforceLimits(db: Db, c: Context, windowSeconds: number, checks: readonly LimitCheck[]) {
+/** Counts one hit against each limit in the window `now` falls in, in one statement; over one: 429. */
+async function enforceLimits(db: Db, c: Context, now: Date, windowSeconds: number, checks: readonly LimitCheck[]) {
   const counted = countedChecks(checks);
   if (counted.length === 0) return;
   const { counts, resetAt } = await hitAll(
     db,
     counted.map((check) => check.key),
     windowSeconds,
+    now.getTime(),
   );
-  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) throw limitExceeded(c, resetAt);
+  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) throw limitExceeded(c, resetAt, now);
 }
 
 /** 422 `{meta:{success:false, errors}}` (the contract's shape), with the same problems as JSON:API errors. */
@@ -330,7 +331,7 @@ export function participantRoutes(deps: Deps) {
     if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
     assertChannelOfRequest(c, deps, channel?.id ?? null);
     const address = clientAddress(c);
-    await enforceLimits(db, c, limits.windowSeconds, [
+    await enforceLimits(db, c, nowOf(deps), limits.windowSeconds, [
       { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
       { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
     ]);
@@ -455,6 +456,7 @@ export function participantRoutes(deps: Deps) {
     const found = await answerTargetForToken(db, c, requestedId);
     const { submission } = found;
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const now = nowOf(deps);
     const address = clientAddress(c);
     const limitChecks: LimitCheck[] = [
       { key: address === null ? null : `participant:pages:address:${address}`, limit: limits.pagesPerAddress },
@@ -463,7 +465,7 @@ export function participantRoutes(deps: Deps) {
     // A valid answer counts against the limits inside its save (one statement); every other
     // outcome counts here first, so a refused call is counted as before and may answer 429.
     const refused = async (error: unknown): Promise<never> => {
-      await enforceLimits(db, c, limits.windowSeconds, limitChecks);
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       throw error;
     };
     const { answers: raw } = await readAttributes(c, PageInput).catch(refused);
@@ -475,7 +477,7 @@ export function participantRoutes(deps: Deps) {
     const answers = asAnswers(raw);
     const problems = answerProblems(fields, answers, submission.language);
     if (Object.keys(problems).length > 0) {
-      await enforceLimits(db, c, limits.windowSeconds, limitChecks);
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       return answerProblemsResponse(c, problems);
     }
 
@@ -498,7 +500,7 @@ export function participantRoutes(deps: Deps) {
       }
       rows.push({ entryId, fieldId: field.id, value });
     }
-    const window = windowOf(limits.windowSeconds);
+    const window = windowOf(limits.windowSeconds, now.getTime());
     const saved = await savePage(db, {
       submissionId: submission.id,
       entryIds: [pageEntry.id, ...children.map((ch) => ch.id)],
@@ -506,7 +508,7 @@ export function participantRoutes(deps: Deps) {
       next: next.page ? { pageId: next.page.id, childContainerIds: activeChildren(survey, next.page.id) } : null,
       limits: { windowStart: window.windowStart, checks: countedChecks(limitChecks) },
     });
-    if (saved.status === 'limited') throw limitExceeded(c, window.resetAt);
+    if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     // The run was completed (or removed) after the entry was read: nothing was written.
     if (saved.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
     const nextEntryId = saved.next?.id ?? null;
@@ -579,7 +581,7 @@ export function participantRoutes(deps: Deps) {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    const result = await qualify(db, submission);
+    const result = await qualify(db, submission, { today: nowOf(deps) });
     if (submission.status !== 'completed') {
       await db.transaction(async (tx) => {
         const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');

@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { sql } from 'drizzle-orm';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
-import type { AppEnv, Deps } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import type { SsoServiceConfig } from '../config';
 import { users } from '../db/schema';
 import { acceptResponse, samlClient, SsoRejected } from '../auth/saml';
@@ -76,7 +76,7 @@ export function ssoRoutes(deps: Deps) {
       .from(users)
       .where(sql`lower(${users.email}) = ${identity.email}`);
     if (!user || !user.isActive) return page(c, 401, SSO_MESSAGES.noAccount(identity.email));
-    await leaveHandoff(c, db, user.id, service.name, config.publicUrl?.startsWith('https:') ?? false);
+    await leaveHandoff(c, db, user.id, service.name, config.publicUrl?.startsWith('https:') ?? false, nowOf(deps));
     const relayState = typeof form.RelayState === 'string' ? form.RelayState : undefined;
     return c.redirect(safeTarget(relayState, service.name), 303);
   });

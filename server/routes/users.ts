@@ -23,7 +23,7 @@ import {
 } from '../../core/model/user';
 import { SPONSOR_TYPE } from '../../core/model/sponsor';
 import { isEmail } from '../../core/validation/rules';
-import type { AppEnv, Deps } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../auth/guards';
@@ -194,10 +194,10 @@ async function assertActiveSuperUserLeft(tx: Db, superUserRoleId: number) {
   if ((left?.n ?? 0) === 0) throw conflict(USER_MESSAGES.lastSuperUser);
 }
 
-async function issueTokens(deps: Deps, userId: number) {
+async function issueTokens(deps: Deps, userId: number, now: Date) {
   return {
-    access: await issueAccessToken(deps.jwtSecret, userId, deps.config.accessTokenTtlSeconds),
-    refresh: await issueRefreshToken(deps.db, userId, deps.config.session),
+    access: await issueAccessToken(deps.jwtSecret, userId, deps.config.accessTokenTtlSeconds, now),
+    refresh: await issueRefreshToken(deps.db, userId, deps.config.session, now),
   };
 }
 
@@ -217,11 +217,12 @@ export function usersRoutes(deps: Deps) {
   app.post('/me/password', async (c) => {
     const me = c.get('user');
     const { attributes } = await readResource(c, ChangePasswordInput, { type: USER_TYPE });
-    if (await lockedUntil(db, me.username)) throw new ApiProblem(429, [{ status: '429', title: 'Too Many Requests', detail: USER_MESSAGES.locked }]);
+    const now = nowOf(deps);
+    if (await lockedUntil(db, me.username, now)) throw new ApiProblem(429, [{ status: '429', title: 'Too Many Requests', detail: USER_MESSAGES.locked }]);
     const [row] = await db.select().from(users).where(eq(users.id, me.id));
     if (!row) throw unauthorized();
     if (!row.passwordHash || !(await verifyPassword(attributes.currentPassword, row.passwordHash))) {
-      await recordAttempt(db, me.username, false, null);
+      await recordAttempt(db, me.username, false, null, now);
       throw invalid([{ pointer: '/data/attributes/currentPassword', detail: USER_MESSAGES.currentPasswordWrong }]);
     }
     if (attributes.password === attributes.currentPassword) {
@@ -232,7 +233,7 @@ export function usersRoutes(deps: Deps) {
       await tx.update(users).set({ passwordHash, mustChangePassword: false, modified: sql`now()` }).where(eq(users.id, me.id));
       await revokeUserTokens(tx, me.id);
     });
-    return sendUser(c, db, me.id, 200, await issueTokens(deps, me.id));
+    return sendUser(c, db, me.id, 200, await issueTokens(deps, me.id, now));
   });
 
   /** Starts (or restarts) two-factor enrolment: a new, unverified secret. */
@@ -260,7 +261,7 @@ export function usersRoutes(deps: Deps) {
     if (!row) throw unauthorized();
     if (row.secretVerified) throw conflict(USER_MESSAGES.totpAlreadyOn);
     if (!row.totpSecret) throw conflict(USER_MESSAGES.totpNotStarted);
-    const step = verifyTotp(attributes.code, row.totpSecret);
+    const step = verifyTotp(attributes.code, row.totpSecret, nowOf(deps));
     if (step === null) throw invalid([{ pointer: '/data/attributes/code', detail: USER_MESSAGES.totpCodeInvalid }]);
     // Only the secret that was checked, and only once: a restart in between makes this miss.
     const [verified] = await db

@@ -26,7 +26,7 @@ describe('npm run audit:verify', () => {
     try {
       await prepareDataDir(dataDir, async (db) => {
         for (const name of ['one', 'two', 'three']) {
-          await recordAudit(db, { actor: null, clientAddress: null, entity: 'sponsors', entityId: name, action: 'create', changes: { name: { old: null, new: name } } });
+          await recordAudit(db, { occurredAt: new Date(), actor: null, clientAddress: null, entity: 'sponsors', entityId: name, action: 'create', changes: { name: { old: null, new: name } } });
         }
         const rows = await db.select({ id: auditEvents.id }).from(auditEvents).orderBy(auditEvents.id);
         secondId = rows[1]!.id;

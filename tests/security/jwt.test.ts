@@ -2,6 +2,7 @@
  * Access-token attacks: none of these may reach a protected route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { sign } from 'hono/jwt';
 import { ADMIN_PASSWORD, createHarness, type Harness } from '../server/harness';
 
@@ -10,10 +11,12 @@ let access: string;
 let refresh: string;
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const now = () => Math.floor(Date.now() / 1000);
+// The server's clock stands at one instant for the whole file; tokens are dated from it.
+const now = () => Math.floor(h.clock().getTime() / 1000);
 
 beforeAll(async () => {
   h = await createHarness();
+  h.clock.set('2027-07-01T12:00:00Z');
   const { body } = await h.login('admin', ADMIN_PASSWORD);
   access = body.access!;
   refresh = body.refresh!;
@@ -40,12 +43,17 @@ describe('access tokens', () => {
     await refused(await sign({ sub: '1', typ: 'access', exp: now() + 600 }, h.jwtSecret, 'HS512'));
   });
 
-  it('an expired token is refused', async () => {
+  it('an expired token is refused, from the second it expires', async () => {
     await refused(await sign({ sub: '1', typ: 'access', exp: now() - 1 }, h.jwtSecret, 'HS256'));
+    await refused(await sign({ sub: '1', typ: 'access', exp: now() }, h.jwtSecret, 'HS256'));
+    expect((await h.request('GET', '/api/users/me', { token: await sign({ sub: '1', typ: 'access', exp: now() + 1 }, h.jwtSecret, 'HS256') })).status).toBe(200);
   });
 
   it('a token not yet valid is refused', async () => {
     await refused(await sign({ sub: '1', typ: 'access', nbf: now() + 600, exp: now() + 1200 }, h.jwtSecret, 'HS256'));
+    // Signed with our key, but a claim that is not a time is no time at all.
+    const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '1', typ: 'access', nbf: 'soon', exp: now() + 1200 })}`;
+    await refused(`${unsigned}.${createHmac('sha256', h.jwtSecret).update(unsigned).digest('base64url')}`);
   });
 
   it('a refresh token used as an access token is refused', async () => {

@@ -17,6 +17,8 @@ const sponsorBody = (attributes: Record<string, unknown>) => ({ data: { type: 's
 
 beforeAll(async () => {
   h = await createHarness();
+  // Events are stamped by the server's clock: one stated instant for this file, moved on where it matters.
+  h.clock.set('2027-10-01T09:00:00Z');
   superUser = await h.token();
 });
 afterAll(async () => {
@@ -27,7 +29,9 @@ describe('what is recorded', () => {
   it('a create, an update with old and new values, and a delete, each with who and when', async () => {
     const created = await json(await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Audited', identification: 'AUD-1' }) }));
     const id = created.data.id;
+    h.clock.advance(60_000);
     await h.request('PATCH', `/api/sponsors/${id}`, { token: superUser, body: sponsorBody({ name: 'Audited Renamed', isActive: false }) });
+    h.clock.advance(60_000);
     await h.request('DELETE', `/api/sponsors/${id}`, { token: superUser });
 
     const [del, upd, crt] = await events();
@@ -39,7 +43,7 @@ describe('what is recorded', () => {
     expect(upd!.changes).not.toHaveProperty('identification');
     expect(del).toMatchObject({ action: 'delete', entityId: id });
     expect(del!.changes.name).toEqual({ old: 'Audited Renamed', new: null });
-    expect(Math.abs(del!.occurredAt.getTime() - Date.now())).toBeLessThan(60_000);
+    expect([crt, upd, del].map((e) => e!.occurredAt.toISOString())).toEqual(['2027-10-01T09:00:00.000Z', '2027-10-01T09:01:00.000Z', '2027-10-01T09:02:00.000Z']);
   });
 
   it('nothing for a refused write', async () => {
@@ -169,7 +173,8 @@ describe('GET /api/audit-events', () => {
     const res = await h.request('GET', '/api/audit-events/export?entity=sponsors', { token: superUser });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    // Named for the day it was exported, by the server's clock.
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="audit-events-2027-10-01.csv"');
     const text = await res.text();
     expect(text.split('\r\n')[0]).toBe('id,occurredAt,actorUserId,actorUsername,clientAddress,entity,entityId,action,changes,meta,hash');
     expect(text).not.toMatch(/(^|,)=HYPERLINK/m);

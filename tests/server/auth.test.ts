@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { authenticator } from 'otplib';
-import { loginAttempts, refreshTokens, users } from '../../server/db/schema';
+import { refreshTokens, users } from '../../server/db/schema';
 import { LOGIN_MESSAGES } from '../../server/routes/auth';
 import { ADMIN_PASSWORD, createHarness, json, type Harness } from './harness';
 
@@ -10,9 +10,14 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
 });
+afterEach(() => h.clock.release());
 afterAll(async () => {
   await h.close();
 });
+
+const MINUTE = 60_000;
+/** The six-digit code an authenticator app shows at `instant`. */
+const codeAt = (secret: string, instant: Date) => authenticator.clone({ epoch: instant.getTime() }).generate(secret);
 
 describe('POST /api/jwt/login', () => {
   it('signs in the first-start admin with both staff admin roles', async () => {
@@ -59,9 +64,16 @@ describe('POST /api/jwt/login', () => {
     expect(body.data.message).toBe(LOGIN_MESSAGES.badRequest);
   });
 
-  it('locks a username for 15 minutes after five failures within 15 minutes', async () => {
+  it('locks a username for 15 minutes from the fifth failure within 15 minutes', async () => {
+    h.clock.set('2027-03-01T09:00:00Z');
     await h.createUser({ username: 'victim', password: 'victim-password' });
-    for (let i = 0; i < 5; i++) expect((await h.login('victim', `guess-${i}`)).status).toBe(401);
+    // Four failures at 09:00–09:03 and a fifth at 09:14: five within 15 minutes.
+    for (let i = 0; i < 4; i++) {
+      expect((await h.login('victim', `guess-${i}`)).status).toBe(401);
+      h.clock.advance(MINUTE);
+    }
+    h.clock.set('2027-03-01T09:14:00Z');
+    expect((await h.login('victim', 'guess-4')).status).toBe(401);
     const locked = await h.login('victim', 'victim-password');
     expect(locked.status).toBe(429);
     expect(locked.body.success).toBe(false);
@@ -69,12 +81,40 @@ describe('POST /api/jwt/login', () => {
     // Another username is not affected: the counter is per username.
     expect((await h.login('admin', ADMIN_PASSWORD)).body.success).toBe(true);
 
-    // Failures older than the window no longer count.
-    await h.db
-      .update(loginAttempts)
-      .set({ created: new Date(Date.now() - 16 * 60 * 1000) })
-      .where(eq(loginAttempts.username, 'victim'));
+    // Locked until 09:29, the fifth failure's 15 minutes; attempts while locked do not extend it.
+    h.clock.set('2027-03-01T09:28:30Z');
+    const late = await h.request('POST', '/api/jwt/login?t=a', { body: { data: { username: 'victim', password: 'victim-password', lang: 'en' } } });
+    expect(late.status).toBe(429);
+    expect(late.headers.get('retry-after')).toBe('60');
+    expect((await json(late)).data.message).toBe(LOGIN_MESSAGES.locked(1));
+    h.clock.set('2027-03-01T09:29:00Z');
     expect((await h.login('victim', 'victim-password')).body.success).toBe(true);
+  });
+
+  it('does not lock for five failures spread over more than 15 minutes', async () => {
+    h.clock.set('2027-03-02T09:00:00Z');
+    await h.createUser({ username: 'slow-typist', password: 'slow-password' });
+    for (let i = 0; i < 4; i++) expect((await h.login('slow-typist', `guess-${i}`)).status).toBe(401);
+    // The first four are 15 minutes old by the fifth, so only one failure is within the window.
+    h.clock.advance(15 * MINUTE);
+    expect((await h.login('slow-typist', 'guess-4')).status).toBe(401);
+    expect((await h.login('slow-typist', 'slow-password')).body.success).toBe(true);
+  });
+
+  it('starts the count again after a successful sign-in', async () => {
+    h.clock.set('2027-03-03T09:00:00Z');
+    await h.createUser({ username: 'forgetful', password: 'forgetful-password' });
+    for (let i = 0; i < 4; i++) expect((await h.login('forgetful', `guess-${i}`)).status).toBe(401);
+    h.clock.advance(MINUTE);
+    expect((await h.login('forgetful', 'forgetful-password')).body.success).toBe(true);
+    h.clock.advance(MINUTE);
+    // Eight failures within 15 minutes, but only four since the success: not locked.
+    for (let i = 0; i < 4; i++) expect((await h.login('forgetful', `again-${i}`)).status).toBe(401);
+    expect((await h.login('forgetful', 'forgetful-password')).body.success).toBe(true);
+    h.clock.advance(MINUTE);
+    // Five since that success: locked.
+    for (let i = 0; i < 5; i++) expect((await h.login('forgetful', `more-${i}`)).status).toBe(401);
+    expect((await h.login('forgetful', 'forgetful-password')).status).toBe(429);
   });
 });
 
@@ -95,21 +135,36 @@ describe('two-factor sign-in', () => {
   });
 
   it('refuses a wrong code with its message', async () => {
-    const current = authenticator.generate(secret);
-    const wrong = String((Number(current) + 1) % 1_000_000).padStart(6, '0');
+    const at = new Date('2027-04-01T10:00:10Z');
+    h.clock.set(at);
+    // A code that is none of the three steps the server accepts at this instant.
+    const accepted = [-1, 0, 1].map((step) => codeAt(secret, new Date(at.getTime() + step * 30_000)));
+    const wrong = ['000000', '111111', '222222', '333333'].find((code) => !accepted.includes(code))!;
     const { status, body } = await h.login('totp-user', 'totp-password', wrong);
     expect(status).toBe(401);
     expect(body.data?.message).toBe(LOGIN_MESSAGES.codeInvalid);
   });
 
   it('accepts a valid code once, then refuses the same code', async () => {
-    const code = authenticator.generate(secret);
+    const at = new Date('2027-04-02T10:00:10Z');
+    h.clock.set(at);
+    const code = codeAt(secret, at);
     const first = await h.login('totp-user', 'totp-password', code);
     expect(first.body.success).toBe(true);
     expect(first.body.access).toBeTruthy();
     const again = await h.login('totp-user', 'totp-password', code);
     expect(again.status).toBe(401);
     expect(again.body.data?.message).toBe(LOGIN_MESSAGES.codeReused);
+  });
+
+  it('allows one 30-second step of drift, not two', async () => {
+    // Steps start on the half-minute: 10:00:00–10:00:29 is one step.
+    h.clock.set('2027-04-03T10:00:10Z');
+    expect((await h.login('totp-user', 'totp-password', codeAt(secret, new Date('2027-04-03T09:59:20Z')))).body.data?.message).toBe(LOGIN_MESSAGES.codeInvalid);
+    expect((await h.login('totp-user', 'totp-password', codeAt(secret, new Date('2027-04-03T09:59:50Z')))).body.success).toBe(true);
+    h.clock.set('2027-04-03T10:05:10Z');
+    expect((await h.login('totp-user', 'totp-password', codeAt(secret, new Date('2027-04-03T10:06:00Z')))).body.data?.message).toBe(LOGIN_MESSAGES.codeInvalid);
+    expect((await h.login('totp-user', 'totp-password', codeAt(secret, new Date('2027-04-03T10:05:30Z')))).body.success).toBe(true);
   });
 
   it('refuses a code that is not six digits before checking it', async () => {
@@ -147,39 +202,46 @@ describe('refresh and logout', () => {
   });
 
   it('refuses an expired refresh token and an unknown one', async () => {
+    h.clock.set('2027-05-01T08:00:00Z');
     const { body } = await h.login('admin', ADMIN_PASSWORD);
-    await h.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+    h.clock.advance(30 * MINUTE);
     expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: body.refresh } })).status).toBe(401);
     expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: 'made-up' } })).status).toBe(401);
     expect((await h.request('POST', '/api/jwt/refresh', { body: {} })).status).toBe(422);
   });
 
-  it('ends a session idle for 30 minutes, and any session 12 hours after sign-in', async () => {
-    const idle = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
+  it('ends a session idle for 30 minutes', async () => {
+    h.clock.set('2027-05-02T08:00:00Z');
+    const first = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
     const [row] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
-    // Issued for the idle window only.
-    expect(Math.round((row!.expiresAt.getTime() - row!.created.getTime()) / 60_000)).toBe(30);
-    await h.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.id, row!.id));
-    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: idle } })).status).toBe(401);
+    expect(row).toMatchObject({ created: new Date('2027-05-02T08:00:00Z'), expiresAt: new Date('2027-05-02T08:30:00Z') });
+    // Used within 30 minutes: renewed for another 30.
+    h.clock.set('2027-05-02T08:29:59Z');
+    const renewed = await json(await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: first } }));
+    expect(renewed.success).toBe(true);
+    h.clock.set('2027-05-02T08:59:58Z');
+    const again = await json(await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: renewed.refresh } }));
+    expect(again.success).toBe(true);
+    // Then left alone for 30 minutes.
+    h.clock.set('2027-05-02T09:29:58Z');
+    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: again.refresh } })).status).toBe(401);
+  });
 
-    // In use all along, but signed in 12 hours ago: the next refresh is refused.
-    const busy = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
-    const [first] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
-    await h.db
-      .update(refreshTokens)
-      .set({ created: new Date(Date.now() - 12 * 3600 * 1000 - 1000) })
-      .where(eq(refreshTokens.familyId, first!.familyId));
-    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: busy } })).status).toBe(401);
-
-    // Near the 12 hours, a rotated token does not outlive them.
-    const late = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
-    const [fresh] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
-    const signedIn = new Date(Date.now() - (12 * 3600 - 600) * 1000);
-    await h.db.update(refreshTokens).set({ created: signedIn }).where(eq(refreshTokens.familyId, fresh!.familyId));
-    const rotated = await json(await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: late } }));
-    expect(rotated.success).toBe(true);
-    const [next] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
-    expect(next!.expiresAt.getTime()).toBeLessThanOrEqual(signedIn.getTime() + 12 * 3600 * 1000 + 1000);
+  it('ends any session 12 hours after sign-in, however busy', async () => {
+    h.clock.set('2027-05-03T08:00:00Z');
+    let refresh = (await h.login('admin', ADMIN_PASSWORD)).body.refresh!;
+    // A refresh every 25 minutes: the last one before 20:00 lands at 19:40.
+    for (let i = 1; i <= 28; i++) {
+      h.clock.advance(25 * MINUTE);
+      const rotated = await json(await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: refresh } }));
+      expect(rotated.success, `refresh ${i}`).toBe(true);
+      refresh = rotated.refresh;
+    }
+    // Issued at 19:40, it would idle out at 20:10; the sign-in's 12 hours end first.
+    const [last] = await h.db.select().from(refreshTokens).orderBy(desc(refreshTokens.id)).limit(1);
+    expect(last!.expiresAt).toEqual(new Date('2027-05-03T20:00:00Z'));
+    h.clock.set('2027-05-03T20:00:00Z');
+    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: refresh } })).status).toBe(401);
   });
 
   it('refuses a refresh for a user deactivated since', async () => {
@@ -205,18 +267,31 @@ describe('GET /api/users/me and access tokens', () => {
   });
 
   it('is 401 without a token, with a bad one, an expired one, alg none or another key', async () => {
-    const now = Math.floor(Date.now() / 1000);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const now = Math.floor(h.clock().getTime() / 1000);
     const expired = await sign({ sub: '1', typ: 'access', exp: now - 10 }, h.jwtSecret, 'HS256');
     const otherKey = await sign({ sub: '1', typ: 'access', exp: now + 600 }, 'another-secret-of-enough-length!!', 'HS256');
     const notAccess = await sign({ sub: '1', typ: 'refresh', exp: now + 600 }, h.jwtSecret, 'HS256');
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ sub: '1', typ: 'access', exp: now + 600 })).toString('base64url');
     const none = `${header}.${payload}.`;
-    for (const token of [undefined, 'garbage', expired, otherKey, notAccess, none]) {
+    // The same claims, signed with our key, pass: what fails above is what each one lacks.
+    const good = await sign({ sub: '1', typ: 'access', exp: now + 600 }, h.jwtSecret, 'HS256');
+    expect((await h.request('GET', '/api/users/me', { token: good })).status).toBe(200);
+    for (const [name, token] of Object.entries({ missing: undefined, garbage: 'garbage', expired, otherKey, notAccess, none })) {
       const res = await h.request('GET', '/api/users/me', { token });
-      expect(res.status).toBe(401);
+      expect(res.status, name).toBe(401);
       const doc = await json(res);
       expect(doc.errors[0].status).toBe('401');
     }
+  });
+
+  it('accepts an access token until its 15 minutes are over', async () => {
+    h.clock.set('2027-06-02T12:00:00Z');
+    const token = await h.token();
+    h.clock.set('2027-06-02T12:14:59Z');
+    expect((await h.request('GET', '/api/users/me', { token })).status).toBe(200);
+    h.clock.set('2027-06-02T12:15:00Z');
+    expect((await h.request('GET', '/api/users/me', { token })).status).toBe(401);
   });
 });

@@ -16,15 +16,47 @@ import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';
 import type { RoleName } from '../../core/model/user';
+import type { Clock } from '../../server/context';
 import { ADMIN_PASSWORD } from './harness-constants';
 import { inject } from 'vitest';
 
 export { ADMIN_PASSWORD };
 export const JSON_API = 'application/vnd.api+json';
 
+/**
+ * The server's clock in a test: the wall clock until a test sets an instant; from then on it
+ * stands still at that instant until the test moves it or releases it back to the wall clock.
+ * A test whose outcome depends on the time sets the instant it means.
+ */
+export interface TestClock extends Clock {
+  set(instant: string | Date): void;
+  advance(ms: number): void;
+  release(): void;
+}
+
+export function testClock(): TestClock {
+  let fixed: number | null = null;
+  const clock = (() => new Date(fixed ?? Date.now())) as TestClock;
+  clock.set = (instant) => {
+    const at = new Date(instant).getTime();
+    if (Number.isNaN(at)) throw new Error(`not an instant: ${String(instant)}`);
+    fixed = at;
+  };
+  clock.advance = (ms) => {
+    if (fixed === null) throw new Error('set the clock before moving it');
+    fixed += ms;
+  };
+  clock.release = () => {
+    fixed = null;
+  };
+  return clock;
+}
+
 export interface Harness {
   app: ReturnType<typeof createApp>;
   db: Db;
+  /** The server's clock (see TestClock). */
+  clock: TestClock;
   config: Config;
   jwtSecret: string;
   /** The cipher of participants' contact values (a fresh key per harness). */
@@ -57,7 +89,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
   const jwtSecret = randomBytes(32).toString('hex');
   const phi = phiCipher(randomBytes(32));
-  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi });
+  const clock = testClock();
+  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi, clock });
 
   const request: Harness['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };
@@ -78,6 +111,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   return {
     app,
     db: database.db,
+    clock,
     config,
     jwtSecret,
     phi,

@@ -3,7 +3,7 @@
  * server and database: the token, access (notActive), answers and branching, sanitization,
  * the qualification matrix, channel figures, CORS and rate limits.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
@@ -16,6 +16,7 @@ import { savePage } from '../../server/participant/entries';
 import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
+import { ageOn } from '../../server/participant/qualification';
 import { DEFAULT_OFORM_MESSAGES } from '../../core/model/oformMessage';
 import { mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
 
@@ -331,6 +332,9 @@ describe('answers and branching', () => {
 });
 
 describe('qualification', () => {
+  // Ages are counted on the day the server's clock says: 15 June 2027 for this block.
+  beforeAll(() => h.clock.set('2027-06-15T12:00:00Z'));
+  afterAll(() => h.clock.release());
   const adultDob = '1980-06-15';
   const run = async (p1: string, p2?: Record<string, unknown>) => {
     const s = await startSubmission(h, f);
@@ -361,21 +365,29 @@ describe('qualification', () => {
     expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: true, engagementIds: [String(f.engagementIds[0])] });
   });
 
-  it('disqualifies a birthday outside the age range, at both ends', async () => {
-    const year = new Date().getUTCFullYear();
-    for (const dob of [`${year - 10}-01-01`, `${year - 90}-01-01`]) {
+  it('qualifies ages 18 to 75 inclusive, counting a birthday only once it has come this year', async () => {
+    // The fixture's range is 18..75; on 15 June 2027:
+    const cases: [string, boolean][] = [
+      ['2009-06-16', false], // 17: turns 18 tomorrow
+      ['2009-06-15', true], // 18 today
+      ['2009-01-01', true], // 18 since January
+      ['1952-06-16', true], // 74: turns 75 tomorrow
+      ['1952-06-15', true], // 75 today
+      ['1951-06-16', true], // 75: turns 76 tomorrow
+      ['1951-06-15', false], // 76 today
+      ['2017-06-15', false], // 10
+    ];
+    for (const [dob, qualified] of cases) {
       const s = await run('yes', { q_dob: dob });
-      expect(await qualification(s.submissionId, s.token), dob).toMatchObject({ isQualified: false, outcome: 'notQualified' });
+      expect(await qualification(s.submissionId, s.token), dob).toMatchObject(qualified ? { isQualified: true, outcome: 'qualified' } : { isQualified: false, outcome: 'notQualified' });
     }
-    const edge = await run('yes', { q_dob: `${year - 18}-01-01` });
-    expect((await qualification(edge.submissionId, edge.token)).isQualified).toBe(true);
   });
 
   it('ignores answers on pages no longer on the path', async () => {
     // A child's birthday on page 2, then back to page 1 and a jump past page 2.
     const s = await startSubmission(h, f);
     const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' });
-    await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: `${new Date().getUTCFullYear() - 5}-01-01` });
+    await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: '2022-06-15' });
     const again = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });
     await answerPage(h, s.token, again.meta.nextContainerEntryId!, { q_zip: '10001' });
     expect((await qualification(s.submissionId, s.token)).isQualified).toBe(true);
@@ -464,17 +476,19 @@ describe('CORS', () => {
 });
 
 describe('rate limits', () => {
+  afterEach(() => h.clock.release());
   it('answers 429 with Retry-After over the per-channel limits, and readable CORS headers', async () => {
     // A second app on the same database, with small limits (the shared harness has the defaults).
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: '/nonexistent-test-data',
-      // A day-long window, so the counts cannot straddle a window's end mid-test.
-      PARTICIPANT_LIMIT_WINDOW_SECONDS: String(24 * 3600),
+      PARTICIPANT_LIMIT_WINDOW_SECONDS: '60',
       PARTICIPANT_SUBMISSIONS_PER_CHANNEL: '2',
       PARTICIPANT_PAGES_PER_CHANNEL: '3',
     });
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent') });
+    // Every call in the minute-long window that began at 10:00:00.
+    h.clock.set('2027-09-01T10:00:45Z');
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
     const limited = {
       request: (method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
         Promise.resolve(
@@ -493,7 +507,7 @@ describe('rate limits', () => {
       body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId } } },
     });
     expect(res.status).toBe(429);
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.headers.get('retry-after')).toBe('15');
     expect(res.headers.get('access-control-allow-origin')).toBe(`https://${fx.domain}`);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'stop' })).status);
@@ -506,16 +520,19 @@ describe('rate limits', () => {
     expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))).toEqual(entriesBefore);
     // Another channel is counted on its own.
     expect((await startSubmission(limited, f)).token).toBeTruthy();
+    // The next window counts afresh.
+    h.clock.set('2027-09-01T10:01:00Z');
+    expect((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
   });
 
   it('limits submissions per client address too', async () => {
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: '/nonexistent-test-data',
-      PARTICIPANT_LIMIT_WINDOW_SECONDS: String(24 * 3600),
       PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1',
     });
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent') });
+    h.clock.set('2027-09-02T10:00:00Z');
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
     // The connection's peer, as @hono/node-server hands it over.
     const from = (address: string) => ({ incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: 'IPv4' } } });
     const create = (address: string) =>
@@ -531,6 +548,18 @@ describe('rate limits', () => {
     expect((await create('203.0.113.7')).status).toBe(201);
     expect((await create('203.0.113.7')).status).toBe(429);
     expect((await create('203.0.113.8')).status).toBe(201);
+  });
+});
+
+describe('ageOn', () => {
+  it('counts whole years by the UTC date; a 29 February birthday comes on 1 March in other years', () => {
+    expect(ageOn('2009-06-15', new Date('2027-06-14T23:59:59Z'))).toBe(17);
+    expect(ageOn('2009-06-15', new Date('2027-06-15T00:00:00Z'))).toBe(18);
+    expect(ageOn('2009-12-31', new Date('2027-01-01T00:00:00Z'))).toBe(17);
+    expect(ageOn('2008-02-29', new Date('2027-02-28T23:59:59Z'))).toBe(18);
+    expect(ageOn('2008-02-29', new Date('2027-03-01T00:00:00Z'))).toBe(19);
+    expect(ageOn('2008-02-29', new Date('2028-02-29T00:00:00Z'))).toBe(20);
+    expect(ageOn('2009-02-30', new Date('2027-06-15T00:00:00Z'))).toBeNull();
   });
 });
 

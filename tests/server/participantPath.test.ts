@@ -242,6 +242,6 @@ describe('the path, judged', () => {
   it('finds a stored answer that is not valid (a required one missing, an option not offered) incomplete', () => {
     expect(judge({ 1: {}, 2: {} }).outcome).toBe('incomplete');
     const steps: PathStep[] = [{ page: A, entryId: 1, answers: { go: 'nonsense' } }];
-    expect(judgePath(survey, { steps, end: { kind: 'end' } }, [7], new Date()).outcome).toBe('incomplete');
+    expect(judgePath(survey, { steps, end: { kind: 'end' } }, [7], new Date('2030-01-01T00:00:00Z')).outcome).toBe('incomplete');
   });
 });

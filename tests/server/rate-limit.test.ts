@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { like } from 'drizzle-orm';
 import type { AppEnv } from '../../server/context';
@@ -11,6 +11,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
 });
+afterEach(() => h.clock.release());
 afterAll(async () => {
   await h.close();
 });
@@ -42,9 +43,10 @@ describe('rate limits in the database', () => {
     expect((await h.db.select().from(rateLimits).where(like(rateLimits.key, 'odd %'))).map((r) => r.key)).toEqual([odd]);
   });
 
-  it('answers 429 with Retry-After past the limit, per key', async () => {
+  it('answers 429 with Retry-After until the window ends, per key', async () => {
+    h.clock.set('2026-11-22T14:00:50Z');
     const app = new Hono<AppEnv>();
-    app.use('*', rateLimit(h.db, [{ key: (c) => `t:${c.req.header('x-client') ?? 'none'}`, limit: 2, windowSeconds: 60 }]));
+    app.use('*', rateLimit(h.db, [{ key: (c) => `t:${c.req.header('x-client') ?? 'none'}`, limit: 2, windowSeconds: 60 }], h.clock));
     app.get('/', (c) => c.text('ok'));
     app.onError((e, c) => (e instanceof ApiProblem ? c.json({ errors: e.errors }, e.status as 429) : c.text('boom', 500)));
     const call = (client: string) => app.request('/', { headers: { 'x-client': client } });
@@ -52,9 +54,14 @@ describe('rate limits in the database', () => {
     expect((await call('one')).status).toBe(200);
     const limited = await call('one');
     expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await limited.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toMatch(/^Too many requests\. Please wait \d+ seconds? and try again\.$/);
+    // The window began at 14:00:00 and ends at 14:01:00.
+    expect(limited.headers.get('retry-after')).toBe('10');
+    expect(((await limited.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toBe('Too many requests. Please wait 10 seconds and try again.');
     expect((await call('two')).status).toBe(200);
+    h.clock.advance(9_000);
+    expect((await call('one')).headers.get('retry-after')).toBe('1');
+    h.clock.advance(1_000);
+    expect((await call('one')).status).toBe(200);
   });
 
   it('prunes windows older than a day before the instant it is given, and keeps the rest', async () => {

@@ -387,12 +387,15 @@ describe('listing users', () => {
 describe('two-factor enrolment', () => {
   let token: string;
   let secret: string;
-  const later = (s: string, seconds: number) => authenticator.clone({ epoch: Date.now() + seconds * 1000 }).generate(s);
+  // Codes depend on the time: the server's clock stands at one instant, moved on where it matters.
+  const codeNow = (s: string) => authenticator.clone({ epoch: h.clock().getTime() }).generate(s);
 
   beforeAll(async () => {
+    h.clock.set('2027-08-01T10:00:05Z');
     await h.createUser({ username: 'careful', password: 'careful-password' });
     token = await h.token('careful', 'careful-password');
   });
+  afterAll(() => h.clock.release());
 
   it('issues a secret and an otpauth URI, unverified', async () => {
     const res = await h.request('POST', '/api/users/me/totp', { token });
@@ -408,8 +411,9 @@ describe('two-factor enrolment', () => {
   });
 
   it('does not verify with a wrong or malformed code', async () => {
-    const current = authenticator.generate(secret);
-    const wrong = current === '000000' ? '111111' : '000000';
+    // None of the codes of the three steps the server accepts now.
+    const accepted = [-30_000, 0, 30_000].map((ms) => authenticator.clone({ epoch: h.clock().getTime() + ms }).generate(secret));
+    const wrong = ['000000', '111111', '222222', '333333'].find((code) => !accepted.includes(code))!;
     const res = await h.request('POST', '/api/users/me/totp/verify', { token, body: { data: { type: 'totp-enrolments', attributes: { code: wrong } } } });
     expect(res.status).toBe(422);
     expect((await json(res)).errors[0]).toMatchObject({ detail: USER_MESSAGES.totpCodeInvalid, source: { pointer: '/data/attributes/code' } });
@@ -421,7 +425,7 @@ describe('two-factor enrolment', () => {
   it('verifies with a valid code; sign-in then needs a code', async () => {
     const res = await h.request('POST', '/api/users/me/totp/verify', {
       token,
-      body: { data: { type: 'totp-enrolments', attributes: { code: authenticator.generate(secret) } } },
+      body: { data: { type: 'totp-enrolments', attributes: { code: codeNow(secret) } } },
     });
     expect(res.status).toBe(200);
     expect((await json(res)).data.attributes.secretVerified).toBe(true);
@@ -429,7 +433,9 @@ describe('two-factor enrolment', () => {
 
     const noCode = await h.login('careful', 'careful-password');
     expect(noCode.body).toMatchObject({ success: false, data: { secret_verified: true } });
-    const withCode = await h.login('careful', 'careful-password', later(secret, 30));
+    // The enrolment code's step is used up; the next step's code signs in.
+    h.clock.advance(30_000);
+    const withCode = await h.login('careful', 'careful-password', codeNow(secret));
     expect(withCode.body.success).toBe(true);
 
     // Enrolling again over a verified secret is refused: the Admin resets it first.
@@ -438,6 +444,8 @@ describe('two-factor enrolment', () => {
 
   it("lets an Admin reset another user's two-factor", async () => {
     const careful = await row('careful');
+    // Signed in at this describe's instant: the file's first token was dated by the wall clock.
+    const admin = await h.token();
     const plain = await h.token('plain-user', 'plain-password');
     expect((await h.request('DELETE', `/api/users/${careful.id}/totp`, { token: plain })).status).toBe(403);
     expect((await h.request('DELETE', '/api/users/999999/totp', { token: admin })).status).toBe(404);
