@@ -63,21 +63,19 @@ describe('serving the bundles', () => {
 describe('staleBundles', () => {
   it('reports a bundle whose output is missing or older than a source', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'root-'));
+    // Every file and folder gets a stated time: what is written now carries the machine's clock.
+    const touch = (entry: string, at: string) => fs.utimesSync(path.join(root, entry), new Date(at), new Date(at));
     for (const dir of ['admin', 'core', 'widget', 'dist/admin', 'dist/widget']) fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, 'admin', 'main.tsx'), '');
     expect(staleBundles(root).map((b) => b.output)).toEqual(['dist/admin/index.html', 'dist/widget/widget.js']);
-    const past = new Date(Date.now() - 60_000);
-    for (const f of ['admin/main.tsx', 'package.json', 'vite.config.admin.ts', 'vite.config.widget.ts']) {
-      fs.writeFileSync(path.join(root, f), '');
-      fs.utimesSync(path.join(root, f), past, past);
-    }
-    for (const d of ['admin', 'core', 'widget']) fs.utimesSync(path.join(root, d), past, past);
+    for (const f of ['package.json', 'vite.config.admin.ts', 'vite.config.widget.ts']) fs.writeFileSync(path.join(root, f), '');
     fs.writeFileSync(path.join(root, 'dist/admin/index.html'), '');
     fs.writeFileSync(path.join(root, 'dist/widget/widget.js'), '');
+    for (const source of ['admin/main.tsx', 'admin', 'core', 'widget', 'package.json', 'vite.config.admin.ts', 'vite.config.widget.ts']) touch(source, '2027-01-10T09:00:00Z');
+    for (const output of ['dist/admin/index.html', 'dist/widget/widget.js']) touch(output, '2027-01-10T09:01:00Z');
     expect(staleBundles(root)).toEqual([]);
     fs.writeFileSync(path.join(root, 'admin', 'main.tsx'), 'changed');
-    const future = new Date(Date.now() + 60_000);
-    fs.utimesSync(path.join(root, 'admin', 'main.tsx'), future, future);
+    touch('admin/main.tsx', '2027-01-10T09:02:00Z');
     expect(staleBundles(root).map((b) => b.output)).toEqual(['dist/admin/index.html']);
     fs.rmSync(root, { recursive: true, force: true });
   });
