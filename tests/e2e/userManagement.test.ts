@@ -111,7 +111,9 @@ describe('user management end to end', () => {
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     secret = (await page.getByTestId('totp-secret').getAttribute('data-secret')) ?? '';
     expect((await page.getByTestId('totp-secret').textContent())?.replace(/\s/g, '')).toBe(secret);
-    await page.getByLabel('Authenticator Code').fill('000000' === authenticator.generate(secret) ? '111111' : '000000');
+    // A wrong code: none of the steps the server may accept while this runs (it allows one either side).
+    const nearby = [-30_000, 0, 30_000, 60_000].map((ms) => authenticator.clone({ epoch: Date.now() + ms }).generate(secret));
+    await page.getByLabel('Authenticator Code').fill(['000000', '111111', '222222', '333333', '444444'].find((c) => !nearby.includes(c))!);
     await page.getByRole('button', { name: 'Verify and Turn On' }).click();
     await page.getByText('The code is not valid. Check your authenticator app and try again.').waitFor();
     await page.getByLabel('Authenticator Code').fill(authenticator.generate(secret));
