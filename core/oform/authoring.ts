@@ -10,9 +10,11 @@ export const NONE_OF_THE_ABOVE = 'None of the Above';
 /** The title of the page added when the survey has `pageCount` pages: 'New Page 1', 'New Page 2'... */
 export const newPageTitle = (pageCount: number): string => `New Page ${pageCount + 1}`;
 
+const NONE_OF_THE_ABOVE_VALUE = 'none_of_the_above';
+
 export const noneOfTheAbove = (): OptionConfig => ({
   label: NONE_OF_THE_ABOVE,
-  value: 'none_of_the_above',
+  value: NONE_OF_THE_ABOVE_VALUE,
   translations: {},
   isDisqualified: false,
   transition: null,
@@ -27,6 +29,26 @@ export function withAuthoringDefaults(type: FieldType, configuration: FieldConfi
     return { ...configuration, options: [noneOfTheAbove()] };
   }
   return configuration;
+}
+
+/** The 'None of the Above' choice: the one a multiple question starts with, or one staff typed. */
+export const isNoneOfTheAbove = (option: { label: string; value: string }): boolean =>
+  option.value === NONE_OF_THE_ABOVE_VALUE || option.label.trim().toLowerCase() === NONE_OF_THE_ABOVE.toLowerCase();
+
+/**
+ * Where a new option goes among `options` (0-based): last, except before a 'None of the Above'
+ * that is last, so participants keep seeing it last. Once staff move it elsewhere, new options
+ * simply go last.
+ */
+export function newOptionIndex(options: readonly { label: string; value: string }[]): number {
+  const last = options[options.length - 1];
+  return last !== undefined && isNoneOfTheAbove(last) ? options.length - 1 : options.length;
+}
+
+/** `options` with `option` added where newOptionIndex says. */
+export function withNewOption<T extends { label: string; value: string }>(options: readonly T[], option: T): T[] {
+  const at = newOptionIndex(options);
+  return [...options.slice(0, at), option, ...options.slice(at)];
 }
 
 export interface PageSummary {

@@ -44,6 +44,7 @@ import {
   NONE_OF_THE_ABOVE,
   PLACEHOLDER_TITLE,
   densify,
+  newOptionIndex,
   newPageTitle,
   noneOfTheAbove,
   optionsJumpingTo,
@@ -361,7 +362,7 @@ const questionSiblings = (tx: Tx, pageId: number) =>
     .orderBy(asc(surveyQuestions.displayOrder), asc(surveyQuestions.id));
 const optionSiblings = (tx: Tx, questionId: number) =>
   tx
-    .select({ id: surveyOptions.id, displayOrder: surveyOptions.displayOrder })
+    .select({ id: surveyOptions.id, displayOrder: surveyOptions.displayOrder, label: surveyOptions.label, value: surveyOptions.value })
     .from(surveyOptions)
     .where(and(eq(surveyOptions.questionId, questionId), eq(surveyOptions.deleted, false)))
     .orderBy(asc(surveyOptions.displayOrder), asc(surveyOptions.id));
@@ -773,6 +774,8 @@ function optionsRoutes(deps: Deps) {
       await touchSurvey(tx, context.survey.id);
       const siblings = await optionSiblings(tx, context.question.id);
       const n = siblings.length + 1;
+      // Added after the others, then moved in front of a 'None of the Above' that is last.
+      const position = newOptionIndex(siblings) + 1;
       const [created] = await tx
         .insert(surveyOptions)
         .values({
@@ -785,6 +788,7 @@ function optionsRoutes(deps: Deps) {
         .returning({ id: surveyOptions.id });
       if (!created) throw new Error('insert returned no row');
       await closeGaps(tx, surveyOptions, siblings);
+      if (position < n) await moveTo(tx, surveyOptions, await optionSiblings(tx, context.question.id), created.id, position);
       return created.id;
     });
     return sendOption(c, db, id, 201);

@@ -280,6 +280,15 @@ describe('versioned survey builder', () => {
     expect(last.type).toBe('multiple');
     expect(last.configuration).not.toHaveProperty('maxLength');
     expect(within(card).queryByLabelText('Maximum length', { exact: true })).toBeNull();
+
+    // Options added later go before 'None of the Above', which participants see last.
+    fireEvent.click(within(card).getByRole('button', { name: 'Add Option' }));
+    await within(card).findByRole('listitem', { name: 'Option Option 2' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Add Option' }));
+    await within(card).findByRole('listitem', { name: 'Option Option 3' });
+    await waitFor(() => expect(pages[2]!.fields[0]!.configuration.options.map((o) => o.label)).toEqual(['Option 2', 'Option 3', 'None of the Above']));
+    const shown = within(card).getAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
+    expect(shown.filter((name) => name?.startsWith('Option '))).toEqual(['Option Option 2', 'Option Option 3', 'Option None of the Above']);
   });
 
   it('sets an option’s transition (only allowed pages offered) and its disqualify flag', async () => {

@@ -5,12 +5,14 @@ import { toFieldIssues } from '../../core/model/fields';
 import {
   NONE_OF_THE_ABOVE,
   densify,
+  newOptionIndex,
   newPageTitle,
   optionsJumpingTo,
   pageInUseMessage,
   reorder,
   transitionTargets,
   withAuthoringDefaults,
+  withNewOption,
 } from '../../core/oform/authoring';
 import { nextPage, type NavField } from '../../core/oform/navigation';
 import { percentage, resetProgress, setProgress, startProgress, stepDown, stepUp } from '../../core/oform/progress';
@@ -74,6 +76,18 @@ describe('authoring rules', () => {
   it('names new pages New Page N', () => {
     expect(newPageTitle(0)).toBe('New Page 1');
     expect(newPageTitle(2)).toBe('New Page 3');
+  });
+
+  it("adds new options before a last 'None of the Above', and last otherwise", () => {
+    const o = (label: string, value = label.toLowerCase()) => ({ label, value });
+    const none = o(NONE_OF_THE_ABOVE, 'none_of_the_above');
+    expect(withNewOption([none], o('A')).map((x) => x.label)).toEqual(['A', NONE_OF_THE_ABOVE]);
+    expect(withNewOption([o('A'), none], o('B')).map((x) => x.label)).toEqual(['A', 'B', NONE_OF_THE_ABOVE]);
+    // Recognised by its label too, whatever its case, when staff typed it themselves.
+    expect(newOptionIndex([o('A'), o('none of the above ', 'option_2')])).toBe(1);
+    // Moved away from the end by staff: new options simply go last.
+    expect(withNewOption([none, o('A')], o('B')).map((x) => x.label)).toEqual([NONE_OF_THE_ABOVE, 'A', 'B']);
+    expect(newOptionIndex([])).toBe(0);
   });
 
   it("gives a 'multiple' question without options 'None of the Above', and only that case", () => {

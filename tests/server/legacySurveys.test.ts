@@ -264,6 +264,30 @@ describe('questions', () => {
     expect((await addQuestion(page, { type: 'single' })).attributes.options).toEqual([]);
   });
 
+  it("keeps 'None of the Above' last as options are added, unless staff moved it", async () => {
+    const survey = await newSurvey();
+    const q = await addQuestion(survey.attributes.pages[0]!.id, { type: 'multiple', title: 'Conditions' });
+    const labels = async () => (await getSurvey(survey.id)).pages[0]!.questions[0]!.options.map((o) => [o.label, o.displayOrder]);
+    await addOption(q.id, { label: 'Asthma', value: 'asthma' });
+    const added = await addOption(q.id);
+    expect(added.body.data.attributes).toMatchObject({ label: 'Option 3', displayOrder: 2 });
+    expect(await labels()).toEqual([
+      ['Asthma', 1],
+      ['Option 3', 2],
+      ['None of the Above', 3],
+    ]);
+    // Moved to the top by staff, it stays where they put it.
+    const none = (await getSurvey(survey.id)).pages[0]!.questions[0]!.options.find((o) => o.label === 'None of the Above')!;
+    await patch('options', String(none.id), { displayOrder: 1 });
+    await addOption(q.id, { label: 'Diabetes', value: 'diabetes' });
+    expect(await labels()).toEqual([
+      ['None of the Above', 1],
+      ['Asthma', 2],
+      ['Option 3', 3],
+      ['Diabetes', 4],
+    ]);
+  });
+
   it('sets category, tags and translations, and rejects unknown ones with pointers', async () => {
     const survey = await newSurvey();
     const page = survey.attributes.pages[0]!.id;

@@ -7,7 +7,7 @@
 import { useRef, useState } from 'react';
 import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '../../../core/model/oform';
 import type { OFormField } from '../../../core/model/oformDoc';
-import { transitionTargets } from '../../../core/oform/authoring';
+import { transitionTargets, withNewOption } from '../../../core/oform/authoring';
 import type { FieldValues } from '../../../core/api/oforms';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -193,7 +193,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
     return change({ ...values, configuration: { ...config, options } });
   };
   const addOption = () =>
-    save(change({ ...values, configuration: { ...config, options: [...config.options, newOption(config.options)] } }), ADD_OPTION_FAILED);
+    save(change({ ...values, configuration: { ...config, options: withNewOption(config.options, newOption(config.options)) } }), ADD_OPTION_FAILED);
   const removeOption = (i: number) => commit(change({ ...values, configuration: { ...config, options: config.options.filter((_, j) => j !== i) } }));
   const changeType = (type: FieldType) => commit(change({ ...values, type, configuration: configurationFor(type, config) }));
   const move = async (to: number) => {
