@@ -14,6 +14,7 @@ import { securityHeaders } from './http/security';
 import { compress } from './http/compress';
 import { rejectNulInQuery } from './http/query';
 import { auditWrites } from './audit/middleware';
+import { csvLists } from './http/csv-lists';
 import { setAnswerHeaders } from './http/headers';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
@@ -78,6 +79,8 @@ export function createApp(deps: Deps) {
   app.use('*', securityHeaders({ https: deps.config.publicUrl?.startsWith('https:') ?? false }));
   app.use('/api/*', rejectNulInQuery);
   app.use('/api/*', auditWrites(deps, () => app));
+  // Inside auditWrites, which records the export event this sets.
+  app.use('/api/*', csvLists(() => app));
 
   // JSON bodies stay small; the two upload routes take files up to UPLOAD_LIMIT_MB.
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw payloadTooLarge('1 MB'); } });

@@ -5,7 +5,7 @@
 import type { ErrorObject } from '../../core/jsonapi';
 import type { FieldIssue } from '../../core/model/fields';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429 | 500;
 
 export class ApiProblem extends Error {
   readonly status: ErrorStatus;
@@ -26,6 +26,7 @@ export const unauthorized = (detail = 'Sign in to continue.') => one(401, 'Unaut
 export const forbidden = (detail = 'You are not allowed to do this with your access level.') => one(403, 'Forbidden', detail);
 export const notFound = (what = 'resource') => one(404, 'Not Found', `The ${what} you're looking for is not here.`);
 export const conflict = (detail: string, pointer?: string) => one(409, 'Conflict', detail, pointer ? { pointer } : undefined);
+export const notAcceptable = (detail: string) => one(406, 'Not Acceptable', detail);
 export const unsupportedMediaType = () =>
   one(415, 'Unsupported Media Type', 'Send the request body as application/vnd.api+json or application/json.');
 export const payloadTooLarge = (limit: string) => one(413, 'Payload Too Large', `The request body is larger than ${limit}.`);

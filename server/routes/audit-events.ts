@@ -1,13 +1,14 @@
 /**
- * The audit trail for Super Users: a filtered, paged list and a CSV export. There is no route
- * that changes or deletes an event (and the database refuses it too).
+ * The audit trail for Super Users: a filtered, paged list and a CSV export. Admins read one
+ * record's history (both `entity` and `entityId` given), which the History panels show. There
+ * is no route that changes or deletes an event (and the database refuses it too).
  */
 import { Hono } from 'hono';
 import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { auditEvents } from '../db/schema';
-import { authenticate, requireRole } from '../auth/guards';
-import { badRequest } from '../http/errors';
+import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../auth/guards';
+import { badRequest, forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
 import { tablePage } from '../http/list';
 import { parseListQuery, type ListSpec } from '../http/query';
@@ -50,16 +51,18 @@ function conditions(filters: Partial<Record<(typeof FILTERS)[number], string>>):
 
 export function auditEventsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
-  app.use('*', authenticate(deps), requireRole('Super User'));
+  app.use('*', authenticate(deps));
 
   app.get('/', async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const oneRecord = !!q.filters.entity && !!q.filters.entityId;
+    if (!hasAnyRole(c.get('user'), oneRecord ? STAFF_ADMIN_ROLES : ['Super User'])) throw forbidden();
     const { rows, total } = await tablePage(deps.db, auditEvents, q, { where: conditions(q.filters), sorts, id: auditEvents.id });
     const data = rows.map(({ id, ...row }) => toResource(AUDIT_EVENT_TYPE, id, plain(row)));
     return sendList(c, data, { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/export', async (c) => {
+  app.get('/export', requireRole('Super User'), async (c) => {
     const params = new URL(c.req.url).searchParams;
     const q = parseListQuery(params, { ...listSpec, defaultLimit: 1000 });
     const { rows } = await tablePage(deps.db, auditEvents, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 }, { where: conditions(q.filters), sorts, id: auditEvents.id });

@@ -11,6 +11,7 @@ import {
   ENGAGEMENT_DEFAULT_SORT,
   ENGAGEMENT_INCLUDES,
   ENGAGEMENT_LOOKUP_RELATIONSHIPS,
+  ENGAGEMENT_PHASES,
   ENGAGEMENT_SORTS,
   ENGAGEMENT_TYPE,
   EngagementInput,
@@ -45,7 +46,8 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
 import { IDENTIFICATION_TAKEN } from './sponsors';
 import { fileStorage } from './engagement-files';
 
@@ -111,12 +113,28 @@ const LOOKUP_LINKS = {
 } as const;
 const LOOKUP_NAMES = Object.keys(LOOKUP_LINKS) as EngagementLookupRelationship[];
 
-type Filters = 'searchQuery' | 'uniqueIdentification' | 'sponsorId' | 'isActive' | 'sortAssociated';
+/** What staff narrow the engagements list by (beside the search). */
+const FILTERS = {
+  sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
+  isActive: booleanFilter(engagements.isActive),
+  phase: choiceFilter(engagements.phase, ENGAGEMENT_PHASES),
+  therapeuticAreaId: linkedFilter(
+    { table: engagementTherapeuticAreas, owner: engagementTherapeuticAreas.engagementId, target: engagementTherapeuticAreas.targetId },
+    engagements.id,
+    'therapeutic area',
+  ),
+  startDateFrom: dateFilter(engagements.startDate, 'from'),
+  startDateTo: dateFilter(engagements.startDate, 'to'),
+  endDateFrom: dateFilter(engagements.endDate, 'from'),
+  endDateTo: dateFilter(engagements.endDate, 'to'),
+};
+
+type Filters = 'searchQuery' | 'uniqueIdentification' | 'sortAssociated' | keyof typeof FILTERS;
 const listSpec: ListSpec<(typeof ENGAGEMENT_SORTS)[number], Filters> = {
   type: ENGAGEMENT_TYPE,
   sorts: ENGAGEMENT_SORTS,
   defaultSort: ENGAGEMENT_DEFAULT_SORT,
-  filters: ['searchQuery', 'uniqueIdentification', 'sponsorId', 'isActive', 'sortAssociated'],
+  filters: ['searchQuery', 'uniqueIdentification', 'sortAssociated', ...filterNames(FILTERS)],
   fields: ATTRIBUTES,
   includes: ENGAGEMENT_INCLUDES,
 };
@@ -328,22 +346,16 @@ export function engagementsRoutes(deps: Deps) {
   app.get('/', async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const conditions: (SQL | undefined)[] = [];
     const unique = identificationOrScope(user, q.filters.uniqueIdentification, engagements.identification, engagementScope(user), q.fields);
     const fields = unique.fields;
     conditions.push(unique.condition);
-    if (q.filters.sponsorId !== undefined) {
-      const sponsorId = parseId(q.filters.sponsorId);
-      if (sponsorId === null) throw badRequest("'sponsorId' must be a sponsor id.", 'sponsorId');
-      conditions.push(eq(engagements.sponsorId, sponsorId));
-    }
     if (q.filters.searchQuery?.trim()) {
       conditions.push(
         ilikeAny([engagements.name, engagements.identification, engagements.protocolIdentifier, sponsors.name], q.filters.searchQuery),
       );
     }
-    if (isActive !== undefined) conditions.push(eq(engagements.isActive, isActive));
+    conditions.push(...filterConditions(q.filters, FILTERS));
     const extra: Record<string, SQL> = {};
     let order = orderBy(q.sort, sortColumns, engagements.id);
     if (q.filters.sortAssociated !== undefined) {

@@ -11,6 +11,7 @@ import {
   MEDIA_CHANNEL_SORTS,
   MEDIA_CHANNEL_SURVEY_TYPE,
   MEDIA_CHANNEL_TYPE,
+  MEDIA_CHANNEL_TYPES,
   MediaChannelInput,
   MediaChannelPatch,
   MediaChannelSurveyInput,
@@ -27,6 +28,7 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { findScreener, screenerScope } from './screeners';
 import { participantCors } from '../participant/cors';
 
@@ -49,11 +51,18 @@ const columns = {
 };
 type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'type' | ChannelFigure> & { id: number; type: string; created: Date; modified: Date };
 
-const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'screenerId' | 'searchQuery'> = {
+const FILTERS = {
+  screenerId: idFilter(mediaChannels.screenerId, 'screener'),
+  sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
+  type: choiceFilter(mediaChannels.type, MEDIA_CHANNEL_TYPES),
+  isActive: booleanFilter(mediaChannels.isActive),
+};
+
+const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'searchQuery' | keyof typeof FILTERS> = {
   type: MEDIA_CHANNEL_TYPE,
   sorts: MEDIA_CHANNEL_SORTS,
   defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
-  filters: ['screenerId', 'searchQuery'],
+  filters: ['searchQuery', ...filterNames(FILTERS)],
   fields: [...Object.keys(columns).filter((k) => k !== 'id'), ...CHANNEL_FIGURES],
 };
 
@@ -119,12 +128,7 @@ export function mediaChannelsRoutes(deps: Deps) {
 
   app.get('/', async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
-    if (q.filters.screenerId !== undefined) {
-      const screenerId = parseId(q.filters.screenerId);
-      if (screenerId === null) throw badRequest("'screenerId' must be a screener id.", 'screenerId');
-      conditions.push(eq(mediaChannels.screenerId, screenerId));
-    }
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user')), ...filterConditions(q.filters, FILTERS)];
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
     const where = and(...conditions);
     const [total] = await db

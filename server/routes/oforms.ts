@@ -80,10 +80,11 @@ import {
 import { authenticate } from '../auth/guards';
 import { engagementScope, findAccessibleEngagement } from '../domain/engagementAccess';
 import { readResource } from '../http/body';
-import { badRequest, conflict, invalid, notFound } from '../http/errors';
+import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 
 export const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
 export const UNKNOWN_OFORM = 'Choose a survey version from the list.';
@@ -538,11 +539,17 @@ const FORM_ATTRIBUTES: readonly (keyof Omit<OForm, 'id'>)[] = [
   'modified',
 ];
 
-const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approvedOnly' | 'engagementId' | 'searchQuery'> = {
+const FORM_FILTERS = {
+  engagementId: idFilter(oForms.engagementId, 'engagement'),
+  sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
+  isActive: booleanFilter(oForms.isActive),
+};
+
+const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approvedOnly' | 'searchQuery' | keyof typeof FORM_FILTERS> = {
   type: OFORM_TYPE,
   sorts: OFORM_SORTS,
   defaultSort: OFORM_DEFAULT_SORT,
-  filters: ['identity', 'approvedOnly', 'engagementId', 'searchQuery'],
+  filters: ['identity', 'approvedOnly', 'searchQuery', ...filterNames(FORM_FILTERS)],
   fields: FORM_ATTRIBUTES,
   includes: OFORM_INCLUDES,
 };
@@ -560,12 +567,7 @@ const formSortColumns = {
 function formsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/o-forms', async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, formListSpec);
-    const conditions: (SQL | undefined)[] = [engagementScope(c.get('user'))];
-    if (q.filters.engagementId !== undefined) {
-      const id = parseId(q.filters.engagementId);
-      if (id === null) throw badRequest("'engagementId' must be an id.", 'engagementId');
-      conditions.push(eq(oForms.engagementId, id));
-    }
+    const conditions: (SQL | undefined)[] = [engagementScope(c.get('user')), ...filterConditions(q.filters, FORM_FILTERS)];
     if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
     if (parseBooleanFilter(q.filters.approvedOnly, 'approvedOnly')) conditions.push(eq(oForms.isApproved, true));
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));

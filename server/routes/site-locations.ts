@@ -22,7 +22,8 @@ import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
 export const SITE_LOCATION_LINKED = (n: number) =>
@@ -60,11 +61,17 @@ export function toSiteLocation(row: Row): SiteLocation {
 
 const ATTRIBUTES = Object.keys(siteLocationColumns).filter((k) => k !== 'id');
 
-const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], 'searchQuery' | 'isActive' | 'countryId' | 'excludeEngagementId'> = {
+const FILTERS = {
+  isActive: booleanFilter(siteLocations.isActive),
+  countryId: idFilter(siteLocations.countryId, 'country'),
+  state: exactTextFilter(siteLocations.state),
+};
+
+const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], 'searchQuery' | 'excludeEngagementId' | keyof typeof FILTERS> = {
   type: SITE_LOCATION_TYPE,
   sorts: SITE_LOCATION_SORTS,
   defaultSort: SITE_LOCATION_DEFAULT_SORT,
-  filters: ['searchQuery', 'isActive', 'countryId', 'excludeEngagementId'],
+  filters: ['searchQuery', 'excludeEngagementId', ...filterNames(FILTERS)],
   fields: ATTRIBUTES,
 };
 
@@ -122,8 +129,7 @@ export function siteLocationsRoutes(deps: Deps) {
 
   app.get('/', async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const conditions: (SQL | undefined)[] = [];
+    const conditions: (SQL | undefined)[] = filterConditions(q.filters, FILTERS);
     if (q.filters.searchQuery?.trim()) {
       conditions.push(
         ilikeAny(
@@ -131,12 +137,6 @@ export function siteLocationsRoutes(deps: Deps) {
           q.filters.searchQuery,
         ),
       );
-    }
-    if (isActive !== undefined) conditions.push(eq(siteLocations.isActive, isActive));
-    if (q.filters.countryId !== undefined) {
-      const countryId = parseId(q.filters.countryId);
-      if (countryId === null) throw badRequest("'countryId' must be a country id.", 'countryId');
-      conditions.push(eq(siteLocations.countryId, countryId));
     }
     if (q.filters.excludeEngagementId !== undefined) {
       // Sites not yet linked to this engagement (the link picker).

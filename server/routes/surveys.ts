@@ -72,7 +72,8 @@ import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { assertTranslationLanguages } from './languages';
 
 export const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
@@ -125,11 +126,17 @@ type SurveyRow = {
 const SURVEY_ATTRIBUTES = [...Object.keys(surveyColumns).filter((k) => k !== 'id'), 'pages'] as const;
 const SURVEY_INCLUDES = ['pages', 'pages.questions', 'pages.questions.options'] as const;
 
-const surveyListSpec: ListSpec<(typeof SURVEY_SORTS)[number], 'engagementId' | 'searchQuery' | 'isActive'> = {
+const SURVEY_FILTERS = {
+  engagementId: idFilter(surveys.engagementId, 'engagement'),
+  sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
+  isActive: booleanFilter(surveys.isActive),
+};
+
+const surveyListSpec: ListSpec<(typeof SURVEY_SORTS)[number], 'searchQuery' | keyof typeof SURVEY_FILTERS> = {
   type: SURVEY_TYPE,
   sorts: SURVEY_SORTS,
   defaultSort: SURVEY_DEFAULT_SORT,
-  filters: ['engagementId', 'searchQuery', 'isActive'],
+  filters: ['searchQuery', ...filterNames(SURVEY_FILTERS)],
   fields: SURVEY_ATTRIBUTES,
   includes: SURVEY_INCLUDES,
 };
@@ -492,17 +499,10 @@ function surveysRoutes(deps: Deps) {
 
   app.get('/', async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, surveyListSpec);
-    const conditions: (SQL | undefined)[] = [surveyScope(c.get('user'))];
-    if (q.filters.engagementId !== undefined) {
-      const id = parseId(q.filters.engagementId);
-      if (id === null) throw badRequest("'engagementId' must be an id.", 'engagementId');
-      conditions.push(eq(surveys.engagementId, id));
-    }
+    const conditions: (SQL | undefined)[] = [surveyScope(c.get('user')), ...filterConditions(q.filters, SURVEY_FILTERS)];
     if (q.filters.searchQuery?.trim()) {
       conditions.push(ilikeAny([surveys.title, surveys.globalId, engagements.name, sponsors.name], q.filters.searchQuery));
     }
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    if (isActive !== undefined) conditions.push(eq(surveys.isActive, isActive));
     const where = and(...conditions);
     const [total] = await db
       .select({ n: count() })
