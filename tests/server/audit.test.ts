@@ -154,7 +154,22 @@ describe('GET /api/audit-events', () => {
     await h.createUser({ username: 'plain-admin', password: 'plain-admin-pass', roles: ['Admin'] });
     const admin = await h.token('plain-admin', 'plain-admin-pass');
     expect((await h.request('GET', '/api/audit-events', { token: admin })).status).toBe(403);
+    expect((await h.request('GET', '/api/audit-events?entity=sponsors', { token: admin })).status).toBe(403);
+    expect((await h.request('GET', '/api/audit-events/export?entity=sponsors&entityId=1', { token: admin })).status).toBe(403);
     expect((await h.request('GET', '/api/audit-events')).status).toBe(401);
+  });
+
+  it("lets Admins read one record's history (its History panel), newest first, and no one else's", async () => {
+    const admin = await h.token('plain-admin', 'plain-admin-pass');
+    const created = await json(await h.request('POST', '/api/sponsors', { token: admin, body: sponsorBody({ name: 'Historic', identification: 'HIST-1' }) }));
+    const id = created.data.id;
+    await h.request('PATCH', `/api/sponsors/${id}`, { token: admin, body: sponsorBody({ name: 'Historic Renamed' }) });
+    const doc = await json(await h.request('GET', `/api/audit-events?entity=sponsors&entityId=${id}&sort=-id&limit=10`, { token: admin }));
+    expect(doc.data.map((e: { attributes: { action: string } }) => e.attributes.action)).toEqual(['update', 'create']);
+    expect(doc.data[0].attributes).toMatchObject({ actorUsername: 'plain-admin', changes: { name: { old: 'Historic', new: 'Historic Renamed' } } });
+    await h.createUser({ username: 'plain-user', password: 'plain-user-pass', roles: ['User'] });
+    const user = await h.token('plain-user', 'plain-user-pass');
+    expect((await h.request('GET', `/api/audit-events?entity=sponsors&entityId=${id}`, { token: user })).status).toBe(403);
   });
 
   it('lists newest first with filters, and has no route that writes', async () => {
