@@ -80,7 +80,7 @@ export function createApp(deps: Deps) {
   app.use('/api/*', rejectNulInQuery);
   app.use('/api/*', auditWrites(deps, () => app));
   // Inside auditWrites, which records the export event this sets.
-  app.use('/api/*', csvLists(() => app));
+  app.use('/api/*', csvLists(deps, () => app));
 
   // JSON bodies stay small; the two upload routes take files up to UPLOAD_LIMIT_MB.
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw payloadTooLarge('1 MB'); } });

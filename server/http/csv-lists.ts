@@ -9,7 +9,7 @@
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { JSON_API_MEDIA_TYPE, isErrorDocument, type DataDocument, type Resource } from '../../core/jsonapi';
-import type { AppEnv } from '../context';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import { csvRow } from './csv';
 import { notAcceptable } from './errors';
 
@@ -68,7 +68,7 @@ export function listCsv(params: URLSearchParams, rows: readonly Resource[]): str
 
 const isJsonApi = (res: Response) => (res.headers.get('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE);
 
-export const csvLists = (app: () => Hono<AppEnv>) =>
+export const csvLists = (deps: Pick<Deps, 'clock'>, app: () => Hono<AppEnv>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.method !== 'GET' || !prefersCsv(c.req.header('accept'))) return next();
     await next();
@@ -110,7 +110,7 @@ export const csvLists = (app: () => Hono<AppEnv>) =>
     const resource = url.pathname.replace(/^\/api\//, '').replace(/\/+$/, '');
     const query = Object.fromEntries([...params].filter(([key]) => key !== 'page' && key !== 'limit'));
     c.set('audit', { entity: resource, entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, query } });
-    const day = new Date().toISOString().slice(0, 10);
+    const day = nowOf(deps).toISOString().slice(0, 10);
     c.res = new Response(listCsv(params, rows), {
       status: 200,
       headers: {

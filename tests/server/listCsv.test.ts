@@ -222,8 +222,12 @@ describe('Accept: text/csv on every list route', () => {
   });
 
   it('records one export event per file: who, which list, which filters, how many rows', async () => {
+    h.clock.set('2026-03-04T23:30:00Z');
+    const token = await h.token();
     const before = await h.db.select({ id: auditEvents.id }).from(auditEvents);
-    const { rows } = await csv(`/api/engagements?sponsorId=${a.sponsorId}&isActive=true`);
+    const { rows, res } = await csv(`/api/engagements?sponsorId=${a.sponsorId}&isActive=true`, token);
+    h.clock.release();
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="engagements-2026-03-04.csv"');
     const events = (await h.db.select().from(auditEvents).where(sql`${auditEvents.id} > ${Math.max(0, ...before.map((e) => e.id))}`));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -233,6 +237,7 @@ describe('Accept: text/csv on every list route', () => {
       actorUsername: 'admin',
       meta: expect.objectContaining({ format: 'csv', rows: rows.length - 1, query: { sponsorId: String(a.sponsorId), isActive: 'true' }, status: 200 }),
     });
+    expect(events[0]!.occurredAt.toISOString()).toBe('2026-03-04T23:30:00.000Z');
     // JSON reads are not exports.
     await h.request('GET', '/api/engagements', { token: admin });
     expect((await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'export'))).length).toBeGreaterThanOrEqual(1);
