@@ -16,9 +16,9 @@ import {
   type RunnerStyles,
   type RunnerTransport,
 } from '../core/oform/runner';
-import { createParticipantTransport, HttpError, type WidgetExtras } from './transport';
+import { createParticipantTransport, HttpError, type ParticipantExtras } from '../core/participant/transport';
 
-export type WidgetTransport = RunnerTransport & Partial<ContactTransport> & Partial<ResumeTransport> & Partial<WidgetExtras>;
+export type WidgetTransport = RunnerTransport & Partial<ContactTransport> & Partial<ResumeTransport> & Partial<ParticipantExtras>;
 
 export interface ControllerOptions {
   mediaChannelId: string;

@@ -8,15 +8,10 @@ import { render } from 'preact';
 import css from './styles.css?inline';
 import { App } from './components/App';
 import type { ControllerOptions } from './controller';
+import type { MountedWidget, MountOptions } from './mountOptions';
 import { themeCss } from './theme';
 
-/** The controller's options, less what the widget wires itself: the theme (onStyles, here) and the transition hand-off (App). */
-export type MountOptions = Omit<ControllerOptions, 'onStyles' | 'onTransition'>;
-
-export interface MountedWidget {
-  root: ShadowRoot;
-  unmount(): void;
-}
+export type { MountedWidget, MountOptions };
 
 let sheet: CSSStyleSheet | null = null;
 function styleSheet(): CSSStyleSheet {

@@ -71,6 +71,8 @@ async function toApiError(error: unknown): Promise<ApiError> {
 
 export interface ApiClient {
   http: KyInstance;
+  /** Plain fetch with the session's bearer (and its refresh), for clients of routes outside this one (the participant transport of the admin's preview). */
+  fetch: typeof fetch;
   /** Any call, its failures turned into ApiError. */
   call<T>(run: (http: KyInstance) => Promise<T>): Promise<T>;
   getDocument(path: string, params?: ListParams): Promise<DataDocument>;
@@ -125,6 +127,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     http,
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      const token = options.getToken?.();
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      return (options.fetch ?? globalThis.fetch)(request);
+    },
     call,
     getDocument: (path, params = {}) =>
       call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument>()),

@@ -13,7 +13,6 @@ export { siteLocationsApi } from './siteLocations';
 export { lookupsApi } from './lookups';
 export { referralsApi } from './referrals';
 export { rmsAuditsApi } from './rmsAudits';
-export { participantContactApi, contactErrorKey, toRunnerContactField, toTrialSite } from './participantContact';
 export { screenersApi, type ScreenerLinks } from './screeners';
 export { mediaChannelsApi } from './mediaChannels';
 export { legacySurveysApi, type QuestionValues, type OptionValues } from './legacySurveys';

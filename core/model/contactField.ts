@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { flag, requiredText } from './fields';
+import { CONTACT_FIELD_TYPES, type ContactFieldType } from './kinds';
 import { translations, type Translations } from './translations';
 
 export const CONTACT_FIELD_TYPE = 'contact-fields';
 
-export const CONTACT_FIELD_TYPES = ['text', 'email', 'phone', 'zip', 'date', 'checkbox'] as const;
-export type ContactFieldType = (typeof CONTACT_FIELD_TYPES)[number];
+export { CONTACT_FIELD_TYPES, type ContactFieldType };
 
 export const CONTACT_FIELD_NAME_FORMAT =
   'Use lower-case letters, digits and underscores, starting with a letter (for example first_name).';

@@ -5,26 +5,12 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { isDateFormat } from '../validation/rules';
+import { FIELD_TYPES, type FieldType } from './kinds';
 import { translations } from './translations';
 
-export const OFORM_TYPE = 'o-forms';
+export { FIELD_TYPES, type FieldType };
 
-/** Question types. New questions start as `placeholder`. */
-export const FIELD_TYPES = [
-  'placeholder',
-  'single',
-  'multiple',
-  'dropdown',
-  'yes_no',
-  'text',
-  'number',
-  'email',
-  'phone',
-  'zip',
-  'date',
-  'dob',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export const OFORM_TYPE = 'o-forms';
 
 /** What staff see for each question type (builders, views, the field-types lookup). */
 export const FIELD_TYPE_NAMES: Record<FieldType, string> = {
@@ -72,7 +58,7 @@ const count = () => v.pipe(v.number(message('integer')), v.integer(message('inte
 const isoDate = () => v.pipe(v.string(message('date_format')), v.check((s) => isDateFormat(s, { utc: true }), message('date_format')));
 
 /** What every question's configuration may hold; which parts apply depends on its type. */
-const ConfigurationBase = v.strictObject({
+export const FieldConfiguration = v.strictObject({
   required: v.optional(v.boolean(message('boolean')), false),
   helperText: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000, message('max', { length: 1000 })))), null),
   /** Per language: the question's title and helper text. */
@@ -90,7 +76,7 @@ const ConfigurationBase = v.strictObject({
   maxAge: v.optional(count()),
   options: v.optional(v.array(OptionConfig), []),
 });
-export type FieldConfiguration = v.InferOutput<typeof ConfigurationBase>;
+export type FieldConfiguration = v.InferOutput<typeof FieldConfiguration>;
 
 /** Limits that come in pairs: the second must not be below the first. */
 const ORDERED: [keyof FieldConfiguration, keyof FieldConfiguration, string][] = [
@@ -131,7 +117,7 @@ export function configurationFor(type: FieldType, configuration: FieldConfigurat
 /** The configuration schema of a question of `type`: limits in order, options unique. */
 export function fieldConfiguration(type: FieldType) {
   return v.pipe(
-    ConfigurationBase,
+    FieldConfiguration,
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed) return;
       const at = (key: string, value: unknown): [v.IssuePathItem] => [{ type: 'object', origin: 'value', input: dataset.value, key, value }];

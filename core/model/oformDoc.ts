@@ -10,7 +10,7 @@ import { flag, idNumber, requiredText } from './fields';
 import { FIELD_TYPES, type FieldConfiguration, type FieldType } from './oform';
 
 export const OFORM_CONTAINER_TYPE = 'o-form-containers';
-export const OFORM_FIELD_TYPE = 'o-form-fields';
+export { OFORM_FIELD_TYPE } from './kinds';
 export const OFORM_VERSION_TYPE = 'o-form-versions';
 export const OFORM_COPY_TYPE = 'o-form-copy';
 export const OFORM_FIELD_TYPE_TYPE = 'o-form-field-types';

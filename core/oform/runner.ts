@@ -9,7 +9,7 @@
  * trial sites nearest first, the screener's contact form and the consent, then `completed`.
  * Any other outcome (notQualified, notActive, noTrialSites) ends the run with its messages.
  */
-import type { FieldConfiguration, FieldType } from '../model/oform';
+import type { FieldConfiguration, FieldType, OptionConfig } from '../model/oform';
 import { checkAnswers, type Answers } from './answers';
 import { back as popVisit, currentVisit, revisit, visit, type History, type Visit } from './history';
 import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
@@ -19,13 +19,18 @@ export type { ContactValue };
 import type { Answer } from './navigation';
 import { resetProgress, setProgress, startProgress, stepDown, stepUp, type Progress } from './progress';
 
+/** What a participant's client reads of a question's configuration (the server keeps the rest to itself or for its own checks). */
+export type RunnerFieldConfiguration = Pick<FieldConfiguration, 'required' | 'helperText' | 'translations' | 'minLength' | 'maxLength' | 'minDate' | 'maxDate'> & {
+  options: Pick<OptionConfig, 'value' | 'label' | 'translations'>[];
+};
+
 export interface RunnerField {
   id: string;
   identity: string;
   type: FieldType;
   title: string;
   displayOrder: number;
-  configuration: FieldConfiguration;
+  configuration: RunnerFieldConfiguration;
 }
 
 export interface RunnerPage {
@@ -51,7 +56,8 @@ export interface RunnerSurvey {
 export type RunnerStyles = Partial<Record<string, Partial<Record<string, string | boolean | null>>>>;
 
 /** `incomplete`: the server found answers missing on the participant's path (never for an honest run). */
-export type Outcome = 'qualified' | 'notQualified' | 'notActive' | 'noTrialSites' | 'trialSiteSelected' | 'completed' | 'incomplete';
+export const OUTCOMES = ['qualified', 'notQualified', 'notActive', 'noTrialSites', 'trialSiteSelected', 'completed', 'incomplete'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** The screener's message pair for an outcome, HTML already sanitized by the server. */
 export interface OutcomeMessages {

@@ -1,4 +1,4 @@
-export { message, messages, type MessageKey, type MessageLanguage } from './messages';
+export { message, ruleMessage, type MessageKey, type MessageLanguage, type RuleMessageKey } from './messages';
 export * from './rules';
 export * from './validate';
 export { createValidator, validateParticipantValue, type BaseRule, type ParticipantRule } from './ruleCheck';

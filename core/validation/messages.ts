@@ -1,8 +1,13 @@
 /**
  * The form messages of SPEC section 5, in every language the product ships. Placeholders in
  * braces are filled by `message()`.
+ *
+ * Two catalogues, each message once: the rules' own (what the rule runner answers, in a
+ * participant's browser as on the server) and the rest, which only the server gives or the admin
+ * shows. The widget reaches only the first through `ruleMessage`, so partners' pages do not
+ * download staff texts.
  */
-export const messages = {
+const ruleMessages = {
   en: {
     required: 'This field is required.',
     acceptTerms: 'You must accept the terms and conditions in order to proceed.',
@@ -13,11 +18,6 @@ export const messages = {
     numeric: 'Must only contain numbers.',
     date_format: 'Must match format mm/dd/yyyy.',
     color_hex: 'Must be 6 or 2 hex characters.',
-    code: 'Enter the 6-digit code from your authenticator app.',
-    boolean: 'Must be true or false.',
-    integer: 'Must be a whole number.',
-    choice: 'Choose one of the options.',
-    zip_unknown: 'Enter a valid US ZIP code.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -29,6 +29,18 @@ export const messages = {
     numeric: 'Solo debe contener números.',
     date_format: 'Debe coincidir con el formato mm/dd/aaaa.',
     color_hex: 'Debe tener 6 o 2 caracteres hexadecimales.',
+  },
+} as const;
+
+const otherMessages = {
+  en: {
+    code: 'Enter the 6-digit code from your authenticator app.',
+    boolean: 'Must be true or false.',
+    integer: 'Must be a whole number.',
+    choice: 'Choose one of the options.',
+    zip_unknown: 'Enter a valid US ZIP code.',
+  },
+  es: {
     code: 'Introduzca el código de 6 dígitos de su aplicación de autenticación.',
     boolean: 'Debe ser verdadero o falso.',
     integer: 'Debe ser un número entero.',
@@ -37,12 +49,21 @@ export const messages = {
   },
 } as const;
 
-export type MessageKey = keyof (typeof messages)['en'];
-export type MessageLanguage = keyof typeof messages;
+export type MessageLanguage = keyof typeof ruleMessages;
+export type RuleMessageKey = keyof (typeof ruleMessages)['en'];
+export type MessageKey = RuleMessageKey | keyof (typeof otherMessages)['en'];
+type Params = Record<string, string | number>;
 
-/** A message in `lang` (falling back to English) with `{name}` placeholders filled. */
-export function message(key: MessageKey, params: Record<string, string | number> = {}, lang: string = 'en'): string {
-  const base = lang.split(/[-_]/)[0] as MessageLanguage;
-  const catalogue = messages[base] ?? messages.en;
-  return catalogue[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+const languageOf = (lang: string): MessageLanguage => (lang.split(/[-_]/)[0] === 'es' ? 'es' : 'en');
+const fill = (text: string, params: Params) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+const isRuleKey = (key: MessageKey): key is RuleMessageKey => key in ruleMessages.en;
+
+/** A rule's message in `lang` (falling back to English) with `{name}` placeholders filled. */
+export function ruleMessage(key: RuleMessageKey, params: Params = {}, lang: string = 'en'): string {
+  return fill(ruleMessages[languageOf(lang)][key], params);
+}
+
+/** Any message in `lang` (falling back to English) with `{name}` placeholders filled. */
+export function message(key: MessageKey, params: Params = {}, lang: string = 'en'): string {
+  return isRuleKey(key) ? ruleMessage(key, params, lang) : fill(otherMessages[languageOf(lang)][key], params);
 }

@@ -5,7 +5,7 @@
  * whether a field may be empty is `required`'s business alone.
  */
 import { isIsoDate } from './isoDate';
-import { message } from './messages';
+import { ruleMessage as message } from './messages';
 import { hasMaxLength, hasMinLength, isAccepted, isBlank, isColorHex, isEmail, isNumeric, isPresent, isUsPhone } from './rules';
 
 export type BaseRule =

@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
+import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
@@ -18,7 +19,6 @@ import { parseJsonColumn } from '../db/rows';
 import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { notFound, unauthorized } from '../http/errors';
 
-export const TOKEN_HEADER = 'Survey-Submission-Token';
 
 /** SPEC section 8: what a call without its token answers (401). */
 export const MISSING_TOKEN = {
@@ -44,7 +44,7 @@ export function issueToken(): { token: string; hash: string } {
 
 /** The request's token, or null when the header is absent or empty. */
 export function tokenOf(c: Context): string | null {
-  const raw = c.req.header(TOKEN_HEADER)?.trim();
+  const raw = c.req.header(SUBMISSION_TOKEN_HEADER)?.trim();
   return raw ? raw : null;
 }
 

@@ -4,7 +4,7 @@
  * and for nobody else.
  *
  * - The channel is named in the query (`?mediaChannelId=`) of every cross-origin call, because a
- *   preflight carries no body and no token; core/api/participant.ts always sends it.
+ *   preflight carries no body and no token; core/participant/transport.ts always sends it.
  * - An Origin matches a channel when its host name equals the channel's domain exactly
  *   (case-insensitive), over http or https, on any port. Subdomains do not match.
  * - A preflight from another origin gets no CORS headers (the browser then refuses the call);
@@ -19,7 +19,7 @@ import type { AppEnv, Deps } from '../context';
 import { mediaChannels } from '../db/schema';
 import { ApiProblem } from '../http/errors';
 import { parseId } from '../http/query';
-import { TOKEN_HEADER } from './access';
+import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
 
 export const ORIGIN_REFUSED = 'This site may not run this survey.';
 
@@ -63,7 +63,7 @@ export function assertChannelOfRequest(c: Context, deps: Pick<Deps, 'config'>, c
   if (isCrossOrigin(c, deps) && queryChannelId(c) !== channelId) throw refused();
 }
 
-const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Accept-Language', TOKEN_HEADER].join(', ');
+const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Accept-Language', SUBMISSION_TOKEN_HEADER].join(', ');
 
 export const participantCors = (deps: Deps) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -89,6 +89,6 @@ export const participantCors = (deps: Deps) =>
     if (!allowed) throw refused();
     // Set before the handler runs so error answers (404, 422, 429) are readable by the widget too.
     c.header('Access-Control-Allow-Origin', origin);
-    c.header('Access-Control-Expose-Headers', `${TOKEN_HEADER}, Retry-After, X-Request-Id`);
+    c.header('Access-Control-Expose-Headers', `${SUBMISSION_TOKEN_HEADER}, Retry-After, X-Request-Id`);
     await next();
   });

@@ -12,14 +12,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { DEFAULT_LANGUAGE, fallbackIsoCode, normalizeIsoCode } from '../../core/i18n';
 import { DEFAULT_OFORM_MESSAGES, type OFormMessageType } from '../../core/model/oformMessage';
 import type { ScreenerOutcome } from '../../core/model/screener';
+import type { OutcomeMessages } from '../../core/participant/responses';
 import type { Db } from '../db/open';
 import { oFormMessages, screenerMessages } from '../db/schema';
 import { sanitizeHtml } from './sanitize';
 
-export interface OutcomeMessages {
-  contactForm: string;
-  consent: string;
-}
 
 /** The survey message types that stand for each outcome's pair, where there are any. */
 const OFORM_TYPES: Partial<Record<RunOutcome, { contactForm?: OFormMessageType; consent?: OFormMessageType }>> = {

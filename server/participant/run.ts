@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, sql, type Placeholder, type SQLWrapper } from 'd
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { FIELD_TYPES, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
-import { checkAnswers, type Answers } from '../../core/oform/answers';
+import { checkAnswers, impliedOptions, type Answers } from '../../core/oform/answers';
 import { nextPage, type Answer } from '../../core/oform/navigation';
 import { message } from '../../core/validation/messages';
 import type { Db } from '../db/open';
@@ -358,9 +358,8 @@ export function answerProblems(fields: readonly SurveyField[], answers: Answers,
     if (problems[field.identity] || !isChoiceType(field.type)) continue;
     const value = answers[field.identity];
     if (value === undefined || value === null || value === '') continue;
-    // A yes/no question without options of its own offers yes and no (as the widget shows it).
-    const own = field.configuration.options.map((o) => o.value);
-    const offered = new Set(own.length === 0 && field.type === 'yes_no' ? ['yes', 'no'] : own);
+    const own = field.configuration.options;
+    const offered = new Set<string>([...own.map((o) => o.value), ...impliedOptions(field.type, own)]);
     const chosen = Array.isArray(value) ? value : [value];
     const shapeOk = field.type === 'multiple' ? Array.isArray(value) : typeof value === 'string';
     if (!shapeOk || chosen.some((v) => typeof v !== 'string' || !offered.has(v))) problems[field.identity] = message('choice', {}, lang);

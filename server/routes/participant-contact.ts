@@ -33,6 +33,9 @@ import { readJson } from '../http/body';
 import { ApiProblem, conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
+import { ContactAttributes } from '../../core/participant/requests';
+import type { ParticipantAnswer, TrialSiteAttributes } from '../../core/participant/responses';
+import { TRIAL_SITE_TYPE } from '../../core/participant/wire';
 import { submissionForToken, type SubmissionRow } from '../participant/access';
 import { countOnChannel } from '../domain/channelFigures';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
@@ -42,7 +45,6 @@ import { runOfSubmission } from '../participant/run';
 import { qualify, type QualificationResult } from '../participant/qualification';
 import { phiOf, pushOptionsOf, startPush } from '../rms/push';
 
-export const TRIAL_SITE_TYPE = 'trial-sites';
 /** SPEC: an engagement's radius defaults to 25 miles. */
 export const DEFAULT_RADIUS_MILES = 25;
 
@@ -52,7 +54,7 @@ export const NOT_QUALIFIED_FOR_CONTACT = 'Only a participant who qualified can l
 export const SCREENING_INCOMPLETE = 'The screening is not complete: answer every page of the survey first.';
 
 /** A path that stops before the survey's end goes no further: nothing after qualification happens on it (409, nothing written). */
-function assertComplete(qualification: QualificationResult): void {
+function assertComplete(qualification: QualificationResult): asserts qualification is QualificationResult & { outcome: Exclude<QualificationResult['outcome'], 'incomplete'> } {
   if (qualification.outcome === 'incomplete') throw conflict(SCREENING_INCOMPLETE);
 }
 
@@ -131,17 +133,7 @@ async function openSubmission(deps: Deps, c: Context<AppEnv>, missing?: string):
   return submission;
 }
 
-const ContactDocument = v.object({
-  data: v.object({
-    type: v.optional(v.string()),
-    attributes: v.object({
-      engagementSiteLocationId: v.optional(v.nullable(v.union([v.string(), v.number()]))),
-      engagementId: v.optional(v.nullable(v.union([v.string(), v.number()]))),
-      values: v.optional(v.record(v.string(), v.unknown()), {}),
-      acceptTerms: v.optional(v.unknown()),
-    }),
-  }),
-});
+const ContactDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: ContactAttributes }) });
 
 const idOf = (value: string | number | null | undefined): number | null => (value === null || value === undefined ? null : parseId(String(value)));
 
@@ -166,10 +158,10 @@ export function participantContactRoutes(deps: Deps) {
       await db.update(oFormSubmissions).set({ outcome, modified: new Date() }).where(eq(oFormSubmissions.id, submission.id));
     }
     const data: Resource[] = sites.map(({ engagementSiteLocationId, engagementId, ...site }) =>
-      toResource(TRIAL_SITE_TYPE, engagementSiteLocationId, { ...site, engagementId: String(engagementId) }),
+      toResource(TRIAL_SITE_TYPE, engagementSiteLocationId, { ...site, engagementId: String(engagementId) } satisfies TrialSiteAttributes),
     );
     const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
-    return sendDocument(c, { data, meta: { outcome, messages } });
+    return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
   });
 
   app.get('/o-form-submission-contact-fields/:submissionId', async (c) => {
@@ -182,7 +174,7 @@ export function participantContactRoutes(deps: Deps) {
     );
     // The texts around the contact form once a site is chosen.
     const messages = await outcomeMessages(db, target.screenerId, 'trialSiteSelected', submission.language, submission.oFormId);
-    return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } });
+    return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
   });
 
   app.post('/o-form-submission-contact/:submissionId', async (c) => {
@@ -262,7 +254,7 @@ export function participantContactRoutes(deps: Deps) {
       onError: (error) => deps.log.error('record-system push failed', { contactId, error: error instanceof Error ? error.message : String(error) }),
     });
     const messages = await outcomeMessages(db, target.screenerId, 'completed', lang, submission.oFormId);
-    return sendDocument(c, { meta: { outcome: 'completed', messages } }, 201);
+    return sendDocument(c, { meta: { outcome: 'completed', messages } } satisfies ParticipantAnswer<'contact'>, 201);
   });
 
   return app;

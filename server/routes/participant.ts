@@ -10,10 +10,10 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '../../core/jsonapi';
 import { toFieldIssues } from '../../core/model/fields';
-import type { Answers } from '../../core/oform/answers';
-import type { Answer } from '../../core/oform/navigation';
-import { message } from '../../core/validation/messages';
 import { isApiIsoCode } from '../../core/i18n';
+import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes } from '../../core/participant/requests';
+import type { AnswerProblemsDocument, Entry, ParticipantAnswer } from '../../core/participant/responses';
+import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from '../../core/participant/wire';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
@@ -26,7 +26,7 @@ import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } fro
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
-import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, TOKEN_HEADER, tokenOf, type SubmissionRow } from '../participant/access';
+import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
 import { createPageEntry, createSubmission, OPEN_RUN, savePage, type PageSave } from '../participant/entries';
 import { countOnChannel } from '../domain/channelFigures';
@@ -52,11 +52,6 @@ import { mayEnter, participantPath } from '../participant/path';
 import { isFinalOutcome, qualify } from '../participant/qualification';
 import { findForm } from './oforms';
 
-export const SUBMISSION_TYPE = 'o-form-submissions';
-export const ENTRY_TYPE = 'o-form-container-entries';
-export const FIELD_ENTRY_TYPE = 'o-form-field-entries';
-export const PAGE_METRIC_TYPE = 'o-form-page-metrics';
-
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
 export const UNKNOWN_PAGE = 'Choose a page of this survey.';
@@ -81,63 +76,6 @@ export const PARTICIPANT_PATHS = [
 // ---------------------------------------------------------------------------------------------
 // Input
 
-const MAX_ID = 2_147_483_647;
-/** An id as a JSON number or a string of digits (JSON:API ids are strings). */
-const anId = () =>
-  v.pipe(
-    v.union([v.number(message('integer')), v.pipe(v.string(message('integer')), v.regex(/^\d{1,10}$/, message('integer')), v.transform(Number))], message('integer')),
-    v.integer(message('integer')),
-    v.minValue(1, message('integer')),
-    v.maxValue(MAX_ID, message('integer')),
-  );
-
-const SubmissionInput = v.object({
-  oFormId: anId(),
-  mediaChannelId: v.optional(v.nullable(anId()), null),
-  language: v.optional(v.nullable(v.pipe(v.string(), v.check(isApiIsoCode, 'Use an API language code such as en or es_MX.'))), null),
-  mediaChannelUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000, message('max', { length: 2000 })))), null),
-});
-
-const EntryInput = v.object({
-  oFormContainerId: anId(),
-  oFormSubmissionId: anId(),
-  parentId: v.optional(v.nullable(anId()), null),
-});
-
-const AnswerValue = v.union(
-  [
-    v.pipe(v.string(), v.maxLength(10_000, message('max', { length: 10_000 }))),
-    v.pipe(v.number(), v.finite(), v.transform(String)),
-    v.boolean(),
-    v.null(),
-    v.pipe(v.array(v.pipe(v.string(), v.maxLength(200, message('max', { length: 200 })))), v.maxLength(200)),
-  ],
-  'An answer is a text, a number, true or false, null, or a list of option values.',
-);
-const PageInput = v.object({ answers: v.pipe(v.record(v.string(), AnswerValue), v.check((a) => Object.keys(a).length <= 500, 'Too many answers.')) });
-
-const SanitizeInput = v.object({ pageIds: v.pipe(v.array(anId()), v.maxLength(1000, 'Too many pages.')) });
-
-const isoDateTime = () =>
-  v.pipe(
-    v.string(message('date_format')),
-    v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
-    v.transform((s) => new Date(s)),
-  );
-const MetricInput = v.pipe(
-  v.object({
-    start: isoDateTime(),
-    stop: v.optional(v.nullable(isoDateTime()), null),
-    type: v.optional(v.literal('page', "The type is 'page'."), 'page'),
-    identity: v.pipe(v.string(message('required')), v.nonEmpty(message('required')), v.maxLength(200, message('max', { length: 200 }))),
-    oFormSubmissionId: anId(),
-  }),
-  v.forward(
-    v.check((m) => m.stop === null || m.stop.getTime() >= m.start.getTime(), 'The stop must not be before the start.'),
-    ['stop'],
-  ),
-);
-
 /** The attributes of `data` (any resource type: participant bodies are small and named by the route). */
 async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
   const body = await readJson(c);
@@ -152,9 +90,6 @@ async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S):
   if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
   return parsed.output;
 }
-
-/** Answers as the shared checks read them: numbers arrive as text already. */
-const asAnswers = (raw: Record<string, string | boolean | null | string[]>): Answers => raw as Record<string, Answer>;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -212,7 +147,8 @@ function answerProblemsResponse(c: Context, problems: Record<string, string>) {
     detail,
     source: { pointer: `/data/attributes/answers/${identity}` },
   }));
-  return c.body(JSON.stringify({ errors, meta: { success: false, errors: problems } }), 422, { 'Content-Type': JSON_API_MEDIA_TYPE });
+  const body: AnswerProblemsDocument = { errors, meta: { success: false, errors: problems } };
+  return c.body(JSON.stringify(body), 422, { 'Content-Type': JSON_API_MEDIA_TYPE });
 }
 
 function submissionResource(row: SubmissionRow): Resource {
@@ -239,7 +175,7 @@ function entryResource(entry: EntryRow, identity: string | null, children: reado
       oFormSubmissionId: entry.submissionId,
       parentId: entry.parentId,
       created: entry.created.toISOString(),
-    },
+    } satisfies Entry['attributes'],
     { relationships: { childEntries: { data: children.map((ch) => ({ type: ENTRY_TYPE, id: String(ch.id) })) } } },
   );
 }
@@ -301,7 +237,7 @@ export function participantRoutes(deps: Deps) {
     await countOnChannel(db, channel?.id ?? null, 'views');
     if (!target.runnable || !target.form) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
-      return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages } });
+      return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages } } satisfies ParticipantAnswer<'start'>);
     }
     const survey = await loadSurvey(db, target.form);
     const first = survey.pages[0];
@@ -324,7 +260,7 @@ export function participantRoutes(deps: Deps) {
 
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post('/o-form-submissions', async (c) => {
-    const input = await readAttributes(c, SubmissionInput);
+    const input = await readAttributes(c, SubmissionAttributes);
     const [found] = await formAndChannelQuery(db).execute({ oFormId: input.oFormId, mediaChannelId: input.mediaChannelId });
     if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
     const { form, channel, facts } = found;
@@ -338,7 +274,7 @@ export function participantRoutes(deps: Deps) {
     const target = await checkRunnable(db, form, channel, facts);
     if (!target.runnable) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
-      return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } });
+      return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
     }
     const offered = offeredFromColumn(found.languages);
     const language = runLanguage(input.language, offered.map((l) => l.isoCode));
@@ -352,7 +288,7 @@ export function participantRoutes(deps: Deps) {
       tokenHash: hash,
     });
     rememberSubmission(db, { submission: row, form });
-    c.header(TOKEN_HEADER, token);
+    c.header(SUBMISSION_TOKEN_HEADER, token);
     c.header('Cache-Control', 'no-store');
     return sendResource(c, submissionResource(row), 201);
   });
@@ -380,7 +316,7 @@ export function participantRoutes(deps: Deps) {
   /** A page entry of the submission the token opens (a page; or a child container's entry under its page entry). */
   app.post('/o-form-container-entries', async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
-    const input = await readAttributes(c, EntryInput);
+    const input = await readAttributes(c, EntryAttributes);
     // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
     const { submission, form } =
       input.parentId === null
@@ -468,13 +404,12 @@ export function participantRoutes(deps: Deps) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       throw error;
     };
-    const { answers: raw } = await readAttributes(c, PageInput).catch(refused);
+    const { answers } = await readAttributes(c, PageAnswersAttributes).catch(refused);
     if (submission.status === 'completed') await refused(conflict(SUBMISSION_COMPLETED));
     const { page: pageEntry } = found;
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
     const fields = fieldsOfPage(survey, page.id);
-    const answers = asAnswers(raw);
     const problems = answerProblems(fields, answers, submission.language);
     if (Object.keys(problems).length > 0) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
@@ -522,7 +457,7 @@ export function participantRoutes(deps: Deps) {
         nextContainerEntryId: nextEntryId === null ? null : String(nextEntryId),
         nextOFormIdentity: next.surveyIdentity,
       },
-    });
+    } satisfies ParticipantAnswer<'pageSaved'>);
   });
 
   /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
@@ -531,18 +466,17 @@ export function participantRoutes(deps: Deps) {
     const [container] = pageId === null ? [] : await db.select({ oFormId: oFormContainers.oFormId }).from(oFormContainers).where(eq(oFormContainers.id, pageId));
     if (!container) throw notFound('page');
     const form = await readableForm(deps, c, container.oFormId);
-    const { answers: raw } = await readAttributes(c, PageInput);
+    const { answers } = await readAttributes(c, PageAnswersAttributes);
     const survey = await loadSurvey(db, form);
     const page = survey.pages.find((p) => p.id === pageId);
     if (!page) throw notFound('page');
-    const answers = asAnswers(raw);
     const lang = c.req.query('language');
     const problems = answerProblems(fieldsOfPage(survey, page.id), answers, lang && isApiIsoCode(lang) ? lang : 'en');
     if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
     const next = nextAfter(survey, page, answers);
     return sendDocument(c, {
       meta: { success: true, nextContainerIdentity: next.page?.identity ?? null, nextContainerEntryId: null, nextOFormIdentity: next.surveyIdentity },
-    });
+    } satisfies ParticipantAnswer<'pageSaved'>);
   });
 
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
@@ -550,7 +484,7 @@ export function participantRoutes(deps: Deps) {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    const { pageIds } = await readAttributes(c, SanitizeInput);
+    const { pageIds } = await readAttributes(c, SanitizationAttributes);
     if (submission.status === 'completed' || submission.finishedAt !== null) throw conflict(SUBMISSION_COMPLETED);
     const ids = [...new Set(pageIds)];
     const isSanitizeSuccess = await db.transaction(async (tx) => {
@@ -573,7 +507,7 @@ export function participantRoutes(deps: Deps) {
       await tx.update(oFormContainerEntries).set({ answeredAt: null }).where(inArray(oFormContainerEntries.id, entries.map((e) => e.id)));
       return true;
     });
-    return sendDocument(c, { meta: { isSanitizeSuccess } });
+    return sendDocument(c, { meta: { isSanitizeSuccess } } satisfies ParticipantAnswer<'sanitized'>);
   });
 
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
@@ -602,7 +536,7 @@ export function participantRoutes(deps: Deps) {
     const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
     return sendDocument(c, {
       meta: { isQualified: result.isQualified, outcome: result.outcome, engagementIds: result.engagementIds.map(String), messages },
-    });
+    } satisfies ParticipantAnswer<'qualification'>);
   });
 
   /** Page timing: when a page was shown and left. */
@@ -611,7 +545,7 @@ export function participantRoutes(deps: Deps) {
     const body = await readJson(c);
     const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;
     if (!attributes || attributes.oFormSubmissionId === undefined || attributes.oFormSubmissionId === null) throw unauthorized(MISSING_TOKEN.metrics);
-    const parsed = v.safeParse(MetricInput, attributes);
+    const parsed = v.safeParse(PageMetricAttributes, attributes);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
     const input = parsed.output;
     const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);

@@ -8,6 +8,7 @@ import {
   type Qualification,
   type ResumeTransport,
   type RunnerContactField,
+  type RunnerField,
   type RunnerPage,
   type RunnerTransport,
   type SaveResult,
@@ -25,8 +26,11 @@ const option = (value: string, transition: { to: 'page'; identity: string } | { 
   transition,
 });
 
+/** The fake server's pages: the runner's shape, each question with its whole configuration (the fake routes by the options' transitions). */
+type ServerPage = Omit<RunnerPage, 'fields'> & { fields: (RunnerField & { configuration: FieldConfiguration })[] };
+
 /** Four pages: p1's choice jumps to p3 or ends; p2 asks an e-mail; p3 and p4 follow in order. */
-const PAGES: RunnerPage[] = [
+const PAGES: ServerPage[] = [
   {
     id: '1', identity: 'p1', title: 'Start', displayOrder: 1,
     fields: [{ id: 'f1', identity: 'q1', type: 'single', title: 'Route?', displayOrder: 1, configuration: config({ required: true, options: [option('skip', { to: 'page', identity: 'p3' }), option('stop', { to: 'end' }), option('stay')] }) }],
@@ -47,7 +51,8 @@ function fakeServer() {
     calls.push(name);
     if (failNext.delete(name)) throw new Error(`${name} failed`);
   };
-  const route = (page: RunnerPage, answers: Answers): SaveResult => {
+  const route = (shown: RunnerPage, answers: Answers): SaveResult => {
+    const page = PAGES.find((p) => p.identity === shown.identity)!;
     const fields: NavField[] = page.fields.map((f) => ({ identity: f.identity, type: f.type, displayOrder: f.displayOrder, options: f.configuration.options }));
     const next = nextPage(PAGES, page.identity, fields, answers);
     if (next.to !== 'page') return { ok: true, nextContainerIdentity: null, nextContainerEntryId: null };

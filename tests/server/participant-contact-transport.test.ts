@@ -1,5 +1,5 @@
 /**
- * The contact steps' transport (core/api/participantContact.ts) with the core runner against
+ * The participant transport's contact steps (core/participant/transport.ts) with the core runner against
  * the real server, every call sent as from the partner's page: ZIP, sites, contact form,
  * consent, completed — and the server's 422s arriving as the runner's field problems.
  */
@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
 import { createParticipantFixture, runQualified, type ParticipantFixture } from '../support/participantFixture';
-import { createParticipantApi } from '../../core/api/participant';
-import { participantContactApi } from '../../core/api/participantContact';
+import { checkParticipantAnswer } from '../../core/participant/responses';
+import { createParticipantTransport } from '../../core/participant/transport';
 import { createRunner, type RunnerState } from '../../core/oform/runner';
 import { message } from '../../core/validation/messages';
 import { contacts, referrals } from '../../server/db/schema';
@@ -32,8 +32,8 @@ function transport() {
     request.headers.set('Origin', `https://${f.domain}`);
     return h.app.request(request);
   };
-  const api = createParticipantApi({ baseUrl: 'http://localhost/api/', mediaChannelId: f.mediaChannelId, fetch: fromPartner });
-  return { api, transport: { ...api, ...participantContactApi(api) } };
+  const api = createParticipantTransport({ apiOrigin: 'http://localhost', mediaChannelId: String(f.mediaChannelId), fetch: fromPartner, check: checkParticipantAnswer });
+  return { api, transport: api };
 }
 
 const settle = async (runner: { getState(): RunnerState }, phases: RunnerState['phase'][]) => {

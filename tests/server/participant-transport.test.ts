@@ -1,13 +1,18 @@
 /**
- * The real runner transport (core/api/participant.ts) driving the core runner against the real
- * server, every call sent as from the partner's page (an Origin of the channel's domain), so
- * the channel query that CORS needs is checked on each call.
+ * The participant transport (core/participant/transport.ts) driving the core runner against the
+ * real server, every call sent as from the partner's page (an Origin of the channel's domain), so
+ * the channel query that CORS needs is checked on each call, and every answer checked against the
+ * participant contract (core/participant/responses.ts) on arrival.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
-import { createParticipantApi, type ParticipantApiOptions } from '../../core/api/participant';
+import { createApiClient } from '../../core/api/client';
+import { oformsApi } from '../../core/api/oforms';
+import { previewSurvey, previewTransport } from '../../core/participant/preview';
+import { checkParticipantAnswer } from '../../core/participant/responses';
+import { createParticipantTransport, type ParticipantTransportOptions } from '../../core/participant/transport';
 import { createRunner, type RunnerState } from '../../core/oform/runner';
 import { oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
 
@@ -23,14 +28,21 @@ afterAll(async () => {
   await h.close();
 });
 
-function api(options: Partial<ParticipantApiOptions> = {}, origin = `https://${f.domain}`) {
+function api(options: Partial<ParticipantTransportOptions> = {}, origin = `https://${f.domain}`, staffToken?: string) {
   const fetchFromPartner: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     request.headers.set('Origin', origin);
+    if (staffToken) request.headers.set('Authorization', `Bearer ${staffToken}`);
     seen.push({ url: request.url, origin, token: request.headers.get('Survey-Submission-Token') });
     return h.app.request(request);
   };
-  return createParticipantApi({ baseUrl: 'http://localhost/api/', mediaChannelId: f.mediaChannelId, fetch: fetchFromPartner, ...options });
+  return createParticipantTransport({
+    apiOrigin: 'http://localhost',
+    mediaChannelId: String(f.mediaChannelId),
+    fetch: fetchFromPartner,
+    check: checkParticipantAnswer,
+    ...options,
+  });
 }
 
 const settle = async (runner: { getState(): RunnerState }, phases: RunnerState['phase'][]) => {
@@ -54,8 +66,9 @@ describe('the participant transport', () => {
     expect(state.page?.identity).toBe('p3');
     runner.answer('q_zip', '10001');
     await runner.next();
-    state = await settle(runner, ['finished', 'failed']);
-    expect(state.phase).toBe('finished');
+    // Qualified, the run goes on to the trial sites near the ZIP answered on p3.
+    state = await settle(runner, ['sites', 'zip', 'finished', 'failed']);
+    expect(state.phase).toBe('sites');
     expect(state.qualification).toMatchObject({ isQualified: true, outcome: 'qualified', engagementIds: f.engagementIds.map(String) });
     expect(state.messages.contactForm).toBe('You may qualify!');
     expect(seen.every((s) => new URL(s.url).searchParams.get('mediaChannelId') === String(f.mediaChannelId))).toBe(true);
@@ -102,13 +115,13 @@ describe('the participant transport', () => {
     const second = api();
     second.resume(first.submissionId()!, first.credentials()!);
     expect(await second.entryAnswers(entryId)).toEqual({ q_choice: 'yes' });
-    await second.pageMetric({ identity: 'p1', start: new Date(Date.now() - 5000), stop: new Date() });
+    await second.metric(first.submissionId()!, 'p1', new Date(Date.now() - 5000).toISOString(), new Date().toISOString());
     expect(await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(first.submissionId())))).toHaveLength(1);
   });
 
   it('ends in notActive with the messages when the channel is switched off', async () => {
     const off = await createParticipantFixture(h.db, { channelActive: false });
-    const runner = createRunner({ transport: api({ mediaChannelId: off.mediaChannelId }, `https://${off.domain}`), identity: '' });
+    const runner = createRunner({ transport: api({ mediaChannelId: String(off.mediaChannelId) }, `https://${off.domain}`), identity: '' });
     await runner.start();
     const state = runner.getState();
     expect(state).toMatchObject({ phase: 'finished', outcome: 'notActive' });
@@ -136,8 +149,11 @@ describe('the participant transport', () => {
   it("previews a version not yet approved for a member of staff, and refuses it to anyone else", async () => {
     const draft = await createParticipantFixture(h.db, { approved: false });
     const token = await h.token();
+    // The admin's preview: the version read through the staff API, its pages through the participant transport.
+    const staffApi = createApiClient({ baseUrl: 'http://localhost/api', getToken: () => token, fetch: async (input, init) => h.app.request(new Request(input, init)) });
+    const survey = previewSurvey(await oformsApi(staffApi).detail(String(draft.oFormId)));
     const staff = createRunner({
-      transport: api({ mediaChannelId: null, previewOFormId: draft.oFormId, getStaffToken: () => token }, 'http://localhost'),
+      transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost', token), survey),
       identity: draft.oFormIdentity,
       preview: true,
     });
@@ -147,7 +163,7 @@ describe('the participant transport', () => {
     await staff.next();
     expect(staff.getState().page?.identity).toBe('p3');
 
-    const anonymous = createRunner({ transport: api({ mediaChannelId: null, previewOFormId: draft.oFormId }, 'http://localhost'), identity: draft.oFormIdentity, preview: true });
+    const anonymous = createRunner({ transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey), identity: draft.oFormIdentity, preview: true });
     await anonymous.start();
     expect(anonymous.getState().phase).toBe('failed');
   });

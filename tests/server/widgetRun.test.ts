@@ -1,6 +1,7 @@
 /**
- * The widget's own transport (widget/transport.ts) and the core runner against the real server
- * and database, over the demo data: what a participant on /demo/ goes through.
+ * The participant transport (core/participant/transport.ts) as the widget sets it up, and the
+ * core runner against the real server and database, over the demo data: what a participant on
+ * /demo/ goes through. Every answer is checked against the participant contract on arrival.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
@@ -8,7 +9,8 @@ import { eq } from 'drizzle-orm';
 import { contacts, oFormSubmissions } from '../../server/db/schema';
 import { demoChannel, seedDemoRun } from '../../server/db/demo';
 import { createRunner, type Runner } from '../../core/oform/runner';
-import { createParticipantTransport, type ParticipantTransport } from '../../widget/transport';
+import { checkParticipantAnswer } from '../../core/participant/responses';
+import { createParticipantTransport, type ParticipantTransport } from '../../core/participant/transport';
 import { createHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -29,6 +31,7 @@ function transport(): ParticipantTransport {
     mediaChannelId: String(channel.mediaChannelId),
     screenerId: String(channel.screenerId),
     pageUrl: 'https://healthy-living.example/article',
+    check: checkParticipantAnswer,
     fetch: (async (url: string | URL | Request, init?: RequestInit) => h.app.request(String(url).replace(origin, ''), init)) as typeof fetch,
   });
 }

@@ -12,7 +12,7 @@ import {
   type RunnerTransport,
 } from '../../core/oform/runner';
 import type { Answers } from '../../core/oform/answers';
-import { HttpError } from '../../widget/transport';
+import { HttpError } from '../../core/participant/httpError';
 import type { WidgetTransport } from '../../widget/controller';
 
 const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });

@@ -1,3 +1,4 @@
+import { impliedOptions } from '../../core/oform/answers';
 import type { Answer } from '../../core/oform/navigation';
 import type { RunnerField } from '../../core/oform/runner';
 import type { ParticipantText } from '../../core/i18n/participant';
@@ -64,9 +65,9 @@ export function Question({ field, value, error, lang, text, disabled, onAnswer }
     );
   }
 
-  const options = c.options.length > 0 || field.type !== 'yes_no' ? c.options.map((o) => ({ value: o.value, label: translated(o.translations, lang) ?? o.label })) : [
-    { value: 'yes', label: text.yes },
-    { value: 'no', label: text.no },
+  const options = [
+    ...c.options.map((o) => ({ value: o.value, label: translated(o.translations, lang) ?? o.label })),
+    ...impliedOptions(field.type, c.options).map((value) => ({ value, label: text[value] })),
   ];
   const described = [helper ? `${id}-help` : '', error ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
   const helperEl = helper && (

@@ -1,18 +1,18 @@
 /**
- * The participant preview (issue 8, item 6): the very widget participants see (/widget.js,
- * widget/mount.tsx) mounted in preview mode for any version of a survey, approved or not, in
- * any of its languages. The page-preview endpoint tells it where answers lead; nothing is
- * stored and the run always ends qualified. The widget is loaded as the bundle partners load,
- * so the admin carries no second UI library.
+ * The participant preview: the very widget participants see (/widget.js, widget/mount.tsx)
+ * mounted in preview mode for any version of a survey, approved or not, in any of its
+ * languages, over the participant transport (core/participant/preview.ts composes it). The
+ * page-preview endpoint tells it where answers lead; nothing is stored and the run always ends
+ * qualified. The widget is loaded as the bundle partners load, so the admin carries no second
+ * UI library; only its types are imported.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ApiClient } from '../../../core/api/client';
-import { toRunnerPage } from '../../../core/api/participant';
 import { oformsApi } from '../../../core/api/oforms';
-import type { Resource } from '../../../core/jsonapi';
 import type { MediaChannel } from '../../../core/model/mediaChannel';
-import type { Answers } from '../../../core/oform/answers';
-import type { RunnerPage, RunnerSurvey, RunnerTransport, SaveResult } from '../../../core/oform/runner';
+import { previewSurvey, previewTransport } from '../../../core/participant/preview';
+import { checkParticipantAnswer } from '../../../core/participant/responses';
+import { createParticipantTransport } from '../../../core/participant/transport';
+import type { MountedWidget, MountOptions } from '../../../widget/mountOptions';
 import { Select } from '../../components/form/Select';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi, useSession } from '../../state/services';
@@ -20,7 +20,7 @@ import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 
 /** What widget.js exposes (its IIFE's exports). */
 interface WidgetGlobal {
-  mount(element: HTMLElement, options: Record<string, unknown>): { unmount(): void };
+  mount(element: HTMLElement, options: MountOptions): Pick<MountedWidget, 'unmount'>;
 }
 declare global {
   interface Window {
@@ -48,45 +48,6 @@ export function loadWidget(src = '/widget.js'): Promise<WidgetGlobal> {
   return loading;
 }
 
-/** The preview's transport: the staff session reads any version's pages; answers go to the page-preview endpoint. */
-export function previewTransport(client: ApiClient, survey: RunnerSurvey, language: string): RunnerTransport {
-  const page = (params: Record<string, string>) =>
-    client
-      .call((http) => http.get('o-forms/o-form-containers', { searchParams: { oFormId: survey.id, include: 'oFormFields', ...params } }).json<{ data: Resource; included?: Resource[] }>())
-      .then(toRunnerPage);
-  const refused = () => Promise.reject(new Error('A preview stores nothing.'));
-  return {
-    loadSurvey: async () => survey,
-    firstPage: () => page({ type: 'firstContainerPerForm' }),
-    page: (_s, identity) => page({ identity }),
-    async previewAnswers(p: RunnerPage, answers: Answers): Promise<SaveResult> {
-      const res = await client.call((http) =>
-        http.patch(`o-forms/o-form-submission-page-preview/${encodeURIComponent(p.id)}`, {
-          searchParams: { language },
-          json: { data: { type: 'o-form-submission-pages', id: p.id, attributes: { answers } } },
-          throwHttpErrors: false,
-        }),
-      );
-      const body = (await res.json()) as { meta?: { nextContainerIdentity?: string | null; errors?: Record<string, string> }; errors?: { detail?: string; title: string; source?: { pointer?: string } }[] };
-      if (res.status === 422) {
-        const errors: Record<string, string> = { ...body.meta?.errors };
-        for (const e of body.errors ?? []) {
-          const name = e.source?.pointer?.split('/').pop();
-          if (name && !(name in errors)) errors[name] = e.detail ?? e.title;
-        }
-        return { ok: false, errors };
-      }
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      return { ok: true, nextContainerIdentity: body.meta?.nextContainerIdentity ?? null, nextContainerEntryId: null };
-    },
-    createSubmission: refused,
-    createEntry: refused,
-    saveAnswers: refused,
-    sanitize: refused,
-    qualification: refused,
-  };
-}
-
 /**
  * One version previewed in one language. H2's survey builder can place it as it is:
  * `<PreviewPanel oFormId={version.id} language="es" />`.
@@ -103,13 +64,8 @@ export function PreviewPanel({ oFormId, language = 'en', widgetSrc }: { oFormId:
     (async () => {
       const [api, detail] = await Promise.all([loadWidget(widgetSrc), oformsApi(client).detail(oFormId)]);
       if (cancelled || !host.current) return;
-      const survey: RunnerSurvey = {
-        id: detail.form.id,
-        identity: detail.form.identity,
-        title: detail.form.title,
-        containerCount: detail.pages.length,
-        languages: ['en', ...detail.languages.map((l) => l.isoCode).filter((c) => c !== 'en')],
-      };
+      // The participant transport with the staff session's token: versions not yet approved can be read.
+      const participant = createParticipantTransport({ apiOrigin: window.location.origin, language, fetch: client.fetch, check: checkParticipantAnswer });
       widget = api.mount(host.current, {
         mediaChannelId: 'preview',
         screenerId: 'preview',
@@ -117,7 +73,7 @@ export function PreviewPanel({ oFormId, language = 'en', widgetSrc }: { oFormId:
         preview: true,
         language,
         storage: null,
-        transport: previewTransport(client, survey, language),
+        transport: previewTransport(participant, previewSurvey(detail)),
       });
     })().catch((error: unknown) => {
       if (!cancelled) setProblem(error instanceof Error ? error.message : 'The preview could not start.');

@@ -1,0 +1,98 @@
+/**
+ * What a participant's client sends: the `data.attributes` of each participant request, as the
+ * server validates them. Clients type their bodies with the inputs (`v.InferInput`), so a body
+ * the server would refuse does not compile.
+ */
+import * as v from 'valibot';
+import { isApiIsoCode } from '../i18n';
+import { message } from '../validation/messages';
+
+const MAX_ID = 2_147_483_647;
+
+/** An id as a JSON number or a string of digits (JSON:API ids are strings). */
+export const participantId = () =>
+  v.pipe(
+    v.union([v.number(message('integer')), v.pipe(v.string(message('integer')), v.regex(/^\d{1,10}$/, message('integer')), v.transform(Number))], message('integer')),
+    v.integer(message('integer')),
+    v.minValue(1, message('integer')),
+    v.maxValue(MAX_ID, message('integer')),
+  );
+
+/** POST /o-form-submissions: a run of a survey version, through a channel when one is named. */
+export const SubmissionAttributes = v.object({
+  oFormId: participantId(),
+  mediaChannelId: v.optional(v.nullable(participantId()), null),
+  language: v.optional(v.nullable(v.pipe(v.string(), v.check(isApiIsoCode, 'Use an API language code such as en or es_MX.'))), null),
+  mediaChannelUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000, message('max', { length: 2000 })))), null),
+});
+
+/** POST /o-form-container-entries: a page's entry (or a child container's, under its page's entry). */
+export const EntryAttributes = v.object({
+  oFormContainerId: participantId(),
+  oFormSubmissionId: participantId(),
+  parentId: v.optional(v.nullable(participantId()), null),
+});
+
+/** One answer as sent: numbers arrive as text. */
+export const AnswerValue = v.union(
+  [
+    v.pipe(v.string(), v.maxLength(10_000, message('max', { length: 10_000 }))),
+    v.pipe(v.number(), v.finite(), v.transform(String)),
+    v.boolean(),
+    v.null(),
+    v.pipe(v.array(v.pipe(v.string(), v.maxLength(200, message('max', { length: 200 })))), v.maxLength(200)),
+  ],
+  'An answer is a text, a number, true or false, null, or a list of option values.',
+);
+
+/** PATCH /o-form-submission-page/{entryId} and its preview: a page's answers by question identity. */
+export const PageAnswersAttributes = v.object({
+  answers: v.pipe(
+    v.record(v.string(), AnswerValue),
+    v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
+  ),
+});
+
+/** PATCH /o-form-submission-sanitization/{submissionId}: the page entries left behind. */
+export const SanitizationAttributes = v.object({ pageIds: v.pipe(v.array(participantId()), v.maxLength(1000, 'Too many pages.')) });
+
+const isoDateTime = () =>
+  v.pipe(
+    v.string(message('date_format')),
+    v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
+    v.transform((s) => new Date(s)),
+  );
+
+/** POST /o-form-page-metrics: when a page was shown and left. */
+export const PageMetricAttributes = v.pipe(
+  v.object({
+    start: isoDateTime(),
+    stop: v.optional(v.nullable(isoDateTime()), null),
+    type: v.optional(v.literal('page', "The type is 'page'."), 'page'),
+    identity: v.pipe(v.string(message('required')), v.nonEmpty(message('required')), v.maxLength(200, message('max', { length: 200 }))),
+    oFormSubmissionId: participantId(),
+  }),
+  v.forward(
+    v.check((m) => m.stop === null || m.stop.getTime() >= m.start.getTime(), 'The stop must not be before the start.'),
+    ['stop'],
+  ),
+);
+
+/**
+ * POST /o-form-submission-contact/{submissionId}: the chosen site (or, with none in reach, the
+ * engagement), the contact values by field name and the consent. The values and the consent
+ * are checked against the screener's contact fields (core/oform/contact.ts), so their shape is open here.
+ */
+export const ContactAttributes = v.object({
+  engagementSiteLocationId: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+  engagementId: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+  values: v.optional(v.record(v.string(), v.unknown()), {}),
+  acceptTerms: v.optional(v.unknown()),
+});
+
+export type SubmissionBody = v.InferInput<typeof SubmissionAttributes>;
+export type EntryBody = v.InferInput<typeof EntryAttributes>;
+export type PageAnswersBody = v.InferInput<typeof PageAnswersAttributes>;
+export type SanitizationBody = v.InferInput<typeof SanitizationAttributes>;
+export type PageMetricBody = v.InferInput<typeof PageMetricAttributes>;
+export type ContactBody = v.InferInput<typeof ContactAttributes>;
