@@ -6,7 +6,7 @@
  * in one transaction.
  */
 import { Hono } from 'hono';
-import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import {
   CONTACT_FIELD_SCREENER_DEFAULT_SORT,
@@ -41,6 +41,7 @@ import { editableScreener, engagementIdsProblem, findScreener, screenerScope, wr
 
 export const UNKNOWN_CONTACT_FIELD = 'Choose contact fields from the list.';
 export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
+export const SURVEY_OF_ANOTHER_SPONSOR = "Choose a survey of the screener's sponsor: this one belongs to another sponsor's engagement.";
 
 const screenerIdFilter = (raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
@@ -287,6 +288,15 @@ export function screenerSurveysRoutes(deps: Deps) {
     if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
     await editableScreener(db, screener.id, c.get('user'));
     const { cloneSurvey, ...values } = attributes;
+    // A screener runs its own sponsor's surveys: linked to another's, the survey would vanish
+    // for the screener's sponsor-scoped users (who cannot see it) and run under the wrong sponsor.
+    const [foreign] = await db
+      .select({ id: oForms.id })
+      .from(oForms)
+      .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+      .where(and(eq(oForms.identity, values.oFormIdentity), ne(engagements.sponsorId, screener.sponsorId)))
+      .limit(1);
+    if (foreign) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_OF_ANOTHER_SPONSOR }]);
     if (cloneSurvey) {
       // The survey must be one the user may reach; its copy becomes a survey of this screener's own.
       const [source] = await db

@@ -185,3 +185,41 @@ describe('Contact field added from a screener', () => {
     FIELDS.pop();
   });
 });
+
+describe('New survey from a screener', () => {
+  it("offers only the screener's sponsor's engagements, then creates the survey and links it", async () => {
+    const handler: Handler = async (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow()));
+      if (path === 'engagements') {
+        const all = [
+          { id: 12, name: 'Heart Study', sponsorId: 7, sponsorName: 'Acme Pharma' },
+          { id: 13, name: 'Lung Study', sponsorId: 8, sponsorName: 'Beta Bio' },
+        ];
+        const sponsorId = url.searchParams.get('sponsorId');
+        return json(listDocument('engagements', sponsorId ? all.filter((e) => String(e.sponsorId) === sponsorId) : all));
+      }
+      if (path === 'o-forms/o-forms' && request.method === 'POST') {
+        return json(resourceDocument('o-forms', { id: 40, identity: 'new-survey', version: 1, title: 'Heart intake', isActive: true, isApproved: false, engagementId: '12' }), 201);
+      }
+      if (path === 'screener-surveys' && request.method === 'POST') {
+        return json(resourceDocument('screener-surveys', { id: 90, screenerId: 5, oFormIdentity: 'new-survey', isActive: true, displayOrder: 0 }), 201);
+      }
+      return undefined;
+    };
+    const { server, location } = renderAdmin({ path: '/surveys-new/add/5', user: makeUser('Admin'), handler });
+    const engagement = await screen.findByLabelText(/^Engagement/, undefined, { timeout: 5000 });
+    await waitFor(() => expect([...(engagement as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose an engagement', 'Heart Study (Acme Pharma)']), { timeout: 5000 });
+    expect(server.requests.filter((r) => r.path === 'engagements').every((r) => r.query.get('sponsorId') === '7')).toBe(true);
+
+    fireEvent.change(screen.getByLabelText(/^Title/), { target: { value: 'Heart intake' } });
+    fireEvent.change(engagement, { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/surveys-new/edit/40'), { timeout: 5000 });
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => [r.path, (r.body as { data: { attributes: Record<string, unknown> } }).data.attributes])).toEqual([
+      ['o-forms/o-forms', { title: 'Heart intake', engagementId: 12, isActive: true }],
+      ['screener-surveys', { screenerId: 5, oFormIdentity: 'new-survey', cloneSurvey: false }],
+    ]);
+  }, 20_000);
+});

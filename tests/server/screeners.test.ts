@@ -14,7 +14,7 @@ import {
 import { SCREENER_LOCKED } from '../../core/model/screener';
 import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
 import { ENGAGEMENT_OF_OTHER_SPONSOR, NOT_A_CLONE } from '../../server/routes/screeners';
-import { UNKNOWN_CONTACT_FIELD } from '../../server/routes/screener-links';
+import { SURVEY_OF_ANOTHER_SPONSOR, UNKNOWN_CONTACT_FIELD } from '../../server/routes/screener-links';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;
@@ -347,6 +347,23 @@ describe('cloning', () => {
 });
 
 describe('screener surveys', () => {
+  it("links only the screener's sponsor's surveys: another sponsor's is a 422 that writes nothing", async () => {
+    const s = await createScreener({ title: 'Own surveys only' });
+    const sid = Number(s.id);
+    const survey = async (engagement: number) =>
+      (await post('/api/o-forms/o-forms', 'o-forms', { title: 'Intake', engagementId: engagement })).body.data.attributes.identity as string;
+    const own = await survey(engagementId);
+    const foreign = await survey(otherEngagementId);
+    const before = await tableCount(screenerSurveys);
+    for (const cloneSurvey of [false, true]) {
+      const refused = await post('/api/screener-surveys', 'screener-surveys', { screenerId: sid, oFormIdentity: foreign, cloneSurvey });
+      expect(refused.res.status).toBe(422);
+      expect(refused.body.errors[0]).toMatchObject({ detail: SURVEY_OF_ANOTHER_SPONSOR, source: { pointer: '/data/attributes/oFormIdentity' } });
+    }
+    expect(await tableCount(screenerSurveys)).toBe(before);
+    expect((await post('/api/screener-surveys', 'screener-surveys', { screenerId: sid, oFormIdentity: own })).res.status).toBe(201);
+  });
+
   it('adds, lists, changes, toggles and removes survey identities, and draws the flow', async () => {
     const s = await createScreener({ title: 'Surveys' });
     const sid = Number(s.id);

@@ -1,6 +1,7 @@
 /**
  * SurveysNewAdd: a new survey (version 1, with 'New Page 1') for an engagement. Reached from a
- * screener (add/{screenerId}), the new survey is also linked to that screener.
+ * screener (add/{screenerId}), the new survey is also linked to that screener, so only the
+ * screener's sponsor's engagements are offered (the server refuses a survey of another sponsor).
  */
 import { useNavigate, useParams } from 'react-router-dom';
 import { engagementsApi } from '../../../core/api/engagements';
@@ -31,9 +32,17 @@ export default function SurveysNewAdd() {
   const navigate = useNavigate();
   const notify = useNotify();
   const screener = useAsync(() => (screenerId ? screeners.get(screenerId) : Promise.resolve(null)), [screeners, screenerId]);
+  // From a screener, its sponsor's engagements only (known once the screener has loaded).
+  const sponsorId = screenerId ? screener.data?.sponsorId : undefined;
+  const waiting = screenerId !== undefined && sponsorId === undefined && !screener.error;
   const engagementOptions = useOptions(
-    () => engagements.list({ limit: 1000, sort: 'name' }).then((r) => r.items.map((e) => ({ value: e.id, label: `${e.name} (${e.sponsorName})` }))),
-    [engagements],
+    () =>
+      waiting
+        ? Promise.resolve([])
+        : engagements
+            .list({ limit: 1000, sort: 'name', ...(sponsorId === undefined ? {} : { sponsorId: String(sponsorId) }) })
+            .then((r) => r.items.map((e) => ({ value: e.id, label: `${e.name} (${e.sponsorName})` }))),
+    [engagements, waiting, sponsorId],
     'Could not load engagements',
   );
   const form = useEntityForm({ title: '', engagementId: '', isActive: true });
@@ -66,9 +75,9 @@ export default function SurveysNewAdd() {
           required
           emptyLabel="Choose an engagement"
           options={engagementOptions.options}
-          loading={engagementOptions.loading}
+          loading={engagementOptions.loading || waiting}
           {...form.text('engagementId')}
-          error={form.errors.engagementId ?? engagementOptions.error ?? undefined}
+          error={form.errors.engagementId ?? engagementOptions.error ?? (screener.error ? 'Could not load the screener' : undefined)}
         />
         <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
       </div>
