@@ -107,6 +107,10 @@ export function optionsJumpingTo(
   );
 }
 
+/** A page options jump to must keep a question that is not a date of birth (those pages are skipped, never jumped to). */
+export const DOB_PAGE_IS_TARGET =
+  'Options jump to this page; a page holding only date-of-birth questions cannot be jumped to. Point those options elsewhere first.';
+
 export const pageInUseMessage = (refs: readonly OptionReference[]): string =>
   `This page cannot be deleted: ${refs.map((r) => `'${r.optionLabel}' of '${r.fieldTitle}'`).join(', ')} ${
     refs.length === 1 ? 'jumps' : 'jump'

@@ -11,6 +11,10 @@ import * as schema from './schema';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction: what `db.transaction(async (tx) => ...)` hands its callback. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** The database or a transaction on it: for reads that run either way. */
+export type Conn = Db | Tx;
 
 export interface Database {
   db: Db;

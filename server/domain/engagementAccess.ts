@@ -9,6 +9,9 @@ import type { Db } from '../db/open';
 import { engagements } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 
+/** A create or update naming an engagement outside the user's reach (or none that exists). */
+export const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
+
 export const engagementScope = (user: AuthUser): SQL | undefined => {
   const scope = sponsorScope(user);
   if (scope === null) return undefined;

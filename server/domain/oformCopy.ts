@@ -11,11 +11,9 @@
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
 import type { FieldConfiguration, Transition } from '../../core/model/oform';
-import type { Db } from '../db/open';
+import type { Conn, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Conn = Db | Tx;
 
 /** A name-based UUID (RFC 4122 layout, SHA-256 truncated): the same inputs, the same identity. */
 export function derivedIdentity(namespace: string, name: string): string {

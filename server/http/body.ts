@@ -44,6 +44,13 @@ const ResourceEnvelope = v.object({
   }),
 });
 
+/** The parent a create's attributes name (`pointer`), else a 422 pointing at it with `detail`. */
+export async function requireParent<T>(find: Promise<T | undefined>, pointer: string, detail: string): Promise<T> {
+  const found = await find;
+  if (!found) throw invalid([{ pointer: `/data/attributes/${pointer}`, detail }]);
+  return found;
+}
+
 export interface ReadResource<T> {
   attributes: T;
   relationships: Record<string, Relationship>;

@@ -20,7 +20,7 @@ import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { engagementScope, findAccessibleEngagement } from '../domain/engagementAccess';
+import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../domain/engagementAccess';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from '../domain/siteUpload';
 import { readResource } from '../http/body';
 import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
@@ -30,7 +30,6 @@ import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql'
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { siteLocationColumns, toSiteLocation } from './site-locations';
 
-const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
 const UNKNOWN_SITE = 'Choose a site location from the list.';
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
 

@@ -22,7 +22,7 @@ import {
   type EngagementLookupRelationship,
 } from '../../core/model/engagement';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Db } from '../db/open';
+import type { Db, Tx } from '../db/open';
 import {
   campaignTypes,
   engagementCampaignTypes,
@@ -306,8 +306,6 @@ async function readLookupRelationships(db: Db, relationships: Record<string, { d
   if (issues.length) throw invalid(issues);
   return out;
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function writeLinks(tx: Tx, engagementId: number, lists: Partial<Record<EngagementLookupRelationship, number[]>>) {
   for (const [name, ids] of Object.entries(lists) as [EngagementLookupRelationship, number[]][]) {

@@ -22,12 +22,12 @@ import {
 } from '../../core/model/oformExport';
 import { missingTranslations } from '../../core/oform/translations';
 import type { AppEnv } from '../context';
-import type { Db } from '../db/open';
+import type { Conn, Db, Tx } from '../db/open';
 import { languages, oFormLanguages, oFormMessages } from '../db/schema';
 import { ApiProblem, badRequest, invalid, notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
-import { findForm, loadStructure, pageOf, type Conn, type Tx } from './oforms';
+import { findForm, loadStructure, pageOf } from './oforms';
 
 const RelationshipIds = v.array(v.object({ type: v.literal('languages'), id: v.pipe(v.string(), v.regex(/^\d{1,9}$/)) }));
 

@@ -50,6 +50,7 @@ import {
   type OFormTransition,
 } from '../../core/model/oformDoc';
 import {
+  DOB_PAGE_IS_TARGET,
   PLACEHOLDER_TITLE,
   densify,
   newPageTitle,
@@ -64,7 +65,7 @@ import { oFormExportsRoutes } from './oform-exports';
 import { copyVersion, sameIdentities } from '../domain/oformCopy';
 import { findMissingTranslations, missingTranslationsProblem, oFormTranslationsRoutes, readLanguagesRelationship, writeFormLanguages } from './oform-translations';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Db } from '../db/open';
+import type { Db, Conn, Tx } from '../db/open';
 import {
   engagements,
   languages,
@@ -78,24 +79,19 @@ import {
   tags,
 } from '../db/schema';
 import { authenticate } from '../auth/guards';
-import { engagementScope, findAccessibleEngagement } from '../domain/engagementAccess';
-import { readResource } from '../http/body';
+import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../domain/engagementAccess';
+import { readResource, requireParent } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 
-export const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
 export const UNKNOWN_OFORM = 'Choose a survey version from the list.';
 export const UNKNOWN_CONTAINER = 'Choose a page from the list.';
 export const UNKNOWN_CATEGORY = 'Choose a question category from the list.';
 export const UNKNOWN_TAG = 'Choose a tag from the list.';
-export const DOB_PAGE_IS_TARGET =
-  'Options jump to this page; a page holding only date-of-birth questions cannot be jumped to. Point those options elsewhere first.';
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Conn = Db | Tx;
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -355,13 +351,6 @@ export async function lockEditable(tx: Tx, formId: number) {
   if (!row) throw notFound('survey');
   if (row.approvedAt !== null) throw conflict(APPROVED_IMMUTABLE);
   await tx.update(oForms).set({ modified: sql`now()` }).where(eq(oForms.id, formId));
-}
-
-/** The parent named in a create's attributes, else a 422 pointing at it. */
-async function requireParent<T>(find: Promise<T | undefined>, pointer: string, detail: string): Promise<T> {
-  const found = await find;
-  if (!found) throw invalid([{ pointer: `/data/attributes/${pointer}`, detail }]);
-  return found;
 }
 
 interface ContainerContext {

@@ -28,7 +28,7 @@ import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '../../core/model/scr
 import { requiredText } from '../../core/model/fields';
 import { VERSION_RACE } from '../../core/model/oformDoc';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Db } from '../db/open';
+import type { Db, Tx } from '../db/open';
 import {
   contactFieldScreeners,
   engagementScreeners,
@@ -56,8 +56,6 @@ export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE 
 export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) =>
   `This screener has ${n} media channel${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
 export const ENGAGEMENT_OF_OTHER_SPONSOR = "Choose engagements of the screener's sponsor.";
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** One survey of a clone brought up to date: the new version of its copy, and where it came from. */
 interface SurveyRefresh {

@@ -41,6 +41,7 @@ import {
 } from '../../core/model/legacySurvey';
 import type { FieldType } from '../../core/model/oform';
 import {
+  DOB_PAGE_IS_TARGET,
   NONE_OF_THE_ABOVE,
   PLACEHOLDER_TITLE,
   densify,
@@ -53,7 +54,7 @@ import {
   transitionTargets,
 } from '../../core/oform/authoring';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Db } from '../db/open';
+import type { Db, Tx } from '../db/open';
 import {
   engagementOptions,
   engagements,
@@ -67,8 +68,8 @@ import {
   tags,
 } from '../db/schema';
 import { authenticate } from '../auth/guards';
-import { engagementScope, findAccessibleEngagement } from '../domain/engagementAccess';
-import { readResource } from '../http/body';
+import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../domain/engagementAccess';
+import { readResource, requireParent } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
@@ -76,7 +77,6 @@ import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { assertTranslationLanguages } from './languages';
 
-export const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_PAGE = 'Choose a page from the list.';
 export const UNKNOWN_QUESTION = 'Choose a question from the list.';
@@ -86,10 +86,7 @@ export const UNKNOWN_TAG = 'Choose a tag from the list.';
 export const OPTION_ENGAGEMENT_INVALID = "Choose an engagement of the survey's sponsor.";
 export const ENGAGEMENT_OPTION_EXISTS = 'This option already has a setting for this engagement.';
 export const ENGAGEMENT_REPEATED = 'This engagement is listed more than once.';
-export const DOB_PAGE_IS_TARGET =
-  'Options jump to this page; a page holding only date-of-birth questions cannot be jumped to. Point those options elsewhere first.';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 // ---------------------------------------------------------------------------------------------
 // Surveys
@@ -326,13 +323,6 @@ async function findOption(db: Db | Tx, id: number | null, user: AuthUser): Promi
     .where(and(eq(surveyOptions.id, id), eq(surveyOptions.deleted, false)));
   const context = option && (await findQuestion(db, option.questionId, user));
   return option && context ? { ...context, option } : undefined;
-}
-
-/** The parent named in a create's attributes, else a 422 pointing at it. */
-async function requireParent<T>(find: Promise<T | undefined>, pointer: string, detail: string): Promise<T> {
-  const found = await find;
-  if (!found) throw invalid([{ pointer: `/data/attributes/${pointer}`, detail }]);
-  return found;
 }
 
 /** Serialises writes to one survey (page counter, display orders) and marks it modified. */

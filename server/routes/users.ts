@@ -22,6 +22,7 @@ import {
   type User,
 } from '../../core/model/user';
 import { SPONSOR_TYPE } from '../../core/model/sponsor';
+import { message as formMessage } from '../../core/validation/messages';
 import { isEmail } from '../../core/validation/rules';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Db } from '../db/open';
@@ -46,7 +47,6 @@ export const TOTP_ISSUER = 'Trial Recruit';
 export const USER_MESSAGES = {
   usernameTaken: 'This username is already in use.',
   emailTaken: 'This e-mail address is already in use.',
-  emailMalformed: 'Must be a valid email format.',
   rolesRequired: 'Choose at least one role.',
   unknownRole: 'Choose roles from the list.',
   unknownSponsor: 'Choose sponsors from the list.',
@@ -341,7 +341,7 @@ export function usersRoutes(deps: Deps) {
     const email = parsed.output.data.email.trim();
     const exceptId = parsed.output.data.id === undefined || parsed.output.data.id === null ? undefined : parseId(String(parsed.output.data.id)) ?? undefined;
     let message: string | null = null;
-    if (!isEmail(email)) message = USER_MESSAGES.emailMalformed;
+    if (!isEmail(email)) message = formMessage('email');
     else {
       try {
         await assertEmailFree(db, email, exceptId);

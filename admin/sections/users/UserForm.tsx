@@ -12,6 +12,7 @@ import { sponsorsApi } from '../../../core/api/sponsors';
 import { usersApi } from '../../../core/api/users';
 import { issuesByField } from '../../../core/model/fields';
 import { UserInput, UserPatch, type User } from '../../../core/model/user';
+import { message } from '../../../core/validation/messages';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
@@ -74,7 +75,7 @@ export function UserForm({ user, onChanged }: { user?: User; onChanged?: () => v
     if (email.trim() === '') return null;
     try {
       const result = await api.validateEmail(email.trim(), user?.id);
-      return result.isValid ? null : (result.message ?? 'Must be a valid email format.');
+      return result.isValid ? null : (result.message ?? message('email'));
     } catch {
       // Unreachable now: the save will say so, and the server checks again anyway.
       return null;
