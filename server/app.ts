@@ -4,12 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import { HTTPException } from 'hono/http-exception';
 import { JSON_API_MEDIA_TYPE } from '../core/jsonapi';
 import type { AppEnv, Deps } from './context';
-import { ApiProblem, internalError, notFound, payloadTooLarge, uploadTooLarge } from './http/errors';
+import { ApiProblem, internalError, notFound } from './http/errors';
+import { bodyLimits } from './http/body-limit';
 import { securityHeaders } from './http/security';
 import { compress } from './http/compress';
 import { rejectNulInQuery } from './http/query';
@@ -43,11 +43,6 @@ import { participantContactRoutes } from './routes/participant-contact';
 import { resendRmsAuditRoutes, rmsAuditsRoutes, rmsCallbackRoutes } from './routes/rms-audits';
 import { webRoutes } from './routes/web';
 
-const JSON_BODY_LIMIT = 1024 * 1024;
-/** Multipart uploads: the file itself is checked against UPLOAD_LIMIT_MB; this is the envelope's slack. */
-const MULTIPART_SLACK = 64 * 1024;
-const UPLOAD_PATHS = [/^\/api\/engagements-o-files\/[^/]+\/?$/, /^\/api\/engagements-site-locations\/upload\/[^/]+\/?$/];
-
 export function createApp(deps: Deps) {
   // SPEC names some API paths with a trailing slash (POST /api/contact-fields/): under /api a
   // trailing slash is ignored, so both spellings reach the same route.
@@ -78,28 +73,11 @@ export function createApp(deps: Deps) {
   app.use('*', compress());
   app.use('*', securityHeaders({ https: deps.config.publicUrl?.startsWith('https:') ?? false }));
   app.use('/api/*', rejectNulInQuery);
+  // Before anything reads a body (the audit of a write copies it).
+  app.use('/api/*', bodyLimits(deps.config.uploadLimitBytes));
   app.use('/api/*', auditWrites(deps, () => app));
   // Inside auditWrites, which records the export event this sets.
   app.use('/api/*', csvLists(deps, () => app));
-
-  // JSON bodies stay small; the two upload routes take files up to UPLOAD_LIMIT_MB.
-  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw payloadTooLarge('1 MB'); } });
-  const uploadLimit = bodyLimit({
-    maxSize: deps.config.uploadLimitBytes + MULTIPART_SLACK,
-    onError: () => {
-      throw uploadTooLarge(deps.config.uploadLimitBytes);
-    },
-  });
-  app.use('/api/*', (c, next) => {
-    const upload = c.req.method === 'POST' && UPLOAD_PATHS.some((p) => p.test(new URL(c.req.url).pathname));
-    // A declared length decides alone, as in hono's bodyLimit, but without asking the request
-    // for its body first (which makes the Node adapter build a whole web Request per call).
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && c.req.header('transfer-encoding') === undefined && /^\d+$/.test(declared)) {
-      if (Number(declared) <= (upload ? deps.config.uploadLimitBytes + MULTIPART_SLACK : JSON_BODY_LIMIT)) return next();
-    }
-    return upload ? uploadLimit(c, next) : jsonLimit(c, next);
-  });
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/jwt', authRoutes(deps));

@@ -7,13 +7,12 @@
  * a worker that dies is replaced, sooner when it had been running a while.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { ServerResponse, type Server } from 'node:http';
-import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/open';
 import { seed } from './db/seed';
 import { createApp } from './app';
 import { createLogger, type Logger } from './http/log';
+import { serveApp } from './http/serve';
 import { resolveJwtSecret } from './auth/secret';
 import { ensureBuilt } from './bundles';
 import { phiCipher, resolvePhiKey } from './security/phi';
@@ -47,21 +46,16 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   const app = createApp({ db: database.db, config, jwtSecret, log, phi });
 
   let stopping = false;
-  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
-    const response = await app.fetch(request, env);
-    // While stopping, a kept-alive connection is closed after its answer, so the load balancer
-    // sends the next request to another process.
-    if (stopping && env.outgoing instanceof ServerResponse) env.outgoing.setHeader('Connection', 'close');
-    return response;
-  };
-  const server = serve({ fetch, port: config.port, hostname: config.host }, (info) => {
+  const { server, closeEveryConnection } = serveApp(app, { port: config.port, hostname: config.host }, (info) => {
     log.info('listening', { url: `http://localhost:${info.port}`, database: database.kind, worker: cluster.isWorker ? cluster.worker?.id : undefined });
     if (cluster.isPrimary) console.log(`Serving on http://localhost:${info.port} (database: ${databaseLabel(config)})`);
-  }) as Server;
+  });
 
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // A kept-alive connection is closed after its answer, so the load balancer sends the next request to another process.
+    closeEveryConnection();
     log.info('stopping', { signal, timeoutSeconds: config.shutdownTimeoutSeconds });
     // No new connections; idle kept-alive ones close now; requests in flight are answered.
     server.close(async () => {

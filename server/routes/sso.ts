@@ -3,6 +3,7 @@
  * service-provider metadata. The sign-in itself completes at POST /api/jwt/login?auth_service=.
  */
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { sql } from 'drizzle-orm';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
@@ -15,11 +16,12 @@ import { leaveHandoff } from '../auth/sso-handoff';
 export const SSO_MESSAGES = {
   notConfigured: (service: string) => `Single sign-on through '${service}' is not configured on this server.`,
   rejected: 'The identity provider’s answer could not be accepted. Try signing in again.',
+  tooLarge: 'The identity provider’s answer is too large to be accepted. Try signing in again.',
   noAccount: (email: string) =>
     `No active staff account uses the e-mail address ${email}. Ask an Administrator to create or activate one.`,
 } as const;
 
-const page = (c: Context, status: 400 | 401 | 404, message: string) =>
+const page = (c: Context, status: 400 | 401 | 404 | 413, message: string) =>
   c.html(
     html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in</title></head>
 <body style="font-family:system-ui;background:#000;color:#fff;display:grid;place-items:center;min-height:90vh">
@@ -56,7 +58,10 @@ export function ssoRoutes(deps: Deps) {
     return c.redirect(url, 302);
   });
 
-  app.post('/acs/:service', async (c) => {
+  // A SAML response is tens of kilobytes; the form is not read past this.
+  const acsBody = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => page(c, 413, SSO_MESSAGES.tooLarge) });
+
+  app.post('/acs/:service', acsBody, async (c) => {
     const service = serviceOf(c.req.param('service'));
     if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);

@@ -70,6 +70,15 @@ async function exchange(cookie: string | null) {
 
 const handoffCookie = (res: Response) => /sso_handoff=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? null;
 
+describe('the assertion consumer', () => {
+  it('refuses a form over 1 MB with a page saying so, reading no further', async () => {
+    const res = await post('a'.repeat(1024 * 1024 + 1));
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain(SSO_MESSAGES.tooLarge);
+  });
+});
+
 describe('SSO round trip', () => {
   it('redirects to the identity provider, accepts its signed answer and exchanges the hand-off once for tokens', async () => {
     const request = await start();
