@@ -26,6 +26,11 @@ import {
 
 const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const modified = () => timestamp('modified', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+/**
+ * An index key in the natural_sort collation (migration 0011), so the lists' name sorts
+ * (server/http/sql.ts orderBy) are index ranges, not sorts of every row.
+ */
+const natural = (column: AnyPgColumn) => sql`${column} collate natural_sort`;
 
 /** Small key-value facts about this installation (e.g. that demo data was seeded once). */
 export const appSettings = pgTable('app_settings', {
@@ -95,8 +100,8 @@ export const sponsors = pgTable(
     uniqueIndex('sponsors_identification_idx').on(t.identification),
     // In the list's own order (active first, then by name, id as the tiebreak): a page deep in
     // the list is an index range, not a sort of every row (bench/README.md, admin lists).
-    index('sponsors_active_name_idx').on(t.isActive.desc().nullsFirst(), t.name, t.id),
-    index('sponsors_name_idx').on(t.name),
+    index('sponsors_active_name_idx').on(t.isActive.desc().nullsFirst(), natural(t.name), t.id),
+    index('sponsors_name_idx').on(natural(t.name)),
   ],
 );
 
@@ -220,7 +225,8 @@ export const engagements = pgTable(
   (t) => [
     uniqueIndex('engagements_identification_idx').on(t.identification),
     index('engagements_sponsor_idx').on(t.sponsorId, t.isActive),
-    index('engagements_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.endDate, t.name, t.id),
+    index('engagements_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.endDate, natural(t.name), t.id),
+    index('engagements_name_idx').on(natural(t.name), t.id),
     check('engagements_phase_check', sql`${t.phase} is null or ${t.phase} in ('I', 'II', 'III', 'IV', 'N/A')`),
   ],
 );
@@ -281,7 +287,7 @@ export const siteLocations = pgTable(
   },
   (t) => [
     uniqueIndex('site_locations_site_id_idx').on(t.siteId),
-    index('site_locations_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.name, t.id),
+    index('site_locations_default_sort_idx').on(t.isActive.desc().nullsFirst(), natural(t.name), t.id),
     index('site_locations_city_idx').on(t.city, t.id),
     check(
       'site_locations_type_check',
@@ -379,7 +385,7 @@ export const contactFields = pgTable(
     modified: modified(),
   },
   (t) => [
-    index('contact_fields_label_idx').on(t.label),
+    index('contact_fields_label_idx').on(natural(t.label)),
     check('contact_fields_type_check', sql`${t.type} in ('text', 'email', 'phone', 'zip', 'date', 'checkbox')`),
   ],
 );
@@ -479,9 +485,9 @@ export const screeners = pgTable(
     modified: modified(),
   },
   (t) => [
-    index('screeners_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.title, t.id),
+    index('screeners_default_sort_idx').on(t.isActive.desc().nullsFirst(), natural(t.title), t.id),
     // The media channels list sorted by screener name walks screeners in this order.
-    index('screeners_title_idx').on(t.title, t.id),
+    index('screeners_title_idx').on(natural(t.title), t.id),
     index('screeners_sponsor_idx').on(t.sponsorId),
   ],
 );
@@ -566,7 +572,7 @@ export const mediaChannels = pgTable(
     modified: modified(),
   },
   (t) => [
-    index('media_channels_title_idx').on(t.title, t.id),
+    index('media_channels_title_idx').on(natural(t.title), t.id),
     index('media_channels_screener_idx').on(t.screenerId),
     check('media_channels_type_check', sql`${t.type} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
   ],
@@ -943,6 +949,6 @@ export const rmsAudits = pgTable(
   (t) => [
     index('rms_audits_created_idx').on(t.created),
     index('rms_audits_contact_idx').on(t.contactId),
-    index('rms_audits_provider_name_idx').on(t.rmsProviderName, t.id),
+    index('rms_audits_provider_name_idx').on(natural(t.rmsProviderName), t.id),
   ],
 );

@@ -2,13 +2,27 @@ import { asc, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { badRequest } from './errors';
 import type { SortTerm } from './query';
 
-/** ORDER BY terms from a parsed sort, with the id last so pages never overlap. */
+/**
+ * Text in the `natural_sort` collation (created by migration 0011, ICU's root order with numbers
+ * compared by value): "Site 2" before "Site 10", case and accents as in a dictionary, the same
+ * order on PGlite and PostgreSQL. An index serves such a sort only when it is built in the same
+ * collation (server/db/schema.ts).
+ */
+export const naturally = (text: AnyColumn | SQL): SQL => sql`${text} collate natural_sort`;
+
+/** Sort fields that name something: name, title, label, username, and every …Name (sponsorName). */
+const NAME_FIELD = /^(?:name|title|label|username)$|Name$/;
+
+/** ORDER BY terms from a parsed sort, names in natural order, with the id last so pages never overlap. */
 export function orderBy<S extends string>(
   terms: SortTerm<S>[],
   columns: Record<S, AnyColumn | SQL>,
   id: AnyColumn,
 ): SQL[] {
-  const out = terms.map((t) => (t.desc ? desc(columns[t.field]) : asc(columns[t.field])));
+  const out = terms.map((t) => {
+    const column = NAME_FIELD.test(t.field) ? naturally(columns[t.field]) : columns[t.field];
+    return t.desc ? desc(column) : asc(column);
+  });
   out.push(asc(id));
   return out;
 }
