@@ -10,7 +10,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { Answer } from '../../core/oform/navigation';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
-import { nextAfter, type ContainerRow, type Survey } from './run';
+import type { ContainerRow } from '../oform/structure';
+import { nextAfter, type Survey } from './run';
 
 export interface PathStep {
   page: ContainerRow;

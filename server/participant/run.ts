@@ -5,10 +5,11 @@
  * and the engagements a run refers to. Shared by the participant routes and the contact steps;
  * the path and its qualification are path.ts and qualification.ts.
  */
-import { and, asc, eq, inArray, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
-import { FIELD_TYPES, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
+import { isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
+import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '../../core/model/oformDoc';
 import { checkAnswers, impliedOptions, type Answers } from '../../core/oform/answers';
 import { nextPage, type Answer } from '../../core/oform/navigation';
 import { message } from '../../core/validation/messages';
@@ -21,8 +22,6 @@ import {
   engagements,
   mediaChannelSurveys,
   mediaChannels,
-  oFormContainers,
-  oFormFields,
   oFormLanguages,
   languages,
   oForms,
@@ -30,14 +29,11 @@ import {
   screeners,
 } from '../db/schema';
 import { toResource } from '../http/serialize';
+import { loadStructure, pageOf, type ContainerRow, type Structure } from '../oform/structure';
 import type { SubmissionRow } from './access';
-
-export const CONTAINER_TYPE = 'o-form-containers';
-export const FIELD_TYPE = 'o-form-fields';
 
 export type FormRow = typeof oForms.$inferSelect;
 export type ChannelRow = typeof mediaChannels.$inferSelect;
-export type ContainerRow = typeof oFormContainers.$inferSelect;
 
 export interface SurveyField {
   id: number;
@@ -61,63 +57,45 @@ export interface Survey {
   fields: readonly SurveyField[];
 }
 
-const knownType = (type: string): FieldType => ((FIELD_TYPES as readonly string[]).includes(type) ? (type as FieldType) : 'placeholder');
-
-/** A version's pages, containers and questions: everything of a Survey but the version's own row. */
-type Structure = Omit<Survey, 'form'>;
+/** A version's pages, containers and questions as the participant sees them: everything of a Survey but the version's own row. */
+type ParticipantStructure = Omit<Survey, 'form'>;
 
 /**
- * Approved versions never change (server/routes/oforms.ts answers 409 to every write), so their
- * structure is read once per process and kept: two queries fewer on every participant call.
+ * Approved versions never change (server/oform/versions.ts lockEditable refuses every write), so
+ * what participants see of them is read once per process and kept: queries fewer on every call.
  */
-const approvedStructures = keptPerDatabase<number, Structure>(256);
+const approvedStructures = keptPerDatabase<number, ParticipantStructure>(256);
 
 /** The version's active pages and questions as the participant sees them (read-only: shared when approved). */
 export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {
-  if (form.approvedAt === null) return { form, ...(await readStructure(db, form.id)) };
+  if (form.approvedAt === null) return { form, ...participantView(await loadStructure(db, form.id)) };
   let structure = approvedStructures.get(db, form.id);
-  if (!structure) approvedStructures.set(db, form.id, (structure = await readStructure(db, form.id)));
+  if (!structure) approvedStructures.set(db, form.id, (structure = participantView(await loadStructure(db, form.id))));
   return { form, ...structure };
 }
 
-async function readStructure(db: Db, formId: number): Promise<Structure> {
-  const containers = await db
-    .select()
-    .from(oFormContainers)
-    .where(eq(oFormContainers.oFormId, formId))
-    .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
-  const pageOf = (id: number): ContainerRow | undefined => {
-    const c = containers.find((x) => x.id === id);
-    return c && (c.parentId === null ? c : containers.find((x) => x.id === c.parentId));
-  };
+/** The active pages, and the active questions on active containers in the order each page asks them. */
+function participantView({ containers, fields }: Structure): ParticipantStructure {
   const pages = containers.filter((c) => c.parentId === null && c.isActive);
-  const activeContainer = new Set(containers.filter((c) => c.isActive && (c.parentId === null || pageOf(c.id)?.isActive)).map((c) => c.id));
-  const ids = containers.map((c) => c.id);
-  const rows = ids.length
-    ? await db
-        .select()
-        .from(oFormFields)
-        .where(and(inArray(oFormFields.containerId, ids), eq(oFormFields.isActive, true)))
-        .orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id))
-    : [];
-  const fields: SurveyField[] = rows
-    .filter((f) => activeContainer.has(f.containerId))
+  const activeContainer = new Set(containers.filter((c) => c.isActive && (c.parentId === null || pageOf(containers, c.id)?.isActive)).map((c) => c.id));
+  const asked: SurveyField[] = fields
+    .filter((f) => f.isActive && activeContainer.has(f.containerId))
     .map((f) => {
       const container = containers.find((c) => c.id === f.containerId)!;
       return {
         id: f.id,
         identity: f.identity,
         containerId: f.containerId,
-        pageId: pageOf(f.containerId)!.id,
+        pageId: pageOf(containers, f.containerId)!.id,
         title: f.title,
-        type: knownType(f.type),
+        type: f.type,
         // A child container's questions follow the page's own, in the child's order.
         displayOrder: container.parentId === null ? f.displayOrder : 10_000 * (container.displayOrder + 1) + f.displayOrder,
-        configuration: { options: [], ...(f.configuration as Partial<FieldConfiguration>) } as FieldConfiguration,
+        configuration: f.configuration,
       };
     })
     .sort((a, b) => a.displayOrder - b.displayOrder);
-  return { pages: Object.freeze(pages), containers: Object.freeze(containers), fields: Object.freeze(fields) };
+  return { pages: Object.freeze(pages), containers: Object.freeze(containers), fields: Object.freeze(asked) };
 }
 
 export const fieldsOfPage = (survey: Survey, pageId: number) => survey.fields.filter((f) => f.pageId === pageId);

@@ -22,7 +22,8 @@ import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { attachmentDisposition } from '../http/upload';
 import { renderSurveyPdf, type PdfMessage, type PdfPage, type SurveyPdf } from '../pdf/oformPdf';
-import { findForm, loadStructure, selectForms, type FormRow } from './oforms';
+import { loadStructure } from '../oform/structure';
+import { findForm, selectForms, type FormRow } from '../oform/versions';
 
 /** A file name from the survey's title: letters, digits and hyphens, then the version. */
 export function exportFilename(form: Pick<FormRow, 'title' | 'version'>, extension: string, suffix = ''): string {
@@ -52,7 +53,7 @@ const plainText = (html: string) =>
 
 /** Everything the PDF shows of one version. */
 async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): Promise<SurveyPdf> {
-  const structure = await loadStructure(db, form);
+  const structure = await loadStructure(db, form.id);
   const pages = structure.containers.filter((c) => c.parentId === null);
   const pageNames = new Map(pages.map((p, i) => [p.identity, `Page ${i + 1}: ${p.title}`]));
   const surveyTargets = [
@@ -71,12 +72,12 @@ async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): Promise<
   }
   const pdfPages: PdfPage[] = pages.map((page) => {
     const inside = structure.containers.filter((c) => c.id === page.id || c.parentId === page.id);
-    const rank = (containerId: string) => {
-      const container = inside.find((c) => String(c.id) === containerId);
+    const rank = (containerId: number) => {
+      const container = inside.find((c) => c.id === containerId);
       return container === undefined || container.id === page.id ? 0 : container.displayOrder;
     };
     const fields = structure.fields
-      .filter((f) => inside.some((c) => String(c.id) === f.containerId))
+      .filter((f) => inside.some((c) => c.id === f.containerId))
       .sort((a, b) => rank(a.containerId) - rank(b.containerId) || a.displayOrder - b.displayOrder);
     return {
       title: page.title,
@@ -204,7 +205,7 @@ const median = (values: number[]): number | null => {
  * stop − start over completions in seconds (one decimal).
  */
 export async function surveyMetrics(db: Db, form: { id: number }): Promise<PageMetrics[]> {
-  const structure = await loadStructure(db, form);
+  const structure = await loadStructure(db, form.id);
   const pages = structure.containers.filter((c) => c.parentId === null);
   const rows = await db
     .select({ identity: oFormPageMetrics.identity, start: oFormPageMetrics.start, stop: oFormPageMetrics.stop })

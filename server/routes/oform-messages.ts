@@ -23,7 +23,7 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { orderBy, pgErrorCode } from '../http/sql';
-import { findForm, lockEditable } from './oforms';
+import { findForm, lockEditable } from '../oform/versions';
 
 export const MESSAGE_EXISTS = 'This version already has a message of this type in this language; change that one instead.';
 const UNKNOWN_VERSION = 'Choose a survey version from the list.';

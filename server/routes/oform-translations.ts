@@ -27,7 +27,8 @@ import { languages, oFormLanguages, oFormMessages } from '../db/schema';
 import { ApiProblem, badRequest, invalid, notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
-import { findForm, loadStructure, pageOf } from './oforms';
+import { loadStructure, pageOf } from '../oform/structure';
+import { findForm } from '../oform/versions';
 
 const RelationshipIds = v.array(v.object({ type: v.literal('languages'), id: v.pipe(v.string(), v.regex(/^\d{1,9}$/)) }));
 
@@ -72,20 +73,20 @@ async function enabledTranslationLanguages(db: Conn, formId: number): Promise<st
 export async function findMissingTranslations(db: Conn, form: { id: number }): Promise<MissingTranslation[]> {
   const languageCodes = await enabledTranslationLanguages(db, form.id);
   if (languageCodes.length === 0) return [];
-  const structure = await loadStructure(db, form);
+  const structure = await loadStructure(db, form.id);
   const reachable = structure.fields.filter((f) => {
-    const container = structure.containers.find((x) => String(x.id) === f.containerId);
-    const page = pageOf(structure.containers, Number(f.containerId));
+    const container = structure.containers.find((x) => x.id === f.containerId);
+    const page = pageOf(structure.containers, f.containerId);
     return f.isActive && container?.isActive !== false && page?.isActive !== false;
   });
   // Questions in the order participants meet them: page order, then the question's own.
-  const pageOrder = (containerId: string) => pageOf(structure.containers, Number(containerId))?.displayOrder ?? 0;
+  const pageOrder = (containerId: number) => pageOf(structure.containers, containerId)?.displayOrder ?? 0;
   const ordered = [...reachable].sort((a, b) => pageOrder(a.containerId) - pageOrder(b.containerId) || a.displayOrder - b.displayOrder);
   const messages = await db
     .select({ messageType: oFormMessages.messageType, language: oFormMessages.language, message: oFormMessages.message })
     .from(oFormMessages)
     .where(eq(oFormMessages.oFormVersionId, form.id));
-  return missingTranslations(languageCodes, ordered, messages);
+  return missingTranslations(languageCodes, ordered.map((f) => ({ ...f, id: String(f.id) })), messages);
 }
 
 /** The 422 mark_approved answers while translations are missing. */

@@ -20,7 +20,6 @@ import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
 import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import {
   ALREADY_APPROVED,
-  APPROVED_IMMUTABLE,
   ContainerInput,
   ContainerPatch,
   FieldInput,
@@ -65,7 +64,9 @@ import { oFormExportsRoutes } from './oform-exports';
 import { copyVersion, sameIdentities } from '../domain/oformCopy';
 import { findMissingTranslations, missingTranslationsProblem, oFormTranslationsRoutes, readLanguagesRelationship, writeFormLanguages } from './oform-translations';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Db, Conn, Tx } from '../db/open';
+import type { Conn, Db, Tx } from '../db/open';
+import { loadStructure, pageOf, type ContainerRow, type Structure, type StructureField } from '../oform/structure';
+import { findForm, lockEditable, selectForms, type FormRow } from '../oform/versions';
 import {
   engagements,
   languages,
@@ -96,109 +97,21 @@ export const UNKNOWN_TAG = 'Choose a tag from the list.';
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const formColumns = {
-  id: oForms.id,
-  identity: oForms.identity,
-  version: oForms.version,
-  title: oForms.title,
-  isActive: oForms.isActive,
-  isApproved: oForms.isApproved,
-  approvedAt: oForms.approvedAt,
-  engagementId: oForms.engagementId,
-  engagementName: engagements.name,
-  sponsorId: engagements.sponsorId,
-  sponsorName: sponsors.name,
-  containerCount: oForms.containerCount,
-  created: oForms.created,
-  modified: oForms.modified,
-};
-export type FormRow = {
-  id: number;
-  identity: string;
-  version: number;
-  title: string;
-  isActive: boolean;
-  isApproved: boolean;
-  approvedAt: Date | null;
-  engagementId: number;
-  engagementName: string;
-  sponsorId: number;
-  sponsorName: string;
-  containerCount: number;
-  created: Date;
-  modified: Date;
-};
-
-export const selectForms = (db: Conn) =>
-  db
-    .select(formColumns)
-    .from(oForms)
-    .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
-    .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId));
-
-export async function findForm(db: Conn, id: number | null, user: AuthUser): Promise<FormRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectForms(db).where(and(eq(oForms.id, id), engagementScope(user)));
-  return row;
-}
-
-export type ContainerRow = typeof oFormContainers.$inferSelect;
-type FieldRow = typeof oFormFields.$inferSelect;
-
-export interface Structure {
-  containers: ContainerRow[];
-  fields: OFormField[];
-}
-
-/** A version's containers and fields (with tags), each in display order. */
-export async function loadStructure(db: Conn, form: { id: number }): Promise<Structure> {
-  const containers = await db
-    .select()
-    .from(oFormContainers)
-    .where(eq(oFormContainers.oFormId, form.id))
-    .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
-  const ids = containers.map((c) => c.id);
-  const fieldRows = ids.length
-    ? await db
-        .select()
-        .from(oFormFields)
-        .where(inArray(oFormFields.containerId, ids))
-        .orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id))
-    : [];
-  const fieldIds = fieldRows.map((f) => f.id);
-  const tagRows = fieldIds.length
-    ? await db
-        .select({ fieldId: oFormFieldTags.fieldId, id: tags.id, name: tags.name })
-        .from(oFormFieldTags)
-        .innerJoin(tags, eq(tags.id, oFormFieldTags.tagId))
-        .where(inArray(oFormFieldTags.fieldId, fieldIds))
-        .orderBy(asc(tags.name))
-    : [];
-  const identityOf = new Map(containers.map((c) => [c.id, c.identity]));
-  const fields = fieldRows.map((f) =>
-    toField(
-      f,
-      identityOf.get(f.containerId) ?? '',
-      tagRows.filter((t) => t.fieldId === f.id).map((t) => ({ id: String(t.id), name: t.name })),
-    ),
-  );
-  return { containers, fields };
-}
-
-function toField(row: FieldRow, containerIdentity: string, tagList: { id: string; name: string }[]): OFormField {
+/** A question as the API shows it: string ids, its container's identity, its tags. */
+function toField(field: StructureField, structure: Structure): OFormField {
   return {
-    id: String(row.id),
-    identity: row.identity,
-    containerId: String(row.containerId),
-    oFormContainerIdentity: containerIdentity,
-    title: row.title,
-    type: row.type as FieldType,
-    oFormFieldTypeId: row.type as FieldType,
-    oFormFieldCategoryId: row.categoryId === null ? null : String(row.categoryId),
-    isActive: row.isActive,
-    displayOrder: row.displayOrder,
-    configuration: row.configuration as FieldConfiguration,
-    tags: tagList,
+    id: String(field.id),
+    identity: field.identity,
+    containerId: String(field.containerId),
+    oFormContainerIdentity: structure.containers.find((c) => c.id === field.containerId)?.identity ?? '',
+    title: field.title,
+    type: field.type,
+    oFormFieldTypeId: field.type,
+    oFormFieldCategoryId: field.categoryId === null ? null : String(field.categoryId),
+    isActive: field.isActive,
+    displayOrder: field.displayOrder,
+    configuration: field.configuration,
+    tags: field.tags.map((t) => ({ id: String(t.id), name: t.name })),
   };
 }
 
@@ -216,19 +129,12 @@ function toContainer(row: ContainerRow, form: { identity: string }): OFormContai
   };
 }
 
-/** The page a container belongs to: itself for a page, else its parent. */
-export const pageOf = (containers: readonly ContainerRow[], containerId: number): ContainerRow | undefined => {
-  const container = containers.find((c) => c.id === containerId);
-  if (!container) return undefined;
-  return container.parentId === null ? container : containers.find((c) => c.id === container.parentId);
-};
-
 function transitionsOf(structure: Structure): OFormTransition[] {
   return structure.fields.flatMap((f) =>
     f.configuration.options
       .filter((o) => o.transition)
       .map((o) => ({
-        containerIdentity: f.oFormContainerIdentity,
+        containerIdentity: structure.containers.find((c) => c.id === f.containerId)?.identity ?? '',
         fieldIdentity: f.identity,
         optionValue: o.value,
         to: o.transition!.to,
@@ -267,7 +173,7 @@ function containerResource(row: ContainerRow, form: { identity: string }, struct
   };
   if (withFields) {
     relationships.oFormFields = {
-      data: structure.fields.filter((f) => f.containerId === id).map((f) => ({ type: OFORM_FIELD_TYPE, id: f.id })),
+      data: structure.fields.filter((f) => f.containerId === row.id).map((f) => ({ type: OFORM_FIELD_TYPE, id: String(f.id) })),
     };
   }
   return toResource(OFORM_CONTAINER_TYPE, id, attributes, { relationships });
@@ -282,7 +188,7 @@ function fieldResource(field: OFormField, withTags = false): Resource {
 
 /** The survey with its relationships, and the resources `include` asks for. */
 async function formDocument(db: Conn, row: FormRow, include: ReadonlySet<string>, fields: Set<string> | null = null) {
-  const structure = await loadStructure(db, row);
+  const structure = await loadStructure(db, row.id);
   const formLanguages = await db
     .select({ id: languages.id, name: languages.name, description: languages.description, isoCode: languages.isoCode })
     .from(oFormLanguages)
@@ -307,9 +213,9 @@ async function formDocument(db: Conn, row: FormRow, include: ReadonlySet<string>
   if (include.has('oFormContainers') || withFields) {
     included.push(...structure.containers.map((c) => containerResource(c, row, structure, withFields)));
   }
-  if (withFields) included.push(...structure.fields.map((f) => fieldResource(f, withTags)));
+  if (withFields) included.push(...structure.fields.map((f) => fieldResource(toField(f, structure), withTags)));
   if (withTags) {
-    const seen = new Map<string, Resource>();
+    const seen = new Map<number, Resource>();
     for (const t of structure.fields.flatMap((f) => f.tags)) seen.set(t.id, toResource('tags', t.id, { name: t.name }));
     included.push(...seen.values());
   }
@@ -342,23 +248,12 @@ async function sendForm(c: Context, db: Db, id: number, user: AuthUser, status: 
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-/**
- * Locks the version's row for the rest of the transaction (so an approval cannot slip in
- * between the check and the write) and refuses to touch an approved one; marks it modified.
- */
-export async function lockEditable(tx: Tx, formId: number) {
-  const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, formId)).for('update');
-  if (!row) throw notFound('survey');
-  if (row.approvedAt !== null) throw conflict(APPROVED_IMMUTABLE);
-  await tx.update(oForms).set({ modified: sql`now()` }).where(eq(oForms.id, formId));
-}
-
 interface ContainerContext {
   container: ContainerRow;
   form: FormRow;
 }
 interface FieldContext extends ContainerContext {
-  field: FieldRow;
+  field: typeof oFormFields.$inferSelect;
 }
 
 async function findContainer(db: Conn, id: number | null, user: AuthUser): Promise<ContainerContext | undefined> {
@@ -454,8 +349,8 @@ function parseConfiguration(type: FieldType, raw: unknown): FieldConfiguration {
 }
 
 /** Pages as core/oform/authoring.ts sees them, with the written field as it will be. */
-function pageSummaries(structure: Structure, written?: { id: string | null; containerId: number; type: FieldType }) {
-  const fields = structure.fields.filter((f) => f.id !== written?.id).map((f) => ({ containerId: Number(f.containerId), type: f.type }));
+function pageSummaries(structure: Structure, written?: { id: number | null; containerId: number; type: FieldType }) {
+  const fields = structure.fields.filter((f) => f.id !== written?.id).map((f) => ({ containerId: f.containerId, type: f.type }));
   if (written) fields.push({ containerId: written.containerId, type: written.type });
   return structure.containers
     .filter((c) => c.parentId === null)
@@ -476,9 +371,9 @@ async function assertTransitions(
   tx: Tx,
   user: AuthUser,
   context: ContainerContext,
-  written: { id: string | null; type: FieldType; configuration: FieldConfiguration; typeChanged: boolean },
+  written: { id: number | null; type: FieldType; configuration: FieldConfiguration; typeChanged: boolean },
 ) {
-  const structure = await loadStructure(tx, context.form);
+  const structure = await loadStructure(tx, context.form.id);
   const summaries = pageSummaries(structure, { id: written.id, containerId: context.container.id, type: written.type });
   const ownPage = pageOf(structure.containers, context.container.id);
   const offered = new Set(transitionTargets(summaries, ownPage?.identity).map((p) => p.identity));
@@ -501,7 +396,7 @@ async function assertTransitions(
   if (issues.length) throw invalid(issues);
   if (written.typeChanged && written.type === 'dob' && ownPage) {
     const page = summaries.find((p) => p.identity === ownPage.identity);
-    const others = structure.fields.filter((f) => f.id !== written.id && pageOf(structure.containers, Number(f.containerId))?.id !== ownPage.id);
+    const others = structure.fields.filter((f) => f.id !== written.id && pageOf(structure.containers, f.containerId)?.id !== ownPage.id);
     if (page?.fieldTypes.every((t) => t === 'dob') && optionsJumpingTo(others, ownPage.identity).length) {
       throw invalid([{ pointer: '/data/attributes/type', detail: DOB_PAGE_IS_TARGET }]);
     }
@@ -711,8 +606,8 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
 async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
   const context = await findContainer(db, id, user);
   if (!context) throw notFound('page');
-  const structure = await loadStructure(db, context.form);
-  const fields = structure.fields.filter((f) => f.containerId === String(id)).map((f) => fieldResource(f));
+  const structure = await loadStructure(db, context.form.id);
+  const fields = structure.fields.filter((f) => f.containerId === id).map((f) => fieldResource(toField(f, structure)));
   return sendResource(c, containerResource(context.container, context.form, structure, true), status, fields);
 }
 
@@ -780,9 +675,9 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
     if (!context || id === null) throw notFound('page');
     await db.transaction(async (tx) => {
       await lockEditable(tx, context.form.id);
-      const structure = await loadStructure(tx, context.form);
+      const structure = await loadStructure(tx, context.form.id);
       // Options outside the page (and its child containers) that jump to it.
-      const inside = new Set(structure.containers.filter((x) => x.id === id || x.parentId === id).map((x) => String(x.id)));
+      const inside = new Set(structure.containers.filter((x) => x.id === id || x.parentId === id).map((x) => x.id));
       const refs = optionsJumpingTo(
         structure.fields.filter((f) => !inside.has(f.containerId)),
         context.container.identity,
@@ -798,9 +693,10 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
 
 async function sendField(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
   const context = await findField(db, id, user);
-  const field = context && (await loadStructure(db, context.form)).fields.find((f) => f.id === String(id));
-  if (!field) throw notFound('question');
-  return sendResource(c, fieldResource(field, true), status);
+  const structure = context && (await loadStructure(db, context.form.id));
+  const field = structure?.fields.find((f) => f.id === id);
+  if (!structure || !field) throw notFound('question');
+  return sendResource(c, fieldResource(toField(field, structure), true), status);
 }
 
 function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
@@ -858,7 +754,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     await assertTags(db, tagIds);
     await db.transaction(async (tx) => {
       await lockEditable(tx, context.form.id);
-      if (configuration) await assertTransitions(tx, user, context, { id: String(id), type, configuration, typeChanged });
+      if (configuration) await assertTransitions(tx, user, context, { id, type, configuration, typeChanged });
       const set = { ...values, ...(typeChanged ? { type } : {}), ...(configuration ? { configuration } : {}) };
       if (Object.keys(set).length) await tx.update(oFormFields).set(set).where(eq(oFormFields.id, id));
       await writeTags(tx, id, tagIds);
@@ -874,12 +770,12 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     await db.transaction(async (tx) => {
       await lockEditable(tx, context.form.id);
       // Would the page be left with only date-of-birth questions while options jump to it?
-      const structure = await loadStructure(tx, context.form);
+      const structure = await loadStructure(tx, context.form.id);
       const page = pageOf(structure.containers, context.container.id);
       const summary = page && pageSummaries(structure).find((p) => p.identity === page.identity);
       const left = summary ? [...summary.fieldTypes] : [];
       left.splice(left.indexOf(context.field.type as FieldType), 1);
-      const outside = structure.fields.filter((f) => pageOf(structure.containers, Number(f.containerId))?.id !== page?.id);
+      const outside = structure.fields.filter((f) => pageOf(structure.containers, f.containerId)?.id !== page?.id);
       if (page && left.length > 0 && left.every((t) => t === 'dob') && optionsJumpingTo(outside, page.identity).length) {
         throw conflict(DOB_PAGE_IS_TARGET);
       }

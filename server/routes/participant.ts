@@ -50,7 +50,7 @@ import {
 } from '../participant/run';
 import { mayEnter, participantPath } from '../participant/path';
 import { isFinalOutcome, qualify } from '../participant/qualification';
-import { findForm } from './oforms';
+import { findForm } from '../oform/versions';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
