@@ -41,6 +41,7 @@ import { contactFieldsScreenersRoutes, engagementsScreenersRoutes, screenerSurve
 import { mediaChannelSurveysRoutes, mediaChannelsRoutes, transitionMediaChannelRoutes } from './routes/media-channels';
 import { participantContactRoutes } from './routes/participant-contact';
 import { resendRmsAuditRoutes, rmsAuditsRoutes, rmsCallbackRoutes } from './routes/rms-audits';
+import { rmsProvidersRoutes } from './routes/rms-providers';
 import { webRoutes } from './routes/web';
 
 export function createApp(deps: Deps) {
@@ -100,6 +101,7 @@ export function createApp(deps: Deps) {
   app.route('/api/media-channels', mediaChannelsRoutes(deps));
   app.route('/api/media-channel-surveys', mediaChannelSurveysRoutes(deps));
   app.route('/api/get-media-channel-for-transition-survey', transitionMediaChannelRoutes(deps));
+  app.route('/api/rms-providers', rmsProvidersRoutes(deps));
   mountLookupRoutes(app, deps);
   mountLegacySurveyRoutes(app, deps);
   // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.

@@ -30,8 +30,8 @@ export interface Config {
   session: { idleSeconds: number; maxSeconds: number };
   /** Key for participants' contact values at rest; generated into DATA_DIR when unset. */
   phiKey: Buffer | null;
-  /** Wait before a record-system push's second attempt, doubled before each later one. */
-  rmsRetryBackoffMs: number;
+  /** Seconds to wait before each retry of a record-system delivery, in order (RMS_RETRY_SCHEDULE). */
+  rmsRetrySchedule: number[];
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -147,7 +147,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
     phiKey: phiKey(env),
-    rmsRetryBackoffMs: integer(env, 'RMS_RETRY_BACKOFF_MS', 1000, 0, 60_000),
+    rmsRetrySchedule: retrySchedule(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
     participantLimits: {
@@ -188,6 +188,23 @@ function ssoServices(env: Env, publicUrl: string | null): Record<string, SsoServ
     };
   }
   return out;
+}
+
+export const DEFAULT_RMS_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200, 86400];
+const MAX_RETRY_WAIT_SECONDS = 7 * 24 * 3600;
+
+/** RMS_RETRY_SCHEDULE: comma-separated seconds between attempts, e.g. "60,300,1800"; "none" for no retries. */
+function retrySchedule(env: Env): number[] {
+  const raw = env.RMS_RETRY_SCHEDULE?.trim();
+  if (!raw) return DEFAULT_RMS_RETRY_SCHEDULE;
+  if (raw.toLowerCase() === 'none') return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > MAX_RETRY_WAIT_SECONDS)) {
+    throw new ConfigError(
+      `RMS_RETRY_SCHEDULE must be up to 20 comma-separated whole numbers of seconds (each at most ${MAX_RETRY_WAIT_SECONDS}), or "none"; got "${raw}"`,
+    );
+  }
+  return parts.map(Number);
 }
 
 function phiKey(env: Env): Buffer | null {

@@ -17,7 +17,7 @@ export interface Deps {
   phi?: PhiCipher;
   /**
    * The instant the server acts at; the wall clock when not given. Every rule that depends on the
-   * time (token and session expiry, lockout, TOTP steps, rate-limit windows, ages, hand-offs) asks
+   * time (token and session expiry, lockout, TOTP steps, rate-limit windows, ages, hand-offs, record-system delivery schedules) asks
    * it, never Date.now() or the database's now(), so there is one clock and a test can say which
    * instant it means.
    */

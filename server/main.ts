@@ -16,12 +16,15 @@ import { serveApp } from './http/serve';
 import { resolveJwtSecret } from './auth/secret';
 import { ensureBuilt } from './bundles';
 import { phiCipher, resolvePhiKey } from './security/phi';
-import { settlePushes } from './rms/push';
+import { sealStoredSecrets } from './rms/providers';
+import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
 
 /** Migrations and seeding, once per start of the whole service (not per worker). */
 async function prepareDatabase(database: Database, config: Config): Promise<void> {
   const seeded = await database.startupLock(async () => {
     await database.migrate();
+    // Record-system secrets set by hand before they were sealed are sealed now.
+    await sealStoredSecrets(database.db, phiCipher(resolvePhiKey(config.phiKey, config.dataDir)));
     return seed(database.db, {
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,
@@ -43,7 +46,10 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   // Resolved at start, so a missing or damaged key stops the start instead of a participant's request.
   const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir));
-  const app = createApp({ db: database.db, config, jwtSecret, log, phi });
+  const deps = { db: database.db, config, jwtSecret, log, phi };
+  const app = createApp(deps);
+  // Every process attempts the deliveries that are due; each attempt is claimed by one of them.
+  const deliveries = startDeliveryWorker(deliveryOptionsOf(deps));
 
   let stopping = false;
   const { server, closeEveryConnection } = serveApp(app, { port: config.port, hostname: config.host }, (info) => {
@@ -59,8 +65,9 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
     log.info('stopping', { signal, timeoutSeconds: config.shutdownTimeoutSeconds });
     // No new connections; idle kept-alive ones close now; requests in flight are answered.
     server.close(async () => {
-      // Record-system pushes under way finish (and write their audits) before the database closes.
-      await settlePushes();
+      // Record-system attempts under way finish (and write their audits) before the database closes.
+      await deliveries.stop();
+      await settleDeliveries();
       await database.close();
       log.info('stopped', { signal });
       process.exit(0);

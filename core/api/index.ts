@@ -13,6 +13,7 @@ export { siteLocationsApi } from './siteLocations';
 export { lookupsApi } from './lookups';
 export { referralsApi } from './referrals';
 export { rmsAuditsApi } from './rmsAudits';
+export { rmsProvidersApi } from './rmsProviders';
 export { screenersApi, type ScreenerLinks } from './screeners';
 export { mediaChannelsApi } from './mediaChannels';
 export { legacySurveysApi, type QuestionValues, type OptionValues } from './legacySurveys';

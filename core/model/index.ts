@@ -14,6 +14,7 @@ export * from './siteLocation';
 export * from './engagementSiteLocation';
 export * from './referral';
 export * from './rmsAudit';
+export * from './rmsProvider';
 export * from './screener';
 export * from './screenerSurvey';
 export * from './contactFieldScreener';

@@ -1,18 +1,25 @@
 /**
- * Record-system audits (SPEC section 3): one per attempt to push a participant's contact to the
- * engagement's record system, and the callback by which the record system reports a referral
- * screened or randomized.
+ * Record-system audits (SPEC section 3): one per attempt to deliver a participant's contact to
+ * the engagement's record system, each with the state of that contact's delivery, and the
+ * callbacks by which the record system reports a referral screened or randomized.
  */
 import * as v from 'valibot';
 import { flag, idNumber } from './fields';
+import type { RmsProviderKind } from './rmsProvider';
 
 export const RMS_AUDIT_TYPE = 'rms-audits';
-export const RMS_PROVIDER_TYPE = 'rms-providers';
+
+/**
+ * pending: the first attempt is due; retrying: an attempt failed and the next is scheduled;
+ * delivered: the record system accepted it; undelivered: no attempt is left, waiting for a resend.
+ */
+export const RMS_DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'undelivered'] as const;
+export type RmsDeliveryStatus = (typeof RMS_DELIVERY_STATUSES)[number];
 
 export interface RmsAuditProvider {
   id: string;
   name: string;
-  kind: 'none' | 'webhook';
+  kind: RmsProviderKind;
 }
 
 export interface RmsAudit {
@@ -22,16 +29,35 @@ export interface RmsAudit {
   rmsProviderId: number | null;
   rmsProviderName: string;
   succeeded: boolean;
-  /** 1 for a push's first try, counting up through its retries. */
+  /** 1 for a round's first try, counting up through its retries. */
   attempt: number;
   responseMessage: string;
   responseBody: string;
+  /** The engagement the contact was referred to. */
+  engagementId: number;
+  /** Where the contact's delivery stands now (not at this attempt). */
+  deliveryStatus: RmsDeliveryStatus | null;
+  /** When the next attempt is due, for a pending or retrying delivery. */
+  nextAttemptAt: string | null;
+  /** When the record system first accepted the contact. */
+  deliveredAt: string | null;
+  /** The referral's idempotency key, the same in every attempt and resend. */
+  referralId: string | null;
   /** Present when the list was asked to include rmsProviders (null: no provider row). */
   rmsProviders?: RmsAuditProvider | null;
 }
 
 export const RMS_AUDIT_SORTS = ['created', 'contactId', 'rmsProviderName', 'succeeded'] as const;
 export const RMS_AUDIT_DEFAULT_SORT = '-created';
+/** The list's filters besides searchQuery: all in the screen's URL. */
+export const RMS_AUDIT_FILTERS = ['contactId', 'succeeded', 'status', 'rmsProviderId', 'engagementId', 'from', 'to'] as const;
+export type RmsAuditFilter = (typeof RMS_AUDIT_FILTERS)[number];
+
+export const RESEND_MESSAGES = {
+  alreadyDelivered: (contactId: number, deliveredAt: string | null) =>
+    `Contact ${contactId} was already delivered${deliveredAt ? ` (${deliveredAt})` : ''}; the record system would receive it twice. Send it again with again=true if that is meant.`,
+  busy: (contactId: number) => `Contact ${contactId} is being delivered right now, or its record system is switched off; try again shortly.`,
+} as const;
 
 /** The record system's callback body: which contact, and what became of its referral. */
 export const RmsCallbackInput = v.strictObject({
@@ -40,3 +66,14 @@ export const RmsCallbackInput = v.strictObject({
   randomized: v.optional(flag()),
 });
 export type RmsCallbackInput = v.InferOutput<typeof RmsCallbackInput>;
+
+/** FHIR ResearchSubject statuses the FHIR callback understands, and what each says of the referral. */
+export const FHIR_SUBJECT_STATUSES = {
+  screening: { screened: true },
+  eligible: { screened: true },
+  ineligible: { screened: true },
+  'on-study': { randomized: true },
+  'on-study-intervention': { randomized: true },
+  'on-study-observation': { randomized: true },
+  randomized: { randomized: true },
+} as const satisfies Record<string, { screened?: true; randomized?: true }>;

@@ -21,6 +21,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
@@ -168,14 +169,20 @@ export const rmsProviders = pgTable(
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull().unique(),
+    /** none (record only), webhook (Standard Webhooks) or fhir (FHIR R4 transaction Bundle). */
     kind: text('kind').notNull().default('none'),
     endpointUrl: text('endpoint_url'),
-    /** HMAC-SHA256 key for the webhook's signature header and for the callback's. */
+    /** The Standard Webhooks secret (whsec_…), sealed with the PHI key (security/phi.ts). */
     signingSecret: text('signing_secret'),
+    /** A FHIR server's bearer token, sealed like the secret. */
+    bearerToken: text('bearer_token'),
     timeoutMs: integer('timeout_ms').notNull().default(5000),
-    maxAttempts: integer('max_attempts').notNull().default(3),
+    /** An inactive provider's deliveries wait (nothing is sent) until it is active again. */
+    isActive: boolean('is_active').notNull().default(true),
+    created: created(),
+    modified: modified(),
   },
-  (t) => [check('rms_providers_kind_check', sql`${t.kind} in ('none', 'webhook')`)],
+  (t) => [check('rms_providers_kind_check', sql`${t.kind} in ('none', 'webhook', 'fhir')`)],
 );
 export const tags = lookup('tags');
 
@@ -925,8 +932,6 @@ export const contacts = pgTable(
     valuesCiphertext: text('values_ciphertext').notNull(),
     acceptTerms: boolean('accept_terms').notNull().default(false),
     consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
-    /** Set when the record system last accepted the contact. */
-    pushedAt: timestamp('pushed_at', { withTimezone: true, mode: 'date' }),
     created: created(),
   },
   (t) => [index('contacts_engagement_idx').on(t.engagementId), index('contacts_submission_idx').on(t.submissionId)],
@@ -950,5 +955,34 @@ export const rmsAudits = pgTable(
     index('rms_audits_created_idx').on(t.created),
     index('rms_audits_contact_idx').on(t.contactId),
     index('rms_audits_provider_name_idx').on(natural(t.rmsProviderName), t.id),
+  ],
+);
+
+/**
+ * The record-system outbox: one row per contact to deliver, written in the contact's own
+ * transaction (server/rms/outbox.ts). `status` is pending (first attempt due), retrying,
+ * delivered or undelivered; `next_attempt_at` is when the next attempt is due while pending or
+ * retrying, and `lease_id` names the attempt a process has claimed and not yet finished.
+ */
+export const rmsDeliveries = pgTable(
+  'rms_deliveries',
+  {
+    contactId: integer('contact_id').primaryKey().references(() => contacts.id, { onDelete: 'cascade' }),
+    /** The referral's idempotency key: `referralId` of every push and its webhook-id. */
+    referralKey: uuid('referral_key').notNull().defaultRandom().unique(),
+    status: text('status').notNull().default('pending'),
+    /** Attempts made in the current round (a resend of a failed delivery starts a new round). */
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    leaseId: uuid('lease_id'),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    /** When the record system first accepted it; kept when it is sent again. */
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    created: created(),
+  },
+  (t) => [
+    index('rms_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'retrying')`),
+    index('rms_deliveries_status_idx').on(t.status),
+    check('rms_deliveries_status_check', sql`${t.status} in ('pending', 'retrying', 'delivered', 'undelivered')`),
   ],
 );

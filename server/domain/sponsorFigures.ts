@@ -2,12 +2,14 @@
  * The sponsors list's figures (activeEngagements ... totalRandomizedReferrals), computed in one
  * SQL statement for a page of sponsors: each figure is an index-backed aggregate over that
  * sponsor's engagements (engagements_sponsor_idx), their site links
- * (engagement_site_locations_pair_idx) and their referrals (referrals_engagement_idx).
+ * (engagement_site_locations_pair_idx) and their referrals (referrals_engagement_idx). Referrals
+ * count once delivered (rms/delivered.ts): the figures sponsors are billed by.
  */
 import { sql } from 'drizzle-orm';
 import type { SponsorFigure } from '../../core/model/sponsor';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
+import { isDeliveredReferral } from '../rms/delivered';
 
 export type SponsorFigures = Record<SponsorFigure, number>;
 
@@ -44,7 +46,7 @@ export async function sponsorFigures(db: Db, sponsorIds: readonly number[]): Pro
              count(*) filter (where rf.is_screened) as screened,
              count(*) filter (where rf.is_randomized) as randomized
       from engagements en join referrals rf on rf.engagement_id = en.id
-      where en.sponsor_id = s.id
+      where en.sponsor_id = s.id and ${isDeliveredReferral(sql.raw('rf.contact_id'))}
     ) r`);
   for (const row of rowsOf(result)) {
     out.set(Number(row.id), {

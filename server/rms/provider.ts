@@ -1,141 +1,91 @@
 /**
- * Record-system providers behind one interface. A provider makes one delivery attempt; the
- * retries, their backoff and the audit row of every attempt are push.ts's business, so each
- * provider stays a plain "send this once and say what happened".
+ * Record-system providers behind one interface: each makes one attempt to hand a referral over
+ * and says what came of it. Retries, their schedule and the audit of every attempt belong to
+ * the outbox (outbox.ts, worker.ts), so a provider stays "send this once".
  *
  * - `none`: nothing leaves the server; the attempt is recorded as succeeded.
- * - `webhook`: HTTP POST of the contact as JSON to the provider's endpoint URL, signed with
- *   HMAC-SHA256 of the body (X-Signature), cut off after the provider's timeout.
+ * - `webhook`: POST of the referral as JSON, signed as Standard Webhooks says (standardWebhooks.ts).
+ * - `fhir`: POST of a FHIR R4 transaction Bundle (fhir.ts), with the bearer token when one is set.
  */
-import type { rmsProviders } from '../db/schema';
-import { SIGNATURE_HEADER, signBody } from './signature';
-
-export type RmsProviderRow = typeof rmsProviders.$inferSelect;
-
-export interface AttemptResult {
-  succeeded: boolean;
-  /** Short outcome for staff: "HTTP 200 OK", "Timed out after 5000 ms", ... */
-  responseMessage: string;
-  /** What the record system answered (truncated), or '' when nothing came back. */
-  responseBody: string;
-  /** False when trying again cannot help (a 4xx answer, missing configuration). */
-  retryable: boolean;
-}
+import { failure, postOnce, type AttemptResult } from './attempt';
+import { describeOperationOutcome, FHIR_CONTENT_TYPE, referralBundle } from './fhir';
+import { webhookBody, type ReferralFacts } from './payload';
+import type { ProviderSecrets, RmsProviderRow } from './providers';
+import { signMessage } from './standardWebhooks';
 
 export interface RmsProvider {
   /** Stored in each audit row, so audits stay readable if the provider row changes or goes. */
   readonly name: string;
   readonly providerId: number | null;
-  readonly maxAttempts: number;
-  send(body: string, attempt: number): Promise<AttemptResult>;
+  send(facts: ReferralFacts, attempt: number, now: Date): Promise<AttemptResult>;
 }
-
-/** What of a record system's answer an audit keeps. */
-export const RESPONSE_BODY_LIMIT = 2000;
-/** What is read of an answer at all: a misbehaving endpoint cannot make us buffer megabytes. */
-const READ_LIMIT = 64 * 1024;
-const MAX_ATTEMPTS_CAP = 10;
-const TIMEOUT_CAP_MS = 120_000;
 
 export const NONE_PROVIDER_NAME = 'none';
 export const NONE_RECORDED_MESSAGE = 'Recorded only: no record system is configured for this engagement.';
-
-export function truncate(text: string, limit = RESPONSE_BODY_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… [truncated]`;
-}
 
 export function noneProvider(row: RmsProviderRow | null): RmsProvider {
   return {
     name: row?.name ?? NONE_PROVIDER_NAME,
     providerId: row?.id ?? null,
-    maxAttempts: 1,
-    send: () => Promise.resolve({ succeeded: true, responseMessage: NONE_RECORDED_MESSAGE, responseBody: '', retryable: false }),
+    send: () =>
+      Promise.resolve({ succeeded: true, status: null, responseMessage: NONE_RECORDED_MESSAGE, responseBody: '', retryable: false, retryAfterSeconds: null }),
   };
 }
 
-async function readLimited(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < READ_LIMIT) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, READ_LIMIT));
-}
+const missingEndpoint = () => failure('The record system has no endpoint URL configured.', false);
 
-const failure = (responseMessage: string, retryable: boolean, responseBody = ''): AttemptResult => ({
-  succeeded: false,
-  responseMessage,
-  responseBody,
-  retryable,
-});
-
-function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return `Timed out after ${timeoutMs} ms.`;
-  }
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return `Could not reach the record system (${detail}).`;
-}
-
-export function webhookProvider(row: RmsProviderRow, options: { fetch?: typeof fetch } = {}): RmsProvider {
-  const timeoutMs = Math.min(Math.max(row.timeoutMs, 1), TIMEOUT_CAP_MS);
-  const doFetch = options.fetch ?? fetch;
+function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets): RmsProvider {
   return {
     name: row.name,
     providerId: row.id,
-    maxAttempts: Math.min(Math.max(row.maxAttempts, 1), MAX_ATTEMPTS_CAP),
-    async send(body, attempt) {
-      if (!row.endpointUrl) return failure('The record system has no endpoint URL configured.', false);
+    async send(facts, attempt, now) {
+      if (!row.endpointUrl) return missingEndpoint();
       // Contact details are only sent signed, so the receiver can tell our pushes from forgeries.
-      if (!row.signingSecret) return failure('The record system has no signing secret configured.', false);
-      let url: URL;
+      if (!secrets.secret) return failure('The record system has no signing secret configured.', false);
+      const body = webhookBody(facts);
+      let signed;
       try {
-        url = new URL(row.endpointUrl);
+        // The referral's key is the webhook-id: the same in every retry and resend (idempotency).
+        signed = signMessage(secrets.secret, `msg_${facts.referralId}`, now, body);
       } catch {
-        return failure('The record system endpoint URL is not a valid URL.', false);
+        return failure('The signing secret is not a Standard Webhooks secret (whsec_…): set a new one.', false);
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') return failure('The record system endpoint URL must be http or https.', false);
+      return postOnce({
+        url: row.endpointUrl,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'X-Rms-Attempt': String(attempt), ...signed },
+        body,
+        timeoutMs: row.timeoutMs,
+        now,
+      });
+    },
+  };
+}
 
-      const signal = AbortSignal.timeout(timeoutMs);
-      try {
-        const response = await doFetch(url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
-            [SIGNATURE_HEADER]: signBody(body, row.signingSecret),
-            'X-Rms-Attempt': String(attempt),
-          },
-          body,
-          // A redirect would carry the contact's details somewhere nobody configured.
-          redirect: 'manual',
-          signal,
-        });
-        const text = truncate(await readLimited(response));
-        const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-        if (response.ok) return { succeeded: true, responseMessage: status, responseBody: text, retryable: false };
-        if (response.status >= 300 && response.status < 400) return failure(`${status}: redirects are not followed.`, false, text);
-        const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
-        return failure(status, retryable, text);
-      } catch (error) {
-        return failure(describeError(error, timeoutMs), true);
-      }
+function fhirProvider(row: RmsProviderRow, secrets: ProviderSecrets): RmsProvider {
+  return {
+    name: row.name,
+    providerId: row.id,
+    async send(facts, _attempt, now) {
+      if (!row.endpointUrl) return missingEndpoint();
+      return postOnce({
+        url: row.endpointUrl,
+        headers: {
+          'Content-Type': FHIR_CONTENT_TYPE,
+          Accept: FHIR_CONTENT_TYPE,
+          ...(secrets.bearerToken ? { Authorization: `Bearer ${secrets.bearerToken}` } : {}),
+        },
+        body: JSON.stringify(referralBundle(facts)),
+        timeoutMs: row.timeoutMs,
+        now,
+        describeFailure: describeOperationOutcome,
+      });
     },
   };
 }
 
 /** The provider a row describes; no row (the engagement has none) records only. */
-export function providerFor(row: RmsProviderRow | null, options: { fetch?: typeof fetch } = {}): RmsProvider {
-  if (row?.kind === 'webhook') return webhookProvider(row, options);
+export function providerFor(row: RmsProviderRow | null, secrets: ProviderSecrets): RmsProvider {
+  if (row?.kind === 'webhook') return webhookProvider(row, secrets);
+  if (row?.kind === 'fhir') return fhirProvider(row, secrets);
   return noneProvider(row);
 }

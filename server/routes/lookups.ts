@@ -13,7 +13,6 @@ import {
   campaignTypes,
   indications,
   questionCategories,
-  rmsProviders,
   roles,
   tags,
   targetGroups,
@@ -101,7 +100,6 @@ export function mountLookupRoutes(app: Hono<AppEnv>, deps: Deps) {
     { type: LOOKUP_TYPES.questionCategories, table: questionCategories as LookupTable },
     { type: LOOKUP_TYPES.targetGroups, table: targetGroups as LookupTable },
     { type: LOOKUP_TYPES.therapeuticAreas, table: therapeuticAreas as LookupTable },
-    { type: LOOKUP_TYPES.rmsProviders, table: rmsProviders as LookupTable },
     { type: LOOKUP_TYPES.indications, table: indications as LookupTable, withActive: true, input: IndicationInput },
     { type: LOOKUP_TYPES.tags, table: tags as LookupTable, input: TagInput },
   ];

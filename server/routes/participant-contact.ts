@@ -3,11 +3,11 @@
  * code, the screener's contact fields, and the contact itself. Public routes, opened by the
  * submission's access token (server/participant/access.ts).
  *
- * The contact is stored first (values sealed with the PHI key), together with its referral, the
- * submission marked completed and the channel's completed count, all in one transaction; only
- * then is it pushed to the record system, in the background, so a record system that is slow or
- * down never fails (or delays) the participant's request. Every attempt leaves an audit, and a
- * Super User can resend (routes/rms-audits.ts).
+ * The contact is stored first (values sealed with the PHI key), together with its referral, its
+ * record-system outbox row, the submission marked completed and the channel's completed count,
+ * all in one transaction; the first delivery attempt runs after that, in the background, so a
+ * record system that is slow or down never fails (or delays) the participant's request. Failed
+ * attempts are retried on RMS_RETRY_SCHEDULE (rms/worker.ts); every attempt leaves an audit.
  */
 import { Hono, type Context } from 'hono';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
@@ -43,7 +43,9 @@ import { haversineMiles, zipCentroid, type LatLon } from '../participant/distanc
 import { outcomeMessages } from '../participant/messages';
 import { runOfSubmission } from '../participant/run';
 import { qualify, type QualificationResult } from '../participant/qualification';
-import { phiOf, pushOptionsOf, startPush } from '../rms/push';
+import { enqueueDelivery } from '../rms/outbox';
+import { deliverSoon, deliveryOptionsOf } from '../rms/worker';
+import { phiOf } from '../security/phi';
 
 /** SPEC: an engagement's radius defaults to 25 miles. */
 export const DEFAULT_RADIUS_MILES = 25;
@@ -246,13 +248,13 @@ export function participantContactRoutes(deps: Deps) {
         .returning({ id: oFormSubmissions.id });
       if (completed.length === 0) throw conflict(RUN_ALREADY_COMPLETE);
       await countOnChannel(tx, submission.mediaChannelId, 'submissionsCompleted');
+      // In the same transaction: a stored contact is always on its way to its record system.
+      await enqueueDelivery(tx, contact.id, now);
       return contact.id;
     });
 
-    startPush(db, contactId, {
-      ...pushOptionsOf(deps),
-      onError: (error) => deps.log.error('record-system push failed', { contactId, error: error instanceof Error ? error.message : String(error) }),
-    });
+    // The first attempt now, in the background; retries are the delivery worker's (rms/worker.ts).
+    deliverSoon(deliveryOptionsOf(deps), contactId);
     const messages = await outcomeMessages(db, target.screenerId, 'completed', lang, submission.oFormId);
     return sendDocument(c, { meta: { outcome: 'completed', messages } } satisfies ParticipantAnswer<'contact'>, 201);
   });

@@ -1,9 +1,10 @@
 /**
  * Referral counts (SPEC section 7): GET /api/referrals/counts/{engagementId} answers how many
- * referrals the engagement has, and how many of them were screened and randomized.
+ * delivered referrals the engagement has (rms/delivered.ts), and how many of them were screened
+ * and randomized.
  */
 import { Hono } from 'hono';
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { REFERRAL_COUNTS_TYPE, type ReferralCounts } from '../../core/model/referral';
 import type { AppEnv, Deps } from '../context';
 import { referrals } from '../db/schema';
@@ -12,6 +13,7 @@ import { findAccessibleEngagement } from '../domain/engagementAccess';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
+import { isDeliveredReferral } from '../rms/delivered';
 
 export function referralsRoutes(deps: Deps) {
   const { db } = deps;
@@ -28,7 +30,7 @@ export function referralsRoutes(deps: Deps) {
         randomized: sql<number>`count(*) filter (where ${referrals.isRandomized})`.mapWith(Number),
       })
       .from(referrals)
-      .where(eq(referrals.engagementId, engagement.id));
+      .where(and(eq(referrals.engagementId, engagement.id), isDeliveredReferral(referrals.contactId)));
     const counts: Omit<ReferralCounts, 'id'> = {
       total: row?.total ?? 0,
       screened: row?.screened ?? 0,

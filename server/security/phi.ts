@@ -7,6 +7,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Deps } from '../context';
 
 const PREFIX = 'phi1';
 const KEY_BYTES = 32;
@@ -73,4 +74,17 @@ export function resolvePhiKey(configured: Buffer | null, dataDir: string): Buffe
   const key = randomBytes(KEY_BYTES);
   fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
   return key;
+}
+
+const resolvedCiphers = new WeakMap<object, PhiCipher>();
+
+/** The server's PHI cipher: the one it was built with, else the configured (or kept) key. */
+export function phiOf(deps: Pick<Deps, 'phi' | 'config'>): PhiCipher {
+  if (deps.phi) return deps.phi;
+  let cipher = resolvedCiphers.get(deps);
+  if (!cipher) {
+    cipher = phiCipher(resolvePhiKey(deps.config.phiKey, deps.config.dataDir));
+    resolvedCiphers.set(deps, cipher);
+  }
+  return cipher;
 }

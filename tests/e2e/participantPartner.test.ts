@@ -9,7 +9,6 @@
  *
  * One server (its own, with the demo data, so the figures are this file's alone) and one browser.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { freePort, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { demoChannel, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
 import {
   engagements,
@@ -34,7 +34,7 @@ import {
 } from '../../server/db/schema';
 
 const PARTNER_HOST = 'partner.localhost';
-const WEBHOOK_SECRET = 'e2e-webhook-secret';
+const WEBHOOK_SECRET = newWebhookSecret();
 const PROVIDER_NAME = 'E2E partner webhook';
 const XSS_MESSAGE = '<p>Not a match today.</p><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 const DRAFT_TITLE = 'Draft question for the preview?';
@@ -80,7 +80,7 @@ beforeAll(async () => {
     await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
     const [provider] = await db
       .insert(rmsProviders)
-      .values({ name: PROVIDER_NAME, kind: 'webhook', endpointUrl: `http://127.0.0.1:${webhookPort}/hook`, signingSecret: WEBHOOK_SECRET, maxAttempts: 1 })
+      .values({ name: PROVIDER_NAME, kind: 'webhook', endpointUrl: `http://127.0.0.1:${webhookPort}/hook`, signingSecret: WEBHOOK_SECRET })
       .returning({ id: rmsProviders.id });
     await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.identification, 'DEMO-HEART'));
     await db
@@ -104,7 +104,7 @@ beforeAll(async () => {
       configuration: { required: true, helperText: null, translations: {}, options: [] },
     });
   });
-  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), RMS_RETRY_BACKOFF_MS: '50' } });
+  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), RMS_RETRY_SCHEDULE: 'none' } });
   token = await adminToken(server.url);
   api = apiCaller(server.url, () => token);
 
@@ -257,11 +257,15 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     // The record system's webhook: the contact, signed.
     await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
     const hook = received.at(-1)!;
-    const payload = JSON.parse(hook.body) as { contactId: number | string; mediaChannelId: number | string; values: Record<string, string>; site: { name: string } | null };
+    const { type, data: payload } = JSON.parse(hook.body) as {
+      type: string;
+      data: { contactId: number; attribution: { mediaChannelId: number }; values: Record<string, string>; site: { name: string } | null };
+    };
+    expect(type).toBe('referral.created');
     expect(payload.values).toMatchObject({ first_name: 'Ann', last_name: 'Partner', email: 'ann.partner@example.com', phone: '212-555-0100', zip_code: '10001' });
     expect(payload.site?.name).toBe('Midtown Heart Center');
-    expect(String(payload.mediaChannelId)).toBe(channelId);
-    expect(hook.headers['x-signature']).toBe(`sha256=${crypto.createHmac('sha256', WEBHOOK_SECRET).update(hook.body).digest('hex')}`);
+    expect(String(payload.attribution.mediaChannelId)).toBe(channelId);
+    expect(await verifyStandardWebhook(WEBHOOK_SECRET, hook.headers, hook.body, Date.now() / 1000)).toBe(true);
 
     expect(delta(before, await figures())).toEqual({ views: 1, submissionsStarted: 1, submissionsQualified: 1, submissionsCompleted: 1 });
 

@@ -124,7 +124,14 @@ const RULES: Record<string, Access> = {
   // Record-system audits are Super User only; the record system's callback is public but signed.
   'GET /api/rms-audits': 'super',
   'POST /api/resend-rms-audit/:contactId': 'super',
+  'POST /api/resend-rms-audit': 'super',
   'POST /api/rms-callback': 'public',
+  'POST /api/rms-callback/fhir/:providerId': 'public',
+  // Providers: everyone signed in reads the picker; Super Users manage and test them.
+  'POST /api/rms-providers': 'super',
+  'PATCH /api/rms-providers/:id': 'super',
+  'DELETE /api/rms-providers/:id': 'super',
+  'POST /api/rms-providers/:id/test': 'super',
   'GET /api/campaign-types': 'staff',
   'GET /api/campaign-types/:id': 'staff',
   'GET /api/roles': 'staff',

@@ -17,7 +17,8 @@ import { eq, sql } from 'drizzle-orm';
 import { createHarness, type Harness } from '../server/harness';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { auditEvents, contacts, engagements, rmsAudits, rmsProviders } from '../../server/db/schema';
-import { settlePushes } from '../../server/rms/push';
+import { settleDeliveries } from '../../server/rms/worker';
+import { newWebhookSecret } from '../support/standardWebhooks';
 
 const run = promisify(execFile);
 const onPostgres = process.env.TEST_DB_KIND === 'postgres';
@@ -81,18 +82,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   capture(process.stdout);
   capture(process.stderr);
-  h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_BACKOFF_MS: '5' });
+  h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_SCHEDULE: 'none' });
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/contacts`, signingSecret: 'echo-secret', timeoutMs: 2000, maxAttempts: 1 })
+    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/contacts`, signingSecret: newWebhookSecret(), timeoutMs: 2000 })
     .returning();
   await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
 });
 
 afterAll(async () => {
   for (const undo of restore) undo();
-  await settlePushes();
+  await settleDeliveries();
   echo.closeAllConnections();
   await new Promise<void>((resolve) => echo.close(() => resolve()));
   await h?.close();
@@ -106,7 +107,7 @@ describe('contact details at rest', () => {
       body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    await settlePushes();
+    await settleDeliveries();
     const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
     expect(contact).toBeDefined();
     // The record system did get the values and echoed them: the point is what we keep of that.
@@ -116,12 +117,12 @@ describe('contact details at rest', () => {
 
     // Staff at work on it: a resend and a read of the record-system audits.
     const superToken = await h.token();
-    const resend = await h.request('POST', `/api/resend-rms-audit/${contact!.id}`, { token: superToken });
+    const resend = await h.request('POST', `/api/resend-rms-audit/${contact!.id}?again=true`, { token: superToken });
     expect(resend.status).toBe(201);
     expect(leaks(await resend.text())).toEqual([]);
     const list = await h.request('GET', `/api/rms-audits?contactId=${contact!.id}`, { token: superToken });
     expect(leaks(await list.text())).toEqual([]);
-    await settlePushes();
+    await settleDeliveries();
 
     const dump = await textDump();
     // The dump is real: it holds this run's rows (the contact's ciphertext, the fixture's site).

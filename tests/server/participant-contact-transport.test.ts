@@ -12,7 +12,7 @@ import { createParticipantTransport } from '../../core/participant/transport';
 import { createRunner, type RunnerState } from '../../core/oform/runner';
 import { message } from '../../core/validation/messages';
 import { contacts, referrals } from '../../server/db/schema';
-import { settlePushes } from '../../server/rms/push';
+import { settleDeliveries } from '../../server/rms/worker';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   f = await createParticipantFixture(h.db);
 });
 afterAll(async () => {
-  await settlePushes();
+  await settleDeliveries();
   await h.close();
 });
 
@@ -71,7 +71,7 @@ describe('the contact steps over the participant transport', () => {
     expect(state.outcome).toBe('completed');
     expect(state.messages.contactForm).toContain('Thank you');
 
-    await settlePushes();
+    await settleDeliveries();
     const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(api.submissionId())));
     expect(JSON.parse(h.phi.open(contact!.valuesCiphertext))).toEqual({ first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' });
     expect(await h.db.select().from(referrals).where(eq(referrals.contactId, contact!.id))).toHaveLength(1);

@@ -11,7 +11,7 @@ import { createHarness, json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../server/db/schema';
 import { channelFigures } from '../../server/domain/channelFigures';
-import { settlePushes } from '../../server/rms/push';
+import { settleDeliveries } from '../../server/rms/worker';
 import { PAGE_NOT_ON_PATH, SUBMISSION_COMPLETED } from '../../server/routes/participant';
 import { SCREENING_INCOMPLETE } from '../../server/routes/participant-contact';
 import { followPath, type PathStep } from '../../server/participant/path';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   f = await createParticipantFixture(h.db);
 });
 afterAll(async () => {
-  await settlePushes();
+  await settleDeliveries();
   await h.close();
 });
 
@@ -70,7 +70,7 @@ async function expectRefusedAfterQualification(submissionId: string, token: stri
     expect(res.status).toBe(409);
     expect((await json(res)).errors[0].detail).toBe(SCREENING_INCOMPLETE);
   }
-  await settlePushes();
+  await settleDeliveries();
   expect(await written(submissionId)).toEqual(before);
   expect(before.status).toBe('in_progress');
 }
@@ -163,7 +163,7 @@ describe('qualification over the complete path', () => {
     const notQualifiedSites = await json(await sites(s.submissionId, s.token));
     expect(notQualifiedSites).toMatchObject({ data: [], meta: { outcome: 'notQualified' } });
     expect((await leaveContact(s.submissionId, s.token)).status).toBe(409);
-    await settlePushes();
+    await settleDeliveries();
   });
 
   it('makes the answers final once the outcome is reached: no answer, entry or sanitization changes them', async () => {

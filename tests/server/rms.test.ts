@@ -1,9 +1,11 @@
 /**
- * After qualification and the record system (issue 7), on the real server and database: trial
- * sites by real ZIP centroids, the contact form's checks, the contact stored encrypted before
- * anything else, its referral and counts, and the webhook provider against a real local HTTP
- * server that succeeds, fails with 500 and times out — an audit for every attempt, a resend,
- * nothing lost while the record system is down — and the signed callback.
+ * After qualification, on the real server and database: trial sites by real ZIP centroids, the
+ * contact form's checks, the contact stored encrypted with its referral and its outbox row, and
+ * its delivery to a real local HTTP receiver signed as Standard Webhooks says (checked with an
+ * independent implementation), retried on RMS_RETRY_SCHEDULE at instants the test states
+ * through the server's clock: a receiver that fails twice then accepts, a 422 that stops at
+ * once, a 429's Retry-After, timeouts and refused connections; resends (one, bulk, and a
+ * delivered one only on purpose); the audits list's filters; and the signed callback.
  */
 import http from 'node:http';
 import { channelFigures } from '../../server/domain/channelFigures';
@@ -21,18 +23,22 @@ import {
   rmsAudits,
   rmsProviders,
 } from '../../server/db/schema';
-import { settlePushes } from '../../server/rms/push';
-import { signBody, verifySignature } from '../../server/rms/signature';
+import { deliverDue, deliveryOptionsOf, settleDeliveries } from '../../server/rms/worker';
 import { NONE_RECORDED_MESSAGE } from '../../server/rms/provider';
+import { rmsDeliveries } from '../../server/db/schema';
+import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../support/standardWebhooks';
 import { message } from '../../core/validation/messages';
 
-type Mode = 'ok' | 'fail' | 'hang' | 'hold';
+type Mode = 'ok' | 'fail' | 'hang' | 'hold' | 'never' | 'busy';
 interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
 }
 
-const SECRET = 'a-shared-webhook-secret';
+const SECRET = newWebhookSecret();
+/** The server's clock: each test states the instants it means. */
+const T0 = new Date('2031-05-06T09:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 let h: Harness;
 let f: ParticipantFixture;
 let superToken: string;
@@ -73,7 +79,7 @@ async function completeRun(options: { values?: Record<string, unknown>; site?: n
   expect(res.status, await res.clone().text()).toBe(201);
   const body = await json(res);
   expect(body.meta.outcome).toBe('completed');
-  if (options.settle !== false) await settlePushes();
+  if (options.settle !== false) await settleDeliveries();
   const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
   expect(contact).toBeDefined();
   return { contact: contact!, submissionId, token, body };
@@ -89,6 +95,8 @@ beforeAll(async () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       if (mode === 'ok') res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ accepted: true, id: `rms-${received.length}` }));
       else if (mode === 'fail') res.writeHead(500, { 'Content-Type': 'text/plain' }).end('database unavailable');
+      else if (mode === 'never') res.writeHead(422, { 'Content-Type': 'application/json' }).end('{"error":"site unknown"}');
+      else if (mode === 'busy') res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '600' }).end('slow down');
       else if (mode === 'hold') void held.then(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('taken'));
       // 'hang': never answers; the provider's timeout has to end the attempt.
     });
@@ -96,19 +104,20 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/contacts`;
 
-  h = await createHarness({ RMS_RETRY_BACKOFF_MS: '5' });
+  h = await createHarness({ RMS_RETRY_SCHEDULE: '60,300' });
+  h.clock.set(T0);
   superToken = await h.token();
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Test webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: SECRET, timeoutMs: 300, maxAttempts: 3 })
+    .values({ name: 'Test webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 300 })
     .returning();
   providerId = provider!.id;
   await h.db.update(engagements).set({ rmsProviderId: providerId }).where(eq(engagements.id, f.engagementIds[0]));
 });
 
 afterAll(async () => {
-  await settlePushes();
+  await settleDeliveries();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await h.close();
@@ -117,8 +126,17 @@ afterAll(async () => {
 beforeEach(async () => {
   mode = 'ok';
   received = [];
-  await setProvider({ endpointUrl: endpoint, timeoutMs: 300, maxAttempts: 3 });
+  h.clock.set(T0);
+  await setProvider({ endpointUrl: endpoint, timeoutMs: 300, isActive: true });
 });
+
+/** Makes the attempts due at `instant`, as the delivery worker would then. */
+const deliverAt = async (instant: Date, only?: { contactId: number }) => {
+  h.clock.set(instant);
+  return deliverDue(deliveryOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock }), instant, only);
+};
+const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const deliveryOf = async (contactId: number) => (await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contactId)))[0]!;
 
 describe('trial sites by ZIP code', () => {
   const sites = async (submissionId: string, token: string, zip: string) =>
@@ -231,7 +249,7 @@ describe('the contact', () => {
     expect(JSON.parse(h.phi.open(contact.valuesCiphertext))).toEqual(VALUES);
     expect(contact).toMatchObject({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId, screenerId: f.screenerId, mediaChannelId: f.mediaChannelId, acceptTerms: true, language: 'en' });
     expect(contact.consentedAt).toBeInstanceOf(Date);
-    expect(contact.pushedAt).toBeInstanceOf(Date);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: T0, nextAttemptAt: null });
 
     const [referral] = await h.db.select().from(referrals).where(eq(referrals.contactId, contact.id));
     expect(referral).toMatchObject({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId, isScreened: false, isRandomized: false });
@@ -240,17 +258,32 @@ describe('the contact', () => {
     const channel = (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)!;
     expect(channel.submissionsCompleted).toBe(channelBefore.submissionsCompleted + 1);
 
-    // One attempt, signed, carrying the decrypted values.
+    // One attempt, signed as Standard Webhooks says, carrying the decrypted values.
     expect(received).toHaveLength(1);
     const delivery = received[0]!;
     expect(delivery.headers['content-type']).toBe('application/json');
-    expect(verifySignature(delivery.headers['x-signature'] as string, delivery.body, SECRET)).toBe(true);
+    expect(await verifyStandardWebhook(SECRET, delivery.headers, delivery.body, T0.getTime() / 1000)).toBe(true);
+    // Not under another secret, not with the body changed, not replayed ten minutes later.
+    expect(await verifyStandardWebhook(newWebhookSecret(), delivery.headers, delivery.body, T0.getTime() / 1000)).toBe(false);
+    expect(await verifyStandardWebhook(SECRET, delivery.headers, `${delivery.body} `, T0.getTime() / 1000)).toBe(false);
+    expect(await verifyStandardWebhook(SECRET, delivery.headers, delivery.body, T0.getTime() / 1000 + 600)).toBe(false);
+    const { referralKey } = await deliveryOf(contact.id);
+    expect(delivery.headers['webhook-id']).toBe(`msg_${referralKey}`);
+    expect(delivery.headers['webhook-timestamp']).toBe(String(T0.getTime() / 1000));
     expect(JSON.parse(delivery.body)).toMatchObject({
-      contactId: contact.id,
-      engagement: { id: f.engagementIds[0] },
-      site: { engagementSiteLocationId: f.engagementSiteLocationId, zipCode: '10001' },
-      acceptTerms: true,
-      values: VALUES,
+      type: 'referral.created',
+      timestamp: contact.created.toISOString(),
+      data: {
+        referralId: referralKey,
+        contactId: contact.id,
+        engagement: { id: f.engagementIds[0] },
+        site: { engagementSiteLocationId: f.engagementSiteLocationId, zipCode: '10001' },
+        survey: { id: f.oFormId, identity: f.oFormIdentity, version: 1 },
+        attribution: { mediaChannelId: f.mediaChannelId },
+        consent: { acceptedTerms: true, consentedAt: contact.consentedAt!.toISOString(), language: 'en' },
+        values: VALUES,
+        test: false,
+      },
     });
     const audits = await auditsOf(contact.id);
     expect(audits).toHaveLength(1);
@@ -278,46 +311,83 @@ describe('the contact', () => {
   });
 });
 
-describe('the webhook provider', () => {
-  it('retries a 500 up to max_attempts with an audit each, keeps the contact, and a resend succeeds', async () => {
+describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
+  it('retries a receiver that fails twice, then delivers with nobody pressing Resend', async () => {
     mode = 'fail';
     const { contact } = await completeRun();
-    const failed = await auditsOf(contact.id);
-    expect(failed.map((a) => [a.attempt, a.succeeded, a.responseMessage])).toEqual([
-      [1, false, 'HTTP 500 Internal Server Error'],
-      [2, false, 'HTTP 500 Internal Server Error'],
-      [3, false, 'HTTP 500 Internal Server Error'],
-    ]);
-    expect(failed[0]!.responseBody).toBe('database unavailable');
-    expect(received.map((r) => r.headers['x-rms-attempt'])).toEqual(['1', '2', '3']);
-    // Never lost: the contact and its referral stay, not marked as pushed.
-    const [stored] = await h.db.select().from(contacts).where(eq(contacts.id, contact.id));
-    expect(stored!.pushedAt).toBeNull();
-    expect(await h.db.select().from(referrals).where(eq(referrals.contactId, contact.id))).toHaveLength(1);
-
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'retrying', attempts: 1, nextAttemptAt: at(60) });
+    // Nothing is due before the schedule says so.
+    expect(await deliverAt(at(59), { contactId: contact.id })).toEqual([]);
+    expect(received).toHaveLength(1);
+    await deliverAt(at(60), { contactId: contact.id });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'retrying', attempts: 2, nextAttemptAt: at(360) });
     mode = 'ok';
-    const resend = await h.request('POST', `/api/resend-rms-audit/${contact.id}`, { token: superToken });
-    expect(resend.status).toBe(201);
-    const doc = await json(resend);
-    expect(doc.data).toMatchObject({ type: 'rms-audits', attributes: { contactId: contact.id, succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK' } });
-    expect(doc.included).toEqual([{ type: 'rms-providers', id: String(providerId), attributes: { name: 'Test webhook', kind: 'webhook' } }]);
-    expect(await auditsOf(contact.id)).toHaveLength(4);
-    expect((await h.db.select().from(contacts).where(eq(contacts.id, contact.id)))[0]!.pushedAt).toBeInstanceOf(Date);
-    expect((await h.request('POST', '/api/resend-rms-audit/999999', { token: superToken })).status).toBe(404);
+    expect(await deliverAt(at(359), { contactId: contact.id })).toEqual([]);
+    await deliverAt(at(360), { contactId: contact.id });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 3, nextAttemptAt: null, deliveredAt: at(360) });
+    const audits = await auditsOf(contact.id);
+    expect(audits.map((a) => [a.attempt, a.succeeded, a.responseMessage, a.created.toISOString()])).toEqual([
+      [1, false, 'HTTP 500 Internal Server Error', T0.toISOString()],
+      [2, false, 'HTTP 500 Internal Server Error', at(60).toISOString()],
+      [3, true, 'HTTP 200 OK', at(360).toISOString()],
+    ]);
+    expect(audits[0]!.responseBody).toBe('database unavailable');
+    // Every attempt carries the same referral (webhook-id and referralId), signed at its own time.
+    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(received.map((r) => JSON.parse(r.body).data.referralId)).size).toBe(1);
+    expect(received.map((r) => r.headers['webhook-timestamp'])).toEqual([T0, at(60), at(360)].map((d) => String(d.getTime() / 1000)));
+    expect(received.map((r) => r.headers['x-rms-attempt'])).toEqual(['1', '2', '3']);
   });
 
-  it('cuts off an endpoint that does not answer after timeout_ms, with an audit per attempt', async () => {
-    mode = 'hang';
-    await setProvider({ timeoutMs: 200, maxAttempts: 2 });
-    const started = Date.now();
+  it('ends undelivered after the last attempt of the schedule, the contact and its referral kept', async () => {
+    mode = 'fail';
     const { contact } = await completeRun();
-    const audits = await auditsOf(contact.id);
-    expect(audits.map((a) => [a.attempt, a.succeeded, a.responseMessage])).toEqual([
-      [1, false, 'Timed out after 200 ms.'],
-      [2, false, 'Timed out after 200 ms.'],
-    ]);
-    expect(received).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    await deliverAt(at(60), { contactId: contact.id });
+    await deliverAt(at(360), { contactId: contact.id });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'undelivered', attempts: 3, nextAttemptAt: null, deliveredAt: null });
+    expect(await deliverAt(at(100_000), { contactId: contact.id })).toEqual([]);
+    expect(received).toHaveLength(3);
+    expect(JSON.parse(h.phi.open(contact.valuesCiphertext))).toEqual(VALUES);
+    expect(await h.db.select().from(referrals).where(eq(referrals.contactId, contact.id))).toHaveLength(1);
+  });
+
+  it('stops at once on a 422 (the receiver says never), without waiting for the schedule', async () => {
+    mode = 'never';
+    const { contact } = await completeRun();
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'undelivered', attempts: 1, nextAttemptAt: null });
+    expect((await auditsOf(contact.id))[0]).toMatchObject({ succeeded: false, responseMessage: 'HTTP 422 Unprocessable Entity', responseBody: '{"error":"site unknown"}' });
+    expect(await deliverAt(at(86_400), { contactId: contact.id })).toEqual([]);
+    expect(received).toHaveLength(1);
+  });
+
+  it("waits as long as a 429's Retry-After asks when that is longer than the schedule", async () => {
+    mode = 'busy';
+    const { contact } = await completeRun();
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'retrying', nextAttemptAt: at(600) });
+    mode = 'ok';
+    expect(await deliverAt(at(599), { contactId: contact.id })).toEqual([]);
+    await deliverAt(at(600), { contactId: contact.id });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('cuts off an endpoint that does not answer after timeoutMs and retries it', async () => {
+    mode = 'hang';
+    await setProvider({ timeoutMs: 200 });
+    const { contact } = await completeRun();
+    expect((await auditsOf(contact.id)).map((a) => [a.attempt, a.succeeded, a.responseMessage])).toEqual([[1, false, 'Timed out after 200 ms.']]);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'retrying', nextAttemptAt: at(60) });
+  });
+
+  it('retries when the record system cannot be reached, and loses nothing', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await setProvider({ endpointUrl: `http://127.0.0.1:${port}/gone` });
+    const { contact } = await completeRun();
+    const [audit] = await auditsOf(contact.id);
+    expect(audit!.responseMessage).toMatch(/^Could not reach the record system/);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'retrying', nextAttemptAt: at(60) });
   });
 
   it('answers the participant without waiting for the record system', async () => {
@@ -327,65 +397,139 @@ describe('the webhook provider', () => {
     });
     await setProvider({ timeoutMs: 30_000 });
     const { contact } = await completeRun({ settle: false });
-    // The participant has their answer while the record system has not answered yet.
+    // The participant has their answer while the record system has not answered yet; the
+    // attempt is claimed, so no other process (or worker pass) makes it twice.
     expect(await auditsOf(contact.id)).toHaveLength(0);
+    expect((await deliveryOf(contact.id)).leaseId).not.toBeNull();
+    expect(await deliverAt(T0, { contactId: contact.id })).toEqual([]);
     release();
-    await settlePushes();
-    const audits = await auditsOf(contact.id);
-    expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ succeeded: true, responseBody: 'taken' });
+    await settleDeliveries();
+    expect(await auditsOf(contact.id)).toMatchObject([{ succeeded: true, responseBody: 'taken' }]);
+    expect(received).toHaveLength(1);
   });
 
-  it('loses nothing when the record system cannot be reached', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await setProvider({ endpointUrl: `http://127.0.0.1:${port}/gone`, maxAttempts: 2 });
+  it('holds deliveries to an inactive provider until it is active again', async () => {
+    await setProvider({ isActive: false });
     const { contact } = await completeRun();
-    const audits = await auditsOf(contact.id);
-    expect(audits).toHaveLength(2);
-    expect(audits.every((a) => !a.succeeded && a.responseMessage.startsWith('Could not reach the record system'))).toBe(true);
-    expect(JSON.parse(h.phi.open(contact.valuesCiphertext))).toEqual(VALUES);
+    expect(received).toHaveLength(0);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    await setProvider({ isActive: true });
+    await deliverAt(at(5), { contactId: contact.id });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 
-  it('lists audits for Super Users, newest first, with their providers and without secrets', async () => {
-    const res = await h.request('GET', '/api/rms-audits?include=rmsProviders', { token: superToken });
+  it('records only, delivered at once, for an engagement without a record system', async () => {
+    const { contact } = await completeRun({ site: null, engagementId: f.engagementIds[1] });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', deliveredAt: T0 });
+    expect(received).toHaveLength(0);
+  });
+});
+
+describe('resending', () => {
+  it('delivers a failed contact now and starts a fresh round; a delivered one only when meant, with the same referralId', async () => {
+    mode = 'fail';
+    const { contact } = await completeRun();
+    mode = 'ok';
+    h.clock.set(at(10));
+    const resend = await h.request('POST', `/api/resend-rms-audit/${contact.id}`, { token: superToken });
+    expect(resend.status).toBe(201);
+    const doc = await json(resend);
+    expect(doc.data).toMatchObject({ type: 'rms-audits', attributes: { contactId: contact.id, succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK' } });
+    expect(doc.included).toEqual([{ type: 'rms-providers', id: String(providerId), attributes: { name: 'Test webhook', kind: 'webhook' } }]);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', deliveredAt: at(10) });
+
+    // Sending a delivered referral again would reach the receiver twice: refused unless meant.
+    const twice = await h.request('POST', `/api/resend-rms-audit/${contact.id}`, { token: superToken });
+    expect(twice.status).toBe(409);
+    expect((await json(twice)).errors[0].detail).toContain('the record system would receive it twice');
+    expect(received).toHaveLength(2);
+    const again = await h.request('POST', `/api/resend-rms-audit/${contact.id}?again=true`, { token: superToken });
+    expect(again.status).toBe(201);
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', deliveredAt: at(10), attempts: 2 });
+
+    expect((await h.request('POST', '/api/resend-rms-audit/999999', { token: superToken })).status).toBe(404);
+    expect((await h.request('POST', `/api/resend-rms-audit/${contact.id}?again=maybe`, { token: superToken })).status).toBe(400);
+  });
+
+  it('re-queues every undelivered contact the filters show, and only those', async () => {
+    mode = 'never';
+    const first = await completeRun();
+    const second = await completeRun();
+    mode = 'ok';
+    const third = await completeRun();
+    const res = await h.request('POST', `/api/resend-rms-audit?engagementId=${f.engagementIds[0]}&to=2031-05-06`, { token: superToken });
     expect(res.status).toBe(200);
-    const doc = await json(res);
-    expect(doc.meta).toMatchObject({ page: 1, limit: 20 });
-    expect(doc.meta.total).toBeGreaterThan(5);
-    expect(doc.data).toHaveLength(20 > doc.meta.total ? doc.meta.total : 20);
-    const created = doc.data.map((d: { attributes: { created: string } }) => d.attributes.created);
-    expect(created).toEqual([...created].sort().reverse());
-    expect(doc.included).toContainEqual({ type: 'rms-providers', id: String(providerId), attributes: { name: 'Test webhook', kind: 'webhook' } });
-    expect(JSON.stringify(doc)).not.toContain(SECRET);
-    const byContact = await json(await h.request('GET', `/api/rms-audits?contactId=${doc.data[0].attributes.contactId}&sort=created&limit=10`, { token: superToken }));
-    expect(byContact.data.every((d: { attributes: { contactId: number } }) => d.attributes.contactId === doc.data[0].attributes.contactId)).toBe(true);
-    expect((await h.request('GET', '/api/rms-audits?sort=responseBody', { token: superToken })).status).toBe(400);
-    const admin = await h.createUser({ username: 'rms-admin', password: 'rms-admin-pass', roles: ['Admin'] });
-    expect(admin).toBeGreaterThan(0);
+    const { meta } = await json(res);
+    expect(meta.queued).toBeGreaterThanOrEqual(2);
+    await settleDeliveries();
+    for (const run of [first, second]) expect(await deliveryOf(run.contact.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect((await auditsOf(third.contact.id))).toHaveLength(1);
+    expect((await json(await h.request('POST', '/api/resend-rms-audit?status=undelivered', { token: superToken }))).meta.queued).toBe(0);
+    expect((await h.request('POST', '/api/resend-rms-audit?from=yesterday', { token: superToken })).status).toBe(400);
+  });
+});
+
+describe('the RMS audits list', () => {
+  it('lists attempts for Super Users with each delivery state, filtered by status, provider, engagement and dates', async () => {
+    mode = 'fail';
+    const { contact } = await completeRun();
+    const list = async (query: string) => json(await h.request('GET', `/api/rms-audits?${query}`, { token: superToken }));
+    const retrying = await list(`status=retrying&include=rmsProviders&limit=100`);
+    const row = retrying.data.find((d: { attributes: { contactId: number } }) => d.attributes.contactId === contact.id);
+    expect(row.attributes).toMatchObject({ deliveryStatus: 'retrying', nextAttemptAt: at(60).toISOString(), engagementId: f.engagementIds[0], succeeded: false });
+    expect(retrying.data.every((d: { attributes: { deliveryStatus: string } }) => d.attributes.deliveryStatus === 'retrying')).toBe(true);
+    expect(retrying.included).toContainEqual({ type: 'rms-providers', id: String(providerId), attributes: { name: 'Test webhook', kind: 'webhook' } });
+    expect(JSON.stringify(retrying)).not.toContain(SECRET.slice(6));
+
+    const delivered = await list('status=delivered&limit=100');
+    expect(delivered.data.length).toBeGreaterThan(0);
+    expect(delivered.data.every((d: { attributes: { deliveryStatus: string; nextAttemptAt: unknown } }) => d.attributes.deliveryStatus === 'delivered' && d.attributes.nextAttemptAt === null)).toBe(true);
+    const byProvider = await list(`rmsProviderId=${providerId}&limit=100`);
+    expect(byProvider.data.every((d: { attributes: { rmsProviderId: number } }) => d.attributes.rmsProviderId === providerId)).toBe(true);
+    const otherEngagement = await list(`engagementId=${f.engagementIds[1]}&limit=100`);
+    expect(otherEngagement.data.every((d: { attributes: { engagementId: number } }) => d.attributes.engagementId === f.engagementIds[1])).toBe(true);
+    expect((await list('from=2031-05-07')).meta.total).toBe(0);
+    expect((await list('to=2031-05-06&contactId=' + contact.id)).meta.total).toBe(1);
+    expect((await list('from=2031-05-06T09:00:00Z&to=2031-05-06T09:00:01Z&contactId=' + contact.id)).meta.total).toBe(1);
+
+    const newest = await list('');
+    expect(newest.meta).toMatchObject({ page: 1, limit: 20 });
+    for (const bad of ['status=lost', 'sort=responseBody', 'from=tomorrow', 'engagementId=x']) {
+      expect((await h.request('GET', `/api/rms-audits?${bad}`, { token: superToken })).status, bad).toBe(400);
+    }
+    await h.createUser({ username: 'rms-admin', password: 'rms-admin-pass', roles: ['Admin'] });
     expect((await h.request('GET', '/api/rms-audits', { token: await h.token('rms-admin', 'rms-admin-pass') })).status).toBe(403);
   });
 });
 
-describe('the record system callback', () => {
-  const callback = (body: string, signature?: string) =>
-    h.request('POST', '/api/rms-callback', { body, headers: { 'Content-Type': 'application/json', ...(signature ? { 'X-Signature': signature } : {}) } });
+describe('the record system callback (Standard Webhooks signed)', () => {
+  const callback = async (body: string, options: { secret?: string; atSeconds?: number; id?: string } = {}) =>
+    h.request('POST', '/api/rms-callback', {
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        ...(options.secret ? await signStandardWebhook(options.secret, options.id ?? 'msg_callback_1', options.atSeconds ?? h.clock().getTime() / 1000, body) : {}),
+      },
+    });
   const counts = async () => (await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: superToken }))).data.attributes;
   const figures = async () => (await json(await h.request('GET', `/api/sponsors/${f.sponsorId}`, { token: superToken }))).data.attributes;
 
-  it('refuses a missing or wrong signature with 401 and changes nothing', async () => {
+  it('refuses a missing, wrong, altered or stale signature with 401 and changes nothing', async () => {
     const { contact } = await completeRun();
     const body = JSON.stringify({ contactId: contact.id, screened: true });
     const before = await counts();
     expect((await callback(body)).status).toBe(401);
-    expect((await callback(body, signBody(body, 'another secret'))).status).toBe(401);
-    expect((await callback(body, signBody(`${body} `, SECRET))).status).toBe(401);
-    expect((await callback(JSON.stringify({ contactId: 999999, screened: true }), signBody(body, SECRET))).status).toBe(401);
+    expect((await callback(body, { secret: newWebhookSecret() })).status).toBe(401);
+    const signed = await signStandardWebhook(SECRET, 'msg_1', h.clock().getTime() / 1000, body);
+    const altered = await h.request('POST', '/api/rms-callback', { body: `${body} `, headers: { 'Content-Type': 'application/json', ...signed } });
+    expect(altered.status).toBe(401);
+    expect((await callback(body, { secret: SECRET, atSeconds: h.clock().getTime() / 1000 - 301 })).status).toBe(401);
+    expect((await callback(JSON.stringify({ contactId: 999999, screened: true }), { secret: SECRET })).status).toBe(401);
     expect(await counts()).toEqual(before);
-    expect((await callback('{"contactId":"x"}', 'sha256=00')).status).toBe(422);
-    expect((await callback('not json', 'sha256=00')).status).toBe(400);
+    expect((await callback('{"contactId":"x"}', { secret: SECRET })).status).toBe(422);
+    expect((await callback('not json', { secret: SECRET })).status).toBe(400);
   });
 
   it('marks the referral screened, then randomized, and the counts and sponsor figures follow', async () => {
@@ -395,18 +539,31 @@ describe('the record system callback', () => {
     expect(before.total).toBeGreaterThan(0);
 
     const screened = JSON.stringify({ contactId: contact.id, screened: true });
-    const res = await callback(screened, signBody(screened, SECRET));
+    const res = await callback(screened, { secret: SECRET });
     expect(res.status).toBe(200);
     expect((await json(res)).data.attributes).toMatchObject({ contactId: contact.id, isScreened: true, isRandomized: false });
     expect(await counts()).toMatchObject({ total: before.total, screened: before.screened + 1, randomized: before.randomized });
 
     const randomized = JSON.stringify({ contactId: contact.id, randomized: true });
-    expect((await callback(randomized, signBody(randomized, SECRET))).status).toBe(200);
+    expect((await callback(randomized, { secret: SECRET })).status).toBe(200);
     expect(await counts()).toMatchObject({ total: before.total, screened: before.screened + 1, randomized: before.randomized + 1 });
     expect(await figures()).toMatchObject({
       totalReferrals: sponsorBefore.totalReferrals,
       totalScreenedReferrals: sponsorBefore.totalScreenedReferrals + 1,
       totalRandomizedReferrals: sponsorBefore.totalRandomizedReferrals + 1,
     });
+  });
+
+  it('counts a referral in the sponsor figures and referral counts once it is delivered', async () => {
+    const before = { counts: await counts(), figures: await figures() };
+    mode = 'fail';
+    const { contact } = await completeRun();
+    expect((await counts()).total).toBe(before.counts.total);
+    expect((await figures()).totalReferrals).toBe(before.figures.totalReferrals);
+    mode = 'ok';
+    await deliverAt(at(60), { contactId: contact.id });
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered' });
+    expect((await counts()).total).toBe(before.counts.total + 1);
+    expect((await figures()).totalReferrals).toBe(before.figures.totalReferrals + 1);
   });
 });

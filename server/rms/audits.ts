@@ -1,0 +1,115 @@
+/**
+ * The RMS audits list for operations: every attempt with where its contact's delivery stands
+ * now, filtered by delivery status, provider, engagement and dates, and the bulk resend of the
+ * undelivered contacts a filter shows.
+ */
+import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { RmsDeliveryStatus } from '../../core/model/rmsAudit';
+import type { Db } from '../db/open';
+import { contacts, rmsAudits, rmsDeliveries } from '../db/schema';
+import type { ListQuery } from '../http/query';
+import { ilikeAny, orderBy } from '../http/sql';
+import { rowsOf } from '../db/rows';
+import type { RmsAuditRow } from './outbox';
+
+export interface AuditFilters {
+  contactId?: number;
+  succeeded?: boolean;
+  status?: RmsDeliveryStatus;
+  rmsProviderId?: number;
+  engagementId?: number;
+  /** Attempts made at or after this instant. */
+  from?: Date;
+  /** Attempts made before this instant. */
+  to?: Date;
+  searchQuery?: string;
+}
+
+export interface AuditListRow extends RmsAuditRow {
+  engagementId: number;
+  deliveryStatus: RmsDeliveryStatus | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  referralId: string | null;
+}
+
+const sorts = {
+  created: rmsAudits.created,
+  contactId: rmsAudits.contactId,
+  rmsProviderName: rmsAudits.rmsProviderName,
+  succeeded: rmsAudits.succeeded,
+};
+
+function whereOf(f: AuditFilters): SQL | undefined {
+  return and(
+    f.contactId !== undefined ? eq(rmsAudits.contactId, f.contactId) : undefined,
+    f.succeeded !== undefined ? eq(rmsAudits.succeeded, f.succeeded) : undefined,
+    f.status !== undefined ? eq(rmsDeliveries.status, f.status) : undefined,
+    f.rmsProviderId !== undefined ? eq(rmsAudits.rmsProviderId, f.rmsProviderId) : undefined,
+    f.engagementId !== undefined ? eq(contacts.engagementId, f.engagementId) : undefined,
+    f.from !== undefined ? gte(rmsAudits.created, f.from) : undefined,
+    f.to !== undefined ? lt(rmsAudits.created, f.to) : undefined,
+    f.searchQuery?.trim() ? ilikeAny([rmsAudits.rmsProviderName, rmsAudits.responseMessage], f.searchQuery) : undefined,
+  );
+}
+
+export async function listAudits(
+  db: Db,
+  filters: AuditFilters,
+  q: Pick<ListQuery<keyof typeof sorts, string>, 'sort' | 'limit' | 'offset'>,
+): Promise<{ rows: AuditListRow[]; total: number }> {
+  const where = whereOf(filters);
+  const [total] = await db
+    .select({ n: count() })
+    .from(rmsAudits)
+    .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
+    .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
+    .where(where);
+  const rows = await db
+    .select({
+      audit: rmsAudits,
+      engagementId: contacts.engagementId,
+      deliveryStatus: rmsDeliveries.status,
+      nextAttemptAt: rmsDeliveries.nextAttemptAt,
+      deliveredAt: rmsDeliveries.deliveredAt,
+      referralId: rmsDeliveries.referralKey,
+    })
+    .from(rmsAudits)
+    .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
+    .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
+    .where(where)
+    .orderBy(...orderBy(q.sort, sorts, rmsAudits.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  return {
+    total: total?.n ?? 0,
+    rows: rows.map((r) => ({
+      ...r.audit,
+      engagementId: r.engagementId,
+      deliveryStatus: r.deliveryStatus as RmsDeliveryStatus | null,
+      // Only a delivery waiting for an attempt has a next one.
+      nextAttemptAt: r.deliveryStatus === 'pending' || r.deliveryStatus === 'retrying' ? r.nextAttemptAt : null,
+      deliveredAt: r.deliveredAt,
+      referralId: r.referralId,
+    })),
+  };
+}
+
+/**
+ * Bulk resend: every undelivered contact with an attempt the filters show starts a fresh round,
+ * due at `now`. Answers how many.
+ */
+export async function requeueUndelivered(db: Db, filters: Omit<AuditFilters, 'status'>, now: Date): Promise<number> {
+  const where = whereOf({ ...filters, status: 'undelivered' });
+  const shown = db
+    .selectDistinct({ contactId: rmsAudits.contactId })
+    .from(rmsAudits)
+    .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
+    .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
+    .where(where);
+  const result = await db.execute(sql`
+    update rms_deliveries set status = 'pending', attempts = 0, next_attempt_at = ${now.toISOString()}::timestamptz, lease_id = null
+    where status = 'undelivered' and contact_id in (${shown})
+    returning contact_id`);
+  return rowsOf(result).length;
+}

@@ -1,0 +1,22 @@
+/**
+ * What "delivered" means, in one place: the sponsors list's referral figures, the referral
+ * counts and the funnel's `delivered` stage all count with `isDeliveredReferral`. A referral is
+ * delivered once its record system accepted it (for an engagement without one: once recorded);
+ * a referral stored without a contact (made before contacts existed) has nothing to deliver and
+ * counts as delivered.
+ */
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+export const DELIVERY_STATUS = {
+  /** The first attempt (of a round) is due. */
+  pending: 'pending',
+  /** An attempt failed; the next one is due at next_attempt_at. */
+  retrying: 'retrying',
+  delivered: 'delivered',
+  /** Every attempt of the schedule failed, or the receiver said "never": waits for a resend. */
+  undelivered: 'undelivered',
+} as const;
+
+/** SQL: whether the referral whose contact id is `contactId` (a referrals.contact_id column or expression) counts as delivered. */
+export const isDeliveredReferral = (contactId: AnyColumn | SQL): SQL =>
+  sql`(${contactId} is null or exists (select 1 from rms_deliveries dl where dl.contact_id = ${contactId} and dl.status = 'delivered'))`;

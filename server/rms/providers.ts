@@ -1,0 +1,161 @@
+/**
+ * Record-system provider rows: creating, changing and deleting them, and their secrets. The
+ * signing secret and a FHIR bearer token are sealed with the PHI cipher (security/phi.ts) before
+ * they are stored and opened only to sign or send; nothing here answers them.
+ */
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import {
+  RMS_PROVIDER_MESSAGES,
+  settingsIssues,
+  type RmsProvider,
+  type RmsProviderInput,
+  type RmsProviderPatch,
+} from '../../core/model/rmsProvider';
+import type { Db } from '../db/open';
+import { engagements, rmsProviders } from '../db/schema';
+import { conflict, invalid } from '../http/errors';
+import { pgErrorCode } from '../http/sql';
+import type { PhiCipher } from '../security/phi';
+
+export type RmsProviderRow = typeof rmsProviders.$inferSelect;
+
+/** A provider's secrets, opened: what the transports sign and authenticate with. */
+export interface ProviderSecrets {
+  secret: string | null;
+  bearerToken: string | null;
+}
+
+/** Opens a stored secret; a value stored before secrets were sealed is read as it is. */
+function openStored(phi: PhiCipher, stored: string | null): string | null {
+  if (stored === null) return null;
+  return phi.isSealed(stored) ? phi.open(stored) : stored;
+}
+
+export const openSecrets = (phi: PhiCipher, row: Pick<RmsProviderRow, 'signingSecret' | 'bearerToken'>): ProviderSecrets => ({
+  secret: openStored(phi, row.signingSecret),
+  bearerToken: openStored(phi, row.bearerToken),
+});
+
+/** The provider as the API shows it: Super Users see its settings, others its name and kind. */
+export function toRmsProvider(row: RmsProviderRow, options: { full: boolean; engagementCount?: number }): RmsProvider {
+  const base = { id: String(row.id), name: row.name, kind: row.kind as RmsProvider['kind'], isActive: row.isActive };
+  if (!options.full) return base;
+  return {
+    ...base,
+    endpoint: row.endpointUrl,
+    timeoutMs: row.timeoutMs,
+    hasSecret: row.signingSecret !== null,
+    hasBearerToken: row.bearerToken !== null,
+    engagementCount: options.engagementCount ?? 0,
+    created: row.created.toISOString(),
+    modified: row.modified.toISOString(),
+  };
+}
+
+/** How many engagements use each provider. */
+export async function engagementCounts(db: Db, providerIds: readonly number[]): Promise<Map<number, number>> {
+  if (providerIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: engagements.rmsProviderId, n: count() })
+    .from(engagements)
+    .where(inArray(engagements.rmsProviderId, [...providerIds]))
+    .groupBy(engagements.rmsProviderId);
+  return new Map(rows.map((r) => [r.id!, r.n]));
+}
+
+function assertSettings(row: { kind: string; endpointUrl: string | null; signingSecret: string | null; bearerToken: string | null }) {
+  const issues = settingsIssues({
+    kind: row.kind as RmsProvider['kind'],
+    endpoint: row.endpointUrl,
+    hasSecret: row.signingSecret !== null,
+    hasBearerToken: row.bearerToken !== null,
+  });
+  const list = Object.entries(issues).map(([key, detail]) => ({ pointer: `/data/attributes/${key}`, detail: detail! }));
+  if (list.length) throw invalid(list);
+}
+
+const nameTaken = () => conflict(RMS_PROVIDER_MESSAGES.nameTaken, '/data/attributes/name');
+
+async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
+  if (name === undefined) return;
+  const [taken] = await db
+    .select({ id: rmsProviders.id })
+    .from(rmsProviders)
+    .where(and(sql`lower(${rmsProviders.name}) = lower(${name})`, exceptId ? ne(rmsProviders.id, exceptId) : undefined));
+  if (taken) throw nameTaken();
+}
+
+const rethrowName = (error: unknown): never => {
+  if (pgErrorCode(error).code === '23505') throw nameTaken();
+  throw error;
+};
+
+/** The stored form of a write-only value: undefined keeps it, null removes it, text is sealed. */
+const sealed = (phi: PhiCipher, value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : phi.seal(value));
+
+export async function createProvider(db: Db, phi: PhiCipher, input: RmsProviderInput, now: Date): Promise<RmsProviderRow> {
+  const values = {
+    name: input.name,
+    kind: input.kind,
+    endpointUrl: input.endpoint ?? null,
+    timeoutMs: input.timeoutMs ?? 5000,
+    isActive: input.isActive ?? true,
+    signingSecret: sealed(phi, input.secret) ?? null,
+    bearerToken: sealed(phi, input.bearerToken) ?? null,
+    created: now,
+    modified: now,
+  };
+  assertSettings(values);
+  await assertNameFree(db, input.name);
+  const [row] = await db.insert(rmsProviders).values(values).returning().catch(rethrowName);
+  return row!;
+}
+
+export async function updateProvider(db: Db, phi: PhiCipher, current: RmsProviderRow, patch: RmsProviderPatch, now: Date): Promise<RmsProviderRow> {
+  const changes = {
+    name: patch.name,
+    kind: patch.kind,
+    endpointUrl: patch.endpoint,
+    timeoutMs: patch.timeoutMs,
+    isActive: patch.isActive,
+    signingSecret: sealed(phi, patch.secret),
+    bearerToken: sealed(phi, patch.bearerToken),
+  };
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  // A provider switched away from FHIR drops its bearer token rather than keep one nobody sends.
+  if (patch.kind !== undefined && patch.kind !== 'fhir' && patch.bearerToken === undefined) defined.bearerToken = null;
+  assertSettings({ ...current, ...defined });
+  await assertNameFree(db, patch.name, current.id);
+  const [row] = await db
+    .update(rmsProviders)
+    .set({ ...defined, modified: now })
+    .where(eq(rmsProviders.id, current.id))
+    .returning()
+    .catch(rethrowName);
+  return row!;
+}
+
+/** Deletes a provider no engagement uses; one in use is a 409 naming how many use it. */
+export async function deleteProvider(db: Db, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Locks the provider so an engagement cannot pick it between the count and the delete.
+    await tx.execute(sql`select id from rms_providers where id = ${id} for update`);
+    const [used] = await tx.select({ n: count() }).from(engagements).where(eq(engagements.rmsProviderId, id));
+    if (used && used.n > 0) throw conflict(RMS_PROVIDER_MESSAGES.inUse(used.n));
+    await tx.delete(rmsProviders).where(eq(rmsProviders.id, id));
+  });
+}
+
+/** Seals secrets stored in clear before secrets were sealed (rows edited by hand). Once per start. */
+export async function sealStoredSecrets(db: Db, phi: PhiCipher): Promise<number> {
+  const rows = await db.select().from(rmsProviders);
+  let changed = 0;
+  for (const row of rows) {
+    const secret = row.signingSecret !== null && !phi.isSealed(row.signingSecret) ? phi.seal(row.signingSecret) : undefined;
+    const bearerToken = row.bearerToken !== null && !phi.isSealed(row.bearerToken) ? phi.seal(row.bearerToken) : undefined;
+    if (secret === undefined && bearerToken === undefined) continue;
+    await db.update(rmsProviders).set({ signingSecret: secret, bearerToken }).where(eq(rmsProviders.id, row.id));
+    changed++;
+  }
+  return changed;
+}

@@ -1,0 +1,236 @@
+/**
+ * Making delivery attempts: every due outbox row is claimed (outbox.ts), sent through its
+ * engagement's provider, and recorded — an audit row per attempt, the delivery delivered,
+ * retrying on RMS_RETRY_SCHEDULE, or undelivered. Each server process runs one worker loop
+ * (`startDeliveryWorker`), woken at once when a contact is stored here and otherwise at the
+ * next due time (at least every few seconds, for rows other processes made due). The clock is
+ * given, so tests state the instants they mean.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { nowOf, type Deps } from '../context';
+import type { Db } from '../db/open';
+import { rowsOf } from '../db/rows';
+import { contacts, engagements, rmsProviders } from '../db/schema';
+import type { Logger } from '../http/log';
+import { phiOf, type PhiCipher } from '../security/phi';
+import { failure, type AttemptResult } from './attempt';
+import { claimDue, countExtraAttempt, recordAttempt, restartDelivery, writeAudit, type Claim, type RmsAuditRow } from './outbox';
+import { loadReferralFacts } from './payload';
+import { providerFor, type RmsProvider } from './provider';
+import { openSecrets } from './providers';
+
+export interface DeliveryOptions {
+  db: Db;
+  phi: PhiCipher;
+  /** Seconds before each retry (RMS_RETRY_SCHEDULE). */
+  schedule: readonly number[];
+  clock: () => Date;
+  log: Logger;
+}
+
+export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
+  db: deps.db,
+  phi: phiOf(deps),
+  schedule: deps.config.rmsRetrySchedule,
+  clock: () => nowOf(deps),
+  log: deps.log,
+});
+
+/** The longest a worker sleeps: rows made due by other processes are found at least this often. */
+const POLL_MS = 5000;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A record system may echo what it was sent, and its answer is kept in rms_audits in clear: the
+ * participant's values (as sent, JSON-escaped or URL-encoded) are cut out of it first, so the
+ * raw rows hold no contact details. Values under three characters are left: they identify no one
+ * and would mangle the text.
+ */
+export function withoutContactValues(text: string, values: Record<string, unknown>): string {
+  let out = text;
+  for (const value of Object.values(values)) {
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const plain = String(value).trim();
+    if (plain.length < 3) continue;
+    for (const form of new Set([plain, JSON.stringify(plain).slice(1, -1), encodeURIComponent(plain)])) {
+      out = out.replace(new RegExp(escapeRegExp(form), 'gi'), '[redacted]');
+    }
+  }
+  return out;
+}
+
+async function providerOfContact(options: DeliveryOptions, contactId: number): Promise<RmsProvider> {
+  const [found] = await options.db
+    .select({ provider: rmsProviders })
+    .from(contacts)
+    .innerJoin(engagements, eq(engagements.id, contacts.engagementId))
+    .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
+    .where(eq(contacts.id, contactId));
+  const row = found?.provider ?? null;
+  return providerFor(row, row ? openSecrets(options.phi, row) : { secret: null, bearerToken: null });
+}
+
+/** Sends contact `contactId`'s referral once under `referralKey`; never throws. */
+async function sendOnce(options: DeliveryOptions, provider: RmsProvider, contactId: number, referralKey: string, attempt: number, now: Date): Promise<AttemptResult> {
+  let facts;
+  try {
+    facts = await loadReferralFacts(options.db, options.phi, contactId, referralKey);
+  } catch (error) {
+    // A key that changed since the contact was stored: nothing can be sent until it is back.
+    return failure(`The contact could not be decrypted: ${error instanceof Error ? error.message : String(error)}`, false);
+  }
+  if (!facts) return failure('The contact no longer exists.', false);
+  const result = await provider.send(facts, attempt, now);
+  return { ...result, responseMessage: withoutContactValues(result.responseMessage, facts.values), responseBody: withoutContactValues(result.responseBody, facts.values) };
+}
+
+async function attemptClaim(options: DeliveryOptions, claim: Claim, now: Date): Promise<RmsAuditRow> {
+  const provider = await providerOfContact(options, claim.contactId);
+  const who = { providerId: provider.providerId, providerName: provider.name };
+  if (claim.interrupted) {
+    await writeAudit(
+      options.db,
+      { ...who, contactId: claim.contactId, attempt: claim.attempt - 1, succeeded: false, responseMessage: 'Interrupted: the server stopped before this attempt was recorded.', responseBody: '' },
+      now,
+    );
+  }
+  const result = await sendOnce(options, provider, claim.contactId, claim.referralKey, claim.attempt, now);
+  return recordAttempt(options.db, claim, { ...who, succeeded: result.succeeded, responseMessage: result.responseMessage, responseBody: result.responseBody }, result, options.schedule, options.clock());
+}
+
+/** Makes every attempt due at `now` (only `contactId`'s when given); answers their audits. */
+export async function deliverDue(options: DeliveryOptions, now = options.clock(), only?: { contactId: number }): Promise<RmsAuditRow[]> {
+  const audits: RmsAuditRow[] = [];
+  for (;;) {
+    const claims = await claimDue(options.db, now, { limit: 20, contactId: only?.contactId });
+    if (claims.length === 0) return audits;
+    audits.push(...(await Promise.all(claims.map((claim) => attemptClaim(options, claim, now)))));
+    if (only) return audits;
+  }
+}
+
+export type ResendOutcome =
+  | { kind: 'missing' }
+  | { kind: 'delivered'; deliveredAt: Date | null }
+  | { kind: 'attempted'; audit: RmsAuditRow; alreadyDelivered: boolean }
+  | { kind: 'busy' };
+
+/**
+ * Resend (staff): a delivery that has not succeeded starts a fresh round and is attempted now;
+ * one already delivered is sent once more only when `again` says the duplicate is meant.
+ */
+export async function resend(options: DeliveryOptions, contactId: number, again: boolean): Promise<ResendOutcome> {
+  const now = options.clock();
+  const before = await restartDelivery(options.db, contactId, now);
+  if (!before) return { kind: 'missing' };
+  if (before.status === 'delivered') {
+    if (!again) return { kind: 'delivered', deliveredAt: before.deliveredAt };
+    const extra = await countExtraAttempt(options.db, contactId, now);
+    if (!extra) return { kind: 'busy' };
+    const provider = await providerOfContact(options, contactId);
+    const result = await sendOnce(options, provider, contactId, extra.referralKey, extra.attempt, now);
+    const audit = await writeAudit(
+      options.db,
+      { contactId, providerId: provider.providerId, providerName: provider.name, attempt: extra.attempt, succeeded: result.succeeded, responseMessage: result.responseMessage, responseBody: result.responseBody },
+      options.clock(),
+    );
+    return { kind: 'attempted', audit, alreadyDelivered: true };
+  }
+  const [audit] = await deliverDue(options, now, { contactId });
+  // Claimed meanwhile by a worker (or its provider is inactive): it goes out from there.
+  return audit ? { kind: 'attempted', audit, alreadyDelivered: false } : { kind: 'busy' };
+}
+
+const pending = new Set<Promise<unknown>>();
+
+function track(run: Promise<unknown>) {
+  pending.add(run);
+  void run.finally(() => pending.delete(run));
+}
+
+/** Attempts contact `contactId`'s delivery now in the background (the participant is not kept waiting). */
+export function deliverSoon(options: DeliveryOptions, contactId: number): void {
+  track(
+    deliverDue(options, options.clock(), { contactId }).catch((error: unknown) =>
+      options.log.error('record-system delivery failed', { contactId, error: error instanceof Error ? error.message : String(error) }),
+    ),
+  );
+}
+
+/** Attempts everything due now in the background (after a bulk resend). */
+export function deliverAllSoon(options: DeliveryOptions): void {
+  track(
+    deliverDue(options).catch((error: unknown) =>
+      options.log.error('record-system delivery failed', { error: error instanceof Error ? error.message : String(error) }),
+    ),
+  );
+}
+
+/** Resolves when every attempt started so far (and any started meanwhile) has finished. */
+export async function settleDeliveries(): Promise<void> {
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
+
+export interface DeliveryWorker {
+  /** Look for due deliveries now. */
+  wake(): void;
+  /** Stops the loop and waits for the attempts under way. */
+  stop(): Promise<void>;
+}
+
+/** The loop of one server process: due deliveries are attempted until `stop()`. */
+export function startDeliveryWorker(options: DeliveryOptions, pollMs = POLL_MS): DeliveryWorker {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(run, Math.max(0, ms));
+    timer.unref();
+  };
+
+  async function nextDueIn(): Promise<number> {
+    const [row] = rowsOf(await options.db.execute(sql`select min(next_attempt_at) as due from rms_deliveries where status in ('pending', 'retrying')`));
+    const due = row?.due;
+    if (due === null || due === undefined) return pollMs;
+    return Math.min(pollMs, new Date(due as string | Date).getTime() - options.clock().getTime());
+  }
+
+  function run() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await deliverDue(options);
+        } while (again && !stopped);
+        schedule(await nextDueIn());
+      } catch (error) {
+        options.log.error('record-system delivery loop failed', { error: error instanceof Error ? error.message : String(error) });
+        schedule(pollMs);
+      }
+    })();
+    track(running);
+    void running.finally(() => {
+      running = null;
+    });
+  }
+
+  schedule(0);
+  return {
+    wake: () => run(),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
