@@ -52,6 +52,7 @@ const USERS = { label: 'Users', to: '/users' };
 const GENERIC_MESSAGES = { label: 'Generic Messages', to: '/generic-messages' };
 const CONTACT_FIELDS = { label: 'Contact Fields', to: '/contact-fields' };
 const LANGUAGES = { label: 'Languages', to: '/languages' };
+const RMS_PROVIDERS = { label: 'Record Systems', to: '/rms-providers' };
 const object = (to: string) => ({ objectTitle: true as const, to });
 
 export const ROUTES = [
@@ -259,6 +260,16 @@ export const ROUTES = [
   }),
 
   route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER, { screen: lazyScreen(() => import('./sections/rms-audits/Index')) }),
+  // Not in SPEC: where record systems (providers) are set up.
+  route('RmsProvidersIndex', '/rms-providers', 'Record Systems', SUPER_USER, { screen: lazyScreen(() => import('./sections/rms-providers/Index')) }),
+  route('RmsProvidersAdd', '/rms-providers/add', 'Add Record System', SUPER_USER, {
+    crumbs: [RMS_PROVIDERS],
+    screen: lazyScreen(() => import('./sections/rms-providers/Add')),
+  }),
+  route('RmsProvidersEdit', '/rms-providers/edit/:id', 'Edit Record System', SUPER_USER, {
+    crumbs: [RMS_PROVIDERS],
+    screen: lazyScreen(() => import('./sections/rms-providers/Edit')),
+  }),
 
   // Last so that readers of the table see it as the fallback; React Router ranks it last anyway.
   route('NotFound', '*', 'Not Found', PUBLIC, { screen: lazyScreen(() => import('./sections/errors/NotFound')) }),

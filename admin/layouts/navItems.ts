@@ -35,6 +35,7 @@ export const NAV_ITEMS: NavItem[] = [
       { label: 'Generic Messages', route: 'GenericMessagesIndex', icon: 'messages' },
       { label: 'Languages', route: 'LanguagesIndex', icon: 'languages' },
       { label: 'Contact Fields', route: 'ContactFieldsIndex', icon: 'messages' },
+      { label: 'Record Systems', route: 'RmsProvidersIndex', icon: 'audits' },
       { label: 'RMS Audits', route: 'RmsAuditsIndex', icon: 'audits' },
     ],
   },

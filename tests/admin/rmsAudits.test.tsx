@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { RESEND_CONFIRMATION } from '../../admin/sections/rms-audits/Index';
+import { BULK_CONFIRMATION, RESEND_CONFIRMATION, SEND_AGAIN_CONFIRMATION } from '../../admin/sections/rms-audits/Index';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
 
 const audit = (id: number, contactId: number, extra: Record<string, unknown> = {}) => ({
@@ -15,6 +15,11 @@ const audit = (id: number, contactId: number, extra: Record<string, unknown> = {
     attempt: 3,
     responseMessage: 'HTTP 500 Internal Server Error',
     responseBody: '{"error":"database unavailable"}',
+    engagementId: 12,
+    deliveryStatus: 'retrying',
+    nextAttemptAt: '2026-11-23T12:30:00Z',
+    deliveredAt: null,
+    referralId: '5f0c2b1e-1d2c-4b5a-9e8f-0a1b2c3d4e5f',
     ...extra,
   },
   relationships: { rmsProviders: { data: { type: 'rms-providers', id: '3' } } },
@@ -22,11 +27,19 @@ const audit = (id: number, contactId: number, extra: Record<string, unknown> = {
 
 const PROVIDER = { type: 'rms-providers', id: '3', attributes: { name: 'Study webhook', kind: 'webhook' } };
 
+const DELIVERED = { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK', responseBody: '', deliveryStatus: 'delivered', nextAttemptAt: null, deliveredAt: '2026-11-21T10:00:00Z' };
+
 function server(options: { resend?: () => Promise<Response> } = {}): Handler {
   return async (request, url) => {
     const path = url.pathname.replace(/^\/api\//, '');
     if (path === 'rms-audits' && request.method === 'GET') {
-      return json({ data: [audit(2, 41), audit(1, 40, { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK', responseBody: '' })], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } });
+      return json({ data: [audit(2, 41), audit(1, 40, DELIVERED)], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } });
+    }
+    if (path === 'rms-providers') return json({ data: [PROVIDER], meta: { total: 1, page: 1, limit: 1000 } });
+    if (path === 'engagements') return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
+    if (path === 'resend-rms-audit' && request.method === 'POST') return json({ meta: { queued: 3 } });
+    if (path === 'resend-rms-audit/40' && request.method === 'POST') {
+      return json({ data: audit(4, 40, { succeeded: true, attempt: 2, responseMessage: 'HTTP 200 OK' }), included: [PROVIDER], meta: { succeeded: true } }, 201);
     }
     if (path === 'resend-rms-audit/41' && request.method === 'POST') {
       return options.resend
@@ -51,6 +64,10 @@ describe('RMS audits', () => {
     expect(within(rows[0]!).getByText('41')).toBeTruthy();
     expect(within(rows[0]!).getByText('Failed (attempt 3)')).toBeTruthy();
     expect(within(rows[1]!).getByText('Succeeded')).toBeTruthy();
+    // Where each delivery stands: retrying with its next attempt, or delivered.
+    expect(within(rows[0]!).getByText('Retrying')).toBeTruthy();
+    expect(within(rows[0]!).getByText(/next attempt/).textContent).toContain('2026');
+    expect(within(rows[1]!).getByText('Delivered')).toBeTruthy();
 
     // The response body sits in a disclosure under its message.
     const body = screen.getByLabelText('Response body of audit 2');
@@ -103,5 +120,39 @@ describe('RMS audits', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Resend contact 41' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Resend' }));
     expect(await screen.findByText("The contact you're looking for is not here.")).toBeTruthy();
+  });
+
+  it('offers Send again for a delivered contact, warning that the receiver will see it twice', async () => {
+    const { server: api } = renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler: server() });
+    expect(await screen.findByRole('button', { name: 'Resend contact 41' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Send again contact 40' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain(SEND_AGAIN_CONFIRMATION(40));
+    expect(dialog.textContent).toContain('the receiver will see it twice');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send again' }));
+    expect(await screen.findByText('Contact 40: HTTP 200 OK')).toBeTruthy();
+    const post = api.requests.find((r) => r.method === 'POST')!;
+    expect(post.path).toBe('resend-rms-audit/40');
+    expect(post.query.get('again')).toBe('true');
+  });
+
+  it('filters by status, record system, engagement and dates in the URL, and resends the undelivered ones shown', async () => {
+    const { server: api } = renderAdmin({ path: '/rms-audits?status=undelivered&engagementId=12&from=2026-11-01', user: makeUser('Super User'), handler: server() });
+    await screen.findByRole('table');
+    const first = api.requests.find((r) => r.path === 'rms-audits')!;
+    expect(first.query.get('status')).toBe('undelivered');
+    expect(first.query.get('engagementId')).toBe('12');
+    expect(first.query.get('from')).toBe('2026-11-01');
+    await waitFor(() => expect((screen.getByLabelText('Engagement') as HTMLSelectElement).value).toBe('12'));
+    fireEvent.change(screen.getByLabelText('Record system'), { target: { value: '3' } });
+    await waitFor(() => expect(api.requests.filter((r) => r.path === 'rms-audits').at(-1)!.query.get('rmsProviderId')).toBe('3'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Resend undelivered' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain(BULK_CONFIRMATION);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('3 undelivered contacts queued for delivery.')).toBeTruthy();
+    const bulk = api.requests.find((r) => r.method === 'POST' && r.path === 'resend-rms-audit')!;
+    expect(Object.fromEntries(bulk.query)).toEqual({ engagementId: '12', from: '2026-11-01', rmsProviderId: '3' });
   });
 });

@@ -38,6 +38,8 @@ const SPEC_PATHS = [
   '/contact-fields', '/contact-fields/add/:screenerId?', '/contact-fields/edit/:id',
   '/languages', '/languages/add', '/languages/edit/:id', '/languages/view/:id',
   '/rms-audits',
+  // Record systems (providers), beside the audits under System Configuration.
+  '/rms-providers', '/rms-providers/add', '/rms-providers/edit/:id',
   // The signed-in user's own account (profile menu).
   '/change-password', '/profile/two-factor',
 ];
@@ -94,7 +96,7 @@ describe('guards', () => {
     admin.unmount();
 
     const superUser = renderAdmin({ path: '/rms-audits', user: makeUser('Super User') });
-    expect(await screen.findByText('No record-system audits yet.')).toBeTruthy();
+    expect(await screen.findByText('No record-system audits match.')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'RMS Audits' })).toBeTruthy();
     expect(superUser.location()).toBe('/rms-audits');
   });
@@ -157,7 +159,7 @@ describe('side navigation', () => {
 
     renderAdmin({ path: '/engagements', user: makeUser('Super User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toContain('RMS Audits');
+    expect(navLabels()).toEqual(expect.arrayContaining(['Record Systems', 'RMS Audits']));
   });
 
   it('offers only Log In to anonymous visitors', async () => {

@@ -1,30 +1,64 @@
 /**
- * RmsAuditsIndex (Super User): one row per attempt to push a participant's contact to its
- * record system, newest first, with what the record system answered (expandable), and Resend
- * to push a contact again — asked first, shown in progress, its outcome reported.
+ * RmsAuditsIndex (Super User): one row per attempt to deliver a participant's contact to its
+ * record system, newest first, with what the record system answered (expandable) and where the
+ * contact's delivery stands now (the next attempt's time while retrying). Filters (status,
+ * record system, engagement, dates) live in the URL. Resend is offered where delivery failed;
+ * sending a delivered contact again is a separate action whose confirmation says the receiver
+ * will see it twice. "Resend undelivered" re-queues every undelivered contact the filters show.
  */
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../core/api/client';
+import { engagementsApi } from '../../../core/api/engagements';
 import { rmsAuditsApi } from '../../../core/api/rmsAudits';
-import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, type RmsAudit } from '../../../core/model/rmsAudit';
+import { rmsProvidersApi } from '../../../core/api/rmsProviders';
+import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '../../../core/model/rmsAudit';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
+import { Select } from '../../components/form/Select';
+import { TextField } from '../../components/form/TextField';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
+import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
+export const SEND_AGAIN_CONFIRMATION = (contactId: number) =>
+  `The record system already accepted contact ${contactId}. Sending it again means the receiver will see it twice (with the same referral id). Send it again?`;
+export const BULK_CONFIRMATION = 'Send every undelivered contact these filters show to its record system again?';
 export const RESEND_FAILED = 'Could not resend the contact';
 export const NO_RESPONSE_BODY = 'The record system sent no body.';
+
+export const STATUS_LABELS: Record<RmsDeliveryStatus, string> = {
+  pending: 'Pending',
+  retrying: 'Retrying',
+  delivered: 'Delivered',
+  undelivered: 'Undelivered',
+};
+
+/** The URL's filter parameters, as the API takes them. */
+const FILTERS = ['status', 'rmsProviderId', 'engagementId', 'from', 'to'] as const;
+type FilterName = (typeof FILTERS)[number];
 
 function Outcome({ audit }: { audit: RmsAudit }) {
   return (
     <span className={audit.succeeded ? 'badge badge-active' : 'badge badge-failed'}>
       {audit.succeeded ? 'Succeeded' : 'Failed'}
       {audit.attempt > 1 ? ` (attempt ${audit.attempt})` : ''}
+    </span>
+  );
+}
+
+function Delivery({ audit }: { audit: RmsAudit }) {
+  if (!audit.deliveryStatus) return null;
+  const label = STATUS_LABELS[audit.deliveryStatus];
+  return (
+    <span>
+      <span className={`badge badge-delivery-${audit.deliveryStatus}`}>{label}</span>
+      {audit.nextAttemptAt && <span className="delivery-next"> next attempt {formatDateTime(audit.nextAttemptAt)}</span>}
     </span>
   );
 }
@@ -40,21 +74,71 @@ function Response({ audit }: { audit: RmsAudit }) {
 
 export default function RmsAuditsIndex() {
   const api = useApi(rmsAuditsApi);
+  const providers = useApi(rmsProvidersApi);
+  const engagements = useApi(engagementsApi);
   const confirm = useConfirm();
   const notify = useNotify();
-  const list = useResourceList({ load: api.list, defaultSort: RMS_AUDIT_DEFAULT_SORT, sortable: RMS_AUDIT_SORTS });
+  const [params, setParams] = useSearchParams();
+  const filters = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Record<FilterName, string>;
+  const active = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')) as Partial<Record<FilterName, string>>;
+  const list = useResourceList({ load: api.list, defaultSort: RMS_AUDIT_DEFAULT_SORT, sortable: RMS_AUDIT_SORTS, filters: active });
   // Contacts being resent now: their buttons wait, and say so.
   const [resending, setResending] = useState<ReadonlySet<number>>(new Set());
+  const [bulkBusy, setBulkBusy] = useState(false);
 
-  useTopBar({ search: { ...list.search, placeholder: 'Search provider or message' } });
+  const providerOptions = useOptions(
+    async () => (await providers.list({ limit: 1000, sort: 'name' })).items.map((p) => ({ value: p.id, label: p.name })),
+    [providers],
+    'Could not load the record systems.',
+  );
+  const engagementOptions = useOptions(
+    async () => (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    [engagements],
+    'Could not load the engagements.',
+  );
 
-  const resend = async (contactId: number) => {
-    const confirmed = await confirm({ title: 'Resend to the record system', message: RESEND_CONFIRMATION(contactId), confirmLabel: 'Resend' });
+  const setFilter = (name: FilterName, value: string) =>
+    setParams((previous) => {
+      const next = new URLSearchParams(previous);
+      if (value) next.set(name, value);
+      else next.delete(name);
+      next.delete('page');
+      return next;
+    });
+
+  const resendUndelivered = async () => {
+    if (!(await confirm({ title: 'Resend undelivered', message: BULK_CONFIRMATION, confirmLabel: 'Resend' }))) return;
+    setBulkBusy(true);
+    try {
+      const { status: _status, ...rest } = active;
+      const queued = await api.resendUndelivered({ ...rest, ...(list.query.searchQuery.trim() ? { searchQuery: list.query.searchQuery.trim() } : {}) });
+      notify('success', queued === 0 ? 'No undelivered contact to resend.' : `${queued} undelivered contact${queued === 1 ? '' : 's'} queued for delivery.`);
+      list.reload();
+    } catch (error) {
+      notify('error', error instanceof ApiError ? error.message : RESEND_FAILED);
+    } finally {
+      setBulkBusy(false);
+    }
+  };
+
+  useTopBar({
+    search: { ...list.search, placeholder: 'Search provider or message' },
+    buttons: [{ label: bulkBusy ? 'Resending…' : 'Resend undelivered', onClick: () => void resendUndelivered(), busy: bulkBusy }],
+  });
+
+  const resend = async (audit: RmsAudit) => {
+    const { contactId } = audit;
+    const again = audit.deliveryStatus === 'delivered';
+    const confirmed = await confirm(
+      again
+        ? { title: 'Send a delivered contact again', message: SEND_AGAIN_CONFIRMATION(contactId), confirmLabel: 'Send again', danger: true }
+        : { title: 'Resend to the record system', message: RESEND_CONFIRMATION(contactId), confirmLabel: 'Resend' },
+    );
     if (!confirmed) return;
     setResending((current) => new Set(current).add(contactId));
     try {
-      const audit = await api.resend(contactId);
-      notify(audit.succeeded ? 'success' : 'error', `Contact ${contactId}: ${audit.responseMessage || (audit.succeeded ? 'sent' : 'not sent')}`);
+      const result = await api.resend(contactId, { again });
+      notify(result.succeeded ? 'success' : 'error', `Contact ${contactId}: ${result.responseMessage || (result.succeeded ? 'sent' : 'not sent')}`);
       list.reload();
     } catch (error) {
       notify('error', error instanceof ApiError ? error.message : RESEND_FAILED);
@@ -77,6 +161,7 @@ export default function RmsAuditsIndex() {
       cell: (a) => (a.rmsProviders?.kind ? `${a.rmsProviderName} (${a.rmsProviders.kind})` : a.rmsProviderName),
     },
     { id: 'outcome', header: 'Outcome', sortField: 'succeeded', cell: (a) => <Outcome audit={a} /> },
+    { id: 'delivery', header: 'Delivery', cell: (a) => <Delivery audit={a} /> },
     { id: 'response', header: 'Response', cell: (a) => <Response audit={a} /> },
     {
       id: 'actions',
@@ -84,21 +169,56 @@ export default function RmsAuditsIndex() {
       className: 'col-actions',
       cell: (a) => {
         const busy = resending.has(a.contactId);
+        const delivered = a.deliveryStatus === 'delivered';
         return (
           <button
             type="button"
             className="btn btn-small btn-secondary"
             disabled={busy}
             aria-busy={busy || undefined}
-            aria-label={`Resend contact ${a.contactId}`}
-            onClick={() => void resend(a.contactId)}
+            aria-label={`${delivered ? 'Send again' : 'Resend'} contact ${a.contactId}`}
+            onClick={() => void resend(a)}
           >
-            {busy ? 'Resending…' : 'Resend'}
+            {busy ? 'Resending…' : delivered ? 'Send again' : 'Resend'}
           </button>
         );
       },
     },
   ];
 
-  return <ListView list={list} columns={columns} caption="RMS Audits" emptyMessage="No record-system audits yet." />;
+  return (
+    <>
+      <div className="list-filters rms-audit-filters">
+        <Select
+          label="Status"
+          name="status"
+          emptyLabel="All"
+          options={RMS_DELIVERY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          value={filters.status}
+          onChange={(value) => setFilter('status', value)}
+        />
+        <Select
+          label="Record system"
+          name="rmsProviderId"
+          emptyLabel="All"
+          options={providerOptions.options}
+          loading={providerOptions.loading}
+          value={filters.rmsProviderId}
+          onChange={(value) => setFilter('rmsProviderId', value)}
+        />
+        <Select
+          label="Engagement"
+          name="engagementId"
+          emptyLabel="All"
+          options={engagementOptions.options}
+          loading={engagementOptions.loading}
+          value={filters.engagementId}
+          onChange={(value) => setFilter('engagementId', value)}
+        />
+        <TextField label="From" name="from" type="date" value={filters.from} onChange={(value) => setFilter('from', value)} />
+        <TextField label="To" name="to" type="date" value={filters.to} onChange={(value) => setFilter('to', value)} />
+      </div>
+      <ListView list={list} columns={columns} caption="RMS Audits" emptyMessage="No record-system audits match." />
+    </>
+  );
 }

@@ -1,0 +1,5 @@
+import { ProviderForm } from './ProviderForm';
+
+export default function RmsProvidersAdd() {
+  return <ProviderForm />;
+}

@@ -1,0 +1,46 @@
+/** RmsProvidersIndex (Super User): the record systems referrals go to, under System Configuration. */
+import { Link } from 'react-router-dom';
+import { rmsProvidersApi } from '../../../core/api/rmsProviders';
+import { RMS_PROVIDER_DEFAULT_SORT, RMS_PROVIDER_KIND_LABELS, RMS_PROVIDER_SORTS, type RmsProvider } from '../../../core/model/rmsProvider';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { RowActions } from '../../components/list/RowActions';
+import { useResourceList } from '../../components/list/useResourceList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { pathTo } from '../../router';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+import { PROVIDER_LABELS as L } from './providerValues';
+
+export default function RmsProvidersIndex() {
+  const api = useApi(rmsProvidersApi);
+  const list = useResourceList({ load: api.list, defaultSort: RMS_PROVIDER_DEFAULT_SORT, sortable: RMS_PROVIDER_SORTS, defaultLimit: 20 });
+  const remove = useDeleteWithConfirm(api.remove, 'Record system');
+
+  useTopBar({ buttons: [{ label: 'Add', to: pathTo('RmsProvidersAdd') }], search: list.search });
+
+  const columns: Column<RmsProvider>[] = [
+    { id: 'name', header: L.name, sortField: 'name', cell: (p) => <Link to={pathTo('RmsProvidersEdit', { id: p.id })}>{p.name}</Link> },
+    { id: 'kind', header: L.kind, sortField: 'kind', cell: (p) => RMS_PROVIDER_KIND_LABELS[p.kind] },
+    { id: 'endpoint', header: L.endpoint, cell: (p) => p.endpoint ?? '' },
+    { id: 'secret', header: 'Secret', cell: (p) => (p.kind === 'none' ? '' : p.hasSecret ? 'Set' : 'Not set') },
+    { id: 'engagements', header: 'Engagements', cell: (p) => p.engagementCount ?? 0 },
+    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (p) => <StatusBadge active={p.isActive} /> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      cell: (p) => (
+        <RowActions
+          edit={pathTo('RmsProvidersEdit', { id: p.id })}
+          onDelete={async () => {
+            if (await remove(p.id)) list.reload();
+          }}
+        />
+      ),
+    },
+  ];
+
+  return <ListView list={list} columns={columns} caption="Record Systems" emptyMessage="No record systems yet." />;
+}
