@@ -18,9 +18,8 @@ import {
   startSubmission,
   TOKEN_HEADER,
   type ParticipantFixture,
-  type ParticipantRequester,
 } from '../support/participantFixture';
-import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server';
+import { E2E_ADMIN_PASSWORD, participantOf, startServer, type RunningServer } from './server';
 import { postgresReachable, TEST_POSTGRES_URL } from './postgres';
 
 const postgres = await postgresReachable();
@@ -44,15 +43,7 @@ const post = (server: RunningServer, path: string, body: unknown, token?: string
 const login = async (server: RunningServer, password = E2E_ADMIN_PASSWORD, username = 'admin') =>
   post(server, '/api/jwt/login', { data: { username, password } });
 
-/** The participant API of one server, as the fixture's helpers call it (no Origin: same-origin). */
-const participant = (server: RunningServer): ParticipantRequester => ({
-  request: (method, path, options = {}) =>
-    fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    }),
-});
+const participant = participantOf;
 
 async function withDatabase(read: (db: pg.Client) => Promise<void>) {
   const db = new pg.Client({ connectionString: scratch.url });

@@ -17,9 +17,9 @@ import { createScratchDatabase } from '../../server/db/scratch';
 import { openDatabase } from '../../server/db/open';
 import { engagements, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture, type ParticipantRequester } from '../support/participantFixture';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
-import { freePort, prepareDataDir, startServer, type RunningServer } from './server';
+import { freePort, participantOf, prepareDataDir, startServer, type RunningServer } from './server';
 import { postgresReachable, TEST_POSTGRES_URL } from './postgres';
 
 const postgres = await postgresReachable();
@@ -65,14 +65,7 @@ async function flakyReceiver() {
   };
 }
 
-const participant = (server: RunningServer): ParticipantRequester => ({
-  request: (method, path, options = {}) =>
-    fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    }),
-});
+const participant = participantOf;
 
 async function leaveContact(server: RunningServer, fixture: ParticipantFixture, email: string) {
   const on = participant(server);

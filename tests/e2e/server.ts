@@ -114,3 +114,13 @@ export async function prepareDataDir(
     await database.close();
   }
 }
+
+/** The participant API of a running server, as the fixture's helpers call it (no Origin: same-origin). */
+export const participantOf = (server: Pick<RunningServer, 'url'>): import('../support/participantFixture').ParticipantRequester => ({
+  request: (method, path, options = {}) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/vnd.api+json', ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    }),
+});

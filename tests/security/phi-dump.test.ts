@@ -19,6 +19,7 @@ import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantF
 import { auditEvents, contacts, engagements, rmsAudits, rmsProviders } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
+import { captureOutput } from '../support/captureOutput';
 
 const run = promisify(execFile);
 const onPostgres = process.env.TEST_DB_KIND === 'postgres';
@@ -31,19 +32,7 @@ const FORMS = Object.values(VALUES).flatMap((v) => [v, JSON.stringify(v).slice(1
 let h: Harness;
 let f: ParticipantFixture;
 let echo: http.Server;
-let logged = '';
-const restore: (() => void)[] = [];
-
-function capture(stream: NodeJS.WriteStream) {
-  const original = stream.write.bind(stream);
-  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    logged += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof stream.write;
-  restore.push(() => {
-    stream.write = original as typeof stream.write;
-  });
-}
+let output: ReturnType<typeof captureOutput>;
 
 const leaks = (text: string) => FORMS.filter((form) => text.toLowerCase().includes(form.toLowerCase()));
 
@@ -80,8 +69,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-  capture(process.stdout);
-  capture(process.stderr);
+  output = captureOutput();
   h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_SCHEDULE: 'none' });
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
@@ -92,7 +80,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const undo of restore) undo();
+  output?.restore();
   await settleDeliveries();
   echo.closeAllConnections();
   await new Promise<void>((resolve) => echo.close(() => resolve()));
@@ -134,7 +122,7 @@ describe('contact details at rest', () => {
     expect(trail.some((e) => e.action === 'rms-resend' && e.entityId === String(contact!.id))).toBe(true);
     expect(leaks(JSON.stringify(trail))).toEqual([]);
 
-    expect(logged.length).toBeGreaterThan(0);
-    expect(leaks(logged)).toEqual([]);
+    expect(output.text().length).toBeGreaterThan(0);
+    expect(leaks(output.text())).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { createHarness, type Harness } from './harness';
 import { engagements, rmsProviders } from '../../server/db/schema';
 import { RMS_PROVIDER_MESSAGES } from '../../core/model/rmsProvider';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
+import { captureOutput } from '../support/captureOutput';
 
 const T0 = new Date('2031-02-03T04:05:06.000Z');
 const SECRET = newWebhookSecret();
@@ -26,21 +27,9 @@ let receiver: http.Server;
 let endpoint: string;
 let status = 200;
 const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-let logged = '';
-const restore: (() => void)[] = [];
+let output: ReturnType<typeof captureOutput>;
 /** Every API answer this suite saw, to look for the secrets in. */
 let answers = '';
-
-function capture(stream: NodeJS.WriteStream) {
-  const original = stream.write.bind(stream);
-  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    logged += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof stream.write;
-  restore.push(() => {
-    stream.write = original as typeof stream.write;
-  });
-}
 
 async function call(method: string, path: string, body?: unknown, token = superToken) {
   const res = await h.request(method, path, { token, body });
@@ -63,8 +52,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/referrals`;
-  capture(process.stdout);
-  capture(process.stderr);
+  output = captureOutput();
   h = await createHarness({ LOG_LEVEL: 'debug' });
   h.clock.set(T0);
   superToken = await h.token();
@@ -73,7 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const undo of restore) undo();
+  output?.restore();
   receiver.closeAllConnections();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
   await h.close();
@@ -195,9 +183,9 @@ describe('record-system providers', () => {
     for (const mark of MARKS) {
       expect(answers, 'API answers').not.toContain(mark);
       expect(events, 'audit trail').not.toContain(mark);
-      expect(logged, 'log lines').not.toContain(mark);
+      expect(output.text(), 'log lines').not.toContain(mark);
     }
     // The log did record the requests (the capture is real).
-    expect(logged).toContain('/api/rms-providers');
+    expect(output.text()).toContain('/api/rms-providers');
   });
 });
