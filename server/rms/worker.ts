@@ -38,6 +38,7 @@ export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
 
 /** The longest a worker sleeps: rows made due by other processes are found at least this often. */
 const POLL_MS = 5000;
+const MIN_WAIT_MS = 200;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -179,6 +180,26 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * How long the loop may sleep: until the next delivery it could claim is due, at most `pollMs`
+ * (rows other processes make due), never under MIN_WAIT_MS (a due row another process holds is
+ * not worth a busy loop). A paused (inactive) provider's deliveries do not count.
+ */
+export async function nextWaitMs(options: DeliveryOptions, pollMs = POLL_MS): Promise<number> {
+  const [row] = rowsOf(
+    await options.db.execute(sql`
+      select min(d.next_attempt_at) as due
+      from rms_deliveries d
+      join contacts c on c.id = d.contact_id
+      join engagements e on e.id = c.engagement_id
+      left join rms_providers p on p.id = e.rms_provider_id
+      where d.status in ('pending', 'retrying') and (p.id is null or p.is_active)`),
+  );
+  const due = row?.due;
+  if (due === null || due === undefined) return pollMs;
+  return Math.max(MIN_WAIT_MS, Math.min(pollMs, new Date(due as string | Date).getTime() - options.clock().getTime()));
+}
+
 /** The loop of one server process: due deliveries are attempted until `stop()`. */
 export function startDeliveryWorker(options: DeliveryOptions, pollMs = POLL_MS): DeliveryWorker {
   let stopped = false;
@@ -193,13 +214,6 @@ export function startDeliveryWorker(options: DeliveryOptions, pollMs = POLL_MS):
     timer.unref();
   };
 
-  async function nextDueIn(): Promise<number> {
-    const [row] = rowsOf(await options.db.execute(sql`select min(next_attempt_at) as due from rms_deliveries where status in ('pending', 'retrying')`));
-    const due = row?.due;
-    if (due === null || due === undefined) return pollMs;
-    return Math.min(pollMs, new Date(due as string | Date).getTime() - options.clock().getTime());
-  }
-
   function run() {
     if (stopped) return;
     if (running) {
@@ -212,7 +226,7 @@ export function startDeliveryWorker(options: DeliveryOptions, pollMs = POLL_MS):
           again = false;
           await deliverDue(options);
         } while (again && !stopped);
-        schedule(await nextDueIn());
+        schedule(await nextWaitMs(options, pollMs));
       } catch (error) {
         options.log.error('record-system delivery loop failed', { error: error instanceof Error ? error.message : String(error) });
         schedule(pollMs);

@@ -79,7 +79,7 @@ async function leaveContact(server: RunningServer, fixture: ParticipantFixture, 
 
 async function useWebhook(db: Db, fixture: ParticipantFixture, endpoint: string) {
   // Written as staff set it by hand before secrets were sealed: the server seals it on start.
-  const [provider] = await db.insert(rmsProviders).values({ name: `Receiver ${randomBytes(3).toString('hex')}`, kind: 'webhook', endpointUrl: endpoint, signingSecret: SECRET, timeoutMs: 2000 }).returning();
+  const [provider] = await db.insert(rmsProviders).values({ name: `Receiver ${randomBytes(3).toString('hex')}`, kind: 'webhook', endpointUrl: endpoint, signingSecret: SECRET, timeoutMs: 10_000 }).returning();
   await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, fixture.engagementIds[0]));
 }
 

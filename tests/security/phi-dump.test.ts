@@ -74,7 +74,7 @@ beforeAll(async () => {
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/contacts`, signingSecret: newWebhookSecret(), timeoutMs: 2000 })
+    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/contacts`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
     .returning();
   await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
 });

@@ -23,7 +23,7 @@ import {
   rmsAudits,
   rmsProviders,
 } from '../../server/db/schema';
-import { deliverDue, deliveryOptionsOf, settleDeliveries } from '../../server/rms/worker';
+import { deliverDue, deliveryOptionsOf, nextWaitMs, settleDeliveries } from '../../server/rms/worker';
 import { NONE_RECORDED_MESSAGE } from '../../server/rms/provider';
 import { rmsDeliveries } from '../../server/db/schema';
 import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../support/standardWebhooks';
@@ -110,7 +110,7 @@ beforeAll(async () => {
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Test webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 300 })
+    .values({ name: 'Test webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 10_000 })
     .returning();
   providerId = provider!.id;
   await h.db.update(engagements).set({ rmsProviderId: providerId }).where(eq(engagements.id, f.engagementIds[0]));
@@ -127,13 +127,14 @@ beforeEach(async () => {
   mode = 'ok';
   received = [];
   h.clock.set(T0);
-  await setProvider({ endpointUrl: endpoint, timeoutMs: 300, isActive: true });
+  await setProvider({ endpointUrl: endpoint, timeoutMs: 10_000, isActive: true });
 });
 
 /** Makes the attempts due at `instant`, as the delivery worker would then. */
+const deliveryOptions = () => deliveryOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock });
 const deliverAt = async (instant: Date, only?: { contactId: number }) => {
   h.clock.set(instant);
-  return deliverDue(deliveryOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock }), instant, only);
+  return deliverDue(deliveryOptions(), instant, only);
 };
 const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const deliveryOf = async (contactId: number) => (await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contactId)))[0]!;
@@ -413,7 +414,10 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
     const { contact } = await completeRun();
     expect(received).toHaveLength(0);
     expect(await deliveryOf(contact.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    // The worker does not spin on a paused delivery: it sleeps until its next poll.
+    expect(await nextWaitMs(deliveryOptions(), 5000)).toBe(5000);
     await setProvider({ isActive: true });
+    expect(await nextWaitMs(deliveryOptions(), 5000)).toBe(200);
     await deliverAt(at(5), { contactId: contact.id });
     expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 1 });
   });

@@ -92,7 +92,7 @@ beforeAll(async () => {
       endpointUrl: `http://127.0.0.1:${(fhir.address() as AddressInfo).port}/fhir`,
       signingSecret: h.phi.seal(SECRET),
       bearerToken: h.phi.seal(BEARER),
-      timeoutMs: 2000,
+      timeoutMs: 10_000,
     })
     .returning();
   providerId = provider!.id;

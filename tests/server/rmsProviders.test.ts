@@ -71,7 +71,7 @@ describe('record-system providers', () => {
   let id: string;
 
   it('creates a webhook provider for Super Users, answering hasSecret and never the secret', async () => {
-    const created = await call('POST', '/api/rms-providers', provider({ name: 'Sponsor CTMS', kind: 'webhook', endpoint, timeoutMs: 2000, secret: SECRET }));
+    const created = await call('POST', '/api/rms-providers', provider({ name: 'Sponsor CTMS', kind: 'webhook', endpoint, timeoutMs: 10_000, secret: SECRET }));
     expect(created.status).toBe(201);
     id = created.body.data.id;
     expect(created.body.data.attributes).toEqual({
@@ -79,7 +79,7 @@ describe('record-system providers', () => {
       kind: 'webhook',
       isActive: true,
       endpoint,
-      timeoutMs: 2000,
+      timeoutMs: 10_000,
       hasSecret: true,
       hasBearerToken: false,
       engagementCount: 0,
@@ -126,9 +126,9 @@ describe('record-system providers', () => {
   });
 
   it('rotates the secret: later pushes are signed with the new one, still never answered', async () => {
-    const patched = await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', id, attributes: { secret: ROTATED, timeoutMs: 3000 } } });
+    const patched = await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', id, attributes: { secret: ROTATED, timeoutMs: 20_000 } } });
     expect(patched.status).toBe(200);
-    expect(patched.body.data.attributes).toMatchObject({ hasSecret: true, timeoutMs: 3000 });
+    expect(patched.body.data.attributes).toMatchObject({ hasSecret: true, timeoutMs: 20_000 });
     await call('POST', `/api/rms-providers/${id}/test`);
     const hook = received.at(-1)!;
     expect(await verifyStandardWebhook(ROTATED, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
