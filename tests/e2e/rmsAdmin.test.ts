@@ -96,7 +96,7 @@ describe('record systems in the admin', () => {
   it('assigns the provider to an engagement by name', async () => {
     await page.goto(`${server.url}/engagements/edit/${fixture.engagementIds[0]}`);
     const picker = page.getByLabel('RMS Provider');
-    await expect.poll(() => picker.locator('option', { hasText: PROVIDER }).count()).toBe(1);
+    await expect.poll(() => picker.locator('option', { hasText: PROVIDER }).count(), { timeout: 15_000 }).toBe(1);
     await picker.selectOption({ label: PROVIDER });
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(`${server.url}/engagements/view/${fixture.engagementIds[0]}`);
