@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/open';
+import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { rmsAudits, rmsDeliveries } from '../db/schema';
 import { truncate, type AttemptResult } from './attempt';
@@ -19,7 +19,6 @@ import { DELIVERY_STATUS } from './delivered';
 
 export type RmsAuditRow = typeof rmsAudits.$inferSelect;
 export type RmsDeliveryRow = typeof rmsDeliveries.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Beyond the provider's own timeout, how long a claimed attempt may take before another process may retry it. */
 const LEASE_MARGIN_MS = 60_000;
@@ -27,7 +26,7 @@ const LEASE_MARGIN_MS = 60_000;
 const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 /** Puts contact `contactId` on its way, first attempt due at `now`. Call inside the contact's transaction. */
-export async function enqueueDelivery(tx: Db | Tx, contactId: number, now: Date): Promise<void> {
+export async function enqueueDelivery(tx: Conn, contactId: number, now: Date): Promise<void> {
   await tx.insert(rmsDeliveries).values({ contactId, status: DELIVERY_STATUS.pending, nextAttemptAt: now, created: now });
 }
 
@@ -87,7 +86,7 @@ export interface AuditInput {
   responseBody: string;
 }
 
-export async function writeAudit(db: Db | Tx, input: AuditInput, now: Date): Promise<RmsAuditRow> {
+export async function writeAudit(db: Conn, input: AuditInput, now: Date): Promise<RmsAuditRow> {
   const [row] = await db
     .insert(rmsAudits)
     .values({
