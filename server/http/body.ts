@@ -44,6 +44,18 @@ const ResourceEnvelope = v.object({
   }),
 });
 
+const ToManyIdentifiers = v.array(v.object({ type: v.string(), id: v.pipe(v.string(), v.regex(/^\d{1,9}$/)) }));
+
+/**
+ * The ids a to-many relationship's `data` names, each once and in order, when every identifier is
+ * of `type`; null when `data` is anything else (the caller answers a 422 at the relationship).
+ */
+export function toManyIds(data: unknown, type: string): number[] | null {
+  const parsed = v.safeParse(ToManyIdentifiers, data);
+  if (!parsed.success || parsed.output.some((r) => r.type !== type)) return null;
+  return [...new Set(parsed.output.map((r) => Number(r.id)))];
+}
+
 /** The parent a create's attributes name (`pointer`), else a 422 pointing at it with `detail`. */
 export async function requireParent<T>(find: Promise<T | undefined>, pointer: string, detail: string): Promise<T> {
   const found = await find;

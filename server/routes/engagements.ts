@@ -5,7 +5,6 @@
  */
 import { Hono } from 'hono';
 import { and, count, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import {
   ENGAGEMENT_DEFAULT_SORT,
@@ -41,7 +40,7 @@ import {
 } from '../db/schema';
 import { authenticate, sponsorScope } from '../auth/guards';
 import { engagementScope } from '../domain/engagementAccess';
-import { readResource } from '../http/body';
+import { readResource, toManyIds } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { identificationOrScope } from '../http/unique-identification';
@@ -268,8 +267,6 @@ function assertDates(values: Record<string, unknown>) {
   if (issues.length) throw invalid(issues);
 }
 
-const RelationshipIds = v.array(v.object({ type: v.string(), id: v.pipe(v.string(), v.regex(/^\d{1,9}$/)) }));
-
 /**
  * The lookup lists a create or update sets, validated before anything is written: each a
  * full list (replacing the old one) of existing ids of the right type.
@@ -285,12 +282,11 @@ async function readLookupRelationships(db: Db, relationships: Record<string, { d
     }
     const key = name as EngagementLookupRelationship;
     const type = ENGAGEMENT_LOOKUP_RELATIONSHIPS[key];
-    const parsed = v.safeParse(RelationshipIds, rel.data);
-    if (!parsed.success || parsed.output.some((r) => r.type !== type)) {
+    const ids = toManyIds(rel.data, type);
+    if (ids === null) {
       issues.push({ pointer: `${pointer}/data`, detail: `Must be a list of ${type} identifiers.` });
       continue;
     }
-    const ids = [...new Set(parsed.output.map((r) => Number(r.id)))];
     if (ids.length) {
       const { target } = LOOKUP_LINKS[key];
       const found = await db.select({ id: target.id }).from(target).where(inArray(target.id, ids));

@@ -13,13 +13,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
 import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import {
-  ALREADY_APPROVED,
   ContainerInput,
   ContainerPatch,
   FieldInput,
@@ -51,33 +50,33 @@ import {
 import {
   DOB_PAGE_IS_TARGET,
   PLACEHOLDER_TITLE,
-  densify,
   newPageTitle,
   optionsJumpingTo,
   pageInUseMessage,
-  reorder,
   transitionTargets,
   withAuthoringDefaults,
 } from '../../core/oform/authoring';
 import { oFormMessagesRoutes } from './oform-messages';
 import { oFormExportsRoutes } from './oform-exports';
-import { copyVersion, sameIdentities } from '../domain/oformCopy';
-import { findMissingTranslations, missingTranslationsProblem, oFormTranslationsRoutes, readLanguagesRelationship, writeFormLanguages } from './oform-translations';
+import { copyVersion, sameIdentities } from '../oform/copy';
+import { oFormTranslationsRoutes } from './oform-translations';
+import { approveVersion } from '../oform/approval';
+import { readLanguagesRelationship, writeFormLanguages } from '../oform/translations';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { loadStructure, pageOf, type ContainerRow, type Structure, type StructureField } from '../oform/structure';
+import { closeGaps, moveTo } from '../oform/ordering';
+import { assertCategory, assertTags, writeTags } from '../oform/tagging';
 import { findForm, lockEditable, selectForms, type FormRow } from '../oform/versions';
 import {
   engagements,
   languages,
   oFormContainers,
-  oFormFieldTags,
   oFormFields,
   oFormLanguages,
   oForms,
   questionCategories,
   sponsors,
-  tags,
 } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../domain/engagementAccess';
@@ -90,8 +89,6 @@ import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/
 
 export const UNKNOWN_OFORM = 'Choose a survey version from the list.';
 export const UNKNOWN_CONTAINER = 'Choose a page from the list.';
-export const UNKNOWN_CATEGORY = 'Choose a question category from the list.';
-export const UNKNOWN_TAG = 'Choose a tag from the list.';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -270,19 +267,6 @@ async function findField(db: Conn, id: number | null, user: AuthUser): Promise<F
   return field && context ? { ...context, field } : undefined;
 }
 
-/** Writes the dense orders `reorder`/`densify` computed, only where they changed. */
-async function writeOrders(
-  tx: Tx,
-  table: typeof oFormContainers | typeof oFormFields,
-  before: readonly { id: number; displayOrder: number }[],
-  after: readonly { id: number; displayOrder: number }[],
-) {
-  const old = new Map(before.map((r) => [r.id, r.displayOrder]));
-  for (const row of after) {
-    if (old.get(row.id) !== row.displayOrder) await tx.update(table).set({ displayOrder: row.displayOrder }).where(eq(table.id, row.id));
-  }
-}
-
 const containerSiblings = (tx: Tx, formId: number, parentId: number | null) =>
   tx
     .select({ id: oFormContainers.id, displayOrder: oFormContainers.displayOrder })
@@ -301,17 +285,6 @@ const fieldSiblings = (tx: Tx, containerId: number) =>
     .where(eq(oFormFields.containerId, containerId))
     .orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id));
 
-/** Ties (equal orders) keep their id order: renumber by position first. */
-const positional = <T extends { displayOrder: number }>(rows: readonly T[]) => rows.map((r, i) => ({ ...r, displayOrder: i + 1 }));
-
-async function moveTo(tx: Tx, table: typeof oFormContainers | typeof oFormFields, siblings: { id: number; displayOrder: number }[], id: number, to: number) {
-  const ordered = positional(siblings);
-  await writeOrders(tx, table, siblings, reorder(ordered, ordered.findIndex((r) => r.id === id), to - 1));
-}
-
-const closeGaps = (tx: Tx, table: typeof oFormContainers | typeof oFormFields, siblings: { id: number; displayOrder: number }[]) =>
-  writeOrders(tx, table, siblings, densify(positional(siblings)));
-
 /** Keeps containerCount (the progress bar's maximum) equal to the number of pages. */
 async function recountPages(tx: Tx, formId: number) {
   const [n] = await tx
@@ -319,26 +292,6 @@ async function recountPages(tx: Tx, formId: number) {
     .from(oFormContainers)
     .where(and(eq(oFormContainers.oFormId, formId), sql`${oFormContainers.parentId} is null`));
   await tx.update(oForms).set({ containerCount: n?.n ?? 0 }).where(eq(oForms.id, formId));
-}
-
-async function assertCategory(db: Db, id: number | null | undefined) {
-  if (id === null || id === undefined) return;
-  const [found] = await db.select({ id: questionCategories.id }).from(questionCategories).where(eq(questionCategories.id, id));
-  if (!found) throw invalid([{ pointer: '/data/attributes/categoryId', detail: UNKNOWN_CATEGORY }]);
-}
-
-async function assertTags(db: Db, ids: number[] | undefined) {
-  if (!ids?.length) return;
-  const found = new Set((await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, ids))).map((r) => r.id));
-  const issues = ids.flatMap((id, i) => (found.has(id) ? [] : [{ pointer: `/data/attributes/tagIds/${i}`, detail: UNKNOWN_TAG }]));
-  if (issues.length) throw invalid(issues);
-}
-
-async function writeTags(tx: Tx, fieldId: number, ids: number[] | undefined) {
-  if (ids === undefined) return;
-  await tx.delete(oFormFieldTags).where(eq(oFormFieldTags.fieldId, fieldId));
-  const unique = [...new Set(ids)];
-  if (unique.length) await tx.insert(oFormFieldTags).values(unique.map((tagId) => ({ fieldId, tagId })));
 }
 
 /** The configuration as it will be stored: valid for `type`, with the authoring defaults. */
@@ -572,28 +525,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     const existing = await findForm(db, id, user);
     if (!existing || id === null) throw notFound('survey version');
     await readResource(c, OFormVersionPatch, { type: OFORM_VERSION_TYPE, id });
-    await db
-      .transaction(async (tx) => {
-        const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, id)).for('update');
-        if (!row) throw notFound('survey version');
-        if (row.approvedAt !== null) throw conflict(ALREADY_APPROVED);
-        // Read under the lock: no edit can slip in between the check and the approval.
-        const missing = await findMissingTranslations(tx, { id });
-        if (missing.length) throw missingTranslationsProblem(missing);
-        await tx
-          .update(oForms)
-          .set({ isApproved: false })
-          .where(and(eq(oForms.identity, existing.identity), eq(oForms.isApproved, true)));
-        await tx
-          .update(oForms)
-          .set({ isApproved: true, approvedAt: sql`now()`, approvedBy: user.id, modified: sql`now()` })
-          .where(eq(oForms.id, id));
-      })
-      .catch((error: unknown) => {
-        // Two versions of one identity approved at the same moment: the later one waits its turn.
-        if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
-        throw error;
-      });
+    await approveVersion(db, { id, identity: existing.identity }, user.id);
     const row = await findForm(db, id, user);
     if (!row) throw notFound('survey version');
     return sendResource(c, versionResource(row));
@@ -706,7 +638,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
     const type = attributes.type ?? 'placeholder';
     const configuration = parseConfiguration(type, attributes.configuration);
-    await assertCategory(db, attributes.categoryId);
+    await assertCategory(db, attributes.categoryId, '/data/attributes/categoryId');
     await assertTags(db, attributes.tagIds);
     const id = await db.transaction(async (tx) => {
       await lockEditable(tx, context.form.id);
@@ -727,7 +659,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
         .returning({ id: oFormFields.id });
       if (!created) throw new Error('insert returned no row');
       await closeGaps(tx, oFormFields, siblings);
-      await writeTags(tx, created.id, attributes.tagIds);
+      await writeTags(tx, { field: created.id }, attributes.tagIds);
       return created.id;
     });
     return sendField(c, db, id, user, 201);
@@ -750,14 +682,14 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const typeChanged = type !== context.field.type;
     const configuration =
       rawConfiguration !== undefined || typeChanged ? parseConfiguration(type, rawConfiguration ?? context.field.configuration) : undefined;
-    await assertCategory(db, values.categoryId);
+    await assertCategory(db, values.categoryId, '/data/attributes/categoryId');
     await assertTags(db, tagIds);
     await db.transaction(async (tx) => {
       await lockEditable(tx, context.form.id);
       if (configuration) await assertTransitions(tx, user, context, { id, type, configuration, typeChanged });
       const set = { ...values, ...(typeChanged ? { type } : {}), ...(configuration ? { configuration } : {}) };
       if (Object.keys(set).length) await tx.update(oFormFields).set(set).where(eq(oFormFields.id, id));
-      await writeTags(tx, id, tagIds);
+      await writeTags(tx, { field: id }, tagIds);
       if (displayOrder !== undefined) await moveTo(tx, oFormFields, await fieldSiblings(tx, context.container.id), id, displayOrder);
     });
     return sendField(c, db, id, user);

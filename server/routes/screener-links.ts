@@ -30,7 +30,7 @@ import { contactFieldScreeners, contactFields, engagementScreeners, engagements,
 import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
 import type { FieldConfiguration } from '../../core/model/oform';
 import { engagementScope } from '../domain/engagementAccess';
-import { copyIntoScreener, screenerCopyIdentity } from '../domain/oformCopy';
+import { copyIntoScreener, screenerCopyIdentity } from '../oform/copy';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';

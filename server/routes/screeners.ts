@@ -43,13 +43,13 @@ import {
   sponsors,
 } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole, sponsorScope } from '../auth/guards';
-import { readResource } from '../http/body';
+import { readResource, toManyIds } from '../http/body';
 import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
-import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../domain/oformCopy';
+import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../oform/copy';
 
 export const UNKNOWN_SCREENER_SPONSOR = 'Choose a sponsor from the list.';
 export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
@@ -207,7 +207,6 @@ async function assertLanguageCodes(db: Db, attributes: { translations?: Record<s
   }
 }
 
-const RelationshipIds = v.array(v.object({ type: v.string(), id: v.pipe(v.string(), v.regex(/^\d{1,9}$/)) }));
 export const ADDITIONAL_LANGUAGE_INVALID = 'Choose additional languages from the list (not the default language).';
 
 /** The `languages` and `engagements` relationships of a write, checked before anything is written. */
@@ -220,12 +219,11 @@ async function readRelationships(db: Db, relationships: Record<string, { data: u
       issues.push({ pointer: `/data/relationships/${name}`, detail: 'Unknown relationship. Set languages or engagements.' });
       continue;
     }
-    const parsed = v.safeParse(RelationshipIds, rel.data);
-    if (!parsed.success || parsed.output.some((r) => r.type !== name)) {
+    const ids = toManyIds(rel.data, name);
+    if (ids === null) {
       issues.push({ pointer, detail: `Must be a list of ${name} identifiers.` });
       continue;
     }
-    const ids = [...new Set(parsed.output.map((r) => Number(r.id)))];
     if (name === 'languages') {
       const found = ids.length ? await db.select({ id: languages.id, isDefault: languages.isDefault }).from(languages).where(inArray(languages.id, ids)) : [];
       if (found.length !== ids.length || found.some((l) => l.isDefault)) issues.push({ pointer, detail: ADDITIONAL_LANGUAGE_INVALID });

@@ -44,13 +44,11 @@ import {
   DOB_PAGE_IS_TARGET,
   NONE_OF_THE_ABOVE,
   PLACEHOLDER_TITLE,
-  densify,
   newOptionIndex,
   newPageTitle,
   noneOfTheAbove,
   optionsJumpingTo,
   pageInUseMessage,
-  reorder,
   transitionTargets,
 } from '../../core/oform/authoring';
 import type { AppEnv, AuthUser, Deps } from '../context';
@@ -58,7 +56,6 @@ import type { Db, Tx } from '../db/open';
 import {
   engagementOptions,
   engagements,
-  questionCategories,
   sponsors,
   surveyOptions,
   surveyPages,
@@ -75,14 +72,14 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { closeGaps, moveTo } from '../oform/ordering';
+import { assertCategory, assertTags, writeTags } from '../oform/tagging';
 import { assertTranslationLanguages } from './languages';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_PAGE = 'Choose a page from the list.';
 export const UNKNOWN_QUESTION = 'Choose a question from the list.';
 export const UNKNOWN_OPTION = 'Choose an option from the list.';
-export const UNKNOWN_CATEGORY = 'Choose a question category from the list.';
-export const UNKNOWN_TAG = 'Choose a tag from the list.';
 export const OPTION_ENGAGEMENT_INVALID = "Choose an engagement of the survey's sponsor.";
 export const ENGAGEMENT_OPTION_EXISTS = 'This option already has a setting for this engagement.';
 export const ENGAGEMENT_REPEATED = 'This engagement is listed more than once.';
@@ -330,21 +327,6 @@ async function touchSurvey(tx: Tx, surveyId: number) {
   await tx.update(surveys).set({ modified: sql`now()` }).where(eq(surveys.id, surveyId));
 }
 
-/** Writes the dense orders `reorder`/`densify` computed, only where they changed. */
-async function writeOrders(
-  tx: Tx,
-  table: typeof surveyPages | typeof surveyQuestions | typeof surveyOptions,
-  before: readonly { id: number; displayOrder: number }[],
-  after: readonly { id: number; displayOrder: number }[],
-) {
-  const old = new Map(before.map((r) => [r.id, r.displayOrder]));
-  for (const row of after) {
-    if (old.get(row.id) !== row.displayOrder) {
-      await tx.update(table).set({ displayOrder: row.displayOrder }).where(eq(table.id, row.id));
-    }
-  }
-}
-
 const pageSiblings = (tx: Tx, surveyId: number) =>
   tx
     .select({ id: surveyPages.id, displayOrder: surveyPages.displayOrder })
@@ -364,45 +346,12 @@ const optionSiblings = (tx: Tx, questionId: number) =>
     .where(and(eq(surveyOptions.questionId, questionId), eq(surveyOptions.deleted, false)))
     .orderBy(asc(surveyOptions.displayOrder), asc(surveyOptions.id));
 
-/** Ties (equal orders) keep their id order: renumber by position first. */
-const positional = <T extends { displayOrder: number }>(rows: readonly T[]) => rows.map((r, i) => ({ ...r, displayOrder: i + 1 }));
-
-async function moveTo(tx: Tx, table: Parameters<typeof writeOrders>[1], siblings: { id: number; displayOrder: number }[], id: number, to: number) {
-  const ordered = positional(siblings);
-  const from = ordered.findIndex((r) => r.id === id);
-  await writeOrders(tx, table, siblings, reorder(ordered, from, to - 1));
-}
-
-async function closeGaps(tx: Tx, table: Parameters<typeof writeOrders>[1], siblings: { id: number; displayOrder: number }[]) {
-  await writeOrders(tx, table, siblings, densify(positional(siblings)));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Checks before writing
-
-async function assertCategory(db: Db, id: number | null | undefined) {
-  if (id === null || id === undefined) return;
-  const [found] = await db.select({ id: questionCategories.id }).from(questionCategories).where(eq(questionCategories.id, id));
-  if (!found) throw invalid([{ pointer: '/data/attributes/questionCategoryId', detail: UNKNOWN_CATEGORY }]);
-}
-
-async function assertTags(db: Db, ids: number[] | undefined) {
-  if (!ids?.length) return;
-  const found = new Set((await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, ids))).map((r) => r.id));
-  const issues = ids.flatMap((id, i) => (found.has(id) ? [] : [{ pointer: `/data/attributes/tagIds/${i}`, detail: UNKNOWN_TAG }]));
-  if (issues.length) throw invalid(issues);
-}
 
 async function assertQuestionTranslations(db: Db, map: Record<string, unknown> | undefined) {
   if (!map) return;
   await assertTranslationLanguages(db, Object.fromEntries(Object.keys(map).map((k) => [k, ''])), '/data/attributes/translations');
-}
-
-async function writeTags(tx: Tx, questionId: number, ids: number[] | undefined) {
-  if (ids === undefined) return;
-  await tx.delete(surveyQuestionTags).where(eq(surveyQuestionTags.questionId, questionId));
-  const unique = [...new Set(ids)];
-  if (unique.length) await tx.insert(surveyQuestionTags).values(unique.map((tagId) => ({ questionId, tagId })));
 }
 
 /** The survey's pages as core/oform/authoring.ts sees them (identity = page id). */
@@ -662,7 +611,7 @@ function questionsRoutes(deps: Deps) {
     const user = c.get('user');
     const { attributes } = await readResource(c, QuestionInput, { type: SURVEY_QUESTION_TYPE });
     const context = await requireParent(findPage(db, attributes.pageId, user), 'pageId', UNKNOWN_PAGE);
-    await assertCategory(db, attributes.questionCategoryId);
+    await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
     await assertTags(db, attributes.tagIds);
     await assertQuestionTranslations(db, attributes.translations);
     const { tagIds, ...values } = attributes;
@@ -682,7 +631,7 @@ function questionsRoutes(deps: Deps) {
         .returning({ id: surveyQuestions.id });
       if (!created) throw new Error('insert returned no row');
       await closeGaps(tx, surveyQuestions, siblings);
-      await writeTags(tx, created.id, tagIds);
+      await writeTags(tx, { question: created.id }, tagIds);
       if (type === 'multiple') await addNoneOfTheAboveIfEmpty(tx, created.id);
       return created.id;
     });
@@ -695,7 +644,7 @@ function questionsRoutes(deps: Deps) {
     const context = await findQuestion(db, id, user);
     if (!context || id === null) throw notFound('question');
     const { attributes } = await readResource(c, QuestionPatch, { type: SURVEY_QUESTION_TYPE, id });
-    await assertCategory(db, attributes.questionCategoryId);
+    await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
     await assertTags(db, attributes.tagIds);
     await assertQuestionTranslations(db, attributes.translations);
     const { tagIds, displayOrder, ...values } = attributes;
@@ -712,7 +661,7 @@ function questionsRoutes(deps: Deps) {
         }
       }
       if (Object.keys(values).length) await tx.update(surveyQuestions).set(values).where(eq(surveyQuestions.id, id));
-      await writeTags(tx, id, tagIds);
+      await writeTags(tx, { question: id }, tagIds);
       if (displayOrder !== undefined) await moveTo(tx, surveyQuestions, await questionSiblings(tx, context.page.id), id, displayOrder);
       if (values.type === 'multiple') await addNoneOfTheAboveIfEmpty(tx, id);
     });
