@@ -13,7 +13,7 @@ export function themeCss(styles: RunnerStyles | undefined): string {
   let out = '';
   for (const [group, colours] of Object.entries(styles ?? {})) {
     for (const [name, value] of Object.entries(colours ?? {})) {
-      if (typeof value === 'string' && HEX.test(value)) out += `--tw-${group}-${name}:#${value.length === 2 ? value.repeat(3) : value};`;
+      if (typeof value === 'string' && HEX.test(value)) out += `--tw-${group}-${name}:#${value.length === 2 ? value.repeat(3) : value}!important;`;
     }
   }
   return `:host{${out}}`;

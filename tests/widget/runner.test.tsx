@@ -294,7 +294,7 @@ describe('the run', () => {
   });
 
   it('applies the screener colours as custom properties on the host', () => {
-    expect(themeCss(SURVEY.styles)).toBe(':host{--tw-progressBar-background:#CCCCCC;--tw-progressBar-color:#123456;--tw-nextButton-active:#ABABAB;}');
+    expect(themeCss(SURVEY.styles)).toBe(':host{--tw-progressBar-background:#CCCCCC!important;--tw-progressBar-color:#123456!important;--tw-nextButton-active:#ABABAB!important;}');
     expect(themeCss({ nextButton: { hover: 'red;}body{x:y' } })).toBe(':host{}');
   });
 
