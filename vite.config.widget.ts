@@ -1,25 +1,64 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { bundleBudgets } from './bundle-budgets.ts';
 
-// The participant widget: Preact in one self-contained IIFE file, `dist/widget/widget.js`.
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+const MODULE_DIR = 'widget';
+
+/**
+ * widget.js, the classic script partners' snippets name (widget/loader.ts): built on its own as
+ * a small IIFE once the module's hashed file name is known, and added to this build's output.
+ */
+function widgetLoader(): Plugin {
+  return {
+    name: 'widget-loader',
+    apply: 'build',
+    async generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
+      if (!entry) this.error('widget build: no entry module');
+      const { build } = await import('vite');
+      const built = await build({
+        configFile: false,
+        logLevel: 'warn',
+        publicDir: false,
+        define: { __WIDGET_MODULE__: JSON.stringify(entry.fileName) },
+        build: {
+          write: false,
+          target: 'es2020',
+          minify: true,
+          lib: { entry: here('./widget/loaderEntry.ts'), formats: ['iife'], name: 'TrialWidgetLoader', fileName: () => 'widget.js' },
+        },
+      });
+      const output = (Array.isArray(built) ? built : [built]).flatMap((o) => ('output' in o ? o.output : []));
+      const code = output.find((c) => c.type === 'chunk')?.code;
+      if (!code) this.error('widget build: the loader did not build');
+      this.emitFile({ type: 'asset', fileName: 'widget.js', source: code });
+    },
+  };
+}
+
+// The participant widget: widget.js (the loader) and Preact ES modules under widget/, the
+// steps after the survey in a chunk of their own (bundle-budgets.ts measures both figures).
 export default defineConfig({
   publicDir: false,
-  plugins: [bundleBudgets('widget')],
+  plugins: [widgetLoader(), bundleBudgets('widget')],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   resolve: {
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
   },
   build: {
-    outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
+    outDir: here('./dist/widget'),
     emptyOutDir: true,
     target: 'es2020',
     minify: true,
-    lib: {
-      entry: fileURLToPath(new URL('./widget/embed.ts', import.meta.url)),
-      name: 'TrialWidget',
-      formats: ['iife'],
-      fileName: () => 'widget.js',
+    // Library mode: no preload helper around the dynamic import (the steps' chunk has no CSS to
+    // preload). Library ES output is only whitespace-minified by default (to keep annotations for
+    // a consumer's bundler); this one ships as it is, so it is minified fully.
+    lib: { entry: { embed: here('./widget/embed.ts') }, formats: ['es'] },
+    rollupOptions: {
+      preserveEntrySignatures: 'allow-extension',
+      output: { codeSplitting: { groups: [{ name: 'embed', tags: ['$initial'] }] }, minify: true, comments: false, entryFileNames: `${MODULE_DIR}/[name]-[hash].js`, chunkFileNames: `${MODULE_DIR}/[name]-[hash].js` },
     },
   },
 });

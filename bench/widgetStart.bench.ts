@@ -135,7 +135,7 @@ export default async function widgetStart(): Promise<BenchRow[]> {
         `round trips: ${slow.trips.map((t) => `${t.name} (${(t.end - t.start).toFixed(0)} ms)`).join(' → ')}\n`,
     );
     return [
-      { figure: 'widget: script start → first question, loopback (pglite), median', value: base, unit: 'ms', budget: 400, lowerIsBetter: true },
+      { figure: 'widget: script start → first question, loopback (pglite), median', value: base, unit: 'ms', budget: 200, lowerIsBetter: true },
       { figure: `widget: sequential round trips before the first question (+${LATENCY_MS} ms latency)`, value: roundTrips, unit: 'trips', budget: 3, lowerIsBetter: true },
     ];
   } finally {

@@ -1,55 +1,34 @@
 /**
- * One widget's run: the core runner bound to a signal, the language choice, the resume
- * snapshot in sessionStorage (scoped to the channel, so two widgets on a page and two channels
- * in a tab never mix) and the one console error a dead end deserves.
+ * One widget's run: the core runner (components subscribe to it), the language choice, the
+ * resume snapshot in sessionStorage (one key per mount, so two widgets on a page and two
+ * channels in a tab never mix), the second file (./later.ts) loaded while the first page is
+ * read, and the one console error a dead end deserves.
  */
-import { signal, type Signal } from '@preact/signals';
 import { chooseLanguage } from '../core/i18n/participant';
-import {
-  createRunner,
-  OutcomeReached,
-  type ContactTransport,
-  type ResumeTransport,
-  type Runner,
-  type RunnerSnapshot,
-  type RunnerState,
-  type RunnerStyles,
-  type RunnerTransport,
-} from '../core/oform/runner';
-import { createParticipantTransport, HttpError, type ParticipantExtras } from '../core/participant/transport';
+import { createRunner, OutcomeReached, type Runner, type RunnerSnapshot } from '../core/oform/runner';
+import { createParticipantCaller } from '../core/participant/call';
+import { HttpError } from '../core/participant/httpError';
+import { startCalls } from '../core/participant/start';
+import type { ParticipantTransport, ParticipantTransportOptions } from '../core/participant/transport';
+import type { ControllerOptions, WidgetTransport } from './mountOptions';
 
-export type WidgetTransport = RunnerTransport & Partial<ContactTransport> & Partial<ResumeTransport> & Partial<ParticipantExtras>;
+export type { ControllerOptions, WidgetTransport };
 
-export interface ControllerOptions {
-  mediaChannelId: string;
-  screenerId: string;
-  language?: string;
-  apiOrigin: string;
-  /** Preview: nothing stored, always qualified (the admin's preview passes its own transport). */
-  preview?: boolean;
-  /** The survey identity to run (preview, or a transition survey); the channel's current one otherwise. */
-  identity?: string;
-  transport?: WidgetTransport;
-  fetch?: typeof fetch;
-  /** Receives the screener's styles once known. */
-  onStyles?: (styles: RunnerStyles | undefined) => void;
-  storage?: Storage | null;
-  browserLanguages?: readonly string[];
-  /** The run handed over to a transition survey on this channel: the widget continues there. */
-  onTransition?: (next: { mediaChannelId: string; screenerId: string; identity: string }) => void;
-}
+/** The second file: the rest of the run, of the transport, and the steps' screens. */
+export type LaterModule = typeof import('./later');
 
 export interface Controller {
   runner: Runner;
   channel: string;
-  state: Signal<RunnerState>;
-  /** Set when the widget cannot run at all (unknown channel, malformed snippet): the friendly message shows. */
-  dead: Signal<boolean>;
+  /** True when the widget cannot run at all (unknown channel, malformed snippet): the friendly message shows. */
+  dead(): boolean;
+  /** The second file once loaded (it is, before the runner moves past the first page). */
+  later(): LaterModule | undefined;
   start(): void;
   stop(): void;
 }
 
-const storageKey = (o: ControllerOptions) => `trial-widget:${o.mediaChannelId}:${o.screenerId}`;
+const storageKey = (o: ControllerOptions) => `trial-widget:${o.mediaChannelId}:${o.screenerId}${o.mountKey ? `:${o.mountKey}` : ''}`;
 
 function sessionStore(options: ControllerOptions): Storage | null {
   if (options.storage !== undefined) return options.storage;
@@ -65,26 +44,74 @@ function readSnapshot(store: Storage | null, key: string): RunnerSnapshot | null
   try {
     const raw = store?.getItem(key);
     const parsed = raw ? (JSON.parse(raw) as RunnerSnapshot) : null;
-    return parsed && typeof parsed.submissionId === 'string' && Array.isArray(parsed.history) ? parsed : null;
+    return parsed && typeof parsed.submissionId === 'string' && Array.isArray(parsed.history) && typeof parsed.step === 'string' ? parsed : null;
   } catch {
     return null;
   }
+}
+
+/** The calls made after the first page, in the second file: each waits for it on first use. */
+const LATER_CALLS = [
+  'createSubmission',
+  'page',
+  'createEntry',
+  'saveAnswers',
+  'previewAnswers',
+  'sanitize',
+  'qualification',
+  'sites',
+  'contactFields',
+  'submitContact',
+  'metric',
+  'transitionChannel',
+  'entryAnswers',
+] as const;
+
+/** The participant transport with only the start of a run in the first file. */
+function widgetTransport(options: ParticipantTransportOptions, later: () => Promise<LaterModule>): WidgetTransport {
+  const caller = createParticipantCaller(options);
+  let full: ParticipantTransport | undefined;
+  const rest = async () => (full ??= (await later()).createParticipantTransport(options, caller));
+  const transport = {
+    ...startCalls(caller, options),
+    credentials: () => caller.token,
+    resume(_submissionId: string, credentials: string) {
+      caller.token = credentials;
+    },
+  } as WidgetTransport;
+  for (const name of LATER_CALLS) {
+    (transport as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => ((await rest())[name] as (...a: unknown[]) => unknown)(...args);
+  }
+  return transport;
 }
 
 export function createController(options: ControllerOptions): Controller {
   const preview = options.preview ?? false;
   const store = preview ? null : sessionStore(options);
   const key = storageKey(options);
-  const dead = signal(false);
+  let dead = false;
+  let laterModule: LaterModule | undefined;
+  let laterLoading: Promise<LaterModule> | null = null;
+  const later = () =>
+    (laterLoading ??= import('./later').then(
+      (m) => (laterModule = m),
+      (error: unknown) => {
+        laterLoading = null;
+        throw error;
+      },
+    ));
   const base: WidgetTransport =
     options.transport ??
-    createParticipantTransport({
-      apiOrigin: options.apiOrigin,
-      mediaChannelId: options.mediaChannelId,
-      screenerId: options.screenerId,
-      pageUrl: typeof location === 'undefined' ? undefined : location.href,
-      fetch: options.fetch,
-    });
+    widgetTransport(
+      {
+        apiOrigin: options.apiOrigin,
+        mediaChannelId: options.mediaChannelId,
+        screenerId: options.screenerId,
+        pageUrl: typeof location === 'undefined' ? undefined : location.href,
+        fetch: options.fetch,
+      },
+      later,
+    );
   let logged = false;
   const transport: WidgetTransport = {
     ...base,
@@ -95,7 +122,7 @@ export function createController(options: ControllerOptions): Controller {
         return survey;
       } catch (error) {
         if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
-          dead.value = true;
+          dead = true;
           if (!logged) console.error(`[trial widget] media channel "${options.mediaChannelId}" with screener "${options.screenerId}" is unknown to ${options.apiOrigin} (HTTP ${error.status}).`);
         } else if (!logged && !(error instanceof OutcomeReached)) {
           console.error(`[trial widget] could not reach ${options.apiOrigin}:`, error);
@@ -113,6 +140,7 @@ export function createController(options: ControllerOptions): Controller {
     language: options.language ?? browserLanguages[0] ?? 'en',
     chooseLanguage: (survey) => chooseLanguage(survey.languages ?? ['en'], [options.language, ...browserLanguages]),
     resume: readSnapshot(store, key),
+    later,
     // A submission the server no longer opens for this token: start afresh rather than loop.
     abandonResume: (error) => {
       const gone = error instanceof HttpError && error.status >= 400 && error.status < 500;
@@ -120,15 +148,12 @@ export function createController(options: ControllerOptions): Controller {
       return gone;
     },
   });
-  const state = signal(runner.getState());
   // Page timing: the page on screen and since when, sent once it is left.
   let shown: { id: string; at: string } | null = null;
-  let submissionId: string | undefined;
   let handedOver = false;
   const unsubscribe = runner.subscribe((s) => {
-    state.value = s;
     const snap = runner.snapshot();
-    submissionId = snap?.submissionId ?? submissionId;
+    const submissionId = runner.submissionId();
     const on = s.page?.identity;
     if (shown?.id !== on) {
       const now = new Date().toISOString();
@@ -144,8 +169,8 @@ export function createController(options: ControllerOptions): Controller {
       );
     }
     try {
-      if (s.phase === 'finished') store?.removeItem(key);
-      else if (snap && s.phase !== 'failed' && s.phase !== 'loading' && s.phase !== 'saving') store?.setItem(key, JSON.stringify(snap));
+      if (s.transition) store?.removeItem(key);
+      else if (snap) store?.setItem(key, JSON.stringify(snap));
     } catch {
       // A full or blocked storage only costs the resume.
     }
@@ -153,8 +178,8 @@ export function createController(options: ControllerOptions): Controller {
   return {
     runner,
     channel: options.mediaChannelId,
-    state,
-    dead,
+    dead: () => dead,
+    later: () => laterModule,
     start: () => void runner.start(),
     stop: unsubscribe,
   };

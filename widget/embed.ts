@@ -1,6 +1,6 @@
 /**
- * The embed snippet's script. It finds its own <script> tag (or every element carrying
- * `data-trial-widget`), reads the data attributes, and mounts a widget for each. It never
+ * The widget's module (widget.js, ./loader.ts, imports it and calls `start`). It finds the
+ * snippets' <script> tags, reads their data attributes, and mounts a widget for each. It never
  * throws into the host page: problems show a short message and log one console error.
  */
 import { h, render } from 'preact';
@@ -9,7 +9,7 @@ import { Problem } from './components/App';
 import { participantText } from './components/text';
 import { readSnippet, type SnippetResult } from './snippet';
 
-// The admin's preview mounts through the bundle partners load: `TrialWidget.mount(...)`.
+// The admin's preview mounts through the module partners load: `(await TrialWidget.ready).mount(...)`.
 export { mount };
 
 const MOUNTED = 'data-trial-widget-mounted';
@@ -33,7 +33,7 @@ function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: str
   mount(container, { ...snippet.options, apiOrigin });
 }
 
-function start() {
+function mountAll() {
   const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src*="widget.js"]')).filter(
     (s) => !s.hasAttribute(MOUNTED),
   );
@@ -48,9 +48,12 @@ function start() {
   }
 }
 
-try {
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-  else start();
-} catch (error) {
-  console.error('[trial widget] could not start:', error);
+/** Mounts every snippet not mounted yet, once the document is parsed. */
+export function start() {
+  try {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mountAll, { once: true });
+    else mountAll();
+  } catch (error) {
+    console.error('[trial widget] could not start:', error);
+  }
 }

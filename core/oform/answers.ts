@@ -45,14 +45,6 @@ export function fieldRules(field: CheckedField): Rule[] {
   return rules;
 }
 
-/**
- * The options a question offers beyond its own: a yes/no question without options of its own
- * offers yes and no (the participant sees them in their language; the server accepts them).
- */
-export function impliedOptions(type: FieldType, own: readonly unknown[]): readonly ('yes' | 'no')[] {
-  return type === 'yes_no' && own.length === 0 ? ['yes', 'no'] : [];
-}
-
 /** An unanswered 'multiple' question is an empty list; for `required` it is no answer. */
 const normalized = (answer: Answer): Answer => (Array.isArray(answer) && answer.length === 0 ? null : answer);
 

@@ -4,20 +4,21 @@
  * tests drive the same one. Events: start, answer, next, back, goTo (an earlier page), retry.
  * Every failure becomes a `failed` state with a message; `retry` repeats what failed.
  *
- * After the survey's pages: the qualification; when qualified and the transport knows the
- * contact steps (not in preview), a ZIP code (taken from a ZIP answer when one was given), the
- * trial sites nearest first, the screener's contact form and the consent, then `completed`.
- * Any other outcome (notQualified, notActive, noTrialSites) ends the run with its messages.
+ * This file holds the state and what shows the first page: the survey, its first page, and the
+ * participant's answers on it. Everything after (./runnerLater.ts: the answer checks, moving
+ * between pages, the submission, created with the first answered page, the qualification, and a
+ * qualified participant's ZIP, sites, contact form and consent) is loaded while the first page is
+ * read: the widget ships it as a second file. Any other outcome (notQualified, notActive,
+ * noTrialSites) ends the run with its messages.
  */
 import type { FieldConfiguration, FieldType, OptionConfig } from '../model/oform';
-import { checkAnswers, type Answers } from './answers';
-import { back as popVisit, currentVisit, revisit, visit, type History, type Visit } from './history';
-import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
-import { contactFieldRules, normalizeContactValue, type ContactValue } from './contact';
+import type { Answers } from './answers';
+import type { History, Visit } from './history';
+import type { ContactValue } from './contact';
+import type { Answer } from './navigation';
+import { startProgress, type Progress } from './progress';
 
 export type { ContactValue };
-import type { Answer } from './navigation';
-import { resetProgress, setProgress, startProgress, stepDown, stepUp, type Progress } from './progress';
 
 /** What a participant's client reads of a question's configuration (the server keeps the rest to itself or for its own checks). */
 export type RunnerFieldConfiguration = Pick<FieldConfiguration, 'required' | 'helperText' | 'translations' | 'minLength' | 'maxLength' | 'minDate' | 'maxDate'> & {
@@ -124,6 +125,57 @@ export interface ContactTransport {
   ): Promise<ContactResult>;
 }
 
+/** The steps after qualification (./contactSteps.ts), driven through the runner's methods of the same names. */
+export interface ContactSteps {
+  /** One step back within these steps; false on the first of them. */
+  back(): boolean;
+  enterZip(zip: string): void;
+  submitZip(): Promise<void>;
+  /** Marks a site as the one chosen, before going on with it (chooseSite). */
+  pickSite(siteId: string): void;
+  chooseSite(siteId: string): Promise<void>;
+  setContact(name: string, value: ContactValue): void;
+  submitContact(): void;
+  accept(accepted: boolean): void;
+  submitConsent(): Promise<void>;
+}
+
+/** What the rest of a run (./runnerLater.ts) does, on behalf of the runner's methods of the same names. */
+export interface RunMoves extends Omit<ContactSteps, 'back'> {
+  next(): Promise<void>;
+  /** One step or page back; false when there is none. */
+  back(): Promise<boolean>;
+  goTo(historyIndex: number): Promise<void>;
+  /** Carries on with a snapshot saved before a reload; false when it gave way to a fresh run (abandonResume). */
+  resume(snapshot: RunnerSnapshot): Promise<boolean>;
+}
+
+/** The run's state and what the rest of it (./runnerLater.ts) works with. */
+export interface RunContext {
+  options: RunnerOptions;
+  transport: RunnerOptions['transport'];
+  preview: boolean;
+  state(): RunnerState;
+  set(patch: Partial<RunnerState>): void;
+  /** Runs a call: busy meanwhile, a failure becomes `failed`, and retry repeats it. */
+  attempt(busy: Phase, step: () => Promise<void>): Promise<void>;
+  end(outcome: Outcome | null, messages?: OutcomeMessages): void;
+  show(page: RunnerPage, history: History, progress: Progress, answers?: Answers): void;
+  /** The submission once created (with the first answered page) or resumed. */
+  submissionId: string | null;
+  /** The survey's pages are done: the qualification is (being) read. */
+  finishedPages: boolean;
+  /** Answers given on each visited page, so going back shows them again. */
+  answersByPage: Map<string, Answers>;
+  /** The pages seen, to find a ZIP answer for the trial-site search. */
+  pagesSeen: Map<string, RunnerPage>;
+}
+
+/** ./runnerLater.ts, as the runner loads it. */
+export interface RunnerLater {
+  createRunMoves(context: RunContext): RunMoves;
+}
+
 /**
  * Resuming after a reload: the transport hands over what it needs to act for the submission
  * again (its access token), takes it back, and reads a page entry's stored answers.
@@ -142,8 +194,18 @@ export interface RunnerSnapshot {
   language: string;
   history: Visit[];
   progress: number;
-  /** The survey's pages are done: resume at the qualification. */
-  finished: boolean;
+  /**
+   * Where the participant was: on a page (of `history`), at a step after the survey, or at the
+   * outcome. Contact details are never part of it: they stay in memory only, so a reload on the
+   * consent step returns to the (empty) contact form.
+   */
+  step: 'page' | 'zip' | 'sites' | 'contact' | 'consent' | 'finished';
+  /** The answers on the page on screen, not sent yet. */
+  answers?: Answers;
+  zip?: string;
+  siteId?: string | null;
+  outcome?: Outcome | null;
+  messages?: OutcomeMessages;
 }
 
 export interface Qualification {
@@ -219,6 +281,11 @@ export interface RunnerOptions {
   abandonResume?: (error: unknown) => boolean;
   /** The participant-facing text for a failed call (already in the participant's language). */
   failureMessage?: string;
+  /**
+   * Loads ./runnerLater.ts (in the widget, a dynamic import of a module exporting createRunMoves),
+   * as soon as the first page shows; a failed load is tried again when next needed.
+   */
+  later: () => Promise<RunnerLater>;
 }
 
 export interface Runner {
@@ -232,35 +299,30 @@ export interface Runner {
   retry(): Promise<void>;
   enterZip(zip: string): void;
   submitZip(): Promise<void>;
+  /** Marks a site as the one chosen, before going on with it (chooseSite). */
+  pickSite(siteId: string): void;
   chooseSite(siteId: string): Promise<void>;
   setContact(name: string, value: ContactValue): void;
   submitContact(): void;
   accept(accepted: boolean): void;
   submitConsent(): Promise<void>;
-  /** What a reload needs; null before the submission exists, in preview, or once it ended. */
+  /** What a reload needs; null before the submission exists, in preview, or once it handed over to another survey. */
   snapshot(): RunnerSnapshot | null;
+  /** The submission, once created (with the first answered page) or resumed; null in preview. */
+  submissionId(): string | null;
 }
 
-const ZIP_RULES: Rule[] = ['required', 'numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 }];
-
 const DEFAULT_FAILURE = 'Something went wrong. Please try again.';
+
+/** The phases a snapshot names as the participant's place. */
+const PLACES: Partial<Record<Phase, RunnerSnapshot['step']>> = { page: 'page', zip: 'zip', sites: 'sites', contact: 'contact', consent: 'consent', finished: 'finished' };
 
 export function createRunner(options: RunnerOptions): Runner {
   const { transport } = options;
   const preview = options.preview ?? false;
   const listeners = new Set<(state: RunnerState) => void>();
-  // Answers given on each visited page, so going back shows them again.
-  const answersByPage = new Map<string, Answers>();
-  // The pages seen, to find a ZIP answer for the trial-site search.
-  const pagesSeen = new Map<string, RunnerPage>();
   const resume = preview ? null : (options.resume ?? null);
-  let submissionId: string | null = null;
-  let finishedPages = false;
-  let resumeAbandoned = false;
   let lastAction: (() => Promise<void>) | null = null;
-  // The submission and first entry being created behind the first page.
-  let starting: Promise<void> | null = null;
-  const hasContactSteps = () => !preview && !!transport.sites && !!transport.contactFields && !!transport.submitContact;
 
   let state: RunnerState = {
     phase: 'idle',
@@ -308,83 +370,59 @@ export function createRunner(options: RunnerOptions): Runner {
     }
   };
 
-  const show = (page: RunnerPage, history: History, progress: Progress) => {
-    pagesSeen.set(page.identity, page);
-    set({ phase: 'page', page, history, progress, answers: answersByPage.get(page.identity) ?? {}, errors: {} });
+  const context: RunContext = {
+    options,
+    transport,
+    preview,
+    state: () => state,
+    set,
+    attempt,
+    end,
+    show(page, history, progress, answers) {
+      context.pagesSeen.set(page.identity, page);
+      if (answers) context.answersByPage.set(page.identity, answers);
+      set({ phase: 'page', page, history, progress, answers: context.answersByPage.get(page.identity) ?? {}, errors: {} });
+    },
+    submissionId: null,
+    finishedPages: false,
+    answersByPage: new Map(),
+    pagesSeen: new Map(),
   };
 
-  /** The last ZIP answered on a page still in the participant's path. */
-  const zipAnswer = (): string => {
-    let zip = '';
-    for (const v of state.history) {
-      const page = pagesSeen.get(v.page);
-      for (const field of page?.fields ?? []) {
-        const answer = answersByPage.get(v.page)?.[field.identity];
-        if (field.type === 'zip' && typeof answer === 'string' && answer.trim() !== '') zip = answer.trim();
-      }
-    }
-    return zip;
-  };
+  let loading: Promise<RunMoves> | null = null;
+  // The steps after the survey change state synchronously once loaded (they are, by then).
+  const loaded: { m?: RunMoves } = {};
+  /** The rest of the run, loaded once (a failed load is tried again when next needed). */
+  const moves = () =>
+    (loading ??= options.later().then(
+      (later) => (loaded.m = later.createRunMoves(context)),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
+  const later =
+    <K extends 'next' | 'goTo' | 'submitZip' | 'chooseSite' | 'submitConsent'>(name: K) =>
+    async (...args: Parameters<RunMoves[K]>): Promise<void> => {
+      await moves().then((m) => (m[name] as (...a: Parameters<RunMoves[K]>) => Promise<void>)(...args));
+    };
+  const now =
+    <K extends 'enterZip' | 'pickSite' | 'setContact' | 'submitContact' | 'accept'>(name: K) =>
+    (...args: Parameters<RunMoves[K]>) =>
+      void (loaded.m?.[name] as ((...a: Parameters<RunMoves[K]>) => void) | undefined)?.(...args);
 
-  const findSites = async (zip: string) => {
-    if (submissionId === null || !transport.sites) return;
-    const result = await transport.sites(submissionId, zip);
-    if (!result.ok) {
-      set({ phase: 'zip', zip, errors: result.errors });
-      return;
+  const start = async () => {
+    if (resume && context.submissionId === null) {
+      // moves().resume gives way to a fresh run when the submission is gone (abandonResume).
+      if (await (await moves()).resume(resume)) return;
     }
-    if (result.outcome !== 'qualified' || result.sites.length === 0) {
-      end(result.outcome === 'qualified' ? 'noTrialSites' : result.outcome, result.messages ?? state.messages);
-      return;
-    }
-    set({ phase: 'sites', zip, sites: result.sites, messages: result.messages ?? state.messages, errors: {} });
-  };
-
-  const finish = async () => {
-    finishedPages = true;
-    const qualification: Qualification =
-      preview || submissionId === null ? { isQualified: true, outcome: 'qualified' } : await transport.qualification(submissionId);
-    const outcome = qualification.outcome ?? (qualification.isQualified ? 'qualified' : 'notQualified');
-    const messages = qualification.messages ?? {};
-    set({ qualification, page: null, outcome, messages, progress: setProgress(state.progress, state.progress.max) });
-    if (!qualification.isQualified || !hasContactSteps()) {
-      end(outcome, messages);
-      return;
-    }
-    const zip = zipAnswer();
-    if (zip && !validateValue(zip, ZIP_RULES, state.language)) await findSites(zip);
-    else set({ phase: 'zip', zip, errors: {} });
-  };
-
-  /** Shows the page the snapshot was on, with the answers the server holds for it. */
-  const resumeRun = async (snapshot: RunnerSnapshot) => {
-    transport.resume?.(snapshot.submissionId, snapshot.credentials);
-    submissionId = snapshot.submissionId;
     const survey = await transport.loadSurvey(options.identity);
-    set({ survey, language: snapshot.language });
-    const progress = setProgress(startProgress(survey.containerCount), snapshot.progress);
-    if (snapshot.finished) {
-      set({ history: snapshot.history, progress });
-      await finish();
-      return;
-    }
-    const here = currentVisit(snapshot.history);
-    if (!here) throw new Error('empty history');
-    const [page, answers] = await Promise.all([
-      transport.page(survey, here.page),
-      here.entryId && transport.entryAnswers ? transport.entryAnswers(here.entryId) : Promise.resolve({} as Answers),
-    ]);
-    answersByPage.set(page.identity, answers);
-    show(page, snapshot.history, progress);
-  };
-
-  const contactProblems = (): FieldErrors => {
-    const problems: FieldErrors = {};
-    for (const field of state.contactFields) {
-      const problem = validateValue(normalizeContactValue(field, state.contact[field.name]), contactFieldRules(field), state.language);
-      if (problem) problems[field.name] = problem;
-    }
-    return problems;
+    const language = options.chooseLanguage?.(survey) ?? state.language;
+    set({ survey, language });
+    const first = await transport.firstPage(survey);
+    context.show(first, [{ page: first.identity }], startProgress(survey.containerCount));
+    // The rest of the run arrives while the participant reads the first page.
+    moves().catch(() => undefined);
   };
 
   return {
@@ -394,212 +432,50 @@ export function createRunner(options: RunnerOptions): Runner {
       return () => listeners.delete(listener);
     },
 
-    start: () =>
-      attempt('loading', async () => {
-        if (resume && !resumeAbandoned && submissionId === null) {
-          try {
-            await resumeRun(resume);
-            return;
-          } catch (error) {
-            if (error instanceof OutcomeReached || !options.abandonResume?.(error)) {
-              submissionId = null;
-              throw error;
-            }
-            resumeAbandoned = true;
-            submissionId = null;
-            answersByPage.clear();
-          }
-        }
-        const survey = await transport.loadSurvey(options.identity);
-        const language = options.chooseLanguage?.(survey) ?? state.language;
-        set({ survey, language });
-        // The first page shows at once; the submission and its entry are created while the
-        // participant reads it (issue 8's round-trip budget). A Next before then waits for them.
-        const first = await transport.firstPage(survey);
-        show(first, visit([], { page: first.identity }), resetProgress(startProgress(survey.containerCount)));
-        if (preview) return;
-        starting = (async () => {
-          if (submissionId === null) submissionId = (await transport.createSubmission(survey, language)).submissionId;
-          const { entryId } = await transport.createEntry(submissionId, first);
-          set({ history: visit([], { page: first.identity, entryId }) });
-        })();
-        try {
-          await starting;
-        } finally {
-          starting = null;
-        }
-      }),
+    start: () => attempt('loading', start),
 
     answer(fieldIdentity, value) {
-      if (state.phase !== 'page') return;
+      if (state.phase !== 'page' || !state.page) return;
       const answers = { ...state.answers, [fieldIdentity]: value };
-      if (state.page) answersByPage.set(state.page.identity, answers);
+      context.answersByPage.set(state.page.identity, answers);
       const { [fieldIdentity]: _cleared, ...errors } = state.errors;
       set({ answers, errors });
     },
 
-    async next() {
-      if (starting) await starting.catch(() => undefined);
-      const page = state.page;
-      const survey = state.survey;
-      const here = currentVisit(state.history);
-      if (state.phase !== 'page' || !page || !survey || !here) return;
-      const problems = checkAnswers(page.fields, state.answers, state.language);
-      if (Object.keys(problems).length > 0) {
-        set({ errors: problems });
-        return;
-      }
-      const answers = state.answers;
-      await attempt('saving', async () => {
-        const result = preview || !here.entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(here.entryId, answers);
-        if (!result.ok) {
-          set({ phase: 'page', errors: result.errors });
-          return;
-        }
-        const progress = stepUp(state.progress);
-        // An option's survey transition: this survey ends here and the participant carries on in
-        // the other one (the preview, which stores nothing, just shows where this one ends).
-        if (result.nextOFormIdentity && !preview) {
-          set({ progress, transition: result.nextOFormIdentity });
-          end(null);
-          return;
-        }
-        if (!result.nextContainerIdentity) {
-          set({ progress });
-          await finish();
-          return;
-        }
-        const nextPage = await transport.page(survey, result.nextContainerIdentity);
-        let entryId = result.nextContainerEntryId ?? undefined;
-        if (!preview && !entryId && submissionId !== null) entryId = (await transport.createEntry(submissionId, nextPage)).entryId;
-        show(nextPage, visit(state.history, { page: nextPage.identity, entryId }), progress);
-      });
-    },
-
-    async back() {
-      // The steps after the survey go back without a call; what was entered stays.
-      const steps: Partial<Record<Phase, Phase>> = { consent: 'contact', contact: 'sites', sites: 'zip' };
-      const previousStep = steps[state.phase];
-      if (previousStep) {
-        set({ phase: previousStep, errors: {} });
-        return;
-      }
-      const survey = state.survey;
-      if (state.phase !== 'page' || !survey) return;
-      const { history, left } = popVisit(state.history);
-      const previous = currentVisit(history);
-      if (!left || !previous) return;
-      await attempt('loading', async () => {
-        // Leaving a page backwards abandons it: its answers go from the server (SPEC: going to an
-        // earlier page discards what came after), though they stay on screen if it is seen again.
-        if (!preview && submissionId !== null && left.entryId && !(await transport.sanitize(submissionId, [left.entryId]))) throw new Error('sanitization refused');
-        show(await transport.page(survey, previous.page), history, stepDown(state.progress));
-      });
-    },
-
-    async goTo(historyIndex) {
-      const survey = state.survey;
-      if (state.phase !== 'page' || !survey || historyIndex >= state.history.length - 1) return;
-      const { history, discarded } = revisit(state.history, historyIndex);
-      const target = currentVisit(history);
-      if (!target || discarded.length === 0) return;
-      await attempt('loading', async () => {
-        const entryIds = discarded.map((v) => v.entryId).filter((id): id is string => !!id);
-        if (!preview && submissionId !== null && entryIds.length > 0) {
-          if (!(await transport.sanitize(submissionId, entryIds))) throw new Error('sanitization refused');
-        }
-        for (const v of discarded) answersByPage.delete(v.page);
-        show(await transport.page(survey, target.page), history, setProgress(state.progress, historyIndex));
-      });
-    },
+    next: later('next'),
+    back: async () => void (await (await moves()).back()),
+    goTo: later('goTo'),
 
     async retry() {
       if (state.phase !== 'failed' || !lastAction) return;
       await attempt(state.survey ? 'saving' : 'loading', lastAction);
     },
 
-    enterZip(zip) {
-      if (state.phase !== 'zip') return;
-      set({ zip, errors: {} });
-    },
+    enterZip: now('enterZip'),
+    submitZip: later('submitZip'),
+    pickSite: now('pickSite'),
+    chooseSite: later('chooseSite'),
+    setContact: now('setContact'),
+    submitContact: now('submitContact'),
+    accept: now('accept'),
+    submitConsent: later('submitConsent'),
 
-    async submitZip() {
-      if (state.phase !== 'zip') return;
-      const zip = state.zip.trim();
-      const problem = validateValue(zip, ZIP_RULES, state.language);
-      if (problem) {
-        set({ errors: { zip: problem } });
-        return;
-      }
-      await attempt('saving', () => findSites(zip));
-    },
-
-    async chooseSite(siteId) {
-      if (state.phase !== 'sites' || !state.sites.some((s) => s.id === siteId)) return;
-      set({ siteId });
-      if (state.contactFields.length > 0 || submissionId === null || !transport.contactFields) {
-        set({ phase: 'contact', errors: {} });
-        return;
-      }
-      const id = submissionId;
-      const read = transport.contactFields;
-      await attempt('loading', async () => {
-        const { fields, messages } = await read(id);
-        const contact: Record<string, ContactValue> = {};
-        // A ZIP contact field starts with the ZIP the sites were searched for.
-        for (const f of fields) contact[f.name] = f.type === 'checkbox' ? false : f.type === 'zip' ? state.zip : '';
-        set({ phase: fields.length > 0 ? 'contact' : 'consent', contactFields: fields, contact, errors: {}, messages: messages ?? state.messages });
-      });
-    },
-
-    setContact(name, value) {
-      if (state.phase !== 'contact') return;
-      const { [name]: _cleared, ...errors } = state.errors;
-      set({ contact: { ...state.contact, [name]: value }, errors });
-    },
-
-    submitContact() {
-      if (state.phase !== 'contact') return;
-      const problems = contactProblems();
-      set(Object.keys(problems).length > 0 ? { errors: problems } : { phase: 'consent', errors: {} });
-    },
-
-    accept(accepted) {
-      if (state.phase !== 'consent') return;
-      set({ acceptTerms: accepted, errors: {} });
-    },
-
-    async submitConsent() {
-      if (state.phase !== 'consent' || submissionId === null || !transport.submitContact || !state.siteId) return;
-      if (!state.acceptTerms) {
-        set({ errors: { acceptTerms: validateValue(false, ['acceptTerms'], state.language) ?? '' } });
-        return;
-      }
-      const id = submissionId;
-      const send = transport.submitContact;
-      const contact = { engagementSiteLocationId: state.siteId, values: state.contact, acceptTerms: true };
-      await attempt('saving', async () => {
-        const result = await send(id, contact);
-        if (result.ok) {
-          end('completed', result.messages ?? {});
-          return;
-        }
-        const onContact = Object.keys(result.errors).some((k) => k !== 'acceptTerms');
-        set({ phase: onContact ? 'contact' : 'consent', errors: result.errors });
-      });
-    },
+    submissionId: () => context.submissionId,
 
     snapshot() {
       const credentials = transport.credentials?.() ?? null;
-      if (preview || submissionId === null || credentials === null || state.phase === 'finished') return null;
+      const step = PLACES[state.phase];
+      if (preview || context.submissionId === null || credentials === null || !step || state.transition) return null;
       return {
-        identity: options.identity,
-        submissionId,
+        identity: state.survey?.identity ?? options.identity,
+        submissionId: context.submissionId,
         credentials,
         language: state.language,
         history: [...state.history],
         progress: state.progress.value,
-        finished: finishedPages,
+        step,
+        ...(step === 'page' ? { answers: state.answers } : {}),
+        ...(step === 'finished' ? { outcome: state.outcome, messages: state.messages } : { zip: state.zip, siteId: state.siteId }),
       };
     },
   };

@@ -9,45 +9,25 @@
  * its answers with them and its tests check every answer against their schemas. The widget ships
  * this file to partners' pages, so it carries no schema library and does not check answers again;
  * callers where bytes do not count pass `check` (./responses.ts checkParticipantAnswer) and every
- * answer is checked on arrival.
+ * answer is checked on arrival. The calls go through ./call.ts; the start of a run is ./start.ts,
+ * which the widget loads first (this file follows while the first question is on screen).
  */
-import { JSON_API_MEDIA_TYPE } from '../jsonapi';
 import type { Answers } from '../oform/answers';
 import type { Answer } from '../oform/navigation';
-import {
-  OutcomeReached,
-  type ContactTransport,
-  type FieldErrors,
-  type ResumeTransport,
-  type RunnerField,
-  type RunnerPage,
-  type RunnerSurvey,
-  type RunnerTransport,
-  type SaveResult,
-} from '../oform/runner';
-import { OFORM_FIELD_TYPE } from '../model/kinds';
+import { OutcomeReached, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
+import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
 import type { ContactBody, EntryBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
-import type { ErrorDocument, PageDocument, ParticipantAnswer, ParticipantAnswerName } from './responses';
-import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from './wire';
+import { fetchPage, startCalls, type StartOptions } from './start';
+import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TYPE } from './wire';
 
 export { HttpError };
 
-export interface ParticipantTransportOptions {
-  /** The product's origin, e.g. https://recruit.example (the widget takes it from its script's src). */
-  apiOrigin: string;
-  /** The channel every call names (none in the admin's preview). */
-  mediaChannelId?: string | null;
-  screenerId?: string | null;
-  /** A transition survey's identity, when the run continues in another survey. */
-  oFormIdentity?: string;
+export interface ParticipantTransportOptions extends ParticipantCallOptions, StartOptions {
   /** The page the participant is on, stored with the submission (mediaChannelUrl). */
   pageUrl?: string;
   /** The language of the page previews' problems. */
   language?: string;
-  fetch?: typeof fetch;
-  /** Checks each answer against the contract (throwing when it breaks it), e.g. checkParticipantAnswer. */
-  check?: (answer: ParticipantAnswerName, status: number, body: unknown) => void;
 }
 
 /** Beyond the runner's steps: page timing, and the channel a transition survey continues on. */
@@ -61,66 +41,16 @@ export interface ParticipantExtras {
 
 export type ParticipantTransport = RunnerTransport & ContactTransport & ResumeTransport & ParticipantExtras;
 
-type Called<K extends ParticipantAnswerName> = { ok: true; body: ParticipantAnswer<K> } | { ok: false; errors: FieldErrors };
-
-/** A page document (the containers route, or participant-start's first page): the page and its questions in order. */
-function pageOf({ data, included }: PageDocument): RunnerPage {
-  // The questions follow the page's child containers in `included`, in display order.
-  const fields = included.flatMap((r): RunnerField[] => (r.type === OFORM_FIELD_TYPE ? [{ id: r.id, ...r.attributes }] : []));
-  const { identity, title, displayOrder } = data.attributes;
-  return { id: data.id, identity, title, displayOrder, fields };
-}
-
-/** A 422's problems by question identity, contact field name, `zip` or `acceptTerms`: each error's pointer's last part, or its parameter. */
-function fieldErrors({ errors }: ErrorDocument): FieldErrors {
-  const out: FieldErrors = {};
-  for (const { source, detail, title } of errors) {
-    const name = source?.pointer?.split('/').pop() ?? source?.parameter;
-    if (name && !(name in out)) out[name] = detail ?? title;
-  }
-  return out;
-}
-
 /** Answers as they travel: a question never touched (undefined) is not sent. */
 const sendable = (answers: Answers): PageAnswersBody['answers'] =>
   Object.fromEntries(Object.entries(answers).filter((e): e is [string, Exclude<Answer, undefined>] => e[1] !== undefined));
 
-export function createParticipantTransport(options: ParticipantTransportOptions): ParticipantTransport {
-  const doFetch = options.fetch ?? fetch.bind(globalThis);
-  const channel = options.mediaChannelId ?? null;
+/** The transport; `caller` when the start of the run (./start.ts) already made calls with it. */
+export function createParticipantTransport(options: ParticipantTransportOptions, caller: ParticipantCaller = createParticipantCaller(options)): ParticipantTransport {
+  const { call, channel } = caller;
   const e = encodeURIComponent;
-  let token: string | null = null;
   let submission: string | null = null;
-  let started: { identity: string; page: RunnerPage | null } | null = null;
 
-  /**
-   * One call under /api/o-forms (or, from `/..`, beside it), answered by the contract's document
-   * for `answer`; a 422 gives its problems; any other failure throws HttpError.
-   */
-  async function call<K extends ParticipantAnswerName>(
-    method: string,
-    path: string,
-    answer: K,
-    body?: { data: { type: string; id?: string; attributes: object } },
-  ): Promise<Called<K>> {
-    const headers: Record<string, string> = { Accept: JSON_API_MEDIA_TYPE };
-    if (body) headers['Content-Type'] = JSON_API_MEDIA_TYPE;
-    if (token) headers[SUBMISSION_TOKEN_HEADER] = token;
-    const url = `${options.apiOrigin}/api/o-forms${path}${channel === null ? '' : `${path.includes('?') ? '&' : '?'}mediaChannelId=${e(channel)}`}`;
-    const response = await doFetch(url, { method, headers, credentials: 'omit', body: body && JSON.stringify(body) });
-    token = response.headers.get(SUBMISSION_TOKEN_HEADER) ?? token;
-    if (!response.ok && response.status !== 422) throw new HttpError(response.status);
-    const text = await response.text();
-    const doc = JSON.parse(text || '{}');
-    options.check?.(answer, response.status, doc);
-    return response.status === 422 ? { ok: false, errors: fieldErrors(doc) } : { ok: true, body: doc };
-  }
-
-  const page = async (survey: RunnerSurvey, query: string) => {
-    const got = await call('GET', `/o-form-containers?oFormId=${e(survey.id)}&${query}&include=oFormFields`, 'page');
-    if (!got.ok) throw new HttpError(422);
-    return pageOf(got.body);
-  };
   const answering = async (path: string, id: string, answers: Answers): Promise<SaveResult> => {
     const attributes: PageAnswersBody = { answers: sendable(answers) };
     const got = await call('PATCH', path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
@@ -128,19 +58,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions)
   };
 
   return {
-    async loadSurvey(identity) {
-      const q = new URLSearchParams();
-      if (options.screenerId) q.set('screenerId', options.screenerId);
-      const oFormIdentity = identity || options.oFormIdentity;
-      if (oFormIdentity) q.set('oFormIdentity', oFormIdentity);
-      const got = await call('GET', `/participant-start?${q}`, 'start');
-      if (!got.ok) throw new HttpError(422);
-      const meta = got.body.meta;
-      if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages);
-      const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, firstPage } = meta;
-      started = { identity: runs, page: firstPage && pageOf(firstPage) };
-      return { id, identity: runs, title, containerCount, languages, styles };
-    },
+    ...startCalls(caller, options),
 
     async createSubmission(survey, language) {
       const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: options.pageUrl };
@@ -152,13 +70,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions)
       return { submissionId: submission };
     },
 
-    async firstPage(survey) {
-      const cached = started?.identity === survey.identity ? started.page : null;
-      started = null;
-      return cached ?? page(survey, 'type=firstContainerPerForm');
-    },
-
-    page: (survey, identity) => page(survey, `identity=${e(identity)}`),
+    page: (survey, identity) => fetchPage(caller, survey, `identity=${e(identity)}`),
 
     async createEntry(submissionId, p) {
       const attributes: EntryBody = { oFormContainerId: p.id, oFormSubmissionId: submissionId };
@@ -217,10 +129,10 @@ export function createParticipantTransport(options: ParticipantTransportOptions)
     },
 
     submissionId: () => submission,
-    credentials: () => token,
+    credentials: () => caller.token,
     resume(submissionId, credentials) {
       submission = submissionId;
-      token = credentials;
+      caller.token = credentials;
     },
 
     async entryAnswers(entryId) {

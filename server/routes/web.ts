@@ -67,10 +67,14 @@ ${FAVICON_LINK}
 </html>
 `;
 
+/** Any page may import the widget's modules (they hold no data); the API answers CORS on its own terms. */
+const WIDGET_MODULE_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+
 export function webRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   const adminRoot = path.join(deps.config.distDir, 'admin');
   const widgetFile = path.join(deps.config.distDir, 'widget', 'widget.js');
+  const widgetModules = path.join(deps.config.distDir, 'widget', 'widget');
 
   // Browsers ask for /favicon.ico on documents that name no icon (a PDF, a JSON answer).
   app.get('/favicon.ico', (c) => {
@@ -78,6 +82,12 @@ export function webRoutes(deps: Deps) {
     return fs.existsSync(icon) ? sendFile(c, icon, 'revalidate') : c.text('Not found', 404);
   });
   app.get('/widget.js', (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')));
+  // The modules widget.js imports, content-hashed: a partner's page imports them across origins,
+  // which module scripts do in CORS mode.
+  app.get('/widget/:file{[A-Za-z0-9_-]+\\.js}', (c) => {
+    const file = resolveUnder(widgetModules, c.req.param('file'));
+    return file ? sendFile(c, file, 'immutable', WIDGET_MODULE_HEADERS) : c.text('Not found', 404);
+  });
   app.get('/demo', (c) => c.redirect('/demo/'));
   app.get('/demo/', async (c) => c.html(demoPage(await demoChannel(deps.db))));
   app.get('/take/:mediaChannelId', async (c) => {

@@ -37,8 +37,8 @@ afterEach(() => {
 
 describe('Media channel preview', () => {
   it('mounts the participant widget in preview mode for an unapproved version, in the chosen language, over the page-preview endpoint', async () => {
-    const mount = vi.fn((_el: HTMLElement, _options: Record<string, unknown>) => ({ unmount: vi.fn() }));
-    window.TrialWidget = { mount };
+    const mount = vi.fn((el: HTMLElement, _options: Record<string, unknown>) => ({ root: el.attachShadow({ mode: 'open' }), unmount: vi.fn() }));
+    window.TrialWidget = { ready: Promise.resolve({ start: vi.fn(), mount }) };
     renderAdmin({ path: '/media-channels/view/12', user: makeUser('Admin'), handler });
     const survey = (await screen.findByLabelText('Survey', {}, { timeout: 4000 })) as HTMLSelectElement;
     await waitFor(() => expect(survey.querySelectorAll('option')).toHaveLength(2));

@@ -16,6 +16,7 @@ import {
 } from '../../core/oform/runner';
 import type { Answers } from '../../core/oform/answers';
 import type { FieldConfiguration } from '../../core/model/oform';
+import { later } from '../support/runnerLater';
 
 const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
 const option = (value: string, transition: { to: 'page'; identity: string } | { to: 'end' } | null = null) => ({
@@ -111,19 +112,22 @@ function fakeServer() {
 const pageOf = (r: ReturnType<typeof createRunner>) => r.getState().page?.identity;
 
 describe('survey runner', () => {
-  it('creates the submission and the first entry, then branches to a later page and on to the end', async () => {
+  it('creates the submission and the first entry when the first page is sent, then branches to a later page and on to the end', async () => {
     const server = fakeServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     const phases: string[] = [];
     runner.subscribe((s) => phases.push(s.phase));
     await runner.start();
-    // The first page shows before the submission and its entry exist (they are made behind it).
-    expect(server.calls.slice(0, 4)).toEqual(['loadSurvey', 'firstPage', 'createSubmission', 'createEntry']);
+    // Showing the first page starts nothing: "started" means a page was answered.
+    expect(server.calls).toEqual(['loadSurvey', 'firstPage']);
     expect(pageOf(runner)).toBe('p1');
     expect(runner.getState().progress).toEqual({ value: 0, max: 4 });
+    expect(runner.snapshot()).toBeNull();
 
     runner.answer('q1', 'skip');
     await runner.next();
+    // SPEC's order: the submission, the page entry, its answers.
+    expect(server.calls.slice(2, 5)).toEqual(['createSubmission', 'createEntry', 'saveAnswers']);
     expect(pageOf(runner)).toBe('p3');
     expect(runner.getState().progress.value).toBe(1);
     expect(phases).toContain('saving');
@@ -138,7 +142,7 @@ describe('survey runner', () => {
   });
 
   it('ends at once on a transition to end', async () => {
-    const runner = createRunner({ transport: fakeServer().transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: fakeServer().transport, identity: 'S1' });
     await runner.start();
     runner.answer('q1', 'stop');
     await runner.next();
@@ -147,7 +151,7 @@ describe('survey runner', () => {
 
   it('checks answers before sending, in the participant language, and shows the server’s field errors', async () => {
     const server = fakeServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1', language: 'es' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1', language: 'es' });
     await runner.start();
     await runner.next();
     expect(runner.getState().errors).toEqual({ q1: 'Este campo es obligatorio.' });
@@ -166,7 +170,7 @@ describe('survey runner', () => {
   });
 
   it('goes back, keeping the answers given, and moves progress down', async () => {
-    const runner = createRunner({ transport: fakeServer().transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: fakeServer().transport, identity: 'S1' });
     await runner.start();
     runner.answer('q1', 'stay');
     await runner.next();
@@ -182,7 +186,7 @@ describe('survey runner', () => {
 
   it('going back abandons the page left: its entry is sanitized, its answers stay on screen if seen again', async () => {
     const server = fakeServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     await runner.start();
     runner.answer('q1', 'stay');
     await runner.next();
@@ -205,7 +209,7 @@ describe('survey runner', () => {
     const slow = new Promise<void>((resolve) => (release = resolve));
     const createSubmission = server.transport.createSubmission;
     server.transport.createSubmission = async (...args) => (await slow, createSubmission(...args));
-    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     const started = runner.start();
     await vi.waitFor(() => expect(pageOf(runner)).toBe('p1'));
     expect(runner.getState().phase).toBe('page');
@@ -221,7 +225,7 @@ describe('survey runner', () => {
 
   it('revisiting an earlier page discards the later history and sanitizes those pages', async () => {
     const server = fakeServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     await runner.start();
     runner.answer('q1', 'stay');
     await runner.next();
@@ -240,7 +244,7 @@ describe('survey runner', () => {
 
   it('previews without writing anything and always qualifies', async () => {
     const server = fakeServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1', preview: true });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1', preview: true });
     await runner.start();
     runner.answer('q1', 'skip');
     await runner.next();
@@ -254,7 +258,7 @@ describe('survey runner', () => {
   it('turns a failed call into a state with a message, and retry carries on from there', async () => {
     const server = fakeServer();
     server.failNext.add('loadSurvey');
-    const runner = createRunner({ transport: server.transport, identity: 'S1', failureMessage: 'Could not load. Try again.' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1', failureMessage: 'Could not load. Try again.' });
     await expect(runner.start()).resolves.toBeUndefined();
     expect(runner.getState()).toMatchObject({ phase: 'failed', message: 'Could not load. Try again.' });
     await runner.retry();
@@ -336,7 +340,7 @@ describe('survey runner after the pages', () => {
 
   it('asks a ZIP, offers the sites nearest first, takes the contact form and consent, and completes', async () => {
     const server = contactServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     await runToQualification(runner);
     expect(runner.getState()).toMatchObject({ phase: 'zip', outcome: 'qualified', messages: { contactForm: '<p>Good news</p>' } });
 
@@ -375,7 +379,54 @@ describe('survey runner after the pages', () => {
     await runner.submitConsent();
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
     expect(server.sent).toEqual([{ engagementSiteLocationId: 'near', values: { firstName: 'Jane', email: 'jane@example.com', zip: '10001' }, acceptTerms: true }]);
-    expect(runner.snapshot()).toBeNull();
+    // The outcome is a place too: a reload shows it again, asking the server nothing.
+    const snap = runner.snapshot();
+    expect(snap).toMatchObject({ step: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
+    expect(JSON.stringify(snap)).not.toContain('Jane');
+    const again = contactServer();
+    const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap });
+    await resumed.start();
+    expect(resumed.getState()).toMatchObject({ phase: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
+    expect(again.calls).toEqual([]);
+  });
+
+  it('resumes at every step after the pages: the ZIP, the sites with the one chosen, and the contact form (empty: details never stored) for contact and consent', async () => {
+    const server = contactServer();
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
+    await runToQualification(runner);
+    runner.enterZip('10001');
+    const atZip = runner.snapshot();
+    expect(atZip).toMatchObject({ step: 'zip', zip: '10001' });
+    await runner.submitZip();
+    runner.pickSite('far');
+    const atSites = runner.snapshot();
+    expect(atSites).toMatchObject({ step: 'sites', zip: '10001', siteId: 'far' });
+    await runner.chooseSite('far');
+    runner.setContact('firstName', 'Jane');
+    runner.setContact('email', 'jane@example.com');
+    const atContact = runner.snapshot();
+    runner.submitContact();
+    const atConsent = runner.snapshot();
+    expect(atConsent).toMatchObject({ step: 'consent', siteId: 'far' });
+    for (const snap of [atContact, atConsent]) expect(JSON.stringify(snap)).not.toMatch(/Jane|jane@/);
+
+    const resumeAt = async (snap: typeof atZip) => {
+      const again = contactServer();
+      const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap });
+      await resumed.start();
+      return { state: resumed.getState(), calls: again.calls };
+    };
+    const zip = await resumeAt(atZip);
+    expect(zip.state).toMatchObject({ phase: 'zip', zip: '10001', outcome: 'qualified' });
+    expect(zip.calls).toEqual(['loadSurvey', 'qualification']);
+    const sites = await resumeAt(atSites);
+    expect(sites.state).toMatchObject({ phase: 'sites', zip: '10001', siteId: 'far' });
+    expect(sites.state.sites.map((site) => site.id)).toEqual(['near', 'far']);
+    for (const snap of [atContact, atConsent]) {
+      const contact = await resumeAt(snap);
+      expect(contact.state).toMatchObject({ phase: 'contact', siteId: 'far', contact: { firstName: '', email: '', zip: '10001' } });
+      expect(contact.calls).toEqual(['loadSurvey', 'qualification', 'sites', 'contactFields']);
+    }
   });
 
   it('uses a ZIP answered in the survey and ends with noTrialSites when none is within reach', async () => {
@@ -385,6 +436,7 @@ describe('survey runner after the pages', () => {
       fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({ required: true }) }],
     };
     const runner = createRunner({
+      later,
       transport: { ...server.transport, firstPage: async () => page, saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }) },
       identity: 'S1',
     });
@@ -397,7 +449,7 @@ describe('survey runner after the pages', () => {
 
   it('ends with notQualified and the screener’s messages without asking for contact details', async () => {
     const server = contactServer({ isQualified: false, outcome: 'notQualified', messages: { contactForm: '<b>Sorry</b>', consent: null } });
-    const runner = createRunner({ transport: server.transport, identity: 'S1' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     await runToQualification(runner);
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified', messages: { contactForm: '<b>Sorry</b>' } });
     expect(server.calls).not.toContain('sites');
@@ -406,6 +458,7 @@ describe('survey runner after the pages', () => {
   it('ends with notActive when the transport reports that nothing is runnable', async () => {
     const server = contactServer();
     const runner = createRunner({
+      later,
       transport: { ...server.transport, loadSurvey: async () => { throw new OutcomeReached('notActive', { contactForm: 'Closed.' }); } },
       identity: 'S1',
     });
@@ -415,7 +468,7 @@ describe('survey runner after the pages', () => {
 
   it('in preview stops at the qualified outcome even with contact steps available', async () => {
     const server = contactServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1', preview: true });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1', preview: true });
     await runToQualification(runner);
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'qualified' });
     expect(server.calls.filter((c) => ['sites', 'contactFields', 'qualification', 'createSubmission'].includes(c))).toEqual([]);
@@ -426,6 +479,7 @@ describe('survey runner after the pages', () => {
     let failures = 1;
     const sites = server.transport.sites;
     const runner = createRunner({
+      later,
       transport: { ...server.transport, sites: async (id, zip) => { if (failures-- > 0) throw new Error('down'); return sites(id, zip); } },
       identity: 'S1',
     });
@@ -439,21 +493,41 @@ describe('survey runner after the pages', () => {
 
   it('picks the language from the survey and resumes a snapshot on the same page with its stored answers', async () => {
     const server = contactServer();
-    const runner = createRunner({ transport: server.transport, identity: 'S1', chooseLanguage: () => 'es' });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1', chooseLanguage: () => 'es' });
     await runner.start();
     runner.answer('q1', 'stay');
     await runner.next();
     const snap = runner.snapshot();
-    expect(snap).toMatchObject({ submissionId: 's1', credentials: 'tok-1', language: 'es', progress: 1, finished: false });
+    expect(snap).toMatchObject({ submissionId: 's1', credentials: 'tok-1', language: 'es', progress: 1, step: 'page' });
     expect(snap?.history.map((v) => v.page)).toEqual(['p1', 'p2']);
 
     const again = contactServer();
-    const resumed = createRunner({ transport: again.transport, identity: 'S1', resume: snap });
+    const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap });
     await resumed.start();
     expect(again.calls).not.toContain('createSubmission');
     expect(again.calls).toContain('entryAnswers');
     expect(resumed.getState()).toMatchObject({ phase: 'page', language: 'es', answers: { q2: 'jane@example.com' }, progress: { value: 1 } });
     expect(resumed.getState().page?.identity).toBe('p2');
     expect(resumed.snapshot()?.credentials).toBe('tok-1');
+  });
+
+  it('resumes a page with what was typed and not sent, and Back shows the page before with the answers the server holds', async () => {
+    const server = contactServer();
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
+    await runner.start();
+    runner.answer('q1', 'stay');
+    await runner.next();
+    runner.answer('q2', 'typed, not sent');
+    const snap = runner.snapshot();
+    expect(snap?.answers).toEqual({ q2: 'typed, not sent' });
+
+    const again = contactServer();
+    const stored: Record<string, Answers> = { e1: { q1: 'stay' }, e2: { q2: 'held by the server' } };
+    const resumed = createRunner({ later, transport: { ...again.transport, entryAnswers: async (entryId) => stored[entryId] ?? {} }, identity: 'S1', resume: snap });
+    await resumed.start();
+    expect(resumed.getState()).toMatchObject({ phase: 'page', answers: { q2: 'typed, not sent' } });
+    await resumed.back();
+    expect(resumed.getState().page?.identity).toBe('p1');
+    expect(resumed.getState().answers).toEqual({ q1: 'stay' });
   });
 });

@@ -197,6 +197,7 @@ const RULES: Record<string, Access> = {
   'GET /jwt/saml/metadata/:service': 'public',
   'GET /favicon.ico': 'public',
   'GET /widget.js': 'public',
+  'GET /widget/:file{[A-Za-z0-9_-]+\\.js}': 'public',
   'GET /demo': 'public',
   'GET /demo/': 'public',
   'GET /take/:mediaChannelId': 'public',

@@ -13,6 +13,7 @@ import { createRunner, type RunnerState } from '../../core/oform/runner';
 import { message } from '../../core/validation/messages';
 import { contacts, referrals } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
+import { later } from '../support/runnerLater';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -44,7 +45,7 @@ const settle = async (runner: { getState(): RunnerState }, phases: RunnerState['
 describe('the contact steps over the participant transport', () => {
   it('runs from the ZIP answer to a completed contact', async () => {
     const { api, transport: t } = transport();
-    const runner = createRunner({ transport: t, identity: '' });
+    const runner = createRunner({ later, transport: t, identity: '' });
     await runner.start();
     runner.answer('q_choice', 'skip');
     await runner.next();

@@ -15,6 +15,7 @@ import { checkParticipantAnswer } from '../../core/participant/responses';
 import { createParticipantTransport, type ParticipantTransportOptions } from '../../core/participant/transport';
 import { createRunner, type RunnerState } from '../../core/oform/runner';
 import { oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
+import { later } from '../support/runnerLater';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -54,7 +55,7 @@ describe('the participant transport', () => {
   it('runs a survey with a jump to the end, qualified, every call naming the channel', async () => {
     seen.length = 0;
     const transport = api();
-    const runner = createRunner({ transport, identity: '' });
+    const runner = createRunner({ later, transport, identity: '' });
     await runner.start();
     let state = runner.getState();
     expect(state.phase).toBe('page');
@@ -80,7 +81,7 @@ describe('the participant transport', () => {
 
   it("shows the server's field problems, and revisiting an earlier page sanitizes the later ones", async () => {
     const transport = api();
-    const runner = createRunner({ transport, identity: f.oFormIdentity });
+    const runner = createRunner({ later, transport, identity: f.oFormIdentity });
     await runner.start();
     runner.answer('q_choice', 'yes');
     await runner.next();
@@ -107,7 +108,7 @@ describe('the participant transport', () => {
 
   it('resumes with the token and reads an entry back; sends page timing', async () => {
     const first = api();
-    const runner = createRunner({ transport: first, identity: '' });
+    const runner = createRunner({ later, transport: first, identity: '' });
     await runner.start();
     runner.answer('q_choice', 'yes');
     await runner.next();
@@ -121,7 +122,7 @@ describe('the participant transport', () => {
 
   it('ends in notActive with the messages when the channel is switched off', async () => {
     const off = await createParticipantFixture(h.db, { channelActive: false });
-    const runner = createRunner({ transport: api({ mediaChannelId: String(off.mediaChannelId) }, `https://${off.domain}`), identity: '' });
+    const runner = createRunner({ later, transport: api({ mediaChannelId: String(off.mediaChannelId) }, `https://${off.domain}`), identity: '' });
     await runner.start();
     const state = runner.getState();
     expect(state).toMatchObject({ phase: 'finished', outcome: 'notActive' });
@@ -130,14 +131,14 @@ describe('the participant transport', () => {
   });
 
   it('fails (and can retry) when the page is on another site', async () => {
-    const runner = createRunner({ transport: api({}, 'https://evil.example'), identity: '' });
+    const runner = createRunner({ later, transport: api({}, 'https://evil.example'), identity: '' });
     await runner.start();
     expect(runner.getState().phase).toBe('failed');
   });
 
   it('previews without a submission: nothing is written, always qualified', async () => {
     const before = (await h.db.select().from(oFormSubmissions)).length;
-    const runner = createRunner({ transport: api({ mediaChannelId: null }, 'http://localhost'), identity: f.oFormIdentity, preview: true });
+    const runner = createRunner({ later, transport: api({ mediaChannelId: null }, 'http://localhost'), identity: f.oFormIdentity, preview: true });
     await runner.start();
     runner.answer('q_choice', 'stop');
     await runner.next();
@@ -153,6 +154,7 @@ describe('the participant transport', () => {
     const staffApi = createApiClient({ baseUrl: 'http://localhost/api', getToken: () => token, fetch: async (input, init) => h.app.request(new Request(input, init)) });
     const survey = previewSurvey(await oformsApi(staffApi).detail(String(draft.oFormId)));
     const staff = createRunner({
+      later,
       transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost', token), survey),
       identity: draft.oFormIdentity,
       preview: true,
@@ -163,7 +165,7 @@ describe('the participant transport', () => {
     await staff.next();
     expect(staff.getState().page?.identity).toBe('p3');
 
-    const anonymous = createRunner({ transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey), identity: draft.oFormIdentity, preview: true });
+    const anonymous = createRunner({ later, transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey), identity: draft.oFormIdentity, preview: true });
     await anonymous.start();
     expect(anonymous.getState().phase).toBe('failed');
   });

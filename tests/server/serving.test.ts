@@ -191,10 +191,24 @@ describe('bundle budgets', () => {
       hook.call(context, {}, Object.fromEntries(chunks.map((c) => [c.fileName, c])));
       return logged;
     };
-    expect(run('widget', [chunk('widget.js', 4000)])[0]).toMatch(/^widget\.js: \d+\.\d kB gzipped \(budget 20\.0 kB\)$/);
-    expect(() => run('widget', [chunk('widget.js', 60_000)])).toThrow(/over budget — widget\.js: \d+\.\d kB gzipped \(budget 20\.0 kB\), \d+\.\d kB too many/);
+    // widget.js (the loader, an asset), the entry module with its static import, and the second file.
+    const widget = (entry: number, later: number) => [
+      { type: 'asset' as const, fileName: 'widget.js', source: randomBytes(200).toString('hex') },
+      chunk('widget/embed.js', entry, { isEntry: true, imports: ['widget/shared.js'] }),
+      chunk('widget/shared.js', 2000),
+      chunk('widget/later.js', later),
+    ];
+    expect(run('widget', widget(4000, 4000))).toEqual([
+      expect.stringMatching(/^widget before the first question: \d+\.\d kB gzipped \(budget 14\.0 kB\)$/),
+      expect.stringMatching(/^widget, whole run: \d+\.\d kB gzipped \(budget 20\.0 kB\)$/),
+    ]);
+    // The first question over its budget, whole run within; then only the whole run over.
+    expect(() => run('widget', widget(30_000, 1000))).toThrow(/over budget — widget before the first question: \d+\.\d kB gzipped \(budget 14\.0 kB\), \d+\.\d kB too many; files: widget\.js, widget\/embed\.js, widget\/shared\.js$/);
+    expect(() => run('widget', widget(4000, 40_000))).toThrow(/over budget — widget, whole run: \d+\.\d kB gzipped \(budget 20\.0 kB\)/);
     expect(() => run('admin', [chunk('index.js', 400_000, { isEntry: true })])).toThrow(/over budget — admin first load \(login screen\): \d+\.\d kB gzipped \(budget 150\.0 kB\)/);
-    expect(measureWidget([chunk('widget.js', 4000)]).bytes).toBeGreaterThan(1000);
+    const [first, whole] = measureWidget(widget(4000, 4000));
+    expect(first.files).toEqual(['widget.js', 'widget/embed.js', 'widget/shared.js']);
+    expect(whole.bytes - first.bytes).toBeGreaterThan(1500);
   });
 
   it('fails the admin build when a section is bundled with the entry instead of lazily', () => {

@@ -12,6 +12,7 @@ import { createRunner, type Runner } from '../../core/oform/runner';
 import { checkParticipantAnswer } from '../../core/participant/responses';
 import { createParticipantTransport, type ParticipantTransport } from '../../core/participant/transport';
 import { createHarness, type Harness } from './harness';
+import { later } from '../support/runnerLater';
 
 let h: Harness;
 let channel: { mediaChannelId: number; screenerId: number };
@@ -46,7 +47,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
 
   it('qualifies, finds the nearest sites from the ZIP answered in the survey, stores the contact and completes', async () => {
     const t = transport();
-    const runner = createRunner({ transport: t, identity: '', chooseLanguage: () => 'en' });
+    const runner = createRunner({ later, transport: t, identity: '', chooseLanguage: () => 'en' });
     await runner.start();
     expect(runner.getState()).toMatchObject({ phase: 'page', survey: { containerCount: 3, languages: ['en', 'es'] } });
     expect(runner.getState().survey?.styles?.progressBar?.background).toBe('CCCCCC');
@@ -90,7 +91,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
   });
 
   it('jumps past the second page for a "no", and disqualifies an under-18 with the Spanish message', async () => {
-    const runner = createRunner({ transport: transport(), identity: '', chooseLanguage: () => 'es' });
+    const runner = createRunner({ later, transport: transport(), identity: '', chooseLanguage: () => 'es' });
     await runner.start();
     runner.answer('demo-age', 'under-18');
     runner.answer('demo-diagnosed', 'no');
@@ -105,7 +106,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
 
   it('answers a field problem in the participant language and resumes a reload on the same page with its answers', async () => {
     const t = transport();
-    const runner = createRunner({ transport: t, identity: '', chooseLanguage: () => 'es' });
+    const runner = createRunner({ later, transport: t, identity: '', chooseLanguage: () => 'es' });
     await runner.start();
     runner.answer('demo-age', '18-64');
     runner.answer('demo-diagnosed', 'yes');
@@ -121,7 +122,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
     const snapshot = runner.snapshot();
     expect(snapshot?.credentials).toBeTruthy();
 
-    const resumed = createRunner({ transport: transport(), identity: '', resume: snapshot });
+    const resumed = createRunner({ later, transport: transport(), identity: '', resume: snapshot });
     await resumed.start();
     expect(resumed.getState()).toMatchObject({ phase: 'page', language: 'es', answers: { 'demo-visits': '7' } });
     expect(page(resumed)).toBe('demo-heart');
@@ -130,7 +131,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
   });
 
   it('an unknown ZIP is a field problem on the ZIP step', async () => {
-    const runner = createRunner({ transport: transport(), identity: '' });
+    const runner = createRunner({ later, transport: transport(), identity: '' });
     await runner.start();
     runner.answer('demo-age', '65-plus');
     runner.answer('demo-diagnosed', 'no');

@@ -316,12 +316,22 @@ describe('the run', () => {
 
   it('shows a failure with a Retry that works', async () => {
     const f = fake();
-    f.fail.add('createSubmission');
+    f.fail.add('firstPage');
     const root = start(f.transport);
     await until(root, (r) => $(r, '[role=alert]'));
     expect($(root, '[role=alert] .tw-message')?.textContent).toBe('Something went wrong. Please check your connection and try again.');
     ($(root, '[role=alert] button') as HTMLButtonElement).click();
     await until(root, (r) => heading(r) === 'About you');
+    // The submission is made when the first page is sent: its failure, retried, carries on.
+    f.fail.add('createSubmission');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[role=alert]'));
+    ($(root, '[role=alert] button') as HTMLButtonElement).click();
+    await until(root, (r) => heading(r) === 'More');
+    expect(f.calls.filter((c) => c === 'createSubmission')).toHaveLength(2);
+    expect(f.saved).toEqual([{ q1: 'a' }]);
   });
 
   it('an unknown channel shows the friendly message and logs one console error', async () => {

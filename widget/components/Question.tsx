@@ -1,4 +1,4 @@
-import { impliedOptions } from '../../core/oform/answers';
+import { impliedOptions } from '../../core/oform/impliedOptions';
 import type { Answer } from '../../core/oform/navigation';
 import type { RunnerField } from '../../core/oform/runner';
 import type { ParticipantText } from '../../core/i18n/participant';

@@ -12,38 +12,35 @@ import type { MediaChannel } from '../../../core/model/mediaChannel';
 import { previewSurvey, previewTransport } from '../../../core/participant/preview';
 import { checkParticipantAnswer } from '../../../core/participant/responses';
 import { createParticipantTransport } from '../../../core/participant/transport';
-import type { MountedWidget, MountOptions } from '../../../widget/mountOptions';
+import type { WidgetGlobal, WidgetModule } from '../../../widget/mountOptions';
 import { Select } from '../../components/form/Select';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi, useSession } from '../../state/services';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 
-/** What widget.js exposes (its IIFE's exports). */
-interface WidgetGlobal {
-  mount(element: HTMLElement, options: MountOptions): Pick<MountedWidget, 'unmount'>;
-}
 declare global {
   interface Window {
     TrialWidget?: WidgetGlobal;
   }
 }
 
-let loading: Promise<WidgetGlobal> | null = null;
-/** widget.js once per page; a data attribute keeps its own start-up from mounting anything. */
-export function loadWidget(src = '/widget.js'): Promise<WidgetGlobal> {
-  if (window.TrialWidget) return Promise.resolve(window.TrialWidget);
-  loading ??= new Promise<WidgetGlobal>((resolve, reject) => {
+let loading: Promise<WidgetModule> | null = null;
+/** widget.js once per page, and the module it imports; a data attribute keeps its own start-up from mounting anything. */
+export function loadWidget(src = '/widget.js'): Promise<WidgetModule> {
+  loading ??= new Promise<WidgetModule>((resolve, reject) => {
+    const ready = () => window.TrialWidget?.ready;
+    if (ready()) return resolve(ready()!);
     const script = document.createElement('script');
     script.src = src;
     script.async = true;
-    // Marked as mounted: the bundle's own start-up looks for snippet tags and must skip this one.
+    // Marked as mounted: the module's own start-up looks for snippet tags and must skip this one.
     script.setAttribute('data-trial-widget-mounted', '');
-    script.onload = () => (window.TrialWidget ? resolve(window.TrialWidget) : reject(new Error('widget.js did not start')));
-    script.onerror = () => {
-      loading = null;
-      reject(new Error('widget.js could not be loaded'));
-    };
+    script.onload = () => (ready() ? resolve(ready()!) : reject(new Error('widget.js did not start')));
+    script.onerror = () => reject(new Error('widget.js could not be loaded'));
     document.head.append(script);
+  }).catch((error: unknown) => {
+    loading = null;
+    throw error;
   });
   return loading;
 }

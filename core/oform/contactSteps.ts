@@ -1,0 +1,151 @@
+/**
+ * A qualified participant's steps after the survey (SPEC section 4's run, continued): the ZIP
+ * code, the trial sites nearest first, the screener's contact form and the consent, sent as one
+ * contact; then `completed`. Going back between them makes no call and keeps what was entered.
+ *
+ * The runner (./runner.ts) loads this module when the participant qualifies, so the widget can
+ * ship it as a second file fetched while the survey is answered.
+ */
+import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
+import { contactFieldRules, normalizeContactValue, type ContactValue } from './contact';
+import type { ContactSteps, ContactTransport, FieldErrors, Phase, RunContext, RunnerSnapshot } from './runner';
+
+const ZIP_RULES: Rule[] = ['required', 'numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 }];
+
+/** Where Back leads from each step; the ZIP step is the first. */
+const PREVIOUS: Partial<Record<Phase, Phase>> = { consent: 'contact', contact: 'sites', sites: 'zip' };
+
+/** The steps, begun once the participant qualified. */
+export interface StartedSteps extends ContactSteps {
+  /**
+   * Searches sites for `zip` (a ZIP answered on the survey's path, or the one of a snapshot),
+   * else asks for it; from a snapshot, carries on to the step it names.
+   */
+  begin(zip: string, place?: RunnerSnapshot): Promise<void>;
+}
+
+export function createContactSteps(context: RunContext, submissionId: string, transport: ContactTransport): StartedSteps {
+  const { set, attempt, end } = context;
+  const state = context.state;
+  const language = () => state().language;
+
+  const findSites = async (zip: string) => {
+    const result = await transport.sites(submissionId, zip);
+    if (!result.ok) {
+      set({ phase: 'zip', zip, errors: result.errors });
+      return;
+    }
+    const messages = result.messages ?? state().messages;
+    if (result.outcome !== 'qualified' || result.sites.length === 0) {
+      end(result.outcome === 'qualified' ? 'noTrialSites' : result.outcome, messages);
+      return;
+    }
+    set({ phase: 'sites', zip, sites: result.sites, messages, errors: {} });
+  };
+
+  const contactProblems = (): FieldErrors => {
+    const problems: FieldErrors = {};
+    const s = state();
+    for (const field of s.contactFields) {
+      const problem = validateValue(normalizeContactValue(field, s.contact[field.name]), contactFieldRules(field), s.language);
+      if (problem) problems[field.name] = problem;
+    }
+    return problems;
+  };
+
+  const loadContactFields = async () => {
+    const { fields, messages } = await transport.contactFields(submissionId);
+    const contact: Record<string, ContactValue> = {};
+    // A ZIP contact field starts with the ZIP the sites were searched for.
+    for (const f of fields) contact[f.name] = f.type === 'checkbox' ? false : f.type === 'zip' ? state().zip : '';
+    set({ phase: fields.length > 0 ? 'contact' : 'consent', contactFields: fields, contact, errors: {}, messages: messages ?? state().messages });
+  };
+
+  return {
+    async begin(zip, place) {
+      if (!zip || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
+        set({ phase: 'zip', zip, errors: {} });
+        return;
+      }
+      await findSites(zip);
+      const siteId = place?.siteId;
+      if (state().phase !== 'sites' || !siteId || !state().sites.some((site) => site.id === siteId)) return;
+      set({ siteId });
+      // The contact details were never stored: the contact form again, empty, for the consent step too.
+      if (place.step === 'contact' || place.step === 'consent') await loadContactFields();
+    },
+
+    back() {
+      const previous = PREVIOUS[state().phase];
+      if (previous) set({ phase: previous, errors: {} });
+      return !!previous;
+    },
+
+    enterZip(zip) {
+      if (state().phase === 'zip') set({ zip, errors: {} });
+    },
+
+    async submitZip() {
+      if (state().phase !== 'zip') return;
+      const zip = state().zip.trim();
+      const problem = validateValue(zip, ZIP_RULES, language());
+      if (problem) {
+        set({ errors: { zip: problem } });
+        return;
+      }
+      await attempt('saving', () => findSites(zip));
+    },
+
+    pickSite(siteId) {
+      const s = state();
+      if (s.phase === 'sites' && s.sites.some((site) => site.id === siteId)) set({ siteId });
+    },
+
+    async chooseSite(siteId) {
+      const s = state();
+      if (s.phase !== 'sites' || !s.sites.some((site) => site.id === siteId)) return;
+      set({ siteId });
+      if (s.contactFields.length > 0) {
+        set({ phase: 'contact', errors: {} });
+        return;
+      }
+      await attempt('loading', loadContactFields);
+    },
+
+    setContact(name, value) {
+      const s = state();
+      if (s.phase !== 'contact') return;
+      const { [name]: _cleared, ...errors } = s.errors;
+      set({ contact: { ...s.contact, [name]: value }, errors });
+    },
+
+    submitContact() {
+      if (state().phase !== 'contact') return;
+      const problems = contactProblems();
+      set(Object.keys(problems).length > 0 ? { errors: problems } : { phase: 'consent', errors: {} });
+    },
+
+    accept(accepted) {
+      if (state().phase === 'consent') set({ acceptTerms: accepted, errors: {} });
+    },
+
+    async submitConsent() {
+      const s = state();
+      if (s.phase !== 'consent' || !s.siteId) return;
+      if (!s.acceptTerms) {
+        set({ errors: { acceptTerms: validateValue(false, ['acceptTerms'], s.language) ?? '' } });
+        return;
+      }
+      const contact = { engagementSiteLocationId: s.siteId, values: s.contact, acceptTerms: true };
+      await attempt('saving', async () => {
+        const result = await transport.submitContact(submissionId, contact);
+        if (result.ok) {
+          end('completed', result.messages ?? {});
+          return;
+        }
+        const onContact = Object.keys(result.errors).some((k) => k !== 'acceptTerms');
+        set({ phase: onContact ? 'contact' : 'consent', errors: result.errors });
+      });
+    },
+  };
+}

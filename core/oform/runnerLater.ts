@@ -1,0 +1,197 @@
+/**
+ * The rest of a run once its first page is on screen (./runner.ts loads this module while the
+ * participant reads that page): the answer checks before a page is sent, the submission (created
+ * with the first answered page, so "started" means started: SPEC's order of calls is kept,
+ * submission, page entry, answers), moving forward and back between pages with sanitization,
+ * the qualification, the steps after it (./contactSteps.ts), and resuming a snapshot at any of
+ * those places.
+ */
+import { checkAnswers, type Answers } from './answers';
+import { createContactSteps, type StartedSteps } from './contactSteps';
+import { back as popVisit, currentVisit, revisit, visit } from './history';
+import { setProgress, startProgress, stepDown, stepUp } from './progress';
+import type { ContactTransport, Qualification, RunContext, RunMoves, RunnerSnapshot } from './runner';
+import { OutcomeReached } from './runner';
+
+export function createRunMoves(context: RunContext): RunMoves {
+  const { transport, preview, options, set, attempt, end } = context;
+  const state = context.state;
+  let steps: StartedSteps | null = null;
+  let resumeAbandoned = false;
+
+  /** The submission, created when the first page is answered (none in preview). */
+  const submission = async (): Promise<string> =>
+    (context.submissionId ??= (await transport.createSubmission(state().survey!, state().language)).submissionId);
+
+  /** The last ZIP answered on a page still in the participant's path. */
+  const zipAnswer = (): string => {
+    let zip = '';
+    for (const v of state().history) {
+      for (const field of context.pagesSeen.get(v.page)?.fields ?? []) {
+        const answer = context.answersByPage.get(v.page)?.[field.identity];
+        if (field.type === 'zip' && typeof answer === 'string' && answer.trim() !== '') zip = answer.trim();
+      }
+    }
+    return zip;
+  };
+
+  /** The survey's pages are done: the qualification, then (when qualified) the steps after it from `place`. */
+  const finish = async (place?: RunnerSnapshot) => {
+    context.finishedPages = true;
+    const id = context.submissionId;
+    const qualification: Qualification = preview || id === null ? { isQualified: true, outcome: 'qualified' } : await transport.qualification(id);
+    const outcome = qualification.outcome ?? (qualification.isQualified ? 'qualified' : 'notQualified');
+    const messages = qualification.messages ?? {};
+    set({ qualification, page: null, outcome, messages, progress: setProgress(state().progress, state().progress.max) });
+    const contact = transport as Partial<ContactTransport>;
+    if (!qualification.isQualified || preview || id === null || !contact.sites || !contact.contactFields || !contact.submitContact) {
+      end(outcome, messages);
+      return;
+    }
+    steps = createContactSteps(context, id, contact as ContactTransport);
+    await steps.begin(place?.zip ?? zipAnswer(), place);
+  };
+
+  /** The answers the server holds for a page entry (after a reload), unless still in memory. */
+  const storedAnswers = async (page: string, entryId?: string): Promise<Answers | undefined> =>
+    context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined);
+
+  const resume = async (snapshot: RunnerSnapshot) => {
+    transport.resume?.(snapshot.submissionId, snapshot.credentials);
+    context.submissionId = snapshot.submissionId;
+    if (snapshot.step === 'finished') {
+      // The outcome was reached: shown again as it was, with nothing asked of the server.
+      set({ language: snapshot.language, history: snapshot.history });
+      end(snapshot.outcome ?? null, snapshot.messages);
+      return;
+    }
+    const survey = await transport.loadSurvey(snapshot.identity);
+    const progress = setProgress(startProgress(survey.containerCount), snapshot.progress);
+    set({ survey, language: snapshot.language, history: snapshot.history, progress });
+    if (snapshot.step !== 'page') {
+      await finish(snapshot);
+      return;
+    }
+    const here = currentVisit(snapshot.history);
+    if (!here) throw new Error('empty history');
+    const [page, stored] = await Promise.all([transport.page(survey, here.page), storedAnswers(here.page, here.entryId)]);
+    // What was typed and not sent yet wins over what the server holds for the page.
+    context.show(page, snapshot.history, progress, { ...stored, ...snapshot.answers });
+  };
+
+  return {
+    async next() {
+      // The checks run on what is on screen now; a second Next while one is running does nothing.
+      const s = state();
+      const page = s.page;
+      const survey = s.survey;
+      const here = currentVisit(s.history);
+      if (s.phase !== 'page' || !page || !survey || !here) return;
+      const problems = checkAnswers(page.fields, s.answers, s.language);
+      if (Object.keys(problems).length > 0) {
+        set({ errors: problems });
+        return;
+      }
+      const answers = s.answers;
+      await attempt('saving', async () => {
+        // Read again on a retry: the entry may have been made before the failure.
+        let entryId = currentVisit(state().history)?.entryId;
+        if (!preview && !entryId) {
+          // The first answered page: the submission and this page's entry, then its answers.
+          entryId = (await transport.createEntry(await submission(), page)).entryId;
+          set({ history: [...state().history.slice(0, -1), { page: page.identity, entryId }] });
+        }
+        const result = preview || !entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(entryId, answers);
+        if (!result.ok) {
+          set({ phase: 'page', errors: result.errors });
+          return;
+        }
+        const progress = stepUp(state().progress);
+        // An option's survey transition: this survey ends here and the participant carries on in
+        // the other one (the preview, which stores nothing, just shows where this one ends).
+        if (result.nextOFormIdentity && !preview) {
+          set({ progress, transition: result.nextOFormIdentity });
+          end(null);
+          return;
+        }
+        if (!result.nextContainerIdentity) {
+          set({ progress });
+          // Its own attempt: a retry after a failure from here on reads the qualification again
+          // rather than sending answers the server may already have made final.
+          await attempt('saving', () => finish());
+          return;
+        }
+        const nextPage = await transport.page(survey, result.nextContainerIdentity);
+        let nextEntry = result.nextContainerEntryId ?? undefined;
+        if (!preview && !nextEntry && context.submissionId !== null) nextEntry = (await transport.createEntry(context.submissionId, nextPage)).entryId;
+        context.show(nextPage, visit(state().history, { page: nextPage.identity, entryId: nextEntry }), progress);
+      });
+    },
+
+    async back() {
+      if (steps?.back()) return true;
+      const s = state();
+      const survey = s.survey;
+      if (s.phase !== 'page' || !survey) return false;
+      const { history, left } = popVisit(s.history);
+      const previous = currentVisit(history);
+      if (!left || !previous) return false;
+      await attempt('loading', async () => {
+        // Leaving a page backwards abandons it: its answers go from the server (SPEC: going to an
+        // earlier page discards what came after), though they stay on screen if it is seen again.
+        const id = context.submissionId;
+        if (!preview && id !== null && left.entryId && !(await transport.sanitize(id, [left.entryId]))) throw new Error('sanitization refused');
+        const [page, answers] = await Promise.all([transport.page(survey, previous.page), storedAnswers(previous.page, previous.entryId)]);
+        context.show(page, history, stepDown(state().progress), answers);
+      });
+      return true;
+    },
+
+    async goTo(historyIndex) {
+      const s = state();
+      const survey = s.survey;
+      if (s.phase !== 'page' || !survey || historyIndex >= s.history.length - 1) return;
+      const { history, discarded } = revisit(s.history, historyIndex);
+      const target = currentVisit(history);
+      if (!target || discarded.length === 0) return;
+      await attempt('loading', async () => {
+        const entryIds = discarded.map((v) => v.entryId).filter((id): id is string => !!id);
+        const id = context.submissionId;
+        if (!preview && id !== null && entryIds.length > 0) {
+          if (!(await transport.sanitize(id, entryIds))) throw new Error('sanitization refused');
+        }
+        for (const v of discarded) context.answersByPage.delete(v.page);
+        const [page, answers] = await Promise.all([transport.page(survey, target.page), storedAnswers(target.page, target.entryId)]);
+        context.show(page, history, setProgress(state().progress, historyIndex), answers);
+      });
+    },
+
+    async resume(snapshot) {
+      if (resumeAbandoned) return false;
+      try {
+        await resume(snapshot);
+        return true;
+      } catch (error) {
+        // A submission the server no longer opens for this token: start afresh rather than loop.
+        if (error instanceof OutcomeReached || !options.abandonResume?.(error)) {
+          context.submissionId = null;
+          throw error;
+        }
+        resumeAbandoned = true;
+        context.submissionId = null;
+        context.answersByPage.clear();
+        set({ history: [], errors: {} });
+        return false;
+      }
+    },
+
+    enterZip: (zip) => steps?.enterZip(zip),
+    submitZip: async () => steps?.submitZip(),
+    pickSite: (siteId) => steps?.pickSite(siteId),
+    chooseSite: async (siteId) => steps?.chooseSite(siteId),
+    setContact: (name, value) => steps?.setContact(name, value),
+    submitContact: () => steps?.submitContact(),
+    accept: (accepted) => steps?.accept(accepted),
+    submitConsent: async () => steps?.submitConsent(),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The start of a run: `GET /participant-start` (the survey, its languages, the screener's styles
+ * and the first page in one answer) and the first page. All a partner's page needs before the
+ * first question shows; the rest of the transport (./transport.ts) may arrive later.
+ */
+import type { RunnerField, RunnerPage, RunnerSurvey, RunnerTransport } from '../oform/runner';
+import { OutcomeReached } from '../oform/runner';
+import { OFORM_FIELD_TYPE } from '../model/kinds';
+import type { ParticipantCaller } from './call';
+import { HttpError } from './httpError';
+import type { PageDocument } from './responses';
+
+export interface StartOptions {
+  screenerId?: string | null;
+  /** A transition survey's identity, when the run continues in another survey. */
+  oFormIdentity?: string;
+}
+
+/** A page document (the containers route, or participant-start's first page): the page and its questions in order. */
+export function pageOf({ data, included }: PageDocument): RunnerPage {
+  // The questions follow the page's child containers in `included`, in display order.
+  const fields = included.flatMap((r): RunnerField[] => (r.type === OFORM_FIELD_TYPE ? [{ id: r.id, ...r.attributes }] : []));
+  const { identity, title, displayOrder } = data.attributes;
+  return { id: data.id, identity, title, displayOrder, fields };
+}
+
+/** One page of the survey by query (`type=firstContainerPerForm` or `identity=…`). */
+export async function fetchPage(caller: ParticipantCaller, survey: RunnerSurvey, query: string): Promise<RunnerPage> {
+  const got = await caller.call('GET', `/o-form-containers?oFormId=${encodeURIComponent(survey.id)}&${query}&include=oFormFields`, 'page');
+  if (!got.ok) throw new HttpError(422);
+  return pageOf(got.body);
+}
+
+export function startCalls(caller: ParticipantCaller, options: StartOptions): Pick<RunnerTransport, 'loadSurvey' | 'firstPage'> {
+  // participant-start answers the first page too: kept for the firstPage call that follows.
+  let started: { identity: string; page: RunnerPage | null } | null = null;
+  return {
+    async loadSurvey(identity) {
+      const q = new URLSearchParams();
+      if (options.screenerId) q.set('screenerId', options.screenerId);
+      const oFormIdentity = identity || options.oFormIdentity;
+      if (oFormIdentity) q.set('oFormIdentity', oFormIdentity);
+      const got = await caller.call('GET', `/participant-start?${q}`, 'start');
+      if (!got.ok) throw new HttpError(422);
+      const meta = got.body.meta;
+      if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages);
+      const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, firstPage } = meta;
+      started = { identity: runs, page: firstPage && pageOf(firstPage) };
+      return { id, identity: runs, title, containerCount, languages, styles };
+    },
+
+    async firstPage(survey) {
+      const cached = started?.identity === survey.identity ? started.page : null;
+      started = null;
+      return cached ?? fetchPage(caller, survey, 'type=firstContainerPerForm');
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The screens of a qualified participant's steps after the survey: ZIP, trial sites, contact
+ * form, consent. Part of the widget's second file (../later.ts).
+ */
+import { stepStrings } from '../../core/i18n/participantSteps';
+import type { RunnerContactField } from '../../core/oform/runner';
+import { Html, Nav, type StepProps } from './App';
+import { Err, Input, Req } from './Fields';
+import { ENTRY, translated } from './Question';
+import { participantText } from './text';
+
+
+/** The screen of the step the runner is on: zip, sites, contact or consent. */
+export function StepView(props: StepProps) {
+  const { s, view, ctl, busy, hasErrors, back, h } = props;
+  const r = ctl.runner;
+  const text = participantText(s.language);
+  const t = stepStrings(s.language);
+  if (view === 'zip') {
+    return (
+      <form noValidate onSubmit={(e) => (e.preventDefault(), void r.submitZip())}>
+        {h(t.zipTitle)}
+        <Html html={s.messages.contactForm} />
+        <Input id="tw-zip" label={t.zipLabel} required value={s.zip} error={s.errors.zip} type="text" inputMode="numeric" autoComplete="postal-code" maxLength={5} text={text} onInput={r.enterZip} />
+        <Nav busy={busy} error={hasErrors} text={text} label={t.search} />
+      </form>
+    );
+  }
+  if (view === 'sites') return <Sites {...props} />;
+  if (view === 'contact') {
+    return (
+      <form noValidate onSubmit={(e) => (e.preventDefault(), r.submitContact())}>
+        {h(t.contactTitle)}
+        <Html html={s.messages.contactForm} />
+        {s.contactFields.map((f) => (
+          <ContactInput key={f.id} field={f} {...props} />
+        ))}
+        <Nav busy={busy} error={hasErrors} text={text} onBack={back} />
+      </form>
+    );
+  }
+  return (
+    <form noValidate onSubmit={(e) => (e.preventDefault(), void r.submitConsent())}>
+      {h(t.consentTitle)}
+      <Html html={s.messages.consent} />
+      <div class="tw-field">
+        <label class="tw-choice">
+          <input type="checkbox" checked={s.acceptTerms} aria-invalid={!!s.errors.acceptTerms} aria-describedby={s.errors.acceptTerms ? 'tw-accept-err' : undefined} onChange={(e) => r.accept(e.currentTarget.checked)} />
+          <span>{t.accept}</span>
+        </label>
+        <Err id="tw-accept-err" error={s.errors.acceptTerms} />
+      </div>
+      <Nav busy={busy} error={hasErrors} text={text} label={t.submit} onBack={back} />
+    </form>
+  );
+}
+
+function Sites({ s, h, ctl, busy, back }: StepProps) {
+  const text = participantText(s.language);
+  const t = stepStrings(s.language);
+  const chosen = s.siteId ?? s.sites[0]?.id ?? null;
+  return (
+    <form noValidate onSubmit={(e) => (e.preventDefault(), chosen && void ctl.runner.chooseSite(chosen))}>
+      {h(t.sitesTitle)}
+      <Html html={s.messages.contactForm} />
+      <fieldset class="tw-fieldset">
+        <legend class="tw-label">{t.sitesTitle}</legend>
+        {s.sites.map((site) => (
+          <label class="tw-choice tw-site" key={site.id}>
+            <input type="radio" name="tw-site" value={site.id} checked={chosen === site.id} disabled={busy} onChange={() => ctl.runner.pickSite(site.id)} />
+            <span>
+              <strong>{site.name}</strong>
+              <span class="tw-helper">
+                {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
+              </span>
+              <span class="tw-distance">{t.miles.replace('{n}', String(Math.round(site.distanceMiles * 10) / 10))}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <Nav busy={busy} text={text} onBack={back} />
+    </form>
+  );
+}
+
+function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField }) {
+  const text = participantText(s.language);
+  const label = translated(field.translations, s.language) ?? field.label;
+  const id = `tw-c-${field.id}`;
+  const error = s.errors[field.name];
+  if (field.type === 'checkbox') {
+    return (
+      <div class="tw-field">
+        <label class="tw-choice">
+          <input type="checkbox" id={id} checked={s.contact[field.name] === true} aria-invalid={!!error} aria-describedby={error ? `${id}-err` : undefined} onChange={(e) => ctl.runner.setContact(field.name, e.currentTarget.checked)} />
+          <span>
+            {label}
+            {field.required && <Req text={text} />}
+          </span>
+        </label>
+        <Err id={`${id}-err`} error={error} />
+      </div>
+    );
+  }
+  const [type, inputMode, autoComplete] = ENTRY[field.type]!;
+  return (
+    <Input
+      id={id}
+      label={label}
+      required={field.required}
+      value={String(s.contact[field.name] ?? '')}
+      error={error}
+      type={type}
+      inputMode={inputMode}
+      autoComplete={autoComplete}
+      placeholder={field.type === 'phone' ? '000-000-0000' : undefined}
+      text={text}
+      onInput={(v) => ctl.runner.setContact(field.name, v)}
+    />
+  );
+}
+
