@@ -11,12 +11,12 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { freePort, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { axeViolations as axeIn, newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { demoChannel, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
@@ -33,7 +33,6 @@ import {
   screenerMessages,
 } from '../../server/db/schema';
 
-const PARTNER_HOST = 'partner.localhost';
 const WEBHOOK_SECRET = newWebhookSecret();
 const PROVIDER_NAME = 'E2E partner webhook';
 const XSS_MESSAGE = '<p>Not a match today.</p><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
@@ -46,7 +45,7 @@ interface Received {
 
 let server: RunningServer;
 let browser: Browser;
-let partner: http.Server;
+let partner: PartnerSite;
 let webhook: http.Server;
 let partnerUrl: string;
 let channelId = '';
@@ -108,30 +107,24 @@ beforeAll(async () => {
   token = await adminToken(server.url);
   api = apiCaller(server.url, () => token);
 
-  const axeSource = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'));
-  const partnerPort = await freePort();
-  partnerUrl = `http://${PARTNER_HOST}:${partnerPort}`;
-  const csp = [`default-src 'self'`, `script-src 'self' ${server.url}`, `style-src 'self'`, `connect-src ${server.url}`, `img-src 'self'`].join('; ');
-  partner = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', partnerUrl);
-    if (url.pathname === '/hostile.css') return void res.writeHead(200, { 'Content-Type': 'text/css' }).end('* { all: unset } button { display: none } input { display: none }');
-    if (url.pathname === '/axe.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(axeSource);
-    if (url.pathname !== '/') return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp }).end(`<!doctype html>
+  partner = await startPartnerSite(server.url);
+  partner.asset('/hostile.css', 'text/css', '* { all: unset } button { display: none } input { display: none }');
+  partnerUrl = partner.page(
+    '/',
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Healthy living</title><link rel="stylesheet" href="/hostile.css"></head>
 <body><main><h1>Healthy living magazine</h1><p>Take part in research near you.</p>
 <div data-trial-widget></div>
-<script async src="${server.url}/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}"></script>
-</main></body></html>`);
-  });
-  await listen(partner, partnerPort);
+${snippet(server.url, channelId, screenerId)}
+</main></body></html>`,
+  );
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await close(partner);
+  await partner?.close();
   await close(webhook);
   if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
 });
@@ -156,19 +149,9 @@ async function figures(): Promise<Figures> {
 const delta = (before: Figures, after: Figures) =>
   Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof Figures]])) as unknown as Figures;
 
-/** A fresh participant (own storage) on the partner page; CSP reports and page errors collected. */
+/** A fresh participant (own storage) on the partner page; CSP violations, page errors and failed answers collected. */
 async function participant(locale = 'en-US'): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ locale });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
-  });
-  page.on('console', (m) => {
-    // Failed loads are reported with their address above.
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
+  const { context, page, problems } = await newParticipant(browser, { locale });
   await page.goto(partnerUrl);
   return { context, page, problems };
 }
@@ -199,16 +182,7 @@ async function tabTo(page: Page, pattern: RegExp, max = 25): Promise<void> {
   throw new Error(`Tab never reached ${pattern} (last: ${await focused(page)})`);
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: `${partnerUrl}/axe.js` });
-  return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact?: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run({ include: [[selector]] }, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  }, W);
-}
+const axeViolations = (page: Page) => axeIn(page, partner.url, W);
 
 async function firstPage(page: Page, age: string, diagnosed: string) {
   await heading(page, 'About you');
