@@ -3,12 +3,20 @@
  * `text/csv` runs the route as usual (its scope, filters, sort and 400s apply unchanged), and
  * when the answer is a JSON:API list, the whole list — every page, read from the same route a
  * thousand rows at a time — is answered as CSV instead: `id` first, then the attributes named
- * by `fields` (the columns the screen shows) or else all of them. Cells are formula-escaped
+ * by `fields` (the columns the screen shows) or else all of them, then the relationships the
+ * rows carry (`include`), by the related records' names. Cells are formula-escaped
  * (csv.ts) and each export is an `export` event in the audit trail.
  */
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { JSON_API_MEDIA_TYPE, isErrorDocument, type DataDocument, type Resource } from '../../core/jsonapi';
+import {
+  JSON_API_MEDIA_TYPE,
+  isErrorDocument,
+  type DataDocument,
+  type Relationship,
+  type Resource,
+  type ResourceIdentifier,
+} from '../../core/jsonapi';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { csvRow } from './csv';
 import { notAcceptable } from './errors';
@@ -50,7 +58,7 @@ function cellValue(value: unknown): unknown {
 }
 
 /** The attribute columns: those `fields` names, in its order, else every attribute the rows have. */
-function columnsOf(params: URLSearchParams, rows: readonly Resource[]): string[] {
+function attributeColumns(params: URLSearchParams, rows: readonly Resource[]): string[] {
   const type = rows[0]?.type;
   const named = params.get('fields') ?? (type ? params.get(`fields[${type}]`) : null);
   if (named !== null) return [...new Set(named.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'id'))];
@@ -59,10 +67,32 @@ function columnsOf(params: URLSearchParams, rows: readonly Resource[]): string[]
   return [...seen];
 }
 
-export function listCsv(params: URLSearchParams, rows: readonly Resource[]): string {
-  const columns = columnsOf(params, rows);
-  const lines = [csvRow(['id', ...columns])];
-  for (const row of rows) lines.push(csvRow([row.id, ...columns.map((name) => cellValue(row.attributes?.[name]))]));
+/** A relationship's cell: the related records' names where they were included, else their ids. */
+function relatedValue(data: Relationship['data'] | undefined, included: ReadonlyMap<string, Resource>): string {
+  const name = (ref: ResourceIdentifier) => {
+    const attributes = included.get(`${ref.type}:${ref.id}`)?.attributes;
+    const label = attributes?.name ?? attributes?.title;
+    return typeof label === 'string' ? label : ref.id;
+  };
+  if (!data) return '';
+  return Array.isArray(data) ? data.map(name).join('; ') : name(data);
+}
+
+/** `id`, the attribute columns, then one column per relationship the rows carry (the list's includes). */
+export function listCsv(params: URLSearchParams, rows: readonly Resource[], included: readonly Resource[] = []): string {
+  const columns = attributeColumns(params, rows);
+  const relationships = [...new Set(rows.flatMap((row) => Object.keys(row.relationships ?? {})))].filter((name) => !columns.includes(name));
+  const byKey = new Map(included.map((r) => [`${r.type}:${r.id}`, r]));
+  const lines = [csvRow(['id', ...columns, ...relationships])];
+  for (const row of rows) {
+    lines.push(
+      csvRow([
+        row.id,
+        ...columns.map((name) => cellValue(row.attributes?.[name])),
+        ...relationships.map((name) => relatedValue(row.relationships?.[name]?.data, byKey)),
+      ]),
+    );
+  }
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -82,9 +112,11 @@ export const csvLists = (deps: Pick<Deps, 'clock'>, app: () => Hono<AppEnv>) =>
     const params = new URL(c.req.url).searchParams;
     const total = typeof answer.meta?.total === 'number' ? answer.meta.total : undefined;
     let rows: Resource[] = answer.data;
+    let included: Resource[] = answer.included ?? [];
     const whole = total === undefined || (!params.has('page') && answer.data.length >= total);
     if (!whole) {
       rows = [];
+      included = [];
       const headers: Record<string, string> = { Accept: JSON_API_MEDIA_TYPE, 'X-Request-Id': c.var.requestId };
       for (const name of ['authorization', 'accept-language']) {
         const value = c.req.header(name);
@@ -101,8 +133,9 @@ export const csvLists = (deps: Pick<Deps, 'clock'>, app: () => Hono<AppEnv>) =>
           c.res = new Response(JSON.stringify(doc), { status: res.status, headers: { 'Content-Type': JSON_API_MEDIA_TYPE } });
           return;
         }
-        const data = (doc as DataDocument<Resource[]>).data;
+        const { data, included: more = [] } = doc as DataDocument<Resource[]>;
         rows.push(...data);
+        included.push(...more);
         if (data.length < CSV_READ_PAGE) break;
       }
     }
@@ -111,7 +144,7 @@ export const csvLists = (deps: Pick<Deps, 'clock'>, app: () => Hono<AppEnv>) =>
     const query = Object.fromEntries([...params].filter(([key]) => key !== 'page' && key !== 'limit'));
     c.set('audit', { entity: resource, entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, query } });
     const day = nowOf(deps).toISOString().slice(0, 10);
-    c.res = new Response(listCsv(params, rows), {
+    c.res = new Response(listCsv(params, rows, included), {
       status: 200,
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

@@ -5,7 +5,7 @@
  * refused with one 401 unless they carry the provider's secret.
  */
 import { Hono } from 'hono';
-import { inArray } from 'drizzle-orm';
+import { getTableColumns, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Resource } from '../../core/jsonapi';
 import { toFieldIssues } from '../../core/model/fields';
@@ -22,7 +22,7 @@ import {
 } from '../../core/model/rmsAudit';
 import { RMS_PROVIDER_TYPE } from '../../core/model/rmsProvider';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { rmsProviders } from '../db/schema';
+import { rmsAudits, rmsProviders } from '../db/schema';
 import { authenticate, requireRole } from '../auth/guards';
 import { badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
@@ -42,6 +42,15 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
   defaultSort: RMS_AUDIT_DEFAULT_SORT,
   includes: [INCLUDE_PROVIDERS],
   filters: [...RMS_AUDIT_FILTERS, 'searchQuery'],
+  // An audit's columns and its delivery's (AuditListRow), for `fields` and CSV columns.
+  fields: [
+    ...Object.keys(getTableColumns(rmsAudits)).filter((k) => k !== 'id'),
+    'engagementId',
+    'deliveryStatus',
+    'nextAttemptAt',
+    'deliveredAt',
+    'referralId',
+  ],
 };
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -80,9 +89,10 @@ function parseFilters(filters: Partial<Record<(typeof RMS_AUDIT_FILTERS)[number]
   };
 }
 
-function auditResource(row: RmsAuditRow | AuditListRow, withProvider: boolean): Resource {
+function auditResource(row: RmsAuditRow | AuditListRow, withProvider: boolean, fields: Set<string> | null = null): Resource {
   const { id, ...attributes } = row;
   return toResource(RMS_AUDIT_TYPE, id, plain(attributes), {
+    fields,
     relationships: withProvider
       ? { [INCLUDE_PROVIDERS]: { data: row.rmsProviderId ? { type: RMS_PROVIDER_TYPE, id: String(row.rmsProviderId) } : null } }
       : undefined,
@@ -109,7 +119,7 @@ export function rmsAuditsRoutes(deps: Deps) {
     const { rows, total } = await listAudits(deps.db, parseFilters(q.filters), q);
     const withProviders = q.include.has(INCLUDE_PROVIDERS);
     const included = withProviders ? await providerResources(deps, rows) : undefined;
-    return sendList(c, rows.map((r) => auditResource(r, withProviders)), { total, page: q.page, limit: q.limit }, included);
+    return sendList(c, rows.map((r) => auditResource(r, withProviders, q.fields)), { total, page: q.page, limit: q.limit }, included);
   });
 
   return app;

@@ -189,6 +189,15 @@ describe('Accept: text/csv on every list route', () => {
     expect(screenersCsv.rows[1]?.[2]).toMatch(/^Study (one|two) \w+; Study (one|two) \w+$/);
   });
 
+  it('adds a column per included relationship, by the related records\' names', async () => {
+    const { rows } = await csv('/api/users?include=roles&fields=username&sort=username');
+    expect(rows[0]).toEqual(['id', 'username', 'roles']);
+    const scoped = rows.find((r) => r[1] === 'scoped-csv');
+    expect(scoped?.[2]).toBe('User');
+    // Without the include, no relationship column.
+    expect((await csv('/api/users?fields=username')).rows[0]).toEqual(['id', 'username']);
+  });
+
   it("applies the sponsor scope: a User's files hold their sponsors' rows only", async () => {
     for (const [path, idOfA, idOfB] of [
       ['/api/sponsors', a.sponsorId, b.sponsorId],
