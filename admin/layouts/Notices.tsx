@@ -1,6 +1,7 @@
 import { useAtom } from 'jotai';
 import { noticesAtom } from '../state/notices';
 
+/** The toasts: fixed in a corner of the window, so they cover nothing they would push aside. */
 export function Notices() {
   const [notices, setNotices] = useAtom(noticesAtom);
   if (notices.length === 0) return null;
@@ -9,6 +10,11 @@ export function Notices() {
       {notices.map((notice) => (
         <div key={notice.id} className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
           <span>{notice.text}</span>
+          {notice.action && (
+            <button type="button" className="notice-action" onClick={notice.action.run}>
+              {notice.action.label}
+            </button>
+          )}
           <button
             type="button"
             className="notice-close"
