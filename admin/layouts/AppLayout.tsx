@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useScrollToHash } from '../hooks/useScrollToHash';
 import { ScreenOutlet } from '../routing/ScreenOutlet';
+import { UnsavedChangesProvider } from '../components/unsaved/UnsavedChanges';
 import { Footer } from './Footer';
 import { Notices } from './Notices';
 import { SideNav, navCollapsedAtom } from './SideNav';
@@ -11,19 +12,21 @@ export function AppLayout() {
   const collapsed = useAtomValue(navCollapsedAtom);
   useScrollToHash();
   return (
-    <div className={collapsed ? 'app-shell nav-collapsed' : 'app-shell'}>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <SideNav />
-      <div className="app-main">
-        <TopBar />
-        <main className="app-content" id="main">
-          <Notices />
-          <ScreenOutlet />
-        </main>
-        <Footer />
+    <UnsavedChangesProvider>
+      <div className={collapsed ? 'app-shell nav-collapsed' : 'app-shell'}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SideNav />
+        <div className="app-main">
+          <TopBar />
+          <main className="app-content" id="main">
+            <Notices />
+            <ScreenOutlet />
+          </main>
+          <Footer />
+        </div>
       </div>
-    </div>
+    </UnsavedChangesProvider>
   );
 }

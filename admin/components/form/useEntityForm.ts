@@ -1,5 +1,6 @@
 /**
  * A form's values, its messages (beside fields and for the whole form) and its busy state.
+ * Changed values not yet saved make leaving the screen ask first (components/unsaved).
  * Values are kept as the controls hold them (strings and booleans); the screen maps them to
  * the API's input and validates that with the entity's valibot schema from core/model.
  */
@@ -8,6 +9,7 @@ import * as v from 'valibot';
 import { ApiError } from '../../../core/api/client';
 import { errorsByField, errorsToMessage } from '../../../core/jsonapi';
 import { issuesByField } from '../../../core/model/fields';
+import { useUnsavedChanges } from '../unsaved/UnsavedChanges';
 
 export type FormValues = Record<string, string | boolean>;
 export type FieldErrors = Partial<Record<string, string>>;
@@ -35,12 +37,24 @@ export interface EntityForm<V extends FormValues> {
   handleSubmit(action: (values: V) => Promise<void>): (event?: FormEvent) => Promise<void>;
 }
 
-export function useEntityForm<V extends FormValues>(initial: V): EntityForm<V> {
+export interface EntityFormOptions {
+  /** Other state the form saves with its values (lists of ids, translations), counted as unsaved when it changes. */
+  also?: unknown;
+}
+
+export function useEntityForm<V extends FormValues>(initial: V, options: EntityFormOptions = {}): EntityForm<V> {
   const [values, setValues] = useState<V>(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const running = useRef(false);
+  const snapshot = (formValues: V) => JSON.stringify([formValues, options.also ?? null]);
+  const saved = useRef<string | null>(null);
+  saved.current ??= snapshot(initial);
+  const latest = useRef('');
+  latest.current = snapshot(values);
+  // A form being submitted may navigate away (to the saved record's view) before it re-renders.
+  useUnsavedChanges(() => !running.current && latest.current !== saved.current);
 
   const setValue = <K extends keyof V>(name: K, value: V[K]) => {
     setValues((previous) => ({ ...previous, [name]: value }));
@@ -101,6 +115,8 @@ export function useEntityForm<V extends FormValues>(initial: V): EntityForm<V> {
       setFormError(null);
       try {
         await action(values);
+        // What was sent is what the server has now, even where the screen stays.
+        saved.current = latest.current;
       } catch (error) {
         showFailure(error);
       } finally {

@@ -44,13 +44,16 @@ export function ContactFieldForm({ field, screenerId }: { field?: ContactField; 
   const notify = useNotify();
   const languages = useActiveLanguages();
   const defaultLanguage = languages.all.find((l) => l.isDefault);
-  const form = useEntityForm({
-    label: field?.label ?? '',
-    name: field?.name ?? '',
-    type: field?.type ?? 'text',
-    required: field?.required ?? false,
-  });
   const [translations, setTranslations] = useState<Record<string, string>>(field?.translations ?? {});
+  const form = useEntityForm(
+    {
+      label: field?.label ?? '',
+      name: field?.name ?? '',
+      type: field?.type ?? 'text',
+      required: field?.required ?? false,
+    },
+    { also: translations },
+  );
 
   useTopBar({
     objectTitle: field?.label,

@@ -89,8 +89,8 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
   const lookups = useApi(lookupsApi);
   const sponsors = useApi(sponsorsApi);
   const navigate = useNavigate();
-  const form = useEntityForm(toEngagementFormValues(engagement, selectedSponsorId));
   const [lists, setLists] = useState<LookupLists>(toLookupLists(engagement));
+  const form = useEntityForm(toEngagementFormValues(engagement, selectedSponsorId), { also: lists });
 
   const sponsorOptions = useOptions(
     async () =>

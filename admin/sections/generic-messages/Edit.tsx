@@ -22,9 +22,9 @@ function GenericMessageForm({ genericMessage }: { genericMessage: GenericMessage
   const navigate = useNavigate();
   const notify = useNotify();
   const languages = useActiveLanguages();
-  const form = useEntityForm({ message: genericMessage.message });
-  const defaultLanguage = languages.all.find((l) => l.isDefault);
   const [translations, setTranslations] = useState<Record<string, string>>(genericMessage.translations);
+  const form = useEntityForm({ message: genericMessage.message }, { also: translations });
+  const defaultLanguage = languages.all.find((l) => l.isDefault);
 
   useTopBar({
     objectTitle: genericMessage.keyName,

@@ -81,19 +81,22 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
   const navigate = useNavigate();
   const languages = useActiveLanguages();
   const sponsor = useAsync(() => sponsors.get(sponsorId), [sponsors, sponsorId]);
-  const form = useEntityForm({
-    title: screener?.title ?? '',
-    description: screener?.description ?? '',
-    type: screener?.type ?? SCREENER_DEFAULT_TYPE,
-    isActive: screener?.isActive ?? true,
-    isTest: screener?.isTest ?? false,
-    isInterestVisible: screener?.isInterestVisible ?? false,
-  });
   const [engagementIds, setEngagementIds] = useState<string[]>(screener?.engagements.map((e) => String(e.id)) ?? []);
   const [languageIds, setLanguageIds] = useState<string[]>(screener?.languages.map((l) => String(l.id)) ?? []);
   const [styles, setStyles] = useState(toStyleFormValues(screener?.styles));
   const [styleErrors, setStyleErrors] = useState<Record<string, string>>({});
   const [messages, setMessages] = useState<MessagesFormValues>(toMessagesFormValues(screener));
+  const form = useEntityForm(
+    {
+      title: screener?.title ?? '',
+      description: screener?.description ?? '',
+      type: screener?.type ?? SCREENER_DEFAULT_TYPE,
+      isActive: screener?.isActive ?? true,
+      isTest: screener?.isTest ?? false,
+      isInterestVisible: screener?.isInterestVisible ?? false,
+    },
+    { also: [engagementIds, languageIds, styles, messages] },
+  );
 
   const engagementOptions = useOptions(
     async () => (await engagementsClient.list({ sponsorId, limit: 1000, sort: 'name', fields: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),

@@ -23,7 +23,7 @@ import { LanguagesPanel } from './LanguagesPanel';
 import { MessagesEditor } from './MessagesEditor';
 import { PageEditor } from './PageEditor';
 import { PagesPanel } from './PagesPanel';
-import { useAction } from '../../hooks/useAction';
+import { useAutosave } from '../../components/unsaved/useAutosave';
 import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
 import { VersionBar } from './VersionBar';
@@ -33,16 +33,17 @@ const SurveyFlow = lazy(() => import('./SurveyFlow'));
 function TitleEditor({ ctx }: { ctx: EditorContext }) {
   const { form } = ctx.detail;
   const [title, setTitle] = useState(form.title);
-  const action = useAction();
-  const save = () => {
-    if (title === form.title) return;
-    void action.run(async () => {
-      await ctx.api.update(form.id, { title });
+  const action = useAutosave(
+    title,
+    form.title,
+    async (next) => {
+      await ctx.api.update(form.id, { title: next });
       await ctx.refresh();
-    }, SAVE_FAILED);
-  };
+    },
+    SAVE_FAILED,
+  );
   return (
-    <div className="panel" onBlur={save} aria-busy={action.busy || undefined}>
+    <div className="panel" onBlur={() => void action.save()} aria-busy={action.busy || undefined}>
       <FormErrors message={action.error} />
       <div className="form-grid">
         <TextField label={L.title} name="survey-title" required maxLength={255} value={title} disabled={ctx.frozen} onChange={setTitle} />

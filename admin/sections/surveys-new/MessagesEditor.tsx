@@ -9,6 +9,7 @@ import { OFORM_MESSAGE_TYPES } from '../../../core/model/oformMessage';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextArea } from '../../components/form/TextArea';
 import { useAsync } from '../../hooks/useAsync';
+import { useUnsavedChanges } from '../../components/unsaved/UnsavedChanges';
 import { useNotify } from '../../state/notices';
 import type { EditorContext } from './context';
 import { MESSAGE_TYPE_LABELS, SAVE_MESSAGES_FAILED, failureText } from './values';
@@ -65,6 +66,16 @@ export function MessagesEditor({ ctx, language }: { ctx: EditorContext; language
     });
     return queue.current;
   };
+  const textsRef = useRef(texts);
+  textsRef.current = texts;
+  useUnsavedChanges(
+    () =>
+      OFORM_MESSAGE_TYPES.some((type) => {
+        const existing = storedRef.current.find((m) => m.messageType === type && m.language === language);
+        return (textsRef.current[type] ?? '') !== (existing?.message ?? '');
+      }),
+    () => save(OFORM_MESSAGE_TYPES),
+  );
 
   return (
     <section className="panel" aria-label="Survey messages" aria-busy={busy || state.loading || undefined}>

@@ -6,20 +6,22 @@ import { TextField } from '../../components/form/TextField';
 import type { EditorContext } from './context';
 import { QuestionEditor } from './QuestionEditor';
 import { useAction } from '../../hooks/useAction';
+import { useAutosave } from '../../components/unsaved/useAutosave';
 import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 
 export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage }) {
   const [title, setTitle] = useState(page.title);
-  const rename = useAction();
+  const rename = useAutosave(
+    title,
+    page.title,
+    async (next) => {
+      await ctx.api.updatePage(page.id, { title: next });
+      await ctx.refresh();
+    },
+    SAVE_FAILED,
+  );
   const addQuestion = useAction();
 
-  const saveTitle = () => {
-    if (title === page.title) return;
-    void rename.run(async () => {
-      await ctx.api.updatePage(page.id, { title });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  };
   const add = () =>
     addQuestion.run(async () => {
       await ctx.api.addField(page.id);
@@ -28,7 +30,7 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
 
   return (
     <section className="page-editor" aria-label={`Page ${page.title}`}>
-      <div className="panel page-title-editor" aria-busy={rename.busy || undefined} onBlur={saveTitle}>
+      <div className="panel page-title-editor" aria-busy={rename.busy || undefined} onBlur={() => void rename.save()}>
         <FormErrors message={rename.error} />
         <TextField label="Page title" name={`page-${page.id}-title`} required maxLength={255} value={title} disabled={ctx.language !== null} onChange={setTitle} />
       </div>

@@ -5,6 +5,7 @@
  * order; in a translation language the texts edit that language's translations.
  */
 import { useRef, useState } from 'react';
+import { useUnsavedChanges } from '../../components/unsaved/UnsavedChanges';
 import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '../../../core/model/oform';
 import type { OFormField } from '../../../core/model/oformDoc';
 import { transitionTargets, withNewOption } from '../../../core/oform/authoring';
@@ -97,6 +98,13 @@ function useFieldSaver(ctx: EditorContext, field: OFormField) {
     });
     return queue.current;
   };
+  const latest = useRef(values);
+  latest.current = values;
+  // Leaving saves what was typed and not yet saved (the field had no blur), then asks only if that failed.
+  useUnsavedChanges(
+    () => JSON.stringify(latest.current) !== saved.current,
+    () => save(latest.current),
+  );
   return { values, change, save, error, busy };
 }
 

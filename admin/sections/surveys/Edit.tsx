@@ -21,6 +21,7 @@ import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { RecordLoader } from '../../components/RecordLoader';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
 import { useOptions, type OptionsState } from '../../hooks/useOptions';
 import { useAction } from '../../hooks/useAction';
@@ -80,14 +81,20 @@ function MoveButtons({ label, index, count, busy, onMove }: { label: string; ind
 function EngagementOverrides({ ctx, option }: { ctx: EditorContext; option: SurveyOption }) {
   type Row = { included: boolean; isDisqualified: boolean; weight: string };
   const [rows, setRows] = useState<Record<string, Row> | null>(null);
+  const [stored, setStored] = useState<Record<string, Row> | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const action = useAction();
   const notify = useNotify();
+  useUnsavedValue(rows, stored);
 
   const load = useCallback(() => {
     setLoadError(null);
     ctx.api.engagementOptions({ optionId: option.id }).then(
-      (result) => setRows(Object.fromEntries(result.items.map((e) => [e.engagementId, { included: true, isDisqualified: e.isDisqualified, weight: String(e.weight) }]))),
+      (result) => {
+        const loaded = Object.fromEntries(result.items.map((e) => [e.engagementId, { included: true, isDisqualified: e.isDisqualified, weight: String(e.weight) }]));
+        setRows(loaded);
+        setStored(loaded);
+      },
       () => setLoadError('Could not load option engagements'),
     );
   }, [ctx.api, option.id]);
@@ -102,6 +109,7 @@ function EngagementOverrides({ ctx, option }: { ctx: EditorContext; option: Surv
         .filter(([, r]) => r.included)
         .map(([engagementId, r]) => ({ engagementId: Number(engagementId), isDisqualified: r.isDisqualified, weight: Number(r.weight) }));
       await ctx.api.replaceEngagementOptions(option.id, settings);
+      setStored(rows);
       notify('success', `Engagements of ${option.label} saved.`);
     }, UPDATE_OPTION_ENGAGEMENTS_FAILED);
 
@@ -168,14 +176,17 @@ function EngagementOverrides({ ctx, option }: { ctx: EditorContext; option: Surv
   );
 }
 
+const optionValues = (option: SurveyOption) => ({
+  label: option.label,
+  value: option.value,
+  isDisqualified: option.isDisqualified,
+  transition: option.transitionTo === 'page' ? `page:${option.transitionTarget}` : (option.transitionTo ?? ''),
+  translations: option.translations,
+});
+
 function OptionEditor({ ctx, page, option, index, count }: { ctx: EditorContext; page: SurveyPage; option: SurveyOption; index: number; count: number }) {
-  const [values, setValues] = useState({
-    label: option.label,
-    value: option.value,
-    isDisqualified: option.isDisqualified,
-    transition: option.transitionTo === 'page' ? `page:${option.transitionTarget}` : (option.transitionTo ?? ''),
-    translations: option.translations,
-  });
+  const [values, setValues] = useState(() => optionValues(option));
+  useUnsavedValue(values, optionValues(option));
   const [showEngagements, setShowEngagements] = useState(false);
   const action = useAction();
   const remove = useDeleteWithConfirm(ctx.api.removeOption, 'Option');
@@ -252,15 +263,18 @@ function OptionEditor({ ctx, page, option, index, count }: { ctx: EditorContext;
   );
 }
 
+const questionValues = (question: SurveyQuestion) => ({
+  type: question.type,
+  title: question.title,
+  helperText: question.helperText ?? '',
+  questionCategoryId: question.questionCategoryId ?? '',
+  tagIds: question.tags.map((t) => t.id),
+  translations: question.translations,
+});
+
 function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorContext; page: SurveyPage; question: SurveyQuestion; index: number; count: number }) {
-  const [values, setValues] = useState({
-    type: question.type,
-    title: question.title,
-    helperText: question.helperText ?? '',
-    questionCategoryId: question.questionCategoryId ?? '',
-    tagIds: question.tags.map((t) => t.id),
-    translations: question.translations,
-  });
+  const [values, setValues] = useState(() => questionValues(question));
+  useUnsavedValue(values, questionValues(question));
   const action = useAction();
   const addOption = useAction();
   const remove = useDeleteWithConfirm(ctx.api.removeQuestion, 'Question');
@@ -372,6 +386,7 @@ function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorCont
 
 function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage }) {
   const [title, setTitle] = useState(page.title);
+  useUnsavedValue(title, page.title);
   const rename = useAction();
   const addQuestion = useAction();
 

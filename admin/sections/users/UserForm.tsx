@@ -42,9 +42,9 @@ export function UserForm({ user, onChanged }: { user?: User; onChanged?: () => v
   const notify = useNotify();
   const me = useAtomValue(currentUserAtom);
   const languages = useActiveLanguages();
-  const form = useEntityForm(toUserFormValues(user));
   const [roleIds, setRoleIds] = useState<string[]>(user?.roles.map((r) => r.id) ?? []);
   const [sponsorIds, setSponsorIds] = useState<string[]>(user?.sponsors.map((s) => s.id) ?? []);
+  const form = useEntityForm(toUserFormValues(user), { also: [roleIds, sponsorIds] });
   const [emailProblem, setEmailProblem] = useState<string | null>(null);
   const roles = useAsync(() => api.roles(), [api]);
   const sponsors = useAsync(() => sponsorApi.list({ limit: 1000, sort: 'name', fields: 'name' }), [sponsorApi]);
