@@ -69,6 +69,26 @@ async function toApiError(error: unknown): Promise<ApiError> {
   return new ApiError(0, [{ status: '0', title: UNREACHABLE_MESSAGE }]);
 }
 
+/** A file the API answered, with the name its Content-Disposition gives. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
+}
+
+/** The file name a Content-Disposition header gives, if any. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // Fall through to the plain name.
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header)?.[1] ?? null;
+}
+
 export interface ApiClient {
   http: KyInstance;
   /** Plain fetch with the session's bearer (and its refresh), for clients of routes outside this one (the participant transport of the admin's preview). */
@@ -77,6 +97,8 @@ export interface ApiClient {
   call<T>(run: (http: KyInstance) => Promise<T>): Promise<T>;
   getDocument(path: string, params?: ListParams): Promise<DataDocument>;
   list<T>(path: string, params?: ListParams): Promise<ListResult<T>>;
+  /** The whole list (every page) for these filters, sort and fields, as the API's CSV file. */
+  listCsv(path: string, params?: ListParams): Promise<DownloadedFile>;
   get<T>(path: string, params?: ListParams): Promise<T>;
   create<T>(path: string, type: string, attributes: Attributes, relationships?: Record<string, Relationship>): Promise<T>;
   update<T>(path: string, type: string, id: string, attributes: Attributes, relationships?: Record<string, Relationship>): Promise<T>;
@@ -140,6 +162,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const doc = await call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument<Resource[]>>());
       const meta = doc.meta ?? {};
       return { items: as<T[]>(decode(doc)), total: Number(meta.total ?? doc.data.length), meta };
+    },
+    async listCsv(path, params = {}) {
+      const { page: _page, limit: _limit, ...rest } = params;
+      const response = await call((h) => h.get(path, { searchParams: toSearchParams(rest), headers: { Accept: 'text/csv' } }));
+      return { blob: await response.blob(), filename: dispositionFilename(response.headers.get('content-disposition')) ?? `${path.split('/').pop() ?? 'list'}.csv` };
     },
     async get<T>(path: string, params: ListParams = {}) {
       const doc = await call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument<Resource>>());

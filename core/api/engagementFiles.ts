@@ -1,20 +1,6 @@
 import { decode, type DataDocument, type Resource, type ListParams } from '../jsonapi';
 import type { EngagementFile } from '../model/engagementFile';
-import type { ApiClient } from './client';
-
-/** The file name a Content-Disposition header gives, if any. */
-export function dispositionFilename(header: string | null): string | null {
-  if (!header) return null;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1]);
-    } catch {
-      // Fall through to the plain name.
-    }
-  }
-  return /filename="([^"]*)"/i.exec(header)?.[1] ?? null;
-}
+import { dispositionFilename, type ApiClient } from './client';
 
 export function engagementFilesApi(client: ApiClient) {
   return {

@@ -12,6 +12,8 @@ export function engagementSiteLocationsApi(client: ApiClient) {
   const path = (id: string) => `engagements-site-locations/${encodeURIComponent(id)}`;
   return {
     list: (params: ListParams = {}) => client.list<EngagementSiteLocation>('engagements-site-locations', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('engagements-site-locations', params),
     get: (id: string) => client.get<EngagementSiteLocation>(path(id)),
     create: (values: EngagementSiteLocationInput) =>
       client.create<EngagementSiteLocation>('engagements-site-locations', ENGAGEMENT_SITE_LOCATION_TYPE, { ...values }),

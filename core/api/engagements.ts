@@ -26,6 +26,8 @@ export function engagementsApi(client: ApiClient) {
   const path = (id: string) => `engagements/${encodeURIComponent(id)}`;
   return {
     list: (params: ListParams = {}) => client.list<Engagement>('engagements', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('engagements', params),
     /** One engagement with its sponsor, provider and the names of its lookup lists. */
     get: (id: string) => client.get<Engagement>(path(id), { include: ONE_INCLUDE }),
     /** POST, then the PATCH that sets the lookup lists. */

@@ -7,7 +7,7 @@ export { languagesApi } from './languages';
 export { genericMessagesApi } from './genericMessages';
 export { contactFieldsApi } from './contactFields';
 export { engagementsApi, lookupRelationships, type EngagementLookupIds } from './engagements';
-export { engagementFilesApi, dispositionFilename } from './engagementFiles';
+export { engagementFilesApi } from './engagementFiles';
 export { engagementSiteLocationsApi } from './engagementSiteLocations';
 export { siteLocationsApi } from './siteLocations';
 export { lookupsApi } from './lookups';

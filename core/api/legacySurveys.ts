@@ -44,6 +44,8 @@ export interface OptionValues {
 export function legacySurveysApi(client: ApiClient) {
   return {
     list: (params: ListParams = {}) => client.list<Survey>('surveys', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('surveys', params),
     /** With its pages, questions and options. */
     get: (id: string) => client.get<Survey>(at('surveys', id)),
     create: (values: SurveyInput) => client.create<Survey>('surveys', SURVEY_TYPE, { ...values }),

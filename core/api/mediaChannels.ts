@@ -12,6 +12,8 @@ export function mediaChannelsApi(client: ApiClient) {
   const path = (id: string) => `media-channels/${encodeURIComponent(id)}`;
   return {
     list: (params: ListParams = {}) => client.list<MediaChannel>('media-channels', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('media-channels', params),
     get: (id: string) => client.get<MediaChannel>(path(id)),
     create: (values: MediaChannelInput) => client.create<MediaChannel>('media-channels', MEDIA_CHANNEL_TYPE, { ...values }),
     update: (id: string, values: Partial<MediaChannelInput>) => client.update<MediaChannel>(path(id), MEDIA_CHANNEL_TYPE, id, { ...values }),

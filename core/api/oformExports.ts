@@ -2,8 +2,7 @@ import type { Relationship } from '../jsonapi';
 import type { OForm } from '../model/oformDoc';
 import { OFORM_TYPE } from '../model/oform';
 import type { MissingTranslation, OFormExport, OFormLanguage } from '../model/oformExport';
-import type { ApiClient } from './client';
-import { dispositionFilename } from './engagementFiles';
+import { dispositionFilename, type ApiClient } from './client';
 
 const id = (value: string) => encodeURIComponent(value);
 

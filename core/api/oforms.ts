@@ -101,6 +101,8 @@ export function oformsApi(client: ApiClient) {
   const field = (id: string) => `o-forms/o-form-fields/${encodeURIComponent(id)}`;
   return {
     list: (params: ListParams = {}) => client.list<OForm>('o-forms/o-forms', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('o-forms/o-forms', params),
     /** Every version of a survey identity, newest first. */
     versions: (identity: string) => client.list<OForm>('o-forms/o-forms', { identity, sort: '-version', limit: 100 }).then((r) => r.items),
     get: (id: string) => client.get<OForm>(form(id)),

@@ -6,6 +6,8 @@ import type { ApiClient } from './client';
 export function rmsAuditsApi(client: ApiClient) {
   return {
     list: (params: ListParams = {}) => client.list<RmsAudit>('rms-audits', { include: 'rmsProviders', ...params }),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('rms-audits', params),
     /**
      * Delivers the contact again now; answers that attempt's audit. `again` sends an already
      * delivered referral a second time (the server refuses it otherwise).

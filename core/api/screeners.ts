@@ -21,6 +21,8 @@ export function screenersApi(client: ApiClient) {
   const path = (id: string) => `screeners/${encodeURIComponent(id)}`;
   return {
     list: (params: ListParams = {}) => client.list<Screener>('screeners', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('screeners', params),
     get: (id: string) => client.get<Screener>(path(id)),
     create: (values: ScreenerInput, links: ScreenerLinks = {}) => client.create<Screener>('screeners', SCREENER_TYPE, { ...values }, relationships(links)),
     update: (id: string, values: Partial<ScreenerInput>, links: ScreenerLinks = {}) =>

@@ -5,6 +5,8 @@ import type { ApiClient } from './client';
 export function sponsorsApi(client: ApiClient) {
   return {
     list: (params: ListParams = {}) => client.list<Sponsor>('sponsors', params),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('sponsors', params),
     get: (id: string) => client.get<Sponsor>(`sponsors/${encodeURIComponent(id)}`),
     create: (values: SponsorInput) => client.create<Sponsor>('sponsors', SPONSOR_TYPE, { ...values }),
     update: (id: string, values: Partial<SponsorInput>) =>

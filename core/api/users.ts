@@ -35,6 +35,8 @@ const jsonBody = (doc: unknown) => ({ body: JSON.stringify(doc), headers: { 'Con
 export function usersApi(client: ApiClient) {
   return {
     list: (params: ListParams = {}) => client.list<User>('users', { include: 'roles', ...params }),
+    /** The whole list for these filters, sort and fields as a CSV file. */
+    listCsv: (params: ListParams = {}) => client.listCsv('users', { include: 'roles', ...params }),
     get: (id: string) => client.get<User>(`users/${encodeURIComponent(id)}`),
     create: (values: UserInput, links: UserLinks) => client.create<User>('users', USER_TYPE, { ...values }, relationships(links)),
     update: (id: string, values: UserPatch, links: UserLinks = {}) =>

@@ -3,12 +3,24 @@ import { sortDirection } from './sort';
 
 export interface Column<T> {
   id: string;
+  /** The header's text; also names the column in the Columns menu. */
   header: string;
+  /** Shown in the header cell instead of `header` (e.g. a select-all box). */
+  headerContent?: ReactNode;
   /** The API's sort field; makes the header a sort button. */
   sortField?: string;
+  /** The attributes this column shows, as CSV columns; default the sort field; [] for none. */
+  exportFields?: readonly string[];
+  /** False for columns that cannot be hidden (actions, selection). */
+  hideable?: boolean;
   cell: (row: T) => ReactNode;
   className?: string;
 }
+
+/** The attributes a CSV export of these columns asks for, in their order. */
+export const exportFieldsOf = <T,>(columns: readonly Column<T>[]): string[] => [
+  ...new Set(columns.flatMap((c) => c.exportFields ?? (c.sortField ? [c.sortField] : []))),
+];
 
 export interface DataTableProps<T> {
   /** Names the table for assistive technology, e.g. 'Sponsors'. */
@@ -40,7 +52,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sort = '', onSort
                   className={column.className}
                   aria-sort={column.sortField ? (direction ?? 'none') : undefined}
                 >
-                  {column.sortField && onSort ? (
+                  {column.headerContent ?? (column.sortField && onSort ? (
                     <button type="button" className="sort-button" onClick={() => onSort(column.sortField as string)}>
                       {column.header}
                       <span className={direction ? 'sort-mark is-active' : 'sort-mark'} aria-hidden="true">
@@ -49,7 +61,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sort = '', onSort
                     </button>
                   ) : (
                     column.header
-                  )}
+                  ))}
                 </th>
               );
             })}

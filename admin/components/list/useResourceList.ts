@@ -1,10 +1,10 @@
 /**
- * A browse screen's state: page, page size, sort and search kept in the URL's query string
- * (so reload and Back restore them), and the page of records they select.
+ * A browse screen's state: page, page size, sort, search and filters kept in the URL's query
+ * string (so reload and Back restore them), and the page of records they select.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ApiError, type ListResult } from '../../../core/api/client';
+import { ApiError, type DownloadedFile, type ListResult } from '../../../core/api/client';
 import type { ListParams } from '../../../core/jsonapi';
 import type { TopBarSearch } from '../../state/topBar';
 import { parseSort, toggleSort } from './sort';
@@ -18,6 +18,8 @@ export interface ListQuery {
   limit: number;
   sort: string;
   searchQuery: string;
+  /** The screen's filters that have a value, by their API parameter names. */
+  filters: Record<string, string>;
 }
 
 export interface ListQueryOptions {
@@ -26,6 +28,8 @@ export interface ListQueryOptions {
   /** Fields the API accepts in `sort`; anything else in the URL falls back to the default. */
   sortable: readonly string[];
   defaultLimit?: number;
+  /** Filters staff set on the screen (API parameter names), kept in the URL under the same names. */
+  filterNames?: readonly string[];
 }
 
 export function readListQuery(params: URLSearchParams, options: ListQueryOptions): ListQuery {
@@ -39,6 +43,12 @@ export function readListQuery(params: URLSearchParams, options: ListQueryOptions
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? limit : defaultLimit,
     sort: sortOk ? sort : options.defaultSort,
     searchQuery: params.get('searchQuery') ?? '',
+    filters: Object.fromEntries(
+      (options.filterNames ?? []).flatMap((name) => {
+        const value = params.get(name)?.trim();
+        return value ? [[name, value]] : [];
+      }),
+    ),
   };
 }
 
@@ -50,10 +60,12 @@ export function writeListQuery(base: URLSearchParams, query: ListQuery, options:
   put('limit', String(query.limit), String(options.defaultLimit ?? DEFAULT_PAGE_SIZE));
   put('sort', query.sort, options.defaultSort);
   put('searchQuery', query.searchQuery.trim(), '');
+  for (const name of options.filterNames ?? []) put(name, query.filters[name]?.trim() ?? '', '');
   return out;
 }
 
 export const toListParams = (query: ListQuery): ListParams => ({
+  ...query.filters,
   page: query.page,
   limit: query.limit,
   sort: query.sort,
@@ -85,6 +97,12 @@ export function useListQuery(options: ListQueryOptions) {
     toggleSort: useCallback((field: string) => update((c) => ({ sort: toggleSort(c.sort, field), page: 1 })), [update]),
     // Replacing, not pushing: Back should not step through every search typed.
     setSearch: useCallback((searchQuery: string) => update(() => ({ searchQuery, page: 1 }), true), [update]),
+    setFilter: useCallback(
+      (name: string, value: string) => update((c) => ({ filters: { ...c.filters, [name]: value }, page: 1 })),
+      [update],
+    ),
+    /** Clears the filters and the search at once. */
+    clearFilters: useCallback(() => update(() => ({ filters: {}, searchQuery: '', page: 1 })), [update]),
   };
 }
 
@@ -125,6 +143,8 @@ export function useListData<T>(load: (params: ListParams) => Promise<ListResult<
 
 export interface ResourceListOptions<T> extends ListQueryOptions {
   load: (params: ListParams) => Promise<ListResult<T>>;
+  /** The whole list as CSV for the same parameters (core/api's `listCsv`); shows Export CSV. */
+  loadCsv?: (params: ListParams) => Promise<DownloadedFile>;
   /** Fixed filters of this screen, e.g. `{ sponsorId }`. */
   filters?: ListParams;
 }
@@ -133,13 +153,20 @@ export type ResourceList<T> = ReturnType<typeof useListQuery> &
   ListData<T> & {
     /** Wire to the top bar: `useTopBar({ search: list.search })`. */
     search: TopBarSearch;
+    /** The parameters of the current page (fixed filters, screen filters, search, sort). */
+    params: ListParams;
+    load: (params: ListParams) => Promise<ListResult<T>>;
+    loadCsv?: (params: ListParams) => Promise<DownloadedFile>;
   };
 
 /** Everything a browse screen needs: URL-backed query, the loaded page, and the search wiring. */
-export function useResourceList<T>({ load, filters, ...options }: ResourceListOptions<T>): ResourceList<T> {
+export function useResourceList<T>({ load, loadCsv, filters, ...options }: ResourceListOptions<T>): ResourceList<T> {
   const listQuery = useListQuery(options);
   const { query } = listQuery;
-  const params = useMemo(() => ({ ...filters, ...toListParams(query) }), [JSON.stringify(filters), query.page, query.limit, query.sort, query.searchQuery]);
+  const params = useMemo(
+    () => ({ ...filters, ...toListParams(query) }),
+    [JSON.stringify(filters), query.page, query.limit, query.sort, query.searchQuery, JSON.stringify(query.filters)],
+  );
   const data = useListData(load, params);
-  return { ...listQuery, ...data, search: { value: query.searchQuery, onSearch: listQuery.setSearch } };
+  return { ...listQuery, ...data, params, load, loadCsv, search: { value: query.searchQuery, onSearch: listQuery.setSearch } };
 }

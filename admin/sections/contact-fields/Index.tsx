@@ -5,6 +5,7 @@ import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { deleteAction } from '../../components/list/bulk';
 import { useResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { pathTo } from '../../router';
@@ -14,7 +15,7 @@ import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './ContactFieldForm';
 
 export default function ContactFieldsIndex() {
   const api = useApi(contactFieldsApi);
-  const list = useResourceList({ load: api.list, defaultSort: CONTACT_FIELD_DEFAULT_SORT, sortable: CONTACT_FIELD_SORTS });
+  const list = useResourceList({ load: api.list, loadCsv: api.listCsv, defaultSort: CONTACT_FIELD_DEFAULT_SORT, sortable: CONTACT_FIELD_SORTS });
   const remove = useDeleteWithConfirm(api.remove, 'Contact field');
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('ContactFieldsAdd') }], search: list.search });
@@ -29,12 +30,13 @@ export default function ContactFieldsIndex() {
     { id: 'name', header: L.name, sortField: 'name', cell: (f) => <code>{f.name}</code> },
     { id: 'type', header: L.type, sortField: 'type', cell: (f) => TYPE_LABELS[f.type] ?? f.type },
     { id: 'required', header: L.required, sortField: 'required', cell: (f) => (f.required ? 'Yes' : 'No') },
-    { id: 'translations', header: L.translations, cell: (f) => Object.keys(f.translations).length },
+    { id: 'translations', header: L.translations, exportFields: ['translations'], cell: (f) => Object.keys(f.translations).length },
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (f) => formatDate(f.modified) },
     {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (f) => (
         <RowActions
           edit={pathTo('ContactFieldsEdit', { id: f.id })}
@@ -46,5 +48,13 @@ export default function ContactFieldsIndex() {
     },
   ];
 
-  return <ListView list={list} columns={columns} caption="Contact Fields" emptyMessage="No contact fields yet." />;
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Contact Fields"
+      emptyMessage="No contact fields yet."
+      bulk={{ noun: ['contact field', 'contact fields'], label: (f) => f.label, actions: [deleteAction<ContactField>(api.remove)] }}
+    />
+  );
 }

@@ -1,9 +1,15 @@
 import { Link } from 'react-router-dom';
 import { engagementsApi } from '../../../core/api/engagements';
-import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_SORTS, type Engagement } from '../../../core/model/engagement';
+import { lookupsApi } from '../../../core/api/lookups';
+import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_PHASES, ENGAGEMENT_SORTS, type Engagement } from '../../../core/model/engagement';
+import { LOOKUP_TYPES } from '../../../core/model/lookup';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction, type BulkOptions } from '../../components/list/bulk';
+import { activeFilter, sponsorFilter, type ListFilterField } from '../../components/list/filters';
+import { useOptions } from '../../hooks/useOptions';
+import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -21,7 +27,7 @@ export function engagementColumns(remove: (id: string) => Promise<boolean>, relo
       sortField: 'name',
       cell: (e) => <Link to={pathTo('EngagementsView', { engagementId: e.id })}>{e.name}</Link>,
     },
-    { id: 'identification', header: L.identification, sortField: 'identification', cell: (e) => e.fullIdentification },
+    { id: 'identification', header: L.identification, sortField: 'identification', exportFields: ['fullIdentification'], cell: (e) => e.fullIdentification },
     ...(withSponsor
       ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (e: Engagement) => e.sponsorName } satisfies Column<Engagement>]
       : []),
@@ -33,6 +39,7 @@ export function engagementColumns(remove: (id: string) => Promise<boolean>, relo
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (e) => (
         <RowActions
           view={pathTo('EngagementsView', { engagementId: e.id })}
@@ -46,10 +53,50 @@ export function engagementColumns(remove: (id: string) => Promise<boolean>, relo
   ];
 }
 
+/** Activate, Deactivate and Delete for selected engagements. */
+export const engagementBulk = (api: ReturnType<typeof engagementsApi>): BulkOptions<Engagement> => ({
+  noun: ['engagement', 'engagements'],
+  label: (e) => e.name,
+  actions: [...activationActions<Engagement>(api.update), deleteAction<Engagement>(api.remove)],
+});
+
+const FILTER_NAMES = ['sponsorId', 'isActive', 'phase', 'therapeuticAreaId', 'startDateFrom', 'endDateTo'] as const;
+
 export default function EngagementsIndex() {
   const api = useApi(engagementsApi);
-  const list = useResourceList({ load: api.list, defaultSort: ENGAGEMENT_DEFAULT_SORT, sortable: ENGAGEMENT_SORTS });
+  const lookups = useApi(lookupsApi);
+  const sponsors = useSponsorOptions();
+  const areas = useOptions(
+    async () => (await lookups.all(LOOKUP_TYPES.therapeuticAreas)).map((a) => ({ value: String(a.id), label: a.name })),
+    [lookups],
+    'Could not load the therapeutic areas.',
+  );
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: ENGAGEMENT_DEFAULT_SORT,
+    sortable: ENGAGEMENT_SORTS,
+    filterNames: FILTER_NAMES,
+  });
   const remove = useDeleteWithConfirm(api.remove, 'Engagement');
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('EngagementsAdd') }], search: list.search });
-  return <ListView list={list} columns={engagementColumns(remove, list.reload)} caption="Engagements" emptyMessage="No engagements yet." />;
+  const filters: ListFilterField[] = [
+    sponsorFilter(sponsors),
+    activeFilter(),
+    { kind: 'select', name: 'phase', label: L.phase, options: ENGAGEMENT_PHASES.map((p) => ({ value: p, label: p })) },
+    { kind: 'select', name: 'therapeuticAreaId', label: 'Therapeutic Area', ...areas },
+    { kind: 'date', name: 'startDateFrom', label: 'Starts on or after' },
+    { kind: 'date', name: 'endDateTo', label: 'Ends on or before' },
+  ];
+  return (
+    <ListView
+      list={list}
+      columns={engagementColumns(remove, list.reload)}
+      caption="Engagements"
+      emptyMessage="No engagements yet."
+      filters={filters}
+      columnsKey="engagements"
+      bulk={engagementBulk(api)}
+    />
+  );
 }

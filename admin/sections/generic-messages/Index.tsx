@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { genericMessagesApi } from '../../../core/api/genericMessages';
 import {
   GENERIC_MESSAGE_DEFAULT_LIMIT,
@@ -8,7 +8,6 @@ import {
   type GenericMessage,
 } from '../../../core/model/genericMessage';
 import { formatDate } from '../../components/format';
-import { Select } from '../../components/form/Select';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
@@ -21,14 +20,13 @@ const TYPE_LABELS: Record<string, string> = { default: 'Default', global: 'Globa
 
 export default function GenericMessagesIndex() {
   const api = useApi(genericMessagesApi);
-  const [params, setParams] = useSearchParams();
-  const messageType = params.get('messageType') ?? '';
   const list = useResourceList({
     load: api.list,
+    loadCsv: api.listCsv,
     defaultSort: GENERIC_MESSAGE_DEFAULT_SORT,
     sortable: GENERIC_MESSAGE_SORTS,
     defaultLimit: GENERIC_MESSAGE_DEFAULT_LIMIT,
-    filters: { messageType: (MESSAGE_TYPES as readonly string[]).includes(messageType) ? messageType : undefined },
+    filterNames: ['messageType'],
   });
 
   useTopBar({ search: list.search });
@@ -41,33 +39,19 @@ export default function GenericMessagesIndex() {
       cell: (m) => <Link to={pathTo('GenericMessagesEdit', { id: m.id })}>{m.keyName}</Link>,
     },
     { id: 'message', header: 'Message', sortField: 'message', cell: (m) => m.message },
-    { id: 'translations', header: 'Translations', cell: (m) => Object.keys(m.translations).length },
+    { id: 'translations', header: 'Translations', exportFields: ['translations'], cell: (m) => Object.keys(m.translations).length },
     { id: 'messageType', header: 'Type', sortField: 'messageType', cell: (m) => TYPE_LABELS[m.messageType] ?? m.messageType },
     { id: 'modified', header: 'Modified', sortField: 'modified', cell: (m) => formatDate(m.modified) },
-    { id: 'actions', header: 'Actions', className: 'col-actions', cell: (m) => <RowActions edit={pathTo('GenericMessagesEdit', { id: m.id })} /> },
+    { id: 'actions', header: 'Actions', className: 'col-actions', hideable: false, cell: (m) => <RowActions edit={pathTo('GenericMessagesEdit', { id: m.id })} /> },
   ];
 
   return (
-    <>
-      <div className="list-filters">
-        <Select
-          label="Message Type"
-          name="messageType"
-          emptyLabel="All"
-          options={MESSAGE_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] ?? t }))}
-          value={messageType}
-          onChange={(value) =>
-            setParams((previous) => {
-              const next = new URLSearchParams(previous);
-              if (value) next.set('messageType', value);
-              else next.delete('messageType');
-              next.delete('page');
-              return next;
-            })
-          }
-        />
-      </div>
-      <ListView list={list} columns={columns} caption="Generic Messages" emptyMessage="No messages." />
-    </>
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Generic Messages"
+      emptyMessage="No messages."
+      filters={[{ kind: 'select', name: 'messageType', label: 'Message Type', options: MESSAGE_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] ?? t })) }]}
+    />
   );
 }

@@ -5,6 +5,8 @@ import { LANGUAGE_DEFAULT_LIMIT, LANGUAGE_DEFAULT_SORT, LANGUAGE_SORTS, type Lan
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activeFilter } from '../../components/list/filters';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -17,6 +19,8 @@ export default function LanguagesIndex() {
   const api = useApi(languagesApi);
   const list = useResourceList({
     load: api.list,
+    loadCsv: api.listCsv,
+    filterNames: ['isActive'],
     defaultSort: LANGUAGE_DEFAULT_SORT,
     sortable: LANGUAGE_SORTS,
     defaultLimit: LANGUAGE_DEFAULT_LIMIT,
@@ -40,6 +44,7 @@ export default function LanguagesIndex() {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (l) => (
         <RowActions
           view={pathTo('LanguagesView', { id: l.id })}
@@ -56,5 +61,19 @@ export default function LanguagesIndex() {
     },
   ];
 
-  return <ListView list={list} columns={columns} caption="Languages" emptyMessage="No languages yet." />;
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Languages"
+      emptyMessage="No languages yet."
+      filters={[activeFilter()]}
+      bulk={{
+        noun: ['language', 'languages'],
+        label: (l) => l.description,
+        // The default language is always active and is never deleted: the server says so for its row.
+        actions: [...activationActions<Language>(api.update), deleteAction<Language>(api.remove)],
+      }}
+    />
+  );
 }

@@ -7,15 +7,12 @@
  * will see it twice. "Resend undelivered" re-queues every undelivered contact the filters show.
  */
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../core/api/client';
 import { engagementsApi } from '../../../core/api/engagements';
 import { rmsAuditsApi } from '../../../core/api/rmsAudits';
 import { rmsProvidersApi } from '../../../core/api/rmsProviders';
 import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '../../../core/model/rmsAudit';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
-import { Select } from '../../components/form/Select';
-import { TextField } from '../../components/form/TextField';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
@@ -78,10 +75,14 @@ export default function RmsAuditsIndex() {
   const engagements = useApi(engagementsApi);
   const confirm = useConfirm();
   const notify = useNotify();
-  const [params, setParams] = useSearchParams();
-  const filters = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Record<FilterName, string>;
-  const active = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')) as Partial<Record<FilterName, string>>;
-  const list = useResourceList({ load: api.list, defaultSort: RMS_AUDIT_DEFAULT_SORT, sortable: RMS_AUDIT_SORTS, filters: active });
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: RMS_AUDIT_DEFAULT_SORT,
+    sortable: RMS_AUDIT_SORTS,
+    filterNames: FILTERS,
+  });
+  const active = list.query.filters as Partial<Record<FilterName, string>>;
   // Contacts being resent now: their buttons wait, and say so.
   const [resending, setResending] = useState<ReadonlySet<number>>(new Set());
   const [bulkBusy, setBulkBusy] = useState(false);
@@ -96,15 +97,6 @@ export default function RmsAuditsIndex() {
     [engagements],
     'Could not load the engagements.',
   );
-
-  const setFilter = (name: FilterName, value: string) =>
-    setParams((previous) => {
-      const next = new URLSearchParams(previous);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.delete('page');
-      return next;
-    });
 
   const resendUndelivered = async () => {
     if (!(await confirm({ title: 'Resend undelivered', message: BULK_CONFIRMATION, confirmLabel: 'Resend' }))) return;
@@ -160,13 +152,14 @@ export default function RmsAuditsIndex() {
       sortField: 'rmsProviderName',
       cell: (a) => (a.rmsProviders?.kind ? `${a.rmsProviderName} (${a.rmsProviders.kind})` : a.rmsProviderName),
     },
-    { id: 'outcome', header: 'Outcome', sortField: 'succeeded', cell: (a) => <Outcome audit={a} /> },
-    { id: 'delivery', header: 'Delivery', cell: (a) => <Delivery audit={a} /> },
-    { id: 'response', header: 'Response', cell: (a) => <Response audit={a} /> },
+    { id: 'outcome', header: 'Outcome', sortField: 'succeeded', exportFields: ['succeeded', 'attempt'], cell: (a) => <Outcome audit={a} /> },
+    { id: 'delivery', header: 'Delivery', exportFields: ['deliveryStatus', 'nextAttemptAt', 'deliveredAt'], cell: (a) => <Delivery audit={a} /> },
+    { id: 'response', header: 'Response', exportFields: ['responseMessage'], cell: (a) => <Response audit={a} /> },
     {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (a) => {
         const busy = resending.has(a.contactId);
         const delivered = a.deliveryStatus === 'delivered';
@@ -187,38 +180,18 @@ export default function RmsAuditsIndex() {
   ];
 
   return (
-    <>
-      <div className="list-filters rms-audit-filters">
-        <Select
-          label="Status"
-          name="status"
-          emptyLabel="All"
-          options={RMS_DELIVERY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          value={filters.status}
-          onChange={(value) => setFilter('status', value)}
-        />
-        <Select
-          label="Record system"
-          name="rmsProviderId"
-          emptyLabel="All"
-          options={providerOptions.options}
-          loading={providerOptions.loading}
-          value={filters.rmsProviderId}
-          onChange={(value) => setFilter('rmsProviderId', value)}
-        />
-        <Select
-          label="Engagement"
-          name="engagementId"
-          emptyLabel="All"
-          options={engagementOptions.options}
-          loading={engagementOptions.loading}
-          value={filters.engagementId}
-          onChange={(value) => setFilter('engagementId', value)}
-        />
-        <TextField label="From" name="from" type="date" value={filters.from} onChange={(value) => setFilter('from', value)} />
-        <TextField label="To" name="to" type="date" value={filters.to} onChange={(value) => setFilter('to', value)} />
-      </div>
-      <ListView list={list} columns={columns} caption="RMS Audits" emptyMessage="No record-system audits match." />
-    </>
+    <ListView
+      list={list}
+      columns={columns}
+      caption="RMS Audits"
+      emptyMessage="No record-system audits match."
+      filters={[
+        { kind: 'select', name: 'status', label: 'Status', options: RMS_DELIVERY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'rmsProviderId', label: 'Record system', ...providerOptions },
+        { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
+        { kind: 'date', name: 'from', label: 'From' },
+        { kind: 'date', name: 'to', label: 'To' },
+      ]}
+    />
   );
 }

@@ -6,6 +6,9 @@ import { hasRole } from '../../../core/model/user';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activeFilter, sponsorFilter } from '../../components/list/filters';
+import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -20,13 +23,14 @@ export function screenerColumns(remove: ((id: string) => Promise<boolean>) | nul
     { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('ScreenerView', { screenerId: s.id })}>{s.title}</Link> },
     ...(withSponsor ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s: Screener) => s.sponsorName } satisfies Column<Screener>] : []),
     { id: 'type', header: L.type, sortField: 'type', cell: (s) => s.type },
-    { id: 'engagements', header: L.engagements, cell: (s) => s.engagements.map((e) => e.name).join(', ') },
+    { id: 'engagements', header: L.engagements, exportFields: ['engagements'], cell: (s) => s.engagements.map((e) => e.name).join(', ') },
     { id: 'locked', header: L.isLocked, sortField: 'isLocked', cell: (s) => (s.isLocked ? 'Locked' : '') },
     { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
     {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (s) => (
         <RowActions
           view={pathTo('ScreenerView', { screenerId: s.id })}
@@ -47,15 +51,31 @@ export function screenerColumns(remove: ((id: string) => Promise<boolean>) | nul
 export default function ScreenerIndex() {
   const api = useApi(screenersApi);
   const user = useAtomValue(currentUserAtom);
-  const list = useResourceList({ load: api.list, defaultSort: SCREENER_DEFAULT_SORT, sortable: SCREENER_SORTS });
+  const sponsors = useSponsorOptions();
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: SCREENER_DEFAULT_SORT,
+    sortable: SCREENER_SORTS,
+    filterNames: ['sponsorId', 'isActive'],
+  });
   const remove = useDeleteWithConfirm(api.remove, 'Screener');
+  // Screeners are changed by Admins and Super Users (the server refuses others).
+  const canEdit = hasRole(user, 'Admin', 'Super User');
   useTopBar({ search: list.search });
   return (
     <ListView
       list={list}
-      columns={screenerColumns(hasRole(user, 'Admin', 'Super User') ? remove : null, list.reload)}
+      columns={screenerColumns(canEdit ? remove : null, list.reload)}
       caption="Screeners"
       emptyMessage="No screeners yet. Add one from a sponsor's page."
+      filters={[sponsorFilter(sponsors), activeFilter()]}
+      columnsKey="screeners"
+      bulk={
+        canEdit
+          ? { noun: ['screener', 'screeners'], label: (s) => s.title, actions: [...activationActions<Screener>(api.update), deleteAction<Screener>(api.remove)] }
+          : undefined
+      }
     />
   );
 }

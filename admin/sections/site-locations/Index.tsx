@@ -4,6 +4,9 @@ import { SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, type SiteLocation } fr
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activeFilter } from '../../components/list/filters';
+import { useCountryOptions } from '../../hooks/useCountryOptions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -15,7 +18,14 @@ import { SITE_LOCATION_LABELS as L } from './siteLocationValues';
 
 export default function SiteLocationsIndex() {
   const api = useApi(siteLocationsApi);
-  const list = useResourceList({ load: api.list, defaultSort: SITE_LOCATION_DEFAULT_SORT, sortable: SITE_LOCATION_SORTS });
+  const countries = useCountryOptions();
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: SITE_LOCATION_DEFAULT_SORT,
+    sortable: SITE_LOCATION_SORTS,
+    filterNames: ['isActive', 'countryId', 'state'],
+  });
   const remove = useDeleteWithConfirm(api.remove, 'Site location');
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('SiteLocationsAdd') }], search: { ...list.search, placeholder: 'Name, site id, city, state, zip, PI' } });
@@ -32,6 +42,7 @@ export default function SiteLocationsIndex() {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (s) => (
         <RowActions
           view={pathTo('SiteLocationsView', { id: s.id })}
@@ -44,5 +55,23 @@ export default function SiteLocationsIndex() {
     },
   ];
 
-  return <ListView list={list} columns={columns} caption="Site Locations" emptyMessage="No site locations yet." />;
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Site Locations"
+      emptyMessage="No site locations yet."
+      filters={[
+        activeFilter(),
+        { kind: 'select', name: 'countryId', label: L.countryId, ...countries },
+        { kind: 'text', name: 'state', label: L.state },
+      ]}
+      columnsKey="site-locations"
+      bulk={{
+        noun: ['site location', 'site locations'],
+        label: (s) => s.name,
+        actions: [...activationActions<SiteLocation>(api.update), deleteAction<SiteLocation>(api.remove)],
+      }}
+    />
+  );
 }

@@ -7,6 +7,8 @@ import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activeFilter, filterNames } from '../../components/list/filters';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -17,9 +19,17 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L } from './sponsorValues';
 
+const FILTERS = [activeFilter()];
+
 export default function SponsorsIndex() {
   const api = useApi(sponsorsApi);
-  const list = useResourceList({ load: api.list, defaultSort: SPONSOR_DEFAULT_SORT, sortable: SPONSOR_SORTS });
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: SPONSOR_DEFAULT_SORT,
+    sortable: SPONSOR_SORTS,
+    filterNames: filterNames(FILTERS),
+  });
   const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
   // Sponsors are created and deleted by Admins and Super Users only (the server refuses others).
   const canAddAndDelete = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
@@ -38,19 +48,27 @@ export default function SponsorsIndex() {
     { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
     // Figures over the sponsor's engagements, their sites and their referrals.
-    { id: 'engagements', header: L.engagements, className: 'col-number', cell: (s) => `${s.activeEngagements} / ${s.totalEngagements}` },
-    { id: 'sites', header: L.totalSites, className: 'col-number', cell: (s) => s.totalSites },
+    {
+      id: 'engagements',
+      header: L.engagements,
+      className: 'col-number',
+      exportFields: ['activeEngagements', 'totalEngagements'],
+      cell: (s) => `${s.activeEngagements} / ${s.totalEngagements}`,
+    },
+    { id: 'sites', header: L.totalSites, className: 'col-number', exportFields: ['totalSites'], cell: (s) => s.totalSites },
     // One column for the three referral figures, as for engagements: the list fits a laptop's screen.
     {
       id: 'referrals',
       header: L.referrals,
       className: 'col-number',
+      exportFields: ['totalReferrals', 'totalScreenedReferrals', 'totalRandomizedReferrals'],
       cell: (s) => `${s.totalReferrals} / ${s.totalScreenedReferrals} / ${s.totalRandomizedReferrals}`,
     },
     {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (s) => (
         <RowActions
           view={pathTo('SponsorsView', { id: s.id })}
@@ -67,5 +85,19 @@ export default function SponsorsIndex() {
     },
   ];
 
-  return <ListView list={list} columns={columns} caption="Sponsors" emptyMessage="No sponsors yet." />;
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Sponsors"
+      emptyMessage="No sponsors yet."
+      filters={FILTERS}
+      columnsKey="sponsors"
+      bulk={{
+        noun: ['sponsor', 'sponsors'],
+        label: (s) => s.name,
+        actions: [...activationActions<Sponsor>(api.update), ...(canAddAndDelete ? [deleteAction<Sponsor>(api.remove)] : [])],
+      }}
+    />
+  );
 }

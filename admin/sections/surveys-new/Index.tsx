@@ -5,6 +5,9 @@ import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '../../../core/model/oformDoc';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activeFilter, sponsorFilter } from '../../components/list/filters';
+import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -16,7 +19,14 @@ import { VersionBadge } from './VersionBar';
 
 export default function SurveysNewIndex() {
   const api = useApi(oformsApi);
-  const list = useResourceList({ load: api.list, defaultSort: OFORM_DEFAULT_SORT, sortable: OFORM_SORTS });
+  const sponsors = useSponsorOptions();
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: OFORM_DEFAULT_SORT,
+    sortable: OFORM_SORTS,
+    filterNames: ['sponsorId', 'isActive'],
+  });
   const remove = useDeleteWithConfirm(api.remove, 'Survey version');
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('SurveysNewAdd') }], search: list.search });
   const columns: Column<OForm>[] = [
@@ -24,12 +34,13 @@ export default function SurveysNewIndex() {
     { id: 'version', header: L.version, sortField: 'version', cell: (f) => f.version },
     { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (f) => f.engagementName },
     { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (f) => f.sponsorName },
-    { id: 'approved', header: L.isApproved, sortField: 'isApproved', cell: (f) => <VersionBadge form={f} /> },
+    { id: 'approved', header: L.isApproved, sortField: 'isApproved', exportFields: ['isApproved', 'approvedAt'], cell: (f) => <VersionBadge form={f} /> },
     { id: 'active', header: L.isActive, sortField: 'isActive', cell: (f) => <StatusBadge active={f.isActive} /> },
     {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (f) => (
         <RowActions
           view={pathTo('SurveysNewView', { id: f.id })}
@@ -45,5 +56,20 @@ export default function SurveysNewIndex() {
       ),
     },
   ];
-  return <ListView list={list} columns={columns} caption="Versioned Surveys" emptyMessage="No versioned surveys yet." />;
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Versioned Surveys"
+      emptyMessage="No versioned surveys yet."
+      filters={[sponsorFilter(sponsors), activeFilter()]}
+      columnsKey="surveys-new"
+      bulk={{
+        noun: ['survey version', 'survey versions'],
+        label: (f) => `${f.title} (v${f.version})`,
+        // An approved version stays: the server refuses its deletion, and says why for that row.
+        actions: [...activationActions<OForm>(api.update), deleteAction<OForm>(api.remove)],
+      }}
+    />
+  );
 }

@@ -8,6 +8,9 @@ import { Select } from '../../components/form/Select';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activeFilter, sponsorFilter } from '../../components/list/filters';
+import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -22,7 +25,14 @@ export default function SurveysIndex() {
   const api = useApi(legacySurveysApi);
   const engagementApi = useApi(engagementsApi);
   const navigate = useNavigate();
-  const list = useResourceList({ load: api.list, defaultSort: SURVEY_DEFAULT_SORT, sortable: SURVEY_SORTS });
+  const sponsors = useSponsorOptions();
+  const list = useResourceList({
+    load: api.list,
+    loadCsv: api.listCsv,
+    defaultSort: SURVEY_DEFAULT_SORT,
+    sortable: SURVEY_SORTS,
+    filterNames: ['sponsorId', 'isActive'],
+  });
   const remove = useDeleteWithConfirm(api.remove, 'Survey');
   const engagements = useOptions(
     () =>
@@ -46,6 +56,7 @@ export default function SurveysIndex() {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (s) => (
         <RowActions
           view={pathTo('SurveysView', { id: s.id })}
@@ -81,7 +92,15 @@ export default function SurveysIndex() {
           Add Survey
         </button>
       </form>
-      <ListView list={list} columns={columns} caption="Surveys" emptyMessage="No surveys yet." />
+      <ListView
+        list={list}
+        columns={columns}
+        caption="Surveys"
+        emptyMessage="No surveys yet."
+        filters={[sponsorFilter(sponsors), activeFilter()]}
+        columnsKey="surveys"
+        bulk={{ noun: ['survey', 'surveys'], label: (s) => s.title, actions: [...activationActions<Survey>(api.update), deleteAction<Survey>(api.remove)] }}
+      />
     </>
   );
 }

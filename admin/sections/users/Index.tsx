@@ -5,6 +5,8 @@ import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
+import { activationActions } from '../../components/list/bulk';
+import { activeFilter } from '../../components/list/filters';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { displayValue } from '../../components/ViewFields';
@@ -15,7 +17,7 @@ import { USER_LABELS as L } from './userValues';
 
 export default function UsersIndex() {
   const api = useApi(usersApi);
-  const list = useResourceList({ load: api.list, defaultSort: USER_DEFAULT_SORT, sortable: USER_SORTS });
+  const list = useResourceList({ load: api.list, loadCsv: api.listCsv, defaultSort: USER_DEFAULT_SORT, sortable: USER_SORTS, filterNames: ['isActive'] });
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('UsersAdd') }], search: list.search });
 
@@ -27,17 +29,29 @@ export default function UsersIndex() {
       cell: (u) => <Link to={pathTo('UsersEdit', { id: u.id })}>{u.username}</Link>,
     },
     { id: 'email', header: L.email, sortField: 'email', cell: (u) => displayValue(u.email) },
-    { id: 'roles', header: L.roles, cell: (u) => displayValue((u.roles ?? []).map((r) => r.name).join(', ')) },
-    { id: 'twoFactor', header: L.secretVerified, cell: (u) => (u.secretVerified ? 'On' : 'Off') },
+    // Roles come as the CSV's relationship column (the list includes them).
+    { id: 'roles', header: L.roles, exportFields: [], cell: (u) => displayValue((u.roles ?? []).map((r) => r.name).join(', ')) },
+    { id: 'twoFactor', header: L.secretVerified, exportFields: ['secretVerified'], cell: (u) => (u.secretVerified ? 'On' : 'Off') },
     { id: 'active', header: L.isActive, sortField: 'isActive', cell: (u) => <StatusBadge active={u.isActive} /> },
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (u) => formatDate(u.modified) },
     {
       id: 'actions',
       header: 'Actions',
       className: 'col-actions',
+      hideable: false,
       cell: (u) => <RowActions edit={pathTo('UsersEdit', { id: u.id })} />,
     },
   ];
 
-  return <ListView list={list} columns={columns} caption="Users" emptyMessage="No users yet." />;
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Users"
+      emptyMessage="No users yet."
+      filters={[activeFilter()]}
+      columnsKey="users"
+      bulk={{ noun: ['user', 'users'], label: (u) => u.username, actions: activationActions<User>(api.update) }}
+    />
+  );
 }
