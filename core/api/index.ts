@@ -18,4 +18,5 @@ export { screenersApi, type ScreenerLinks } from './screeners';
 export { mediaChannelsApi } from './mediaChannels';
 export { legacySurveysApi, type QuestionValues, type OptionValues } from './legacySurveys';
 export { oformExportsApi } from './oformExports';
+export { auditEventsApi } from './auditEvents';
 export { oformsApi, type OFormDetail, type OFormPage, type FieldValues } from './oforms';

@@ -20,3 +20,4 @@ export * from './screenerSurvey';
 export * from './contactFieldScreener';
 export * from './mediaChannel';
 export * from './legacySurvey';
+export * from './auditEvent';

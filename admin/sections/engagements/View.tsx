@@ -7,6 +7,7 @@ import type { Engagement } from '../../../core/model/engagement';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue, ViewFields } from '../../components/ViewFields';
@@ -162,7 +163,12 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
 export default function EngagementsView() {
   return (
     <RecordLoader state={useEngagement()} resource="engagement">
-      {(engagement) => <EngagementDetails engagement={engagement} />}
+      {(engagement) => (
+        <>
+          <EngagementDetails engagement={engagement} />
+          <HistoryPanel entity="engagements" entityId={engagement.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

@@ -4,6 +4,7 @@ import { toUiIsoCode } from '../../../core/i18n';
 import type { Language } from '../../../core/model/language';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
@@ -56,7 +57,12 @@ function LanguageDetails({ language }: { language: Language }) {
 export default function LanguagesView() {
   return (
     <RecordLoader state={useLanguage()} resource="language">
-      {(language) => <LanguageDetails language={language} />}
+      {(language) => (
+        <>
+          <LanguageDetails language={language} />
+          <HistoryPanel entity="languages" entityId={language.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

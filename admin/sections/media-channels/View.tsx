@@ -8,6 +8,7 @@ import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
 import { Select } from '../../components/form/Select';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
@@ -204,7 +205,12 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
 export default function MediaChannelView() {
   return (
     <RecordLoader state={useMediaChannel()} resource="media channel">
-      {(channel) => <ChannelDetails channel={channel} />}
+      {(channel) => (
+        <>
+          <ChannelDetails channel={channel} />
+          <HistoryPanel entity="media-channels" entityId={channel.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

@@ -4,13 +4,16 @@ import { useAtomValue } from 'jotai';
 import { ApiError } from '../../../core/api/client';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
-import { MEDIA_CHANNEL_DEFAULT_SORT, MEDIA_CHANNEL_SORTS, type MediaChannel } from '../../../core/model/mediaChannel';
+import { MEDIA_CHANNEL_DEFAULT_SORT, MEDIA_CHANNEL_SORTS, MEDIA_CHANNEL_TYPES, type MediaChannel } from '../../../core/model/mediaChannel';
 import { SCREENER_OUTCOMES, SCREENER_STYLE_GROUPS, type Screener, type ScreenerStyleGroup } from '../../../core/model/screener';
 import { hasRole } from '../../../core/model/user';
 import { formatDateTime } from '../../components/format';
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
+import { activationActions } from '../../components/list/bulk';
+import { activeFilter } from '../../components/list/filters';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue, ViewFields } from '../../components/ViewFields';
@@ -98,9 +101,11 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
   const api = useApi(mediaChannelsApi);
   const list = useResourceList<MediaChannel>({
     load: api.list,
+    loadCsv: api.listCsv,
     defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
     sortable: MEDIA_CHANNEL_SORTS,
     filters: { screenerId: screener.id },
+    filterNames: ['type', 'isActive'],
   });
   return (
     <section className="panel" id="media-channels" aria-labelledby="media-channels-title">
@@ -114,6 +119,8 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
         list={list}
         caption="Media channels"
         emptyMessage="No media channels yet."
+        filters={[{ kind: 'select', name: 'type', label: 'Type', options: MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t })) }, activeFilter()]}
+        bulk={{ noun: ['media channel', 'media channels'], label: (m) => m.title, actions: activationActions<MediaChannel>(api.update) }}
         columns={[
           { id: 'title', header: 'Title', sortField: 'title', cell: (m) => <Link to={pathTo('MediaChannelView', { id: m.id })}>{m.title}</Link> },
           { id: 'domain', header: 'Domain', sortField: 'domain', cell: (m) => m.domain },
@@ -284,7 +291,12 @@ export default function ScreenerView() {
   const state = useScreener();
   return (
     <RecordLoader state={state} resource="screener">
-      {(screener) => <ScreenerDetails screener={screener} reload={state.reload} />}
+      {(screener) => (
+        <>
+          <ScreenerDetails screener={screener} reload={state.reload} />
+          <HistoryPanel entity="screeners" entityId={screener.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

@@ -5,6 +5,7 @@ import type { SiteLocation } from '../../../core/model/siteLocation';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
@@ -90,7 +91,12 @@ function SiteDetails({ site }: { site: SiteLocation }) {
 export default function SiteLocationsView() {
   return (
     <RecordLoader state={useSiteLocation()} resource="site location">
-      {(site) => <SiteDetails site={site} />}
+      {(site) => (
+        <>
+          <SiteDetails site={site} />
+          <HistoryPanel entity="site-locations" entityId={site.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

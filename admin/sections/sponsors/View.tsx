@@ -11,6 +11,7 @@ import type { Sponsor } from '../../../core/model/sponsor';
 import { hasRole } from '../../../core/model/user';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
@@ -97,6 +98,7 @@ export default function SponsorsView() {
           <SponsorDetails sponsor={sponsor} />
           <SponsorEngagements sponsor={sponsor} />
           <SponsorScreeners sponsorId={sponsor.id} />
+          <HistoryPanel entity="sponsors" entityId={sponsor.id} />
         </>
       )}
     </RecordLoader>

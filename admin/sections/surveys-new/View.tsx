@@ -5,6 +5,7 @@ import type { OptionConfig } from '../../../core/model/oform';
 import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { ViewFields } from '../../components/ViewFields';
 import { pathTo } from '../../router';
 import { useApi } from '../../state/services';
@@ -100,7 +101,12 @@ function SurveyView({ initial }: { initial: OFormDetail }) {
 export default function SurveysNewView() {
   return (
     <RecordLoader state={useOFormDetail()} resource="survey">
-      {(detail) => <SurveyView key={detail.form.id} initial={detail} />}
+      {(detail) => (
+        <>
+          <SurveyView key={detail.form.id} initial={detail} />
+          <HistoryPanel entity="o-forms/o-forms" entityId={detail.form.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

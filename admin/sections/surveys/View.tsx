@@ -3,6 +3,7 @@ import { legacySurveysApi } from '../../../core/api/legacySurveys';
 import type { Survey } from '../../../core/model/legacySurvey';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
+import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
@@ -87,7 +88,12 @@ function SurveyDetails({ survey }: { survey: Survey }) {
 export default function SurveysView() {
   return (
     <RecordLoader state={useSurvey()} resource="survey">
-      {(survey) => <SurveyDetails survey={survey} />}
+      {(survey) => (
+        <>
+          <SurveyDetails survey={survey} />
+          <HistoryPanel entity="surveys" entityId={survey.id} />
+        </>
+      )}
     </RecordLoader>
   );
 }

@@ -1,0 +1,123 @@
+/**
+ * A record's history from the audit trail, for Admins and Super Users: who changed what and
+ * when, each changed field's old and new value, newest first, a page at a time. Closed until
+ * asked for, so a view screen costs no extra request.
+ */
+import { useId, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { auditEventsApi } from '../../../core/api/auditEvents';
+import { ApiError } from '../../../core/api/client';
+import type { AuditEvent } from '../../../core/model/auditEvent';
+import { hasRole } from '../../../core/model/user';
+import { useAsync } from '../../hooks/useAsync';
+import { currentUserAtom } from '../../state/auth';
+import { useApi } from '../../state/services';
+import { formatDateTime } from '../format';
+import { Pagination } from '../list/Pagination';
+
+export const HISTORY_PAGE_SIZE = 10;
+const LONG_VALUE = 160;
+
+const ACTIONS: Record<string, string> = { create: 'Created', update: 'Changed', delete: 'Deleted', export: 'Exported' };
+
+/** How a stored value reads: a dash for nothing, Yes/No, text as is, lists and objects briefly. */
+export function historyValue(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.length ? value.join(', ') : '—';
+  const text = JSON.stringify(value);
+  return text.length > LONG_VALUE ? `${text.slice(0, LONG_VALUE)}…` : text;
+}
+
+function EventRow({ event }: { event: AuditEvent }) {
+  const changes = Object.entries(event.changes ?? {});
+  return (
+    <li className="history-event">
+      <p className="history-head">
+        <strong>{ACTIONS[event.action] ?? event.action}</strong> by {event.actorUsername ?? 'the system'}{' '}
+        <time dateTime={event.occurredAt}>{formatDateTime(event.occurredAt)}</time>
+      </p>
+      {changes.length > 0 && (
+        <dl className="history-changes">
+          {changes.map(([field, change]) => (
+            <div key={field}>
+              <dt>{field}</dt>
+              <dd>
+                {event.action === 'create' ? (
+                  historyValue(change.new)
+                ) : event.action === 'delete' ? (
+                  historyValue(change.old)
+                ) : (
+                  <>
+                    <span className="history-old">{historyValue(change.old)}</span> <span aria-label="changed to">→</span> {historyValue(change.new)}
+                  </>
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
+  );
+}
+
+function HistoryList({ entity, entityId }: { entity: string; entityId: string }) {
+  const api = useApi(auditEventsApi);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(HISTORY_PAGE_SIZE);
+  const state = useAsync(() => api.history(entity, entityId, { page, limit }), [api, entity, entityId, page, limit]);
+  if (state.error) {
+    return (
+      <div className="form-errors" role="alert">
+        {state.error instanceof ApiError ? state.error.message : 'Could not load the history'}{' '}
+        <button type="button" className="btn-link" onClick={state.reload}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const result = state.data;
+  return (
+    <div aria-busy={state.loading || undefined}>
+      {!result ? (
+        <p className="muted">Loading…</p>
+      ) : result.items.length === 0 ? (
+        <p className="muted">No changes recorded yet.</p>
+      ) : (
+        <ol className="history-list">
+          {result.items.map((event) => (
+            <EventRow key={event.id} event={event} />
+          ))}
+        </ol>
+      )}
+      {result && result.total > HISTORY_PAGE_SIZE && (
+        <Pagination page={page} limit={limit} total={result.total} onPage={setPage} onLimit={(n) => {
+            setLimit(n);
+            setPage(1);
+          }} pageSizes={[10, 20, 50]} />
+      )}
+    </div>
+  );
+}
+
+/** `entity` is the record's API path (the audit trail's entity), e.g. 'sponsors' or 'o-forms/o-forms'. */
+export function HistoryPanel({ entity, entityId }: { entity: string; entityId: string }) {
+  const user = useAtomValue(currentUserAtom);
+  const [open, setOpen] = useState(false);
+  const regionId = useId();
+  if (!hasRole(user, 'Admin', 'Super User')) return null;
+  return (
+    <section className="panel history-panel" id="history" aria-labelledby={`${regionId}-title`}>
+      <div className="panel-heading">
+        <h2 id={`${regionId}-title`}>History</h2>
+        <button type="button" className="btn btn-small btn-secondary" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Hide history' : 'Show history'}
+        </button>
+      </div>
+      <div id={regionId} hidden={!open}>
+        {open && <HistoryList entity={entity} entityId={entityId} />}
+      </div>
+    </section>
+  );
+}
