@@ -291,6 +291,31 @@ describe('versioned survey builder', () => {
     expect(shown.filter((name) => name?.startsWith('Option '))).toEqual(['Option Option 2', 'Option Option 3', 'Option None of the Above']);
   });
 
+  it('saves what was typed on the way out without asking, and asks only when that save fails', async () => {
+    const failures: Record<string, () => Response> = {};
+    const { handler, pages } = oFormServer({ failures });
+    const { router, location } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const card = await screen.findByRole('listitem', { name: 'Question 1' });
+    // Typed, never left: leaving the builder saves it and goes.
+    fireEvent.change(within(card).getByLabelText('Question title', { exact: true }), { target: { value: 'Do you smoke?' } });
+    await router.navigate('/surveys-new');
+    await waitFor(() => expect(location()).toBe('/surveys-new'));
+    expect(pages[0]!.fields[0]!.title).toBe('Do you smoke?');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // A save the server refuses: leaving asks, and Stay keeps the text.
+    await router.navigate('/surveys-new/edit/5');
+    failures['PATCH o-forms/o-form-containers/1'] = () => json({ errors: [{ status: '422', title: 'Invalid Attribute', detail: 'Too long.' }] }, 422);
+    fireEvent.change(await screen.findByLabelText('Page title', { exact: true }), { target: { value: 'Renamed page' } });
+    void router.navigate('/surveys-new');
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(location()).toBe('/surveys-new/edit/5');
+    expect((screen.getByLabelText('Page title', { exact: true }) as HTMLInputElement).value).toBe('Renamed page');
+    expect(pages[0]!.title).toBe('About you');
+  });
+
   it('sets an option’s transition (only allowed pages offered) and its disqualify flag', async () => {
     const { handler, pages } = oFormServer();
     renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
