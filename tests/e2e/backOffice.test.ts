@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
+import { parseCsv } from '../support/csv';
 
 const base = inject('baseUrl');
 const stamp = Date.now().toString(36).toUpperCase();
@@ -26,27 +27,6 @@ async function create(path: string, type: string, attributes: Record<string, unk
   const doc = await api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) });
   if (!doc.data) throw new Error(`${path}: ${JSON.stringify(doc)}`);
   return doc.data.id as string;
-}
-
-/** RFC 4180 cells (quotes doubled, commas and line breaks inside quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += ch;
-  }
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
-  return rows;
 }
 
 async function exportCsv(): Promise<{ filename: string; rows: string[][] }> {

@@ -22,6 +22,7 @@ import {
 import { CSV_READ_PAGE } from '../../server/http/csv-lists';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { createHarness, json, type Harness } from './harness';
+import { parseCsv } from '../support/csv';
 
 let h: Harness;
 let admin: string;
@@ -30,28 +31,6 @@ let b: ParticipantFixture;
 let scopedUser: string;
 
 const CSV = { Accept: 'text/csv' };
-
-/** RFC 4180: quoted cells may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
-  return rows;
-}
 
 async function csv(path: string, token = admin) {
   const res = await h.request('GET', path, { token, headers: CSV });
