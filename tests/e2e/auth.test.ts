@@ -139,7 +139,7 @@ describe('roles and error pages', () => {
     expect(await nav.getByRole('link', { name: 'User Management' }).count()).toBe(0);
     // Only the assigned sponsor is listed.
     const rows = page.getByRole('table', { name: 'Sponsors' }).getByRole('row');
-    await page.getByRole('cell', { name: 'Northwind Therapeutics' }).waitFor();
+    await page.getByRole('cell', { name: 'Northwind Therapeutics', exact: true }).waitFor();
     expect(await rows.count()).toBe(2);
 
     await page.goto(`${base}/site-locations`);

@@ -224,6 +224,8 @@ describe('accessibility of the lists touched', () => {
       await page.goto(`${base}${path}`);
       const table = page.getByRole('table', { name: caption });
       await table.waitFor(WAIT);
+      // Loaded: a loading table is dimmed on purpose.
+      await page.locator('table.data-table:not([aria-busy])').waitFor(WAIT);
       await page.getByRole('button', { name: 'Export CSV' }).waitFor();
       const first = table.getByRole('checkbox').nth(1);
       if ((await table.getByRole('row').count()) > 1 && (await first.count()) > 0) await first.check();
