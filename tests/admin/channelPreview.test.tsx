@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { RunnerTransport } from '../../core/oform/runner';
+import type { PageDocument, PageSavedMeta } from '../../core/participant/responses';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 
 const channel = {
@@ -8,7 +9,17 @@ const channel = {
   isActive: true, views: 0, share: 0, submissionsStarted: 0, submissionsCompleted: 0, submissionsQualified: 0, created: '2024-05-01T10:00:00Z', modified: '2024-05-01T10:00:00Z',
 };
 const version = { id: 41, identity: 'heart', version: 2, title: 'Heart survey', isActive: true, isApproved: false, approvedAt: null, containerCount: 1 };
-const page = { type: 'o-form-containers', id: '300', attributes: { identity: 'p1', title: 'First page', displayOrder: 1 }, relationships: { oFormFields: { data: [] } } };
+// The participant routes' answers as the contract declares them: the preview checks every answer.
+const page: PageDocument = {
+  data: {
+    type: 'o-form-containers',
+    id: '300',
+    attributes: { identity: 'p1', title: 'First page', displayOrder: 1, isActive: true, oFormVersionId: '41', oFormIdentity: 'heart', oFormContainerTypeId: 'root_container', parentId: null },
+    relationships: { parentOFormContainer: { data: null }, childOFormContainers: { data: [] }, oFormFields: { data: [] } },
+  },
+  included: [],
+};
+const saved: PageSavedMeta = { success: true, nextContainerIdentity: null, nextContainerEntryId: null, nextOFormIdentity: null };
 
 const previews: string[] = [];
 const handler: Handler = async (request, url) => {
@@ -23,10 +34,10 @@ const handler: Handler = async (request, url) => {
       included: [{ type: 'languages', id: '2', attributes: { name: 'Español', description: 'Spanish', isoCode: 'es' } }],
     });
   }
-  if (path === 'o-forms/o-form-containers') return json({ data: page, included: [] });
+  if (path === 'o-forms/o-form-containers') return json(page);
   if (path === 'o-forms/o-form-submission-page-preview/300') {
     previews.push(`${request.method} ${url.searchParams.get('language')} ${await request.text()}`);
-    return json({ meta: { success: true, nextContainerIdentity: null, nextContainerEntryId: null } });
+    return json({ meta: saved });
   }
   return undefined;
 };
@@ -59,7 +70,7 @@ describe('Media channel preview', () => {
     expect(loaded).toMatchObject({ id: '41', identity: 'heart', languages: ['en', 'es'] });
     const first = await t.firstPage(loaded);
     expect(first).toMatchObject({ id: '300', identity: 'p1', title: 'First page' });
-    expect(await t.previewAnswers(first, { q: 'x' })).toEqual({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null });
+    expect(await t.previewAnswers(first, { q: 'x' })).toEqual({ ok: true, ...saved });
     expect(previews).toEqual([`PATCH es ${JSON.stringify({ data: { type: 'o-form-submission-pages', id: '300', attributes: { answers: { q: 'x' } } } })}`]);
     await expect(t.createSubmission(loaded)).rejects.toThrow('stores nothing');
   });
