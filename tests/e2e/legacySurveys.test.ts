@@ -19,6 +19,9 @@ let engagementId = '';
 let surveyId = '';
 
 const api = apiCaller(base, () => token);
+// The screen is lazy and its engagement picker loads up to 1000 engagements (as many as the
+// shared e2e server holds by then): on a busy machine that takes longer than expect.poll's 1 s.
+const SLOW = { timeout: 15_000 };
 
 beforeAll(async () => {
   token = await adminToken(base);
@@ -46,7 +49,7 @@ describe('legacy surveys', () => {
   it('creates a survey for an engagement from the surveys index', async () => {
     await page.goto(`${base}/surveys`);
     const picker = page.getByLabel('Add a survey for engagement');
-    await expect.poll(() => picker.locator('option').allTextContents()).toContain(`${engagementName} (SV-${stamp}-LS-${stamp})`);
+    await expect.poll(() => picker.locator('option').allTextContents(), SLOW).toContain(`${engagementName} (SV-${stamp}-LS-${stamp})`);
     await picker.selectOption(engagementId);
     await page.getByRole('button', { name: 'Add Survey' }).click();
     await page.waitForURL(`${base}/surveys/add/${engagementId}`);
@@ -66,7 +69,7 @@ describe('legacy surveys', () => {
 
     await page.getByRole('button', { name: 'Add Question' }).click();
     const question = page.getByRole('listitem', { name: 'Question 1', exact: true });
-    await expect.poll(() => question.getByLabel('Question title', { exact: true }).inputValue()).toBe('Placeholder');
+    await expect.poll(() => question.getByLabel('Question title', { exact: true }).inputValue(), SLOW).toBe('Placeholder');
     await question.getByLabel('Type', { exact: true }).selectOption('multiple');
     await question.getByLabel('Question title', { exact: true }).fill('Which conditions do you have?');
     await question.getByRole('button', { name: 'Save Question' }).click();
@@ -92,9 +95,10 @@ describe('legacy surveys', () => {
     expect([first.title, second.title]).toEqual(['New Page 1', 'New Page 2']);
     expect(survey.data.attributes.pageCounter).toBe(2);
     expect(first.questions[0]).toMatchObject({ type: 'multiple', title: 'Which conditions do you have?' });
+    // A new option goes before 'None of the Above', which participants keep seeing last.
     expect(first.questions[0].options.map((o: { label: string; transitionTo: string | null }) => [o.label, o.transitionTo])).toEqual([
-      ['None of the Above', null],
       ['Asthma', 'end'],
+      ['None of the Above', null],
     ]);
   });
 
