@@ -26,6 +26,7 @@ import {
 import { deliverDue, deliveryOptionsOf, nextWaitMs, settleDeliveries } from '../../server/rms/worker';
 import { NONE_RECORDED_MESSAGE } from '../../server/rms/provider';
 import { rmsDeliveries } from '../../server/db/schema';
+import { claimDue } from '../../server/rms/outbox';
 import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../support/standardWebhooks';
 import { message } from '../../core/validation/messages';
 
@@ -420,6 +421,26 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
     expect(await nextWaitMs(deliveryOptions(), 5000)).toBe(200);
     await deliverAt(at(5), { contactId: contact.id });
     expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('retries an attempt cut off by a crash once its lease runs out, and records it as interrupted', async () => {
+    await setProvider({ isActive: false });
+    const { contact } = await completeRun();
+    await setProvider({ isActive: true });
+    // A process claims the delivery and dies before it sends or records anything.
+    const [lost] = await claimDue(h.db, T0, { contactId: contact.id });
+    expect(lost).toMatchObject({ contactId: contact.id, attempt: 1, interrupted: false });
+    // The lease (the provider's timeout and a minute) keeps every other process away meanwhile.
+    expect(await deliverAt(at(69), { contactId: contact.id })).toEqual([]);
+    expect(received).toHaveLength(0);
+    const audits = await deliverAt(at(70), { contactId: contact.id });
+    expect(audits.map((a) => [a.attempt, a.succeeded])).toEqual([[2, true]]);
+    expect((await auditsOf(contact.id)).map((a) => [a.attempt, a.succeeded, a.responseMessage.startsWith('Interrupted')])).toEqual([
+      [1, false, true],
+      [2, true, false],
+    ]);
+    expect(received).toHaveLength(1);
+    expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 2, leaseId: null });
   });
 
   it('records only, delivered at once, for an engagement without a record system', async () => {
