@@ -2,19 +2,22 @@
  * Route guards (SPEC section 6, decided on the server): a valid bearer access token of an
  * active user, then roles, then the sponsor scope of a `User`.
  */
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { RoleName } from '../../core/model/user';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { ApiProblem, forbidden, unauthorized } from '../http/errors';
-import { verifyAccessToken } from './tokens';
+import { accessTokenUser } from './tokens';
 import { loadUser } from './users';
+
+/** The bearer token a request presents, if any. */
+export const bearerToken = (c: Context): string | null => /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? null;
 
 export const authenticate = (deps: Deps) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match?.[1]) throw unauthorized();
-    const userId = await verifyAccessToken(deps.jwtSecret, match[1], nowOf(deps));
+    const token = bearerToken(c);
+    if (!token) throw unauthorized();
+    const userId = await accessTokenUser(deps.db, deps.jwtSecret, token, nowOf(deps));
     if (userId === null) throw unauthorized('Your session has expired or is not valid. Sign in again.');
     const user = await loadUser(deps.db, userId);
     if (!user || !user.isActive) throw unauthorized('Your account is not active. Sign in again.');

@@ -11,26 +11,68 @@ import { refreshTokens } from '../db/schema';
 
 const ALGORITHM = 'HS256';
 
-export async function issueAccessToken(secret: string, userId: number, ttlSeconds: number, now: Date): Promise<string> {
+/**
+ * An access token names its user and the sign-in (`sid`, the refresh-token family) it belongs
+ * to, so signing out with it alone ends that sign-in and its access tokens with it.
+ */
+export async function issueAccessToken(
+  secret: string,
+  userId: number,
+  sessionId: string,
+  ttlSeconds: number,
+  now: Date,
+): Promise<string> {
   const at = Math.floor(now.getTime() / 1000);
-  return sign({ sub: String(userId), typ: 'access', iat: at, nbf: at, exp: at + ttlSeconds, jti: randomUUID() }, secret, ALGORITHM);
+  return sign(
+    { sub: String(userId), sid: sessionId, typ: 'access', iat: at, nbf: at, exp: at + ttlSeconds, jti: randomUUID() },
+    secret,
+    ALGORITHM,
+  );
 }
 
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** The user id an access token names, or null for anything not a valid access token current at `now`. */
-export async function verifyAccessToken(secret: string, token: string, now: Date): Promise<number | null> {
+export interface AccessClaims {
+  userId: number;
+  /** The sign-in the token was issued for; absent only from tokens older than the claim. */
+  sessionId: string | null;
+}
+
+/**
+ * The claims of a valid access token current at `now`, or null. A token without an expiry is
+ * no access token: a leaked one would otherwise work for ever.
+ */
+export async function verifyAccessToken(secret: string, token: string, now: Date): Promise<AccessClaims | null> {
   try {
     // hono/jwt checks the signature; the times are checked here against the server's clock.
     const payload = await verify(token, secret, { alg: ALGORITHM, exp: false, nbf: false, iat: false });
     if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^\d+$/.test(payload.sub)) return null;
     const at = Math.floor(now.getTime() / 1000);
-    if (payload.exp !== undefined && (!isTime(payload.exp) || payload.exp <= at)) return null;
+    if (!isTime(payload.exp) || payload.exp <= at) return null;
     if (payload.nbf !== undefined && (!isTime(payload.nbf) || payload.nbf > at)) return null;
-    return Number(payload.sub);
+    if (payload.sid !== undefined && typeof payload.sid !== 'string') return null;
+    return { userId: Number(payload.sub), sessionId: payload.sid ?? null };
   } catch {
     return null;
   }
+}
+
+/** The user an access token signs in, while its sign-in has not been ended (sign-out, reuse, deactivation). */
+export async function accessTokenUser(db: Db, secret: string, token: string, now: Date): Promise<number | null> {
+  const claims = await verifyAccessToken(secret, token, now);
+  if (!claims) return null;
+  if (claims.sessionId !== null && !(await sessionLive(db, claims.sessionId))) return null;
+  return claims.userId;
+}
+
+/** A sign-in is live while some token of its family is not revoked (rotation marks tokens used, not revoked). */
+async function sessionLive(db: Db, familyId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .limit(1);
+  return row !== undefined;
 }
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -41,12 +83,15 @@ export interface SessionPolicy {
   maxSeconds: number;
 }
 
+/** A new sign-in's id, shared by its refresh tokens (their family) and its access tokens (`sid`). */
+const newSessionId = (): string => randomUUID();
+
 export async function issueRefreshToken(
   db: Db,
   userId: number,
   policy: SessionPolicy,
   now: Date,
-  family: { id: string; startedAt: Date } = { id: randomUUID(), startedAt: now },
+  family: { id: string; startedAt: Date },
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const idleEnd = now.getTime() + policy.idleSeconds * 1000;
@@ -62,7 +107,24 @@ export async function issueRefreshToken(
   return token;
 }
 
-export type RotateResult = { ok: true; userId: number; refresh: string } | { ok: false; reason: 'unknown' | 'reused' | 'expired' };
+/** A new sign-in: its first refresh token and an access token, both naming the same session. */
+export async function startSession(
+  db: Db,
+  secret: string,
+  policy: { accessTokenTtlSeconds: number; session: SessionPolicy },
+  userId: number,
+  now: Date,
+): Promise<{ access: string; refresh: string }> {
+  const sessionId = newSessionId();
+  return {
+    access: await issueAccessToken(secret, userId, sessionId, policy.accessTokenTtlSeconds, now),
+    refresh: await issueRefreshToken(db, userId, policy.session, now, { id: sessionId, startedAt: now }),
+  };
+}
+
+export type RotateResult =
+  | { ok: true; userId: number; sessionId: string; refresh: string }
+  | { ok: false; reason: 'unknown' | 'reused' | 'expired' };
 
 export async function rotateRefreshToken(db: Db, token: string, policy: SessionPolicy, now: Date): Promise<RotateResult> {
   const tokenHash = hash(token);
@@ -87,7 +149,12 @@ export async function rotateRefreshToken(db: Db, token: string, policy: SessionP
       .where(eq(refreshTokens.familyId, claimed.familyId));
     const startedAt = family?.startedAt ?? now;
     if (startedAt.getTime() + policy.maxSeconds * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
-    return { ok: true, userId: claimed.userId, refresh: await issueRefreshToken(db, claimed.userId, policy, now, { id: claimed.familyId, startedAt }) };
+    return {
+      ok: true,
+      userId: claimed.userId,
+      sessionId: claimed.familyId,
+      refresh: await issueRefreshToken(db, claimed.userId, policy, now, { id: claimed.familyId, startedAt }),
+    };
   }
   const [known] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
   if (!known) return { ok: false, reason: 'unknown' };
@@ -105,10 +172,11 @@ export async function revokeFamily(db: Db, familyId: string): Promise<void> {
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Ends the sign-in the token belongs to. Unknown tokens are ignored. */
-export async function revokeRefreshToken(db: Db, token: string): Promise<void> {
+/** Ends the sign-in the token belongs to; false when the token is not one this server issued. */
+export async function revokeRefreshToken(db: Db, token: string): Promise<boolean> {
   const [known] = await db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, hash(token)));
   if (known) await revokeFamily(db, known.familyId);
+  return known !== undefined;
 }
 
 /** Ends every sign-in of a user (deactivation, password change). */

@@ -11,8 +11,9 @@ import { users } from '../db/schema';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { dummyPasswordHash, verifyPassword } from '../auth/passwords';
+import { bearerToken } from '../auth/guards';
 import { lockedUntil, recordAttempt } from '../auth/lockout';
-import { issueAccessToken, issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from '../auth/tokens';
+import { issueAccessToken, revokeFamily, revokeRefreshToken, rotateRefreshToken, startSession, verifyAccessToken } from '../auth/tokens';
 import { verifyTotp } from '../auth/totp';
 import { findUserByUsername, loadUser } from '../auth/users';
 import { claimHandoff } from '../auth/sso-handoff';
@@ -32,6 +33,10 @@ export const LOGIN_MESSAGES = {
   sessionEnded: 'Your session has ended. Sign in again.',
 } as const;
 
+export const LOGOUT_MESSAGES = {
+  needed: 'Send the refresh_token, or the access token as a Bearer, to sign out.',
+} as const;
+
 type Status = 200 | 400 | 401 | 415 | 422 | 429;
 const answer = (c: Context, status: Status, body: object) => c.json(body, status);
 const refused = (c: Context, status: Status, message: string, extra: Record<string, unknown> = {}) =>
@@ -45,10 +50,7 @@ export function authRoutes(deps: Deps) {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
 
-  const tokensFor = async (userId: number, now: Date) => ({
-    access: await issueAccessToken(deps.jwtSecret, userId, config.accessTokenTtlSeconds, now),
-    refresh: await issueRefreshToken(db, userId, config.session, now),
-  });
+  const tokensFor = (userId: number, now: Date) => startSession(db, deps.jwtSecret, config, userId, now);
 
   /**
    * Every sign-in attempt counts for the lockout and goes into the audit trail: success, or the
@@ -156,14 +158,28 @@ export function authRoutes(deps: Deps) {
     if (!result.ok) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
     const user = await loadUser(db, result.userId);
     if (!user?.isActive) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
-    const access = await issueAccessToken(deps.jwtSecret, result.userId, config.accessTokenTtlSeconds, now);
+    const access = await issueAccessToken(deps.jwtSecret, result.userId, result.sessionId, config.accessTokenTtlSeconds, now);
     return answer(c, 200, { success: true, access, refresh: result.refresh });
   });
 
+  /**
+   * Ends one sign-in: the one the refresh token belongs to, or else the one of the bearer access
+   * token. Success means a sign-in of this server was ended, never that nothing was named.
+   */
   app.post('/logout', async (c) => {
     const parsed = v.safeParse(LogoutBody, await readJson(c));
-    if (!parsed.success) return refused(c, 422, 'Send the refresh_token to sign out.');
-    if (parsed.output.refresh_token) await revokeRefreshToken(db, parsed.output.refresh_token);
+    if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);
+    const refresh = parsed.output.refresh_token;
+    if (refresh) {
+      if (await revokeRefreshToken(db, refresh)) return answer(c, 200, { success: true });
+      return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+    }
+    const bearer = bearerToken(c);
+    if (!bearer) return refused(c, 400, LOGOUT_MESSAGES.needed);
+    const claims = await verifyAccessToken(deps.jwtSecret, bearer, nowOf(deps));
+    if (!claims) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+    if (claims.sessionId === null) return refused(c, 400, LOGOUT_MESSAGES.needed);
+    await revokeFamily(db, claims.sessionId);
     return answer(c, 200, { success: true });
   });
 

@@ -18,7 +18,8 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oFormSubmissions, oForms, screeners } from '../db/schema';
-import { verifyAccessToken } from '../auth/tokens';
+import { bearerToken } from '../auth/guards';
+import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
@@ -96,9 +97,9 @@ async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S):
 
 /** A signed-in member of staff, when the request carries a valid access token (previews of unapproved surveys). */
 async function optionalStaff(deps: Deps, c: Context): Promise<AuthUser | null> {
-  const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-  if (!match?.[1]) return null;
-  const userId = await verifyAccessToken(deps.jwtSecret, match[1], nowOf(deps));
+  const token = bearerToken(c);
+  if (!token) return null;
+  const userId = await accessTokenUser(deps.db, deps.jwtSecret, token, nowOf(deps));
   const user = userId === null ? null : await loadUser(deps.db, userId);
   if (!user || !user.isActive || userId === null) return null;
   return { id: userId, username: user.username, roles: user.roles.map((r) => r.name), sponsorIds: user.sponsors.map((s) => Number(s.id)) };

@@ -30,7 +30,7 @@ import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { lockedUntil, recordAttempt } from '../auth/lockout';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { issueAccessToken, issueRefreshToken, revokeUserTokens } from '../auth/tokens';
+import { revokeUserTokens, startSession } from '../auth/tokens';
 import { generateTotpSecret, otpauthUri, verifyTotp } from '../auth/totp';
 import { loadUser } from '../auth/users';
 import { readJson, readResource } from '../http/body';
@@ -194,12 +194,6 @@ async function assertActiveSuperUserLeft(tx: Db, superUserRoleId: number) {
   if ((left?.n ?? 0) === 0) throw conflict(USER_MESSAGES.lastSuperUser);
 }
 
-async function issueTokens(deps: Deps, userId: number, now: Date) {
-  return {
-    access: await issueAccessToken(deps.jwtSecret, userId, deps.config.accessTokenTtlSeconds, now),
-    refresh: await issueRefreshToken(deps.db, userId, deps.config.session, now),
-  };
-}
 
 const ValidateEmailBody = v.object({ data: ValidateEmailInput });
 
@@ -233,7 +227,7 @@ export function usersRoutes(deps: Deps) {
       await tx.update(users).set({ passwordHash, mustChangePassword: false, modified: sql`now()` }).where(eq(users.id, me.id));
       await revokeUserTokens(tx, me.id);
     });
-    return sendUser(c, db, me.id, 200, await issueTokens(deps, me.id, now));
+    return sendUser(c, db, me.id, 200, await startSession(db, deps.jwtSecret, deps.config, me.id, now));
   });
 
   /** Starts (or restarts) two-factor enrolment: a new, unverified secret. */

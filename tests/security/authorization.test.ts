@@ -231,14 +231,20 @@ function registeredRoutes(): string[] {
 const concrete = (path: string) =>
   path.replace(/:service\b/g, 'duo').replace(/:identity\b/g, 'no-such-survey').replace(/:\w+/g, '999999');
 
+const signIn = async () => {
+  tokens.user = await h.token('matrix-user', 'matrix-user-pass');
+  tokens.admin = await h.token('matrix-admin', 'matrix-admin-pass');
+  tokens.super = await h.token('matrix-super', 'matrix-super-pass');
+};
+/** Routes that end the sign-in whose token they are called with: the principals sign in again after them. */
+const SESSION_ENDING = new Set(['POST /api/jwt/logout']);
+
 beforeAll(async () => {
   h = await createHarness();
   await h.createUser({ username: 'matrix-user', password: 'matrix-user-pass', roles: ['User'] });
   await h.createUser({ username: 'matrix-admin', password: 'matrix-admin-pass', roles: ['Admin'] });
   await h.createUser({ username: 'matrix-super', password: 'matrix-super-pass', roles: ['Super User'] });
-  tokens.user = await h.token('matrix-user', 'matrix-user-pass');
-  tokens.admin = await h.token('matrix-admin', 'matrix-admin-pass');
-  tokens.super = await h.token('matrix-super', 'matrix-super-pass');
+  await signIn();
 });
 afterAll(async () => {
   await h.close();
@@ -272,6 +278,7 @@ describe('authorization matrix', () => {
         const ok = allowed ? !denied : res.status === (unauthenticated ? 401 : 403);
         if (!ok) wrong.push(`${route} as ${principal}: ${res.status}, expected ${expected}`);
       }
+      if (SESSION_ENDING.has(route)) await signIn();
       if (access === 'participant') {
         const res = await h.request(method, concrete(path), {
           headers: { 'Survey-Submission-Token': NO_SUBMISSION_TOKEN },

@@ -49,6 +49,13 @@ describe('access tokens', () => {
     expect((await h.request('GET', '/api/users/me', { token: await sign({ sub: '1', typ: 'access', exp: now() + 1 }, h.jwtSecret, 'HS256') })).status).toBe(200);
   });
 
+  it('a token without an expiry is refused, though everything else about it is right', async () => {
+    await refused(await sign({ sub: '1', typ: 'access', iat: now(), nbf: now() }, h.jwtSecret, 'HS256'));
+    // Signed with our key, but an expiry that is not a time is none either.
+    const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '1', typ: 'access', exp: String(now() + 600) })}`;
+    await refused(`${unsigned}.${createHmac('sha256', h.jwtSecret).update(unsigned).digest('base64url')}`);
+  });
+
   it('a token not yet valid is refused', async () => {
     await refused(await sign({ sub: '1', typ: 'access', nbf: now() + 600, exp: now() + 1200 }, h.jwtSecret, 'HS256'));
     // Signed with our key, but a claim that is not a time is no time at all.

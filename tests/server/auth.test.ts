@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { authenticator } from 'otplib';
 import { refreshTokens, users } from '../../server/db/schema';
-import { LOGIN_MESSAGES } from '../../server/routes/auth';
+import { LOGIN_MESSAGES, LOGOUT_MESSAGES } from '../../server/routes/auth';
 import { ADMIN_PASSWORD, createHarness, json, type Harness } from './harness';
 
 let h: Harness;
@@ -199,6 +199,42 @@ describe('refresh and logout', () => {
     expect(await json(out)).toEqual({ success: true });
     const after = await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: body.refresh } });
     expect(after.status).toBe(401);
+  });
+
+  it('logout with only the access token ends that sign-in, and its access tokens with it', async () => {
+    const { body } = await h.login('admin', ADMIN_PASSWORD);
+    const other = (await h.login('admin', ADMIN_PASSWORD)).body;
+    const out = await h.request('POST', '/api/jwt/logout', { token: body.access, body: {} });
+    expect(out.status).toBe(200);
+    expect(await json(out)).toEqual({ success: true });
+    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: body.refresh } })).status).toBe(401);
+    expect((await h.request('GET', '/api/users/me', { token: body.access })).status).toBe(401);
+    // Only that sign-in: the same user's other one goes on.
+    expect((await h.request('GET', '/api/users/me', { token: other.access })).status).toBe(200);
+    expect((await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: other.refresh } })).status).toBe(200);
+  });
+
+  it('logout with the refresh token also ends the access tokens of that sign-in, and refreshed ones', async () => {
+    const { body } = await h.login('admin', ADMIN_PASSWORD);
+    const renewed = await json(await h.request('POST', '/api/jwt/refresh', { body: { refresh_token: body.refresh } }));
+    expect((await h.request('GET', '/api/users/me', { token: renewed.access })).status).toBe(200);
+    expect((await h.request('POST', '/api/jwt/logout', { body: { refresh_token: renewed.refresh } })).status).toBe(200);
+    expect((await h.request('GET', '/api/users/me', { token: body.access })).status).toBe(401);
+    expect((await h.request('GET', '/api/users/me', { token: renewed.access })).status).toBe(401);
+  });
+
+  it('logout naming no sign-in says what it needs and reports no success', async () => {
+    for (const body of [{}, { refresh_token: null }, { refresh_token: '' }]) {
+      const res = await h.request('POST', '/api/jwt/logout', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await json(res)).toEqual({ success: false, data: { message: LOGOUT_MESSAGES.needed } });
+    }
+    const unknown = await h.request('POST', '/api/jwt/logout', { body: { refresh_token: 'made-up' } });
+    expect(unknown.status).toBe(401);
+    expect((await json(unknown)).success).toBe(false);
+    const forged = await h.request('POST', '/api/jwt/logout', { token: 'not-a-token', body: {} });
+    expect(forged.status).toBe(401);
+    expect((await json(forged)).success).toBe(false);
   });
 
   it('refuses an expired refresh token and an unknown one', async () => {
