@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
 import { message } from '../validation/messages';
+import { httpUrl, PAGE_URL_MAX_LENGTH, UTM_MAX_LENGTH } from './attribution';
 
 const MAX_ID = 2_147_483_647;
 
@@ -18,12 +19,33 @@ export const participantId = () =>
     v.maxValue(MAX_ID, message('integer')),
   );
 
+const utmValue = () =>
+  v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty(message('required')), v.maxLength(UTM_MAX_LENGTH, message('max', { length: UTM_MAX_LENGTH }))));
+
+/** The campaign parameters (attribution.ts UTM_PARAMETERS), each optional and length-limited; no other key. */
+export const UtmAttributes = v.strictObject(
+  { utm_source: utmValue(), utm_medium: utmValue(), utm_campaign: utmValue(), utm_term: utmValue(), utm_content: utmValue() },
+  'Campaign parameters are utm_source, utm_medium, utm_campaign, utm_term and utm_content only.',
+);
+
 /** POST /o-form-submissions: a run of a survey version, through a channel when one is named. */
 export const SubmissionAttributes = v.object({
   oFormId: participantId(),
   mediaChannelId: v.optional(v.nullable(participantId()), null),
   language: v.optional(v.nullable(v.pipe(v.string(), v.check(isApiIsoCode, 'Use an API language code such as en or es_MX.'))), null),
-  mediaChannelUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000, message('max', { length: 2000 })))), null),
+  /** The partner page's address; only its origin and path are kept, with its campaign parameters (./attribution.ts). */
+  mediaChannelUrl: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.maxLength(PAGE_URL_MAX_LENGTH, message('max', { length: PAGE_URL_MAX_LENGTH })),
+        v.check((s) => httpUrl(s) !== null, 'Give the page address as an absolute http or https URL.'),
+      ),
+    ),
+    null,
+  ),
+  /** Campaign parameters sent on their own; each wins over the same one read from mediaChannelUrl. */
+  utm: v.optional(v.nullable(UtmAttributes), null),
 });
 
 /** POST /o-form-container-entries: a page's entry (or a child container's, under its page's entry). */

@@ -15,6 +15,7 @@
 import type { Answers } from '../oform/answers';
 import type { Answer } from '../oform/navigation';
 import { OutcomeReached, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
+import { pageAttribution } from './attribution';
 import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
 import type { ContactBody, EntryBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
@@ -24,7 +25,7 @@ import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZA
 export { HttpError };
 
 export interface ParticipantTransportOptions extends ParticipantCallOptions, StartOptions {
-  /** The page the participant is on, stored with the submission (mediaChannelUrl). */
+  /** The page the participant is on: its origin and path and its campaign parameters are stored with the submission. */
   pageUrl?: string;
   /** The language of the page previews' problems. */
   language?: string;
@@ -61,7 +62,9 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     ...startCalls(caller, options),
 
     async createSubmission(survey, language) {
-      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: options.pageUrl };
+      // Only the page's origin and path and its campaign parameters leave the browser.
+      const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
+      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}) };
       const got = await call('POST', '/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } });
       if (!got.ok) throw new HttpError(422);
       const doc = got.body;

@@ -24,6 +24,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import type { Utm } from '../../core/participant/attribution';
 
 const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const modified = () => timestamp('modified', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -839,7 +840,10 @@ export const oFormSubmissions = pgTable(
     languageId: integer('language_id').references(() => languages.id, { onDelete: 'set null' }),
     /** API iso code (en, es_MX) the participant runs in. */
     language: text('language').notNull().default('en'),
+    /** The partner page as origin and path only: its query and fragment are never stored. */
     mediaChannelUrl: text('media_channel_url'),
+    /** Campaign parameters (core/participant/attribution.ts), from the page's address or sent on their own. */
+    utm: jsonb('utm').$type<Utm>().notNull().default({}),
     /** SHA-256 of the access token handed out once in a response header; the token is never stored. */
     tokenHash: text('token_hash').notNull(),
     /** The outcome reached: incomplete, notActive, notQualified, noTrialSites, qualified, trialSiteSelected, completed. */

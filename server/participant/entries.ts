@@ -79,6 +79,7 @@ const createSubmissionQuery = preparedQuery((db) => {
       language: param('language'),
       languageId: param('languageId'),
       mediaChannelUrl: param('mediaChannelUrl'),
+      utm: param('utm'),
       tokenHash: param('tokenHash'),
     })
     .returning()
@@ -88,7 +89,7 @@ const createSubmissionQuery = preparedQuery((db) => {
 /** A new submission, counted in its channel's submissionsStarted in the same statement. */
 export async function createSubmission(
   db: Db,
-  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'tokenHash'>,
+  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'tokenHash'>,
 ): Promise<SubmissionRow> {
   const [created] = await createSubmissionQuery(db).execute({
     oFormId: values.oFormId,
@@ -96,6 +97,7 @@ export async function createSubmission(
     language: values.language,
     languageId: values.languageId ?? null,
     mediaChannelUrl: values.mediaChannelUrl ?? null,
+    utm: values.utm ?? {},
     tokenHash: values.tokenHash,
   });
   if (!created) throw new Error('submission not created');

@@ -5,6 +5,7 @@
  * and `loadReferralFacts`, and reach every record system from this one place.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Utm } from '../../core/participant/attribution';
 import type { Db } from '../db/open';
 import {
   contactFields,
@@ -52,7 +53,7 @@ export interface ReferralFacts {
   submissionId: number | null;
   screenerId: number | null;
   /** Where the participant came from: the media channel, and any campaign parameters stored with the run. */
-  attribution: { mediaChannelId: number | null; mediaChannelTitle: string | null; utm: Record<string, string> };
+  attribution: { mediaChannelId: number | null; mediaChannelTitle: string | null; utm: Utm };
   /**
    * The participant's agreement as given: when and in which language; `text` is the exact
    * wording agreed to once the contact keeps it (null until then).
@@ -91,7 +92,7 @@ async function screeningAnswers(db: Db, submissionId: number | null): Promise<Sc
  */
 export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: number, referralId: string): Promise<ReferralFacts | null> {
   const [found] = await db
-    .select({ contact: contacts, engagement: engagements, survey: oForms, channel: { id: mediaChannels.id, title: mediaChannels.title } })
+    .select({ contact: contacts, engagement: engagements, survey: oForms, channel: { id: mediaChannels.id, title: mediaChannels.title }, utm: oFormSubmissions.utm })
     .from(contacts)
     .innerJoin(engagements, eq(engagements.id, contacts.engagementId))
     .leftJoin(oFormSubmissions, eq(oFormSubmissions.id, contacts.submissionId))
@@ -99,7 +100,7 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     .leftJoin(mediaChannels, eq(mediaChannels.id, contacts.mediaChannelId))
     .where(eq(contacts.id, contactId));
   if (!found) return null;
-  const { contact, engagement, survey, channel } = found;
+  const { contact, engagement, survey, channel, utm } = found;
   const [site] = contact.engagementSiteLocationId
     ? await db
         .select({ link: engagementSiteLocations, site: siteLocations })
@@ -136,7 +137,7 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     survey: survey ? { id: survey.id, identity: survey.identity, version: survey.version, title: survey.title } : null,
     submissionId: contact.submissionId,
     screenerId: contact.screenerId,
-    attribution: { mediaChannelId: contact.mediaChannelId, mediaChannelTitle: channel?.title ?? null, utm: {} },
+    attribution: { mediaChannelId: contact.mediaChannelId, mediaChannelTitle: channel?.title ?? null, utm: utm ?? {} },
     consent: { acceptedTerms: contact.acceptTerms, consentedAt: contact.consentedAt?.toISOString() ?? null, language: contact.language, text: null },
     values,
     valueTypes: Object.fromEntries(types.map((t) => [t.name, t.type])),

@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '../../core/jsonapi';
 import { toFieldIssues } from '../../core/model/fields';
 import { isApiIsoCode } from '../../core/i18n';
+import { pageAttribution } from '../../core/participant/attribution';
 import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes } from '../../core/participant/requests';
 import type { AnswerProblemsDocument, Entry, ParticipantAnswer } from '../../core/participant/responses';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from '../../core/participant/wire';
@@ -280,12 +281,14 @@ export function participantRoutes(deps: Deps) {
     const offered = offeredFromColumn(found.languages);
     const language = runLanguage(input.language, offered.map((l) => l.isoCode));
     const { token, hash } = issueToken();
+    const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
     const row = await createSubmission(db, {
       oFormId: form.id,
       mediaChannelId: channel?.id ?? null,
       language,
       languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
-      mediaChannelUrl: input.mediaChannelUrl,
+      mediaChannelUrl: page.url,
+      utm: { ...page.utm, ...input.utm },
       tokenHash: hash,
     });
     rememberSubmission(db, { submission: row, form });

@@ -222,14 +222,20 @@ export const TOKEN_HEADER = 'Survey-Submission-Token';
 export async function startSubmission(
   h: ParticipantRequester,
   fixture: Pick<ParticipantFixture, 'oFormId' | 'mediaChannelId' | 'pages'>,
-  options: { language?: string; mediaChannelId?: number | null } = {},
+  options: { language?: string; mediaChannelId?: number | null; mediaChannelUrl?: string; utm?: Record<string, string> } = {},
 ): Promise<{ submissionId: string; token: string; firstEntryId: string }> {
   const channel = options.mediaChannelId === undefined ? fixture.mediaChannelId : options.mediaChannelId;
   const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
     body: {
       data: {
         type: 'o-form-submissions',
-        attributes: { oFormId: fixture.oFormId, ...(channel === null ? {} : { mediaChannelId: channel }), language: options.language ?? 'en' },
+        attributes: {
+          oFormId: fixture.oFormId,
+          ...(channel === null ? {} : { mediaChannelId: channel }),
+          language: options.language ?? 'en',
+          ...(options.mediaChannelUrl === undefined ? {} : { mediaChannelUrl: options.mediaChannelUrl }),
+          ...(options.utm === undefined ? {} : { utm: options.utm }),
+        },
       },
     },
   });
@@ -268,9 +274,10 @@ export async function answerPage(
 export async function runQualified(
   h: ParticipantRequester,
   fixture: ParticipantFixture,
-  options: { zip?: string; language?: string } = {},
+  options: { zip?: string; language?: string; mediaChannelUrl?: string; utm?: Record<string, string> } = {},
 ): Promise<{ submissionId: string; token: string }> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, fixture, { language: options.language });
+  const { zip: _zip, ...start } = options;
+  const { submissionId, token, firstEntryId } = await startSubmission(h, fixture, start);
   const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
   const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15', q_text: 'hello' });
   const p3 = await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: options.zip ?? '10001', q_conditions: ['a'] });

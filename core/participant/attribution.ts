@@ -1,0 +1,43 @@
+/**
+ * Where a participant came from, kept without what a partner page's address may carry besides
+ * (an e-mail prefilled in its query, a session id): the page as origin and path only, and the
+ * campaign parameters the product reports on, each length-limited. The widget's transport
+ * reduces the page's address before it leaves the browser; the server reduces what arrives
+ * again, whoever sent it.
+ */
+
+/** The campaign parameters kept from a page's address (or sent on their own as `utm`). */
+export const UTM_PARAMETERS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+export type UtmParameter = (typeof UTM_PARAMETERS)[number];
+export type Utm = Partial<Record<UtmParameter, string>>;
+
+/** The longest campaign value kept; a longer one read from an address is cut to this. */
+export const UTM_MAX_LENGTH = 200;
+/** The longest page address accepted. */
+export const PAGE_URL_MAX_LENGTH = 2000;
+
+/** An absolute http(s) address, parsed; null for anything else. */
+export function httpUrl(raw: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+/**
+ * The page as stored (origin and path: no query, fragment or credentials) and its campaign
+ * parameters; `url` is null when `raw` is not an http(s) address.
+ */
+export function pageAttribution(raw: string): { url: string | null; utm: Utm } {
+  const url = httpUrl(raw);
+  if (!url) return { url: null, utm: {} };
+  const utm: Utm = {};
+  for (const name of UTM_PARAMETERS) {
+    const value = url.searchParams.get(name)?.trim();
+    if (value) utm[name] = value.slice(0, UTM_MAX_LENGTH);
+  }
+  return { url: `${url.origin}${url.pathname}`, utm };
+}
