@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { oFormSubmissions } from '../../server/db/schema';
+import { rowsOf } from '../../server/db/rows';
 import { createParticipantTransport } from '../../core/participant/transport';
 import { checkParticipantAnswer } from '../../core/participant/responses';
 import { UTM_MAX_LENGTH } from '../../core/participant/attribution';
@@ -44,9 +45,9 @@ describe('the page address of a run', () => {
     const row = await submissionRow(submissionId);
     expect(row.mediaChannelUrl).toBe('https://partner.example/heart/article-7');
     expect(row.utm).toEqual({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring drive' });
-    const [raw] = (await h.db.execute(sql`select o_form_submissions::text as t from o_form_submissions where id = ${Number(submissionId)}`)).rows as { t: string }[];
-    expect(raw!.t).not.toContain('prefill');
-    expect(raw!.t).not.toContain('pw@');
+    const [raw] = rowsOf(await h.db.execute(sql`select o_form_submissions::text as t from o_form_submissions where id = ${Number(submissionId)}`));
+    expect(String(raw!.t)).not.toContain('prefill');
+    expect(String(raw!.t)).not.toContain('pw@');
   });
 
   it('cuts a campaign value read from the address to its limit, and keeps only the five parameters', async () => {
