@@ -17,14 +17,17 @@ import { resolveJwtSecret } from './auth/secret';
 import { ensureBuilt } from './bundles';
 import { phiCipher, resolvePhiKey } from './security/phi';
 import { sealStoredSecrets } from './rms/providers';
+import { sealClearAnswers } from './participant/sealedAnswers';
 import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
 
 /** Migrations and seeding, once per start of the whole service (not per worker). */
 async function prepareDatabase(database: Database, config: Config): Promise<void> {
   const seeded = await database.startupLock(async () => {
     await database.migrate();
-    // Record-system secrets set by hand before they were sealed are sealed now.
-    await sealStoredSecrets(database.db, phiCipher(resolvePhiKey(config.phiKey, config.dataDir)));
+    const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir));
+    // Record-system secrets set by hand, and answers stored before they were sealed, are sealed now.
+    await sealStoredSecrets(database.db, phi);
+    await sealClearAnswers(database.db, phi);
     return seed(database.db, {
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,

@@ -892,11 +892,16 @@ export const oFormFieldEntries = pgTable(
     id: serial('id').primaryKey(),
     containerEntryId: integer('container_entry_id').notNull().references(() => oFormContainerEntries.id, { onDelete: 'cascade' }),
     fieldId: integer('field_id').notNull().references(() => oFormFields.id, { onDelete: 'cascade' }),
-    /** The answer as sent: a string, a number, or a list of option values. */
+    /** A choice answer as sent (an option value or a list of them); null when the answer is sealed. */
     fieldValue: jsonb('field_value').$type<unknown>(),
+    /** Any other answer, sealed (server/participant/sealedAnswers.ts): the PHI cipher's form of its JSON. */
+    sealedValue: text('sealed_value'),
     created: created(),
   },
-  (t) => [uniqueIndex('o_form_field_entries_pair_idx').on(t.containerEntryId, t.fieldId)],
+  (t) => [
+    uniqueIndex('o_form_field_entries_pair_idx').on(t.containerEntryId, t.fieldId),
+    check('o_form_field_entries_one_value_check', sql`${t.fieldValue} is null or ${t.sealedValue} is null`),
+  ],
 );
 
 /** Page timing (SPEC: start, stop, type page, identity, o_form_submission_id). */

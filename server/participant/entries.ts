@@ -19,12 +19,14 @@ import { EntryPairs } from './access';
 import { countStatement } from '../domain/channelFigures';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
+import type { StoredAnswer } from './sealedAnswers';
 
 export interface PageSave {
   submissionId: number;
   /** The page entry (first; marked answered) and its child entries: whose earlier answers are replaced. */
   entryIds: readonly number[];
-  answers: readonly { entryId: number; fieldId: number; value: unknown }[];
+  /** In their stored form (sealedAnswers.ts): sealed in JS before this one statement. */
+  answers: readonly ({ entryId: number; fieldId: number } & StoredAnswer)[];
   /** The page the answers lead to, with its active child containers: its entry is created. */
   next: { pageId: number; childContainerIds: readonly number[] } | null;
   /** Rate limits this call counts against (rate_limits rows of one window); over one, nothing else is written. */
@@ -141,7 +143,7 @@ const savePageQuery = preparedQuery((db) => {
     where id = ${param('pageEntryId')} and exists (select 1 from locked)
     returning id`);
   const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
-    select a.entry_id, a.field_id, a.value from jsonb_to_recordset(${param('answers')}::jsonb) as a(entry_id int, field_id int, value jsonb)`);
+    select a.entry_id, a.field_id, a.value, a.sealed from jsonb_to_recordset(${param('answers')}::jsonb) as a(entry_id int, field_id int, value jsonb, sealed text)`);
   const gone = db.$with('gone', { id: sql<number>`id` }).as(sql`
     delete from ${oFormFieldEntries} f
     where f.container_entry_id = any(${param('entryIds')}::int[])
@@ -149,9 +151,9 @@ const savePageQuery = preparedQuery((db) => {
       and not exists (select 1 from answers a where a.entry_id = f.container_entry_id and a.field_id = f.field_id)
     returning f.id`);
   const saved = db.$with('saved', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormFieldEntries} (container_entry_id, field_id, field_value)
-    select a.entry_id, a.field_id, a.value from locked, answers a
-    on conflict (container_entry_id, field_id) do update set field_value = excluded.field_value, created = excluded.created
+    insert into ${oFormFieldEntries} (container_entry_id, field_id, field_value, sealed_value)
+    select a.entry_id, a.field_id, a.value, a.sealed from locked, answers a
+    on conflict (container_entry_id, field_id) do update set field_value = excluded.field_value, sealed_value = excluded.sealed_value, created = excluded.created
     returning id`);
   const { page, kids } = pageEntryCtes(db, sql`${param('hasNext')}::boolean and exists (select 1 from locked)`);
   return db
@@ -181,7 +183,7 @@ export async function savePage(
     submissionId: save.submissionId,
     pageEntryId: save.entryIds[0] ?? null,
     entryIds: intArray(save.entryIds),
-    answers: JSON.stringify(save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value }))),
+    answers: JSON.stringify(save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value, sealed: a.sealed }))),
     hasNext: save.next !== null,
     pageId: save.next?.pageId ?? null,
     childContainerIds: intArray(save.next?.childContainerIds ?? []),

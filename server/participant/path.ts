@@ -11,6 +11,8 @@ import type { Answer } from '../../core/oform/navigation';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
 import type { ContainerRow } from '../oform/structure';
+import type { PhiCipher } from '../security/phi';
+import { openAnswer } from './sealedAnswers';
 import { nextAfter, type Survey } from './run';
 
 export interface PathStep {
@@ -36,17 +38,12 @@ export interface ParticipantPath {
   end: PathEnd;
 }
 
-/** Turns a stored answer into the answer given (sealed answers are opened here). */
-export type AnswerReader = (value: unknown, fieldId: number) => Answer;
-
-const asGiven: AnswerReader = (value) => value as Answer;
-
 /** Each page's latest answered visit (by page id): its entry and the answers on it and its child entries. */
 export async function answeredPages(
   db: Db,
   survey: Survey,
   submissionId: number,
-  read: AnswerReader = asGiven,
+  phi: PhiCipher,
 ): Promise<Map<number, { entryId: number; answers: Record<string, Answer> }>> {
   const rows = await db
     .select({
@@ -56,6 +53,7 @@ export async function answeredPages(
       answeredAt: oFormContainerEntries.answeredAt,
       fieldId: oFormFieldEntries.fieldId,
       value: oFormFieldEntries.fieldValue,
+      sealed: oFormFieldEntries.sealedValue,
     })
     .from(oFormContainerEntries)
     .leftJoin(oFormFieldEntries, eq(oFormFieldEntries.containerEntryId, oFormContainerEntries.id))
@@ -77,7 +75,7 @@ export async function answeredPages(
     const pageId = pageOfEntry.get(row.parentId ?? row.entryId);
     const field = fieldById.get(row.fieldId);
     if (pageId === undefined || !field || field.pageId !== pageId) continue;
-    out.get(pageId)!.answers[field.identity] = read(row.value, row.fieldId);
+    out.get(pageId)!.answers[field.identity] = openAnswer(phi, row);
   }
   return out;
 }
@@ -101,8 +99,8 @@ export function followPath(survey: Survey, answered: ReadonlyMap<number, { entry
 }
 
 /** The participant's path through `survey` in submission `submissionId`. */
-export async function participantPath(db: Db, survey: Survey, submissionId: number, read?: AnswerReader): Promise<ParticipantPath> {
-  return followPath(survey, await answeredPages(db, survey, submissionId, read));
+export async function participantPath(db: Db, survey: Survey, submissionId: number, phi: PhiCipher): Promise<ParticipantPath> {
+  return followPath(survey, await answeredPages(db, survey, submissionId, phi));
 }
 
 /**

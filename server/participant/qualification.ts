@@ -12,7 +12,8 @@ import { chosenValues } from '../../core/oform/navigation';
 import { isDateFormat } from '../../core/validation/rules';
 import type { Db } from '../db/open';
 import type { SubmissionRow } from './access';
-import { participantPath, type AnswerReader, type ParticipantPath } from './path';
+import type { PhiCipher } from '../security/phi';
+import { participantPath, type ParticipantPath } from './path';
 import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type Survey } from './run';
 
 export type QualificationOutcome = 'qualified' | 'notQualified' | 'notActive' | 'incomplete';
@@ -72,10 +73,10 @@ export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: 
  * A submission's qualification per engagement on `today` (the server's clock): notActive when
  * its survey or channel no longer runs, else its path judged. Reads only.
  */
-export async function qualify(db: Db, submission: SubmissionRow, options: { today: Date; read?: AnswerReader }): Promise<QualificationResult> {
+export async function qualify(db: Db, submission: SubmissionRow, options: { today: Date; phi: PhiCipher }): Promise<QualificationResult> {
   const target = await runOfSubmission(db, submission);
   if (!target.runnable || !target.form) return { isQualified: false, outcome: 'notActive', engagementIds: [] };
   const survey = await loadSurvey(db, target.form);
-  const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.read)]);
+  const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.phi)]);
   return judgePath(survey, path, engagementIds, options.today);
 }

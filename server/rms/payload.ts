@@ -21,6 +21,7 @@ import {
   siteLocations,
 } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
+import { openAnswer } from '../participant/sealedAnswers';
 
 export interface ReferralSite {
   engagementSiteLocationId: number;
@@ -74,16 +75,16 @@ export function openContactValues(phi: PhiCipher, sealed: string): Record<string
   return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
-async function screeningAnswers(db: Db, submissionId: number | null): Promise<ScreeningAnswer[]> {
+async function screeningAnswers(db: Db, phi: PhiCipher, submissionId: number | null): Promise<ScreeningAnswer[]> {
   if (submissionId === null) return [];
   const rows = await db
-    .select({ identity: oFormFields.identity, title: oFormFields.title, type: oFormFields.type, value: oFormFieldEntries.fieldValue })
+    .select({ identity: oFormFields.identity, title: oFormFields.title, type: oFormFields.type, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
     .from(oFormFieldEntries)
     .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
     .innerJoin(oFormFields, eq(oFormFields.id, oFormFieldEntries.fieldId))
     .where(eq(oFormContainerEntries.submissionId, submissionId))
     .orderBy(asc(oFormFieldEntries.id));
-  return rows.map((r) => ({ questionIdentity: r.identity, questionTitle: r.title, type: r.type, value: r.value }));
+  return rows.map((r) => ({ questionIdentity: r.identity, questionTitle: r.title, type: r.type, value: openAnswer(phi, r) }));
 }
 
 /**
@@ -141,7 +142,7 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     consent: { acceptedTerms: contact.acceptTerms, consentedAt: contact.consentedAt?.toISOString() ?? null, language: contact.language, text: null },
     values,
     valueTypes: Object.fromEntries(types.map((t) => [t.name, t.type])),
-    answers: await screeningAnswers(db, contact.submissionId),
+    answers: await screeningAnswers(db, phi, contact.submissionId),
     test: false,
   };
 }

@@ -152,7 +152,7 @@ export function participantContactRoutes(deps: Deps) {
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter: 'zip' } }]);
     }
     const target = await runOfSubmission(db, submission);
-    const qualification = await qualify(db, submission, { today: nowOf(deps) });
+    const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
     assertComplete(qualification);
     const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from) : [];
     const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
@@ -168,7 +168,7 @@ export function participantContactRoutes(deps: Deps) {
 
   app.get('/o-form-submission-contact-fields/:submissionId', async (c) => {
     const submission = await openSubmission(deps, c);
-    if (submission.status !== 'completed') assertComplete(await qualify(db, submission, { today: nowOf(deps) }));
+    if (submission.status !== 'completed') assertComplete(await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) }));
     const target = await runOfSubmission(db, submission);
     const fields = await screenerContactFields(db, target.screenerId);
     const data = fields.map((f) =>
@@ -189,7 +189,7 @@ export function participantContactRoutes(deps: Deps) {
     const attributes = parsed.output.data.attributes;
 
     const target = await runOfSubmission(db, submission);
-    const qualification = await qualify(db, submission, { today: nowOf(deps) });
+    const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
     assertComplete(qualification);
     if (!qualification.isQualified) throw conflict(NOT_QUALIFIED_FOR_CONTACT);
 

@@ -52,6 +52,8 @@ import {
 } from '../participant/run';
 import { mayEnter, participantPath } from '../participant/path';
 import { isFinalOutcome, qualify } from '../participant/qualification';
+import { openAnswer, storeAnswer } from '../participant/sealedAnswers';
+import { phiOf } from '../security/phi';
 import { findForm } from '../oform/versions';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
@@ -211,6 +213,7 @@ const formAndChannelQuery = preparedQuery((db) =>
 export function participantRoutes(deps: Deps) {
   const { db, config } = deps;
   const limits = config.participantLimits;
+  const phi = phiOf(deps);
   const app = new Hono<AppEnv>();
   const cors = participantCors(deps);
   for (const path of PARTICIPANT_PATHS) app.use(path, cors);
@@ -335,7 +338,7 @@ export function participantRoutes(deps: Deps) {
       if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
       if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
       // Beyond the first page, only where the stored answers lead (or back along that path).
-      if (survey.pages[0]?.id !== container.id && !mayEnter(survey, await participantPath(db, survey, submission.id), container.id)) {
+      if (survey.pages[0]?.id !== container.id && !mayEnter(survey, await participantPath(db, survey, submission.id, phi), container.id)) {
         throw conflict(PAGE_NOT_ON_PATH);
       }
       const made = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
@@ -372,11 +375,12 @@ export function participantRoutes(deps: Deps) {
     const entryIds = [entry.id, ...children.map((ch) => ch.id)];
     const answers = await db.select().from(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds)).orderBy(asc(oFormFieldEntries.id));
     const identityOf = new Map(survey.fields.map((f) => [f.id, f.identity]));
+    const given = new Map(answers.map((a) => [a.id, openAnswer(phi, { value: a.fieldValue, sealed: a.sealedValue })]));
     const containerIdentity = survey.containers.find((x) => x.id === entry.containerId)?.identity ?? null;
     const included = include
       ? answers.map((a) =>
           toResource(FIELD_ENTRY_TYPE, a.id, {
-            fieldValue: a.fieldValue,
+            fieldValue: given.get(a.id),
             oFormFieldId: a.fieldId,
             oFormFieldIdentity: identityOf.get(a.fieldId) ?? null,
             containerEntryId: a.containerEntryId,
@@ -385,7 +389,7 @@ export function participantRoutes(deps: Deps) {
       : [];
     const data = entryResource(entry, containerIdentity, children);
     data.relationships = { ...data.relationships, oFormFieldEntries: { data: answers.map((a) => ({ type: FIELD_ENTRY_TYPE, id: String(a.id) })) } };
-    const meta = { answers: Object.fromEntries(answers.flatMap((a) => (identityOf.has(a.fieldId) ? [[identityOf.get(a.fieldId)!, a.fieldValue]] : []))) };
+    const meta = { answers: Object.fromEntries(answers.flatMap((a) => (identityOf.has(a.fieldId) ? [[identityOf.get(a.fieldId)!, given.get(a.id)]] : []))) };
     return sendDocument(c, included.length ? { data, included, meta } : { data, meta });
   });
 
@@ -437,7 +441,7 @@ export function participantRoutes(deps: Deps) {
         }
         entryId = child.id;
       }
-      rows.push({ entryId, fieldId: field.id, value });
+      rows.push({ entryId, fieldId: field.id, ...storeAnswer(phi, field.type, value) });
     }
     const window = windowOf(limits.windowSeconds, now.getTime());
     const saved = await savePage(db, {
@@ -519,7 +523,7 @@ export function participantRoutes(deps: Deps) {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    const result = await qualify(db, submission, { today: nowOf(deps) });
+    const result = await qualify(db, submission, { today: nowOf(deps), phi });
     if (submission.status !== 'completed') {
       await db.transaction(async (tx) => {
         const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
+import { openAnswer } from '../../server/participant/sealedAnswers';
 import { createHarness, json, type Harness } from './harness';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
@@ -36,12 +37,15 @@ const entryBody = (containerId: number, submissionId: string | number, parentId?
   data: { type: 'o-form-container-entries', attributes: { oFormContainerId: containerId, oFormSubmissionId: Number(submissionId), ...(parentId ? { parentId } : {}) } },
 });
 const figuresOf = async (id: number) => (await channelFigures(h.db, [id])).get(id)!;
+/** The submission's answers as given (sealed ones opened). */
 const answersOf = async (submissionId: string) =>
-  h.db
-    .select({ fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue })
-    .from(oFormFieldEntries)
-    .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-    .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+  (
+    await h.db
+      .select({ fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
+      .from(oFormFieldEntries)
+      .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
+      .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
+  ).map((a) => ({ fieldId: a.fieldId, value: openAnswer(h.phi, a) }));
 const qualification = async (submissionId: string, token: string) => {
   const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: withToken(token) });
   expect(res.status).toBe(200);
@@ -273,7 +277,7 @@ describe('answers and branching', () => {
     const saved = await savePage(h.db, {
       submissionId: Number(submissionId),
       entryIds: [Number(firstEntryId)],
-      answers: [{ entryId: Number(firstEntryId), fieldId: f.fields.q_choice.id, value: 'skip' }],
+      answers: [{ entryId: Number(firstEntryId), fieldId: f.fields.q_choice.id, value: 'skip', sealed: null }],
       next: { pageId: f.pages.p3.id, childContainerIds: [] },
       limits: { windowStart: new Date(), checks: [] },
     });

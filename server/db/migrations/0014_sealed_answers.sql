@@ -1,0 +1,2 @@
+ALTER TABLE "o_form_field_entries" ADD COLUMN "sealed_value" text;--> statement-breakpoint
+ALTER TABLE "o_form_field_entries" ADD CONSTRAINT "o_form_field_entries_one_value_check" CHECK ("o_form_field_entries"."field_value" is null or "o_form_field_entries"."sealed_value" is null);
