@@ -5,6 +5,7 @@ import {
   type MediaChannel,
   type MediaChannelInput,
   type MediaChannelSurvey,
+  type ServedSurvey,
 } from '../model/mediaChannel';
 import type { ApiClient } from './client';
 
@@ -17,6 +18,8 @@ export function mediaChannelsApi(client: ApiClient) {
     get: (id: string) => client.get<MediaChannel>(path(id)),
     create: (values: MediaChannelInput) => client.create<MediaChannel>('media-channels', MEDIA_CHANNEL_TYPE, { ...values }),
     update: (id: string, values: Partial<MediaChannelInput>) => client.update<MediaChannel>(path(id), MEDIA_CHANNEL_TYPE, id, { ...values }),
+    /** What the channel serves participants now, by the participant start's rule. */
+    served: (mediaChannelId: string) => client.list<ServedSurvey>(`${path(mediaChannelId)}/served-surveys`).then((r) => r.items),
     surveys: (mediaChannelId: string) => client.list<MediaChannelSurvey>('media-channel-surveys', { mediaChannelId, limit: 100 }),
     addSurvey: (mediaChannelId: string, oFormIdentity: string) =>
       client.create<MediaChannelSurvey>('media-channel-surveys', MEDIA_CHANNEL_SURVEY_TYPE, { mediaChannelId: Number(mediaChannelId), oFormIdentity }),

@@ -4,6 +4,7 @@ import { isHostName } from '../validation/rules';
 import { message } from '../validation/messages';
 import { flag, requiredText } from './fields';
 import { surveyIdentity } from './screenerSurvey';
+import type { SurveyNaming } from './surveyNaming';
 
 export const MEDIA_CHANNEL_TYPE = 'media-channels';
 export const MEDIA_CHANNEL_TYPES = ['Spectrum Website', 'Partner Website', 'Social Media', 'Other'] as const;
@@ -61,9 +62,18 @@ export const MediaChannelSurveyInput = v.strictObject({
   isActive: v.optional(flag(), true),
 });
 export const MediaChannelSurveyPatch = v.strictObject({ isActive: flag() });
-export interface MediaChannelSurvey {
+export interface MediaChannelSurvey extends SurveyNaming {
   id: string;
   mediaChannelId: number;
-  oFormIdentity: string;
   isActive: boolean;
+}
+
+/**
+ * A survey a channel serves to participants (GET /api/media-channels/{id}/served-surveys), in the
+ * order the participant start tries them; `starts` marks the one /take/{id} and the widget run now.
+ */
+export const SERVED_SURVEY_TYPE = 'served-surveys';
+export interface ServedSurvey extends SurveyNaming {
+  id: string;
+  starts: boolean;
 }

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag } from './fields';
+import type { SurveyNaming } from './surveyNaming';
 
 export const SCREENER_SURVEY_TYPE = 'screener-surveys';
 export const SCREENER_SURVEY_SORTS = ['displayOrder', 'created', 'oFormIdentity'] as const;
@@ -28,10 +29,9 @@ export const ScreenerSurveyPatch = v.strictObject({ isActive: v.optional(flag())
 /** PATCH /api/screeners/surveys/{id}: flips the link's isActive. */
 export const ScreenerSurveyToggle = v.strictObject({ toggle_active: v.literal(true, 'Send toggle_active: true.') });
 
-export interface ScreenerSurvey {
+export interface ScreenerSurvey extends SurveyNaming {
   id: string;
   screenerId: number;
-  oFormIdentity: string;
   isActive: boolean;
   displayOrder: number;
   created: string;

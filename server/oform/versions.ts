@@ -3,7 +3,7 @@
  * user's sponsor scope, and the lock every write to a version takes: approved versions never
  * change (SPEC section 4), so each write locks the version's row and refuses an approved one.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { APPROVED_IMMUTABLE } from '../../core/model/oformDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
@@ -52,6 +52,16 @@ export const selectForms = (db: Conn) =>
     .from(oForms)
     .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
     .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId));
+
+/**
+ * The version that stands for a survey identity where staff pick or read a survey by name: the
+ * approved one (what participants get), else the latest. Null when the identity has no version.
+ */
+export const currentVersionId = (identity: SQLWrapper) =>
+  sql<number | null>`(select cv.id from ${oForms} cv where cv.identity = ${identity} order by cv.is_approved desc, cv.version desc limit 1)`;
+
+/** The naming columns of the current version (left-joined as `oForms`): null without a version. */
+export const namingColumns = { title: oForms.title, version: oForms.version, isApproved: oForms.isApproved };
 
 /** A version the user may reach, or undefined (another sponsor's answers as unknown). */
 export async function findForm(db: Conn, id: number | null, user: AuthUser): Promise<FormRow | undefined> {

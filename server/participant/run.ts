@@ -218,7 +218,7 @@ export async function approvedVersion(db: Db, identity: string): Promise<FormRow
 }
 
 /** The identities a screener serves through a channel: the channel's active links when it has any, else the screener's. */
-async function servedIdentities(db: Db, screenerId: number, channelId: number | null): Promise<string[]> {
+export async function servedIdentities(db: Db, screenerId: number, channelId: number | null): Promise<string[]> {
   const own = await db
     .select({ identity: screenerSurveys.oFormIdentity })
     .from(screenerSurveys)

@@ -5,7 +5,7 @@
  */
 import { CHANNEL_FIGURES, channelFigures, type ChannelFigure, type ChannelFigures } from '../domain/channelFigures';
 import { Hono } from 'hono';
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   MEDIA_CHANNEL_DEFAULT_SORT,
   MEDIA_CHANNEL_SORTS,
@@ -16,12 +16,16 @@ import {
   MediaChannelPatch,
   MediaChannelSurveyInput,
   MediaChannelSurveyPatch,
+  SERVED_SURVEY_TYPE,
   type MediaChannel,
+  type ServedSurvey,
   type MediaChannelKind,
 } from '../../core/model/mediaChannel';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
-import { mediaChannelSurveys, mediaChannels, screenerSurveys, screeners, sponsors } from '../db/schema';
+import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
+import { currentVersionId, namingColumns } from '../oform/versions';
+import { resolveStart, servedIdentities } from '../participant/run';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
@@ -151,6 +155,36 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendResource(c, (await serializeAll(db, [row], q.fields))[0]!);
   });
 
+  /**
+   * What the channel serves participants, by the participant start's own rule: the identities
+   * in the order it tries them, each named by its current version; `starts` marks the one a
+   * participant gets now (none while the channel, its screener or every survey is off).
+   */
+  app.get('/:id/served-surveys', async (c) => {
+    const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+    const [channel] = found ? await db.select().from(mediaChannels).where(eq(mediaChannels.id, found.id)) : [];
+    if (!channel) throw notFound('media channel');
+    const identities = await servedIdentities(db, channel.screenerId, channel.id);
+    const start = await resolveStart(db, { channel, screenerId: null, identity: null });
+    const named = identities.length
+      ? await db
+          .select({ identity: oForms.identity, ...namingColumns })
+          .from(oForms)
+          .where(and(inArray(oForms.identity, identities), eq(oForms.id, currentVersionId(oForms.identity))))
+      : [];
+    const data = identities.map((identity) => {
+      const naming = named.find((n) => n.identity === identity);
+      return toResource(SERVED_SURVEY_TYPE, identity, {
+        oFormIdentity: identity,
+        title: naming?.title ?? null,
+        version: naming?.version ?? null,
+        isApproved: naming?.isApproved ?? null,
+        starts: start.runnable && start.form?.identity === identity,
+      } satisfies Omit<ServedSurvey, 'id'>);
+    });
+    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+  });
+
   app.post('/', async (c) => {
     const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
     await assertScreener(db, attributes.screenerId, c.get('user'));
@@ -183,7 +217,23 @@ export function mediaChannelsRoutes(deps: Deps) {
 }
 
 type LinkRow = typeof mediaChannelSurveys.$inferSelect;
-const linkResource = ({ id, ...attributes }: LinkRow) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, attributes);
+type NamedLink = { link: LinkRow; title: string | null; version: number | null; isApproved: boolean | null };
+const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedLink) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming });
+
+/** Links with their channel and screener (for the scope) and the survey's current version (for its name). */
+const selectLinks = (db: Db) =>
+  db
+    .select({ link: mediaChannelSurveys, ...namingColumns })
+    .from(mediaChannelSurveys)
+    .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
+    .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+    .leftJoin(oForms, eq(oForms.id, currentVersionId(mediaChannelSurveys.oFormIdentity)));
+
+async function sendLink(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
+  const [row] = await selectLinks(db).where(eq(mediaChannelSurveys.id, id));
+  if (!row) throw notFound('media channel survey');
+  return sendResource(c, linkResource(row), status);
+}
 
 export function mediaChannelSurveysRoutes(deps: Deps) {
   const { db } = deps;
@@ -205,24 +255,18 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       conditions.push(eq(mediaChannelSurveys.mediaChannelId, id));
     }
     const where = and(...conditions);
-    const from = () =>
-      db
-        .select({ link: mediaChannelSurveys })
-        .from(mediaChannelSurveys)
-        .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
-        .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId));
     const [total] = await db
       .select({ n: count() })
       .from(mediaChannelSurveys)
       .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
       .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
       .where(where);
-    const rows = await from()
+    const rows = await selectLinks(db)
       .where(where)
       .orderBy(...orderBy(q.sort, { oFormIdentity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive }, mediaChannelSurveys.id))
       .limit(q.limit)
       .offset(q.offset);
-    return sendList(c, rows.map((r) => linkResource(r.link)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    return sendList(c, rows.map(linkResource), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
   app.post('/', async (c) => {
@@ -243,7 +287,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
         throw error;
       });
     if (!row) throw new Error('insert returned no row');
-    return sendResource(c, linkResource(row), 201);
+    return sendLink(c, db, row.id, 201);
   });
 
   app.patch('/:id', async (c) => {
@@ -253,7 +297,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     const { attributes } = await readResource(c, MediaChannelSurveyPatch, { type: MEDIA_CHANNEL_SURVEY_TYPE, id });
     const [row] = await db.update(mediaChannelSurveys).set(attributes).where(eq(mediaChannelSurveys.id, id)).returning();
     if (!row) throw notFound('media channel survey');
-    return sendResource(c, linkResource(row));
+    return sendLink(c, db, row.id);
   });
 
   return app;

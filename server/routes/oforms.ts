@@ -67,7 +67,7 @@ import type { Conn, Db, Tx } from '../db/open';
 import { loadStructure, pageOf, type ContainerRow, type Structure, type StructureField } from '../oform/structure';
 import { closeGaps, moveTo } from '../oform/ordering';
 import { assertCategory, assertTags, writeTags } from '../oform/tagging';
-import { findForm, lockEditable, selectForms, type FormRow } from '../oform/versions';
+import { currentVersionId, findForm, lockEditable, selectForms, type FormRow } from '../oform/versions';
 import {
   engagements,
   languages,
@@ -382,11 +382,11 @@ const FORM_FILTERS = {
   isActive: booleanFilter(oForms.isActive),
 };
 
-const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approvedOnly' | 'searchQuery' | keyof typeof FORM_FILTERS> = {
+const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approvedOnly' | 'currentOnly' | 'searchQuery' | keyof typeof FORM_FILTERS> = {
   type: OFORM_TYPE,
   sorts: OFORM_SORTS,
   defaultSort: OFORM_DEFAULT_SORT,
-  filters: ['identity', 'approvedOnly', 'searchQuery', ...filterNames(FORM_FILTERS)],
+  filters: ['identity', 'approvedOnly', 'currentOnly', 'searchQuery', ...filterNames(FORM_FILTERS)],
   fields: FORM_ATTRIBUTES,
   includes: OFORM_INCLUDES,
 };
@@ -407,6 +407,8 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     const conditions: (SQL | undefined)[] = [engagementScope(c.get('user')), ...filterConditions(q.filters, FORM_FILTERS)];
     if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
     if (parseBooleanFilter(q.filters.approvedOnly, 'approvedOnly')) conditions.push(eq(oForms.isApproved, true));
+    // One row per survey: the version that stands for it (for picking a survey by its title).
+    if (parseBooleanFilter(q.filters.currentOnly, 'currentOnly')) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
     const where = and(...conditions);
     const [total] = await db

@@ -5,7 +5,7 @@
  * writes need Admin or Super User and an unlocked screener, and each replaces or changes rows
  * in one transaction.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import {
@@ -31,6 +31,7 @@ import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
 import type { FieldConfiguration } from '../../core/model/oform';
 import { engagementScope } from '../domain/engagementAccess';
 import { copyIntoScreener, screenerCopyIdentity } from '../oform/copy';
+import { readScreenerSurveyLink, screenerSurveyResource, selectScreenerSurveyLinks } from '../domain/screenerSurveyLinks';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
@@ -182,10 +183,6 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
 
 // ---------------------------------------------------------------------------------------------
 
-type SurveyRow = typeof screenerSurveys.$inferSelect;
-const surveyResource = ({ id, created, ...rest }: SurveyRow) => toResource(SCREENER_SURVEY_TYPE, id, { ...rest, created: created.toISOString() });
-
-
 export function screenerSurveysRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
@@ -206,10 +203,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     if (q.filters.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, q.filters.oFormIdentity));
     const where = and(...conditions);
     const [total] = await db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).where(where);
-    const rows = await db
-      .select({ link: screenerSurveys })
-      .from(screenerSurveys)
-      .innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId))
+    const rows = await selectScreenerSurveyLinks(db)
       .where(where)
       .orderBy(
         ...orderBy(
@@ -220,7 +214,7 @@ export function screenerSurveysRoutes(deps: Deps) {
       )
       .limit(q.limit)
       .offset(q.offset);
-    return sendList(c, rows.map((r) => surveyResource(r.link)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    return sendList(c, rows.map(screenerSurveyResource), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
   /**
@@ -330,8 +324,14 @@ export function screenerSurveysRoutes(deps: Deps) {
         throw error;
       });
     if (!row) throw new Error('insert returned no row');
-    return sendDocument(c, { data: surveyResource(row) }, 201);
+    return sendLink(c, row.id, 201);
   });
+
+  const sendLink = async (c: Context<AppEnv>, id: number, status: 200 | 201 = 200) => {
+    const link = await readScreenerSurveyLink(db, id);
+    if (!link) throw notFound('screener survey');
+    return sendDocument(c, { data: link }, status);
+  };
 
   const findLink = async (raw: string | undefined) => {
     const id = parseId(raw);
@@ -348,7 +348,7 @@ export function screenerSurveysRoutes(deps: Deps) {
       ? await db.update(screenerSurveys).set(attributes).where(eq(screenerSurveys.id, link.id)).returning()
       : [link];
     if (!row) throw notFound('screener survey');
-    return sendDocument(c, { data: surveyResource(row) });
+    return sendLink(c, row.id);
   });
 
   app.delete('/:id', canEdit, async (c) => {

@@ -29,6 +29,7 @@ import { requiredText } from '../../core/model/fields';
 import { VERSION_RACE } from '../../core/model/oformDoc';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
+import { readScreenerSurveyLink } from '../domain/screenerSurveyLinks';
 import {
   contactFieldScreeners,
   engagementScreeners,
@@ -545,9 +546,9 @@ export function screenersRoutes(deps: Deps) {
       .set({ isActive: sql`not ${screenerSurveys.isActive}` })
       .where(eq(screenerSurveys.id, id))
       .returning();
-    if (!row) throw notFound('screener survey');
-    const { id: linkId, created, ...attributes } = row;
-    return sendResource(c, toResource(SCREENER_SURVEY_TYPE, linkId, { ...attributes, created: created.toISOString() }));
+    const answer = row && (await readScreenerSurveyLink(db, row.id));
+    if (!answer) throw notFound('screener survey');
+    return sendResource(c, answer);
   });
 
   return app;

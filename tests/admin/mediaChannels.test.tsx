@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
@@ -23,9 +23,15 @@ const channel = {
   modified: '2024-05-01T10:00:00Z',
 };
 
+const served = [
+  { id: 'intake', oFormIdentity: 'intake', title: 'Heart check', version: 2, isApproved: true, starts: true },
+  { id: 'later', oFormIdentity: 'later', title: 'Follow-up', version: 1, isApproved: false, starts: false },
+];
+
 const handler: Handler = (_request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
   if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
+  if (path === 'media-channels/9/served-surveys') return json(listDocument('served-surveys', served));
   if (path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
   return undefined;
 };
@@ -59,6 +65,25 @@ describe('Media channel view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     await screen.findByText(COPIED);
     expect(execCommand).toHaveBeenCalledWith('copy');
+  });
+});
+
+describe('Media channel surveys', () => {
+  it("shows what the channel serves participants when it names no surveys of its own, and which one starts", async () => {
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
+    const list = await screen.findByRole('list', { name: 'Served to participants' });
+    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual(['Heart check (version 2, approved) Participants start here', 'Follow-up (version 1, not approved) ']);
+    expect(screen.getByText(/Serves every active survey of its screener/)).toBeTruthy();
+    expect(screen.queryByText(/serves no surveys/)).toBeNull();
+  });
+
+  it('says it serves nothing only when the participant start would find nothing', async () => {
+    const empty: Handler = (request, url) =>
+      url.pathname.endsWith('/served-surveys') ? json(listDocument('served-surveys', [])) : handler(request, url);
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler: empty });
+    await screen.findByText('This channel serves no surveys yet: its screener has no active survey.');
+    expect(screen.queryByRole('list', { name: 'Served to participants' })).toBeNull();
   });
 });
 

@@ -116,7 +116,7 @@ describe('media channels', () => {
     expect(notServed.body.errors[0].detail).toBe(SURVEY_NOT_IN_SCREENER);
     const link = await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: 'intake' });
     expect(link.res.status).toBe(201);
-    expect(link.body.data.attributes).toEqual({ mediaChannelId: id, oFormIdentity: 'intake', isActive: true });
+    expect(link.body.data.attributes).toEqual({ mediaChannelId: id, oFormIdentity: 'intake', isActive: true, title: null, version: null, isApproved: null });
     expect((await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: 'intake' })).res.status).toBe(409);
     const linkId = link.body.data.id;
     const off = await h.request('PATCH', `/api/media-channel-surveys/${linkId}`, { token: admin, body: doc('media-channel-surveys', { isActive: false }, linkId) });
@@ -131,6 +131,59 @@ describe('media channels', () => {
     expect(embedSnippet('https://trial.example/', '12', 3)).toBe(
       '<div data-trial-widget></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3"></script>',
     );
+  });
+});
+
+describe('what a channel serves', () => {
+  it("names what the participant start runs: the screener's active surveys, or the channel's own active links when it names any", async () => {
+    const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Served Co', identification: 'SERVED' })).body.data.id);
+    const engagementId = Number((await post('/api/engagements', 'engagements', { name: 'Served Study', identification: 'SRV', sponsorId })).body.data.id);
+    const servedScreener = Number((await post('/api/screeners', 'screeners', { title: 'Served screener', sponsorId })).body.data.id);
+    const survey = async (title: string) => {
+      const form = (await post('/api/o-forms/o-forms', 'o-forms', { title, engagementId })).body.data;
+      const page = form.relationships.oFormContainers.data[0].id;
+      expect((await post('/api/o-forms/o-form-fields', 'o-form-fields', { containerId: Number(page), title: 'Age?' })).res.status).toBe(201);
+      return { id: form.id as string, identity: form.attributes.identity as string };
+    };
+    const approve = (id: string) => h.request('PATCH', `/api/o-forms/o-form-versions/${id}`, { token: admin, body: doc('o-form-versions', { mark_approved: true }, id) });
+    const draft = await survey('Draft only');
+    const approved = await survey('Heart check');
+    expect((await approve(approved.id)).status).toBe(200);
+    // The next version of the approved survey is a draft: the approved one still names it.
+    expect((await post('/api/o-forms/o-form-copy', 'o-form-copy', { copy_identity: approved.identity })).res.status).toBe(201);
+    await post('/api/screener-surveys', 'screener-surveys', { screenerId: servedScreener, oFormIdentity: draft.identity, displayOrder: 1 });
+    await post('/api/screener-surveys', 'screener-surveys', { screenerId: servedScreener, oFormIdentity: approved.identity, displayOrder: 2 });
+    const id = Number((await channel({ title: 'Serving', domain: 'serving.example', screenerId: servedScreener })).body.data.id);
+    const served = async (token = admin) => {
+      const res = await h.request('GET', `/api/media-channels/${id}/served-surveys`, { token });
+      expect(res.status).toBe(200);
+      return (await json(res)).data.map((d: any) => d.attributes);
+    };
+    const started = async () => (await json(await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${id}`))).meta;
+
+    // No links of its own: every active survey of the screener, in order; the approved one starts.
+    expect(await served()).toEqual([
+      { oFormIdentity: draft.identity, title: 'Draft only', version: 1, isApproved: false, starts: false },
+      { oFormIdentity: approved.identity, title: 'Heart check', version: 1, isApproved: true, starts: true },
+    ]);
+    expect(await started()).toMatchObject({ runnable: true, oFormIdentity: approved.identity, oFormId: approved.id });
+
+    // Naming its own surveys, the channel serves only those that are active.
+    const link = (await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: draft.identity })).body.data;
+    expect(link.attributes).toMatchObject({ title: 'Draft only', version: 1, isApproved: false });
+    expect(await served()).toEqual([{ oFormIdentity: draft.identity, title: 'Draft only', version: 1, isApproved: false, starts: false }]);
+    expect((await started()).runnable).toBe(false);
+    await h.request('PATCH', `/api/media-channel-surveys/${link.id}`, { token: admin, body: doc('media-channel-surveys', { isActive: false }, link.id) });
+    expect(await served()).toEqual([]);
+
+    // Nothing starts on an inactive channel, and another sponsor's User cannot ask.
+    await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: approved.identity });
+    expect((await served()).map((s: any) => [s.title, s.starts])).toEqual([['Heart check', true]]);
+    await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { isActive: false }, String(id)) });
+    expect((await served()).map((s: any) => [s.title, s.starts])).toEqual([['Heart check', false]]);
+    expect((await started()).runnable).toBe(false);
+    expect((await h.request('GET', `/api/media-channels/${id}/served-surveys`, { token: user })).status).toBe(404);
+    expect((await h.request('GET', '/api/media-channels/abc/served-surveys', { token: admin })).status).toBe(404);
   });
 });
 

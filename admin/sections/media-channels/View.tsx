@@ -4,6 +4,7 @@ import { ApiError } from '../../../core/api/client';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
 import { embedSnippet, participantPageUrl, type MediaChannel } from '../../../core/model/mediaChannel';
+import { surveyLabel } from '../../../core/model/surveyNaming';
 import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
 import { Select } from '../../components/form/Select';
@@ -105,11 +106,13 @@ export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
   );
 }
 
+/** What the channel serves participants now (the participant start's own answer), then the surveys it names. */
 function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
   const api = useApi(mediaChannelsApi);
   const screeners = useApi(screenersApi);
   const links = useAsync(() => api.surveys(channel.id), [api, channel.id]);
-  const served = useAsync(() => screeners.surveys(String(channel.screenerId)), [screeners, channel.screenerId]);
+  const served = useAsync(() => api.served(channel.id), [api, channel.id]);
+  const offered = useAsync(() => screeners.surveys(String(channel.screenerId)), [screeners, channel.screenerId]);
   const [identity, setIdentity] = useState('');
   const [error, setError] = useState<string | null>(null);
   const act = async (action: () => Promise<unknown>) => {
@@ -117,27 +120,65 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
     try {
       await action();
       links.reload();
+      served.reload();
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Could not save data');
     }
   };
-  const linked = new Set(links.data?.items.map((l) => l.oFormIdentity));
-  const options = (served.data?.items ?? []).filter((s) => !linked.has(s.oFormIdentity)).map((s) => ({ value: s.oFormIdentity, label: s.oFormIdentity }));
+  const own = links.data?.items ?? [];
+  const linked = new Set(own.map((l) => l.oFormIdentity));
+  const options = (offered.data?.items ?? []).filter((s) => !linked.has(s.oFormIdentity)).map((s) => ({ value: s.oFormIdentity, label: surveyLabel(s) }));
+  const serving = served.data ?? null;
   return (
     <section className="panel" id="surveys" aria-labelledby="channel-surveys-title">
       <h2 id="channel-surveys-title">Surveys</h2>
       {error && <p className="form-errors" role="alert">{error}</p>}
-      {links.data && links.data.items.length === 0 && <p className="muted">This channel serves no surveys yet.</p>}
-      <ul className="plain-list" aria-label="Channel surveys">
-        {links.data?.items.map((l) => (
-          <li key={l.id}>
-            {l.oFormIdentity} <StatusBadge active={l.isActive} />{' '}
-            <button type="button" className="btn btn-small btn-secondary" onClick={() => void act(() => api.setSurveyActive(l.id, !l.isActive))}>
-              {l.isActive ? `Deactivate ${l.oFormIdentity}` : `Activate ${l.oFormIdentity}`}
-            </button>
-          </li>
-        ))}
-      </ul>
+      {links.data && serving && (
+        <>
+          <p className="muted">
+            {own.length === 0
+              ? 'Serves every active survey of its screener. Add surveys below to serve only those.'
+              : 'Serves only the surveys added below that are active.'}
+          </p>
+          {serving.length === 0 ? (
+            <p className="muted">
+              {own.length === 0 ? 'This channel serves no surveys yet: its screener has no active survey.' : 'This channel serves no surveys: none of the surveys below is active.'}
+            </p>
+          ) : (
+            <>
+              <ol className="plain-list" aria-label="Served to participants">
+                {serving.map((s) => (
+                  <li key={s.id}>
+                    {surveyLabel(s)} {s.starts && <span className="badge badge-active">Participants start here</span>}
+                  </li>
+                ))}
+              </ol>
+              {!serving.some((s) => s.starts) && (
+                <p className="muted">
+                  No survey starts now: a survey needs an approved, active version, and the channel and its screener must be active.
+                </p>
+              )}
+            </>
+          )}
+        </>
+      )}
+      {own.length > 0 && (
+        <ul className="plain-list" aria-label="Channel surveys">
+          {own.map((l) => (
+            <li key={l.id}>
+              {surveyLabel(l)} <StatusBadge active={l.isActive} />{' '}
+              <button
+                type="button"
+                className="btn btn-small btn-secondary"
+                aria-label={`${l.isActive ? 'Deactivate' : 'Activate'} ${surveyLabel(l)}`}
+                onClick={() => void act(() => api.setSurveyActive(l.id, !l.isActive))}
+              >
+                {l.isActive ? 'Deactivate' : 'Activate'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {options.length > 0 && (
         <div className="add-lookup">
           <Select label="Survey to add" name="channel-survey" options={options} emptyLabel="Choose a survey" value={identity} onChange={setIdentity} />
