@@ -3,9 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'jotai';
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
-import { buildRoutes } from './routing/buildRoutes';
+import { buildRoutes } from './router';
 import { createSession } from './state/session';
-import { AdminProviders } from './state/services';
+import { AdminProviders } from './providers';
 import { cookieTokenStore } from './state/tokens';
 import './styles.css';
 

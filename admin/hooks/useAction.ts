@@ -1,5 +1,16 @@
 import { useCallback, useRef, useState } from 'react';
-import { failureText } from '../sections/surveys/surveyValues';
+import { ApiError } from '../../core/api/client';
+
+/**
+ * What a failed call shows: the server's own message first when it gave one (not for a lost
+ * connection), then the SPEC's text for the action.
+ */
+export function failureText(error: unknown, fallback: string): string {
+  // The server's documents carry a detail; what the client made up itself (no answer, a proxy's
+  // page) carries only a title and is not shown.
+  const details = error instanceof ApiError && error.status > 0 ? error.errors.map((e) => e.detail).filter(Boolean) : [];
+  return details.length ? `${details.join(' ')} ${fallback}` : fallback;
+}
 
 /** One call at a time, with its busy flag and the message of its last failure. */
 export function useAction() {

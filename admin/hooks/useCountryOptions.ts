@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { countriesApi } from '../../core/api/countries';
 import type { ApiClient } from '../../core/api/client';
 import type { Country } from '../../core/model/country';
-import type { SelectOption } from '../components/form/Select';
+import type { SelectOption } from './useOptions';
 import { useSession } from '../state/services';
 
 // Countries do not change while the admin is open: load them once per session.

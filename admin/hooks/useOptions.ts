@@ -1,5 +1,10 @@
 import { useEffect, useState, type DependencyList } from 'react';
-import type { SelectOption } from '../components/form/Select';
+
+/** One choice of a select or check list. */
+export interface SelectOption {
+  value: string;
+  label: string;
+}
 
 export interface OptionsState {
   options: SelectOption[];

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useScrollToHash } from '../hooks/useScrollToHash';
-import { ScreenOutlet } from '../routing/ScreenOutlet';
+import { ScreenOutlet } from './ScreenOutlet';
 import { UnsavedChangesProvider } from '../components/unsaved/UnsavedChanges';
 import { Footer } from './Footer';
 import { Notices } from './Notices';

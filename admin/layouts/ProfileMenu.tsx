@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { pathTo } from '../router';
+import { pathTo } from '../routing/routes';
 import { currentUserAtom } from '../state/auth';
 
 export function ProfileMenu() {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ScreenOutlet } from '../routing/ScreenOutlet';
+import { ScreenOutlet } from './ScreenOutlet';
 import { Footer } from './Footer';
 import { Logo, PRODUCT_NAME } from './icons';
 

@@ -1,7 +1,7 @@
 import { useAtom, useAtomValue } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
 import { NavLink } from 'react-router-dom';
-import { pathTo } from '../router';
+import { pathTo } from '../routing/routes';
 import { authStatusAtom, currentUserAtom } from '../state/auth';
 import { Icon, Logo, PRODUCT_NAME } from './icons';
 import { isGroup, visibleNav, type NavLinkItem } from './navItems';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { useCurrentRoute } from '../routing/currentRoute';
-import { HOME_CRUMB, breadcrumbTrail } from '../routing/breadcrumbs';
+import { HOME_CRUMB, breadcrumbTrail } from './breadcrumbs';
 import { topBarAtom, type Crumb, type TopBarButton, type TopBarButtonVariant } from '../state/topBar';
 import { PRODUCT_NAME } from './icons';
 import { ProfileMenu } from './ProfileMenu';

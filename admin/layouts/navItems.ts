@@ -5,7 +5,7 @@
 import type { AuthStatus } from '../access';
 import { canSee } from '../access';
 import type { User } from '../../core/model/user';
-import { routeByName, type RouteName } from '../router';
+import { routeByName, type RouteName } from '../routing/routes';
 import type { IconName } from './icons';
 
 export interface NavLinkItem {

@@ -1,5 +1,5 @@
 import { useMatches } from 'react-router-dom';
-import { ROUTES, type AppRoute } from '../router';
+import { ROUTES, type AppRoute } from './routes';
 
 const known = new Set<unknown>(ROUTES);
 

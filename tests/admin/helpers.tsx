@@ -7,9 +7,9 @@ import { cleanup, render } from '@testing-library/react';
 import { createStore } from 'jotai';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import type { RoleName, User } from '../../core/model/user';
-import { buildRoutes } from '../../admin/routing/buildRoutes';
+import { buildRoutes } from '../../admin/router';
 import { authStatusAtom, currentUserAtom } from '../../admin/state/auth';
-import { AdminProviders } from '../../admin/state/services';
+import { AdminProviders } from '../../admin/providers';
 import { createSession, type Session } from '../../admin/state/session';
 import type { TokenStore, Tokens } from '../../admin/state/tokens';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { Suspense } from 'react';
-import { ROUTES, pathTo, routeByName } from '../../admin/router';
+import { ROUTES, pathTo, routeByName } from '../../admin/routing/routes';
 import { visibleNav, NAV_ITEMS, isGroup } from '../../admin/layouts/navItems';
 import { ChunkLoadError, lazyScreen, loadWithTimeout, CHUNK_TIMEOUT_MS } from '../../admin/routing/lazyScreen';
-import { ScreenBoundary } from '../../admin/routing/ScreenOutlet';
+import { ScreenBoundary } from '../../admin/layouts/ScreenOutlet';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
 
 // SPEC section 2's route names, plus the ones this admin names itself.

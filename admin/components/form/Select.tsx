@@ -1,9 +1,7 @@
+import type { SelectOption } from '../../hooks/useOptions';
 import { Field, useControlIds, type FieldProps } from './Field';
 
-export interface SelectOption {
-  value: string;
-  label: string;
-}
+export type { SelectOption };
 
 export interface SelectProps extends FieldProps {
   /** '' when nothing is chosen. */

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
 import { Loading } from '../../components/Loading';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useSession } from '../../state/services';
 

@@ -10,7 +10,7 @@ import { TextField } from '../../components/form/TextField';
 import { TranslationFields } from '../../components/form/TranslationFields';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';

@@ -8,7 +8,7 @@ import { RowActions } from '../../components/list/RowActions';
 import { deleteAction } from '../../components/list/bulk';
 import { useResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './ContactFieldForm';

@@ -21,7 +21,7 @@ import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useOptions } from '../../hooks/useOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, type LookupLists } from './engagementValues';

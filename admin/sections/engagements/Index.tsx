@@ -14,7 +14,7 @@ import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';

@@ -12,7 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue, ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useAtomValue } from 'jotai';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';

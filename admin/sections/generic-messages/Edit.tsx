@@ -10,7 +10,7 @@ import { useEntityForm } from '../../components/form/useEntityForm';
 import { RecordLoader } from '../../components/RecordLoader';
 import { useAsync } from '../../hooks/useAsync';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';

@@ -12,7 +12,7 @@ import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';
 import { useResourceList } from '../../components/list/useResourceList';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 

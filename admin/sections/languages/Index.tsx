@@ -10,7 +10,7 @@ import { activeFilter } from '../../components/list/filters';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { LANGUAGE_LABELS as L } from './languageValues';

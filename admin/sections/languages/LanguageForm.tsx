@@ -5,7 +5,7 @@ import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { LANGUAGE_LABELS as L, toLanguageFormValues, toLanguageInput } from './languageValues';

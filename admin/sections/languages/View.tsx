@@ -8,7 +8,7 @@ import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { LANGUAGE_LABELS as L } from './languageValues';

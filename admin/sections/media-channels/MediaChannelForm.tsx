@@ -8,7 +8,7 @@ import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 

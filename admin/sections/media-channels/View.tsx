@@ -13,7 +13,7 @@ import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { MEDIA_CHANNEL_LABELS as L } from './MediaChannelForm';

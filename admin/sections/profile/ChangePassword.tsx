@@ -13,7 +13,7 @@ import { ChangePasswordInput } from '../../../core/model/user';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { AFTER_SIGN_IN } from '../../routing/redirect';
 import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';

@@ -8,7 +8,7 @@ import { RowActions } from '../../components/list/RowActions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { PROVIDER_LABELS as L } from './providerValues';

@@ -21,7 +21,7 @@ import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { generateSecret, PROVIDER_LABELS as L, toProviderFormValues, toProviderInput } from './providerValues';

@@ -9,7 +9,7 @@ import { TextField } from '../../components/form/TextField';
 import { RecordLoader } from '../../components/RecordLoader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useScreener } from './useScreener';

@@ -13,7 +13,7 @@ import { Select } from '../../components/form/Select';
 import { SAVE_FAILED } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';
 import { useOptions } from '../../hooks/useOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 
 type Item = Pick<ContactFieldScreener, 'contactFieldId' | 'label' | 'name'>;

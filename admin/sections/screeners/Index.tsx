@@ -12,7 +12,7 @@ import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';

@@ -13,7 +13,7 @@ import { useEntityForm } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
 import { useOptions } from '../../hooks/useOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { StylesFields, styleIssues } from './StylesFields';

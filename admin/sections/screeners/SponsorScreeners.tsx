@@ -7,7 +7,7 @@ import { hasRole } from '../../../core/model/user';
 import { DataTable } from '../../components/list/DataTable';
 import { useListData } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { screenerColumns } from './Index';

@@ -19,7 +19,7 @@ import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue, ViewFields } from '../../components/ViewFields';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';

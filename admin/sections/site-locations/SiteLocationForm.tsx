@@ -15,7 +15,7 @@ import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SITE_LOCATION_LABELS as L, toSiteLocationFormValues, toSiteLocationInput } from './siteLocationValues';

@@ -9,7 +9,7 @@ import { engagementSiteLocationsApi } from '../../../core/api/engagementSiteLoca
 import type { Engagement } from '../../../core/model/engagement';
 import type { SiteUploadResult } from '../../../core/model/engagementSiteLocation';
 import { RecordLoader } from '../../components/RecordLoader';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useEngagement } from '../engagements/useEngagement';

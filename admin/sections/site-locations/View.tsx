@@ -10,7 +10,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SITE_LOCATION_LABELS as L, addressLine, irbLabel, siteKindLabel } from './siteLocationValues';

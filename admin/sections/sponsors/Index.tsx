@@ -13,7 +13,7 @@ import { useResourceList } from '../../components/list/useResourceList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';

@@ -16,7 +16,7 @@ import { useEntityForm } from '../../components/form/useEntityForm';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
 import { useOptions } from '../../hooks/useOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';

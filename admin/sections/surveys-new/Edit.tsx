@@ -15,7 +15,7 @@ import { Loading } from '../../components/Loading';
 import { RecordLoader } from '../../components/RecordLoader';
 import { useActiveLanguages } from '../../hooks/useLanguages';
 import { useOptions } from '../../hooks/useOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import type { EditorContext } from './context';

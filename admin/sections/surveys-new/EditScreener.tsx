@@ -12,7 +12,7 @@ import { RecordLoader } from '../../components/RecordLoader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAsync } from '../../hooks/useAsync';
 import { useOptions } from '../../hooks/useOptions';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useAction } from '../../hooks/useAction';

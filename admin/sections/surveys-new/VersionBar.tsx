@@ -14,7 +14,7 @@ import type { OForm } from '../../../core/model/oformDoc';
 import { saveBlob } from '../../components/downloadBlob';
 import { FormErrors } from '../../components/form/FormErrors';
 import { useAsync } from '../../hooks/useAsync';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import type { OFormsApi } from './context';

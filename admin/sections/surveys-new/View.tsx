@@ -7,7 +7,7 @@ import { Loading } from '../../components/Loading';
 import { RecordLoader } from '../../components/RecordLoader';
 import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { ViewFields } from '../../components/ViewFields';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useOFormDetail } from './useOFormDetail';

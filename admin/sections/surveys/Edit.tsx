@@ -25,7 +25,7 @@ import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
 import { useOptions, type OptionsState } from '../../hooks/useOptions';
 import { useAction } from '../../hooks/useAction';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';

@@ -7,7 +7,7 @@ import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { ViewFields } from '../../components/ViewFields';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SURVEY_LABELS as L, TYPE_LABELS } from './surveyValues';

@@ -1,4 +1,3 @@
-import { ApiError } from '../../../core/api/client';
 
 /** SPEC section 8, verbatim (the product's spelling of 'enagagements' included). */
 export const ADD_PAGE_FAILED = 'Could not add Page';
@@ -22,13 +21,4 @@ export const SURVEY_LABELS = {
 /** Question type names, from core (one list for the server's lookup and every screen). */
 export { FIELD_TYPE_NAMES as TYPE_LABELS } from '../../../core/model/oform';
 
-/**
- * What a failed call shows: the server's own message first when it gave one (not for a lost
- * connection), then the SPEC's text for the action.
- */
-export function failureText(error: unknown, fallback: string): string {
-  // The server's documents carry a detail; what the client made up itself (no answer, a proxy's
-  // page) carries only a title and is not shown.
-  const details = error instanceof ApiError && error.status > 0 ? error.errors.map((e) => e.detail).filter(Boolean) : [];
-  return details.length ? `${details.join(' ')} ${fallback}` : fallback;
-}
+export { failureText } from '../../hooks/useAction';

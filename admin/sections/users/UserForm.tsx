@@ -22,7 +22,7 @@ import { useEntityForm, type FieldErrors } from '../../components/form/useEntity
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { useAsync } from '../../hooks/useAsync';
 import { useActiveLanguages } from '../../hooks/useLanguages';
-import { pathTo } from '../../router';
+import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';

@@ -1,7 +1,7 @@
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Loading } from '../components/Loading';
-import { ChunkLoadError } from './lazyScreen';
+import { ChunkLoadError } from '../routing/lazyScreen';
 
 interface BoundaryState {
   error: unknown;

@@ -2,23 +2,12 @@
  * Hands the session (and its API client) to the component tree. Injected rather than
  * imported so tests run the real screens against a fake server.
  */
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { Provider as JotaiProvider } from 'jotai';
+import { createContext, useContext, useMemo } from 'react';
 import type { ApiClient } from '../../core/api/client';
-import { ConfirmProvider } from '../components/confirm/ConfirmProvider';
-import type { JotaiStore, Session } from './session';
+import type { Session } from './session';
 
-const SessionContext = createContext<Session | null>(null);
-
-export function AdminProviders({ session, store, children }: { session: Session; store: JotaiStore; children: ReactNode }) {
-  return (
-    <JotaiProvider store={store}>
-      <SessionContext.Provider value={session}>
-        <ConfirmProvider>{children}</ConfirmProvider>
-      </SessionContext.Provider>
-    </JotaiProvider>
-  );
-}
+/** Provided by admin/providers.tsx. */
+export const SessionContext = createContext<Session | null>(null);
 
 export function useSession(): Session {
   const session = useContext(SessionContext);

@@ -1,5 +1,5 @@
 import { generatePath } from 'react-router-dom';
-import type { AppRoute } from '../router';
+import type { AppRoute } from '../routing/routes';
 import type { Crumb } from '../state/topBar';
 
 export const HOME_CRUMB: Crumb = { label: 'Home', to: '/' };

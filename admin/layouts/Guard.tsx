@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { decideAccess } from '../access';
-import type { AppRoute } from '../router';
+import type { AppRoute } from '../routing/routes';
 import { authStatusAtom, currentUserAtom } from '../state/auth';
 import { Loading } from '../components/Loading';
-import { AFTER_SIGN_IN, loginPath, safeRedirect } from './redirect';
+import { AFTER_SIGN_IN, loginPath, safeRedirect } from '../routing/redirect';
 
 export const FORBIDDEN_PATH = '/403';
 export const CHANGE_PASSWORD_PATH = '/change-password';

@@ -1,0 +1,235 @@
+/**
+ * The one route table: every path of SPEC section 2 with its route name, who may open it,
+ * its layout and its breadcrumb trail. Navigation, guards, the top bar and links all read from
+ * here; it names no screen, so any screen can link with `pathTo` without importing the others
+ * (admin/router.tsx gives each route its screen and turns the table into React Router routes).
+ */
+import { generatePath } from 'react-router-dom';
+import { ADMIN_OR_SUPER_USER, ANONYMOUS, PUBLIC, SIGNED_IN, SUPER_USER, type Access } from '../access';
+
+export type Layout = 'app' | 'public' | 'card';
+
+/** A crumb between Home and the current page; `to` may hold the route's :params. */
+export type CrumbDef = { readonly label: string; readonly to: string } | { readonly objectTitle: true; readonly to: string };
+
+export interface AppRoute<N extends string = string> {
+  readonly name: N;
+  readonly path: string;
+  /** The top bar's action title and the page title. */
+  readonly title: string;
+  readonly access: Access;
+  readonly layout: Layout;
+  readonly crumbs: readonly CrumbDef[];
+  /** Label of the last crumb; when absent the screen's object title, else `title`. */
+  readonly current?: string;
+  /** Query parameters without which the route is forbidden. */
+  readonly requiredQuery?: readonly string[];
+  /** Where the route sends visitors instead of showing a screen. */
+  readonly redirect?: string;
+}
+
+type RouteOptions = Partial<Omit<AppRoute, 'name' | 'path' | 'title' | 'access'>>;
+
+const route = <const N extends string>(
+  name: N,
+  path: string,
+  title: string,
+  access: Access,
+  options: RouteOptions = {},
+): AppRoute<N> => ({ name, path, title, access, layout: 'app', crumbs: [], ...options });
+
+const SPONSORS = { label: 'Sponsors', to: '/sponsors' };
+const ENGAGEMENTS = { label: 'Engagements', to: '/engagements' };
+const SCREENERS = { label: 'Screeners', to: '/screeners' };
+const VERSIONED_SURVEYS = { label: 'Versioned Surveys', to: '/surveys-new' };
+const SITE_LOCATIONS = { label: 'Site Locations', to: '/site-locations' };
+const SURVEYS = { label: 'Surveys', to: '/surveys' };
+const USERS = { label: 'Users', to: '/users' };
+const GENERIC_MESSAGES = { label: 'Generic Messages', to: '/generic-messages' };
+const CONTACT_FIELDS = { label: 'Contact Fields', to: '/contact-fields' };
+const LANGUAGES = { label: 'Languages', to: '/languages' };
+const RMS_PROVIDERS = { label: 'Record Systems', to: '/rms-providers' };
+const object = (to: string) => ({ objectTitle: true as const, to });
+
+export const ROUTES = [
+  route('Dashboard', '/', 'Dashboard', SIGNED_IN, { redirect: '/sponsors' }),
+  route('Login', '/login', 'Log In', ANONYMOUS, {
+    layout: 'card',
+  }),
+  route('Logout', '/logout', 'Log Out', PUBLIC, {
+    layout: 'card',
+  }),
+  route('AuthServiceLogout', '/auth_service_logout', 'Log Out', PUBLIC, {
+    layout: 'card',
+    requiredQuery: ['auth_service'],
+  }),
+  route('Forbidden', '/403', 'Forbidden', PUBLIC),
+  // The signed-in user's own account, from the profile menu. A password an Admin set leads here
+  // first (routing/Guard.tsx), on the card layout so nothing else is reachable.
+  route('ChangePassword', '/change-password', 'Change Password', SIGNED_IN, {
+    layout: 'card',
+  }),
+  route('TwoFactor', '/profile/two-factor', 'Two-Factor Authentication', SIGNED_IN),
+
+  route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN),
+  route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {
+    crumbs: [SPONSORS],
+  }),
+  route('SponsorsEdit', '/sponsors/edit/:id', 'Edit Sponsor', SIGNED_IN, {
+    crumbs: [SPONSORS, object('/sponsors/view/:id')],
+    current: 'Edit',
+  }),
+  route('SponsorsView', '/sponsors/view/:id', 'View Sponsor', SIGNED_IN, {
+    crumbs: [SPONSORS],
+  }),
+
+  route('EngagementsIndex', '/engagements', 'Engagements', SIGNED_IN),
+  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS],
+  }),
+  // The engagement screens replace this trail with Sponsors > sponsor > engagement once loaded.
+  route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
+    current: 'Edit',
+  }),
+  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS],
+  }),
+  route('SiteAssociations', '/engagements/site-locations/:engagementId', 'Site Associations', SIGNED_IN, {
+    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
+    current: 'Site Associations',
+  }),
+
+  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', SIGNED_IN, {
+    crumbs: [SCREENERS],
+  }),
+  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', SIGNED_IN, {
+    crumbs: [SCREENERS],
+  }),
+  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', SIGNED_IN, {
+    crumbs: [SCREENERS],
+  }),
+
+  route('ScreenerIndex', '/screeners', 'Screeners', SIGNED_IN),
+  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', SIGNED_IN, {
+    crumbs: [SCREENERS],
+  }),
+  route('ScreenerEdit', '/screeners/edit/:screenerId', 'Edit Screener', ADMIN_OR_SUPER_USER, {
+    crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
+    current: 'Edit',
+  }),
+  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', SIGNED_IN, {
+    crumbs: [SCREENERS],
+  }),
+  route('ScreenerAssociateSurveys', '/screeners/associate-surveys/:screenerId', 'Associate Surveys', SIGNED_IN, {
+    crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
+    current: 'Associate Surveys',
+  }),
+
+  route('SurveysNewIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
+  route('SurveysNewAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS],
+  }),
+  route('SurveysNewEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
+    current: 'Edit',
+  }),
+  route('SurveysNewView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS],
+  }),
+  route('SurveysNewEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', SIGNED_IN, {
+    crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
+    current: 'Edit Screener',
+  }),
+
+  route('SiteLocationsIndex', '/site-locations', 'Site Locations', ADMIN_OR_SUPER_USER),
+  route('SiteLocationsAdd', '/site-locations/add', 'Add Site Location', ADMIN_OR_SUPER_USER, {
+    crumbs: [SITE_LOCATIONS],
+  }),
+  route('SiteLocationsEdit', '/site-locations/edit/:id', 'Edit Site Location', ADMIN_OR_SUPER_USER, {
+    crumbs: [SITE_LOCATIONS],
+  }),
+  route('SiteLocationsUpload', '/site-locations/upload/:engagementId', 'Upload Site Locations', ADMIN_OR_SUPER_USER, {
+    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
+    current: 'Upload Site Locations',
+  }),
+  route('SiteLocationsView', '/site-locations/view/:id/:engagementId?', 'View Site Location', ADMIN_OR_SUPER_USER, {
+    crumbs: [SITE_LOCATIONS],
+  }),
+
+  route('SurveysIndex', '/surveys', 'Surveys', SIGNED_IN),
+  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', SIGNED_IN, {
+    crumbs: [SURVEYS],
+  }),
+  route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', SIGNED_IN, {
+    crumbs: [SURVEYS, object('/surveys/view/:id')],
+    current: 'Edit',
+  }),
+  route('SurveysView', '/surveys/view/:id', 'View Survey', SIGNED_IN, {
+    crumbs: [SURVEYS],
+  }),
+
+  route('UsersIndex', '/users', 'Users', ADMIN_OR_SUPER_USER),
+  route('UsersAdd', '/users/add', 'Add User', ADMIN_OR_SUPER_USER, {
+    crumbs: [USERS],
+  }),
+  route('UsersEdit', '/users/edit/:id', 'Edit User', ADMIN_OR_SUPER_USER, {
+    crumbs: [USERS],
+  }),
+
+  route('GenericMessagesIndex', '/generic-messages', 'Generic Messages', ADMIN_OR_SUPER_USER),
+  route('GenericMessagesEdit', '/generic-messages/edit/:id', 'Edit Generic Message', ADMIN_OR_SUPER_USER, {
+    crumbs: [GENERIC_MESSAGES],
+  }),
+
+  route('ContactFieldsIndex', '/contact-fields', 'Contact Fields', ADMIN_OR_SUPER_USER),
+  route('ContactFieldsAdd', '/contact-fields/add/:screenerId?', 'Add Contact Field', ADMIN_OR_SUPER_USER, {
+    crumbs: [CONTACT_FIELDS],
+  }),
+  route('ContactFieldsEdit', '/contact-fields/edit/:id', 'Edit Contact Field', ADMIN_OR_SUPER_USER, {
+    crumbs: [CONTACT_FIELDS],
+  }),
+
+  route('LanguagesIndex', '/languages', 'Languages', ADMIN_OR_SUPER_USER),
+  route('LanguagesAdd', '/languages/add', 'Add Language', ADMIN_OR_SUPER_USER, {
+    crumbs: [LANGUAGES],
+  }),
+  route('LanguagesEdit', '/languages/edit/:id', 'Edit Language', ADMIN_OR_SUPER_USER, {
+    crumbs: [LANGUAGES, object('/languages/view/:id')],
+    current: 'Edit',
+  }),
+  route('LanguagesView', '/languages/view/:id', 'View Language', ADMIN_OR_SUPER_USER, {
+    crumbs: [LANGUAGES],
+  }),
+
+  route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER),
+  // Not in SPEC: where record systems (providers) are set up.
+  route('RmsProvidersIndex', '/rms-providers', 'Record Systems', SUPER_USER),
+  route('RmsProvidersAdd', '/rms-providers/add', 'Add Record System', SUPER_USER, {
+    crumbs: [RMS_PROVIDERS],
+  }),
+  route('RmsProvidersEdit', '/rms-providers/edit/:id', 'Edit Record System', SUPER_USER, {
+    crumbs: [RMS_PROVIDERS],
+  }),
+
+  // Last so that readers of the table see it as the fallback; React Router ranks it last anyway.
+  route('NotFound', '*', 'Not Found', PUBLIC),
+];
+
+export type TableRoute = (typeof ROUTES)[number];
+export type RouteName = TableRoute['name'];
+
+const byName = new Map<string, AppRoute>(ROUTES.map((r) => [r.name, r]));
+
+export function routeByName(name: RouteName): AppRoute {
+  const found = byName.get(name);
+  if (!found) throw new Error(`Unknown route ${name}`);
+  return found;
+}
+
+/** The URL of a named route, e.g. pathTo('SponsorsView', { id: '4' }) -> '/sponsors/view/4'. */
+export function pathTo(name: RouteName, params: Record<string, string | number | null | undefined> = {}): string {
+  const values: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(params)) values[key] = value === undefined || value === null ? null : String(value);
+  return generatePath(routeByName(name).path, values);
+}
