@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { desc, sql } from 'drizzle-orm';
 import { auditEvents } from '../../server/db/schema';
 import { verifyAuditChain } from '../../server/audit/trail';
+import { eventHash, GENESIS_HASH } from '../../server/audit/chain';
 import { csvCell } from '../../server/http/csv';
 import { ADMIN_PASSWORD, createHarness, json, type Harness } from './harness';
 
@@ -130,8 +131,7 @@ describe('append-only and tamper-evident', () => {
     expect(all.length).toBeGreaterThan(4);
     const changed = all[1]!;
     const afterRemoved = all[3]!;
-    await h.db.execute(sql`alter table audit_events disable trigger audit_events_no_update_or_delete`);
-    try {
+    await behindTheTrigger(async () => {
       await h.db.execute(sql`update audit_events set changes = '{}'::jsonb where id = ${changed.id}`);
       const tampered = await verifyAuditChain(h.db);
       expect(tampered).toMatchObject({ ok: false, badId: changed.id });
@@ -143,11 +143,58 @@ describe('append-only and tamper-evident', () => {
       await h.db.execute(sql`delete from audit_events where id = ${all[2]!.id}`);
       const removed = await verifyAuditChain(h.db);
       expect(removed).toMatchObject({ ok: false, badId: afterRemoved.id });
-    } finally {
-      await h.db.execute(sql`alter table audit_events enable trigger audit_events_no_update_or_delete`);
-    }
+      // The stored link names the removal: the next row's own content is as it was.
+      if (!removed.ok) expect(removed.reason).toContain('link');
+    }, [all[2]!]);
+  });
+
+  // Each of the two tamperings below is seen by one of the chain's two checks only.
+  it("names the row after a removed one even when its stored link was mended to skip the gap", async () => {
+    const all = await h.db.select().from(auditEvents).orderBy(auditEvents.id);
+    const [before, removed, after] = [all[1]!, all[2]!, all[3]!];
+    await behindTheTrigger(async () => {
+      await h.db.execute(sql`delete from audit_events where id = ${removed.id}`);
+      // Only a hash that covers the previous row's hash still remembers the removed row.
+      await h.db.execute(sql`update audit_events set prev_hash = ${before.hash} where id = ${after.id}`);
+      expect(await verifyAuditChain(h.db)).toMatchObject({ ok: false, badId: after.id });
+    }, [removed, after]);
+  });
+
+  it('names a row whose stored link was changed, its content and hash left alone', async () => {
+    const all = await h.db.select().from(auditEvents).orderBy(auditEvents.id);
+    const row = all[2]!;
+    await behindTheTrigger(async () => {
+      // The walk recomputes each hash from the previous one, so only the stored link shows this.
+      await h.db.execute(sql`update audit_events set prev_hash = ${'f'.repeat(64)} where id = ${row.id}`);
+      const result = await verifyAuditChain(h.db);
+      expect(result).toMatchObject({ ok: false, badId: row.id });
+      if (!result.ok) expect(result.reason).toContain('link');
+    }, [row]);
+  });
+
+  it("an event's hash covers the previous event's hash, not only its own content", () => {
+    const content = { occurredAt: new Date('2027-10-01T09:00:00Z'), actorUserId: 1, actorUsername: 'admin', clientAddress: null, entity: 'sponsors', entityId: '1', action: 'create', changes: {}, meta: {} };
+    expect(eventHash(GENESIS_HASH, content)).not.toBe(eventHash('a'.repeat(64), content));
   });
 });
+
+/**
+ * Tampers with the trail as someone with the database's owner rights could, then puts the
+ * `original` rows back as they were, so the chain holds again for the next test.
+ */
+async function behindTheTrigger(tamper: () => Promise<void>, original: (typeof auditEvents.$inferSelect)[]) {
+  await h.db.execute(sql`alter table audit_events disable trigger audit_events_no_update_or_delete`);
+  try {
+    await tamper();
+  } finally {
+    for (const row of original) {
+      await h.db.execute(sql`delete from audit_events where id = ${row.id}`);
+      await h.db.insert(auditEvents).values(row);
+    }
+    await h.db.execute(sql`alter table audit_events enable trigger audit_events_no_update_or_delete`);
+  }
+  expect(await verifyAuditChain(h.db)).toMatchObject({ ok: true });
+}
 
 describe('GET /api/audit-events', () => {
   it('is for Super Users only', async () => {
