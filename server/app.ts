@@ -2,6 +2,7 @@
  * Builds the Hono app from the route modules. No side effects: tests call `createApp(deps)`
  * and `app.request()`.
  */
+import { recruitmentFunnelRoutes } from './routes/recruitment-funnel';
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { getPath } from 'hono/utils/url';
@@ -112,6 +113,7 @@ export function createApp(deps: Deps) {
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
   app.route('/api/rms-callback', rmsCallbackRoutes(deps));
   app.route('/api/export-survey-metrics', surveyMetricsRoutes(deps));
+  app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));
   app.all('/api/*', () => {
     throw notFound('API route');
   });

@@ -854,6 +854,8 @@ export const oFormSubmissions = pgTable(
      * on the run's answers are final (no page is answered, added or sanitized again).
      */
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /** When the participant first saved a page's answers: the funnel's `started` (server/funnel/stages.ts). */
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     created: created(),
     modified: modified(),
@@ -862,6 +864,9 @@ export const oFormSubmissions = pgTable(
     uniqueIndex('o_form_submissions_token_idx').on(t.tokenHash),
     index('o_form_submissions_form_idx').on(t.oFormId),
     index('o_form_submissions_channel_idx').on(t.mediaChannelId),
+    // The funnel's date ranges and its day/week groupings (server/funnel/stages.ts).
+    index('o_form_submissions_form_created_idx').on(t.oFormId, t.created),
+    index('o_form_submissions_created_idx').on(t.created),
     check('o_form_submissions_status_check', sql`${t.status} in ('in_progress', 'completed', 'abandoned')`),
   ],
 );
@@ -994,4 +999,30 @@ export const rmsDeliveries = pgTable(
     index('rms_deliveries_status_idx').on(t.status),
     check('rms_deliveries_status_check', sql`${t.status} in ('pending', 'retrying', 'delivered', 'undelivered')`),
   ],
+);
+
+/**
+ * The funnel's `viewed` stage: views counted per day and per what the funnel filters and groups
+ * by (server/funnel/views.ts), so no view is a row of its own. `dimensions` is the key of those
+ * columns together; like the channel figures, a count goes to one of several shards so that
+ * concurrent views of one survey rarely wait for each other.
+ */
+export const funnelViews = pgTable(
+  'funnel_views',
+  {
+    dimensions: text('dimensions').notNull(),
+    shard: smallint('shard').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    sponsorId: integer('sponsor_id'),
+    engagementId: integer('engagement_id'),
+    screenerId: integer('screener_id'),
+    mediaChannelId: integer('media_channel_id'),
+    oFormId: integer('o_form_id'),
+    oFormIdentity: text('o_form_identity'),
+    language: text('language').notNull(),
+    utmSource: text('utm_source'),
+    utmCampaign: text('utm_campaign'),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dimensions, t.shard] }), index('funnel_views_engagement_day_idx').on(t.engagementId, t.day), index('funnel_views_day_idx').on(t.day)],
 );

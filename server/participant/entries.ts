@@ -135,7 +135,7 @@ const savePageQuery = preparedQuery((db) => {
     select hits.key from hits join unnest(${param('limitKeys')}::text[], ${param('limitMax')}::int[]) as l(key, max) on l.key = hits.key
     where hits.count > l.max`);
   const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
-    update ${oFormSubmissions} set modified = now()
+    update ${oFormSubmissions} set modified = now(), started_at = coalesce(started_at, now())
     where id = ${param('submissionId')} and ${OPEN_RUN} and not exists (select 1 from over)
     returning id`);
   const answered = db.$with('answered', { id: sql<number>`id` }).as(sql`

@@ -168,7 +168,17 @@ export function participantContactRoutes(deps: Deps) {
 
   app.get('/o-form-submission-contact-fields/:submissionId', async (c) => {
     const submission = await openSubmission(deps, c);
-    if (submission.status !== 'completed') assertComplete(await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) }));
+    if (submission.status !== 'completed') {
+      const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
+      assertComplete(qualification);
+      // The widget asks for the contact form once a site is chosen: the funnel's siteSelected (funnel/stages.ts).
+      if (qualification.isQualified) {
+        await db
+          .update(oFormSubmissions)
+          .set({ outcome: 'trialSiteSelected', modified: nowOf(deps) })
+          .where(and(eq(oFormSubmissions.id, submission.id), ne(oFormSubmissions.status, 'completed')));
+      }
+    }
     const target = await runOfSubmission(db, submission);
     const fields = await screenerContactFields(db, target.screenerId);
     const data = fields.map((f) =>

@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '../../core/jsonapi';
 import { toFieldIssues } from '../../core/model/fields';
 import { isApiIsoCode } from '../../core/i18n';
-import { pageAttribution } from '../../core/participant/attribution';
+import { pageAttribution, UTM_MAX_LENGTH } from '../../core/participant/attribution';
 import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes } from '../../core/participant/requests';
 import type { AnswerProblemsDocument, Entry, ParticipantAnswer } from '../../core/participant/responses';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from '../../core/participant/wire';
@@ -32,6 +32,7 @@ import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptS
 import { assertChannelOfRequest, participantCors } from '../participant/cors';
 import { createPageEntry, createSubmission, OPEN_RUN, savePage, type PageSave } from '../participant/entries';
 import { countOnChannel } from '../domain/channelFigures';
+import { countView } from '../funnel/views';
 import { languageChain, outcomeMessages } from '../participant/messages';
 import {
   activeChildren,
@@ -184,6 +185,9 @@ function entryResource(entry: EntryRow, identity: string | null, children: reado
   );
 }
 
+/** A campaign parameter of the page the survey is shown on (optional; cut to a bounded length, blank is none). */
+const campaignValue = (raw: string | undefined): string | null => raw?.trim().slice(0, UTM_MAX_LENGTH) || null;
+
 /** The language a participant runs in: theirs when the survey offers it (or its base language), else English. */
 function runLanguage(requested: string | null, offered: readonly string[]): string {
   return languageChain(requested).find((code) => offered.includes(code)) ?? 'en';
@@ -239,11 +243,21 @@ export function participantRoutes(deps: Deps) {
       throw notFound('screener');
     }
     const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
-    await countOnChannel(db, channel?.id ?? null, 'views');
+    const view = {
+      at: nowOf(deps),
+      mediaChannelId: channel?.id ?? null,
+      screenerId: target.screenerId,
+      oFormId: target.form?.id ?? null,
+      utmSource: campaignValue(c.req.query('utm_source')),
+      utmCampaign: campaignValue(c.req.query('utm_campaign')),
+    };
     if (!target.runnable || !target.form) {
+      await countView(db, { ...view, language: language ?? 'en' });
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
       return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages } } satisfies ParticipantAnswer<'start'>);
     }
+    const languages = await surveyLanguages(db, target.form.id);
+    await countView(db, { ...view, language: runLanguage(language, languages) });
     const survey = await loadSurvey(db, target.form);
     const first = survey.pages[0];
     const [screener] = target.screenerId === null ? [] : await db.select({ styles: screeners.styles }).from(screeners).where(eq(screeners.id, target.screenerId));
@@ -254,7 +268,7 @@ export function participantRoutes(deps: Deps) {
         oFormIdentity: target.form.identity,
         title: target.form.title,
         containerCount: survey.pages.length,
-        languages: await surveyLanguages(db, target.form.id),
+        languages,
         styles: screener?.styles ?? {},
         screenerId: target.screenerId === null ? null : String(target.screenerId),
         mediaChannelId: channel ? String(channel.id) : null,

@@ -191,6 +191,7 @@ const RULES: Record<string, Access> = {
   'POST /api/o-forms/export-to-pdf/:id/:showApproved': 'staff',
   'GET /api/o-forms/o-form-exports/:id': 'staff',
   'GET /api/export-survey-metrics/:id': 'staff',
+  'GET /api/recruitment-funnel': 'staff',
   'GET /jwt/saml': 'public',
   'POST /jwt/saml/acs/:service': 'public',
   'GET /jwt/saml/logout': 'public',

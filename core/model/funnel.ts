@@ -1,0 +1,72 @@
+/**
+ * The recruitment funnel's vocabulary, shared by the server (server/funnel/) and the admin's
+ * Recruitment screen: the stages in order with one sentence each, the groupings and the filters
+ * of GET /api/recruitment-funnel, and the shape of one row.
+ */
+export const FUNNEL_ROW_TYPE = 'funnel-rows';
+
+export const FUNNEL_STAGES = ['viewed', 'started', 'completed', 'qualified', 'siteSelected', 'contacted', 'delivered', 'screened', 'randomized'] as const;
+export type FunnelStage = (typeof FUNNEL_STAGES)[number];
+
+/** What each stage counts; a submission counts in a stage only once it reached every stage before it (except views, counted apart). */
+export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
+  viewed: 'Times the survey was shown to a visitor (the widget started on a page), counted on the day it was shown.',
+  started: 'Submissions whose participant answered at least one page.',
+  completed: "Started submissions whose answers reached the survey's end (qualified or not).",
+  qualified: 'Completed submissions that qualified for at least one engagement.',
+  siteSelected: 'Qualified submissions whose participant chose a trial site and went on to the contact form.',
+  contacted: 'Submissions with a contact stored, not counting duplicates of an earlier contact.',
+  delivered: "Contacted submissions whose record system accepted the referral (at once for an engagement without one).",
+  screened: 'Delivered referrals the record system reported as screened.',
+  randomized: 'Screened referrals the record system reported as randomized.',
+};
+
+export const FUNNEL_STAGE_LABELS: Record<FunnelStage, string> = {
+  viewed: 'Viewed',
+  started: 'Started',
+  completed: 'Completed',
+  qualified: 'Qualified',
+  siteSelected: 'Site selected',
+  contacted: 'Contacted',
+  delivered: 'Delivered',
+  screened: 'Screened',
+  randomized: 'Randomized',
+};
+
+export const FUNNEL_GROUPINGS = ['none', 'mediaChannel', 'source', 'campaign', 'site', 'engagement', 'language', 'day', 'week'] as const;
+export type FunnelGrouping = (typeof FUNNEL_GROUPINGS)[number];
+
+export const FUNNEL_GROUPING_LABELS: Record<FunnelGrouping, string> = {
+  none: 'No grouping',
+  mediaChannel: 'Media channel',
+  source: 'Source (utm_source)',
+  campaign: 'Campaign (utm_campaign)',
+  site: 'Site',
+  engagement: 'Engagement',
+  language: 'Language',
+  day: 'Day',
+  week: 'Week',
+};
+
+export const FUNNEL_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'oFormIdentity', 'siteLocationId', 'from', 'to'] as const;
+export type FunnelFilter = (typeof FUNNEL_FILTERS)[number];
+
+export type FunnelCounts = Record<FunnelStage, number>;
+
+export interface FunnelRowAttributes extends FunnelCounts {
+  /** The group's key (an id, a code, a date such as 2026-11-23), or null for no grouping or rows without one. */
+  group: string | null;
+  label: string;
+}
+
+export interface FunnelRow extends FunnelRowAttributes {
+  id: string;
+}
+
+/** The share of the previous stage that reached `stage`, 0..1 (null before the first stage or when the previous is 0). */
+export function conversion(counts: FunnelCounts, stage: FunnelStage): number | null {
+  const i = FUNNEL_STAGES.indexOf(stage);
+  if (i <= 0) return null;
+  const previous = counts[FUNNEL_STAGES[i - 1]!];
+  return previous > 0 ? counts[stage] / previous : null;
+}

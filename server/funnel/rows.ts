@@ -1,0 +1,61 @@
+/**
+ * The funnel's rows as staff read them: each group's counts with a label (a channel's title, an
+ * engagement's or site's name, a language's name, a day, a week), in the grouping's order —
+ * days and weeks in time order, the rest by label, the rows without a key last.
+ */
+import { inArray } from 'drizzle-orm';
+import type { FunnelGrouping, FunnelRow } from '../../core/model/funnel';
+import type { Db } from '../db/open';
+import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
+import { funnelCounts, type FunnelRequest } from './stages';
+
+const WITHOUT_KEY: Record<FunnelGrouping, string> = {
+  none: 'All',
+  mediaChannel: 'No media channel',
+  source: 'No source',
+  campaign: 'No campaign',
+  site: 'No site chosen',
+  engagement: 'No engagement',
+  language: 'No language',
+  day: 'No day',
+  week: 'No week',
+};
+
+const ids = (keys: readonly string[]) => keys.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+
+/** The names of the groups' keys, for the groupings keyed by id or code. */
+async function namesOf(db: Db, groupBy: FunnelGrouping, keys: string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const pairs = async (rows: Promise<{ id: number | string; name: string }[]>) => new Map((await rows).map((r) => [String(r.id), r.name]));
+  switch (groupBy) {
+    case 'mediaChannel':
+      return pairs(db.select({ id: mediaChannels.id, name: mediaChannels.title }).from(mediaChannels).where(inArray(mediaChannels.id, ids(keys))));
+    case 'engagement':
+      return pairs(db.select({ id: engagements.id, name: engagements.name }).from(engagements).where(inArray(engagements.id, ids(keys))));
+    case 'site':
+      return pairs(db.select({ id: siteLocations.id, name: siteLocations.name }).from(siteLocations).where(inArray(siteLocations.id, ids(keys))));
+    case 'language':
+      return pairs(db.select({ id: languages.isoCode, name: languages.name }).from(languages).where(inArray(languages.isoCode, keys)));
+    case 'week':
+      return new Map(keys.map((k) => [k, `Week of ${k}`]));
+    default:
+      return new Map(keys.map((k) => [k, k]));
+  }
+}
+
+export async function funnelRows(db: Db, request: FunnelRequest): Promise<FunnelRow[]> {
+  const groups = await funnelCounts(db, request);
+  const names = await namesOf(db, request.groupBy, groups.flatMap((g) => (g.group === null ? [] : [g.group])));
+  const rows: FunnelRow[] = groups.map(({ group, counts }) => ({
+    id: group ?? '-',
+    group,
+    label: group === null ? WITHOUT_KEY[request.groupBy] : (names.get(group) ?? group),
+    ...counts,
+  }));
+  const inTime = request.groupBy === 'day' || request.groupBy === 'week';
+  return rows.sort((a, b) => {
+    if ((a.group === null) !== (b.group === null)) return a.group === null ? 1 : -1;
+    if (inTime) return (a.group ?? '').localeCompare(b.group ?? '');
+    return a.label.localeCompare(b.label, 'en', { numeric: true }) || (a.group ?? '').localeCompare(b.group ?? '');
+  });
+}

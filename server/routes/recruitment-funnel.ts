@@ -1,0 +1,67 @@
+/**
+ * GET /api/recruitment-funnel: the funnel's stage counts (server/funnel/), one `funnel-rows`
+ * resource per group, with the stages' definitions in meta. Any member of staff; what they see
+ * is their sponsors' (sponsor scope). CSV with `Accept: text/csv` (http/csv-lists.ts).
+ */
+import { Hono } from 'hono';
+import { FUNNEL_DEFINITIONS, FUNNEL_FILTERS, FUNNEL_GROUPINGS, FUNNEL_ROW_TYPE, type FunnelFilter, type FunnelGrouping } from '../../core/model/funnel';
+import { isIsoDate } from '../../core/validation/isoDate';
+import type { AppEnv, Deps } from '../context';
+import { authenticate, sponsorScope } from '../auth/guards';
+import { badRequest } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendDocument, toResource } from '../http/serialize';
+import { funnelRows } from '../funnel/rows';
+import type { FunnelFilters } from '../funnel/stages';
+
+const ID_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'siteLocationId'] as const;
+
+/** The filters and grouping of a query string; anything unknown or unreadable is a 400 naming it. */
+export function parseFunnelQuery(params: URLSearchParams): { filters: FunnelFilters; groupBy: FunnelGrouping } {
+  const filters: FunnelFilters = {};
+  let groupBy: FunnelGrouping = 'none';
+  for (const name of new Set(params.keys())) {
+    if (params.getAll(name).length > 1) throw badRequest(`'${name}' may be given only once.`, name);
+    const value = (params.get(name) ?? '').trim();
+    if (name === 'groupBy') {
+      if (value === '') continue;
+      if (!(FUNNEL_GROUPINGS as readonly string[]).includes(value)) throw badRequest(`'groupBy' must be one of: ${FUNNEL_GROUPINGS.join(', ')}.`, 'groupBy');
+      groupBy = value as FunnelGrouping;
+      continue;
+    }
+    if (!(FUNNEL_FILTERS as readonly string[]).includes(name)) {
+      throw badRequest(`Unknown query parameter '${name}'. Filter by one of: ${FUNNEL_FILTERS.join(', ')}, or group with groupBy.`, name);
+    }
+    if (value === '') continue;
+    const filter = name as FunnelFilter;
+    if ((ID_FILTERS as readonly string[]).includes(filter)) {
+      const id = parseId(value);
+      if (id === null) throw badRequest(`'${name}' must be an id.`, name);
+      filters[filter as (typeof ID_FILTERS)[number]] = id;
+    } else if (filter === 'from' || filter === 'to') {
+      if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
+      filters[filter] = value;
+    } else if (filter === 'oFormIdentity') {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw badRequest("'oFormIdentity' is not a survey identity.", name);
+      filters.oFormIdentity = value;
+    }
+  }
+  if (filters.from !== undefined && filters.to !== undefined && filters.from > filters.to) throw badRequest("'from' must be on or before 'to'.", 'from');
+  return { filters, groupBy };
+}
+
+export function recruitmentFunnelRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', async (c) => {
+    const { filters, groupBy } = parseFunnelQuery(new URL(c.req.url).searchParams);
+    const rows = await funnelRows(deps.db, { filters, groupBy, sponsorScope: sponsorScope(c.get('user')) });
+    return sendDocument(c, {
+      data: rows.map(({ id, ...attributes }) => toResource(FUNNEL_ROW_TYPE, id, { ...attributes })),
+      meta: { total: rows.length, groupBy, definitions: FUNNEL_DEFINITIONS },
+    });
+  });
+
+  return app;
+}

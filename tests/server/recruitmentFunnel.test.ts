@@ -1,0 +1,262 @@
+/**
+ * The recruitment funnel on the real server and database, from a scripted set of participants
+ * driven through the participant API (views, pages, qualification, sites, contact, delivery to
+ * a real local record system and its signed callback): exact stage counts for every grouping
+ * and filter, the 400s, CSV, and the sponsor scope.
+ *
+ * Sponsor A's channel, on three days over two weeks:
+ *   day 1 (Tue 2031-05-06)  a view without a start or source; P1 answers page 1 and leaves on
+ *                           page 2; P2 is disqualified (both from the newsletter)
+ *   day 2 (Wed 2031-05-07)  P3, in Spanish, qualifies but finds no site (newsletter, read from the page address)
+ *   day 3 (Tue 2031-05-13)  P4 and P5 complete with contacts at the site (facebook); P4 is
+ *                           delivered, then screened and randomized through the callback
+ * Sponsor B: P6 completes with a contact on day 2 (an engagement without a record system).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createHarness, json, type Harness } from './harness';
+import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { parseCsv } from '../support/csv';
+import { contacts, engagements, oFormSubmissions, rmsProviders } from '../../server/db/schema';
+import { settleDeliveries } from '../../server/rms/worker';
+import { newWebhookSecret, signStandardWebhook } from '../support/standardWebhooks';
+import { FUNNEL_STAGES, type FunnelCounts } from '../../core/model/funnel';
+import type { Utm } from '../../core/participant/attribution';
+
+const SECRET = newWebhookSecret();
+const DAY1 = '2031-05-06T10:00:00.000Z';
+const DAY2 = '2031-05-07T15:00:00.000Z';
+const DAY3 = '2031-05-13T09:30:00.000Z';
+const NEWSLETTER = { utm_source: 'newsletter', utm_campaign: 'may-letter' };
+const FACEBOOK = { utm_source: 'facebook', utm_campaign: 'may-ads' };
+
+let h: Harness;
+let a: ParticipantFixture;
+let b: ParticipantFixture;
+let superToken: string;
+let scopedToken: string;
+let server: http.Server;
+
+const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
+
+/** A view of the channel's survey on the clock's day, as the widget asks for it. */
+async function view(f: ParticipantFixture, options: { language?: string; utm?: Utm } = {}) {
+  const query = new URLSearchParams({ mediaChannelId: String(f.mediaChannelId), ...(options.language ? { language: options.language } : {}), ...options.utm });
+  const res = await h.request('GET', `/api/o-forms/participant-start?${query}`);
+  expect(res.status).toBe(200);
+}
+
+/** Dates the submission on the clock's instant (the database stamps it with its own clock). */
+async function dated(submissionId: string) {
+  await h.db.update(oFormSubmissions).set({ created: h.clock() }).where(eq(oFormSubmissions.id, Number(submissionId)));
+}
+
+async function qualification(submissionId: string, token: string) {
+  return (await json(await h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: withToken(token) }))).meta;
+}
+
+/** Qualified, the site found and chosen, the contact left; answers the contact's id once its delivery settled. */
+async function completeWithContact(f: ParticipantFixture, email: string, utm?: Utm): Promise<number> {
+  const { submissionId, token } = await runQualified(h, f, { utm });
+  await dated(submissionId);
+  expect((await qualification(submissionId, token)).isQualified).toBe(true);
+  const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=10001`, { headers: withToken(token) }));
+  expect(sites.data).toHaveLength(1);
+  expect((await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: withToken(token) })).status).toBe(200);
+  const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+    headers: withToken(token),
+    body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ada', email, phone: '212-555-0100' }, acceptTerms: true } } },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  await settleDeliveries();
+  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+  return contact!.id;
+}
+
+async function script() {
+  h.clock.set(DAY1);
+  await view(a);
+  // P1: answers page 1, leaves on page 2.
+  await view(a, { utm: NEWSLETTER });
+  const p1 = await startSubmission(h, a, { utm: NEWSLETTER });
+  await dated(p1.submissionId);
+  const left = await answerPage(h, p1.token, p1.firstEntryId, { q_choice: 'yes' });
+  expect(left.meta.nextContainerIdentity).toBe('p2');
+  // P2: disqualified.
+  await view(a, { utm: NEWSLETTER });
+  const p2 = await startSubmission(h, a, { utm: NEWSLETTER });
+  await dated(p2.submissionId);
+  const p2a = await answerPage(h, p2.token, p2.firstEntryId, { q_choice: 'no' });
+  const p2b = await answerPage(h, p2.token, p2a.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(h, p2.token, p2b.meta.nextContainerEntryId!, { q_zip: '10001' });
+  expect((await qualification(p2.submissionId, p2.token)).outcome).toBe('notQualified');
+
+  h.clock.set(DAY2);
+  // P3: Spanish, qualified, no site near.
+  await view(a, { language: 'es', utm: NEWSLETTER });
+  const p3 = await runQualified(h, a, { language: 'es', mediaChannelUrl: 'https://partner.example/trial?utm_source=newsletter&utm_campaign=may-letter&email=x@example.com' });
+  await dated(p3.submissionId);
+  expect((await qualification(p3.submissionId, p3.token)).isQualified).toBe(true);
+  const far = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${p3.submissionId}?zip=08540`, { headers: withToken(p3.token) }));
+  expect(far.meta.outcome).toBe('noTrialSites');
+  // P6, sponsor B.
+  await view(b);
+  await completeWithContact(b, 'bea@example.com');
+
+  h.clock.set(DAY3);
+  await view(a, { utm: FACEBOOK });
+  const p4 = await completeWithContact(a, 'ada@example.com', FACEBOOK);
+  await view(a, { utm: FACEBOOK });
+  await completeWithContact(a, 'ADA@example.com', FACEBOOK);
+  const body = JSON.stringify({ contactId: p4, randomized: true });
+  const callback = await h.request('POST', '/api/rms-callback', {
+    body,
+    headers: { 'Content-Type': 'application/json', ...(await signStandardWebhook(SECRET, 'msg_funnel_1', h.clock().getTime() / 1000, body)) },
+  });
+  expect(callback.status).toBe(200);
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"accepted":true}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/contacts`;
+  h = await createHarness();
+  a = await createParticipantFixture(h.db);
+  b = await createParticipantFixture(h.db);
+  const [provider] = await h.db.insert(rmsProviders).values({ name: 'Funnel webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 10_000 }).returning();
+  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, a.engagementIds[0]));
+  await h.createUser({ username: 'funnel-sponsor-a', password: 'funnel-sponsor-a', roles: ['User'], sponsorIds: [a.sponsorId] });
+  await script();
+  // Signed in at the script's last instant, where the clock stays.
+  superToken = await h.token();
+  scopedToken = await h.token('funnel-sponsor-a', 'funnel-sponsor-a');
+});
+
+afterAll(async () => {
+  await settleDeliveries();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await h.close();
+});
+
+type Row = { id: string; type: string; attributes: FunnelCounts & { group: string | null; label: string } };
+
+async function funnel(query: string, token = superToken): Promise<{ rows: Row[]; meta: Record<string, unknown> }> {
+  const res = await h.request('GET', `/api/recruitment-funnel${query ? `?${query}` : ''}`, { token });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const body = await json(res);
+  return { rows: body.data, meta: body.meta };
+}
+
+/** The counts in stage order, for compact expectations. */
+const stages = (row: Row | undefined) => FUNNEL_STAGES.map((s) => row?.attributes[s]);
+const byGroup = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.attributes.group ?? 'null', stages(r)]));
+
+//                                viewed started completed qualified site contacted delivered screened randomized
+const A_TOTAL = [6, 5, 4, 3, 2, 2, 2, 1, 1];
+const B_TOTAL = [1, 1, 1, 1, 1, 1, 1, 0, 0];
+const NOTHING = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+
+describe('GET /api/recruitment-funnel', () => {
+  it('counts each stage once, a later stage never above an earlier one, with the definitions', async () => {
+    const { rows, meta } = await funnel(`sponsorId=${a.sponsorId}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ type: 'funnel-rows', attributes: { group: null, label: 'All' } });
+    expect(stages(rows[0])).toEqual(A_TOTAL);
+    expect(Object.keys(meta.definitions as object)).toEqual([...FUNNEL_STAGES]);
+    const all = await funnel('');
+    expect(stages(all.rows[0])).toEqual(A_TOTAL.map((n, i) => n + B_TOTAL[i]!));
+  });
+
+  it('groups by engagement, media channel, language, site, day and week', async () => {
+    const scoped = `sponsorId=${a.sponsorId}`;
+    expect(byGroup((await funnel(`${scoped}&groupBy=engagement`)).rows)).toEqual({ [a.engagementIds[0]]: A_TOTAL });
+    const channels = (await funnel('groupBy=mediaChannel')).rows;
+    expect(byGroup(channels)).toEqual({ [a.mediaChannelId]: A_TOTAL, [b.mediaChannelId]: B_TOTAL });
+    expect(channels.map((r) => r.attributes.label).sort()).toEqual([expect.stringMatching(/^Channel /), expect.stringMatching(/^Channel /)]);
+    expect(byGroup((await funnel(`${scoped}&groupBy=language`)).rows)).toEqual({
+      en: [5, 4, 3, 2, 2, 2, 2, 1, 1],
+      es: [1, 1, 1, 1, 0, 0, 0, 0, 0],
+    });
+    expect(byGroup((await funnel(`${scoped}&groupBy=site`)).rows)).toEqual({
+      [a.siteLocationId]: [0, 2, 2, 2, 2, 2, 2, 1, 1],
+      null: [6, 3, 2, 1, 0, 0, 0, 0, 0],
+    });
+    const days = (await funnel(`${scoped}&groupBy=day`)).rows;
+    expect(days.map((r) => r.attributes.group)).toEqual(['2031-05-06', '2031-05-07', '2031-05-13']);
+    expect(byGroup(days)).toEqual({
+      '2031-05-06': [3, 2, 1, 0, 0, 0, 0, 0, 0],
+      '2031-05-07': [1, 1, 1, 1, 0, 0, 0, 0, 0],
+      '2031-05-13': [2, 2, 2, 2, 2, 2, 2, 1, 1],
+    });
+    const sources = (await funnel(`${scoped}&groupBy=source`)).rows;
+    expect(byGroup(sources)).toEqual({
+      newsletter: [3, 3, 2, 1, 0, 0, 0, 0, 0],
+      facebook: [2, 2, 2, 2, 2, 2, 2, 1, 1],
+      null: [1, 0, 0, 0, 0, 0, 0, 0, 0],
+    });
+    expect(sources.map((r) => r.attributes.label)).toEqual(['facebook', 'newsletter', 'No source']);
+    expect(byGroup((await funnel(`${scoped}&groupBy=campaign`)).rows)).toEqual({
+      'may-letter': [3, 3, 2, 1, 0, 0, 0, 0, 0],
+      'may-ads': [2, 2, 2, 2, 2, 2, 2, 1, 1],
+      null: [1, 0, 0, 0, 0, 0, 0, 0, 0],
+    });
+    const weeks = (await funnel(`${scoped}&groupBy=week`)).rows;
+    expect(byGroup(weeks)).toEqual({ '2031-05-05': [4, 3, 2, 1, 0, 0, 0, 0, 0], '2031-05-12': [2, 2, 2, 2, 2, 2, 2, 1, 1] });
+    expect(weeks[0]!.attributes.label).toBe('Week of 2031-05-05');
+  });
+
+  it('filters by engagement, screener, channel, survey, site and dates (inclusive)', async () => {
+    expect(stages((await funnel(`engagementId=${a.engagementIds[0]}`)).rows[0])).toEqual(A_TOTAL);
+    expect(stages((await funnel(`engagementId=${a.engagementIds[1]}`)).rows[0])).toEqual(NOTHING);
+    expect(stages((await funnel(`screenerId=${a.screenerId}`)).rows[0])).toEqual(A_TOTAL);
+    expect(stages((await funnel(`mediaChannelId=${b.mediaChannelId}`)).rows[0])).toEqual(B_TOTAL);
+    expect(stages((await funnel(`oFormIdentity=${a.oFormIdentity}`)).rows[0])).toEqual(A_TOTAL);
+    expect(stages((await funnel(`siteLocationId=${a.siteLocationId}`)).rows[0])).toEqual([0, 2, 2, 2, 2, 2, 2, 1, 1]);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-07&to=2031-05-13`)).rows[0])).toEqual([3, 3, 3, 3, 2, 2, 2, 1, 1]);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}&to=2031-05-06`)).rows[0])).toEqual([3, 2, 1, 0, 0, 0, 0, 0, 0]);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-14`)).rows[0])).toEqual(NOTHING);
+  });
+
+  it("shows a sponsor's staff only their sponsors' rows", async () => {
+    expect(stages((await funnel('', scopedToken)).rows[0])).toEqual(A_TOTAL);
+    expect(byGroup((await funnel('groupBy=mediaChannel', scopedToken)).rows)).toEqual({ [a.mediaChannelId]: A_TOTAL });
+    expect(stages((await funnel(`sponsorId=${b.sponsorId}`, scopedToken)).rows[0])).toEqual(NOTHING);
+    expect(stages((await funnel(`mediaChannelId=${b.mediaChannelId}`, scopedToken)).rows[0])).toEqual(NOTHING);
+    expect((await h.request('GET', '/api/recruitment-funnel')).status).toBe(401);
+  });
+
+  it('refuses unknown filters, groupings and unreadable values with a 400 naming them', async () => {
+    for (const [query, parameter] of [
+      ['channel=1', 'channel'],
+      ['groupBy=country', 'groupBy'],
+      ['engagementId=abc', 'engagementId'],
+      ['from=2031-02-30', 'from'],
+      ['from=2031-05-10&to=2031-05-01', 'from'],
+      ['oFormIdentity=a%20b', 'oFormIdentity'],
+      ['groupBy=day&groupBy=week', 'groupBy'],
+    ] as const) {
+      const res = await h.request('GET', `/api/recruitment-funnel?${query}`, { token: superToken });
+      expect(res.status, query).toBe(400);
+      expect((await json(res)).errors[0].source).toEqual({ parameter });
+    }
+  });
+
+  it('answers CSV with Accept: text/csv, one line per group', async () => {
+    const res = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=day`, { token: superToken, headers: { Accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...lines] = parseCsv(await res.text());
+    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES]);
+    expect(lines).toEqual([
+      ['2031-05-06', '2031-05-06', '2031-05-06', '3', '2', '1', '0', '0', '0', '0', '0', '0'],
+      ['2031-05-07', '2031-05-07', '2031-05-07', '1', '1', '1', '1', '0', '0', '0', '0', '0'],
+      ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1'],
+    ]);
+  });
+});
