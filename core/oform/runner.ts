@@ -217,7 +217,14 @@ export interface Qualification {
 
 /** The server's answer to a page's answers: where to go next, or each field's problem. */
 export type SaveResult =
-  | { ok: true; nextContainerIdentity: string | null; nextContainerEntryId: string | null; nextOFormIdentity?: string | null }
+  | {
+      ok: true;
+      nextContainerIdentity: string | null;
+      nextContainerEntryId: string | null;
+      nextOFormIdentity?: string | null;
+      /** The next page itself, when the server answered it with the save: no second call for it. */
+      nextPage?: RunnerPage | null;
+    }
   | { ok: false; errors: Record<string, string> };
 
 /** What the runner needs from the server; the participant API (or a fake in tests) provides it. */

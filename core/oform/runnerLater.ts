@@ -121,7 +121,7 @@ export function createRunMoves(context: RunContext): RunMoves {
           await attempt('saving', () => finish());
           return;
         }
-        const nextPage = await transport.page(survey, result.nextContainerIdentity);
+        const nextPage = result.nextPage?.identity === result.nextContainerIdentity ? result.nextPage : await transport.page(survey, result.nextContainerIdentity);
         let nextEntry = result.nextContainerEntryId ?? undefined;
         if (!preview && !nextEntry && context.submissionId !== null) nextEntry = (await transport.createEntry(context.submissionId, nextPage)).entryId;
         context.show(nextPage, visit(state().history, { page: nextPage.identity, entryId: nextEntry }), progress);

@@ -159,6 +159,11 @@ export const PageSavedMeta = v.strictObject({
   nextContainerEntryId: maybeText,
   /** The survey an option's transition hands over to, else null. */
   nextOFormIdentity: maybeText,
+  /**
+   * The next page with its questions (the containers route's document), so a Next is one round
+   * trip; null when the survey ends or hands over.
+   */
+  nextPage: v.nullable(PageDocument),
 });
 export type PageSavedMeta = v.InferOutput<typeof PageSavedMeta>;
 export const PageSavedDocument = v.strictObject({ meta: PageSavedMeta });

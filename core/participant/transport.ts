@@ -19,7 +19,7 @@ import { pageAttribution } from './attribution';
 import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
 import type { ContactBody, EntryBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
-import { fetchPage, startCalls, type StartOptions } from './start';
+import { fetchPage, pageOf, startCalls, type StartOptions } from './start';
 import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TYPE } from './wire';
 
 export { HttpError };
@@ -55,7 +55,9 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
   const answering = async (path: string, id: string, answers: Answers): Promise<SaveResult> => {
     const attributes: PageAnswersBody = { answers: sendable(answers) };
     const got = await call('PATCH', path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
-    return got.ok ? { ok: true, ...got.body.meta } : got;
+    if (!got.ok) return got;
+    const { nextPage, ...meta } = got.body.meta;
+    return { ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) };
   };
 
   return {

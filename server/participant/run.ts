@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { Resource } from '../../core/jsonapi';
+import type { ChildContainer, PageContainer, PageDocument, PageField } from '../../core/participant/responses';
 import { isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
 import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '../../core/model/oformDoc';
 import { checkAnswers, type Answers } from '../../core/oform/answers';
@@ -29,7 +29,6 @@ import {
   screenerSurveys,
   screeners,
 } from '../db/schema';
-import { toResource } from '../http/serialize';
 import { loadStructure, pageOf, type ContainerRow, type Structure } from '../oform/structure';
 import type { SubmissionRow } from './access';
 
@@ -153,52 +152,65 @@ function publicConfiguration(configuration: FieldConfiguration): FieldConfigurat
   };
 }
 
-/** One page as the containers route answers it: the page, its child containers and questions. */
-export function pageDocument(survey: Survey, page: ContainerRow): { data: Resource; included: Resource[] } {
+/**
+ * A page's document, built once per page row: an approved version's rows are shared and never
+ * change (loadSurvey), so its pages' documents are too; other versions' rows are read afresh per call.
+ */
+const pageDocuments = new WeakMap<ContainerRow, PageDocument>();
+
+/** One page as the containers route answers it (and a page save, the next page): the page, its child containers and questions. */
+export function pageDocument(survey: Survey, page: ContainerRow): PageDocument {
+  let document = pageDocuments.get(page);
+  if (!document) pageDocuments.set(page, (document = buildPageDocument(survey, page)));
+  return document;
+}
+
+function buildPageDocument(survey: Survey, page: ContainerRow): PageDocument {
   const children = survey.containers.filter((c) => c.parentId === page.id && c.isActive);
   const fields = fieldsOfPage(survey, page.id);
-  const container = (c: ContainerRow, withFields: boolean) =>
-    toResource(
-      CONTAINER_TYPE,
-      c.id,
-      {
-        identity: c.identity,
-        title: c.title,
-        displayOrder: c.displayOrder,
-        isActive: c.isActive,
-        oFormVersionId: String(survey.form.id),
-        oFormIdentity: survey.form.identity,
-        oFormContainerTypeId: c.containerType,
-        parentId: c.parentId === null ? null : String(c.parentId),
-      },
-      {
-        relationships: {
-          parentOFormContainer: { data: c.parentId === null ? null : { type: CONTAINER_TYPE, id: String(c.parentId) } },
-          ...(withFields
-            ? {
-                childOFormContainers: { data: children.map((x) => ({ type: CONTAINER_TYPE, id: String(x.id) })) },
-                oFormFields: { data: fields.map((f) => ({ type: FIELD_TYPE, id: String(f.id) })) },
-              }
-            : {}),
+  const ref = (id: number) => ({ type: CONTAINER_TYPE, id: String(id) }) as const;
+  const base = (c: ContainerRow): Omit<ChildContainer, 'relationships'> => ({
+    type: CONTAINER_TYPE,
+    id: String(c.id),
+    attributes: {
+      identity: c.identity,
+      title: c.title,
+      displayOrder: c.displayOrder,
+      isActive: c.isActive,
+      oFormVersionId: String(survey.form.id),
+      oFormIdentity: survey.form.identity,
+      oFormContainerTypeId: c.containerType,
+      parentId: c.parentId === null ? null : String(c.parentId),
+    },
+  });
+  const container: PageContainer = {
+    ...base(page),
+    relationships: {
+      parentOFormContainer: { data: page.parentId === null ? null : ref(page.parentId) },
+      childOFormContainers: { data: children.map((x) => ref(x.id)) },
+      oFormFields: { data: fields.map((f) => ({ type: FIELD_TYPE, id: String(f.id) })) },
+    },
+  };
+  const included: (ChildContainer | PageField)[] = [
+    ...children.map((c): ChildContainer => ({ ...base(c), relationships: { parentOFormContainer: { data: c.parentId === null ? null : ref(c.parentId) } } })),
+    ...fields.map(
+      (f): PageField => ({
+        type: FIELD_TYPE,
+        id: String(f.id),
+        attributes: {
+          identity: f.identity,
+          title: f.title,
+          type: f.type,
+          oFormFieldTypeId: f.type,
+          displayOrder: f.displayOrder,
+          containerId: String(f.containerId),
+          oFormContainerIdentity: page.identity,
+          configuration: publicConfiguration(f.configuration),
         },
-      },
-    );
-  const included = [
-    ...children.map((c) => container(c, false)),
-    ...fields.map((f) =>
-      toResource(FIELD_TYPE, f.id, {
-        identity: f.identity,
-        title: f.title,
-        type: f.type,
-        oFormFieldTypeId: f.type,
-        displayOrder: f.displayOrder,
-        containerId: String(f.containerId),
-        oFormContainerIdentity: page.identity,
-        configuration: publicConfiguration(f.configuration),
       }),
     ),
   ];
-  return { data: container(page, true), included };
+  return { data: container, included };
 }
 
 // ---------------------------------------------------------------------------------------------

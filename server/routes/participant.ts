@@ -478,6 +478,7 @@ export function participantRoutes(deps: Deps) {
         nextContainerIdentity: next.page?.identity ?? null,
         nextContainerEntryId: nextEntryId === null ? null : String(nextEntryId),
         nextOFormIdentity: next.surveyIdentity,
+        nextPage: next.page && pageDocument(survey, next.page),
       },
     } satisfies ParticipantAnswer<'pageSaved'>);
   });
@@ -497,7 +498,13 @@ export function participantRoutes(deps: Deps) {
     if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
     const next = nextAfter(survey, page, answers);
     return sendDocument(c, {
-      meta: { success: true, nextContainerIdentity: next.page?.identity ?? null, nextContainerEntryId: null, nextOFormIdentity: next.surveyIdentity },
+      meta: {
+        success: true,
+        nextContainerIdentity: next.page?.identity ?? null,
+        nextContainerEntryId: null,
+        nextOFormIdentity: next.surveyIdentity,
+        nextPage: next.page && pageDocument(survey, next.page),
+      },
     } satisfies ParticipantAnswer<'pageSaved'>);
   });
 

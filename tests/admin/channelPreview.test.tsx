@@ -19,7 +19,7 @@ const page: PageDocument = {
   },
   included: [],
 };
-const saved: PageSavedMeta = { success: true, nextContainerIdentity: null, nextContainerEntryId: null, nextOFormIdentity: null };
+const saved: PageSavedMeta = { success: true, nextContainerIdentity: null, nextContainerEntryId: null, nextOFormIdentity: null, nextPage: null };
 
 const previews: string[] = [];
 const handler: Handler = async (request, url) => {

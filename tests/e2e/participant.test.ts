@@ -4,7 +4,7 @@
  * resumes on the same page; and the channel's hosted page.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { launchBrowser } from './browser';
 
 const baseUrl = inject('baseUrl');
@@ -36,8 +36,16 @@ describe('a participant on the demo page', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${baseUrl}/demo/`);
     await answerFirstPage(page);
+    // A Next is one call: the page's save answers the next page (page timing follows, not waited for).
+    const calls: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.url().includes('/api/') && !r.url().includes('/o-form-page-metrics')) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', onRequest);
     await next(page);
     await heading(page, 'Where you live');
+    page.off('request', onRequest);
+    expect(calls).toEqual([expect.stringMatching(/^PATCH \/api\/o-forms\/o-form-submission-page\/\d+$/)]);
     await page.locator('[data-trial-widget] input').fill('10001');
     await next(page);
     await heading(page, 'Choose a study site');

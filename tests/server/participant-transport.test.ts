@@ -79,6 +79,34 @@ describe('the participant transport', () => {
     expect(after.every((s) => s.token === transport.credentials())).toBe(true);
   });
 
+  it('moves to the next page in one call: the save answers the next page itself', async () => {
+    const transport = api();
+    const runner = createRunner({ later, transport, identity: '' });
+    await runner.start();
+    runner.answer('q_choice', 'yes');
+    await runner.next();
+    expect(runner.getState().page?.identity).toBe('p2');
+    seen.length = 0;
+    runner.answer('q_dob', '1980-02-02');
+    await runner.next();
+    expect(runner.getState()).toMatchObject({ phase: 'page', page: { identity: 'p3', fields: [{ identity: 'q_zip' }, { identity: 'q_conditions' }] } });
+    expect(seen.map((s) => new URL(s.url).pathname)).toEqual([`/api/o-forms/o-form-submission-page/${runner.getState().history[1]!.entryId}`]);
+    // The page shown is the one the server made the entry for: its answers are saved there.
+    seen.length = 0;
+    runner.answer('q_zip', '10001');
+    await runner.next();
+    expect(seen[0]!.url).toContain(`/o-form-submission-page/${runner.getState().history[2]?.entryId ?? ''}`);
+
+    // In preview too: one call a Next.
+    const preview = createRunner({ later, transport: api({ mediaChannelId: null }, 'http://localhost'), identity: f.oFormIdentity, preview: true });
+    await preview.start();
+    seen.length = 0;
+    preview.answer('q_choice', 'yes');
+    await preview.next();
+    expect(preview.getState().page?.identity).toBe('p2');
+    expect(seen.map((s) => new URL(s.url).pathname)).toEqual([`/api/o-forms/o-form-submission-page-preview/${f.pages.p1.id}`]);
+  });
+
   it("shows the server's field problems, and revisiting an earlier page sanitizes the later ones", async () => {
     const transport = api();
     const runner = createRunner({ later, transport, identity: f.oFormIdentity });

@@ -19,6 +19,8 @@ import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
 import { ageOn } from '../../server/participant/qualification';
 import { DEFAULT_OFORM_MESSAGES } from '../../core/model/oformMessage';
+import { checkParticipantAnswer } from '../../core/participant/responses';
+import type { FieldConfiguration } from '../../core/model/oform';
 import { mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
 
 let h: Harness;
@@ -215,6 +217,45 @@ describe('answers and branching', () => {
     expect(last.meta).toMatchObject({ success: true, nextContainerIdentity: null, nextContainerEntryId: null });
   });
 
+  it("answers the next page's document with the save, as the containers route does, without who an option disqualifies", async () => {
+    const { token, firstEntryId } = await startSubmission(h, f);
+    const res = await h.request('PATCH', `/api/o-forms/o-form-submission-page/${firstEntryId}`, {
+      headers: withToken(token),
+      body: { data: { type: 'o-form-submission-pages', id: firstEntryId, attributes: { answers: { q_choice: 'yes' } } } },
+    });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(() => checkParticipantAnswer('pageSaved', 200, body)).not.toThrow();
+    const page = await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&identity=p2&include=oFormFields`);
+    expect(body.meta.nextPage).toEqual(await json(page));
+    expect(body.meta.nextPage.included.map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_dob', 'q_text']);
+
+    // The last page leads to the end: no page to answer.
+    const p2 = await answerPage(h, token, body.meta.nextContainerEntryId, { q_dob: '1980-06-15' });
+    const p3 = await h.request('PATCH', `/api/o-forms/o-form-submission-page/${p2.meta.nextContainerEntryId}`, {
+      headers: withToken(token),
+      body: { data: { type: 'o-form-submission-pages', attributes: { answers: { q_zip: '10001' } } } },
+    });
+    expect((await json(p3)).meta).toMatchObject({ nextContainerIdentity: null, nextPage: null });
+
+    // What disqualifies stays on the server, in the save's answer as in the containers route's.
+    const fx = await createParticipantFixture(h.db);
+    const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, fx.fields.q_conditions.id));
+    const configuration = conditions!.configuration as FieldConfiguration;
+    const options = configuration.options.map((o) => (o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fx.engagementIds[1]] } : o));
+    await h.db.update(oFormFields).set({ configuration: { ...configuration, options } }).where(eq(oFormFields.id, conditions!.id));
+    const start = await startSubmission(h, fx);
+    const saved = await json(
+      await h.request('PATCH', `/api/o-forms/o-form-submission-page/${start.firstEntryId}`, {
+        headers: withToken(start.token),
+        body: { data: { type: 'o-form-submission-pages', attributes: { answers: { q_choice: 'skip' } } } },
+      }),
+    );
+    expect(saved.meta.nextPage.included.map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_zip', 'q_conditions']);
+    expect(JSON.stringify(saved)).not.toContain('disqualifiedFor');
+    expect(JSON.stringify(saved)).not.toMatch(/"isDisqualified":true/);
+  });
+
   it("keeps a child container's answers on the child entry of the page entry", async () => {
     const fx = await createParticipantFixture(h.db);
     const [child] = await h.db.insert(oFormContainers).values({ identity: 'p2-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p2.id }).returning();
@@ -290,7 +331,9 @@ describe('answers and branching', () => {
     const before = await h.db.select().from(oFormFieldEntries);
     const res = await h.request('PATCH', `/api/o-forms/o-form-submission-page-preview/${f.pages.p1.id}`, { body: { data: { attributes: { answers: { q_choice: 'skip' } } } } });
     expect(res.status).toBe(200);
-    expect((await json(res)).meta).toEqual({ success: true, nextContainerIdentity: 'p3', nextContainerEntryId: null, nextOFormIdentity: null });
+    const previewed = await json(res);
+    expect(previewed.meta).toMatchObject({ success: true, nextContainerIdentity: 'p3', nextContainerEntryId: null, nextOFormIdentity: null });
+    expect(previewed.meta.nextPage.data).toMatchObject({ type: 'o-form-containers', id: String(f.pages.p3.id) });
     const bad = await h.request('PATCH', `/api/o-forms/o-form-submission-page-preview/${f.pages.p2.id}`, { body: { data: { attributes: { answers: {} } } } });
     expect(bad.status).toBe(422);
     expect(await h.db.select().from(oFormFieldEntries)).toHaveLength(before.length);
