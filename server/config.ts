@@ -40,6 +40,8 @@ export interface Config {
   ssoServices: Record<string, SsoServiceConfig>;
   /** Participant abuse limits per window (0 = no limit): submissions and page answers, per client address and per media channel. */
   participantLimits: ParticipantLimits;
+  /** Days after which the answers of a submission that never completed are deleted (PARTICIPANT_RETENTION_DAYS; 0 keeps them). */
+  participantRetentionDays: number;
   /** Server processes on the one port (node:cluster); more than one needs PostgreSQL. */
   workers: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rmsRetrySchedule: retrySchedule(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
+    participantRetentionDays: integer(env, 'PARTICIPANT_RETENTION_DAYS', 180, 0, 36_500),
     participantLimits: {
       windowSeconds: integer(env, 'PARTICIPANT_LIMIT_WINDOW_SECONDS', 60, 1, 24 * 3600),
       submissionsPerAddress: integer(env, 'PARTICIPANT_SUBMISSIONS_PER_ADDRESS', 30, 0, 1_000_000),

@@ -18,6 +18,7 @@ import { ensureBuilt } from './bundles';
 import { phiCipher, resolvePhiKey } from './security/phi';
 import { sealStoredSecrets } from './rms/providers';
 import { sealClearAnswers } from './participant/sealedAnswers';
+import { startRetentionJob } from './participant/retention';
 import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
 
 /** Migrations and seeding, once per start of the whole service (not per worker). */
@@ -53,6 +54,8 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   const app = createApp(deps);
   // Every process attempts the deliveries that are due; each attempt is claimed by one of them.
   const deliveries = startDeliveryWorker(deliveryOptionsOf(deps));
+  // Every process runs the retention job; its lock lets one delete at a time.
+  const retention = startRetentionJob({ db: database.db, clock: () => new Date(), days: config.participantRetentionDays, log });
 
   let stopping = false;
   const { server, closeEveryConnection } = serveApp(app, { port: config.port, hostname: config.host }, (info) => {
@@ -70,6 +73,7 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
     server.close(async () => {
       // Record-system attempts under way finish (and write their audits) before the database closes.
       await deliveries.stop();
+      await retention.stop();
       await settleDeliveries();
       await database.close();
       log.info('stopped', { signal });
