@@ -78,7 +78,14 @@ async function counts(ids: readonly string[]) {
     .where(inArray(oFormSubmissions.id, ids.map(Number)))
     .orderBy(oFormSubmissions.id);
   const entries = await h.db.select({ n: count() }).from(oFormContainerEntries).where(inArray(oFormContainerEntries.submissionId, ids.map(Number)));
-  return { submissions, pageEntries: entries[0]!.n, figures: (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId) };
+  const funnel = await h.request('GET', `/api/recruitment-funnel?mediaChannelId=${f.mediaChannelId}`, { token: await h.token() });
+  expect(funnel.status).toBe(200);
+  return {
+    submissions,
+    pageEntries: entries[0]!.n,
+    figures: (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId),
+    funnel: (await json(funnel)).data.map((row: { attributes: unknown }) => row.attributes),
+  };
 }
 
 describe('retention of answers', () => {
@@ -104,6 +111,7 @@ describe('retention of answers', () => {
     expect(await answerCount(oldCompleted.submissionId)).toBe(5);
     expect(await counts(ids)).toEqual(before);
     expect(before.figures).toMatchObject({ submissionsStarted: 4, submissionsCompleted: 1 });
+    expect(before.funnel[0]).toMatchObject({ started: 4, completed: 2, qualified: 1, contacted: 1 });
 
     // Nothing left to delete until the recent one's day comes.
     expect(await deleteExpiredAnswers(h.db, NOW, 180)).toEqual({ submissions: 0, answers: 0 });
