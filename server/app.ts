@@ -44,6 +44,7 @@ import { participantContactRoutes } from './routes/participant-contact';
 import { resendRmsAuditRoutes, rmsAuditsRoutes, rmsCallbackRoutes } from './routes/rms-audits';
 import { rmsProvidersRoutes } from './routes/rms-providers';
 import { webRoutes } from './routes/web';
+import { openApiRoutes } from './routes/openapi';
 
 export function createApp(deps: Deps) {
   // SPEC names some API paths with a trailing slash (POST /api/contact-fields/): under /api a
@@ -114,6 +115,7 @@ export function createApp(deps: Deps) {
   app.route('/api/rms-callback', rmsCallbackRoutes(deps));
   app.route('/api/export-survey-metrics', surveyMetricsRoutes(deps));
   app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));
+  app.route('/api', openApiRoutes(() => app.routes));
   app.all('/api/*', () => {
     throw notFound('API route');
   });

@@ -13,6 +13,7 @@ import { csvRow } from '../http/csv';
 import { tablePage } from '../http/list';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { plain, sendList, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
 
 export const AUDIT_EVENT_TYPE = 'audit-events';
 const FILTERS = ['entity', 'entityId', 'action', 'actorUserId', 'from', 'to'] as const;
@@ -54,7 +55,7 @@ export function auditEventsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List audit events', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const oneRecord = !!q.filters.entity && !!q.filters.entityId;
     if (!hasAnyRole(c.get('user'), oneRecord ? STAFF_ADMIN_ROLES : ['Super User'])) throw forbidden();
@@ -63,7 +64,7 @@ export function auditEventsRoutes(deps: Deps) {
     return sendList(c, data, { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/export', requireRole('Super User'), async (c) => {
+  app.get('/export', describe({ summary: 'Export the audit trail, verified, as CSV', answer: { media: 'text/csv' } }), requireRole('Super User'), async (c) => {
     const params = new URL(c.req.url).searchParams;
     const q = parseListQuery(params, { ...listSpec, defaultLimit: 1000 });
     const { rows } = await tablePage(deps.db, auditEvents, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 }, { where: conditions(q.filters), sorts, id: auditEvents.id });

@@ -18,6 +18,7 @@ import { verifyTotp } from '../auth/totp';
 import { findUserByUsername, loadUser } from '../auth/users';
 import { claimHandoff } from '../auth/sso-handoff';
 import { recordAudit } from '../audit/trail';
+import { describe } from '../openapi/describe';
 
 export const LOGIN_MESSAGES = {
   invalid: 'Invalid username or password.',
@@ -84,7 +85,7 @@ export function authRoutes(deps: Deps) {
     return answer(c, 200, { success: true, ...(await tokensFor(user.row.id, now)), data: { user: { ...publicUser, identityProvider: service.name } } });
   };
 
-  app.post('/login', async (c) => {
+  app.post('/login', describe({ summary: 'Sign in (username, password, and a two-factor code when enrolled)', access: 'public', body: { json: LoginBody } }), async (c) => {
     const authService = c.req.query('auth_service');
     if (authService !== undefined) return signInWithSso(c, authService);
 
@@ -150,7 +151,7 @@ export function authRoutes(deps: Deps) {
     return answer(c, 200, { success: true, ...(await tokensFor(row.id, now)), data: { user: publicUser } });
   });
 
-  app.post('/refresh', async (c) => {
+  app.post('/refresh', describe({ summary: 'Trade a refresh token for new tokens', access: 'public', body: { json: RefreshBody } }), async (c) => {
     const parsed = v.safeParse(RefreshBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
     const now = nowOf(deps);
@@ -166,7 +167,7 @@ export function authRoutes(deps: Deps) {
    * Ends one sign-in: the one the refresh token belongs to, or else the one of the bearer access
    * token. Success means a sign-in of this server was ended, never that nothing was named.
    */
-  app.post('/logout', async (c) => {
+  app.post('/logout', describe({ summary: 'Sign out: revoke a refresh token', access: 'public', body: { json: LogoutBody } }), async (c) => {
     const parsed = v.safeParse(LogoutBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);
     const refresh = parsed.output.refresh_token;

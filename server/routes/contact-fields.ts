@@ -24,6 +24,7 @@ import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
+import { describe } from '../openapi/describe';
 
 export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this name.';
 
@@ -85,7 +86,7 @@ export function contactFieldsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = [];
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery));
@@ -94,7 +95,7 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a contact field' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const [row] = id === null ? [] : await db.select().from(contactFields).where(eq(contactFields.id, id));
@@ -102,7 +103,7 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput }, answer: { resource: CONTACT_FIELD_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
     await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
     await assertNameFree(db, attributes.name);
@@ -111,7 +112,7 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendResource(c, serialize(row), 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const [existing] = id === null ? [] : await db.select().from(contactFields).where(eq(contactFields.id, id));
     if (!existing || id === null) throw notFound('contact field');
@@ -127,7 +128,7 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendResource(c, serialize(row as Row));
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a contact field', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const deleted = id === null ? [] : await db.delete(contactFields).where(eq(contactFields.id, id)).returning({ id: contactFields.id });
     if (deleted.length === 0) throw notFound('contact field');

@@ -9,6 +9,7 @@ import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny } from '../http/sql';
+import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'> = {
   type: COUNTRY_TYPE,
@@ -28,7 +29,7 @@ export function countriesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const where = and(
       q.filters.searchQuery?.trim() ? ilikeAny([countries.name, countries.isoCode], q.filters.searchQuery) : undefined,
@@ -39,7 +40,7 @@ export function countriesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a country' }), async (c) => {
     const id = parseId(c.req.param('id'));
     const [row] = id === null ? [] : await db.select().from(countries).where(eq(countries.id, id));
     if (!row) throw notFound('country');

@@ -24,6 +24,7 @@ import { orderBy } from '../http/sql';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from '../domain/file-types';
 import { localFileStorage, type FileStorage } from '../storage';
+import { describe } from '../openapi/describe';
 
 const storages = new WeakMap<Deps, FileStorage>();
 
@@ -85,7 +86,7 @@ export function engagementFilesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = [engagementScope(c.get('user'))];
     if (q.filters.engagementId !== undefined) {
@@ -109,7 +110,7 @@ export function engagementFilesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.post('/:engagementId', async (c) => {
+  app.post('/:engagementId', describe({ summary: 'Upload a file to an engagement', body: { upload: 'file' }, answer: { resource: null, status: 201 } }), async (c) => {
     const user = c.get('user');
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), user);
     if (!engagement) throw notFound('engagement');
@@ -137,13 +138,13 @@ export function engagementFilesRoutes(deps: Deps) {
     }
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement file' }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('file');
     return sendResource(c, serialize(row));
   });
 
-  app.get('/:id/download', async (c) => {
+  app.get('/:id/download', describe({ summary: 'Download an engagement file' }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('file');
     const bytes = await storage.get(row.storageKey);
@@ -162,7 +163,7 @@ export function engagementFilesRoutes(deps: Deps) {
     });
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete an engagement file', answer: { empty: true } }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('file');
     await db.delete(engagementFiles).where(eq(engagementFiles.id, row.id));

@@ -29,6 +29,7 @@ import { sendDocument, sendList, sendResource, toResource } from '../http/serial
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { siteLocationColumns, toSiteLocation } from './site-locations';
+import { describe } from '../openapi/describe';
 
 const UNKNOWN_SITE = 'Choose a site location from the list.';
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
@@ -117,7 +118,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const conditions: (SQL | undefined)[] = [engagementScope(c.get('user'))];
@@ -161,7 +162,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement site association' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findLink(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('site link');
@@ -169,7 +170,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Associate a site location with an engagement', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput }, answer: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, EngagementSiteLocationInput, { type: ENGAGEMENT_SITE_LOCATION_TYPE });
     const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
     if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
@@ -189,7 +190,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize(row as Row), 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update an engagement site association', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch }, answer: { resource: ENGAGEMENT_SITE_LOCATION_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findLink(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('site link');
@@ -203,7 +204,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row));
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Remove an engagement site association', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findLink(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('site link');
@@ -211,7 +212,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  app.post('/upload/:engagementId', requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+  app.post('/upload/:engagementId', describe({ summary: "Upload an engagement's site list (CSV or Excel)", body: { upload: 'file' } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), c.get('user'));
     if (!engagement) throw notFound('engagement');
     const upload = await readUpload(c, deps.config.uploadLimitBytes);

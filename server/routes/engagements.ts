@@ -49,6 +49,7 @@ import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
 import { IDENTIFICATION_TAKEN } from './sponsors';
 import { fileStorage } from './engagement-files';
+import { describe } from '../openapi/describe';
 
 export const UNKNOWN_SPONSOR = 'Choose a sponsor from the list.';
 export const UNKNOWN_RMS_PROVIDER = 'Choose a record-system provider from the list.';
@@ -337,7 +338,7 @@ export function engagementsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List engagements', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = [];
@@ -389,7 +390,7 @@ export function engagementsRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findEngagement(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('engagement');
@@ -398,7 +399,7 @@ export function engagementsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields, q.include, links), 200, includedResources([row], q.include, links));
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput }, answer: { resource: ENGAGEMENT_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes, relationships } = await readResource(c, EngagementInput, { type: ENGAGEMENT_TYPE });
     assertDates(attributes);
@@ -417,7 +418,7 @@ export function engagementsRoutes(deps: Deps) {
     return sendOne(c, db, id, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findEngagement(db, id, user);
@@ -442,7 +443,7 @@ export function engagementsRoutes(deps: Deps) {
     return sendOne(c, db, id);
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findEngagement(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('engagement');

@@ -26,6 +26,7 @@ import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
+import { describe } from '../openapi/describe';
 
 const ATTRIBUTES = ['keyName', 'message', 'translations', 'messageType', 'created', 'modified'] as const;
 
@@ -67,7 +68,7 @@ export function genericMessagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = [];
     const messageType = q.filters.messageType;
@@ -85,7 +86,7 @@ export function genericMessagesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a generic message' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const [row] = id === null ? [] : await db.select().from(genericMessages).where(eq(genericMessages.id, id));
@@ -94,7 +95,7 @@ export function genericMessagesRoutes(deps: Deps) {
   });
 
   /** `translations` replaces the whole map: languages left out lose their translation. */
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a generic message', body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch }, answer: { resource: GENERIC_MESSAGE_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const [existing] = id === null ? [] : await db.select().from(genericMessages).where(eq(genericMessages.id, id));
     if (!existing || id === null) throw notFound('generic message');

@@ -5,12 +5,13 @@
 import { Hono } from 'hono';
 import { sql } from 'drizzle-orm';
 import type { AppEnv, Deps } from '../context';
+import { describe } from '../openapi/describe';
 
 const TIMEOUT_MS = 2000;
 
 export function healthRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'Health: whether the database answers', access: 'public' }), async (c) => {
     const started = performance.now();
     try {
       await Promise.race([

@@ -25,6 +25,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { describe } from '../openapi/describe';
 
 export const LANGUAGE_MESSAGES = {
   isoCodeTaken: 'This language code is already in use.',
@@ -126,7 +127,7 @@ export function languagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const conditions: (SQL | undefined)[] = [];
@@ -139,7 +140,7 @@ export function languagesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a language' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const [row] = id === null ? [] : await db.select().from(languages).where(eq(languages.id, id));
@@ -147,7 +148,7 @@ export function languagesRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, LanguageInput, { type: LANGUAGE_TYPE });
     await assertIsoCodeFree(db, attributes.isoCode);
     const [row] = await db.insert(languages).values(attributes).returning().catch(rethrowConstraint);
@@ -155,7 +156,7 @@ export function languagesRoutes(deps: Deps) {
     return sendResource(c, serialize(row), 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const [existing] = id === null ? [] : await db.select().from(languages).where(eq(languages.id, id));
     if (!existing || id === null) throw notFound('language');
@@ -186,7 +187,7 @@ export function languagesRoutes(deps: Deps) {
    * Deleting keeps the translations stored under the code: they are unused while no language
    * has it, and come back if the language is added again.
    */
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a language', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const [existing] = id === null ? [] : await db.select().from(languages).where(eq(languages.id, id));
     if (!existing || id === null) throw notFound('language');

@@ -25,6 +25,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { describe } from '../openapi/describe';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type LookupTable = PgTableWithColumns<any> & { id: AnyColumn; name: AnyColumn };
@@ -55,7 +56,7 @@ function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOpti
   const serialize = (row: Record<string, unknown>, selected: Set<string> | null = null) =>
     toResource(type, row.id as number, withActive ? { name: row.name, isActive: row.isActive } : { name: row.name }, { fields: selected });
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: spec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const isActive = withActive ? parseBooleanFilter(q.filters.isActive, 'isActive') : undefined;
     const where = and(
@@ -66,7 +67,7 @@ function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOpti
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a lookup entry' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, spec);
     const id = parseId(c.req.param('id'));
     const [row] = id === null ? [] : ((await db.select().from(table).where(eq(table.id, id))) as Record<string, unknown>[]);
@@ -75,7 +76,7 @@ function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOpti
   });
 
   if (input) {
-    app.post('/', async (c) => {
+    app.post('/', describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: null, status: 201 } }), async (c) => {
       const { attributes } = await readResource(c, input, { type });
       const values = withActive ? { name: attributes.name, isActive: attributes.isActive ?? true } : { name: attributes.name };
       const [row] = (await db

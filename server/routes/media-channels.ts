@@ -35,6 +35,8 @@ import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { findScreener, screenerScope } from './screeners';
 import { participantCors } from '../participant/cors';
+import { describe } from '../openapi/describe';
+import { PARTICIPANT_ANSWERS } from '../../core/participant/responses';
 
 export const UNKNOWN_MEDIA_CHANNEL_SCREENER = 'Choose a screener from the list.';
 export const SURVEY_NOT_IN_SCREENER = "Choose one of the surveys of this channel's screener.";
@@ -130,7 +132,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendResource(c, (await serializeAll(db, [row]))[0]!, status);
   };
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List media channels', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = [screenerScope(c.get('user')), ...filterConditions(q.filters, FILTERS)];
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
@@ -148,7 +150,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendList(c, await serializeAll(db, rows, q.fields), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a media channel' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('media channel');
@@ -160,7 +162,7 @@ export function mediaChannelsRoutes(deps: Deps) {
    * in the order it tries them, each named by its current version; `starts` marks the one a
    * participant gets now (none while the channel, its screener or every survey is off).
    */
-  app.get('/:id/served-surveys', async (c) => {
+  app.get('/:id/served-surveys', describe({ summary: 'List served surveys', answer: { list: null } }), async (c) => {
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     const [channel] = found ? await db.select().from(mediaChannels).where(eq(mediaChannels.id, found.id)) : [];
     if (!channel) throw notFound('media channel');
@@ -185,7 +187,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput }, answer: { resource: MEDIA_CHANNEL_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
     await assertScreener(db, attributes.screenerId, c.get('user'));
     const [row] = await db.insert(mediaChannels).values(attributes).returning({ id: mediaChannels.id }).catch(rethrowConstraint);
@@ -193,7 +195,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendOne(c, row.id, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findChannel(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('media channel');
@@ -240,7 +242,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: "List a media channel's surveys", answer: { list: null } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, {
       type: MEDIA_CHANNEL_SURVEY_TYPE,
       sorts: ['oFormIdentity', 'isActive'] as const,
@@ -269,7 +271,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     return sendList(c, rows.map(linkResource), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
     const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
     if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: 'Choose a media channel from the list.' }]);
@@ -290,7 +292,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     return sendLink(c, db, row.id, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: "Update a media channel's survey", body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyPatch }, answer: { resource: MEDIA_CHANNEL_SURVEY_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const [link] = id === null ? [] : await db.select().from(mediaChannelSurveys).where(eq(mediaChannelSurveys.id, id));
     if (!link || id === null || !(await findChannel(db, link.mediaChannelId, c.get('user')))) throw notFound('media channel survey');
@@ -315,7 +317,7 @@ export function transitionMediaChannelRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   // The widget asks from the partner's page (naming its channel in ?mediaChannelId=, like every participant call).
   app.use('/:identity/:fromId', participantCors(deps));
-  app.get('/:identity/:fromId', async (c) => {
+  app.get('/:identity/:fromId', describe({ summary: 'Find the media channel a transition survey continues on', access: 'public', answer: { document: PARTICIPANT_ANSWERS.transitionChannel } }), async (c) => {
     const identity = c.req.param('identity');
     const fromId = parseId(c.req.param('fromId'));
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(identity) || fromId === null) throw notFound('media channel');

@@ -24,6 +24,7 @@ import { attachmentDisposition } from '../http/upload';
 import { renderSurveyPdf, type PdfMessage, type PdfPage, type SurveyPdf } from '../pdf/oformPdf';
 import { loadStructure } from '../oform/structure';
 import { findForm, selectForms, type FormRow } from '../oform/versions';
+import { describe } from '../openapi/describe';
 
 /** A file name from the survey's title: letters, digits and hyphens, then the version. */
 export function exportFilename(form: Pick<FormRow, 'title' | 'version'>, extension: string, suffix = ''): string {
@@ -140,7 +141,7 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
    * showApproved 0 exports this version; 1 exports the approved version of its survey (409
    * while there is none), so a link to any version can always fetch what participants see.
    */
-  app.post('/export-to-pdf/:id/:showApproved', async (c) => {
+  app.post('/export-to-pdf/:id/:showApproved', describe({ summary: 'Export a survey version as PDF' }), async (c) => {
     const user = c.get('user');
     const flag = c.req.param('showApproved');
     if (flag !== '0' && flag !== '1') throw badRequest("'showApproved' must be 0 or 1.", 'showApproved');
@@ -165,7 +166,7 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendResource(c, toResource(OFORM_EXPORT_TYPE, id, attributes));
   });
 
-  app.get('/o-form-exports/:id', async (c) => {
+  app.get('/o-form-exports/:id', describe({ summary: 'Export a survey version (JSON, PDF or CSV of answers)', answer: { media: 'application/pdf' } }), async (c) => {
     const user = c.get('user');
     const form = await findForm(db, parseId(c.req.param('id')), user);
     if (!form) throw notFound('survey export');
@@ -246,6 +247,6 @@ async function sendMetricsCsv(c: Context<AppEnv>, db: Db) {
 export function surveyMetricsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  app.get('/:id', (c) => sendMetricsCsv(c, deps.db));
+  app.get('/:id', describe({ summary: "Export a survey version's page metrics" }), (c) => sendMetricsCsv(c, deps.db));
   return app;
 }

@@ -24,6 +24,7 @@ import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { orderBy, pgErrorCode } from '../http/sql';
 import { findForm, lockEditable } from '../oform/versions';
+import { describe } from '../openapi/describe';
 
 export const MESSAGE_EXISTS = 'This version already has a message of this type in this language; change that one instead.';
 const UNKNOWN_VERSION = 'Choose a survey version from the list.';
@@ -55,7 +56,7 @@ const visibleVersionIds = (db: Db, user: AuthUser) =>
   db.select({ id: oForms.id }).from(oForms).innerJoin(engagements, eq(engagements.id, oForms.engagementId)).where(engagementScope(user));
 
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-default-messages', (c) => {
+  app.get('/o-form-default-messages', describe({ summary: 'List the default survey messages', answer: { list: null } }), (c) => {
     const data = OFORM_MESSAGE_TYPES.flatMap((type) =>
       (['en', 'es'] as const).map((language) =>
         toResource(OFORM_DEFAULT_MESSAGE_TYPE, `${type}:${language}`, { messageType: type, language, message: DEFAULT_OFORM_MESSAGES[type][language] }),
@@ -64,7 +65,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, data, { total: data.length, page: 1, limit: data.length });
   });
 
-  app.get('/o-form-messages', async (c) => {
+  app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const versionId = q.filters.o_form_version_id;
     if (versionId !== undefined && parseId(versionId) === null) throw badRequest("'o_form_version_id' must be a survey version id.", 'o_form_version_id');
@@ -85,7 +86,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, rows.map(serialize), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.post('/o-form-messages', async (c) => {
+  app.post('/o-form-messages', describe({ summary: 'Create a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput }, answer: { resource: OFORM_MESSAGE_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, OFormMessageInput, { type: OFORM_MESSAGE_TYPE });
     const form = await findForm(db, attributes.oFormVersionId, user);
@@ -107,7 +108,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     return sendResource(c, serialize(row), 201);
   });
 
-  app.patch('/o-form-messages/:id', async (c) => {
+  app.patch('/o-form-messages/:id', describe({ summary: 'Update a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessagePatch }, answer: { resource: OFORM_MESSAGE_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const [existing] = id === null ? [] : await db.select().from(oFormMessages).where(eq(oFormMessages.id, id));

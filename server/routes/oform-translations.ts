@@ -15,9 +15,10 @@ import { parseId } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
 import { findMissingTranslations } from '../oform/translations';
 import { findForm } from '../oform/versions';
+import { describe } from '../openapi/describe';
 
 export function oFormTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/languages-o-forms', async (c) => {
+  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", answer: { list: null } }), async (c) => {
     const raw = c.req.query('oFormId');
     const formId = parseId(raw);
     if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');
@@ -46,7 +47,7 @@ export function oFormTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, data, { total: data.length, page: 1, limit: data.length });
   });
 
-  app.get('/o-forms/:id/missing-translations', async (c) => {
+  app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations" }), async (c) => {
     const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!form) throw notFound('survey');
     return sendDocument(c, { data: await findMissingTranslations(db, form) });

@@ -86,6 +86,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { describe } from '../openapi/describe';
 
 export const UNKNOWN_OFORM = 'Choose a survey version from the list.';
 export const UNKNOWN_CONTAINER = 'Choose a page from the list.';
@@ -402,7 +403,7 @@ const formSortColumns = {
 };
 
 function formsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-forms', async (c) => {
+  app.get('/o-forms', describe({ summary: 'List versioned surveys', list: formListSpec, answer: { list: formListSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, formListSpec);
     const conditions: (SQL | undefined)[] = [engagementScope(c.get('user')), ...filterConditions(q.filters, FORM_FILTERS)];
     if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
@@ -432,7 +433,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, data, { total: total?.n ?? 0, page: q.page, limit: q.limit }, [...included.values()]);
   });
 
-  app.get('/o-forms/:id', async (c) => {
+  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
     const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('survey');
@@ -440,7 +441,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendResource(c, data, 200, included);
   });
 
-  app.post('/o-forms', async (c) => {
+  app.post('/o-forms', describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
     const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
@@ -458,7 +459,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendForm(c, db, id, user, 201);
   });
 
-  app.patch('/o-forms/:id', async (c) => {
+  app.patch('/o-forms/:id', describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, user);
@@ -475,7 +476,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendForm(c, db, id, user);
   });
 
-  app.delete('/o-forms/:id', async (c) => {
+  app.delete('/o-forms/:id', describe({ summary: 'Delete a versioned survey', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('survey');
@@ -487,7 +488,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
   });
 
   /** The next version of an identity: a deep copy of its latest, same identities, new ids. */
-  app.post('/o-form-copy', async (c) => {
+  app.post('/o-form-copy', describe({ summary: 'Copy a survey version (new version or new survey)', body: { resource: OFORM_COPY_TYPE, attributes: OFormCopyInput }, answer: { resource: OFORM_COPY_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, OFormCopyInput, { type: OFORM_COPY_TYPE });
     const identity = attributes.copy_identity;
@@ -514,14 +515,14 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     });
 
   /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
-  app.get('/o-form-versions/:id', async (c) => {
+  app.get('/o-form-versions/:id', describe({ summary: 'Read a survey version with its pages and questions' }), async (c) => {
     const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('survey version');
     return sendResource(c, versionResource(row));
   });
 
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
-  app.patch('/o-form-versions/:id', async (c) => {
+  app.patch('/o-form-versions/:id', describe({ summary: 'Update a survey version (approve, rename)', body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch }, answer: { resource: OFORM_VERSION_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, user);
@@ -546,13 +547,13 @@ async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, sta
 }
 
 function containersRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-containers/:id', async (c) => {
+  app.get('/o-form-containers/:id', describe({ summary: 'Read a survey page' }), async (c) => {
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('page');
     return sendContainer(c, db, id, c.get('user'));
   });
 
-  app.post('/o-form-containers', async (c) => {
+  app.post('/o-form-containers', describe({ summary: 'Create a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput }, answer: { resource: OFORM_CONTAINER_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
     const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
@@ -586,7 +587,7 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
     return sendContainer(c, db, id, user, 201);
   });
 
-  app.patch('/o-form-containers/:id', async (c) => {
+  app.patch('/o-form-containers/:id', describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findContainer(db, id, user);
@@ -603,7 +604,7 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
     return sendContainer(c, db, id, user);
   });
 
-  app.delete('/o-form-containers/:id', async (c) => {
+  app.delete('/o-form-containers/:id', describe({ summary: 'Delete a survey page', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const context = await findContainer(db, id, c.get('user'));
     if (!context || id === null) throw notFound('page');
@@ -634,7 +635,7 @@ async function sendField(c: Context, db: Db, id: number, user: AuthUser, status:
 }
 
 function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.post('/o-form-fields', async (c) => {
+  app.post('/o-form-fields', describe({ summary: 'Create a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput }, answer: { resource: OFORM_FIELD_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
     const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
@@ -667,13 +668,13 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendField(c, db, id, user, 201);
   });
 
-  app.get('/o-form-fields/:id', async (c) => {
+  app.get('/o-form-fields/:id', describe({ summary: 'Read a survey question' }), async (c) => {
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('question');
     return sendField(c, db, id, c.get('user'));
   });
 
-  app.patch('/o-form-fields/:id', async (c) => {
+  app.patch('/o-form-fields/:id', describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findField(db, id, user);
@@ -697,7 +698,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendField(c, db, id, user);
   });
 
-  app.delete('/o-form-fields/:id', async (c) => {
+  app.delete('/o-form-fields/:id', describe({ summary: 'Delete a survey question', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const context = await findField(db, id, c.get('user'));
     if (!context || id === null) throw notFound('question');
@@ -725,7 +726,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
 
 function lookupsRoutes(app: Hono<AppEnv>, db: Db) {
   const spec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_TYPE_TYPE, sorts: ['name', 'id'], defaultSort: 'id', defaultLimit: 1000, fields: ['name', 'isChoice'] };
-  app.get('/o-form-field-types', (c) => {
+  app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: spec.type } }), (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));
     const sorted = q.sort[0]?.field === 'name' ? [...all].sort((a, b) => a.name.localeCompare(b.name) * (q.sort[0]?.desc ? -1 : 1)) : all;
@@ -738,7 +739,7 @@ function lookupsRoutes(app: Hono<AppEnv>, db: Db) {
   });
 
   const categorySpec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_CATEGORY_TYPE, sorts: ['name', 'id'], defaultSort: 'name', defaultLimit: 1000, fields: ['name'] };
-  app.get('/o-form-field-categories', async (c) => {
+  app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: categorySpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
     const [total] = await db.select({ n: count() }).from(questionCategories);
     const rows = await db

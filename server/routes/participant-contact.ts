@@ -34,7 +34,7 @@ import { ApiProblem, conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { ContactAttributes } from '../../core/participant/requests';
-import type { ParticipantAnswer, TrialSiteAttributes } from '../../core/participant/responses';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer, type TrialSiteAttributes } from '../../core/participant/responses';
 import { TRIAL_SITE_TYPE } from '../../core/participant/wire';
 import { submissionForToken, type SubmissionRow } from '../participant/access';
 import { countOnChannel } from '../domain/channelFigures';
@@ -46,6 +46,7 @@ import { qualify, type QualificationResult } from '../participant/qualification'
 import { enqueueDelivery } from '../rms/outbox';
 import { deliverSoon, deliveryOptionsOf } from '../rms/worker';
 import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
 
 /** SPEC: an engagement's radius defaults to 25 miles. */
 export const DEFAULT_RADIUS_MILES = 25;
@@ -144,7 +145,12 @@ export function participantContactRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   for (const path of PATHS) app.use(path, participantCors(deps));
 
-  app.get('/o-form-submission-sites/:submissionId', async (c) => {
+  app.get('/o-form-submission-sites/:submissionId', describe({
+    summary: 'Participant: the study sites near the participant',
+    access: 'participant',
+    query: { zip: 'The participant\'s ZIP code: sites nearest first.' },
+    answer: { document: PARTICIPANT_ANSWERS.sites },
+  }), async (c) => {
     const submission = await openSubmission(deps, c);
     const lang = submission.language;
     const from = zipCentroid(c.req.query('zip'));
@@ -166,7 +172,7 @@ export function participantContactRoutes(deps: Deps) {
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
   });
 
-  app.get('/o-form-submission-contact-fields/:submissionId', async (c) => {
+  app.get('/o-form-submission-contact-fields/:submissionId', describe({ summary: "Participant: the contact form's fields", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.contactFields } }), async (c) => {
     const submission = await openSubmission(deps, c);
     if (submission.status !== 'completed') {
       const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
@@ -189,7 +195,7 @@ export function participantContactRoutes(deps: Deps) {
     return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
   });
 
-  app.post('/o-form-submission-contact/:submissionId', async (c) => {
+  app.post('/o-form-submission-contact/:submissionId', describe({ summary: 'Participant: send contact details and the chosen site', access: 'participant', body: { json: ContactDocument }, answer: { document: PARTICIPANT_ANSWERS.contact, status: 201 } }), async (c) => {
     const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);
     if (submission.status === 'completed') throw conflict(RUN_ALREADY_COMPLETE);
     const lang = submission.language;

@@ -13,7 +13,7 @@ import { toFieldIssues } from '../../core/model/fields';
 import { isApiIsoCode } from '../../core/i18n';
 import { pageAttribution, UTM_MAX_LENGTH } from '../../core/participant/attribution';
 import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes } from '../../core/participant/requests';
-import type { AnswerProblemsDocument, Entry, ParticipantAnswer } from '../../core/participant/responses';
+import { PARTICIPANT_ANSWERS, type AnswerProblemsDocument, type Entry, type ParticipantAnswer } from '../../core/participant/responses';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from '../../core/participant/wire';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
@@ -56,6 +56,7 @@ import { isFinalOutcome, qualify } from '../participant/qualification';
 import { openAnswer, storeAnswer } from '../participant/sealedAnswers';
 import { phiOf } from '../security/phi';
 import { findForm } from '../oform/versions';
+import { describe } from '../openapi/describe';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
@@ -223,7 +224,12 @@ export function participantRoutes(deps: Deps) {
   for (const path of PARTICIPANT_PATHS) app.use(path, cors);
 
   /** Start: what the widget runs for a channel (or screener, or survey identity); counts a view. */
-  app.get('/participant-start', async (c) => {
+  app.get('/participant-start', describe({
+    summary: "Participant: what a media channel's run starts with",
+    access: 'public',
+    query: { mediaChannelId: 'The media channel.', screenerId: 'Its screener.', oFormIdentity: 'A survey to run instead of the current one (preview, transition).', language: 'The preferred language.' },
+    answer: { document: PARTICIPANT_ANSWERS.start },
+  }), async (c) => {
     const raw = { channel: c.req.query('mediaChannelId'), screener: c.req.query('screenerId'), identity: c.req.query('oFormIdentity') };
     const language = c.req.query('language') ?? null;
     const channelId = raw.channel === undefined ? null : parseId(raw.channel);
@@ -278,7 +284,12 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** A new submission (in_progress) and its token, once, in the response header. */
-  app.post('/o-form-submissions', async (c) => {
+  app.post('/o-form-submissions', describe({
+    summary: 'Participant: start a submission (answers the submission token)',
+    access: 'public',
+    body: { resource: null, attributes: SubmissionAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 },
+  }), async (c) => {
     const input = await readAttributes(c, SubmissionAttributes);
     const [found] = await formAndChannelQuery(db).execute({ oFormId: input.oFormId, mediaChannelId: input.mediaChannelId });
     if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
@@ -315,7 +326,7 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** One page with its active questions: the first page, or the page with an identity. */
-  app.get('/o-form-containers', async (c) => {
+  app.get('/o-form-containers', describe({ summary: 'Participant: read a survey page to show', access: 'public', answer: { document: PARTICIPANT_ANSWERS.page } }), async (c) => {
     const params = new URL(c.req.url).searchParams;
     for (const key of params.keys()) {
       if (!['oFormId', 'type', 'identity', 'include', 'mediaChannelId'].includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
@@ -335,7 +346,12 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** A page entry of the submission the token opens (a page; or a child container's entry under its page entry). */
-  app.post('/o-form-container-entries', async (c) => {
+  app.post('/o-form-container-entries', describe({
+    summary: 'Participant: open a page of the submission',
+    access: 'participant',
+    body: { resource: null, attributes: EntryAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.entry, status: 201 },
+  }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
     const input = await readAttributes(c, EntryAttributes);
     // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
@@ -378,7 +394,7 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** A page entry with its answers (include=oFormFieldEntries); meta.answers maps field identity to value. */
-  app.get('/o-form-container-entries/:id', async (c) => {
+  app.get('/o-form-container-entries/:id', describe({ summary: 'Participant: read a page of the submission with its answers', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.entryAnswers } }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const include = c.req.query('include');
     if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include)) throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
@@ -408,7 +424,12 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
-  app.patch('/o-form-submission-page/:id', async (c) => {
+  app.patch('/o-form-submission-page/:id', describe({
+    summary: "Participant: save a page's answers and learn where they lead",
+    access: 'participant',
+    body: { resource: null, attributes: PageAnswersAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.pageSaved },
+  }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const requestedId = parseId(c.req.param('id'));
     const found = await answerTargetForToken(db, c, requestedId);
@@ -484,7 +505,13 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
-  app.patch('/o-form-submission-page-preview/:id', async (c) => {
+  app.patch('/o-form-submission-page-preview/:id', describe({
+    summary: "Preview: where a page's answers lead (nothing stored)",
+    access: 'public',
+    query: { language: 'The language previewed.' },
+    body: { resource: null, attributes: PageAnswersAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.pageSaved },
+  }), async (c) => {
     const pageId = parseId(c.req.param('id'));
     const [container] = pageId === null ? [] : await db.select({ oFormId: oFormContainers.oFormId }).from(oFormContainers).where(eq(oFormContainers.id, pageId));
     if (!container) throw notFound('page');
@@ -509,7 +536,12 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
-  app.patch('/o-form-submission-sanitization/:id', async (c) => {
+  app.patch('/o-form-submission-sanitization/:id', describe({
+    summary: 'Participant: finish the submission',
+    access: 'participant',
+    body: { resource: null, attributes: SanitizationAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.sanitized },
+  }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
@@ -540,7 +572,7 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
-  app.get('/o-form-submission-qualification/:id', async (c) => {
+  app.get('/o-form-submission-qualification/:id', describe({ summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
@@ -569,7 +601,12 @@ export function participantRoutes(deps: Deps) {
   });
 
   /** Page timing: when a page was shown and left. */
-  app.post('/o-form-page-metrics', async (c) => {
+  app.post('/o-form-page-metrics', describe({
+    summary: 'Participant: record time spent on a page',
+    access: 'participant',
+    body: { resource: null, attributes: PageMetricAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.metric, status: 201 },
+  }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);
     const body = await readJson(c);
     const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;

@@ -14,13 +14,14 @@ import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { isDeliveredReferral } from '../rms/delivered';
+import { describe } from '../openapi/describe';
 
 export function referralsRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/counts/:id', async (c) => {
+  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement' }), async (c) => {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
     if (!engagement) throw notFound('engagement');
     const [row] = await db

@@ -34,6 +34,7 @@ import { FHIR_CONTENT_TYPE } from '../rms/fhir';
 import type { RmsAuditRow } from '../rms/outbox';
 import { deliverAllSoon, deliveryOptionsOf, resend } from '../rms/worker';
 import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
 
 const INCLUDE_PROVIDERS = 'rmsProviders';
 const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery'> = {
@@ -114,7 +115,7 @@ export function rmsAuditsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole('Super User'));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List record-system deliveries (RMS audits)', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await listAudits(deps.db, parseFilters(q.filters), q);
     const withProviders = q.include.has(INCLUDE_PROVIDERS);
@@ -145,7 +146,7 @@ export function resendRmsAuditRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole('Super User'));
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Resend record-system deliveries' }), async (c) => {
     // Only undelivered contacts are re-queued, whatever status the list was showing.
     const { status: _status, ...filters } = bulkFilters(new URL(c.req.url).searchParams);
     const options = deliveryOptionsOf(deps);
@@ -156,7 +157,7 @@ export function resendRmsAuditRoutes(deps: Deps) {
     return sendDocument(c, { meta: { queued } });
   });
 
-  app.post('/:contactId', async (c) => {
+  app.post('/:contactId', describe({ summary: "Resend one contact's record-system delivery", answer: { resource: null, status: 201 } }), async (c) => {
     const contactId = parseId(c.req.param('contactId'));
     const again = parseBooleanFilter(c.req.query('again'), 'again') ?? false;
     const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
@@ -201,7 +202,7 @@ export function rmsCallbackRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   const now = () => nowOf(deps);
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: "Record system: report a referral's status", access: 'public', body: { json: RmsCallbackInput } }), async (c) => {
     const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
     const parsed = v.safeParse(RmsCallbackInput, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
@@ -215,7 +216,7 @@ export function rmsCallbackRoutes(deps: Deps) {
     );
   });
 
-  app.post('/fhir/:providerId', async (c) => {
+  app.post('/fhir/:providerId', describe({ summary: "Record system (FHIR): report a ResearchSubject's status", access: 'public', body: { json: ResearchSubjectUpdate } }), async (c) => {
     const providerId = parseId(c.req.param('providerId'));
     const { raw, body } = await rawJson(c, /^application\/(fhir\+)?json\b/i);
     const parsed = v.safeParse(ResearchSubjectUpdate, body);

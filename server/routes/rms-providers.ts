@@ -34,6 +34,7 @@ import { testReferralFacts } from '../rms/payload';
 import { providerFor } from '../rms/provider';
 import { createProvider, deleteProvider, engagementCounts, openSecrets, toRmsProvider, updateProvider, type RmsProviderRow } from '../rms/providers';
 import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'isActive' | 'kind'> = {
   type: RMS_PROVIDER_TYPE,
@@ -72,7 +73,7 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   const full = async (row: RmsProviderRow) => toRmsProvider(row, { full: true, engagementCount: (await engagementCounts(db, [row.id])).get(row.id) ?? 0 });
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List record systems', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const kind = q.filters.kind;
@@ -91,7 +92,7 @@ export function rmsProvidersRoutes(deps: Deps) {
     return sendList(c, data, { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a record system' }), async (c) => {
     parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await load(c.req.param('id'));
     const isSuper = hasAnyRole(c.get('user'), ['Super User']);
@@ -100,26 +101,26 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   const superOnly = requireRole('Super User');
 
-  app.post('/', superOnly, async (c) => {
+  app.post('/', describe({ summary: 'Create a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput }, answer: { resource: RMS_PROVIDER_TYPE, status: 201 } }), superOnly, async (c) => {
     const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
     const row = await createProvider(db, phiOf(deps), attributes, now());
     return sendResource(c, serialize(await full(row)), 201);
   });
 
-  app.patch('/:id', superOnly, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER_TYPE } }), superOnly, async (c) => {
     const current = await load(c.req.param('id'));
     const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
     const row = await updateProvider(db, phiOf(deps), current, attributes, now());
     return sendResource(c, serialize(await full(row)));
   });
 
-  app.delete('/:id', superOnly, async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a record system', answer: { empty: true } }), superOnly, async (c) => {
     const row = await load(c.req.param('id'));
     await deleteProvider(db, row.id);
     return c.body(null, 204);
   });
 
-  app.post('/:id/test', superOnly, async (c) => {
+  app.post('/:id/test', describe({ summary: 'Send a test delivery to a record system', answer: { resource: null, status: 201 } }), superOnly, async (c) => {
     const row = await load(c.req.param('id'));
     const sentAt = now();
     const referralId = randomUUID();

@@ -39,6 +39,7 @@ import { parseId, parseListQuery } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
 import { orderBy, pgErrorCode } from '../http/sql';
 import { editableScreener, engagementIdsProblem, findScreener, screenerScope, writeEngagements } from './screeners';
+import { describe } from '../openapi/describe';
 
 export const UNKNOWN_CONTACT_FIELD = 'Choose contact fields from the list.';
 export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
@@ -78,7 +79,7 @@ export function engagementsScreenersRoutes(deps: Deps) {
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
   /** Replaces the engagements a screener serves: `{data: {type, attributes: {engagementIds}}}`. */
-  app.post('/update/:screenerId', async (c) => {
+  app.post('/update/:screenerId', describe({ summary: "Set a screener's engagements", body: { resource: 'engagements-screeners', attributes: EngagementsUpdate }, answer: { list: null } }), async (c) => {
     const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
     const { attributes } = await readResource(c, EngagementsUpdate, { type: 'engagements-screeners' });
     const ids = [...new Set(attributes.engagementIds)];
@@ -113,7 +114,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: "List a screener's contact fields", answer: { list: null } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, {
       type: CONTACT_FIELD_SCREENER_TYPE,
       sorts: CONTACT_FIELD_SCREENER_SORTS,
@@ -145,7 +146,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   });
 
   /** Replaces a screener's contact fields and their weights in one transaction. */
-  app.post('/update/:screenerId', requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+  app.post('/update/:screenerId', describe({ summary: "Set a screener's contact fields", body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate }, answer: { list: null } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
     const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
     const list = attributes.contactFieldScreeners;
@@ -189,7 +190,7 @@ export function screenerSurveysRoutes(deps: Deps) {
   const canEdit = requireRole(...STAFF_ADMIN_ROLES);
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: "List a screener's surveys", answer: { list: null } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, {
       type: SCREENER_SURVEY_TYPE,
       sorts: SCREENER_SURVEY_SORTS,
@@ -222,7 +223,7 @@ export function screenerSurveysRoutes(deps: Deps) {
    * to another of the screener's surveys (labelled with those options). Each survey is read in
    * the version participants get: the approved one, else the latest.
    */
-  app.get('/flow/:id', async (c) => {
+  app.get('/flow/:id', describe({ summary: "Read a screener's survey flow" }), async (c) => {
     const screener = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!screener) throw notFound('screener');
     const rows = await db
@@ -276,7 +277,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     return sendDocument(c, { data: toResource('screener-flows', screener.id, { ...flow }) });
   });
 
-  app.post('/', canEdit, async (c) => {
+  app.post('/', describe({ summary: 'Add a survey to a screener', body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput }, answer: { resource: SCREENER_SURVEY_TYPE, status: 201 } }), canEdit, async (c) => {
     const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
     const screener = await findScreener(db, attributes.screenerId, c.get('user'));
     if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
@@ -339,7 +340,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     return link;
   };
 
-  app.patch('/:id', canEdit, async (c) => {
+  app.patch('/:id', describe({ summary: "Update a screener's survey", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch }, answer: { resource: SCREENER_SURVEY_TYPE } }), canEdit, async (c) => {
     const link = await findLink(c.req.param('id'));
     if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
     await editableScreener(db, link.screenerId, c.get('user'));
@@ -351,7 +352,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     return sendLink(c, row.id);
   });
 
-  app.delete('/:id', canEdit, async (c) => {
+  app.delete('/:id', describe({ summary: 'Remove a survey from a screener', answer: { empty: true } }), canEdit, async (c) => {
     const link = await findLink(c.req.param('id'));
     if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
     await editableScreener(db, link.screenerId, c.get('user'));

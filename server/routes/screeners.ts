@@ -51,6 +51,7 @@ import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../oform/copy';
+import { describe } from '../openapi/describe';
 
 export const UNKNOWN_SCREENER_SPONSOR = 'Choose a sponsor from the list.';
 export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
@@ -327,7 +328,7 @@ export function screenersRoutes(deps: Deps) {
   const canEdit = requireRole(...STAFF_ADMIN_ROLES);
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List screeners', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
@@ -351,7 +352,7 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // Before '/:id'. A screener's additional languages; screenerId narrows to one screener.
-  app.get('/languages-screeners', async (c) => {
+  app.get('/languages-screeners', describe({ summary: "List a screener's languages", answer: { list: null } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, {
       type: SCREENER_LANGUAGE_TYPE,
       sorts: ['description', 'isoCode'] as const,
@@ -389,14 +390,14 @@ export function screenersRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a screener' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('screener');
     return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
   });
 
-  app.post('/', canEdit, async (c) => {
+  app.post('/', describe({ summary: 'Create a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerInput }, answer: { resource: SCREENER_TYPE, status: 201 } }), canEdit, async (c) => {
     const user = c.get('user');
     const { attributes, relationships } = await readResource(c, ScreenerInput, { type: SCREENER_TYPE });
     await assertSponsor(db, attributes.sponsorId);
@@ -416,7 +417,7 @@ export function screenersRoutes(deps: Deps) {
     return sendScreener(c, db, id, 201);
   });
 
-  app.patch('/:id', canEdit, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerPatch }, answer: { resource: SCREENER_TYPE } }), canEdit, async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findScreener(db, id, user);
@@ -451,7 +452,7 @@ export function screenersRoutes(deps: Deps) {
     return sendScreener(c, db, id);
   });
 
-  app.delete('/:id', canEdit, async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a screener', answer: { empty: true } }), canEdit, async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await editableScreener(db, id, c.get('user'));
     const channels = await mediaChannelCount(db, existing.id);
@@ -462,7 +463,7 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // Cloning: POST /api/screeners/{id}/clone (optional attributes.title), answering the copy.
-  app.post('/:id/clone', canEdit, async (c) => {
+  app.post('/:id/clone', describe({ summary: 'Clone a screener', body: { resource: SCREENER_TYPE, attributes: CloneInput }, answer: { resource: SCREENER_TYPE, status: 201 } }), canEdit, async (c) => {
     const user = c.get('user');
     const source = await findScreener(db, parseId(c.req.param('id')), user);
     if (!source) throw notFound('screener');
@@ -473,7 +474,7 @@ export function screenersRoutes(deps: Deps) {
     return sendScreener(c, db, id, 201);
   });
 
-  app.delete('/clone/:id', canEdit, async (c) => {
+  app.delete('/clone/:id', describe({ summary: 'Delete a screener clone', answer: { empty: true } }), canEdit, async (c) => {
     const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!existing) throw notFound('screener');
     if (existing.clonedFromId === null) throw conflict(NOT_A_CLONE);
@@ -494,7 +495,7 @@ export function screenersRoutes(deps: Deps) {
    * gets a new, unapproved version copied from the source survey's approved version (its
    * latest when none is approved). Answers the versions made.
    */
-  app.patch('/update-surveys/:id', canEdit, async (c) => {
+  app.patch('/update-surveys/:id', describe({ summary: "Set a screener's surveys", answer: { list: null } }), canEdit, async (c) => {
     const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!existing) throw notFound('screener');
     if (existing.clonedFromId === null) throw conflict('Only a clone takes its surveys from its source.');
@@ -535,7 +536,7 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // toggle_active of one of a screener's survey links.
-  app.patch('/surveys/:id', canEdit, async (c) => {
+  app.patch('/surveys/:id', describe({ summary: "Turn a screener's survey on or off", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyToggle }, answer: { resource: SCREENER_SURVEY_TYPE } }), canEdit, async (c) => {
     const id = parseId(c.req.param('id'));
     const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
     if (!link || id === null) throw notFound('screener survey');

@@ -24,6 +24,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { describe } from '../openapi/describe';
 
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
 export const SITE_LOCATION_LINKED = (n: number) =>
@@ -127,7 +128,7 @@ export function siteLocationsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = filterConditions(q.filters, FILTERS);
     if (q.filters.searchQuery?.trim()) {
@@ -160,14 +161,14 @@ export function siteLocationsRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a site location' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findSite(db, parseId(c.req.param('id')));
     if (!row) throw notFound('site location');
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', canChange, async (c) => {
+  app.post('/', describe({ summary: 'Create a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationInput }, answer: { resource: SITE_LOCATION_TYPE, status: 201 } }), canChange, async (c) => {
     const { attributes } = await readResource(c, SiteLocationInput, { type: SITE_LOCATION_TYPE });
     await assertCountry(db, attributes.countryId);
     await assertSiteIdFree(db, attributes.siteId);
@@ -179,7 +180,7 @@ export function siteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize((await findSite(db, created?.id ?? null)) as Row), 201);
   });
 
-  app.patch('/:id', canChange, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION_TYPE } }), canChange, async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findSite(db, id);
     if (!existing || id === null) throw notFound('site location');
@@ -196,7 +197,7 @@ export function siteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize((await findSite(db, id)) as Row));
   });
 
-  app.delete('/:id', canChange, async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a site location', answer: { empty: true } }), canChange, async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findSite(db, id);
     if (!existing || id === null) throw notFound('site location');

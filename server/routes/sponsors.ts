@@ -25,6 +25,7 @@ import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { NO_FIGURES, sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
+import { describe } from '../openapi/describe';
 
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
@@ -154,7 +155,7 @@ export function sponsorsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List sponsors', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
@@ -188,7 +189,7 @@ export function sponsorsRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a sponsor' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = id === null ? undefined : await findSponsor(db, id, c.get('user'));
@@ -200,7 +201,7 @@ export function sponsorsRoutes(deps: Deps) {
 
   const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.post('/', sponsorsAdmin, async (c) => {
+  app.post('/', describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR_TYPE, status: 201 } }), sponsorsAdmin, async (c) => {
     const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
     await assertCountry(db, attributes.countryId);
     await assertIdentificationFree(db, attributes.identification);
@@ -211,7 +212,7 @@ export function sponsorsRoutes(deps: Deps) {
     return sendResource(c, serialize(row as Row, null, false), 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('sponsor');
@@ -229,7 +230,7 @@ export function sponsorsRoutes(deps: Deps) {
     return sendResource(c, serialize(row as Row, null, false, await figuresFor(db, [row as Row], null)));
   });
 
-  app.delete('/:id', sponsorsAdmin, async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a sponsor', answer: { empty: true } }), sponsorsAdmin, async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('sponsor');

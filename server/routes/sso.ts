@@ -12,6 +12,7 @@ import type { SsoServiceConfig } from '../config';
 import { users } from '../db/schema';
 import { acceptResponse, samlClient, SsoRejected } from '../auth/saml';
 import { leaveHandoff } from '../auth/sso-handoff';
+import { describe } from '../openapi/describe';
 
 export const SSO_MESSAGES = {
   notConfigured: (service: string) => `Single sign-on through '${service}' is not configured on this server.`,
@@ -49,7 +50,7 @@ export function ssoRoutes(deps: Deps) {
     }
   };
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'Single sign-on: start at the identity provider', access: 'public', answer: { redirect: true } }), async (c) => {
     const name = c.req.query('auth_service') ?? '';
     const service = serviceOf(name);
     if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(name.slice(0, 40)));
@@ -61,7 +62,7 @@ export function ssoRoutes(deps: Deps) {
   // A SAML response is tens of kilobytes; the form is not read past this.
   const acsBody = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => page(c, 413, SSO_MESSAGES.tooLarge) });
 
-  app.post('/acs/:service', acsBody, async (c) => {
+  app.post('/acs/:service', describe({ summary: "Single sign-on: the identity provider's answer (SAML assertion consumer)", access: 'public', body: { upload: 'file' }, answer: { redirect: true } }), acsBody, async (c) => {
     const service = serviceOf(c.req.param('service'));
     if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
@@ -86,12 +87,12 @@ export function ssoRoutes(deps: Deps) {
     return c.redirect(safeTarget(relayState, service.name), 303);
   });
 
-  app.get('/logout', (c) => {
+  app.get('/logout', describe({ summary: 'Single sign-on: sign out', access: 'public', answer: { redirect: true } }), (c) => {
     const service = serviceOf(c.req.query('auth_service'));
     return c.redirect(service?.logoutUrl ?? '/login', 302);
   });
 
-  app.get('/metadata/:service', (c) => {
+  app.get('/metadata/:service', describe({ summary: "Single sign-on: this service provider's SAML metadata", access: 'public' }), (c) => {
     const service = serviceOf(c.req.param('service'));
     if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
     const xml = generateServiceProviderMetadata({ issuer: service.issuer, callbackUrl: service.callbackUrl, wantAssertionsSigned: true });

@@ -75,6 +75,7 @@ import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/
 import { closeGaps, moveTo } from '../oform/ordering';
 import { assertCategory, assertTags, writeTags } from '../oform/tagging';
 import { assertTranslationLanguages } from './languages';
+import { describe } from '../openapi/describe';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_PAGE = 'Choose a page from the list.';
@@ -436,7 +437,7 @@ function surveysRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List legacy surveys', list: surveyListSpec, answer: { list: surveyListSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, surveyListSpec);
     const conditions: (SQL | undefined)[] = [surveyScope(c.get('user')), ...filterConditions(q.filters, SURVEY_FILTERS)];
     if (q.filters.searchQuery?.trim()) {
@@ -460,7 +461,7 @@ function surveysRoutes(deps: Deps) {
     return sendList(c, data, { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', async (c) => {
+  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, surveyListSpec);
     const id = parseId(c.req.param('id'));
     const row = await findSurvey(db, id, c.get('user'));
@@ -468,7 +469,7 @@ function surveysRoutes(deps: Deps) {
     return sendResource(c, serializeSurvey(row, await loadPages(db, id), q.fields));
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, SurveyInput, { type: SURVEY_TYPE });
     await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
@@ -484,7 +485,7 @@ function surveysRoutes(deps: Deps) {
     return sendSurvey(c, db, id, user, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findSurvey(db, id, user);
@@ -497,7 +498,7 @@ function surveysRoutes(deps: Deps) {
     return sendSurvey(c, db, id, user);
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a legacy survey', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findSurvey(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('survey');
@@ -525,7 +526,7 @@ function pagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PageInput }, answer: { resource: SURVEY_PAGE_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, PageInput, { type: SURVEY_PAGE_TYPE });
     await requireParent(findSurvey(db, attributes.surveyId, user), 'surveyId', UNKNOWN_SURVEY);
@@ -554,7 +555,7 @@ function pagesRoutes(deps: Deps) {
     return sendPage(c, db, id, user, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PagePatch }, answer: { resource: SURVEY_PAGE_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findPage(db, id, user);
@@ -569,7 +570,7 @@ function pagesRoutes(deps: Deps) {
     return sendPage(c, db, id, user);
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a legacy survey page', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const context = await findPage(db, id, c.get('user'));
     if (!context || id === null) throw notFound('page');
@@ -607,7 +608,7 @@ function questionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionInput }, answer: { resource: SURVEY_QUESTION_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, QuestionInput, { type: SURVEY_QUESTION_TYPE });
     const context = await requireParent(findPage(db, attributes.pageId, user), 'pageId', UNKNOWN_PAGE);
@@ -638,7 +639,7 @@ function questionsRoutes(deps: Deps) {
     return sendQuestion(c, db, id, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch }, answer: { resource: SURVEY_QUESTION_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findQuestion(db, id, user);
@@ -668,7 +669,7 @@ function questionsRoutes(deps: Deps) {
     return sendQuestion(c, db, id);
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a legacy survey question', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const context = await findQuestion(db, id, c.get('user'));
     if (!context || id === null) throw notFound('question');
@@ -703,7 +704,7 @@ function optionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionInput }, answer: { resource: SURVEY_OPTION_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, OptionInput, { type: SURVEY_OPTION_TYPE });
     const context = await requireParent(findQuestion(db, attributes.questionId, user), 'questionId', UNKNOWN_QUESTION);
@@ -733,7 +734,7 @@ function optionsRoutes(deps: Deps) {
     return sendOption(c, db, id, 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionPatch }, answer: { resource: SURVEY_OPTION_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findOption(db, id, user);
@@ -758,7 +759,7 @@ function optionsRoutes(deps: Deps) {
     return sendOption(c, db, id);
   });
 
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', describe({ summary: 'Delete a legacy question option', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const context = await findOption(db, id, c.get('user'));
     if (!context || id === null) throw notFound('option');
@@ -852,7 +853,7 @@ function engagementOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: engagementOptionListSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, engagementOptionListSpec);
     const conditions: (SQL | undefined)[] = [
       engagementScope(c.get('user')),
@@ -887,7 +888,7 @@ function engagementOptionsRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serializeEngagementOption(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
   });
 
-  app.post('/', async (c) => {
+  app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION_TYPE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, EngagementOptionInput, { type: ENGAGEMENT_OPTION_TYPE });
     const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
@@ -910,7 +911,7 @@ function engagementOptionsRoutes(deps: Deps) {
     return sendResource(c, serializeEngagementOption(row), 201);
   });
 
-  app.patch('/:id', async (c) => {
+  app.patch('/:id', describe({ summary: "Update an option's engagement link", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch }, answer: { resource: ENGAGEMENT_OPTION_TYPE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findEngagementOption(db, id, user);
@@ -929,7 +930,7 @@ function updateEngagementOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/:optionId', async (c) => {
+  app.post('/:optionId', describe({ summary: "Set an option's engagements", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace }, answer: { list: null } }), async (c) => {
     const user = c.get('user');
     const optionId = parseId(c.req.param('optionId'));
     const context = await findOption(db, optionId, user);

@@ -38,6 +38,7 @@ import { ApiProblem, conflict, forbidden, invalid, notFound, unauthorized } from
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { describe } from '../openapi/describe';
 
 export { USER_TYPE };
 export const TOTP_TYPE = 'totp-enrolments';
@@ -205,10 +206,10 @@ export function usersRoutes(deps: Deps) {
 
   // ---- the signed-in user -------------------------------------------------------------------
 
-  app.get('/me', async (c) => sendUser(c, db, c.get('user').id));
+  app.get('/me', describe({ summary: 'The signed-in user' }), async (c) => sendUser(c, db, c.get('user').id));
 
   /** Changes the own password; ends every other session and answers fresh tokens in `meta`. */
-  app.post('/me/password', async (c) => {
+  app.post('/me/password', describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER_TYPE } }), async (c) => {
     const me = c.get('user');
     const { attributes } = await readResource(c, ChangePasswordInput, { type: USER_TYPE });
     const now = nowOf(deps);
@@ -231,7 +232,7 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** Starts (or restarts) two-factor enrolment: a new, unverified secret. */
-  app.post('/me/totp', async (c) => {
+  app.post('/me/totp', describe({ summary: 'Start two-factor enrolment (secret and QR code)', answer: { resource: null, status: 201 } }), async (c) => {
     const me = c.get('user');
     const secret = generateTotpSecret();
     const [updated] = await db
@@ -248,7 +249,7 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** Verifies the pending secret with a code from the app: from then on sign-in asks for a code. */
-  app.post('/me/totp/verify', async (c) => {
+  app.post('/me/totp/verify', describe({ summary: 'Finish two-factor enrolment with a code', body: { resource: TOTP_TYPE, attributes: TotpCodeInput }, answer: { resource: TOTP_TYPE } }), async (c) => {
     const me = c.get('user');
     const { attributes } = await readResource(c, TotpCodeInput, { type: TOTP_TYPE });
     const [row] = await db.select().from(users).where(eq(users.id, me.id));
@@ -269,7 +270,7 @@ export function usersRoutes(deps: Deps) {
 
   // ---- user management (Admin or Super User) ------------------------------------------------
 
-  app.get('/', staffAdmin, async (c) => {
+  app.get('/', describe({ summary: 'List users', list: listSpec, answer: { list: listSpec.type } }), staffAdmin, async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const conditions: (SQL | undefined)[] = [];
@@ -329,7 +330,7 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** `data.is_valid`: the address is well formed and no other user has it. */
-  app.post('/validate-email', staffAdmin, async (c) => {
+  app.post('/validate-email', describe({ summary: 'Check whether an e-mail address is free', body: { json: ValidateEmailBody } }), staffAdmin, async (c) => {
     const parsed = v.safeParse(ValidateEmailBody, await readJson(c));
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const email = parsed.output.data.email.trim();
@@ -346,14 +347,14 @@ export function usersRoutes(deps: Deps) {
     return sendDocument(c, { data: { is_valid: message === null, ...(message ? { message } : {}) } });
   });
 
-  app.get('/:id', staffAdmin, async (c) => {
+  app.get('/:id', describe({ summary: 'Read a user' }), staffAdmin, async (c) => {
     parseReadQuery(new URL(c.req.url).searchParams, { type: USER_TYPE, includes: ['roles', 'sponsors'], fields: [] });
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('user');
     return sendUser(c, db, id);
   });
 
-  app.post('/', staffAdmin, async (c) => {
+  app.post('/', describe({ summary: 'Create a user', body: { resource: USER_TYPE, attributes: UserInput }, answer: { resource: USER_TYPE, status: 201 } }), staffAdmin, async (c) => {
     const me = c.get('user');
     const { attributes, relationships } = await readResource(c, UserInput, { type: USER_TYPE });
     const roleIds = await relationshipIds(db, relationships, 'roles', USER_MESSAGES.unknownRole);
@@ -384,7 +385,7 @@ export function usersRoutes(deps: Deps) {
     return sendUser(c, db, id, 201);
   });
 
-  app.patch('/:id', staffAdmin, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a user', body: { resource: USER_TYPE, attributes: UserPatch }, answer: { resource: USER_TYPE } }), staffAdmin, async (c) => {
     const me = c.get('user');
     const id = parseId(c.req.param('id'));
     const [existing] = id === null ? [] : await db.select().from(users).where(eq(users.id, id));
@@ -441,7 +442,7 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** Turns another user's two-factor off, e.g. after a lost phone; they can enrol again. */
-  app.delete('/:id/totp', staffAdmin, async (c) => {
+  app.delete('/:id/totp', describe({ summary: "Reset a user's two-factor authentication", answer: { empty: true } }), staffAdmin, async (c) => {
     const id = parseId(c.req.param('id'));
     const updated =
       id === null

@@ -11,6 +11,7 @@ import { notBuilt, resolveUnder, sendFile } from '../http/static';
 import { eq } from 'drizzle-orm';
 import { mediaChannels } from '../db/schema';
 import { demoChannel } from '../db/demo';
+import { describe } from '../openapi/describe';
 
 /**
  * A media channel's own participant page (issue 8): for channels with no website to embed into,
@@ -77,20 +78,20 @@ export function webRoutes(deps: Deps) {
   const widgetModules = path.join(deps.config.distDir, 'widget', 'widget');
 
   // Browsers ask for /favicon.ico on documents that name no icon (a PDF, a JSON answer).
-  app.get('/favicon.ico', (c) => {
+  app.get('/favicon.ico', describe({ summary: 'The site icon', access: 'public', answer: { media: 'application/octet-stream' } }), (c) => {
     const icon = path.join(adminRoot, 'favicon.svg');
     return fs.existsSync(icon) ? sendFile(c, icon, 'revalidate') : c.text('Not found', 404);
   });
-  app.get('/widget.js', (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')));
+  app.get('/widget.js', describe({ summary: "The participant widget's loader script", access: 'public', answer: { media: 'application/octet-stream' } }), (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')));
   // The modules widget.js imports, content-hashed: a partner's page imports them across origins,
   // which module scripts do in CORS mode.
-  app.get('/widget/:file{[A-Za-z0-9_-]+\\.js}', (c) => {
+  app.get('/widget/:file{[A-Za-z0-9_-]+\\.js}', describe({ summary: 'A participant widget module', access: 'public', answer: { media: 'application/octet-stream' } }), (c) => {
     const file = resolveUnder(widgetModules, c.req.param('file'));
     return file ? sendFile(c, file, 'immutable', WIDGET_MODULE_HEADERS) : c.text('Not found', 404);
   });
-  app.get('/demo', (c) => c.redirect('/demo/'));
-  app.get('/demo/', async (c) => c.html(demoPage(await demoChannel(deps.db))));
-  app.get('/take/:mediaChannelId', async (c) => {
+  app.get('/demo', describe({ summary: 'The demo partner page (redirect)', access: 'public', answer: { redirect: true } }), (c) => c.redirect('/demo/'));
+  app.get('/demo/', describe({ summary: 'The demo partner page', access: 'public', answer: { media: 'text/html' } }), async (c) => c.html(demoPage(await demoChannel(deps.db))));
+  app.get('/take/:mediaChannelId', describe({ summary: "A media channel's own participant page", access: 'public', answer: { media: 'text/html' } }), async (c) => {
     const raw = c.req.param('mediaChannelId');
     const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
     const [channel] = id === null ? [] : await deps.db.select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId }).from(mediaChannels).where(eq(mediaChannels.id, id));

@@ -19,6 +19,9 @@ type Access = 'public' | 'staff' | 'admin' | 'super' | 'participant';
 
 const RULES: Record<string, Access> = {
   'GET /api/health': 'public',
+  'GET /api/openapi.json': 'public',
+  'GET /api/docs': 'public',
+  'GET /api/docs/redoc.standalone.js': 'public',
   'GET /api/o-forms/o-form-default-messages': 'staff',
   'GET /api/o-forms/o-form-messages': 'staff',
   'POST /api/o-forms/o-form-messages': 'staff',

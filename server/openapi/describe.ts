@@ -1,0 +1,73 @@
+/**
+ * A route's description, declared where the route is registered: `app.get(path, describe({…}),
+ * handler)`. The middleware does nothing at run time; server/openapi/document.ts finds it in the
+ * app's route table and writes the OpenAPI document from it, with the very valibot schemas and
+ * list specs the handler validates with.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { GenericSchema } from 'valibot';
+import type { ListSpec } from '../http/query';
+
+/** Who may call a route: signed-in staff (bearer token), a participant (submission token), anyone. */
+export type RouteAccess = 'staff' | 'participant' | 'public';
+
+export type RouteBody =
+  /** A JSON:API document with one resource of `type` (any, when null), its attributes checked by `attributes`. */
+  | { readonly resource: string | null; readonly attributes?: GenericSchema }
+  /** A plain JSON body checked by `schema`. */
+  | { readonly json: GenericSchema }
+  /** A multipart/form-data upload with one file field. */
+  | { readonly upload: string };
+
+export type RouteAnswer =
+  /** A JSON:API document whose primary data is one resource (of this type, when known). */
+  | { readonly resource: string | null; readonly status?: 200 | 201 }
+  /** A JSON:API document whose primary data is a list of resources (of this type, when known). */
+  | { readonly list: string | null }
+  /** A JSON:API document checked as a whole by `document` (the participant contract's answers). */
+  | { readonly document: GenericSchema; readonly status?: 200 | 201 }
+  /** No content. */
+  | { readonly empty: true }
+  /** A file or page of this media type. */
+  | { readonly media: string }
+  /** A redirect (303 or 302) to another page. */
+  | { readonly redirect: true };
+
+export interface RouteDoc {
+  readonly summary: string;
+  readonly description?: string;
+  /** Default: staff. */
+  readonly access?: RouteAccess;
+  /** The list's query parameters: page, limit, sort, include, fields and its named filters. */
+  readonly list?: ListSpec;
+  /** Other query parameters: name → what it does. */
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: RouteBody;
+  /** Default: a JSON:API document with one resource. */
+  readonly answer?: RouteAnswer;
+}
+
+const DOC = Symbol('route description');
+/** hono/utils/constants (not exported by the package). */
+const COMPOSED_HANDLER = '__COMPOSED_HANDLER';
+
+type Described = MiddlewareHandler & { [DOC]?: RouteDoc };
+
+/** Declares a route's description; passes every request straight on. */
+export function describe(doc: RouteDoc): MiddlewareHandler {
+  const handler: Described = async (_c, next) => {
+    await next();
+  };
+  handler[DOC] = doc;
+  return handler;
+}
+
+/** The description a route-table handler carries, if it is one. */
+export function descriptionOf(handler: unknown): RouteDoc | undefined {
+  if (typeof handler !== 'function') return undefined;
+  const own = (handler as Described)[DOC];
+  if (own) return own;
+  // A sub-app with its own error handler wraps each handler when mounted; Hono keeps the original here.
+  const composed = (handler as unknown as Record<string, unknown>)[COMPOSED_HANDLER];
+  return typeof composed === 'function' ? (composed as Described)[DOC] : undefined;
+}

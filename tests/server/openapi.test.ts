@@ -1,0 +1,114 @@
+/**
+ * The API's OpenAPI document: valid OpenAPI 3.1, written from the route table so that every
+ * route the server registers is described, with the schemas its handlers validate with.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SponsorInput } from '../../core/model/sponsor';
+import { buildOpenApi, describedRoutes, jsonSchemaOf } from '../../server/openapi/document';
+import { describe as describeRoute } from '../../server/openapi/describe';
+import { createHarness, type Harness } from './harness';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let h: Harness;
+let doc: Json;
+
+beforeAll(async () => {
+  h = await createHarness();
+  const res = await h.app.request('/api/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = (await res.json()) as Json;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('describes every route the server registers, and nothing else', () => {
+    const routes = describedRoutes(h.app.routes);
+    expect(routes.length).toBeGreaterThan(150);
+    expect(routes.filter((r) => !r.doc).map((r) => r.route), 'routes without describe()').toEqual([]);
+    const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const expected = routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '{$1}')}`);
+    expect(operations.sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  it('names a route registered without a description', () => {
+    const handler = () => new Response('');
+    const built = buildOpenApi(
+      [
+        { method: 'GET', path: '/api/described', handler: describeRoute({ summary: 'Described' }) },
+        { method: 'GET', path: '/api/described', handler },
+        { method: 'GET', path: '/api/bare', handler },
+        { method: 'ALL', path: '/api/*', handler },
+      ],
+      { version: '0' },
+    );
+    expect(built.undescribed).toEqual(['GET /api/bare']);
+    expect(Object.keys(built.document.paths as Json)).toEqual(['/api/described']);
+  });
+
+  it('takes request bodies from the schemas the handlers validate with', () => {
+    const body = doc.paths['/api/sponsors'].post.requestBody.content['application/vnd.api+json'].schema;
+    const [identifier, withAttributes] = body.properties.data.allOf;
+    expect(identifier.properties.type).toEqual({ const: 'sponsors' });
+    expect(withAttributes.properties.attributes).toEqual(jsonSchemaOf(SponsorInput));
+    expect(withAttributes.properties.attributes.properties.name).toMatchObject({ type: 'string', minLength: 1 });
+    // What the schema refuses, the server refuses (the same object validates both).
+    expect(v.safeParse(SponsorInput, { identification: 'x' }).success).toBe(false);
+  });
+
+  it('describes lists with their paging, sorting, filters and sparse fields', () => {
+    const names = (doc.paths['/api/sponsors'].get.parameters as Json[]).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['page', 'limit', 'sort', 'include', 'fields[sponsors]', 'searchQuery', 'isActive']));
+    expect(doc.paths['/api/sponsors/{id}'].get.parameters).toContainEqual({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+  });
+
+  it('uses the JSON:API media type, error documents and the two security schemes', () => {
+    const list = doc.paths['/api/sponsors'].get;
+    expect(Object.keys(list.responses['200'].content)).toEqual(['application/vnd.api+json']);
+    expect(list.responses['401']).toEqual({ $ref: '#/components/responses/E401' });
+    expect(doc.components.responses.E422.content['application/vnd.api+json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDocument' });
+    expect(doc.components.securitySchemes).toMatchObject({
+      staffBearer: { type: 'http', scheme: 'bearer' },
+      submissionToken: { type: 'apiKey', in: 'header', name: 'Survey-Submission-Token' },
+    });
+    expect(list.security).toEqual([{ staffBearer: [] }]);
+    expect(doc.paths['/api/o-forms/o-form-submission-page/{id}'].patch.security).toEqual([{ submissionToken: [] }]);
+    expect(doc.paths['/api/jwt/login'].post.security).toEqual([]);
+  });
+
+  it("describes the participant's answers with the participant contract's schemas", () => {
+    const saved = doc.paths['/api/o-forms/o-form-submission-page/{id}'].patch;
+    expect(saved.responses['200'].content['application/vnd.api+json'].schema.properties.meta).toBeDefined();
+    expect(saved.requestBody.content['application/vnd.api+json'].schema.properties.data.allOf[1].properties.attributes.properties.answers).toBeDefined();
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('is a page that loads the vendored renderer from this origin, under the HTML policy', async () => {
+    const res = await h.app.request('/api/docs');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<redoc spec-url="/api/openapi.json"');
+    expect(html).toContain('<script src="/api/docs/redoc.standalone.js"></script>');
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const script = await h.app.request('/api/docs/redoc.standalone.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect((await script.text()).length).toBeGreaterThan(500_000);
+  });
+});
