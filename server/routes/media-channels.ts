@@ -162,7 +162,7 @@ export function mediaChannelsRoutes(deps: Deps) {
    * in the order it tries them, each named by its current version; `starts` marks the one a
    * participant gets now (none while the channel, its screener or every survey is off).
    */
-  app.get('/:id/served-surveys', describe({ summary: 'List served surveys', answer: { list: null } }), async (c) => {
+  app.get('/:id/served-surveys', describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: null } }), async (c) => {
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     const [channel] = found ? await db.select().from(mediaChannels).where(eq(mediaChannels.id, found.id)) : [];
     if (!channel) throw notFound('media channel');

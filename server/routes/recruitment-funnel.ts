@@ -13,6 +13,7 @@ import { parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { funnelRows } from '../funnel/rows';
 import type { FunnelFilters } from '../funnel/stages';
+import { describe } from '../openapi/describe';
 
 const ID_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'siteLocationId'] as const;
 
@@ -54,7 +55,12 @@ export function recruitmentFunnelRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', async (c) => {
+  const funnel = describe({
+    summary: 'The recruitment funnel: stage counts, grouped',
+    query: Object.fromEntries([...FUNNEL_FILTERS.map((f) => [f, 'Filter.']), ['groupBy', `One of: ${FUNNEL_GROUPINGS.join(', ')}.`]]),
+    answer: { list: FUNNEL_ROW_TYPE },
+  });
+  app.get('/', funnel, async (c) => {
     const { filters, groupBy } = parseFunnelQuery(new URL(c.req.url).searchParams);
     const rows = await funnelRows(deps.db, { filters, groupBy, sponsorScope: sponsorScope(c.get('user')) });
     return sendDocument(c, {

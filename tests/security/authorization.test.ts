@@ -103,6 +103,7 @@ const RULES: Record<string, Access> = {
   'DELETE /api/screener-surveys/:id': 'admin',
   'GET /api/media-channels': 'staff',
   'GET /api/media-channels/:id': 'staff',
+  'GET /api/media-channels/:id/served-surveys': 'staff',
   'POST /api/media-channels': 'staff',
   'PATCH /api/media-channels/:id': 'staff',
   'GET /api/media-channel-surveys': 'staff',
