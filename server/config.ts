@@ -54,6 +54,8 @@ export interface ParticipantLimits {
   submissionsPerChannel: number;
   pagesPerAddress: number;
   pagesPerChannel: number;
+  /** Views of one channel counted per client address per window (a reloading bot cannot inflate them past it). */
+  viewsPerAddress: number;
 }
 
 export interface SsoServiceConfig {
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       submissionsPerChannel: integer(env, 'PARTICIPANT_SUBMISSIONS_PER_CHANNEL', 600, 0, 1_000_000),
       pagesPerAddress: integer(env, 'PARTICIPANT_PAGES_PER_ADDRESS', 300, 0, 1_000_000),
       pagesPerChannel: integer(env, 'PARTICIPANT_PAGES_PER_CHANNEL', 6000, 0, 10_000_000),
+      viewsPerAddress: integer(env, 'PARTICIPANT_VIEWS_PER_ADDRESS', 60, 0, 1_000_000),
     },
     workers,
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 600),

@@ -5,7 +5,7 @@
  * read, and the one console error a dead end deserves.
  */
 import { chooseLanguage } from '../core/i18n/participant';
-import { createRunner, OutcomeReached, type Runner, type RunnerSnapshot } from '../core/oform/runner';
+import { createRunner, OutcomeReached, type Phase, type Runner, type RunnerSnapshot } from '../core/oform/runner';
 import { createParticipantCaller } from '../core/participant/call';
 import { HttpError } from '../core/participant/httpError';
 import { startCalls } from '../core/participant/start';
@@ -49,6 +49,30 @@ function readSnapshot(store: Storage | null, key: string): RunnerSnapshot | null
     return null;
   }
 }
+
+/**
+ * Calls `seen` once at least half of `host` is in the viewport (or, for a widget taller than
+ * two viewports, once it fills half of it); returns what stops watching.
+ */
+export function onceSeen(host: Element, seen: () => void): () => void {
+  if (typeof IntersectionObserver === 'undefined') return () => undefined;
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (e.isIntersecting && (e.intersectionRatio >= 0.5 || e.intersectionRect.height >= (e.rootBounds?.height ?? innerHeight) / 2)) {
+          observer.disconnect();
+          seen();
+        }
+      }
+    },
+    { threshold: [0, 0.25, 0.5, 0.75, 1] },
+  );
+  observer.observe(host);
+  return () => observer.disconnect();
+}
+
+/** The phases in which the widget shows something of the channel (not loading, not an error). */
+const SHOWING: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };
 
 /** The calls made after the first page, in the second file: each waits for it on first use. */
 const LATER_CALLS = [
@@ -151,7 +175,10 @@ export function createController(options: ControllerOptions): Controller {
   // Page timing: the page on screen and since when, sent once it is left.
   let shown: { id: string; at: string } | null = null;
   let handedOver = false;
+  let unwatch: (() => void) | undefined;
   const unsubscribe = runner.subscribe((s) => {
+    // A view: once per page load, when the run shows something and half of it is on screen.
+    if (!unwatch && !preview && options.host && SHOWING[s.phase]) unwatch = onceSeen(options.host, () => void transport.view?.(s.survey?.identity ?? null, s.language));
     const snap = runner.snapshot();
     const submissionId = runner.submissionId();
     const on = s.page?.identity;
@@ -181,6 +208,9 @@ export function createController(options: ControllerOptions): Controller {
     dead: () => dead,
     later: () => laterModule,
     start: () => void runner.start(),
-    stop: unsubscribe,
+    stop() {
+      unsubscribe();
+      unwatch?.();
+    },
   };
 }

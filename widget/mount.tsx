@@ -27,7 +27,7 @@ export function mount(element: HTMLElement, options: MountOptions): MountedWidge
   // Each widget has its own theme sheet: two screeners on one page keep their own colours.
   const theme = new CSSStyleSheet();
   root.adoptedStyleSheets = [styleSheet(), theme];
-  const props: ControllerOptions = { ...options, onStyles: (styles) => theme.replaceSync(themeCss(styles)) };
+  const props: ControllerOptions = { host: element, ...options, onStyles: (styles) => theme.replaceSync(themeCss(styles)) };
   render(<App {...props} />, root);
   return {
     root,

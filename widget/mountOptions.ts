@@ -25,6 +25,8 @@ export interface ControllerOptions {
   /** Names this mount's stored run among the page's widgets of the same channel (the embed's count of them). */
   mountKey?: string;
   browserLanguages?: readonly string[];
+  /** The element the widget is mounted in: a view counts once at least half of it is on screen. */
+  host?: HTMLElement;
   /** The run handed over to a transition survey on this channel: the widget continues there. */
   onTransition?: (next: { mediaChannelId: string; screenerId: string; identity: string }) => void;
 }

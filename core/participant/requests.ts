@@ -48,6 +48,19 @@ export const SubmissionAttributes = v.object({
   utm: v.optional(v.nullable(UtmAttributes), null),
 });
 
+/**
+ * POST /participant-views: the widget seen (at least half of it on screen), once per page load:
+ * the survey it shows (its channel's current one when not named), in which language, and the
+ * host page's campaign parameters.
+ */
+export const ViewAttributes = v.object({
+  mediaChannelId: participantId(),
+  oFormIdentity: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'A survey identity is 1 to 64 letters, digits, - or _.'))), null),
+  language: SubmissionAttributes.entries.language,
+  utm: SubmissionAttributes.entries.utm,
+});
+
+
 /** POST /o-form-container-entries: a page's entry (or a child container's, under its page's entry). */
 export const EntryAttributes = v.object({
   oFormContainerId: participantId(),
@@ -113,6 +126,7 @@ export const ContactAttributes = v.object({
 });
 
 export type SubmissionBody = v.InferInput<typeof SubmissionAttributes>;
+export type ViewBody = v.InferInput<typeof ViewAttributes>;
 export type EntryBody = v.InferInput<typeof EntryAttributes>;
 export type PageAnswersBody = v.InferInput<typeof PageAnswersAttributes>;
 export type SanitizationBody = v.InferInput<typeof SanitizationAttributes>;

@@ -102,6 +102,12 @@ export const StartDocument = v.strictObject({ meta: v.variant('runnable', [NotRu
 export type StartMeta = v.InferOutput<typeof StartDocument>['meta'];
 
 // ---------------------------------------------------------------------------------------------
+// POST /participant-views
+
+/** Whether the view counted (an inactive channel's does not). */
+export const ViewCountedDocument = v.strictObject({ meta: v.strictObject({ counted: v.boolean() }) });
+
+// ---------------------------------------------------------------------------------------------
 // POST /o-form-submissions
 
 export const Submission = resource(SUBMISSION_TYPE, {
@@ -261,6 +267,7 @@ export const TransitionChannelDocument = v.strictObject({ data: TransitionChanne
 /** The success answer of each participant call, by the name the transport gives the call. */
 export const PARTICIPANT_ANSWERS = {
   start: StartDocument,
+  view: ViewCountedDocument,
   submission: v.union([SubmissionCreatedDocument, SubmissionRefusedDocument]),
   page: PageDocument,
   entry: EntryCreatedDocument,

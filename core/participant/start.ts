@@ -8,12 +8,17 @@ import { OutcomeReached } from '../oform/runner';
 import { OFORM_FIELD_TYPE } from '../model/kinds';
 import type { ParticipantCaller } from './call';
 import { HttpError } from './httpError';
+import { pageAttribution } from './attribution';
+import type { ViewBody } from './requests';
 import type { PageDocument } from './responses';
+import { VIEW_TYPE } from './wire';
 
 export interface StartOptions {
   screenerId?: string | null;
   /** A transition survey's identity, when the run continues in another survey. */
   oFormIdentity?: string;
+  /** The page the participant is on: its origin and path and its campaign parameters are stored with the submission; a view carries its campaign parameters. */
+  pageUrl?: string;
 }
 
 /** A page document (the containers route, or participant-start's first page): the page and its questions in order. */
@@ -31,7 +36,12 @@ export async function fetchPage(caller: ParticipantCaller, survey: RunnerSurvey,
   return pageOf(got.body);
 }
 
-export function startCalls(caller: ParticipantCaller, options: StartOptions): Pick<RunnerTransport, 'loadSurvey' | 'firstPage'> {
+export interface StartCalls extends Pick<RunnerTransport, 'loadSurvey' | 'firstPage'> {
+  /** Counts a view of the channel (the widget seen, showing `identity` in `language`); resolves also when it failed: counting never fails a run. */
+  view(identity: string | null, language: string): Promise<void>;
+}
+
+export function startCalls(caller: ParticipantCaller, options: StartOptions): StartCalls {
   // participant-start answers the first page too: kept for the firstPage call that follows.
   let started: { identity: string; page: RunnerPage | null } | null = null;
   return {
@@ -47,6 +57,14 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): Pi
       const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, firstPage } = meta;
       started = { identity: runs, page: firstPage && pageOf(firstPage) };
       return { id, identity: runs, title, containerCount, languages, styles };
+    },
+
+    async view(oFormIdentity, language) {
+      const mediaChannelId = caller.channel;
+      if (mediaChannelId === null) return;
+      const utm = options.pageUrl ? pageAttribution(options.pageUrl).utm : {};
+      const attributes: ViewBody = { mediaChannelId, oFormIdentity, language, ...(Object.keys(utm).length ? { utm } : {}) };
+      await caller.call('POST', '/participant-views', 'view', { data: { type: VIEW_TYPE, attributes } }).catch(() => undefined);
     },
 
     async firstPage(survey) {

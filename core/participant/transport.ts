@@ -19,20 +19,18 @@ import { pageAttribution } from './attribution';
 import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
 import type { ContactBody, EntryBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
-import { fetchPage, pageOf, startCalls, type StartOptions } from './start';
+import { fetchPage, pageOf, startCalls, type StartCalls, type StartOptions } from './start';
 import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TYPE } from './wire';
 
 export { HttpError };
 
 export interface ParticipantTransportOptions extends ParticipantCallOptions, StartOptions {
-  /** The page the participant is on: its origin and path and its campaign parameters are stored with the submission. */
-  pageUrl?: string;
   /** The language of the page previews' problems. */
   language?: string;
 }
 
-/** Beyond the runner's steps: page timing, and the channel a transition survey continues on. */
-export interface ParticipantExtras {
+/** Beyond the runner's steps: views, page timing, and the channel a transition survey continues on. */
+export interface ParticipantExtras extends Pick<StartCalls, 'view'> {
   /** One page's display (ISO times). Resolves once sent, and also when it failed: timing never fails a run. */
   metric(submissionId: string, identity: string, start: string, stop: string): Promise<void>;
   transitionChannel(identity: string): Promise<{ mediaChannelId: string; screenerId: string }>;

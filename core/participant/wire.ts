@@ -7,6 +7,7 @@
 /** Answered once by the submission's creation; sent back on every later call about it. */
 export const SUBMISSION_TOKEN_HEADER = 'Survey-Submission-Token';
 
+export const VIEW_TYPE = 'participant-views';
 export const SUBMISSION_TYPE = 'o-form-submissions';
 export const ENTRY_TYPE = 'o-form-container-entries';
 export const FIELD_ENTRY_TYPE = 'o-form-field-entries';

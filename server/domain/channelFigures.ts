@@ -10,6 +10,12 @@ import { mediaChannelFigures } from '../db/schema';
 
 const SHARDS = 16;
 
+/**
+ * What each figure counts: `views` the widget seen (once per page load, half of it on screen:
+ * POST /participant-views, never the start request), `share` an open of the channel's hosted
+ * page, `submissionsStarted` a submission (made with the first answered page),
+ * `submissionsQualified` the submissions currently qualified, `submissionsCompleted` a stored contact.
+ */
 export const CHANNEL_FIGURES = ['views', 'share', 'submissionsStarted', 'submissionsCompleted', 'submissionsQualified'] as const;
 export type ChannelFigure = (typeof CHANNEL_FIGURES)[number];
 export type ChannelFigures = Record<ChannelFigure, number>;

@@ -12,8 +12,8 @@
  *   delivered     its referral is delivered (rms/delivered.ts: the one definition)
  *   screened, randomized  the record system's callback said so (referrals.is_screened, is_randomized)
  *
- * `viewed` counts views (views.ts), which are not submissions: a view is counted when a survey
- * is shown, before anyone answers. A submission is dated by when it was created; a view by its day.
+ * `viewed` counts views (views.ts), which are not submissions: a view is counted when the widget
+ * is seen (half of it on screen, once per page load), before anyone answers. A submission is dated by when it was created; a view by its day.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping, type FunnelStage } from '../../core/model/funnel';

@@ -20,7 +20,7 @@ export function plain(row: Record<string, unknown>): Attributes {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
 }
 
-type Status = 200 | 201;
+type Status = 200 | 201 | 202;
 
 export function sendDocument(c: Context, body: unknown, status: Status = 200): Response {
   return c.body(JSON.stringify(body), status, { 'Content-Type': JSON_API_MEDIA_TYPE });

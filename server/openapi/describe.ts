@@ -21,11 +21,11 @@ export type RouteBody =
 
 export type RouteAnswer =
   /** A JSON:API document whose primary data is one resource (of this type, when known). */
-  | { readonly resource: string | null; readonly status?: 200 | 201 }
+  | { readonly resource: string | null; readonly status?: 200 | 201 | 202 }
   /** A JSON:API document whose primary data is a list of resources (of this type, when known). */
   | { readonly list: string | null }
   /** A JSON:API document checked as a whole by `document` (the participant contract's answers). */
-  | { readonly document: GenericSchema; readonly status?: 200 | 201 }
+  | { readonly document: GenericSchema; readonly status?: 200 | 201 | 202 }
   /** No content. */
   | { readonly empty: true }
   /** A file or page of this media type. */

@@ -11,8 +11,8 @@ import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '../../core/jsonapi';
 import { toFieldIssues } from '../../core/model/fields';
 import { isApiIsoCode } from '../../core/i18n';
-import { pageAttribution, UTM_MAX_LENGTH } from '../../core/participant/attribution';
-import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes } from '../../core/participant/requests';
+import { pageAttribution } from '../../core/participant/attribution';
+import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes, ViewAttributes } from '../../core/participant/requests';
 import { PARTICIPANT_ANSWERS, type AnswerProblemsDocument, type Entry, type ParticipantAnswer } from '../../core/participant/responses';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from '../../core/participant/wire';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
@@ -68,6 +68,7 @@ export const NOTHING_TO_START = "Name a media channel, a screener or a survey: '
 /** The paths this module answers (CORS applies to these and to the contact steps' paths). */
 export const PARTICIPANT_PATHS = [
   '/participant-start',
+  '/participant-views',
   '/o-form-submissions',
   '/o-form-containers',
   '/o-form-container-entries',
@@ -186,9 +187,6 @@ function entryResource(entry: EntryRow, identity: string | null, children: reado
   );
 }
 
-/** A campaign parameter of the page the survey is shown on (optional; cut to a bounded length, blank is none). */
-const campaignValue = (raw: string | undefined): string | null => raw?.trim().slice(0, UTM_MAX_LENGTH) || null;
-
 /** The language a participant runs in: theirs when the survey offers it (or its base language), else English. */
 function runLanguage(requested: string | null, offered: readonly string[]): string {
   return languageChain(requested).find((code) => offered.includes(code)) ?? 'en';
@@ -223,7 +221,7 @@ export function participantRoutes(deps: Deps) {
   const cors = participantCors(deps);
   for (const path of PARTICIPANT_PATHS) app.use(path, cors);
 
-  /** Start: what the widget runs for a channel (or screener, or survey identity); counts a view. */
+  /** Start: what the widget runs for a channel (or screener, or survey identity). Counts nothing: a view is the widget seen (below). */
   app.get('/participant-start', describe({
     summary: "Participant: what a media channel's run starts with",
     access: 'public',
@@ -249,21 +247,11 @@ export function participantRoutes(deps: Deps) {
       throw notFound('screener');
     }
     const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
-    const view = {
-      at: nowOf(deps),
-      mediaChannelId: channel?.id ?? null,
-      screenerId: target.screenerId,
-      oFormId: target.form?.id ?? null,
-      utmSource: campaignValue(c.req.query('utm_source')),
-      utmCampaign: campaignValue(c.req.query('utm_campaign')),
-    };
     if (!target.runnable || !target.form) {
-      await countView(db, { ...view, language: language ?? 'en' });
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
       return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages } } satisfies ParticipantAnswer<'start'>);
     }
     const languages = await surveyLanguages(db, target.form.id);
-    await countView(db, { ...view, language: runLanguage(language, languages) });
     const survey = await loadSurvey(db, target.form);
     const first = survey.pages[0];
     const [screener] = target.screenerId === null ? [] : await db.select({ styles: screeners.styles }).from(screeners).where(eq(screeners.id, target.screenerId));
@@ -281,6 +269,44 @@ export function participantRoutes(deps: Deps) {
         firstPage: first ? pageDocument(survey, first) : null,
       },
     });
+  });
+
+  /**
+   * A view: the widget, once per page load, when at least half of it is on screen. Counted on an
+   * active channel only (an inactive one shows no survey); a client address counts at most
+   * `viewsPerAddress` views of a channel per window, beyond which the call is a 429.
+   */
+  app.post('/participant-views', describe({
+    summary: 'Participant: the widget was seen (counts a view of the channel)',
+    access: 'public',
+    query: { mediaChannelId: 'The media channel (CORS).' },
+    body: { resource: null, attributes: ViewAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.view, status: 202 },
+  }), async (c) => {
+    const input = await readAttributes(c, ViewAttributes);
+    const [channel] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, input.mediaChannelId));
+    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
+    assertChannelOfRequest(c, deps, channel.id);
+    const address = clientAddress(c);
+    await enforceLimits(db, c, nowOf(deps), limits.windowSeconds, [
+      { key: address === null ? null : `participant:views:address:${address}:${channel.id}`, limit: limits.viewsPerAddress },
+    ]);
+    if (channel.isActive) {
+      // The survey the widget showed, as participant-start chose it; the funnel keeps its day, survey, language and campaign.
+      const target = await resolveStart(db, { channel, screenerId: null, identity: input.oFormIdentity });
+      const languages = target.form ? await surveyLanguages(db, target.form.id) : [];
+      await countView(db, {
+        at: nowOf(deps),
+        mediaChannelId: channel.id,
+        screenerId: target.screenerId,
+        oFormId: target.form?.id ?? null,
+        language: target.form ? runLanguage(input.language, languages) : (input.language ?? 'en'),
+        utmSource: input.utm?.utm_source ?? null,
+        utmCampaign: input.utm?.utm_campaign ?? null,
+      });
+    }
+    c.header('Cache-Control', 'no-store');
+    return sendDocument(c, { meta: { counted: channel.isActive } } satisfies ParticipantAnswer<'view'>, 202);
   });
 
   /** A new submission (in_progress) and its token, once, in the response header. */

@@ -1,6 +1,6 @@
 /**
  * The widget on real partner pages (another origin, a strict CSP without 'unsafe-inline'): the
- * host's CSS cannot reach its look. One server (its own, with the demo data, so the channel's
+ * host's CSS cannot reach its look; a view counts once the widget is seen. One server (its own, with the demo data, so the channel's
  * figures are this file's alone) and one browser; checks are grouped into few page loads.
  */
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
 import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { adminToken, apiCaller } from './admin-session';
 import { demoChannel } from '../../server/db/demo';
 import { mediaChannels } from '../../server/db/schema';
 
@@ -18,6 +19,7 @@ let browser: Browser;
 let partner: PartnerSite;
 let channelId = '';
 let screenerId = '';
+let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
   const dataDir = tempDataDir();
@@ -29,6 +31,8 @@ beforeAll(async () => {
     await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
   });
   server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
+  const token = await adminToken(server.url);
+  api = apiCaller(server.url, () => token);
   partner = await startPartnerSite(server.url);
   browser = await launchBrowser();
 }, 120_000);
@@ -43,6 +47,15 @@ afterAll(async () => {
 const W = '[data-trial-widget]';
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>${head}</head><body>${body}</body></html>`;
+
+interface Figures {
+  views: number;
+  submissionsStarted: number;
+}
+async function figures(): Promise<Figures> {
+  const { views, submissionsStarted } = (await api<{ data: { attributes: Figures } }>(`media-channels/${channelId}`)).data.attributes;
+  return { views, submissionsStarted };
+}
 
 /** The first question's title and Next button as computed, and the widget's height. */
 async function looks(p: Page) {
@@ -88,6 +101,43 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
     expect(await looks(p)).toEqual(expected);
     // The host page's own text did take the hostile styles: the test's CSS is in force.
     expect(await p.evaluate(() => getComputedStyle(document.body).fontSize)).toBe('40px');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('counts a view once per page load, only once half of the widget is on screen; loading and a bare start request count nothing', async () => {
+    partner.asset('/long.css', 'text/css', '.article { height: 3000px }');
+    const url = partner.page('/long', page(`<h1>Partner article</h1><div class="article">Long article</div><div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`, '<link rel="stylesheet" href="/long.css">'));
+    const before = await figures();
+    // A plain GET of the start endpoint (a crawler, a prefetch) is no view.
+    expect((await fetch(`${server.url}/api/o-forms/participant-start?mediaChannelId=${channelId}&screenerId=${screenerId}`)).status).toBe(200);
+    const { context, page: p, problems } = await newParticipant(browser);
+    const viewCalls: string[] = [];
+    p.on('request', (r) => void (r.url().includes('/participant-views') && viewCalls.push(r.method())));
+    await p.goto(url);
+    const title = p.locator(`${W} h2`, { hasText: 'About you' });
+    await title.waitFor({ state: 'attached' });
+    // On the page, below the fold, for a while: no view.
+    await p.waitForTimeout(1000);
+    expect(viewCalls).toEqual([]);
+    expect(await figures()).toEqual(before);
+    // A sliver of it scrolled into sight is not yet a view.
+    await p.evaluate(() => window.scrollTo(0, document.querySelector('[data-trial-widget]')!.getBoundingClientRect().top + window.scrollY - window.innerHeight + 60));
+    await p.waitForTimeout(500);
+    expect(viewCalls).toEqual([]);
+    await p.locator(W).scrollIntoViewIfNeeded();
+    await expect.poll(() => figures()).toEqual({ ...before, views: before.views + 1 });
+    // Scrolled away and back on the same page load: still one.
+    await p.evaluate(() => window.scrollTo(0, 0));
+    await p.waitForTimeout(300);
+    await p.locator(W).scrollIntoViewIfNeeded();
+    await p.waitForTimeout(500);
+    expect(viewCalls).toEqual(['POST']);
+    // A reload is another page load, and a view once seen again; no answer yet: nothing started.
+    await p.reload();
+    await title.waitFor({ state: 'attached' });
+    await p.locator(W).scrollIntoViewIfNeeded();
+    await expect.poll(() => figures()).toEqual({ views: before.views + 2, submissionsStarted: before.submissionsStarted });
     expect(problems).toEqual([]);
     await context.close();
   });

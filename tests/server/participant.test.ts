@@ -55,7 +55,7 @@ const qualification = async (submissionId: string, token: string) => {
 };
 
 describe('participant start and submissions', () => {
-  it('starts a runnable survey through its channel, counting a view', async () => {
+  it('starts a runnable survey through its channel, counting nothing (a bare request is no view)', async () => {
     const before = await figuresOf(f.mediaChannelId);
     const res = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`);
     expect(res.status).toBe(200);
@@ -65,7 +65,36 @@ describe('participant start and submissions', () => {
     const options = meta.firstPage.included.find((r: { attributes: { identity: string } }) => r.attributes.identity === 'q_choice').attributes.configuration.options;
     // Which answers disqualify stays on the server.
     expect(options.every((o: { isDisqualified: boolean; disqualifiedFor?: unknown }) => o.isDisqualified === false && o.disqualifiedFor === undefined)).toBe(true);
-    expect((await figuresOf(f.mediaChannelId)).views).toBe(before.views + 1);
+    expect(await figuresOf(f.mediaChannelId)).toEqual(before);
+  });
+
+  it('counts a view when the widget says it was seen, on an active channel only', async () => {
+    const view = (mediaChannelId: unknown, headers: Record<string, string> = {}) =>
+      h.request('POST', `/api/o-forms/participant-views?mediaChannelId=${String(mediaChannelId)}`, {
+        headers,
+        body: { data: { type: 'participant-views', attributes: { mediaChannelId } } },
+      });
+    const before = await figuresOf(f.mediaChannelId);
+    const res = await view(f.mediaChannelId, { Origin: `https://${f.domain}` });
+    expect(res.status).toBe(202);
+    expect(await json(res)).toEqual({ meta: { counted: true } });
+    expect(res.headers.get('access-control-allow-origin')).toBe(`https://${f.domain}`);
+    expect(await figuresOf(f.mediaChannelId)).toEqual({ ...before, views: before.views + 1 });
+
+    const inactive = await createParticipantFixture(h.db, { channelActive: false });
+    const off = await view(inactive.mediaChannelId);
+    expect(await json(off)).toEqual({ meta: { counted: false } });
+    expect((await figuresOf(inactive.mediaChannelId)).views).toBe(0);
+
+    // Another site's page, an unknown channel, a malformed id or body: refused, nothing counted.
+    expect((await view(f.mediaChannelId, { Origin: 'https://evil.example' })).status).toBe(403);
+    const unknown = await view(987654);
+    expect(unknown.status).toBe(422);
+    expect((await json(unknown)).errors[0]).toMatchObject({ detail: 'Choose a media channel from the list.', source: { pointer: '/data/attributes/mediaChannelId' } });
+    expect((await view('twelve')).status).toBe(422);
+    const noBody = await h.request('POST', `/api/o-forms/participant-views?mediaChannelId=${f.mediaChannelId}`, { body: { views: 1 } });
+    expect(noBody.status).toBe(422);
+    expect(await figuresOf(f.mediaChannelId)).toEqual({ ...before, views: before.views + 1 });
   });
 
   it('creates a submission with its token in a header, stored only as a hash, and counts it', async () => {
@@ -570,6 +599,28 @@ describe('rate limits', () => {
     // The next window counts afresh.
     h.clock.set('2027-09-01T10:01:00Z');
     expect((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+  });
+
+  it("counts a client address's views of a channel up to its limit per window", async () => {
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', PARTICIPANT_VIEWS_PER_ADDRESS: '2' });
+    h.clock.set('2027-09-03T10:00:00Z');
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const fx = await createParticipantFixture(h.db);
+    const from = (address: string) => ({ incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: 'IPv4' } } });
+    const view = async (address: string) =>
+      (
+        await app.request(
+          `/api/o-forms/participant-views?mediaChannelId=${fx.mediaChannelId}`,
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/vnd.api+json' },
+            body: JSON.stringify({ data: { type: 'participant-views', attributes: { mediaChannelId: fx.mediaChannelId } } }),
+          },
+          from(address),
+        )
+      ).status;
+    expect([await view('203.0.113.9'), await view('203.0.113.9'), await view('203.0.113.9'), await view('203.0.113.10')]).toEqual([202, 202, 429, 202]);
+    expect((await figuresOf(fx.mediaChannelId)).views).toBe(3);
   });
 
   it('limits submissions per client address too', async () => {

@@ -41,11 +41,12 @@ let server: http.Server;
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 
-/** A view of the channel's survey on the clock's day, as the widget asks for it. */
+/** A view of the channel's survey on the clock's day, as the widget reports it once it is seen. */
 async function view(f: ParticipantFixture, options: { language?: string; utm?: Utm } = {}) {
-  const query = new URLSearchParams({ mediaChannelId: String(f.mediaChannelId), ...(options.language ? { language: options.language } : {}), ...options.utm });
-  const res = await h.request('GET', `/api/o-forms/participant-start?${query}`);
-  expect(res.status).toBe(200);
+  const res = await h.request('POST', `/api/o-forms/participant-views?mediaChannelId=${f.mediaChannelId}`, {
+    body: { data: { type: 'participant-views', attributes: { mediaChannelId: f.mediaChannelId, language: options.language ?? null, utm: options.utm ?? null } } },
+  });
+  expect(res.status).toBe(202);
 }
 
 /** Dates the submission on the clock's instant (the database stamps it with its own clock). */

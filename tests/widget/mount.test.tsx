@@ -91,4 +91,58 @@ describe('mount', () => {
     await vi.waitFor(() => expect(widget.root.querySelector('.tw-html')?.textContent).toBe('Closed for now.'));
     errors.mockRestore();
   });
+
+  it('counts a view once, when at least half of the widget is on screen, and never in preview', async () => {
+    const observers: { callback: IntersectionObserverCallback; target?: Element; connected: boolean }[] = [];
+    class FakeObserver {
+      o: (typeof observers)[number];
+      constructor(callback: IntersectionObserverCallback) {
+        this.o = { callback, connected: true };
+        observers.push(this.o);
+      }
+      observe(target: Element) {
+        this.o.target = target;
+      }
+      disconnect() {
+        this.o.connected = false;
+      }
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    const seen = (ratio: number, height = 100) =>
+      observers.at(-1)!.callback([{ isIntersecting: ratio > 0, intersectionRatio: ratio, intersectionRect: { height: height * ratio }, rootBounds: { height: 800 } } as unknown as IntersectionObserverEntry], {} as IntersectionObserver);
+    try {
+      const view = vi.fn(async () => undefined);
+      const host = document.createElement('div');
+      document.body.append(host);
+      const widget = mount(host, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://x', transport: { ...transportFor('1'), view }, storage: null });
+      await vi.waitFor(() => expect(widget.root.querySelector('.tw-title')?.textContent).toBe('Page of 1'));
+      expect(observers.at(-1)!.target).toBe(host);
+      seen(0);
+      seen(0.25);
+      expect(view).not.toHaveBeenCalled();
+      seen(0.5);
+      expect(view).toHaveBeenCalledTimes(1);
+      expect(observers.at(-1)!.connected).toBe(false);
+      widget.unmount();
+
+      // Taller than two viewports: filling half of the viewport is enough.
+      const tall = document.createElement('div');
+      document.body.append(tall);
+      const tallWidget = mount(tall, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://x', transport: { ...transportFor('1'), view }, storage: null });
+      await vi.waitFor(() => expect(tallWidget.root.querySelector('.tw-title')).not.toBeNull());
+      seen(0.25, 2000);
+      expect(view).toHaveBeenCalledTimes(2);
+      tallWidget.unmount();
+
+      const count = observers.length;
+      const preview = document.createElement('div');
+      document.body.append(preview);
+      const previewWidget = mount(preview, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://x', transport: { ...transportFor('1'), view }, storage: null, preview: true });
+      await vi.waitFor(() => expect(previewWidget.root.querySelector('.tw-title')).not.toBeNull());
+      expect(observers.length).toBe(count);
+      previewWidget.unmount();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
