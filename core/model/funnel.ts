@@ -10,7 +10,7 @@ export type FunnelStage = (typeof FUNNEL_STAGES)[number];
 
 /** What each stage counts; a submission counts in a stage only once it reached every stage before it (except views, counted apart). */
 export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
-  viewed: 'Times the survey was shown to a visitor (the widget started on a page), counted on the day it was shown.',
+  viewed: 'Times the widget was seen by a visitor (at least half of it on screen, once per page load), counted on the day it was seen.',
   started: 'Submissions whose participant answered at least one page.',
   completed: "Started submissions whose answers reached the survey's end (qualified or not).",
   qualified: 'Completed submissions that qualified for at least one engagement.',
