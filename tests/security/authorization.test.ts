@@ -113,6 +113,7 @@ const RULES: Record<string, Access> = {
   'GET /api/get-media-channel-for-transition-survey/:identity/:fromId': 'public',
   // The participant run (issue 7): starting, pages and preview are public; the rest needs the submission token.
   'GET /api/o-forms/participant-start': 'public',
+  'POST /api/o-forms/participant-views': 'public',
   'POST /api/o-forms/o-form-submissions': 'public',
   'GET /api/o-forms/o-form-containers': 'public',
   'PATCH /api/o-forms/o-form-submission-page-preview/:id': 'public',
