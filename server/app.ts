@@ -36,7 +36,7 @@ import { contactFieldsRoutes } from './routes/contact-fields';
 import { mountLegacySurveyRoutes } from './routes/surveys';
 import { oFormsRoutes } from './routes/oforms';
 import { participantRoutes } from './routes/participant';
-import { surveyMetricsRoutes } from './routes/oform-exports';
+import { surveyMetricsRoutes, surveyPageMetricsRoutes } from './routes/oform-exports';
 import { screenersRoutes } from './routes/screeners';
 import { contactFieldsScreenersRoutes, engagementsScreenersRoutes, screenerSurveysRoutes } from './routes/screener-links';
 import { mediaChannelSurveysRoutes, mediaChannelsRoutes, transitionMediaChannelRoutes } from './routes/media-channels';
@@ -114,6 +114,7 @@ export function createApp(deps: Deps) {
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
   app.route('/api/rms-callback', rmsCallbackRoutes(deps));
   app.route('/api/export-survey-metrics', surveyMetricsRoutes(deps));
+  app.route('/api/survey-page-metrics', surveyPageMetricsRoutes(deps));
   app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));
   app.route('/api', openApiRoutes(() => app.routes));
   app.all('/api/*', () => {

@@ -44,6 +44,8 @@ export interface Config {
   participantRetentionDays: number;
   /** Server processes on the one port (node:cluster); more than one needs PostgreSQL. */
   workers: number;
+  /** Minutes without activity after which a run's last page counts as abandoned (FUNNEL_ABANDON_MINUTES; 0 at once). */
+  funnelAbandonMinutes: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
   shutdownTimeoutSeconds: number;
 }
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       viewsPerAddress: integer(env, 'PARTICIPANT_VIEWS_PER_ADDRESS', 60, 0, 1_000_000),
     },
     workers,
+    funnelAbandonMinutes: integer(env, 'FUNNEL_ABANDON_MINUTES', 30, 0, 7 * 24 * 60),
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 600),
   };
 }

@@ -45,7 +45,21 @@ export interface OFormExport {
 }
 
 /** GET /api/export-survey-metrics/{id}: one row per page, in display order. */
-export const SURVEY_METRICS_COLUMNS = ['page', 'title', 'views', 'completions', 'drop_off', 'median_seconds'] as const;
+export const SURVEY_METRICS_COLUMNS = ['page', 'title', 'views', 'completions', 'drop_off', 'median_seconds', 'p90_seconds'] as const;
+
+/** One page's figures, as the admin's drop-off chart reads them (GET /api/export-survey-metrics/{id} with Accept JSON:API). */
+export const SURVEY_PAGE_METRICS_TYPE = 'survey-page-metrics';
+export interface SurveyPageMetrics {
+  id: string;
+  page: number;
+  identity: string;
+  title: string;
+  views: number;
+  completions: number;
+  dropOff: number;
+  medianSeconds: number | null;
+  p90Seconds: number | null;
+}
 
 export const NO_APPROVED_VERSION = 'This survey has no approved version yet. Approve one, or export this version.';
 export const DEFAULT_LANGUAGE_STAYS = 'The default language is always enabled.';

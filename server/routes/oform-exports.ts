@@ -1,7 +1,7 @@
 /**
  * Exports of a versioned survey: the PDF (POST /api/o-forms/export-to-pdf/{id}/{showApproved}
  * answers where to fetch it; GET /api/o-forms/o-form-exports/{id} serves it) and the per-page
- * metrics CSV (GET /api/export-survey-metrics/{id}). Both follow the surveys' sponsor scope.
+ * metrics CSV (GET /api/export-survey-metrics/{id}; funnel/pages.ts counts them). Both follow the surveys' sponsor scope.
  *
  * The PDF is rendered when it is fetched rather than stored: an approved version never
  * changes, so its export is always the same, and nothing is left behind to clean up.
@@ -9,17 +9,18 @@
 import { Hono, type Context } from 'hono';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { FIELD_TYPE_NAMES } from '../../core/model/oform';
-import { NO_APPROVED_VERSION, OFORM_EXPORT_TYPE, SURVEY_METRICS_COLUMNS, type OFormExport } from '../../core/model/oformExport';
+import { NO_APPROVED_VERSION, OFORM_EXPORT_TYPE, SURVEY_METRICS_COLUMNS, SURVEY_PAGE_METRICS_TYPE, type OFormExport } from '../../core/model/oformExport';
 import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '../../core/model/oformMessage';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { pageMetrics } from '../funnel/pages';
 import type { Db } from '../db/open';
-import { engagements, languages, oFormLanguages, oFormMessages, oFormPageMetrics, oForms } from '../db/schema';
+import { engagements, languages, oFormLanguages, oFormMessages, oForms } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { engagementScope } from '../domain/engagementAccess';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { csvRow } from '../http/csv';
 import { parseId } from '../http/query';
-import { sendResource, toResource } from '../http/serialize';
+import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { attachmentDisposition } from '../http/upload';
 import { renderSurveyPdf, type PdfMessage, type PdfPage, type SurveyPdf } from '../pdf/oformPdf';
 import { loadStructure } from '../oform/structure';
@@ -183,70 +184,39 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
 // ---------------------------------------------------------------------------------------------
 // Metrics
 
-interface PageMetrics {
-  page: number;
-  title: string;
-  views: number;
-  completions: number;
-  dropOff: number;
-  /** Null while no visit of the page has ended. */
-  medianSeconds: number | null;
-}
-
-const median = (values: number[]): number | null => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+const metricsOf = async (c: Context<AppEnv>, deps: Deps) => {
+  const form = await findForm(deps.db, parseId(c.req.param('id')), c.get('user'));
+  if (!form) throw notFound('survey');
+  return { form, metrics: await pageMetrics(deps.db, form, { now: nowOf(deps), abandonMinutes: deps.config.funnelAbandonMinutes }) };
 };
 
-/**
- * Per page of this version, in display order: a view is a timing row of the page, a
- * completion one that has its stop, drop-off the views without one, and the median of
- * stop − start over completions in seconds (one decimal).
- */
-export async function surveyMetrics(db: Db, form: { id: number }): Promise<PageMetrics[]> {
-  const structure = await loadStructure(db, form.id);
-  const pages = structure.containers.filter((c) => c.parentId === null);
-  const rows = await db
-    .select({ identity: oFormPageMetrics.identity, start: oFormPageMetrics.start, stop: oFormPageMetrics.stop })
-    .from(oFormPageMetrics)
-    .where(and(eq(oFormPageMetrics.oFormId, form.id), eq(oFormPageMetrics.type, 'page')));
-  return pages.map((page, i) => {
-    const visits = rows.filter((r) => r.identity === page.identity);
-    const done = visits.filter((r) => r.stop !== null);
-    const seconds = median(done.map((r) => Math.max(0, (r.stop!.getTime() - r.start.getTime()) / 1000)));
-    return {
-      page: i + 1,
-      title: page.title,
-      views: visits.length,
-      completions: done.length,
-      dropOff: visits.length - done.length,
-      medianSeconds: seconds === null ? null : Math.round(seconds * 10) / 10,
-    };
-  });
-}
-
-async function sendMetricsCsv(c: Context<AppEnv>, db: Db) {
-  const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-  if (!form) throw notFound('survey');
-  const metrics = await surveyMetrics(db, form);
-  c.set('audit', { entity: 'o-forms', entityId: form.id, action: 'export', meta: { format: 'csv', content: 'metrics' } });
-  const lines = [
-    csvRow(SURVEY_METRICS_COLUMNS),
-    ...metrics.map((m) => csvRow([m.page, m.title, m.views, m.completions, m.dropOff, m.medianSeconds])),
-  ];
-  return c.body(`${lines.join('\r\n')}\r\n`, 200, {
-    'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': attachmentDisposition(exportFilename(form, 'csv', '-metrics')),
-    'Cache-Control': 'private, no-store',
-  });
-}
-
-/** GET /api/export-survey-metrics/{id}: the version's page metrics as CSV. */
+/** GET /api/export-survey-metrics/{id}: the version's page metrics (funnel/pages.ts) as CSV. */
 export function surveyMetricsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  app.get('/:id', describe({ summary: "Export a survey version's page metrics" }), (c) => sendMetricsCsv(c, deps.db));
+  app.get('/:id', describe({ summary: "Export a survey version's page metrics", answer: { media: 'text/csv' } }), async (c) => {
+    const { form, metrics } = await metricsOf(c, deps);
+    c.set('audit', { entity: 'o-forms', entityId: form.id, action: 'export', meta: { format: 'csv', content: 'metrics' } });
+    const lines = [
+      csvRow(SURVEY_METRICS_COLUMNS),
+      ...metrics.map((m) => csvRow([m.page, m.title, m.views, m.completions, m.dropOff, m.medianSeconds, m.p90Seconds])),
+    ];
+    return c.body(`${lines.join('\r\n')}\r\n`, 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': attachmentDisposition(exportFilename(form, 'csv', '-metrics')),
+      'Cache-Control': 'private, no-store',
+    });
+  });
+  return app;
+}
+
+/** GET /api/survey-page-metrics/{id}: the same figures as JSON:API, for the survey view's drop-off chart. */
+export function surveyPageMetricsRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.get('/:id', describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)" }), async (c) => {
+    const { metrics } = await metricsOf(c, deps);
+    return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
+  });
   return app;
 }

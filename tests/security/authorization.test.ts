@@ -197,6 +197,7 @@ const RULES: Record<string, Access> = {
   'GET /api/o-forms/o-form-exports/:id': 'staff',
   'GET /api/export-survey-metrics/:id': 'staff',
   'GET /api/recruitment-funnel': 'staff',
+  'GET /api/survey-page-metrics/:id': 'staff',
   'GET /jwt/saml': 'public',
   'POST /jwt/saml/acs/:service': 'public',
   'GET /jwt/saml/logout': 'public',

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { auditEvents, languages, oFormContainers, oFormLanguages, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
+import { auditEvents, languages, oFormContainerEntries, oFormContainers, oFormLanguages, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
 import { APPROVED_IMMUTABLE } from '../../core/model/oformDoc';
 import { NO_APPROVED_VERSION, SURVEY_METRICS_COLUMNS } from '../../core/model/oformExport';
 import { createApiClient } from '../../core/api/client';
@@ -306,35 +306,59 @@ describe('metrics CSV', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="quiet-survey-v1-metrics\.csv"/);
-    expect(text.split('\r\n')).toEqual([SURVEY_METRICS_COLUMNS.join(','), '1,New Page 1,0,0,0,', `2,"'=HYPERLINK(""x"")",0,0,0,`, '']);
+    expect(text.split('\r\n')).toEqual([SURVEY_METRICS_COLUMNS.join(','), '1,New Page 1,0,0,0,,', `2,"'=HYPERLINK(""x"")",0,0,0,,`, '']);
   });
 
-  it('counts views, completions, drop-off and the median seconds per page from the page timing', async () => {
+  it('counts per page the runs that reached it, answered it and left it there, and the time on it', async () => {
     const form = await newForm('Busy survey');
     const second = await addPage(form.id, 'Second');
-    const [first] = await h.db.select().from(oFormContainers).where(eq(oFormContainers.id, Number(form.firstPage)));
-    const firstIdentity = first?.identity;
-    expect(firstIdentity).toBeTruthy();
+    const pages = await h.db.select().from(oFormContainers).where(eq(oFormContainers.oFormId, Number(form.id)));
+    const p1 = pages.find((p) => p.id === Number(form.firstPage))!;
+    const p2 = pages.find((p) => p.identity === second.attributes.identity)!;
+    // Relative to the server's clock (the wall clock here): activity minutes ago.
+    const T = h.clock().getTime();
+    const minutesBefore = (m: number) => new Date(T - m * 60_000);
+    /** A run: the pages it reached (answered or not), finished or not, last active `idle` minutes before T. */
+    const run = async (reached: [number, boolean][], options: { finished?: boolean; idle: number }) => {
+      const [s] = await h.db
+        .insert(oFormSubmissions)
+        .values({ oFormId: Number(form.id), tokenHash: `hash-${Math.random()}`, modified: minutesBefore(options.idle), finishedAt: options.finished ? minutesBefore(options.idle) : null })
+        .returning();
+      for (const [containerId, answered] of reached) {
+        await h.db.insert(oFormContainerEntries).values({ submissionId: s!.id, containerId, created: minutesBefore(60), answeredAt: answered ? minutesBefore(options.idle) : null });
+      }
+      return s!.id;
+    };
+    await run([[p1.id, true], [p2.id, true]], { finished: true, idle: 40 });
+    await run([[p1.id, true], [p2.id, true]], { idle: 40 }); // answered the last page, never reached the end
+    await run([[p1.id, true], [p2.id, false]], { idle: 40 }); // left on page 2
+    await run([[p1.id, false]], { idle: 45 }); // left on page 1
+    await run([[p1.id, false]], { idle: 10 }); // still within FUNNEL_ABANDON_MINUTES (30): not yet abandoned
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s));
-    const submission = async () =>
-      (await h.db.insert(oFormSubmissions).values({ oFormId: Number(form.id), tokenHash: `hash-${Math.random()}` }).returning())[0]!.id;
     const rows: [string, number, number | null][] = [
-      [firstIdentity!, 0, 10],
-      [firstIdentity!, 0, 20],
-      [firstIdentity!, 0, 45],
-      [firstIdentity!, 0, null],
-      [second.attributes.identity, 0, 5],
-      [second.attributes.identity, 0, 8],
-      [second.attributes.identity, 0, null],
+      [p1.identity, 0, 10],
+      [p1.identity, 0, 20],
+      [p1.identity, 0, 45],
+      [p1.identity, 0, null],
+      [p2.identity, 0, 5],
+      [p2.identity, 0, 8],
+      [p2.identity, 0, null],
     ];
+    const timed = await run([], { idle: 500 });
     for (const [identity, start, stop] of rows) {
-      await h.db.insert(oFormPageMetrics).values({ submissionId: await submission(), oFormId: Number(form.id), identity, start: at(start), stop: stop === null ? null : at(stop) });
+      await h.db.insert(oFormPageMetrics).values({ submissionId: timed, oFormId: Number(form.id), identity, start: at(start), stop: stop === null ? null : at(stop) });
     }
     const { text } = await csv(form.id);
-    expect(text.split('\r\n')).toEqual([SURVEY_METRICS_COLUMNS.join(','), '1,New Page 1,4,3,1,20', '2,Second,3,2,1,6.5', '']);
+    expect(text.split('\r\n')).toEqual([SURVEY_METRICS_COLUMNS.join(','), '1,New Page 1,5,3,1,20,45', '2,Second,3,2,2,6.5,8', '']);
+    const chart = await json(await h.request('GET', `/api/survey-page-metrics/${form.id}`, { token: admin }));
+    expect(chart.data.map((r: { attributes: object }) => r.attributes)).toEqual([
+      { page: 1, identity: p1.identity, title: 'New Page 1', views: 5, completions: 3, dropOff: 1, medianSeconds: 20, p90Seconds: 45 },
+      { page: 2, identity: p2.identity, title: 'Second', views: 3, completions: 2, dropOff: 2, medianSeconds: 6.5, p90Seconds: 8 },
+    ]);
 
     const other = await newForm('Other metrics', otherEngagementId);
     expect((await csv(other.id, userToken)).res.status).toBe(404);
+    expect((await h.request('GET', `/api/survey-page-metrics/${other.id}`, { token: userToken })).status).toBe(404);
     expect((await csv('abc')).res.status).toBe(404);
     expect((await h.request('GET', `/api/export-survey-metrics/${form.id}`)).status).toBe(401);
   });
@@ -368,6 +392,6 @@ describe('core API client for exports', () => {
 
     const metrics = await api.downloadMetrics(form.id);
     expect(metrics.filename).toBe('client-export-survey-v1-metrics.csv');
-    expect(await metrics.blob.text()).toBe(`${SURVEY_METRICS_COLUMNS.join(',')}\r\n1,New Page 1,0,0,0,\r\n`);
+    expect(await metrics.blob.text()).toBe(`${SURVEY_METRICS_COLUMNS.join(',')}\r\n1,New Page 1,0,0,0,,\r\n`);
   });
 });

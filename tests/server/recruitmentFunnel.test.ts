@@ -126,7 +126,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/contacts`;
-  h = await createHarness();
+  h = await createHarness({ FUNNEL_ABANDON_MINUTES: '0' });
   a = await createParticipantFixture(h.db);
   b = await createParticipantFixture(h.db);
   const [provider] = await h.db.insert(rmsProviders).values({ name: 'Funnel webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 10_000 }).returning();
@@ -246,6 +246,17 @@ describe('GET /api/recruitment-funnel', () => {
       expect(res.status, query).toBe(400);
       expect((await json(res)).errors[0].source).toEqual({ parameter });
     }
+  });
+
+  it("reports in the survey's metrics CSV the participant who left on page 2", async () => {
+    const res = await h.request('GET', `/api/export-survey-metrics/${a.oFormId}`, { token: superToken });
+    expect(res.status).toBe(200);
+    expect(parseCsv(await res.text())).toEqual([
+      ['page', 'title', 'views', 'completions', 'drop_off', 'median_seconds', 'p90_seconds'],
+      ['1', 'Page 1', '5', '5', '0', '', ''],
+      ['2', 'Page 2', '5', '4', '1', '', ''],
+      ['3', 'Page 3', '4', '4', '0', '', ''],
+    ]);
   });
 
   it('answers CSV with Accept: text/csv, one line per group', async () => {
