@@ -3,6 +3,7 @@
  * stops the start with a one-line message naming the variable.
  */
 import path from 'node:path';
+import { parseContactMatchKey } from './security/contactMatch';
 import { parsePhiKey } from './security/phi';
 
 export class ConfigError extends Error {
@@ -30,6 +31,8 @@ export interface Config {
   session: { idleSeconds: number; maxSeconds: number };
   /** Key for participants' contact values at rest; generated into DATA_DIR when unset. */
   phiKey: Buffer | null;
+  /** Key of the keyed hashes that find a contact's duplicates (never the PHI key); generated into DATA_DIR when unset. */
+  contactMatchKey: Buffer | null;
   /** Seconds to wait before each retry of a record-system delivery, in order (RMS_RETRY_SCHEDULE). */
   rmsRetrySchedule: number[];
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -152,7 +155,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     },
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
-    phiKey: phiKey(env),
+    phiKey: key(env, 'PHI_ENCRYPTION_KEY', parsePhiKey),
+    contactMatchKey: key(env, 'CONTACT_MATCH_KEY', parseContactMatchKey),
     rmsRetrySchedule: retrySchedule(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
@@ -216,11 +220,11 @@ function retrySchedule(env: Env): number[] {
   return parts.map(Number);
 }
 
-function phiKey(env: Env): Buffer | null {
-  const raw = env.PHI_ENCRYPTION_KEY?.trim();
+function key(env: Env, name: string, parse: (raw: string) => Buffer): Buffer | null {
+  const raw = env[name]?.trim();
   if (!raw) return null;
   try {
-    return parsePhiKey(raw);
+    return parse(raw);
   } catch (error) {
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }

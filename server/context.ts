@@ -2,6 +2,7 @@ import type { RoleName } from '../core/model/user';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { Logger } from './http/log';
+import type { ContactMatcher } from './security/contactMatch';
 import type { PhiCipher } from './security/phi';
 import type { FileStorage } from './storage';
 
@@ -15,6 +16,8 @@ export interface Deps {
   storage?: FileStorage;
   /** Seals participants' contact values; from PHI_ENCRYPTION_KEY or DATA_DIR/phi-key when not given. */
   phi?: PhiCipher;
+  /** Keyed hashes of contacts' e-mail and phone (duplicates); from CONTACT_MATCH_KEY or DATA_DIR/contact-match-key when not given. */
+  contactMatch?: ContactMatcher;
   /**
    * The instant the server acts at; the wall clock when not given. Every rule that depends on the
    * time (token and session expiry, lockout, TOTP steps, rate-limit windows, ages, hand-offs, record-system delivery schedules) asks

@@ -11,6 +11,10 @@ export type EngagementPhase = (typeof ENGAGEMENT_PHASES)[number];
 export const DEFAULT_ENGAGEMENT_RADIUS = 25;
 /** Radii are miles. */
 export const MAX_RADIUS = 1000;
+/** Days within which the same person referred again to an engagement is a duplicate (0: never). */
+export const DEFAULT_DUPLICATE_WINDOW_DAYS = 90;
+export const MAX_DUPLICATE_WINDOW_DAYS = 3650;
+const windowMessage = `Must be a whole number of days from 0 to ${MAX_DUPLICATE_WINDOW_DAYS}.`;
 
 /** What staff may write on an engagement. Unknown attributes are refused rather than ignored. */
 export const EngagementInput = v.strictObject({
@@ -22,6 +26,10 @@ export const EngagementInput = v.strictObject({
   endDate: optionalDate(),
   isActive: v.optional(flag(), true),
   radius: v.optional(v.pipe(v.number(`Must be a number from 1 to ${MAX_RADIUS}.`), v.integer('Must be a whole number.'), v.minValue(1, `Must be a number from 1 to ${MAX_RADIUS}.`), v.maxValue(MAX_RADIUS, `Must be a number from 1 to ${MAX_RADIUS}.`)), DEFAULT_ENGAGEMENT_RADIUS),
+  duplicateWindowDays: v.optional(
+    v.pipe(v.number(windowMessage), v.integer(windowMessage), v.minValue(0, windowMessage), v.maxValue(MAX_DUPLICATE_WINDOW_DAYS, windowMessage)),
+    DEFAULT_DUPLICATE_WINDOW_DAYS,
+  ),
   mediaLiveDate: optionalDate(),
   mediaEndDate: optionalDate(),
   g6Url: optionalUrl(),
@@ -89,6 +97,8 @@ export interface Engagement {
   endDate: string | null;
   isActive: boolean;
   radius: number;
+  /** The same person referred again within this many days is a duplicate, kept and not sent (0: never). */
+  duplicateWindowDays: number;
   mediaLiveDate: string | null;
   mediaEndDate: string | null;
   g6Url: string | null;

@@ -43,6 +43,8 @@ export interface RmsAudit {
   deliveredAt: string | null;
   /** The referral's idempotency key, the same in every attempt and resend. */
   referralId: string | null;
+  /** The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so). */
+  duplicateOf: number | null;
   /** Present when the list was asked to include rmsProviders (null: no provider row). */
   rmsProviders?: RmsAuditProvider | null;
 }
@@ -56,6 +58,8 @@ export type RmsAuditFilter = (typeof RMS_AUDIT_FILTERS)[number];
 export const RESEND_MESSAGES = {
   alreadyDelivered: (contactId: number, deliveredAt: string | null) =>
     `Contact ${contactId} was already delivered${deliveredAt ? ` (${deliveredAt})` : ''}; the record system would receive it twice. Send it again with again=true if that is meant.`,
+  duplicate: (contactId: number, duplicateOf: number) =>
+    `Contact ${contactId} is a duplicate of contact ${duplicateOf} (the same person referred to the same engagement within its window); it is not sent.`,
   busy: (contactId: number) => `Contact ${contactId} is being delivered right now, or its record system is switched off; try again shortly.`,
 } as const;
 

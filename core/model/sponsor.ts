@@ -38,6 +38,8 @@ export interface Sponsor {
   totalEngagements: number;
   totalSites: number;
   totalReferrals: number;
+  /** The same person referred again within an engagement's window: kept, never sent, not in totalReferrals. */
+  duplicateReferrals: number;
   totalScreenedReferrals: number;
   totalRandomizedReferrals: number;
 }
@@ -47,6 +49,7 @@ export const SPONSOR_FIGURES = [
   'totalEngagements',
   'totalSites',
   'totalReferrals',
+  'duplicateReferrals',
   'totalScreenedReferrals',
   'totalRandomizedReferrals',
 ] as const;

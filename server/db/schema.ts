@@ -227,6 +227,8 @@ export const engagements = pgTable(
     targetParticipantCount: integer('target_participant_count'),
     rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
     rmsSponsorIdentifier: text('rms_sponsor_identifier'),
+    /** The same person referred again within this many days is a duplicate, not sent again (0: never). */
+    duplicateWindowDays: integer('duplicate_window_days').notNull().default(90),
     created: created(),
     modified: modified(),
   },
@@ -236,6 +238,7 @@ export const engagements = pgTable(
     index('engagements_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.endDate, natural(t.name), t.id),
     index('engagements_name_idx').on(natural(t.name), t.id),
     check('engagements_phase_check', sql`${t.phase} is null or ${t.phase} in ('I', 'II', 'III', 'IV', 'N/A')`),
+    check('engagements_duplicate_window_check', sql`${t.duplicateWindowDays} between 0 and 3650`),
   ],
 );
 
@@ -946,9 +949,20 @@ export const contacts = pgTable(
     valuesCiphertext: text('values_ciphertext').notNull(),
     acceptTerms: boolean('accept_terms').notNull().default(false),
     consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
+    /** Keyed hashes of the e-mail and phone given (security/contactMatch.ts), to find the same person again. */
+    emailMatch: text('email_match'),
+    phoneMatch: text('phone_match'),
+    /** The same person's referral to this engagement within its window: this contact is kept but never sent. */
+    duplicateOf: integer('duplicate_of').references((): AnyPgColumn => contacts.id, { onDelete: 'set null' }),
     created: created(),
   },
-  (t) => [index('contacts_engagement_idx').on(t.engagementId), index('contacts_submission_idx').on(t.submissionId)],
+  (t) => [
+    index('contacts_engagement_idx').on(t.engagementId),
+    index('contacts_submission_idx').on(t.submissionId),
+    index('contacts_email_match_idx').on(t.engagementId, t.emailMatch).where(sql`${t.emailMatch} is not null`),
+    index('contacts_phone_match_idx').on(t.engagementId, t.phoneMatch).where(sql`${t.phoneMatch} is not null`),
+    index('contacts_duplicate_of_idx').on(t.duplicateOf).where(sql`${t.duplicateOf} is not null`),
+  ],
 );
 
 /** One row per attempt to push a contact to its record system (SPEC: record-system audit). */

@@ -3,7 +3,8 @@
  * SQL statement for a page of sponsors: each figure is an index-backed aggregate over that
  * sponsor's engagements (engagements_sponsor_idx), their site links
  * (engagement_site_locations_pair_idx) and their referrals (referrals_engagement_idx). Referrals
- * count once delivered (rms/delivered.ts): the figures sponsors are billed by.
+ * count once delivered (rms/delivered.ts): the figures sponsors are billed by; duplicates (the
+ * same person again within an engagement's window, never sent) are counted apart.
  */
 import { sql } from 'drizzle-orm';
 import type { SponsorFigure } from '../../core/model/sponsor';
@@ -18,6 +19,7 @@ export const NO_FIGURES: SponsorFigures = {
   totalEngagements: 0,
   totalSites: 0,
   totalReferrals: 0,
+  duplicateReferrals: 0,
   totalScreenedReferrals: 0,
   totalRandomizedReferrals: 0,
 };
@@ -30,7 +32,7 @@ export async function sponsorFigures(db: Db, sponsorIds: readonly number[]): Pro
     sql`, `,
   );
   const result = await db.execute(sql`
-    select s.id as "id", e.active, e.total, st.sites, r.referrals, r.screened, r.randomized
+    select s.id as "id", e.active, e.total, st.sites, r.referrals, r.screened, r.randomized, d.duplicates
     from unnest(array[${ids}]) as s(id)
     cross join lateral (
       select count(*) filter (where en.is_active) as active, count(*) as total
@@ -47,13 +49,19 @@ export async function sponsorFigures(db: Db, sponsorIds: readonly number[]): Pro
              count(*) filter (where rf.is_randomized) as randomized
       from engagements en join referrals rf on rf.engagement_id = en.id
       where en.sponsor_id = s.id and ${isDeliveredReferral(sql.raw('rf.contact_id'))}
-    ) r`);
+    ) r
+    cross join lateral (
+      select count(*) as duplicates
+      from engagements en join contacts c on c.engagement_id = en.id
+      where en.sponsor_id = s.id and c.duplicate_of is not null
+    ) d`);
   for (const row of rowsOf(result)) {
     out.set(Number(row.id), {
       activeEngagements: Number(row.active),
       totalEngagements: Number(row.total),
       totalSites: Number(row.sites),
       totalReferrals: Number(row.referrals),
+      duplicateReferrals: Number(row.duplicates),
       totalScreenedReferrals: Number(row.screened),
       totalRandomizedReferrals: Number(row.randomized),
     });

@@ -31,6 +31,8 @@ export interface AuditListRow extends RmsAuditRow {
   nextAttemptAt: Date | null;
   deliveredAt: Date | null;
   referralId: string | null;
+  /** The contact's first referral, when this contact is its duplicate (never sent). */
+  duplicateOf: number | null;
 }
 
 const sorts = {
@@ -73,6 +75,7 @@ export async function listAudits(
       nextAttemptAt: rmsDeliveries.nextAttemptAt,
       deliveredAt: rmsDeliveries.deliveredAt,
       referralId: rmsDeliveries.referralKey,
+      duplicateOf: contacts.duplicateOf,
     })
     .from(rmsAudits)
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
@@ -91,6 +94,7 @@ export async function listAudits(
       nextAttemptAt: r.deliveryStatus === 'pending' || r.deliveryStatus === 'retrying' ? r.nextAttemptAt : null,
       deliveredAt: r.deliveredAt,
       referralId: r.referralId,
+      duplicateOf: r.duplicateOf,
     })),
   };
 }

@@ -13,7 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import { rmsAudits, rmsDeliveries } from '../db/schema';
+import { engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
+import { NONE_PROVIDER_NAME } from './provider';
 import { truncate, type AttemptResult } from './attempt';
 import { DELIVERY_STATUS } from './delivered';
 
@@ -28,6 +29,23 @@ const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 /** Puts contact `contactId` on its way, first attempt due at `now`. Call inside the contact's transaction. */
 export async function enqueueDelivery(tx: Conn, contactId: number, now: Date): Promise<void> {
   await tx.insert(rmsDeliveries).values({ contactId, status: DELIVERY_STATUS.pending, nextAttemptAt: now, created: now });
+}
+
+/**
+ * Records, in the contact's transaction, that contact `contactId` is not sent (a duplicate): an
+ * audit row of attempt 0 under the engagement's provider, so the RMS audits list shows it.
+ */
+export async function noteDuplicate(tx: Conn, contactId: number, engagementId: number, note: string, now: Date): Promise<void> {
+  const [provider] = await tx
+    .select({ id: rmsProviders.id, name: rmsProviders.name })
+    .from(engagements)
+    .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
+    .where(eq(engagements.id, engagementId));
+  await writeAudit(
+    tx,
+    { contactId, providerId: provider?.id ?? null, providerName: provider?.name ?? NONE_PROVIDER_NAME, attempt: 0, succeeded: false, responseMessage: note, responseBody: '' },
+    now,
+  );
 }
 
 export interface Claim {

@@ -113,6 +113,7 @@ export async function deliverDue(options: DeliveryOptions, now = options.clock()
 
 export type ResendOutcome =
   | { kind: 'missing' }
+  | { kind: 'duplicate'; duplicateOf: number }
   | { kind: 'delivered'; deliveredAt: Date | null }
   | { kind: 'attempted'; audit: RmsAuditRow; alreadyDelivered: boolean }
   | { kind: 'busy' };
@@ -123,6 +124,9 @@ export type ResendOutcome =
  */
 export async function resend(options: DeliveryOptions, contactId: number, again: boolean): Promise<ResendOutcome> {
   const now = options.clock();
+  // A duplicate is never sent: its sponsor has the first referral.
+  const [contact] = await options.db.select({ duplicateOf: contacts.duplicateOf }).from(contacts).where(eq(contacts.id, contactId));
+  if (contact?.duplicateOf) return { kind: 'duplicate', duplicateOf: contact.duplicateOf };
   const before = await restartDelivery(options.db, contactId, now);
   if (!before) return { kind: 'missing' };
   if (before.status === 'delivered') {

@@ -68,6 +68,7 @@ const columns = {
   endDate: engagements.endDate,
   isActive: engagements.isActive,
   radius: engagements.radius,
+  duplicateWindowDays: engagements.duplicateWindowDays,
   mediaLiveDate: engagements.mediaLiveDate,
   mediaEndDate: engagements.mediaEndDate,
   g6Url: engagements.g6Url,

@@ -5,7 +5,8 @@
  *
  * The contact is stored first (values sealed with the PHI key), together with its referral, its
  * record-system outbox row, the submission marked completed and the channel's completed count,
- * all in one transaction; the first delivery attempt runs after that, in the background, so a
+ * all in one transaction (a duplicate of an earlier referral, participant/duplicates.ts, gets
+ * neither referral nor outbox row: an audit row says why it is not sent); the first delivery attempt runs after that, in the background, so a
  * record system that is slow or down never fails (or delays) the participant's request. Failed
  * attempts are retried on RMS_RETRY_SCHEDULE (rms/worker.ts); every attempt leaves an audit.
  */
@@ -43,7 +44,9 @@ import { haversineMiles, zipCentroid, type LatLon } from '../participant/distanc
 import { outcomeMessages } from '../participant/messages';
 import { runOfSubmission } from '../participant/run';
 import { qualify, type QualificationResult } from '../participant/qualification';
-import { enqueueDelivery } from '../rms/outbox';
+import { enqueueDelivery, noteDuplicate } from '../rms/outbox';
+import { duplicateNote, firstReferralOf, matchKeysOf } from '../participant/duplicates';
+import { contactMatcherOf } from '../security/contactMatch';
 import { deliverSoon, deliveryOptionsOf } from '../rms/worker';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -238,8 +241,11 @@ export function participantContactRoutes(deps: Deps) {
     if (issues.length > 0 || engagementId === null) throw invalid(issues);
 
     const now = nowOf(deps);
-    const sealed = phiOf(deps).seal(JSON.stringify(contactValues(form, attributes.values)));
-    const contactId = await db.transaction(async (tx) => {
+    const values = contactValues(form, attributes.values);
+    const sealed = phiOf(deps).seal(JSON.stringify(values));
+    const keys = matchKeysOf(contactMatcherOf(deps), form, values);
+    const stored = await db.transaction(async (tx) => {
+      const first = await firstReferralOf(tx, engagementId!, keys, now);
       const [contact] = await tx
         .insert(contacts)
         .values({
@@ -252,10 +258,12 @@ export function participantContactRoutes(deps: Deps) {
           valuesCiphertext: sealed,
           acceptTerms: true,
           consentedAt: now,
+          ...keys,
+          duplicateOf: first?.contactId ?? null,
+          created: now,
         })
         .returning({ id: contacts.id });
       if (!contact) throw new Error('contact not stored');
-      await tx.insert(referrals).values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id });
       // Only one contact per run: a second request racing this one finds the run completed.
       const completed = await tx
         .update(oFormSubmissions)
@@ -264,13 +272,19 @@ export function participantContactRoutes(deps: Deps) {
         .returning({ id: oFormSubmissions.id });
       if (completed.length === 0) throw conflict(RUN_ALREADY_COMPLETE);
       await countOnChannel(tx, submission.mediaChannelId, 'submissionsCompleted');
+      if (first) {
+        // Kept for staff, never sent: the sponsor already has this person's referral.
+        await noteDuplicate(tx, contact.id, engagementId!, duplicateNote(first), now);
+        return { contactId: contact.id, send: false };
+      }
+      await tx.insert(referrals).values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id });
       // In the same transaction: a stored contact is always on its way to its record system.
       await enqueueDelivery(tx, contact.id, now);
-      return contact.id;
+      return { contactId: contact.id, send: true };
     });
 
     // The first attempt now, in the background; retries are the delivery worker's (rms/worker.ts).
-    deliverSoon(deliveryOptionsOf(deps), contactId);
+    if (stored.send) deliverSoon(deliveryOptionsOf(deps), stored.contactId);
     const messages = await outcomeMessages(db, target.screenerId, 'completed', lang, submission.oFormId);
     return sendDocument(c, { meta: { outcome: 'completed', messages } } satisfies ParticipantAnswer<'contact'>, 201);
   });

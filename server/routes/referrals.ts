@@ -1,13 +1,13 @@
 /**
  * Referral counts (SPEC section 7): GET /api/referrals/counts/{engagementId} answers how many
- * delivered referrals the engagement has (rms/delivered.ts), and how many of them were screened
- * and randomized.
+ * delivered referrals the engagement has (rms/delivered.ts), how many of them were screened
+ * and randomized, and beside them how many duplicates were kept and not sent (participant/duplicates.ts).
  */
 import { Hono } from 'hono';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import { REFERRAL_COUNTS_TYPE, type ReferralCounts } from '../../core/model/referral';
 import type { AppEnv, Deps } from '../context';
-import { referrals } from '../db/schema';
+import { contacts, referrals } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement } from '../domain/engagementAccess';
 import { notFound } from '../http/errors';
@@ -32,8 +32,13 @@ export function referralsRoutes(deps: Deps) {
       })
       .from(referrals)
       .where(and(eq(referrals.engagementId, engagement.id), isDeliveredReferral(referrals.contactId)));
+    const [duplicates] = await db
+      .select({ n: count() })
+      .from(contacts)
+      .where(and(eq(contacts.engagementId, engagement.id), isNotNull(contacts.duplicateOf)));
     const counts: Omit<ReferralCounts, 'id'> = {
       total: row?.total ?? 0,
+      duplicates: duplicates?.n ?? 0,
       screened: row?.screened ?? 0,
       randomized: row?.randomized ?? 0,
     };

@@ -51,6 +51,7 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
     'nextAttemptAt',
     'deliveredAt',
     'referralId',
+    'duplicateOf',
   ],
 };
 
@@ -162,6 +163,7 @@ export function resendRmsAuditRoutes(deps: Deps) {
     const again = parseBooleanFilter(c.req.query('again'), 'again') ?? false;
     const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
     if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
+    if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));
     if (outcome.kind === 'delivered') throw conflict(RESEND_MESSAGES.alreadyDelivered(contactId, outcome.deliveredAt?.toISOString() ?? null));
     if (outcome.kind === 'busy') throw conflict(RESEND_MESSAGES.busy(contactId));
     const { audit } = outcome;

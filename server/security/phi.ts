@@ -51,10 +51,13 @@ export function phiCipher(key: Buffer): PhiCipher {
 }
 
 /** Parses PHI_ENCRYPTION_KEY: 32 bytes as base64 or 64 hex characters. */
-export function parsePhiKey(raw: string): Buffer {
+export const parsePhiKey = (raw: string): Buffer => parseKey(raw, 'PHI_ENCRYPTION_KEY');
+
+/** A 32-byte key written as base64 or 64 hex characters; `name` says which in the error. */
+export function parseKey(raw: string, name: string): Buffer {
   const text = raw.trim();
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-  if (key.length !== KEY_BYTES) throw new PhiError('PHI_ENCRYPTION_KEY must be 32 bytes, as base64 or 64 hex characters');
+  if (key.length !== KEY_BYTES) throw new PhiError(`${name} must be 32 bytes, as base64 or 64 hex characters`);
   return key;
 }
 
@@ -63,16 +66,21 @@ export function parsePhiKey(raw: string): Buffer {
  * several servers on one database, configure the key: each would otherwise make its own.
  */
 export function resolvePhiKey(configured: Buffer | null, dataDir: string): Buffer {
+  return resolveKeptKey(configured, dataDir, 'phi-key', parsePhiKey);
+}
+
+/** A 32-byte key: `configured`, else the one kept in DATA_DIR/`file`, else a new one written there (mode 600). */
+export function resolveKeptKey(configured: Buffer | null, dataDir: string, file: string, parse: (raw: string) => Buffer): Buffer {
   if (configured) return configured;
-  const file = path.join(dataDir, 'phi-key');
+  const kept = path.join(dataDir, file);
   try {
-    return parsePhiKey(fs.readFileSync(file, 'utf8'));
+    return parse(fs.readFileSync(kept, 'utf8'));
   } catch (error) {
-    if (fs.existsSync(file)) throw error;
+    if (fs.existsSync(kept)) throw error;
   }
   fs.mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(KEY_BYTES);
-  fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  fs.writeFileSync(kept, key.toString('base64'), { mode: 0o600 });
   return key;
 }
 

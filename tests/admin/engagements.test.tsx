@@ -194,6 +194,17 @@ describe('Sponsors', () => {
     expect(screen.getByRole('columnheader', { name: 'Referrals (total / screened / randomized)' })).toBeTruthy();
   });
 
+  it('shows the duplicates beside the referral total, not in it', async () => {
+    const handler: Handler = (_r, url) =>
+      url.pathname === '/api/sponsors'
+        ? json(listDocument('sponsors', [makeSponsor(1, { totalReferrals: 9, totalScreenedReferrals: 5, totalRandomizedReferrals: 1, duplicateReferrals: 2 })]))
+        : undefined;
+    renderAdmin({ path: '/sponsors', user: admin, handler });
+    const row = (await screen.findByText('Sponsor 1', undefined, { timeout: 15_000 })).closest('tr') as HTMLElement;
+    const cells = within(row).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells.at(-2)).toBe('9 / 5 / 1 (+2 duplicates)');
+  });
+
   it('shows why a sponsor with engagements cannot be deleted', async () => {
     const detail = 'This sponsor still has 2 engagements. Delete or move them before deleting the sponsor.';
     const handler: Handler = (request, url) => {

@@ -17,6 +17,7 @@ export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Spons
     totalEngagements: 0,
     totalSites: 0,
     totalReferrals: 0,
+    duplicateReferrals: 0,
     totalScreenedReferrals: 0,
     totalRandomizedReferrals: 0,
     ...overrides,

@@ -97,7 +97,7 @@ describe('Export CSV', () => {
     expect(Object.fromEntries(exportRequest.query)).toEqual({
       isActive: 'true',
       sort: 'name',
-      fields: 'name,identification,countryName,isActive,modified,activeEngagements,totalEngagements,totalSites,totalReferrals,totalScreenedReferrals,totalRandomizedReferrals',
+      fields: 'name,identification,countryName,isActive,modified,activeEngagements,totalEngagements,totalSites,totalReferrals,totalScreenedReferrals,totalRandomizedReferrals,duplicateReferrals',
     });
     expect(await created[0]!.text()).toBe('id,name\r\n1,Sponsor 1\r\n');
   });

@@ -122,6 +122,7 @@ describe('lists', () => {
       'totalReferrals',
       'totalScreenedReferrals',
       'totalRandomizedReferrals',
+      'duplicateReferrals',
     ]);
     // Both inactive sponsors of this run and nothing else; a name that starts a formula is escaped.
     const data = rows.slice(1).sort((a, b) => Number(a[0]) - Number(b[0]));

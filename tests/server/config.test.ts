@@ -93,3 +93,12 @@ describe('loadConfig', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 });
+
+describe('CONTACT_MATCH_KEY', () => {
+  it('takes 32 bytes as hex or base64, refuses anything else naming the variable, and is null when unset', () => {
+    expect(loadConfig({ CONTACT_MATCH_KEY: 'ab'.repeat(32) }).contactMatchKey).toEqual(Buffer.alloc(32, 0xab));
+    expect(loadConfig({ CONTACT_MATCH_KEY: Buffer.alloc(32, 3).toString('base64') }).contactMatchKey).toEqual(Buffer.alloc(32, 3));
+    expect(loadConfig({}).contactMatchKey).toBeNull();
+    expect(() => loadConfig({ CONTACT_MATCH_KEY: 'too-short' })).toThrow(new ConfigError('CONTACT_MATCH_KEY must be 32 bytes, as base64 or 64 hex characters'));
+  });
+});

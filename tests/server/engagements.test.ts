@@ -351,7 +351,7 @@ describe('referral counts', () => {
       { engagementId },
     ]);
     const counts = await json(await h.request('GET', `/api/referrals/counts/${engagementId}`, { token: admin }));
-    expect(counts.data.attributes).toEqual({ total: 3, screened: 2, randomized: 1 });
+    expect(counts.data.attributes).toEqual({ total: 3, duplicates: 0, screened: 2, randomized: 1 });
     expect((await h.request('GET', '/api/referrals/counts/abc', { token: admin })).status).toBe(404);
   });
 });

@@ -15,6 +15,7 @@ import { seed } from '../../server/db/seed';
 import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';
+import { contactMatcher } from '../../server/security/contactMatch';
 import type { RoleName } from '../../core/model/user';
 import type { Clock } from '../../server/context';
 import { ADMIN_PASSWORD } from './harness-constants';
@@ -90,7 +91,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const jwtSecret = randomBytes(32).toString('hex');
   const phi = phiCipher(randomBytes(32));
   const clock = testClock();
-  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi, clock });
+  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi, contactMatch: contactMatcher(randomBytes(32)), clock });
 
   const request: Harness['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };

@@ -44,6 +44,11 @@ export interface FixtureOptions {
   approved?: boolean;
   channelActive?: boolean;
   screenerActive?: boolean;
+  /**
+   * The engagements' duplicate window in days. Default 0 (no duplicates): most tests leave the
+   * same person's contact run after run; tests of duplicates name a window.
+   */
+  duplicateWindowDays?: number;
 }
 
 export interface FixtureRef {
@@ -86,8 +91,8 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
   const [e1, e2] = await db
     .insert(engagements)
     .values([
-      { name: `Study one ${tag}`, sponsorId: sponsor!.id, identification: `E1${tag}` },
-      { name: `Study two ${tag}`, sponsorId: sponsor!.id, identification: `E2${tag}` },
+      { name: `Study one ${tag}`, sponsorId: sponsor!.id, identification: `E1${tag}`, duplicateWindowDays: options.duplicateWindowDays ?? 0 },
+      { name: `Study two ${tag}`, sponsorId: sponsor!.id, identification: `E2${tag}`, duplicateWindowDays: options.duplicateWindowDays ?? 0 },
     ])
     .returning();
   const [screener] = await db

@@ -172,6 +172,13 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
         {date('mediaLiveDate')}
         {date('mediaEndDate')}
         <TextField label={L.radius} type="number" inputMode="numeric" {...form.text('radius')} />
+        <TextField
+          label={L.duplicateWindowDays}
+          type="number"
+          inputMode="numeric"
+          hint="The same person referred again within this many days is kept as a duplicate and not sent; 0 never."
+          {...form.text('duplicateWindowDays')}
+        />
         <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
         <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
         <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />

@@ -129,6 +129,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
             { label: L.mediaLiveDate, value: formatDay(engagement.mediaLiveDate) },
             { label: L.mediaEndDate, value: formatDay(engagement.mediaEndDate) },
             { label: L.radius, value: engagement.radius },
+            { label: L.duplicateWindowDays, value: engagement.duplicateWindowDays },
             { label: L.targetParticipantCount, value: engagement.targetParticipantCount },
             { label: L.protocolIdentifier, value: engagement.protocolIdentifier },
             { label: L.protocolVersion, value: engagement.protocolVersion },

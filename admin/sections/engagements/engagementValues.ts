@@ -1,6 +1,6 @@
 /** An engagement as its form holds it, and the mapping to the API's input. */
 import type { Engagement, EngagementInput, EngagementLookupRelationship } from '../../../core/model/engagement';
-import { DEFAULT_ENGAGEMENT_RADIUS } from '../../../core/model/engagement';
+import { DEFAULT_DUPLICATE_WINDOW_DAYS, DEFAULT_ENGAGEMENT_RADIUS } from '../../../core/model/engagement';
 
 /** The labels of an engagement's fields, shared by the list, the form and the view. */
 export const ENGAGEMENT_LABELS = {
@@ -13,6 +13,7 @@ export const ENGAGEMENT_LABELS = {
   endDate: 'End Date',
   isActive: 'Active',
   radius: 'Radius (miles)',
+  duplicateWindowDays: 'Duplicate window (days)',
   mediaLiveDate: 'Media Live Date',
   mediaEndDate: 'Media End Date',
   g6Url: 'G6 URL',
@@ -49,6 +50,7 @@ export type EngagementFormValues = {
   endDate: string;
   isActive: boolean;
   radius: string;
+  duplicateWindowDays: string;
   mediaLiveDate: string;
   mediaEndDate: string;
   g6Url: string;
@@ -80,6 +82,7 @@ export const toEngagementFormValues = (e?: Engagement, sponsorId?: string): Enga
   endDate: text(e?.endDate),
   isActive: e?.isActive ?? true,
   radius: text(e?.radius ?? DEFAULT_ENGAGEMENT_RADIUS),
+  duplicateWindowDays: text(e?.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS),
   mediaLiveDate: text(e?.mediaLiveDate),
   mediaEndDate: text(e?.mediaEndDate),
   g6Url: text(e?.g6Url),
@@ -107,6 +110,7 @@ export const toEngagementInput = (values: EngagementFormValues): EngagementInput
   ...values,
   sponsorId: values.sponsorId === '' ? (undefined as unknown as number) : Number(values.sponsorId),
   radius: values.radius.trim() === '' ? (undefined as unknown as number) : Number(values.radius),
+  duplicateWindowDays: values.duplicateWindowDays.trim() === '' ? (undefined as unknown as number) : Number(values.duplicateWindowDays),
   deiTarget: numberOrNull(values.deiTarget),
   targetParticipantCount: numberOrNull(values.targetParticipantCount),
   rmsProviderId: values.rmsProviderId === '' ? null : Number(values.rmsProviderId),

@@ -5,6 +5,7 @@
  * record system, engagement, dates) live in the URL. Resend is offered where delivery failed;
  * sending a delivered contact again is a separate action whose confirmation says the receiver
  * will see it twice. "Resend undelivered" re-queues every undelivered contact the filters show.
+ * A duplicate referral (never sent) shows as such, without Resend.
  */
 import { useState } from 'react';
 import { ApiError } from '../../../core/api/client';
@@ -41,6 +42,8 @@ const FILTERS = ['status', 'rmsProviderId', 'engagementId', 'from', 'to'] as con
 type FilterName = (typeof FILTERS)[number];
 
 function Outcome({ audit }: { audit: RmsAudit }) {
+  // A duplicate has no attempt: it is kept and never sent.
+  if (audit.duplicateOf) return <span className="badge badge-duplicate">Duplicate of contact {audit.duplicateOf}</span>;
   return (
     <span className={audit.succeeded ? 'badge badge-active' : 'badge badge-failed'}>
       {audit.succeeded ? 'Succeeded' : 'Failed'}
@@ -152,7 +155,7 @@ export default function RmsAuditsIndex() {
       sortField: 'rmsProviderName',
       cell: (a) => (a.rmsProviders?.kind ? `${a.rmsProviderName} (${a.rmsProviders.kind})` : a.rmsProviderName),
     },
-    { id: 'outcome', header: 'Outcome', sortField: 'succeeded', exportFields: ['succeeded', 'attempt'], cell: (a) => <Outcome audit={a} /> },
+    { id: 'outcome', header: 'Outcome', sortField: 'succeeded', exportFields: ['succeeded', 'attempt', 'duplicateOf'], cell: (a) => <Outcome audit={a} /> },
     { id: 'delivery', header: 'Delivery', exportFields: ['deliveryStatus', 'nextAttemptAt', 'deliveredAt'], cell: (a) => <Delivery audit={a} /> },
     { id: 'response', header: 'Response', exportFields: ['responseMessage'], cell: (a) => <Response audit={a} /> },
     {
@@ -161,6 +164,7 @@ export default function RmsAuditsIndex() {
       className: 'col-actions',
       hideable: false,
       cell: (a) => {
+        if (a.duplicateOf) return null;
         const busy = resending.has(a.contactId);
         const delivered = a.deliveryStatus === 'delivered';
         return (

@@ -61,8 +61,11 @@ export default function SponsorsIndex() {
       id: 'referrals',
       header: L.referrals,
       className: 'col-number',
-      exportFields: ['totalReferrals', 'totalScreenedReferrals', 'totalRandomizedReferrals'],
-      cell: (s) => `${s.totalReferrals} / ${s.totalScreenedReferrals} / ${s.totalRandomizedReferrals}`,
+      exportFields: ['totalReferrals', 'totalScreenedReferrals', 'totalRandomizedReferrals', 'duplicateReferrals'],
+      // Duplicates are not referrals (never sent), so they stand beside the total, not in it.
+      cell: (s) =>
+        `${s.totalReferrals} / ${s.totalScreenedReferrals} / ${s.totalRandomizedReferrals}` +
+        (s.duplicateReferrals > 0 ? ` (+${s.duplicateReferrals} ${s.duplicateReferrals === 1 ? 'duplicate' : 'duplicates'})` : ''),
     },
     {
       id: 'actions',

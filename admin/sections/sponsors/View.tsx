@@ -80,6 +80,7 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
           { label: L.totalEngagements, value: sponsor.totalEngagements },
           { label: L.totalSites, value: sponsor.totalSites },
           { label: L.totalReferrals, value: sponsor.totalReferrals },
+          { label: L.duplicateReferrals, value: sponsor.duplicateReferrals },
           { label: L.totalScreenedReferrals, value: sponsor.totalScreenedReferrals },
           { label: L.totalRandomizedReferrals, value: sponsor.totalRandomizedReferrals },
           { label: L.created, value: formatDateTime(sponsor.created) },

@@ -18,6 +18,7 @@ export const SPONSOR_LABELS = {
   totalEngagements: 'Engagements',
   totalSites: 'Sites',
   totalReferrals: 'Referrals',
+  duplicateReferrals: 'Duplicates (not sent)',
   totalScreenedReferrals: 'Screened',
   totalRandomizedReferrals: 'Randomized',
   referrals: 'Referrals (total / screened / randomized)',
