@@ -272,3 +272,53 @@ describe('GET /api/recruitment-funnel', () => {
     ]);
   });
 });
+
+describe('figures agree', () => {
+  /** The funnel row of a filter, by stage. */
+  const totals = async (query: string, token = superToken) => (await funnel(query, token)).rows[0]!.attributes;
+
+  it("the sponsors list, the referral counts, the media channel figures and the funnel count the same, for every scope", async () => {
+    for (const [f, token] of [
+      [a, superToken],
+      [b, superToken],
+      [a, scopedToken],
+    ] as const) {
+      const funnelOfSponsor = await totals(`sponsorId=${f.sponsorId}`, token);
+      const sponsor = (await json(await h.request('GET', `/api/sponsors/${f.sponsorId}`, { token }))).data.attributes;
+      expect({ referrals: sponsor.totalReferrals, screened: sponsor.totalScreenedReferrals, randomized: sponsor.totalRandomizedReferrals }).toEqual({
+        referrals: funnelOfSponsor.delivered,
+        screened: funnelOfSponsor.screened,
+        randomized: funnelOfSponsor.randomized,
+      });
+
+      for (const engagementId of f.engagementIds) {
+        const funnelOfEngagement = await totals(`engagementId=${engagementId}`, token);
+        const counts = (await json(await h.request('GET', `/api/referrals/counts/${engagementId}`, { token }))).data.attributes;
+        expect({ total: counts.total, screened: counts.screened, randomized: counts.randomized }).toEqual({
+          total: funnelOfEngagement.delivered,
+          screened: funnelOfEngagement.screened,
+          randomized: funnelOfEngagement.randomized,
+        });
+      }
+
+      const funnelOfChannel = await totals(`mediaChannelId=${f.mediaChannelId}`, token);
+      const channel = (await json(await h.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token }))).data.attributes;
+      // The channel's "completed" is a run that left its contact, duplicates included: the funnel's
+      // siteSelected runs that went on to a contact.
+      expect({
+        views: channel.views,
+        started: channel.submissionsStarted,
+        qualified: channel.submissionsQualified,
+        completed: channel.submissionsCompleted,
+      }).toEqual({
+        views: funnelOfChannel.viewed,
+        started: funnelOfChannel.started,
+        qualified: funnelOfChannel.qualified,
+        completed: funnelOfChannel.contacted,
+      });
+    }
+    // What these figures say for sponsor A, so agreement is not agreement on nothing.
+    expect((await totals(`sponsorId=${a.sponsorId}`)).delivered).toBe(2);
+    expect((await totals(`sponsorId=${a.sponsorId}`)).randomized).toBe(1);
+  });
+});
