@@ -16,6 +16,7 @@ import {
 } from '../model/oformDoc';
 import { OFORM_MESSAGE_TYPE, type OFormMessage, type OFormMessageType } from '../model/oformMessage';
 import type { ScreenerSurvey } from '../model/screenerSurvey';
+import type { SurveyNaming } from '../model/surveyNaming';
 import type { ApiClient } from './client';
 
 /** Everything the builder reads about a version. */
@@ -105,6 +106,17 @@ export function oformsApi(client: ApiClient) {
     listCsv: (params: ListParams = {}) => client.listCsv('o-forms/o-forms', params),
     /** Every version of a survey identity, newest first. */
     versions: (identity: string) => client.list<OForm>('o-forms/o-forms', { identity, sort: '-version', limit: 100 }).then((r) => r.items),
+    /**
+     * Surveys to pick by title: one per identity, named by the version that stands for it (the
+     * approved one, else the latest), matching `searchQuery`, first 20 by title.
+     */
+    pickable: async (params: { searchQuery?: string; sponsorId?: string } = {}): Promise<SurveyNaming[]> =>
+      (await client.list<OForm>('o-forms/o-forms', { currentOnly: true, sort: 'title', limit: 20, ...params })).items.map((f) => ({
+        oFormIdentity: f.identity,
+        title: f.title,
+        version: f.version,
+        isApproved: f.isApproved,
+      })),
     get: (id: string) => client.get<OForm>(form(id)),
     detail: async (id: string) => toDetail(await client.get<FlatForm>(form(id), { include: OFORM_DETAIL_INCLUDE })),
     create: (values: { title: string; engagementId: number; isActive?: boolean }) => client.create<OForm>('o-forms/o-forms', OFORM_TYPE, { ...values }),

@@ -25,7 +25,7 @@ const previews: string[] = [];
 const handler: Handler = async (request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
   if (path === 'media-channels/12') return json(resourceDocument('media-channels', channel));
-  if (path === 'media-channel-surveys') return json(listDocument('media-channel-surveys', [{ id: 1, mediaChannelId: 12, oFormIdentity: 'heart', isActive: true }]));
+  if (path === 'media-channel-surveys') return json(listDocument('media-channel-surveys', [{ id: 1, mediaChannelId: 12, oFormIdentity: 'heart', isActive: true, title: 'Heart survey', version: 2, isApproved: false }]));
   if (path === 'screener-surveys') return json(listDocument(path, []));
   if (path === 'o-forms/o-forms' && url.searchParams.get('identity') === 'heart') return json(listDocument('o-forms', [version]));
   if (path === 'o-forms/o-forms/41') {
@@ -51,9 +51,11 @@ describe('Media channel preview', () => {
     const mount = vi.fn((el: HTMLElement, _options: Record<string, unknown>) => ({ root: el.attachShadow({ mode: 'open' }), unmount: vi.fn() }));
     window.TrialWidget = { ready: Promise.resolve({ start: vi.fn(), mount }) };
     renderAdmin({ path: '/media-channels/view/12', user: makeUser('Admin'), handler });
-    const survey = (await screen.findByLabelText('Survey', {}, { timeout: 4000 })) as HTMLSelectElement;
-    await waitFor(() => expect(survey.querySelectorAll('option')).toHaveLength(2));
-    fireEvent.change(survey, { target: { value: 'heart' } });
+    // Picked by title, version and approval from the channel's surveys.
+    const survey = await screen.findByRole('combobox', { name: 'Survey' }, { timeout: 4000 });
+    fireEvent.focus(survey);
+    fireEvent.mouseDown(await screen.findByRole('option', { name: 'Heart survey (version 2, not approved)' }));
+    expect((survey as HTMLInputElement).value).toBe('Heart survey (version 2, not approved)');
     const versionSelect = screen.getByLabelText('Version') as HTMLSelectElement;
     await waitFor(() => expect(versionSelect.textContent).toContain('Version 2'));
     fireEvent.change(versionSelect, { target: { value: '41' } });

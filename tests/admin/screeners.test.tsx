@@ -223,3 +223,60 @@ describe('New survey from a screener', () => {
     ]);
   }, 20_000);
 });
+
+describe('Surveys of a screener, by title', () => {
+  const surveys = [
+    { id: 40, identity: 'a1b2-heart', version: 2, title: 'Heart check', isActive: true, isApproved: true },
+    { id: 41, identity: 'c3d4-lung', version: 1, title: 'Lung check', isActive: true, isApproved: false },
+  ];
+  const links: Record<string, unknown>[] = [{ id: 90, screenerId: 5, oFormIdentity: 'c3d4-lung', isActive: true, displayOrder: 0, title: 'Lung check', version: 1, isApproved: false }];
+  const handler: Handler = async (request, url) => {
+    const path = url.pathname.replace(/^\/api\//, '');
+    if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow()));
+    if (path === 'screener-surveys' && request.method === 'GET') return json(listDocument(path, links));
+    if (path === 'screener-surveys' && request.method === 'POST') {
+      links.push({ id: 91, screenerId: 5, oFormIdentity: 'a1b2-heart', isActive: true, displayOrder: 0, title: 'Heart check', version: 2, isApproved: true });
+      return json(resourceDocument(path, links[1]!), 201);
+    }
+    if (path === 'o-forms/o-forms') {
+      const q = (url.searchParams.get('searchQuery') ?? '').toLowerCase();
+      return json(listDocument('o-forms', surveys.filter((s) => s.title.toLowerCase().includes(q))));
+    }
+    return undefined;
+  };
+
+  it("searches the sponsor's surveys by title, adds the one picked and lists surveys by title, never by identity", async () => {
+    const { server, container } = renderAdmin({ path: '/screeners/associate-surveys/5', user: admin, handler });
+    await screen.findByRole('button', { name: 'Remove Lung check (version 1, not approved)' }, { timeout: 5000 });
+    const box = screen.getByRole('combobox', { name: 'Survey' });
+    expect(screen.queryByLabelText('Survey identity')).toBeNull();
+    fireEvent.change(box, { target: { value: 'check' } });
+    // Surveys the screener has already are not offered again.
+    const listbox = await screen.findByRole('listbox', { name: 'Survey options' });
+    await waitFor(() => expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['Heart check (version 2, approved)']));
+    const search = server.requests.filter((r) => r.path === 'o-forms/o-forms').at(-1)!;
+    expect(Object.fromEntries(search.query)).toMatchObject({ currentOnly: 'true', sponsorId: '7', searchQuery: 'check' });
+    // Keyboard: down to the option and Enter.
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect((box as HTMLInputElement).value).toBe('Heart check (version 2, approved)');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Survey' }));
+    await screen.findByRole('button', { name: 'Remove Heart check (version 2, approved)' });
+    const post = server.requests.find((r) => r.method === 'POST' && r.path === 'screener-surveys')!;
+    expect((post.body as { data: { attributes: unknown } }).data.attributes).toEqual({ screenerId: 5, oFormIdentity: 'a1b2-heart', cloneSurvey: false });
+    expect((box as HTMLInputElement).value).toBe('');
+    expect(container.textContent).not.toMatch(/a1b2-heart|c3d4-lung/);
+  }, 20_000);
+
+  it('shows each survey once, by title, on the screener view', async () => {
+    const view: Handler = (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'media-channels' || path === 'contact-fields-screeners' || path === 'screener-messages') return json(listDocument(path, []));
+      if (path.startsWith('screener-surveys/flow/')) return json(resourceDocument('screener-flows', { id: 5, nodes: [], edges: [] }));
+      return handler(request, url);
+    };
+    const { container } = renderAdmin({ path: '/screeners/view/5', user: admin, handler: view });
+    await screen.findByRole('button', { name: 'Deactivate Lung check (version 1, not approved)' }, { timeout: 5000 });
+    expect(container.textContent).not.toContain('c3d4-lung');
+  }, 20_000);
+});

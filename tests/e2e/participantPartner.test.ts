@@ -20,6 +20,7 @@ import { axeViolations as axeIn, newParticipant, PARTNER_HOST, snippet, startPar
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { demoChannel, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
+import { pickSurvey } from './surveyPicker';
 import {
   engagements,
   mediaChannels,
@@ -396,7 +397,7 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     const admin = await browser.newPage();
     await signInAsAdmin(admin, server.url);
     await admin.goto(`${server.url}/media-channels/view/${channelId}`);
-    await admin.getByLabel('Survey', { exact: true }).selectOption(DEMO_SURVEY_IDENTITY);
+    await pickSurvey(admin, 'Survey', 'Heart', /Healthy Heart/);
     await admin.getByLabel('Version', { exact: true }).selectOption({ label: 'Version 2' });
     await admin.getByRole('button', { name: 'Preview', exact: true }).click();
     const preview = admin.locator('[data-testid=survey-preview]');

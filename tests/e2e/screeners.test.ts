@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { pickSurvey } from './surveyPicker';
+import { axeViolations } from './axe';
 
 const base = inject('baseUrl');
 let browser: Browser;
@@ -21,6 +23,8 @@ const screenerTitle = `E2E Screener ${stamp}`;
 const fieldLabels = ['Alpha', 'Bravo', 'Charlie'].map((l) => `${l} ${stamp}`);
 let sponsorId = '';
 let screenerId = '';
+const surveyTitles = [`Intake ${stamp}`, `Follow-up ${stamp}`];
+const surveyIdentities: string[] = [];
 
 const api = apiCaller(base, () => token);
 const create = (path: string, type: string, attributes: Record<string, unknown>) =>
@@ -32,7 +36,10 @@ const order = async () =>
 beforeAll(async () => {
   token = await adminToken(base);
   sponsorId = (await create('sponsors', 'sponsors', { name: sponsorName, identification: `SC-${stamp}` })).data.id;
-  await create('engagements', 'engagements', { name: engagementName, identification: `SCE-${stamp}`, sponsorId: Number(sponsorId) });
+  const engagementId = (await create('engagements', 'engagements', { name: engagementName, identification: `SCE-${stamp}`, sponsorId: Number(sponsorId) })).data.id;
+  for (const title of surveyTitles) {
+    surveyIdentities.push((await create('o-forms/o-forms', 'o-forms', { title, engagementId: Number(engagementId) })).data.attributes.identity);
+  }
   for (const [i, label] of fieldLabels.entries()) {
     await create('contact-fields/', 'contact-fields', { label, name: `e2e_${stamp.toLowerCase()}_${i}` });
   }
@@ -99,14 +106,15 @@ describe('screeners and media channels', () => {
     ]);
   });
 
-  it('associates surveys and draws them as a flow of 200 px nodes', async () => {
+  it('associates surveys picked by title and draws them as a flow of 200 px nodes', async () => {
     await page.getByRole('link', { name: 'Associate Surveys' }).click();
     await page.waitForURL(`${base}/screeners/associate-surveys/${screenerId}`);
-    for (const identity of [`intake-${stamp}`, `followup-${stamp}`]) {
-      await page.getByLabel('Survey identity', { exact: true }).fill(identity);
+    for (const title of surveyTitles) {
+      await pickSurvey(page, 'Survey', title.split(' ')[0]!, `${title} (version 1, not approved)`);
       await page.getByRole('button', { name: 'Add Survey' }).click();
-      await page.getByRole('button', { name: `Remove ${identity}` }).waitFor();
+      await page.getByRole('button', { name: `Remove ${title} (version 1, not approved)` }).waitFor();
     }
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Done' }).click();
     await page.waitForURL(`${base}/screeners/view/${screenerId}`);
     const nodes = page.locator('.react-flow__node');
@@ -115,13 +123,15 @@ describe('screeners and media channels', () => {
       const vp = document.querySelector<HTMLElement>('.react-flow__viewport');
       return vp ? new DOMMatrixReadOnly(getComputedStyle(vp).transform).a : 1;
     })), 0);
-    await page.getByRole('button', { name: `Deactivate intake-${stamp}` }).click();
-    await page.getByRole('button', { name: `Activate intake-${stamp}` }).waitFor();
+    // Named by title alone: the identity is shown nowhere.
+    expect(await page.locator('main').innerText()).not.toContain(surveyIdentities[0]!);
+    await page.getByRole('button', { name: `Deactivate ${surveyTitles[0]} (version 1, not approved)` }).click();
+    await page.getByRole('button', { name: `Activate ${surveyTitles[0]} (version 1, not approved)` }).waitFor();
     const surveys = await api(`screener-surveys?screenerId=${screenerId}`);
     expect(surveys.data.map((s: { attributes: { oFormIdentity: string; isActive: boolean } }) => [s.attributes.oFormIdentity, s.attributes.isActive]).sort()).toEqual(
       [
-        [`followup-${stamp}`, true],
-        [`intake-${stamp}`, false],
+        [surveyIdentities[1], true],
+        [surveyIdentities[0], false],
       ].sort(),
     );
   });

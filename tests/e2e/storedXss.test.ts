@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { pickSurvey } from './surveyPicker';
 import { fullPayload, NO_FINDINGS, shortPayload, watchXss, xssFindings, type XssWatch } from './xss';
 
 const base = inject('baseUrl');
@@ -136,7 +137,7 @@ describe('stored XSS in the admin', () => {
 
   it("runs nothing in the channel's participant preview (the widget, mounted in the admin)", async () => {
     await visit(`/media-channels/view/${ids.channel}`, `${stamp} channel`);
-    await page.getByLabel('Survey', { exact: true }).selectOption(ids.identity!);
+    await pickSurvey(page, 'Survey', stamp);
     await page.getByLabel('Version', { exact: true }).selectOption(ids.form!);
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     await page.getByText(`${stamp} question`).first().waitFor({ timeout: 15_000 });

@@ -153,6 +153,16 @@ describe('what a channel serves', () => {
     expect((await post('/api/o-forms/o-form-copy', 'o-form-copy', { copy_identity: approved.identity })).res.status).toBe(201);
     await post('/api/screener-surveys', 'screener-surveys', { screenerId: servedScreener, oFormIdentity: draft.identity, displayOrder: 1 });
     await post('/api/screener-surveys', 'screener-surveys', { screenerId: servedScreener, oFormIdentity: approved.identity, displayOrder: 2 });
+    // Surveys to pick: one per identity, named by its approved version, else its latest.
+    const pickable = async (query: string) =>
+      (await json(await h.request('GET', `/api/o-forms/o-forms?currentOnly=true&sort=title&sponsorId=${sponsorId}${query}`, { token: admin }))).data.map(
+        (d: any) => [d.attributes.title, d.attributes.version, d.attributes.isApproved],
+      );
+    expect(await pickable('')).toEqual([['Draft only', 1, false], ['Heart check', 1, true]]);
+    expect(await pickable('&searchQuery=heart')).toEqual([['Heart check', 1, true]]);
+    expect((await h.request('GET', '/api/o-forms/o-forms?currentOnly=maybe', { token: admin })).status).toBe(400);
+    const links = (await json(await h.request('GET', `/api/screener-surveys?screenerId=${servedScreener}`, { token: admin }))).data;
+    expect(links.map((l: any) => [l.attributes.title, l.attributes.version, l.attributes.isApproved])).toEqual([['Draft only', 1, false], ['Heart check', 1, true]]);
     const id = Number((await channel({ title: 'Serving', domain: 'serving.example', screenerId: servedScreener })).body.data.id);
     const served = async (token = admin) => {
       const res = await h.request('GET', `/api/media-channels/${id}/served-surveys`, { token });

@@ -14,6 +14,8 @@ import { checkParticipantAnswer } from '../../../core/participant/responses';
 import { createParticipantTransport } from '../../../core/participant/transport';
 import type { WidgetGlobal, WidgetModule } from '../../../widget/mountOptions';
 import { Select } from '../../components/form/Select';
+import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
+import { screenersApi } from '../../../core/api/screeners';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi, useSession } from '../../state/services';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
@@ -99,25 +101,28 @@ export function PreviewPanel({ oFormId, language = 'en', widgetSrc }: { oFormId:
 export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   const channels = useApi(mediaChannelsApi);
   const oforms = useApi(oformsApi);
+  const screeners = useApi(screenersApi);
   const links = useAsync(() => channels.surveys(channel.id), [channels, channel.id]);
+  const offered = useAsync(() => screeners.surveys(String(channel.screenerId)), [screeners, channel.screenerId]);
   const [identity, setIdentity] = useState('');
   const [versionId, setVersionId] = useState('');
   const [language, setLanguage] = useState('en');
   const [shown, setShown] = useState(false);
   const versions = useAsync(() => (identity ? oforms.versions(identity) : Promise.resolve([])), [oforms, identity]);
   const detail = useAsync(() => (versionId ? oforms.detail(versionId) : Promise.resolve(null)), [oforms, versionId]);
-  const identities = (links.data?.items ?? []).map((l) => ({ value: l.oFormIdentity, label: l.oFormIdentity }));
+  // The surveys the channel names, else every survey of its screener (what it may serve).
+  const own = links.data?.items ?? [];
+  const surveys = own.length ? own : (offered.data?.items ?? []);
   const languageOptions = [{ value: 'en', label: 'English' }, ...(detail.data?.languages ?? []).filter((l) => l.isoCode !== 'en').map((l) => ({ value: l.isoCode, label: l.name }))];
   return (
     <section className="panel" id="preview" aria-labelledby="channel-preview-title">
       <h2 id="channel-preview-title">Preview</h2>
       <p className="muted">The participant widget as it runs on this channel, for any version. Nothing is stored; the run always qualifies.</p>
       <div className="add-lookup">
-        <Select
+        <SurveyPicker
           label="Survey"
           name="preview-survey"
-          options={identities}
-          emptyLabel="Choose a survey"
+          search={searchWithin(surveys)}
           value={identity}
           onChange={(v) => {
             setIdentity(v);

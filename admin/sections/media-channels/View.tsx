@@ -7,7 +7,7 @@ import { embedSnippet, participantPageUrl, type MediaChannel } from '../../../co
 import { surveyLabel } from '../../../core/model/surveyNaming';
 import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
-import { Select } from '../../components/form/Select';
+import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
 import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -127,7 +127,7 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
   };
   const own = links.data?.items ?? [];
   const linked = new Set(own.map((l) => l.oFormIdentity));
-  const options = (offered.data?.items ?? []).filter((s) => !linked.has(s.oFormIdentity)).map((s) => ({ value: s.oFormIdentity, label: surveyLabel(s) }));
+  const options = (offered.data?.items ?? []).filter((s) => !linked.has(s.oFormIdentity));
   const serving = served.data ?? null;
   return (
     <section className="panel" id="surveys" aria-labelledby="channel-surveys-title">
@@ -181,7 +181,7 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
       )}
       {options.length > 0 && (
         <div className="add-lookup">
-          <Select label="Survey to add" name="channel-survey" options={options} emptyLabel="Choose a survey" value={identity} onChange={setIdentity} />
+          <SurveyPicker label="Survey to add" name="channel-survey" value={identity} onChange={setIdentity} search={searchWithin(options)} hint="Surveys of its screener." />
           <button
             type="button"
             className="btn btn-small btn-secondary"

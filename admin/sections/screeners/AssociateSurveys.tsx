@@ -1,11 +1,12 @@
-/** Adds survey identities to a screener or removes them (SPEC: associate-surveys). */
+/** Adds surveys of the screener's sponsor to a screener, picked by title, or removes them (SPEC: associate-surveys). */
 import { useState } from 'react';
 import { ApiError } from '../../../core/api/client';
+import { oformsApi } from '../../../core/api/oforms';
 import { screenersApi } from '../../../core/api/screeners';
-import { surveyIdentity, type ScreenerSurvey } from '../../../core/model/screenerSurvey';
+import type { ScreenerSurvey } from '../../../core/model/screenerSurvey';
 import type { Screener } from '../../../core/model/screener';
-import * as v from 'valibot';
-import { TextField } from '../../components/form/TextField';
+import { surveyLabel } from '../../../core/model/surveyNaming';
+import { SurveyPicker } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAsync } from '../../hooks/useAsync';
@@ -16,6 +17,7 @@ import { useScreener } from './useScreener';
 
 function Associate({ screener }: { screener: Screener }) {
   const api = useApi(screenersApi);
+  const oforms = useApi(oformsApi);
   const surveys = useAsync(() => api.surveys(screener.id), [api, screener.id]);
   const [identity, setIdentity] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -48,21 +50,20 @@ function Associate({ screener }: { screener: Screener }) {
   };
 
   const add = async () => {
-    const parsed = v.safeParse(surveyIdentity(), identity);
-    if (!parsed.success) {
-      setError(parsed.issues[0]?.message ?? 'Could not save data');
-      return;
-    }
-    if (await act(() => api.addSurvey(screener.id, parsed.output))) setIdentity('');
+    if (await act(() => api.addSurvey(screener.id, identity))) setIdentity('');
   };
 
   const items: ScreenerSurvey[] = surveys.data?.items ?? [];
+  const linked = new Set(items.map((s) => s.oFormIdentity));
+  // The screener's sponsor's surveys it does not have yet.
+  const search = async (searchQuery: string) =>
+    (await oforms.pickable({ searchQuery, sponsorId: String(screener.sponsorId) })).filter((s) => !linked.has(s.oFormIdentity));
   return (
     <section className="panel">
       {error && <p className="form-errors" role="alert">{error}</p>}
       <div className="add-lookup">
-        <TextField label="Survey identity" name="survey-identity" maxLength={64} value={identity} onChange={setIdentity} hint="The stable identity of a versioned survey." />
-        <button type="button" className="btn btn-small btn-secondary" disabled={busy || !identity.trim()} onClick={() => void add()}>
+        <SurveyPicker label="Survey" name="survey" value={identity} onChange={setIdentity} search={search} hint={`Surveys of ${screener.sponsorName}, by title.`} />
+        <button type="button" className="btn btn-small btn-secondary" disabled={busy || !identity} onClick={() => void add()}>
           Add Survey
         </button>
       </div>
@@ -72,9 +73,15 @@ function Associate({ screener }: { screener: Screener }) {
         <ul className="plain-list" aria-label="Screener surveys">
           {items.map((s) => (
             <li key={s.id}>
-              {s.oFormIdentity} <StatusBadge active={s.isActive} />{' '}
-              <button type="button" className="btn btn-small btn-danger-outline" disabled={busy} onClick={() => void act(() => api.removeSurvey(s.id))}>
-                Remove {s.oFormIdentity}
+              {surveyLabel(s)} <StatusBadge active={s.isActive} />{' '}
+              <button
+                type="button"
+                className="btn btn-small btn-danger-outline"
+                aria-label={`Remove ${surveyLabel(s)}`}
+                disabled={busy}
+                onClick={() => void act(() => api.removeSurvey(s.id))}
+              >
+                Remove
               </button>
             </li>
           ))}

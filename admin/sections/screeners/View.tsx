@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
+import { surveyLabel } from '../../../core/model/surveyNaming';
 import { ApiError } from '../../../core/api/client';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
@@ -165,10 +166,15 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
       <ul className="plain-list">
         {surveys.data?.items.map((s) => (
           <li key={s.id}>
-            {s.oFormIdentity} <StatusBadge active={s.isActive} />{' '}
+            {surveyLabel(s)} <StatusBadge active={s.isActive} />{' '}
             {canEdit && (
-              <button type="button" className="btn btn-small btn-secondary" onClick={() => void toggle(s.id)}>
-                {s.isActive ? `Deactivate ${s.oFormIdentity}` : `Activate ${s.oFormIdentity}`}
+              <button
+                type="button"
+                className="btn btn-small btn-secondary"
+                aria-label={`${s.isActive ? 'Deactivate' : 'Activate'} ${surveyLabel(s)}`}
+                onClick={() => void toggle(s.id)}
+              >
+                {s.isActive ? 'Deactivate' : 'Activate'}
               </button>
             )}
           </li>
