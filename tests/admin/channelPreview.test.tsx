@@ -75,5 +75,5 @@ describe('Media channel preview', () => {
     expect(await t.previewAnswers(first, { q: 'x' })).toEqual({ ok: true, ...saved });
     expect(previews).toEqual([`PATCH es ${JSON.stringify({ data: { type: 'o-form-submission-pages', id: '300', attributes: { answers: { q: 'x' } } } })}`]);
     await expect(t.createSubmission(loaded)).rejects.toThrow('stores nothing');
-  });
+  }, 20_000);
 });
