@@ -20,6 +20,7 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   Forbidden: lazyScreen(() => import('./sections/errors/Forbidden')),
   ChangePassword: lazyScreen(() => import('./sections/profile/ChangePassword')),
   TwoFactor: lazyScreen(() => import('./sections/profile/TwoFactor')),
+  About: lazyScreen(() => import('./sections/about/About')),
   SponsorsIndex: lazyScreen(() => import('./sections/sponsors/Index')),
   SponsorsAdd: lazyScreen(() => import('./sections/sponsors/Add')),
   SponsorsEdit: lazyScreen(() => import('./sections/sponsors/Edit')),

@@ -19,6 +19,7 @@ import { csvLists } from './http/csv-lists';
 import { setAnswerHeaders } from './http/headers';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
+import { aboutRoutes } from './routes/about';
 import { ssoRoutes } from './routes/sso';
 import { countriesRoutes } from './routes/countries';
 import { engagementsRoutes } from './routes/engagements';
@@ -83,6 +84,7 @@ export function createApp(deps: Deps) {
   app.use('/api/*', csvLists(deps, () => app));
 
   app.route('/api/health', healthRoutes(deps));
+  app.route('/api/about', aboutRoutes(deps));
   app.route('/api/jwt', authRoutes(deps));
   app.route('/api/users', usersRoutes(deps));
   app.route('/api/languages', languagesRoutes(deps));

@@ -24,7 +24,7 @@ export function AppLayout() {
             <Notices />
             <ScreenOutlet />
           </main>
-          <Footer />
+          <Footer withAbout />
         </div>
       </div>
     </UnsavedChangesProvider>

@@ -70,6 +70,7 @@ export const ROUTES = [
     layout: 'card',
   }),
   route('TwoFactor', '/profile/two-factor', 'Two-Factor Authentication', SIGNED_IN),
+  route('About', '/about', 'About', SIGNED_IN),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN),
   route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {

@@ -20,3 +20,4 @@ export { legacySurveysApi, type QuestionValues, type OptionValues } from './lega
 export { oformExportsApi } from './oformExports';
 export { auditEventsApi } from './auditEvents';
 export { oformsApi, type OFormDetail, type OFormPage, type FieldValues } from './oforms';
+export { aboutApi } from './about';

@@ -42,6 +42,8 @@ const SPEC_PATHS = [
   '/rms-providers', '/rms-providers/add', '/rms-providers/edit/:id',
   // The signed-in user's own account (profile menu).
   '/change-password', '/profile/two-factor',
+  // SPEC's breadcrumb path: the product, its build and database, API reference and licences.
+  '/about',
 ];
 
 const navLabels = () =>

@@ -19,6 +19,8 @@ type Access = 'public' | 'staff' | 'admin' | 'super' | 'participant';
 
 const RULES: Record<string, Access> = {
   'GET /api/health': 'public',
+  'GET /api/about': 'staff',
+  'GET /api/about/licences': 'staff',
   'GET /api/openapi.json': 'public',
   'GET /api/docs': 'public',
   'GET /api/docs/redoc.standalone.js': 'public',
