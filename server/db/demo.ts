@@ -4,6 +4,7 @@
  * disqualifying answer and a jump, contact fields, and an active media channel that /demo/
  * embeds. Seeded with the demo sponsors, once per installation.
  */
+import { seedDemoFunnel } from './demoFunnel';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './open';
 import {
@@ -171,7 +172,7 @@ const STYLES = {
   progressBar: { background: 'CCCCCC', color: '00696F' },
 };
 
-export async function seedDemoRun(db: Db): Promise<{ mediaChannelId: number; screenerId: number }> {
+export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ mediaChannelId: number; screenerId: number }> {
   const [sponsor] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, 'NWT'));
   const sponsorId = sponsor?.id ?? (await db.insert(sponsors).values({ name: 'Northwind Therapeutics', identification: 'NWT' }).returning({ id: sponsors.id }))[0]!.id;
 
@@ -236,6 +237,7 @@ export async function seedDemoRun(db: Db): Promise<{ mediaChannelId: number; scr
     .insert(appSettings)
     .values({ key: DEMO_CHANNEL_SETTING, value: JSON.stringify({ mediaChannelId, screenerId }) })
     .onConflictDoNothing();
+  await seedDemoFunnel(db, { mediaChannelId, screenerId, oFormId, engagementId, sponsorId, identity: DEMO_SURVEY_IDENTITY }, now);
   return { mediaChannelId, screenerId };
 }
 

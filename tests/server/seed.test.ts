@@ -4,7 +4,8 @@ import { countries, engagements, mediaChannels, oForms, roles, screeners, sponso
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
-import { createHarness, type Harness } from './harness';
+import { createHarness, json, type Harness } from './harness';
+import { FUNNEL_STAGES } from '../../core/model/funnel';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,6 +35,20 @@ describe('seed', () => {
     expect(channel).not.toBeNull();
     const [form] = await h.db.select().from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
     expect(form).toMatchObject({ isApproved: true, isActive: true, containerCount: 3 });
+    // Six weeks of generated runs from two sources: the funnel's charts have something to show,
+    // every stage within the one before, and the channel's figures count the same runs.
+    const token = await h.token();
+    const funnel = async (query: string) => (await json(await h.request('GET', `/api/recruitment-funnel?mediaChannelId=${channel!.mediaChannelId}&${query}`, { token }))).data;
+    const weeks = await funnel('groupBy=week');
+    expect(weeks.length).toBeGreaterThanOrEqual(6);
+    const sources = await funnel('groupBy=source');
+    expect(sources.map((r: { attributes: { group: string } }) => r.attributes.group).sort()).toEqual(['facebook', 'newsletter']);
+    const [all] = await funnel('groupBy=none');
+    const counts = FUNNEL_STAGES.map((stage) => all.attributes[stage] as number);
+    expect(counts.slice(0, 5).every((n) => n > 0)).toBe(true);
+    expect(counts.every((n, i) => i === 0 || n <= counts[i - 1]!)).toBe(true);
+    const figures = (await json(await h.request('GET', `/api/media-channels/${channel!.mediaChannelId}`, { token }))).data.attributes;
+    expect([figures.views, figures.submissionsStarted, figures.submissionsQualified]).toEqual([all.attributes.viewed, all.attributes.started, all.attributes.qualified]);
     // Staff deleting the demo rows do not see them come back at the next start.
     await h.db.delete(mediaChannels);
     await h.db.delete(screeners);

@@ -1,0 +1,109 @@
+/**
+ * Six weeks of generated runs on the demo channel, from two campaign sources, so the recruitment
+ * funnel's charts mean something on a first start. Deterministic (a seeded generator): every new
+ * installation gets the same shape, ending on the day it was seeded. Runs are written as their
+ * outcomes (the funnel's stage facts and views), and the channel's figures count them too, so the
+ * two agree. No contacts are generated: contact details are sealed health data, and a demo
+ * contact would be pushed to a record system; the funnel's later stages fill as people try the demo.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from './open';
+import { funnelViews, mediaChannelFigures, oFormSubmissions } from './schema';
+
+const DAYS = 42;
+const DAY_MS = 24 * 3600 * 1000;
+const SOURCES = [
+  { utm_source: 'newsletter', utm_campaign: 'heart-month', weight: 0.45, start: 0.6, complete: 0.75 },
+  { utm_source: 'facebook', utm_campaign: 'bp-awareness', weight: 0.55, start: 0.45, complete: 0.65 },
+] as const;
+
+/** mulberry32: a small seeded generator, so the demo is the same everywhere. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function seedDemoFunnel(
+  db: Db,
+  demo: { mediaChannelId: number; screenerId: number; oFormId: number; engagementId: number; sponsorId: number; identity: string },
+  now: Date,
+): Promise<void> {
+  const random = generator(20261123);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const views: (typeof funnelViews.$inferInsert)[] = [];
+  const runs: (typeof oFormSubmissions.$inferInsert)[] = [];
+  const figures = { views: 0, started: 0, qualified: 0 };
+  for (let d = DAYS - 1; d >= 0; d -= 1) {
+    const dayStart = today - d * DAY_MS;
+    const day = new Date(dayStart).toISOString().slice(0, 10);
+    // Weekdays busier than weekends, and a slow rise as the campaigns run.
+    const weekday = new Date(dayStart).getUTCDay() % 6 !== 0;
+    const volume = Math.round((weekday ? 22 : 10) * (0.7 + (0.6 * (DAYS - d)) / DAYS) + random() * 8);
+    for (const source of SOURCES) {
+      const shown = Math.round(volume * source.weight);
+      const language = 'en';
+      views.push({
+        dimensions: JSON.stringify([day, demo.oFormId, demo.mediaChannelId, demo.screenerId, language, source.utm_source, source.utm_campaign]),
+        shard: 0,
+        day,
+        sponsorId: demo.sponsorId,
+        engagementId: demo.engagementId,
+        screenerId: demo.screenerId,
+        mediaChannelId: demo.mediaChannelId,
+        oFormId: demo.oFormId,
+        oFormIdentity: demo.identity,
+        language,
+        utmSource: source.utm_source,
+        utmCampaign: source.utm_campaign,
+        views: shown,
+      });
+      figures.views += shown;
+      for (let i = 0; i < shown; i += 1) {
+        if (random() >= source.start) continue;
+        const created = new Date(dayStart + Math.floor(random() * (DAY_MS - 3600_000)));
+        if (created.getTime() > now.getTime()) continue;
+        const completes = random() < source.complete;
+        const qualified = completes && random() < 0.55;
+        const siteChosen = qualified && random() < 0.7;
+        const at = (minutes: number) => new Date(created.getTime() + minutes * 60_000);
+        figures.started += 1;
+        if (qualified) figures.qualified += 1;
+        runs.push({
+          oFormId: demo.oFormId,
+          mediaChannelId: demo.mediaChannelId,
+          language,
+          utm: { utm_source: source.utm_source, utm_campaign: source.utm_campaign },
+          tokenHash: randomBytes(32).toString('hex'),
+          startedAt: at(1),
+          finishedAt: completes ? at(4) : null,
+          isQualified: completes ? qualified : null,
+          outcome: siteChosen ? 'trialSiteSelected' : qualified ? (random() < 0.3 ? 'noTrialSites' : 'qualified') : completes ? 'notQualified' : null,
+          created,
+          modified: at(completes ? 5 : 2),
+        });
+      }
+    }
+  }
+  await db.transaction(async (tx) => {
+    await tx.insert(funnelViews).values(views).onConflictDoNothing();
+    for (let i = 0; i < runs.length; i += 500) await tx.insert(oFormSubmissions).values(runs.slice(i, i + 500));
+    await tx
+      .insert(mediaChannelFigures)
+      .values({ mediaChannelId: demo.mediaChannelId, shard: 0, views: figures.views, submissionsStarted: figures.started, submissionsQualified: figures.qualified })
+      .onConflictDoUpdate({
+        target: [mediaChannelFigures.mediaChannelId, mediaChannelFigures.shard],
+        set: {
+          views: sql`${mediaChannelFigures.views} + ${figures.views}`,
+          submissionsStarted: sql`${mediaChannelFigures.submissionsStarted} + ${figures.started}`,
+          submissionsQualified: sql`${mediaChannelFigures.submissionsQualified} + ${figures.qualified}`,
+        },
+      });
+  });
+}
