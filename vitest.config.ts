@@ -27,7 +27,7 @@ export default defineConfig({
       {
         extends: true,
         oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-        test: { name: 'admin', include: ['tests/admin/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+        test: { name: 'admin', include: ['tests/admin/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['tests/admin/setup.ts'], testTimeout: 20_000 },
       },
       {
         extends: true,
