@@ -131,6 +131,19 @@ describe('at 1366×860', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('opens About from the footer: version, build, the database it runs on, and licences', async () => {
+    await open('/sponsors', (p) => p.getByRole('table', { name: 'Sponsors' }));
+    await page.getByRole('contentinfo').getByRole('link', { name: 'About' }).click();
+    await page.waitForURL(`${base}/about`);
+    const table = page.getByRole('table', { name: 'Licences of the packages the product runs with' });
+    await table.getByRole('row').nth(1).waitFor();
+    const fact = (label: string) => page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+    expect(await fact('Database').innerText()).toMatch(/^PGlite · PostgreSQL \d+/);
+    expect(await fact('Built').innerText()).not.toContain('Not built');
+    expect(await table.getByRole('row').filter({ hasText: 'react-dom' }).innerText()).toContain('MIT');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('has a favicon on the admin and on the participant page', async () => {
     await open('/sponsors', (p) => p.getByRole('table', { name: 'Sponsors' }));
     for (const path of ['/sponsors', `/take/${ids.channel}`]) {
