@@ -45,6 +45,12 @@ export interface RmsAudit {
   referralId: string | null;
   /** The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so). */
   duplicateOf: number | null;
+  /** The contact's consent proof: when, in which language, the approved survey version answered, the text as shown (HTML) and its SHA-256 (hex). */
+  consentedAt: string | null;
+  consentLanguage: string;
+  consentSurveyVersion: number | null;
+  consentText: string | null;
+  consentTextSha256: string | null;
   /** Present when the list was asked to include rmsProviders (null: no provider row). */
   rmsProviders?: RmsAuditProvider | null;
 }

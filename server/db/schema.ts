@@ -949,6 +949,11 @@ export const contacts = pgTable(
     valuesCiphertext: text('values_ciphertext').notNull(),
     acceptTerms: boolean('accept_terms').notNull().default(false),
     consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
+    /** The consent exactly as shown (sanitized HTML, in `language`), its SHA-256 (hex), and the approved survey version answered. */
+    consentText: text('consent_text'),
+    consentTextSha256: text('consent_text_sha256'),
+    consentSurveyId: integer('consent_survey_id').references((): AnyPgColumn => oForms.id, { onDelete: 'set null' }),
+    consentSurveyVersion: integer('consent_survey_version'),
     /** Keyed hashes of the e-mail and phone given (security/contactMatch.ts), to find the same person again. */
     emailMatch: text('email_match'),
     phoneMatch: text('phone_match'),

@@ -33,6 +33,12 @@ export interface AuditListRow extends RmsAuditRow {
   referralId: string | null;
   /** The contact's first referral, when this contact is its duplicate (never sent). */
   duplicateOf: number | null;
+  /** The contact's consent proof: when, in which language, the approved survey version, the text as shown and its SHA-256. */
+  consentedAt: Date | null;
+  consentLanguage: string;
+  consentSurveyVersion: number | null;
+  consentText: string | null;
+  consentTextSha256: string | null;
 }
 
 const sorts = {
@@ -76,6 +82,11 @@ export async function listAudits(
       deliveredAt: rmsDeliveries.deliveredAt,
       referralId: rmsDeliveries.referralKey,
       duplicateOf: contacts.duplicateOf,
+      consentedAt: contacts.consentedAt,
+      consentLanguage: contacts.language,
+      consentSurveyVersion: contacts.consentSurveyVersion,
+      consentText: contacts.consentText,
+      consentTextSha256: contacts.consentTextSha256,
     })
     .from(rmsAudits)
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
@@ -95,6 +106,11 @@ export async function listAudits(
       deliveredAt: r.deliveredAt,
       referralId: r.referralId,
       duplicateOf: r.duplicateOf,
+      consentedAt: r.consentedAt,
+      consentLanguage: r.consentLanguage,
+      consentSurveyVersion: r.consentSurveyVersion,
+      consentText: r.consentText,
+      consentTextSha256: r.consentTextSha256,
     })),
   };
 }

@@ -164,15 +164,17 @@ export function referralBundle(facts: ReferralFacts): Bundle {
   return { resourceType: 'Bundle', type: 'transaction', ...meta, identifier: referral, entry: entries };
 }
 
-/** What the participant agreed to: the terms' language, and their text's SHA-1 (FHIR's Attachment.hash) when kept. */
+/** What the participant agreed to: the terms' language, and when kept their text (as shown, HTML) with its SHA-1 (FHIR's Attachment.hash). */
 function consentAttachment(facts: ReferralFacts): Consent['sourceAttachment'] {
   const title = facts.test ? 'Test consent' : 'Terms accepted in the screener';
   const consentText = facts.consent.text ?? null;
   return {
-    contentType: 'text/plain',
+    contentType: facts.test ? 'text/plain' : 'text/html',
     language: facts.consent.language.replace('_', '-'),
     title,
-    ...(consentText !== null ? { hash: createHash('sha1').update(consentText, 'utf8').digest('base64') } : {}),
+    ...(consentText !== null
+      ? { data: Buffer.from(consentText, 'utf8').toString('base64'), hash: createHash('sha1').update(consentText, 'utf8').digest('base64') }
+      : {}),
     ...(facts.consent.consentedAt ? { creation: facts.consent.consentedAt } : {}),
   };
 }

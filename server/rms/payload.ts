@@ -4,6 +4,7 @@
  * referral (consent wording, attribution, hidden fields) are added here, in `ReferralFacts`
  * and `loadReferralFacts`, and reach every record system from this one place.
  */
+import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Utm } from '../../core/participant/attribution';
 import type { Db } from '../db/open';
@@ -56,10 +57,19 @@ export interface ReferralFacts {
   /** Where the participant came from: the media channel, and any campaign parameters stored with the run. */
   attribution: { mediaChannelId: number | null; mediaChannelTitle: string | null; utm: Utm };
   /**
-   * The participant's agreement as given: when and in which language; `text` is the exact
-   * wording agreed to once the contact keeps it (null until then).
+   * The participant's agreement as given: when, in which language, the exact wording shown
+   * (null for contacts stored before it was kept) with its SHA-256, and the survey version.
    */
-  consent: { acceptedTerms: boolean; consentedAt: string | null; language: string; text: string | null };
+  consent: {
+    acceptedTerms: boolean;
+    consentedAt: string | null;
+    language: string;
+    text: string | null;
+    /** SHA-256 (hex) of `text` as stored. */
+    textSha256: string | null;
+    /** The approved survey version the participant answered. */
+    surveyVersion: number | null;
+  };
   /** Contact field name to the participant's value. */
   values: Record<string, unknown>;
   /** Contact field name to its type (email, phone, zip, date, text, checkbox). */
@@ -139,13 +149,22 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     submissionId: contact.submissionId,
     screenerId: contact.screenerId,
     attribution: { mediaChannelId: contact.mediaChannelId, mediaChannelTitle: channel?.title ?? null, utm: utm ?? {} },
-    consent: { acceptedTerms: contact.acceptTerms, consentedAt: contact.consentedAt?.toISOString() ?? null, language: contact.language, text: null },
+    consent: {
+      acceptedTerms: contact.acceptTerms,
+      consentedAt: contact.consentedAt?.toISOString() ?? null,
+      language: contact.language,
+      text: contact.consentText,
+      textSha256: contact.consentTextSha256,
+      surveyVersion: contact.consentSurveyVersion,
+    },
     values,
     valueTypes: Object.fromEntries(types.map((t) => [t.name, t.type])),
     answers: await screeningAnswers(db, phi, contact.submissionId),
     test: false,
   };
 }
+
+const TEST_CONSENT = 'TEST: no participant agreed to anything; this is a connection check.';
 
 /** A clearly marked synthetic referral for "Send test": nobody's data, `test: true` everywhere. */
 export function testReferralFacts(referralId: string, at: Date): ReferralFacts {
@@ -159,7 +178,7 @@ export function testReferralFacts(referralId: string, at: Date): ReferralFacts {
     submissionId: null,
     screenerId: null,
     attribution: { mediaChannelId: null, mediaChannelTitle: null, utm: {} },
-    consent: { acceptedTerms: true, consentedAt: at.toISOString(), language: 'en', text: 'TEST: no participant agreed to anything; this is a connection check.' },
+    consent: { acceptedTerms: true, consentedAt: at.toISOString(), language: 'en', text: TEST_CONSENT, textSha256: createHash('sha256').update(TEST_CONSENT, 'utf8').digest('hex'), surveyVersion: null },
     values: { first_name: 'Test', last_name: 'Referral', email: 'test.referral@example.invalid' },
     valueTypes: { first_name: 'text', last_name: 'text', email: 'email' },
     answers: [],

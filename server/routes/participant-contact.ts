@@ -10,6 +10,7 @@
  * record system that is slow or down never fails (or delays) the participant's request. Failed
  * attempts are retried on RMS_RETRY_SCHEDULE (rms/worker.ts); every attempt leaves an audit.
  */
+import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -244,6 +245,8 @@ export function participantContactRoutes(deps: Deps) {
     const values = contactValues(form, attributes.values);
     const sealed = phiOf(deps).seal(JSON.stringify(values));
     const keys = matchKeysOf(contactMatcherOf(deps), form, values);
+    // The consent as the contact-fields step showed it, kept word for word with its hash.
+    const consentText = (await outcomeMessages(db, target.screenerId, 'trialSiteSelected', lang, submission.oFormId)).consent;
     const stored = await db.transaction(async (tx) => {
       const first = await firstReferralOf(tx, engagementId!, keys, now);
       const [contact] = await tx
@@ -258,6 +261,10 @@ export function participantContactRoutes(deps: Deps) {
           valuesCiphertext: sealed,
           acceptTerms: true,
           consentedAt: now,
+          consentText,
+          consentTextSha256: createHash('sha256').update(consentText, 'utf8').digest('hex'),
+          consentSurveyId: target.form?.id ?? submission.oFormId,
+          consentSurveyVersion: target.form?.version ?? null,
           ...keys,
           duplicateOf: first?.contactId ?? null,
           created: now,

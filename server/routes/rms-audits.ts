@@ -52,6 +52,11 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
     'deliveredAt',
     'referralId',
     'duplicateOf',
+    'consentedAt',
+    'consentLanguage',
+    'consentSurveyVersion',
+    'consentText',
+    'consentTextSha256',
   ],
 };
 

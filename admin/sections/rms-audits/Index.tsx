@@ -72,6 +72,20 @@ function Response({ audit }: { audit: RmsAudit }) {
   );
 }
 
+/** The contact's consent proof: when, language and survey version, with the text as shown and its hash to expand. */
+function Consent({ audit }: { audit: RmsAudit }) {
+  if (!audit.consentedAt) return null;
+  const summary = `${formatDateTime(audit.consentedAt)} · ${audit.consentLanguage}${audit.consentSurveyVersion === null ? '' : ` · survey v${audit.consentSurveyVersion}`}`;
+  if (audit.consentText === null) return <span>{summary}</span>;
+  return (
+    <details className="rms-response">
+      <summary>{summary}</summary>
+      <pre aria-label={`Consent text of contact ${audit.contactId}`}>{audit.consentText}</pre>
+      <code>SHA-256 {audit.consentTextSha256}</code>
+    </details>
+  );
+}
+
 export default function RmsAuditsIndex() {
   const api = useApi(rmsAuditsApi);
   const providers = useApi(rmsProvidersApi);
@@ -157,6 +171,12 @@ export default function RmsAuditsIndex() {
     },
     { id: 'outcome', header: 'Outcome', sortField: 'succeeded', exportFields: ['succeeded', 'attempt', 'duplicateOf'], cell: (a) => <Outcome audit={a} /> },
     { id: 'delivery', header: 'Delivery', exportFields: ['deliveryStatus', 'nextAttemptAt', 'deliveredAt'], cell: (a) => <Delivery audit={a} /> },
+    {
+      id: 'consent',
+      header: 'Consent',
+      exportFields: ['consentedAt', 'consentLanguage', 'consentSurveyVersion', 'consentTextSha256', 'consentText'],
+      cell: (a) => <Consent audit={a} />,
+    },
     { id: 'response', header: 'Response', exportFields: ['responseMessage'], cell: (a) => <Response audit={a} /> },
     {
       id: 'actions',

@@ -1,0 +1,96 @@
+/**
+ * Consent a sponsor can prove, on the real server and database with a real local receiver: the
+ * contact keeps the consent text exactly as the contact step showed it, its SHA-256, the
+ * language and the approved survey version answered; the push carries them with the campaign
+ * parameters; the RMS audits list (and so its CSV) shows them.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createHarness, json, type Harness } from './harness';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { contacts, engagements, oForms, rmsProviders } from '../../server/db/schema';
+import { settleDeliveries } from '../../server/rms/worker';
+import { newWebhookSecret } from '../support/standardWebhooks';
+
+let h: Harness;
+let f: ParticipantFixture;
+let server: http.Server;
+const received: string[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"accepted":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  h = await createHarness();
+  h.clock.set('2031-07-01T12:00:00Z');
+  f = await createParticipantFixture(h.db);
+  const [provider] = await h.db
+    .insert(rmsProviders)
+    .values({ name: 'Consent receiver', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/r`, signingSecret: h.phi.seal(newWebhookSecret()), timeoutMs: 10_000 })
+    .returning();
+  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+});
+
+afterAll(async () => {
+  await settleDeliveries();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await h.close();
+});
+
+describe('the consent proof', () => {
+  it('is kept with the contact as shown, carried by the push with the campaign, and listed for staff', async () => {
+    const { submissionId, token } = await runQualified(h, f, { language: 'es', mediaChannelUrl: 'https://partner.example/p?utm_source=radio&email=x@y.z' });
+    const shown = await json(await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: { [TOKEN_HEADER]: token } }));
+    const consentShown: string = shown.meta.messages.consent;
+    expect(consentShown.length).toBeGreaterThan(10);
+    const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+      headers: { [TOKEN_HEADER]: token },
+      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Eva', email: 'eva@example.com', phone: '212-555-0177' }, acceptTerms: true } } },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await settleDeliveries();
+
+    const sha256 = createHash('sha256').update(consentShown, 'utf8').digest('hex');
+    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+    const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));
+    expect(contact).toMatchObject({
+      consentText: consentShown,
+      consentTextSha256: sha256,
+      language: 'es',
+      consentSurveyId: f.oFormId,
+      consentSurveyVersion: form!.version,
+      consentedAt: new Date('2031-07-01T12:00:00Z'),
+    });
+
+    expect(received).toHaveLength(1);
+    const body = JSON.parse(received[0]!);
+    expect(body.data.consent).toEqual({
+      acceptedTerms: true,
+      consentedAt: '2031-07-01T12:00:00.000Z',
+      language: 'es',
+      text: consentShown,
+      textSha256: sha256,
+      surveyVersion: form!.version,
+    });
+    expect(body.data.attribution.utm).toEqual({ utm_source: 'radio' });
+
+    const list = await json(await h.request('GET', `/api/rms-audits?contactId=${contact!.id}`, { token: await h.token() }));
+    expect(list.data[0].attributes).toMatchObject({
+      consentedAt: '2031-07-01T12:00:00.000Z',
+      consentLanguage: 'es',
+      consentSurveyVersion: form!.version,
+      consentText: consentShown,
+      consentTextSha256: sha256,
+    });
+  });
+});
