@@ -1,0 +1,197 @@
+/**
+ * Sponsor scope over the route table: every list and read route a `User` may call either
+ * keeps to their sponsors or is declared unscoped with the reason. For each scoped route the
+ * same call, aimed at sponsor B's records, must show B's records to an Admin (so the call
+ * really reaches them) and nothing of B to a User of sponsor A: a 404 for a record, an empty
+ * list for a list narrowed to B's parent. A scope filter dropped from any of these routes
+ * fails here; a new read route fails until it is given its case.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engagementOptions, oFormMessages, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
+import { createHarness, json, type Harness } from '../server/harness';
+import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
+import { RULES } from './routeRules';
+
+/** A sponsor's records: the participant fixture's and a participant's run, a legacy survey with an option linked to an engagement, a survey message and a file. */
+interface Target extends ParticipantFixture {
+  tag: string;
+  legacySurveyId: number;
+  fileId: string;
+}
+
+type Case =
+  | { member: (b: Target) => string }
+  | { list: (b: Target) => string }
+  | { unscoped: string };
+
+const GLOBAL_LOOKUP = 'a lookup shared by every sponsor';
+
+/** Every GET route a User may call (the matrix's `staff` class), and how its scope is checked. */
+const SCOPE: Record<string, Case> = {
+  'GET /api/users/me': { unscoped: 'the signed-in user themself' },
+  'GET /api/about': { unscoped: 'the product itself: its version and build' },
+  'GET /api/about/licences': { unscoped: 'the product itself: the licences of what it ships' },
+  'GET /api/sponsors': { list: (b) => `/api/sponsors?searchQuery=${b.tag}` },
+  'GET /api/sponsors/:id': { member: (b) => `/api/sponsors/${b.sponsorId}` },
+  'GET /api/engagements': { list: (b) => `/api/engagements?searchQuery=${b.tag}` },
+  'GET /api/engagements/:id': { member: (b) => `/api/engagements/${b.engagementIds[0]}` },
+  'GET /api/engagements-o-files': { list: (b) => `/api/engagements-o-files?engagementId=${b.engagementIds[0]}` },
+  'GET /api/engagements-o-files/:id': { member: (b) => `/api/engagements-o-files/${b.fileId}` },
+  'GET /api/engagements-o-files/:id/download': { member: (b) => `/api/engagements-o-files/${b.fileId}/download` },
+  'GET /api/engagements-site-locations': { list: (b) => `/api/engagements-site-locations?engagementId=${b.engagementIds[0]}` },
+  'GET /api/engagements-site-locations/:id': { member: (b) => `/api/engagements-site-locations/${b.engagementSiteLocationId}` },
+  'GET /api/referrals/counts/:id': { member: (b) => `/api/referrals/counts/${b.engagementIds[0]}` },
+  'GET /api/screeners': { list: (b) => `/api/screeners?searchQuery=${b.tag}` },
+  'GET /api/screeners/:id': { member: (b) => `/api/screeners/${b.screenerId}` },
+  'GET /api/screeners/languages-screeners': { list: (b) => `/api/screeners/languages-screeners?screenerId=${b.screenerId}` },
+  'GET /api/contact-fields-screeners': { list: (b) => `/api/contact-fields-screeners?screenerId=${b.screenerId}` },
+  'GET /api/screener-surveys': { list: (b) => `/api/screener-surveys?screenerId=${b.screenerId}` },
+  'GET /api/screener-surveys/flow/:id': { member: (b) => `/api/screener-surveys/flow/${b.screenerId}` },
+  'GET /api/media-channels': { list: (b) => `/api/media-channels?searchQuery=${b.tag}` },
+  'GET /api/media-channels/:id': { member: (b) => `/api/media-channels/${b.mediaChannelId}` },
+  'GET /api/media-channels/:id/served-surveys': { member: (b) => `/api/media-channels/${b.mediaChannelId}/served-surveys` },
+  'GET /api/media-channel-surveys': { list: (b) => `/api/media-channel-surveys?mediaChannelId=${b.mediaChannelId}` },
+  'GET /api/surveys': { list: (b) => `/api/surveys?searchQuery=${b.tag}` },
+  'GET /api/surveys/:id': { member: (b) => `/api/surveys/${b.legacySurveyId}` },
+  'GET /api/engagements-options': { list: (b) => `/api/engagements-options?engagementId=${b.engagementIds[0]}` },
+  'GET /api/o-forms/o-forms': { list: (b) => `/api/o-forms/o-forms?searchQuery=${b.tag}` },
+  'GET /api/o-forms/o-forms/:id': { member: (b) => `/api/o-forms/o-forms/${b.oFormId}` },
+  'GET /api/o-forms/o-form-versions/:id': { member: (b) => `/api/o-forms/o-form-versions/${b.oFormId}` },
+  'GET /api/o-forms/o-form-containers/:id': { member: (b) => `/api/o-forms/o-form-containers/${b.pages.p2.id}` },
+  'GET /api/o-forms/o-form-fields/:id': { member: (b) => `/api/o-forms/o-form-fields/${b.fields.q_text.id}` },
+  'GET /api/o-forms/o-form-messages': { list: (b) => `/api/o-forms/o-form-messages?o_form_version_id=${b.oFormId}` },
+  'GET /api/o-forms/languages-o-forms': { list: (b) => `/api/o-forms/languages-o-forms?oFormId=${b.oFormId}` },
+  'GET /api/o-forms/o-forms/:id/missing-translations': { member: (b) => `/api/o-forms/o-forms/${b.oFormId}/missing-translations` },
+  'GET /api/o-forms/o-form-exports/:id': { member: (b) => `/api/o-forms/o-form-exports/${b.oFormId}` },
+  'GET /api/export-survey-metrics/:id': { member: (b) => `/api/export-survey-metrics/${b.oFormId}` },
+  'GET /api/survey-page-metrics/:id': { member: (b) => `/api/survey-page-metrics/${b.oFormId}` },
+  'GET /api/recruitment-funnel': { list: (b) => `/api/recruitment-funnel?sponsorId=${b.sponsorId}&groupBy=mediaChannel` },
+  'GET /api/site-locations': { unscoped: 'sites are shared: any sponsor may run a study at one' },
+  'GET /api/site-locations/:id': { unscoped: 'sites are shared: any sponsor may run a study at one' },
+  'GET /api/o-forms/o-form-default-messages': { unscoped: 'the defaults every survey starts from' },
+  'GET /api/o-forms/o-form-field-types': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/o-forms/o-form-field-categories': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/countries': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/countries/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/campaign-types': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/campaign-types/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/roles': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/roles/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/question-categories': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/question-categories/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/target-groups': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/target-groups/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/therapeutic-areas': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/therapeutic-areas/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/indications': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/indications/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/tags': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/tags/:id': { unscoped: GLOBAL_LOOKUP },
+  'GET /api/rms-providers': { unscoped: 'record systems are configured for the whole installation' },
+  'GET /api/rms-providers/:id': { unscoped: 'record systems are configured for the whole installation' },
+};
+
+let h: Harness;
+let dataDir: string;
+let admin: string;
+let userA: string;
+let a: Target;
+let b: Target;
+
+/** The routes a User may read, from the server's own route table and the matrix's rules. */
+function userReadRoutes(): string[] {
+  const out = new Set<string>();
+  for (const r of h.app.routes) {
+    const route = `${r.method} ${r.path}`;
+    if (r.method === 'GET' && RULES[route] === 'staff') out.add(route);
+  }
+  return [...out].sort();
+}
+
+async function target(): Promise<Target> {
+  const f = await createParticipantFixture(h.db);
+  // A participant's run, so the funnel has something of this sponsor's to count.
+  const run = await startSubmission(h, f);
+  expect((await answerPage(h, run.token, run.firstEntryId, { q_choice: 'yes' })).meta.success).toBe(true);
+  const tag = f.oFormIdentity.replace(/^survey-/, '');
+  const [survey] = await h.db.insert(surveys).values({ title: `Legacy ${tag}`, globalId: `legacy-${tag}`, engagementId: f.engagementIds[0] }).returning();
+  const [page] = await h.db.insert(surveyPages).values({ surveyId: survey!.id, title: 'New Page 1' }).returning();
+  const [question] = await h.db.insert(surveyQuestions).values({ pageId: page!.id, type: 'single', title: `Question ${tag}` }).returning();
+  const [option] = await h.db.insert(surveyOptions).values({ questionId: question!.id, label: 'Yes', value: 'yes' }).returning();
+  await h.db.insert(engagementOptions).values({ engagementId: f.engagementIds[0], optionId: option!.id });
+  await h.db.insert(oFormMessages).values({ oFormIdentity: f.oFormIdentity, oFormVersionId: f.oFormId, messageType: 'completed_contact_form', language: 'en', message: `Thanks ${tag}` });
+  const form = new FormData();
+  form.set('file', new Blob(['protocol synopsis'], { type: 'text/plain' }), `protocol-${tag}.txt`);
+  const uploaded = await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, { method: 'POST', headers: { Authorization: `Bearer ${admin}` }, body: form });
+  expect(uploaded.status).toBe(201);
+  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string };
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scope-test-'));
+  h = await createHarness({ DATA_DIR: dataDir });
+  admin = await h.token();
+  a = await target();
+  b = await target();
+  await h.createUser({ username: 'scope-user-a', password: 'scope-user-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
+  userA = await h.token('scope-user-a', 'scope-user-a-pass');
+});
+afterAll(async () => {
+  await h.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const dataOf = async (res: Response): Promise<unknown[] | null> => {
+  if (!(res.headers.get('content-type') ?? '').includes('json')) return null;
+  const doc = (await res.json()) as { data?: unknown };
+  return Array.isArray(doc.data) ? doc.data : null;
+};
+
+describe('sponsor scope on every list and read route', () => {
+  it('has a case for every route a User may read, and none for a route that is gone', () => {
+    const routes = userReadRoutes();
+    expect(routes.length).toBeGreaterThan(40);
+    expect(routes.filter((r) => !(r in SCOPE)), 'read routes without a scope case').toEqual([]);
+    expect(Object.keys(SCOPE).filter((r) => !routes.includes(r)), 'scope cases for routes that are gone').toEqual([]);
+  });
+
+  it("shows an Admin sponsor B's records through each scoped route, and a User of sponsor A nothing of them", async () => {
+    const wrong: string[] = [];
+    for (const route of userReadRoutes()) {
+      const scope = SCOPE[route];
+      if (!scope || 'unscoped' in scope) continue;
+      const url = 'member' in scope ? scope.member(b) : scope.list(b);
+      const asAdmin = await h.request('GET', url, { token: admin });
+      const asUser = await h.request('GET', url, { token: userA });
+      if ('member' in scope) {
+        if (asAdmin.status !== 200) wrong.push(`${url} as an Admin: ${asAdmin.status}, expected 200 (the case does not reach B's record)`);
+        if (asUser.status !== 404) wrong.push(`${url} as A's User: ${asUser.status}, expected 404`);
+        continue;
+      }
+      const adminRows = await dataOf(asAdmin);
+      if (asAdmin.status !== 200 || !adminRows?.length) wrong.push(`${url} as an Admin: ${asAdmin.status} with ${adminRows?.length ?? 'no'} rows, expected B's rows`);
+      const userRows = asUser.status === 200 ? await dataOf(asUser) : null;
+      // A list narrowed to a parent the User cannot see is empty, or refused as for a parent that does not exist.
+      if (!(asUser.status === 404 || (asUser.status === 200 && userRows?.length === 0))) {
+        wrong.push(`${url} as A's User: ${asUser.status} with ${userRows?.length ?? 'no'} rows, expected none`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("lets the User of sponsor A read A's own records through the same cases (the refusals are the scope)", async () => {
+    const wrong: string[] = [];
+    for (const route of userReadRoutes()) {
+      const scope = SCOPE[route];
+      if (!scope || 'unscoped' in scope) continue;
+      const url = 'member' in scope ? scope.member(a) : scope.list(a);
+      const res = await h.request('GET', url, { token: userA });
+      const rows = 'list' in scope && res.status === 200 ? await dataOf(res) : null;
+      if (res.status !== 200 || ('list' in scope && !rows?.length)) wrong.push(`${url}: ${res.status} with ${rows?.length ?? '-'} rows`);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+});
