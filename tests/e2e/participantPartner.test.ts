@@ -289,7 +289,8 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
       expect(res.status).toBe(200);
       return ((await res.json()) as { meta: { answers: Record<string, unknown> } }).meta.answers;
     };
-    expect(await stored(heartEntry!)).toEqual({ 'demo-treatment': ['pills'], 'demo-visits': 4 });
+    // The number as typed: sealed answers come back exactly as given (a string from the input).
+    expect(await stored(heartEntry!)).toEqual({ 'demo-treatment': ['pills'], 'demo-visits': '4' });
 
     await page.locator(`${W} .tw-back`).click();
     await heading(page, 'Your heart health');
