@@ -35,7 +35,16 @@ const STARTUP_LOCK = 7_310_421_019;
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export async function openDatabase(options: { databaseUrl: string | null; dataDir: string | null; loadDataDir?: Blob; poolSize?: number }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl: string | null;
+  dataDir: string | null;
+  loadDataDir?: Blob;
+  poolSize?: number;
+  /** Called with each statement sent through drizzle (tests count a call's statements with it). */
+  onQuery?: (query: string) => void;
+}): Promise<Database> {
+  const onQuery = options.onQuery;
+  const logger = onQuery && { logQuery: (query: string) => onQuery(query) };
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -43,7 +52,7 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not take the process down.
     pool.on('error', (error) => console.error(JSON.stringify({ level: 'error', msg: 'database pool error', error: error.message })));
-    const db = drizzle(pool, { schema });
+    const db = drizzle(pool, { schema, logger });
     return {
       db: db as unknown as Db,
       kind: 'postgres',
@@ -75,7 +84,7 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
   }
   const client = dir ? new PGlite(dir) : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   await client.waitReady;
-  const db = drizzle(client, { schema });
+  const db = drizzle(client, { schema, logger });
   return {
     db: db as unknown as Db,
     kind: 'pglite',

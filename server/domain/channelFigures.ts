@@ -33,7 +33,7 @@ const COLUMN: Record<ChannelFigure, string> = {
  * channel, nothing when the channel is null; alone or inside another statement's WITH, and
  * preparable (the shard is drawn by PostgreSQL, per execution).
  */
-export function countStatement(channelId: number | Placeholder, figure: ChannelFigure, by: number = 1): SQL {
+export function countStatement(channelId: number | Placeholder | SQL, figure: ChannelFigure, by: number = 1): SQL {
   const column = sql.raw(`"${COLUMN[figure]}"`);
   return sql`insert into ${mediaChannelFigures} (media_channel_id, shard, ${column})
     select ${channelId}::int, floor(random() * ${SHARDS})::int, ${by}::int where ${channelId}::int is not null

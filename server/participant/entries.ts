@@ -10,7 +10,7 @@
  * of one page at the same moment (a double submit the widget's busy state prevents) both
  * succeed, the later winning each question both answered.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
@@ -30,7 +30,13 @@ export interface PageSave {
   /** The page the answers lead to, with its active child containers: its entry is created. */
   next: { pageId: number; childContainerIds: readonly number[] } | null;
   /** Rate limits this call counts against (rate_limits rows of one window); over one, nothing else is written. */
-  limits: { windowStart: Date; checks: readonly { key: string; limit: number }[] };
+  limits: Limits;
+}
+
+/** Rate limits a call counts against: rate_limits rows of one window. */
+export interface Limits {
+  windowStart: Date;
+  checks: readonly { key: string; limit: number }[];
 }
 
 export type EntryRow = typeof oFormContainerEntries.$inferSelect;
@@ -70,40 +76,74 @@ function pageEntryCtes(db: Db, when: SQL) {
   return { page, kids };
 }
 
+/**
+ * The CTEs `hits` (the call's rate-limit hits, counted whatever follows; rows in key order, so no
+ * deadlock) and `over` (the keys now over their limit), from the placeholders limitKeys,
+ * limitMax and windowStart.
+ */
+function limitCtes(db: Db) {
+  const hits = db.$with('hits', { key: sql<string>`key` }).as(hitsStatement(param('limitKeys'), param('windowStart')));
+  const over = db.$with('over', { key: sql<string>`key` }).as(sql`
+    select hits.key from hits join unnest(${param('limitKeys')}::text[], ${param('limitMax')}::int[]) as l(key, max) on l.key = hits.key
+    where hits.count > l.max`);
+  return { hits, over };
+}
+
+/** The placeholders of limitCtes. */
+const limitParams = (limits: Limits) => ({
+  windowStart: limits.windowStart.toISOString(),
+  limitKeys: textArray(limits.checks.map((l) => l.key)),
+  limitMax: intArray(limits.checks.map((l) => l.limit)),
+});
+
+/** The row a submission's creation made, read from its CTE `made` with the table's own column decoders. */
+const madeColumns = Object.fromEntries(
+  Object.entries(getTableColumns(oFormSubmissions)).map(([key, column]) => [key, sql.raw(`made."${column.name}"`).mapWith(column)]),
+) as { [K in keyof SubmissionRow]: SQL<SubmissionRow[K] | null> };
+
 const createSubmissionQuery = preparedQuery((db) => {
-  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(sql`${countStatement(param('mediaChannelId'), 'submissionsStarted')} returning media_channel_id`);
+  const { hits, over } = limitCtes(db);
+  const allowed = sql`not exists (select 1 from over)`;
+  // Counted only when made: a null channel counts nothing.
+  const counted = db
+    .$with('counted', { id: sql<number>`media_channel_id` })
+    .as(sql`${countStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed})`, 'submissionsStarted')} returning media_channel_id`);
+  const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, token_hash)
+    select ${param('oFormId')}::int, ${param('mediaChannelId')}::int, ${param('language')}::text, ${param('languageId')}::int,
+      ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('tokenHash')}::text
+    where ${allowed}
+    returning *`);
   return db
-    .with(counted)
-    .insert(oFormSubmissions)
-    .values({
-      oFormId: param('oFormId'),
-      mediaChannelId: param('mediaChannelId'),
-      language: param('language'),
-      languageId: param('languageId'),
-      mediaChannelUrl: param('mediaChannelUrl'),
-      utm: param('utm'),
-      tokenHash: param('tokenHash'),
-    })
-    .returning()
+    .with(hits, over, counted, creation)
+    .select({ limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns })
+    .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission');
 });
 
-/** A new submission, counted in its channel's submissionsStarted in the same statement. */
+/**
+ * A new submission, counted in its channel's submissionsStarted, after the call's rate-limit
+ * hits, all in one statement; `limited` (only the hits written) when one is over its limit.
+ */
 export async function createSubmission(
   db: Db,
   values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'tokenHash'>,
-): Promise<SubmissionRow> {
-  const [created] = await createSubmissionQuery(db).execute({
+  limits: Limits,
+): Promise<{ status: 'limited' } | { status: 'created'; submission: SubmissionRow }> {
+  const [row] = await createSubmissionQuery(db).execute({
+    ...limitParams(limits),
     oFormId: values.oFormId,
     mediaChannelId: values.mediaChannelId ?? null,
     language: values.language,
     languageId: values.languageId ?? null,
     mediaChannelUrl: values.mediaChannelUrl ?? null,
-    utm: values.utm ?? {},
+    utm: JSON.stringify(values.utm ?? {}),
     tokenHash: values.tokenHash,
   });
-  if (!created) throw new Error('submission not created');
-  return created;
+  if (row?.limited === true) return { status: 'limited' };
+  if (!row || row.submission.id === null) throw new Error('submission not created');
+  // Every column of a made row holds what the table does.
+  return { status: 'created', submission: row.submission as SubmissionRow };
 }
 
 const createPageEntryQuery = preparedQuery((db) => {
@@ -128,12 +168,7 @@ export async function createPageEntry(
 }
 
 const savePageQuery = preparedQuery((db) => {
-  // The call's rate-limit hits, counted whatever follows (rows in key order: no deadlock), and
-  // whether one is over its limit.
-  const hits = db.$with('hits', { key: sql<string>`key` }).as(hitsStatement(param('limitKeys'), param('windowStart')));
-  const over = db.$with('over', { key: sql<string>`key` }).as(sql`
-    select hits.key from hits join unnest(${param('limitKeys')}::text[], ${param('limitMax')}::int[]) as l(key, max) on l.key = hits.key
-    where hits.count > l.max`);
+  const { hits, over } = limitCtes(db);
   const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
     update ${oFormSubmissions} set modified = now(), started_at = coalesce(started_at, now())
     where id = ${param('submissionId')} and ${OPEN_RUN} and not exists (select 1 from over)
@@ -177,9 +212,7 @@ export async function savePage(
   save: PageSave,
 ): Promise<{ status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: { id: number; children: { id: number; containerId: number }[] } | null }> {
   const [row] = await savePageQuery(db).execute({
-    windowStart: save.limits.windowStart.toISOString(),
-    limitKeys: textArray(save.limits.checks.map((l) => l.key)),
-    limitMax: intArray(save.limits.checks.map((l) => l.limit)),
+    ...limitParams(save.limits),
     submissionId: save.submissionId,
     pageEntryId: save.entryIds[0] ?? null,
     entryIds: intArray(save.entryIds),

@@ -267,7 +267,16 @@ export interface RunFacts {
   byScreener: boolean;
   channelNamesSurveys: boolean;
   byChannel: boolean;
+  /** screenerForIdentity's answer, when the caller's query read it (a run without a channel). */
+  identityScreener?: number | null;
 }
+
+/** screenerForIdentity as a column of another query. */
+export const identityScreenerColumn = (identity: SqlValue) =>
+  sql<number | null>`(
+    select ss.screener_id from ${screenerSurveys} ss join ${screeners} s on s.id = ss.screener_id
+    where ss.o_form_identity = ${identity} and ss.is_active and s.is_active
+    order by ss.display_order, ss.screener_id limit 1)`;
 
 const runFactsQuery = preparedQuery((db) =>
   db
@@ -288,7 +297,7 @@ export async function checkRunnable(db: Db, form: FormRow, channel: ChannelRow |
     const runnable = form.isApproved && form.isActive && channel.isActive && served && known.screenerActive === true;
     return { form, channel, screenerId: channel.screenerId, runnable };
   }
-  const screenerId = await screenerForIdentity(db, form.identity);
+  const screenerId = facts?.identityScreener !== undefined ? facts.identityScreener : await screenerForIdentity(db, form.identity);
   return { form, channel: null, screenerId, runnable: form.isApproved && form.isActive };
 }
 

@@ -47,6 +47,7 @@ import {
   offeredFromColumn,
   offeredLanguagesColumn,
   runFactColumns,
+  identityScreenerColumn,
   surveyLanguages,
   type ChannelRow,
   type FormRow,
@@ -201,7 +202,7 @@ const formAndChannelQuery = preparedQuery((db) =>
     .select({
       form: oForms,
       channel: mediaChannels,
-      facts: runFactColumns(oForms.identity, mediaChannels.id, mediaChannels.screenerId),
+      facts: { ...runFactColumns(oForms.identity, mediaChannels.id, mediaChannels.screenerId), identityScreener: identityScreenerColumn(oForms.identity) },
       languages: offeredLanguagesColumn(oForms.id),
     })
     .from(oForms)
@@ -323,12 +324,15 @@ export function participantRoutes(deps: Deps) {
     if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
     assertChannelOfRequest(c, deps, channel?.id ?? null);
     const address = clientAddress(c);
-    await enforceLimits(db, c, nowOf(deps), limits.windowSeconds, [
+    const now = nowOf(deps);
+    const limitChecks: LimitCheck[] = [
       { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
       { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
-    ]);
+    ];
     const target = await checkRunnable(db, form, channel, facts);
     if (!target.runnable) {
+      // Counted apart (a rare answer); a submission's creation counts inside its own statement.
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
       return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
     }
@@ -336,7 +340,8 @@ export function participantRoutes(deps: Deps) {
     const language = runLanguage(input.language, offered.map((l) => l.isoCode));
     const { token, hash } = issueToken();
     const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
-    const row = await createSubmission(db, {
+    const window = windowOf(limits.windowSeconds, now.getTime());
+    const created = await createSubmission(db, {
       oFormId: form.id,
       mediaChannelId: channel?.id ?? null,
       language,
@@ -344,7 +349,9 @@ export function participantRoutes(deps: Deps) {
       mediaChannelUrl: page.url,
       utm: { ...page.utm, ...input.utm },
       tokenHash: hash,
-    });
+    }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
+    if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
+    const row = created.submission;
     rememberSubmission(db, { submission: row, form });
     c.header(SUBMISSION_TOKEN_HEADER, token);
     c.header('Cache-Control', 'no-store');

@@ -67,6 +67,8 @@ export interface Harness {
   token(username?: string, password?: string): Promise<string>;
   createUser(options: { username: string; password?: string; roles?: RoleName[]; sponsorIds?: number[]; isActive?: boolean }): Promise<number>;
   close(): Promise<void>;
+  /** The statements sent through the app's database handle since the last call: what a call cost. */
+  takeStatements(): string[];
 }
 
 export interface LoginBody {
@@ -82,7 +84,13 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const pgDb = kind === 'postgres' ? await createScratchDatabase(process.env.TEST_DATABASE_URL!, 't') : null;
   // The PGlite suite's global setup left a migrated, seeded database to start from.
   const template = kind === 'pglite' ? inject('pgliteTemplate') : undefined;
-  const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: null, loadDataDir: template ? new Blob([new Uint8Array(fs.readFileSync(template))]) : undefined });
+  const statements: string[] = [];
+  const database = await openDatabase({
+    databaseUrl: pgDb?.url ?? null,
+    dataDir: null,
+    loadDataDir: template ? new Blob([new Uint8Array(fs.readFileSync(template))]) : undefined,
+    onQuery: (query) => void statements.push(query),
+  });
   if (!template) {
     await database.migrate();
     await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
@@ -136,6 +144,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
       if (sponsorIds.length) await database.db.insert(userSponsors).values(sponsorIds.map((sponsorId) => ({ userId: row.id, sponsorId })));
       return row.id;
     },
+    takeStatements: () => statements.splice(0),
     async close() {
       await database.close();
       await pgDb?.drop();

@@ -21,7 +21,7 @@ import { ageOn } from '../../server/participant/qualification';
 import { DEFAULT_OFORM_MESSAGES } from '../../core/model/oformMessage';
 import { checkParticipantAnswer } from '../../core/participant/responses';
 import type { FieldConfiguration } from '../../core/model/oform';
-import { mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
+import { rateLimits, mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -643,9 +643,48 @@ describe('rate limits', () => {
         },
         from(address),
       );
+    const started = async () => (await figuresOf(f.mediaChannelId)).submissionsStarted;
+    const submissions = async () => (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, f.oFormId))).length;
     expect((await create('203.0.113.7')).status).toBe(201);
-    expect((await create('203.0.113.7')).status).toBe(429);
+    const before = { started: await started(), submissions: await submissions() };
+    const refused = await create('203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Over the limit nothing is made and nothing counted as started.
+    expect({ started: await started(), submissions: await submissions() }).toEqual(before);
     expect((await create('203.0.113.8')).status).toBe(201);
+  });
+
+  it('starts a submission in two statements with the rate limits on, with or without a channel', async () => {
+    const fx = await createParticipantFixture(h.db);
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data' });
+    expect(config.participantLimits.submissionsPerAddress).toBeGreaterThan(0);
+    expect(config.participantLimits.submissionsPerChannel).toBeGreaterThan(0);
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const create = (mediaChannelId?: number) =>
+      app.request(
+        '/api/o-forms/o-form-submissions',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/vnd.api+json' },
+          body: JSON.stringify({ data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId } } }),
+        },
+        { incoming: { socket: { remoteAddress: '198.51.100.4', remotePort: 5000, remoteFamily: 'IPv4' } } },
+      );
+    h.takeStatements();
+    const before = (await figuresOf(fx.mediaChannelId)).submissionsStarted;
+    h.takeStatements();
+    expect((await create(fx.mediaChannelId)).status).toBe(201);
+    expect(h.takeStatements()).toHaveLength(2);
+    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(before + 1);
+    h.takeStatements();
+    expect((await create()).status).toBe(201);
+    expect(h.takeStatements()).toHaveLength(2);
+    const rows = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId));
+    expect(rows.map((r) => r.mediaChannelId).sort()).toEqual([fx.mediaChannelId, null]);
+    // Both calls were counted against the address's limit.
+    const hits = await h.db.select().from(rateLimits).where(eq(rateLimits.key, 'participant:submissions:address:198.51.100.4'));
+    expect(hits.reduce((n, r) => n + r.count, 0)).toBe(2);
   });
 });
 
