@@ -18,6 +18,8 @@ export interface SurveyPickerProps {
   hint?: string;
   error?: string;
   disabled?: boolean;
+  /** Searches again when this changes: the identities a local list holds, which may arrive after typing. */
+  refreshKey?: string;
 }
 
 /** A search over surveys the screen already has: by title, version text or identity. */
@@ -33,7 +35,7 @@ export const searchWithin =
 
 const SEARCH_DELAY_MS = 200;
 
-export function SurveyPicker({ label, name, value, onChange, search, hint, error, disabled }: SurveyPickerProps) {
+export function SurveyPicker({ label, name, value, onChange, search, hint, error, disabled, refreshKey = '' }: SurveyPickerProps) {
   const ids = useControlIds(name, error, hint);
   const listId = `${useId()}-options`;
   const [text, setText] = useState('');
@@ -71,7 +73,7 @@ export function SurveyPicker({ label, name, value, onChange, search, hint, error
       current = false;
       clearTimeout(timer);
     };
-  }, [open, text]);
+  }, [open, text, refreshKey]);
 
   const choose = (survey: SurveyNaming) => {
     chosen.current = survey;

@@ -123,6 +123,7 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
           label="Survey"
           name="preview-survey"
           search={searchWithin(surveys)}
+          refreshKey={surveys.map((s) => s.oFormIdentity).join()}
           value={identity}
           onChange={(v) => {
             setIdentity(v);

@@ -181,7 +181,7 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
       )}
       {options.length > 0 && (
         <div className="add-lookup">
-          <SurveyPicker label="Survey to add" name="channel-survey" value={identity} onChange={setIdentity} search={searchWithin(options)} hint="Surveys of its screener." />
+          <SurveyPicker label="Survey to add" name="channel-survey" value={identity} onChange={setIdentity} search={searchWithin(options)} refreshKey={options.map((s) => s.oFormIdentity).join()} hint="Surveys of its screener." />
           <button
             type="button"
             className="btn btn-small btn-secondary"
