@@ -1,13 +1,23 @@
 /**
  * `npm run audit:verify`: checks the audit trail's hash chain in the configured database and
- * names the first row that was changed or whose predecessor was removed. Exits 1 then.
+ * names the first row that was changed or whose predecessor was removed. Exits 1 then. On the
+ * embedded database it refuses (exit 2, touching nothing) while a server holds the data
+ * directory: PGlite serves one process.
  */
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/open';
+import { DataDirInUse } from '../db/dataDirLock';
+import { openDatabase, type Database } from '../db/open';
 import { verifyAuditChain } from './trail';
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+let database: Database;
+try {
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+} catch (error) {
+  if (!(error instanceof DataDirInUse)) throw error;
+  console.error(`audit: not checked. ${error.message}`);
+  process.exit(2);
+}
 try {
   await database.migrate();
   const result = await verifyAuditChain(database.db);

@@ -1,12 +1,13 @@
 /**
  * Opens the database: PostgreSQL through node-postgres when a URL is given, else embedded
- * PGlite stored under `dataDir/db`. Both speak the PostgreSQL dialect and run the same
+ * PGlite stored under `dataDir/db`, locked to this process while open (dataDirLock.ts). Both speak the PostgreSQL dialect and run the same
  * migrations, so the rest of the server sees one `Db` type.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockDataDir } from './dataDirLock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -78,12 +79,19 @@ export async function openDatabase(options: {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let dir: string | undefined;
+  let unlock = () => {};
   if (options.dataDir) {
     dir = path.join(options.dataDir, 'db');
     fs.mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(options.dataDir);
   }
   const client = dir ? new PGlite(dir) : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = drizzle(client, { schema, logger });
   return {
     db: db as unknown as Db,
@@ -92,6 +100,12 @@ export async function openDatabase(options: {
     // PGlite is one process's database: nobody else can be starting on it.
     startupLock: (work) => work(),
     dumpDataDir: () => client.dumpDataDir('none'),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
