@@ -11,22 +11,13 @@
  *   median_seconds, p90_seconds  time on the page, over the timings that have their stop
  */
 import { sql } from 'drizzle-orm';
+import type { SurveyPageMetrics } from '../../core/model/oformExport';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { loadStructure } from '../oform/structure';
 
-export interface PageMetrics {
-  page: number;
-  /** The page's (container's) identity, stable across versions. */
-  identity: string;
-  title: string;
-  views: number;
-  completions: number;
-  dropOff: number;
-  /** Null while no visit of the page has ended. */
-  medianSeconds: number | null;
-  p90Seconds: number | null;
-}
+/** One page's figures: the admin's drop-off chart reads the same shape (core/model/oformExport.ts), with its id. */
+export type PageMetrics = Omit<SurveyPageMetrics, 'id'>;
 
 /** The value below which `share` of the sorted values lie (nearest rank). */
 function percentile(sorted: readonly number[], share: number): number | null {
