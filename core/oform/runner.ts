@@ -295,7 +295,8 @@ export interface RunnerOptions {
   later: () => Promise<RunnerLater>;
 }
 
-export interface Runner {
+/** The participant's moves; the steps after qualification are ContactSteps' own (their `back` is the runner's). */
+export interface Runner extends Omit<ContactSteps, 'back'> {
   getState(): RunnerState;
   subscribe(listener: (state: RunnerState) => void): () => void;
   start(): Promise<void>;
@@ -304,15 +305,6 @@ export interface Runner {
   back(): Promise<void>;
   goTo(historyIndex: number): Promise<void>;
   retry(): Promise<void>;
-  enterZip(zip: string): void;
-  submitZip(): Promise<void>;
-  /** Marks a site as the one chosen, before going on with it (chooseSite). */
-  pickSite(siteId: string): void;
-  chooseSite(siteId: string): Promise<void>;
-  setContact(name: string, value: ContactValue): void;
-  submitContact(): void;
-  accept(accepted: boolean): void;
-  submitConsent(): Promise<void>;
   /** What a reload needs; null before the submission exists, in preview, or once it handed over to another survey. */
   snapshot(): RunnerSnapshot | null;
   /** The submission, once created (with the first answered page) or resumed; null in preview. */
