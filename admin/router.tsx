@@ -21,6 +21,7 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   ChangePassword: lazyScreen(() => import('./sections/profile/ChangePassword')),
   TwoFactor: lazyScreen(() => import('./sections/profile/TwoFactor')),
   About: lazyScreen(() => import('./sections/about/About')),
+  Recruitment: lazyScreen(() => import('./sections/recruitment/Recruitment')),
   SponsorsIndex: lazyScreen(() => import('./sections/sponsors/Index')),
   SponsorsAdd: lazyScreen(() => import('./sections/sponsors/Add')),
   SponsorsEdit: lazyScreen(() => import('./sections/sponsors/Edit')),

@@ -71,6 +71,8 @@ export const ROUTES = [
   }),
   route('TwoFactor', '/profile/two-factor', 'Two-Factor Authentication', SIGNED_IN),
   route('About', '/about', 'About', SIGNED_IN),
+  // Not in SPEC: the recruitment funnel of what the user may see (the server scopes it).
+  route('Recruitment', '/recruitment', 'Recruitment', SIGNED_IN),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN),
   route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {

@@ -44,6 +44,8 @@ const SPEC_PATHS = [
   '/change-password', '/profile/two-factor',
   // SPEC's breadcrumb path: the product, its build and database, API reference and licences.
   '/about',
+  // The recruitment funnel (any signed-in member of staff; the server scopes what they see).
+  '/recruitment',
 ];
 
 const navLabels = () =>
@@ -143,10 +145,10 @@ describe('guards', () => {
 });
 
 describe('side navigation', () => {
-  it('hides Site Locations and System Configuration from a User, and shows them Surveys', async () => {
+  it('hides Site Locations and System Configuration from a User, and shows them Surveys and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Surveys']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Surveys', 'Recruitment']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -154,7 +156,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Surveys', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+      'Sponsors', 'Engagements', 'Site Locations', 'Surveys', 'Recruitment', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -169,7 +171,7 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(6);
+    expect(NAV_ITEMS.length).toBe(7);
   });
 });
 

@@ -484,6 +484,30 @@ describe('versioned survey languages and exports', () => {
     }
     expect(within(bar).queryByText('Could not export survey')).toBeNull();
   });
+
+  it("shows the version's drop-off per page from the server's page metrics", async () => {
+    const { handler } = oFormServer();
+    const metrics: Handler = (request, url) => {
+      if (url.pathname === '/api/survey-page-metrics/5') {
+        return json(
+          listDocument('survey-page-metrics', [
+            { id: 1, page: 1, identity: 'p-1', title: 'About you', views: 40, completions: 30, dropOff: 10, medianSeconds: 12, p90Seconds: 30 },
+            { id: 2, page: 2, identity: 'p-2', title: 'Birth', views: 30, completions: 20, dropOff: 6, medianSeconds: 8.4, p90Seconds: null },
+            { id: 3, page: 3, identity: 'p-3', title: 'Habits', views: 0, completions: 0, dropOff: 0, medianSeconds: null, p90Seconds: null },
+          ]),
+        );
+      }
+      return handler(request, url);
+    };
+    renderAdmin({ path: '/surveys-new/view/5', user: admin, handler: metrics });
+    const chart = await screen.findByRole('figure', { name: 'Drop-off per page' });
+    const pages = within(chart).getAllByRole('listitem');
+    expect(pages.map((p) => p.getAttribute('aria-label'))).toEqual(['Page 1: About you', 'Page 2: Birth', 'Page 3: Habits']);
+    expect(pages[1]!.querySelector('.dropoff-figures')!.textContent).toBe('30 reached · 6 left here (20.0%) · median 8 s, p90 –');
+    expect((pages[1]!.querySelector('.dropoff-reached') as HTMLElement).style.width).toBe('75%');
+    expect((pages[1]!.querySelector('.dropoff-left') as HTMLElement).style.width).toBe('20%');
+    expect(pages[2]!.querySelector('.dropoff-figures')!.textContent).toBe('0 reached · 0 left here · median –, p90 –');
+  });
 });
 
 describe('survey flow graph', () => {

@@ -7,6 +7,7 @@ import type { Engagement } from '../../../core/model/engagement';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';
+import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -155,6 +156,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
         />
       </section>
       <ReferralCountsPanel engagementId={engagement.id} />
+      <FunnelPanel filters={{ engagementId: engagement.id }} of={engagement.name} groupBy="mediaChannel" />
       <SitesPanel engagement={engagement} />
       <EngagementFilesPanel engagementId={engagement.id} />
     </>

@@ -9,6 +9,7 @@ import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
 import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
+import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ViewFields } from '../../components/ViewFields';
@@ -235,6 +236,7 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
           ]}
         />
       </section>
+      <FunnelPanel filters={{ mediaChannelId: channel.id }} of={channel.title} groupBy="source" />
       <SnippetPanel channel={channel} />
       <ParticipantLinkPanel channel={channel} />
       <SurveyLinksPanel channel={channel} />

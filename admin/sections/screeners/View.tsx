@@ -14,6 +14,7 @@ import { useResourceList } from '../../components/list/useResourceList';
 import { activationActions } from '../../components/list/bulk';
 import { activeFilter } from '../../components/list/filters';
 import { RecordLoader } from '../../components/RecordLoader';
+import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -286,6 +287,7 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
       </section>
       <ContactFieldsPanel screenerId={screener.id} canEdit={canEdit && !screener.isLocked} />
       <MediaChannelsPanel screener={screener} />
+      <FunnelPanel filters={{ screenerId: screener.id }} of={screener.title} groupBy="mediaChannel" />
       <SurveysPanel screener={screener} canEdit={canEdit && !screener.isLocked} />
       <StylesPanel screener={screener} />
       <MessagesPanel screener={screener} />

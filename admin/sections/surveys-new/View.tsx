@@ -13,6 +13,7 @@ import { useTopBar } from '../../state/topBar';
 import { useOFormDetail } from './useOFormDetail';
 import { OFORM_LABELS as L, TYPE_LABELS, isFrozen, versionStatus } from './values';
 import { VersionBar } from './VersionBar';
+import { DropOffPanel } from './DropOffPanel';
 
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
 
@@ -91,6 +92,7 @@ function SurveyView({ initial }: { initial: OFormDetail }) {
         />
       </section>
       <PagesView pages={detail.pages} />
+      <DropOffPanel formId={form.id} />
       <Suspense fallback={<Loading />}>
         <SurveyFlow pages={detail.pages} />
       </Suspense>

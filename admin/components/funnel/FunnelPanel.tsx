@@ -1,0 +1,52 @@
+/**
+ * A compact recruitment funnel for one engagement, screener or media channel (their views),
+ * with a link to the Recruitment screen narrowed to the same filter.
+ */
+import { Link } from 'react-router-dom';
+import { funnelApi } from '../../../core/api/funnel';
+import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '../../../core/model/funnel';
+import { useAsync } from '../../hooks/useAsync';
+import { useApi } from '../../state/services';
+import { FunnelChart } from '../charts/lazy';
+import { Loading } from '../Loading';
+import { funnelParams, recruitmentPath, type FunnelFilterValues } from './funnelQuery';
+
+const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
+
+export function FunnelPanel({
+  filters,
+  of,
+  groupBy = 'none',
+}: {
+  filters: FunnelFilterValues;
+  /** Whose funnel, e.g. 'this engagement'. */
+  of: string;
+  /** The breakdown the link opens with. */
+  groupBy?: FunnelGrouping;
+}) {
+  const api = useApi(funnelApi);
+  const key = JSON.stringify(filters);
+  const funnel = useAsync(() => api.rows(funnelParams(filters, 'none')), [api, key]);
+  const counts = funnel.data?.rows[0] ?? zero();
+  return (
+    <section className="panel" id="funnel" aria-labelledby="funnel-title">
+      <div className="panel-heading">
+        <h2 id="funnel-title">Recruitment funnel</h2>
+        <div className="row-actions">
+          <Link className="btn btn-small btn-secondary" to={recruitmentPath(filters, groupBy)}>
+            Open in Recruitment
+          </Link>
+        </div>
+      </div>
+      {funnel.error ? (
+        <p className="form-errors" role="alert">
+          Could not load the funnel.
+        </p>
+      ) : funnel.loading && !funnel.data ? (
+        <Loading />
+      ) : (
+        <FunnelChart compact counts={counts} definitions={funnel.data?.definitions} label={`Recruitment funnel of ${of}`} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The Recruitment screen's state in the URL's query string, so a reload, Back or a link from
+ * another screen (the funnel panels) shows the same funnel: the API's filters under their own
+ * names, `groupBy` for the breakdown and `trend` (day or week) for the trend chart.
+ */
+import { FUNNEL_FILTERS, FUNNEL_GROUPINGS, type FunnelFilter, type FunnelGrouping } from '../../../core/model/funnel';
+import type { ListParams } from '../../../core/jsonapi';
+import { pathTo } from '../../routing/routes';
+
+export const TREND_PERIODS = ['week', 'day'] as const;
+export type TrendPeriod = (typeof TREND_PERIODS)[number];
+export const DEFAULT_TREND: TrendPeriod = 'week';
+
+export type FunnelFilterValues = Partial<Record<FunnelFilter, string>>;
+
+export interface FunnelQuery {
+  filters: FunnelFilterValues;
+  groupBy: FunnelGrouping;
+  trend: TrendPeriod;
+}
+
+/** The query a URL holds; anything unknown or malformed falls back to the default. */
+export function readFunnelQuery(params: URLSearchParams): FunnelQuery {
+  const filters: FunnelFilterValues = {};
+  for (const name of FUNNEL_FILTERS) {
+    const value = params.get(name)?.trim();
+    if (value) filters[name] = value;
+  }
+  const groupBy = params.get('groupBy') ?? '';
+  const trend = params.get('trend') ?? '';
+  return {
+    filters,
+    groupBy: (FUNNEL_GROUPINGS as readonly string[]).includes(groupBy) ? (groupBy as FunnelGrouping) : 'none',
+    trend: (TREND_PERIODS as readonly string[]).includes(trend) ? (trend as TrendPeriod) : DEFAULT_TREND,
+  };
+}
+
+/** The query string for `query`, defaults left out, in a fixed order. */
+export function writeFunnelQuery(query: FunnelQuery): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const name of FUNNEL_FILTERS) {
+    const value = query.filters[name]?.trim();
+    if (value) out.set(name, value);
+  }
+  if (query.groupBy !== 'none') out.set('groupBy', query.groupBy);
+  if (query.trend !== DEFAULT_TREND) out.set('trend', query.trend);
+  return out;
+}
+
+/** GET /api/recruitment-funnel's parameters for these filters, grouped by `groupBy`. */
+export function funnelParams(filters: FunnelFilterValues, groupBy: FunnelGrouping): ListParams {
+  const params: Record<string, string> = {};
+  for (const name of FUNNEL_FILTERS) if (filters[name]) params[name] = filters[name]!;
+  if (groupBy !== 'none') params.groupBy = groupBy;
+  return params as ListParams;
+}
+
+/** The Recruitment screen, narrowed to these filters (and grouped). */
+export function recruitmentPath(filters: FunnelFilterValues, groupBy: FunnelGrouping = 'none'): string {
+  const search = writeFunnelQuery({ filters, groupBy, trend: DEFAULT_TREND }).toString();
+  return search ? `${pathTo('Recruitment')}?${search}` : pathTo('Recruitment');
+}

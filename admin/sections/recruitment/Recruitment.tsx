@@ -1,0 +1,248 @@
+/**
+ * Recruitment: the funnel of the submissions any member of staff may see (the server applies
+ * their sponsor scope), narrowed by the filters and broken down by the grouping, both kept in
+ * the URL (admin/components/funnel/funnelQuery.ts) so reload and links keep them. A funnel chart
+ * with the conversion between consecutive stages, a trend by day or week, the breakdown table
+ * and its CSV as the server writes it (GET /api/recruitment-funnel with Accept: text/csv).
+ */
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ApiError } from '../../../core/api/client';
+import { engagementsApi } from '../../../core/api/engagements';
+import { funnelApi } from '../../../core/api/funnel';
+import { mediaChannelsApi } from '../../../core/api/mediaChannels';
+import { oformsApi } from '../../../core/api/oforms';
+import { screenersApi } from '../../../core/api/screeners';
+import { siteLocationsApi } from '../../../core/api/siteLocations';
+import {
+  FUNNEL_DEFINITIONS,
+  FUNNEL_GROUPING_LABELS,
+  FUNNEL_GROUPINGS,
+  FUNNEL_STAGE_LABELS,
+  FUNNEL_STAGES,
+  type FunnelCounts,
+  type FunnelGrouping,
+  type FunnelRow,
+} from '../../../core/model/funnel';
+import { FunnelChart, TrendChart } from '../../components/charts/lazy';
+import { saveBlob } from '../../components/downloadBlob';
+import { Select } from '../../components/form/Select';
+import { funnelParams, readFunnelQuery, TREND_PERIODS, writeFunnelQuery, type FunnelFilterValues, type FunnelQuery, type TrendPeriod } from '../../components/funnel/funnelQuery';
+import { DataTable, type Column } from '../../components/list/DataTable';
+import type { ListFilterField } from '../../components/list/filters';
+import { ListFilters } from '../../components/list/ListFilters';
+import { Loading } from '../../components/Loading';
+import { useAsync } from '../../hooks/useAsync';
+import { useOptions } from '../../hooks/useOptions';
+import { useSponsorOptions } from '../../hooks/useSponsorOptions';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+
+export const EXPORT_FAILED = 'Could not export the funnel';
+const TREND_LABELS: Record<TrendPeriod, string> = { week: 'By week', day: 'By day' };
+
+const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
+
+function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
+  const engagements = useApi(engagementsApi);
+  const screeners = useApi(screenersApi);
+  const channels = useApi(mediaChannelsApi);
+  const surveys = useApi(oformsApi);
+  const sites = useApi(siteLocationsApi);
+  const { sponsorId, screenerId } = filters;
+  const bySponsor = sponsorId ? { sponsorId } : {};
+  const sponsorOptions = useSponsorOptions();
+  const engagementOptions = useOptions(
+    async () => (await engagements.list({ limit: 1000, sort: 'name', ...bySponsor })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    [engagements, sponsorId],
+    'Could not load the engagements.',
+  );
+  const screenerOptions = useOptions(
+    async () => (await screeners.list({ limit: 1000, sort: 'title', ...bySponsor })).items.map((s) => ({ value: String(s.id), label: s.title })),
+    [screeners, sponsorId],
+    'Could not load the screeners.',
+  );
+  const channelOptions = useOptions(
+    async () =>
+      (await channels.list({ limit: 1000, sort: 'title', ...bySponsor, ...(screenerId ? { screenerId } : {}) })).items.map((c) => ({ value: String(c.id), label: c.title })),
+    [channels, sponsorId, screenerId],
+    'Could not load the media channels.',
+  );
+  const surveyOptions = useOptions(
+    async () =>
+      (await surveys.list({ currentOnly: true, limit: 1000, sort: 'title', ...bySponsor })).items.map((f) => ({ value: f.identity, label: `${f.title} (v${f.version})` })),
+    [surveys, sponsorId],
+    'Could not load the surveys.',
+  );
+  const siteOptions = useOptions(
+    async () => (await sites.list({ limit: 1000, sort: 'name' })).items.map((s) => ({ value: String(s.id), label: s.siteId ? `${s.name} (${s.siteId})` : s.name })),
+    [sites],
+    'Could not load the site locations.',
+  );
+  const select = (name: string, label: string, state: { options: { value: string; label: string }[]; loading: boolean }): ListFilterField => ({
+    kind: 'select',
+    name,
+    label,
+    options: state.options,
+    loading: state.loading,
+  });
+  return [
+    select('sponsorId', 'Sponsor', sponsorOptions),
+    select('engagementId', 'Engagement', engagementOptions),
+    select('screenerId', 'Screener', screenerOptions),
+    select('mediaChannelId', 'Media channel', channelOptions),
+    select('oFormIdentity', 'Survey', surveyOptions),
+    select('siteLocationId', 'Site', siteOptions),
+    { kind: 'date', name: 'from', label: 'From' },
+    { kind: 'date', name: 'to', label: 'To' },
+  ];
+}
+
+function ExportButton({ query }: { query: FunnelQuery }) {
+  const api = useApi(funnelApi);
+  const notify = useNotify();
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    try {
+      const file = await api.csv(funnelParams(query.filters, query.groupBy));
+      saveBlob(file.blob, file.filename);
+      notify('success', `Downloaded ${file.filename}.`);
+    } catch (error) {
+      notify('error', error instanceof ApiError ? error.message : EXPORT_FAILED);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className="btn btn-secondary btn-small" disabled={busy} aria-busy={busy || undefined} onClick={() => void run()}>
+      {busy && <span className="spinner spinner-small" aria-hidden="true" />}
+      Export CSV
+    </button>
+  );
+}
+
+function Failure({ error, what }: { error: unknown; what: string }) {
+  return (
+    <p className="form-errors" role="alert">
+      {error instanceof ApiError ? error.message : `Could not load the ${what}.`}
+    </p>
+  );
+}
+
+export default function Recruitment() {
+  const api = useApi(funnelApi);
+  const [params, setParams] = useSearchParams();
+  const query = readFunnelQuery(params);
+  const update = (next: Partial<FunnelQuery>) => setParams(writeFunnelQuery({ ...query, ...next }));
+  const fields = useFilterFields(query.filters);
+  useTopBar({});
+
+  const filterKey = JSON.stringify(query.filters);
+  const total = useAsync(() => api.rows(funnelParams(query.filters, 'none')), [api, filterKey]);
+  const trend = useAsync(() => api.rows(funnelParams(query.filters, query.trend)), [api, filterKey, query.trend]);
+  const breakdown = useAsync(() => api.rows(funnelParams(query.filters, query.groupBy)), [api, filterKey, query.groupBy]);
+  const definitions = total.data?.definitions ?? FUNNEL_DEFINITIONS;
+
+  const setFilter = (name: string, value: string) => {
+    const filters: FunnelFilterValues = { ...query.filters, [name]: value };
+    // A narrower choice that no longer belongs to the wider one is dropped with it.
+    if (name === 'sponsorId') for (const n of ['engagementId', 'screenerId', 'mediaChannelId', 'oFormIdentity'] as const) delete filters[n];
+    if (name === 'screenerId') delete filters.mediaChannelId;
+    update({ filters });
+  };
+
+  const columns: Column<FunnelRow>[] = [
+    { id: 'label', header: query.groupBy === 'none' ? 'Scope' : FUNNEL_GROUPING_LABELS[query.groupBy], cell: (r) => r.label },
+    ...FUNNEL_STAGES.map((stage) => ({ id: stage, header: FUNNEL_STAGE_LABELS[stage], className: 'col-number', cell: (r: FunnelRow) => r[stage].toLocaleString('en-US') })),
+  ];
+
+  return (
+    <div className="recruitment">
+      <section className="panel" aria-label="Filters and grouping">
+        <ListFilters
+          fields={fields}
+          values={query.filters as Record<string, string>}
+          onChange={setFilter}
+          onClear={() => update({ filters: {} })}
+          active={Object.keys(query.filters).length > 0}
+        />
+        <div className="recruitment-grouping">
+          <Select
+            label="Group by"
+            name="groupBy"
+            value={query.groupBy}
+            options={FUNNEL_GROUPINGS.map((g) => ({ value: g, label: FUNNEL_GROUPING_LABELS[g] }))}
+            onChange={(value) => update({ groupBy: value as FunnelGrouping })}
+          />
+          <Select
+            label="Trend"
+            name="trend"
+            value={query.trend}
+            options={TREND_PERIODS.map((p) => ({ value: p, label: TREND_LABELS[p] }))}
+            onChange={(value) => update({ trend: value as TrendPeriod })}
+          />
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="funnel-title">
+        <h2 id="funnel-title">Funnel</h2>
+        {total.error ? (
+          <Failure error={total.error} what="funnel" />
+        ) : total.loading && !total.data ? (
+          <Loading />
+        ) : (
+          <FunnelChart counts={total.data?.rows[0] ?? zero()} definitions={definitions} label="Recruitment funnel" />
+        )}
+        <details className="funnel-definitions">
+          <summary>What each stage counts</summary>
+          <dl>
+            {FUNNEL_STAGES.map((stage) => (
+              <div key={stage}>
+                <dt>{FUNNEL_STAGE_LABELS[stage]}</dt>
+                <dd>{definitions[stage]}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      </section>
+
+      <section className="panel" aria-labelledby="trend-title">
+        <h2 id="trend-title">Trend {query.trend === 'week' ? 'by week' : 'by day'}</h2>
+        {trend.error ? (
+          <Failure error={trend.error} what="trend" />
+        ) : trend.loading && !trend.data ? (
+          <Loading />
+        ) : (
+          <TrendChart
+            period={query.trend}
+            label={`Trend by ${query.trend}`}
+            points={(trend.data?.rows ?? []).flatMap((r) => (r.group ? [{ period: r.group, counts: r }] : []))}
+          />
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="breakdown-title">
+        <div className="panel-heading">
+          <h2 id="breakdown-title">Breakdown{query.groupBy === 'none' ? '' : ` by ${FUNNEL_GROUPING_LABELS[query.groupBy].toLowerCase()}`}</h2>
+          <div className="row-actions">
+            <ExportButton query={query} />
+          </div>
+        </div>
+        {breakdown.error ? (
+          <Failure error={breakdown.error} what="breakdown" />
+        ) : (
+          <DataTable
+            caption="Funnel breakdown"
+            columns={columns}
+            rows={breakdown.data?.rows ?? []}
+            rowKey={(r) => r.id}
+            loading={breakdown.loading}
+            emptyMessage="Nothing counted for these filters."
+          />
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import type { ListParams } from '../jsonapi';
+import { FUNNEL_DEFINITIONS, type FunnelRow, type FunnelStage } from '../model/funnel';
+import type { SurveyPageMetrics } from '../model/oformExport';
+import type { ApiClient, DownloadedFile } from './client';
+
+/** The recruitment funnel (GET /api/recruitment-funnel) and a survey version's page metrics. */
+export function funnelApi(client: ApiClient) {
+  return {
+    /** One row per group, with the server's sentence for each stage. */
+    async rows(params: ListParams = {}): Promise<{ rows: FunnelRow[]; definitions: Record<FunnelStage, string> }> {
+      const { items, meta } = await client.list<FunnelRow>('recruitment-funnel', params);
+      const definitions = (meta.definitions as Record<FunnelStage, string> | undefined) ?? FUNNEL_DEFINITIONS;
+      return { rows: items, definitions };
+    },
+    /** The same rows as the server's CSV file (Accept: text/csv). */
+    csv: (params: ListParams = {}): Promise<DownloadedFile> => client.listCsv('recruitment-funnel', params),
+    /** Per page of a survey version: views, completions, drop-off and time on page, in display order. */
+    pageMetrics: async (formId: string): Promise<SurveyPageMetrics[]> =>
+      (await client.list<SurveyPageMetrics>(`survey-page-metrics/${encodeURIComponent(formId)}`)).items,
+  };
+}

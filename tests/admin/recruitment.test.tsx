@@ -1,0 +1,204 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { FUNNEL_STAGES, type FunnelCounts } from '../../core/model/funnel';
+import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
+import { fillPeriods, niceMax } from '../../admin/components/charts/series';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+
+// The screen and its charts are lazy chunks; the machine is shared.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+const counts = (values: number[]): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s, i) => [s, values[i] ?? 0])) as FunnelCounts;
+const ALL = counts([200, 100, 50, 40, 30, 20, 10, 5, 2]);
+
+function funnelRows(groupBy: string | null) {
+  switch (groupBy) {
+    case 'source':
+      return [
+        { id: 'newsletter', group: 'newsletter', label: 'newsletter', ...counts([120, 60, 30, 25, 20, 12, 6, 3, 1]) },
+        { id: 'facebook', group: 'facebook', label: 'facebook', ...counts([80, 40, 20, 15, 10, 8, 4, 2, 1]) },
+      ];
+    case 'week':
+      return [
+        { id: '2026-11-02', group: '2026-11-02', label: '2026-11-02', ...counts([100, 60, 30, 20, 15, 10, 5, 2, 1]) },
+        // 2026-11-09 has nothing: the chart fills it in as zeros.
+        { id: '2026-11-16', group: '2026-11-16', label: '2026-11-16', ...counts([100, 40, 20, 20, 15, 10, 5, 3, 1]) },
+      ];
+    case 'day':
+      return [{ id: '2026-11-16', group: '2026-11-16', label: '2026-11-16', ...counts([100, 40, 20, 20, 15, 10, 5, 3, 1]) }];
+    default:
+      return [{ id: 'all', group: null, label: 'All', ...ALL }];
+  }
+}
+
+const CSV = 'group,label,viewed,started\r\nnewsletter,newsletter,120,60\r\n';
+
+const handler: Handler = (request, url) => {
+  const path = url.pathname.replace(/^\/api\//, '');
+  if (path === 'recruitment-funnel') {
+    if (request.headers.get('accept') === 'text/csv') {
+      return new Response(CSV, {
+        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="recruitment-funnel-2026-11-23.csv"' },
+      });
+    }
+    const doc = listDocument('funnel-rows', funnelRows(url.searchParams.get('groupBy')));
+    return json({ ...doc, meta: { ...doc.meta, definitions: { started: 'Submissions whose participant answered at least one page.' } } });
+  }
+  if (path === 'sponsors') return json(listDocument('sponsors', [{ id: 7, name: 'Acme Pharma' }]));
+  if (path === 'engagements') return json(listDocument('engagements', [{ id: 3, name: 'Heart study' }]));
+  if (path === 'screeners') return json(listDocument('screeners', [{ id: 5, title: 'Heart screener' }]));
+  if (path === 'media-channels') return json(listDocument('media-channels', [{ id: 9, title: 'Partner page' }]));
+  if (path === 'o-forms/o-forms') return json(listDocument('o-forms', [{ id: 11, identity: 'intake', title: 'Heart check', version: 2 }]));
+  if (path === 'site-locations') return json(listDocument('site-locations', [{ id: 4, name: 'Boston General', siteId: 'B-1' }]));
+  return undefined;
+};
+
+const funnelRequests = (requests: Recorded[]) => requests.filter((r) => r.path === 'recruitment-funnel').map((r) => Object.fromEntries(r.query));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('Recruitment screen', () => {
+  it('is in the side navigation for a User and shows the funnel with the conversion between stages', async () => {
+    const { location } = renderAdmin({ path: '/sponsors', user: makeUser('User'), handler });
+    fireEvent.click(await screen.findByRole('link', { name: 'Recruitment' }));
+    expect(location()).toBe('/recruitment');
+    const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel' });
+    const steps = within(funnel).getAllByRole('listitem');
+    expect(steps.map((s) => s.querySelector('.funnel-stage')!.textContent)).toEqual([
+      'Viewed', 'Started', 'Completed', 'Qualified', 'Site selected', 'Contacted', 'Delivered', 'Screened', 'Randomized',
+    ]);
+    expect(steps.map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '2']);
+    expect(within(funnel).getByLabelText('Conversion from Viewed to Started').textContent).toBe('50.0%');
+    expect(within(funnel).getByLabelText('Conversion from Qualified to Site selected').textContent).toBe('75.0%');
+    expect(within(funnel).getByLabelText('Conversion from Screened to Randomized').textContent).toBe('40.0%');
+    // The server's sentence for a stage, beside the chart.
+    expect(screen.getByText('Submissions whose participant answered at least one page.', { selector: 'dd' })).toBeTruthy();
+    // The trend by week, the week without anything filled in.
+    const trend = await screen.findByRole('img', { name: /^Trend by week: 3 weeks from 2026-11-02 to 2026-11-16$/ });
+    expect(trend.querySelectorAll('.trend-started circle')).toHaveLength(3);
+    expect(trend.querySelector('.trend-started circle title')?.textContent).toBe('2026-11-02 · Started: 60');
+  });
+
+  it('reads its filters and grouping from the URL, asks the server with them, and writes changes back', async () => {
+    const path = '/recruitment?engagementId=3&mediaChannelId=9&from=2026-11-01&to=2026-11-30&groupBy=source&trend=day';
+    const { server, location } = renderAdmin({ path, user: makeUser('User'), handler });
+    const table = await screen.findByRole('table', { name: 'Funnel breakdown' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('newsletter1206030252012631');
+    const filters = { engagementId: '3', mediaChannelId: '9', from: '2026-11-01', to: '2026-11-30' };
+    const asked = funnelRequests(server.requests);
+    expect(asked).toContainEqual(filters);
+    expect(asked).toContainEqual({ ...filters, groupBy: 'day' });
+    expect(asked).toContainEqual({ ...filters, groupBy: 'source' });
+    expect((screen.getByLabelText('Group by') as HTMLSelectElement).value).toBe('source');
+    expect((screen.getByLabelText('Trend') as HTMLSelectElement).value).toBe('day');
+    await waitFor(() => expect((screen.getByLabelText('Engagement') as HTMLSelectElement).value).toBe('3'));
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-01');
+
+    fireEvent.change(screen.getByLabelText('Group by'), { target: { value: 'week' } });
+    await waitFor(() => expect(location()).toBe('/recruitment?engagementId=3&mediaChannelId=9&from=2026-11-01&to=2026-11-30&groupBy=week&trend=day'));
+    await waitFor(() => expect(funnelRequests(server.requests)).toContainEqual({ ...filters, groupBy: 'week' }));
+    await screen.findByRole('heading', { name: 'Breakdown by week' });
+
+    fireEvent.change(screen.getByLabelText('Sponsor'), { target: { value: '7' } });
+    // A sponsor chosen anew drops the narrower choices that may not be its own.
+    await waitFor(() => expect(location()).toBe('/recruitment?sponsorId=7&from=2026-11-01&to=2026-11-30&groupBy=week&trend=day'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(location()).toBe('/recruitment?groupBy=week&trend=day'));
+  });
+
+  it('exports the breakdown as the server writes it (Accept: text/csv, the same filters and grouping) and saves the file', async () => {
+    const created: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      created.push(blob as Blob);
+      return 'blob:csv';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const accepts: (string | null)[] = [];
+    const recording: Handler = (request, url) => {
+      if (url.pathname === '/api/recruitment-funnel') accepts.push(request.headers.get('accept'));
+      return handler(request, url);
+    };
+    const { server } = renderAdmin({ path: '/recruitment?engagementId=3&groupBy=source', user: makeUser('User'), handler: recording });
+    await screen.findByRole('table', { name: 'Funnel breakdown' });
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText('Downloaded recruitment-funnel-2026-11-23.csv.')).toBeTruthy();
+    expect(accepts.at(-1)).toBe('text/csv');
+    expect(funnelRequests(server.requests).at(-1)).toEqual({ engagementId: '3', groupBy: 'source' });
+    expect(await created[0]!.text()).toBe(CSV);
+  });
+});
+
+describe('funnel URL state', () => {
+  it('reads what it knows, drops what it does not, and writes defaults out', () => {
+    const query = readFunnelQuery(new URLSearchParams('engagementId=3&groupBy=nonsense&trend=hour&colour=red&from=2026-01-01'));
+    expect(query).toEqual({ filters: { engagementId: '3', from: '2026-01-01' }, groupBy: 'none', trend: 'week' });
+    expect(writeFunnelQuery(query).toString()).toBe('engagementId=3&from=2026-01-01');
+    expect(writeFunnelQuery({ ...query, groupBy: 'site', trend: 'day' }).toString()).toBe('engagementId=3&from=2026-01-01&groupBy=site&trend=day');
+    expect(recruitmentPath({ screenerId: '5' }, 'mediaChannel')).toBe('/recruitment?screenerId=5&groupBy=mediaChannel');
+    expect(recruitmentPath({})).toBe('/recruitment');
+  });
+
+  it('fills the periods of a trend and rounds its axis', () => {
+    expect(fillPeriods(['2026-11-16', '2026-11-02'], 'week')).toEqual(['2026-11-02', '2026-11-09', '2026-11-16']);
+    expect(fillPeriods(['2026-02-27', '2026-03-02'], 'day')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
+    expect(fillPeriods([], 'day')).toEqual([]);
+    expect([niceMax(0), niceMax(7), niceMax(120), niceMax(2000)]).toEqual([1, 10, 200, 2000]);
+  });
+});
+
+const channel = {
+  id: 9,
+  title: 'Partner page',
+  domain: 'www.partner.example',
+  screenerId: 5,
+  screenerName: 'Heart screener',
+  sponsorId: 7,
+  sponsorName: 'Acme Pharma',
+  type: 'Partner Website',
+  isActive: true,
+  views: 200,
+  share: 0,
+  submissionsStarted: 100,
+  submissionsCompleted: 50,
+  submissionsQualified: 40,
+  created: '2024-05-01T10:00:00Z',
+  modified: '2024-05-01T10:00:00Z',
+};
+
+describe('funnel panels', () => {
+  it("shows a media channel's funnel and links to the Recruitment screen narrowed to the channel", async () => {
+    const channelHandler: Handler = (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
+      if (path === 'media-channels/9/served-surveys' || path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
+      return handler(request, url);
+    };
+    const { server, location } = renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: channelHandler });
+    const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel of Partner page' });
+    expect(within(funnel).getAllByRole('listitem').map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '2']);
+    expect(funnelRequests(server.requests)).toContainEqual({ mediaChannelId: '9' });
+    const open = screen.getByRole('link', { name: 'Open in Recruitment' });
+    expect(open.getAttribute('href')).toBe('/recruitment?mediaChannelId=9&groupBy=source');
+    fireEvent.click(open);
+    await screen.findByRole('table', { name: 'Funnel breakdown' });
+    expect(location()).toBe('/recruitment?mediaChannelId=9&groupBy=source');
+    expect((screen.getByLabelText('Group by') as HTMLSelectElement).value).toBe('source');
+  });
+
+  it('says so when the funnel cannot be loaded', async () => {
+    const failing: Handler = (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'recruitment-funnel') return json({ errors: [{ status: '500', title: 'Internal Server Error' }] }, 500);
+      if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
+      if (path === 'media-channels/9/served-surveys' || path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
+      return handler(request, url);
+    };
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: failing });
+    expect(await screen.findByText('Could not load the funnel.')).toBeTruthy();
+  });
+});
