@@ -15,12 +15,29 @@ export const MEDIA_CHANNEL_DEFAULT_SORT = 'title';
 export const MEDIA_CHANNEL_TYPE_INVALID = `Choose one of: ${MEDIA_CHANNEL_TYPES.join(', ')}.`;
 export const HOST_NAME_INVALID = 'Must be a host name such as www.example.com (no https:// and no path).';
 
+/**
+ * Days after a run's outcome during which a reload on the channel shows that outcome again and a
+ * new run from the same client address is flagged as a possible retake; 0 allows retakes.
+ */
+export const DEFAULT_RETAKE_WINDOW_DAYS = 30;
+export const MAX_RETAKE_WINDOW_DAYS = 3650;
+export const RETAKE_WINDOW_INVALID = `Must be a whole number of days from 0 to ${MAX_RETAKE_WINDOW_DAYS}.`;
+
 export const MediaChannelInput = v.strictObject({
   title: requiredText(255),
   domain: v.pipe(requiredText(253), v.toLowerCase(), v.check(isHostName, HOST_NAME_INVALID)),
   screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
   type: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
   isActive: v.optional(flag(), true),
+  retakeWindowDays: v.optional(
+    v.pipe(
+      v.number(RETAKE_WINDOW_INVALID),
+      v.integer(RETAKE_WINDOW_INVALID),
+      v.minValue(0, RETAKE_WINDOW_INVALID),
+      v.maxValue(MAX_RETAKE_WINDOW_DAYS, RETAKE_WINDOW_INVALID),
+    ),
+    DEFAULT_RETAKE_WINDOW_DAYS,
+  ),
 });
 export const MediaChannelPatch = v.partial(MediaChannelInput);
 export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
@@ -35,12 +52,16 @@ export interface MediaChannel {
   sponsorName: string;
   type: MediaChannelKind;
   isActive: boolean;
+  /** Days a finished run's outcome is shown again on the channel (0: retakes allowed). */
+  retakeWindowDays: number;
   /** Read-only figures (counted by the participant runner). */
   views: number;
   share: number;
   submissionsStarted: number;
   submissionsCompleted: number;
   submissionsQualified: number;
+  /** Of the submissions started, those flagged as a possible retake (same client address and channel within the window). */
+  possibleRetakes: number;
   created: string;
   modified: string;
 }

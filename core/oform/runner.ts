@@ -51,6 +51,8 @@ export interface RunnerSurvey {
   languages?: string[];
   /** The screener's styles (core/model/screener's ScreenerStyles shape). */
   styles?: RunnerStyles;
+  /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed). */
+  retakeWindowDays?: number;
 }
 
 /** The screener's colours as 6 or 2 hex digits without '#', null for the widget's own. */

@@ -96,6 +96,8 @@ export const RunnableMeta = v.strictObject({
   styles: Styles,
   screenerId: maybeText,
   mediaChannelId: maybeText,
+  /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed, or no channel). */
+  retakeWindowDays: v.number(),
   firstPage: v.nullable(PageDocument),
 });
 export const StartDocument = v.strictObject({ meta: v.variant('runnable', [NotRunnableMeta, RunnableMeta]) });
@@ -256,6 +258,26 @@ export const ContactStoredDocument = v.strictObject({ meta: v.strictObject({ out
 export type ContactStoredMeta = v.InferOutput<typeof ContactStoredDocument>['meta'];
 
 // ---------------------------------------------------------------------------------------------
+// GET /o-form-submission-outcome/{id}: a reloaded widget asks where its run stands
+
+export const SubmissionOutcomeMeta = v.strictObject({
+  /** The outcome stored: incomplete while the run has none yet. */
+  outcome: Outcome,
+  isQualified: v.nullable(v.boolean()),
+  /** When the run reached its outcome (its answers became final), ISO; null before. */
+  finishedAt: maybeText,
+  /** The channel's retake window (0: retakes allowed, or no channel). */
+  retakeWindowDays: v.number(),
+  /** When the window ends, ISO; null without an outcome or a window. */
+  retakeWindowEnds: maybeText,
+  /** Show this outcome again rather than a fresh survey. */
+  withinRetakeWindow: v.boolean(),
+  messages: OutcomeMessages,
+});
+export type SubmissionOutcomeMeta = v.InferOutput<typeof SubmissionOutcomeMeta>;
+export const SubmissionOutcomeDocument = v.strictObject({ meta: SubmissionOutcomeMeta });
+
+// ---------------------------------------------------------------------------------------------
 // GET /api/get-media-channel-for-transition-survey/{identity}/{fromChannelId}
 
 export const TransitionChannel = resource(MEDIA_CHANNEL_TYPE, { screenerId: v.number(), oFormIdentity: text });
@@ -275,6 +297,7 @@ export const PARTICIPANT_ANSWERS = {
   pageSaved: PageSavedDocument,
   sanitized: SanitizedDocument,
   qualification: QualificationDocument,
+  outcome: SubmissionOutcomeDocument,
   metric: PageMetricCreatedDocument,
   sites: SitesDocument,
   contactFields: ContactFieldsDocument,

@@ -54,9 +54,9 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       if (!got.ok) throw new HttpError(422);
       const meta = got.body.meta;
       if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages);
-      const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, firstPage } = meta;
+      const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, retakeWindowDays, firstPage } = meta;
       started = { identity: runs, page: firstPage && pageOf(firstPage) };
-      return { id, identity: runs, title, containerCount, languages, styles };
+      return { id, identity: runs, title, containerCount, languages, styles, retakeWindowDays };
     },
 
     async view(oFormIdentity, language) {

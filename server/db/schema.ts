@@ -579,6 +579,12 @@ export const mediaChannels = pgTable(
     screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'restrict' }),
     type: text('type').notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * Days after a run's outcome during which the same browser sees that outcome again rather
+     * than a fresh survey, and a run from the same client address is flagged possible_retake;
+     * 0 allows retakes (testing channels).
+     */
+    retakeWindowDays: integer('retake_window_days').notNull().default(30),
     created: created(),
     modified: modified(),
   },
@@ -586,6 +592,7 @@ export const mediaChannels = pgTable(
     index('media_channels_title_idx').on(natural(t.title), t.id),
     index('media_channels_screener_idx').on(t.screenerId),
     check('media_channels_type_check', sql`${t.type} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
+    check('media_channels_retake_window_check', sql`${t.retakeWindowDays} between 0 and 3650`),
   ],
 );
 
@@ -605,6 +612,7 @@ export const mediaChannelFigures = pgTable(
     submissionsStarted: integer('submissions_started').notNull().default(0),
     submissionsCompleted: integer('submissions_completed').notNull().default(0),
     submissionsQualified: integer('submissions_qualified').notNull().default(0),
+    possibleRetakes: integer('possible_retakes').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.mediaChannelId, t.shard] })],
 );
@@ -860,11 +868,19 @@ export const oFormSubmissions = pgTable(
     /** When the participant first saved a page's answers: the funnel's `started` (server/funnel/stages.ts). */
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Keyed hash of the client address the run started from (HMAC-SHA256 under a key derived
+     * from the contact match key, server/security/contactMatch.ts); the address itself is never stored.
+     */
+    clientMatch: text('client_match'),
+    /** Started from the same client address and channel as a run finished within the channel's retake window. */
+    possibleRetake: boolean('possible_retake').notNull().default(false),
     created: created(),
     modified: modified(),
   },
   (t) => [
     uniqueIndex('o_form_submissions_token_idx').on(t.tokenHash),
+    index('o_form_submissions_client_match_idx').on(t.mediaChannelId, t.clientMatch, t.finishedAt).where(sql`${t.clientMatch} is not null`),
     index('o_form_submissions_form_idx').on(t.oFormId),
     index('o_form_submissions_channel_idx').on(t.mediaChannelId),
     // The funnel's date ranges and its day/week groupings (server/funnel/stages.ts).

@@ -14,9 +14,11 @@ const SHARDS = 16;
  * What each figure counts: `views` the widget seen (once per page load, half of it on screen:
  * POST /participant-views, never the start request), `share` an open of the channel's hosted
  * page, `submissionsStarted` a submission (made with the first answered page),
- * `submissionsQualified` the submissions currently qualified, `submissionsCompleted` a stored contact.
+ * `submissionsQualified` the submissions currently qualified, `submissionsCompleted` a stored contact,
+ * `possibleRetakes` the submissions started that were flagged as a possible retake (counted
+ * within submissionsStarted too; participant/retakes.ts).
  */
-export const CHANNEL_FIGURES = ['views', 'share', 'submissionsStarted', 'submissionsCompleted', 'submissionsQualified'] as const;
+export const CHANNEL_FIGURES = ['views', 'share', 'submissionsStarted', 'submissionsCompleted', 'submissionsQualified', 'possibleRetakes'] as const;
 export type ChannelFigure = (typeof CHANNEL_FIGURES)[number];
 export type ChannelFigures = Record<ChannelFigure, number>;
 
@@ -26,6 +28,7 @@ const COLUMN: Record<ChannelFigure, string> = {
   submissionsStarted: 'submissions_started',
   submissionsCompleted: 'submissions_completed',
   submissionsQualified: 'submissions_qualified',
+  possibleRetakes: 'possible_retakes',
 };
 
 /**
@@ -46,7 +49,7 @@ export async function countOnChannel(db: Pick<Db, 'execute'>, channelId: number 
   await db.execute(countStatement(channelId, figure, by));
 }
 
-const ZERO: ChannelFigures = { views: 0, share: 0, submissionsStarted: 0, submissionsCompleted: 0, submissionsQualified: 0 };
+const ZERO: ChannelFigures = { views: 0, share: 0, submissionsStarted: 0, submissionsCompleted: 0, submissionsQualified: 0, possibleRetakes: 0 };
 
 /** The figures of each channel of `ids` (every id answered; never below zero). */
 export async function channelFigures(db: Db, ids: readonly number[]): Promise<Map<number, ChannelFigures>> {
@@ -60,6 +63,7 @@ export async function channelFigures(db: Db, ids: readonly number[]): Promise<Ma
       submissionsStarted: sql<number>`greatest(sum(${mediaChannelFigures.submissionsStarted}), 0)`.mapWith(Number),
       submissionsCompleted: sql<number>`greatest(sum(${mediaChannelFigures.submissionsCompleted}), 0)`.mapWith(Number),
       submissionsQualified: sql<number>`greatest(sum(${mediaChannelFigures.submissionsQualified}), 0)`.mapWith(Number),
+      possibleRetakes: sql<number>`greatest(sum(${mediaChannelFigures.possibleRetakes}), 0)`.mapWith(Number),
     })
     .from(mediaChannelFigures)
     .where(inArray(mediaChannelFigures.mediaChannelId, [...ids]))

@@ -52,6 +52,7 @@ const columns = {
   sponsorName: sponsors.name,
   type: mediaChannels.type,
   isActive: mediaChannels.isActive,
+  retakeWindowDays: mediaChannels.retakeWindowDays,
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };

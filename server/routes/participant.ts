@@ -58,6 +58,8 @@ import { openAnswer, storeAnswer } from '../participant/sealedAnswers';
 import { phiOf } from '../security/phi';
 import { findForm } from '../oform/versions';
 import { describe } from '../openapi/describe';
+import { OUTCOMES, type Outcome } from '../../core/oform/runner';
+import { retakeWindow } from '../participant/retakes';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
 export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
@@ -78,6 +80,7 @@ export const PARTICIPANT_PATHS = [
   '/o-form-submission-page-preview/*',
   '/o-form-submission-sanitization/*',
   '/o-form-submission-qualification/*',
+  '/o-form-submission-outcome/*',
   '/o-form-page-metrics',
 ] as const;
 
@@ -267,6 +270,7 @@ export function participantRoutes(deps: Deps) {
         styles: screener?.styles ?? {},
         screenerId: target.screenerId === null ? null : String(target.screenerId),
         mediaChannelId: channel ? String(channel.id) : null,
+        retakeWindowDays: channel?.retakeWindowDays ?? 0,
         firstPage: first ? pageDocument(survey, first) : null,
       },
     });
@@ -620,7 +624,7 @@ export function participantRoutes(deps: Deps) {
         const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
         await tx
           .update(oFormSubmissions)
-          .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: sql`now()` } : {}), modified: sql`now()` })
+          .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: nowOf(deps) } : {}), modified: sql`now()` })
           .where(eq(oFormSubmissions.id, submission.id));
         const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
         await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
@@ -631,6 +635,38 @@ export function participantRoutes(deps: Deps) {
     return sendDocument(c, {
       meta: { isQualified: result.isQualified, outcome: result.outcome, engagementIds: result.engagementIds.map(String), messages },
     } satisfies ParticipantAnswer<'qualification'>);
+  });
+
+  /**
+   * Where the run stands, for a reloaded widget: its outcome, when it reached it and whether the
+   * channel's retake window still holds (then the widget shows the outcome again, not a fresh
+   * survey). Reads only.
+   */
+  app.get('/o-form-submission-outcome/:id', describe({
+    summary: "Participant: the submission's outcome and whether the channel's retake window still holds",
+    access: 'participant',
+    answer: { document: PARTICIPANT_ANSWERS.outcome },
+  }), async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const target = await runOfSubmission(db, submission);
+    const outcome: Outcome = OUTCOMES.find((o) => o === submission.outcome) ?? 'incomplete';
+    const finishedAt = submission.finishedAt ?? submission.completedAt;
+    const window = retakeWindow(finishedAt, target.channel?.retakeWindowDays ?? 0, nowOf(deps));
+    const messages = await outcomeMessages(db, target.screenerId, outcome, submission.language, submission.oFormId);
+    c.header('Cache-Control', 'no-store');
+    return sendDocument(c, {
+      meta: {
+        outcome,
+        isQualified: submission.isQualified,
+        finishedAt: finishedAt?.toISOString() ?? null,
+        retakeWindowDays: window.days,
+        retakeWindowEnds: window.endsAt?.toISOString() ?? null,
+        withinRetakeWindow: window.within,
+        messages,
+      },
+    } satisfies ParticipantAnswer<'outcome'>);
   });
 
   /** Page timing: when a page was shown and left. */

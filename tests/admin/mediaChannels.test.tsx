@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+import { RETAKE_WINDOW_INVALID } from '../../core/model/mediaChannel';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 
 const channel = {
   id: 9,
@@ -14,11 +15,13 @@ const channel = {
   sponsorName: 'Acme Pharma',
   type: 'Partner Website',
   isActive: true,
+  retakeWindowDays: 30,
   views: 0,
   share: 0,
-  submissionsStarted: 0,
+  submissionsStarted: 4,
   submissionsCompleted: 0,
   submissionsQualified: 0,
+  possibleRetakes: 1,
   created: '2024-05-01T10:00:00Z',
   modified: '2024-05-01T10:00:00Z',
 };
@@ -28,9 +31,14 @@ const served = [
   { id: 'later', oFormIdentity: 'later', title: 'Follow-up', version: 1, isApproved: false, starts: false },
 ];
 
-const handler: Handler = (_request, url) => {
+const handler: Handler = async (request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
+  if (path === 'media-channels/9' && request.method === 'PATCH') {
+    const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
+    return json(resourceDocument('media-channels', { ...channel, ...data.attributes }));
+  }
   if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
+  if (path === 'screeners/5') return json(resourceDocument('screeners', { id: 5, title: 'Heart screener', sponsorId: 7, sponsorName: 'Acme Pharma' }));
   if (path === 'media-channels/9/served-surveys') return json(listDocument('served-surveys', served));
   if (path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
   return undefined;
@@ -65,6 +73,31 @@ describe('Media channel view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     await screen.findByText(COPIED);
     expect(execCommand).toHaveBeenCalledWith('copy');
+  });
+});
+
+describe('Media channel retake window', () => {
+  const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
+  const patches = (requests: Recorded[]) => requests.filter((r) => r.method === 'PATCH');
+
+  it('shows the window and the possible retakes beside the starts on the view', async () => {
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
+    const label = await screen.findByText('Retake window (days)');
+    expect(label.parentElement?.textContent).toContain('30');
+    expect(screen.getByText('Possible Retakes').parentElement?.textContent).toContain('1');
+  });
+
+  it('edits the window as a whole number of days, refusing others before sending', async () => {
+    const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
+    await waitFor(() => expect(field('Retake window (days)').value).toBe('30'));
+    fireEvent.change(field('Retake window (days)'), { target: { value: '-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(RETAKE_WINDOW_INVALID)).toBeTruthy();
+    expect(patches(server.requests)).toHaveLength(0);
+    fireEvent.change(field('Retake window (days)'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
+    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ retakeWindowDays: 0, title: 'Partner page' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
-import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, embedSnippet } from '../../core/model/mediaChannel';
+import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '../../core/model/mediaChannel';
 import { isHostName } from '../../core/validation/rules';
 import { SURVEY_NOT_IN_SCREENER } from '../../server/routes/media-channels';
 import { createHarness, json, type Harness } from './harness';
@@ -61,6 +61,8 @@ describe('media channels', () => {
       submissionsStarted: 0,
       submissionsCompleted: 0,
       submissionsQualified: 0,
+      possibleRetakes: 0,
+      retakeWindowDays: 30,
     });
     const id = body.data.id;
     await channel({ title: 'Another channel', type: 'Social Media', domain: 'social.example' });
@@ -97,6 +99,26 @@ describe('media channels', () => {
     const badPatch = await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { type: 'TV' }, id) });
     expect(badPatch.status).toBe(422);
     expect((await json(badPatch)).errors[0].source.pointer).toBe('/data/attributes/type');
+  });
+
+  it('keeps a retake window of 0 to 3650 whole days (default 30), refusing anything else with a pointer and writing nothing', async () => {
+    const { res, body } = await channel({ title: 'Testing channel', domain: 'testing.example', retakeWindowDays: 0 });
+    expect(res.status).toBe(201);
+    expect(body.data.attributes.retakeWindowDays).toBe(0);
+    const id = body.data.id;
+    const patch = (retakeWindowDays: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { retakeWindowDays }, id) });
+    expect((await json(await patch(3650))).data.attributes.retakeWindowDays).toBe(3650);
+    const before = await channelCount();
+    for (const bad of [-1, 3651, 2.5, '30', null]) {
+      const created = await channel({ title: 'Bad window', domain: 'bad.example', retakeWindowDays: bad });
+      expect(created.res.status, String(bad)).toBe(422);
+      expect(created.body.errors[0]).toMatchObject({ detail: RETAKE_WINDOW_INVALID, source: { pointer: '/data/attributes/retakeWindowDays' } });
+      const patched = await patch(bad);
+      expect(patched.status, String(bad)).toBe(422);
+      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/retakeWindowDays');
+    }
+    expect(await channelCount()).toBe(before);
+    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.retakeWindowDays).toBe(3650);
   });
 
   it('keeps a User to the channels of their sponsors', async () => {

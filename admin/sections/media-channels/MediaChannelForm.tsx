@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router-dom';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
-import { MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '../../../core/model/mediaChannel';
+import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '../../../core/model/mediaChannel';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';
@@ -19,6 +19,7 @@ export const MEDIA_CHANNEL_LABELS = {
   domain: 'Domain',
   type: 'Type',
   isActive: 'Active',
+  retakeWindowDays: 'Retake window (days)',
   screenerName: 'Screener',
   sponsorName: 'Sponsor',
   views: 'Views',
@@ -26,6 +27,7 @@ export const MEDIA_CHANNEL_LABELS = {
   submissionsStarted: 'Submissions Started',
   submissionsCompleted: 'Submissions Completed',
   submissionsQualified: 'Submissions Qualified',
+  possibleRetakes: 'Possible Retakes',
 } as const;
 const L = MEDIA_CHANNEL_LABELS;
 
@@ -40,6 +42,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
     domain: channel?.domain ?? '',
     type: channel?.type ?? '',
     isActive: channel?.isActive ?? true,
+    retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
   });
   const s = screener.data;
 
@@ -59,7 +62,10 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const input = form.parse(MediaChannelInput, { ...values, screenerId: Number(screenerId) });
+    const days = values.retakeWindowDays.trim();
+    // Left empty: the default; anything else not a number is refused by the schema (NaN is not a number).
+    const retakeWindowDays = days === '' ? undefined : Number(days);
+    const input = form.parse(MediaChannelInput, { ...values, retakeWindowDays, screenerId: Number(screenerId) });
     if (!input) return;
     const saved = channel ? await api.update(channel.id, input) : await api.create(input);
     navigate(pathTo('MediaChannelView', { id: saved.id }));
@@ -75,6 +81,13 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
         <p className="field">
           <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
         </p>
+        <TextField
+          label={L.retakeWindowDays}
+          type="number"
+          inputMode="numeric"
+          hint="After an outcome, the same browser sees it again on this channel for this many days, and a new run from the same address is flagged as a possible retake; 0 allows retakes (testing)."
+          {...form.text('retakeWindowDays')}
+        />
         <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
       </div>
     </form>

@@ -1,0 +1,131 @@
+/**
+ * One run per participant and channel: a reloaded widget asks GET /o-form-submission-outcome/{id}
+ * where its run stands (each outcome, when it was reached, and whether the channel's retake
+ * window still holds), and the participant start names the channel's window. The instants are
+ * the server clock's, stated by the test.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { checkParticipantAnswer } from '../../core/participant/responses';
+import { mediaChannels, oFormSubmissions } from '../../server/db/schema';
+import { createHarness, json, type Harness } from './harness';
+import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+
+const DAY = 24 * 3600 * 1000;
+const T0 = new Date('2031-05-04T09:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+let h: Harness;
+let f: ParticipantFixture;
+
+beforeAll(async () => {
+  h = await createHarness();
+  f = await createParticipantFixture(h.db);
+});
+afterEach(() => h.clock.release());
+afterAll(async () => {
+  await h.close();
+});
+
+const outcomeOf = async (submissionId: string, token: string | null, query = '') => {
+  const res = await h.request('GET', `/api/o-forms/o-form-submission-outcome/${submissionId}${query}`, { headers: token === null ? {} : { [TOKEN_HEADER]: token } });
+  const body = await json(res);
+  checkParticipantAnswer('outcome', res.status, body);
+  return { status: res.status, body };
+};
+const qualification = (submissionId: string, token: string) => h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: { [TOKEN_HEADER]: token } });
+
+/** A run answered to the survey's end with `choice` on page 1 (no: disqualifies), its qualification asked. */
+async function runTo(choice: 'yes' | 'no') {
+  const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+  const p1 = await answerPage(h, token, firstEntryId, { q_choice: choice });
+  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
+  expect((await qualification(submissionId, token)).status).toBe(200);
+  return { submissionId, token };
+}
+
+describe('the participant start', () => {
+  it("names the channel's retake window (0 without a channel)", async () => {
+    const start = async (query: string) => (await json(await h.request('GET', `/api/o-forms/participant-start?${query}`))).meta;
+    expect((await start(`mediaChannelId=${f.mediaChannelId}`)).retakeWindowDays).toBe(30);
+    await h.db.update(mediaChannels).set({ retakeWindowDays: 7 }).where(eq(mediaChannels.id, f.mediaChannelId));
+    expect((await start(`mediaChannelId=${f.mediaChannelId}`)).retakeWindowDays).toBe(7);
+    await h.db.update(mediaChannels).set({ retakeWindowDays: 30 }).where(eq(mediaChannels.id, f.mediaChannelId));
+    expect((await start(`oFormIdentity=${f.oFormIdentity}`)).retakeWindowDays).toBe(0);
+  });
+});
+
+describe('GET /o-form-submission-outcome/{id}', () => {
+  it('answers incomplete for a run without an outcome, outside any window', async () => {
+    h.clock.set(T0);
+    const { submissionId, token } = await startSubmission(h, f);
+    const { status, body } = await outcomeOf(submissionId, token);
+    expect(status).toBe(200);
+    expect(body.meta).toMatchObject({ outcome: 'incomplete', isQualified: null, finishedAt: null, retakeWindowDays: 30, retakeWindowEnds: null, withinRetakeWindow: false });
+    expect(body.meta.messages.contactForm).toMatch(/not been answered yet/);
+  });
+
+  it('answers notQualified with its instant and the window, again after a reload, until the window ends', async () => {
+    h.clock.set(T0);
+    const { submissionId, token } = await runTo('no');
+    const first = await outcomeOf(submissionId, token);
+    expect(first.body.meta).toMatchObject({
+      outcome: 'notQualified',
+      isQualified: false,
+      finishedAt: T0.toISOString(),
+      retakeWindowDays: 30,
+      retakeWindowEnds: at(30 * DAY).toISOString(),
+      withinRetakeWindow: true,
+    });
+    expect(first.body.meta.messages.contactForm).toContain('Not a match');
+    h.clock.set(at(30 * DAY - 1));
+    expect((await outcomeOf(submissionId, token)).body.meta.withinRetakeWindow).toBe(true);
+    h.clock.set(at(30 * DAY));
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'notQualified', withinRetakeWindow: false });
+  });
+
+  it('answers qualified, noTrialSites and completed as the run goes on, the instant staying the first outcome', async () => {
+    h.clock.set(T0);
+    const { submissionId, token } = await runQualified(h, f);
+    expect((await qualification(submissionId, token)).status).toBe(200);
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'qualified', isQualified: true, finishedAt: T0.toISOString(), withinRetakeWindow: true });
+
+    h.clock.set(at(60_000));
+    const far = await h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: token } });
+    expect((await json(far)).meta.outcome).toBe('noTrialSites');
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'noTrialSites', finishedAt: T0.toISOString(), withinRetakeWindow: true });
+
+    const contact = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+      headers: { [TOKEN_HEADER]: token },
+      body: { data: { attributes: { engagementId: f.engagementIds[0], values: { first_name: 'Ann', email: 'ann@example.com', phone: '212-555-0100' }, acceptTerms: true } } },
+    });
+    expect(contact.status, await contact.clone().text()).toBe(201);
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'completed', isQualified: true, finishedAt: T0.toISOString(), withinRetakeWindow: true });
+  });
+
+  it('holds no window on a channel set to 0 (retakes allowed)', async () => {
+    const testing = await createParticipantFixture(h.db);
+    await h.db.update(mediaChannels).set({ retakeWindowDays: 0 }).where(eq(mediaChannels.id, testing.mediaChannelId));
+    h.clock.set(T0);
+    const { submissionId, token } = await startSubmission(h, testing);
+    await h.db.update(oFormSubmissions).set({ outcome: 'notQualified', isQualified: false, finishedAt: T0 }).where(eq(oFormSubmissions.id, Number(submissionId)));
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'notQualified', retakeWindowDays: 0, retakeWindowEnds: null, withinRetakeWindow: false });
+  });
+
+  it('refuses without a token (401), with another run\'s token, an unknown or a malformed id (404), as JSON:API errors', async () => {
+    const { submissionId, token } = await startSubmission(h, f);
+    const other = await startSubmission(h, f);
+    const missing = await outcomeOf(submissionId, null);
+    expect(missing.status).toBe(401);
+    expect(missing.body.errors[0].detail).toBe('Cannot get page entry data without a submission access token');
+    expect((await outcomeOf(submissionId, other.token)).status).toBe(404);
+    expect((await outcomeOf(submissionId, 'x'.repeat(43))).status).toBe(404);
+    expect((await outcomeOf('2147483000', token)).status).toBe(404);
+    for (const bad of ['abc', '0', '-1', '99999999999']) {
+      const res = await outcomeOf(bad, token);
+      expect(res.status, bad).toBe(404);
+      expect(res.body.errors[0].status).toBe('404');
+    }
+  });
+});
