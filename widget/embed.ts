@@ -13,16 +13,57 @@ import { readSnippet, type SnippetResult } from './snippet';
 export { mount };
 
 const MOUNTED = 'data-trial-widget-mounted';
+const TARGET = 'data-trial-widget';
+const SNIPPET = 'script[src*="widget.js"]';
 
-function containerFor(script: HTMLScriptElement): HTMLElement {
-  const marked = document.querySelector<HTMLElement>(`[data-trial-widget]:not([${MOUNTED}])`);
-  if (marked) return marked;
+/** The page's mounted widgets: host element, channel:screener and mount index. */
+const mounted: [Element, string, number][] = [];
+
+const isFree = (el: Element | null): el is HTMLElement => !!el?.hasAttribute(TARGET) && !el.hasAttribute(MOUNTED);
+
+/**
+ * Where a snippet's widget goes: the element its `data-target` selector names; else its own
+ * `<div data-trial-widget>` right before or after the script; else the first such div of the page
+ * beside no other snippet; else a new one right after the script, or at the start of the body
+ * when the script is in `<head>` (a widget in the head would never be seen). Null: the
+ * `data-target` names no element free to hold a widget.
+ */
+function targetFor(script: HTMLScriptElement): HTMLElement | null {
+  const selector = script.dataset.target;
+  if (selector) {
+    try {
+      const el = document.querySelector<HTMLElement>(selector);
+      return el && !el.shadowRoot ? el : null;
+    } catch {
+      return null;
+    }
+  }
+  const free = [script.previousElementSibling, script.nextElementSibling, ...document.querySelectorAll(`[${TARGET}]`)].find(
+    (el, i) => isFree(el) && (i < 2 || ![el.previousElementSibling, el.nextElementSibling].some((s) => s !== script && s?.matches(SNIPPET) && !s.hasAttribute(MOUNTED))),
+  ) as HTMLElement | undefined;
+  if (free) return free;
   const div = document.createElement('div');
-  script.insertAdjacentElement('afterend', div);
+  if (document.body.contains(script)) script.after(div);
+  else document.body.prepend(div);
   return div;
 }
 
+/**
+ * This mount's place among the page's widgets of the same channel and screener still on the
+ * page, in document order: 0 for the first (or the first index no such widget holds). Stable
+ * across reloads of the page and across an SPA's route changes (which remove the old widget's
+ * element), so a stored run is found again.
+ */
+function mountIndex(host: Element, run: string): number {
+  const live = mounted.filter((m) => m[1] === run && m[0].isConnected);
+  let index = live.filter((m) => m[0].compareDocumentPosition(host) & 4).length;
+  while (live.some((m) => m[2] === index)) index++;
+  return index;
+}
+
 function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: string) {
+  // Every widget's element carries data-trial-widget, the one a data-target named or made here too.
+  container.setAttribute(TARGET, '');
   container.setAttribute(MOUNTED, '');
   if (!snippet.ok) {
     console.error(`[trial widget] ${snippet.problem}`);
@@ -30,18 +71,22 @@ function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: str
     render(h(Problem, { message: participantText(snippet.language).badSnippet, language: snippet.language }), root);
     return;
   }
-  mount(container, { ...snippet.options, apiOrigin });
+  const run = `${snippet.options.mediaChannelId}:${snippet.options.screenerId}`;
+  const index = mountIndex(container, run);
+  mounted.push([container, run, index]);
+  container.setAttribute('data-trial-widget-mount', String(index));
+  // The first widget of a run keeps the plain storage key; a second one on the page its own.
+  mount(container, { ...snippet.options, apiOrigin, mountKey: index ? String(index) : undefined });
 }
 
 function mountAll() {
-  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src*="widget.js"]')).filter(
-    (s) => !s.hasAttribute(MOUNTED),
-  );
-  for (const script of scripts) {
+  for (const script of document.querySelectorAll<HTMLScriptElement>(SNIPPET)) {
+    if (script.hasAttribute(MOUNTED)) continue;
     script.setAttribute(MOUNTED, '');
     try {
-      const apiOrigin = new URL(script.src, document.baseURI).origin;
-      mountOne(containerFor(script), readSnippet(script), apiOrigin);
+      const target = targetFor(script);
+      if (target) mountOne(target, readSnippet(script), new URL(script.src, document.baseURI).origin);
+      else console.error(`[trial widget] data-target "${script.dataset.target}" names no element free for the widget on this page.`);
     } catch (error) {
       console.error('[trial widget] could not start:', error);
     }

@@ -142,3 +142,89 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
     await context.close();
   });
 });
+
+describe('the snippet wherever a partner pastes it', () => {
+  /** Each widget on the page: its mount index, where its host sits, its height and first title. */
+  async function widgets(p: Page) {
+    await expect.poll(() => p.evaluate((sel) => [...document.querySelectorAll(sel)].every((w) => w.shadowRoot?.querySelector('h2')), W)).toBe(true);
+    await p.locator(`${W} h2`, { hasText: 'About you' }).first().waitFor();
+    return p.evaluate((sel) =>
+      [...document.querySelectorAll(sel)].map((w) => ({
+        id: w.id,
+        mount: w.getAttribute('data-trial-widget-mount'),
+        parent: w.parentElement?.tagName.toLowerCase(),
+        height: Math.round(w.getBoundingClientRect().height) > 100,
+        title: w.shadowRoot?.querySelector('h2')?.textContent,
+      })),
+    W);
+  }
+  const tag = (extra = '') => snippet(server.url, channelId, screenerId, extra);
+
+  it('mounts from <head>, before or after its div, at a data-target, twice with a run each, and when an SPA adds it after load', async () => {
+    const { context, page: p, problems } = await newParticipant(browser);
+    const about = { mount: '0', height: true, title: 'About you' };
+
+    // Only the script, in <head>: the widget at the start of the body, not a zero-height one in the head.
+    await p.goto(partner.page('/head-only', page('<h1>Partner</h1><p>Article</p>', tag())));
+    expect(await widgets(p)).toEqual([{ id: '', parent: 'body', ...about }]);
+    expect(await p.evaluate(() => document.body.firstElementChild?.hasAttribute('data-trial-widget'))).toBe(true);
+
+    // The script in <head>, its div in the body.
+    await p.goto(partner.page('/head-div', page('<h1>Partner</h1><div data-trial-widget id="w"></div>', tag())));
+    expect(await widgets(p)).toEqual([{ id: 'w', parent: 'body', ...about }]);
+
+    // The script before its div; and a script with no div inside the body mounts right after itself.
+    await p.goto(partner.page('/before', page(`<main>${tag()}<div data-trial-widget id="w"></div><p>After</p></main>`)));
+    expect(await widgets(p)).toEqual([{ id: 'w', parent: 'main', ...about }]);
+    await p.goto(partner.page('/no-div', page(`<main><p>Before</p>${tag()}<p id="after">After</p></main>`)));
+    expect(await widgets(p)).toEqual([{ id: '', parent: 'main', ...about }]);
+    expect(await p.evaluate(() => document.getElementById('after')!.previousElementSibling!.hasAttribute('data-trial-widget'))).toBe(true);
+
+    // data-target names where it goes.
+    await p.goto(partner.page('/target', page('<aside id="slot"></aside>', tag('data-target="#slot"'))));
+    expect(await widgets(p)).toEqual([{ id: 'slot', parent: 'body', ...about }]);
+
+    // An SPA adds the div and the snippet long after load.
+    partner.asset(
+      '/spa.js',
+      'text/javascript',
+      `addEventListener('load', () => setTimeout(() => {
+        const div = document.createElement('div'); div.setAttribute('data-trial-widget', ''); div.id = 'spa';
+        const s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(`${server.url}/widget.js`)};
+        s.dataset.mediaChannelId = ${JSON.stringify(channelId)}; s.dataset.screenerId = ${JSON.stringify(screenerId)};
+        document.getElementById('app').append(div, s);
+      }, 200));`,
+    );
+    await p.goto(partner.page('/spa', page('<div id="app"></div><script src="/spa.js"></script>')));
+    expect(await widgets(p)).toEqual([{ id: 'spa', parent: 'div', ...about }]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('twice on one page: two widgets, each with its own submission and stored run', async () => {
+    const before = await figures();
+    const { context, page: p, problems } = await newParticipant(browser, { viewport: { width: 1280, height: 2400 } });
+    await p.goto(partner.page('/twice', page(`<div data-trial-widget id="a"></div>${tag()}<p>Between</p><div data-trial-widget id="b"></div>${tag()}`)));
+    expect(await widgets(p)).toEqual([
+      { id: 'a', parent: 'body', mount: '0', height: true, title: 'About you' },
+      { id: 'b', parent: 'body', mount: '1', height: true, title: 'About you' },
+    ]);
+    for (const [id, age] of [['a', '18 to 64'], ['b', '65 or older']] as const) {
+      await p.locator(`#${id} label`, { hasText: age }).click();
+      await p.locator(`#${id} label`, { hasText: /^Yes$/ }).click();
+      await p.locator(`#${id} button[type=submit]`).click();
+      await p.locator(`#${id} h2`, { hasText: 'Your heart health' }).waitFor();
+    }
+    const stored = await p.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, JSON.parse(sessionStorage.getItem(k)!).submissionId as string])));
+    const keys = Object.keys(stored).sort();
+    expect(keys).toEqual([`trial-widget:${channelId}:${screenerId}`, `trial-widget:${channelId}:${screenerId}:1`]);
+    expect(new Set(Object.values(stored)).size).toBe(2);
+    await expect.poll(() => figures()).toEqual({ views: before.views + 2, submissionsStarted: before.submissionsStarted + 2 });
+    // After a reload each widget takes up its own run again.
+    await p.reload();
+    await p.locator('#a h2', { hasText: 'Your heart health' }).waitFor();
+    await p.locator('#b h2', { hasText: 'Your heart health' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
