@@ -1,16 +1,17 @@
 /**
  * One widget's run: the core runner (components subscribe to it), the language choice, the
- * resume snapshot in sessionStorage (one key per mount, so two widgets on a page and two
- * channels in a tab never mix), the second file (./later.ts) loaded while the first page is
+ * resume snapshot (./storage.ts: one key per mount, so two widgets on a page and two channels in
+ * a tab never mix), the second file (./later.ts) loaded while the first page is
  * read, and the one console error a dead end deserves.
  */
 import { chooseLanguage } from '../core/i18n/participant';
-import { createRunner, OutcomeReached, type Phase, type Runner, type RunnerSnapshot } from '../core/oform/runner';
+import { createRunner, OutcomeReached, type Phase, type Runner } from '../core/oform/runner';
 import { createParticipantCaller } from '../core/participant/call';
 import { HttpError } from '../core/participant/httpError';
 import { startCalls } from '../core/participant/start';
 import type { ParticipantTransport, ParticipantTransportOptions } from '../core/participant/transport';
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
+import { runStore } from './storage';
 
 export type { ControllerOptions, WidgetTransport };
 
@@ -26,28 +27,6 @@ export interface Controller {
   later(): LaterModule | undefined;
   start(): void;
   stop(): void;
-}
-
-const storageKey = (o: ControllerOptions) => `trial-widget:${o.mediaChannelId}:${o.screenerId}${o.mountKey ? `:${o.mountKey}` : ''}`;
-
-function sessionStore(options: ControllerOptions): Storage | null {
-  if (options.storage !== undefined) return options.storage;
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    // Storage blocked (third-party cookies off, sandboxed frame): no resume, the run still works.
-    return null;
-  }
-}
-
-function readSnapshot(store: Storage | null, key: string): RunnerSnapshot | null {
-  try {
-    const raw = store?.getItem(key);
-    const parsed = raw ? (JSON.parse(raw) as RunnerSnapshot) : null;
-    return parsed && typeof parsed.submissionId === 'string' && Array.isArray(parsed.history) && typeof parsed.step === 'string' ? parsed : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -111,8 +90,7 @@ function widgetTransport(options: ParticipantTransportOptions, later: () => Prom
 
 export function createController(options: ControllerOptions): Controller {
   const preview = options.preview ?? false;
-  const store = preview ? null : sessionStore(options);
-  const key = storageKey(options);
+  const store = preview ? null : runStore(options);
   let dead = false;
   let laterModule: LaterModule | undefined;
   let laterLoading: Promise<LaterModule> | null = null;
@@ -163,12 +141,12 @@ export function createController(options: ControllerOptions): Controller {
     preview,
     language: options.language ?? browserLanguages[0] ?? 'en',
     chooseLanguage: (survey) => chooseLanguage(survey.languages ?? ['en'], [options.language, ...browserLanguages]),
-    resume: readSnapshot(store, key),
+    resume: store?.read(),
     later,
     // A submission the server no longer opens for this token: start afresh rather than loop.
     abandonResume: (error) => {
       const gone = error instanceof HttpError && error.status >= 400 && error.status < 500;
-      if (gone) store?.removeItem(key);
+      if (gone) store?.write(null);
       return gone;
     },
   });
@@ -195,12 +173,8 @@ export function createController(options: ControllerOptions): Controller {
         (error) => console.error(`[trial widget] no media channel runs the transition survey "${identity}":`, error),
       );
     }
-    try {
-      if (s.transition) store?.removeItem(key);
-      else if (snap) store?.setItem(key, JSON.stringify(snap));
-    } catch {
-      // A full or blocked storage only costs the resume.
-    }
+    if (s.transition) store?.write(null);
+    else if (snap) store?.write(snap);
   });
   return {
     runner,
@@ -210,6 +184,7 @@ export function createController(options: ControllerOptions): Controller {
     start: () => void runner.start(),
     stop() {
       unsubscribe();
+      store?.release();
       unwatch?.();
     },
   };

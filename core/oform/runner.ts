@@ -188,11 +188,15 @@ export interface ResumeTransport {
   entryAnswers(entryId: string): Promise<Answers>;
 }
 
-/** What a reload needs to carry on with the same submission on the same page. */
+/**
+ * What a reload needs to carry on with the same submission on the same page. Before the
+ * submission exists (the first page answered, not sent yet) it holds only that page's answers:
+ * `submissionId` and `credentials` are null and the run starts afresh with them on screen.
+ */
 export interface RunnerSnapshot {
   identity: string;
-  submissionId: string;
-  credentials: string;
+  submissionId: string | null;
+  credentials: string | null;
   language: string;
   history: Visit[];
   progress: number;
@@ -307,7 +311,7 @@ export interface Runner extends Omit<ContactSteps, 'back'> {
   back(): Promise<void>;
   goTo(historyIndex: number): Promise<void>;
   retry(): Promise<void>;
-  /** What a reload needs; null before the submission exists, in preview, or once it handed over to another survey. */
+  /** What a reload needs; null before anything is answered, in preview, or once it handed over to another survey. */
   snapshot(): RunnerSnapshot | null;
   /** The submission, once created (with the first answered page) or resumed; null in preview. */
   submissionId(): string | null;
@@ -413,7 +417,7 @@ export function createRunner(options: RunnerOptions): Runner {
       void (loaded.m?.[name] as ((...a: Parameters<RunMoves[K]>) => void) | undefined)?.(...args);
 
   const start = async () => {
-    if (resume && context.submissionId === null) {
+    if (resume?.submissionId && context.submissionId === null) {
       // moves().resume gives way to a fresh run when the submission is gone (abandonResume).
       if (await (await moves()).resume(resume)) return;
     }
@@ -421,7 +425,9 @@ export function createRunner(options: RunnerOptions): Runner {
     const language = options.chooseLanguage?.(survey) ?? state.language;
     set({ survey, language });
     const first = await transport.firstPage(survey);
-    context.show(first, [{ page: first.identity }], startProgress(survey.containerCount));
+    // The first page answered before a reload and not sent: its answers again.
+    const draft = resume && !resume.submissionId && resume.history[0]?.page === first.identity ? resume.answers : undefined;
+    context.show(first, [{ page: first.identity }], startProgress(survey.containerCount), draft);
     // The rest of the run arrives while the participant reads the first page.
     moves().catch(() => undefined);
   };
@@ -466,7 +472,8 @@ export function createRunner(options: RunnerOptions): Runner {
     snapshot() {
       const credentials = transport.credentials?.() ?? null;
       const step = PLACES[state.phase];
-      if (preview || context.submissionId === null || credentials === null || !step || state.transition) return null;
+      const draft = context.submissionId === null && step === 'page' && Object.keys(state.answers).length > 0;
+      if (preview || (!draft && (context.submissionId === null || credentials === null)) || !step || state.transition) return null;
       return {
         identity: state.survey?.identity ?? options.identity,
         submissionId: context.submissionId,

@@ -57,7 +57,8 @@ export function createRunMoves(context: RunContext): RunMoves {
     context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined);
 
   const resume = async (snapshot: RunnerSnapshot) => {
-    transport.resume?.(snapshot.submissionId, snapshot.credentials);
+    // start() resumes only a snapshot of a submission.
+    transport.resume?.(snapshot.submissionId!, snapshot.credentials ?? '');
     context.submissionId = snapshot.submissionId;
     if (snapshot.step === 'finished') {
       // The outcome was reached: shown again as it was, with nothing asked of the server.

@@ -467,3 +467,118 @@ describe('resuming after a reload', () => {
     expect(second.calls).not.toContain('createSubmission');
   });
 });
+
+describe('the stored run, one per mount', () => {
+  function memoryStorage() {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    } as unknown as Storage;
+    return { store, storage };
+  }
+  /** A transport that answers a token with the submission and takes it back on a resume. */
+  function resumable(f = fake()) {
+    let token: string | null = null;
+    return {
+      f,
+      transport: {
+        ...f.transport,
+        async createSubmission() {
+          f.calls.push('createSubmission');
+          token = 'tok';
+          return { submissionId: 's1' };
+        },
+        credentials: () => token,
+        resume: (_id: string, t: string) => void (token = t),
+        entryAnswers: async () => ({ q1: 'a' }),
+      } as WidgetTransport,
+    };
+  }
+  const unmountAll = () => mounted.splice(0).forEach((w) => w.unmount());
+
+  it('keeps the first page answered and not sent (no submission yet) and shows it again after a reload', async () => {
+    const { store, storage } = memoryStorage();
+    const first = resumable();
+    const root = start(first.transport, { storage });
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=b]'));
+    await settle();
+    const kept = JSON.parse(store.get('trial-widget:1:2')!);
+    expect(kept).toMatchObject({ submissionId: null, credentials: null, step: 'page', answers: { q1: 'b' }, history: [{ page: 'p1' }] });
+    expect(first.f.calls).not.toContain('createSubmission');
+    unmountAll();
+
+    const second = resumable();
+    const again = start(second.transport, { storage });
+    await until(again, (r) => heading(r) === 'About you' && ($(r, 'input[value=b]') as HTMLInputElement).checked);
+    expect(second.f.calls).not.toContain('createSubmission');
+    // Sent from there, it is an ordinary run.
+    next(again);
+    await until(again, (r) => heading(r) === 'More');
+    expect(second.f.saved).toEqual([{ q1: 'b' }]);
+  });
+
+  it('gives two widgets of one channel and screener on a page keys of their own, in mount order, freed on unmount', async () => {
+    const { store, storage } = memoryStorage();
+    const a = start(resumable().transport, { storage });
+    const b = start(resumable().transport, { storage });
+    await until(a, (r) => heading(r) === 'About you');
+    await until(b, (r) => heading(r) === 'About you');
+    tick($(a, 'input[value=a]'));
+    tick($(b, 'input[value=b]'));
+    await settle();
+    expect(Object.fromEntries([...store].map(([k, v]) => [k, JSON.parse(v).answers]))).toEqual({ 'trial-widget:1:2': { q1: 'a' }, 'trial-widget:1:2:2': { q1: 'b' } });
+    next(a);
+    await until(a, (r) => heading(r) === 'More');
+    unmountAll();
+
+    // The same page again: each widget finds its own run.
+    const a2 = start(resumable().transport, { storage });
+    const b2 = start(resumable().transport, { storage });
+    await until(a2, (r) => heading(r) === 'More');
+    await until(b2, (r) => heading(r) === 'About you' && ($(r, 'input[value=b]') as HTMLInputElement).checked);
+    // A mount that names itself keeps its run under its name.
+    const named = start(resumable().transport, { storage, mountKey: 'sidebar' });
+    await until(named, (r) => heading(r) === 'About you');
+    tick($(named, 'input[value=a]'));
+    await settle();
+    expect([...store.keys()].sort()).toEqual(['trial-widget:1:2', 'trial-widget:1:2:2', 'trial-widget:1:2:sidebar']);
+  });
+
+  it('never writes contact details: a reload at the consent step shows the contact form again, empty', async () => {
+    const { store, storage } = memoryStorage();
+    const first = resumable();
+    const root = start(first.transport, { storage });
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+    await until(root, (r) => heading(r) === 'Find a study site near you');
+    type($(root, '#tw-zip'), '62701');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Choose a study site');
+    tick($$(root, 'input[name=tw-site]')[1]!);
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Your contact details');
+    type($(root, '#tw-c-c1'), 'Zebediah');
+    type($(root, '#tw-c-c2'), '217-555-0123');
+    await settle();
+    expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
+    next(root);
+    await until(root, (r) => heading(r) === 'Consent');
+    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'consent', zip: '62701', siteId: 'esl2' });
+    expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
+    unmountAll();
+
+    const again = start(resumable().transport, { storage });
+    await until(again, (r) => heading(r) === 'Your contact details');
+    expect(($(again, '#tw-c-c1') as HTMLInputElement).value).toBe('');
+    expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * Resume at every step, in Chromium on a partner page of another origin under a strict CSP: a
+ * reload puts the participant back where they were (the page with what was typed and not sent,
+ * Back to pages the server holds, the ZIP, the site chosen, the contact form, the outcome);
+ * contact details are never written to browser storage; two widgets of one channel on one page
+ * keep runs of their own. One server (its own, with the demo data) and one browser.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { launchBrowser } from './browser';
+import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { demoChannel } from '../../server/db/demo';
+import { mediaChannels } from '../../server/db/schema';
+
+let server: RunningServer;
+let browser: Browser;
+let partner: PartnerSite;
+let channelId = '';
+let screenerId = '';
+let oneUrl = '';
+let twoUrl = '';
+
+beforeAll(async () => {
+  const dataDir = tempDataDir();
+  await prepareDataDir(dataDir, async (db) => {
+    const demo = await demoChannel(db);
+    if (!demo) throw new Error('no demo channel');
+    channelId = String(demo.mediaChannelId);
+    screenerId = String(demo.screenerId);
+    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
+  });
+  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
+  partner = await startPartnerSite(server.url);
+  const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>${body}</body></html>`;
+  oneUrl = partner.page('/one', html(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`));
+  twoUrl = partner.page(
+    '/two',
+    html(`<div id="a" data-trial-widget></div>${snippet(server.url, channelId, screenerId)}<div id="b" data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`),
+  );
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await partner?.close();
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+const W = '[data-trial-widget]';
+const heading = (w: Locator, text: string | RegExp) => w.locator('h2', { hasText: text }).waitFor();
+const next = (w: Locator) => w.locator('button[type=submit]').click();
+const back = (w: Locator) => w.locator('.tw-back').click();
+const choice = (w: Locator, label: string | RegExp) => w.locator('label', { hasText: label }).locator('input');
+
+/** Everything the partner's origin keeps in browser storage, as one text. */
+const storage = (page: Page) =>
+  page.evaluate(() => {
+    const all = (s: Storage) => Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i)!)}`).join('\n');
+    return `${all(sessionStorage)}\n${all(localStorage)}`;
+  });
+
+describe('the widget resumes at every step after a reload', () => {
+  it('keeps the page with unsaved answers, Back shows saved ones, the ZIP, the site chosen, the contact form (details never stored) and the outcome', async () => {
+    const { context, page, problems } = await newParticipant(browser);
+    const w = page.locator(W);
+    await page.goto(oneUrl);
+    await heading(w, 'About you');
+
+    // Page 1, answered and not sent: the same answers after a reload (no submission yet).
+    await choice(w, '18 to 64').check();
+    await page.reload();
+    await heading(w, 'About you');
+    expect(await choice(w, '18 to 64').isChecked()).toBe(true);
+    await choice(w, /^Yes$/).check();
+    await next(w);
+
+    // Page 2 with an answer typed and not sent.
+    await heading(w, 'Your heart health');
+    await w.getByLabel('How many times did you see a doctor this year?').fill('4');
+    await page.reload();
+    await heading(w, 'Your heart health');
+    expect(await w.getByLabel('How many times did you see a doctor this year?').inputValue()).toBe('4');
+    // Back after the reload: page 1 as the server holds it.
+    await back(w);
+    await heading(w, 'About you');
+    expect(await choice(w, '18 to 64').isChecked()).toBe(true);
+    expect(await choice(w, /^Yes$/).isChecked()).toBe(true);
+    await next(w);
+    await heading(w, 'Your heart health');
+    await next(w);
+
+    // The ZIP page, then the sites with the second one picked.
+    await heading(w, 'Where you live');
+    await w.locator('input').fill('10001');
+    await next(w);
+    await heading(w, 'Choose a study site');
+    await w.locator('.tw-site input').nth(1).check();
+    await page.reload();
+    await heading(w, 'Choose a study site');
+    expect(await w.locator('.tw-site input').nth(1).isChecked()).toBe(true);
+
+    // Back to the ZIP step: a reload keeps it with its ZIP.
+    await back(w);
+    await w.locator('input[autocomplete=postal-code]').waitFor();
+    await page.reload();
+    await w.locator('input[autocomplete=postal-code]').waitFor();
+    expect(await w.locator('input[autocomplete=postal-code]').inputValue()).toBe('10001');
+    await next(w);
+    await heading(w, 'Choose a study site');
+    await w.locator('.tw-site input').first().check();
+    await next(w);
+
+    // The contact form: what is typed stays in memory only, a reload shows the form empty.
+    await heading(w, 'Your contact details');
+    await w.getByLabel('First name').fill('Rhoda');
+    await w.getByLabel('Last name').fill('Reload');
+    await w.getByLabel('Email').fill('rhoda.reload@example.com');
+    await w.getByLabel('Phone').fill('212-555-0199');
+    let stored = await storage(page);
+    for (const typed of ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199']) expect(stored).not.toContain(typed);
+    await next(w);
+    await heading(w, 'Consent');
+    stored = await storage(page);
+    for (const typed of ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199']) expect(stored).not.toContain(typed);
+    await page.reload();
+    await heading(w, 'Your contact details');
+    expect(await w.getByLabel('First name').inputValue()).toBe('');
+    expect(await w.getByLabel('Email').inputValue()).toBe('');
+    await w.getByLabel('First name').fill('Rhoda');
+    await w.getByLabel('Last name').fill('Reload');
+    await w.getByLabel('Email').fill('rhoda.reload@example.com');
+    await w.getByLabel('Phone').fill('212-555-0199');
+    await next(w);
+    await heading(w, 'Consent');
+    await choice(w, 'I accept the terms and conditions.').check();
+    await next(w);
+    await w.locator('[data-outcome=completed]').waitFor();
+    stored = await storage(page);
+    for (const typed of ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199']) expect(stored).not.toContain(typed);
+
+    // The outcome, again after a reload: not a fresh survey.
+    await page.reload();
+    await w.locator('[data-outcome=completed]').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the notQualified outcome again after a reload, not a fresh survey', async () => {
+    const { context, page, problems } = await newParticipant(browser);
+    const w = page.locator(W);
+    await page.goto(oneUrl);
+    await heading(w, 'About you');
+    await choice(w, 'Under 18').check();
+    await choice(w, /^No$/).check();
+    await next(w);
+    await heading(w, 'Where you live');
+    await w.locator('input').fill('10001');
+    await next(w);
+    await w.locator('[data-outcome=notQualified]').waitFor();
+    await page.reload();
+    await w.locator('[data-outcome=notQualified]').waitFor();
+    expect(await w.locator('h2', { hasText: 'About you' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps two widgets of one channel on one page on runs of their own', async () => {
+    const { context, page, problems } = await newParticipant(browser);
+    await page.goto(twoUrl);
+    const a = page.locator('#a');
+    const b = page.locator('#b');
+    await heading(a, 'About you');
+    await heading(b, 'About you');
+    await choice(a, '18 to 64').check();
+    await choice(a, /^Yes$/).check();
+    await next(a);
+    await heading(a, 'Your heart health');
+    await choice(b, 'Under 18').check();
+    await page.reload();
+    await heading(a, 'Your heart health');
+    await heading(b, 'About you');
+    expect(await choice(b, 'Under 18').isChecked()).toBe(true);
+    expect(await choice(b, '18 to 64').isChecked()).toBe(false);
+    await choice(b, /^No$/).check();
+    await next(b);
+    await heading(b, 'Where you live');
+    await page.reload();
+    await heading(a, 'Your heart health');
+    await heading(b, 'Where you live');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
