@@ -6,8 +6,11 @@
 export class HttpError extends Error {
   // Declared, not a class field: the widget's es2020 build would add a defineProperty helper.
   declare readonly status: number;
-  constructor(status: number) {
+  /** The answer's first error, when it has one: an embed problem's `code` and its one-line `detail` (./embedProblems.ts). */
+  declare readonly problem?: { code?: string; detail?: string };
+  constructor(status: number, problem?: { code?: string; detail?: string }) {
     super(`HTTP ${status}`);
     this.status = status;
+    this.problem = problem;
   }
 }

@@ -11,6 +11,7 @@ import { MEDIA_CHANNEL_TYPE } from '../model/mediaChannel';
 import { FIELD_TYPES, FieldConfiguration } from '../model/oform';
 import { OFORM_CONTAINER_TYPE, OFORM_FIELD_TYPE } from '../model/oformDoc';
 import { OUTCOMES } from '../oform/runner';
+import { EMBED_PROBLEMS } from './embedProblems';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TYPE, TRIAL_SITE_TYPE } from './wire';
 
 const ref = <T extends string>(type: T) => v.strictObject({ type: v.literal(type), id: v.string() });
@@ -84,7 +85,15 @@ export type PageField = v.InferOutput<typeof PageField>;
 // ---------------------------------------------------------------------------------------------
 // GET /participant-start
 
-export const NotRunnableMeta = v.strictObject({ runnable: v.literal(false), outcome: v.literal('notActive'), messages: OutcomeMessages });
+/** Why a snippet cannot run, for the webmaster (./embedProblems.ts): the code and the console's line. */
+export const EmbedProblemMeta = v.strictObject({ code: v.picklist(EMBED_PROBLEMS), detail: text });
+export const NotRunnableMeta = v.strictObject({
+  runnable: v.literal(false),
+  outcome: v.literal('notActive'),
+  messages: OutcomeMessages,
+  /** Present when the snippet's channel is switched off (`channel-inactive`). */
+  problem: v.optional(EmbedProblemMeta),
+});
 export const RunnableMeta = v.strictObject({
   runnable: v.literal(true),
   oFormId: text,

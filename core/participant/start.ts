@@ -53,7 +53,8 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       const got = await caller.call('GET', `/participant-start?${q}`, 'start');
       if (!got.ok) throw new HttpError(422);
       const meta = got.body.meta;
-      if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages);
+      // A channel switched off: the outcome for the participant, its problem for the console.
+      if (!meta.runnable) throw Object.assign(new OutcomeReached(meta.outcome, meta.messages), { problem: meta.problem });
       const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, retakeWindowDays, firstPage } = meta;
       started = { identity: runs, page: firstPage && pageOf(firstPage) };
       return { id, identity: runs, title, containerCount, languages, styles, retakeWindowDays };

@@ -617,6 +617,25 @@ export const mediaChannelFigures = pgTable(
   (t) => [primaryKey({ columns: [t.mediaChannelId, t.shard] })],
 );
 
+/**
+ * Embed problems seen on partner pages (core/participant/embedProblems.ts): one row per channel,
+ * page origin and cause, counted and dated as they recur; at most EMBED_PROBLEMS_KEPT per channel
+ * (the most recently seen). The origin is scheme, host and port only: no page address, query or
+ * anything about the participant.
+ */
+export const embedProblems = pgTable(
+  'embed_problems',
+  {
+    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    cause: text('cause').notNull(),
+    firstSeen: timestamp('first_seen', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true, mode: 'date' }).notNull(),
+    count: integer('count').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.mediaChannelId, t.origin, t.cause] }), index('embed_problems_last_seen_idx').on(t.mediaChannelId, t.lastSeen)],
+);
+
 /** The survey identities a media channel serves (SPEC section 3: link id and isActive). */
 export const mediaChannelSurveys = pgTable(
   'media_channel_surveys',

@@ -8,22 +8,38 @@
  * - An Origin matches a channel when its host name equals the channel's domain exactly
  *   (case-insensitive), over http or https, on any port. Subdomains do not match.
  * - A preflight from another origin gets no CORS headers (the browser then refuses the call);
- *   an actual cross-origin call from another origin is refused with 403 before anything runs.
+ *   an actual cross-origin call from another origin is refused with 403 before anything runs,
+ *   yet readable by that origin (the widget's first call is a simple GET that needs no
+ *   preflight): its error names the cause (`origin-not-allowed`, or `channel-unknown` with a 404)
+ *   and the domain that is allowed, so the widget can tell the webmaster in the console. The
+ *   refusal is recorded as an embed problem of the channel (./embedProblems.ts).
  * - Token routes check that the submission belongs to the channel the query names, so one
  *   partner's page cannot act for another channel's submission.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { eq } from 'drizzle-orm';
-import type { AppEnv, Deps } from '../context';
+import { embedProblemDetail, type EmbedProblemCode } from '../../core/participant/embedProblems';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import { mediaChannels } from '../db/schema';
 import { ApiProblem } from '../http/errors';
 import { parseId } from '../http/query';
 import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
+import { pageOrigin, recordEmbedProblem } from './embedProblems';
 
 export const ORIGIN_REFUSED = 'This site may not run this survey.';
 
-const refused = () => new ApiProblem(403, [{ status: '403', title: 'Forbidden', detail: ORIGIN_REFUSED }]);
+const refused = () => new ApiProblem(403, [{ status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: ORIGIN_REFUSED }]);
+
+/** A partner page whose origin is not the channel's domain: the cause and the domain that is allowed. */
+const originNotAllowed = (origin: string, channelId: number, domain: string) =>
+  new ApiProblem(403, [
+    { status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: embedProblemDetail.originNotAllowed(origin, channelId, domain), meta: { domain } },
+  ]);
+
+/** A snippet naming a channel that does not exist. */
+export const channelUnknown = (channelId: number) =>
+  new ApiProblem(404, [{ status: '404', title: 'Not Found', code: 'channel-unknown', detail: embedProblemDetail.channelUnknown(channelId) }]);
 
 function parseOrigin(origin: string): URL | null {
   try {
@@ -55,6 +71,13 @@ export function isCrossOrigin(c: Context, deps: Pick<Deps, 'config'>): boolean {
   return origin !== undefined && !isOwnOrigin(c, origin, deps.config.publicUrl);
 }
 
+/** Records an embed problem of the channel when the call came from a partner's page (another origin). */
+export async function recordPageProblem(c: Context, deps: Pick<Deps, 'config' | 'db' | 'clock'>, mediaChannelId: number, cause: EmbedProblemCode): Promise<void> {
+  const origin = pageOrigin(c.req.header('origin'));
+  if (origin === null || !isCrossOrigin(c, deps)) return;
+  await recordEmbedProblem(deps.db, { mediaChannelId, origin, cause, at: nowOf(deps) });
+}
+
 /**
  * For a cross-origin call about an existing submission: the query must name the submission's
  * own channel (the one whose domain the CORS check admitted). Same-origin calls pass.
@@ -71,9 +94,10 @@ export const participantCors = (deps: Deps) =>
     const origin = c.req.header('origin');
     if (origin === undefined) return next();
     let allowed = isOwnOrigin(c, origin, deps.config.publicUrl);
+    const channelId = allowed ? null : queryChannelId(c);
+    let channel: { id: number; domain: string } | undefined;
     if (!allowed) {
-      const channelId = queryChannelId(c);
-      const [channel] = channelId === null ? [] : await deps.db.select({ domain: mediaChannels.domain }).from(mediaChannels).where(eq(mediaChannels.id, channelId));
+      [channel] = channelId === null ? [] : await deps.db.select({ id: mediaChannels.id, domain: mediaChannels.domain }).from(mediaChannels).where(eq(mediaChannels.id, channelId));
       allowed = channel !== undefined && hostMatches(origin, channel.domain);
     }
     if (c.req.method === 'OPTIONS') {
@@ -86,7 +110,15 @@ export const participantCors = (deps: Deps) =>
         Vary: 'Origin',
       });
     }
-    if (!allowed) throw refused();
+    if (!allowed) {
+      // Readable by the page it refuses: the widget names the cause in the console.
+      c.header('Access-Control-Allow-Origin', origin);
+      const page = pageOrigin(origin);
+      if (channelId !== null && !channel) throw channelUnknown(channelId);
+      if (!channel || page === null) throw refused();
+      await recordEmbedProblem(deps.db, { mediaChannelId: channel.id, origin: page, cause: 'origin-not-allowed', at: nowOf(deps) });
+      throw originNotAllowed(page, channel.id, channel.domain);
+    }
     // Set before the handler runs so error answers (404, 422, 429) are readable by the widget too.
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Access-Control-Expose-Headers', `${SUBMISSION_TOKEN_HEADER}, Retry-After, X-Request-Id`);

@@ -37,6 +37,8 @@ import { findScreener, screenerScope } from './screeners';
 import { participantCors } from '../participant/cors';
 import { describe } from '../openapi/describe';
 import { PARTICIPANT_ANSWERS } from '../../core/participant/responses';
+import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '../../core/participant/embedProblems';
+import { embedProblemsOf } from '../participant/embedProblems';
 
 export const UNKNOWN_MEDIA_CHANNEL_SCREENER = 'Choose a screener from the list.';
 export const SURVEY_NOT_IN_SCREENER = "Choose one of the surveys of this channel's screener.";
@@ -185,6 +187,24 @@ export function mediaChannelsRoutes(deps: Deps) {
         starts: start.runnable && start.form?.identity === identity,
       } satisfies Omit<ServedSurvey, 'id'>);
     });
+    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+  });
+
+  /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
+  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM_TYPE } }), async (c) => {
+    const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+    if (!found) throw notFound('media channel');
+    const rows = await embedProblemsOf(db, found.id);
+    const data = rows.map((r) =>
+      toResource(EMBED_PROBLEM_TYPE, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+        mediaChannelId: r.mediaChannelId,
+        origin: r.origin,
+        cause: r.cause as EmbedProblemCode,
+        firstSeen: r.firstSeen.toISOString(),
+        lastSeen: r.lastSeen.toISOString(),
+        count: r.count,
+      } satisfies Omit<EmbedProblemRecord, 'id'>),
+    );
     return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
   });
 

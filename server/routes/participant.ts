@@ -29,7 +29,8 @@ import { parseId } from '../http/query';
 import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from '../participant/access';
-import { assertChannelOfRequest, participantCors } from '../participant/cors';
+import { assertChannelOfRequest, channelUnknown, participantCors, recordPageProblem } from '../participant/cors';
+import { embedProblemDetail } from '../../core/participant/embedProblems';
 import { createPageEntry, createSubmission, OPEN_RUN, savePage, type PageSave } from '../participant/entries';
 import { countOnChannel } from '../domain/channelFigures';
 import { countView } from '../funnel/views';
@@ -245,7 +246,21 @@ export function participantRoutes(deps: Deps) {
     let channel: ChannelRow | null = null;
     if (channelId !== null) {
       [channel = null] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, channelId));
-      if (!channel) throw notFound('media channel');
+      if (!channel) throw channelUnknown(channelId);
+      // A snippet whose screener is not its channel's: the webmaster's to fix, named as such.
+      if (screenerId !== null && screenerId !== channel.screenerId) {
+        await recordPageProblem(c, deps, channel.id, 'screener-mismatch');
+        throw new ApiProblem(409, [
+          {
+            status: '409',
+            title: 'Conflict',
+            code: 'screener-mismatch',
+            detail: embedProblemDetail.screenerMismatch(channel.id, screenerId, channel.screenerId),
+            source: { parameter: 'screenerId' },
+            meta: { screenerId: String(channel.screenerId) },
+          },
+        ]);
+      }
     }
     if (screenerId !== null && !(await db.select({ id: screeners.id }).from(screeners).where(eq(screeners.id, screenerId)))[0]) {
       throw notFound('screener');
@@ -253,7 +268,11 @@ export function participantRoutes(deps: Deps) {
     const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
     if (!target.runnable || !target.form) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
-      return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages } } satisfies ParticipantAnswer<'start'>);
+      // A channel switched off: participants read its not-active message, the console why.
+      const inactive = channel !== null && !channel.isActive;
+      if (inactive) await recordPageProblem(c, deps, channel!.id, 'channel-inactive');
+      const problem = inactive ? { problem: { code: 'channel-inactive' as const, detail: embedProblemDetail.channelInactive(channel!.id) } } : {};
+      return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem } } satisfies ParticipantAnswer<'start'>);
     }
     const languages = await surveyLanguages(db, target.form.id);
     const survey = await loadSurvey(db, target.form);

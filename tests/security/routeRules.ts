@@ -97,6 +97,7 @@ export const RULES: Record<string, Access> = {
   'GET /api/media-channels': 'staff',
   'GET /api/media-channels/:id': 'staff',
   'GET /api/media-channels/:id/served-surveys': 'staff',
+  'GET /api/media-channels/:id/embed-problems': 'staff',
   'POST /api/media-channels': 'staff',
   'PATCH /api/media-channels/:id': 'staff',
   'GET /api/media-channel-surveys': 'staff',

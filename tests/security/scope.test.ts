@@ -53,6 +53,7 @@ const SCOPE: Record<string, Case> = {
   'GET /api/media-channels': { list: (b) => `/api/media-channels?searchQuery=${b.tag}` },
   'GET /api/media-channels/:id': { member: (b) => `/api/media-channels/${b.mediaChannelId}` },
   'GET /api/media-channels/:id/served-surveys': { member: (b) => `/api/media-channels/${b.mediaChannelId}/served-surveys` },
+  'GET /api/media-channels/:id/embed-problems': { member: (b) => `/api/media-channels/${b.mediaChannelId}/embed-problems` },
   'GET /api/media-channel-surveys': { list: (b) => `/api/media-channel-surveys?mediaChannelId=${b.mediaChannelId}` },
   'GET /api/surveys': { list: (b) => `/api/surveys?searchQuery=${b.tag}` },
   'GET /api/surveys/:id': { member: (b) => `/api/surveys/${b.legacySurveyId}` },

@@ -513,7 +513,7 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-expose-headers')).toContain(TOKEN_HEADER);
   });
 
-  it('refuses another origin: no CORS headers on the preflight, 403 on the call', async () => {
+  it('refuses another origin: no CORS headers on the preflight, 403 on the call (readable there, naming the cause; it writes nothing)', async () => {
     const path = `/api/o-forms/o-form-submissions?mediaChannelId=${f.mediaChannelId}`;
     for (const origin of ['https://evil.example', `https://sub.${f.domain}`, `https://${f.domain}.evil.example`]) {
       const res = await preflight(path, origin);
@@ -524,7 +524,9 @@ describe('CORS', () => {
       body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId } } },
     });
     expect(call.status).toBe(403);
-    expect(call.headers.get('access-control-allow-origin')).toBeNull();
+    expect(call.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    expect((await json(call)).errors[0].code).toBe('origin-not-allowed');
+    expect(call.headers.get('survey-submission-token')).toBeNull();
     const noChannel = await preflight('/api/o-forms/o-form-submissions', `https://${f.domain}`);
     expect(noChannel.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -346,6 +346,33 @@ describe('the run', () => {
     expect(errors).toHaveBeenCalledTimes(1);
     expect(String(errors.mock.calls[0]?.[0])).toMatch(/media channel "1"/);
   });
+
+  it("an embed problem the server names is the console's one line, and the participant's message stays calm", async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const f = fake();
+    const detail = "This page's origin https://wrong.example may not run media channel 1: its domain is partner.example.";
+    f.transport.loadSurvey = async () => {
+      throw new HttpError(403, { code: 'origin-not-allowed', detail });
+    };
+    const root = start(f.transport);
+    await until(root, (r) => $(r, '[role=alert]'));
+    expect($(root, '[role=alert] p')?.textContent).toBe('This questionnaire could not be loaded. Please let the website owner know.');
+    expect(errors.mock.calls.map((c) => c.join(' '))).toEqual([`[trial widget] ${detail}`]);
+  });
+
+  it('a channel switched off shows its notActive message and names the problem in the console', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const f = fake();
+    f.transport.loadSurvey = async () => {
+      throw Object.assign(new OutcomeReached('notActive', { contactForm: '<p>Closed.</p>' }), {
+        problem: { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' },
+      });
+    };
+    const root = start(f.transport);
+    await until(root, (r) => $(r, '[data-outcome=notActive]'));
+    expect($(root, '.tw-html')?.textContent).toBe('Closed.');
+    expect(errors.mock.calls.map((c) => c.join(' '))).toEqual(['[trial widget] Media channel 1 is switched off.']);
+  });
 });
 
 describe('outcome screens and the qualified steps', () => {
