@@ -98,6 +98,8 @@ export async function benchServer(
     url: server.url,
     kind,
     token: access,
+    /** The server process, for figures read off it (its resident memory). */
+    pid: server.pid,
     /** The database's URL for side tools (pgbench); null for PGlite. */
     databaseUrl: url,
     close: async () => {
@@ -142,4 +144,14 @@ export async function measure(run: () => Promise<unknown>, runs = 30, warmup = 5
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
   return { p50: at(0.5), p95: at(0.95) };
+}
+
+/** Resident memory of a process, in MB, read from /proc (Linux); NaN where there is no /proc. */
+export function residentMegabytes(pid: number): number {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? NaN : Number(kb) / 1024;
+  } catch {
+    return NaN;
+  }
 }

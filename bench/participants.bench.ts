@@ -4,9 +4,11 @@
  * HTTP, again and again for a fixed time. Only the page answers (PATCH …/o-form-submission-page)
  * are counted and timed; creating the submission and its first entry is part of each run but not
  * of the figure. On PostgreSQL, pgbench's TPC-B-like script with the same client count and
- * duration runs against the same server in the same run, and the budget is half its rate.
+ * duration runs against the same server in the same run, and the budget is 75% of its rate;
+ * PGlite's budget is half of PostgreSQL's page answers/s in the same run (ratios from one run:
+ * the machine is shared, absolute rates move with its load).
  */
-import { benchServer, benchKinds, type BenchKind, type BenchRow } from './harness';
+import { benchServer, benchKinds, residentMegabytes, type BenchKind, type BenchRow } from './harness';
 import { httpClient, runLoad } from './load';
 import { pgbenchTps } from './pgbench';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../tests/support/participantFixture';
@@ -24,17 +26,17 @@ const UNLIMITED = {
 
 export default async function participants(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  // The ceiling is measured once, on PostgreSQL; PGlite's rate is held to the same budget.
-  let ceiling: number | null = null;
+  // PostgreSQL first: its rate is PGlite's yardstick.
+  let postgresRate: number | null = null;
   for (const kind of [...benchKinds()].reverse()) {
-    const { rows: kindRows, tps } = await onDatabase(kind, ceiling);
-    ceiling ??= tps;
+    const { rows: kindRows, rate } = await onDatabase(kind, postgresRate);
+    if (kind === 'postgres') postgresRate = rate;
     rows.push(...kindRows);
   }
   return rows;
 }
 
-async function onDatabase(kind: BenchKind, measuredCeiling: number | null): Promise<{ rows: BenchRow[]; tps: number | null }> {
+async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise<{ rows: BenchRow[]; rate: number }> {
   let fixture: ParticipantFixture | undefined;
   const server = await benchServer(
     kind,
@@ -65,24 +67,24 @@ async function onDatabase(kind: BenchKind, measuredCeiling: number | null): Prom
     if (load.errors > 0) process.stderr.write(`bench: participants (${kind}): ${load.errors} runs failed\n`);
     if (load.requests === 0) throw new Error(`no page answered on ${kind}`);
 
+    // Read before pgbench, which loads the database, not the server.
+    const rss = residentMegabytes(server.pid);
     const tps = server.databaseUrl ? await pgbenchTps(server.databaseUrl, CLIENTS, SECONDS) : null;
-    const ceiling = tps ?? measuredCeiling;
     const what = `${CLIENTS} participants, 3-page survey, ${SECONDS} s`;
+    const rate = load.requestsPerSecond;
+    const throughput: BenchRow =
+      tps !== null
+        ? { figure: `page answers/s, ${what}, vs 75% of pgbench ${tps.toFixed(0)} tps -c ${CLIENTS} (${kind})`, value: rate, unit: '/s', budget: tps * 0.75, lowerIsBetter: false }
+        : postgresRate !== null
+          ? { figure: `page answers/s, ${what}, vs 50% of PostgreSQL's ${postgresRate.toFixed(0)}/s in this run (${kind})`, value: rate, unit: '/s', budget: postgresRate / 2, lowerIsBetter: false }
+          : { figure: `page answers/s, ${what} (${kind}; no yardstick without BENCH_DATABASE_URL)`, value: rate, unit: '/s', budget: 0, lowerIsBetter: false };
     return {
-      tps,
+      rate,
       rows: [
-        {
-          figure:
-            ceiling === null
-              ? `page answers/s, ${what} (${kind}; no pgbench without BENCH_DATABASE_URL)`
-              : `page answers/s, ${what}, vs 50% of pgbench ${ceiling.toFixed(0)} tps -c ${CLIENTS} (${kind})`,
-          value: load.requestsPerSecond,
-          unit: '/s',
-          budget: ceiling === null ? 0 : ceiling / 2,
-          lowerIsBetter: false,
-        },
+        throughput,
         { figure: `page answer p50, ${what} (${kind})`, value: load.p50, unit: 'ms', budget: 100, lowerIsBetter: true },
-        { figure: `page answer p99, ${what} (${kind})`, value: load.p99, unit: 'ms', budget: 100, lowerIsBetter: true },
+        { figure: `page answer p99, ${what} (${kind})`, value: load.p99, unit: 'ms', budget: kind === 'postgres' ? 60 : 100, lowerIsBetter: true },
+        { figure: `server RSS after the participants load (${kind}${kind === 'postgres' ? ', per process' : ''})`, value: rss, unit: 'MB', budget: kind === 'postgres' ? 200 : 350, lowerIsBetter: true },
       ],
     };
   } finally {
