@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { parseContactMatchKey } from './security/contactMatch';
 import { parsePhiKey } from './security/phi';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from './db/open';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -18,6 +19,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /** The embedded database's shared buffers, in MB (resident in the server's process). */
+  pgliteSharedBuffersMb: number;
   /** When null, one is generated and kept in dataDir (see auth/secret.ts). */
   jwtSecret: string | null;
   adminUsername: string;
@@ -143,6 +146,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
     databaseUrl,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
+    pgliteSharedBuffersMb: integer(env, 'PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 4096),
     jwtSecret,
     adminUsername,
     adminPassword,

@@ -12,7 +12,7 @@ import { verifyAuditChain } from './trail';
 const config = loadConfig();
 let database: Database;
 try {
-  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
 } catch (error) {
   if (!(error instanceof DataDirInUse)) throw error;
   console.error(`audit: not checked. ${error.message}`);

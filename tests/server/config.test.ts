@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       adminPassword: null,
       demoData: true,
       publicUrl: null,
+      pgliteSharedBuffersMb: 32,
     });
   });
 
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
         DEMO_DATA: 'false',
         PUBLIC_URL: 'https://recruit.example.com/',
         LOG_LEVEL: 'warn',
+        PGLITE_SHARED_BUFFERS_MB: '128',
       },
       '/srv/app',
     );
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
       demoData: false,
       publicUrl: 'https://recruit.example.com',
       logLevel: 'warn',
+      pgliteSharedBuffersMb: 128,
     });
   });
 
@@ -80,6 +83,8 @@ describe('loadConfig', () => {
     [{ SSO_SERVICES: 'du o' }, /^SSO_SERVICES names letters/],
     [{ WORKERS: '2' }, /^WORKERS=2 needs DATABASE_URL: the embedded database \(PGlite\) is opened by one process only$/],
     [{ WORKERS: '0', DATABASE_URL: 'postgres://u@db/app' }, /^WORKERS must be between 1 and 64/],
+    [{ PGLITE_SHARED_BUFFERS_MB: '0' }, /^PGLITE_SHARED_BUFFERS_MB must be between 1 and 4096/],
+    [{ PGLITE_SHARED_BUFFERS_MB: '32MB' }, /^PGLITE_SHARED_BUFFERS_MB must be/],
     [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, /^SHUTDOWN_TIMEOUT_SECONDS must be between 1 and 600/],
   ])('refuses %j with a one-line message', (env, message) => {
     let error: unknown;
