@@ -11,6 +11,7 @@ import { HttpError } from '../core/participant/httpError';
 import { startCalls } from '../core/participant/start';
 import type { ParticipantTransport, ParticipantTransportOptions } from '../core/participant/transport';
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
+import { hostEvents } from './hostEvents';
 import { runStore } from './storage';
 
 export type { ControllerOptions, WidgetTransport };
@@ -138,6 +139,8 @@ export function createController(options: ControllerOptions): Controller {
       }
     },
   };
+  const resume = store?.read() ?? null;
+  const events = !preview && options.host ? hostEvents(options.host, options, resume) : null;
   const browserLanguages = options.browserLanguages ?? (typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]));
   const runner = createRunner({
     transport,
@@ -145,7 +148,7 @@ export function createController(options: ControllerOptions): Controller {
     preview,
     language: options.language ?? browserLanguages[0] ?? 'en',
     chooseLanguage: (survey) => chooseLanguage(survey.languages ?? ['en'], [options.language, ...browserLanguages]),
-    resume: store?.read(),
+    resume,
     later,
     // A submission the server no longer opens for this token: start afresh rather than loop.
     abandonResume: (error) => {
@@ -160,9 +163,13 @@ export function createController(options: ControllerOptions): Controller {
   let unwatch: (() => void) | undefined;
   const unsubscribe = runner.subscribe((s) => {
     // A view: once per page load, when the run shows something and half of it is on screen.
-    if (!unwatch && !preview && options.host && SHOWING[s.phase]) unwatch = onceSeen(options.host, () => void transport.view?.(s.survey?.identity ?? null, s.language));
+    if (!unwatch && !preview && options.host && SHOWING[s.phase]) unwatch = onceSeen(options.host, () => {
+        void transport.view?.(s.survey?.identity ?? null, s.language);
+        events?.view();
+      });
     const snap = runner.snapshot();
     const submissionId = runner.submissionId();
+    events?.state(s, submissionId);
     const on = s.page?.identity;
     if (shown?.id !== on) {
       const now = new Date().toISOString();

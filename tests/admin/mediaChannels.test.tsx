@@ -62,6 +62,16 @@ describe('Media channel view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     await screen.findByText(COPIED);
     expect(writeText).toHaveBeenCalledWith(expected);
+    // The widget's events for the partner's tag manager, each with what it means.
+    const events = screen.getByRole('heading', { name: 'Events for your tag manager' }).parentElement!;
+    expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual([
+      'trial-widget:view',
+      'trial-widget:start',
+      'trial-widget:page',
+      'trial-widget:outcome',
+      'trial-widget:complete',
+    ]);
+    expect(events.textContent).toContain('never anything about the participant');
   });
 
   it('falls back to selecting the text and the copy command when the clipboard API refuses', async () => {

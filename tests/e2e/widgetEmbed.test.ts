@@ -228,3 +228,62 @@ describe('the snippet wherever a partner pastes it', () => {
     await context.close();
   });
 });
+
+describe("events for the partner's tag manager", () => {
+  it('dispatches view, start, page, outcome and complete on the widget element in order, with nothing personal in them', async () => {
+    const { context, page: p, problems } = await newParticipant(browser);
+    // The partner's listener (as a tag manager adds it), on the document: the events bubble.
+    await p.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
+      for (const name of ['view', 'start', 'page', 'outcome', 'complete']) {
+        document.addEventListener(`trial-widget:${name}`, (e) => {
+          const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
+          seen.push(`${name}${Object.values(rest).map((v) => ` ${v}`).join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`);
+        });
+      }
+    });
+    const events = () => p.evaluate(() => (window as unknown as { __events: string[] }).__events);
+    await p.goto(partner.page('/events', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`)));
+    await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
+    await expect.poll(events).toEqual(['view']);
+    await p.locator(`${W} label`, { hasText: '18 to 64' }).click();
+    await p.locator(`${W} label`, { hasText: /^Yes$/ }).click();
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
+    await p.locator(`${W} input`).fill('10001');
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Choose a study site' }).waitFor();
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Your contact details' }).waitFor();
+    await p.getByLabel('First name').fill('Eve');
+    await p.getByLabel('Last name').fill('Events');
+    await p.getByLabel('Email').fill('eve.events@example.com');
+    await p.getByLabel('Phone').fill('212-555-0101');
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Consent' }).waitFor();
+    await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} [data-outcome=completed]`).waitFor();
+    await expect.poll(events).toEqual([
+      'view',
+      'start',
+      'page demo-heart',
+      'page demo-where',
+      'page sites',
+      'page contact',
+      'page consent',
+      'outcome completed',
+      'complete',
+    ]);
+    const all = JSON.stringify(await events());
+    for (const personal of ['Eve', 'Events', 'example.com', '555', '10001']) expect(all).not.toContain(personal);
+    // A reload shows the outcome again and fires nothing new (the listener starts afresh).
+    await p.reload();
+    await p.locator(`${W} [data-outcome=completed]`).waitFor();
+    await expect.poll(events).toEqual(['view']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -4,6 +4,7 @@ import { ApiError } from '../../../core/api/client';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
 import { embedSnippet, participantPageUrl, type MediaChannel } from '../../../core/model/mediaChannel';
+import { HOST_EVENTS } from '../../../core/participant/hostEvents';
 import { surveyLabel } from '../../../core/model/surveyNaming';
 import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
@@ -73,7 +74,33 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
       <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
         {result ?? ''}
       </p>
+      <HostEventsBlock />
     </section>
+  );
+}
+
+/** The widget's DOM events, for the partner's tag manager. */
+function HostEventsBlock() {
+  return (
+    <div className="host-events">
+      <h3>Events for your tag manager</h3>
+      <p className="muted">
+        The widget dispatches these DOM events on its element; they bubble, so a listener on <code>document</code> hears them. Each event&apos;s{' '}
+        <code>detail</code> names the media channel and screener (<code>mediaChannelId</code>, <code>screenerId</code>) and never anything about the
+        participant.
+      </p>
+      <dl>
+        {HOST_EVENTS.map((e) => (
+          <div key={e.name}>
+            <dt>
+              <code>{e.name}</code>
+            </dt>
+            <dd>{e.when}</dd>
+          </div>
+        ))}
+      </dl>
+      <pre className="snippet">{"document.addEventListener('trial-widget:complete', (e) => dataLayer.push({ event: 'trial_complete', channel: e.detail.mediaChannelId }));"}</pre>
+    </div>
   );
 }
 

@@ -1,0 +1,39 @@
+/**
+ * The DOM events a partner's tag manager can listen to (core/participant/hostEvents.ts says what
+ * each means), dispatched on the widget's element and bubbling, so
+ * `document.addEventListener('trial-widget:start', …)` hears every widget. What a reload
+ * restores (the submission, the step, an outcome) fires nothing again.
+ */
+import type { Phase, RunnerState } from '../core/oform/runner';
+import type { HostEventName } from '../core/participant/hostEvents';
+
+const STEP: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };
+
+/** Returns what to call on each state of the run (with its submission) and the `view` to fire once seen. */
+export function hostEvents(host: HTMLElement, ids: { mediaChannelId: string; screenerId: string }, resumed: { submissionId?: string | null; step?: string } | null) {
+  const fire = (name: HostEventName, detail?: object) =>
+    host.dispatchEvent(new CustomEvent(`trial-widget:${name}`, { bubbles: true, composed: true, detail: { mediaChannelId: ids.mediaChannelId, screenerId: ids.screenerId, ...detail } }));
+  let step: string | undefined;
+  let submission = resumed?.submissionId;
+  return {
+    view: () => fire('view'),
+    state(s: RunnerState, submissionId: string | null) {
+      if (submissionId && submission !== submissionId) {
+        submission = submissionId;
+        fire('start');
+      }
+      if (!STEP[s.phase]) return;
+      const at = s.phase === 'page' ? `page:${s.page?.identity}` : s.phase;
+      if (at === step) return;
+      // The first step shown on this page load is no move, and an outcome restored by a reload no new one.
+      const first = step === undefined;
+      step = at;
+      if (s.phase !== 'finished') {
+        if (!first) fire('page', { page: s.page?.identity ?? s.phase });
+      } else if (!(first && resumed?.step === 'finished')) {
+        fire('outcome', { outcome: s.outcome });
+        if (s.outcome === 'completed') fire('complete');
+      }
+    },
+  };
+}
