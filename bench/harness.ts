@@ -110,8 +110,9 @@ export async function benchServer(
   };
 }
 
-export async function benchApp(kind: BenchKind = benchKinds()[benchKinds().length - 1]!) {
-  const { database, drop } = await benchDatabase(kind);
+/** The app in this process; PGlite in memory, or in `dataDir` (for data larger than memory should hold). */
+export async function benchApp(kind: BenchKind = benchKinds()[benchKinds().length - 1]!, dataDir: string | null = null) {
+  const { database, drop } = await benchDatabase(kind, kind === 'pglite' ? dataDir : null);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const app = createApp({ db: database.db, config, jwtSecret: randomBytes(32).toString('hex'), log: createLogger('silent') });
   const res = await app.request('/api/jwt/login?t=a', {
