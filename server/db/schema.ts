@@ -1080,3 +1080,43 @@ export const funnelViews = pgTable(
   },
   (t) => [primaryKey({ columns: [t.dimensions, t.shard] }), index('funnel_views_engagement_day_idx').on(t.engagementId, t.day), index('funnel_views_day_idx').on(t.day)],
 );
+
+/**
+ * The funnel's submission stages summed per day (UTC, of the submission's creation), survey
+ * version and media channel (server/funnel/rollup.ts), so the funnel of a whole installation is
+ * a sum over days rather than a scan of every submission. Kept by recomputing the buckets
+ * `funnel_dirty` names, with the same stage definitions (server/funnel/stages.ts).
+ */
+export const funnelDayCounts = pgTable(
+  'funnel_day_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    oFormId: integer('o_form_id')
+      .notNull()
+      .references(() => oForms.id, { onDelete: 'cascade' }),
+    mediaChannelId: integer('media_channel_id'),
+    started: integer('started').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    qualified: integer('qualified').notNull().default(0),
+    siteSelected: integer('site_selected').notNull().default(0),
+    contacted: integer('contacted').notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    screened: integer('screened').notNull().default(0),
+    randomized: integer('randomized').notNull().default(0),
+  },
+  (t) => [index('funnel_day_counts_form_day_idx').on(t.oFormId, t.day), index('funnel_day_counts_day_idx').on(t.day)],
+);
+
+/**
+ * The (day, survey version) buckets of funnel_day_counts that a change may have made stale:
+ * database triggers on submissions, contacts, deliveries and referrals add them as the change is
+ * written (migration 0020), and the next funnel read recomputes them.
+ */
+export const funnelDirty = pgTable(
+  'funnel_dirty',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    oFormId: integer('o_form_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.oFormId] })],
+);

@@ -20,6 +20,7 @@ import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping, type FunnelStage
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { isDeliveredReferral } from '../rms/delivered';
+import { refreshFunnelRollup } from './rollup';
 
 /** What the funnel is narrowed to (all optional); `from`/`to` are calendar days (UTC), inclusive. */
 export interface FunnelFilters {
@@ -72,33 +73,46 @@ export function reachedCondition(stage: Exclude<FunnelStage, 'viewed'>): SQL {
   );
 }
 
-/** The submissions' and the views' key per grouping (null: the grouping does not apply to views). */
-const GROUP_KEYS: Record<FunnelGrouping, { submission: SQL; view: SQL }> = {
-  none: { submission: sql`null::text`, view: sql`null::text` },
-  mediaChannel: { submission: sql`s.media_channel_id::text`, view: sql`v.media_channel_id::text` },
+/**
+ * The submissions', the views' and the daily rollup's key per grouping (null: the grouping does
+ * not apply to views; no rollup key: the rollup does not keep it, and the submissions are read).
+ */
+const GROUP_KEYS: Record<FunnelGrouping, { submission: SQL; view: SQL; rollup?: SQL }> = {
+  none: { submission: sql`null::text`, view: sql`null::text`, rollup: sql`null::text` },
+  mediaChannel: { submission: sql`s.media_channel_id::text`, view: sql`v.media_channel_id::text`, rollup: sql`r.media_channel_id::text` },
   source: { submission: sql`nullif(s.utm ->> 'utm_source', '')`, view: sql`v.utm_source` },
   campaign: { submission: sql`nullif(s.utm ->> 'utm_campaign', '')`, view: sql`v.utm_campaign` },
   site: { submission: sql`esl.site_location_id::text`, view: sql`null::text` },
-  engagement: { submission: sql`f.engagement_id::text`, view: sql`v.engagement_id::text` },
+  engagement: { submission: sql`f.engagement_id::text`, view: sql`v.engagement_id::text`, rollup: sql`f.engagement_id::text` },
   language: { submission: sql`s.language`, view: sql`v.language` },
-  day: { submission: sql`to_char(s.created at time zone 'UTC', 'YYYY-MM-DD')`, view: sql`to_char(v.day, 'YYYY-MM-DD')` },
-  week: { submission: sql`to_char(date_trunc('week', s.created at time zone 'UTC'), 'YYYY-MM-DD')`, view: sql`to_char(date_trunc('week', v.day), 'YYYY-MM-DD')` },
+  day: { submission: sql`to_char(s.created at time zone 'UTC', 'YYYY-MM-DD')`, view: sql`to_char(v.day, 'YYYY-MM-DD')`, rollup: sql`to_char(r.day, 'YYYY-MM-DD')` },
+  week: {
+    submission: sql`to_char(date_trunc('week', s.created at time zone 'UTC'), 'YYYY-MM-DD')`,
+    view: sql`to_char(date_trunc('week', v.day), 'YYYY-MM-DD')`,
+    rollup: sql`to_char(date_trunc('week', r.day::timestamp), 'YYYY-MM-DD')`,
+  },
 };
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
 
-function submissionConditions(request: FunnelRequest): SQL[] {
+/**
+ * The conditions on the submissions (aliases of `submissionsFrom`), or on the daily rollup
+ * (r: funnel_day_counts, f, e, mc) for the filters it keeps: not the site, which the rollup
+ * does not split by (`usesRollup`).
+ */
+function submissionConditions(request: FunnelRequest, source: 'submissions' | 'rollup' = 'submissions'): SQL[] {
   const { filters: f, sponsorScope } = request;
-  const out: SQL[] = [sql`s.started_at is not null`];
+  const rollup = source === 'rollup';
+  const out: SQL[] = [rollup ? sql`true` : sql`s.started_at is not null`];
   if (sponsorScope !== null) out.push(sponsorScope.length ? sql`e.sponsor_id in (${sql.join(sponsorScope.map((id) => sql`${id}::int`), sql`, `)})` : sql`false`);
   if (f.sponsorId !== undefined) out.push(sql`e.sponsor_id = ${f.sponsorId}::int`);
   if (f.engagementId !== undefined) out.push(sql`f.engagement_id = ${f.engagementId}::int`);
   if (f.screenerId !== undefined) out.push(sql`mc.screener_id = ${f.screenerId}::int`);
-  if (f.mediaChannelId !== undefined) out.push(sql`s.media_channel_id = ${f.mediaChannelId}::int`);
+  if (f.mediaChannelId !== undefined) out.push(rollup ? sql`r.media_channel_id = ${f.mediaChannelId}::int` : sql`s.media_channel_id = ${f.mediaChannelId}::int`);
   if (f.oFormIdentity !== undefined) out.push(sql`f.identity = ${f.oFormIdentity}`);
   if (f.siteLocationId !== undefined) out.push(sql`esl.site_location_id = ${f.siteLocationId}::int`);
-  if (f.from !== undefined) out.push(sql`s.created >= ${`${f.from}T00:00:00Z`}::timestamptz`);
-  if (f.to !== undefined) out.push(sql`s.created < ${`${nextDay(f.to)}T00:00:00Z`}::timestamptz`);
+  if (f.from !== undefined) out.push(rollup ? sql`r.day >= ${f.from}::date` : sql`s.created >= ${`${f.from}T00:00:00Z`}::timestamptz`);
+  if (f.to !== undefined) out.push(rollup ? sql`r.day <= ${f.to}::date` : sql`s.created < ${`${nextDay(f.to)}T00:00:00Z`}::timestamptz`);
   return out;
 }
 
@@ -120,24 +134,64 @@ function viewConditions(request: FunnelRequest): SQL[] | null {
 
 const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
 
-/** The stage counts per group (groups with nothing counted are left out; `none` always answers one row). */
-export async function funnelCounts(db: Db, request: FunnelRequest): Promise<FunnelGroupCounts[]> {
-  const keys = GROUP_KEYS[request.groupBy];
-  const stageColumns = sql.join(
-    SUBMISSION_STAGES.map((stage) => sql`count(*) filter (where ${reachedCondition(stage)}) as ${sql.identifier(stage)}`),
-    sql`, `,
-  );
-  const submissions = db.execute(sql`
-    select ${keys.submission} as "group", ${stageColumns}
+/** The submissions with what their stages read: s, its survey version f, engagement e, channel mc, contact ct, its site esl and referral rf. */
+export const submissionsFrom = (): SQL => sql`
     from o_form_submissions s
     join o_forms f on f.id = s.o_form_id
     join engagements e on e.id = f.engagement_id
     left join media_channels mc on mc.id = s.media_channel_id
     left join contacts ct on ct.submission_id = s.id
     left join engagement_site_locations esl on esl.id = ct.engagement_site_location_id
-    left join referrals rf on rf.contact_id = ct.id
+    left join referrals rf on rf.contact_id = ct.id`;
+
+/** Each submission stage's count over `submissionsFrom`, as columns named for the stages. */
+export const stageCountColumns = (): SQL =>
+  sql.join(
+    SUBMISSION_STAGES.map((stage) => sql`count(*) filter (where ${reachedCondition(stage)}) as ${sql.identifier(stage)}`),
+    sql`, `,
+  );
+
+/** funnel_day_counts' column of each submission stage. */
+export const ROLLUP_COLUMNS: Record<Exclude<FunnelStage, 'viewed'>, string> = {
+  started: 'started',
+  completed: 'completed',
+  qualified: 'qualified',
+  siteSelected: 'site_selected',
+  contacted: 'contacted',
+  delivered: 'delivered',
+  screened: 'screened',
+  randomized: 'randomized',
+};
+
+/** Whether the daily rollup holds what the request asks: its grouping and filters are by day, survey version, channel or what those belong to. */
+export const usesRollup = (request: FunnelRequest): boolean => GROUP_KEYS[request.groupBy].rollup !== undefined && request.filters.siteLocationId === undefined;
+
+/** The stage counts per group (groups with nothing counted are left out; `none` always answers one row). */
+export async function funnelCounts(db: Db, request: FunnelRequest): Promise<FunnelGroupCounts[]> {
+  const keys = GROUP_KEYS[request.groupBy];
+  let submissions;
+  if (usesRollup(request)) {
+    // The buckets a change marked since the last read are recomputed first (rollup.ts).
+    await refreshFunnelRollup(db);
+    const sums = sql.join(
+      SUBMISSION_STAGES.map((stage) => sql`sum(r.${sql.identifier(ROLLUP_COLUMNS[stage])}) as ${sql.identifier(stage)}`),
+      sql`, `,
+    );
+    submissions = db.execute(sql`
+    select ${keys.rollup} as "group", ${sums}
+    from funnel_day_counts r
+    join o_forms f on f.id = r.o_form_id
+    join engagements e on e.id = f.engagement_id
+    left join media_channels mc on mc.id = r.media_channel_id
+    where ${sql.join(submissionConditions(request, 'rollup'), sql` and `)}
+    group by 1`);
+  } else {
+    submissions = db.execute(sql`
+    select ${keys.submission} as "group", ${stageCountColumns()}
+    ${submissionsFrom()}
     where ${sql.join(submissionConditions(request), sql` and `)}
     group by 1`);
+  }
   const viewWhere = viewConditions(request);
   const views = viewWhere
     ? db.execute(sql`select ${keys.view} as "group", sum(v.views) as viewed from funnel_views v where ${sql.join(viewWhere, sql` and `)} group by 1`)
