@@ -193,7 +193,9 @@ describe('trial sites by ZIP code', () => {
     expect(partner.headers.get('Access-Control-Allow-Origin')).toBe(`https://${f.domain}`);
     const other = await h.request('GET', path, { headers: { ...withToken(token), Origin: 'https://elsewhere.example' } });
     expect(other.status).toBe(403);
-    expect(other.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    // Refused before anything runs, yet readable there: the widget names the cause in the console.
+    expect(other.headers.get('Access-Control-Allow-Origin')).toBe('https://elsewhere.example');
+    expect((await json(other)).errors[0].code).toBe('origin-not-allowed');
     const preflight = await h.request('OPTIONS', `/api/o-forms/o-form-submission-contact/${submissionId}?mediaChannelId=${f.mediaChannelId}`, {
       headers: { Origin: `https://${f.domain}`, 'Access-Control-Request-Method': 'POST' },
     });
