@@ -45,6 +45,8 @@ export interface RmsAudit {
   referralId: string | null;
   /** The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so). */
   duplicateOf: number | null;
+  /** The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual). */
+  possibleRetake: boolean;
   /** The contact's consent proof: when, in which language, the approved survey version answered, the text as shown (HTML) and its SHA-256 (hex). */
   consentedAt: string | null;
   consentLanguage: string;

@@ -56,7 +56,8 @@ const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
   completed: sql`(s.finished_at is not null or s.status = 'completed')`,
   qualified: sql`(s.is_qualified is true or s.status = 'completed')`,
   siteSelected: sql`s.outcome in ('trialSiteSelected', 'completed')`,
-  contacted: sql`ct.id is not null`,
+  // A duplicate (the same person referred to the same engagement within its window) is kept but never referred.
+  contacted: sql`ct.id is not null and ct.duplicate_of is null`,
   delivered: isDeliveredReferral(sql.raw('ct.id')),
   screened: sql`rf.is_screened`,
   randomized: sql`rf.is_randomized`,

@@ -20,6 +20,7 @@ import { countStatement } from '../domain/channelFigures';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
 import type { StoredAnswer } from './sealedAnswers';
+import { possibleRetakeCondition } from './retakes';
 
 export interface PageSave {
   submissionId: number;
@@ -104,18 +105,25 @@ const madeColumns = Object.fromEntries(
 const createSubmissionQuery = preparedQuery((db) => {
   const { hits, over } = limitCtes(db);
   const allowed = sql`not exists (select 1 from over)`;
+  // Whether the run is a possible retake (retakes.ts), decided once for the insert and its count.
+  const retake = db
+    .$with('retake', { flagged: sql<boolean>`flagged` })
+    .as(sql`select ${possibleRetakeCondition(param('mediaChannelId'), param('clientMatch'), param('now'))} as flagged`);
   // Counted only when made: a null channel counts nothing.
   const counted = db
     .$with('counted', { id: sql<number>`media_channel_id` })
     .as(sql`${countStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed})`, 'submissionsStarted')} returning media_channel_id`);
+  const retakeCounted = db
+    .$with('retake_counted', { id: sql<number>`media_channel_id` })
+    .as(sql`${countStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed} and (select flagged from retake))`, 'possibleRetakes')} returning media_channel_id`);
   const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, token_hash)
+    insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, token_hash, client_match, possible_retake)
     select ${param('oFormId')}::int, ${param('mediaChannelId')}::int, ${param('language')}::text, ${param('languageId')}::int,
-      ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('tokenHash')}::text
+      ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('tokenHash')}::text, ${param('clientMatch')}::text, (select flagged from retake)
     where ${allowed}
     returning *`);
   return db
-    .with(hits, over, counted, creation)
+    .with(hits, over, retake, counted, retakeCounted, creation)
     .select({ limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns })
     .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission');
@@ -123,14 +131,19 @@ const createSubmissionQuery = preparedQuery((db) => {
 
 /**
  * A new submission, counted in its channel's submissionsStarted, after the call's rate-limit
- * hits, all in one statement; `limited` (only the hits written) when one is over its limit.
+ * hits, all in one statement; `limited` (only the hits written) when one is over its limit. A
+ * run from the same client (its keyed hash `clientMatch`) and channel as one finished within the
+ * channel's retake window before `now` is flagged possible_retake and counted in possibleRetakes too.
  */
 export async function createSubmission(
   db: Db,
-  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'tokenHash'>,
+  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'tokenHash' | 'clientMatch'>,
   limits: Limits,
+  now: Date,
 ): Promise<{ status: 'limited' } | { status: 'created'; submission: SubmissionRow }> {
   const [row] = await createSubmissionQuery(db).execute({
+    clientMatch: values.clientMatch ?? null,
+    now: now.toISOString(),
     ...limitParams(limits),
     oFormId: values.oFormId,
     mediaChannelId: values.mediaChannelId ?? null,

@@ -6,7 +6,7 @@
 import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { RmsDeliveryStatus } from '../../core/model/rmsAudit';
 import type { Db } from '../db/open';
-import { contacts, rmsAudits, rmsDeliveries } from '../db/schema';
+import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries } from '../db/schema';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, orderBy } from '../http/sql';
 import { rowsOf } from '../db/rows';
@@ -33,6 +33,8 @@ export interface AuditListRow extends RmsAuditRow {
   referralId: string | null;
   /** The contact's first referral, when this contact is its duplicate (never sent). */
   duplicateOf: number | null;
+  /** The contact's run started from the same client address and channel as a run finished within the channel's retake window. */
+  possibleRetake: boolean;
   /** The contact's consent proof: when, in which language, the approved survey version, the text as shown and its SHA-256. */
   consentedAt: Date | null;
   consentLanguage: string;
@@ -82,6 +84,7 @@ export async function listAudits(
       deliveredAt: rmsDeliveries.deliveredAt,
       referralId: rmsDeliveries.referralKey,
       duplicateOf: contacts.duplicateOf,
+      possibleRetake: sql<boolean>`coalesce(${oFormSubmissions.possibleRetake}, false)`,
       consentedAt: contacts.consentedAt,
       consentLanguage: contacts.language,
       consentSurveyVersion: contacts.consentSurveyVersion,
@@ -91,6 +94,7 @@ export async function listAudits(
     .from(rmsAudits)
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
     .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
+    .leftJoin(oFormSubmissions, eq(oFormSubmissions.id, contacts.submissionId))
     .where(where)
     .orderBy(...orderBy(q.sort, sorts, rmsAudits.id))
     .limit(q.limit)
@@ -106,6 +110,7 @@ export async function listAudits(
       deliveredAt: r.deliveredAt,
       referralId: r.referralId,
       duplicateOf: r.duplicateOf,
+      possibleRetake: r.possibleRetake === true,
       consentedAt: r.consentedAt,
       consentLanguage: r.consentLanguage,
       consentSurveyVersion: r.consentSurveyVersion,

@@ -57,6 +57,7 @@ import { mayEnter, participantPath } from '../participant/path';
 import { isFinalOutcome, qualify } from '../participant/qualification';
 import { openAnswer, storeAnswer } from '../participant/sealedAnswers';
 import { phiOf } from '../security/phi';
+import { contactMatcherOf } from '../security/contactMatch';
 import { findForm } from '../oform/versions';
 import { describe } from '../openapi/describe';
 import { OUTCOMES, type Outcome } from '../../core/oform/runner';
@@ -222,6 +223,7 @@ export function participantRoutes(deps: Deps) {
   const { db, config } = deps;
   const limits = config.participantLimits;
   const phi = phiOf(deps);
+  const matcher = contactMatcherOf(deps);
   const app = new Hono<AppEnv>();
   const cors = participantCors(deps);
   for (const path of PARTICIPANT_PATHS) app.use(path, cors);
@@ -372,7 +374,9 @@ export function participantRoutes(deps: Deps) {
       mediaChannelUrl: page.url,
       utm: { ...page.utm, ...input.utm },
       tokenHash: hash,
-    }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
+      // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
+      clientMatch: channel ? matcher.clientAddress(address) : null,
+    }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now);
     if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     const row = created.submission;
     rememberSubmission(db, { submission: row, form });

@@ -52,6 +52,7 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
     'deliveredAt',
     'referralId',
     'duplicateOf',
+    'possibleRetake',
     'consentedAt',
     'consentLanguage',
     'consentSurveyVersion',

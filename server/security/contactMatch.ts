@@ -4,8 +4,12 @@
  * or decrypting every contact: HMAC-SHA256 under a key of its own (CONTACT_MATCH_KEY, else
  * DATA_DIR/contact-match-key), never the PHI key, so neither key gives away the other's data.
  * Without the key a hash cannot be tested against guessed addresses or numbers.
+ *
+ * The same key, through a key derived from it for that use alone (HKDF-SHA256, info
+ * "client-address"), hashes a run's client address (possible retakes, participant/retakes.ts):
+ * the address is never stored, and its hash cannot be compared with a contact's.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deps } from '../context';
 import { parseKey, resolveKeptKey } from './phi';
 
@@ -14,6 +18,8 @@ export interface ContactMatcher {
   email(value: unknown): string | null;
   /** The keyed hash of a phone number, compared by its digits (US numbers as 10); null when it is none. */
   phone(value: unknown): string | null;
+  /** The keyed hash of a client (IP) address, under the derived key; null when there is none. */
+  clientAddress(value: string | null): string | null;
 }
 
 /** An e-mail address as compared: trimmed, lower case; null when it is not one. */
@@ -31,12 +37,21 @@ export function normalizePhone(value: unknown): string | null {
   return national.length >= 7 ? national : null;
 }
 
+/** An IP address as compared: trimmed, lower case, an IPv4-mapped IPv6 address as its IPv4 form; null when empty. */
+export function normalizeAddress(value: string | null): string | null {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '') return null;
+  return text.startsWith('::ffff:') && text.includes('.') ? text.slice(7) : text;
+}
+
 export function contactMatcher(key: Buffer): ContactMatcher {
-  const hash = (kind: string, normalized: string | null) =>
-    normalized === null ? null : createHmac('sha256', key).update(`${kind}:${normalized}`, 'utf8').digest('base64url');
+  const addressKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'client-address', 32));
+  const hmac = (k: Buffer, kind: string, normalized: string | null) =>
+    normalized === null ? null : createHmac('sha256', k).update(`${kind}:${normalized}`, 'utf8').digest('base64url');
   return {
-    email: (value) => hash('email', normalizeEmail(value)),
-    phone: (value) => hash('phone', normalizePhone(value)),
+    email: (value) => hmac(key, 'email', normalizeEmail(value)),
+    phone: (value) => hmac(key, 'phone', normalizePhone(value)),
+    clientAddress: (value) => hmac(addressKey, 'address', normalizeAddress(value)),
   };
 }
 

@@ -51,6 +51,20 @@ function server(options: { resend?: () => Promise<Response> } = {}): Handler {
 }
 
 describe('RMS audits', () => {
+  it("marks a contact whose run was a possible retake, beside its id", async () => {
+    const base = server();
+    const handler: Handler = (request, url) =>
+      url.pathname === '/api/rms-audits' && request.method === 'GET'
+        ? json({ data: [audit(2, 41, { possibleRetake: true }), audit(1, 40, { ...DELIVERED, possibleRetake: false })], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } })
+        : base(request, url);
+    renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler });
+    const table = await screen.findByRole('table');
+    await within(table).findAllByText('Study webhook (webhook)');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('Possible retake')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('Possible retake')).toBeNull();
+  });
+
   it('lists audits newest first with their record system, outcome and the response to expand', async () => {
     const { server: api } = renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler: server() });
     const table = await screen.findByRole('table');

@@ -305,7 +305,8 @@ describe('figures agree', () => {
       const funnelOfChannel = await totals(`mediaChannelId=${f.mediaChannelId}`, token);
       const channel = (await json(await h.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token }))).data.attributes;
       // The channel's "completed" is a run that left its contact, duplicates included: the funnel's
-      // siteSelected runs that went on to a contact.
+      // siteSelected runs that went on to a contact (no duplicates here; duplicateReferrals.test.ts
+      // states the difference: contacted leaves them out).
       expect({
         views: channel.views,
         started: channel.submissionsStarted,

@@ -7,9 +7,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { checkParticipantAnswer } from '../../core/participant/responses';
-import { mediaChannels, oFormSubmissions } from '../../server/db/schema';
-import { createHarness, json, type Harness } from './harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
+import { settleDeliveries } from '../../server/rms/worker';
+import { createHarness, json, JSON_API, type Harness } from './harness';
+import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture, type ParticipantRequester } from '../support/participantFixture';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2031-05-04T09:00:00.000Z');
@@ -36,14 +37,24 @@ const outcomeOf = async (submissionId: string, token: string | null, query = '')
 const qualification = (submissionId: string, token: string) => h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: { [TOKEN_HEADER]: token } });
 
 /** A run answered to the survey's end with `choice` on page 1 (no: disqualifies), its qualification asked. */
-async function runTo(choice: 'yes' | 'no') {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f);
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: choice });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
+async function runTo(choice: 'yes' | 'no', client: ParticipantRequester = h, fixture: ParticipantFixture = f) {
+  const { submissionId, token, firstEntryId } = await startSubmission(client, fixture);
+  const p1 = await answerPage(client, token, firstEntryId, { q_choice: choice });
+  const p2 = await answerPage(client, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(client, token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
   expect((await qualification(submissionId, token)).status).toBe(200);
   return { submissionId, token };
 }
+
+/** The participant API as called from the client address `address` (the connection's peer). */
+const from = (address: string): ParticipantRequester => ({
+  request: async (method, path, options = {}) => {
+    const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };
+    if (options.body !== undefined) headers['Content-Type'] = JSON_API;
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    return h.app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: address.includes(':') ? 'IPv6' : 'IPv4' } } });
+  },
+});
 
 describe('the participant start', () => {
   it("names the channel's retake window (0 without a channel)", async () => {
@@ -127,5 +138,86 @@ describe('GET /o-form-submission-outcome/{id}', () => {
       expect(res.status, bad).toBe(404);
       expect(res.body.errors[0].status).toBe('404');
     }
+  });
+});
+
+describe('possible retakes', () => {
+  const row = async (submissionId: string) => (await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId))))[0]!;
+  const figures = async (channelId: number) =>
+    (await json(await h.request('GET', `/api/media-channels/${channelId}`, { token: await h.token() }))).data.attributes as { submissionsStarted: number; possibleRetakes: number };
+
+  it('flags a run from the same address and channel as a run finished within the window, and counts it apart', async () => {
+    const g = await createParticipantFixture(h.db);
+    const other = await createParticipantFixture(h.db);
+    h.clock.set(T0);
+    // Started but never finished: nothing to retake yet.
+    const unfinished = await startSubmission(from('203.0.113.7'), g);
+    expect((await row(unfinished.submissionId)).possibleRetake).toBe(false);
+    expect((await row((await startSubmission(from('203.0.113.7'), g)).submissionId)).possibleRetake).toBe(false);
+
+    const first = await runTo('no', from('203.0.113.7'), g);
+    const stored = await row(first.submissionId);
+    expect(stored.possibleRetake).toBe(false);
+    // Only a keyed hash of the address is kept.
+    expect(stored.clientMatch).toMatch(/^[\w-]{43}$/);
+    expect(JSON.stringify(stored)).not.toContain('203.0.113.7');
+    const before = await figures(g.mediaChannelId);
+
+    h.clock.set(at(10 * DAY));
+    const again = await startSubmission(from('203.0.113.7'), g);
+    expect((await row(again.submissionId)).possibleRetake).toBe(true);
+    // The same address as IPv4-mapped IPv6 is the same client.
+    expect((await row((await startSubmission(from('::ffff:203.0.113.7'), g)).submissionId)).possibleRetake).toBe(true);
+    // Another address, another channel: no.
+    expect((await row((await startSubmission(from('203.0.113.8'), g)).submissionId)).possibleRetake).toBe(false);
+    expect((await row((await startSubmission(from('203.0.113.7'), other)).submissionId)).possibleRetake).toBe(false);
+    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 3, possibleRetakes: before.possibleRetakes + 2 });
+    expect((await figures(other.mediaChannelId)).possibleRetakes).toBe(0);
+
+    // The flagged run's own outcome is its own: its participant is shown it like anyone's.
+    expect((await outcomeOf(again.submissionId, again.token)).body.meta.outcome).toBe('incomplete');
+
+    // Once the window has ended, a run from that address is an ordinary one.
+    h.clock.set(at(30 * DAY + 1));
+    expect((await row((await startSubmission(from('203.0.113.7'), g)).submissionId)).possibleRetake).toBe(false);
+  });
+
+  it("shows the flag on the contact's RMS audits and in their CSV", async () => {
+    const g = await createParticipantFixture(h.db);
+    h.clock.set(T0);
+    await runTo('no', from('192.0.2.44'), g);
+    h.clock.set(at(2 * DAY));
+    const leave = async (client: ParticipantRequester, email: string) => {
+      const { submissionId, token } = await runTo('yes', client, g);
+      const res = await client.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+        headers: { [TOKEN_HEADER]: token },
+        body: { data: { attributes: { engagementId: g.engagementIds[0], values: { first_name: 'Ann', email, phone: '212-555-0100' }, acceptTerms: true } } },
+      });
+      expect(res.status, await res.text()).toBe(201);
+      return (await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!.id;
+    };
+    const retaken = await leave(from('192.0.2.44'), 'again@example.com');
+    const fresh = await leave(from('192.0.2.45'), 'fresh@example.com');
+    await settleDeliveries();
+    const token = await h.token();
+    for (const [contactId, flagged] of [[retaken, true], [fresh, false]] as const) {
+      const list = await json(await h.request('GET', `/api/rms-audits?contactId=${contactId}`, { token }));
+      expect(list.data.length, `audits of contact ${contactId}`).toBeGreaterThan(0);
+      expect(list.data.every((a: { attributes: { possibleRetake: boolean } }) => a.attributes.possibleRetake === flagged)).toBe(true);
+    }
+    const csv = await h.request('GET', `/api/rms-audits?contactId=${retaken}&fields=contactId,possibleRetake`, { token, headers: { Accept: 'text/csv' } });
+    const lines = (await csv.text()).trim().split(/\r\n/);
+    expect(lines[0]).toBe('id,contactId,possibleRetake');
+    expect(lines[1]!.split(',').slice(1)).toEqual([String(retaken), 'true']);
+  });
+
+  it('flags nothing on a channel that allows retakes (window 0)', async () => {
+    const testing = await createParticipantFixture(h.db);
+    await h.db.update(mediaChannels).set({ retakeWindowDays: 0 }).where(eq(mediaChannels.id, testing.mediaChannelId));
+    h.clock.set(T0);
+    await runTo('no', from('198.51.100.9'), testing);
+    h.clock.set(at(DAY));
+    expect((await row((await startSubmission(from('198.51.100.9'), testing)).submissionId)).possibleRetake).toBe(false);
+    expect((await figures(testing.mediaChannelId)).possibleRetakes).toBe(0);
   });
 });

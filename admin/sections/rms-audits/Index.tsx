@@ -162,7 +162,25 @@ export default function RmsAuditsIndex() {
 
   const columns: Column<RmsAudit>[] = [
     { id: 'created', header: 'Created', sortField: 'created', cell: (a) => formatDateTime(a.created) },
-    { id: 'contactId', header: 'Contact', sortField: 'contactId', cell: (a) => a.contactId },
+    {
+      id: 'contactId',
+      header: 'Contact',
+      sortField: 'contactId',
+      exportFields: ['contactId', 'possibleRetake'],
+      cell: (a) => (
+        <>
+          {a.contactId}
+          {a.possibleRetake ? (
+            <>
+              {' '}
+              <span className="badge badge-duplicate" title="Started from the same address and channel as a run finished within the channel's retake window">
+                Possible retake
+              </span>
+            </>
+          ) : null}
+        </>
+      ),
+    },
     {
       id: 'provider',
       header: 'Record system',
