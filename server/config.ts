@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { parseContactMatchKey } from './security/contactMatch';
-import { parsePhiKey } from './security/phi';
+import { parsePhiKey, parsePhiKeys } from './security/phi';
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from './db/open';
 
 export class ConfigError extends Error {
@@ -34,6 +34,8 @@ export interface Config {
   session: { idleSeconds: number; maxSeconds: number };
   /** Key for participants' contact values at rest; generated into DATA_DIR when unset. */
   phiKey: Buffer | null;
+  /** Rotated PHI keys still opened (never used to seal): PHI_PREVIOUS_KEYS, until `npm run phi:reseal` has run. */
+  phiPreviousKeys: Buffer[];
   /** Key of the keyed hashes that find a contact's duplicates (never the PHI key); generated into DATA_DIR when unset. */
   contactMatchKey: Buffer | null;
   /** Seconds to wait before each retry of a record-system delivery, in order (RMS_RETRY_SCHEDULE). */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || './dist'),
     phiKey: key(env, 'PHI_ENCRYPTION_KEY', parsePhiKey),
+    phiPreviousKeys: keys(env, 'PHI_PREVIOUS_KEYS', parsePhiKeys),
     contactMatchKey: key(env, 'CONTACT_MATCH_KEY', parseContactMatchKey),
     rmsRetrySchedule: retrySchedule(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
@@ -222,6 +225,16 @@ function retrySchedule(env: Env): number[] {
     );
   }
   return parts.map(Number);
+}
+
+function keys(env: Env, name: string, parse: (raw: string) => Buffer[]): Buffer[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  try {
+    return parse(raw);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function key(env: Env, name: string, parse: (raw: string) => Buffer): Buffer | null {

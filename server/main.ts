@@ -25,7 +25,7 @@ import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/
 async function prepareDatabase(database: Database, config: Config): Promise<void> {
   const seeded = await database.startupLock(async () => {
     await database.migrate();
-    const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir));
+    const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir), config.phiPreviousKeys);
     // Record-system secrets set by hand, and answers stored before they were sealed, are sealed now.
     await sealStoredSecrets(database.db, phi);
     await sealClearAnswers(database.db, phi);
@@ -49,7 +49,7 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   if (options.prepare) await prepareDatabase(database, config);
   const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   // Resolved at start, so a missing or damaged key stops the start instead of a participant's request.
-  const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir));
+  const phi = phiCipher(resolvePhiKey(config.phiKey, config.dataDir), config.phiPreviousKeys);
   const deps = { db: database.db, config, jwtSecret, log, phi };
   const app = createApp(deps);
   // Every process attempts the deliveries that are due; each attempt is claimed by one of them.

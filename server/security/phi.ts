@@ -3,6 +3,11 @@
  * with a fresh 96-bit IV per value, so a stored value is confidential and any change to it is
  * detected. Stored form: `phi1.<key id>.<iv>.<tag>.<ciphertext>` (base64url), where the key id
  * names the key that sealed it, so a wrong or rotated key is reported rather than misread.
+ *
+ * Rotation: a cipher holds the current key and any previous ones (PHI_PREVIOUS_KEYS). It seals
+ * with the current key and opens with whichever key the stored form names; `npm run phi:reseal`
+ * (security/reseal.ts) seals again with the current key what a previous one sealed, after which
+ * the previous key can go.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,17 +22,34 @@ export class PhiError extends Error {
 }
 
 export interface PhiCipher {
+  /** The current key's id: what seal() writes. */
   keyId: string;
+  /** The ids of every key this cipher opens with: the current one first, then the previous ones. */
+  keyIds: readonly string[];
   seal(plaintext: string): string;
   open(sealed: string): string;
   isSealed(value: string): boolean;
+  /** The id of the key a stored form names (null when it is not one). */
+  keyIdOf(sealed: string): string | null;
 }
 
-export function phiCipher(key: Buffer): PhiCipher {
-  if (key.length !== KEY_BYTES) throw new PhiError(`The PHI key must be ${KEY_BYTES} bytes.`);
-  const keyId = createHash('sha256').update(key).digest('base64url').slice(0, 8);
+/** A key's id: the first 8 characters of its SHA-256 (base64url); names it without giving it away. */
+export const phiKeyId = (key: Buffer): string => createHash('sha256').update(key).digest('base64url').slice(0, 8);
+
+/** A cipher sealing with `key`, opening with it or any of `previous` (rotated keys). */
+export function phiCipher(key: Buffer, previous: readonly Buffer[] = []): PhiCipher {
+  for (const k of [key, ...previous]) if (k.length !== KEY_BYTES) throw new PhiError(`The PHI key must be ${KEY_BYTES} bytes.`);
+  const keyId = phiKeyId(key);
+  const keys = new Map<string, Buffer>([[keyId, key]]);
+  for (const k of previous) if (!keys.has(phiKeyId(k))) keys.set(phiKeyId(k), k);
+  const keyIdOf = (sealed: string) => {
+    const [prefix, id] = sealed.split('.');
+    return prefix === PREFIX && id ? id : null;
+  };
   return {
     keyId,
+    keyIds: [...keys.keys()],
+    keyIdOf,
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -36,10 +58,11 @@ export function phiCipher(key: Buffer): PhiCipher {
     },
     open(sealed) {
       const [prefix, id, iv, tag, body] = sealed.split('.');
-      if (prefix !== PREFIX || iv === undefined || tag === undefined || body === undefined) throw new PhiError('Not an encrypted value.');
-      if (id !== keyId) throw new PhiError(`Sealed with another key (${id}); this server holds key ${keyId}.`);
+      if (prefix !== PREFIX || id === undefined || iv === undefined || tag === undefined || body === undefined) throw new PhiError('Not an encrypted value.');
+      const opening = keys.get(id);
+      if (!opening) throw new PhiError(`Sealed with another key (${id}); this server holds ${[...keys.keys()].join(', ')}.`);
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        const decipher = createDecipheriv('aes-256-gcm', opening, Buffer.from(iv, 'base64url'));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
         return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
       } catch {
@@ -52,6 +75,13 @@ export function phiCipher(key: Buffer): PhiCipher {
 
 /** Parses PHI_ENCRYPTION_KEY: 32 bytes as base64 or 64 hex characters. */
 export const parsePhiKey = (raw: string): Buffer => parseKey(raw, 'PHI_ENCRYPTION_KEY');
+
+/** PHI_PREVIOUS_KEYS: keys as PHI_ENCRYPTION_KEY, separated by commas or spaces. */
+export const parsePhiKeys = (raw: string): Buffer[] =>
+  raw
+    .split(/[\s,]+/)
+    .filter((k) => k !== '')
+    .map((k) => parseKey(k, 'PHI_PREVIOUS_KEYS'));
 
 /** A 32-byte key written as base64 or 64 hex characters; `name` says which in the error. */
 export function parseKey(raw: string, name: string): Buffer {
@@ -91,7 +121,7 @@ export function phiOf(deps: Pick<Deps, 'phi' | 'config'>): PhiCipher {
   if (deps.phi) return deps.phi;
   let cipher = resolvedCiphers.get(deps);
   if (!cipher) {
-    cipher = phiCipher(resolvePhiKey(deps.config.phiKey, deps.config.dataDir));
+    cipher = phiCipher(resolvePhiKey(deps.config.phiKey, deps.config.dataDir), deps.config.phiPreviousKeys);
     resolvedCiphers.set(deps, cipher);
   }
   return cipher;

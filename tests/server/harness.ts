@@ -15,7 +15,7 @@ import { seed } from '../../server/db/seed';
 import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';
-import { contactMatcher } from '../../server/security/contactMatch';
+import { contactMatcher, type ContactMatcher } from '../../server/security/contactMatch';
 import type { RoleName } from '../../core/model/user';
 import type { Clock } from '../../server/context';
 import { ADMIN_PASSWORD } from './harness-constants';
@@ -78,7 +78,8 @@ export interface LoginBody {
   data?: { message?: string; secret_verified?: boolean; user?: { username: string; roles: { name: string }[] } };
 }
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** `phi` and `contactMatch`: the server's keys when a test must hold them itself (key rotation). */
+export async function createHarness(env: Record<string, string> = {}, keys: { phi?: PhiCipher; contactMatch?: ContactMatcher } = {}): Promise<Harness> {
   const kind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
   if (kind === 'postgres' && !process.env.TEST_DATABASE_URL) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
   const pgDb = kind === 'postgres' ? await createScratchDatabase(process.env.TEST_DATABASE_URL!, 't') : null;
@@ -97,9 +98,9 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   }
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
   const jwtSecret = randomBytes(32).toString('hex');
-  const phi = phiCipher(randomBytes(32));
+  const phi = keys.phi ?? phiCipher(randomBytes(32));
   const clock = testClock();
-  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi, contactMatch: contactMatcher(randomBytes(32)), clock });
+  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi, contactMatch: keys.contactMatch ?? contactMatcher(randomBytes(32)), clock });
 
   const request: Harness['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };

@@ -1,0 +1,108 @@
+/**
+ * PHI key rotation: a cipher opens what its previous keys sealed and seals with its current key
+ * only; the re-seal (npm run phi:reseal) seals contacts, answers and record-system secrets again
+ * with the current key, so the previous key can go, and gives contacts lacking them their keyed
+ * e-mail and phone hashes. On the real database, after real runs.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, isNotNull } from 'drizzle-orm';
+import { createHarness, type Harness } from './harness';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { contacts, oFormFieldEntries, rmsProviders } from '../../server/db/schema';
+import { loadConfig, ConfigError } from '../../server/config';
+import { phiCipher, phiKeyId, PhiError } from '../../server/security/phi';
+import { contactMatcher } from '../../server/security/contactMatch';
+import { resealAll } from '../../server/security/reseal';
+
+const OLD = randomBytes(32);
+const NEW = randomBytes(32);
+const old = phiCipher(OLD);
+const rotated = phiCipher(NEW, [OLD]);
+const matcher = contactMatcher(randomBytes(32));
+
+describe('a cipher with previous keys', () => {
+  it('opens what any of its keys sealed, seals with the current one, and names a key it lacks', () => {
+    const sealed = old.seal('1980-06-15');
+    expect(rotated.keyId).toBe(phiKeyId(NEW));
+    expect(rotated.keyIds).toEqual([phiKeyId(NEW), phiKeyId(OLD)]);
+    expect(rotated.open(sealed)).toBe('1980-06-15');
+    expect(rotated.keyIdOf(rotated.seal('x'))).toBe(phiKeyId(NEW));
+    expect(rotated.keyIdOf('not sealed')).toBeNull();
+    expect(() => phiCipher(NEW).open(sealed)).toThrow(new PhiError(`Sealed with another key (${phiKeyId(OLD)}); this server holds ${phiKeyId(NEW)}.`));
+  });
+
+  it('takes PHI_PREVIOUS_KEYS as keys separated by commas or spaces, refusing a bad one by name', () => {
+    expect(loadConfig({}).phiPreviousKeys).toEqual([]);
+    expect(loadConfig({ PHI_PREVIOUS_KEYS: `${OLD.toString('base64')}, ${'ab'.repeat(32)}` }).phiPreviousKeys).toEqual([OLD, Buffer.alloc(32, 0xab)]);
+    expect(() => loadConfig({ PHI_PREVIOUS_KEYS: `${OLD.toString('hex')},short` })).toThrow(new ConfigError('PHI_PREVIOUS_KEYS must be 32 bytes, as base64 or 64 hex characters'));
+  });
+});
+
+describe('re-sealing with the current key', () => {
+  let h: Harness;
+  let f: ParticipantFixture;
+  const contactIds: number[] = [];
+
+  beforeAll(async () => {
+    // The server runs with the old key, as before the rotation.
+    h = await createHarness({}, { phi: old, contactMatch: matcher });
+    f = await createParticipantFixture(h.db);
+    for (const [email, phone] of [
+      ['ann@example.com', '212-555-0100'],
+      ['bo@example.com', '303-555-0123'],
+    ]) {
+      const { submissionId, token } = await runQualified(h, f);
+      const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
+        headers: { [TOKEN_HEADER]: token },
+        body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ann', email, phone }, acceptTerms: true } } },
+      });
+      expect(res.status, await res.text()).toBe(201);
+      contactIds.push((await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!.id);
+    }
+    // A contact stored before its hashes were kept.
+    await h.db.update(contacts).set({ emailMatch: null, phoneMatch: null }).where(eq(contacts.id, contactIds[1]!));
+    await h.db.insert(rmsProviders).values({ name: 'Rotated receiver', kind: 'webhook', endpointUrl: 'https://rms.example/hook', signingSecret: old.seal('whsec_secret'), timeoutMs: 5000 });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('seals every contact, answer and secret again with the new key, keeps what they say, and backfills the missing hashes', async () => {
+    const answersBefore = await h.db.select().from(oFormFieldEntries).where(isNotNull(oFormFieldEntries.sealedValue));
+    expect(answersBefore.length).toBeGreaterThan(0);
+    const contactsBefore = await h.db.select().from(contacts);
+    const done = await resealAll(h.db, rotated, matcher);
+    expect(done).toEqual({ contacts: 2, contactHashes: 1, answers: answersBefore.length, clearAnswers: 0, secrets: 1 });
+
+    // Nothing the old key sealed is left: the new key alone opens everything, to the same values.
+    const current = phiCipher(NEW);
+    const answersAfter = await h.db.select().from(oFormFieldEntries).where(isNotNull(oFormFieldEntries.sealedValue));
+    for (const a of answersAfter) {
+      expect(current.keyIdOf(a.sealedValue!)).toBe(current.keyId);
+      expect(current.open(a.sealedValue!)).toBe(old.open(answersBefore.find((b) => b.id === a.id)!.sealedValue!));
+    }
+    for (const c of await h.db.select().from(contacts)) {
+      expect(current.open(c.valuesCiphertext)).toBe(old.open(contactsBefore.find((b) => b.id === c.id)!.valuesCiphertext));
+    }
+    const [provider] = await h.db.select().from(rmsProviders).where(eq(rmsProviders.name, 'Rotated receiver'));
+    expect(current.open(provider!.signingSecret!)).toBe('whsec_secret');
+
+    // The backfilled hashes are the ones a contact stored now would get.
+    const [backfilled] = await h.db.select().from(contacts).where(eq(contacts.id, contactIds[1]!));
+    expect(backfilled).toMatchObject({ emailMatch: matcher.email('bo@example.com'), phoneMatch: matcher.phone('303-555-0123') });
+    const [kept] = await h.db.select().from(contacts).where(eq(contacts.id, contactIds[0]!));
+    expect(kept!.emailMatch).toBe(matcher.email('ann@example.com'));
+  });
+
+  it('finds nothing to do a second time', async () => {
+    expect(await resealAll(h.db, rotated, matcher)).toEqual({ contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0 });
+  });
+
+  it('recomputes every contact\'s hashes with --rehash, after the match key changed', async () => {
+    const next = contactMatcher(randomBytes(32));
+    expect((await resealAll(h.db, rotated, next, { rehash: true })).contactHashes).toBe(2);
+    const [first] = await h.db.select().from(contacts).where(eq(contacts.id, contactIds[0]!));
+    expect(first).toMatchObject({ emailMatch: next.email('ann@example.com'), phoneMatch: next.phone('212-555-0100') });
+  });
+});
