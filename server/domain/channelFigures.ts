@@ -43,6 +43,25 @@ export function countStatement(channelId: number | Placeholder | SQL, figure: Ch
     on conflict (media_channel_id, shard) do update set ${column} = ${mediaChannelFigures}.${column} + excluded.${column}`;
 }
 
+/**
+ * countStatement for several figures of one channel at once, each by its own amount (a number or
+ * an SQL integer). Figures counted by one statement must go through one of these: two inserts
+ * into the figures in one statement may pick the same shard, and then one of them is lost.
+ */
+export function countsStatement(channelId: number | Placeholder | SQL, by: Partial<Record<ChannelFigure, number | SQL>>): SQL {
+  const figures = Object.keys(by) as ChannelFigure[];
+  const columns = figures.map((f) => sql.raw(`"${COLUMN[f]}"`));
+  return sql`insert into ${mediaChannelFigures} (media_channel_id, shard, ${sql.join(columns, sql`, `)})
+    select ${channelId}::int, floor(random() * ${SHARDS})::int, ${sql.join(
+      figures.map((f) => sql`(${by[f]!})::int`),
+      sql`, `,
+    )} where ${channelId}::int is not null
+    on conflict (media_channel_id, shard) do update set ${sql.join(
+      columns.map((c) => sql`${c} = ${mediaChannelFigures}.${c} + excluded.${c}`),
+      sql`, `,
+    )}`;
+}
+
 /** Adds `by` to a channel's figure; nothing without a channel. */
 export async function countOnChannel(db: Pick<Db, 'execute'>, channelId: number | null, figure: ChannelFigure, by = 1): Promise<void> {
   if (channelId === null || by === 0) return;

@@ -16,7 +16,7 @@ import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { intArray, parseJsonColumn, textArray } from '../db/rows';
 import { EntryPairs } from './access';
-import { countStatement } from '../domain/channelFigures';
+import { countsStatement } from '../domain/channelFigures';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
 import type { StoredAnswer } from './sealedAnswers';
@@ -109,13 +109,13 @@ const createSubmissionQuery = preparedQuery((db) => {
   const retake = db
     .$with('retake', { flagged: sql<boolean>`flagged` })
     .as(sql`select ${possibleRetakeCondition(param('mediaChannelId'), param('clientMatch'), param('now'))} as flagged`);
-  // Counted only when made: a null channel counts nothing.
-  const counted = db
-    .$with('counted', { id: sql<number>`media_channel_id` })
-    .as(sql`${countStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed})`, 'submissionsStarted')} returning media_channel_id`);
-  const retakeCounted = db
-    .$with('retake_counted', { id: sql<number>`media_channel_id` })
-    .as(sql`${countStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed} and (select flagged from retake))`, 'possibleRetakes')} returning media_channel_id`);
+  // Counted only when made: a null channel counts nothing. Both figures in one insert (see countsStatement).
+  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(
+    sql`${countsStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed})`, {
+      submissionsStarted: 1,
+      possibleRetakes: sql`case when (select flagged from retake) then 1 else 0 end`,
+    })} returning media_channel_id`,
+  );
   const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
     insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, token_hash, client_match, possible_retake)
     select ${param('oFormId')}::int, ${param('mediaChannelId')}::int, ${param('language')}::text, ${param('languageId')}::int,
@@ -123,7 +123,7 @@ const createSubmissionQuery = preparedQuery((db) => {
     where ${allowed}
     returning *`);
   return db
-    .with(hits, over, retake, counted, retakeCounted, creation)
+    .with(hits, over, retake, counted, creation)
     .select({ limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns })
     .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission');
