@@ -111,6 +111,7 @@ export function createController(options: ControllerOptions): Controller {
         mediaChannelId: options.mediaChannelId,
         screenerId: options.screenerId,
         pageUrl: typeof location === 'undefined' ? undefined : location.href,
+        fields: options.fields,
         fetch: options.fetch,
       },
       later,

@@ -13,6 +13,8 @@ export interface ControllerOptions {
   screenerId: string;
   language?: string;
   apiOrigin: string;
+  /** The snippet's hidden fields (data-field-<name>), sent when the submission starts. */
+  fields?: Record<string, string>;
   /** Preview: nothing stored, always qualified (the admin's preview passes its own transport). */
   preview?: boolean;
   /** The survey identity to run (preview, or a transition survey); the channel's current one otherwise. */

@@ -8,6 +8,7 @@ import {
   type ServedSurvey,
 } from '../model/mediaChannel';
 import type { ApiClient } from './client';
+import type { EmbedProblemRecord } from '../participant/embedProblems';
 
 export function mediaChannelsApi(client: ApiClient) {
   const path = (id: string) => `media-channels/${encodeURIComponent(id)}`;
@@ -20,6 +21,8 @@ export function mediaChannelsApi(client: ApiClient) {
     update: (id: string, values: Partial<MediaChannelInput>) => client.update<MediaChannel>(path(id), MEDIA_CHANNEL_TYPE, id, { ...values }),
     /** What the channel serves participants now, by the participant start's rule. */
     served: (mediaChannelId: string) => client.list<ServedSurvey>(`${path(mediaChannelId)}/served-surveys`).then((r) => r.items),
+    /** The last distinct embed problems seen on partner pages, most recent first. */
+    embedProblems: (mediaChannelId: string) => client.list<EmbedProblemRecord>(`${path(mediaChannelId)}/embed-problems`).then((r) => r.items),
     surveys: (mediaChannelId: string) => client.list<MediaChannelSurvey>('media-channel-surveys', { mediaChannelId, limit: 100 }),
     addSurvey: (mediaChannelId: string, oFormIdentity: string) =>
       client.create<MediaChannelSurvey>('media-channel-surveys', MEDIA_CHANNEL_SURVEY_TYPE, { mediaChannelId: Number(mediaChannelId), oFormIdentity }),

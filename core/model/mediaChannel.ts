@@ -23,6 +23,35 @@ export const DEFAULT_RETAKE_WINDOW_DAYS = 30;
 export const MAX_RETAKE_WINDOW_DAYS = 3650;
 export const RETAKE_WINDOW_INVALID = `Must be a whole number of days from 0 to ${MAX_RETAKE_WINDOW_DAYS}.`;
 
+/**
+ * Hidden fields: values a partner's page passes with a run (the snippet's `data-field-<name>`
+ * attributes), declared on the channel with a longest length each. Only declared ones are
+ * stored with the submission (core/participant/attribution.ts keepHiddenFields).
+ */
+export const HIDDEN_FIELD_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+export const HIDDEN_FIELDS_MAX = 20;
+export const HIDDEN_FIELD_MAX_LENGTH = 500;
+export const HIDDEN_FIELD_NAME_INVALID = 'Use 1 to 40 lower-case letters, digits, - or _ (starting with a letter or digit): the snippet attribute is data-field-<name>.';
+export const HIDDEN_FIELD_LENGTH_INVALID = `Must be a whole number of characters from 1 to ${HIDDEN_FIELD_MAX_LENGTH}.`;
+export const HIDDEN_FIELD_DUPLICATE = 'Each hidden field needs its own name.';
+
+export const HiddenField = v.strictObject({
+  name: v.pipe(v.string(HIDDEN_FIELD_NAME_INVALID), v.trim(), v.regex(HIDDEN_FIELD_NAME, HIDDEN_FIELD_NAME_INVALID)),
+  maxLength: v.pipe(
+    v.number(HIDDEN_FIELD_LENGTH_INVALID),
+    v.integer(HIDDEN_FIELD_LENGTH_INVALID),
+    v.minValue(1, HIDDEN_FIELD_LENGTH_INVALID),
+    v.maxValue(HIDDEN_FIELD_MAX_LENGTH, HIDDEN_FIELD_LENGTH_INVALID),
+  ),
+});
+export type HiddenField = v.InferOutput<typeof HiddenField>;
+
+export const HiddenFields = v.pipe(
+  v.array(HiddenField),
+  v.maxLength(HIDDEN_FIELDS_MAX, `At most ${HIDDEN_FIELDS_MAX} hidden fields.`),
+  v.check((fields) => new Set(fields.map((f) => f.name)).size === fields.length, HIDDEN_FIELD_DUPLICATE),
+);
+
 export const MediaChannelInput = v.strictObject({
   title: requiredText(255),
   domain: v.pipe(requiredText(253), v.toLowerCase(), v.check(isHostName, HOST_NAME_INVALID)),
@@ -38,6 +67,7 @@ export const MediaChannelInput = v.strictObject({
     ),
     DEFAULT_RETAKE_WINDOW_DAYS,
   ),
+  hiddenFields: v.optional(HiddenFields, []),
 });
 export const MediaChannelPatch = v.partial(MediaChannelInput);
 export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
@@ -54,6 +84,8 @@ export interface MediaChannel {
   isActive: boolean;
   /** Days a finished run's outcome is shown again on the channel (0: retakes allowed). */
   retakeWindowDays: number;
+  /** The values a partner's page may pass with a run (`data-field-<name>`), each with its longest length. */
+  hiddenFields: HiddenField[];
   /** Read-only figures (counted by the participant runner). */
   views: number;
   share: number;
@@ -74,6 +106,17 @@ export function embedSnippet(origin: string, mediaChannelId: string, screenerId:
 
 /** The channel's own participant page (issue 8), for channels with no website to embed into; opens count in `share`. */
 export const participantPageUrl = (origin: string, mediaChannelId: string | number): string => `${origin.replace(/\/+$/, '')}/take/${mediaChannelId}`;
+
+/** The channel's participant page with campaign parameters (the link builder): empty ones left out, in UTM_PARAMETERS' order. */
+export function campaignLink(origin: string, mediaChannelId: string | number, utm: Partial<Record<string, string>>): string {
+  const query = new URLSearchParams();
+  for (const name of ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']) {
+    const value = utm[name]?.trim();
+    if (value) query.set(name, value);
+  }
+  const q = query.toString();
+  return `${participantPageUrl(origin, mediaChannelId)}${q ? `?${q}` : ''}`;
+}
 
 /** A survey identity a media channel serves (SPEC section 3: link id and isActive). */
 export const MEDIA_CHANNEL_SURVEY_TYPE = 'media-channel-surveys';

@@ -53,6 +53,9 @@ export interface RmsAudit {
   consentSurveyVersion: number | null;
   consentText: string | null;
   consentTextSha256: string | null;
+  /** Where the contact came from: the campaign parameters (utm_source…) and the channel's hidden fields stored with its run. */
+  utm: Partial<Record<string, string>>;
+  hiddenFields: Record<string, string>;
   /** Present when the list was asked to include rmsProviders (null: no provider row). */
   rmsProviders?: RmsAuditProvider | null;
 }

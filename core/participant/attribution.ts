@@ -41,3 +41,20 @@ export function pageAttribution(raw: string): { url: string | null; utm: Utm } {
   }
   return { url: `${url.origin}${url.pathname}`, utm };
 }
+
+/** The longest hidden field value accepted on the wire (the widget cuts what it reads to this); the channel's own limit decides what is kept. */
+export const HIDDEN_FIELD_VALUE_MAX = 2000;
+
+/**
+ * The hidden fields kept of those a page sent: only the channel's declared names, trimmed and
+ * non-empty, each at most its declared length (a longer value is dropped, not cut: a cut
+ * identifier would name something else).
+ */
+export function keepHiddenFields(declared: readonly { name: string; maxLength: number }[], sent: Readonly<Record<string, string>> | null | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const { name, maxLength } of declared) {
+    const value = sent && Object.hasOwn(sent, name) ? sent[name]?.trim() : undefined;
+    if (value && value.length <= maxLength) kept[name] = value;
+  }
+  return kept;
+}

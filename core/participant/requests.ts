@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
 import { message } from '../validation/messages';
-import { httpUrl, PAGE_URL_MAX_LENGTH, UTM_MAX_LENGTH } from './attribution';
+import { HIDDEN_FIELD_VALUE_MAX, httpUrl, PAGE_URL_MAX_LENGTH, UTM_MAX_LENGTH } from './attribution';
 
 const MAX_ID = 2_147_483_647;
 
@@ -28,6 +28,8 @@ export const UtmAttributes = v.strictObject(
   'Campaign parameters are utm_source, utm_medium, utm_campaign, utm_term and utm_content only.',
 );
 
+const HIDDEN_FIELDS_INVALID = 'Hidden fields are an object of at most 50 names, each with its text.';
+
 /** POST /o-form-submissions: a run of a survey version, through a channel when one is named. */
 export const SubmissionAttributes = v.object({
   oFormId: participantId(),
@@ -46,6 +48,18 @@ export const SubmissionAttributes = v.object({
   ),
   /** Campaign parameters sent on their own; each wins over the same one read from mediaChannelUrl. */
   utm: v.optional(v.nullable(UtmAttributes), null),
+  /** Hidden fields (the snippet's data-field-<name> attributes): only those the channel declares are kept. */
+  fields: v.optional(
+    v.nullable(
+      v.pipe(
+        v.unknown(),
+        v.check((fields) => typeof fields === 'object' && !Array.isArray(fields), HIDDEN_FIELDS_INVALID),
+        v.record(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(HIDDEN_FIELDS_INVALID), v.maxLength(HIDDEN_FIELD_VALUE_MAX, message('max', { length: HIDDEN_FIELD_VALUE_MAX })))),
+        v.check((fields) => Object.keys(fields).length <= 50, HIDDEN_FIELDS_INVALID),
+      ),
+    ),
+    null,
+  ),
 });
 
 /**

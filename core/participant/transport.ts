@@ -25,6 +25,8 @@ import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZA
 export { HttpError };
 
 export interface ParticipantTransportOptions extends ParticipantCallOptions, StartOptions {
+  /** Hidden fields the page passes with the run (the channel keeps those it declares). */
+  fields?: Record<string, string>;
   /** The language of the page previews' problems. */
   language?: string;
 }
@@ -64,7 +66,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     async createSubmission(survey, language) {
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
-      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}) };
+      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}), ...(options.fields ? { fields: options.fields } : {}) };
       const got = await call('POST', '/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } });
       if (!got.ok) throw new HttpError(422);
       const doc = got.body;

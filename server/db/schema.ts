@@ -25,6 +25,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { Utm } from '../../core/participant/attribution';
+import type { HiddenField } from '../../core/model/mediaChannel';
 
 const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const modified = () => timestamp('modified', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -585,6 +586,8 @@ export const mediaChannels = pgTable(
      * 0 allows retakes (testing channels).
      */
     retakeWindowDays: integer('retake_window_days').notNull().default(30),
+    /** The values a partner's page may pass with a run (core/model/mediaChannel.ts HiddenField). */
+    hiddenFields: jsonb('hidden_fields').$type<HiddenField[]>().notNull().default([]),
     created: created(),
     modified: modified(),
   },
@@ -874,6 +877,8 @@ export const oFormSubmissions = pgTable(
     mediaChannelUrl: text('media_channel_url'),
     /** Campaign parameters (core/participant/attribution.ts), from the page's address or sent on their own. */
     utm: jsonb('utm').$type<Utm>().notNull().default({}),
+    /** The channel's declared hidden fields the page passed (core/participant/attribution.ts keepHiddenFields). */
+    hiddenFields: jsonb('hidden_fields').$type<Record<string, string>>().notNull().default({}),
     /** SHA-256 of the access token handed out once in a response header; the token is never stored. */
     tokenHash: text('token_hash').notNull(),
     /** The outcome reached: incomplete, notActive, notQualified, noTrialSites, qualified, trialSiteSelected, completed. */

@@ -117,9 +117,9 @@ const createSubmissionQuery = preparedQuery((db) => {
     })} returning media_channel_id`,
   );
   const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, token_hash, client_match, possible_retake)
+    insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, hidden_fields, token_hash, client_match, possible_retake)
     select ${param('oFormId')}::int, ${param('mediaChannelId')}::int, ${param('language')}::text, ${param('languageId')}::int,
-      ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('tokenHash')}::text, ${param('clientMatch')}::text, (select flagged from retake)
+      ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('hiddenFields')}::jsonb, ${param('tokenHash')}::text, ${param('clientMatch')}::text, (select flagged from retake)
     where ${allowed}
     returning *`);
   return db
@@ -137,7 +137,7 @@ const createSubmissionQuery = preparedQuery((db) => {
  */
 export async function createSubmission(
   db: Db,
-  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'tokenHash' | 'clientMatch'>,
+  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'>,
   limits: Limits,
   now: Date,
 ): Promise<{ status: 'limited' } | { status: 'created'; submission: SubmissionRow }> {
@@ -151,6 +151,7 @@ export async function createSubmission(
     languageId: values.languageId ?? null,
     mediaChannelUrl: values.mediaChannelUrl ?? null,
     utm: JSON.stringify(values.utm ?? {}),
+    hiddenFields: JSON.stringify(values.hiddenFields ?? {}),
     tokenHash: values.tokenHash,
   });
   if (row?.limited === true) return { status: 'limited' };

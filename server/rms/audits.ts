@@ -7,6 +7,7 @@ import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { RmsDeliveryStatus } from '../../core/model/rmsAudit';
 import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries } from '../db/schema';
+import type { Utm } from '../../core/participant/attribution';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, orderBy } from '../http/sql';
 import { rowsOf } from '../db/rows';
@@ -41,6 +42,9 @@ export interface AuditListRow extends RmsAuditRow {
   consentSurveyVersion: number | null;
   consentText: string | null;
   consentTextSha256: string | null;
+  /** Where the contact came from: the campaign parameters and the channel's hidden fields stored with its run. */
+  utm: Utm;
+  hiddenFields: Record<string, string>;
 }
 
 const sorts = {
@@ -90,6 +94,8 @@ export async function listAudits(
       consentSurveyVersion: contacts.consentSurveyVersion,
       consentText: contacts.consentText,
       consentTextSha256: contacts.consentTextSha256,
+      utm: oFormSubmissions.utm,
+      hiddenFields: oFormSubmissions.hiddenFields,
     })
     .from(rmsAudits)
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
@@ -116,6 +122,8 @@ export async function listAudits(
       consentSurveyVersion: r.consentSurveyVersion,
       consentText: r.consentText,
       consentTextSha256: r.consentTextSha256,
+      utm: r.utm ?? {},
+      hiddenFields: r.hiddenFields ?? {},
     })),
   };
 }

@@ -28,6 +28,8 @@ export const FHIR_CONTENT_TYPE = 'application/fhir+json';
 export const URI_SYSTEM = 'urn:ietf:rfc:3986';
 /** Where the referral's site goes: R4's ResearchSubject has no element for it. */
 export const SITE_EXTENSION = 'urn:trial-recruit:fhir:StructureDefinition:research-subject-site';
+/** Where the participant came from (campaign parameters and the channel's hidden fields): R4 has no element for it. */
+export const ATTRIBUTION_EXTENSION = 'urn:trial-recruit:fhir:StructureDefinition:research-subject-attribution';
 export const STUDY_IDENTIFIER_SYSTEM = 'urn:trial-recruit:fhir:protocol-identifier';
 export const SITE_IDENTIFIER_SYSTEM = 'urn:trial-recruit:fhir:site-identifier';
 /** HL7's tag for test data: every resource of a "Send test" carries it. */
@@ -118,6 +120,15 @@ export function referralBundle(facts: ReferralFacts): Bundle {
     entries.push(entry(ids.site, location, siteIdentifier ? `identifier=${encodeURIComponent(`${SITE_IDENTIFIER_SYSTEM}|${siteIdentifier}`)}` : undefined));
     extension.push({ url: SITE_EXTENSION, valueReference: { reference: ids.site, display: facts.site.name } });
   }
+
+  const { utm, hiddenFields } = facts.attribution;
+  const attribution: Extension[] = [
+    ...Object.entries(utm).map(([name, value]): Extension => ({ url: name, valueString: value })),
+    ...Object.entries(hiddenFields)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, value]): Extension => ({ url: 'hidden-field', extension: [{ url: 'name', valueString: name }, { url: 'value', valueString: value }] })),
+  ];
+  if (attribution.length) extension.push({ url: ATTRIBUTION_EXTENSION, extension: attribution });
 
   const subject: ResearchSubject = {
     resourceType: 'ResearchSubject',

@@ -54,8 +54,8 @@ export interface ReferralFacts {
   survey: { id: number; identity: string; version: number; title: string } | null;
   submissionId: number | null;
   screenerId: number | null;
-  /** Where the participant came from: the media channel, and any campaign parameters stored with the run. */
-  attribution: { mediaChannelId: number | null; mediaChannelTitle: string | null; utm: Utm };
+  /** Where the participant came from: the media channel, the campaign parameters and the channel's hidden fields stored with the run. */
+  attribution: { mediaChannelId: number | null; mediaChannelTitle: string | null; utm: Utm; hiddenFields: Record<string, string> };
   /**
    * The participant's agreement as given: when, in which language, the exact wording shown
    * (null for contacts stored before it was kept) with its SHA-256, and the survey version.
@@ -103,7 +103,7 @@ async function screeningAnswers(db: Db, phi: PhiCipher, submissionId: number | n
  */
 export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: number, referralId: string): Promise<ReferralFacts | null> {
   const [found] = await db
-    .select({ contact: contacts, engagement: engagements, survey: oForms, channel: { id: mediaChannels.id, title: mediaChannels.title }, utm: oFormSubmissions.utm })
+    .select({ contact: contacts, engagement: engagements, survey: oForms, channel: { id: mediaChannels.id, title: mediaChannels.title }, utm: oFormSubmissions.utm, hiddenFields: oFormSubmissions.hiddenFields })
     .from(contacts)
     .innerJoin(engagements, eq(engagements.id, contacts.engagementId))
     .leftJoin(oFormSubmissions, eq(oFormSubmissions.id, contacts.submissionId))
@@ -111,7 +111,7 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     .leftJoin(mediaChannels, eq(mediaChannels.id, contacts.mediaChannelId))
     .where(eq(contacts.id, contactId));
   if (!found) return null;
-  const { contact, engagement, survey, channel, utm } = found;
+  const { contact, engagement, survey, channel, utm, hiddenFields } = found;
   const [site] = contact.engagementSiteLocationId
     ? await db
         .select({ link: engagementSiteLocations, site: siteLocations })
@@ -148,7 +148,7 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     survey: survey ? { id: survey.id, identity: survey.identity, version: survey.version, title: survey.title } : null,
     submissionId: contact.submissionId,
     screenerId: contact.screenerId,
-    attribution: { mediaChannelId: contact.mediaChannelId, mediaChannelTitle: channel?.title ?? null, utm: utm ?? {} },
+    attribution: { mediaChannelId: contact.mediaChannelId, mediaChannelTitle: channel?.title ?? null, utm: utm ?? {}, hiddenFields: hiddenFields ?? {} },
     consent: {
       acceptedTerms: contact.acceptTerms,
       consentedAt: contact.consentedAt?.toISOString() ?? null,
@@ -177,7 +177,7 @@ export function testReferralFacts(referralId: string, at: Date): ReferralFacts {
     survey: null,
     submissionId: null,
     screenerId: null,
-    attribution: { mediaChannelId: null, mediaChannelTitle: null, utm: {} },
+    attribution: { mediaChannelId: null, mediaChannelTitle: null, utm: {}, hiddenFields: {} },
     consent: { acceptedTerms: true, consentedAt: at.toISOString(), language: 'en', text: TEST_CONSENT, textSha256: createHash('sha256').update(TEST_CONSENT, 'utf8').digest('hex'), surveyVersion: null },
     values: { first_name: 'Test', last_name: 'Referral', email: 'test.referral@example.invalid' },
     valueTypes: { first_name: 'text', last_name: 'text', email: 'email' },

@@ -55,6 +55,7 @@ const columns = {
   type: mediaChannels.type,
   isActive: mediaChannels.isActive,
   retakeWindowDays: mediaChannels.retakeWindowDays,
+  hiddenFields: mediaChannels.hiddenFields,
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };

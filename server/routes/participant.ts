@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '../../core/jsonapi';
 import { toFieldIssues } from '../../core/model/fields';
 import { isApiIsoCode } from '../../core/i18n';
-import { pageAttribution } from '../../core/participant/attribution';
+import { keepHiddenFields, pageAttribution } from '../../core/participant/attribution';
 import { EntryAttributes, PageAnswersAttributes, PageMetricAttributes, SanitizationAttributes, SubmissionAttributes, ViewAttributes } from '../../core/participant/requests';
 import { PARTICIPANT_ANSWERS, type AnswerProblemsDocument, type Entry, type ParticipantAnswer } from '../../core/participant/responses';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TYPE } from '../../core/participant/wire';
@@ -373,6 +373,7 @@ export function participantRoutes(deps: Deps) {
       languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
       mediaChannelUrl: page.url,
       utm: { ...page.utm, ...input.utm },
+      hiddenFields: keepHiddenFields(channel?.hiddenFields ?? [], input.fields),
       tokenHash: hash,
       // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
       clientMatch: channel ? matcher.clientAddress(address) : null,

@@ -58,6 +58,8 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
     'consentSurveyVersion',
     'consentText',
     'consentTextSha256',
+    'utm',
+    'hiddenFields',
   ],
 };
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
-import { RETAKE_WINDOW_INVALID } from '../../core/model/mediaChannel';
+import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '../../core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 
 const channel = {
@@ -16,6 +16,7 @@ const channel = {
   type: 'Partner Website',
   isActive: true,
   retakeWindowDays: 30,
+  hiddenFields: [{ name: 'partner_ref', maxLength: 12 }],
   views: 0,
   share: 0,
   submissionsStarted: 4,
@@ -31,6 +32,11 @@ const served = [
   { id: 'later', oFormIdentity: 'later', title: 'Follow-up', version: 1, isApproved: false, starts: false },
 ];
 
+const problems = [
+  { id: '9:origin-not-allowed:https://wrong.example', mediaChannelId: 9, origin: 'https://wrong.example', cause: 'origin-not-allowed', firstSeen: '2024-05-02T08:00:00Z', lastSeen: '2024-05-03T09:30:00Z', count: 3 },
+  { id: '9:screener-mismatch:https://www.partner.example', mediaChannelId: 9, origin: 'https://www.partner.example', cause: 'screener-mismatch', firstSeen: '2024-05-01T08:00:00Z', lastSeen: '2024-05-01T08:00:00Z', count: 1 },
+];
+
 const handler: Handler = async (request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
   if (path === 'media-channels/9' && request.method === 'PATCH') {
@@ -40,6 +46,7 @@ const handler: Handler = async (request, url) => {
   if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
   if (path === 'screeners/5') return json(resourceDocument('screeners', { id: 5, title: 'Heart screener', sponsorId: 7, sponsorName: 'Acme Pharma' }));
   if (path === 'media-channels/9/served-surveys') return json(listDocument('served-surveys', served));
+  if (path === 'media-channels/9/embed-problems') return json(listDocument('embed-problems', problems));
   if (path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
   return undefined;
 };
@@ -146,5 +153,58 @@ describe('flow layout', () => {
     const b = placed.find((p) => p.node.id === 'b')!;
     const d = placed.find((p) => p.node.id === 'd')!;
     expect(b.y).not.toBe(d.y);
+  });
+});
+
+describe('Media channel embed problems, hidden fields and campaign link', () => {
+  const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
+
+  it('lists the embed problems seen, with origin, cause, count and times', async () => {
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
+    const table = await screen.findByRole('table', { name: 'Embed problems' });
+    const rows = within(table).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(0, 3).map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['https://wrong.example', "Page origin not allowed (not the channel's domain)", '3'],
+      ['https://www.partner.example', "Snippet's screener is not the channel's", '1'],
+    ]);
+    expect(screen.getByText('Hidden fields').parentElement?.textContent).toContain('data-field-partner_ref (at most 12)');
+  });
+
+  it('builds the participant link with campaign parameters, its QR code and an SVG download', async () => {
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
+    await screen.findByLabelText('Campaign link', { exact: true });
+    fireEvent.change(field('utm_source'), { target: { value: ' newsletter ' } });
+    fireEvent.change(field('utm_campaign'), { target: { value: 'spring drive' } });
+    const expected = `${window.location.origin}/take/9?utm_source=newsletter&utm_campaign=spring+drive`;
+    expect(field('Campaign link').value).toBe(expected);
+    expect(campaignLink('https://x.example/', 9, {})).toBe('https://x.example/take/9');
+    expect((screen.getByAltText(`QR code of ${expected}`) as HTMLImageElement).src).toMatch(/^data:image\/svg\+xml/);
+    const created: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL: (b: Blob) => (created.push(b), 'blob:qr'), revokeObjectURL: () => undefined }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    fireEvent.click(screen.getByRole('button', { name: 'Download QR code (SVG)' }));
+    expect(click).toHaveBeenCalledTimes(1);
+    expect(created[0]?.type).toBe('image/svg+xml');
+    expect(await created[0]!.text()).toMatch(/^<svg/);
+  });
+
+  it('edits hidden fields, refusing a bad name or a duplicate before sending', async () => {
+    const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
+    await waitFor(() => expect(field('Hidden field 1 name').value).toBe('partner_ref'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add hidden field' }));
+    fireEvent.change(field('Hidden field 2 name'), { target: { value: 'Click ID' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(HIDDEN_FIELD_NAME_INVALID)).toBeTruthy();
+    fireEvent.change(field('Hidden field 2 name'), { target: { value: 'partner_ref' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(HIDDEN_FIELD_DUPLICATE)).toBeTruthy();
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0);
+    fireEvent.change(field('Hidden field 2 name'), { target: { value: 'click-id' } });
+    fireEvent.change(field('Hidden field 2 max length'), { target: { value: '40' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove hidden field 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
+    const patch = server.requests.find((r) => r.method === 'PATCH')?.body as { data: { attributes: Record<string, unknown> } };
+    expect(patch.data.attributes.hiddenFields).toEqual([{ name: 'click-id', maxLength: 40 }]);
   });
 });

@@ -227,7 +227,7 @@ export const TOKEN_HEADER = 'Survey-Submission-Token';
 export async function startSubmission(
   h: ParticipantRequester,
   fixture: Pick<ParticipantFixture, 'oFormId' | 'mediaChannelId' | 'pages'>,
-  options: { language?: string; mediaChannelId?: number | null; mediaChannelUrl?: string; utm?: Record<string, string> } = {},
+  options: { language?: string; mediaChannelId?: number | null; mediaChannelUrl?: string; utm?: Record<string, string>; fields?: Record<string, string> } = {},
 ): Promise<{ submissionId: string; token: string; firstEntryId: string }> {
   const channel = options.mediaChannelId === undefined ? fixture.mediaChannelId : options.mediaChannelId;
   const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
@@ -240,6 +240,7 @@ export async function startSubmission(
           language: options.language ?? 'en',
           ...(options.mediaChannelUrl === undefined ? {} : { mediaChannelUrl: options.mediaChannelUrl }),
           ...(options.utm === undefined ? {} : { utm: options.utm }),
+          ...(options.fields === undefined ? {} : { fields: options.fields }),
         },
       },
     },
@@ -279,7 +280,7 @@ export async function answerPage(
 export async function runQualified(
   h: ParticipantRequester,
   fixture: ParticipantFixture,
-  options: { zip?: string; language?: string; mediaChannelUrl?: string; utm?: Record<string, string> } = {},
+  options: { zip?: string; language?: string; mediaChannelUrl?: string; utm?: Record<string, string>; fields?: Record<string, string> } = {},
 ): Promise<{ submissionId: string; token: string }> {
   const { zip: _zip, ...start } = options;
   const { submissionId, token, firstEntryId } = await startSubmission(h, fixture, start);

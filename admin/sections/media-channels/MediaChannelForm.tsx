@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
@@ -11,6 +12,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { fromRows, HiddenFieldsEditor, toRows } from './HiddenFieldsEditor';
 
 const FORM_ID = 'media-channel-form';
 
@@ -37,13 +39,17 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
   const screeners = useApi(screenersApi);
   const navigate = useNavigate();
   const screener = useAsync(() => screeners.get(screenerId), [screeners, screenerId]);
-  const form = useEntityForm({
-    title: channel?.title ?? '',
-    domain: channel?.domain ?? '',
-    type: channel?.type ?? '',
-    isActive: channel?.isActive ?? true,
-    retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
-  });
+  const [hiddenFields, setHiddenFields] = useState(() => toRows(channel?.hiddenFields));
+  const form = useEntityForm(
+    {
+      title: channel?.title ?? '',
+      domain: channel?.domain ?? '',
+      type: channel?.type ?? '',
+      isActive: channel?.isActive ?? true,
+      retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
+    },
+    { also: hiddenFields },
+  );
   const s = screener.data;
 
   useTopBar({
@@ -65,7 +71,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
     const days = values.retakeWindowDays.trim();
     // Left empty: the default; anything else not a number is refused by the schema (NaN is not a number).
     const retakeWindowDays = days === '' ? undefined : Number(days);
-    const input = form.parse(MediaChannelInput, { ...values, retakeWindowDays, screenerId: Number(screenerId) });
+    const input = form.parse(MediaChannelInput, { ...values, retakeWindowDays, hiddenFields: fromRows(hiddenFields), screenerId: Number(screenerId) });
     if (!input) return;
     const saved = channel ? await api.update(channel.id, input) : await api.create(input);
     navigate(pathTo('MediaChannelView', { id: saved.id }));
@@ -90,6 +96,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
         />
         <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
       </div>
+      <HiddenFieldsEditor rows={hiddenFields} onChange={setHiddenFields} error={form.errors.hiddenFields} />
     </form>
   );
 }

@@ -3,8 +3,12 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '../../../core/api/client';
 import { mediaChannelsApi } from '../../../core/api/mediaChannels';
 import { screenersApi } from '../../../core/api/screeners';
-import { embedSnippet, participantPageUrl, type MediaChannel } from '../../../core/model/mediaChannel';
 import { HOST_EVENTS } from '../../../core/participant/hostEvents';
+import { campaignLink, embedSnippet, participantPageUrl, type MediaChannel } from '../../../core/model/mediaChannel';
+import { EMBED_PROBLEM_LABELS } from '../../../core/participant/embedProblems';
+import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '../../../core/participant/attribution';
+import { TextField } from '../../components/form/TextField';
+import { download, qrPng, qrSvg } from './qrDownload';
 import { surveyLabel } from '../../../core/model/surveyNaming';
 import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
@@ -134,6 +138,111 @@ export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
   );
 }
 
+export const QR_PNG_FAILED = 'This browser could not draw the PNG: download the SVG instead.';
+
+/** The participant page with campaign parameters, its QR code, and the code as PNG and SVG files. */
+export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
+  const [utm, setUtm] = useState<Partial<Record<UtmParameter, string>>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const [result, setResult] = useCopyResult();
+  const link = campaignLink(window.location.origin, channel.id, utm);
+  const tooLong = UTM_PARAMETERS.find((name) => (utm[name]?.trim().length ?? 0) > UTM_MAX_LENGTH);
+  const file = `media-channel-${channel.id}-qr`;
+  return (
+    <section className="panel" id="link-builder" aria-labelledby="link-builder-title">
+      <h2 id="link-builder-title">Campaign Link</h2>
+      <p className="muted">The participant page with campaign parameters: runs through it are counted by source and campaign in the funnel.</p>
+      <div className="form-grid">
+        {UTM_PARAMETERS.map((name) => (
+          <TextField
+            key={name}
+            label={name}
+            name={`link-${name}`}
+            maxLength={UTM_MAX_LENGTH}
+            value={utm[name] ?? ''}
+            error={tooLong === name ? `At most ${UTM_MAX_LENGTH} characters.` : undefined}
+            onChange={(value) => setUtm((previous) => ({ ...previous, [name]: value }))}
+          />
+        ))}
+      </div>
+      <input ref={field} className="input snippet" aria-label="Campaign link" readOnly value={link} onFocus={(event) => event.target.select()} />
+      <div className="button-row">
+        <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}>
+          Copy campaign link
+        </button>
+        <button type="button" className="btn btn-small btn-secondary" onClick={() => download(new Blob([qrSvg(link)], { type: 'image/svg+xml' }), `${file}.svg`)}>
+          Download QR code (SVG)
+        </button>
+        <button
+          type="button"
+          className="btn btn-small btn-secondary"
+          onClick={async () => {
+            const png = await qrPng(link);
+            setProblem(png ? null : QR_PNG_FAILED);
+            if (png) download(png, `${file}.png`);
+          }}
+        >
+          Download QR code (PNG)
+        </button>
+      </div>
+      <img className="totp-qr" src={qrCodeSource(link)} width={160} height={160} alt={`QR code of ${link}`} />
+      {problem && (
+        <p className="form-errors" role="alert">
+          {problem}
+        </p>
+      )}
+      <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
+        {result ?? ''}
+      </p>
+    </section>
+  );
+}
+
+/** The last distinct problems seen on partner pages (origin, cause, how often, when), so staff can tell a partner what to fix. */
+export function EmbedProblemsPanel({ channel }: { channel: MediaChannel }) {
+  const api = useApi(mediaChannelsApi);
+  const problems = useAsync(() => api.embedProblems(channel.id), [api, channel.id]);
+  const rows = problems.data ?? [];
+  return (
+    <section className="panel" id="embed-problems" aria-labelledby="embed-problems-title">
+      <h2 id="embed-problems-title">Embed Problems</h2>
+      {problems.error ? (
+        <p className="form-errors" role="alert">
+          Could not load the embed problems.
+        </p>
+      ) : !problems.data ? (
+        <p className="muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">No problem seen on a partner page.</p>
+      ) : (
+        <table className="table" aria-label="Embed problems">
+          <thead>
+            <tr>
+              <th scope="col">Page origin</th>
+              <th scope="col">Cause</th>
+              <th scope="col">Count</th>
+              <th scope="col">First seen</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <td>{p.origin}</td>
+                <td>{EMBED_PROBLEM_LABELS[p.cause] ?? p.cause}</td>
+                <td>{p.count}</td>
+                <td>{formatDateTime(p.firstSeen)}</td>
+                <td>{formatDateTime(p.lastSeen)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 /** What the channel serves participants now (the participant start's own answer), then the surveys it names. */
 function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
   const api = useApi(mediaChannelsApi);
@@ -252,6 +361,10 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
             { label: L.type, value: channel.type },
             { label: L.isActive, value: <StatusBadge active={channel.isActive} /> },
             { label: L.retakeWindowDays, value: channel.retakeWindowDays === 0 ? '0 (retakes allowed)' : channel.retakeWindowDays },
+            {
+              label: 'Hidden fields',
+              value: channel.hiddenFields.length ? channel.hiddenFields.map((f) => `data-field-${f.name} (at most ${f.maxLength})`).join(', ') : 'None',
+            },
             { label: L.screenerName, value: <Link to={pathTo('ScreenerView', { screenerId: channel.screenerId })}>{channel.screenerName}</Link> },
             { label: L.sponsorName, value: <Link to={pathTo('SponsorsView', { id: channel.sponsorId })}>{channel.sponsorName}</Link> },
             { label: L.views, value: channel.views },
@@ -268,6 +381,8 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
       <FunnelPanel filters={{ mediaChannelId: channel.id }} of={channel.title} groupBy="source" />
       <SnippetPanel channel={channel} />
       <ParticipantLinkPanel channel={channel} />
+      <LinkBuilderPanel channel={channel} />
+      <EmbedProblemsPanel channel={channel} />
       <SurveyLinksPanel channel={channel} />
       <ChannelPreviewPanel channel={channel} />
     </>

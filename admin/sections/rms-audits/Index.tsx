@@ -72,6 +72,21 @@ function Response({ audit }: { audit: RmsAudit }) {
   );
 }
 
+/** Where the contact came from: the campaign parameters and the channel's hidden fields of its run, as name = value. */
+export function Attribution({ audit }: { audit: RmsAudit }) {
+  const pairs = [...Object.entries(audit.utm ?? {}), ...Object.entries(audit.hiddenFields ?? {})];
+  if (pairs.length === 0) return null;
+  return (
+    <dl className="attribution" aria-label={`Attribution of contact ${audit.contactId}`}>
+      {pairs.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt> <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** The contact's consent proof: when, language and survey version, with the text as shown and its hash to expand. */
 function Consent({ audit }: { audit: RmsAudit }) {
   if (!audit.consentedAt) return null;
@@ -195,6 +210,7 @@ export default function RmsAuditsIndex() {
       exportFields: ['consentedAt', 'consentLanguage', 'consentSurveyVersion', 'consentTextSha256', 'consentText'],
       cell: (a) => <Consent audit={a} />,
     },
+    { id: 'attribution', header: 'Attribution', exportFields: ['utm', 'hiddenFields'], cell: (a) => <Attribution audit={a} /> },
     { id: 'response', header: 'Response', exportFields: ['responseMessage'], cell: (a) => <Response audit={a} /> },
     {
       id: 'actions',

@@ -1,0 +1,2 @@
+ALTER TABLE "media_channels" ADD COLUMN "hidden_fields" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "o_form_submissions" ADD COLUMN "hidden_fields" jsonb DEFAULT '{}'::jsonb NOT NULL;
