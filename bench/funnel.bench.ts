@@ -24,9 +24,12 @@ const SITES_PER_ENGAGEMENT = 5;
 const DAYS = 730;
 const scaleNote = SCALE === 1 ? '' : `, BENCH_SCALE=${SCALE}`;
 
-const QUERIES: { label: string; query: string; budget: number }[] = [
+/** `writes`: submissions whose status changes before each call (each marks its day's bucket stale). */
+const QUERIES: { label: string; query: string; budget: number; writes?: number }[] = [
   { label: 'one engagement, groupBy=week', query: 'engagementId=3&groupBy=week', budget: 300 },
   { label: 'unfiltered', query: '', budget: 500 },
+  { label: 'one engagement, groupBy=week, 10 submissions changed before each call', query: 'engagementId=3&groupBy=week', budget: 300, writes: 10 },
+  { label: 'unfiltered, 10 submissions changed before each call', query: '', budget: 500, writes: 10 },
 ];
 
 export default function funnel(): Promise<BenchRow[]> {
@@ -41,12 +44,24 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
     const started = performance.now();
     await generate(b.db);
     process.stderr.write(`bench: funnel (${kind}): data generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    // The first read counts every bucket the seed marked (the migration does the same for an
+    // existing installation): once, reported, not measured.
+    const t = performance.now();
+    await b.app.request('/api/recruitment-funnel', { headers: { Authorization: `Bearer ${b.token}` } });
+    process.stderr.write(`bench: funnel (${kind}): first read, every bucket counted, ${(performance.now() - t).toFixed(0)} ms\n`);
     const rows: BenchRow[] = [];
-    for (const { label, query, budget } of QUERIES) {
+    let round = 0;
+    for (const { label, query, budget, writes } of QUERIES) {
       const url = `/api/recruitment-funnel${query ? `?${query}` : ''}`;
       let first: unknown = null;
       const { p50, p95 } = await measure(
         async () => {
+          if (writes) {
+            // Spread over the two years and the engagements, as participants and callbacks would write.
+            round += 1;
+            const ids = Array.from({ length: writes }, (_, i) => ((round * 7919 + i * 104729) % SUBMISSIONS) + 1);
+            await b.db.execute(sql.raw(`update o_form_submissions set status = case when status = 'abandoned' then 'in_progress' else 'abandoned' end where id in (${ids.join(',')}) and status <> 'completed'`));
+          }
           const res = await b.app.request(url, { headers: { Authorization: `Bearer ${b.token}` } });
           if (res.status !== 200) throw new Error(`${url}: status ${res.status} ${await res.text()}`);
           const doc = (await res.json()) as { data: { attributes: Record<string, number> }[] };
