@@ -13,6 +13,9 @@ import type { Db } from '../db/open';
 import { intArray, rowsOf, textArray } from '../db/rows';
 import { ROLLUP_COLUMNS, stageCountColumns, submissionsFrom } from './stages';
 
+/** Up to this many marked buckets are recomputed bucket by bucket through the indexes. */
+const FEW_BUCKETS = 200;
+
 /**
  * Recomputes the buckets marked since the last read. The marks are taken in a transaction that
  * first waits for every transaction still marking (a table lock that conflicts with their
@@ -39,17 +42,41 @@ export async function refreshFunnelRollup(db: Db): Promise<number> {
         delete from funnel_day_counts r
         using unnest(${days}::date[], ${forms}::int[]) as b(day, o_form_id)
         where r.day = b.day and r.o_form_id = b.o_form_id`);
-      // Each bucket is a range of the submissions' (o_form_id, created) index.
+      // A few buckets (what a read finds after the events since the last one): each bucket's
+      // submissions by a range of their (o_form_id, created) index, and only theirs joined to
+      // contacts, referrals and deliveries by index (nested loops; the planner would otherwise
+      // hash whole tables for a handful of rows). Many buckets (the first read after the
+      // migration): one pass over the submissions, hashed on (day, version).
+      const few = claimed.length <= FEW_BUCKETS;
+      const inBuckets = few
+        ? sql`(
+        select s0.*, b.day as bucket_day
+        from unnest(${days}::date[], ${forms}::int[]) as b(day, o_form_id)
+        cross join lateral (
+          select * from o_form_submissions x
+          where x.o_form_id = b.o_form_id
+            and x.created >= b.day::timestamp at time zone 'UTC'
+            and x.created < (b.day + 1)::timestamp at time zone 'UTC'
+            and x.started_at is not null
+          offset 0
+        ) s0
+      )`
+        : sql`(
+        select x.*, b.day as bucket_day
+        from o_form_submissions x
+        join unnest(${days}::date[], ${forms}::int[]) as b(day, o_form_id)
+          on b.o_form_id = x.o_form_id and b.day = (x.created at time zone 'UTC')::date
+        where x.started_at is not null
+      )`;
+      if (few) {
+        await tx.execute(sql`set local enable_hashjoin = off`);
+        await tx.execute(sql`set local enable_mergejoin = off`);
+      }
       await tx.execute(sql`
         insert into funnel_day_counts (day, o_form_id, media_channel_id, ${columns})
-        select b.day, s.o_form_id, s.media_channel_id, ${stageCountColumns()}
-        ${submissionsFrom()}
-        join unnest(${days}::date[], ${forms}::int[]) as b(day, o_form_id)
-          on s.o_form_id = b.o_form_id
-         and s.created >= b.day::timestamp at time zone 'UTC'
-         and s.created < (b.day + 1)::timestamp at time zone 'UTC'
-        where s.started_at is not null
-        group by b.day, s.o_form_id, s.media_channel_id`);
+        select s.bucket_day, s.o_form_id, s.media_channel_id, ${stageCountColumns()}
+        ${submissionsFrom(inBuckets)}
+        group by s.bucket_day, s.o_form_id, s.media_channel_id`);
     });
   } catch (error) {
     // Not counted: the buckets stay marked for the next read.

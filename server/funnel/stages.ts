@@ -135,9 +135,13 @@ function viewConditions(request: FunnelRequest): SQL[] | null {
 
 const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
 
-/** The submissions with what their stages read: s, its survey version f, engagement e, channel mc, contact ct, its site esl and referral rf. */
-export const submissionsFrom = (): SQL => sql`
-    from o_form_submissions s
+/**
+ * The submissions with what their stages read: s, its survey version f, engagement e, channel mc,
+ * contact ct, its site esl and referral rf. `submissions` narrows s to a subquery of
+ * o_form_submissions rows (the rollup's buckets), so the joins start from those few.
+ */
+export const submissionsFrom = (submissions: SQL = sql`o_form_submissions`): SQL => sql`
+    from ${submissions} s
     join o_forms f on f.id = s.o_form_id
     join engagements e on e.id = f.engagement_id
     left join media_channels mc on mc.id = s.media_channel_id
