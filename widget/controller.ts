@@ -127,14 +127,9 @@ export function createController(options: ControllerOptions): Controller {
       } catch (error) {
         // The server names an embed problem in one line (its detail): the console says it as is.
         const problem = (error as HttpError).problem?.detail;
-        if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
-          dead = true;
-          if (!logged) console.error(`[trial widget] ${problem ?? `media channel "${options.mediaChannelId}" with screener "${options.screenerId}" is unknown to ${options.apiOrigin} (HTTP ${error.status}).`}`);
-        } else if (!logged && problem) {
-          console.error(`[trial widget] ${problem}`);
-        } else if (!logged && !(error instanceof OutcomeReached)) {
-          console.error(`[trial widget] could not reach ${options.apiOrigin}:`, error);
-        }
+        if (error instanceof HttpError && error.status >= 400 && error.status < 500) dead = true;
+        if (!logged && (problem || dead)) console.error(`[trial widget] ${problem ?? `media channel ${options.mediaChannelId}: ${error}`}`);
+        else if (!logged && !(error instanceof OutcomeReached)) console.error(`[trial widget] could not reach ${options.apiOrigin}:`, error);
         logged = true;
         throw error;
       }

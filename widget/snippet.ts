@@ -17,8 +17,8 @@ export function readSnippet(element: HTMLElement): SnippetResult {
   if (rawLanguage && !language) return { ok: false, problem: `data-language "${rawLanguage}" is not a language code such as en or es-MX.` };
   if (!ID.test(mediaChannelId)) return { ok: false, problem: 'data-media-channel-id is missing or not a valid id.', language };
   if (!ID.test(screenerId)) return { ok: false, problem: 'data-screener-id is missing or not a valid id.', language };
-  // Hidden fields: every data-field-<name>, cut to what the API takes (the channel decides what it keeps).
+  // Hidden fields: every data-field-<name> (the channel decides which it keeps, and how long).
   let fields: Record<string, string> | undefined;
-  for (const name of element.getAttributeNames()) if (name.startsWith('data-field-')) (fields ??= {})[name.slice(11)] = element.getAttribute(name)!.slice(0, 2000);
+  for (const { name, value } of element.attributes) if (name.startsWith('data-field-')) (fields ??= {})[name.slice(11)] = value;
   return { ok: true, options: { mediaChannelId, screenerId, language, fields }, language };
 }

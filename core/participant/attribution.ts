@@ -42,9 +42,6 @@ export function pageAttribution(raw: string): { url: string | null; utm: Utm } {
   return { url: `${url.origin}${url.pathname}`, utm };
 }
 
-/** The longest hidden field value accepted on the wire (the widget cuts what it reads to this); the channel's own limit decides what is kept. */
-export const HIDDEN_FIELD_VALUE_MAX = 2000;
-
 /**
  * The hidden fields kept of those a page sent: only the channel's declared names, trimmed and
  * non-empty, each at most its declared length (a longer value is dropped, not cut: a cut

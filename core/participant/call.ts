@@ -59,7 +59,7 @@ export function createParticipantCaller(options: ParticipantCallOptions): Partic
       const url = `${options.apiOrigin}/api/o-forms${path}${channel === null ? '' : `${path.includes('?') ? '&' : '?'}mediaChannelId=${encodeURIComponent(channel)}`}`;
       const response = await doFetch(url, { method, headers, credentials: 'omit', body: body && JSON.stringify(body) });
       caller.token = response.headers.get(SUBMISSION_TOKEN_HEADER) ?? caller.token;
-      if (!response.ok && response.status !== 422) throw new HttpError(response.status, (await response.json().catch(() => null))?.errors?.[0]);
+      if (!response.ok && response.status !== 422) throw new HttpError(response.status, (await response.json().catch(() => 0))?.errors?.[0]);
       const text = await response.text();
       const doc = JSON.parse(text || '{}');
       options.check?.(answer, response.status, doc);

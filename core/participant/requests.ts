@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
 import { message } from '../validation/messages';
-import { HIDDEN_FIELD_VALUE_MAX, httpUrl, PAGE_URL_MAX_LENGTH, UTM_MAX_LENGTH } from './attribution';
+import { httpUrl, PAGE_URL_MAX_LENGTH, UTM_MAX_LENGTH } from './attribution';
 
 const MAX_ID = 2_147_483_647;
 
@@ -48,13 +48,13 @@ export const SubmissionAttributes = v.object({
   ),
   /** Campaign parameters sent on their own; each wins over the same one read from mediaChannelUrl. */
   utm: v.optional(v.nullable(UtmAttributes), null),
-  /** Hidden fields (the snippet's data-field-<name> attributes): only those the channel declares are kept. */
+  /** Hidden fields (the snippet's data-field-<name> attributes, as they are): only those the channel declares are kept, each within its length. */
   fields: v.optional(
     v.nullable(
       v.pipe(
         v.unknown(),
         v.check((fields) => typeof fields === 'object' && !Array.isArray(fields), HIDDEN_FIELDS_INVALID),
-        v.record(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(HIDDEN_FIELDS_INVALID), v.maxLength(HIDDEN_FIELD_VALUE_MAX, message('max', { length: HIDDEN_FIELD_VALUE_MAX })))),
+        v.record(v.pipe(v.string(), v.maxLength(64)), v.string(HIDDEN_FIELDS_INVALID)),
         v.check((fields) => Object.keys(fields).length <= 50, HIDDEN_FIELDS_INVALID),
       ),
     ),

@@ -18,9 +18,9 @@ describe('readSnippet', () => {
     });
   });
 
-  it('reads the hidden fields (data-field-<name>), each cut to 2000 characters', () => {
+  it('reads the hidden fields (data-field-<name>) as they are', () => {
     const result = readSnippet(script({ 'data-media-channel-id': '12', 'data-screener-id': '7', 'data-field-partner_ref': 'abc', 'data-field-click-id': 'x'.repeat(2100) }));
-    expect(result.ok && result.options.fields).toEqual({ partner_ref: 'abc', 'click-id': 'x'.repeat(2000) });
+    expect(result.ok && result.options.fields).toEqual({ partner_ref: 'abc', 'click-id': 'x'.repeat(2100) });
   });
 
   it.each([

@@ -344,7 +344,7 @@ describe('the run', () => {
     await until(root, (r) => $(r, '[role=alert]'));
     expect($(root, '[role=alert] p')?.textContent).toBe('This questionnaire could not be loaded. Please let the website owner know.');
     expect(errors).toHaveBeenCalledTimes(1);
-    expect(String(errors.mock.calls[0]?.[0])).toMatch(/media channel "1"/);
+    expect(String(errors.mock.calls[0]?.[0])).toBe('[trial widget] media channel 1: Error: HTTP 404');
   });
 
   it("an embed problem the server names is the console's one line, and the participant's message stays calm", async () => {
