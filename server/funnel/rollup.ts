@@ -24,6 +24,9 @@ const FEW_BUCKETS = 200;
  * next read. Two readers at once: the second finds the marks taken.
  */
 export async function refreshFunnelRollup(db: Db): Promise<number> {
+  // Nothing marked (the usual read): no transaction and no lock. A mark not yet committed belongs
+  // to a write not yet committed either, which this read would not see anyway.
+  if (rowsOf(await db.execute(sql`select 1 from funnel_dirty limit 1`)).length === 0) return 0;
   const claimed = await db.transaction(async (tx) => {
     await tx.execute(sql`lock table funnel_dirty in share row exclusive mode`);
     return rowsOf(await tx.execute(sql`delete from funnel_dirty returning to_char(day, 'YYYY-MM-DD') as day, o_form_id`));
