@@ -1,0 +1,132 @@
+/**
+ * Self-diagnosis on real partner pages (another origin, a strict CSP): each embed problem names
+ * its cause in one console line while the participant reads a calm message, and the problems
+ * seen from partner pages are listed for staff on the channel. One server (its own, with the
+ * demo data) and one browser.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { launchBrowser } from './browser';
+import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { adminToken, apiCaller } from './admin-session';
+import { demoChannel } from '../../server/db/demo';
+import { mediaChannels } from '../../server/db/schema';
+
+let server: RunningServer;
+let browser: Browser;
+let partner: PartnerSite;
+let elsewhere: PartnerSite;
+let channelId = '';
+let screenerId = '';
+let inactiveId = '';
+let api: ReturnType<typeof apiCaller>;
+
+beforeAll(async () => {
+  const dataDir = tempDataDir();
+  await prepareDataDir(dataDir, async (db) => {
+    const demo = await demoChannel(db);
+    if (!demo) throw new Error('no demo channel');
+    channelId = String(demo.mediaChannelId);
+    screenerId = String(demo.screenerId);
+    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
+    const [off] = await db
+      .insert(mediaChannels)
+      .values({ title: 'Switched off', domain: PARTNER_HOST, screenerId: demo.screenerId, type: 'Partner Website', isActive: false })
+      .returning({ id: mediaChannels.id });
+    inactiveId = String(off!.id);
+  });
+  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
+  const token = await adminToken(server.url);
+  api = apiCaller(server.url, () => token);
+  partner = await startPartnerSite(server.url);
+  elsewhere = await startPartnerSite(server.url, 'elsewhere.localhost');
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await partner?.close();
+  await elsewhere?.close();
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+const W = '[data-trial-widget]';
+const page = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body><h1>Partner</h1>${body}</body></html>`;
+const CALM = 'This questionnaire could not be loaded. Please let the website owner know.';
+
+/** Opens `url`, waits for the widget's card to show `text`, answers the console's widget lines and what the participant reads. */
+async function open(url: string, text: string) {
+  const p = await newParticipant(browser);
+  try {
+    await p.page.goto(url);
+    await p.page.locator(`${W} .tw-card`, { hasText: text }).waitFor();
+    const shown = await p.page.locator(`${W} .tw-card`).innerText();
+    const lines = p.consoleErrors.filter((l) => l.startsWith('[trial widget]'));
+    const csp = p.problems.filter((l) => l.startsWith('CSP'));
+    return { shown, lines, csp };
+  } finally {
+    await p.context.close();
+  }
+}
+
+describe('the widget names what is wrong with its snippet', () => {
+  it("a page whose origin is not the channel's domain: the domain allowed, in one console line", async () => {
+    const url = elsewhere.page('/wrong-domain', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`));
+    const { shown, lines, csp } = await open(url, CALM);
+    expect(shown).toContain(CALM);
+    expect(lines).toEqual([`[trial widget] This page's origin ${elsewhere.url} may not run media channel ${channelId}: its domain is ${PARTNER_HOST}. Embed the snippet on ${PARTNER_HOST}, or change the channel's domain.`]);
+    expect(csp).toEqual([]);
+  });
+
+  it('an unknown channel', async () => {
+    const url = partner.page('/unknown-channel', page(`<div data-trial-widget></div>${snippet(server.url, '987654', screenerId)}`));
+    const { shown, lines } = await open(url, CALM);
+    expect(shown).toContain(CALM);
+    expect(lines).toEqual(['[trial widget] There is no media channel 987654: check data-media-channel-id in the snippet.']);
+  });
+
+  it("a screener that is not the channel's: the right data-screener-id", async () => {
+    const url = partner.page('/wrong-screener', page(`<div data-trial-widget></div>${snippet(server.url, channelId, '424242')}`));
+    const { shown, lines } = await open(url, CALM);
+    expect(shown).toContain(CALM);
+    expect(lines).toEqual([`[trial widget] Media channel ${channelId} runs screener ${screenerId}, not 424242: set data-screener-id="${screenerId}" in the snippet.`]);
+  });
+
+  it("a channel switched off: the survey's not-active message for the participant", async () => {
+    const url = partner.page('/inactive', page(`<div data-trial-widget></div>${snippet(server.url, inactiveId, screenerId)}`));
+    const p = await newParticipant(browser);
+    await p.page.goto(url);
+    await p.page.locator(`${W} [data-outcome=notActive]`).waitFor();
+    await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
+      `[trial widget] Media channel ${inactiveId} is switched off: participants see the survey's not-active message.`,
+    ]);
+    await p.context.close();
+  });
+
+  it('a snippet whose target is not on the page', async () => {
+    const p = await newParticipant(browser);
+    await p.page.goto(partner.page('/no-target', page(snippet(server.url, channelId, screenerId, 'data-target="#nowhere"'))));
+    await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
+      '[trial widget] data-target "#nowhere" names no element free for the widget on this page.',
+    ]);
+    expect(await p.page.locator(W).count()).toBe(0);
+    await p.context.close();
+  });
+
+  it('lists the problems seen from partner pages on the channel for staff', async () => {
+    const channel = await api<{ data: { attributes: { origin: string; cause: string; count: number }[] } }>(`media-channels/${channelId}/embed-problems`);
+    const seen = (channel.data as unknown as { attributes: { origin: string; cause: string; count: number } }[]).map((r) => r.attributes);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ origin: elsewhere.url, cause: 'origin-not-allowed', count: 1 }),
+        expect.objectContaining({ origin: partner.url, cause: 'screener-mismatch', count: 1 }),
+      ]),
+    );
+    const off = await api<{ data: { attributes: { origin: string; cause: string } }[] }>(`media-channels/${inactiveId}/embed-problems`);
+    expect(off.data.map((r) => r.attributes)).toEqual([expect.objectContaining({ origin: partner.url, cause: 'channel-inactive' })]);
+  });
+});
