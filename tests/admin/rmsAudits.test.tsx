@@ -65,6 +65,19 @@ describe('RMS audits', () => {
     expect(within(rows[1]!).queryByText('Possible retake')).toBeNull();
   });
 
+  it("shows where a contact came from: its campaign parameters and the channel's hidden fields", async () => {
+    const base = server();
+    const attribution = { utm: { utm_source: 'newsletter', utm_campaign: 'spring' }, hiddenFields: { partner_ref: 'ref-9' } };
+    const handler: Handler = (request, url) =>
+      url.pathname === '/api/rms-audits' && request.method === 'GET'
+        ? json({ data: [audit(2, 41, attribution), audit(1, 40, { ...DELIVERED, utm: {}, hiddenFields: {} })], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } })
+        : base(request, url);
+    renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler });
+    const shown = await screen.findByLabelText('Attribution of contact 41');
+    expect([...shown.querySelectorAll('div')].map((d) => d.textContent)).toEqual(['utm_source newsletter', 'utm_campaign spring', 'partner_ref ref-9']);
+    expect(screen.queryByLabelText('Attribution of contact 40')).toBeNull();
+  });
+
   it('lists audits newest first with their record system, outcome and the response to expand', async () => {
     const { server: api } = renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler: server() });
     const table = await screen.findByRole('table');
