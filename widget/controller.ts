@@ -5,14 +5,15 @@
  * read, and the one console error a dead end deserves.
  */
 import { chooseLanguage } from '../core/i18n/participant';
-import { createRunner, OutcomeReached, type Phase, type Runner } from '../core/oform/runner';
+import { createRunner, OutcomeReached, type Runner } from '../core/oform/runner';
 import { createParticipantCaller } from '../core/participant/call';
 import { HttpError } from '../core/participant/httpError';
 import { startCalls } from '../core/participant/start';
 import type { ParticipantTransport, ParticipantTransportOptions } from '../core/participant/transport';
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
-import { hostEvents } from './hostEvents';
+import { hostEvents, SHOWING } from './hostEvents';
 import { runStore } from './storage';
+import { loadStrings } from './strings';
 
 export type { ControllerOptions, WidgetTransport };
 
@@ -51,8 +52,6 @@ export function onceSeen(host: Element, seen: () => void): () => void {
   return () => observer.disconnect();
 }
 
-/** The phases in which the widget shows something of the channel (not loading, not an error). */
-const SHOWING: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };
 
 /** The calls made after the first page, in the second file: each waits for it on first use. */
 const LATER_CALLS = [
@@ -117,14 +116,22 @@ export function createController(options: ControllerOptions): Controller {
       later,
     );
   let logged = false;
+  const browserLanguages = options.browserLanguages ?? (typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]));
+  // The snippet's language (a malformed one is dropped by readSnippet), else the browser's, else English.
+  const wanted = [options.language, ...browserLanguages];
+  const choose = (survey: { languages?: string[] }) => chooseLanguage(survey.languages ?? ['en'], wanted);
+  // Spanish strings start loading with the survey; the first page (or a dead end) waits for them if they are the ones.
+  const strings = loadStrings(wanted);
   const transport: WidgetTransport = {
     ...base,
     async loadSurvey(identity) {
       try {
         const survey = await base.loadSurvey(identity);
         options.onStyles?.(survey.styles);
+        await loadStrings([choose(survey)]);
         return survey;
       } catch (error) {
+        await strings;
         // The server names an embed problem in one line (its detail): the console says it as is.
         const problem = (error as HttpError).problem?.detail;
         if (error instanceof HttpError && error.status >= 400 && error.status < 500) dead = true;
@@ -137,13 +144,13 @@ export function createController(options: ControllerOptions): Controller {
   };
   const resume = store?.read() ?? null;
   const events = !preview && options.host ? hostEvents(options.host, options, resume) : null;
-  const browserLanguages = options.browserLanguages ?? (typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]));
   const runner = createRunner({
     transport,
     identity: options.identity ?? '',
     preview,
-    language: options.language ?? browserLanguages[0] ?? 'en',
-    chooseLanguage: (survey) => chooseLanguage(survey.languages ?? ['en'], [options.language, ...browserLanguages]),
+    // Until the survey is known (loading, a dead end): English or Spanish, as the widget's own strings go.
+    language: chooseLanguage(['en', 'es'], wanted),
+    chooseLanguage: choose,
     resume,
     later,
     // A submission the server no longer opens for this token: start afresh rather than loop.

@@ -16,8 +16,8 @@ const MOUNTED = 'data-trial-widget-mounted';
 const TARGET = 'data-trial-widget';
 const SNIPPET = 'script[src*="widget.js"]';
 
-/** The page's mounted widgets: host element, channel:screener and mount index. */
-const mounted: [Element, string, number][] = [];
+/** The page's mounted widgets: host element and channel:screener. */
+const mounted: [Element, string][] = [];
 
 const isFree = (el: Element | null): el is HTMLElement => !!el?.hasAttribute(TARGET) && !el.hasAttribute(MOUNTED);
 
@@ -50,16 +50,11 @@ function targetFor(script: HTMLScriptElement): HTMLElement | null {
 
 /**
  * This mount's place among the page's widgets of the same channel and screener still on the
- * page, in document order: 0 for the first (or the first index no such widget holds). Stable
- * across reloads of the page and across an SPA's route changes (which remove the old widget's
- * element), so a stored run is found again.
+ * page: 0 for the first. Snippets mount in document order, so it is stable across reloads of the
+ * page, and across an SPA's route changes (which remove the old widget's element): a stored run
+ * is found again (./storage.ts keeps two live mounts from ever sharing a key).
  */
-function mountIndex(host: Element, run: string): number {
-  const live = mounted.filter((m) => m[1] === run && m[0].isConnected);
-  let index = live.filter((m) => m[0].compareDocumentPosition(host) & 4).length;
-  while (live.some((m) => m[2] === index)) index++;
-  return index;
-}
+const mountIndex = (run: string) => mounted.filter((m) => m[1] === run && m[0].isConnected).length;
 
 function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: string) {
   // Every widget's element carries data-trial-widget, the one a data-target named or made here too.
@@ -72,8 +67,8 @@ function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: str
     return;
   }
   const run = `${snippet.options.mediaChannelId}:${snippet.options.screenerId}`;
-  const index = mountIndex(container, run);
-  mounted.push([container, run, index]);
+  const index = mountIndex(run);
+  mounted.push([container, run]);
   container.setAttribute('data-trial-widget-mount', String(index));
   // The first widget of a run keeps the plain storage key; a second one on the page its own.
   mount(container, { ...snippet.options, apiOrigin, mountKey: index ? String(index) : undefined });
@@ -86,7 +81,7 @@ function mountAll() {
     try {
       const target = targetFor(script);
       if (target) mountOne(target, readSnippet(script), new URL(script.src, document.baseURI).origin);
-      else console.error(`[trial widget] data-target "${script.dataset.target}" names no element free for the widget on this page.`);
+      else console.error(`[trial widget] data-target "${script.dataset.target}" matches no free element on this page.`);
     } catch (error) {
       console.error('[trial widget] could not start:', error);
     }

@@ -7,12 +7,13 @@
 import type { Phase, RunnerState } from '../core/oform/runner';
 import type { HostEventName } from '../core/participant/hostEvents';
 
-const STEP: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };
+/** The phases in which the widget shows something of the channel (not loading, not an error). */
+export const SHOWING: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };
 
 /** Returns what to call on each state of the run (with its submission) and the `view` to fire once seen. */
 export function hostEvents(host: HTMLElement, ids: { mediaChannelId: string; screenerId: string }, resumed: { submissionId?: string | null; step?: string } | null) {
   const fire = (name: HostEventName, detail?: object) =>
-    host.dispatchEvent(new CustomEvent(`trial-widget:${name}`, { bubbles: true, composed: true, detail: { mediaChannelId: ids.mediaChannelId, screenerId: ids.screenerId, ...detail } }));
+    host.dispatchEvent(new CustomEvent(`trial-widget:${name}`, { bubbles: true, detail: { mediaChannelId: ids.mediaChannelId, screenerId: ids.screenerId, ...detail } }));
   let step: string | undefined;
   let submission = resumed?.submissionId;
   return {
@@ -22,8 +23,8 @@ export function hostEvents(host: HTMLElement, ids: { mediaChannelId: string; scr
         submission = submissionId;
         fire('start');
       }
-      if (!STEP[s.phase]) return;
-      const at = s.phase === 'page' ? `page:${s.page?.identity}` : s.phase;
+      if (!SHOWING[s.phase]) return;
+      const at = s.phase + s.page?.identity;
       if (at === step) return;
       // The first step shown on this page load is no move, and an outcome restored by a reload no new one.
       const first = step === undefined;

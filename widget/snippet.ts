@@ -14,7 +14,7 @@ export function readSnippet(element: HTMLElement): SnippetResult {
   const screenerId = element.getAttribute('data-screener-id')?.trim() ?? '';
   const rawLanguage = element.getAttribute('data-language')?.trim();
   const language = rawLanguage && LANGUAGE.test(rawLanguage) ? rawLanguage : undefined;
-  if (rawLanguage && !language) return { ok: false, problem: `data-language "${rawLanguage}" is not a language code such as en or es-MX.` };
+  // A bad language never hides the survey: the browser's language (or English) is used instead.
   if (!ID.test(mediaChannelId)) return { ok: false, problem: 'data-media-channel-id is missing or not a valid id.', language };
   if (!ID.test(screenerId)) return { ok: false, problem: 'data-screener-id is missing or not a valid id.', language };
   // Hidden fields: every data-field-<name> (the channel decides which it keeps, and how long).

@@ -1,7 +1,8 @@
 /**
- * Strings participants read in the widget up to the survey's outcome, per language; English is
+ * Strings participants read in the widget up to the survey's outcome, in English; English is
  * the fallback. The steps after the survey have theirs in ./participantSteps.ts (the widget loads
- * them with those steps).
+ * them with those steps), and Spanish for both is in ./participantEs.ts, a chunk the widget
+ * loads only for a Spanish-speaking participant.
  */
 import { fallbackIsoCode } from './index';
 
@@ -28,32 +29,29 @@ const en = {
 
 export type ParticipantText = Record<keyof typeof en, string>;
 
-/** Every string in Spanish too: the type asks for each key of the English ones. */
-const es: ParticipantText = {
-  title: 'Cuestionario del estudio',
-  badSnippet: 'No se pudo cargar este cuestionario. Avise al propietario del sitio web.',
-  failed: 'Algo salió mal. Compruebe su conexión e inténtelo de nuevo.',
-  retry: 'Reintentar',
-  loading: 'Cargando…',
-  next: 'Siguiente',
-  back: 'Atrás',
-  required: 'obligatorio',
-  choose: 'Elija…',
-  yes: 'Sí',
-  no: 'No',
-  progress: 'Progreso',
-  qualified: '¡Gracias! Es posible que pueda participar.',
-  notQualified: 'Gracias por su tiempo.',
-  notActive: 'Este cuestionario no está disponible en este momento.',
-  noTrialSites: 'Por ahora no hay ningún centro del estudio cerca de usted.',
-  completed: '¡Gracias! Un miembro del equipo del estudio se pondrá en contacto con usted.',
-  preview: 'Vista previa: no se guarda nada.',
-};
+/** The Spanish strings once loaded (./participantEs.ts): the widget's, then its steps', in the English keys' order. */
+let es: readonly string[] | undefined;
 
-/** The strings of `language`'s base language when there are some, else English. */
-export const pickStrings = <T>(table: { en: T; es: T }, language?: string): T => (fallbackIsoCode(language ?? 'en') === 'es' ? table.es : table.en);
+/** Makes the Spanish strings available (the widget loads them only for a participant who reads Spanish). */
+export const addSpanish = (strings: readonly string[]) => void (es = strings);
 
-export const participantStrings = (language?: string): ParticipantText => pickStrings({ en, es }, language);
+/** Spanish or one of its variants (es, es-MX, es_US). */
+export const isSpanish = (language = ''): boolean => /^es(?:[-_]|$)/i.test(language);
+
+/** The loaded strings of `language` (Spanish and its variants), else undefined: English. */
+export const loadedStrings = (language?: string): readonly string[] | undefined => (isSpanish(language) ? es : undefined);
+
+/** The language the participant's strings are in for `language`: es when Spanish is loaded for it, else en. */
+export const stringsLanguage = (language?: string): string => (loadedStrings(language) ? 'es' : 'en');
+
+/** `table`'s keys with the loaded `strings` from `from` on, or `table` itself (English) when none are loaded. */
+export const pickStrings = <T extends object>(table: T, strings: readonly string[] | undefined, from = 0): T =>
+  strings ? (Object.fromEntries(Object.keys(table).map((k, i) => [k, strings[from + i]])) as T) : table;
+
+/** How many strings the widget's own table has: the steps' follow them in the loaded list. */
+export const PARTICIPANT_COUNT = Object.keys(en).length;
+
+export const participantStrings = (language?: string): ParticipantText => pickStrings(en, loadedStrings(language));
 
 /**
  * The participant's language among the survey's (API iso codes): the snippet's, else the

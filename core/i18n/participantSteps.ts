@@ -1,5 +1,5 @@
-/** Strings of the steps after the survey (ZIP, sites, contact form, consent), per language; English is the fallback. */
-import { pickStrings } from './participant';
+/** Strings of the steps after the survey (ZIP, sites, contact form, consent) in English, the fallback; Spanish in ./participantEs.ts. */
+import { loadedStrings, PARTICIPANT_COUNT, pickStrings } from './participant';
 
 const en = {
   submit: 'Submit',
@@ -15,17 +15,4 @@ const en = {
 
 export type StepText = Record<keyof typeof en, string>;
 
-/** Every string in Spanish too: the type asks for each key of the English ones. */
-const es: StepText = {
-  submit: 'Enviar',
-  zipTitle: 'Busque un centro del estudio cerca de usted',
-  zipLabel: 'Código postal',
-  search: 'Buscar centros',
-  sitesTitle: 'Elija un centro del estudio',
-  miles: 'a {n} millas',
-  contactTitle: 'Sus datos de contacto',
-  consentTitle: 'Consentimiento',
-  accept: 'Acepto los términos y condiciones.',
-};
-
-export const stepStrings = (language?: string): StepText => pickStrings({ en, es }, language);
+export const stepStrings = (language?: string): StepText => pickStrings(en, loadedStrings(language), PARTICIPANT_COUNT);

@@ -15,12 +15,14 @@ import { describe } from '../openapi/describe';
 
 /**
  * A media channel's own participant page (issue 8): for channels with no website to embed into,
- * the public layout (logo, footer) around the same widget. Opening it counts in `share`.
+ * the public layout (logo, footer) around the same widget. Opening it counts in `share`. The
+ * page's own text is English (`lang="en"`); `?lang=` goes to the widget, which names the
+ * language it shows on its own card (a language the survey lacks falls back there).
  */
 function takePage(channelId: number, screenerId: number, language: string | undefined): string {
   const lang = language ? ` data-language="${language}"` : '';
   return `<!doctype html>
-<html lang="${language ?? 'en'}">
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -287,3 +287,36 @@ describe("events for the partner's tag manager", () => {
     await context.close();
   });
 });
+
+describe('languages', () => {
+  /** The card's lang, its first question's legend and its Next button, once shown. */
+  async function card(p: Page) {
+    await p.locator(`${W} .tw-card fieldset`).first().waitFor();
+    return p.evaluate((sel) => {
+      const root = document.querySelector(sel)!.shadowRoot!;
+      return [root.querySelector('.tw-card')!.getAttribute('lang'), root.querySelector('legend')!.textContent!.replace(/\s*\*.*$/, ''), root.querySelector('button[type=submit]')!.textContent];
+    }, W);
+  }
+
+  it('a malformed or unsupported data-language never hides the survey: the browser’s language when the survey has it, else English; lang names it', async () => {
+    const bad = partner.page('/lang-bad', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId, 'data-language="english"')}`));
+    const fr = partner.page('/lang-fr', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId, 'data-language="fr"')}`));
+    const en = await newParticipant(browser, { locale: 'en-US' });
+    await en.page.goto(bad);
+    expect(await card(en.page)).toEqual(['en', 'How old are you?', 'Next']);
+    await en.page.goto(fr);
+    expect(await card(en.page)).toEqual(['en', 'How old are you?', 'Next']);
+    expect(en.problems).toEqual([]);
+    await en.context.close();
+
+    // A Spanish-speaking browser: the Spanish strings arrive as their own file from the widget's origin, under the CSP.
+    const es = await newParticipant(browser, { locale: 'es-ES' });
+    const files: string[] = [];
+    es.page.on('request', (r) => void (r.url().includes('/widget/') && files.push(new URL(r.url()).pathname.replace(/-[\w-]+\.js$/, ''))));
+    await es.page.goto(bad);
+    expect(await card(es.page)).toEqual(['es', '¿Qué edad tiene?', 'Siguiente']);
+    expect(files).toContain('/widget/participantEs');
+    expect(es.problems).toEqual([]);
+    await es.context.close();
+  });
+});

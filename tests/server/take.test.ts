@@ -37,7 +37,11 @@ describe('the hosted participant page', () => {
     expect(html).toMatch(/<header>.*Trial Recruit/s);
     expect(html).toContain('<footer>');
     await h.request('GET', `/take/${channelId}?lang=es`, { headers: { Accept: 'text/html' } }).then(async (r) => expect(await r.text()).toContain('data-language="es"'));
-    expect(await share()).toBe(2);
+    // The page's own text stays English whatever ?lang= asks: the widget names what it shows.
+    const fr = await (await h.request('GET', `/take/${channelId}?lang=fr`, { headers: { Accept: 'text/html' } })).text();
+    expect(fr).toContain('<html lang="en">');
+    expect(fr).toContain('data-language="fr"');
+    expect(await share()).toBe(3);
   });
 
   it('answers 404 for an unknown or malformed channel and ignores a bad language', async () => {

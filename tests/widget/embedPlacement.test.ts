@@ -85,8 +85,8 @@ describe('the snippet, wherever it is pasted', () => {
     await start();
     expect(mounts).toEqual([]);
     expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
-      '[trial widget] data-target "#missing" names no element free for the widget on this page.',
-      '[trial widget] data-target "[[" names no element free for the widget on this page.',
+      '[trial widget] data-target "#missing" matches no free element on this page.',
+      '[trial widget] data-target "[[" matches no free element on this page.',
     ]);
     errors.mockRestore();
   });

@@ -27,11 +27,41 @@ describe('readSnippet', () => {
     [{ 'data-screener-id': '7' }, /data-media-channel-id/],
     [{ 'data-media-channel-id': '1' }, /data-screener-id/],
     [{ 'data-media-channel-id': '1"><img src=x>', 'data-screener-id': '7' }, /data-media-channel-id/],
-    [{ 'data-media-channel-id': '1', 'data-screener-id': '7', 'data-language': 'english' }, /data-language/],
   ])('refuses %j with a clear problem', (attrs, problem) => {
     const result = readSnippet(script(attrs));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problem).toMatch(problem);
+  });
+});
+
+describe('a language the widget cannot use', () => {
+  it.each(['english', 'EN_us_x', '<b>', 'e'])('data-language %j is dropped, never a reason to hide the survey', (language) => {
+    expect(readSnippet(script({ 'data-media-channel-id': '1', 'data-screener-id': '7', 'data-language': language }))).toEqual({
+      ok: true,
+      options: { mediaChannelId: '1', screenerId: '7', language: undefined },
+      language: undefined,
+    });
+  });
+
+  /** The first page's title, Next button and the card's lang for a snippet language and the browser's. */
+  async function shown(language: string | undefined, browserLanguages: string[], languages = ['en', 'es']) {
+    const host = document.createElement('div');
+    document.body.append(host);
+    const transport = { ...transportFor('1'), loadSurvey: async () => ({ id: '1', identity: 'S', title: 'S', containerCount: 1, languages }) };
+    const widget = mount(host, { mediaChannelId: '1', screenerId: '2', language, browserLanguages, apiOrigin: 'http://x', transport, storage: null });
+    await vi.waitFor(() => expect(widget.root.querySelector('.tw-title')?.textContent).toBe('Page of 1'));
+    const card = widget.root.querySelector('.tw-card')!;
+    const result = [card.getAttribute('lang'), widget.root.querySelector('button[type=submit]')?.textContent];
+    widget.unmount();
+    return result;
+  }
+
+  it('an unknown or unsupported language falls back to the browser’s when the survey has it, else English; lang names what is shown', async () => {
+    expect(await shown(undefined, ['es-MX', 'en'])).toEqual(['es', 'Siguiente']);
+    expect(await shown('fr', ['es-US'])).toEqual(['es', 'Siguiente']);
+    expect(await shown('xx', ['de-DE'])).toEqual(['en', 'Next']);
+    expect(await shown('es', ['en'], ['en'])).toEqual(['en', 'Next']);
+    expect(await shown('es_MX', ['en'], ['en', 'es_MX'])).toEqual(['es-MX', 'Siguiente']);
   });
 });
 

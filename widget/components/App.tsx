@@ -2,6 +2,7 @@ import { Component, createRef, type JSX, type RefObject } from 'preact';
 import type { ControllerOptions } from '../controller';
 import { createController, type Controller } from '../controller';
 import { participantText } from './text';
+import { stringsLanguage } from '../../core/i18n/participant';
 import { percentage } from '../../core/oform/progress';
 import type { OutcomeMessages, Phase, RunnerState } from '../../core/oform/runner';
 import { showsBack } from '../theme';
@@ -178,7 +179,7 @@ function Outcome({ s, h }: { s: RunnerState; h: (title: string) => JSX.Element }
 export function Problem(props: { message: string; language?: string }) {
   const text = participantText(props.language);
   return (
-    <section class="tw-card" role="alert">
+    <section class="tw-card" role="alert" lang={stringsLanguage(props.language)}>
       <h2 class="tw-title">{text.title}</h2>
       <p class="tw-message">{props.message}</p>
     </section>
