@@ -16,45 +16,29 @@ const MOUNTED = 'data-trial-widget-mounted';
 const TARGET = 'data-trial-widget';
 const SNIPPET = 'script[src*="widget.js"]';
 
-/** The page's mounted widgets: host element and channel:screener. */
-const mounted: [Element, string][] = [];
-
 const isFree = (el: Element | null): el is HTMLElement => !!el?.hasAttribute(TARGET) && !el.hasAttribute(MOUNTED);
 
 /**
  * Where a snippet's widget goes: the element its `data-target` selector names; else its own
- * `<div data-trial-widget>` right before or after the script; else the first such div of the page
- * beside no other snippet; else a new one right after the script, or at the start of the body
+ * `<div data-trial-widget>` right before or after the script; else the page's first such div
+ * not taken yet (snippets mount in document order); else a new one right after the script, or at the start of the body
  * when the script is in `<head>` (a widget in the head would never be seen). Null: the
  * `data-target` names no element free to hold a widget.
  */
 function targetFor(script: HTMLScriptElement): HTMLElement | null {
   const selector = script.dataset.target;
   if (selector) {
-    try {
-      const el = document.querySelector<HTMLElement>(selector);
-      return el && !el.shadowRoot ? el : null;
-    } catch {
-      return null;
-    }
+    // An invalid selector throws: the snippet's start fails with a console line that names it.
+    const el = document.querySelector<HTMLElement>(selector);
+    return el && !el.shadowRoot ? el : null;
   }
-  const free = [script.previousElementSibling, script.nextElementSibling, ...document.querySelectorAll(`[${TARGET}]`)].find(
-    (el, i) => isFree(el) && (i < 2 || ![el.previousElementSibling, el.nextElementSibling].some((s) => s !== script && s?.matches(SNIPPET) && !s.hasAttribute(MOUNTED))),
-  ) as HTMLElement | undefined;
+  const free = [script.previousElementSibling, script.nextElementSibling, ...document.querySelectorAll(`[${TARGET}]`)].find(isFree);
   if (free) return free;
   const div = document.createElement('div');
   if (document.body.contains(script)) script.after(div);
   else document.body.prepend(div);
   return div;
 }
-
-/**
- * This mount's place among the page's widgets of the same channel and screener still on the
- * page: 0 for the first. Snippets mount in document order, so it is stable across reloads of the
- * page, and across an SPA's route changes (which remove the old widget's element): a stored run
- * is found again (./storage.ts keeps two live mounts from ever sharing a key).
- */
-const mountIndex = (run: string) => mounted.filter((m) => m[1] === run && m[0].isConnected).length;
 
 function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: string) {
   // Every widget's element carries data-trial-widget, the one a data-target named or made here too.
@@ -66,12 +50,9 @@ function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: str
     render(h(Problem, { message: participantText(snippet.language).badSnippet, language: snippet.language }), root);
     return;
   }
-  const run = `${snippet.options.mediaChannelId}:${snippet.options.screenerId}`;
-  const index = mountIndex(run);
-  mounted.push([container, run]);
-  container.setAttribute('data-trial-widget-mount', String(index));
-  // The first widget of a run keeps the plain storage key; a second one on the page its own.
-  mount(container, { ...snippet.options, apiOrigin, mountKey: index ? String(index) : undefined });
+  // Each mount keeps its own stored run (./storage.ts: a second widget of a run on the page gets
+  // its own key, in mount order, which is document order: the same after a reload).
+  mount(container, { ...snippet.options, apiOrigin });
 }
 
 function mountAll() {
@@ -88,12 +69,8 @@ function mountAll() {
   }
 }
 
-/** Mounts every snippet not mounted yet, once the document is parsed. */
+/** Mounts every snippet not mounted yet, once the document is parsed (mountAll never throws). */
 export function start() {
-  try {
-    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mountAll, { once: true });
-    else mountAll();
-  } catch (error) {
-    console.error('[trial widget] could not start:', error);
-  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mountAll, { once: true });
+  else mountAll();
 }

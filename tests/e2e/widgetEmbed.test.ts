@@ -151,7 +151,6 @@ describe('the snippet wherever a partner pastes it', () => {
     return p.evaluate((sel) =>
       [...document.querySelectorAll(sel)].map((w) => ({
         id: w.id,
-        mount: w.getAttribute('data-trial-widget-mount'),
         parent: w.parentElement?.tagName.toLowerCase(),
         height: Math.round(w.getBoundingClientRect().height) > 100,
         title: w.shadowRoot?.querySelector('h2')?.textContent,
@@ -162,7 +161,7 @@ describe('the snippet wherever a partner pastes it', () => {
 
   it('mounts from <head>, before or after its div, at a data-target, twice with a run each, and when an SPA adds it after load', async () => {
     const { context, page: p, problems } = await newParticipant(browser);
-    const about = { mount: '0', height: true, title: 'About you' };
+    const about = { height: true, title: 'About you' };
 
     // Only the script, in <head>: the widget at the start of the body, not a zero-height one in the head.
     await p.goto(partner.page('/head-only', page('<h1>Partner</h1><p>Article</p>', tag())));
@@ -206,8 +205,8 @@ describe('the snippet wherever a partner pastes it', () => {
     const { context, page: p, problems } = await newParticipant(browser, { viewport: { width: 1280, height: 2400 } });
     await p.goto(partner.page('/twice', page(`<div data-trial-widget id="a"></div>${tag()}<p>Between</p><div data-trial-widget id="b"></div>${tag()}`)));
     expect(await widgets(p)).toEqual([
-      { id: 'a', parent: 'body', mount: '0', height: true, title: 'About you' },
-      { id: 'b', parent: 'body', mount: '1', height: true, title: 'About you' },
+      { id: 'a', parent: 'body', height: true, title: 'About you' },
+      { id: 'b', parent: 'body', height: true, title: 'About you' },
     ]);
     for (const [id, age] of [['a', '18 to 64'], ['b', '65 or older']] as const) {
       await p.locator(`#${id} label`, { hasText: age }).click();
@@ -217,7 +216,7 @@ describe('the snippet wherever a partner pastes it', () => {
     }
     const stored = await p.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, JSON.parse(sessionStorage.getItem(k)!).submissionId as string])));
     const keys = Object.keys(stored).sort();
-    expect(keys).toEqual([`trial-widget:${channelId}:${screenerId}`, `trial-widget:${channelId}:${screenerId}:1`]);
+    expect(keys).toEqual([`trial-widget:${channelId}:${screenerId}`, `trial-widget:${channelId}:${screenerId}:2`]);
     expect(new Set(Object.values(stored)).size).toBe(2);
     await expect.poll(() => figures()).toEqual({ views: before.views + 2, submissionsStarted: before.submissionsStarted + 2 });
     // After a reload each widget takes up its own run again.
