@@ -7,6 +7,7 @@
 import type { ContactFieldType } from '../model/contactField';
 import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
 import { kindRules } from './answers';
+import { normalizeUsPhone } from '../validation/rules';
 
 export interface ContactFormField {
   name: string;
@@ -30,7 +31,7 @@ export function contactFieldRules(field: ContactFormField): Rule[] {
   return rules;
 }
 
-/** A value as it is checked and stored: text trimmed, a checkbox as a boolean; null for no answer. */
+/** A value as it is checked and stored: text trimmed, a phone as 000-000-0000, a checkbox as a boolean; null for no answer. */
 export function normalizeContactValue(field: ContactFormField, value: unknown): ContactValue | null {
   if (field.type === 'checkbox') {
     if (value === true || value === 'true' || value === 'on') return true;
@@ -40,7 +41,8 @@ export function normalizeContactValue(field: ContactFormField, value: unknown): 
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return null;
   const text = value.trim();
-  return text === '' ? null : text;
+  // A phone typed in any common US way is kept as 000-000-0000, here for the widget and the server alike.
+  return text === '' ? null : field.type === 'phone' ? normalizeUsPhone(text) : text;
 }
 
 /**

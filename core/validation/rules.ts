@@ -17,6 +17,15 @@ const TOTP_CODE = /^\d{6}$/;
 
 export const isEmail = (value: string): boolean => EMAIL.test(value);
 export const isUsPhone = (value: string): boolean => US_PHONE.test(value);
+/**
+ * A US phone number as typed in any common way — (212) 555-0100, 212.555.0100, 212 555 0100,
+ * 2125550100, +1 212-555-0100, 1-212-555-0100 — written 000-000-0000; anything else (letters,
+ * too few or too many digits) as given, for the us_phone rule to refuse.
+ */
+export function normalizeUsPhone(value: string): string {
+  const digits = /^[\d\s().+-]+$/.test(value) ? value.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '') : '';
+  return /^\d{10}$/.test(digits) ? digits.replace(/(\d{3})(\d{3})/, '$1-$2-') : value;
+}
 export const isNumeric = (value: string): boolean => NUMERIC.test(value);
 export const isColorHex = (value: string): boolean => COLOR_HEX.test(value);
 export const isTotpCode = (value: string): boolean => TOTP_CODE.test(value);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCEPT_TERMS, checkContact, contactFieldRules, contactValues, type ContactFormField } from '../../core/oform/contact';
 import { message } from '../../core/validation/messages';
+import { normalizeUsPhone } from '../../core/validation/rules';
 
 const FIELDS: ContactFormField[] = [
   { name: 'first_name', type: 'text', required: true },
@@ -40,5 +41,22 @@ describe('the contact form checks', () => {
   it('bounds every text value', () => {
     expect(contactFieldRules({ name: 'x', type: 'text', required: false })).toContainEqual({ rule: 'max', length: 255 });
     expect(checkContact([{ name: 'x', type: 'text', required: false }], { x: 'a'.repeat(256) }, true)).toEqual({ x: message('max', { length: 255 }) });
+  });
+});
+
+describe('a phone typed in a common US way', () => {
+  it('is written 000-000-0000 by one rule, for the checks and for what is stored', () => {
+    for (const typed of ['(212) 555-0100', '212.555.0100', '212 555 0100', '2125550100', '+1 212-555-0100', '1-212-555-0100', ' 212-555-0100 ', '+1 (212) 555 0100']) {
+      expect(normalizeUsPhone(typed.trim()), typed).toBe('212-555-0100');
+      expect(checkContact(FIELDS, { first_name: 'Ada', email: 'ada@example.com', phone: typed, contact_consent: true }, true), typed).toEqual({});
+      expect(contactValues(FIELDS, { phone: typed }).phone, typed).toBe('212-555-0100');
+    }
+  });
+
+  it('refuses what is no US number, kept as typed, with the format to use', () => {
+    for (const typed of ['555-0100', '212-555-01000', '2-212-555-0100', 'call 212 555 0100', '212-555-O100', '+44 20 7946 0958']) {
+      expect(normalizeUsPhone(typed), typed).toBe(typed);
+      expect(checkContact(FIELDS, { first_name: 'Ada', email: 'ada@example.com', phone: typed, contact_consent: true }, true), typed).toEqual({ phone: message('us_phone') });
+    }
   });
 });
