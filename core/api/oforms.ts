@@ -49,7 +49,7 @@ export interface OFormVersionState {
 }
 
 export interface FieldValues {
-  oFormFieldTypeId: FieldType;
+  type: FieldType;
   title: string;
   categoryId: number | null;
   isActive: boolean;

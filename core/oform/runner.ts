@@ -99,7 +99,7 @@ export interface RunnerContactField {
   id: string;
   name: string;
   label: string;
-  fieldType: 'text' | 'email' | 'phone' | 'zip' | 'date' | 'checkbox';
+  type: 'text' | 'email' | 'phone' | 'zip' | 'date' | 'checkbox';
   required: boolean;
   translations?: Record<string, string>;
 }

@@ -70,7 +70,7 @@ const contactFieldLinkColumns = {
   label: contactFields.label,
   name: contactFields.name,
   required: contactFields.required,
-  fieldType: contactFields.fieldType,
+  type: contactFields.type,
 };
 
 export function engagementsScreenersRoutes(deps: Deps) {

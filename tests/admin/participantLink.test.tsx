@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
-import type { MediaChannel } from '../../core/model/mediaChannel';
 
 const channel = {
   id: 12,
@@ -12,11 +11,8 @@ const channel = {
   screenerName: 'Heart screener',
   sponsorId: 7,
   sponsorName: 'Acme Pharma',
-  channelType: 'Social Media',
+  type: 'Social Media',
   isActive: true,
-  retakeWindowDays: 30,
-  hiddenFields: [],
-  possibleRetakes: 0,
   views: 0,
   share: 3,
   submissionsStarted: 0,
@@ -24,7 +20,7 @@ const channel = {
   submissionsQualified: 0,
   created: '2024-05-01T10:00:00Z',
   modified: '2024-05-01T10:00:00Z',
-} satisfies Omit<MediaChannel, 'id'> & { id: number };
+};
 
 const handler: Handler = (_request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');

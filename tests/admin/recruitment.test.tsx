@@ -159,7 +159,7 @@ const channel = {
   screenerName: 'Heart screener',
   sponsorId: 7,
   sponsorName: 'Acme Pharma',
-  channelType: 'Partner Website',
+  type: 'Partner Website',
   isActive: true,
   retakeWindowDays: 30,
   hiddenFields: [],

@@ -113,8 +113,8 @@ function fake(options: FakeOptions = {}) {
       await guard('contactFields');
       return {
         fields: [
-          { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true, translations: { es: 'Nombre' } },
-          { id: 'c2', name: 'phone', label: 'Phone', fieldType: 'phone', required: false },
+          { id: 'c1', name: 'first_name', label: 'First name', type: 'text', required: true, translations: { es: 'Nombre' } },
+          { id: 'c2', name: 'phone', label: 'Phone', type: 'phone', required: false },
         ],
         messages: { contactForm: 'Tell us how to reach you.', consent: '<em>We keep your data safe.</em>' },
       };

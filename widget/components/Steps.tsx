@@ -88,7 +88,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
   const label = translated(field.translations, s.language) ?? field.label;
   const id = `tw-c-${field.id}`;
   const error = s.errors[field.name];
-  if (field.fieldType === 'checkbox') {
+  if (field.type === 'checkbox') {
     return (
       <div class="tw-field">
         <label class="tw-choice">
@@ -102,7 +102,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       </div>
     );
   }
-  const [type, inputMode, autoComplete] = ENTRY[field.fieldType]!;
+  const [type, inputMode, autoComplete] = ENTRY[field.type]!;
   return (
     <Input
       id={id}
@@ -113,7 +113,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       type={type}
       inputMode={inputMode}
       autoComplete={autoComplete}
-      placeholder={field.fieldType === 'phone' ? '000-000-0000' : undefined}
+      placeholder={field.type === 'phone' ? '000-000-0000' : undefined}
       text={text}
       onInput={(v) => ctl.runner.setContact(field.name, v)}
     />
