@@ -178,7 +178,7 @@ describe('Media channel embed problems, hidden fields and campaign link', () => 
     const expected = `${window.location.origin}/take/9?utm_source=newsletter&utm_campaign=spring+drive`;
     expect(field('Campaign link').value).toBe(expected);
     expect(campaignLink('https://x.example/', 9, {})).toBe('https://x.example/take/9');
-    expect((screen.getByAltText(`QR code of ${expected}`) as HTMLImageElement).src).toMatch(/^data:image\/svg\+xml/);
+    expect((screen.getByAltText(`QR code of the campaign link ${expected}`) as HTMLImageElement).src).toMatch(/^data:image\/svg\+xml/);
     const created: Blob[] = [];
     vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL: (b: Blob) => (created.push(b), 'blob:qr'), revokeObjectURL: () => undefined }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+import type { MediaChannel } from '../../core/model/mediaChannel';
 
 const channel = {
   id: 12,
@@ -13,6 +14,9 @@ const channel = {
   sponsorName: 'Acme Pharma',
   type: 'Social Media',
   isActive: true,
+  retakeWindowDays: 30,
+  hiddenFields: [],
+  possibleRetakes: 0,
   views: 0,
   share: 3,
   submissionsStarted: 0,
@@ -20,7 +24,7 @@ const channel = {
   submissionsQualified: 0,
   created: '2024-05-01T10:00:00Z',
   modified: '2024-05-01T10:00:00Z',
-};
+} satisfies Omit<MediaChannel, 'id'> & { id: number };
 
 const handler: Handler = (_request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');

@@ -186,7 +186,7 @@ export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
           Download QR code (PNG)
         </button>
       </div>
-      <img className="totp-qr" src={qrCodeSource(link)} width={160} height={160} alt={`QR code of ${link}`} />
+      <img className="totp-qr" src={qrCodeSource(link)} width={160} height={160} alt={`QR code of the campaign link ${link}`} />
       {problem && (
         <p className="form-errors" role="alert">
           {problem}
