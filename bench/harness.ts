@@ -30,7 +30,15 @@ export const BENCH_PASSWORD = 'bench-admin-password';
 export type BenchKind = 'pglite' | 'postgres';
 
 /** The databases every benchmark runs on: PGlite, and PostgreSQL when BENCH_DATABASE_URL names a server. */
-export const benchKinds = (): BenchKind[] => (process.env.BENCH_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']);
+export const benchKinds = (): BenchKind[] => {
+  const kinds: BenchKind[] = process.env.BENCH_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  // BENCH_ONLY=postgres (or pglite): one database, for a figure that takes long to seed on both.
+  const only = process.env.BENCH_ONLY;
+  if (only === undefined || only === '') return kinds;
+  if (only !== 'pglite' && only !== 'postgres') throw new Error(`BENCH_ONLY must be pglite or postgres, got "${only}"`);
+  if (!kinds.includes(only)) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
+  return [only];
+};
 
 /** A benchmark's rows on each database of benchKinds(), one database after the other. */
 export async function onEachDatabase(measure: (kind: BenchKind) => Promise<BenchRow[]>): Promise<BenchRow[]> {
