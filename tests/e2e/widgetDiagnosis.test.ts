@@ -111,7 +111,7 @@ describe('the widget names what is wrong with its snippet', () => {
     const p = await newParticipant(browser);
     await p.page.goto(partner.page('/no-target', page(snippet(server.url, channelId, screenerId, 'data-target="#nowhere"'))));
     await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
-      '[trial widget] data-target "#nowhere" names no element free for the widget on this page.',
+      '[trial widget] data-target "#nowhere" matches no free element on this page.',
     ]);
     expect(await p.page.locator(W).count()).toBe(0);
     await p.context.close();
