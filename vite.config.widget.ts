@@ -38,12 +38,29 @@ function widgetLoader(): Plugin {
   };
 }
 
+/**
+ * The widget's JSX as Preact's `h(type, props, ...children)` calls (the classic runtime) rather
+ * than the automatic runtime's `jsx(type, { ...props, children: [...] })`: shorter calls, and no
+ * second vnode factory beside the `h` the embed already needs (about 220 B gzipped over a whole
+ * run). `_h`, not `h`: App.tsx and the steps have a heading helper of their own named `h`.
+ * Imported into each .tsx ahead of the TypeScript transform (Vite's jsxInject would add it to
+ * every module, core's too). The widget's component tests compile the same way (vitest.config.ts).
+ */
+export const widgetJsx = {
+  oxc: { jsx: { runtime: 'classic' as const, pragma: '_h' } },
+  plugin: (): Plugin => ({
+    name: 'widget-classic-jsx',
+    enforce: 'pre',
+    transform: { filter: { id: /\.tsx$/ }, handler: (code) => `import { h as _h } from 'preact';${code}` },
+  }),
+};
+
 // The participant widget: widget.js (the loader) and Preact ES modules under widget/, the
 // steps after the survey in a chunk of their own (bundle-budgets.ts measures both figures).
 export default defineConfig({
   publicDir: false,
-  plugins: [widgetLoader(), bundleBudgets('widget')],
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  plugins: [widgetJsx.plugin(), widgetLoader(), bundleBudgets('widget')],
+  oxc: widgetJsx.oxc,
   resolve: {
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
   },

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { widgetJsx } from './vite.config.widget.ts';
 
 // One project per part. The server suite runs on PGlite always and once more on PostgreSQL
 // when TEST_DATABASE_URL is set; tests pick the database from TEST_DB_KIND.
@@ -31,7 +32,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        // As the widget's build compiles its JSX, so the components tested are the ones shipped.
+        oxc: widgetJsx.oxc,
+        plugins: [widgetJsx.plugin()],
         test: { name: 'widget', include: ['tests/widget/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
       },
       {
