@@ -26,6 +26,8 @@ export interface PhiCipher {
   keyId: string;
   /** The ids of every key this cipher opens with: the current one first, then the previous ones. */
   keyIds: readonly string[];
+  /** How every value sealed with the current key begins (`phi1.<key id>.`). */
+  currentPrefix: string;
   seal(plaintext: string): string;
   open(sealed: string): string;
   isSealed(value: string): boolean;
@@ -49,6 +51,7 @@ export function phiCipher(key: Buffer, previous: readonly Buffer[] = []): PhiCip
   return {
     keyId,
     keyIds: [...keys.keys()],
+    currentPrefix: `${PREFIX}.${keyId}.`,
     keyIdOf,
     seal(plaintext) {
       const iv = randomBytes(12);

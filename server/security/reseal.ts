@@ -9,7 +9,7 @@
  * it may write the same row; neither loses the other's work), so it is safe to run while
  * servers serve and to run again: a second run finds nothing to do.
  */
-import { and, asc, eq, gt, isNotNull, isNull, notLike, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
 import { contactFields, contacts, oFormFieldEntries, rmsProviders } from '../db/schema';
@@ -40,8 +40,11 @@ export interface ResealOptions {
   rehash?: boolean;
 }
 
-/** A text column not sealed with the current key (null values aside). */
-const notCurrent = (column: PgColumn, phi: PhiCipher) => notLike(column, `phi1.${phi.keyId}.%`);
+/**
+ * A text column not sealed with the current key (null values aside). A prefix test, not LIKE: key
+ * ids are base64url, and `_` in a LIKE pattern matches any character.
+ */
+const notCurrent = (column: PgColumn, phi: PhiCipher) => sql`not starts_with(${column}, ${phi.currentPrefix})`;
 
 export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher, options: ResealOptions = {}): Promise<ResealResult> {
   const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0 };
