@@ -32,28 +32,18 @@ const COLUMN: Record<ChannelFigure, string> = {
 };
 
 /**
- * The statement that adds `by` (may be negative: a run no longer qualified) to a figure of a
- * channel, nothing when the channel is null; alone or inside another statement's WITH, and
- * preparable (the shard is drawn by PostgreSQL, per execution).
- */
-export function countStatement(channelId: number | Placeholder | SQL, figure: ChannelFigure, by: number = 1): SQL {
-  const column = sql.raw(`"${COLUMN[figure]}"`);
-  return sql`insert into ${mediaChannelFigures} (media_channel_id, shard, ${column})
-    select ${channelId}::int, floor(random() * ${SHARDS})::int, ${by}::int where ${channelId}::int is not null
-    on conflict (media_channel_id, shard) do update set ${column} = ${mediaChannelFigures}.${column} + excluded.${column}`;
-}
-
-/**
- * countStatement for several figures of one channel at once, each by its own amount (a number or
- * an SQL integer). Figures counted by one statement must go through one of these: two inserts
- * into the figures in one statement may pick the same shard, and then one of them is lost.
+ * The statement that adds, to each figure of `by`, its amount (a number or an SQL integer; may be
+ * negative: a run no longer qualified) for a channel, nothing when the channel is null; alone or
+ * inside another statement's WITH, and preparable (the shard is drawn by PostgreSQL, per
+ * execution). Figures counted by one statement must go through one of these: two inserts into the
+ * figures in one statement may pick the same shard, and then one of them is lost.
  */
 export function countsStatement(channelId: number | Placeholder | SQL, by: Partial<Record<ChannelFigure, number | SQL>>): SQL {
-  const figures = Object.keys(by) as ChannelFigure[];
+  const figures = CHANNEL_FIGURES.filter((f) => by[f] !== undefined);
   const columns = figures.map((f) => sql.raw(`"${COLUMN[f]}"`));
   return sql`insert into ${mediaChannelFigures} (media_channel_id, shard, ${sql.join(columns, sql`, `)})
     select ${channelId}::int, floor(random() * ${SHARDS})::int, ${sql.join(
-      figures.map((f) => sql`(${by[f]!})::int`),
+      figures.map((f) => sql`(${by[f]})::int`),
       sql`, `,
     )} where ${channelId}::int is not null
     on conflict (media_channel_id, shard) do update set ${sql.join(
@@ -61,6 +51,9 @@ export function countsStatement(channelId: number | Placeholder | SQL, by: Parti
       sql`, `,
     )}`;
 }
+
+/** countsStatement for one figure. */
+export const countStatement = (channelId: number | Placeholder | SQL, figure: ChannelFigure, by: number = 1): SQL => countsStatement(channelId, { [figure]: by });
 
 /** Adds `by` to a channel's figure; nothing without a channel. */
 export async function countOnChannel(db: Pick<Db, 'execute'>, channelId: number | null, figure: ChannelFigure, by = 1): Promise<void> {
