@@ -8,7 +8,8 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase, type Database } from './db/open';
+import { openConfiguredDatabase } from './db/command';
+import type { Database } from './db/open';
 import { seed } from './db/seed';
 import { createApp } from './app';
 import { createLogger, type Logger } from './http/log';
@@ -45,7 +46,7 @@ const databaseLabel = (config: Config) => (config.databaseUrl ? 'PostgreSQL' : `
 
 /** One process serving HTTP: the whole server (WORKERS=1) or a cluster worker. */
 async function serveHttp(config: Config, log: Logger, options: { prepare: boolean }): Promise<void> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
+  const database = await openConfiguredDatabase(config);
   if (options.prepare) await prepareDatabase(database, config);
   const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   // Resolved at start, so a missing or damaged key stops the start instead of a participant's request.
@@ -95,7 +96,7 @@ const HEALTHY_AFTER_MS = 30_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
+  const database = await openConfiguredDatabase(config);
   try {
     await prepareDatabase(database, config);
   } finally {

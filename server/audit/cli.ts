@@ -5,21 +5,10 @@
  * directory: PGlite serves one process.
  */
 import { loadConfig } from '../config';
-import { DataDirInUse } from '../db/dataDirLock';
-import { openDatabase, type Database } from '../db/open';
+import { withCommandDatabase } from '../db/command';
 import { verifyAuditChain } from './trail';
 
-const config = loadConfig();
-let database: Database;
-try {
-  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
-} catch (error) {
-  if (!(error instanceof DataDirInUse)) throw error;
-  console.error(`audit: not checked. ${error.message}`);
-  process.exit(2);
-}
-try {
-  await database.migrate();
+await withCommandDatabase(loadConfig(), 'audit: not checked.', async (database) => {
   const result = await verifyAuditChain(database.db);
   if (result.ok) {
     console.log(`audit: ${result.rows} events, chain intact`);
@@ -27,6 +16,4 @@ try {
     console.error(`audit: row ${result.badId} fails: ${result.reason} (checked ${result.rows} events)`);
     process.exitCode = 1;
   }
-} finally {
-  await database.close();
-}
+});

@@ -8,8 +8,7 @@
  * directory: PGlite serves one process.
  */
 import { loadConfig } from '../config';
-import { DataDirInUse } from '../db/dataDirLock';
-import { openDatabase, type Database } from '../db/open';
+import { withCommandDatabase } from '../db/command';
 import { contactMatcherOf } from './contactMatch';
 import { phiOf } from './phi';
 import { resealAll } from './reseal';
@@ -21,16 +20,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const config = loadConfig();
-let database: Database;
-try {
-  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
-} catch (error) {
-  if (!(error instanceof DataDirInUse)) throw error;
-  console.error(`phi:reseal: nothing done. ${error.message}`);
-  process.exit(2);
-}
-try {
-  await database.migrate();
+await withCommandDatabase(config, 'phi:reseal: nothing done.', async (database) => {
   const deps = { config };
   const phi = phiOf(deps);
   const done = await resealAll(database.db, phi, contactMatcherOf(deps), { rehash: args.includes('--rehash') });
@@ -38,6 +28,4 @@ try {
     `phi:reseal: key ${phi.keyId}; sealed again: ${done.contacts} contacts, ${done.answers} answers, ${done.secrets} record-system secrets; ` +
       `sealed from clear: ${done.clearAnswers} answers; hashes given to ${done.contactHashes} contacts`,
   );
-} finally {
-  await database.close();
-}
+});
