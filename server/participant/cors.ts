@@ -19,36 +19,18 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { eq } from 'drizzle-orm';
-import { embedProblemDetail, type EmbedProblemCode } from '../../core/participant/embedProblems';
+import type { EmbedProblemCode } from '../../core/participant/embedProblems';
+import { httpUrl } from '../../core/participant/attribution';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { mediaChannels } from '../db/schema';
 import { ApiProblem } from '../http/errors';
 import { parseId } from '../http/query';
 import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
-import { pageOrigin, recordEmbedProblem } from './embedProblems';
+import { channelUnknown, originNotAllowed, pageOrigin, recordEmbedProblem } from './embedProblems';
 
 export const ORIGIN_REFUSED = 'This site may not run this survey.';
 
 const refused = () => new ApiProblem(403, [{ status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: ORIGIN_REFUSED }]);
-
-/** A partner page whose origin is not the channel's domain: the cause and the domain that is allowed. */
-const originNotAllowed = (origin: string, channelId: number, domain: string) =>
-  new ApiProblem(403, [
-    { status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: embedProblemDetail.originNotAllowed(origin, channelId, domain), meta: { domain } },
-  ]);
-
-/** A snippet naming a channel that does not exist. */
-export const channelUnknown = (channelId: number) =>
-  new ApiProblem(404, [{ status: '404', title: 'Not Found', code: 'channel-unknown', detail: embedProblemDetail.channelUnknown(channelId) }]);
-
-function parseOrigin(origin: string): URL | null {
-  try {
-    const url = new URL(origin);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The origins that are the product itself: the one the request reached, and PUBLIC_URL's. */
 function isOwnOrigin(c: Context, origin: string, publicUrl: string | null): boolean {
@@ -58,7 +40,7 @@ function isOwnOrigin(c: Context, origin: string, publicUrl: string | null): bool
 }
 
 export const hostMatches = (origin: string, domain: string): boolean => {
-  const url = parseOrigin(origin);
+  const url = httpUrl(origin);
   return url !== null && url.hostname.toLowerCase() === domain.trim().toLowerCase().replace(/\.$/, '');
 };
 

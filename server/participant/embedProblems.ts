@@ -5,22 +5,44 @@
  * a page origin is kept (what the browser's Origin header carries: scheme, host and port).
  */
 import { desc, eq, sql } from 'drizzle-orm';
-import { EMBED_ORIGIN_MAX_LENGTH, EMBED_PROBLEMS_KEPT, type EmbedProblemCode } from '../../core/participant/embedProblems';
+import { httpUrl } from '../../core/participant/attribution';
+import { EMBED_ORIGIN_MAX_LENGTH, EMBED_PROBLEMS_KEPT, embedProblemDetail, type EmbedProblemCode } from '../../core/participant/embedProblems';
 import type { Db } from '../db/open';
 import { embedProblems } from '../db/schema';
+import { ApiProblem } from '../http/errors';
 import { pgErrorCode } from '../http/sql';
 
 /** The Origin header as an origin (no path, query or credentials can pass), or null when it is not one. */
-export function pageOrigin(header: string | undefined): string | null {
-  if (!header) return null;
-  try {
-    const url = new URL(header);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return url.origin.slice(0, EMBED_ORIGIN_MAX_LENGTH);
-  } catch {
-    return null;
-  }
-}
+export const pageOrigin = (header: string | undefined): string | null => (header ? (httpUrl(header)?.origin.slice(0, EMBED_ORIGIN_MAX_LENGTH) ?? null) : null);
+
+// The answers that name a setup problem to the page's webmaster (the widget prints their detail
+// in the console; the participant reads a calm message).
+
+/** A partner page whose origin is not the channel's domain: the cause and the domain that is allowed. */
+export const originNotAllowed = (origin: string, channelId: number, domain: string) =>
+  new ApiProblem(403, [
+    { status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: embedProblemDetail.originNotAllowed(origin, channelId, domain), meta: { domain } },
+  ]);
+
+/** A snippet naming a channel that does not exist. */
+export const channelUnknown = (channelId: number) =>
+  new ApiProblem(404, [{ status: '404', title: 'Not Found', code: 'channel-unknown', detail: embedProblemDetail.channelUnknown(channelId) }]);
+
+/** A snippet whose screener is not its channel's. */
+export const screenerMismatch = (channel: { id: number; screenerId: number }, screenerId: number) =>
+  new ApiProblem(409, [
+    {
+      status: '409',
+      title: 'Conflict',
+      code: 'screener-mismatch',
+      detail: embedProblemDetail.screenerMismatch(channel.id, screenerId, channel.screenerId),
+      source: { parameter: 'screenerId' },
+      meta: { screenerId: String(channel.screenerId) },
+    },
+  ]);
+
+/** The `problem` of a start answer for a channel switched off. */
+export const channelInactive = (channelId: number) => ({ code: 'channel-inactive' as const, detail: embedProblemDetail.channelInactive(channelId) });
 
 /** Counts one problem of `mediaChannelId` seen from `origin` at `at`. */
 export async function recordEmbedProblem(db: Db, problem: { mediaChannelId: number; origin: string; cause: EmbedProblemCode; at: Date }): Promise<void> {

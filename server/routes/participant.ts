@@ -29,8 +29,8 @@ import { parseId } from '../http/query';
 import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from '../participant/access';
-import { assertChannelOfRequest, channelUnknown, participantCors, recordPageProblem } from '../participant/cors';
-import { embedProblemDetail } from '../../core/participant/embedProblems';
+import { assertChannelOfRequest, participantCors, recordPageProblem } from '../participant/cors';
+import { channelInactive, channelUnknown, screenerMismatch } from '../participant/embedProblems';
 import { createPageEntry, createSubmission, OPEN_RUN, savePage, type PageSave } from '../participant/entries';
 import { countOnChannel } from '../domain/channelFigures';
 import { countView } from '../funnel/views';
@@ -252,16 +252,7 @@ export function participantRoutes(deps: Deps) {
       // A snippet whose screener is not its channel's: the webmaster's to fix, named as such.
       if (screenerId !== null && screenerId !== channel.screenerId) {
         await recordPageProblem(c, deps, channel.id, 'screener-mismatch');
-        throw new ApiProblem(409, [
-          {
-            status: '409',
-            title: 'Conflict',
-            code: 'screener-mismatch',
-            detail: embedProblemDetail.screenerMismatch(channel.id, screenerId, channel.screenerId),
-            source: { parameter: 'screenerId' },
-            meta: { screenerId: String(channel.screenerId) },
-          },
-        ]);
+        throw screenerMismatch(channel, screenerId);
       }
     }
     if (screenerId !== null && !(await db.select({ id: screeners.id }).from(screeners).where(eq(screeners.id, screenerId)))[0]) {
@@ -271,9 +262,9 @@ export function participantRoutes(deps: Deps) {
     if (!target.runnable || !target.form) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
       // A channel switched off: participants read its not-active message, the console why.
-      const inactive = channel !== null && !channel.isActive;
-      if (inactive) await recordPageProblem(c, deps, channel!.id, 'channel-inactive');
-      const problem = inactive ? { problem: { code: 'channel-inactive' as const, detail: embedProblemDetail.channelInactive(channel!.id) } } : {};
+      const inactive = channel !== null && !channel.isActive ? channel : null;
+      if (inactive) await recordPageProblem(c, deps, inactive.id, 'channel-inactive');
+      const problem = inactive ? { problem: channelInactive(inactive.id) } : {};
       return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem } } satisfies ParticipantAnswer<'start'>);
     }
     const languages = await surveyLanguages(db, target.form.id);
