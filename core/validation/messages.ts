@@ -2,9 +2,9 @@
  * The form messages of SPEC section 5, in every language the product ships. Placeholders in
  * braces are filled by `message()`.
  *
- * Two catalogues, each message once: the rules' own (what the rule runner answers, in a
- * participant's browser as on the server) and the rest, which only the server gives or the admin
- * shows. The widget reaches only the first through `ruleMessage`, so partners' pages do not
+ * Two catalogues, each message once: the participant's rules' own (what the rule runner answers,
+ * in a participant's browser as on the server) and the rest, which only the server gives or the
+ * admin shows (color_hex among them: only staff set colours). The widget reaches only the first through `ruleMessage`, so partners' pages do not
  * download staff texts.
  */
 const ruleMessages = {
@@ -17,7 +17,6 @@ const ruleMessages = {
     max: 'Maximum {length} characters.',
     numeric: 'Must only contain numbers.',
     date_format: 'Must match format mm/dd/yyyy.',
-    color_hex: 'Must be 6 or 2 hex characters.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -28,7 +27,6 @@ const ruleMessages = {
     max: 'Máximo {length} caracteres.',
     numeric: 'Solo debe contener números.',
     date_format: 'Debe coincidir con el formato mm/dd/aaaa.',
-    color_hex: 'Debe tener 6 o 2 caracteres hexadecimales.',
   },
 } as const;
 
@@ -39,6 +37,7 @@ const otherMessages = {
     integer: 'Must be a whole number.',
     choice: 'Choose one of the options.',
     zip_unknown: 'Enter a valid US ZIP code.',
+    color_hex: 'Must be 6 or 2 hex characters.',
   },
   es: {
     code: 'Introduzca el código de 6 dígitos de su aplicación de autenticación.',
@@ -46,6 +45,7 @@ const otherMessages = {
     integer: 'Debe ser un número entero.',
     choice: 'Elija una de las opciones.',
     zip_unknown: 'Introduzca un código postal válido de EE. UU.',
+    color_hex: 'Debe tener 6 o 2 caracteres hexadecimales.',
   },
 } as const;
 

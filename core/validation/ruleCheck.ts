@@ -6,15 +6,15 @@
  */
 import { isIsoDate } from './isoDate';
 import { ruleMessage as message } from './messages';
-import { hasMaxLength, hasMinLength, isAccepted, isBlank, isColorHex, isEmail, isNumeric, isPresent, isUsPhone } from './rules';
+import { hasMaxLength, hasMinLength, isAccepted, isBlank, isEmail, isNumeric, isPresent, isUsPhone } from './rules';
 
+/** The rules a participant's values are checked by (staff forms add color_hex, ./validate.ts). */
 export type BaseRule =
   | 'required'
   | 'acceptTerms'
   | 'email'
   | 'us_phone'
   | 'numeric'
-  | 'color_hex'
   | { rule: 'min'; length: number }
   | { rule: 'max'; length: number };
 
@@ -27,9 +27,13 @@ export type ParticipantRule = BaseRule | { rule: 'date_format'; utc: true };
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
 
-/** A `validateValue` whose date_format rule is checked by `isDate`. */
-export function createValidator<R extends BaseRule | DateRule>(
+/**
+ * A `validateValue` whose date_format rule is checked by `isDate`, and whose other named rules
+ * (beyond BaseRule's) by `other`, which answers a broken rule's message or null.
+ */
+export function createValidator<R extends BaseRule | DateRule | string>(
   isDate: (text: string, rule: Extract<R, DateRule>, lang: string) => boolean,
+  other?: (rule: Exclude<Extract<R, string>, BaseRule>, text: string, lang: string) => string | null,
 ): (value: unknown, rules: readonly R[], lang?: string) => string | null {
   return (value, rules, lang = 'en') => {
     for (const rule of rules) {
@@ -54,7 +58,8 @@ export function createValidator<R extends BaseRule | DateRule>(
       if (rule === 'email' && !isEmail(s.trim())) return message('email', {}, lang);
       if (rule === 'us_phone' && !isUsPhone(s.trim())) return message('us_phone', {}, lang);
       if (rule === 'numeric' && !isNumeric(s.trim())) return message('numeric', {}, lang);
-      if (rule === 'color_hex' && !isColorHex(s.trim())) return message('color_hex', {}, lang);
+      const broken = other?.(rule as Exclude<Extract<R, string>, BaseRule>, s, lang);
+      if (broken) return broken;
     }
     return null;
   };
