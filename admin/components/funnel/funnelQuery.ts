@@ -19,6 +19,8 @@ export interface FunnelQuery {
   trend: TrendPeriod;
 }
 
+const isOneOf = <T extends string>(values: readonly T[], value: string): value is T => (values as readonly string[]).includes(value);
+
 /** The query a URL holds; anything unknown or malformed falls back to the default. */
 export function readFunnelQuery(params: URLSearchParams): FunnelQuery {
   const filters: FunnelFilterValues = {};
@@ -30,8 +32,8 @@ export function readFunnelQuery(params: URLSearchParams): FunnelQuery {
   const trend = params.get('trend') ?? '';
   return {
     filters,
-    groupBy: (FUNNEL_GROUPINGS as readonly string[]).includes(groupBy) ? (groupBy as FunnelGrouping) : 'none',
-    trend: (TREND_PERIODS as readonly string[]).includes(trend) ? (trend as TrendPeriod) : DEFAULT_TREND,
+    groupBy: isOneOf(FUNNEL_GROUPINGS, groupBy) ? groupBy : 'none',
+    trend: isOneOf(TREND_PERIODS, trend) ? trend : DEFAULT_TREND,
   };
 }
 
@@ -48,12 +50,9 @@ export function writeFunnelQuery(query: FunnelQuery): URLSearchParams {
 }
 
 /** GET /api/recruitment-funnel's parameters for these filters, grouped by `groupBy`. */
-export function funnelParams(filters: FunnelFilterValues, groupBy: FunnelGrouping): ListParams {
-  const params: Record<string, string> = {};
-  for (const name of FUNNEL_FILTERS) if (filters[name]) params[name] = filters[name]!;
-  if (groupBy !== 'none') params.groupBy = groupBy;
-  return params as ListParams;
-}
+export const funnelParams = (filters: FunnelFilterValues, groupBy: FunnelGrouping): ListParams =>
+  // The screen's own query without its trend period: the same names and the same trimming.
+  Object.fromEntries(writeFunnelQuery({ filters, groupBy, trend: DEFAULT_TREND }));
 
 /** The Recruitment screen, narrowed to these filters (and grouped). */
 export function recruitmentPath(filters: FunnelFilterValues, groupBy: FunnelGrouping = 'none'): string {

@@ -5,7 +5,6 @@
  * with the conversion between consecutive stages, a trend by day or week, the breakdown table
  * and its CSV as the server writes it (GET /api/recruitment-funnel with Accept: text/csv).
  */
-import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../core/api/client';
 import { engagementsApi } from '../../../core/api/engagements';
@@ -25,7 +24,7 @@ import {
   type FunnelRow,
 } from '../../../core/model/funnel';
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
-import { saveBlob } from '../../components/downloadBlob';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { Select } from '../../components/form/Select';
 import { funnelParams, readFunnelQuery, TREND_PERIODS, writeFunnelQuery, type FunnelFilterValues, type FunnelQuery, type TrendPeriod } from '../../components/funnel/funnelQuery';
 import { DataTable, type Column } from '../../components/list/DataTable';
@@ -35,7 +34,6 @@ import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
 import { useOptions } from '../../hooks/useOptions';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 
@@ -97,30 +95,6 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
     { kind: 'date', name: 'from', label: 'From' },
     { kind: 'date', name: 'to', label: 'To' },
   ];
-}
-
-function ExportButton({ query }: { query: FunnelQuery }) {
-  const api = useApi(funnelApi);
-  const notify = useNotify();
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    setBusy(true);
-    try {
-      const file = await api.csv(funnelParams(query.filters, query.groupBy));
-      saveBlob(file.blob, file.filename);
-      notify('success', `Downloaded ${file.filename}.`);
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : EXPORT_FAILED);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <button type="button" className="btn btn-secondary btn-small" disabled={busy} aria-busy={busy || undefined} onClick={() => void run()}>
-      {busy && <span className="spinner spinner-small" aria-hidden="true" />}
-      Export CSV
-    </button>
-  );
 }
 
 function Failure({ error, what }: { error: unknown; what: string }) {
@@ -227,7 +201,7 @@ export default function Recruitment() {
         <div className="panel-heading">
           <h2 id="breakdown-title">Breakdown{query.groupBy === 'none' ? '' : ` by ${FUNNEL_GROUPING_LABELS[query.groupBy].toLowerCase()}`}</h2>
           <div className="row-actions">
-            <ExportButton query={query} />
+            <DownloadCsvButton failed={EXPORT_FAILED} download={() => api.csv(funnelParams(query.filters, query.groupBy))} />
           </div>
         </div>
         {breakdown.error ? (
