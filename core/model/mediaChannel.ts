@@ -1,5 +1,6 @@
 /** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
 import * as v from 'valibot';
+import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
 import { isHostName } from '../validation/rules';
 import { message } from '../validation/messages';
 import { flag, requiredText } from './fields';
@@ -108,9 +109,9 @@ export function embedSnippet(origin: string, mediaChannelId: string, screenerId:
 export const participantPageUrl = (origin: string, mediaChannelId: string | number): string => `${origin.replace(/\/+$/, '')}/take/${mediaChannelId}`;
 
 /** The channel's participant page with campaign parameters (the link builder): empty ones left out, in UTM_PARAMETERS' order. */
-export function campaignLink(origin: string, mediaChannelId: string | number, utm: Partial<Record<string, string>>): string {
+export function campaignLink(origin: string, mediaChannelId: string | number, utm: Partial<Record<UtmParameter, string>>): string {
   const query = new URLSearchParams();
-  for (const name of ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']) {
+  for (const name of UTM_PARAMETERS) {
     const value = utm[name]?.trim();
     if (value) query.set(name, value);
   }
