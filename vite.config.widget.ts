@@ -47,7 +47,8 @@ function widgetLoader(): Plugin {
  * every module, core's too). The widget's component tests compile the same way (vitest.config.ts).
  */
 export const widgetJsx = {
-  oxc: { jsx: { runtime: 'classic' as const, pragma: '_h' } },
+  // Not the development transform either (in tests): its __self and __source props would reach the DOM as attributes.
+  oxc: { jsx: { runtime: 'classic' as const, pragma: '_h', development: false } },
   plugin: (): Plugin => ({
     name: 'widget-classic-jsx',
     enforce: 'pre',
