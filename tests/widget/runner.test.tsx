@@ -264,6 +264,40 @@ describe('the run', () => {
     expect(f.calls).not.toContain('saveAnswers');
   });
 
+  it('puts the focus on the first field in error once a page is refused, and leaves it where it is while errors are fixed', async () => {
+    const pages: RunnerPage[] = [
+      {
+        id: 'p1', identity: 'p1', title: 'About you', displayOrder: 1,
+        fields: [
+          field('q0', 'text', {}, 'Optional'),
+          field('q1', 'text', { required: true }, 'Name'),
+          field('q2', 'single', { required: true, options: [opt('a'), opt('b')] }, 'Pick one'),
+          field('q3', 'email', { required: true }, 'Email'),
+        ],
+      },
+    ];
+    const f = fake({ pages });
+    const root = start(f.transport);
+    await until(root, (r) => heading(r) === 'About you');
+    next(root);
+    await until(root, (r) => $$(r, '.tw-error').filter((e) => e.textContent).length === 3);
+    expect(root.activeElement).toBe($(root, '#tw-f-q1'));
+    // Fixing the second field while the first still is in error leaves the focus there.
+    const email = $(root, '#tw-f-q3') as HTMLInputElement;
+    email.focus();
+    type(email, 'ann@example.com');
+    await until(root, (r) => $$(r, '.tw-error').filter((e) => e.textContent).length === 2);
+    await settle();
+    expect(root.activeElement).toBe(email);
+    type($(root, '#tw-f-q1'), 'Ann');
+    await settle();
+    // A refused choice question is focused by its first option (a fieldset takes no focus).
+    next(root);
+    await until(root, (r) => $$(r, '.tw-error').filter((e) => e.textContent).length === 1);
+    expect(root.activeElement).toBe($(root, 'input[value=a]'));
+    expect(f.calls).not.toContain('saveAnswers');
+  });
+
   it('moves page by page with the title focused, the progress bar following, and Back', async () => {
     const f = fake();
     const root = start(f.transport);
@@ -416,6 +450,7 @@ describe('outcome screens and the qualified steps', () => {
     type(zip, '12');
     next(root);
     await until(root, (r) => $(r, '.tw-error')?.textContent === 'Minimum 5 characters.');
+    expect(root.activeElement).toBe($(root, '#tw-zip'));
     type($(root, '#tw-zip'), '62701');
     await settle();
     next(root);
@@ -431,8 +466,10 @@ describe('outcome screens and the qualified steps', () => {
     next(root);
     await until(root, (r) => heading(r) === 'Your contact details');
     expect($(root, '.tw-html')?.textContent).toBe('Tell us how to reach you.');
+    expect(root.activeElement).toBe($(root, 'h2'));
     next(root);
     await until(root, (r) => $(r, '.tw-error')?.textContent === 'This field is required.');
+    expect(root.activeElement).toBe($(root, '#tw-c-c1'));
     type($(root, '#tw-c-c1'), 'Ann');
     await settle();
     next(root);
@@ -440,6 +477,7 @@ describe('outcome screens and the qualified steps', () => {
     expect($(root, '.tw-html em')?.textContent).toBe('We keep your data safe.');
     next(root);
     await until(root, (r) => $(r, '.tw-error')?.textContent === 'You must accept the terms and conditions in order to proceed.');
+    expect(root.activeElement).toBe($(root, 'input[type=checkbox]'));
     tick($(root, 'input[type=checkbox]'));
     await settle();
     next(root);

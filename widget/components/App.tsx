@@ -37,6 +37,8 @@ export class App extends Component<AppProps, { s: RunnerState }> {
   declare shown: number;
   declare view: Phase;
   declare off: (() => void) | undefined;
+  /** The runner's errors when a form was sent, until the answer to it shows (see componentDidUpdate). */
+  declare sent: object | null | undefined;
 
   /** Starts a run; a transition survey replaces the run (and its channel) in the same place. */
   open(run: AppProps) {
@@ -66,10 +68,19 @@ export class App extends Component<AppProps, { s: RunnerState }> {
   // focus when the widget first appears.
   override componentDidUpdate() {
     const s = this.state.s;
-    const step = `${s.phase === 'saving' || s.phase === 'loading' || s.phase === 'idle' ? '' : s.phase}:${s.page?.identity ?? ''}`;
-    if (step === this.step || step.startsWith(':')) return;
-    this.step = step;
-    if (this.shown++ > 0) this.heading.current?.focus();
+    const busy = s.phase === 'saving' || s.phase === 'loading';
+    const step = `${busy || s.phase === 'idle' ? '' : s.phase}:${s.page?.identity ?? ''}`;
+    if (step !== this.step && !step.startsWith(':')) {
+      this.step = step;
+      if (this.shown++ > 0) this.heading.current?.focus();
+    }
+    // Once a form sent is answered (the runner's errors are others than when it was sent: its own
+    // checks or the server's), the first field in error takes the focus; only then, not on each
+    // edit while errors remain. A fieldset is not focusable: its first input is.
+    if (this.sent && !busy && s.errors !== this.sent) {
+      this.sent = null;
+      this.heading.current?.closest('section')?.querySelector<HTMLElement>('[aria-invalid=true]:not(fieldset),[aria-invalid=true] input')?.focus();
+    }
   }
 
   render() {
@@ -125,7 +136,8 @@ export class App extends Component<AppProps, { s: RunnerState }> {
     }
 
     return (
-      <section class="tw-card" aria-busy={busy} lang={s.language.replace(/_/g, '-')} data-media-channel-id={ctl.channel}>
+      // Every step's form submits through here, before its own handler has run.
+      <section class="tw-card" aria-busy={busy} lang={s.language.replace(/_/g, '-')} data-media-channel-id={ctl.channel} onSubmitCapture={() => (this.sent = r.getState().errors)}>
         {s.preview && <p class="tw-message tw-preview">{text.preview}</p>}
         {s.survey && s.phase !== 'finished' && <Progress value={percentage(s.progress)} label={text.progress} />}
         {body}
