@@ -9,7 +9,9 @@ import {
   type RunnerField,
   type RunnerPage,
   type RunnerSurvey,
+  type RunnerContactField,
   type RunnerTransport,
+  type TrialSite,
 } from '../../core/oform/runner';
 import type { Answers } from '../../core/oform/answers';
 import { HttpError } from '../../core/participant/httpError';
@@ -39,6 +41,8 @@ interface FakeOptions {
   pages?: RunnerPage[];
   qualification?: Qualification;
   survey?: RunnerSurvey;
+  sites?: TrialSite[];
+  contactFields?: RunnerContactField[];
 }
 
 /** An in-memory participant API: pages in order, every call recorded, failures on demand. */
@@ -103,7 +107,7 @@ function fake(options: FakeOptions = {}) {
         ok: true,
         outcome: 'qualified',
         messages: { contactForm: 'Choose where to go.' },
-        sites: [
+        sites: options.sites ?? [
           { id: 'esl1', name: 'Downtown Clinic', address1: '1 Main St', city: 'Springfield', state: 'IL', zipCode: zip, distanceMiles: 1.24 },
           { id: 'esl2', name: 'North Clinic', distanceMiles: 12 },
         ],
@@ -112,7 +116,7 @@ function fake(options: FakeOptions = {}) {
     async contactFields() {
       await guard('contactFields');
       return {
-        fields: [
+        fields: options.contactFields ?? [
           { id: 'c1', name: 'first_name', label: 'First name', type: 'text', required: true, translations: { es: 'Nombre' } },
           { id: 'c2', name: 'phone', label: 'Phone', type: 'phone', required: false },
         ],
@@ -484,6 +488,44 @@ describe('outcome screens and the qualified steps', () => {
     await until(root, (r) => $(r, '[data-outcome=completed]'));
     expect($(root, '.tw-html strong')?.textContent).toBe('Thank you!');
     expect(f.calls).toContain(`submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`);
+  });
+
+  it('tells the browser which part of a name a contact field holds, and the other kinds by type', async () => {
+    const text = (id: string, name: string): RunnerContactField => ({ id, name, label: name, type: 'text', required: false });
+    const contactFields = [
+      text('c1', 'first_name'),
+      text('c2', 'givenname'),
+      text('c3', 'last_name'),
+      text('c4', 'family_name'),
+      text('c5', 'surname'),
+      text('c6', 'nickname'),
+      text('c7', 'first_name_of_partner'),
+      { id: 'c8', name: 'email', label: 'Email', type: 'email', required: false },
+      { id: 'c9', name: 'phone', label: 'Phone', type: 'phone', required: false },
+      { id: 'c10', name: 'zip_code', label: 'ZIP code', type: 'zip', required: false },
+    ] satisfies RunnerContactField[];
+    const root = start(fake({ contactFields, sites: [{ id: 'esl1', name: 'Clinic', distanceMiles: 3 }] }).transport);
+    await toEnd(root);
+    await until(root, (r) => $(r, '#tw-zip'));
+    type($(root, '#tw-zip'), '62701');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Choose a study site');
+    next(root);
+    await until(root, (r) => heading(r) === 'Your contact details');
+    const hints = Object.fromEntries($$(root, 'input').map((i) => [i.id, i.getAttribute('autocomplete')]));
+    expect(hints).toEqual({
+      'tw-c-c1': 'given-name',
+      'tw-c-c2': 'given-name',
+      'tw-c-c3': 'family-name',
+      'tw-c-c4': 'family-name',
+      'tw-c-c5': 'family-name',
+      'tw-c-c6': null,
+      'tw-c-c7': null,
+      'tw-c-c8': 'email',
+      'tw-c-c9': 'tel',
+      'tw-c-c10': 'postal-code',
+    });
   });
 
   it('preview stores nothing and ends qualified', async () => {

@@ -83,6 +83,11 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
   );
 }
 
+// Browsers fill in names only for fields that say which part of the name they hold: the
+// field's machine name tells (first_name or given_name; last_name, family_name or surname, with
+// or without the underscore); the other kinds go by type.
+const NAME_PART = /^(?:(first|given)|last|family|sur)_?name$/;
+
 function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField }) {
   const text = participantText(s.language);
   const label = translated(field.translations, s.language) ?? field.label;
@@ -103,6 +108,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
     );
   }
   const [type, inputMode, autoComplete] = ENTRY[field.type]!;
+  const part = NAME_PART.exec(field.name);
   return (
     <Input
       id={id}
@@ -112,7 +118,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       error={error}
       type={type}
       inputMode={inputMode}
-      autoComplete={autoComplete}
+      autoComplete={autoComplete ?? (part ? (part[1] ? 'given-name' : 'family-name') : undefined)}
       placeholder={field.type === 'phone' ? '000-000-0000' : undefined}
       text={text}
       onInput={(v) => ctl.runner.setContact(field.name, v)}
