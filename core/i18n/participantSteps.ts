@@ -7,7 +7,9 @@ const en = {
   zipLabel: 'ZIP code',
   search: 'Find sites',
   sitesTitle: 'Choose a study site',
-  miles: '{n} miles away',
+  // {s}: the plural's s (none for exactly 1); `near` when the distance rounds to 0.
+  miles: '{n} mile{s} away',
+  near: 'Less than 0.1 miles away',
   contactTitle: 'Your contact details',
   consentTitle: 'Consent',
   accept: 'I accept the terms and conditions.',

@@ -528,6 +528,21 @@ describe('outcome screens and the qualified steps', () => {
     });
   });
 
+  it.each([
+    ['en', ['Less than 0.1 miles away', '1 mile away', '1.2 miles away', '12 miles away']],
+    ['es', ['a menos de 0.1 millas', 'a 1 milla', 'a 1.2 millas', 'a 12 millas']],
+  ] as const)('words each site’s distance in %s, one mile and under a tenth of a mile too', async (language, wording) => {
+    const sites = [0.02, 1, 1.24, 12].map((distanceMiles, i) => ({ id: `s${i}`, name: `Site ${i}`, distanceMiles }));
+    const root = start(fake({ sites }).transport, { language });
+    await toEnd(root);
+    await until(root, (r) => $(r, '#tw-zip'));
+    type($(root, '#tw-zip'), '62701');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '.tw-distance'));
+    expect($$(root, '.tw-distance').map((d) => d.textContent)).toEqual(wording);
+  });
+
   it('preview stores nothing and ends qualified', async () => {
     const f = fake();
     const root = start(f.transport, { preview: true });

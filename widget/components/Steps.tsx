@@ -2,7 +2,7 @@
  * The screens of a qualified participant's steps after the survey: ZIP, trial sites, contact
  * form, consent. Part of the widget's second file (../later.ts).
  */
-import { stepStrings } from '../../core/i18n/participantSteps';
+import { stepStrings, type StepText } from '../../core/i18n/participantSteps';
 import type { RunnerContactField } from '../../core/oform/runner';
 import { Html, Nav, type StepProps } from './App';
 import { Err, Input, Req } from './Fields';
@@ -73,7 +73,7 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
               <span class="tw-helper">
                 {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
               </span>
-              <span class="tw-distance">{t.miles.replace('{n}', String(Math.round(site.distanceMiles * 10) / 10))}</span>
+              <span class="tw-distance">{miles(t, site.distanceMiles)}</span>
             </span>
           </label>
         ))}
@@ -81,6 +81,12 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
       <Nav busy={busy} text={text} onBack={back} />
     </form>
   );
+}
+
+/** A site's distance as the participant reads it, to 0.1 mile. */
+function miles(t: StepText, distance: number) {
+  const n = Math.round(distance * 10) / 10;
+  return n ? t.miles.replace('{n}', String(n)).replace('{s}', n === 1 ? '' : 's') : t.near;
 }
 
 // Browsers fill in names only for fields that say which part of the name they hold: the
