@@ -1,0 +1,189 @@
+/**
+ * Every step a participant sees — the survey's pages, the ZIP, the sites, the contact details,
+ * the consent and the outcome — in English and in Spanish, on a phone (375 px wide) and on a
+ * desktop (1280 px): axe-core finds no serious or critical violation at any of them, on a
+ * partner page of another origin under a strict CSP. Each run also comes from a campaign link
+ * and a snippet with a hidden field the channel declares: both reach the record system's push
+ * and the staff's RMS audits screen, and nothing else of the page address does.
+ *
+ * Steps are found by what they hold (option values, input kinds), not by their wording, so the
+ * same walk serves both languages.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { launchBrowser } from './browser';
+import { freePort, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { axeViolations as axeIn, newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { signInAsAdmin } from './admin-session';
+import { newWebhookSecret } from '../support/standardWebhooks';
+import { demoChannel } from '../../server/db/demo';
+import { engagements, mediaChannels, rmsProviders } from '../../server/db/schema';
+
+const PROVIDER_NAME = 'E2E steps webhook';
+const W = '[data-trial-widget]';
+const CAMPAIGN = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autumn-drive' };
+const REFERRER = 'partner-issue-42';
+
+let server: RunningServer;
+let browser: Browser;
+let partner: PartnerSite;
+let webhook: http.Server;
+let channelId = '';
+let screenerId = '';
+const pushes: { data: { values: Record<string, string>; attribution: { utm: Record<string, string>; hiddenFields: Record<string, string> } } }[] = [];
+
+beforeAll(async () => {
+  const webhookPort = await freePort();
+  webhook = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      pushes.push(JSON.parse(body));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => webhook.listen(webhookPort, '127.0.0.1', resolve));
+
+  const dataDir = tempDataDir();
+  await prepareDataDir(dataDir, async (db) => {
+    const demo = await demoChannel(db);
+    if (!demo) throw new Error('no demo channel');
+    channelId = String(demo.mediaChannelId);
+    screenerId = String(demo.screenerId);
+    await db
+      .update(mediaChannels)
+      .set({ domain: PARTNER_HOST, hiddenFields: [{ name: 'referrer', maxLength: 40 }] })
+      .where(eq(mediaChannels.id, demo.mediaChannelId));
+    const [provider] = await db
+      .insert(rmsProviders)
+      .values({ name: PROVIDER_NAME, kind: 'webhook', endpointUrl: `http://127.0.0.1:${webhookPort}/hook`, signingSecret: newWebhookSecret() })
+      .returning({ id: rmsProviders.id });
+    await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.identification, 'DEMO-HEART'));
+  });
+  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), RMS_RETRY_SCHEDULE: 'none' } });
+  partner = await startPartnerSite(server.url);
+  partner.page(
+    '/',
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
+<body><main><h1>Healthy living magazine</h1>
+<div data-trial-widget></div>
+${snippet(server.url, channelId, screenerId, `data-field-referrer="${REFERRER}" data-field-undeclared="dropped"`)}
+</main></body></html>`,
+  );
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await partner?.close();
+  await new Promise<void>((resolve) => (webhook?.listening ? webhook.close(() => resolve()) : resolve()));
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+const WAIT = { timeout: 20_000 };
+const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
+const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
+
+/** Walks the demo survey to a referral, running axe at each step it reaches; answers the violations per step. */
+async function walk(page: Page, email: string, phone: string): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  const check = async (step: string) => {
+    found[step] = await axeIn(page, partner.url, W);
+  };
+  await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
+  await check('first page');
+  // A Next with nothing answered: the page's errors are shown, and must be as accessible.
+  await next(page);
+  await page.locator(`${W} [aria-invalid=true]`).first().waitFor({ state: 'attached', ...WAIT });
+  await check('first page with errors');
+  await choose(page, '18-64');
+  await choose(page, 'yes');
+  await next(page);
+  await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
+  await check('second page');
+  await choose(page, 'pills');
+  await next(page);
+  const zip = page.locator(`${W} input[autocomplete=postal-code]`);
+  await zip.waitFor(WAIT);
+  await check('ZIP');
+  await zip.fill('10001');
+  await next(page);
+  const sites = page.locator(`${W} .tw-site`);
+  await sites.first().waitFor(WAIT);
+  await check('sites');
+  await sites.first().click();
+  await next(page);
+  const emailInput = page.locator(`${W} input[type=email]`);
+  await emailInput.waitFor(WAIT);
+  await check('contact details');
+  const texts = page.locator(`${W} input[type=text]:not([autocomplete=postal-code])`);
+  await texts.nth(0).fill('Ann');
+  await texts.nth(1).fill('Steps');
+  await emailInput.fill(email);
+  await page.locator(`${W} input[type=tel]`).fill(phone);
+  await next(page);
+  const consent = page.locator(`${W} label:has(input[type=checkbox])`);
+  await consent.first().waitFor(WAIT);
+  await check('consent');
+  await consent.first().click();
+  await next(page);
+  await page.locator(`${W} [data-outcome=completed]`).waitFor(WAIT);
+  await check('outcome');
+  return found;
+}
+
+const RUNS = [
+  { locale: 'en-US', width: 375 },
+  { locale: 'en-US', width: 1280 },
+  { locale: 'es-ES', width: 375 },
+  { locale: 'es-ES', width: 1280 },
+] as const;
+
+describe('the widget at every step, in English and Spanish, on a phone and a desktop', () => {
+  for (const run of RUNS) {
+    it(`${run.locale} at ${run.width} px: no serious or critical axe violation at any step; the campaign and the hidden field reach the push`, async () => {
+      const { context, page, problems } = await newParticipant(browser, { locale: run.locale, viewport: { width: run.width, height: 800 } });
+      await page.goto(`${partner.url}/?${new URLSearchParams({ ...CAMPAIGN, email: 'never-stored@example.com' })}`);
+      const language = run.locale.slice(0, 2);
+      // The widget shows the language asked for (Spanish has its own text for the first question).
+      await expect.poll(() => page.locator(`${W} .tw-card`).first().getAttribute('lang'), WAIT).toMatch(new RegExp(`^${language}\\b`));
+
+      const email = `steps.${language}.${run.width}@example.com`;
+      // Each run its own person: the same e-mail or phone again would be a duplicate, not pushed.
+      const violations = await walk(page, email, `212-555-0${RUNS.indexOf(run)}${run.width}`.slice(0, 12));
+      expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((step) => [step, []])));
+      expect(Object.keys(violations)).toEqual(['first page', 'first page with errors', 'second page', 'ZIP', 'sites', 'contact details', 'consent', 'outcome']);
+      // The page's own errors on an empty Next are answers the widget expects (422), nothing else went wrong.
+      expect(problems.filter((p) => !/^HTTP 422 /.test(p))).toEqual([]);
+      await context.close();
+
+      await expect.poll(() => pushes.find((p) => p.data.values.email === email), { timeout: 15_000 }).toBeTruthy();
+      const push = pushes.find((p) => p.data.values.email === email)!;
+      expect(push.data.attribution.utm).toEqual(CAMPAIGN);
+      // Only the field the channel declares; the page's e-mail parameter is not attribution and is not kept.
+      expect(push.data.attribution.hiddenFields).toEqual({ referrer: REFERRER });
+      expect(JSON.stringify(push)).not.toContain('never-stored@example.com');
+    });
+  }
+
+  it("shows each contact's campaign and hidden field to staff on the RMS audits screen", async () => {
+    const admin = await browser.newPage();
+    await signInAsAdmin(admin, server.url);
+    await admin.goto(`${server.url}/rms-audits`);
+    // This file's pushes are the rows of its record system; the demo data has others.
+    const rows = admin.locator('tbody tr', { hasText: PROVIDER_NAME });
+    await rows.first().waitFor(WAIT);
+    await expect.poll(() => rows.count(), WAIT).toBe(RUNS.length);
+    for (const row of await rows.all()) {
+      const pairs = await row.locator('dl.attribution').evaluate((dl) => [...dl.querySelectorAll('div')].map((d) => `${d.querySelector('dt')?.textContent}=${d.querySelector('dd')?.textContent}`));
+      // Stored as JSON objects, whose key order is the database's.
+      expect(pairs.sort()).toEqual([...Object.entries(CAMPAIGN).map(([k, v]) => `${k}=${v}`), `referrer=${REFERRER}`].sort());
+    }
+    await admin.close();
+  });
+});
