@@ -68,6 +68,7 @@ const LATER_CALLS = [
   'metric',
   'transitionChannel',
   'entryAnswers',
+  'outcome',
 ] as const;
 
 /** The participant transport with only the start of a run in the first file. */

@@ -5,6 +5,11 @@
  * sessionStorage, so it lives as long as the tab and no longer. Contact details are never part
  * of it: they stay in the runner's memory.
  *
+ * Once the run reaches its outcome, its snapshot (then only the submission, its token, the
+ * survey's identity and the language) moves to localStorage: a later visit to the channel in any
+ * tab finds it, and the server says whether the channel's retake window still holds. It is read
+ * before the tab's own: after an outcome, the channel's run in this browser is that one.
+ *
  * One key per mount: `trial-widget:{channel}:{screener}`, or `…:{mountKey}` when the mount names
  * itself (the embed passes its mount index for every widget of a run but the first). Two widgets
  * mounted at once never share one: a key already held gets `:2`, `:3` (in mount order). A key is
@@ -28,33 +33,33 @@ export interface RunStoreOptions {
   screenerId: string;
   /** Names this mount among the page's widgets of the same channel and screener. */
   mountKey?: string;
-  /** The storage to use (tests); null for none. Default: sessionStorage when the browser allows it. */
+  /** The one storage for both (tests); null for none. Default: the browser's, when it allows them. */
   storage?: Storage | null;
 }
 
 /** The keys held by the widgets mounted on this page. */
 const held: Record<string, true> = {};
 
-function sessionStore(): Storage | null {
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    // Storage blocked (third-party cookies off, sandboxed frame): no resume, the run still works.
-    return null;
-  }
-}
-
 export function runStore(options: RunStoreOptions): RunStore {
   const base = `trial-widget:${options.mediaChannelId}:${options.screenerId}${options.mountKey ? `:${options.mountKey}` : ''}`;
   let key = base;
   for (let n = 2; held[key]; n++) key = `${base}:${n}`;
   held[key] = true;
-  const store = options.storage === undefined ? sessionStore() : options.storage;
+  let session = options.storage;
+  let local = session;
+  if (session === undefined) {
+    try {
+      session = sessionStorage;
+      local = localStorage;
+    } catch {
+      // Storage blocked (third-party cookies off, sandboxed frame) or none: no resume, the run still works.
+    }
+  }
   return {
     key,
     read() {
       try {
-        const raw = store?.getItem(key);
+        const raw = local?.getItem(key) ?? session?.getItem(key);
         const s = raw ? (JSON.parse(raw) as RunnerSnapshot) : null;
         return s && typeof s.identity === 'string' && Array.isArray(s.history) && typeof s.step === 'string' ? s : null;
       } catch {
@@ -63,8 +68,10 @@ export function runStore(options: RunStoreOptions): RunStore {
     },
     write(snapshot) {
       try {
-        if (snapshot) store?.setItem(key, JSON.stringify(snapshot));
-        else store?.removeItem(key);
+        // The tab's last place goes with the outcome too: it may hold answers typed on the last page.
+        session?.removeItem(key);
+        if (snapshot) (snapshot.step === 'finished' ? local : session)?.setItem(key, JSON.stringify(snapshot));
+        else local?.removeItem(key);
       } catch {
         // A full or blocked storage only costs the resume.
       }

@@ -180,18 +180,27 @@ export interface RunnerLater {
 
 /**
  * Resuming after a reload: the transport hands over what it needs to act for the submission
- * again (its access token), takes it back, and reads a page entry's stored answers.
+ * again (its access token), takes it back, reads a page entry's stored answers, and asks the
+ * server for a finished run's outcome.
  */
 export interface ResumeTransport {
   credentials(): string | null;
   resume(submissionId: string, credentials: string): void;
   entryAnswers(entryId: string): Promise<Answers>;
+  /**
+   * The outcome a finished run shows again while its channel's retake window holds. Once it no
+   * longer does (passed, or a channel that allows retakes), it throws as for a submission gone,
+   * so the caller's abandonResume gives way to a fresh run.
+   */
+  outcome(submissionId: string): Promise<{ outcome: Outcome; messages: OutcomeMessages }>;
 }
 
 /**
  * What a reload needs to carry on with the same submission on the same page. Before the
  * submission exists (the first page answered, not sent yet) it holds only that page's answers:
  * `submissionId` and `credentials` are null and the run starts afresh with them on screen.
+ * A finished run's holds no path and no outcome: the server answers the outcome, and whether it
+ * is still to be shown, on each resume (the snapshot may outlive the tab).
  */
 export interface RunnerSnapshot {
   identity: string;
@@ -210,8 +219,6 @@ export interface RunnerSnapshot {
   answers?: Answers;
   zip?: string;
   siteId?: string | null;
-  outcome?: Outcome | null;
-  messages?: OutcomeMessages;
 }
 
 export interface Qualification {
@@ -479,11 +486,11 @@ export function createRunner(options: RunnerOptions): Runner {
         submissionId: context.submissionId,
         credentials,
         language: state.language,
-        history: [...state.history],
+        history: step === 'finished' ? [] : [...state.history],
         progress: state.progress.value,
         step,
         ...(step === 'page' ? { answers: state.answers } : {}),
-        ...(step === 'finished' ? { outcome: state.outcome, messages: state.messages } : { zip: state.zip, siteId: state.siteId }),
+        ...(step !== 'finished' && { zip: state.zip, siteId: state.siteId }),
       };
     },
   };

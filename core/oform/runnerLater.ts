@@ -61,9 +61,10 @@ export function createRunMoves(context: RunContext): RunMoves {
     transport.resume?.(snapshot.submissionId!, snapshot.credentials ?? '');
     context.submissionId = snapshot.submissionId;
     if (snapshot.step === 'finished') {
-      // The outcome was reached: shown again as it was, with nothing asked of the server.
-      set({ language: snapshot.language, history: snapshot.history });
-      end(snapshot.outcome ?? null, snapshot.messages);
+      // The server says whether the channel's retake window still holds, even within the tab
+      // (a testing channel's window of 0 means a fresh survey on every reload).
+      const { outcome, messages } = await transport.outcome!(snapshot.submissionId!);
+      end(outcome, messages);
       return;
     }
     const survey = await transport.loadSurvey(snapshot.identity);

@@ -140,6 +140,14 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
       caller.token = credentials;
     },
 
+    async outcome(submissionId) {
+      const got = await call('GET', `/o-form-submission-outcome/${e(submissionId)}`, 'outcome');
+      // Past the channel's retake window (or on a channel that allows retakes) the run is over
+      // as a submission gone is: the caller starts a fresh survey.
+      if (!got.ok || !got.body.meta.withinRetakeWindow) throw new HttpError(410);
+      return got.body.meta;
+    },
+
     async entryAnswers(entryId) {
       const got = await call('GET', `/o-form-container-entries/${e(entryId)}?include=oFormFieldEntries`, 'entryAnswers');
       if (!got.ok) throw new HttpError(422);

@@ -10,6 +10,7 @@ import {
   type RunnerContactField,
   type RunnerField,
   type RunnerPage,
+  type RunnerSnapshot,
   type RunnerTransport,
   type SaveResult,
   type TrialSite,
@@ -17,6 +18,9 @@ import {
 import type { Answers } from '../../core/oform/answers';
 import type { FieldConfiguration } from '../../core/model/oform';
 import { later } from '../support/runnerLater';
+
+/** What a transport throws for a submission it can no longer act for. */
+class GoneError extends Error {}
 
 const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
 const option = (value: string, transition: { to: 'page'; identity: string } | { to: 'end' } | null = null) => ({
@@ -290,6 +294,8 @@ describe('survey runner after the pages', () => {
   function contactServer(qualification: Qualification = { isQualified: true, outcome: 'qualified', messages: { contactForm: '<p>Good news</p>', consent: 'Agree?' } }) {
     const server = fakeServer();
     const sent: { engagementSiteLocationId: string; values: Record<string, ContactValue>; acceptTerms: boolean }[] = [];
+    // Whether the server finds the channel's retake window still holding.
+    const retakeWindow = { holds: true };
     const zips: string[] = [];
     let token: string | null = null;
     const transport: RunnerTransport & ContactTransport & ResumeTransport = {
@@ -328,8 +334,13 @@ describe('survey runner after the pages', () => {
         server.calls.push('entryAnswers');
         return { q2: 'jane@example.com' };
       },
+      async outcome(id) {
+        server.calls.push(`outcome:${id}`);
+        if (!retakeWindow.holds) throw new GoneError();
+        return { outcome: 'completed', messages: { contactForm: 'Thank you!' } };
+      },
     };
-    return { ...server, transport, sent, zips };
+    return { ...server, transport, sent, zips, retakeWindow };
   }
 
   async function runToQualification(runner: ReturnType<typeof createRunner>) {
@@ -379,15 +390,34 @@ describe('survey runner after the pages', () => {
     await runner.submitConsent();
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
     expect(server.sent).toEqual([{ engagementSiteLocationId: 'near', values: { firstName: 'Jane', email: 'jane@example.com', zip: '10001' }, acceptTerms: true }]);
-    // The outcome is a place too: a reload shows it again, asking the server nothing.
+    // The outcome is a place too, kept as the submission and its token alone (no path, no
+    // outcome, no details): a reload asks the server for the outcome and shows it again.
     const snap = runner.snapshot();
-    expect(snap).toMatchObject({ step: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
-    expect(JSON.stringify(snap)).not.toContain('Jane');
+    expect(snap).toEqual({ identity: 'S1', submissionId: 's1', credentials: 'tok-1', language: 'en', history: [], progress: 4, step: 'finished' });
     const again = contactServer();
     const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap });
     await resumed.start();
     expect(resumed.getState()).toMatchObject({ phase: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
-    expect(again.calls).toEqual([]);
+    expect(again.calls).toEqual(['outcome:s1']);
+  });
+
+  it("gives way to a fresh run when the server finds a finished run's retake window over", async () => {
+    const snap: RunnerSnapshot = { identity: 'S1', submissionId: 's1', credentials: 'tok-1', language: 'en', history: [], progress: 4, step: 'finished' };
+    const again = contactServer();
+    again.retakeWindow.holds = false;
+    const abandoned: unknown[] = [];
+    const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap, abandonResume: (error) => abandoned.push(error) > 0 && error instanceof GoneError });
+    await resumed.start();
+    expect(abandoned).toHaveLength(1);
+    expect(resumed.getState()).toMatchObject({ phase: 'page', outcome: null, history: [{ page: 'p1' }] });
+    expect(again.calls).toEqual(['outcome:s1', 'loadSurvey', 'firstPage']);
+
+    // Without abandonResume's leave, the failure is the participant's to retry.
+    const kept = contactServer();
+    kept.retakeWindow.holds = false;
+    const failed = createRunner({ later, transport: kept.transport, identity: 'S1', resume: snap });
+    await failed.start();
+    expect(failed.getState().phase).toBe('failed');
   });
 
   it('resumes at every step after the pages: the ZIP, the sites with the one chosen, and the contact form (empty: details never stored) for contact and consent', async () => {

@@ -3,11 +3,13 @@
  * reload puts the participant back where they were (the page with what was typed and not sent,
  * Back to pages the server holds, the ZIP, the site chosen, the contact form, the outcome);
  * contact details are never written to browser storage; two widgets of one channel on one page
- * keep runs of their own. One server (its own, with the demo data) and one browser.
+ * keep runs of their own. After an outcome, another tab of the same browser on the channel shows
+ * it again, unless the channel allows retakes (a window of 0): then a reload or another tab
+ * starts a fresh survey. One server (its own, with the demo data) and one browser.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
@@ -22,6 +24,8 @@ let channelId = '';
 let screenerId = '';
 let oneUrl = '';
 let twoUrl = '';
+let retakesUrl = '';
+let retakesChannelId = '';
 
 beforeAll(async () => {
   const dataDir = tempDataDir();
@@ -31,6 +35,12 @@ beforeAll(async () => {
     channelId = String(demo.mediaChannelId);
     screenerId = String(demo.screenerId);
     await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
+    // A testing channel: the same screener, retakes allowed.
+    const [testing] = await db
+      .insert(mediaChannels)
+      .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: demo.screenerId, type: 'Partner Website', retakeWindowDays: 0 })
+      .returning({ id: mediaChannels.id });
+    retakesChannelId = String(testing!.id);
   });
   server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
   partner = await startPartnerSite(server.url);
@@ -40,6 +50,7 @@ beforeAll(async () => {
     '/two',
     html(`<div id="a" data-trial-widget></div>${snippet(server.url, channelId, screenerId)}<div id="b" data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`),
   );
+  retakesUrl = partner.page('/retakes', html(`<div data-trial-widget></div>${snippet(server.url, retakesChannelId, screenerId)}`));
   browser = await launchBrowser();
 }, 120_000);
 
@@ -149,10 +160,8 @@ describe('the widget resumes at every step after a reload', () => {
     await context.close();
   });
 
-  it('shows the notQualified outcome again after a reload, not a fresh survey', async () => {
-    const { context, page, problems } = await newParticipant(browser);
-    const w = page.locator(W);
-    await page.goto(oneUrl);
+  /** Answers the demo survey to its notQualified outcome. */
+  async function runToNotQualified(w: Locator) {
     await heading(w, 'About you');
     await choice(w, 'Under 18').check();
     await choice(w, /^No$/).check();
@@ -161,9 +170,56 @@ describe('the widget resumes at every step after a reload', () => {
     await w.locator('input').fill('10001');
     await next(w);
     await w.locator('[data-outcome=notQualified]').waitFor();
+  }
+
+  /** Another tab of the participant's browser (same storage but its own sessionStorage) on `url`, its failed answers recorded in `problems`. */
+  async function anotherTab(context: BrowserContext, url: string, problems: string[]) {
+    const tab = await context.newPage();
+    tab.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
+    });
+    await tab.goto(url);
+    return tab;
+  }
+
+  it('shows the notQualified outcome again after a reload and in another tab, not a fresh survey', async () => {
+    const { context, page, problems } = await newParticipant(browser);
+    const w = page.locator(W);
+    await page.goto(oneUrl);
+    await runToNotQualified(w);
     await page.reload();
     await w.locator('[data-outcome=notQualified]').waitFor();
     expect(await w.locator('h2', { hasText: 'About you' }).count()).toBe(0);
+
+    // A later visit: a new tab on the same channel, with the first one closed.
+    await page.close();
+    const tab = await anotherTab(context, oneUrl, problems);
+    const later = tab.locator(W);
+    await later.locator('[data-outcome=notQualified]').waitFor();
+    expect(await later.locator('.tw-html').first().innerText()).toMatch(/\S/);
+    expect(await later.locator('h2', { hasText: 'About you' }).count()).toBe(0);
+    // What is kept for it names the run, nothing answered.
+    const kept = await tab.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('trial-widget:')));
+    expect(kept).toHaveLength(1);
+    expect(Object.keys(JSON.parse(kept[0]![1])).sort()).toEqual(['credentials', 'history', 'identity', 'language', 'progress', 'step', 'submissionId']);
+    expect(JSON.parse(kept[0]![1])).toMatchObject({ step: 'finished', history: [] });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('starts a fresh survey after an outcome on a channel that allows retakes (window 0), on a reload and in another tab', async () => {
+    const { context, page, problems } = await newParticipant(browser);
+    const w = page.locator(W);
+    await page.goto(retakesUrl);
+    await runToNotQualified(w);
+    await page.reload();
+    await heading(w, 'About you');
+    expect(await w.locator('[data-outcome]').count()).toBe(0);
+
+    await runToNotQualified(w);
+    const tab = await anotherTab(context, retakesUrl, problems);
+    await heading(tab.locator(W), 'About you');
+    expect(await tab.locator(`${W} [data-outcome]`).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

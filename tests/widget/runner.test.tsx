@@ -704,3 +704,111 @@ describe('the stored run, one per mount', () => {
     expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
   });
 });
+
+describe('a later visit to the channel after an outcome', () => {
+  const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: null } };
+  const KEY = 'trial-widget:1:2';
+  afterEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+
+  /** A run to notQualified in this tab, kept in the browser's own storages (no storage option). */
+  async function finishRun() {
+    const f = fake({ qualification: NOT_QUALIFIED });
+    let token: string | null = null;
+    const root = start(
+      {
+        ...f.transport,
+        async createSubmission() {
+          token = 'tok';
+          return { submissionId: 's1' };
+        },
+        credentials: () => token,
+        resume: () => {},
+      },
+      { storage: undefined },
+    );
+    await until(root, (r) => heading(r) === 'About you');
+    tick($(root, 'input[value=a]'));
+    await settle();
+    // Before the outcome, the run is the tab's alone.
+    expect(sessionStorage.getItem(KEY)).toContain('"answers":{"q1":"a"}');
+    expect(localStorage.getItem(KEY)).toBeNull();
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    mounted.splice(0).forEach((w) => w.unmount());
+  }
+
+  /** The participant API as the widget's own transport calls it: the outcome as `outcome` answers, a fresh survey's start. */
+  function api(outcome: { status: number; withinRetakeWindow?: boolean }) {
+    const calls: string[] = [];
+    const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+      const path = new URL(String(url)).pathname;
+      calls.push(`${path} ${new Headers(init?.headers).get('Survey-Submission-Token') ?? '-'}`);
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+      if (path === '/api/o-forms/o-form-submission-outcome/s1') {
+        if (outcome.status !== 200) return json({ errors: [{ status: String(outcome.status), title: 'Not Found' }] }, outcome.status);
+        return json({
+          meta: {
+            outcome: 'notQualified',
+            isQualified: false,
+            finishedAt: '2031-05-04T09:00:00.000Z',
+            retakeWindowDays: outcome.withinRetakeWindow ? 30 : 0,
+            retakeWindowEnds: outcome.withinRetakeWindow ? '2031-06-03T09:00:00.000Z' : null,
+            withinRetakeWindow: outcome.withinRetakeWindow,
+            messages: { contactForm: '<p>Not a match, as the server says.</p>', consent: null },
+          },
+        });
+      }
+      if (path === '/api/o-forms/participant-start') {
+        const firstPage = { data: { type: 'o-form-containers', id: 'p1', attributes: { identity: 'p1', title: 'About you', displayOrder: 1 } }, included: [] };
+        return json({ meta: { runnable: true, oFormId: '10', oFormIdentity: 'S', title: 'Screen', containerCount: 2, languages: ['en'], styles: {}, screenerId: '2', mediaChannelId: '1', retakeWindowDays: 30, firstPage } });
+      }
+      return json({ errors: [{ status: '404', title: 'Not Found' }] }, 404);
+    });
+    return { calls, fetch: fetch as typeof globalThis.fetch };
+  }
+
+  /** The channel's widget mounted again, on the participant API `server`. */
+  const visit = (server: ReturnType<typeof api>) => start(undefined as unknown as WidgetTransport, { transport: undefined, fetch: server.fetch, storage: undefined });
+
+  it('keeps only the submission and its token in localStorage once the outcome is reached, nothing in the tab', async () => {
+    await finishRun();
+    expect(sessionStorage.getItem(KEY)).toBeNull();
+    expect(JSON.parse(localStorage.getItem(KEY)!)).toEqual({ identity: 'S', submissionId: 's1', credentials: 'tok', language: 'en', history: [], progress: 2, step: 'finished' });
+  });
+
+  it("shows the outcome the server answers again in a new tab while the channel's retake window holds, without a fresh survey", async () => {
+    await finishRun();
+    sessionStorage.clear();
+    const server = api({ status: 200, withinRetakeWindow: true });
+    const root = visit(server);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect($(root, '.tw-html')?.textContent).toBe('Not a match, as the server says.');
+    expect(server.calls).toEqual(['/api/o-forms/o-form-submission-outcome/s1 tok']);
+    expect(localStorage.getItem(KEY)).not.toBeNull();
+  });
+
+  it('asks the server on a reload in the same tab too: a window of 0 (or one passed) drops the run and starts a fresh survey', async () => {
+    await finishRun();
+    const server = api({ status: 200, withinRetakeWindow: false });
+    const root = visit(server);
+    await until(root, (r) => heading(r) === 'About you');
+    expect(server.calls[0]).toBe('/api/o-forms/o-form-submission-outcome/s1 tok');
+    expect(server.calls[1]).toMatch(/^\/api\/o-forms\/participant-start /);
+    expect($(root, '[data-outcome]')).toBeNull();
+    expect(localStorage.getItem(KEY)).toBeNull();
+  });
+
+  it('starts a fresh survey when the server no longer knows the run (404)', async () => {
+    await finishRun();
+    sessionStorage.clear();
+    const server = api({ status: 404 });
+    const root = visit(server);
+    await until(root, (r) => heading(r) === 'About you');
+    expect(localStorage.getItem(KEY)).toBeNull();
+  });
+});
