@@ -148,6 +148,44 @@ describe('the participant transport', () => {
     expect(await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(first.submissionId())))).toHaveLength(1);
   });
 
+  it("shows a finished run's outcome again on a resume while the channel's retake window holds, then gives way to a fresh run", async () => {
+    const T0 = new Date('2031-05-04T09:00:00.000Z');
+    const DAY = 24 * 3600 * 1000;
+    h.clock.set(T0);
+    try {
+      const runner = createRunner({ later, transport: api(), identity: '' });
+      await runner.start();
+      runner.answer('q_choice', 'no');
+      await runner.next();
+      runner.answer('q_dob', '1980-06-15');
+      await runner.next();
+      runner.answer('q_zip', '10001');
+      await runner.next();
+      expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified' });
+      const snap = runner.snapshot()!;
+      expect(snap).toMatchObject({ step: 'finished', history: [] });
+      expect(snap).not.toHaveProperty('outcome');
+
+      const resumeAt = async (now: Date) => {
+        h.clock.set(now);
+        const abandoned: unknown[] = [];
+        const again = createRunner({ later, transport: api(), identity: '', resume: snap, abandonResume: (error) => abandoned.push(error) > 0 });
+        await again.start();
+        return { state: again.getState(), abandoned };
+      };
+      const within = await resumeAt(new Date(T0.getTime() + 30 * DAY - 1));
+      expect(within.state).toMatchObject({ phase: 'finished', outcome: 'notQualified' });
+      expect(within.state.messages.contactForm).toContain('Not a match');
+      expect(within.abandoned).toEqual([]);
+      const past = await resumeAt(new Date(T0.getTime() + 30 * DAY));
+      expect(past.abandoned).toHaveLength(1);
+      expect(past.state.phase).toBe('page');
+      expect(past.state.page?.identity).toBe('p1');
+    } finally {
+      h.clock.release();
+    }
+  });
+
   it('ends in notActive with the messages when the channel is switched off', async () => {
     const off = await createParticipantFixture(h.db, { channelActive: false });
     const runner = createRunner({ later, transport: api({ mediaChannelId: String(off.mediaChannelId) }, `https://${off.domain}`), identity: '' });
