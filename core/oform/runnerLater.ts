@@ -63,8 +63,8 @@ export function createRunMoves(context: RunContext): RunMoves {
     if (snapshot.step === 'finished') {
       // The server says whether the channel's retake window still holds, even within the tab
       // (a testing channel's window of 0 means a fresh survey on every reload).
-      const { outcome, messages } = await transport.outcome!(snapshot.submissionId!);
-      end(outcome, messages);
+      const shown = await transport.outcome!(snapshot.submissionId!);
+      end(shown.outcome, shown.messages);
       return;
     }
     const survey = await transport.loadSurvey(snapshot.identity);
