@@ -3,13 +3,16 @@
  * funnel's charts mean something on a first start. Deterministic (a seeded generator): every new
  * installation gets the same shape, ending on the day it was seeded. Runs are written as their
  * outcomes (the funnel's stage facts and views), and the channel's figures count them too, so the
- * two agree. No contacts are generated: contact details are sealed health data, and a demo
+ * two agree. Each run also has the page entries and page timings of the path it took (the demo
+ * survey's pages 1, 2 when diagnosed, and 3; a run that never finished stops on page 2 or 3), so
+ * the survey's drop-off chart and metrics export have pages to show. No answers or contacts are generated: contact details are sealed health data, and a demo
  * contact would be pushed to a record system; the funnel's later stages fill as people try the demo.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from './open';
-import { funnelViews, mediaChannelFigures, oFormSubmissions } from './schema';
+import { asc, eq } from 'drizzle-orm';
+import { funnelViews, mediaChannelFigures, oFormContainerEntries, oFormContainers, oFormPageMetrics, oFormSubmissions } from './schema';
 
 const DAYS = 42;
 const DAY_MS = 24 * 3600 * 1000;
@@ -40,6 +43,10 @@ export async function seedDemoFunnel(
   const views: (typeof funnelViews.$inferInsert)[] = [];
   const runs: (typeof oFormSubmissions.$inferInsert)[] = [];
   const figures = { views: 0, started: 0, qualified: 0 };
+  // Drawn apart from the outcomes, so adding the pages left the runs' outcomes as they were.
+  const pathRandom = generator(20261126);
+  /** Per run: the pages it reached (0-based), minutes after its creation each was shown, and whether its answers were saved. */
+  const paths: { page: number; shownAt: number; answeredAt: number | null }[][] = [];
   for (let d = DAYS - 1; d >= 0; d -= 1) {
     const dayStart = today - d * DAY_MS;
     const day = new Date(dayStart).toISOString().slice(0, 10);
@@ -75,6 +82,19 @@ export async function seedDemoFunnel(
         const at = (minutes: number) => new Date(created.getTime() + minutes * 60_000);
         figures.started += 1;
         if (qualified) figures.qualified += 1;
+        // Page 1 is answered (that is what started means); those diagnosed see page 2; every finished run answers page 3.
+        const diagnosed = pathRandom() < 0.6;
+        const reached = diagnosed ? [0, 1, 2] : [0, 2];
+        const stopsAt = completes ? reached.length : 1 + Math.floor(pathRandom() * (reached.length - 1));
+        let minute = 0;
+        paths.push(
+          reached.slice(0, stopsAt + (completes ? 0 : 1)).map((page, step) => {
+            const shownAt = minute;
+            const answered = completes || step < stopsAt;
+            minute += (0.3 + pathRandom()) * (page === 1 ? 1.5 : 1);
+            return { page, shownAt, answeredAt: answered ? minute : null };
+          }),
+        );
         runs.push({
           oFormId: demo.oFormId,
           mediaChannelId: demo.mediaChannelId,
@@ -93,7 +113,24 @@ export async function seedDemoFunnel(
   }
   await db.transaction(async (tx) => {
     await tx.insert(funnelViews).values(views).onConflictDoNothing();
-    for (let i = 0; i < runs.length; i += 500) await tx.insert(oFormSubmissions).values(runs.slice(i, i + 500));
+    const pages = await tx.select({ id: oFormContainers.id, identity: oFormContainers.identity }).from(oFormContainers).where(eq(oFormContainers.oFormId, demo.oFormId)).orderBy(asc(oFormContainers.displayOrder));
+    for (let i = 0; i < runs.length; i += 500) {
+      const ids = await tx.insert(oFormSubmissions).values(runs.slice(i, i + 500)).returning({ id: oFormSubmissions.id });
+      const entries: (typeof oFormContainerEntries.$inferInsert)[] = [];
+      const timings: (typeof oFormPageMetrics.$inferInsert)[] = [];
+      ids.forEach(({ id }, j) => {
+        const created = runs[i + j]!.created!.getTime();
+        const at = (minutes: number) => new Date(created + minutes * 60_000);
+        for (const step of paths[i + j]!) {
+          const page = pages[step.page];
+          if (!page) continue;
+          entries.push({ submissionId: id, containerId: page.id, created: at(step.shownAt), answeredAt: step.answeredAt === null ? null : at(step.answeredAt) });
+          timings.push({ submissionId: id, oFormId: demo.oFormId, identity: page.identity, start: at(step.shownAt), stop: step.answeredAt === null ? null : at(step.answeredAt) });
+        }
+      });
+      if (entries.length > 0) await tx.insert(oFormContainerEntries).values(entries);
+      if (timings.length > 0) await tx.insert(oFormPageMetrics).values(timings);
+    }
     await tx
       .insert(mediaChannelFigures)
       .values({ mediaChannelId: demo.mediaChannelId, shard: 0, views: figures.views, submissionsStarted: figures.started, submissionsQualified: figures.qualified })

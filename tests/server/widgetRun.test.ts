@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
-import { contacts, oFormSubmissions } from '../../server/db/schema';
-import { demoChannel, seedDemoRun } from '../../server/db/demo';
+import { contacts, oForms, oFormSubmissions } from '../../server/db/schema';
+import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
+import { pageMetrics } from '../../server/funnel/pages';
 import { createRunner, type Runner } from '../../core/oform/runner';
 import { checkParticipantAnswer } from '../../core/participant/responses';
 import { createParticipantTransport, type ParticipantTransport } from '../../core/participant/transport';
@@ -151,5 +152,25 @@ describe('the widget transport over the real participant API (demo data)', () =>
     runner.enterZip('90012');
     await runner.submitZip();
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites' });
+  });
+});
+
+describe("the demo's generated weeks of runs", () => {
+  it("give the survey's drop-off chart pages to show: every page reached and answered, runs that never finished stopping on pages 2 and 3, times on page", async () => {
+    const [form] = await h.db.select({ id: oForms.id }).from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
+    const pages = await pageMetrics(h.db, form!, { now: new Date(), abandonMinutes: 30 });
+    expect(pages.map((p) => p.identity)).toEqual(['demo-about-you', 'demo-heart', 'demo-where']);
+    for (const p of pages) {
+      expect(p.views).toBeGreaterThan(0);
+      expect(p.completions).toBeGreaterThan(0);
+      expect(p.completions).toBeLessThanOrEqual(p.views);
+      expect(p.medianSeconds).toBeGreaterThan(0);
+    }
+    // Started means page 1 answered: nobody stops there; the page after it is where runs are left.
+    expect(pages[0]!.dropOff).toBe(0);
+    expect(pages[1]!.dropOff).toBeGreaterThan(0);
+    expect(pages[2]!.dropOff).toBeGreaterThan(0);
+    // Page 2 is only for those diagnosed; every run reached page 1.
+    expect(pages[1]!.views).toBeLessThan(pages[0]!.views);
   });
 });
