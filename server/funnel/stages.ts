@@ -19,7 +19,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping, type FunnelStage } from '../../core/model/funnel';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import { isDeliveredReferral } from '../rms/delivered';
+import { deliveredJoin, isDeliveredJoined } from '../rms/delivered';
 import { refreshFunnelRollup } from './rollup';
 
 /** What the funnel is narrowed to (all optional); `from`/`to` are calendar days (UTC), inclusive. */
@@ -48,8 +48,8 @@ export interface FunnelGroupCounts {
 }
 
 /**
- * Each submission stage's own fact, over the aliases of `submissionFacts` (s: the submission,
- * ct: its contact, rf: its referral). `viewed` is counted apart.
+ * Each submission stage's own fact, over the aliases of `submissionsFrom` (s: the submission,
+ * ct: its contact, rf: its referral, dl: its delivery when delivered). `viewed` is counted apart.
  */
 const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
   started: sql`s.started_at is not null`,
@@ -58,7 +58,7 @@ const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
   siteSelected: sql`s.outcome in ('trialSiteSelected', 'completed')`,
   // A duplicate (the same person referred to the same engagement within its window) is kept but never referred.
   contacted: sql`ct.id is not null and ct.duplicate_of is null`,
-  delivered: isDeliveredReferral(sql.raw('ct.id')),
+  delivered: isDeliveredJoined('dl', sql.raw('ct.id')),
   screened: sql`rf.is_screened`,
   randomized: sql`rf.is_randomized`,
 };
@@ -137,7 +137,7 @@ const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s,
 
 /**
  * The submissions with what their stages read: s, its survey version f, engagement e, channel mc,
- * contact ct, its site esl and referral rf. `submissions` narrows s to a subquery of
+ * contact ct, its site esl, referral rf and delivery dl (when delivered). `submissions` narrows s to a subquery of
  * o_form_submissions rows (the rollup's buckets), so the joins start from those few.
  */
 export const submissionsFrom = (submissions: SQL = sql`o_form_submissions`): SQL => sql`
@@ -147,7 +147,8 @@ export const submissionsFrom = (submissions: SQL = sql`o_form_submissions`): SQL
     left join media_channels mc on mc.id = s.media_channel_id
     left join contacts ct on ct.submission_id = s.id
     left join engagement_site_locations esl on esl.id = ct.engagement_site_location_id
-    left join referrals rf on rf.contact_id = ct.id`;
+    left join referrals rf on rf.contact_id = ct.id
+    ${deliveredJoin('dl', sql.raw('ct.id'))}`;
 
 /** Each submission stage's count over `submissionsFrom`, as columns named for the stages. */
 export const stageCountColumns = (): SQL =>
