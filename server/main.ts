@@ -20,6 +20,7 @@ import { phiCipher, resolvePhiKey } from './security/phi';
 import { sealStoredSecrets } from './rms/providers';
 import { sealClearAnswers } from './participant/sealedAnswers';
 import { startRetentionJob } from './participant/retention';
+import { startFunnelRecountJob } from './funnel/recount';
 import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
 
 /** Migrations and seeding, once per start of the whole service (not per worker). */
@@ -57,6 +58,8 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   const deliveries = startDeliveryWorker(deliveryOptionsOf(deps));
   // Every process runs the retention job; its lock lets one delete at a time.
   const retention = startRetentionJob({ db: database.db, clock: () => new Date(), days: config.participantRetentionDays, log });
+  // Every process counts the funnel rollup's days not counted yet, if any; its lock gives each range to one of them.
+  const funnelRecount = startFunnelRecountJob({ db: database.db, log });
 
   let stopping = false;
   const { server, closeEveryConnection } = serveApp(app, { port: config.port, hostname: config.host }, (info) => {
@@ -75,6 +78,7 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
       // Record-system attempts under way finish (and write their audits) before the database closes.
       await deliveries.stop();
       await retention.stop();
+      await funnelRecount.stop();
       await settleDeliveries();
       await database.close();
       log.info('stopped', { signal });

@@ -1125,3 +1125,20 @@ export const funnelDirty = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.oFormId] })],
 );
+
+/**
+ * The days of funnel_day_counts not counted yet, first_day to last_day inclusive: set when the
+ * rollup came to an installation that already had submissions (migration 0022), and narrowed
+ * from the latest day back by the job every server process runs at start
+ * (server/funnel/recount.ts). Reads count these days from the submissions until then. At most
+ * one row; none once every day is counted.
+ */
+export const funnelRecount = pgTable(
+  'funnel_recount',
+  {
+    only: boolean('only').primaryKey().default(true),
+    firstDay: date('first_day', { mode: 'string' }).notNull(),
+    lastDay: date('last_day', { mode: 'string' }).notNull(),
+  },
+  (t) => [check('funnel_recount_one_row', sql`${t.only}`)],
+);

@@ -5,16 +5,54 @@
  * happen: triggers on submissions, contacts, deliveries and referrals (migration 0020) mark the
  * (day, survey version) bucket a write may have changed in funnel_dirty, whatever code wrote it,
  * and each funnel read first recomputes the marked buckets here with the stages' own definitions
- * (stages.ts), so the rollup and a count over the submissions cannot disagree.
+ * (stages.ts), so the rollup and a count over the submissions cannot disagree. Days an
+ * installation had before the rollup existed are counted by a job at server start (recount.ts);
+ * until then reads count those days from the submissions.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FunnelStage } from '../../core/model/funnel';
-import type { Db } from '../db/open';
+import type { Db, Tx } from '../db/open';
 import { intArray, rowsOf, textArray } from '../db/rows';
 import { ROLLUP_COLUMNS, stageCountColumns, submissionsFrom } from './stages';
 
 /** Up to this many marked buckets are recomputed bucket by bucket through the indexes. */
 const FEW_BUCKETS = 200;
+
+/**
+ * Any fixed number, the same in every process: names the advisory lock each recount of
+ * funnel_day_counts holds for its transaction. A recount deletes a bucket's rows and inserts them
+ * again; two at once on the same bucket (a read's and the recount job's) would each insert its
+ * own, and the bucket would count twice.
+ */
+const ROLLUP_LOCK = 7_310_421_020;
+
+/** Taken first in a transaction that recounts buckets: waits for any other recount to commit. */
+export async function lockRollup(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`);
+}
+
+/**
+ * Inserts into funnel_day_counts the counts of the submissions `submissions` selects (rows of
+ * o_form_submissions with their bucket's day as bucket_day), whose buckets' rows were deleted.
+ * `throughIndexes`: join each submission to its contact, referral and delivery by their keys
+ * (nested loops; the planner would otherwise hash whole tables for a few thousand rows).
+ */
+export async function insertBucketCounts(tx: Tx, submissions: SQL, throughIndexes: boolean): Promise<void> {
+  const stages = Object.keys(ROLLUP_COLUMNS) as Exclude<FunnelStage, 'viewed'>[];
+  const columns = sql.join(
+    stages.map((stage) => sql.identifier(ROLLUP_COLUMNS[stage])),
+    sql`, `,
+  );
+  if (throughIndexes) {
+    await tx.execute(sql`set local enable_hashjoin = off`);
+    await tx.execute(sql`set local enable_mergejoin = off`);
+  }
+  await tx.execute(sql`
+    insert into funnel_day_counts (day, o_form_id, media_channel_id, ${columns})
+    select s.bucket_day, s.o_form_id, s.media_channel_id, ${stageCountColumns()}
+    ${submissionsFrom(submissions)}
+    group by s.bucket_day, s.o_form_id, s.media_channel_id`);
+}
 
 /**
  * Recomputes the buckets marked since the last read. The marks are taken in a transaction that
@@ -34,22 +72,16 @@ export async function refreshFunnelRollup(db: Db): Promise<number> {
   if (claimed.length === 0) return 0;
   const days = textArray(claimed.map((r) => String(r.day)));
   const forms = intArray(claimed.map((r) => Number(r.o_form_id)));
-  const stages = Object.keys(ROLLUP_COLUMNS) as Exclude<FunnelStage, 'viewed'>[];
-  const columns = sql.join(
-    stages.map((stage) => sql.identifier(ROLLUP_COLUMNS[stage])),
-    sql`, `,
-  );
   try {
     await db.transaction(async (tx) => {
+      await lockRollup(tx);
       await tx.execute(sql`
         delete from funnel_day_counts r
         using unnest(${days}::date[], ${forms}::int[]) as b(day, o_form_id)
         where r.day = b.day and r.o_form_id = b.o_form_id`);
       // A few buckets (what a read finds after the events since the last one): each bucket's
-      // submissions by a range of their (o_form_id, created) index, and only theirs joined to
-      // contacts, referrals and deliveries by index (nested loops; the planner would otherwise
-      // hash whole tables for a handful of rows). Many buckets (the first read after the
-      // migration): one pass over the submissions, hashed on (day, version).
+      // submissions by a range of their (o_form_id, created) index. Many (a bulk change): one
+      // pass over the submissions, hashed on (day, version).
       const few = claimed.length <= FEW_BUCKETS;
       const inBuckets = few
         ? sql`(
@@ -71,15 +103,7 @@ export async function refreshFunnelRollup(db: Db): Promise<number> {
           on b.o_form_id = x.o_form_id and b.day = (x.created at time zone 'UTC')::date
         where x.started_at is not null
       )`;
-      if (few) {
-        await tx.execute(sql`set local enable_hashjoin = off`);
-        await tx.execute(sql`set local enable_mergejoin = off`);
-      }
-      await tx.execute(sql`
-        insert into funnel_day_counts (day, o_form_id, media_channel_id, ${columns})
-        select s.bucket_day, s.o_form_id, s.media_channel_id, ${stageCountColumns()}
-        ${submissionsFrom(inBuckets)}
-        group by s.bucket_day, s.o_form_id, s.media_channel_id`);
+      await insertBucketCounts(tx, inBuckets, few);
     });
   } catch (error) {
     // Not counted: the buckets stay marked for the next read.

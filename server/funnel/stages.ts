@@ -20,6 +20,7 @@ import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping, type FunnelStage
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { deliveredJoin, isDeliveredJoined } from '../rms/delivered';
+import { uncountedDays } from './recount';
 import { refreshFunnelRollup } from './rollup';
 
 /** What the funnel is narrowed to (all optional); `from`/`to` are calendar days (UTC), inclusive. */
@@ -94,7 +95,8 @@ const GROUP_KEYS: Record<FunnelGrouping, { submission: SQL; view: SQL; rollup?: 
   },
 };
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
+/** The calendar day after `day` (YYYY-MM-DD). */
+export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
 
 /**
  * The conditions on the submissions (aliases of `submissionsFrom`), or on the daily rollup
@@ -175,28 +177,41 @@ export const usesRollup = (request: FunnelRequest): boolean => GROUP_KEYS[reques
 /** The stage counts per group (groups with nothing counted are left out; `none` always answers one row). */
 export async function funnelCounts(db: Db, request: FunnelRequest): Promise<FunnelGroupCounts[]> {
   const keys = GROUP_KEYS[request.groupBy];
-  let submissions;
+  // Each query answers counts per group; a group's counts are the sum over the queries.
+  const submissions: Promise<unknown>[] = [];
+  const direct = (extra: SQL[] = []) =>
+    db.execute(sql`
+    select ${keys.submission} as "group", ${stageCountColumns()}
+    ${submissionsFrom()}
+    where ${sql.join([...submissionConditions(request), ...extra], sql` and `)}
+    group by 1`);
   if (usesRollup(request)) {
     // The buckets a change marked since the last read are recomputed first (rollup.ts).
     await refreshFunnelRollup(db);
+    // Days the recount job has not reached yet (recount.ts) are counted from the submissions.
+    const uncounted = await uncountedDays(db);
     const sums = sql.join(
       SUBMISSION_STAGES.map((stage) => sql`sum(r.${sql.identifier(ROLLUP_COLUMNS[stage])}) as ${sql.identifier(stage)}`),
       sql`, `,
     );
-    submissions = db.execute(sql`
+    const counted = uncounted ? [sql`r.day not between ${uncounted.firstDay}::date and ${uncounted.lastDay}::date`] : [];
+    submissions.push(
+      db.execute(sql`
     select ${keys.rollup} as "group", ${sums}
     from funnel_day_counts r
     join o_forms f on f.id = r.o_form_id
     join engagements e on e.id = f.engagement_id
     left join media_channels mc on mc.id = r.media_channel_id
-    where ${sql.join(submissionConditions(request, 'rollup'), sql` and `)}
-    group by 1`);
+    where ${sql.join([...submissionConditions(request, 'rollup'), ...counted], sql` and `)}
+    group by 1`),
+    );
+    if (uncounted) {
+      submissions.push(
+        direct([sql`s.created >= ${`${uncounted.firstDay}T00:00:00Z`}::timestamptz`, sql`s.created < ${`${nextDay(uncounted.lastDay)}T00:00:00Z`}::timestamptz`]),
+      );
+    }
   } else {
-    submissions = db.execute(sql`
-    select ${keys.submission} as "group", ${stageCountColumns()}
-    ${submissionsFrom()}
-    where ${sql.join(submissionConditions(request), sql` and `)}
-    group by 1`);
+    submissions.push(direct());
   }
   const viewWhere = viewConditions(request);
   const views = viewWhere
@@ -210,9 +225,11 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
     return counts;
   };
   const keyOf = (value: unknown) => (value === null || value === undefined ? null : String(value));
-  for (const row of rowsOf(await submissions)) {
-    const counts = countsOf(keyOf(row.group));
-    for (const stage of SUBMISSION_STAGES) counts[stage] = Number(row[stage] ?? 0);
+  for (const result of await Promise.all(submissions)) {
+    for (const row of rowsOf(result)) {
+      const counts = countsOf(keyOf(row.group));
+      for (const stage of SUBMISSION_STAGES) counts[stage] += Number(row[stage] ?? 0);
+    }
   }
   const viewed = await views;
   if (viewed) for (const row of rowsOf(viewed)) countsOf(keyOf(row.group)).viewed += Number(row.viewed ?? 0);

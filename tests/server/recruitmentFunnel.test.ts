@@ -12,7 +12,9 @@
  *                           delivered, then screened and randomized through the callback
  * Sponsor B: P6 completes with a contact on day 2 (an engagement without a record system).
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
@@ -22,6 +24,8 @@ import { parseCsv } from '../support/csv';
 import { contacts, engagements, oFormSubmissions, rmsProviders } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/rows';
 import { settleDeliveries } from '../../server/rms/worker';
+import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../server/funnel/recount';
+import type { Logger } from '../../server/http/log';
 import { newWebhookSecret, signStandardWebhook } from '../support/standardWebhooks';
 import { FUNNEL_STAGES, type FunnelCounts } from '../../core/model/funnel';
 import type { Utm } from '../../core/participant/attribution';
@@ -350,5 +354,56 @@ describe('the daily rollup', () => {
 
     await h.db.execute(sql`update referrals set is_screened = true, is_randomized = true where contact_id = ${screened[0]}`);
     expect(stages((await funnel(scoped)).rows[0])).toEqual(A_TOTAL);
+  });
+
+  it('counts the days an installation had before the rollup in a job, range by range, with the figures right throughout', async () => {
+    const everyView = async () => {
+      const out: Record<string, unknown> = {};
+      for (const query of ['', `sponsorId=${a.sponsorId}&groupBy=day`, 'groupBy=week', 'groupBy=engagement', `mediaChannelId=${a.mediaChannelId}&groupBy=mediaChannel`, 'from=2031-05-07&to=2031-05-13']) {
+        out[query] = byGroup((await funnel(query)).rows);
+      }
+      return out;
+    };
+    const counted = await everyView();
+    const rollupRows = async () => rowsOf(await h.db.execute(sql`select * from funnel_day_counts order by day, o_form_id, media_channel_id`));
+    const rollup = await rollupRows();
+
+    // An installation whose rollup was never counted, as migration 0022 finds it: every bucket
+    // marked (0020), no counts. The migration hands the days to the job and drops their marks.
+    await h.db.execute(sql`delete from funnel_day_counts`);
+    await h.db.execute(sql`insert into funnel_dirty (day, o_form_id) select distinct (created at time zone 'UTC')::date, o_form_id from o_form_submissions on conflict do nothing`);
+    const file = fs.readFileSync(path.join(__dirname, '../../server/db/migrations/0022_funnel_recount.sql'), 'utf8');
+    const statements = file.split('--> statement-breakpoint').map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter((s) => !s.startsWith('CREATE'));
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) await h.db.execute(sql.raw(statement));
+    expect(await uncountedDays(h.db)).toEqual({ firstDay: '2031-05-06', lastDay: '2031-05-13' });
+    expect(await dirty()).toBe(0);
+
+    // Reads count the days not counted yet from the submissions: the same figures, and no recount.
+    expect(await everyView()).toEqual(counted);
+    expect(await rollupRows()).toEqual([]);
+    // One range of the latest day (a day is counted whole); the figures mix the rollup and the rest.
+    expect(await recountNextRange(h.db, 1)).toEqual({ firstDay: '2031-05-13', lastDay: '2031-05-13', left: { firstDay: '2031-05-06', lastDay: '2031-05-12' } });
+    expect(await everyView()).toEqual(counted);
+    // A write on a day not counted yet: its mark is recounted by the next read as any other.
+    const screened = rowsOf(await h.db.execute(sql`select contact_id from referrals where is_screened`)).map((r) => Number(r.contact_id));
+    await h.db.execute(sql`update referrals set is_screened = false, is_randomized = false where contact_id = ${screened[0]}`);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}`)).rows[0])).toEqual([...A_TOTAL.slice(0, 7), 0, 0]);
+    await h.db.execute(sql`update referrals set is_screened = true, is_randomized = true where contact_id = ${screened[0]}`);
+
+    // Two server processes' jobs at once: each range is counted by one of them, nothing twice.
+    const lines: string[] = [];
+    const log = { debug: () => {}, info: (msg: string) => lines.push(msg), warn: () => {}, error: (msg: string) => lines.push(msg) } as Logger;
+    const jobs = [startFunnelRecountJob({ db: h.db, log, rangeSubmissions: 1 }), startFunnelRecountJob({ db: h.db, log, rangeSubmissions: 1 })];
+    await Promise.all(jobs.map((job) => job.done));
+    expect(await uncountedDays(h.db)).toBeNull();
+    expect(lines).toContain('funnel: rollup counted');
+    expect(lines).not.toContain('funnel: counting the rollup failed');
+    expect(await everyView()).toEqual(counted);
+    expect(await rollupRows()).toEqual(rollup);
+    // Nothing left: a job at the next start reads one empty table and ends.
+    const lines2: string[] = [];
+    await startFunnelRecountJob({ db: h.db, log: { ...log, info: (msg: string) => lines2.push(msg) } }).done;
+    expect(lines2).toEqual([]);
   });
 });
