@@ -11,6 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { BENCH_PASSWORD, benchApp, onEachDatabase, measure, type BenchKind, type BenchRow } from './harness';
+import { startFunnelRecountJob } from '../server/funnel/recount';
+import { createLogger } from '../server/http/log';
+
+/** A migration's statements other than its CREATEs (the data it moves). */
+const migrationStatements = (file: string) =>
+  fs
+    .readFileSync(path.join(import.meta.dirname, '../server/db/migrations', file), 'utf8')
+    .split('--> statement-breakpoint')
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter((s) => s !== '' && !s.startsWith('CREATE'));
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SUBMISSIONS = Math.max(1000, Math.round(1_000_000 * SCALE));
@@ -51,11 +61,17 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
       body: JSON.stringify({ data: { username: 'admin', password: BENCH_PASSWORD } }),
     });
     const token = ((await login.json()) as { access: string }).access;
-    // The first read counts every bucket the seed marked (the migration does the same for an
-    // existing installation): once, reported, not measured.
-    const t = performance.now();
+    // The seed's triggers marked every bucket, as migration 0020 did on an installation with
+    // submissions; migration 0022's statements hand those days to the recount job, as they would
+    // there. The first read counts them from the submissions; the job's time is reported, not measured.
+    for (const statement of migrationStatements('0022_funnel_recount.sql')) await b.db.execute(sql.raw(statement));
+    let t = performance.now();
     await b.app.request('/api/recruitment-funnel', { headers: { Authorization: `Bearer ${token}` } });
-    process.stderr.write(`bench: funnel (${kind}): first read, every bucket counted, ${(performance.now() - t).toFixed(0)} ms\n`);
+    process.stderr.write(`bench: funnel (${kind}): first read, no day counted yet, ${(performance.now() - t).toFixed(0)} ms\n`);
+    t = performance.now();
+    const log = createLogger('info');
+    await startFunnelRecountJob({ db: b.db, log }).done;
+    process.stderr.write(`bench: funnel (${kind}): the recount job counted every day in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
     const rows: BenchRow[] = [];
     let round = 0;
     for (const { label, query, budget, writes } of QUERIES) {
