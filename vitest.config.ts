@@ -46,6 +46,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // A browser, a server process and the page's own requests under a loaded CI machine: a
+          // poll's default second is shorter than a page's round trip there.
+          expect: { poll: { timeout: 10_000 } },
           globalSetup: ['tests/e2e/global-setup.ts'],
         },
       },
