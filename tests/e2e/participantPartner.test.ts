@@ -349,6 +349,10 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     await page.keyboard.press('Enter');
 
     await heading(page, 'Your contact details');
+    // Sent empty: the refusal puts the focus on the first field in error, where typing starts.
+    await tabTo(page, /^button:submit:/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatch(/^input:text:First name/);
     for (const [label, value] of [
       ['First name', 'Kay'],
       ['Last name', 'Board'],
@@ -362,7 +366,10 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     await page.keyboard.press('Enter');
 
     await heading(page, 'Consent');
-    await tabTo(page, /^input:checkbox:/);
+    // Sent unticked: the focus goes to the box, where Space ticks it.
+    await tabTo(page, /^button:submit:/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatch(/^input:checkbox:/);
     await page.keyboard.press('Space');
     await tabTo(page, /^button:submit:/);
     await page.keyboard.press('Enter');
