@@ -21,7 +21,7 @@ import type { ApiClient } from './client';
 const at = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;
 
 export interface QuestionValues {
-  type: FieldType;
+  questionType: FieldType;
   title: string;
   helperText: string | null;
   questionCategoryId: number | null;

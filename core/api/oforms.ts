@@ -49,7 +49,7 @@ export interface OFormVersionState {
 }
 
 export interface FieldValues {
-  type: FieldType;
+  oFormFieldTypeId: FieldType;
   title: string;
   categoryId: number | null;
   isActive: boolean;

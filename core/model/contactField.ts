@@ -18,7 +18,7 @@ export const ContactFieldInput = v.strictObject({
   /** A stable machine name, unique: what the participant's answer is stored under. */
   name: v.pipe(requiredText(64), v.check((s) => MACHINE_NAME.test(s), CONTACT_FIELD_NAME_FORMAT)),
   required: v.optional(flag(), false),
-  type: v.optional(v.picklist(CONTACT_FIELD_TYPES, CONTACT_FIELD_TYPE_INVALID), 'text'),
+  fieldType: v.optional(v.picklist(CONTACT_FIELD_TYPES, CONTACT_FIELD_TYPE_INVALID), 'text'),
   translations: v.optional(translations(255), {}),
 });
 export const ContactFieldPatch = v.partial(ContactFieldInput);
@@ -30,12 +30,12 @@ export interface ContactField {
   label: string;
   name: string;
   required: boolean;
-  type: ContactFieldType;
+  fieldType: ContactFieldType;
   /** Map of API iso code to the label in that language. */
   translations: Translations;
   created: string;
   modified: string;
 }
 
-export const CONTACT_FIELD_SORTS = ['label', 'name', 'type', 'required', 'created', 'modified'] as const;
+export const CONTACT_FIELD_SORTS = ['label', 'name', 'fieldType', 'required', 'created', 'modified'] as const;
 export const CONTACT_FIELD_DEFAULT_SORT = 'label';

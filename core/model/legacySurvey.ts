@@ -88,7 +88,7 @@ export const questionTranslations = () =>
 export type QuestionTranslations = Record<string, { title?: string; helperText?: string }>;
 
 const questionFields = {
-  type: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),
+  questionType: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),
   title: requiredText(500),
   helperText: optionalText(1000),
   questionCategoryId: v.optional(v.nullable(rowId())),
@@ -99,7 +99,7 @@ const questionFields = {
 export const QuestionInput = v.strictObject({
   pageId: rowId(),
   /** Absent: 'placeholder', titled 'Placeholder' (SPEC section 4). */
-  type: v.optional(questionFields.type),
+  questionType: v.optional(questionFields.questionType),
   title: v.optional(questionFields.title),
   helperText: questionFields.helperText,
   questionCategoryId: questionFields.questionCategoryId,
@@ -160,7 +160,7 @@ export interface SurveyOption {
 export interface SurveyQuestion {
   id: string;
   pageId: string;
-  type: FieldType;
+  questionType: FieldType;
   title: string;
   helperText: string | null;
   questionCategoryId: string | null;
@@ -207,4 +207,4 @@ export interface EngagementOption {
 
 /** The page summaries core/oform/authoring.ts#transitionTargets takes, from a survey's pages. */
 export const pageSummaries = (pages: readonly SurveyPage[]) =>
-  pages.map((p) => ({ identity: p.id, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.questions.map((q) => q.type) }));
+  pages.map((p) => ({ identity: p.id, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.questions.map((q) => q.questionType) }));

@@ -10,7 +10,7 @@ import type { SurveyNaming } from './surveyNaming';
 export const MEDIA_CHANNEL_TYPE = 'media-channels';
 export const MEDIA_CHANNEL_TYPES = ['Spectrum Website', 'Partner Website', 'Social Media', 'Other'] as const;
 export type MediaChannelKind = (typeof MEDIA_CHANNEL_TYPES)[number];
-export const MEDIA_CHANNEL_SORTS = ['title', 'domain', 'type', 'isActive', 'screenerName', 'created', 'modified'] as const;
+export const MEDIA_CHANNEL_SORTS = ['title', 'domain', 'channelType', 'isActive', 'screenerName', 'created', 'modified'] as const;
 export const MEDIA_CHANNEL_DEFAULT_SORT = 'title';
 
 export const MEDIA_CHANNEL_TYPE_INVALID = `Choose one of: ${MEDIA_CHANNEL_TYPES.join(', ')}.`;
@@ -57,7 +57,7 @@ export const MediaChannelInput = v.strictObject({
   title: requiredText(255),
   domain: v.pipe(requiredText(253), v.toLowerCase(), v.check(isHostName, HOST_NAME_INVALID)),
   screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
-  type: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
+  channelType: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
   isActive: v.optional(flag(), true),
   retakeWindowDays: v.optional(
     v.pipe(
@@ -81,7 +81,7 @@ export interface MediaChannel {
   screenerName: string;
   sponsorId: number;
   sponsorName: string;
-  type: MediaChannelKind;
+  channelType: MediaChannelKind;
   isActive: boolean;
   /** Days a finished run's outcome is shown again on the channel (0: retakes allowed). */
   retakeWindowDays: number;

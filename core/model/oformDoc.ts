@@ -67,7 +67,7 @@ export const ContainerInput = v.strictObject({
 export const ContainerPatch = v.partial(v.strictObject({ title: requiredText(255), isActive: flag(), displayOrder: position() }));
 
 const fieldFields = {
-  type: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),
+  oFormFieldTypeId: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),
   title: requiredText(500),
   categoryId: v.nullable(rowId()),
   isActive: flag(),
@@ -78,7 +78,7 @@ const fieldFields = {
 export const FieldInput = v.strictObject({
   containerId: rowId(),
   /** Absent: 'placeholder', titled 'Placeholder' (SPEC section 4). */
-  type: v.optional(fieldFields.type),
+  oFormFieldTypeId: v.optional(fieldFields.oFormFieldTypeId),
   title: v.optional(fieldFields.title),
   categoryId: v.optional(fieldFields.categoryId),
   isActive: v.optional(fieldFields.isActive, true),
@@ -93,7 +93,6 @@ export interface OFormField {
   containerId: string;
   oFormContainerIdentity: string;
   title: string;
-  type: FieldType;
   oFormFieldTypeId: FieldType;
   oFormFieldCategoryId: string | null;
   isActive: boolean;

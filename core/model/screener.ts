@@ -11,7 +11,7 @@ import { ISO_CODE_FORMAT } from './language';
 
 export const SCREENER_TYPE = 'screeners';
 export const SCREENER_DEFAULT_TYPE = 'super-screener';
-export const SCREENER_SORTS = ['title', 'isActive', 'isLocked', 'isTest', 'type', 'sponsorName', 'created', 'modified'] as const;
+export const SCREENER_SORTS = ['title', 'isActive', 'isLocked', 'isTest', 'screenerType', 'sponsorName', 'created', 'modified'] as const;
 export const SCREENER_DEFAULT_SORT = '-isActive,title';
 
 /** SPEC section 9. */
@@ -130,7 +130,7 @@ export const ScreenerInput = v.strictObject({
   title: requiredText(255),
   description: optionalText(5000),
   sponsorId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
-  type: v.optional(requiredText(64), SCREENER_DEFAULT_TYPE),
+  screenerType: v.optional(requiredText(64), SCREENER_DEFAULT_TYPE),
   isActive: v.optional(flag(), true),
   isLocked: v.optional(flag(), false),
   isTest: v.optional(flag(), false),
@@ -153,7 +153,7 @@ export interface Screener {
   sponsorId: number;
   sponsorName: string;
   userId: number | null;
-  type: string;
+  screenerType: string;
   isActive: boolean;
   isLocked: boolean;
   isTest: boolean;

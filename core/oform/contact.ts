@@ -11,7 +11,7 @@ import { normalizeUsPhone } from '../validation/rules';
 
 export interface ContactFormField {
   name: string;
-  type: ContactFieldType;
+  fieldType: ContactFieldType;
   required: boolean;
 }
 
@@ -26,14 +26,14 @@ const TEXT_LIMIT = 255;
 
 export function contactFieldRules(field: ContactFormField): Rule[] {
   const rules: Rule[] = field.required ? ['required'] : [];
-  rules.push(...kindRules(field.type));
-  if (field.type !== 'checkbox') rules.push({ rule: 'max', length: TEXT_LIMIT });
+  rules.push(...kindRules(field.fieldType));
+  if (field.fieldType !== 'checkbox') rules.push({ rule: 'max', length: TEXT_LIMIT });
   return rules;
 }
 
 /** A value as it is checked and stored: text trimmed, a phone as 000-000-0000, a checkbox as a boolean; null for no answer. */
 export function normalizeContactValue(field: ContactFormField, value: unknown): ContactValue | null {
-  if (field.type === 'checkbox') {
+  if (field.fieldType === 'checkbox') {
     if (value === true || value === 'true' || value === 'on') return true;
     if (value === false || value === 'false' || value === '' || value === null || value === undefined) return false;
     return null;
@@ -42,7 +42,7 @@ export function normalizeContactValue(field: ContactFormField, value: unknown): 
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // A phone typed in any common US way is kept as 000-000-0000, here for the widget and the server alike.
-  return text === '' ? null : field.type === 'phone' ? normalizeUsPhone(text) : text;
+  return text === '' ? null : field.fieldType === 'phone' ? normalizeUsPhone(text) : text;
 }
 
 /**

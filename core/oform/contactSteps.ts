@@ -57,7 +57,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     const { fields, messages } = await transport.contactFields(submissionId);
     const contact: Record<string, ContactValue> = {};
     // A ZIP contact field starts with the ZIP the sites were searched for.
-    for (const f of fields) contact[f.name] = f.type === 'checkbox' ? false : f.type === 'zip' ? state().zip : '';
+    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? state().zip : '';
     set({ phase: fields.length > 0 ? 'contact' : 'consent', contactFields: fields, contact, errors: {}, messages: messages ?? state().messages });
   };
 

@@ -99,7 +99,7 @@ export interface RunnerContactField {
   id: string;
   name: string;
   label: string;
-  type: 'text' | 'email' | 'phone' | 'zip' | 'date' | 'checkbox';
+  fieldType: 'text' | 'email' | 'phone' | 'zip' | 'date' | 'checkbox';
   required: boolean;
   translations?: Record<string, string>;
 }

@@ -69,7 +69,6 @@ export const ChildContainer = related(OFORM_CONTAINER_TYPE, containerAttributes,
 export const PageField = resource(OFORM_FIELD_TYPE, {
   identity: text,
   title: text,
-  type: v.picklist(FIELD_TYPES),
   oFormFieldTypeId: v.picklist(FIELD_TYPES),
   displayOrder: v.number(),
   containerId: text,
@@ -252,7 +251,7 @@ export type SitesMeta = v.InferOutput<typeof SitesDocument>['meta'];
 export const ParticipantContactField = resource(CONTACT_FIELD_TYPE, {
   name: text,
   label: text,
-  type: v.picklist(CONTACT_FIELD_TYPES),
+  fieldType: v.picklist(CONTACT_FIELD_TYPES),
   required: v.boolean(),
   translations: v.record(v.string(), v.string()),
 });

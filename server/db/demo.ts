@@ -156,11 +156,11 @@ const MESSAGES: { outcome: string; contactForm: string; consent: string; es: { c
 ];
 
 const CONTACT_FIELDS = [
-  { name: 'first_name', label: 'First name', type: 'text', required: true, translations: { es: 'Nombre' } },
-  { name: 'last_name', label: 'Last name', type: 'text', required: true, translations: { es: 'Apellidos' } },
-  { name: 'email', label: 'Email', type: 'email', required: true, translations: { es: 'Correo electrónico' } },
-  { name: 'phone', label: 'Phone', type: 'phone', required: true, translations: { es: 'Teléfono' } },
-  { name: 'zip_code', label: 'ZIP code', type: 'zip', required: true, translations: { es: 'Código postal' } },
+  { name: 'first_name', label: 'First name', fieldType: 'text', required: true, translations: { es: 'Nombre' } },
+  { name: 'last_name', label: 'Last name', fieldType: 'text', required: true, translations: { es: 'Apellidos' } },
+  { name: 'email', label: 'Email', fieldType: 'email', required: true, translations: { es: 'Correo electrónico' } },
+  { name: 'phone', label: 'Phone', fieldType: 'phone', required: true, translations: { es: 'Teléfono' } },
+  { name: 'zip_code', label: 'ZIP code', fieldType: 'zip', required: true, translations: { es: 'Código postal' } },
 ];
 
 const STYLES = {
@@ -229,7 +229,7 @@ export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ med
 
   const [channel] = await db
     .insert(mediaChannels)
-    .values({ title: 'Demo partner page', domain: 'healthy-living.example', screenerId, type: 'Partner Website' })
+    .values({ title: 'Demo partner page', domain: 'healthy-living.example', screenerId, channelType: 'Partner Website' })
     .returning({ id: mediaChannels.id });
   const mediaChannelId = channel!.id;
   await db.insert(mediaChannelSurveys).values({ mediaChannelId, oFormIdentity: DEMO_SURVEY_IDENTITY });

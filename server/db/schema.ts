@@ -391,14 +391,14 @@ export const contactFields = pgTable(
     // A stable machine name (first_name), unique.
     name: text('name').notNull().unique(),
     required: boolean('required').notNull().default(false),
-    type: text('type').notNull().default('text'),
+    fieldType: text('type').notNull().default('text'),
     translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
     created: created(),
     modified: modified(),
   },
   (t) => [
     index('contact_fields_label_idx').on(natural(t.label)),
-    check('contact_fields_type_check', sql`${t.type} in ('text', 'email', 'phone', 'zip', 'date', 'checkbox')`),
+    check('contact_fields_type_check', sql`${t.fieldType} in ('text', 'email', 'phone', 'zip', 'date', 'checkbox')`),
   ],
 );
 
@@ -482,7 +482,7 @@ export const screeners = pgTable(
     description: text('description'),
     sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    type: text('type').notNull().default('super-screener'),
+    screenerType: text('type').notNull().default('super-screener'),
     isActive: boolean('is_active').notNull().default(true),
     isLocked: boolean('is_locked').notNull().default(false),
     isTest: boolean('is_test').notNull().default(false),
@@ -578,7 +578,7 @@ export const mediaChannels = pgTable(
     title: text('title').notNull(),
     domain: text('domain').notNull(),
     screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'restrict' }),
-    type: text('type').notNull(),
+    channelType: text('type').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     /**
      * Days after a run's outcome during which the same browser sees that outcome again rather
@@ -594,7 +594,7 @@ export const mediaChannels = pgTable(
   (t) => [
     index('media_channels_title_idx').on(natural(t.title), t.id),
     index('media_channels_screener_idx').on(t.screenerId),
-    check('media_channels_type_check', sql`${t.type} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
+    check('media_channels_type_check', sql`${t.channelType} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
     check('media_channels_retake_window_check', sql`${t.retakeWindowDays} between 0 and 3650`),
   ],
 );
@@ -689,7 +689,7 @@ export const surveyQuestions = pgTable(
   {
     id: serial('id').primaryKey(),
     pageId: integer('page_id').notNull().references(() => surveyPages.id, { onDelete: 'cascade' }),
-    type: text('type').notNull().default('placeholder'),
+    questionType: text('type').notNull().default('placeholder'),
     title: text('title').notNull().default('Placeholder'),
     helperText: text('helper_text'),
     questionCategoryId: integer('question_category_id').references(() => questionCategories.id, { onDelete: 'set null' }),

@@ -200,7 +200,6 @@ function buildPageDocument(survey: Survey, page: ContainerRow): PageDocument {
         attributes: {
           identity: f.identity,
           title: f.title,
-          type: f.type,
           oFormFieldTypeId: f.type,
           displayOrder: f.displayOrder,
           containerId: String(f.containerId),

@@ -121,7 +121,7 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     : [];
   const values = openContactValues(phi, contact.valuesCiphertext);
   const names = Object.keys(values);
-  const types = names.length ? await db.select({ name: contactFields.name, type: contactFields.type }).from(contactFields).where(inArray(contactFields.name, names)) : [];
+  const types = names.length ? await db.select({ name: contactFields.name, type: contactFields.fieldType }).from(contactFields).where(inArray(contactFields.name, names)) : [];
   return {
     referralId,
     contactId: contact.id,

@@ -28,7 +28,7 @@ import { describe } from '../openapi/describe';
 
 export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this name.';
 
-const ATTRIBUTES = ['label', 'name', 'required', 'type', 'translations', 'created', 'modified'] as const;
+const ATTRIBUTES = ['label', 'name', 'required', 'fieldType', 'translations', 'created', 'modified'] as const;
 
 const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'> = {
   type: CONTACT_FIELD_TYPE,
@@ -41,7 +41,7 @@ const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'> = 
 const sortColumns = {
   label: contactFields.label,
   name: contactFields.name,
-  type: contactFields.type,
+  fieldType: contactFields.fieldType,
   required: contactFields.required,
   created: contactFields.created,
   modified: contactFields.modified,
@@ -54,7 +54,7 @@ const toContactField = (row: Row): ContactField => ({
   label: row.label,
   name: row.name,
   required: row.required,
-  type: row.type as ContactFieldType,
+  fieldType: row.fieldType as ContactFieldType,
   translations: row.translations,
   created: row.created.toISOString(),
   modified: row.modified.toISOString(),

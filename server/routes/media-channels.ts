@@ -52,7 +52,7 @@ const columns = {
   screenerName: screeners.title,
   sponsorId: screeners.sponsorId,
   sponsorName: sponsors.name,
-  type: mediaChannels.type,
+  channelType: mediaChannels.channelType,
   isActive: mediaChannels.isActive,
   retakeWindowDays: mediaChannels.retakeWindowDays,
   hiddenFields: mediaChannels.hiddenFields,
@@ -64,7 +64,7 @@ type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'type' | ChannelFi
 const FILTERS = {
   screenerId: idFilter(mediaChannels.screenerId, 'screener'),
   sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
-  type: choiceFilter(mediaChannels.type, MEDIA_CHANNEL_TYPES),
+  channelType: choiceFilter(mediaChannels.channelType, MEDIA_CHANNEL_TYPES),
   isActive: booleanFilter(mediaChannels.isActive),
 };
 
@@ -79,7 +79,7 @@ const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'searchQuery' | k
 const sortColumns = {
   title: mediaChannels.title,
   domain: mediaChannels.domain,
-  type: mediaChannels.type,
+  channelType: mediaChannels.channelType,
   isActive: mediaChannels.isActive,
   screenerName: screeners.title,
   created: mediaChannels.created,

@@ -103,7 +103,6 @@ function toField(field: StructureField, structure: Structure): OFormField {
     containerId: String(field.containerId),
     oFormContainerIdentity: structure.containers.find((c) => c.id === field.containerId)?.identity ?? '',
     title: field.title,
-    type: field.type,
     oFormFieldTypeId: field.type,
     oFormFieldCategoryId: field.categoryId === null ? null : String(field.categoryId),
     isActive: field.isActive,
@@ -352,7 +351,7 @@ async function assertTransitions(
     const page = summaries.find((p) => p.identity === ownPage.identity);
     const others = structure.fields.filter((f) => f.id !== written.id && pageOf(structure.containers, f.containerId)?.id !== ownPage.id);
     if (page?.fieldTypes.every((t) => t === 'dob') && optionsJumpingTo(others, ownPage.identity).length) {
-      throw invalid([{ pointer: '/data/attributes/type', detail: DOB_PAGE_IS_TARGET }]);
+      throw invalid([{ pointer: '/data/attributes/oFormFieldTypeId', detail: DOB_PAGE_IS_TARGET }]);
     }
   }
 }
@@ -639,7 +638,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const user = c.get('user');
     const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
     const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
-    const type = attributes.type ?? 'placeholder';
+    const type = attributes.oFormFieldTypeId ?? 'placeholder';
     const configuration = parseConfiguration(type, attributes.configuration);
     await assertCategory(db, attributes.categoryId, '/data/attributes/categoryId');
     await assertTags(db, attributes.tagIds);
@@ -680,7 +679,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const context = await findField(db, id, user);
     if (!context || id === null) throw notFound('question');
     const { attributes } = await readResource(c, FieldPatch, { type: OFORM_FIELD_TYPE, id });
-    const { tagIds, displayOrder, configuration: rawConfiguration, type: newType, ...values } = attributes;
+    const { tagIds, displayOrder, configuration: rawConfiguration, oFormFieldTypeId: newType, ...values } = attributes;
     const type = newType ?? (context.field.type as FieldType);
     const typeChanged = type !== context.field.type;
     const configuration =

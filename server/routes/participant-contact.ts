@@ -129,7 +129,7 @@ export async function screenerContactFields(db: Db, screenerId: number | null) {
     .orderBy(asc(contactFieldScreeners.weight), asc(contactFields.name));
   return rows.map((r) => ({
     ...r.field,
-    type: ((CONTACT_FIELD_TYPES as readonly string[]).includes(r.field.type) ? r.field.type : 'text') as ContactFieldType,
+    fieldType: ((CONTACT_FIELD_TYPES as readonly string[]).includes(r.field.fieldType) ? r.field.fieldType : 'text') as ContactFieldType,
   }));
 }
 
@@ -192,7 +192,7 @@ export function participantContactRoutes(deps: Deps) {
     const target = await runOfSubmission(db, submission);
     const fields = await screenerContactFields(db, target.screenerId);
     const data = fields.map((f) =>
-      toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, type: f.type, required: f.required, translations: f.translations }),
+      toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
     );
     // The texts around the contact form once a site is chosen.
     const messages = await outcomeMessages(db, target.screenerId, 'trialSiteSelected', submission.language, submission.oFormId);
@@ -214,7 +214,7 @@ export function participantContactRoutes(deps: Deps) {
     if (!qualification.isQualified) throw conflict(NOT_QUALIFIED_FOR_CONTACT);
 
     const fields = await screenerContactFields(db, target.screenerId);
-    const form: ContactFormField[] = fields.map((f) => ({ name: f.name, type: f.type, required: f.required }));
+    const form: ContactFormField[] = fields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
     const issues: FieldIssue[] = Object.entries(checkContact(form, attributes.values, attributes.acceptTerms, lang)).map(([name, detail]) => ({
       pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
       detail,

@@ -70,7 +70,7 @@ const contactFieldLinkColumns = {
   label: contactFields.label,
   name: contactFields.name,
   required: contactFields.required,
-  type: contactFields.type,
+  fieldType: contactFields.fieldType,
 };
 
 export function engagementsScreenersRoutes(deps: Deps) {

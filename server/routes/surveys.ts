@@ -211,7 +211,7 @@ function toQuestion(row: QuestionRow, tagList: { id: string; name: string }[], o
   return {
     id: String(row.id),
     pageId: String(row.pageId),
-    type: row.type as FieldType,
+    questionType: row.questionType as FieldType,
     title: row.title,
     helperText: row.helperText,
     questionCategoryId: idOrNull(row.questionCategoryId),
@@ -361,7 +361,7 @@ async function pageSummaries(db: Db | Tx, surveyId: number) {
     identity: p.id,
     title: p.title,
     displayOrder: p.displayOrder,
-    fieldTypes: p.questions.map((q) => q.type),
+    fieldTypes: p.questions.map((q) => q.questionType),
   }));
 }
 
@@ -616,7 +616,7 @@ function questionsRoutes(deps: Deps) {
     await assertTags(db, attributes.tagIds);
     await assertQuestionTranslations(db, attributes.translations);
     const { tagIds, ...values } = attributes;
-    const type = values.type ?? 'placeholder';
+    const type = values.questionType ?? 'placeholder';
     const id = await db.transaction(async (tx) => {
       await touchSurvey(tx, context.survey.id);
       const siblings = await questionSiblings(tx, context.page.id);
@@ -624,7 +624,7 @@ function questionsRoutes(deps: Deps) {
         .insert(surveyQuestions)
         .values({
           ...values,
-          type,
+          questionType: type,
           title: values.title ?? PLACEHOLDER_TITLE,
           translations: values.translations ?? {},
           displayOrder: siblings.length + 1,
@@ -651,20 +651,20 @@ function questionsRoutes(deps: Deps) {
     const { tagIds, displayOrder, ...values } = attributes;
     await db.transaction(async (tx) => {
       await touchSurvey(tx, context.survey.id);
-      if (values.type === 'dob' && context.question.type !== 'dob') {
+      if (values.questionType === 'dob' && context.question.questionType !== 'dob') {
         // Would this page become all date-of-birth while options jump to it?
         const others = await tx
-          .select({ type: surveyQuestions.type })
+          .select({ type: surveyQuestions.questionType })
           .from(surveyQuestions)
           .where(and(eq(surveyQuestions.pageId, context.page.id), eq(surveyQuestions.deleted, false), ne(surveyQuestions.id, id)));
         if (others.every((q) => q.type === 'dob') && (await jumpsTo(tx, context.survey.id, context.page.id)).length) {
-          throw invalid([{ pointer: '/data/attributes/type', detail: DOB_PAGE_IS_TARGET }]);
+          throw invalid([{ pointer: '/data/attributes/questionType', detail: DOB_PAGE_IS_TARGET }]);
         }
       }
       if (Object.keys(values).length) await tx.update(surveyQuestions).set(values).where(eq(surveyQuestions.id, id));
       await writeTags(tx, { question: id }, tagIds);
       if (displayOrder !== undefined) await moveTo(tx, surveyQuestions, await questionSiblings(tx, context.page.id), id, displayOrder);
-      if (values.type === 'multiple') await addNoneOfTheAboveIfEmpty(tx, id);
+      if (values.questionType === 'multiple') await addNoneOfTheAboveIfEmpty(tx, id);
     });
     return sendQuestion(c, db, id);
   });
@@ -677,7 +677,7 @@ function questionsRoutes(deps: Deps) {
       await touchSurvey(tx, context.survey.id);
       // Would the page be left with only date-of-birth questions while options jump to it?
       const others = await tx
-        .select({ type: surveyQuestions.type })
+        .select({ type: surveyQuestions.questionType })
         .from(surveyQuestions)
         .where(and(eq(surveyQuestions.pageId, context.page.id), eq(surveyQuestions.deleted, false), ne(surveyQuestions.id, id)));
       if (others.length > 0 && others.every((q) => q.type === 'dob') && (await jumpsTo(tx, context.survey.id, context.page.id)).length) {

@@ -50,8 +50,8 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
   const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0 };
 
   // The contact fields by name, as a form: which values are an e-mail address or a phone number.
-  const form: ContactFormField[] = (await db.select({ name: contactFields.name, type: contactFields.type }).from(contactFields).orderBy(asc(contactFields.id))).map(
-    (f) => ({ name: f.name, type: f.type as ContactFieldType, required: false }),
+  const form: ContactFormField[] = (await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))).map(
+    (f) => ({ name: f.name, fieldType: f.fieldType as ContactFieldType, required: false }),
   );
 
   let after = 0;

@@ -6,7 +6,7 @@ import type { PageDocument, PageSavedMeta } from '../../core/participant/respons
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 
 const channel = {
-  id: 12, title: 'Partner', domain: 'partner.example', screenerId: 5, screenerName: 'Heart', sponsorId: 7, sponsorName: 'Acme', type: 'Partner Website',
+  id: 12, title: 'Partner', domain: 'partner.example', screenerId: 5, screenerName: 'Heart', sponsorId: 7, sponsorName: 'Acme', channelType: 'Partner Website',
   isActive: true, retakeWindowDays: 30, hiddenFields: [], views: 0, share: 0, submissionsStarted: 0, submissionsCompleted: 0, submissionsQualified: 0, possibleRetakes: 0,
   created: '2024-05-01T10:00:00Z', modified: '2024-05-01T10:00:00Z',
 } satisfies Omit<MediaChannel, 'id'> & { id: number };

@@ -5,14 +5,14 @@ import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handl
 const admin = makeUser('Admin');
 
 type Option = { id: string; questionId: string; label: string; value: string; isDisqualified: boolean; transitionTo: string | null; transitionTarget: string | null; translations: Record<string, string>; displayOrder: number };
-type Question = { id: string; pageId: string; type: string; title: string; helperText: string | null; questionCategoryId: string | null; tags: []; translations: object; displayOrder: number; options: Option[] };
+type Question = { id: string; pageId: string; questionType: string; title: string; helperText: string | null; questionCategoryId: string | null; tags: []; translations: object; displayOrder: number; options: Option[] };
 type Page = { id: string; surveyId: string; title: string; displayOrder: number; isActive: boolean; questions: Question[] };
 
 function option(id: string, questionId: string, label: string, extra: Partial<Option> = {}): Option {
   return { id, questionId, label, value: label.toLowerCase(), isDisqualified: false, transitionTo: null, transitionTarget: null, translations: {}, displayOrder: 1, ...extra };
 }
-function question(id: string, pageId: string, type: string, title: string, options: Option[] = []): Question {
-  return { id, pageId, type, title, helperText: null, questionCategoryId: null, tags: [], translations: {}, displayOrder: 1, options };
+function question(id: string, pageId: string, questionType: string, title: string, options: Option[] = []): Question {
+  return { id, pageId, questionType, title, helperText: null, questionCategoryId: null, tags: [], translations: {}, displayOrder: 1, options };
 }
 
 /** A small in-memory survey server: pages About you (a single question), Birth (dob only) and Habits. */
@@ -66,7 +66,7 @@ function surveyServer(failures: Record<string, () => Response> = {}) {
       const q = findQuestion(questionPatch[1]!);
       Object.assign(q, body!.data.attributes);
       // The server's rule: a multiple question without options gets 'None of the Above'.
-      if (q.type === 'multiple' && q.options.length === 0) q.options.push(option(String(nextId++), q.id, 'None of the Above'));
+      if (q.questionType === 'multiple' && q.options.length === 0) q.options.push(option(String(nextId++), q.id, 'None of the Above'));
       return json(resourceDocument('questions', q));
     }
     if (key === 'POST options') {

@@ -13,7 +13,7 @@ const channel = {
   screenerName: 'Heart screener',
   sponsorId: 7,
   sponsorName: 'Acme Pharma',
-  type: 'Partner Website',
+  channelType: 'Partner Website',
   isActive: true,
   retakeWindowDays: 30,
   hiddenFields: [{ name: 'partner_ref', maxLength: 12 }],

@@ -12,7 +12,7 @@ const channel = {
   screenerName: 'Heart screener',
   sponsorId: 7,
   sponsorName: 'Acme Pharma',
-  type: 'Social Media',
+  channelType: 'Social Media',
   isActive: true,
   retakeWindowDays: 30,
   hiddenFields: [],

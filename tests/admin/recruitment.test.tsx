@@ -159,7 +159,7 @@ const channel = {
   screenerName: 'Heart screener',
   sponsorId: 7,
   sponsorName: 'Acme Pharma',
-  type: 'Partner Website',
+  channelType: 'Partner Website',
   isActive: true,
   retakeWindowDays: 30,
   hiddenFields: [],

@@ -18,7 +18,7 @@ function screenerRow(overrides: Record<string, unknown> = {}) {
     sponsorId: 7,
     sponsorName: 'Acme Pharma',
     userId: 1,
-    type: 'super-screener',
+    screenerType: 'super-screener',
     isActive: true,
     isLocked: false,
     isTest: false,
@@ -36,9 +36,9 @@ function screenerRow(overrides: Record<string, unknown> = {}) {
 }
 
 const FIELDS = [
-  { id: 31, label: 'First Name', name: 'first_name', required: true, type: 'text' },
-  { id: 32, label: 'Last Name', name: 'last_name', required: true, type: 'text' },
-  { id: 33, label: 'Email', name: 'email', required: false, type: 'email' },
+  { id: 31, label: 'First Name', name: 'first_name', required: true, fieldType: 'text' },
+  { id: 32, label: 'Last Name', name: 'last_name', required: true, fieldType: 'text' },
+  { id: 33, label: 'Email', name: 'email', required: false, fieldType: 'email' },
 ];
 
 function screenerServer(attached: number[] = [31, 32, 33]): Handler {
@@ -46,7 +46,7 @@ function screenerServer(attached: number[] = [31, 32, 33]): Handler {
   const links = () =>
     current.map((contactFieldId, weight) => {
       const f = FIELDS.find((x) => x.id === contactFieldId)!;
-      return { id: 100 + contactFieldId, screenerId: 5, contactFieldId, weight, label: f.label, name: f.name, required: f.required, type: f.type };
+      return { id: 100 + contactFieldId, screenerId: 5, contactFieldId, weight, label: f.label, name: f.name, required: f.required, fieldType: f.fieldType };
     });
   return async (request, url) => {
     const path = url.pathname.replace(/^\/api\//, '');
@@ -166,7 +166,7 @@ describe('Contact field added from a screener', () => {
     const handler: Handler = async (request, url) => {
       if (url.pathname === '/api/contact-fields/' && request.method === 'POST') {
         const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
-        FIELDS.push({ id: 34, label: String(data.attributes.label), name: String(data.attributes.name), required: false, type: 'text' });
+        FIELDS.push({ id: 34, label: String(data.attributes.label), name: String(data.attributes.name), required: false, fieldType: 'text' });
         return json(resourceDocument('contact-fields', { id: 34, ...data.attributes, translations: {}, created: '', modified: '' }), 201);
       }
       return base(request, url);

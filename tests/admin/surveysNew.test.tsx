@@ -15,7 +15,7 @@ interface Field {
   id: string;
   identity: string;
   title: string;
-  type: string;
+  oFormFieldTypeId: string;
   displayOrder: number;
   isActive: boolean;
   oFormFieldCategoryId: string | null;
@@ -51,7 +51,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
     id,
     identity: `f-${id}`,
     title,
-    type,
+    oFormFieldTypeId: type,
     displayOrder,
     isActive: true,
     oFormFieldCategoryId: null,
@@ -89,7 +89,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
   const fieldResource = (f: Field, page: Page) => ({
     type: 'o-form-fields',
     id: f.id,
-    attributes: { ...f, id: undefined, containerId: page.id, oFormContainerIdentity: page.identity, oFormFieldTypeId: f.type },
+    attributes: { ...f, id: undefined, containerId: page.id, oFormContainerIdentity: page.identity },
   });
   const detail = (formId: string) => {
     const form = forms.find((f) => f.id === formId)!;
@@ -218,7 +218,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       const { categoryId, tagIds: _tags, ...attributes } = body!.data.attributes as Partial<Field> & { categoryId?: number | null; tagIds?: number[] };
       Object.assign(f, attributes, categoryId === undefined ? {} : { oFormFieldCategoryId: categoryId === null ? null : String(categoryId) });
       // The server's rule: a multiple question without options gets 'None of the Above'.
-      if (f.type === 'multiple' && f.configuration.options.length === 0) f.configuration = { ...f.configuration, options: [option('None of the Above', 'none_of_the_above')] };
+      if (f.oFormFieldTypeId === 'multiple' && f.configuration.options.length === 0) f.configuration = { ...f.configuration, options: [option('None of the Above', 'none_of_the_above')] };
       return json({ data: fieldResource(f, page) });
     }
     return undefined;
@@ -277,7 +277,7 @@ describe('versioned survey builder', () => {
     await within(card).findByRole('listitem', { name: 'Option None of the Above' });
     // Limits of a text question are left behind when it becomes a choice question.
     const last = patchesTo(server.requests, 'o-forms/o-form-fields/30').at(-1)!;
-    expect(last.type).toBe('multiple');
+    expect(last.oFormFieldTypeId).toBe('multiple');
     expect(last.configuration).not.toHaveProperty('maxLength');
     expect(within(card).queryByLabelText('Maximum length', { exact: true })).toBeNull();
 
@@ -529,7 +529,6 @@ describe('survey flow graph', () => {
           containerId: identity,
           oFormContainerIdentity: identity,
           title: 'Q',
-          type: 'single' as const,
           oFormFieldTypeId: 'single' as const,
           oFormFieldCategoryId: null,
           isActive: true,

@@ -322,7 +322,7 @@ describe('system configuration', () => {
     expect((server.requests.find((r) => r.method === 'POST')!.body as { data: { attributes: unknown } }).data.attributes).toEqual({
       label: 'Date of birth',
       name: 'date_of_birth',
-      type: 'date',
+      fieldType: 'date',
       required: true,
       translations: { es: 'Fecha de nacimiento' },
     });

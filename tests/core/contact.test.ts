@@ -4,12 +4,12 @@ import { message } from '../../core/validation/messages';
 import { normalizeUsPhone } from '../../core/validation/rules';
 
 const FIELDS: ContactFormField[] = [
-  { name: 'first_name', type: 'text', required: true },
-  { name: 'email', type: 'email', required: true },
-  { name: 'phone', type: 'phone', required: false },
-  { name: 'zip_code', type: 'zip', required: false },
-  { name: 'birthday', type: 'date', required: false },
-  { name: 'contact_consent', type: 'checkbox', required: true },
+  { name: 'first_name', fieldType: 'text', required: true },
+  { name: 'email', fieldType: 'email', required: true },
+  { name: 'phone', fieldType: 'phone', required: false },
+  { name: 'zip_code', fieldType: 'zip', required: false },
+  { name: 'birthday', fieldType: 'date', required: false },
+  { name: 'contact_consent', fieldType: 'checkbox', required: true },
 ];
 
 describe('the contact form checks', () => {
@@ -39,8 +39,8 @@ describe('the contact form checks', () => {
   });
 
   it('bounds every text value', () => {
-    expect(contactFieldRules({ name: 'x', type: 'text', required: false })).toContainEqual({ rule: 'max', length: 255 });
-    expect(checkContact([{ name: 'x', type: 'text', required: false }], { x: 'a'.repeat(256) }, true)).toEqual({ x: message('max', { length: 255 }) });
+    expect(contactFieldRules({ name: 'x', fieldType: 'text', required: false })).toContainEqual({ rule: 'max', length: 255 });
+    expect(checkContact([{ name: 'x', fieldType: 'text', required: false }], { x: 'a'.repeat(256) }, true)).toEqual({ x: message('max', { length: 255 }) });
   });
 });
 

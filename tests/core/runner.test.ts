@@ -286,9 +286,9 @@ describe('survey runner after the pages', () => {
     { id: 'far', name: 'Far clinic', distanceMiles: 18, engagementId: 'g1' },
   ];
   const FIELDS: RunnerContactField[] = [
-    { id: 'c1', name: 'firstName', label: 'First name', type: 'text', required: true },
-    { id: 'c2', name: 'email', label: 'E-mail', type: 'email', required: true },
-    { id: 'c3', name: 'zip', label: 'ZIP', type: 'zip', required: false },
+    { id: 'c1', name: 'firstName', label: 'First name', fieldType: 'text', required: true },
+    { id: 'c2', name: 'email', label: 'E-mail', fieldType: 'email', required: true },
+    { id: 'c3', name: 'zip', label: 'ZIP', fieldType: 'zip', required: false },
   ];
 
   function contactServer(qualification: Qualification = { isQualified: true, outcome: 'qualified', messages: { contactForm: '<p>Good news</p>', consent: 'Agree?' } }) {

@@ -239,12 +239,12 @@ describe('schemas built on the rules', () => {
     expect(isApiIsoCode('es-MX')).toBe(false);
   });
 
-  it('ContactFieldInput defaults type and required; a patch names only what it changes', () => {
+  it('ContactFieldInput defaults fieldType and required; a patch names only what it changes', () => {
     expect(v.parse(ContactFieldInput, { label: 'City', name: 'city' })).toEqual({
       label: 'City',
       name: 'city',
       required: false,
-      type: 'text',
+      fieldType: 'text',
       translations: {},
     });
     expect(v.parse(ContactFieldPatch, { label: 'Town' })).toEqual({ label: 'Town' });

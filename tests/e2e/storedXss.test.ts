@@ -59,12 +59,12 @@ beforeAll(async () => {
   await send('PATCH', `o-forms/o-form-containers/${ids.page}`, 'o-form-containers', { title: name('page') }, ids.page);
   await send('POST', 'o-forms/o-form-fields', 'o-form-fields', {
     containerId: Number(ids.page),
-    type: 'text',
+    oFormFieldTypeId: 'text',
     title: name('question'),
     configuration: { helperText: fullPayload('helper') },
   });
   await send('POST', 'screener-surveys', 'screener-surveys', { screenerId: Number(ids.screener), oFormIdentity: form.attributes.identity });
-  ids.channel = (await send('POST', 'media-channels', 'media-channels', { title: name('channel'), domain: 'xss.example', type: 'Partner Website', screenerId: Number(ids.screener) })).id;
+  ids.channel = (await send('POST', 'media-channels', 'media-channels', { title: name('channel'), domain: 'xss.example', channelType: 'Partner Website', screenerId: Number(ids.screener) })).id;
   await send('POST', 'media-channel-surveys', 'media-channel-surveys', { mediaChannelId: Number(ids.channel), oFormIdentity: form.attributes.identity });
   // A generic message is shared by the whole server: changed for this test and put back after.
   const list = await api('generic-messages?sort=keyName');

@@ -34,7 +34,7 @@ beforeAll(async () => {
     await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
     const [off] = await db
       .insert(mediaChannels)
-      .values({ title: 'Switched off', domain: PARTNER_HOST, screenerId: demo.screenerId, type: 'Partner Website', isActive: false })
+      .values({ title: 'Switched off', domain: PARTNER_HOST, screenerId: demo.screenerId, channelType: 'Partner Website', isActive: false })
       .returning({ id: mediaChannels.id });
     inactiveId = String(off!.id);
   });

@@ -166,11 +166,11 @@ describe("a User of sponsor A cannot reach sponsor B's records", () => {
 
   const creates = (ids: { form: number; identity: string; page: number; channel: number; screener: number }): Call[] => [
       ['POST', '/api/o-forms/o-form-containers', { data: { type: 'o-form-containers', attributes: { oFormId: ids.form, title: 'Injected' } } }],
-      ['POST', '/api/o-forms/o-form-fields', { data: { type: 'o-form-fields', attributes: { containerId: ids.page, type: 'text', title: 'Injected' } } }],
+      ['POST', '/api/o-forms/o-form-fields', { data: { type: 'o-form-fields', attributes: { containerId: ids.page, oFormFieldTypeId: 'text', title: 'Injected' } } }],
       ['POST', '/api/o-forms/o-form-messages', { data: { type: 'o-form-messages', attributes: { oFormVersionId: ids.form, messageType: 'no_trial_sites_consent', language: 'en', message: 'Injected' } } }],
       ['POST', '/api/o-forms/o-form-copy', { data: { type: 'o-form-copies', attributes: { copy_identity: ids.identity } } }],
       ['POST', '/api/media-channel-surveys', { data: { type: 'media-channel-surveys', attributes: { mediaChannelId: ids.channel, oFormIdentity: ids.identity } } }],
-      ['POST', '/api/media-channels', { data: { type: 'media-channels', attributes: { title: 'Injected', domain: 'evil.example', type: 'Partner Website', screenerId: ids.screener } } }],
+      ['POST', '/api/media-channels', { data: { type: 'media-channels', attributes: { title: 'Injected', domain: 'evil.example', channelType: 'Partner Website', screenerId: ids.screener } } }],
   ];
 
   it("refuses a create under B's parent exactly as under a parent that does not exist", async () => {

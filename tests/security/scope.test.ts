@@ -120,7 +120,7 @@ async function target(): Promise<Target> {
   const tag = f.oFormIdentity.replace(/^survey-/, '');
   const [survey] = await h.db.insert(surveys).values({ title: `Legacy ${tag}`, globalId: `legacy-${tag}`, engagementId: f.engagementIds[0] }).returning();
   const [page] = await h.db.insert(surveyPages).values({ surveyId: survey!.id, title: 'New Page 1' }).returning();
-  const [question] = await h.db.insert(surveyQuestions).values({ pageId: page!.id, type: 'single', title: `Question ${tag}` }).returning();
+  const [question] = await h.db.insert(surveyQuestions).values({ pageId: page!.id, questionType: 'single', title: `Question ${tag}` }).returning();
   const [option] = await h.db.insert(surveyOptions).values({ questionId: question!.id, label: 'Yes', value: 'yes' }).returning();
   await h.db.insert(engagementOptions).values({ engagementId: f.engagementIds[0], optionId: option!.id });
   await h.db.insert(oFormMessages).values({ oFormIdentity: f.oFormIdentity, oFormVersionId: f.oFormId, messageType: 'completed_contact_form', language: 'en', message: `Thanks ${tag}` });

@@ -99,7 +99,7 @@ describe('old values are read only where the API can answer them', () => {
       const link = await send('POST', 'screener-surveys', 'screener-surveys', { screenerId: Number(screener.id), oFormIdentity: form.attributes.identity });
       await send('PATCH', `screener-surveys/${link.id}`, 'screener-surveys', { displayOrder: 2 }, link.id);
       await send('PATCH', `screeners/surveys/${link.id}`, 'screener-surveys', { toggle_active: true }, link.id);
-      const channel = await send('POST', 'media-channels', 'media-channels', { title: 'Reads page', domain: 'reads.example', screenerId: Number(screener.id), type: 'Other' });
+      const channel = await send('POST', 'media-channels', 'media-channels', { title: 'Reads page', domain: 'reads.example', screenerId: Number(screener.id), channelType: 'Other' });
       const served = await send('POST', 'media-channel-surveys', 'media-channel-surveys', { mediaChannelId: Number(channel.id), oFormIdentity: form.attributes.identity });
       await send('PATCH', `media-channel-surveys/${served.id}`, 'media-channel-surveys', { isActive: false }, served.id);
       const legacy = await send('POST', 'surveys', 'surveys', { title: 'Legacy reads', engagementId: Number(engagement.id) });

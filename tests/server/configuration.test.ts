@@ -191,26 +191,26 @@ describe('contact fields', () => {
     const labels = doc.data.map((f: { attributes: { label: string } }) => f.attributes.label);
     expect(labels).toEqual([...labels].sort((a: string, b: string) => (a < b ? -1 : 1)));
     const consent = doc.data.find((f: { attributes: { name: string } }) => f.attributes.name === 'contact_consent');
-    expect(consent.attributes).toMatchObject({ type: 'checkbox', required: true });
+    expect(consent.attributes).toMatchObject({ fieldType: 'checkbox', required: true });
   });
 
   it('creates (POST with and without the trailing slash), reads, updates and deletes', async () => {
     const res = await h.request('POST', '/api/contact-fields/', {
       token: admin,
-      body: resource('contact-fields', { label: 'Date of birth', name: 'date_of_birth', type: 'date', translations: { es: 'Fecha de nacimiento' } }),
+      body: resource('contact-fields', { label: 'Date of birth', name: 'date_of_birth', fieldType: 'date', translations: { es: 'Fecha de nacimiento' } }),
     });
     expect(res.status).toBe(201);
     const doc = await json(res);
-    expect(doc.data.attributes).toMatchObject({ label: 'Date of birth', name: 'date_of_birth', type: 'date', required: false });
+    expect(doc.data.attributes).toMatchObject({ label: 'Date of birth', name: 'date_of_birth', fieldType: 'date', required: false });
     const id = doc.data.id;
 
     const plain = await h.request('POST', '/api/contact-fields', { token: admin, body: resource('contact-fields', { label: 'City', name: 'city' }) });
     expect(plain.status).toBe(201);
-    expect((await json(plain)).data.attributes).toMatchObject({ type: 'text', required: false, translations: {} });
+    expect((await json(plain)).data.attributes).toMatchObject({ fieldType: 'text', required: false, translations: {} });
 
     const patched = await h.request('PATCH', `/api/contact-fields/${id}`, { token: admin, body: resource('contact-fields', { required: true }, id) });
     expect(patched.status).toBe(200);
-    expect((await json(patched)).data.attributes).toMatchObject({ required: true, type: 'date', translations: { es: 'Fecha de nacimiento' } });
+    expect((await json(patched)).data.attributes).toMatchObject({ required: true, fieldType: 'date', translations: { es: 'Fecha de nacimiento' } });
 
     expect((await h.request('DELETE', `/api/contact-fields/${id}`, { token: admin })).status).toBe(204);
     expect((await h.request('GET', `/api/contact-fields/${id}`, { token: admin })).status).toBe(404);

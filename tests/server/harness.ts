@@ -19,6 +19,7 @@ import { contactMatcher, type ContactMatcher } from '../../server/security/conta
 import type { RoleName } from '../../core/model/user';
 import type { Clock } from '../../server/context';
 import { ADMIN_PASSWORD } from './harness-constants';
+import { checkedJsonApiResponse } from '../support/jsonApiDocument';
 import { inject } from 'vitest';
 
 export { ADMIN_PASSWORD };
@@ -110,7 +111,7 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['Content-Type'] ??= JSON_API;
     }
-    return Promise.resolve(app.request(path, { method, headers, body }));
+    return Promise.resolve(app.request(path, { method, headers, body })).then((res) => checkedJsonApiResponse(res, `${method} ${path}`));
   };
 
   const login: Harness['login'] = async (username, password, code) => {

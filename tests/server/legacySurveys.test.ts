@@ -39,7 +39,7 @@ async function getSurvey(id: string, token = admin) {
       id: string;
       title: string;
       displayOrder: number;
-      questions: { id: string; type: string; title: string; displayOrder: number; tags: { name: string }[]; options: { id: string; label: string; displayOrder: number; transitionTo: string | null; transitionTarget: string | null; isDisqualified: boolean }[] }[];
+      questions: { id: string; questionType: string; title: string; displayOrder: number; tags: { name: string }[]; options: { id: string; label: string; displayOrder: number; transitionTo: string | null; transitionTarget: string | null; isDisqualified: boolean }[] }[];
     }[];
   };
 }
@@ -52,7 +52,7 @@ async function newSurvey(title = 'Legacy survey') {
 async function addQuestion(pageId: string, attributes: Record<string, unknown> = {}) {
   const { res, body } = await post('questions', 'questions', { pageId: Number(pageId), ...attributes });
   expect(res.status).toBe(201);
-  return body.data as { id: string; attributes: { type: string; title: string; options: { id: string; label: string; isDisqualified: boolean }[] } };
+  return body.data as { id: string; attributes: { questionType: string; title: string; options: { id: string; label: string; isDisqualified: boolean }[] } };
 }
 async function addOption(questionId: string, attributes: Record<string, unknown> = {}) {
   const { res, body } = await post('options', 'options', { questionId: Number(questionId), ...attributes });
@@ -210,7 +210,7 @@ describe('pages', () => {
     const survey = await newSurvey();
     const first = survey.attributes.pages[0]!.id;
     const second = (await post('pages', 'pages', { surveyId: Number(survey.id) })).body.data.id as string;
-    const q = await addQuestion(first, { type: 'single', title: 'Smoker?' });
+    const q = await addQuestion(first, { questionType: 'single', title: 'Smoker?' });
     const jump = await addOption(q.id, { label: 'Yes', transitionTo: 'page', transitionTarget: Number(second) });
     expect(jump.res.status).toBe(201);
     const res = await del('pages', second);
@@ -226,8 +226,8 @@ describe('questions', () => {
     const survey = await newSurvey();
     const page = survey.attributes.pages[0]!.id;
     const a = await addQuestion(page);
-    expect(a.attributes).toMatchObject({ type: 'placeholder', title: 'Placeholder', options: [], displayOrder: 1 });
-    const b = await addQuestion(page, { type: 'text', title: 'Your name', helperText: 'As on your ID' });
+    expect(a.attributes).toMatchObject({ questionType: 'placeholder', title: 'Placeholder', options: [], displayOrder: 1 });
+    const b = await addQuestion(page, { questionType: 'text', title: 'Your name', helperText: 'As on your ID' });
     const c = await addQuestion(page);
     expect((await patch('questions', c.id, { displayOrder: 1 })).res.status).toBe(200);
     let questions = (await getSurvey(survey.id)).pages[0]!.questions;
@@ -246,23 +246,23 @@ describe('questions', () => {
   it("adds 'None of the Above' to a multiple question without options, on create and on a change of type", async () => {
     const survey = await newSurvey();
     const page = survey.attributes.pages[0]!.id;
-    const multiple = await addQuestion(page, { type: 'multiple', title: 'Conditions' });
+    const multiple = await addQuestion(page, { questionType: 'multiple', title: 'Conditions' });
     expect(multiple.attributes.options).toMatchObject([{ label: 'None of the Above', isDisqualified: false, displayOrder: 1 }]);
 
     const changed = await addQuestion(page);
-    const res = await patch('questions', changed.id, { type: 'multiple' });
+    const res = await patch('questions', changed.id, { questionType: 'multiple' });
     expect(res.body.data.attributes.options.map((o: { label: string }) => o.label)).toEqual(['None of the Above']);
     // Again: it has an option now, so nothing more is added.
-    await patch('questions', changed.id, { type: 'single' });
-    const again = await patch('questions', changed.id, { type: 'multiple' });
+    await patch('questions', changed.id, { questionType: 'single' });
+    const again = await patch('questions', changed.id, { questionType: 'multiple' });
     expect(again.body.data.attributes.options).toHaveLength(1);
     // A single question gets no automatic option.
-    expect((await addQuestion(page, { type: 'single' })).attributes.options).toEqual([]);
+    expect((await addQuestion(page, { questionType: 'single' })).attributes.options).toEqual([]);
   });
 
   it("keeps 'None of the Above' last as options are added, unless staff moved it", async () => {
     const survey = await newSurvey();
-    const q = await addQuestion(survey.attributes.pages[0]!.id, { type: 'multiple', title: 'Conditions' });
+    const q = await addQuestion(survey.attributes.pages[0]!.id, { questionType: 'multiple', title: 'Conditions' });
     const labels = async () => (await getSurvey(survey.id)).pages[0]!.questions[0]!.options.map((o) => [o.label, o.displayOrder]);
     await addOption(q.id, { label: 'Asthma', value: 'asthma' });
     const added = await addOption(q.id);
@@ -293,7 +293,7 @@ describe('questions', () => {
     const tagIds = tagList.data.slice(0, 2).map((t: { id: string }) => Number(t.id));
     await post('languages', 'languages', { name: 'Spanish', description: 'Spanish', isoCode: 'es', isActive: true });
     const q = await addQuestion(page, {
-      type: 'text',
+      questionType: 'text',
       questionCategoryId: categoryId,
       tagIds,
       translations: { es: { title: 'Nombre', helperText: '' } },
@@ -304,9 +304,9 @@ describe('questions', () => {
     expect(cleared.body.data.attributes).toMatchObject({ tags: [], questionCategoryId: null });
 
     const before = await rowCount(surveyQuestions);
-    const bad = await post('questions', 'questions', { pageId: Number(page), type: 'essay', tagIds: [999999] });
+    const bad = await post('questions', 'questions', { pageId: Number(page), questionType: 'essay', tagIds: [999999] });
     expect(bad.res.status).toBe(422);
-    expect(pointers(bad.body)).toContain('/data/attributes/type');
+    expect(pointers(bad.body)).toContain('/data/attributes/questionType');
     const badTag = await post('questions', 'questions', { pageId: Number(page), tagIds: [tagIds[0], 999999] });
     expect(badTag.body.errors[0]).toMatchObject({ detail: UNKNOWN_TAG, source: { pointer: '/data/attributes/tagIds/1' } });
     const badCategory = await post('questions', 'questions', { pageId: Number(page), questionCategoryId: 999999 });
@@ -320,7 +320,7 @@ describe('questions', () => {
 describe('options', () => {
   it('starts options not disqualifying, reorders, soft-deletes and densifies them', async () => {
     const survey = await newSurvey();
-    const q = await addQuestion(survey.attributes.pages[0]!.id, { type: 'single' });
+    const q = await addQuestion(survey.attributes.pages[0]!.id, { questionType: 'single' });
     const a = await addOption(q.id);
     expect(a.res.status).toBe(201);
     expect(a.body.data.attributes).toMatchObject({ label: 'Option 1', value: '1', isDisqualified: false, transitionTo: null, transitionTarget: null });
@@ -343,9 +343,9 @@ describe('options', () => {
     const first = survey.attributes.pages[0]!.id;
     const second = (await post('pages', 'pages', { surveyId: Number(survey.id) })).body.data.id as string;
     const dobPage = (await post('pages', 'pages', { surveyId: Number(survey.id) })).body.data.id as string;
-    await addQuestion(dobPage, { type: 'dob', title: 'Date of birth' });
+    await addQuestion(dobPage, { questionType: 'dob', title: 'Date of birth' });
     const other = await newSurvey('Another survey');
-    const q = await addQuestion(first, { type: 'single' });
+    const q = await addQuestion(first, { questionType: 'single' });
 
     const end = await addOption(q.id, { label: 'Stop', transitionTo: 'end', transitionTarget: Number(second) });
     expect(end.res.status).toBe(201);
@@ -378,14 +378,14 @@ describe('options', () => {
     expect(await rowCount(surveyOptions)).toBe(before);
 
     // A page jumped to cannot become all date-of-birth.
-    const onSecond = await addQuestion(second, { type: 'text' });
-    const toDob = await patch('questions', onSecond.id, { type: 'dob' });
+    const onSecond = await addQuestion(second, { questionType: 'text' });
+    const toDob = await patch('questions', onSecond.id, { questionType: 'dob' });
     expect(toDob.res.status).toBe(422);
-    expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/type' } });
+    expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/questionType' } });
     const [row] = await h.db.select().from(surveyQuestions).where(eq(surveyQuestions.id, Number(onSecond.id)));
-    expect(row?.type).toBe('text');
+    expect(row?.questionType).toBe('text');
     // Nor be left all date-of-birth by deleting its other question.
-    await addQuestion(second, { type: 'dob' });
+    await addQuestion(second, { questionType: 'dob' });
     const leaveDob = await del('questions', onSecond.id);
     expect(leaveDob.status).toBe(409);
     expect((await json(leaveDob)).errors[0].detail).toBe(DOB_PAGE_IS_TARGET);
@@ -396,7 +396,7 @@ describe('options', () => {
 describe('engagement options', () => {
   it('creates, lists, updates and replaces an option’s per-engagement settings', async () => {
     const survey = await newSurvey();
-    const q = await addQuestion(survey.attributes.pages[0]!.id, { type: 'multiple' });
+    const q = await addQuestion(survey.attributes.pages[0]!.id, { questionType: 'multiple' });
     const optionId = q.attributes.options[0]!.id;
 
     const created = await post('engagements-options/', 'engagements-options', {

@@ -195,7 +195,7 @@ describe('Accept: text/csv on every list route', () => {
   });
 
   it('refuses bad filters and parameters with the JSON:API 400 of the list itself', async () => {
-    for (const path of ['/api/sponsors?isActive=maybe', '/api/engagements?phase=V', '/api/engagements?startDateFrom=2026-13-01', '/api/media-channels?type=Billboard', '/api/sponsors?sort=password']) {
+    for (const path of ['/api/sponsors?isActive=maybe', '/api/engagements?phase=V', '/api/engagements?startDateFrom=2026-13-01', '/api/media-channels?channelType=Billboard', '/api/sponsors?sort=password']) {
       const { res, text } = await csv(path);
       expect(res.status, path).toBe(400);
       expect(res.headers.get('content-type'), path).toBe('application/vnd.api+json');
@@ -271,10 +271,10 @@ describe('list filters', () => {
   });
 
   it('media channels by sponsor, type and active; site locations by country and state', async () => {
-    await h.db.update(mediaChannels).set({ type: 'Social Media', isActive: false }).where(eq(mediaChannels.id, b.mediaChannelId));
+    await h.db.update(mediaChannels).set({ channelType: 'Social Media', isActive: false }).where(eq(mediaChannels.id, b.mediaChannelId));
     expect(await ids(`/api/media-channels?sponsorId=${b.sponsorId}`)).toEqual([b.mediaChannelId]);
-    expect(await ids(`/api/media-channels?type=Social%20Media&sponsorId=${b.sponsorId}`)).toEqual([b.mediaChannelId]);
-    expect(await ids(`/api/media-channels?type=Partner%20Website&sponsorId=${b.sponsorId}`)).toEqual([]);
+    expect(await ids(`/api/media-channels?channelType=Social%20Media&sponsorId=${b.sponsorId}`)).toEqual([b.mediaChannelId]);
+    expect(await ids(`/api/media-channels?channelType=Partner%20Website&sponsorId=${b.sponsorId}`)).toEqual([]);
     expect(await ids(`/api/media-channels?isActive=true&sponsorId=${b.sponsorId}`)).toEqual([]);
 
     const [site] = await h.db.select().from(siteLocations).where(eq(siteLocations.id, a.siteLocationId));

@@ -19,7 +19,7 @@ async function post(path: string, type: string, attributes: Record<string, unkno
 }
 const channelCount = async () => (await h.db.select({ n: count() }).from(mediaChannels))[0]?.n;
 const channel = (attributes: Record<string, unknown> = {}, token = admin) =>
-  post('/api/media-channels', 'media-channels', { title: 'Partner page', domain: 'www.partner.example', screenerId, type: 'Partner Website', ...attributes }, token);
+  post('/api/media-channels', 'media-channels', { title: 'Partner page', domain: 'www.partner.example', screenerId, channelType: 'Partner Website', ...attributes }, token);
 
 beforeAll(async () => {
   h = await createHarness();
@@ -54,7 +54,7 @@ describe('media channels', () => {
       screenerId,
       screenerName: 'Heart',
       sponsorName: 'Acme',
-      type: 'Partner Website',
+      channelType: 'Partner Website',
       isActive: true,
       views: 0,
       share: 0,
@@ -65,8 +65,8 @@ describe('media channels', () => {
       retakeWindowDays: 30,
     });
     const id = body.data.id;
-    await channel({ title: 'Another channel', type: 'Social Media', domain: 'social.example' });
-    await channel({ title: 'Zebra', screenerId: otherScreenerId, type: 'Other', domain: 'z.example' });
+    await channel({ title: 'Another channel', channelType: 'Social Media', domain: 'social.example' });
+    await channel({ title: 'Zebra', screenerId: otherScreenerId, channelType: 'Other', domain: 'z.example' });
 
     const list = await json(await h.request('GET', `/api/media-channels?screenerId=${screenerId}`, { token: admin }));
     expect(list.data.map((c: any) => c.attributes.title)).toEqual(['Another channel', 'Partner page']);
@@ -82,9 +82,9 @@ describe('media channels', () => {
 
   it('answers 422 with a pointer for a bad type, domain or screener, and for figures, writing nothing', async () => {
     const before = await channelCount();
-    const badType = await channel({ type: 'Billboard' });
+    const badType = await channel({ channelType: 'Billboard' });
     expect(badType.res.status).toBe(422);
-    expect(badType.body.errors).toEqual([expect.objectContaining({ detail: MEDIA_CHANNEL_TYPE_INVALID, source: { pointer: '/data/attributes/type' } })]);
+    expect(badType.body.errors).toEqual([expect.objectContaining({ detail: MEDIA_CHANNEL_TYPE_INVALID, source: { pointer: '/data/attributes/channelType' } })]);
     const badDomain = await channel({ domain: 'https://partner.example/page' });
     expect(badDomain.res.status).toBe(422);
     expect(badDomain.body.errors[0]).toMatchObject({ detail: HOST_NAME_INVALID, source: { pointer: '/data/attributes/domain' } });
@@ -96,9 +96,9 @@ describe('media channels', () => {
     expect(await channelCount()).toBe(before);
 
     const id = (await channel({ title: 'Patch target', domain: 'p.example' })).body.data.id;
-    const badPatch = await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { type: 'TV' }, id) });
+    const badPatch = await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { channelType: 'TV' }, id) });
     expect(badPatch.status).toBe(422);
-    expect((await json(badPatch)).errors[0].source.pointer).toBe('/data/attributes/type');
+    expect((await json(badPatch)).errors[0].source.pointer).toBe('/data/attributes/channelType');
   });
 
   it('keeps a retake window of 0 to 3650 whole days (default 30), refusing anything else with a pointer and writing nothing', async () => {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const screenerIds: string[] = [];
   for (const [i, title] of NAMES.entries()) screenerIds.push(await create('screeners', 'screeners', { title, sponsorId: Number(sponsorIds[i]) }));
   for (const [i, title] of NAMES.entries()) {
-    await create('media-channels', 'media-channels', { title, domain: `nat${i}.example`, screenerId: Number(screenerIds[i]), type: 'Other' });
+    await create('media-channels', 'media-channels', { title, domain: `nat${i}.example`, screenerId: Number(screenerIds[i]), channelType: 'Other' });
   }
 });
 afterAll(async () => {

@@ -142,11 +142,11 @@ describe('approval and missing translations', () => {
   it('blocks mark_approved with 422 missing_translations until every text has its translation', async () => {
     const form = await newForm('Translated survey');
     const question = await addField(form.firstPage, {
-      type: 'single',
+      oFormFieldTypeId: 'single',
       title: 'Do you smoke?',
       configuration: { helperText: 'Cigarettes only', options: [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] },
     });
-    await addField(form.firstPage, { type: 'text', title: 'Inactive question', isActive: false });
+    await addField(form.firstPage, { oFormFieldTypeId: 'text', title: 'Inactive question', isActive: false });
     // English only: nothing to translate.
     expect(await missing(form.id)).toEqual([]);
 
@@ -221,7 +221,7 @@ describe('PDF export', () => {
     const third = await addPage(form.id, 'Wrap-up');
     const questions = [
       await addField(form.firstPage, {
-        type: 'single',
+        oFormFieldTypeId: 'single',
         title: 'Are you 18 or older?',
         configuration: {
           required: true,
@@ -231,10 +231,10 @@ describe('PDF export', () => {
           ],
         },
       }),
-      await addField(form.firstPage, { type: 'dob', title: 'Your date of birth' }),
-      await addField(second.id, { type: 'multiple', title: 'Which of these apply?', configuration: { options: [{ label: 'Snoring', value: 'snore' }] } }),
+      await addField(form.firstPage, { oFormFieldTypeId: 'dob', title: 'Your date of birth' }),
+      await addField(second.id, { oFormFieldTypeId: 'multiple', title: 'Which of these apply?', configuration: { options: [{ label: 'Snoring', value: 'snore' }] } }),
       // Characters Helvetica cannot encode must not break the export.
-      await addField(third.id, { type: 'text', title: 'Zdravím → 你好 ✓ Ωmega', configuration: { helperText: 'Über “quotes”' } }),
+      await addField(third.id, { oFormFieldTypeId: 'text', title: 'Zdravím → 你好 ✓ Ωmega', configuration: { helperText: 'Über “quotes”' } }),
     ];
     const labels = ['Yes, I am', 'Not yet', 'Snoring'];
 
@@ -378,7 +378,7 @@ describe('core API client for exports', () => {
       createApiClient({ baseUrl: 'http://app.test/api', getToken: () => admin, fetch: async (input, init) => h.app.request(new Request(input, init)) }),
     );
     const form = await newForm('Client export survey');
-    await addField(form.firstPage, { type: 'yes_no', title: 'Ready?', configuration: { options: [{ label: 'Yes', value: 'y' }] } });
+    await addField(form.firstPage, { oFormFieldTypeId: 'yes_no', title: 'Ready?', configuration: { options: [{ label: 'Yes', value: 'y' }] } });
     expect((await api.languages(form.id)).filter((l) => l.isEnabled).map((l) => l.isoCode)).toEqual(['en']);
     await api.setLanguages(form.id, [spanishId]);
     const languagesNow = await api.languages(form.id);

@@ -209,7 +209,7 @@ describe('pages', () => {
     const first = (await getForm(form.id)).pages[0]!;
     const target = await addPage(form.id);
     const q = await addField(first.id, {
-      type: 'single',
+      oFormFieldTypeId: 'single',
       title: 'Smoker?',
       configuration: { options: [option('Yes', 'yes', { transition: { to: 'page', identity: target.attributes.identity } }), option('No', 'no')] },
     });
@@ -229,15 +229,15 @@ describe('questions', () => {
     const page = (await getForm(form.id)).pages[0]!;
     const placeholder = await addField(page.id);
     expect(placeholder.res.status).toBe(201);
-    expect(placeholder.body.data.attributes).toMatchObject({ title: 'Placeholder', type: 'placeholder', oFormFieldTypeId: 'placeholder', displayOrder: 1 });
+    expect(placeholder.body.data.attributes).toMatchObject({ title: 'Placeholder', oFormFieldTypeId: 'placeholder', displayOrder: 1 });
     expect(placeholder.body.data.attributes.identity).toMatch(/^[0-9a-f-]{36}$/);
-    const multiple = await addField(page.id, { type: 'multiple', title: 'Conditions' });
+    const multiple = await addField(page.id, { oFormFieldTypeId: 'multiple', title: 'Conditions' });
     expect(multiple.body.data.attributes.configuration.options).toEqual([
       { label: 'None of the Above', value: 'none_of_the_above', translations: {}, isDisqualified: false, transition: null },
     ]);
     expect(multiple.body.data.attributes.displayOrder).toBe(2);
     // Changing a placeholder into 'multiple' gets it too.
-    const changed = await patch('o-form-fields', placeholder.body.data.id, { type: 'multiple' });
+    const changed = await patch('o-form-fields', placeholder.body.data.id, { oFormFieldTypeId: 'multiple' });
     expect(changed.res.status).toBe(200);
     expect(changed.body.data.attributes.configuration.options.map((o: { label: string }) => o.label)).toEqual(['None of the Above']);
     const tagged = await patch('o-form-fields', placeholder.body.data.id, { tagIds: [1], categoryId: 1, displayOrder: 2 });
@@ -252,22 +252,22 @@ describe('questions', () => {
     const form = await newForm();
     const page = (await getForm(form.id)).pages[0]!;
     const before = await rowCount(oFormFields);
-    const badLabel = await addField(page.id, { type: 'single', configuration: { options: [{ label: '', value: 'a' }] } });
+    const badLabel = await addField(page.id, { oFormFieldTypeId: 'single', configuration: { options: [{ label: '', value: 'a' }] } });
     expect(badLabel.res.status).toBe(422);
     expect(pointers(badLabel.body)).toEqual(['/data/attributes/configuration/options/0/label']);
-    const wrongKey = await addField(page.id, { type: 'text', configuration: { options: [option('A', 'a')] } });
+    const wrongKey = await addField(page.id, { oFormFieldTypeId: 'text', configuration: { options: [option('A', 'a')] } });
     expect(pointers(wrongKey.body)).toEqual(['/data/attributes/configuration/options']);
-    const limits = await addField(page.id, { type: 'dob', configuration: { minAge: 40, maxAge: 18 } });
+    const limits = await addField(page.id, { oFormFieldTypeId: 'dob', configuration: { minAge: 40, maxAge: 18 } });
     expect(pointers(limits.body)).toEqual(['/data/attributes/configuration/maxAge']);
-    const badType = await addField(page.id, { type: 'essay' });
-    expect(pointers(badType.body)).toEqual(['/data/attributes/type']);
+    const badType = await addField(page.id, { oFormFieldTypeId: 'essay' });
+    expect(pointers(badType.body)).toEqual(['/data/attributes/oFormFieldTypeId']);
     expect(await rowCount(oFormFields)).toBe(before);
 
-    const ok = await addField(page.id, { type: 'single', configuration: { options: [option('A', 'a'), option('B', 'b')] } });
+    const ok = await addField(page.id, { oFormFieldTypeId: 'single', configuration: { options: [option('A', 'a'), option('B', 'b')] } });
     const duplicate = await patch('o-form-fields', ok.body.data.id, { configuration: { options: [option('A', 'a'), option('B', 'a')] } });
     expect(duplicate.res.status).toBe(422);
     expect(pointers(duplicate.body)).toEqual(['/data/attributes/configuration/options/1/value']);
-    const toText = await patch('o-form-fields', ok.body.data.id, { type: 'text' });
+    const toText = await patch('o-form-fields', ok.body.data.id, { oFormFieldTypeId: 'text' });
     expect(toText.res.status).toBe(422);
     const [row] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, Number(ok.body.data.id)));
     expect(row?.type).toBe('single');
@@ -279,41 +279,41 @@ describe('questions', () => {
     const first = (await getForm(form.id)).pages[0]!;
     const dobPage = await addPage(form.id);
     const plain = await addPage(form.id);
-    expect((await addField(dobPage.id, { type: 'dob' })).res.status).toBe(201);
+    expect((await addField(dobPage.id, { oFormFieldTypeId: 'dob' })).res.status).toBe(201);
     const other = await newForm('Elsewhere');
     const otherPage = (await getForm(other.id)).pages[0]!;
 
     const jump = (identity: string) => ({ options: [option('Yes', 'yes', { transition: { to: 'page', identity } })] });
     for (const identity of [dobPage.attributes.identity, first.identity, otherPage.identity, 'nope']) {
-      const refused = await addField(first.id, { type: 'single', configuration: jump(identity) });
+      const refused = await addField(first.id, { oFormFieldTypeId: 'single', configuration: jump(identity) });
       expect(refused.res.status).toBe(422);
       expect(refused.body.errors[0]).toMatchObject({
         detail: TRANSITION_PAGE_INVALID,
         source: { pointer: '/data/attributes/configuration/options/0/transition/identity' },
       });
     }
-    const ok = await addField(first.id, { type: 'single', configuration: jump(plain.attributes.identity) });
+    const ok = await addField(first.id, { oFormFieldTypeId: 'single', configuration: jump(plain.attributes.identity) });
     expect(ok.res.status).toBe(201);
-    const toEnd = await addField(first.id, { type: 'single', configuration: { options: [option('No', 'no', { transition: { to: 'end' } })] } });
+    const toEnd = await addField(first.id, { oFormFieldTypeId: 'single', configuration: { options: [option('No', 'no', { transition: { to: 'end' } })] } });
     expect(toEnd.res.status).toBe(201);
     const toSurvey = await addField(first.id, {
-      type: 'yes_no',
+      oFormFieldTypeId: 'yes_no',
       configuration: { options: [option('Yes', 'yes', { transition: { to: 'survey', identity: other.attributes.identity } })] },
     });
     expect(toSurvey.res.status).toBe(201);
     const toSelf = await addField(first.id, {
-      type: 'yes_no',
+      oFormFieldTypeId: 'yes_no',
       configuration: { options: [option('Yes', 'yes', { transition: { to: 'survey', identity: form.attributes.identity } })] },
     });
     expect(toSelf.body.errors[0].detail).toBe(TRANSITION_SURVEY_INVALID);
     expect((await getForm(form.id)).attributes.transitions).toHaveLength(3);
 
     // The jumped-to page cannot become all date-of-birth.
-    const onTarget = await addField(plain.id, { type: 'text' });
-    const toDob = await patch('o-form-fields', onTarget.body.data.id, { type: 'dob' });
+    const onTarget = await addField(plain.id, { oFormFieldTypeId: 'text' });
+    const toDob = await patch('o-form-fields', onTarget.body.data.id, { oFormFieldTypeId: 'dob' });
     expect(toDob.res.status).toBe(422);
-    expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/type' } });
-    const dobOnTarget = await addField(plain.id, { type: 'dob' });
+    expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/oFormFieldTypeId' } });
+    const dobOnTarget = await addField(plain.id, { oFormFieldTypeId: 'dob' });
     expect((await del('o-form-fields', onTarget.body.data.id)).status).toBe(409);
     expect((await del('o-form-fields', dobOnTarget.body.data.id)).status).toBe(204);
   });
@@ -325,13 +325,13 @@ describe('versions', () => {
     const first = (await getForm(form.id)).pages[0]!;
     const second = await addPage(form.id);
     const q = await addField(first.id, {
-      type: 'single',
+      oFormFieldTypeId: 'single',
       title: 'Age band',
       tagIds: [1],
       configuration: { options: [option('Under 18', 'u18', { isDisqualified: true, transition: { to: 'end' } }), option('Adult', 'adult', { transition: { to: 'page', identity: second.attributes.identity } })] },
     });
     expect(q.res.status).toBe(201);
-    await addField(second.id, { type: 'email', title: 'Email' });
+    await addField(second.id, { oFormFieldTypeId: 'email', title: 'Email' });
     await h.db.insert(oFormMessages).values({ oFormIdentity: form.attributes.identity, oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', message: 'Sorry' });
     return { form, fieldId: q.body.data.id as string };
   }
@@ -419,7 +419,7 @@ describe('sponsor scope', () => {
     const mine = await newForm('Scoped mine', engagementId, userToken);
     const other = await newForm('Scoped other', otherEngagementId);
     const otherPage = (await getForm(other.id)).pages[0]!;
-    const otherField = await addField(otherPage.id, { type: 'text' });
+    const otherField = await addField(otherPage.id, { oFormFieldTypeId: 'text' });
 
     const list = await json(await h.request('GET', '/api/o-forms/o-forms?searchQuery=Scoped', { token: userToken }));
     expect(list.data.map((f: { attributes: { title: string } }) => f.attributes.title)).toEqual(['Scoped mine']);

@@ -88,7 +88,7 @@ describe('the contact steps over the participant transport', () => {
     expect(far).toMatchObject({ ok: true, outcome: 'noTrialSites', sites: [] });
 
     const { fields, messages } = await t.contactFields(submissionId);
-    expect(fields.map((c) => [c.name, c.type, c.required])).toEqual([
+    expect(fields.map((c) => [c.name, c.fieldType, c.required])).toEqual([
       ['first_name', 'text', true],
       ['email', 'email', true],
       ['phone', 'phone', true],

@@ -209,7 +209,7 @@ describe('trial sites by ZIP code', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toEqual(['first_name', 'email', 'phone']);
-    expect(body.data[1].attributes).toMatchObject({ type: 'email', required: true, label: 'Email', translations: { es: 'Correo electrónico' } });
+    expect(body.data[1].attributes).toMatchObject({ fieldType: 'email', required: true, label: 'Email', translations: { es: 'Correo electrónico' } });
   });
 });
 

@@ -69,11 +69,11 @@ beforeAll(async () => {
   spanishId = String((await json(await h.request('GET', '/api/languages?limit=100', { token: admin }))).data.find((l: any) => l.attributes.isoCode === 'es').id);
 
   b = await survey('Follow-up survey');
-  await addField(b.pages[0]!.id, { type: 'text', title: 'Anything else?' });
+  await addField(b.pages[0]!.id, { oFormFieldTypeId: 'text', title: 'Anything else?' });
   a = await survey('Intake survey');
   await addPage(a, 'Details');
   await addField(a.pages[0]!.id, {
-    type: 'single',
+    oFormFieldTypeId: 'single',
     title: 'How did you hear of us?',
     configuration: {
       options: [
@@ -83,7 +83,7 @@ beforeAll(async () => {
       ],
     },
   });
-  await addField(a.pages[1]!.id, { type: 'text', title: 'Your details' });
+  await addField(a.pages[1]!.id, { oFormFieldTypeId: 'text', title: 'Your details' });
   await created('/api/o-forms/o-form-messages', 'o-form-messages', { oFormVersionId: Number(a.id), messageType: 'completed_contact_form', message: 'Thanks!' });
   // Spanish on the follow-up only: the intake is approved below without translations.
   const langs = await h.request('PATCH', `/api/o-forms/o-forms/${b.id}`, {

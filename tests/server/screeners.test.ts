@@ -70,7 +70,7 @@ describe('screeners CRUD', () => {
     const created = await createScreener({ description: 'For heart patients' });
     expect(created.attributes).toMatchObject({
       title: 'Heart screener',
-      type: 'super-screener',
+      screenerType: 'super-screener',
       isActive: true,
       isLocked: false,
       isTest: false,
@@ -405,7 +405,7 @@ describe('screener surveys', () => {
 describe('deleting a screener with media channels', () => {
   it('is refused while a media channel embeds it', async () => {
     const s = await createScreener({ title: 'Embedded' });
-    await h.db.insert(mediaChannels).values({ title: 'Site', domain: 'example.com', screenerId: Number(s.id), type: 'Other' });
+    await h.db.insert(mediaChannels).values({ title: 'Site', domain: 'example.com', screenerId: Number(s.id), channelType: 'Other' });
     expect((await h.request('DELETE', `/api/screeners/${s.id}`, { token: admin })).status).toBe(409);
   });
 });

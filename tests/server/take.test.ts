@@ -18,7 +18,7 @@ beforeAll(async () => {
   admin = await h.token();
   const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme', identification: 'ACME' })).data.id);
   screenerId = Number((await post('/api/screeners', 'screeners', { title: 'Heart', sponsorId })).data.id);
-  channelId = Number((await post('/api/media-channels', 'media-channels', { title: 'Social', domain: 'social.example', screenerId, type: 'Social Media' })).data.id);
+  channelId = Number((await post('/api/media-channels', 'media-channels', { title: 'Social', domain: 'social.example', screenerId, channelType: 'Social Media' })).data.id);
 });
 afterAll(async () => {
   await h.close();

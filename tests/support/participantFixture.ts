@@ -164,7 +164,7 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
   await db.insert(screenerSurveys).values({ screenerId: screener!.id, oFormIdentity: identity, displayOrder: 1 });
   const [channel] = await db
     .insert(mediaChannels)
-    .values({ title: `Channel ${tag}`, domain, screenerId: screener!.id, type: 'Partner Website', isActive: options.channelActive ?? true })
+    .values({ title: `Channel ${tag}`, domain, screenerId: screener!.id, channelType: 'Partner Website', isActive: options.channelActive ?? true })
     .returning();
   await db.insert(mediaChannelSurveys).values({ mediaChannelId: channel!.id, oFormIdentity: identity });
 

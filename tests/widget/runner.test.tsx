@@ -117,8 +117,8 @@ function fake(options: FakeOptions = {}) {
       await guard('contactFields');
       return {
         fields: options.contactFields ?? [
-          { id: 'c1', name: 'first_name', label: 'First name', type: 'text', required: true, translations: { es: 'Nombre' } },
-          { id: 'c2', name: 'phone', label: 'Phone', type: 'phone', required: false },
+          { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true, translations: { es: 'Nombre' } },
+          { id: 'c2', name: 'phone', label: 'Phone', fieldType: 'phone', required: false },
         ],
         messages: { contactForm: 'Tell us how to reach you.', consent: '<em>We keep your data safe.</em>' },
       };
@@ -491,7 +491,7 @@ describe('outcome screens and the qualified steps', () => {
   });
 
   it('tells the browser which part of a name a contact field holds, and the other kinds by type', async () => {
-    const text = (id: string, name: string): RunnerContactField => ({ id, name, label: name, type: 'text', required: false });
+    const text = (id: string, name: string): RunnerContactField => ({ id, name, label: name, fieldType: 'text', required: false });
     const contactFields = [
       text('c1', 'first_name'),
       text('c2', 'givenname'),
@@ -500,9 +500,9 @@ describe('outcome screens and the qualified steps', () => {
       text('c5', 'surname'),
       text('c6', 'nickname'),
       text('c7', 'first_name_of_partner'),
-      { id: 'c8', name: 'email', label: 'Email', type: 'email', required: false },
-      { id: 'c9', name: 'phone', label: 'Phone', type: 'phone', required: false },
-      { id: 'c10', name: 'zip_code', label: 'ZIP code', type: 'zip', required: false },
+      { id: 'c8', name: 'email', label: 'Email', fieldType: 'email', required: false },
+      { id: 'c9', name: 'phone', label: 'Phone', fieldType: 'phone', required: false },
+      { id: 'c10', name: 'zip_code', label: 'ZIP code', fieldType: 'zip', required: false },
     ] satisfies RunnerContactField[];
     const root = start(fake({ contactFields, sites: [{ id: 'esl1', name: 'Clinic', distanceMiles: 3 }] }).transport);
     await toEnd(root);

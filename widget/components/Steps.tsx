@@ -99,7 +99,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
   const label = translated(field.translations, s.language) ?? field.label;
   const id = `tw-c-${field.id}`;
   const error = s.errors[field.name];
-  if (field.type === 'checkbox') {
+  if (field.fieldType === 'checkbox') {
     return (
       <div class="tw-field">
         <label class="tw-choice">
@@ -113,7 +113,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       </div>
     );
   }
-  const [type, inputMode, autoComplete] = ENTRY[field.type]!;
+  const [type, inputMode, autoComplete] = ENTRY[field.fieldType]!;
   const part = NAME_PART.exec(field.name);
   return (
     <Input
@@ -125,7 +125,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       type={type}
       inputMode={inputMode}
       autoComplete={autoComplete ?? (part ? (part[1] ? 'given-name' : 'family-name') : undefined)}
-      placeholder={field.type === 'phone' ? '000-000-0000' : undefined}
+      placeholder={field.fieldType === 'phone' ? '000-000-0000' : undefined}
       text={text}
       onInput={(v) => ctl.runner.setContact(field.name, v)}
     />

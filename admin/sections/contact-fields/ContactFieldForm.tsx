@@ -49,7 +49,7 @@ export function ContactFieldForm({ field, screenerId }: { field?: ContactField; 
     {
       label: field?.label ?? '',
       name: field?.name ?? '',
-      type: field?.type ?? 'text',
+      fieldType: field?.fieldType ?? 'text',
       required: field?.required ?? false,
     },
     { also: translations },
@@ -89,7 +89,7 @@ export function ContactFieldForm({ field, screenerId }: { field?: ContactField; 
           hint="A stable machine name such as first_name: answers are stored under it."
           {...form.text('name')}
         />
-        <Select label={L.type} options={CONTACT_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} {...form.text('type')} />
+        <Select label={L.type} options={CONTACT_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} {...form.text('fieldType')} />
         <Checkbox label={L.required} {...form.checkbox('required')} />
       </div>
       <h2 className="section-title">{L.label}</h2>

@@ -28,7 +28,7 @@ export default function ContactFieldsIndex() {
       cell: (f) => <Link to={pathTo('ContactFieldsEdit', { id: f.id })}>{f.label}</Link>,
     },
     { id: 'name', header: L.name, sortField: 'name', cell: (f) => <code>{f.name}</code> },
-    { id: 'type', header: L.type, sortField: 'type', cell: (f) => TYPE_LABELS[f.type] ?? f.type },
+    { id: 'fieldType', header: L.type, sortField: 'fieldType', cell: (f) => TYPE_LABELS[f.fieldType] ?? f.fieldType },
     { id: 'required', header: L.required, sortField: 'required', cell: (f) => (f.required ? 'Yes' : 'No') },
     { id: 'translations', header: L.translations, exportFields: ['translations'], cell: (f) => Object.keys(f.translations).length },
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (f) => formatDate(f.modified) },

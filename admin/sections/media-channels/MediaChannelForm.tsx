@@ -44,7 +44,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
     {
       title: channel?.title ?? '',
       domain: channel?.domain ?? '',
-      type: channel?.type ?? '',
+      channelType: channel?.channelType ?? '',
       isActive: channel?.isActive ?? true,
       retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
     },
@@ -83,7 +83,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       <div className="form-grid">
         <TextField label={L.title} required maxLength={255} {...form.text('title')} />
         <TextField label={L.domain} required maxLength={253} placeholder="www.example.com" hint="The host name of the page that embeds the snippet." {...form.text('domain')} />
-        <Select label={L.type} required options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))} emptyLabel="Choose a type" {...form.text('type')} />
+        <Select label={L.type} required options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))} emptyLabel="Choose a type" {...form.text('channelType')} />
         <p className="field">
           <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
         </p>

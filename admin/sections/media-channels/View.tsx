@@ -358,7 +358,7 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
           fields={[
             { label: L.title, value: channel.title },
             { label: L.domain, value: channel.domain },
-            { label: L.type, value: channel.type },
+            { label: L.type, value: channel.channelType },
             { label: L.isActive, value: <StatusBadge active={channel.isActive} /> },
             { label: L.retakeWindowDays, value: channel.retakeWindowDays === 0 ? '0 (retakes allowed)' : channel.retakeWindowDays },
             {

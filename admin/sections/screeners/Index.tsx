@@ -22,7 +22,7 @@ export function screenerColumns(remove: ((id: string) => Promise<boolean>) | nul
   return [
     { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('ScreenerView', { screenerId: s.id })}>{s.title}</Link> },
     ...(withSponsor ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s: Screener) => s.sponsorName } satisfies Column<Screener>] : []),
-    { id: 'type', header: L.type, sortField: 'type', cell: (s) => s.type },
+    { id: 'screenerType', header: L.type, sortField: 'screenerType', cell: (s) => s.screenerType },
     { id: 'engagements', header: L.engagements, exportFields: ['engagements'], cell: (s) => s.engagements.map((e) => e.name).join(', ') },
     { id: 'locked', header: L.isLocked, sortField: 'isLocked', cell: (s) => (s.isLocked ? 'Locked' : '') },
     { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },

@@ -90,7 +90,7 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
     {
       title: screener?.title ?? '',
       description: screener?.description ?? '',
-      type: screener?.type ?? SCREENER_DEFAULT_TYPE,
+      screenerType: screener?.screenerType ?? SCREENER_DEFAULT_TYPE,
       isActive: screener?.isActive ?? true,
       isTest: screener?.isTest ?? false,
       isInterestVisible: screener?.isInterestVisible ?? false,
@@ -148,7 +148,7 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
       <FormErrors message={form.formError} />
       <div className="form-grid">
         <TextField label={L.title} required maxLength={255} {...form.text('title')} />
-        <TextField label={L.type} maxLength={64} {...form.text('type')} />
+        <TextField label={L.type} maxLength={64} {...form.text('screenerType')} />
         <p className="field">
           <span className="field-label">{L.sponsorName}</span> <span>{sponsorName || '…'}</span>
         </p>

@@ -126,7 +126,7 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
         columns={[
           { id: 'title', header: 'Title', sortField: 'title', cell: (m) => <Link to={pathTo('MediaChannelView', { id: m.id })}>{m.title}</Link> },
           { id: 'domain', header: 'Domain', sortField: 'domain', cell: (m) => m.domain },
-          { id: 'type', header: 'Type', sortField: 'type', cell: (m) => m.type },
+          { id: 'channelType', header: 'Type', sortField: 'channelType', cell: (m) => m.channelType },
           { id: 'active', header: 'Active', sortField: 'isActive', cell: (m) => <StatusBadge active={m.isActive} /> },
         ]}
       />
@@ -258,7 +258,7 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
           fields={[
             { label: L.title, value: screener.title },
             { label: L.sponsorName, value: <Link to={pathTo('SponsorsView', { id: screener.sponsorId })}>{screener.sponsorName}</Link> },
-            { label: L.type, value: screener.type },
+            { label: L.type, value: screener.screenerType },
             { label: L.isActive, value: <StatusBadge active={screener.isActive} /> },
             { label: L.isLocked, value: screener.isLocked },
             { label: L.isTest, value: screener.isTest },

@@ -23,7 +23,7 @@ import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './valu
 type Values = Omit<FieldValues, 'displayOrder'>;
 
 const valuesOf = (field: OFormField): Values => ({
-  type: field.type,
+  oFormFieldTypeId: field.oFormFieldTypeId,
   title: field.title,
   categoryId: field.oFormFieldCategoryId === null ? null : Number(field.oFormFieldCategoryId),
   isActive: field.isActive,
@@ -190,7 +190,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
   const translate = (key: 'title' | 'helperText', text: string) =>
     lang && setConfig({ translations: { ...config.translations, [lang]: { ...config.translations[lang], [key]: text } } });
 
-  const summaries = ctx.detail.pages.map((p) => ({ identity: p.identity, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.fields.map((f) => f.type) }));
+  const summaries = ctx.detail.pages.map((p) => ({ identity: p.identity, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.fields.map((f) => f.oFormFieldTypeId) }));
   const targets: SelectOption[] = [
     { value: 'end', label: 'End of survey' },
     ...transitionTargets(summaries, pageIdentity).map((p) => ({ value: `page:${p.identity}`, label: `Page: ${p.title}` })),
@@ -203,7 +203,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
   const addOption = () =>
     save(change({ ...values, configuration: { ...config, options: withNewOption(config.options, newOption(config.options)) } }), ADD_OPTION_FAILED);
   const removeOption = (i: number) => commit(change({ ...values, configuration: { ...config, options: config.options.filter((_, j) => j !== i) } }));
-  const changeType = (type: FieldType) => commit(change({ ...values, type, configuration: configurationFor(type, config) }));
+  const changeType = (type: FieldType) => commit(change({ ...values, oFormFieldTypeId: type, configuration: configurationFor(type, config) }));
   const move = async (to: number) => {
     try {
       setActionError(null);
@@ -241,7 +241,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
             label="Type"
             name={`${name}-type`}
             options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
-            value={values.type}
+            value={values.oFormFieldTypeId}
             disabled={lang !== null}
             onChange={(type) => changeType(type as FieldType)}
           />
@@ -296,7 +296,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
             onChange={(text) => setConfig({ helperText: text || null })}
           />
         )}
-        {limitKeys(values.type).length > 0 && <div className="form-grid">{limitKeys(values.type).map(limit)}</div>}
+        {limitKeys(values.oFormFieldTypeId).length > 0 && <div className="form-grid">{limitKeys(values.oFormFieldTypeId).map(limit)}</div>}
       </div>
       {lang === null && (
         <MultiCheckList
@@ -308,7 +308,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
           onChange={(ids) => commit(change({ ...values, tagIds: ids.map(Number) }))}
         />
       )}
-      {(isChoiceType(values.type) || config.options.length > 0) && (
+      {(isChoiceType(values.oFormFieldTypeId) || config.options.length > 0) && (
         <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
           <h3 className="section-title">Options</h3>
           <ol className="option-list">

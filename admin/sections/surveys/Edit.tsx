@@ -264,7 +264,7 @@ function OptionEditor({ ctx, page, option, index, count }: { ctx: EditorContext;
 }
 
 const questionValues = (question: SurveyQuestion) => ({
-  type: question.type,
+  questionType: question.questionType,
   title: question.title,
   helperText: question.helperText ?? '',
   questionCategoryId: question.questionCategoryId ?? '',
@@ -285,7 +285,7 @@ function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorCont
   const save = () =>
     action.run(async () => {
       await ctx.api.updateQuestion(question.id, {
-        type: values.type,
+        questionType: values.questionType,
         title: values.title,
         helperText: values.helperText || null,
         questionCategoryId: values.questionCategoryId ? Number(values.questionCategoryId) : null,
@@ -306,7 +306,7 @@ function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorCont
     }, ADD_OPTION_FAILED);
 
   const name = `question-${question.id}`;
-  const withOptions = isChoiceType(question.type) || question.options.length > 0;
+  const withOptions = isChoiceType(question.questionType) || question.options.length > 0;
   return (
     <li className="question-editor panel" aria-label={`Question ${index + 1}`} aria-busy={action.busy || undefined}>
       <FormErrors message={action.error} />
@@ -315,8 +315,8 @@ function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorCont
           label="Type"
           name={`${name}-type`}
           options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
-          value={values.type}
-          onChange={(type) => set({ type: type as FieldType })}
+          value={values.questionType}
+          onChange={(type) => set({ questionType: type as FieldType })}
         />
         <TextField label="Question title" name={`${name}-title`} required maxLength={500} value={values.title} onChange={(title) => set({ title })} />
         <Select

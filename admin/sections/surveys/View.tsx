@@ -63,7 +63,7 @@ function SurveyDetails({ survey }: { survey: Survey }) {
           <ol>
             {page.questions.map((question) => (
               <li key={question.id}>
-                <strong>{question.title}</strong> <span className="muted">({TYPE_LABELS[question.type] ?? question.type})</span>
+                <strong>{question.title}</strong> <span className="muted">({TYPE_LABELS[question.questionType] ?? question.questionType})</span>
                 {question.helperText && <div className="muted">{question.helperText}</div>}
                 {question.options.length > 0 && (
                   <ul>
