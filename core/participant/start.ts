@@ -24,11 +24,8 @@ export interface StartOptions {
 /** A page document (the containers route, or participant-start's first page): the page and its questions in order. */
 export function pageOf({ data, included }: PageDocument): RunnerPage {
   // The questions follow the page's child containers in `included`, in display order.
-  const fields = included.flatMap((r): RunnerField[] => {
-    if (r.type !== OFORM_FIELD_TYPE) return [];
-    const { oFormFieldTypeId, ...attributes } = r.attributes;
-    return [{ id: r.id, ...attributes, type: oFormFieldTypeId }];
-  });
+  // The runner's field type is the attribute's value under a short name (the widget's code reads it often).
+  const fields = included.flatMap((r): RunnerField[] => (r.type === OFORM_FIELD_TYPE ? [{ id: r.id, ...r.attributes, type: r.attributes.oFormFieldTypeId }] : []));
   const { identity, title, displayOrder } = data.attributes;
   return { id: data.id, identity, title, displayOrder, fields };
 }

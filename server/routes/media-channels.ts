@@ -59,7 +59,7 @@ const columns = {
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };
-type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'type' | ChannelFigure> & { id: number; type: string; created: Date; modified: Date };
+type Row = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'channelType' | ChannelFigure> & { id: number; channelType: string; created: Date; modified: Date };
 
 const FILTERS = {
   screenerId: idFilter(mediaChannels.screenerId, 'screener'),
@@ -94,11 +94,11 @@ const selectChannels = (db: Db) =>
     .innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
 
 function serialize(row: Row, figures: ChannelFigures | undefined, fields: Set<string> | null = null) {
-  const { id, created, modified, type, ...rest } = row;
+  const { id, created, modified, channelType, ...rest } = row;
   return toResource(
     MEDIA_CHANNEL_TYPE,
     id,
-    { ...rest, ...figures, type: type as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() },
+    { ...rest, ...figures, channelType: channelType as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() },
     { fields },
   );
 }

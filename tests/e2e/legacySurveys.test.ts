@@ -94,7 +94,7 @@ describe('legacy surveys', () => {
     const [first, second] = survey.data.attributes.pages;
     expect([first.title, second.title]).toEqual(['New Page 1', 'New Page 2']);
     expect(survey.data.attributes.pageCounter).toBe(2);
-    expect(first.questions[0]).toMatchObject({ type: 'multiple', title: 'Which conditions do you have?' });
+    expect(first.questions[0]).toMatchObject({ questionType: 'multiple', title: 'Which conditions do you have?' });
     // A new option goes before 'None of the Above', which participants keep seeing last.
     expect(first.questions[0].options.map((o: { label: string; transitionTo: string | null }) => [o.label, o.transitionTo])).toEqual([
       ['Asthma', 'end'],

@@ -29,7 +29,7 @@ const create = (path: string, type: string, attributes: Record<string, unknown>)
 
 interface ApiField {
   title: string;
-  type: string;
+  oFormFieldTypeId: string;
   configuration: {
     translations: Record<string, { title?: string }>;
     options: { label: string; isDisqualified: boolean; transition: { to: string; identity?: string } | null; translations: Record<string, string> }[];

@@ -38,7 +38,7 @@ beforeAll(async () => {
     // A testing channel: the same screener, retakes allowed.
     const [testing] = await db
       .insert(mediaChannels)
-      .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: demo.screenerId, type: 'Partner Website', retakeWindowDays: 0 })
+      .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: demo.screenerId, channelType: 'Partner Website', retakeWindowDays: 0 })
       .returning({ id: mediaChannels.id });
     retakesChannelId = String(testing!.id);
   });

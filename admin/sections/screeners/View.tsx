@@ -107,7 +107,7 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
     defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
     sortable: MEDIA_CHANNEL_SORTS,
     filters: { screenerId: screener.id },
-    filterNames: ['type', 'isActive'],
+    filterNames: ['channelType', 'isActive'],
   });
   return (
     <section className="panel" id="media-channels" aria-labelledby="media-channels-title">
@@ -121,7 +121,7 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
         list={list}
         caption="Media channels"
         emptyMessage="No media channels yet."
-        filters={[{ kind: 'select', name: 'type', label: 'Type', options: MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t })) }, activeFilter()]}
+        filters={[{ kind: 'select', name: 'channelType', label: 'Type', options: MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t })) }, activeFilter()]}
         bulk={{ noun: ['media channel', 'media channels'], label: (m) => m.title, actions: activationActions<MediaChannel>(api.update) }}
         columns={[
           { id: 'title', header: 'Title', sortField: 'title', cell: (m) => <Link to={pathTo('MediaChannelView', { id: m.id })}>{m.title}</Link> },
