@@ -117,7 +117,8 @@ export const PageMetricAttributes = v.pipe(
   v.object({
     start: isoDateTime(),
     stop: v.optional(v.nullable(isoDateTime()), null),
-    type: v.optional(v.literal('page', "The type is 'page'."), 'page'),
+    // Every timing is of a page so far; a client may leave it out. Not `type`, which JSON:API keeps for the resource's own type.
+    metricType: v.optional(v.literal('page', "The metric type is 'page'."), 'page'),
     identity: v.pipe(v.string(message('required')), v.nonEmpty(message('required')), v.maxLength(200, message('max', { length: 200 }))),
     oFormSubmissionId: participantId(),
   }),

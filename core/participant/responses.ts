@@ -222,7 +222,7 @@ export const QualificationDocument = v.strictObject({ meta: QualificationMeta })
 export const PageMetric = resource(PAGE_METRIC_TYPE, {
   start: text,
   stop: maybeText,
-  type: v.literal('page'),
+  metricType: v.literal('page'),
   identity: text,
   oFormSubmissionId: v.number(),
 });

@@ -122,7 +122,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async metric(submissionId, identity, start, stop) {
-      const attributes: PageMetricBody = { start, stop, type: 'page', identity, oFormSubmissionId: submissionId };
+      const attributes: PageMetricBody = { start, stop, identity, oFormSubmissionId: submissionId };
       await call('POST', '/o-form-page-metrics', 'metric', { data: { type: PAGE_METRIC_TYPE, attributes } }).catch(() => undefined);
     },
 

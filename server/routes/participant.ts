@@ -706,14 +706,14 @@ export function participantRoutes(deps: Deps) {
     }
     const [row] = await db
       .insert(oFormPageMetrics)
-      .values({ submissionId: submission.id, oFormId: submission.oFormId, type: input.type, identity: input.identity, start: input.start, stop: input.stop })
+      .values({ submissionId: submission.id, oFormId: submission.oFormId, type: input.metricType, identity: input.identity, start: input.start, stop: input.stop })
       .returning();
     return sendResource(
       c,
       toResource(PAGE_METRIC_TYPE, row!.id, {
         start: row!.start.toISOString(),
         stop: row!.stop?.toISOString() ?? null,
-        type: row!.type,
+        metricType: row!.type,
         identity: row!.identity,
         oFormSubmissionId: row!.submissionId,
       }),

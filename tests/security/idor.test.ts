@@ -70,7 +70,7 @@ describe('a submission token opens its own submission only', () => {
         `/api/o-forms/o-form-submission-contact/${submissionId}`,
         { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' }, acceptTerms: true } } },
       ],
-      ['POST', '/api/o-forms/o-form-page-metrics', { data: { type: 'o-form-page-metrics', attributes: { oFormSubmissionId: Number(submissionId), identity: 'p1', type: 'page', start: new Date().toISOString() } } }],
+      ['POST', '/api/o-forms/o-form-page-metrics', { data: { type: 'o-form-page-metrics', attributes: { oFormSubmissionId: Number(submissionId), identity: 'p1', metricType: 'page', start: new Date().toISOString() } } }],
     ];
     const before = await state();
     const against = await statusesOf(calls(victim.submissionId, victim.entryIds[0]!), { headers });

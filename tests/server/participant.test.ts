@@ -393,11 +393,13 @@ describe('answers and branching', () => {
     const run = await startSubmission(h, f);
     const res = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
       headers: withToken(run.token),
-      body: { data: { type: 'o-form-page-metrics', attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T10:00:42Z', type: 'page', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } } },
+      body: { data: { type: 'o-form-page-metrics', attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T10:00:42Z', metricType: 'page', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } } },
     });
     expect(res.status).toBe(201);
+    expect((await json(res)).data.attributes).toMatchObject({ metricType: 'page', identity: 'p1', oFormSubmissionId: Number(run.submissionId) });
     const rows = await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(run.submissionId)));
     expect(rows).toHaveLength(1);
+    expect(rows[0]!.type).toBe('page');
     expect(rows[0]!.stop!.getTime() - rows[0]!.start.getTime()).toBe(42_000);
     const backwards = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
       headers: withToken(run.token),
