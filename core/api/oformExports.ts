@@ -1,7 +1,7 @@
 import type { Relationship } from '../jsonapi';
 import type { OForm } from '../model/oformDoc';
 import { OFORM_TYPE } from '../model/oform';
-import type { MissingTranslation, OFormExport, OFormLanguage } from '../model/oformExport';
+import type { MissingTranslation, MissingTranslationAttributes, OFormExport, OFormLanguage } from '../model/oformExport';
 import { dispositionFilename, type ApiClient } from './client';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -26,8 +26,12 @@ export function oformExportsApi(client: ApiClient) {
       return client.update<OForm>(`o-forms/o-forms/${id(formId)}`, OFORM_TYPE, formId, {}, relationships);
     },
     /** What blocks approval: texts without a translation in an enabled language. */
-    missingTranslations: async (formId: string): Promise<MissingTranslation[]> =>
-      (await client.call((h) => h.get(`o-forms/o-forms/${id(formId)}/missing-translations`).json<{ data: MissingTranslation[] }>())).data,
+    missingTranslations: async (formId: string): Promise<MissingTranslation[]> => {
+      const { data } = await client.call((h) =>
+        h.get(`o-forms/o-forms/${id(formId)}/missing-translations`).json<{ data: { attributes: MissingTranslationAttributes }[] }>(),
+      );
+      return data.map(({ attributes: { itemId, ...rest } }) => ({ ...rest, id: itemId }));
+    },
     /** Where to fetch the PDF of this version (false) or of its survey's approved version (true). */
     exportPdf,
     /** The PDF itself, as exportPdf names it. */

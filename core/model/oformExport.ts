@@ -6,6 +6,7 @@
 
 export const OFORM_LANGUAGE_TYPE = 'languages-o-forms';
 export const OFORM_EXPORT_TYPE = 'o-form-exports';
+export const MISSING_TRANSLATION_TYPE = 'missing-translations';
 
 /** One active language and whether the survey is offered in it (the default language always is). */
 export interface OFormLanguage {
@@ -30,6 +31,16 @@ export interface MissingTranslation {
   /** API iso code (es, es_MX). */
   language: string;
 }
+
+/**
+ * A missing translation on the wire: a resource of its own, so the list is a JSON:API document.
+ * Its id names the language, the kind and the text (a question's title and helper text share the
+ * question's id); the text's id is the attribute `itemId`, as attributes may not be named `id`.
+ */
+export interface MissingTranslationAttributes extends Omit<MissingTranslation, 'id'> {
+  itemId: string;
+}
+export const missingTranslationId = (m: MissingTranslation) => `${m.language}:${m.kind}:${m.id}`;
 
 export const MISSING_TRANSLATIONS_CODE = 'missing_translations';
 export const MISSING_TRANSLATIONS = (n: number) =>

@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { asc, eq } from 'drizzle-orm';
-import { OFORM_LANGUAGE_TYPE, type OFormLanguage } from '../../core/model/oformExport';
+import { MISSING_TRANSLATION_TYPE, missingTranslationId, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '../../core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';
@@ -47,9 +47,10 @@ export function oFormTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, data, { total: data.length, page: 1, limit: data.length });
   });
 
-  app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations" }), async (c) => {
+  app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION_TYPE } }), async (c) => {
     const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!form) throw notFound('survey');
-    return sendDocument(c, { data: await findMissingTranslations(db, form) });
+    const missing = await findMissingTranslations(db, form);
+    return sendDocument(c, { data: missing.map((m) => toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), { kind: m.kind, itemId: m.id, title: m.title, language: m.language })) });
   });
 }

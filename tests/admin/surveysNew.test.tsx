@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { FieldConfiguration } from '../../core/model/oform';
-import type { MissingTranslation } from '../../core/model/oformExport';
+import { MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslation } from '../../core/model/oformExport';
 import { surveyGraph } from '../../admin/sections/surveys-new/flow';
 import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
 
@@ -165,7 +165,10 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       Object.assign(form, body!.data.attributes);
       return json(detail(form.id));
     }
-    if (key === 'GET o-forms/o-forms/5/missing-translations') return json({ data: options.missing ?? [] });
+    if (key === 'GET o-forms/o-forms/5/missing-translations') {
+      const data = (options.missing ?? []).map(({ id, ...m }) => ({ type: MISSING_TRANSLATION_TYPE, id: missingTranslationId({ id, ...m }), attributes: { ...m, itemId: id } }));
+      return json({ data });
+    }
     if (key === 'PATCH o-forms/o-form-versions/5') {
       if (options.missing?.length) {
         return json({ errors: [{ status: '422', title: 'Missing Translations', detail: 'Missing.', code: 'missing_translations', meta: { missing: options.missing } }] }, 422);

@@ -57,7 +57,10 @@ const enabledCodes = async (formId: string) => (await formLanguages(formId)).fil
 const missing = async (formId: string) => {
   const res = await h.request('GET', `/api/o-forms/o-forms/${formId}/missing-translations`, { token: admin });
   expect(res.status).toBe(200);
-  return (await json(res)).data as { kind: string; id: string; title: string; language: string }[];
+  const data = (await json(res)).data as { type: string; id: string; attributes: { kind: string; itemId: string; title: string; language: string } }[];
+  // Each is a resource of its own, named by language, kind and text; read back as the admin reads it.
+  for (const r of data) expect([r.type, r.id]).toEqual(['missing-translations', `${r.attributes.language}:${r.attributes.kind}:${r.attributes.itemId}`]);
+  return data.map(({ attributes: { itemId, ...rest } }) => ({ ...rest, id: itemId }));
 };
 
 beforeAll(async () => {
