@@ -1,5 +1,5 @@
 import { count, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
 import type { ListQuery } from './query';
 import { orderBy } from './sql';
@@ -24,4 +24,24 @@ export async function tablePage<T extends PgTable, S extends string>(
     .limit(q.limit)
     .offset(q.offset);
   return { rows: rows as T['$inferSelect'][], total: total?.n ?? 0 };
+}
+
+/**
+ * One page of a joined select in the parsed sort, with the number of rows `where` matches: the
+ * list route of a resource read through joins. Both selects come `$dynamic()` from the route,
+ * the count joining only what `where` reads.
+ */
+export async function joinedPage<T extends PgSelect, S extends string>(
+  select: T,
+  counted: PgSelect<string, { n: SQL<number> }>,
+  q: Pick<ListQuery<S, string>, 'sort' | 'limit' | 'offset'>,
+  options: { where?: SQL; sorts: Record<S, AnyColumn | SQL>; id: AnyColumn },
+): Promise<{ rows: Awaited<T>; total: number }> {
+  const [total] = await counted.where(options.where);
+  const rows = await select
+    .where(options.where)
+    .orderBy(...orderBy(q.sort, options.sorts, options.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  return { rows, total: total?.n ?? 0 };
 }

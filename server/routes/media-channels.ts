@@ -31,6 +31,7 @@ import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
+import { joinedPage } from '../http/list';
 import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { findScreener, screenerScope } from './screeners';
@@ -141,17 +142,9 @@ export function mediaChannelsRoutes(deps: Deps) {
     const conditions: (SQL | undefined)[] = [screenerScope(c.get('user')), ...filterConditions(q.filters, FILTERS)];
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
     const where = and(...conditions);
-    const [total] = await db
-      .select({ n: count() })
-      .from(mediaChannels)
-      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
-      .where(where);
-    const rows = (await selectChannels(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, sortColumns, mediaChannels.id))
-      .limit(q.limit)
-      .offset(q.offset)) as Row[];
-    return sendList(c, await serializeAll(db, rows, q.fields), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const counted = db.select({ n: count() }).from(mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
+    const { rows, total } = await joinedPage(selectChannels(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: mediaChannels.id });
+    return sendList(c, await serializeAll(db, rows as Row[], q.fields), { total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', describe({ summary: 'Read a media channel' }), async (c) => {

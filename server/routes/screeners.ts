@@ -48,6 +48,7 @@ import { readResource, toManyIds } from '../http/body';
 import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
+import { joinedPage } from '../http/list';
 import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../oform/copy';
@@ -341,14 +342,11 @@ export function screenersRoutes(deps: Deps) {
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
     if (isActive !== undefined) conditions.push(eq(screeners.isActive, isActive));
     const where = and(...conditions);
-    const [total] = await db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).where(where);
-    const rows = (await selectScreeners(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, sortColumns, screeners.id))
-      .limit(q.limit)
-      .offset(q.offset)) as ScreenerRow[];
+    const counted = db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
+    const page = await joinedPage(selectScreeners(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: screeners.id });
+    const rows = page.rows as ScreenerRow[];
     const related = await loadRelated(db, rows.map((r) => r.id));
-    return sendList(c, rows.map((r) => serialize(r, related, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    return sendList(c, rows.map((r) => serialize(r, related, q.fields)), { total: page.total, page: q.page, limit: q.limit });
   });
 
   // Before '/:id'. A screener's additional languages; screenerId narrows to one screener.

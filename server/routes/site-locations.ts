@@ -22,7 +22,8 @@ import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { joinedPage } from '../http/list';
+import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
 
@@ -148,17 +149,9 @@ export function siteLocationsRoutes(deps: Deps) {
       );
     }
     const where = and(...conditions);
-    const [total] = await db
-      .select({ n: count() })
-      .from(siteLocations)
-      .leftJoin(countries, eq(countries.id, siteLocations.countryId))
-      .where(where);
-    const rows = (await selectSites(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, sortColumns, siteLocations.id))
-      .limit(q.limit)
-      .offset(q.offset)) as Row[];
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const counted = db.select({ n: count() }).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId)).$dynamic();
+    const { rows, total } = await joinedPage(selectSites(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: siteLocations.id });
+    return sendList(c, (rows as Row[]).map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', describe({ summary: 'Read a site location' }), async (c) => {
