@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './dataDirLock';
+import { prepareNamedOnPglite } from './pglitePrepared';
 import * as schema from './schema';
 
 /** PGlite's shared buffers when the caller names none (PGLITE_SHARED_BUFFERS_MB). */
@@ -103,6 +104,7 @@ export async function openDatabase(options: {
     throw error;
   }
   const db = drizzle(client, { schema, logger });
+  prepareNamedOnPglite(db, client);
   return {
     db: db as unknown as Db,
     kind: 'pglite',
