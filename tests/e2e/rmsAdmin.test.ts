@@ -79,6 +79,9 @@ describe('record systems in the admin', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/rms-providers\/edit\/\d+$/);
+    // The edit screen is a chunk of its own: until it has loaded, the add screen (with what was
+    // typed) stays on display under the new URL. Send test exists on the edit screen only.
+    await page.getByRole('button', { name: 'Send test' }).waitFor();
     // Write-only: the saved secret is never shown again.
     expect(await page.getByLabel('Signing secret').inputValue()).toBe('');
     expect(await page.content()).not.toContain(secret.slice(6));
