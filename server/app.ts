@@ -34,7 +34,7 @@ import { usersRoutes } from './routes/users';
 import { languagesRoutes } from './routes/languages';
 import { genericMessagesRoutes } from './routes/generic-messages';
 import { contactFieldsRoutes } from './routes/contact-fields';
-import { mountLegacySurveyRoutes } from './routes/surveys';
+import { mountLegacySurveyRoutes } from './routes/legacy-surveys';
 import { oFormsRoutes } from './routes/oforms';
 import { participantRoutes } from './routes/participant';
 import { surveyMetricsRoutes, surveyPageMetricsRoutes } from './routes/oform-exports';

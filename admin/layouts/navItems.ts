@@ -27,7 +27,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Engagements', route: 'EngagementsIndex', icon: 'engagements' },
   { label: 'Site Locations', route: 'SiteLocationsIndex', icon: 'sites' },
   // Not in SPEC's list: without it the versioned-survey builder is reachable only by address.
-  { label: 'Surveys', route: 'SurveysNewIndex', icon: 'audits' },
+  { label: 'Surveys', route: 'OFormIndex', icon: 'audits' },
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
   {
     label: 'System Configuration',

@@ -129,18 +129,18 @@ export const ROUTES = [
     current: 'Associate Surveys',
   }),
 
-  route('SurveysNewIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
-  route('SurveysNewAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, {
+  route('OFormIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
+  route('OFormAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, {
     crumbs: [VERSIONED_SURVEYS],
   }),
-  route('SurveysNewEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', SIGNED_IN, {
+  route('OFormEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', SIGNED_IN, {
     crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
     current: 'Edit',
   }),
-  route('SurveysNewView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, {
+  route('OFormView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, {
     crumbs: [VERSIONED_SURVEYS],
   }),
-  route('SurveysNewEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', SIGNED_IN, {
+  route('OFormEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', SIGNED_IN, {
     crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
     current: 'Edit Screener',
   }),

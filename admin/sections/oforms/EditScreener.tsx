@@ -1,5 +1,5 @@
 /**
- * SurveysNewEditScreener: the screeners that run this survey. Links are by the survey's
+ * OFormEditScreener: the screeners that run this survey. Links are by the survey's
  * identity, so they hold for every version (participants get the approved one).
  */
 import { useState } from 'react';
@@ -31,7 +31,7 @@ function ScreenerLinks({ detail }: { detail: OFormDetail }) {
   );
   const [choice, setChoice] = useState('');
   const action = useAction();
-  useTopBar({ objectTitle: form.title, buttons: [{ label: 'Done', to: pathTo('SurveysNewView', { id: form.id }), variant: 'primary' }] });
+  useTopBar({ objectTitle: form.title, buttons: [{ label: 'Done', to: pathTo('OFormView', { id: form.id }), variant: 'primary' }] });
 
   const title = (screenerId: number) => choices.options.find((o) => o.value === String(screenerId))?.label ?? `Screener ${screenerId}`;
   const linked = new Set((links.data ?? []).map((l) => String(l.screenerId)));
@@ -90,7 +90,7 @@ function ScreenerLinks({ detail }: { detail: OFormDetail }) {
   );
 }
 
-export default function SurveysNewEditScreener() {
+export default function OFormEditScreener() {
   return (
     <RecordLoader state={useOFormDetail()} resource="survey">
       {(detail) => <ScreenerLinks key={detail.form.id} detail={detail} />}

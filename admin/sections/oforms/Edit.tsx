@@ -1,5 +1,5 @@
 /**
- * SurveysNewEdit: the versioned-survey builder. Every change is one API call and saves as soon
+ * OFormEdit: the versioned-survey builder. Every change is one API call and saves as soon
  * as it is made (texts when they lose focus), so leaving the screen loses nothing; the version
  * is read again after structural changes, so what is shown is what the server kept. An
  * approved version is shown read-only (the server refuses any change to it with 409).
@@ -77,7 +77,7 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
   const frozen = isFrozen(detail.form);
   useTopBar({
     objectTitle: detail.form.title,
-    buttons: [{ label: 'Done', to: pathTo('SurveysNewView', { id: detail.form.id }) }],
+    buttons: [{ label: 'Done', to: pathTo('OFormView', { id: detail.form.id }) }],
   });
 
   const ctx: EditorContext = { api, detail, frozen, language, refresh, replaceField, categories, tags };
@@ -107,7 +107,7 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
   );
 }
 
-export default function SurveysNewEdit() {
+export default function OFormEdit() {
   return (
     <RecordLoader state={useOFormDetail()} resource="survey">
       {(detail) => <SurveyBuilder key={detail.form.id} initial={detail} />}

@@ -1,5 +1,5 @@
 /**
- * SurveysNewAdd: a new survey (version 1, with 'New Page 1') for an engagement. Reached from a
+ * OFormAdd: a new survey (version 1, with 'New Page 1') for an engagement. Reached from a
  * screener (add/{screenerId}), the new survey is also linked to that screener, so only the
  * screener's sponsor's engagements are offered (the server refuses a survey of another sponsor).
  */
@@ -24,7 +24,7 @@ import { OFORM_LABELS as L } from './values';
 
 const FORM_ID = 'oform-add-form';
 
-export default function SurveysNewAdd() {
+export default function OFormAdd() {
   const { screenerId } = useParams();
   const api = useApi(oformsApi);
   const engagements = useApi(engagementsApi);
@@ -50,7 +50,7 @@ export default function SurveysNewAdd() {
   useTopBar({
     objectTitle: screener.data?.title,
     buttons: [
-      { label: 'Cancel', to: screenerId ? pathTo('ScreenerView', { screenerId }) : pathTo('SurveysNewIndex') },
+      { label: 'Cancel', to: screenerId ? pathTo('ScreenerView', { screenerId }) : pathTo('OFormIndex') },
       { label: 'Save', submits: FORM_ID, busy: form.busy },
     ],
   });
@@ -61,7 +61,7 @@ export default function SurveysNewAdd() {
     const created = await api.create(input);
     if (screenerId) await screeners.addSurvey(screenerId, created.identity);
     notify('success', `Survey ${created.title} saved.`);
-    navigate(pathTo('SurveysNewEdit', { id: created.id }));
+    navigate(pathTo('OFormEdit', { id: created.id }));
   });
 
   return (

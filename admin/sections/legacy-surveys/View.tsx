@@ -10,8 +10,8 @@ import { ViewFields } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { SURVEY_LABELS as L, TYPE_LABELS } from './surveyValues';
-import { useSurvey } from './useSurvey';
+import { SURVEY_LABELS as L, TYPE_LABELS } from './values';
+import { useLegacySurvey } from './useLegacySurvey';
 
 /** Where an option leads, in words. */
 export function transitionText(survey: Survey, transitionTo: string | null, target: string | null): string {
@@ -87,7 +87,7 @@ function SurveyDetails({ survey }: { survey: Survey }) {
 
 export default function SurveysView() {
   return (
-    <RecordLoader state={useSurvey()} resource="survey">
+    <RecordLoader state={useLegacySurvey()} resource="survey">
       {(survey) => (
         <>
           <SurveyDetails survey={survey} />

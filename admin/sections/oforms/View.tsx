@@ -1,4 +1,4 @@
-/** SurveysNewView: a version read-only — details, version bar, pages and their questions, and the flow. */
+/** OFormView: a version read-only — details, version bar, pages and their questions, and the flow. */
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { oformsApi, type OFormDetail, type OFormPage } from '../../../core/api/oforms';
 import type { OptionConfig } from '../../../core/model/oform';
@@ -67,9 +67,9 @@ function SurveyView({ initial }: { initial: OFormDetail }) {
   useTopBar({
     objectTitle: form.title,
     buttons: [
-      { label: 'Back', to: pathTo('SurveysNewIndex') },
-      { label: 'Screeners', to: pathTo('SurveysNewEditScreener', { id: form.id }) },
-      ...(isFrozen(form) ? [] : [{ label: 'Edit', to: pathTo('SurveysNewEdit', { id: form.id }) }]),
+      { label: 'Back', to: pathTo('OFormIndex') },
+      { label: 'Screeners', to: pathTo('OFormEditScreener', { id: form.id }) },
+      ...(isFrozen(form) ? [] : [{ label: 'Edit', to: pathTo('OFormEdit', { id: form.id }) }]),
     ],
   });
   return (
@@ -100,7 +100,7 @@ function SurveyView({ initial }: { initial: OFormDetail }) {
   );
 }
 
-export default function SurveysNewView() {
+export default function OFormView() {
   return (
     <RecordLoader state={useOFormDetail()} resource="survey">
       {(detail) => (

@@ -17,7 +17,7 @@ import { useTopBar } from '../../state/topBar';
 import { OFORM_LABELS as L, isFrozen } from './values';
 import { VersionBadge } from './VersionBar';
 
-export default function SurveysNewIndex() {
+export default function OFormIndex() {
   const api = useApi(oformsApi);
   const sponsors = useSponsorOptions();
   const list = useResourceList({
@@ -28,9 +28,9 @@ export default function SurveysNewIndex() {
     filterNames: ['sponsorId', 'isActive'],
   });
   const remove = useDeleteWithConfirm(api.remove, 'Survey version');
-  useTopBar({ buttons: [{ label: 'Add', to: pathTo('SurveysNewAdd') }], search: list.search });
+  useTopBar({ buttons: [{ label: 'Add', to: pathTo('OFormAdd') }], search: list.search });
   const columns: Column<OForm>[] = [
-    { id: 'title', header: L.title, sortField: 'title', cell: (f) => <Link to={pathTo('SurveysNewView', { id: f.id })}>{f.title}</Link> },
+    { id: 'title', header: L.title, sortField: 'title', cell: (f) => <Link to={pathTo('OFormView', { id: f.id })}>{f.title}</Link> },
     { id: 'version', header: L.version, sortField: 'version', cell: (f) => f.version },
     { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (f) => f.engagementName },
     { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (f) => f.sponsorName },
@@ -43,8 +43,8 @@ export default function SurveysNewIndex() {
       hideable: false,
       cell: (f) => (
         <RowActions
-          view={pathTo('SurveysNewView', { id: f.id })}
-          edit={isFrozen(f) ? undefined : pathTo('SurveysNewEdit', { id: f.id })}
+          view={pathTo('OFormView', { id: f.id })}
+          edit={isFrozen(f) ? undefined : pathTo('OFormEdit', { id: f.id })}
           onDelete={
             isFrozen(f)
               ? undefined

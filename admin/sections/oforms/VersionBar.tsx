@@ -129,7 +129,7 @@ export function VersionBar({ ctx, readOnly = false }: { ctx: { api: OFormsApi; d
     action.run(async () => {
       const next = await ctx.api.copy(form.identity);
       notify('success', `Version ${next.version} made.`);
-      navigate(pathTo('SurveysNewEdit', { id: next.id }));
+      navigate(pathTo('OFormEdit', { id: next.id }));
     }, COPY_FAILED);
   const toggleActive = () =>
     action.run(async () => {
@@ -177,7 +177,7 @@ export function VersionBar({ ctx, readOnly = false }: { ctx: { api: OFormsApi; d
                   Version {v.version} ({versionStatus(v)})
                 </strong>
               ) : (
-                <Link to={pathTo(isFrozen(v) ? 'SurveysNewView' : 'SurveysNewEdit', { id: v.id })}>
+                <Link to={pathTo(isFrozen(v) ? 'OFormView' : 'OFormEdit', { id: v.id })}>
                   Version {v.version} ({versionStatus(v)})
                 </Link>
               )}

@@ -4,7 +4,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 
 /** The survey of the route's :id, with its pages, questions and options. */
-export function useSurvey() {
+export function useLegacySurvey() {
   const { id = '' } = useParams();
   const api = useApi(legacySurveysApi);
   return useAsync(() => api.get(id), [api, id]);

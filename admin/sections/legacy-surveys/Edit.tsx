@@ -37,8 +37,8 @@ import {
   SURVEY_LABELS as L,
   TYPE_LABELS,
   UPDATE_OPTION_ENGAGEMENTS_FAILED,
-} from './surveyValues';
-import { useSurvey } from './useSurvey';
+} from './values';
+import { useLegacySurvey } from './useLegacySurvey';
 
 const FORM_ID = 'survey-edit-form';
 
@@ -540,7 +540,7 @@ function SurveyEditor({ initial }: { initial: Survey }) {
 
 export default function SurveysEdit() {
   return (
-    <RecordLoader state={useSurvey()} resource="survey">
+    <RecordLoader state={useLegacySurvey()} resource="survey">
       {(survey) => <SurveyEditor key={survey.id} initial={survey} />}
     </RecordLoader>
   );

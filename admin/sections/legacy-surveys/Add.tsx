@@ -13,7 +13,7 @@ import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { SURVEY_LABELS as L } from './surveyValues';
+import { SURVEY_LABELS as L } from './values';
 
 const FORM_ID = 'survey-add-form';
 

@@ -19,7 +19,7 @@ import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { SURVEY_LABELS as L } from './surveyValues';
+import { SURVEY_LABELS as L } from './values';
 
 export default function SurveysIndex() {
   const api = useApi(legacySurveysApi);

@@ -1,7 +1,7 @@
 /** Texts, labels and small rules of the versioned-survey screens. */
 import type { OForm } from '../../../core/model/oformDoc';
 
-export { ADD_OPTION_FAILED, ADD_PAGE_FAILED, ADD_QUESTION_FAILED, SAVE_FAILED, failureText } from '../surveys/surveyValues';
+export { ADD_OPTION_FAILED, ADD_PAGE_FAILED, ADD_QUESTION_FAILED, SAVE_FAILED, failureText } from '../legacy-surveys/values';
 export { FIELD_TYPE_NAMES as TYPE_LABELS } from '../../../core/model/oform';
 
 /** SPEC section 8, verbatim. */
