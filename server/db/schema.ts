@@ -907,7 +907,7 @@ export const oFormSubmissions = pgTable(
     index('o_form_submissions_client_match_idx').on(t.mediaChannelId, t.clientMatch, t.finishedAt).where(sql`${t.clientMatch} is not null`),
     index('o_form_submissions_form_idx').on(t.oFormId),
     index('o_form_submissions_channel_idx').on(t.mediaChannelId),
-    // The funnel's date ranges and its day/week groupings (server/funnel/stages.ts).
+    // The funnel's date ranges and its day/week groupings (server/funnel/counts.ts).
     index('o_form_submissions_form_created_idx').on(t.oFormId, t.created),
     index('o_form_submissions_created_idx').on(t.created),
     check('o_form_submissions_status_check', sql`${t.status} in ('in_progress', 'completed', 'abandoned')`),

@@ -4,7 +4,7 @@
  * time, newest first (the days most reads ask about are ready first). Each range is one
  * transaction holding the rollup's lock (rollup.ts), so processes running the job at once take
  * turns, each on the next range, and a read's recount of a marked bucket never interleaves with
- * one. Until a day is counted, reads count it from the submissions (stages.ts), so the figures
+ * one. Until a day is counted, reads count it from the submissions (counts.ts), so the figures
  * are right at every moment, only slower while the job runs.
  */
 import { sql } from 'drizzle-orm';

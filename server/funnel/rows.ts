@@ -7,7 +7,7 @@ import { inArray } from 'drizzle-orm';
 import type { FunnelGrouping, FunnelRow } from '../../core/model/funnel';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
-import { funnelCounts, type FunnelRequest } from './stages';
+import { funnelCounts, type FunnelRequest } from './counts';
 
 const WITHOUT_KEY: Record<FunnelGrouping, string> = {
   none: 'All',

@@ -12,7 +12,7 @@ import { badRequest } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { funnelRows } from '../funnel/rows';
-import type { FunnelFilters } from '../funnel/stages';
+import type { FunnelFilters } from '../funnel/counts';
 import { describe } from '../openapi/describe';
 
 const ID_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'siteLocationId'] as const;
