@@ -9,6 +9,8 @@ export default defineConfig({
   // Copied as they are: the favicon, which the server's own pages link to as well.
   publicDir: fileURLToPath(new URL('./admin/public', import.meta.url)),
   plugins: [bundleBudgets('admin')],
+  // tsconfig.json's paths, for the bundler.
+  resolve: { alias: { '@core': fileURLToPath(new URL('./core', import.meta.url)) } },
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
     outDir: fileURLToPath(new URL('./dist/admin', import.meta.url)),

@@ -86,7 +86,8 @@ export default defineConfig({
   plugins: [widgetJsx.plugin(), widgetLoader(), terserPass(), bundleBudgets('widget')],
   oxc: widgetJsx.oxc,
   resolve: {
-    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+    // '@core': tsconfig.json's paths, for the bundler.
+    alias: { '@core': here('./core'), react: 'preact/compat', 'react-dom': 'preact/compat' },
   },
   build: {
     outDir: here('./dist/widget'),

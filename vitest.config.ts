@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
 import { widgetJsx } from './vite.config.widget.ts';
 
 // One project per part. The server suite runs on PGlite always and once more on PostgreSQL
@@ -17,6 +18,8 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
 });
 
 export default defineConfig({
+  // tsconfig.json's paths, for every project (each extends this config).
+  resolve: { alias: { '@core': fileURLToPath(new URL('./core', import.meta.url)) } },
   test: {
     // Vitest's default is one worker fewer than the cores: a single worker on CI's 2 cores, while
     // most of a test's time is spent waiting on a database, a server process or Chromium.

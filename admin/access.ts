@@ -3,7 +3,7 @@
  * item is shown exactly when its screen would let the user in (SPEC section 6). The server
  * decides for real; this only mirrors it.
  */
-import { hasRole, type RoleName, type User } from '../core/model/user';
+import { hasRole, type RoleName, type User } from '@core/model/user';
 
 export type AuthStatus = 'checking' | 'signedIn' | 'signedOut';
 

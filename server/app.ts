@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { HTTPException } from 'hono/http-exception';
-import { JSON_API_MEDIA_TYPE } from '../core/jsonapi';
+import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { ApiProblem, internalError, notFound } from './http/errors';
 import { bodyLimits } from './http/body-limit';

@@ -1,4 +1,4 @@
-import type { RoleName } from '../core/model/user';
+import type { RoleName } from '@core/model/user';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { Logger } from './http/log';

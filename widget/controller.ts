@@ -4,12 +4,12 @@
  * a tab never mix), the second file (./later.ts) loaded while the first page is
  * read, and the one console error a dead end deserves.
  */
-import { chooseLanguage } from '../core/i18n/participant';
-import { createRunner, OutcomeReached, type Runner } from '../core/oform/runner';
-import { createParticipantCaller } from '../core/participant/call';
-import { HttpError } from '../core/participant/httpError';
-import { startCalls } from '../core/participant/start';
-import type { ParticipantTransport, ParticipantTransportOptions } from '../core/participant/transport';
+import { chooseLanguage } from '@core/i18n/participant';
+import { createRunner, OutcomeReached, type Runner } from '@core/oform/runner';
+import { createParticipantCaller } from '@core/participant/call';
+import { HttpError } from '@core/participant/httpError';
+import { startCalls } from '@core/participant/start';
+import type { ParticipantTransport, ParticipantTransportOptions } from '@core/participant/transport';
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
 import { hostEvents, SHOWING } from './hostEvents';
 import { runStore } from './storage';

@@ -4,8 +4,8 @@
  * `document.addEventListener('trial-widget:start', …)` hears every widget. What a reload
  * restores (the submission, the step, an outcome) fires nothing again.
  */
-import type { Phase, RunnerState } from '../core/oform/runner';
-import type { HostEventName } from '../core/participant/hostEvents';
+import type { Phase, RunnerState } from '@core/oform/runner';
+import type { HostEventName } from '@core/participant/hostEvents';
 
 /** The phases in which the widget shows something of the channel (not loading, not an error). */
 export const SHOWING: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };

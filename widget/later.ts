@@ -4,6 +4,6 @@
  * participant transport, and the screens of the steps after the survey. The first file
  * (widget.js and the module it imports) holds only what shows the first question.
  */
-export { createRunMoves } from '../core/oform/runnerLater';
-export { createParticipantTransport } from '../core/participant/transport';
+export { createRunMoves } from '@core/oform/runnerLater';
+export { createParticipantTransport } from '@core/participant/transport';
 export { StepView } from './components/Steps';

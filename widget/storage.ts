@@ -16,7 +16,7 @@
  * held while its widget is mounted and freed when it is unmounted, so a widget mounted again
  * (an SPA's route change) finds its run.
  */
-import type { RunnerSnapshot } from '../core/oform/runner';
+import type { RunnerSnapshot } from '@core/oform/runner';
 
 export interface RunStore {
   /** The key this mount holds (for tests and diagnosis). */

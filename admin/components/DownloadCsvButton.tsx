@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, type DownloadedFile } from '../../core/api/client';
+import { ApiError, type DownloadedFile } from '@core/api/client';
 import { useNotify } from '../state/notices';
 import { saveBlob } from './downloadBlob';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../../core/api/client';
+import { ApiError } from '@core/api/client';
 import type { AsyncState } from '../hooks/useAsync';
 import { ForbiddenMessage, NotFoundMessage } from './ErrorMessages';
 import { Loading } from './Loading';

@@ -4,7 +4,7 @@
  * surveys, or a list the screen already holds (`searchWithin`).
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { surveyLabel, type SurveyNaming } from '../../core/model/surveyNaming';
+import { surveyLabel, type SurveyNaming } from '@core/model/surveyNaming';
 import { Field, useControlIds } from './form/Field';
 
 export interface SurveyPickerProps {

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/api/client';
+import { ApiError } from '@core/api/client';
 import { useNotify } from '../state/notices';
 import { DELETE_CONFIRMATION, useConfirm } from './confirm/ConfirmProvider';
 

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { ApiError } from '../../core/api/client';
+import { ApiError } from '@core/api/client';
 
 /**
  * What a failed call shows: the server's own message first when it gave one (not for a lost

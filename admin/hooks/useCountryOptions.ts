@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { countriesApi } from '../../core/api/countries';
-import type { ApiClient } from '../../core/api/client';
-import type { Country } from '../../core/model/country';
+import { countriesApi } from '@core/api/countries';
+import type { ApiClient } from '@core/api/client';
+import type { Country } from '@core/model/country';
 import type { SelectOption } from './useOptions';
 import { useSession } from '../state/services';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { languagesApi } from '../../core/api/languages';
-import { toUiIsoCode } from '../../core/i18n';
-import type { Language } from '../../core/model/language';
+import { languagesApi } from '@core/api/languages';
+import { toUiIsoCode } from '@core/i18n';
+import type { Language } from '@core/model/language';
 import type { SelectOption } from './useOptions';
 import { useApi } from '../state/services';
 

@@ -1,4 +1,4 @@
-import { sponsorsApi } from '../../core/api/sponsors';
+import { sponsorsApi } from '@core/api/sponsors';
 import { useApi } from '../state/services';
 import { useOptions, type OptionsState } from './useOptions';
 

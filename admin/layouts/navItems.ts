@@ -4,7 +4,7 @@
  */
 import type { AuthStatus } from '../access';
 import { canSee } from '../access';
-import type { User } from '../../core/model/user';
+import type { User } from '@core/model/user';
 import { routeByName, type RouteName } from '../routing/routes';
 import type { IconName } from './icons';
 

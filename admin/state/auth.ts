@@ -1,5 +1,5 @@
 import { atom } from 'jotai';
-import type { User } from '../../core/model/user';
+import type { User } from '@core/model/user';
 import type { AuthStatus } from '../access';
 
 /** 'checking' while a session found in the cookies is being confirmed with the server. */

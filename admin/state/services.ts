@@ -3,7 +3,7 @@
  * imported so tests run the real screens against a fake server.
  */
 import { createContext, useContext, useMemo } from 'react';
-import type { ApiClient } from '../../core/api/client';
+import type { ApiClient } from '@core/api/client';
 import type { Session } from './session';
 
 /** Provided by admin/providers.tsx. */

@@ -4,10 +4,10 @@
  * and once more when a call is refused with 401). Its state is published in jotai atoms.
  */
 import type { createStore } from 'jotai';
-import { ApiError, createApiClient, type ApiClient } from '../../core/api/client';
-import { authApi } from '../../core/api/auth';
-import type { LoginInput, LoginResult, User } from '../../core/model/user';
-import { DEFAULT_LANGUAGE } from '../../core/i18n';
+import { ApiError, createApiClient, type ApiClient } from '@core/api/client';
+import { authApi } from '@core/api/auth';
+import type { LoginInput, LoginResult, User } from '@core/model/user';
+import { DEFAULT_LANGUAGE } from '@core/i18n';
 import { IDLE_SIGN_OUT_MESSAGE, authStatusAtom, currentUserAtom, signOutReasonAtom } from './auth';
 import { createAuthFetch } from './authFetch';
 import type { TokenStore, Tokens } from './tokens';

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RoleName } from '../../core/model/user';
+import type { RoleName } from '@core/model/user';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { ApiProblem, forbidden, unauthorized } from '../http/errors';
 import { accessTokenUser } from './tokens';

@@ -6,7 +6,7 @@
 import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import { and, eq, gt } from 'drizzle-orm';
-import { isEmail } from '../../core/validation/rules';
+import { isEmail } from '@core/validation/rules';
 import type { SsoServiceConfig } from '../config';
 import type { Db } from '../db/open';
 import { ssoAssertions, ssoRequests } from '../db/schema';

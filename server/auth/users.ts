@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { ROLE_NAMES, type RoleName, type User } from '../../core/model/user';
+import { ROLE_NAMES, type RoleName, type User } from '@core/model/user';
 import type { Db } from '../db/open';
 import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';
 

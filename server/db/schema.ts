@@ -24,8 +24,8 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { Utm } from '../../core/participant/attribution';
-import type { HiddenField } from '../../core/model/mediaChannel';
+import type { Utm } from '@core/participant/attribution';
+import type { HiddenField } from '@core/model/mediaChannel';
 
 const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const modified = () => timestamp('modified', { withTimezone: true, mode: 'date' }).notNull().defaultNow();

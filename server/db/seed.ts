@@ -3,7 +3,7 @@
  * a few demo sponsors on the first start only. Safe to run at every start.
  */
 import { eq, sql } from 'drizzle-orm';
-import { ROLE_NAMES } from '../../core/model/user';
+import { ROLE_NAMES } from '@core/model/user';
 import type { Db } from './open';
 import { appSettings, countries, roles, sponsors, userRoles, users } from './schema';
 import { countries as countryList } from './countries';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { About, DependencyLicence } from '../../core/model/about';
+import type { About, DependencyLicence } from '@core/model/about';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 

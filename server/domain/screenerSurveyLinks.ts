@@ -3,7 +3,7 @@
  * version and approval of its current version), for the list, the writes' answers and the toggle.
  */
 import { eq } from 'drizzle-orm';
-import { SCREENER_SURVEY_TYPE } from '../../core/model/screenerSurvey';
+import { SCREENER_SURVEY_TYPE } from '@core/model/screenerSurvey';
 import type { Conn } from '../db/open';
 import { oForms, screenerSurveys, screeners } from '../db/schema';
 import { toResource } from '../http/serialize';

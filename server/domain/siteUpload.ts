@@ -8,9 +8,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
 import * as v from 'valibot';
-import { IRB_TYPES, SITE_LOCATION_KINDS, SiteLocationInput, SiteLocationPatch } from '../../core/model/siteLocation';
-import { MAX_RADIUS } from '../../core/model/engagement';
-import type { SiteUploadResult } from '../../core/model/engagementSiteLocation';
+import { IRB_TYPES, SITE_LOCATION_KINDS, SiteLocationInput, SiteLocationPatch } from '@core/model/siteLocation';
+import { MAX_RADIUS } from '@core/model/engagement';
+import type { SiteUploadResult } from '@core/model/engagementSiteLocation';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, siteLocations } from '../db/schema';
 

@@ -7,7 +7,7 @@
  * same person again within an engagement's window, never sent) are counted apart.
  */
 import { sql } from 'drizzle-orm';
-import type { SponsorFigure } from '../../core/model/sponsor';
+import type { SponsorFigure } from '@core/model/sponsor';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { isDeliveredReferral } from '../rms/delivered';

@@ -5,7 +5,7 @@
  * the views (views.ts) beside them.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '../../core/model/funnel';
+import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { uncountedDays } from './recount';

@@ -11,7 +11,7 @@
  *   median_seconds, p90_seconds  time on the page, over the timings that have their stop
  */
 import { sql } from 'drizzle-orm';
-import type { SurveyPageMetrics } from '../../core/model/oformExport';
+import type { SurveyPageMetrics } from '@core/model/oformExport';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { loadStructure } from '../oform/structure';

@@ -10,7 +10,7 @@
  * until then reads count those days from the submissions.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { FunnelStage } from '../../core/model/funnel';
+import type { FunnelStage } from '@core/model/funnel';
 import type { Db, Tx } from '../db/open';
 import { intArray, rowsOf, textArray } from '../db/rows';
 import { ROLLUP_COLUMNS, stageCountColumns, submissionsFrom } from './stages';

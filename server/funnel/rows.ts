@@ -4,7 +4,7 @@
  * days and weeks in time order, the rest by label, the rows without a key last.
  */
 import { inArray } from 'drizzle-orm';
-import type { FunnelGrouping, FunnelRow } from '../../core/model/funnel';
+import type { FunnelGrouping, FunnelRow } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
 import { funnelCounts, type FunnelRequest } from './counts';

@@ -16,7 +16,7 @@
  * is seen (half of it on screen, once per page load), before anyone answers. A submission is dated by when it was created; a view by its day.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_STAGES, type FunnelStage } from '../../core/model/funnel';
+import { FUNNEL_STAGES, type FunnelStage } from '@core/model/funnel';
 import { deliveredJoin, isDeliveredJoined } from '../rms/delivered';
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { toFieldIssues } from '../../core/model/fields';
-import type { Relationship } from '../../core/jsonapi';
+import { toFieldIssues } from '@core/model/fields';
+import type { Relationship } from '@core/jsonapi';
 import { ApiProblem, badRequest, conflict, invalid, unsupportedMediaType } from './errors';
 
 export async function readJson(c: Context): Promise<unknown> {

@@ -16,7 +16,7 @@ import {
   type Relationship,
   type Resource,
   type ResourceIdentifier,
-} from '../../core/jsonapi';
+} from '@core/jsonapi';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { csvRow } from './csv';
 import { notAcceptable } from './errors';

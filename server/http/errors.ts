@@ -2,8 +2,8 @@
  * Errors a route throws to answer with a JSON:API error document. Anything else thrown is
  * unexpected and becomes a 500 that names only the request id (see app.ts).
  */
-import type { ErrorObject } from '../../core/jsonapi';
-import type { FieldIssue } from '../../core/model/fields';
+import type { ErrorObject } from '@core/jsonapi';
+import type { FieldIssue } from '@core/model/fields';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429 | 500;
 

@@ -8,7 +8,7 @@
  */
 import { eq, gte, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { isIsoDate } from '../../core/validation/isoDate';
+import { isIsoDate } from '@core/validation/isoDate';
 import { badRequest } from './errors';
 import { parseId } from './query';
 import { parseBooleanFilter } from './sql';

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
-import type { FieldConfiguration, Transition } from '../../core/model/oform';
+import type { FieldConfiguration, Transition } from '@core/model/oform';
 import type { Conn, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';
 

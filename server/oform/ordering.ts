@@ -4,7 +4,7 @@
  * this writes what they compute, only where an order changed.
  */
 import { eq } from 'drizzle-orm';
-import { densify, reorder } from '../../core/oform/authoring';
+import { densify, reorder } from '@core/oform/authoring';
 import type { Tx } from '../db/open';
 import { oFormContainers, oFormFields, surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 

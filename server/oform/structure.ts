@@ -6,7 +6,7 @@
  * a participant sees.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { FIELD_TYPES, type FieldConfiguration, type FieldType } from '../../core/model/oform';
+import { FIELD_TYPES, type FieldConfiguration, type FieldType } from '@core/model/oform';
 import type { Conn } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, tags } from '../db/schema';
 

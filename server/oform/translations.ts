@@ -5,9 +5,9 @@
  * version while translations are missing.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Relationship } from '../../core/jsonapi';
-import { LANGUAGE_NOT_AVAILABLE, MISSING_TRANSLATIONS, MISSING_TRANSLATIONS_CODE, type MissingTranslation } from '../../core/model/oformExport';
-import { missingTranslations } from '../../core/oform/translations';
+import type { Relationship } from '@core/jsonapi';
+import { LANGUAGE_NOT_AVAILABLE, MISSING_TRANSLATIONS, MISSING_TRANSLATIONS_CODE, type MissingTranslation } from '@core/model/oformExport';
+import { missingTranslations } from '@core/oform/translations';
 import type { Conn, Tx } from '../db/open';
 import { languages, oFormLanguages, oFormMessages } from '../db/schema';
 import { toManyIds } from '../http/body';

@@ -4,7 +4,7 @@
  * change (SPEC section 4), so each write locks the version's row and refuses an approved one.
  */
 import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
-import { APPROVED_IMMUTABLE } from '../../core/model/oformDoc';
+import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
 import { engagements, oForms, sponsors } from '../db/schema';

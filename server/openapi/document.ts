@@ -6,8 +6,8 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import { JSON_API_MEDIA_TYPE } from '../../core/jsonapi';
-import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
+import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
+import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { PAGE_SIZES } from '../http/query';
 import { descriptionOf, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
+import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';

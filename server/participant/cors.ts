@@ -19,13 +19,13 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { eq } from 'drizzle-orm';
-import type { EmbedProblemCode } from '../../core/participant/embedProblems';
-import { httpUrl } from '../../core/participant/attribution';
+import type { EmbedProblemCode } from '@core/participant/embedProblems';
+import { httpUrl } from '@core/participant/attribution';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { mediaChannels } from '../db/schema';
 import { ApiProblem } from '../http/errors';
 import { parseId } from '../http/query';
-import { SUBMISSION_TOKEN_HEADER } from '../../core/participant/wire';
+import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { channelUnknown, originNotAllowed, pageOrigin, recordEmbedProblem } from './embedProblems';
 
 export const ORIGIN_REFUSED = 'This site may not run this survey.';

@@ -5,8 +5,8 @@
  * a page origin is kept (what the browser's Origin header carries: scheme, host and port).
  */
 import { desc, eq, sql } from 'drizzle-orm';
-import { httpUrl } from '../../core/participant/attribution';
-import { EMBED_ORIGIN_MAX_LENGTH, EMBED_PROBLEMS_KEPT, embedProblemDetail, type EmbedProblemCode } from '../../core/participant/embedProblems';
+import { httpUrl } from '@core/participant/attribution';
+import { EMBED_ORIGIN_MAX_LENGTH, EMBED_PROBLEMS_KEPT, embedProblemDetail, type EmbedProblemCode } from '@core/participant/embedProblems';
 import type { Db } from '../db/open';
 import { embedProblems } from '../db/schema';
 import { ApiProblem } from '../http/errors';

@@ -9,10 +9,10 @@
  * screener's English one.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { DEFAULT_LANGUAGE, fallbackIsoCode, normalizeIsoCode } from '../../core/i18n';
-import { DEFAULT_OFORM_MESSAGES, type OFormMessageType } from '../../core/model/oformMessage';
-import type { ScreenerOutcome } from '../../core/model/screener';
-import type { OutcomeMessages } from '../../core/participant/responses';
+import { DEFAULT_LANGUAGE, fallbackIsoCode, normalizeIsoCode } from '@core/i18n';
+import { DEFAULT_OFORM_MESSAGES, type OFormMessageType } from '@core/model/oformMessage';
+import type { ScreenerOutcome } from '@core/model/screener';
+import type { OutcomeMessages } from '@core/participant/responses';
 import type { Db } from '../db/open';
 import { oFormMessages, screenerMessages } from '../db/schema';
 import { sanitizeHtml } from './sanitize';

@@ -7,7 +7,7 @@
  * from) do not count.
  */
 import { asc, eq } from 'drizzle-orm';
-import type { Answer } from '../../core/oform/navigation';
+import type { Answer } from '@core/oform/navigation';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
 import type { ContainerRow } from '../oform/structure';

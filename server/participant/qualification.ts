@@ -7,9 +7,9 @@
  * stops early, hands over to another survey or runs in a circle is `incomplete`: nothing after
  * qualification (ZIP, sites, contact) may happen on it.
  */
-import { isChoiceType } from '../../core/model/oform';
-import { chosenValues } from '../../core/oform/navigation';
-import { isDateFormat } from '../../core/validation/rules';
+import { isChoiceType } from '@core/model/oform';
+import { chosenValues } from '@core/oform/navigation';
+import { isDateFormat } from '@core/validation/rules';
 import type { Db } from '../db/open';
 import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';

@@ -7,13 +7,13 @@
  */
 import { and, asc, eq, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { ChildContainer, PageContainer, PageDocument, PageField } from '../../core/participant/responses';
-import { isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
-import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '../../core/model/oformDoc';
-import { checkAnswers, type Answers } from '../../core/oform/answers';
-import { impliedOptions } from '../../core/oform/impliedOptions';
-import { nextPage, type Answer } from '../../core/oform/navigation';
-import { message } from '../../core/validation/messages';
+import type { ChildContainer, PageContainer, PageDocument, PageField } from '@core/participant/responses';
+import { isChoiceType, type FieldConfiguration, type FieldType } from '@core/model/oform';
+import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '@core/model/oformDoc';
+import { checkAnswers, type Answers } from '@core/oform/answers';
+import { impliedOptions } from '@core/oform/impliedOptions';
+import { nextPage, type Answer } from '@core/oform/navigation';
+import { message } from '@core/validation/messages';
 import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';

@@ -9,8 +9,8 @@
  * sealing (and not yet sealed by sealClearAnswers) still reads.
  */
 import { sql } from 'drizzle-orm';
-import { CHOICE_TYPES } from '../../core/model/oform';
-import type { Answer } from '../../core/oform/navigation';
+import { CHOICE_TYPES } from '@core/model/oform';
+import type { Answer } from '@core/oform/navigation';
 import type { Db } from '../db/open';
 import { oFormFieldEntries, oFormFields } from '../db/schema';
 import type { PhiCipher } from '../security/phi';

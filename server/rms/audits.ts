@@ -4,10 +4,10 @@
  * undelivered contacts a filter shows.
  */
 import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { RmsDeliveryStatus } from '../../core/model/rmsAudit';
+import type { RmsDeliveryStatus } from '@core/model/rmsAudit';
 import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries } from '../db/schema';
-import type { Utm } from '../../core/participant/attribution';
+import type { Utm } from '@core/participant/attribution';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, orderBy } from '../http/sql';
 import { rowsOf } from '../db/rows';

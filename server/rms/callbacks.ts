@@ -14,7 +14,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { FHIR_SUBJECT_STATUSES } from '../../core/model/rmsAudit';
+import { FHIR_SUBJECT_STATUSES } from '@core/model/rmsAudit';
 import type { Db } from '../db/open';
 import { contacts, engagements, referrals, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { PhiCipher } from '../security/phi';

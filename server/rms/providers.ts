@@ -10,7 +10,7 @@ import {
   type RmsProvider,
   type RmsProviderInput,
   type RmsProviderPatch,
-} from '../../core/model/rmsProvider';
+} from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
 import { engagements, rmsProviders } from '../db/schema';
 import { conflict, invalid } from '../http/errors';

@@ -6,7 +6,7 @@
  * the same way, with a five-minute tolerance on the timestamp against replays.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { secretKeyBytes } from '../../core/model/rmsProvider';
+import { secretKeyBytes } from '@core/model/rmsProvider';
 
 export const WEBHOOK_ID = 'webhook-id';
 export const WEBHOOK_TIMESTAMP = 'webhook-timestamp';

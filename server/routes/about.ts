@@ -4,7 +4,7 @@
  * signed-in staff member may read them; they hold nothing of anyone's.
  */
 import { Hono } from 'hono';
-import { ABOUT_TYPE, LICENCE_TYPE } from '../../core/model/about';
+import { ABOUT_TYPE, LICENCE_TYPE } from '@core/model/about';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { aboutFacts, dependencyLicences } from '../domain/about';

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import * as v from 'valibot';
-import { LoginInput } from '../../core/model/user';
+import { LoginInput } from '@core/model/user';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { users } from '../db/schema';
 import { readJson } from '../http/body';

@@ -12,7 +12,7 @@ import {
   ContactFieldPatch,
   type ContactField,
   type ContactFieldType,
-} from '../../core/model/contactField';
+} from '@core/model/contactField';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { contactFields } from '../db/schema';

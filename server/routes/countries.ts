@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { and, eq } from 'drizzle-orm';
-import { COUNTRY_SORTS, COUNTRY_TYPE } from '../../core/model/country';
+import { COUNTRY_SORTS, COUNTRY_TYPE } from '@core/model/country';
 import type { AppEnv, Deps } from '../context';
 import { countries } from '../db/schema';
 import { authenticate } from '../auth/guards';

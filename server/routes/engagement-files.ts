@@ -11,7 +11,7 @@ import {
   ENGAGEMENT_FILE_SORTS,
   ENGAGEMENT_FILE_TYPE,
   type EngagementFile,
-} from '../../core/model/engagementFile';
+} from '@core/model/engagementFile';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { engagementFiles, engagements } from '../db/schema';

@@ -14,8 +14,8 @@ import {
   EngagementSiteLocationPatch,
   LINK_EXISTS,
   type EngagementSiteLocation,
-} from '../../core/model/engagementSiteLocation';
-import { SITE_LOCATION_TYPE } from '../../core/model/siteLocation';
+} from '@core/model/engagementSiteLocation';
+import { SITE_LOCATION_TYPE } from '@core/model/siteLocation';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { and, count, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Resource } from '../../core/jsonapi';
+import type { Resource } from '@core/jsonapi';
 import {
   ENGAGEMENT_DEFAULT_SORT,
   ENGAGEMENT_INCLUDES,
@@ -19,7 +19,7 @@ import {
   fullIdentification,
   type Engagement,
   type EngagementLookupRelationship,
-} from '../../core/model/engagement';
+} from '@core/model/engagement';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
 import {

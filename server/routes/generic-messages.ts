@@ -15,7 +15,7 @@ import {
   MESSAGE_TYPES,
   type GenericMessage,
   type MessageType,
-} from '../../core/model/genericMessage';
+} from '@core/model/genericMessage';
 import type { AppEnv, Deps } from '../context';
 import { genericMessages } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';

@@ -14,7 +14,7 @@ import {
   LanguageInput,
   LanguagePatch,
   type Language,
-} from '../../core/model/language';
+} from '@core/model/language';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { contactFields, genericMessages, languages } from '../db/schema';

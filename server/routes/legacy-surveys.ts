@@ -38,8 +38,8 @@ import {
   type SurveyPage,
   type SurveyQuestion,
   type TransitionTo,
-} from '../../core/model/legacySurvey';
-import type { FieldType } from '../../core/model/oform';
+} from '@core/model/legacySurvey';
+import type { FieldType } from '@core/model/oform';
 import {
   DOB_PAGE_IS_TARGET,
   NONE_OF_THE_ABOVE,
@@ -50,7 +50,7 @@ import {
   optionsJumpingTo,
   pageInUseMessage,
   transitionTargets,
-} from '../../core/oform/authoring';
+} from '@core/oform/authoring';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
 import {

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { and, eq, type AnyColumn } from 'drizzle-orm';
 import type { PgTableWithColumns } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
-import { IndicationInput, LOOKUP_NAME_TAKEN, LOOKUP_SORTS, LOOKUP_TYPES, TagInput, type LookupType } from '../../core/model/lookup';
+import { IndicationInput, LOOKUP_NAME_TAKEN, LOOKUP_SORTS, LOOKUP_TYPES, TagInput, type LookupType } from '@core/model/lookup';
 import type { AppEnv, Deps } from '../context';
 import {
   campaignTypes,

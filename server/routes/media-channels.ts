@@ -20,7 +20,7 @@ import {
   type MediaChannel,
   type ServedSurvey,
   type MediaChannelKind,
-} from '../../core/model/mediaChannel';
+} from '@core/model/mediaChannel';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
@@ -37,8 +37,8 @@ import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } 
 import { findScreener, screenerScope } from './screeners';
 import { participantCors } from '../participant/cors';
 import { describe } from '../openapi/describe';
-import { PARTICIPANT_ANSWERS } from '../../core/participant/responses';
-import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '../../core/participant/embedProblems';
+import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
+import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '@core/participant/embedProblems';
 import { embedProblemsOf } from '../participant/embedProblems';
 
 export const UNKNOWN_MEDIA_CHANNEL_SCREENER = 'Choose a screener from the list.';

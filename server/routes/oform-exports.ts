@@ -8,9 +8,9 @@
  */
 import { Hono, type Context } from 'hono';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { FIELD_TYPE_NAMES } from '../../core/model/oform';
-import { NO_APPROVED_VERSION, OFORM_EXPORT_TYPE, SURVEY_METRICS_COLUMNS, SURVEY_PAGE_METRICS_TYPE, type OFormExport } from '../../core/model/oformExport';
-import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '../../core/model/oformMessage';
+import { FIELD_TYPE_NAMES } from '@core/model/oform';
+import { NO_APPROVED_VERSION, OFORM_EXPORT_TYPE, SURVEY_METRICS_COLUMNS, SURVEY_PAGE_METRICS_TYPE, type OFormExport } from '@core/model/oformExport';
+import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { pageMetrics } from '../funnel/pages';
 import type { Db } from '../db/open';

@@ -13,7 +13,7 @@ import {
   OFormMessagePatch,
   type OFormMessage,
   type OFormMessageType,
-} from '../../core/model/oformMessage';
+} from '@core/model/oformMessage';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagements, oFormMessages, oForms } from '../db/schema';

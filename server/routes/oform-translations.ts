@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { asc, eq } from 'drizzle-orm';
-import { MISSING_TRANSLATION_TYPE, missingTranslationId, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '../../core/model/oformExport';
+import { MISSING_TRANSLATION_TYPE, missingTranslationId, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';

@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { and, asc, count, eq, ne, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { Resource } from '../../core/jsonapi';
-import { toFieldIssues, type FieldIssue } from '../../core/model/fields';
-import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '../../core/model/oform';
+import type { Resource } from '@core/jsonapi';
+import { toFieldIssues, type FieldIssue } from '@core/model/fields';
+import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '@core/model/oform';
 import {
   ContainerInput,
   ContainerPatch,
@@ -46,7 +46,7 @@ import {
   type OFormContainer,
   type OFormField,
   type OFormTransition,
-} from '../../core/model/oformDoc';
+} from '@core/model/oformDoc';
 import {
   DOB_PAGE_IS_TARGET,
   PLACEHOLDER_TITLE,
@@ -55,7 +55,7 @@ import {
   pageInUseMessage,
   transitionTargets,
   withAuthoringDefaults,
-} from '../../core/oform/authoring';
+} from '@core/oform/authoring';
 import { oFormMessagesRoutes } from './oform-messages';
 import { oFormExportsRoutes } from './oform-exports';
 import { copyVersion, sameIdentities } from '../oform/copy';

@@ -4,8 +4,8 @@
  * is their sponsors' (sponsor scope). CSV with `Accept: text/csv` (http/csv-lists.ts).
  */
 import { Hono } from 'hono';
-import { FUNNEL_DEFINITIONS, FUNNEL_FILTERS, FUNNEL_GROUPINGS, FUNNEL_ROW_TYPE, type FunnelFilter, type FunnelGrouping } from '../../core/model/funnel';
-import { isIsoDate } from '../../core/validation/isoDate';
+import { FUNNEL_DEFINITIONS, FUNNEL_FILTERS, FUNNEL_GROUPINGS, FUNNEL_ROW_TYPE, type FunnelFilter, type FunnelGrouping } from '@core/model/funnel';
+import { isIsoDate } from '@core/validation/isoDate';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, sponsorScope } from '../auth/guards';
 import { badRequest } from '../http/errors';

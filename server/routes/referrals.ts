@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
-import { REFERRAL_COUNTS_TYPE, type ReferralCounts } from '../../core/model/referral';
+import { REFERRAL_COUNTS_TYPE, type ReferralCounts } from '@core/model/referral';
 import type { AppEnv, Deps } from '../context';
 import { contacts, referrals } from '../db/schema';
 import { authenticate } from '../auth/guards';

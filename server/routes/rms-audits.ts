@@ -7,8 +7,8 @@
 import { Hono } from 'hono';
 import { getTableColumns, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { Resource } from '../../core/jsonapi';
-import { toFieldIssues } from '../../core/model/fields';
+import type { Resource } from '@core/jsonapi';
+import { toFieldIssues } from '@core/model/fields';
 import {
   RESEND_MESSAGES,
   RMS_AUDIT_DEFAULT_SORT,
@@ -19,8 +19,8 @@ import {
   FHIR_SUBJECT_STATUSES,
   RmsCallbackInput,
   type RmsDeliveryStatus,
-} from '../../core/model/rmsAudit';
-import { RMS_PROVIDER_TYPE } from '../../core/model/rmsProvider';
+} from '@core/model/rmsAudit';
+import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { rmsAudits, rmsProviders } from '../db/schema';
 import { authenticate, requireRole } from '../auth/guards';

@@ -20,7 +20,7 @@ import {
   RmsProviderPatch,
   type RmsProvider,
   type RmsProviderTest,
-} from '../../core/model/rmsProvider';
+} from '@core/model/rmsProvider';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { rmsProviders } from '../db/schema';
 import { authenticate, hasAnyRole, requireRole } from '../auth/guards';

@@ -14,7 +14,7 @@ import {
   CONTACT_FIELD_SCREENER_SORTS,
   CONTACT_FIELD_SCREENER_TYPE,
   ContactFieldScreenersUpdate,
-} from '../../core/model/contactFieldScreener';
+} from '@core/model/contactFieldScreener';
 import {
   SCREENER_SURVEY_DEFAULT_SORT,
   SCREENER_SURVEY_SORTS,
@@ -23,12 +23,12 @@ import {
   ScreenerSurveyPatch,
   type ScreenerFlow,
   type ScreenerFlowEdge,
-} from '../../core/model/screenerSurvey';
-import { message } from '../../core/validation/messages';
+} from '@core/model/screenerSurvey';
+import { message } from '@core/validation/messages';
 import type { AppEnv, Deps } from '../context';
 import { contactFieldScreeners, contactFields, engagementScreeners, engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
-import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
-import type { FieldConfiguration } from '../../core/model/oform';
+import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
+import type { FieldConfiguration } from '@core/model/oform';
 import { engagementScope } from '../domain/engagementAccess';
 import { copyIntoScreener, screenerCopyIdentity } from '../oform/copy';
 import { readScreenerSurveyLink, screenerSurveyResource, selectScreenerSurveyLinks } from '../domain/screenerSurveyLinks';

@@ -23,10 +23,10 @@ import {
   type ScreenerMessageInput,
   type ScreenerOutcome,
   type ScreenerStyles,
-} from '../../core/model/screener';
-import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '../../core/model/screenerSurvey';
-import { requiredText } from '../../core/model/fields';
-import { VERSION_RACE } from '../../core/model/oformDoc';
+} from '@core/model/screener';
+import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
+import { requiredText } from '@core/model/fields';
+import { VERSION_RACE } from '@core/model/oformDoc';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
 import { readScreenerSurveyLink } from '../domain/screenerSurveyLinks';

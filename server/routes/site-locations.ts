@@ -13,7 +13,7 @@ import {
   SiteLocationInput,
   SiteLocationPatch,
   type SiteLocation,
-} from '../../core/model/siteLocation';
+} from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, siteLocations } from '../db/schema';

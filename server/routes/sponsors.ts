@@ -13,7 +13,7 @@ import {
   SponsorInput,
   SponsorPatch,
   type Sponsor,
-} from '../../core/model/sponsor';
+} from '@core/model/sponsor';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagements, sponsors } from '../db/schema';

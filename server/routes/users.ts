@@ -6,8 +6,8 @@
 import { Hono, type Context } from 'hono';
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { Relationship, Resource } from '../../core/jsonapi';
-import { toFieldIssues } from '../../core/model/fields';
+import type { Relationship, Resource } from '@core/jsonapi';
+import { toFieldIssues } from '@core/model/fields';
 import {
   ChangePasswordInput,
   ROLE_TYPE,
@@ -20,10 +20,10 @@ import {
   ValidateEmailInput,
   type RoleName,
   type User,
-} from '../../core/model/user';
-import { SPONSOR_TYPE } from '../../core/model/sponsor';
-import { message as formMessage } from '../../core/validation/messages';
-import { isEmail } from '../../core/validation/rules';
+} from '@core/model/user';
+import { SPONSOR_TYPE } from '@core/model/sponsor';
+import { message as formMessage } from '@core/validation/messages';
+import { isEmail } from '@core/validation/rules';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';

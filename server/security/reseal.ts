@@ -15,8 +15,8 @@ import type { Db } from '../db/open';
 import { contactFields, contacts, oFormFieldEntries, rmsProviders } from '../db/schema';
 import { matchKeysOf } from '../participant/duplicates';
 import { sealClearAnswers } from '../participant/sealedAnswers';
-import type { ContactFormField, ContactValue } from '../../core/oform/contact';
-import type { ContactFieldType } from '../../core/model/contactField';
+import type { ContactFormField, ContactValue } from '@core/oform/contact';
+import type { ContactFieldType } from '@core/model/contactField';
 import type { ContactMatcher } from './contactMatch';
 import type { PhiCipher } from './phi';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { RunnerTransport } from '../../core/oform/runner';
-import type { MediaChannel } from '../../core/model/mediaChannel';
-import type { PageDocument, PageSavedMeta } from '../../core/participant/responses';
+import type { RunnerTransport } from '@core/oform/runner';
+import type { MediaChannel } from '@core/model/mediaChannel';
+import type { PageDocument, PageSavedMeta } from '@core/participant/responses';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 
 const channel = {

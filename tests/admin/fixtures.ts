@@ -1,4 +1,4 @@
-import type { Sponsor } from '../../core/model/sponsor';
+import type { Sponsor } from '@core/model/sponsor';
 
 export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Sponsor {
   return {

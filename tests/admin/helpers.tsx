@@ -6,7 +6,7 @@ import { afterEach, vi } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
 import { createStore } from 'jotai';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
-import type { RoleName, User } from '../../core/model/user';
+import type { RoleName, User } from '@core/model/user';
 import { buildRoutes } from '../../admin/router';
 import { authStatusAtom, currentUserAtom } from '../../admin/state/auth';
 import { AdminProviders } from '../../admin/providers';

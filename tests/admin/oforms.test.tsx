@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FieldConfiguration } from '../../core/model/oform';
-import { MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslation } from '../../core/model/oformExport';
+import type { FieldConfiguration } from '@core/model/oform';
+import { MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslation } from '@core/model/oformExport';
 import { surveyGraph } from '../../admin/sections/oforms/flow';
 import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
-import type { MediaChannel } from '../../core/model/mediaChannel';
+import type { MediaChannel } from '@core/model/mediaChannel';
 
 const channel = {
   id: 12,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { defaultScreenerStyles, emptyScreenerMessage, SCREENER_OUTCOMES } from '../../core/model/screener';
+import { defaultScreenerStyles, emptyScreenerMessage, SCREENER_OUTCOMES } from '@core/model/screener';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 import { makeSponsor } from './fixtures';
 

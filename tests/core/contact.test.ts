@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ACCEPT_TERMS, checkContact, contactFieldRules, contactValues, type ContactFormField } from '../../core/oform/contact';
-import { message } from '../../core/validation/messages';
-import { normalizeUsPhone } from '../../core/validation/rules';
+import { ACCEPT_TERMS, checkContact, contactFieldRules, contactValues, type ContactFormField } from '@core/oform/contact';
+import { message } from '@core/validation/messages';
+import { normalizeUsPhone } from '@core/validation/rules';
 
 const FIELDS: ContactFormField[] = [
   { name: 'first_name', fieldType: 'text', required: true },

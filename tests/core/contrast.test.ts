@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, contrastWarnings } from '../../core/validation/contrast';
+import { contrastRatio, contrastWarnings } from '@core/validation/contrast';
 
 describe('colour contrast', () => {
   it('computes WCAG ratios, reading two digits as a grey', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, errorsByField, errorsToMessage, toSearchParams } from '../../core/jsonapi';
+import { decode, encode, errorsByField, errorsToMessage, toSearchParams } from '@core/jsonapi';
 
 describe('errorsToMessage', () => {
   it('joins the details', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { fieldConfiguration, type FieldConfiguration } from '../../core/model/oform';
-import { toFieldIssues } from '../../core/model/fields';
+import { fieldConfiguration, type FieldConfiguration } from '@core/model/oform';
+import { toFieldIssues } from '@core/model/fields';
 import {
   NONE_OF_THE_ABOVE,
   densify,
@@ -13,10 +13,10 @@ import {
   transitionTargets,
   withAuthoringDefaults,
   withNewOption,
-} from '../../core/oform/authoring';
-import { nextPage, type NavField } from '../../core/oform/navigation';
-import { percentage, resetProgress, setProgress, startProgress, stepDown, stepUp } from '../../core/oform/progress';
-import { back, currentVisit, revisit, visit, type History } from '../../core/oform/history';
+} from '@core/oform/authoring';
+import { nextPage, type NavField } from '@core/oform/navigation';
+import { percentage, resetProgress, setProgress, startProgress, stepDown, stepUp } from '@core/oform/progress';
+import { back, currentVisit, revisit, visit, type History } from '@core/oform/history';
 
 const parse = (type: Parameters<typeof fieldConfiguration>[0], input: unknown) => v.safeParse(fieldConfiguration(type), input);
 const pointers = (result: ReturnType<typeof parse>) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { FIELD_TYPES, configurationFor, fieldConfiguration, limitKeys, type FieldConfiguration } from '../../core/model/oform';
+import { FIELD_TYPES, configurationFor, fieldConfiguration, limitKeys, type FieldConfiguration } from '@core/model/oform';
 
 const base: FieldConfiguration = {
   required: true,

@@ -4,7 +4,7 @@
  * where. (The API tests run every participant answer through it via the transport's `check`.)
  */
 import { describe, expect, it } from 'vitest';
-import { checkParticipantAnswer } from '../../core/participant/responses';
+import { checkParticipantAnswer } from '@core/participant/responses';
 
 const messages = { contactForm: '<p>Thanks</p>', consent: '' };
 const site = {

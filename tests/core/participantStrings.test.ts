@@ -1,8 +1,8 @@
 /** The widget's strings: every English one has its Spanish text, in the list the widget loads only for Spanish. */
 import { describe, expect, it } from 'vitest';
-import { addSpanish, participantStrings, PARTICIPANT_COUNT, stringsLanguage } from '../../core/i18n/participant';
-import { stepStrings } from '../../core/i18n/participantSteps';
-import { es } from '../../core/i18n/participantEs';
+import { addSpanish, participantStrings, PARTICIPANT_COUNT, stringsLanguage } from '@core/i18n/participant';
+import { stepStrings } from '@core/i18n/participantSteps';
+import { es } from '@core/i18n/participantEs';
 
 describe('participant strings', () => {
   it('English until the Spanish list is loaded; then each key has its Spanish text, the steps’ too', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { nextPage, type NavField } from '../../core/oform/navigation';
+import { nextPage, type NavField } from '@core/oform/navigation';
 import {
   createRunner,
   OutcomeReached,
@@ -14,9 +14,9 @@ import {
   type RunnerTransport,
   type SaveResult,
   type TrialSite,
-} from '../../core/oform/runner';
-import type { Answers } from '../../core/oform/answers';
-import type { FieldConfiguration } from '../../core/model/oform';
+} from '@core/oform/runner';
+import type { Answers } from '@core/oform/answers';
+import type { FieldConfiguration } from '@core/model/oform';
 import { later } from '../support/runnerLater';
 
 /** What a transport throws for a submission it can no longer act for. */

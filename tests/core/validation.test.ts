@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { message, isColorHex, isEmail, isNumeric, isTotpCode, isUsPhone } from '../../core/validation';
-import { SponsorInput, SponsorPatch } from '../../core/model/sponsor';
-import { LoginInput } from '../../core/model/user';
-import { issuesByField, toFieldIssues } from '../../core/model/fields';
-import { fallbackIsoCode, toApiIsoCode, toUiIsoCode } from '../../core/i18n';
+import { message } from '@core/validation/messages';
+import { isColorHex, isEmail, isNumeric, isTotpCode, isUsPhone } from '@core/validation/rules';
+import { SponsorInput, SponsorPatch } from '@core/model/sponsor';
+import { LoginInput } from '@core/model/user';
+import { issuesByField, toFieldIssues } from '@core/model/fields';
+import { fallbackIsoCode, toApiIsoCode, toUiIsoCode } from '@core/i18n';
 
 describe('message catalogue', () => {
   it('has the SPEC texts and fills placeholders', () => {

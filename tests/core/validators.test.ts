@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
+import { message } from '@core/validation/messages';
+import { daysInMonth } from '@core/validation/isoDate';
 import {
-  daysInMonth,
   hasMaxLength,
   hasMinLength,
   isAccepted,
@@ -11,17 +12,15 @@ import {
   isNumeric,
   isPresent,
   isUsPhone,
-  message,
   parseDateText,
-  validateFields,
-  validateValue,
-} from '../../core/validation';
-import { dateText, lengthText } from '../../core/model/fields';
-import { LanguageInput } from '../../core/model/language';
-import { ContactFieldInput, ContactFieldPatch } from '../../core/model/contactField';
-import { GenericMessagePatch } from '../../core/model/genericMessage';
-import { ChangePasswordInput, UserInput, UserPatch } from '../../core/model/user';
-import { isApiIsoCode, normalizeIsoCode } from '../../core/i18n';
+} from '@core/validation/rules';
+import { validateFields, validateValue } from '@core/validation/validate';
+import { dateText, lengthText } from '@core/model/fields';
+import { LanguageInput } from '@core/model/language';
+import { ContactFieldInput, ContactFieldPatch } from '@core/model/contactField';
+import { GenericMessagePatch } from '@core/model/genericMessage';
+import { ChangePasswordInput, UserInput, UserPatch } from '@core/model/user';
+import { isApiIsoCode, normalizeIsoCode } from '@core/i18n';
 
 describe('required and acceptTerms', () => {
   it.each([

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { authenticator } from 'otplib';
-import { normalizeIsoCode, toUiIsoCode } from '../../core/i18n';
+import { normalizeIsoCode, toUiIsoCode } from '@core/i18n';
 import { launchBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './server';
 

@@ -3,7 +3,10 @@
  * failures turned into ApiError with the server's message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, authApi, createApiClient, sponsorsApi, countriesApi, UNREACHABLE_MESSAGE } from '../../core/api';
+import { ApiError, createApiClient, UNREACHABLE_MESSAGE } from '@core/api/client';
+import { authApi } from '@core/api/auth';
+import { sponsorsApi } from '@core/api/sponsors';
+import { countriesApi } from '@core/api/countries';
 import { ADMIN_PASSWORD, createHarness, type Harness } from './harness';
 
 let h: Harness;

@@ -16,7 +16,7 @@ import { contacts, engagements, referrals, rmsAudits, rmsDeliveries, rmsProvider
 import { settleDeliveries } from '../../server/rms/worker';
 import { contactMatcher, normalizeEmail, normalizePhone } from '../../server/security/contactMatch';
 import { newWebhookSecret } from '../support/standardWebhooks';
-import { RESEND_MESSAGES } from '../../core/model/rmsAudit';
+import { RESEND_MESSAGES } from '@core/model/rmsAudit';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2031-03-02T08:00:00.000Z');

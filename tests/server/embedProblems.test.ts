@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { EMBED_PROBLEMS_KEPT } from '../../core/participant/embedProblems';
-import { checkParticipantAnswer } from '../../core/participant/responses';
+import { EMBED_PROBLEMS_KEPT } from '@core/participant/embedProblems';
+import { checkParticipantAnswer } from '@core/participant/responses';
 import { embedProblems, mediaChannels } from '../../server/db/schema';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { createHarness, json, type Harness } from './harness';

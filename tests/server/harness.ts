@@ -16,7 +16,7 @@ import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';
 import { contactMatcher, type ContactMatcher } from '../../server/security/contactMatch';
-import type { RoleName } from '../../core/model/user';
+import type { RoleName } from '@core/model/user';
 import type { Clock } from '../../server/context';
 import { ADMIN_PASSWORD } from './harness-constants';
 import { checkedJsonApiResponse } from '../support/jsonApiDocument';

@@ -12,13 +12,13 @@ import { Ajv } from 'ajv';
 import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_LENGTH_INVALID, HIDDEN_FIELD_NAME_INVALID } from '../../core/model/mediaChannel';
+import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_LENGTH_INVALID, HIDDEN_FIELD_NAME_INVALID } from '@core/model/mediaChannel';
 import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
 import { loadReferralFacts } from '../../server/rms/payload';
 import { ATTRIBUTION_EXTENSION, referralBundle } from '../../server/rms/fhir';
 import { settleDeliveries } from '../../server/rms/worker';
-import { createParticipantTransport } from '../../core/participant/transport';
-import { checkParticipantAnswer } from '../../core/participant/responses';
+import { createParticipantTransport } from '@core/participant/transport';
+import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { createHarness, json, type Harness } from './harness';
 

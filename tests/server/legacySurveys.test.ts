@@ -3,9 +3,9 @@ import { count, eq } from 'drizzle-orm';
 import { engagementOptions, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
 import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from '../../server/routes/legacy-surveys';
 import { UNKNOWN_TAG } from '../../server/oform/tagging';
-import { DOB_PAGE_IS_TARGET } from '../../core/oform/authoring';
+import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../server/domain/engagementAccess';
-import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '../../core/model/legacySurvey';
+import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;

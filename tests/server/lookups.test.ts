@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { indications } from '../../server/db/schema';
-import { LOOKUP_NAME_TAKEN } from '../../core/model/lookup';
+import { LOOKUP_NAME_TAKEN } from '@core/model/lookup';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;

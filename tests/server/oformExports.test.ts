@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { auditEvents, languages, oFormContainerEntries, oFormContainers, oFormLanguages, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
-import { APPROVED_IMMUTABLE } from '../../core/model/oformDoc';
-import { NO_APPROVED_VERSION, SURVEY_METRICS_COLUMNS } from '../../core/model/oformExport';
-import { createApiClient } from '../../core/api/client';
-import { oformExportsApi } from '../../core/api/oformExports';
+import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
+import { NO_APPROVED_VERSION, SURVEY_METRICS_COLUMNS } from '@core/model/oformExport';
+import { createApiClient } from '@core/api/client';
+import { oformExportsApi } from '@core/api/oformExports';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormMessages, oForms } from '../../server/db/schema';
-import { DOB_PAGE_IS_TARGET } from '../../core/oform/authoring';
+import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../server/domain/engagementAccess';
 import {
   ALREADY_APPROVED,
@@ -9,8 +9,8 @@ import {
   TRANSITION_PAGE_INVALID,
   TRANSITION_SURVEY_INVALID,
   UNKNOWN_IDENTITY,
-} from '../../core/model/oformDoc';
-import { FIELD_TYPES } from '../../core/model/oform';
+} from '@core/model/oformDoc';
+import { FIELD_TYPES } from '@core/model/oform';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;

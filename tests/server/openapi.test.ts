@@ -5,7 +5,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SponsorInput } from '../../core/model/sponsor';
+import { SponsorInput } from '@core/model/sponsor';
 import { buildOpenApi, describedRoutes, jsonSchemaOf } from '../../server/openapi/document';
 import { describe as describeRoute } from '../../server/openapi/describe';
 import { createHarness, type Harness } from './harness';

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { oFormSubmissions } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/rows';
-import { createParticipantTransport } from '../../core/participant/transport';
-import { checkParticipantAnswer } from '../../core/participant/responses';
-import { UTM_MAX_LENGTH } from '../../core/participant/attribution';
+import { createParticipantTransport } from '@core/participant/transport';
+import { checkParticipantAnswer } from '@core/participant/responses';
+import { UTM_MAX_LENGTH } from '@core/participant/attribution';
 import { createHarness, json, type Harness } from './harness';
 import { createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
 

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
-import { createApiClient } from '../../core/api/client';
-import { oformsApi } from '../../core/api/oforms';
-import { previewSurvey, previewTransport } from '../../core/participant/preview';
-import { checkParticipantAnswer } from '../../core/participant/responses';
-import { createParticipantTransport, type ParticipantTransportOptions } from '../../core/participant/transport';
-import { createRunner, type RunnerState } from '../../core/oform/runner';
+import { createApiClient } from '@core/api/client';
+import { oformsApi } from '@core/api/oforms';
+import { previewSurvey, previewTransport } from '@core/participant/preview';
+import { checkParticipantAnswer } from '@core/participant/responses';
+import { createParticipantTransport, type ParticipantTransportOptions } from '@core/participant/transport';
+import { createRunner, type RunnerState } from '@core/oform/runner';
 import { oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../server/db/schema';
 import { later } from '../support/runnerLater';
 

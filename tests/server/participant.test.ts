@@ -18,9 +18,9 @@ import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
 import { ageOn } from '../../server/participant/qualification';
-import { DEFAULT_OFORM_MESSAGES } from '../../core/model/oformMessage';
-import { checkParticipantAnswer } from '../../core/participant/responses';
-import type { FieldConfiguration } from '../../core/model/oform';
+import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
+import { checkParticipantAnswer } from '@core/participant/responses';
+import type { FieldConfiguration } from '@core/model/oform';
 import { rateLimits, mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
 
 let h: Harness;

@@ -27,8 +27,8 @@ import { settleDeliveries } from '../../server/rms/worker';
 import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../server/funnel/recount';
 import type { Logger } from '../../server/http/log';
 import { newWebhookSecret, signStandardWebhook } from '../support/standardWebhooks';
-import { FUNNEL_STAGES, type FunnelCounts } from '../../core/model/funnel';
-import type { Utm } from '../../core/participant/attribution';
+import { FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
+import type { Utm } from '@core/participant/attribution';
 
 const SECRET = newWebhookSecret();
 const DAY1 = '2031-05-06T10:00:00.000Z';

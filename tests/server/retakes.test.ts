@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { checkParticipantAnswer } from '../../core/participant/responses';
+import { checkParticipantAnswer } from '@core/participant/responses';
 import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
 import { createHarness, json, JSON_API, type Harness } from './harness';

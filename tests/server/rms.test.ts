@@ -28,7 +28,7 @@ import { NONE_RECORDED_MESSAGE } from '../../server/rms/provider';
 import { rmsDeliveries } from '../../server/db/schema';
 import { claimDue } from '../../server/rms/outbox';
 import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../support/standardWebhooks';
-import { message } from '../../core/validation/messages';
+import { message } from '@core/validation/messages';
 
 type Mode = 'ok' | 'fail' | 'hang' | 'hold' | 'never' | 'busy';
 interface Received {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
 import { engagements, rmsProviders } from '../../server/db/schema';
-import { RMS_PROVIDER_MESSAGES } from '../../core/model/rmsProvider';
+import { RMS_PROVIDER_MESSAGES } from '@core/model/rmsProvider';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { captureOutput } from '../support/captureOutput';
 

@@ -11,8 +11,8 @@ import {
   screenerSurveys,
   screeners,
 } from '../../server/db/schema';
-import { SCREENER_LOCKED } from '../../core/model/screener';
-import { UNKNOWN_IDENTITY } from '../../core/model/oformDoc';
+import { SCREENER_LOCKED } from '@core/model/screener';
+import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import { ENGAGEMENT_OF_OTHER_SPONSOR, NOT_A_CLONE } from '../../server/routes/screeners';
 import { SURVEY_OF_ANOTHER_SPONSOR, UNKNOWN_CONTACT_FIELD } from '../../server/routes/screener-links';
 import { createHarness, json, type Harness } from './harness';

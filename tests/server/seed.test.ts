@@ -5,7 +5,7 @@ import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
 import { createHarness, json, type Harness } from './harness';
-import { FUNNEL_STAGES } from '../../core/model/funnel';
+import { FUNNEL_STAGES } from '@core/model/funnel';
 
 let h: Harness;
 beforeAll(async () => {

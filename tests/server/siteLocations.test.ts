@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { engagementSiteLocations, siteLocations } from '../../server/db/schema';
 import { SITE_LOCATION_LINKED } from '../../server/routes/site-locations';
-import { SITE_ID_TAKEN } from '../../core/model/siteLocation';
-import { LINK_EXISTS } from '../../core/model/engagementSiteLocation';
+import { SITE_ID_TAKEN } from '@core/model/siteLocation';
+import { LINK_EXISTS } from '@core/model/engagementSiteLocation';
 import { createHarness, json, type Harness } from './harness';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');

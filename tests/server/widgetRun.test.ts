@@ -9,9 +9,9 @@ import { eq } from 'drizzle-orm';
 import { contacts, oForms, oFormSubmissions } from '../../server/db/schema';
 import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
 import { pageMetrics } from '../../server/funnel/pages';
-import { createRunner, type Runner } from '../../core/oform/runner';
-import { checkParticipantAnswer } from '../../core/participant/responses';
-import { createParticipantTransport, type ParticipantTransport } from '../../core/participant/transport';
+import { createRunner, type Runner } from '@core/oform/runner';
+import { checkParticipantAnswer } from '@core/participant/responses';
+import { createParticipantTransport, type ParticipantTransport } from '@core/participant/transport';
 import { createHarness, type Harness } from './harness';
 import { later } from '../support/runnerLater';
 

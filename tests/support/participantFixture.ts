@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
-import type { FieldConfiguration, FieldType } from '../../core/model/oform';
+import type { FieldConfiguration, FieldType } from '@core/model/oform';
 import type { Db } from '../../server/db/open';
 import {
   contactFieldScreeners,

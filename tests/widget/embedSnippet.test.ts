@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedSnippet } from '../../core/model/mediaChannel';
+import { embedSnippet } from '@core/model/mediaChannel';
 import { readSnippet } from '../../widget/snippet';
 
 describe('the admin snippet and the widget', () => {

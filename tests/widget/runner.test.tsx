@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, type MountedWidget } from '../../widget/mount';
 import { themeCss } from '../../widget/theme';
-import type { FieldConfiguration, FieldType } from '../../core/model/oform';
+import type { FieldConfiguration, FieldType } from '@core/model/oform';
 import {
   OutcomeReached,
   type ContactTransport,
@@ -12,9 +12,9 @@ import {
   type RunnerContactField,
   type RunnerTransport,
   type TrialSite,
-} from '../../core/oform/runner';
-import type { Answers } from '../../core/oform/answers';
-import { HttpError } from '../../core/participant/httpError';
+} from '@core/oform/runner';
+import type { Answers } from '@core/oform/answers';
+import { HttpError } from '@core/participant/httpError';
 import type { WidgetTransport } from '../../widget/controller';
 
 const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });

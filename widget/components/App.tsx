@@ -2,9 +2,9 @@ import { Component, createRef, type JSX, type RefObject } from 'preact';
 import type { ControllerOptions } from '../controller';
 import { createController, type Controller } from '../controller';
 import { participantText } from './text';
-import { stringsLanguage } from '../../core/i18n/participant';
-import { percentage } from '../../core/oform/progress';
-import type { OutcomeMessages, Phase, RunnerState } from '../../core/oform/runner';
+import { stringsLanguage } from '@core/i18n/participant';
+import { percentage } from '@core/oform/progress';
+import type { OutcomeMessages, Phase, RunnerState } from '@core/oform/runner';
 import { showsBack } from '../theme';
 import { Question } from './Question';
 

@@ -1,4 +1,4 @@
-import type { ParticipantText } from '../../core/i18n/participant';
+import type { ParticipantText } from '@core/i18n/participant';
 
 type Text = ParticipantText;
 

@@ -1,7 +1,7 @@
-import { impliedOptions } from '../../core/oform/impliedOptions';
-import type { Answer } from '../../core/oform/navigation';
-import type { RunnerField } from '../../core/oform/runner';
-import type { ParticipantText } from '../../core/i18n/participant';
+import { impliedOptions } from '@core/oform/impliedOptions';
+import type { Answer } from '@core/oform/navigation';
+import type { RunnerField } from '@core/oform/runner';
+import type { ParticipantText } from '@core/i18n/participant';
 import { Err, Input, Req } from './Fields';
 
 /** A translation in `lang` (API form): the exact language, then its base language; undefined when neither. */

@@ -2,8 +2,8 @@
  * The screens of a qualified participant's steps after the survey: ZIP, trial sites, contact
  * form, consent. Part of the widget's second file (../later.ts).
  */
-import { stepStrings, type StepText } from '../../core/i18n/participantSteps';
-import type { RunnerContactField } from '../../core/oform/runner';
+import { stepStrings, type StepText } from '@core/i18n/participantSteps';
+import type { RunnerContactField } from '@core/oform/runner';
 import { Html, Nav, type StepProps } from './App';
 import { Err, Input, Req } from './Fields';
 import { ENTRY, translated } from './Question';

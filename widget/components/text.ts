@@ -1,1 +1,1 @@
-export { participantStrings as participantText } from '../../core/i18n/participant';
+export { participantStrings as participantText } from '@core/i18n/participant';

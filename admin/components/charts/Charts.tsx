@@ -4,8 +4,8 @@
  * drop-off per page. Loaded lazily (./lazy.tsx). Every chart names itself for assistive
  * technology and shows its figures as text; the screens beside them hold the full tables.
  */
-import { FUNNEL_STAGE_LABELS, FUNNEL_STAGES, conversion, type FunnelCounts, type FunnelStage } from '../../../core/model/funnel';
-import type { SurveyPageMetrics } from '../../../core/model/oformExport';
+import { FUNNEL_STAGE_LABELS, FUNNEL_STAGES, conversion, type FunnelCounts, type FunnelStage } from '@core/model/funnel';
+import type { SurveyPageMetrics } from '@core/model/oformExport';
 import { fillPeriods, formatCount, formatShare, niceMax } from './series';
 
 export interface FunnelChartProps {

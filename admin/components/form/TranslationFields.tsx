@@ -3,7 +3,7 @@
  * language, the default (English) first. Translations are keyed by the API iso code.
  */
 import type { ReactNode } from 'react';
-import type { Language } from '../../../core/model/language';
+import type { Language } from '@core/model/language';
 import { languageLabel } from '../../hooks/useLanguages';
 import { TextArea } from './TextArea';
 import { TextField } from './TextField';

@@ -6,9 +6,9 @@
  */
 import { useState, useRef, type FormEvent } from 'react';
 import * as v from 'valibot';
-import { ApiError } from '../../../core/api/client';
-import { errorsByField, errorsToMessage } from '../../../core/jsonapi';
-import { issuesByField } from '../../../core/model/fields';
+import { ApiError } from '@core/api/client';
+import { errorsByField, errorsToMessage } from '@core/jsonapi';
+import { issuesByField } from '@core/model/fields';
 import { useUnsavedChanges } from '../unsaved/UnsavedChanges';
 
 export type FormValues = Record<string, string | boolean>;

@@ -3,8 +3,8 @@
  * with a link to the Recruitment screen narrowed to the same filter.
  */
 import { Link } from 'react-router-dom';
-import { funnelApi } from '../../../core/api/funnel';
-import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '../../../core/model/funnel';
+import { funnelApi } from '@core/api/funnel';
+import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '@core/model/funnel';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 import { FunnelChart } from '../charts/lazy';

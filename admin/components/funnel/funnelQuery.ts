@@ -3,8 +3,8 @@
  * another screen (the funnel panels) shows the same funnel: the API's filters under their own
  * names, `groupBy` for the breakdown and `trend` (day or week) for the trend chart.
  */
-import { FUNNEL_FILTERS, FUNNEL_GROUPINGS, type FunnelFilter, type FunnelGrouping } from '../../../core/model/funnel';
-import type { ListParams } from '../../../core/jsonapi';
+import { FUNNEL_FILTERS, FUNNEL_GROUPINGS, type FunnelFilter, type FunnelGrouping } from '@core/model/funnel';
+import type { ListParams } from '@core/jsonapi';
 import { pathTo } from '../../routing/routes';
 
 export const TREND_PERIODS = ['week', 'day'] as const;

@@ -5,10 +5,10 @@
  */
 import { useId, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { auditEventsApi } from '../../../core/api/auditEvents';
-import { ApiError } from '../../../core/api/client';
-import type { AuditEvent } from '../../../core/model/auditEvent';
-import { hasRole } from '../../../core/model/user';
+import { auditEventsApi } from '@core/api/auditEvents';
+import { ApiError } from '@core/api/client';
+import type { AuditEvent } from '@core/model/auditEvent';
+import { hasRole } from '@core/model/user';
 import { useAsync } from '../../hooks/useAsync';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';

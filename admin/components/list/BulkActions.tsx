@@ -4,8 +4,8 @@
  * undone, and each row that failed with the server's reason.
  */
 import { useCallback, useState } from 'react';
-import type { ListParams } from '../../../core/jsonapi';
-import type { ListResult } from '../../../core/api/client';
+import type { ListParams } from '@core/jsonapi';
+import type { ListResult } from '@core/api/client';
 import { useNotify } from '../../state/notices';
 import { useConfirm } from '../confirm/ConfirmProvider';
 import type { Column } from './DataTable';

@@ -1,5 +1,5 @@
-import type { DownloadedFile } from '../../../core/api/client';
-import type { ListParams } from '../../../core/jsonapi';
+import type { DownloadedFile } from '@core/api/client';
+import type { ListParams } from '@core/jsonapi';
 import { DownloadCsvButton } from '../DownloadCsvButton';
 
 export const EXPORT_FAILED = 'Could not export the list';

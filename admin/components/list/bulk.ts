@@ -3,7 +3,7 @@
  * and audit event), a few at a time, and each row's outcome is kept so the screen can say which
  * ones failed and why.
  */
-import { ApiError } from '../../../core/api/client';
+import { ApiError } from '@core/api/client';
 
 export interface BulkAction<T> {
   id: string;

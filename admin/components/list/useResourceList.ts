@@ -4,8 +4,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ApiError, type DownloadedFile, type ListResult } from '../../../core/api/client';
-import type { ListParams } from '../../../core/jsonapi';
+import { ApiError, type DownloadedFile, type ListResult } from '@core/api/client';
+import type { ListParams } from '@core/jsonapi';
 import type { TopBarSearch } from '../../state/topBar';
 import { parseSort, toggleSort } from './sort';
 

@@ -1,6 +1,6 @@
 /** About (SPEC breadcrumb /about): the product, its version and build, the database it runs on, the API reference and the licences it ships with. */
-import { aboutApi } from '../../../core/api/about';
-import { API_REFERENCE_PATH, OPENAPI_PATH, type About } from '../../../core/model/about';
+import { aboutApi } from '@core/api/about';
+import { API_REFERENCE_PATH, OPENAPI_PATH, type About } from '@core/model/about';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { contactFieldsApi } from '../../../core/api/contactFields';
-import { screenersApi } from '../../../core/api/screeners';
-import { CONTACT_FIELD_TYPES, ContactFieldInput, type ContactField } from '../../../core/model/contactField';
+import { contactFieldsApi } from '@core/api/contactFields';
+import { screenersApi } from '@core/api/screeners';
+import { CONTACT_FIELD_TYPES, ContactFieldInput, type ContactField } from '@core/model/contactField';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';

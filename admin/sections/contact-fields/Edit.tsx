@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { contactFieldsApi } from '../../../core/api/contactFields';
+import { contactFieldsApi } from '@core/api/contactFields';
 import { RecordLoader } from '../../components/RecordLoader';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';

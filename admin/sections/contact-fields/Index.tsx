@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { contactFieldsApi } from '../../../core/api/contactFields';
-import { CONTACT_FIELD_DEFAULT_SORT, CONTACT_FIELD_SORTS, type ContactField } from '../../../core/model/contactField';
+import { contactFieldsApi } from '@core/api/contactFields';
+import { CONTACT_FIELD_DEFAULT_SORT, CONTACT_FIELD_SORTS, type ContactField } from '@core/model/contactField';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { ApiError } from '../../../core/api/client';
-import { engagementFilesApi } from '../../../core/api/engagementFiles';
-import type { EngagementFile } from '../../../core/model/engagementFile';
+import { ApiError } from '@core/api/client';
+import { engagementFilesApi } from '@core/api/engagementFiles';
+import type { EngagementFile } from '@core/model/engagementFile';
 import { formatBytes, saveBlob } from '../../components/downloadBlob';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError } from '../../../core/api/client';
-import { engagementsApi } from '../../../core/api/engagements';
-import { lookupsApi } from '../../../core/api/lookups';
-import { sponsorsApi } from '../../../core/api/sponsors';
+import { ApiError } from '@core/api/client';
+import { engagementsApi } from '@core/api/engagements';
+import { lookupsApi } from '@core/api/lookups';
+import { sponsorsApi } from '@core/api/sponsors';
 import {
   ENGAGEMENT_PHASES,
   EngagementInput,
   engagementDateIssues,
   type Engagement,
   type EngagementLookupRelationship,
-} from '../../../core/model/engagement';
-import { LOOKUP_TYPES } from '../../../core/model/lookup';
+} from '@core/model/engagement';
+import { LOOKUP_TYPES } from '@core/model/lookup';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { IDENTIFICATION_TAKEN } from '../../components/form/messages';

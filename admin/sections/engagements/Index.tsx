@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
-import { lookupsApi } from '../../../core/api/lookups';
-import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_PHASES, ENGAGEMENT_SORTS, type Engagement } from '../../../core/model/engagement';
-import { LOOKUP_TYPES } from '../../../core/model/lookup';
+import { engagementsApi } from '@core/api/engagements';
+import { lookupsApi } from '@core/api/lookups';
+import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_PHASES, ENGAGEMENT_SORTS, type Engagement } from '@core/model/engagement';
+import { LOOKUP_TYPES } from '@core/model/lookup';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';

@@ -6,18 +6,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { ApiError } from '../../../core/api/client';
-import { engagementSiteLocationsApi } from '../../../core/api/engagementSiteLocations';
-import { siteLocationsApi } from '../../../core/api/siteLocations';
-import type { Engagement } from '../../../core/model/engagement';
+import { ApiError } from '@core/api/client';
+import { engagementSiteLocationsApi } from '@core/api/engagementSiteLocations';
+import { siteLocationsApi } from '@core/api/siteLocations';
+import type { Engagement } from '@core/model/engagement';
 import {
   ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
   ENGAGEMENT_SITE_LOCATION_SORTS,
   EngagementSiteLocationPatch,
   type EngagementSiteLocation,
-} from '../../../core/model/engagementSiteLocation';
-import { hasRole } from '../../../core/model/user';
-import { issuesByField } from '../../../core/model/fields';
+} from '@core/model/engagementSiteLocation';
+import { hasRole } from '@core/model/user';
+import { issuesByField } from '@core/model/fields';
 import * as v from 'valibot';
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';

@@ -1,9 +1,9 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { engagementSiteLocationsApi } from '../../../core/api/engagementSiteLocations';
-import { engagementsApi } from '../../../core/api/engagements';
-import { referralsApi } from '../../../core/api/referrals';
-import { hasRole } from '../../../core/model/user';
-import type { Engagement } from '../../../core/model/engagement';
+import { engagementSiteLocationsApi } from '@core/api/engagementSiteLocations';
+import { engagementsApi } from '@core/api/engagements';
+import { referralsApi } from '@core/api/referrals';
+import { hasRole } from '@core/model/user';
+import type { Engagement } from '@core/model/engagement';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';

@@ -1,6 +1,6 @@
 /** An engagement as its form holds it, and the mapping to the API's input. */
-import type { Engagement, EngagementInput, EngagementLookupRelationship } from '../../../core/model/engagement';
-import { DEFAULT_DUPLICATE_WINDOW_DAYS, DEFAULT_ENGAGEMENT_RADIUS } from '../../../core/model/engagement';
+import type { Engagement, EngagementInput, EngagementLookupRelationship } from '@core/model/engagement';
+import { DEFAULT_DUPLICATE_WINDOW_DAYS, DEFAULT_ENGAGEMENT_RADIUS } from '@core/model/engagement';
 
 /** The labels of an engagement's fields, shared by the list, the form and the view. */
 export const ENGAGEMENT_LABELS = {

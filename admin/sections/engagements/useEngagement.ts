@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
+import { engagementsApi } from '@core/api/engagements';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

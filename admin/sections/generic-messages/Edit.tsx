@@ -1,8 +1,8 @@
 /** One generic message: its default-language text beside each active language's translation. */
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { genericMessagesApi } from '../../../core/api/genericMessages';
-import { GenericMessagePatch, type GenericMessage } from '../../../core/model/genericMessage';
+import { genericMessagesApi } from '@core/api/genericMessages';
+import { GenericMessagePatch, type GenericMessage } from '@core/model/genericMessage';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextArea } from '../../components/form/TextArea';
 import { TranslationFields } from '../../components/form/TranslationFields';

@@ -1,12 +1,12 @@
 import { Link } from 'react-router-dom';
-import { genericMessagesApi } from '../../../core/api/genericMessages';
+import { genericMessagesApi } from '@core/api/genericMessages';
 import {
   GENERIC_MESSAGE_DEFAULT_LIMIT,
   GENERIC_MESSAGE_DEFAULT_SORT,
   GENERIC_MESSAGE_SORTS,
   MESSAGE_TYPES,
   type GenericMessage,
-} from '../../../core/model/genericMessage';
+} from '@core/model/genericMessage';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';

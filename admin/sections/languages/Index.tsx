@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
-import { languagesApi } from '../../../core/api/languages';
-import { toUiIsoCode } from '../../../core/i18n';
-import { LANGUAGE_DEFAULT_LIMIT, LANGUAGE_DEFAULT_SORT, LANGUAGE_SORTS, type Language } from '../../../core/model/language';
+import { languagesApi } from '@core/api/languages';
+import { toUiIsoCode } from '@core/i18n';
+import { LANGUAGE_DEFAULT_LIMIT, LANGUAGE_DEFAULT_SORT, LANGUAGE_SORTS, type Language } from '@core/model/language';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { languagesApi } from '../../../core/api/languages';
-import { LanguageInput, type Language } from '../../../core/model/language';
+import { languagesApi } from '@core/api/languages';
+import { LanguageInput, type Language } from '@core/model/language';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router-dom';
-import { languagesApi } from '../../../core/api/languages';
-import { toUiIsoCode } from '../../../core/i18n';
-import type { Language } from '../../../core/model/language';
+import { languagesApi } from '@core/api/languages';
+import { toUiIsoCode } from '@core/i18n';
+import type { Language } from '@core/model/language';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
 import { HistoryPanel } from '../../components/history/HistoryPanel';

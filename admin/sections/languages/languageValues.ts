@@ -1,5 +1,5 @@
-import { toApiIsoCode, toUiIsoCode } from '../../../core/i18n';
-import type { Language, LanguageInput } from '../../../core/model/language';
+import { toApiIsoCode, toUiIsoCode } from '@core/i18n';
+import type { Language, LanguageInput } from '@core/model/language';
 
 export const LANGUAGE_LABELS = {
   name: 'Name',

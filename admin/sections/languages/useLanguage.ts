@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { languagesApi } from '../../../core/api/languages';
+import { languagesApi } from '@core/api/languages';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
-import { legacySurveysApi } from '../../../core/api/legacySurveys';
-import { SurveyInput } from '../../../core/model/legacySurvey';
+import { engagementsApi } from '@core/api/engagements';
+import { legacySurveysApi } from '@core/api/legacySurveys';
+import { SurveyInput } from '@core/model/legacySurvey';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';

@@ -4,14 +4,14 @@
  * shown is what the server kept. A failed call shows the SPEC's message and keeps what was typed.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { engagementsApi } from '../../../core/api/engagements';
-import { legacySurveysApi } from '../../../core/api/legacySurveys';
-import { lookupsApi } from '../../../core/api/lookups';
-import { LOOKUP_TYPES } from '../../../core/model/lookup';
-import { SurveyPatch, pageSummaries, type Survey, type SurveyOption, type SurveyPage, type SurveyQuestion } from '../../../core/model/legacySurvey';
-import type { Language } from '../../../core/model/language';
-import { FIELD_TYPES, isChoiceType, type FieldType } from '../../../core/model/oform';
-import { transitionTargets } from '../../../core/oform/authoring';
+import { engagementsApi } from '@core/api/engagements';
+import { legacySurveysApi } from '@core/api/legacySurveys';
+import { lookupsApi } from '@core/api/lookups';
+import { LOOKUP_TYPES } from '@core/model/lookup';
+import { SurveyPatch, pageSummaries, type Survey, type SurveyOption, type SurveyPage, type SurveyQuestion } from '@core/model/legacySurvey';
+import type { Language } from '@core/model/language';
+import { FIELD_TYPES, isChoiceType, type FieldType } from '@core/model/oform';
+import { transitionTargets } from '@core/oform/authoring';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
-import { legacySurveysApi } from '../../../core/api/legacySurveys';
-import { SURVEY_DEFAULT_SORT, SURVEY_SORTS, type Survey } from '../../../core/model/legacySurvey';
+import { engagementsApi } from '@core/api/engagements';
+import { legacySurveysApi } from '@core/api/legacySurveys';
+import { SURVEY_DEFAULT_SORT, SURVEY_SORTS, type Survey } from '@core/model/legacySurvey';
 import { formatDate } from '../../components/format';
 import { Select } from '../../components/form/Select';
 import type { Column } from '../../components/list/DataTable';

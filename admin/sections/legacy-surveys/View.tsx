@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { legacySurveysApi } from '../../../core/api/legacySurveys';
-import type { Survey } from '../../../core/model/legacySurvey';
+import { legacySurveysApi } from '@core/api/legacySurveys';
+import type { Survey } from '@core/model/legacySurvey';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
 import { HistoryPanel } from '../../components/history/HistoryPanel';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { legacySurveysApi } from '../../../core/api/legacySurveys';
+import { legacySurveysApi } from '@core/api/legacySurveys';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -3,7 +3,7 @@
  * `data-field-<name>`, and its longest length), added and removed here; the schema
  * (core/model/mediaChannel.ts HiddenFields) checks them when the form is saved.
  */
-import { HIDDEN_FIELD_MAX_LENGTH, HIDDEN_FIELDS_MAX, type HiddenField } from '../../../core/model/mediaChannel';
+import { HIDDEN_FIELD_MAX_LENGTH, HIDDEN_FIELDS_MAX, type HiddenField } from '@core/model/mediaChannel';
 
 /** A row as the controls hold it. */
 export interface HiddenFieldRow {

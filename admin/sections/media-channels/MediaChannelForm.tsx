@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { mediaChannelsApi } from '../../../core/api/mediaChannels';
-import { screenersApi } from '../../../core/api/screeners';
-import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '../../../core/model/mediaChannel';
+import { mediaChannelsApi } from '@core/api/mediaChannels';
+import { screenersApi } from '@core/api/screeners';
+import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '@core/model/mediaChannel';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';

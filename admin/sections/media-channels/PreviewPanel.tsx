@@ -7,18 +7,18 @@
  * UI library; only its types are imported.
  */
 import { useEffect, useRef, useState } from 'react';
-import { oformsApi } from '../../../core/api/oforms';
-import type { MediaChannel } from '../../../core/model/mediaChannel';
-import { previewSurvey, previewTransport } from '../../../core/participant/preview';
-import { checkParticipantAnswer } from '../../../core/participant/responses';
-import { createParticipantTransport } from '../../../core/participant/transport';
+import { oformsApi } from '@core/api/oforms';
+import type { MediaChannel } from '@core/model/mediaChannel';
+import { previewSurvey, previewTransport } from '@core/participant/preview';
+import { checkParticipantAnswer } from '@core/participant/responses';
+import { createParticipantTransport } from '@core/participant/transport';
 import type { WidgetGlobal, WidgetModule } from '../../../widget/mountOptions';
 import { Select } from '../../components/form/Select';
 import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
-import { screenersApi } from '../../../core/api/screeners';
+import { screenersApi } from '@core/api/screeners';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi, useSession } from '../../state/services';
-import { mediaChannelsApi } from '../../../core/api/mediaChannels';
+import { mediaChannelsApi } from '@core/api/mediaChannels';
 
 declare global {
   interface Window {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { mediaChannelsApi } from '../../../core/api/mediaChannels';
+import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -4,10 +4,10 @@
  * screener's sponsor's engagements are offered (the server refuses a survey of another sponsor).
  */
 import { useNavigate, useParams } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
-import { oformsApi } from '../../../core/api/oforms';
-import { screenersApi } from '../../../core/api/screeners';
-import { OFormInput } from '../../../core/model/oformDoc';
+import { engagementsApi } from '@core/api/engagements';
+import { oformsApi } from '@core/api/oforms';
+import { screenersApi } from '@core/api/screeners';
+import { OFormInput } from '@core/model/oformDoc';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';

@@ -3,7 +3,7 @@
  * reached each page and those that left the survey there, with the time on the page. The same
  * figures as the metrics CSV (Export metrics).
  */
-import { funnelApi } from '../../../core/api/funnel';
+import { funnelApi } from '@core/api/funnel';
 import { PageDropOffChart } from '../../components/charts/lazy';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';

@@ -5,10 +5,10 @@
  * approved version is shown read-only (the server refuses any change to it with 409).
  */
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { lookupsApi } from '../../../core/api/lookups';
-import { oformsApi, type OFormDetail } from '../../../core/api/oforms';
-import { LOOKUP_TYPES } from '../../../core/model/lookup';
-import { APPROVED_IMMUTABLE, type OFormField } from '../../../core/model/oformDoc';
+import { lookupsApi } from '@core/api/lookups';
+import { oformsApi, type OFormDetail } from '@core/api/oforms';
+import { LOOKUP_TYPES } from '@core/model/lookup';
+import { APPROVED_IMMUTABLE, type OFormField } from '@core/model/oformDoc';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { Loading } from '../../components/Loading';

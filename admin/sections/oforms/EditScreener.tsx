@@ -4,8 +4,8 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { oformsApi, type OFormDetail } from '../../../core/api/oforms';
-import { screenersApi } from '../../../core/api/screeners';
+import { oformsApi, type OFormDetail } from '@core/api/oforms';
+import { screenersApi } from '@core/api/screeners';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';
 import { RecordLoader } from '../../components/RecordLoader';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
-import { oformsApi } from '../../../core/api/oforms';
-import type { OForm } from '../../../core/model/oformDoc';
-import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '../../../core/model/oformDoc';
+import { oformsApi } from '@core/api/oforms';
+import type { OForm } from '@core/model/oformDoc';
+import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '@core/model/oformDoc';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';

@@ -3,11 +3,11 @@
  * always is) and the switcher choosing which language's texts the builder edits.
  */
 import { useEffect, useState } from 'react';
-import { oformExportsApi } from '../../../core/api/oformExports';
+import { oformExportsApi } from '@core/api/oformExports';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';
-import type { Language } from '../../../core/model/language';
-import type { OFormLanguage } from '../../../core/model/oformExport';
+import type { Language } from '@core/model/language';
+import type { OFormLanguage } from '@core/model/oformExport';
 import { useAsync } from '../../hooks/useAsync';
 import { languageLabel } from '../../hooks/useLanguages';
 import { useApi } from '../../state/services';

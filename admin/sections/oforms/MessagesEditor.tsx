@@ -4,8 +4,8 @@
  * saves when it loses focus, or all at once with Save Messages.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { OFormMessage, OFormMessageType } from '../../../core/model/oformMessage';
-import { OFORM_MESSAGE_TYPES } from '../../../core/model/oformMessage';
+import type { OFormMessage, OFormMessageType } from '@core/model/oformMessage';
+import { OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextArea } from '../../components/form/TextArea';
 import { useAsync } from '../../hooks/useAsync';

@@ -1,6 +1,6 @@
 /** The selected page: its title (saved when it loses focus) and its questions. */
 import { useState } from 'react';
-import type { OFormPage } from '../../../core/api/oforms';
+import type { OFormPage } from '@core/api/oforms';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import type { EditorContext } from './context';

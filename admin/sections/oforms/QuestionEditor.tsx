@@ -6,10 +6,10 @@
  */
 import { useRef, useState } from 'react';
 import { useUnsavedChanges } from '../../components/unsaved/UnsavedChanges';
-import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '../../../core/model/oform';
-import type { OFormField } from '../../../core/model/oformDoc';
-import { transitionTargets, withNewOption } from '../../../core/oform/authoring';
-import type { FieldValues } from '../../../core/api/oforms';
+import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '@core/model/oform';
+import type { OFormField } from '@core/model/oformDoc';
+import { transitionTargets, withNewOption } from '@core/oform/authoring';
+import type { FieldValues } from '@core/api/oforms';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';

@@ -1,7 +1,7 @@
 /** The survey's flow drawn with React Flow, loaded on its own so the builder opens first. */
 import { Background, Controls, MarkerType, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import type { OFormPage } from '../../../core/api/oforms';
+import type { OFormPage } from '@core/api/oforms';
 import { NODE_HEIGHT, NODE_WIDTH, layoutFlow } from '../screeners/flowLayout';
 import { surveyGraph } from './flow';
 

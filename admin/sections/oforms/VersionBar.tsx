@@ -6,11 +6,11 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import * as Dialog from '@radix-ui/react-dialog';
-import { ApiError } from '../../../core/api/client';
-import { oformExportsApi } from '../../../core/api/oformExports';
-import type { MissingTranslation } from '../../../core/model/oformExport';
-import { MISSING_TRANSLATIONS_CODE } from '../../../core/model/oformExport';
-import type { OForm } from '../../../core/model/oformDoc';
+import { ApiError } from '@core/api/client';
+import { oformExportsApi } from '@core/api/oformExports';
+import type { MissingTranslation } from '@core/model/oformExport';
+import { MISSING_TRANSLATIONS_CODE } from '@core/model/oformExport';
+import type { OForm } from '@core/model/oformDoc';
 import { saveBlob } from '../../components/downloadBlob';
 import { FormErrors } from '../../components/form/FormErrors';
 import { useAsync } from '../../hooks/useAsync';

@@ -1,7 +1,7 @@
 /** OFormView: a version read-only — details, version bar, pages and their questions, and the flow. */
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { oformsApi, type OFormDetail, type OFormPage } from '../../../core/api/oforms';
-import type { OptionConfig } from '../../../core/model/oform';
+import { oformsApi, type OFormDetail, type OFormPage } from '@core/api/oforms';
+import type { OptionConfig } from '@core/model/oform';
 import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { RecordLoader } from '../../components/RecordLoader';

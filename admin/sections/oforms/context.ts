@@ -1,5 +1,5 @@
-import type { OFormDetail, oformsApi } from '../../../core/api/oforms';
-import type { OFormField } from '../../../core/model/oformDoc';
+import type { OFormDetail, oformsApi } from '@core/api/oforms';
+import type { OFormField } from '@core/model/oformDoc';
 import type { OptionsState } from '../../hooks/useOptions';
 
 export type OFormsApi = ReturnType<typeof oformsApi>;

@@ -2,7 +2,7 @@
  * A version's flow as a graph: its pages in order (each leading to the next), and every
  * option's transition as a labelled edge to a page, the end, or another survey.
  */
-import type { OFormPage } from '../../../core/api/oforms';
+import type { OFormPage } from '@core/api/oforms';
 
 export interface FlowNode {
   id: string;

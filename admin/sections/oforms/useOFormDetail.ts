@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { oformsApi } from '../../../core/api/oforms';
+import { oformsApi } from '@core/api/oforms';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

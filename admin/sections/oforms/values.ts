@@ -1,8 +1,8 @@
 /** Texts, labels and small rules of the versioned-survey screens. */
-import type { OForm } from '../../../core/model/oformDoc';
+import type { OForm } from '@core/model/oformDoc';
 
 export { ADD_OPTION_FAILED, ADD_PAGE_FAILED, ADD_QUESTION_FAILED, SAVE_FAILED, failureText } from '../legacy-surveys/values';
-export { FIELD_TYPE_NAMES as TYPE_LABELS } from '../../../core/model/oform';
+export { FIELD_TYPE_NAMES as TYPE_LABELS } from '@core/model/oform';
 
 /** SPEC section 8, verbatim. */
 export const SAVE_MESSAGES_FAILED = 'Could Not Save Survey Messages';

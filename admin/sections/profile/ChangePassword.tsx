@@ -7,9 +7,9 @@
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
 import * as v from 'valibot';
-import { usersApi } from '../../../core/api/users';
-import { issuesByField } from '../../../core/model/fields';
-import { ChangePasswordInput } from '../../../core/model/user';
+import { usersApi } from '@core/api/users';
+import { issuesByField } from '@core/model/fields';
+import { ChangePasswordInput } from '@core/model/user';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';

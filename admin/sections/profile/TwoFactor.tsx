@@ -6,11 +6,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useAtomValue } from 'jotai';
 import { renderSVG } from 'uqr';
-import { ApiError } from '../../../core/api/client';
-import { usersApi } from '../../../core/api/users';
-import type { TotpEnrolment } from '../../../core/model/user';
-import { message } from '../../../core/validation/messages';
-import { isTotpCode } from '../../../core/validation/rules';
+import { ApiError } from '@core/api/client';
+import { usersApi } from '@core/api/users';
+import type { TotpEnrolment } from '@core/model/user';
+import { message } from '@core/validation/messages';
+import { isTotpCode } from '@core/validation/rules';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { currentUserAtom } from '../../state/auth';

@@ -6,13 +6,13 @@
  * and its CSV as the server writes it (GET /api/recruitment-funnel with Accept: text/csv).
  */
 import { useSearchParams } from 'react-router-dom';
-import { ApiError } from '../../../core/api/client';
-import { engagementsApi } from '../../../core/api/engagements';
-import { funnelApi } from '../../../core/api/funnel';
-import { mediaChannelsApi } from '../../../core/api/mediaChannels';
-import { oformsApi } from '../../../core/api/oforms';
-import { screenersApi } from '../../../core/api/screeners';
-import { siteLocationsApi } from '../../../core/api/siteLocations';
+import { ApiError } from '@core/api/client';
+import { engagementsApi } from '@core/api/engagements';
+import { funnelApi } from '@core/api/funnel';
+import { mediaChannelsApi } from '@core/api/mediaChannels';
+import { oformsApi } from '@core/api/oforms';
+import { screenersApi } from '@core/api/screeners';
+import { siteLocationsApi } from '@core/api/siteLocations';
 import {
   FUNNEL_DEFINITIONS,
   FUNNEL_GROUPING_LABELS,
@@ -22,7 +22,7 @@ import {
   type FunnelCounts,
   type FunnelGrouping,
   type FunnelRow,
-} from '../../../core/model/funnel';
+} from '@core/model/funnel';
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { Select } from '../../components/form/Select';

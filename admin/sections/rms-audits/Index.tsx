@@ -8,11 +8,11 @@
  * A duplicate referral (never sent) shows as such, without Resend.
  */
 import { useState } from 'react';
-import { ApiError } from '../../../core/api/client';
-import { engagementsApi } from '../../../core/api/engagements';
-import { rmsAuditsApi } from '../../../core/api/rmsAudits';
-import { rmsProvidersApi } from '../../../core/api/rmsProviders';
-import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '../../../core/model/rmsAudit';
+import { ApiError } from '@core/api/client';
+import { engagementsApi } from '@core/api/engagements';
+import { rmsAuditsApi } from '@core/api/rmsAudits';
+import { rmsProvidersApi } from '@core/api/rmsProviders';
+import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';

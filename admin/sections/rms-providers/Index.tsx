@@ -1,7 +1,7 @@
 /** RmsProvidersIndex (Super User): the record systems referrals go to, under System Configuration. */
 import { Link } from 'react-router-dom';
-import { rmsProvidersApi } from '../../../core/api/rmsProviders';
-import { RMS_PROVIDER_DEFAULT_SORT, RMS_PROVIDER_KIND_LABELS, RMS_PROVIDER_SORTS, type RmsProvider } from '../../../core/model/rmsProvider';
+import { rmsProvidersApi } from '@core/api/rmsProviders';
+import { RMS_PROVIDER_DEFAULT_SORT, RMS_PROVIDER_KIND_LABELS, RMS_PROVIDER_SORTS, type RmsProvider } from '@core/model/rmsProvider';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';

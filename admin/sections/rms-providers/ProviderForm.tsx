@@ -5,7 +5,7 @@
  * saving. Saved providers can be tested from their edit screen (SendTest).
  */
 import { useNavigate } from 'react-router-dom';
-import { rmsProvidersApi } from '../../../core/api/rmsProviders';
+import { rmsProvidersApi } from '@core/api/rmsProviders';
 import {
   RMS_PROVIDER_KIND_LABELS,
   RMS_PROVIDER_KINDS,
@@ -15,7 +15,7 @@ import {
   TIMEOUT_MAX_MS,
   TIMEOUT_MIN_MS,
   type RmsProvider,
-} from '../../../core/model/rmsProvider';
+} from '@core/model/rmsProvider';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';

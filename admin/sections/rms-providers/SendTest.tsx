@@ -1,7 +1,7 @@
 /** "Send test": a synthetic, clearly marked referral through the saved settings, and what came back. */
 import { useState } from 'react';
-import { rmsProvidersApi } from '../../../core/api/rmsProviders';
-import type { RmsProvider, RmsProviderTest } from '../../../core/model/rmsProvider';
+import { rmsProvidersApi } from '@core/api/rmsProviders';
+import type { RmsProvider, RmsProviderTest } from '@core/model/rmsProvider';
 import { useAction } from '../../hooks/useAction';
 import { useApi } from '../../state/services';
 

@@ -1,5 +1,5 @@
-import type { RmsProvider, RmsProviderInput, RmsProviderKind } from '../../../core/model/rmsProvider';
-import { TIMEOUT_DEFAULT_MS } from '../../../core/model/rmsProvider';
+import type { RmsProvider, RmsProviderInput, RmsProviderKind } from '@core/model/rmsProvider';
+import { TIMEOUT_DEFAULT_MS } from '@core/model/rmsProvider';
 
 export const PROVIDER_LABELS = {
   name: 'Name',

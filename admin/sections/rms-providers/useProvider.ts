@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { rmsProvidersApi } from '../../../core/api/rmsProviders';
+import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -1,11 +1,11 @@
 /** Adds surveys of the screener's sponsor to a screener, picked by title, or removes them (SPEC: associate-surveys). */
 import { useState } from 'react';
-import { ApiError } from '../../../core/api/client';
-import { oformsApi } from '../../../core/api/oforms';
-import { screenersApi } from '../../../core/api/screeners';
-import type { ScreenerSurvey } from '../../../core/model/screenerSurvey';
-import type { Screener } from '../../../core/model/screener';
-import { surveyLabel } from '../../../core/model/surveyNaming';
+import { ApiError } from '@core/api/client';
+import { oformsApi } from '@core/api/oforms';
+import { screenersApi } from '@core/api/screeners';
+import type { ScreenerSurvey } from '@core/model/screenerSurvey';
+import type { Screener } from '@core/model/screener';
+import { surveyLabel } from '@core/model/surveyNaming';
 import { SurveyPicker } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
 import { StatusBadge } from '../../components/StatusBadge';

@@ -5,10 +5,10 @@
  */
 import { useEffect, useState, type DragEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { ApiError } from '../../../core/api/client';
-import { contactFieldsApi } from '../../../core/api/contactFields';
-import { screenersApi } from '../../../core/api/screeners';
-import type { ContactFieldScreener } from '../../../core/model/contactFieldScreener';
+import { ApiError } from '@core/api/client';
+import { contactFieldsApi } from '@core/api/contactFields';
+import { screenersApi } from '@core/api/screeners';
+import type { ContactFieldScreener } from '@core/model/contactFieldScreener';
 import { Select } from '../../components/form/Select';
 import { SAVE_FAILED } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';

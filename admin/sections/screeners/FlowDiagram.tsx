@@ -1,7 +1,7 @@
 /** The flow drawn with React Flow (loaded only when a screener has surveys). */
 import { Background, Controls, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import type { ScreenerFlow } from '../../../core/model/screenerSurvey';
+import type { ScreenerFlow } from '@core/model/screenerSurvey';
 import { NODE_HEIGHT, NODE_WIDTH, layoutFlow } from './flowLayout';
 
 export default function FlowDiagram({ flow }: { flow: ScreenerFlow }) {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { screenersApi } from '../../../core/api/screeners';
-import { SCREENER_DEFAULT_SORT, SCREENER_SORTS, type Screener } from '../../../core/model/screener';
-import { hasRole } from '../../../core/model/user';
+import { screenersApi } from '@core/api/screeners';
+import { SCREENER_DEFAULT_SORT, SCREENER_SORTS, type Screener } from '@core/model/screener';
+import { hasRole } from '@core/model/user';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';

@@ -3,7 +3,7 @@
  * (GET /api/screener-surveys/flow/{id}), drawn with React Flow and an automatic layout.
  */
 import { Suspense, lazy } from 'react';
-import { screenersApi } from '../../../core/api/screeners';
+import { screenersApi } from '@core/api/screeners';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
-import { screenersApi } from '../../../core/api/screeners';
-import { sponsorsApi } from '../../../core/api/sponsors';
-import { SCREENER_DEFAULT_TYPE, SCREENER_OUTCOMES, ScreenerInput, type Screener, type ScreenerOutcome } from '../../../core/model/screener';
+import { engagementsApi } from '@core/api/engagements';
+import { screenersApi } from '@core/api/screeners';
+import { sponsorsApi } from '@core/api/sponsors';
+import { SCREENER_DEFAULT_TYPE, SCREENER_OUTCOMES, ScreenerInput, type Screener, type ScreenerOutcome } from '@core/model/screener';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';

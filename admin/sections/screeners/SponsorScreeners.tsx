@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { screenersApi } from '../../../core/api/screeners';
-import { SCREENER_DEFAULT_SORT } from '../../../core/model/screener';
+import { screenersApi } from '@core/api/screeners';
+import { SCREENER_DEFAULT_SORT } from '@core/model/screener';
 import { useMemo } from 'react';
-import { hasRole } from '../../../core/model/user';
+import { hasRole } from '@core/model/user';
 import { DataTable } from '../../components/list/DataTable';
 import { useListData } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';

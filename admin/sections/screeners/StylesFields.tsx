@@ -3,8 +3,8 @@
  * a swatch, plus the back button's is-shown flag. Blank means the widget's own colour.
  */
 import * as v from 'valibot';
-import { SCREENER_STYLE_GROUPS, ScreenerStyles, PROGRESS_BAR_DEFAULT_BACKGROUND, type ScreenerStyleGroup } from '../../../core/model/screener';
-import { contrastWarnings } from '../../../core/validation/contrast';
+import { SCREENER_STYLE_GROUPS, ScreenerStyles, PROGRESS_BAR_DEFAULT_BACKGROUND, type ScreenerStyleGroup } from '@core/model/screener';
+import { contrastWarnings } from '@core/validation/contrast';
 import { Checkbox } from '../../components/form/Checkbox';
 import { TextField } from '../../components/form/TextField';
 import { STYLE_GROUP_LABELS, colourLabel, toStylesInput, type StyleFormValues } from './screenerValues';

@@ -2,7 +2,7 @@
  * Automatic layout of a screener's flow: left to right, a column per step from the first
  * survey (the longest path of transitions leading to it), nodes 200 px wide (SPEC section 9).
  */
-import type { ScreenerFlow } from '../../../core/model/screenerSurvey';
+import type { ScreenerFlow } from '@core/model/screenerSurvey';
 
 export const NODE_WIDTH = 200;
 export const NODE_HEIGHT = 48;

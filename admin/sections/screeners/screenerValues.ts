@@ -8,7 +8,7 @@ import {
   type ScreenerOutcome,
   type ScreenerStyleGroup,
   type ScreenerStyles,
-} from '../../../core/model/screener';
+} from '@core/model/screener';
 
 export const SCREENER_LABELS = {
   title: 'Title',

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { screenersApi } from '../../../core/api/screeners';
+import { screenersApi } from '@core/api/screeners';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { siteLocationsApi } from '../../../core/api/siteLocations';
-import { SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, type SiteLocation } from '../../../core/model/siteLocation';
+import { siteLocationsApi } from '@core/api/siteLocations';
+import { SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, type SiteLocation } from '@core/model/siteLocation';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { RowActions } from '../../components/list/RowActions';

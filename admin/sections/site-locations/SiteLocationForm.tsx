@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { siteLocationsApi } from '../../../core/api/siteLocations';
+import { siteLocationsApi } from '@core/api/siteLocations';
 import {
   IRB_TYPES,
   IRB_TYPE_LABELS,
@@ -7,7 +7,7 @@ import {
   SITE_LOCATION_KIND_LABELS,
   SiteLocationInput,
   type SiteLocation,
-} from '../../../core/model/siteLocation';
+} from '@core/model/siteLocation';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';

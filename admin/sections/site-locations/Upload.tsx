@@ -4,10 +4,10 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ApiError } from '../../../core/api/client';
-import { engagementSiteLocationsApi } from '../../../core/api/engagementSiteLocations';
-import type { Engagement } from '../../../core/model/engagement';
-import type { SiteUploadResult } from '../../../core/model/engagementSiteLocation';
+import { ApiError } from '@core/api/client';
+import { engagementSiteLocationsApi } from '@core/api/engagementSiteLocations';
+import type { Engagement } from '@core/model/engagement';
+import type { SiteUploadResult } from '@core/model/engagementSiteLocation';
 import { RecordLoader } from '../../components/RecordLoader';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';

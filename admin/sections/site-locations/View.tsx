@@ -1,7 +1,7 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { engagementsApi } from '../../../core/api/engagements';
-import { siteLocationsApi } from '../../../core/api/siteLocations';
-import type { SiteLocation } from '../../../core/model/siteLocation';
+import { engagementsApi } from '@core/api/engagements';
+import { siteLocationsApi } from '@core/api/siteLocations';
+import type { SiteLocation } from '@core/model/siteLocation';
 import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';

@@ -6,7 +6,7 @@ import {
   type SiteLocation,
   type SiteLocationInput,
   type SiteLocationKind,
-} from '../../../core/model/siteLocation';
+} from '@core/model/siteLocation';
 
 export const SITE_LOCATION_LABELS = {
   siteId: 'Site ID',

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { siteLocationsApi } from '../../../core/api/siteLocations';
+import { siteLocationsApi } from '@core/api/siteLocations';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

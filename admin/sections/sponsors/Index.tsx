@@ -1,8 +1,8 @@
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { sponsorsApi } from '../../../core/api/sponsors';
-import { SPONSOR_DEFAULT_SORT, SPONSOR_SORTS, type Sponsor } from '../../../core/model/sponsor';
-import { hasRole } from '../../../core/model/user';
+import { sponsorsApi } from '@core/api/sponsors';
+import { SPONSOR_DEFAULT_SORT, SPONSOR_SORTS, type Sponsor } from '@core/model/sponsor';
+import { hasRole } from '@core/model/user';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';

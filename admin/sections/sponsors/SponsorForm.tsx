@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { sponsorsApi } from '../../../core/api/sponsors';
-import { SponsorInput, type Sponsor } from '../../../core/model/sponsor';
+import { sponsorsApi } from '@core/api/sponsors';
+import { SponsorInput, type Sponsor } from '@core/model/sponsor';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { IDENTIFICATION_TAKEN } from '../../components/form/messages';

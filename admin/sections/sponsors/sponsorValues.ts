@@ -1,5 +1,5 @@
 /** A sponsor as its form holds it, and the mapping to the API's input. */
-import type { Sponsor, SponsorInput } from '../../../core/model/sponsor';
+import type { Sponsor, SponsorInput } from '@core/model/sponsor';
 
 /** The labels of a sponsor's fields, shared by the list, the form and the view. */
 export const SPONSOR_LABELS = {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { sponsorsApi } from '../../../core/api/sponsors';
+import { sponsorsApi } from '@core/api/sponsors';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { usersApi } from '../../../core/api/users';
-import { USER_DEFAULT_SORT, USER_SORTS, type User } from '../../../core/model/user';
+import { usersApi } from '@core/api/users';
+import { USER_DEFAULT_SORT, USER_SORTS, type User } from '@core/model/user';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { usersApi } from '../../../core/api/users';
+import { usersApi } from '@core/api/users';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 

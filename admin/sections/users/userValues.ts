@@ -1,6 +1,6 @@
 /** A user as its form holds it, and the mapping to the API's input. */
-import { toApiIsoCode, toUiIsoCode } from '../../../core/i18n';
-import type { User, UserInput, UserPatch } from '../../../core/model/user';
+import { toApiIsoCode, toUiIsoCode } from '@core/i18n';
+import type { User, UserInput, UserPatch } from '@core/model/user';
 
 export const USER_LABELS = {
   username: 'Username',
