@@ -5,21 +5,21 @@
  * delivery on the RMS audits screen; when the receiver fails, the screen shows the contact
  * retrying with the time of its next attempt.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { signInAsAdmin } from './admin-session';
-import { freePort, participantOf, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { participantOf, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { verifyStandardWebhook } from '../support/standardWebhooks';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 
 const PROVIDER = 'Sponsor CTMS (e2e)';
 let server: RunningServer;
-let receiver: http.Server;
+let receiver: RecordSystemReceiver;
 let endpoint: string;
 let failing = false;
-const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+const received = () => receiver.received;
 let fixture!: ParticipantFixture;
 let browser: Browser;
 let page: Page;
@@ -37,18 +37,10 @@ async function participantRun(email: string) {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      if (failing) res.writeHead(503, { 'Content-Type': 'text/plain' }).end('maintenance');
-      else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"filed":true}');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${port}/referrals`;
+  receiver = await startRecordSystem(() =>
+    failing ? { status: 503, body: 'maintenance' } : { status: 200, contentType: 'application/json', body: '{"filed":true}' },
+  );
+  endpoint = `${receiver.origin}/referrals`;
   const dataDir = tempDataDir();
   await prepareDataDir(dataDir, async (db) => {
     fixture = await createParticipantFixture(db);
@@ -62,8 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  receiver?.closeAllConnections();
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await receiver?.close();
 });
 
 describe('record systems in the admin', () => {
@@ -91,7 +82,7 @@ describe('record systems in the admin', () => {
     await result.getByText('HTTP 200 OK').waitFor();
     expect(await result.textContent()).toContain('Accepted');
     expect(await result.textContent()).toContain('{"filed":true}');
-    const test = received.at(-1)!;
+    const test = received().at(-1)!;
     expect(JSON.parse(test.body)).toMatchObject({ type: 'referral.test', data: { test: true } });
     expect(await verifyStandardWebhook(secret, test.headers, test.body, Date.now() / 1000)).toBe(true);
   });
@@ -107,10 +98,10 @@ describe('record systems in the admin', () => {
   });
 
   it("shows a participant's referral delivered on the RMS audits screen", async () => {
-    const before = received.length;
+    const before = received().length;
     await participantRun('rae.delivered@example.com');
-    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(before + 1);
-    expect(await verifyStandardWebhook(secret, received.at(-1)!.headers, received.at(-1)!.body, Date.now() / 1000)).toBe(true);
+    await expect.poll(() => received().length, { timeout: 15_000 }).toBe(before + 1);
+    expect(await verifyStandardWebhook(secret, received().at(-1)!.headers, received().at(-1)!.body, Date.now() / 1000)).toBe(true);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'RMS Audits' }).click();
     await page.getByLabel('Status').selectOption('delivered');
@@ -125,7 +116,7 @@ describe('record systems in the admin', () => {
   it('shows a failing receiver as retrying, with the next attempt time', async () => {
     failing = true;
     await participantRun('rae.retrying@example.com');
-    await expect.poll(() => received.filter((r) => r.body.includes('rae.retrying@example.com')).length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => received().filter((r) => r.body.includes('rae.retrying@example.com')).length, { timeout: 15_000 }).toBe(1);
     await page.goto(`${server.url}/rms-audits?status=retrying`);
     const row = page.getByRole('row').filter({ hasText: 'Retrying' }).first();
     await row.waitFor();

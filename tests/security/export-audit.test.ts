@@ -6,8 +6,6 @@
  * which may echo the participant's details.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import { createHarness, json, type Harness } from '../server/harness';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { auditEvents, contacts, engagements, rmsProviders } from '../../server/db/schema';
 import { verifyAuditChain } from '../../server/audit/trail';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
 
@@ -25,29 +24,23 @@ let h: Harness;
 let f: ParticipantFixture;
 let superToken: string;
 let dataDir: string;
-let echo: http.Server;
+let echo: RecordSystemReceiver;
 
 beforeAll(async () => {
-  echo = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(Buffer.concat(chunks)));
-  });
-  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  echo = await startRecordSystem((request) => ({ status: 200, contentType: 'application/json', body: request.body }));
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-audit-'));
   h = await createHarness({ DATA_DIR: dataDir, RMS_RETRY_SCHEDULE: 'none' });
   superToken = await h.token();
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Echo', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
+    .values({ name: 'Echo', kind: 'webhook', endpointUrl: `${echo.origin}/`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
     .returning();
   await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
 });
 afterAll(async () => {
   await settleDeliveries();
-  echo.closeAllConnections();
-  await new Promise<void>((resolve) => echo.close(() => resolve()));
+  await echo.close();
   await h.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

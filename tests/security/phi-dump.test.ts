@@ -9,14 +9,13 @@
  * on PGlite, every table of every schema copied out as text (what a data-only dump holds).
  */
 import { execFile } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, type Harness } from '../server/harness';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { auditEvents, contacts, engagements, rmsAudits, rmsProviders } from '../../server/db/schema';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
 import { captureOutput } from '../support/captureOutput';
@@ -31,7 +30,7 @@ const FORMS = Object.values(VALUES).flatMap((v) => [v, JSON.stringify(v).slice(1
 
 let h: Harness;
 let f: ParticipantFixture;
-let echo: http.Server;
+let echo: RecordSystemReceiver;
 let output: ReturnType<typeof captureOutput>;
 
 const leaks = (text: string) => FORMS.filter((form) => text.toLowerCase().includes(form.toLowerCase()));
@@ -60,21 +59,17 @@ async function textDump(): Promise<string> {
 
 beforeAll(async () => {
   // A record system that answers with everything it was sent, as some do.
-  echo = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ received: JSON.parse(body) as unknown, note: `got ${body}` }));
-    });
-  });
-  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  echo = await startRecordSystem(({ body }) => ({
+    status: 200,
+    contentType: 'application/json',
+    body: JSON.stringify({ received: JSON.parse(body) as unknown, note: `got ${body}` }),
+  }));
   output = captureOutput();
   h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_SCHEDULE: 'none' });
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/contacts`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
+    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `${echo.origin}/contacts`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
     .returning();
   await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
 });
@@ -82,8 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   output?.restore();
   await settleDeliveries();
-  echo.closeAllConnections();
-  await new Promise<void>((resolve) => echo.close(() => resolve()));
+  await echo?.close();
   await h?.close();
 });
 

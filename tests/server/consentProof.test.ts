@@ -5,45 +5,35 @@
  * parameters; the RMS audits list (and so its CSV) shows them.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { contacts, engagements, oForms, rmsProviders } from '../../server/db/schema';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
 
 let h: Harness;
 let f: ParticipantFixture;
-let server: http.Server;
-const received: string[] = [];
+let receiver: RecordSystemReceiver;
+const received = () => receiver.received.map((r) => r.body);
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"accepted":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver = await startRecordSystem();
   h = await createHarness();
   h.clock.set('2031-07-01T12:00:00Z');
   f = await createParticipantFixture(h.db);
   const [provider] = await h.db
     .insert(rmsProviders)
-    .values({ name: 'Consent receiver', kind: 'webhook', endpointUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/r`, signingSecret: h.phi.seal(newWebhookSecret()), timeoutMs: 10_000 })
+    .values({ name: 'Consent receiver', kind: 'webhook', endpointUrl: `${receiver.origin}/r`, signingSecret: h.phi.seal(newWebhookSecret()), timeoutMs: 10_000 })
     .returning();
   await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
 });
 
 afterAll(async () => {
   await settleDeliveries();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await receiver.close();
   await h.close();
 });
 
@@ -72,8 +62,8 @@ describe('the consent proof', () => {
       consentedAt: new Date('2031-07-01T12:00:00Z'),
     });
 
-    expect(received).toHaveLength(1);
-    const body = JSON.parse(received[0]!);
+    expect(received()).toHaveLength(1);
+    const body = JSON.parse(received()[0]!);
     expect(body.data.consent).toEqual({
       acceptedTerms: true,
       consentedAt: '2031-07-01T12:00:00.000Z',

@@ -6,13 +6,12 @@
  * another engagement, or with the window at 0 it is a referral again. The instants are the
  * server clock's, stated by the test.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { contacts, engagements, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../../server/db/schema';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { contactMatcher, normalizeEmail, normalizePhone } from '../../server/security/contactMatch';
 import { newWebhookSecret } from '../support/standardWebhooks';
@@ -24,19 +23,13 @@ const at = (days: number) => new Date(T0.getTime() + days * DAY);
 
 let h: Harness;
 let f: ParticipantFixture;
-let server: http.Server;
-let received: string[] = [];
+let receiver: RecordSystemReceiver;
+/** The bodies the record system received since the last `clearReceived()`. */
+const received = () => receiver.received.map((r) => r.body);
+const clearReceived = () => receiver.received.splice(0);
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"accepted":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver = await startRecordSystem();
   h = await createHarness();
   f = await createParticipantFixture(h.db, { duplicateWindowDays: 90 });
   const [provider] = await h.db
@@ -44,7 +37,7 @@ beforeAll(async () => {
     .values({
       name: 'Duplicate test receiver',
       kind: 'webhook',
-      endpointUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/referrals`,
+      endpointUrl: `${receiver.origin}/referrals`,
       signingSecret: h.phi.seal(newWebhookSecret()),
       timeoutMs: 10_000,
     })
@@ -54,13 +47,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await settleDeliveries();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await receiver.close();
   await h.close();
 });
 
 beforeEach(() => {
-  received = [];
+  clearReceived();
 });
 
 /** A qualified run leaving `values` at instant `when` (for the fixture's site, else engagement `engagementId`); answers the stored contact and the answer. */
@@ -116,18 +108,18 @@ describe('duplicate referrals', () => {
     first = await refer(T0, { email: 'Ann.Lee@Example.com', phone: '212-555-0100' });
     expect(first.contact.duplicateOf).toBeNull();
     expect((await deliveryOf(first.contact.id))?.status).toBe('delivered');
-    expect(received).toHaveLength(1);
+    expect(received()).toHaveLength(1);
     expect(first.contact.emailMatch).toMatch(/^[\w-]{43}$/);
     expect(first.contact.emailMatch).not.toContain('ann');
     expect(first.contact.phoneMatch).not.toContain('555');
 
-    received = [];
+    clearReceived();
     const again = await refer(at(10), { email: '  ann.lee@EXAMPLE.COM', phone: '646-555-0199' });
     expect(again.body).toEqual(first.body);
     expect(again.contact.duplicateOf).toBe(first.contact.id);
     expect(await deliveryOf(again.contact.id)).toBeUndefined();
     expect(await referralOf(again.contact.id)).toBeUndefined();
-    expect(received).toEqual([]);
+    expect(received()).toEqual([]);
     // The RMS audits list says so, and a resend is refused.
     const list = await json(await h.request('GET', `/api/rms-audits?contactId=${again.contact.id}`, { token: await staff() }));
     expect(list.data).toHaveLength(1);
@@ -137,14 +129,14 @@ describe('duplicate referrals', () => {
     expect(resend.status).toBe(409);
     expect((await json(resend)).errors[0].detail).toBe(RESEND_MESSAGES.duplicate(again.contact.id, first.contact.id));
     await settleDeliveries();
-    expect(received).toEqual([]);
+    expect(received()).toEqual([]);
     expect(await deliveryOf(again.contact.id)).toBeUndefined();
   });
 
   it('finds the same phone number with another e-mail address', async () => {
     const again = await refer(at(20), { email: 'someone.else@example.org', phone: '212-555-0100' });
     expect(again.contact.duplicateOf).toBe(first.contact.id);
-    expect(received).toEqual([]);
+    expect(received()).toEqual([]);
     const [audit] = await h.db.select().from(rmsAudits).where(eq(rmsAudits.contactId, again.contact.id));
     expect(audit!.responseMessage).toContain('the same phone number');
   });
@@ -185,11 +177,11 @@ describe('duplicate referrals', () => {
   it('is a referral again once the window after the first has passed', async () => {
     const inside = await refer(new Date(at(90).getTime() - 1000), { email: 'ANN.LEE@example.com', phone: '917-555-0111' });
     expect(inside.contact.duplicateOf).toBe(first.contact.id);
-    received = [];
+    clearReceived();
     const outside = await refer(new Date(at(90).getTime() + 1000), { email: 'ann.lee@example.com', phone: '917-555-0111' });
     expect(outside.contact.duplicateOf).toBeNull();
     expect((await deliveryOf(outside.contact.id))?.status).toBe('delivered');
-    expect(received).toHaveLength(1);
+    expect(received()).toHaveLength(1);
     expect(await counts(f.engagementIds[0])).toMatchObject({ total: 2, duplicates: 3 });
   });
 

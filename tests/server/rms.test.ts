@@ -28,13 +28,10 @@ import { NONE_RECORDED_MESSAGE } from '../../server/rms/provider';
 import { rmsDeliveries } from '../../server/db/schema';
 import { claimDue } from '../../server/rms/outbox';
 import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../support/standardWebhooks';
+import { startRecordSystem, type ReceivedRequest, type RecordSystemReceiver, type Reply } from '../support/recordSystemReceiver';
 import { message } from '@core/validation/messages';
 
 type Mode = 'ok' | 'fail' | 'hang' | 'hold' | 'never' | 'busy';
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
 
 const SECRET = newWebhookSecret();
 /** The server's clock: each test states the instants it means. */
@@ -43,10 +40,11 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 let h: Harness;
 let f: ParticipantFixture;
 let superToken: string;
-let server: http.Server;
+let receiver: RecordSystemReceiver;
 let endpoint: string;
 let mode: Mode = 'ok';
-let received: Received[] = [];
+/** What the record system received since the test began (its receiver's own list). */
+let received: ReceivedRequest[] = [];
 let providerId: number;
 /** In 'hold' mode the endpoint answers 200 only once the test calls this. */
 let release: () => void = () => undefined;
@@ -89,21 +87,25 @@ async function completeRun(options: { values?: Record<string, unknown>; site?: n
 const auditsOf = (contactId: number) => h.db.select().from(rmsAudits).where(eq(rmsAudits.contactId, contactId)).orderBy(rmsAudits.id);
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      if (mode === 'ok') res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ accepted: true, id: `rms-${received.length}` }));
-      else if (mode === 'fail') res.writeHead(500, { 'Content-Type': 'text/plain' }).end('database unavailable');
-      else if (mode === 'never') res.writeHead(422, { 'Content-Type': 'application/json' }).end('{"error":"site unknown"}');
-      else if (mode === 'busy') res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '600' }).end('slow down');
-      else if (mode === 'hold') void held.then(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('taken'));
-      // 'hang': never answers; the provider's timeout has to end the attempt.
-    });
+  receiver = await startRecordSystem(() => {
+    switch (mode) {
+      case 'ok':
+        return { status: 200, contentType: 'application/json', body: JSON.stringify({ accepted: true, id: `rms-${received.length}` }) };
+      case 'fail':
+        return { status: 500, body: 'database unavailable' };
+      case 'never':
+        return { status: 422, contentType: 'application/json', body: '{"error":"site unknown"}' };
+      case 'busy':
+        return { status: 429, headers: { 'Retry-After': '600' }, body: 'slow down' };
+      case 'hold':
+        return held.then(() => ({ status: 200, body: 'taken' }));
+      case 'hang':
+        // Never answers; the provider's timeout has to end the attempt.
+        return new Promise<Reply>(() => undefined);
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/contacts`;
+  received = receiver.received;
+  endpoint = `${receiver.origin}/contacts`;
 
   h = await createHarness({ RMS_RETRY_SCHEDULE: '60,300' });
   h.clock.set(T0);
@@ -119,14 +121,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await settleDeliveries();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await receiver.close();
   await h.close();
 });
 
 beforeEach(async () => {
   mode = 'ok';
-  received = [];
+  received.splice(0);
   h.clock.set(T0);
   await setProvider({ endpointUrl: endpoint, timeoutMs: 10_000, isActive: true });
 });

@@ -4,8 +4,6 @@
  * signing secret and a FHIR bearer token are write-only: this suite sends them and then looks
  * for them in every API answer, the audit trail, the server's log lines and the stored rows.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
@@ -13,6 +11,7 @@ import { engagements, rmsProviders } from '../../server/db/schema';
 import { RMS_PROVIDER_MESSAGES } from '@core/model/rmsProvider';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { captureOutput } from '../support/captureOutput';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 
 const T0 = new Date('2031-02-03T04:05:06.000Z');
 const SECRET = newWebhookSecret();
@@ -23,10 +22,10 @@ const MARKS = [SECRET, SECRET.slice(6), ROTATED, ROTATED.slice(6), BEARER];
 let h: Harness;
 let superToken: string;
 let adminToken: string;
-let receiver: http.Server;
+let receiver: RecordSystemReceiver;
 let endpoint: string;
 let status = 200;
-const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+const received = () => receiver.received;
 let output: ReturnType<typeof captureOutput>;
 /** Every API answer this suite saw, to look for the secrets in. */
 let answers = '';
@@ -42,16 +41,8 @@ const provider = (attributes: Record<string, unknown>) => ({ data: { type: 'rms-
 const pointers = (body: { errors: { source?: { pointer?: string } }[] }) => body.errors.map((e) => e.source?.pointer);
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ seen: status === 200 }));
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/referrals`;
+  receiver = await startRecordSystem(() => ({ status, contentType: 'application/json', body: JSON.stringify({ seen: status === 200 }) }));
+  endpoint = `${receiver.origin}/referrals`;
   output = captureOutput();
   h = await createHarness({ LOG_LEVEL: 'debug' });
   h.clock.set(T0);
@@ -62,8 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   output?.restore();
-  receiver.closeAllConnections();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver.close();
   await h.close();
 });
 
@@ -115,7 +105,7 @@ describe('record-system providers', () => {
     const ok = await call('POST', `/api/rms-providers/${id}/test`);
     expect(ok.status).toBe(201);
     expect(ok.body.data).toMatchObject({ type: 'rms-provider-tests', attributes: { succeeded: true, status: 200, responseMessage: 'HTTP 200 OK', responseBody: '{"seen":true}' } });
-    const hook = received.at(-1)!;
+    const hook = received().at(-1)!;
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
     expect(JSON.parse(hook.body)).toMatchObject({ type: 'referral.test', data: { test: true, referralId: ok.body.data.id, engagement: { name: 'TEST: connection check' } } });
 
@@ -130,7 +120,7 @@ describe('record-system providers', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes).toMatchObject({ hasSecret: true, timeoutMs: 20_000 });
     await call('POST', `/api/rms-providers/${id}/test`);
-    const hook = received.at(-1)!;
+    const hook = received().at(-1)!;
     expect(await verifyStandardWebhook(ROTATED, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(false);
     // Removing the secret of a webhook provider would leave its pushes unsigned.
