@@ -32,6 +32,7 @@ import {
 /** Where /demo/ finds its channel: `{"mediaChannelId":1,"screenerId":1}`. */
 export const DEMO_CHANNEL_SETTING = 'demo_channel';
 export const DEMO_SURVEY_IDENTITY = 'demo-heart-health';
+export const DEMO_ENGAGEMENT = 'DEMO-HEART';
 
 const opt = (value: string, label: string, es: string, extra: Record<string, unknown> = {}) => ({
   label,
@@ -178,7 +179,7 @@ export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ med
 
   const [engagement] = await db
     .insert(engagements)
-    .values({ name: 'Healthy Heart Study', identification: 'DEMO-HEART', sponsorId, description: 'A demo study of a new blood pressure treatment.', radius: 25, phase: 'III' })
+    .values({ name: 'Healthy Heart Study', identification: DEMO_ENGAGEMENT, sponsorId, description: 'A demo study of a new blood pressure treatment.', radius: 25, phase: 'III' })
     .returning({ id: engagements.id });
   const engagementId = engagement!.id;
 

@@ -9,28 +9,25 @@
  *
  * One server (its own, with the demo data, so the figures are this file's alone) and one browser.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { launchBrowser } from './browser';
-import { freePort, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
-import { axeViolations as axeIn, newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import type { RunningServer } from './server';
+import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
+import { axeViolations as axeIn, newParticipant, snippet, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
-import { demoChannel, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
+import { DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
 import { pickSurvey } from './surveyPicker';
 import {
-  engagements,
-  mediaChannels,
   oFormContainerEntries,
   oFormContainers,
   oFormFields,
   oFormPageMetrics,
   oForms,
   oFormSubmissions,
-  rmsProviders,
   screenerMessages,
 } from '../../server/db/schema';
 
@@ -39,76 +36,51 @@ const PROVIDER_NAME = 'E2E partner webhook';
 const XSS_MESSAGE = '<p>Not a match today.</p><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 const DRAFT_TITLE = 'Draft question for the preview?';
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 let server: RunningServer;
 let browser: Browser;
 let partner: PartnerSite;
-let webhook: http.Server;
+let demo: DemoOnPartner;
+let receiver: RecordSystemReceiver;
 let partnerUrl: string;
 let channelId = '';
 let screenerId = '';
 let draftFormId = 0;
-const received: Received[] = [];
 let token = '';
 let api: ReturnType<typeof apiCaller>;
-
-const listen = (srv: http.Server, port: number) => new Promise<void>((resolve) => srv.listen(port, '127.0.0.1', resolve));
-const close = (srv: http.Server | undefined) => new Promise<void>((resolve) => (srv?.listening ? srv.close(() => resolve()) : resolve()));
+const received = () => receiver.received;
 
 beforeAll(async () => {
-  const webhookPort = await freePort();
-  webhook = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
-    });
+  receiver = await startRecordSystem();
+  demo = await startDemoOnPartner({
+    env: { RMS_RETRY_SCHEDULE: 'none' },
+    async prepare(db, ids) {
+      await sendDemoReferralsTo(db, { name: PROVIDER_NAME, endpointUrl: `${receiver.origin}/hook`, signingSecret: WEBHOOK_SECRET });
+      await db
+        .update(screenerMessages)
+        .set({ contactFormMessage: XSS_MESSAGE })
+        .where(and(eq(screenerMessages.screenerId, ids.screenerId), eq(screenerMessages.outcome, 'notQualified')));
+      // An unapproved second version of the demo survey, for the preview.
+      const [approved] = await db.select().from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
+      const [draft] = await db
+        .insert(oForms)
+        .values({ identity: DEMO_SURVEY_IDENTITY, version: 2, title: 'Healthy Heart questionnaire (draft)', isApproved: false, engagementId: approved!.engagementId, sponsorId: approved!.sponsorId, containerCount: 1 })
+        .returning({ id: oForms.id });
+      draftFormId = draft!.id;
+      const [container] = await db.insert(oFormContainers).values({ identity: 'draft-page', oFormId: draftFormId, title: 'Draft page', displayOrder: 1 }).returning({ id: oFormContainers.id });
+      await db.insert(oFormFields).values({
+        identity: 'draft-question',
+        containerId: container!.id,
+        title: DRAFT_TITLE,
+        type: 'yes_no',
+        displayOrder: 1,
+        configuration: { required: true, helperText: null, translations: {}, options: [] },
+      });
+    },
   });
-  await listen(webhook, webhookPort);
-
-  const dataDir = tempDataDir();
-  await prepareDataDir(dataDir, async (db) => {
-    const demo = await demoChannel(db);
-    if (!demo) throw new Error('no demo channel');
-    channelId = String(demo.mediaChannelId);
-    screenerId = String(demo.screenerId);
-    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
-    const [provider] = await db
-      .insert(rmsProviders)
-      .values({ name: PROVIDER_NAME, kind: 'webhook', endpointUrl: `http://127.0.0.1:${webhookPort}/hook`, signingSecret: WEBHOOK_SECRET })
-      .returning({ id: rmsProviders.id });
-    await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.identification, 'DEMO-HEART'));
-    await db
-      .update(screenerMessages)
-      .set({ contactFormMessage: XSS_MESSAGE })
-      .where(and(eq(screenerMessages.screenerId, demo.screenerId), eq(screenerMessages.outcome, 'notQualified')));
-    // An unapproved second version of the demo survey, for the preview.
-    const [approved] = await db.select().from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
-    const [draft] = await db
-      .insert(oForms)
-      .values({ identity: DEMO_SURVEY_IDENTITY, version: 2, title: 'Healthy Heart questionnaire (draft)', isApproved: false, engagementId: approved!.engagementId, sponsorId: approved!.sponsorId, containerCount: 1 })
-      .returning({ id: oForms.id });
-    draftFormId = draft!.id;
-    const [container] = await db.insert(oFormContainers).values({ identity: 'draft-page', oFormId: draftFormId, title: 'Draft page', displayOrder: 1 }).returning({ id: oFormContainers.id });
-    await db.insert(oFormFields).values({
-      identity: 'draft-question',
-      containerId: container!.id,
-      title: DRAFT_TITLE,
-      type: 'yes_no',
-      displayOrder: 1,
-      configuration: { required: true, helperText: null, translations: {}, options: [] },
-    });
-  });
-  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), RMS_RETRY_SCHEDULE: 'none' } });
+  ({ server, partner, channelId, screenerId } = demo);
   token = await adminToken(server.url);
   api = apiCaller(server.url, () => token);
 
-  partner = await startPartnerSite(server.url);
   partner.asset('/hostile.css', 'text/css', '* { all: unset } button { display: none } input { display: none }');
   partnerUrl = partner.page(
     '/',
@@ -124,10 +96,8 @@ ${snippet(server.url, channelId, screenerId)}
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await partner?.close();
-  await close(webhook);
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await demo?.stop();
+  await receiver?.close();
 });
 
 const W = '[data-trial-widget]';
@@ -230,8 +200,8 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     await context.close();
 
     // The record system's webhook: the contact, signed.
-    await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
-    const hook = received.at(-1)!;
+    await expect.poll(() => received().length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const hook = received().at(-1)!;
     const { type, data: payload } = JSON.parse(hook.body) as {
       type: string;
       data: { contactId: number; attribution: { mediaChannelId: number }; values: Record<string, string>; site: { name: string } | null };
@@ -377,7 +347,7 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     expect(problems).toEqual([]);
     await context.close();
     expect(delta(before, await figures())).toEqual({ views: 1, submissionsStarted: 1, submissionsQualified: 1, submissionsCompleted: 1 });
-    await expect.poll(() => received.some((r) => r.body.includes('kay@example.com')), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => received().some((r) => r.body.includes('kay@example.com')), { timeout: 15_000 }).toBe(true);
   });
 
   it('shows a screener message with stored script on an outcome screen without running any of it', async () => {

@@ -4,20 +4,19 @@
  * seen from partner pages are listed for staff on the channel. One server (its own, with the
  * demo data) and one browser.
  */
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
-import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import type { RunningServer } from './server';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
-import { demoChannel } from '../../server/db/demo';
 import { mediaChannels } from '../../server/db/schema';
 
 let server: RunningServer;
 let browser: Browser;
 let partner: PartnerSite;
+let demo: DemoOnPartner;
 let elsewhere: PartnerSite;
 let channelId = '';
 let screenerId = '';
@@ -25,33 +24,26 @@ let inactiveId = '';
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
-  const dataDir = tempDataDir();
-  await prepareDataDir(dataDir, async (db) => {
-    const demo = await demoChannel(db);
-    if (!demo) throw new Error('no demo channel');
-    channelId = String(demo.mediaChannelId);
-    screenerId = String(demo.screenerId);
-    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
-    const [off] = await db
-      .insert(mediaChannels)
-      .values({ title: 'Switched off', domain: PARTNER_HOST, screenerId: demo.screenerId, channelType: 'Partner Website', isActive: false })
-      .returning({ id: mediaChannels.id });
-    inactiveId = String(off!.id);
+  demo = await startDemoOnPartner({
+    async prepare(db, ids) {
+      const [off] = await db
+        .insert(mediaChannels)
+        .values({ title: 'Switched off', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', isActive: false })
+        .returning({ id: mediaChannels.id });
+      inactiveId = String(off!.id);
+    },
   });
-  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
+  ({ server, partner, channelId, screenerId } = demo);
   const token = await adminToken(server.url);
   api = apiCaller(server.url, () => token);
-  partner = await startPartnerSite(server.url);
   elsewhere = await startPartnerSite(server.url, 'elsewhere.localhost');
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await partner?.close();
   await elsewhere?.close();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 const W = '[data-trial-widget]';

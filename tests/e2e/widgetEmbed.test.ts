@@ -3,45 +3,33 @@
  * host's CSS cannot reach its look; a view counts once the widget is seen. One server (its own, with the demo data, so the channel's
  * figures are this file's alone) and one browser; checks are grouped into few page loads.
  */
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
-import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
-import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import type { RunningServer } from './server';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, snippet, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
-import { demoChannel } from '../../server/db/demo';
-import { mediaChannels } from '../../server/db/schema';
 
 let server: RunningServer;
 let browser: Browser;
 let partner: PartnerSite;
+let demo: DemoOnPartner;
 let channelId = '';
 let screenerId = '';
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
-  const dataDir = tempDataDir();
-  await prepareDataDir(dataDir, async (db) => {
-    const demo = await demoChannel(db);
-    if (!demo) throw new Error('no demo channel');
-    channelId = String(demo.mediaChannelId);
-    screenerId = String(demo.screenerId);
-    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
-  });
-  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
+  demo = await startDemoOnPartner();
+  ({ server, partner, channelId, screenerId } = demo);
   const token = await adminToken(server.url);
   api = apiCaller(server.url, () => token);
-  partner = await startPartnerSite(server.url);
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await partner?.close();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 const W = '[data-trial-widget]';

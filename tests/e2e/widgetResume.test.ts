@@ -7,19 +7,18 @@
  * it again, unless the channel allows retakes (a window of 0): then a reload or another tab
  * starts a fresh survey. One server (its own, with the demo data) and one browser.
  */
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
-import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
-import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
-import { demoChannel } from '../../server/db/demo';
+import type { RunningServer } from './server';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, PARTNER_HOST, snippet, type PartnerSite } from './partnerSite';
 import { mediaChannels } from '../../server/db/schema';
 
 let server: RunningServer;
 let browser: Browser;
 let partner: PartnerSite;
+let demo: DemoOnPartner;
 let channelId = '';
 let screenerId = '';
 let oneUrl = '';
@@ -28,22 +27,17 @@ let retakesUrl = '';
 let retakesChannelId = '';
 
 beforeAll(async () => {
-  const dataDir = tempDataDir();
-  await prepareDataDir(dataDir, async (db) => {
-    const demo = await demoChannel(db);
-    if (!demo) throw new Error('no demo channel');
-    channelId = String(demo.mediaChannelId);
-    screenerId = String(demo.screenerId);
-    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, demo.mediaChannelId));
-    // A testing channel: the same screener, retakes allowed.
-    const [testing] = await db
-      .insert(mediaChannels)
-      .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: demo.screenerId, channelType: 'Partner Website', retakeWindowDays: 0 })
-      .returning({ id: mediaChannels.id });
-    retakesChannelId = String(testing!.id);
+  demo = await startDemoOnPartner({
+    async prepare(db, ids) {
+      // A testing channel: the same screener, retakes allowed.
+      const [testing] = await db
+        .insert(mediaChannels)
+        .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', retakeWindowDays: 0 })
+        .returning({ id: mediaChannels.id });
+      retakesChannelId = String(testing!.id);
+    },
   });
-  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir') } });
-  partner = await startPartnerSite(server.url);
+  ({ server, partner, channelId, screenerId } = demo);
   const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>${body}</body></html>`;
   oneUrl = partner.page('/one', html(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`));
   twoUrl = partner.page(
@@ -56,9 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await partner?.close();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 const W = '[data-trial-widget]';

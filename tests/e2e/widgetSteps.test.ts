@@ -9,69 +9,44 @@
  * Steps are found by what they hold (option values, input kinds), not by their wording, so the
  * same walk serves both languages.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
-import { freePort, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
-import { axeViolations as axeIn, newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
+import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
 import { signInAsAdmin } from './admin-session';
 import { newWebhookSecret } from '../support/standardWebhooks';
-import { demoChannel } from '../../server/db/demo';
-import { engagements, mediaChannels, rmsProviders } from '../../server/db/schema';
+import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
+import { mediaChannels } from '../../server/db/schema';
 
 const PROVIDER_NAME = 'E2E steps webhook';
 const W = '[data-trial-widget]';
 const CAMPAIGN = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autumn-drive' };
 const REFERRER = 'partner-issue-42';
 
-let server: RunningServer;
+let demo: DemoOnPartner;
 let browser: Browser;
-let partner: PartnerSite;
-let webhook: http.Server;
-let channelId = '';
-let screenerId = '';
-const pushes: { data: { values: Record<string, string>; attribution: { utm: Record<string, string>; hiddenFields: Record<string, string> } } }[] = [];
+let receiver: RecordSystemReceiver;
+type Push = { data: { values: Record<string, string>; attribution: { utm: Record<string, string>; hiddenFields: Record<string, string> } } };
+const pushes = (): Push[] => receiver.received.map((r) => JSON.parse(r.body) as Push);
 
 beforeAll(async () => {
-  const webhookPort = await freePort();
-  webhook = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      pushes.push(JSON.parse(body));
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
-    });
+  receiver = await startRecordSystem();
+  demo = await startDemoOnPartner({
+    env: { RMS_RETRY_SCHEDULE: 'none' },
+    async prepare(db, ids) {
+      await db.update(mediaChannels).set({ hiddenFields: [{ name: 'referrer', maxLength: 40 }] }).where(eq(mediaChannels.id, ids.mediaChannelId));
+      await sendDemoReferralsTo(db, { name: PROVIDER_NAME, endpointUrl: `${receiver.origin}/hook`, signingSecret: newWebhookSecret() });
+    },
   });
-  await new Promise<void>((resolve) => webhook.listen(webhookPort, '127.0.0.1', resolve));
-
-  const dataDir = tempDataDir();
-  await prepareDataDir(dataDir, async (db) => {
-    const demo = await demoChannel(db);
-    if (!demo) throw new Error('no demo channel');
-    channelId = String(demo.mediaChannelId);
-    screenerId = String(demo.screenerId);
-    await db
-      .update(mediaChannels)
-      .set({ domain: PARTNER_HOST, hiddenFields: [{ name: 'referrer', maxLength: 40 }] })
-      .where(eq(mediaChannels.id, demo.mediaChannelId));
-    const [provider] = await db
-      .insert(rmsProviders)
-      .values({ name: PROVIDER_NAME, kind: 'webhook', endpointUrl: `http://127.0.0.1:${webhookPort}/hook`, signingSecret: newWebhookSecret() })
-      .returning({ id: rmsProviders.id });
-    await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.identification, 'DEMO-HEART'));
-  });
-  server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), RMS_RETRY_SCHEDULE: 'none' } });
-  partner = await startPartnerSite(server.url);
-  partner.page(
+  demo.partner.page(
     '/',
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
 <body><main><h1>Healthy living magazine</h1>
 <div data-trial-widget></div>
-${snippet(server.url, channelId, screenerId, `data-field-referrer="${REFERRER}" data-field-undeclared="dropped"`)}
+${snippet(demo.server.url, demo.channelId, demo.screenerId, `data-field-referrer="${REFERRER}" data-field-undeclared="dropped"`)}
 </main></body></html>`,
   );
   browser = await launchBrowser();
@@ -79,10 +54,8 @@ ${snippet(server.url, channelId, screenerId, `data-field-referrer="${REFERRER}" 
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await partner?.close();
-  await new Promise<void>((resolve) => (webhook?.listening ? webhook.close(() => resolve()) : resolve()));
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await demo?.stop();
+  await receiver?.close();
 });
 
 const WAIT = { timeout: 20_000 };
@@ -93,7 +66,7 @@ const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
 async function walk(page: Page, email: string, phone: string): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   const check = async (step: string) => {
-    found[step] = await axeIn(page, partner.url, W);
+    found[step] = await axeIn(page, demo.partner.url, W);
   };
   await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
   await check('first page');
@@ -148,7 +121,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
   for (const run of RUNS) {
     it(`${run.locale} at ${run.width} px: no serious or critical axe violation at any step; the campaign and the hidden field reach the push`, async () => {
       const { context, page, problems } = await newParticipant(browser, { locale: run.locale, viewport: { width: run.width, height: 800 } });
-      await page.goto(`${partner.url}/?${new URLSearchParams({ ...CAMPAIGN, email: 'never-stored@example.com' })}`);
+      await page.goto(`${demo.partner.url}/?${new URLSearchParams({ ...CAMPAIGN, email: 'never-stored@example.com' })}`);
       const language = run.locale.slice(0, 2);
       // The widget shows the language asked for (Spanish has its own text for the first question).
       await expect.poll(() => page.locator(`${W} .tw-card`).first().getAttribute('lang'), WAIT).toMatch(new RegExp(`^${language}\\b`));
@@ -162,8 +135,8 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       expect(problems.filter((p) => !/^HTTP 422 /.test(p))).toEqual([]);
       await context.close();
 
-      await expect.poll(() => pushes.find((p) => p.data.values.email === email), { timeout: 15_000 }).toBeTruthy();
-      const push = pushes.find((p) => p.data.values.email === email)!;
+      await expect.poll(() => pushes().find((p) => p.data.values.email === email), { timeout: 15_000 }).toBeTruthy();
+      const push = pushes().find((p) => p.data.values.email === email)!;
       expect(push.data.attribution.utm).toEqual(CAMPAIGN);
       // Only the field the channel declares; the page's e-mail parameter is not attribution and is not kept.
       expect(push.data.attribution.hiddenFields).toEqual({ referrer: REFERRER });
@@ -173,8 +146,8 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
 
   it("shows each contact's campaign and hidden field to staff on the RMS audits screen", async () => {
     const admin = await browser.newPage();
-    await signInAsAdmin(admin, server.url);
-    await admin.goto(`${server.url}/rms-audits`);
+    await signInAsAdmin(admin, demo.server.url);
+    await admin.goto(`${demo.server.url}/rms-audits`);
     // This file's pushes are the rows of its record system; the demo data has others.
     const rows = admin.locator('tbody tr', { hasText: PROVIDER_NAME });
     await rows.first().waitFor(WAIT);

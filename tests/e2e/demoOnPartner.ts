@@ -1,0 +1,64 @@
+/**
+ * The demo survey embedded on a partner's website, as the widget's browser tests start it: the
+ * real server on its own data folder (migrated, seeded with the demo), the demo channel's domain
+ * set to the partner's host, and the partner's site on another origin under a strict CSP.
+ * `prepare` writes what a test needs beyond the demo (more channels, a record system) before
+ * the server starts.
+ */
+import fs from 'node:fs';
+import { inject } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { PARTNER_HOST, startPartnerSite, type PartnerSite } from './partnerSite';
+import { demoChannel, DEMO_ENGAGEMENT } from '../../server/db/demo';
+import { engagements, mediaChannels, rmsProviders } from '../../server/db/schema';
+import type { Db } from '../../server/db/open';
+
+export interface DemoIds {
+  mediaChannelId: number;
+  screenerId: number;
+}
+
+export interface DemoOnPartner {
+  server: RunningServer;
+  partner: PartnerSite;
+  /** The demo channel's and screener's ids, as the snippet's attributes carry them. */
+  channelId: string;
+  screenerId: string;
+  stop(): Promise<void>;
+}
+
+export async function startDemoOnPartner(
+  options: { env?: Record<string, string>; prepare?: (db: Db, demo: DemoIds) => Promise<void> } = {},
+): Promise<DemoOnPartner> {
+  const dataDir = tempDataDir();
+  const found: { demo?: DemoIds } = {};
+  await prepareDataDir(dataDir, async (db) => {
+    const ids = await demoChannel(db);
+    if (!ids) throw new Error('the demo data has no channel');
+    await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, ids.mediaChannelId));
+    await options.prepare?.(db, ids);
+    found.demo = ids;
+  });
+  const { demo } = found;
+  if (!demo) throw new Error('the demo data has no channel');
+  const server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), ...options.env } });
+  const partner = await startPartnerSite(server.url);
+  return {
+    server,
+    partner,
+    channelId: String(demo.mediaChannelId),
+    screenerId: String(demo.screenerId),
+    async stop() {
+      await partner.close();
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Makes `endpointUrl` the demo engagement's record system (a webhook signed with `signingSecret`). */
+export async function sendDemoReferralsTo(db: Db, provider: { name: string; endpointUrl: string; signingSecret: string }): Promise<void> {
+  const [row] = await db.insert(rmsProviders).values({ kind: 'webhook', ...provider }).returning({ id: rmsProviders.id });
+  await db.update(engagements).set({ rmsProviderId: row!.id }).where(eq(engagements.identification, DEMO_ENGAGEMENT));
+}
