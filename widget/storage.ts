@@ -37,6 +37,20 @@ export interface RunStoreOptions {
   storage?: Storage | null;
 }
 
+/**
+ * What storage holds was written by another version of the widget, or by the page itself: a
+ * run is resumed only from what has a snapshot's shape (the runner checks the rest with the server).
+ */
+const isSnapshot = (s: unknown): s is RunnerSnapshot =>
+  typeof s === 'object' &&
+  s !== null &&
+  'identity' in s &&
+  typeof s.identity === 'string' &&
+  'history' in s &&
+  Array.isArray(s.history) &&
+  'step' in s &&
+  typeof s.step === 'string';
+
 /** The keys held by the widgets mounted on this page. */
 const held: Record<string, true> = {};
 
@@ -60,8 +74,8 @@ export function runStore(options: RunStoreOptions): RunStore {
     read() {
       try {
         const raw = local?.getItem(key) ?? session?.getItem(key);
-        const s = raw ? (JSON.parse(raw) as RunnerSnapshot) : null;
-        return s && typeof s.identity === 'string' && Array.isArray(s.history) && typeof s.step === 'string' ? s : null;
+        const s: unknown = raw ? JSON.parse(raw) : null;
+        return isSnapshot(s) ? s : null;
       } catch {
         return null;
       }

@@ -588,6 +588,18 @@ describe('resuming after a reload', () => {
     expect(($(again, 'input') as HTMLInputElement).value).toBe('kept');
     expect(second.calls).not.toContain('createSubmission');
   });
+
+  it('starts afresh when what is stored under its key is not a run (another script, an older widget)', async () => {
+    for (const stored of ['not json', 'null', '"a run"', '[]', '{"identity":"S","history":"p1","step":"page"}', '{"history":[],"step":"page"}']) {
+      const storage = { getItem: () => stored, setItem: () => undefined, removeItem: () => undefined } as unknown as Storage;
+      const run = fake();
+      const root = start(run.transport, { storage });
+      await until(root, (r) => heading(r) === 'About you');
+      expect($$(root, '.tw-back'), stored).toEqual([]);
+      expect(run.calls, stored).toEqual(['loadSurvey', 'firstPage']);
+      mounted.splice(0).forEach((w) => w.unmount());
+    }
+  });
 });
 
 describe('the stored run, one per mount', () => {
