@@ -33,8 +33,14 @@ export const FUNNEL_STAGE_LABELS: Record<FunnelStage, string> = {
   randomized: 'Randomized',
 };
 
-export const FUNNEL_GROUPINGS = ['none', 'mediaChannel', 'source', 'campaign', 'site', 'engagement', 'language', 'day', 'week'] as const;
+export const FUNNEL_GROUPINGS = ['none', 'mediaChannel', 'source', 'campaign', 'site', 'engagement', 'language', 'day', 'week', 'hiddenField'] as const;
 export type FunnelGrouping = (typeof FUNNEL_GROUPINGS)[number];
+
+/**
+ * A grouping as asked: `hiddenField` also names the field (a media channel's declared hidden
+ * field, core/model/mediaChannel.ts), sent as its own query parameter `hiddenField`.
+ */
+export type FunnelGroupBy = { groupBy: Exclude<FunnelGrouping, 'hiddenField'> } | { groupBy: 'hiddenField'; hiddenField: string };
 
 export const FUNNEL_GROUPING_LABELS: Record<FunnelGrouping, string> = {
   none: 'No grouping',
@@ -46,6 +52,7 @@ export const FUNNEL_GROUPING_LABELS: Record<FunnelGrouping, string> = {
   language: 'Language',
   day: 'Day',
   week: 'Week',
+  hiddenField: 'Hidden field',
 };
 
 export const FUNNEL_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'oFormIdentity', 'siteLocationId', 'from', 'to'] as const;

@@ -5,7 +5,7 @@
  * the views (views.ts) beside them.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '@core/model/funnel';
+import { FUNNEL_STAGES, type FunnelCounts, type FunnelGroupBy, type FunnelGrouping } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { uncountedDays } from './recount';
@@ -24,12 +24,11 @@ export interface FunnelFilters {
   to?: string;
 }
 
-export interface FunnelRequest {
+export type FunnelRequest = FunnelGroupBy & {
   filters: FunnelFilters;
-  groupBy: FunnelGrouping;
   /** The sponsors the asking user may see, or null for all. */
   sponsorScope: number[] | null;
-}
+};
 
 export interface FunnelGroupCounts {
   /** The group's key, or null (no grouping, or the rows without one). */
@@ -41,7 +40,13 @@ export interface FunnelGroupCounts {
  * The submissions', the views' and the daily rollup's key per grouping (null: the grouping does
  * not apply to views; no rollup key: the rollup does not keep it, and the submissions are read).
  */
-const GROUP_KEYS: Record<FunnelGrouping, { submission: SQL; view: SQL; rollup?: SQL }> = {
+interface GroupKeys {
+  submission: SQL;
+  view: SQL;
+  rollup?: SQL;
+}
+
+const GROUP_KEYS: Record<Exclude<FunnelGrouping, 'hiddenField'>, GroupKeys> = {
   none: { submission: sql`null::text`, view: sql`null::text`, rollup: sql`null::text` },
   mediaChannel: { submission: sql`s.media_channel_id::text`, view: sql`v.media_channel_id::text`, rollup: sql`r.media_channel_id::text` },
   source: { submission: sql`nullif(s.utm ->> 'utm_source', '')`, view: sql`v.utm_source` },
@@ -58,6 +63,20 @@ const GROUP_KEYS: Record<FunnelGrouping, { submission: SQL; view: SQL; rollup?: 
 };
 
 /**
+ * The keys of the request's grouping. A hidden field's value is read from the submission
+ * (stored in clear, like its utm: partner and campaign identifiers, nothing about the person);
+ * views carry no hidden fields.
+ */
+const groupKeys = (grouping: FunnelGroupBy): GroupKeys =>
+  grouping.groupBy === 'hiddenField'
+    ? { submission: sql`nullif(s.hidden_fields ->> ${grouping.hiddenField}::text, '')`, view: sql`null::text` }
+    : GROUP_KEYS[grouping.groupBy];
+
+/** `column` is one of the sponsors the user may see (none: false). */
+const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
+  scope.length ? sql`${column} in (${sql.join(scope.map((id) => sql`${id}::int`), sql`, `)})` : sql`false`;
+
+/**
  * The conditions on the submissions (aliases of `submissionsFrom`), or on the daily rollup
  * (r: funnel_day_counts, f, e, mc) for the filters it keeps: not the site, which the rollup
  * does not split by (`usesRollup`).
@@ -66,7 +85,7 @@ function submissionConditions(request: FunnelRequest, source: 'submissions' | 'r
   const { filters: f, sponsorScope } = request;
   const rollup = source === 'rollup';
   const out: SQL[] = [rollup ? sql`true` : sql`s.started_at is not null`];
-  if (sponsorScope !== null) out.push(sponsorScope.length ? sql`e.sponsor_id in (${sql.join(sponsorScope.map((id) => sql`${id}::int`), sql`, `)})` : sql`false`);
+  if (sponsorScope !== null) out.push(inSponsors(sql`e.sponsor_id`, sponsorScope));
   if (f.sponsorId !== undefined) out.push(sql`e.sponsor_id = ${f.sponsorId}::int`);
   if (f.engagementId !== undefined) out.push(sql`f.engagement_id = ${f.engagementId}::int`);
   if (f.screenerId !== undefined) out.push(sql`mc.screener_id = ${f.screenerId}::int`);
@@ -83,7 +102,7 @@ function viewConditions(request: FunnelRequest): SQL[] | null {
   const { filters: f, sponsorScope } = request;
   if (f.siteLocationId !== undefined) return null;
   const out: SQL[] = [sql`true`];
-  if (sponsorScope !== null) out.push(sponsorScope.length ? sql`v.sponsor_id in (${sql.join(sponsorScope.map((id) => sql`${id}::int`), sql`, `)})` : sql`false`);
+  if (sponsorScope !== null) out.push(inSponsors(sql`v.sponsor_id`, sponsorScope));
   if (f.sponsorId !== undefined) out.push(sql`v.sponsor_id = ${f.sponsorId}::int`);
   if (f.engagementId !== undefined) out.push(sql`v.engagement_id = ${f.engagementId}::int`);
   if (f.screenerId !== undefined) out.push(sql`v.screener_id = ${f.screenerId}::int`);
@@ -97,11 +116,11 @@ function viewConditions(request: FunnelRequest): SQL[] | null {
 const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
 
 /** Whether the daily rollup holds what the request asks: its grouping and filters are by day, survey version, channel or what those belong to. */
-export const usesRollup = (request: FunnelRequest): boolean => GROUP_KEYS[request.groupBy].rollup !== undefined && request.filters.siteLocationId === undefined;
+export const usesRollup = (request: FunnelRequest): boolean => groupKeys(request).rollup !== undefined && request.filters.siteLocationId === undefined;
 
 /** The stage counts per group (groups with nothing counted are left out; `none` always answers one row). */
 export async function funnelCounts(db: Db, request: FunnelRequest): Promise<FunnelGroupCounts[]> {
-  const keys = GROUP_KEYS[request.groupBy];
+  const keys = groupKeys(request);
   // Each query answers counts per group; a group's counts are the sum over the queries.
   const submissions: Promise<unknown>[] = [];
   const direct = (extra: SQL[] = []) =>
@@ -160,4 +179,19 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
   if (viewed) for (const row of rowsOf(viewed)) countsOf(keyOf(row.group)).viewed += Number(row.viewed ?? 0);
   if (request.groupBy === 'none') countsOf(null);
   return [...groups].map(([group, counts]) => ({ group, counts }));
+}
+
+/**
+ * Whether a media channel the request covers declares the hidden field `name`: one of the user's
+ * sponsors' channels, within the request's sponsor, screener and channel filters.
+ */
+export async function declaresHiddenField(db: Db, request: Pick<FunnelRequest, 'filters' | 'sponsorScope'>, name: string): Promise<boolean> {
+  const { filters: f, sponsorScope } = request;
+  const where: SQL[] = [sql`mc.hidden_fields @> ${JSON.stringify([{ name }])}::jsonb`];
+  if (sponsorScope !== null) where.push(inSponsors(sql`sc.sponsor_id`, sponsorScope));
+  if (f.sponsorId !== undefined) where.push(sql`sc.sponsor_id = ${f.sponsorId}::int`);
+  if (f.screenerId !== undefined) where.push(sql`mc.screener_id = ${f.screenerId}::int`);
+  if (f.mediaChannelId !== undefined) where.push(sql`mc.id = ${f.mediaChannelId}::int`);
+  const found = await db.execute(sql`select 1 from media_channels mc join screeners sc on sc.id = mc.screener_id where ${sql.join(where, sql` and `)} limit 1`);
+  return rowsOf(found).length > 0;
 }

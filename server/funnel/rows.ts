@@ -19,6 +19,7 @@ const WITHOUT_KEY: Record<FunnelGrouping, string> = {
   language: 'No language',
   day: 'No day',
   week: 'No week',
+  hiddenField: 'No value',
 };
 
 const ids = (keys: readonly string[]) => keys.map(Number).filter((n) => Number.isInteger(n) && n > 0);

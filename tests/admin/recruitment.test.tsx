@@ -12,8 +12,13 @@ vi.setConfig({ testTimeout: 20_000 });
 const counts = (values: number[]): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s, i) => [s, values[i] ?? 0])) as FunnelCounts;
 const ALL = counts([200, 100, 50, 40, 30, 20, 10, 5, 2]);
 
-function funnelRows(groupBy: string | null) {
+function funnelRows(groupBy: string | null, hiddenField: string | null) {
   switch (groupBy) {
+    case 'hiddenField':
+      return [
+        { id: `${hiddenField}-1`, group: `${hiddenField}-1`, label: `${hiddenField}-1`, ...counts([0, 70, 35, 30, 20, 15, 8, 4, 2]) },
+        { id: '-', group: null, label: 'No value', ...counts([200, 30, 15, 10, 10, 5, 2, 1, 0]) },
+      ];
     case 'source':
       return [
         { id: 'newsletter', group: 'newsletter', label: 'newsletter', ...counts([120, 60, 30, 25, 20, 12, 6, 3, 1]) },
@@ -42,7 +47,7 @@ const handler: Handler = (request, url) => {
         headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="recruitment-funnel-2026-11-23.csv"' },
       });
     }
-    const doc = listDocument('funnel-rows', funnelRows(url.searchParams.get('groupBy')));
+    const doc = listDocument('funnel-rows', funnelRows(url.searchParams.get('groupBy'), url.searchParams.get('hiddenField')));
     return json({ ...doc, meta: { ...doc.meta, definitions: { started: 'Submissions whose participant answered at least one page.' } } });
   }
   if (path === 'sponsors') return json(listDocument('sponsors', [{ id: 7, name: 'Acme Pharma' }]));
@@ -141,6 +146,11 @@ describe('funnel URL state', () => {
     expect(writeFunnelQuery({ ...query, groupBy: 'site', trend: 'day' }).toString()).toBe('engagementId=3&from=2026-01-01&groupBy=site&trend=day');
     expect(recruitmentPath({ screenerId: '5' }, 'mediaChannel')).toBe('/recruitment?screenerId=5&groupBy=mediaChannel');
     expect(recruitmentPath({})).toBe('/recruitment');
+    // A hidden field's name goes with its grouping only, and only as a name a channel may declare.
+    expect(readFunnelQuery(new URLSearchParams('groupBy=hiddenField&hiddenField=partner'))).toEqual({ filters: {}, groupBy: 'hiddenField', hiddenField: 'partner', trend: 'week' });
+    expect(readFunnelQuery(new URLSearchParams('groupBy=hiddenField&hiddenField=Partner%20Ref')).hiddenField).toBeUndefined();
+    expect(readFunnelQuery(new URLSearchParams('groupBy=source&hiddenField=partner')).hiddenField).toBeUndefined();
+    expect(writeFunnelQuery({ filters: {}, groupBy: 'source', hiddenField: 'partner', trend: 'week' }).toString()).toBe('groupBy=source');
   });
 
   it('fills the periods of a trend and rounds its axis', () => {
@@ -203,5 +213,58 @@ describe('funnel panels', () => {
     };
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: failing });
     expect(await screen.findByText('Could not load the funnel.')).toBeTruthy();
+  });
+});
+
+describe('grouping by a hidden field', () => {
+  const declared = [
+    { ...channel, id: 9, title: 'Partner page', hiddenFields: [{ name: 'partner', maxLength: 20 }, { name: 'region', maxLength: 10 }] },
+    { ...channel, id: 10, title: 'Clinic page', hiddenFields: [{ name: 'clinic', maxLength: 20 }, { name: 'partner', maxLength: 40 }] },
+  ];
+  const withFields: Handler = (request, url) =>
+    url.pathname === '/api/media-channels' ? json(listDocument('media-channels', declared)) : handler(request, url);
+
+  it("offers the names the channels in the filters declare, keeps the chosen one in the URL and asks the server by it", async () => {
+    const path = '/recruitment?sponsorId=7&groupBy=hiddenField&hiddenField=partner';
+    const { server, location } = renderAdmin({ path, user: makeUser('User'), handler: withFields });
+    const table = await screen.findByRole('table', { name: 'Funnel breakdown' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    expect(within(table).getAllByRole('columnheader')[0]!.textContent).toBe('Hidden field partner');
+    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('partner-107035302015842');
+    await screen.findByRole('heading', { name: 'Breakdown by hidden field partner' });
+    expect(funnelRequests(server.requests)).toContainEqual({ sponsorId: '7', groupBy: 'hiddenField', hiddenField: 'partner' });
+    // The channels are asked within the sponsor; each name once, in order.
+    expect(server.requests.filter((r) => r.path === 'media-channels').map((r) => r.query.get('sponsorId'))).toContain('7');
+    const select = (await screen.findByLabelText('Hidden field')) as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toEqual(['', 'clinic', 'partner', 'region']));
+    expect(select.value).toBe('partner');
+
+    fireEvent.change(select, { target: { value: 'region' } });
+    await waitFor(() => expect(location()).toBe('/recruitment?sponsorId=7&groupBy=hiddenField&hiddenField=region'));
+    await waitFor(() => expect(funnelRequests(server.requests)).toContainEqual({ sponsorId: '7', groupBy: 'hiddenField', hiddenField: 'region' }));
+    await waitFor(() => expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/^region-1/));
+
+    // Another grouping drops the name; choosing the hidden field again waits for one.
+    fireEvent.change(screen.getByLabelText('Group by'), { target: { value: 'source' } });
+    await waitFor(() => expect(location()).toBe('/recruitment?sponsorId=7&groupBy=source'));
+    expect(screen.queryByLabelText('Hidden field')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Group by'), { target: { value: 'hiddenField' } });
+    await waitFor(() => expect(location()).toBe('/recruitment?sponsorId=7&groupBy=hiddenField'));
+    expect(await screen.findByText('Choose the hidden field to group by.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+    expect(funnelRequests(server.requests).filter((q) => q.groupBy === 'hiddenField' && !q.hiddenField)).toEqual([]);
+  });
+
+  it("narrows the names to the chosen channel's, and shows the server's refusal of a name", async () => {
+    const refusing: Handler = (request, url) => {
+      if (url.pathname === '/api/recruitment-funnel' && url.searchParams.get('hiddenField') === 'clinic') {
+        return json({ errors: [{ status: '400', title: 'Bad Request', detail: "No media channel in scope declares the hidden field 'clinic'.", source: { parameter: 'hiddenField' } }] }, 400);
+      }
+      return withFields(request, url);
+    };
+    renderAdmin({ path: '/recruitment?mediaChannelId=9&groupBy=hiddenField&hiddenField=clinic', user: makeUser('User'), handler: refusing });
+    expect(await screen.findByText("No media channel in scope declares the hidden field 'clinic'.")).toBeTruthy();
+    const select = (await screen.findByLabelText('Hidden field')) as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toEqual(['', 'partner', 'region']));
   });
 });

@@ -11,6 +11,9 @@
  *   day 3 (Tue 2031-05-13)  P4 and P5 complete with contacts at the site (facebook); P4 is
  *                           delivered, then screened and randomized through the callback
  * Sponsor B: P6 completes with a contact on day 2 (an engagement without a record system).
+ *
+ * Hidden fields: both channels declare `partner`, B's also `region`. P1 and P2 carry partner
+ * acme, P3 a value a spreadsheet would run (=cmd), P4 beta, P5 none; P6 acme and region north.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,7 +24,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { parseCsv } from '../support/csv';
-import { contacts, engagements, oFormSubmissions, rmsProviders } from '../../server/db/schema';
+import { contacts, engagements, mediaChannels, oFormSubmissions, rmsProviders } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/rows';
 import { settleDeliveries } from '../../server/rms/worker';
 import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../server/funnel/recount';
@@ -36,6 +39,7 @@ const DAY2 = '2031-05-07T15:00:00.000Z';
 const DAY3 = '2031-05-13T09:30:00.000Z';
 const NEWSLETTER = { utm_source: 'newsletter', utm_campaign: 'may-letter' };
 const FACEBOOK = { utm_source: 'facebook', utm_campaign: 'may-ads' };
+const FORMULA = '=cmd';
 
 let h: Harness;
 let a: ParticipantFixture;
@@ -64,8 +68,8 @@ async function qualification(submissionId: string, token: string) {
 }
 
 /** Qualified, the site found and chosen, the contact left; answers the contact's id once its delivery settled. */
-async function completeWithContact(f: ParticipantFixture, email: string, utm?: Utm): Promise<number> {
-  const { submissionId, token } = await runQualified(h, f, { utm });
+async function completeWithContact(f: ParticipantFixture, email: string, utm?: Utm, fields?: Record<string, string>): Promise<number> {
+  const { submissionId, token } = await runQualified(h, f, { utm, fields });
   await dated(submissionId);
   expect((await qualification(submissionId, token)).isQualified).toBe(true);
   const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=10001`, { headers: withToken(token) }));
@@ -86,13 +90,13 @@ async function script() {
   await view(a);
   // P1: answers page 1, leaves on page 2.
   await view(a, { utm: NEWSLETTER });
-  const p1 = await startSubmission(h, a, { utm: NEWSLETTER });
+  const p1 = await startSubmission(h, a, { utm: NEWSLETTER, fields: { partner: 'acme' } });
   await dated(p1.submissionId);
   const left = await answerPage(h, p1.token, p1.firstEntryId, { q_choice: 'yes' });
   expect(left.meta.nextContainerIdentity).toBe('p2');
   // P2: disqualified.
   await view(a, { utm: NEWSLETTER });
-  const p2 = await startSubmission(h, a, { utm: NEWSLETTER });
+  const p2 = await startSubmission(h, a, { utm: NEWSLETTER, fields: { partner: 'acme' } });
   await dated(p2.submissionId);
   const p2a = await answerPage(h, p2.token, p2.firstEntryId, { q_choice: 'no' });
   const p2b = await answerPage(h, p2.token, p2a.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
@@ -102,18 +106,18 @@ async function script() {
   h.clock.set(DAY2);
   // P3: Spanish, qualified, no site near.
   await view(a, { language: 'es', utm: NEWSLETTER });
-  const p3 = await runQualified(h, a, { language: 'es', mediaChannelUrl: 'https://partner.example/trial?utm_source=newsletter&utm_campaign=may-letter&email=x@example.com' });
+  const p3 = await runQualified(h, a, { language: 'es', fields: { partner: FORMULA }, mediaChannelUrl: 'https://partner.example/trial?utm_source=newsletter&utm_campaign=may-letter&email=x@example.com' });
   await dated(p3.submissionId);
   expect((await qualification(p3.submissionId, p3.token)).isQualified).toBe(true);
   const far = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${p3.submissionId}?zip=08540`, { headers: withToken(p3.token) }));
   expect(far.meta.outcome).toBe('noTrialSites');
   // P6, sponsor B.
   await view(b);
-  await completeWithContact(b, 'bea@example.com');
+  await completeWithContact(b, 'bea@example.com', undefined, { partner: 'acme', region: 'north' });
 
   h.clock.set(DAY3);
   await view(a, { utm: FACEBOOK });
-  const p4 = await completeWithContact(a, 'ada@example.com', FACEBOOK);
+  const p4 = await completeWithContact(a, 'ada@example.com', FACEBOOK, { partner: 'beta' });
   await view(a, { utm: FACEBOOK });
   await completeWithContact(a, 'ADA@example.com', FACEBOOK);
   const body = JSON.stringify({ contactId: p4, randomized: true });
@@ -136,6 +140,11 @@ beforeAll(async () => {
   b = await createParticipantFixture(h.db);
   const [provider] = await h.db.insert(rmsProviders).values({ name: 'Funnel webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 10_000 }).returning();
   await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, a.engagementIds[0]));
+  await h.db.update(mediaChannels).set({ hiddenFields: [{ name: 'partner', maxLength: 20 }] }).where(eq(mediaChannels.id, a.mediaChannelId));
+  await h.db
+    .update(mediaChannels)
+    .set({ hiddenFields: [{ name: 'partner', maxLength: 20 }, { name: 'region', maxLength: 20 }] })
+    .where(eq(mediaChannels.id, b.mediaChannelId));
   await h.createUser({ username: 'funnel-sponsor-a', password: 'funnel-sponsor-a', roles: ['User'], sponsorIds: [a.sponsorId] });
   await script();
   // Signed in at the script's last instant, where the clock stays.
@@ -217,6 +226,32 @@ describe('GET /api/recruitment-funnel', () => {
     expect(weeks[0]!.attributes.label).toBe('Week of 2031-05-05');
   });
 
+  it("groups by a hidden field's value from the submissions; views, which carry none, and runs without one go to the row without a value", async () => {
+    const { rows, meta } = await funnel(`sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`);
+    expect(meta).toMatchObject({ groupBy: 'hiddenField', hiddenField: 'partner' });
+    expect(rows.map((r) => r.attributes.label)).toEqual([FORMULA, 'acme', 'beta', 'No value']);
+    expect(byGroup(rows)).toEqual({
+      acme: [0, 2, 1, 0, 0, 0, 0, 0, 0],
+      [FORMULA]: [0, 1, 1, 1, 0, 0, 0, 0, 0],
+      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1],
+      null: [6, 1, 1, 1, 1, 1, 1, 0, 0],
+    });
+    // Every sponsor's channels: P6 joins acme; B's view goes without a value.
+    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner')).rows)).toMatchObject({
+      acme: [0, 3, 2, 1, 1, 1, 1, 0, 0],
+      null: [7, 1, 1, 1, 1, 1, 1, 0, 0],
+    });
+    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=region')).rows)).toEqual({
+      north: B_TOTAL.map((n, i) => (i === 0 ? 0 : n)),
+      null: [7, 5, 4, 3, 2, 2, 2, 1, 1],
+    });
+    // With the other filters, as any grouping.
+    expect(byGroup((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-13&groupBy=hiddenField&hiddenField=partner`)).rows)).toEqual({
+      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1],
+      null: [2, 1, 1, 1, 1, 1, 1, 0, 0],
+    });
+  });
+
   it('filters by engagement, screener, channel, survey, site and dates (inclusive)', async () => {
     expect(stages((await funnel(`engagementId=${a.engagementIds[0]}`)).rows[0])).toEqual(A_TOTAL);
     expect(stages((await funnel(`engagementId=${a.engagementIds[1]}`)).rows[0])).toEqual(NOTHING);
@@ -235,6 +270,11 @@ describe('GET /api/recruitment-funnel', () => {
     expect(stages((await funnel(`sponsorId=${b.sponsorId}`, scopedToken)).rows[0])).toEqual(NOTHING);
     expect(stages((await funnel(`mediaChannelId=${b.mediaChannelId}`, scopedToken)).rows[0])).toEqual(NOTHING);
     expect((await h.request('GET', '/api/recruitment-funnel')).status).toBe(401);
+    // A hidden field only another sponsor's channel declares is not theirs to group by.
+    const res = await h.request('GET', '/api/recruitment-funnel?groupBy=hiddenField&hiddenField=region', { token: scopedToken });
+    expect(res.status).toBe(400);
+    expect((await json(res)).errors[0]).toMatchObject({ source: { parameter: 'hiddenField' }, detail: "No media channel in scope declares the hidden field 'region'." });
+    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner', scopedToken)).rows)).toMatchObject({ acme: [0, 2, 1, 0, 0, 0, 0, 0, 0] });
   });
 
   it('refuses unknown filters, groupings and unreadable values with a 400 naming them', async () => {
@@ -246,6 +286,17 @@ describe('GET /api/recruitment-funnel', () => {
       ['from=2031-05-10&to=2031-05-01', 'from'],
       ['oFormIdentity=a%20b', 'oFormIdentity'],
       ['groupBy=day&groupBy=week', 'groupBy'],
+      // A hidden field's grouping without its name, with an empty or malformed one, a name with
+      // another grouping, or one no channel declares.
+      ['groupBy=hiddenField', 'hiddenField'],
+      ['groupBy=hiddenField&hiddenField=', 'hiddenField'],
+      ['groupBy=hiddenField&hiddenField=Partner%20Ref', 'hiddenField'],
+      ['groupBy=source&hiddenField=partner', 'hiddenField'],
+      ['hiddenField=partner', 'hiddenField'],
+      ['groupBy=hiddenField&hiddenField=nowhere', 'hiddenField'],
+      // Declared, but not by a channel within the filters.
+      [`mediaChannelId=${a.mediaChannelId}&groupBy=hiddenField&hiddenField=region`, 'hiddenField'],
+      [`sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=region`, 'hiddenField'],
     ] as const) {
       const res = await h.request('GET', `/api/recruitment-funnel?${query}`, { token: superToken });
       expect(res.status, query).toBe(400);
@@ -274,6 +325,15 @@ describe('GET /api/recruitment-funnel', () => {
       ['2031-05-06', '2031-05-06', '2031-05-06', '3', '2', '1', '0', '0', '0', '0', '0', '0'],
       ['2031-05-07', '2031-05-07', '2031-05-07', '1', '1', '1', '1', '0', '0', '0', '0', '0'],
       ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1'],
+    ]);
+    // A hidden field's values are the partner page's text: a formula is written as text.
+    const byField = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`, { token: superToken, headers: { Accept: 'text/csv' } });
+    expect(byField.status).toBe(200);
+    expect(parseCsv(await byField.text()).slice(1)).toEqual([
+      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0'],
+      ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0'],
+      ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1'],
+      ["'-", '', 'No value', '6', '1', '1', '1', '1', '1', '1', '0', '0'],
     ]);
   });
 });
@@ -350,6 +410,7 @@ describe('the daily rollup', () => {
     const withdrawn = [...A_TOTAL.slice(0, 7), 0, 0];
     expect(stages((await funnel(scoped)).rows[0])).toEqual(withdrawn);
     expect(sum((await funnel(`${scoped}&groupBy=source`)).rows)).toEqual(withdrawn);
+    expect(sum((await funnel(`${scoped}&groupBy=hiddenField&hiddenField=partner`)).rows)).toEqual(withdrawn);
     expect(await dirty()).toBe(0);
 
     await h.db.execute(sql`update referrals set is_screened = true, is_randomized = true where contact_id = ${screened[0]}`);

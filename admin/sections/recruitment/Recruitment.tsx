@@ -1,7 +1,8 @@
 /**
  * Recruitment: the funnel of the submissions any member of staff may see (the server applies
  * their sponsor scope), narrowed by the filters and broken down by the grouping, both kept in
- * the URL (admin/components/funnel/funnelQuery.ts) so reload and links keep them. A funnel chart
+ * the URL (admin/components/funnel/funnelQuery.ts) so reload and links keep them; grouped by a
+ * hidden field, a second select offers the names the media channels in the filters declare. A funnel chart
  * with the conversion between consecutive stages, a trend by day or week, the breakdown table
  * and its CSV as the server writes it (GET /api/recruitment-funnel with Accept: text/csv).
  */
@@ -97,6 +98,35 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
   ];
 }
 
+/** The hidden fields the media channels within the filters declare (the server refuses any other), by name. */
+function HiddenFieldSelect({ filters, value, onChange }: { filters: FunnelFilterValues; value: string; onChange: (name: string) => void }) {
+  const channels = useApi(mediaChannelsApi);
+  const { sponsorId, screenerId, mediaChannelId } = filters;
+  const names = useOptions(
+    async () => {
+      const { items } = await channels.list({ limit: 1000, ...(sponsorId ? { sponsorId } : {}), ...(screenerId ? { screenerId } : {}) });
+      const declared = items.filter((c) => !mediaChannelId || String(c.id) === mediaChannelId).flatMap((c) => c.hiddenFields.map((f) => f.name));
+      return [...new Set(declared)].sort().map((name) => ({ value: name, label: name }));
+    },
+    [channels, sponsorId, screenerId, mediaChannelId],
+    'Could not load the hidden fields.',
+  );
+  const none = !names.loading && !names.error && names.options.length === 0;
+  return (
+    <Select
+      label="Hidden field"
+      name="hiddenField"
+      value={value}
+      options={names.options}
+      emptyLabel="Choose a field"
+      loading={names.loading}
+      error={names.error ?? undefined}
+      hint={none ? 'No media channel in these filters declares a hidden field.' : undefined}
+      onChange={onChange}
+    />
+  );
+}
+
 function Failure({ error, what }: { error: unknown; what: string }) {
   return (
     <p className="form-errors" role="alert">
@@ -116,7 +146,13 @@ export default function Recruitment() {
   const filterKey = JSON.stringify(query.filters);
   const total = useAsync(() => api.rows(funnelParams(query.filters, 'none')), [api, filterKey]);
   const trend = useAsync(() => api.rows(funnelParams(query.filters, query.trend)), [api, filterKey, query.trend]);
-  const breakdown = useAsync(() => api.rows(funnelParams(query.filters, query.groupBy)), [api, filterKey, query.groupBy]);
+  // Grouped by a hidden field, the breakdown waits for the field's name.
+  const fieldMissing = query.groupBy === 'hiddenField' && !query.hiddenField;
+  const breakdown = useAsync(
+    async () => (fieldMissing ? null : api.rows(funnelParams(query.filters, query.groupBy, query.hiddenField))),
+    [api, filterKey, query.groupBy, query.hiddenField],
+  );
+  const groupLabel = query.groupBy === 'hiddenField' && query.hiddenField ? `Hidden field ${query.hiddenField}` : FUNNEL_GROUPING_LABELS[query.groupBy];
   const definitions = total.data?.definitions ?? FUNNEL_DEFINITIONS;
 
   const setFilter = (name: string, value: string) => {
@@ -128,7 +164,7 @@ export default function Recruitment() {
   };
 
   const columns: Column<FunnelRow>[] = [
-    { id: 'label', header: query.groupBy === 'none' ? 'Scope' : FUNNEL_GROUPING_LABELS[query.groupBy], cell: (r) => r.label },
+    { id: 'label', header: query.groupBy === 'none' ? 'Scope' : groupLabel, cell: (r) => r.label },
     ...FUNNEL_STAGES.map((stage) => ({ id: stage, header: FUNNEL_STAGE_LABELS[stage], className: 'col-number', cell: (r: FunnelRow) => r[stage].toLocaleString('en-US') })),
   ];
 
@@ -150,6 +186,9 @@ export default function Recruitment() {
             options={FUNNEL_GROUPINGS.map((g) => ({ value: g, label: FUNNEL_GROUPING_LABELS[g] }))}
             onChange={(value) => update({ groupBy: value as FunnelGrouping })}
           />
+          {query.groupBy === 'hiddenField' && (
+            <HiddenFieldSelect filters={query.filters} value={query.hiddenField ?? ''} onChange={(name) => update({ hiddenField: name || undefined })} />
+          )}
           <Select
             label="Trend"
             name="trend"
@@ -199,12 +238,16 @@ export default function Recruitment() {
 
       <section className="panel" aria-labelledby="breakdown-title">
         <div className="panel-heading">
-          <h2 id="breakdown-title">Breakdown{query.groupBy === 'none' ? '' : ` by ${FUNNEL_GROUPING_LABELS[query.groupBy].toLowerCase()}`}</h2>
-          <div className="row-actions">
-            <DownloadCsvButton failed={EXPORT_FAILED} download={() => api.csv(funnelParams(query.filters, query.groupBy))} />
-          </div>
+          <h2 id="breakdown-title">Breakdown{query.groupBy === 'none' ? '' : ` by ${groupLabel.toLowerCase()}`}</h2>
+          {!fieldMissing && (
+            <div className="row-actions">
+              <DownloadCsvButton failed={EXPORT_FAILED} download={() => api.csv(funnelParams(query.filters, query.groupBy, query.hiddenField))} />
+            </div>
+          )}
         </div>
-        {breakdown.error ? (
+        {fieldMissing ? (
+          <p>Choose the hidden field to group by.</p>
+        ) : breakdown.error ? (
           <Failure error={breakdown.error} what="breakdown" />
         ) : (
           <DataTable
