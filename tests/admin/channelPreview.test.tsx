@@ -1,15 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { RunnerTransport } from '@core/oform/runner';
-import type { MediaChannel } from '@core/model/mediaChannel';
 import type { PageDocument, PageSavedMeta } from '@core/participant/responses';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+import { makeMediaChannel } from './fixtures';
 
-const channel = {
-  id: 12, title: 'Partner', domain: 'partner.example', screenerId: 5, screenerName: 'Heart', sponsorId: 7, sponsorName: 'Acme', channelType: 'Partner Website',
-  isActive: true, retakeWindowDays: 30, hiddenFields: [], views: 0, share: 0, submissionsStarted: 0, submissionsCompleted: 0, submissionsQualified: 0, possibleRetakes: 0,
-  created: '2024-05-01T10:00:00Z', modified: '2024-05-01T10:00:00Z',
-} satisfies Omit<MediaChannel, 'id'> & { id: number };
+const channel = makeMediaChannel(12, { title: 'Partner', domain: 'partner.example', screenerName: 'Heart', sponsorName: 'Acme' });
 const version = { id: 41, identity: 'heart', version: 2, title: 'Heart survey', isActive: true, isApproved: false, approvedAt: null, containerCount: 1 };
 // The participant routes' answers as the contract declares them: the preview checks every answer.
 const page: PageDocument = {

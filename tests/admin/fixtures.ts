@@ -1,3 +1,4 @@
+import type { MediaChannel } from '@core/model/mediaChannel';
 import type { Sponsor } from '@core/model/sponsor';
 
 export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Sponsor {
@@ -28,3 +29,29 @@ export const COUNTRIES = [
   { id: '1', name: 'Canada', isoCode: 'CA' },
   { id: '2', name: 'United States', isoCode: 'US' },
 ];
+
+/** A media channel as the API answers it: a partner website of screener 5 (sponsor 7), no figures yet. */
+export function makeMediaChannel(id: number, overrides: Partial<MediaChannel> = {}): MediaChannel {
+  return {
+    id: String(id),
+    title: 'Partner page',
+    domain: 'www.partner.example',
+    screenerId: 5,
+    screenerName: 'Heart screener',
+    sponsorId: 7,
+    sponsorName: 'Acme Pharma',
+    channelType: 'Partner Website',
+    isActive: true,
+    retakeWindowDays: 30,
+    hiddenFields: [],
+    views: 0,
+    share: 0,
+    submissionsStarted: 0,
+    submissionsCompleted: 0,
+    submissionsQualified: 0,
+    possibleRetakes: 0,
+    created: '2024-05-01T10:00:00Z',
+    modified: '2024-05-01T10:00:00Z',
+    ...overrides,
+  };
+}

@@ -135,7 +135,7 @@ export function listDocument(type: string, rows: readonly object[], total = rows
   };
 }
 
-export function resourceDocument(type: string, row: Record<string, unknown>) {
-  const { id, ...attributes } = row;
+export function resourceDocument(type: string, row: object) {
+  const { id, ...attributes } = row as { id?: unknown };
   return { data: { type, id: String(id), attributes } };
 }

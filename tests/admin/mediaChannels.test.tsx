@@ -4,28 +4,9 @@ import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
 import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { makeMediaChannel } from './fixtures';
 
-const channel = {
-  id: 9,
-  title: 'Partner page',
-  domain: 'www.partner.example',
-  screenerId: 5,
-  screenerName: 'Heart screener',
-  sponsorId: 7,
-  sponsorName: 'Acme Pharma',
-  channelType: 'Partner Website',
-  isActive: true,
-  retakeWindowDays: 30,
-  hiddenFields: [{ name: 'partner_ref', maxLength: 12 }],
-  views: 0,
-  share: 0,
-  submissionsStarted: 4,
-  submissionsCompleted: 0,
-  submissionsQualified: 0,
-  possibleRetakes: 1,
-  created: '2024-05-01T10:00:00Z',
-  modified: '2024-05-01T10:00:00Z',
-};
+const channel = makeMediaChannel(9, { hiddenFields: [{ name: 'partner_ref', maxLength: 12 }], submissionsStarted: 4, possibleRetakes: 1 });
 
 const served = [
   { id: 'intake', oFormIdentity: 'intake', title: 'Heart check', version: 2, isApproved: true, starts: true },

@@ -2,29 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
-import type { MediaChannel } from '@core/model/mediaChannel';
+import { makeMediaChannel } from './fixtures';
 
-const channel = {
-  id: 12,
-  title: 'Instagram post',
-  domain: 'instagram.com',
-  screenerId: 5,
-  screenerName: 'Heart screener',
-  sponsorId: 7,
-  sponsorName: 'Acme Pharma',
-  channelType: 'Social Media',
-  isActive: true,
-  retakeWindowDays: 30,
-  hiddenFields: [],
-  possibleRetakes: 0,
-  views: 0,
-  share: 3,
-  submissionsStarted: 0,
-  submissionsCompleted: 0,
-  submissionsQualified: 0,
-  created: '2024-05-01T10:00:00Z',
-  modified: '2024-05-01T10:00:00Z',
-} satisfies Omit<MediaChannel, 'id'> & { id: number };
+const channel = makeMediaChannel(12, { title: 'Instagram post', domain: 'instagram.com', channelType: 'Social Media', share: 3 });
 
 const handler: Handler = (_request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
