@@ -4,6 +4,7 @@ import { FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { makeMediaChannel } from './fixtures';
 
 // The screen and its charts are lazy chunks; the machine is shared.
 configure({ asyncUtilTimeout: 5000 });
@@ -161,27 +162,7 @@ describe('funnel URL state', () => {
   });
 });
 
-const channel = {
-  id: 9,
-  title: 'Partner page',
-  domain: 'www.partner.example',
-  screenerId: 5,
-  screenerName: 'Heart screener',
-  sponsorId: 7,
-  sponsorName: 'Acme Pharma',
-  channelType: 'Partner Website',
-  isActive: true,
-  retakeWindowDays: 30,
-  hiddenFields: [],
-  views: 200,
-  share: 0,
-  submissionsStarted: 100,
-  submissionsCompleted: 50,
-  submissionsQualified: 40,
-  possibleRetakes: 0,
-  created: '2024-05-01T10:00:00Z',
-  modified: '2024-05-01T10:00:00Z',
-};
+const channel = makeMediaChannel(9, { views: 200, submissionsStarted: 100, submissionsCompleted: 50, submissionsQualified: 40 });
 
 describe('funnel panels', () => {
   it("shows a media channel's funnel and links to the Recruitment screen narrowed to the channel", async () => {
@@ -218,8 +199,8 @@ describe('funnel panels', () => {
 
 describe('grouping by a hidden field', () => {
   const declared = [
-    { ...channel, id: 9, title: 'Partner page', hiddenFields: [{ name: 'partner', maxLength: 20 }, { name: 'region', maxLength: 10 }] },
-    { ...channel, id: 10, title: 'Clinic page', hiddenFields: [{ name: 'clinic', maxLength: 20 }, { name: 'partner', maxLength: 40 }] },
+    { ...channel, title: 'Partner page', hiddenFields: [{ name: 'partner', maxLength: 20 }, { name: 'region', maxLength: 10 }] },
+    { ...channel, id: '10', title: 'Clinic page', hiddenFields: [{ name: 'clinic', maxLength: 20 }, { name: 'partner', maxLength: 40 }] },
   ];
   const withFields: Handler = (request, url) =>
     url.pathname === '/api/media-channels' ? json(listDocument('media-channels', declared)) : handler(request, url);
