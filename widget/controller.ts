@@ -134,7 +134,7 @@ export function createController(options: ControllerOptions): Controller {
       } catch (error) {
         await strings;
         // The server names an embed problem in one line (its detail): the console says it as is.
-        const problem = (error as HttpError).problem?.detail;
+        const problem = error instanceof HttpError || error instanceof OutcomeReached ? error.problem?.detail : undefined;
         if (error instanceof HttpError && error.status >= 400 && error.status < 500) dead = true;
         if (!logged && (problem || dead)) console.error(`[trial widget] ${problem ?? `media channel ${options.mediaChannelId}: ${error}`}`);
         else if (!logged && !(error instanceof OutcomeReached)) console.error(`[trial widget] could not reach ${options.apiOrigin}:`, error);

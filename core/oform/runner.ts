@@ -76,11 +76,20 @@ export class OutcomeReached extends Error {
   // Declared, not class fields: the widget's es2020 build would add a defineProperty helper.
   declare readonly outcome: Outcome;
   declare readonly messages: OutcomeMessages;
-  constructor(outcome: Outcome, messages: OutcomeMessages = {}) {
+  /** Why, for the page's webmaster (a channel switched off), when the server says. */
+  declare readonly problem?: ServerProblem;
+  constructor(outcome: Outcome, messages: OutcomeMessages = {}, problem?: ServerProblem) {
     super(outcome);
     this.outcome = outcome;
     this.messages = messages;
+    this.problem = problem;
   }
+}
+
+/** A problem the server names in an answer: its `code` and a one-line `detail` for the console. */
+export interface ServerProblem {
+  code?: string;
+  detail?: string;
 }
 
 export interface TrialSite {

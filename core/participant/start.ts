@@ -55,7 +55,7 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       if (!got.ok) throw new HttpError(422);
       const meta = got.body.meta;
       // A channel switched off: the outcome for the participant, its problem for the console.
-      if (!meta.runnable) throw Object.assign(new OutcomeReached(meta.outcome, meta.messages), { problem: meta.problem });
+      if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages, meta.problem);
       const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, retakeWindowDays, firstPage } = meta;
       started = { identity: runs, page: firstPage && pageOf(firstPage) };
       return { id, identity: runs, title, containerCount, languages, styles, retakeWindowDays };

@@ -402,9 +402,7 @@ describe('the run', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const f = fake();
     f.transport.loadSurvey = async () => {
-      throw Object.assign(new OutcomeReached('notActive', { contactForm: '<p>Closed.</p>' }), {
-        problem: { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' },
-      });
+      throw new OutcomeReached('notActive', { contactForm: '<p>Closed.</p>' }, { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' });
     };
     const root = start(f.transport);
     await until(root, (r) => $(r, '[data-outcome=notActive]'));
