@@ -3,7 +3,7 @@
  * version's own, written only while the version is not approved.
  */
 import type { Hono } from 'hono';
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   DEFAULT_OFORM_MESSAGES,
   OFORM_DEFAULT_MESSAGE_TYPE,
@@ -22,8 +22,9 @@ import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { orderBy, pgErrorCode } from '../http/sql';
+import { pgErrorCode } from '../http/sql';
 import { findForm, lockEditable } from '../oform/versions';
+import { tablePage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 export const MESSAGE_EXISTS = 'This version already has a message of this type in this language; change that one instead.';
@@ -75,15 +76,9 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
       versionId ? eq(oFormMessages.oFormVersionId, Number(versionId)) : undefined,
       q.filters.language ? eq(oFormMessages.language, q.filters.language) : undefined,
     );
-    const rows = await db
-      .select()
-      .from(oFormMessages)
-      .where(where)
-      .orderBy(...orderBy(q.sort, { messageType: oFormMessages.messageType, language: oFormMessages.language }, oFormMessages.id))
-      .limit(q.limit)
-      .offset(q.offset);
-    const [total] = await db.select({ n: count() }).from(oFormMessages).where(where);
-    return sendList(c, rows.map(serialize), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const sorts = { messageType: oFormMessages.messageType, language: oFormMessages.language };
+    const { rows, total } = await tablePage(db, oFormMessages, q, { where, sorts, id: oFormMessages.id });
+    return sendList(c, rows.map(serialize), { total, page: q.page, limit: q.limit });
   });
 
   app.post('/o-form-messages', describe({ summary: 'Create a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput }, answer: { resource: OFORM_MESSAGE_TYPE, status: 201 } }), async (c) => {

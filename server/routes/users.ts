@@ -37,7 +37,8 @@ import { readJson, readResource } from '../http/body';
 import { ApiProblem, conflict, forbidden, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { tablePage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 export { USER_TYPE };
@@ -277,14 +278,7 @@ export function usersRoutes(deps: Deps) {
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([users.username, users.email], q.filters.searchQuery));
     if (isActive !== undefined) conditions.push(eq(users.isActive, isActive));
     const where = and(...conditions);
-    const [total] = await db.select({ n: count() }).from(users).where(where);
-    const rows = await db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(...orderBy(q.sort, sortColumns, users.id))
-      .limit(q.limit)
-      .offset(q.offset);
+    const { rows, total } = await tablePage(db, users, q, { where, sorts: sortColumns, id: users.id });
 
     const ids = rows.map((r) => r.id);
     const included: Resource[] = [];
@@ -326,7 +320,7 @@ export function usersRoutes(deps: Deps) {
         relationships: Object.keys(rel).length ? rel : undefined,
       });
     });
-    return sendList(c, data, { total: total?.n ?? 0, page: q.page, limit: q.limit }, included);
+    return sendList(c, data, { total, page: q.page, limit: q.limit }, included);
   });
 
   /** `data.is_valid`: the address is well formed and no other user has it. */
