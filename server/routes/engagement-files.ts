@@ -20,10 +20,10 @@ import { engagementScope, findAccessibleEngagement } from '../domain/engagementA
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { orderBy } from '../http/sql';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from '../domain/file-types';
 import { localFileStorage, type FileStorage } from '../storage';
+import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 const storages = new WeakMap<Deps, FileStorage>();
@@ -55,6 +55,7 @@ const columns = {
   storageKey: engagementFiles.storageKey,
   created: engagementFiles.created,
 };
+const sortColumns = { created: engagementFiles.created, filename: engagementFiles.filename, size: engagementFiles.size };
 type Row = { id: number; engagementId: number; filename: string; mime: string; size: number; storageKey: string; created: Date };
 
 export const downloadPath = (id: number | string) => `/api/${ENGAGEMENT_FILE_TYPE}/${id}/download`;
@@ -95,19 +96,9 @@ export function engagementFilesRoutes(deps: Deps) {
       conditions.push(eq(engagementFiles.engagementId, engagementId));
     }
     const where = and(...conditions);
-    const [total] = await db
-      .select({ n: count() })
-      .from(engagementFiles)
-      .innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId))
-      .where(where);
-    const rows = await selectFiles(db)
-      .where(where)
-      .orderBy(
-        ...orderBy(q.sort, { created: engagementFiles.created, filename: engagementFiles.filename, size: engagementFiles.size }, engagementFiles.id),
-      )
-      .limit(q.limit)
-      .offset(q.offset);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const counted = db.select({ n: count() }).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId)).$dynamic();
+    const { rows, total } = await joinedPage(selectFiles(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementFiles.id });
+    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
   app.post('/:engagementId', describe({ summary: 'Upload a file to an engagement', body: { upload: 'file' }, answer: { resource: null, status: 201 } }), async (c) => {

@@ -26,9 +26,10 @@ import { readResource } from '../http/body';
 import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { siteLocationColumns, toSiteLocation } from './site-locations';
+import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 const UNKNOWN_SITE = 'Choose a site location from the list.';
@@ -142,22 +143,19 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     }
     if (isActive !== undefined) conditions.push(eq(engagementSiteLocations.isActive, isActive));
     const where = and(...conditions);
-    const [total] = await db
+    const counted = db
       .select({ n: count() })
       .from(engagementSiteLocations)
       .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
       .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
-      .where(where);
-    const rows = (await fromLinks(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, sortColumns, engagementSiteLocations.id))
-      .limit(q.limit)
-      .offset(q.offset)) as Row[];
+      .$dynamic();
+    const page = await joinedPage(fromLinks(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementSiteLocations.id });
+    const rows = page.rows as Row[];
     const withSite = q.include.has('siteLocation');
     return sendList(
       c,
       rows.map((r) => serialize(r, q.fields, withSite)),
-      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+      { total: page.total, page: q.page, limit: q.limit },
       withSite ? await sitesIncluded(db, rows) : undefined,
     );
   });

@@ -70,11 +70,12 @@ import { readResource, requireParent } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { closeGaps, moveTo } from '../oform/ordering';
 import { assertCategory, assertTags, writeTags } from '../oform/tagging';
 import { assertTranslationLanguages } from './languages';
+import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
@@ -444,21 +445,17 @@ function surveysRoutes(deps: Deps) {
       conditions.push(ilikeAny([surveys.title, surveys.globalId, engagements.name, sponsors.name], q.filters.searchQuery));
     }
     const where = and(...conditions);
-    const [total] = await db
+    const counted = db
       .select({ n: count() })
       .from(surveys)
       .leftJoin(engagements, eq(engagements.id, surveys.engagementId))
       .leftJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
-      .where(where);
-    const rows = (await selectSurveys(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, surveySortColumns, surveys.id))
-      .limit(q.limit)
-      .offset(q.offset)) as SurveyRow[];
+      .$dynamic();
+    const page = await joinedPage(selectSurveys(db).$dynamic(), counted, q, { where, sorts: surveySortColumns, id: surveys.id });
     const withPages = q.include.size > 0;
     const data = [];
-    for (const row of rows) data.push(serializeSurvey(row, withPages ? await loadPages(db, row.id) : undefined, q.fields));
-    return sendList(c, data, { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    for (const row of page.rows as SurveyRow[]) data.push(serializeSurvey(row, withPages ? await loadPages(db, row.id) : undefined, q.fields));
+    return sendList(c, data, { total: page.total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', describe({ summary: 'Read a legacy survey with its pages' }), async (c) => {
@@ -875,17 +872,9 @@ function engagementOptionsRoutes(deps: Deps) {
       conditions.push(eq(column, id));
     }
     const where = and(...conditions);
-    const [total] = await db
-      .select({ n: count() })
-      .from(engagementOptions)
-      .innerJoin(engagements, eq(engagements.id, engagementOptions.engagementId))
-      .where(where);
-    const rows = (await selectEngagementOptions(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, engagementOptionSorts, engagementOptions.id))
-      .limit(q.limit)
-      .offset(q.offset)) as EngagementOptionRow[];
-    return sendList(c, rows.map((r) => serializeEngagementOption(r, q.fields)), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const counted = db.select({ n: count() }).from(engagementOptions).innerJoin(engagements, eq(engagements.id, engagementOptions.engagementId)).$dynamic();
+    const page = await joinedPage(selectEngagementOptions(db).$dynamic(), counted, q, { where, sorts: engagementOptionSorts, id: engagementOptions.id });
+    return sendList(c, (page.rows as EngagementOptionRow[]).map((r) => serializeEngagementOption(r, q.fields)), { total: page.total, page: q.page, limit: q.limit });
   });
 
   app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION_TYPE, status: 201 } }), async (c) => {

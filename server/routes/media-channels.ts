@@ -32,7 +32,7 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { findScreener, screenerScope } from './screeners';
 import { participantCors } from '../participant/cors';
@@ -272,18 +272,15 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       conditions.push(eq(mediaChannelSurveys.mediaChannelId, id));
     }
     const where = and(...conditions);
-    const [total] = await db
+    const counted = db
       .select({ n: count() })
       .from(mediaChannelSurveys)
       .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
       .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
-      .where(where);
-    const rows = await selectLinks(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, { oFormIdentity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive }, mediaChannelSurveys.id))
-      .limit(q.limit)
-      .offset(q.offset);
-    return sendList(c, rows.map(linkResource), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+      .$dynamic();
+    const sorts = { oFormIdentity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive };
+    const { rows, total } = await joinedPage(selectLinks(db).$dynamic(), counted, q, { where, sorts, id: mediaChannelSurveys.id });
+    return sendList(c, rows.map(linkResource), { total, page: q.page, limit: q.limit });
   });
 
   app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY_TYPE, status: 201 } }), async (c) => {

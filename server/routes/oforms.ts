@@ -84,8 +84,9 @@ import { readResource, requireParent } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { joinedPage, tablePage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 export const UNKNOWN_OFORM = 'Choose a survey version from the list.';
@@ -411,17 +412,13 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     if (parseBooleanFilter(q.filters.currentOnly, 'currentOnly')) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
     const where = and(...conditions);
-    const [total] = await db
+    const counted = db
       .select({ n: count() })
       .from(oForms)
       .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
       .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
-      .where(where);
-    const rows = await selectForms(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, formSortColumns, oForms.id))
-      .limit(q.limit)
-      .offset(q.offset);
+      .$dynamic();
+    const { rows, total } = await joinedPage(selectForms(db).$dynamic(), counted, q, { where, sorts: formSortColumns, id: oForms.id });
     const data: Resource[] = [];
     const included = new Map<string, Resource>();
     for (const row of rows) {
@@ -429,7 +426,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
       data.push(document.data);
       for (const r of document.included) included.set(`${r.type}:${r.id}`, r);
     }
-    return sendList(c, data, { total: total?.n ?? 0, page: q.page, limit: q.limit }, [...included.values()]);
+    return sendList(c, data, { total, page: q.page, limit: q.limit }, [...included.values()]);
   });
 
   app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey' }), async (c) => {
@@ -740,15 +737,10 @@ function lookupsRoutes(app: Hono<AppEnv>, db: Db) {
   const categorySpec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_CATEGORY_TYPE, sorts: ['name', 'id'], defaultSort: 'name', defaultLimit: 1000, fields: ['name'] };
   app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: categorySpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
-    const [total] = await db.select({ n: count() }).from(questionCategories);
-    const rows = await db
-      .select()
-      .from(questionCategories)
-      .orderBy(...orderBy(q.sort, { name: questionCategories.name, id: questionCategories.id }, questionCategories.id))
-      .limit(q.limit)
-      .offset(q.offset);
+    const sorts = { name: questionCategories.name, id: questionCategories.id };
+    const { rows, total } = await tablePage(db, questionCategories, q, { sorts, id: questionCategories.id });
     return sendList(c, rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), {
-      total: total?.n ?? 0,
+      total,
       page: q.page,
       limit: q.limit,
     });

@@ -37,8 +37,9 @@ import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
-import { orderBy, pgErrorCode } from '../http/sql';
+import { pgErrorCode } from '../http/sql';
 import { editableScreener, engagementIdsProblem, findScreener, screenerScope, writeEngagements } from './screeners';
+import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 export const UNKNOWN_CONTACT_FIELD = 'Choose contact fields from the list.';
@@ -124,24 +125,19 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
     });
     const screenerId = screenerIdFilter(q.filters.screenerId);
     const where = and(screenerScope(c.get('user')), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
-    const [total] = await db
-      .select({ n: count() })
-      .from(contactFieldScreeners)
-      .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
-      .where(where);
-    const rows = await db
+    const counted = db.select({ n: count() }).from(contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();
+    const select = db
       .select(contactFieldLinkColumns)
       .from(contactFieldScreeners)
       .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
       .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
-      .where(where)
-      .orderBy(...orderBy(q.sort, { weight: contactFieldScreeners.weight, label: contactFields.label }, contactFieldScreeners.id))
-      .limit(q.limit)
-      .offset(q.offset);
+      .$dynamic();
+    const sorts = { weight: contactFieldScreeners.weight, label: contactFields.label };
+    const { rows, total } = await joinedPage(select, counted, q, { where, sorts, id: contactFieldScreeners.id });
     return sendList(
       c,
       rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)),
-      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+      { total, page: q.page, limit: q.limit },
     );
   });
 
@@ -203,19 +199,10 @@ export function screenerSurveysRoutes(deps: Deps) {
     if (screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, screenerId));
     if (q.filters.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, q.filters.oFormIdentity));
     const where = and(...conditions);
-    const [total] = await db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).where(where);
-    const rows = await selectScreenerSurveyLinks(db)
-      .where(where)
-      .orderBy(
-        ...orderBy(
-          q.sort,
-          { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity },
-          screenerSurveys.id,
-        ),
-      )
-      .limit(q.limit)
-      .offset(q.offset);
-    return sendList(c, rows.map(screenerSurveyResource), { total: total?.n ?? 0, page: q.page, limit: q.limit });
+    const counted = db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
+    const sorts = { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity };
+    const { rows, total } = await joinedPage(selectScreenerSurveyLinks(db).$dynamic(), counted, q, { where, sorts, id: screenerSurveys.id });
+    return sendList(c, rows.map(screenerSurveyResource), { total, page: q.page, limit: q.limit });
   });
 
   /**

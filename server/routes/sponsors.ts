@@ -23,8 +23,9 @@ import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { NO_FIGURES, sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
+import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
@@ -169,22 +170,15 @@ export function sponsorsRoutes(deps: Deps) {
     if (isActive !== undefined) conditions.push(eq(sponsors.isActive, isActive));
     const where = and(...conditions);
 
-    const [total] = await db
-      .select({ n: count() })
-      .from(sponsors)
-      .leftJoin(countries, eq(countries.id, sponsors.countryId))
-      .where(where);
-    const rows = (await selectSponsors(db)
-      .where(where)
-      .orderBy(...orderBy(q.sort, columns, sponsors.id))
-      .limit(q.limit)
-      .offset(q.offset)) as Row[];
+    const counted = db.select({ n: count() }).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId)).$dynamic();
+    const page = await joinedPage(selectSponsors(db).$dynamic(), counted, q, { where, sorts: columns, id: sponsors.id });
+    const rows = page.rows as Row[];
     const withCountry = q.include.has('country');
     const figures = await figuresFor(db, rows, fields);
     return sendList(
       c,
       rows.map((r) => serialize(r, fields, withCountry, figures)),
-      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+      { total: page.total, page: q.page, limit: q.limit },
       withCountry ? countriesIncluded(rows) : undefined,
     );
   });
