@@ -29,19 +29,31 @@ export async function tablePage<T extends PgTable, S extends string>(
 /**
  * One page of a joined select in the parsed sort, with the number of rows `where` matches: the
  * list route of a resource read through joins. Both selects come `$dynamic()` from the route,
- * the count joining only what `where` reads.
+ * the count joining only what `where` reads. The count reads every matching row where the page
+ * is often an index range, so it runs beside the page (on a connection of its own under
+ * PostgreSQL) rather than before it.
  */
 export async function joinedPage<T extends PgSelect, S extends string>(
   select: T,
   counted: PgSelect<string, { n: SQL<number> }>,
   q: Pick<ListQuery<S, string>, 'sort' | 'limit' | 'offset'>,
-  options: { where?: SQL; sorts: Record<S, AnyColumn | SQL>; id: AnyColumn },
+  options: {
+    where?: SQL;
+    sorts: Record<S, AnyColumn | SQL>;
+    /** The tie-break: the id, or the columns of a composite key in order. */
+    id: AnyColumn | readonly AnyColumn[];
+    /** An order ahead of the parsed sort (rows linked to something first). */
+    lead?: SQL;
+  },
 ): Promise<{ rows: Awaited<T>; total: number }> {
-  const [total] = await counted.where(options.where);
-  const rows = await select
-    .where(options.where)
-    .orderBy(...orderBy(q.sort, options.sorts, options.id))
-    .limit(q.limit)
-    .offset(q.offset);
+  const order = orderBy(q.sort, options.sorts, options.id);
+  const [[total], rows] = await Promise.all([
+    counted.where(options.where),
+    select
+      .where(options.where)
+      .orderBy(...(options.lead ? [options.lead, ...order] : order))
+      .limit(q.limit)
+      .offset(q.offset),
+  ]);
   return { rows, total: total?.n ?? 0 };
 }

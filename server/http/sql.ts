@@ -13,17 +13,20 @@ export const naturally = (text: AnyColumn | SQL): SQL => sql`${text} collate nat
 /** Sort fields that name something: name, title, label, username, and every …Name (sponsorName). */
 const NAME_FIELD = /^(?:name|title|label|username)$|Name$/;
 
-/** ORDER BY terms from a parsed sort, names in natural order, with the id last so pages never overlap. */
+/**
+ * ORDER BY terms from a parsed sort, names in natural order, with the row's key last (its id, or
+ * the columns of a composite key in order) so pages never overlap.
+ */
 export function orderBy<S extends string>(
   terms: SortTerm<S>[],
   columns: Record<S, AnyColumn | SQL>,
-  id: AnyColumn,
+  id: AnyColumn | readonly AnyColumn[],
 ): SQL[] {
   const out = terms.map((t) => {
     const column = NAME_FIELD.test(t.field) ? naturally(columns[t.field]) : columns[t.field];
     return t.desc ? desc(column) : asc(column);
   });
-  out.push(asc(id));
+  for (const key of Array.isArray(id) ? id : [id]) out.push(asc(key));
   return out;
 }
 

@@ -45,7 +45,8 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, orderBy, pgErrorCode } from '../http/sql';
+import { joinedPage } from '../http/list';
+import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
 import { IDENTIFICATION_TAKEN } from './sponsors';
 import { fileStorage } from './engagement-files';
@@ -353,31 +354,25 @@ export function engagementsRoutes(deps: Deps) {
     }
     conditions.push(...filterConditions(q.filters, FILTERS));
     const extra: Record<string, SQL> = {};
-    let order = orderBy(q.sort, sortColumns, engagements.id);
+    let lead: SQL | undefined;
     if (q.filters.sortAssociated !== undefined) {
       // Engagements linked to this site location first (the site's view and link pickers).
       const siteLocationId = parseId(q.filters.sortAssociated);
       if (siteLocationId === null) throw badRequest("'sortAssociated' must be a site location id.", 'sortAssociated');
       const associated = sql<boolean>`exists (select 1 from ${engagementSiteLocations} l where l.engagement_id = ${engagements.id} and l.site_location_id = ${siteLocationId})`;
       extra.isAssociated = associated;
-      order = [sql`${associated} desc`, ...order];
+      lead = sql`${associated} desc`;
     }
     const where = and(...conditions);
-    // The count reads every matching row (100,000 engagements: most of the page's time), so it
-    // runs beside the page on its own connection rather than before it, and without conditions
-    // it skips the join (every engagement has its sponsor: not null, restricted on delete).
-    const counted =
+    // Without conditions the count skips the join (every engagement has its sponsor: not null,
+    // restricted on delete); it reads every matching row, 100,000 engagements at scale.
+    const counted = (
       where === undefined
         ? db.select({ n: count() }).from(engagements)
-        : db.select({ n: count() }).from(engagements).innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId)).where(where);
-    const [[total], rows] = await Promise.all([
-      counted,
-      selectEngagements(db, extra)
-        .where(where)
-        .orderBy(...order)
-        .limit(q.limit)
-        .offset(q.offset) as Promise<Row[]>,
-    ]);
+        : db.select({ n: count() }).from(engagements).innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
+    ).$dynamic();
+    const page = await joinedPage(selectEngagements(db, extra).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagements.id, lead });
+    const rows = page.rows as Row[];
     const links = await loadLinks(
       db,
       rows.map((r) => r.id),
@@ -386,7 +381,7 @@ export function engagementsRoutes(deps: Deps) {
     return sendList(
       c,
       rows.map((r) => serialize(r, fields, q.include, links)),
-      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+      { total: page.total, page: q.page, limit: q.limit },
       includedResources(rows, q.include, links),
     );
   });

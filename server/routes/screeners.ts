@@ -49,7 +49,7 @@ import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/err
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { ilikeAny, orderBy, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from './languages';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../oform/copy';
 import { describe } from '../openapi/describe';
@@ -365,26 +365,19 @@ export function screenersRoutes(deps: Deps) {
       conditions.push(eq(screenerLanguages.screenerId, screenerId));
     }
     const where = and(...conditions);
-    const base = () =>
-      db
-        .select({ screenerId: screenerLanguages.screenerId, languageId: languages.id, description: languages.description, isoCode: languages.isoCode })
-        .from(screenerLanguages)
-        .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
-        .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId));
-    const [total] = await db
-      .select({ n: count() })
+    const select = db
+      .select({ screenerId: screenerLanguages.screenerId, languageId: languages.id, description: languages.description, isoCode: languages.isoCode })
       .from(screenerLanguages)
+      .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
       .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId))
-      .where(where);
-    const rows = await base()
-      .where(where)
-      .orderBy(...orderBy(q.sort, { description: languages.description, isoCode: languages.isoCode }, screenerLanguages.screenerId), languages.id)
-      .limit(q.limit)
-      .offset(q.offset);
+      .$dynamic();
+    const counted = db.select({ n: count() }).from(screenerLanguages).innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId)).$dynamic();
+    const sorts = { description: languages.description, isoCode: languages.isoCode };
+    const { rows, total } = await joinedPage(select, counted, q, { where, sorts, id: [screenerLanguages.screenerId, languages.id] });
     return sendList(
       c,
       rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r)),
-      { total: total?.n ?? 0, page: q.page, limit: q.limit },
+      { total, page: q.page, limit: q.limit },
     );
   });
 
