@@ -2,7 +2,8 @@
  * Every step a participant sees — the survey's pages, the ZIP, the sites, the contact details,
  * the consent and the outcome — in English and in Spanish, on a phone (375 px wide) and on a
  * desktop (1280 px): axe-core finds no serious or critical violation at any of them, on a
- * partner page of another origin under a strict CSP. Each run also comes from a campaign link
+ * partner page of another origin under a strict CSP; nor at the dead ends (not qualified, no
+ * trial site near the ZIP). Each run also comes from a campaign link
  * and a snippet with a hidden field the channel declares: both reach the record system's push
  * and the staff's RMS audits screen, and nothing else of the page address does.
  *
@@ -141,6 +142,48 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       // Only the field the channel declares; the page's e-mail parameter is not attribution and is not kept.
       expect(push.data.attribution.hiddenFields).toEqual({ referrer: REFERRER });
       expect(JSON.stringify(push)).not.toContain('never-stored@example.com');
+    });
+  }
+
+  for (const locale of ['en-US', 'es-ES'] as const) {
+    it(`${locale} at 375 px: the dead ends — not qualified, and no trial site near the ZIP — have no serious or critical axe violation`, async () => {
+      const found: Record<string, string[]> = {};
+      const young = await newParticipant(browser, { locale, viewport: { width: 375, height: 800 } });
+      await young.page.goto(`${demo.partner.url}/`);
+      await young.page.locator(`${W} input[value="under-18"]`).waitFor({ state: 'attached', ...WAIT });
+      await choose(young.page, 'under-18');
+      await choose(young.page, 'no');
+      await next(young.page);
+      // The survey's last page (its own ZIP question) still comes: the outcome is the whole path's.
+      const lastPage = young.page.locator(`${W} input[type=text], ${W} input[inputmode=numeric]`).first();
+      await lastPage.waitFor(WAIT);
+      await lastPage.fill('10001');
+      await next(young.page);
+      await young.page.locator(`${W} [data-outcome=notQualified]`).waitFor(WAIT);
+      found.notQualified = await axeIn(young.page, demo.partner.url, W);
+      expect(young.problems).toEqual([]);
+      await young.context.close();
+
+      const far = await newParticipant(browser, { locale, viewport: { width: 375, height: 800 } });
+      await far.page.goto(`${demo.partner.url}/`);
+      await far.page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
+      await choose(far.page, '18-64');
+      await choose(far.page, 'yes');
+      await next(far.page);
+      await far.page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
+      await choose(far.page, 'pills');
+      await next(far.page);
+      const zip = far.page.locator(`${W} input[autocomplete=postal-code]`);
+      await zip.waitFor(WAIT);
+      // Anchorage: thousands of miles from the demo's New York sites.
+      await zip.fill('99501');
+      await next(far.page);
+      await far.page.locator(`${W} [data-outcome=noTrialSites]`).waitFor(WAIT);
+      found.noTrialSites = await axeIn(far.page, demo.partner.url, W);
+      expect(far.problems).toEqual([]);
+      await far.context.close();
+
+      expect(found).toEqual({ notQualified: [], noTrialSites: [] });
     });
   }
 
