@@ -10,7 +10,6 @@
  * the address is never stored, and its hash cannot be compared with a contact's.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { Deps } from '../context';
 import { parseKey, resolveKeptKey } from './phi';
 
 export interface ContactMatcher {
@@ -60,8 +59,14 @@ export const parseContactMatchKey = (raw: string): Buffer => parseKey(raw, 'CONT
 
 const resolved = new WeakMap<object, ContactMatcher>();
 
+/** What the server's matcher comes from (server/context.ts Deps has these fields), named here so this module needs neither. */
+export interface ContactMatchSource {
+  contactMatch?: ContactMatcher;
+  config: { contactMatchKey: Buffer | null; dataDir: string };
+}
+
 /** The server's matcher: the one it was built with, else the configured (or kept) key's. */
-export function contactMatcherOf(deps: Pick<Deps, 'contactMatch' | 'config'>): ContactMatcher {
+export function contactMatcherOf(deps: ContactMatchSource): ContactMatcher {
   if (deps.contactMatch) return deps.contactMatch;
   let matcher = resolved.get(deps);
   if (!matcher) {

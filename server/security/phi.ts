@@ -12,7 +12,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Deps } from '../context';
 
 const PREFIX = 'phi1';
 const KEY_BYTES = 32;
@@ -119,8 +118,17 @@ export function resolveKeptKey(configured: Buffer | null, dataDir: string, file:
 
 const resolvedCiphers = new WeakMap<object, PhiCipher>();
 
+/**
+ * What the server's PHI cipher comes from: the fields of its dependencies and configuration that
+ * phiOf reads (server/context.ts Deps has them), named here so this module needs neither.
+ */
+export interface PhiSource {
+  phi?: PhiCipher;
+  config: { phiKey: Buffer | null; phiPreviousKeys: Buffer[]; dataDir: string };
+}
+
 /** The server's PHI cipher: the one it was built with, else the configured (or kept) key. */
-export function phiOf(deps: Pick<Deps, 'phi' | 'config'>): PhiCipher {
+export function phiOf(deps: PhiSource): PhiCipher {
   if (deps.phi) return deps.phi;
   let cipher = resolvedCiphers.get(deps);
   if (!cipher) {
