@@ -9,7 +9,8 @@ import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries } from '../db/schema';
 import type { Utm } from '@core/participant/attribution';
 import type { ListQuery } from '../http/query';
-import { ilikeAny, orderBy } from '../http/sql';
+import { joinedPage } from '../http/list';
+import { ilikeAny } from '../http/sql';
 import { rowsOf } from '../db/rows';
 import type { RmsAuditRow } from './outbox';
 
@@ -72,14 +73,13 @@ export async function listAudits(
   filters: AuditFilters,
   q: Pick<ListQuery<keyof typeof sorts, string>, 'sort' | 'limit' | 'offset'>,
 ): Promise<{ rows: AuditListRow[]; total: number }> {
-  const where = whereOf(filters);
-  const [total] = await db
+  const counted = db
     .select({ n: count() })
     .from(rmsAudits)
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
     .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
-    .where(where);
-  const rows = await db
+    .$dynamic();
+  const select = db
     .select({
       audit: rmsAudits,
       engagementId: contacts.engagementId,
@@ -101,12 +101,10 @@ export async function listAudits(
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
     .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
     .leftJoin(oFormSubmissions, eq(oFormSubmissions.id, contacts.submissionId))
-    .where(where)
-    .orderBy(...orderBy(q.sort, sorts, rmsAudits.id))
-    .limit(q.limit)
-    .offset(q.offset);
+    .$dynamic();
+  const { rows, total } = await joinedPage(select, counted, q, { where: whereOf(filters), sorts, id: rmsAudits.id });
   return {
-    total: total?.n ?? 0,
+    total,
     rows: rows.map((r) => ({
       ...r.audit,
       engagementId: r.engagementId,
