@@ -4,7 +4,7 @@
  * needs. Exports (PDF, metrics), survey languages and missing translations live in ./oformExports.
  */
 import type { ListParams } from '../jsonapi';
-import { OFORM_TYPE, type FieldConfiguration, type FieldType } from '../model/oform';
+import { OFORM_TYPE, type FieldConfiguration, type FieldType, type PageTranslations } from '../model/oform';
 import {
   OFORM_CONTAINER_TYPE,
   OFORM_COPY_TYPE,
@@ -129,7 +129,7 @@ export function oformsApi(client: ApiClient) {
 
     addPage: (oFormId: string, title?: string) =>
       client.create<OFormContainer>('o-forms/o-form-containers', OFORM_CONTAINER_TYPE, { oFormId: Number(oFormId), ...(title ? { title } : {}) }),
-    updatePage: (id: string, values: { title?: string; isActive?: boolean; displayOrder?: number }) =>
+    updatePage: (id: string, values: { title?: string; isActive?: boolean; displayOrder?: number; translations?: PageTranslations }) =>
       client.update<OFormContainer>(container(id), OFORM_CONTAINER_TYPE, id, { ...values }),
     removePage: (id: string) => client.remove(container(id)),
 

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { isDateFormat } from '../validation/rules';
 import { FIELD_TYPES, type FieldType } from './kinds';
-import { translations } from './translations';
+import { languageKey, translations } from './translations';
 
 export { FIELD_TYPES, type FieldType };
 
@@ -57,15 +57,19 @@ const count = () => v.pipe(v.number(message('integer')), v.integer(message('inte
 // Limits are stored as y-MM-dd calendar days, checked by the same rule the answers use.
 const isoDate = () => v.pipe(v.string(message('date_format')), v.check((s) => isDateFormat(s, { utc: true }), message('date_format')));
 
+const translatedText = v.optional(v.string());
+/** Per language (API iso code): a question's title and helper text, as staff translate them. */
+export const FieldTranslations = v.record(languageKey, v.strictObject({ title: translatedText, helperText: translatedText }));
+/** Per language: a page's title, in the same shape and under the same checks as a question's. */
+export const PageTranslations = v.record(languageKey, v.strictObject({ title: translatedText }));
+export type PageTranslations = v.InferOutput<typeof PageTranslations>;
+
 /** What every question's configuration may hold; which parts apply depends on its type. */
 export const FieldConfiguration = v.strictObject({
   required: v.optional(v.boolean(message('boolean')), false),
   helperText: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000, message('max', { length: 1000 })))), null),
   /** Per language: the question's title and helper text. */
-  translations: v.optional(
-    v.record(v.string(), v.strictObject({ title: v.optional(v.string()), helperText: v.optional(v.string()) })),
-    {},
-  ),
+  translations: v.optional(FieldTranslations, {}),
   minLength: v.optional(count()),
   maxLength: v.optional(count()),
   minValue: v.optional(v.number(message('numeric'))),

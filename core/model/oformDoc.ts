@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag, idNumber, requiredText } from './fields';
-import { FIELD_TYPES, type FieldConfiguration, type FieldType } from './oform';
+import { FIELD_TYPES, PageTranslations, type FieldConfiguration, type FieldType } from './oform';
 
 export const OFORM_CONTAINER_TYPE = 'o-form-containers';
 export { OFORM_FIELD_TYPE } from './kinds';
@@ -63,8 +63,10 @@ export const ContainerInput = v.strictObject({
   parentId: v.optional(v.nullable(rowId()), null),
   title: v.optional(requiredText(255)),
   isActive: v.optional(flag(), true),
+  /** The title per language, as a question's configuration.translations holds its own. */
+  translations: v.optional(PageTranslations, {}),
 });
-export const ContainerPatch = v.partial(v.strictObject({ title: requiredText(255), isActive: flag(), displayOrder: position() }));
+export const ContainerPatch = v.partial(v.strictObject({ title: requiredText(255), isActive: flag(), displayOrder: position(), translations: PageTranslations }));
 
 const fieldFields = {
   oFormFieldTypeId: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),
@@ -111,6 +113,7 @@ export interface OFormContainer {
   isActive: boolean;
   oFormContainerTypeId: ContainerType;
   parentId: string | null;
+  translations: PageTranslations;
 }
 
 /** An option's jump, listed on the survey (SPEC section 3: transitions). */

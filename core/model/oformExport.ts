@@ -20,12 +20,13 @@ export interface OFormLanguage {
 }
 
 /**
- * A text an enabled non-default language has no translation for. `id` is the question's id
- * (kinds question and helperText), `${questionId}:${optionValue}` for an option, and the
- * message type for a message; `title` is the text to translate (the message type for a message).
+ * A text an enabled non-default language has no translation for. `id` is the page's id (kind
+ * page: its title), the question's id (kinds question and helperText),
+ * `${questionId}:${optionValue}` for an option, and the message type for a message; `title` is
+ * the text to translate (the message type for a message).
  */
 export interface MissingTranslation {
-  kind: 'question' | 'helperText' | 'option' | 'message';
+  kind: 'page' | 'question' | 'helperText' | 'option' | 'message';
   id: string;
   title: string;
   /** API iso code (es, es_MX). */

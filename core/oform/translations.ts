@@ -3,13 +3,19 @@
  * blocks approval (the server) and what the builder lists beside the Approve button.
  */
 import type { MissingTranslation } from '../model/oformExport';
-import type { FieldConfiguration } from '../model/oform';
+import type { FieldConfiguration, PageTranslations } from '../model/oform';
 import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES, type OFormMessageType } from '../model/oformMessage';
 
 export interface TranslatableField {
   id: string;
   title: string;
   configuration: Pick<FieldConfiguration, 'helperText' | 'translations' | 'options'>;
+}
+
+export interface TranslatablePage {
+  id: string;
+  title: string;
+  translations: PageTranslations;
 }
 
 export interface VersionMessage {
@@ -21,15 +27,17 @@ export interface VersionMessage {
 const filled = (text: string | null | undefined): boolean => !!text?.trim();
 
 /**
- * For every language (API iso codes, the default language left out by the caller), in
- * question order: a question's title; its helper text when it has one (an empty helper text
- * has nothing to translate); each option's label; then each of the nine messages. A message is
- * translated when the version has it in that language, or when the version keeps the default
- * English text and a default exists in that language (English and Spanish ship defaults).
- * `fields` are the questions participants can reach: active ones on active pages.
+ * For every language (API iso codes, the default language left out by the caller): each page's
+ * title in page order; then in question order a question's title, its helper text when it has
+ * one (an empty helper text has nothing to translate) and each option's label; then each of the
+ * nine messages. A message is translated when the version has it in that language, or when the
+ * version keeps the default English text and a default exists in that language (English and
+ * Spanish ship defaults). `pages` are those participants can reach (the active ones) and
+ * `fields` the questions they can: active ones on active pages.
  */
 export function missingTranslations(
   languages: readonly string[],
+  pages: readonly TranslatablePage[],
   fields: readonly TranslatableField[],
   messages: readonly VersionMessage[],
   defaultLanguage = 'en',
@@ -39,6 +47,9 @@ export function missingTranslations(
     messages.find((m) => m.messageType === type && m.language === language)?.message;
   for (const language of languages) {
     if (language === defaultLanguage) continue;
+    for (const page of pages) {
+      if (!filled(page.translations[language]?.title)) out.push({ kind: 'page', id: page.id, title: page.title, language });
+    }
     for (const field of fields) {
       const translated = field.configuration.translations[language];
       if (!filled(translated?.title)) out.push({ kind: 'question', id: field.id, title: field.title, language });

@@ -798,6 +798,8 @@ export const oFormContainers = pgTable(
     /** 'root_container' for pages, 'child_container' for containers within one. */
     containerType: text('container_type').notNull().default('root_container'),
     parentId: integer('parent_id').references((): AnyPgColumn => oFormContainers.id, { onDelete: 'cascade' }),
+    /** Per API iso code: { title }, as a question's configuration.translations. */
+    translations: jsonb('translations').$type<Record<string, { title?: string }>>().notNull().default({}),
   },
   (t) => [
     uniqueIndex('o_form_containers_identity_idx').on(t.oFormId, t.identity),

@@ -67,7 +67,8 @@ export async function findMissingTranslations(db: Conn, form: { id: number }): P
     .select({ messageType: oFormMessages.messageType, language: oFormMessages.language, message: oFormMessages.message })
     .from(oFormMessages)
     .where(eq(oFormMessages.oFormVersionId, form.id));
-  return missingTranslations(languageCodes, ordered.map((f) => ({ ...f, id: String(f.id) })), messages);
+  const pages = structure.containers.filter((c) => c.parentId === null && c.isActive).map((c) => ({ ...c, id: String(c.id) }));
+  return missingTranslations(languageCodes, pages, ordered.map((f) => ({ ...f, id: String(f.id) })), messages);
 }
 
 /** The 422 mark_approved answers while translations are missing. */

@@ -1,6 +1,6 @@
 /**
  * A versioned survey as a PDF (pdf-lib, standard Helvetica): title, version and approval,
- * pages with their questions, options with where they lead and whether they disqualify, and
+ * pages (with their titles' translations) and their questions, options with where they lead and whether they disqualify, and
  * the messages. The standard fonts encode WinAnsi only: any other character is first reduced
  * to its base letters (é stays, ő becomes o) and otherwise replaced with '?', so no text can
  * make the export fail.
@@ -24,6 +24,8 @@ export interface PdfQuestion {
 }
 export interface PdfPage {
   title: string;
+  /** The title in each of the survey's other languages that has one: language name and text. */
+  translations: { language: string; title: string }[];
   isActive: boolean;
   questions: PdfQuestion[];
 }
@@ -163,6 +165,7 @@ export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
   survey.pages.forEach((page, p) => {
     w.space(14);
     w.text(`Page ${p + 1}: ${page.title}${page.isActive ? '' : ' (inactive)'}`, { size: 14, bold: true });
+    for (const t of page.translations) w.text(`${t.language}: ${t.title}`, { size: 10, indent: 12, color: GREY });
     if (page.questions.length === 0) w.text('No questions.', { indent: 12, color: GREY });
     page.questions.forEach((q, i) => {
       w.space(6);

@@ -72,6 +72,12 @@ async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): Promise<
     // The latest version's title wins.
     for (const r of rows) surveyNames.set(r.identity, r.title);
   }
+  const langs = await db
+    .select({ name: languages.name, isoCode: languages.isoCode, isDefault: languages.isDefault })
+    .from(oFormLanguages)
+    .innerJoin(languages, eq(languages.id, oFormLanguages.languageId))
+    .where(eq(oFormLanguages.oFormId, form.id))
+    .orderBy(desc(languages.isDefault), asc(languages.name));
   const pdfPages: PdfPage[] = pages.map((page) => {
     const inside = structure.containers.filter((c) => c.id === page.id || c.parentId === page.id);
     const rank = (containerId: number) => {
@@ -83,6 +89,10 @@ async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): Promise<
       .sort((a, b) => rank(a.containerId) - rank(b.containerId) || a.displayOrder - b.displayOrder);
     return {
       title: page.title,
+      translations: langs.flatMap((l) => {
+        const title = page.translations[l.isoCode]?.title?.trim();
+        return !l.isDefault && title ? [{ language: l.name, title }] : [];
+      }),
       isActive: page.isActive,
       questions: fields.map((f) => ({
         title: f.title,
@@ -117,12 +127,6 @@ async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): Promise<
     if (!rows.some((m) => m.language === 'en')) list.unshift({ type, language: 'en', message: DEFAULT_OFORM_MESSAGES[type].en, isDefault: true });
     return list;
   });
-  const langs = await db
-    .select({ name: languages.name })
-    .from(oFormLanguages)
-    .innerJoin(languages, eq(languages.id, oFormLanguages.languageId))
-    .where(eq(oFormLanguages.oFormId, form.id))
-    .orderBy(desc(languages.isDefault), asc(languages.name));
   return {
     title: form.title,
     identity: form.identity,

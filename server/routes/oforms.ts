@@ -124,6 +124,7 @@ function toContainer(row: ContainerRow, form: { identity: string }): OFormContai
     isActive: row.isActive,
     oFormContainerTypeId: row.containerType as ContainerType,
     parentId: row.parentId === null ? null : String(row.parentId),
+    translations: row.translations,
   };
 }
 
@@ -573,6 +574,7 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
           containerType: attributes.parentId === null ? 'root_container' : 'child_container',
           parentId: attributes.parentId,
           displayOrder: siblings.length + 1,
+          translations: attributes.translations,
         })
         .returning({ id: oFormContainers.id });
       if (!created) throw new Error('insert returned no row');

@@ -26,6 +26,7 @@ interface Page {
   id: string;
   identity: string;
   title: string;
+  translations?: Record<string, { title?: string }>;
   displayOrder: number;
   fields: Field[];
 }
@@ -108,7 +109,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
         ...pages.map((p) => ({
           type: 'o-form-containers',
           id: p.id,
-          attributes: { identity: p.identity, title: p.title, displayOrder: p.displayOrder, isActive: true, oFormContainerTypeId: 'root_container', parentId: null, oFormVersionId: id, oFormIdentity: form.identity },
+          attributes: { identity: p.identity, title: p.title, translations: p.translations ?? {}, displayOrder: p.displayOrder, isActive: true, oFormContainerTypeId: 'root_container', parentId: null, oFormVersionId: id, oFormIdentity: form.identity },
           relationships: { oFormFields: { data: p.fields.map((f) => ({ type: 'o-form-fields', id: f.id })) }, childOFormContainers: { data: [] } },
         })),
         ...pages.flatMap((p) => p.fields.map((f) => fieldResource(f, p))),
@@ -190,8 +191,9 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
     const containerPatch = /^PATCH o-forms\/o-form-containers\/(\d+)$/.exec(key);
     if (containerPatch) {
       const index = pages.findIndex((p) => p.id === containerPatch[1]);
-      const attributes = body!.data.attributes as { title?: string; displayOrder?: number };
+      const attributes = body!.data.attributes as { title?: string; displayOrder?: number; translations?: Page['translations'] };
       if (attributes.title) pages[index]!.title = attributes.title;
+      if (attributes.translations) pages[index]!.translations = attributes.translations;
       if (attributes.displayOrder) {
         const [moved] = pages.splice(index, 1);
         pages.splice(attributes.displayOrder - 1, 0, moved!);
@@ -360,10 +362,29 @@ describe('versioned survey builder', () => {
     fireEvent.blur(label);
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.translations).toEqual({ es: 'Sí' }));
     expect(pages[0]!.fields[0]!.title).toBe('Smoker?');
+
+    // The page title beside the questions' texts, with the default title as its hint.
+    const editor = screen.getByRole('region', { name: 'Page About you' });
+    const pageTitle = within(editor).getByLabelText('Page title (es)', { exact: true }) as HTMLInputElement;
+    expect(pageTitle.value).toBe('');
+    expect(document.getElementById(pageTitle.getAttribute('aria-describedby')!)?.textContent).toBe('About you');
+    fireEvent.change(pageTitle, { target: { value: 'Sobre usted' } });
+    fireEvent.blur(pageTitle);
+    await waitFor(() => expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } }));
+    expect(pages[0]!.title).toBe('About you');
+    expect(within(editor).queryByLabelText('Page title', { exact: true })).toBeNull();
+
+    // Back in the default language the title is the English one again, the translation kept.
+    fireEvent.change(switcher, { target: { value: '' } });
+    const english = (await within(await screen.findByRole('region', { name: 'Page About you' })).findByLabelText('Page title', { exact: true })) as HTMLInputElement;
+    expect(english.value).toBe('About you');
+    fireEvent.change(switcher, { target: { value: 'es' } });
+    expect(((await screen.findByLabelText('Page title (es)', { exact: true })) as HTMLInputElement).value).toBe('Sobre usted');
   });
 
   it('shows the missing translations in the Approve dialog and cannot approve until they are done', async () => {
     const missing: MissingTranslation[] = [
+      { kind: 'page', id: '1', title: 'About you', language: 'es' },
       { kind: 'question', id: '10', title: 'Smoker?', language: 'es' },
       { kind: 'message', id: 'not_qualified_consent', title: 'not_qualified_consent', language: 'es' },
     ];
@@ -373,6 +394,7 @@ describe('versioned survey builder', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Approve version 1' });
     const list = await within(dialog).findByRole('list', { name: 'Missing translations' });
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Page title ‘About you’ has no es translation.',
       'Question ‘Smoker?’ has no es translation.',
       'Message ‘not_qualified_consent’ has no es translation.',
     ]);
@@ -525,6 +547,7 @@ describe('survey flow graph', () => {
       oFormIdentity: 'x',
       oFormContainerTypeId: 'root_container' as const,
       parentId: null,
+      translations: {},
       fields: [
         {
           id: `f-${identity}`,

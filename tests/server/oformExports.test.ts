@@ -150,12 +150,18 @@ describe('approval and missing translations', () => {
       configuration: { helperText: 'Cigarettes only', options: [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] },
     });
     await addField(form.firstPage, { oFormFieldTypeId: 'text', title: 'Inactive question', isActive: false });
+    const second = await addPage(form.id, 'Second page');
+    const inactivePage = await addPage(form.id, 'Switched off');
+    expect((await patch('o-form-containers', inactivePage.id, { isActive: false })).res.status).toBe(200);
     // English only: nothing to translate.
     expect(await missing(form.id)).toEqual([]);
 
     await setLanguages(form.id, [spanishId]);
     // The shipped Spanish defaults cover the messages while the version keeps the English defaults.
+    // Page titles come first, in page order; a page participants cannot reach asks for nothing.
     expect(await missing(form.id)).toEqual([
+      { kind: 'page', id: form.firstPage, title: 'New Page 1', language: 'es' },
+      { kind: 'page', id: second.id, title: 'Second page', language: 'es' },
       { kind: 'question', id: question.id, title: 'Do you smoke?', language: 'es' },
       { kind: 'helperText', id: question.id, title: 'Cigarettes only', language: 'es' },
       { kind: 'option', id: `${question.id}:yes`, title: 'Yes', language: 'es' },
@@ -183,6 +189,12 @@ describe('approval and missing translations', () => {
       },
     });
     await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', language: 'es', message: 'Nuestras palabras' });
+    expect((await patch('o-form-containers', form.firstPage, { translations: { es: { title: 'Página uno' } } })).res.status).toBe(200);
+    // A blank translation is no translation.
+    expect((await patch('o-form-containers', second.id, { translations: { es: { title: '  ' } } })).res.status).toBe(200);
+    expect(await missing(form.id)).toEqual([{ kind: 'page', id: second.id, title: 'Second page', language: 'es' }]);
+    expect((await patch('o-form-versions', form.id, { mark_approved: true })).res.status).toBe(422);
+    expect((await patch('o-form-containers', second.id, { translations: { es: { title: 'Página dos' } } })).res.status).toBe(200);
     expect(await missing(form.id)).toEqual([]);
     expect((await patch('o-form-versions', form.id, { mark_approved: true })).res.status).toBe(200);
   });
@@ -195,8 +207,9 @@ describe('approval and missing translations', () => {
     await setLanguages(form.id, [frenchId]);
     const items = await missing(form.id);
     expect(items.filter((i) => i.kind === 'message')).toHaveLength(9);
-    // The survey's default page holds no question yet: only messages are missing.
-    expect(items.every((i) => i.kind === 'message' && i.language === 'fr')).toBe(true);
+    // The survey's default page holds no question yet: its title and the messages are missing.
+    expect(items[0]).toEqual({ kind: 'page', id: form.firstPage, title: 'New Page 1', language: 'fr' });
+    expect(items.slice(1).every((i) => i.kind === 'message' && i.language === 'fr')).toBe(true);
     expect((await patch('o-form-versions', form.id, { mark_approved: true })).res.status).toBe(422);
     await setLanguages(form.id, []);
     expect((await patch('o-form-versions', form.id, { mark_approved: true })).res.status).toBe(200);
@@ -386,11 +399,16 @@ describe('core API client for exports', () => {
     await api.setLanguages(form.id, [spanishId]);
     const languagesNow = await api.languages(form.id);
     expect(languagesNow.find((l) => l.isoCode === 'es')).toMatchObject({ id: `${form.id}-${spanishId}`, languageId: spanishId, oFormId: form.id, isEnabled: true });
+    expect((await api.missingTranslations(form.id)).map((m) => m.kind)).toEqual(['page', 'question', 'option']);
+    expect((await patch('o-form-containers', form.firstPage, { translations: { es: { title: 'Página de prueba' } } })).res.status).toBe(200);
     expect((await api.missingTranslations(form.id)).map((m) => m.kind)).toEqual(['question', 'option']);
 
     const pdf = await api.downloadPdf(form.id, false);
     expect(pdf.filename).toBe('client-export-survey-v1.pdf');
-    expect(await pdfText(new Uint8Array(await pdf.blob.arrayBuffer()))).toContain('Ready?');
+    const text = await pdfText(new Uint8Array(await pdf.blob.arrayBuffer()));
+    expect(text).toContain('Ready?');
+    // The page's heading, then its title in each of the survey's other languages.
+    expect(text).toMatch(/Page 1: New Page 1\s+Español: Página de prueba\s/);
     await expect(api.downloadPdf(form.id, true)).rejects.toMatchObject({ status: 409, message: expect.stringContaining(NO_APPROVED_VERSION) });
 
     const metrics = await api.downloadMetrics(form.id);

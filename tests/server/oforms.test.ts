@@ -41,6 +41,7 @@ interface Page {
   id: string;
   identity: string;
   title: string;
+  translations: Record<string, { title?: string }>;
   displayOrder: number;
   fields: { id: string; identity: string; title: string; type: string; displayOrder: number; configuration: any }[];
 }
@@ -58,6 +59,7 @@ async function getForm(id: string, token = admin) {
       id: cid,
       identity: c.attributes.identity,
       title: c.attributes.title,
+      translations: c.attributes.translations,
       displayOrder: c.attributes.displayOrder,
       fields: (c.relationships!.oFormFields!.data as { id: string }[]).map(({ id: fid }) => ({ id: fid, ...byId('o-form-fields', fid).attributes }) as Page['fields'][number]),
     };
@@ -204,6 +206,46 @@ describe('pages', () => {
     expect(pointers(badParent.body)).toEqual(['/data/attributes/parentId']);
   });
 
+  it("takes the title's translations as a question's (per language, its title), answers them, and refuses bad ones writing nothing", async () => {
+    const form = await newForm();
+    const page = await addPage(form.id, { title: 'Your health', translations: { es: { title: 'Su salud' } } });
+    expect(page.attributes).toMatchObject({ title: 'Your health', translations: { es: { title: 'Su salud' } } });
+    // Absent: none yet.
+    expect((await addPage(form.id)).attributes).toMatchObject({ translations: {} });
+
+    const updated = await patch('o-form-containers', page.id, { translations: { es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } } });
+    expect(updated.res.status).toBe(200);
+    expect(updated.body.data.attributes.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
+    // Another attribute's write leaves them as they are.
+    expect((await patch('o-form-containers', page.id, { title: 'Your health today' })).body.data.attributes.translations).toEqual({
+      es: { title: 'Tu salud' },
+      es_MX: { title: 'Su salud (MX)' },
+    });
+    const read = await json(await h.request('GET', `/api/o-forms/o-form-containers/${page.id}`, { token: admin }));
+    expect(read.data.attributes.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
+    expect((await getForm(form.id)).pages.find((p) => p.id === page.id)!.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
+
+    const before = await rowCount(oFormContainers);
+    const bad = [
+      [{ es: 'Su salud' }, '/data/attributes/translations/es'],
+      [{ es: { title: 7 } }, '/data/attributes/translations/es/title'],
+      [{ es: { title: 'Su salud', helperText: 'No' } }, '/data/attributes/translations/es/helperText'],
+      // Keyed by API iso codes: a list's indexes are none.
+      [['Su salud'], '/data/attributes/translations/0'],
+      [{ 'es-MX!': { title: 'Su salud' } }, '/data/attributes/translations/es-MX!'],
+    ] as const;
+    for (const [translations, pointer] of bad) {
+      const refused = await patch('o-form-containers', page.id, { translations });
+      expect(refused.res.status, JSON.stringify(translations)).toBe(422);
+      expect([...new Set(pointers(refused.body))]).toEqual([pointer]);
+      const created = await post('o-form-containers', 'o-form-containers', { oFormId: Number(form.id), translations });
+      expect(created.res.status).toBe(422);
+      expect([...new Set(pointers(created.body))]).toEqual([pointer]);
+    }
+    expect(await rowCount(oFormContainers)).toBe(before);
+    expect((await getForm(form.id)).pages.find((p) => p.id === page.id)!.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
+  });
+
   it('refuses to delete a page that options jump to, naming them', async () => {
     const form = await newForm();
     const first = (await getForm(form.id)).pages[0]!;
@@ -332,11 +374,12 @@ describe('versions', () => {
     });
     expect(q.res.status).toBe(201);
     await addField(second.id, { oFormFieldTypeId: 'email', title: 'Email' });
+    expect((await patch('o-form-containers', second.id, { translations: { es: { title: 'Contacto' } } })).res.status).toBe(200);
     await h.db.insert(oFormMessages).values({ oFormIdentity: form.attributes.identity, oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', message: 'Sorry' });
     return { form, fieldId: q.body.data.id as string };
   }
   const shape = (pages: Page[]) =>
-    pages.map((p) => ({ identity: p.identity, title: p.title, displayOrder: p.displayOrder, fields: p.fields.map(({ id: _id, containerId: _c, ...rest }: any) => rest) }));
+    pages.map((p) => ({ identity: p.identity, title: p.title, translations: p.translations, displayOrder: p.displayOrder, fields: p.fields.map(({ id: _id, containerId: _c, ...rest }: any) => rest) }));
 
   it('copies the latest version into the next: same structure and identities, new ids, unapproved', async () => {
     const { form } = await builtForm();
@@ -346,6 +389,7 @@ describe('versions', () => {
     const v1 = await getForm(form.id);
     const v2 = await getForm(copy.body.data.id);
     expect(shape(v2.pages)).toEqual(shape(v1.pages));
+    expect(v2.pages[1]!.translations).toEqual({ es: { title: 'Contacto' } });
     const ids1 = v1.pages.flatMap((p) => [p.id, ...p.fields.map((f) => f.id)]);
     const ids2 = v2.pages.flatMap((p) => [p.id, ...p.fields.map((f) => f.id)]);
     expect(ids2.some((id) => ids1.includes(id))).toBe(false);
@@ -394,6 +438,7 @@ describe('versions', () => {
       await patch('o-form-fields', fieldId, { title: 'Changed' }),
       await addField(page.id),
       await patch('o-form-containers', page.id, { title: 'Changed' }),
+      await patch('o-form-containers', page.id, { translations: { es: { title: 'Cambiado' } } }),
       await post('o-form-containers', 'o-form-containers', { oFormId: Number(form.id) }),
       await patch('o-forms', form.id, { title: 'Changed' }),
     ];

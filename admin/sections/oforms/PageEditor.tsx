@@ -1,4 +1,7 @@
-/** The selected page: its title (saved when it loses focus) and its questions. */
+/**
+ * The selected page: its title (saved when it loses focus) and its questions. In a translation
+ * language the title edits that language's translation, as a question's title does.
+ */
 import { useState } from 'react';
 import type { OFormPage } from '@core/api/oforms';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -10,12 +13,15 @@ import { useAutosave } from '../../components/unsaved/useAutosave';
 import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 
 export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage }) {
-  const [title, setTitle] = useState(page.title);
+  const lang = ctx.language;
+  // Remounted per language (Edit keys it so): the text is the default title or lang's translation.
+  const stored = lang ? (page.translations[lang]?.title ?? '') : page.title;
+  const [title, setTitle] = useState(stored);
   const rename = useAutosave(
     title,
-    page.title,
+    stored,
     async (next) => {
-      await ctx.api.updatePage(page.id, { title: next });
+      await ctx.api.updatePage(page.id, lang ? { translations: { ...page.translations, [lang]: { ...page.translations[lang], title: next } } } : { title: next });
       await ctx.refresh();
     },
     SAVE_FAILED,
@@ -32,7 +38,15 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
     <section className="page-editor" aria-label={`Page ${page.title}`}>
       <div className="panel page-title-editor" aria-busy={rename.busy || undefined} onBlur={() => void rename.save()}>
         <FormErrors message={rename.error} />
-        <TextField label="Page title" name={`page-${page.id}-title`} required maxLength={255} value={title} disabled={ctx.language !== null} onChange={setTitle} />
+        <TextField
+          label={lang ? `Page title (${lang})` : 'Page title'}
+          name={lang ? `page-${page.id}-title-${lang}` : `page-${page.id}-title`}
+          hint={lang ? page.title : undefined}
+          required={!lang}
+          maxLength={255}
+          value={title}
+          onChange={setTitle}
+        />
       </div>
       {page.fields.length === 0 && <p className="muted">No questions on this page yet.</p>}
       <ol className="question-list">

@@ -22,6 +22,7 @@ import { useAction } from '../../hooks/useAction';
 import { APPROVE_FAILED, COPY_FAILED, EXPORT_FAILED, SAVE_FAILED, failureText, isFrozen, versionStatus } from './values';
 
 const KIND_LABELS: Record<MissingTranslation['kind'], string> = {
+  page: 'Page title',
   question: 'Question',
   helperText: 'Helper text',
   option: 'Option',

@@ -1,0 +1,1 @@
+ALTER TABLE "o_form_containers" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;
