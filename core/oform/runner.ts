@@ -11,7 +11,7 @@
  * read: the widget ships it as a second file. Any other outcome (notQualified, notActive,
  * noTrialSites) ends the run with its messages.
  */
-import type { FieldConfiguration, FieldType, OptionConfig } from '../model/oform';
+import type { FieldConfiguration, FieldType, OptionConfig, PageTranslations } from '../model/oform';
 import type { Answers } from './answers';
 import type { History, Visit } from './history';
 import type { ContactValue } from './contact';
@@ -38,6 +38,8 @@ export interface RunnerPage {
   id: string;
   identity: string;
   title: string;
+  /** The title per language (API iso code): an approved version has one for each of its languages. */
+  translations?: PageTranslations;
   displayOrder: number;
   fields: RunnerField[];
 }

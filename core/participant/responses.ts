@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { CONTACT_FIELD_TYPE, CONTACT_FIELD_TYPES } from '../model/contactField';
 import { MEDIA_CHANNEL_TYPE } from '../model/mediaChannel';
-import { FIELD_TYPES, FieldConfiguration } from '../model/oform';
+import { FIELD_TYPES, FieldConfiguration, PageTranslations } from '../model/oform';
 import { OFORM_CONTAINER_TYPE, OFORM_FIELD_TYPE } from '../model/oformDoc';
 import { OUTCOMES } from '../oform/runner';
 import { EMBED_PROBLEMS } from './embedProblems';
@@ -59,6 +59,8 @@ const containerAttributes = {
   oFormIdentity: text,
   oFormContainerTypeId: text,
   parentId: maybeText,
+  /** The title per language as staff wrote it: the widget shows the participant's, else `title`. */
+  translations: PageTranslations,
 };
 export const PageContainer = related(OFORM_CONTAINER_TYPE, containerAttributes, {
   parentOFormContainer: toOne(OFORM_CONTAINER_TYPE),

@@ -26,8 +26,8 @@ export function pageOf({ data, included }: PageDocument): RunnerPage {
   // The questions follow the page's child containers in `included`, in display order.
   // The runner's field type is the attribute's value under a short name (the widget's code reads it often).
   const fields = included.flatMap((r): RunnerField[] => (r.type === OFORM_FIELD_TYPE ? [{ id: r.id, ...r.attributes, type: r.attributes.oFormFieldTypeId }] : []));
-  const { identity, title, displayOrder } = data.attributes;
-  return { id: data.id, identity, title, displayOrder, fields };
+  // The page's attributes as they come (its title's translations among them): fewer widget bytes than picking some.
+  return { id: data.id, ...data.attributes, fields };
 }
 
 /** One page of the survey by query (`type=firstContainerPerForm` or `identity=…`). */

@@ -49,6 +49,7 @@ const PAGES = [
   {
     identity: 'demo-about-you',
     title: 'About you',
+    translations: { es: { title: 'Sobre usted' } },
     fields: [
       {
         identity: 'demo-age',
@@ -79,6 +80,7 @@ const PAGES = [
   {
     identity: 'demo-heart',
     title: 'Your heart health',
+    translations: { es: { title: 'La salud de su corazón' } },
     fields: [
       {
         identity: 'demo-treatment',
@@ -104,6 +106,7 @@ const PAGES = [
   {
     identity: 'demo-where',
     title: 'Where you live',
+    translations: { es: { title: 'Dónde vive' } },
     fields: [{ identity: 'demo-zip', title: 'Your ZIP code', type: 'zip', configuration: cfg('Su código postal', { helperText: 'We use it to find the study sites nearest to you.' }) }],
   },
 ];
@@ -220,7 +223,7 @@ export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ med
   for (const [index, page] of PAGES.entries()) {
     const [container] = await db
       .insert(oFormContainers)
-      .values({ identity: page.identity, oFormId, title: page.title, displayOrder: index + 1 })
+      .values({ identity: page.identity, oFormId, title: page.title, translations: page.translations, displayOrder: index + 1 })
       .returning({ id: oFormContainers.id });
     await db.insert(oFormFields).values(
       page.fields.map((f, order) => ({ identity: f.identity, containerId: container!.id, title: f.title, type: f.type, displayOrder: order + 1, configuration: f.configuration })),

@@ -181,6 +181,7 @@ function buildPageDocument(survey: Survey, page: ContainerRow): PageDocument {
       oFormIdentity: survey.form.identity,
       oFormContainerTypeId: c.containerType,
       parentId: c.parentId === null ? null : String(c.parentId),
+      translations: c.translations,
     },
   });
   const container: PageContainer = {

@@ -12,7 +12,7 @@ const page: PageDocument = {
   data: {
     type: 'o-form-containers',
     id: '300',
-    attributes: { identity: 'p1', title: 'First page', displayOrder: 1, isActive: true, oFormVersionId: '41', oFormIdentity: 'heart', oFormContainerTypeId: 'root_container', parentId: null },
+    attributes: { identity: 'p1', title: 'First page', displayOrder: 1, isActive: true, oFormVersionId: '41', oFormIdentity: 'heart', oFormContainerTypeId: 'root_container', parentId: null, translations: {} },
     relationships: { parentOFormContainer: { data: null }, childOFormContainers: { data: [] }, oFormFields: { data: [] } },
   },
   included: [],

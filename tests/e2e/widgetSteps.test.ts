@@ -63,13 +63,18 @@ const WAIT = { timeout: 20_000 };
 const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
 const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
 
-/** Walks the demo survey to a referral, running axe at each step it reaches; answers the violations per step. */
-async function walk(page: Page, email: string, phone: string): Promise<Record<string, string[]>> {
+/**
+ * Walks the demo survey to a referral, running axe at each step it reaches; answers the
+ * violations per step. The survey pages' headings go into `headings` as they show.
+ */
+async function walk(page: Page, email: string, phone: string, headings: string[]): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   const check = async (step: string) => {
     found[step] = await axeIn(page, demo.partner.url, W);
   };
+  const heading = async () => void headings.push((await page.locator(`${W} .tw-title`).first().textContent()) ?? '');
   await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
+  await heading();
   await check('first page');
   // A Next with nothing answered: the page's errors are shown, and must be as accessible.
   await next(page);
@@ -79,11 +84,13 @@ async function walk(page: Page, email: string, phone: string): Promise<Record<st
   await choose(page, 'yes');
   await next(page);
   await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
+  await heading();
   await check('second page');
   await choose(page, 'pills');
   await next(page);
   const zip = page.locator(`${W} input[autocomplete=postal-code]`);
   await zip.waitFor(WAIT);
+  await heading();
   await check('ZIP');
   await zip.fill('10001');
   await next(page);
@@ -129,7 +136,10 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
 
       const email = `steps.${language}.${run.width}@example.com`;
       // Each run its own person: the same e-mail or phone again would be a duplicate, not pushed.
-      const violations = await walk(page, email, `212-555-0${RUNS.indexOf(run)}${run.width}`.slice(0, 12));
+      const headings: string[] = [];
+      const violations = await walk(page, email, `212-555-0${RUNS.indexOf(run)}${run.width}`.slice(0, 12), headings);
+      // Each page headed by its title in the run's language (the demo's pages have Spanish titles).
+      expect(headings).toEqual(language === 'es' ? ['Sobre usted', 'La salud de su corazón', 'Dónde vive'] : ['About you', 'Your heart health', 'Where you live']);
       expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((step) => [step, []])));
       expect(Object.keys(violations)).toEqual(['first page', 'first page with errors', 'second page', 'ZIP', 'sites', 'contact details', 'consent', 'outcome']);
       // The page's own errors on an empty Next are answers the widget expects (422), nothing else went wrong.

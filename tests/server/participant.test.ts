@@ -61,7 +61,7 @@ describe('participant start and submissions', () => {
     expect(res.status).toBe(200);
     const { meta } = await json(res);
     expect(meta).toMatchObject({ runnable: true, oFormId: String(f.oFormId), oFormIdentity: f.oFormIdentity, containerCount: 3, languages: ['en', 'es'] });
-    expect(meta.firstPage.data.attributes.identity).toBe('p1');
+    expect(meta.firstPage.data.attributes).toMatchObject({ identity: 'p1', title: 'Page 1', translations: { es: { title: 'Página 1' } } });
     const options = meta.firstPage.included.find((r: { attributes: { identity: string } }) => r.attributes.identity === 'q_choice').attributes.configuration.options;
     // Which answers disqualify stays on the server.
     expect(options.every((o: { isDisqualified: boolean; disqualifiedFor?: unknown }) => o.isDisqualified === false && o.disqualifiedFor === undefined)).toBe(true);
@@ -258,6 +258,8 @@ describe('answers and branching', () => {
     const page = await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&identity=p2&include=oFormFields`);
     expect(body.meta.nextPage).toEqual(await json(page));
     expect(body.meta.nextPage.included.map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_dob', 'q_text']);
+    // The page's title with its translations: the widget shows the participant's language's.
+    expect(body.meta.nextPage.data.attributes).toMatchObject({ title: 'Page 2', translations: { es: { title: 'Página 2' } } });
 
     // The last page leads to the end: no page to answer.
     const p2 = await answerPage(h, token, body.meta.nextContainerEntryId, { q_dob: '1980-06-15' });

@@ -9,6 +9,8 @@
  *                      | no (disqualifies for every engagement) | no_e2 (disqualifies for engagement 2 only)
  *   page p2  q_dob     dob, required, ages 18..75;  q_text  text, optional, at most 20 characters
  *   page p3  q_zip     zip, required;  q_conditions  multiple: a | b | none
+ * Pages are titled 'Page N'; p1 and p2 have Spanish titles ('Página N'), p3 none (written
+ * straight in, the survey skips the approval that would ask for it).
  * Keep this API stable: the participant, contact and widget tests share it.
  */
 import { randomBytes } from 'node:crypto';
@@ -125,7 +127,15 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
 
   const pageRows = await db
     .insert(oFormContainers)
-    .values(['p1', 'p2', 'p3'].map((p, i) => ({ identity: p, oFormId: form!.id, title: `Page ${i + 1}`, displayOrder: i + 1 })))
+    .values(
+      ['p1', 'p2', 'p3'].map((p, i): typeof oFormContainers.$inferInsert => ({
+        identity: p,
+        oFormId: form!.id,
+        title: `Page ${i + 1}`,
+        displayOrder: i + 1,
+        translations: p === 'p3' ? {} : { es: { title: `Página ${i + 1}` } },
+      })),
+    )
     .returning();
   const page = (identity: string) => pageRows.find((p) => p.identity === identity)!;
 

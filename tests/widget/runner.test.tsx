@@ -252,6 +252,23 @@ describe('question types', () => {
     expect(labelOf(root, $(root, 'input')!)).toBe('Alfa');
     expect($(root, 'section')?.getAttribute('lang')).toBe('es');
   });
+
+  it("heads each page with its title in the participant language, else the default language's", async () => {
+    const pages: RunnerPage[] = [
+      { id: 'p1', identity: 'p1', title: 'About you', translations: { es: { title: 'Sobre usted' } }, displayOrder: 1, fields: [field('q1', 'text', {}, 'Name')] },
+      // A blank translation is none; another language's is not the participant's.
+      { id: 'p2', identity: 'p2', title: 'More', translations: { es: { title: '' }, fr: { title: 'Plus' } }, displayOrder: 2, fields: [field('q2', 'text', {}, 'Anything else?')] },
+    ];
+    const spanish = start(fake({ pages }).transport, { language: 'es' });
+    await until(spanish, (r) => $(r, 'input'));
+    expect($(spanish, 'h2')?.textContent).toBe('Sobre usted');
+    next(spanish);
+    await until(spanish, (r) => $(r, 'h2')?.textContent === 'More');
+
+    const english = start(fake({ pages }).transport, { language: 'en' });
+    await until(english, (r) => $(r, 'input'));
+    expect($(english, 'h2')?.textContent).toBe('About you');
+  });
 });
 
 describe('the run', () => {

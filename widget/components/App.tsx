@@ -121,7 +121,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
       const page = s.page;
       body = (
         <form noValidate onSubmit={(e) => (e.preventDefault(), void r.next())}>
-          {h(page.title)}
+          {h(page.translations?.[s.language]?.title || page.title)}
           {page.fields.map((f) => (
             <Question key={f.id} field={f} value={s.answers[f.identity]} error={s.errors[f.identity]} lang={s.language} onAnswer={r.answer} text={text} disabled={busy} />
           ))}
