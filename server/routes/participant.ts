@@ -31,7 +31,8 @@ import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors, recordPageProblem } from '../participant/cors';
 import { channelInactive, channelUnknown, screenerMismatch } from '../participant/embedProblems';
-import { createPageEntry, createSubmission, OPEN_RUN, savePage, type PageSave } from '../participant/entries';
+import { createPageEntry, createSubmission, OPEN_RUN } from '../participant/entries';
+import { storePageAnswers } from '../participant/pageAnswers';
 import { countOnChannel } from '../domain/channelFigures';
 import { countView } from '../funnel/views';
 import { languageChain, outcomeMessages } from '../participant/messages';
@@ -55,7 +56,7 @@ import {
 } from '../participant/run';
 import { mayEnter, participantPath } from '../participant/path';
 import { isFinalOutcome, qualify } from '../participant/qualification';
-import { openAnswer, storeAnswer } from '../participant/sealedAnswers';
+import { openAnswer } from '../participant/sealedAnswers';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';
 import { findForm } from '../oform/versions';
@@ -512,39 +513,12 @@ export function participantRoutes(deps: Deps) {
     }
 
     const next = nextAfter(survey, page, answers);
-    const children = [...pageEntry.children];
-    const rows: PageSave['answers'][number][] = [];
-    for (const field of fields) {
-      const value = answers[field.identity];
-      if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
-      let entryId = pageEntry.id;
-      if (field.containerId !== page.id) {
-        let child = children.find((ch) => ch.containerId === field.containerId);
-        if (!child) {
-          // A child entry the page entry lacks (one made before its container was): made now.
-          const [made] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
-          children.push((child = { id: made!.id, containerId: made!.containerId }));
-          forgetPageEntry(db, pageEntry.id);
-        }
-        entryId = child.id;
-      }
-      rows.push({ entryId, fieldId: field.id, ...storeAnswer(phi, field.type, value) });
-    }
     const window = windowOf(limits.windowSeconds, now.getTime());
-    const saved = await savePage(db, {
-      submissionId: submission.id,
-      entryIds: [pageEntry.id, ...children.map((ch) => ch.id)],
-      answers: rows,
-      next: next.page ? { pageId: next.page.id, childContainerIds: activeChildren(survey, next.page.id) } : null,
-      limits: { windowStart: window.windowStart, checks: countedChecks(limitChecks) },
-    });
+    const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
     if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     // The run was completed (or removed) after the entry was read: nothing was written.
     if (saved.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
-    const nextEntryId = saved.next?.id ?? null;
-    if (saved.next && next.page) {
-      rememberPageEntry(db, saved.next.id, { submission, form: found.form, page: { id: saved.next.id, containerId: next.page.id, children: saved.next.children } });
-    }
+    const { nextEntryId } = saved;
     return sendDocument(c, {
       meta: {
         success: true,

@@ -1,0 +1,63 @@
+/**
+ * A page's valid answers stored, as the participant's page save needs it: each answer goes to
+ * the entry of the container its question sits in (a child entry the page entry lacks — one made
+ * before its container was — is made now), sealed in JS, then the one save statement
+ * (./entries.ts savePage) replaces the page's earlier answers and makes the next page's entry,
+ * which is remembered for the answers that follow (./access.ts).
+ */
+import type { Answers } from '@core/oform/answers';
+import type { Db } from '../db/open';
+import { oFormContainerEntries } from '../db/schema';
+import type { ContainerRow } from '../oform/structure';
+import type { PhiCipher } from '../security/phi';
+import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access';
+import { savePage, type Limits, type PageSave } from './entries';
+import { activeChildren, fieldsOfPage, type Survey } from './run';
+import { storeAnswer } from './sealedAnswers';
+
+/**
+ * `limited` when a rate limit is over and `closed` when the run was completed (or removed) after
+ * its entry was read: nothing but the limit's hits was written. Else `saved`, with the next
+ * page's new entry (null at the end of the survey).
+ */
+export async function storePageAnswers(
+  db: Db,
+  phi: PhiCipher,
+  target: AnswerTarget,
+  survey: Survey,
+  page: ContainerRow,
+  answers: Answers,
+  nextPage: ContainerRow | null,
+  limits: Limits,
+): Promise<{ status: 'limited' } | { status: 'closed' } | { status: 'saved'; nextEntryId: number | null }> {
+  const { submission, page: pageEntry } = target;
+  const children = [...pageEntry.children];
+  const rows: PageSave['answers'][number][] = [];
+  for (const field of fieldsOfPage(survey, page.id)) {
+    const value = answers[field.identity];
+    if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    let entryId = pageEntry.id;
+    if (field.containerId !== page.id) {
+      let child = children.find((ch) => ch.containerId === field.containerId);
+      if (!child) {
+        const [made] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
+        children.push((child = { id: made!.id, containerId: made!.containerId }));
+        forgetPageEntry(db, pageEntry.id);
+      }
+      entryId = child.id;
+    }
+    rows.push({ entryId, fieldId: field.id, ...storeAnswer(phi, field.type, value) });
+  }
+  const saved = await savePage(db, {
+    submissionId: submission.id,
+    entryIds: [pageEntry.id, ...children.map((ch) => ch.id)],
+    answers: rows,
+    next: nextPage ? { pageId: nextPage.id, childContainerIds: activeChildren(survey, nextPage.id) } : null,
+    limits,
+  });
+  if (saved.status !== 'saved') return saved;
+  if (saved.next && nextPage) {
+    rememberPageEntry(db, saved.next.id, { submission, form: target.form, page: { id: saved.next.id, containerId: nextPage.id, children: saved.next.children } });
+  }
+  return { status: 'saved', nextEntryId: saved.next?.id ?? null };
+}
