@@ -147,15 +147,19 @@ describe('versioned surveys', () => {
     await expect.poll(() => switcher.locator('option').allTextContents(), SLOW).toContain('Spanish (es)');
     await switcher.selectOption('es');
 
+    // Every page's title and every question's text need their Spanish before the version is approved.
+    const pageTitleEs = () => page.getByLabel('Page title (es)', { exact: true });
     await page.getByRole('button', { name: 'New Page 1', exact: true }).click();
+    await type(pageTitleEs(), 'Nueva página 1');
     await type(question(1).getByLabel('Question title (es)', { exact: true }), '¿Fuma?');
     await type(optionRow(question(1), 0).getByLabel('Label (es)', { exact: true }), 'Sí');
     await type(optionRow(question(1), 1).getByLabel('Label (es)', { exact: true }), 'No');
-    for (const [pageTitle, title] of [
-      ['New Page 2', '¿Cómo se llama?'],
-      ['New Page 3', '¿Algo más?'],
+    for (const [pageTitle, pageTitleInSpanish, title] of [
+      ['New Page 2', 'Nueva página 2', '¿Cómo se llama?'],
+      ['New Page 3', 'Nueva página 3', '¿Algo más?'],
     ] as const) {
       await page.getByRole('button', { name: pageTitle, exact: true }).click();
+      await type(pageTitleEs(), pageTitleInSpanish);
       await type(question(1).getByLabel('Question title (es)', { exact: true }), title);
     }
     await expect.poll(async () => (await api(`o-forms/o-forms/${firstId}/missing-translations`)).data, SLOW).toEqual([]);
