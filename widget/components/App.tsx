@@ -6,7 +6,7 @@ import { stringsLanguage } from '@core/i18n/participant';
 import { percentage } from '@core/oform/progress';
 import type { OutcomeMessages, Phase, RunnerState } from '@core/oform/runner';
 import { showsBack } from '../theme';
-import { Question } from './Question';
+import { Question, translated } from './Question';
 
 export type AppProps = ControllerOptions;
 
@@ -121,7 +121,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
       const page = s.page;
       body = (
         <form noValidate onSubmit={(e) => (e.preventDefault(), void r.next())}>
-          {h(page.translations?.[s.language]?.title || page.title)}
+          {h(translated(page.translations, s.language)?.title || page.title)}
           {page.fields.map((f) => (
             <Question key={f.id} field={f} value={s.answers[f.identity]} error={s.errors[f.identity]} lang={s.language} onAnswer={r.answer} text={text} disabled={busy} />
           ))}
