@@ -37,7 +37,8 @@ import { contactFieldsRoutes } from './routes/contact-fields';
 import { mountLegacySurveyRoutes } from './routes/legacy-surveys';
 import { oFormsRoutes } from './routes/oforms';
 import { participantRoutes } from './routes/participant';
-import { surveyMetricsRoutes, surveyPageMetricsRoutes } from './routes/oform-exports';
+import { exportSurveyMetricsRoutes } from './routes/export-survey-metrics';
+import { surveyPageMetricsRoutes } from './routes/survey-page-metrics';
 import { screenersRoutes } from './routes/screeners';
 import { contactFieldsScreenersRoutes, engagementsScreenersRoutes, screenerSurveysRoutes } from './routes/screener-links';
 import { mediaChannelSurveysRoutes, mediaChannelsRoutes, transitionMediaChannelRoutes } from './routes/media-channels';
@@ -115,7 +116,7 @@ export function createApp(deps: Deps) {
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
   app.route('/api/rms-callback', rmsCallbackRoutes(deps));
-  app.route('/api/export-survey-metrics', surveyMetricsRoutes(deps));
+  app.route('/api/export-survey-metrics', exportSurveyMetricsRoutes(deps));
   app.route('/api/survey-page-metrics', surveyPageMetricsRoutes(deps));
   app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));
   app.route('/api', openApiRoutes(() => app.routes));
