@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { contactFields, genericMessages, languages } from '../../server/db/schema';
 import { LANGUAGE_MESSAGES } from '../../server/routes/languages';
 import { CONTACT_FIELD_NAME_TAKEN } from '../../server/routes/contact-fields';
-import { createHarness, json, type Harness } from './harness';
+import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -13,13 +13,7 @@ const rows = async (table: typeof languages | typeof contactFields) => (await h.
 const messageByKey = async (keyName: string) => (await h.db.select().from(genericMessages).where(eq(genericMessages.keyName, keyName)))[0]!;
 const pointers = (doc: { errors: { source?: { pointer?: string } }[] }) => doc.errors.map((e) => e.source?.pointer);
 
-beforeAll(async () => {
-  h = await createHarness();
-  admin = await h.token();
-});
-afterAll(async () => {
-  await h.close();
-});
+useAdminHarness((server) => ({ h, admin } = server));
 
 describe('languages', () => {
   it('lists the seeded English (default) and Spanish, sorted by description, limit 1000 by default', async () => {

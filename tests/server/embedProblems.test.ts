@@ -4,24 +4,18 @@
  * contract, and is recorded per channel, page origin and cause (counted, dated by the server's
  * clock, bounded), listed for staff on the channel in their sponsor scope.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { EMBED_PROBLEMS_KEPT } from '@core/participant/embedProblems';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { embedProblems, mediaChannels } from '../../server/db/schema';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
-import { createHarness, json, type Harness } from './harness';
+import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
 
-beforeAll(async () => {
-  h = await createHarness();
-  admin = await h.token();
-});
-afterAll(async () => {
-  await h.close();
-});
+useAdminHarness((server) => ({ h, admin } = server));
 afterEach(() => h.clock.release());
 
 const start = async (query: string, origin?: string) => {

@@ -20,7 +20,7 @@ import type { RoleName } from '@core/model/user';
 import type { Clock } from '../../server/context';
 import { ADMIN_PASSWORD } from './harness-constants';
 import { checkedJsonApiResponse } from '../support/jsonApiDocument';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export { ADMIN_PASSWORD };
 export const JSON_API = 'application/vnd.api+json';
@@ -152,6 +152,21 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
       await pgDb?.drop();
     },
   };
+}
+
+/**
+ * The setup of a file whose tests share one harness and the seeded admin's token: made before
+ * them, closed after them. `take` hands both to the file's own variables once they are made.
+ */
+export function useAdminHarness(take: (server: { h: Harness; admin: string }) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await createHarness();
+    take({ h, admin: await h.token() });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { indications } from '../../server/db/schema';
 import { LOOKUP_NAME_TAKEN } from '@core/model/lookup';
-import { createHarness, json, type Harness } from './harness';
+import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
 
-beforeAll(async () => {
-  h = await createHarness();
-  admin = await h.token();
-});
-afterAll(async () => {
-  await h.close();
-});
+useAdminHarness((server) => ({ h, admin } = server));
 
 const names = (doc: { data: { attributes: { name: string } }[] }) => doc.data.map((r) => r.attributes.name);
 

@@ -7,26 +7,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { oFormSubmissions } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/rows';
 import { createParticipantTransport } from '@core/participant/transport';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { UTM_MAX_LENGTH } from '@core/participant/attribution';
-import { createHarness, json, type Harness } from './harness';
-import { createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
+import { json, type Harness } from './harness';
+import { startSubmission, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 const submissionRow = async (id: string) => (await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(id))))[0]!;
 const submissionCount = async () => (await h.db.select({ n: count() }).from(oFormSubmissions))[0]!.n;

@@ -3,10 +3,11 @@
  * the real server, every call sent as from the partner's page: ZIP, sites, contact form,
  * consent, completed — and the server's 422s arriving as the runner's field problems.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createHarness, type Harness } from './harness';
-import { createParticipantFixture, runQualified, type ParticipantFixture } from '../support/participantFixture';
+import type { Harness } from './harness';
+import { runQualified, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
 import { createRunner, type RunnerState } from '@core/oform/runner';
@@ -18,14 +19,7 @@ import { later } from '../support/runnerLater';
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 function transport() {
   const fromPartner: typeof fetch = async (input, init) => {

@@ -4,10 +4,11 @@
  * the channel query that CORS needs is checked on each call, and every answer checked against the
  * participant contract (core/participant/responses.ts) on arrival.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createHarness, type Harness } from './harness';
+import type { Harness } from './harness';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 import { createApiClient } from '@core/api/client';
 import { oformsApi } from '@core/api/oforms';
 import { previewSurvey, previewTransport } from '@core/participant/preview';
@@ -21,13 +22,7 @@ let h: Harness;
 let f: ParticipantFixture;
 const seen: { url: string; origin: string | null; token: string | null }[] = [];
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 function api(options: Partial<ParticipantTransportOptions> = {}, origin = `https://${f.domain}`, staffToken?: string) {
   const fetchFromPartner: typeof fetch = async (input, init) => {

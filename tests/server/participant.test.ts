@@ -7,11 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
 import { openAnswer } from '../../server/participant/sealedAnswers';
-import { createHarness, json, type Harness } from './harness';
+import { json, type Harness } from './harness';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/http/log';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 import { MISSING_TOKEN } from '../../server/participant/access';
 import { savePage } from '../../server/participant/entries';
 import { sanitizeHtml } from '../../server/participant/sanitize';
@@ -26,13 +27,7 @@ import { rateLimits, mediaChannelFigures, oFormContainers, oFormFieldEntries, oF
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const entryBody = (containerId: number, submissionId: string | number, parentId?: string) => ({

@@ -5,10 +5,11 @@
  * entries are made only along the path; and once the run reached its outcome its answers are
  * final. The honest paths (qualified, notQualified, noTrialSites) are unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { createHarness, json, type Harness } from './harness';
+import { json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../server/db/schema';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { settleDeliveries } from '../../server/rms/worker';
@@ -21,14 +22,7 @@ import type { Survey } from '../../server/participant/run';
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const VALUES = { first_name: 'Ada', email: 'ada.path@example.com', phone: '212-555-0100' };

@@ -4,13 +4,14 @@
  * window still holds), and the participant start names the channel's window. The instants are
  * the server clock's, stated by the test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
-import { createHarness, json, JSON_API, type Harness } from './harness';
+import { json, JSON_API, type Harness } from './harness';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture, type ParticipantRequester } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2031-05-04T09:00:00.000Z');
@@ -19,14 +20,8 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
+useParticipantServer((server) => ({ h, f } = server));
 afterEach(() => h.clock.release());
-afterAll(async () => {
-  await h.close();
-});
 
 const outcomeOf = async (submissionId: string, token: string | null, query = '') => {
   const res = await h.request('GET', `/api/o-forms/o-form-submission-outcome/${submissionId}${query}`, { headers: token === null ? {} : { [TOKEN_HEADER]: token } });

@@ -4,10 +4,11 @@
  * recent ones keep theirs, and the submissions, their page entries, the funnel's outcomes and
  * the channel's figures keep their numbers. Two runs at once delete each answer once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq, inArray } from 'drizzle-orm';
-import { createHarness, json, type Harness } from './harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { json, type Harness } from './harness';
+import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../server/db/schema';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { createLogger } from '../../server/http/log';
@@ -17,14 +18,7 @@ import { settleDeliveries } from '../../server/rms/worker';
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 const NOW = new Date('2027-01-10T09:00:00Z');
 const daysBefore = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);

@@ -5,10 +5,11 @@
  * page entry, the record-system push — reads them as given. Answers stored in clear before
  * sealing are sealed in place on start.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createHarness, json, type Harness } from './harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { json, type Harness } from './harness';
+import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { useParticipantServer } from './participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/rows';
 import { sealClearAnswers } from '../../server/participant/sealedAnswers';
@@ -18,14 +19,7 @@ import { settleDeliveries } from '../../server/rms/worker';
 let h: Harness;
 let f: ParticipantFixture;
 
-beforeAll(async () => {
-  h = await createHarness();
-  f = await createParticipantFixture(h.db);
-});
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
-});
+useParticipantServer((server) => ({ h, f } = server));
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engagementSiteLocations, engagements, referrals, siteLocations, sponsors } from '../../server/db/schema';
 import { SPONSOR_HAS_ENGAGEMENTS } from '../../server/routes/sponsors';
-import { createHarness, json, type Harness } from './harness';
+import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
 
-beforeAll(async () => {
-  h = await createHarness();
-  admin = await h.token();
-});
-afterAll(async () => {
-  await h.close();
-});
+useAdminHarness((server) => ({ h, admin } = server));
 
 const figures = (attributes: Record<string, unknown>) => ({
   activeEngagements: attributes.activeEngagements,

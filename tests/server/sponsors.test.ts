@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { engagements, sponsors } from '../../server/db/schema';
 import { IDENTIFICATION_TAKEN, SPONSOR_HAS_ENGAGEMENTS } from '../../server/routes/sponsors';
-import { createHarness, json, type Harness } from './harness';
+import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -15,13 +15,7 @@ async function create(attributes: Record<string, unknown>, token = admin) {
   return { res, doc: await json(res) };
 }
 
-beforeAll(async () => {
-  h = await createHarness();
-  admin = await h.token();
-});
-afterAll(async () => {
-  await h.close();
-});
+useAdminHarness((server) => ({ h, admin } = server));
 
 describe('sponsors CRUD', () => {
   it('creates (201), reads (200), updates (200) and deletes (204)', async () => {
