@@ -104,3 +104,10 @@ export const deleteAction = <T extends { id: string }>(remove: (id: string) => P
   run: (row) => remove(row.id),
   danger: true,
 });
+
+/** Activate, Deactivate and Delete for the selected records of a resource, through its API. */
+export const activateAndDeleteBulk = <T extends { id: string; isActive: boolean }>(
+  api: { update: (id: string, patch: { isActive: boolean }) => Promise<unknown>; remove: (id: string) => Promise<unknown> },
+  noun: BulkOptions<T>['noun'],
+  label: BulkOptions<T>['label'],
+): BulkOptions<T> => ({ noun, label, actions: [...activationActions<T>(api.update), deleteAction<T>(api.remove)] });

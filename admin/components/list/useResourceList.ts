@@ -170,3 +170,11 @@ export function useResourceList<T>({ load, loadCsv, filters, ...options }: Resou
   const data = useListData(load, params);
   return { ...listQuery, ...data, params, load, loadCsv, search: { value: query.searchQuery, onSearch: listQuery.setSearch } };
 }
+
+/** useResourceList over a resource's API client (core/api): its list, and its CSV export. */
+export function useApiResourceList<T>(
+  api: { list: ResourceListOptions<T>['load']; listCsv?: ResourceListOptions<T>['loadCsv'] },
+  options: Omit<ResourceListOptions<T>, 'load' | 'loadCsv'>,
+): ResourceList<T> {
+  return useResourceList({ load: api.list, loadCsv: api.listCsv, ...options });
+}

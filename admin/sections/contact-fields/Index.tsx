@@ -3,10 +3,10 @@ import { contactFieldsApi } from '@core/api/contactFields';
 import { CONTACT_FIELD_DEFAULT_SORT, CONTACT_FIELD_SORTS, type ContactField } from '@core/model/contactField';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
 import { deleteAction } from '../../components/list/bulk';
-import { useResourceList } from '../../components/list/useResourceList';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -15,7 +15,7 @@ import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './ContactFieldForm';
 
 export default function ContactFieldsIndex() {
   const api = useApi(contactFieldsApi);
-  const list = useResourceList({ load: api.list, loadCsv: api.listCsv, defaultSort: CONTACT_FIELD_DEFAULT_SORT, sortable: CONTACT_FIELD_SORTS });
+  const list = useApiResourceList(api, { defaultSort: CONTACT_FIELD_DEFAULT_SORT, sortable: CONTACT_FIELD_SORTS });
   const remove = useDeleteWithConfirm(api.remove, 'Contact field');
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('ContactFieldsAdd') }], search: list.search });
@@ -32,20 +32,7 @@ export default function ContactFieldsIndex() {
     { id: 'required', header: L.required, sortField: 'required', cell: (f) => (f.required ? 'Yes' : 'No') },
     { id: 'translations', header: L.translations, exportFields: ['translations'], cell: (f) => Object.keys(f.translations).length },
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (f) => formatDate(f.modified) },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (f) => (
-        <RowActions
-          edit={pathTo('ContactFieldsEdit', { id: f.id })}
-          onDelete={async () => {
-            if (await remove(f.id)) list.reload();
-          }}
-        />
-      ),
-    },
+    actionsColumn({ edit: (f) => pathTo('ContactFieldsEdit', { id: f.id }), remove: { confirmAndDelete: remove, reload: list.reload } }),
   ];
 
   return (

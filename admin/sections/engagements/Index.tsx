@@ -4,14 +4,13 @@ import { lookupsApi } from '@core/api/lookups';
 import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_PHASES, ENGAGEMENT_SORTS, type Engagement } from '@core/model/engagement';
 import { LOOKUP_TYPES } from '@core/model/lookup';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { activationActions, deleteAction, type BulkOptions } from '../../components/list/bulk';
+import { activateAndDeleteBulk, type BulkOptions } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter, type ListFilterField } from '../../components/list/filters';
 import { useOptions } from '../../hooks/useOptions';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
@@ -34,31 +33,18 @@ export function engagementColumns(remove: (id: string) => Promise<boolean>, relo
     { id: 'phase', header: L.phase, sortField: 'phase', cell: (e) => displayValue(e.phase) },
     { id: 'startDate', header: L.startDate, sortField: 'startDate', cell: (e) => displayValue(formatDay(e.startDate)) },
     { id: 'endDate', header: L.endDate, sortField: 'endDate', cell: (e) => displayValue(formatDay(e.endDate)) },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (e) => <StatusBadge active={e.isActive} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (e) => (
-        <RowActions
-          view={pathTo('EngagementsView', { engagementId: e.id })}
-          edit={pathTo('EngagementsEdit', { engagementId: e.id })}
-          onDelete={async () => {
-            if (await remove(e.id)) reload();
-          }}
-        />
-      ),
-    },
+    activeColumn(L.isActive),
+    actionsColumn({
+      view: (e) => pathTo('EngagementsView', { engagementId: e.id }),
+      edit: (e) => pathTo('EngagementsEdit', { engagementId: e.id }),
+      remove: { confirmAndDelete: remove, reload },
+    }),
   ];
 }
 
 /** Activate, Deactivate and Delete for selected engagements. */
-export const engagementBulk = (api: ReturnType<typeof engagementsApi>): BulkOptions<Engagement> => ({
-  noun: ['engagement', 'engagements'],
-  label: (e) => e.name,
-  actions: [...activationActions<Engagement>(api.update), deleteAction<Engagement>(api.remove)],
-});
+export const engagementBulk = (api: ReturnType<typeof engagementsApi>): BulkOptions<Engagement> =>
+  activateAndDeleteBulk<Engagement>(api, ['engagement', 'engagements'], (e) => e.name);
 
 const FILTER_NAMES = ['sponsorId', 'isActive', 'phase', 'therapeuticAreaId', 'startDateFrom', 'endDateTo'] as const;
 
@@ -71,9 +57,7 @@ export default function EngagementsIndex() {
     [lookups],
     'Could not load the therapeutic areas.',
   );
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: ENGAGEMENT_DEFAULT_SORT,
     sortable: ENGAGEMENT_SORTS,
     filterNames: FILTER_NAMES,

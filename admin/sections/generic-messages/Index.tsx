@@ -9,9 +9,9 @@ import {
 } from '@core/model/genericMessage';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { useResourceList } from '../../components/list/useResourceList';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
@@ -20,9 +20,7 @@ const TYPE_LABELS: Record<string, string> = { default: 'Default', global: 'Globa
 
 export default function GenericMessagesIndex() {
   const api = useApi(genericMessagesApi);
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: GENERIC_MESSAGE_DEFAULT_SORT,
     sortable: GENERIC_MESSAGE_SORTS,
     defaultLimit: GENERIC_MESSAGE_DEFAULT_LIMIT,
@@ -42,7 +40,7 @@ export default function GenericMessagesIndex() {
     { id: 'translations', header: 'Translations', exportFields: ['translations'], cell: (m) => Object.keys(m.translations).length },
     { id: 'messageType', header: 'Type', sortField: 'messageType', cell: (m) => TYPE_LABELS[m.messageType] ?? m.messageType },
     { id: 'modified', header: 'Modified', sortField: 'modified', cell: (m) => formatDate(m.modified) },
-    { id: 'actions', header: 'Actions', className: 'col-actions', hideable: false, cell: (m) => <RowActions edit={pathTo('GenericMessagesEdit', { id: m.id })} /> },
+    actionsColumn({ edit: (m) => pathTo('GenericMessagesEdit', { id: m.id }) }),
   ];
 
   return (

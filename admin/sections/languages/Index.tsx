@@ -3,12 +3,11 @@ import { languagesApi } from '@core/api/languages';
 import { toUiIsoCode } from '@core/i18n';
 import { LANGUAGE_DEFAULT_LIMIT, LANGUAGE_DEFAULT_SORT, LANGUAGE_SORTS, type Language } from '@core/model/language';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter } from '../../components/list/filters';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -17,9 +16,7 @@ import { LANGUAGE_LABELS as L } from './languageValues';
 
 export default function LanguagesIndex() {
   const api = useApi(languagesApi);
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     filterNames: ['isActive'],
     defaultSort: LANGUAGE_DEFAULT_SORT,
     sortable: LANGUAGE_SORTS,
@@ -39,26 +36,12 @@ export default function LanguagesIndex() {
     { id: 'name', header: L.name, sortField: 'name', cell: (l) => l.name },
     { id: 'isoCode', header: L.isoCode, sortField: 'isoCode', cell: (l) => toUiIsoCode(l.isoCode) },
     { id: 'default', header: L.isDefault, sortField: 'isDefault', cell: (l) => (l.isDefault ? 'Default' : '') },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (l) => <StatusBadge active={l.isActive} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (l) => (
-        <RowActions
-          view={pathTo('LanguagesView', { id: l.id })}
-          edit={pathTo('LanguagesEdit', { id: l.id })}
-          onDelete={
-            l.isDefault
-              ? undefined
-              : async () => {
-                  if (await remove(l.id)) list.reload();
-                }
-          }
-        />
-      ),
-    },
+    activeColumn(L.isActive),
+    actionsColumn({
+      view: (l) => pathTo('LanguagesView', { id: l.id }),
+      edit: (l) => pathTo('LanguagesEdit', { id: l.id }),
+      remove: { confirmAndDelete: remove, reload: list.reload, when: (l) => !l.isDefault },
+    }),
   ];
 
   return (
@@ -68,12 +51,8 @@ export default function LanguagesIndex() {
       caption="Languages"
       emptyMessage="No languages yet."
       filters={[activeFilter()]}
-      bulk={{
-        noun: ['language', 'languages'],
-        label: (l) => l.description,
-        // The default language is always active and is never deleted: the server says so for its row.
-        actions: [...activationActions<Language>(api.update), deleteAction<Language>(api.remove)],
-      }}
+      // The default language is always active and is never deleted: the server says so for its row.
+      bulk={activateAndDeleteBulk<Language>(api, ['language', 'languages'], (l) => l.description)}
     />
   );
 }

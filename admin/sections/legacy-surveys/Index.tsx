@@ -6,13 +6,12 @@ import { SURVEY_DEFAULT_SORT, SURVEY_SORTS, type Survey } from '@core/model/lega
 import { formatDate } from '../../components/format';
 import { Select } from '../../components/form/Select';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter } from '../../components/list/filters';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
 import { useOptions } from '../../hooks/useOptions';
@@ -26,9 +25,7 @@ export default function SurveysIndex() {
   const engagementApi = useApi(engagementsApi);
   const navigate = useNavigate();
   const sponsors = useSponsorOptions();
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: SURVEY_DEFAULT_SORT,
     sortable: SURVEY_SORTS,
     filterNames: ['sponsorId', 'isActive'],
@@ -50,23 +47,13 @@ export default function SurveysIndex() {
     { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('SurveysView', { id: s.id })}>{s.title}</Link> },
     { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (s) => displayValue(s.engagementName) },
     { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s) => displayValue(s.sponsorName) },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
+    activeColumn(L.isActive),
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (s) => (
-        <RowActions
-          view={pathTo('SurveysView', { id: s.id })}
-          edit={pathTo('SurveysEdit', { id: s.id })}
-          onDelete={async () => {
-            if (await remove(s.id)) list.reload();
-          }}
-        />
-      ),
-    },
+    actionsColumn({
+      view: (s) => pathTo('SurveysView', { id: s.id }),
+      edit: (s) => pathTo('SurveysEdit', { id: s.id }),
+      remove: { confirmAndDelete: remove, reload: list.reload },
+    }),
   ];
 
   return (
@@ -99,7 +86,7 @@ export default function SurveysIndex() {
         emptyMessage="No surveys yet."
         filters={[sponsorFilter(sponsors), activeFilter()]}
         columnsKey="surveys"
-        bulk={{ noun: ['survey', 'surveys'], label: (s) => s.title, actions: [...activationActions<Survey>(api.update), deleteAction<Survey>(api.remove)] }}
+        bulk={activateAndDeleteBulk<Survey>(api, ['survey', 'surveys'], (s) => s.title)}
       />
     </>
   );

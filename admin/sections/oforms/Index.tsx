@@ -3,13 +3,12 @@ import { oformsApi } from '@core/api/oforms';
 import type { OForm } from '@core/model/oformDoc';
 import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '@core/model/oformDoc';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter } from '../../components/list/filters';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -20,9 +19,7 @@ import { VersionBadge } from './VersionBar';
 export default function OFormIndex() {
   const api = useApi(oformsApi);
   const sponsors = useSponsorOptions();
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: OFORM_DEFAULT_SORT,
     sortable: OFORM_SORTS,
     filterNames: ['sponsorId', 'isActive'],
@@ -35,26 +32,12 @@ export default function OFormIndex() {
     { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (f) => f.engagementName },
     { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (f) => f.sponsorName },
     { id: 'approved', header: L.isApproved, sortField: 'isApproved', exportFields: ['isApproved', 'approvedAt'], cell: (f) => <VersionBadge form={f} /> },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (f) => <StatusBadge active={f.isActive} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (f) => (
-        <RowActions
-          view={pathTo('OFormView', { id: f.id })}
-          edit={isFrozen(f) ? undefined : pathTo('OFormEdit', { id: f.id })}
-          onDelete={
-            isFrozen(f)
-              ? undefined
-              : async () => {
-                  if (await remove(f.id)) list.reload();
-                }
-          }
-        />
-      ),
-    },
+    activeColumn(L.isActive),
+    actionsColumn({
+      view: (f) => pathTo('OFormView', { id: f.id }),
+      edit: (f) => (isFrozen(f) ? undefined : pathTo('OFormEdit', { id: f.id })),
+      remove: { confirmAndDelete: remove, reload: list.reload, when: (f) => !isFrozen(f) },
+    }),
   ];
   return (
     <ListView
@@ -64,12 +47,8 @@ export default function OFormIndex() {
       emptyMessage="No versioned surveys yet."
       filters={[sponsorFilter(sponsors), activeFilter()]}
       columnsKey="surveys-new"
-      bulk={{
-        noun: ['survey version', 'survey versions'],
-        label: (f) => `${f.title} (v${f.version})`,
-        // An approved version stays: the server refuses its deletion, and says why for that row.
-        actions: [...activationActions<OForm>(api.update), deleteAction<OForm>(api.remove)],
-      }}
+      // An approved version stays: the server refuses its deletion, and says why for that row.
+      bulk={activateAndDeleteBulk<OForm>(api, ['survey version', 'survey versions'], (f) => `${f.title} (v${f.version})`)}
     />
   );
 }

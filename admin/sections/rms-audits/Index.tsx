@@ -17,7 +17,7 @@ import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
-import { useResourceList } from '../../components/list/useResourceList';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
@@ -107,9 +107,7 @@ export default function RmsAuditsIndex() {
   const engagements = useApi(engagementsApi);
   const confirm = useConfirm();
   const notify = useNotify();
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: RMS_AUDIT_DEFAULT_SORT,
     sortable: RMS_AUDIT_SORTS,
     filterNames: FILTERS,

@@ -3,10 +3,9 @@ import { Link } from 'react-router-dom';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { RMS_PROVIDER_DEFAULT_SORT, RMS_PROVIDER_KIND_LABELS, RMS_PROVIDER_SORTS, type RmsProvider } from '@core/model/rmsProvider';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
 import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -26,20 +25,8 @@ export default function RmsProvidersIndex() {
     { id: 'endpoint', header: L.endpoint, cell: (p) => p.endpoint ?? '' },
     { id: 'secret', header: 'Secret', cell: (p) => (p.kind === 'none' ? '' : p.hasSecret ? 'Set' : 'Not set') },
     { id: 'engagements', header: 'Engagements', cell: (p) => p.engagementCount ?? 0 },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (p) => <StatusBadge active={p.isActive} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      cell: (p) => (
-        <RowActions
-          edit={pathTo('RmsProvidersEdit', { id: p.id })}
-          onDelete={async () => {
-            if (await remove(p.id)) list.reload();
-          }}
-        />
-      ),
-    },
+    activeColumn(L.isActive),
+    actionsColumn({ edit: (p) => pathTo('RmsProvidersEdit', { id: p.id }), remove: { confirmAndDelete: remove, reload: list.reload } }),
   ];
 
   return <ListView list={list} columns={columns} caption="Record Systems" emptyMessage="No record systems yet." />;

@@ -4,13 +4,12 @@ import { screenersApi } from '@core/api/screeners';
 import { SCREENER_DEFAULT_SORT, SCREENER_SORTS, type Screener } from '@core/model/screener';
 import { hasRole } from '@core/model/user';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter } from '../../components/list/filters';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
@@ -25,26 +24,12 @@ export function screenerColumns(remove: ((id: string) => Promise<boolean>) | nul
     { id: 'screenerType', header: L.type, sortField: 'screenerType', cell: (s) => s.screenerType },
     { id: 'engagements', header: L.engagements, exportFields: ['engagements'], cell: (s) => s.engagements.map((e) => e.name).join(', ') },
     { id: 'locked', header: L.isLocked, sortField: 'isLocked', cell: (s) => (s.isLocked ? 'Locked' : '') },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (s) => (
-        <RowActions
-          view={pathTo('ScreenerView', { screenerId: s.id })}
-          edit={remove && !s.isLocked ? pathTo('ScreenerEdit', { screenerId: s.id }) : undefined}
-          onDelete={
-            remove && !s.isLocked
-              ? async () => {
-                  if (await remove(s.id)) reload();
-                }
-              : undefined
-          }
-        />
-      ),
-    },
+    activeColumn(L.isActive),
+    actionsColumn({
+      view: (s) => pathTo('ScreenerView', { screenerId: s.id }),
+      edit: (s) => (remove && !s.isLocked ? pathTo('ScreenerEdit', { screenerId: s.id }) : undefined),
+      remove: remove ? { confirmAndDelete: remove, reload, when: (s) => !s.isLocked } : undefined,
+    }),
   ];
 }
 
@@ -52,9 +37,7 @@ export default function ScreenerIndex() {
   const api = useApi(screenersApi);
   const user = useAtomValue(currentUserAtom);
   const sponsors = useSponsorOptions();
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: SCREENER_DEFAULT_SORT,
     sortable: SCREENER_SORTS,
     filterNames: ['sponsorId', 'isActive'],
@@ -73,7 +56,7 @@ export default function ScreenerIndex() {
       columnsKey="screeners"
       bulk={
         canEdit
-          ? { noun: ['screener', 'screeners'], label: (s) => s.title, actions: [...activationActions<Screener>(api.update), deleteAction<Screener>(api.remove)] }
+          ? activateAndDeleteBulk<Screener>(api, ['screener', 'screeners'], (s) => s.title)
           : undefined
       }
     />

@@ -2,13 +2,12 @@ import { Link } from 'react-router-dom';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import { SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, type SiteLocation } from '@core/model/siteLocation';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
-import { activationActions, deleteAction } from '../../components/list/bulk';
+import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter } from '../../components/list/filters';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
@@ -19,9 +18,7 @@ import { SITE_LOCATION_LABELS as L } from './siteLocationValues';
 export default function SiteLocationsIndex() {
   const api = useApi(siteLocationsApi);
   const countries = useCountryOptions();
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: SITE_LOCATION_DEFAULT_SORT,
     sortable: SITE_LOCATION_SORTS,
     filterNames: ['isActive', 'countryId', 'state'],
@@ -37,22 +34,12 @@ export default function SiteLocationsIndex() {
     { id: 'state', header: L.state, sortField: 'state', cell: (s) => displayValue(s.state) },
     { id: 'zipCode', header: L.zipCode, sortField: 'zipCode', cell: (s) => displayValue(s.zipCode) },
     { id: 'piName', header: L.piName, sortField: 'piName', cell: (s) => displayValue(s.piName) },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (s) => (
-        <RowActions
-          view={pathTo('SiteLocationsView', { id: s.id })}
-          edit={pathTo('SiteLocationsEdit', { id: s.id })}
-          onDelete={async () => {
-            if (await remove(s.id)) list.reload();
-          }}
-        />
-      ),
-    },
+    activeColumn(L.isActive),
+    actionsColumn({
+      view: (s) => pathTo('SiteLocationsView', { id: s.id }),
+      edit: (s) => pathTo('SiteLocationsEdit', { id: s.id }),
+      remove: { confirmAndDelete: remove, reload: list.reload },
+    }),
   ];
 
   return (
@@ -67,11 +54,7 @@ export default function SiteLocationsIndex() {
         { kind: 'text', name: 'state', label: L.state },
       ]}
       columnsKey="site-locations"
-      bulk={{
-        noun: ['site location', 'site locations'],
-        label: (s) => s.name,
-        actions: [...activationActions<SiteLocation>(api.update), deleteAction<SiteLocation>(api.remove)],
-      }}
+      bulk={activateAndDeleteBulk<SiteLocation>(api, ['site location', 'site locations'], (s) => s.name)}
     />
   );
 }

@@ -5,12 +5,11 @@ import { SPONSOR_DEFAULT_SORT, SPONSOR_SORTS, type Sponsor } from '@core/model/s
 import { hasRole } from '@core/model/user';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
 import { activationActions, deleteAction } from '../../components/list/bulk';
 import { activeFilter, filterNames } from '../../components/list/filters';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
@@ -23,9 +22,7 @@ const FILTERS = [activeFilter()];
 
 export default function SponsorsIndex() {
   const api = useApi(sponsorsApi);
-  const list = useResourceList({
-    load: api.list,
-    loadCsv: api.listCsv,
+  const list = useApiResourceList(api, {
     defaultSort: SPONSOR_DEFAULT_SORT,
     sortable: SPONSOR_SORTS,
     filterNames: filterNames(FILTERS),
@@ -45,7 +42,7 @@ export default function SponsorsIndex() {
     },
     { id: 'identification', header: L.identification, sortField: 'identification', cell: (s) => s.identification },
     { id: 'country', header: L.countryName, sortField: 'countryName', cell: (s) => displayValue(s.countryName) },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (s) => <StatusBadge active={s.isActive} /> },
+    activeColumn(L.isActive),
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
     // Figures over the sponsor's engagements, their sites and their referrals.
     {
@@ -67,25 +64,11 @@ export default function SponsorsIndex() {
         `${s.totalReferrals} / ${s.totalScreenedReferrals} / ${s.totalRandomizedReferrals}` +
         (s.duplicateReferrals > 0 ? ` (+${s.duplicateReferrals} ${s.duplicateReferrals === 1 ? 'duplicate' : 'duplicates'})` : ''),
     },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (s) => (
-        <RowActions
-          view={pathTo('SponsorsView', { id: s.id })}
-          edit={pathTo('SponsorsEdit', { id: s.id })}
-          onDelete={
-            canAddAndDelete
-              ? async () => {
-                  if (await remove(s.id)) list.reload();
-                }
-              : undefined
-          }
-        />
-      ),
-    },
+    actionsColumn({
+      view: (s) => pathTo('SponsorsView', { id: s.id }),
+      edit: (s) => pathTo('SponsorsEdit', { id: s.id }),
+      remove: canAddAndDelete ? { confirmAndDelete: remove, reload: list.reload } : undefined,
+    }),
   ];
 
   return (

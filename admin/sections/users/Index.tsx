@@ -3,12 +3,11 @@ import { usersApi } from '@core/api/users';
 import { USER_DEFAULT_SORT, USER_SORTS, type User } from '@core/model/user';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
+import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { RowActions } from '../../components/list/RowActions';
 import { activationActions } from '../../components/list/bulk';
 import { activeFilter } from '../../components/list/filters';
-import { useResourceList } from '../../components/list/useResourceList';
-import { StatusBadge } from '../../components/StatusBadge';
+import { useApiResourceList } from '../../components/list/useResourceList';
 import { displayValue } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -17,7 +16,7 @@ import { USER_LABELS as L } from './userValues';
 
 export default function UsersIndex() {
   const api = useApi(usersApi);
-  const list = useResourceList({ load: api.list, loadCsv: api.listCsv, defaultSort: USER_DEFAULT_SORT, sortable: USER_SORTS, filterNames: ['isActive'] });
+  const list = useApiResourceList(api, { defaultSort: USER_DEFAULT_SORT, sortable: USER_SORTS, filterNames: ['isActive'] });
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('UsersAdd') }], search: list.search });
 
@@ -32,15 +31,9 @@ export default function UsersIndex() {
     // Roles come as the CSV's relationship column (the list includes them).
     { id: 'roles', header: L.roles, exportFields: [], cell: (u) => displayValue((u.roles ?? []).map((r) => r.name).join(', ')) },
     { id: 'twoFactor', header: L.secretVerified, exportFields: ['secretVerified'], cell: (u) => (u.secretVerified ? 'On' : 'Off') },
-    { id: 'active', header: L.isActive, sortField: 'isActive', cell: (u) => <StatusBadge active={u.isActive} /> },
+    activeColumn(L.isActive),
     { id: 'modified', header: L.modified, sortField: 'modified', cell: (u) => formatDate(u.modified) },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (u) => <RowActions edit={pathTo('UsersEdit', { id: u.id })} />,
-    },
+    actionsColumn({ edit: (u) => pathTo('UsersEdit', { id: u.id }) }),
   ];
 
   return (

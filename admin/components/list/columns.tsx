@@ -1,0 +1,49 @@
+/**
+ * Columns every browse screen shows alike: the record's active badge and its row actions.
+ * A screen composes them with its own columns.
+ */
+import { StatusBadge } from '../StatusBadge';
+import type { Column } from './DataTable';
+import { RowActions } from './RowActions';
+
+/** The active badge, sorted (and exported) by isActive. */
+export const activeColumn = <T extends { isActive: boolean }>(header: string): Column<T> => ({
+  id: 'active',
+  header,
+  sortField: 'isActive',
+  cell: (row) => <StatusBadge active={row.isActive} />,
+});
+
+export interface RowActionLinks<T> {
+  /** Where the row's View and Edit go; no button where absent or undefined for that row. */
+  view?: (row: T) => string | undefined;
+  edit?: (row: T) => string | undefined;
+  /**
+   * Delete: asks first (useDeleteWithConfirm's function), and the list reloads once the record is
+   * gone. No button where absent, or for a row `when` refuses.
+   */
+  remove?: { confirmAndDelete: (id: string) => Promise<boolean>; reload: () => void; when?: (row: T) => boolean };
+}
+
+/** The Actions column (never hidden): View, Edit and Delete as the screen allows them per row. */
+export function actionsColumn<T extends { id: string }>({ view, edit, remove }: RowActionLinks<T>): Column<T> {
+  return {
+    id: 'actions',
+    header: 'Actions',
+    className: 'col-actions',
+    hideable: false,
+    cell: (row) => (
+      <RowActions
+        view={view?.(row)}
+        edit={edit?.(row)}
+        onDelete={
+          remove && (remove.when?.(row) ?? true)
+            ? async () => {
+                if (await remove.confirmAndDelete(row.id)) remove.reload();
+              }
+            : undefined
+        }
+      />
+    ),
+  };
+}
