@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { engagementOptions, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
-import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from '../../server/routes/legacy-surveys';
+import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from '../../server/legacy-survey/messages';
 import { UNKNOWN_TAG } from '../../server/oform/tagging';
 import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../server/domain/engagementAccess';
