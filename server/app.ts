@@ -34,7 +34,11 @@ import { usersRoutes } from './routes/users';
 import { languagesRoutes } from './routes/languages';
 import { genericMessagesRoutes } from './routes/generic-messages';
 import { contactFieldsRoutes } from './routes/contact-fields';
-import { mountLegacySurveyRoutes } from './routes/legacy-surveys';
+import { legacySurveysRoutes } from './routes/legacy-surveys';
+import { legacyPagesRoutes } from './routes/legacy-pages';
+import { legacyQuestionsRoutes } from './routes/legacy-questions';
+import { legacyOptionsRoutes } from './routes/legacy-options';
+import { engagementOptionsRoutes, updateEngagementOptionsRoutes } from './routes/legacy-engagement-options';
 import { oFormsRoutes } from './routes/oforms';
 import { participantRoutes } from './routes/participant';
 import { exportSurveyMetricsRoutes } from './routes/export-survey-metrics';
@@ -108,7 +112,12 @@ export function createApp(deps: Deps) {
   app.route('/api/get-media-channel-for-transition-survey', transitionMediaChannelRoutes(deps));
   app.route('/api/rms-providers', rmsProvidersRoutes(deps));
   mountLookupRoutes(app, deps);
-  mountLegacySurveyRoutes(app, deps);
+  app.route('/api/surveys', legacySurveysRoutes(deps));
+  app.route('/api/pages', legacyPagesRoutes(deps));
+  app.route('/api/questions', legacyQuestionsRoutes(deps));
+  app.route('/api/options', legacyOptionsRoutes(deps));
+  app.route('/api/engagements-options', engagementOptionsRoutes(deps));
+  app.route('/api/update-engagements-options', updateEngagementOptionsRoutes(deps));
   // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.
   app.route('/api/o-forms', participantRoutes(deps));
   app.route('/api/o-forms', participantContactRoutes(deps));
