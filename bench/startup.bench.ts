@@ -38,7 +38,7 @@ async function timeStart(cwd: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
   // npm start's command, without npm's own start-up in front of it.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--build-if-stale'], {
+  const child: ChildProcess = spawn(process.execPath, ['server/start.mjs', '--build-if-stale'], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * Durable record-system delivery with real server processes (`server/main.ts`, as `npm start`
+ * Durable record-system delivery with real server processes (`server/start.mjs`, as `npm start`
  * runs it) and a real local receiver, retries on a shortened RMS_RETRY_SCHEDULE:
  *
  * - a server killed (-9) in the middle of the schedule delivers after its restart, nobody

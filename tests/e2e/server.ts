@@ -1,6 +1,7 @@
 /**
- * Starts the real server process (server/main.ts under tsx's loader, as `npm start` runs it)
- * on a free port with its own DATA_DIR, and stops it with SIGTERM like an operator would.
+ * Starts the real server process (server/start.mjs, which compiles the server when stale and runs
+ * it in the same process, as `npm start` does) on a free port with its own DATA_DIR, and stops it
+ * with SIGTERM like an operator would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,9 +43,9 @@ export async function startServer(
   const port = options.port ?? (await freePort());
   const root = path.resolve(import.meta.dirname, '../..');
   let log = '';
-  // The loader in this process rather than tsx's CLI, which would run the server in a child of
-  // its own: a SIGKILL sent to the CLI would leave that child serving.
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.SERVER_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF_DIR}`] : []), '--import', 'tsx', 'server/main.ts'], {
+  // node itself rather than npm or a CLI that would run the server in a child of its own: a
+  // SIGKILL sent to that launcher would leave the child serving.
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.SERVER_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF_DIR}`] : []), 'server/start.mjs'], {
     cwd: root,
     env: {
       ...process.env,
