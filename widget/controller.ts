@@ -5,31 +5,18 @@
  * read, and the one console error a dead end deserves.
  */
 import { chooseLanguage } from '@core/i18n/participant';
-import { createRunner, OutcomeReached, type Runner } from '@core/oform/runner';
+import { createRunner, OutcomeReached } from '@core/oform/runner';
 import { createParticipantCaller } from '@core/participant/call';
 import { HttpError } from '@core/participant/httpError';
 import { startCalls } from '@core/participant/start';
 import type { ParticipantTransport, ParticipantTransportOptions } from '@core/participant/transport';
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
+import type { Controller, LaterModule } from './run';
 import { hostEvents, SHOWING } from './hostEvents';
 import { runStore } from './storage';
 import { loadStrings } from './strings';
 
 export type { ControllerOptions, WidgetTransport };
-
-/** The second file: the rest of the run, of the transport, and the steps' screens. */
-export type LaterModule = typeof import('./later');
-
-export interface Controller {
-  runner: Runner;
-  channel: string;
-  /** True when the widget cannot run at all (unknown channel, malformed snippet): the friendly message shows. */
-  dead(): boolean;
-  /** The second file once loaded (it is, before the runner moves past the first page). */
-  later(): LaterModule | undefined;
-  start(): void;
-  stop(): void;
-}
 
 /**
  * Calls `seen` once at least half of `host` is in the viewport (or, for a widget taller than

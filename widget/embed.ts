@@ -5,7 +5,7 @@
  */
 import { h, render } from 'preact';
 import { mount } from './mount';
-import { Problem } from './components/App';
+import { Problem } from './components/Card';
 import { participantText } from './components/text';
 import { readSnippet, type SnippetResult } from './snippet';
 

@@ -1,26 +1,14 @@
 import { Component, createRef, type JSX, type RefObject } from 'preact';
-import type { ControllerOptions } from '../controller';
-import { createController, type Controller } from '../controller';
+import { createController, type ControllerOptions } from '../controller';
+import type { Controller } from '../run';
 import { participantText } from './text';
-import { stringsLanguage } from '@core/i18n/participant';
 import { percentage } from '@core/oform/progress';
 import type { OutcomeMessages, Phase, RunnerState } from '@core/oform/runner';
 import { showsBack } from '../theme';
 import { Question, translated } from './Question';
+import { Html, Nav, Problem } from './Card';
 
 export type AppProps = ControllerOptions;
-
-/** What a step's screen gets: the state, the run, and the shared pieces of the card. */
-export interface StepProps {
-  s: RunnerState;
-  /** The step on screen (while a call runs, the one that made it). */
-  view: Phase;
-  ctl: Controller;
-  busy: boolean;
-  hasErrors: boolean;
-  back: (() => unknown) | null;
-  h: (title: string) => JSX.Element;
-}
 
 const STEPS: Partial<Record<Phase, true>> = { zip: true, sites: true, contact: true, consent: true };
 
@@ -68,7 +56,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
   // focus when the widget first appears.
   override componentDidUpdate() {
     const s = this.state.s;
-    const busy = s.phase === 'saving' || s.phase === 'loading';
+    const busy = s.phase === 'loading' || s.phase === 'saving';
     const step = `${busy || s.phase === 'idle' ? '' : s.phase}:${s.page?.identity ?? ''}`;
     if (step !== this.step && !step.startsWith(':')) {
       this.step = step;
@@ -146,34 +134,12 @@ export class App extends Component<AppProps, { s: RunnerState }> {
   }
 }
 
-export type Text = ReturnType<typeof participantText>;
-
 export function Progress({ value, label }: { value: number; label: string }) {
   return (
     <div class="tw-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value}>
       <div class="tw-bar" style={{ width: `${value}%` }} />
     </div>
   );
-}
-
-export function Nav(props: { busy: boolean; text: Text; label?: string; error?: boolean; onBack?: (() => unknown) | null }) {
-  return (
-    <div class="tw-nav">
-      {props.onBack && (
-        <button type="button" class="tw-back" disabled={props.busy} onClick={() => void props.onBack?.()}>
-          {props.text.back}
-        </button>
-      )}
-      <button type="submit" class={props.error ? 'tw-next tw-err' : 'tw-next'} disabled={props.busy}>
-        {props.busy ? props.text.loading : (props.label ?? props.text.next)}
-      </button>
-    </div>
-  );
-}
-
-/** The screener's messages: staff-authored HTML, already sanitized by the server. */
-export function Html({ html }: { html: string | null | undefined }) {
-  return html ? <div class="tw-html" dangerouslySetInnerHTML={{ __html: html }} /> : null;
 }
 
 function Outcome({ s, h }: { s: RunnerState; h: (title: string) => JSX.Element }) {
@@ -185,15 +151,5 @@ function Outcome({ s, h }: { s: RunnerState; h: (title: string) => JSX.Element }
       <Html html={messages.contactForm} />
       <Html html={messages.consent} />
     </div>
-  );
-}
-
-export function Problem(props: { message: string; language?: string }) {
-  const text = participantText(props.language);
-  return (
-    <section class="tw-card" role="alert" lang={stringsLanguage(props.language)}>
-      <h2 class="tw-title">{text.title}</h2>
-      <p class="tw-message">{props.message}</p>
-    </section>
   );
 }

@@ -4,7 +4,8 @@
  */
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
 import type { RunnerContactField } from '@core/oform/runner';
-import { Html, Nav, type StepProps } from './App';
+import type { StepProps } from '../run';
+import { Html, Nav } from './Card';
 import { Err, Input, Req } from './Fields';
 import { ENTRY, translated } from './Question';
 import { participantText } from './text';

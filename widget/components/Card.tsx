@@ -1,0 +1,38 @@
+/**
+ * Pieces of the card shown by more than one screen: the navigation and the staff's messages
+ * (the first file's ./App.tsx and the second file's ./Steps.tsx), and the problem card (App, and
+ * ../embed.ts for a malformed snippet). Nothing here imports the controller, so the second file
+ * takes them without importing the first file's run, which loads the second file, back.
+ */
+import { stringsLanguage, type ParticipantText } from '@core/i18n/participant';
+import { participantText } from './text';
+
+export function Nav(props: { busy: boolean; text: ParticipantText; label?: string; error?: boolean; onBack?: (() => unknown) | null }) {
+  return (
+    <div class="tw-nav">
+      {props.onBack && (
+        <button type="button" class="tw-back" disabled={props.busy} onClick={() => void props.onBack?.()}>
+          {props.text.back}
+        </button>
+      )}
+      <button type="submit" class={props.error ? 'tw-next tw-err' : 'tw-next'} disabled={props.busy}>
+        {props.busy ? props.text.loading : (props.label ?? props.text.next)}
+      </button>
+    </div>
+  );
+}
+
+/** The screener's messages: staff-authored HTML, already sanitized by the server. */
+export function Html({ html }: { html: string | null | undefined }) {
+  return html ? <div class="tw-html" dangerouslySetInnerHTML={{ __html: html }} /> : null;
+}
+
+export function Problem(props: { message: string; language?: string }) {
+  const text = participantText(props.language);
+  return (
+    <section class="tw-card" role="alert" lang={stringsLanguage(props.language)}>
+      <h2 class="tw-title">{text.title}</h2>
+      <p class="tw-message">{props.message}</p>
+    </section>
+  );
+}
