@@ -1,16 +1,21 @@
 /**
  * The RMS audits list for operations: every attempt with where its contact's delivery stands
  * now, filtered by delivery status, provider, engagement and dates, and the bulk resend of the
- * undelivered contacts a filter shows.
+ * undelivered contacts a filter shows; the filters as a query string names them, and an audit
+ * (with its provider) as the list and a resend answer it.
  */
-import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { RmsDeliveryStatus } from '@core/model/rmsAudit';
+import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Resource } from '@core/jsonapi';
+import { RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliveryStatus } from '@core/model/rmsAudit';
+import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
-import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries } from '../db/schema';
+import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { Utm } from '@core/participant/attribution';
-import type { ListQuery } from '../http/query';
+import { badRequest } from '../http/errors';
+import { parseId, type ListQuery } from '../http/query';
 import { joinedPage } from '../http/list';
-import { ilikeAny } from '../http/sql';
+import { plain, toResource } from '../http/serialize';
+import { ilikeAny, parseBooleanFilter } from '../http/sql';
 import { rowsOf } from '../db/rows';
 import type { RmsAuditRow } from './outbox';
 
@@ -143,4 +148,80 @@ export async function requeueUndelivered(db: Db, filters: Omit<AuditFilters, 'st
     where status = 'undelivered' and contact_id in (${shown})
     returning contact_id`);
   return rowsOf(result).length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list and the resend as the API reads and answers them
+
+/** The include that adds each audit's provider (its name and kind). */
+export const AUDIT_INCLUDE_PROVIDERS = 'rmsProviders';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A date filter: y-MM-dd (a whole day, UTC) or an ISO instant. `to` of a date covers that day. */
+function parseInstant(value: string | undefined, name: 'from' | 'to'): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = dateOnly ? Date.parse(`${value}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) throw badRequest(`'${name}' must be a date (2026-01-31) or an ISO date-time.`, name);
+  return new Date(dateOnly && name === 'to' ? at + DAY_MS : at);
+}
+
+function parseIdFilter(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const id = parseId(value);
+  if (id === null) throw badRequest(`'${name}' must be an id.`, name);
+  return id;
+}
+
+/** The list's filters from a query string; anything malformed is a 400 naming it. */
+export function parseAuditFilters(filters: Partial<Record<(typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery', string>>): AuditFilters {
+  const status = filters.status;
+  if (status !== undefined && status !== '' && !(RMS_DELIVERY_STATUSES as readonly string[]).includes(status)) {
+    throw badRequest(`'status' must be one of ${RMS_DELIVERY_STATUSES.join(', ')}.`, 'status');
+  }
+  return {
+    contactId: parseIdFilter(filters.contactId, 'contactId'),
+    succeeded: parseBooleanFilter(filters.succeeded, 'succeeded'),
+    status: status ? (status as RmsDeliveryStatus) : undefined,
+    rmsProviderId: parseIdFilter(filters.rmsProviderId, 'rmsProviderId'),
+    engagementId: parseIdFilter(filters.engagementId, 'engagementId'),
+    from: parseInstant(filters.from, 'from'),
+    to: parseInstant(filters.to, 'to'),
+    searchQuery: filters.searchQuery,
+  };
+}
+
+/** The list's filters from a bulk resend's query string: any other parameter is a 400. */
+export function bulkResendFilters(params: URLSearchParams) {
+  const known = new Set<string>([...RMS_AUDIT_FILTERS, 'searchQuery']);
+  const filters: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (!known.has(name)) throw badRequest(`Unknown filter '${name}'.`, name);
+    filters[name] = value;
+  }
+  return parseAuditFilters(filters);
+}
+
+/** An attempt's audit as a resource; `withProvider` relates it to its provider (the `rmsProviders` include). */
+export function auditResource(row: RmsAuditRow | AuditListRow, withProvider: boolean, fields: Set<string> | null = null): Resource {
+  const { id, ...attributes } = row;
+  return toResource(RMS_AUDIT_TYPE, id, plain(attributes), {
+    fields,
+    relationships: withProvider
+      ? { [AUDIT_INCLUDE_PROVIDERS]: { data: row.rmsProviderId ? { type: RMS_PROVIDER_TYPE, id: String(row.rmsProviderId) } : null } }
+      : undefined,
+  });
+}
+
+/** The providers of these audits, for `included`. */
+export async function providerResources(db: Db, rows: RmsAuditRow[]): Promise<Resource[]> {
+  const ids = [...new Set(rows.map((r) => r.rmsProviderId).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return [];
+  const found = await db
+    .select({ id: rmsProviders.id, name: rmsProviders.name, kind: rmsProviders.kind })
+    .from(rmsProviders)
+    .where(inArray(rmsProviders.id, ids));
+  // Name and kind only: the endpoint and the secrets stay on the server.
+  return found.map((p) => toResource(RMS_PROVIDER_TYPE, p.id, { name: p.name, kind: p.kind }));
 }

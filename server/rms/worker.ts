@@ -14,6 +14,7 @@ import { contacts, engagements, rmsProviders } from '../db/schema';
 import type { Logger } from '../http/log';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { failure, type AttemptResult } from './attempt';
+import { requeueUndelivered, type AuditFilters } from './audits';
 import { claimDue, countExtraAttempt, recordAttempt, restartDelivery, writeAudit, type Claim, type RmsAuditRow } from './outbox';
 import { loadReferralFacts } from './payload';
 import { providerFor, type RmsProvider } from './provider';
@@ -145,6 +146,16 @@ export async function resend(options: DeliveryOptions, contactId: number, again:
   const [audit] = await deliverDue(options, now, { contactId });
   // Claimed meanwhile by a worker (or its provider is inactive): it goes out from there.
   return audit ? { kind: 'attempted', audit, alreadyDelivered: false } : { kind: 'busy' };
+}
+
+/**
+ * Bulk resend (staff): every undelivered contact the filters show is due now, attempted here at
+ * once; other processes' workers take their share as they find them due. Answers how many.
+ */
+export async function resendUndelivered(options: DeliveryOptions, filters: Omit<AuditFilters, 'status'>): Promise<number> {
+  const queued = await requeueUndelivered(options.db, filters, options.clock());
+  if (queued > 0) deliverAllSoon(options);
+  return queued;
 }
 
 const pending = new Set<Promise<unknown>>();
