@@ -38,7 +38,8 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
-import { editableScreener, engagementIdsProblem, findScreener, screenerScope, writeEngagements } from './screeners';
+import { editableScreener, engagementIdsProblem, findScreener, writeEngagements } from './screeners';
+import { screenerScope } from '../domain/screenerAccess';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 

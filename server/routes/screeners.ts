@@ -30,6 +30,7 @@ import { VERSION_RACE } from '@core/model/oformDoc';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
 import { readScreenerSurveyLink } from '../domain/screenerSurveyLinks';
+import { screenerScope } from '../domain/screenerAccess';
 import {
   contactFieldScreeners,
   engagementScreeners,
@@ -43,7 +44,7 @@ import {
   screeners,
   sponsors,
 } from '../db/schema';
-import { STAFF_ADMIN_ROLES, authenticate, requireRole, sponsorScope } from '../auth/guards';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource, toManyIds } from '../http/body';
 import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
@@ -109,13 +110,6 @@ const sortColumns = {
   sponsorName: sponsors.name,
   created: screeners.created,
   modified: screeners.modified,
-};
-
-/** Which screeners a member of staff may see: those of the sponsors they may see. */
-export const screenerScope = (user: AuthUser): SQL | undefined => {
-  const scope = sponsorScope(user);
-  if (scope === null) return undefined;
-  return scope.length ? inArray(screeners.sponsorId, scope) : sql`false`;
 };
 
 const selectScreeners = (db: Db) => db.select(columns).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
