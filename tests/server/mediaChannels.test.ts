@@ -3,7 +3,7 @@ import { count } from 'drizzle-orm';
 import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
 import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
 import { isHostName } from '@core/validation/rules';
-import { SURVEY_NOT_IN_SCREENER } from '../../server/routes/media-channels';
+import { SURVEY_NOT_IN_SCREENER } from '../../server/domain/mediaChannels';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;
