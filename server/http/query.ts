@@ -134,6 +134,14 @@ export function parseId(raw: string | undefined): number | null {
   return id >= 1 && id <= 2_147_483_647 ? id : null;
 }
 
+/** An id a list filter names (`?screenerId=`): undefined when absent, else a 400 naming the parameter unless it is an id. */
+export function idFilterValue(raw: string | undefined, name: string, what: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const id = parseId(raw);
+  if (id === null) throw badRequest(`'${name}' must be ${what}.`, name);
+  return id;
+}
+
 /**
  * PostgreSQL text cannot hold NUL characters; one in a query string would fail deep in a
  * query. Refused here, for every /api route, with the parameter named.

@@ -1,14 +1,14 @@
 /** The survey identities each media channel serves (SPEC section 7), in the channels' scope (domain/mediaChannels.ts). */
 import { Hono } from 'hono';
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { MEDIA_CHANNEL_SURVEY_TYPE, MediaChannelSurveyInput, MediaChannelSurveyPatch } from '@core/model/mediaChannel';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, screeners } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
-import { badRequest, invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery } from '../http/query';
+import { invalid, notFound } from '../http/errors';
+import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { screenerScope } from '../domain/screenerAccess';
@@ -37,13 +37,8 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       defaultLimit: 100,
       filters: ['mediaChannelId'] as const,
     });
-    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
-    if (q.filters.mediaChannelId !== undefined) {
-      const id = parseId(q.filters.mediaChannelId);
-      if (id === null) throw badRequest("'mediaChannelId' must be a media channel id.", 'mediaChannelId');
-      conditions.push(eq(mediaChannelSurveys.mediaChannelId, id));
-    }
-    const where = and(...conditions);
+    const mediaChannelId = idFilterValue(q.filters.mediaChannelId, 'mediaChannelId', 'a media channel id');
+    const where = and(screenerScope(c.get('user')), mediaChannelId === undefined ? undefined : eq(mediaChannelSurveys.mediaChannelId, mediaChannelId));
     const counted = db
       .select({ n: count() })
       .from(mediaChannelSurveys)

@@ -31,6 +31,7 @@ import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
 import { readScreenerSurveyLink } from '../domain/screenerSurveyLinks';
 import { screenerScope } from '../domain/screenerAccess';
+import { engagementIdsProblem, writeEngagements } from '../domain/screenerEngagements';
 import {
   contactFieldScreeners,
   engagementScreeners,
@@ -59,7 +60,6 @@ export const UNKNOWN_SCREENER_SPONSOR = 'Choose a sponsor from the list.';
 export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
 export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) =>
   `This screener has ${n} media channel${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
-export const ENGAGEMENT_OF_OTHER_SPONSOR = "Choose engagements of the screener's sponsor.";
 
 /** One survey of a clone brought up to date: the new version of its copy, and where it came from. */
 interface SurveyRefresh {
@@ -233,19 +233,6 @@ async function readRelationships(db: Db, relationships: Record<string, { data: u
   }
   if (issues.length) throw invalid(issues);
   return out;
-}
-
-/** Engagements a screener may serve: existing ones of its sponsor. */
-export async function engagementIdsProblem(db: Db, ids: number[], sponsorId: number): Promise<string | null> {
-  if (ids.length === 0) return null;
-  const found = await db.select({ id: engagements.id, sponsorId: engagements.sponsorId }).from(engagements).where(inArray(engagements.id, ids));
-  if (found.length !== ids.length || found.some((e) => e.sponsorId !== sponsorId)) return ENGAGEMENT_OF_OTHER_SPONSOR;
-  return null;
-}
-
-export async function writeEngagements(tx: Tx, screenerId: number, ids: number[]) {
-  await tx.delete(engagementScreeners).where(eq(engagementScreeners.screenerId, screenerId));
-  if (ids.length) await tx.insert(engagementScreeners).values(ids.map((engagementId) => ({ screenerId, engagementId })));
 }
 
 async function writeMessages(tx: Tx, screenerId: number, messages: Partial<Record<ScreenerOutcome, ScreenerMessageInput>>) {
