@@ -3,15 +3,17 @@
  * the entry of the container its question sits in (a child entry the page entry lacks — one made
  * before its container was — is made now), sealed in JS, then the one save statement
  * (./entries.ts savePage) replaces the page's earlier answers and makes the next page's entry,
- * which is remembered for the answers that follow (./access.ts).
+ * which is remembered for the answers that follow (./access.ts). And the answers of the pages a
+ * participant left behind (going back and taking another way) cleared when the run finishes.
  */
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Answers } from '@core/oform/answers';
 import type { Db } from '../db/open';
-import { oFormContainerEntries } from '../db/schema';
+import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 import type { ContainerRow } from '../oform/structure';
 import type { PhiCipher } from '../security/phi';
 import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access';
-import { savePage, type Limits, type PageSave } from './entries';
+import { OPEN_RUN, savePage, type Limits, type PageSave } from './entries';
 import { activeChildren, fieldsOfPage, type Survey } from './run';
 import { storeAnswer } from './sealedAnswers';
 
@@ -60,4 +62,31 @@ export async function storePageAnswers(
     rememberPageEntry(db, saved.next.id, { submission, form: target.form, page: { id: saved.next.id, containerId: nextPage.id, children: saved.next.children } });
   }
   return { status: 'saved', nextEntryId: saved.next?.id ?? null };
+}
+
+/**
+ * The pages the participant left behind (and their child entries) lose their answers and are no
+ * longer answered: they drop off the participant's path. `foreign`, nothing deleted, when one of
+ * the entries is not the submission's; `closed`, nothing deleted, when the run reached its outcome.
+ */
+export async function clearLeftPages(db: Db, submissionId: number, pageIds: readonly number[]): Promise<'cleared' | 'foreign' | 'closed'> {
+  if (pageIds.length === 0) return 'cleared';
+  const ids = [...pageIds];
+  return db.transaction(async (tx) => {
+    const entries = await tx
+      .select({ id: oFormContainerEntries.id })
+      .from(oFormContainerEntries)
+      .where(and(eq(oFormContainerEntries.submissionId, submissionId), or(inArray(oFormContainerEntries.id, ids), inArray(oFormContainerEntries.parentId, ids))));
+    const own = await tx
+      .select({ id: oFormContainerEntries.id })
+      .from(oFormContainerEntries)
+      .where(and(eq(oFormContainerEntries.submissionId, submissionId), inArray(oFormContainerEntries.id, ids)));
+    if (own.length !== ids.length) return 'foreign';
+    // Under the submission's lock: a run that reached its outcome meanwhile keeps its answers.
+    const [open] = await tx.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submissionId), OPEN_RUN)).for('update');
+    if (!open) return 'closed';
+    await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entries.map((e) => e.id)));
+    await tx.update(oFormContainerEntries).set({ answeredAt: null }).where(inArray(oFormContainerEntries.id, entries.map((e) => e.id)));
+    return 'cleared';
+  });
 }

@@ -10,7 +10,10 @@
 import { isChoiceType } from '@core/model/oform';
 import { chosenValues } from '@core/oform/navigation';
 import { isDateFormat } from '@core/validation/rules';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
+import { oFormSubmissions } from '../db/schema';
+import { countOnChannel } from '../domain/channelFigures';
 import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';
 import { participantPath, type ParticipantPath } from './path';
@@ -79,4 +82,25 @@ export async function qualify(db: Db, submission: SubmissionRow, options: { toda
   const survey = await loadSurvey(db, target.form);
   const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.phi)]);
   return judgePath(survey, path, engagementIds, options.today);
+}
+
+/**
+ * Stores a qualification on the submission, under its lock: the outcome (a later one of the
+ * contact steps, a site chosen or completed, is kept), the run finished at its first final
+ * outcome (its answers are then final), and the channel's qualified count moved when the
+ * submission's qualification changed.
+ */
+export async function recordQualification(db: Db, submissionId: number, result: QualificationResult, now: () => Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submissionId)).for('update');
+    if (!before) return;
+    const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive', 'incomplete'].includes(before.outcome);
+    const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
+    await tx
+      .update(oFormSubmissions)
+      .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: now() } : {}), modified: sql`now()` })
+      .where(eq(oFormSubmissions.id, submissionId));
+    const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
+    await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
+  });
 }

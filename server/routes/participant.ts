@@ -6,7 +6,7 @@
  * channel's domain and the product's own origin (server/participant/cors.ts).
  */
 import { Hono, type Context } from 'hono';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '@core/jsonapi';
 import { toFieldIssues } from '@core/model/fields';
@@ -32,8 +32,7 @@ import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptS
 import { assertChannelOfRequest, participantCors, recordPageProblem } from '../participant/cors';
 import { channelInactive, channelUnknown, screenerMismatch } from '../participant/embedProblems';
 import { createPageEntry, createSubmission, OPEN_RUN } from '../participant/entries';
-import { storePageAnswers } from '../participant/pageAnswers';
-import { countOnChannel } from '../domain/channelFigures';
+import { clearLeftPages, storePageAnswers } from '../participant/pageAnswers';
 import { countView } from '../funnel/views';
 import { languageChain, outcomeMessages } from '../participant/messages';
 import {
@@ -55,7 +54,7 @@ import {
   type FormRow,
 } from '../participant/run';
 import { mayEnter, participantPath } from '../participant/path';
-import { isFinalOutcome, qualify } from '../participant/qualification';
+import { qualify, recordQualification } from '../participant/qualification';
 import { openAnswer } from '../participant/sealedAnswers';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';
@@ -573,27 +572,9 @@ export function participantRoutes(deps: Deps) {
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const { pageIds } = await readAttributes(c, SanitizationAttributes);
     if (submission.status === 'completed' || submission.finishedAt !== null) throw conflict(SUBMISSION_COMPLETED);
-    const ids = [...new Set(pageIds)];
-    const isSanitizeSuccess = await db.transaction(async (tx) => {
-      if (ids.length === 0) return true;
-      const entries = await tx
-        .select({ id: oFormContainerEntries.id })
-        .from(oFormContainerEntries)
-        .where(and(eq(oFormContainerEntries.submissionId, submission.id), or(inArray(oFormContainerEntries.id, ids), inArray(oFormContainerEntries.parentId, ids))));
-      const own = await tx
-        .select({ id: oFormContainerEntries.id })
-        .from(oFormContainerEntries)
-        .where(and(eq(oFormContainerEntries.submissionId, submission.id), inArray(oFormContainerEntries.id, ids)));
-      // Another submission's entry among them: nothing is deleted.
-      if (own.length !== ids.length) return false;
-      // Under the submission's lock: a run that reached its outcome meanwhile keeps its answers.
-      const [open] = await tx.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submission.id), OPEN_RUN)).for('update');
-      if (!open) throw conflict(SUBMISSION_COMPLETED);
-      await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entries.map((e) => e.id)));
-      // The pages left are no longer answered: they drop off the participant's path.
-      await tx.update(oFormContainerEntries).set({ answeredAt: null }).where(inArray(oFormContainerEntries.id, entries.map((e) => e.id)));
-      return true;
-    });
+    const cleared = await clearLeftPages(db, submission.id, [...new Set(pageIds)]);
+    if (cleared === 'closed') throw conflict(SUBMISSION_COMPLETED);
+    const isSanitizeSuccess = cleared === 'cleared';
     return sendDocument(c, { meta: { isSanitizeSuccess } } satisfies ParticipantAnswer<'sanitized'>);
   });
 
@@ -603,22 +584,7 @@ export function participantRoutes(deps: Deps) {
     const { submission } = await submissionForToken(db, c, parseId(c.req.param('id')));
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const result = await qualify(db, submission, { today: nowOf(deps), phi });
-    if (submission.status !== 'completed') {
-      await db.transaction(async (tx) => {
-        const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
-        if (!before) return;
-        // Later outcomes (a site chosen, completed) are the contact steps'; a re-read keeps them.
-        const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive', 'incomplete'].includes(before.outcome);
-        // The first outcome the participant reaches makes the run's answers final.
-        const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
-        await tx
-          .update(oFormSubmissions)
-          .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: nowOf(deps) } : {}), modified: sql`now()` })
-          .where(eq(oFormSubmissions.id, submission.id));
-        const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
-        await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
-      });
-    }
+    if (submission.status !== 'completed') await recordQualification(db, submission.id, result, () => nowOf(deps));
     const target = await runOfSubmission(db, submission);
     const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
     return sendDocument(c, {
