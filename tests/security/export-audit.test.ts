@@ -11,8 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, gt } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../server/harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { auditEvents, contacts, engagements, rmsProviders } from '../../server/db/schema';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo } from '../support/participantFixture';
+import { auditEvents, contacts } from '../../server/db/schema';
 import { verifyAuditChain } from '../../server/audit/trail';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
@@ -32,11 +32,7 @@ beforeAll(async () => {
   h = await createHarness({ DATA_DIR: dataDir, RMS_RETRY_SCHEDULE: 'none' });
   superToken = await h.token();
   f = await createParticipantFixture(h.db);
-  const [provider] = await h.db
-    .insert(rmsProviders)
-    .values({ name: 'Echo', kind: 'webhook', endpointUrl: `${echo.origin}/`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
-    .returning();
-  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+  await sendReferralsTo(h.db, f, { name: 'Echo', endpointUrl: `${echo.origin}/`, signingSecret: newWebhookSecret() });
 });
 afterAll(async () => {
   await settleDeliveries();
@@ -107,10 +103,7 @@ describe('exports are audited', () => {
 describe('record-system resends are audited', () => {
   it("records who resent which contact, the attempts and the outcome — and nothing of the record system's answer", async () => {
     const { submissionId, token } = await runQualified(h, f);
-    const posted = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-      headers: { [TOKEN_HEADER]: token },
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
-    });
+    const posted = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(posted.status).toBe(201);
     await settleDeliveries();
     const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));

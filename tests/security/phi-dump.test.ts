@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, type Harness } from '../server/harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { auditEvents, contacts, engagements, rmsAudits, rmsProviders } from '../../server/db/schema';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo } from '../support/participantFixture';
+import { auditEvents, contacts, rmsAudits } from '../../server/db/schema';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
@@ -67,11 +67,7 @@ beforeAll(async () => {
   output = captureOutput();
   h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_SCHEDULE: 'none' });
   f = await createParticipantFixture(h.db);
-  const [provider] = await h.db
-    .insert(rmsProviders)
-    .values({ name: 'Echoing webhook', kind: 'webhook', endpointUrl: `${echo.origin}/contacts`, signingSecret: newWebhookSecret(), timeoutMs: 10_000 })
-    .returning();
-  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+  await sendReferralsTo(h.db, f, { name: 'Echoing webhook', endpointUrl: `${echo.origin}/contacts`, signingSecret: newWebhookSecret() });
 });
 
 afterAll(async () => {
@@ -84,10 +80,7 @@ afterAll(async () => {
 describe('contact details at rest', () => {
   it('leave no clear-text trace in a database dump, the audit trail or the logs', async () => {
     const { submissionId, token } = await runQualified(h, f);
-    const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-      headers: { [TOKEN_HEADER]: token },
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
-    });
+    const res = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(res.status, await res.clone().text()).toBe(201);
     await settleDeliveries();
     const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));

@@ -2,12 +2,12 @@
  * The core API client against the real app (app.request as its fetch): headers, decoding and
  * failures turned into ApiError with the server's message.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, UNREACHABLE_MESSAGE } from '@core/api/client';
 import { authApi } from '@core/api/auth';
 import { sponsorsApi } from '@core/api/sponsors';
 import { countriesApi } from '@core/api/countries';
-import { ADMIN_PASSWORD, createHarness, type Harness } from './harness';
+import { ADMIN_PASSWORD, useHarness, type Harness } from './harness';
 
 let h: Harness;
 const seen: Request[] = [];
@@ -24,11 +24,8 @@ const client = () =>
     },
   });
 
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
+useHarness((harness) => {
+  h = harness;
 });
 
 describe('core API client', () => {

@@ -1,19 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { authenticator } from 'otplib';
 import { refreshTokens, users } from '../../server/db/schema';
 import { LOGIN_MESSAGES, LOGOUT_MESSAGES } from '../../server/routes/auth';
-import { ADMIN_PASSWORD, createHarness, json, type Harness } from './harness';
+import { ADMIN_PASSWORD, useHarness, json, type Harness } from './harness';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
+useHarness((harness) => {
+  h = harness;
 });
 afterEach(() => h.clock.release());
-afterAll(async () => {
-  await h.close();
-});
 
 const MINUTE = 60_000;
 /** The six-digit code an authenticator app shows at `instant`. */

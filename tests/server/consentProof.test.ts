@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { contacts, engagements, oForms, rmsProviders } from '../../server/db/schema';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, TOKEN_HEADER } from '../support/participantFixture';
+import { contacts, oForms } from '../../server/db/schema';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
@@ -24,11 +24,7 @@ beforeAll(async () => {
   h = await createHarness();
   h.clock.set('2031-07-01T12:00:00Z');
   f = await createParticipantFixture(h.db);
-  const [provider] = await h.db
-    .insert(rmsProviders)
-    .values({ name: 'Consent receiver', kind: 'webhook', endpointUrl: `${receiver.origin}/r`, signingSecret: h.phi.seal(newWebhookSecret()), timeoutMs: 10_000 })
-    .returning();
-  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+  await sendReferralsTo(h.db, f, { name: 'Consent receiver', endpointUrl: `${receiver.origin}/r`, signingSecret: h.phi.seal(newWebhookSecret()) });
 });
 
 afterAll(async () => {
@@ -43,10 +39,7 @@ describe('the consent proof', () => {
     const shown = await json(await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: { [TOKEN_HEADER]: token } }));
     const consentShown: string = shown.meta.messages.consent;
     expect(consentShown.length).toBeGreaterThan(10);
-    const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-      headers: { [TOKEN_HEADER]: token },
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Eva', email: 'eva@example.com', phone: '212-555-0177' }, acceptTerms: true } } },
-    });
+    const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Eva', email: 'eva@example.com', phone: '212-555-0177' });
     expect(res.status, await res.clone().text()).toBe(201);
     await settleDeliveries();
 

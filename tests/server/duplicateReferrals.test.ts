@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { contacts, engagements, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../../server/db/schema';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, TOKEN_HEADER } from '../support/participantFixture';
+import { contacts, referrals, rmsAudits, rmsDeliveries } from '../../server/db/schema';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { settleDeliveries } from '../../server/rms/worker';
 import { contactMatcher, normalizeEmail, normalizePhone } from '../../server/security/contactMatch';
@@ -32,17 +32,7 @@ beforeAll(async () => {
   receiver = await startRecordSystem();
   h = await createHarness();
   f = await createParticipantFixture(h.db, { duplicateWindowDays: 90 });
-  const [provider] = await h.db
-    .insert(rmsProviders)
-    .values({
-      name: 'Duplicate test receiver',
-      kind: 'webhook',
-      endpointUrl: `${receiver.origin}/referrals`,
-      signingSecret: h.phi.seal(newWebhookSecret()),
-      timeoutMs: 10_000,
-    })
-    .returning();
-  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, f.engagementIds[0]));
+  await sendReferralsTo(h.db, f, { name: 'Duplicate test receiver', endpointUrl: `${receiver.origin}/referrals`, signingSecret: h.phi.seal(newWebhookSecret()) });
 });
 
 afterAll(async () => {
@@ -213,10 +203,7 @@ describe('duplicate referrals', () => {
     const runs = await Promise.all([runQualified(h, f), runQualified(h, f)]);
     const results = await Promise.all(
       runs.map(({ submissionId, token }) =>
-        h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-          headers: { [TOKEN_HEADER]: token },
-          body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Bo', email: 'bo@example.com', phone: '303-555-0123' }, acceptTerms: true } } },
-        }),
+        leaveContact(h, f, { submissionId, token }, { first_name: 'Bo', email: 'bo@example.com', phone: '303-555-0123' }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual([201, 201]);

@@ -155,18 +155,23 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
 }
 
 /**
- * The setup of a file whose tests share one harness and the seeded admin's token: made before
- * them, closed after them. `take` hands both to the file's own variables once they are made.
+ * The setup of a file whose tests share one harness: made before them (then handed to `take`,
+ * for the file's own variable), closed after them.
  */
-export function useAdminHarness(take: (server: { h: Harness; admin: string }) => void): void {
+export function useHarness(take: (h: Harness) => void | Promise<void>): void {
   let h: Harness | undefined;
   beforeAll(async () => {
     h = await createHarness();
-    take({ h, admin: await h.token() });
+    await take(h);
   });
   afterAll(async () => {
     await h?.close();
   });
+}
+
+/** useHarness with the seeded admin's token too. */
+export function useAdminHarness(take: (server: { h: Harness; admin: string }) => void): void {
+  useHarness(async (h) => take({ h, admin: await h.token() }));
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { json, type Harness } from './harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { answerPage, createParticipantFixture, leaveContact as leaveContactAt, type ParticipantFixture, runQualified, startSubmission, TOKEN_HEADER } from '../support/participantFixture';
 import { useParticipantServer } from './participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../server/db/schema';
 import { channelFigures } from '../../server/domain/channelFigures';
@@ -39,11 +39,7 @@ const createEntry = (token: string, submissionId: string, containerId: number) =
   });
 const sites = (submissionId: string, token: string, zip = '10001') => h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=${zip}`, { headers: withToken(token) });
 const contactFields = (submissionId: string, token: string) => h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: withToken(token) });
-const leaveContact = (submissionId: string, token: string, values: Record<string, string> = VALUES) =>
-  h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-    headers: withToken(token),
-    body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values, acceptTerms: true } } },
-  });
+const leaveContact = (submissionId: string, token: string, values: Record<string, string> = VALUES) => leaveContactAt(h, f, { submissionId, token }, values);
 
 /** What the steps after qualification could write. */
 const written = async (submissionId: string) => {

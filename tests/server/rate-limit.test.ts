@@ -1,20 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { like } from 'drizzle-orm';
 import type { AppEnv } from '../../server/context';
 import { rateLimits } from '../../server/db/schema';
 import { hit, hitAll, pruneRateLimits, rateLimit } from '../../server/http/rate-limit';
 import { ApiProblem } from '../../server/http/errors';
-import { createHarness, type Harness } from './harness';
+import { useHarness, type Harness } from './harness';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
+useHarness((harness) => {
+  h = harness;
 });
 afterEach(() => h.clock.release());
-afterAll(async () => {
-  await h.close();
-});
 
 describe('rate limits in the database', () => {
   it('counts hits per key and window', async () => {

@@ -22,9 +22,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { answerPage, createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, startSubmission, TOKEN_HEADER } from '../support/participantFixture';
 import { parseCsv } from '../support/csv';
-import { contacts, engagements, mediaChannels, oFormSubmissions, rmsProviders } from '../../server/db/schema';
+import { contacts, mediaChannels, oFormSubmissions } from '../../server/db/schema';
 import { rowsOf } from '../../server/db/rows';
 import { settleDeliveries } from '../../server/rms/worker';
 import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../server/funnel/recount';
@@ -75,10 +75,7 @@ async function completeWithContact(f: ParticipantFixture, email: string, utm?: U
   const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=10001`, { headers: withToken(token) }));
   expect(sites.data).toHaveLength(1);
   expect((await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: withToken(token) })).status).toBe(200);
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-    headers: withToken(token),
-    body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ada', email, phone: '212-555-0100' }, acceptTerms: true } } },
-  });
+  const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Ada', email, phone: '212-555-0100' });
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
   const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
@@ -138,8 +135,7 @@ beforeAll(async () => {
   h = await createHarness({ FUNNEL_ABANDON_MINUTES: '0' });
   a = await createParticipantFixture(h.db);
   b = await createParticipantFixture(h.db);
-  const [provider] = await h.db.insert(rmsProviders).values({ name: 'Funnel webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 10_000 }).returning();
-  await h.db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, a.engagementIds[0]));
+  await sendReferralsTo(h.db, a, { name: 'Funnel webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET) });
   await h.db.update(mediaChannels).set({ hiddenFields: [{ name: 'partner', maxLength: 20 }] }).where(eq(mediaChannels.id, a.mediaChannelId));
   await h.db
     .update(mediaChannels)

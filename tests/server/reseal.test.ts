@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../support/participantFixture';
 import { contacts, oFormFieldEntries, rmsProviders } from '../../server/db/schema';
 import { loadConfig, ConfigError } from '../../server/config';
 import { phiCipher, phiKeyId, PhiError } from '../../server/security/phi';
@@ -53,10 +53,7 @@ describe('re-sealing with the current key', () => {
       ['bo@example.com', '303-555-0123'],
     ]) {
       const { submissionId, token } = await runQualified(h, f);
-      const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-        headers: { [TOKEN_HEADER]: token },
-        body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ann', email, phone }, acceptTerms: true } } },
-      });
+      const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Ann', email, phone });
       expect(res.status, await res.text()).toBe(201);
       contactIds.push((await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!.id);
     }

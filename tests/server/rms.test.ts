@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, TOKEN_HEADER } from '../support/participantFixture';
 import {
   contacts,
   engagementSiteLocations,
@@ -111,12 +111,7 @@ beforeAll(async () => {
   h.clock.set(T0);
   superToken = await h.token();
   f = await createParticipantFixture(h.db);
-  const [provider] = await h.db
-    .insert(rmsProviders)
-    .values({ name: 'Test webhook', kind: 'webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET), timeoutMs: 10_000 })
-    .returning();
-  providerId = provider!.id;
-  await h.db.update(engagements).set({ rmsProviderId: providerId }).where(eq(engagements.id, f.engagementIds[0]));
+  providerId = await sendReferralsTo(h.db, f, { name: 'Test webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET) });
 });
 
 afterAll(async () => {
@@ -298,10 +293,7 @@ describe('the contact', () => {
 
   it('takes one contact per run: a second one is a 409', async () => {
     const { submissionId, token } = await completeRun();
-    const again = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-      headers: withToken(token),
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
-    });
+    const again = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(again.status).toBe(409);
     expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)))).toHaveLength(1);
   });

@@ -16,7 +16,7 @@ import type { Bundle, Consent, Location, Patient, QuestionnaireResponse, Researc
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../support/participantFixture';
 import { contacts, engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
 import { newWebhookSecret } from '../support/standardWebhooks';
@@ -55,10 +55,7 @@ function schemaValidator(): ValidateFunction {
 
 async function contactRun() {
   const { submissionId, token } = await runQualified(h, f);
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-    headers: { [TOKEN_HEADER]: token },
-    body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: VALUES, acceptTerms: true } } },
-  });
+  const res = await leaveContact(h, f, { submissionId, token }, VALUES);
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
   const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));

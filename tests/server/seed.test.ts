@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { countries, engagements, mediaChannels, oForms, roles, screeners, sponsors, users } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
-import { createHarness, json, type Harness } from './harness';
+import { useHarness, json, type Harness } from './harness';
 import { FUNNEL_STAGES } from '@core/model/funnel';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
+useHarness((harness) => {
+  h = harness;
 });
 
 describe('seed', () => {

@@ -14,7 +14,7 @@
  * Keep this API stable: the participant, contact and widget tests share it.
  */
 import { randomBytes } from 'node:crypto';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FieldConfiguration, FieldType } from '@core/model/oform';
 import type { Db } from '../../server/db/open';
 import {
@@ -30,6 +30,7 @@ import {
   oFormFields,
   oFormLanguages,
   oForms,
+  rmsProviders,
   screenerLanguages,
   screenerMessages,
   screenerSurveys,
@@ -299,4 +300,31 @@ export async function runQualified(
   const p3 = await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: options.zip ?? '10001', q_conditions: ['a'] });
   if (p3.meta.nextContainerIdentity !== null) throw new Error('the survey did not end after page 3');
   return { submissionId, token };
+}
+
+/**
+ * Makes a webhook the record system of the fixture's first engagement, so that its contacts are
+ * pushed there; answers the provider's id. `signingSecret` is stored as given (sealed or not).
+ */
+export async function sendReferralsTo(
+  db: Db,
+  fixture: Pick<ParticipantFixture, 'engagementIds'>,
+  provider: { name: string; endpointUrl: string; signingSecret: string },
+): Promise<number> {
+  const [row] = await db.insert(rmsProviders).values({ kind: 'webhook', timeoutMs: 10_000, ...provider }).returning({ id: rmsProviders.id });
+  await db.update(engagements).set({ rmsProviderId: row!.id }).where(eq(engagements.id, fixture.engagementIds[0]));
+  return row!.id;
+}
+
+/** Sends a run's contact step: `values` at the fixture's site, the terms accepted. Answers the response. */
+export function leaveContact<R>(
+  h: { request(method: string, path: string, options: { body: unknown; headers: Record<string, string> }): Promise<R> },
+  fixture: Pick<ParticipantFixture, 'engagementSiteLocationId'>,
+  run: { submissionId: string; token: string },
+  values: Record<string, unknown>,
+): Promise<R> {
+  return h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
+    headers: { [TOKEN_HEADER]: run.token },
+    body: { data: { attributes: { engagementSiteLocationId: String(fixture.engagementSiteLocationId), values, acceptTerms: true } } },
+  });
 }
