@@ -54,6 +54,8 @@ export const SPONSOR_FIGURES = [
   'totalRandomizedReferrals',
 ] as const;
 export type SponsorFigure = (typeof SPONSOR_FIGURES)[number];
+/** The figures of a sponsor without engagements, sites or referrals. */
+export const NO_SPONSOR_FIGURES = Object.fromEntries(SPONSOR_FIGURES.map((figure) => [figure, 0])) as Record<SponsorFigure, number>;
 
 /** Columns the sponsors list may be sorted by (SPEC default `-isActive,name`). */
 export const SPONSOR_SORTS = ['name', 'identification', 'isActive', 'countryName', 'created', 'modified'] as const;

@@ -7,6 +7,19 @@ const isRoleName = (name: string): name is RoleName => (ROLE_NAMES as readonly s
 
 export type UserRow = typeof users.$inferSelect;
 
+/** A user's own attributes as the API shows them (no password, secret or roles). */
+export const userAttributes = (row: UserRow) => ({
+  username: row.username,
+  email: row.email,
+  isActive: row.isActive,
+  secretVerified: row.secretVerified,
+  locale: row.locale,
+  identityProvider: row.identityProvider,
+  mustChangePassword: row.mustChangePassword,
+  created: row.created.toISOString(),
+  modified: row.modified.toISOString(),
+});
+
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
   return row;
@@ -28,19 +41,14 @@ export async function loadUser(db: Db, id: number): Promise<(User & { row: UserR
     .innerJoin(sponsors, eq(sponsors.id, userSponsors.sponsorId))
     .where(eq(userSponsors.userId, id))
     .orderBy(sponsors.name);
+  const { created, modified, ...account } = userAttributes(row);
   return {
     row,
     id: String(row.id),
-    username: row.username,
-    email: row.email,
-    isActive: row.isActive,
-    secretVerified: row.secretVerified,
-    locale: row.locale,
-    identityProvider: row.identityProvider,
-    mustChangePassword: row.mustChangePassword,
+    ...account,
     roles: roleRows.filter((r) => isRoleName(r.name)).map((r) => ({ id: String(r.id), name: r.name as RoleName })),
     sponsors: sponsorRows.map((s) => ({ id: String(s.id), name: s.name })),
-    created: row.created.toISOString(),
-    modified: row.modified.toISOString(),
+    created,
+    modified,
   };
 }

@@ -14,15 +14,6 @@ import { isDeliveredReferral } from '../rms/delivered';
 
 export type SponsorFigures = Record<SponsorFigure, number>;
 
-export const NO_FIGURES: SponsorFigures = {
-  activeEngagements: 0,
-  totalEngagements: 0,
-  totalSites: 0,
-  totalReferrals: 0,
-  duplicateReferrals: 0,
-  totalScreenedReferrals: 0,
-  totalRandomizedReferrals: 0,
-};
 
 export async function sponsorFigures(db: Db, sponsorIds: readonly number[]): Promise<Map<number, SponsorFigures>> {
   const out = new Map<number, SponsorFigures>();

@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
+  NO_SPONSOR_FIGURES,
   SPONSOR_DEFAULT_SORT,
   SPONSOR_FIGURES,
   SPONSOR_SORTS,
@@ -24,7 +25,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
-import { NO_FIGURES, sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
+import { sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
@@ -72,7 +73,7 @@ const columns = {
 
 type Row = { [K in keyof typeof columns]: unknown } & { id: number; created: Date; modified: Date };
 
-function toSponsor(row: Row, figures: SponsorFigures = NO_FIGURES): Sponsor {
+function toSponsor(row: Row, figures: SponsorFigures = NO_SPONSOR_FIGURES): Sponsor {
   return {
     id: String(row.id),
     name: row.name as string,

@@ -32,7 +32,7 @@ import { lockedUntil, recordAttempt } from '../auth/lockout';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeUserTokens, startSession } from '../auth/tokens';
 import { generateTotpSecret, otpauthUri, verifyTotp } from '../auth/totp';
-import { loadUser } from '../auth/users';
+import { loadUser, userAttributes } from '../auth/users';
 import { readJson, readResource } from '../http/body';
 import { ApiProblem, conflict, forbidden, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
@@ -92,19 +92,6 @@ const sortColumns = {
   modified: users.modified,
 };
 
-type UserRow = typeof users.$inferSelect;
-
-const attributesOf = (row: UserRow) => ({
-  username: row.username,
-  email: row.email,
-  isActive: row.isActive,
-  secretVerified: row.secretVerified,
-  locale: row.locale,
-  identityProvider: row.identityProvider,
-  mustChangePassword: row.mustChangePassword,
-  created: row.created.toISOString(),
-  modified: row.modified.toISOString(),
-});
 
 /** A user as a JSON:API resource with its roles and sponsors included. */
 export function userDocument(user: User) {
@@ -315,7 +302,7 @@ export function usersRoutes(deps: Deps) {
     }
     const data = rows.map((row) => {
       const rel = relationships.get(row.id) ?? {};
-      return toResource(USER_TYPE, row.id, attributesOf(row), {
+      return toResource(USER_TYPE, row.id, userAttributes(row), {
         fields: q.fields,
         relationships: Object.keys(rel).length ? rel : undefined,
       });

@@ -1,5 +1,5 @@
 import type { MediaChannel } from '@core/model/mediaChannel';
-import type { Sponsor } from '@core/model/sponsor';
+import { NO_SPONSOR_FIGURES, type Sponsor } from '@core/model/sponsor';
 
 export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Sponsor {
   return {
@@ -14,13 +14,7 @@ export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Spons
     countryName: null,
     created: '2024-05-01T10:00:00Z',
     modified: '2024-05-02T10:00:00Z',
-    activeEngagements: 0,
-    totalEngagements: 0,
-    totalSites: 0,
-    totalReferrals: 0,
-    duplicateReferrals: 0,
-    totalScreenedReferrals: 0,
-    totalRandomizedReferrals: 0,
+    ...NO_SPONSOR_FIGURES,
     ...overrides,
   };
 }
