@@ -15,6 +15,17 @@ import type { TokenStore, Tokens } from '../../admin/state/tokens';
 
 export const API = 'http://admin.test/api';
 
+/** Catches the files a screen saves (each an object URL made of a blob): answers the blobs, in order. */
+export function captureSavedFiles(): Blob[] {
+  const created: Blob[] = [];
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    created.push(blob as Blob);
+    return 'blob:csv';
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+  return created;
+}
+
 export type Handler = (request: Request, url: URL) => Response | undefined | Promise<Response | undefined>;
 
 export function json(body: unknown, status = 200): Response {

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 import { makeSponsor } from './fixtures';
 
 const WAIT = { timeout: 5000 };
@@ -76,12 +76,7 @@ describe('list filters', () => {
 
 describe('Export CSV', () => {
   it('asks the list route for CSV with the filters, sort and the shown columns (no page or limit: every page), and saves the file', async () => {
-    const created: Blob[] = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-      created.push(blob as Blob);
-      return 'blob:csv';
-    });
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const created = captureSavedFiles();
     const accepts: (string | null)[] = [];
     const inner = sponsorsServer();
     const handler: Handler = (request, url) => {

@@ -3,7 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
 
 // The screen and its charts are lazy chunks; the machine is shared.
@@ -118,12 +118,7 @@ describe('Recruitment screen', () => {
   });
 
   it('exports the breakdown as the server writes it (Accept: text/csv, the same filters and grouping) and saves the file', async () => {
-    const created: Blob[] = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-      created.push(blob as Blob);
-      return 'blob:csv';
-    });
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const created = captureSavedFiles();
     const accepts: (string | null)[] = [];
     const recording: Handler = (request, url) => {
       if (url.pathname === '/api/recruitment-funnel') accepts.push(request.headers.get('accept'));

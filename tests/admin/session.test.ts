@@ -14,6 +14,21 @@ function setup(handler: Handler, tokens = memoryTokens({ access: 'old-access', r
   return { store, server, session, tokens };
 }
 
+/** Signs jane in with a0/r0, answers each refresh with the next pair (a1/r1, a2/r2…), and signs out. */
+function issuingServer() {
+  const issued = { count: 0 };
+  const handler: Handler = (_request, url) => {
+    if (url.pathname === '/api/jwt/login') return json({ success: true, access: 'a0', refresh: 'r0', data: { user: me } });
+    if (url.pathname === '/api/jwt/refresh') {
+      issued.count += 1;
+      return json({ success: true, access: `a${issued.count}`, refresh: `r${issued.count}` });
+    }
+    if (url.pathname === '/api/jwt/logout') return json({ success: true });
+    return undefined;
+  };
+  return { handler, issued };
+}
+
 afterEach(() => vi.useRealTimers());
 
 describe('session', () => {
@@ -51,46 +66,28 @@ describe('session', () => {
 
   it('refreshes the access token every five minutes while signed in', async () => {
     vi.useFakeTimers();
-    let issued = 0;
-    const handler: Handler = (_request, url) => {
-      if (url.pathname === '/api/jwt/login') return json({ success: true, access: 'a0', refresh: 'r0', data: { user: me } });
-      if (url.pathname === '/api/jwt/refresh') {
-        issued += 1;
-        return json({ success: true, access: `a${issued}`, refresh: `r${issued}` });
-      }
-      if (url.pathname === '/api/jwt/logout') return json({ success: true });
-      return undefined;
-    };
+    const { handler, issued } = issuingServer();
     const { session, tokens, server } = setup(handler, memoryTokens(null));
     await session.signIn({ username: 'jane', password: 'pw', code: '', lang: 'en' });
     expect(tokens.current).toEqual({ access: 'a0', refresh: 'r0' });
 
     await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS - 1000);
-    expect(issued).toBe(0);
+    expect(issued.count).toBe(0);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(issued).toBe(1);
+    expect(issued.count).toBe(1);
     expect(tokens.current).toEqual({ access: 'a1', refresh: 'r1' });
     await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS);
-    expect(issued).toBe(2);
+    expect(issued.count).toBe(2);
 
     await session.signOut();
     expect(server.requests.find((r) => r.path === 'jwt/logout')?.body).toEqual({ refresh_token: 'r2' });
     await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS * 3);
-    expect(issued).toBe(2);
+    expect(issued.count).toBe(2);
   });
 
   it('signs out a tab left untouched for 30 minutes, and keeps refreshing one in use', async () => {
     vi.useFakeTimers();
-    let issued = 0;
-    const handler: Handler = (_request, url) => {
-      if (url.pathname === '/api/jwt/login') return json({ success: true, access: 'a0', refresh: 'r0', data: { user: me } });
-      if (url.pathname === '/api/jwt/refresh') {
-        issued += 1;
-        return json({ success: true, access: `a${issued}`, refresh: `r${issued}` });
-      }
-      if (url.pathname === '/api/jwt/logout') return json({ success: true });
-      return undefined;
-    };
+    const { handler, issued } = issuingServer();
     const store = createStore();
     const tokens = memoryTokens(null);
     const server = fakeServer(handler);
@@ -114,7 +111,7 @@ describe('session', () => {
       poke();
       await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS);
     }
-    expect(issued).toBe(12);
+    expect(issued.count).toBe(12);
     expect(store.get(authStatusAtom)).toBe('signedIn');
 
     // Then left alone: refreshed until the idle limit, then signed out with the reason kept.
@@ -123,7 +120,7 @@ describe('session', () => {
     expect(tokens.current).toBeNull();
     expect(store.get(signOutReasonAtom)).toBe(IDLE_SIGN_OUT_MESSAGE);
     expect(server.requests.some((r) => r.path === 'jwt/logout')).toBe(true);
-    const refreshedWhileIdle = issued - 12;
+    const refreshedWhileIdle = issued.count - 12;
     expect(refreshedWhileIdle).toBeLessThan(IDLE_LIMIT_MS / REFRESH_INTERVAL_MS);
   });
 
