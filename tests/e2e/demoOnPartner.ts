@@ -3,11 +3,13 @@
  * real server on its own data folder (migrated, seeded with the demo), the demo channel's domain
  * set to the partner's host, and the partner's site on another origin under a strict CSP.
  * `prepare` writes what a test needs beyond the demo (more channels, a record system) before
- * the server starts.
+ * the server starts. One browser comes with it, for the file's participants and staff.
  */
 import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { launchBrowser } from './browser';
 import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
 import { PARTNER_HOST, startPartnerSite, type PartnerSite } from './partnerSite';
 import { demoChannel, DEMO_ENGAGEMENT } from '../../server/db/demo';
@@ -22,6 +24,7 @@ export interface DemoIds {
 export interface DemoOnPartner {
   server: RunningServer;
   partner: PartnerSite;
+  browser: Browser;
   /** The demo channel's and screener's ids, as the snippet's attributes carry them. */
   channelId: string;
   screenerId: string;
@@ -44,12 +47,19 @@ export async function startDemoOnPartner(
   if (!demo) throw new Error('the demo data has no channel');
   const server = await startServer({ dataDir, env: { DIST_DIR: inject('distDir'), ...options.env } });
   const partner = await startPartnerSite(server.url);
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await partner.close();
+    await server.stop();
+    throw error;
+  });
   return {
     server,
     partner,
+    browser,
     channelId: String(demo.mediaChannelId),
     screenerId: String(demo.screenerId),
     async stop() {
+      await browser.close();
       await partner.close();
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

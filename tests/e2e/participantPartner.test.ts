@@ -10,12 +10,10 @@
  * One server (its own, with the demo data, so the figures are this file's alone) and one browser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import { launchBrowser } from './browser';
-import type { RunningServer } from './server';
 import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
-import { axeViolations as axeIn, newParticipant, snippet, type PartnerSite } from './partnerSite';
+import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
@@ -36,14 +34,9 @@ const PROVIDER_NAME = 'E2E partner webhook';
 const XSS_MESSAGE = '<p>Not a match today.</p><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 const DRAFT_TITLE = 'Draft question for the preview?';
 
-let server: RunningServer;
-let browser: Browser;
-let partner: PartnerSite;
 let demo: DemoOnPartner;
 let receiver: RecordSystemReceiver;
 let partnerUrl: string;
-let channelId = '';
-let screenerId = '';
 let draftFormId = 0;
 let token = '';
 let api: ReturnType<typeof apiCaller>;
@@ -77,25 +70,22 @@ beforeAll(async () => {
       });
     },
   });
-  ({ server, partner, channelId, screenerId } = demo);
-  token = await adminToken(server.url);
-  api = apiCaller(server.url, () => token);
+  token = await adminToken(demo.server.url);
+  api = apiCaller(demo.server.url, () => token);
 
-  partner.asset('/hostile.css', 'text/css', '* { all: unset } button { display: none } input { display: none }');
-  partnerUrl = partner.page(
+  demo.partner.asset('/hostile.css', 'text/css', '* { all: unset } button { display: none } input { display: none }');
+  partnerUrl = demo.partner.page(
     '/',
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Healthy living</title><link rel="stylesheet" href="/hostile.css"></head>
 <body><main><h1>Healthy living magazine</h1><p>Take part in research near you.</p>
 <div data-trial-widget></div>
-${snippet(server.url, channelId, screenerId)}
+${snippet(demo.server.url, demo.channelId, demo.screenerId)}
 </main></body></html>`,
   );
-  browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await demo?.stop();
   await receiver?.close();
 });
@@ -113,7 +103,7 @@ interface Figures {
   submissionsQualified: number;
 }
 async function figures(): Promise<Figures> {
-  const doc = await api<{ data: { attributes: Figures } }>(`media-channels/${channelId}`);
+  const doc = await api<{ data: { attributes: Figures } }>(`media-channels/${demo.channelId}`);
   const { views, submissionsStarted, submissionsCompleted, submissionsQualified } = doc.data.attributes;
   return { views, submissionsStarted, submissionsCompleted, submissionsQualified };
 }
@@ -122,14 +112,14 @@ const delta = (before: Figures, after: Figures) =>
 
 /** A fresh participant (own storage) on the partner page; CSP violations, page errors and failed answers collected. */
 async function participant(locale = 'en-US'): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const { context, page, problems } = await newParticipant(browser, { locale });
+  const { context, page, problems } = await newParticipant(demo.browser, { locale });
   await page.goto(partnerUrl);
   return { context, page, problems };
 }
 
 /** What the widget saved for the reload: its submission, token and pages. */
 async function snapshot(page: Page): Promise<{ submissionId: string; credentials: string; history: { page: string; entryId?: string }[] }> {
-  const raw = await page.evaluate((key) => sessionStorage.getItem(key), `trial-widget:${channelId}:${screenerId}`);
+  const raw = await page.evaluate((key) => sessionStorage.getItem(key), `trial-widget:${demo.channelId}:${demo.screenerId}`);
   if (!raw) throw new Error('no resume snapshot');
   return JSON.parse(raw);
 }
@@ -153,7 +143,7 @@ async function tabTo(page: Page, pattern: RegExp, max = 25): Promise<void> {
   throw new Error(`Tab never reached ${pattern} (last: ${await focused(page)})`);
 }
 
-const axeViolations = (page: Page) => axeIn(page, partner.url, W);
+const axeViolations = (page: Page) => axeIn(page, demo.partner.url, W);
 
 async function firstPage(page: Page, age: string, diagnosed: string) {
   await heading(page, 'About you');
@@ -209,15 +199,15 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     expect(type).toBe('referral.created');
     expect(payload.values).toMatchObject({ first_name: 'Ann', last_name: 'Partner', email: 'ann.partner@example.com', phone: '212-555-0100', zip_code: '10001' });
     expect(payload.site?.name).toBe('Midtown Heart Center');
-    expect(String(payload.attribution.mediaChannelId)).toBe(channelId);
+    expect(String(payload.attribution.mediaChannelId)).toBe(demo.channelId);
     expect(await verifyStandardWebhook(WEBHOOK_SECRET, hook.headers, hook.body, Date.now() / 1000)).toBe(true);
 
     expect(delta(before, await figures())).toEqual({ views: 1, submissionsStarted: 1, submissionsQualified: 1, submissionsCompleted: 1 });
 
     // The Super User's audit screen lists the push.
-    const admin = await browser.newPage();
-    await signInAsAdmin(admin, server.url);
-    await admin.goto(`${server.url}/rms-audits`);
+    const admin = await demo.browser.newPage();
+    await signInAsAdmin(admin, demo.server.url);
+    await admin.goto(`${demo.server.url}/rms-audits`);
     const row = admin.locator('tbody tr', { hasText: PROVIDER_NAME }).filter({ hasText: String(payload.contactId) });
     await row.first().waitFor();
     expect(await row.count()).toBe(1);
@@ -253,7 +243,7 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     const heartEntry = snap.history.find((v) => v.page === 'demo-heart')?.entryId;
     expect(heartEntry).toBeTruthy();
     const stored = async (entryId: string) => {
-      const res = await fetch(`${server.url}/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries&mediaChannelId=${channelId}`, {
+      const res = await fetch(`${demo.server.url}/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries&mediaChannelId=${demo.channelId}`, {
         headers: { Accept: 'application/vnd.api+json', 'Survey-Submission-Token': snap.credentials },
       });
       expect(res.status).toBe(200);
@@ -352,9 +342,9 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
 
   it('shows a screener message with stored script on an outcome screen without running any of it', async () => {
     // The channel's own hosted page: no partner CSP here to hide a widget-side hole.
-    const context = await browser.newContext({ locale: 'en-US' });
+    const context = await demo.browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${server.url}/take/${channelId}`);
+    await page.goto(`${demo.server.url}/take/${demo.channelId}`);
     await firstPage(page, 'Under 18', 'No');
     await heading(page, 'Where you live');
     await page.locator(`${W} input`).fill('10001');
@@ -372,9 +362,9 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
 
   // Last: it stops the server to read the database.
   it('runs the admin preview of an unapproved version to its outcome and stores nothing', async () => {
-    const admin = await browser.newPage();
-    await signInAsAdmin(admin, server.url);
-    await admin.goto(`${server.url}/media-channels/view/${channelId}`);
+    const admin = await demo.browser.newPage();
+    await signInAsAdmin(admin, demo.server.url);
+    await admin.goto(`${demo.server.url}/media-channels/view/${demo.channelId}`);
     await pickSurvey(admin, 'Survey', 'Heart', /Healthy Heart/);
     await admin.getByLabel('Version', { exact: true }).selectOption({ label: 'Version 2' });
     await admin.getByRole('button', { name: 'Preview', exact: true }).click();
@@ -386,9 +376,9 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     await admin.close();
 
     const { submissionsStarted } = await figures();
-    await server.stop();
+    await demo.server.stop();
     const { openDatabase } = await import('../../server/db/open');
-    const database = await openDatabase({ databaseUrl: null, dataDir: server.dataDir });
+    const database = await openDatabase({ databaseUrl: null, dataDir: demo.server.dataDir });
     try {
       const { db } = database;
       const [draft] = await db.select({ n: count() }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, draftFormId));

@@ -5,21 +5,13 @@
  * demo data) and one browser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser';
-import type { RunningServer } from './server';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
 import { mediaChannels } from '../../server/db/schema';
 
-let server: RunningServer;
-let browser: Browser;
-let partner: PartnerSite;
 let demo: DemoOnPartner;
 let elsewhere: PartnerSite;
-let channelId = '';
-let screenerId = '';
 let inactiveId = '';
 let api: ReturnType<typeof apiCaller>;
 
@@ -33,15 +25,12 @@ beforeAll(async () => {
       inactiveId = String(off!.id);
     },
   });
-  ({ server, partner, channelId, screenerId } = demo);
-  const token = await adminToken(server.url);
-  api = apiCaller(server.url, () => token);
-  elsewhere = await startPartnerSite(server.url, 'elsewhere.localhost');
-  browser = await launchBrowser();
+  const token = await adminToken(demo.server.url);
+  api = apiCaller(demo.server.url, () => token);
+  elsewhere = await startPartnerSite(demo.server.url, 'elsewhere.localhost');
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await elsewhere?.close();
   await demo?.stop();
 });
@@ -52,7 +41,7 @@ const CALM = 'This questionnaire could not be loaded. Please let the website own
 
 /** Opens `url`, waits for the widget's card to show `text`, answers the console's widget lines and what the participant reads. */
 async function open(url: string, text: string) {
-  const p = await newParticipant(browser);
+  const p = await newParticipant(demo.browser);
   try {
     await p.page.goto(url);
     await p.page.locator(`${W} .tw-card`, { hasText: text }).waitFor();
@@ -67,30 +56,30 @@ async function open(url: string, text: string) {
 
 describe('the widget names what is wrong with its snippet', () => {
   it("a page whose origin is not the channel's domain: the domain allowed, in one console line", async () => {
-    const url = elsewhere.page('/wrong-domain', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`));
+    const url = elsewhere.page('/wrong-domain', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`));
     const { shown, lines, csp } = await open(url, CALM);
     expect(shown).toContain(CALM);
-    expect(lines).toEqual([`[trial widget] This page's origin ${elsewhere.url} may not run media channel ${channelId}: its domain is ${PARTNER_HOST}. Embed the snippet on ${PARTNER_HOST}, or change the channel's domain.`]);
+    expect(lines).toEqual([`[trial widget] This page's origin ${elsewhere.url} may not run media channel ${demo.channelId}: its domain is ${PARTNER_HOST}. Embed the snippet on ${PARTNER_HOST}, or change the channel's domain.`]);
     expect(csp).toEqual([]);
   });
 
   it('an unknown channel', async () => {
-    const url = partner.page('/unknown-channel', page(`<div data-trial-widget></div>${snippet(server.url, '987654', screenerId)}`));
+    const url = demo.partner.page('/unknown-channel', page(`<div data-trial-widget></div>${snippet(demo.server.url, '987654', demo.screenerId)}`));
     const { shown, lines } = await open(url, CALM);
     expect(shown).toContain(CALM);
     expect(lines).toEqual(['[trial widget] There is no media channel 987654: check data-media-channel-id in the snippet.']);
   });
 
   it("a screener that is not the channel's: the right data-screener-id", async () => {
-    const url = partner.page('/wrong-screener', page(`<div data-trial-widget></div>${snippet(server.url, channelId, '424242')}`));
+    const url = demo.partner.page('/wrong-screener', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, '424242')}`));
     const { shown, lines } = await open(url, CALM);
     expect(shown).toContain(CALM);
-    expect(lines).toEqual([`[trial widget] Media channel ${channelId} runs screener ${screenerId}, not 424242: set data-screener-id="${screenerId}" in the snippet.`]);
+    expect(lines).toEqual([`[trial widget] Media channel ${demo.channelId} runs screener ${demo.screenerId}, not 424242: set data-screener-id="${demo.screenerId}" in the snippet.`]);
   });
 
   it("a channel switched off: the survey's not-active message for the participant", async () => {
-    const url = partner.page('/inactive', page(`<div data-trial-widget></div>${snippet(server.url, inactiveId, screenerId)}`));
-    const p = await newParticipant(browser);
+    const url = demo.partner.page('/inactive', page(`<div data-trial-widget></div>${snippet(demo.server.url, inactiveId, demo.screenerId)}`));
+    const p = await newParticipant(demo.browser);
     await p.page.goto(url);
     await p.page.locator(`${W} [data-outcome=notActive]`).waitFor();
     await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
@@ -100,8 +89,8 @@ describe('the widget names what is wrong with its snippet', () => {
   });
 
   it('a snippet whose target is not on the page', async () => {
-    const p = await newParticipant(browser);
-    await p.page.goto(partner.page('/no-target', page(snippet(server.url, channelId, screenerId, 'data-target="#nowhere"'))));
+    const p = await newParticipant(demo.browser);
+    await p.page.goto(demo.partner.page('/no-target', page(snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-target="#nowhere"'))));
     await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
       '[trial widget] data-target "#nowhere" matches no free element on this page.',
     ]);
@@ -110,15 +99,15 @@ describe('the widget names what is wrong with its snippet', () => {
   });
 
   it('lists the problems seen from partner pages on the channel for staff', async () => {
-    const channel = await api<{ data: { attributes: { origin: string; cause: string; count: number }[] } }>(`media-channels/${channelId}/embed-problems`);
+    const channel = await api<{ data: { attributes: { origin: string; cause: string; count: number }[] } }>(`media-channels/${demo.channelId}/embed-problems`);
     const seen = (channel.data as unknown as { attributes: { origin: string; cause: string; count: number } }[]).map((r) => r.attributes);
     expect(seen).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ origin: elsewhere.url, cause: 'origin-not-allowed', count: 1 }),
-        expect.objectContaining({ origin: partner.url, cause: 'screener-mismatch', count: 1 }),
+        expect.objectContaining({ origin: demo.partner.url, cause: 'screener-mismatch', count: 1 }),
       ]),
     );
     const off = await api<{ data: { attributes: { origin: string; cause: string } }[] }>(`media-channels/${inactiveId}/embed-problems`);
-    expect(off.data.map((r) => r.attributes)).toEqual([expect.objectContaining({ origin: partner.url, cause: 'channel-inactive' })]);
+    expect(off.data.map((r) => r.attributes)).toEqual([expect.objectContaining({ origin: demo.partner.url, cause: 'channel-inactive' })]);
   });
 });

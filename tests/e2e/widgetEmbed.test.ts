@@ -4,31 +4,21 @@
  * figures are this file's alone) and one browser; checks are grouped into few page loads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import type { RunningServer } from './server';
+import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { newParticipant, snippet, type PartnerSite } from './partnerSite';
+import { newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
 
-let server: RunningServer;
-let browser: Browser;
-let partner: PartnerSite;
 let demo: DemoOnPartner;
-let channelId = '';
-let screenerId = '';
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
   demo = await startDemoOnPartner();
-  ({ server, partner, channelId, screenerId } = demo);
-  const token = await adminToken(server.url);
-  api = apiCaller(server.url, () => token);
-  browser = await launchBrowser();
+  const token = await adminToken(demo.server.url);
+  api = apiCaller(demo.server.url, () => token);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await demo?.stop();
 });
 
@@ -41,7 +31,7 @@ interface Figures {
   submissionsStarted: number;
 }
 async function figures(): Promise<Figures> {
-  const { views, submissionsStarted } = (await api<{ data: { attributes: Figures } }>(`media-channels/${channelId}`)).data.attributes;
+  const { views, submissionsStarted } = (await api<{ data: { attributes: Figures } }>(`media-channels/${demo.channelId}`)).data.attributes;
   return { views, submissionsStarted };
 }
 
@@ -72,11 +62,11 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
       '    font-weight: 900 !important; letter-spacing: 4px !important; text-transform: uppercase !important; --tw-primary: red; --tw-nextButton-active: #f0f; }',
       'button { display: none !important; } div { padding: 30px !important; }',
     ].join('\n');
-    partner.asset('/hostile.css', 'text/css', hostile);
-    const plainUrl = partner.page('/plain', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`));
-    const hostileUrl = partner.page('/hostile', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`, '<link rel="stylesheet" href="/hostile.css">'));
+    demo.partner.asset('/hostile.css', 'text/css', hostile);
+    const plainUrl = demo.partner.page('/plain', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`));
+    const hostileUrl = demo.partner.page('/hostile', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`, '<link rel="stylesheet" href="/hostile.css">'));
 
-    const plain = await newParticipant(browser);
+    const plain = await newParticipant(demo.browser);
     await plain.page.goto(plainUrl);
     const expected = await looks(plain.page);
     await plain.context.close();
@@ -84,7 +74,7 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
     expect(expected.title).toMatchObject({ fontSize: '18.4px', color: 'rgb(0, 128, 128)' });
     expect(expected.button.fontSize).toBe('16px');
 
-    const { context, page: p, problems } = await newParticipant(browser);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
     await p.goto(hostileUrl);
     expect(await looks(p)).toEqual(expected);
     // The host page's own text did take the hostile styles: the test's CSS is in force.
@@ -94,12 +84,12 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
   });
 
   it('counts a view once per page load, only once half of the widget is on screen; loading and a bare start request count nothing', async () => {
-    partner.asset('/long.css', 'text/css', '.article { height: 3000px }');
-    const url = partner.page('/long', page(`<h1>Partner article</h1><div class="article">Long article</div><div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`, '<link rel="stylesheet" href="/long.css">'));
+    demo.partner.asset('/long.css', 'text/css', '.article { height: 3000px }');
+    const url = demo.partner.page('/long', page(`<h1>Partner article</h1><div class="article">Long article</div><div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`, '<link rel="stylesheet" href="/long.css">'));
     const before = await figures();
     // A plain GET of the start endpoint (a crawler, a prefetch) is no view.
-    expect((await fetch(`${server.url}/api/o-forms/participant-start?mediaChannelId=${channelId}&screenerId=${screenerId}`)).status).toBe(200);
-    const { context, page: p, problems } = await newParticipant(browser);
+    expect((await fetch(`${demo.server.url}/api/o-forms/participant-start?mediaChannelId=${demo.channelId}&screenerId=${demo.screenerId}`)).status).toBe(200);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
     const viewCalls: string[] = [];
     p.on('request', (r) => void (r.url().includes('/participant-views') && viewCalls.push(r.method())));
     await p.goto(url);
@@ -145,44 +135,44 @@ describe('the snippet wherever a partner pastes it', () => {
       })),
     W);
   }
-  const tag = (extra = '') => snippet(server.url, channelId, screenerId, extra);
+  const tag = (extra = '') => snippet(demo.server.url, demo.channelId, demo.screenerId, extra);
 
   it('mounts from <head>, before or after its div, at a data-target, twice with a run each, and when an SPA adds it after load', async () => {
-    const { context, page: p, problems } = await newParticipant(browser);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
     const about = { height: true, title: 'About you' };
 
     // Only the script, in <head>: the widget at the start of the body, not a zero-height one in the head.
-    await p.goto(partner.page('/head-only', page('<h1>Partner</h1><p>Article</p>', tag())));
+    await p.goto(demo.partner.page('/head-only', page('<h1>Partner</h1><p>Article</p>', tag())));
     expect(await widgets(p)).toEqual([{ id: '', parent: 'body', ...about }]);
     expect(await p.evaluate(() => document.body.firstElementChild?.hasAttribute('data-trial-widget'))).toBe(true);
 
     // The script in <head>, its div in the body.
-    await p.goto(partner.page('/head-div', page('<h1>Partner</h1><div data-trial-widget id="w"></div>', tag())));
+    await p.goto(demo.partner.page('/head-div', page('<h1>Partner</h1><div data-trial-widget id="w"></div>', tag())));
     expect(await widgets(p)).toEqual([{ id: 'w', parent: 'body', ...about }]);
 
     // The script before its div; and a script with no div inside the body mounts right after itself.
-    await p.goto(partner.page('/before', page(`<main>${tag()}<div data-trial-widget id="w"></div><p>After</p></main>`)));
+    await p.goto(demo.partner.page('/before', page(`<main>${tag()}<div data-trial-widget id="w"></div><p>After</p></main>`)));
     expect(await widgets(p)).toEqual([{ id: 'w', parent: 'main', ...about }]);
-    await p.goto(partner.page('/no-div', page(`<main><p>Before</p>${tag()}<p id="after">After</p></main>`)));
+    await p.goto(demo.partner.page('/no-div', page(`<main><p>Before</p>${tag()}<p id="after">After</p></main>`)));
     expect(await widgets(p)).toEqual([{ id: '', parent: 'main', ...about }]);
     expect(await p.evaluate(() => document.getElementById('after')!.previousElementSibling!.hasAttribute('data-trial-widget'))).toBe(true);
 
     // data-target names where it goes.
-    await p.goto(partner.page('/target', page('<aside id="slot"></aside>', tag('data-target="#slot"'))));
+    await p.goto(demo.partner.page('/target', page('<aside id="slot"></aside>', tag('data-target="#slot"'))));
     expect(await widgets(p)).toEqual([{ id: 'slot', parent: 'body', ...about }]);
 
     // An SPA adds the div and the snippet long after load.
-    partner.asset(
+    demo.partner.asset(
       '/spa.js',
       'text/javascript',
       `addEventListener('load', () => setTimeout(() => {
         const div = document.createElement('div'); div.setAttribute('data-trial-widget', ''); div.id = 'spa';
-        const s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(`${server.url}/widget.js`)};
-        s.dataset.mediaChannelId = ${JSON.stringify(channelId)}; s.dataset.screenerId = ${JSON.stringify(screenerId)};
+        const s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(`${demo.server.url}/widget.js`)};
+        s.dataset.mediaChannelId = ${JSON.stringify(demo.channelId)}; s.dataset.screenerId = ${JSON.stringify(demo.screenerId)};
         document.getElementById('app').append(div, s);
       }, 200));`,
     );
-    await p.goto(partner.page('/spa', page('<div id="app"></div><script src="/spa.js"></script>')));
+    await p.goto(demo.partner.page('/spa', page('<div id="app"></div><script src="/spa.js"></script>')));
     expect(await widgets(p)).toEqual([{ id: 'spa', parent: 'div', ...about }]);
     expect(problems).toEqual([]);
     await context.close();
@@ -190,8 +180,8 @@ describe('the snippet wherever a partner pastes it', () => {
 
   it('twice on one page: two widgets, each with its own submission and stored run', async () => {
     const before = await figures();
-    const { context, page: p, problems } = await newParticipant(browser, { viewport: { width: 1280, height: 2400 } });
-    await p.goto(partner.page('/twice', page(`<div data-trial-widget id="a"></div>${tag()}<p>Between</p><div data-trial-widget id="b"></div>${tag()}`)));
+    const { context, page: p, problems } = await newParticipant(demo.browser, { viewport: { width: 1280, height: 2400 } });
+    await p.goto(demo.partner.page('/twice', page(`<div data-trial-widget id="a"></div>${tag()}<p>Between</p><div data-trial-widget id="b"></div>${tag()}`)));
     expect(await widgets(p)).toEqual([
       { id: 'a', parent: 'body', height: true, title: 'About you' },
       { id: 'b', parent: 'body', height: true, title: 'About you' },
@@ -204,7 +194,7 @@ describe('the snippet wherever a partner pastes it', () => {
     }
     const stored = await p.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, JSON.parse(sessionStorage.getItem(k)!).submissionId as string])));
     const keys = Object.keys(stored).sort();
-    expect(keys).toEqual([`trial-widget:${channelId}:${screenerId}`, `trial-widget:${channelId}:${screenerId}:2`]);
+    expect(keys).toEqual([`trial-widget:${demo.channelId}:${demo.screenerId}`, `trial-widget:${demo.channelId}:${demo.screenerId}:2`]);
     expect(new Set(Object.values(stored)).size).toBe(2);
     await expect.poll(() => figures()).toEqual({ views: before.views + 2, submissionsStarted: before.submissionsStarted + 2 });
     // After a reload each widget takes up its own run again.
@@ -218,7 +208,7 @@ describe('the snippet wherever a partner pastes it', () => {
 
 describe("events for the partner's tag manager", () => {
   it('dispatches view, start, page, outcome and complete on the widget element in order, with nothing personal in them', async () => {
-    const { context, page: p, problems } = await newParticipant(browser);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
     // The partner's listener (as a tag manager adds it), on the document: the events bubble.
     await p.addInitScript(() => {
       const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
@@ -230,7 +220,7 @@ describe("events for the partner's tag manager", () => {
       }
     });
     const events = () => p.evaluate(() => (window as unknown as { __events: string[] }).__events);
-    await p.goto(partner.page('/events', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`)));
+    await p.goto(demo.partner.page('/events', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
     await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
     await expect.poll(events).toEqual(['view']);
     await p.locator(`${W} label`, { hasText: '18 to 64' }).click();
@@ -286,9 +276,9 @@ describe('languages', () => {
   }
 
   it('a malformed or unsupported data-language never hides the survey: the browser’s language when the survey has it, else English; lang names it', async () => {
-    const bad = partner.page('/lang-bad', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId, 'data-language="english"')}`));
-    const fr = partner.page('/lang-fr', page(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId, 'data-language="fr"')}`));
-    const en = await newParticipant(browser, { locale: 'en-US' });
+    const bad = demo.partner.page('/lang-bad', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-language="english"')}`));
+    const fr = demo.partner.page('/lang-fr', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-language="fr"')}`));
+    const en = await newParticipant(demo.browser, { locale: 'en-US' });
     await en.page.goto(bad);
     expect(await card(en.page)).toEqual(['en', 'How old are you?', 'Next']);
     await en.page.goto(fr);
@@ -297,7 +287,7 @@ describe('languages', () => {
     await en.context.close();
 
     // A Spanish-speaking browser: the Spanish strings arrive as their own file from the widget's origin, under the CSP.
-    const es = await newParticipant(browser, { locale: 'es-ES' });
+    const es = await newParticipant(demo.browser, { locale: 'es-ES' });
     const files: string[] = [];
     es.page.on('request', (r) => void (r.url().includes('/widget/') && files.push(new URL(r.url()).pathname.replace(/-[\w-]+\.js$/, ''))));
     await es.page.goto(bad);

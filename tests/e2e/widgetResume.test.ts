@@ -8,19 +8,12 @@
  * starts a fresh survey. One server (its own, with the demo data) and one browser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import type { RunningServer } from './server';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { newParticipant, PARTNER_HOST, snippet, type PartnerSite } from './partnerSite';
+import { newParticipant, PARTNER_HOST, snippet } from './partnerSite';
 import { mediaChannels } from '../../server/db/schema';
 
-let server: RunningServer;
-let browser: Browser;
-let partner: PartnerSite;
 let demo: DemoOnPartner;
-let channelId = '';
-let screenerId = '';
 let oneUrl = '';
 let twoUrl = '';
 let retakesUrl = '';
@@ -37,19 +30,16 @@ beforeAll(async () => {
       retakesChannelId = String(testing!.id);
     },
   });
-  ({ server, partner, channelId, screenerId } = demo);
   const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>${body}</body></html>`;
-  oneUrl = partner.page('/one', html(`<div data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`));
-  twoUrl = partner.page(
+  oneUrl = demo.partner.page('/one', html(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`));
+  twoUrl = demo.partner.page(
     '/two',
-    html(`<div id="a" data-trial-widget></div>${snippet(server.url, channelId, screenerId)}<div id="b" data-trial-widget></div>${snippet(server.url, channelId, screenerId)}`),
+    html(`<div id="a" data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}<div id="b" data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`),
   );
-  retakesUrl = partner.page('/retakes', html(`<div data-trial-widget></div>${snippet(server.url, retakesChannelId, screenerId)}`));
-  browser = await launchBrowser();
+  retakesUrl = demo.partner.page('/retakes', html(`<div data-trial-widget></div>${snippet(demo.server.url, retakesChannelId, demo.screenerId)}`));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await demo?.stop();
 });
 
@@ -68,7 +58,7 @@ const storage = (page: Page) =>
 
 describe('the widget resumes at every step after a reload', () => {
   it('keeps the page with unsaved answers, Back shows saved ones, the ZIP, the site chosen, the contact form (details never stored) and the outcome', async () => {
-    const { context, page, problems } = await newParticipant(browser);
+    const { context, page, problems } = await newParticipant(demo.browser);
     const w = page.locator(W);
     await page.goto(oneUrl);
     await heading(w, 'About you');
@@ -175,7 +165,7 @@ describe('the widget resumes at every step after a reload', () => {
   }
 
   it('shows the notQualified outcome again after a reload and in another tab, not a fresh survey', async () => {
-    const { context, page, problems } = await newParticipant(browser);
+    const { context, page, problems } = await newParticipant(demo.browser);
     const w = page.locator(W);
     await page.goto(oneUrl);
     await runToNotQualified(w);
@@ -200,7 +190,7 @@ describe('the widget resumes at every step after a reload', () => {
   });
 
   it('starts a fresh survey after an outcome on a channel that allows retakes (window 0), on a reload and in another tab', async () => {
-    const { context, page, problems } = await newParticipant(browser);
+    const { context, page, problems } = await newParticipant(demo.browser);
     const w = page.locator(W);
     await page.goto(retakesUrl);
     await runToNotQualified(w);
@@ -217,7 +207,7 @@ describe('the widget resumes at every step after a reload', () => {
   });
 
   it('keeps two widgets of one channel on one page on runs of their own', async () => {
-    const { context, page, problems } = await newParticipant(browser);
+    const { context, page, problems } = await newParticipant(demo.browser);
     await page.goto(twoUrl);
     const a = page.locator('#a');
     const b = page.locator('#b');

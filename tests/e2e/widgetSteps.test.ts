@@ -11,9 +11,8 @@
  * same walk serves both languages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
-import { launchBrowser } from './browser';
 import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
 import { signInAsAdmin } from './admin-session';
@@ -27,7 +26,6 @@ const CAMPAIGN = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 
 const REFERRER = 'partner-issue-42';
 
 let demo: DemoOnPartner;
-let browser: Browser;
 let receiver: RecordSystemReceiver;
 type Push = { data: { values: Record<string, string>; attribution: { utm: Record<string, string>; hiddenFields: Record<string, string> } } };
 const pushes = (): Push[] => receiver.received.map((r) => JSON.parse(r.body) as Push);
@@ -50,11 +48,9 @@ beforeAll(async () => {
 ${snippet(demo.server.url, demo.channelId, demo.screenerId, `data-field-referrer="${REFERRER}" data-field-undeclared="dropped"`)}
 </main></body></html>`,
   );
-  browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await demo?.stop();
   await receiver?.close();
 });
@@ -128,7 +124,7 @@ const RUNS = [
 describe('the widget at every step, in English and Spanish, on a phone and a desktop', () => {
   for (const run of RUNS) {
     it(`${run.locale} at ${run.width} px: no serious or critical axe violation at any step; the campaign and the hidden field reach the push`, async () => {
-      const { context, page, problems } = await newParticipant(browser, { locale: run.locale, viewport: { width: run.width, height: 800 } });
+      const { context, page, problems } = await newParticipant(demo.browser, { locale: run.locale, viewport: { width: run.width, height: 800 } });
       await page.goto(`${demo.partner.url}/?${new URLSearchParams({ ...CAMPAIGN, email: 'never-stored@example.com' })}`);
       const language = run.locale.slice(0, 2);
       // The widget shows the language asked for (Spanish has its own text for the first question).
@@ -158,7 +154,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
   for (const locale of ['en-US', 'es-ES'] as const) {
     it(`${locale} at 375 px: the dead ends — not qualified, and no trial site near the ZIP — have no serious or critical axe violation`, async () => {
       const found: Record<string, string[]> = {};
-      const young = await newParticipant(browser, { locale, viewport: { width: 375, height: 800 } });
+      const young = await newParticipant(demo.browser, { locale, viewport: { width: 375, height: 800 } });
       await young.page.goto(`${demo.partner.url}/`);
       await young.page.locator(`${W} input[value="under-18"]`).waitFor({ state: 'attached', ...WAIT });
       await choose(young.page, 'under-18');
@@ -174,7 +170,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       expect(young.problems).toEqual([]);
       await young.context.close();
 
-      const far = await newParticipant(browser, { locale, viewport: { width: 375, height: 800 } });
+      const far = await newParticipant(demo.browser, { locale, viewport: { width: 375, height: 800 } });
       await far.page.goto(`${demo.partner.url}/`);
       await far.page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
       await choose(far.page, '18-64');
@@ -198,7 +194,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
   }
 
   it("shows each contact's campaign and hidden field to staff on the RMS audits screen", async () => {
-    const admin = await browser.newPage();
+    const admin = await demo.browser.newPage();
     await signInAsAdmin(admin, demo.server.url);
     await admin.goto(`${demo.server.url}/rms-audits`);
     // This file's pushes are the rows of its record system; the demo data has others.
