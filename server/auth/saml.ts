@@ -3,8 +3,9 @@
  * the recipient and destination must be our assertion consumer URL, and each assertion is
  * accepted once (replay store in the database, like the ids of the requests we sent).
  */
-import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
+// Types only: node-saml (with its XML signature and DOM libraries) is imported at the first SSO
+// request. Loaded, it holds about 15 MB of the server process's memory; most processes never see one.
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import { and, eq, gt } from 'drizzle-orm';
 import { isEmail } from '@core/validation/rules';
 import type { SsoServiceConfig } from '../config';
@@ -47,7 +48,8 @@ function requestStore(db: Db, service: string): CacheProvider {
   };
 }
 
-export function samlClient(db: Db, service: SsoServiceConfig): SAML {
+export async function samlClient(db: Db, service: SsoServiceConfig): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   return new SAML({
     entryPoint: service.entryPoint,
     issuer: service.issuer,
@@ -72,11 +74,12 @@ export interface SsoIdentity {
 }
 
 const SAML_ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
-const parse = (xml: string) => new DOMParser().parseFromString(xml, 'text/xml');
 
 /** Validates a posted SAMLResponse and answers who signed in; throws SsoRejected otherwise. */
 export async function acceptResponse(db: Db, service: SsoServiceConfig, samlResponse: string): Promise<SsoIdentity> {
-  const saml = samlClient(db, service);
+  const saml = await samlClient(db, service);
+  const { DOMParser } = await import('@xmldom/xmldom');
+  const parse = (xml: string) => new DOMParser().parseFromString(xml, 'text/xml');
   let profile;
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));

@@ -6,7 +6,6 @@
  * transaction. The columns are documented in the README.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { readSheet } from 'read-excel-file/node';
 import * as v from 'valibot';
 import { IRB_TYPES, SITE_LOCATION_KINDS, SiteLocationInput, SiteLocationPatch } from '@core/model/siteLocation';
 import { MAX_RADIUS } from '@core/model/engagement';
@@ -114,6 +113,8 @@ export async function readRows(filename: string, bytes: Uint8Array): Promise<str
   const ext = filename.toLowerCase().split('.').pop() ?? '';
   if (ext === 'xls') throw new UploadRejected([{ row: 0, detail: 'Old .xls files are not supported. Save the sheet as .xlsx or .csv.' }]);
   if (ext === 'xlsx' || isZip(bytes)) {
+    // Imported at the first spreadsheet: loaded, the reader holds about 17 MB of the process's memory.
+    const { readSheet } = await import('read-excel-file/node');
     try {
       const sheet = await readSheet(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       return sheet.map((row) => row.map(cellText));

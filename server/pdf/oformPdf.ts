@@ -5,7 +5,9 @@
  * to its base letters (é stays, ő becomes o) and otherwise replaced with '?', so no text can
  * make the export fail.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+// Types only: pdf-lib itself is imported when a PDF is made (renderSurveyPdf). Loaded, it holds
+// about 20 MB of the server process's memory, and few processes ever export a PDF.
+import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 
 export interface PdfOption {
   label: string;
@@ -50,8 +52,6 @@ export interface SurveyPdf {
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
-const GREY = rgb(0.35, 0.35, 0.35);
-const RED = rgb(0.7, 0.1, 0.1);
 
 /** Text reduced to what `font` can encode. */
 const characterSets = new WeakMap<PDFFont, Set<number>>();
@@ -83,6 +83,7 @@ class Writer {
     private readonly doc: PDFDocument,
     private readonly regular: PDFFont,
     private readonly bold: PDFFont,
+    private readonly black: RGB,
   ) {
     this.newPage();
   }
@@ -97,7 +98,7 @@ class Writer {
   }
 
   /** Writes `text` wrapped to the page width, starting a new page when the text would not fit. */
-  text(raw: string, options: { size?: number; bold?: boolean; indent?: number; color?: ReturnType<typeof rgb> } = {}) {
+  text(raw: string, options: { size?: number; bold?: boolean; indent?: number; color?: RGB } = {}) {
     const size = options.size ?? 10;
     const font = options.bold ? this.bold : this.regular;
     const indent = options.indent ?? 0;
@@ -106,7 +107,7 @@ class Writer {
       const height = size * 1.35;
       if (this.y - height < MARGIN) this.newPage();
       this.y -= height;
-      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font, color: options.color ?? rgb(0, 0, 0) });
+      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font, color: options.color ?? this.black });
     }
   }
 }
@@ -137,6 +138,9 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
 }
 
 export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const grey = rgb(0.35, 0.35, 0.35);
+  const red = rgb(0.7, 0.1, 0.1);
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -145,7 +149,7 @@ export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
   // A fixed date keeps the bytes of one version's export the same from one export to the next.
   doc.setCreationDate(survey.approvedAt ?? new Date(0));
   doc.setModificationDate(survey.approvedAt ?? new Date(0));
-  const w = new Writer(doc, regular, bold);
+  const w = new Writer(doc, regular, bold, rgb(0, 0, 0));
 
   w.text(survey.title, { size: 18, bold: true });
   w.space(4);
@@ -158,26 +162,26 @@ export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
         : 'Not approved',
     { size: 11 },
   );
-  w.text(`Sponsor: ${survey.sponsorName}   Engagement: ${survey.engagementName}`, { size: 9, color: GREY });
-  w.text(`Languages: ${survey.languages.join(', ') || 'English'}`, { size: 9, color: GREY });
-  w.text(`Survey identity: ${survey.identity}`, { size: 9, color: GREY });
+  w.text(`Sponsor: ${survey.sponsorName}   Engagement: ${survey.engagementName}`, { size: 9, color: grey });
+  w.text(`Languages: ${survey.languages.join(', ') || 'English'}`, { size: 9, color: grey });
+  w.text(`Survey identity: ${survey.identity}`, { size: 9, color: grey });
 
   survey.pages.forEach((page, p) => {
     w.space(14);
     w.text(`Page ${p + 1}: ${page.title}${page.isActive ? '' : ' (inactive)'}`, { size: 14, bold: true });
-    for (const t of page.translations) w.text(`${t.language}: ${t.title}`, { size: 10, indent: 12, color: GREY });
-    if (page.questions.length === 0) w.text('No questions.', { indent: 12, color: GREY });
+    for (const t of page.translations) w.text(`${t.language}: ${t.title}`, { size: 10, indent: 12, color: grey });
+    if (page.questions.length === 0) w.text('No questions.', { indent: 12, color: grey });
     page.questions.forEach((q, i) => {
       w.space(6);
       w.text(`${p + 1}.${i + 1}  ${q.title}`, { size: 11, bold: true, indent: 12 });
       const flags = [q.typeName, q.required ? 'required' : 'optional', ...(q.isActive ? [] : ['inactive'])];
-      w.text(flags.join(' - '), { size: 9, indent: 24, color: GREY });
+      w.text(flags.join(' - '), { size: 9, indent: 24, color: grey });
       if (q.helperText?.trim()) w.text(`Helper text: ${q.helperText}`, { size: 9, indent: 24 });
       for (const option of q.options) {
         const parts = [`- ${option.label}`];
         if (option.transition) parts.push(`-> ${option.transition}`);
         if (option.isDisqualified) parts.push('[DISQUALIFIES]');
-        w.text(parts.join('   '), { size: 10, indent: 24, color: option.isDisqualified ? RED : undefined });
+        w.text(parts.join('   '), { size: 10, indent: 24, color: option.isDisqualified ? red : undefined });
       }
     });
   });

@@ -6,7 +6,6 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { sql } from 'drizzle-orm';
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { SsoServiceConfig } from '../config';
 import { users } from '../db/schema';
@@ -55,7 +54,7 @@ export function ssoRoutes(deps: Deps) {
     const service = serviceOf(name);
     if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(name.slice(0, 40)));
     const relayState = safeTarget(c.req.query('auth_target'), service.name);
-    const url = await samlClient(db, service).getAuthorizeUrlAsync(relayState, undefined, {});
+    const url = await (await samlClient(db, service)).getAuthorizeUrlAsync(relayState, undefined, {});
     return c.redirect(url, 302);
   });
 
@@ -92,9 +91,11 @@ export function ssoRoutes(deps: Deps) {
     return c.redirect(service?.logoutUrl ?? '/login', 302);
   });
 
-  app.get('/metadata/:service', describe({ summary: "Single sign-on: this service provider's SAML metadata", access: 'public' }), (c) => {
+  app.get('/metadata/:service', describe({ summary: "Single sign-on: this service provider's SAML metadata", access: 'public' }), async (c) => {
     const service = serviceOf(c.req.param('service'));
     if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
+    // Imported here, not at start (auth/saml.ts says why).
+    const { generateServiceProviderMetadata } = await import('@node-saml/node-saml');
     const xml = generateServiceProviderMetadata({ issuer: service.issuer, callbackUrl: service.callbackUrl, wantAssertionsSigned: true });
     return c.body(xml, 200, { 'Content-Type': 'application/samlmetadata+xml' });
   });

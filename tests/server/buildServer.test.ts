@@ -43,6 +43,11 @@ describe('the compiled server', () => {
     // Paths resolved from a module's URL (the migrations beside server/db/open.ts) are the source's.
     expect(code).toContain(JSON.stringify(pathToFileURL(path.join(root, 'server/db/open.ts')).href));
     expect(code).not.toContain('import.meta.url');
+    // What few requests need is imported at its first use, not at start (bench/README.md, Start-up and memory).
+    for (const lazy of ['pdf-lib', 'read-excel-file/node', '@node-saml/node-saml', '@xmldom/xmldom']) {
+      expect(code).not.toMatch(new RegExp(`^import [^;]* from ${JSON.stringify(lazy)};`, 'm'));
+      expect(code).toContain(`import(${JSON.stringify(lazy)})`);
+    }
     expect(fs.existsSync(`${output}.map`)).toBe(true);
 
     // It loads every module and runs main: a bad setting stops it with main's own message.
