@@ -4,6 +4,7 @@
  * error list and a message ready to show.
  */
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import * as v from 'valibot';
 import {
   JSON_API_MEDIA_TYPE,
   decode,
@@ -30,6 +31,26 @@ export class ApiError extends Error {
     this.status = status;
     this.errors = errors;
   }
+}
+
+/**
+ * A successful answer that is not the shape core/model declares for it (a server and a client of
+ * different versions, say): raised rather than letting it flow on typed as what it is not. An
+ * ApiError, so screens show its message and `call` passes it through as it is.
+ */
+export class UnexpectedAnswerError extends ApiError {
+  constructor(message: string) {
+    super(0, [{ status: '0', title: message }]);
+    this.name = 'UnexpectedAnswerError';
+  }
+}
+
+/** The decoded answer to `call` read through its core/model schema; a mismatch throws UnexpectedAnswerError naming where. */
+export function parseAnswer<S extends v.GenericSchema>(schema: S, value: unknown, call: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  const where = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(the resource)'}: ${issue.message}`).join('; ');
+  throw new UnexpectedAnswerError(`The server's answer to ${call} is not what this screen expects (${where}).`);
 }
 
 export interface ApiClientOptions {

@@ -1,6 +1,6 @@
 import { decode, type DataDocument, type Resource, type ListParams } from '../jsonapi';
-import type { EngagementFile } from '../model/engagementFile';
-import { dispositionFilename, type ApiClient } from './client';
+import { EngagementFile } from '../model/engagementFile';
+import { dispositionFilename, parseAnswer, type ApiClient } from './client';
 
 export function engagementFilesApi(client: ApiClient) {
   return {
@@ -11,7 +11,7 @@ export function engagementFilesApi(client: ApiClient) {
       const doc = await client.call((h) =>
         h.post(`engagements-o-files/${encodeURIComponent(engagementId)}`, { body: form, timeout: 300_000 }).json<DataDocument<Resource>>(),
       );
-      return decode(doc) as unknown as EngagementFile;
+      return parseAnswer(EngagementFile, decode(doc), 'the upload');
     },
     /** The file's bytes, fetched with the bearer token (never a token in the URL). */
     async download(file: Pick<EngagementFile, 'id' | 'filename'>): Promise<{ blob: Blob; filename: string }> {

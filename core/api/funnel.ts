@@ -1,7 +1,7 @@
 import type { ListParams } from '../jsonapi';
-import { FUNNEL_DEFINITIONS, type FunnelRow, type FunnelStage } from '../model/funnel';
+import { FUNNEL_DEFINITIONS, FunnelDefinitions, type FunnelRow, type FunnelStage } from '../model/funnel';
 import type { SurveyPageMetrics } from '../model/oformExport';
-import type { ApiClient, DownloadedFile } from './client';
+import { parseAnswer, type ApiClient, type DownloadedFile } from './client';
 
 /** The recruitment funnel (GET /api/recruitment-funnel) and a survey version's page metrics. */
 export function funnelApi(client: ApiClient) {
@@ -9,8 +9,9 @@ export function funnelApi(client: ApiClient) {
     /** One row per group, with the server's sentence for each stage. */
     async rows(params: ListParams = {}): Promise<{ rows: FunnelRow[]; definitions: Record<FunnelStage, string> }> {
       const { items, meta } = await client.list<FunnelRow>('recruitment-funnel', params);
-      const definitions = (meta.definitions as Record<FunnelStage, string> | undefined) ?? FUNNEL_DEFINITIONS;
-      return { rows: items, definitions };
+      // A stage the server does not define keeps this client's sentence.
+      const definitions = meta.definitions === undefined ? {} : parseAnswer(FunnelDefinitions, meta.definitions, 'the funnel');
+      return { rows: items, definitions: { ...FUNNEL_DEFINITIONS, ...definitions } };
     },
     /** The same rows as the server's CSV file (Accept: text/csv). */
     csv: (params: ListParams = {}): Promise<DownloadedFile> => client.listCsv('recruitment-funnel', params),

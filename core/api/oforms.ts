@@ -3,31 +3,22 @@
  * (containers) and questions (fields), copying, approving, messages and the lookups the builder
  * needs. Exports (PDF, metrics), survey languages and missing translations live in ./oformExports.
  */
+import * as v from 'valibot';
 import type { ListParams } from '../jsonapi';
+import { Language } from '../model/language';
 import { OFORM_TYPE, type FieldConfiguration, type FieldType, type PageTranslations } from '../model/oform';
-import {
-  OFORM_CONTAINER_TYPE,
-  OFORM_COPY_TYPE,
-  OFORM_FIELD_TYPE,
-  OFORM_VERSION_TYPE,
-  type OForm,
-  type OFormContainer,
-  type OFormField,
-} from '../model/oformDoc';
+import { OFORM_CONTAINER_TYPE, OFORM_COPY_TYPE, OFORM_FIELD_TYPE, OFORM_VERSION_TYPE, OForm, OFormContainer, OFormField } from '../model/oformDoc';
 import { OFORM_MESSAGE_TYPE, type OFormMessage, type OFormMessageType } from '../model/oformMessage';
 import type { ScreenerSurvey } from '../model/screenerSurvey';
 import type { SurveyNaming } from '../model/surveyNaming';
-import type { ApiClient } from './client';
+import { parseAnswer, type ApiClient } from './client';
 
 /** Everything the builder reads about a version. */
 export const OFORM_DETAIL_INCLUDE = 'oFormContainers.oFormFields.tags,engagement.sponsor,languages';
 
-export interface OFormLanguageRef {
-  id: string;
-  name: string;
-  description: string;
-  isoCode: string;
-}
+/** A survey language as the version includes it. */
+const OFormLanguageRef = v.pick(Language, ['id', 'name', 'description', 'isoCode']);
+export type OFormLanguageRef = v.InferOutput<typeof OFormLanguageRef>;
 
 export interface OFormPage extends OFormContainer {
   fields: OFormField[];
@@ -72,28 +63,21 @@ export interface OFormFieldTypeRow {
 }
 
 type Flat = Record<string, unknown> & { id: string };
-type FlatContainer = OFormContainer & { oFormFields?: (OFormField | { id: string })[]; childOFormContainers?: { id: string }[] };
-type FlatForm = OForm & { oFormContainers?: (FlatContainer | { id: string })[]; languages?: (OFormLanguageRef | { id: string })[] };
 
-const isFull = <T extends object>(value: T | { id: string }, key: keyof T): value is T => key in value;
+/** A version as GET with OFORM_DETAIL_INCLUDE answers it, decoded: its pages, their questions and its languages all included. */
+const OFormDetailAnswer = v.object({
+  ...OForm.entries,
+  oFormContainers: v.array(v.object({ ...OFormContainer.entries, oFormFields: v.array(OFormField) })),
+  languages: v.array(OFormLanguageRef),
+});
 
-/** The decoded document as pages with their fields; child containers' fields join their page. */
-function toDetail(flat: FlatForm): OFormDetail {
-  const { oFormContainers = [], languages = [], ...form } = flat;
+/** The decoded document as pages in order with their fields in order. */
+function toDetail(decoded: unknown): OFormDetail {
+  const { oFormContainers, languages, ...form } = parseAnswer(OFormDetailAnswer, decoded, 'the survey');
   const pages = oFormContainers
-    .filter((c): c is FlatContainer => isFull(c as FlatContainer, 'identity'))
-    .map(({ oFormFields = [], childOFormContainers: _children, ...container }) => ({
-      ...container,
-      fields: oFormFields.filter((f): f is OFormField => isFull(f as OFormField, 'identity')).sort((a, b) => a.displayOrder - b.displayOrder),
-    }))
+    .map(({ oFormFields, ...container }) => ({ ...container, fields: oFormFields.sort((a, b) => a.displayOrder - b.displayOrder) }))
     .sort((a, b) => a.displayOrder - b.displayOrder);
-  const relations = new Set(['oFormVersion', 'engagement']);
-  const attributes = Object.fromEntries(Object.entries(form).filter(([k]) => !relations.has(k))) as unknown as OForm;
-  return {
-    form: attributes,
-    languages: languages.filter((l): l is OFormLanguageRef => isFull(l as OFormLanguageRef, 'isoCode')),
-    pages,
-  };
+  return { form, languages, pages };
 }
 
 export function oformsApi(client: ApiClient) {
@@ -118,7 +102,7 @@ export function oformsApi(client: ApiClient) {
         isApproved: f.isApproved,
       })),
     get: (id: string) => client.get<OForm>(form(id)),
-    detail: async (id: string) => toDetail(await client.get<FlatForm>(form(id), { include: OFORM_DETAIL_INCLUDE })),
+    detail: async (id: string) => toDetail(await client.get<unknown>(form(id), { include: OFORM_DETAIL_INCLUDE })),
     create: (values: { title: string; engagementId: number; isActive?: boolean }) => client.create<OForm>('o-forms/o-forms', OFORM_TYPE, { ...values }),
     update: (id: string, values: { title?: string; isActive?: boolean }) => client.update<OForm>(form(id), OFORM_TYPE, id, { ...values }),
     remove: (id: string) => client.remove(form(id)),

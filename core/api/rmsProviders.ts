@@ -1,6 +1,6 @@
 import { decode, type DataDocument, type ListParams, type Resource } from '../jsonapi';
-import { RMS_PROVIDER_TYPE, type RmsProvider, type RmsProviderInput, type RmsProviderPatch, type RmsProviderTest } from '../model/rmsProvider';
-import type { ApiClient } from './client';
+import { RMS_PROVIDER_TYPE, RmsProviderTest, type RmsProvider, type RmsProviderInput, type RmsProviderPatch } from '../model/rmsProvider';
+import { parseAnswer, type ApiClient } from './client';
 
 /** Record-system providers: everyone reads the picker; Super Users manage and test them. */
 export function rmsProvidersApi(client: ApiClient) {
@@ -13,7 +13,7 @@ export function rmsProvidersApi(client: ApiClient) {
     /** Sends a synthetic, clearly marked test referral; answers what the receiver said. */
     async test(id: string): Promise<RmsProviderTest> {
       const doc = await client.call((http) => http.post(`rms-providers/${encodeURIComponent(id)}/test`).json<DataDocument<Resource>>());
-      return decode(doc) as unknown as RmsProviderTest;
+      return parseAnswer(RmsProviderTest, decode(doc), 'a test delivery');
     },
   };
 }

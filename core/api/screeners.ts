@@ -1,8 +1,9 @@
 import { JSON_API_MEDIA_TYPE, decode, type DataDocument, type ListParams, type Relationship, type Resource } from '../jsonapi';
-import { CONTACT_FIELD_SCREENER_TYPE, type ContactFieldScreener } from '../model/contactFieldScreener';
+import * as v from 'valibot';
+import { CONTACT_FIELD_SCREENER_TYPE, ContactFieldScreener } from '../model/contactFieldScreener';
 import { SCREENER_TYPE, type Screener, type ScreenerInput, type ScreenerLanguage } from '../model/screener';
 import { SCREENER_SURVEY_TYPE, type ScreenerFlow, type ScreenerSurvey } from '../model/screenerSurvey';
-import type { ApiClient } from './client';
+import { parseAnswer, type ApiClient } from './client';
 
 /** The languages and engagements relationships of a screener write. */
 export interface ScreenerLinks {
@@ -58,7 +59,7 @@ export function screenersApi(client: ApiClient) {
           })
           .json<DataDocument<Resource[]>>(),
       );
-      return decode(doc) as unknown as ContactFieldScreener[];
+      return parseAnswer(v.array(ContactFieldScreener), decode(doc), "setting the screener's contact fields");
     },
     surveys: (screenerId: string) => client.list<ScreenerSurvey>('screener-surveys', { screenerId, limit: 100 }),
     addSurvey: (screenerId: string, oFormIdentity: string) =>

@@ -1,15 +1,7 @@
 import type { DataDocument, ListParams, Resource } from '../jsonapi';
 import { decode } from '../jsonapi';
-import {
-  USER_TYPE,
-  type ChangePasswordInput,
-  type Role,
-  type TotpEnrolment,
-  type User,
-  type UserInput,
-  type UserPatch,
-} from '../model/user';
-import type { ApiClient } from './client';
+import { TotpEnrolment, USER_TYPE, User, type ChangePasswordInput, type Role, type UserInput, type UserPatch } from '../model/user';
+import { parseAnswer, type ApiClient } from './client';
 
 /** Which roles and sponsors a user holds: ids, sent as relationships. */
 export interface UserLinks {
@@ -58,16 +50,17 @@ export function usersApi(client: ApiClient) {
         h.post('users/me/password', jsonBody({ data: { type: USER_TYPE, attributes: values } })).json<DataDocument<Resource>>(),
       );
       const meta = (doc.meta ?? {}) as { access?: string; refresh?: string };
-      return { user: decode(doc) as unknown as User, access: meta.access ?? '', refresh: meta.refresh ?? '' };
+      return { user: parseAnswer(User, decode(doc), 'a password change'), access: meta.access ?? '', refresh: meta.refresh ?? '' };
     },
     startTwoFactor: () =>
-      client.call(async (h) => decode(await h.post('users/me/totp').json<DataDocument<Resource>>()) as unknown as TotpEnrolment),
+      client.call(async (h) => parseAnswer(TotpEnrolment, decode(await h.post('users/me/totp').json<DataDocument<Resource>>()), 'starting two-factor sign-in')),
     verifyTwoFactor: (code: string) =>
-      client.call(
-        async (h) =>
-          decode(
-            await h.post('users/me/totp/verify', jsonBody({ data: { type: 'totp-enrolments', attributes: { code } } })).json<DataDocument<Resource>>(),
-          ) as unknown as User,
+      client.call(async (h) =>
+        parseAnswer(
+          User,
+          decode(await h.post('users/me/totp/verify', jsonBody({ data: { type: 'totp-enrolments', attributes: { code } } })).json<DataDocument<Resource>>()),
+          'a two-factor code',
+        ),
       ),
   };
 }

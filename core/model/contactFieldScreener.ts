@@ -1,7 +1,7 @@
 /** A contact field attached to a screener, in the order of its weight (SPEC sections 3, 7, 9). */
 import * as v from 'valibot';
 import { message } from '../validation/messages';
-import type { ContactFieldType } from './contactField';
+import { CONTACT_FIELD_TYPES } from './kinds';
 
 export const CONTACT_FIELD_SCREENER_TYPE = 'contact-fields-screeners';
 export const CONTACT_FIELD_SCREENER_SORTS = ['weight', 'label'] as const;
@@ -25,13 +25,15 @@ export const ContactFieldScreenersUpdate = v.strictObject({
 });
 export type ContactFieldScreenersUpdate = v.InferInput<typeof ContactFieldScreenersUpdate>;
 
-export interface ContactFieldScreener {
-  id: string;
-  screenerId: number;
-  contactFieldId: number;
-  weight: number;
-  label: string;
-  name: string;
-  required: boolean;
-  type: ContactFieldType;
-}
+/** A screener's link to a contact field as the API answers it, with the field's label, name, required and type. */
+export const ContactFieldScreener = v.object({
+  id: v.string(),
+  screenerId: v.number(),
+  contactFieldId: v.number(),
+  weight: v.number(),
+  label: v.string(),
+  name: v.string(),
+  required: v.boolean(),
+  fieldType: v.picklist(CONTACT_FIELD_TYPES),
+});
+export type ContactFieldScreener = v.InferOutput<typeof ContactFieldScreener>;

@@ -3,6 +3,8 @@
  * Recruitment screen: the stages in order with one sentence each, the groupings and the filters
  * of GET /api/recruitment-funnel, and the shape of one row.
  */
+import * as v from 'valibot';
+
 export const FUNNEL_ROW_TYPE = 'funnel-rows';
 
 export const FUNNEL_STAGES = ['viewed', 'started', 'completed', 'qualified', 'siteSelected', 'contacted', 'delivered', 'screened', 'randomized'] as const;
@@ -20,6 +22,9 @@ export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
   screened: 'Delivered referrals the record system reported as screened.',
   randomized: 'Screened referrals the record system reported as randomized.',
 };
+
+/** The answer's meta.definitions: the server's sentence for each stage it names. */
+export const FunnelDefinitions = v.record(v.picklist(FUNNEL_STAGES), v.string());
 
 export const FUNNEL_STAGE_LABELS: Record<FunnelStage, string> = {
   viewed: 'Viewed',

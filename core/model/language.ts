@@ -28,17 +28,18 @@ export const LanguagePatch = v.partial(LanguageInput);
 export type LanguageInput = v.InferInput<typeof LanguageInput>;
 
 /** A language as the API returns it; `isoCode` in the API form (`es_MX`). */
-export interface Language {
-  id: string;
-  name: string;
-  description: string;
-  isoCode: string;
-  isActive: boolean;
+export const Language = v.object({
+  id: v.string(),
+  name: v.string(),
+  description: v.string(),
+  isoCode: v.string(),
+  isActive: v.boolean(),
   /** The default language (English): cannot be deleted or deactivated. */
-  isDefault: boolean;
-  created: string;
-  modified: string;
-}
+  isDefault: v.boolean(),
+  created: v.string(),
+  modified: v.string(),
+});
+export type Language = v.InferOutput<typeof Language>;
 
 export const LANGUAGE_SORTS = ['name', 'description', 'isoCode', 'isActive', 'isDefault', 'created', 'modified'] as const;
 export const LANGUAGE_DEFAULT_SORT = 'description';

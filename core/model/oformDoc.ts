@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag, idNumber, requiredText } from './fields';
-import { FIELD_TYPES, PageTranslations, type FieldConfiguration, type FieldType } from './oform';
+import { FIELD_TYPES, FieldConfiguration, PageTranslations } from './oform';
 
 export const OFORM_CONTAINER_TYPE = 'o-form-containers';
 export { OFORM_FIELD_TYPE } from './kinds';
@@ -89,56 +89,62 @@ export const FieldInput = v.strictObject({
 });
 export const FieldPatch = v.partial(v.strictObject({ ...fieldFields, displayOrder: position() }));
 
-export interface OFormField {
-  id: string;
-  identity: string;
-  containerId: string;
-  oFormContainerIdentity: string;
-  title: string;
-  oFormFieldTypeId: FieldType;
-  oFormFieldCategoryId: string | null;
-  isActive: boolean;
-  displayOrder: number;
-  configuration: FieldConfiguration;
-  tags: { id: string; name: string }[];
-}
+// The resources as the API answers them (the admin reads its answers through these).
 
-export interface OFormContainer {
-  id: string;
-  identity: string;
-  oFormVersionId: string;
-  oFormIdentity: string;
-  title: string;
-  displayOrder: number;
-  isActive: boolean;
-  oFormContainerTypeId: ContainerType;
-  parentId: string | null;
-  translations: PageTranslations;
-}
+export const OFormField = v.object({
+  id: v.string(),
+  identity: v.string(),
+  containerId: v.string(),
+  oFormContainerIdentity: v.string(),
+  title: v.string(),
+  oFormFieldTypeId: v.picklist(FIELD_TYPES),
+  oFormFieldCategoryId: v.nullable(v.string()),
+  isActive: v.boolean(),
+  displayOrder: v.number(),
+  configuration: FieldConfiguration,
+  tags: v.array(v.object({ id: v.string(), name: v.string() })),
+});
+export type OFormField = v.InferOutput<typeof OFormField>;
+
+export const OFormContainer = v.object({
+  id: v.string(),
+  identity: v.string(),
+  oFormVersionId: v.string(),
+  oFormIdentity: v.string(),
+  title: v.string(),
+  displayOrder: v.number(),
+  isActive: v.boolean(),
+  oFormContainerTypeId: v.picklist(CONTAINER_TYPES),
+  parentId: v.nullable(v.string()),
+  translations: PageTranslations,
+});
+export type OFormContainer = v.InferOutput<typeof OFormContainer>;
 
 /** An option's jump, listed on the survey (SPEC section 3: transitions). */
-export interface OFormTransition {
-  containerIdentity: string;
-  fieldIdentity: string;
-  optionValue: string;
-  to: 'page' | 'end' | 'survey';
-  identity: string | null;
-}
+export const OFormTransition = v.object({
+  containerIdentity: v.string(),
+  fieldIdentity: v.string(),
+  optionValue: v.string(),
+  to: v.picklist(['page', 'end', 'survey']),
+  identity: v.nullable(v.string()),
+});
+export type OFormTransition = v.InferOutput<typeof OFormTransition>;
 
-export interface OForm {
-  id: string;
-  identity: string;
-  version: number;
-  title: string;
-  isActive: boolean;
-  isApproved: boolean;
-  approvedAt: string | null;
-  engagementId: string;
-  engagementName: string;
-  sponsorId: string;
-  sponsorName: string;
-  containerCount: number;
-  transitions: OFormTransition[];
-  created: string;
-  modified: string;
-}
+export const OForm = v.object({
+  id: v.string(),
+  identity: v.string(),
+  version: v.number(),
+  title: v.string(),
+  isActive: v.boolean(),
+  isApproved: v.boolean(),
+  approvedAt: v.nullable(v.string()),
+  engagementId: v.string(),
+  engagementName: v.string(),
+  sponsorId: v.string(),
+  sponsorName: v.string(),
+  containerCount: v.number(),
+  transitions: v.array(OFormTransition),
+  created: v.string(),
+  modified: v.string(),
+});
+export type OForm = v.InferOutput<typeof OForm>;

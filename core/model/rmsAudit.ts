@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { flag, idNumber } from './fields';
-import type { RmsProviderKind } from './rmsProvider';
+import { RMS_PROVIDER_KINDS } from './rmsProvider';
 
 export const RMS_AUDIT_TYPE = 'rms-audits';
 
@@ -16,49 +16,54 @@ export const RMS_AUDIT_TYPE = 'rms-audits';
 export const RMS_DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'undelivered'] as const;
 export type RmsDeliveryStatus = (typeof RMS_DELIVERY_STATUSES)[number];
 
-export interface RmsAuditProvider {
-  id: string;
-  name: string;
-  kind: RmsProviderKind;
-}
+export const RmsAuditProvider = v.object({ id: v.string(), name: v.string(), kind: v.picklist(RMS_PROVIDER_KINDS) });
+export type RmsAuditProvider = v.InferOutput<typeof RmsAuditProvider>;
 
-export interface RmsAudit {
-  id: string;
-  contactId: number;
-  created: string;
-  rmsProviderId: number | null;
-  rmsProviderName: string;
-  succeeded: boolean;
+/** One attempt's own record, as a resend answers it. */
+export const RmsAuditAttempt = v.object({
+  id: v.string(),
+  contactId: v.number(),
+  created: v.string(),
+  rmsProviderId: v.nullable(v.number()),
+  rmsProviderName: v.string(),
+  succeeded: v.boolean(),
   /** 1 for a round's first try, counting up through its retries. */
-  attempt: number;
-  responseMessage: string;
-  responseBody: string;
+  attempt: v.number(),
+  responseMessage: v.string(),
+  responseBody: v.string(),
+  /** Present when the answer includes rmsProviders (null: no provider row). */
+  rmsProviders: v.optional(v.nullable(RmsAuditProvider)),
+});
+export type RmsAuditAttempt = v.InferOutput<typeof RmsAuditAttempt>;
+
+/** An attempt as the list shows it: with its contact's delivery as it stands now, consent proof and origin. */
+export const RmsAudit = v.object({
+  ...RmsAuditAttempt.entries,
   /** The engagement the contact was referred to. */
-  engagementId: number;
+  engagementId: v.number(),
   /** Where the contact's delivery stands now (not at this attempt). */
-  deliveryStatus: RmsDeliveryStatus | null;
+  deliveryStatus: v.nullable(v.picklist(RMS_DELIVERY_STATUSES)),
   /** When the next attempt is due, for a pending or retrying delivery. */
-  nextAttemptAt: string | null;
+  nextAttemptAt: v.nullable(v.string()),
   /** When the record system first accepted the contact. */
-  deliveredAt: string | null;
+  deliveredAt: v.nullable(v.string()),
   /** The referral's idempotency key, the same in every attempt and resend. */
-  referralId: string | null;
+  referralId: v.nullable(v.string()),
   /** The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so). */
-  duplicateOf: number | null;
+  duplicateOf: v.nullable(v.number()),
   /** The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual). */
-  possibleRetake: boolean;
+  possibleRetake: v.boolean(),
   /** The contact's consent proof: when, in which language, the approved survey version answered, the text as shown (HTML) and its SHA-256 (hex). */
-  consentedAt: string | null;
-  consentLanguage: string;
-  consentSurveyVersion: number | null;
-  consentText: string | null;
-  consentTextSha256: string | null;
+  consentedAt: v.nullable(v.string()),
+  consentLanguage: v.string(),
+  consentSurveyVersion: v.nullable(v.number()),
+  consentText: v.nullable(v.string()),
+  consentTextSha256: v.nullable(v.string()),
   /** Where the contact came from: the campaign parameters (utm_source…) and the channel's hidden fields stored with its run. */
-  utm: Partial<Record<string, string>>;
-  hiddenFields: Record<string, string>;
-  /** Present when the list was asked to include rmsProviders (null: no provider row). */
-  rmsProviders?: RmsAuditProvider | null;
-}
+  utm: v.record(v.string(), v.optional(v.string())),
+  hiddenFields: v.record(v.string(), v.string()),
+});
+export type RmsAudit = v.InferOutput<typeof RmsAudit>;
 
 export const RMS_AUDIT_SORTS = ['created', 'contactId', 'rmsProviderName', 'succeeded'] as const;
 export const RMS_AUDIT_DEFAULT_SORT = '-created';

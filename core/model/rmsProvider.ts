@@ -129,14 +129,15 @@ export interface RmsProvider {
 }
 
 /** The answer of POST /api/rms-providers/{id}/test: what the receiver made of a test referral. */
-export interface RmsProviderTest {
-  id: string;
-  succeeded: boolean;
+export const RmsProviderTest = v.object({
+  id: v.string(),
+  succeeded: v.boolean(),
   /** The receiver's HTTP status, null when none came (timeout, refused connection). */
-  status: number | null;
-  responseMessage: string;
-  responseBody: string;
-}
+  status: v.nullable(v.number()),
+  responseMessage: v.string(),
+  responseBody: v.string(),
+});
+export type RmsProviderTest = v.InferOutput<typeof RmsProviderTest>;
 
 export const RMS_PROVIDER_SORTS = ['name', 'kind', 'isActive', 'created', 'modified'] as const;
 export const RMS_PROVIDER_DEFAULT_SORT = 'name';

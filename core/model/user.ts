@@ -7,29 +7,29 @@ import { email, flag, lengthText } from './fields';
 export const ROLE_NAMES = ['Admin', 'Super User', 'User'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
-export interface User {
-  id: string;
-  username: string;
-  email: string | null;
-  isActive: boolean;
-  secretVerified: boolean;
-  locale: string;
-  identityProvider: string | null;
-  /** Set by an Admin's new or reset password: nothing but a password change is allowed until done. */
-  mustChangePassword: boolean;
-  roles: { id: string; name: RoleName }[];
-  sponsors: { id: string; name: string }[];
-  created?: string;
-  modified?: string;
-}
-
 export const USER_TYPE = 'users';
 export const ROLE_TYPE = 'roles';
 
-export interface Role {
-  id: string;
-  name: RoleName;
-}
+export const Role = v.object({ id: v.string(), name: v.picklist(ROLE_NAMES) });
+export type Role = v.InferOutput<typeof Role>;
+
+/** A user as the API answers one: its attributes, with its roles and sponsors included. */
+export const User = v.object({
+  id: v.string(),
+  username: v.string(),
+  email: v.nullable(v.string()),
+  isActive: v.boolean(),
+  secretVerified: v.boolean(),
+  locale: v.string(),
+  identityProvider: v.nullable(v.string()),
+  /** Set by an Admin's new or reset password: nothing but a password change is allowed until done. */
+  mustChangePassword: v.boolean(),
+  roles: v.array(Role),
+  sponsors: v.array(v.object({ id: v.string(), name: v.string() })),
+  created: v.optional(v.string()),
+  modified: v.optional(v.string()),
+});
+export type User = v.InferOutput<typeof User>;
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 1024;
@@ -83,11 +83,8 @@ export const ValidateEmailInput = v.object({
 });
 
 /** A secret being enrolled: shown once as a QR code (the otpauth URI) and as text. */
-export interface TotpEnrolment {
-  id: string;
-  secret: string;
-  otpauthUri: string;
-}
+export const TotpEnrolment = v.object({ id: v.string(), secret: v.string(), otpauthUri: v.string() });
+export type TotpEnrolment = v.InferOutput<typeof TotpEnrolment>;
 
 export const USER_SORTS = ['username', 'email', 'isActive', 'created', 'modified'] as const;
 export const USER_DEFAULT_SORT = 'username';

@@ -6,7 +6,10 @@ import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handl
 import { makeMediaChannel } from './fixtures';
 
 const channel = makeMediaChannel(12, { title: 'Partner', domain: 'partner.example', screenerName: 'Heart', sponsorName: 'Acme' });
-const version = { id: 41, identity: 'heart', version: 2, title: 'Heart survey', isActive: true, isApproved: false, approvedAt: null, containerCount: 1 };
+const version = {
+  id: 41, identity: 'heart', version: 2, title: 'Heart survey', isActive: true, isApproved: false, approvedAt: null, containerCount: 1,
+  engagementId: '3', engagementName: 'Heart study', sponsorId: '1', sponsorName: 'Acme', transitions: [], created: '2026-01-01T00:00:00Z', modified: '2026-01-01T00:00:00Z',
+};
 // The participant routes' answers as the contract declares them: the preview checks every answer.
 const page: PageDocument = {
   data: {
