@@ -1,8 +1,9 @@
 /**
  * Versioned surveys (oForms, SPEC sections 3, 4, 7: /api/o-forms/...): versions of a survey
  * identity, their pages (root containers), child containers and questions (fields), copying
- * the latest version into the next, and approving a version once. The authoring rules come
- * from core/oform/authoring.ts and each question's configuration is checked with
+ * the latest version into the next, and approving a version once. The writes are the survey
+ * domain's (server/oform/surveys.ts, pages.ts, questions.ts): the authoring rules come from
+ * core/oform/authoring.ts and each question's configuration is checked with
  * core/model/oform.ts `fieldConfiguration(type)` on every write.
  *
  * Scope: a survey belongs to an engagement; a User reaches only those of their sponsors'
@@ -11,13 +12,10 @@
  * it, its containers or fields answers 409 — except its isActive flag (toggle_active, SPEC
  * section 4), which is not content.
  */
-import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { and, asc, count, eq, ne, sql, type SQL } from 'drizzle-orm';
-import * as v from 'valibot';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
-import { toFieldIssues, type FieldIssue } from '@core/model/fields';
-import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, fieldConfiguration, isChoiceType, type FieldConfiguration, type FieldType } from '@core/model/oform';
+import { FIELD_TYPES, FIELD_TYPE_NAMES, OFORM_TYPE, isChoiceType } from '@core/model/oform';
 import {
   ContainerInput,
   ContainerPatch,
@@ -36,9 +34,6 @@ import {
   OFormInput,
   OFormPatch,
   OFormVersionPatch,
-  PARENT_CONTAINER_INVALID,
-  TRANSITION_PAGE_INVALID,
-  TRANSITION_SURVEY_INVALID,
   UNKNOWN_IDENTITY,
   VERSION_RACE,
   type ContainerType,
@@ -47,32 +42,22 @@ import {
   type OFormField,
   type OFormTransition,
 } from '@core/model/oformDoc';
-import {
-  DOB_PAGE_IS_TARGET,
-  PLACEHOLDER_TITLE,
-  newPageTitle,
-  optionsJumpingTo,
-  pageInUseMessage,
-  transitionTargets,
-  withAuthoringDefaults,
-} from '@core/oform/authoring';
 import { oFormMessagesRoutes } from './oform-messages';
 import { oFormExportsRoutes } from './oform-exports';
 import { copyVersion, sameIdentities } from '../oform/copy';
 import { oFormTranslationsRoutes } from './oform-translations';
 import { approveVersion } from '../oform/approval';
-import { readLanguagesRelationship, writeFormLanguages } from '../oform/translations';
+import { readLanguagesRelationship } from '../oform/translations';
 import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Conn, Db, Tx } from '../db/open';
-import { loadStructure, pageOf, type ContainerRow, type Structure, type StructureField } from '../oform/structure';
-import { closeGaps, moveTo } from '../oform/ordering';
-import { assertCategory, assertTags, writeTags } from '../oform/tagging';
-import { currentVersionId, findForm, lockEditable, selectForms, type FormRow } from '../oform/versions';
+import type { Conn, Db } from '../db/open';
+import { loadStructure, type ContainerRow, type Structure, type StructureField } from '../oform/structure';
+import { currentVersionId, findForm, selectForms, type FormRow } from '../oform/versions';
+import { createSurvey, deleteSurvey, updateSurvey } from '../oform/surveys';
+import { createContainer, deleteContainer, findContainer, updateContainer } from '../oform/pages';
+import { createQuestion, deleteQuestion, findField, updateQuestion } from '../oform/questions';
 import {
   engagements,
   languages,
-  oFormContainers,
-  oFormFields,
   oFormLanguages,
   oForms,
   questionCategories,
@@ -245,120 +230,6 @@ async function sendForm(c: Context, db: Db, id: number, user: AuthUser, status: 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Writing
-
-interface ContainerContext {
-  container: ContainerRow;
-  form: FormRow;
-}
-interface FieldContext extends ContainerContext {
-  field: typeof oFormFields.$inferSelect;
-}
-
-async function findContainer(db: Conn, id: number | null, user: AuthUser): Promise<ContainerContext | undefined> {
-  if (id === null) return undefined;
-  const [container] = await db.select().from(oFormContainers).where(eq(oFormContainers.id, id));
-  const form = container && (await findForm(db, container.oFormId, user));
-  return container && form ? { container, form } : undefined;
-}
-
-async function findField(db: Conn, id: number | null, user: AuthUser): Promise<FieldContext | undefined> {
-  if (id === null) return undefined;
-  const [field] = await db.select().from(oFormFields).where(eq(oFormFields.id, id));
-  const context = field && (await findContainer(db, field.containerId, user));
-  return field && context ? { ...context, field } : undefined;
-}
-
-const containerSiblings = (tx: Tx, formId: number, parentId: number | null) =>
-  tx
-    .select({ id: oFormContainers.id, displayOrder: oFormContainers.displayOrder })
-    .from(oFormContainers)
-    .where(
-      and(
-        eq(oFormContainers.oFormId, formId),
-        parentId === null ? sql`${oFormContainers.parentId} is null` : eq(oFormContainers.parentId, parentId),
-      ),
-    )
-    .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
-const fieldSiblings = (tx: Tx, containerId: number) =>
-  tx
-    .select({ id: oFormFields.id, displayOrder: oFormFields.displayOrder })
-    .from(oFormFields)
-    .where(eq(oFormFields.containerId, containerId))
-    .orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id));
-
-/** Keeps containerCount (the progress bar's maximum) equal to the number of pages. */
-async function recountPages(tx: Tx, formId: number) {
-  const [n] = await tx
-    .select({ n: count() })
-    .from(oFormContainers)
-    .where(and(eq(oFormContainers.oFormId, formId), sql`${oFormContainers.parentId} is null`));
-  await tx.update(oForms).set({ containerCount: n?.n ?? 0 }).where(eq(oForms.id, formId));
-}
-
-/** The configuration as it will be stored: valid for `type`, with the authoring defaults. */
-function parseConfiguration(type: FieldType, raw: unknown): FieldConfiguration {
-  const parsed = v.safeParse(fieldConfiguration(type), raw ?? {});
-  if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes/configuration'));
-  return withAuthoringDefaults(type, parsed.output);
-}
-
-/** Pages as core/oform/authoring.ts sees them, with the written field as it will be. */
-function pageSummaries(structure: Structure, written?: { id: number | null; containerId: number; type: FieldType }) {
-  const fields = structure.fields.filter((f) => f.id !== written?.id).map((f) => ({ containerId: f.containerId, type: f.type }));
-  if (written) fields.push({ containerId: written.containerId, type: written.type });
-  return structure.containers
-    .filter((c) => c.parentId === null)
-    .map((page) => ({
-      identity: page.identity,
-      title: page.title,
-      displayOrder: page.displayOrder,
-      fieldTypes: fields.filter((f) => pageOf(structure.containers, f.containerId)?.id === page.id).map((f) => f.type),
-    }));
-}
-
-/**
- * Every option's transition must lead somewhere it may: a page of this version that
- * `transitionTargets` offers (not the question's own page, not an all-dob page), the end, or
- * another survey identity. And no page options jump to may become all date-of-birth.
- */
-async function assertTransitions(
-  tx: Tx,
-  user: AuthUser,
-  context: ContainerContext,
-  written: { id: number | null; type: FieldType; configuration: FieldConfiguration; typeChanged: boolean },
-) {
-  const structure = await loadStructure(tx, context.form.id);
-  const summaries = pageSummaries(structure, { id: written.id, containerId: context.container.id, type: written.type });
-  const ownPage = pageOf(structure.containers, context.container.id);
-  const offered = new Set(transitionTargets(summaries, ownPage?.identity).map((p) => p.identity));
-  const issues: FieldIssue[] = [];
-  for (const [i, option] of written.configuration.options.entries()) {
-    const t = option.transition;
-    const pointer = `/data/attributes/configuration/options/${i}/transition/identity`;
-    if (t?.to === 'page' && !offered.has(t.identity)) issues.push({ pointer, detail: TRANSITION_PAGE_INVALID });
-    if (t?.to === 'survey') {
-      // Another survey the user may reach (another sponsor's identities are not confirmed).
-      const [other] = await tx
-        .select({ id: oForms.id })
-        .from(oForms)
-        .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
-        .where(and(eq(oForms.identity, t.identity), ne(oForms.identity, context.form.identity), engagementScope(user)))
-        .limit(1);
-      if (!other) issues.push({ pointer, detail: TRANSITION_SURVEY_INVALID });
-    }
-  }
-  if (issues.length) throw invalid(issues);
-  if (written.typeChanged && written.type === 'dob' && ownPage) {
-    const page = summaries.find((p) => p.identity === ownPage.identity);
-    const others = structure.fields.filter((f) => f.id !== written.id && pageOf(structure.containers, f.containerId)?.id !== ownPage.id);
-    if (page?.fieldTypes.every((t) => t === 'dob') && optionsJumpingTo(others, ownPage.identity).length) {
-      throw invalid([{ pointer: '/data/attributes/oFormFieldTypeId', detail: DOB_PAGE_IS_TARGET }]);
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Routes: surveys (versions)
 
 const FORM_ATTRIBUTES: readonly (keyof Omit<OForm, 'id'>)[] = [
@@ -443,16 +314,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
     const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
     const languageIds = await readLanguagesRelationship(db, relationships);
-    const id = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(oForms)
-        .values({ ...attributes, identity: randomUUID(), version: 1, sponsorId: engagement.sponsorId, containerCount: 1 })
-        .returning({ id: oForms.id });
-      if (!created) throw new Error('insert returned no row');
-      await tx.insert(oFormContainers).values({ oFormId: created.id, identity: randomUUID(), title: newPageTitle(0), displayOrder: 1 });
-      await writeFormLanguages(tx, created.id, languageIds ?? []);
-      return created.id;
-    });
+    const id = await createSurvey(db, attributes, engagement, languageIds);
     return sendForm(c, db, id, user, 201);
   });
 
@@ -463,13 +325,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     if (!existing || id === null) throw notFound('survey');
     const { attributes, relationships } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
     const languageIds = await readLanguagesRelationship(db, relationships);
-    await db.transaction(async (tx) => {
-      // isActive alone (toggle_active) is not content: an approved version may still be switched.
-      const onlyActive = Object.keys(attributes).every((k) => k === 'isActive') && languageIds === undefined;
-      if (!onlyActive) await lockEditable(tx, id);
-      if (Object.keys(attributes).length) await tx.update(oForms).set({ ...attributes, modified: sql`now()` }).where(eq(oForms.id, id));
-      if (languageIds !== undefined) await writeFormLanguages(tx, id, languageIds);
-    });
+    await updateSurvey(db, id, attributes, languageIds);
     return sendForm(c, db, id, user);
   });
 
@@ -477,10 +333,7 @@ function formsRoutes(app: Hono<AppEnv>, db: Db) {
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('survey');
-    await db.transaction(async (tx) => {
-      await lockEditable(tx, id);
-      await tx.delete(oForms).where(eq(oForms.id, id));
-    });
+    await deleteSurvey(db, id);
     return c.body(null, 204);
   });
 
@@ -554,34 +407,7 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
     const user = c.get('user');
     const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
     const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
-    const id = await db.transaction(async (tx) => {
-      await lockEditable(tx, form.id);
-      if (attributes.parentId !== null) {
-        const [parent] = await tx.select().from(oFormContainers).where(eq(oFormContainers.id, attributes.parentId));
-        if (!parent || parent.oFormId !== form.id || parent.parentId !== null) {
-          throw invalid([{ pointer: '/data/attributes/parentId', detail: PARENT_CONTAINER_INVALID }]);
-        }
-      }
-      const siblings = await containerSiblings(tx, form.id, attributes.parentId);
-      const pages = attributes.parentId === null ? siblings.length : (await containerSiblings(tx, form.id, null)).length;
-      const [created] = await tx
-        .insert(oFormContainers)
-        .values({
-          oFormId: form.id,
-          identity: randomUUID(),
-          title: attributes.title ?? newPageTitle(pages),
-          isActive: attributes.isActive,
-          containerType: attributes.parentId === null ? 'root_container' : 'child_container',
-          parentId: attributes.parentId,
-          displayOrder: siblings.length + 1,
-          translations: attributes.translations,
-        })
-        .returning({ id: oFormContainers.id });
-      if (!created) throw new Error('insert returned no row');
-      await closeGaps(tx, oFormContainers, siblings);
-      await recountPages(tx, form.id);
-      return created.id;
-    });
+    const id = await createContainer(db, form, attributes);
     return sendContainer(c, db, id, user, 201);
   });
 
@@ -591,14 +417,7 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
     const context = await findContainer(db, id, user);
     if (!context || id === null) throw notFound('page');
     const { attributes } = await readResource(c, ContainerPatch, { type: OFORM_CONTAINER_TYPE, id });
-    const { displayOrder, ...rest } = attributes;
-    await db.transaction(async (tx) => {
-      await lockEditable(tx, context.form.id);
-      if (Object.keys(rest).length) await tx.update(oFormContainers).set(rest).where(eq(oFormContainers.id, id));
-      if (displayOrder !== undefined) {
-        await moveTo(tx, oFormContainers, await containerSiblings(tx, context.form.id, context.container.parentId), id, displayOrder);
-      }
-    });
+    await updateContainer(db, context, attributes);
     return sendContainer(c, db, id, user);
   });
 
@@ -606,20 +425,7 @@ function containersRoutes(app: Hono<AppEnv>, db: Db) {
     const id = parseId(c.req.param('id'));
     const context = await findContainer(db, id, c.get('user'));
     if (!context || id === null) throw notFound('page');
-    await db.transaction(async (tx) => {
-      await lockEditable(tx, context.form.id);
-      const structure = await loadStructure(tx, context.form.id);
-      // Options outside the page (and its child containers) that jump to it.
-      const inside = new Set(structure.containers.filter((x) => x.id === id || x.parentId === id).map((x) => x.id));
-      const refs = optionsJumpingTo(
-        structure.fields.filter((f) => !inside.has(f.containerId)),
-        context.container.identity,
-      );
-      if (refs.length) throw conflict(pageInUseMessage(refs));
-      await tx.delete(oFormContainers).where(eq(oFormContainers.id, id));
-      await closeGaps(tx, oFormContainers, await containerSiblings(tx, context.form.id, context.container.parentId));
-      await recountPages(tx, context.form.id);
-    });
+    await deleteContainer(db, context);
     return c.body(null, 204);
   });
 }
@@ -637,32 +443,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const user = c.get('user');
     const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
     const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
-    const type = attributes.oFormFieldTypeId ?? 'placeholder';
-    const configuration = parseConfiguration(type, attributes.configuration);
-    await assertCategory(db, attributes.categoryId, '/data/attributes/categoryId');
-    await assertTags(db, attributes.tagIds);
-    const id = await db.transaction(async (tx) => {
-      await lockEditable(tx, context.form.id);
-      await assertTransitions(tx, user, context, { id: null, type, configuration, typeChanged: true });
-      const siblings = await fieldSiblings(tx, context.container.id);
-      const [created] = await tx
-        .insert(oFormFields)
-        .values({
-          identity: randomUUID(),
-          containerId: context.container.id,
-          title: attributes.title ?? PLACEHOLDER_TITLE,
-          type,
-          categoryId: attributes.categoryId ?? null,
-          isActive: attributes.isActive,
-          displayOrder: siblings.length + 1,
-          configuration,
-        })
-        .returning({ id: oFormFields.id });
-      if (!created) throw new Error('insert returned no row');
-      await closeGaps(tx, oFormFields, siblings);
-      await writeTags(tx, { field: created.id }, attributes.tagIds);
-      return created.id;
-    });
+    const id = await createQuestion(db, user, context, attributes);
     return sendField(c, db, id, user, 201);
   });
 
@@ -678,21 +459,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const context = await findField(db, id, user);
     if (!context || id === null) throw notFound('question');
     const { attributes } = await readResource(c, FieldPatch, { type: OFORM_FIELD_TYPE, id });
-    const { tagIds, displayOrder, configuration: rawConfiguration, oFormFieldTypeId: newType, ...values } = attributes;
-    const type = newType ?? (context.field.type as FieldType);
-    const typeChanged = type !== context.field.type;
-    const configuration =
-      rawConfiguration !== undefined || typeChanged ? parseConfiguration(type, rawConfiguration ?? context.field.configuration) : undefined;
-    await assertCategory(db, values.categoryId, '/data/attributes/categoryId');
-    await assertTags(db, tagIds);
-    await db.transaction(async (tx) => {
-      await lockEditable(tx, context.form.id);
-      if (configuration) await assertTransitions(tx, user, context, { id, type, configuration, typeChanged });
-      const set = { ...values, ...(typeChanged ? { type } : {}), ...(configuration ? { configuration } : {}) };
-      if (Object.keys(set).length) await tx.update(oFormFields).set(set).where(eq(oFormFields.id, id));
-      await writeTags(tx, { field: id }, tagIds);
-      if (displayOrder !== undefined) await moveTo(tx, oFormFields, await fieldSiblings(tx, context.container.id), id, displayOrder);
-    });
+    await updateQuestion(db, user, context, attributes);
     return sendField(c, db, id, user);
   });
 
@@ -700,21 +467,7 @@ function fieldsRoutes(app: Hono<AppEnv>, db: Db) {
     const id = parseId(c.req.param('id'));
     const context = await findField(db, id, c.get('user'));
     if (!context || id === null) throw notFound('question');
-    await db.transaction(async (tx) => {
-      await lockEditable(tx, context.form.id);
-      // Would the page be left with only date-of-birth questions while options jump to it?
-      const structure = await loadStructure(tx, context.form.id);
-      const page = pageOf(structure.containers, context.container.id);
-      const summary = page && pageSummaries(structure).find((p) => p.identity === page.identity);
-      const left = summary ? [...summary.fieldTypes] : [];
-      left.splice(left.indexOf(context.field.type as FieldType), 1);
-      const outside = structure.fields.filter((f) => pageOf(structure.containers, f.containerId)?.id !== page?.id);
-      if (page && left.length > 0 && left.every((t) => t === 'dob') && optionsJumpingTo(outside, page.identity).length) {
-        throw conflict(DOB_PAGE_IS_TARGET);
-      }
-      await tx.delete(oFormFields).where(eq(oFormFields.id, id));
-      await closeGaps(tx, oFormFields, await fieldSiblings(tx, context.container.id));
-    });
+    await deleteQuestion(db, context);
     return c.body(null, 204);
   });
 }
