@@ -3,6 +3,7 @@
  * event's hash, so changing or removing a row breaks every hash after it.
  */
 import { createHash } from 'node:crypto';
+import type { AuditEvent } from '@core/model/auditEvent';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -17,17 +18,8 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-export interface ChainedContent {
-  occurredAt: Date;
-  actorUserId: number | null;
-  actorUsername: string | null;
-  clientAddress: string | null;
-  entity: string;
-  entityId: string | null;
-  action: string;
-  changes: Record<string, { old: unknown; new: unknown }>;
-  meta: Record<string, unknown>;
-}
+/** What an event's hash covers: the event as the API shows it, but for its id, at its instant. */
+export type ChainedContent = Omit<AuditEvent, 'id' | 'occurredAt'> & { occurredAt: Date };
 
 export function eventHash(prevHash: string, content: ChainedContent): string {
   return createHash('sha256')

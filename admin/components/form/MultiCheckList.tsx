@@ -3,6 +3,7 @@
  * long. Chosen items stay listed first, so what is chosen is always in sight.
  */
 import { useId, useMemo, useState } from 'react';
+import { FieldMessages } from './Field';
 import type { SelectOption } from './Select';
 
 export interface MultiCheckListProps {
@@ -79,16 +80,7 @@ export function MultiCheckList({
           {matching.length > maxShown && <li className="muted">{matching.length - maxShown} more: type to filter.</li>}
         </ul>
       )}
-      {hint && (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldMessages id={id} error={error} hint={hint} />
     </fieldset>
   );
 }
