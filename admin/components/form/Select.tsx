@@ -37,3 +37,10 @@ export function Select({ label, name, error, hint, required, disabled, value, on
     </Field>
   );
 }
+
+/** A list of options still loading (useOptions and kin) as a Select's props: its failure shows as the field's hint. */
+export const loadedOptions = (list: { options: readonly SelectOption[]; loading: boolean; error: string | null }) => ({
+  options: list.options,
+  loading: list.loading,
+  hint: list.error ?? undefined,
+});

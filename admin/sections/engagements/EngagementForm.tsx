@@ -13,10 +13,10 @@ import {
 } from '@core/model/engagement';
 import { LOOKUP_TYPES } from '@core/model/lookup';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
+import { EntityForm, saveButtons } from '../../components/form/EntityForm';
 import { IDENTIFICATION_TAKEN } from '../../components/form/messages';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
-import { Select } from '../../components/form/Select';
+import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -125,10 +125,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
           { label: 'Edit' },
         ]
       : undefined,
-    buttons: [
-      { label: 'Cancel', to: cancelTo },
-      { label: 'Save', submits: FORM_ID, busy: form.busy },
-    ],
+    buttons: saveButtons(cancelTo, FORM_ID, form.busy),
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -152,82 +149,64 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
   );
 
   return (
-    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-      <FormErrors message={form.formError} />
-      <div className="form-grid">
-        <TextField label={L.name} required maxLength={255} {...form.text('name')} />
-        <Select
-          label={L.sponsorId}
-          required
-          options={sponsorOptions.options}
-          emptyLabel="Choose a sponsor"
-          loading={sponsorOptions.loading}
-          hint={sponsorOptions.error ?? undefined}
-          {...form.text('sponsorId')}
-        />
-        <TextField label={L.identification} required maxLength={64} {...form.text('identification')} />
-        <TextField label={L.sponsorContact} maxLength={255} {...form.text('sponsorContact')} />
-        {date('startDate')}
-        {date('endDate')}
-        {date('mediaLiveDate')}
-        {date('mediaEndDate')}
-        <TextField label={L.radius} type="number" inputMode="numeric" {...form.text('radius')} />
-        <TextField
-          label={L.duplicateWindowDays}
-          type="number"
-          inputMode="numeric"
-          hint="The same person referred again within this many days is kept as a duplicate and not sent; 0 never."
-          {...form.text('duplicateWindowDays')}
-        />
-        <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
-        <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
-        <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />
-        <TextField label={L.studySubjectIdentifier} maxLength={255} {...form.text('studySubjectIdentifier')} />
-        <Select label={L.phase} options={ENGAGEMENT_PHASES.map((p) => ({ value: p, label: p }))} emptyLabel="No phase" {...form.text('phase')} />
-        {date('amendmentDate')}
-        {date('firstPatientInDate')}
-        {date('lastPatientInDate')}
-        <TextField label={L.g6Url} type="url" maxLength={2000} {...form.text('g6Url')} />
-        <Select
-          label={L.rmsProviderId}
-          options={providerOptions.options}
-          emptyLabel="No provider"
-          loading={providerOptions.loading}
-          hint={providerOptions.error ?? undefined}
-          {...form.text('rmsProviderId')}
-        />
-        <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
-        <TextField label={L.deiTarget} type="number" inputMode="decimal" {...form.text('deiTarget')} />
-        <div className="span-2">
-          <TextArea label={L.description} {...form.text('description')} />
-        </div>
-        {LOOKUP_LISTS.map(({ name }) => (
-          <div key={name}>
-            <MultiCheckList
-              label={L[name]}
-              name={name}
-              options={listOptions[name].options}
-              loading={listOptions[name].loading}
-              hint={listOptions[name].error ?? undefined}
-              error={form.errors[name]}
-              value={lists[name]}
-              onChange={(value) => setLists((previous) => ({ ...previous, [name]: value }))}
-            />
-            {name === 'indications' && (
-              <AddIndication
-                onAdded={(option) => {
-                  indications.add(option);
-                  setLists((previous) => ({ ...previous, indications: [...previous.indications, option.value] }));
-                }}
-              />
-            )}
-          </div>
-        ))}
-        <Checkbox label={L.rareDisease} {...form.checkbox('rareDisease')} />
-        <Checkbox label={L.cellGeneTherapy} {...form.checkbox('cellGeneTherapy')} />
-        <Checkbox label={L.deiFocus} {...form.checkbox('deiFocus')} />
-        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
+      <TextField label={L.name} required maxLength={255} {...form.text('name')} />
+      <Select label={L.sponsorId} required emptyLabel="Choose a sponsor" {...loadedOptions(sponsorOptions)} {...form.text('sponsorId')} />
+      <TextField label={L.identification} required maxLength={64} {...form.text('identification')} />
+      <TextField label={L.sponsorContact} maxLength={255} {...form.text('sponsorContact')} />
+      {date('startDate')}
+      {date('endDate')}
+      {date('mediaLiveDate')}
+      {date('mediaEndDate')}
+      <TextField label={L.radius} type="number" inputMode="numeric" {...form.text('radius')} />
+      <TextField
+        label={L.duplicateWindowDays}
+        type="number"
+        inputMode="numeric"
+        hint="The same person referred again within this many days is kept as a duplicate and not sent; 0 never."
+        {...form.text('duplicateWindowDays')}
+      />
+      <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
+      <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
+      <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />
+      <TextField label={L.studySubjectIdentifier} maxLength={255} {...form.text('studySubjectIdentifier')} />
+      <Select label={L.phase} options={ENGAGEMENT_PHASES.map((p) => ({ value: p, label: p }))} emptyLabel="No phase" {...form.text('phase')} />
+      {date('amendmentDate')}
+      {date('firstPatientInDate')}
+      {date('lastPatientInDate')}
+      <TextField label={L.g6Url} type="url" maxLength={2000} {...form.text('g6Url')} />
+      <Select label={L.rmsProviderId} emptyLabel="No provider" {...loadedOptions(providerOptions)} {...form.text('rmsProviderId')} />
+      <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
+      <TextField label={L.deiTarget} type="number" inputMode="decimal" {...form.text('deiTarget')} />
+      <div className="span-2">
+        <TextArea label={L.description} {...form.text('description')} />
       </div>
-    </form>
+      {LOOKUP_LISTS.map(({ name }) => (
+        <div key={name}>
+          <MultiCheckList
+            label={L[name]}
+            name={name}
+            options={listOptions[name].options}
+            loading={listOptions[name].loading}
+            hint={listOptions[name].error ?? undefined}
+            error={form.errors[name]}
+            value={lists[name]}
+            onChange={(value) => setLists((previous) => ({ ...previous, [name]: value }))}
+          />
+          {name === 'indications' && (
+            <AddIndication
+              onAdded={(option) => {
+                indications.add(option);
+                setLists((previous) => ({ ...previous, indications: [...previous.indications, option.value] }));
+              }}
+            />
+          )}
+        </div>
+      ))}
+      <Checkbox label={L.rareDisease} {...form.checkbox('rareDisease')} />
+      <Checkbox label={L.cellGeneTherapy} {...form.checkbox('cellGeneTherapy')} />
+      <Checkbox label={L.deiFocus} {...form.checkbox('deiFocus')} />
+      <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    </EntityForm>
   );
 }

@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { languagesApi } from '@core/api/languages';
 import { LanguageInput, type Language } from '@core/model/language';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
+import { EntityForm, saveButtons } from '../../components/form/EntityForm';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { pathTo } from '../../routing/routes';
@@ -19,10 +19,7 @@ export function LanguageForm({ language }: { language?: Language }) {
 
   useTopBar({
     objectTitle: language?.description,
-    buttons: [
-      { label: 'Cancel', to: language ? pathTo('LanguagesView', { id: language.id }) : pathTo('LanguagesIndex') },
-      { label: 'Save', submits: FORM_ID, busy: form.busy },
-    ],
+    buttons: saveButtons(language ? pathTo('LanguagesView', { id: language.id }) : pathTo('LanguagesIndex'), FORM_ID, form.busy),
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -33,26 +30,23 @@ export function LanguageForm({ language }: { language?: Language }) {
   });
 
   return (
-    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-      <FormErrors message={form.formError} />
-      <div className="form-grid">
-        <TextField label={L.name} required maxLength={100} hint="As speakers of the language write it, e.g. Español." {...form.text('name')} />
-        <TextField label={L.description} required maxLength={255} hint="In English, e.g. Spanish (Mexico)." {...form.text('description')} />
-        <TextField
-          label={L.isoCode}
-          required
-          maxLength={35}
-          disabled={language?.isDefault}
-          hint={language?.isDefault ? "The default language's code cannot change." : 'A language code such as es or es-MX.'}
-          {...form.text('isoCode')}
-        />
-        <Checkbox
-          label={L.isActive}
-          disabled={language?.isDefault}
-          hint={language?.isDefault ? 'The default language is always active.' : undefined}
-          {...form.checkbox('isActive')}
-        />
-      </div>
-    </form>
+    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
+      <TextField label={L.name} required maxLength={100} hint="As speakers of the language write it, e.g. Español." {...form.text('name')} />
+      <TextField label={L.description} required maxLength={255} hint="In English, e.g. Spanish (Mexico)." {...form.text('description')} />
+      <TextField
+        label={L.isoCode}
+        required
+        maxLength={35}
+        disabled={language?.isDefault}
+        hint={language?.isDefault ? "The default language's code cannot change." : 'A language code such as es or es-MX.'}
+        {...form.text('isoCode')}
+      />
+      <Checkbox
+        label={L.isActive}
+        disabled={language?.isDefault}
+        hint={language?.isDefault ? 'The default language is always active.' : undefined}
+        {...form.checkbox('isActive')}
+      />
+    </EntityForm>
   );
 }

@@ -4,7 +4,7 @@ import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '@core/model/mediaChannel';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
+import { EntityForm, saveButtons } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -61,10 +61,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
           ...(channel ? [{ label: channel.title, to: pathTo('MediaChannelView', { id: channel.id }) }, { label: 'Edit' }] : [{ label: 'Add Media Channel' }]),
         ]
       : undefined,
-    buttons: [
-      { label: 'Cancel', to: channel ? pathTo('MediaChannelView', { id: channel.id }) : pathTo('ScreenerView', { screenerId }) },
-      { label: 'Save', submits: FORM_ID, busy: form.busy },
-    ],
+    buttons: saveButtons(channel ? pathTo('MediaChannelView', { id: channel.id }) : pathTo('ScreenerView', { screenerId }), FORM_ID, form.busy),
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -78,25 +75,21 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
   });
 
   return (
-    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-      <FormErrors message={form.formError} />
-      <div className="form-grid">
-        <TextField label={L.title} required maxLength={255} {...form.text('title')} />
-        <TextField label={L.domain} required maxLength={253} placeholder="www.example.com" hint="The host name of the page that embeds the snippet." {...form.text('domain')} />
-        <Select label={L.type} required options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))} emptyLabel="Choose a type" {...form.text('channelType')} />
-        <p className="field">
-          <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
-        </p>
-        <TextField
-          label={L.retakeWindowDays}
-          type="number"
-          inputMode="numeric"
-          hint="After an outcome, the same browser sees it again on this channel for this many days, and a new run from the same address is flagged as a possible retake; 0 allows retakes (testing)."
-          {...form.text('retakeWindowDays')}
-        />
-        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
-      </div>
-      <HiddenFieldsEditor rows={hiddenFields} onChange={setHiddenFields} error={form.errors.hiddenFields} />
-    </form>
+    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit} after={<HiddenFieldsEditor rows={hiddenFields} onChange={setHiddenFields} error={form.errors.hiddenFields} />}>
+      <TextField label={L.title} required maxLength={255} {...form.text('title')} />
+      <TextField label={L.domain} required maxLength={253} placeholder="www.example.com" hint="The host name of the page that embeds the snippet." {...form.text('domain')} />
+      <Select label={L.type} required options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))} emptyLabel="Choose a type" {...form.text('channelType')} />
+      <p className="field">
+        <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
+      </p>
+      <TextField
+        label={L.retakeWindowDays}
+        type="number"
+        inputMode="numeric"
+        hint="After an outcome, the same browser sees it again on this channel for this many days, and a new run from the same address is flagged as a possible retake; 0 allows retakes (testing)."
+        {...form.text('retakeWindowDays')}
+      />
+      <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    </EntityForm>
   );
 }

@@ -17,7 +17,7 @@ import {
   type RmsProvider,
 } from '@core/model/rmsProvider';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
+import { EntityForm, saveButtons } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -37,10 +37,7 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
 
   useTopBar({
     objectTitle: provider?.name,
-    buttons: [
-      { label: 'Cancel', to: pathTo('RmsProvidersIndex') },
-      { label: 'Save', submits: FORM_ID, busy: form.busy },
-    ],
+    buttons: saveButtons(pathTo('RmsProvidersIndex'), FORM_ID, form.busy),
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -63,49 +60,46 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
 
   return (
     <>
-      <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-        <FormErrors message={form.formError} />
-        <div className="form-grid">
-          <TextField label={L.name} required maxLength={100} {...form.text('name')} />
-          <Select label={L.kind} required options={RMS_PROVIDER_KINDS.map((k) => ({ value: k, label: RMS_PROVIDER_KIND_LABELS[k] }))} {...form.text('kind')} />
-          {kind !== 'none' && (
+      <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
+        <TextField label={L.name} required maxLength={100} {...form.text('name')} />
+        <Select label={L.kind} required options={RMS_PROVIDER_KINDS.map((k) => ({ value: k, label: RMS_PROVIDER_KIND_LABELS[k] }))} {...form.text('kind')} />
+        {kind !== 'none' && (
+          <TextField
+            label={L.endpoint}
+            type="url"
+            required
+            maxLength={2000}
+            placeholder="https://"
+            hint="https://…; http:// only to this machine (localhost, 127.0.0.1)."
+            {...form.text('endpoint')}
+          />
+        )}
+        {kind !== 'none' && (
+          <TextField label={L.timeoutMs} type="number" inputMode="numeric" required hint={`${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS}.`} {...form.text('timeoutMs')} />
+        )}
+        {kind !== 'none' && (
+          <div className="secret-field">
             <TextField
-              label={L.endpoint}
-              type="url"
-              required
-              maxLength={2000}
-              placeholder="https://"
-              hint="https://…; http:// only to this machine (localhost, 127.0.0.1)."
-              {...form.text('endpoint')}
+              label={L.secret}
+              required={kind === 'webhook' && !provider?.hasSecret}
+              autoComplete="off"
+              placeholder="whsec_…"
+              hint={
+                keeps(provider?.hasSecret) ??
+                (kind === 'webhook' ? 'Standard Webhooks secret (whsec_…). Generate one and give it to the receiver.' : 'Optional: lets this FHIR server report statuses back.')
+              }
+              {...form.text('secret')}
             />
-          )}
-          {kind !== 'none' && (
-            <TextField label={L.timeoutMs} type="number" inputMode="numeric" required hint={`${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS}.`} {...form.text('timeoutMs')} />
-          )}
-          {kind !== 'none' && (
-            <div className="secret-field">
-              <TextField
-                label={L.secret}
-                required={kind === 'webhook' && !provider?.hasSecret}
-                autoComplete="off"
-                placeholder="whsec_…"
-                hint={
-                  keeps(provider?.hasSecret) ??
-                  (kind === 'webhook' ? 'Standard Webhooks secret (whsec_…). Generate one and give it to the receiver.' : 'Optional: lets this FHIR server report statuses back.')
-                }
-                {...form.text('secret')}
-              />
-              <button type="button" className="btn btn-small btn-secondary" onClick={() => form.setValue('secret', generateSecret())}>
-                Generate
-              </button>
-            </div>
-          )}
-          {kind === 'fhir' && (
-            <TextField label={L.bearerToken} autoComplete="off" hint={keeps(provider?.hasBearerToken) ?? 'Optional: sent as Authorization: Bearer.'} {...form.text('bearerToken')} />
-          )}
-          <Checkbox label={L.isActive} hint="An inactive record system's deliveries wait until it is active again." {...form.checkbox('isActive')} />
-        </div>
-      </form>
+            <button type="button" className="btn btn-small btn-secondary" onClick={() => form.setValue('secret', generateSecret())}>
+              Generate
+            </button>
+          </div>
+        )}
+        {kind === 'fhir' && (
+          <TextField label={L.bearerToken} autoComplete="off" hint={keeps(provider?.hasBearerToken) ?? 'Optional: sent as Authorization: Bearer.'} {...form.text('bearerToken')} />
+        )}
+        <Checkbox label={L.isActive} hint="An inactive record system's deliveries wait until it is active again." {...form.checkbox('isActive')} />
+      </EntityForm>
       {provider && <SendTest provider={provider} />}
     </>
   );

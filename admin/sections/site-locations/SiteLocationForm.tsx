@@ -9,8 +9,8 @@ import {
   type SiteLocation,
 } from '@core/model/siteLocation';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
-import { Select } from '../../components/form/Select';
+import { EntityForm, saveButtons } from '../../components/form/EntityForm';
+import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -31,10 +31,7 @@ export function SiteLocationForm({ site }: { site?: SiteLocation }) {
 
   useTopBar({
     objectTitle: site?.name,
-    buttons: [
-      { label: 'Cancel', to: site ? pathTo('SiteLocationsView', { id: site.id }) : pathTo('SiteLocationsIndex') },
-      { label: 'Save', submits: FORM_ID, busy: form.busy },
-    ],
+    buttons: saveButtons(site ? pathTo('SiteLocationsView', { id: site.id }) : pathTo('SiteLocationsIndex'), FORM_ID, form.busy),
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -45,40 +42,30 @@ export function SiteLocationForm({ site }: { site?: SiteLocation }) {
   });
 
   return (
-    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-      <FormErrors message={form.formError} />
-      <div className="form-grid">
-        <TextField label={L.name} required maxLength={255} {...form.text('name')} />
-        <TextField label={L.siteId} maxLength={64} {...form.text('siteId')} />
-        <TextField label={L.streetAddress} maxLength={255} {...form.text('streetAddress')} />
-        <TextField label={L.unitNumber} maxLength={64} {...form.text('unitNumber')} />
-        <TextField label={L.city} maxLength={128} {...form.text('city')} />
-        <TextField label={L.state} maxLength={128} {...form.text('state')} />
-        <TextField label={L.zipCode} maxLength={32} {...form.text('zipCode')} />
-        <Select
-          label={L.countryId}
-          options={countries.options}
-          emptyLabel="No country"
-          loading={countries.loading}
-          hint={countries.error ?? undefined}
-          {...form.text('countryId')}
-        />
-        <TextField label={L.latitude} type="number" inputMode="decimal" {...form.text('latitude')} />
-        <TextField label={L.longitude} type="number" inputMode="decimal" {...form.text('longitude')} />
-        <TextField label={L.piName} maxLength={255} {...form.text('piName')} />
-        <Select
-          label={L.siteLocationType}
-          options={SITE_LOCATION_KINDS.map((k) => ({ value: k, label: SITE_LOCATION_KIND_LABELS[k] }))}
-          emptyLabel="Not set"
-          {...form.text('siteLocationType')}
-        />
-        <Select label={L.irbType} options={IRB_TYPES.map((k) => ({ value: k, label: IRB_TYPE_LABELS[k] }))} emptyLabel="Not set" {...form.text('irbType')} />
-        <div className="span-2">
-          <TextArea label={L.description} {...form.text('description')} />
-        </div>
-        <Checkbox label={L.isVirtual} {...form.checkbox('isVirtual')} />
-        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
+      <TextField label={L.name} required maxLength={255} {...form.text('name')} />
+      <TextField label={L.siteId} maxLength={64} {...form.text('siteId')} />
+      <TextField label={L.streetAddress} maxLength={255} {...form.text('streetAddress')} />
+      <TextField label={L.unitNumber} maxLength={64} {...form.text('unitNumber')} />
+      <TextField label={L.city} maxLength={128} {...form.text('city')} />
+      <TextField label={L.state} maxLength={128} {...form.text('state')} />
+      <TextField label={L.zipCode} maxLength={32} {...form.text('zipCode')} />
+      <Select label={L.countryId} emptyLabel="No country" {...loadedOptions(countries)} {...form.text('countryId')} />
+      <TextField label={L.latitude} type="number" inputMode="decimal" {...form.text('latitude')} />
+      <TextField label={L.longitude} type="number" inputMode="decimal" {...form.text('longitude')} />
+      <TextField label={L.piName} maxLength={255} {...form.text('piName')} />
+      <Select
+        label={L.siteLocationType}
+        options={SITE_LOCATION_KINDS.map((k) => ({ value: k, label: SITE_LOCATION_KIND_LABELS[k] }))}
+        emptyLabel="Not set"
+        {...form.text('siteLocationType')}
+      />
+      <Select label={L.irbType} options={IRB_TYPES.map((k) => ({ value: k, label: IRB_TYPE_LABELS[k] }))} emptyLabel="Not set" {...form.text('irbType')} />
+      <div className="span-2">
+        <TextArea label={L.description} {...form.text('description')} />
       </div>
-    </form>
+      <Checkbox label={L.isVirtual} {...form.checkbox('isVirtual')} />
+      <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    </EntityForm>
   );
 }

@@ -2,9 +2,9 @@ import { useNavigate } from 'react-router-dom';
 import { sponsorsApi } from '@core/api/sponsors';
 import { SponsorInput, type Sponsor } from '@core/model/sponsor';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
+import { EntityForm, saveButtons } from '../../components/form/EntityForm';
 import { IDENTIFICATION_TAKEN } from '../../components/form/messages';
-import { Select } from '../../components/form/Select';
+import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -25,10 +25,7 @@ export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
 
   useTopBar({
     objectTitle: sponsor?.name,
-    buttons: [
-      { label: 'Cancel', to: sponsor ? pathTo('SponsorsView', { id: sponsor.id }) : pathTo('SponsorsIndex') },
-      { label: 'Save', submits: FORM_ID, busy: form.busy },
-    ],
+    buttons: saveButtons(sponsor ? pathTo('SponsorsView', { id: sponsor.id }) : pathTo('SponsorsIndex'), FORM_ID, form.busy),
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -43,28 +40,18 @@ export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
   });
 
   return (
-    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-      <FormErrors message={form.formError} />
-      <div className="form-grid">
-        <TextField label={L.name} required maxLength={255} {...form.text('name')} />
-        <TextField label={L.identification} required maxLength={64} {...form.text('identification')} />
-        <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
-        <Select
-          label={L.countryId}
-          options={countries.options}
-          emptyLabel="No country"
-          loading={countries.loading}
-          hint={countries.error ?? undefined}
-          {...form.text('countryId')}
-        />
-        <div className="span-2">
-          <TextArea label={L.description} {...form.text('description')} />
-        </div>
-        <div className="span-2">
-          <TextArea label={L.businessPractice} {...form.text('businessPractice')} />
-        </div>
-        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
+      <TextField label={L.name} required maxLength={255} {...form.text('name')} />
+      <TextField label={L.identification} required maxLength={64} {...form.text('identification')} />
+      <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
+      <Select label={L.countryId} emptyLabel="No country" {...loadedOptions(countries)} {...form.text('countryId')} />
+      <div className="span-2">
+        <TextArea label={L.description} {...form.text('description')} />
       </div>
-    </form>
+      <div className="span-2">
+        <TextArea label={L.businessPractice} {...form.text('businessPractice')} />
+      </div>
+      <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+    </EntityForm>
   );
 }

@@ -14,7 +14,7 @@ import { issuesByField } from '@core/model/fields';
 import { UserInput, UserPatch, type User } from '@core/model/user';
 import { message } from '@core/validation/messages';
 import { Checkbox } from '../../components/form/Checkbox';
-import { FormErrors } from '../../components/form/FormErrors';
+import { EntityForm } from '../../components/form/EntityForm';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
@@ -108,76 +108,73 @@ export function UserForm({ user, onChanged }: { user?: User; onChanged?: () => v
   const self = !!user && me?.id === user.id;
 
   return (
-    <form id={FORM_ID} className="panel entity-form" onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
-      <FormErrors message={form.formError} />
-      <div className="form-grid">
-        {user ? (
-          <TextField label={L.username} name="username" value={user.username} onChange={() => undefined} disabled hint="Usernames do not change." />
-        ) : (
-          <TextField label={L.username} required maxLength={64} autoComplete="off" {...form.text('username')} />
-        )}
-        <TextField
-          label={L.email}
-          type="email"
-          maxLength={320}
-          autoComplete="off"
-          {...email}
-          error={email.error ?? emailProblem ?? undefined}
-          onChange={(value) => {
-            setEmailProblem(null);
-            email.onChange(value);
-          }}
-          onBlur={() => void checkEmail(form.values.email).then(setEmailProblem)}
-        />
-        <TextField
-          label={user ? L.newPassword : L.password}
-          type="password"
-          required={!user}
-          autoComplete="new-password"
-          hint={
-            user
-              ? 'Leave empty to keep the current password. A new one must be changed by the user at their next sign-in.'
-              : 'The user must choose their own password at their first sign-in.'
-          }
-          {...form.text('password')}
-        />
-        <Select label={L.locale} options={languages.options} loading={languages.loading} hint={languages.error ?? undefined} {...form.text('locale')} />
-        <MultiCheckList
-          label={L.roles}
-          name="roles"
-          required
-          options={(roles.data?.items ?? []).map((r) => ({ value: r.id, label: r.name }))}
-          loading={roles.loading}
-          value={roleIds}
-          onChange={(next) => {
-            setRoleIds(next);
-            if (form.errors.roles) form.fail({ ...form.errors, roles: undefined });
-          }}
-          error={form.errors.roles}
-          hint={roles.error ? 'Could not load the roles.' : 'A User sees only the sponsors chosen below; Admins and Super Users see all.'}
-        />
-        <MultiCheckList
-          label={L.sponsors}
-          name="sponsors"
-          options={(sponsors.data?.items ?? []).map((s) => ({ value: s.id, label: s.name }))}
-          loading={sponsors.loading}
-          value={sponsorIds}
-          onChange={setSponsorIds}
-          hint={sponsors.error ? 'Could not load the sponsors.' : undefined}
-        />
-        <Checkbox
-          label={L.isActive}
-          {...form.checkbox('isActive')}
-          disabled={self}
-          hint={self ? 'You cannot deactivate your own account.' : 'Deactivating ends the user’s sessions at once.'}
-        />
-        {user && (
-          <p className="field-hint span-2">
-            Two-factor sign-in: {user.secretVerified ? 'on' : 'off'}
-            {user.mustChangePassword ? ' · must change the password at the next sign-in' : ''}
-          </p>
-        )}
-      </div>
-    </form>
+    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
+      {user ? (
+        <TextField label={L.username} name="username" value={user.username} onChange={() => undefined} disabled hint="Usernames do not change." />
+      ) : (
+        <TextField label={L.username} required maxLength={64} autoComplete="off" {...form.text('username')} />
+      )}
+      <TextField
+        label={L.email}
+        type="email"
+        maxLength={320}
+        autoComplete="off"
+        {...email}
+        error={email.error ?? emailProblem ?? undefined}
+        onChange={(value) => {
+          setEmailProblem(null);
+          email.onChange(value);
+        }}
+        onBlur={() => void checkEmail(form.values.email).then(setEmailProblem)}
+      />
+      <TextField
+        label={user ? L.newPassword : L.password}
+        type="password"
+        required={!user}
+        autoComplete="new-password"
+        hint={
+          user
+            ? 'Leave empty to keep the current password. A new one must be changed by the user at their next sign-in.'
+            : 'The user must choose their own password at their first sign-in.'
+        }
+        {...form.text('password')}
+      />
+      <Select label={L.locale} options={languages.options} loading={languages.loading} hint={languages.error ?? undefined} {...form.text('locale')} />
+      <MultiCheckList
+        label={L.roles}
+        name="roles"
+        required
+        options={(roles.data?.items ?? []).map((r) => ({ value: r.id, label: r.name }))}
+        loading={roles.loading}
+        value={roleIds}
+        onChange={(next) => {
+          setRoleIds(next);
+          if (form.errors.roles) form.fail({ ...form.errors, roles: undefined });
+        }}
+        error={form.errors.roles}
+        hint={roles.error ? 'Could not load the roles.' : 'A User sees only the sponsors chosen below; Admins and Super Users see all.'}
+      />
+      <MultiCheckList
+        label={L.sponsors}
+        name="sponsors"
+        options={(sponsors.data?.items ?? []).map((s) => ({ value: s.id, label: s.name }))}
+        loading={sponsors.loading}
+        value={sponsorIds}
+        onChange={setSponsorIds}
+        hint={sponsors.error ? 'Could not load the sponsors.' : undefined}
+      />
+      <Checkbox
+        label={L.isActive}
+        {...form.checkbox('isActive')}
+        disabled={self}
+        hint={self ? 'You cannot deactivate your own account.' : 'Deactivating ends the user’s sessions at once.'}
+      />
+      {user && (
+        <p className="field-hint span-2">
+          Two-factor sign-in: {user.secretVerified ? 'on' : 'off'}
+          {user.mustChangePassword ? ' · must change the password at the next sign-in' : ''}
+        </p>
+      )}
+    </EntityForm>
   );
 }
