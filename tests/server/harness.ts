@@ -174,6 +174,11 @@ export function useAdminHarness(take: (server: { h: Harness; admin: string }) =>
   useHarness(async (h) => take({ h, admin: await h.token() }));
 }
 
+/** A JSON:API request body: one resource of `type` with its attributes (and id, relationships where given). */
+export const doc = (type: string, attributes: Record<string, unknown>, id?: string, relationships?: Record<string, unknown>) => ({
+  data: { type, ...(id ? { id } : {}), attributes, ...(relationships ? { relationships } : {}) },
+});
+
 export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }

@@ -6,7 +6,7 @@ import { UNKNOWN_TAG } from '../../server/oform/tagging';
 import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../server/domain/engagementAccess';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -16,7 +16,6 @@ let sameSponsorEngagementId: string;
 let otherEngagementId: string;
 let userToken: string;
 
-const doc = (type: string, attributes: Record<string, unknown>, id?: string) => ({ data: { type, ...(id ? { id } : {}), attributes } });
 
 async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
   const res = await h.request('POST', `/api/${path}`, { token, body: doc(type, attributes) });

@@ -4,7 +4,7 @@ import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
 import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
 import { isHostName } from '@core/validation/rules';
 import { SURVEY_NOT_IN_SCREENER } from '../../server/domain/mediaChannels';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -12,7 +12,6 @@ let user: string;
 let screenerId: number;
 let otherScreenerId: number;
 
-const doc = (type: string, attributes: Record<string, unknown>, id?: string) => ({ data: { type, ...(id ? { id } : {}), attributes } });
 async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
   const res = await h.request('POST', path, { token, body: doc(type, attributes) });
   return { res, body: await json(res) };

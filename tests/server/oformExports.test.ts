@@ -7,7 +7,7 @@ import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
 import { NO_APPROVED_VERSION, SURVEY_METRICS_COLUMNS } from '@core/model/oformExport';
 import { createApiClient } from '@core/api/client';
 import { oformExportsApi } from '@core/api/oformExports';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -17,9 +17,6 @@ let otherEngagementId: string;
 let englishId: string;
 let spanishId: string;
 
-const doc = (type: string, attributes: Record<string, unknown>, id?: string, relationships?: Record<string, unknown>) => ({
-  data: { type, ...(id ? { id } : {}), attributes, ...(relationships ? { relationships } : {}) },
-});
 async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
   const res = await h.request('POST', `/api/o-forms/${path}`, { token, body: doc(type, attributes) });
   return { res, body: await json(res) };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
 import { MESSAGE_EXISTS } from '../../server/routes/oform-messages';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -10,7 +10,6 @@ let user: string;
 let formId: string;
 let identity: string;
 
-const doc = (type: string, attributes: Record<string, unknown>, id?: string) => ({ data: { type, ...(id ? { id } : {}), attributes } });
 const api = async (method: string, path: string, body?: unknown, token = admin) => {
   const res = await h.request(method, `/api/o-forms/${path}`, { token, body });
   return { status: res.status, body: await json(res) };

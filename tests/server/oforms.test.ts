@@ -11,7 +11,7 @@ import {
   UNKNOWN_IDENTITY,
 } from '@core/model/oformDoc';
 import { FIELD_TYPES } from '@core/model/oform';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -19,7 +19,6 @@ let engagementId: string;
 let otherEngagementId: string;
 let userToken: string;
 
-const doc = (type: string, attributes: Record<string, unknown>, id?: string) => ({ data: { type, ...(id ? { id } : {}), attributes } });
 
 async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
   const res = await h.request('POST', `/api/o-forms/${path}`, { token, body: doc(type, attributes) });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, inArray } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormLanguages, oFormMessages, oForms, screenerSurveys } from '../../server/db/schema';
 import { screenerCopyIdentity } from '../../server/oform/copy';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
@@ -10,9 +10,6 @@ let sponsorId: number;
 let engagementId: number;
 let spanishId: string;
 
-const doc = (type: string, attributes: Record<string, unknown>, id?: string, relationships?: Record<string, unknown>) => ({
-  data: { type, ...(id ? { id } : {}), attributes, ...(relationships ? { relationships } : {}) },
-});
 async function post(path: string, type: string, attributes: Record<string, unknown>) {
   const res = await h.request('POST', path, { token: admin, body: doc(type, attributes) });
   const body = await json(res);

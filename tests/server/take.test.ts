@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
 let channelId: number;
 let screenerId: number;
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 async function post(path: string, type: string, attributes: Record<string, unknown>) {
   return json(await h.request('POST', path, { token: admin, body: doc(type, attributes) }));
 }
