@@ -62,6 +62,7 @@ export async function buildServer(root) {
   };
   // Written beside and renamed into place: a process starting meanwhile never reads half a file.
   const temporary = path.join(path.dirname(output), `.main.${process.pid}.mjs`);
+  const started = new Date();
   try {
     const result = await esbuild.build({
       absWorkingDir: root,
@@ -84,6 +85,8 @@ export async function buildServer(root) {
     });
     const mapName = `${path.basename(output)}.map`;
     fs.writeFileSync(temporary, fs.readFileSync(temporary, 'utf8').replace(/(\/\/# sourceMappingURL=)\S+\s*$/, `$1${mapName}\n`));
+    // Dated when the build began: a source saved while it ran is newer, so the next start builds again.
+    fs.utimesSync(temporary, started, started);
     fs.renameSync(`${temporary}.map`, `${output}.map`);
     fs.renameSync(temporary, output);
     const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.split('/').includes('node_modules'));
