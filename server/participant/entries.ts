@@ -10,12 +10,12 @@
  * of one page at the same moment (a double submit the widget's busy state prevents) both
  * succeed, the later winning each question both answered.
  */
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { intArray, parseJsonColumn, textArray } from '../db/rows';
-import { EntryPairs } from './access';
+import { EntryPairs, forgetPageEntry } from './access';
 import { countsStatement } from '../domain/channelFigures';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
@@ -179,6 +179,30 @@ export async function createPageEntry(
 ): Promise<{ entry: EntryRow; children: EntryRow[] } | null> {
   const [entry, ...children] = await createPageEntryQuery(db).execute({ submissionId, pageId, childContainerIds: intArray(childContainerIds) });
   return entry ? { entry, children } : null;
+}
+
+/**
+ * A child container's entry under its page's entry in the submission (one the page entry lacks,
+ * its container made after it). `notUnderPage` when the parent is not the entry of the
+ * container's page in this submission, `closed` when the run is no longer open: nothing made.
+ */
+export async function createChildEntry(
+  db: Db,
+  submissionId: number,
+  container: { id: number; parentId: number | null },
+  parentId: number,
+): Promise<{ status: 'notUnderPage' } | { status: 'closed' } | { status: 'made'; entry: typeof oFormContainerEntries.$inferSelect }> {
+  const [parent] = await db
+    .select()
+    .from(oFormContainerEntries)
+    .where(and(eq(oFormContainerEntries.id, parentId), eq(oFormContainerEntries.submissionId, submissionId)));
+  if (!parent || parent.parentId !== null || container.parentId !== parent.containerId) return { status: 'notUnderPage' };
+  const [open] = await db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submissionId), OPEN_RUN));
+  if (!open) return { status: 'closed' };
+  const [entry] = await db.insert(oFormContainerEntries).values({ submissionId, containerId: container.id, parentId: parent.id }).returning();
+  // The page entry's children changed: what this process kept of it no longer holds.
+  forgetPageEntry(db, parent.id);
+  return { status: 'made', entry: entry! };
 }
 
 const savePageQuery = preparedQuery((db) => {

@@ -6,7 +6,7 @@
  * channel's domain and the product's own origin (server/participant/cors.ts).
  */
 import { Hono, type Context } from 'hono';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '@core/jsonapi';
 import { toFieldIssues } from '@core/model/fields';
@@ -18,7 +18,7 @@ import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TOKEN_HEADER
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
-import { mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oFormSubmissions, oForms, screeners } from '../db/schema';
+import { mediaChannels, oFormContainerEntries, oFormContainers, oFormFieldEntries, oFormPageMetrics, oForms, screeners } from '../db/schema';
 import { bearerToken } from '../auth/guards';
 import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
@@ -28,10 +28,10 @@ import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized } fro
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests, windowOf } from '../http/rate-limit';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
-import { answerTargetForToken, entryForToken, forgetPageEntry, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from '../participant/access';
+import { answerTargetForToken, entryForToken, issueToken, keptSubmissionForToken, rememberPageEntry, rememberSubmission, MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from '../participant/access';
 import { assertChannelOfRequest, participantCors, recordPageProblem } from '../participant/cors';
 import { channelInactive, channelUnknown, screenerMismatch } from '../participant/embedProblems';
-import { createPageEntry, createSubmission, OPEN_RUN } from '../participant/entries';
+import { createChildEntry, createPageEntry, createSubmission } from '../participant/entries';
 import { clearLeftPages, storePageAnswers } from '../participant/pageAnswers';
 import { countView } from '../funnel/views';
 import { languageChain, outcomeMessages } from '../participant/messages';
@@ -430,19 +430,12 @@ export function participantRoutes(deps: Deps) {
       rememberPageEntry(db, entry.id, { submission, form, page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) } });
       return sendResource(c, entryResource(entry, container.identity, children), 201);
     }
-    const [parent] = await db
-      .select()
-      .from(oFormContainerEntries)
-      .where(and(eq(oFormContainerEntries.id, input.parentId), eq(oFormContainerEntries.submissionId, submission.id)));
-    if (!parent || parent.parentId !== null || container.parentId !== parent.containerId) {
+    const made = await createChildEntry(db, submission.id, container, input.parentId);
+    if (made.status === 'notUnderPage') {
       throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
     }
-    const [open] = await db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submission.id), OPEN_RUN));
-    if (!open) throw conflict(SUBMISSION_COMPLETED);
-    const [entry] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: container.id, parentId: parent.id }).returning();
-    // The page entry's children changed: what this process kept of it no longer holds.
-    forgetPageEntry(db, parent.id);
-    return sendResource(c, entryResource(entry!, container.identity), 201);
+    if (made.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
+    return sendResource(c, entryResource(made.entry, container.identity), 201);
   });
 
   /** A page entry with its answers (include=oFormFieldEntries); meta.answers maps field identity to value. */
