@@ -164,6 +164,31 @@ function type(input: Element | null, value: string) {
 function tick(input: Element | null) {
   (input as HTMLInputElement).click();
 }
+/** sessionStorage as a map the test can read. */
+function memoryStorage() {
+  const store = new Map<string, string>();
+  const storage = {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+    removeItem: (k: string) => void store.delete(k),
+  } as unknown as Storage;
+  return { store, storage };
+}
+/** Waits for the first page ('About you'), chooses `value` there and lets the change settle. */
+async function chooseOnFirstPage(root: ShadowRoot, value: string) {
+  await until(root, (r) => heading(r) === 'About you');
+  tick($(root, `input[value=${value}]`));
+  await settle();
+}
+/** Next refused: the step shows `error` and puts the focus on `field`; then `fix` answers it and Next goes on. */
+async function refusedThenFixed(root: ShadowRoot, error: string, field: string, fix: (field: HTMLElement | null) => void) {
+  next(root);
+  await until(root, (r) => $(r, '.tw-error')?.textContent === error);
+  expect(root.activeElement).toBe($(root, field));
+  fix($(root, field));
+  await settle();
+  next(root);
+}
 /** The label element naming a control, by `for` or by wrapping it. */
 function labelOf(root: ShadowRoot, control: HTMLElement): string {
   const byFor = control.id ? root.querySelector(`label[for="${control.id}"]`) : null;
@@ -340,9 +365,7 @@ describe('the run', () => {
 
   it('hides Back when the screener says so', async () => {
     const root = start(fake({ survey: { ...SURVEY, styles: { backButton: { isShown: false } } } }).transport);
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(root, 'a');
     next(root);
     await until(root, (r) => heading(r) === 'More');
     expect($(root, '.tw-back')).toBeNull();
@@ -356,9 +379,7 @@ describe('the run', () => {
   it('is busy while saving, and a double click on Next sends one request', async () => {
     const f = fake();
     const root = start(f.transport);
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(root, 'a');
     f.fail.add('hold:saveAnswers');
     next(root);
     next(root);
@@ -430,9 +451,7 @@ describe('the run', () => {
 
 describe('outcome screens and the qualified steps', () => {
   async function toEnd(root: ShadowRoot) {
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(root, 'a');
     next(root);
     await until(root, (r) => heading(r) === 'More');
     next(root);
@@ -467,12 +486,7 @@ describe('outcome screens and the qualified steps', () => {
     const zip = $(root, '#tw-zip') as HTMLInputElement;
     expect(labelOf(root, zip)).toContain('ZIP code');
     type(zip, '12');
-    next(root);
-    await until(root, (r) => $(r, '.tw-error')?.textContent === 'Minimum 5 characters.');
-    expect(root.activeElement).toBe($(root, '#tw-zip'));
-    type($(root, '#tw-zip'), '62701');
-    await settle();
-    next(root);
+    await refusedThenFixed(root, 'Minimum 5 characters.', '#tw-zip', (field) => type(field, '62701'));
     await until(root, (r) => heading(r) === 'Choose a study site');
     const sites = $$(root, 'input[name=tw-site]');
     expect(sites.map((s) => labelOf(root, s))).toEqual([
@@ -486,20 +500,10 @@ describe('outcome screens and the qualified steps', () => {
     await until(root, (r) => heading(r) === 'Your contact details');
     expect($(root, '.tw-html')?.textContent).toBe('Tell us how to reach you.');
     expect(root.activeElement).toBe($(root, 'h2'));
-    next(root);
-    await until(root, (r) => $(r, '.tw-error')?.textContent === 'This field is required.');
-    expect(root.activeElement).toBe($(root, '#tw-c-c1'));
-    type($(root, '#tw-c-c1'), 'Ann');
-    await settle();
-    next(root);
+    await refusedThenFixed(root, 'This field is required.', '#tw-c-c1', (field) => type(field, 'Ann'));
     await until(root, (r) => heading(r) === 'Consent');
     expect($(root, '.tw-html em')?.textContent).toBe('We keep your data safe.');
-    next(root);
-    await until(root, (r) => $(r, '.tw-error')?.textContent === 'You must accept the terms and conditions in order to proceed.');
-    expect(root.activeElement).toBe($(root, 'input[type=checkbox]'));
-    tick($(root, 'input[type=checkbox]'));
-    await settle();
-    next(root);
+    await refusedThenFixed(root, 'You must accept the terms and conditions in order to proceed.', 'input[type=checkbox]', tick);
     await until(root, (r) => $(r, '[data-outcome=completed]'));
     expect($(root, '.tw-html strong')?.textContent).toBe('Thank you!');
     expect(f.calls).toContain(`submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`);
@@ -570,12 +574,7 @@ describe('outcome screens and the qualified steps', () => {
 
 describe('resuming after a reload', () => {
   it('keeps the submission in sessionStorage per channel and resumes on the same page', async () => {
-    const store = new Map<string, string>();
-    const storage = {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    } as unknown as Storage;
+    const { store, storage } = memoryStorage();
     let token: string | null = null;
     const first = fake();
     const resumable = {
@@ -589,9 +588,7 @@ describe('resuming after a reload', () => {
       entryAnswers: async () => ({ q2: 'kept' }),
     };
     const root = start(resumable, { storage });
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(root, 'a');
     next(root);
     await until(root, (r) => heading(r) === 'More');
     expect([...store.keys()]).toEqual(['trial-widget:1:2']);
@@ -618,15 +615,6 @@ describe('resuming after a reload', () => {
 });
 
 describe('the stored run, one per mount', () => {
-  function memoryStorage() {
-    const store = new Map<string, string>();
-    const storage = {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    } as unknown as Storage;
-    return { store, storage };
-  }
   /** A transport that answers a token with the submission and takes it back on a resume. */
   function resumable(f = fake()) {
     let token: string | null = null;
@@ -651,9 +639,7 @@ describe('the stored run, one per mount', () => {
     const { store, storage } = memoryStorage();
     const first = resumable();
     const root = start(first.transport, { storage });
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=b]'));
-    await settle();
+    await chooseOnFirstPage(root, 'b');
     const kept = JSON.parse(store.get('trial-widget:1:2')!);
     expect(kept).toMatchObject({ submissionId: null, credentials: null, step: 'page', answers: { q1: 'b' }, history: [{ page: 'p1' }] });
     expect(first.f.calls).not.toContain('createSubmission');
@@ -690,9 +676,7 @@ describe('the stored run, one per mount', () => {
     await until(b2, (r) => heading(r) === 'About you' && ($(r, 'input[value=b]') as HTMLInputElement).checked);
     // A mount that names itself keeps its run under its name.
     const named = start(resumable().transport, { storage, mountKey: 'sidebar' });
-    await until(named, (r) => heading(r) === 'About you');
-    tick($(named, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(named, 'a');
     expect([...store.keys()].sort()).toEqual(['trial-widget:1:2', 'trial-widget:1:2:2', 'trial-widget:1:2:sidebar']);
   });
 
@@ -700,9 +684,7 @@ describe('the stored run, one per mount', () => {
     const { store, storage } = memoryStorage();
     const first = resumable();
     const root = start(first.transport, { storage });
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(root, 'a');
     next(root);
     await until(root, (r) => heading(r) === 'More');
     next(root);
@@ -756,9 +738,7 @@ describe('a later visit to the channel after an outcome', () => {
       },
       { storage: undefined },
     );
-    await until(root, (r) => heading(r) === 'About you');
-    tick($(root, 'input[value=a]'));
-    await settle();
+    await chooseOnFirstPage(root, 'a');
     // Before the outcome, the run is the tab's alone.
     expect(sessionStorage.getItem(KEY)).toContain('"answers":{"q1":"a"}');
     expect(localStorage.getItem(KEY)).toBeNull();
