@@ -8,9 +8,8 @@
  * the modules it read: the file is stale when one of them, or a file every build reads, is newer.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 /** Files every build depends on besides the modules it bundles. */
 const CONFIG = ['package.json', 'tsconfig.json', 'server/build-server.mjs'];
@@ -45,8 +44,8 @@ export function serverBuildIsStale(root) {
 export async function buildServer(root) {
   const { output, stamp } = serverBuildOf(root);
   fs.mkdirSync(path.dirname(output), { recursive: true });
-  // tsx (the project's TypeScript runner) brings esbuild; resolved from tsx, so it is tsx's version.
-  const esbuild = createRequire(fileURLToPath(import.meta.resolve('tsx')))('esbuild');
+  // Loaded here rather than at the top: a start with a fresh build never pays for it.
+  const { default: esbuild } = await import('esbuild');
   const sourceUrls = {
     name: 'import.meta.url of the source',
     setup(build) {
