@@ -46,62 +46,94 @@ export default function funnel(): Promise<BenchRow[]> {
   return onEachDatabase(onDatabase);
 }
 
+/**
+ * `BENCH_FUNNEL_DIR=<folder>` (PGlite): the seeded database is kept in that folder, and a later
+ * run with the same folder (and scale) reads it again instead of seeding for minutes — to compare
+ * two versions of the code on the same data. The reads' writes stay in it (statuses toggled; the
+ * rollup follows them). The first read and the recount job are reported only when it is seeded.
+ */
+const KEPT_DIR = process.env.BENCH_FUNNEL_DIR || null;
+const KEPT_MARK = 'funnel-seeded.json';
+
 async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
   // On disk for PGlite: ten million answers are more than its in-memory heap should hold.
-  const dataDir = kind === 'pglite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-funnel-')) : null;
+  const kept = kind === 'pglite' && KEPT_DIR !== null;
+  if (kept) fs.mkdirSync(KEPT_DIR, { recursive: true });
+  const seeded = kept && fs.existsSync(path.join(KEPT_DIR, KEPT_MARK));
+  if (seeded && JSON.parse(fs.readFileSync(path.join(KEPT_DIR, KEPT_MARK), 'utf8')).submissions !== SUBMISSIONS) {
+    throw new Error(`BENCH_FUNNEL_DIR ${KEPT_DIR} holds another scale than ${SUBMISSIONS} submissions`);
+  }
+  const dataDir = kind === 'pglite' ? (kept ? KEPT_DIR : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-funnel-'))) : null;
   const b = await benchApp(kind, dataDir);
   try {
-    const started = performance.now();
-    await generate(b.db);
-    process.stderr.write(`bench: funnel (${kind}): data generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    // Signed in again: the seed outlasts the sign-in's access token.
-    const login = await b.app.request('/api/jwt/login?t=a', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ data: { username: 'admin', password: BENCH_PASSWORD } }),
-    });
-    const token = ((await login.json()) as { access: string }).access;
-    // The seed's triggers marked every bucket, as migration 0020 did on an installation with
-    // submissions; migration 0022's statements hand those days to the recount job, as they would
-    // there. The first read counts them from the submissions; the job's time is reported, not measured.
-    for (const statement of migrationStatements('0022_funnel_recount.sql')) await b.db.execute(sql.raw(statement));
-    let t = performance.now();
-    await b.app.request('/api/recruitment-funnel', { headers: { Authorization: `Bearer ${token}` } });
-    process.stderr.write(`bench: funnel (${kind}): first read, no day counted yet, ${(performance.now() - t).toFixed(0)} ms\n`);
-    t = performance.now();
-    const log = createLogger('info');
-    await startFunnelRecountJob({ db: b.db, log }).done;
-    process.stderr.write(`bench: funnel (${kind}): the recount job counted every day in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-    const rows: BenchRow[] = [];
-    let round = 0;
-    for (const { label, query, budget, writes } of QUERIES) {
-      const url = `/api/recruitment-funnel${query ? `?${query}` : ''}`;
-      let first: unknown = null;
-      const { p50, p95 } = await measure(
-        async () => {
-          if (writes) {
-            // Spread over the two years and the engagements, as participants and callbacks would write.
-            round += 1;
-            const ids = Array.from({ length: writes }, (_, i) => ((round * 7919 + i * 104729) % SUBMISSIONS) + 1);
-            await b.db.execute(sql.raw(`update o_form_submissions set status = case when status = 'abandoned' then 'in_progress' else 'abandoned' end where id in (${ids.join(',')}) and status <> 'completed'`));
-          }
-          const res = await b.app.request(url, { headers: { Authorization: `Bearer ${token}` } });
-          if (res.status !== 200) throw new Error(`${url}: status ${res.status} ${await res.text()}`);
-          const doc = (await res.json()) as { data: { attributes: Record<string, number> }[] };
-          if (!doc.data.length || !doc.data.some((r) => r.attributes.started! > 0 && r.attributes.randomized! > 0)) throw new Error(`${url}: no counts: ${JSON.stringify(doc).slice(0, 600)}`);
-          first ??= doc.data.length;
-        },
-        20,
-        3,
-      );
-      process.stderr.write(`bench: funnel (${kind}) ${label}: ${first} rows, p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms\n`);
-      rows.push({ figure: `recruitment funnel, ${label}, p95 (${b.kind}${scaleNote})`, value: p95, unit: 'ms', budget, lowerIsBetter: true });
-    }
-    return rows;
+    if (seeded) process.stderr.write(`bench: funnel (${kind}): the data seeded in ${KEPT_DIR}\n`);
+    else await seedAndCount(b, kind);
+    if (kept && !seeded) fs.writeFileSync(path.join(KEPT_DIR, KEPT_MARK), JSON.stringify({ submissions: SUBMISSIONS }));
+    return await measureReads(b, kind);
   } finally {
     await b.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir && !kept) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The data, then the rollup's days handed to the recount job as migration 0022 would, the first read and the job. */
+async function seedAndCount(b: Awaited<ReturnType<typeof benchApp>>, kind: BenchKind) {
+  const started = performance.now();
+  await generate(b.db);
+  process.stderr.write(`bench: funnel (${kind}): data generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const token = await signIn(b);
+  // The seed's triggers marked every bucket, as migration 0020 did on an installation with
+  // submissions; migration 0022's statements hand those days to the recount job, as they would
+  // there. The first read counts them from the submissions; the job's time is reported, not measured.
+  for (const statement of migrationStatements('0022_funnel_recount.sql')) await b.db.execute(sql.raw(statement));
+  let t = performance.now();
+  await b.app.request('/api/recruitment-funnel', { headers: { Authorization: `Bearer ${token}` } });
+  process.stderr.write(`bench: funnel (${kind}): first read, no day counted yet, ${(performance.now() - t).toFixed(0)} ms\n`);
+  t = performance.now();
+  const log = createLogger('info');
+  await startFunnelRecountJob({ db: b.db, log }).done;
+  process.stderr.write(`bench: funnel (${kind}): the recount job counted every day in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+}
+
+/** Signed in again: the seed outlasts the sign-in's access token. */
+async function signIn(b: Awaited<ReturnType<typeof benchApp>>): Promise<string> {
+  const login = await b.app.request('/api/jwt/login?t=a', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: { username: 'admin', password: BENCH_PASSWORD } }),
+  });
+  return ((await login.json()) as { access: string }).access;
+}
+
+/** The figures: each of QUERIES, 20 calls after 3. */
+async function measureReads(b: Awaited<ReturnType<typeof benchApp>>, kind: BenchKind): Promise<BenchRow[]> {
+  const token = await signIn(b);
+  const rows: BenchRow[] = [];
+  let round = 0;
+  for (const { label, query, budget, writes } of QUERIES) {
+    const url = `/api/recruitment-funnel${query ? `?${query}` : ''}`;
+    let first: unknown = null;
+    const { p50, p95 } = await measure(
+      async () => {
+        if (writes) {
+          // Spread over the two years and the engagements, as participants and callbacks would write.
+          round += 1;
+          const ids = Array.from({ length: writes }, (_, i) => ((round * 7919 + i * 104729) % SUBMISSIONS) + 1);
+          await b.db.execute(sql.raw(`update o_form_submissions set status = case when status = 'abandoned' then 'in_progress' else 'abandoned' end where id in (${ids.join(',')}) and status <> 'completed'`));
+        }
+        const res = await b.app.request(url, { headers: { Authorization: `Bearer ${token}` } });
+        if (res.status !== 200) throw new Error(`${url}: status ${res.status} ${await res.text()}`);
+        const doc = (await res.json()) as { data: { attributes: Record<string, number> }[] };
+        if (!doc.data.length || !doc.data.some((r) => r.attributes.started! > 0 && r.attributes.randomized! > 0)) throw new Error(`${url}: no counts: ${JSON.stringify(doc).slice(0, 600)}`);
+        first ??= doc.data.length;
+      },
+      20,
+      3,
+    );
+    process.stderr.write(`bench: funnel (${kind}) ${label}: ${first} rows, p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms\n`);
+    rows.push({ figure: `recruitment funnel, ${label}, p95 (${b.kind}${scaleNote})`, value: p95, unit: 'ms', budget, lowerIsBetter: true });
+  }
+  return rows;
 }
 
 /** One set-based statement per table (generate_series), then `analyze`. */
