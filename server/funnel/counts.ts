@@ -39,12 +39,17 @@ export interface FunnelGroupCounts {
 /**
  * The submissions', the views' and the daily rollup's key per grouping (null: the grouping does
  * not apply to views; no rollup key: the rollup does not keep it, and the submissions are read).
+ * `label`: the group's name made from its key, once per group rather than once per row (a day or
+ * week is grouped as a timestamp and named as text afterwards).
  */
 interface GroupKeys {
   submission: SQL;
   view: SQL;
   rollup?: SQL;
+  label?: (key: SQL) => SQL;
 }
+
+const dayLabel = (key: SQL): SQL => sql`to_char(${key}, 'YYYY-MM-DD')`;
 
 const GROUP_KEYS: Record<Exclude<FunnelGrouping, 'hiddenField'>, GroupKeys> = {
   none: { submission: sql`null::text`, view: sql`null::text`, rollup: sql`null::text` },
@@ -54,13 +59,25 @@ const GROUP_KEYS: Record<Exclude<FunnelGrouping, 'hiddenField'>, GroupKeys> = {
   site: { submission: sql`esl.site_location_id::text`, view: sql`null::text` },
   engagement: { submission: sql`f.engagement_id::text`, view: sql`v.engagement_id::text`, rollup: sql`f.engagement_id::text` },
   language: { submission: sql`s.language`, view: sql`v.language` },
-  day: { submission: sql`to_char(s.created at time zone 'UTC', 'YYYY-MM-DD')`, view: sql`to_char(v.day, 'YYYY-MM-DD')`, rollup: sql`to_char(r.day, 'YYYY-MM-DD')` },
+  day: {
+    submission: sql`date_trunc('day', s.created at time zone 'UTC')`,
+    view: sql`v.day::timestamp`,
+    rollup: sql`r.day::timestamp`,
+    label: dayLabel,
+  },
   week: {
-    submission: sql`to_char(date_trunc('week', s.created at time zone 'UTC'), 'YYYY-MM-DD')`,
-    view: sql`to_char(date_trunc('week', v.day), 'YYYY-MM-DD')`,
-    rollup: sql`to_char(date_trunc('week', r.day::timestamp), 'YYYY-MM-DD')`,
+    submission: sql`date_trunc('week', s.created at time zone 'UTC')`,
+    view: sql`date_trunc('week', v.day::timestamp)`,
+    rollup: sql`date_trunc('week', r.day::timestamp)`,
+    label: dayLabel,
   },
 };
+
+/** `select <this> as "group", … group by <this'>`: the key grouped by and its label selected. */
+const grouped = (keys: GroupKeys, key: SQL) => ({
+  select: keys.label ? keys.label(key) : key,
+  groupBy: keys.label ? key : sql`1`,
+});
 
 /**
  * The keys of the request's grouping. A hidden field's value is read from the submission
@@ -125,10 +142,10 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
   const submissions: Promise<unknown>[] = [];
   const direct = (extra: SQL[] = []) =>
     db.execute(sql`
-    select ${keys.submission} as "group", ${stageCountColumns()}
+    select ${grouped(keys, keys.submission).select} as "group", ${stageCountColumns()}
     ${submissionsFrom()}
     where ${sql.join([...submissionConditions(request), ...extra], sql` and `)}
-    group by 1`);
+    group by ${grouped(keys, keys.submission).groupBy}`);
   if (usesRollup(request)) {
     // The buckets a change marked since the last read are recomputed first (rollup.ts).
     await refreshFunnelRollup(db);
@@ -141,13 +158,13 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
     const counted = uncounted ? [sql`r.day not between ${uncounted.firstDay}::date and ${uncounted.lastDay}::date`] : [];
     submissions.push(
       db.execute(sql`
-    select ${keys.rollup} as "group", ${sums}
+    select ${grouped(keys, keys.rollup!).select} as "group", ${sums}
     from funnel_day_counts r
     join o_forms f on f.id = r.o_form_id
     join engagements e on e.id = f.engagement_id
     left join media_channels mc on mc.id = r.media_channel_id
     where ${sql.join([...submissionConditions(request, 'rollup'), ...counted], sql` and `)}
-    group by 1`),
+    group by ${grouped(keys, keys.rollup!).groupBy}`),
     );
     if (uncounted) {
       submissions.push(
@@ -159,7 +176,9 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
   }
   const viewWhere = viewConditions(request);
   const views = viewWhere
-    ? db.execute(sql`select ${keys.view} as "group", sum(v.views) as viewed from funnel_views v where ${sql.join(viewWhere, sql` and `)} group by 1`)
+    ? db.execute(
+        sql`select ${grouped(keys, keys.view).select} as "group", sum(v.views) as viewed from funnel_views v where ${sql.join(viewWhere, sql` and `)} group by ${grouped(keys, keys.view).groupBy}`,
+      )
     : Promise.resolve(null);
 
   const groups = new Map<string | null, FunnelCounts>();
