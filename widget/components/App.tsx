@@ -81,12 +81,11 @@ export class App extends Component<AppProps, { s: RunnerState }> {
     if (!busy) this.view = s.phase;
     const view = this.view;
     if (ctl.dead()) return <Problem message={text.badSnippet} language={s.language} />;
-    const heading = this.heading;
     const r = ctl.runner;
     const back = showsBack(s.survey?.styles) ? r.back : null;
     const hasErrors = Object.keys(s.errors).length > 0;
     const h = (title: string) => (
-      <h2 class="tw-title" tabIndex={-1} ref={heading}>
+      <h2 class="tw-title" tabIndex={-1} ref={this.heading}>
         {title}
       </h2>
     );

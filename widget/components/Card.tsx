@@ -28,10 +28,9 @@ export function Html({ html }: { html: string | null | undefined }) {
 }
 
 export function Problem(props: { message: string; language?: string }) {
-  const text = participantText(props.language);
   return (
     <section class="tw-card" role="alert" lang={stringsLanguage(props.language)}>
-      <h2 class="tw-title">{text.title}</h2>
+      <h2 class="tw-title">{participantText(props.language).title}</h2>
       <p class="tw-message">{props.message}</p>
     </section>
   );
