@@ -9,6 +9,7 @@ import { getPath } from 'hono/utils/url';
 import { HTTPException } from 'hono/http-exception';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import type { AppEnv, Deps } from './context';
+import { authenticate } from './auth/guards';
 import { ApiProblem, internalError, notFound } from './http/errors';
 import { bodyLimits } from './http/body-limit';
 import { securityHeaders } from './http/security';
@@ -40,6 +41,15 @@ import { legacyQuestionsRoutes } from './routes/legacy-questions';
 import { legacyOptionsRoutes } from './routes/legacy-options';
 import { engagementOptionsRoutes, updateEngagementOptionsRoutes } from './routes/legacy-engagement-options';
 import { oFormsRoutes } from './routes/oforms';
+import { oFormCopyRoutes } from './routes/oform-copy';
+import { oFormVersionsRoutes } from './routes/oform-versions';
+import { oFormContainersRoutes } from './routes/oform-containers';
+import { oFormFieldsRoutes } from './routes/oform-fields';
+import { oFormFieldTypesRoutes } from './routes/oform-field-types';
+import { oFormFieldCategoriesRoutes } from './routes/oform-field-categories';
+import { oFormMessagesRoutes } from './routes/oform-messages';
+import { oFormTranslationsRoutes } from './routes/oform-translations';
+import { oFormExportsRoutes } from './routes/oform-exports';
 import { participantRoutes } from './routes/participant';
 import { exportSurveyMetricsRoutes } from './routes/export-survey-metrics';
 import { surveyPageMetricsRoutes } from './routes/survey-page-metrics';
@@ -57,6 +67,26 @@ import { rmsCallbackRoutes } from './routes/rms-callback';
 import { rmsProvidersRoutes } from './routes/rms-providers';
 import { webRoutes } from './routes/web';
 import { openApiRoutes } from './routes/openapi';
+
+/**
+ * The staff's /api/o-forms resources, one route file each, as one sub-app: authentication
+ * runs once for everything under /api/o-forms that the participant routes before it left.
+ */
+function staffOFormsRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  oFormFieldTypesRoutes(app);
+  oFormFieldCategoriesRoutes(app, deps.db);
+  oFormsRoutes(app, deps.db);
+  oFormCopyRoutes(app, deps.db);
+  oFormVersionsRoutes(app, deps.db);
+  oFormContainersRoutes(app, deps.db);
+  oFormFieldsRoutes(app, deps.db);
+  oFormMessagesRoutes(app, deps.db);
+  oFormTranslationsRoutes(app, deps.db);
+  oFormExportsRoutes(app, deps.db);
+  return app;
+}
 
 export function createApp(deps: Deps) {
   // SPEC names some API paths with a trailing slash (POST /api/contact-fields/): under /api a
@@ -127,7 +157,7 @@ export function createApp(deps: Deps) {
   // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.
   app.route('/api/o-forms', participantRoutes(deps));
   app.route('/api/o-forms', participantContactRoutes(deps));
-  app.route('/api/o-forms', oFormsRoutes(deps));
+  app.route('/api/o-forms', staffOFormsRoutes(deps));
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
   app.route('/api/rms-callback', rmsCallbackRoutes(deps));

@@ -9,10 +9,16 @@
  * — without a column recording where a copy came from.
  */
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { FieldConfiguration, Transition } from '@core/model/oform';
-import type { Conn, Tx } from '../db/open';
+import { UNKNOWN_IDENTITY, VERSION_RACE } from '@core/model/oformDoc';
+import type { AuthUser } from '../context';
+import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';
+import { engagementScope } from '../domain/engagementAccess';
+import { conflict, invalid } from '../http/errors';
+import { pgErrorCode } from '../http/sql';
+import { selectForms } from './versions';
 
 
 /** A name-based UUID (RFC 4122 layout, SHA-256 truncated): the same inputs, the same identity. */
@@ -115,6 +121,25 @@ export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget):
       .values(messages.map((m) => ({ oFormIdentity: target.identity, oFormVersionId: created.id, messageType: m.messageType, language: m.language, message: m.message })));
   }
   return created.id;
+}
+
+/**
+ * The next version of survey `identity`, as far as `user` reaches it: a copy of its latest
+ * version, same identities, new ids. Two copies at once race for the version number; the
+ * loser answers 409 rather than a second version with the same number.
+ */
+export async function copyLatestVersion(db: Db, identity: string, user: AuthUser): Promise<number> {
+  const [latest] = await selectForms(db)
+    .where(and(eq(oForms.identity, identity), engagementScope(user)))
+    .orderBy(sql`${oForms.version} desc`)
+    .limit(1);
+  if (!latest) throw invalid([{ pointer: '/data/attributes/copy_identity', detail: UNKNOWN_IDENTITY }]);
+  return db
+    .transaction((tx) => copyVersion(tx, latest.id, sameIdentities(identity)))
+    .catch((error: unknown) => {
+      if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
+      throw error;
+    });
 }
 
 /**

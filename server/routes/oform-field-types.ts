@@ -1,0 +1,26 @@
+/**
+ * GET /api/o-forms/o-form-field-types (SPEC section 7): the question types, for the question
+ * editor's picker. They are core's (core/model/oform.ts), not rows, so the list is paged here.
+ */
+import type { Hono } from 'hono';
+import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/oform';
+import { OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
+import type { AppEnv } from '../context';
+import { parseListQuery, type ListSpec } from '../http/query';
+import { sendList, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+
+export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
+  const spec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_TYPE_TYPE, sorts: ['name', 'id'], defaultSort: 'id', defaultLimit: 1000, fields: ['name', 'isChoice'] };
+  app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: spec.type } }), (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, spec);
+    const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));
+    const sorted = q.sort[0]?.field === 'name' ? [...all].sort((a, b) => a.name.localeCompare(b.name) * (q.sort[0]?.desc ? -1 : 1)) : all;
+    const page = sorted.slice(q.offset, q.offset + q.limit);
+    return sendList(c, page.map(({ id, ...a }) => toResource(OFORM_FIELD_TYPE_TYPE, id, a, { fields: q.fields })), {
+      total: all.length,
+      page: q.page,
+      limit: q.limit,
+    });
+  });
+}
