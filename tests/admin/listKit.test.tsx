@@ -193,14 +193,23 @@ describe('unsaved changes', () => {
       return undefined;
     };
     const { router, location } = renderAdmin({ path: '/sponsors/add', user: admin, handler });
+    // A navigation shows the screen it leaves until the next one has loaded: wait for the screens
+    // themselves, not only the location.
+    const engagementsShown = () => screen.findByRole('heading', { level: 1, name: 'Engagements' }, WAIT);
+    const sponsorForm = async () => {
+      await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Engagements' })).toBeNull(), WAIT);
+      await screen.findByRole('button', { name: 'Save' }, WAIT);
+    };
     const name = await screen.findByLabelText(/^Name/, undefined, WAIT);
 
     // Untouched: leaving asks nothing.
     await router.navigate('/engagements');
     await waitFor(() => expect(location()).toBe('/engagements'));
+    await engagementsShown();
     await router.navigate('/sponsors/add');
 
-    fireEvent.change(await screen.findByLabelText(/^Name/, undefined, WAIT), { target: { value: 'Half typed' } });
+    await sponsorForm();
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Half typed' } });
     void router.navigate('/engagements');
     let dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
@@ -217,10 +226,12 @@ describe('unsaved changes', () => {
     dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Leave' }));
     await waitFor(() => expect(location()).toBe('/engagements'));
+    await engagementsShown();
 
     // Saved: the form goes to the new sponsor without asking.
     await router.navigate('/sponsors/add');
-    fireEvent.change(await screen.findByLabelText(/^Name/, undefined, WAIT), { target: { value: 'Saved Pharma' } });
+    await sponsorForm();
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Saved Pharma' } });
     fireEvent.change(screen.getByLabelText(/^Identification/), { target: { value: 'SAVED' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/sponsors/view/9'), WAIT);
