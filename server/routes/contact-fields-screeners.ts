@@ -21,7 +21,7 @@ import { sendList, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { screenerScope } from '../domain/screenerAccess';
 import { contactFieldLinkColumns, setScreenerContactFields } from '../domain/screenerContactFields';
-import { editableScreener } from './screeners';
+import { editableScreener } from '../domain/screenerAccess';
 import { describe } from '../openapi/describe';
 
 export function contactFieldsScreenersRoutes(deps: Deps) {

@@ -11,7 +11,7 @@ import { readResource } from '../http/body';
 import { parseId } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { setScreenerEngagements } from '../domain/screenerEngagements';
-import { editableScreener } from './screeners';
+import { editableScreener } from '../domain/screenerAccess';
 import { describe } from '../openapi/describe';
 
 const EngagementsUpdate = v.strictObject({

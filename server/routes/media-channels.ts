@@ -28,7 +28,7 @@ import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny } from '../http/sql';
 import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } from '../http/filters';
-import { findScreener } from './screeners';
+import { findScreener } from '../domain/screenerAccess';
 import { screenerScope } from '../domain/screenerAccess';
 import {
   UNKNOWN_MEDIA_CHANNEL_SCREENER,

@@ -20,9 +20,8 @@ import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { screenerScope } from '../domain/screenerAccess';
+import { editableScreener, findScreener, screenerScope } from '../domain/screenerAccess';
 import { addScreenerSurvey, readScreenerSurveyLink, screenerFlow, screenerSurveyResource, selectScreenerSurveyLinks } from '../domain/screenerSurveyLinks';
-import { editableScreener, findScreener } from './screeners';
 import { describe } from '../openapi/describe';
 
 export function screenerSurveysRoutes(deps: Deps) {

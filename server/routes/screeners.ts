@@ -10,7 +10,6 @@ import * as v from 'valibot';
 import {
   SCREENER_DEFAULT_SORT,
   SCREENER_LANGUAGE_TYPE,
-  SCREENER_LOCKED,
   SCREENER_OUTCOMES,
   SCREENER_SORTS,
   SCREENER_TYPE,
@@ -27,10 +26,10 @@ import {
 import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
 import { requiredText } from '@core/model/fields';
 import { VERSION_RACE } from '@core/model/oformDoc';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import type { AppEnv, Deps } from '../context';
 import type { Db, Tx } from '../db/open';
 import { readScreenerSurveyLink } from '../domain/screenerSurveyLinks';
-import { screenerScope } from '../domain/screenerAccess';
+import { editableScreener, findScreener, lockedProblem, screenerColumns, screenerScope, selectScreeners, type ScreenerRow } from '../domain/screenerAccess';
 import { engagementIdsProblem, writeEngagements } from '../domain/screenerEngagements';
 import {
   contactFieldScreeners,
@@ -47,7 +46,7 @@ import {
 } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource, toManyIds } from '../http/body';
-import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
+import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
@@ -69,29 +68,7 @@ interface SurveyRefresh {
   oFormId: string;
 }
 
-const columns = {
-  id: screeners.id,
-  title: screeners.title,
-  description: screeners.description,
-  sponsorId: screeners.sponsorId,
-  sponsorName: sponsors.name,
-  userId: screeners.userId,
-  screenerType: screeners.screenerType,
-  isActive: screeners.isActive,
-  isLocked: screeners.isLocked,
-  isTest: screeners.isTest,
-  isInterestVisible: screeners.isInterestVisible,
-  translations: screeners.translations,
-  styles: screeners.styles,
-  clonedFromId: screeners.clonedFromId,
-  created: screeners.created,
-  modified: screeners.modified,
-};
-export type ScreenerRow = {
-  [K in keyof typeof columns]: (typeof columns)[K]['_']['notNull'] extends true ? (typeof columns)[K]['_']['data'] : (typeof columns)[K]['_']['data'] | null;
-};
-
-const ATTRIBUTES = [...Object.keys(columns).filter((k) => k !== 'id'), 'messages', 'engagements', 'languages'] as const;
+const ATTRIBUTES = [...Object.keys(screenerColumns).filter((k) => k !== 'id'), 'messages', 'engagements', 'languages'] as const;
 
 const listSpec: ListSpec<(typeof SCREENER_SORTS)[number], 'searchQuery' | 'sponsorId' | 'isActive'> = {
   type: SCREENER_TYPE,
@@ -111,24 +88,6 @@ const sortColumns = {
   created: screeners.created,
   modified: screeners.modified,
 };
-
-const selectScreeners = (db: Db) => db.select(columns).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
-
-export async function findScreener(db: Db, id: number | null, user: AuthUser): Promise<ScreenerRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectScreeners(db).where(and(eq(screeners.id, id), screenerScope(user)));
-  return row as ScreenerRow | undefined;
-}
-
-export const lockedProblem = () => new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: SCREENER_LOCKED, meta: { code: 'screener_locked' } }]);
-
-/** A screener the user may see and that is not locked (else 404 or 409). */
-export async function editableScreener(db: Db, id: number | null, user: AuthUser): Promise<ScreenerRow> {
-  const row = await findScreener(db, id, user);
-  if (!row) throw notFound('screener');
-  if (row.isLocked) throw lockedProblem();
-  return row;
-}
 
 interface Related {
   messages: Map<number, Record<ScreenerOutcome, ScreenerMessage>>;
