@@ -26,15 +26,7 @@ import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { describe } from '../openapi/describe';
-
-export const LANGUAGE_MESSAGES = {
-  isoCodeTaken: 'This language code is already in use.',
-  defaultUndeletable: 'The default language cannot be deleted.',
-  defaultAlwaysActive: 'The default language is always active.',
-  defaultCodeFixed: "The default language's code cannot change.",
-  unknownLanguage: (code: string) => `There is no language with the code '${code}'. Add it under Languages first.`,
-  defaultNotTranslation: "The default language's text is the message itself, not a translation.",
-} as const;
+import { LANGUAGE_MESSAGES } from '../domain/languages';
 
 const ATTRIBUTES = ['name', 'description', 'isoCode', 'isActive', 'isDefault', 'created', 'modified'] as const;
 
@@ -89,25 +81,6 @@ async function assertIsoCodeFree(db: Db, isoCode: string | undefined, exceptId?:
 function rethrowConstraint(error: unknown): never {
   if (pgErrorCode(error).code === '23505') throw isoCodeTaken();
   throw error;
-}
-
-/**
- * Translations may only name languages that exist and are not the default one. Each unknown
- * code is a 422 pointing at it, e.g. `/data/attributes/translations/fr`.
- */
-export async function assertTranslationLanguages(db: Db, translations: Record<string, string> | undefined, pointer: string) {
-  if (!translations) return;
-  const codes = Object.keys(translations);
-  if (codes.length === 0) return;
-  const rows = await db.select({ isoCode: languages.isoCode, isDefault: languages.isDefault }).from(languages);
-  const known = new Map(rows.map((r) => [r.isoCode.toLowerCase(), r.isDefault]));
-  const issues = codes.flatMap((code) => {
-    const isDefault = known.get(code.toLowerCase());
-    if (isDefault === undefined) return [{ pointer: `${pointer}/${code}`, detail: LANGUAGE_MESSAGES.unknownLanguage(code) }];
-    if (isDefault) return [{ pointer: `${pointer}/${code}`, detail: LANGUAGE_MESSAGES.defaultNotTranslation }];
-    return [];
-  });
-  if (issues.length) throw invalid(issues);
 }
 
 /** Moves every translation stored under `from` to `to` (a language's code changed). */

@@ -17,7 +17,7 @@ import { createOption, deleteOption, updateOption } from '../legacy-survey/optio
 import { findOption, findQuestion } from '../legacy-survey/parts';
 import { loadOption } from '../legacy-survey/structure';
 import { describe } from '../openapi/describe';
-import { assertTranslationLanguages } from './languages';
+import { assertTranslationLanguages } from '../domain/languages';
 
 async function sendOption(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
   const option = await loadOption(db, id);

@@ -18,7 +18,7 @@ import { createQuestion, deleteQuestion, updateQuestion } from '../legacy-survey
 import { loadQuestion } from '../legacy-survey/structure';
 import { assertCategory, assertTags } from '../oform/tagging';
 import { describe } from '../openapi/describe';
-import { assertTranslationLanguages } from './languages';
+import { assertTranslationLanguages } from '../domain/languages';
 
 /** A question's translations name only known, non-default languages (checked by their codes). */
 async function assertQuestionTranslations(db: Db, map: Record<string, unknown> | undefined) {

@@ -51,7 +51,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
-import { assertTranslationLanguages } from './languages';
+import { assertTranslationLanguages } from '../domain/languages';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../oform/copy';
 import { describe } from '../openapi/describe';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { contactFields, genericMessages, languages } from '../../server/db/schema';
-import { LANGUAGE_MESSAGES } from '../../server/routes/languages';
+import { LANGUAGE_MESSAGES } from '../../server/domain/languages';
 import { CONTACT_FIELD_NAME_TAKEN } from '../../server/routes/contact-fields';
 import { useAdminHarness, json, type Harness } from './harness';
 
