@@ -28,7 +28,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
-import { siteLocationColumns, toSiteLocation } from './site-locations';
+import { siteLocationColumns, toSiteLocation } from '../domain/siteLocations';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 

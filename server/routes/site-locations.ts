@@ -12,7 +12,6 @@ import {
   SITE_LOCATION_TYPE,
   SiteLocationInput,
   SiteLocationPatch,
-  type SiteLocation,
 } from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
@@ -26,40 +25,11 @@ import { joinedPage } from '../http/list';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
+import { siteLocationColumns, toSiteLocation, type SiteLocationRow } from '../domain/siteLocations';
 
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
 export const SITE_LOCATION_LINKED = (n: number) =>
   `This site location is linked to ${n} engagement${n === 1 ? '' : 's'}. Remove ${n === 1 ? 'that link' : 'those links'} before deleting it.`;
-
-export const siteLocationColumns = {
-  id: siteLocations.id,
-  siteId: siteLocations.siteId,
-  name: siteLocations.name,
-  description: siteLocations.description,
-  countryId: siteLocations.countryId,
-  countryName: countries.name,
-  countryIsoCode: countries.isoCode,
-  streetAddress: siteLocations.streetAddress,
-  unitNumber: siteLocations.unitNumber,
-  city: siteLocations.city,
-  state: siteLocations.state,
-  zipCode: siteLocations.zipCode,
-  isActive: siteLocations.isActive,
-  isVirtual: siteLocations.isVirtual,
-  piName: siteLocations.piName,
-  latitude: siteLocations.latitude,
-  longitude: siteLocations.longitude,
-  siteLocationType: siteLocations.siteLocationType,
-  irbType: siteLocations.irbType,
-  created: siteLocations.created,
-  modified: siteLocations.modified,
-};
-
-type Row = Omit<SiteLocation, 'id' | 'created' | 'modified'> & { id: number; created: Date; modified: Date };
-
-export function toSiteLocation(row: Row): SiteLocation {
-  return { ...row, id: String(row.id), created: row.created.toISOString(), modified: row.modified.toISOString() };
-}
 
 const ATTRIBUTES = Object.keys(siteLocationColumns).filter((k) => k !== 'id');
 
@@ -90,7 +60,7 @@ const sortColumns = {
   modified: siteLocations.modified,
 };
 
-const serialize = (row: Row, fields: Set<string> | null = null) => {
+const serialize = (row: SiteLocationRow, fields: Set<string> | null = null) => {
   const { id, ...attributes } = toSiteLocation(row);
   return toResource(SITE_LOCATION_TYPE, id, attributes, { fields });
 };
@@ -98,10 +68,10 @@ const serialize = (row: Row, fields: Set<string> | null = null) => {
 const selectSites = (db: Db) =>
   db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
 
-async function findSite(db: Db, id: number | null): Promise<Row | undefined> {
+async function findSite(db: Db, id: number | null): Promise<SiteLocationRow | undefined> {
   if (id === null) return undefined;
   const [row] = await selectSites(db).where(eq(siteLocations.id, id));
-  return row as Row | undefined;
+  return row as SiteLocationRow | undefined;
 }
 
 async function assertCountry(db: Db, countryId: number | null | undefined) {
@@ -151,7 +121,7 @@ export function siteLocationsRoutes(deps: Deps) {
     const where = and(...conditions);
     const counted = db.select({ n: count() }).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId)).$dynamic();
     const { rows, total } = await joinedPage(selectSites(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: siteLocations.id });
-    return sendList(c, (rows as Row[]).map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return sendList(c, (rows as SiteLocationRow[]).map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', describe({ summary: 'Read a site location' }), async (c) => {
@@ -170,7 +140,7 @@ export function siteLocationsRoutes(deps: Deps) {
       .values(attributes)
       .returning({ id: siteLocations.id })
       .catch(rethrowConstraint);
-    return sendResource(c, serialize((await findSite(db, created?.id ?? null)) as Row), 201);
+    return sendResource(c, serialize((await findSite(db, created?.id ?? null)) as SiteLocationRow), 201);
   });
 
   app.patch('/:id', describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION_TYPE } }), canChange, async (c) => {
@@ -187,7 +157,7 @@ export function siteLocationsRoutes(deps: Deps) {
         .where(eq(siteLocations.id, id))
         .catch(rethrowConstraint);
     }
-    return sendResource(c, serialize((await findSite(db, id)) as Row));
+    return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
   });
 
   app.delete('/:id', describe({ summary: 'Delete a site location', answer: { empty: true } }), canChange, async (c) => {
