@@ -2,6 +2,9 @@ import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { AuthUser } from '../context';
 import { sponsorScope } from '../auth/guards';
 
+/** Sponsors' and engagements' identifications are unique: what a save that repeats one answers. */
+export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
+
 /**
  * The `uniqueIdentification` list filter (checked before a save): identifications are unique
  * across every record, so the check looks at all of them — but a `User` is shown only the

@@ -43,12 +43,11 @@ import { engagementScope } from '../domain/engagementAccess';
 import { readResource, toManyIds } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { identificationOrScope } from '../http/unique-identification';
+import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
-import { IDENTIFICATION_TAKEN } from './sponsors';
 import { fileStorage } from './engagement-files';
 import { describe } from '../openapi/describe';
 

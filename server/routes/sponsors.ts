@@ -22,14 +22,13 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole, sponsorScope } from '../a
 import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { identificationOrScope } from '../http/unique-identification';
+import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
-export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
 const UNKNOWN_COUNTRY = 'Choose a country from the list.';
 export const SPONSOR_HAS_ENGAGEMENTS = (n: number) =>
   `This sponsor still has ${n} engagement${n === 1 ? '' : 's'}. Delete or move ${n === 1 ? 'it' : 'them'} before deleting the sponsor.`;
