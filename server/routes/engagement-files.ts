@@ -3,7 +3,6 @@
  * read, download and delete. The bytes live in the file storage under generated keys; only
  * signed-in staff who may see the engagement can list or fetch them.
  */
-import path from 'node:path';
 import { Hono } from 'hono';
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import {
@@ -22,21 +21,9 @@ import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from '../domain/file-types';
-import { localFileStorage, type FileStorage } from '../storage';
+import { fileStorage } from '../storage/ofDeps';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
-
-const storages = new WeakMap<Deps, FileStorage>();
-
-/** The storage of these deps: the one given, else DATA_DIR/files. */
-export function fileStorage(deps: Deps): FileStorage {
-  let storage = deps.storage ?? storages.get(deps);
-  if (!storage) {
-    storage = localFileStorage(path.join(deps.config.dataDir, 'files'));
-    storages.set(deps, storage);
-  }
-  return storage;
-}
 
 const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'> = {
   type: ENGAGEMENT_FILE_TYPE,

@@ -48,7 +48,7 @@ import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
-import { fileStorage } from './engagement-files';
+import { fileStorage } from '../storage/ofDeps';
 import { describe } from '../openapi/describe';
 
 export const UNKNOWN_SPONSOR = 'Choose a sponsor from the list.';
