@@ -47,8 +47,10 @@ import { oFormContainersRoutes } from './routes/oform-containers';
 import { oFormFieldsRoutes } from './routes/oform-fields';
 import { oFormFieldTypesRoutes } from './routes/oform-field-types';
 import { oFormFieldCategoriesRoutes } from './routes/oform-field-categories';
+import { oFormDefaultMessagesRoutes } from './routes/oform-default-messages';
 import { oFormMessagesRoutes } from './routes/oform-messages';
-import { oFormTranslationsRoutes } from './routes/oform-translations';
+import { languagesOFormsRoutes } from './routes/languages-oforms';
+import { oFormMissingTranslationsRoutes } from './routes/oform-missing-translations';
 import { oFormExportsRoutes } from './routes/oform-exports';
 import { participantRoutes } from './routes/participant';
 import { exportSurveyMetricsRoutes } from './routes/export-survey-metrics';
@@ -82,8 +84,10 @@ function staffOFormsRoutes(deps: Deps) {
   oFormVersionsRoutes(app, deps.db);
   oFormContainersRoutes(app, deps.db);
   oFormFieldsRoutes(app, deps.db);
+  oFormDefaultMessagesRoutes(app);
   oFormMessagesRoutes(app, deps.db);
-  oFormTranslationsRoutes(app, deps.db);
+  languagesOFormsRoutes(app, deps.db);
+  oFormMissingTranslationsRoutes(app, deps.db);
   oFormExportsRoutes(app, deps.db);
   return app;
 }

@@ -1,14 +1,11 @@
 /**
- * A versioned survey's messages: the defaults (English and Spanish, from core) and each
- * version's own, written only while the version is not approved.
+ * A versioned survey version's own messages (/api/o-forms/o-form-messages), written only while
+ * the version is not approved. The defaults they replace are oform-default-messages.ts's.
  */
 import type { Hono } from 'hono';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
-  DEFAULT_OFORM_MESSAGES,
-  OFORM_DEFAULT_MESSAGE_TYPE,
   OFORM_MESSAGE_TYPE,
-  OFORM_MESSAGE_TYPES,
   OFormMessageInput,
   OFormMessagePatch,
   type OFormMessage,
@@ -57,15 +54,6 @@ const visibleVersionIds = (db: Db, user: AuthUser) =>
   db.select({ id: oForms.id }).from(oForms).innerJoin(engagements, eq(engagements.id, oForms.engagementId)).where(engagementScope(user));
 
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-default-messages', describe({ summary: 'List the default survey messages', answer: { list: null } }), (c) => {
-    const data = OFORM_MESSAGE_TYPES.flatMap((type) =>
-      (['en', 'es'] as const).map((language) =>
-        toResource(OFORM_DEFAULT_MESSAGE_TYPE, `${type}:${language}`, { messageType: type, language, message: DEFAULT_OFORM_MESSAGES[type][language] }),
-      ),
-    );
-    return sendList(c, data, { total: data.length, page: 1, limit: data.length });
-  });
-
   app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const versionId = q.filters.o_form_version_id;

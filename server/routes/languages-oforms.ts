@@ -1,23 +1,20 @@
 /**
- * A versioned survey's languages and the translations they still lack:
- * GET /api/o-forms/languages-o-forms?oFormId=ID and GET /api/o-forms/o-forms/{id}/missing-translations
- * — the same list that blocks mark_approved with a 422 (code missing_translations). The rules
- * are server/oform/translations.ts's.
+ * GET /api/o-forms/languages-o-forms?oFormId=ID: every active language, each marked enabled when
+ * the survey version offers it (the default language always is).
  */
 import type { Hono } from 'hono';
 import { asc, eq } from 'drizzle-orm';
-import { MISSING_TRANSLATION_TYPE, missingTranslationId, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
+import { OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { parseId } from '../http/query';
-import { sendDocument, sendList, toResource } from '../http/serialize';
-import { findMissingTranslations } from '../oform/translations';
+import { sendList, toResource } from '../http/serialize';
 import { findForm } from '../oform/versions';
 import { describe } from '../openapi/describe';
 
-export function oFormTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
+export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", answer: { list: null } }), async (c) => {
     const raw = c.req.query('oFormId');
     const formId = parseId(raw);
@@ -45,12 +42,5 @@ export function oFormTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
       return toResource(OFORM_LANGUAGE_TYPE, id, attributes);
     });
     return sendList(c, data, { total: data.length, page: 1, limit: data.length });
-  });
-
-  app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION_TYPE } }), async (c) => {
-    const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-    if (!form) throw notFound('survey');
-    const missing = await findMissingTranslations(db, form);
-    return sendDocument(c, { data: missing.map((m) => toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), { kind: m.kind, itemId: m.id, title: m.title, language: m.language })) });
   });
 }
