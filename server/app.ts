@@ -52,7 +52,21 @@ import { oFormMessagesRoutes } from './routes/oform-messages';
 import { languagesOFormsRoutes } from './routes/languages-oforms';
 import { oFormMissingTranslationsRoutes } from './routes/oform-missing-translations';
 import { oFormExportsRoutes } from './routes/oform-exports';
-import { participantRoutes } from './routes/participant';
+import { CONTACT_PATHS, PARTICIPANT_PATHS, participantApp } from './participant/api';
+import { participantStartRoutes } from './routes/participant/participant-start';
+import { participantViewsRoutes } from './routes/participant/participant-views';
+import { participantOFormSubmissionsRoutes } from './routes/participant/o-form-submissions';
+import { participantOFormContainersRoutes } from './routes/participant/o-form-containers';
+import { participantOFormContainerEntriesRoutes } from './routes/participant/o-form-container-entries';
+import { participantOFormSubmissionPageRoutes } from './routes/participant/o-form-submission-page';
+import { participantOFormSubmissionPagePreviewRoutes } from './routes/participant/o-form-submission-page-preview';
+import { participantOFormSubmissionSanitizationRoutes } from './routes/participant/o-form-submission-sanitization';
+import { participantOFormSubmissionQualificationRoutes } from './routes/participant/o-form-submission-qualification';
+import { participantOFormSubmissionOutcomeRoutes } from './routes/participant/o-form-submission-outcome';
+import { participantOFormPageMetricsRoutes } from './routes/participant/o-form-page-metrics';
+import { participantOFormSubmissionSitesRoutes } from './routes/participant/o-form-submission-sites';
+import { participantOFormSubmissionContactFieldsRoutes } from './routes/participant/o-form-submission-contact-fields';
+import { participantOFormSubmissionContactRoutes } from './routes/participant/o-form-submission-contact';
 import { exportSurveyMetricsRoutes } from './routes/export-survey-metrics';
 import { surveyPageMetricsRoutes } from './routes/survey-page-metrics';
 import { screenersRoutes } from './routes/screeners';
@@ -62,7 +76,6 @@ import { screenerSurveysRoutes } from './routes/screener-surveys';
 import { mediaChannelsRoutes } from './routes/media-channels';
 import { mediaChannelSurveysRoutes } from './routes/media-channel-surveys';
 import { transitionMediaChannelRoutes } from './routes/transition-media-channel';
-import { participantContactRoutes } from './routes/participant-contact';
 import { rmsAuditsRoutes } from './routes/rms-audits';
 import { resendRmsAuditRoutes } from './routes/resend-rms-audit';
 import { rmsCallbackRoutes } from './routes/rms-callback';
@@ -159,8 +172,21 @@ export function createApp(deps: Deps) {
   app.route('/api/engagements-options', engagementOptionsRoutes(deps));
   app.route('/api/update-engagements-options', updateEngagementOptionsRoutes(deps));
   // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.
-  app.route('/api/o-forms', participantRoutes(deps));
-  app.route('/api/o-forms', participantContactRoutes(deps));
+  // The run up to qualification, then the contact steps: each sub-app puts CORS on its paths before its handlers, matched in this order.
+  app.route('/api/o-forms', participantApp(deps, PARTICIPANT_PATHS, [
+    participantStartRoutes,
+    participantViewsRoutes,
+    participantOFormSubmissionsRoutes,
+    participantOFormContainersRoutes,
+    participantOFormContainerEntriesRoutes,
+    participantOFormSubmissionPageRoutes,
+    participantOFormSubmissionPagePreviewRoutes,
+    participantOFormSubmissionSanitizationRoutes,
+    participantOFormSubmissionQualificationRoutes,
+    participantOFormSubmissionOutcomeRoutes,
+    participantOFormPageMetricsRoutes,
+  ]));
+  app.route('/api/o-forms', participantApp(deps, CONTACT_PATHS, [participantOFormSubmissionSitesRoutes, participantOFormSubmissionContactFieldsRoutes, participantOFormSubmissionContactRoutes]));
   app.route('/api/o-forms', staffOFormsRoutes(deps));
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));

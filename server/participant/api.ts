@@ -1,0 +1,235 @@
+/**
+ * What the participant API's route files share (docs/participant-api.md): the sub-app every
+ * participant route is registered on (CORS on its paths before any handler), reading a request's
+ * attributes, the rate limits, the submission a token opens and the resources answered. Public:
+ * participants are not signed in. Calls about a submission need its token (access.ts); CORS
+ * answers only the media channel's domain and the product's own origin (cors.ts).
+ */
+import { Hono, type Context } from 'hono';
+import { asc, eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import { JSON_API_MEDIA_TYPE, type Resource } from '@core/jsonapi';
+import { toFieldIssues } from '@core/model/fields';
+import { CONTACT_FIELD_TYPES, type ContactFieldType } from '@core/model/contactField';
+import type { AnswerProblemsDocument, Entry } from '@core/participant/responses';
+import { ENTRY_TYPE, SUBMISSION_TYPE } from '@core/participant/wire';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import type { Db } from '../db/open';
+import { contactFieldScreeners, contactFields, oFormContainerEntries, oForms } from '../db/schema';
+import { bearerToken } from '../auth/guards';
+import { accessTokenUser } from '../auth/tokens';
+import { loadUser } from '../auth/users';
+import { readJson } from '../http/body';
+import { ApiProblem, conflict, invalid, notFound, unauthorized } from '../http/errors';
+import { parseId } from '../http/query';
+import { hitAll, tooManyRequests } from '../http/rate-limit';
+import { toResource } from '../http/serialize';
+import { findForm } from '../oform/versions';
+import { MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from './access';
+import { assertChannelOfRequest, participantCors } from './cors';
+import { languageChain } from './messages';
+import type { QualificationResult } from './qualification';
+import type { FormRow } from './run';
+
+export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
+export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
+export const UNKNOWN_PAGE = 'Choose a page of this survey.';
+export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers can no longer change.';
+export const PAGE_NOT_ON_PATH = 'This page is not on the path your answers lead through the survey: answer the pages before it first.';
+export const NOTHING_TO_START = "Name a media channel, a screener or a survey: 'mediaChannelId', 'screenerId' or 'oFormIdentity'.";
+
+/** SPEC: an engagement's radius defaults to 25 miles. */
+export const DEFAULT_RADIUS_MILES = 25;
+
+export const MISSING_CONTACT_TOKEN = 'Cannot send contact details without a submission access token';
+export const RUN_ALREADY_COMPLETE = 'This survey run is already complete.';
+export const NOT_QUALIFIED_FOR_CONTACT = 'Only a participant who qualified can leave contact details.';
+export const SCREENING_INCOMPLETE = 'The screening is not complete: answer every page of the survey first.';
+
+/** The paths of the run up to qualification (CORS applies to these and to the contact steps' paths). */
+export const PARTICIPANT_PATHS = [
+  '/participant-start',
+  '/participant-views',
+  '/o-form-submissions',
+  '/o-form-containers',
+  '/o-form-container-entries',
+  '/o-form-container-entries/*',
+  '/o-form-submission-page/*',
+  '/o-form-submission-page-preview/*',
+  '/o-form-submission-sanitization/*',
+  '/o-form-submission-qualification/*',
+  '/o-form-submission-outcome/*',
+  '/o-form-page-metrics',
+] as const;
+
+/** The paths after qualification: trial sites, contact fields, the contact. */
+export const CONTACT_PATHS = ['/o-form-submission-sites/*', '/o-form-submission-contact-fields/*', '/o-form-submission-contact/*'] as const;
+
+export type ParticipantApp = Hono<AppEnv>;
+/** A route file's registration: its handlers on the participant sub-app. */
+export type ParticipantRoutes = (app: ParticipantApp, deps: Deps) => void;
+
+/**
+ * The sub-app mounted at /api/o-forms: CORS on each of `paths` first, then each route file's
+ * handlers in the order given (the order requests are matched in).
+ */
+export function participantApp(deps: Deps, paths: readonly string[], routes: readonly ParticipantRoutes[]): ParticipantApp {
+  const app = new Hono<AppEnv>();
+  const cors = participantCors(deps);
+  for (const path of paths) app.use(path, cors);
+  for (const register of routes) register(app, deps);
+  return app;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+/** The attributes of `data` (any resource type: participant bodies are small and named by the route). */
+export async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  const body = await readJson(c);
+  const data = (body as { data?: unknown } | null)?.data;
+  const attributes = data && typeof data === 'object' && !Array.isArray(data) ? (data as { attributes?: unknown }).attributes : undefined;
+  if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) {
+    throw new ApiProblem(422, [
+      { status: '422', title: 'Invalid Document', detail: 'The body must be a JSON:API document with attributes under "data".', source: { pointer: '/data/attributes' } },
+    ]);
+  }
+  const parsed = v.safeParse(schema, attributes);
+  if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
+  return parsed.output;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access
+
+/** A signed-in member of staff, when the request carries a valid access token (previews of unapproved surveys). */
+async function optionalStaff(deps: Deps, c: Context): Promise<AuthUser | null> {
+  const token = bearerToken(c);
+  if (!token) return null;
+  const userId = await accessTokenUser(deps.db, deps.jwtSecret, token, nowOf(deps));
+  const user = userId === null ? null : await loadUser(deps.db, userId);
+  if (!user || !user.isActive || userId === null) return null;
+  return { id: userId, username: user.username, roles: user.roles.map((r) => r.name), sponsorIds: user.sponsors.map((s) => Number(s.id)) };
+}
+
+/** A survey version participants may read (approved and active), or any a member of staff may see. */
+export async function readableForm(deps: Deps, c: Context, formId: number | null): Promise<FormRow> {
+  if (formId === null) throw notFound('survey');
+  const [form] = await deps.db.select().from(oForms).where(eq(oForms.id, formId));
+  if (form && form.isApproved && form.isActive) return form;
+  const user = form ? await optionalStaff(deps, c) : null;
+  if (form && user && (await findForm(deps.db, form.id, user))) return form;
+  throw notFound('survey');
+}
+
+/** The submission `:id` names, opened by its token (none: 401), from the channel the request names when it is cross-origin. */
+export async function tokenSubmission(deps: Deps, c: Context<AppEnv>): Promise<SubmissionRow> {
+  if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+  const { submission } = await submissionForToken(deps.db, c, parseId(c.req.param('id')));
+  assertChannelOfRequest(c, deps, submission.mediaChannelId);
+  return submission;
+}
+
+/** The submission `:submissionId` names (the contact steps), from the channel the request names when it is cross-origin. */
+export async function openSubmission(deps: Deps, c: Context<AppEnv>, missing?: string): Promise<SubmissionRow> {
+  const { submission } = await submissionForToken(deps.db, c, parseId(c.req.param('submissionId')), missing);
+  assertChannelOfRequest(c, deps, submission.mediaChannelId);
+  return submission;
+}
+
+/** A path that stops before the survey's end goes no further: nothing after qualification happens on it (409, nothing written). */
+export function assertComplete(qualification: QualificationResult): asserts qualification is QualificationResult & { outcome: Exclude<QualificationResult['outcome'], 'incomplete'> } {
+  if (qualification.outcome === 'incomplete') throw conflict(SCREENING_INCOMPLETE);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits
+
+export type LimitCheck = { key: string | null; limit: number };
+
+/** The checks that count: a limit of 0 is no limit, a null key (no address) is not counted. */
+export const countedChecks = (checks: readonly LimitCheck[]) => checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
+
+/** 429 with Retry-After until the window ends. */
+export function limitExceeded(c: Context, resetAt: Date, now: Date): ApiProblem {
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+  c.header('Retry-After', String(retryAfter));
+  return tooManyRequests(retryAfter);
+}
+
+/** Counts one hit against each limit in the window `now` falls in, in one statement; over one: 429. */
+export async function enforceLimits(db: Db, c: Context, now: Date, windowSeconds: number, checks: readonly LimitCheck[]) {
+  const counted = countedChecks(checks);
+  if (counted.length === 0) return;
+  const { counts, resetAt } = await hitAll(
+    db,
+    counted.map((check) => check.key),
+    windowSeconds,
+    now.getTime(),
+  );
+  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) throw limitExceeded(c, resetAt, now);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and answering
+
+/** 422 `{meta:{success:false, errors}}` (the contract's shape), with the same problems as JSON:API errors. */
+export function answerProblemsResponse(c: Context, problems: Record<string, string>) {
+  const errors = Object.entries(problems).map(([identity, detail]) => ({
+    status: '422',
+    title: 'Invalid Attribute',
+    detail,
+    source: { pointer: `/data/attributes/answers/${identity}` },
+  }));
+  const body: AnswerProblemsDocument = { errors, meta: { success: false, errors: problems } };
+  return c.body(JSON.stringify(body), 422, { 'Content-Type': JSON_API_MEDIA_TYPE });
+}
+
+export function submissionResource(row: SubmissionRow): Resource {
+  return toResource(SUBMISSION_TYPE, row.id, {
+    status: row.status,
+    oFormId: row.oFormId,
+    mediaChannelId: row.mediaChannelId,
+    language: row.language,
+    outcome: row.outcome,
+    isQualified: row.isQualified,
+    created: row.created.toISOString(),
+  });
+}
+
+export type EntryRow = typeof oFormContainerEntries.$inferSelect;
+
+export function entryResource(entry: EntryRow, identity: string | null, children: readonly EntryRow[] = []): Resource {
+  return toResource(
+    ENTRY_TYPE,
+    entry.id,
+    {
+      oFormContainerId: entry.containerId,
+      oFormContainerIdentity: identity,
+      oFormSubmissionId: entry.submissionId,
+      parentId: entry.parentId,
+      created: entry.created.toISOString(),
+    } satisfies Entry['attributes'],
+    { relationships: { childEntries: { data: children.map((ch) => ({ type: ENTRY_TYPE, id: String(ch.id) })) } } },
+  );
+}
+
+/** The language a participant runs in: theirs when the survey offers it (or its base language), else English. */
+export function runLanguage(requested: string | null, offered: readonly string[]): string {
+  return languageChain(requested).find((code) => offered.includes(code)) ?? 'en';
+}
+
+/** The screener's contact fields in weight order (then name, so equal weights keep one order). */
+export async function screenerContactFields(db: Db, screenerId: number | null) {
+  if (screenerId === null) return [];
+  const rows = await db
+    .select({ field: contactFields, weight: contactFieldScreeners.weight })
+    .from(contactFieldScreeners)
+    .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
+    .where(eq(contactFieldScreeners.screenerId, screenerId))
+    .orderBy(asc(contactFieldScreeners.weight), asc(contactFields.name));
+  return rows.map((r) => ({
+    ...r.field,
+    fieldType: ((CONTACT_FIELD_TYPES as readonly string[]).includes(r.field.fieldType) ? r.field.fieldType : 'text') as ContactFieldType,
+  }));
+}

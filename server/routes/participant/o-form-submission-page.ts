@@ -1,0 +1,80 @@
+/** PATCH /api/o-forms/o-form-submission-page/:id: a page's answers, stored and followed to the next page. */
+import { PageAnswersAttributes } from '@core/participant/requests';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../../context';
+import { clientAddress } from '../../http/client-address';
+import { conflict, notFound, unauthorized } from '../../http/errors';
+import { parseId } from '../../http/query';
+import { windowOf } from '../../http/rate-limit';
+import { sendDocument } from '../../http/serialize';
+import { answerTargetForToken, MISSING_TOKEN, tokenOf } from '../../participant/access';
+import {
+  answerProblemsResponse,
+  countedChecks,
+  enforceLimits,
+  limitExceeded,
+  readAttributes,
+  SUBMISSION_COMPLETED,
+  type LimitCheck,
+  type ParticipantApp,
+} from '../../participant/api';
+import { assertChannelOfRequest } from '../../participant/cors';
+import { storePageAnswers } from '../../participant/pageAnswers';
+import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument } from '../../participant/run';
+import { phiOf } from '../../security/phi';
+import { describe } from '../../openapi/describe';
+
+export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
+  const { db, config } = deps;
+  const limits = config.participantLimits;
+  const phi = phiOf(deps);
+
+  /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
+  app.patch('/o-form-submission-page/:id', describe({ summary: "Participant: save a page's answers and learn where they lead", access: 'participant', body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } }), async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const requestedId = parseId(c.req.param('id'));
+    const found = await answerTargetForToken(db, c, requestedId);
+    const { submission } = found;
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const now = nowOf(deps);
+    const address = clientAddress(c);
+    const limitChecks: LimitCheck[] = [
+      { key: address === null ? null : `participant:pages:address:${address}`, limit: limits.pagesPerAddress },
+      { key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`, limit: limits.pagesPerChannel },
+    ];
+    // A valid answer counts against the limits inside its save (one statement); every other
+    // outcome counts here first, so a refused call is counted as before and may answer 429.
+    const refused = async (error: unknown): Promise<never> => {
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+      throw error;
+    };
+    const { answers } = await readAttributes(c, PageAnswersAttributes).catch(refused);
+    if (submission.status === 'completed') await refused(conflict(SUBMISSION_COMPLETED));
+    const { page: pageEntry } = found;
+    const survey = await loadSurvey(db, found.form);
+    const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
+    const fields = fieldsOfPage(survey, page.id);
+    const problems = answerProblems(fields, answers, submission.language);
+    if (Object.keys(problems).length > 0) {
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+      return answerProblemsResponse(c, problems);
+    }
+
+    const next = nextAfter(survey, page, answers);
+    const window = windowOf(limits.windowSeconds, now.getTime());
+    const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
+    if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
+    // The run was completed (or removed) after the entry was read: nothing was written.
+    if (saved.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
+    const { nextEntryId } = saved;
+    return sendDocument(c, {
+      meta: {
+        success: true,
+        nextContainerIdentity: next.page?.identity ?? null,
+        nextContainerEntryId: nextEntryId === null ? null : String(nextEntryId),
+        nextOFormIdentity: next.surveyIdentity,
+        nextPage: next.page && pageDocument(survey, next.page),
+      },
+    } satisfies ParticipantAnswer<'pageSaved'>);
+  });
+}

@@ -1,0 +1,27 @@
+/** GET /api/o-forms/o-form-submission-qualification/:id: whether the submission qualified. */
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../../context';
+import { sendDocument } from '../../http/serialize';
+import { tokenSubmission, type ParticipantApp } from '../../participant/api';
+import { outcomeMessages } from '../../participant/messages';
+import { runOfSubmission } from '../../participant/run';
+import { qualify, recordQualification } from '../../participant/qualification';
+import { phiOf } from '../../security/phi';
+import { describe } from '../../openapi/describe';
+
+export function participantOFormSubmissionQualificationRoutes(app: ParticipantApp, deps: Deps) {
+  const { db } = deps;
+  const phi = phiOf(deps);
+
+  /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
+  app.get('/o-form-submission-qualification/:id', describe({ summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } }), async (c) => {
+    const submission = await tokenSubmission(deps, c);
+    const result = await qualify(db, submission, { today: nowOf(deps), phi });
+    if (submission.status !== 'completed') await recordQualification(db, submission.id, result, () => nowOf(deps));
+    const target = await runOfSubmission(db, submission);
+    const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
+    return sendDocument(c, {
+      meta: { isQualified: result.isQualified, outcome: result.outcome, engagementIds: result.engagementIds.map(String), messages },
+    } satisfies ParticipantAnswer<'qualification'>);
+  });
+}
