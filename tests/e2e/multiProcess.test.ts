@@ -38,6 +38,9 @@ const post = (server: RunningServer, path: string, body: unknown, token?: string
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
     },
     body: JSON.stringify(body),
+    // A client gives up as a participant's browser would: a connection the cluster's primary had
+    // handed to a worker killed before it read it is never answered, and is not acknowledged.
+    signal: AbortSignal.timeout(10_000),
   });
 
 const login = async (server: RunningServer, password = E2E_ADMIN_PASSWORD, username = 'admin') =>
