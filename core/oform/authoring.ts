@@ -59,14 +59,22 @@ export interface PageSummary {
 }
 
 /**
+ * Whether a page holding questions of these types may not be jumped to: it has questions and all
+ * of them ask for a date of birth (a page still empty is being built, so it may).
+ */
+export function isDobOnlyPage(fieldTypes: readonly string[]): boolean {
+  return fieldTypes.length > 0 && fieldTypes.every((t) => t === 'dob');
+}
+
+/**
  * Pages an option may jump to: every page but the ones whose questions are all date-of-birth
- * questions (a page still empty is offered: it is being built).
+ * questions (isDobOnlyPage).
  */
 export function transitionTargets<P extends PageSummary>(pages: readonly P[], from?: string): P[] {
   return [...pages]
     .sort((a, b) => a.displayOrder - b.displayOrder)
     .filter((p) => p.identity !== from)
-    .filter((p) => !(p.fieldTypes.length > 0 && p.fieldTypes.every((t) => t === 'dob')));
+    .filter((p) => !isDobOnlyPage(p.fieldTypes));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { and, eq, ne } from 'drizzle-orm';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED, pageSummaries, type TransitionTo } from '@core/model/legacySurvey';
-import { optionsJumpingTo, transitionTargets, type OptionReference } from '@core/oform/authoring';
+import { isDobOnlyPage, optionsJumpingTo, transitionTargets, type OptionReference } from '@core/oform/authoring';
 import type { Conn, Db } from '../db/open';
 import { surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 import { invalid } from '../http/errors';
@@ -65,5 +65,5 @@ export async function jumpsTo(db: Conn, surveyId: number, pageId: number): Promi
  * only date-of-birth questions while options jump to it.
  */
 export async function leavesDobOnlyTarget(db: Conn, context: PageContext, typesAfter: readonly string[]): Promise<boolean> {
-  return typesAfter.length > 0 && typesAfter.every((t) => t === 'dob') && (await jumpsTo(db, context.survey.id, context.page.id)).length > 0;
+  return isDobOnlyPage(typesAfter) && (await jumpsTo(db, context.survey.id, context.page.id)).length > 0;
 }

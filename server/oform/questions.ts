@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { toFieldIssues, type FieldIssue } from '@core/model/fields';
 import { fieldConfiguration, type FieldConfiguration, type FieldType } from '@core/model/oform';
 import { TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, type FieldInput, type FieldPatch } from '@core/model/oformDoc';
-import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE, optionsJumpingTo, transitionTargets, withAuthoringDefaults } from '@core/oform/authoring';
+import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE, isDobOnlyPage, optionsJumpingTo, transitionTargets, withAuthoringDefaults } from '@core/oform/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, oFormFields, oForms } from '../db/schema';
@@ -98,7 +98,7 @@ async function assertTransitions(
   if (written.typeChanged && written.type === 'dob' && ownPage) {
     const page = summaries.find((p) => p.identity === ownPage.identity);
     const others = structure.fields.filter((f) => f.id !== written.id && pageOf(structure.containers, f.containerId)?.id !== ownPage.id);
-    if (page?.fieldTypes.every((t) => t === 'dob') && optionsJumpingTo(others, ownPage.identity).length) {
+    if (page && isDobOnlyPage(page.fieldTypes) && optionsJumpingTo(others, ownPage.identity).length) {
       throw invalid([{ pointer: '/data/attributes/oFormFieldTypeId', detail: DOB_PAGE_IS_TARGET }]);
     }
   }
@@ -166,7 +166,7 @@ export async function deleteQuestion(db: Db, context: FieldContext): Promise<voi
     const left = summary ? [...summary.fieldTypes] : [];
     left.splice(left.indexOf(context.field.type as FieldType), 1);
     const outside = structure.fields.filter((f) => pageOf(structure.containers, f.containerId)?.id !== page?.id);
-    if (page && left.length > 0 && left.every((t) => t === 'dob') && optionsJumpingTo(outside, page.identity).length) {
+    if (page && isDobOnlyPage(left) && optionsJumpingTo(outside, page.identity).length) {
       throw conflict(DOB_PAGE_IS_TARGET);
     }
     await tx.delete(oFormFields).where(eq(oFormFields.id, id));

@@ -5,6 +5,7 @@ import { toFieldIssues } from '@core/model/fields';
 import {
   NONE_OF_THE_ABOVE,
   densify,
+  isDobOnlyPage,
   newOptionIndex,
   newPageTitle,
   optionsJumpingTo,
@@ -106,6 +107,12 @@ describe('authoring rules', () => {
       { identity: 'p4', title: 'Four', displayOrder: 4, fieldTypes: [] as const },
     ];
     expect(transitionTargets(pages, 'p1').map((p) => p.identity)).toEqual(['p3', 'p4']);
+  });
+
+  it('calls a page date-of-birth only when it has questions and every one is dob (the rule the server checks too)', () => {
+    expect(isDobOnlyPage(['dob', 'dob'])).toBe(true);
+    expect(isDobOnlyPage(['dob', 'text'])).toBe(false);
+    expect(isDobOnlyPage([])).toBe(false);
   });
 
   it('keeps displayOrder dense when reordering and after deletions', () => {
