@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag, idNumber, requiredText } from './fields';
 import { FIELD_TYPES, FieldConfiguration, PageTranslations } from './oform';
+import { chooseFromList } from '../validation/chooseFromList';
 
 export const OFORM_CONTAINER_TYPE = 'o-form-containers';
 export { OFORM_FIELD_TYPE } from './kinds';
@@ -34,11 +35,11 @@ export const OFORM_INCLUDES = [
 export const APPROVED_IMMUTABLE = 'This version is approved and cannot change. Make a new version to edit it.';
 export const ALREADY_APPROVED = 'This version has already been approved. Make a new version to approve changes.';
 export const MARK_APPROVED_ONLY = 'Send mark_approved: true to approve this version.';
-export const UNKNOWN_IDENTITY = 'Choose a survey from the list.';
+export const UNKNOWN_IDENTITY = chooseFromList('a survey');
 export const VERSION_RACE = 'Another version of this survey was just made. Reload and try again.';
 export const TRANSITION_PAGE_INVALID =
   'Choose a page of this version other than the question’s own, and not one holding only date-of-birth questions.';
-export const TRANSITION_SURVEY_INVALID = 'Choose another survey from the list.';
+export const TRANSITION_SURVEY_INVALID = chooseFromList('another survey');
 export const PARENT_CONTAINER_INVALID = 'Choose a page of the same version.';
 export const FIELD_TYPE_INVALID = `Choose one of: ${FIELD_TYPES.join(', ')}.`;
 

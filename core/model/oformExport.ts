@@ -3,6 +3,7 @@
  * (/api/o-forms/languages-o-forms), the translations still missing before it can be approved,
  * its PDF export and its page-metrics CSV.
  */
+import { chooseFromList } from '../validation/chooseFromList';
 
 export const OFORM_LANGUAGE_TYPE = 'languages-o-forms';
 export const OFORM_EXPORT_TYPE = 'o-form-exports';
@@ -75,4 +76,4 @@ export interface SurveyPageMetrics {
 
 export const NO_APPROVED_VERSION = 'This survey has no approved version yet. Approve one, or export this version.';
 export const DEFAULT_LANGUAGE_STAYS = 'The default language is always enabled.';
-export const LANGUAGE_NOT_AVAILABLE = 'Choose active languages from the list.';
+export const LANGUAGE_NOT_AVAILABLE = chooseFromList('active languages');

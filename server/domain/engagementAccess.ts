@@ -8,9 +8,10 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagements } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
 /** A create or update naming an engagement outside the user's reach (or none that exists). */
-export const UNKNOWN_ENGAGEMENT = 'Choose an engagement from the list.';
+export const UNKNOWN_ENGAGEMENT = chooseFromList('an engagement');
 
 export const engagementScope = (user: AuthUser): SQL | undefined => {
   const scope = sponsorScope(user);

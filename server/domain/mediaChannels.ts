@@ -15,8 +15,9 @@ import { pgErrorCode } from '../http/sql';
 import { currentVersionId, namingColumns } from '../oform/versions';
 import { resolveStart, servedIdentities } from '../participant/run';
 import { screenerScope } from './screenerAccess';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-export const UNKNOWN_MEDIA_CHANNEL_SCREENER = 'Choose a screener from the list.';
+export const UNKNOWN_MEDIA_CHANNEL_SCREENER = chooseFromList('a screener');
 export const SURVEY_NOT_IN_SCREENER = "Choose one of the surveys of this channel's screener.";
 export const SURVEY_ALREADY_ON_CHANNEL = 'This media channel already serves this survey.';
 

@@ -7,8 +7,9 @@ import type { Db } from '../db/open';
 import { contactFieldScreeners, contactFields } from '../db/schema';
 import { invalid } from '../http/errors';
 import { pgErrorCode } from '../http/sql';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-export const UNKNOWN_CONTACT_FIELD = 'Choose contact fields from the list.';
+export const UNKNOWN_CONTACT_FIELD = chooseFromList('contact fields');
 
 /** A screener's contact-field link as the API shows it: the link with its field's details. */
 export const contactFieldLinkColumns = {

@@ -17,6 +17,7 @@ import { pgErrorCode } from '../http/sql';
 import { copyIntoScreener, screenerCopyIdentity } from '../oform/copy';
 import { currentVersionId, namingColumns } from '../oform/versions';
 import { engagementScope } from './engagementAccess';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
 export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
 export const SURVEY_OF_ANOTHER_SPONSOR = "Choose a survey of the screener's sponsor: this one belongs to another sponsor's engagement.";
@@ -84,7 +85,7 @@ export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorI
     })
     .catch((error: unknown) => {
       if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
-      if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
+      if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
       throw error;
     });
   if (!row) throw new Error('insert returned no row');

@@ -6,9 +6,10 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';
 import { oFormFieldTags, questionCategories, surveyQuestionTags, tags } from '../db/schema';
 import { invalid } from '../http/errors';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-export const UNKNOWN_CATEGORY = 'Choose a question category from the list.';
-export const UNKNOWN_TAG = 'Choose a tag from the list.';
+export const UNKNOWN_CATEGORY = chooseFromList('a question category');
+export const UNKNOWN_TAG = chooseFromList('a tag');
 
 /** The category named at `pointer` (a JSON pointer into the body), when one is named, exists. */
 export async function assertCategory(db: Db, id: number | null | undefined, pointer: string) {

@@ -30,9 +30,10 @@ import { assertChannelOfRequest, participantCors } from './cors';
 import { languageChain } from './messages';
 import type { QualificationResult } from './qualification';
 import type { FormRow } from './run';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-export const UNKNOWN_SURVEY = 'Choose a survey from the list.';
-export const UNKNOWN_CHANNEL = 'Choose a media channel from the list.';
+export const UNKNOWN_SURVEY = chooseFromList('a survey');
+export const UNKNOWN_CHANNEL = chooseFromList('a media channel');
 export const UNKNOWN_PAGE = 'Choose a page of this survey.';
 export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers can no longer change.';
 export const PAGE_NOT_ON_PATH = 'This page is not on the path your answers lead through the survey: answer the pages before it first.';

@@ -31,8 +31,9 @@ import { FILE_POINTER, readUpload } from '../http/upload';
 import { siteLocationColumns, toSiteLocation } from '../domain/siteLocations';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_SITE = 'Choose a site location from the list.';
+const UNKNOWN_SITE = chooseFromList('a site location');
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
 
 const columns = {

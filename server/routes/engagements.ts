@@ -50,9 +50,10 @@ import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
 import { fileStorage } from '../storage/ofDeps';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-export const UNKNOWN_SPONSOR = 'Choose a sponsor from the list.';
-export const UNKNOWN_RMS_PROVIDER = 'Choose a record-system provider from the list.';
+export const UNKNOWN_SPONSOR = chooseFromList('a sponsor');
+export const UNKNOWN_RMS_PROVIDER = chooseFromList('a record-system provider');
 export const ENGAGEMENT_HAS_REFERRALS = (n: number) =>
   `This engagement has ${n} referral${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
 

@@ -14,6 +14,7 @@ import { joinedPage } from '../http/list';
 import { screenerScope } from '../domain/screenerAccess';
 import { addChannelSurvey, findChannel, findChannelSurvey, selectChannelSurveys } from '../domain/mediaChannels';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
 type NamedLink = { link: typeof mediaChannelSurveys.$inferSelect; title: string | null; version: number | null; isApproved: boolean | null };
 const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedLink) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming });
@@ -53,7 +54,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
   app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
     const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
-    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: 'Choose a media channel from the list.' }]);
+    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
     return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
   });
 

@@ -17,8 +17,9 @@ import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_OFORM = 'Choose a survey version from the list.';
+const UNKNOWN_OFORM = chooseFromList('a survey version');
 
 async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
   const context = await findContainer(db, id, user);

@@ -17,8 +17,9 @@ import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_CONTAINER = 'Choose a page from the list.';
+const UNKNOWN_CONTAINER = chooseFromList('a page');
 
 async function sendField(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
   const context = await findField(db, id, user);

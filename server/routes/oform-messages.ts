@@ -23,9 +23,10 @@ import { pgErrorCode } from '../http/sql';
 import { findForm, lockEditable } from '../oform/versions';
 import { tablePage } from '../http/list';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
 export const MESSAGE_EXISTS = 'This version already has a message of this type in this language; change that one instead.';
-const UNKNOWN_VERSION = 'Choose a survey version from the list.';
+const UNKNOWN_VERSION = chooseFromList('a survey version');
 
 const listSpec: ListSpec<'messageType' | 'language', 'o_form_identity' | 'o_form_version_id' | 'language'> = {
   type: OFORM_MESSAGE_TYPE,

@@ -23,6 +23,7 @@ import { joinedPage } from '../http/list';
 import { editableScreener, findScreener, screenerScope } from '../domain/screenerAccess';
 import { addScreenerSurvey, readScreenerSurveyLink, screenerFlow, screenerSurveyResource, selectScreenerSurveyLinks } from '../domain/screenerSurveyLinks';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
 export function screenerSurveysRoutes(deps: Deps) {
   const { db } = deps;
@@ -60,7 +61,7 @@ export function screenerSurveysRoutes(deps: Deps) {
   app.post('/', describe({ summary: 'Add a survey to a screener', body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput }, answer: { resource: SCREENER_SURVEY_TYPE, status: 201 } }), canEdit, async (c) => {
     const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
     const screener = await findScreener(db, attributes.screenerId, c.get('user'));
-    if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: 'Choose a screener from the list.' }]);
+    if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
     await editableScreener(db, screener.id, c.get('user'));
     return sendLink(c, await addScreenerSurvey(db, screener, attributes, c.get('user')), 201);
   });

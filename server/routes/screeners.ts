@@ -54,8 +54,9 @@ import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { assertTranslationLanguages } from '../domain/languages';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../oform/copy';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-export const UNKNOWN_SCREENER_SPONSOR = 'Choose a sponsor from the list.';
+export const UNKNOWN_SCREENER_SPONSOR = chooseFromList('a sponsor');
 export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
 export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) =>
   `This screener has ${n} media channel${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;

@@ -26,8 +26,9 @@ import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
 import { siteLocationColumns, toSiteLocation, type SiteLocationRow } from '../domain/siteLocations';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_COUNTRY = 'Choose a country from the list.';
+const UNKNOWN_COUNTRY = chooseFromList('a country');
 export const SITE_LOCATION_LINKED = (n: number) =>
   `This site location is linked to ${n} engagement${n === 1 ? '' : 's'}. Remove ${n === 1 ? 'that link' : 'those links'} before deleting it.`;
 

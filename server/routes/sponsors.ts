@@ -28,8 +28,9 @@ import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { sponsorFigures, type SponsorFigures } from '../domain/sponsorFigures';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_COUNTRY = 'Choose a country from the list.';
+const UNKNOWN_COUNTRY = chooseFromList('a country');
 export const SPONSOR_HAS_ENGAGEMENTS = (n: number) =>
   `This sponsor still has ${n} engagement${n === 1 ? '' : 's'}. Delete or move ${n === 1 ? 'it' : 'them'} before deleting the sponsor.`;
 const ATTRIBUTES = [

@@ -40,6 +40,7 @@ import { sendDocument, sendList, sendResource, toResource } from '../http/serial
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { tablePage } from '../http/list';
 import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
 
 export { USER_TYPE };
 export const TOTP_TYPE = 'totp-enrolments';
@@ -50,8 +51,8 @@ export const USER_MESSAGES = {
   usernameTaken: 'This username is already in use.',
   emailTaken: 'This e-mail address is already in use.',
   rolesRequired: 'Choose at least one role.',
-  unknownRole: 'Choose roles from the list.',
-  unknownSponsor: 'Choose sponsors from the list.',
+  unknownRole: chooseFromList('roles'),
+  unknownSponsor: chooseFromList('sponsors'),
   lastSuperUser: 'There must always be at least one active Super User: make another user a Super User first.',
   deactivateSelf: 'You cannot deactivate your own account.',
   superUserOnly: 'Only a Super User can grant or remove the Super User role.',
