@@ -42,20 +42,30 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
+ * A response body this small is compressed on the event loop: it takes tens of microseconds
+ * there, while handing it to the thread pool and back costs about five times that in CPU
+ * (measured with brotli 4 and gzip 6 on a 1.4 kB API answer: 20 µs against 110 µs).
+ */
+export const COMPRESS_INLINE_BYTES = 32 * 1024;
+
+/**
  * `stored`: once per file and kept, so nearly the best ratio (brotli 11 would take seconds on
  * the admin's largest chunk for a few percent). `dynamic`: per response, so fast.
  */
 export async function compressBytes(bytes: Uint8Array, encoding: Encoding, use: 'stored' | 'dynamic'): Promise<Buffer> {
+  const inline = bytes.length <= COMPRESS_INLINE_BYTES;
   if (encoding === 'br') {
-    return brotli(bytes, {
+    const options = {
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: use === 'stored' ? 9 : 4,
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
       },
-    });
+    };
+    return inline ? zlib.brotliCompressSync(bytes, options) : brotli(bytes, options);
   }
-  return gzip(bytes, { level: use === 'stored' ? 9 : 6 });
+  const options = { level: use === 'stored' ? 9 : 6 };
+  return inline ? zlib.gzipSync(bytes, options) : gzip(bytes, options);
 }
 
 /** Adds Accept-Encoding to Vary without dropping what is there. */

@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plugin } from 'vite';
 import { createHarness, type Harness } from './harness';
-import { chooseEncoding } from '../../server/http/compress';
+import { chooseEncoding, COMPRESS_INLINE_BYTES, compressBytes } from '../../server/http/compress';
 import { BUDGETS, bundleBudgets, measureAdminFirstLoad, measureWidget, type OutputChunkLike } from '../../bundle-budgets';
 
 let h: Harness;
@@ -138,6 +138,26 @@ describe('compression', () => {
     expect(chooseEncoding('*;q=0')).toBeNull();
     expect(chooseEncoding('gzip;q=0, *')).toBe('br');
     expect(chooseEncoding('x-gzip')).toBe('gzip');
+  });
+
+  it('compresses small bodies on the event loop and large ones in the thread pool to the same bytes a client decodes', async () => {
+    const line = (n: number) => `{"id":"${n}","type":"countries","attributes":{"name":"Country ${n}"}},`;
+    const text = (length: number) => {
+      let s = '';
+      for (let n = 0; s.length < length; n++) s += line(n);
+      return Buffer.from(s.slice(0, length));
+    };
+    for (const length of [1500, COMPRESS_INLINE_BYTES, COMPRESS_INLINE_BYTES + 1, 200_000]) {
+      const raw = text(length);
+      for (const use of ['dynamic', 'stored'] as const) {
+        const br = await compressBytes(raw, 'br', use);
+        const gz = await compressBytes(raw, 'gzip', use);
+        expect(zlib.brotliDecompressSync(br).equals(raw)).toBe(true);
+        expect(zlib.gunzipSync(gz).equals(raw)).toBe(true);
+        expect(br.length).toBeLessThan(raw.length / 4);
+        expect(gz.length).toBeLessThan(raw.length / 4);
+      }
+    }
   });
 });
 
