@@ -254,7 +254,8 @@ export type SaveResult =
 /** What the runner needs from the server; the participant API (or a fake in tests) provides it. */
 export interface RunnerTransport {
   loadSurvey(identity: string): Promise<RunnerSurvey>;
-  createSubmission(survey: RunnerSurvey, language?: string): Promise<{ submissionId: string }>;
+  /** With `firstPage` (the survey's first page), its entry is opened with the submission when the server answers `entryId`. */
+  createSubmission(survey: RunnerSurvey, language?: string, firstPage?: RunnerPage): Promise<{ submissionId: string; entryId?: string }>;
   firstPage(survey: RunnerSurvey): Promise<RunnerPage>;
   page(survey: RunnerSurvey, identity: string): Promise<RunnerPage>;
   /** A page entry (the parent, then its child) in the submission. */

@@ -19,10 +19,6 @@ export function createRunMoves(context: RunContext): RunMoves {
   let steps: StartedSteps | null = null;
   let resumeAbandoned = false;
 
-  /** The submission, created when the first page is answered (none in preview). */
-  const submission = async (): Promise<string> =>
-    (context.submissionId ??= (await transport.createSubmission(state().survey!, state().language)).submissionId);
-
   /** The last ZIP answered on a page still in the participant's path. */
   const zipAnswer = (): string => {
     let zip = '';
@@ -99,8 +95,14 @@ export function createRunMoves(context: RunContext): RunMoves {
         // Read again on a retry: the entry may have been made before the failure.
         let entryId = currentVisit(state().history)?.entryId;
         if (!preview && !entryId) {
-          // The first answered page: the submission and this page's entry, then its answers.
-          entryId = (await transport.createEntry(await submission(), page)).entryId;
+          // The first answered page: the submission and this page's entry (made with it when the
+          // server can), then its answers.
+          if (context.submissionId === null) {
+            const made = await transport.createSubmission(survey, state().language, page);
+            context.submissionId = made.submissionId;
+            entryId = made.entryId;
+          }
+          entryId ??= (await transport.createEntry(context.submissionId, page)).entryId;
           set({ history: [...state().history.slice(0, -1), { page: page.identity, entryId }] });
         }
         const result = preview || !entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(entryId, answers);

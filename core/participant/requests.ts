@@ -60,6 +60,11 @@ export const SubmissionAttributes = v.object({
     ),
     null,
   ),
+  /**
+   * The survey's first page: its entry is opened with the submission, in the same statement,
+   * and answered as meta.containerEntryId (the first Next then costs one call fewer).
+   */
+  oFormContainerId: v.optional(v.nullable(participantId()), null),
 });
 
 /**

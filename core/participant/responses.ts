@@ -132,7 +132,8 @@ export const Submission = resource(SUBMISSION_TYPE, {
   created: text,
 });
 export type Submission = v.InferOutput<typeof Submission>;
-export const SubmissionCreatedDocument = v.strictObject({ data: Submission });
+/** meta.containerEntryId: the first page's entry, when the start asked to open it. */
+export const SubmissionCreatedDocument = v.strictObject({ data: Submission, meta: v.optional(v.strictObject({ containerEntryId: text })) });
 /** Nothing runs there: no submission, no token, the notActive texts. */
 export const SubmissionRefusedDocument = v.strictObject({ data: v.null(), meta: v.strictObject({ outcome: v.literal('notActive'), messages: OutcomeMessages }) });
 

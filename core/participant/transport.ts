@@ -63,16 +63,16 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
   return {
     ...startCalls(caller, options),
 
-    async createSubmission(survey, language) {
+    async createSubmission(survey, language, firstPage) {
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
-      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}), ...(options.fields ? { fields: options.fields } : {}) };
+      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}), ...(options.fields ? { fields: options.fields } : {}), oFormContainerId: firstPage?.id };
       const got = await call('POST', '/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } });
       if (!got.ok) throw new HttpError(422);
       const doc = got.body;
       if (doc.data === null) throw new OutcomeReached(doc.meta.outcome, doc.meta.messages);
       submission = doc.data.id;
-      return { submissionId: submission };
+      return { submissionId: submission, entryId: doc.meta?.containerEntryId };
     },
 
     page: (survey, identity) => fetchPage(caller, survey, `identity=${e(identity)}`),

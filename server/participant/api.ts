@@ -35,6 +35,8 @@ import { chooseFromList } from '@core/validation/chooseFromList';
 export const UNKNOWN_SURVEY = chooseFromList('a survey');
 export const UNKNOWN_CHANNEL = chooseFromList('a media channel');
 export const UNKNOWN_PAGE = 'Choose a page of this survey.';
+/** A submission opens only its survey's first page; later pages are opened where the answers lead. */
+export const FIRST_PAGE_ONLY = "Choose the survey's first page: a submission opens only that one.";
 export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers can no longer change.';
 export const PAGE_NOT_ON_PATH = 'This page is not on the path your answers lead through the survey: answer the pages before it first.';
 export const NOTHING_TO_START = "Name a media channel, a screener or a survey: 'mediaChannelId', 'screenerId' or 'oFormIdentity'.";

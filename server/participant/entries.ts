@@ -64,14 +64,14 @@ const entryColumns = {
  * The CTEs `page` and `kids`: a page's entry, when `when` holds, and one child entry per child
  * container under it (SPEC: a parent entry, then a child entry), both returning their rows.
  */
-function pageEntryCtes(db: Db, when: SQL) {
+function pageEntryCtes(db: Db, when: SQL, submissionId: SQL = sql`${param('submissionId')}::int`) {
   const page = db.$with('page', entryColumns).as(sql`
     insert into ${oFormContainerEntries} (submission_id, container_id)
-    select ${param('submissionId')}::int, ${param('pageId')}::int where ${when}
+    select ${submissionId}, ${param('pageId')}::int where ${when}
     returning id, submission_id, container_id, parent_id, answered_at, created`);
   const kids = db.$with('kids', entryColumns).as(sql`
     insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
-    select ${param('submissionId')}::int, c.id, page.id from page, unnest(${param('childContainerIds')}::int[]) with ordinality as c(id, n)
+    select page.submission_id, c.id, page.id from page, unnest(${param('childContainerIds')}::int[]) with ordinality as c(id, n)
     order by c.n
     returning id, submission_id, container_id, parent_id, answered_at, created`);
   return { page, kids };
@@ -102,7 +102,8 @@ const madeColumns = Object.fromEntries(
   Object.entries(getTableColumns(oFormSubmissions)).map(([key, column]) => [key, sql.raw(`made."${column.name}"`).mapWith(column)]),
 ) as { [K in keyof SubmissionRow]: SQL<SubmissionRow[K] | null> };
 
-const createSubmissionQuery = preparedQuery((db) => {
+/** The creation's statement; `withPage`: the first page's entry and its children's are made with it (CTEs page, kids). */
+const submissionStatement = (withPage: boolean) => (db: Db) => {
   const { hits, over } = limitCtes(db);
   const allowed = sql`not exists (select 1 from over)`;
   // Whether the run is a possible retake (retakes.ts), decided once for the insert and its count.
@@ -122,12 +123,29 @@ const createSubmissionQuery = preparedQuery((db) => {
       ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('hiddenFields')}::jsonb, ${param('tokenHash')}::text, ${param('clientMatch')}::text, (select flagged from retake)
     where ${allowed}
     returning *`);
+  const columns = { limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns };
+  if (!withPage) {
+    return db.with(hits, over, retake, counted, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
+  }
+  const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from made)`, sql`(select id from made)`);
   return db
-    .with(hits, over, retake, counted, creation)
-    .select({ limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns })
+    .with(hits, over, retake, counted, creation, page, kids)
+    .select({
+      ...columns,
+      pageEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+      childEntryIds: sql<number[]>`array(select id from kids order by id)`.mapWith(numbers),
+      childContainerIds: sql<number[]>`array(select container_id from kids order by id)`.mapWith(numbers),
+    })
     .from(sql`(select 1) as one left join made on true`)
-    .prepare('participant_create_submission');
-});
+    .prepare('participant_create_submission_and_page');
+};
+
+/** int[] as pg and PGlite answer it. */
+const numbers = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
+const noPage = { pageEntryId: sql<null>`null::int`.mapWith(() => null), childEntryIds: sql<number[]>`'{}'::int[]`.mapWith(numbers), childContainerIds: sql<number[]>`'{}'::int[]`.mapWith(numbers) };
+
+const createSubmissionQuery = preparedQuery(submissionStatement(false));
+const createSubmissionAndPageQuery = preparedQuery(submissionStatement(true));
 
 /**
  * A new submission, counted in its channel's submissionsStarted, after the call's rate-limit
@@ -140,8 +158,11 @@ export async function createSubmission(
   values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'>,
   limits: Limits,
   now: Date,
-): Promise<{ status: 'limited' } | { status: 'created'; submission: SubmissionRow }> {
-  const [row] = await createSubmissionQuery(db).execute({
+  firstPage: { pageId: number; childContainerIds: readonly number[] } | null = null,
+): Promise<{ status: 'limited' } | { status: 'created'; submission: SubmissionRow; page: MadePage | null }> {
+  const pageParams = firstPage ? { pageId: firstPage.pageId, childContainerIds: intArray(firstPage.childContainerIds) } : {};
+  const [row] = await (firstPage ? createSubmissionAndPageQuery : createSubmissionQuery)(db).execute({
+    ...pageParams,
     clientMatch: values.clientMatch ?? null,
     now: now.toISOString(),
     ...limitParams(limits),
@@ -156,8 +177,18 @@ export async function createSubmission(
   });
   if (row?.limited === true) return { status: 'limited' };
   if (!row || row.submission.id === null) throw new Error('submission not created');
+  const page =
+    row.pageEntryId === null
+      ? null
+      : { id: row.pageEntryId, children: row.childEntryIds.map((id, i) => ({ id, containerId: row.childContainerIds[i]! })) };
   // Every column of a made row holds what the table does.
-  return { status: 'created', submission: row.submission as SubmissionRow };
+  return { status: 'created', submission: row.submission as SubmissionRow, page };
+}
+
+/** A page entry made with its submission: its id, and its child entries' ids with their containers. */
+export interface MadePage {
+  id: number;
+  children: { id: number; containerId: number }[];
 }
 
 const createPageEntryQuery = preparedQuery((db) => {

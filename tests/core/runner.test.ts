@@ -45,8 +45,10 @@ const PAGES: ServerPage[] = [
   { id: '4', identity: 'p4', title: 'Four', displayOrder: 4, fields: [] },
 ];
 
-function fakeServer() {
+/** `opensFirstPage`: the start opens the first page's entry with the submission, as the participant API does when asked. */
+function fakeServer({ opensFirstPage = false } = {}) {
   const calls: string[] = [];
+  const opened: (string | undefined)[] = [];
   const entries = new Map<string, string>(); // entry id -> page identity
   const saved = new Map<string, Answers>();
   const sanitized: string[][] = [];
@@ -68,9 +70,13 @@ function fakeServer() {
       guard('loadSurvey');
       return { id: '10', identity, title: 'Screen', containerCount: PAGES.length };
     },
-    async createSubmission() {
+    async createSubmission(_survey, _language, firstPage) {
       guard('createSubmission');
-      return { submissionId: 's1' };
+      opened.push(firstPage?.identity);
+      if (!opensFirstPage || !firstPage) return { submissionId: 's1' };
+      const id = `e${++entrySeq}`;
+      entries.set(id, firstPage.identity);
+      return { submissionId: 's1', entryId: id };
     },
     async firstPage() {
       guard('firstPage');
@@ -110,7 +116,7 @@ function fakeServer() {
       return { isQualified: false, outcome: 'notQualified' };
     },
   };
-  return { transport, calls, saved, sanitized, failNext };
+  return { transport, calls, saved, sanitized, failNext, opened };
 }
 
 const pageOf = (r: ReturnType<typeof createRunner>) => r.getState().page?.identity;
@@ -143,6 +149,23 @@ describe('survey runner', () => {
     expect(done.phase).toBe('finished');
     expect(done.qualification).toEqual({ isQualified: false, outcome: 'notQualified' });
     expect(done.progress.value).toBe(4);
+  });
+
+  it("opens the first page's entry with the submission when the server does: the first Next is two calls", async () => {
+    const server = fakeServer({ opensFirstPage: true });
+    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
+    await runner.start();
+    runner.answer('q1', 'skip');
+    server.failNext.add('saveAnswers');
+    await runner.next();
+    // The save failed after the start: the retry sends the answers to the entry already opened.
+    expect(runner.getState().phase).toBe('failed');
+    await runner.retry();
+    // (This fake answers no next entry with a save, so p3's is made on its own.)
+    expect(server.calls.slice(2)).toEqual(['createSubmission', 'saveAnswers', 'saveAnswers', 'page:p3', 'createEntry']);
+    expect(server.opened).toEqual(['p1']);
+    expect([...server.saved.keys()]).toEqual(['e1']);
+    expect(pageOf(runner)).toBe('p3');
   });
 
   it('ends at once on a transition to end', async () => {

@@ -14,6 +14,7 @@ import { createLogger } from '../../server/http/log';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { useParticipantServer } from './participantServer';
 import { MISSING_TOKEN } from '../../server/participant/access';
+import { FIRST_PAGE_ONLY } from '../../server/participant/api';
 import { savePage } from '../../server/participant/entries';
 import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
@@ -115,6 +116,93 @@ describe('participant start and submissions', () => {
     const shards = await h.db.select().from(mediaChannelFigures).where(eq(mediaChannelFigures.mediaChannelId, fx.mediaChannelId));
     expect(shards.length).toBeGreaterThan(1);
     expect(shards.reduce((sum, s) => sum + s.submissionsStarted, 0)).toBe(40);
+  });
+
+  it("opens the survey's first page with the submission, in the same statement, its child containers' entries under it", async () => {
+    const fx = await createParticipantFixture(h.db);
+    const [child] = await h.db.insert(oFormContainers).values({ identity: 'p1-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p1.id }).returning();
+    const start = () =>
+      h.request('POST', '/api/o-forms/o-form-submissions', {
+        body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } } },
+      });
+    // The approved structure is read once per process; from then on a start with its page is two statements.
+    expect((await start()).status).toBe(201);
+    const started = (await figuresOf(fx.mediaChannelId)).submissionsStarted;
+    h.takeStatements();
+    const res = await start();
+    expect(h.takeStatements()).toHaveLength(2);
+    expect(res.status).toBe(201);
+    const doc = await json(res);
+    expect(() => checkParticipantAnswer('submission', 201, doc)).not.toThrow();
+    const entryId = Number(doc.meta.containerEntryId);
+    const entries = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(doc.data.id)));
+    expect(entries.map((e) => ({ id: e.id, containerId: e.containerId, parentId: e.parentId, answered: e.answeredAt !== null }))).toEqual([
+      { id: entryId, containerId: fx.pages.p1.id, parentId: null, answered: false },
+      { id: expect.any(Number), containerId: child!.id, parentId: entryId, answered: false },
+    ]);
+    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(started + 1);
+    // The entry is the one the page's answers go to, as one made by POST o-form-container-entries.
+    const token = res.headers.get(TOKEN_HEADER)!;
+    const p1 = await answerPage(h, token, String(entryId), { q_choice: 'yes' });
+    expect(p1.meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
+    const read = await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`, { headers: withToken(token) }));
+    expect(read.meta.answers).toEqual({ q_choice: 'yes' });
+    expect(read.data.relationships.childEntries.data).toHaveLength(1);
+    // Without the page, the start answers the submission alone, as before.
+    const plain = await json(await h.request('POST', '/api/o-forms/o-form-submissions', { body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId } } } }));
+    expect(plain.meta).toBeUndefined();
+    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(plain.data.id)))).toEqual([]);
+  });
+
+  it("refuses to open any page but the survey's first with the submission, writing nothing", async () => {
+    const fx = await createParticipantFixture(h.db);
+    const counts = async () => ({
+      started: (await figuresOf(fx.mediaChannelId)).submissionsStarted,
+      submissions: (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId))).length,
+      entries: (await h.db.select({ id: oFormContainerEntries.id }).from(oFormContainerEntries)).length,
+    });
+    const before = await counts();
+    const start = (oFormContainerId: unknown) =>
+      h.request('POST', '/api/o-forms/o-form-submissions', {
+        body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId } } },
+      });
+    for (const [page, detail] of [
+      [fx.pages.p2.id, FIRST_PAGE_ONLY],
+      [f.pages.p1.id, FIRST_PAGE_ONLY],
+      [999999, FIRST_PAGE_ONLY],
+    ] as const) {
+      const res = await start(page);
+      expect(res.status).toBe(422);
+      expect((await json(res)).errors).toEqual([expect.objectContaining({ detail, source: { pointer: '/data/attributes/oFormContainerId' } })]);
+    }
+    for (const malformed of ['abc', -1, 1.5, {}]) {
+      const res = await start(malformed);
+      expect(res.status).toBe(422);
+      expect((await json(res)).errors[0].source.pointer).toBe('/data/attributes/oFormContainerId');
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('opens no page when a rate limit refuses the start', async () => {
+    const fx = await createParticipantFixture(h.db);
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1' });
+    h.clock.set('2027-09-03T10:00:00Z');
+    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const start = () =>
+      app.request(
+        '/api/o-forms/o-form-submissions',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/vnd.api+json' },
+          body: JSON.stringify({ data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } } }),
+        },
+        { incoming: { socket: { remoteAddress: '203.0.113.20', remotePort: 5000, remoteFamily: 'IPv4' } } },
+      );
+    expect((await start()).status).toBe(201);
+    const entries = async () => (await h.db.select({ id: oFormContainerEntries.id }).from(oFormContainerEntries)).length;
+    const before = await entries();
+    expect((await start()).status).toBe(429);
+    expect(await entries()).toBe(before);
   });
 
   it('answers notActive (and stores nothing) for an inactive survey, channel or screener, and for an unapproved version', async () => {

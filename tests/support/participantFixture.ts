@@ -238,7 +238,15 @@ export const TOKEN_HEADER = 'Survey-Submission-Token';
 export async function startSubmission(
   h: ParticipantRequester,
   fixture: Pick<ParticipantFixture, 'oFormId' | 'mediaChannelId' | 'pages'>,
-  options: { language?: string; mediaChannelId?: number | null; mediaChannelUrl?: string; utm?: Record<string, string>; fields?: Record<string, string> } = {},
+  options: {
+    language?: string;
+    mediaChannelId?: number | null;
+    mediaChannelUrl?: string;
+    utm?: Record<string, string>;
+    fields?: Record<string, string>;
+    /** As the widget starts: the first page's entry opened with the submission, in one call. */
+    withFirstPage?: boolean;
+  } = {},
 ): Promise<{ submissionId: string; token: string; firstEntryId: string }> {
   const channel = options.mediaChannelId === undefined ? fixture.mediaChannelId : options.mediaChannelId;
   const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
@@ -252,14 +260,19 @@ export async function startSubmission(
           ...(options.mediaChannelUrl === undefined ? {} : { mediaChannelUrl: options.mediaChannelUrl }),
           ...(options.utm === undefined ? {} : { utm: options.utm }),
           ...(options.fields === undefined ? {} : { fields: options.fields }),
+          ...(options.withFirstPage ? { oFormContainerId: fixture.pages.p1.id } : {}),
         },
       },
     },
   });
   if (res.status !== 201) throw new Error(`submission not created: ${res.status} ${await res.text()}`);
   const token = res.headers.get(TOKEN_HEADER);
-  const body = (await res.json()) as { data: { id: string } };
+  const body = (await res.json()) as { data: { id: string }; meta?: { containerEntryId: string } };
   if (!token) throw new Error('no token header');
+  if (options.withFirstPage) {
+    if (!body.meta) throw new Error('no first page entry');
+    return { submissionId: body.data.id, token, firstEntryId: body.meta.containerEntryId };
+  }
   const entry = await h.request('POST', '/api/o-forms/o-form-container-entries', {
     headers: { [TOKEN_HEADER]: token },
     body: { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: fixture.pages.p1.id, oFormSubmissionId: Number(body.data.id) } } },

@@ -10,11 +10,12 @@ import { mediaChannels, oForms } from '../../db/schema';
 import { clientAddress } from '../../http/client-address';
 import { invalid } from '../../http/errors';
 import { windowOf } from '../../http/rate-limit';
-import { sendDocument, sendResource } from '../../http/serialize';
-import { issueToken, rememberSubmission } from '../../participant/access';
+import { sendDocument } from '../../http/serialize';
+import { issueToken, rememberPageEntry, rememberSubmission } from '../../participant/access';
 import {
   countedChecks,
   enforceLimits,
+  FIRST_PAGE_ONLY,
   limitExceeded,
   readAttributes,
   runLanguage,
@@ -27,7 +28,7 @@ import {
 import { assertChannelOfRequest } from '../../participant/cors';
 import { createSubmission } from '../../participant/entries';
 import { outcomeMessages } from '../../participant/messages';
-import { checkRunnable, offeredFromColumn, offeredLanguagesColumn, runFactColumns, identityScreenerColumn } from '../../participant/run';
+import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, offeredLanguagesColumn, runFactColumns, identityScreenerColumn } from '../../participant/run';
 import { contactMatcherOf } from '../../security/contactMatch';
 import { describe } from '../../openapi/describe';
 
@@ -75,6 +76,10 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
       return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
     }
+    // The first page opened with it: checked before anything is written.
+    const survey = input.oFormContainerId === null ? null : await loadSurvey(db, form);
+    const firstPage = survey?.pages[0];
+    if (survey && firstPage?.id !== input.oFormContainerId) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: FIRST_PAGE_ONLY }]);
     const offered = offeredFromColumn(found.languages);
     const language = runLanguage(input.language, offered.map((l) => l.isoCode));
     const { token, hash } = issueToken();
@@ -91,12 +96,13 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
       tokenHash: hash,
       // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
       clientMatch: channel ? matcher.clientAddress(address) : null,
-    }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now);
+    }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now, survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null);
     if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     const row = created.submission;
     rememberSubmission(db, { submission: row, form });
+    if (created.page && firstPage) rememberPageEntry(db, created.page.id, { submission: row, form, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } });
     c.header(SUBMISSION_TOKEN_HEADER, token);
     c.header('Cache-Control', 'no-store');
-    return sendResource(c, submissionResource(row), 201);
+    return sendDocument(c, { data: submissionResource(row), ...(created.page ? { meta: { containerEntryId: String(created.page.id) } } : {}) }, 201);
   });
 }
