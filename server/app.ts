@@ -2,6 +2,7 @@
  * Builds the Hono app from the route modules. No side effects: tests call `createApp(deps)`
  * and `app.request()`.
  */
+import { answerText } from './http/answerText';
 import { recruitmentFunnelRoutes } from './routes/recruitment-funnel';
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
@@ -204,7 +205,7 @@ export function createApp(deps: Deps) {
   app.onError((error, c) => {
     const requestId = c.get('requestId') ?? randomUUID();
     const send = (status: number, errors: unknown[]) =>
-      c.body(JSON.stringify({ errors }), status as 400, { 'Content-Type': JSON_API_MEDIA_TYPE, 'X-Request-Id': requestId });
+      answerText(c, JSON.stringify({ errors }), status as 400, { 'Content-Type': JSON_API_MEDIA_TYPE, 'X-Request-Id': requestId });
     if (error instanceof ApiProblem) return send(error.status, error.errors);
     if (error instanceof HTTPException && error.status < 500) {
       return send(error.status, [{ status: String(error.status), title: error.message || 'Bad Request' }]);

@@ -6,6 +6,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { createMiddleware } from 'hono/factory';
+import { answeredText } from './answerText';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -85,8 +86,11 @@ export const compress = () =>
     if (res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304) return;
     if (!isCompressible(res.headers.get('Content-Type')) || /\bno-transform\b/i.test(res.headers.get('Cache-Control') ?? '')) return;
     const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
-    if (!encoding) {
-      // Nothing to compress for this client; caches still learn the answer depends on the header.
+    // Text an API handler answered is read from where it was kept, not back out of the body.
+    const text = answeredText(res);
+    const raw = text === undefined ? undefined : Buffer.from(text);
+    if (!encoding || (raw && raw.length < MIN_COMPRESS_BYTES)) {
+      // Nothing to compress; caches still learn the answer depends on the header.
       try {
         varyOnEncoding(res.headers);
         return;
@@ -94,17 +98,18 @@ export const compress = () =>
         // Immutable headers (a Response from fetch): rebuilt below.
       }
     }
-    if (!res.body) return;
+    if (!raw && !res.body) return;
     const headers = new Headers(res.headers);
     varyOnEncoding(headers);
-    const raw = new Uint8Array(await res.arrayBuffer());
-    let body: Uint8Array = raw;
-    if (encoding && raw.length >= MIN_COMPRESS_BYTES) {
-      body = await compressBytes(raw, encoding, 'dynamic');
+    const bytes = raw ?? new Uint8Array(await res.arrayBuffer());
+    let body: Uint8Array = bytes;
+    if (encoding && bytes.length >= MIN_COMPRESS_BYTES) {
+      body = await compressBytes(bytes, encoding, 'dynamic');
       headers.set('Content-Encoding', encoding);
       headers.delete('Content-Length');
     }
-    // Cleared first: Hono's setter would otherwise copy the old headers back over these.
+    // Cleared first: Hono's setter would otherwise copy the old headers back over these. The
+    // status text is read only from a response already turned into a web one.
     c.res = undefined;
-    c.res = new Response(body as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers });
+    c.res = new Response(body as Uint8Array<ArrayBuffer>, { status: res.status, ...(raw ? {} : { statusText: res.statusText }), headers });
   });

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { answerText } from './answerText';
 import { JSON_API_MEDIA_TYPE, type Attributes, type Relationship, type Resource } from '@core/jsonapi';
 
 export function toResource(
@@ -23,7 +24,7 @@ export function plain(row: Record<string, unknown>): Attributes {
 type Status = 200 | 201 | 202;
 
 export function sendDocument(c: Context, body: unknown, status: Status = 200): Response {
-  return c.body(JSON.stringify(body), status, { 'Content-Type': JSON_API_MEDIA_TYPE });
+  return answerText(c, JSON.stringify(body), status, { 'Content-Type': JSON_API_MEDIA_TYPE });
 }
 
 export const sendResource = (c: Context, data: Resource, status: Status = 200, included?: Resource[]) =>

@@ -5,6 +5,7 @@
  * participants are not signed in. Calls about a submission need its token (access.ts); CORS
  * answers only the media channel's domain and the product's own origin (cors.ts).
  */
+import { answerText } from '../http/answerText';
 import { Hono, type Context } from 'hono';
 import { asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -185,7 +186,7 @@ export function answerProblemsResponse(c: Context, problems: Record<string, stri
     source: { pointer: `/data/attributes/answers/${identity}` },
   }));
   const body: AnswerProblemsDocument = { errors, meta: { success: false, errors: problems } };
-  return c.body(JSON.stringify(body), 422, { 'Content-Type': JSON_API_MEDIA_TYPE });
+  return answerText(c, JSON.stringify(body), 422, { 'Content-Type': JSON_API_MEDIA_TYPE });
 }
 
 export function submissionResource(row: SubmissionRow): Resource {

@@ -125,6 +125,22 @@ describe('compression', () => {
     const small = await h.request('GET', '/api/health', { headers: { 'Accept-Encoding': 'br' } });
     expect(small.headers.get('content-encoding')).toBeNull();
     expect(small.headers.get('vary')).toBe('Accept-Encoding');
+    // A small JSON:API answer (its text kept beside it) is left alone the same way.
+    const error = await h.request('GET', '/api/countries?limit=abc', { token, headers: { 'Accept-Encoding': 'br' } });
+    expect(error.status).toBe(400);
+    expect(error.headers.get('content-encoding')).toBeNull();
+    expect(error.headers.get('vary')).toBe('Accept-Encoding');
+    expect(JSON.parse(await error.text()).errors[0].source.parameter).toBe('limit');
+  });
+
+  it('compresses JSON a route answered without the JSON:API serializer, read back from its body', async () => {
+    const plain = await (await h.request('GET', '/api/openapi.json')).text();
+    expect(plain.length).toBeGreaterThan(10_000);
+    const res = await h.request('GET', '/api/openapi.json', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(zlib.gunzipSync(await bytes(res)).toString()).toBe(plain);
   });
 
   it('reads Accept-Encoding with q-values and wildcards', () => {
