@@ -2,7 +2,6 @@
  * Builds the Hono app from the route modules. No side effects: tests call `createApp(deps)`
  * and `app.request()`.
  */
-import { answerText } from './http/answerText';
 import { recruitmentFunnelRoutes } from './routes/recruitment-funnel';
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
@@ -11,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { authenticate } from './auth/guards';
+import { answerText } from './http/answerText';
 import { ApiProblem, internalError, notFound } from './http/errors';
 import { bodyLimits } from './http/body-limit';
 import { securityHeaders } from './http/security';

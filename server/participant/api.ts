@@ -5,7 +5,6 @@
  * participants are not signed in. Calls about a submission need its token (access.ts); CORS
  * answers only the media channel's domain and the product's own origin (cors.ts).
  */
-import { answerText } from '../http/answerText';
 import { Hono, type Context } from 'hono';
 import { asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -21,6 +20,7 @@ import { bearerToken } from '../auth/guards';
 import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { readJson } from '../http/body';
+import { answerText } from '../http/answerText';
 import { ApiProblem, conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests } from '../http/rate-limit';

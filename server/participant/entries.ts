@@ -77,6 +77,21 @@ function pageEntryCtes(db: Db, when: SQL, submissionId: SQL = sql`${param('submi
   return { page, kids };
 }
 
+/** The entries made by pageEntryCtes, as columns of the statement's one row: read them with madePage. */
+const madePageColumns = {
+  pageEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+  pageChildren: sql<unknown>`(select json_agg(json_build_array(id, container_id) order by id) from kids)`,
+};
+
+/** A page entry made in a statement: its id, and its child entries' ids with their containers. */
+export interface MadePage {
+  id: number;
+  children: { id: number; containerId: number }[];
+}
+
+const madePage = (row: { pageEntryId: number | null; pageChildren: unknown }): MadePage | null =>
+  row.pageEntryId === null ? null : { id: row.pageEntryId, children: parseJsonColumn(v.nullable(EntryPairs), row.pageChildren) ?? [] };
+
 /**
  * The CTEs `hits` (the call's rate-limit hits, counted whatever follows; rows in key order, so no
  * deadlock) and `over` (the keys now over their limit), from the placeholders limitKeys,
@@ -125,24 +140,16 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
     returning *`);
   const columns = { limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns };
   if (!withPage) {
+    const noPage = { pageEntryId: sql<number | null>`null::int`, pageChildren: sql<unknown>`null::json` };
     return db.with(hits, over, retake, counted, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
   }
   const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from made)`, sql`(select id from made)`);
   return db
     .with(hits, over, retake, counted, creation, page, kids)
-    .select({
-      ...columns,
-      pageEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
-      childEntryIds: sql<number[]>`array(select id from kids order by id)`.mapWith(numbers),
-      childContainerIds: sql<number[]>`array(select container_id from kids order by id)`.mapWith(numbers),
-    })
+    .select({ ...columns, ...madePageColumns })
     .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission_and_page');
 };
-
-/** int[] as pg and PGlite answer it. */
-const numbers = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
-const noPage = { pageEntryId: sql<null>`null::int`.mapWith(() => null), childEntryIds: sql<number[]>`'{}'::int[]`.mapWith(numbers), childContainerIds: sql<number[]>`'{}'::int[]`.mapWith(numbers) };
 
 const createSubmissionQuery = preparedQuery(submissionStatement(false));
 const createSubmissionAndPageQuery = preparedQuery(submissionStatement(true));
@@ -177,18 +184,8 @@ export async function createSubmission(
   });
   if (row?.limited === true) return { status: 'limited' };
   if (!row || row.submission.id === null) throw new Error('submission not created');
-  const page =
-    row.pageEntryId === null
-      ? null
-      : { id: row.pageEntryId, children: row.childEntryIds.map((id, i) => ({ id, containerId: row.childContainerIds[i]! })) };
   // Every column of a made row holds what the table does.
-  return { status: 'created', submission: row.submission as SubmissionRow, page };
-}
-
-/** A page entry made with its submission: its id, and its child entries' ids with their containers. */
-export interface MadePage {
-  id: number;
-  children: { id: number; containerId: number }[];
+  return { status: 'created', submission: row.submission as SubmissionRow, page: madePage(row) };
 }
 
 const createPageEntryQuery = preparedQuery((db) => {
@@ -265,8 +262,7 @@ const savePageQuery = preparedQuery((db) => {
     .select({
       limited: sql<boolean>`exists (select 1 from over)`,
       saved: sql<boolean>`exists (select 1 from locked)`,
-      nextEntryId: sql<number | null>`(select id from page)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
-      nextChildren: sql<unknown>`(select json_agg(json_build_array(id, container_id) order by id) from kids)`,
+      ...madePageColumns,
     })
     .from(sql`(select 1) as one`)
     .prepare('participant_save_page');
@@ -279,7 +275,7 @@ const savePageQuery = preparedQuery((db) => {
 export async function savePage(
   db: Db,
   save: PageSave,
-): Promise<{ status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: { id: number; children: { id: number; containerId: number }[] } | null }> {
+): Promise<{ status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: MadePage | null }> {
   const [row] = await savePageQuery(db).execute({
     ...limitParams(save.limits),
     submissionId: save.submissionId,
@@ -292,7 +288,5 @@ export async function savePage(
   });
   if (row?.limited === true) return { status: 'limited' };
   if (!row || row.saved !== true) return { status: 'closed' };
-  if (row.nextEntryId === null) return { status: 'saved', next: null };
-  const children = parseJsonColumn(v.nullable(EntryPairs), row.nextChildren) ?? [];
-  return { status: 'saved', next: { id: row.nextEntryId, children } };
+  return { status: 'saved', next: madePage(row) };
 }
