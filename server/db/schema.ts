@@ -1144,3 +1144,19 @@ export const funnelRecount = pgTable(
   },
   (t) => [check('funnel_recount_one_row', sql`${t.only}`)],
 );
+
+/**
+ * One row: a number raised by every change to what a participant's start reads — survey
+ * versions and the languages they offer, languages, media channels and the surveys they name,
+ * screeners and theirs — by statement triggers on those tables (migration 0024). A process keeps
+ * what a start read with the number it was read at, and a start writes only while the number is
+ * unchanged (server/participant/startFacts.ts), so a kept read is never acted on once stale.
+ */
+export const participantSettingsVersion = pgTable(
+  'participant_settings_version',
+  {
+    only: boolean('only').primaryKey().default(true),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('participant_settings_version_one_row', sql`${t.only}`)],
+);

@@ -41,7 +41,7 @@ export async function hit(db: Db, key: string, windowSeconds: number, now: numbe
  * starts at `windowStart`, answering each key's count. Rows are taken in key order, so two calls
  * sharing keys cannot deadlock. Alone (hitAll) or inside another statement (a page answer's save).
  */
-export const hitsStatement = (keys: string | Placeholder, windowStart: string | Placeholder): SQL => sql`
+export const hitsStatement = (keys: string | Placeholder | SQL, windowStart: string | Placeholder): SQL => sql`
   insert into ${rateLimits} (key, window_start, count)
   select k, ${windowStart}::timestamptz, 1 from unnest(${keys}::text[]) as k order by k
   on conflict (key, window_start) do update set count = ${rateLimits}.count + 1

@@ -17,7 +17,7 @@ import { preparedQuery } from '../db/prepared';
 import { intArray, parseJsonColumn, textArray } from '../db/rows';
 import { EntryPairs, forgetPageEntry } from './access';
 import { countsStatement } from '../domain/channelFigures';
-import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
+import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions, participantSettingsVersion } from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
 import type { StoredAnswer } from './sealedAnswers';
 import { possibleRetakeCondition } from './retakes';
@@ -97,8 +97,9 @@ const madePage = (row: { pageEntryId: number | null; pageChildren: unknown }): M
  * deadlock) and `over` (the keys now over their limit), from the placeholders limitKeys,
  * limitMax and windowStart.
  */
-function limitCtes(db: Db) {
-  const hits = db.$with('hits', { key: sql<string>`key` }).as(hitsStatement(param('limitKeys'), param('windowStart')));
+function limitCtes(db: Db, when?: SQL) {
+  const keys = when ? sql`(case when ${when} then ${param('limitKeys')}::text[] else '{}'::text[] end)` : param('limitKeys');
+  const hits = db.$with('hits', { key: sql<string>`key` }).as(hitsStatement(keys, param('windowStart')));
   const over = db.$with('over', { key: sql<string>`key` }).as(sql`
     select hits.key from hits join unnest(${param('limitKeys')}::text[], ${param('limitMax')}::int[]) as l(key, max) on l.key = hits.key
     where hits.count > l.max`);
@@ -119,8 +120,12 @@ const madeColumns = Object.fromEntries(
 
 /** The creation's statement; `withPage`: the first page's entry and its children's are made with it (CTEs page, kids). */
 const submissionStatement = (withPage: boolean) => (db: Db) => {
-  const { hits, over } = limitCtes(db);
-  const allowed = sql`not exists (select 1 from over)`;
+  // The settings the start was decided on are still the current ones (startFacts.ts); else nothing is written.
+  const fresh = db.$with('fresh', { ok: sql<boolean>`ok` }).as(sql`
+    select ${param('settingsVersion')}::bigint is null or ${param('settingsVersion')}::bigint = coalesce((select version from ${participantSettingsVersion}), 0) as ok`);
+  const isFresh = sql`(select ok from fresh)`;
+  const { hits, over } = limitCtes(db, isFresh);
+  const allowed = sql`${isFresh} and not exists (select 1 from over)`;
   // Whether the run is a possible retake (retakes.ts), decided once for the insert and its count.
   const retake = db
     .$with('retake', { flagged: sql<boolean>`flagged` })
@@ -138,14 +143,14 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
       ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('hiddenFields')}::jsonb, ${param('tokenHash')}::text, ${param('clientMatch')}::text, (select flagged from retake)
     where ${allowed}
     returning *`);
-  const columns = { limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns };
+  const columns = { stale: sql<boolean>`not ${isFresh}`, limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns };
   if (!withPage) {
     const noPage = { pageEntryId: sql<number | null>`null::int`, pageChildren: sql<unknown>`null::json` };
-    return db.with(hits, over, retake, counted, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
+    return db.with(fresh, hits, over, retake, counted, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
   }
   const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from made)`, sql`(select id from made)`);
   return db
-    .with(hits, over, retake, counted, creation, page, kids)
+    .with(fresh, hits, over, retake, counted, creation, page, kids)
     .select({ ...columns, ...madePageColumns })
     .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission_and_page');
@@ -165,11 +170,18 @@ export async function createSubmission(
   values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'>,
   limits: Limits,
   now: Date,
-  firstPage: { pageId: number; childContainerIds: readonly number[] } | null = null,
-): Promise<{ status: 'limited' } | { status: 'created'; submission: SubmissionRow; page: MadePage | null }> {
+  options: {
+    /** The first page's entry and its children's, made with it. */
+    firstPage?: { pageId: number; childContainerIds: readonly number[] } | null;
+    /** The participant settings version the start was decided on; null: write whatever it is now. */
+    settingsVersion?: number | null;
+  } = {},
+): Promise<{ status: 'stale' } | { status: 'limited' } | { status: 'created'; submission: SubmissionRow; page: MadePage | null }> {
+  const { firstPage = null, settingsVersion = null } = options;
   const pageParams = firstPage ? { pageId: firstPage.pageId, childContainerIds: intArray(firstPage.childContainerIds) } : {};
   const [row] = await (firstPage ? createSubmissionAndPageQuery : createSubmissionQuery)(db).execute({
     ...pageParams,
+    settingsVersion,
     clientMatch: values.clientMatch ?? null,
     now: now.toISOString(),
     ...limitParams(limits),
@@ -182,6 +194,7 @@ export async function createSubmission(
     hiddenFields: JSON.stringify(values.hiddenFields ?? {}),
     tokenHash: values.tokenHash,
   });
+  if (row?.stale === true) return { status: 'stale' };
   if (row?.limited === true) return { status: 'limited' };
   if (!row || row.submission.id === null) throw new Error('submission not created');
   // Every column of a made row holds what the table does.

@@ -5,7 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../server/db/rows';
+import { startFactsSelect } from '../../server/participant/startFacts';
 import { openAnswer } from '../../server/participant/sealedAnswers';
 import { json, type Harness } from './harness';
 import { createApp } from '../../server/app';
@@ -23,7 +25,7 @@ import { ageOn } from '../../server/participant/qualification';
 import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import type { FieldConfiguration } from '@core/model/oform';
-import { rateLimits, mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
+import { languages, mediaChannels, mediaChannelSurveys, oFormLanguages, screeners, screenerSurveys, rateLimits, mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../server/db/schema';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -125,12 +127,13 @@ describe('participant start and submissions', () => {
       h.request('POST', '/api/o-forms/o-form-submissions', {
         body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } } },
       });
-    // The approved structure is read once per process; from then on a start with its page is two statements.
+    // What the start reads is kept once a run started on it (startFacts.ts): from then on a start
+    // with its page is one statement.
     expect((await start()).status).toBe(201);
     const started = (await figuresOf(fx.mediaChannelId)).submissionsStarted;
     h.takeStatements();
     const res = await start();
-    expect(h.takeStatements()).toHaveLength(2);
+    expect(h.takeStatements()).toHaveLength(1);
     expect(res.status).toBe(201);
     const doc = await json(res);
     expect(() => checkParticipantAnswer('submission', 201, doc)).not.toThrow();
@@ -152,6 +155,61 @@ describe('participant start and submissions', () => {
     const plain = await json(await h.request('POST', '/api/o-forms/o-form-submissions', { body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId } } } }));
     expect(plain.meta).toBeUndefined();
     expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(plain.data.id)))).toEqual([]);
+  });
+
+  it('decides a start on what an earlier start read while nothing changed, and reads again after any change it rests on', async () => {
+    const fx = await createParticipantFixture(h.db);
+    const start = async (language = 'en') => {
+      h.takeStatements();
+      const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
+        body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, language } } },
+      });
+      const doc = await json(res);
+      return { status: res.status, statements: h.takeStatements().length, data: doc.data as { attributes: { language: string } } | null };
+    };
+    const submissions = async () => (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId))).length;
+    expect(await start()).toMatchObject({ status: 201, statements: 2 });
+    expect(await start()).toMatchObject({ status: 201, statements: 1 });
+    const [link] = await h.db.select().from(screenerSurveys).where(eq(screenerSurveys.screenerId, fx.screenerId));
+    // Each change, then its undoing: the kept read is not acted on once either is written.
+    const changes: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+      ['survey version', () => h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, fx.oFormId)), () => h.db.update(oForms).set({ isActive: true }).where(eq(oForms.id, fx.oFormId))],
+      ['channel', () => h.db.update(mediaChannels).set({ isActive: false }).where(eq(mediaChannels.id, fx.mediaChannelId)), () => h.db.update(mediaChannels).set({ isActive: true }).where(eq(mediaChannels.id, fx.mediaChannelId))],
+      ['screener', () => h.db.update(screeners).set({ isActive: false }).where(eq(screeners.id, fx.screenerId)), () => h.db.update(screeners).set({ isActive: true }).where(eq(screeners.id, fx.screenerId))],
+      ["screener's survey", () => h.db.update(screenerSurveys).set({ isActive: false }).where(eq(screenerSurveys.id, link!.id)), () => h.db.update(screenerSurveys).set({ isActive: true }).where(eq(screenerSurveys.id, link!.id))],
+      ["channel's surveys", () => h.db.update(mediaChannelSurveys).set({ isActive: false }).where(eq(mediaChannelSurveys.mediaChannelId, fx.mediaChannelId)), () => h.db.update(mediaChannelSurveys).set({ isActive: true }).where(eq(mediaChannelSurveys.mediaChannelId, fx.mediaChannelId))],
+    ];
+    for (const [what, change, undo] of changes) {
+      await change();
+      const before = await submissions();
+      // The kept read's write finds it stale and writes nothing; read again, the run is not active.
+      expect({ what, ...(await start()) }).toMatchObject({ what, status: 200, data: null });
+      expect(await submissions()).toBe(before);
+      await undo();
+      expect({ what, ...(await start()) }).toMatchObject({ what, status: 201, statements: 2 });
+      expect(await start()).toMatchObject({ status: 201, statements: 1 });
+    }
+    // The languages offered: a run in Spanish while the survey offers it, in English once it does not.
+    expect((await start('es')).data?.attributes.language).toBe('es');
+    const [spanish] = await h.db.select().from(languages).where(eq(languages.isoCode, 'es'));
+    await h.db.delete(oFormLanguages).where(and(eq(oFormLanguages.oFormId, fx.oFormId), eq(oFormLanguages.languageId, spanish!.id)));
+    expect((await start('es')).data?.attributes.language).toBe('en');
+    await h.db.insert(oFormLanguages).values({ oFormId: fx.oFormId, languageId: spanish!.id });
+    expect((await start('es')).data?.attributes.language).toBe('es');
+    await h.db.update(languages).set({ isActive: false }).where(eq(languages.id, spanish!.id));
+    try {
+      expect((await start('es')).data?.attributes.language).toBe('en');
+    } finally {
+      await h.db.update(languages).set({ isActive: true }).where(eq(languages.id, spanish!.id));
+    }
+  });
+
+  it('raises the settings version on a change to every table the start reads', async () => {
+    const { sql: text } = startFactsSelect(h.db).toSQL();
+    const tables = [...new Set([...text.matchAll(/\b(?:from|join)\s+"(\w+)"/gi)].map((m) => m[1]!))].sort();
+    expect(tables).toEqual(expect.arrayContaining(['languages', 'media_channel_surveys', 'media_channels', 'o_form_languages', 'o_forms', 'screener_surveys', 'screeners']));
+    const withTrigger = rowsOf(await h.db.execute(sql`select c.relname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'participant_settings_changed'`)).map((r) => String(r.name));
+    expect(tables.filter((t) => t !== 'participant_settings_version' && !withTrigger.includes(t))).toEqual([]);
   });
 
   it("refuses to open any page but the survey's first with the submission, writing nothing", async () => {

@@ -1,12 +1,9 @@
 /** POST /api/o-forms/o-form-submissions: a new submission and its access token. */
-import { eq, sql } from 'drizzle-orm';
 import { keepHiddenFields, pageAttribution } from '@core/participant/attribution';
 import { SubmissionAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { nowOf, type Deps } from '../../context';
-import { preparedQuery } from '../../db/prepared';
-import { mediaChannels, oForms } from '../../db/schema';
 import { clientAddress } from '../../http/client-address';
 import { invalid } from '../../http/errors';
 import { windowOf } from '../../http/rate-limit';
@@ -28,27 +25,10 @@ import {
 import { assertChannelOfRequest } from '../../participant/cors';
 import { createSubmission } from '../../participant/entries';
 import { outcomeMessages } from '../../participant/messages';
-import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, offeredLanguagesColumn, runFactColumns, identityScreenerColumn } from '../../participant/run';
+import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn } from '../../participant/run';
+import { keepStartFacts, startFacts } from '../../participant/startFacts';
 import { contactMatcherOf } from '../../security/contactMatch';
 import { describe } from '../../openapi/describe';
-
-/**
- * A version, a channel (a join on nothing they share; none for a null id), whether the version
- * runs through it and the languages it offers: all a submission's start reads, in one query.
- */
-const formAndChannelQuery = preparedQuery((db) =>
-  db
-    .select({
-      form: oForms,
-      channel: mediaChannels,
-      facts: { ...runFactColumns(oForms.identity, mediaChannels.id, mediaChannels.screenerId), identityScreener: identityScreenerColumn(oForms.identity) },
-      languages: offeredLanguagesColumn(oForms.id),
-    })
-    .from(oForms)
-    .leftJoin(mediaChannels, eq(mediaChannels.id, sql.placeholder('mediaChannelId')))
-    .where(eq(oForms.id, sql.placeholder('oFormId')))
-    .prepare('participant_form_and_channel'),
-);
 
 export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -58,51 +38,64 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post('/o-form-submissions', describe({ summary: 'Participant: start a submission (answers the submission token)', access: 'public', body: { resource: null, attributes: SubmissionAttributes }, answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 } }), async (c) => {
     const input = await readAttributes(c, SubmissionAttributes);
-    const [found] = await formAndChannelQuery(db).execute({ oFormId: input.oFormId, mediaChannelId: input.mediaChannelId });
-    if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
-    const { form, channel, facts } = found;
-    if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
-    assertChannelOfRequest(c, deps, channel?.id ?? null);
-    const address = clientAddress(c);
-    const now = nowOf(deps);
-    const limitChecks: LimitCheck[] = [
-      { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
-      { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
-    ];
-    const target = await checkRunnable(db, form, channel, facts);
-    if (!target.runnable) {
-      // Counted apart (a rare answer); a submission's creation counts inside its own statement.
-      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
-      const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
-      return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+    // A kept read first (startFacts.ts); when the write finds it stale, read again; should the
+    // settings change under that read too, the third write takes them as they are, as every
+    // start did before reads were kept.
+    for (let attempt = 0; ; attempt++) {
+      const found = await startFacts(db, input.oFormId, input.mediaChannelId, attempt > 0);
+      if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
+      const { form, channel, facts } = found;
+      if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
+      assertChannelOfRequest(c, deps, channel?.id ?? null);
+      const address = clientAddress(c);
+      const now = nowOf(deps);
+      const limitChecks: LimitCheck[] = [
+        { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
+        { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
+      ];
+      const target = await checkRunnable(db, form, channel, facts);
+      if (!target.runnable) {
+        // Counted apart (a rare answer); a submission's creation counts inside its own statement.
+        await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+        const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
+        return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+      }
+      // The first page opened with it: checked before anything is written.
+      const survey = input.oFormContainerId === null ? null : await loadSurvey(db, form);
+      const firstPage = survey?.pages[0];
+      if (survey && firstPage?.id !== input.oFormContainerId) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: FIRST_PAGE_ONLY }]);
+      const offered = offeredFromColumn(found.languages);
+      const language = runLanguage(input.language, offered.map((l) => l.isoCode));
+      const { token, hash } = issueToken();
+      const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
+      const window = windowOf(limits.windowSeconds, now.getTime());
+      const created = await createSubmission(db, {
+        oFormId: form.id,
+        mediaChannelId: channel?.id ?? null,
+        language,
+        languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
+        mediaChannelUrl: page.url,
+        utm: { ...page.utm, ...input.utm },
+        hiddenFields: keepHiddenFields(channel?.hiddenFields ?? [], input.fields),
+        tokenHash: hash,
+        // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
+        clientMatch: channel ? matcher.clientAddress(address) : null,
+      }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now, {
+        firstPage: survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null,
+        settingsVersion: attempt < 2 ? found.settingsVersion : null,
+      });
+      if (created.status === 'stale') {
+        keepStartFacts(db, input.oFormId, input.mediaChannelId, null);
+        continue;
+      }
+      if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
+      keepStartFacts(db, input.oFormId, input.mediaChannelId, found);
+      const row = created.submission;
+      rememberSubmission(db, { submission: row, form });
+      if (created.page && firstPage) rememberPageEntry(db, created.page.id, { submission: row, form, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } });
+      c.header(SUBMISSION_TOKEN_HEADER, token);
+      c.header('Cache-Control', 'no-store');
+      return sendDocument(c, { data: submissionResource(row), ...(created.page ? { meta: { containerEntryId: String(created.page.id) } } : {}) }, 201);
     }
-    // The first page opened with it: checked before anything is written.
-    const survey = input.oFormContainerId === null ? null : await loadSurvey(db, form);
-    const firstPage = survey?.pages[0];
-    if (survey && firstPage?.id !== input.oFormContainerId) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: FIRST_PAGE_ONLY }]);
-    const offered = offeredFromColumn(found.languages);
-    const language = runLanguage(input.language, offered.map((l) => l.isoCode));
-    const { token, hash } = issueToken();
-    const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
-    const window = windowOf(limits.windowSeconds, now.getTime());
-    const created = await createSubmission(db, {
-      oFormId: form.id,
-      mediaChannelId: channel?.id ?? null,
-      language,
-      languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
-      mediaChannelUrl: page.url,
-      utm: { ...page.utm, ...input.utm },
-      hiddenFields: keepHiddenFields(channel?.hiddenFields ?? [], input.fields),
-      tokenHash: hash,
-      // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
-      clientMatch: channel ? matcher.clientAddress(address) : null,
-    }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now, survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null);
-    if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
-    const row = created.submission;
-    rememberSubmission(db, { submission: row, form });
-    if (created.page && firstPage) rememberPageEntry(db, created.page.id, { submission: row, form, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } });
-    c.header(SUBMISSION_TOKEN_HEADER, token);
-    c.header('Cache-Control', 'no-store');
-    return sendDocument(c, { data: submissionResource(row), ...(created.page ? { meta: { containerEntryId: String(created.page.id) } } : {}) }, 201);
   });
 }

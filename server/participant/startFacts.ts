@@ -1,0 +1,52 @@
+/**
+ * What a participant's start reads — the survey version, the channel (a join on nothing they
+ * share; none for a null id), whether the version runs through it and the languages it offers —
+ * in one query, with the participant settings version it was read at
+ * (participant_settings_version, raised by a trigger on every table this query reads). A process
+ * keeps a read that let a run start; the next start through the same survey and channel decides
+ * on it without reading again, and its write re-checks the version in the same statement
+ * (entries.ts createSubmission): a kept read that a change made stale writes nothing and is read
+ * again.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { keptPerDatabase } from '../db/kept';
+import { preparedQuery } from '../db/prepared';
+import { mediaChannels, oForms, participantSettingsVersion } from '../db/schema';
+import { identityScreenerColumn, offeredLanguagesColumn, runFactColumns } from './run';
+
+/** The query, unprepared: its SQL names every table a start's decision rests on. */
+export const startFactsSelect = (db: Db) =>
+  db
+    .select({
+      form: oForms,
+      channel: mediaChannels,
+      facts: { ...runFactColumns(oForms.identity, mediaChannels.id, mediaChannels.screenerId), identityScreener: identityScreenerColumn(oForms.identity) },
+      languages: offeredLanguagesColumn(oForms.id),
+      settingsVersion: sql<number>`coalesce((select version from ${participantSettingsVersion}), 0)`.mapWith(Number),
+    })
+    .from(oForms)
+    .leftJoin(mediaChannels, eq(mediaChannels.id, sql.placeholder('mediaChannelId')))
+    .where(eq(oForms.id, sql.placeholder('oFormId')));
+
+const startFactsQuery = preparedQuery((db) => startFactsSelect(db).prepare('participant_form_and_channel'));
+
+export type StartFacts = Awaited<ReturnType<ReturnType<typeof startFactsQuery>['execute']>>[number];
+
+const kept = keptPerDatabase<string, StartFacts>(1000);
+const keyOf = (oFormId: number, mediaChannelId: number | null) => `${oFormId}:${mediaChannelId ?? ''}`;
+
+/** The start's facts: kept ones unless `fresh`, else read now. */
+export async function startFacts(db: Db, oFormId: number, mediaChannelId: number | null, fresh: boolean): Promise<StartFacts | undefined> {
+  const known = fresh ? undefined : kept.get(db, keyOf(oFormId, mediaChannelId));
+  if (known) return known;
+  const [found] = await startFactsQuery(db).execute({ oFormId, mediaChannelId });
+  return found;
+}
+
+/** Keeps facts a run started on; forgets them when a write found them stale. */
+export function keepStartFacts(db: Db, oFormId: number, mediaChannelId: number | null, facts: StartFacts | null): void {
+  const key = keyOf(oFormId, mediaChannelId);
+  if (facts) kept.set(db, key, facts);
+  else kept.deleteWhere(db, (k) => k === key);
+}
