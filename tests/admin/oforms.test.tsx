@@ -500,9 +500,15 @@ describe('versioned survey languages and exports', () => {
     };
     const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler: files });
     const bar = await screen.findByRole('region', { name: 'Version' });
-    fireEvent.click(within(bar).getByRole('button', { name: 'Export PDF' }));
+    // A click on a button the bar has disabled (busy with another action) does nothing.
+    const enabled = async (name: string) => {
+      const button = within(bar).getByRole('button', { name });
+      await waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+      return button;
+    };
+    fireEvent.click(await enabled('Export PDF'));
     await waitFor(() => expect(server.requests.some((r) => r.method === 'GET' && r.path === 'o-forms/o-form-exports/5')).toBe(true));
-    fireEvent.click(within(bar).getByRole('button', { name: 'Export metrics' }));
+    fireEvent.click(await enabled('Export metrics'));
     await waitFor(() => expect(server.requests.some((r) => r.path === 'export-survey-metrics/5')).toBe(true));
     for (const path of ['o-forms/o-form-exports/5', 'export-survey-metrics/5']) {
       expect(server.requests.find((r) => r.path === path)?.authorization).toBe('Bearer access-1');

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import { channelFigures } from '../../server/domain/channelFigures';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, TOKEN_HEADER } from '../support/participantFixture';
@@ -395,9 +395,9 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
     await setProvider({ timeoutMs: 30_000 });
     const { contact } = await completeRun({ settle: false });
     // The participant has their answer while the record system has not answered yet; the
-    // attempt is claimed, so no other process (or worker pass) makes it twice.
+    // attempt is claimed (just after the answer), so no other process (or worker pass) makes it twice.
+    await vi.waitFor(async () => expect((await deliveryOf(contact.id)).leaseId).not.toBeNull(), { timeout: 5000 });
     expect(await auditsOf(contact.id)).toHaveLength(0);
-    expect((await deliveryOf(contact.id)).leaseId).not.toBeNull();
     expect(await deliverAt(T0, { contactId: contact.id })).toEqual([]);
     release();
     await settleDeliveries();
