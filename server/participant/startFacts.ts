@@ -36,17 +36,30 @@ export type StartFacts = Awaited<ReturnType<ReturnType<typeof startFactsQuery>['
 const kept = keptPerDatabase<string, StartFacts>(1000);
 const keyOf = (oFormId: number, mediaChannelId: number | null) => `${oFormId}:${mediaChannelId ?? ''}`;
 
-/** The start's facts: kept ones unless `fresh`, else read now. */
-export async function startFacts(db: Db, oFormId: number, mediaChannelId: number | null, fresh: boolean): Promise<StartFacts | undefined> {
-  const known = fresh ? undefined : kept.get(db, keyOf(oFormId, mediaChannelId));
-  if (known) return known;
-  const [found] = await startFactsQuery(db).execute({ oFormId, mediaChannelId });
-  return found;
+/**
+ * What a start decides on at its `attempt` (0, 1, 2…): the kept read first; read again once a
+ * write found it stale; and from the third attempt on, `settingsVersion` is null — the write takes
+ * the settings as they are, as every start did before reads were kept — so a start ends however
+ * often staff change them meanwhile.
+ */
+export async function startFacts(
+  db: Db,
+  oFormId: number,
+  mediaChannelId: number | null,
+  attempt: number,
+): Promise<{ found: StartFacts | undefined; settingsVersion: number | null }> {
+  const known = attempt === 0 ? kept.get(db, keyOf(oFormId, mediaChannelId)) : undefined;
+  const found = known ?? (await startFactsQuery(db).execute({ oFormId, mediaChannelId }))[0];
+  return { found, settingsVersion: found && attempt < 2 ? found.settingsVersion : null };
 }
 
-/** Keeps facts a run started on; forgets them when a write found them stale. */
-export function keepStartFacts(db: Db, oFormId: number, mediaChannelId: number | null, facts: StartFacts | null): void {
+/** Keeps facts a run started on, for the next start through the same survey and channel. */
+export function keepStartFacts(db: Db, oFormId: number, mediaChannelId: number | null, facts: StartFacts): void {
+  kept.set(db, keyOf(oFormId, mediaChannelId), facts);
+}
+
+/** Forgets kept facts a write found stale. */
+export function forgetStartFacts(db: Db, oFormId: number, mediaChannelId: number | null): void {
   const key = keyOf(oFormId, mediaChannelId);
-  if (facts) kept.set(db, key, facts);
-  else kept.deleteWhere(db, (k) => k === key);
+  kept.deleteWhere(db, (k) => k === key);
 }

@@ -26,7 +26,7 @@ import { assertChannelOfRequest } from '../../participant/cors';
 import { createSubmission } from '../../participant/entries';
 import { outcomeMessages } from '../../participant/messages';
 import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn } from '../../participant/run';
-import { keepStartFacts, startFacts } from '../../participant/startFacts';
+import { forgetStartFacts, keepStartFacts, startFacts } from '../../participant/startFacts';
 import { contactMatcherOf } from '../../security/contactMatch';
 import { describe } from '../../openapi/describe';
 
@@ -38,11 +38,9 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post('/o-form-submissions', describe({ summary: 'Participant: start a submission (answers the submission token)', access: 'public', body: { resource: null, attributes: SubmissionAttributes }, answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 } }), async (c) => {
     const input = await readAttributes(c, SubmissionAttributes);
-    // A kept read first (startFacts.ts); when the write finds it stale, read again; should the
-    // settings change under that read too, the third write takes them as they are, as every
-    // start did before reads were kept.
+    // Until a write does not find the read it decided on stale (startFacts.ts says which read).
     for (let attempt = 0; ; attempt++) {
-      const found = await startFacts(db, input.oFormId, input.mediaChannelId, attempt > 0);
+      const { found, settingsVersion } = await startFacts(db, input.oFormId, input.mediaChannelId, attempt);
       if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
       const { form, channel, facts } = found;
       if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
@@ -82,10 +80,10 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         clientMatch: channel ? matcher.clientAddress(address) : null,
       }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now, {
         firstPage: survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null,
-        settingsVersion: attempt < 2 ? found.settingsVersion : null,
+        settingsVersion,
       });
       if (created.status === 'stale') {
-        keepStartFacts(db, input.oFormId, input.mediaChannelId, null);
+        forgetStartFacts(db, input.oFormId, input.mediaChannelId);
         continue;
       }
       if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
