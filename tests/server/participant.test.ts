@@ -586,6 +586,27 @@ describe('qualification', () => {
     expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: true, engagementIds: [String(f.engagementIds[0])] });
   });
 
+  it('disqualifies through every chosen value of a multiple-choice answer, not only its first', async () => {
+    // Page 3's multiple-choice question: "b" disqualifies for the second engagement, "none" for every one.
+    const other = await createParticipantFixture(h.db);
+    const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, other.fields.q_conditions.id));
+    const configuration = conditions!.configuration as FieldConfiguration;
+    const options = configuration.options.map((o) => (o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [other.engagementIds[1]] } : o));
+    await h.db.update(oFormFields).set({ configuration: { ...configuration, options } }).where(eq(oFormFields.id, other.fields.q_conditions.id));
+    const judged = async (chosen: string[]) => {
+      const s = await startSubmission(h, other);
+      const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });
+      expect(p1.meta.nextContainerIdentity).toBe('p3');
+      const p3 = await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: chosen });
+      expect(p3.status).toBe(200);
+      return qualification(s.submissionId, s.token);
+    };
+    expect(await judged(['a'])).toMatchObject({ isQualified: true, engagementIds: other.engagementIds.map(String) });
+    expect(await judged(['a', 'none'])).toMatchObject({ isQualified: false, outcome: 'notQualified', engagementIds: [] });
+    expect(await judged(['a', 'b'])).toMatchObject({ isQualified: true, engagementIds: [String(other.engagementIds[0])] });
+    expect(await judged(['none', 'a'])).toMatchObject({ isQualified: false, outcome: 'notQualified' });
+  });
+
   it('qualifies ages 18 to 75 inclusive, counting a birthday only once it has come this year', async () => {
     // The fixture's range is 18..75; on 15 June 2027:
     const cases: [string, boolean][] = [
