@@ -209,6 +209,28 @@ describe('possible retakes', () => {
     expect(lines[1]!.split(',').slice(1)).toEqual([String(retaken), 'true']);
   });
 
+  it("flags a run started up to the window's last instant, and none from its end on (the channel's own window)", async () => {
+    const flaggedAt = async (g: ParticipantFixture, address: string, instant: Date) => {
+      h.clock.set(instant);
+      return (await row((await startSubmission(from(address), g)).submissionId)).possibleRetake;
+    };
+    // The default window (30 days) and a channel's own (7), each on both sides of its end.
+    const month = await createParticipantFixture(h.db);
+    h.clock.set(T0);
+    await runTo('no', from('192.0.2.71'), month);
+    expect(await flaggedAt(month, '192.0.2.71', at(29 * DAY))).toBe(true);
+    expect(await flaggedAt(month, '192.0.2.71', at(30 * DAY - 1000))).toBe(true);
+    expect(await flaggedAt(month, '192.0.2.71', at(30 * DAY))).toBe(false);
+    const week = await createParticipantFixture(h.db);
+    await h.db.update(mediaChannels).set({ retakeWindowDays: 7 }).where(eq(mediaChannels.id, week.mediaChannelId));
+    h.clock.set(T0);
+    await runTo('no', from('192.0.2.72'), week);
+    expect(await flaggedAt(week, '192.0.2.72', at(7 * DAY - 1000))).toBe(true);
+    expect(await flaggedAt(week, '192.0.2.72', at(7 * DAY))).toBe(false);
+    // A run finished after the start's instant (the clock set back) is no earlier run to retake.
+    expect(await flaggedAt(week, '192.0.2.72', at(-1000))).toBe(false);
+  });
+
   it('flags nothing on a channel that allows retakes (window 0)', async () => {
     const testing = await createParticipantFixture(h.db);
     await h.db.update(mediaChannels).set({ retakeWindowDays: 0 }).where(eq(mediaChannels.id, testing.mediaChannelId));
