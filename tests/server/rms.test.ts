@@ -452,11 +452,11 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
       const held = await deliveryOf(contactId);
       expect(held).toMatchObject({ status: 'pending', leaseId: taker!.leaseId });
       // The slow one's outcome, undelivered or delivered, is kept as its audit only: the delivery stays the taker's.
-      await recordAttempt(h.db, slow!, audit(staleSucceeds), { succeeded: staleSucceeds, retryable: false }, [60, 300], at(71));
+      await recordAttempt(h.db, slow!, audit(staleSucceeds), { succeeded: staleSucceeds, retryable: false, retryAfterSeconds: null }, [60, 300], at(71));
       expect(await deliveryOf(contactId)).toEqual(held);
       expect((await auditsOf(contactId)).map((a) => [a.attempt, a.succeeded])).toEqual([[1, staleSucceeds]]);
       // The taker's outcome is the delivery's.
-      await recordAttempt(h.db, taker!, audit(!staleSucceeds), { succeeded: !staleSucceeds, retryable: true }, [60, 300], at(72));
+      await recordAttempt(h.db, taker!, audit(!staleSucceeds), { succeeded: !staleSucceeds, retryable: true, retryAfterSeconds: null }, [60, 300], at(72));
       expect(await deliveryOf(contactId)).toMatchObject(staleSucceeds ? { status: 'retrying', leaseId: null, nextAttemptAt: at(72 + 300) } : { status: 'delivered', leaseId: null, deliveredAt: at(72) });
     }
     expect(received).toHaveLength(0);
