@@ -164,12 +164,22 @@ describe('possible retakes', () => {
     // The same address as IPv4-mapped IPv6 is the same client.
     expect((await row((await startSubmission(from('::ffff:203.0.113.7'), g)).submissionId)).possibleRetake).toBe(true);
     // Another address, another channel: no.
-    expect((await row((await startSubmission(from('203.0.113.8'), g)).submissionId)).possibleRetake).toBe(false);
+    const unflaggedOther = await startSubmission(from('203.0.113.8'), g);
+    expect((await row(unflaggedOther.submissionId)).possibleRetake).toBe(false);
     expect((await row((await startSubmission(from('203.0.113.7'), other)).submissionId)).possibleRetake).toBe(false);
-    // Many at once: each is counted in both figures, none lost (both figures of a start go to one shard row).
-    const more = await Promise.all(Array.from({ length: 14 }, () => startSubmission(from('203.0.113.7'), g)));
+    // Many at once: each is counted in both figures once its first page is saved, none lost (both
+    // figures of a first save go to one shard row); the four above never saved one.
+    const more = await Promise.all(
+      Array.from({ length: 14 }, async () => {
+        const run = await startSubmission(from('203.0.113.7'), g);
+        expect((await answerPage(from('203.0.113.7'), run.token, run.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+        return run;
+      }),
+    );
     for (const run of more) expect((await row(run.submissionId)).possibleRetake).toBe(true);
-    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 17, possibleRetakes: before.possibleRetakes + 16 });
+    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 14, possibleRetakes: before.possibleRetakes + 14 });
+    expect((await answerPage(from('203.0.113.8'), unflaggedOther.token, unflaggedOther.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 15, possibleRetakes: before.possibleRetakes + 14 });
     expect((await figures(other.mediaChannelId)).possibleRetakes).toBe(0);
 
     // The flagged run's own outcome is its own: its participant is shown it like anyone's.

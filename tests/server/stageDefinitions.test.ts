@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { FUNNEL_STAGES } from '@core/model/funnel';
 import { createHarness, json, type Harness } from './harness';
-import { createParticipantFixture, leaveContact, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { contacts, referrals, rmsDeliveries } from '../../server/db/schema';
+import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { contacts, oFormSubmissions, referrals, rmsDeliveries } from '../../server/db/schema';
+import { channelFigures } from '../../server/domain/channelFigures';
 import { settleDeliveries } from '../../server/rms/worker';
 import { DELIVERY_STATUS } from '../../server/rms/delivered';
 
@@ -28,9 +29,9 @@ afterAll(async () => {
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 
-/** The funnel's one row for `query`, by stage. */
-async function funnelTotals(query: string): Promise<Record<string, number>> {
-  const res = await h.request('GET', `/api/recruitment-funnel?${query}`, { token: admin });
+/** The funnel's rows for `query` summed, by stage. */
+async function funnelTotals(query: string, server = { h, admin }): Promise<Record<string, number>> {
+  const res = await server.h.request('GET', `/api/recruitment-funnel?${query}`, { token: server.admin });
   expect(res.status, await res.clone().text()).toBe(200);
   const rows = (await json(res)).data as { attributes: Record<string, number> }[];
   return Object.fromEntries(FUNNEL_STAGES.map((s) => [s, rows.reduce((n, r) => n + r.attributes[s]!, 0)]));
@@ -78,5 +79,52 @@ describe('delivered, one definition', () => {
     expect((await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: admin }))).data.attributes.total).toBe(3);
     expect(await funnelTotals(`sponsorId=${f.sponsorId}`)).toMatchObject({ delivered: 2 });
     expect(await funnelTotals(`sponsorId=${f.sponsorId}&groupBy=source`)).toMatchObject({ delivered: 2 });
+  });
+});
+
+describe('started, one definition', () => {
+  it('counts a run as started once its participant saved a page, in the funnel and the channel figures alike', async () => {
+    // Four page saves (a refused one too) a minute per channel: the last run's first save is over it.
+    const limited = await createHarness({ PARTICIPANT_PAGES_PER_CHANNEL: '4' });
+    try {
+      limited.clock.set('2031-03-03T10:00:00Z');
+      const server = { h: limited, admin: await limited.token() };
+      const f = await createParticipantFixture(limited.db);
+      const start = () => startSubmission(limited, f, { withFirstPage: true });
+      // Created and never saved, as a participant who leaves at the first page.
+      const never = await start();
+      // The first save refused: a required question unanswered.
+      const refused = await start();
+      expect((await answerPage(limited, refused.token, refused.firstEntryId, {})).meta.errors).toEqual({ q_choice: expect.any(String) });
+      // Started: one page saved, and one run through two.
+      const saved = await start();
+      expect((await answerPage(limited, saved.token, saved.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+      const further = await start();
+      const p1 = await answerPage(limited, further.token, further.firstEntryId, { q_choice: 'yes' });
+      expect((await answerPage(limited, further.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' })).status).toBe(200);
+      // The first save over the channel's limit.
+      const late = await start();
+      expect((await answerPage(limited, late.token, late.firstEntryId, { q_choice: 'yes' })).status).toBe(429);
+
+      const rows = await limited.db.select({ id: oFormSubmissions.id, startedAt: oFormSubmissions.startedAt }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, f.oFormId));
+      expect(rows).toHaveLength(5);
+      expect(rows.filter((r) => r.startedAt !== null).map((r) => String(r.id)).sort()).toEqual([saved.submissionId, further.submissionId].sort());
+      const figures = async () => (await channelFigures(limited.db, [f.mediaChannelId])).get(f.mediaChannelId)!.submissionsStarted;
+      const funnel = async () => [(await funnelTotals(`mediaChannelId=${f.mediaChannelId}`, server)).started, (await funnelTotals(`mediaChannelId=${f.mediaChannelId}&groupBy=source`, server)).started];
+      expect(await figures()).toBe(2);
+      expect(await funnel()).toEqual([2, 2]);
+      const channel = (await json(await limited.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token: server.admin }))).data.attributes;
+      expect(channel.submissionsStarted).toBe(2);
+
+      // A minute on, the late run's save goes through: it starts, in both.
+      limited.clock.advance(61_000);
+      expect((await answerPage(limited, late.token, late.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+      expect(await figures()).toBe(3);
+      expect(await funnel()).toEqual([3, 3]);
+      expect(never.submissionId).not.toBe(late.submissionId);
+    } finally {
+      await settleDeliveries();
+      await limited.close();
+    }
   });
 });
