@@ -4,12 +4,14 @@
  * and the funnel, for every delivery state; "started" (a submission whose participant saved a
  * page's answers) in the funnel and the media channel's figures, for runs that never save one.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { FUNNEL_STAGES } from '@core/model/funnel';
 import { createHarness, json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { contacts, oFormSubmissions, referrals, rmsDeliveries } from '../../server/db/schema';
+import { contacts, mediaChannelFigures, oFormSubmissions, referrals, rmsDeliveries } from '../../server/db/schema';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { settleDeliveries } from '../../server/rms/worker';
 import { DELIVERY_STATUS } from '../../server/rms/delivered';
@@ -126,5 +128,23 @@ describe('started, one definition', () => {
       await settleDeliveries();
       await limited.close();
     }
+  });
+
+  it('has figures counted at creation before counted again from the started runs by the migration', async () => {
+    const f = await createParticipantFixture(h.db);
+    const saved = await startSubmission(h, f, { withFirstPage: true });
+    expect((await answerPage(h, saved.token, saved.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+    const flagged = await startSubmission(h, f, { withFirstPage: true });
+    expect((await answerPage(h, flagged.token, flagged.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+    await h.db.update(oFormSubmissions).set({ possibleRetake: true }).where(eq(oFormSubmissions.id, Number(flagged.submissionId)));
+    await startSubmission(h, f, { withFirstPage: true });
+    // As the figures stood before: every created run counted, on other shards too.
+    await h.db.insert(mediaChannelFigures).values({ mediaChannelId: f.mediaChannelId, shard: 7, submissionsStarted: 3, possibleRetakes: 2, views: 4 });
+    const dir = path.join(import.meta.dirname, '../../server/db/migrations');
+    const file = fs.readdirSync(dir).find((name) => name.endsWith('_started_figures.sql'))!;
+    const statements = fs.readFileSync(path.join(dir, file), 'utf8').split('--> statement-breakpoint').map((s) => s.trim());
+    for (const statement of statements) await h.db.execute(sql.raw(statement));
+    expect((await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)).toMatchObject({ submissionsStarted: 2, possibleRetakes: 1, views: 4 });
+    expect((await funnelTotals(`mediaChannelId=${f.mediaChannelId}`)).started).toBe(2);
   });
 });
