@@ -13,7 +13,8 @@ const SHARDS = 16;
 /**
  * What each figure counts: `views` the widget seen (once per page load, half of it on screen:
  * POST /participant-views, never the start request), `share` an open of the channel's hosted
- * page, `submissionsStarted` a submission (made with the first answered page),
+ * page, `submissionsStarted` a started submission (its participant saved a page: counted at the
+ * first save, participant/entries.ts; the funnel's `started` stage),
  * `submissionsQualified` the submissions currently qualified, `submissionsCompleted` a stored contact,
  * `possibleRetakes` the submissions started that were flagged as a possible retake (counted
  * within submissionsStarted too; participant/retakes.ts).

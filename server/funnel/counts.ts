@@ -10,7 +10,7 @@ import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { uncountedDays } from './recount';
 import { refreshFunnelRollup } from './rollup';
-import { nextDay, ROLLUP_COLUMNS, stageCountColumns, SUBMISSION_STAGES, submissionsFrom } from './stages';
+import { isStarted, nextDay, ROLLUP_COLUMNS, stageCountColumns, SUBMISSION_STAGES, submissionsFrom } from './stages';
 
 /** What the funnel is narrowed to (all optional); `from`/`to` are calendar days (UTC), inclusive. */
 export interface FunnelFilters {
@@ -101,7 +101,7 @@ const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
 function submissionConditions(request: FunnelRequest, source: 'submissions' | 'rollup' = 'submissions'): SQL[] {
   const { filters: f, sponsorScope } = request;
   const rollup = source === 'rollup';
-  const out: SQL[] = [rollup ? sql`true` : sql`s.started_at is not null`];
+  const out: SQL[] = [rollup ? sql`true` : isStarted('s')];
   if (sponsorScope !== null) out.push(inSponsors(sql`e.sponsor_id`, sponsorScope));
   if (f.sponsorId !== undefined) out.push(sql`e.sponsor_id = ${f.sponsorId}::int`);
   if (f.engagementId !== undefined) out.push(sql`f.engagement_id = ${f.engagementId}::int`);

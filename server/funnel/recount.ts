@@ -12,7 +12,7 @@ import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import type { Logger } from '../http/log';
 import { insertBucketCounts, lockRollup } from './rollup';
-import { nextDay } from './stages';
+import { isStarted, nextDay } from './stages';
 
 /** About this many submissions a range: short enough that a read's recount waiting on the lock, or PGlite's one connection, waits little. */
 const RANGE_SUBMISSIONS = 5000;
@@ -70,7 +70,7 @@ export async function recountNextRange(db: Db, submissions = RANGE_SUBMISSIONS):
         from o_form_submissions x
         where x.created >= ${`${firstDay}T00:00:00Z`}::timestamptz
           and x.created < ${`${nextDay(lastDay)}T00:00:00Z`}::timestamptz
-          and x.started_at is not null
+          and ${isStarted('x')}
         offset 0
       )`,
       true,

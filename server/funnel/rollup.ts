@@ -13,7 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FunnelStage } from '@core/model/funnel';
 import type { Db, Tx } from '../db/open';
 import { intArray, rowsOf, textArray } from '../db/rows';
-import { ROLLUP_COLUMNS, stageCountColumns, submissionsFrom } from './stages';
+import { isStarted, ROLLUP_COLUMNS, stageCountColumns, submissionsFrom } from './stages';
 
 /** Up to this many marked buckets are recomputed bucket by bucket through the indexes. */
 const FEW_BUCKETS = 200;
@@ -92,7 +92,7 @@ export async function refreshFunnelRollup(db: Db): Promise<number> {
           where x.o_form_id = b.o_form_id
             and x.created >= b.day::timestamp at time zone 'UTC'
             and x.created < (b.day + 1)::timestamp at time zone 'UTC'
-            and x.started_at is not null
+            and ${isStarted('x')}
           offset 0
         ) s0
       )`
@@ -101,7 +101,7 @@ export async function refreshFunnelRollup(db: Db): Promise<number> {
         from o_form_submissions x
         join unnest(${days}::date[], ${forms}::int[]) as b(day, o_form_id)
           on b.o_form_id = x.o_form_id and b.day = (x.created at time zone 'UTC')::date
-        where x.started_at is not null
+        where ${isStarted('x')}
       )`;
       await insertBucketCounts(tx, inBuckets, few);
     });

@@ -20,11 +20,18 @@ import { FUNNEL_STAGES, type FunnelStage } from '@core/model/funnel';
 import { deliveredJoin, isDeliveredJoined } from '../rms/delivered';
 
 /**
+ * `started`, on the submission aliased `alias`: its participant saved a page's answers (the first
+ * save sets started_at; the channel's submissionsStarted is counted by that same save,
+ * participant/entries.ts). Every count of submissions narrows to these first.
+ */
+export const isStarted = (alias: string): SQL => sql`${sql.identifier(alias)}.started_at is not null`;
+
+/**
  * Each submission stage's own fact, over the aliases of `submissionsFrom` (s: the submission,
  * ct: its contact, rf: its referral, dl: its delivery when delivered). `viewed` is counted apart.
  */
 const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
-  started: sql`s.started_at is not null`,
+  started: isStarted('s'),
   completed: sql`(s.finished_at is not null or s.status = 'completed')`,
   qualified: sql`(s.is_qualified is true or s.status = 'completed')`,
   siteSelected: sql`s.outcome in ('trialSiteSelected', 'completed')`,

@@ -126,17 +126,10 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
   const isFresh = sql`(select ok from fresh)`;
   const { hits, over } = limitCtes(db, isFresh);
   const allowed = sql`${isFresh} and not exists (select 1 from over)`;
-  // Whether the run is a possible retake (retakes.ts), decided once for the insert and its count.
+  // Whether the run is a possible retake (retakes.ts); counted with its first saved page.
   const retake = db
     .$with('retake', { flagged: sql<boolean>`flagged` })
     .as(sql`select ${possibleRetakeCondition(param('mediaChannelId'), param('clientMatch'), param('now'))} as flagged`);
-  // Counted only when made: a null channel counts nothing. Both figures in one insert (see countsStatement).
-  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(
-    sql`${countsStatement(sql`(select ${param('mediaChannelId')}::int where ${allowed})`, {
-      submissionsStarted: 1,
-      possibleRetakes: sql`case when (select flagged from retake) then 1 else 0 end`,
-    })} returning media_channel_id`,
-  );
   const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
     insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, hidden_fields, token_hash, client_match, possible_retake)
     select ${param('oFormId')}::int, ${param('mediaChannelId')}::int, ${param('language')}::text, ${param('languageId')}::int,
@@ -146,11 +139,11 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
   const columns = { stale: sql<boolean>`not ${isFresh}`, limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns };
   if (!withPage) {
     const noPage = { pageEntryId: sql<number | null>`null::int`, pageChildren: sql<unknown>`null::json` };
-    return db.with(fresh, hits, over, retake, counted, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
+    return db.with(fresh, hits, over, retake, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
   }
   const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from made)`, sql`(select id from made)`);
   return db
-    .with(fresh, hits, over, retake, counted, creation, page, kids)
+    .with(fresh, hits, over, retake, creation, page, kids)
     .select({ ...columns, ...madePageColumns })
     .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission_and_page');
@@ -160,10 +153,11 @@ const createSubmissionQuery = preparedQuery(submissionStatement(false));
 const createSubmissionAndPageQuery = preparedQuery(submissionStatement(true));
 
 /**
- * A new submission, counted in its channel's submissionsStarted, after the call's rate-limit
- * hits, all in one statement; `limited` (only the hits written) when one is over its limit. A
- * run from the same client (its keyed hash `clientMatch`) and channel as one finished within the
- * channel's retake window before `now` is flagged possible_retake and counted in possibleRetakes too.
+ * A new submission, after the call's rate-limit hits, all in one statement; `limited` (only the
+ * hits written) when one is over its limit. A run from the same client (its keyed hash
+ * `clientMatch`) and channel as one finished within the channel's retake window before `now` is
+ * flagged possible_retake. It is counted in its channel's figures only once its participant saves
+ * a page (savePage): a run is started then, for the channel's figures as for the funnel.
  */
 export async function createSubmission(
   db: Db,
@@ -248,10 +242,21 @@ export async function createChildEntry(
 
 const savePageQuery = preparedQuery((db) => {
   const { hits, over } = limitCtes(db);
+  // `before` reads started_at under the row's lock (FOR UPDATE waits for a concurrent save and
+  // reads what it committed), so of two first saves at once only one finds it unset.
   const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
     update ${oFormSubmissions} set modified = now(), started_at = coalesce(started_at, now())
-    where id = ${param('submissionId')} and ${OPEN_RUN} and not exists (select 1 from over)
-    returning id`);
+    from (select id as before_id, started_at as was_started from ${oFormSubmissions} where id = ${param('submissionId')} for update) before
+    where id = before.before_id and ${OPEN_RUN} and not exists (select 1 from over)
+    returning id, media_channel_id, possible_retake, was_started is null as starts`);
+  // The run starts with its first saved page: counted in its channel's figures then, once (both
+  // figures in one insert, see countsStatement; a run without a channel counts nothing).
+  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(
+    sql`${countsStatement(sql`(select media_channel_id from locked where starts)`, {
+      submissionsStarted: 1,
+      possibleRetakes: sql`case when (select possible_retake from locked) then 1 else 0 end`,
+    })} returning media_channel_id`,
+  );
   const answered = db.$with('answered', { id: sql<number>`id` }).as(sql`
     update ${oFormContainerEntries} set answered_at = now()
     where id = ${param('pageEntryId')} and exists (select 1 from locked)
@@ -271,7 +276,7 @@ const savePageQuery = preparedQuery((db) => {
     returning id`);
   const { page, kids } = pageEntryCtes(db, sql`${param('hasNext')}::boolean and exists (select 1 from locked)`);
   return db
-    .with(hits, over, locked, answered, answers, gone, saved, page, kids)
+    .with(hits, over, locked, counted, answered, answers, gone, saved, page, kids)
     .select({
       limited: sql<boolean>`exists (select 1 from over)`,
       saved: sql<boolean>`exists (select 1 from locked)`,

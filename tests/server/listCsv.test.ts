@@ -144,8 +144,9 @@ describe('Accept: text/csv on every list route', () => {
     expect(rows.slice(1).map((r) => r[0])).toEqual(await jsonIds(path));
   });
 
-  it('escapes cells a spreadsheet would run as a formula, and quotes commas, quotes and line breaks', async () => {
-    const names = ['=HYPERLINK("http://evil.example","click")', '+1+2', '-3', '@SUM(A1)', 'Plain, "quoted"\nname'];
+  it('escapes cells a spreadsheet would run as a formula (= + - @ tab CR), and quotes commas, quotes and line breaks', async () => {
+    // Every character a spreadsheet starts a formula with: = + - @, a tab and a carriage return.
+    const names = ['=HYPERLINK("http://evil.example","click")', '+1+2', '-3', '@SUM(A1)', 'Plain, "quoted"\nname', '\t=cmd|calc', '\r=1+1'];
     await h.db.insert(sponsors).values(names.map((name, i) => ({ name, identification: `FORMULA${i}`, description: '=1+1' })));
     const { rows, text } = await csv('/api/sponsors?searchQuery=FORMULA&sort=identification&fields=name,description');
     expect(rows.slice(1).map((r) => r[1])).toEqual([
@@ -154,6 +155,8 @@ describe('Accept: text/csv on every list route', () => {
       "'-3",
       "'@SUM(A1)",
       'Plain, "quoted"\nname',
+      "'\t=cmd|calc",
+      "'\r=1+1",
     ]);
     expect(rows.slice(1).every((r) => r[2] === "'=1+1")).toBe(true);
     expect(text).not.toMatch(/(^|,)=HYPERLINK/m);

@@ -95,7 +95,7 @@ describe('participant start and submissions', () => {
     expect(await figuresOf(f.mediaChannelId)).toEqual({ ...before, views: before.views + 1 });
   });
 
-  it('creates a submission with its token in a header, stored only as a hash, and counts it', async () => {
+  it('creates a submission with its token in a header, stored only as a hash, counted as started once its participant saves a page', async () => {
     const before = await figuresOf(f.mediaChannelId);
     const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
       body: { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId, language: 'es_MX' } } },
@@ -108,12 +108,26 @@ describe('participant start and submissions', () => {
     const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(data.id)));
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.tokenHash).not.toContain(token);
+    // Created, not yet started: nothing answered.
+    expect((await figuresOf(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted);
+    const entry = await json(await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(token), body: entryBody(f.pages.p1.id, data.id) }));
+    const p1 = await answerPage(h, token, entry.data.id, { q_choice: 'yes' });
+    expect(p1.status).toBe(200);
+    expect((await figuresOf(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted + 1);
+    // Saving that page again, or the next one, starts nothing more.
+    expect((await answerPage(h, token, entry.data.id, { q_choice: 'yes' })).status).toBe(200);
+    expect((await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' })).status).toBe(200);
     expect((await figuresOf(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted + 1);
   });
 
   it('counts every one of many submissions started at once on one channel, spread over its figure rows', async () => {
     const fx = await createParticipantFixture(h.db);
-    await Promise.all(Array.from({ length: 40 }, () => startSubmission(h, fx)));
+    await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const s = await startSubmission(h, fx, { withFirstPage: true });
+        expect((await answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+      }),
+    );
     expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(40);
     const shards = await h.db.select().from(mediaChannelFigures).where(eq(mediaChannelFigures.mediaChannelId, fx.mediaChannelId));
     expect(shards.length).toBeGreaterThan(1);
@@ -143,11 +157,12 @@ describe('participant start and submissions', () => {
       { id: entryId, containerId: fx.pages.p1.id, parentId: null, answered: false },
       { id: expect.any(Number), containerId: child!.id, parentId: entryId, answered: false },
     ]);
-    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(started + 1);
+    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(started);
     // The entry is the one the page's answers go to, as one made by POST o-form-container-entries.
     const token = res.headers.get(TOKEN_HEADER)!;
     const p1 = await answerPage(h, token, String(entryId), { q_choice: 'yes' });
     expect(p1.meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
+    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(started + 1);
     const read = await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`, { headers: withToken(token) }));
     expect(read.meta.answers).toEqual({ q_choice: 'yes' });
     expect(read.data.relationships.childEntries.data).toHaveLength(1);
@@ -586,6 +601,27 @@ describe('qualification', () => {
     expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: true, engagementIds: [String(f.engagementIds[0])] });
   });
 
+  it('disqualifies through every chosen value of a multiple-choice answer, not only its first', async () => {
+    // Page 3's multiple-choice question: "b" disqualifies for the second engagement, "none" for every one.
+    const other = await createParticipantFixture(h.db);
+    const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, other.fields.q_conditions.id));
+    const configuration = conditions!.configuration as FieldConfiguration;
+    const options = configuration.options.map((o) => (o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [other.engagementIds[1]] } : o));
+    await h.db.update(oFormFields).set({ configuration: { ...configuration, options } }).where(eq(oFormFields.id, other.fields.q_conditions.id));
+    const judged = async (chosen: string[]) => {
+      const s = await startSubmission(h, other);
+      const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });
+      expect(p1.meta.nextContainerIdentity).toBe('p3');
+      const p3 = await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: chosen });
+      expect(p3.status).toBe(200);
+      return qualification(s.submissionId, s.token);
+    };
+    expect(await judged(['a'])).toMatchObject({ isQualified: true, engagementIds: other.engagementIds.map(String) });
+    expect(await judged(['a', 'none'])).toMatchObject({ isQualified: false, outcome: 'notQualified', engagementIds: [] });
+    expect(await judged(['a', 'b'])).toMatchObject({ isQualified: true, engagementIds: [String(other.engagementIds[0])] });
+    expect(await judged(['none', 'a'])).toMatchObject({ isQualified: false, outcome: 'notQualified' });
+  });
+
   it('qualifies ages 18 to 75 inclusive, counting a birthday only once it has come this year', async () => {
     // The fixture's range is 18..75; on 15 June 2027:
     const cases: [string, boolean][] = [
@@ -823,7 +859,8 @@ describe('rate limits', () => {
     h.takeStatements();
     expect((await create(fx.mediaChannelId)).status).toBe(201);
     expect(h.takeStatements()).toHaveLength(2);
-    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(before + 1);
+    // Counted once a page is saved, not by the start.
+    expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(before);
     h.takeStatements();
     expect((await create()).status).toBe(201);
     expect(h.takeStatements()).toHaveLength(2);

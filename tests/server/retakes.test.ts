@@ -164,12 +164,22 @@ describe('possible retakes', () => {
     // The same address as IPv4-mapped IPv6 is the same client.
     expect((await row((await startSubmission(from('::ffff:203.0.113.7'), g)).submissionId)).possibleRetake).toBe(true);
     // Another address, another channel: no.
-    expect((await row((await startSubmission(from('203.0.113.8'), g)).submissionId)).possibleRetake).toBe(false);
+    const unflaggedOther = await startSubmission(from('203.0.113.8'), g);
+    expect((await row(unflaggedOther.submissionId)).possibleRetake).toBe(false);
     expect((await row((await startSubmission(from('203.0.113.7'), other)).submissionId)).possibleRetake).toBe(false);
-    // Many at once: each is counted in both figures, none lost (both figures of a start go to one shard row).
-    const more = await Promise.all(Array.from({ length: 14 }, () => startSubmission(from('203.0.113.7'), g)));
+    // Many at once: each is counted in both figures once its first page is saved, none lost (both
+    // figures of a first save go to one shard row); the four above never saved one.
+    const more = await Promise.all(
+      Array.from({ length: 14 }, async () => {
+        const run = await startSubmission(from('203.0.113.7'), g);
+        expect((await answerPage(from('203.0.113.7'), run.token, run.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+        return run;
+      }),
+    );
     for (const run of more) expect((await row(run.submissionId)).possibleRetake).toBe(true);
-    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 17, possibleRetakes: before.possibleRetakes + 16 });
+    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 14, possibleRetakes: before.possibleRetakes + 14 });
+    expect((await answerPage(from('203.0.113.8'), unflaggedOther.token, unflaggedOther.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
+    expect(await figures(g.mediaChannelId)).toMatchObject({ submissionsStarted: before.submissionsStarted + 15, possibleRetakes: before.possibleRetakes + 14 });
     expect((await figures(other.mediaChannelId)).possibleRetakes).toBe(0);
 
     // The flagged run's own outcome is its own: its participant is shown it like anyone's.
@@ -207,6 +217,28 @@ describe('possible retakes', () => {
     const lines = (await csv.text()).trim().split(/\r\n/);
     expect(lines[0]).toBe('id,contactId,possibleRetake');
     expect(lines[1]!.split(',').slice(1)).toEqual([String(retaken), 'true']);
+  });
+
+  it("flags a run started up to the window's last instant, and none from its end on (the channel's own window)", async () => {
+    const flaggedAt = async (g: ParticipantFixture, address: string, instant: Date) => {
+      h.clock.set(instant);
+      return (await row((await startSubmission(from(address), g)).submissionId)).possibleRetake;
+    };
+    // The default window (30 days) and a channel's own (7), each on both sides of its end.
+    const month = await createParticipantFixture(h.db);
+    h.clock.set(T0);
+    await runTo('no', from('192.0.2.71'), month);
+    expect(await flaggedAt(month, '192.0.2.71', at(29 * DAY))).toBe(true);
+    expect(await flaggedAt(month, '192.0.2.71', at(30 * DAY - 1000))).toBe(true);
+    expect(await flaggedAt(month, '192.0.2.71', at(30 * DAY))).toBe(false);
+    const week = await createParticipantFixture(h.db);
+    await h.db.update(mediaChannels).set({ retakeWindowDays: 7 }).where(eq(mediaChannels.id, week.mediaChannelId));
+    h.clock.set(T0);
+    await runTo('no', from('192.0.2.72'), week);
+    expect(await flaggedAt(week, '192.0.2.72', at(7 * DAY - 1000))).toBe(true);
+    expect(await flaggedAt(week, '192.0.2.72', at(7 * DAY))).toBe(false);
+    // A run finished after the start's instant (the clock set back) is no earlier run to retake.
+    expect(await flaggedAt(week, '192.0.2.72', at(-1000))).toBe(false);
   });
 
   it('flags nothing on a channel that allows retakes (window 0)', async () => {

@@ -114,6 +114,25 @@ describe('retention of answers', () => {
     expect(await counts(ids)).toEqual(before);
   });
 
+  it('deletes answers untouched for more than the retention days, and keeps those touched within them', async () => {
+    const SECOND = 1000;
+    const inside = await stoppedRun();
+    const outside = await stoppedRun();
+    await touchedAt(inside.submissionId, new Date(daysBefore(180).getTime() + SECOND));
+    await touchedAt(outside.submissionId, new Date(daysBefore(180).getTime() - SECOND));
+    await deleteExpiredAnswers(h.db, NOW, 180);
+    expect(await answerCount(inside.submissionId)).toBe(3);
+    expect(await answerCount(outside.submissionId)).toBe(0);
+    // The same edge for another number of days: the cutoff is the days given, counted from the clock given.
+    const shortInside = await stoppedRun();
+    const shortOutside = await stoppedRun();
+    await touchedAt(shortInside.submissionId, new Date(daysBefore(7).getTime() + SECOND));
+    await touchedAt(shortOutside.submissionId, new Date(daysBefore(7).getTime() - SECOND));
+    await deleteExpiredAnswers(h.db, NOW, 7);
+    expect(await answerCount(shortInside.submissionId)).toBe(3);
+    expect(await answerCount(shortOutside.submissionId)).toBe(0);
+  });
+
   it('deletes each answer once when several processes run the job at the same moment', async () => {
     const runs = [await stoppedRun(), await stoppedRun(), await stoppedRun()];
     for (const run of runs) await touchedAt(run.submissionId, daysBefore(200));

@@ -26,7 +26,7 @@ import {
 import { deliverDue, deliveryOptionsOf, nextWaitMs, settleDeliveries } from '../../server/rms/worker';
 import { NONE_RECORDED_MESSAGE } from '../../server/rms/provider';
 import { rmsDeliveries } from '../../server/db/schema';
-import { claimDue } from '../../server/rms/outbox';
+import { claimDue, recordAttempt } from '../../server/rms/outbox';
 import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../support/standardWebhooks';
 import { startRecordSystem, type ReceivedRequest, type RecordSystemReceiver, type Reply } from '../support/recordSystemReceiver';
 import { message } from '@core/validation/messages';
@@ -436,6 +436,30 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
     ]);
     expect(received).toHaveLength(1);
     expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 2, leaseId: null });
+  });
+
+  it("records an attempt's outcome on the delivery only while the lease is still that attempt's", async () => {
+    await setProvider({ isActive: false });
+    const first = (await completeRun()).contact;
+    const second = (await completeRun({ values: { ...VALUES, email: 'lease.second@example.com' } })).contact;
+    await setProvider({ isActive: true });
+    const audit = (succeeded: boolean) => ({ providerId, providerName: 'Test webhook', succeeded, responseMessage: succeeded ? 'HTTP 200 OK' : 'HTTP 500', responseBody: '' });
+    for (const [contactId, staleSucceeds] of [[first.id, false], [second.id, true]] as const) {
+      // A slow process's lease runs out and another process claims the delivery again.
+      const [slow] = await claimDue(h.db, T0, { contactId });
+      const [taker] = await claimDue(h.db, at(70), { contactId });
+      expect(taker).toMatchObject({ attempt: 2, interrupted: true });
+      const held = await deliveryOf(contactId);
+      expect(held).toMatchObject({ status: 'pending', leaseId: taker!.leaseId });
+      // The slow one's outcome, undelivered or delivered, is kept as its audit only: the delivery stays the taker's.
+      await recordAttempt(h.db, slow!, audit(staleSucceeds), { succeeded: staleSucceeds, retryable: false, retryAfterSeconds: null }, [60, 300], at(71));
+      expect(await deliveryOf(contactId)).toEqual(held);
+      expect((await auditsOf(contactId)).map((a) => [a.attempt, a.succeeded])).toEqual([[1, staleSucceeds]]);
+      // The taker's outcome is the delivery's.
+      await recordAttempt(h.db, taker!, audit(!staleSucceeds), { succeeded: !staleSucceeds, retryable: true, retryAfterSeconds: null }, [60, 300], at(72));
+      expect(await deliveryOf(contactId)).toMatchObject(staleSucceeds ? { status: 'retrying', leaseId: null, nextAttemptAt: at(72 + 300) } : { status: 'delivered', leaseId: null, deliveredAt: at(72) });
+    }
+    expect(received).toHaveLength(0);
   });
 
   it('records only, delivered at once, for an engagement without a record system', async () => {

@@ -17,8 +17,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../support/participantFixture';
-import { contacts, engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../../server/db/schema';
+import { contacts, engagements, rmsAudits, rmsDeliveries, rmsProviders, siteLocations } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
+import { SITE_EXTENSION, SITE_IDENTIFIER_SYSTEM } from '../../server/rms/fhir';
 import { newWebhookSecret } from '../support/standardWebhooks';
 
 const T0 = new Date('2031-07-08T12:00:00.000Z');
@@ -156,6 +157,49 @@ describe('the FHIR provider', () => {
         expect.objectContaining({ linkId: 'q_conditions', answer: [{ valueCoding: { code: 'a' } }] }),
       ]),
     );
+  });
+
+  it('points every reference in the Bundle at an entry of the resource type it names', async () => {
+    await contactRun();
+    const { bundle } = received[0]!;
+    const typeOf = new Map((bundle.entry ?? []).map((e) => [e.fullUrl!, e.resource!.resourceType]));
+    const target = (reference: { reference?: string } | undefined) => typeOf.get(reference?.reference ?? '') ?? `nothing (${reference?.reference})`;
+    const [subject] = resources<ResearchSubject>(bundle, 'ResearchSubject');
+    const [consent] = resources<Consent>(bundle, 'Consent');
+    const [answers] = resources<QuestionnaireResponse>(bundle, 'QuestionnaireResponse');
+    expect({
+      'ResearchSubject.individual': target(subject!.resource.individual),
+      'ResearchSubject.consent': target(subject!.resource.consent),
+      'ResearchSubject site': target(subject!.resource.extension?.find((e) => e.url === SITE_EXTENSION)?.valueReference),
+      'Consent.patient': target(consent!.resource.patient),
+      'QuestionnaireResponse.subject': target(answers!.resource.subject),
+    }).toEqual({
+      'ResearchSubject.individual': 'Patient',
+      'ResearchSubject.consent': 'Consent',
+      'ResearchSubject site': 'Location',
+      'Consent.patient': 'Patient',
+      'QuestionnaireResponse.subject': 'Patient',
+    });
+    // And no reference anywhere in it points outside the Bundle.
+    const references: string[] = [];
+    JSON.stringify(bundle, (key, value: unknown) => (key === 'reference' && typeof value === 'string' ? void references.push(value) : value));
+    expect(references.length).toBeGreaterThanOrEqual(5);
+    expect(references.filter((r) => !typeOf.has(r))).toEqual([]);
+  });
+
+  it('creates every entry conditionally, each by the key that finds its earlier copy', async () => {
+    await h.db.update(siteLocations).set({ siteId: 'NYC-PENN-1' }).where(eq(siteLocations.id, f.siteLocationId));
+    const { delivery } = await contactRun();
+    const byReferral = `identifier=${encodeURIComponent(`urn:ietf:rfc:3986|urn:uuid:${delivery.referralKey}`)}`;
+    const conditions = Object.fromEntries(received[0]!.bundle.entry!.map((e) => [e.request!.url, e.request!.ifNoneExist]));
+    expect(conditions).toEqual({
+      Patient: `email=${encodeURIComponent(VALUES.email)}`,
+      Location: `identifier=${encodeURIComponent(`${SITE_IDENTIFIER_SYSTEM}|NYC-PENN-1`)}`,
+      ResearchSubject: byReferral,
+      Consent: byReferral,
+      QuestionnaireResponse: byReferral,
+    });
+    expect(received[0]!.bundle.entry!.every((e) => e.request!.method === 'POST')).toBe(true);
   });
 
   it('asks for the same conditional creates on a resend, so nothing is made twice', async () => {
