@@ -109,7 +109,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
       {
         label: 'Delete',
         onClick: async () => {
-          if (await remove(engagement.id)) navigate(pathTo('SponsorsView', { id: engagement.sponsorId }));
+          if (await remove(engagement.id, engagement.name)) navigate(pathTo('SponsorsView', { id: engagement.sponsorId }));
         },
       },
     ],

@@ -238,7 +238,7 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
             {
               label: 'Delete',
               onClick: async () => {
-                if (await remove(screener.id)) navigate(pathTo('SponsorsView', { id: screener.sponsorId }));
+                if (await remove(screener.id, screener.title)) navigate(pathTo('SponsorsView', { id: screener.sponsorId }));
               },
             },
           ]
