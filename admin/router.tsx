@@ -84,9 +84,14 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   EngagementsView: lazyAhead(async () => (await import('./sections/engagements/viewCalls')).engagementViewAhead),
 };
 
-/** Loads every route's calls, so that a click finds them in memory. */
+/** Loads these routes' calls and their screens' code, so that a click finds both in memory. */
 export const preloadAhead = (): void => {
-  for (const ahead of Object.values(AHEAD)) ahead.preload();
+  for (const route of ROUTES) {
+    const ahead = AHEAD[route.name];
+    if (!ahead) continue;
+    ahead.preload();
+    SCREENS[route.name]?.preload();
+  }
 };
 
 /**
