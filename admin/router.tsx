@@ -4,9 +4,11 @@
  * table, so no screen imports the others.
  */
 import type { ComponentType } from 'react';
-import { Navigate, type RouteObject } from 'react-router-dom';
+import { Navigate, matchRoutes, type RouteObject } from 'react-router-dom';
 import { ROUTES, type Layout, type RouteName, type TableRoute } from './routing/routes';
 import { lazyScreen, type LazyScreen } from './routing/lazyScreen';
+import type { ApiClient } from '@core/api/client';
+import { lazyAhead, type LazyAhead } from './routing/ahead';
 import { AppLayout } from './layouts/AppLayout';
 import { Guard } from './layouts/Guard';
 import { CardLayout, PublicLayout } from './layouts/PublicLayout';
@@ -71,6 +73,43 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   RmsProvidersEdit: lazyScreen(() => import('./sections/rms-providers/Edit')),
   NotFound: lazyScreen(() => import('./sections/errors/NotFound')),
 };
+
+/**
+ * Routes whose first requests are made ahead, while their screen's code loads. The calls are
+ * code too (kept out of the first load); routing/ahead.ts fetches them once signed in, while idle.
+ */
+export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
+  Recruitment: lazyAhead(async () => (await import('./sections/recruitment/calls')).recruitmentAhead),
+  SponsorsIndex: lazyAhead(async () => (await import('./sections/sponsors/listCalls')).sponsorsAhead),
+  EngagementsView: lazyAhead(async () => (await import('./sections/engagements/viewCalls')).engagementViewAhead),
+};
+
+/** Loads these routes' calls and their screens' code, so that a click finds both in memory. */
+export const preloadAhead = (): void => {
+  for (const route of ROUTES) {
+    const ahead = AHEAD[route.name];
+    if (!ahead) continue;
+    ahead.preload();
+    SCREENS[route.name]?.preload();
+  }
+};
+
+/**
+ * Starts what the screen at `location` will need: its code, and (when `client` is given, i.e.
+ * the user may open it) its first requests, so neither waits on the other. The entry calls it
+ * on every navigation before the screen renders, and a nav link when pointed at.
+ */
+export function startScreen(location: { pathname: string; search: string }, client: (route: TableRoute) => ApiClient | null): void {
+  const match = matchRoutes(MATCHABLE, location.pathname)?.at(-1);
+  const route = match && TABLE_BY_MATCH.get(match.route);
+  if (!match || !route) return;
+  SCREENS[route.name]?.preload();
+  const asker = client(route);
+  if (asker) AHEAD[route.name]?.run({ client: asker, params: match.params, search: new URLSearchParams(location.search) });
+}
+
+const MATCHABLE = ROUTES.map((route) => ({ path: route.path }));
+const TABLE_BY_MATCH = new Map<{ path: string }, TableRoute>(MATCHABLE.map((m, i) => [m, ROUTES[i]!]));
 
 function RouteScreen({ route }: { route: TableRoute }) {
   const Screen = SCREENS[route.name];

@@ -1,6 +1,8 @@
 import { useAtom, useAtomValue } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
-import { NavLink } from 'react-router-dom';
+import { useContext } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
+import { StartScreenContext } from '../routing/ahead';
 import { pathTo } from '../routing/routes';
 import { authStatusAtom, currentUserAtom } from '../state/auth';
 import { Icon, Logo, PRODUCT_NAME } from './icons';
@@ -10,9 +12,14 @@ import { isGroup, visibleNav, type NavLinkItem } from './navItems';
 export const navCollapsedAtom = atomWithStorage('admin.navCollapsed', false);
 
 function Item({ item, collapsed }: { item: NavLinkItem; collapsed: boolean }) {
+  const startScreen = useContext(StartScreenContext);
+  const to = pathTo(item.route);
+  // Pointed at or focused, the link's screen starts its code and its first requests.
+  const here = useLocation().pathname === to;
+  const ahead = () => !here && startScreen({ pathname: to, search: '' });
   return (
     <li>
-      <NavLink to={pathTo(item.route)} className="nav-link" title={collapsed ? item.label : undefined}>
+      <NavLink to={to} className="nav-link" title={collapsed ? item.label : undefined} onPointerEnter={ahead} onFocus={ahead}>
         <Icon name={item.icon} />
         <span className="nav-label">{item.label}</span>
       </NavLink>

@@ -26,8 +26,11 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Sponsors', route: 'SponsorsIndex', icon: 'sponsors' },
   { label: 'Engagements', route: 'EngagementsIndex', icon: 'engagements' },
   { label: 'Site Locations', route: 'SiteLocationsIndex', icon: 'sites' },
-  // Not in SPEC's list: without it the versioned-survey builder is reachable only by address.
-  { label: 'Surveys', route: 'OFormIndex', icon: 'audits' },
+  // Not in SPEC's list: without them screeners (and their media channels), the versioned-survey
+  // builder and the legacy surveys are reachable only by address. Each named as its screen is titled.
+  { label: 'Screeners', route: 'ScreenerIndex', icon: 'messages' },
+  { label: 'Versioned Surveys', route: 'OFormIndex', icon: 'audits' },
+  { label: 'Surveys', route: 'SurveysIndex', icon: 'audits' },
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
   {
     label: 'System Configuration',

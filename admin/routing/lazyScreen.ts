@@ -31,10 +31,28 @@ export function loadWithTimeout<T>(load: () => Promise<T>, timeoutMs: number = C
   });
 }
 
-export type LazyScreen = LazyExoticComponent<ComponentType>;
+export type LazyScreen = LazyExoticComponent<ComponentType> & {
+  /** Starts loading the code before the screen is shown (a link pointed at, a route entered). */
+  preload(): void;
+};
 
-/** A screen loaded on first use; a failure surfaces in the nearest ScreenBoundary. */
-export const lazyScreen = (
-  load: () => Promise<{ default: ComponentType }>,
-  timeoutMs: number = CHUNK_TIMEOUT_MS,
-): LazyScreen => lazy(() => loadWithTimeout(load, timeoutMs));
+/** A screen loaded on first use (or preload); a failure surfaces in the nearest ScreenBoundary. */
+export const lazyScreen = (load: () => Promise<{ default: ComponentType }>, timeoutMs: number = CHUNK_TIMEOUT_MS): LazyScreen => {
+  let loading: Promise<{ default: ComponentType }> | null = null;
+  const once = () => {
+    // A failed load is tried again next time: the network may be back.
+    loading ??= loadWithTimeout(load, timeoutMs).catch((error: unknown) => {
+      loading = null;
+      throw error;
+    });
+    return loading;
+  };
+  return Object.assign(
+    lazy(once),
+    {
+      preload: () => {
+        once().catch(() => undefined);
+      },
+    },
+  );
+};

@@ -10,6 +10,7 @@ import type { LoginInput, LoginResult, User } from '@core/model/user';
 import { DEFAULT_LANGUAGE } from '@core/i18n';
 import { IDLE_SIGN_OUT_MESSAGE, authStatusAtom, currentUserAtom, signOutReasonAtom } from './auth';
 import { createAuthFetch } from './authFetch';
+import { createPrefetchCache } from './prefetch';
 import type { TokenStore, Tokens } from './tokens';
 
 export type JotaiStore = ReturnType<typeof createStore>;
@@ -47,6 +48,8 @@ export interface SessionOptions {
 
 export interface Session {
   client: ApiClient;
+  /** Asks ahead for what a screen is about to ask `client` for (state/prefetch.ts). */
+  prefetchClient: ApiClient;
   /** Confirms the session found in the cookies, if any, by loading the current user. */
   restore(): Promise<void>;
   /** Never throws for refused credentials: the result's `success` and `data.message` say why. */
@@ -79,12 +82,11 @@ export function createSession(options: SessionOptions): Session {
   // Looked up on each call so that a test's stubbed global fetch is honoured.
   const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  const client = createApiClient({
-    baseUrl: options.baseUrl,
-    language: options.language ?? DEFAULT_LANGUAGE,
-    getToken: () => tokens.read()?.access,
-    fetch: createAuthFetch({ fetch: baseFetch, refresh: () => refresh(), onExpired: () => end() }),
-  });
+  const authFetch = createAuthFetch({ fetch: baseFetch, refresh: () => refresh(), onExpired: () => end() });
+  const ahead = createPrefetchCache();
+  const clientOptions = { baseUrl: options.baseUrl, language: options.language ?? DEFAULT_LANGUAGE, getToken: () => tokens.read()?.access };
+  const client = createApiClient({ ...clientOptions, fetch: ahead.reusing(authFetch) });
+  const prefetchClient = createApiClient({ ...clientOptions, fetch: ahead.recording(authFetch) });
   const auth = authApi(client);
 
   const stopTimer = () => {
@@ -158,6 +160,7 @@ export function createSession(options: SessionOptions): Session {
 
   return {
     client,
+    prefetchClient,
 
     async restore() {
       if (!tokens.read()) {

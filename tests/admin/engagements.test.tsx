@@ -103,6 +103,7 @@ describe('Engagement form', () => {
     await waitFor(() => expect((within(screen.getByRole('group', { name: 'Indications' })).getByLabelText('Lupus') as HTMLInputElement).checked).toBe(true));
     save();
     await waitFor(() => expect(location()).toBe('/engagements/view/12'));
+    expect(await screen.findByText(/^Engagement .+ added\.$/)).toBeTruthy();
 
     const [addIndication, post, patch] = writes(server.requests);
     expect(addIndication?.path).toBe('indications');

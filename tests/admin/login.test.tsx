@@ -13,6 +13,14 @@ const fillCredentials = (username: string, password: string) => {
 const loginCalls = (requests: Recorded[]) => requests.filter((r) => r.path === 'jwt/login');
 
 describe('Login', () => {
+  it('is titled Log In when reached through /', async () => {
+    document.title = '';
+    const { location } = renderAdmin({ path: '/' });
+    await screen.findByRole('button', { name: 'Log In' });
+    expect(location()).toMatch(/^\/login/);
+    await waitFor(() => expect(document.title).toBe('Log In · Trial Recruit'));
+  });
+
   it('validates the credentials before sending anything', async () => {
     const { server } = renderAdmin({ path: '/login' });
     fireEvent.click(await screen.findByRole('button', { name: 'Log In' }));

@@ -145,10 +145,10 @@ describe('guards', () => {
 });
 
 describe('side navigation', () => {
-  it('hides Site Locations and System Configuration from a User, and shows them Surveys and Recruitment', async () => {
+  it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Surveys', 'Recruitment']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -156,7 +156,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Surveys', 'Recruitment', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -171,7 +171,16 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(7);
+    expect(NAV_ITEMS.length).toBe(9);
+  });
+});
+
+describe('nav labels', () => {
+  it('names each link as the screen it opens is titled', () => {
+    const links = NAV_ITEMS.flatMap((item) => (isGroup(item) ? item.children : [item])).filter((l) => l.route !== 'Login');
+    // User Management opens Users: SPEC's names for both.
+    const mismatched = links.filter((l) => l.label !== routeByName(l.route).title && !(l.label === 'User Management' && l.route === 'UsersIndex'));
+    expect(mismatched).toEqual([]);
   });
 });
 

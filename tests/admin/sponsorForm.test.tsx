@@ -82,6 +82,7 @@ describe('Sponsor form', () => {
     fireEvent.click(screen.getByLabelText('Active'));
     save();
     await waitFor(() => expect(location()).toBe('/sponsors/view/12'));
+    expect(await screen.findByText(/^Sponsor .+ added\.$/)).toBeTruthy();
     expect(writes(server.requests)[0]?.body).toEqual({
       data: {
         type: 'sponsors',
@@ -133,6 +134,8 @@ describe('Sponsor form', () => {
     type('Name', 'Beta Biologics');
     save();
     await waitFor(() => expect(location()).toBe('/sponsors/view/5'));
+    // Said, as for users and surveys.
+    expect(await screen.findByText(/^Sponsor .+ saved\.$/)).toBeTruthy();
     const patch = writes(server.requests)[0];
     expect(patch?.method).toBe('PATCH');
     expect(patch?.body).toMatchObject({ data: { type: 'sponsors', id: '5', attributes: { name: 'Beta Biologics', countryId: 2 } } });

@@ -93,7 +93,8 @@ describe('Sponsors index (list screen)', () => {
 
     fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
     let dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Are you sure you want to delete this ?')).toBeTruthy();
+    // SPEC's question, naming the row.
+    expect(within(dialog).getByText('Are you sure you want to delete this sponsor “Sponsor 2” ?')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(deleted).toEqual([]);

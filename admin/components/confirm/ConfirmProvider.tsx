@@ -23,6 +23,10 @@ const ConfirmContext = createContext<Confirm | null>(null);
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this ?';
 
+/** SPEC's question naming what goes: 'Are you sure you want to delete this sponsor “Acme” ?'. */
+export const deleteConfirmation = (what?: string, name?: string): string =>
+  what ? `Are you sure you want to delete this ${what.toLowerCase()}${name ? ` “${name}”` : ''} ?` : DELETE_CONFIRMATION;
+
 export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [options, setOptions] = useState<ConfirmOptions | null>(null);
   const pending = useRef<((answer: boolean) => void) | null>(null);

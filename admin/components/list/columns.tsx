@@ -22,7 +22,16 @@ export interface RowActionLinks<T> {
    * Delete: asks first (useDeleteWithConfirm's function), and the list reloads once the record is
    * gone. No button where absent, or for a row `when` refuses.
    */
-  remove?: { confirmAndDelete: (id: string) => Promise<boolean>; reload: () => void; when?: (row: T) => boolean };
+  remove?: { confirmAndDelete: (id: string, name?: string) => Promise<boolean>; reload: () => void; when?: (row: T) => boolean };
+}
+
+/** What a row is called, for the delete question: its name or title when it has one. */
+function rowName(row: object): string | undefined {
+  for (const key of ['name', 'title', 'label'] as const) {
+    const value: unknown = key in row ? (row as Record<typeof key, unknown>)[key] : undefined;
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return undefined;
 }
 
 /** The Actions column (never hidden): View, Edit and Delete as the screen allows them per row. */
@@ -39,7 +48,7 @@ export function actionsColumn<T extends { id: string }>({ view, edit, remove }: 
         onDelete={
           remove && (remove.when?.(row) ?? true)
             ? async () => {
-                if (await remove.confirmAndDelete(row.id)) remove.reload();
+                if (await remove.confirmAndDelete(row.id, rowName(row))) remove.reload();
               }
             : undefined
         }

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../components/format';
 import { DataTable } from '../../components/list/DataTable';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAsync } from '../../hooks/useAsync';
+import { engagementFilesParams } from './viewCalls';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 
@@ -17,7 +18,7 @@ export const DOWNLOAD_FAILED = 'Could not download the file.';
 export function EngagementFilesPanel({ engagementId }: { engagementId: string }) {
   const api = useApi(engagementFilesApi);
   const notify = useNotify();
-  const files = useAsync(() => api.list({ engagementId, limit: 100 }), [api, engagementId]);
+  const files = useAsync(() => api.list(engagementFilesParams(engagementId)), [api, engagementId]);
   const remove = useDeleteWithConfirm(api.remove, 'File');
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);

@@ -22,6 +22,7 @@ import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
+import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, type LookupLists } from './engagementValues';
@@ -89,6 +90,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
   const lookups = useApi(lookupsApi);
   const sponsors = useApi(sponsorsApi);
   const navigate = useNavigate();
+  const notify = useNotify();
   const [lists, setLists] = useState<LookupLists>(toLookupLists(engagement));
   const form = useEntityForm(toEngagementFormValues(engagement, selectedSponsorId), { also: lists });
 
@@ -141,6 +143,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
       return;
     }
     const saved = engagement ? await api.update(engagement.id, input, lists) : await api.create(input, lists);
+    notify('success', engagement ? `Engagement ${saved.name} saved.` : `Engagement ${saved.name} added.`);
     navigate(pathTo('EngagementsView', { engagementId: saved.id }));
   });
 

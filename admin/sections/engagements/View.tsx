@@ -21,6 +21,7 @@ import { useTopBar } from '../../state/topBar';
 import { EngagementFilesPanel } from './EngagementFilesPanel';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
 import { useEngagement } from './useEngagement';
+import { sitePreviewParams } from './viewCalls';
 
 const names = (items?: { name: string }[]) => (items?.length ? items.map((i) => i.name).join(', ') : null);
 
@@ -50,7 +51,7 @@ function ReferralCountsPanel({ engagementId }: { engagementId: string }) {
 function SitesPanel({ engagement }: { engagement: Engagement }) {
   const api = useApi(engagementSiteLocationsApi);
   const user = useAtomValue(currentUserAtom);
-  const links = useAsync(() => api.list({ engagementId: engagement.id, limit: 10 }), [api, engagement.id]);
+  const links = useAsync(() => api.list(sitePreviewParams(engagement.id)), [api, engagement.id]);
   const total = links.data?.total ?? 0;
   return (
     <section className="panel" id="sites" aria-labelledby="sites-title">
@@ -108,7 +109,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
       {
         label: 'Delete',
         onClick: async () => {
-          if (await remove(engagement.id)) navigate(pathTo('SponsorsView', { id: engagement.sponsorId }));
+          if (await remove(engagement.id, engagement.name)) navigate(pathTo('SponsorsView', { id: engagement.sponsorId }));
         },
       },
     ],

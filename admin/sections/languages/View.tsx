@@ -30,7 +30,7 @@ function LanguageDetails({ language }: { language: Language }) {
             {
               label: 'Delete',
               onClick: async () => {
-                if (await remove(language.id)) navigate(pathTo('LanguagesIndex'));
+                if (await remove(language.id, language.name)) navigate(pathTo('LanguagesIndex'));
               },
             },
           ]),

@@ -33,7 +33,7 @@ function SurveyDetails({ survey }: { survey: Survey }) {
       {
         label: 'Delete',
         onClick: async () => {
-          if (await remove(survey.id)) navigate(pathTo('SurveysIndex'));
+          if (await remove(survey.id, survey.title)) navigate(pathTo('SurveysIndex'));
         },
       },
     ],

@@ -37,6 +37,7 @@ import { useOptions } from '../../hooks/useOptions';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { funnelCalls, optionCalls } from './calls';
 
 export const EXPORT_FAILED = 'Could not export the funnel';
 const TREND_LABELS: Record<TrendPeriod, string> = { week: 'By week', day: 'By day' };
@@ -50,32 +51,32 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
   const surveys = useApi(oformsApi);
   const sites = useApi(siteLocationsApi);
   const { sponsorId, screenerId } = filters;
-  const bySponsor = sponsorId ? { sponsorId } : {};
+  const calls = optionCalls(filters);
   const sponsorOptions = useSponsorOptions();
   const engagementOptions = useOptions(
-    async () => (await engagements.list({ limit: 1000, sort: 'name', ...bySponsor })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    async () => (await engagements.list(calls.engagements)).items.map((e) => ({ value: String(e.id), label: e.name })),
     [engagements, sponsorId],
     'Could not load the engagements.',
   );
   const screenerOptions = useOptions(
-    async () => (await screeners.list({ limit: 1000, sort: 'title', ...bySponsor })).items.map((s) => ({ value: String(s.id), label: s.title })),
+    async () => (await screeners.list(calls.screeners)).items.map((s) => ({ value: String(s.id), label: s.title })),
     [screeners, sponsorId],
     'Could not load the screeners.',
   );
   const channelOptions = useOptions(
     async () =>
-      (await channels.list({ limit: 1000, sort: 'title', ...bySponsor, ...(screenerId ? { screenerId } : {}) })).items.map((c) => ({ value: String(c.id), label: c.title })),
+      (await channels.list(calls.channels)).items.map((c) => ({ value: String(c.id), label: c.title })),
     [channels, sponsorId, screenerId],
     'Could not load the media channels.',
   );
   const surveyOptions = useOptions(
     async () =>
-      (await surveys.list({ currentOnly: true, limit: 1000, sort: 'title', ...bySponsor })).items.map((f) => ({ value: f.identity, label: `${f.title} (v${f.version})` })),
+      (await surveys.list(calls.surveys)).items.map((f) => ({ value: f.identity, label: `${f.title} (v${f.version})` })),
     [surveys, sponsorId],
     'Could not load the surveys.',
   );
   const siteOptions = useOptions(
-    async () => (await sites.list({ limit: 1000, sort: 'name' })).items.map((s) => ({ value: String(s.id), label: s.siteId ? `${s.name} (${s.siteId})` : s.name })),
+    async () => (await sites.list(calls.sites)).items.map((s) => ({ value: String(s.id), label: s.siteId ? `${s.name} (${s.siteId})` : s.name })),
     [sites],
     'Could not load the site locations.',
   );
@@ -143,15 +144,13 @@ export default function Recruitment() {
   const fields = useFilterFields(query.filters);
   useTopBar({});
 
-  const filterKey = JSON.stringify(query.filters);
-  const total = useAsync(() => api.rows(funnelParams(query.filters, 'none')), [api, filterKey]);
-  const trend = useAsync(() => api.rows(funnelParams(query.filters, query.trend)), [api, filterKey, query.trend]);
+  const calls = funnelCalls(query);
+  const total = useAsync(() => api.rows(calls.total), [api, JSON.stringify(calls.total)]);
+  const trend = useAsync(() => api.rows(calls.trend), [api, JSON.stringify(calls.trend)]);
   // Grouped by a hidden field, the breakdown waits for the field's name.
-  const fieldMissing = query.groupBy === 'hiddenField' && !query.hiddenField;
-  const breakdown = useAsync(
-    async () => (fieldMissing ? null : api.rows(funnelParams(query.filters, query.groupBy, query.hiddenField))),
-    [api, filterKey, query.groupBy, query.hiddenField],
-  );
+  const { fieldMissing } = calls;
+  const grouped = useAsync(async () => (calls.breakdown ? api.rows(calls.breakdown) : null), [api, JSON.stringify(calls.breakdown)]);
+  const breakdown = calls.breakdown ? grouped : total;
   const groupLabel = query.groupBy === 'hiddenField' && query.hiddenField ? `Hidden field ${query.hiddenField}` : FUNNEL_GROUPING_LABELS[query.groupBy];
   const definitions = total.data?.definitions ?? FUNNEL_DEFINITIONS;
 

@@ -63,7 +63,7 @@ function MessagesPanel({ screener }: { screener: Screener }) {
   return (
     <section className="panel" id="messages" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Messages table">
       <table className="data-table">
         <caption className="sr-only">Messages</caption>
         <thead>
@@ -238,7 +238,7 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
             {
               label: 'Delete',
               onClick: async () => {
-                if (await remove(screener.id)) navigate(pathTo('SponsorsView', { id: screener.sponsorId }));
+                if (await remove(screener.id, screener.title)) navigate(pathTo('SponsorsView', { id: screener.sponsorId }));
               },
             },
           ]

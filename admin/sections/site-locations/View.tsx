@@ -55,7 +55,7 @@ function SiteDetails({ site }: { site: SiteLocation }) {
       {
         label: 'Delete',
         onClick: async () => {
-          if (await remove(site.id)) navigate(pathTo('SiteLocationsIndex'));
+          if (await remove(site.id, site.name)) navigate(pathTo('SiteLocationsIndex'));
         },
       },
     ],

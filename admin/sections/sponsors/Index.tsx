@@ -1,14 +1,13 @@
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { sponsorsApi } from '@core/api/sponsors';
-import { SPONSOR_DEFAULT_SORT, SPONSOR_SORTS, type Sponsor } from '@core/model/sponsor';
+import type { Sponsor } from '@core/model/sponsor';
 import { hasRole } from '@core/model/user';
 import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activationActions, deleteAction } from '../../components/list/bulk';
-import { activeFilter, filterNames } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
@@ -16,17 +15,12 @@ import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { SPONSOR_FILTERS, SPONSOR_LIST } from './listCalls';
 import { SPONSOR_LABELS as L } from './sponsorValues';
-
-const FILTERS = [activeFilter()];
 
 export default function SponsorsIndex() {
   const api = useApi(sponsorsApi);
-  const list = useApiResourceList(api, {
-    defaultSort: SPONSOR_DEFAULT_SORT,
-    sortable: SPONSOR_SORTS,
-    filterNames: filterNames(FILTERS),
-  });
+  const list = useApiResourceList(api, SPONSOR_LIST);
   const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
   // Sponsors are created and deleted by Admins and Super Users only (the server refuses others).
   const canAddAndDelete = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
@@ -77,7 +71,7 @@ export default function SponsorsIndex() {
       columns={columns}
       caption="Sponsors"
       emptyMessage="No sponsors yet."
-      filters={FILTERS}
+      filters={SPONSOR_FILTERS}
       columnsKey="sponsors"
       bulk={{
         noun: ['sponsor', 'sponsors'],

@@ -10,6 +10,7 @@ import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
 import { pathTo } from '../../routing/routes';
+import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L, toSponsorFormValues, toSponsorInput } from './sponsorValues';
@@ -20,6 +21,7 @@ const FORM_ID = 'sponsor-form';
 export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
   const api = useApi(sponsorsApi);
   const navigate = useNavigate();
+  const notify = useNotify();
   const countries = useCountryOptions();
   const form = useEntityForm(toSponsorFormValues(sponsor));
 
@@ -36,6 +38,7 @@ export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
       return;
     }
     const saved = sponsor ? await api.update(sponsor.id, input) : await api.create(input);
+    notify('success', sponsor ? `Sponsor ${saved.name} saved.` : `Sponsor ${saved.name} added.`);
     navigate(pathTo('SponsorsView', { id: saved.id }));
   });
 

@@ -57,7 +57,7 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
             {
               label: 'Delete',
               onClick: async () => {
-                if (await remove(sponsor.id)) navigate(pathTo('SponsorsIndex'));
+                if (await remove(sponsor.id, sponsor.name)) navigate(pathTo('SponsorsIndex'));
               },
             },
           ]

@@ -1,0 +1,124 @@
+/**
+ * Every admin screen of the route table, at 1366×860 and at 390×844, in the real bundle over the
+ * demo data: axe finds no serious or critical violation once the screen has its data. A route's
+ * :params are filled with records the demo (and this file) provide; a route added to the table
+ * without a way to fill its params fails here until it is given one.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ROUTES } from '../../admin/routing/routes';
+import { launchBrowser } from './browser';
+import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { axeViolations } from './axe';
+import { settled } from './settled';
+
+const base = inject('baseUrl');
+const stamp = Date.now().toString(36).toUpperCase();
+let browser: Browser;
+let page: Page;
+let token: string;
+const api = apiCaller(base, () => token);
+
+/** The first record of a list, by id. */
+async function first(path: string, query = ''): Promise<string> {
+  const doc = await api(`${path}?limit=10${query}`);
+  if (!Array.isArray(doc.data)) throw new Error(`${path}: ${JSON.stringify(doc)}`);
+  return (doc.data as { id: string }[])[0]?.id ?? '';
+}
+const created = async (path: string, type: string, attributes: Record<string, unknown>) =>
+  ((await api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) })).data as { id: string }).id;
+
+/** Each route's path with its params filled; null for routes that show no screen of their own. */
+const paths = new Map<string, string | null>();
+
+beforeAll(async () => {
+  token = await adminToken(base);
+  const engagement = await first('engagements', '&searchQuery=Healthy%20Heart%20Study');
+  const channel = await first('media-channels', '&searchQuery=Demo%20partner%20page');
+  const screener = String(((await api(`media-channels/${channel}`)).data as { attributes: { screenerId: number } }).attributes.screenerId);
+  const sponsor = await first('sponsors');
+  const ids: Record<string, string> = {
+    sponsor,
+    engagement,
+    channel,
+    screener,
+    oform: await first('o-forms/o-forms'),
+    site: await first('site-locations'),
+    legacy: (await first('surveys')) || (await created('surveys', 'surveys', { title: `E2E Axe Survey ${stamp}`, engagementId: Number(engagement) })),
+    user: await first('users'),
+    message: await first('generic-messages'),
+    contactField: await first('contact-fields'),
+    language: await first('languages'),
+    provider:
+      (await first('rms-providers')) ||
+      (await created('rms-providers', 'rms-providers', { name: `E2E Axe RMS ${stamp}`, kind: 'none', isActive: false })),
+  };
+  // Which record a route's :param names, by route.
+  const idFor: Record<string, string> = {
+    Sponsors: ids.sponsor!,
+    Engagements: ids.engagement!,
+    SiteAssociations: ids.engagement!,
+    MediaChannel: ids.channel!,
+    Screener: ids.screener!,
+    OForm: ids.oform!,
+    SiteLocations: ids.site!,
+    Surveys: ids.legacy!,
+    Users: ids.user!,
+    GenericMessages: ids.message!,
+    ContactFields: ids.contactField!,
+    Languages: ids.language!,
+    RmsProviders: ids.provider!,
+  };
+  for (const route of ROUTES) {
+    if (route.redirect || route.layout !== 'app' || route.name === 'NotFound' || route.requiredQuery) {
+      paths.set(route.name, null);
+      continue;
+    }
+    const own = Object.entries(idFor).find(([prefix]) => route.name.startsWith(prefix))?.[1] ?? '';
+    const path = route.path
+      .replace(':engagementId?', '')
+      .replace(':screenerId?', '')
+      .replace(':selectedSponsorId?', ids.sponsor!)
+      .replace(':selectedSponsorId', ids.sponsor!)
+      .replace(':engagementId', route.name.startsWith('Surveys') || route.name.startsWith('SiteLocations') ? ids.engagement! : own)
+      .replace(':screenerId', route.name.startsWith('Screener') ? own : ids.screener!)
+      .replace(':id', own)
+      .replace(/\/$/, '');
+    paths.set(route.name, path);
+  }
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+  await signInAsAdmin(page, base);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function check(): Promise<string[]> {
+  const found: string[] = [];
+  for (const [name, path] of paths) {
+    if (path === null) continue;
+    expect(path, name).not.toMatch(/:|\/\/|\/$/);
+    await page.goto(`${base}${path}`);
+    await page.locator('main').first().waitFor();
+    // The screen's code has arrived (the router's fallback is a loading status too) and its data.
+    await settled(page).catch((error: unknown) => {
+      throw new Error(`${name} ${path} never settled`, { cause: error });
+    });
+    expect(new URL(page.url()).pathname, name).toBe(path || '/');
+    for (const violation of await axeViolations(page)) found.push(`${name} ${path}: ${violation}`);
+  }
+  return found;
+}
+
+describe('axe over every admin screen', () => {
+  // Some sixty screens each: about three minutes on a loaded machine.
+  it('finds nothing serious at 1366×860', { timeout: 480_000 }, async () => {
+    expect(await check()).toEqual([]);
+  });
+
+  it('finds nothing serious at 390×844', { timeout: 480_000 }, async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await check()).toEqual([]);
+  });
+});

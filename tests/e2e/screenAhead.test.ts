@@ -1,0 +1,73 @@
+/**
+ * A screen's requests start with its code, not after it: in Chromium over the built admin, a
+ * click on Recruitment in the nav sends the funnel's requests while the screen's code (held back
+ * here) is still on its way, the screen then uses those answers instead of asking again, and a
+ * full load asks for each of its funnel queries once.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './browser';
+import { signInAsAdmin } from './admin-session';
+
+const base = inject('baseUrl');
+// Long beside a loaded machine's own delays, so the order below is not a race.
+const CODE_DELAY_MS = 3000;
+const RECRUITMENT_CODE = /\/assets\/Recruitment-[^/]*\.js$/;
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+  await signInAsAdmin(page, base);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Each API call's path and query, with when it was sent; the screen code's arrival. */
+function watch(p: Page) {
+  const sent: { url: string; at: number }[] = [];
+  let codeAt = Number.NaN;
+  p.on('request', (r) => r.url().includes('/api/') && sent.push({ url: r.url().slice(r.url().indexOf('/api/')), at: Date.now() }));
+  p.on('requestfinished', (r) => RECRUITMENT_CODE.test(r.url()) && (codeAt = Date.now()));
+  return { sent, codeAt: () => codeAt };
+}
+
+const funnelCalls = (sent: { url: string }[]) => sent.filter((s) => s.url.startsWith('/api/recruitment-funnel')).map((s) => s.url);
+
+describe('asking ahead', () => {
+  it("sends Recruitment's requests from the nav click while its code loads, and asks for none twice", async () => {
+    await page.route(RECRUITMENT_CODE, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, CODE_DELAY_MS));
+      await route.continue();
+    });
+    const seen = watch(page);
+    // Signed in a moment ago: the routes' calls (not their screens) are fetched while the page is idle.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/calls-[^/]*\.js$/.test(e.name)));
+    const clicked = Date.now();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Recruitment' }).click();
+    await page.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 15_000 });
+    const calls = funnelCalls(seen.sent);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    const firstFunnel = Math.min(...seen.sent.filter((s) => s.url.startsWith('/api/recruitment-funnel')).map((s) => s.at));
+    // Sent before the held-back code arrived: the requests did not wait for it.
+    expect(firstFunnel).toBeLessThan(seen.codeAt());
+    expect(seen.codeAt() - clicked).toBeGreaterThanOrEqual(CODE_DELAY_MS);
+    // The screen took those answers: no query went out twice.
+    expect(calls.length).toBe(new Set(calls).size);
+    await page.unroute(RECRUITMENT_CODE);
+  });
+
+  it('asks once for each funnel query on a full load of Recruitment', async () => {
+    const seen = watch(page);
+    await page.goto(`${base}/recruitment`);
+    await page.getByRole('table', { name: 'Funnel breakdown' }).getByRole('row').nth(1).waitFor();
+    await page.getByRole('figure', { name: 'Recruitment funnel' }).waitFor();
+    const calls = funnelCalls(seen.sent);
+    // The total, its trend; ungrouped, the breakdown is the total's row, not asked for again.
+    expect(calls.length).toBe(2);
+    expect(new Set(calls).size).toBe(2);
+  });
+});
