@@ -29,6 +29,7 @@ import { engagementFilesRoutes } from './routes/engagement-files';
 import { engagementSiteLocationsRoutes } from './routes/engagement-site-locations';
 import { mountLookupRoutes } from './routes/lookups';
 import { referralReasonsRoutes, referralsRoutes } from './referrals';
+import { siteCoordinatorsRoutes } from './sites';
 import { siteLocationsRoutes } from './routes/site-locations';
 import { sponsorsRoutes } from './routes/sponsors';
 import { auditEventsRoutes } from './routes/audit-events';
@@ -158,6 +159,7 @@ export function createApp(deps: Deps) {
   app.route('/api/site-locations', siteLocationsRoutes(deps));
   app.route('/api/referrals', referralsRoutes(deps));
   app.route('/api/referral-reasons', referralReasonsRoutes(deps));
+  app.route('/api/site-coordinators', siteCoordinatorsRoutes(deps));
   app.route('/api/screeners', screenersRoutes(deps));
   app.route('/api/engagements-screeners', engagementsScreenersRoutes(deps));
   app.route('/api/contact-fields-screeners', contactFieldsScreenersRoutes(deps));

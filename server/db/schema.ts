@@ -117,6 +117,16 @@ export const userSponsors = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.sponsorId] }), index('user_sponsors_sponsor_idx').on(t.sponsorId)],
 );
 
+/** The site locations a Site Coordinator works the referrals of. */
+export const userSiteLocations = pgTable(
+  'user_site_locations',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    siteLocationId: integer('site_location_id').notNull().references((): AnyPgColumn => siteLocations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.siteLocationId] }), index('user_site_locations_site_idx').on(t.siteLocationId)],
+);
+
 /**
  * Refresh tokens are stored as SHA-256 hashes. Each sign-in starts a family; rotating marks the
  * old token used, and presenting a used token revokes the whole family (theft detection).

@@ -144,3 +144,13 @@ export async function findReferral(db: Db, phi: PhiCipher, now: Date, id: number
   const [row] = await joined(db, now).where(and(eq(referrals.id, id), scope));
   return row ? toReferral(phi, row) : undefined;
 }
+
+/** The participant's contact values of referral `id` (the caller has checked its scope). */
+export async function contactValuesOf(db: Db, phi: PhiCipher, id: number): Promise<Record<string, unknown> | null> {
+  const [row] = await db
+    .select({ sealed: contacts.valuesCiphertext })
+    .from(referrals)
+    .innerJoin(contacts, eq(contacts.id, referrals.contactId))
+    .where(eq(referrals.id, id));
+  return row ? openContactValues(phi, row.sealed) : null;
+}

@@ -36,7 +36,7 @@ import { logAttempt } from './attempts';
 import { referralCounts } from './counts';
 import { ReferralRefused } from './errors';
 import { moveReferral, type ReferralActor } from './ladder';
-import { REFERRAL_SORTS, findReferral, overdueAt, referralPage, staleAt, type ReferralSort } from './queue';
+import { REFERRAL_SORTS, contactValuesOf, findReferral, overdueAt, referralPage, staleAt, type ReferralSort } from './queue';
 import { addReason, listReasons, updateReason } from './reasons';
 import { referralScope } from './scope';
 import { referralTimeline } from './timeline';
@@ -171,6 +171,15 @@ export function referralsRoutes(deps: Deps) {
     c.set('audit', { entity: 'referrals', entityId: referralId, action: 'status', meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null } });
     const { id, ...after } = await visible(user, referral.id);
     return sendResource(c, toResource(REFERRAL_TYPE, id, after));
+  });
+
+  app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: 'referral-contacts' } }), async (c) => {
+    const referral = await visible(c.get('user'), c.req.param('id'));
+    const values = await contactValuesOf(db, phiOf(deps), Number(referral.id));
+    if (!values) throw notFound('contact');
+    // Who looked, and at whose contact: never the values themselves.
+    c.set('audit', { entity: 'referrals', entityId: Number(referral.id), action: 'reveal-contact' });
+    return sendResource(c, toResource('referral-contacts', referral.id, { values }));
   });
 
   app.post(

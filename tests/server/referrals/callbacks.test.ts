@@ -117,7 +117,7 @@ describe('after the engagement switches record systems', () => {
     expect(await statusOf(contactId)).toBe('eligible');
 
     const stranger = newWebhookSecret();
-    const third = await sendReferralsTo(h.db, { engagementIds: [f.engagementIds[1] ?? f.engagementIds[0]] }, { name: 'Third record system', endpointUrl: `${receiver.origin}/third`, signingSecret: h.phi.seal(stranger) });
+    const third = await sendReferralsTo(h.db, f, { name: 'Third record system', endpointUrl: `${receiver.origin}/third`, signingSecret: h.phi.seal(stranger) });
     await h.db.update(engagements).set({ rmsProviderId: second }).where(eq(engagements.id, f.engagementIds[0]));
     expect((await callback(stranger, { contactId, status: 'enrolled' })).status).toBe(401);
     expect((await fhir(third, stranger, referralKey, 'on-study')).status).toBe(401);
