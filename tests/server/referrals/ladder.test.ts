@@ -185,9 +185,15 @@ describe('contact attempts and service levels', () => {
 
   it("uses the engagement's own service levels, and calls an untouched open referral stale", async () => {
     const w = await world(2);
-    await h.db.update(engagements).set({ firstContactHours: 4, staleDays: 2 }).where(eq(engagements.id, w.engagementId));
-    const [a, b] = w.referralIds as [number, number];
     await clockAt(5 * HOUR);
+    const setLevels = (attributes: Record<string, unknown>) =>
+      h.request('PATCH', `/api/engagements/${w.engagementId}`, { token: admin, body: doc('engagements', attributes, String(w.engagementId)) });
+    const bad = await setLevels({ firstContactHours: 0, staleDays: 2.5 });
+    expect(bad.status).toBe(422);
+    expect((await pointers(bad)).sort()).toEqual(['/data/attributes/firstContactHours', '/data/attributes/staleDays']);
+    const set = await setLevels({ firstContactHours: 4, staleDays: 2 });
+    expect((await json(set)).data.attributes).toMatchObject({ firstContactHours: 4, staleDays: 2 });
+    const [a, b] = w.referralIds as [number, number];
     expect(await read(a)).toMatchObject({ due: at(4 * HOUR).toISOString(), overdue: true, stale: false });
     expect((await move(b, { status: 'contacted' })).status).toBe(200);
     await clockAt(49 * HOUR);
