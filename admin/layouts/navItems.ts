@@ -29,6 +29,7 @@ export const NAV_ITEMS: NavItem[] = [
   // Not in SPEC's list: without it the versioned-survey builder is reachable only by address.
   { label: 'Surveys', route: 'OFormIndex', icon: 'audits' },
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
+  { label: 'Referrals', route: 'ReferralsIndex', icon: 'funnel' },
   {
     label: 'System Configuration',
     children: [
