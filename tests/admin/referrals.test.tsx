@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { REFRESH_MS } from '../../admin/sections/referrals/Index';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
 
 const referral = (id: number, extra: Record<string, unknown> = {}) => ({
@@ -78,4 +79,16 @@ describe('Referrals (the work queue)', () => {
     const posted = api.requests.find((r) => r.path === 'referrals/7/contact-attempts')!;
     expect(posted.body).toMatchObject({ data: { type: 'contact-attempts', attributes: { channel: 'phone', result: 'no-answer' } } });
   });
+
+  it('shows a change made elsewhere within 15 seconds, without a reload', async () => {
+    expect(REFRESH_MS).toBeLessThanOrEqual(15_000);
+    const state = { status: 'new' };
+    renderAdmin({ path: '/referrals', user: makeUser('Site Coordinator'), handler: server(state) });
+    const table = await screen.findByRole('table');
+    const badge = () => table.querySelector('td .badge[class*="referral-"]')?.textContent;
+    await waitFor(() => expect(badge()).toBe('New'));
+    // Another coordinator's move, made on the server.
+    state.status = 'contacted';
+    await waitFor(() => expect(badge()).toBe('Contacted'), { timeout: 15_000 });
+  }, 20_000);
 });
