@@ -28,7 +28,8 @@ import { engagementsRoutes } from './routes/engagements';
 import { engagementFilesRoutes } from './routes/engagement-files';
 import { engagementSiteLocationsRoutes } from './routes/engagement-site-locations';
 import { mountLookupRoutes } from './routes/lookups';
-import { referralsRoutes } from './routes/referrals';
+import { referralReasonsRoutes, referralsRoutes } from './referrals';
+import { siteCoordinatorsRoutes } from './sites';
 import { siteLocationsRoutes } from './routes/site-locations';
 import { sponsorsRoutes } from './routes/sponsors';
 import { auditEventsRoutes } from './routes/audit-events';
@@ -157,6 +158,8 @@ export function createApp(deps: Deps) {
   app.route('/api/engagements-site-locations', engagementSiteLocationsRoutes(deps));
   app.route('/api/site-locations', siteLocationsRoutes(deps));
   app.route('/api/referrals', referralsRoutes(deps));
+  app.route('/api/referral-reasons', referralReasonsRoutes(deps));
+  app.route('/api/site-coordinators', siteCoordinatorsRoutes(deps));
   app.route('/api/screeners', screenersRoutes(deps));
   app.route('/api/engagements-screeners', engagementsScreenersRoutes(deps));
   app.route('/api/contact-fields-screeners', contactFieldsScreenersRoutes(deps));

@@ -38,6 +38,8 @@ export interface AuthUser {
   username: string;
   roles: RoleName[];
   sponsorIds: number[];
+  /** The site locations a Site Coordinator is tied to (empty for everyone else). */
+  siteLocationIds: number[];
 }
 
 /**

@@ -32,6 +32,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Versioned Surveys', route: 'OFormIndex', icon: 'audits' },
   { label: 'Surveys', route: 'SurveysIndex', icon: 'audits' },
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
+  { label: 'Referrals', route: 'ReferralsIndex', icon: 'funnel' },
   {
     label: 'System Configuration',
     children: [

@@ -73,6 +73,8 @@ export const ROUTES = [
   route('About', '/about', 'About', SIGNED_IN),
   // Not in SPEC: the recruitment funnel of what the user may see (the server scopes it).
   route('Recruitment', '/recruitment', 'Recruitment', SIGNED_IN),
+  // The work queue: recruiters, and Site Coordinators (whose only screen it is).
+  route('ReferralsIndex', '/referrals', 'Referrals', SIGNED_IN),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN),
   route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {

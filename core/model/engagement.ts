@@ -15,6 +15,13 @@ export const MAX_RADIUS = 1000;
 export const DEFAULT_DUPLICATE_WINDOW_DAYS = 90;
 export const MAX_DUPLICATE_WINDOW_DAYS = 3650;
 const windowMessage = `Must be a whole number of days from 0 to ${MAX_DUPLICATE_WINDOW_DAYS}.`;
+/** Service levels of the referral work queue (server/referrals/queue.ts). */
+export const DEFAULT_FIRST_CONTACT_HOURS = 48;
+export const DEFAULT_STALE_DAYS = 7;
+const wholeFrom1 = (max: number, unit: string, fallback: number) => {
+  const text = `Must be a whole number of ${unit} from 1 to ${max}.`;
+  return v.optional(v.pipe(v.number(text), v.integer(text), v.minValue(1, text), v.maxValue(max, text)), fallback);
+};
 
 /** What staff may write on an engagement. Unknown attributes are refused rather than ignored. */
 export const EngagementInput = v.strictObject({
@@ -30,6 +37,10 @@ export const EngagementInput = v.strictObject({
     v.pipe(v.number(windowMessage), v.integer(windowMessage), v.minValue(0, windowMessage), v.maxValue(MAX_DUPLICATE_WINDOW_DAYS, windowMessage)),
     DEFAULT_DUPLICATE_WINDOW_DAYS,
   ),
+  /** A new referral's first contact is due within this many hours. */
+  firstContactHours: wholeFrom1(8760, 'hours', DEFAULT_FIRST_CONTACT_HOURS),
+  /** An open referral with no update for this many days is stale. */
+  staleDays: wholeFrom1(365, 'days', DEFAULT_STALE_DAYS),
   mediaLiveDate: optionalDate(),
   mediaEndDate: optionalDate(),
   g6Url: optionalUrl(),
@@ -99,6 +110,8 @@ export interface Engagement {
   radius: number;
   /** The same person referred again within this many days is a duplicate, kept and not sent (0: never). */
   duplicateWindowDays: number;
+  firstContactHours: number;
+  staleDays: number;
   mediaLiveDate: string | null;
   mediaEndDate: string | null;
   g6Url: string | null;

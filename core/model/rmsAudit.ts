@@ -4,7 +4,9 @@
  * callbacks by which the record system reports a referral screened or randomized.
  */
 import * as v from 'valibot';
-import { flag, idNumber } from './fields';
+import { flag, idNumber, optionalText } from './fields';
+import { REFERRAL_STATUSES, type ReferralStatus } from './referral';
+import { chooseMessage } from './scalars';
 import { RMS_PROVIDER_KINDS } from './rmsProvider';
 
 export const RMS_AUDIT_TYPE = 'rms-audits';
@@ -79,21 +81,42 @@ export const RESEND_MESSAGES = {
   busy: (contactId: number) => `Contact ${contactId} is being delivered right now, or its record system is switched off; try again shortly.`,
 } as const;
 
-/** The record system's callback body: which contact, and what became of its referral. */
+/**
+ * The record system's callback body: which contact, and where its referral now stands on the
+ * ladder (`status`), or the older form's flags (`screened`/`randomized`: true moves the referral
+ * to in-screening/enrolled; false says nothing, as the ladder never steps down).
+ */
 export const RmsCallbackInput = v.strictObject({
   contactId: idNumber(),
+  status: v.optional(v.picklist(REFERRAL_STATUSES, chooseMessage(REFERRAL_STATUSES))),
+  /** Why, for a referral closed by the record system (kept sealed as the status change's note). */
+  reason: optionalText(2000),
   screened: v.optional(flag()),
   randomized: v.optional(flag()),
 });
 export type RmsCallbackInput = v.InferOutput<typeof RmsCallbackInput>;
 
-/** FHIR ResearchSubject statuses the FHIR callback understands, and what each says of the referral. */
+/** The ladder status a JSON callback asks for, or null when it states nothing. */
+export const callbackStatus = (input: RmsCallbackInput): ReferralStatus | null =>
+  input.status ?? (input.randomized ? 'enrolled' : input.screened ? 'in-screening' : null);
+
+/**
+ * Every FHIR R4 ResearchSubject status, and the ladder status it stands for (null: still a
+ * candidate, nothing to move). `randomized` is not R4's but was accepted before, so it stays.
+ */
 export const FHIR_SUBJECT_STATUSES = {
-  screening: { screened: true },
-  eligible: { screened: true },
-  ineligible: { screened: true },
-  'on-study': { randomized: true },
-  'on-study-intervention': { randomized: true },
-  'on-study-observation': { randomized: true },
-  randomized: { randomized: true },
-} as const satisfies Record<string, { screened?: true; randomized?: true }>;
+  candidate: null,
+  'potential-candidate': null,
+  screening: 'in-screening',
+  eligible: 'eligible',
+  ineligible: 'screen-failed',
+  'not-registered': 'screen-failed',
+  'pending-on-study': 'eligible',
+  'on-study': 'enrolled',
+  'on-study-intervention': 'enrolled',
+  'on-study-observation': 'enrolled',
+  'follow-up': 'enrolled',
+  'off-study': 'enrolled',
+  randomized: 'enrolled',
+  withdrawn: 'withdrawn',
+} as const satisfies Record<string, ReferralStatus | null>;

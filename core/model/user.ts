@@ -4,7 +4,12 @@ import { isTotpCode } from '../validation/rules';
 import { isoCode } from './language';
 import { email, flag, lengthText } from './fields';
 
-export const ROLE_NAMES = ['Admin', 'Super User', 'User'] as const;
+/**
+ * A Site Coordinator works the referrals of the site locations they are tied to, and sees
+ * nothing else of the product (no sponsors, engagements or other sites).
+ */
+export const ROLE_NAMES = ['Admin', 'Super User', 'User', 'Site Coordinator'] as const;
+export const SITE_COORDINATOR: RoleName = 'Site Coordinator';
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 export const USER_TYPE = 'users';
@@ -108,3 +113,11 @@ export interface LoginResult {
 
 export const hasRole = (user: Pick<User, 'roles'> | null | undefined, ...names: RoleName[]): boolean =>
   !!user && user.roles.some((r) => names.includes(r.name));
+
+export const SITE_COORDINATOR_TYPE = 'site-coordinators';
+/** Ties a Site Coordinator to a site location (the site view's coordinators). */
+export const SiteCoordinatorInput = v.strictObject({
+  userId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  siteLocationId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+});
+export const NOT_A_SITE_COORDINATOR = 'Choose a user who holds the role Site Coordinator.';

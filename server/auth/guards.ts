@@ -4,11 +4,11 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RoleName } from '@core/model/user';
+import { SITE_COORDINATOR, type RoleName } from '@core/model/user';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { ApiProblem, forbidden, unauthorized } from '../http/errors';
 import { accessTokenUser } from './tokens';
-import { loadUser } from './users';
+import { loadUser, siteLocationsOf } from './users';
 
 /** The bearer token a request presents, if any. */
 export const bearerToken = (c: Context): string | null => /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? null;
@@ -24,14 +24,37 @@ export const authenticate = (deps: Deps) =>
     if (user.row.mustChangePassword && !allowedBeforePasswordChange(c.req.method, c.req.path)) {
       throw passwordChangeRequired();
     }
+    const roles = user.roles.map((r) => r.name);
+    if (onlySiteCoordinator(roles) && !allowedForSiteCoordinator(c.req.method, c.req.path)) throw forbidden();
     c.set('user', {
       id: userId,
       username: user.username,
-      roles: user.roles.map((r) => r.name),
+      roles,
       sponsorIds: user.sponsors.map((s) => Number(s.id)),
+      siteLocationIds: roles.includes(SITE_COORDINATOR) ? await siteLocationsOf(deps.db, userId) : [],
     });
     await next();
   });
+
+/**
+ * A Site Coordinator and nothing more reaches only the referral work queue (which keeps to their
+ * sites) and their own account; every other route (sponsors, engagements, figures, settings) is
+ * a 403, so a route added later is closed to them until it is opened here on purpose.
+ */
+const SITE_COORDINATOR_CALLS: readonly RegExp[] = [
+  /^GET \/api\/users\/me$/,
+  /^POST \/api\/users\/me\/(password|totp|totp\/verify)$/,
+  /^GET \/api\/referrals$/,
+  /^GET \/api\/referrals\/\d+(\/timeline)?$/,
+  /^PATCH \/api\/referrals\/\d+$/,
+  /^POST \/api\/referrals\/\d+\/(contact-attempts|reveal)$/,
+  /^GET \/api\/referral-reasons$/,
+];
+const onlySiteCoordinator = (roles: readonly RoleName[]) => roles.length > 0 && roles.every((r) => r === SITE_COORDINATOR);
+const allowedForSiteCoordinator = (method: string, path: string) => {
+  const call = `${method} ${path.replace(/\/+$/, '')}`;
+  return SITE_COORDINATOR_CALLS.some((allowed) => allowed.test(call));
+};
 
 /** What a user whose password an Admin set may do before choosing their own: see themselves and change it. */
 const PASSWORD_CHANGE_CALLS = new Set(['GET /api/users/me', 'POST /api/users/me/password']);

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { ROLE_NAMES, type RoleName, type User } from '@core/model/user';
 import type { Db } from '../db/open';
-import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';
+import { roles, sponsors, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
 
 const isRoleName = (name: string): name is RoleName => (ROLE_NAMES as readonly string[]).includes(name);
 
@@ -51,4 +51,10 @@ export async function loadUser(db: Db, id: number): Promise<(User & { row: UserR
     created,
     modified,
   };
+}
+
+/** The site locations a Site Coordinator is tied to. */
+export async function siteLocationsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.select({ id: userSiteLocations.siteLocationId }).from(userSiteLocations).where(eq(userSiteLocations.userId, userId));
+  return rows.map((r) => r.id);
 }

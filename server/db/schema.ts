@@ -117,6 +117,16 @@ export const userSponsors = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.sponsorId] }), index('user_sponsors_sponsor_idx').on(t.sponsorId)],
 );
 
+/** The site locations a Site Coordinator works the referrals of. */
+export const userSiteLocations = pgTable(
+  'user_site_locations',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    siteLocationId: integer('site_location_id').notNull().references((): AnyPgColumn => siteLocations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.siteLocationId] }), index('user_site_locations_site_idx').on(t.siteLocationId)],
+);
+
 /**
  * Refresh tokens are stored as SHA-256 hashes. Each sign-in starts a family; rotating marks the
  * old token used, and presenting a used token revokes the whole family (theft detection).
@@ -230,6 +240,10 @@ export const engagements = pgTable(
     rmsSponsorIdentifier: text('rms_sponsor_identifier'),
     /** The same person referred again within this many days is a duplicate, not sent again (0: never). */
     duplicateWindowDays: integer('duplicate_window_days').notNull().default(90),
+    /** Service level: a new referral's first contact is due within this many hours. */
+    firstContactHours: integer('first_contact_hours').notNull().default(48),
+    /** Service level: an open referral with no update for this many days is stale. */
+    staleDays: integer('stale_days').notNull().default(7),
     created: created(),
     modified: modified(),
   },
@@ -328,8 +342,9 @@ export const engagementSiteLocations = pgTable(
 );
 
 /**
- * A qualified participant referred to an engagement (created by the participant runtime).
- * Screened and randomized are later outcomes reported back for the referral.
+ * A qualified participant referred to an engagement (created by the participant runtime), then
+ * worked up its status ladder (core/model/referral.ts) by staff and record systems. is_screened
+ * and is_randomized are the milestones the ladder reached, kept when a referral later withdraws.
  */
 export const referrals = pgTable(
   'referrals',
@@ -343,9 +358,67 @@ export const referrals = pgTable(
     isRandomized: boolean('is_randomized').notNull().default(false),
     /** The participant contact this referral counts (null for referrals recorded before contacts). */
     contactId: integer('contact_id').references((): AnyPgColumn => contacts.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('new'),
+    reasonId: integer('reason_id').references((): AnyPgColumn => referralReasons.id, { onDelete: 'restrict' }),
+    /** Sealed (security/phi.ts): staff may write what a participant told them. */
+    reasonNoteCiphertext: text('reason_note_ciphertext'),
+    /** The last change of status (null: never changed since the referral was made). */
+    statusChanged: timestamp('status_changed', { withTimezone: true, mode: 'date' }),
+    /** When the site first reached the person (a reached attempt or a status of contacted or beyond). */
+    firstContactAt: timestamp('first_contact_at', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptDue: timestamp('next_attempt_due', { withTimezone: true, mode: 'date' }),
     created: created(),
   },
-  (t) => [index('referrals_engagement_idx').on(t.engagementId), uniqueIndex('referrals_contact_idx').on(t.contactId)],
+  (t) => [
+    index('referrals_engagement_idx').on(t.engagementId),
+    uniqueIndex('referrals_contact_idx').on(t.contactId),
+    index('referrals_site_status_idx').on(t.engagementSiteLocationId, t.status),
+    check(
+      'referrals_status_check',
+      sql`${t.status} in ('new', 'attempting-contact', 'contacted', 'scheduled', 'in-screening', 'screen-failed', 'eligible', 'enrolled', 'withdrawn', 'not-reachable')`,
+    ),
+  ],
+);
+
+/** Why referrals close at screen-failed, withdrawn or not-reachable: a list staff keep. */
+export const referralReasons = pgTable(
+  'referral_reasons',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    status: text('status').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    created: created(),
+  },
+  (t) => [uniqueIndex('referral_reasons_name_idx').on(t.status, sql`lower(${t.name})`)],
+);
+
+/**
+ * A referral's history: every change of status (who or which record system, when, from, to,
+ * why) and every contact attempt, in the order they happened; the referral's timeline.
+ */
+export const referralEvents = pgTable(
+  'referral_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    referralId: integer('referral_id').notNull().references(() => referrals.id, { onDelete: 'cascade' }),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** 'status' or 'attempt'. */
+    kind: text('kind').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The staff username or the record system's name, kept as it was. */
+    actorName: text('actor_name').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    reasonId: integer('reason_id').references(() => referralReasons.id, { onDelete: 'set null' }),
+    channel: text('channel'),
+    result: text('result'),
+    /** Sealed like the referral's reason note. */
+    noteCiphertext: text('note_ciphertext'),
+  },
+  (t) => [index('referral_events_referral_idx').on(t.referralId, t.occurredAt)],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -113,7 +113,7 @@ async function optionalStaff(deps: Deps, c: Context): Promise<AuthUser | null> {
   const userId = await accessTokenUser(deps.db, deps.jwtSecret, token, nowOf(deps));
   const user = userId === null ? null : await loadUser(deps.db, userId);
   if (!user || !user.isActive || userId === null) return null;
-  return { id: userId, username: user.username, roles: user.roles.map((r) => r.name), sponsorIds: user.sponsors.map((s) => Number(s.id)) };
+  return { id: userId, username: user.username, roles: user.roles.map((r) => r.name), sponsorIds: user.sponsors.map((s) => Number(s.id)), siteLocationIds: [] };
 }
 
 /** A survey version participants may read (approved and active), or any a member of staff may see. */

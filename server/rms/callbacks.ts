@@ -1,63 +1,56 @@
 /**
- * What record systems report back: a referral screened or randomized. Two forms reach the same
- * counts (referrals.is_screened / is_randomized):
+ * What record systems report back: where a referral stands on its status ladder
+ * (core/model/referral.ts). Two forms reach the same ladder:
  *
- * - our JSON `{contactId, screened?, randomized?}`, signed as Standard Webhooks says with the
- *   secret of the contact's engagement's provider;
+ * - our JSON `{contactId, status?, screened?, randomized?}`, signed as Standard Webhooks says;
  * - a FHIR ResearchSubject naming the referral by its identifier (`urn:uuid:<referralId>`), posted
  *   to the provider's own callback path with its secret as a bearer token (what a FHIR
- *   Subscription can send) or signed like the JSON form.
+ *   Subscription can send) or signed like the JSON form; every R4 status maps to a rung.
+ *
+ * Either is accepted from the engagement's provider and from any provider that delivered that
+ * referral, so a referral delivered before the engagement switched providers is still reported
+ * by the system that holds it.
  *
  * Any doubt about who sent it (unknown contact or referral, no secret, a wrong signature or token)
  * is the same null, so the route answers one 401 that tells an outsider nothing.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { FHIR_SUBJECT_STATUSES } from '@core/model/rmsAudit';
 import type { Db } from '../db/open';
-import { contacts, engagements, referrals, rmsDeliveries, rmsProviders } from '../db/schema';
+import { contacts, engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { URI_SYSTEM } from './fhir';
 import { openSecrets } from './providers';
 import { verifyMessage, WEBHOOK_SIGNATURE } from './standardWebhooks';
 
-export type ReferralRow = typeof referrals.$inferSelect;
 type Headers = (name: string) => string | undefined;
 
-export interface StatusChange {
-  screened?: boolean;
-  randomized?: boolean;
+/** A record system allowed to report on a contact's referral. */
+export interface Reporter {
+  id: number;
+  name: string;
 }
 
-/** The secret of contact `contactId`'s engagement's provider, when it has one. */
-async function secretOfContact(db: Db, phi: PhiCipher, contactId: number): Promise<string | null> {
-  const [found] = await db
-    .select({ signingSecret: rmsProviders.signingSecret, bearerToken: rmsProviders.bearerToken })
-    .from(contacts)
-    .innerJoin(engagements, eq(engagements.id, contacts.engagementId))
-    .innerJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
-    .where(eq(contacts.id, contactId));
-  return found ? openSecrets(phi, found).secret : null;
-}
+/** The contact's engagement's provider, or one that accepted the contact's referral. */
+const reportsOn = (contactId: number) =>
+  or(
+    sql`${rmsProviders.id} = (select ${engagements.rmsProviderId} from ${contacts} join ${engagements} on ${engagements.id} = ${contacts.engagementId} where ${contacts.id} = ${contactId})`,
+    sql`exists (select 1 from ${rmsAudits} where ${rmsAudits.contactId} = ${contactId} and ${rmsAudits.rmsProviderId} = ${rmsProviders.id} and ${rmsAudits.succeeded})`,
+  );
 
-/** Whether the JSON callback for `contactId` is signed by its provider. */
-export async function verifySignedCallback(db: Db, phi: PhiCipher, contactId: number, headers: Headers, raw: string, now: Date): Promise<boolean> {
-  const secret = await secretOfContact(db, phi, contactId);
-  return secret !== null && verifyMessage(secret, headers, raw, now);
-}
-
-/** Sets the referral's flags (randomized implies screened); null when the contact has no referral. */
-export async function applyReferralStatus(db: Db, contactId: number, change: StatusChange): Promise<ReferralRow | null> {
-  const isScreened = change.randomized === true ? true : change.screened;
-  const changes = {
-    ...(isScreened !== undefined ? { isScreened } : {}),
-    ...(change.randomized !== undefined ? { isRandomized: change.randomized } : {}),
-  };
-  const [referral] = Object.keys(changes).length
-    ? await db.update(referrals).set(changes).where(eq(referrals.contactId, contactId)).returning()
-    : await db.select().from(referrals).where(eq(referrals.contactId, contactId));
-  return referral ?? null;
+/** The provider whose secret signed the JSON callback for `contactId`, when one did. */
+export async function verifySignedCallback(db: Db, phi: PhiCipher, contactId: number, headers: Headers, raw: string, now: Date): Promise<Reporter | null> {
+  const providers = await db
+    .select({ id: rmsProviders.id, name: rmsProviders.name, signingSecret: rmsProviders.signingSecret, bearerToken: rmsProviders.bearerToken })
+    .from(rmsProviders)
+    .where(reportsOn(contactId));
+  for (const provider of providers) {
+    const { secret } = openSecrets(phi, provider);
+    if (secret !== null && verifyMessage(secret, headers, raw, now)) return { id: provider.id, name: provider.name };
+  }
+  return null;
 }
 
 export const ResearchSubjectUpdate = v.object({
@@ -85,8 +78,9 @@ const sameText = (a: string, b: string) => {
 };
 
 /**
- * The contact a FHIR callback to provider `providerId` is about, when the referral is one of
- * that provider's and the request carries its secret (bearer or Standard Webhooks signature).
+ * The contact a FHIR callback to provider `providerId` is about, and that provider, when the
+ * referral is one it may report on and the request carries its secret (bearer or Standard
+ * Webhooks signature).
  */
 export async function authenticFhirCallback(
   db: Db,
@@ -96,18 +90,18 @@ export async function authenticFhirCallback(
   headers: Headers,
   raw: string,
   now: Date,
-): Promise<number | null> {
+): Promise<{ contactId: number; reporter: Reporter } | null> {
+  const [delivery] = await db.select({ contactId: rmsDeliveries.contactId }).from(rmsDeliveries).where(eq(rmsDeliveries.referralKey, referralKey));
+  if (!delivery) return null;
   const [found] = await db
-    .select({ contactId: rmsDeliveries.contactId, providerId: engagements.rmsProviderId, signingSecret: rmsProviders.signingSecret, bearerToken: rmsProviders.bearerToken })
-    .from(rmsDeliveries)
-    .innerJoin(contacts, eq(contacts.id, rmsDeliveries.contactId))
-    .innerJoin(engagements, eq(engagements.id, contacts.engagementId))
-    .innerJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
-    .where(eq(rmsDeliveries.referralKey, referralKey));
-  if (!found || found.providerId !== providerId) return null;
+    .select({ id: rmsProviders.id, name: rmsProviders.name, signingSecret: rmsProviders.signingSecret, bearerToken: rmsProviders.bearerToken })
+    .from(rmsProviders)
+    .where(and(eq(rmsProviders.id, providerId), reportsOn(delivery.contactId)));
+  if (!found) return null;
   const { secret } = openSecrets(phi, found);
   if (!secret) return null;
-  if (headers(WEBHOOK_SIGNATURE)) return verifyMessage(secret, headers, raw, now) ? found.contactId : null;
+  const reporter = { id: found.id, name: found.name };
+  if (headers(WEBHOOK_SIGNATURE)) return verifyMessage(secret, headers, raw, now) ? { contactId: delivery.contactId, reporter } : null;
   const bearer = /^Bearer\s+(\S+)$/i.exec(headers('authorization') ?? '')?.[1];
-  return bearer && sameText(bearer, secret) ? found.contactId : null;
+  return bearer && sameText(bearer, secret) ? { contactId: delivery.contactId, reporter } : null;
 }

@@ -70,6 +70,8 @@ const columns = {
   isActive: engagements.isActive,
   radius: engagements.radius,
   duplicateWindowDays: engagements.duplicateWindowDays,
+  firstContactHours: engagements.firstContactHours,
+  staleDays: engagements.staleDays,
   mediaLiveDate: engagements.mediaLiveDate,
   mediaEndDate: engagements.mediaEndDate,
   g6Url: engagements.g6Url,

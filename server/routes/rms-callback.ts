@@ -1,16 +1,21 @@
 /**
- * The callbacks by which a record system reports a referral screened or randomized
- * (rms/callbacks.ts): public, but refused with one 401 unless they carry the provider's secret.
+ * The callbacks by which a record system reports where a referral stands on its status ladder
+ * (rms/callbacks.ts): public, but refused with one 401 unless they carry the provider's secret;
+ * a move the ladder refuses is a 409 naming where the referral stands.
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { toFieldIssues } from '@core/model/fields';
-import { FHIR_SUBJECT_STATUSES, RmsCallbackInput } from '@core/model/rmsAudit';
+import { FHIR_SUBJECT_STATUSES, RmsCallbackInput, callbackStatus } from '@core/model/rmsAudit';
+import type { ReferralStatus } from '@core/model/referral';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { badRequest, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
+import { recordAudit } from '../audit/trail';
+import { clientAddress } from '../http/client-address';
+import { moveByRecordSystem, ReferralRefused, statusOfContact } from '../referrals';
+import { badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
-import { applyReferralStatus, authenticFhirCallback, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback } from '../rms/callbacks';
+import { authenticFhirCallback, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback, type Reporter } from '../rms/callbacks';
 import { FHIR_CONTENT_TYPE } from '../rms/fhir';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -34,17 +39,48 @@ export function rmsCallbackRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   const now = () => nowOf(deps);
 
+  /** Moves the contact's referral (when asked to), records who reported it, and answers where it stands. */
+  async function report(c: Parameters<typeof clientAddress>[0], contactId: number, status: ReferralStatus | null, note: string | null, reporter: Reporter) {
+    const at = now();
+    if (status !== null) {
+      const outcome = await moveByRecordSystem(db, phiOf(deps), contactId, { status, reasonNote: note }, reporter.name, at).catch((error: unknown) => {
+        if (error instanceof ReferralRefused) throw conflict(error.message, '/status');
+        throw error;
+      });
+      if (outcome?.moved) {
+        await recordAudit(db, {
+          occurredAt: at,
+          actor: null,
+          clientAddress: clientAddress(c),
+          entity: 'referrals',
+          entityId: outcome.referralId,
+          action: 'status',
+          meta: { from: outcome.from, to: outcome.to, rmsProviderId: reporter.id, rmsProviderName: reporter.name },
+        });
+      }
+    }
+    const referral = await statusOfContact(db, contactId);
+    if (!referral) throw notFound('referral');
+    return referral;
+  }
+
   app.post('/', describe({ summary: "Record system: report a referral's status", access: 'public', body: { json: RmsCallbackInput } }), async (c) => {
     const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
     const parsed = v.safeParse(RmsCallbackInput, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
-    const { contactId, screened, randomized } = parsed.output;
-    if (!(await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, now()))) throw unauthorized(REFUSED);
-    const referral = await applyReferralStatus(db, contactId, { screened, randomized });
-    if (!referral) throw notFound('referral');
+    const { contactId } = parsed.output;
+    const reporter = await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, now());
+    if (!reporter) throw unauthorized(REFUSED);
+    const referral = await report(c, contactId, callbackStatus(parsed.output), parsed.output.reason ?? null, reporter);
     return sendResource(
       c,
-      toResource('referrals', referral.id, { contactId, engagementId: referral.engagementId, isScreened: referral.isScreened, isRandomized: referral.isRandomized }),
+      toResource('referrals', referral.id, {
+        contactId,
+        engagementId: referral.engagementId,
+        status: referral.status,
+        isScreened: referral.isScreened,
+        isRandomized: referral.isRandomized,
+      }),
     );
   });
 
@@ -55,14 +91,12 @@ export function rmsCallbackRoutes(deps: Deps) {
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const referralKey = referralKeyOf(parsed.output);
     if (!referralKey) throw invalid([{ pointer: '/identifier', detail: 'The ResearchSubject needs the referral identifier (system urn:ietf:rfc:3986, value urn:uuid:<referralId>).' }]);
-    const contactId =
+    const found =
       providerId === null ? null : await authenticFhirCallback(db, phiOf(deps), providerId, referralKey, (name) => c.req.header(name), raw, now());
-    if (contactId === null) throw unauthorized(REFUSED);
-    const referral = await applyReferralStatus(db, contactId, FHIR_SUBJECT_STATUSES[parsed.output.status]);
-    if (!referral) throw notFound('referral');
-    const state = referral.isRandomized ? 'randomized' : referral.isScreened ? 'screened' : 'referred';
+    if (found === null) throw unauthorized(REFUSED);
+    const referral = await report(c, found.contactId, FHIR_SUBJECT_STATUSES[parsed.output.status], null, found.reporter);
     return c.body(
-      JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${state}.` }] }),
+      JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }] }),
       200,
       { 'Content-Type': FHIR_CONTENT_TYPE },
     );

@@ -46,6 +46,7 @@ const SPEC_PATHS = [
   '/about',
   // The recruitment funnel (any signed-in member of staff; the server scopes what they see).
   '/recruitment',
+  '/referrals',
 ];
 
 const navLabels = () =>
@@ -148,7 +149,7 @@ describe('side navigation', () => {
   it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -156,7 +157,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -171,7 +172,7 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(9);
+    expect(NAV_ITEMS.length).toBe(10);
   });
 });
 

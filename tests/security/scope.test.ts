@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engagementOptions, oFormMessages, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
+import { engagementOptions, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
 import { createHarness, json, type Harness } from '../server/harness';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
 import { RULES } from './routeRules';
@@ -20,6 +20,7 @@ interface Target extends ParticipantFixture {
   tag: string;
   legacySurveyId: number;
   fileId: string;
+  referralId: number;
 }
 
 type Case =
@@ -44,6 +45,10 @@ const SCOPE: Record<string, Case> = {
   'GET /api/engagements-site-locations': { list: (b) => `/api/engagements-site-locations?engagementId=${b.engagementIds[0]}` },
   'GET /api/engagements-site-locations/:id': { member: (b) => `/api/engagements-site-locations/${b.engagementSiteLocationId}` },
   'GET /api/referrals/counts/:id': { member: (b) => `/api/referrals/counts/${b.engagementIds[0]}` },
+  'GET /api/referrals': { list: (b) => `/api/referrals?engagementId=${b.engagementIds[0]}` },
+  'GET /api/referrals/:id': { member: (b) => `/api/referrals/${b.referralId}` },
+  'GET /api/referrals/:id/timeline': { member: (b) => `/api/referrals/${b.referralId}/timeline` },
+  'GET /api/referral-reasons': { unscoped: 'the reasons every site closes referrals with' },
   'GET /api/screeners': { list: (b) => `/api/screeners?searchQuery=${b.tag}` },
   'GET /api/screeners/:id': { member: (b) => `/api/screeners/${b.screenerId}` },
   'GET /api/screeners/languages-screeners': { list: (b) => `/api/screeners/languages-screeners?screenerId=${b.screenerId}` },
@@ -128,7 +133,11 @@ async function target(): Promise<Target> {
   form.set('file', new Blob(['protocol synopsis'], { type: 'text/plain' }), `protocol-${tag}.txt`);
   const uploaded = await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, { method: 'POST', headers: { Authorization: `Bearer ${admin}` }, body: form });
   expect(uploaded.status).toBe(201);
-  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string };
+  const [referral] = await h.db
+    .insert(referrals)
+    .values({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId })
+    .returning({ id: referrals.id });
+  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id };
 }
 
 beforeAll(async () => {
@@ -195,4 +204,46 @@ describe('sponsor scope on every list and read route', () => {
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+});
+
+describe("a Site Coordinator's scope", () => {
+  let coordinator: string;
+  beforeAll(async () => {
+    const id = await h.createUser({ username: 'scope-coordinator-a', password: 'scope-coordinator-pass', roles: ['Site Coordinator'] });
+    const tied = await h.request('POST', '/api/site-coordinators', { token: admin, body: { data: { type: 'site-coordinators', attributes: { userId: id, siteLocationId: a.siteLocationId } } } });
+    expect(tied.status).toBe(201);
+    coordinator = await h.token('scope-coordinator-a', 'scope-coordinator-pass');
+  });
+
+  it("sees nothing of sponsor B through any route a User may read: 403, 404 or an empty list", async () => {
+    const wrong: string[] = [];
+    for (const route of userReadRoutes()) {
+      const scope = SCOPE[route];
+      if (!scope || 'unscoped' in scope) continue;
+      const url = 'member' in scope ? scope.member(b) : scope.list(b);
+      const res = await h.request('GET', url, { token: coordinator });
+      const rows = res.status === 200 ? await dataOf(res) : null;
+      if (!(res.status === 403 || res.status === 404 || (res.status === 200 && 'list' in scope && rows?.length === 0))) wrong.push(`${url}: ${res.status}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("works only their own site's referrals: another site's are 404 to read, move, log, reveal or list", async () => {
+    const list = await json(await h.request('GET', '/api/referrals?limit=1000', { token: coordinator }));
+    expect(list.data.map((r: { id: string }) => Number(r.id))).toEqual([a.referralId]);
+    expect((await h.request('GET', `/api/referrals/${a.referralId}`, { token: coordinator })).status).toBe(200);
+    const other = b.referralId;
+    expect((await h.request('GET', `/api/referrals/${other}`, { token: coordinator })).status).toBe(404);
+    expect((await h.request('GET', `/api/referrals/${other}/timeline`, { token: coordinator })).status).toBe(404);
+    expect((await h.request('POST', `/api/referrals/${other}/reveal`, { token: coordinator })).status).toBe(404);
+    expect((await h.request('PATCH', `/api/referrals/${other}`, { token: coordinator, body: { data: { type: 'referrals', id: String(other), attributes: { status: 'contacted' } } } })).status).toBe(404);
+    const attempt = { data: { type: 'contact-attempts', attributes: { channel: 'phone', result: 'no-answer' } } };
+    expect((await h.request('POST', `/api/referrals/${other}/contact-attempts`, { token: coordinator, body: attempt })).status).toBe(404);
+    expect((await h.request('POST', `/api/referrals/${other}/reveal`, { token: userA })).status).toBe(404);
+    // Sponsor-wide figures and the site list are closed to a coordinator, even for their own sponsor.
+    for (const url of [`/api/referrals/counts/${a.engagementIds[0]}`, '/api/site-locations', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=mediaChannel`, '/api/sponsors']) {
+      expect((await h.request('GET', url, { token: coordinator })).status, url).toBe(403);
+    }
+    expect((await h.request('POST', `/api/referrals/${a.referralId}/contact-attempts`, { token: coordinator, body: attempt })).status).toBe(201);
+  });
 });

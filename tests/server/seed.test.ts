@@ -17,7 +17,7 @@ describe('seed', () => {
     expect((await h.db.select({ n: count() }).from(countries))[0]?.n).toBe(249);
     const [de] = await h.db.select().from(countries).where(eq(countries.isoCode, 'DE'));
     expect(de?.name).toBe('Germany');
-    expect((await h.db.select().from(roles)).map((r) => r.name).sort()).toEqual(['Admin', 'Super User', 'User']);
+    expect((await h.db.select().from(roles)).map((r) => r.name).sort()).toEqual(['Admin', 'Site Coordinator', 'Super User', 'User']);
   });
 
   it('is safe to run again, and seeds demo sponsors once only', async () => {

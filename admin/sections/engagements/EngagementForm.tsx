@@ -169,6 +169,8 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
         hint="The same person referred again within this many days is kept as a duplicate and not sent; 0 never."
         {...form.text('duplicateWindowDays')}
       />
+      <TextField label={L.firstContactHours} type="number" inputMode="numeric" hint="The referral queue shows a referral overdue when nobody reached the person by then." {...form.text('firstContactHours')} />
+      <TextField label={L.staleDays} type="number" inputMode="numeric" hint="An open referral nobody updated for this long shows as stale." {...form.text('staleDays')} />
       <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
       <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
       <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />

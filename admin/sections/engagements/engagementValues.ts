@@ -1,6 +1,6 @@
 /** An engagement as its form holds it, and the mapping to the API's input. */
 import type { Engagement, EngagementInput, EngagementLookupRelationship } from '@core/model/engagement';
-import { DEFAULT_DUPLICATE_WINDOW_DAYS, DEFAULT_ENGAGEMENT_RADIUS } from '@core/model/engagement';
+import { DEFAULT_DUPLICATE_WINDOW_DAYS, DEFAULT_ENGAGEMENT_RADIUS, DEFAULT_FIRST_CONTACT_HOURS, DEFAULT_STALE_DAYS } from '@core/model/engagement';
 
 /** The labels of an engagement's fields, shared by the list, the form and the view. */
 export const ENGAGEMENT_LABELS = {
@@ -14,6 +14,8 @@ export const ENGAGEMENT_LABELS = {
   isActive: 'Active',
   radius: 'Radius (miles)',
   duplicateWindowDays: 'Duplicate window (days)',
+  firstContactHours: 'First contact due within (hours)',
+  staleDays: 'Stale after (days without update)',
   mediaLiveDate: 'Media Live Date',
   mediaEndDate: 'Media End Date',
   g6Url: 'G6 URL',
@@ -51,6 +53,8 @@ export type EngagementFormValues = {
   isActive: boolean;
   radius: string;
   duplicateWindowDays: string;
+  firstContactHours: string;
+  staleDays: string;
   mediaLiveDate: string;
   mediaEndDate: string;
   g6Url: string;
@@ -83,6 +87,8 @@ export const toEngagementFormValues = (e?: Engagement, sponsorId?: string): Enga
   isActive: e?.isActive ?? true,
   radius: text(e?.radius ?? DEFAULT_ENGAGEMENT_RADIUS),
   duplicateWindowDays: text(e?.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS),
+  firstContactHours: text(e?.firstContactHours ?? DEFAULT_FIRST_CONTACT_HOURS),
+  staleDays: text(e?.staleDays ?? DEFAULT_STALE_DAYS),
   mediaLiveDate: text(e?.mediaLiveDate),
   mediaEndDate: text(e?.mediaEndDate),
   g6Url: text(e?.g6Url),
@@ -111,6 +117,8 @@ export const toEngagementInput = (values: EngagementFormValues): EngagementInput
   sponsorId: values.sponsorId === '' ? (undefined as unknown as number) : Number(values.sponsorId),
   radius: values.radius.trim() === '' ? (undefined as unknown as number) : Number(values.radius),
   duplicateWindowDays: values.duplicateWindowDays.trim() === '' ? (undefined as unknown as number) : Number(values.duplicateWindowDays),
+  firstContactHours: values.firstContactHours.trim() === '' ? (undefined as unknown as number) : Number(values.firstContactHours),
+  staleDays: values.staleDays.trim() === '' ? (undefined as unknown as number) : Number(values.staleDays),
   deiTarget: numberOrNull(values.deiTarget),
   targetParticipantCount: numberOrNull(values.targetParticipantCount),
   rmsProviderId: values.rmsProviderId === '' ? null : Number(values.rmsProviderId),

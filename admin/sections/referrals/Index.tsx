@@ -1,0 +1,168 @@
+/**
+ * ReferralsIndex (the work queue, for recruiters and Site Coordinators): the referrals the server
+ * lets this user see, with the participant's initials only, status, due and ageing. Filters
+ * (status, overdue, stale, engagement, dates) live in the URL. The list reads itself again every
+ * few seconds, so a change made elsewhere shows without a reload. Each row moves the referral to
+ * a status the ladder allows (asking for a reason where one is needed) or logs a contact attempt.
+ */
+import { useEffect, useState } from 'react';
+import { ApiError } from '@core/api/client';
+import { referralsApi, type ReferralReason } from '@core/api/referrals';
+import {
+  CONTACT_RESULTS,
+  REASONED_REFERRAL_STATUSES,
+  REFERRAL_STATUSES,
+  REFERRAL_STATUS_LABELS,
+  type ContactResult,
+  type Referral,
+  type ReferralStatus,
+} from '@core/model/referral';
+import { formatDateTime } from '../../components/format';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { useApiResourceList } from '../../components/list/useResourceList';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+
+/** How often the queue reads itself again (the issue's bound is 15 s). */
+export const REFRESH_MS = 10_000;
+const FILTERS = ['status', 'overdue', 'stale', 'createdFrom', 'createdTo'] as const;
+const SORTS = ['due', 'created', 'status', 'statusChanged', 'lastAttemptAt', 'attempts', 'engagementName', 'siteName'] as const;
+const RESULT_LABELS: Record<ContactResult, string> = { reached: 'Reached', voicemail: 'Voicemail', 'no-answer': 'No answer', 'wrong-number': 'Wrong number', declined: 'Declined' };
+
+function Due({ referral }: { referral: Referral }) {
+  if (!referral.due) return <span>—</span>;
+  return (
+    <span>
+      {formatDateTime(referral.due)}
+      {referral.overdue ? <span className="badge badge-failed"> Overdue</span> : null}
+      {referral.stale ? <span className="badge badge-duplicate"> Stale</span> : null}
+    </span>
+  );
+}
+
+/** One row's actions: move to an allowed status (with a reason where needed), or log an attempt. */
+function Work({ referral, onDone }: { referral: Referral; onDone: () => void }) {
+  const api = useApi(referralsApi);
+  const notify = useNotify();
+  const [to, setTo] = useState<ReferralStatus | ''>('');
+  const [reasons, setReasons] = useState<ReferralReason[]>([]);
+  const [reasonId, setReasonId] = useState('');
+  const [result, setResult] = useState<ContactResult>('no-answer');
+  const [busy, setBusy] = useState(false);
+  const who = referral.initials ?? `referral ${referral.id}`;
+  const needsReason = to !== '' && REASONED_REFERRAL_STATUSES.includes(to);
+
+  useEffect(() => {
+    if (!needsReason) return;
+    let live = true;
+    void api.reasons(to).then((r) => live && setReasons(r.items.filter((x) => x.isActive)));
+    return () => {
+      live = false;
+    };
+  }, [api, to, needsReason]);
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await action();
+      notify('success', done);
+      setTo('');
+      setReasonId('');
+      onDone();
+    } catch (error) {
+      notify('error', error instanceof ApiError ? error.message : 'Could not save the change.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="referral-work">
+      {referral.allowedStatuses.length > 0 && (
+        <>
+          <label>
+            <span className="visually-hidden">New status for {who}</span>
+            <select value={to} onChange={(e) => setTo(e.target.value as ReferralStatus | '')} aria-label={`New status for ${who}`}>
+              <option value="">Move to…</option>
+              {referral.allowedStatuses.map((s) => (
+                <option key={s} value={s}>
+                  {REFERRAL_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {needsReason && (
+            <select value={reasonId} onChange={(e) => setReasonId(e.target.value)} aria-label={`Reason for ${who}`}>
+              <option value="">Reason…</option>
+              {reasons.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          )}
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            disabled={busy || to === '' || (needsReason && reasonId === '')}
+            onClick={() => to !== '' && void run(() => api.move(referral.id, { status: to, reasonId: reasonId ? Number(reasonId) : null }), `${who}: ${REFERRAL_STATUS_LABELS[to]}`)}
+          >
+            Move
+          </button>
+          <select value={result} onChange={(e) => setResult(e.target.value as ContactResult)} aria-label={`Attempt result for ${who}`}>
+            {CONTACT_RESULTS.map((r) => (
+              <option key={r} value={r}>
+                {RESULT_LABELS[r]}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void run(() => api.logAttempt(referral.id, { channel: 'phone', result }), `${who}: call logged`)}>
+            Log call
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+export default function ReferralsIndex() {
+  const api = useApi(referralsApi);
+  const list = useApiResourceList(api, { defaultSort: 'due', sortable: SORTS, filterNames: FILTERS });
+  useTopBar({});
+  const { reload } = list;
+
+  useEffect(() => {
+    const timer = setInterval(reload, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  const columns: Column<Referral>[] = [
+    { id: 'initials', header: 'Participant', cell: (r) => r.initials ?? '—' },
+    { id: 'engagementName', header: 'Engagement', sortField: 'engagementName', cell: (r) => r.engagementName },
+    { id: 'siteName', header: 'Site', sortField: 'siteName', cell: (r) => r.siteName ?? '—' },
+    { id: 'status', header: 'Status', sortField: 'status', cell: (r) => <span className={`badge referral-${r.status}`}>{REFERRAL_STATUS_LABELS[r.status]}</span> },
+    { id: 'created', header: 'Referred', sortField: 'created', cell: (r) => formatDateTime(r.created) },
+    { id: 'due', header: 'Due', sortField: 'due', exportFields: ['due', 'overdue', 'stale'], cell: (r) => <Due referral={r} /> },
+    { id: 'lastAttemptAt', header: 'Last attempt', sortField: 'lastAttemptAt', exportFields: ['lastAttemptAt', 'attempts'], cell: (r) => (r.lastAttemptAt ? `${formatDateTime(r.lastAttemptAt)} (${r.attempts})` : '—') },
+    { id: 'deliveryStatus', header: 'Delivery', cell: (r) => r.deliveryStatus ?? '—' },
+    { id: 'actions', header: 'Work', className: 'col-actions', hideable: false, cell: (r) => <Work referral={r} onDone={reload} /> },
+  ];
+
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Referrals"
+      emptyMessage="No referrals match."
+      filters={[
+        { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'overdue', label: 'Overdue', options: [{ value: 'true', label: 'Overdue' }, { value: 'false', label: 'Not overdue' }] },
+        { kind: 'select', name: 'stale', label: 'Stale', options: [{ value: 'true', label: 'Stale' }, { value: 'false', label: 'Not stale' }] },
+        { kind: 'date', name: 'createdFrom', label: 'Referred from' },
+        { kind: 'date', name: 'createdTo', label: 'Referred to' },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * The referrals resource: the work queue (GET /api/referrals), one referral with its timeline,
+ * moving it up the status ladder (PATCH), contact attempts, the engagement's referral counts
+ * (SPEC section 7), and the reasons staff keep for closing referrals (/api/referral-reasons).
+ * Every route sees only the referrals of the caller's scope (scope.ts), and answers 404 outside it.
+ */
+import { Hono } from 'hono';
+import { and, gte, inArray, lt, not, type SQL } from 'drizzle-orm';
+import * as v from 'valibot';
+import {
+  CONTACT_ATTEMPT_TYPE,
+  ContactAttemptInput,
+  REFERRAL_COUNTS_TYPE,
+  REFERRAL_REASON_TYPE,
+  REFERRAL_STATUSES,
+  REFERRAL_TYPE,
+  ReferralPatch,
+  ReferralReasonInput,
+  ReferralReasonPatch,
+  type ReferralStatus,
+} from '@core/model/referral';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { engagementSiteLocations, referrals } from '../db/schema';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { findAccessibleEngagement } from '../domain/engagementAccess';
+import { readResource } from '../http/body';
+import { badRequest, invalid, notFound } from '../http/errors';
+import { filterConditions, filterNames, idFilter, type ListFilters } from '../http/filters';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { parseBooleanFilter } from '../http/sql';
+import { isIsoDate } from '@core/validation/isoDate';
+import { describe } from '../openapi/describe';
+import { phiOf } from '../security/phi';
+import { logAttempt } from './attempts';
+import { referralCounts } from './counts';
+import { ReferralRefused } from './errors';
+import { moveReferral, type ReferralActor } from './ladder';
+import { REFERRAL_SORTS, contactValuesOf, findReferral, overdueAt, referralPage, staleAt, type ReferralSort } from './queue';
+import { addReason, listReasons, updateReason } from './reasons';
+import { referralScope } from './scope';
+import { referralTimeline } from './timeline';
+
+const ATTRIBUTES = [
+  'status',
+  'reasonId',
+  'reasonName',
+  'reasonNote',
+  'engagementId',
+  'engagementName',
+  'siteLocationId',
+  'siteName',
+  'initials',
+  'created',
+  'statusChanged',
+  'firstContactAt',
+  'attempts',
+  'lastAttemptAt',
+  'nextAttemptDue',
+  'due',
+  'overdue',
+  'stale',
+  'deliveryStatus',
+  'allowedStatuses',
+];
+
+const DATE_FILTERS = ['createdFrom', 'createdTo'] as const;
+
+const staticFilters = {
+  engagementId: idFilter(referrals.engagementId, 'engagement'),
+  siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
+  status: (value: string, name: string) => {
+    const statuses = value.split(',').map((s) => s.trim());
+    const wrong = statuses.find((s) => !(REFERRAL_STATUSES as readonly string[]).includes(s));
+    if (wrong !== undefined) throw badRequest(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
+    return inArray(referrals.status, statuses as ReferralStatus[]);
+  },
+} satisfies ListFilters;
+
+const flagOf = (condition: SQL) => (value: string, name: string) => {
+  const flag = parseBooleanFilter(value, name);
+  return flag === undefined ? undefined : flag ? condition : not(condition);
+};
+
+const listSpec: ListSpec<ReferralSort, keyof typeof staticFilters | 'overdue' | 'stale' | (typeof DATE_FILTERS)[number]> = {
+  type: REFERRAL_TYPE,
+  sorts: REFERRAL_SORTS,
+  defaultSort: 'due',
+  filters: [...filterNames(staticFilters), 'overdue', 'stale', ...DATE_FILTERS],
+  fields: ATTRIBUTES,
+};
+
+function dateBound(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
+  return new Date(`${value}T00:00:00Z`);
+}
+
+const DAY_MS = 86_400_000;
+
+/** A refusal of the ladder as a 422 naming the attribute, or the document when the body has no such attribute. */
+function refusal(error: unknown, bodyAttributes: readonly string[]): never {
+  if (!(error instanceof ReferralRefused)) throw error;
+  const pointer = bodyAttributes.includes(error.attribute) ? `/data/attributes/${error.attribute}` : '/data';
+  throw invalid([{ pointer, detail: error.message }]);
+}
+
+const actorOf = (user: AuthUser): ReferralActor => ({ userId: user.id, name: user.username });
+
+export function referralsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement' }), async (c) => {
+    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
+    if (!engagement) throw notFound('engagement');
+    return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)));
+  });
+
+  app.get('/', describe({ summary: 'List referrals (the work queue)', list: listSpec, answer: { list: REFERRAL_TYPE } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const now = nowOf(deps);
+    const from = dateBound(q.filters.createdFrom, 'createdFrom');
+    const to = dateBound(q.filters.createdTo, 'createdTo');
+    const where = and(
+      referralScope(c.get('user')),
+      ...filterConditions(q.filters, { ...staticFilters, overdue: flagOf(overdueAt(now)), stale: flagOf(staleAt(now)) }),
+      from ? gte(referrals.created, from) : undefined,
+      to ? lt(referrals.created, new Date(to.getTime() + DAY_MS)) : undefined,
+    );
+    const page = await referralPage(db, phiOf(deps), now, q, where);
+    return sendList(
+      c,
+      page.referrals.map(({ id, ...attributes }) => toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields })),
+      { total: page.total, page: q.page, limit: q.limit },
+    );
+  });
+
+  const visible = async (user: AuthUser, rawId: string | undefined) => {
+    const id = parseId(rawId);
+    const found = id === null ? undefined : await findReferral(db, phiOf(deps), nowOf(deps), id, referralScope(user));
+    if (!found) throw notFound('referral');
+    return found;
+  };
+
+  app.get('/:id', describe({ summary: 'Read a referral' }), async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const { id, ...attributes } = await visible(c.get('user'), c.req.param('id'));
+    return sendResource(c, toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields }));
+  });
+
+  app.get('/:id/timeline', describe({ summary: "A referral's timeline", answer: { list: 'referral-events' } }), async (c) => {
+    const referral = await visible(c.get('user'), c.req.param('id'));
+    const entries = await referralTimeline(db, phiOf(deps), referral);
+    return sendList(
+      c,
+      entries.map(({ id, ...attributes }) => toResource('referral-events', id, attributes)),
+      { total: entries.length, page: 1, limit: entries.length },
+    );
+  });
+
+  app.patch('/:id', describe({ summary: "Move a referral on its status ladder", body: { resource: REFERRAL_TYPE, attributes: ReferralPatch }, answer: { resource: REFERRAL_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const referral = await visible(user, c.req.param('id'));
+    const referralId = Number(referral.id);
+    const { attributes } = await readResource(c, ReferralPatch, { type: REFERRAL_TYPE, id: referralId });
+    const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) => refusal(e, ['status', 'reasonId']));
+    if (!moved) throw notFound('referral');
+    // The trail names the step, never the note (a participant's words may be in it).
+    c.set('audit', { entity: 'referrals', entityId: referralId, action: 'status', meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null } });
+    const { id, ...after } = await visible(user, referral.id);
+    return sendResource(c, toResource(REFERRAL_TYPE, id, after));
+  });
+
+  app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: 'referral-contacts' } }), async (c) => {
+    const referral = await visible(c.get('user'), c.req.param('id'));
+    const values = await contactValuesOf(db, phiOf(deps), Number(referral.id));
+    if (!values) throw notFound('contact');
+    // Who looked, and at whose contact: never the values themselves.
+    c.set('audit', { entity: 'referrals', entityId: Number(referral.id), action: 'reveal-contact' });
+    return sendResource(c, toResource('referral-contacts', referral.id, { values }));
+  });
+
+  app.post(
+    '/:id/contact-attempts',
+    describe({ summary: 'Log a contact attempt on a referral', body: { resource: CONTACT_ATTEMPT_TYPE, attributes: ContactAttemptInput }, answer: { resource: REFERRAL_TYPE, status: 201 } }),
+    async (c) => {
+      const user = c.get('user');
+      const referral = await visible(user, c.req.param('id'));
+      const referralId = Number(referral.id);
+      const { attributes } = await readResource(c, ContactAttemptInput, { type: CONTACT_ATTEMPT_TYPE });
+      const logged = await logAttempt(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
+        refusal(e, ['attemptedAt', 'nextAttemptDue']),
+      );
+      if (!logged) throw notFound('referral');
+      c.set('audit', { entity: 'referrals', entityId: referralId, action: 'contact-attempt', meta: { channel: attributes.channel, result: attributes.result } });
+      const { id, ...after } = await visible(user, referral.id);
+      return sendResource(c, toResource(REFERRAL_TYPE, id, after), 201);
+    },
+  );
+
+  return app;
+}
+
+const reasonSpec: ListSpec<'name', 'status'> = { type: REFERRAL_REASON_TYPE, sorts: ['name'], defaultSort: 'name', filters: ['status'], defaultLimit: 100 };
+
+/** GET /api/referral-reasons for all staff; POST and PATCH for Admin and Super User. */
+export function referralReasonsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  const canChange = requireRole(...STAFF_ADMIN_ROLES);
+
+  app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON_TYPE } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, reasonSpec);
+    const status = q.filters.status;
+    if (status !== undefined && !v.is(ReferralReasonInput.entries.status, status)) throw badRequest(`'status' must be one of: screen-failed, withdrawn, not-reachable.`, 'status');
+    const { rows, total } = await listReasons(db, q, status);
+    return sendList(c, rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), { total, page: q.page, limit: q.limit });
+  });
+
+  app.post('/', describe({ summary: 'Add a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput }, answer: { resource: REFERRAL_REASON_TYPE, status: 201 } }), canChange, async (c) => {
+    const { attributes } = await readResource(c, ReferralReasonInput, { type: REFERRAL_REASON_TYPE });
+    const { id, ...row } = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
+    return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row), 201);
+  });
+
+  app.patch('/:id', describe({ summary: 'Change a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonPatch }, answer: { resource: REFERRAL_REASON_TYPE } }), canChange, async (c) => {
+    const reasonId = parseId(c.req.param('id'));
+    const { attributes } = await readResource(c, ReferralReasonPatch, { type: REFERRAL_REASON_TYPE, ...(reasonId === null ? {} : { id: reasonId }) });
+    const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
+    if (!updated) throw notFound('referral reason');
+    const { id, ...row } = updated;
+    return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row));
+  });
+
+  return app;
+}

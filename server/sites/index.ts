@@ -1,0 +1,2 @@
+/** What other areas may use of sites: the coordinators' routes. */
+export { siteCoordinatorsRoutes } from './routes';

@@ -1,0 +1,55 @@
+/**
+ * Site coordinators (the site view's list): GET /api/site-coordinators?siteLocationId=,
+ * POST to tie a Site Coordinator to a site, DELETE /api/site-coordinators/{siteLocationId}-{userId}
+ * to untie them. Admin and Super User only.
+ */
+import { Hono } from 'hono';
+import { SITE_COORDINATOR_TYPE, SiteCoordinatorInput } from '@core/model/user';
+import type { AppEnv, Deps } from '../context';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { badRequest, invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+import { CoordinatorRefused, coordinatorsOf, tieCoordinator, untieCoordinator } from './coordinators';
+
+const listSpec: ListSpec<'username', 'siteLocationId'> = { type: SITE_COORDINATOR_TYPE, sorts: ['username'], defaultSort: 'username', filters: ['siteLocationId'], defaultLimit: 100 };
+
+const idOf = (siteLocationId: number, userId: number) => `${siteLocationId}-${userId}`;
+
+export function siteCoordinatorsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.use('*', requireRole(...STAFF_ADMIN_ROLES));
+
+  app.get('/', describe({ summary: "A site location's coordinators", list: listSpec, answer: { list: SITE_COORDINATOR_TYPE } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const siteLocationId = parseId(q.filters.siteLocationId);
+    if (siteLocationId === null) throw badRequest("'siteLocationId' must be a site location id.", 'siteLocationId');
+    const rows = await coordinatorsOf(db, siteLocationId);
+    return sendList(
+      c,
+      rows.map((r) => toResource(SITE_COORDINATOR_TYPE, idOf(r.siteLocationId, r.userId), r)),
+      { total: rows.length, page: 1, limit: q.limit },
+    );
+  });
+
+  app.post('/', describe({ summary: 'Tie a Site Coordinator to a site location', body: { resource: SITE_COORDINATOR_TYPE, attributes: SiteCoordinatorInput }, answer: { resource: SITE_COORDINATOR_TYPE, status: 201 } }), async (c) => {
+    const { attributes } = await readResource(c, SiteCoordinatorInput, { type: SITE_COORDINATOR_TYPE });
+    await tieCoordinator(db, attributes.userId, attributes.siteLocationId).catch((error: unknown) => {
+      if (error instanceof CoordinatorRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
+      throw error;
+    });
+    return sendResource(c, toResource(SITE_COORDINATOR_TYPE, idOf(attributes.siteLocationId, attributes.userId), attributes), 201);
+  });
+
+  app.delete('/:id', describe({ summary: 'Untie a Site Coordinator from a site location', answer: { empty: true } }), async (c) => {
+    const match = /^(\d{1,9})-(\d{1,9})$/.exec(c.req.param('id'));
+    if (!match || !(await untieCoordinator(db, Number(match[2]), Number(match[1])))) throw notFound('site coordinator');
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { REFRESH_MS } from '../../admin/sections/referrals/Index';
+import { json, makeUser, renderAdmin, type Handler } from './helpers';
+
+const referral = (id: number, extra: Record<string, unknown> = {}) => ({
+  type: 'referrals',
+  id: String(id),
+  attributes: {
+    status: 'new',
+    reasonId: null,
+    reasonName: null,
+    reasonNote: null,
+    engagementId: 12,
+    engagementName: 'Heart study',
+    siteLocationId: 4,
+    siteName: 'Hoboken Heart Center',
+    initials: 'AL',
+    created: '2026-11-20T10:00:00Z',
+    statusChanged: null,
+    firstContactAt: null,
+    attempts: 0,
+    lastAttemptAt: null,
+    nextAttemptDue: null,
+    due: '2026-11-22T10:00:00Z',
+    overdue: true,
+    stale: false,
+    deliveryStatus: 'delivered',
+    allowedStatuses: ['attempting-contact', 'contacted', 'withdrawn', 'not-reachable'],
+    ...extra,
+  },
+});
+
+function server(state: { status: string }): Handler {
+  return async (request, url) => {
+    const path = url.pathname.replace(/^\/api\//, '');
+    if (path === 'referrals' && request.method === 'GET') {
+      return json({ data: [referral(7, { status: state.status })], meta: { total: 1, page: 1, limit: 20 } });
+    }
+    if (path === 'referral-reasons') {
+      return json({ data: [{ type: 'referral-reasons', id: '3', attributes: { name: 'Wrong contact details', status: 'not-reachable', isActive: true } }], meta: { total: 1, page: 1, limit: 100 } });
+    }
+    if (path === 'referrals/7' && request.method === 'PATCH') {
+      const body = (await request.json()) as { data: { attributes: { status: string } } };
+      state.status = body.data.attributes.status;
+      return json({ data: referral(7, { status: state.status }) });
+    }
+    if (path === 'referrals/7/contact-attempts' && request.method === 'POST') return json({ data: referral(7, { status: 'attempting-contact', attempts: 1 }) }, 201);
+    return undefined;
+  };
+}
+
+describe('Referrals (the work queue)', () => {
+  it('lists referrals by due with initials only, filters in the URL, and moves one with a reason', async () => {
+    const state = { status: 'new' };
+    const { server: api } = renderAdmin({ path: '/referrals?overdue=true', user: makeUser('User'), handler: server(state) });
+    const table = await screen.findByRole('table');
+    await within(table).findByText('AL');
+    expect(within(table).getByText('Overdue')).toBeTruthy();
+    const first = api.requests.find((r) => r.path === 'referrals')!;
+    expect(first.query.get('sort')).toBe('due');
+    expect(first.query.get('overdue')).toBe('true');
+
+    fireEvent.change(screen.getByLabelText('New status for AL'), { target: { value: 'not-reachable' } });
+    const reason = await screen.findByLabelText('Reason for AL');
+    await within(reason).findByText('Wrong contact details');
+    fireEvent.change(reason, { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Move' }));
+    await waitFor(() => expect(state.status).toBe('not-reachable'));
+    const patch = api.requests.find((r) => r.path === 'referrals/7' && r.method === 'PATCH')!;
+    expect(patch.body).toMatchObject({ data: { type: 'referrals', id: '7', attributes: { status: 'not-reachable', reasonId: 3 } } });
+  });
+
+  it('logs a call with its result', async () => {
+    const { server: api } = renderAdmin({ path: '/referrals', user: makeUser('User'), handler: server({ status: 'new' }) });
+    await screen.findByLabelText('Attempt result for AL');
+    fireEvent.click(screen.getByRole('button', { name: 'Log call' }));
+    await waitFor(() => expect(api.requests.some((r) => r.path === 'referrals/7/contact-attempts')).toBe(true));
+    const posted = api.requests.find((r) => r.path === 'referrals/7/contact-attempts')!;
+    expect(posted.body).toMatchObject({ data: { type: 'contact-attempts', attributes: { channel: 'phone', result: 'no-answer' } } });
+  });
+
+  it('shows a change made elsewhere within 15 seconds, without a reload', async () => {
+    expect(REFRESH_MS).toBeLessThanOrEqual(15_000);
+    const state = { status: 'new' };
+    renderAdmin({ path: '/referrals', user: makeUser('Site Coordinator'), handler: server(state) });
+    const table = await screen.findByRole('table');
+    const badge = () => table.querySelector('td .badge[class*="referral-"]')?.textContent;
+    await waitFor(() => expect(badge()).toBe('New'));
+    // Another coordinator's move, made on the server.
+    state.status = 'contacted';
+    await waitFor(() => expect(badge()).toBe('Contacted'), { timeout: 15_000 });
+  }, 20_000);
+});
