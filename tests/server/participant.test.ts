@@ -363,6 +363,24 @@ describe('answers and branching', () => {
     expect((await answersOf(submissionId)).map((a) => a.fieldId)).toEqual([f.fields.q_choice.id]);
   });
 
+  it("refuses a birth date after the server's today and stores nothing", async () => {
+    h.clock.set('2027-06-15T12:00:00Z');
+    try {
+      const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+      const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+      const entry = p1.meta.nextContainerEntryId!;
+      for (const future of ['2999-01-01', '2027-06-17']) {
+        const res = await answerPage(h, token, entry, { q_dob: future });
+        expect(res.status).toBe(422);
+        expect(res.meta).toEqual({ success: false, errors: { q_dob: 'A date of birth cannot be in the future.' } });
+      }
+      expect((await answersOf(submissionId)).map((a) => a.fieldId)).toEqual([f.fields.q_choice.id]);
+      expect((await answerPage(h, token, entry, { q_dob: '1990-06-15' })).status).toBe(200);
+    } finally {
+      h.clock.release();
+    }
+  });
+
   it("answers problems in the participant's language", async () => {
     const { token, firstEntryId } = await startSubmission(h, f, { language: 'es' });
     const res = await answerPage(h, token, firstEntryId, {});
@@ -858,14 +876,22 @@ describe('answer checks beyond the shared rules', () => {
     displayOrder: 1,
     configuration: { required: false, helperText: null, translations: {}, options: options.map((value) => ({ label: value, value, translations: {}, isDisqualified: false, transition: null })) },
   });
+  const TODAY = new Date('2026-03-01T12:00:00Z');
   it('takes only offered options, in the shape of the question', () => {
-    expect(answerProblems([field('yes_no')], { q: 'yes' }, 'en')).toEqual({});
-    expect(answerProblems([field('yes_no')], { q: 'perhaps' }, 'en')).toEqual({ q: 'Choose one of the options.' });
-    expect(answerProblems([field('yes_no', ['si'])], { q: 'yes' }, 'es')).toEqual({ q: 'Elija una de las opciones.' });
-    expect(answerProblems([field('multiple', ['a', 'b'])], { q: ['a', 'b'] }, 'en')).toEqual({});
-    expect(answerProblems([field('multiple', ['a', 'b'])], { q: 'a' }, 'en')).toEqual({ q: 'Choose one of the options.' });
-    expect(answerProblems([field('single', ['a'])], { q: ['a'] }, 'en')).toEqual({ q: 'Choose one of the options.' });
-    expect(answerProblems([field('single', ['a'])], { q: null }, 'en')).toEqual({});
+    expect(answerProblems([field('yes_no')], { q: 'yes' }, 'en', TODAY)).toEqual({});
+    expect(answerProblems([field('yes_no')], { q: 'perhaps' }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('yes_no', ['si'])], { q: 'yes' }, 'es', TODAY)).toEqual({ q: 'Elija una de las opciones.' });
+    expect(answerProblems([field('multiple', ['a', 'b'])], { q: ['a', 'b'] }, 'en', TODAY)).toEqual({});
+    expect(answerProblems([field('multiple', ['a', 'b'])], { q: 'a' }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('single', ['a'])], { q: ['a'] }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('single', ['a'])], { q: null }, 'en', TODAY)).toEqual({});
+  });
+  it('refuses a birth date after the latest today on Earth, in the participant\'s language', () => {
+    expect(answerProblems([field('dob')], { q: '2026-03-01' }, 'en', TODAY)).toEqual({});
+    // Already 2 March at UTC+14 when it is noon of 1 March in UTC; 3 March is nowhere yet.
+    expect(answerProblems([field('dob')], { q: '2026-03-02' }, 'en', TODAY)).toEqual({});
+    expect(answerProblems([field('dob')], { q: '2026-03-03' }, 'en', TODAY)).toEqual({ q: 'A date of birth cannot be in the future.' });
+    expect(answerProblems([field('dob')], { q: '2999-01-01' }, 'es', TODAY)).toEqual({ q: 'La fecha de nacimiento no puede ser futura.' });
   });
 });
 

@@ -54,7 +54,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
     const fields = fieldsOfPage(survey, page.id);
-    const problems = answerProblems(fields, answers, submission.language);
+    const problems = answerProblems(fields, answers, submission.language, now);
     if (Object.keys(problems).length > 0) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       return answerProblemsResponse(c, problems);
