@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { rowsOf } from '../../server/db/rows';
 import { startFactsSelect } from '../../server/participant/startFacts';
 import { openAnswer } from '../../server/participant/sealedAnswers';
@@ -22,6 +22,7 @@ import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
 import { ageOn } from '../../server/participant/qualification';
+import { contactMatcherOf } from '../../server/security/contactMatch';
 import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import type { FieldConfiguration } from '@core/model/oform';
@@ -822,7 +823,7 @@ describe('rate limits', () => {
 
   it('starts a submission in two statements with the rate limits on, with or without a channel', async () => {
     const fx = await createParticipantFixture(h.db);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data' });
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', CONTACT_MATCH_KEY: 'ab'.repeat(32) });
     expect(config.participantLimits.submissionsPerAddress).toBeGreaterThan(0);
     expect(config.participantLimits.submissionsPerChannel).toBeGreaterThan(0);
     const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
@@ -847,9 +848,13 @@ describe('rate limits', () => {
     expect(h.takeStatements()).toHaveLength(2);
     const rows = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId));
     expect(rows.map((r) => r.mediaChannelId).sort()).toEqual([fx.mediaChannelId, null]);
-    // Both calls were counted against the address's limit.
-    const hits = await h.db.select().from(rateLimits).where(eq(rateLimits.key, 'participant:submissions:address:198.51.100.4'));
+    // Both calls were counted against the address's limit, under its keyed hash: the address is never stored.
+    const hashed = contactMatcherOf({ config }).clientAddress('198.51.100.4')!;
+    const hits = await h.db.select().from(rateLimits).where(eq(rateLimits.key, `participant:submissions:address:${hashed}`));
     expect(hits.reduce((n, r) => n + r.count, 0)).toBe(2);
+    expect(hashed).not.toContain('198.51');
+    const clear = await h.db.select().from(rateLimits).where(like(rateLimits.key, '%198.51.100.%'));
+    expect(clear).toEqual([]);
   });
 });
 
