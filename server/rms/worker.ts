@@ -13,6 +13,7 @@ import { rowsOf } from '../db/rows';
 import { contacts, engagements, rmsProviders } from '../db/schema';
 import type { Logger } from '../http/log';
 import { phiOf, type PhiCipher } from '../security/phi';
+import type { PrivateHostAllowance } from '../security/privateHosts';
 import { failure, type AttemptResult } from './attempt';
 import { requeueUndelivered, type AuditFilters } from './audits';
 import { claimDue, countExtraAttempt, recordAttempt, restartDelivery, writeAudit, type Claim, type RmsAuditRow } from './outbox';
@@ -27,6 +28,8 @@ export interface DeliveryOptions {
   schedule: readonly number[];
   clock: () => Date;
   log: Logger;
+  /** Hosts on private networks endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS). */
+  allowPrivateHosts: PrivateHostAllowance;
 }
 
 export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
@@ -35,6 +38,7 @@ export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
   schedule: deps.config.rmsRetrySchedule,
   clock: () => nowOf(deps),
   log: deps.log,
+  allowPrivateHosts: deps.config.rmsAllowPrivateHosts,
 });
 
 /** The longest a worker sleeps: rows made due by other processes are found at least this often. */
@@ -70,7 +74,7 @@ async function providerOfContact(options: DeliveryOptions, contactId: number): P
     .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
     .where(eq(contacts.id, contactId));
   const row = found?.provider ?? null;
-  return providerFor(row, row ? openSecrets(options.phi, row) : { secret: null, bearerToken: null });
+  return providerFor(row, row ? openSecrets(options.phi, row) : { secret: null, bearerToken: null }, options.allowPrivateHosts);
 }
 
 /** Sends contact `contactId`'s referral once under `referralKey`; never throws. */
