@@ -126,6 +126,10 @@ describe('record-system providers', () => {
     const hook = received().at(-1)!;
     expect(await verifyStandardWebhook(ROTATED, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(false);
+    // The trail says which credential changed, never its value.
+    const trail = await call('GET', `/api/audit-events?entity=rms-providers&limit=100`);
+    const rotation = trail.body.data.find((e: { attributes: { action: string; changes: Record<string, unknown> } }) => e.attributes.action === 'update' && 'secret' in e.attributes.changes);
+    expect(rotation.attributes.changes).toEqual({ secret: { old: '[redacted]', new: '[changed]' }, timeoutMs: { old: 10_000, new: 20_000 } });
     // Removing the secret of a webhook provider would leave its pushes unsigned.
     const unsigned = await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', attributes: { secret: null } } });
     expect(unsigned.status).toBe(422);
