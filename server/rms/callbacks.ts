@@ -12,15 +12,15 @@
  * is the same null, so the route answers one 401 that tells an outsider nothing.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import * as v from 'valibot';
 import { FHIR_SUBJECT_STATUSES } from '@core/model/rmsAudit';
 import type { Db } from '../db/open';
-import { contacts, engagements, referrals, rmsDeliveries, rmsProviders } from '../db/schema';
+import { contacts, engagements, referrals, rmsCallbackMessages, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { URI_SYSTEM } from './fhir';
 import { openSecrets } from './providers';
-import { verifyMessage, WEBHOOK_SIGNATURE } from './standardWebhooks';
+import { TOLERANCE_SECONDS, verifyMessage, WEBHOOK_SIGNATURE } from './standardWebhooks';
 
 export type ReferralRow = typeof referrals.$inferSelect;
 type Headers = (name: string) => string | undefined;
@@ -45,6 +45,31 @@ async function secretOfContact(db: Db, phi: PhiCipher, contactId: number): Promi
 export async function verifySignedCallback(db: Db, phi: PhiCipher, contactId: number, headers: Headers, raw: string, now: Date): Promise<boolean> {
   const secret = await secretOfContact(db, phi, contactId);
   return secret !== null && verifyMessage(secret, headers, raw, now);
+}
+
+/**
+ * How long a callback's webhook-id is remembered: a signed message is accepted from
+ * TOLERANCE_SECONDS before its timestamp to as long after, so a replay can come at most twice
+ * that after the first; later its signature is refused anyway.
+ */
+const REMEMBERED_MS = (2 * TOLERANCE_SECONDS + 60) * 1000;
+
+/**
+ * A signed callback's status applied once per `webhook-id` (its idempotency key): the id is
+ * claimed in the change's own transaction, so a replay of an earlier message, even at the same
+ * moment as the first, changes nothing and answers the referral as it is (a later correction
+ * stands). Null when the contact has no referral.
+ */
+export async function applySignedCallback(db: Db, contactId: number, webhookId: string, change: StatusChange, now: Date): Promise<ReferralRow | null> {
+  return db.transaction(async (tx) => {
+    await tx.delete(rmsCallbackMessages).where(lt(rmsCallbackMessages.receivedAt, new Date(now.getTime() - REMEMBERED_MS)));
+    const claimed = await tx.insert(rmsCallbackMessages).values({ contactId, webhookId, receivedAt: now }).onConflictDoNothing().returning();
+    if (claimed.length === 0) {
+      const [referral] = await tx.select().from(referrals).where(eq(referrals.contactId, contactId));
+      return referral ?? null;
+    }
+    return applyReferralStatus(tx, contactId, change);
+  });
 }
 
 /** Sets the referral's flags (randomized implies screened); null when the contact has no referral. */

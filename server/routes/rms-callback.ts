@@ -10,7 +10,8 @@ import { nowOf, type AppEnv, type Deps } from '../context';
 import { badRequest, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
-import { applyReferralStatus, authenticFhirCallback, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback } from '../rms/callbacks';
+import { applyReferralStatus, applySignedCallback, authenticFhirCallback, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback } from '../rms/callbacks';
+import { WEBHOOK_ID } from '../rms/standardWebhooks';
 import { FHIR_CONTENT_TYPE } from '../rms/fhir';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -39,8 +40,10 @@ export function rmsCallbackRoutes(deps: Deps) {
     const parsed = v.safeParse(RmsCallbackInput, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const { contactId, screened, randomized } = parsed.output;
-    if (!(await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, now()))) throw unauthorized(REFUSED);
-    const referral = await applyReferralStatus(db, contactId, { screened, randomized });
+    const at = now();
+    if (!(await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, at))) throw unauthorized(REFUSED);
+    // A verified message has its id (it is part of what is signed).
+    const referral = await applySignedCallback(db, contactId, c.req.header(WEBHOOK_ID) ?? '', { screened, randomized }, at);
     if (!referral) throw notFound('referral');
     return sendResource(
       c,

@@ -21,6 +21,7 @@ import {
   oFormSubmissions,
   referrals,
   rmsAudits,
+  rmsCallbackMessages,
   rmsProviders,
 } from '../../server/db/schema';
 import { deliverDue, deliveryOptionsOf, nextWaitMs, settleDeliveries } from '../../server/rms/worker';
@@ -525,12 +526,14 @@ describe('the RMS audits list', () => {
 });
 
 describe('the record system callback (Standard Webhooks signed)', () => {
+  // Each message its own webhook-id, as a record system sends them, unless a test names one.
+  let sent = 0;
   const callback = async (body: string, options: { secret?: string; atSeconds?: number; id?: string } = {}) =>
     h.request('POST', '/api/rms-callback', {
       body,
       headers: {
         'Content-Type': 'application/json',
-        ...(options.secret ? await signStandardWebhook(options.secret, options.id ?? 'msg_callback_1', options.atSeconds ?? h.clock().getTime() / 1000, body) : {}),
+        ...(options.secret ? await signStandardWebhook(options.secret, options.id ?? `msg_callback_${++sent}`, options.atSeconds ?? h.clock().getTime() / 1000, body) : {}),
       },
     });
   const counts = async () => (await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: superToken }))).data.attributes;
@@ -550,6 +553,27 @@ describe('the record system callback (Standard Webhooks signed)', () => {
     expect(await counts()).toEqual(before);
     expect((await callback('{"contactId":"x"}', { secret: SECRET })).status).toBe(422);
     expect((await callback('not json', { secret: SECRET })).status).toBe(400);
+  });
+
+  it('applies each webhook-id once: a replayed earlier message does not undo a later correction', async () => {
+    const { contact } = await completeRun();
+    const wrong = JSON.stringify({ contactId: contact.id, screened: true });
+    const at = h.clock().getTime() / 1000;
+    expect((await callback(wrong, { secret: SECRET, id: 'msg_first', atSeconds: at })).status).toBe(200);
+    const correction = JSON.stringify({ contactId: contact.id, screened: false });
+    expect((await callback(correction, { secret: SECRET, id: 'msg_correction' })).status).toBe(200);
+    // The first message again, exactly as signed, within the tolerance: answered, but nothing changes.
+    const replay = await callback(wrong, { secret: SECRET, id: 'msg_first', atSeconds: at });
+    expect(replay.status).toBe(200);
+    expect((await json(replay)).data.attributes).toMatchObject({ contactId: contact.id, isScreened: false });
+    const [referral] = await h.db.select().from(referrals).where(eq(referrals.contactId, contact.id));
+    expect(referral!.isScreened).toBe(false);
+    // Two copies of one new message at the same moment: it is applied once.
+    const both = JSON.stringify({ contactId: contact.id, randomized: true });
+    const answers = await Promise.all([callback(both, { secret: SECRET, id: 'msg_twice' }), callback(both, { secret: SECRET, id: 'msg_twice' })]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const kept = await h.db.select().from(rmsCallbackMessages).where(eq(rmsCallbackMessages.contactId, contact.id));
+    expect(kept.map((k) => k.webhookId).sort()).toEqual(['msg_correction', 'msg_first', 'msg_twice']);
   });
 
   it('marks the referral screened, then randomized, and the counts and sponsor figures follow', async () => {
