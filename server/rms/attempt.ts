@@ -65,14 +65,15 @@ interface Answer {
 }
 
 /**
- * One POST over node:http(s) with `lookup` choosing (and checking) the address connected to;
+ * One POST over node:http(s) with `lookup` choosing (and checking) the address connected to,
+ * on a connection of its own (no pooled socket the receiver may be closing meanwhile);
  * redirects are never followed (node's client follows none). Rejects on a network failure or
  * when `signal` aborts, which also ends the reading of the body.
  */
 function post(url: URL, options: { headers: Record<string, string>; body: string; signal: AbortSignal; lookup: LookupFunction }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
-    const request = transport.request(url, { method: 'POST', headers: options.headers, signal: options.signal, lookup: options.lookup }, (response) => {
+    const request = transport.request(url, { method: 'POST', headers: options.headers, signal: options.signal, lookup: options.lookup, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
