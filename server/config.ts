@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { parseContactMatchKey } from './security/contactMatch';
 import { parsePhiKey, parsePhiKeys } from './security/phi';
+import { privateHostAllowance, type PrivateHostAllowance } from './security/privateHosts';
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from './db/open';
 
 export class ConfigError extends Error {
@@ -40,6 +41,8 @@ export interface Config {
   contactMatchKey: Buffer | null;
   /** Seconds to wait before each retry of a record-system delivery, in order (RMS_RETRY_SCHEDULE). */
   rmsRetrySchedule: number[];
+  /** Hosts on private networks record-system endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS); none by default. */
+  rmsAllowPrivateHosts: PrivateHostAllowance;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -165,6 +168,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     phiPreviousKeys: keys(env, 'PHI_PREVIOUS_KEYS', parsePhiKeys),
     contactMatchKey: key(env, 'CONTACT_MATCH_KEY', parseContactMatchKey),
     rmsRetrySchedule: retrySchedule(env),
+    rmsAllowPrivateHosts: allowedPrivateHosts(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
     participantRetentionDays: integer(env, 'PARTICIPANT_RETENTION_DAYS', 180, 0, 36_500),
@@ -225,6 +229,16 @@ function retrySchedule(env: Env): number[] {
     );
   }
   return parts.map(Number);
+}
+
+/** RMS_ALLOW_PRIVATE_HOSTS: comma-separated host names, IP addresses or CIDR ranges, e.g. "records.lan,10.1.2.0/24". */
+function allowedPrivateHosts(env: Env): PrivateHostAllowance {
+  const entries = (env.RMS_ALLOW_PRIVATE_HOSTS ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  try {
+    return privateHostAllowance(entries);
+  } catch (error) {
+    throw new ConfigError(`RMS_ALLOW_PRIVATE_HOSTS must be comma-separated host names, IP addresses or CIDR ranges: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function keys(env: Env, name: string, parse: (raw: string) => Buffer[]): Buffer[] {

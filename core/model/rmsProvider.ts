@@ -134,8 +134,10 @@ export const RmsProviderTest = v.object({
   succeeded: v.boolean(),
   /** The receiver's HTTP status, null when none came (timeout, refused connection). */
   status: v.nullable(v.number()),
+  /** The status line, or a classified failure: never what the receiver answered. */
   responseMessage: v.string(),
-  responseBody: v.string(),
+  /** How long the attempt took, in milliseconds. */
+  durationMs: v.number(),
 });
 export type RmsProviderTest = v.InferOutput<typeof RmsProviderTest>;
 

@@ -38,6 +38,7 @@ const otherMessages = {
     choice: 'Choose one of the options.',
     zip_unknown: 'Enter a valid US ZIP code.',
     color_hex: 'Must be 6 or 2 hex characters.',
+    dob_future: 'A date of birth cannot be in the future.',
   },
   es: {
     code: 'Introduzca el código de 6 dígitos de su aplicación de autenticación.',
@@ -46,6 +47,7 @@ const otherMessages = {
     choice: 'Elija una de las opciones.',
     zip_unknown: 'Introduzca un código postal válido de EE. UU.',
     color_hex: 'Debe tener 6 o 2 caracteres hexadecimales.',
+    dob_future: 'La fecha de nacimiento no puede ser futura.',
   },
 } as const;
 

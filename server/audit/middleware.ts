@@ -9,7 +9,7 @@ import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { clientAddress } from '../http/client-address';
-import { changedFields, recordAudit } from './trail';
+import { changedFields, credentialChanges, recordAudit } from './trail';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 // A collection and a member, one or more path segments deep: /api/sponsors/7, /api/o-forms/o-forms/7.
@@ -102,20 +102,22 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
     const collection = RESOURCE.exec(path);
     let action: string;
     let changes: Record<string, { old: unknown; new: unknown }>;
+    const sent = attributesOf(requestDoc).attributes;
     if (collection && c.req.method === 'POST') {
       action = 'create';
-      changes = changedFields(null, answer.attributes);
+      changes = { ...changedFields(null, answer.attributes), ...credentialChanges(sent, answer.attributes, true) };
     } else if (member && c.req.method === 'DELETE') {
       action = 'delete';
       changes = changedFields(before, null);
     } else if (member && (c.req.method === 'PATCH' || c.req.method === 'PUT')) {
       action = 'update';
-      changes = changedFields(before, answer.attributes);
+      // A rotated secret or token changes nothing the API answers: named from the request.
+      changes = { ...changedFields(before, answer.attributes), ...credentialChanges(sent, answer.attributes, false) };
     } else {
       // Actions that are not plain resource writes (link sets, uploads, two-factor steps).
       action = `${c.req.method} ${path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
       // What was asked and what came of it; secrets are masked by changedFields.
-      changes = changedFields(null, { ...(answer.attributes ?? {}), ...(attributesOf(requestDoc).attributes ?? {}) });
+      changes = changedFields(null, { ...(answer.attributes ?? {}), ...(sent ?? {}) });
     }
     try {
       await recordAudit(deps.db, {

@@ -43,6 +43,23 @@ export function changedFields(
   return out;
 }
 
+/**
+ * The write-only credentials a request set or removed (a secret, a token, a password: sent, never
+ * answered, so changedFields cannot see them): which one changed, never its value.
+ */
+export function credentialChanges(
+  request: Record<string, unknown> | null,
+  answer: Record<string, unknown> | null,
+  creation: boolean,
+): Record<string, { old: unknown; new: unknown }> {
+  const out: Record<string, { old: unknown; new: unknown }> = {};
+  for (const [key, value] of Object.entries(request ?? {})) {
+    if (!SECRET_FIELD.test(key) || value === undefined || (answer && key in answer)) continue;
+    out[key] = { old: creation ? null : '[redacted]', new: value === null ? null : '[changed]' };
+  }
+  return out;
+}
+
 export async function recordAudit(db: Db, input: AuditInput): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK})`);

@@ -544,6 +544,22 @@ export const rateLimits = pgTable(
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
 
+/**
+ * The signed record-system callbacks already applied, by the contact they were for and their
+ * `webhook-id` (Standard Webhooks' idempotency key): a replay within the signature's tolerance
+ * changes nothing. Kept a little longer than that tolerance, after which a replay's signature
+ * is refused anyway.
+ */
+export const rmsCallbackMessages = pgTable(
+  'rms_callback_messages',
+  {
+    contactId: integer('contact_id').notNull(),
+    webhookId: text('webhook_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contactId, t.webhookId] }), index('rms_callback_messages_received_at_idx').on(t.receivedAt)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Screeners, their styles, messages, languages, contact fields and engagements.
 

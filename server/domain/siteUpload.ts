@@ -321,10 +321,19 @@ export async function checkRows(db: Db, table: string[][]): Promise<{ rows: Site
 
 const CHUNK = 1000;
 
-/** Creates the new sites and links every row's site, in one transaction. */
-export async function importSites(db: Db, engagementId: number, rows: SiteRow[], existing: Map<string, number>): Promise<SiteUploadResult> {
+/**
+ * Creates the new sites and links every row's site, in one transaction. Answers the counts and,
+ * for the audit trail, the ids of the sites created and of the sites whose link was made or changed.
+ */
+export async function importSites(
+  db: Db,
+  engagementId: number,
+  rows: SiteRow[],
+  existing: Map<string, number>,
+): Promise<{ result: SiteUploadResult; createdSiteLocationIds: number[]; linkedSiteLocationIds: number[] }> {
   return db.transaction(async (tx) => {
     const ids = new Map(existing);
+    const createdSiteLocationIds: number[] = [];
     const creating = rows.filter((r) => r.site !== null);
     for (let i = 0; i < creating.length; i += CHUNK) {
       const chunk = creating.slice(i, i + CHUNK);
@@ -332,7 +341,10 @@ export async function importSites(db: Db, engagementId: number, rows: SiteRow[],
         .insert(siteLocations)
         .values(chunk.map((r) => ({ ...r.site!, siteId: r.siteId })))
         .returning({ id: siteLocations.id, siteId: siteLocations.siteId });
-      for (const c of created) if (c.siteId) ids.set(c.siteId, c.id);
+      for (const c of created) {
+        createdSiteLocationIds.push(c.id);
+        if (c.siteId) ids.set(c.siteId, c.id);
+      }
     }
     const linkedBefore = new Set<number>();
     const siteIdsToLink = rows.map((r) => ids.get(r.siteId) as number);
@@ -369,10 +381,14 @@ export async function importSites(db: Db, engagementId: number, rows: SiteRow[],
         });
     }
     return {
-      rows: rows.length,
-      createdSiteLocations: creating.length,
-      linkedSiteLocations: rows.length - linkedBefore.size,
-      updatedLinks: linkedBefore.size,
+      result: {
+        rows: rows.length,
+        createdSiteLocations: creating.length,
+        linkedSiteLocations: rows.length - linkedBefore.size,
+        updatedLinks: linkedBefore.size,
+      },
+      createdSiteLocationIds,
+      linkedSiteLocationIds: siteIdsToLink,
     };
   });
 }

@@ -20,11 +20,13 @@ import { bearerToken } from '../auth/guards';
 import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { readJson } from '../http/body';
+import { clientAddress } from '../http/client-address';
 import { answerText } from '../http/answerText';
 import { ApiProblem, conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests } from '../http/rate-limit';
 import { toResource } from '../http/serialize';
+import { contactMatcherOf } from '../security/contactMatch';
 import { findForm } from '../oform/versions';
 import { MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from './access';
 import { assertChannelOfRequest, participantCors } from './cors';
@@ -150,6 +152,16 @@ export function assertComplete(qualification: QualificationResult): asserts qual
 // Rate limits
 
 export type LimitCheck = { key: string | null; limit: number };
+
+/**
+ * The rate-limit key of a participant's client address for `kind` of call: the address only as
+ * its keyed hash (security/contactMatch.ts, as possible retakes keep it), never in clear; null
+ * without an address.
+ */
+export function addressLimitKey(deps: Deps, c: Context, kind: 'submissions' | 'pages' | 'views'): string | null {
+  const hashed = contactMatcherOf(deps).clientAddress(clientAddress(c));
+  return hashed === null ? null : `participant:${kind}:address:${hashed}`;
+}
 
 /** The checks that count: a limit of 0 is no limit, a null key (no address) is not counted. */
 export const countedChecks = (checks: readonly LimitCheck[]) => checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);

@@ -11,7 +11,7 @@ import { isChoiceType } from '@core/model/oform';
 import { chosenValues } from '@core/oform/navigation';
 import { isDateFormat } from '@core/validation/rules';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/open';
+import type { Db, Tx } from '../db/open';
 import { oFormSubmissions } from '../db/schema';
 import { countOnChannel } from '../domain/channelFigures';
 import type { SubmissionRow } from './access';
@@ -32,6 +32,7 @@ export interface QualificationResult {
 export const isFinalOutcome = (outcome: QualificationOutcome) => outcome === 'qualified' || outcome === 'notQualified';
 
 const INCOMPLETE: QualificationResult = { isQualified: false, outcome: 'incomplete', engagementIds: [] };
+const NOT_ACTIVE: QualificationResult = { isQualified: false, outcome: 'notActive', engagementIds: [] };
 
 /** Whole years from a y-MM-dd birthday to `today`. */
 export function ageOn(dob: string, today: Date): number | null {
@@ -49,7 +50,7 @@ export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: 
   for (const { page, answers } of path.steps) {
     const fields = fieldsOfPage(survey, page.id);
     // Stored answers were checked when saved; checked again, so nothing but a valid page counts.
-    if (Object.keys(answerProblems(fields, answers, 'en')).length > 0) return INCOMPLETE;
+    if (Object.keys(answerProblems(fields, answers, 'en', today)).length > 0) return INCOMPLETE;
     for (const field of fields) {
       const answer = answers[field.identity];
       if (field.type === 'dob' && typeof answer === 'string' && answer !== '') {
@@ -78,29 +79,45 @@ export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: 
  */
 export async function qualify(db: Db, submission: SubmissionRow, options: { today: Date; phi: PhiCipher }): Promise<QualificationResult> {
   const target = await runOfSubmission(db, submission);
-  if (!target.runnable || !target.form) return { isQualified: false, outcome: 'notActive', engagementIds: [] };
+  if (!target.runnable || !target.form) return NOT_ACTIVE;
   const survey = await loadSurvey(db, target.form);
   const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.phi)]);
   return judgePath(survey, path, engagementIds, options.today);
 }
 
 /**
- * Stores a qualification on the submission, under its lock: the outcome (a later one of the
- * contact steps, a site chosen or completed, is kept), the run finished at its first final
- * outcome (its answers are then final), and the channel's qualified count moved when the
- * submission's qualification changed.
+ * A submission's qualification judged and stored under the submission's row lock, taken before
+ * its answers are read. A page save updates that row first (entries.ts, OPEN_RUN), so the two
+ * serialize on both databases: a save that came first is judged here, one that comes after
+ * waits for this transaction and then finds the run finished (409). Stored as
+ * storeQualification says, unless the run is completed.
  */
-export async function recordQualification(db: Db, submissionId: number, result: QualificationResult, now: () => Date): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submissionId)).for('update');
-    if (!before) return;
-    const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive', 'incomplete'].includes(before.outcome);
-    const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
-    await tx
-      .update(oFormSubmissions)
-      .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: now() } : {}), modified: sql`now()` })
-      .where(eq(oFormSubmissions.id, submissionId));
-    const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
-    await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
+export async function qualifyAndRecord(db: Db, submission: SubmissionRow, options: { today: Date; phi: PhiCipher; now: () => Date }): Promise<QualificationResult> {
+  const target = await runOfSubmission(db, submission);
+  const running = target.runnable && target.form ? { survey: await loadSurvey(db, target.form), engagementIds: await runEngagements(db, target) } : null;
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
+    const result = running
+      ? judgePath(running.survey, await participantPath(tx, running.survey, submission.id, options.phi), running.engagementIds, options.today)
+      : NOT_ACTIVE;
+    if (before && before.status !== 'completed') await storeQualification(tx, before, result, options.now);
+    return result;
   });
+}
+
+/**
+ * Stores a qualification on the submission, inside a transaction holding its lock (`before` read
+ * under it): the outcome (a later one of the contact steps, a site chosen or completed, is kept),
+ * the run finished at its first final outcome (its answers are then final), and the channel's
+ * qualified count moved when the submission's qualification changed.
+ */
+async function storeQualification(tx: Tx, before: SubmissionRow, result: QualificationResult, now: () => Date): Promise<void> {
+  const keepOutcome = before.outcome !== null && !['qualified', 'notQualified', 'notActive', 'incomplete'].includes(before.outcome);
+  const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
+  await tx
+    .update(oFormSubmissions)
+    .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: now() } : {}), modified: sql`now()` })
+    .where(eq(oFormSubmissions.id, before.id));
+  const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
+  await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
 }

@@ -351,9 +351,26 @@ export async function runOfSubmission(db: Db, submission: SubmissionRow): Promis
 // ---------------------------------------------------------------------------------------------
 // Answers and navigation
 
-/** Problems of a page's answers, by field identity: the shared checks, then the options offered. */
-export function answerProblems(fields: readonly SurveyField[], answers: Answers, lang: string): Record<string, string> {
+/**
+ * The latest birth date a participant may give on `today` (the server's clock): the calendar day
+ * where it is latest on Earth (UTC+14), so anyone may enter their own today but none a later day.
+ */
+export function latestBirthDate(today: Date): string {
+  return new Date(today.getTime() + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Problems of a page's answers, by field identity: the shared checks, then a birth date after
+ * `today`, then the options offered.
+ */
+export function answerProblems(fields: readonly SurveyField[], answers: Answers, lang: string, today: Date): Record<string, string> {
   const problems = checkAnswers(fields, answers, lang);
+  const latest = latestBirthDate(today);
+  for (const field of fields) {
+    const value = answers[field.identity];
+    // y-MM-dd (checked above) compares as text.
+    if (!problems[field.identity] && field.type === 'dob' && typeof value === 'string' && value !== '' && value > latest) problems[field.identity] = message('dob_future', {}, lang);
+  }
   for (const field of fields) {
     if (problems[field.identity] || !isChoiceType(field.type)) continue;
     const value = answers[field.identity];

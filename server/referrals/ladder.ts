@@ -17,7 +17,7 @@ import {
   referralMilestones,
   type ReferralStatus,
 } from '@core/model/referral';
-import type { Db } from '../db/open';
+import type { Db, Tx } from '../db/open';
 import { referralEvents, referralReasons, referrals } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { ReferralRefused } from './errors';
@@ -42,7 +42,6 @@ export interface MoveOutcome {
   moved: boolean;
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const StoredStatus = v.picklist(REFERRAL_STATUSES);
 /** A status as stored (the table's check constraint holds the same list). */
@@ -133,7 +132,9 @@ export async function moveReferral(db: Db, phi: PhiCipher, id: number, move: Sta
 /**
  * Moves the referral of contact `contactId` as its record system reported (no reason required;
  * the same status again changes nothing); null when the contact has no referral. A move the
- * ladder refuses throws ReferralRefused, for the callback to answer 409.
+ * ladder refuses throws ReferralRefused, for the callback to answer 409. `firstDelivery`, when
+ * given, runs under the referral's lock in the same transaction and says whether this message is
+ * new: a message already applied (a replay) leaves the referral as it stands.
  */
 export async function moveByRecordSystem(
   db: Db,
@@ -142,10 +143,16 @@ export async function moveByRecordSystem(
   move: StatusMove,
   reporter: string,
   now: Date,
+  firstDelivery?: (tx: Tx) => Promise<boolean>,
 ): Promise<MoveOutcome | null> {
   return db.transaction(async (tx) => {
     const row = await lockReferral(tx, eq(referrals.contactId, contactId));
-    return row ? moveLocked(tx, phi, row, move, { userId: null, name: reporter }, now, { reasonRequired: false, sameIsFine: true }) : null;
+    if (!row) return null;
+    if (firstDelivery && !(await firstDelivery(tx))) {
+      const at = storedStatus(row.status);
+      return { referralId: row.id, from: at, to: at, moved: false };
+    }
+    return moveLocked(tx, phi, row, move, { userId: null, name: reporter }, now, { reasonRequired: false, sameIsFine: true });
   });
 }
 

@@ -3,8 +3,14 @@
  * receiver said, and whether trying again can help. A 400, 401, 403, 404 or 422 (and any other
  * answer that is not 408, 425, 429 or 5xx) means "never": retrying stops at once. Timeouts,
  * refused connections and 408/425/429/5xx are retried; a `Retry-After` on a 429 or 503 is
- * honoured. Redirects are not followed: they would carry the contact somewhere nobody set.
+ * honoured. Redirects are not followed: they would carry the contact somewhere nobody set. An
+ * endpoint on a private network is not connected to (privateHosts.ts).
  */
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { guardedLookup, mayConnect, PRIVATE_ADDRESS_CODE, PRIVATE_HOST_REFUSED, type PrivateHostAllowance } from '../security/privateHosts';
+
 export interface AttemptResult {
   succeeded: boolean;
   /** The receiver's HTTP status; null when no answer came. */
@@ -49,28 +55,56 @@ export function retryAfterSeconds(header: string | null, now: Date): number | nu
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
 }
 
-async function readLimited(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < READ_LIMIT) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, READ_LIMIT));
+/** What a record system answered: its status line, headers and (at most READ_LIMIT of) its body. */
+interface Answer {
+  status: number;
+  statusText: string;
+  ok: boolean;
+  header(name: string): string | null;
+  body: string;
+}
+
+/**
+ * One POST over node:http(s) with `lookup` choosing (and checking) the address connected to,
+ * on a connection of its own (no pooled socket the receiver may be closing meanwhile);
+ * redirects are never followed (node's client follows none). Rejects on a network failure or
+ * when `signal` aborts, which also ends the reading of the body.
+ */
+function post(url: URL, options: { headers: Record<string, string>; body: string; signal: AbortSignal; lookup: LookupFunction }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const request = transport.request(url, { method: 'POST', headers: options.headers, signal: options.signal, lookup: options.lookup, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const status = response.statusCode ?? 0;
+        const header = (name: string) => {
+          const value = response.headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+        };
+        resolve({ status, statusText: response.statusMessage ?? '', ok: status >= 200 && status < 300, header, body: Buffer.concat(chunks).subarray(0, READ_LIMIT).toString('utf8') });
+      };
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        // A misbehaving endpoint cannot make us buffer megabytes.
+        if (size >= READ_LIMIT) {
+          response.destroy();
+          done();
+        }
+      });
+      response.on('end', done);
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }
 
 function describeError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `Timed out after ${timeoutMs} ms.`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  const detail = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
   return `Could not reach the record system (${detail}).`;
 }
 
@@ -82,13 +116,19 @@ export interface PostOptions {
   now: Date;
   /** Turns a failed answer's body into a readable message (a FHIR OperationOutcome). */
   describeFailure?: (body: string) => string | null;
+  /** Which hosts on private networks the endpoint may reach (RMS_ALLOW_PRIVATE_HOSTS). */
+  allowance: PrivateHostAllowance;
 }
 
 /** POSTs once and classifies the outcome; never throws. */
-export async function postOnce({ url, headers, body, timeoutMs, now, describeFailure }: PostOptions): Promise<AttemptResult> {
+export async function postOnce({ url, headers, body, timeoutMs, now, describeFailure, allowance }: PostOptions): Promise<AttemptResult> {
   try {
-    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    const full = await readLimited(response);
+    const target = new URL(url);
+    // An address literal is not looked up: checked here instead.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) !== 0 && !mayConnect(allowance, literal, literal)) return failure(PRIVATE_HOST_REFUSED, false);
+    const response = await post(target, { headers, body, signal: AbortSignal.timeout(timeoutMs), lookup: guardedLookup(allowance) });
+    const full = response.body;
     const text = truncate(full);
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
     if (response.ok) return { succeeded: true, status: response.status, responseMessage: status, responseBody: text, retryable: false, retryAfterSeconds: null };
@@ -99,9 +139,24 @@ export async function postOnce({ url, headers, body, timeoutMs, now, describeFai
     return failure(described ? `${status}: ${described}` : status, isRetryableStatus(response.status), {
       status: response.status,
       responseBody: text,
-      retryAfterSeconds: response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers.get('retry-after'), now) : null,
+      retryAfterSeconds: response.status === 429 || response.status === 503 ? retryAfterSeconds(response.header('retry-after'), now) : null,
     });
   } catch (error) {
+    if (error instanceof Error && (error as Error & { code?: unknown }).code === PRIVATE_ADDRESS_CODE) return failure(PRIVATE_HOST_REFUSED, false);
     return failure(describeError(error, timeoutMs), true);
   }
+}
+
+export const TEST_UNREACHABLE = 'Could not reach the record system (no answer within its timeout, or the connection failed).';
+
+/**
+ * What "Send test" shows of an attempt: whether it succeeded, the HTTP status line, or a
+ * classified failure. Never the receiver's body (nor a FHIR OperationOutcome read from it) and
+ * never which network error it was, so a test cannot serve to probe other services or ports;
+ * failures of the provider's own settings say what to fix.
+ */
+export function testOutcome(result: AttemptResult): { succeeded: boolean; status: number | null; responseMessage: string } {
+  if (result.status !== null) return { succeeded: result.succeeded, status: result.status, responseMessage: `HTTP ${result.status}` };
+  // No answer and not worth a retry: the settings or the endpoint's address were refused before sending.
+  return { succeeded: result.succeeded, status: null, responseMessage: result.retryable ? TEST_UNREACHABLE : result.responseMessage };
 }

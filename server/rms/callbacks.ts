@@ -15,15 +15,15 @@
  * is the same null, so the route answers one 401 that tells an outsider nothing.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { FHIR_SUBJECT_STATUSES } from '@core/model/rmsAudit';
-import type { Db } from '../db/open';
-import { contacts, engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
+import type { Db, Tx } from '../db/open';
+import { contacts, engagements, rmsAudits, rmsCallbackMessages, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { URI_SYSTEM } from './fhir';
 import { openSecrets } from './providers';
-import { verifyMessage, WEBHOOK_SIGNATURE } from './standardWebhooks';
+import { TOLERANCE_SECONDS, verifyMessage, WEBHOOK_SIGNATURE } from './standardWebhooks';
 
 type Headers = (name: string) => string | undefined;
 
@@ -51,6 +51,24 @@ export async function verifySignedCallback(db: Db, phi: PhiCipher, contactId: nu
     if (secret !== null && verifyMessage(secret, headers, raw, now)) return { id: provider.id, name: provider.name };
   }
   return null;
+}
+
+/**
+ * How long a callback's webhook-id is remembered: a signed message is accepted from
+ * TOLERANCE_SECONDS before its timestamp to as long after, so a replay can come at most twice
+ * that after the first; later its signature is refused anyway.
+ */
+const REMEMBERED_MS = (2 * TOLERANCE_SECONDS + 60) * 1000;
+
+/**
+ * Claims a signed callback's `webhook-id` (its idempotency key) for `contactId`, in the
+ * transaction that applies it: false when that message was already applied, so a replay of an
+ * earlier message, even at the same moment as the first, changes nothing.
+ */
+export async function claimWebhookId(tx: Tx, contactId: number, webhookId: string, now: Date): Promise<boolean> {
+  await tx.delete(rmsCallbackMessages).where(lt(rmsCallbackMessages.receivedAt, new Date(now.getTime() - REMEMBERED_MS)));
+  const claimed = await tx.insert(rmsCallbackMessages).values({ contactId, webhookId, receivedAt: now }).onConflictDoNothing().returning();
+  return claimed.length > 0;
 }
 
 export const ResearchSubjectUpdate = v.object({

@@ -12,6 +12,7 @@ import { describeOperationOutcome, FHIR_CONTENT_TYPE, referralBundle } from './f
 import { webhookBody, type ReferralFacts } from './payload';
 import type { ProviderSecrets, RmsProviderRow } from './providers';
 import { signMessage } from './standardWebhooks';
+import type { PrivateHostAllowance } from '../security/privateHosts';
 
 export interface RmsProvider {
   /** Stored in each audit row, so audits stay readable if the provider row changes or goes. */
@@ -34,7 +35,7 @@ export function noneProvider(row: RmsProviderRow | null): RmsProvider {
 
 const missingEndpoint = () => failure('The record system has no endpoint URL configured.', false);
 
-function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets): RmsProvider {
+function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets, allowance: PrivateHostAllowance): RmsProvider {
   return {
     name: row.name,
     providerId: row.id,
@@ -56,12 +57,13 @@ function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets): RmsProv
         body,
         timeoutMs: row.timeoutMs,
         now,
+        allowance,
       });
     },
   };
 }
 
-function fhirProvider(row: RmsProviderRow, secrets: ProviderSecrets): RmsProvider {
+function fhirProvider(row: RmsProviderRow, secrets: ProviderSecrets, allowance: PrivateHostAllowance): RmsProvider {
   return {
     name: row.name,
     providerId: row.id,
@@ -78,14 +80,18 @@ function fhirProvider(row: RmsProviderRow, secrets: ProviderSecrets): RmsProvide
         timeoutMs: row.timeoutMs,
         now,
         describeFailure: describeOperationOutcome,
+        allowance,
       });
     },
   };
 }
 
-/** The provider a row describes; no row (the engagement has none) records only. */
-export function providerFor(row: RmsProviderRow | null, secrets: ProviderSecrets): RmsProvider {
-  if (row?.kind === 'webhook') return webhookProvider(row, secrets);
-  if (row?.kind === 'fhir') return fhirProvider(row, secrets);
+/**
+ * The provider a row describes; no row (the engagement has none) records only. `allowance`: the
+ * private hosts its endpoint may reach (RMS_ALLOW_PRIVATE_HOSTS).
+ */
+export function providerFor(row: RmsProviderRow | null, secrets: ProviderSecrets, allowance: PrivateHostAllowance): RmsProvider {
+  if (row?.kind === 'webhook') return webhookProvider(row, secrets, allowance);
+  if (row?.kind === 'fhir') return fhirProvider(row, secrets, allowance);
   return noneProvider(row);
 }

@@ -16,6 +16,7 @@ import { engagements, rmsProviders } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
 import { pgErrorCode } from '../http/sql';
 import type { PhiCipher } from '../security/phi';
+import { endpointHostProblem, type PrivateHostAllowance } from '../security/privateHosts';
 
 export type RmsProviderRow = typeof rmsProviders.$inferSelect;
 
@@ -74,6 +75,13 @@ function assertSettings(row: { kind: string; endpointUrl: string | null; signing
   if (list.length) throw invalid(list);
 }
 
+/** An endpoint on a private network (unless allowed) is refused when saved as well as when connected to. */
+async function assertEndpointHost(allowance: PrivateHostAllowance, endpoint: string | null | undefined) {
+  if (!endpoint) return;
+  const problem = await endpointHostProblem(allowance, endpoint);
+  if (problem) throw invalid([{ pointer: '/data/attributes/endpoint', detail: problem }]);
+}
+
 const nameTaken = () => conflict(RMS_PROVIDER_MESSAGES.nameTaken, '/data/attributes/name');
 
 async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
@@ -93,7 +101,7 @@ const rethrowName = (error: unknown): never => {
 /** The stored form of a write-only value: undefined keeps it, null removes it, text is sealed. */
 const sealed = (phi: PhiCipher, value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : phi.seal(value));
 
-export async function createProvider(db: Db, phi: PhiCipher, input: RmsProviderInput, now: Date): Promise<RmsProviderRow> {
+export async function createProvider(db: Db, phi: PhiCipher, allowance: PrivateHostAllowance, input: RmsProviderInput, now: Date): Promise<RmsProviderRow> {
   const values = {
     name: input.name,
     kind: input.kind,
@@ -106,12 +114,20 @@ export async function createProvider(db: Db, phi: PhiCipher, input: RmsProviderI
     modified: now,
   };
   assertSettings(values);
+  await assertEndpointHost(allowance, values.endpointUrl);
   await assertNameFree(db, input.name);
   const [row] = await db.insert(rmsProviders).values(values).returning().catch(rethrowName);
   return row!;
 }
 
-export async function updateProvider(db: Db, phi: PhiCipher, current: RmsProviderRow, patch: RmsProviderPatch, now: Date): Promise<RmsProviderRow> {
+export async function updateProvider(
+  db: Db,
+  phi: PhiCipher,
+  allowance: PrivateHostAllowance,
+  current: RmsProviderRow,
+  patch: RmsProviderPatch,
+  now: Date,
+): Promise<RmsProviderRow> {
   const changes = {
     name: patch.name,
     kind: patch.kind,
@@ -125,6 +141,7 @@ export async function updateProvider(db: Db, phi: PhiCipher, current: RmsProvide
   // A provider switched away from FHIR drops its bearer token rather than keep one nobody sends.
   if (patch.kind !== undefined && patch.kind !== 'fhir' && patch.bearerToken === undefined) defined.bearerToken = null;
   assertSettings({ ...current, ...defined });
+  await assertEndpointHost(allowance, patch.endpoint);
   await assertNameFree(db, patch.name, current.id);
   const [row] = await db
     .update(rmsProviders)

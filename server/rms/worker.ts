@@ -13,6 +13,8 @@ import { rowsOf } from '../db/rows';
 import { contacts, engagements, rmsProviders } from '../db/schema';
 import type { Logger } from '../http/log';
 import { phiOf, type PhiCipher } from '../security/phi';
+import { normalizeEmail, normalizePhone } from '../security/contactMatch';
+import type { PrivateHostAllowance } from '../security/privateHosts';
 import { failure, type AttemptResult } from './attempt';
 import { requeueUndelivered, type AuditFilters } from './audits';
 import { claimDue, countExtraAttempt, recordAttempt, restartDelivery, writeAudit, type Claim, type RmsAuditRow } from './outbox';
@@ -27,6 +29,8 @@ export interface DeliveryOptions {
   schedule: readonly number[];
   clock: () => Date;
   log: Logger;
+  /** Hosts on private networks endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS). */
+  allowPrivateHosts: PrivateHostAllowance;
 }
 
 export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
@@ -35,6 +39,7 @@ export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
   schedule: deps.config.rmsRetrySchedule,
   clock: () => nowOf(deps),
   log: deps.log,
+  allowPrivateHosts: deps.config.rmsAllowPrivateHosts,
 });
 
 /** The longest a worker sleeps: rows made due by other processes are found at least this often. */
@@ -44,19 +49,51 @@ const MIN_WAIT_MS = 200;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * A record system's answer read as characters: JSON \u escapes, HTML character references and
+ * percent-encoding decoded, so that each spelling of a value is the one redaction looks for. What
+ * an audit keeps is this normalised text.
+ */
+function normalisedAnswer(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/&#(x[0-9a-fA-F]{1,6}|\d{1,7});/g, (whole, code: string) => {
+      const point = code.startsWith('x') ? parseInt(code.slice(1), 16) : Number(code);
+      return point <= 0x10ffff ? String.fromCodePoint(point) : whole;
+    })
+    .replace(/(?:%[0-9a-fA-F]{2})+/g, (encoded) => {
+      try {
+        return decodeURIComponent(encoded);
+      } catch {
+        return encoded;
+      }
+    });
+}
+
+/**
  * A record system may echo what it was sent, and its answer is kept in rms_audits in clear: the
- * participant's values (as sent, JSON-escaped or URL-encoded) are cut out of it first, so the
- * raw rows hold no contact details. Values under three characters are left: they identify no one
- * and would mangle the text.
+ * participant's values are cut out of it first, so the raw rows hold no contact details. The
+ * answer is normalised first (normalisedAnswer); then each value goes in every spelling it
+ * may come back in: as sent, an e-mail address's local part, and a phone number's digits with any
+ * separators and with or without the country code (as contactMatch.ts compares them). Values
+ * under three characters are left: they identify no one and would mangle the text.
  */
 export function withoutContactValues(text: string, values: Record<string, unknown>): string {
-  let out = text;
+  let out = normalisedAnswer(text);
+  const cut = (pattern: RegExp) => {
+    out = out.replace(pattern, '[redacted]');
+  };
   for (const value of Object.values(values)) {
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const plain = String(value).trim();
     if (plain.length < 3) continue;
-    for (const form of new Set([plain, JSON.stringify(plain).slice(1, -1), encodeURIComponent(plain)])) {
-      out = out.replace(new RegExp(escapeRegExp(form), 'gi'), '[redacted]');
+    for (const form of new Set([plain, JSON.stringify(plain).slice(1, -1)])) cut(new RegExp(escapeRegExp(form), 'gi'));
+    const email = normalizeEmail(plain);
+    const local = email?.split('@')[0];
+    if (local && local.length >= 3) cut(new RegExp(escapeRegExp(local), 'gi'));
+    const phone = normalizePhone(plain);
+    if (phone !== null && /^[\d\s().+-]+$/.test(plain)) {
+      // The digits in order, any few separators between them, a leading +1 or 1 with it.
+      cut(new RegExp(`(?:\\+?1[^0-9A-Za-z]{0,3})?${[...phone].join('[^0-9A-Za-z]{0,3}')}(?![0-9])`, 'g'));
     }
   }
   return out;
@@ -70,7 +107,7 @@ async function providerOfContact(options: DeliveryOptions, contactId: number): P
     .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
     .where(eq(contacts.id, contactId));
   const row = found?.provider ?? null;
-  return providerFor(row, row ? openSecrets(options.phi, row) : { secret: null, bearerToken: null });
+  return providerFor(row, row ? openSecrets(options.phi, row) : { secret: null, bearerToken: null }, options.allowPrivateHosts);
 }
 
 /** Sends contact `contactId`'s referral once under `referralKey`; never throws. */

@@ -108,6 +108,8 @@ export function engagementFilesRoutes(deps: Deps) {
           createdBy: user.id,
         })
         .returning(columns);
+      // The event names the file by its own id (not only the engagement it belongs to).
+      c.set('audit', { entity: 'engagements-o-files', entityId: (row as Row).id, action: 'upload', meta: { engagementId: engagement.id, mime: detected.kind.mime, size: upload.bytes.byteLength } });
       return sendResource(c, serialize(row as Row), 201);
     } catch (error) {
       // No row points at the bytes (the engagement went away, say): do not keep them.

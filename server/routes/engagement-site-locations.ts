@@ -218,11 +218,18 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     try {
       const rows = await readRows(upload.filename, upload.bytes);
       const checked = await checkRows(db, rows);
-      const result = await importSites(db, engagement.id, checked.rows, checked.existing).catch((error: unknown) => {
+      const imported = await importSites(db, engagement.id, checked.rows, checked.existing).catch((error: unknown) => {
         if (pgErrorCode(error).code === '23505') throw conflict(UPLOAD_RACE, FILE_POINTER);
         throw error;
       });
-      return sendDocument(c, { meta: result });
+      // One event naming every site it created and every site whose link it made or changed.
+      c.set('audit', {
+        entity: 'engagements-site-locations/upload',
+        entityId: engagement.id,
+        action: 'upload',
+        meta: { ...imported.result, createdSiteLocationIds: imported.createdSiteLocationIds, linkedSiteLocationIds: imported.linkedSiteLocationIds },
+      });
+      return sendDocument(c, { meta: imported.result });
     } catch (error) {
       if (!(error instanceof UploadRejected)) throw error;
       const listed = error.issues.slice(0, MAX_LISTED_ISSUES);

@@ -15,7 +15,8 @@ import { moveByRecordSystem, ReferralRefused, statusOfContact } from '../referra
 import { badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
-import { authenticFhirCallback, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback, type Reporter } from '../rms/callbacks';
+import { authenticFhirCallback, claimWebhookId, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback, type Reporter } from '../rms/callbacks';
+import { WEBHOOK_ID } from '../rms/standardWebhooks';
 import { FHIR_CONTENT_TYPE } from '../rms/fhir';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -40,10 +41,17 @@ export function rmsCallbackRoutes(deps: Deps) {
   const now = () => nowOf(deps);
 
   /** Moves the contact's referral (when asked to), records who reported it, and answers where it stands. */
-  async function report(c: Parameters<typeof clientAddress>[0], contactId: number, status: ReferralStatus | null, note: string | null, reporter: Reporter) {
+  async function report(
+    c: Parameters<typeof clientAddress>[0],
+    contactId: number,
+    status: ReferralStatus | null,
+    note: string | null,
+    reporter: Reporter,
+    firstDelivery?: Parameters<typeof moveByRecordSystem>[6],
+  ) {
     const at = now();
     if (status !== null) {
-      const outcome = await moveByRecordSystem(db, phiOf(deps), contactId, { status, reasonNote: note }, reporter.name, at).catch((error: unknown) => {
+      const outcome = await moveByRecordSystem(db, phiOf(deps), contactId, { status, reasonNote: note }, reporter.name, at, firstDelivery).catch((error: unknown) => {
         if (error instanceof ReferralRefused) throw conflict(error.message, '/status');
         throw error;
       });
@@ -69,9 +77,12 @@ export function rmsCallbackRoutes(deps: Deps) {
     const parsed = v.safeParse(RmsCallbackInput, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const { contactId } = parsed.output;
-    const reporter = await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, now());
+    const at = now();
+    const reporter = await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, at);
     if (!reporter) throw unauthorized(REFUSED);
-    const referral = await report(c, contactId, callbackStatus(parsed.output), parsed.output.reason ?? null, reporter);
+    // A verified message has its id (it is part of what is signed); each id is applied once.
+    const webhookId = c.req.header(WEBHOOK_ID) ?? '';
+    const referral = await report(c, contactId, callbackStatus(parsed.output), parsed.output.reason ?? null, reporter, (tx) => claimWebhookId(tx, contactId, webhookId, at));
     return sendResource(
       c,
       toResource('referrals', referral.id, {

@@ -4,8 +4,10 @@
  * and create, change, delete and test them. Secrets are write-only (rms/providers.ts).
  *
  * POST /api/rms-providers/{id}/test sends a synthetic referral marked as a test (`referral.test`,
- * FHIR's HTEST tag) through the provider once and answers what the receiver said; it writes no
- * audit row (there is no contact), only an audit-trail event with the outcome.
+ * FHIR's HTEST tag) through the provider once and answers its status, how long it took and a
+ * classified outcome (testOutcome): never the receiver's body, nor a network error that would
+ * tell a closed port from a silent one. It writes no audit row (there is no contact), only an
+ * audit-trail event with the outcome.
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
@@ -32,6 +34,7 @@ import { sendDocument, sendList, sendResource, toResource } from '../http/serial
 import { ilikeAny, parseBooleanFilter } from '../http/sql';
 import { testReferralFacts } from '../rms/payload';
 import { providerFor } from '../rms/provider';
+import { testOutcome } from '../rms/attempt';
 import { createProvider, deleteProvider, engagementCounts, openSecrets, toRmsProvider, updateProvider, type RmsProviderRow } from '../rms/providers';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -103,14 +106,14 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   app.post('/', describe({ summary: 'Create a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput }, answer: { resource: RMS_PROVIDER_TYPE, status: 201 } }), superOnly, async (c) => {
     const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
-    const row = await createProvider(db, phiOf(deps), attributes, now());
+    const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
     return sendResource(c, serialize(await full(row)), 201);
   });
 
   app.patch('/:id', describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER_TYPE } }), superOnly, async (c) => {
     const current = await load(c.req.param('id'));
     const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
-    const row = await updateProvider(db, phiOf(deps), current, attributes, now());
+    const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
     return sendResource(c, serialize(await full(row)));
   });
 
@@ -124,14 +127,10 @@ export function rmsProvidersRoutes(deps: Deps) {
     const row = await load(c.req.param('id'));
     const sentAt = now();
     const referralId = randomUUID();
-    const provider = providerFor(row, openSecrets(phiOf(deps), row));
+    const provider = providerFor(row, openSecrets(phiOf(deps), row), deps.config.rmsAllowPrivateHosts);
+    const started = performance.now();
     const result = await provider.send(testReferralFacts(referralId, sentAt), 1, sentAt);
-    const test: Omit<RmsProviderTest, 'id'> = {
-      succeeded: result.succeeded,
-      status: result.status,
-      responseMessage: result.responseMessage,
-      responseBody: result.responseBody,
-    };
+    const test: Omit<RmsProviderTest, 'id'> = { ...testOutcome(result), durationMs: Math.round(performance.now() - started) };
     c.set('audit', { entity: 'rms-providers', entityId: row.id, action: 'rms-test', meta: { succeeded: result.succeeded, status: result.status, referralId } });
     return sendDocument(c, { data: toResource(RMS_PROVIDER_TEST_TYPE, referralId, test) }, 201);
   });

@@ -55,6 +55,8 @@ export async function startServer(
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // The tests' record systems listen on this machine (tests/support/recordSystemReceiver.ts).
+      RMS_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

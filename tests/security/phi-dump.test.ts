@@ -25,8 +25,15 @@ const onPostgres = process.env.TEST_DB_KIND === 'postgres';
 
 // Distinctive values, so finding one anywhere can only mean it leaked.
 const VALUES = { first_name: 'Quillonia', email: 'quillonia.vantreck@example.org', phone: '646-555-0173' };
-/** Each value as it could appear: plain, and in JSON or URL encoding (the e-mail's @). */
-const FORMS = Object.values(VALUES).flatMap((v) => [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]);
+/** Other spellings a record system may echo a value in (below): digits only, +1, escaped @, the local part. */
+const ECHOED = ['6465550173', '+16465550173', '+1 (646) 555 0173', 'quillonia.vantreck\\u0040example.org', 'quillonia.vantreck&#64;example.org', 'quillonia.vantreck'];
+/** Each value as it could appear: plain, in JSON or URL encoding (the e-mail's @), and as echoed. */
+const FORMS = [
+  ...Object.values(VALUES).flatMap((v) => [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]),
+  '6465550173',
+  '646 555 0173',
+  'quillonia.vantreck',
+];
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -62,7 +69,8 @@ beforeAll(async () => {
   echo = await startRecordSystem(({ body }) => ({
     status: 200,
     contentType: 'application/json',
-    body: JSON.stringify({ received: JSON.parse(body) as unknown, note: `got ${body}` }),
+    // Raw text, so the escaped spellings reach us as such; first, within what an audit keeps.
+    body: `{"spellings": "${ECHOED.join(' | ')}", "received": ${body}, "note": ${JSON.stringify(`got ${body}`)}}`,
   }));
   output = captureOutput();
   h = await createHarness({ LOG_LEVEL: 'debug', RMS_RETRY_SCHEDULE: 'none' });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count } from 'drizzle-orm';
-import { engagementFiles } from '../../server/db/schema';
+import { count, desc, eq } from 'drizzle-orm';
+import { auditEvents, engagementFiles } from '../../server/db/schema';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;
@@ -53,6 +53,9 @@ describe('engagement files', () => {
     const doc = await json(res);
     const id = doc.data.id;
     expect(doc.data.type).toBe('engagements-o-files');
+    // The trail's event names the file by its own id.
+    const [event] = await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload')).orderBy(desc(auditEvents.id)).limit(1);
+    expect(event).toMatchObject({ entity: 'engagements-o-files', entityId: String(id), meta: expect.objectContaining({ engagementId: Number(engagementId), mime: 'text/plain' }) });
     expect(doc.data.attributes).toMatchObject({
       engagementId: Number(engagementId),
       filename: 'Protocol v2 ü.txt',

@@ -97,7 +97,8 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
     await database.migrate();
     await seed(database.db, { adminUsername: 'admin', adminPassword: ADMIN_PASSWORD, demoData: false });
   }
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
+  // The tests' record systems listen on this machine: an on-premise record system, as far as the server can tell.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', RMS_ALLOW_PRIVATE_HOSTS: '127.0.0.1', ...env });
   const jwtSecret = randomBytes(32).toString('hex');
   const phi = keys.phi ?? phiCipher(randomBytes(32));
   const clock = testClock();

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { rowsOf } from '../../server/db/rows';
 import { startFactsSelect } from '../../server/participant/startFacts';
 import { openAnswer } from '../../server/participant/sealedAnswers';
@@ -22,6 +22,7 @@ import { sanitizeHtml } from '../../server/participant/sanitize';
 import { outcomeMessages } from '../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../server/participant/run';
 import { ageOn } from '../../server/participant/qualification';
+import { contactMatcherOf } from '../../server/security/contactMatch';
 import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import type { FieldConfiguration } from '@core/model/oform';
@@ -376,6 +377,24 @@ describe('answers and branching', () => {
     expect(notAnOption.meta.errors).toEqual({ q_choice: 'Choose one of the options.' });
     // Only page 1's valid answer is stored.
     expect((await answersOf(submissionId)).map((a) => a.fieldId)).toEqual([f.fields.q_choice.id]);
+  });
+
+  it("refuses a birth date after the server's today and stores nothing", async () => {
+    h.clock.set('2027-06-15T12:00:00Z');
+    try {
+      const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+      const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+      const entry = p1.meta.nextContainerEntryId!;
+      for (const future of ['2999-01-01', '2027-06-17']) {
+        const res = await answerPage(h, token, entry, { q_dob: future });
+        expect(res.status).toBe(422);
+        expect(res.meta).toEqual({ success: false, errors: { q_dob: 'A date of birth cannot be in the future.' } });
+      }
+      expect((await answersOf(submissionId)).map((a) => a.fieldId)).toEqual([f.fields.q_choice.id]);
+      expect((await answerPage(h, token, entry, { q_dob: '1990-06-15' })).status).toBe(200);
+    } finally {
+      h.clock.release();
+    }
   });
 
   it("answers problems in the participant's language", async () => {
@@ -840,7 +859,7 @@ describe('rate limits', () => {
 
   it('starts a submission in two statements with the rate limits on, with or without a channel', async () => {
     const fx = await createParticipantFixture(h.db);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data' });
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', CONTACT_MATCH_KEY: 'ab'.repeat(32) });
     expect(config.participantLimits.submissionsPerAddress).toBeGreaterThan(0);
     expect(config.participantLimits.submissionsPerChannel).toBeGreaterThan(0);
     const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
@@ -866,9 +885,13 @@ describe('rate limits', () => {
     expect(h.takeStatements()).toHaveLength(2);
     const rows = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId));
     expect(rows.map((r) => r.mediaChannelId).sort()).toEqual([fx.mediaChannelId, null]);
-    // Both calls were counted against the address's limit.
-    const hits = await h.db.select().from(rateLimits).where(eq(rateLimits.key, 'participant:submissions:address:198.51.100.4'));
+    // Both calls were counted against the address's limit, under its keyed hash: the address is never stored.
+    const hashed = contactMatcherOf({ config }).clientAddress('198.51.100.4')!;
+    const hits = await h.db.select().from(rateLimits).where(eq(rateLimits.key, `participant:submissions:address:${hashed}`));
     expect(hits.reduce((n, r) => n + r.count, 0)).toBe(2);
+    expect(hashed).not.toContain('198.51');
+    const clear = await h.db.select().from(rateLimits).where(like(rateLimits.key, '%198.51.100.%'));
+    expect(clear).toEqual([]);
   });
 });
 
@@ -895,14 +918,22 @@ describe('answer checks beyond the shared rules', () => {
     displayOrder: 1,
     configuration: { required: false, helperText: null, translations: {}, options: options.map((value) => ({ label: value, value, translations: {}, isDisqualified: false, transition: null })) },
   });
+  const TODAY = new Date('2026-03-01T12:00:00Z');
   it('takes only offered options, in the shape of the question', () => {
-    expect(answerProblems([field('yes_no')], { q: 'yes' }, 'en')).toEqual({});
-    expect(answerProblems([field('yes_no')], { q: 'perhaps' }, 'en')).toEqual({ q: 'Choose one of the options.' });
-    expect(answerProblems([field('yes_no', ['si'])], { q: 'yes' }, 'es')).toEqual({ q: 'Elija una de las opciones.' });
-    expect(answerProblems([field('multiple', ['a', 'b'])], { q: ['a', 'b'] }, 'en')).toEqual({});
-    expect(answerProblems([field('multiple', ['a', 'b'])], { q: 'a' }, 'en')).toEqual({ q: 'Choose one of the options.' });
-    expect(answerProblems([field('single', ['a'])], { q: ['a'] }, 'en')).toEqual({ q: 'Choose one of the options.' });
-    expect(answerProblems([field('single', ['a'])], { q: null }, 'en')).toEqual({});
+    expect(answerProblems([field('yes_no')], { q: 'yes' }, 'en', TODAY)).toEqual({});
+    expect(answerProblems([field('yes_no')], { q: 'perhaps' }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('yes_no', ['si'])], { q: 'yes' }, 'es', TODAY)).toEqual({ q: 'Elija una de las opciones.' });
+    expect(answerProblems([field('multiple', ['a', 'b'])], { q: ['a', 'b'] }, 'en', TODAY)).toEqual({});
+    expect(answerProblems([field('multiple', ['a', 'b'])], { q: 'a' }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('single', ['a'])], { q: ['a'] }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
+    expect(answerProblems([field('single', ['a'])], { q: null }, 'en', TODAY)).toEqual({});
+  });
+  it('refuses a birth date after the latest today on Earth, in the participant\'s language', () => {
+    expect(answerProblems([field('dob')], { q: '2026-03-01' }, 'en', TODAY)).toEqual({});
+    // Already 2 March at UTC+14 when it is noon of 1 March in UTC; 3 March is nowhere yet.
+    expect(answerProblems([field('dob')], { q: '2026-03-02' }, 'en', TODAY)).toEqual({});
+    expect(answerProblems([field('dob')], { q: '2026-03-03' }, 'en', TODAY)).toEqual({ q: 'A date of birth cannot be in the future.' });
+    expect(answerProblems([field('dob')], { q: '2999-01-01' }, 'es', TODAY)).toEqual({ q: 'La fecha de nacimiento no puede ser futura.' });
   });
 });
 

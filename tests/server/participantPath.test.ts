@@ -6,7 +6,7 @@
  * final. The honest paths (qualified, notQualified, noTrialSites) are unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, leaveContact as leaveContactAt, type ParticipantFixture, runQualified, startSubmission, TOKEN_HEADER } from '../support/participantFixture';
 import { useParticipantServer } from './participantServer';
@@ -232,5 +232,25 @@ describe('the path, judged', () => {
     expect(judge({ 1: {}, 2: {} }).outcome).toBe('incomplete');
     const steps: PathStep[] = [{ page: A, entryId: 1, answers: { go: 'nonsense' } }];
     expect(judgePath(survey, { steps, end: { kind: 'end' } }, [7], new Date('2030-01-01T00:00:00Z')).outcome).toBe('incomplete');
+  });
+
+  it('serializes a page save and the qualification sent at the same moment: no save is accepted after the outcome', async () => {
+    const rounds = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const s = await startSubmission(h, f);
+        const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'no' });
+        const p2 = await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+        await answerPage(h, s.token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
+        const [save, judged] = await Promise.all([answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' }), qualification(s.submissionId, s.token)]);
+        const [stored] = await h.db
+          .select({ value: oFormFieldEntries.fieldValue })
+          .from(oFormFieldEntries)
+          .where(and(eq(oFormFieldEntries.containerEntryId, Number(s.firstEntryId)), eq(oFormFieldEntries.fieldId, f.fields.q_choice.id)));
+        return { save: save.status, outcome: judged.outcome, stored: stored!.value };
+      }),
+    );
+    for (const round of rounds) {
+      expect(round).toEqual(round.save === 200 ? { save: 200, outcome: 'qualified', stored: 'yes' } : { save: 409, outcome: 'notQualified', stored: 'no' });
+    }
   });
 });

@@ -21,6 +21,8 @@ import {
   oFormSubmissions,
   referrals,
   rmsAudits,
+  referralEvents,
+  rmsCallbackMessages,
   rmsProviders,
 } from '../../server/db/schema';
 import { deliverDue, deliveryOptionsOf, nextWaitMs, settleDeliveries } from '../../server/rms/worker';
@@ -549,12 +551,14 @@ describe('the RMS audits list', () => {
 });
 
 describe('the record system callback (Standard Webhooks signed)', () => {
+  // Each message its own webhook-id, as a record system sends them, unless a test names one.
+  let sent = 0;
   const callback = async (body: string, options: { secret?: string; atSeconds?: number; id?: string } = {}) =>
     h.request('POST', '/api/rms-callback', {
       body,
       headers: {
         'Content-Type': 'application/json',
-        ...(options.secret ? await signStandardWebhook(options.secret, options.id ?? 'msg_callback_1', options.atSeconds ?? h.clock().getTime() / 1000, body) : {}),
+        ...(options.secret ? await signStandardWebhook(options.secret, options.id ?? `msg_callback_${++sent}`, options.atSeconds ?? h.clock().getTime() / 1000, body) : {}),
       },
     });
   const counts = async () => (await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: superToken }))).data.attributes;
@@ -574,6 +578,34 @@ describe('the record system callback (Standard Webhooks signed)', () => {
     expect(await counts()).toEqual(before);
     expect((await callback('{"contactId":"x"}', { secret: SECRET })).status).toBe(422);
     expect((await callback('not json', { secret: SECRET })).status).toBe(400);
+  });
+
+  it('applies each webhook-id once: a replayed earlier message changes nothing after a later move', async () => {
+    const { contact } = await completeRun();
+    const first = JSON.stringify({ contactId: contact.id, status: 'in-screening' });
+    const at = h.clock().getTime() / 1000;
+    expect((await callback(first, { secret: SECRET, id: 'msg_first', atSeconds: at })).status).toBe(200);
+    const later = JSON.stringify({ contactId: contact.id, status: 'screen-failed' });
+    expect((await callback(later, { secret: SECRET, id: 'msg_later' })).status).toBe(200);
+    // The first message again, exactly as signed, within the tolerance: answered as the referral
+    // stands (not refused as a step down), and nothing is written.
+    const eventsBefore = await h.db.select().from(referralEvents);
+    const replay = await callback(first, { secret: SECRET, id: 'msg_first', atSeconds: at });
+    expect(replay.status).toBe(200);
+    expect((await json(replay)).data.attributes).toMatchObject({ contactId: contact.id, status: 'screen-failed' });
+    expect(await h.db.select().from(referralEvents)).toHaveLength(eventsBefore.length);
+    // The same message id on another contact is another message.
+    const other = (await completeRun()).contact;
+    const both = JSON.stringify({ contactId: other.id, status: 'enrolled' });
+    // Two copies of one new message at the same moment: it is applied once.
+    const answers = await Promise.all([callback(both, { secret: SECRET, id: 'msg_first' }), callback(both, { secret: SECRET, id: 'msg_first' })]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const [referral] = await h.db.select().from(referrals).where(eq(referrals.contactId, other.id));
+    expect(referral!.status).toBe('enrolled');
+    const moves = await h.db.select().from(referralEvents).where(eq(referralEvents.referralId, referral!.id));
+    expect(moves.filter((e) => e.toStatus === 'enrolled')).toHaveLength(1);
+    const kept = await h.db.select().from(rmsCallbackMessages).where(eq(rmsCallbackMessages.contactId, contact.id));
+    expect(kept.map((k) => k.webhookId).sort()).toEqual(['msg_first', 'msg_later']);
   });
 
   it('marks the referral screened, then randomized, and the counts and sponsor figures follow', async () => {

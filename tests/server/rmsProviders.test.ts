@@ -104,14 +104,17 @@ describe('record-system providers', () => {
   it('sends a marked test referral and answers what the receiver said', async () => {
     const ok = await call('POST', `/api/rms-providers/${id}/test`);
     expect(ok.status).toBe(201);
-    expect(ok.body.data).toMatchObject({ type: 'rms-provider-tests', attributes: { succeeded: true, status: 200, responseMessage: 'HTTP 200 OK', responseBody: '{"seen":true}' } });
+    expect(ok.body.data).toMatchObject({ type: 'rms-provider-tests', attributes: { succeeded: true, status: 200, responseMessage: 'HTTP 200', durationMs: expect.any(Number) } });
+    // Never what the receiver answered.
+    expect(ok.body.data.attributes).not.toHaveProperty('responseBody');
+    expect(JSON.stringify(ok.body)).not.toContain('seen');
     const hook = received().at(-1)!;
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
     expect(JSON.parse(hook.body)).toMatchObject({ type: 'referral.test', data: { test: true, referralId: ok.body.data.id, engagement: { name: 'TEST: connection check' } } });
 
     status = 503;
     const failing = await call('POST', `/api/rms-providers/${id}/test`);
-    expect(failing.body.data.attributes).toMatchObject({ succeeded: false, status: 503, responseMessage: 'HTTP 503 Service Unavailable' });
+    expect(failing.body.data.attributes).toMatchObject({ succeeded: false, status: 503, responseMessage: 'HTTP 503' });
     status = 200;
   });
 
@@ -123,6 +126,10 @@ describe('record-system providers', () => {
     const hook = received().at(-1)!;
     expect(await verifyStandardWebhook(ROTATED, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(false);
+    // The trail says which credential changed, never its value.
+    const trail = await call('GET', `/api/audit-events?entity=rms-providers&limit=100`);
+    const rotation = trail.body.data.find((e: { attributes: { action: string; changes: Record<string, unknown> } }) => e.attributes.action === 'update' && 'secret' in e.attributes.changes);
+    expect(rotation.attributes.changes).toEqual({ secret: { old: '[redacted]', new: '[changed]' }, timeoutMs: { old: 10_000, new: 20_000 } });
     // Removing the secret of a webhook provider would leave its pushes unsigned.
     const unsigned = await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', attributes: { secret: null } } });
     expect(unsigned.status).toBe(422);

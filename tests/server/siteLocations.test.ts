@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
-import { engagementSiteLocations, siteLocations } from '../../server/db/schema';
+import { count, desc, eq, inArray } from 'drizzle-orm';
+import { auditEvents, engagementSiteLocations, siteLocations } from '../../server/db/schema';
 import { SITE_LOCATION_LINKED } from '../../server/routes/site-locations';
 import { SITE_ID_TAKEN } from '@core/model/siteLocation';
 import { LINK_EXISTS } from '@core/model/engagementSiteLocation';
@@ -235,9 +235,21 @@ describe('site upload', () => {
       ['VIR-003', null],
     ]);
 
+    // The trail's event names every site it created and linked, by id.
+    const created = await h.db.select({ id: siteLocations.id }).from(siteLocations).where(inArray(siteLocations.siteId, ['BOS-001', 'NYC-002', 'VIR-003']));
+    const createdIds = created.map((r) => r.id).sort((a, b) => a - b);
+    const [event] = await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload')).orderBy(desc(auditEvents.id)).limit(1);
+    expect(event).toMatchObject({ entity: 'engagements-site-locations/upload', entityId: String(uploadEngagement) });
+    const meta = event!.meta as { createdSiteLocationIds: number[]; linkedSiteLocationIds: number[] };
+    expect([...meta.createdSiteLocationIds].sort((a, b) => a - b)).toEqual(createdIds);
+    expect([...meta.linkedSiteLocationIds].sort((a, b) => a - b)).toEqual(createdIds);
+
     // Uploading again creates nothing and keeps one link per site.
     const again = await upload(uploadEngagement, fs.readFileSync(path.join(FIXTURES, 'sites-example.csv'), 'utf8'));
     expect((await json(again)).meta).toEqual({ rows: 3, createdSiteLocations: 0, linkedSiteLocations: 0, updatedLinks: 3 });
+    const [second] = await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload')).orderBy(desc(auditEvents.id)).limit(1);
+    expect(second!.meta).toMatchObject({ createdSiteLocationIds: [], updatedLinks: 3 });
+    expect([...(second!.meta as { linkedSiteLocationIds: number[] }).linkedSiteLocationIds].sort((a, b) => a - b)).toEqual(createdIds);
   });
 
   it('imports the example XLSX', async () => {

@@ -31,9 +31,8 @@ export function SendTest({ provider }: { provider: RmsProvider }) {
           <div className="test-result">
             <p>
               <span className={result.succeeded ? 'badge badge-active' : 'badge badge-failed'}>{result.succeeded ? 'Accepted' : 'Failed'}</span>{' '}
-              {result.responseMessage}
+              {result.responseMessage} <span className="hint">({result.durationMs} ms)</span>
             </p>
-            <pre aria-label="Test response body">{result.responseBody || 'The record system sent no body.'}</pre>
           </div>
         )}
       </div>

@@ -34,7 +34,7 @@ import {
 } from '../../participant/api';
 import { outcomeMessages } from '../../participant/messages';
 import { runOfSubmission } from '../../participant/run';
-import { qualify } from '../../participant/qualification';
+import { qualifyAndRecord } from '../../participant/qualification';
 import { countOnChannel } from '../../domain/channelFigures';
 import { enqueueDelivery, noteDuplicate } from '../../rms/outbox';
 import { duplicateNote, firstReferralOf, matchKeysOf } from '../../participant/duplicates';
@@ -60,7 +60,8 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
     const attributes = parsed.output.data.attributes;
 
     const target = await runOfSubmission(db, submission);
-    const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
+    // Judged and stored as the qualification step does: the run's answers are final before its contact is.
+    const qualification = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi: phiOf(deps), now: () => nowOf(deps) });
     assertComplete(qualification);
     if (!qualification.isQualified) throw conflict(NOT_QUALIFIED_FOR_CONTACT);
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { isApiIsoCode } from '@core/i18n';
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
-import { type Deps } from '../../context';
+import { nowOf, type Deps } from '../../context';
 import { oFormContainers } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { parseId } from '../../http/query';
@@ -26,7 +26,7 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
     const page = survey.pages.find((p) => p.id === pageId);
     if (!page) throw notFound('page');
     const lang = c.req.query('language');
-    const problems = answerProblems(fieldsOfPage(survey, page.id), answers, lang && isApiIsoCode(lang) ? lang : 'en');
+    const problems = answerProblems(fieldsOfPage(survey, page.id), answers, lang && isApiIsoCode(lang) ? lang : 'en', nowOf(deps));
     if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
     const next = nextAfter(survey, page, answers);
     return sendDocument(c, {

@@ -2,13 +2,13 @@
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../../context';
-import { clientAddress } from '../../http/client-address';
 import { conflict, notFound, unauthorized } from '../../http/errors';
 import { parseId } from '../../http/query';
 import { windowOf } from '../../http/rate-limit';
 import { sendDocument } from '../../http/serialize';
 import { answerTargetForToken, MISSING_TOKEN, tokenOf } from '../../participant/access';
 import {
+  addressLimitKey,
   answerProblemsResponse,
   countedChecks,
   enforceLimits,
@@ -37,9 +37,8 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const { submission } = found;
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const now = nowOf(deps);
-    const address = clientAddress(c);
     const limitChecks: LimitCheck[] = [
-      { key: address === null ? null : `participant:pages:address:${address}`, limit: limits.pagesPerAddress },
+      { key: addressLimitKey(deps, c, 'pages'), limit: limits.pagesPerAddress },
       { key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`, limit: limits.pagesPerChannel },
     ];
     // A valid answer counts against the limits inside its save (one statement); every other
@@ -54,7 +53,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
     const fields = fieldsOfPage(survey, page.id);
-    const problems = answerProblems(fields, answers, submission.language);
+    const problems = answerProblems(fields, answers, submission.language, now);
     if (Object.keys(problems).length > 0) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       return answerProblemsResponse(c, problems);

@@ -5,7 +5,7 @@ import { sendDocument } from '../../http/serialize';
 import { tokenSubmission, type ParticipantApp } from '../../participant/api';
 import { outcomeMessages } from '../../participant/messages';
 import { runOfSubmission } from '../../participant/run';
-import { qualify, recordQualification } from '../../participant/qualification';
+import { qualifyAndRecord } from '../../participant/qualification';
 import { phiOf } from '../../security/phi';
 import { describe } from '../../openapi/describe';
 
@@ -16,8 +16,7 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
   app.get('/o-form-submission-qualification/:id', describe({ summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } }), async (c) => {
     const submission = await tokenSubmission(deps, c);
-    const result = await qualify(db, submission, { today: nowOf(deps), phi });
-    if (submission.status !== 'completed') await recordQualification(db, submission.id, result, () => nowOf(deps));
+    const result = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi, now: () => nowOf(deps) });
     const target = await runOfSubmission(db, submission);
     const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
     return sendDocument(c, {

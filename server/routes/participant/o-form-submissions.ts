@@ -10,6 +10,7 @@ import { windowOf } from '../../http/rate-limit';
 import { sendDocument } from '../../http/serialize';
 import { issueToken, rememberPageEntry, rememberSubmission } from '../../participant/access';
 import {
+  addressLimitKey,
   countedChecks,
   enforceLimits,
   FIRST_PAGE_ONLY,
@@ -48,7 +49,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
       const address = clientAddress(c);
       const now = nowOf(deps);
       const limitChecks: LimitCheck[] = [
-        { key: address === null ? null : `participant:submissions:address:${address}`, limit: limits.submissionsPerAddress },
+        { key: addressLimitKey(deps, c, 'submissions'), limit: limits.submissionsPerAddress },
         { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
       ];
       const target = await checkRunnable(db, form, channel, facts);

@@ -4,10 +4,9 @@ import { ViewAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../../context';
 import { mediaChannels } from '../../db/schema';
-import { clientAddress } from '../../http/client-address';
 import { invalid } from '../../http/errors';
 import { sendDocument } from '../../http/serialize';
-import { enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from '../../participant/api';
+import { addressLimitKey, enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from '../../participant/api';
 import { assertChannelOfRequest } from '../../participant/cors';
 import { countView } from '../../funnel/views';
 import { resolveStart, surveyLanguages } from '../../participant/run';
@@ -27,9 +26,9 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
     const [channel] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, input.mediaChannelId));
     if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
     assertChannelOfRequest(c, deps, channel.id);
-    const address = clientAddress(c);
+    const addressKey = addressLimitKey(deps, c, 'views');
     await enforceLimits(db, c, nowOf(deps), limits.windowSeconds, [
-      { key: address === null ? null : `participant:views:address:${address}:${channel.id}`, limit: limits.viewsPerAddress },
+      { key: addressKey === null ? null : `${addressKey}:${channel.id}`, limit: limits.viewsPerAddress },
     ]);
     if (channel.isActive) {
       // The survey the widget showed, as participant-start chose it; the funnel keeps its day, survey, language and campaign.
