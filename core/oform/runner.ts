@@ -11,6 +11,7 @@
  * read: the widget ships it as a second file. Any other outcome (notQualified, notActive,
  * noTrialSites) ends the run with its messages.
  */
+import type { EventsPolicy } from '../participant/hostEvents';
 import type { FieldConfiguration, FieldType, OptionConfig, PageTranslations } from '../model/oform';
 import type { Answers } from './answers';
 import type { History, Visit } from './history';
@@ -55,6 +56,8 @@ export interface RunnerSurvey {
   styles?: RunnerStyles;
   /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed). */
   retakeWindowDays?: number;
+  /** What the widget announces to its host page (core/participant/hostEvents.ts). */
+  eventsPolicy?: EventsPolicy;
 }
 
 /** The screener's colours as 6 or 2 hex digits without '#', null for the widget's own. */
