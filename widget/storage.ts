@@ -1,9 +1,9 @@
 /**
  * Where a widget keeps its participant's place between page loads: the runner's snapshot
- * (core/oform/runner.ts RunnerSnapshot: the submission, its token, the pages, the step, the
- * answers typed on the page on screen and not sent yet, the ZIP, the site chosen) in
- * sessionStorage, so it lives as long as the tab and no longer. Contact details are never part
- * of it: they stay in the runner's memory.
+ * (core/oform/runner.ts RunnerSnapshot: the submission, its token, the pages visited, the step,
+ * the site chosen) in sessionStorage, so it lives as long as the tab and no longer. No answer
+ * value, ZIP or contact detail is ever part of it: the partner's origin owns this storage and
+ * every script of its page reads it, so what is typed stays in the runner's memory.
  *
  * Once the run reaches its outcome, its snapshot (then only the submission, its token, the
  * survey's identity and the language) moves to localStorage: a later visit to the channel in any
@@ -46,6 +46,10 @@ const isSnapshot = (s: unknown): s is RunnerSnapshot =>
   s !== null &&
   'identity' in s &&
   typeof s.identity === 'string' &&
+  'submissionId' in s &&
+  typeof s.submissionId === 'string' &&
+  'credentials' in s &&
+  typeof s.credentials === 'string' &&
   'history' in s &&
   Array.isArray(s.history) &&
   'step' in s &&
@@ -82,7 +86,7 @@ export function runStore(options: RunStoreOptions): RunStore {
     },
     write(snapshot) {
       try {
-        // The tab's last place goes with the outcome too: it may hold answers typed on the last page.
+        // The tab's last place goes with the outcome too.
         session?.removeItem(key);
         if (snapshot) (snapshot.step === 'finished' ? local : session)?.setItem(key, JSON.stringify(snapshot));
         else local?.removeItem(key);

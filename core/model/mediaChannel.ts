@@ -1,6 +1,7 @@
 /** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
 import * as v from 'valibot';
 import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
+import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID, type EventsPolicy } from '../participant/hostEvents';
 import { isHostName } from '../validation/rules';
 import { message } from '../validation/messages';
 import { flag, requiredText } from './fields';
@@ -69,6 +70,7 @@ export const MediaChannelInput = v.strictObject({
     DEFAULT_RETAKE_WINDOW_DAYS,
   ),
   hiddenFields: v.optional(HiddenFields, []),
+  eventsPolicy: v.optional(v.picklist(EVENTS_POLICIES, EVENTS_POLICY_INVALID), DEFAULT_EVENTS_POLICY),
 });
 export const MediaChannelPatch = v.partial(MediaChannelInput);
 export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
@@ -87,6 +89,8 @@ export interface MediaChannel {
   retakeWindowDays: number;
   /** The values a partner's page may pass with a run (`data-field-<name>`), each with its longest length. */
   hiddenFields: HiddenField[];
+  /** What the widget announces to the partner's page (core/participant/hostEvents.ts). */
+  eventsPolicy: EventsPolicy;
   /** Read-only figures (counted by the participant runner). */
   views: number;
   share: number;

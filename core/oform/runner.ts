@@ -11,6 +11,7 @@
  * read: the widget ships it as a second file. Any other outcome (notQualified, notActive,
  * noTrialSites) ends the run with its messages.
  */
+import type { EventsPolicy } from '../participant/hostEvents';
 import type { FieldConfiguration, FieldType, OptionConfig, PageTranslations } from '../model/oform';
 import type { Answers } from './answers';
 import type { History, Visit } from './history';
@@ -55,6 +56,8 @@ export interface RunnerSurvey {
   styles?: RunnerStyles;
   /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed). */
   retakeWindowDays?: number;
+  /** What the widget announces to its host page (core/participant/hostEvents.ts). */
+  eventsPolicy?: EventsPolicy;
 }
 
 /** The screener's colours as 6 or 2 hex digits without '#', null for the widget's own. */
@@ -207,28 +210,26 @@ export interface ResumeTransport {
 }
 
 /**
- * What a reload needs to carry on with the same submission on the same page. Before the
- * submission exists (the first page answered, not sent yet) it holds only that page's answers:
- * `submissionId` and `credentials` are null and the run starts afresh with them on screen.
- * A finished run's holds no path and no outcome: the server answers the outcome, and whether it
- * is still to be shown, on each resume (the snapshot may outlive the tab).
+ * What a reload needs to carry on with the same submission on the same page: the place, the
+ * pages visited and ids, never an answer value, a ZIP or a contact detail (browser storage is
+ * readable by every script of the partner's page). What is typed on the page on screen lives in
+ * memory only; a resumed page shows the answers the server holds. There is none before the
+ * submission exists. A finished run's holds no path and no outcome: the server answers the
+ * outcome, and whether it is still to be shown, on each resume (the snapshot may outlive the tab).
  */
 export interface RunnerSnapshot {
   identity: string;
-  submissionId: string | null;
-  credentials: string | null;
+  submissionId: string;
+  credentials: string;
   language: string;
   history: Visit[];
   progress: number;
   /**
    * Where the participant was: on a page (of `history`), at a step after the survey, or at the
-   * outcome. Contact details are never part of it: they stay in memory only, so a reload on the
-   * consent step returns to the (empty) contact form.
+   * outcome. Contact details stay in memory only, so a reload on the consent step returns to
+   * the (empty) contact form; the ZIP is the one the survey's answers hold on the server.
    */
   step: 'page' | 'zip' | 'sites' | 'contact' | 'consent' | 'finished';
-  /** The answers on the page on screen, not sent yet. */
-  answers?: Answers;
-  zip?: string;
   siteId?: string | null;
 }
 
@@ -436,7 +437,7 @@ export function createRunner(options: RunnerOptions): Runner {
       void (loaded.m?.[name] as ((...a: Parameters<RunMoves[K]>) => void) | undefined)?.(...args);
 
   const start = async () => {
-    if (resume?.submissionId && context.submissionId === null) {
+    if (resume && context.submissionId === null) {
       // moves().resume gives way to a fresh run when the submission is gone (abandonResume).
       if (await (await moves()).resume(resume)) return;
     }
@@ -444,9 +445,7 @@ export function createRunner(options: RunnerOptions): Runner {
     const language = options.chooseLanguage?.(survey) ?? state.language;
     set({ survey, language });
     const first = await transport.firstPage(survey);
-    // The first page answered before a reload and not sent: its answers again.
-    const draft = resume && !resume.submissionId && resume.history[0]?.page === first.identity ? resume.answers : undefined;
-    context.show(first, [{ page: first.identity }], startProgress(survey.containerCount), draft);
+    context.show(first, [{ page: first.identity }], startProgress(survey.containerCount));
     // The rest of the run arrives while the participant reads the first page.
     moves().catch(() => undefined);
   };
@@ -491,8 +490,7 @@ export function createRunner(options: RunnerOptions): Runner {
     snapshot() {
       const credentials = transport.credentials?.() ?? null;
       const step = PLACES[state.phase];
-      const draft = context.submissionId === null && step === 'page' && Object.keys(state.answers).length > 0;
-      if (preview || (!draft && (context.submissionId === null || credentials === null)) || !step || state.transition) return null;
+      if (preview || context.submissionId === null || credentials === null || !step || state.transition) return null;
       return {
         identity: state.survey?.identity ?? options.identity,
         submissionId: context.submissionId,
@@ -501,8 +499,7 @@ export function createRunner(options: RunnerOptions): Runner {
         history: step === 'finished' ? [] : [...state.history],
         progress: state.progress.value,
         step,
-        ...(step === 'page' ? { answers: state.answers } : {}),
-        ...(step !== 'finished' && { zip: state.zip, siteId: state.siteId }),
+        ...(step !== 'finished' && { siteId: state.siteId }),
       };
     },
   };

@@ -45,7 +45,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       return;
     }
     steps = createContactSteps(context, id, contact as ContactTransport);
-    await steps.begin(place?.zip ?? zipAnswer(), place);
+    await steps.begin(zipAnswer(), place);
   };
 
   /** The answers the server holds for a page entry (after a reload), unless still in memory. */
@@ -54,12 +54,12 @@ export function createRunMoves(context: RunContext): RunMoves {
 
   const resume = async (snapshot: RunnerSnapshot) => {
     // start() resumes only a snapshot of a submission.
-    transport.resume?.(snapshot.submissionId!, snapshot.credentials ?? '');
+    transport.resume?.(snapshot.submissionId, snapshot.credentials);
     context.submissionId = snapshot.submissionId;
     if (snapshot.step === 'finished') {
       // The server says whether the channel's retake window still holds, even within the tab
       // (a testing channel's window of 0 means a fresh survey on every reload).
-      const shown = await transport.outcome!(snapshot.submissionId!);
+      const shown = await transport.outcome!(snapshot.submissionId);
       end(shown.outcome, shown.messages);
       return;
     }
@@ -67,14 +67,21 @@ export function createRunMoves(context: RunContext): RunMoves {
     const progress = setProgress(startProgress(survey.containerCount), snapshot.progress);
     set({ survey, language: snapshot.language, history: snapshot.history, progress });
     if (snapshot.step !== 'page') {
+      // The ZIP the steps after the survey start from is the survey's, as the server holds it.
+      await Promise.all(
+        snapshot.history.map(async (v) => {
+          const [page, stored] = await Promise.all([transport.page(survey, v.page), storedAnswers(v.page, v.entryId)]);
+          context.pagesSeen.set(v.page, page);
+          if (stored) context.answersByPage.set(v.page, stored);
+        }),
+      );
       await finish(snapshot);
       return;
     }
     const here = currentVisit(snapshot.history);
     if (!here) throw new Error('empty history');
     const [page, stored] = await Promise.all([transport.page(survey, here.page), storedAnswers(here.page, here.entryId)]);
-    // What was typed and not sent yet wins over what the server holds for the page.
-    context.show(page, snapshot.history, progress, { ...stored, ...snapshot.answers });
+    context.show(page, snapshot.history, progress, stored);
   };
 
   return {

@@ -5,6 +5,7 @@
  * shapes. Attributes and meta are strict: an answer that carries more than is declared here
  * fails its test, so this file stays the whole contract.
  */
+import { EVENTS_POLICIES } from './hostEvents';
 import * as v from 'valibot';
 import { CONTACT_FIELD_TYPE, CONTACT_FIELD_TYPES } from '../model/contactField';
 import { MEDIA_CHANNEL_TYPE } from '../model/mediaChannel';
@@ -108,6 +109,8 @@ export const RunnableMeta = v.strictObject({
   mediaChannelId: maybeText,
   /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed, or no channel). */
   retakeWindowDays: v.number(),
+  /** What the widget announces to its host page (core/participant/hostEvents.ts); none without a channel. */
+  eventsPolicy: v.picklist(EVENTS_POLICIES),
   firstPage: v.nullable(PageDocument),
 });
 export const StartDocument = v.strictObject({ meta: v.variant('runnable', [NotRunnableMeta, RunnableMeta]) });

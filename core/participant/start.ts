@@ -56,9 +56,9 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       const meta = got.body.meta;
       // A channel switched off: the outcome for the participant, its problem for the console.
       if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages, meta.problem);
-      const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, retakeWindowDays, firstPage } = meta;
+      const { oFormId: id, oFormIdentity: runs, title, containerCount, languages, styles, retakeWindowDays, eventsPolicy, firstPage } = meta;
       started = { identity: runs, page: firstPage && pageOf(firstPage) };
-      return { id, identity: runs, title, containerCount, languages, styles, retakeWindowDays };
+      return { id, identity: runs, title, containerCount, languages, styles, retakeWindowDays, eventsPolicy };
     },
 
     async view(oFormIdentity, language) {

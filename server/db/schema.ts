@@ -2,6 +2,7 @@
  * The database schema (PostgreSQL dialect, run on PGlite or PostgreSQL). Migrations in
  * ./migrations are generated from this file with `npm run db:generate` and committed.
  */
+import type { EventsPolicy } from '@core/participant/hostEvents';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -677,11 +678,14 @@ export const mediaChannels = pgTable(
     retakeWindowDays: integer('retake_window_days').notNull().default(30),
     /** The values a partner's page may pass with a run (core/model/mediaChannel.ts HiddenField). */
     hiddenFields: jsonb('hidden_fields').$type<HiddenField[]>().notNull().default([]),
+    /** What the widget announces to its host page (core/participant/hostEvents.ts): none, minimal or detailed. */
+    eventsPolicy: text('events_policy').$type<EventsPolicy>().notNull().default('minimal'),
     created: created(),
     modified: modified(),
   },
   (t) => [
     index('media_channels_title_idx').on(natural(t.title), t.id),
+    check('media_channels_events_policy_check', sql`${t.eventsPolicy} in ('none', 'minimal', 'detailed')`),
     index('media_channels_screener_idx').on(t.screenerId),
     check('media_channels_type_check', sql`${t.channelType} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
     check('media_channels_retake_window_check', sql`${t.retakeWindowDays} between 0 and 3650`),

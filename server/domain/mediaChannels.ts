@@ -33,6 +33,7 @@ export const channelColumns = {
   isActive: mediaChannels.isActive,
   retakeWindowDays: mediaChannels.retakeWindowDays,
   hiddenFields: mediaChannels.hiddenFields,
+  eventsPolicy: mediaChannels.eventsPolicy,
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };

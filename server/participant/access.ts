@@ -6,6 +6,10 @@
  *
  * A token opens its own submission only: another submission's id, or another submission's page
  * entry, answers 404 exactly as an id that does not exist (nothing tells the two apart).
+ *
+ * A run that ended (runEnded) keeps its token in the browser for the channel's retake window,
+ * where any script of the partner's page can read it: from then on the token opens only the
+ * run's outcome, and its entries, answers, sites and contact answer 404 the same way.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
@@ -30,6 +34,19 @@ export const MISSING_TOKEN = {
 export type SubmissionRow = typeof oFormSubmissions.$inferSelect;
 export type EntryRow = typeof oFormContainerEntries.$inferSelect;
 type FormRow = typeof oForms.$inferSelect;
+
+/**
+ * Whether a run ended: its contact was left (completed), or its outcome found it not qualified
+ * (notQualified, notActive). A qualified run whose answers are final still has its sites and
+ * contact steps ahead, so it has not.
+ */
+export const runEnded = (s: Pick<SubmissionRow, 'status' | 'finishedAt' | 'isQualified'>): boolean =>
+  s.status === 'completed' || (s.finishedAt !== null && s.isQualified === false);
+
+/** 404 (as for a submission or entry that does not exist) when the run ended: its token reads only its outcome. */
+export function assertRunNotEnded(s: Pick<SubmissionRow, 'status' | 'finishedAt' | 'isQualified'>, what: 'submission' | 'page entry'): void {
+  if (runEnded(s)) throw notFound(what);
+}
 
 /** 32 random bytes, base64url: 43 characters. */
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;

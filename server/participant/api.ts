@@ -15,7 +15,7 @@ import type { AnswerProblemsDocument, Entry } from '@core/participant/responses'
 import { ENTRY_TYPE, SUBMISSION_TYPE } from '@core/participant/wire';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
-import { contactFieldScreeners, contactFields, oFormContainerEntries, oForms } from '../db/schema';
+import { contactFieldScreeners, contactFields, oFormContainerEntries, oForms, oFormSubmissions } from '../db/schema';
 import { bearerToken } from '../auth/guards';
 import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
@@ -28,7 +28,7 @@ import { hitAll, tooManyRequests } from '../http/rate-limit';
 import { toResource } from '../http/serialize';
 import { contactMatcherOf } from '../security/contactMatch';
 import { findForm } from '../oform/versions';
-import { MISSING_TOKEN, submissionForToken, tokenOf, type SubmissionRow } from './access';
+import { MISSING_TOKEN, runEnded, submissionForToken, tokenOf, type SubmissionRow } from './access';
 import { assertChannelOfRequest, participantCors } from './cors';
 import { languageChain } from './messages';
 import type { QualificationResult } from './qualification';
@@ -141,6 +141,24 @@ export async function openSubmission(deps: Deps, c: Context<AppEnv>, missing?: s
   const { submission } = await submissionForToken(deps.db, c, parseId(c.req.param('submissionId')), missing);
   assertChannelOfRequest(c, deps, submission.mediaChannelId);
   return submission;
+}
+
+/** Whether submission `submissionId` ended (runEnded) as it is now, or is gone. */
+export async function hasEnded(db: Db, submissionId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ status: oFormSubmissions.status, finishedAt: oFormSubmissions.finishedAt, isQualified: oFormSubmissions.isQualified })
+    .from(oFormSubmissions)
+    .where(eq(oFormSubmissions.id, submissionId));
+  return !row || runEnded(row);
+}
+
+/**
+ * What a refused call about submission `submissionId` answers: `problem`, unless the run ended,
+ * then 404 as for an unknown `what` (its token reads only its outcome). For the calls that read
+ * the run's status from what this process kept, which may be older than its end.
+ */
+export async function unlessEnded(db: Db, submissionId: number, what: 'submission' | 'page entry', problem: ApiProblem): Promise<ApiProblem> {
+  return (await hasEnded(db, submissionId)) ? notFound(what) : problem;
 }
 
 /** A path that stops before the survey's end goes no further: nothing after qualification happens on it (409, nothing written). */

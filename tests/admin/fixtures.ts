@@ -38,6 +38,7 @@ export function makeMediaChannel(id: number, overrides: Partial<MediaChannel> = 
     isActive: true,
     retakeWindowDays: 30,
     hiddenFields: [],
+    eventsPolicy: 'minimal',
     views: 0,
     share: 0,
     submissionsStarted: 0,

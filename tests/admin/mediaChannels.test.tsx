@@ -5,6 +5,7 @@ import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayou
 import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
+import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS, HOST_EVENTS } from '@core/participant/hostEvents';
 
 const channel = makeMediaChannel(9, { hiddenFields: [{ name: 'partner_ref', maxLength: 12 }], submissionsStarted: 4, possibleRetakes: 1 });
 
@@ -52,13 +53,8 @@ describe('Media channel view', () => {
     expect(writeText).toHaveBeenCalledWith(expected);
     // The widget's events for the partner's tag manager, each with what it means.
     const events = screen.getByRole('heading', { name: 'Events for your tag manager' }).parentElement!;
-    expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual([
-      'trial-widget:view',
-      'trial-widget:start',
-      'trial-widget:page',
-      'trial-widget:outcome',
-      'trial-widget:complete',
-    ]);
+    // Under the default policy, minimal: the events that are the same for every run.
+    expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['trial-widget:view', 'trial-widget:start', 'trial-widget:finish']);
     expect(events.textContent).toContain('never anything about the participant');
   });
 
@@ -96,6 +92,26 @@ describe('Media channel retake window', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
     expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ retakeWindowDays: 0, title: 'Partner page' });
+  });
+
+  it('chooses the events policy (minimal by default), showing why detailed is risky before it is saved', async () => {
+    const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
+    const select = () => screen.getByLabelText('Events for the partner page', { exact: false }) as HTMLSelectElement;
+    await waitFor(() => expect(select().value).toBe('minimal'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(select(), { target: { value: 'detailed' } });
+    expect((await screen.findByRole('alert')).textContent).toContain(DETAILED_EVENTS_WARNING);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
+    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ eventsPolicy: 'detailed' });
+  });
+
+  it('lists every event, with the policy, for a channel set to detailed', async () => {
+    const detailed = makeMediaChannel(9, { eventsPolicy: 'detailed' });
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler: async (request, url) => (url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', detailed)) : handler(request, url)) });
+    const events = (await screen.findByRole('heading', { name: 'Events for your tag manager' })).parentElement!;
+    expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(HOST_EVENTS.map((e) => e.name));
+    expect(screen.getByText('Events for the partner page').parentElement?.textContent).toContain(EVENTS_POLICY_LABELS.detailed);
   });
 });
 

@@ -449,11 +449,13 @@ describe('survey runner after the pages', () => {
     await runToQualification(runner);
     runner.enterZip('10001');
     const atZip = runner.snapshot();
-    expect(atZip).toMatchObject({ step: 'zip', zip: '10001' });
+    expect(atZip).toMatchObject({ step: 'zip' });
     await runner.submitZip();
     runner.pickSite('far');
     const atSites = runner.snapshot();
-    expect(atSites).toMatchObject({ step: 'sites', zip: '10001', siteId: 'far' });
+    expect(atSites).toMatchObject({ step: 'sites', siteId: 'far' });
+    // The ZIP typed at its step is the participant's, like the contact details: never in a snapshot.
+    for (const snap of [atZip, atSites]) expect(JSON.stringify(snap)).not.toContain('10001');
     await runner.chooseSite('far');
     runner.setContact('firstName', 'Jane');
     runner.setContact('email', 'jane@example.com');
@@ -463,15 +465,20 @@ describe('survey runner after the pages', () => {
     expect(atConsent).toMatchObject({ step: 'consent', siteId: 'far' });
     for (const snap of [atContact, atConsent]) expect(JSON.stringify(snap)).not.toMatch(/Jane|jane@/);
 
-    const resumeAt = async (snap: typeof atZip) => {
+    // The ZIP a resume starts from is the survey's, as the server holds its pages' answers.
+    const ZIP_PAGE: RunnerPage = { id: '1', identity: 'p1', title: 'Where', displayOrder: 1, fields: [{ id: 'fz', identity: 'q1', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({}) }] };
+    const resumeAt = async (snap: typeof atZip, held: Answers = { q1: '10001' }) => {
       const again = contactServer();
-      const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap });
+      const transport = { ...again.transport, page: async () => ZIP_PAGE, entryAnswers: async () => held };
+      const resumed = createRunner({ later, transport, identity: 'S1', resume: snap });
       await resumed.start();
       return { state: resumed.getState(), calls: again.calls };
     };
     const zip = await resumeAt(atZip);
     expect(zip.state).toMatchObject({ phase: 'zip', zip: '10001', outcome: 'qualified' });
     expect(zip.calls).toEqual(['loadSurvey', 'qualification']);
+    // No ZIP in the survey's answers: the ZIP is asked again.
+    expect((await resumeAt(atSites, {})).state).toMatchObject({ phase: 'zip', zip: '' });
     const sites = await resumeAt(atSites);
     expect(sites.state).toMatchObject({ phase: 'sites', zip: '10001', siteId: 'far' });
     expect(sites.state.sites.map((site) => site.id)).toEqual(['near', 'far']);
@@ -564,21 +571,26 @@ describe('survey runner after the pages', () => {
     expect(resumed.snapshot()?.credentials).toBe('tok-1');
   });
 
-  it('resumes a page with what was typed and not sent, and Back shows the page before with the answers the server holds', async () => {
+  it('keeps no answer in a snapshot: a resumed page shows what the server holds, and Back the page before as the server holds it', async () => {
     const server = contactServer();
     const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     await runner.start();
+    runner.answer('q1', 'typed on the first page');
+    // Before the submission exists there is nothing to resume: the answers live in memory only.
+    expect(runner.snapshot()).toBeNull();
     runner.answer('q1', 'stay');
     await runner.next();
     runner.answer('q2', 'typed, not sent');
     const snap = runner.snapshot();
-    expect(snap?.answers).toEqual({ q2: 'typed, not sent' });
+    expect(JSON.stringify(snap)).not.toContain('typed, not sent');
+    expect(JSON.stringify(snap)).not.toContain('stay');
+    expect(Object.keys(snap ?? {}).sort()).toEqual(['credentials', 'history', 'identity', 'language', 'progress', 'siteId', 'step', 'submissionId']);
 
     const again = contactServer();
     const stored: Record<string, Answers> = { e1: { q1: 'stay' }, e2: { q2: 'held by the server' } };
     const resumed = createRunner({ later, transport: { ...again.transport, entryAnswers: async (entryId) => stored[entryId] ?? {} }, identity: 'S1', resume: snap });
     await resumed.start();
-    expect(resumed.getState()).toMatchObject({ phase: 'page', answers: { q2: 'typed, not sent' } });
+    expect(resumed.getState()).toMatchObject({ phase: 'page', answers: { q2: 'held by the server' } });
     await resumed.back();
     expect(resumed.getState().page?.identity).toBe('p1');
     expect(resumed.getState().answers).toEqual({ q1: 'stay' });

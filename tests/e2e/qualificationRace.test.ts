@@ -2,7 +2,8 @@
  * The first outcome makes a run's answers final, also when a page save and the qualification
  * arrive at the same moment on two server processes sharing one PostgreSQL: the two serialize
  * on the submission, so either the save lands first and the qualification judges it, or the
- * qualification lands first and the save is refused (409). Never an outcome with a save after it.
+ * qualification lands first and the save is refused (404: a notQualified run has ended and its
+ * token opens only its outcome). Never an outcome with a save after it.
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -73,7 +74,7 @@ describe.skipIf(!postgres)('a page save racing the qualification on two servers'
         ]);
         expect(qualification.status).toBe(200);
         const { outcome } = ((await qualification.json()) as { meta: { outcome: string } }).meta;
-        expect([200, 409]).toContain(save.status);
+        expect([200, 404]).toContain(save.status);
         rounds.push({ submissionId: Number(submissionId), saved: save.status, outcome });
       }
     };
@@ -92,7 +93,7 @@ describe.skipIf(!postgres)('a page save racing the qualification on two servers'
       const stored = new Map(rows.map((r) => [r.id, r]));
       const crossed = rounds.filter((r) => {
         const row = stored.get(r.submissionId)!;
-        // The save's 200 means its answer (yes) was judged: qualified. A 409 means the
+        // The save's 200 means its answer (yes) was judged: qualified. A 404 means the
         // qualification came first and judged `no`: notQualified. The row says the same.
         const expected = r.saved === 200 ? { outcome: 'qualified', choice: 'yes' } : { outcome: 'notQualified', choice: 'no' };
         return r.outcome !== expected.outcome || row.outcome !== expected.outcome || row.choice !== expected.choice;
@@ -100,7 +101,7 @@ describe.skipIf(!postgres)('a page save racing the qualification on two servers'
       expect(crossed).toEqual([]);
       // Both orders happened: the rounds did race.
       expect(rounds.some((r) => r.saved === 200)).toBe(true);
-      expect(rounds.some((r) => r.saved === 409)).toBe(true);
+      expect(rounds.some((r) => r.saved === 404)).toBe(true);
     } finally {
       await db.end();
     }

@@ -207,12 +207,101 @@ describe('the snippet wherever a partner pastes it', () => {
 });
 
 describe("events for the partner's tag manager", () => {
-  it('dispatches view, start, page, outcome and complete on the widget element in order, with nothing personal in them', async () => {
+  const setPolicy = (eventsPolicy: string) =>
+    api(`media-channels/${demo.channelId}`, { method: 'PATCH', body: JSON.stringify({ data: { type: 'media-channels', id: demo.channelId, attributes: { eventsPolicy } } }) });
+
+  /** A participant whose page records every widget event a tag manager could hear (on the document: they bubble). */
+  async function listening() {
+    const participant = await newParticipant(demo.browser);
+    await participant.page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
+      for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
+        document.addEventListener(`trial-widget:${name}`, (e) => {
+          const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
+          seen.push(`${name}${Object.values(rest).map((v) => ` ${v}`).join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`);
+        });
+      }
+    });
+    const events = () => participant.page.evaluate(() => (window as unknown as { __events: string[] }).__events);
+    return { ...participant, events };
+  }
+
+  it('under minimal (the default) announces the same for a qualified and a disqualified run: view, start, finish', async () => {
+    const heard: string[][] = [];
+    for (const qualified of [true, false]) {
+      const { context, page: p, problems, events } = await listening();
+      await p.goto(demo.partner.page(`/events-minimal-${qualified}`, page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
+      await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
+      await p.locator(`${W} label`, { hasText: qualified ? '18 to 64' : 'Under 18' }).click();
+      await p.locator(`${W} label`, { hasText: qualified ? /^Yes$/ : /^No$/ }).click();
+      await p.locator(`${W} button[type=submit]`).click();
+      if (qualified) {
+        await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
+        await p.locator(`${W} label`, { hasText: 'Blood pressure pills' }).click();
+        await p.locator(`${W} button[type=submit]`).click();
+      }
+      await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
+      await p.locator(`${W} input`).fill('10001');
+      await p.locator(`${W} button[type=submit]`).click();
+      if (qualified) {
+        await p.locator(`${W} h2`, { hasText: 'Choose a study site' }).waitFor();
+        await p.locator(`${W} button[type=submit]`).click();
+        await p.locator(`${W} h2`, { hasText: 'Your contact details' }).waitFor();
+        await p.getByLabel('First name').fill('Min');
+        await p.getByLabel('Last name').fill('Imal');
+        await p.getByLabel('Email').fill('min.imal@example.com');
+        await p.getByLabel('Phone').fill('212-555-0102');
+        await p.locator(`${W} button[type=submit]`).click();
+        await p.locator(`${W} h2`, { hasText: 'Consent' }).waitFor();
+        await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
+        await p.locator(`${W} button[type=submit]`).click();
+        await p.locator(`${W} [data-outcome=completed]`).waitFor();
+      } else {
+        await p.locator(`${W} [data-outcome=notQualified]`).waitFor();
+      }
+      await expect.poll(events).toEqual(['view', 'start', 'finish']);
+      heard.push(await events());
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    expect(heard[0]).toEqual(heard[1]);
+  });
+
+  it('under none announces nothing', async () => {
+    await setPolicy('none');
+    try {
+      const { context, page: p, problems, events } = await listening();
+      await p.goto(demo.partner.page('/events-none', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
+      await p.locator(`${W} label`, { hasText: 'Under 18' }).click();
+      await p.locator(`${W} label`, { hasText: /^No$/ }).click();
+      await p.locator(`${W} button[type=submit]`).click();
+      await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
+      await p.locator(`${W} input`).fill('10001');
+      await p.locator(`${W} button[type=submit]`).click();
+      await p.locator(`${W} [data-outcome=notQualified]`).waitFor();
+      expect(await events()).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await setPolicy('minimal');
+    }
+  });
+
+  it('under detailed dispatches view, start, page, finish, outcome and complete on the widget element in order, with nothing personal in them', async () => {
+    await setPolicy('detailed');
+    try {
+      await detailedRun();
+    } finally {
+      await setPolicy('minimal');
+    }
+  });
+
+  async function detailedRun() {
     const { context, page: p, problems } = await newParticipant(demo.browser);
     // The partner's listener (as a tag manager adds it), on the document: the events bubble.
     await p.addInitScript(() => {
       const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
-      for (const name of ['view', 'start', 'page', 'outcome', 'complete']) {
+      for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
         document.addEventListener(`trial-widget:${name}`, (e) => {
           const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
           seen.push(`${name}${Object.values(rest).map((v) => ` ${v}`).join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`);
@@ -248,6 +337,7 @@ describe("events for the partner's tag manager", () => {
       'start',
       'page demo-heart',
       'page demo-where',
+      'finish',
       'page sites',
       'page contact',
       'page consent',
@@ -256,13 +346,14 @@ describe("events for the partner's tag manager", () => {
     ]);
     const all = JSON.stringify(await events());
     for (const personal of ['Eve', 'Events', 'example.com', '555', '10001']) expect(all).not.toContain(personal);
-    // A reload shows the outcome again and fires nothing new (the listener starts afresh).
+    // A reload shows the outcome again and fires nothing new (the listener starts afresh; the
+    // outcome restored reads no survey, so no policy: not even a view).
     await p.reload();
     await p.locator(`${W} [data-outcome=completed]`).waitFor();
-    await expect.poll(events).toEqual(['view']);
+    expect(await events()).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }
 });
 
 describe('languages', () => {

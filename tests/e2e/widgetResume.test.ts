@@ -1,8 +1,9 @@
 /**
  * Resume at every step, in Chromium on a partner page of another origin under a strict CSP: a
- * reload puts the participant back where they were (the page with what was typed and not sent,
+ * reload puts the participant back where they were (the page with the answers the server holds,
  * Back to pages the server holds, the ZIP, the site chosen, the contact form, the outcome);
- * contact details are never written to browser storage; two widgets of one channel on one page
+ * no answer, ZIP or contact detail is ever written to browser storage (what is typed and not
+ * sent lives in memory only); two widgets of one channel on one page
  * keep runs of their own. After an outcome, another tab of the same browser on the channel shows
  * it again, unless the channel allows retakes (a window of 0): then a reload or another tab
  * starts a fresh survey. One server (its own, with the demo data) and one browser.
@@ -57,26 +58,31 @@ const storage = (page: Page) =>
   });
 
 describe('the widget resumes at every step after a reload', () => {
-  it('keeps the page with unsaved answers, Back shows saved ones, the ZIP, the site chosen, the contact form (details never stored) and the outcome', async () => {
+  it('keeps the page (answers typed and not sent in memory only), Back shows saved ones, the ZIP, the site chosen, the contact form (details never stored) and the outcome', async () => {
     const { context, page, problems } = await newParticipant(demo.browser);
     const w = page.locator(W);
     await page.goto(oneUrl);
     await heading(w, 'About you');
 
-    // Page 1, answered and not sent: the same answers after a reload (no submission yet).
+    // Page 1, answered and not sent: nothing in storage, an empty page after a reload.
     await choice(w, '18 to 64').check();
+    expect(await storage(page)).toBe('\n');
     await page.reload();
     await heading(w, 'About you');
-    expect(await choice(w, '18 to 64').isChecked()).toBe(true);
+    expect(await choice(w, '18 to 64').isChecked()).toBe(false);
+    await choice(w, '18 to 64').check();
     await choice(w, /^Yes$/).check();
     await next(w);
 
-    // Page 2 with an answer typed and not sent.
+    // Page 2 with an answer typed and not sent: the place is kept, the answer is not.
     await heading(w, 'Your heart health');
     await w.getByLabel('How many times did you see a doctor this year?').fill('4');
+    const kept = await storage(page);
+    expect(kept).toContain('"step":"page"');
+    for (const value of ['answers', '18-64', '"yes"', '"4"']) expect(kept).not.toContain(value);
     await page.reload();
     await heading(w, 'Your heart health');
-    expect(await w.getByLabel('How many times did you see a doctor this year?').inputValue()).toBe('4');
+    expect(await w.getByLabel('How many times did you see a doctor this year?').inputValue()).toBe('');
     // Back after the reload: page 1 as the server holds it.
     await back(w);
     await heading(w, 'About you');
@@ -99,8 +105,10 @@ describe('the widget resumes at every step after a reload', () => {
     // Back to the ZIP step: a reload keeps it with its ZIP.
     await back(w);
     await w.locator('input[autocomplete=postal-code]').waitFor();
+    expect(await storage(page)).not.toContain('10001');
     await page.reload();
     await w.locator('input[autocomplete=postal-code]').waitFor();
+    // The survey's ZIP as the server holds it, never from browser storage.
     expect(await w.locator('input[autocomplete=postal-code]').inputValue()).toBe('10001');
     await next(w);
     await heading(w, 'Choose a study site');
@@ -221,8 +229,9 @@ describe('the widget resumes at every step after a reload', () => {
     await page.reload();
     await heading(a, 'Your heart health');
     await heading(b, 'About you');
-    expect(await choice(b, 'Under 18').isChecked()).toBe(true);
-    expect(await choice(b, '18 to 64').isChecked()).toBe(false);
+    // b's first page was never sent: nothing of it was kept.
+    expect(await choice(b, 'Under 18').isChecked()).toBe(false);
+    await choice(b, 'Under 18').check();
     await choice(b, /^No$/).check();
     await next(b);
     await heading(b, 'Where you live');

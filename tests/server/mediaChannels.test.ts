@@ -3,6 +3,7 @@ import { count } from 'drizzle-orm';
 import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
 import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
 import { isHostName } from '@core/validation/rules';
+import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
 import { SURVEY_NOT_IN_SCREENER } from '../../server/domain/mediaChannels';
 import { createHarness, doc, json, type Harness } from './harness';
 
@@ -156,6 +157,27 @@ describe('media channels', () => {
 });
 
 describe('what a channel serves', () => {
+  it('keeps what the widget announces to the page: minimal by default, none or detailed, refusing anything else with a pointer and writing nothing', async () => {
+    const { res, body } = await channel({ title: 'Events channel', domain: 'events.example' });
+    expect(res.status).toBe(201);
+    expect(body.data.attributes.eventsPolicy).toBe('minimal');
+    const id = body.data.id;
+    const patch = (eventsPolicy: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { eventsPolicy }, id) });
+    expect((await json(await patch('detailed'))).data.attributes.eventsPolicy).toBe('detailed');
+    expect((await json(await patch('none'))).data.attributes.eventsPolicy).toBe('none');
+    const before = await channelCount();
+    for (const bad of ['all', '', 1, null, 'Minimal']) {
+      const created = await channel({ title: 'Bad events', domain: 'bad-events.example', eventsPolicy: bad });
+      expect(created.res.status, String(bad)).toBe(422);
+      expect(created.body.errors[0]).toMatchObject({ detail: EVENTS_POLICY_INVALID, source: { pointer: '/data/attributes/eventsPolicy' } });
+      const patched = await patch(bad);
+      expect(patched.status, String(bad)).toBe(422);
+      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/eventsPolicy');
+    }
+    expect(await channelCount()).toBe(before);
+    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.eventsPolicy).toBe('none');
+  });
+
   it("names what the participant start runs: the screener's active surveys, or the channel's own active links when it names any", async () => {
     const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Served Co', identification: 'SERVED' })).body.data.id);
     const engagementId = Number((await post('/api/engagements', 'engagements', { name: 'Served Study', identification: 'SRV', sponsorId })).body.data.id);

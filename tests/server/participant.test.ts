@@ -508,16 +508,16 @@ describe('answers and branching', () => {
     expect([['1990-01-01', 'first'], ['1991-01-01', 'second']]).toContainEqual([stored.find((a) => a.fieldId === f.fields.q_dob.id)!.value, stored.find((a) => a.fieldId === f.fields.q_text.id)!.value]);
   });
 
-  it('refuses an answer or a page entry to a completed run with 409 and changes nothing', async () => {
+  it('refuses an answer or a page entry to a completed run (404: its token opens only the outcome) and changes nothing', async () => {
     const { submissionId, token, firstEntryId } = await startSubmission(h, f);
     await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
     await h.db.update(oFormSubmissions).set({ status: 'completed' }).where(eq(oFormSubmissions.id, Number(submissionId)));
     const entriesBefore = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
     const res = await answerPage(h, token, firstEntryId, { q_choice: 'skip' });
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(404);
     // Nor a new page entry, though this process made the submission and kept it as in progress.
     const entry = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(token), body: entryBody(f.pages.p1.id, submissionId) });
-    expect(entry.status).toBe(409);
+    expect(entry.status).toBe(404);
     expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
     expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)))).toEqual(entriesBefore);
     // The statement re-checks under the submission's lock (a run completed after the entry was read).

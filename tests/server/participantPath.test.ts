@@ -149,9 +149,9 @@ describe('qualification over the complete path', () => {
     const p2 = await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
     await answerPage(h, s.token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
     expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: false, outcome: 'notQualified' });
-    const notQualifiedSites = await json(await sites(s.submissionId, s.token));
-    expect(notQualifiedSites).toMatchObject({ data: [], meta: { outcome: 'notQualified' } });
-    expect((await leaveContact(s.submissionId, s.token)).status).toBe(409);
+    // The run ended at its outcome: its token opens nothing after it (finishedRunToken.test.ts).
+    expect((await sites(s.submissionId, s.token)).status).toBe(404);
+    expect((await leaveContact(s.submissionId, s.token)).status).toBe(404);
     await settleDeliveries();
   });
 
@@ -164,17 +164,28 @@ describe('qualification over the complete path', () => {
     const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(s.submissionId)));
     expect(row!.finishedAt).toBeInstanceOf(Date);
 
+    // Not qualified, the run ended: its token opens only the outcome (finishedRunToken.test.ts).
     const retry = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' });
-    expect(retry.status).toBe(409);
+    expect(retry.status).toBe(404);
     const entry = await createEntry(s.token, s.submissionId, f.pages.p1.id);
-    expect(entry.status).toBe(409);
-    expect((await json(entry)).errors[0].detail).toBe(SUBMISSION_COMPLETED);
+    expect(entry.status).toBe(404);
     const sanitize = await h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${s.submissionId}`, {
       headers: withToken(s.token),
       body: { data: { attributes: { pageIds: [s.firstEntryId] } } },
     });
-    expect(sanitize.status).toBe(409);
-    expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: false, outcome: 'notQualified' });
+    expect(sanitize.status).toBe(404);
+    const outcome = await h.request('GET', `/api/o-forms/o-form-submission-outcome/${s.submissionId}`, { headers: withToken(s.token) });
+    expect((await json(outcome)).meta).toMatchObject({ isQualified: false, outcome: 'notQualified' });
+
+    // A qualified run's answers are final too, its steps after qualification still ahead: 409.
+    const q = await runQualified(h, f);
+    expect(await qualification(q.submissionId, q.token)).toMatchObject({ isQualified: true });
+    const [qEntry] = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(q.submissionId)));
+    const qRetry = await answerPage(h, q.token, String(qEntry!.id), { q_choice: 'no' });
+    expect(qRetry.status).toBe(409);
+    const qEntryMade = await createEntry(q.token, q.submissionId, f.pages.p1.id);
+    expect(qEntryMade.status).toBe(409);
+    expect((await json(qEntryMade)).errors[0].detail).toBe(SUBMISSION_COMPLETED);
   });
 });
 
@@ -250,7 +261,7 @@ describe('the path, judged', () => {
       }),
     );
     for (const round of rounds) {
-      expect(round).toEqual(round.save === 200 ? { save: 200, outcome: 'qualified', stored: 'yes' } : { save: 409, outcome: 'notQualified', stored: 'no' });
+      expect(round).toEqual(round.save === 200 ? { save: 200, outcome: 'qualified', stored: 'yes' } : { save: 404, outcome: 'notQualified', stored: 'no' });
     }
   });
 });

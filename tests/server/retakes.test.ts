@@ -52,6 +52,15 @@ const from = (address: string): ParticipantRequester => ({
 });
 
 describe('the participant start', () => {
+  it("names the channel's events policy for the widget (none without a channel)", async () => {
+    const start = async (query: string) => (await json(await h.request('GET', `/api/o-forms/participant-start?${query}`))).meta;
+    expect((await start(`mediaChannelId=${f.mediaChannelId}`)).eventsPolicy).toBe('minimal');
+    await h.db.update(mediaChannels).set({ eventsPolicy: 'detailed' }).where(eq(mediaChannels.id, f.mediaChannelId));
+    expect((await start(`mediaChannelId=${f.mediaChannelId}`)).eventsPolicy).toBe('detailed');
+    await h.db.update(mediaChannels).set({ eventsPolicy: 'minimal' }).where(eq(mediaChannels.id, f.mediaChannelId));
+    expect((await start(`screenerId=${f.screenerId}`)).eventsPolicy).toBe('none');
+  });
+
   it("names the channel's retake window (0 without a channel)", async () => {
     const start = async (query: string) => (await json(await h.request('GET', `/api/o-forms/participant-start?${query}`))).meta;
     expect((await start(`mediaChannelId=${f.mediaChannelId}`)).retakeWindowDays).toBe(30);

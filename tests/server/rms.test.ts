@@ -293,10 +293,10 @@ describe('the contact', () => {
     expect(audits[0]!.responseBody).toContain('"accepted":true');
   });
 
-  it('takes one contact per run: a second one is a 409', async () => {
+  it('takes one contact per run: a second one is refused (404: the ended run opens only its outcome)', async () => {
     const { submissionId, token } = await completeRun();
     const again = await leaveContact(h, f, { submissionId, token }, VALUES);
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(404);
     expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)))).toHaveLength(1);
   });
 

@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { hostEvents } from '../../widget/hostEvents';
 import type { Phase, RunnerState } from '@core/oform/runner';
+import type { EventsPolicy } from '@core/participant/hostEvents';
 
 const ids = { mediaChannelId: '3', screenerId: '4' };
 
 function listen(host: HTMLElement) {
   const seen: string[] = [];
-  for (const name of ['view', 'start', 'page', 'outcome', 'complete']) {
+  for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
     // Heard on the document: the events bubble out of the widget's element.
     document.addEventListener(`trial-widget:${name}`, (e) => {
       if (e.target === host) seen.push(`${name} ${JSON.stringify((e as CustomEvent).detail)}`);
@@ -16,9 +17,11 @@ function listen(host: HTMLElement) {
   return seen;
 }
 
-const state = (phase: Phase, page?: string, outcome: RunnerState['outcome'] = null) => ({ phase, page: page ? { identity: page } : null, outcome }) as RunnerState;
+let policy: EventsPolicy | undefined = 'detailed';
+const state = (phase: Phase, page?: string, outcome: RunnerState['outcome'] = null) =>
+  ({ phase, page: page ? { identity: page } : null, outcome, survey: policy ? { id: '1', identity: 'S', title: 'S', containerCount: 2, eventsPolicy: policy } : null }) as RunnerState;
 
-describe('host events', () => {
+describe('host events under the detailed policy', () => {
   it('a whole run: view, start with the first answered page, each page and step, the outcome, complete; nothing personal', () => {
     const host = document.createElement('div');
     document.body.append(host);
@@ -42,6 +45,7 @@ describe('host events', () => {
       `view {${base}}`,
       `start {${base}}`,
       `page {${base},"page":"p2"}`,
+      `finish {${base}}`,
       `page {${base},"page":"zip"}`,
       `page {${base},"page":"sites"}`,
       `page {${base},"page":"contact"}`,
@@ -58,8 +62,8 @@ describe('host events', () => {
     const events = hostEvents(host, ids, null);
     events.state(state('page', 'p1'), null);
     events.state(state('finished', undefined, 'notQualified'), 's2');
-    expect(seen.map((e) => e.split(' ')[0])).toEqual(['start', 'outcome']);
-    expect(seen[1]).toContain('"outcome":"notQualified"');
+    expect(seen.map((e) => e.split(' ')[0])).toEqual(['start', 'finish', 'outcome']);
+    expect(seen[2]).toContain('"outcome":"notQualified"');
   });
 
   it('after a reload: the resumed submission is no new start, the restored step no move, a restored outcome no new one', () => {
@@ -69,7 +73,8 @@ describe('host events', () => {
     const resumedPage = hostEvents(host, ids, { submissionId: 's1', step: 'page' });
     resumedPage.state(state('page', 'p2'), 's1');
     resumedPage.state(state('zip'), 's1');
-    expect(seen.map((e) => e.split(' ')[0])).toEqual(['page']);
+    // The survey's pages done after the reload: that is the finish, once.
+    expect(seen.map((e) => e.split(' ')[0])).toEqual(['finish', 'page']);
 
     seen.length = 0;
     const resumedEnd = hostEvents(host, ids, { submissionId: 's1', step: 'finished' });
@@ -81,5 +86,51 @@ describe('host events', () => {
     refused.state(state('page', 'p1'), null);
     refused.state(state('page', 'p2'), 's9');
     expect(seen.map((e) => e.split(' ')[0])).toEqual(['start', 'page']);
+  });
+});
+
+describe('host events under the minimal and none policies', () => {
+  /** A run to its outcome, `qualified` or not, as the widget's states go; what the page heard. */
+  function run(qualified: boolean) {
+    const host = document.createElement('div');
+    document.body.append(host);
+    const seen = listen(host);
+    const events = hostEvents(host, ids, null);
+    events.state(state('page', 'p1'), null);
+    events.view();
+    events.state(state('page', qualified ? 'p2-yes' : 'p2-no'), 's1');
+    if (qualified) {
+      for (const phase of ['zip', 'sites', 'contact', 'consent'] as const) events.state(state(phase), 's1');
+      events.state(state('finished', undefined, 'completed'), 's1');
+    } else {
+      events.state(state('finished', undefined, 'notQualified'), 's1');
+    }
+    host.remove();
+    return seen;
+  }
+
+  it('minimal (the default): view, start, finish, the same for a qualified and a disqualified run, no page or outcome', () => {
+    policy = 'minimal';
+    const base = '"mediaChannelId":"3","screenerId":"4"';
+    expect(run(true)).toEqual([`view {${base}}`, `start {${base}}`, `finish {${base}}`]);
+    expect(run(false)).toEqual(run(true));
+  });
+
+  it('none: nothing; nor before the policy is known (no survey read yet)', () => {
+    policy = 'none';
+    expect(run(true)).toEqual([]);
+    policy = undefined;
+    expect(run(false)).toEqual([]);
+  });
+
+  it('a reload past the survey announces no second finish', () => {
+    policy = 'minimal';
+    const host = document.createElement('div');
+    document.body.append(host);
+    const seen = listen(host);
+    const events = hostEvents(host, ids, { submissionId: 's1', step: 'sites' });
+    events.state(state('sites'), 's1');
+    events.state(state('contact'), 's1');
+    expect(seen).toEqual([]);
   });
 });

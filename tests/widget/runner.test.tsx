@@ -635,24 +635,20 @@ describe('the stored run, one per mount', () => {
   }
   const unmountAll = () => mounted.splice(0).forEach((w) => w.unmount());
 
-  it('keeps the first page answered and not sent (no submission yet) and shows it again after a reload', async () => {
+  it('keeps nothing of a first page answered and not sent (no submission yet): what is typed lives in memory only', async () => {
     const { store, storage } = memoryStorage();
     const first = resumable();
     const root = start(first.transport, { storage });
     await chooseOnFirstPage(root, 'b');
-    const kept = JSON.parse(store.get('trial-widget:1:2')!);
-    expect(kept).toMatchObject({ submissionId: null, credentials: null, step: 'page', answers: { q1: 'b' }, history: [{ page: 'p1' }] });
+    expect([...store.values()]).toEqual([]);
     expect(first.f.calls).not.toContain('createSubmission');
     unmountAll();
 
     const second = resumable();
     const again = start(second.transport, { storage });
-    await until(again, (r) => heading(r) === 'About you' && ($(r, 'input[value=b]') as HTMLInputElement).checked);
+    await until(again, (r) => heading(r) === 'About you');
+    expect(($(again, 'input[value=b]') as HTMLInputElement).checked).toBe(false);
     expect(second.f.calls).not.toContain('createSubmission');
-    // Sent from there, it is an ordinary run.
-    next(again);
-    await until(again, (r) => heading(r) === 'More');
-    expect(second.f.saved).toEqual([{ q1: 'b' }]);
   });
 
   it('gives two widgets of one channel and screener on a page keys of their own, in mount order, freed on unmount', async () => {
@@ -664,23 +660,28 @@ describe('the stored run, one per mount', () => {
     tick($(a, 'input[value=a]'));
     tick($(b, 'input[value=b]'));
     await settle();
-    expect(Object.fromEntries([...store].map(([k, v]) => [k, JSON.parse(v).answers]))).toEqual({ 'trial-widget:1:2': { q1: 'a' }, 'trial-widget:1:2:2': { q1: 'b' } });
     next(a);
     await until(a, (r) => heading(r) === 'More');
+    expect([...store.keys()]).toEqual(['trial-widget:1:2']);
+    next(b);
+    await until(b, (r) => heading(r) === 'More');
+    expect([...store.keys()].sort()).toEqual(['trial-widget:1:2', 'trial-widget:1:2:2']);
     unmountAll();
 
     // The same page again: each widget finds its own run.
     const a2 = start(resumable().transport, { storage });
     const b2 = start(resumable().transport, { storage });
     await until(a2, (r) => heading(r) === 'More');
-    await until(b2, (r) => heading(r) === 'About you' && ($(r, 'input[value=b]') as HTMLInputElement).checked);
+    await until(b2, (r) => heading(r) === 'More');
     // A mount that names itself keeps its run under its name.
     const named = start(resumable().transport, { storage, mountKey: 'sidebar' });
     await chooseOnFirstPage(named, 'a');
+    next(named);
+    await until(named, (r) => heading(r) === 'More');
     expect([...store.keys()].sort()).toEqual(['trial-widget:1:2', 'trial-widget:1:2:2', 'trial-widget:1:2:sidebar']);
   });
 
-  it('never writes contact details: a reload at the consent step shows the contact form again, empty', async () => {
+  it('never writes contact details or the ZIP: a reload at the consent step asks the ZIP again (none in the survey) and shows the contact form again, empty', async () => {
     const { store, storage } = memoryStorage();
     const first = resumable();
     const root = start(first.transport, { storage });
@@ -703,11 +704,20 @@ describe('the stored run, one per mount', () => {
     expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
     next(root);
     await until(root, (r) => heading(r) === 'Consent');
-    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'consent', zip: '62701', siteId: 'esl2' });
-    expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
+    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'consent', siteId: 'esl2' });
+    expect([...store.values()].join()).not.toMatch(/Zebediah|555|62701/);
     unmountAll();
 
     const again = start(resumable().transport, { storage });
+    await until(again, (r) => heading(r) === 'Find a study site near you');
+    expect(($(again, '#tw-zip') as HTMLInputElement).value).toBe('');
+    type($(again, '#tw-zip'), '62701');
+    await settle();
+    next(again);
+    await until(again, (r) => heading(r) === 'Choose a study site');
+    tick($$(again, 'input[name=tw-site]')[1]!);
+    await settle();
+    next(again);
     await until(again, (r) => heading(r) === 'Your contact details');
     expect(($(again, '#tw-c-c1') as HTMLInputElement).value).toBe('');
     expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
@@ -739,11 +749,13 @@ describe('a later visit to the channel after an outcome', () => {
       { storage: undefined },
     );
     await chooseOnFirstPage(root, 'a');
-    // Before the outcome, the run is the tab's alone.
-    expect(sessionStorage.getItem(KEY)).toContain('"answers":{"q1":"a"}');
-    expect(localStorage.getItem(KEY)).toBeNull();
+    // Nothing before the submission exists; then the run's place is the tab's alone, without its answers.
+    expect(sessionStorage.getItem(KEY)).toBeNull();
     next(root);
     await until(root, (r) => heading(r) === 'More');
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toMatchObject({ submissionId: 's1', step: 'page', history: [{ page: 'p1' }, { page: 'p2' }] });
+    expect(sessionStorage.getItem(KEY)).not.toContain('"a"');
+    expect(localStorage.getItem(KEY)).toBeNull();
     next(root);
     await until(root, (r) => $(r, '[data-outcome=notQualified]'));
     mounted.splice(0).forEach((w) => w.unmount());

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '@core/model/mediaChannel';
+import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/participant/hostEvents';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, saveButtons } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
@@ -22,6 +23,7 @@ export const MEDIA_CHANNEL_LABELS = {
   type: 'Type',
   isActive: 'Active',
   retakeWindowDays: 'Retake window (days)',
+  eventsPolicy: 'Events for the partner page',
   screenerName: 'Screener',
   sponsorName: 'Sponsor',
   views: 'Views',
@@ -47,6 +49,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       channelType: channel?.channelType ?? '',
       isActive: channel?.isActive ?? true,
       retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
+      eventsPolicy: channel?.eventsPolicy ?? DEFAULT_EVENTS_POLICY,
     },
     { also: hiddenFields },
   );
@@ -89,6 +92,18 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
         hint="After an outcome, the same browser sees it again on this channel for this many days, and a new run from the same address is flagged as a possible retake; 0 allows retakes (testing)."
         {...form.text('retakeWindowDays')}
       />
+      <Select
+        label={L.eventsPolicy}
+        required
+        options={EVENTS_POLICIES.map((p) => ({ value: p, label: EVENTS_POLICY_LABELS[p] }))}
+        hint="What the widget announces to the partner page's scripts (tag managers, analytics)."
+        {...form.text('eventsPolicy')}
+      />
+      {form.values.eventsPolicy === 'detailed' && (
+        <p className="field-warning" role="alert">
+          {DETAILED_EVENTS_WARNING}
+        </p>
+      )}
       <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
     </EntityForm>
   );

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
-import { HOST_EVENTS } from '@core/participant/hostEvents';
+import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
 import { campaignLink, embedSnippet, participantPageUrl, type MediaChannel } from '@core/model/mediaChannel';
 import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
 import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
@@ -78,23 +78,24 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
       <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
         {result ?? ''}
       </p>
-      <HostEventsBlock />
+      <HostEventsBlock policy={channel.eventsPolicy} />
     </section>
   );
 }
 
-/** The widget's DOM events, for the partner's tag manager. */
-function HostEventsBlock() {
+/** The widget's DOM events the channel's policy announces, for the partner's tag manager. */
+function HostEventsBlock({ policy }: { policy: EventsPolicy }) {
+  const announced = HOST_EVENTS.filter((e) => (POLICY_EVENTS[policy] as readonly string[]).includes(e.name.slice('trial-widget:'.length)));
   return (
     <div className="host-events">
       <h3>Events for your tag manager</h3>
       <p className="muted">
         The widget dispatches these DOM events on its element; they bubble, so a listener on <code>document</code> hears them. Each event&apos;s{' '}
         <code>detail</code> names the media channel and screener (<code>mediaChannelId</code>, <code>screenerId</code>) and never anything about the
-        participant.
+        participant. This channel announces: {EVENTS_POLICY_LABELS[policy]}.
       </p>
       <dl>
-        {HOST_EVENTS.map((e) => (
+        {announced.map((e) => (
           <div key={e.name}>
             <dt>
               <code>{e.name}</code>
@@ -361,6 +362,7 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
             { label: L.type, value: channel.channelType },
             { label: L.isActive, value: <StatusBadge active={channel.isActive} /> },
             { label: L.retakeWindowDays, value: channel.retakeWindowDays === 0 ? '0 (retakes allowed)' : channel.retakeWindowDays },
+            { label: L.eventsPolicy, value: EVENTS_POLICY_LABELS[channel.eventsPolicy] },
             {
               label: 'Hidden fields',
               value: channel.hiddenFields.length ? channel.hiddenFields.map((f) => `data-field-${f.name} (at most ${f.maxLength})`).join(', ') : 'None',

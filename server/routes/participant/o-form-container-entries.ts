@@ -5,11 +5,11 @@ import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { FIELD_ENTRY_TYPE } from '@core/participant/wire';
 import { type Deps } from '../../context';
 import { oFormContainerEntries, oFormFieldEntries } from '../../db/schema';
-import { badRequest, conflict, invalid, unauthorized } from '../../http/errors';
+import { badRequest, conflict, invalid, notFound, unauthorized } from '../../http/errors';
 import { parseId } from '../../http/query';
 import { sendDocument, sendResource, toResource } from '../../http/serialize';
-import { entryForToken, keptSubmissionForToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, tokenOf } from '../../participant/access';
-import { entryResource, readAttributes, PAGE_NOT_ON_PATH, SUBMISSION_COMPLETED, UNKNOWN_PAGE, type ParticipantApp } from '../../participant/api';
+import { assertRunNotEnded, entryForToken, keptSubmissionForToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, tokenOf } from '../../participant/access';
+import { entryResource, readAttributes, unlessEnded, PAGE_NOT_ON_PATH, SUBMISSION_COMPLETED, UNKNOWN_PAGE, type ParticipantApp } from '../../participant/api';
 import { assertChannelOfRequest } from '../../participant/cors';
 import { createChildEntry, createPageEntry } from '../../participant/entries';
 import { activeChildren, loadSurvey } from '../../participant/run';
@@ -32,7 +32,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
         ? await keptSubmissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry)
         : await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    if (submission.status === 'completed') throw conflict(SUBMISSION_COMPLETED);
+    if (submission.status === 'completed') throw notFound('submission');
     const survey = await loadSurvey(db, form);
     const container = survey.containers.find((x) => x.id === input.oFormContainerId && x.isActive);
     if (!container) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
@@ -41,11 +41,11 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
       if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
       // Beyond the first page, only where the stored answers lead (or back along that path).
       if (survey.pages[0]?.id !== container.id && !mayEnter(survey, await participantPath(db, survey, submission.id, phi), container.id)) {
-        throw conflict(PAGE_NOT_ON_PATH);
+        throw await unlessEnded(db, submission.id, 'submission', conflict(PAGE_NOT_ON_PATH));
       }
       const made = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
       // Completed since this process last read it: nothing was made.
-      if (!made) throw conflict(SUBMISSION_COMPLETED);
+      if (!made) throw await unlessEnded(db, submission.id, 'submission', conflict(SUBMISSION_COMPLETED));
       const { entry, children } = made;
       rememberPageEntry(db, entry.id, { submission, form, page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) } });
       return sendResource(c, entryResource(entry, container.identity, children), 201);
@@ -54,7 +54,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     if (made.status === 'notUnderPage') {
       throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
     }
-    if (made.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
+    if (made.status === 'closed') throw await unlessEnded(db, submission.id, 'submission', conflict(SUBMISSION_COMPLETED));
     return sendResource(c, entryResource(made.entry, container.identity), 201);
   });
 
@@ -64,6 +64,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     const include = c.req.query('include');
     if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include)) throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
     const { entry, submission, form } = await entryForToken(db, c, parseId(c.req.param('id')));
+    assertRunNotEnded(submission, 'page entry');
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const survey = await loadSurvey(db, form);
     const children = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, entry.id)).orderBy(asc(oFormContainerEntries.id));

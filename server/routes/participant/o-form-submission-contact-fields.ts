@@ -1,4 +1,5 @@
 /** GET /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact fields. */
+import { assertRunNotEnded } from '../../participant/access';
 import { and, eq, ne } from 'drizzle-orm';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
@@ -17,6 +18,7 @@ export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantAp
 
   app.get('/o-form-submission-contact-fields/:submissionId', describe({ summary: "Participant: the contact form's fields", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.contactFields } }), async (c) => {
     const submission = await openSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
     if (submission.status !== 'completed') {
       const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
       assertComplete(qualification);

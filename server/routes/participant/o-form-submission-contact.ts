@@ -9,6 +9,7 @@
  * record system that is slow or down never fails (or delays) the participant's request. Failed
  * attempts are retried on RMS_RETRY_SCHEDULE (rms/worker.ts); every attempt leaves an audit.
  */
+import { assertRunNotEnded } from '../../participant/access';
 import { createHash } from 'node:crypto';
 import { and, eq, ne } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -52,7 +53,7 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
 
   app.post('/o-form-submission-contact/:submissionId', describe({ summary: 'Participant: send contact details and the chosen site', access: 'participant', body: { json: ContactDocument }, answer: { document: PARTICIPANT_ANSWERS.contact, status: 201 } }), async (c) => {
     const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);
-    if (submission.status === 'completed') throw conflict(RUN_ALREADY_COMPLETE);
+    assertRunNotEnded(submission, 'submission');
     const lang = submission.language;
 
     const parsed = v.safeParse(ContactDocument, await readJson(c));

@@ -2,7 +2,7 @@
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../../context';
-import { conflict, notFound, unauthorized } from '../../http/errors';
+import { ApiProblem, conflict, notFound, unauthorized } from '../../http/errors';
 import { parseId } from '../../http/query';
 import { windowOf } from '../../http/rate-limit';
 import { sendDocument } from '../../http/serialize';
@@ -15,6 +15,8 @@ import {
   limitExceeded,
   readAttributes,
   SUBMISSION_COMPLETED,
+  unlessEnded,
+  hasEnded,
   type LimitCheck,
   type ParticipantApp,
 } from '../../participant/api';
@@ -43,12 +45,14 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     ];
     // A valid answer counts against the limits inside its save (one statement); every other
     // outcome counts here first, so a refused call is counted as before and may answer 429.
+    // The status read may be what this process kept from before the run ended: an ended run's
+    // page answers 404 whatever else is wrong with the call.
     const refused = async (error: unknown): Promise<never> => {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
-      throw error;
+      throw error instanceof ApiProblem ? await unlessEnded(db, submission.id, 'page entry', error) : error;
     };
     const { answers } = await readAttributes(c, PageAnswersAttributes).catch(refused);
-    if (submission.status === 'completed') await refused(conflict(SUBMISSION_COMPLETED));
+    if (submission.status === 'completed') await refused(notFound('page entry'));
     const { page: pageEntry } = found;
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
@@ -56,6 +60,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const problems = answerProblems(fields, answers, submission.language, now);
     if (Object.keys(problems).length > 0) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+      if (await hasEnded(db, submission.id)) throw notFound('page entry');
       return answerProblemsResponse(c, problems);
     }
 
@@ -64,7 +69,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
     if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     // The run was completed (or removed) after the entry was read: nothing was written.
-    if (saved.status === 'closed') throw conflict(SUBMISSION_COMPLETED);
+    if (saved.status === 'closed') throw await unlessEnded(db, submission.id, 'page entry', conflict(SUBMISSION_COMPLETED));
     const { nextEntryId } = saved;
     return sendDocument(c, {
       meta: {

@@ -1,4 +1,5 @@
 /** GET /api/o-forms/o-form-submission-qualification/:id: whether the submission qualified. */
+import { assertRunNotEnded } from '../../participant/access';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../../context';
 import { sendDocument } from '../../http/serialize';
@@ -16,6 +17,7 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
   app.get('/o-form-submission-qualification/:id', describe({ summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } }), async (c) => {
     const submission = await tokenSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
     const result = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi, now: () => nowOf(deps) });
     const target = await runOfSubmission(db, submission);
     const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);

@@ -1,4 +1,5 @@
 /** PATCH /api/o-forms/o-form-submission-sanitization/:id: the answers of pages left behind are deleted. */
+import { assertRunNotEnded } from '../../participant/access';
 import { SanitizationAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { type Deps } from '../../context';
@@ -14,6 +15,7 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
   app.patch('/o-form-submission-sanitization/:id', describe({ summary: 'Participant: finish the submission', access: 'participant', body: { resource: null, attributes: SanitizationAttributes }, answer: { document: PARTICIPANT_ANSWERS.sanitized } }), async (c) => {
     const submission = await tokenSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
     const { pageIds } = await readAttributes(c, SanitizationAttributes);
     if (submission.status === 'completed' || submission.finishedAt !== null) throw conflict(SUBMISSION_COMPLETED);
     const cleared = await clearLeftPages(db, submission.id, [...new Set(pageIds)]);

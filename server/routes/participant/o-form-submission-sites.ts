@@ -1,4 +1,5 @@
 /** GET /api/o-forms/o-form-submission-sites/:submissionId: the trial sites near the participant's ZIP code. */
+import { assertRunNotEnded } from '../../participant/access';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
 import { message } from '@core/validation/messages';
@@ -73,6 +74,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
 
   app.get('/o-form-submission-sites/:submissionId', describe({ summary: 'Participant: the study sites near the participant', access: 'participant', query: { zip: 'The participant\'s ZIP code: sites nearest first.' }, answer: { document: PARTICIPANT_ANSWERS.sites } }), async (c) => {
     const submission = await openSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
     const lang = submission.language;
     const from = zipCentroid(c.req.query('zip'));
     if (!from) {

@@ -67,6 +67,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         screenerId: target.screenerId === null ? null : String(target.screenerId),
         mediaChannelId: channel ? String(channel.id) : null,
         retakeWindowDays: channel?.retakeWindowDays ?? 0,
+        eventsPolicy: channel?.eventsPolicy ?? 'none',
         firstPage: first ? pageDocument(survey, first) : null,
       },
     });

@@ -1,0 +1,2 @@
+ALTER TABLE "media_channels" ADD COLUMN "events_policy" text DEFAULT 'minimal' NOT NULL;--> statement-breakpoint
+ALTER TABLE "media_channels" ADD CONSTRAINT "media_channels_events_policy_check" CHECK ("media_channels"."events_policy" in ('none', 'minimal', 'detailed'));
