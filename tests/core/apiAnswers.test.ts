@@ -31,7 +31,7 @@ describe('answers read through core/model schemas', () => {
   });
 
   it('reads a test delivery with no receiver status, and refuses one without its outcome', async () => {
-    const test = { succeeded: false, status: null, responseMessage: 'timed out', responseBody: '' };
+    const test = { succeeded: false, status: null, responseMessage: 'Could not reach the record system', durationMs: 5000 };
     const ok = rmsProvidersApi(answering({ data: { type: 'rms-provider-tests', id: 'r1', attributes: test } }));
     expect(await ok.test('1')).toEqual({ id: 'r1', ...test });
     const bad = rmsProvidersApi(answering({ data: { type: 'rms-provider-tests', id: 'r1', attributes: { ...test, succeeded: undefined } } }));
