@@ -84,6 +84,7 @@ import { rmsCallbackRoutes } from './routes/rms-callback';
 import { rmsProvidersRoutes } from './routes/rms-providers';
 import { webRoutes } from './routes/web';
 import { openApiRoutes } from './routes/openapi';
+import { LEAD_PATHS, participantLeadRoutes } from './leads';
 
 /**
  * The staff's /api/o-forms resources, one route file each, as one sub-app: authentication
@@ -191,6 +192,7 @@ export function createApp(deps: Deps) {
     participantOFormPageMetricsRoutes,
   ]));
   app.route('/api/o-forms', participantApp(deps, CONTACT_PATHS, [participantOFormSubmissionSitesRoutes, participantOFormSubmissionContactFieldsRoutes, participantOFormSubmissionContactRoutes]));
+  app.route('/api/o-forms', participantApp(deps, LEAD_PATHS, [participantLeadRoutes]));
   app.route('/api/o-forms', staffOFormsRoutes(deps));
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));

@@ -145,6 +145,16 @@ export const ContactAttributes = v.object({
   acceptTerms: v.optional(v.unknown()),
 });
 
+/**
+ * A lead's contact at notQualified, noTrialSites or notActive: the values by field name and the
+ * consent, checked like a contact's; the ZIP searched from (required for noTrialSites).
+ */
+export const LeadAttributes = v.object({
+  values: v.optional(v.record(v.string(), v.unknown()), {}),
+  acceptTerms: v.optional(v.unknown()),
+  zip: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+});
+
 export type SubmissionBody = v.InferInput<typeof SubmissionAttributes>;
 export type ViewBody = v.InferInput<typeof ViewAttributes>;
 export type EntryBody = v.InferInput<typeof EntryAttributes>;
@@ -152,3 +162,4 @@ export type PageAnswersBody = v.InferInput<typeof PageAnswersAttributes>;
 export type SanitizationBody = v.InferInput<typeof SanitizationAttributes>;
 export type PageMetricBody = v.InferInput<typeof PageMetricAttributes>;
 export type ContactBody = v.InferInput<typeof ContactAttributes>;
+export type LeadBody = v.InferInput<typeof LeadAttributes>;

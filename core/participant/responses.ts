@@ -6,6 +6,7 @@
  * fails its test, so this file stays the whole contract.
  */
 import { EVENTS_POLICIES } from './hostEvents';
+import { LEAD_KINDS } from '../model/lead';
 import * as v from 'valibot';
 import { CONTACT_FIELD_TYPE, CONTACT_FIELD_TYPES } from '../model/contactField';
 import { MEDIA_CHANNEL_TYPE } from '../model/mediaChannel';
@@ -271,6 +272,16 @@ export type ContactFieldsMeta = v.InferOutput<typeof ContactFieldsDocument>['met
 export const ContactStoredDocument = v.strictObject({ meta: v.strictObject({ outcome: v.literal('completed'), messages: OutcomeMessages }) });
 export type ContactStoredMeta = v.InferOutput<typeof ContactStoredDocument>['meta'];
 
+// At notQualified, noTrialSites or notActive: the form of a lead (core/model/lead.ts)
+
+export const LeadFieldsDocument = v.strictObject({
+  data: v.array(ParticipantContactField),
+  meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), messages: OutcomeMessages }),
+});
+export type LeadFieldsMeta = v.InferOutput<typeof LeadFieldsDocument>['meta'];
+/** A lead kept: the outcome it was left at, its messages again, and nothing about any earlier lead. */
+export const LeadKeptDocument = v.strictObject({ meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(true), messages: OutcomeMessages }) });
+
 // ---------------------------------------------------------------------------------------------
 // GET /o-form-submission-outcome/{id}: a reloaded widget asks where its run stands
 
@@ -316,6 +327,8 @@ export const PARTICIPANT_ANSWERS = {
   sites: SitesDocument,
   contactFields: ContactFieldsDocument,
   contact: ContactStoredDocument,
+  leadFields: LeadFieldsDocument,
+  lead: LeadKeptDocument,
   transitionChannel: TransitionChannelDocument,
 } as const;
 export type ParticipantAnswerName = keyof typeof PARTICIPANT_ANSWERS;

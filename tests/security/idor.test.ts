@@ -70,6 +70,8 @@ describe('a submission token opens its own submission only', () => {
         `/api/o-forms/o-form-submission-contact/${submissionId}`,
         { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' }, acceptTerms: true } } },
       ],
+      ['GET', `/api/o-forms/o-form-submission-lead-fields/${submissionId}?zip=99501`],
+      ['POST', `/api/o-forms/o-form-submission-lead/${submissionId}`, { data: { attributes: { values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' }, acceptTerms: true, zip: '99501' } } }],
       ['POST', '/api/o-forms/o-form-page-metrics', { data: { type: 'o-form-page-metrics', attributes: { oFormSubmissionId: Number(submissionId), identity: 'p1', metricType: 'page', start: new Date().toISOString() } } }],
     ];
     const before = await state();

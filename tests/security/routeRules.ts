@@ -133,6 +133,8 @@ export const RULES: Record<string, Access> = {
   'GET /api/o-forms/o-form-submission-sites/:submissionId': 'participant',
   'GET /api/o-forms/o-form-submission-contact-fields/:submissionId': 'participant',
   'POST /api/o-forms/o-form-submission-contact/:submissionId': 'participant',
+  'GET /api/o-forms/o-form-submission-lead-fields/:submissionId': 'participant',
+  'POST /api/o-forms/o-form-submission-lead/:submissionId': 'participant',
   // Record-system audits are Super User only; the record system's callback is public but signed.
   'GET /api/rms-audits': 'super',
   'POST /api/resend-rms-audit/:contactId': 'super',

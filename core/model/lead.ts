@@ -1,0 +1,41 @@
+/**
+ * Leads: the contact a participant leaves at an outcome that is not a referral (not qualified,
+ * no study site within reach, the survey not running), kept for future contact with the consent
+ * given for it. A lead is never delivered to a record system and never counted as a referral.
+ */
+import * as v from 'valibot';
+
+export const LEAD_TYPE = 'leads';
+
+/** The outcomes that offer the contact form of a lead, each with its own message pair. */
+export const LEAD_KINDS = ['notQualified', 'noTrialSites', 'notActive'] as const;
+export type LeadKind = (typeof LEAD_KINDS)[number];
+export const isLeadKind = (value: unknown): value is LeadKind => LEAD_KINDS.some((k) => k === value);
+
+/** A lead as staff list it: no contact value (those only on an explicit reveal). */
+export const Lead = v.object({
+  id: v.string(),
+  kind: v.picklist(LEAD_KINDS),
+  engagementIds: v.array(v.number()),
+  screenerId: v.nullable(v.number()),
+  mediaChannelId: v.nullable(v.number()),
+  surveyId: v.nullable(v.number()),
+  surveyVersion: v.nullable(v.number()),
+  language: v.string(),
+  zipCode: v.nullable(v.string()),
+  /** Miles to the nearest active site of the lead's engagements when it was left, whatever its radius. */
+  nearestSiteMiles: v.nullable(v.number()),
+  consentedAt: v.string(),
+  consentText: v.string(),
+  consentTextSha256: v.string(),
+  /** The first lead of the same person (the same e-mail or phone) for one of these engagements. */
+  duplicateOf: v.nullable(v.number()),
+  created: v.string(),
+});
+export type Lead = v.InferOutput<typeof Lead>;
+
+export const LEAD_SORTS = ['created', 'kind', 'language', 'consentedAt', 'nearestSiteMiles'] as const;
+export const LEAD_DEFAULT_SORT = '-created';
+/** The list's filters: all in the screen's URL. */
+export const LEAD_FILTERS = ['kind', 'engagementId', 'screenerId', 'mediaChannelId', 'language', 'engagementSiteLocationId', 'from', 'to'] as const;
+export type LeadFilter = (typeof LEAD_FILTERS)[number];

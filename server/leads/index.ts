@@ -1,0 +1,2 @@
+/** What other parts of the server may use of leads. */
+export { LEAD_PATHS, participantLeadRoutes } from './participant.routes';

@@ -1,0 +1,147 @@
+/**
+ * Keeping a lead: what a participant leaves at notQualified, noTrialSites or notActive. The
+ * outcome is the server's own reading of the run (never the client's word): the survey or its
+ * channel no longer runs (notActive), the complete path qualifies for no engagement
+ * (notQualified), or it qualifies but the ZIP given reaches no site (noTrialSites). The contact
+ * is checked like a referral's (core/oform/contact.ts), sealed, duplicate-checked with the same
+ * keyed hashes, and kept with the consent exactly as shown; nothing is sent anywhere.
+ */
+import { createHash } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import type { FieldIssue } from '@core/model/fields';
+import type { LeadKind } from '@core/model/lead';
+import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/oform/contact';
+import type { OutcomeMessages } from '@core/participant/responses';
+import { message } from '@core/validation/messages';
+import type { Db } from '../db/open';
+import { engagementScreeners, leads } from '../db/schema';
+import { conflict, invalid } from '../http/errors';
+import type { SubmissionRow } from '../participant/access';
+import { assertComplete, RUN_ALREADY_COMPLETE, screenerContactFields } from '../participant/api';
+import { matchKeysOf } from '../participant/duplicates';
+import { normalizeZip, zipCentroid } from '../participant/distance';
+import { outcomeMessages } from '../participant/messages';
+import { qualify } from '../participant/qualification';
+import { runEngagements, runOfSubmission, type RunTarget } from '../participant/run';
+import { nearestSiteMiles, nearestSites } from '../participant/sites';
+import type { ContactMatcher } from '../security/contactMatch';
+import type { PhiCipher } from '../security/phi';
+import { firstLeadOf } from './duplicates';
+
+export const NOT_A_LEAD_OUTCOME = 'Study sites are within reach of this ZIP code: choose one to leave your contact details for it.';
+export const LEAD_ALREADY_KEPT = 'Contact details were already left for this survey run.';
+export const ZIP_FOR_NO_SITES = 'Give the ZIP code the study sites were searched for.';
+
+export interface LeadTools {
+  db: Db;
+  now: Date;
+  phi: PhiCipher;
+  matcher: ContactMatcher;
+}
+
+/** The lead's outcome for a run, with the engagements it is kept for and the ZIP's distance context. */
+interface LeadOutcome {
+  kind: LeadKind;
+  engagementIds: number[];
+  zip: string | null;
+  nearestSiteMiles: number | null;
+}
+
+/**
+ * Which lead a run may leave, read from the server's data. A qualified run is a noTrialSites
+ * lead only for a ZIP that reaches no site; without a ZIP it has none (its contact is a referral's).
+ */
+async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: unknown): Promise<LeadOutcome | { issue: FieldIssue } | null> {
+  const { db, now, phi } = tools;
+  const target = await runOfSubmission(db, submission);
+  const qualification = await qualify(db, submission, { today: now, phi });
+  assertComplete(qualification);
+  const given = rawZip === undefined || rawZip === null || rawZip === '' ? null : rawZip;
+  const zip = given === null ? null : normalizeZip(given);
+  const from = zip === null ? null : zipCentroid(zip);
+  if (given !== null && !from) return { issue: { pointer: '/data/attributes/zip', detail: message('zip_unknown', {}, submission.language) } };
+  if (qualification.isQualified) {
+    if (!from) return { issue: { pointer: '/data/attributes/zip', detail: ZIP_FOR_NO_SITES } };
+    if ((await nearestSites(db, qualification.engagementIds, from)).length > 0) return null;
+    return { kind: 'noTrialSites', engagementIds: qualification.engagementIds, zip, nearestSiteMiles: await nearestSiteMiles(db, qualification.engagementIds, from) };
+  }
+  // Kept for the screener's engagements even when switched off: they are what the lead is for.
+  const engagementIds = qualification.outcome === 'notActive' ? await screenerEngagements(db, target.screenerId, target) : await runEngagements(db, target);
+  const kind: LeadKind = qualification.outcome === 'notActive' ? 'notActive' : 'notQualified';
+  return { kind, engagementIds, zip, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
+}
+
+/** The screener's engagements, active or not (else the survey's own engagement). */
+async function screenerEngagements(db: Db, screenerId: number | null, target: RunTarget): Promise<number[]> {
+  if (screenerId === null) return target.form ? [target.form.engagementId] : [];
+  const rows = await db
+    .select({ id: engagementScreeners.engagementId })
+    .from(engagementScreeners)
+    .where(eq(engagementScreeners.screenerId, screenerId))
+    .orderBy(asc(engagementScreeners.engagementId));
+  return rows.map((r) => r.id);
+}
+
+/** The screener's contact form and the lead's message pair, for the run's lead outcome. */
+export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip: unknown) {
+  if (submission.status === 'completed') throw conflict(RUN_ALREADY_COMPLETE);
+  const outcome = await leadOutcome(tools, submission, zip);
+  if (outcome === null) throw conflict(NOT_A_LEAD_OUTCOME);
+  if ('issue' in outcome) throw invalid([outcome.issue]);
+  const target = await runOfSubmission(tools.db, submission);
+  const fields = await screenerContactFields(tools.db, target.screenerId);
+  const messages: OutcomeMessages = await outcomeMessages(tools.db, target.screenerId, outcome.kind, submission.language, submission.oFormId);
+  return { kind: outcome.kind, fields, messages, screenerId: target.screenerId, surveyVersion: target.form?.version ?? null, outcome };
+}
+
+export interface LeadInput {
+  values: Record<string, unknown>;
+  acceptTerms: unknown;
+  zip?: unknown;
+}
+
+/** Checks and keeps the lead of a run; answers its kind and whether it repeats an earlier lead. */
+export async function keepLead(tools: LeadTools, submission: SubmissionRow, input: LeadInput): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
+  const { db, now, phi, matcher } = tools;
+  const form = await leadForm(tools, submission, input.zip);
+  const fields: ContactFormField[] = form.fields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
+  const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, submission.language)).map(([name, detail]) => ({
+    pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
+    detail,
+  }));
+  if (issues.length > 0) throw invalid(issues);
+
+  const values = contactValues(fields, input.values);
+  const keys = matchKeysOf(matcher, fields, values);
+  // The consent as the lead's form showed it, kept word for word with its hash.
+  const consentText = form.messages.consent ?? '';
+  const kept = await db.transaction(async (tx) => {
+    const first = await firstLeadOf(tx, form.outcome.engagementIds, keys);
+    const [row] = await tx
+      .insert(leads)
+      .values({
+        kind: form.kind,
+        submissionId: submission.id,
+        engagementIds: form.outcome.engagementIds,
+        screenerId: form.screenerId,
+        mediaChannelId: submission.mediaChannelId,
+        language: submission.language,
+        valuesCiphertext: phi.seal(JSON.stringify(values)),
+        zipCiphertext: form.outcome.zip === null ? null : phi.seal(form.outcome.zip),
+        nearestSiteMiles: form.outcome.nearestSiteMiles,
+        consentedAt: now,
+        consentText,
+        consentTextSha256: createHash('sha256').update(consentText, 'utf8').digest('hex'),
+        surveyId: submission.oFormId,
+        surveyVersion: form.surveyVersion,
+        ...keys,
+        duplicateOf: first,
+        created: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: leads.id });
+    if (!row) throw conflict(LEAD_ALREADY_KEPT);
+    return { id: row.id, duplicateOf: first };
+  });
+  return { ...kept, kind: form.kind, messages: form.messages };
+}

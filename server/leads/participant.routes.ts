@@ -1,0 +1,50 @@
+/**
+ * The participant's side of leads (docs/participant-api.md), opened by the submission's access
+ * token like the contact steps:
+ *   GET  /api/o-forms/o-form-submission-lead-fields/:submissionId[?zip=]  the contact form and the outcome's message pair
+ *   POST /api/o-forms/o-form-submission-lead/:submissionId                 keeps the lead (keep.ts)
+ */
+import * as v from 'valibot';
+import { LeadAttributes } from '@core/participant/requests';
+import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../context';
+import { sendDocument, toResource } from '../http/serialize';
+import { MISSING_CONTACT_TOKEN, openSubmission, readAttributes, type ParticipantApp } from '../participant/api';
+import { contactMatcherOf } from '../security/contactMatch';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+import { keepLead, leadForm, type LeadTools } from './keep';
+
+const LeadDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: LeadAttributes }) });
+
+export const LEAD_PATHS = ['/o-form-submission-lead-fields/*', '/o-form-submission-lead/*'] as const;
+
+const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi: phiOf(deps), matcher: contactMatcherOf(deps) });
+
+export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
+  app.get(
+    '/o-form-submission-lead-fields/:submissionId',
+    describe({ summary: "Participant: the lead's contact form at notQualified, noTrialSites or notActive", access: 'participant', query: { zip: 'The ZIP code the sites were searched for (noTrialSites).' }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    async (c) => {
+      const submission = await openSubmission(deps, c);
+      const form = await leadForm(toolsOf(deps), submission, c.req.query('zip'));
+      const data = form.fields.map((f) =>
+        toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
+      );
+      c.header('Cache-Control', 'no-store');
+      return sendDocument(c, { data, meta: { outcome: form.kind, messages: form.messages } satisfies ParticipantAnswer<'leadFields'>['meta'] });
+    },
+  );
+
+  app.post(
+    '/o-form-submission-lead/:submissionId',
+    describe({ summary: 'Participant: leave contact details and consent at notQualified, noTrialSites or notActive', access: 'participant', body: { json: LeadDocument }, answer: { document: PARTICIPANT_ANSWERS.lead, status: 201 } }),
+    async (c) => {
+      const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);
+      const attributes = await readAttributes(c, LeadAttributes);
+      const kept = await keepLead(toolsOf(deps), submission, { values: attributes.values, acceptTerms: attributes.acceptTerms, zip: attributes.zip });
+      return sendDocument(c, { meta: { outcome: kept.kind, leadKept: true, messages: kept.messages } } satisfies ParticipantAnswer<'lead'>, 201);
+    },
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The active sites of active engagements and how far a participant is from each: the trial
+ * sites offered (within each link's radius), and for a lead the nearest site at any distance.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { DEFAULT_RADIUS_MILES } from './api';
+import { haversineMiles, zipCentroid, type LatLon } from './distance';
+
+export interface TrialSiteMatch {
+  engagementSiteLocationId: number;
+  engagementId: number;
+  name: string;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  distanceMiles: number;
+}
+
+interface SiteDistance extends TrialSiteMatch {
+  /** Unrounded, with the radius that applies to the link. */
+  miles: number;
+  radiusMiles: number;
+}
+
+/** Where a site is: its own coordinates when it has them, else its ZIP code's centroid. */
+export const siteAt = (site: { latitude: number | null; longitude: number | null; zipCode: string | null }): LatLon | null =>
+  site.latitude !== null && site.longitude !== null ? { latitude: site.latitude, longitude: site.longitude } : zipCentroid(site.zipCode);
+
+/** The radius a site link reaches: its own, else its engagement's, else the default. */
+export const radiusOf = (linkRadius: number | null, engagementRadius: number | null): number => linkRadius ?? engagementRadius ?? DEFAULT_RADIUS_MILES;
+
+async function siteDistances(db: Db, engagementIds: readonly number[], from: LatLon): Promise<SiteDistance[]> {
+  if (engagementIds.length === 0) return [];
+  const rows = await db
+    .select({ link: engagementSiteLocations, site: siteLocations, engagementRadius: engagements.radius })
+    .from(engagementSiteLocations)
+    .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
+    .where(
+      and(
+        inArray(engagementSiteLocations.engagementId, [...engagementIds]),
+        eq(engagementSiteLocations.isActive, true),
+        eq(siteLocations.isActive, true),
+        eq(engagements.isActive, true),
+      ),
+    );
+  const out: SiteDistance[] = [];
+  for (const { link, site, engagementRadius } of rows) {
+    const at = siteAt(site);
+    if (!at) continue;
+    const miles = haversineMiles(from, at);
+    out.push({
+      engagementSiteLocationId: link.id,
+      engagementId: link.engagementId,
+      name: site.name,
+      address1: site.streetAddress,
+      address2: site.unitNumber,
+      city: site.city,
+      state: site.state,
+      zipCode: site.zipCode,
+      distanceMiles: Math.round(miles * 10) / 10,
+      miles,
+      radiusMiles: radiusOf(link.radius, engagementRadius),
+    });
+  }
+  return out;
+}
+
+/** The active sites of active engagements `engagementIds` a participant at `from` can reach, nearest first. */
+export async function nearestSites(db: Db, engagementIds: readonly number[], from: LatLon): Promise<TrialSiteMatch[]> {
+  return (await siteDistances(db, engagementIds, from))
+    .filter((s) => s.miles <= s.radiusMiles)
+    .map(({ miles: _miles, radiusMiles: _radius, ...site }) => site)
+    .sort((a, b) => a.distanceMiles - b.distanceMiles || a.name.localeCompare(b.name) || a.engagementSiteLocationId - b.engagementSiteLocationId);
+}
+
+/** Miles (to 0.1) from `from` to the nearest active site of `engagementIds`, however far; null when there is none. */
+export async function nearestSiteMiles(db: Db, engagementIds: readonly number[], from: LatLon): Promise<number | null> {
+  const all = await siteDistances(db, engagementIds, from);
+  return all.length === 0 ? null : Math.min(...all.map((s) => s.distanceMiles));
+}

@@ -1,0 +1,201 @@
+/**
+ * Leads at notQualified, noTrialSites and notActive, on the real server and database: the form
+ * with each outcome's own message pair, the lead kept with its consent proof and distance
+ * context, sealed at rest, checked like a contact, duplicate-flagged by the keyed hashes, and
+ * never a referral (no contact, no referral, no delivery).
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createHarness, json, type Harness } from '../harness';
+import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { contacts, leads, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
+import { rowsOf } from '../../../server/db/rows';
+
+let h: Harness;
+let f: ParticipantFixture;
+
+const NOW = '2031-03-10T09:30:00.000Z';
+const VALUES = { first_name: 'Ximenora', email: 'ximenora.lead@example.org', phone: '917-555-0148' };
+
+beforeAll(async () => {
+  h = await createHarness();
+  h.clock.set(NOW);
+  f = await createParticipantFixture(h.db);
+  await h.db.insert(screenerMessages).values({
+    screenerId: f.screenerId,
+    outcome: 'noTrialSites',
+    contactFormMessage: '<p>No site near you yet.</p>',
+    consentMessage: 'Contact me when a site opens near me.',
+    translations: { es: { contactFormMessage: '<p>Aún no hay centro cerca.</p>', consentMessage: 'Contácteme cuando abra un centro cerca.' } },
+  });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+type Run = { submissionId: string; token: string };
+
+async function runNotQualified(language = 'en'): Promise<Run> {
+  const { submissionId, token, firstEntryId } = await startSubmission(h, f, { language });
+  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
+  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+  return { submissionId, token };
+}
+
+const leadFields = (run: Run, zip?: string) =>
+  h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${run.submissionId}${zip ? `?zip=${zip}` : ''}`, { headers: { [TOKEN_HEADER]: run.token } });
+
+const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
+  h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
+
+const leadOf = async (run: Run) => (await h.db.select().from(leads).where(eq(leads.submissionId, Number(run.submissionId))))[0];
+
+/** Every row of every table in the public schema, as text. */
+async function everyTable(): Promise<string> {
+  const tables = rowsOf(await h.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`));
+  const parts: string[] = [];
+  for (const { table_name } of tables) {
+    const rows = rowsOf(await h.db.execute(sql`select t::text as row from ${sql.identifier(String(table_name))} t`));
+    parts.push(...rows.map((r) => String(r.row)));
+  }
+  return parts.join('\n');
+}
+
+describe('a lead at notQualified', () => {
+  it("shows the outcome's own message pair and the screener's contact fields, in the participant's language", async () => {
+    const run = await runNotQualified('es');
+    const res = await leadFields(run);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await json(res);
+    expect(body.meta.outcome).toBe('notQualified');
+    expect(body.meta.messages.contactForm).toBe('<p>No es adecuado <em>esta vez</em>.</p>');
+    // No Spanish consent on the screener: the survey's, then the built-in Spanish default, before any English.
+    expect(body.meta.messages.consent).not.toBe('May we contact you about other studies?');
+    expect(body.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toEqual(f.contactFieldNames);
+  });
+
+  it('keeps the lead with its consent proof, sealed, and no referral', async () => {
+    const run = await runNotQualified();
+    const shown = (await json(await leadFields(run))).meta.messages;
+    expect(shown.consent).toBe('May we contact you about other studies?');
+    const referralsBefore = (await h.db.select().from(referrals)).length;
+    const res = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await json(res)).meta).toMatchObject({ outcome: 'notQualified', leadKept: true });
+
+    const lead = await leadOf(run);
+    const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));
+    expect(lead).toMatchObject({
+      kind: 'notQualified',
+      engagementIds: f.engagementIds,
+      screenerId: f.screenerId,
+      mediaChannelId: f.mediaChannelId,
+      language: 'en',
+      consentText: shown.consent,
+      consentTextSha256: createHash('sha256').update(shown.consent, 'utf8').digest('hex'),
+      consentedAt: new Date(NOW),
+      surveyId: f.oFormId,
+      surveyVersion: form!.version,
+      nearestSiteMiles: 0.2,
+      duplicateOf: null,
+    });
+    expect(JSON.parse(h.phi.open(lead!.valuesCiphertext))).toEqual(VALUES);
+    expect(h.phi.open(lead!.zipCiphertext!)).toBe('10001');
+
+    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(run.submissionId)))).toEqual([]);
+    expect((await h.db.select().from(referrals)).length).toBe(referralsBefore);
+    expect(await h.db.select().from(rmsDeliveries)).toEqual([]);
+
+    const again = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    expect(again.status).toBe(409);
+  });
+
+  it('checks the form like a contact: each problem at its pointer, nothing kept', async () => {
+    const run = await runNotQualified();
+    const res = await leaveLead(run, { values: { first_name: 'A', email: 'not-an-email', phone: '917-555-0148' }, acceptTerms: false });
+    expect(res.status).toBe(422);
+    const pointers = (await json(res)).errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
+    expect(pointers).toEqual(['/data/attributes/acceptTerms', '/data/attributes/values/email']);
+    const badZip = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '00000' });
+    expect(badZip.status).toBe(422);
+    expect((await json(badZip)).errors[0].source.pointer).toBe('/data/attributes/zip');
+    const notADocument = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: [] } });
+    expect(notADocument.status).toBe(422);
+    expect(await leadOf(run)).toBeUndefined();
+  });
+
+  it('needs the run\'s token', async () => {
+    const run = await runNotQualified();
+    const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { body: { data: { attributes: { values: VALUES, acceptTerms: true } } } });
+    expect(res.status).toBe(401);
+    expect(await leadOf(run)).toBeUndefined();
+  });
+});
+
+describe('a lead at noTrialSites', () => {
+  it('is kept for the engagements qualified for, with the ZIP sealed and the nearest site\'s distance', async () => {
+    const run = await runQualified(h, f, { zip: '99501' });
+    const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: run.token } }));
+    expect(sites.meta.outcome).toBe('noTrialSites');
+    const form = await json(await leadFields(run, '99501'));
+    expect(form.meta).toEqual({ outcome: 'noTrialSites', messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Contact me when a site opens near me.' } });
+
+    const res = await leaveLead(run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const lead = await leadOf(run);
+    expect(lead).toMatchObject({ kind: 'noTrialSites', engagementIds: f.engagementIds, consentText: 'Contact me when a site opens near me.' });
+    // Anchorage to Manhattan, great-circle.
+    expect(lead!.nearestSiteMiles).toBeGreaterThan(3300);
+    expect(lead!.nearestSiteMiles).toBeLessThan(3450);
+    expect(h.phi.open(lead!.zipCiphertext!)).toBe('99501');
+  });
+
+  it('is refused where a site is within reach (that contact is a referral), and without a ZIP', async () => {
+    const run = await runQualified(h, f);
+    expect((await leadFields(run, '10001')).status).toBe(409);
+    const near = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
+    expect(near.status).toBe(409);
+    const none = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    expect(none.status).toBe(422);
+    expect((await json(none)).errors[0].source.pointer).toBe('/data/attributes/zip');
+    expect(await leadOf(run)).toBeUndefined();
+  });
+});
+
+describe('a lead at notActive', () => {
+  it('is kept when the survey stopped running under the run', async () => {
+    const g = await createParticipantFixture(h.db);
+    const { submissionId, token, firstEntryId } = await startSubmission(h, g);
+    await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+    await h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, g.oFormId));
+    const run = { submissionId, token };
+    const form = await json(await leadFields(run));
+    expect(form.meta.outcome).toBe('notActive');
+    const res = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await leadOf(run)).toMatchObject({ kind: 'notActive', engagementIds: g.engagementIds, consentText: form.meta.messages.consent, zipCiphertext: null, nearestSiteMiles: null });
+  });
+});
+
+describe('duplicates and sealing', () => {
+  it('flags a second lead of the same e-mail for the same engagements as a duplicate of the first', async () => {
+    const first = await runNotQualified();
+    const email = 'twice.lead@example.org';
+    expect((await leaveLead(first, { values: { ...VALUES, email, phone: '917-555-0101' }, acceptTerms: true })).status).toBe(201);
+    const second = await runNotQualified();
+    expect((await leaveLead(second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(201);
+    const a = await leadOf(first);
+    const b = await leadOf(second);
+    expect(a!.duplicateOf).toBeNull();
+    expect(b!.duplicateOf).toBe(a!.id);
+  });
+
+  it('leaves no contact value and no ZIP in clear in any table', async () => {
+    const dump = await everyTable();
+    for (const value of [...Object.values(VALUES), 'anchorage@example.org', 'twice.lead@example.org']) expect(dump.toLowerCase()).not.toContain(value.toLowerCase());
+    expect(dump).not.toContain('99501');
+  });
+});
