@@ -84,7 +84,7 @@ import { rmsCallbackRoutes } from './routes/rms-callback';
 import { rmsProvidersRoutes } from './routes/rms-providers';
 import { webRoutes } from './routes/web';
 import { openApiRoutes } from './routes/openapi';
-import { LEAD_PATHS, participantLeadRoutes } from './leads';
+import { LEAD_PATHS, leadsRoutes, participantLeadRoutes } from './leads';
 
 /**
  * The staff's /api/o-forms resources, one route file each, as one sub-app: authentication
@@ -161,6 +161,7 @@ export function createApp(deps: Deps) {
   app.route('/api/referrals', referralsRoutes(deps));
   app.route('/api/referral-reasons', referralReasonsRoutes(deps));
   app.route('/api/site-coordinators', siteCoordinatorsRoutes(deps));
+  app.route('/api/leads', leadsRoutes(deps));
   app.route('/api/screeners', screenersRoutes(deps));
   app.route('/api/engagements-screeners', engagementsScreenersRoutes(deps));
   app.route('/api/contact-fields-screeners', contactFieldsScreenersRoutes(deps));

@@ -53,6 +53,8 @@ export interface Config {
   participantLimits: ParticipantLimits;
   /** Days after which the answers of a submission that never completed are deleted (PARTICIPANT_RETENTION_DAYS; 0 keeps them). */
   participantRetentionDays: number;
+  /** Days a lead is kept (LEAD_RETENTION_DAYS; 0 keeps them): server/leads/retention.ts. */
+  leadRetentionDays: number;
   /** Server processes on the one port (node:cluster); more than one needs PostgreSQL. */
   workers: number;
   /** Minutes without activity after which a run's last page counts as abandoned (FUNNEL_ABANDON_MINUTES; 0 at once). */
@@ -172,6 +174,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
     participantRetentionDays: integer(env, 'PARTICIPANT_RETENTION_DAYS', 180, 0, 36_500),
+    leadRetentionDays: integer(env, 'LEAD_RETENTION_DAYS', 365, 0, 36_500),
     participantLimits: {
       windowSeconds: integer(env, 'PARTICIPANT_LIMIT_WINDOW_SECONDS', 60, 1, 24 * 3600),
       submissionsPerAddress: integer(env, 'PARTICIPANT_SUBMISSIONS_PER_ADDRESS', 30, 0, 1_000_000),

@@ -57,7 +57,7 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   // Every process attempts the deliveries that are due; each attempt is claimed by one of them.
   const deliveries = startDeliveryWorker(deliveryOptionsOf(deps));
   // Every process runs the retention job; its lock lets one delete at a time.
-  const retention = startRetentionJob({ db: database.db, clock: () => new Date(), days: config.participantRetentionDays, log });
+  const retention = startRetentionJob({ db: database.db, clock: () => new Date(), days: config.participantRetentionDays, leadDays: config.leadRetentionDays, log });
   // Every process counts the funnel rollup's days not counted yet, if any; its lock gives each range to one of them.
   const funnelRecount = startFunnelRecountJob({ db: database.db, log });
 

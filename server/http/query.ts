@@ -142,6 +142,17 @@ export function idFilterValue(raw: string | undefined, name: string, what: strin
   return id;
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A `from`/`to` filter: a date (a `to` date includes its whole day) or an ISO date-time; else a 400 naming it. */
+export function instantFilterValue(value: string | undefined, name: 'from' | 'to'): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = dateOnly ? Date.parse(`${value}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) throw badRequest(`'${name}' must be a date (2026-01-31) or an ISO date-time.`, name);
+  return new Date(dateOnly && name === 'to' ? at + DAY_MS : at);
+}
+
 /**
  * PostgreSQL text cannot hold NUL characters; one in a query string would fail deep in a
  * query. Refused here, for every /api route, with the parameter named.

@@ -1,2 +1,4 @@
 /** What other parts of the server may use of leads. */
 export { LEAD_PATHS, participantLeadRoutes } from './participant.routes';
+export { leadsRoutes } from './routes';
+export { deleteExpiredLeads } from './retention';

@@ -12,7 +12,7 @@ import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { Utm } from '@core/participant/attribution';
 import { badRequest } from '../http/errors';
-import { parseId, type ListQuery } from '../http/query';
+import { instantFilterValue, parseId, type ListQuery } from '../http/query';
 import { joinedPage } from '../http/list';
 import { plain, toResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter } from '../http/sql';
@@ -156,17 +156,6 @@ export async function requeueUndelivered(db: Db, filters: Omit<AuditFilters, 'st
 /** The include that adds each audit's provider (its name and kind). */
 export const AUDIT_INCLUDE_PROVIDERS = 'rmsProviders';
 
-const DAY_MS = 24 * 3600 * 1000;
-
-/** A date filter: y-MM-dd (a whole day, UTC) or an ISO instant. `to` of a date covers that day. */
-function parseInstant(value: string | undefined, name: 'from' | 'to'): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const at = dateOnly ? Date.parse(`${value}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) throw badRequest(`'${name}' must be a date (2026-01-31) or an ISO date-time.`, name);
-  return new Date(dateOnly && name === 'to' ? at + DAY_MS : at);
-}
-
 function parseIdFilter(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const id = parseId(value);
@@ -186,8 +175,8 @@ export function parseAuditFilters(filters: Partial<Record<(typeof RMS_AUDIT_FILT
     status: status ? (status as RmsDeliveryStatus) : undefined,
     rmsProviderId: parseIdFilter(filters.rmsProviderId, 'rmsProviderId'),
     engagementId: parseIdFilter(filters.engagementId, 'engagementId'),
-    from: parseInstant(filters.from, 'from'),
-    to: parseInstant(filters.to, 'to'),
+    from: instantFilterValue(filters.from, 'from'),
+    to: instantFilterValue(filters.to, 'to'),
     searchQuery: filters.searchQuery,
   };
 }

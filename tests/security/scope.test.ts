@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engagementOptions, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
+import { engagementOptions, leads, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
 import { createHarness, json, type Harness } from '../server/harness';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
 import { RULES } from './routeRules';
@@ -21,6 +21,7 @@ interface Target extends ParticipantFixture {
   legacySurveyId: number;
   fileId: string;
   referralId: number;
+  leadId: number;
 }
 
 type Case =
@@ -49,6 +50,8 @@ const SCOPE: Record<string, Case> = {
   'GET /api/referrals/:id': { member: (b) => `/api/referrals/${b.referralId}` },
   'GET /api/referrals/:id/timeline': { member: (b) => `/api/referrals/${b.referralId}/timeline` },
   'GET /api/referral-reasons': { unscoped: 'the reasons every site closes referrals with' },
+  'GET /api/leads': { list: (b) => `/api/leads?engagementId=${b.engagementIds[0]}` },
+  'GET /api/leads/:id': { member: (b) => `/api/leads/${b.leadId}` },
   'GET /api/screeners': { list: (b) => `/api/screeners?searchQuery=${b.tag}` },
   'GET /api/screeners/:id': { member: (b) => `/api/screeners/${b.screenerId}` },
   'GET /api/screeners/languages-screeners': { list: (b) => `/api/screeners/languages-screeners?screenerId=${b.screenerId}` },
@@ -137,7 +140,11 @@ async function target(): Promise<Target> {
     .insert(referrals)
     .values({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId })
     .returning({ id: referrals.id });
-  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id };
+  const [lead] = await h.db
+    .insert(leads)
+    .values({ kind: 'notQualified', submissionId: Number(run.submissionId), engagementIds: f.engagementIds, screenerId: f.screenerId, valuesCiphertext: h.phi.seal('{}'), consentedAt: h.clock(), consentText: 'Yes', consentTextSha256: 'x' })
+    .returning();
+  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id, leadId: lead!.id };
 }
 
 beforeAll(async () => {

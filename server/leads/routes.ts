@@ -1,0 +1,66 @@
+/**
+ * The `leads` resource (staff): GET /api/leads (filters in the query, CSV through the list kit),
+ * GET /api/leads/:id, POST /api/leads/:id/reveal (the contact values, an audit event of its
+ * own), DELETE /api/leads/:id (erasure on request, Admin and Super User). Every call keeps to
+ * the user's sponsors (list.ts leadScope); outside it a lead is a 404.
+ */
+import { Hono } from 'hono';
+import { LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_TYPE, type Lead } from '@core/model/lead';
+import type { AppEnv, Deps } from '../context';
+import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
+import { notFound } from '../http/errors';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+import { eraseLead, findLead, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
+
+const LEAD_FIELDS = ['kind', 'engagementIds', 'screenerId', 'mediaChannelId', 'surveyId', 'surveyVersion', 'language', 'zipCode', 'nearestSiteMiles', 'consentedAt', 'consentText', 'consentTextSha256', 'duplicateOf', 'created'] as const satisfies readonly (keyof Lead)[];
+
+const listSpec: ListSpec<(typeof LEAD_SORT_FIELDS)[number], (typeof LEAD_FILTERS)[number]> = {
+  type: LEAD_TYPE,
+  sorts: LEAD_SORT_FIELDS,
+  defaultSort: LEAD_DEFAULT_SORT,
+  filters: LEAD_FILTERS,
+  fields: LEAD_FIELDS,
+};
+
+const resourceOf = ({ id, ...attributes }: Lead, fields: Set<string> | null = null) => toResource(LEAD_TYPE, id, attributes, { fields });
+
+export function leadsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD_TYPE } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), q);
+    return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'A lead' }), async (c) => {
+    const lead = await findLead(db, phiOf(deps), c.get('user'), parseId(c.req.param('id')));
+    if (!lead) throw notFound('lead');
+    return sendResource(c, resourceOf(lead));
+  });
+
+  app.post('/:id/reveal', describe({ summary: "A lead's contact values (recorded in the audit trail)" }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const values = await revealLead(db, phiOf(deps), c.get('user'), id);
+    if (!values) throw notFound('lead');
+    // The event names the lead; the values it answered are never copied into the trail.
+    c.set('audit', { entity: LEAD_TYPE, entityId: id, action: 'reveal' });
+    c.header('Cache-Control', 'no-store');
+    return sendDocument(c, { meta: { values } });
+  });
+
+  app.delete('/:id', describe({ summary: 'Erase a lead on request' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+    const id = parseId(c.req.param('id'));
+    if (!(await eraseLead(db, c.get('user'), id))) throw notFound('lead');
+    // Recorded as a note: the generic record of a deletion would copy the lead's ZIP into the trail.
+    c.set('audit', { entity: LEAD_TYPE, entityId: id, action: 'erase' });
+    return c.body(null, 204);
+  });
+
+  return app;
+}

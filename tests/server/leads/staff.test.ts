@@ -1,0 +1,128 @@
+/**
+ * The `leads` resource on the real server and database: the list with its filters and CSV, one
+ * lead, the contact values only on a reveal that leaves an audit event, erasure (Admin, audited,
+ * nothing of the lead copied into the trail), a User's sponsor scope, and retention at the clock's day 366.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { createHarness, json, type Harness } from '../harness';
+import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { auditEvents, leads } from '../../../server/db/schema';
+import { deleteExpiredLeads } from '../../../server/leads';
+
+let h: Harness;
+let a: ParticipantFixture;
+let b: ParticipantFixture;
+let admin: string;
+let userA: string;
+const DAY_MS = 24 * 3600 * 1000;
+const T0 = new Date('2032-01-15T08:00:00Z');
+
+async function leaveLead(f: ParticipantFixture, email: string, zip = '10001'): Promise<number> {
+  const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
+  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: zip, q_conditions: ['a'] });
+  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${submissionId}`, {
+    headers: { [TOKEN_HEADER]: token },
+    body: { data: { attributes: { values: { first_name: 'Orla', email, phone: '646-555-0111' }, acceptTerms: true, zip } } },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const [row] = await h.db.select({ id: leads.id }).from(leads).where(eq(leads.submissionId, Number(submissionId)));
+  return row!.id;
+}
+
+let leadA: number;
+let leadB: number;
+
+beforeAll(async () => {
+  h = await createHarness();
+  h.clock.set(T0);
+  a = await createParticipantFixture(h.db);
+  b = await createParticipantFixture(h.db);
+  admin = await h.token();
+  await h.createUser({ username: 'leads-user-a', password: 'leads-user-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
+  userA = await h.token('leads-user-a', 'leads-user-a-pass');
+  leadA = await leaveLead(a, 'orla.a@example.org');
+  leadB = await leaveLead(b, 'orla.b@example.org', '60601');
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('GET /api/leads', () => {
+  it('lists leads with kind, engagements, language, ZIP, distance and consent, no contact value', async () => {
+    const res = await h.request('GET', `/api/leads?engagementId=${a.engagementIds[0]}`, { token: admin });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.meta.total).toBe(1);
+    expect(body.data[0]).toMatchObject({
+      type: 'leads',
+      id: String(leadA),
+      attributes: { kind: 'notQualified', engagementIds: a.engagementIds, screenerId: a.screenerId, mediaChannelId: a.mediaChannelId, language: 'en', zipCode: '10001', consentedAt: T0.toISOString(), consentText: 'May we contact you about other studies?' },
+    });
+    expect(JSON.stringify(body)).not.toContain('orla.a@example.org');
+  });
+
+  it('filters by kind, screener, channel and dates, and answers 400 for a bad filter', async () => {
+    const count = async (q: string) => (await json(await h.request('GET', `/api/leads?${q}`, { token: admin }))).meta.total;
+    expect(await count(`kind=notQualified&screenerId=${b.screenerId}`)).toBe(1);
+    expect(await count(`kind=noTrialSites&screenerId=${b.screenerId}`)).toBe(0);
+    expect(await count(`mediaChannelId=${a.mediaChannelId}`)).toBe(1);
+    expect(await count(`from=2032-01-16&screenerId=${a.screenerId}`)).toBe(0);
+    expect(await count(`to=2032-01-15&screenerId=${a.screenerId}`)).toBe(1);
+    for (const q of ['kind=referral', 'engagementId=x', 'from=yesterday', 'sort=email', 'colour=red']) {
+      const res = await h.request('GET', `/api/leads?${q}`, { token: admin });
+      expect(res.status, q).toBe(400);
+    }
+  });
+
+  it('keeps a User to their sponsors: B\'s lead is neither listed nor readable nor revealed', async () => {
+    const listed = await json(await h.request('GET', '/api/leads', { token: userA }));
+    expect(listed.data.map((d: { id: string }) => d.id)).toEqual([String(leadA)]);
+    expect((await h.request('GET', `/api/leads/${leadB}`, { token: userA })).status).toBe(404);
+    expect((await h.request('POST', `/api/leads/${leadB}/reveal`, { token: userA })).status).toBe(404);
+    expect((await h.request('GET', `/api/leads/${leadA}`, { token: userA })).status).toBe(200);
+  });
+
+  it('exports CSV with the scope of the list', async () => {
+    const res = await h.request('GET', '/api/leads?fields[leads]=kind,zipCode,consentedAt', { token: userA, headers: { Accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    const csv = await res.text();
+    expect(csv.split(/\r?\n/).filter(Boolean)).toEqual(['id,kind,zipCode,consentedAt', `${leadA},notQualified,10001,${T0.toISOString()}`]);
+  });
+});
+
+describe('reveal and erase', () => {
+  it('reveals the contact values only on request, with an audit event that holds none of them', async () => {
+    const res = await h.request('POST', `/api/leads/${leadA}/reveal`, { token: userA });
+    expect(res.status).toBe(200);
+    expect((await json(res)).meta.values).toEqual({ first_name: 'Orla', email: 'orla.a@example.org', phone: '646-555-0111' });
+    const events = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'leads'), eq(auditEvents.action, 'reveal')));
+    expect(events.map((e) => [e.entityId, e.actorUsername])).toEqual([[String(leadA), 'leads-user-a']]);
+    expect(JSON.stringify(events)).not.toContain('orla.a@example.org');
+  });
+
+  it('erases a lead for an Admin, audited without its ZIP; a User may not', async () => {
+    const other = await leaveLead(b, 'erase.me@example.org', '94110');
+    expect((await h.request('DELETE', `/api/leads/${other}`, { token: userA })).status).toBe(403);
+    expect((await h.request('DELETE', `/api/leads/${other}`, { token: admin })).status).toBe(204);
+    expect(await h.db.select().from(leads).where(eq(leads.id, other))).toEqual([]);
+    expect((await h.request('DELETE', `/api/leads/${other}`, { token: admin })).status).toBe(404);
+    const events = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'leads'), eq(auditEvents.action, 'erase')));
+    expect(events.map((e) => e.entityId)).toEqual([String(other)]);
+    expect(JSON.stringify(events)).not.toContain('94110');
+  });
+});
+
+describe('retention', () => {
+  it("deletes a lead at the clock's day 366 with the default 365 days, and keeps it with 0", async () => {
+    const kept = async () => (await h.db.select({ id: leads.id }).from(leads)).map((r) => r.id).sort();
+    expect(h.config.leadRetentionDays).toBe(365);
+    expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 365 * DAY_MS), 365)).toBe(0);
+    expect(await kept()).toEqual([leadA, leadB].sort());
+    expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 366 * DAY_MS), 0)).toBe(0);
+    expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 366 * DAY_MS), 365)).toBe(2);
+    expect(await kept()).toEqual([]);
+  });
+});
