@@ -2,3 +2,4 @@
 export { LEAD_PATHS, participantLeadRoutes } from './participant.routes';
 export { leadsRoutes } from './routes';
 export { deleteExpiredLeads } from './retention';
+export { engagementsOfSite, matchLeadsToSites } from './siteMatches';

@@ -31,6 +31,8 @@ import { FILE_POINTER, readUpload } from '../http/upload';
 import { siteLocationColumns, toSiteLocation } from '../domain/siteLocations';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
+import { matchLeadsToSites } from '../leads';
+import { phiOf } from '../security/phi';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 const UNKNOWN_SITE = chooseFromList('a site location');
@@ -185,6 +187,8 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         if (code === '23503') throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
         throw error;
       });
+    // A site now offered for the engagement: its noTrialSites leads within reach are matched to it.
+    await matchLeadsToSites(db, phiOf(deps), [engagement.id]);
     const row = await findLink(db, created?.id ?? null, c.get('user'));
     return sendResource(c, serialize(row as Row), 201);
   });
@@ -199,6 +203,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         .update(engagementSiteLocations)
         .set({ ...attributes, modified: sql`now()` })
         .where(eq(engagementSiteLocations.id, id));
+      await matchLeadsToSites(db, phiOf(deps), [existing.engagementId]);
     }
     return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row));
   });
@@ -229,6 +234,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         action: 'upload',
         meta: { ...imported.result, createdSiteLocationIds: imported.createdSiteLocationIds, linkedSiteLocationIds: imported.linkedSiteLocationIds },
       });
+      await matchLeadsToSites(db, phiOf(deps), [engagement.id]);
       return sendDocument(c, { meta: imported.result });
     } catch (error) {
       if (!(error instanceof UploadRejected)) throw error;

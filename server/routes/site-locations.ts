@@ -25,6 +25,8 @@ import { joinedPage } from '../http/list';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
+import { engagementsOfSite, matchLeadsToSites } from '../leads';
+import { phiOf } from '../security/phi';
 import { siteLocationColumns, toSiteLocation, type SiteLocationRow } from '../domain/siteLocations';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -157,6 +159,8 @@ export function siteLocationsRoutes(deps: Deps) {
         .set({ ...attributes, modified: sql`now()` })
         .where(eq(siteLocations.id, id))
         .catch(rethrowConstraint);
+      // Re-activated or moved: the leads now within reach of it are matched to its links.
+      await matchLeadsToSites(db, phiOf(deps), await engagementsOfSite(db, id));
     }
     return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
   });

@@ -1,0 +1,84 @@
+/**
+ * A site that opens finds its leads, on the real server and database: a noTrialSites lead is
+ * matched to a site linked 10 miles from its ZIP, not to one 80 miles away with a 50-mile
+ * radius; a site re-activated is matched then; the matches are listed and exported through
+ * GET /api/leads?engagementSiteLocationId=.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createHarness, json, type Harness } from '../harness';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { engagements, leads, leadSiteMatches, siteLocations } from '../../../server/db/schema';
+import { zipCentroid } from '../../../server/participant/distance';
+
+let h: Harness;
+let f: ParticipantFixture;
+let admin: string;
+let leadId: number;
+const ZIP = '99501';
+/** Degrees of latitude per mile, near enough for these distances. */
+const DEG_PER_MILE = 1 / 69.05;
+
+beforeAll(async () => {
+  h = await createHarness();
+  h.clock.set('2031-09-01T12:00:00Z');
+  f = await createParticipantFixture(h.db);
+  admin = await h.token();
+  await h.db.update(engagements).set({ radius: 50 }).where(eq(engagements.id, f.engagementIds[0]));
+  const run = await runQualified(h, f, { zip: ZIP });
+  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+    headers: { [TOKEN_HEADER]: run.token },
+    body: { data: { attributes: { values: { first_name: 'Ada', email: 'ada.north@example.org', phone: '907-555-0100' }, acceptTerms: true, zip: ZIP } } },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  leadId = (await h.db.select({ id: leads.id }).from(leads).where(eq(leads.submissionId, Number(run.submissionId))))[0]!.id;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function siteNorthOfLead(miles: number, isActive = true): Promise<number> {
+  const at = zipCentroid(ZIP)!;
+  const [site] = await h.db
+    .insert(siteLocations)
+    .values({ name: `North ${miles} mi`, city: 'Anchorage', state: 'AK', zipCode: ZIP, latitude: at.latitude + miles * DEG_PER_MILE, longitude: at.longitude, isActive })
+    .returning();
+  return site!.id;
+}
+
+const link = async (siteLocationId: number): Promise<string> => {
+  const res = await h.request('POST', '/api/engagements-site-locations', { token: admin, body: { data: { type: 'engagements-site-locations', attributes: { engagementId: f.engagementIds[0], siteLocationId } } } });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json(res)).data.id;
+};
+
+const matchedTo = async (linkId: string) => (await h.db.select().from(leadSiteMatches).where(eq(leadSiteMatches.engagementSiteLocationId, Number(linkId)))).map((m) => [m.leadId, m.distanceMiles]);
+
+describe('a site that opens', () => {
+  it('within the radius (10 miles of the ZIP, radius 50) is matched to the lead, listed and exported', async () => {
+    const near = await link(await siteNorthOfLead(10));
+    const matches = await matchedTo(near);
+    expect(matches.map(([id]) => id)).toEqual([leadId]);
+    expect(matches[0]![1]).toBeCloseTo(10, 0);
+    const listed = await json(await h.request('GET', `/api/leads?engagementSiteLocationId=${near}`, { token: admin }));
+    expect(listed.meta.total).toBe(1);
+    expect(listed.data[0].id).toBe(String(leadId));
+    const csv = await (await h.request('GET', `/api/leads?engagementSiteLocationId=${near}&fields[leads]=kind,zipCode`, { token: admin, headers: { Accept: 'text/csv' } })).text();
+    expect(csv.split(/\r?\n/).filter(Boolean)).toEqual(['id,kind,zipCode', `${leadId},noTrialSites,${ZIP}`]);
+  });
+
+  it('beyond the radius (80 miles, radius 50) is not', async () => {
+    const far = await link(await siteNorthOfLead(80));
+    expect(await matchedTo(far)).toEqual([]);
+    expect((await json(await h.request('GET', `/api/leads?engagementSiteLocationId=${far}`, { token: admin }))).meta.total).toBe(0);
+  });
+
+  it('switched off when linked is matched once re-activated', async () => {
+    const siteId = await siteNorthOfLead(20, false);
+    const linkId = await link(siteId);
+    expect(await matchedTo(linkId)).toEqual([]);
+    const res = await h.request('PATCH', `/api/site-locations/${siteId}`, { token: admin, body: { data: { type: 'site-locations', id: String(siteId), attributes: { isActive: true } } } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await matchedTo(linkId)).map(([id]) => id)).toEqual([leadId]);
+  });
+});
