@@ -35,7 +35,7 @@ import {
 } from '../../participant/api';
 import { outcomeMessages } from '../../participant/messages';
 import { runOfSubmission } from '../../participant/run';
-import { qualifyAndRecord } from '../../participant/qualification';
+import { qualify } from '../../participant/qualification';
 import { countOnChannel } from '../../domain/channelFigures';
 import { enqueueDelivery, noteDuplicate } from '../../rms/outbox';
 import { duplicateNote, firstReferralOf, matchKeysOf } from '../../participant/duplicates';
@@ -61,8 +61,9 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
     const attributes = parsed.output.data.attributes;
 
     const target = await runOfSubmission(db, submission);
-    // Judged and stored as the qualification step does: the run's answers are final before its contact is.
-    const qualification = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi: phiOf(deps), now: () => nowOf(deps) });
+    // Judged again, written nowhere: a refused contact changes nothing (the qualification step
+    // is what records an outcome, under the submission's lock).
+    const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
     assertComplete(qualification);
     if (!qualification.isQualified) throw conflict(NOT_QUALIFIED_FOR_CONTACT);
 
