@@ -9,6 +9,7 @@ import { toFieldIssues } from '@core/model/fields';
 import { FHIR_SUBJECT_STATUSES, RmsCallbackInput, callbackStatus } from '@core/model/rmsAudit';
 import type { ReferralStatus } from '@core/model/referral';
 import { nowOf, type AppEnv, type Deps } from '../context';
+import type { Tx } from '../db/open';
 import { recordAudit } from '../audit/trail';
 import { clientAddress } from '../http/client-address';
 import { moveByRecordSystem, ReferralRefused, statusOfContact } from '../referrals';
@@ -16,7 +17,7 @@ import { badRequest, conflict, invalid, notFound, unauthorized, unsupportedMedia
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { authenticFhirCallback, claimWebhookId, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback, type Reporter } from '../rms/callbacks';
-import { WEBHOOK_ID } from '../rms/standardWebhooks';
+import { WEBHOOK_ID, WEBHOOK_SIGNATURE } from '../rms/standardWebhooks';
 import { FHIR_CONTENT_TYPE } from '../rms/fhir';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -105,7 +106,12 @@ export function rmsCallbackRoutes(deps: Deps) {
     const found =
       providerId === null ? null : await authenticFhirCallback(db, phiOf(deps), providerId, referralKey, (name) => c.req.header(name), raw, now());
     if (found === null) throw unauthorized(REFUSED);
-    const referral = await report(c, found.contactId, FHIR_SUBJECT_STATUSES[parsed.output.status], null, found.reporter);
+    // Signed the Standard Webhooks way, the message has an id and is applied once. A bearer-token
+    // message has none; replaying one cannot undo a later move, as the ladder never steps down.
+    const at = now();
+    const webhookId = c.req.header(WEBHOOK_SIGNATURE) ? (c.req.header(WEBHOOK_ID) ?? '') : null;
+    const firstDelivery = webhookId === null ? undefined : (tx: Tx) => claimWebhookId(tx, found.contactId, webhookId, at);
+    const referral = await report(c, found.contactId, FHIR_SUBJECT_STATUSES[parsed.output.status], null, found.reporter, firstDelivery);
     return c.body(
       JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }] }),
       200,

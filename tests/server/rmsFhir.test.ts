@@ -17,10 +17,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from './harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../support/participantFixture';
-import { contacts, engagements, rmsAudits, rmsDeliveries, rmsProviders, siteLocations } from '../../server/db/schema';
+import { contacts, engagements, referralEvents, referrals, rmsAudits, rmsDeliveries, rmsProviders, siteLocations } from '../../server/db/schema';
 import { settleDeliveries } from '../../server/rms/worker';
 import { SITE_EXTENSION, SITE_IDENTIFIER_SYSTEM } from '../../server/rms/fhir';
-import { newWebhookSecret } from '../support/standardWebhooks';
+import { newWebhookSecret, signStandardWebhook } from '../support/standardWebhooks';
 
 const T0 = new Date('2031-07-08T12:00:00.000Z');
 const SECRET = newWebhookSecret();
@@ -252,6 +252,33 @@ describe('the FHIR callback', () => {
     expect(await counts()).toMatchObject({ screened: before.screened + 1, randomized: before.randomized });
     expect((await post(subjectOf(delivery.referralKey, 'on-study'))).status).toBe(200);
     expect(await counts()).toMatchObject({ screened: before.screened + 1, randomized: before.randomized + 1 });
+  });
+
+  it('applies a signed message once per webhook-id: a replay changes nothing, two copies at once move once', async () => {
+    const { delivery, contact } = await contactRun();
+    const signed = async (subject: unknown, id: string) => {
+      const body = JSON.stringify(subject);
+      const headers = await signStandardWebhook(SECRET, id, h.clock().getTime() / 1000, body);
+      return h.request('POST', `/api/rms-callback/fhir/${providerId}`, { body, headers: { 'Content-Type': 'application/fhir+json', ...headers } });
+    };
+    expect((await signed(subjectOf(delivery.referralKey, 'screening'), 'msg_fhir_first')).status).toBe(200);
+    expect((await signed(subjectOf(delivery.referralKey, 'ineligible'), 'msg_fhir_later')).status).toBe(200);
+    const [referral] = await h.db.select().from(referrals).where(eq(referrals.contactId, contact.id));
+    const eventsOf = async () => h.db.select().from(referralEvents).where(eq(referralEvents.referralId, referral!.id));
+    const before = await eventsOf();
+    // The earlier message again within the tolerance: answered as the referral stands (not a 409 step down).
+    const replay = await signed(subjectOf(delivery.referralKey, 'screening'), 'msg_fhir_first');
+    expect(replay.status).toBe(200);
+    expect((await replay.json()).issue[0].diagnostics).toContain('screen-failed');
+    expect(await eventsOf()).toHaveLength(before.length);
+    // Without the id claimed, the same step down is refused.
+    expect((await signed(subjectOf(delivery.referralKey, 'screening'), 'msg_fhir_new')).status).toBe(409);
+    const other = await contactRun();
+    const twice = subjectOf(other.delivery.referralKey, 'on-study');
+    expect((await Promise.all([signed(twice, 'msg_fhir_twice'), signed(twice, 'msg_fhir_twice')])).map((r) => r.status)).toEqual([200, 200]);
+    const [moved] = await h.db.select().from(referrals).where(eq(referrals.contactId, other.contact.id));
+    const enrolled = (await h.db.select().from(referralEvents).where(eq(referralEvents.referralId, moved!.id))).filter((e) => e.toStatus === 'enrolled');
+    expect(enrolled).toHaveLength(1);
   });
 
   it('refuses a wrong token, another provider, an unknown referral (401) and a bad body (422), changing nothing', async () => {
