@@ -10,16 +10,22 @@ import { launchBrowser } from './browser';
 import { signInAsAdmin } from './admin-session';
 
 const base = inject('baseUrl');
-// Long beside a loaded machine's own delays, so the order below is not a race.
-const CODE_DELAY_MS = 3000;
 const RECRUITMENT_CODE = /\/assets\/Recruitment-[^/]*\.js$/;
 
 let browser: Browser;
 let page: Page;
 
+// Long beside a loaded machine's own delays: the screen's code is held back from the start
+// (the idle prefetch after sign-in fetches it too), so it is still on its way at the click.
+const HELD_MS = 10_000;
+
 beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+  await page.route(RECRUITMENT_CODE, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, HELD_MS));
+    await route.continue();
+  });
   await signInAsAdmin(page, base);
 });
 afterAll(async () => {
@@ -39,22 +45,16 @@ const funnelCalls = (sent: { url: string }[]) => sent.filter((s) => s.url.starts
 
 describe('asking ahead', () => {
   it("sends Recruitment's requests from the nav click while its code loads, and asks for none twice", async () => {
-    await page.route(RECRUITMENT_CODE, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, CODE_DELAY_MS));
-      await route.continue();
-    });
     const seen = watch(page);
     // Signed in a moment ago: the routes' calls (not their screens) are fetched while the page is idle.
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/calls-[^/]*\.js$/.test(e.name)));
-    const clicked = Date.now();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Recruitment' }).click();
-    await page.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 30_000 });
     const calls = funnelCalls(seen.sent);
     expect(calls.length).toBeGreaterThanOrEqual(2);
     const firstFunnel = Math.min(...seen.sent.filter((s) => s.url.startsWith('/api/recruitment-funnel')).map((s) => s.at));
     // Sent before the held-back code arrived: the requests did not wait for it.
     expect(firstFunnel).toBeLessThan(seen.codeAt());
-    expect(seen.codeAt() - clicked).toBeGreaterThanOrEqual(CODE_DELAY_MS);
     // The screen took those answers: no query went out twice.
     expect(calls.length).toBe(new Set(calls).size);
     await page.unroute(RECRUITMENT_CODE);

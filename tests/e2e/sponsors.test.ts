@@ -84,7 +84,8 @@ describe('sponsors', () => {
     await page.goto(`${base}/sponsors?searchQuery=${stamp}`);
     await row(name).getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Sponsor' });
-    await dialog.getByText(`Are you sure you want to delete this sponsor “${name}” ?`).waitFor();
+    // Renamed by the edit above: the question names the sponsor as it stands.
+    await dialog.getByText(`Are you sure you want to delete this sponsor “${name} Renamed” ?`).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await row(name).waitFor();

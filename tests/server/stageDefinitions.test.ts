@@ -139,7 +139,11 @@ describe('started, one definition', () => {
     await h.db.update(oFormSubmissions).set({ possibleRetake: true }).where(eq(oFormSubmissions.id, Number(flagged.submissionId)));
     await startSubmission(h, f, { withFirstPage: true });
     // As the figures stood before: every created run counted, on other shards too.
-    await h.db.insert(mediaChannelFigures).values({ mediaChannelId: f.mediaChannelId, shard: 7, submissionsStarted: 3, possibleRetakes: 2, views: 4 });
+    // Counts land on a shard picked at random, so shard 7 may hold this channel's row already.
+    await h.db
+      .insert(mediaChannelFigures)
+      .values({ mediaChannelId: f.mediaChannelId, shard: 7, submissionsStarted: 3, possibleRetakes: 2, views: 4 })
+      .onConflictDoUpdate({ target: [mediaChannelFigures.mediaChannelId, mediaChannelFigures.shard], set: { submissionsStarted: 3, possibleRetakes: 2, views: 4 } });
     const dir = path.join(import.meta.dirname, '../../server/db/migrations');
     const file = fs.readdirSync(dir).find((name) => name.endsWith('_started_figures.sql'))!;
     const statements = fs.readFileSync(path.join(dir, file), 'utf8').split('--> statement-breakpoint').map((s) => s.trim());
