@@ -1,6 +1,7 @@
 /**
  * Re-sealing after a PHI key rotation (`npm run phi:reseal`, ./reseal-cli.ts): every value a
- * previous key sealed — contacts' and leads' values, sealed answers, record systems' secrets — is opened
+ * previous key sealed — contacts' and leads' values, sealed answers, staff notes on referrals,
+ * record systems' secrets — is opened
  * and sealed again with the current key; answers still stored in clear are sealed; and contacts
  * without their keyed e-mail and phone hashes (stored before duplicates were looked for, or
  * after CONTACT_MATCH_KEY changed, with `rehash`) get them from their opened values.
@@ -12,7 +13,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
-import { contactFields, contacts, leads, oFormFieldEntries, rmsProviders } from '../db/schema';
+import { contactFields, contacts, leads, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
 import { matchKeysOf } from '../participant/duplicates';
 import { sealClearAnswers } from '../participant/sealedAnswers';
 import type { ContactFormField, ContactValue } from '@core/oform/contact';
@@ -35,6 +36,8 @@ export interface ResealResult {
   secrets: number;
   /** Leads whose values (and ZIP) were sealed again. */
   leads: number;
+  /** Staff notes sealed again: referrals' reason notes and their timeline events' notes. */
+  notes: number;
 }
 
 export interface ResealOptions {
@@ -49,7 +52,7 @@ export interface ResealOptions {
 const notCurrent = (column: PgColumn, phi: PhiCipher) => sql`not starts_with(${column}, ${phi.currentPrefix})`;
 
 export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher, options: ResealOptions = {}): Promise<ResealResult> {
-  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0 };
+  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0 };
 
   // The contact fields by name, as a form: which values are an e-mail address or a phone number.
   const form: ContactFormField[] = (await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))).map(
@@ -156,5 +159,43 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
       result.leads += updated.length;
     }
   }
+
+  result.notes += await resealNotes(
+    phi,
+    (after) =>
+      db.select({ id: referrals.id, sealed: referrals.reasonNoteCiphertext }).from(referrals)
+        .where(and(gt(referrals.id, after), isNotNull(referrals.reasonNoteCiphertext), notCurrent(referrals.reasonNoteCiphertext, phi)))
+        .orderBy(asc(referrals.id)).limit(BATCH),
+    async (id, was, sealed) =>
+      (await db.update(referrals).set({ reasonNoteCiphertext: sealed }).where(and(eq(referrals.id, id), eq(referrals.reasonNoteCiphertext, was))).returning({ id: referrals.id })).length,
+  );
+  result.notes += await resealNotes(
+    phi,
+    (after) =>
+      db.select({ id: referralEvents.id, sealed: referralEvents.noteCiphertext }).from(referralEvents)
+        .where(and(gt(referralEvents.id, after), isNotNull(referralEvents.noteCiphertext), notCurrent(referralEvents.noteCiphertext, phi)))
+        .orderBy(asc(referralEvents.id)).limit(BATCH),
+    async (id, was, sealed) =>
+      (await db.update(referralEvents).set({ noteCiphertext: sealed }).where(and(eq(referralEvents.id, id), eq(referralEvents.noteCiphertext, was))).returning({ id: referralEvents.id })).length,
+  );
   return result;
+}
+
+/** Seals one kind of note again in batches: `read` lists the rows after an id that need it, `write` stores one if unchanged. */
+async function resealNotes(
+  phi: PhiCipher,
+  read: (after: number) => Promise<{ id: number; sealed: string | null }[]>,
+  write: (id: number, was: string, sealed: string) => Promise<number>,
+): Promise<number> {
+  let done = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await read(after);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      if (row.sealed !== null) done += await write(row.id, row.sealed, phi.seal(phi.open(row.sealed)));
+    }
+  }
+  return done;
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../support/participantFixture';
-import { contacts, leads, oFormFieldEntries, rmsProviders } from '../../server/db/schema';
+import { contacts, leads, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../../server/db/schema';
 import { loadConfig, ConfigError } from '../../server/config';
 import { phiCipher, phiKeyId, PhiError } from '../../server/security/phi';
 import { contactMatcher } from '../../server/security/contactMatch';
@@ -60,6 +60,9 @@ describe('re-sealing with the current key', () => {
     // A contact stored before its hashes were kept.
     await h.db.update(contacts).set({ emailMatch: null, phoneMatch: null }).where(eq(contacts.id, contactIds[1]!));
     await h.db.insert(leads).values({ kind: 'noTrialSites', engagementIds: f.engagementIds, valuesCiphertext: old.seal('{"email":"lead@example.com"}'), zipCiphertext: old.seal('99501'), consentedAt: new Date(), consentText: 'Yes', consentTextSha256: 'x' });
+    // Staff notes on a referral: its reason and an attempt's note on its timeline.
+    const [referral] = await h.db.update(referrals).set({ reasonNoteCiphertext: old.seal('Moved to Ohio') }).where(eq(referrals.contactId, contactIds[0]!)).returning({ id: referrals.id });
+    await h.db.insert(referralEvents).values({ referralId: referral!.id, occurredAt: new Date(), kind: 'attempt', actorName: 'admin', channel: 'phone', result: 'voicemail', noteCiphertext: old.seal('Call after 5') });
     await h.db.insert(rmsProviders).values({ name: 'Rotated receiver', kind: 'webhook', endpointUrl: 'https://rms.example/hook', signingSecret: old.seal('whsec_secret'), timeoutMs: 5000 });
   });
   afterAll(async () => {
@@ -71,9 +74,12 @@ describe('re-sealing with the current key', () => {
     expect(answersBefore.length).toBeGreaterThan(0);
     const contactsBefore = await h.db.select().from(contacts);
     const done = await resealAll(h.db, rotated, matcher);
-    expect(done).toEqual({ contacts: 2, contactHashes: 1, answers: answersBefore.length, clearAnswers: 0, secrets: 1, leads: 1 });
+    expect(done).toEqual({ contacts: 2, contactHashes: 1, answers: answersBefore.length, clearAnswers: 0, secrets: 1, leads: 1, notes: 2 });
     const [lead] = await h.db.select().from(leads);
     expect([phiCipher(NEW).open(lead!.valuesCiphertext), phiCipher(NEW).open(lead!.zipCiphertext!)]).toEqual(['{"email":"lead@example.com"}', '99501']);
+    const [noted] = await h.db.select().from(referrals).where(eq(referrals.contactId, contactIds[0]!));
+    const [event] = await h.db.select().from(referralEvents).where(eq(referralEvents.referralId, noted!.id));
+    expect([phiCipher(NEW).open(noted!.reasonNoteCiphertext!), phiCipher(NEW).open(event!.noteCiphertext!)]).toEqual(['Moved to Ohio', 'Call after 5']);
 
     // Nothing the old key sealed is left: the new key alone opens everything, to the same values.
     const current = phiCipher(NEW);
@@ -96,7 +102,7 @@ describe('re-sealing with the current key', () => {
   });
 
   it('finds nothing to do a second time', async () => {
-    expect(await resealAll(h.db, rotated, matcher)).toEqual({ contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0 });
+    expect(await resealAll(h.db, rotated, matcher)).toEqual({ contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0 });
   });
 
   it('recomputes every contact\'s hashes with --rehash, after the match key changed', async () => {
