@@ -5,13 +5,9 @@
  * startup lock. Runs wherever PostgreSQL is reachable (TEST_DATABASE_URL, else the local
  * default), as in CI.
  */
-import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../../server/db/scratch';
 import { MAX_FAILURES } from '../../server/auth/lockout';
-import { openDatabase } from '../../server/db/open';
 import {
   answerPage,
   createParticipantFixture,
@@ -19,15 +15,15 @@ import {
   TOKEN_HEADER,
   type ParticipantFixture,
 } from '../support/participantFixture';
-import { E2E_ADMIN_PASSWORD, participantOf, startServer, type RunningServer } from './server';
-import { postgresReachable, TEST_POSTGRES_URL } from './postgres';
+import { E2E_ADMIN_PASSWORD, participantOf, type RunningServer } from './server';
+import { postgresReachable } from './postgres';
+import { sharedPostgres, type SharedPostgres } from './sharedPostgres';
 
 const postgres = await postgresReachable();
 
-let scratch: { url: string; drop: () => Promise<void> };
+let shared: SharedPostgres;
 let a: RunningServer;
 let b: RunningServer;
-let env: Record<string, string>;
 let fixture: ParticipantFixture;
 
 const post = (server: RunningServer, path: string, body: unknown, token?: string) =>
@@ -49,7 +45,7 @@ const login = async (server: RunningServer, password = E2E_ADMIN_PASSWORD, usern
 const participant = participantOf;
 
 async function withDatabase(read: (db: pg.Client) => Promise<void>) {
-  const db = new pg.Client({ connectionString: scratch.url });
+  const db = new pg.Client({ connectionString: shared.url });
   await db.connect();
   try {
     await read(db);
@@ -60,34 +56,20 @@ async function withDatabase(read: (db: pg.Client) => Promise<void>) {
 
 describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
   beforeAll(async () => {
-    scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'multiproc');
-    env = {
-      DATABASE_URL: scratch.url,
-      DEMO_DATA: 'false',
-      // Shared by every process behind one load balancer: tokens signed by one verify on another.
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      PHI_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      // Every participant here comes from 127.0.0.1; the limits are not what these tests show.
-      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
-      PARTICIPANT_PAGES_PER_ADDRESS: '0',
-    };
+    // Both start together on a fresh database, so their migrations meet the startup lock.
+    shared = await sharedPostgres('multiproc');
     [a, b] = await Promise.all([
-      startServer({ env }),
+      shared.start(),
       // info: the workers' "listening" lines name their pids.
-      startServer({ env: { ...env, WORKERS: '2', LOG_LEVEL: 'info' } }),
+      shared.start({ WORKERS: '2', LOG_LEVEL: 'info' }),
     ]);
-    const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
-    try {
-      fixture = await createParticipantFixture(database.db);
-    } finally {
-      await database.close();
-    }
+    await shared.write(async (db) => {
+      fixture = await createParticipantFixture(db);
+    });
   });
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    for (const server of [a, b]) if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-    await scratch?.drop();
+    await shared?.close();
   });
 
   it('refuses on one server a refresh token already rotated on the other, and ends that session everywhere', async () => {
@@ -158,7 +140,7 @@ describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
 
   it('loses no acknowledged page answer when a process is killed -9 in the middle of participant runs', async () => {
     // A third process of its own, so the servers the other tests use stay up.
-    const c = await startServer({ env });
+    const c = await shared.start();
     try {
       const servers = [c, b].map(participant);
       const pages: [keyof ParticipantFixture['pages'], Record<string, unknown>][] = [
@@ -229,7 +211,6 @@ describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
       });
     } finally {
       await c.stop();
-      fs.rmSync(c.dataDir, { recursive: true, force: true });
     }
   });
 
@@ -277,7 +258,7 @@ describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
     expect(acknowledgedByBAfterKill).toBeGreaterThanOrEqual(10);
     expect(acknowledged.size).toBeGreaterThanOrEqual(30);
 
-    const db = new pg.Client({ connectionString: scratch.url });
+    const db = new pg.Client({ connectionString: shared.url });
     await db.connect();
     try {
       const { rows } = await db.query<{ id: number; identification: string }>(`select id, identification from sponsors where identification like 'MP-%'`);

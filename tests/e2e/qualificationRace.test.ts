@@ -5,52 +5,34 @@
  * qualification lands first and the save is refused (404: a notQualified run has ended and its
  * token opens only its outcome). Never an outcome with a save after it.
  */
-import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../../server/db/scratch';
-import { openDatabase } from '../../server/db/open';
 import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { participantOf, startServer, type RunningServer } from './server';
-import { postgresReachable, TEST_POSTGRES_URL } from './postgres';
+import { participantOf, type RunningServer } from './server';
+import { postgresReachable } from './postgres';
+import { sharedPostgres, type SharedPostgres } from './sharedPostgres';
 
 const postgres = await postgresReachable();
 
 const ROUNDS = 160;
 const AT_ONCE = 8;
 
-let scratch: { url: string; drop: () => Promise<void> };
+let shared: SharedPostgres;
 let a: RunningServer;
 let b: RunningServer;
 let fixture: ParticipantFixture;
 
 describe.skipIf(!postgres)('a page save racing the qualification on two servers', () => {
   beforeAll(async () => {
-    scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'qualrace');
-    const env = {
-      DATABASE_URL: scratch.url,
-      DEMO_DATA: 'false',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      PHI_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
-      PARTICIPANT_PAGES_PER_ADDRESS: '0',
-      PARTICIPANT_SUBMISSIONS_PER_CHANNEL: '0',
-      PARTICIPANT_PAGES_PER_CHANNEL: '0',
-    };
-    [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-    const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
-    try {
-      fixture = await createParticipantFixture(database.db);
-    } finally {
-      await database.close();
-    }
+    shared = await sharedPostgres('qualrace');
+    [a, b] = await Promise.all([shared.start(), shared.start()]);
+    await shared.write(async (db) => {
+      fixture = await createParticipantFixture(db);
+    });
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    for (const server of [a, b]) if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-    await scratch?.drop();
+    await shared?.close();
   });
 
   it(`finds no save accepted after an outcome in ${ROUNDS} rounds`, async () => {
@@ -80,7 +62,7 @@ describe.skipIf(!postgres)('a page save racing the qualification on two servers'
     };
     await Promise.all(Array.from({ length: AT_ONCE }, client));
 
-    const db = new pg.Client({ connectionString: scratch.url });
+    const db = new pg.Client({ connectionString: shared.url });
     await db.connect();
     try {
       const { rows } = await db.query<{ id: number; outcome: string; choice: string }>(

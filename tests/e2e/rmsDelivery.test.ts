@@ -13,14 +13,14 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createScratchDatabase } from '../../server/db/scratch';
 import { openDatabase } from '../../server/db/open';
 import { engagements, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { freePort, participantOf, prepareDataDir, startServer, type RunningServer } from './server';
-import { postgresReachable, TEST_POSTGRES_URL } from './postgres';
+import { postgresReachable } from './postgres';
+import { sharedPostgres } from './sharedPostgres';
 
 const postgres = await postgresReachable();
 const SECRET = newWebhookSecret();
@@ -139,27 +139,14 @@ describe('durable delivery', () => {
     it('make each attempt exactly once', async () => {
       const receiver = await flakyReceiver();
       cleanups.push(receiver.close);
-      const scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'rmsdeliver');
-      cleanups.push(scratch.drop);
-      const env = {
-        DATABASE_URL: scratch.url,
-        DEMO_DATA: 'false',
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        PHI_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        RMS_RETRY_SCHEDULE: '1,1,1',
-        PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
-        PARTICIPANT_PAGES_PER_ADDRESS: '0',
-      };
-      const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-      cleanups.push(a.stop, b.stop);
+      const shared = await sharedPostgres('rmsdeliver', { RMS_RETRY_SCHEDULE: '1,1,1' });
+      cleanups.push(shared.close);
+      const [a, b] = await Promise.all([shared.start(), shared.start()]);
       let fixture!: ParticipantFixture;
-      const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
-      try {
-        fixture = await createParticipantFixture(database.db);
-        await useWebhook(database.db, fixture, receiver.endpoint);
-      } finally {
-        await database.close();
-      }
+      await shared.write(async (db) => {
+        fixture = await createParticipantFixture(db);
+        await useWebhook(db, fixture, receiver.endpoint);
+      });
 
       const referrals = 6;
       for (let i = 0; i < referrals; i++) await leaveContact(i % 2 === 0 ? a : b, fixture, `lee.${i}@example.com`);
@@ -172,7 +159,7 @@ describe('durable delivery', () => {
       for (const hits of byReferral.values()) expect(hits.map((hit) => hit.accepted)).toEqual([false, true]);
       expect(receiver.hits.every((hit) => hit.verified)).toBe(true);
 
-      const client = new pg.Client({ connectionString: scratch.url });
+      const client = new pg.Client({ connectionString: shared.url });
       await client.connect();
       try {
         const { rows } = await client.query<{ status: string; n: number; audits: number }>(
