@@ -54,6 +54,8 @@ export interface Session {
   restore(): Promise<void>;
   /** Never throws for refused credentials: the result's `success` and `data.message` say why. */
   signIn(input: LoginInput, authService?: string): Promise<LoginResult>;
+  /** The single sign-on services the server offers (none when it cannot say). */
+  ssoServices(): Promise<readonly string[]>;
   /** Resolves to the new access token, or null when the server ended the session. */
   refresh(): Promise<string | null>;
   /** Revokes the refresh token and forgets the session. */
@@ -191,6 +193,8 @@ export function createSession(options: SessionOptions): Session {
       begin(looksLikeUser(user) ? user : await auth.me());
       return result;
     },
+
+    ssoServices: () => auth.ssoServices(),
 
     refresh,
 

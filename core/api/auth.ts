@@ -1,5 +1,6 @@
 import type { ApiClient } from './client';
-import type { LoginInput, LoginResult, User } from '../model/user';
+import * as v from 'valibot';
+import { SsoServices, type LoginInput, type LoginResult, type User } from '../model/user';
 
 export interface RefreshResult {
   success: boolean;
@@ -30,5 +31,14 @@ export function authApi(client: ApiClient) {
         h.post('jwt/logout', { json: { refresh_token: refreshToken }, throwHttpErrors: false }).json<{ success: boolean }>(),
       ),
     me: () => client.get<User>('users/me'),
+    /** The single sign-on services the server offers; none when it cannot say (sign-in by password still works). */
+    ssoServices: async (): Promise<readonly string[]> => {
+      try {
+        const parsed = v.safeParse(SsoServices, await client.call((h) => h.get('jwt/sso-services').json()));
+        return parsed.success ? parsed.output.services : [];
+      } catch {
+        return [];
+      }
+    },
   };
 }

@@ -95,6 +95,10 @@ export const USER_SORTS = ['username', 'email', 'isActive', 'created', 'modified
 export const USER_DEFAULT_SORT = 'username';
 
 /** The sign-in body's `data` member (SPEC section 7). `code` is the authenticator code. */
+/** The single sign-on services this server is configured for (lower-case names), so sign-in offers only those. */
+export const SsoServices = v.object({ services: v.array(v.pipe(v.string(), v.maxLength(40))) });
+export type SsoServices = v.InferOutput<typeof SsoServices>;
+
 export const LoginInput = v.object({
   username: v.pipe(v.string(message('required')), v.trim(), v.nonEmpty(message('required')), v.maxLength(255)),
   password: v.pipe(v.string(message('required')), v.nonEmpty(message('required')), v.maxLength(1024)),

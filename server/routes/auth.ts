@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import * as v from 'valibot';
-import { LoginInput } from '@core/model/user';
+import { LoginInput, SsoServices } from '@core/model/user';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { users } from '../db/schema';
 import { readJson } from '../http/body';
@@ -167,6 +167,11 @@ export function authRoutes(deps: Deps) {
    * Ends one sign-in: the one the refresh token belongs to, or else the one of the bearer access
    * token. Success means a sign-in of this server was ended, never that nothing was named.
    */
+  app.get('/sso-services', describe({ summary: 'The single sign-on services sign-in may offer', access: 'public', answer: { document: SsoServices } }), (c) => {
+    const answer: SsoServices = { services: Object.keys(config.ssoServices).sort() };
+    return c.json(answer);
+  });
+
   app.post('/logout', describe({ summary: 'Sign out: revoke a refresh token', access: 'public', body: { json: LogoutBody } }), async (c) => {
     const parsed = v.safeParse(LogoutBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);

@@ -121,13 +121,20 @@ describe('Login', () => {
     expect(loginCalls(server.requests)).toHaveLength(1);
   });
 
-  it('links to the DUO single sign-on start page', async () => {
-    renderAdmin({ path: '/login' });
+  it('links to the DUO single sign-on start page when the server offers it', async () => {
+    renderAdmin({ path: '/login', handler: (_req, url) => (url.pathname === '/api/jwt/sso-services' ? Response.json({ services: ['duo'] }) : undefined) });
     const link = await screen.findByRole('link', { name: 'Log In with DUO' });
     const href = link.getAttribute('href') ?? '';
     expect(href.startsWith('/jwt/saml?auth_service=duo&auth_target=')).toBe(true);
     const target = decodeURIComponent(href.split('auth_target=')[1] ?? '');
     expect(target).toMatch(/\/login\?submit=1&auth_service=duo$/);
+  });
+
+  it('offers no single sign-on when the server has none configured', async () => {
+    const { server } = renderAdmin({ path: '/login', handler: (_req, url) => (url.pathname === '/api/jwt/sso-services' ? Response.json({ services: [] }) : undefined) });
+    await waitFor(() => expect(server.requests.some((r) => r.path === 'jwt/sso-services')).toBe(true));
+    await screen.findByRole('button', { name: 'Log In' });
+    expect(screen.queryByRole('link', { name: 'Log In with DUO' })).toBeNull();
   });
 
   it('shows the busy state while the call runs', async () => {

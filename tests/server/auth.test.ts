@@ -16,6 +16,14 @@ const MINUTE = 60_000;
 /** The six-digit code an authenticator app shows at `instant`. */
 const codeAt = (secret: string, instant: Date) => authenticator.clone({ epoch: instant.getTime() }).generate(secret);
 
+describe('GET /api/jwt/sso-services', () => {
+  it('names none on a server without single sign-on', async () => {
+    const res = await h.app.request('/api/jwt/sso-services');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ services: [] });
+  });
+});
+
 describe('POST /api/jwt/login', () => {
   it('signs in the first-start admin with both staff admin roles', async () => {
     const { status, body } = await h.login('admin', ADMIN_PASSWORD);

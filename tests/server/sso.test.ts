@@ -70,6 +70,14 @@ async function exchange(cookie: string | null) {
 
 const handoffCookie = (res: Response) => /sso_handoff=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? null;
 
+describe('GET /api/jwt/sso-services', () => {
+  it('names the configured services, so sign-in offers only those', async () => {
+    const res = await h.app.request('/api/jwt/sso-services');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ services: ['duo'] });
+  });
+});
+
 describe('the assertion consumer', () => {
   it('refuses a form over 1 MB with a page saying so, reading no further', async () => {
     const res = await post('a'.repeat(1024 * 1024 + 1));

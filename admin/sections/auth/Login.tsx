@@ -18,7 +18,7 @@ import { TextField } from '../../components/form/TextField';
 import type { FieldErrors } from '../../components/form/useEntityForm';
 import { safeRedirect } from '../../routing/redirect';
 import { useSession } from '../../state/services';
-import { ssoStartUrl } from './ssoUrl';
+import { SSO_SERVICE, ssoStartUrl } from './ssoUrl';
 
 export const LOGIN_FAILED = 'Could not log in. Try again.';
 const CODE_LENGTH = 6;
@@ -40,6 +40,15 @@ export default function Login() {
   const running = useRef(false);
   const authService = useRef<string | undefined>(undefined);
   const autoSubmitted = useRef(false);
+  // Offered only when the server has it configured: a button that leads to "not configured" is a dead end.
+  const [ssoOffered, setSsoOffered] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void session.ssoServices().then((services) => live && setSsoOffered(services.includes(SSO_SERVICE)));
+    return () => {
+      live = false;
+    };
+  }, [session]);
 
   async function send(input: LoginInput) {
     if (running.current) return;
@@ -145,12 +154,16 @@ export default function Login() {
             {busy && <span className="spinner spinner-small" aria-hidden="true" />}
             Log In
           </button>
-          <div className="login-divider">
-            <span>or</span>
-          </div>
-          <a className="btn btn-light btn-block" href={ssoStartUrl(window.location.origin, safeRedirect(search.get('redirect')))}>
-            Log In with DUO
-          </a>
+          {ssoOffered && (
+            <>
+              <div className="login-divider">
+                <span>or</span>
+              </div>
+              <a className="btn btn-light btn-block" href={ssoStartUrl(window.location.origin, safeRedirect(search.get('redirect')))}>
+                Log In with DUO
+              </a>
+            </>
+          )}
         </form>
       ) : (
         <form
