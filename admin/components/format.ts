@@ -16,3 +16,15 @@ export const formatDateTime = (value: string | null | undefined): string => {
   const date = parse(value);
   return date ? DATE_TIME.format(date) : '';
 };
+
+/**
+ * The text a reader sees of a message stored as HTML, for places that show it in a line (a
+ * table cell): parsed in an inert <template>, so nothing in it runs or loads; paragraphs and
+ * line breaks become spaces.
+ */
+export const textOfHtml = (html: string | null | undefined): string => {
+  if (!html) return '';
+  const template = document.createElement('template');
+  template.innerHTML = html.replace(/<br\s*\/?>|<\/(p|li|div)>/gi, (tag) => `${tag} `);
+  return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
+};

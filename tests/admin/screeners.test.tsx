@@ -77,6 +77,14 @@ const writes = (requests: Recorded[]) => requests.filter((r) => r.method === 'PO
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label, { exact: true }), { target: { value } });
 
 describe('Screener styles form', () => {
+  it('keeps the Active, Test and Interest Visible flags in a row of their own, not under the lists', async () => {
+    renderAdmin({ path: '/screeners/edit/5', user: admin, handler: screenerServer() });
+    const active = await screen.findByLabelText('Active', { exact: true }, { timeout: 5000 });
+    const group = active.closest('fieldset');
+    expect(group?.classList.contains('span-2')).toBe(true);
+    expect([...group!.querySelectorAll('input[type=checkbox]')].map((input) => input.getAttribute('name'))).toEqual(['isActive', 'isTest', 'isInterestVisible']);
+  }, 20_000);
+
   it('shows a bad colour beside its field and sends nothing, then saves the nested styles', async () => {
     const { server, location } = renderAdmin({ path: '/screeners/edit/5', user: admin, handler: screenerServer() });
     await screen.findByLabelText('Next Button Active', { exact: true });
@@ -187,7 +195,7 @@ describe('Contact field added from a screener', () => {
 });
 
 describe('New survey from a screener', () => {
-  it("offers only the screener's sponsor's engagements, then creates the survey and links it", async () => {
+  it("offers only the screener's sponsor's engagements, preselects the screener's only one, then creates the survey and links it", async () => {
     const handler: Handler = async (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow()));
@@ -212,8 +220,9 @@ describe('New survey from a screener', () => {
     await waitFor(() => expect([...(engagement as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose an engagement', 'Heart Study (Acme Pharma)']), { timeout: 5000 });
     expect(server.requests.filter((r) => r.path === 'engagements').every((r) => r.query.get('sponsorId') === '7')).toBe(true);
 
+    // The screener serves Heart Study alone: the new survey is for it unless the user chooses otherwise.
+    expect((engagement as HTMLSelectElement).value).toBe('12');
     fireEvent.change(screen.getByLabelText(/^Title/), { target: { value: 'Heart intake' } });
-    fireEvent.change(engagement, { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/surveys-new/edit/40'), { timeout: 5000 });
     const posts = server.requests.filter((r) => r.method === 'POST');
@@ -278,5 +287,23 @@ describe('Surveys of a screener, by title', () => {
     const { container } = renderAdmin({ path: '/screeners/view/5', user: admin, handler: view });
     await screen.findByRole('button', { name: 'Deactivate Lung check (version 1, not approved)' }, { timeout: 5000 });
     expect(container.textContent).not.toContain('c3d4-lung');
+  }, 20_000);
+
+  it("shows the outcomes' messages as text, not as their HTML", async () => {
+    const messages = Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, emptyScreenerMessage()]));
+    messages.qualified = { consentMessage: '<p>We may <strong>call</strong> you.</p>', contactFormMessage: '<p>Leave your details</p><p>Thanks</p>', translations: { es: { consentMessage: '<p>Podemos llamarle.</p>', contactFormMessage: null } } };
+    const view: Handler = (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow({ messages })));
+      if (path === 'media-channels' || path === 'contact-fields-screeners' || path === 'screener-messages') return json(listDocument(path, []));
+      if (path.startsWith('screener-surveys/flow/')) return json(resourceDocument('screener-flows', { id: 5, nodes: [], edges: [] }));
+      return handler(request, url);
+    };
+    renderAdmin({ path: '/screeners/view/5', user: admin, handler: view });
+    const table = await screen.findByRole('region', { name: 'Messages table' }, { timeout: 5000 });
+    expect(table.textContent).toContain('We may call you.');
+    expect(table.textContent).toContain('Leave your details Thanks');
+    expect(table.textContent).toContain('es: Podemos llamarle.');
+    expect(table.textContent).not.toContain('<p>');
   }, 20_000);
 });

@@ -25,6 +25,8 @@ export interface EntityForm<V extends FormValues> {
   formError: string | null;
   busy: boolean;
   setValue<K extends keyof V>(name: K, value: V[K]): void;
+  /** A default that arrived after the form opened (from a record being loaded): set, and not counted as an unsaved change. */
+  preset<K extends keyof V>(name: K, value: V[K]): void;
   /** Props for TextField, TextArea and Select. */
   text(name: KeysOfType<V, string>): { name: string; value: string; error?: string; onChange: (value: string) => void };
   /** Props for Checkbox. */
@@ -62,6 +64,14 @@ export function useEntityForm<V extends FormValues>(initial: V, options: EntityF
     setErrors((previous) => (previous[name as string] ? { ...previous, [name]: undefined } : previous));
   };
 
+  const preset = <K extends keyof V>(name: K, value: V[K]) => {
+    setValues((previous) => {
+      const next = { ...previous, [name]: value };
+      if (latest.current === saved.current) saved.current = snapshot(next);
+      return next;
+    });
+  };
+
   const showFailure = (error: unknown) => {
     if (!(error instanceof ApiError)) {
       setFormError(SAVE_FAILED);
@@ -84,6 +94,7 @@ export function useEntityForm<V extends FormValues>(initial: V, options: EntityF
     formError,
     busy,
     setValue,
+    preset,
     text: (name) => ({
       name,
       value: values[name] as string,

@@ -3,6 +3,7 @@
  * screener (add/{screenerId}), the new survey is also linked to that screener, so only the
  * screener's sponsor's engagements are offered (the server refuses a survey of another sponsor).
  */
+import { useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
 import { oformsApi } from '@core/api/oforms';
@@ -46,6 +47,18 @@ export default function OFormAdd() {
     'Could not load engagements',
   );
   const form = useEntityForm({ title: '', engagementId: '', isActive: true });
+  // A screener serving one engagement: its new survey is for that one, unless the user chose already.
+  const onlyEngagement = screener.data?.engagements.length === 1 ? String(screener.data.engagements[0]!.id) : null;
+  const { preset } = form;
+  const chosen = useRef(form.values.engagementId);
+  chosen.current = form.values.engagementId;
+  const presetDone = useRef(false);
+  useEffect(() => {
+    // Once, when the screener arrives: a user who chose or cleared it since keeps their choice.
+    if (!onlyEngagement || presetDone.current) return;
+    presetDone.current = true;
+    if (chosen.current === '') preset('engagementId', onlyEngagement);
+  }, [onlyEngagement, preset]);
 
   useTopBar({
     objectTitle: screener.data?.title,

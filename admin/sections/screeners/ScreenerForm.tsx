@@ -173,9 +173,13 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
           value={languageIds}
           onChange={setLanguageIds}
         />
-        <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
-        <Checkbox label={L.isTest} {...form.checkbox('isTest')} />
-        <Checkbox label={L.isInterestVisible} {...form.checkbox('isInterestVisible')} />
+        {/* One row of their own: in the grid's columns they read as part of the lists above them. */}
+        <fieldset className="span-2 form-flags">
+          <legend className="sr-only">Status</legend>
+          <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
+          <Checkbox label={L.isTest} {...form.checkbox('isTest')} />
+          <Checkbox label={L.isInterestVisible} {...form.checkbox('isInterestVisible')} />
+        </fieldset>
       </div>
       <h2 className="section-title">Styles</h2>
       <StylesFields

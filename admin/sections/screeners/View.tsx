@@ -8,7 +8,7 @@ import { screenersApi } from '@core/api/screeners';
 import { MEDIA_CHANNEL_DEFAULT_SORT, MEDIA_CHANNEL_SORTS, MEDIA_CHANNEL_TYPES, type MediaChannel } from '@core/model/mediaChannel';
 import { SCREENER_OUTCOMES, SCREENER_STYLE_GROUPS, type Screener, type ScreenerStyleGroup } from '@core/model/screener';
 import { hasRole } from '@core/model/user';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, textOfHtml } from '../../components/format';
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
 import { activationActions } from '../../components/list/bulk';
@@ -80,12 +80,12 @@ function MessagesPanel({ screener }: { screener: Screener }) {
             return (
               <tr key={outcome}>
                 <th scope="row">{OUTCOME_LABELS[outcome]}</th>
-                <td>{displayValue(m.consentMessage)}</td>
-                <td>{displayValue(m.contactFormMessage)}</td>
+                <td>{displayValue(textOfHtml(m.consentMessage))}</td>
+                <td>{displayValue(textOfHtml(m.contactFormMessage))}</td>
                 <td>
                   {Object.entries(m.translations ?? {}).map(([code, pair]) => (
                     <div key={code}>
-                      <strong>{code}</strong>: {[pair.consentMessage, pair.contactFormMessage].filter(Boolean).join(' / ')}
+                      <strong>{code}</strong>: {[pair.consentMessage, pair.contactFormMessage].map(textOfHtml).filter(Boolean).join(' / ')}
                     </div>
                   ))}
                 </td>
