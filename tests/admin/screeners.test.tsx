@@ -291,7 +291,7 @@ describe('Surveys of a screener, by title', () => {
 
   it("shows the outcomes' messages as text, not as their HTML", async () => {
     const messages = Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, emptyScreenerMessage()]));
-    messages.qualified = { consentMessage: '<p>We may <strong>call</strong> you.</p>', contactFormMessage: '<p>Leave your details</p><p>Thanks</p>', translations: { es: { consentMessage: '<p>Podemos llamarle.</p>', contactFormMessage: null } } };
+    messages.qualified = { consentMessage: '<p>We may <strong>call</strong> you.</p>', contactFormMessage: '<p>Leave your details</p><p>Thanks</p>', translations: { es: { consentMessage: '<p>Podemos llamarle.</p>', contactFormMessage: undefined } } };
     const view: Handler = (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow({ messages })));
