@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
 import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID, type EventsPolicy } from '../participant/hostEvents';
-import { isHostName } from '../validation/rules';
+import { isHostName, isIPv4Address } from '../validation/rules';
 import { message } from '../validation/messages';
 import { flag, requiredText } from './fields';
 import { surveyIdentity } from './screenerSurvey';
@@ -15,7 +15,7 @@ export const MEDIA_CHANNEL_SORTS = ['title', 'domain', 'channelType', 'isActive'
 export const MEDIA_CHANNEL_DEFAULT_SORT = 'title';
 
 export const MEDIA_CHANNEL_TYPE_INVALID = `Choose one of: ${MEDIA_CHANNEL_TYPES.join(', ')}.`;
-export const HOST_NAME_INVALID = 'Must be a host name such as www.example.com (no https:// and no path).';
+export const HOST_NAME_INVALID = 'Must be a host name such as www.example.com, or an IPv4 address (no https:// and no path).';
 
 /**
  * Days after a run's outcome during which a reload on the channel shows that outcome again and a
@@ -56,7 +56,7 @@ export const HiddenFields = v.pipe(
 
 export const MediaChannelInput = v.strictObject({
   title: requiredText(255),
-  domain: v.pipe(requiredText(253), v.toLowerCase(), v.check(isHostName, HOST_NAME_INVALID)),
+  domain: v.pipe(requiredText(253), v.toLowerCase(), v.check((domain) => isHostName(domain) || isIPv4Address(domain), HOST_NAME_INVALID)),
   screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
   channelType: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
   isActive: v.optional(flag(), true),
@@ -103,10 +103,14 @@ export interface MediaChannel {
   modified: string;
 }
 
-/** The snippet a partner pastes into their page; the widget reads exactly these attributes. */
-export function embedSnippet(origin: string, mediaChannelId: string, screenerId: string | number): string {
+/**
+ * The snippet a partner pastes into their page; the widget reads exactly these attributes. The
+ * channel's hidden fields come as empty `data-field-<name>` attributes for the partner to fill.
+ */
+export function embedSnippet(origin: string, mediaChannelId: string, screenerId: string | number, hiddenFields: readonly Pick<HiddenField, 'name'>[] = []): string {
   const base = origin.replace(/\/+$/, '');
-  return `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"></script>`;
+  const fields = hiddenFields.map((field) => ` data-field-${field.name}=""`).join('');
+  return `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"${fields}></script>`;
 }
 
 /** The channel's own participant page (issue 8), for channels with no website to embed into; opens count in `share`. */

@@ -112,3 +112,6 @@ export const isHostName = (value: string): boolean => {
   if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return false;
   return labels.every((label) => HOST_LABEL.test(label));
 };
+
+/** A dotted-quad IPv4 address (each part 0–255, no leading zeros), as a browser's Origin names a page served by address. */
+export const isIPv4Address = (value: string): boolean => /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(value);

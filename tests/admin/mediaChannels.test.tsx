@@ -38,12 +38,12 @@ afterEach(() => {
 });
 
 describe('Media channel view', () => {
-  it('shows the snippet with sponsor > screener crumbs and copies it with a visible confirmation', async () => {
+  it('shows the snippet with sponsor > screener crumbs and copies it with a visible confirmation, its hidden fields as blank attributes', async () => {
     const writeText = vi.fn(async (_text: string) => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
     const snippet = (await screen.findByLabelText('Embed snippet', { exact: true })) as HTMLTextAreaElement;
-    const expected = `<div data-trial-widget></div><script async src="${window.location.origin}/widget.js" data-media-channel-id="9" data-screener-id="5"></script>`;
+    const expected = `<div data-trial-widget></div><script async src="${window.location.origin}/widget.js" data-media-channel-id="9" data-screener-id="5" data-field-partner_ref=""></script>`;
     expect(snippet.value).toBe(expected);
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(crumbs.textContent).toContain('Acme Pharma');
@@ -188,6 +188,8 @@ describe('Media channel embed problems, hidden fields and campaign link', () => 
   it('edits hidden fields, refusing a bad name or a duplicate before sending', async () => {
     const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
     await waitFor(() => expect(field('Hidden field 1 name').value).toBe('partner_ref'));
+    // Styled as the admin's tables are (a class the stylesheet does not define left it bare).
+    expect(field('Hidden field 1 name').closest('table')?.className).toContain('data-table');
     fireEvent.click(screen.getByRole('button', { name: 'Add hidden field' }));
     fireEvent.change(field('Hidden field 2 name'), { target: { value: 'Click ID' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

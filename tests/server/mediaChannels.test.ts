@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
 import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
-import { isHostName } from '@core/validation/rules';
+import { isHostName, isIPv4Address } from '@core/validation/rules';
 import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
 import { SURVEY_NOT_IN_SCREENER } from '../../server/domain/mediaChannels';
 import { createHarness, doc, json, type Harness } from './harness';
@@ -149,9 +149,12 @@ describe('media channels', () => {
     expect((await h.db.select({ n: count() }).from(mediaChannelSurveys))[0]?.n).toBe(1);
   });
 
-  it('writes the snippet the widget reads', () => {
+  it('writes the snippet the widget reads, with a blank attribute for each declared hidden field', () => {
     expect(embedSnippet('https://trial.example/', '12', 3)).toBe(
       '<div data-trial-widget></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3"></script>',
+    );
+    expect(embedSnippet('https://trial.example', '12', 3, [{ name: 'partner_id' }, { name: 'placement' }])).toBe(
+      '<div data-trial-widget></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3" data-field-partner_id="" data-field-placement=""></script>',
     );
   });
 });
@@ -273,5 +276,18 @@ describe('media channel for a survey transition', () => {
     expect(partner.status).toBe(200);
     expect(partner.headers.get('access-control-allow-origin')).toBe('https://from.example');
     expect((await across('https://elsewhere.example')).status).toBe(403);
+  });
+});
+
+describe('a channel served by address', () => {
+  it('takes an IPv4 address as a channel domain (a page served by address has it as its Origin), and refuses a malformed one', async () => {
+    for (const ok of ['10.0.0.5', '192.168.1.20', '255.255.255.255']) expect(isIPv4Address(ok), ok).toBe(true);
+    for (const bad of ['256.1.1.1', '1.2.3', '01.2.3.4', '1.2.3.4.5', '1.2.3.4:80']) expect(isIPv4Address(bad), bad).toBe(false);
+    const { res, body } = await channel({ title: 'Intranet page', domain: '10.0.0.5' });
+    expect(res.status).toBe(201);
+    expect(body.data.attributes.domain).toBe('10.0.0.5');
+    const refused = await channel({ title: 'Bad address', domain: '300.0.0.5' });
+    expect(refused.res.status).toBe(422);
+    expect(refused.body.errors[0]).toMatchObject({ detail: HOST_NAME_INVALID, source: { pointer: '/data/attributes/domain' } });
   });
 });

@@ -26,7 +26,7 @@ export function HiddenFieldsEditor({ rows, onChange, error }: { rows: HiddenFiel
         Values a partner's page passes with a run as <code>data-field-&lt;name&gt;</code> attributes of the snippet; only these are kept, each up to its length.
       </p>
       {rows.length > 0 && (
-        <table className="table compact">
+        <table className="data-table hidden-fields-table">
           <thead>
             <tr>
               <th scope="col">Name</th>

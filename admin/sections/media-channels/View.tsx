@@ -62,7 +62,7 @@ function useCopyResult() {
 
 /** The embed snippet with a Copy button and a visible confirmation. */
 export function SnippetPanel({ channel }: { channel: MediaChannel }) {
-  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId);
+  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId, channel.hiddenFields);
   const area = useRef<HTMLTextAreaElement>(null);
   const [result, setResult] = useCopyResult();
   return (
