@@ -37,6 +37,36 @@ function attributesOf(doc: unknown): { id: string | null; attributes: Attributes
   return { id: typeof data.id === 'string' ? data.id : null, attributes };
 }
 
+/** The relationship names a request document sets (`data.relationships`'s keys). */
+function relationshipsSent(doc: unknown): string[] {
+  const relationships = (doc as { data?: { relationships?: unknown } } | null)?.data?.relationships;
+  return relationships && typeof relationships === 'object' && !Array.isArray(relationships) ? Object.keys(relationships).filter((k) => /^\w+$/.test(k)) : [];
+}
+
+type Ref = { type?: unknown; id?: unknown };
+type Included = { type?: unknown; id?: unknown; attributes?: Record<string, unknown> };
+
+/**
+ * What each of `names` points at, as staff read it: the name (or title) of the included resource,
+ * else its id; sorted, so that order alone is not a change.
+ */
+function relatedNames(doc: unknown, names: readonly string[]): Attributes {
+  const data = (doc as { data?: { relationships?: Record<string, { data?: Ref | Ref[] | null }> } } | null)?.data;
+  const included = ((doc as { included?: unknown } | null)?.included ?? []) as Included[];
+  const nameOf = (ref: Ref) => {
+    const found = Array.isArray(included) ? included.find((r) => r.type === ref.type && r.id === ref.id) : undefined;
+    const label = found?.attributes?.name ?? found?.attributes?.title;
+    return typeof label === 'string' ? label : String(ref.id);
+  };
+  const out: Attributes = {};
+  for (const name of names) {
+    const linkage = data?.relationships?.[name]?.data;
+    if (linkage === undefined) continue;
+    out[name] = linkage === null ? [] : (Array.isArray(linkage) ? linkage : [linkage]).map(nameOf).sort();
+  }
+  return out;
+}
+
 const readJson = async (r: Request | Response): Promise<unknown> => {
   if (!(r.headers.get('content-type') ?? '').includes('json')) return null;
   try {
@@ -86,19 +116,29 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
 
     const member = MEMBER.exec(path);
     let before: Attributes | null = null;
+    let relatedBefore: Attributes = {};
     const memberPath = member ? `/api/${member[1]}/${member[2]}` : null;
-    if (memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && readable(memberPath)) {
-      const read = await app().request(memberPath, { headers: { Authorization: authorization } });
-      if (read.ok) before = attributesOf(await read.json()).attributes;
-    }
     const requestDoc = await readJson(c.req.raw);
+    // Lists set through relationships (an engagement's lookup lists) are read with their names, before and after.
+    const related = c.req.method === 'PATCH' || c.req.method === 'PUT' ? relationshipsSent(requestDoc) : [];
+    const read = (include: readonly string[]) =>
+      app().request(include.length > 0 ? `${memberPath}?include=${include.join(',')}` : memberPath!, { headers: { Authorization: authorization } });
+    if (memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && readable(memberPath)) {
+      const answer = await read(related);
+      if (answer.ok) {
+        const doc = await answer.json();
+        before = attributesOf(doc).attributes;
+        relatedBefore = relatedNames(doc, related);
+      }
+    }
 
     await next();
 
     const user = c.var.user;
     if (!user || c.res.status < 200 || c.res.status >= 300) return;
     if (c.var.audit) return recordNote(deps, c, path);
-    const answer = attributesOf(await readJson(c.res));
+    const answerDoc = await readJson(c.res);
+    const answer = attributesOf(answerDoc);
     const collection = RESOURCE.exec(path);
     let action: string;
     let changes: Record<string, { old: unknown; new: unknown }>;
@@ -113,6 +153,12 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
       action = 'update';
       // A rotated secret or token changes nothing the API answers: named from the request.
       changes = { ...changedFields(before, answer.attributes), ...credentialChanges(sent, answer.attributes, false) };
+      if (related.length > 0 && Object.keys(relatedBefore).length > 0) {
+        // The answer names them when it includes them; else they are read as they were before.
+        const includes = Array.isArray((answerDoc as { included?: unknown } | null)?.included);
+        const afterDoc = includes ? answerDoc : await Promise.resolve(read(related)).then((r) => (r.ok ? (r.json() as Promise<unknown>) : null));
+        if (afterDoc) Object.assign(changes, changedFields(relatedBefore, relatedNames(afterDoc, related)));
+      }
     } else {
       // Actions that are not plain resource writes (link sets, uploads, two-factor steps).
       action = `${c.req.method} ${path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 import { makeSponsor } from './fixtures';
+import { SPONSOR_LABELS } from '../../admin/sections/sponsors/sponsorValues';
+import { formatDateTime } from '../../admin/components/format';
 
 const WAIT = { timeout: 5000 };
 const admin = makeUser('Admin', { id: '7' });
@@ -245,7 +247,7 @@ describe('unsaved changes', () => {
 
 describe('History panel', () => {
   const events = [
-    { id: 12, occurredAt: '2026-11-20T10:00:00Z', actorUsername: 'jane', action: 'update', entity: 'sponsors', entityId: '3', changes: { name: { old: 'Old Pharma', new: 'New Pharma' }, isActive: { old: true, new: false } }, meta: {} },
+    { id: 12, occurredAt: '2026-11-20T10:00:00Z', actorUsername: 'jane', action: 'update', entity: 'sponsors', entityId: '3', changes: { name: { old: 'Old Pharma', new: 'New Pharma' }, isActive: { old: true, new: false }, contractEnds: { old: '2026-12-31T15:30:00Z', new: null }, therapeuticAreas: { old: ['Oncology'], new: ['Neurology', 'Oncology'] } }, meta: {} },
     { id: 4, occurredAt: '2026-11-01T09:00:00Z', actorUsername: 'admin', action: 'create', entity: 'sponsors', entityId: '3', changes: { name: { old: null, new: 'Old Pharma' } }, meta: {} },
   ];
   const handler: Handler = (_request, url) => {
@@ -265,8 +267,12 @@ describe('History panel', () => {
     expect(query).toMatchObject({ entity: 'sponsors', entityId: '3', sort: '-id', page: '1', limit: '10' });
     const items = within(panel).getAllByRole('listitem');
     expect(items[0]!.textContent).toContain('Changed by jane');
-    expect(items[0]!.textContent).toContain('nameOld Pharma → New Pharma');
-    expect(items[0]!.textContent).toContain('isActiveYes → No');
+    // Fields named as the screen labels them (or in words), times in local time, lists by their names.
+    expect(items[0]!.textContent).toContain(`${SPONSOR_LABELS.name}Old Pharma → New Pharma`);
+    expect(items[0]!.textContent).toContain(`${SPONSOR_LABELS.isActive}Yes → No`);
+    expect(items[0]!.textContent).toContain(`Contract ends${formatDateTime('2026-12-31T15:30:00Z')} → —`);
+    expect(items[0]!.textContent).toContain('Therapeutic areasOncology → Neurology, Oncology');
+    expect(items[0]!.textContent).not.toMatch(/isActive|2026-12-31T/);
     expect(items[1]!.textContent).toContain('Created by admin');
   });
 

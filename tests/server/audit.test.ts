@@ -47,6 +47,22 @@ describe('what is recorded', () => {
     expect([crt, upd, del].map((e) => e!.occurredAt.toISOString())).toEqual(['2027-10-01T09:00:00.000Z', '2027-10-01T09:01:00.000Z', '2027-10-01T09:02:00.000Z']);
   });
 
+  it("an update of a record's lists, with the lists' old and new names", async () => {
+    const sponsor = await json(await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Listed', identification: 'LST-1' }) }));
+    const indications = await json(await h.request('GET', '/api/indications', { token: superUser }));
+    const idOf = (name: string) => indications.data.find((r: { attributes: { name: string } }) => r.attributes.name === name).id as string;
+    const engagementBody = (attributes: Record<string, unknown>, names: string[], id?: string) => ({
+      data: { type: 'engagements', ...(id ? { id } : {}), attributes, relationships: { indications: { data: names.map((n) => ({ type: 'indications', id: idOf(n) })) } } },
+    });
+    const created = await json(await h.request('POST', '/api/engagements', { token: superUser, body: engagementBody({ name: 'Listed study', identification: 'LST-E1', sponsorId: Number(sponsor.data.id) }, ['Asthma']) }));
+    const id = created.data.id;
+    const res = await h.request('PATCH', `/api/engagements/${id}`, { token: superUser, body: engagementBody({}, ['Migraine', 'Asthma'], id) });
+    expect(res.status).toBe(200);
+    const [update] = await events();
+    expect(update).toMatchObject({ entity: 'engagements', entityId: id, action: 'update' });
+    expect(update!.changes).toEqual({ indications: { old: ['Asthma'], new: ['Asthma', 'Migraine'] } });
+  });
+
   it('nothing for a refused write', async () => {
     const before = (await events()).length;
     await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: '' }) });

@@ -12,7 +12,7 @@ import { hasRole } from '@core/model/user';
 import { useAsync } from '../../hooks/useAsync';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
-import { formatDateTime } from '../format';
+import { formatDate, formatDateTime } from '../format';
 import { Pagination } from '../list/Pagination';
 
 export const HISTORY_PAGE_SIZE = 10;
@@ -20,17 +20,30 @@ const LONG_VALUE = 160;
 
 const ACTIONS: Record<string, string> = { create: 'Created', update: 'Changed', delete: 'Deleted', export: 'Exported' };
 
-/** How a stored value reads: a dash for nothing, Yes/No, text as is, lists and objects briefly. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** How a stored value reads: a dash for nothing, Yes/No, times in local time, text as is, lists and objects briefly. */
 export function historyValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string' && ISO_DATE_TIME.test(value)) return formatDateTime(value) || value;
+  // A day is the same day everywhere: read at noon UTC so no time zone moves it.
+  if (typeof value === 'string' && ISO_DATE.test(value)) return formatDate(`${value}T12:00:00Z`) || value;
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.length ? value.join(', ') : '—';
   const text = JSON.stringify(value);
   return text.length > LONG_VALUE ? `${text.slice(0, LONG_VALUE)}…` : text;
 }
 
-function EventRow({ event }: { event: AuditEvent }) {
+/** A field's name as staff read it: the screen's label when it has one, else its words ('piName' → 'Pi name'). */
+export function historyLabel(field: string, labels: Readonly<Record<string, string>> = {}): string {
+  if (Object.hasOwn(labels, field)) return labels[field]!;
+  const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function EventRow({ event, labels }: { event: AuditEvent; labels?: Readonly<Record<string, string>> }) {
   const changes = Object.entries(event.changes ?? {});
   return (
     <li className="history-event">
@@ -42,7 +55,7 @@ function EventRow({ event }: { event: AuditEvent }) {
         <dl className="history-changes">
           {changes.map(([field, change]) => (
             <div key={field}>
-              <dt>{field}</dt>
+              <dt>{historyLabel(field, labels)}</dt>
               <dd>
                 {event.action === 'create' ? (
                   historyValue(change.new)
@@ -62,7 +75,7 @@ function EventRow({ event }: { event: AuditEvent }) {
   );
 }
 
-function HistoryList({ entity, entityId }: { entity: string; entityId: string }) {
+function HistoryList({ entity, entityId, labels }: HistoryProps) {
   const api = useApi(auditEventsApi);
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(HISTORY_PAGE_SIZE);
@@ -87,7 +100,7 @@ function HistoryList({ entity, entityId }: { entity: string; entityId: string })
       ) : (
         <ol className="history-list">
           {result.items.map((event) => (
-            <EventRow key={event.id} event={event} />
+            <EventRow key={event.id} event={event} labels={labels} />
           ))}
         </ol>
       )}
@@ -101,8 +114,15 @@ function HistoryList({ entity, entityId }: { entity: string; entityId: string })
   );
 }
 
-/** `entity` is the record's API path (the audit trail's entity), e.g. 'sponsors' or 'o-forms/o-forms'. */
-export function HistoryPanel({ entity, entityId }: { entity: string; entityId: string }) {
+interface HistoryProps {
+  /** The record's API path (the audit trail's entity), e.g. 'sponsors' or 'o-forms/o-forms'. */
+  entity: string;
+  entityId: string;
+  /** The screen's labels by field name, so the history names fields as the screen does. */
+  labels?: Readonly<Record<string, string>>;
+}
+
+export function HistoryPanel({ entity, entityId, labels }: HistoryProps) {
   const user = useAtomValue(currentUserAtom);
   const [open, setOpen] = useState(false);
   const regionId = useId();
@@ -116,7 +136,7 @@ export function HistoryPanel({ entity, entityId }: { entity: string; entityId: s
         </button>
       </div>
       <div id={regionId} hidden={!open}>
-        {open && <HistoryList entity={entity} entityId={entityId} />}
+        {open && <HistoryList entity={entity} entityId={entityId} labels={labels} />}
       </div>
     </section>
   );

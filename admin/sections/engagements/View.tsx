@@ -170,7 +170,7 @@ export default function EngagementsView() {
       {(engagement) => (
         <>
           <EngagementDetails engagement={engagement} />
-          <HistoryPanel entity="engagements" entityId={engagement.id} />
+          <HistoryPanel entity="engagements" entityId={engagement.id} labels={L} />
         </>
       )}
     </RecordLoader>

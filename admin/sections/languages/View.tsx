@@ -60,7 +60,7 @@ export default function LanguagesView() {
       {(language) => (
         <>
           <LanguageDetails language={language} />
-          <HistoryPanel entity="languages" entityId={language.id} />
+          <HistoryPanel entity="languages" entityId={language.id} labels={L} />
         </>
       )}
     </RecordLoader>

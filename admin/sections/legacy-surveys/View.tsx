@@ -91,7 +91,7 @@ export default function SurveysView() {
       {(survey) => (
         <>
           <SurveyDetails survey={survey} />
-          <HistoryPanel entity="surveys" entityId={survey.id} />
+          <HistoryPanel entity="surveys" entityId={survey.id} labels={L} />
         </>
       )}
     </RecordLoader>

@@ -397,7 +397,7 @@ export default function MediaChannelView() {
       {(channel) => (
         <>
           <ChannelDetails channel={channel} />
-          <HistoryPanel entity="media-channels" entityId={channel.id} />
+          <HistoryPanel entity="media-channels" entityId={channel.id} labels={L} />
         </>
       )}
     </RecordLoader>

@@ -106,7 +106,7 @@ export default function OFormView() {
       {(detail) => (
         <>
           <SurveyView key={detail.form.id} initial={detail} />
-          <HistoryPanel entity="o-forms/o-forms" entityId={detail.form.id} />
+          <HistoryPanel entity="o-forms/o-forms" entityId={detail.form.id} labels={L} />
         </>
       )}
     </RecordLoader>

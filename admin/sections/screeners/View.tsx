@@ -302,7 +302,7 @@ export default function ScreenerView() {
       {(screener) => (
         <>
           <ScreenerDetails screener={screener} reload={state.reload} />
-          <HistoryPanel entity="screeners" entityId={screener.id} />
+          <HistoryPanel entity="screeners" entityId={screener.id} labels={L} />
         </>
       )}
     </RecordLoader>

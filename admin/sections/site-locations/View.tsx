@@ -94,7 +94,7 @@ export default function SiteLocationsView() {
       {(site) => (
         <>
           <SiteDetails site={site} />
-          <HistoryPanel entity="site-locations" entityId={site.id} />
+          <HistoryPanel entity="site-locations" entityId={site.id} labels={L} />
         </>
       )}
     </RecordLoader>

@@ -99,7 +99,7 @@ export default function SponsorsView() {
           <SponsorDetails sponsor={sponsor} />
           <SponsorEngagements sponsor={sponsor} />
           <SponsorScreeners sponsorId={sponsor.id} />
-          <HistoryPanel entity="sponsors" entityId={sponsor.id} />
+          <HistoryPanel entity="sponsors" entityId={sponsor.id} labels={L} />
         </>
       )}
     </RecordLoader>
