@@ -28,3 +28,9 @@ export const textOfHtml = (html: string | null | undefined): string => {
   template.innerHTML = html.replace(/<br\s*\/?>|<\/(p|li|div)>/gi, (tag) => `${tag} `);
   return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
 };
+
+/** An attribute's name in words, for places with no label for it: 'piName' → 'Pi name'. */
+export const inWords = (name: string): string => {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};

@@ -41,8 +41,13 @@ export function prefersCsv(accept: string | undefined): boolean {
   return csv > 0 && csv >= json;
 }
 
-/** How a value reads in a cell: lists joined (names of named records), other objects as JSON. */
+/** How a value reads in a cell: lists joined (names of named records), maps as `key: value` pairs, nested objects as JSON. */
 function cellValue(value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.entries(value)
+      .map(([key, item]) => `${key}: ${item !== null && typeof item === 'object' ? JSON.stringify(item) : String(item ?? '')}`)
+      .join('; ');
+  }
   if (!Array.isArray(value)) return value;
   return value
     .map((item: unknown) => {

@@ -33,7 +33,7 @@ function sponsorsServer(options: { total?: number; patched?: { id: string; isAct
     if (member && request.method === 'GET') return json(resourceDocument('sponsors', state.get(member[1]!) as unknown as Record<string, unknown>));
     if (url.pathname !== '/api/sponsors') return undefined;
     if (request.headers.get('accept') === 'text/csv') {
-      return new Response('id,name\r\n1,Sponsor 1\r\n', {
+      return new Response('id,name,totalReferrals,piName\r\n1,Sponsor 1,3,x\r\n', {
         headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="sponsors-2026-11-23.csv"' },
       });
     }
@@ -96,7 +96,11 @@ describe('Export CSV', () => {
       sort: 'name',
       fields: 'name,identification,countryName,isActive,modified,activeEngagements,totalEngagements,totalSites,totalReferrals,totalScreenedReferrals,totalRandomizedReferrals,duplicateReferrals',
     });
-    expect(await created[0]!.text()).toBe('id,name\r\n1,Sponsor 1\r\n');
+    // Headed as the screen's columns (a name without a column in words); the cells as the server sent them.
+    const [heading, row] = (await created[0]!.text()).split('\r\n');
+    // One column showing several attributes names each: 'Referrals (total / screened / randomized) (Total referrals)'.
+    expect(heading).toBe(`ID,${SPONSOR_LABELS.name},${screen.getByRole('columnheader', { name: /Referrals/ }).textContent!.trim()} (Total referrals),Pi name`);
+    expect(row).toBe('1,Sponsor 1,3,x');
   });
 });
 

@@ -19,7 +19,7 @@ import {
   surveys,
   therapeuticAreas,
 } from '../../server/db/schema';
-import { CSV_READ_PAGE } from '../../server/http/csv-lists';
+import { CSV_READ_PAGE, listCsv } from '../../server/http/csv-lists';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { createHarness, json, type Harness } from './harness';
 import { parseCsv } from '../support/csv';
@@ -160,6 +160,16 @@ describe('Accept: text/csv on every list route', () => {
     ]);
     expect(rows.slice(1).every((r) => r[2] === "'=1+1")).toBe(true);
     expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
+  });
+
+  it('reads a map (campaign parameters, hidden fields) as key: value pairs, not as JSON', () => {
+    const csv = listCsv(new URLSearchParams('fields=utm,hiddenFields'), [
+      { type: 'rms-audits', id: '1', attributes: { utm: { utm_source: 'news', utm_medium: 'email' }, hiddenFields: { partner_ref: 'A-7' } } },
+    ]);
+    expect(parseCsv(csv)).toEqual([
+      ['id', 'utm', 'hiddenFields'],
+      ['1', 'utm_source: news; utm_medium: email', 'partner_ref: A-7'],
+    ]);
   });
 
   it('takes the columns from fields, in its order, after the id', async () => {

@@ -12,7 +12,7 @@ import { hasRole } from '@core/model/user';
 import { useAsync } from '../../hooks/useAsync';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
-import { formatDate, formatDateTime } from '../format';
+import { formatDate, formatDateTime, inWords } from '../format';
 import { Pagination } from '../list/Pagination';
 
 export const HISTORY_PAGE_SIZE = 10;
@@ -38,9 +38,7 @@ export function historyValue(value: unknown): string {
 
 /** A field's name as staff read it: the screen's label when it has one, else its words ('piName' → 'Pi name'). */
 export function historyLabel(field: string, labels: Readonly<Record<string, string>> = {}): string {
-  if (Object.hasOwn(labels, field)) return labels[field]!;
-  const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return Object.hasOwn(labels, field) ? labels[field]! : inWords(field);
 }
 
 function EventRow({ event, labels }: { event: AuditEvent; labels?: Readonly<Record<string, string>> }) {

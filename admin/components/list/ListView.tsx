@@ -62,7 +62,7 @@ export function ListView<T>({ list, columns, caption, rowKey = byId, emptyMessag
           {tools && (
             <div className="list-tools">
               {columnsKey && <ColumnPicker columns={columns} hidden={hidden} onChange={setHidden} />}
-              {list.loadCsv && <ExportCsvButton load={list.loadCsv} params={list.params} fields={exportFieldsOf(visible)} />}
+              {list.loadCsv && <ExportCsvButton load={list.loadCsv} params={list.params} fields={exportFieldsOf(visible)} columns={visible} />}
             </div>
           )}
         </div>
