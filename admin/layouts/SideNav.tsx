@@ -1,6 +1,6 @@
-import { useAtom, useAtomValue } from 'jotai';
+import { atom, useAtom, useAtomValue } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
-import { useContext } from 'react';
+import { useContext, useEffect } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { StartScreenContext } from '../routing/ahead';
 import { pathTo } from '../routing/routes';
@@ -10,6 +10,10 @@ import { isGroup, visibleNav, type NavLinkItem } from './navItems';
 
 /** Remembered across visits: people who collapse it want it to stay collapsed. */
 export const navCollapsedAtom = atomWithStorage('admin.navCollapsed', false);
+
+/** On a phone the navigation is a drawer the top bar's Menu button opens; it closes on leaving. */
+export const navOpenAtom = atom(false);
+export const SIDE_NAV_ID = 'side-nav';
 
 function Item({ item, collapsed }: { item: NavLinkItem; collapsed: boolean }) {
   const startScreen = useContext(StartScreenContext);
@@ -32,9 +36,20 @@ export function SideNav() {
   const status = useAtomValue(authStatusAtom);
   const user = useAtomValue(currentUserAtom);
   const items = visibleNav(status, user);
+  const [open, setOpen] = useAtom(navOpenAtom);
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname, setOpen]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, setOpen]);
 
   return (
-    <nav className="side-nav" aria-label="Main">
+    <>
+    {open && <div className="nav-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
+    <nav className={open ? 'side-nav is-open' : 'side-nav'} id={SIDE_NAV_ID} aria-label="Main">
       <div className="side-nav-brand">
         <Logo />
         <span className="nav-label">{PRODUCT_NAME}</span>
@@ -67,5 +82,6 @@ export function SideNav() {
         <Icon name={collapsed ? 'chevronRight' : 'chevronLeft'} />
       </button>
     </nav>
+    </>
   );
 }

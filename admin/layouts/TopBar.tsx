@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { useAtomValue } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { useCurrentRoute } from '../routing/currentRoute';
 import { HOME_CRUMB, breadcrumbTrail } from './breadcrumbs';
 import { topBarAtom, type Crumb, type TopBarButton, type TopBarButtonVariant } from '../state/topBar';
-import { PRODUCT_NAME } from './icons';
+import { Icon, PRODUCT_NAME } from './icons';
+import { SIDE_NAV_ID, navOpenAtom } from './SideNav';
 import { ProfileMenu } from './ProfileMenu';
 import { SearchBox } from './SearchBox';
 
@@ -66,8 +67,15 @@ export function TopBar() {
     document.title = [config.objectTitle, title, PRODUCT_NAME].filter(Boolean).join(' · ');
   }, [config.objectTitle, title]);
 
+  const [navOpen, setNavOpen] = useAtom(navOpenAtom);
+
   return (
     <header className="top-bar">
+      {/* Shown on a phone only (styles.css), where the navigation is a drawer. */}
+      <button type="button" className="btn btn-secondary nav-menu-button" aria-expanded={navOpen} aria-controls={SIDE_NAV_ID} onClick={() => setNavOpen(!navOpen)}>
+        <Icon name="menu" />
+        <span>Menu</span>
+      </button>
       <div className="top-bar-titles">
         <Breadcrumbs crumbs={crumbs} />
         <div className="top-bar-heading">

@@ -12,6 +12,7 @@ const PATHS = {
   chevronLeft: 'M15 18l-6-6 6-6',
   chevronRight: 'M9 18l6-6-6-6',
   search: 'M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16zM21 21l-4.3-4.3',
+  menu: 'M3 6h18M3 12h18M3 18h18',
 } as const;
 
 export type IconName = keyof typeof PATHS;

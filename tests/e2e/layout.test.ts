@@ -161,6 +161,28 @@ describe('at 1366×860', () => {
   });
 });
 
+describe('at 1366×860, scrolled', () => {
+  it('keeps the dark navigation column down the whole page when a long screen scrolls', async () => {
+    await page.setViewportSize(LAPTOP);
+    await open(`/engagements/view/${ids.engagement}`, (p) => p.getByRole('table', { name: 'Linked site locations' }));
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    // What is painted at the left edge, at the top and the bottom of the window after scrolling: dark.
+    const colours = await page.evaluate(() => {
+      const at = (y: number) => {
+        let el = document.elementFromPoint(8, y) as HTMLElement | null;
+        while (el) {
+          const { backgroundColor, backgroundImage } = getComputedStyle(el);
+          if (backgroundColor !== 'rgba(0, 0, 0, 0)' || backgroundImage !== 'none') return { backgroundColor, backgroundImage, cls: el.className };
+          el = el.parentElement;
+        }
+        return null;
+      };
+      return [at(4), at(window.innerHeight - 4)];
+    });
+    for (const colour of colours) expect(colour?.cls === 'side-nav' || colour?.cls.startsWith('side-nav ') || /linear-gradient\(to right, rgb\(10, 10, 10\)/.test(colour?.backgroundImage ?? ''), JSON.stringify(colour)).toBe(true);
+  });
+});
+
 describe('at 390 px wide', () => {
   it('never scrolls a screen sideways', async () => {
     await page.setViewportSize(PHONE);
@@ -179,5 +201,25 @@ describe('at 390 px wide', () => {
       const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
       expect(widths.page, path).toBeLessThanOrEqual(widths.view);
     }
+  });
+
+  it('keeps the navigation in a drawer the Menu button opens, and closes it on the way to a screen', async () => {
+    await page.setViewportSize(PHONE);
+    await open('/sponsors', (p) => p.getByRole('table', { name: 'Sponsors' }).getByRole('row').nth(1).getByRole('link'));
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    // The screen has the whole width: no rail of icons beside it.
+    expect(await nav.isVisible()).toBe(false);
+    expect((await box(page.locator('main#main'))).x).toBeLessThan(30);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Engagements' }).click();
+    await page.waitForURL(/\/engagements$/);
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    await menu.click();
+    await nav.getByRole('link', { name: 'Sponsors' }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
