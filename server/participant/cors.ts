@@ -26,7 +26,7 @@ import { mediaChannels } from '../db/schema';
 import { ApiProblem } from '../http/errors';
 import { parseId } from '../http/query';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
-import { channelUnknown, originNotAllowed, pageOrigin, recordEmbedProblem } from './embedProblems';
+import { channelUnknown, originNotAllowed, originOpaque, pageOrigin, recordEmbedProblem } from './embedProblems';
 
 export const ORIGIN_REFUSED = 'This site may not run this survey.';
 
@@ -97,6 +97,10 @@ export const participantCors = (deps: Deps) =>
       c.header('Access-Control-Allow-Origin', origin);
       const page = pageOrigin(origin);
       if (channelId !== null && !channel) throw channelUnknown(channelId);
+      if (channel && origin === 'null') {
+        await recordEmbedProblem(deps.db, { mediaChannelId: channel.id, origin: 'null', cause: 'origin-opaque', at: nowOf(deps) });
+        throw originOpaque(channel.id, channel.domain);
+      }
       if (!channel || page === null) throw refused();
       await recordEmbedProblem(deps.db, { mediaChannelId: channel.id, origin: page, cause: 'origin-not-allowed', at: nowOf(deps) });
       throw originNotAllowed(page, channel.id, channel.domain);

@@ -24,6 +24,10 @@ export const originNotAllowed = (origin: string, channelId: number, domain: stri
     { status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: embedProblemDetail.originNotAllowed(origin, channelId, domain), meta: { domain } },
   ]);
 
+/** A page without an origin (`Origin: null`): nothing to compare with the channel's domain. */
+export const originOpaque = (channelId: number, domain: string) =>
+  new ApiProblem(403, [{ status: '403', title: 'Forbidden', code: 'origin-opaque', detail: embedProblemDetail.originOpaque(channelId, domain), meta: { domain } }]);
+
 /** A snippet naming a channel that does not exist. */
 export const channelUnknown = (channelId: number) =>
   new ApiProblem(404, [{ status: '404', title: 'Not Found', code: 'channel-unknown', detail: embedProblemDetail.channelUnknown(channelId) }]);

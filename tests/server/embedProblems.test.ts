@@ -5,7 +5,7 @@
  * clock, bounded), listed for staff on the channel in their sponsor scope.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { EMBED_PROBLEMS_KEPT } from '@core/participant/embedProblems';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { embedProblems, mediaChannels } from '../../server/db/schema';
@@ -57,6 +57,17 @@ describe('embed problems', () => {
     ]);
     // The channel's own domain still runs.
     expect((await start(`mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`, 'https://partner.example')).body.meta.runnable).toBe(true);
+  });
+
+  it('a page without an origin (sandboxed iframe: Origin null): 403 origin-opaque saying why, recorded', async () => {
+    h.clock.set('2027-03-03T09:00:00Z');
+    const { res, body } = await start(`mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`, 'null');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBe('null');
+    expect(body.errors[0]).toMatchObject({ code: 'origin-opaque', meta: { domain: 'partner.example' } });
+    expect(body.errors[0].detail).toContain('allow-same-origin');
+    const rows = await h.db.select().from(embedProblems).where(and(eq(embedProblems.mediaChannelId, f.mediaChannelId), eq(embedProblems.cause, 'origin-opaque')));
+    expect(rows.map((r) => [r.origin, r.count, r.lastSeen.toISOString()])).toEqual([['null', 1, '2027-03-03T09:00:00.000Z']]);
   });
 
   it('an unknown channel: 404 channel-unknown, readable from any page, recorded nowhere', async () => {
