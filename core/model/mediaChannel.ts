@@ -113,7 +113,23 @@ export function embedSnippet(origin: string, mediaChannelId: string, screenerId:
   return `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"${fields}></script>`;
 }
 
-/** The channel's own participant page (issue 8), for channels with no website to embed into; opens count in `share`. */
+/**
+ * What a partner page's Content-Security-Policy must allow for the widget: its script and its
+ * calls, from the product's origin, and nothing else (its styles are constructed stylesheets,
+ * which CSP does not govern; it loads no images, fonts or frames).
+ */
+export function partnerCspSources(origin: string): { 'script-src': string; 'connect-src': string } {
+  const base = origin.replace(/\/+$/, '');
+  return { 'script-src': base, 'connect-src': base };
+}
+
+/** The same as directives to add to a policy: `script-src <origin>; connect-src <origin>`. */
+export const partnerCspText = (origin: string): string =>
+  Object.entries(partnerCspSources(origin))
+    .map(([directive, source]) => `${directive} ${source}`)
+    .join('; ');
+
+/** The channel's own participant page, for channels with no website to embed into; opens count in `share`. */
 export const participantPageUrl = (origin: string, mediaChannelId: string | number): string => `${origin.replace(/\/+$/, '')}/take/${mediaChannelId}`;
 
 /** The channel's participant page with campaign parameters (the link builder): empty ones left out, in UTM_PARAMETERS' order. */

@@ -45,6 +45,8 @@ describe('Media channel view', () => {
     const snippet = (await screen.findByLabelText('Embed snippet', { exact: true })) as HTMLTextAreaElement;
     const expected = `<div data-trial-widget></div><script async src="${window.location.origin}/widget.js" data-media-channel-id="9" data-screener-id="5" data-field-partner_ref=""></script>`;
     expect(snippet.value).toBe(expected);
+    // What the partner's Content-Security-Policy must allow, and nothing more.
+    expect(screen.getByText(`script-src ${window.location.origin}; connect-src ${window.location.origin}`)).toBeTruthy();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(crumbs.textContent).toContain('Acme Pharma');
     expect(crumbs.textContent).toContain('Heart screener');

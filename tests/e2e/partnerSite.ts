@@ -4,6 +4,7 @@
  * own) under a strict Content-Security-Policy without 'unsafe-inline', plus a participant in
  * Chromium who records every CSP violation, page error, failed answer and console error.
  */
+import { partnerCspSources } from '@core/model/mediaChannel';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -25,7 +26,9 @@ export interface PartnerSite {
 export async function startPartnerSite(apiUrl: string, host = PARTNER_HOST): Promise<PartnerSite> {
   const port = await freePort();
   const url = `http://${host}:${port}`;
-  const csp = [`default-src 'self'`, `script-src 'self' ${apiUrl}`, `style-src 'self'`, `connect-src ${apiUrl}`, `img-src 'self'`].join('; ');
+  // The page's own policy plus exactly what the README and the channel's snippet panel tell partners to add.
+  const widget = partnerCspSources(apiUrl);
+  const csp = [`default-src 'self'`, `script-src 'self' ${widget['script-src']}`, `style-src 'self'`, `connect-src ${widget['connect-src']}`, `img-src 'self'`].join('; ');
   const files = new Map<string, { type: string; body: string | Buffer; csp: boolean }>();
   const axe = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'));
   files.set('/axe.js', { type: 'text/javascript', body: axe, csp: false });

@@ -4,7 +4,7 @@ import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
-import { campaignLink, embedSnippet, participantPageUrl, type MediaChannel } from '@core/model/mediaChannel';
+import { campaignLink, embedSnippet, participantPageUrl, partnerCspText, type MediaChannel } from '@core/model/mediaChannel';
 import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
 import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
 import { TextField } from '../../components/form/TextField';
@@ -77,6 +77,10 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
       <textarea ref={area} className="input snippet" aria-label="Embed snippet" readOnly rows={3} value={snippet} onFocus={(event) => event.target.select()} />
       <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
         {result ?? ''}
+      </p>
+      <p className="muted">
+        If the page sends a Content-Security-Policy, it must allow the widget's script and calls from this server, and nothing else:{' '}
+        <code>{partnerCspText(window.location.origin)}</code>.
       </p>
       <HostEventsBlock policy={channel.eventsPolicy} />
     </section>
