@@ -117,6 +117,11 @@ function parseFields(value: string, allowed: readonly string[], parameter: strin
 }
 
 /** Parameters of a single-resource read (include and fields only). */
+/** For routes whose whole list is one answer: only `allowed` parameters (a misspelt filter is a 400, not ignored). */
+export function assertQueryNames(params: URLSearchParams, allowed: readonly string[] = []): void {
+  for (const key of params.keys()) if (!allowed.includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
+}
+
 export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
   for (const key of params.keys()) {
     if (key !== 'include' && key !== 'fields' && key !== `fields[${spec.type}]`) {

@@ -26,7 +26,7 @@ import { findAccessibleEngagement } from '../domain/engagementAccess';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { filterConditions, filterNames, idFilter, type ListFilters } from '../http/filters';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
 import { isIsoDate } from '@core/validation/isoDate';
@@ -151,6 +151,7 @@ export function referralsRoutes(deps: Deps) {
   });
 
   app.get('/:id/timeline', describe({ summary: "A referral's timeline", answer: { list: 'referral-events' } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const referral = await visible(c.get('user'), c.req.param('id'));
     const entries = await referralTimeline(db, phiOf(deps), referral);
     return sendList(

@@ -3,6 +3,7 @@
  * the About screen; GET /api/about/licences: the licences of the packages it runs with. Any
  * signed-in staff member may read them; they hold nothing of anyone's.
  */
+import { assertQueryNames } from '../http/query';
 import { Hono } from 'hono';
 import { ABOUT_TYPE, LICENCE_TYPE } from '@core/model/about';
 import type { AppEnv, Deps } from '../context';
@@ -21,6 +22,7 @@ export function aboutRoutes(deps: Deps) {
   });
 
   app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', answer: { list: LICENCE_TYPE } }), (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const list = dependencyLicences();
     return sendList(
       c,

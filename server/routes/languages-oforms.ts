@@ -9,13 +9,14 @@ import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { parseId, assertQueryNames } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { findForm } from '../oform/versions';
 import { describe } from '../openapi/describe';
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", answer: { list: null } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
     const raw = c.req.query('oFormId');
     const formId = parseId(raw);
     if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');

@@ -23,7 +23,7 @@ import { mediaChannels, screeners } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny } from '../http/sql';
@@ -120,6 +120,7 @@ export function mediaChannelsRoutes(deps: Deps) {
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
   app.get('/:id/served-surveys', describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: null } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     const served = found ? await servedSurveys(db, found.id) : undefined;
     if (!served) throw notFound('media channel');
@@ -129,6 +130,7 @@ export function mediaChannelsRoutes(deps: Deps) {
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
   app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!found) throw notFound('media channel');
     const rows = await embedProblemsOf(db, found.id);

@@ -2,6 +2,7 @@
  * GET /api/o-forms/o-form-default-messages: the survey messages every version starts from, in
  * English and Spanish. They are core's (core/model/oformMessage.ts), not rows.
  */
+import { assertQueryNames } from '../http/query';
 import type { Hono } from 'hono';
 import { DEFAULT_OFORM_MESSAGES, OFORM_DEFAULT_MESSAGE_TYPE, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import type { AppEnv } from '../context';
@@ -10,6 +11,7 @@ import { describe } from '../openapi/describe';
 
 export function oFormDefaultMessagesRoutes(app: Hono<AppEnv>) {
   app.get('/o-form-default-messages', describe({ summary: 'List the default survey messages', answer: { list: null } }), (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const data = OFORM_MESSAGE_TYPES.flatMap((type) =>
       (['en', 'es'] as const).map((language) =>
         toResource(OFORM_DEFAULT_MESSAGE_TYPE, `${type}:${language}`, { messageType: type, language, message: DEFAULT_OFORM_MESSAGES[type][language] }),

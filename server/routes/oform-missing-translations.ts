@@ -8,7 +8,7 @@ import { MISSING_TRANSLATION_TYPE, missingTranslationId } from '@core/model/ofor
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { parseId, assertQueryNames } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { findMissingTranslations } from '../oform/translations';
 import { findForm } from '../oform/versions';
@@ -16,6 +16,7 @@ import { describe } from '../openapi/describe';
 
 export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!form) throw notFound('survey');
     const missing = await findMissingTranslations(db, form);
