@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
+import { TREND_STAGES, TrendChart } from '../../admin/components/charts/Charts';
 import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
 
@@ -77,9 +78,9 @@ describe('Recruitment screen', () => {
       'Viewed', 'Started', 'Completed', 'Qualified', 'Site selected', 'Contacted', 'Delivered', 'Screened', 'Randomized',
     ]);
     expect(steps.map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '2']);
-    expect(within(funnel).getByLabelText('Conversion from Viewed to Started').textContent).toBe('50.0%');
-    expect(within(funnel).getByLabelText('Conversion from Qualified to Site selected').textContent).toBe('75.0%');
-    expect(within(funnel).getByLabelText('Conversion from Screened to Randomized').textContent).toBe('40.0%');
+    expect(within(funnel).getByLabelText('Conversion from Viewed to Started').textContent).toBe('50.0% converted');
+    expect(within(funnel).getByLabelText('Conversion from Qualified to Site selected').textContent).toBe('75.0% converted');
+    expect(within(funnel).getByLabelText('Conversion from Screened to Randomized').textContent).toBe('40.0% converted');
     // The server's sentence for a stage, beside the chart.
     expect(screen.getByText('Submissions whose participant answered at least one page.', { selector: 'dd' })).toBeTruthy();
     // The trend by week, the week without anything filled in.
@@ -147,6 +148,19 @@ describe('funnel URL state', () => {
     expect(readFunnelQuery(new URLSearchParams('groupBy=hiddenField&hiddenField=Partner%20Ref')).hiddenField).toBeUndefined();
     expect(readFunnelQuery(new URLSearchParams('groupBy=source&hiddenField=partner')).hiddenField).toBeUndefined();
     expect(writeFunnelQuery({ filters: {}, groupBy: 'source', hiddenField: 'partner', trend: 'week' }).toString()).toBe('groupBy=source');
+  });
+
+  it('draws one period as a bar per stage with its count, not as dots on one vertical', () => {
+    const counts = Object.fromEntries(FUNNEL_STAGES.map((stage, i) => [stage, 100 - i * 10])) as FunnelCounts;
+    render(<TrendChart points={[{ period: '2026-11-02', counts }]} period="week" label="Trend by week" />);
+    const trend = screen.getByRole('img', { name: /^Trend by week: 1 week from 2026-11-02 to 2026-11-02$/ });
+    expect(trend.querySelectorAll('circle')).toHaveLength(0);
+    const bars = [...trend.querySelectorAll('.trend-series rect')];
+    expect(bars).toHaveLength(TREND_STAGES.length);
+    // Side by side, none covering another.
+    const lefts = bars.map((b) => Number(b.getAttribute('x')));
+    for (let i = 1; i < lefts.length; i++) expect(lefts[i]!).toBeGreaterThanOrEqual(lefts[i - 1]! + Number(bars[i - 1]!.getAttribute('width')));
+    expect([...trend.querySelectorAll('.trend-bar-count')].map((t) => t.textContent)).toEqual(TREND_STAGES.map((stage) => String(counts[stage])));
   });
 
   it('fills the periods of a trend and rounds its axis', () => {

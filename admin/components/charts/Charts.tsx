@@ -29,7 +29,7 @@ export function FunnelChart({ counts, label, definitions, compact }: FunnelChart
             <li key={stage} className="funnel-step" data-stage={stage} title={definitions?.[stage]}>
               {previous && (
                 <span className="funnel-conversion" aria-label={`Conversion from ${previous} to ${FUNNEL_STAGE_LABELS[stage]}`}>
-                  {share === null ? '–' : formatShare(share)}
+                  {share === null ? '–' : `${formatShare(share)} converted`}
                 </span>
               )}
               <span className="funnel-stage">{FUNNEL_STAGE_LABELS[stage]}</span>
@@ -93,7 +93,25 @@ export function TrendChart({ points, period, label }: { points: readonly TrendPo
             {periods[i]}
           </text>
         ))}
-        {TREND_STAGES.map((stage) => (
+        {periods.length === 1 ? (
+          // One period has no line to draw: its dots would sit on one vertical and hide each other,
+          // so each stage is a bar of its own, labelled with its count.
+          TREND_STAGES.map((stage, k) => {
+            const slot = plotW / TREND_STAGES.length;
+            const n = value(periods[0]!, stage);
+            const left = PAD.left + k * slot + slot * 0.2;
+            return (
+              <g key={stage} className={`trend-series trend-${stage}`} data-stage={stage}>
+                <rect x={left} y={y(n)} width={slot * 0.6} height={Math.max(0, PAD.top + plotH - y(n))}>
+                  <title>{`${periods[0]} · ${FUNNEL_STAGE_LABELS[stage]}: ${formatCount(n)}`}</title>
+                </rect>
+                <text className="trend-bar-count" x={left + slot * 0.3} y={y(n) - 4} textAnchor="middle">
+                  {formatCount(n)}
+                </text>
+              </g>
+            );
+          })
+        ) : TREND_STAGES.map((stage) => (
           <g key={stage} className={`trend-series trend-${stage}`} data-stage={stage}>
             <polyline fill="none" points={periods.map((p, i) => `${x(i).toFixed(1)},${y(value(p, stage)).toFixed(1)}`).join(' ')} />
             {periods.map((p, i) => (
