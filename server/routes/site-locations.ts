@@ -15,7 +15,7 @@ import {
 } from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
-import { countries, engagementSiteLocations, siteLocations } from '../db/schema';
+import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
@@ -42,11 +42,11 @@ const FILTERS = {
   state: exactTextFilter(siteLocations.state),
 };
 
-const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], 'searchQuery' | 'excludeEngagementId' | keyof typeof FILTERS> = {
+const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], 'searchQuery' | 'excludeEngagementId' | 'engagementId' | 'sponsorId' | keyof typeof FILTERS> = {
   type: SITE_LOCATION_TYPE,
   sorts: SITE_LOCATION_SORTS,
   defaultSort: SITE_LOCATION_DEFAULT_SORT,
-  filters: ['searchQuery', 'excludeEngagementId', ...filterNames(FILTERS)],
+  filters: ['searchQuery', 'excludeEngagementId', 'engagementId', 'sponsorId', ...filterNames(FILTERS)],
   fields: ATTRIBUTES,
 };
 
@@ -119,6 +119,19 @@ export function siteLocationsRoutes(deps: Deps) {
       if (engagementId === null) throw badRequest("'excludeEngagementId' must be an engagement id.", 'excludeEngagementId');
       conditions.push(
         sql`not exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${engagementId})`,
+      );
+    }
+    // Sites linked to an engagement, or to any engagement of a sponsor (filters that narrow others, as on Recruitment).
+    if (q.filters.engagementId !== undefined) {
+      const engagementId = parseId(q.filters.engagementId);
+      if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
+      conditions.push(sql`exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${engagementId})`);
+    }
+    if (q.filters.sponsorId !== undefined) {
+      const sponsorId = parseId(q.filters.sponsorId);
+      if (sponsorId === null) throw badRequest("'sponsorId' must be a sponsor id.", 'sponsorId');
+      conditions.push(
+        sql`exists (select 1 from ${engagementSiteLocations} l join ${engagements} e on e.id = l.engagement_id where l.site_location_id = ${siteLocations.id} and e.sponsor_id = ${sponsorId})`,
       );
     }
     const where = and(...conditions);

@@ -110,9 +110,15 @@ describe('Recruitment screen', () => {
     await waitFor(() => expect(funnelRequests(server.requests)).toContainEqual({ ...filters, groupBy: 'week' }));
     await screen.findByRole('heading', { name: 'Breakdown by week' });
 
+    // The Site filter offers the chosen engagement's sites only.
+    const siteAsks = () => server.requests.filter((r) => r.path === 'site-locations').map((r) => Object.fromEntries(r.query));
+    expect(siteAsks()).toContainEqual({ limit: '1000', sort: 'name', engagementId: '3' });
+
     fireEvent.change(screen.getByLabelText('Sponsor'), { target: { value: '7' } });
     // A sponsor chosen anew drops the narrower choices that may not be its own.
     await waitFor(() => expect(location()).toBe('/recruitment?sponsorId=7&from=2026-11-01&to=2026-11-30&groupBy=week&trend=day'));
+    // ...and the sites offered are that sponsor's.
+    await waitFor(() => expect(siteAsks().at(-1)).toEqual({ limit: '1000', sort: 'name', sponsorId: '7' }));
 
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(location()).toBe('/recruitment?groupBy=week&trend=day'));

@@ -152,6 +152,32 @@ describe('site locations list', () => {
   });
 });
 
+describe('site locations of an engagement or a sponsor', () => {
+  it('lists only the sites linked to the engagement, or to any engagement of the sponsor; refuses a malformed id', async () => {
+    const sponsors = await Promise.all(
+      ['NARROW-A', 'NARROW-B'].map(async (identification) =>
+        json(await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: identification, identification } } } })),
+      ),
+    );
+    const [ofA1, ofA2, ofB] = await Promise.all([createEngagement(sponsors[0].data.id, 'NAR-A1'), createEngagement(sponsors[0].data.id, 'NAR-A2'), createEngagement(sponsors[1].data.id, 'NAR-B1')]);
+    const link = async (engagement: number, siteId: string) => {
+      const { doc } = await createSite({ name: `Narrow ${siteId}`, siteId });
+      await h.request('POST', '/api/engagements-site-locations', { token: admin, body: linkBody({ engagementId: engagement, siteLocationId: Number(doc.data.id) }) });
+    };
+    await link(ofA1, 'NAR-S1');
+    await link(ofA2, 'NAR-S2');
+    await link(ofB, 'NAR-S3');
+    const sites = async (query: string) =>
+      (await json(await h.request('GET', `/api/site-locations?searchQuery=NAR-&${query}`, { token: admin }))).data.map((s: { attributes: { siteId: string } }) => s.attributes.siteId).sort();
+    expect(await sites(`engagementId=${ofA1}`)).toEqual(['NAR-S1']);
+    expect(await sites(`sponsorId=${sponsors[0].data.id}`)).toEqual(['NAR-S1', 'NAR-S2']);
+    expect(await sites(`sponsorId=${sponsors[1].data.id}`)).toEqual(['NAR-S3']);
+    const bad = await h.request('GET', '/api/site-locations?sponsorId=abc', { token: admin });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).errors[0].source).toEqual({ parameter: 'sponsorId' });
+  });
+});
+
 describe('engagement site links', () => {
   it('links, lists with the site, edits radius and activity, refuses duplicates, deletes', async () => {
     const { doc: site } = await createSite({ name: 'Link Site', siteId: 'LINK-1', city: 'Austin' });

@@ -50,7 +50,7 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
   const channels = useApi(mediaChannelsApi);
   const surveys = useApi(oformsApi);
   const sites = useApi(siteLocationsApi);
-  const { sponsorId, screenerId } = filters;
+  const { sponsorId, screenerId, engagementId } = filters;
   const calls = optionCalls(filters);
   const sponsorOptions = useSponsorOptions();
   const engagementOptions = useOptions(
@@ -77,7 +77,7 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
   );
   const siteOptions = useOptions(
     async () => (await sites.list(calls.sites)).items.map((s) => ({ value: String(s.id), label: s.siteId ? `${s.name} (${s.siteId})` : s.name })),
-    [sites],
+    [sites, sponsorId, engagementId],
     'Could not load the site locations.',
   );
   const select = (name: string, label: string, state: { options: { value: string; label: string }[]; loading: boolean }): ListFilterField => ({

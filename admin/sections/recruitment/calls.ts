@@ -34,14 +34,15 @@ export function funnelCalls(query: FunnelQuery): FunnelCalls {
 }
 
 /** The filters' option lists, each narrowed by the wider choices made. */
-export function optionCalls({ sponsorId, screenerId }: FunnelFilterValues) {
+export function optionCalls({ sponsorId, screenerId, engagementId }: FunnelFilterValues) {
   const bySponsor = sponsorId ? { sponsorId } : {};
   return {
     engagements: { limit: 1000, sort: 'name', ...bySponsor },
     screeners: { limit: 1000, sort: 'title', ...bySponsor },
     channels: { limit: 1000, sort: 'title', ...bySponsor, ...(screenerId ? { screenerId } : {}) },
     surveys: { currentOnly: true, limit: 1000, sort: 'title', ...bySponsor },
-    sites: { limit: 1000, sort: 'name' },
+    // Sites linked to the chosen engagement, else to the chosen sponsor's engagements.
+    sites: { limit: 1000, sort: 'name', ...(engagementId ? { engagementId } : bySponsor) },
   } satisfies Record<string, ListParams>;
 }
 
