@@ -45,6 +45,8 @@ export interface Config {
   rmsAllowPrivateHosts: PrivateHostAllowance;
   /** The mail server messages go through (SMTP_URL, smtp:// or smtps://); null: messages wait in the outbox. */
   smtpUrl: string | null;
+  /** How long the mail server may stay silent before an attempt fails (SMTP_TIMEOUT_SECONDS). */
+  smtpTimeoutSeconds: number;
   /** The From of every message (MAIL_FROM). */
   mailFrom: string;
   /** Seconds to wait before each retry of a message, in order (MESSAGE_RETRY_SCHEDULE). */
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rmsRetrySchedule: retrySchedule(env),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: mailFrom(env),
+    smtpTimeoutSeconds: integer(env, 'SMTP_TIMEOUT_SECONDS', 30, 1, 600),
     messageRetrySchedule: retrySchedule(env, 'MESSAGE_RETRY_SCHEDULE', DEFAULT_MESSAGE_RETRY_SCHEDULE),
     messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
     rmsAllowPrivateHosts: allowedPrivateHosts(env),

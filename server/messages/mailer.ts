@@ -21,10 +21,12 @@ export interface Mailer {
   close(): void;
 }
 
-export function smtpMailer(url: string): Mailer {
+/** `timeoutSeconds`: the longest the server may stay silent (connecting, greeting, any answer). */
+export function smtpMailer(url: string, timeoutSeconds: number): Mailer {
+  const ms = timeoutSeconds * 1000;
   const transport = nodemailer.createTransport(url, {});
   // Set apart from the URL so that a URL without them still gets bounded waits.
-  Object.assign(transport.options, { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
+  Object.assign(transport.options, { connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms });
   return {
     async send(mail) {
       try {

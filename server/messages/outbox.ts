@@ -18,8 +18,6 @@ export type MessageRow = typeof messages.$inferSelect;
 export const NO_MAIL_SERVER = 'not sent: no mail server configured';
 export const UNSUBSCRIBED = 'not sent: the participant unsubscribed';
 
-/** How long a claimed attempt may take before another process may make it again. */
-const LEASE_MS = 120_000;
 const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 export interface NewMessage {
@@ -85,7 +83,7 @@ export interface Claim {
 }
 
 /** Claims up to `limit` messages due at `now` (only message `id`'s when given). */
-export async function claimDue(db: Db, now: Date, options: { limit?: number; id?: number } = {}): Promise<Claim[]> {
+export async function claimDue(db: Db, now: Date, options: { limit?: number; id?: number; leaseMs: number }): Promise<Claim[]> {
   const leaseId = randomUUID();
   const result = await db.execute(sql`
     with due as (
@@ -101,7 +99,7 @@ export async function claimDue(db: Db, now: Date, options: { limit?: number; id?
     set attempts = m.attempts + 1,
         lease_id = ${leaseId}::uuid,
         last_attempt_at = ${now.toISOString()}::timestamptz,
-        next_attempt_at = ${now.toISOString()}::timestamptz + ${LEASE_MS} * interval '1 millisecond'
+        next_attempt_at = ${now.toISOString()}::timestamptz + ${options.leaseMs} * interval '1 millisecond'
     from due
     where m.id = due.id
     returning m.id as "id", m.attempts as "attempt", due.previous_lease as "previousLease"`);

@@ -29,15 +29,21 @@ export interface MessageOptions {
   /** Where links in messages point (PUBLIC_URL). */
   baseUrl: string;
   retentionDays: number;
+  /** How long a claimed send may take before another process may make it again. */
+  leaseMs: number;
 }
 
+/** A send is a connection, a greeting and a few answers, each within the timeout: four of them, and a margin. */
+export const leaseMsOf = (timeoutSeconds: number) => (timeoutSeconds * 4 + 5) * 1000;
+
 const mailers = new Map<string, Mailer>();
-const mailerFor = (url: string | null): Mailer | null => {
+const mailerFor = (url: string | null, timeoutSeconds: number): Mailer | null => {
   if (!url) return null;
-  let mailer = mailers.get(url);
+  const key = `${timeoutSeconds} ${url}`;
+  let mailer = mailers.get(key);
   if (!mailer) {
-    mailer = smtpMailer(url);
-    mailers.set(url, mailer);
+    mailer = smtpMailer(url, timeoutSeconds);
+    mailers.set(key, mailer);
   }
   return mailer;
 };
@@ -50,7 +56,8 @@ export const messageOptionsOf = (deps: Deps): MessageOptions => ({
   schedule: deps.config.messageRetrySchedule,
   clock: () => nowOf(deps),
   log: deps.log,
-  mailer: mailerFor(deps.config.smtpUrl),
+  mailer: mailerFor(deps.config.smtpUrl, deps.config.smtpTimeoutSeconds),
+  leaseMs: leaseMsOf(deps.config.smtpTimeoutSeconds),
   mailFrom: deps.config.mailFrom,
   baseUrl: baseUrlOf(deps),
   retentionDays: deps.config.messageRetentionDays,
@@ -100,14 +107,17 @@ export async function sendDue(options: MessageOptions, now = options.clock(), on
   }
   let attempted = 0;
   for (;;) {
-    const claims = await claimDue(options.db, now, { limit: 10, id: only?.id });
+    const claims = await claimDue(options.db, now, { limit: 10, id: only?.id, leaseMs: options.leaseMs });
     if (claims.length === 0) return attempted;
-    for (const claim of claims) {
-      const outcome = await sendClaim(options, mailer, claim);
-      await recordAttempt(options.db, claim, outcome, options.schedule, options.clock());
-      if (!outcome.sent && !outcome.cancelled) options.log.warn('message not sent', { messageId: claim.id, attempt: claim.attempt, error: outcome.error });
-      attempted++;
-    }
+    // At once, so each send runs within its own lease (a claim's lease starts for all of them together).
+    await Promise.all(
+      claims.map(async (claim) => {
+        const outcome = await sendClaim(options, mailer, claim);
+        await recordAttempt(options.db, claim, outcome, options.schedule, options.clock());
+        if (!outcome.sent && !outcome.cancelled) options.log.warn('message not sent', { messageId: claim.id, attempt: claim.attempt, error: outcome.error });
+      }),
+    );
+    attempted += claims.length;
     if (only) return attempted;
   }
 }

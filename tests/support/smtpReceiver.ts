@@ -23,6 +23,8 @@ export interface SmtpReceiver {
   received: ReceivedMail[];
   /** Connections that sent a message whose answer was never given (the client went away). */
   abandoned: number;
+  /** Messages whose answer was held (see `hold`). */
+  held: number;
   reply: SmtpReply;
   /** While set, each message's answer waits for this promise. */
   hold: Promise<void> | null;
@@ -38,6 +40,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     url: '',
     received: [],
     abandoned: 0,
+    held: 0,
     reply: 'accept',
     hold: null,
     waitFor(n, timeoutMs = 20_000) {
@@ -62,7 +65,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        if (receiver.hold) await receiver.hold;
+        if (receiver.hold) {
+          receiver.held++;
+          await receiver.hold;
+        }
         if (receiver.reply === 'temporary') return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
         if (receiver.reply === 'final') return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
         // The sender may have died while we waited: then no 250 reaches it, and the message is not taken.
