@@ -68,6 +68,7 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   LanguagesEdit: lazyScreen(() => import('./sections/languages/Edit')),
   LanguagesView: lazyScreen(() => import('./sections/languages/View')),
   RmsAuditsIndex: lazyScreen(() => import('./sections/rms-audits/Index')),
+  MessagesIndex: lazyScreen(() => import('./sections/messages/Index')),
   ReferralsIndex: lazyScreen(() => import('./sections/referrals/Index')),
   RmsProvidersIndex: lazyScreen(() => import('./sections/rms-providers/Index')),
   RmsProvidersAdd: lazyScreen(() => import('./sections/rms-providers/Add')),

@@ -42,6 +42,7 @@ export const NAV_ITEMS: NavItem[] = [
       { label: 'Contact Fields', route: 'ContactFieldsIndex', icon: 'messages' },
       { label: 'Record Systems', route: 'RmsProvidersIndex', icon: 'audits' },
       { label: 'RMS Audits', route: 'RmsAuditsIndex', icon: 'audits' },
+      { label: 'Messages', route: 'MessagesIndex', icon: 'messages' },
     ],
   },
   { label: 'Log In', route: 'Login', icon: 'login' },
