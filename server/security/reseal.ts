@@ -1,6 +1,6 @@
 /**
  * Re-sealing after a PHI key rotation (`npm run phi:reseal`, ./reseal-cli.ts): every value a
- * previous key sealed — contacts' and leads' values, sealed answers, record systems' secrets — is opened
+ * previous key sealed — contacts' and leads' values, sealed answers, record systems' secrets, messages' addresses and bodies — is opened
  * and sealed again with the current key; answers still stored in clear are sealed; and contacts
  * without their keyed e-mail and phone hashes (stored before duplicates were looked for, or
  * after CONTACT_MATCH_KEY changed, with `rehash`) get them from their opened values.
@@ -12,7 +12,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
-import { contactFields, contacts, leads, oFormFieldEntries, rmsProviders } from '../db/schema';
+import { contactFields, contacts, leads, messages, oFormFieldEntries, rmsProviders } from '../db/schema';
 import { matchKeysOf } from '../participant/duplicates';
 import { sealClearAnswers } from '../participant/sealedAnswers';
 import type { ContactFormField, ContactValue } from '@core/oform/contact';
@@ -35,6 +35,8 @@ export interface ResealResult {
   secrets: number;
   /** Leads whose values (and ZIP) were sealed again. */
   leads: number;
+  /** Messages whose address (and body) were sealed again. */
+  messages: number;
 }
 
 export interface ResealOptions {
@@ -49,7 +51,7 @@ export interface ResealOptions {
 const notCurrent = (column: PgColumn, phi: PhiCipher) => sql`not starts_with(${column}, ${phi.currentPrefix})`;
 
 export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher, options: ResealOptions = {}): Promise<ResealResult> {
-  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0 };
+  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, messages: 0 };
 
   // The contact fields by name, as a form: which values are an e-mail address or a phone number.
   const form: ContactFormField[] = (await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))).map(
@@ -154,6 +156,26 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
         .where(and(eq(leads.id, row.id), eq(leads.valuesCiphertext, row.sealed)))
         .returning({ id: leads.id });
       result.leads += updated.length;
+    }
+  }
+
+  after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: messages.id, to: messages.toCiphertext, body: messages.bodyCiphertext })
+      .from(messages)
+      .where(and(gt(messages.id, after), or(notCurrent(messages.toCiphertext, phi), and(isNotNull(messages.bodyCiphertext), notCurrent(messages.bodyCiphertext, phi)))))
+      .orderBy(asc(messages.id))
+      .limit(BATCH);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const updated = await db
+        .update(messages)
+        .set({ toCiphertext: phi.seal(phi.open(row.to)), bodyCiphertext: row.body === null ? null : phi.seal(phi.open(row.body)) })
+        .where(and(eq(messages.id, row.id), eq(messages.toCiphertext, row.to), row.body === null ? isNull(messages.bodyCiphertext) : eq(messages.bodyCiphertext, row.body)))
+        .returning({ id: messages.id });
+      result.messages += updated.length;
     }
   }
   return result;
