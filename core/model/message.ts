@@ -12,15 +12,17 @@ export const MESSAGE_SETTING_TYPE = 'message-settings';
 /**
  * - newReferral: to the site's coordinators and the engagement's recruiters;
  * - firstContactOverdue: to the same people, when the first contact is past due;
- * - participantConfirmation: to the participant who consented, in their language.
+ * - participantConfirmation: to the participant who consented, in their language;
+ * - participantReminder: to the same participant, when no contact attempt was logged by the due time.
  */
-export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation'] as const;
+export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation', 'participantReminder'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export const isMessageKind = (value: unknown): value is MessageKind => MESSAGE_KINDS.some((k) => k === value);
 export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
   newReferral: 'New referral',
   firstContactOverdue: 'First contact overdue',
   participantConfirmation: 'Participant confirmation',
+  participantReminder: 'Participant reminder',
 };
 
 export const MESSAGE_STATUSES = ['pending', 'waiting', 'retrying', 'sent', 'failed', 'cancelled'] as const;
@@ -58,6 +60,7 @@ export const MESSAGE_PLACEHOLDERS: Record<MessageKind, readonly string[]> = {
   newReferral: ['engagement', 'site', 'due', 'link'],
   firstContactOverdue: ['engagement', 'site', 'due', 'link'],
   participantConfirmation: ['engagement', 'site', 'town', 'unsubscribe'],
+  participantReminder: ['engagement', 'site', 'town', 'unsubscribe'],
 };
 
 export const MessageTemplateInput = v.strictObject({

@@ -5,7 +5,8 @@
  * - firstContactOverdue to the same people, due when the first contact is (the service level
  *   first_contact_hours) and not sent if a first contact was made by then;
  * - participantConfirmation to the participant, in their language, when they consented and
- *   left an e-mail address that has not unsubscribed.
+ *   left an e-mail address that has not unsubscribed; participantReminder to them at the due
+ *   time, not sent if a contact attempt was logged by then.
  * Each only when the engagement has it on, after its delay. Staff messages carry the site, the
  * engagement, the due time and a link to the referral: never an answer, a contact value or the
  * condition.
@@ -108,31 +109,35 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   }
 
   const participant = facts.participant;
-  if (kinds.has('participantConfirmation') && participant && !(await isOptedOut(tx, participant.match))) {
-    const token = newUnsubscribeToken();
-    const kind = 'participantConfirmation';
-    const filled = render(kind, await templateOf(tx, kind, facts.language), { engagement: place.engagement, site, town: place.town ?? '', unsubscribe: unsubscribeUrl(ctx.baseUrl, token) });
-    await enqueueMessage(
-      tx,
-      ctx.phi,
-      domain,
-      {
-        kind,
-        engagementId: facts.engagementId,
-        referralId: facts.referralId,
-        audience: 'participant',
-        recipientUserId: null,
-        recipientLabel: 'participant',
-        language: facts.language,
-        to: participant.email,
-        toMatch: participant.match,
-        ...filled,
-        unsubscribeToken: token,
-        dueAt: new Date(now.getTime() + kinds.get(kind)! * MINUTE),
-      },
-      now,
-    );
-    written++;
+  const participantKinds = (['participantConfirmation', 'participantReminder'] as const).filter((k) => kinds.has(k));
+  if (participant && participantKinds.length > 0 && !(await isOptedOut(tx, participant.match))) {
+    for (const kind of participantKinds) {
+      // Each message its own token: a link copied from one mail does not name another.
+      const token = newUnsubscribeToken();
+      const delay = kinds.get(kind)! * MINUTE;
+      const filled = render(kind, await templateOf(tx, kind, facts.language), { engagement: place.engagement, site, town: place.town ?? '', unsubscribe: unsubscribeUrl(ctx.baseUrl, token) });
+      await enqueueMessage(
+        tx,
+        ctx.phi,
+        domain,
+        {
+          kind,
+          engagementId: facts.engagementId,
+          referralId: facts.referralId,
+          audience: 'participant',
+          recipientUserId: null,
+          recipientLabel: 'participant',
+          language: facts.language,
+          to: participant.email,
+          toMatch: participant.match,
+          ...filled,
+          unsubscribeToken: token,
+          dueAt: kind === 'participantConfirmation' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay),
+        },
+        now,
+      );
+      written++;
+    }
   }
   return written;
 }

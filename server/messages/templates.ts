@@ -56,6 +56,18 @@ const DEFAULTS: Record<MessageKind, Record<Lang, Template>> = {
       text: 'Gracias por su interés en {{engagement}}.\n\nQué sigue: el equipo del estudio en {{site}} ({{town}}) se pondrá en contacto con usted pronto.\n\nPuede retirarse en cualquier momento diciéndoselo al equipo del estudio. Para no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
     },
   },
+  participantReminder: {
+    en: {
+      subject: 'About your interest in {{engagement}}',
+      html: '<p>You left your details for {{engagement}}. The study team at <strong>{{site}}</strong> ({{town}}) has not reached you yet and will try again soon.</p><p>You can withdraw at any time by telling the study team. To receive no more e-mail from us, <a href="{{unsubscribe}}">unsubscribe</a>.</p>',
+      text: 'You left your details for {{engagement}}. The study team at {{site}} ({{town}}) has not reached you yet and will try again soon.\n\nYou can withdraw at any time by telling the study team. To receive no more e-mail from us, unsubscribe: {{unsubscribe}}\n',
+    },
+    es: {
+      subject: 'Sobre su interés en {{engagement}}',
+      html: '<p>Usted dejó sus datos para {{engagement}}. El equipo del estudio en <strong>{{site}}</strong> ({{town}}) aún no ha podido contactarle y lo intentará de nuevo pronto.</p><p>Puede retirarse en cualquier momento diciéndoselo al equipo del estudio. Para no recibir más correos nuestros, <a href="{{unsubscribe}}">cancele la suscripción</a>.</p>',
+      text: 'Usted dejó sus datos para {{engagement}}. El equipo del estudio en {{site}} ({{town}}) aún no ha podido contactarle y lo intentará de nuevo pronto.\n\nPuede retirarse en cualquier momento diciéndoselo al equipo del estudio. Para no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
+    },
+  },
 };
 
 /** A template's language: one shipped, else English. */

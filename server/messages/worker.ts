@@ -72,6 +72,10 @@ async function stillWanted(db: Db, row: typeof messages.$inferSelect): Promise<s
     const [referral] = await db.select({ firstContactAt: referrals.firstContactAt, status: referrals.status }).from(referrals).where(eq(referrals.id, row.referralId));
     if (!referral || referral.firstContactAt !== null || !['new', 'attempting-contact'].includes(referral.status)) return 'not sent: the first contact was made';
   }
+  if (row.kind === 'participantReminder' && row.referralId !== null) {
+    const [referral] = await db.select({ firstContactAt: referrals.firstContactAt, attempts: referrals.attempts, status: referrals.status }).from(referrals).where(eq(referrals.id, row.referralId));
+    if (!referral || referral.attempts > 0 || referral.firstContactAt !== null || referral.status !== 'new') return 'not sent: a contact attempt was logged';
+  }
   return null;
 }
 

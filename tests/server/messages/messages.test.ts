@@ -68,6 +68,8 @@ async function demoReferral(harness: Harness, language: 'en' | 'es', values: Rec
   return referral!;
 }
 
+/** The kinds due at the first contact's due time, not at once. */
+const atDueTime = (kind: string) => kind === 'firstContactOverdue' || kind === 'participantReminder';
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 
 beforeAll(async () => {
@@ -173,7 +175,7 @@ describe('a referral on the demo channel', () => {
     smtp.reply = 'temporary';
     const referral = await demoReferral(h, 'en', person(4));
     const rows = await h.db.select().from(messages).where(eq(messages.referralId, referral.id));
-    const first = rows.filter((r) => r.kind !== 'firstContactOverdue');
+    const first = rows.filter((r) => !atDueTime(r.kind));
     expect(first.every((r) => r.status === 'retrying' && r.attempts === 1 && r.lastError === 'The mail server answered 451.')).toBe(true);
     expect(first[0]!.nextAttemptAt!.getTime()).toBe(T0.getTime() + 60_000);
     smtp.reply = 'accept';
@@ -192,9 +194,15 @@ describe('a referral on the demo channel', () => {
     const reminders = smtp.received.filter((m) => reminderIds.has(m.parsed.messageId!));
     expect(reminders.map((m) => m.to[0]).sort()).toEqual([DEMO_COORDINATOR_EMAIL, RECRUITER_EMAIL].sort());
     expect(reminders[0]!.parsed.subject).toBe('First contact overdue: Midtown Heart Center (Healthy Heart Study)');
+    // And the participant, whom nobody tried to reach, hears that the team will.
+    const [participantReminder] = rows.filter((r) => r.kind === 'participantReminder');
+    const reminded = smtp.received.filter((m) => m.parsed.messageId === participantReminder!.messageId);
+    expect(reminded).toHaveLength(1);
+    expect(reminded[0]!.parsed.subject).toBe('About your interest in Healthy Heart Study');
+    expect(reminded[0]!.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
   });
 
-  it('sends no reminder once the first contact was made', async () => {
+  it('sends no reminder, to staff or participant, once the first contact was made', async () => {
     const referral = await demoReferral(h, 'en', person(5));
     await h.db.update(referrals).set({ firstContactAt: T0, status: 'contacted' }).where(eq(referrals.id, referral.id));
     const options = messageOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock });
@@ -203,7 +211,7 @@ describe('a referral on the demo channel', () => {
     await sendDue(options);
     expect(smtp.received).toHaveLength(0);
     const reminders = await h.db.select().from(messages).where(eq(messages.referralId, referral.id));
-    expect(reminders.filter((r) => r.kind === 'firstContactOverdue').map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(reminders.filter((r) => atDueTime(r.kind)).map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
   });
 });
 
@@ -217,7 +225,7 @@ describe('without SMTP_URL', () => {
       channel = demo;
       const referral = await demoReferral(quiet, 'en', person(6)).finally(() => (channel = before));
       const rows = await quiet.db.select().from(messages).where(eq(messages.referralId, referral.id));
-      const due = rows.filter((r) => r.kind !== 'firstContactOverdue');
+      const due = rows.filter((r) => !atDueTime(r.kind));
       expect(due.map((r) => [r.status, r.lastError, r.attempts])).toEqual(due.map(() => ['waiting', NO_MAIL_SERVER, 0]));
       const listed = await json(await quiet.request('GET', '/api/messages?status=waiting', { token: await quiet.token() }));
       expect(listed.meta.total).toBe(due.length);
@@ -229,7 +237,7 @@ describe('without SMTP_URL', () => {
       expect(await sendDue(options)).toBe(due.length);
       expect(smtp.received).toHaveLength(due.length);
       const after = await quiet.db.select().from(messages).where(eq(messages.referralId, referral.id));
-      expect(after.filter((r) => r.kind !== 'firstContactOverdue').every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+      expect(after.filter((r) => !atDueTime(r.kind)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
     } finally {
       await settleMessages();
       await quiet.close();
@@ -298,7 +306,7 @@ describe('the staff side', () => {
     const bad = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: 'yes', delayMinutes: -1 }) });
     expect(bad.status).toBe(422);
     const listed = await json(await h.request('GET', `/api/message-settings?engagementId=${engagementId}`, { token: admin }));
-    expect(listed.data.map((s: { attributes: { isEnabled: boolean } }) => s.attributes.isEnabled)).toEqual([true, true, true]);
+    expect(listed.data.map((s: { attributes: { isEnabled: boolean } }) => s.attributes.isEnabled)).toEqual([true, true, true, true]);
     const off = await h.request('PATCH', `/api/message-settings/${engagementId}.participantConfirmation`, { token: admin, body: doc('message-settings', { isEnabled: false, delayMinutes: 0 }) });
     expect(off.status).toBe(200);
     const delayed = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: true, delayMinutes: 30 }) });
