@@ -180,7 +180,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     phiPreviousKeys: keys(env, 'PHI_PREVIOUS_KEYS', parsePhiKeys),
     contactMatchKey: key(env, 'CONTACT_MATCH_KEY', parseContactMatchKey),
     rmsRetrySchedule: retrySchedule(env),
-    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env),
     smtpTimeoutSeconds: integer(env, 'SMTP_TIMEOUT_SECONDS', 30, 1, 600),
     messageRetrySchedule: retrySchedule(env, 'MESSAGE_RETRY_SCHEDULE', DEFAULT_MESSAGE_RETRY_SCHEDULE),
@@ -236,6 +236,20 @@ export const DEFAULT_RMS_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200, 86400];
 const MAX_RETRY_WAIT_SECONDS = 7 * 24 * 3600;
 
 export const DEFAULT_MESSAGE_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200];
+
+/** SMTP_URL: smtp:// or smtps://; its password is never repeated in an error. */
+function smtpUrl(env: Env): string | null {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:password@mail.example:587');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  return raw;
+}
 
 /** MAIL_FROM: one address, or "Name <address>". */
 function mailFrom(env: Env): string {
