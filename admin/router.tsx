@@ -69,6 +69,7 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   LanguagesView: lazyScreen(() => import('./sections/languages/View')),
   RmsAuditsIndex: lazyScreen(() => import('./sections/rms-audits/Index')),
   MessagesIndex: lazyScreen(() => import('./sections/messages/Index')),
+  MessageTemplatesIndex: lazyScreen(() => import('./sections/messages/Templates')),
   ReferralsIndex: lazyScreen(() => import('./sections/referrals/Index')),
   RmsProvidersIndex: lazyScreen(() => import('./sections/rms-providers/Index')),
   RmsProvidersAdd: lazyScreen(() => import('./sections/rms-providers/Add')),

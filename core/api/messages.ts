@@ -12,3 +12,26 @@ export const messagesApi = (client: ApiClient) => ({
     return doc.meta.to;
   },
 });
+
+export interface MessageTemplate {
+  id: string;
+  kind: string;
+  language: string;
+  subject: string;
+  html: string;
+  text: string;
+  isDefault: boolean;
+  placeholders: string[];
+}
+
+/** Message templates: every kind in every language, editing one, its preview, and its default back. */
+export const messageTemplatesApi = (client: ApiClient) => ({
+  list: () => client.list<MessageTemplate>('message-templates'),
+  update: (id: string, values: { subject: string; html: string; text: string }) =>
+    client.update<MessageTemplate>(`message-templates/${encodeURIComponent(id)}`, 'message-templates', id, { ...values }),
+  reset: (id: string) => client.remove(`message-templates/${encodeURIComponent(id)}`),
+  async preview(id: string): Promise<{ subject: string; html: string; text: string }> {
+    const doc = await client.call((http) => http.get(`message-templates/${encodeURIComponent(id)}/preview`).json<{ meta: { subject: string; html: string; text: string } }>());
+    return doc.meta;
+  },
+});

@@ -52,3 +52,35 @@ describe('Messages', () => {
     await waitFor(() => expect(calls).toEqual(['POST messages/2/reveal', 'POST messages/2/resend']));
   });
 });
+
+const template = (kind: string, language: string, extra: Record<string, unknown> = {}) => ({
+  type: 'message-templates',
+  id: `${kind}.${language}`,
+  attributes: { kind, language, subject: `New referral for {{site}} (${language})`, html: '<p>{{site}}</p>', text: '{{site}}', isDefault: true, placeholders: ['engagement', 'site', 'due', 'link'], ...extra },
+});
+
+describe('Message templates', () => {
+  it('edits a template, refusing an empty subject before sending anything, and previews it', async () => {
+    const writes: { path: string; body: unknown }[] = [];
+    const handler: Handler = async (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (request.method !== 'GET') writes.push({ path: `${request.method} ${path}`, body: request.method === 'PATCH' ? await request.json() : null });
+      if (path === 'message-templates' && request.method === 'GET') return json({ data: [template('newReferral', 'en'), template('newReferral', 'es')], meta: { total: 2, page: 1, limit: 2 } });
+      if (path === 'message-templates/newReferral.en' && request.method === 'PATCH') return json({ data: template('newReferral', 'en', { isDefault: false }) });
+      if (path === 'message-templates/newReferral.en/preview') return json({ meta: { subject: 'New referral for Midtown Heart Center (en)', html: '<p>Midtown Heart Center</p>', text: 'Midtown Heart Center' } });
+      return undefined;
+    };
+    renderAdmin({ path: '/message-templates', user: makeUser('Admin'), handler });
+    const subject = await screen.findByLabelText(/Subject/);
+    fireEvent.change(subject, { target: { value: '' } });
+    fireEvent.submit(subject.closest('form')!);
+    await screen.findByText('This field is required.');
+    expect(writes).toEqual([]);
+    fireEvent.change(subject, { target: { value: 'Referral at {{site}}' } });
+    fireEvent.submit(subject.closest('form')!);
+    await waitFor(() => expect(writes.map((w) => w.path)).toEqual(['PATCH message-templates/newReferral.en']));
+    expect(writes[0]!.body).toMatchObject({ data: { type: 'message-templates', attributes: { subject: 'Referral at {{site}}' } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Preview' }));
+    await screen.findByRole('heading', { name: 'New referral for Midtown Heart Center (en)' });
+  });
+});

@@ -48,7 +48,7 @@ const SPEC_PATHS = [
   '/recruitment',
   '/referrals',
   // The message outbox (Admin, Super User).
-  '/messages',
+  '/messages', '/message-templates',
 ];
 
 const navLabels = () =>
@@ -159,7 +159,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
