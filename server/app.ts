@@ -82,6 +82,7 @@ import { rmsAuditsRoutes } from './routes/rms-audits';
 import { resendRmsAuditRoutes } from './routes/resend-rms-audit';
 import { rmsCallbackRoutes } from './routes/rms-callback';
 import { rmsProvidersRoutes } from './routes/rms-providers';
+import { messageSettingsRoutes, messagesRoutes, messageTemplatesRoutes, messageUnsubscribeRoutes } from './messages';
 import { webRoutes } from './routes/web';
 import { openApiRoutes } from './routes/openapi';
 import { LEAD_PATHS, leadsRoutes, participantLeadRoutes } from './leads';
@@ -198,6 +199,10 @@ export function createApp(deps: Deps) {
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
   app.route('/api/rms-callback', rmsCallbackRoutes(deps));
+  app.route('/api/messages', messagesRoutes(deps));
+  app.route('/api/message-templates', messageTemplatesRoutes(deps));
+  app.route('/api/message-settings', messageSettingsRoutes(deps));
+  app.route('/api/message-unsubscribe', messageUnsubscribeRoutes(deps));
   app.route('/api/export-survey-metrics', exportSurveyMetricsRoutes(deps));
   app.route('/api/survey-page-metrics', surveyPageMetricsRoutes(deps));
   app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));

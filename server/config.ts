@@ -43,6 +43,16 @@ export interface Config {
   rmsRetrySchedule: number[];
   /** Hosts on private networks record-system endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS); none by default. */
   rmsAllowPrivateHosts: PrivateHostAllowance;
+  /** The mail server messages go through (SMTP_URL, smtp:// or smtps://); null: messages wait in the outbox. */
+  smtpUrl: string | null;
+  /** How long the mail server may stay silent before an attempt fails (SMTP_TIMEOUT_SECONDS). */
+  smtpTimeoutSeconds: number;
+  /** The From of every message (MAIL_FROM). */
+  mailFrom: string;
+  /** Seconds to wait before each retry of a message, in order (MESSAGE_RETRY_SCHEDULE). */
+  messageRetrySchedule: number[];
+  /** Days a sent message's body is kept (MESSAGE_RETENTION_DAYS; 0 keeps them). */
+  messageRetentionDays: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -170,6 +180,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     phiPreviousKeys: keys(env, 'PHI_PREVIOUS_KEYS', parsePhiKeys),
     contactMatchKey: key(env, 'CONTACT_MATCH_KEY', parseContactMatchKey),
     rmsRetrySchedule: retrySchedule(env),
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env),
+    smtpTimeoutSeconds: integer(env, 'SMTP_TIMEOUT_SECONDS', 30, 1, 600),
+    messageRetrySchedule: retrySchedule(env, 'MESSAGE_RETRY_SCHEDULE', DEFAULT_MESSAGE_RETRY_SCHEDULE),
+    messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
     rmsAllowPrivateHosts: allowedPrivateHosts(env),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
@@ -220,15 +235,39 @@ function ssoServices(env: Env, publicUrl: string | null): Record<string, SsoServ
 export const DEFAULT_RMS_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200, 86400];
 const MAX_RETRY_WAIT_SECONDS = 7 * 24 * 3600;
 
-/** RMS_RETRY_SCHEDULE: comma-separated seconds between attempts, e.g. "60,300,1800"; "none" for no retries. */
-function retrySchedule(env: Env): number[] {
-  const raw = env.RMS_RETRY_SCHEDULE?.trim();
-  if (!raw) return DEFAULT_RMS_RETRY_SCHEDULE;
+export const DEFAULT_MESSAGE_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200];
+
+/** SMTP_URL: smtp:// or smtps://; its password is never repeated in an error. */
+function smtpUrl(env: Env): string | null {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:password@mail.example:587');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  return raw;
+}
+
+/** MAIL_FROM: one address, or "Name <address>". */
+function mailFrom(env: Env): string {
+  const raw = env.MAIL_FROM?.trim();
+  if (!raw) return 'Trial recruitment <no-reply@localhost>';
+  if (!/^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(raw)) throw new ConfigError(`MAIL_FROM must be an address or "Name <address>"; got "${raw}"`);
+  return raw;
+}
+
+/** RMS_RETRY_SCHEDULE (or `name`): comma-separated seconds between attempts, e.g. "60,300,1800"; "none" for no retries. */
+function retrySchedule(env: Env, name = 'RMS_RETRY_SCHEDULE', fallback = DEFAULT_RMS_RETRY_SCHEDULE): number[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
   if (raw.toLowerCase() === 'none') return [];
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length > 20 || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > MAX_RETRY_WAIT_SECONDS)) {
     throw new ConfigError(
-      `RMS_RETRY_SCHEDULE must be up to 20 comma-separated whole numbers of seconds (each at most ${MAX_RETRY_WAIT_SECONDS}), or "none"; got "${raw}"`,
+      `${name} must be up to 20 comma-separated whole numbers of seconds (each at most ${MAX_RETRY_WAIT_SECONDS}), or "none"; got "${raw}"`,
     );
   }
   return parts.map(Number);

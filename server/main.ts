@@ -22,6 +22,7 @@ import { sealClearAnswers } from './participant/sealedAnswers';
 import { startRetentionJob } from './participant/retention';
 import { startFunnelRecountJob } from './funnel/recount';
 import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
+import { messageOptionsOf, settleMessages, startMessageWorker } from './messages';
 
 /** Migrations and seeding, once per start of the whole service (not per worker). */
 async function prepareDatabase(database: Database, config: Config): Promise<void> {
@@ -56,6 +57,8 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   const app = createApp(deps);
   // Every process attempts the deliveries that are due; each attempt is claimed by one of them.
   const deliveries = startDeliveryWorker(deliveryOptionsOf(deps));
+  // Likewise the messages: each is claimed by one process; without SMTP_URL they wait.
+  const outbox = startMessageWorker(messageOptionsOf(deps));
   // Every process runs the retention job; its lock lets one delete at a time.
   const retention = startRetentionJob({ db: database.db, clock: () => new Date(), days: config.participantRetentionDays, leadDays: config.leadRetentionDays, log });
   // Every process counts the funnel rollup's days not counted yet, if any; its lock gives each range to one of them.
@@ -77,9 +80,11 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
     server.close(async () => {
       // Record-system attempts under way finish (and write their audits) before the database closes.
       await deliveries.stop();
+      await outbox.stop();
       await retention.stop();
       await funnelRecount.stop();
       await settleDeliveries();
+      await settleMessages();
       await database.close();
       log.info('stopped', { signal });
       process.exit(0);

@@ -42,6 +42,8 @@ export const NAV_ITEMS: NavItem[] = [
       { label: 'Contact Fields', route: 'ContactFieldsIndex', icon: 'messages' },
       { label: 'Record Systems', route: 'RmsProvidersIndex', icon: 'audits' },
       { label: 'RMS Audits', route: 'RmsAuditsIndex', icon: 'audits' },
+      { label: 'Messages', route: 'MessagesIndex', icon: 'messages' },
+      { label: 'Message Templates', route: 'MessageTemplatesIndex', icon: 'messages' },
     ],
   },
   { label: 'Log In', route: 'Login', icon: 'login' },

@@ -208,6 +208,9 @@ export const ROUTES = [
   }),
 
   route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER),
+  // Not in SPEC: the message outbox (server/messages/).
+  route('MessagesIndex', '/messages', 'Messages', ADMIN_OR_SUPER_USER),
+  route('MessageTemplatesIndex', '/message-templates', 'Message Templates', ADMIN_OR_SUPER_USER),
   // Not in SPEC: where record systems (providers) are set up.
   route('RmsProvidersIndex', '/rms-providers', 'Record Systems', SUPER_USER),
   route('RmsProvidersAdd', '/rms-providers/add', 'Add Record System', SUPER_USER, {

@@ -11,6 +11,7 @@ import {
   appSettings,
   contactFieldScreeners,
   contactFields,
+  engagementMessageSettings,
   engagementScreeners,
   engagementSiteLocations,
   engagements,
@@ -26,13 +27,21 @@ import {
   screenerSurveys,
   screeners,
   siteLocations,
+  roles,
   sponsors,
+  userRoles,
+  userSiteLocations,
+  users,
 } from './schema';
+import { MESSAGE_KINDS } from '@core/model/message';
+import { SITE_COORDINATOR } from '@core/model/user';
 
 /** Where /demo/ finds its channel: `{"mediaChannelId":1,"screenerId":1}`. */
 export const DEMO_CHANNEL_SETTING = 'demo_channel';
 export const DEMO_SURVEY_IDENTITY = 'demo-heart-health';
 export const DEMO_ENGAGEMENT = 'DEMO-HEART';
+export const DEMO_COORDINATOR = 'demo.coordinator';
+export const DEMO_COORDINATOR_EMAIL = 'coordinator@midtown-heart.example';
 
 const opt = (value: string, label: string, es: string, extra: Record<string, unknown> = {}) => ({
   label,
@@ -188,6 +197,20 @@ export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ med
 
   const sites = await db.insert(siteLocations).values(SITES).returning({ id: siteLocations.id });
   await db.insert(engagementSiteLocations).values(sites.map((s) => ({ engagementId, siteLocationId: s.id })));
+
+  // Every message on, and a coordinator with an address at the first site: a demo run with
+  // SMTP_URL set shows the whole flow. The coordinator has no password until an Admin sets one.
+  await db.insert(engagementMessageSettings).values(MESSAGE_KINDS.map((kind) => ({ engagementId, kind, isEnabled: true, delayMinutes: 0 }))).onConflictDoNothing();
+  const [coordinatorRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, SITE_COORDINATOR));
+  const [coordinator] = await db
+    .insert(users)
+    .values({ username: DEMO_COORDINATOR, email: DEMO_COORDINATOR_EMAIL, isActive: true })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (coordinator && coordinatorRole) {
+    await db.insert(userRoles).values({ userId: coordinator.id, roleId: coordinatorRole.id }).onConflictDoNothing();
+    await db.insert(userSiteLocations).values({ userId: coordinator.id, siteLocationId: sites[0]!.id }).onConflictDoNothing();
+  }
 
   const [screener] = await db
     .insert(screeners)

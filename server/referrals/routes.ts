@@ -67,6 +67,7 @@ const ATTRIBUTES = [
 const DATE_FILTERS = ['createdFrom', 'createdTo'] as const;
 
 const staticFilters = {
+  id: idFilter(referrals.id, 'referral'),
   engagementId: idFilter(referrals.engagementId, 'engagement'),
   siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
   status: (value: string, name: string) => {

@@ -25,7 +25,7 @@ await withCommandDatabase(config, 'phi:reseal: nothing done.', async (database) 
   const phi = phiOf(deps);
   const done = await resealAll(database.db, phi, contactMatcherOf(deps), { rehash: args.includes('--rehash') });
   console.log(
-    `phi:reseal: key ${phi.keyId}; sealed again: ${done.contacts} contacts, ${done.leads} leads, ${done.notes} referral notes, ${done.answers} answers, ${done.secrets} record-system secrets; ` +
+    `phi:reseal: key ${phi.keyId}; sealed again: ${done.contacts} contacts, ${done.leads} leads, ${done.notes} referral notes, ${done.answers} answers, ${done.secrets} record-system secrets, ${done.messages} messages; ` +
       `sealed from clear: ${done.clearAnswers} answers; hashes given to ${done.contactHashes} contacts`,
   );
 });

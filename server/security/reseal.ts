@@ -1,7 +1,7 @@
 /**
  * Re-sealing after a PHI key rotation (`npm run phi:reseal`, ./reseal-cli.ts): every value a
  * previous key sealed — contacts' and leads' values, sealed answers, staff notes on referrals,
- * record systems' secrets — is opened
+ * record systems' secrets, messages' addresses and bodies — is opened
  * and sealed again with the current key; answers still stored in clear are sealed; and contacts
  * without their keyed e-mail and phone hashes (stored before duplicates were looked for, or
  * after CONTACT_MATCH_KEY changed, with `rehash`) get them from their opened values.
@@ -13,7 +13,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
-import { contactFields, contacts, leads, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
+import { contactFields, contacts, leads, messages, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
 import { matchKeysOf } from '../participant/duplicates';
 import { sealClearAnswers } from '../participant/sealedAnswers';
 import type { ContactFormField, ContactValue } from '@core/oform/contact';
@@ -38,6 +38,8 @@ export interface ResealResult {
   leads: number;
   /** Staff notes sealed again: referrals' reason notes and their timeline events' notes. */
   notes: number;
+  /** Messages whose address (and body) were sealed again. */
+  messages: number;
 }
 
 export interface ResealOptions {
@@ -52,7 +54,7 @@ export interface ResealOptions {
 const notCurrent = (column: PgColumn, phi: PhiCipher) => sql`not starts_with(${column}, ${phi.currentPrefix})`;
 
 export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher, options: ResealOptions = {}): Promise<ResealResult> {
-  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0 };
+  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0, messages: 0 };
 
   // The contact fields by name, as a form: which values are an e-mail address or a phone number.
   const form: ContactFormField[] = (await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))).map(
@@ -178,6 +180,26 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
     async (id, was, sealed) =>
       (await db.update(referralEvents).set({ noteCiphertext: sealed }).where(and(eq(referralEvents.id, id), eq(referralEvents.noteCiphertext, was))).returning({ id: referralEvents.id })).length,
   );
+
+  after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: messages.id, to: messages.toCiphertext, body: messages.bodyCiphertext })
+      .from(messages)
+      .where(and(gt(messages.id, after), or(notCurrent(messages.toCiphertext, phi), and(isNotNull(messages.bodyCiphertext), notCurrent(messages.bodyCiphertext, phi)))))
+      .orderBy(asc(messages.id))
+      .limit(BATCH);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const updated = await db
+        .update(messages)
+        .set({ toCiphertext: phi.seal(phi.open(row.to)), bodyCiphertext: row.body === null ? null : phi.seal(phi.open(row.body)) })
+        .where(and(eq(messages.id, row.id), eq(messages.toCiphertext, row.to), row.body === null ? isNull(messages.bodyCiphertext) : eq(messages.bodyCiphertext, row.body)))
+        .returning({ id: messages.id });
+      result.messages += updated.length;
+    }
+  }
   return result;
 }
 

@@ -47,6 +47,8 @@ const SPEC_PATHS = [
   // The recruitment funnel (any signed-in member of staff; the server scopes what they see).
   '/recruitment',
   '/referrals',
+  // The message outbox (Admin, Super User).
+  '/messages', '/message-templates',
 ];
 
 const navLabels = () =>
@@ -157,7 +159,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();

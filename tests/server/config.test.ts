@@ -107,3 +107,26 @@ describe('CONTACT_MATCH_KEY', () => {
     expect(() => loadConfig({ CONTACT_MATCH_KEY: 'too-short' })).toThrow(new ConfigError('CONTACT_MATCH_KEY must be 32 bytes, as base64 or 64 hex characters'));
   });
 });
+
+describe('message settings', () => {
+  it('reads the mail server, sender, timeout, retry schedule and retention, refusing bad values without repeating a password', () => {
+    const defaults = loadConfig({});
+    expect(defaults).toMatchObject({ smtpUrl: null, mailFrom: 'Trial recruitment <no-reply@localhost>', smtpTimeoutSeconds: 30, messageRetrySchedule: [60, 300, 1800, 7200, 43200], messageRetentionDays: 30 });
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465', MAIL_FROM: 'Studies <studies@recruit.example>', SMTP_TIMEOUT_SECONDS: '5', MESSAGE_RETRY_SCHEDULE: 'none', MESSAGE_RETENTION_DAYS: '0' }),
+    ).toMatchObject({ smtpUrl: 'smtps://mailer:s3cret@mail.example:465', mailFrom: 'Studies <studies@recruit.example>', smtpTimeoutSeconds: 5, messageRetrySchedule: [], messageRetentionDays: 0 });
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused({ SMTP_URL: 'http://mailer:s3cret@mail.example' })).toBe('SMTP_URL must start with smtp:// or smtps://');
+    expect(refused({ SMTP_URL: 'smtp://mailer:s3cret@[bad' })).not.toContain('s3cret');
+    expect(refused({ MAIL_FROM: 'not an address' })).toMatch(/^MAIL_FROM must be/);
+    expect(refused({ MESSAGE_RETRY_SCHEDULE: '60,soon' })).toMatch(/^MESSAGE_RETRY_SCHEDULE must be/);
+  });
+});

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, isNotNull } from 'drizzle-orm';
 import { createHarness, type Harness } from './harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../support/participantFixture';
-import { contacts, leads, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../../server/db/schema';
+import { contacts, leads, messages, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../../server/db/schema';
 import { loadConfig, ConfigError } from '../../server/config';
 import { phiCipher, phiKeyId, PhiError } from '../../server/security/phi';
 import { contactMatcher } from '../../server/security/contactMatch';
@@ -63,6 +63,7 @@ describe('re-sealing with the current key', () => {
     // Staff notes on a referral: its reason and an attempt's note on its timeline.
     const [referral] = await h.db.update(referrals).set({ reasonNoteCiphertext: old.seal('Moved to Ohio') }).where(eq(referrals.contactId, contactIds[0]!)).returning({ id: referrals.id });
     await h.db.insert(referralEvents).values({ referralId: referral!.id, occurredAt: new Date(), kind: 'attempt', actorName: 'admin', channel: 'phone', result: 'voicemail', noteCiphertext: old.seal('Call after 5') });
+    await h.db.insert(messages).values({ kind: 'participantConfirmation', audience: 'participant', recipientLabel: 'participant', toCiphertext: old.seal('ann@example.com'), subject: 'Thank you', bodyCiphertext: old.seal('{"text":"t","html":"h"}'), messageId: '<reseal@recruit.example>' });
     await h.db.insert(rmsProviders).values({ name: 'Rotated receiver', kind: 'webhook', endpointUrl: 'https://rms.example/hook', signingSecret: old.seal('whsec_secret'), timeoutMs: 5000 });
   });
   afterAll(async () => {
@@ -74,7 +75,10 @@ describe('re-sealing with the current key', () => {
     expect(answersBefore.length).toBeGreaterThan(0);
     const contactsBefore = await h.db.select().from(contacts);
     const done = await resealAll(h.db, rotated, matcher);
-    expect(done).toEqual({ contacts: 2, contactHashes: 1, answers: answersBefore.length, clearAnswers: 0, secrets: 1, leads: 1, notes: 2 });
+    expect(done).toEqual({ contacts: 2, contactHashes: 1, answers: answersBefore.length, clearAnswers: 0, secrets: 1, leads: 1, notes: 2, messages: 1 });
+    const [sealedMessage] = await h.db.select().from(messages);
+    expect(sealedMessage!.toCiphertext.startsWith(rotated.currentPrefix) && phiCipher(NEW).open(sealedMessage!.toCiphertext) === 'ann@example.com').toBe(true);
+    expect(phiCipher(NEW).open(sealedMessage!.bodyCiphertext!)).toBe('{"text":"t","html":"h"}');
     const [lead] = await h.db.select().from(leads);
     expect([phiCipher(NEW).open(lead!.valuesCiphertext), phiCipher(NEW).open(lead!.zipCiphertext!)]).toEqual(['{"email":"lead@example.com"}', '99501']);
     const [noted] = await h.db.select().from(referrals).where(eq(referrals.contactId, contactIds[0]!));
@@ -102,7 +106,7 @@ describe('re-sealing with the current key', () => {
   });
 
   it('finds nothing to do a second time', async () => {
-    expect(await resealAll(h.db, rotated, matcher)).toEqual({ contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0 });
+    expect(await resealAll(h.db, rotated, matcher)).toEqual({ contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0, messages: 0 });
   });
 
   it('recomputes every contact\'s hashes with --rehash, after the match key changed', async () => {

@@ -55,7 +55,8 @@ describe('seed', () => {
     expect(third.demoSeeded).toBe(false);
     expect((await h.db.select({ n: count() }).from(sponsors))[0]?.n).toBe(0);
     expect((await h.db.select({ n: count() }).from(countries))[0]?.n).toBe(249);
-    expect((await h.db.select({ n: count() }).from(users))[0]?.n).toBe(1);
+    // The admin, and the demo site's coordinator (messages go to them).
+    expect((await h.db.select({ n: count() }).from(users))[0]?.n).toBe(2);
   });
 
   it('generates an admin password when none is configured, and stores only its hash', async () => {

@@ -40,6 +40,7 @@ import { countOnChannel } from '../../domain/channelFigures';
 import { enqueueDelivery, noteDuplicate } from '../../rms/outbox';
 import { duplicateNote, firstReferralOf, matchKeysOf } from '../../participant/duplicates';
 import { deliverSoon, deliveryOptionsOf } from '../../rms/worker';
+import { enqueueReferralMessages, messageContextOf, messageOptionsOf, participantEmail, sendMessagesSoon } from '../../messages';
 import { phiOf } from '../../security/phi';
 import { contactMatcherOf } from '../../security/contactMatch';
 import { describe } from '../../openapi/describe';
@@ -136,16 +137,35 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
       if (first) {
         // Kept for staff, never sent: the sponsor already has this person's referral.
         await noteDuplicate(tx, contact.id, engagementId!, duplicateNote(first), now);
-        return { contactId: contact.id, send: false };
+        return { contactId: contact.id, send: false, messages: false };
       }
-      await tx.insert(referrals).values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id });
+      const [referral] = await tx
+        .insert(referrals)
+        .values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id })
+        .returning({ id: referrals.id });
       // In the same transaction: a stored contact is always on its way to its record system.
       await enqueueDelivery(tx, contact.id, now);
-      return { contactId: contact.id, send: true };
+      // And its messages (to the site's staff, to the participant) are in the outbox with it.
+      const email = participantEmail(form, values);
+      const written = await enqueueReferralMessages(
+        tx,
+        messageContextOf(deps),
+        {
+          referralId: referral!.id,
+          engagementId: engagementId!,
+          engagementSiteLocationId: siteLinkId,
+          language: lang,
+          participant: email ? { email, match: keys.emailMatch } : null,
+          created: now,
+        },
+        now,
+      );
+      return { contactId: contact.id, send: true, messages: written > 0 };
     });
 
     // The first attempt now, in the background; retries are the delivery worker's (rms/worker.ts).
     if (stored.send) deliverSoon(deliveryOptionsOf(deps), stored.contactId);
+    if (stored.messages) sendMessagesSoon(messageOptionsOf(deps));
     const messages = await outcomeMessages(db, target.screenerId, 'completed', lang, submission.oFormId);
     return sendDocument(c, { meta: { outcome: 'completed', messages } } satisfies ParticipantAnswer<'contact'>, 201);
   });

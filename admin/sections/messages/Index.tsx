@@ -1,0 +1,147 @@
+/**
+ * MessagesIndex (Admin, Super User): the message outbox, newest first: kind, recipient, subject,
+ * status with the last error (a message waiting says "not sent: no mail server configured"),
+ * attempts and when it was sent. Filters (status, kind, engagement) live in the URL. Resend is
+ * offered for a message not sent; a participant's address is shown only on Reveal, which the
+ * server records in the audit trail. No body is ever shown.
+ */
+import { useState } from 'react';
+import { ApiError } from '@core/api/client';
+import { engagementsApi } from '@core/api/engagements';
+import { messagesApi } from '@core/api/messages';
+import { MESSAGE_DEFAULT_SORT, MESSAGE_KIND_LABELS, MESSAGE_KINDS, MESSAGE_SORTS, MESSAGE_STATUSES, type Message, type MessageStatus } from '@core/model/message';
+import { formatDateTime } from '../../components/format';
+import type { Column } from '../../components/list/DataTable';
+import { ListView } from '../../components/list/ListView';
+import { useApiResourceList } from '../../components/list/useResourceList';
+import { useOptions } from '../../hooks/useOptions';
+import { useNotify } from '../../state/notices';
+import { useApi } from '../../state/services';
+import { useTopBar } from '../../state/topBar';
+
+export const STATUS_LABELS: Record<MessageStatus, string> = {
+  pending: 'Pending',
+  waiting: 'Waiting',
+  retrying: 'Retrying',
+  sent: 'Sent',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+const BADGE: Record<MessageStatus, string> = {
+  pending: 'badge-delivery-pending',
+  waiting: 'badge-delivery-pending',
+  retrying: 'badge-delivery-retrying',
+  sent: 'badge-active',
+  failed: 'badge-failed',
+  cancelled: 'badge-duplicate',
+};
+
+const FILTERS = ['status', 'kind', 'engagementId'] as const;
+
+function Recipient({ message, shown, onReveal }: { message: Message; shown: string | undefined; onReveal: () => void }) {
+  if (message.audience === 'staff') return <span>{message.recipient}</span>;
+  if (shown) return <span>{shown}</span>;
+  return (
+    <span>
+      Participant{' '}
+      <button type="button" className="btn btn-small btn-secondary" aria-label={`Reveal the address of message ${message.id}`} onClick={onReveal}>
+        Reveal
+      </button>
+    </span>
+  );
+}
+
+export default function MessagesIndex() {
+  const api = useApi(messagesApi);
+  const engagements = useApi(engagementsApi);
+  const notify = useNotify();
+  const list = useApiResourceList(api, { defaultSort: MESSAGE_DEFAULT_SORT, sortable: MESSAGE_SORTS, filterNames: FILTERS });
+  const [revealed, setRevealed] = useState<Readonly<Record<string, string>>>({});
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  useTopBar({});
+
+  const engagementOptions = useOptions(
+    async () => (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    [engagements],
+    'Could not load the engagements.',
+  );
+
+  const reveal = async (message: Message) => {
+    try {
+      const to = await api.reveal(message.id);
+      setRevealed((current) => ({ ...current, [message.id]: to }));
+    } catch (error) {
+      notify('error', error instanceof ApiError ? error.message : 'Could not reveal the address');
+    }
+  };
+
+  const resend = async (message: Message) => {
+    setBusy((current) => new Set(current).add(message.id));
+    try {
+      const doc = await api.resend(message.id);
+      const { status, lastError } = doc.data.attributes;
+      notify(status === 'sent' ? 'success' : 'error', `Message ${message.id}: ${status === 'sent' ? 'sent' : lastError ?? status}`);
+      list.reload();
+    } catch (error) {
+      notify('error', error instanceof ApiError ? error.message : 'Could not resend the message');
+    } finally {
+      setBusy((current) => {
+        const next = new Set(current);
+        next.delete(message.id);
+        return next;
+      });
+    }
+  };
+
+  const columns: Column<Message>[] = [
+    { id: 'created', header: 'Created', sortField: 'created', cell: (m) => formatDateTime(m.created) },
+    { id: 'kind', header: 'Kind', sortField: 'kind', cell: (m) => MESSAGE_KIND_LABELS[m.kind] },
+    { id: 'recipient', header: 'To', exportFields: ['audience', 'recipient'], cell: (m) => <Recipient message={m} shown={revealed[m.id]} onReveal={() => void reveal(m)} /> },
+    { id: 'subject', header: 'Subject', cell: (m) => m.subject },
+    {
+      id: 'status',
+      header: 'Status',
+      sortField: 'status',
+      exportFields: ['status', 'lastError', 'nextAttemptAt'],
+      cell: (m) => (
+        <span>
+          <span className={`badge ${BADGE[m.status]}`}>{STATUS_LABELS[m.status]}</span>
+          {m.lastError ? <span className="delivery-next"> {m.lastError}</span> : null}
+          {m.nextAttemptAt && m.status === 'retrying' ? <span className="delivery-next"> next attempt {formatDateTime(m.nextAttemptAt)}</span> : null}
+        </span>
+      ),
+    },
+    { id: 'attempts', header: 'Attempts', sortField: 'attempts', cell: (m) => m.attempts },
+    { id: 'sentAt', header: 'Sent', sortField: 'sentAt', cell: (m) => (m.sentAt ? formatDateTime(m.sentAt) : '—') },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'col-actions',
+      hideable: false,
+      cell: (m) => {
+        if (m.status === 'sent' || m.status === 'cancelled') return null;
+        const waiting = busy.has(m.id);
+        return (
+          <button type="button" className="btn btn-small btn-secondary" disabled={waiting} aria-busy={waiting || undefined} aria-label={`Resend message ${m.id}`} onClick={() => void resend(m)}>
+            {waiting ? 'Resending…' : 'Resend'}
+          </button>
+        );
+      },
+    },
+  ];
+
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      caption="Messages"
+      emptyMessage="No messages match."
+      filters={[
+        { kind: 'select', name: 'status', label: 'Status', options: MESSAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'kind', label: 'Kind', options: MESSAGE_KINDS.map((k) => ({ value: k, label: MESSAGE_KIND_LABELS[k] })) },
+        { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
+      ]}
+    />
+  );
+}

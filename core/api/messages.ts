@@ -1,0 +1,37 @@
+import type { ListParams } from '../jsonapi';
+import type { Message } from '../model/message';
+import type { ApiClient } from './client';
+
+/** Messages (the outbox): the list, resending one not sent, and revealing its address (audited). */
+export const messagesApi = (client: ApiClient) => ({
+  list: (params: ListParams = {}) => client.list<Message>('messages', params),
+  listCsv: (params: ListParams = {}) => client.listCsv('messages', params),
+  resend: (id: string) => client.call((http) => http.post(`messages/${encodeURIComponent(id)}/resend`).json<{ data: { attributes: { status: string; lastError: string | null } } }>()),
+  async reveal(id: string): Promise<string> {
+    const doc = await client.call((http) => http.post(`messages/${encodeURIComponent(id)}/reveal`).json<{ meta: { to: string } }>());
+    return doc.meta.to;
+  },
+});
+
+export interface MessageTemplate {
+  id: string;
+  kind: string;
+  language: string;
+  subject: string;
+  html: string;
+  text: string;
+  isDefault: boolean;
+  placeholders: string[];
+}
+
+/** Message templates: every kind in every language, editing one, its preview, and its default back. */
+export const messageTemplatesApi = (client: ApiClient) => ({
+  list: () => client.list<MessageTemplate>('message-templates'),
+  update: (id: string, values: { subject: string; html: string; text: string }) =>
+    client.update<MessageTemplate>(`message-templates/${encodeURIComponent(id)}`, 'message-templates', id, { ...values }),
+  reset: (id: string) => client.remove(`message-templates/${encodeURIComponent(id)}`),
+  async preview(id: string): Promise<{ subject: string; html: string; text: string }> {
+    const doc = await client.call((http) => http.get(`message-templates/${encodeURIComponent(id)}/preview`).json<{ meta: { subject: string; html: string; text: string } }>());
+    return doc.meta;
+  },
+});

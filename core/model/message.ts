@@ -1,0 +1,75 @@
+/**
+ * Messages: e-mail the product sends by itself through its outbox (server/messages/), what
+ * staff see of them (never the body, and a participant's address only on a reveal), and the
+ * templates staff edit per kind and language.
+ */
+import * as v from 'valibot';
+
+export const MESSAGE_TYPE = 'messages';
+export const MESSAGE_TEMPLATE_TYPE = 'message-templates';
+export const MESSAGE_SETTING_TYPE = 'message-settings';
+
+/**
+ * - newReferral: to the site's coordinators and the engagement's recruiters;
+ * - firstContactOverdue: to the same people, when the first contact is past due;
+ * - participantConfirmation: to the participant who consented, in their language;
+ * - participantReminder: to the same participant, when no contact attempt was logged by the due time.
+ */
+export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation', 'participantReminder'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export const isMessageKind = (value: unknown): value is MessageKind => MESSAGE_KINDS.some((k) => k === value);
+export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
+  newReferral: 'New referral',
+  firstContactOverdue: 'First contact overdue',
+  participantConfirmation: 'Participant confirmation',
+  participantReminder: 'Participant reminder',
+};
+
+export const MESSAGE_STATUSES = ['pending', 'waiting', 'retrying', 'sent', 'failed', 'cancelled'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const MESSAGE_LANGUAGES = ['en', 'es'] as const;
+
+/** A message as staff list it: no body, and no address. */
+export const Message = v.object({
+  id: v.string(),
+  kind: v.picklist(MESSAGE_KINDS),
+  audience: v.picklist(['staff', 'participant']),
+  recipient: v.string(),
+  engagementId: v.nullable(v.number()),
+  referralId: v.nullable(v.number()),
+  language: v.string(),
+  subject: v.string(),
+  messageId: v.string(),
+  status: v.picklist(MESSAGE_STATUSES),
+  attempts: v.number(),
+  lastError: v.nullable(v.string()),
+  nextAttemptAt: v.nullable(v.string()),
+  lastAttemptAt: v.nullable(v.string()),
+  sentAt: v.nullable(v.string()),
+  created: v.string(),
+});
+export type Message = v.InferOutput<typeof Message>;
+
+export const MESSAGE_SORTS = ['created', 'status', 'kind', 'attempts', 'sentAt'] as const;
+export const MESSAGE_DEFAULT_SORT = '-created';
+export const MESSAGE_FILTERS = ['status', 'kind', 'engagementId', 'referralId'] as const;
+
+/** The words a template may hold, per kind: `{{name}}` in its subject, HTML and text. */
+export const MESSAGE_PLACEHOLDERS: Record<MessageKind, readonly string[]> = {
+  newReferral: ['engagement', 'site', 'due', 'link'],
+  firstContactOverdue: ['engagement', 'site', 'due', 'link'],
+  participantConfirmation: ['engagement', 'site', 'town', 'unsubscribe'],
+  participantReminder: ['engagement', 'site', 'town', 'unsubscribe'],
+};
+
+export const MessageTemplateInput = v.strictObject({
+  subject: v.pipe(v.string(), v.trim(), v.minLength(1, 'This field is required.'), v.maxLength(200, 'At most 200 characters.'), v.regex(/^[^\r\n]*$/, 'One line only.')),
+  html: v.pipe(v.string(), v.minLength(1, 'This field is required.'), v.maxLength(20_000, 'At most 20000 characters.')),
+  text: v.pipe(v.string(), v.minLength(1, 'This field is required.'), v.maxLength(20_000, 'At most 20000 characters.')),
+});
+
+export const MessageSettingInput = v.strictObject({
+  isEnabled: v.boolean('Must be true or false.'),
+  delayMinutes: v.pipe(v.number('Must be a number of minutes.'), v.integer('Must be a whole number of minutes.'), v.minValue(0, 'At least 0.'), v.maxValue(43_200, 'At most 43200 (30 days).')),
+});

@@ -1,0 +1,91 @@
+/**
+ * Messages as staff read them: the list (filters, sort, sponsor scope through the message's
+ * engagement), a participant's address on an explicit reveal, and templates' previews. No body
+ * is ever answered; a staff recipient is named by username, a participant as "participant".
+ */
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { isMessageKind, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
+import type { AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { messages } from '../db/schema';
+import { sponsorScope } from '../auth/guards';
+import { badRequest } from '../http/errors';
+import { idFilterValue, type ListQuery } from '../http/query';
+import type { PhiCipher } from '../security/phi';
+
+export function messageScope(user: AuthUser): SQL | undefined {
+  const scope = sponsorScope(user);
+  if (scope === null) return undefined;
+  if (scope.length === 0) return sql`false`;
+  return sql`exists (select 1 from engagements e where e.id = ${messages.engagementId} and e.sponsor_id in (${sql.join(
+    scope.map((id) => sql`${id}`),
+    sql`, `,
+  )}))`;
+}
+
+const SORT_COLUMNS = { created: messages.created, status: messages.status, kind: messages.kind, attempts: messages.attempts, sentAt: messages.sentAt } as const;
+export const MESSAGE_SORT_FIELDS = Object.keys(SORT_COLUMNS) as (keyof typeof SORT_COLUMNS)[];
+export type MessageFilter = 'status' | 'kind' | 'engagementId' | 'referralId';
+
+function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[] {
+  const out: SQL[] = [];
+  if (filters.status) {
+    if (!(MESSAGE_STATUSES as readonly string[]).includes(filters.status)) throw badRequest(`'status' must be one of ${MESSAGE_STATUSES.join(', ')}.`, 'status');
+    out.push(eq(messages.status, filters.status));
+  }
+  if (filters.kind) {
+    if (!isMessageKind(filters.kind)) throw badRequest(`'kind' must be one of ${MESSAGE_KINDS.join(', ')}.`, 'kind');
+    out.push(eq(messages.kind, filters.kind));
+  }
+  const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');
+  if (engagementId !== undefined) out.push(eq(messages.engagementId, engagementId));
+  const referralId = idFilterValue(filters.referralId || undefined, 'referralId', 'an id');
+  if (referralId !== undefined) out.push(eq(messages.referralId, referralId));
+  return out;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function messageOf(row: typeof messages.$inferSelect): Message {
+  return {
+    id: String(row.id),
+    kind: row.kind as MessageKind,
+    audience: row.audience as Message['audience'],
+    recipient: row.recipientLabel,
+    engagementId: row.engagementId,
+    referralId: row.referralId,
+    language: row.language,
+    subject: row.subject,
+    messageId: row.messageId,
+    status: row.status as Message['status'],
+    attempts: row.attempts,
+    lastError: row.lastError,
+    nextAttemptAt: iso(row.nextAttemptAt),
+    lastAttemptAt: iso(row.lastAttemptAt),
+    sentAt: iso(row.sentAt),
+    created: row.created.toISOString(),
+  };
+}
+
+export async function listMessages(db: Db, user: AuthUser, q: ListQuery<keyof typeof SORT_COLUMNS, MessageFilter>): Promise<{ rows: Message[]; total: number }> {
+  const where = and(messageScope(user), ...filterConditions(q.filters));
+  const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(messages.id)];
+  const [rows, [total]] = await Promise.all([
+    db.select().from(messages).where(where).orderBy(...order).limit(q.limit).offset(q.offset),
+    db.select({ n: count() }).from(messages).where(where),
+  ]);
+  return { rows: rows.map(messageOf), total: total?.n ?? 0 };
+}
+
+export async function findMessage(db: Db, user: AuthUser, id: number | null): Promise<Message | null> {
+  if (id === null) return null;
+  const [row] = await db.select().from(messages).where(and(eq(messages.id, id), messageScope(user)));
+  return row ? messageOf(row) : null;
+}
+
+/** The address a message went (or goes) to, opened; null outside the user's scope. */
+export async function revealRecipient(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<string | null> {
+  if (id === null) return null;
+  const [row] = await db.select({ sealed: messages.toCiphertext }).from(messages).where(and(eq(messages.id, id), messageScope(user)));
+  return row ? phi.open(row.sealed) : null;
+}

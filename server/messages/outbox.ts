@@ -1,0 +1,197 @@
+/**
+ * The message outbox (messages): rows written in the transaction of what caused them, claimed
+ * and leased as the record-system outbox does (rms/outbox.ts), so each attempt belongs to one
+ * process and a process that dies mid-send leaves its lease to run out; the row is then due
+ * again with the same Message-ID. Only the claim's holder records its outcome.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import type { MessageKind } from '@core/model/message';
+import type { Conn, Db } from '../db/open';
+import { rowsOf } from '../db/rows';
+import { messageOptOuts, messages } from '../db/schema';
+import type { PhiCipher } from '../security/phi';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** Shown while no mail server is configured (SMTP_URL unset). */
+export const NO_MAIL_SERVER = 'not sent: no mail server configured';
+export const UNSUBSCRIBED = 'not sent: the participant unsubscribed';
+
+const MAX_WAIT_SECONDS = 7 * 24 * 3600;
+
+export interface NewMessage {
+  kind: MessageKind;
+  engagementId: number | null;
+  referralId: number | null;
+  audience: 'staff' | 'participant';
+  recipientUserId: number | null;
+  recipientLabel: string;
+  language: string;
+  to: string;
+  toMatch: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  /** Set for participant mail: the one-click unsubscribe link's token. */
+  unsubscribeToken: string | null;
+  dueAt: Date;
+}
+
+export const newUnsubscribeToken = () => randomBytes(24).toString('base64url');
+
+/** The domain of a Message-ID: MAIL_FROM's. */
+export const messageIdDomain = (mailFrom: string) => /@([^@\s<>]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'localhost';
+
+/** Puts a message in the outbox; call inside the transaction of what caused it. */
+export async function enqueueMessage(tx: Conn, phi: PhiCipher, domain: string, message: NewMessage, now: Date): Promise<number> {
+  const [row] = await tx
+    .insert(messages)
+    .values({
+      kind: message.kind,
+      engagementId: message.engagementId,
+      referralId: message.referralId,
+      audience: message.audience,
+      recipientUserId: message.recipientUserId,
+      recipientLabel: message.recipientLabel,
+      language: message.language,
+      toCiphertext: phi.seal(message.to),
+      toMatch: message.toMatch,
+      subject: message.subject,
+      bodyCiphertext: phi.seal(JSON.stringify({ text: message.text, html: message.html })),
+      messageId: `<${randomUUID()}@${domain}>`,
+      unsubscribeToken: message.unsubscribeToken,
+      status: 'pending',
+      nextAttemptAt: message.dueAt,
+      created: now,
+    })
+    .returning({ id: messages.id });
+  return row!.id;
+}
+
+export async function isOptedOut(db: Conn, toMatch: string | null): Promise<boolean> {
+  if (!toMatch) return false;
+  const [row] = await db.select({ m: messageOptOuts.toMatch }).from(messageOptOuts).where(eq(messageOptOuts.toMatch, toMatch));
+  return !!row;
+}
+
+export interface Claim {
+  id: number;
+  attempt: number;
+  leaseId: string;
+  interrupted: boolean;
+}
+
+/** Claims up to `limit` messages due at `now` (only message `id`'s when given). */
+export async function claimDue(db: Db, now: Date, options: { limit?: number; id?: number; leaseMs: number }): Promise<Claim[]> {
+  const leaseId = randomUUID();
+  const result = await db.execute(sql`
+    with due as (
+      select m.id, m.lease_id as previous_lease
+      from messages m
+      where m.status in ('pending', 'waiting', 'retrying') and m.next_attempt_at <= ${now.toISOString()}::timestamptz
+        ${options.id === undefined ? sql`` : sql`and m.id = ${options.id}`}
+      order by m.next_attempt_at, m.id
+      limit ${options.limit ?? 20}
+      for update of m skip locked
+    )
+    update messages m
+    set attempts = m.attempts + 1,
+        lease_id = ${leaseId}::uuid,
+        last_attempt_at = ${now.toISOString()}::timestamptz,
+        next_attempt_at = ${now.toISOString()}::timestamptz + ${options.leaseMs} * interval '1 millisecond'
+    from due
+    where m.id = due.id
+    returning m.id as "id", m.attempts as "attempt", due.previous_lease as "previousLease"`);
+  return rowsOf(result).map((r) => ({
+    id: Number(r.id),
+    attempt: Number(r.attempt),
+    leaseId,
+    interrupted: r.previousLease !== null && r.previousLease !== undefined,
+  }));
+}
+
+/** Without a mail server: the due messages wait, saying why, and are not counted as attempted. */
+export async function markWaiting(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .update(messages)
+    .set({ status: 'waiting', lastError: NO_MAIL_SERVER })
+    .where(and(inArray(messages.status, ['pending', 'retrying']), lte(messages.nextAttemptAt, now)))
+    .returning({ id: messages.id });
+  return rows.length;
+}
+
+export interface SendOutcome {
+  sent: boolean;
+  /** Not to be sent at all (unsubscribed, nothing left to remind of): cancelled. */
+  cancelled?: boolean;
+  error: string | null;
+  retryable: boolean;
+}
+
+export function nextAttemptAt(schedule: readonly number[], attempt: number, outcome: SendOutcome, now: Date): Date | null {
+  if (!outcome.retryable) return null;
+  const wait = schedule[attempt - 1];
+  if (wait === undefined) return null;
+  return new Date(now.getTime() + Math.min(wait, MAX_WAIT_SECONDS) * 1000);
+}
+
+/** Records a claimed attempt: sent, cancelled, retrying at its next time, or failed. */
+export async function recordAttempt(db: Db, claim: Claim, outcome: SendOutcome, schedule: readonly number[], now: Date): Promise<void> {
+  const next = outcome.sent || outcome.cancelled ? null : nextAttemptAt(schedule, claim.attempt, outcome, now);
+  const status = outcome.sent ? 'sent' : outcome.cancelled ? 'cancelled' : next ? 'retrying' : 'failed';
+  await db
+    .update(messages)
+    .set({
+      status,
+      nextAttemptAt: next,
+      leaseId: null,
+      lastError: outcome.error === null ? null : outcome.error.slice(0, 500),
+      ...(outcome.sent ? { sentAt: now } : {}),
+    })
+    .where(and(eq(messages.id, claim.id), eq(messages.leaseId, claim.leaseId)));
+}
+
+export type RestartOutcome = 'missing' | 'sent' | 'purged' | 'restarted';
+
+/** Resend (staff): a message not sent is due now from a fresh round of attempts. */
+export async function restartMessage(db: Db, id: number, now: Date): Promise<RestartOutcome> {
+  const [row] = await db.select({ status: messages.status, body: messages.bodyCiphertext }).from(messages).where(eq(messages.id, id));
+  if (!row) return 'missing';
+  if (row.status === 'sent') return 'sent';
+  if (row.body === null) return 'purged';
+  await db.update(messages).set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseId: null, lastError: null }).where(and(eq(messages.id, id), sql`${messages.status} <> 'sent'`));
+  return 'restarted';
+}
+
+/** Opts a participant's address out and cancels the mail still waiting for it. */
+export async function optOut(db: Db, toMatch: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(messageOptOuts).values({ toMatch, created: now }).onConflictDoNothing();
+    await tx
+      .update(messages)
+      .set({ status: 'cancelled', lastError: UNSUBSCRIBED, nextAttemptAt: null, leaseId: null })
+      .where(and(eq(messages.toMatch, toMatch), eq(messages.audience, 'participant'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+  });
+}
+
+/** MESSAGE_RETENTION_DAYS: the bodies of messages sent (or cancelled) more than `days` ago are deleted; the row stays. */
+export async function purgeBodies(db: Db, now: Date, days: number): Promise<number> {
+  if (days <= 0) return 0;
+  const before = new Date(now.getTime() - days * 86_400_000);
+  const rows = await db
+    .update(messages)
+    .set({ bodyCiphertext: null, purgedAt: now })
+    .where(and(isNotNull(messages.bodyCiphertext), inArray(messages.status, ['sent', 'cancelled']), lt(sql`coalesce(${messages.sentAt}, ${messages.created})`, before)))
+    .returning({ id: messages.id });
+  return rows.length;
+}
+
+/** One-click unsubscribe: the address of the participant message holding `token` is opted out. False when no message holds it. */
+export async function unsubscribeByToken(db: Db, token: string, now: Date, apply: boolean): Promise<boolean> {
+  if (!/^[\w-]{16,64}$/.test(token)) return false;
+  const [row] = await db.select({ toMatch: messages.toMatch }).from(messages).where(and(eq(messages.unsubscribeToken, token), eq(messages.audience, 'participant')));
+  if (!row) return false;
+  if (apply && row.toMatch) await optOut(db, row.toMatch, now);
+  return true;
+}

@@ -1,0 +1,143 @@
+/**
+ * The messages a new referral causes, written in the referral's own transaction:
+ * - newReferral to the site's coordinators and the engagement's recruiters (active staff with an
+ *   e-mail address: Site Coordinators tied to the site, Users of the engagement's sponsor);
+ * - firstContactOverdue to the same people, due when the first contact is (the service level
+ *   first_contact_hours) and not sent if a first contact was made by then;
+ * - participantConfirmation to the participant, in their language, when they consented and
+ *   left an e-mail address that has not unsubscribed; participantReminder to them at the due
+ *   time, not sent if a contact attempt was logged by then.
+ * Each only when the engagement has it on, after its delay. Staff messages carry the site, the
+ * engagement, the due time and a link to the referral: never an answer, a contact value or the
+ * condition.
+ */
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { MessageKind } from '@core/model/message';
+import type { Conn } from '../db/open';
+import { engagementMessageSettings, engagements, engagementSiteLocations, roles, siteLocations, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
+import type { PhiCipher } from '../security/phi';
+import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
+import { render, templateOf } from './templates';
+import { unsubscribeUrl } from './worker';
+
+export interface MessageContext {
+  phi: PhiCipher;
+  mailFrom: string;
+  baseUrl: string;
+}
+
+export interface NewReferralFacts {
+  referralId: number;
+  engagementId: number;
+  engagementSiteLocationId: number | null;
+  language: string;
+  /** The participant's e-mail address and its keyed hash, when they left one and consented. */
+  participant: { email: string; match: string | null } | null;
+  created: Date;
+}
+
+const MINUTE = 60_000;
+
+/** "2031-05-08 09:00 UTC": an instant as a message shows it. */
+export const formatDue = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export async function enabledKinds(db: Conn, engagementId: number): Promise<Map<MessageKind, number>> {
+  const rows = await db
+    .select({ kind: engagementMessageSettings.kind, delay: engagementMessageSettings.delayMinutes })
+    .from(engagementMessageSettings)
+    .where(and(eq(engagementMessageSettings.engagementId, engagementId), eq(engagementMessageSettings.isEnabled, true)));
+  return new Map(rows.map((r) => [r.kind as MessageKind, r.delay]));
+}
+
+/** Who hears of a referral: the site's coordinators and the engagement's recruiters with an address, once each. */
+async function staffOf(db: Conn, sponsorId: number, siteLocationId: number | null) {
+  const coordinators =
+    siteLocationId === null
+      ? []
+      : await db
+          .select({ id: users.id, username: users.username, email: users.email, locale: users.locale })
+          .from(userSiteLocations)
+          .innerJoin(users, eq(users.id, userSiteLocations.userId))
+          .where(and(eq(userSiteLocations.siteLocationId, siteLocationId), eq(users.isActive, true), isNotNull(users.email)));
+  const recruiters = await db
+    .select({ id: users.id, username: users.username, email: users.email, locale: users.locale })
+    .from(userSponsors)
+    .innerJoin(users, eq(users.id, userSponsors.userId))
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userSponsors.sponsorId, sponsorId), inArray(roles.name, ['User']), eq(users.isActive, true), isNotNull(users.email)));
+  const seen = new Map<number, { id: number; username: string; email: string; locale: string }>();
+  for (const u of [...coordinators, ...recruiters]) if (u.email && u.email.trim() !== '' && !seen.has(u.id)) seen.set(u.id, { ...u, email: u.email });
+  return [...seen.values()];
+}
+
+/** Writes the new referral's messages; answers how many. Call inside the referral's transaction. */
+export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, facts: NewReferralFacts, now: Date): Promise<number> {
+  const kinds = await enabledKinds(tx, facts.engagementId);
+  if (kinds.size === 0) return 0;
+  const [place] = await tx
+    .select({ engagement: engagements.name, sponsorId: engagements.sponsorId, hours: engagements.firstContactHours, siteLocationId: siteLocations.id, site: siteLocations.name, town: siteLocations.city })
+    .from(engagements)
+    .leftJoin(engagementSiteLocations, eq(engagementSiteLocations.id, facts.engagementSiteLocationId ?? -1))
+    .leftJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .where(eq(engagements.id, facts.engagementId));
+  if (!place) return 0;
+  const domain = messageIdDomain(ctx.mailFrom);
+  const due = new Date(facts.created.getTime() + place.hours * 3600_000);
+  const site = place.site ?? '—';
+  const link = `${ctx.baseUrl}/referrals?id=${facts.referralId}`;
+  let written = 0;
+
+  const staffKinds = (['newReferral', 'firstContactOverdue'] as const).filter((k) => kinds.has(k));
+  if (staffKinds.length > 0) {
+    const staff = await staffOf(tx, place.sponsorId, place.siteLocationId);
+    for (const kind of staffKinds) {
+      const delay = kinds.get(kind)! * MINUTE;
+      const dueAt = kind === 'newReferral' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay);
+      for (const person of staff) {
+        const filled = render(kind, await templateOf(tx, kind, person.locale), { engagement: place.engagement, site, due: formatDue(due), link });
+        await enqueueMessage(
+          tx,
+          ctx.phi,
+          domain,
+          { kind, engagementId: facts.engagementId, referralId: facts.referralId, audience: 'staff', recipientUserId: person.id, recipientLabel: person.username, language: person.locale, to: person.email, toMatch: null, ...filled, unsubscribeToken: null, dueAt },
+          now,
+        );
+        written++;
+      }
+    }
+  }
+
+  const participant = facts.participant;
+  const participantKinds = (['participantConfirmation', 'participantReminder'] as const).filter((k) => kinds.has(k));
+  if (participant && participantKinds.length > 0 && !(await isOptedOut(tx, participant.match))) {
+    for (const kind of participantKinds) {
+      // Each message its own token: a link copied from one mail does not name another.
+      const token = newUnsubscribeToken();
+      const delay = kinds.get(kind)! * MINUTE;
+      const filled = render(kind, await templateOf(tx, kind, facts.language), { engagement: place.engagement, site, town: place.town ?? '', unsubscribe: unsubscribeUrl(ctx.baseUrl, token) });
+      await enqueueMessage(
+        tx,
+        ctx.phi,
+        domain,
+        {
+          kind,
+          engagementId: facts.engagementId,
+          referralId: facts.referralId,
+          audience: 'participant',
+          recipientUserId: null,
+          recipientLabel: 'participant',
+          language: facts.language,
+          to: participant.email,
+          toMatch: participant.match,
+          ...filled,
+          unsubscribeToken: token,
+          dueAt: kind === 'participantConfirmation' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay),
+        },
+        now,
+      );
+      written++;
+    }
+  }
+  return written;
+}

@@ -1,0 +1,207 @@
+/**
+ * The messages' routes:
+ * - /api/messages (staff: Admin, Super User, User in their sponsors' scope): the outbox list
+ *   (status, attempts, error), POST /:id/resend, POST /:id/reveal (the recipient's address, an
+ *   audit event of its own; the only way an address is shown);
+ * - /api/message-templates (read: staff; write: Admin, Super User): each kind and language, the
+ *   shipped default until edited; PATCH /:kind.:language saves (HTML sanitized), DELETE puts the
+ *   default back; GET /:kind.:language/preview renders it with demo values;
+ * - /api/message-settings (read: staff; write: Admin, Super User): each kind on or off and its
+ *   delay, per engagement (`id` is engagementId.kind);
+ * - /api/message-unsubscribe/:token (participants, no sign-in): GET shows a page with a button,
+ *   POST (RFC 8058 one-click, what mail clients send) opts the address out at once.
+ */
+import { Hono } from 'hono';
+import {
+  isMessageKind,
+  MESSAGE_DEFAULT_SORT,
+  MESSAGE_FILTERS,
+  MESSAGE_LANGUAGES,
+  MESSAGE_SETTING_TYPE,
+  MESSAGE_TEMPLATE_TYPE,
+  MESSAGE_TYPE,
+  MessageSettingInput,
+  MessageTemplateInput,
+  type Message,
+} from '@core/model/message';
+import { nowOf, type AppEnv, type Deps } from '../context';
+import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
+import { answerText } from '../http/answerText';
+import { readResource } from '../http/body';
+import { conflict, notFound } from '../http/errors';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+import { phiOf } from '../security/phi';
+import { findMessage, listMessages, MESSAGE_SORT_FIELDS, revealRecipient, type MessageFilter } from './list';
+import { restartMessage, unsubscribeByToken } from './outbox';
+import { messageSettingsOf, saveMessageSetting, visibleEngagement } from './settings';
+import { allTemplates, render, saveTemplate, templateLanguage, templateOf } from './templates';
+import { messageOptionsOf, sendDue } from './worker';
+
+const MESSAGE_FIELDS = ['kind', 'audience', 'recipient', 'engagementId', 'referralId', 'language', 'subject', 'messageId', 'status', 'attempts', 'lastError', 'nextAttemptAt', 'lastAttemptAt', 'sentAt', 'created'] as const satisfies readonly (keyof Message)[];
+
+const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], MessageFilter> = {
+  type: MESSAGE_TYPE,
+  sorts: MESSAGE_SORT_FIELDS,
+  defaultSort: MESSAGE_DEFAULT_SORT,
+  filters: MESSAGE_FILTERS,
+  fields: MESSAGE_FIELDS,
+};
+
+const resourceOf = ({ id, ...attributes }: Message, fields: Set<string> | null = null) => toResource(MESSAGE_TYPE, id, attributes, { fields });
+
+const STAFF_ROLES = ['Admin', 'Super User', 'User'] as const;
+
+export function messagesRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.use('*', requireRole(...STAFF_ROLES));
+
+  app.get('/', describe({ summary: 'List messages (the outbox)', list: listSpec, answer: { list: MESSAGE_TYPE } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const { rows, total } = await listMessages(db, c.get('user'), q);
+    return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'A message' }), async (c) => {
+    const message = await findMessage(db, c.get('user'), parseId(c.req.param('id')));
+    if (!message) throw notFound('message');
+    return sendResource(c, resourceOf(message));
+  });
+
+  app.post('/:id/resend', describe({ summary: 'Send a message that was not sent again, now' }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const found = await findMessage(db, c.get('user'), id);
+    if (!found) throw notFound('message');
+    const outcome = await restartMessage(db, found.id === undefined ? -1 : Number(found.id), nowOf(deps));
+    if (outcome === 'sent') throw conflict('This message was sent already.');
+    if (outcome === 'purged') throw conflict('The body of this message was deleted (MESSAGE_RETENTION_DAYS): it cannot be sent again.');
+    if (outcome === 'missing') throw notFound('message');
+    await sendDue(messageOptionsOf(deps), nowOf(deps), { id: Number(found.id) });
+    const after = await findMessage(db, c.get('user'), id);
+    c.set('audit', { entity: MESSAGE_TYPE, entityId: Number(found.id), action: 'resend' });
+    return sendResource(c, resourceOf(after!));
+  });
+
+  app.post('/:id/reveal', describe({ summary: "A message's recipient address (recorded in the audit trail)" }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const to = await revealRecipient(db, phiOf(deps), c.get('user'), id);
+    if (to === null) throw notFound('message');
+    // The event names the message; the address it answered is never copied into the trail.
+    c.set('audit', { entity: MESSAGE_TYPE, entityId: id, action: 'reveal' });
+    c.header('Cache-Control', 'no-store');
+    return sendDocument(c, { meta: { to } });
+  });
+
+  return app;
+}
+
+/** `kind.language`, e.g. `newReferral.es`. */
+function templateId(raw: string) {
+  const [kind, language, extra] = raw.split('.');
+  if (extra !== undefined || !isMessageKind(kind) || !(MESSAGE_LANGUAGES as readonly string[]).includes(language ?? '')) return null;
+  return { kind, language: templateLanguage(language!) };
+}
+
+/** What a preview fills the placeholders with: the demo study's words, no one's data. */
+const PREVIEW_VALUES = {
+  engagement: 'Healthy Heart Study',
+  site: 'Midtown Heart Center',
+  town: 'New York',
+  due: '2031-05-08 09:00 UTC',
+  link: 'https://recruitment.example/referrals?id=1',
+  unsubscribe: 'https://recruitment.example/api/message-unsubscribe/preview',
+};
+
+export function messageTemplatesRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.use('*', requireRole(...STAFF_ROLES));
+
+  app.get('/', describe({ summary: 'Message templates: every kind in every language' }), async (c) => {
+    const rows = await allTemplates(db);
+    return sendList(c, rows.map((t) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}`, t)), { total: rows.length, page: 1, limit: rows.length });
+  });
+
+  app.get('/:id/preview', describe({ summary: 'A template rendered with demo values' }), async (c) => {
+    const id = templateId(c.req.param('id'));
+    if (!id) throw notFound('message template');
+    const rendered = render(id.kind, await templateOf(db, id.kind, id.language), PREVIEW_VALUES);
+    return sendDocument(c, { meta: rendered });
+  });
+
+  app.patch('/:id', describe({ summary: 'Edit a message template' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+    const id = templateId(c.req.param('id'));
+    if (!id) throw notFound('message template');
+    const { attributes } = await readResource(c, MessageTemplateInput, { type: MESSAGE_TEMPLATE_TYPE });
+    await saveTemplate(db, id.kind, id.language, attributes, c.get('user').id, nowOf(deps));
+    const saved = (await allTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
+    return sendResource(c, toResource(MESSAGE_TEMPLATE_TYPE, `${id.kind}.${id.language}`, saved));
+  });
+
+  app.delete('/:id', describe({ summary: 'Put the shipped default template back' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+    const id = templateId(c.req.param('id'));
+    if (!id) throw notFound('message template');
+    await saveTemplate(db, id.kind, id.language, null, c.get('user').id, nowOf(deps));
+    return c.body(null, 204);
+  });
+
+  return app;
+}
+
+export function messageSettingsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.use('*', requireRole(...STAFF_ROLES));
+
+  const settingsOf = async (engagementId: number) =>
+    (await messageSettingsOf(db, engagementId)).map((s) => toResource(MESSAGE_SETTING_TYPE, `${engagementId}.${s.kind}`, { ...s }));
+
+  app.get('/', describe({ summary: "An engagement's messages: each on or off, with its delay" }), async (c) => {
+    const engagement = await visibleEngagement(db, c.get('user'), parseId(c.req.query('engagementId') ?? c.req.query('filter[engagementId]')));
+    if (!engagement) throw notFound('engagement');
+    const rows = await settingsOf(engagement.id);
+    return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
+  });
+
+  app.patch('/:id', describe({ summary: 'Turn a message on or off for an engagement, with its delay' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+    const [rawEngagement, kind, extra] = c.req.param('id').split('.');
+    if (extra !== undefined || !isMessageKind(kind)) throw notFound('message setting');
+    const engagement = await visibleEngagement(db, c.get('user'), parseId(rawEngagement));
+    if (!engagement) throw notFound('message setting');
+    const { attributes } = await readResource(c, MessageSettingInput, { type: MESSAGE_SETTING_TYPE });
+    await saveMessageSetting(db, engagement.id, kind, attributes, nowOf(deps));
+    return sendResource(c, (await settingsOf(engagement.id)).find((r) => r.id === `${engagement.id}.${kind}`)!);
+  });
+
+  return app;
+}
+
+const PAGE = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+
+export function messageUnsubscribeRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.get('/:token', describe({ summary: 'Participant: the unsubscribe page of a message', access: 'participant' }), async (c) => {
+    if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), false))) return answerText(c, PAGE('Link not valid', '<p>This unsubscribe link is not valid.</p>'), 404, { 'Content-Type': 'text/html; charset=utf-8' });
+    // A GET never unsubscribes: mail scanners follow links. The button posts, as one-click clients do.
+    return answerText(c, PAGE('Unsubscribe', '<p>Stop all e-mail from this study service to your address?</p><form method="post"><button type="submit">Unsubscribe</button></form>'), 200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  app.post('/:token', describe({ summary: 'Participant: one-click unsubscribe (RFC 8058)', access: 'participant' }), async (c) => {
+    if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), true))) throw notFound('unsubscribe link');
+    return answerText(c, PAGE('Unsubscribed', '<p>You will receive no more e-mail from us.</p>'), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  });
+
+  return app;
+}
+
