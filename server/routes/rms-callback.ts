@@ -73,7 +73,7 @@ export function rmsCallbackRoutes(deps: Deps) {
     return referral;
   }
 
-  app.post('/', describe({ summary: "Record system: report a referral's status", access: 'public', body: { json: RmsCallbackInput } }), async (c) => {
+  app.post('/', describe({ summary: "Record system: report a referral's status", access: 'recordSystem', body: { json: RmsCallbackInput }, answer: { resource: 'referrals' } }), async (c) => {
     const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
     const parsed = v.safeParse(RmsCallbackInput, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
@@ -116,7 +116,26 @@ export function rmsCallbackRoutes(deps: Deps) {
     return { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }] };
   }
 
-  app.post('/fhir/:providerId', describe({ summary: "Record system (FHIR): report a ResearchSubject's status", access: 'public', body: { json: ResearchSubjectUpdate } }), async (c) => {
+  app.post('/fhir/:providerId', describe({
+      summary: "Record system (FHIR): report a ResearchSubject's status",
+      access: 'recordSystemFhir',
+      body: { json: ResearchSubjectUpdate },
+      answer: {
+        json: { $ref: '#/components/schemas/OperationOutcome' },
+        mediaType: FHIR_CONTENT_TYPE,
+        description: 'An informational OperationOutcome saying where the referral stands.',
+        refusals: {
+          schema: { $ref: '#/components/schemas/OperationOutcome' },
+          statuses: {
+            '400': 'The body is not JSON.',
+            '401': 'A wrong or missing token or signature, an unknown referral, or a provider that may not report on it.',
+            '409': 'A move the status ladder refuses.',
+            '415': 'Not application/fhir+json or application/json.',
+            '422': 'Not a ResearchSubject with the referral identifier and an R4 status.',
+          },
+        },
+      },
+    }), async (c) => {
     // A FHIR client reads an OperationOutcome, refusals included (same statuses as the JSON form).
     try {
       return c.body(JSON.stringify(await fhirReport(c)), 200, { 'Content-Type': FHIR_CONTENT_TYPE });
