@@ -266,7 +266,7 @@ function queryParameters(doc: RouteDoc): Json[] {
         schema: { type: 'string' },
       });
     }
-    for (const filter of list.filters ?? []) out.push({ name: filter, in: 'query', ...filterParameter(filter) });
+    for (const filter of list.filters ?? []) out.push({ name: filter, in: 'query', ...(list.filterSchemas?.[filter] ?? filterParameter(filter)) });
   }
   for (const [name, parameter] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', ...queryParameter(parameter) });
   return out;
@@ -286,7 +286,8 @@ const DAY = { type: 'string', format: 'date' };
 function filterParameter(name: string): Json {
   if (name === 'searchQuery') return { description: 'Text to search for in the names and identifiers the list shows.', schema: { type: 'string', maxLength: 255 } };
   if (/Id$/.test(name) || name === 'id') return { description: `Only rows of this ${name.replace(/Id$/, '')} (its id).`, schema: ID };
-  if (/^(is|has)[A-Z]|Only$|^(succeeded|overdue|stale|sortAssociated)$/.test(name)) return { description: 'true or false (also 1 or 0).', schema: BOOLEAN };
+  if (name === 'sortAssociated') return { description: 'A site location id: the engagements linked to it first.', schema: ID };
+  if (/^(is|has)[A-Z]|Only$|^(succeeded|overdue|stale)$/.test(name)) return { description: 'true or false (also 1 or 0).', schema: BOOLEAN };
   if (/(From|To)$/.test(name)) return { description: `A day (YYYY-MM-DD), ${name.endsWith('From') ? 'on or after' : 'on or before'}.`, schema: DAY };
   if (name === 'from' || name === 'to') return { description: `A day (whole UTC days) or an instant, ${name === 'from' ? 'on or after' : 'on or before'}.`, schema: { anyOf: [DAY, { type: 'string', format: 'date-time' }] } };
   return { description: `Only rows whose ${name} is this.`, schema: { type: 'string' } };

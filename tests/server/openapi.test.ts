@@ -122,6 +122,11 @@ describe('GET /api/openapi.json', () => {
     const referrals = doc.paths['/api/referrals'].get.parameters as Json[];
     expect(referrals.find((p) => p.name === 'createdFrom')!.schema).toEqual({ type: 'string', format: 'date' });
     expect(referrals.find((p) => p.name === 'engagementId')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
+    // Described by the filters' own parsers where a list declares them.
+    const engagements = doc.paths['/api/engagements'].get.parameters as Json[];
+    expect(engagements.find((p) => p.name === 'phase')!.schema).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
+    expect(engagements.find((p) => p.name === 'startDateFrom')!.schema).toEqual({ type: 'string', format: 'date' });
+    expect(engagements.find((p) => p.name === 'sortAssociated')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
     expect((doc.paths['/api/o-forms/languages-o-forms'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
     expect((doc.paths['/api/o-forms/o-form-containers'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
     for (const path of ['/api/contact-fields-screeners', '/api/screeners/languages-screeners', '/api/media-channel-surveys']) {
