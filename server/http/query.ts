@@ -18,6 +18,8 @@ export interface ListSpec<S extends string = string, F extends string = string> 
   includes?: readonly string[];
   /** Named filters (query parameter names) this list accepts. */
   filters?: readonly F[];
+  /** What the filters read (from their parsers: server/http/filters.ts `filterSchemas`), for the API's description. */
+  filterSchemas?: Partial<Record<F, { readonly description: string; readonly schema: Readonly<Record<string, unknown>> }>>;
   /** Attribute names that `fields` may select. */
   fields?: readonly string[];
 }

@@ -24,7 +24,7 @@ import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, sponsors, surveyPages, surveys } from '../db/schema';
 import { engagementScope } from '../domain/engagementAccess';
-import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { joinedPage } from '../http/list';
 import type { ListQuery, ListSpec } from '../http/query';
 import { ilikeAny } from '../http/sql';
@@ -77,6 +77,7 @@ export const surveyListSpec: ListSpec<SurveySort, SurveyFilter> = {
   sorts: SURVEY_SORTS,
   defaultSort: SURVEY_DEFAULT_SORT,
   filters: ['searchQuery', ...filterNames(SURVEY_FILTERS)],
+  filterSchemas: filterSchemas(SURVEY_FILTERS),
   fields: SURVEY_ATTRIBUTES,
   includes: SURVEY_INCLUDES,
 };

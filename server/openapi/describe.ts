@@ -8,8 +8,18 @@ import type { MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
 import type { ListSpec } from '../http/query';
 
-/** Who may call a route: signed-in staff (bearer token), a participant (submission token), anyone. */
-export type RouteAccess = 'staff' | 'participant' | 'public';
+/**
+ * Who may call a route: signed-in staff (bearer token), a participant (submission token), anyone,
+ * or a record system (a Standard Webhooks signature under its secret; `recordSystemFhir` also
+ * takes the secret as a bearer token).
+ */
+export type RouteAccess = 'staff' | 'participant' | 'public' | 'recordSystem' | 'recordSystemFhir';
+
+/** A JSON Schema (2020-12) written by hand, for answers that are not JSON:API. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** A query parameter: what it does, and when it is required or has a format, its schema. */
+export type QueryParameter = string | { readonly description: string; readonly required?: boolean; readonly schema?: JsonSchema };
 
 export type RouteBody =
   /** A JSON:API document with one resource of `type` (any, when null), its attributes checked by `attributes`. */
@@ -31,7 +41,18 @@ export type RouteAnswer =
   /** A file or page of this media type. */
   | { readonly media: string }
   /** A redirect (303 or 302) to another page. */
-  | { readonly redirect: true };
+  | { readonly redirect: true }
+  /**
+   * A plain JSON answer (not JSON:API) of this schema and media type (application/json unless
+   * said); `refusals` are the statuses it answers in its own form instead of a JSON:API error.
+   */
+  | {
+      readonly json: JsonSchema;
+      readonly status?: 200 | 201;
+      readonly description?: string;
+      readonly mediaType?: string;
+      readonly refusals?: { readonly schema: JsonSchema; readonly statuses: Readonly<Record<string, string>> };
+    };
 
 export interface RouteDoc {
   readonly summary: string;
@@ -40,8 +61,8 @@ export interface RouteDoc {
   readonly access?: RouteAccess;
   /** The list's query parameters: page, limit, sort, include, fields and its named filters. */
   readonly list?: ListSpec;
-  /** Other query parameters: name → what it does. */
-  readonly query?: Readonly<Record<string, string>>;
+  /** Other query parameters: name → what it does (and whether it is required). */
+  readonly query?: Readonly<Record<string, QueryParameter>>;
   readonly body?: RouteBody;
   /** Default: a JSON:API document with one resource. */
   readonly answer?: RouteAnswer;

@@ -9,7 +9,7 @@ import type { GenericSchema } from 'valibot';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { PAGE_SIZES } from '../http/query';
-import { descriptionOf, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
+import { descriptionOf, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +31,19 @@ const jsonApi = (schema: Json) => ({ [JSON_API_MEDIA_TYPE]: { schema } });
 /** A valibot schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1): as a client sends it, or as the server answers. */
 export function jsonSchemaOf(schema: GenericSchema, mode: 'input' | 'output' = 'input'): Json {
   const { $schema: _dialect, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: mode, errorMode: 'ignore' }) as Json;
-  return rest;
+  return withoutEmptyAlternatives(rest) as Json;
+}
+
+/** An `anyOf` with an empty member (valibot's any/unknown) matches anything: said as `{}`. */
+function withoutEmptyAlternatives(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutEmptyAlternatives);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'anyOf' && Array.isArray(value) && value.some((v) => v && typeof v === 'object' && Object.keys(v).length === 0)) continue;
+    out[key] = withoutEmptyAlternatives(value);
+  }
+  return out;
 }
 
 const COMPONENT_SCHEMAS: Json = {
@@ -57,7 +69,7 @@ const COMPONENT_SCHEMAS: Json = {
     properties: {
       type: { type: 'string' },
       id: { type: 'string' },
-      attributes: { type: 'object', not: { anyOf: [{ required: ['type'] }, { required: ['id'] }] } },
+      attributes: { type: 'object', propertyNames: { not: { enum: ['type', 'id'] } } },
       relationships: { type: 'object', additionalProperties: ref('Relationship') },
       links: ref('Links'),
       meta: ref('Meta'),
@@ -104,6 +116,28 @@ const COMPONENT_SCHEMAS: Json = {
         },
       },
       meta: ref('Meta'),
+    },
+  },
+  OperationOutcome: {
+    type: 'object',
+    description: 'A FHIR R4 OperationOutcome (application/fhir+json).',
+    required: ['resourceType', 'issue'],
+    properties: {
+      resourceType: { const: 'OperationOutcome' },
+      issue: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['severity', 'code'],
+          properties: {
+            severity: { enum: ['fatal', 'error', 'warning', 'information'] },
+            code: { type: 'string', description: "FHIR's IssueType: security, conflict, invalid, informational…" },
+            diagnostics: { type: 'string' },
+            expression: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
     },
   },
   ErrorDocument: {
@@ -161,7 +195,13 @@ function requestBody(body: RouteBody): Json {
   return { required: true, content: jsonApi({ type: 'object', required: ['data'], properties: { data } }) };
 }
 
-function successResponses(method: string, answer: RouteAnswer | undefined): Json {
+const CSV_ANSWER = {
+  'text/csv': {
+    schema: { type: 'string', description: 'With Accept: text/csv, the whole list (every page) as CSV: id, then the attributes (or those `fields` names), then the included relationships by name.' },
+  },
+};
+
+function successResponses(method: string, answer: RouteAnswer | undefined, access: RouteAccess): Json {
   if (!answer) {
     if (method === 'DELETE') return { '204': { description: 'Done; nothing to answer.' } };
     return { [method === 'POST' ? '201' : '200']: { description: 'The resource.', content: jsonApi(ref('ResourceDocument')) } };
@@ -171,12 +211,19 @@ function successResponses(method: string, answer: RouteAnswer | undefined): Json
   if ('document' in answer) {
     return { [String(answer.status ?? 200)]: { description: 'The answer.', content: jsonApi(jsonSchemaOf(answer.document, 'output')) } };
   }
-  if ('media' in answer) return { '200': { description: `The ${answer.media} file or page.`, content: { [answer.media]: {} } } };
+  if ('json' in answer) {
+    return { [String(answer.status ?? 200)]: { description: answer.description ?? 'The answer.', content: { [answer.mediaType ?? 'application/json']: { schema: answer.json } } } };
+  }
+  if ('media' in answer) {
+    return { '200': { description: `The ${answer.media} file or page.`, content: { [answer.media]: { schema: { type: 'string', ...(answer.media.startsWith('text/') || answer.media.endsWith('json') || answer.media.endsWith('javascript') ? {} : { contentMediaType: answer.media }) } } } } };
+  }
   if ('list' in answer) {
     const schema = answer.list
       ? { allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list) } } }] }
       : ref('ListDocument');
-    return { '200': { description: 'A page of the list.', content: jsonApi(schema) } };
+    // Every staff list answers CSV too (server/http/csv-lists.ts).
+    const csv = method === 'GET' && access === 'staff' ? CSV_ANSWER : {};
+    return { '200': { description: 'A page of the list.', content: { ...jsonApi(schema), ...csv } } };
   }
   const schema = answer.resource
     ? { allOf: [ref('ResourceDocument'), { type: 'object', properties: { data: resourceSchema(answer.resource) } }] }
@@ -219,19 +266,57 @@ function queryParameters(doc: RouteDoc): Json[] {
         schema: { type: 'string' },
       });
     }
-    for (const filter of list.filters ?? []) out.push({ name: filter, in: 'query', description: 'Filter.', schema: { type: 'string' } });
+    for (const filter of list.filters ?? []) out.push({ name: filter, in: 'query', ...(list.filterSchemas?.[filter] ?? filterParameter(filter)) });
   }
-  for (const [name, description] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', description, schema: { type: 'string' } });
+  for (const [name, parameter] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', ...queryParameter(parameter) });
   return out;
 }
 
-const SECURITY: Record<NonNullable<RouteDoc['access']>, Json[]> = {
+const queryParameter = (p: QueryParameter): Json =>
+  typeof p === 'string' ? { description: p, schema: { type: 'string' } } : { description: p.description, ...(p.required ? { required: true } : {}), schema: p.schema ?? { type: 'string' } };
+
+const ID = { type: 'string', pattern: '^[1-9][0-9]*$' };
+const BOOLEAN = { type: 'string', enum: ['true', 'false', '1', '0'] };
+const DAY = { type: 'string', format: 'date' };
+
+/**
+ * A list filter's parameter, by the conventions the filters follow (server/http/filters.ts): an
+ * empty value is no filter; `…Id` a record's id, `is…`/`…Only` a flag, `…From`/`…To` a day.
+ */
+function filterParameter(name: string): Json {
+  if (name === 'searchQuery') return { description: 'Text to search for in the names and identifiers the list shows.', schema: { type: 'string', maxLength: 255 } };
+  if (/Id$/.test(name) || name === 'id') return { description: `Only rows of this ${name.replace(/Id$/, '')} (its id).`, schema: ID };
+  if (name === 'sortAssociated') return { description: 'A site location id: the engagements linked to it first.', schema: ID };
+  if (/^(is|has)[A-Z]|Only$|^(succeeded|overdue|stale)$/.test(name)) return { description: 'true or false (also 1 or 0).', schema: BOOLEAN };
+  if (/(From|To)$/.test(name)) return { description: `A day (YYYY-MM-DD), ${name.endsWith('From') ? 'on or after' : 'on or before'}.`, schema: DAY };
+  if (name === 'from' || name === 'to') return { description: `A day (whole UTC days) or an instant, ${name === 'from' ? 'on or after' : 'on or before'}.`, schema: { anyOf: [DAY, { type: 'string', format: 'date-time' }] } };
+  return { description: `Only rows whose ${name} is this.`, schema: { type: 'string' } };
+}
+
+const SECURITY: Record<RouteAccess, Json[]> = {
   staff: [{ staffBearer: [] }],
   participant: [{ submissionToken: [] }],
   public: [],
+  recordSystem: [{ standardWebhooks: [] }],
+  recordSystemFhir: [{ recordSystemBearer: [] }, { standardWebhooks: [] }],
+};
+
+const ACCESS_TEXT: Record<RouteAccess, string> = {
+  staff: 'Signed-in staff (bearer token); what each access level may do is decided on the server.',
+  participant: "A participant: the submission's token in the Survey-Submission-Token header.",
+  public: 'Public: no sign-in.',
+  recordSystem: "A record system: signed the Standard Webhooks way with its provider's secret.",
+  recordSystemFhir: "A record system: its provider's secret as a bearer token, or signed the Standard Webhooks way.",
 };
 
 function errorsFor(doc: RouteDoc, method: string, hasParams: boolean): Json {
+  const refusals = doc.answer && 'json' in doc.answer ? doc.answer.refusals : undefined;
+  const media = doc.answer && 'json' in doc.answer ? (doc.answer.mediaType ?? 'application/json') : 'application/json';
+  const own = Object.fromEntries(Object.entries(refusals?.statuses ?? {}).map(([code, text]) => [code, { description: text, content: { [media]: { schema: refusals!.schema } } }]));
+  return { ...jsonApiErrors(doc, method, hasParams), ...own };
+}
+
+function jsonApiErrors(doc: RouteDoc, method: string, hasParams: boolean): Json {
   const codes = ['400'];
   if (doc.access !== 'public') codes.push('401');
   if ((doc.access ?? 'staff') === 'staff') codes.push('403');
@@ -247,20 +332,32 @@ function operationId(method: string, path: string): string {
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
+const tagOf = (path: string) => /^\/api\/([^/{]+)/.exec(path)?.[1] ?? (path.startsWith('/jwt/') ? 'sso' : 'pages');
+
+function describeOperation(method: string, doc: RouteDoc): string {
+  const access = doc.access ?? 'staff';
+  const parts = [doc.description ?? `${doc.summary}.`, ACCESS_TEXT[access]];
+  if (doc.list) {
+    parts.push(`A page of the list (meta.total counts them all), sorted by ${doc.list.defaultSort} unless sort says otherwise; an unknown sort, include, field or filter is a 400.`);
+    if (method === 'GET' && access === 'staff') parts.push('With Accept: text/csv, the whole list as CSV.');
+  }
+  return parts.join(' ');
+}
+
 function operation(method: string, path: string, params: string[], doc: RouteDoc): Json {
-  const tag = /^\/api\/([^/{]+)/.exec(path)?.[1] ?? (path.startsWith('/jwt/') ? 'sso' : 'pages');
+  const access = doc.access ?? 'staff';
   return {
     operationId: operationId(method, path),
     summary: doc.summary,
-    ...(doc.description ? { description: doc.description } : {}),
-    tags: [tag],
-    security: SECURITY[doc.access ?? 'staff'],
+    description: describeOperation(method, doc),
+    tags: [tagOf(path)],
+    security: SECURITY[access],
     parameters: [
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...queryParameters(doc),
     ],
     ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
-    responses: { ...successResponses(method, doc.answer), ...errorsFor(doc, method, params.length > 0) },
+    responses: { ...successResponses(method, doc.answer, access), ...errorsFor(doc, method, params.length > 0) },
   };
 }
 
@@ -269,8 +366,11 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** Every route of `routes` (an app's `routes`) that answers a method, as `METHOD path`, with its description. */
 export function describedRoutes(routes: readonly RouteEntry[]): { route: string; method: string; path: string; doc: RouteDoc | undefined }[] {
   const found = new Map<string, { route: string; method: string; path: string; doc: RouteDoc | undefined }>();
+  const registered = new Set(routes.map((r) => `${r.method} ${r.path}`));
   for (const r of routes) {
     if (!METHODS.has(r.method) || r.path.includes('*')) continue;
+    // `/demo/` beside `/demo`: the same page, described once (OpenAPI paths have no trailing slash).
+    if (r.path.length > 1 && r.path.endsWith('/') && registered.has(`${r.method} ${r.path.slice(0, -1)}`)) continue;
     const route = `${r.method} ${r.path}`;
     const entry = found.get(route) ?? { route, method: r.method, path: r.path, doc: undefined };
     entry.doc ??= descriptionOf(r.handler);
@@ -279,7 +379,15 @@ export function describedRoutes(routes: readonly RouteEntry[]): { route: string;
   return [...found.values()];
 }
 
-export function buildOpenApi(routes: readonly RouteEntry[], info: { version: string }): OpenApiBuild {
+const TAG_TEXT: Record<string, string> = {
+  jwt: 'Signing in: tokens, two-factor, single sign-on.',
+  sso: 'Single sign-on (SAML) pages.',
+  pages: 'Pages and files served beside the API: the widget, the demo page, a channel page.',
+  'rms-callback': 'Record systems report where a referral stands.',
+  'o-forms': 'Surveys (versioned): versions, pages, questions, submissions, and the participant contract.',
+};
+
+export function buildOpenApi(routes: readonly RouteEntry[], info: { version: string; serverUrl?: string | null }): OpenApiBuild {
   const paths: Record<string, Json> = {};
   const undescribed: string[] = [];
   const usedIds = new Set<string>();
@@ -295,17 +403,22 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
     usedIds.add(id);
     (paths[openPath] ??= {})[method.toLowerCase()] = { ...op, operationId: id };
   }
+  const tags = [...new Set(Object.keys(paths).map(tagOf))].sort();
   const document: Json = {
     openapi: '3.1.0',
     info: {
       title: 'Trial Recruit API',
       version: info.version,
       description:
-        'Clinical-trial recruitment. Every answer under /api is a JSON:API 1.1 document (media type application/vnd.api+json), ' +
-        'errors included. Staff sign in at POST /api/jwt/login and send the access token as a bearer token; participants send ' +
-        `the token their submission was created with in the ${SUBMISSION_TOKEN_HEADER} header.`,
+        'Clinical-trial recruitment. Answers under /api are JSON:API 1.0 documents (media type application/vnd.api+json), errors ' +
+        'included, except those described otherwise: sign-in (/api/jwt/*) and /api/health answer plain application/json, the FHIR ' +
+        'callback answers application/fhir+json, files and exports their own media types, and every staff list answers text/csv ' +
+        'when asked (Accept: text/csv). Ids are strings. Staff sign in at POST /api/jwt/login and send the access token as a bearer ' +
+        `token; participants send the token their submission was created with in the ${SUBMISSION_TOKEN_HEADER} header.`,
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: info.serverUrl ?? '/', description: info.serverUrl ? 'This server' : 'This server (the origin this document was read from)' }],
+    tags: tags.map((name) => ({ name, description: TAG_TEXT[name] ?? `/api/${name}` })),
     paths,
     components: {
       schemas: COMPONENT_SCHEMAS,
@@ -318,6 +431,15 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
           name: SUBMISSION_TOKEN_HEADER,
           description: "A participant's submission token, answered in this header when the submission is created.",
         },
+        standardWebhooks: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'webhook-signature',
+          description:
+            "Standard Webhooks (standardwebhooks.com) under the record-system provider's secret: webhook-id, webhook-timestamp (within 5 minutes) " +
+            'and webhook-signature `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; each webhook-id is applied once.',
+        },
+        recordSystemBearer: { type: 'http', scheme: 'bearer', description: "The record-system provider's secret, as a FHIR Subscription's header can send it." },
       },
     },
   };

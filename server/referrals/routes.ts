@@ -25,7 +25,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../domain/engagementAccess';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
-import { filterConditions, filterNames, idFilter, type ListFilters } from '../http/filters';
+import { filterConditions, filterNames, filterSchemas, idFilter, type ListFilters } from '../http/filters';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
@@ -88,6 +88,7 @@ const listSpec: ListSpec<ReferralSort, keyof typeof staticFilters | 'overdue' | 
   sorts: REFERRAL_SORTS,
   defaultSort: 'due',
   filters: [...filterNames(staticFilters), 'overdue', 'stale', ...DATE_FILTERS],
+  filterSchemas: filterSchemas(staticFilters),
   fields: ATTRIBUTES,
 };
 

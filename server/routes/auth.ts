@@ -18,7 +18,8 @@ import { verifyTotp } from '../auth/totp';
 import { findUserByUsername, loadUser } from '../auth/users';
 import { claimHandoff } from '../auth/sso-handoff';
 import { recordAudit } from '../audit/trail';
-import { describe } from '../openapi/describe';
+import { describe, type JsonSchema } from '../openapi/describe';
+import { jsonSchemaOf } from '../openapi/document';
 
 export const LOGIN_MESSAGES = {
   invalid: 'Invalid username or password.',
@@ -44,6 +45,35 @@ const refused = (c: Context, status: Status, message: string, extra: Record<stri
   answer(c, status, { success: false, data: { message, ...extra } });
 
 const LoginBody = v.object({ data: LoginInput });
+
+/** What sign-in answers: plain JSON (not JSON:API), refusals included, as the admin's session code reads it. */
+const REFUSAL: JsonSchema = {
+  type: 'object',
+  required: ['success', 'data'],
+  properties: {
+    success: { const: false },
+    data: {
+      type: 'object',
+      required: ['message'],
+      properties: { message: { type: 'string' }, secret_verified: { type: 'boolean', description: 'A two-factor code is needed (or was wrong).' } },
+    },
+    errors: { type: 'array', items: { type: 'object' }, description: "A 422's JSON:API-style error objects, each with its source.pointer." },
+  },
+};
+const TOKENS = { access: { type: 'string', description: 'The access token: send it as a bearer token.' }, refresh: { type: 'string', description: 'The refresh token, for POST /api/jwt/refresh.' } };
+const SIGNED_IN: JsonSchema = {
+  type: 'object',
+  description: 'Signed in; or, with success false and data.secret_verified, a two-factor code is needed.',
+  oneOf: [
+    {
+      type: 'object',
+      required: ['success', 'access', 'refresh', 'data'],
+      properties: { success: { const: true }, ...TOKENS, data: { type: 'object', required: ['user'], properties: { user: { type: 'object', description: 'The signed-in user, with roles and sponsors.' } } } },
+    },
+    REFUSAL,
+  ],
+};
+const refusals = (statuses: Record<string, string>) => ({ schema: REFUSAL, statuses });
 const RefreshBody = v.object({ refresh_token: v.pipe(v.string(), v.nonEmpty(), v.maxLength(512)) });
 const LogoutBody = v.object({ refresh_token: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(512)))) });
 
@@ -85,7 +115,21 @@ export function authRoutes(deps: Deps) {
     return answer(c, 200, { success: true, ...(await tokensFor(user.row.id, now)), data: { user: { ...publicUser, identityProvider: service.name } } });
   };
 
-  app.post('/login', describe({ summary: 'Sign in (username, password, and a two-factor code when enrolled)', access: 'public', body: { json: LoginBody } }), async (c) => {
+  app.post('/login', describe({
+      summary: 'Sign in (username, password, and a two-factor code when enrolled)',
+      access: 'public',
+      query: { auth_service: "A single sign-on service's name: completes that sign-in (after its callback) instead." },
+      body: { json: LoginBody },
+      answer: {
+        json: SIGNED_IN,
+        description: 'Signed in (tokens and the user), or a two-factor code is needed (success false, secret_verified true).',
+        refusals: refusals({
+          '401': 'Wrong username or password, an inactive user, or a wrong or reused two-factor code.',
+          '422': 'The body is not a sign-in.',
+          '429': 'Too many failed attempts: locked for a while (Retry-After).',
+        }),
+      },
+    }), async (c) => {
     const authService = c.req.query('auth_service');
     if (authService !== undefined) return signInWithSso(c, authService);
 
@@ -151,7 +195,16 @@ export function authRoutes(deps: Deps) {
     return answer(c, 200, { success: true, ...(await tokensFor(row.id, now)), data: { user: publicUser } });
   });
 
-  app.post('/refresh', describe({ summary: 'Trade a refresh token for new tokens', access: 'public', body: { json: RefreshBody } }), async (c) => {
+  app.post('/refresh', describe({
+      summary: 'Trade a refresh token for new tokens',
+      access: 'public',
+      body: { json: RefreshBody },
+      answer: {
+        json: { type: 'object', required: ['success', 'access', 'refresh'], properties: { success: { const: true }, ...TOKENS } },
+        description: 'New tokens; the refresh token sent is used up.',
+        refusals: refusals({ '401': 'The session has ended (a used, revoked or expired refresh token, or an inactive user).', '422': 'No refresh_token.' }),
+      },
+    }), async (c) => {
     const parsed = v.safeParse(RefreshBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
     const now = nowOf(deps);
@@ -167,12 +220,21 @@ export function authRoutes(deps: Deps) {
    * Ends one sign-in: the one the refresh token belongs to, or else the one of the bearer access
    * token. Success means a sign-in of this server was ended, never that nothing was named.
    */
-  app.get('/sso-services', describe({ summary: 'The single sign-on services sign-in may offer', access: 'public', answer: { document: SsoServices } }), (c) => {
+  app.get('/sso-services', describe({ summary: 'The single sign-on services sign-in may offer', access: 'public', answer: { json: jsonSchemaOf(SsoServices), description: 'The configured services, by name.' } }), (c) => {
     const answer: SsoServices = { services: Object.keys(config.ssoServices).sort() };
     return c.json(answer);
   });
 
-  app.post('/logout', describe({ summary: 'Sign out: revoke a refresh token', access: 'public', body: { json: LogoutBody } }), async (c) => {
+  app.post('/logout', describe({
+      summary: 'Sign out: revoke a refresh token',
+      access: 'public',
+      body: { json: LogoutBody },
+      answer: {
+        json: { type: 'object', required: ['success'], properties: { success: { const: true } } },
+        description: 'The sign-in is ended.',
+        refusals: refusals({ '400': 'Neither a refresh token nor a bearer token of a session.', '401': 'The session had already ended.', '422': 'The body is not understood.' }),
+      },
+    }), async (c) => {
     const parsed = v.safeParse(LogoutBody, await readJson(c));
     if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);
     const refresh = parsed.output.refresh_token;

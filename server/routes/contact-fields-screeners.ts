@@ -29,14 +29,15 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: "List a screener's contact fields", answer: { list: null } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, {
-      type: CONTACT_FIELD_SCREENER_TYPE,
-      sorts: CONTACT_FIELD_SCREENER_SORTS,
-      defaultSort: CONTACT_FIELD_SCREENER_DEFAULT_SORT,
-      defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
-      filters: ['screenerId'] as const,
-    });
+  const listSpec = {
+    type: CONTACT_FIELD_SCREENER_TYPE,
+    sorts: CONTACT_FIELD_SCREENER_SORTS,
+    defaultSort: CONTACT_FIELD_SCREENER_DEFAULT_SORT,
+    defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
+    filters: ['screenerId'] as const,
+  };
+  app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
     const where = and(screenerScope(c.get('user')), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
     const counted = db.select({ n: count() }).from(contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();

@@ -88,9 +88,9 @@ export function engagementFilesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.post('/:engagementId', describe({ summary: 'Upload a file to an engagement', body: { upload: 'file' }, answer: { resource: null, status: 201 } }), async (c) => {
+  app.post('/:id', describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: null, status: 201 } }), async (c) => {
     const user = c.get('user');
-    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), user);
+    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), user);
     if (!engagement) throw notFound('engagement');
     const upload = await readUpload(c, deps.config.uploadLimitBytes);
     const detected = detectFileKind(upload.filename, upload.bytes);
@@ -124,7 +124,7 @@ export function engagementFilesRoutes(deps: Deps) {
     return sendResource(c, serialize(row));
   });
 
-  app.get('/:id/download', describe({ summary: 'Download an engagement file' }), async (c) => {
+  app.get('/:id/download', describe({ summary: 'Download an engagement file', description: "The file's bytes, as an attachment, with the media type it was uploaded as.", answer: { media: 'application/octet-stream' } }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('file');
     const bytes = await storage.get(row.storageKey);

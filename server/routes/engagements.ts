@@ -47,7 +47,7 @@ import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-iden
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny, pgErrorCode } from '../http/sql';
-import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, idFilter, linkedFilter } from '../http/filters';
+import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, filterSchemas, idFilter, linkedFilter } from '../http/filters';
 import { fileStorage } from '../storage/ofDeps';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -139,6 +139,7 @@ const listSpec: ListSpec<(typeof ENGAGEMENT_SORTS)[number], Filters> = {
   sorts: ENGAGEMENT_SORTS,
   defaultSort: ENGAGEMENT_DEFAULT_SORT,
   filters: ['searchQuery', 'uniqueIdentification', 'sortAssociated', ...filterNames(FILTERS)],
+  filterSchemas: filterSchemas(FILTERS),
   fields: ATTRIBUTES,
   includes: ENGAGEMENT_INCLUDES,
 };

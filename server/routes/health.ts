@@ -11,7 +11,18 @@ const TIMEOUT_MS = 2000;
 
 export function healthRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
-  app.get('/', describe({ summary: 'Health: whether the database answers', access: 'public' }), async (c) => {
+  app.get('/', describe({
+      summary: 'Health: whether the database answers',
+      access: 'public',
+      answer: {
+        json: { type: 'object', required: ['status', 'database'], properties: { status: { const: 'ok' }, database: { const: 'ok' }, ms: { type: 'integer', description: 'How long the database took.' } } },
+        description: 'The database answers.',
+        refusals: {
+          schema: { type: 'object', required: ['status', 'database'], properties: { status: { const: 'unavailable' }, database: { const: 'unreachable' } } },
+          statuses: { '503': 'The database does not answer (within 2 seconds).' },
+        },
+      },
+    }), async (c) => {
     const started = performance.now();
     try {
       await Promise.race([

@@ -15,7 +15,7 @@ import { findForm } from '../oform/versions';
 import { describe } from '../openapi/describe';
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", answer: { list: null } }), async (c) => {
+  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: null } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
     const raw = c.req.query('oFormId');
     const formId = parseId(raw);

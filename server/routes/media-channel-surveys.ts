@@ -30,14 +30,15 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: "List a media channel's surveys", answer: { list: null } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, {
-      type: MEDIA_CHANNEL_SURVEY_TYPE,
-      sorts: ['oFormIdentity', 'isActive'] as const,
-      defaultSort: 'oFormIdentity',
-      defaultLimit: 100,
-      filters: ['mediaChannelId'] as const,
-    });
+  const listSpec = {
+    type: MEDIA_CHANNEL_SURVEY_TYPE,
+    sorts: ['oFormIdentity', 'isActive'] as const,
+    defaultSort: 'oFormIdentity',
+    defaultLimit: 100,
+    filters: ['mediaChannelId'] as const,
+  };
+  app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const mediaChannelId = idFilterValue(q.filters.mediaChannelId, 'mediaChannelId', 'a media channel id');
     const where = and(screenerScope(c.get('user')), mediaChannelId === undefined ? undefined : eq(mediaChannelSurveys.mediaChannelId, mediaChannelId));
     const counted = db

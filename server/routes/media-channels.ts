@@ -27,7 +27,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryName
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny } from '../http/sql';
-import { booleanFilter, choiceFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { findScreener } from '../domain/screenerAccess';
 import { screenerScope } from '../domain/screenerAccess';
 import {
@@ -56,6 +56,7 @@ const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'searchQuery' | k
   sorts: MEDIA_CHANNEL_SORTS,
   defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
   filters: ['searchQuery', ...filterNames(FILTERS)],
+  filterSchemas: filterSchemas(FILTERS),
   fields: [...Object.keys(channelColumns).filter((k) => k !== 'id'), ...CHANNEL_FIGURES],
 };
 

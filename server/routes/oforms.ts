@@ -30,7 +30,7 @@ import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource } from '../http/serialize';
 import { ilikeAny, parseBooleanFilter } from '../http/sql';
-import { booleanFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
@@ -62,6 +62,7 @@ const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approve
   sorts: OFORM_SORTS,
   defaultSort: OFORM_DEFAULT_SORT,
   filters: ['identity', 'approvedOnly', 'currentOnly', 'searchQuery', ...filterNames(FORM_FILTERS)],
+  filterSchemas: filterSchemas(FORM_FILTERS),
   fields: FORM_ATTRIBUTES,
   includes: OFORM_INCLUDES,
 };

@@ -3,7 +3,7 @@
  * (rms/callbacks.ts): public, but refused with one 401 unless they carry the provider's secret;
  * a move the ladder refuses is a 409 naming where the referral stands.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { toFieldIssues } from '@core/model/fields';
 import { FHIR_SUBJECT_STATUSES, RmsCallbackInput, callbackStatus } from '@core/model/rmsAudit';
@@ -13,12 +13,12 @@ import type { Tx } from '../db/open';
 import { recordAudit } from '../audit/trail';
 import { clientAddress } from '../http/client-address';
 import { moveByRecordSystem, ReferralRefused, statusOfContact } from '../referrals';
-import { badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
+import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { authenticFhirCallback, claimWebhookId, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback, type Reporter } from '../rms/callbacks';
 import { WEBHOOK_ID, WEBHOOK_SIGNATURE } from '../rms/standardWebhooks';
-import { FHIR_CONTENT_TYPE } from '../rms/fhir';
+import { FHIR_CONTENT_TYPE, refusalOutcome } from '../rms/fhir';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 
@@ -73,7 +73,7 @@ export function rmsCallbackRoutes(deps: Deps) {
     return referral;
   }
 
-  app.post('/', describe({ summary: "Record system: report a referral's status", access: 'public', body: { json: RmsCallbackInput } }), async (c) => {
+  app.post('/', describe({ summary: "Record system: report a referral's status", access: 'recordSystem', body: { json: RmsCallbackInput }, answer: { resource: 'referrals' } }), async (c) => {
     const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
     const parsed = v.safeParse(RmsCallbackInput, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
@@ -96,7 +96,8 @@ export function rmsCallbackRoutes(deps: Deps) {
     );
   });
 
-  app.post('/fhir/:providerId', describe({ summary: "Record system (FHIR): report a ResearchSubject's status", access: 'public', body: { json: ResearchSubjectUpdate } }), async (c) => {
+  /** A FHIR ResearchSubject's status applied; answers the OperationOutcome that says where the referral stands. */
+  async function fhirReport(c: Context<AppEnv, '/fhir/:providerId'>) {
     const providerId = parseId(c.req.param('providerId'));
     const { raw, body } = await rawJson(c, /^application\/(fhir\+)?json\b/i);
     const parsed = v.safeParse(ResearchSubjectUpdate, body);
@@ -112,11 +113,36 @@ export function rmsCallbackRoutes(deps: Deps) {
     const webhookId = c.req.header(WEBHOOK_SIGNATURE) ? (c.req.header(WEBHOOK_ID) ?? '') : null;
     const firstDelivery = webhookId === null ? undefined : (tx: Tx) => claimWebhookId(tx, found.contactId, webhookId, at);
     const referral = await report(c, found.contactId, FHIR_SUBJECT_STATUSES[parsed.output.status], null, found.reporter, firstDelivery);
-    return c.body(
-      JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }] }),
-      200,
-      { 'Content-Type': FHIR_CONTENT_TYPE },
-    );
+    return { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }] };
+  }
+
+  app.post('/fhir/:providerId', describe({
+      summary: "Record system (FHIR): report a ResearchSubject's status",
+      access: 'recordSystemFhir',
+      body: { json: ResearchSubjectUpdate },
+      answer: {
+        json: { $ref: '#/components/schemas/OperationOutcome' },
+        mediaType: FHIR_CONTENT_TYPE,
+        description: 'An informational OperationOutcome saying where the referral stands.',
+        refusals: {
+          schema: { $ref: '#/components/schemas/OperationOutcome' },
+          statuses: {
+            '400': 'The body is not JSON.',
+            '401': 'A wrong or missing token or signature, an unknown referral, or a provider that may not report on it.',
+            '409': 'A move the status ladder refuses.',
+            '415': 'Not application/fhir+json or application/json.',
+            '422': 'Not a ResearchSubject with the referral identifier and an R4 status.',
+          },
+        },
+      },
+    }), async (c) => {
+    // A FHIR client reads an OperationOutcome, refusals included (same statuses as the JSON form).
+    try {
+      return c.body(JSON.stringify(await fhirReport(c)), 200, { 'Content-Type': FHIR_CONTENT_TYPE });
+    } catch (error) {
+      if (!(error instanceof ApiProblem)) throw error;
+      return c.body(JSON.stringify(refusalOutcome(error.status, error.errors)), error.status, { 'Content-Type': FHIR_CONTENT_TYPE });
+    }
   });
 
   return app;

@@ -291,14 +291,15 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // Before '/:id'. A screener's additional languages; screenerId narrows to one screener.
-  app.get('/languages-screeners', describe({ summary: "List a screener's languages", answer: { list: null } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, {
-      type: SCREENER_LANGUAGE_TYPE,
-      sorts: ['description', 'isoCode'] as const,
-      defaultSort: 'description',
-      defaultLimit: 1000,
-      filters: ['screenerId'] as const,
-    });
+  const languagesSpec = {
+    type: SCREENER_LANGUAGE_TYPE,
+    sorts: ['description', 'isoCode'] as const,
+    defaultSort: 'description',
+    defaultLimit: 1000,
+    filters: ['screenerId'] as const,
+  };
+  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: languagesSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, languagesSpec);
     const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
     if (q.filters.screenerId !== undefined) {
       const screenerId = parseId(q.filters.screenerId);

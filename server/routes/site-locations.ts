@@ -23,7 +23,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny, pgErrorCode } from '../http/sql';
-import { booleanFilter, exactTextFilter, filterConditions, filterNames, idFilter } from '../http/filters';
+import { booleanFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite, matchLeadsToSites } from '../leads';
 import { phiOf } from '../security/phi';
@@ -47,6 +47,7 @@ const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], 'searchQuery' | '
   sorts: SITE_LOCATION_SORTS,
   defaultSort: SITE_LOCATION_DEFAULT_SORT,
   filters: ['searchQuery', 'excludeEngagementId', 'engagementId', 'sponsorId', ...filterNames(FILTERS)],
+  filterSchemas: filterSchemas(FILTERS),
   fields: ATTRIBUTES,
 };
 

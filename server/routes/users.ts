@@ -312,7 +312,19 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** `data.is_valid`: the address is well formed and no other user has it. */
-  app.post('/validate-email', describe({ summary: 'Check whether an e-mail address is free', body: { json: ValidateEmailBody } }), staffAdmin, async (c) => {
+  app.post('/validate-email', describe({
+      summary: 'Check whether an e-mail address is free',
+      body: { json: ValidateEmailBody },
+      answer: {
+        json: {
+          type: 'object',
+          required: ['data'],
+          properties: { data: { type: 'object', required: ['is_valid'], properties: { is_valid: { type: 'boolean' }, message: { type: 'string', description: 'Why not, when it is not.' } } } },
+        },
+        mediaType: 'application/vnd.api+json',
+        description: 'Whether the address is well formed and no other user has it.',
+      },
+    }), staffAdmin, async (c) => {
     const parsed = v.safeParse(ValidateEmailBody, await readJson(c));
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const email = parsed.output.data.email.trim();

@@ -60,7 +60,7 @@ export const RULES: Record<string, Access> = {
   'PATCH /api/engagements/:id': 'staff',
   'DELETE /api/engagements/:id': 'staff',
   'GET /api/engagements-o-files': 'staff',
-  'POST /api/engagements-o-files/:engagementId': 'staff',
+  'POST /api/engagements-o-files/:id': 'staff',
   'GET /api/engagements-o-files/:id': 'staff',
   'GET /api/engagements-o-files/:id/download': 'staff',
   'DELETE /api/engagements-o-files/:id': 'staff',

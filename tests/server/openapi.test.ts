@@ -42,6 +42,8 @@ describe('GET /api/openapi.json', () => {
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const expected = routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '{$1}')}`);
+    // `/demo/` is described once, as `/demo`.
+    expect(routes.map((r) => r.route)).not.toContain('GET /demo/');
     expect(operations.sort()).toEqual([...new Set(expected)].sort());
   });
 
@@ -78,7 +80,7 @@ describe('GET /api/openapi.json', () => {
 
   it('uses the JSON:API media type, error documents and the two security schemes', () => {
     const list = doc.paths['/api/sponsors'].get;
-    expect(Object.keys(list.responses['200'].content)).toEqual(['application/vnd.api+json']);
+    expect(Object.keys(list.responses['200'].content)).toEqual(['application/vnd.api+json', 'text/csv']);
     expect(list.responses['401']).toEqual({ $ref: '#/components/responses/E401' });
     expect(doc.components.responses.E422.content['application/vnd.api+json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDocument' });
     expect(doc.components.securitySchemes).toMatchObject({
@@ -88,6 +90,54 @@ describe('GET /api/openapi.json', () => {
     expect(list.security).toEqual([{ staffBearer: [] }]);
     expect(doc.paths['/api/o-forms/o-form-submission-page/{id}'].patch.security).toEqual([{ submissionToken: [] }]);
     expect(doc.paths['/api/jwt/login'].post.security).toEqual([]);
+    expect(doc.paths['/api/rms-callback'].post.security).toEqual([{ standardWebhooks: [] }]);
+    expect(doc.paths['/api/rms-callback/fhir/{providerId}'].post.security).toEqual([{ recordSystemBearer: [] }, { standardWebhooks: [] }]);
+  });
+
+  it('describes the answers that are not JSON:API as they are', async () => {
+    const login = doc.paths['/api/jwt/login'].post.responses;
+    expect(Object.keys(login['200'].content)).toEqual(['application/json']);
+    expect(login['201']).toBeUndefined();
+    expect(Object.keys(login['401'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/api/jwt/refresh'].post.responses['200'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/api/health'].get.responses)).toEqual(expect.arrayContaining(['200', '503']));
+    expect(doc.paths['/api/users/validate-email'].post.responses['200']).toBeDefined();
+    expect(doc.paths['/api/users/validate-email'].post.responses['201']).toBeUndefined();
+    const fhir = doc.paths['/api/rms-callback/fhir/{providerId}'].post.responses;
+    expect(fhir['401'].content['application/fhir+json'].schema).toEqual({ $ref: '#/components/schemas/OperationOutcome' });
+    expect(doc.paths['/api/survey-page-metrics/{id}'].get.responses['200'].content['application/vnd.api+json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/ListDocument' });
+    expect(Object.keys(doc.paths['/api/engagements-o-files/{id}/download'].get.responses['200'].content)).toEqual(['application/octet-stream']);
+    // The real answers: a wrong password is a plain JSON 401.
+    const refused = await h.request('POST', '/api/jwt/login', { body: { data: { username: 'nobody', password: 'wrong-password-1' } } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('describes CSV on every staff list, the filters by their formats, and required query parameters', () => {
+    const lists = Object.values(doc.paths as Record<string, Json>).flatMap((item) => (item.get?.responses?.['200']?.description === 'A page of the list.' && item.get.security?.[0]?.staffBearer ? [item.get] : []));
+    expect(lists.length).toBeGreaterThan(25);
+    for (const list of lists) expect(Object.keys(list.responses['200'].content), list.operationId).toEqual(['application/vnd.api+json', 'text/csv']);
+    const sponsors = doc.paths['/api/sponsors'].get.parameters as Json[];
+    expect(sponsors.find((p) => p.name === 'isActive')!.schema).toEqual({ type: 'string', enum: ['true', 'false', '1', '0'] });
+    const referrals = doc.paths['/api/referrals'].get.parameters as Json[];
+    expect(referrals.find((p) => p.name === 'createdFrom')!.schema).toEqual({ type: 'string', format: 'date' });
+    expect(referrals.find((p) => p.name === 'engagementId')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
+    // Described by the filters' own parsers where a list declares them.
+    const engagements = doc.paths['/api/engagements'].get.parameters as Json[];
+    expect(engagements.find((p) => p.name === 'phase')!.schema).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
+    expect(engagements.find((p) => p.name === 'startDateFrom')!.schema).toEqual({ type: 'string', format: 'date' });
+    expect(engagements.find((p) => p.name === 'sortAssociated')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
+    expect((doc.paths['/api/o-forms/languages-o-forms'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
+    expect((doc.paths['/api/o-forms/o-form-containers'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
+    for (const path of ['/api/contact-fields-screeners', '/api/screeners/languages-screeners', '/api/media-channel-surveys']) {
+      const names = (doc.paths[path].get.parameters as Json[]).map((p) => p.name);
+      expect(names, path).toEqual(expect.arrayContaining(['page', 'limit', 'sort']));
+    }
+    expect(doc.servers).toHaveLength(1);
+    expect(doc.info.description).toContain('JSON:API 1.0');
+    const operations = Object.values(doc.paths as Record<string, Json>).flatMap((item) => Object.values(item)) as Json[];
+    expect(operations.every((o) => typeof o.description === 'string' && o.tags.length === 1)).toBe(true);
+    expect(new Set((doc.tags as Json[]).map((t) => t.name))).toEqual(new Set(operations.map((o) => o.tags[0])));
   });
 
   it("describes the participant's answers with the participant contract's schemas", () => {

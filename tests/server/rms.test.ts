@@ -279,7 +279,8 @@ describe('the contact', () => {
         referralId: referralKey,
         contactId: contact.id,
         engagement: { id: f.engagementIds[0] },
-        site: { engagementSiteLocationId: f.engagementSiteLocationId, zipCode: '10001' },
+        sponsor: { id: f.sponsorId, name: expect.stringContaining('Participant sponsor'), identification: expect.any(String), rmsSponsorIdentifier: null },
+        site: { engagementSiteLocationId: f.engagementSiteLocationId, siteLocationId: f.siteLocationId, zipCode: '10001', country: null },
         survey: { id: f.oFormId, identity: f.oFormIdentity, version: 1 },
         attribution: { mediaChannelId: f.mediaChannelId },
         consent: { acceptedTerms: true, consentedAt: contact.consentedAt!.toISOString(), language: 'en' },
@@ -287,6 +288,9 @@ describe('the contact', () => {
         test: false,
       },
     });
+    // The answers and the survey's questions are FHIR's to carry, not the webhook's.
+    expect(Object.keys(JSON.parse(delivery.body).data)).not.toEqual(expect.arrayContaining(['answers']));
+    expect(JSON.parse(delivery.body).data).not.toHaveProperty('questions');
     const audits = await auditsOf(contact.id);
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ succeeded: true, attempt: 1, rmsProviderName: 'Test webhook', rmsProviderId: providerId, responseMessage: 'HTTP 200 OK' });
