@@ -24,12 +24,13 @@ import {
   MessageTemplateInput,
   type Message,
 } from '@core/model/message';
+import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/answerText';
 import { readResource } from '../http/body';
-import { conflict, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { assertQueryNames, parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
@@ -121,12 +122,16 @@ export function messageTemplatesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get('/', describe({ summary: 'Message templates: every kind in every language' }), async (c) => {
+  app.get('/', describe({ summary: 'Message templates: every kind in every language', answer: { list: MESSAGE_TEMPLATE_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const rows = await allTemplates(db);
     return sendList(c, rows.map((t) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}`, t)), { total: rows.length, page: 1, limit: rows.length });
   });
 
-  app.get('/:id/preview', describe({ summary: 'A template rendered with demo values' }), async (c) => {
+  app.get('/:id/preview', describe({
+      summary: 'A template rendered with demo values',
+      answer: { json: { type: 'object', required: ['meta'], properties: { meta: { type: 'object', description: 'The rendered subject, plain text and HTML.' } } }, mediaType: JSON_API_MEDIA_TYPE, description: 'The template rendered with the demo data (a JSON:API document with meta only).' },
+    }), async (c) => {
     const id = templateId(c.req.param('id'));
     if (!id) throw notFound('message template');
     const rendered = render(id.kind, await templateOf(db, id.kind, id.language), PREVIEW_VALUES);
@@ -161,8 +166,12 @@ export function messageSettingsRoutes(deps: Deps) {
   const settingsOf = async (engagementId: number) =>
     (await messageSettingsOf(db, engagementId)).map((s) => toResource(MESSAGE_SETTING_TYPE, `${engagementId}.${s.kind}`, { ...s }));
 
-  app.get('/', describe({ summary: "An engagement's messages: each on or off, with its delay" }), async (c) => {
-    const engagement = await visibleEngagement(db, c.get('user'), parseId(c.req.query('engagementId') ?? c.req.query('filter[engagementId]')));
+  app.get('/', describe({ summary: "An engagement's messages: each on or off, with its delay", query: { engagementId: { description: 'The engagement.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: MESSAGE_SETTING_TYPE } }), async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    assertQueryNames(params, ['engagementId']);
+    const engagementId = parseId(params.get('engagementId') ?? undefined);
+    if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
+    const engagement = await visibleEngagement(db, c.get('user'), engagementId);
     if (!engagement) throw notFound('engagement');
     const rows = await settingsOf(engagement.id);
     return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
@@ -188,7 +197,7 @@ export function messageUnsubscribeRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
 
-  app.get('/:token', describe({ summary: 'Participant: the unsubscribe page of a message', access: 'participant' }), async (c) => {
+  app.get('/:token', describe({ summary: 'Participant: the unsubscribe page of a message', access: 'public', answer: { media: 'text/html' } }), async (c) => {
     if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), false))) return answerText(c, PAGE('Link not valid', '<p>This unsubscribe link is not valid.</p>'), 404, { 'Content-Type': 'text/html; charset=utf-8' });
     // A GET never unsubscribes: mail scanners follow links. The button posts, as one-click clients do.
     return answerText(c, PAGE('Unsubscribe', '<p>Stop all e-mail from this study service to your address?</p><form method="post"><button type="submit">Unsubscribe</button></form>'), 200, {
@@ -197,7 +206,7 @@ export function messageUnsubscribeRoutes(deps: Deps) {
     });
   });
 
-  app.post('/:token', describe({ summary: 'Participant: one-click unsubscribe (RFC 8058)', access: 'participant' }), async (c) => {
+  app.post('/:token', describe({ summary: 'Participant: one-click unsubscribe (RFC 8058)', access: 'public', answer: { media: 'text/html' } }), async (c) => {
     if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), true))) throw notFound('unsubscribe link');
     return answerText(c, PAGE('Unsubscribed', '<p>You will receive no more e-mail from us.</p>'), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
   });

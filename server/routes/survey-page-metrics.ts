@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { SURVEY_PAGE_METRICS_TYPE } from '@core/model/oformExport';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { parseId } from '../http/query';
+import { assertQueryNames, parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { versionPageMetrics } from '../oform/exports';
 import { describe } from '../openapi/describe';
@@ -12,6 +12,7 @@ export function surveyPageMetricsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
   app.get('/:id', describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
     const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
     return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
   });
