@@ -83,6 +83,14 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
     return list.length ? list[Math.floor(random() * list.length)]!.id : null;
   };
 
+  // Drawn first, written in a few batched statements (a start must not wait on thousands).
+  type Planned = {
+    contact: typeof contacts.$inferInsert;
+    made: Date;
+    referral: Omit<typeof referrals.$inferInsert, 'contactId'>;
+    events: (typeof referralEvents.$inferInsert)[];
+  };
+  const planned: Planned[] = [];
   for (const [i, run] of runs.entries()) {
     const first = FIRST[Math.floor(random() * FIRST.length)]!;
     const last = LAST[Math.floor(random() * LAST.length)]!;
@@ -91,21 +99,16 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
     // Busier sites get more: the first site half, the rest shared.
     const link = links[random() < 0.5 ? 0 : 1 + Math.floor(random() * Math.max(1, links.length - 1))] ?? links[0]!;
     const values = { first_name: first, last_name: last, email: `${first}.${last}.${i}@example.com`.toLowerCase(), phone: `212-555-${String(1000 + i).slice(-4)}`, zip_code: '10118' };
-    const [contact] = await tx
-      .insert(contacts)
-      .values({
-        submissionId: run.submissionId,
-        engagementId,
-        engagementSiteLocationId: link.id,
-        language: 'en',
-        valuesCiphertext: phi.seal(JSON.stringify(values)),
-        acceptTerms: true,
-        consentedAt: made,
-        created: made,
-      })
-      .returning({ id: contacts.id });
-    await tx.insert(rmsDeliveries).values({ contactId: contact!.id, status: 'delivered', attempts: 1, lastAttemptAt: made, deliveredAt: made });
-
+    const contact = {
+      submissionId: run.submissionId,
+      engagementId,
+      engagementSiteLocationId: link.id,
+      language: 'en',
+      valuesCiphertext: phi.seal(JSON.stringify(values)),
+      acceptTerms: true,
+      consentedAt: made,
+      created: made,
+    };
     const ageDays = (now.getTime() - made.getTime()) / DAY;
     const steps = climb(finalStatus(ageDays, random()));
     // The team works the referral over a part of its age: first call within a day or two.
@@ -159,12 +162,13 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
     const open = !['screen-failed', 'enrolled', 'withdrawn', 'not-reachable'].includes(status);
     // An open referral still being called has its next attempt planned.
     const nextAttemptDue = open && status === 'attempting-contact' && lastAttemptAt ? new Date((lastAttemptAt as Date).getTime() + DAY) : null;
-    const [row] = await tx
-      .insert(referrals)
-      .values({
+    planned.push({
+      contact,
+      made,
+      events,
+      referral: {
         engagementId,
         engagementSiteLocationId: link.id,
-        contactId: contact!.id,
         status,
         reasonId,
         statusChanged,
@@ -175,8 +179,15 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
         isScreened: ['in-screening', 'screen-failed', 'eligible', 'enrolled'].includes(status),
         isRandomized: status === 'enrolled',
         created: made,
-      })
-      .returning({ id: referrals.id });
-    if (events.length) await tx.insert(referralEvents).values(events.map((e) => ({ ...e, referralId: row!.id })));
+      },
+    });
+  }
+  for (let i = 0; i < planned.length; i += 300) {
+    const batch = planned.slice(i, i + 300);
+    const contactIds = await tx.insert(contacts).values(batch.map((p) => p.contact)).returning({ id: contacts.id });
+    await tx.insert(rmsDeliveries).values(batch.map((p, j) => ({ contactId: contactIds[j]!.id, status: 'delivered', attempts: 1, lastAttemptAt: p.made, deliveredAt: p.made })));
+    const referralIds = await tx.insert(referrals).values(batch.map((p, j) => ({ ...p.referral, contactId: contactIds[j]!.id }))).returning({ id: referrals.id });
+    const events = batch.flatMap((p, j) => p.events.map((e) => ({ ...e, referralId: referralIds[j]!.id })));
+    if (events.length) await tx.insert(referralEvents).values(events);
   }
 }
