@@ -29,7 +29,7 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
       select e, ((e * 2 + k) % ${SITES}) + 1 from generate_series(1, ${ENGAGEMENTS}) e, generate_series(0, 1) k`);
     await b.db.execute(sql`
       insert into contacts (engagement_id, engagement_site_location_id, values_ciphertext, created)
-      select (g % ${ENGAGEMENTS}) + 1, ((g % ${ENGAGEMENTS}) * 2) + (g % 2) + 1, 'x', now() - (g % 900) * interval '1 hour'
+      select (g % ${ENGAGEMENTS}) + 1, ((g % ${ENGAGEMENTS}) * 2) + (g % 2) + 1, ${b.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' }))}, now() - (g % 900) * interval '1 hour'
       from generate_series(1, ${REFERRALS}) g`);
     await b.db.execute(sql`insert into rms_deliveries (contact_id, status, delivered_at) select id, 'delivered', created from contacts`);
     const statuses = ['new', 'attempting-contact', 'contacted', 'scheduled', 'in-screening', 'screen-failed', 'eligible', 'enrolled', 'withdrawn', 'not-reachable'];

@@ -96,7 +96,7 @@ describe('a site coordinator works a referral to a final status', () => {
     const table = page.getByRole('table', { name: 'Referrals' });
     await table.locator('tbody tr').first().waitFor(WAIT);
     await page.goto(`${base}/referrals?limit=100`);
-    await table.locator('tbody tr').first().waitFor(WAIT);
+    await table.getByRole('link').first().waitFor(WAIT);
     const texts = await table.locator('tbody tr').allTextContents();
     expect(texts.length).toBeGreaterThan(0);
     expect(texts.filter((t) => !t.includes(SITE))).toEqual([]);
