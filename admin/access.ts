@@ -20,6 +20,15 @@ export const ANONYMOUS: Access = { kind: 'anonymous' };
 export const SIGNED_IN: Access = { kind: 'signedIn' };
 export const ADMIN_OR_SUPER_USER: Access = { kind: 'signedIn', roles: ['Admin', 'Super User'] };
 export const SUPER_USER: Access = { kind: 'signedIn', roles: ['Super User'] };
+/** Staff who work with sponsors and their studies: everyone signed in but a Site Coordinator with no other role. */
+export const STAFF: Access = { kind: 'signedIn', roles: ['Admin', 'Super User', 'User'] };
+
+/** A Site Coordinator and nothing more: the server opens them only the referral queue, its figures and their account. */
+export const onlySiteCoordinator = (user: User | null): boolean =>
+  !!user && user.roles.length > 0 && user.roles.every((r) => r.name === 'Site Coordinator');
+
+/** Where `/` leads: the work queue for a Site Coordinator, the sponsors for everyone else. */
+export const homePathOf = (user: User | null): string => (onlySiteCoordinator(user) ? '/referrals' : '/sponsors');
 
 export type AccessDecision = 'allow' | 'wait' | 'signIn' | 'forbidden' | 'leave';
 

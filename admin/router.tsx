@@ -12,6 +12,9 @@ import { lazyAhead, type LazyAhead } from './routing/ahead';
 import { AppLayout } from './layouts/AppLayout';
 import { Guard } from './layouts/Guard';
 import { CardLayout, PublicLayout } from './layouts/PublicLayout';
+import { useAtomValue } from 'jotai';
+import { homePathOf } from './access';
+import { currentUserAtom } from './state/auth';
 
 /** Every route's screen; `null` for a route that only redirects. */
 export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
@@ -71,6 +74,8 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   MessagesIndex: lazyScreen(() => import('./sections/messages/Index')),
   MessageTemplatesIndex: lazyScreen(() => import('./sections/messages/Templates')),
   ReferralsIndex: lazyScreen(() => import('./sections/referrals/Index')),
+  ReferralsView: lazyScreen(() => import('./sections/referrals/View')),
+  SitePerformance: lazyScreen(() => import('./sections/site-performance/Index')),
   RmsProvidersIndex: lazyScreen(() => import('./sections/rms-providers/Index')),
   RmsProvidersAdd: lazyScreen(() => import('./sections/rms-providers/Add')),
   RmsProvidersEdit: lazyScreen(() => import('./sections/rms-providers/Edit')),
@@ -116,7 +121,10 @@ const TABLE_BY_MATCH = new Map<{ path: string }, TableRoute>(MATCHABLE.map((m, i
 
 function RouteScreen({ route }: { route: TableRoute }) {
   const Screen = SCREENS[route.name];
-  const shown = route.redirect || !Screen ? <Navigate to={route.redirect ?? '/'} replace /> : <Screen />;
+  const user = useAtomValue(currentUserAtom);
+  // Home is the sponsors for staff, the work queue for a Site Coordinator.
+  const redirect = route.name === 'Dashboard' ? homePathOf(user) : route.redirect;
+  const shown = redirect || !Screen ? <Navigate to={redirect ?? '/'} replace /> : <Screen />;
   return <Guard route={route}>{shown}</Guard>;
 }
 

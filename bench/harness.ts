@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { phiCipher } from '../server/security/phi';
 import { openDatabase, type Database } from '../server/db/open';
 import { createScratchDatabase } from '../server/db/scratch';
 import { seed } from '../server/db/seed';
@@ -122,7 +123,9 @@ export async function benchServer(
 export async function benchApp(kind: BenchKind = benchKinds()[benchKinds().length - 1]!, dataDir: string | null = null) {
   const { database, drop } = await benchDatabase(kind, kind === 'pglite' ? dataDir : null);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const app = createApp({ db: database.db, config, jwtSecret: randomBytes(32).toString('hex'), log: createLogger('silent') });
+  // The app's own PHI cipher, for benchmarks that seed sealed contact values.
+  const phi = phiCipher(randomBytes(32));
+  const app = createApp({ db: database.db, config, jwtSecret: randomBytes(32).toString('hex'), log: createLogger('silent'), phi });
   const res = await app.request('/api/jwt/login?t=a', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -134,6 +137,7 @@ export async function benchApp(kind: BenchKind = benchKinds()[benchKinds().lengt
     db: database.db,
     kind: database.kind,
     token: access,
+    phi,
     close: async () => {
       await database.close();
       await drop();

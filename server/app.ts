@@ -28,7 +28,7 @@ import { engagementsRoutes } from './routes/engagements';
 import { engagementFilesRoutes } from './routes/engagement-files';
 import { engagementSiteLocationsRoutes } from './routes/engagement-site-locations';
 import { mountLookupRoutes } from './routes/lookups';
-import { referralReasonsRoutes, referralsRoutes } from './referrals';
+import { referralReasonsRoutes, referralsRoutes, sitePerformanceRoutes } from './referrals';
 import { siteCoordinatorsRoutes } from './sites';
 import { siteLocationsRoutes } from './routes/site-locations';
 import { sponsorsRoutes } from './routes/sponsors';
@@ -161,6 +161,7 @@ export function createApp(deps: Deps) {
   app.route('/api/site-locations', siteLocationsRoutes(deps));
   app.route('/api/referrals', referralsRoutes(deps));
   app.route('/api/referral-reasons', referralReasonsRoutes(deps));
+  app.route('/api/site-performance', sitePerformanceRoutes(deps));
   app.route('/api/site-coordinators', siteCoordinatorsRoutes(deps));
   app.route('/api/leads', leadsRoutes(deps));
   app.route('/api/screeners', screenersRoutes(deps));

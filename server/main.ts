@@ -36,6 +36,7 @@ async function prepareDatabase(database: Database, config: Config): Promise<void
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,
       demoData: config.demoData,
+      phi,
     });
   });
   if (seeded.generatedAdminPassword) {

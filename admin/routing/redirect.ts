@@ -5,7 +5,8 @@ export function safeRedirect(target: string | null | undefined): string | null {
   return target;
 }
 
-export const AFTER_SIGN_IN = '/sponsors';
+/** Home: the sponsors for staff, the work queue for a Site Coordinator (the Dashboard route decides). */
+export const AFTER_SIGN_IN = '/';
 
 /** The login page, remembering the page the visitor was going to. */
 export function loginPath(target: string): string {

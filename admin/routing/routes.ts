@@ -5,7 +5,7 @@
  * (admin/router.tsx gives each route its screen and turns the table into React Router routes).
  */
 import { generatePath } from 'react-router-dom';
-import { ADMIN_OR_SUPER_USER, ANONYMOUS, PUBLIC, SIGNED_IN, SUPER_USER, type Access } from '../access';
+import { ADMIN_OR_SUPER_USER, ANONYMOUS, PUBLIC, SIGNED_IN, STAFF, SUPER_USER, type Access } from '../access';
 
 export type Layout = 'app' | 'public' | 'card';
 
@@ -70,79 +70,82 @@ export const ROUTES = [
     layout: 'card',
   }),
   route('TwoFactor', '/profile/two-factor', 'Two-Factor Authentication', SIGNED_IN),
-  route('About', '/about', 'About', SIGNED_IN),
+  route('About', '/about', 'About', STAFF),
   // Not in SPEC: the recruitment funnel of what the user may see (the server scopes it).
-  route('Recruitment', '/recruitment', 'Recruitment', SIGNED_IN),
+  route('Recruitment', '/recruitment', 'Recruitment', STAFF),
   // The work queue: recruiters, and Site Coordinators (whose only screen it is).
   route('ReferralsIndex', '/referrals', 'Referrals', SIGNED_IN),
+  route('ReferralsView', '/referrals/view/:id', 'View Referral', SIGNED_IN, { crumbs: [{ label: 'Referrals', to: '/referrals' }] }),
+  // Per site: referrals, time to first contact, service level, screen-fail and randomization rates.
+  route('SitePerformance', '/site-performance', 'Site Performance', SIGNED_IN),
 
-  route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN),
+  route('SponsorsIndex', '/sponsors', 'Sponsors', STAFF),
   route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {
     crumbs: [SPONSORS],
   }),
-  route('SponsorsEdit', '/sponsors/edit/:id', 'Edit Sponsor', SIGNED_IN, {
+  route('SponsorsEdit', '/sponsors/edit/:id', 'Edit Sponsor', STAFF, {
     crumbs: [SPONSORS, object('/sponsors/view/:id')],
     current: 'Edit',
   }),
-  route('SponsorsView', '/sponsors/view/:id', 'View Sponsor', SIGNED_IN, {
+  route('SponsorsView', '/sponsors/view/:id', 'View Sponsor', STAFF, {
     crumbs: [SPONSORS],
   }),
 
-  route('EngagementsIndex', '/engagements', 'Engagements', SIGNED_IN),
-  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', SIGNED_IN, {
+  route('EngagementsIndex', '/engagements', 'Engagements', STAFF),
+  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', STAFF, {
     crumbs: [ENGAGEMENTS],
   }),
   // The engagement screens replace this trail with Sponsors > sponsor > engagement once loaded.
-  route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', SIGNED_IN, {
+  route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', STAFF, {
     crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
     current: 'Edit',
   }),
-  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', SIGNED_IN, {
+  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', STAFF, {
     crumbs: [ENGAGEMENTS],
   }),
-  route('SiteAssociations', '/engagements/site-locations/:engagementId', 'Site Associations', SIGNED_IN, {
+  route('SiteAssociations', '/engagements/site-locations/:engagementId', 'Site Associations', STAFF, {
     crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
     current: 'Site Associations',
   }),
 
-  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', SIGNED_IN, {
+  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', STAFF, {
     crumbs: [SCREENERS],
   }),
-  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', SIGNED_IN, {
+  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', STAFF, {
     crumbs: [SCREENERS],
   }),
-  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', SIGNED_IN, {
+  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', STAFF, {
     crumbs: [SCREENERS],
   }),
 
-  route('ScreenerIndex', '/screeners', 'Screeners', SIGNED_IN),
-  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', SIGNED_IN, {
+  route('ScreenerIndex', '/screeners', 'Screeners', STAFF),
+  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', STAFF, {
     crumbs: [SCREENERS],
   }),
   route('ScreenerEdit', '/screeners/edit/:screenerId', 'Edit Screener', ADMIN_OR_SUPER_USER, {
     crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
     current: 'Edit',
   }),
-  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', SIGNED_IN, {
+  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', STAFF, {
     crumbs: [SCREENERS],
   }),
-  route('ScreenerAssociateSurveys', '/screeners/associate-surveys/:screenerId', 'Associate Surveys', SIGNED_IN, {
+  route('ScreenerAssociateSurveys', '/screeners/associate-surveys/:screenerId', 'Associate Surveys', STAFF, {
     crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
     current: 'Associate Surveys',
   }),
 
-  route('OFormIndex', '/surveys-new', 'Versioned Surveys', SIGNED_IN),
-  route('OFormAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', SIGNED_IN, {
+  route('OFormIndex', '/surveys-new', 'Versioned Surveys', STAFF),
+  route('OFormAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', STAFF, {
     crumbs: [VERSIONED_SURVEYS],
   }),
-  route('OFormEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', SIGNED_IN, {
+  route('OFormEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', STAFF, {
     crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
     current: 'Edit',
   }),
-  route('OFormView', '/surveys-new/view/:id', 'View Versioned Survey', SIGNED_IN, {
+  route('OFormView', '/surveys-new/view/:id', 'View Versioned Survey', STAFF, {
     crumbs: [VERSIONED_SURVEYS],
   }),
-  route('OFormEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', SIGNED_IN, {
+  route('OFormEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', STAFF, {
     crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
     current: 'Edit Screener',
   }),
@@ -162,15 +165,15 @@ export const ROUTES = [
     crumbs: [SITE_LOCATIONS],
   }),
 
-  route('SurveysIndex', '/surveys', 'Surveys', SIGNED_IN),
-  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', SIGNED_IN, {
+  route('SurveysIndex', '/surveys', 'Surveys', STAFF),
+  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', STAFF, {
     crumbs: [SURVEYS],
   }),
-  route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', SIGNED_IN, {
+  route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', STAFF, {
     crumbs: [SURVEYS, object('/surveys/view/:id')],
     current: 'Edit',
   }),
-  route('SurveysView', '/surveys/view/:id', 'View Survey', SIGNED_IN, {
+  route('SurveysView', '/surveys/view/:id', 'View Survey', STAFF, {
     crumbs: [SURVEYS],
   }),
 

@@ -9,6 +9,7 @@ import {
   type ReferralPatch,
 } from '../model/referral';
 import type { ApiClient } from './client';
+import type { SitePerformance } from '../model/sitePerformance';
 
 export interface ReferralReason {
   id: string;
@@ -17,10 +18,34 @@ export interface ReferralReason {
   isActive: boolean;
 }
 
+/** One line of a referral's timeline (GET /api/referrals/{id}/timeline). */
+export interface ReferralTimelineEntry {
+  id: string;
+  kind: 'submitted' | 'qualified' | 'made' | 'delivery' | 'status' | 'attempt';
+  occurredAt: string;
+  actorName: string | null;
+  fromStatus: string | null;
+  toStatus: string | null;
+  reasonName: string | null;
+  channel: string | null;
+  result: string | null;
+  note: string | null;
+}
+
+/** Site performance (GET /api/site-performance). */
+export const sitePerformanceApi = (client: ApiClient) => ({
+  list: (params: ListParams = {}) => client.list<SitePerformance>('site-performance', params),
+  listCsv: (params: ListParams = {}) => client.listCsv('site-performance', params),
+});
+
 /** Referrals: the engagement's counts, the work queue, moving a referral and logging attempts. */
 export const referralsApi = (client: ApiClient) => ({
   counts: (engagementId: string) => client.get<ReferralCounts>(`referrals/counts/${encodeURIComponent(engagementId)}`),
   list: (params: ListParams = {}) => client.list<Referral>('referrals', params),
+  listCsv: (params: ListParams = {}) => client.listCsv('referrals', params),
+  get: (id: string) => client.get<Referral>(`referrals/${encodeURIComponent(id)}`),
+  timeline: (id: string) => client.list<ReferralTimelineEntry>(`referrals/${encodeURIComponent(id)}/timeline`),
+  reveal: (id: string) => client.create<{ id: string; values: Record<string, unknown> }>(`referrals/${encodeURIComponent(id)}/reveal`, 'referral-contacts', {}),
   move: (id: string, patch: ReferralPatch) => client.update<Referral>(`referrals/${encodeURIComponent(id)}`, REFERRAL_TYPE, id, { ...patch }),
   logAttempt: (id: string, attempt: ContactAttemptInput) =>
     client.create<Referral>(`referrals/${encodeURIComponent(id)}/contact-attempts`, CONTACT_ATTEMPT_TYPE, { ...attempt }),

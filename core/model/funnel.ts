@@ -7,8 +7,33 @@ import * as v from 'valibot';
 
 export const FUNNEL_ROW_TYPE = 'funnel-rows';
 
-export const FUNNEL_STAGES = ['viewed', 'started', 'completed', 'qualified', 'siteSelected', 'contacted', 'delivered', 'screened', 'randomized'] as const;
+export const FUNNEL_STAGES = [
+  'viewed',
+  'started',
+  'completed',
+  'qualified',
+  'siteSelected',
+  'contactLeft',
+  'delivered',
+  'reached',
+  'screened',
+  'screenFailed',
+  'randomized',
+] as const;
 export type FunnelStage = (typeof FUNNEL_STAGES)[number];
+
+/**
+ * The stages off the main line: a screen failure branches from screened, so the stage after it
+ * (randomized) follows screened, not screenFailed.
+ */
+export const FUNNEL_BRANCH_STAGES: readonly FunnelStage[] = ['screenFailed'];
+
+/** The stage a stage is a share of: the one before it on the main line (null for the first). */
+export function previousStage(stage: FunnelStage): FunnelStage | null {
+  const i = FUNNEL_STAGES.indexOf(stage);
+  for (let j = i - 1; j >= 0; j--) if (!FUNNEL_BRANCH_STAGES.includes(FUNNEL_STAGES[j]!)) return FUNNEL_STAGES[j]!;
+  return null;
+}
 
 /** What each stage counts; a submission counts in a stage only once it reached every stage before it (except views, counted apart). */
 export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
@@ -17,10 +42,12 @@ export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
   completed: "Started submissions whose answers reached the survey's end (qualified or not).",
   qualified: 'Completed submissions that qualified for at least one engagement.',
   siteSelected: 'Qualified submissions whose participant chose a trial site and went on to the contact form.',
-  contacted: 'Submissions with a contact stored, not counting duplicates of an earlier contact.',
-  delivered: "Contacted submissions whose record system accepted the referral (at once for an engagement without one).",
-  screened: 'Delivered referrals the record system reported as screened.',
-  randomized: 'Screened referrals the record system reported as randomized.',
+  contactLeft: 'Submissions whose participant left a contact, not counting duplicates of an earlier contact.',
+  delivered: "Submissions with a contact left whose record system accepted the referral (at once for an engagement without one).",
+  reached: 'Delivered referrals whose site reached the person: a reached contact attempt, or a status of contacted or beyond.',
+  screened: 'Reached referrals that went into screening (in screening or beyond), by staff or the record system.',
+  screenFailed: 'Screened referrals that failed screening (status screen failed).',
+  randomized: 'Screened referrals enrolled on the study (counted as randomized).',
 };
 
 /** The answer's meta.definitions: the server's sentence for each stage it names. */
@@ -32,9 +59,11 @@ export const FUNNEL_STAGE_LABELS: Record<FunnelStage, string> = {
   completed: 'Completed',
   qualified: 'Qualified',
   siteSelected: 'Site selected',
-  contacted: 'Contacted',
+  contactLeft: 'Contact left',
   delivered: 'Delivered',
+  reached: 'Reached',
   screened: 'Screened',
+  screenFailed: 'Screen failed',
   randomized: 'Randomized',
 };
 
@@ -75,10 +104,10 @@ export interface FunnelRow extends FunnelRowAttributes {
   id: string;
 }
 
-/** The share of the previous stage that reached `stage`, 0..1 (null before the first stage or when the previous is 0). */
+/** The share of the previous stage (previousStage) that reached `stage`, 0..1 (null before the first stage or when the previous is 0). */
 export function conversion(counts: FunnelCounts, stage: FunnelStage): number | null {
-  const i = FUNNEL_STAGES.indexOf(stage);
-  if (i <= 0) return null;
-  const previous = counts[FUNNEL_STAGES[i - 1]!];
+  const before = previousStage(stage);
+  if (before === null) return null;
+  const previous = counts[before];
   return previous > 0 ? counts[stage] / previous : null;
 }

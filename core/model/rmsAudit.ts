@@ -51,6 +51,8 @@ export const RmsAudit = v.object({
   deliveredAt: v.nullable(v.string()),
   /** The referral's idempotency key, the same in every attempt and resend. */
   referralId: v.nullable(v.string()),
+  /** The referral the contact made (its id in /api/referrals and the admin's referral view), null for a duplicate. */
+  referralRecordId: v.nullable(v.string()),
   /** The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so). */
   duplicateOf: v.nullable(v.number()),
   /** The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual). */

@@ -49,6 +49,7 @@ const SITE_COORDINATOR_CALLS: readonly RegExp[] = [
   /^PATCH \/api\/referrals\/\d+$/,
   /^POST \/api\/referrals\/\d+\/(contact-attempts|reveal)$/,
   /^GET \/api\/referral-reasons$/,
+  /^GET \/api\/site-performance$/,
 ];
 const onlySiteCoordinator = (roles: readonly RoleName[]) => roles.length > 0 && roles.every((r) => r === SITE_COORDINATOR);
 const allowedForSiteCoordinator = (method: string, path: string) => {

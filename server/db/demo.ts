@@ -5,6 +5,7 @@
  * embeds. Seeded with the demo sponsors, once per installation.
  */
 import { seedDemoFunnel } from './demoFunnel';
+import type { PhiCipher } from '../security/phi';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './open';
 import {
@@ -185,7 +186,7 @@ const STYLES = {
   progressBar: { background: 'CCCCCC', color: '00696F' },
 };
 
-export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ mediaChannelId: number; screenerId: number }> {
+export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCipher): Promise<{ mediaChannelId: number; screenerId: number }> {
   const [sponsor] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, 'NWT'));
   const sponsorId = sponsor?.id ?? (await db.insert(sponsors).values({ name: 'Northwind Therapeutics', identification: 'NWT' }).returning({ id: sponsors.id }))[0]!.id;
 
@@ -264,7 +265,7 @@ export async function seedDemoRun(db: Db, now: Date = new Date()): Promise<{ med
     .insert(appSettings)
     .values({ key: DEMO_CHANNEL_SETTING, value: JSON.stringify({ mediaChannelId, screenerId }) })
     .onConflictDoNothing();
-  await seedDemoFunnel(db, { mediaChannelId, screenerId, oFormId, engagementId, sponsorId, identity: DEMO_SURVEY_IDENTITY }, now);
+  await seedDemoFunnel(db, { mediaChannelId, screenerId, oFormId, engagementId, sponsorId, identity: DEMO_SURVEY_IDENTITY }, now, phi);
   return { mediaChannelId, screenerId };
 }
 

@@ -5,13 +5,17 @@
  * outcomes (the funnel's stage facts and views), and the channel's figures count them too, so the
  * two agree. Each run also has the page entries and page timings of the path it took (the demo
  * survey's pages 1, 2 when diagnosed, and 3; a run that never finished stops on page 2 or 3), so
- * the survey's drop-off chart and metrics export have pages to show. No answers or contacts are generated: contact details are sealed health data, and a demo
- * contact would be pushed to a record system; the funnel's later stages fill as people try the demo.
+ * the survey's drop-off chart and metrics export have pages to show. No answers are generated.
+ * Given the PHI cipher, most runs that chose a site leave a fictional contact, sealed, delivered
+ * already (never pushed to a record system) and worked up the referral ladder (demoReferrals.ts),
+ * so the funnel reaches randomization.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from './open';
 import { asc, eq } from 'drizzle-orm';
+import type { PhiCipher } from '../security/phi';
+import { seedDemoReferrals, type DemoReferralRun } from './demoReferrals';
 import { funnelViews, mediaChannelFigures, oFormContainerEntries, oFormContainers, oFormPageMetrics, oFormSubmissions } from './schema';
 
 const DAYS = 42;
@@ -37,8 +41,12 @@ export async function seedDemoFunnel(
   db: Db,
   demo: { mediaChannelId: number; screenerId: number; oFormId: number; engagementId: number; sponsorId: number; identity: string },
   now: Date,
+  phi?: PhiCipher,
 ): Promise<void> {
   const random = generator(20261123);
+  // Drawn apart too, so the referrals leave the runs as they were.
+  const referralRandom = generator(20261128);
+  const leavesContact: boolean[] = [];
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const views: (typeof funnelViews.$inferInsert)[] = [];
   const runs: (typeof oFormSubmissions.$inferInsert)[] = [];
@@ -95,6 +103,7 @@ export async function seedDemoFunnel(
             return { page, shownAt, answeredAt: answered ? minute : null };
           }),
         );
+        leavesContact.push(siteChosen && referralRandom() < 0.85);
         runs.push({
           oFormId: demo.oFormId,
           mediaChannelId: demo.mediaChannelId,
@@ -113,12 +122,14 @@ export async function seedDemoFunnel(
   }
   await db.transaction(async (tx) => {
     await tx.insert(funnelViews).values(views).onConflictDoNothing();
+    const referred: DemoReferralRun[] = [];
     const pages = await tx.select({ id: oFormContainers.id, identity: oFormContainers.identity }).from(oFormContainers).where(eq(oFormContainers.oFormId, demo.oFormId)).orderBy(asc(oFormContainers.displayOrder));
     for (let i = 0; i < runs.length; i += 500) {
       const ids = await tx.insert(oFormSubmissions).values(runs.slice(i, i + 500)).returning({ id: oFormSubmissions.id });
       const entries: (typeof oFormContainerEntries.$inferInsert)[] = [];
       const timings: (typeof oFormPageMetrics.$inferInsert)[] = [];
       ids.forEach(({ id }, j) => {
+        if (leavesContact[i + j]) referred.push({ submissionId: id, created: runs[i + j]!.created! });
         const created = runs[i + j]!.created!.getTime();
         const at = (minutes: number) => new Date(created + minutes * 60_000);
         for (const step of paths[i + j]!) {
@@ -131,6 +142,7 @@ export async function seedDemoFunnel(
       if (entries.length > 0) await tx.insert(oFormContainerEntries).values(entries);
       if (timings.length > 0) await tx.insert(oFormPageMetrics).values(timings);
     }
+    if (phi) await seedDemoReferrals(tx, phi, demo.engagementId, referred, referralRandom, now);
     await tx
       .insert(mediaChannelFigures)
       .values({ mediaChannelId: demo.mediaChannelId, shard: 0, views: figures.views, submissionsStarted: figures.started, submissionsQualified: figures.qualified })

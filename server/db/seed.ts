@@ -9,11 +9,14 @@ import { appSettings, countries, roles, sponsors, userRoles, users } from './sch
 import { countries as countryList } from './countries';
 import { hashPassword, randomPassword } from '../auth/passwords';
 import { seedDemoRun } from './demo';
+import type { PhiCipher } from '../security/phi';
 
 export interface SeedOptions {
   adminUsername: string;
   adminPassword: string | null;
   demoData: boolean;
+  /** Seals the demo's fictional contacts: without it the demo has no referrals. */
+  phi?: PhiCipher;
 }
 
 export interface SeedResult {
@@ -71,7 +74,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
           })),
         )
         .onConflictDoNothing();
-      await seedDemoRun(db);
+      await seedDemoRun(db, new Date(), options.phi);
       await db.insert(appSettings).values({ key: 'demo_seeded', value: new Date().toISOString() });
       demoSeeded = true;
     }

@@ -8,15 +8,20 @@
  *   completed     the path reached the survey's end (finished_at; or the run was completed)
  *   qualified     qualified for an engagement (is_qualified; a stored contact implies it)
  *   siteSelected  chose a trial site and went on to the contact form (outcome trialSiteSelected, then completed)
- *   contacted     a contact is stored for the run that is not a duplicate of an earlier one
+ *   contactLeft   a contact is stored for the run that is not a duplicate of an earlier one
  *   delivered     its referral is delivered (rms/delivered.ts: the one definition)
- *   screened, randomized  the record system's callback said so (referrals.is_screened, is_randomized)
+ *   reached       the site reached the person: first_contact_at (a reached attempt, or the ladder
+ *                 at contacted or beyond), or a later milestone a record system reported
+ *   screened      the ladder reached in-screening or beyond (referrals.is_screened, kept once reached)
+ *   screenFailed  screened, and the referral stands at screen-failed: a branch off the main line,
+ *                 so randomized follows screened, not it (FUNNEL_BRANCH_STAGES)
+ *   randomized    the ladder reached enrolled (referrals.is_randomized, kept once reached)
  *
  * `viewed` counts views (views.ts), which are not submissions: a view is counted when the widget
  * is seen (half of it on screen, once per page load), before anyone answers. A submission is dated by when it was created; a view by its day.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_STAGES, type FunnelStage } from '@core/model/funnel';
+import { FUNNEL_BRANCH_STAGES, FUNNEL_STAGES, type FunnelStage } from '@core/model/funnel';
 import { deliveredJoin, isDeliveredJoined } from '../rms/delivered';
 
 /**
@@ -36,17 +41,19 @@ const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
   qualified: sql`(s.is_qualified is true or s.status = 'completed')`,
   siteSelected: sql`s.outcome in ('trialSiteSelected', 'completed')`,
   // A duplicate (the same person referred to the same engagement within its window) is kept but never referred.
-  contacted: sql`ct.id is not null and ct.duplicate_of is null`,
+  contactLeft: sql`ct.id is not null and ct.duplicate_of is null`,
   delivered: isDeliveredJoined('dl', sql.raw('ct.id')),
+  reached: sql`(rf.first_contact_at is not null or rf.is_screened or rf.is_randomized)`,
   screened: sql`rf.is_screened`,
+  screenFailed: sql`rf.status = 'screen-failed'`,
   randomized: sql`rf.is_randomized`,
 };
 
 export const SUBMISSION_STAGES = FUNNEL_STAGES.filter((s): s is Exclude<FunnelStage, 'viewed'> => s !== 'viewed');
 
-/** A stage reached: its fact and every earlier one's. */
+/** A stage reached: its fact and every earlier one's on the main line (a branch stage's only for itself). */
 export function reachedCondition(stage: Exclude<FunnelStage, 'viewed'>): SQL {
-  const upTo = SUBMISSION_STAGES.slice(0, SUBMISSION_STAGES.indexOf(stage) + 1);
+  const upTo = SUBMISSION_STAGES.slice(0, SUBMISSION_STAGES.indexOf(stage) + 1).filter((s) => s === stage || !FUNNEL_BRANCH_STAGES.includes(s));
   return sql.join(
     upTo.map((s) => sql`(${STAGE_FACTS[s]})`),
     sql` and `,
@@ -84,8 +91,10 @@ export const ROLLUP_COLUMNS: Record<Exclude<FunnelStage, 'viewed'>, string> = {
   completed: 'completed',
   qualified: 'qualified',
   siteSelected: 'site_selected',
-  contacted: 'contacted',
+  contactLeft: 'contact_left',
   delivered: 'delivered',
+  reached: 'reached',
   screened: 'screened',
+  screenFailed: 'screen_failed',
   randomized: 'randomized',
 };

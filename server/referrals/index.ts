@@ -3,3 +3,4 @@ export { referralScope } from './scope';
 export { ReferralRefused } from './errors';
 export { moveByRecordSystem, statusOfContact, type MoveOutcome } from './ladder';
 export { referralReasonsRoutes, referralsRoutes } from './routes';
+export { sitePerformanceRoutes } from './performance.routes';

@@ -5,15 +5,21 @@
  * it is overdue once that instant has passed, and stale when open and untouched (no status
  * change, no attempt) for the engagement's stale days. Closed referrals are neither.
  */
-import { and, count, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   CLOSED_REFERRAL_STATUSES,
+  REFERRAL_STATUSES,
   nextReferralStatuses,
   type Referral,
+  type ReferralStatus,
 } from '@core/model/referral';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, engagements, referralReasons, referrals, rmsDeliveries, siteLocations } from '../db/schema';
+import { badRequest } from '../http/errors';
+import { filterConditions, filterNames, idFilter, type ListFilters, filterSchemas } from '../http/filters';
 import { joinedPage } from '../http/list';
+import { parseBooleanFilter } from '../http/sql';
+import { isIsoDate } from '@core/validation/isoDate';
 import type { ListQuery } from '../http/query';
 import { openContactValues } from '../rms/payload';
 import type { PhiCipher } from '../security/phi';
@@ -47,6 +53,48 @@ export const referralSortColumns: Record<ReferralSort, SQL | AnyColumn> = {
   engagementName: engagements.name,
   siteName: siteLocations.name,
 };
+
+const staticFilters = {
+  engagementId: idFilter(referrals.engagementId, 'engagement'),
+  siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
+  status: (value: string, name: string) => {
+    const statuses = value.split(',').map((s) => s.trim());
+    const wrong = statuses.find((s) => !(REFERRAL_STATUSES as readonly string[]).includes(s));
+    if (wrong !== undefined) throw badRequest(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
+    return inArray(referrals.status, statuses as ReferralStatus[]);
+  },
+} satisfies ListFilters;
+
+const DATE_FILTERS = ['createdFrom', 'createdTo'] as const;
+
+export const REFERRAL_FILTERS: ReferralFilter[] = [...filterNames(staticFilters), 'overdue', 'stale', ...DATE_FILTERS];
+/** What the id and status filters read, for the OpenAPI document. */
+export const REFERRAL_FILTER_SCHEMAS = filterSchemas(staticFilters);
+export type ReferralFilter = keyof typeof staticFilters | 'overdue' | 'stale' | (typeof DATE_FILTERS)[number];
+
+const flagOf = (condition: SQL) => (value: string, name: string) => {
+  const flag = parseBooleanFilter(value, name);
+  return flag === undefined ? undefined : flag ? condition : not(condition);
+};
+
+function dateBound(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
+  return new Date(`${value}T00:00:00Z`);
+}
+
+const DAY_MS = 86_400_000;
+
+/** The queue's named filters as conditions at instant `now`; anything malformed is a 400 naming it. */
+export function referralConditions(filters: Partial<Record<ReferralFilter, string>>, now: Date): (SQL | undefined)[] {
+  const from = dateBound(filters.createdFrom, 'createdFrom');
+  const to = dateBound(filters.createdTo, 'createdTo');
+  return [
+    ...filterConditions(filters, { ...staticFilters, overdue: flagOf(overdueAt(now)), stale: flagOf(staleAt(now)) }),
+    from ? gte(referrals.created, from) : undefined,
+    to ? lt(referrals.created, new Date(to.getTime() + DAY_MS)) : undefined,
+  ];
+}
 
 const columns = (now: Date) => ({
   id: referrals.id,

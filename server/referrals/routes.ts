@@ -5,38 +5,32 @@
  * Every route sees only the referrals of the caller's scope (scope.ts), and answers 404 outside it.
  */
 import { Hono } from 'hono';
-import { and, gte, inArray, lt, not, type SQL } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import * as v from 'valibot';
 import {
   CONTACT_ATTEMPT_TYPE,
   ContactAttemptInput,
   REFERRAL_COUNTS_TYPE,
   REFERRAL_REASON_TYPE,
-  REFERRAL_STATUSES,
   REFERRAL_TYPE,
   ReferralPatch,
   ReferralReasonInput,
   ReferralReasonPatch,
-  type ReferralStatus,
 } from '@core/model/referral';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
-import { engagementSiteLocations, referrals } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../domain/engagementAccess';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
-import { filterConditions, filterNames, filterSchemas, idFilter, type ListFilters } from '../http/filters';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
-import { isIsoDate } from '@core/validation/isoDate';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
 import { logAttempt } from './attempts';
 import { referralCounts } from './counts';
 import { ReferralRefused } from './errors';
 import { moveReferral, type ReferralActor } from './ladder';
-import { REFERRAL_SORTS, contactValuesOf, findReferral, overdueAt, referralPage, staleAt, type ReferralSort } from './queue';
+import { REFERRAL_FILTER_SCHEMAS, REFERRAL_FILTERS, REFERRAL_SORTS, contactValuesOf, findReferral, referralConditions, referralPage, type ReferralFilter, type ReferralSort } from './queue';
 import { addReason, listReasons, updateReason } from './reasons';
 import { referralScope } from './scope';
 import { referralTimeline } from './timeline';
@@ -64,41 +58,14 @@ const ATTRIBUTES = [
   'allowedStatuses',
 ];
 
-const DATE_FILTERS = ['createdFrom', 'createdTo'] as const;
-
-const staticFilters = {
-  id: idFilter(referrals.id, 'referral'),
-  engagementId: idFilter(referrals.engagementId, 'engagement'),
-  siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
-  status: (value: string, name: string) => {
-    const statuses = value.split(',').map((s) => s.trim());
-    const wrong = statuses.find((s) => !(REFERRAL_STATUSES as readonly string[]).includes(s));
-    if (wrong !== undefined) throw badRequest(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
-    return inArray(referrals.status, statuses as ReferralStatus[]);
-  },
-} satisfies ListFilters;
-
-const flagOf = (condition: SQL) => (value: string, name: string) => {
-  const flag = parseBooleanFilter(value, name);
-  return flag === undefined ? undefined : flag ? condition : not(condition);
-};
-
-const listSpec: ListSpec<ReferralSort, keyof typeof staticFilters | 'overdue' | 'stale' | (typeof DATE_FILTERS)[number]> = {
+const listSpec: ListSpec<ReferralSort, ReferralFilter> = {
   type: REFERRAL_TYPE,
   sorts: REFERRAL_SORTS,
   defaultSort: 'due',
-  filters: [...filterNames(staticFilters), 'overdue', 'stale', ...DATE_FILTERS],
-  filterSchemas: filterSchemas(staticFilters),
+  filters: REFERRAL_FILTERS,
+  filterSchemas: REFERRAL_FILTER_SCHEMAS,
   fields: ATTRIBUTES,
 };
-
-function dateBound(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
-  return new Date(`${value}T00:00:00Z`);
-}
-
-const DAY_MS = 86_400_000;
 
 /** A refusal of the ladder as a 422 naming the attribute, or the document when the body has no such attribute. */
 function refusal(error: unknown, bodyAttributes: readonly string[]): never {
@@ -123,15 +90,7 @@ export function referralsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List referrals (the work queue)', list: listSpec, answer: { list: REFERRAL_TYPE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const now = nowOf(deps);
-    const from = dateBound(q.filters.createdFrom, 'createdFrom');
-    const to = dateBound(q.filters.createdTo, 'createdTo');
-    const where = and(
-      referralScope(c.get('user')),
-      ...filterConditions(q.filters, { ...staticFilters, overdue: flagOf(overdueAt(now)), stale: flagOf(staleAt(now)) }),
-      from ? gte(referrals.created, from) : undefined,
-      to ? lt(referrals.created, new Date(to.getTime() + DAY_MS)) : undefined,
-    );
-    const page = await referralPage(db, phiOf(deps), now, q, where);
+    const page = await referralPage(db, phiOf(deps), now, q, and(referralScope(c.get('user')), ...referralConditions(q.filters, now)));
     return sendList(
       c,
       page.referrals.map(({ id, ...attributes }) => toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields })),

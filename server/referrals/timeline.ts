@@ -1,15 +1,17 @@
 /**
- * A referral's timeline: when it was made, then every change of status and every contact
- * attempt in the order they happened, notes opened for the staff who may see the referral.
+ * A referral's timeline: the participant's submission (started, qualified), when the referral
+ * was made, each attempt to deliver it to the record system (the provider and whether it took,
+ * never the payload or the answer's body), then every change of status and every contact
+ * attempt, in the order they happened; notes opened for the staff who may see the referral.
  */
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { referralEvents, referralReasons } from '../db/schema';
+import { contacts, oFormSubmissions, referralEvents, referralReasons, referrals, rmsAudits } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 
 export interface TimelineEntry {
   id: string;
-  kind: 'made' | 'status' | 'attempt';
+  kind: 'submitted' | 'qualified' | 'made' | 'delivery' | 'status' | 'attempt';
   occurredAt: string;
   actorName: string | null;
   fromStatus: string | null;
@@ -50,8 +52,34 @@ export async function referralTimeline(db: Db, phi: PhiCipher, referral: { id: s
     result: null,
     note: null,
   };
-  return [
-    made,
+  const blank = { actorName: null, fromStatus: null, toStatus: null, reasonName: null, channel: null, result: null, note: null };
+  const [run] = await db
+    .select({ contactId: contacts.id, started: oFormSubmissions.created, finishedAt: oFormSubmissions.finishedAt, isQualified: oFormSubmissions.isQualified })
+    .from(referrals)
+    .innerJoin(contacts, eq(contacts.id, referrals.contactId))
+    .leftJoin(oFormSubmissions, eq(oFormSubmissions.id, contacts.submissionId))
+    .where(eq(referrals.id, Number(referral.id)));
+  const before: TimelineEntry[] = [];
+  if (run?.started) before.push({ ...blank, id: `submitted-${referral.id}`, kind: 'submitted', occurredAt: run.started.toISOString() });
+  if (run?.finishedAt && run.isQualified) before.push({ ...blank, id: `qualified-${referral.id}`, kind: 'qualified', occurredAt: run.finishedAt.toISOString() });
+  const deliveries = run
+    ? await db
+        .select({ id: rmsAudits.id, created: rmsAudits.created, provider: rmsAudits.rmsProviderName, succeeded: rmsAudits.succeeded, attempt: rmsAudits.attempt })
+        .from(rmsAudits)
+        .where(eq(rmsAudits.contactId, run.contactId))
+        .orderBy(asc(rmsAudits.created), asc(rmsAudits.id))
+    : [];
+  const delivered: TimelineEntry[] = deliveries.map((d) => ({
+    ...blank,
+    id: `delivery-${d.id}`,
+    kind: 'delivery',
+    occurredAt: d.created.toISOString(),
+    actorName: d.provider,
+    result: d.succeeded ? 'delivered' : 'failed',
+    channel: `attempt ${d.attempt}`,
+  }));
+  const events: TimelineEntry[] = [
+    ...delivered,
     ...rows.map(({ noteCiphertext, ...row }) => ({
       ...row,
       id: String(row.id),
@@ -59,5 +87,6 @@ export async function referralTimeline(db: Db, phi: PhiCipher, referral: { id: s
       occurredAt: row.occurredAt.toISOString(),
       note: noteCiphertext ? phi.open(noteCiphertext) : null,
     })),
-  ];
+  ].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+  return [...before, made, ...events];
 }

@@ -9,7 +9,7 @@ import type { Resource } from '@core/jsonapi';
 import { RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
-import { contacts, oFormSubmissions, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
+import { contacts, oFormSubmissions, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { Utm } from '@core/participant/attribution';
 import { badRequest } from '../http/errors';
 import { instantFilterValue, parseId, type ListQuery } from '../http/query';
@@ -38,6 +38,7 @@ export interface AuditListRow extends RmsAuditRow {
   nextAttemptAt: Date | null;
   deliveredAt: Date | null;
   referralId: string | null;
+  referralRecordId: string | null;
   /** The contact's first referral, when this contact is its duplicate (never sent). */
   duplicateOf: number | null;
   /** The contact's run started from the same client address and channel as a run finished within the channel's retake window. */
@@ -92,6 +93,7 @@ export async function listAudits(
       nextAttemptAt: rmsDeliveries.nextAttemptAt,
       deliveredAt: rmsDeliveries.deliveredAt,
       referralId: rmsDeliveries.referralKey,
+      referralRecordId: referrals.id,
       duplicateOf: contacts.duplicateOf,
       possibleRetake: sql<boolean>`coalesce(${oFormSubmissions.possibleRetake}, false)`,
       consentedAt: contacts.consentedAt,
@@ -106,6 +108,7 @@ export async function listAudits(
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
     .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
     .leftJoin(oFormSubmissions, eq(oFormSubmissions.id, contacts.submissionId))
+    .leftJoin(referrals, eq(referrals.contactId, rmsAudits.contactId))
     .$dynamic();
   const { rows, total } = await joinedPage(select, counted, q, { where: whereOf(filters), sorts, id: rmsAudits.id });
   return {
@@ -118,6 +121,7 @@ export async function listAudits(
       nextAttemptAt: r.deliveryStatus === 'pending' || r.deliveryStatus === 'retrying' ? r.nextAttemptAt : null,
       deliveredAt: r.deliveredAt,
       referralId: r.referralId,
+      referralRecordId: r.referralRecordId === null ? null : String(r.referralRecordId),
       duplicateOf: r.duplicateOf,
       possibleRetake: r.possibleRetake === true,
       consentedAt: r.consentedAt,

@@ -27,6 +27,7 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
     'nextAttemptAt',
     'deliveredAt',
     'referralId',
+    'referralRecordId',
     'duplicateOf',
     'possibleRetake',
     'consentedAt',

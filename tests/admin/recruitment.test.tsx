@@ -12,28 +12,28 @@ configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
 const counts = (values: number[]): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s, i) => [s, values[i] ?? 0])) as FunnelCounts;
-const ALL = counts([200, 100, 50, 40, 30, 20, 10, 5, 2]);
+const ALL = counts([200, 100, 50, 40, 30, 20, 10, 5, 5, 0, 2]);
 
 function funnelRows(groupBy: string | null, hiddenField: string | null) {
   switch (groupBy) {
     case 'hiddenField':
       return [
-        { id: `${hiddenField}-1`, group: `${hiddenField}-1`, label: `${hiddenField}-1`, ...counts([0, 70, 35, 30, 20, 15, 8, 4, 2]) },
-        { id: '-', group: null, label: 'No value', ...counts([200, 30, 15, 10, 10, 5, 2, 1, 0]) },
+        { id: `${hiddenField}-1`, group: `${hiddenField}-1`, label: `${hiddenField}-1`, ...counts([0, 70, 35, 30, 20, 15, 8, 4, 4, 0, 2]) },
+        { id: '-', group: null, label: 'No value', ...counts([200, 30, 15, 10, 10, 5, 2, 1, 1, 0, 0]) },
       ];
     case 'source':
       return [
-        { id: 'newsletter', group: 'newsletter', label: 'newsletter', ...counts([120, 60, 30, 25, 20, 12, 6, 3, 1]) },
-        { id: 'facebook', group: 'facebook', label: 'facebook', ...counts([80, 40, 20, 15, 10, 8, 4, 2, 1]) },
+        { id: 'newsletter', group: 'newsletter', label: 'newsletter', ...counts([120, 60, 30, 25, 20, 12, 6, 3, 3, 0, 1]) },
+        { id: 'facebook', group: 'facebook', label: 'facebook', ...counts([80, 40, 20, 15, 10, 8, 4, 2, 2, 0, 1]) },
       ];
     case 'week':
       return [
-        { id: '2026-11-02', group: '2026-11-02', label: '2026-11-02', ...counts([100, 60, 30, 20, 15, 10, 5, 2, 1]) },
+        { id: '2026-11-02', group: '2026-11-02', label: '2026-11-02', ...counts([100, 60, 30, 20, 15, 10, 5, 2, 2, 0, 1]) },
         // 2026-11-09 has nothing: the chart fills it in as zeros.
-        { id: '2026-11-16', group: '2026-11-16', label: '2026-11-16', ...counts([100, 40, 20, 20, 15, 10, 5, 3, 1]) },
+        { id: '2026-11-16', group: '2026-11-16', label: '2026-11-16', ...counts([100, 40, 20, 20, 15, 10, 5, 3, 3, 0, 1]) },
       ];
     case 'day':
-      return [{ id: '2026-11-16', group: '2026-11-16', label: '2026-11-16', ...counts([100, 40, 20, 20, 15, 10, 5, 3, 1]) }];
+      return [{ id: '2026-11-16', group: '2026-11-16', label: '2026-11-16', ...counts([100, 40, 20, 20, 15, 10, 5, 3, 3, 0, 1]) }];
     default:
       return [{ id: 'all', group: null, label: 'All', ...ALL }];
   }
@@ -75,9 +75,9 @@ describe('Recruitment screen', () => {
     const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel' });
     const steps = within(funnel).getAllByRole('listitem');
     expect(steps.map((s) => s.querySelector('.funnel-stage')!.textContent)).toEqual([
-      'Viewed', 'Started', 'Completed', 'Qualified', 'Site selected', 'Contacted', 'Delivered', 'Screened', 'Randomized',
+      'Viewed', 'Started', 'Completed', 'Qualified', 'Site selected', 'Contact left', 'Delivered', 'Reached', 'Screened', 'Screen failed', 'Randomized',
     ]);
-    expect(steps.map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '2']);
+    expect(steps.map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '5', '0', '2']);
     expect(within(funnel).getByLabelText('Conversion from Viewed to Started').textContent).toBe('50.0% converted');
     expect(within(funnel).getByLabelText('Conversion from Qualified to Site selected').textContent).toBe('75.0% converted');
     expect(within(funnel).getByLabelText('Conversion from Screened to Randomized').textContent).toBe('40.0% converted');
@@ -94,7 +94,7 @@ describe('Recruitment screen', () => {
     const { server, location } = renderAdmin({ path, user: makeUser('User'), handler });
     const table = await screen.findByRole('table', { name: 'Funnel breakdown' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
-    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('newsletter1206030252012631');
+    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('newsletter120603025201263301');
     const filters = { engagementId: '3', mediaChannelId: '9', from: '2026-11-01', to: '2026-11-30' };
     const asked = funnelRequests(server.requests);
     expect(asked).toContainEqual(filters);
@@ -189,7 +189,7 @@ describe('funnel panels', () => {
     };
     const { server, location } = renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: channelHandler });
     const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel of Partner page' });
-    expect(within(funnel).getAllByRole('listitem').map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '2']);
+    expect(within(funnel).getAllByRole('listitem').map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '5', '0', '2']);
     expect(funnelRequests(server.requests)).toContainEqual({ mediaChannelId: '9' });
     const open = screen.getByRole('link', { name: 'Open in Recruitment' });
     expect(open.getAttribute('href')).toBe('/recruitment?mediaChannelId=9&groupBy=source');
@@ -226,7 +226,7 @@ describe('grouping by a hidden field', () => {
     const table = await screen.findByRole('table', { name: 'Funnel breakdown' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
     expect(within(table).getAllByRole('columnheader')[0]!.textContent).toBe('Hidden field partner');
-    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('partner-107035302015842');
+    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('partner-10703530201584402');
     await screen.findByRole('heading', { name: 'Breakdown by hidden field partner' });
     expect(funnelRequests(server.requests)).toContainEqual({ sponsorId: '7', groupBy: 'hiddenField', hiddenField: 'partner' });
     // The channels are asked within the sponsor; each name once, in order.

@@ -20,6 +20,7 @@ const audit = (id: number, contactId: number, extra: Record<string, unknown> = {
     nextAttemptAt: '2026-11-23T12:30:00Z',
     deliveredAt: null,
     referralId: '5f0c2b1e-1d2c-4b5a-9e8f-0a1b2c3d4e5f',
+    referralRecordId: String(contactId + 100),
     ...extra,
   },
   relationships: { rmsProviders: { data: { type: 'rms-providers', id: '3' } } },
@@ -88,7 +89,8 @@ describe('RMS audits', () => {
     expect(first.query.get('limit')).toBe('20');
 
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(within(rows[0]!).getByText('41')).toBeTruthy();
+    // The contact is named by its referral, a link to the referral's view.
+    expect(within(rows[0]!).getByRole('link', { name: 'Referral 141' }).getAttribute('href')).toBe('/referrals/view/141');
     expect(within(rows[0]!).getByText('Failed (attempt 3)')).toBeTruthy();
     expect(within(rows[1]!).getByText('Succeeded')).toBeTruthy();
     // Where each delivery stands: retrying with its next attempt, or delivered.

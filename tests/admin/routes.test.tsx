@@ -49,6 +49,8 @@ const SPEC_PATHS = [
   '/referrals',
   // The message outbox (Admin, Super User).
   '/messages', '/message-templates',
+  '/referrals/view/:id',
+  '/site-performance',
 ];
 
 const navLabels = () =>
@@ -74,8 +76,11 @@ describe('route table', () => {
     expect(routeByName('SiteLocationsIndex').access).toEqual({ kind: 'signedIn', roles: ['Admin', 'Super User'] });
     expect(routeByName('RmsAuditsIndex').access).toEqual({ kind: 'signedIn', roles: ['Super User'] });
     expect(routeByName('ScreenerEdit').access).toEqual({ kind: 'signedIn', roles: ['Admin', 'Super User'] });
-    expect(routeByName('ScreenerView').access).toEqual({ kind: 'signedIn' });
-    expect(routeByName('SponsorsIndex').access).toEqual({ kind: 'signedIn' });
+    // Every staff screen but the work queue's is closed to a Site Coordinator with no other role.
+    expect(routeByName('ScreenerView').access).toEqual({ kind: 'signedIn', roles: ['Admin', 'Super User', 'User'] });
+    expect(routeByName('SponsorsIndex').access).toEqual({ kind: 'signedIn', roles: ['Admin', 'Super User', 'User'] });
+    expect(routeByName('ReferralsIndex').access).toEqual({ kind: 'signedIn' });
+    expect(routeByName('SitePerformance').access).toEqual({ kind: 'signedIn' });
   });
 });
 
@@ -151,7 +156,7 @@ describe('side navigation', () => {
   it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -159,7 +164,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -174,7 +179,14 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(10);
+    expect(NAV_ITEMS.length).toBe(11);
+  });
+
+  it('shows a Site Coordinator only the screens they can use, and takes them home to the work queue', async () => {
+    const { location } = renderAdmin({ path: '/', user: makeUser('Site Coordinator') });
+    await waitFor(() => expect(location()).toBe('/referrals'));
+    expect(navLabels()).toEqual(['Referrals', 'Site Performance']);
+    expect(screen.queryByText('System Configuration')).toBeNull();
   });
 });
 

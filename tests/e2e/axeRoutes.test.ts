@@ -48,6 +48,8 @@ beforeAll(async () => {
     user: await first('users'),
     message: await first('generic-messages'),
     contactField: await first('contact-fields'),
+    // The demo's referrals (every status), for the referral view.
+    referral: await first('referrals'),
     language: await first('languages'),
     provider:
       (await first('rms-providers')) ||
@@ -68,6 +70,7 @@ beforeAll(async () => {
     ContactFields: ids.contactField!,
     Languages: ids.language!,
     RmsProviders: ids.provider!,
+    Referrals: ids.referral!,
   };
   for (const route of ROUTES) {
     if (route.redirect || route.layout !== 'app' || route.name === 'NotFound' || route.requiredQuery) {

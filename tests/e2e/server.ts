@@ -108,10 +108,12 @@ export async function prepareDataDir(
 ): Promise<void> {
   const { openDatabase } = await import('../../server/db/open');
   const { seed } = await import('../../server/db/seed');
+  const { phiCipher, resolvePhiKey } = await import('../../server/security/phi');
   const database = await openDatabase({ databaseUrl: null, dataDir });
   try {
     await database.migrate();
-    await seed(database.db, { adminUsername: 'admin', adminPassword: E2E_ADMIN_PASSWORD, demoData: true });
+    // The key the server will find in DATA_DIR, so the demo's contacts open there.
+    await seed(database.db, { adminUsername: 'admin', adminPassword: E2E_ADMIN_PASSWORD, demoData: true, phi: phiCipher(resolvePhiKey(null, dataDir)) });
     await write(database.db);
   } finally {
     await database.close();

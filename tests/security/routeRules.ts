@@ -85,6 +85,7 @@ export const RULES: Record<string, Access> = {
   'GET /api/referral-reasons': 'staff',
   'POST /api/referral-reasons': 'admin',
   'PATCH /api/referral-reasons/:id': 'admin',
+  'GET /api/site-performance': 'staff',
   'GET /api/site-coordinators': 'admin',
   'POST /api/site-coordinators': 'admin',
   'DELETE /api/site-coordinators/:id': 'admin',

@@ -49,6 +49,7 @@ const SCOPE: Record<string, Case> = {
   'GET /api/referrals': { list: (b) => `/api/referrals?engagementId=${b.engagementIds[0]}` },
   'GET /api/referrals/:id': { member: (b) => `/api/referrals/${b.referralId}` },
   'GET /api/referrals/:id/timeline': { member: (b) => `/api/referrals/${b.referralId}/timeline` },
+  'GET /api/site-performance': { list: (b) => `/api/site-performance?engagementId=${b.engagementIds[0]}` },
   'GET /api/referral-reasons': { unscoped: 'the reasons every site closes referrals with' },
   'GET /api/leads': { list: (b) => `/api/leads?engagementId=${b.engagementIds[0]}` },
   'GET /api/leads/:id': { member: (b) => `/api/leads/${b.leadId}` },

@@ -144,17 +144,17 @@ describe('duplicate referrals', () => {
     expect(lines.slice(1).map((l) => l.split(',').slice(2).join(','))).toEqual(['1,', `0,${first.contact.id}`, `0,${first.contact.id}`]);
   });
 
-  it("leaves duplicates out of the funnel's contacted, as the referral counts do; the channel's completed runs keep them", async () => {
+  it("leaves duplicates out of the funnel's contactLeft, as the referral counts do; the channel's completed runs keep them", async () => {
     const funnel = async (query: string) => (await json(await h.request('GET', `/api/recruitment-funnel?${query}`, { token: await staff() }))).data[0].attributes;
     const ofEngagement = await funnel(`engagementId=${f.engagementIds[0]}`);
     const referralCounts = await counts(f.engagementIds[0]);
-    expect({ contacted: ofEngagement.contacted, delivered: ofEngagement.delivered }).toEqual({ contacted: 1, delivered: 1 });
+    expect({ contactLeft: ofEngagement.contactLeft, delivered: ofEngagement.delivered }).toEqual({ contactLeft: 1, delivered: 1 });
     expect(referralCounts.total).toBe(ofEngagement.delivered);
     // Three runs left a contact on the channel: the first and its two duplicates.
     const channel = (await json(await h.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token: await staff() }))).data.attributes;
     const ofChannel = await funnel(`mediaChannelId=${f.mediaChannelId}`);
     expect(channel.submissionsCompleted).toBe(3);
-    expect(channel.submissionsCompleted).toBe(ofChannel.contacted + referralCounts.duplicates);
+    expect(channel.submissionsCompleted).toBe(ofChannel.contactLeft + referralCounts.duplicates);
   });
 
   it('is a referral again for another engagement', async () => {

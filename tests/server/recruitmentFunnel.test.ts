@@ -168,10 +168,10 @@ async function funnel(query: string, token = superToken): Promise<{ rows: Row[];
 const stages = (row: Row | undefined) => FUNNEL_STAGES.map((s) => row?.attributes[s]);
 const byGroup = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.attributes.group ?? 'null', stages(r)]));
 
-//                                viewed started completed qualified site contacted delivered screened randomized
-const A_TOTAL = [6, 5, 4, 3, 2, 2, 2, 1, 1];
-const B_TOTAL = [1, 1, 1, 1, 1, 1, 1, 0, 0];
-const NOTHING = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+//                  viewed started completed qualified site contactLeft delivered reached screened screenFailed randomized
+const A_TOTAL = [6, 5, 4, 3, 2, 2, 2, 1, 1, 0, 1];
+const B_TOTAL = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0];
+const NOTHING = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 describe('GET /api/recruitment-funnel', () => {
   it('counts each stage once, a later stage never above an earlier one, with the definitions', async () => {
@@ -191,34 +191,34 @@ describe('GET /api/recruitment-funnel', () => {
     expect(byGroup(channels)).toEqual({ [a.mediaChannelId]: A_TOTAL, [b.mediaChannelId]: B_TOTAL });
     expect(channels.map((r) => r.attributes.label).sort()).toEqual([expect.stringMatching(/^Channel /), expect.stringMatching(/^Channel /)]);
     expect(byGroup((await funnel(`${scoped}&groupBy=language`)).rows)).toEqual({
-      en: [5, 4, 3, 2, 2, 2, 2, 1, 1],
-      es: [1, 1, 1, 1, 0, 0, 0, 0, 0],
+      en: [5, 4, 3, 2, 2, 2, 2, 1, 1, 0, 1],
+      es: [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
     });
     expect(byGroup((await funnel(`${scoped}&groupBy=site`)).rows)).toEqual({
-      [a.siteLocationId]: [0, 2, 2, 2, 2, 2, 2, 1, 1],
-      null: [6, 3, 2, 1, 0, 0, 0, 0, 0],
+      [a.siteLocationId]: [0, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1],
+      null: [6, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0],
     });
     const days = (await funnel(`${scoped}&groupBy=day`)).rows;
     expect(days.map((r) => r.attributes.group)).toEqual(['2031-05-06', '2031-05-07', '2031-05-13']);
     expect(byGroup(days)).toEqual({
-      '2031-05-06': [3, 2, 1, 0, 0, 0, 0, 0, 0],
-      '2031-05-07': [1, 1, 1, 1, 0, 0, 0, 0, 0],
-      '2031-05-13': [2, 2, 2, 2, 2, 2, 2, 1, 1],
+      '2031-05-06': [3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+      '2031-05-07': [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+      '2031-05-13': [2, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1],
     });
     const sources = (await funnel(`${scoped}&groupBy=source`)).rows;
     expect(byGroup(sources)).toEqual({
-      newsletter: [3, 3, 2, 1, 0, 0, 0, 0, 0],
-      facebook: [2, 2, 2, 2, 2, 2, 2, 1, 1],
-      null: [1, 0, 0, 0, 0, 0, 0, 0, 0],
+      newsletter: [3, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0],
+      facebook: [2, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1],
+      null: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     });
     expect(sources.map((r) => r.attributes.label)).toEqual(['facebook', 'newsletter', 'No source']);
     expect(byGroup((await funnel(`${scoped}&groupBy=campaign`)).rows)).toEqual({
-      'may-letter': [3, 3, 2, 1, 0, 0, 0, 0, 0],
-      'may-ads': [2, 2, 2, 2, 2, 2, 2, 1, 1],
-      null: [1, 0, 0, 0, 0, 0, 0, 0, 0],
+      'may-letter': [3, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0],
+      'may-ads': [2, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1],
+      null: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     });
     const weeks = (await funnel(`${scoped}&groupBy=week`)).rows;
-    expect(byGroup(weeks)).toEqual({ '2031-05-05': [4, 3, 2, 1, 0, 0, 0, 0, 0], '2031-05-12': [2, 2, 2, 2, 2, 2, 2, 1, 1] });
+    expect(byGroup(weeks)).toEqual({ '2031-05-05': [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0], '2031-05-12': [2, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1] });
     expect(weeks[0]!.attributes.label).toBe('Week of 2031-05-05');
   });
 
@@ -227,24 +227,24 @@ describe('GET /api/recruitment-funnel', () => {
     expect(meta).toMatchObject({ groupBy: 'hiddenField', hiddenField: 'partner' });
     expect(rows.map((r) => r.attributes.label)).toEqual([FORMULA, 'acme', 'beta', 'No value']);
     expect(byGroup(rows)).toEqual({
-      acme: [0, 2, 1, 0, 0, 0, 0, 0, 0],
-      [FORMULA]: [0, 1, 1, 1, 0, 0, 0, 0, 0],
-      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1],
-      null: [6, 1, 1, 1, 1, 1, 1, 0, 0],
+      acme: [0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+      [FORMULA]: [0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1],
+      null: [6, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
     });
     // Every sponsor's channels: P6 joins acme; B's view goes without a value.
     expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner')).rows)).toMatchObject({
-      acme: [0, 3, 2, 1, 1, 1, 1, 0, 0],
-      null: [7, 1, 1, 1, 1, 1, 1, 0, 0],
+      acme: [0, 3, 2, 1, 1, 1, 1, 0, 0, 0, 0],
+      null: [7, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
     });
     expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=region')).rows)).toEqual({
       north: B_TOTAL.map((n, i) => (i === 0 ? 0 : n)),
-      null: [7, 5, 4, 3, 2, 2, 2, 1, 1],
+      null: [7, 5, 4, 3, 2, 2, 2, 1, 1, 0, 1],
     });
     // With the other filters, as any grouping.
     expect(byGroup((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-13&groupBy=hiddenField&hiddenField=partner`)).rows)).toEqual({
-      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1],
-      null: [2, 1, 1, 1, 1, 1, 1, 0, 0],
+      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1],
+      null: [2, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
     });
   });
 
@@ -254,9 +254,9 @@ describe('GET /api/recruitment-funnel', () => {
     expect(stages((await funnel(`screenerId=${a.screenerId}`)).rows[0])).toEqual(A_TOTAL);
     expect(stages((await funnel(`mediaChannelId=${b.mediaChannelId}`)).rows[0])).toEqual(B_TOTAL);
     expect(stages((await funnel(`oFormIdentity=${a.oFormIdentity}`)).rows[0])).toEqual(A_TOTAL);
-    expect(stages((await funnel(`siteLocationId=${a.siteLocationId}`)).rows[0])).toEqual([0, 2, 2, 2, 2, 2, 2, 1, 1]);
-    expect(stages((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-07&to=2031-05-13`)).rows[0])).toEqual([3, 3, 3, 3, 2, 2, 2, 1, 1]);
-    expect(stages((await funnel(`sponsorId=${a.sponsorId}&to=2031-05-06`)).rows[0])).toEqual([3, 2, 1, 0, 0, 0, 0, 0, 0]);
+    expect(stages((await funnel(`siteLocationId=${a.siteLocationId}`)).rows[0])).toEqual([0, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1]);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-07&to=2031-05-13`)).rows[0])).toEqual([3, 3, 3, 3, 2, 2, 2, 1, 1, 0, 1]);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}&to=2031-05-06`)).rows[0])).toEqual([3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(stages((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-14`)).rows[0])).toEqual(NOTHING);
   });
 
@@ -270,7 +270,7 @@ describe('GET /api/recruitment-funnel', () => {
     const res = await h.request('GET', '/api/recruitment-funnel?groupBy=hiddenField&hiddenField=region', { token: scopedToken });
     expect(res.status).toBe(400);
     expect((await json(res)).errors[0]).toMatchObject({ source: { parameter: 'hiddenField' }, detail: "No media channel in scope declares the hidden field 'region'." });
-    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner', scopedToken)).rows)).toMatchObject({ acme: [0, 2, 1, 0, 0, 0, 0, 0, 0] });
+    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner', scopedToken)).rows)).toMatchObject({ acme: [0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0] });
   });
 
   it('refuses unknown filters, groupings and unreadable values with a 400 naming them', async () => {
@@ -318,18 +318,18 @@ describe('GET /api/recruitment-funnel', () => {
     const [header, ...lines] = parseCsv(await res.text());
     expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES]);
     expect(lines).toEqual([
-      ['2031-05-06', '2031-05-06', '2031-05-06', '3', '2', '1', '0', '0', '0', '0', '0', '0'],
-      ['2031-05-07', '2031-05-07', '2031-05-07', '1', '1', '1', '1', '0', '0', '0', '0', '0'],
-      ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1'],
+      ['2031-05-06', '2031-05-06', '2031-05-06', '3', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['2031-05-07', '2031-05-07', '2031-05-07', '1', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0'],
+      ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1', '0', '1'],
     ]);
     // A hidden field's values are the partner page's text: a formula is written as text.
     const byField = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`, { token: superToken, headers: { Accept: 'text/csv' } });
     expect(byField.status).toBe(200);
     expect(parseCsv(await byField.text()).slice(1)).toEqual([
-      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0'],
-      ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0'],
-      ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1'],
-      ["'-", '', 'No value', '6', '1', '1', '1', '1', '1', '1', '0', '0'],
+      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0'],
+      ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1', '0', '1'],
+      ["'-", '', 'No value', '6', '1', '1', '1', '1', '1', '1', '0', '0', '0', '0'],
     ]);
   });
 });
@@ -366,7 +366,7 @@ describe('figures agree', () => {
       const channel = (await json(await h.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token }))).data.attributes;
       // The channel's "completed" is a run that left its contact, duplicates included: the funnel's
       // siteSelected runs that went on to a contact (no duplicates here; duplicateReferrals.test.ts
-      // states the difference: contacted leaves them out).
+      // states the difference: contactLeft leaves them out).
       expect({
         views: channel.views,
         started: channel.submissionsStarted,
@@ -376,7 +376,7 @@ describe('figures agree', () => {
         views: funnelOfChannel.viewed,
         started: funnelOfChannel.started,
         qualified: funnelOfChannel.qualified,
-        completed: funnelOfChannel.contacted,
+        completed: funnelOfChannel.contactLeft,
       });
     }
     // What these figures say for sponsor A, so agreement is not agreement on nothing.
@@ -403,7 +403,8 @@ describe('the daily rollup', () => {
     expect(screened).toHaveLength(1);
     await h.db.execute(sql`update referrals set is_screened = false, is_randomized = false where contact_id = ${screened[0]}`);
     expect(await dirty()).toBeGreaterThan(0);
-    const withdrawn = [...A_TOTAL.slice(0, 7), 0, 0];
+    // Its site had reached the person: that stays.
+    const withdrawn = [...A_TOTAL.slice(0, 8), 0, 0, 0];
     expect(stages((await funnel(scoped)).rows[0])).toEqual(withdrawn);
     expect(sum((await funnel(`${scoped}&groupBy=source`)).rows)).toEqual(withdrawn);
     expect(sum((await funnel(`${scoped}&groupBy=hiddenField&hiddenField=partner`)).rows)).toEqual(withdrawn);
@@ -445,7 +446,7 @@ describe('the daily rollup', () => {
     // A write on a day not counted yet: its mark is recounted by the next read as any other.
     const screened = rowsOf(await h.db.execute(sql`select contact_id from referrals where is_screened`)).map((r) => Number(r.contact_id));
     await h.db.execute(sql`update referrals set is_screened = false, is_randomized = false where contact_id = ${screened[0]}`);
-    expect(stages((await funnel(`sponsorId=${a.sponsorId}`)).rows[0])).toEqual([...A_TOTAL.slice(0, 7), 0, 0]);
+    expect(stages((await funnel(`sponsorId=${a.sponsorId}`)).rows[0])).toEqual([...A_TOTAL.slice(0, 8), 0, 0, 0]);
     await h.db.execute(sql`update referrals set is_screened = true, is_randomized = true where contact_id = ${screened[0]}`);
 
     // Two server processes' jobs at once: each range is counted by one of them, nothing twice.

@@ -105,7 +105,7 @@ describe('retention of answers', () => {
     expect(await answerCount(oldCompleted.submissionId)).toBe(5);
     expect(await counts(ids)).toEqual(before);
     expect(before.figures).toMatchObject({ submissionsStarted: 4, submissionsCompleted: 1 });
-    expect(before.funnel[0]).toMatchObject({ started: 4, completed: 2, qualified: 1, contacted: 1 });
+    expect(before.funnel[0]).toMatchObject({ started: 4, completed: 2, qualified: 1, contactLeft: 1 });
 
     // Nothing left to delete until the recent one's day comes.
     expect(await deleteExpiredAnswers(h.db, NOW, 180)).toEqual({ submissions: 0, answers: 0 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { countries, engagements, mediaChannels, oForms, roles, screeners, sponsors, users } from '../../server/db/schema';
+import { countries, engagements, mediaChannels, oForms, referralEvents, referrals, roles, screeners, sponsors, users } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
 import { useHarness, json, type Harness } from './harness';
-import { FUNNEL_STAGES } from '@core/model/funnel';
+import { FUNNEL_STAGES, previousStage } from '@core/model/funnel';
+import { REFERRAL_STATUSES } from '@core/model/referral';
 
 let h: Harness;
 useHarness((harness) => {
@@ -21,7 +22,7 @@ describe('seed', () => {
   });
 
   it('is safe to run again, and seeds demo sponsors once only', async () => {
-    const again = await seed(h.db, { adminUsername: 'admin', adminPassword: null, demoData: true });
+    const again = await seed(h.db, { adminUsername: 'admin', adminPassword: null, demoData: true, phi: h.phi });
     expect(again.adminCreated).toBe(false);
     expect(again.generatedAdminPassword).toBeNull();
     expect(again.demoSeeded).toBe(true);
@@ -43,7 +44,17 @@ describe('seed', () => {
     const [all] = await funnel('groupBy=none');
     const counts = FUNNEL_STAGES.map((stage) => all.attributes[stage] as number);
     expect(counts.slice(0, 5).every((n) => n > 0)).toBe(true);
-    expect(counts.every((n, i) => i === 0 || n <= counts[i - 1]!)).toBe(true);
+    expect(FUNNEL_STAGES.every((stage) => { const before = previousStage(stage); return before === null || all.attributes[stage] <= all.attributes[before]; })).toBe(true);
+    // Referrals at every status, worked with attempts and status changes: the funnel reaches randomization.
+    for (const stage of ['contactLeft', 'delivered', 'reached', 'screened', 'screenFailed', 'randomized']) expect(all.attributes[stage], stage).toBeGreaterThan(0);
+    const statuses = (await h.db.selectDistinct({ status: referrals.status }).from(referrals)).map((r) => r.status).sort();
+    expect(statuses).toEqual([...REFERRAL_STATUSES].sort());
+    expect((await h.db.select({ n: count() }).from(referralEvents))[0]!.n).toBeGreaterThan(0);
+    const queueRes = await h.request('GET', '/api/referrals?limit=10', { token });
+    expect(queueRes.status, await queueRes.clone().text()).toBe(200);
+    const queue = await json(queueRes);
+    expect(queue.meta.total).toBeGreaterThan(50);
+    expect(queue.data[0].attributes.initials).toMatch(/^[A-Z]{2}$/);
     const figures = (await json(await h.request('GET', `/api/media-channels/${channel!.mediaChannelId}`, { token }))).data.attributes;
     expect([figures.views, figures.submissionsStarted, figures.submissionsQualified]).toEqual([all.attributes.viewed, all.attributes.started, all.attributes.qualified]);
     // Staff deleting the demo rows do not see them come back at the next start.

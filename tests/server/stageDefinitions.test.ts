@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { FUNNEL_STAGES } from '@core/model/funnel';
-import { createHarness, json, type Harness } from './harness';
+import { createHarness, doc, json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
-import { contacts, mediaChannelFigures, oFormSubmissions, referrals, rmsDeliveries } from '../../server/db/schema';
+import { contacts, mediaChannelFigures, oFormSubmissions, referralReasons, referrals, rmsDeliveries } from '../../server/db/schema';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { settleDeliveries } from '../../server/rms/worker';
 import { DELIVERY_STATUS } from '../../server/rms/delivered';
@@ -71,7 +71,7 @@ describe('delivered, one definition', () => {
     expect({ total: counts.total, screened: counts.screened, randomized: counts.randomized }).toEqual({ total: 2, screened: 2, randomized: 1 });
 
     // The funnel's stage, from the daily rollup and counted over the submissions.
-    const expected = { contacted: 4, delivered: 1, screened: 1, randomized: 1 };
+    const expected = { contactLeft: 4, delivered: 1, reached: 1, screened: 1, screenFailed: 0, randomized: 1 };
     expect(await funnelTotals(`sponsorId=${f.sponsorId}`)).toMatchObject(expected);
     expect(await funnelTotals(`sponsorId=${f.sponsorId}&groupBy=source`)).toMatchObject(expected);
 
@@ -81,6 +81,42 @@ describe('delivered, one definition', () => {
     expect((await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: admin }))).data.attributes.total).toBe(3);
     expect(await funnelTotals(`sponsorId=${f.sponsorId}`)).toMatchObject({ delivered: 2 });
     expect(await funnelTotals(`sponsorId=${f.sponsorId}&groupBy=source`)).toMatchObject({ delivered: 2 });
+  });
+});
+
+describe('the stages after delivery, from the status ladder', () => {
+  it('counts reached, screened, screen-failed and randomized as staff move referrals, agreeing with the referral counts', async () => {
+    const f = await createParticipantFixture(h.db);
+    const emails = ['reached@example.com', 'failed@example.com', 'enrolled@example.com', 'waiting@example.com'];
+    const contactIds: number[] = [];
+    for (const email of emails) contactIds.push(await contactOf(f, email));
+    await h.db.update(rmsDeliveries).set({ status: DELIVERY_STATUS.delivered }).where(inArray(rmsDeliveries.contactId, contactIds));
+    const rows = await h.db.select({ id: referrals.id, contactId: referrals.contactId }).from(referrals).where(inArray(referrals.contactId, contactIds));
+    const idOf = (i: number) => rows.find((r) => r.contactId === contactIds[i])!.id;
+    const patch = async (i: number, attributes: Record<string, unknown>) => {
+      const res = await h.request('PATCH', `/api/referrals/${idOf(i)}`, { token: admin, body: doc('referrals', attributes, String(idOf(i))) });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    // Reached by phone, still attempting contact; screened and failed; screened and enrolled; never reached.
+    const reached = await h.request('POST', `/api/referrals/${idOf(0)}/contact-attempts`, { token: admin, body: doc('contact-attempts', { channel: 'phone', result: 'reached' }) });
+    expect(reached.status, await reached.clone().text()).toBe(201);
+    const [reason] = await h.db.select({ id: referralReasons.id }).from(referralReasons).where(eq(referralReasons.status, 'screen-failed')).limit(1);
+    await patch(1, { status: 'contacted' });
+    await patch(1, { status: 'in-screening' });
+    await patch(1, { status: 'screen-failed', reasonId: reason!.id });
+    await patch(2, { status: 'in-screening' });
+    await patch(2, { status: 'eligible' });
+    await patch(2, { status: 'enrolled' });
+
+    const expected = { contactLeft: 4, delivered: 4, reached: 3, screened: 2, screenFailed: 1, randomized: 1 };
+    expect(await funnelTotals(`sponsorId=${f.sponsorId}`)).toMatchObject(expected);
+    expect(await funnelTotals(`sponsorId=${f.sponsorId}&groupBy=site`)).toMatchObject(expected);
+    const counts = (await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: admin }))).data.attributes;
+    expect({ screened: counts.screened, randomized: counts.randomized }).toEqual({ screened: 2, randomized: 1 });
+
+    // The enrolled participant withdraws: still screened and randomized, as the counts keep it.
+    await patch(2, { status: 'withdrawn', reasonId: (await h.db.select({ id: referralReasons.id }).from(referralReasons).where(eq(referralReasons.status, 'withdrawn')).limit(1))[0]!.id });
+    expect(await funnelTotals(`sponsorId=${f.sponsorId}`)).toMatchObject(expected);
   });
 });
 

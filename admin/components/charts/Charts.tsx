@@ -4,7 +4,7 @@
  * drop-off per page. Loaded lazily (./lazy.tsx). Every chart names itself for assistive
  * technology and shows its figures as text; the screens beside them hold the full tables.
  */
-import { FUNNEL_STAGE_LABELS, FUNNEL_STAGES, conversion, type FunnelCounts, type FunnelStage } from '@core/model/funnel';
+import { FUNNEL_STAGE_LABELS, FUNNEL_STAGES, conversion, previousStage, type FunnelCounts, type FunnelStage } from '@core/model/funnel';
 import type { SurveyPageMetrics } from '@core/model/oformExport';
 import { fillPeriods, formatCount, formatShare, niceMax } from './series';
 
@@ -22,9 +22,10 @@ export function FunnelChart({ counts, label, definitions, compact }: FunnelChart
   return (
     <figure className={compact ? 'funnel-chart is-compact' : 'funnel-chart'} aria-label={label}>
       <ol>
-        {FUNNEL_STAGES.map((stage, i) => {
+        {FUNNEL_STAGES.map((stage) => {
           const share = conversion(counts, stage);
-          const previous = i > 0 ? FUNNEL_STAGE_LABELS[FUNNEL_STAGES[i - 1]!] : null;
+          const before = previousStage(stage);
+          const previous = before === null ? null : FUNNEL_STAGE_LABELS[before];
           return (
             <li key={stage} className="funnel-step" data-stage={stage} title={definitions?.[stage]}>
               {previous && (
@@ -46,7 +47,7 @@ export function FunnelChart({ counts, label, definitions, compact }: FunnelChart
 }
 
 /** The stages the trend draws (the rest are in the table): the ones that move week to week. */
-export const TREND_STAGES: readonly FunnelStage[] = ['viewed', 'started', 'completed', 'qualified', 'contacted'];
+export const TREND_STAGES: readonly FunnelStage[] = ['viewed', 'started', 'completed', 'qualified', 'contactLeft'];
 
 export interface TrendPoint {
   /** An ISO day (a week by its Monday). */

@@ -42,7 +42,7 @@ export default function ChangePassword() {
     const result = await api.changePassword(parsed.output);
     session.adopt({ access: result.access, refresh: result.refresh }, result.user);
     notify('success', 'Your password has been changed.');
-    navigate(forced ? AFTER_SIGN_IN : pathTo('SponsorsIndex'), { replace: true });
+    navigate(AFTER_SIGN_IN, { replace: true });
   });
 
   return (

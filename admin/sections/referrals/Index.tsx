@@ -17,7 +17,9 @@ import {
   type Referral,
   type ReferralStatus,
 } from '@core/model/referral';
+import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../components/format';
+import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
@@ -27,9 +29,10 @@ import { useTopBar } from '../../state/topBar';
 
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
+const BULK_STATUSES = REFERRAL_STATUSES.filter((s) => s !== 'new' && !REASONED_REFERRAL_STATUSES.includes(s));
 const FILTERS = ['status', 'overdue', 'stale', 'createdFrom', 'createdTo'] as const;
 const SORTS = ['due', 'created', 'status', 'statusChanged', 'lastAttemptAt', 'attempts', 'engagementName', 'siteName'] as const;
-const RESULT_LABELS: Record<ContactResult, string> = { reached: 'Reached', voicemail: 'Voicemail', 'no-answer': 'No answer', 'wrong-number': 'Wrong number', declined: 'Declined' };
+export const RESULT_LABELS: Record<ContactResult, string> = { reached: 'Reached', voicemail: 'Voicemail', 'no-answer': 'No answer', 'wrong-number': 'Wrong number', declined: 'Declined' };
 
 function Due({ referral }: { referral: Referral }) {
   if (!referral.due) return <span>—</span>;
@@ -43,7 +46,7 @@ function Due({ referral }: { referral: Referral }) {
 }
 
 /** One row's actions: move to an allowed status (with a reason where needed), or log an attempt. */
-function Work({ referral, onDone }: { referral: Referral; onDone: () => void }) {
+export function Work({ referral, onDone }: { referral: Referral; onDone: () => void }) {
   const api = useApi(referralsApi);
   const notify = useNotify();
   const [to, setTo] = useState<ReferralStatus | ''>('');
@@ -139,7 +142,7 @@ export default function ReferralsIndex() {
   }, [reload]);
 
   const columns: Column<Referral>[] = [
-    { id: 'initials', header: 'Participant', cell: (r) => r.initials ?? '—' },
+    { id: 'initials', header: 'Participant', exportFields: ['initials'], cell: (r) => <Link to={pathTo('ReferralsView', { id: r.id })}>{r.initials ?? `Referral ${r.id}`}</Link> },
     { id: 'engagementName', header: 'Engagement', sortField: 'engagementName', cell: (r) => r.engagementName },
     { id: 'siteName', header: 'Site', sortField: 'siteName', cell: (r) => r.siteName ?? '—' },
     { id: 'status', header: 'Status', sortField: 'status', cell: (r) => <span className={`badge referral-${r.status}`}>{REFERRAL_STATUS_LABELS[r.status]}</span> },
@@ -156,6 +159,18 @@ export default function ReferralsIndex() {
       columns={columns}
       caption="Referrals"
       emptyMessage="No referrals match."
+      bulk={{
+        noun: ['referral', 'referrals'],
+        label: (r) => r.initials ?? `referral ${r.id}`,
+        // Statuses that need no reason; closing needs one per referral, so it is done row by row.
+        actions: BULK_STATUSES.map((status) => ({
+          id: status,
+          label: `Move to ${REFERRAL_STATUS_LABELS[status]}`,
+          done: `moved to ${REFERRAL_STATUS_LABELS[status].toLowerCase()}`,
+          run: (r: Referral) => api.move(r.id, { status }),
+          skip: (r: Referral) => !r.allowedStatuses.includes(status),
+        })),
+      }}
       filters={[
         { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
         { kind: 'select', name: 'overdue', label: 'Overdue', options: [{ value: 'true', label: 'Overdue' }, { value: 'false', label: 'Not overdue' }] },

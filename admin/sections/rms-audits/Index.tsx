@@ -7,7 +7,9 @@
  * will see it twice. "Resend undelivered" re-queues every undelivered contact the filters show.
  * A duplicate referral (never sent) shows as such, without Resend.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { pathTo } from '../../routing/routes';
 import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { rmsAuditsApi } from '@core/api/rmsAudits';
@@ -38,6 +40,8 @@ export const STATUS_LABELS: Record<RmsDeliveryStatus, string> = {
 };
 
 /** The URL's filter parameters, as the API takes them. */
+/** How often the audits read themselves again. */
+export const AUDITS_REFRESH_MS = 10_000;
 const FILTERS = ['status', 'rmsProviderId', 'engagementId', 'from', 'to'] as const;
 type FilterName = (typeof FILTERS)[number];
 
@@ -113,6 +117,12 @@ export default function RmsAuditsIndex() {
     filterNames: FILTERS,
   });
   const active = list.query.filters as Partial<Record<FilterName, string>>;
+  // Reads itself again like the referral queue, so a retry made by the worker shows without a reload.
+  const { reload } = list;
+  useEffect(() => {
+    const timer = setInterval(reload, AUDITS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
   // Contacts being resent now: their buttons wait, and say so.
   const [resending, setResending] = useState<ReadonlySet<number>>(new Set());
   const [bulkBusy, setBulkBusy] = useState(false);
@@ -179,10 +189,11 @@ export default function RmsAuditsIndex() {
       id: 'contactId',
       header: 'Contact',
       sortField: 'contactId',
-      exportFields: ['contactId', 'possibleRetake'],
+      exportFields: ['contactId', 'referralRecordId', 'possibleRetake'],
+      // Named by its referral (the queue's view), not by the contact's number alone.
       cell: (a) => (
         <>
-          {a.contactId}
+          {a.referralRecordId ? <Link to={pathTo('ReferralsView', { id: a.referralRecordId })}>Referral {a.referralRecordId}</Link> : `Contact ${a.contactId}`}
           {a.possibleRetake ? (
             <>
               {' '}

@@ -1,4 +1,10 @@
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ApiError } from '@core/api/client';
+import { siteCoordinatorsApi } from '@core/api/siteCoordinators';
+import { usersApi } from '@core/api/users';
+import { SITE_COORDINATOR, hasRole } from '@core/model/user';
+import { useNotify } from '../../state/notices';
 import { engagementsApi } from '@core/api/engagements';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import type { SiteLocation } from '@core/model/siteLocation';
@@ -36,6 +42,74 @@ function LinkedEngagements({ site }: { site: SiteLocation }) {
           { id: 'active', header: 'Active', cell: (e) => <StatusBadge active={e.isActive} /> },
         ]}
       />
+    </section>
+  );
+}
+
+/** The Site Coordinators tied to this site: they work its referrals. Admins and Super Users tie and untie them. */
+function Coordinators({ site }: { site: SiteLocation }) {
+  const api = useApi(siteCoordinatorsApi);
+  const users = useApi(usersApi);
+  const notify = useNotify();
+  const tied = useAsync(() => api.list(site.id), [api, site.id]);
+  const candidates = useAsync(() => users.list({ limit: 1000, sort: 'username' }), [users]);
+  const [userId, setUserId] = useState('');
+  const [busy, setBusy] = useState(false);
+  const tiedIds = new Set((tied.data?.items ?? []).map((c) => String(c.userId)));
+  const offered = (candidates.data?.items ?? []).filter((u) => hasRole(u, SITE_COORDINATOR) && !tiedIds.has(u.id));
+  const act = async (action: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await action();
+      notify('success', done);
+      setUserId('');
+      tied.reload();
+    } catch (error) {
+      notify('error', error instanceof ApiError ? error.message : 'Could not save the change.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="site-coordinators-title">
+      <h2 id="site-coordinators-title">Site coordinators</h2>
+      <DataTable
+        caption="Site coordinators"
+        rowKey={(c) => c.id}
+        rows={tied.data?.items ?? []}
+        loading={tied.loading}
+        emptyMessage="No coordinator works this site's referrals yet."
+        columns={[
+          { id: 'username', header: 'Username', cell: (c) => c.username },
+          { id: 'email', header: 'Email', cell: (c) => c.email ?? '—' },
+          { id: 'active', header: 'Active', cell: (c) => <StatusBadge active={c.isActive} /> },
+          {
+            id: 'actions',
+            header: 'Actions',
+            className: 'col-actions',
+            cell: (c) => (
+              <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void act(() => api.untie(c.id), `${c.username} no longer coordinates this site`)}>
+                Remove <span className="visually-hidden">{c.username}</span>
+              </button>
+            ),
+          },
+        ]}
+      />
+      <div className="inline-form">
+        <label htmlFor="coordinator-user">Add a coordinator</label>
+        <select id="coordinator-user" value={userId} onChange={(e) => setUserId(e.target.value)}>
+          <option value="">Choose a Site Coordinator…</option>
+          {offered.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.username}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn btn-primary" disabled={busy || userId === ''} onClick={() => void act(() => api.tie(Number(site.id), Number(userId)), 'Coordinator added')}>
+          Add coordinator
+        </button>
+      </div>
+      {candidates.data && offered.length === 0 && <p className="muted">Users with the role Site Coordinator (User Management) can be added here.</p>}
     </section>
   );
 }
@@ -84,6 +158,7 @@ function SiteDetails({ site }: { site: SiteLocation }) {
         />
       </section>
       <LinkedEngagements site={site} />
+      <Coordinators site={site} />
     </>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { auditEvents, contacts, engagementSiteLocations, engagements, referralEvents, referralReasons, referrals, rmsDeliveries, siteLocations, sponsors } from '../../../server/db/schema';
+import { auditEvents, contacts, engagementSiteLocations, engagements, referralEvents, referralReasons, referrals, rmsAudits, rmsDeliveries, siteLocations, sponsors } from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -96,6 +96,22 @@ describe('the status ladder', () => {
     const timeline = (await json(await h.request('GET', `/api/referrals/${id}/timeline`, { token: admin }))).data;
     expect(timeline.map((e: { attributes: { kind: string; toStatus: string } }) => [e.attributes.kind, e.attributes.toStatus])).toEqual([
       ['made', 'new'],
+      ['status', 'contacted'],
+      ['status', 'in-screening'],
+      ['status', 'screen-failed'],
+    ]);
+
+    // Delivery attempts to the record system join the timeline in their place: provider and outcome only.
+    const [row] = await h.db.select({ contactId: referrals.contactId }).from(referrals).where(eq(referrals.id, id));
+    await h.db.insert(rmsAudits).values([
+      { contactId: row!.contactId!, rmsProviderName: 'Timeline RMS', succeeded: false, attempt: 1, responseMessage: 'HTTP 503', created: at(HOUR / 2) },
+      { contactId: row!.contactId!, rmsProviderName: 'Timeline RMS', succeeded: true, attempt: 2, responseMessage: 'HTTP 200', created: at(HOUR) },
+    ]);
+    const withDeliveries = (await json(await h.request('GET', `/api/referrals/${id}/timeline`, { token: admin }))).data.map((e: { attributes: Record<string, unknown> }) => e.attributes);
+    expect(withDeliveries.map((e: Record<string, unknown>) => [e.kind, e.actorName === 'Timeline RMS' ? e.result : e.toStatus])).toEqual([
+      ['made', 'new'],
+      ['delivery', 'failed'],
+      ['delivery', 'delivered'],
       ['status', 'contacted'],
       ['status', 'in-screening'],
       ['status', 'screen-failed'],

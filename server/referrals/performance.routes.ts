@@ -1,0 +1,40 @@
+/**
+ * GET /api/site-performance: per site location, how its referrals were worked over a date range
+ * (performance.ts), within the caller's referral scope (a Site Coordinator sees their sites only,
+ * a sponsor's User their sponsors' engagements). Any member of staff; CSV like every list.
+ */
+import { Hono } from 'hono';
+import { and } from 'drizzle-orm';
+import { SITE_PERFORMANCE_FIELDS, SITE_PERFORMANCE_FILTERS, SITE_PERFORMANCE_SORTS, SITE_PERFORMANCE_TYPE } from '@core/model/sitePerformance';
+import { nowOf, type AppEnv, type Deps } from '../context';
+import { authenticate } from '../auth/guards';
+import { parseListQuery, type ListSpec } from '../http/query';
+import { sendList, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+import { performanceConditions, sitePerformance } from './performance';
+import { referralScope } from './scope';
+
+const listSpec: ListSpec<(typeof SITE_PERFORMANCE_SORTS)[number], (typeof SITE_PERFORMANCE_FILTERS)[number]> = {
+  type: SITE_PERFORMANCE_TYPE,
+  sorts: SITE_PERFORMANCE_SORTS,
+  defaultSort: 'siteName',
+  defaultLimit: 100,
+  filters: SITE_PERFORMANCE_FILTERS,
+  fields: SITE_PERFORMANCE_FIELDS,
+};
+
+export function sitePerformanceRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.get('/', describe({ summary: 'Site performance over a date range', list: listSpec, answer: { list: SITE_PERFORMANCE_TYPE } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const where = and(referralScope(c.get('user')), ...performanceConditions(q.filters));
+    const { sites, total } = await sitePerformance(deps.db, nowOf(deps), q, where);
+    return sendList(
+      c,
+      sites.map(({ id, ...attributes }) => toResource(SITE_PERFORMANCE_TYPE, id, attributes, { fields: q.fields })),
+      { total, page: q.page, limit: q.limit },
+    );
+  });
+  return app;
+}
