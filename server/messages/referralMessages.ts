@@ -85,7 +85,8 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   const domain = messageIdDomain(ctx.mailFrom);
   const due = new Date(facts.created.getTime() + place.hours * 3600_000);
   const site = place.site ?? '—';
-  const link = `${ctx.baseUrl}/referrals?id=${facts.referralId}`;
+  // The referral's own view in the admin (its timeline, status and attempts).
+  const link = `${ctx.baseUrl}/referrals/view/${facts.referralId}`;
   let written = 0;
 
   const staffKinds = (['newReferral', 'firstContactOverdue'] as const).filter((k) => kinds.has(k));

@@ -112,7 +112,7 @@ const PREVIEW_VALUES = {
   site: 'Midtown Heart Center',
   town: 'New York',
   due: '2031-05-08 09:00 UTC',
-  link: 'https://recruitment.example/referrals?id=1',
+  link: 'https://recruitment.example/referrals/view/1',
   unsubscribe: 'https://recruitment.example/api/message-unsubscribe/preview',
 };
 

@@ -55,6 +55,7 @@ export const referralSortColumns: Record<ReferralSort, SQL | AnyColumn> = {
 };
 
 const staticFilters = {
+  id: idFilter(referrals.id, 'referral'),
   engagementId: idFilter(referrals.engagementId, 'engagement'),
   siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
   status: (value: string, name: string) => {

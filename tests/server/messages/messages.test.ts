@@ -117,12 +117,14 @@ describe('a referral on the demo channel', () => {
     }
     expect(raw).not.toMatch(/List-Unsubscribe/i);
 
-    // The link opens the referral in the admin: the work queue filtered to it.
-    const link = /https:\/\/recruit\.example(\/referrals\?id=(\d+))/.exec(mail.parsed.text ?? '')!;
+    // The link opens the referral's view in the admin, which the coordinator may read.
+    const link = /https:\/\/recruit\.example(\/referrals\/view\/(\d+))/.exec(mail.parsed.text ?? '')!;
     expect(Number(link[2])).toBe(referral.id);
     const [coordinator] = await h.db.select().from(users).where(eq(users.username, DEMO_COORDINATOR));
     await h.db.update(users).set({ passwordHash: await hashPassword('a-good-password') }).where(eq(users.id, coordinator!.id));
     const token = await h.token(DEMO_COORDINATOR, 'a-good-password');
+    const read = await h.request('GET', `/api/referrals/${referral.id}`, { token });
+    expect(read.status).toBe(200);
     const listed = await json(await h.request('GET', `/api/referrals?id=${referral.id}`, { token }));
     expect(listed.data.map((r: { id: string }) => r.id)).toEqual([String(referral.id)]);
     const page = await h.app.request(link[1]!);
@@ -294,7 +296,7 @@ describe('the staff side', () => {
     expect(attrs.html).not.toMatch(/script|onclick/);
     const preview = (await json(await h.request('GET', '/api/message-templates/newReferral.en/preview', { token: admin }))).meta;
     expect(preview.subject).toBe('Referral at Midtown Heart Center');
-    expect(preview.text).toBe('New at Midtown Heart Center: https://recruitment.example/referrals?id=1 ');
+    expect(preview.text).toBe('New at Midtown Heart Center: https://recruitment.example/referrals/view/1 ');
 
     const referral = await demoReferral(h, 'en', person(9));
     expect(mailsTo(DEMO_COORDINATOR_EMAIL)[0]!.parsed.subject).toBe('Referral at Midtown Heart Center');
