@@ -32,7 +32,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const target = await runOfSubmission(db, submission);
     const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
     assertComplete(qualification);
-    const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from) : [];
+    const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from, nowOf(deps)) : [];
     const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
     if (outcome === 'noTrialSites' && submission.status !== 'completed') {
       await db.update(oFormSubmissions).set({ outcome, modified: new Date() }).where(eq(oFormSubmissions.id, submission.id));
