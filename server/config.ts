@@ -41,6 +41,8 @@ export interface Config {
   contactMatchKey: Buffer | null;
   /** Seconds to wait before each retry of a record-system delivery, in order (RMS_RETRY_SCHEDULE). */
   rmsRetrySchedule: number[];
+  /** The ClinicalTrials.gov API v2 base URL site imports fetch studies from (CTGOV_API_URL). */
+  ctgovApiUrl: string;
   /** Hosts on private networks record-system endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS); none by default. */
   rmsAllowPrivateHosts: PrivateHostAllowance;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     contactMatchKey: key(env, 'CONTACT_MATCH_KEY', parseContactMatchKey),
     rmsRetrySchedule: retrySchedule(env),
     rmsAllowPrivateHosts: allowedPrivateHosts(env),
+    ctgovApiUrl: (url(env, 'CTGOV_API_URL', ['http:', 'https:']) ?? 'https://clinicaltrials.gov/api/v2').replace(/\/+$/, ''),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
     participantRetentionDays: integer(env, 'PARTICIPANT_RETENTION_DAYS', 180, 0, 36_500),
