@@ -6,9 +6,10 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { DEFAULT_RADIUS_MILES } from './api';
 import { haversineMiles, zipCentroid, type LatLon } from './distance';
+import { placeCentroid } from './places';
 import { linksWithRoom, type SiteCaps } from '../sites';
 
 export interface TrialSiteMatch {
@@ -30,9 +31,14 @@ interface SiteDistance extends TrialSiteMatch {
   caps: SiteCaps;
 }
 
-/** Where a site is: its own coordinates when it has them, else its ZIP code's centroid. */
-export const siteAt = (site: { latitude: number | null; longitude: number | null; zipCode: string | null }): LatLon | null =>
-  site.latitude !== null && site.longitude !== null ? { latitude: site.latitude, longitude: site.longitude } : zipCentroid(site.zipCode);
+/**
+ * Where a site is: its own coordinates when it has them, else its ZIP code's centroid (US), else
+ * its postal code or town in its country (places.ts).
+ */
+export const siteAt = (site: { latitude: number | null; longitude: number | null; zipCode: string | null; city?: string | null }, country: string | null = null): LatLon | null =>
+  site.latitude !== null && site.longitude !== null
+    ? { latitude: site.latitude, longitude: site.longitude }
+    : (zipCentroid(site.zipCode) ?? (country && country !== 'US' ? placeCentroid(country, site.zipCode, site.city ?? null) : null));
 
 /** The radius a site link reaches: its own, else its engagement's, else the default. */
 export const radiusOf = (linkRadius: number | null, engagementRadius: number | null): number => linkRadius ?? engagementRadius ?? DEFAULT_RADIUS_MILES;
@@ -40,9 +46,10 @@ export const radiusOf = (linkRadius: number | null, engagementRadius: number | n
 async function siteDistances(db: Db, engagementIds: readonly number[], from: LatLon): Promise<SiteDistance[]> {
   if (engagementIds.length === 0) return [];
   const rows = await db
-    .select({ link: engagementSiteLocations, site: siteLocations, engagementRadius: engagements.radius })
+    .select({ link: engagementSiteLocations, site: siteLocations, engagementRadius: engagements.radius, country: countries.isoCode })
     .from(engagementSiteLocations)
     .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .leftJoin(countries, eq(countries.id, siteLocations.countryId))
     .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
     .where(
       and(
@@ -53,8 +60,8 @@ async function siteDistances(db: Db, engagementIds: readonly number[], from: Lat
       ),
     );
   const out: SiteDistance[] = [];
-  for (const { link, site, engagementRadius } of rows) {
-    const at = siteAt(site);
+  for (const { link, site, engagementRadius, country } of rows) {
+    const at = siteAt(site, country);
     if (!at) continue;
     const miles = haversineMiles(from, at);
     out.push({
