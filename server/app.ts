@@ -30,6 +30,7 @@ import { engagementSiteLocationsRoutes } from './routes/engagement-site-location
 import { mountLookupRoutes } from './routes/lookups';
 import { referralReasonsRoutes, referralsRoutes, sitePerformanceRoutes } from './referrals';
 import { siteCoordinatorsRoutes } from './sites';
+import { clinicalTrialsGovRoutes } from './clinicaltrials-gov';
 import { siteLocationsRoutes } from './routes/site-locations';
 import { sponsorsRoutes } from './routes/sponsors';
 import { auditEventsRoutes } from './routes/audit-events';
@@ -163,6 +164,7 @@ export function createApp(deps: Deps) {
   app.route('/api/referral-reasons', referralReasonsRoutes(deps));
   app.route('/api/site-performance', sitePerformanceRoutes(deps));
   app.route('/api/site-coordinators', siteCoordinatorsRoutes(deps));
+  app.route('/api/clinicaltrials-gov', clinicalTrialsGovRoutes(deps));
   app.route('/api/leads', leadsRoutes(deps));
   app.route('/api/screeners', screenersRoutes(deps));
   app.route('/api/engagements-screeners', engagementsScreenersRoutes(deps));

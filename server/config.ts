@@ -41,6 +41,8 @@ export interface Config {
   contactMatchKey: Buffer | null;
   /** Seconds to wait before each retry of a record-system delivery, in order (RMS_RETRY_SCHEDULE). */
   rmsRetrySchedule: number[];
+  /** The ClinicalTrials.gov API v2 base URL site imports fetch studies from (CTGOV_API_URL). */
+  ctgovApiUrl: string;
   /** Hosts on private networks record-system endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS); none by default. */
   rmsAllowPrivateHosts: PrivateHostAllowance;
   /** The mail server messages go through (SMTP_URL, smtp:// or smtps://); null: messages wait in the outbox. */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     messageRetrySchedule: retrySchedule(env, 'MESSAGE_RETRY_SCHEDULE', DEFAULT_MESSAGE_RETRY_SCHEDULE),
     messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
     rmsAllowPrivateHosts: allowedPrivateHosts(env),
+    ctgovApiUrl: (url(env, 'CTGOV_API_URL', ['http:', 'https:']) ?? 'https://clinicaltrials.gov/api/v2').replace(/\/+$/, ''),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
     uploadLimitBytes: integer(env, 'UPLOAD_LIMIT_MB', 25, 1, 1024) * 1024 * 1024,
     participantRetentionDays: integer(env, 'PARTICIPANT_RETENTION_DAYS', 180, 0, 36_500),

@@ -9,6 +9,18 @@ export const ENGAGEMENT_TYPE = 'engagements';
 export const ENGAGEMENT_PHASES = ['I', 'II', 'III', 'IV', 'N/A'] as const;
 export type EngagementPhase = (typeof ENGAGEMENT_PHASES)[number];
 export const DEFAULT_ENGAGEMENT_RADIUS = 25;
+/** What an engagement's target participant count counts: referrals made, or randomized participants. */
+export const TARGET_MEASURES = ['referrals', 'randomized'] as const;
+export type TargetMeasure = (typeof TARGET_MEASURES)[number];
+
+/** Why and since when an engagement is no longer offered (its target reached, a date passed). */
+export interface EngagementPause {
+  reason: 'target' | 'mediaEndDate' | 'endDate';
+  /** ISO 8601 instant. */
+  since: string;
+  /** "paused: target of 120 referrals reached on 2026-12-03". */
+  text: string;
+}
 /** Radii are miles. */
 export const MAX_RADIUS = 1000;
 /** Days within which the same person referred again to an engagement is a duplicate (0: never). */
@@ -58,6 +70,8 @@ export const EngagementInput = v.strictObject({
   deiTarget: optionalNumber(0, 100),
   identification: requiredText(64),
   targetParticipantCount: optionalNumber(0, 10_000_000, true),
+  /** What the target counts; reaching it pauses recruitment. */
+  targetMeasure: v.optional(v.picklist(TARGET_MEASURES, `Must be one of: ${TARGET_MEASURES.join(', ')}.`), 'referrals'),
   rmsProviderId: v.optional(v.nullable(idNumber())),
   rmsSponsorIdentifier: optionalText(255),
 });
@@ -130,6 +144,9 @@ export interface Engagement {
   /** How the identification is shown: the sponsor's identification, a hyphen, then the engagement's. */
   fullIdentification: string;
   targetParticipantCount: number | null;
+  targetMeasure: TargetMeasure;
+  /** On a single engagement read: why and since when it is not offered; null while it is. */
+  pause?: EngagementPause | null;
   rmsProviderId: number | null;
   rmsProviderName: string | null;
   rmsSponsorIdentifier: string | null;

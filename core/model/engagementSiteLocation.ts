@@ -13,6 +13,12 @@ export const EngagementSiteLocationInput = v.strictObject({
   radius: optionalNumber(1, MAX_RADIUS, true),
   rmsSiteIdentification: optionalText(255),
   isActive: v.optional(flag(), true),
+  /** Referrals the site takes per week (Monday 00:00 UTC on); null: no weekly cap. */
+  weeklyCap: optionalNumber(0, 1_000_000, true),
+  /** Referrals the site takes in all; null: no total cap. */
+  totalCap: optionalNumber(0, 1_000_000, true),
+  /** Paused by hand: not offered, kept linked. */
+  isPaused: v.optional(flag(), false),
 });
 
 /** The engagement and the site of a link do not change; the rest may. */
@@ -20,6 +26,11 @@ export const EngagementSiteLocationPatch = v.strictObject({
   radius: optionalNumber(1, MAX_RADIUS, true),
   rmsSiteIdentification: optionalText(255),
   isActive: v.optional(flag()),
+  /** Referrals the site takes per week (Monday 00:00 UTC on); null: no weekly cap. */
+  weeklyCap: optionalNumber(0, 1_000_000, true),
+  /** Referrals the site takes in all; null: no total cap. */
+  totalCap: optionalNumber(0, 1_000_000, true),
+  isPaused: v.optional(flag()),
 });
 
 export type EngagementSiteLocationInput = v.InferInput<typeof EngagementSiteLocationInput>;
@@ -32,6 +43,14 @@ export interface EngagementSiteLocation {
   radius: number | null;
   rmsSiteIdentification: string | null;
   isActive: boolean;
+  weeklyCap: number | null;
+  totalCap: number | null;
+  isPaused: boolean;
+  /** Referrals to the site this week (from Monday 00:00 UTC) and in all, at the server's clock. */
+  referralsThisWeek: number;
+  referralsTotal: number;
+  /** Why the site is not offered ('paused', 'weekly cap reached', 'total cap reached'), else null. */
+  fullReason: string | null;
   /** The site's own fields, for lists. */
   siteId: string | null;
   siteName: string;

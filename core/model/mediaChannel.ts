@@ -1,3 +1,4 @@
+import type { EngagementPause } from './engagement';
 /** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
 import * as v from 'valibot';
 import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
@@ -101,6 +102,8 @@ export interface MediaChannel {
   possibleRetakes: number;
   created: string;
   modified: string;
+  /** On a single channel read: its screener's engagements paused (target reached, dates passed); all paused means notActive. */
+  recruitmentPause?: { isPaused: boolean; engagements: ({ engagementId: number; engagementName: string } & EngagementPause)[] };
 }
 
 /**

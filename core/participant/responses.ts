@@ -246,6 +246,9 @@ export const TrialSite = resource(TRIAL_SITE_TYPE, {
   state: maybeText,
   zipCode: maybeText,
   distanceMiles: v.number(),
+  /** The distance in the participant's unit: kilometres outside the few countries that use miles. */
+  distance: v.optional(v.number()),
+  distanceUnit: v.optional(v.picklist(['mi', 'km'])),
   engagementId: text,
 });
 export type TrialSiteAttributes = v.InferOutput<typeof TrialSite>['attributes'];

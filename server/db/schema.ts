@@ -237,6 +237,8 @@ export const engagements = pgTable(
     deiTarget: numeric('dei_target', { mode: 'number' }),
     identification: text('identification').notNull(),
     targetParticipantCount: integer('target_participant_count'),
+    /** What the target counts: 'referrals' (made) or 'randomized' (referrals that reached randomization). */
+    targetMeasure: text('target_measure').notNull().default('referrals'),
     rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
     rmsSponsorIdentifier: text('rms_sponsor_identifier'),
     /** The same person referred again within this many days is a duplicate, not sent again (0: never). */
@@ -255,6 +257,7 @@ export const engagements = pgTable(
     index('engagements_name_idx').on(natural(t.name), t.id),
     check('engagements_phase_check', sql`${t.phase} is null or ${t.phase} in ('I', 'II', 'III', 'IV', 'N/A')`),
     check('engagements_duplicate_window_check', sql`${t.duplicateWindowDays} between 0 and 3650`),
+    check('engagements_target_measure_check', sql`${t.targetMeasure} in ('referrals', 'randomized')`),
   ],
 );
 
@@ -333,12 +336,19 @@ export const engagementSiteLocations = pgTable(
     radius: integer('radius'),
     rmsSiteIdentification: text('rms_site_identification'),
     isActive: boolean('is_active').notNull().default(true),
+    /** Referrals the site takes per week (Monday 00:00 UTC on), null: no weekly cap. */
+    weeklyCap: integer('weekly_cap'),
+    /** Referrals the site takes in all, null: no total cap. */
+    totalCap: integer('total_cap'),
+    /** Paused by hand: not offered, kept linked. */
+    isPaused: boolean('is_paused').notNull().default(false),
     created: created(),
     modified: modified(),
   },
   (t) => [
     uniqueIndex('engagement_site_locations_pair_idx').on(t.engagementId, t.siteLocationId),
     index('engagement_site_locations_site_idx').on(t.siteLocationId),
+    check('engagement_site_locations_caps_check', sql`(${t.weeklyCap} is null or ${t.weeklyCap} >= 0) and (${t.totalCap} is null or ${t.totalCap} >= 0)`),
   ],
 );
 
@@ -373,7 +383,7 @@ export const referrals = pgTable(
     created: created(),
   },
   (t) => [
-    index('referrals_engagement_idx').on(t.engagementId),
+    index('referrals_engagement_idx').on(t.engagementId, t.created),
     uniqueIndex('referrals_contact_idx').on(t.contactId),
     index('referrals_site_status_idx').on(t.engagementSiteLocationId, t.status),
     check(

@@ -5,7 +5,7 @@
 import type { ErrorObject } from '@core/jsonapi';
 import type { FieldIssue } from '@core/model/fields';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
 
 export class ApiProblem extends Error {
   readonly status: ErrorStatus;

@@ -62,7 +62,7 @@ async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: 
   if (given !== null && !from) return { issue: { pointer: '/data/attributes/zip', detail: message('zip_unknown', {}, submission.language) } };
   if (qualification.isQualified) {
     if (!from) return { issue: { pointer: '/data/attributes/zip', detail: ZIP_FOR_NO_SITES } };
-    if ((await nearestSites(db, qualification.engagementIds, from)).length > 0) return null;
+    if ((await nearestSites(db, qualification.engagementIds, from, now)).length > 0) return null;
     return { kind: 'noTrialSites', engagementIds: qualification.engagementIds, zip, nearestSiteMiles: await nearestSiteMiles(db, qualification.engagementIds, from) };
   }
   // Kept for the screener's engagements even when switched off: they are what the lead is for.

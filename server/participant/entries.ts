@@ -17,10 +17,22 @@ import { preparedQuery } from '../db/prepared';
 import { intArray, parseJsonColumn, textArray } from '../db/rows';
 import { EntryPairs, forgetPageEntry } from './access';
 import { countsStatement } from '../domain/channelFigures';
-import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions, participantSettingsVersion } from '../db/schema';
+import {
+  engagementScreeners,
+  engagements,
+  mediaChannels,
+  oFormContainerEntries,
+  oFormFieldEntries,
+  oForms,
+  oFormSubmissions,
+  participantSettingsVersion,
+  screenerSurveys,
+  screeners,
+} from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
 import type { StoredAnswer } from './sealedAnswers';
 import { possibleRetakeCondition } from './retakes';
+import { engagementPausedCondition } from '../engagements';
 
 export interface PageSave {
   submissionId: number;
@@ -130,20 +142,40 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
   const retake = db
     .$with('retake', { flagged: sql<boolean>`flagged` })
     .as(sql`select ${possibleRetakeCondition(param('mediaChannelId'), param('clientMatch'), param('now'))} as flagged`);
+  // Every engagement the run refers to (its screener's active ones, else its survey's own) at its
+  // target or past its dates: the run is not offered (notActive), nothing is written.
+  const paused = db.$with('paused', { paused: sql<boolean>`paused` }).as(sql`
+    with scr as (
+      select coalesce(
+        (select mc.screener_id from ${mediaChannels} mc where mc.id = ${param('mediaChannelId')}::int),
+        (select ss.screener_id from ${screenerSurveys} ss join ${screeners} s on s.id = ss.screener_id
+          where ss.o_form_identity = (select f.identity from ${oForms} f where f.id = ${param('oFormId')}::int) and ss.is_active and s.is_active
+          order by ss.display_order, ss.screener_id limit 1)) as id),
+    run as (
+      select e.* from ${engagements} e where e.is_active and (
+        ((select id from scr) is not null and e.id in (select es.engagement_id from ${engagementScreeners} es where es.screener_id = (select id from scr)))
+        or ((select id from scr) is null and e.id = (select f.engagement_id from ${oForms} f where f.id = ${param('oFormId')}::int))))
+    select exists (select 1 from run) and not exists (select 1 from run e where not ${engagementPausedCondition('e', sql`${param('now')}`)}) as paused`);
+  const isOffered = sql`not (select paused from paused)`;
   const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
     insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, hidden_fields, token_hash, client_match, possible_retake)
     select ${param('oFormId')}::int, ${param('mediaChannelId')}::int, ${param('language')}::text, ${param('languageId')}::int,
       ${param('mediaChannelUrl')}::text, ${param('utm')}::jsonb, ${param('hiddenFields')}::jsonb, ${param('tokenHash')}::text, ${param('clientMatch')}::text, (select flagged from retake)
-    where ${allowed}
+    where ${allowed} and ${isOffered}
     returning *`);
-  const columns = { stale: sql<boolean>`not ${isFresh}`, limited: sql<boolean>`exists (select 1 from over)`, submission: madeColumns };
+  const columns = {
+    stale: sql<boolean>`not ${isFresh}`,
+    limited: sql<boolean>`exists (select 1 from over)`,
+    paused: sql<boolean>`(select paused from paused)`,
+    submission: madeColumns,
+  };
   if (!withPage) {
     const noPage = { pageEntryId: sql<number | null>`null::int`, pageChildren: sql<unknown>`null::json` };
-    return db.with(fresh, hits, over, retake, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
+    return db.with(fresh, hits, over, retake, paused, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
   }
   const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from made)`, sql`(select id from made)`);
   return db
-    .with(fresh, hits, over, retake, creation, page, kids)
+    .with(fresh, hits, over, retake, paused, creation, page, kids)
     .select({ ...columns, ...madePageColumns })
     .from(sql`(select 1) as one left join made on true`)
     .prepare('participant_create_submission_and_page');
@@ -170,7 +202,7 @@ export async function createSubmission(
     /** The participant settings version the start was decided on; null: write whatever it is now. */
     settingsVersion?: number | null;
   } = {},
-): Promise<{ status: 'stale' } | { status: 'limited' } | { status: 'created'; submission: SubmissionRow; page: MadePage | null }> {
+): Promise<{ status: 'stale' } | { status: 'limited' } | { status: 'paused' } | { status: 'created'; submission: SubmissionRow; page: MadePage | null }> {
   const { firstPage = null, settingsVersion = null } = options;
   const pageParams = firstPage ? { pageId: firstPage.pageId, childContainerIds: intArray(firstPage.childContainerIds) } : {};
   const [row] = await (firstPage ? createSubmissionAndPageQuery : createSubmissionQuery)(db).execute({
@@ -190,6 +222,7 @@ export async function createSubmission(
   });
   if (row?.stale === true) return { status: 'stale' };
   if (row?.limited === true) return { status: 'limited' };
+  if (row?.paused === true) return { status: 'paused' };
   if (!row || row.submission.id === null) throw new Error('submission not created');
   // Every column of a made row holds what the table does.
   return { status: 'created', submission: row.submission as SubmissionRow, page: madePage(row) };

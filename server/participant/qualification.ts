@@ -17,7 +17,8 @@ import { countOnChannel } from '../domain/channelFigures';
 import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';
 import { participantPath, type ParticipantPath } from './path';
-import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type Survey } from './run';
+import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type RunTarget, type Survey } from './run';
+import { offeredEngagements } from '../engagements';
 
 export type QualificationOutcome = 'qualified' | 'notQualified' | 'notActive' | 'incomplete';
 
@@ -75,14 +76,27 @@ export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: 
 
 /**
  * A submission's qualification per engagement on `today` (the server's clock): notActive when
- * its survey or channel no longer runs, else its path judged. Reads only.
+ * its survey or channel no longer runs or every engagement it refers to is paused, else its
+ * path judged against the engagements offered. Reads only.
  */
 export async function qualify(db: Db, submission: SubmissionRow, options: { today: Date; phi: PhiCipher }): Promise<QualificationResult> {
   const target = await runOfSubmission(db, submission);
   if (!target.runnable || !target.form) return NOT_ACTIVE;
   const survey = await loadSurvey(db, target.form);
-  const [engagementIds, path] = await Promise.all([runEngagements(db, target), participantPath(db, survey, submission.id, options.phi)]);
+  const [engagementIds, path] = await Promise.all([offeredRunEngagements(db, target, options.today), participantPath(db, survey, submission.id, options.phi)]);
+  if (engagementIds === null) return NOT_ACTIVE;
   return judgePath(survey, path, engagementIds, options.today);
+}
+
+/**
+ * The run's engagements offered at `now` (an engagement at its target or past its dates is
+ * not a qualification target); null when the run has engagements and every one is paused
+ * (the run is then notActive, as at its start).
+ */
+export async function offeredRunEngagements(db: Db, target: RunTarget, now: Date): Promise<number[] | null> {
+  const all = await runEngagements(db, target);
+  const offered = await offeredEngagements(db, all, now);
+  return all.length > 0 && offered.length === 0 ? null : offered;
 }
 
 /**
@@ -94,7 +108,8 @@ export async function qualify(db: Db, submission: SubmissionRow, options: { toda
  */
 export async function qualifyAndRecord(db: Db, submission: SubmissionRow, options: { today: Date; phi: PhiCipher; now: () => Date }): Promise<QualificationResult> {
   const target = await runOfSubmission(db, submission);
-  const running = target.runnable && target.form ? { survey: await loadSurvey(db, target.form), engagementIds: await runEngagements(db, target) } : null;
+  const engagementIds = target.runnable && target.form ? await offeredRunEngagements(db, target, options.today) : null;
+  const running = target.runnable && target.form && engagementIds !== null ? { survey: await loadSurvey(db, target.form), engagementIds } : null;
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
     const result = running

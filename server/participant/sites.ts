@@ -1,12 +1,16 @@
 /**
  * The active sites of active engagements and how far a participant is from each: the trial
- * sites offered (within each link's radius), and for a lead the nearest site at any distance.
+ * sites offered (within each link's radius, not paused and not at a cap at the server's clock:
+ * a full site gives way to the next nearest with room), and for a lead the nearest site at any
+ * distance.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { DEFAULT_RADIUS_MILES } from './api';
 import { haversineMiles, zipCentroid, type LatLon } from './distance';
+import { placeCentroid } from './places';
+import { linksWithRoom, type SiteCaps } from '../sites';
 
 export interface TrialSiteMatch {
   engagementSiteLocationId: number;
@@ -24,11 +28,17 @@ interface SiteDistance extends TrialSiteMatch {
   /** Unrounded, with the radius that applies to the link. */
   miles: number;
   radiusMiles: number;
+  caps: SiteCaps;
 }
 
-/** Where a site is: its own coordinates when it has them, else its ZIP code's centroid. */
-export const siteAt = (site: { latitude: number | null; longitude: number | null; zipCode: string | null }): LatLon | null =>
-  site.latitude !== null && site.longitude !== null ? { latitude: site.latitude, longitude: site.longitude } : zipCentroid(site.zipCode);
+/**
+ * Where a site is: its own coordinates when it has them, else its ZIP code's centroid (US), else
+ * its postal code or town in its country (places.ts).
+ */
+export const siteAt = (site: { latitude: number | null; longitude: number | null; zipCode: string | null; city?: string | null }, country: string | null = null): LatLon | null =>
+  site.latitude !== null && site.longitude !== null
+    ? { latitude: site.latitude, longitude: site.longitude }
+    : (zipCentroid(site.zipCode) ?? (country && country !== 'US' ? placeCentroid(country, site.zipCode, site.city ?? null) : null));
 
 /** The radius a site link reaches: its own, else its engagement's, else the default. */
 export const radiusOf = (linkRadius: number | null, engagementRadius: number | null): number => linkRadius ?? engagementRadius ?? DEFAULT_RADIUS_MILES;
@@ -36,9 +46,10 @@ export const radiusOf = (linkRadius: number | null, engagementRadius: number | n
 async function siteDistances(db: Db, engagementIds: readonly number[], from: LatLon): Promise<SiteDistance[]> {
   if (engagementIds.length === 0) return [];
   const rows = await db
-    .select({ link: engagementSiteLocations, site: siteLocations, engagementRadius: engagements.radius })
+    .select({ link: engagementSiteLocations, site: siteLocations, engagementRadius: engagements.radius, country: countries.isoCode })
     .from(engagementSiteLocations)
     .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .leftJoin(countries, eq(countries.id, siteLocations.countryId))
     .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
     .where(
       and(
@@ -49,8 +60,8 @@ async function siteDistances(db: Db, engagementIds: readonly number[], from: Lat
       ),
     );
   const out: SiteDistance[] = [];
-  for (const { link, site, engagementRadius } of rows) {
-    const at = siteAt(site);
+  for (const { link, site, engagementRadius, country } of rows) {
+    const at = siteAt(site, country);
     if (!at) continue;
     const miles = haversineMiles(from, at);
     out.push({
@@ -65,16 +76,19 @@ async function siteDistances(db: Db, engagementIds: readonly number[], from: Lat
       distanceMiles: Math.round(miles * 10) / 10,
       miles,
       radiusMiles: radiusOf(link.radius, engagementRadius),
+      caps: { weeklyCap: link.weeklyCap, totalCap: link.totalCap, isPaused: link.isPaused },
     });
   }
   return out;
 }
 
-/** The active sites of active engagements `engagementIds` a participant at `from` can reach, nearest first. */
-export async function nearestSites(db: Db, engagementIds: readonly number[], from: LatLon): Promise<TrialSiteMatch[]> {
-  return (await siteDistances(db, engagementIds, from))
-    .filter((s) => s.miles <= s.radiusMiles)
-    .map(({ miles: _miles, radiusMiles: _radius, ...site }) => site)
+/** The active sites of active engagements `engagementIds` a participant at `from` can reach and that take a referral at `now`, nearest first. */
+export async function nearestSites(db: Db, engagementIds: readonly number[], from: LatLon, now: Date): Promise<TrialSiteMatch[]> {
+  const reached = (await siteDistances(db, engagementIds, from)).filter((s) => s.miles <= s.radiusMiles);
+  const room = await linksWithRoom(db, reached.map((s) => ({ id: s.engagementSiteLocationId, ...s.caps })), now);
+  return reached
+    .filter((s) => room.has(s.engagementSiteLocationId))
+    .map(({ caps: _caps, miles: _miles, radiusMiles: _radius, ...site }) => site)
     .sort((a, b) => a.distanceMiles - b.distanceMiles || a.name.localeCompare(b.name) || a.engagementSiteLocationId - b.engagementSiteLocationId);
 }
 

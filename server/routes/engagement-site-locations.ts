@@ -16,7 +16,8 @@ import {
   type EngagementSiteLocation,
 } from '@core/model/engagementSiteLocation';
 import { SITE_LOCATION_TYPE } from '@core/model/siteLocation';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { fullReason, siteFills, type SiteFill } from '../sites';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
@@ -45,6 +46,9 @@ const columns = {
   radius: engagementSiteLocations.radius,
   rmsSiteIdentification: engagementSiteLocations.rmsSiteIdentification,
   isActive: engagementSiteLocations.isActive,
+  weeklyCap: engagementSiteLocations.weeklyCap,
+  totalCap: engagementSiteLocations.totalCap,
+  isPaused: engagementSiteLocations.isPaused,
   siteId: siteLocations.siteId,
   siteName: siteLocations.name,
   city: siteLocations.city,
@@ -56,14 +60,18 @@ const columns = {
   modified: engagementSiteLocations.modified,
 };
 
-type Row = Omit<EngagementSiteLocation, 'id' | 'created' | 'modified' | 'siteLocation'> & { id: number; created: Date; modified: Date };
+type Row = Omit<EngagementSiteLocation, 'id' | 'created' | 'modified' | 'siteLocation' | 'referralsThisWeek' | 'referralsTotal' | 'fullReason'> & {
+  id: number;
+  created: Date;
+  modified: Date;
+};
 
 const listSpec: ListSpec<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], 'engagementId' | 'siteLocationId' | 'searchQuery' | 'isActive'> = {
   type: ENGAGEMENT_SITE_LOCATION_TYPE,
   sorts: ENGAGEMENT_SITE_LOCATION_SORTS,
   defaultSort: ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
   filters: ['engagementId', 'siteLocationId', 'searchQuery', 'isActive'],
-  fields: Object.keys(columns).filter((k) => k !== 'id'),
+  fields: [...Object.keys(columns).filter((k) => k !== 'id'), 'referralsThisWeek', 'referralsTotal', 'fullReason'],
   includes: ['siteLocation'],
 };
 
@@ -77,12 +85,14 @@ const sortColumns = {
   created: engagementSiteLocations.created,
 };
 
-function serialize(row: Row, fields: Set<string> | null = null, withSite = false) {
+function serialize(row: Row, fill: SiteFill, fields: Set<string> | null = null, withSite = false) {
   const { id, created, modified, ...rest } = row;
+  // Fill against cap at the server's clock: the week's and all referrals, and why none is offered.
+  const figures = { referralsThisWeek: fill.week, referralsTotal: fill.total, fullReason: fullReason(row, fill) };
   return toResource(
     ENGAGEMENT_SITE_LOCATION_TYPE,
     id,
-    { ...rest, created: created.toISOString(), modified: modified.toISOString() },
+    { ...rest, ...figures, created: created.toISOString(), modified: modified.toISOString() },
     {
       fields,
       relationships: withSite ? { siteLocation: { data: { type: SITE_LOCATION_TYPE, id: String(row.siteLocationId) } } } : undefined,
@@ -121,6 +131,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
+  const fillOf = async (id: number) => (await siteFills(db, [id], nowOf(deps))).get(id)!;
 
   app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
@@ -155,9 +166,10 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const page = await joinedPage(fromLinks(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementSiteLocations.id });
     const rows = page.rows as Row[];
     const withSite = q.include.has('siteLocation');
+    const fills = await siteFills(db, rows.map((r) => r.id), nowOf(deps));
     return sendList(
       c,
-      rows.map((r) => serialize(r, q.fields, withSite)),
+      rows.map((r) => serialize(r, fills.get(r.id)!, q.fields, withSite)),
       { total: page.total, page: q.page, limit: q.limit },
       withSite ? await sitesIncluded(db, rows) : undefined,
     );
@@ -168,7 +180,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const row = await findLink(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('site link');
     const withSite = q.include.has('siteLocation');
-    return sendResource(c, serialize(row, q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
+    return sendResource(c, serialize(row, await fillOf(row.id), q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
   });
 
   app.post('/', describe({ summary: 'Associate a site location with an engagement', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput }, answer: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, status: 201 } }), async (c) => {
@@ -190,7 +202,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     // A site now offered for the engagement: its noTrialSites leads within reach are matched to it.
     await matchLeadsToSites(db, phiOf(deps), [engagement.id]);
     const row = await findLink(db, created?.id ?? null, c.get('user'));
-    return sendResource(c, serialize(row as Row), 201);
+    return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
   });
 
   app.patch('/:id', describe({ summary: 'Update an engagement site association', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch }, answer: { resource: ENGAGEMENT_SITE_LOCATION_TYPE } }), async (c) => {
@@ -205,7 +217,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         .where(eq(engagementSiteLocations.id, id));
       await matchLeadsToSites(db, phiOf(deps), [existing.engagementId]);
     }
-    return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row));
+    return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
   });
 
   app.delete('/:id', describe({ summary: 'Remove an engagement site association', answer: { empty: true } }), async (c) => {

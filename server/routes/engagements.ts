@@ -19,8 +19,11 @@ import {
   fullIdentification,
   type Engagement,
   type EngagementLookupRelationship,
+  type EngagementPause,
+  type TargetMeasure,
 } from '@core/model/engagement';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { engagementPauses } from '../engagements';
 import type { Db, Tx } from '../db/open';
 import {
   campaignTypes,
@@ -88,6 +91,7 @@ const columns = {
   deiTarget: engagements.deiTarget,
   identification: engagements.identification,
   targetParticipantCount: engagements.targetParticipantCount,
+  targetMeasure: sql<TargetMeasure>`${engagements.targetMeasure}`,
   rmsProviderId: engagements.rmsProviderId,
   rmsProviderName: rmsProviders.name,
   rmsSponsorIdentifier: engagements.rmsSponsorIdentifier,
@@ -107,6 +111,7 @@ const ATTRIBUTES = [
   ...Object.keys(columns).filter((k) => k !== 'id'),
   'fullIdentification',
   'isAssociated',
+  'pause',
 ] as const;
 
 const LOOKUP_LINKS = {
@@ -193,8 +198,8 @@ async function loadLinks(db: Db, ids: number[], names: readonly EngagementLookup
   return out;
 }
 
-function serialize(row: Row, fields: Set<string> | null, include: Set<string>, links: Partial<Links>) {
-  const { id, ...attributes } = toEngagement(row);
+function serialize(row: Row, fields: Set<string> | null, include: Set<string>, links: Partial<Links>, pause?: EngagementPause | null) {
+  const { id, ...attributes } = { ...toEngagement(row), ...(pause === undefined ? {} : { pause }) };
   if (row.isAssociated === undefined) delete (attributes as Partial<Engagement>).isAssociated;
   const relationships: Resource['relationships'] = {};
   if (include.has('sponsor')) relationships.sponsor = { data: { type: 'sponsors', id: String(row.sponsorId) } };
@@ -330,11 +335,12 @@ function rethrowConstraint(error: unknown): never {
 
 const ALL_INCLUDES = new Set<string>(ENGAGEMENT_INCLUDES);
 
-async function sendOne(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
+async function sendOne(c: Parameters<typeof sendResource>[0], db: Db, id: number, now: Date, status: 200 | 201 = 200) {
   const [row] = (await selectEngagements(db).where(eq(engagements.id, id))) as Row[];
   if (!row) throw notFound('engagement');
   const links = await loadLinks(db, [id], LOOKUP_NAMES);
-  return sendResource(c, serialize(row, null, ALL_INCLUDES, links), status, includedResources([row], ALL_INCLUDES, links));
+  const pause = (await engagementPauses(db, [id], now)).get(id) ?? null;
+  return sendResource(c, serialize(row, null, ALL_INCLUDES, links, pause), status, includedResources([row], ALL_INCLUDES, links));
 }
 
 export function engagementsRoutes(deps: Deps) {
@@ -395,7 +401,8 @@ export function engagementsRoutes(deps: Deps) {
     if (!row) throw notFound('engagement');
     // The lookup lists are always part of a single engagement; their names when included.
     const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
-    return sendResource(c, serialize(row, q.fields, q.include, links), 200, includedResources([row], q.include, links));
+    const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
+    return sendResource(c, serialize(row, q.fields, q.include, links, pause), 200, includedResources([row], q.include, links));
   });
 
   app.post('/', describe({ summary: 'Create an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput }, answer: { resource: ENGAGEMENT_TYPE, status: 201 } }), async (c) => {
@@ -414,7 +421,7 @@ export function engagementsRoutes(deps: Deps) {
         return created.id;
       })
       .catch(rethrowConstraint);
-    return sendOne(c, db, id, 201);
+    return sendOne(c, db, id, nowOf(deps), 201);
   });
 
   app.patch('/:id', describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT_TYPE } }), async (c) => {
@@ -439,7 +446,7 @@ export function engagementsRoutes(deps: Deps) {
         await writeLinks(tx, id, lists);
       })
       .catch(rethrowConstraint);
-    return sendOne(c, db, id);
+    return sendOne(c, db, id, nowOf(deps));
   });
 
   app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {

@@ -17,7 +17,8 @@ import {
   SERVED_SURVEY_TYPE,
   type MediaChannelKind,
 } from '@core/model/mediaChannel';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { mediaChannels, screeners } from '../db/schema';
 import { authenticate } from '../auth/guards';
@@ -116,7 +117,10 @@ export function mediaChannelsRoutes(deps: Deps) {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('media channel');
-    return sendResource(c, (await serializeAll(db, [row], q.fields))[0]!);
+    const resource = (await serializeAll(db, [row], q.fields))[0]!;
+    // Why its participants reach notActive, if they do: engagements at their target or past their dates.
+    if (!q.fields || q.fields.has('recruitmentPause')) resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
+    return sendResource(c, resource);
   });
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */

@@ -25,7 +25,7 @@ import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, type LookupLists } from './engagementValues';
+import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, TARGET_MEASURE_OPTIONS, type LookupLists } from './engagementValues';
 
 const FORM_ID = 'engagement-form';
 export const ADD_INDICATION_FAILED = 'Could not add the indication.';
@@ -172,6 +172,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
       <TextField label={L.firstContactHours} type="number" inputMode="numeric" hint="The referral queue shows a referral overdue when nobody reached the person by then." {...form.text('firstContactHours')} />
       <TextField label={L.staleDays} type="number" inputMode="numeric" hint="An open referral nobody updated for this long shows as stale." {...form.text('staleDays')} />
       <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
+      <Select label={L.targetMeasure} options={TARGET_MEASURE_OPTIONS} {...form.text('targetMeasure')} />
       <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
       <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />
       <TextField label={L.studySubjectIdentifier} maxLength={255} {...form.text('studySubjectIdentifier')} />

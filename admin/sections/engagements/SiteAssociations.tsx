@@ -1,6 +1,7 @@
 /**
  * SiteAssociations (/engagements/site-locations/{engagementId}): the engagement's linked sites,
- * each link's radius, RMS site identification and active flag edited in place, new links
+ * each link's radius, RMS site identification, active flag, caps (per week, in all) and pause
+ * edited in place with its fill against cap shown, new links
  * from the site locations not yet linked, and unlinking with the confirm dialog.
  */
 import { useState } from 'react';
@@ -35,6 +36,18 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useEngagement } from './useEngagement';
 
+const capText = (cap: number | null) => (cap === null ? '' : String(cap));
+
+/** Fill against cap: "3 / 5 this week · 12 / 100 in all · weekly cap reached". */
+export function fillText(l: Pick<EngagementSiteLocation, 'referralsThisWeek' | 'referralsTotal' | 'weeklyCap' | 'totalCap' | 'fullReason'>): string {
+  const parts = [
+    `${l.referralsThisWeek}${l.weeklyCap === null ? '' : ` / ${l.weeklyCap}`} this week`,
+    `${l.referralsTotal}${l.totalCap === null ? '' : ` / ${l.totalCap}`} in all`,
+  ];
+  if (l.fullReason) parts.push(l.fullReason);
+  return parts.join(' · ');
+}
+
 /** One link's editable values, saved with its own button. */
 function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocation; engagement: Engagement; onSaved: () => void }) {
   const api = useApi(engagementSiteLocationsApi);
@@ -42,12 +55,28 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
   const [radius, setRadius] = useState(link.radius === null ? '' : String(link.radius));
   const [rms, setRms] = useState(link.rmsSiteIdentification ?? '');
   const [active, setActive] = useState(link.isActive);
+  const [weeklyCap, setWeeklyCap] = useState(capText(link.weeklyCap));
+  const [totalCap, setTotalCap] = useState(capText(link.totalCap));
+  const [paused, setPaused] = useState(link.isPaused);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const dirty = radius !== (link.radius === null ? '' : String(link.radius)) || rms !== (link.rmsSiteIdentification ?? '') || active !== link.isActive;
+  const dirty =
+    radius !== (link.radius === null ? '' : String(link.radius)) ||
+    rms !== (link.rmsSiteIdentification ?? '') ||
+    active !== link.isActive ||
+    weeklyCap !== capText(link.weeklyCap) ||
+    totalCap !== capText(link.totalCap) ||
+    paused !== link.isPaused;
 
   const save = async () => {
-    const input = { radius: radius.trim() === '' ? null : Number(radius), rmsSiteIdentification: rms, isActive: active };
+    const input = {
+      radius: radius.trim() === '' ? null : Number(radius),
+      rmsSiteIdentification: rms,
+      isActive: active,
+      weeklyCap: weeklyCap.trim() === '' ? null : Number(weeklyCap),
+      totalCap: totalCap.trim() === '' ? null : Number(totalCap),
+      isPaused: paused,
+    };
     const parsed = v.safeParse(EngagementSiteLocationPatch, input);
     if (!parsed.success) {
       setError(Object.values(issuesByField(parsed.issues))[0] ?? SAVE_FAILED);
@@ -87,6 +116,27 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
       />
       <label>
         <input type="checkbox" checked={active} onChange={(event) => setActive(event.target.checked)} aria-label={`Active link for ${link.siteName}`} /> Active
+      </label>
+      <input
+        className="input input-narrow"
+        type="number"
+        inputMode="numeric"
+        aria-label={`Referrals per week for ${link.siteName}`}
+        placeholder="Per week"
+        value={weeklyCap}
+        onChange={(event) => setWeeklyCap(event.target.value)}
+      />
+      <input
+        className="input input-narrow"
+        type="number"
+        inputMode="numeric"
+        aria-label={`Referrals in all for ${link.siteName}`}
+        placeholder="In all"
+        value={totalCap}
+        onChange={(event) => setTotalCap(event.target.value)}
+      />
+      <label>
+        <input type="checkbox" checked={paused} onChange={(event) => setPaused(event.target.checked)} aria-label={`Pause ${link.siteName}`} /> Paused
       </label>
       <button type="button" className="btn btn-small btn-primary" disabled={!dirty || busy} onClick={() => void save()} aria-label={`Save ${link.siteName}`}>
         Save
@@ -187,9 +237,10 @@ function Associations({ engagement }: { engagement: Engagement }) {
     { id: 'city', header: 'City', sortField: 'city', cell: (l) => displayValue(l.city) },
     { id: 'state', header: 'State', sortField: 'state', cell: (l) => displayValue(l.state) },
     { id: 'status', header: 'Active', sortField: 'isActive', cell: (l) => <StatusBadge active={l.isActive} /> },
+    { id: 'fill', header: 'Referrals (fill / cap)', cell: (l) => fillText(l) },
     {
       id: 'edit',
-      header: 'Radius / RMS site id',
+      header: 'Radius / RMS site id / caps',
       cell: (l) => <LinkEditor key={`${l.id}:${l.modified}`} link={l} engagement={engagement} onSaved={list.reload} />,
     },
     {

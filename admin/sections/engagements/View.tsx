@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { engagementSiteLocationsApi } from '@core/api/engagementSiteLocations';
 import { engagementsApi } from '@core/api/engagements';
@@ -19,6 +20,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { EngagementFilesPanel } from './EngagementFilesPanel';
+import { ClinicalTrialsGovPanel } from './ClinicalTrialsGovPanel';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
 import { useEngagement } from './useEngagement';
 import { sitePreviewParams } from './viewCalls';
@@ -95,6 +97,9 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
   const api = useApi(engagementsApi);
   const navigate = useNavigate();
   const remove = useDeleteWithConfirm(api.remove, 'Engagement');
+  const user = useAtomValue(currentUserAtom);
+  // Raised by an import, so the sites panel reads the engagement's sites again.
+  const [sitesVersion, setSitesVersion] = useState(0);
 
   useTopBar({
     objectTitle: engagement.name,
@@ -132,7 +137,9 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
             { label: L.mediaEndDate, value: formatDay(engagement.mediaEndDate) },
             { label: L.radius, value: engagement.radius },
             { label: L.duplicateWindowDays, value: engagement.duplicateWindowDays },
+            { label: L.pause, value: engagement.pause ? `${engagement.pause.text} (since ${formatDateTime(engagement.pause.since)})` : 'offered' },
             { label: L.targetParticipantCount, value: engagement.targetParticipantCount },
+            { label: L.targetMeasure, value: engagement.targetMeasure === 'randomized' ? 'Randomized participants' : 'Referrals' },
             { label: L.protocolIdentifier, value: engagement.protocolIdentifier },
             { label: L.protocolVersion, value: engagement.protocolVersion },
             { label: L.studySubjectIdentifier, value: engagement.studySubjectIdentifier },
@@ -158,7 +165,8 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
       </section>
       <ReferralCountsPanel engagementId={engagement.id} />
       <FunnelPanel filters={{ engagementId: engagement.id }} of={engagement.name} groupBy="mediaChannel" />
-      <SitesPanel engagement={engagement} />
+      <SitesPanel key={sitesVersion} engagement={engagement} />
+      {hasRole(user, 'Admin', 'Super User') && <ClinicalTrialsGovPanel engagementId={engagement.id} onImported={() => setSitesVersion((n) => n + 1)} />}
       <EngagementFilesPanel engagementId={engagement.id} />
     </>
   );

@@ -32,6 +32,8 @@ export const ENGAGEMENT_LABELS = {
   deiTarget: 'DEI Target (%)',
   identification: 'Identification',
   targetParticipantCount: 'Target Participant Count',
+  targetMeasure: 'Target counts',
+  pause: 'Recruitment',
   rmsProviderId: 'RMS Provider',
   rmsProviderName: 'RMS Provider',
   rmsSponsorIdentifier: 'RMS Sponsor Identifier',
@@ -71,6 +73,7 @@ export type EngagementFormValues = {
   deiTarget: string;
   identification: string;
   targetParticipantCount: string;
+  targetMeasure: string;
   rmsProviderId: string;
   rmsSponsorIdentifier: string;
 };
@@ -105,6 +108,7 @@ export const toEngagementFormValues = (e?: Engagement, sponsorId?: string): Enga
   deiTarget: text(e?.deiTarget),
   identification: text(e?.identification),
   targetParticipantCount: text(e?.targetParticipantCount),
+  targetMeasure: e?.targetMeasure ?? 'referrals',
   rmsProviderId: text(e?.rmsProviderId),
   rmsSponsorIdentifier: text(e?.rmsSponsorIdentifier),
 });
@@ -123,7 +127,14 @@ export const toEngagementInput = (values: EngagementFormValues): EngagementInput
   targetParticipantCount: numberOrNull(values.targetParticipantCount),
   rmsProviderId: values.rmsProviderId === '' ? null : Number(values.rmsProviderId),
   phase: values.phase === '' ? null : (values.phase as EngagementInput['phase']),
+  targetMeasure: values.targetMeasure as EngagementInput['targetMeasure'],
 });
+
+/** What the target counts, as the form offers it. */
+export const TARGET_MEASURE_OPTIONS = [
+  { value: 'referrals', label: 'Referrals' },
+  { value: 'randomized', label: 'Randomized participants' },
+];
 
 export type LookupLists = Record<EngagementLookupRelationship, string[]>;
 

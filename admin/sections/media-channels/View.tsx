@@ -12,6 +12,13 @@ import { download, qrPng, qrSvg } from './qrDownload';
 import { surveyLabel } from '@core/model/surveyNaming';
 import { qrCodeSource } from '../profile/TwoFactor';
 import { formatDateTime } from '../../components/format';
+
+/** Why the channel's participants reach notActive, if they do: its engagements paused, each with why and since when. */
+function recruitmentText(pause: MediaChannel['recruitmentPause']): string {
+  if (!pause || pause.engagements.length === 0) return 'offered';
+  const each = pause.engagements.map((e) => `${e.engagementName}: ${e.text} (since ${formatDateTime(e.since)})`).join('; ');
+  return pause.isPaused ? `paused (participants reach notActive) — ${each}` : `partly paused — ${each}`;
+}
 import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
@@ -365,6 +372,7 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
             { label: L.domain, value: channel.domain },
             { label: L.type, value: channel.channelType },
             { label: L.isActive, value: <StatusBadge active={channel.isActive} /> },
+            { label: 'Recruitment', value: recruitmentText(channel.recruitmentPause) },
             { label: L.retakeWindowDays, value: channel.retakeWindowDays === 0 ? '0 (retakes allowed)' : channel.retakeWindowDays },
             { label: L.eventsPolicy, value: EVENTS_POLICY_LABELS[channel.eventsPolicy] },
             {

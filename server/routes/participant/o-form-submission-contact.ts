@@ -37,6 +37,7 @@ import { outcomeMessages } from '../../participant/messages';
 import { runOfSubmission } from '../../participant/run';
 import { qualify } from '../../participant/qualification';
 import { countOnChannel } from '../../domain/channelFigures';
+import { linksWithRoom } from '../../sites';
 import { enqueueDelivery, noteDuplicate } from '../../rms/outbox';
 import { duplicateNote, firstReferralOf, matchKeysOf } from '../../participant/duplicates';
 import { deliverSoon, deliveryOptionsOf } from '../../rms/worker';
@@ -84,11 +85,19 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
         siteLinkId === null
           ? []
           : await db
-              .select({ engagementId: engagementSiteLocations.engagementId })
+              .select({
+                id: engagementSiteLocations.id,
+                engagementId: engagementSiteLocations.engagementId,
+                weeklyCap: engagementSiteLocations.weeklyCap,
+                totalCap: engagementSiteLocations.totalCap,
+                isPaused: engagementSiteLocations.isPaused,
+              })
               .from(engagementSiteLocations)
               .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
               .where(and(eq(engagementSiteLocations.id, siteLinkId), eq(engagementSiteLocations.isActive, true), eq(siteLocations.isActive, true)));
-      if (link && qualification.engagementIds.includes(link.engagementId)) engagementId = link.engagementId;
+      // A site paused or at its cap since it was offered is no longer a choice.
+      const room = link ? await linksWithRoom(db, [link], nowOf(deps)) : new Set<number>();
+      if (link && room.has(link.id) && qualification.engagementIds.includes(link.engagementId)) engagementId = link.engagementId;
       else issues.push({ pointer: '/data/attributes/engagementSiteLocationId', detail: message('choice', {}, lang) });
     } else {
       const named = idOf(attributes.engagementId);
@@ -141,7 +150,7 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
       }
       const [referral] = await tx
         .insert(referrals)
-        .values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id })
+        .values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id, created: now })
         .returning({ id: referrals.id });
       // In the same transaction: a stored contact is always on its way to its record system.
       await enqueueDelivery(tx, contact.id, now);

@@ -88,6 +88,11 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         continue;
       }
       if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
+      if (created.status === 'paused') {
+        // Every engagement of the run at its target or past its dates (decided in the write): not offered, as if switched off.
+        const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
+        return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+      }
       keepStartFacts(db, input.oFormId, input.mediaChannelId, found);
       const row = created.submission;
       rememberSubmission(db, { submission: row, form });

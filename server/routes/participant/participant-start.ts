@@ -2,7 +2,8 @@
 import { eq } from 'drizzle-orm';
 import { isApiIsoCode } from '@core/i18n';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
-import { type Deps } from '../../context';
+import { nowOf, type Deps } from '../../context';
+import { offeredRunEngagements } from '../../participant/qualification';
 import { mediaChannels, screeners } from '../../db/schema';
 import { badRequest, notFound } from '../../http/errors';
 import { parseId } from '../../http/query';
@@ -43,7 +44,8 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
       throw notFound('screener');
     }
     const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
-    if (!target.runnable || !target.form) {
+    // Every engagement of the run at its target or past its dates: not offered, as if switched off.
+    if (!target.runnable || !target.form || (await offeredRunEngagements(db, target, nowOf(deps))) === null) {
       const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);
       // A channel switched off: participants read its not-active message, the console why.
       const inactive = channel !== null && !channel.isActive ? channel : null;
