@@ -451,7 +451,8 @@ describe('versioned survey builder', () => {
     await screen.findByText('Could not add Option');
     await screen.findByText('Could not get languages');
 
-    const messages = screen.getByRole('region', { name: 'Survey messages' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Messages' }));
+    const messages = await screen.findByRole('region', { name: 'Survey messages' });
     const completed = await within(messages).findByLabelText('Completed: contact form (en)', { exact: true });
     expect((completed as HTMLTextAreaElement).placeholder).toBe('Thank you!');
     fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
@@ -465,7 +466,7 @@ describe('versioned survey builder', () => {
 
   it('saves a message in the version’s language once it is written', async () => {
     const { handler, messages } = oFormServer();
-    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    renderAdmin({ path: '/surveys-new/edit/5?tab=messages', user: admin, handler });
     const region = await screen.findByRole('region', { name: 'Survey messages' });
     const completed = await within(region).findByLabelText('Completed: contact form (en)', { exact: true });
     await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));

@@ -16,6 +16,8 @@ export interface EditorContext {
   refresh: () => Promise<void>;
   /** Puts a question as the server saved it into the version (pages' transition targets follow). */
   replaceField: (field: OFormField) => void;
+  /** Tells the builder what a question holds as it is typed, saved or not (the preview shows it). */
+  draft?: (id: string, values: Partial<OFormField>) => void;
   categories: OptionsState;
   tags: OptionsState;
 }
