@@ -577,11 +577,41 @@ describe('survey flow graph', () => {
       page('c', 'Three'),
     ]);
     expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b', 'c', 'end']);
-    expect(graph.edges.map((e) => [e.source, e.target, e.label, e.disqualifies])).toEqual([
-      ['a', 'b', null, false],
-      ['a', 'c', 'Skip', false],
-      ['a', 'end', 'Stop', true],
-      ['b', 'c', null, false],
+    expect(graph.edges.map((e) => [e.source, e.target, e.label, e.disqualifies, e.kind])).toEqual([
+      ['a', 'b', null, false, 'next'],
+      ['a', 'c', 'Skip', false, 'branch'],
+      ['a', 'end', 'Stop', true, 'branch'],
+      ['b', 'c', null, false, 'next'],
+      ['c', 'end', null, false, 'next'],
+    ]);
+  });
+
+  it('leads disqualifying options and age ranges to Disqualified, each labelled', () => {
+    const base = { id: 'p', identity: 'p', title: 'P', displayOrder: 1, isActive: true, oFormVersionId: '5', oFormIdentity: 'x', oFormContainerTypeId: 'root_container' as const, parentId: null, translations: {} };
+    const question = (id: string, type: 'single' | 'dob', configuration: FieldConfiguration) => ({
+      id,
+      identity: id,
+      containerId: 'p',
+      oFormContainerIdentity: 'p',
+      title: 'Q',
+      oFormFieldTypeId: type,
+      oFormFieldCategoryId: null,
+      isActive: true,
+      displayOrder: 1,
+      configuration,
+      tags: [],
+    });
+    const graph = surveyGraph([
+      { ...base, fields: [question('q1', 'single', config({ options: [option('Fewer than 4 days', 'few', { isDisqualified: true }), option('More', 'more')] })), question('q2', 'dob', config({ minAge: 18, maxAge: 65 }))] },
+    ]);
+    expect(graph.nodes.map((n) => [n.id, n.title])).toEqual([
+      ['p', 'P'],
+      ['end', 'End of survey'],
+      ['disqualified', 'Disqualified'],
+    ]);
+    expect(graph.edges.filter((e) => e.kind === 'out').map((e) => [e.source, e.target, e.label])).toEqual([
+      ['p', 'disqualified', 'Fewer than 4 days'],
+      ['p', 'disqualified', 'Age outside 18–65'],
     ]);
   });
 });

@@ -120,8 +120,10 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
           {APPROVED_IMMUTABLE}
         </p>
       )}
-      <TitleEditor key={detail.form.modified} ctx={ctx} />
-      <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
+      <div className="builder-head">
+        <TitleEditor key={detail.form.modified} ctx={ctx} />
+        <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
+      </div>
       <div role="tablist" aria-label="Builder views" className="builder-tabs">
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" id={`builder-tab-${t.id}`} aria-selected={tab === t.id} aria-controls="builder-tabpanel" className="builder-tab" onClick={() => showTab(t.id)}>

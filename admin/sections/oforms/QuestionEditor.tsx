@@ -180,8 +180,8 @@ function OptionRow({
         />
       </div>
       {lang === null && (
-        <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Delete option ${option.label}`} onClick={onRemove}>
-          Delete Option
+        <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Delete option ${option.label}`} title="Delete option" onClick={onRemove}>
+          <span aria-hidden="true">✕</span>
         </button>
       )}
     </li>
