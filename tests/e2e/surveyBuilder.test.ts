@@ -143,4 +143,58 @@ describe('survey builder', () => {
     await page.mouse.up();
     await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual([before[2], before[1], before[0]]);
   });
+
+  it('draws the demo branch as its own labelled edge that no page box covers, and opens fitted to the whole logic', async () => {
+    await page.goto(`${base}/surveys-new/edit/${demoId}?tab=logic`);
+    await expect.poll(() => page.locator('.react-flow__node.survey-flow-page').count(), SLOW).toBe(3);
+    const branch = page.locator('.react-flow__edge.survey-flow-edge-branch');
+    await expect.poll(() => branch.count(), SLOW).toBe(1);
+    expect(await branch.locator('.react-flow__edge-text').textContent()).toBe('No');
+    // The ways out: the disqualifying option, to Disqualified.
+    expect(await page.locator('.react-flow__edge.survey-flow-edge-out .react-flow__edge-text').allTextContents()).toEqual(['Under 18']);
+    await page.locator('.react-flow__node.survey-flow-out').getByText('Disqualified').waitFor();
+
+    const geometry = await page.evaluate(() => {
+      const rect = (e: Element) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      };
+      const edge = document.querySelector('.react-flow__edge.survey-flow-edge-branch')!;
+      const path = edge.querySelector('path.react-flow__edge-path') as SVGPathElement;
+      const matrix = path.getScreenCTM()!;
+      const length = path.getTotalLength();
+      const points: { x: number; y: number }[] = [];
+      for (let i = 1; i < 40; i++) {
+        const p = path.getPointAtLength((length * i) / 40);
+        points.push({ x: matrix.a * p.x + matrix.c * p.y + matrix.e, y: matrix.b * p.x + matrix.d * p.y + matrix.f });
+      }
+      return {
+        points,
+        label: rect(edge.querySelector('.react-flow__edge-text')!),
+        labelColour: getComputedStyle(edge.querySelector('.react-flow__edge-text')!).fill,
+        stroke: getComputedStyle(path).stroke,
+        nextStroke: getComputedStyle(document.querySelector('.react-flow__edge.survey-flow-edge-next path.react-flow__edge-path')!).stroke,
+        pages: [...document.querySelectorAll('.react-flow__node.survey-flow-page')].map(rect),
+        all: [...document.querySelectorAll('.react-flow__node:not(.survey-flow-bound)')].map(rect),
+        canvas: rect(document.querySelector('.flow-canvas')!),
+      };
+    });
+    const inside = (p: { x: number; y: number }, r: { left: number; top: number; right: number; bottom: number }) => p.x > r.left + 1 && p.x < r.right - 1 && p.y > r.top + 1 && p.y < r.bottom - 1;
+    const overlaps = (a: typeof geometry.label, b: typeof geometry.label) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const box of geometry.pages) {
+      expect(geometry.points.filter((p) => inside(p, box))).toEqual([]);
+      expect(overlaps(geometry.label, box)).toBe(false);
+    }
+    // Its own colour, not the grey of next-page edges.
+    expect(geometry.stroke).not.toBe(geometry.nextStroke);
+    expect(geometry.labelColour).toBe(geometry.stroke);
+    // Fitted: every box and the label are inside the canvas.
+    for (const box of [...geometry.all, geometry.label]) {
+      expect(box.left).toBeGreaterThanOrEqual(geometry.canvas.left);
+      expect(box.right).toBeLessThanOrEqual(geometry.canvas.right);
+      expect(box.top).toBeGreaterThanOrEqual(geometry.canvas.top);
+      expect(box.bottom).toBeLessThanOrEqual(geometry.canvas.bottom);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });
