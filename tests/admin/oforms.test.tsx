@@ -266,6 +266,25 @@ describe('versioned survey builder', () => {
     expect(pages).toHaveLength(4);
   });
 
+  it('keeps one question open: a new one opens, the others show their options and rules in a line; yes/no starts with Yes and No', async () => {
+    const { handler, pages } = oFormServer();
+    pages[0]!.fields[0]!.configuration.options[1]!.isDisqualified = true;
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const first = await screen.findByRole('listitem', { name: 'Question 1' });
+    expect(within(first).getByRole('button', { expanded: true })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add Question' }));
+    const second = await screen.findByRole('listitem', { name: 'Question 2' });
+    await waitFor(() => expect(within(second).getByRole('button', { expanded: true })).toBeTruthy());
+    const closed = screen.getByRole('listitem', { name: 'Question 1' });
+    expect(closed.querySelector('.question-card-summary')?.textContent).toBe('Yes, No · Disqualifies: No');
+    expect(within(closed).queryByLabelText('Question title', { exact: true })).toBeNull();
+
+    fireEvent.change(within(second).getByLabelText('Type', { exact: true }), { target: { value: 'yes_no' } });
+    await within(second).findByRole('listitem', { name: 'Option Yes' });
+    within(second).getByRole('listitem', { name: 'Option No' });
+    await waitFor(() => expect(pages[0]!.fields[1]!.configuration.options.map((o) => [o.label, o.value])).toEqual([['Yes', 'yes'], ['No', 'no']]));
+  });
+
   it('edits a question: title saved on leaving the field, type change brings None of the Above, limits per type', async () => {
     const { handler, pages } = oFormServer();
     const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });

@@ -51,6 +51,7 @@ beforeAll(async () => {
   });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: SCREEN });
+  page.setDefaultTimeout(20_000);
   await signInAsAdmin(page, base);
 });
 afterAll(async () => {
@@ -142,6 +143,35 @@ describe('survey builder', () => {
     await page.waitForTimeout(200);
     await page.mouse.up();
     await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual([before[2], before[1], before[0]]);
+  });
+
+  it('undoes a deleted question, with its rules, and redoes the delete', async () => {
+    await page.goto(`${base}/surveys-new/edit/${draftId}`);
+    await expect.poll(() => cards().count(), SLOW).toBe(3);
+    const before = await firstPageTitles(draftId);
+    const dob = cards().filter({ hasText: 'Your date of birth' });
+    if ((await dob.getAttribute('class'))?.includes('open') !== true) await dob.locator('.question-card-toggle').click();
+    await dob.getByRole('button', { name: 'Delete Question' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual(before.filter((t) => t !== 'Your date of birth'));
+
+    const history = page.getByRole('group', { name: 'Undo and redo' });
+    await history.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual(before);
+    await expect.poll(() => cards().count(), SLOW).toBe(3);
+    // With its age range: the rule the logic view and the PDF state.
+    const doc = await api(`o-forms/o-forms/${draftId}?include=oFormContainers.oFormFields`);
+    const restored = (doc.included as { type: string; attributes: { title: string; configuration: { minAge?: number; maxAge?: number } } }[]).find(
+      (r) => r.type === 'o-form-fields' && r.attributes.title === 'Your date of birth',
+    );
+    expect(restored?.attributes.configuration).toMatchObject({ minAge: 18, maxAge: 65 });
+
+    await history.getByRole('button', { name: 'Redo' }).click();
+    await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual(before.filter((t) => t !== 'Your date of birth'));
+    // And back again, from the keyboard outside a text field.
+    await page.getByRole('tab', { name: 'Questions' }).focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual(before);
   });
 
   it('draws the demo branch as its own labelled edge that no page box covers, and opens fitted to the whole logic', async () => {

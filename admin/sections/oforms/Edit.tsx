@@ -28,6 +28,7 @@ import { useAutosave } from '../../components/unsaved/useAutosave';
 import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
 import { VersionBar } from './VersionBar';
+import { useBuilderHistory } from './history';
 
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
 const BuilderPreview = lazy(() => import('./BuilderPreview'));
@@ -105,7 +106,19 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
     buttons: [{ label: 'Done', to: pathTo('OFormView', { id: detail.form.id }) }],
   });
 
-  const ctx: EditorContext = { api, detail, frozen, language, refresh, replaceField, draft, categories, tags };
+  const history = useBuilderHistory(refresh);
+  const ctx: EditorContext = { api, detail, frozen, language, refresh, replaceField, draft, history, categories, tags };
+  // Ctrl+Z / Ctrl+Shift+Z (⌘ on a Mac) undo and redo the builder's edits, except where a text field has its own undo.
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (frozen || !(e.ctrlKey || e.metaKey) || e.altKey) return;
+    const target = e.target as HTMLElement;
+    if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    const key = e.key.toLowerCase();
+    if (key === 'z' && !e.shiftKey) void history.undo();
+    else if ((key === 'z' && e.shiftKey) || key === 'y') void history.redo();
+    else return;
+    e.preventDefault();
+  };
   const page = detail.pages.find((p) => p.id === selected) ?? detail.pages[0];
   const previewed = useMemo(
     () => ({ ...detail, pages: detail.pages.map((p) => ({ ...p, fields: p.fields.map((f) => (drafts[f.id] ? { ...f, ...drafts[f.id] } : f)) })) }),
@@ -113,7 +126,7 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
   );
 
   return (
-    <div className="survey-editor">
+    <div className="survey-editor" onKeyDown={onKeyDown}>
       <VersionBar ctx={ctx} />
       {frozen && (
         <p className="notice" role="note">
@@ -124,6 +137,7 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
         <TitleEditor key={detail.form.modified} ctx={ctx} />
         <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
       </div>
+      <div className="builder-tabs-row">
       <div role="tablist" aria-label="Builder views" className="builder-tabs">
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" id={`builder-tab-${t.id}`} aria-selected={tab === t.id} aria-controls="builder-tabpanel" className="builder-tab" onClick={() => showTab(t.id)}>
@@ -131,12 +145,23 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
           </button>
         ))}
       </div>
+      {!frozen && (
+        <div className="builder-history" role="group" aria-label="Undo and redo" aria-busy={history.busy || undefined}>
+          <button type="button" className="btn btn-small btn-secondary" disabled={!history.canUndo || history.busy} title={history.canUndo ? `Undo ${history.canUndo} (Ctrl+Z)` : 'Nothing to undo'} onClick={() => void history.undo()}>
+            Undo
+          </button>
+          <button type="button" className="btn btn-small btn-secondary" disabled={!history.canRedo || history.busy} title={history.canRedo ? `Redo ${history.canRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'} onClick={() => void history.redo()}>
+            Redo
+          </button>
+        </div>
+      )}
+      </div>
       <div role="tabpanel" id="builder-tabpanel" aria-labelledby={`builder-tab-${tab}`}>
         {tab === 'questions' && (
           <div className="survey-editor-body builder-columns">
             <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
             <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-              {page ? <PageEditor key={`${page.id}:${language ?? ''}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
+              {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
             </fieldset>
             <Suspense fallback={<Loading />}>{page && <BuilderPreview detail={previewed} pageId={page.id} language={language ?? defaultIso} />}</Suspense>
           </div>

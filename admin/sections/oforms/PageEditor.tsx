@@ -14,6 +14,7 @@ import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 import { duplicateValues } from './duplicate';
 import { SortableList } from './Sortable';
 import type { OFormField } from '@core/model/oformDoc';
+import type { FieldValues } from '@core/api/oforms';
 
 export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage }) {
   const lang = ctx.language;
@@ -24,7 +25,14 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
     title,
     stored,
     async (next) => {
-      await ctx.api.updatePage(page.id, lang ? { translations: { ...page.translations, [lang]: { ...page.translations[lang], title: next } } } : { title: next });
+      const body = (text: string) => (lang ? { translations: { ...page.translations, [lang]: { ...page.translations[lang], title: text } } } : { title: text });
+      await ctx.api.updatePage(page.id, body(next));
+      const { history, api } = ctx;
+      history?.record({
+        label: 'edit of the page title',
+        undo: () => api.updatePage(page.id, body(stored)).then(() => undefined),
+        redo: () => api.updatePage(page.id, body(next)).then(() => undefined),
+      });
       await ctx.refresh();
     },
     SAVE_FAILED,
@@ -49,12 +57,33 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
   const add = () =>
     addQuestion.run(async () => {
       const field = await ctx.api.addField(page.id);
+      recordAdded(field.id, 'new question', {});
       await ctx.refresh();
       openQuestion(field.id);
     }, ADD_QUESTION_FAILED);
+  /** A question added (new or a copy): undone by deleting it, redone by adding it again as it was. */
+  const recordAdded = (id: string, label: string, values: Partial<FieldValues>) => {
+    const { history, api } = ctx;
+    history?.record({
+      label,
+      undo: () => api.removeField(history.resolve(id)),
+      redo: async () => {
+        const again = await api.addField(page.id);
+        if (Object.keys(values).length) await api.updateField(again.id, values);
+        history.alias(history.resolve(id), again.id);
+      },
+    });
+  };
   const move = (id: string, to: number) =>
     addQuestion.run(async () => {
+      const from = page.fields.findIndex((f) => f.id === id);
       await ctx.api.updateField(id, { displayOrder: to + 1 });
+      const { history, api } = ctx;
+      history?.record({
+        label: `move of question ${from + 1}`,
+        undo: () => api.updateField(history.resolve(id), { displayOrder: from + 1 }).then(() => undefined),
+        redo: () => api.updateField(history.resolve(id), { displayOrder: to + 1 }).then(() => undefined),
+      });
       await ctx.refresh();
     }, SAVE_FAILED);
   // A question moves to another page as itself: the same texts, options and rules there, gone here.
@@ -70,6 +99,7 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       const source = page.fields[index]!;
       const copy = await ctx.api.addField(page.id);
       await ctx.api.updateField(copy.id, duplicateValues(source, index + 2));
+      recordAdded(copy.id, 'copy of a question', duplicateValues(source, index + 2));
       await ctx.refresh();
       openQuestion(copy.id);
     }, ADD_QUESTION_FAILED);
@@ -93,7 +123,7 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       <ol className="question-list" ref={list}>
         {page.fields.map((field, i) => (
           <QuestionEditor
-            key={`${field.id}:${ctx.language ?? ''}`}
+            key={`${field.id}:${ctx.language ?? ''}:${ctx.history?.revision ?? 0}`}
             ctx={ctx}
             field={field}
             index={i}

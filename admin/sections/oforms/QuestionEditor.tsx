@@ -21,6 +21,7 @@ import { TextField } from '../../components/form/TextField';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import type { EditorContext } from './context';
 import { DragHandle, SortableList, useSortableItem } from './Sortable';
+import { duplicateValues } from './duplicate';
 import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
 
 type Values = Omit<FieldValues, 'displayOrder'>;
@@ -83,7 +84,14 @@ function useFieldSaver(ctx: EditorContext, field: OFormField) {
     queue.current = queue.current.then(async () => {
       setBusy(true);
       try {
+        const before = JSON.parse(saved.current) as Values;
         const updated = await ctx.api.updateField(field.id, next);
+        const { history, api } = ctx;
+        history?.record({
+          label: `edit of question ‘${next.title}’`,
+          undo: () => api.updateField(history.resolve(field.id), before).then(() => undefined),
+          redo: () => api.updateField(history.resolve(field.id), next).then(() => undefined),
+        });
         saved.current = body;
         setError(null);
         ctx.replaceField(updated);
@@ -434,7 +442,19 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
             type="button"
             className="btn btn-small btn-danger"
             onClick={async () => {
-              if (await remove(field.id)) await ctx.refresh().catch(() => undefined);
+              const { history, api } = ctx;
+              const kept = { ...duplicateValues(field), ...values, displayOrder: index + 1 };
+              if (!(await remove(field.id))) return;
+              history?.record({
+                label: `delete of question ${index + 1}`,
+                undo: async () => {
+                  const added = await api.addField(field.containerId);
+                  await api.updateField(added.id, kept);
+                  history.alias(history.resolve(field.id), added.id);
+                },
+                redo: () => api.removeField(history.resolve(field.id)),
+              });
+              await ctx.refresh().catch(() => undefined);
             }}
           >
             Delete Question
