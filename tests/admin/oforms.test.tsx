@@ -346,7 +346,7 @@ describe('versioned survey builder', () => {
     const yes = await screen.findByRole('listitem', { name: 'Option Yes' });
     const transition = within(yes).getByLabelText('Transition', { exact: true });
     // Not the option's own page, not Birth (only date-of-birth questions).
-    expect(optionsOf(transition)).toEqual(['Next page', 'End of survey', 'Page: Habits']);
+    expect(optionsOf(transition)).toEqual(['Next page', 'End of survey', 'Page: Habits', 'A new page…']);
     fireEvent.change(transition, { target: { value: 'page:p-3' } });
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: 'p-3' }));
     const no = screen.getByRole('listitem', { name: 'Option No' });
@@ -358,6 +358,11 @@ describe('versioned survey builder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add Option' }));
     await screen.findByRole('listitem', { name: 'Option Option 3' });
     expect(pages[0]!.fields[0]!.configuration.options.map((o) => o.value)).toEqual(['yes', 'no', 'option_3']);
+
+    // The select makes its target: a new page, jumped to.
+    fireEvent.change(within(screen.getByRole('listitem', { name: 'Option Yes' })).getByLabelText('Transition', { exact: true }), { target: { value: 'new-page' } });
+    await waitFor(() => expect(pages.map((p) => p.title)).toEqual(['About you', 'Birth', 'Habits', 'New Page 4']));
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: pages[3]!.identity }));
   });
 
   it('edits translations in the chosen language after enabling it', async () => {
@@ -473,6 +478,7 @@ describe('versioned survey builder', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Messages' }));
     const messages = await screen.findByRole('region', { name: 'Survey messages' });
     const completed = await within(messages).findByLabelText('Completed: contact form (en)', { exact: true });
+    await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
     expect((completed as HTMLTextAreaElement).placeholder).toBe('Thank you!');
     fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
     fireEvent.blur(completed);

@@ -56,6 +56,9 @@ function parseTransition(value: string): OptionConfig['transition'] {
   return null;
 }
 
+/** The transition select's choice that adds a page and jumps to it. */
+const NEW_PAGE = 'new-page';
+
 /** A value not yet used by the question's options: option_1, option_2... */
 function newOption(options: readonly OptionConfig[]): OptionConfig {
   let n = options.length + 1;
@@ -177,7 +180,17 @@ function OptionRow({
           options={options}
           value={current}
           disabled={lang !== null}
-          onChange={(value) => onCommit({ ...option, transition: parseTransition(value) })}
+          onChange={(value) => {
+            if (value !== NEW_PAGE) return onCommit({ ...option, transition: parseTransition(value) });
+            // The target page made on the spot: added last, then jumped to.
+            void ctx.api
+              .addPage(ctx.detail.form.id)
+              .then(async (page) => {
+                onCommit({ ...option, transition: { to: 'page', identity: page.identity } });
+                await ctx.refresh();
+              })
+              .catch(() => undefined);
+          }}
         />
         <Checkbox
           label="Disqualify"
@@ -238,6 +251,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
   const targets: SelectOption[] = [
     { value: 'end', label: 'End of survey' },
     ...transitionTargets(summaries, pageIdentity).map((p) => ({ value: `page:${p.identity}`, label: `Page: ${p.title}` })),
+    { value: NEW_PAGE, label: 'A new page…' },
   ];
 
   const setOption = (i: number, option: OptionConfig) => {
