@@ -28,8 +28,16 @@ export function withAuthoringDefaults(type: FieldType, configuration: FieldConfi
   if (type === 'multiple' && configuration.options.length === 0) {
     return { ...configuration, options: [noneOfTheAbove()] };
   }
+  // A yes/no question is asked with Yes and No, so either can be marked disqualifying at once.
+  if (type === 'yes_no' && configuration.options.length === 0) {
+    return { ...configuration, options: yesNoOptions() };
+  }
   return configuration;
 }
+
+/** The two options a yes/no question starts with. */
+export const yesNoOptions = (): OptionConfig[] =>
+  (['Yes', 'No'] as const).map((label) => ({ label, value: label.toLowerCase(), translations: {}, isDisqualified: false, transition: null }));
 
 /** The 'None of the Above' choice: the one a multiple question starts with, or one staff typed. */
 export const isNoneOfTheAbove = (option: { label: string; value: string }): boolean =>

@@ -9,7 +9,8 @@ import { NO_APPROVED_VERSION } from '@core/model/oformExport';
 import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import { nowOf, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
-import { engagements, languages, oFormLanguages, oFormMessages, oForms } from '../db/schema';
+import { questionRules } from '@core/oform/rulesInWords';
+import { engagements, languages, oFormLanguages, oFormMessages, oForms, users } from '../db/schema';
 import { engagementScope } from '../domain/engagementAccess';
 import { pageMetrics } from '../funnel/pages';
 import { conflict, notFound } from '../http/errors';
@@ -68,6 +69,7 @@ export async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): P
     .innerJoin(languages, eq(languages.id, oFormLanguages.languageId))
     .where(eq(oFormLanguages.oFormId, form.id))
     .orderBy(desc(languages.isDefault), asc(languages.name));
+  const others = langs.filter((l) => !l.isDefault);
   const pdfPages: PdfPage[] = pages.map((page) => {
     const inside = structure.containers.filter((c) => c.id === page.id || c.parentId === page.id);
     const rank = (containerId: number) => {
@@ -90,8 +92,17 @@ export async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): P
         required: f.configuration.required,
         isActive: f.isActive,
         helperText: f.configuration.helperText,
+        // Every text in every other language of the survey, so a reviewer reads what participants do.
+        translations: others.flatMap((l) => {
+          const t = f.configuration.translations[l.isoCode];
+          const title = t?.title?.trim() ?? '';
+          const helperText = t?.helperText?.trim() ?? '';
+          return title || helperText ? [{ language: l.name, title, helperText }] : [];
+        }),
+        rules: questionRules(f.type, f.configuration, pages),
         options: f.configuration.options.map((o) => ({
           label: o.label,
+          translations: others.flatMap((l) => (o.translations[l.isoCode]?.trim() ? [{ language: l.name, label: o.translations[l.isoCode]!.trim() }] : [])),
           value: o.value,
           isDisqualified: o.isDisqualified,
           transition:
@@ -115,11 +126,24 @@ export async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): P
     const rows = own.filter((m) => m.messageType === type);
     const list: PdfMessage[] = rows.map((m) => ({ type, language: m.language, message: plainText(m.message), isDefault: false }));
     if (!rows.some((m) => m.language === 'en')) list.unshift({ type, language: 'en', message: DEFAULT_OFORM_MESSAGES[type].en, isDefault: true });
+    // A language of the survey without its own text shows what participants get: the shipped default.
+    for (const l of others) {
+      const shipped = (DEFAULT_OFORM_MESSAGES[type] as Record<string, string | undefined>)[l.isoCode];
+      if (!rows.some((m) => m.language === l.isoCode) && shipped) list.push({ type, language: l.isoCode, message: shipped, isDefault: true });
+    }
     return list;
   });
+  const [approval] = form.approvedAt
+    ? await db
+        .select({ username: users.username })
+        .from(oForms)
+        .innerJoin(users, eq(users.id, oForms.approvedBy))
+        .where(eq(oForms.id, form.id))
+    : [];
   return {
     title: form.title,
     identity: form.identity,
+    approvedBy: approval?.username ?? null,
     version: form.version,
     isApproved: form.isApproved,
     approvedAt: form.approvedAt,

@@ -11,6 +11,8 @@ import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 
 export interface PdfOption {
   label: string;
+  /** The label in each other language of the survey that has one. */
+  translations?: { language: string; label: string }[];
   value: string;
   isDisqualified: boolean;
   /** Where the option leads, in words ('Page: Eligibility', 'End of survey'), or null. */
@@ -22,6 +24,10 @@ export interface PdfQuestion {
   required: boolean;
   isActive: boolean;
   helperText: string | null;
+  /** The title and helper text in each other language of the survey that has them. */
+  translations?: { language: string; title: string; helperText: string }[];
+  /** The question's rules in words: 'Disqualifies: No', 'Age 18–65, else disqualified'. */
+  rules?: string[];
   options: PdfOption[];
 }
 export interface PdfPage {
@@ -43,6 +49,8 @@ export interface SurveyPdf {
   version: number;
   isApproved: boolean;
   approvedAt: Date | null;
+  /** The member of staff who approved it, when known. */
+  approvedBy?: string | null;
   engagementName: string;
   sponsorName: string;
   languages: string[];
@@ -112,6 +120,9 @@ class Writer {
   }
 }
 
+/** The day and time (UTC) of an approval. */
+const approvedOn = (at: Date | null) => (at ? `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '');
+
 /** Lines of at most `width` points; a word longer than a line is cut where it must be. */
 function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
   const lines: string[] = [];
@@ -151,14 +162,15 @@ export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
   doc.setModificationDate(survey.approvedAt ?? new Date(0));
   const w = new Writer(doc, regular, bold, rgb(0, 0, 0));
 
+  const by = survey.approvedBy ? ` by ${survey.approvedBy}` : '';
   w.text(survey.title, { size: 18, bold: true });
   w.space(4);
   w.text(`Version ${survey.version}`, { size: 11 });
   w.text(
     survey.isApproved
-      ? `Approved on ${survey.approvedAt?.toISOString().slice(0, 10) ?? ''}`
+      ? `Approved on ${approvedOn(survey.approvedAt)}${by}`
       : survey.approvedAt
-        ? `Approved on ${survey.approvedAt.toISOString().slice(0, 10)}; a later version is the approved one now`
+        ? `Approved on ${approvedOn(survey.approvedAt)}${by}; a later version is the approved one now`
         : 'Not approved',
     { size: 11 },
   );
@@ -177,12 +189,19 @@ export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
       const flags = [q.typeName, q.required ? 'required' : 'optional', ...(q.isActive ? [] : ['inactive'])];
       w.text(flags.join(' - '), { size: 9, indent: 24, color: grey });
       if (q.helperText?.trim()) w.text(`Helper text: ${q.helperText}`, { size: 9, indent: 24 });
+      for (const t of q.translations ?? []) {
+        if (t.title) w.text(`${t.language}: ${t.title}`, { size: 10, indent: 24, color: grey });
+        if (t.helperText) w.text(`${t.language} helper text: ${t.helperText}`, { size: 9, indent: 24, color: grey });
+      }
       for (const option of q.options) {
         const parts = [`- ${option.label}`];
         if (option.transition) parts.push(`-> ${option.transition}`);
         if (option.isDisqualified) parts.push('[DISQUALIFIES]');
         w.text(parts.join('   '), { size: 10, indent: 24, color: option.isDisqualified ? red : undefined });
+        for (const t of option.translations ?? []) w.text(`${t.language}: ${t.label}`, { size: 9, indent: 36, color: grey });
       }
+      // The arrow is not in WinAnsi: the rules say '->' as the options do.
+      for (const rule of q.rules ?? []) w.text(`Rule: ${rule.replace(/ → /g, ' -> ')}`, { size: 9, bold: true, indent: 24, color: /disquali/i.test(rule) ? red : undefined });
     });
   });
 

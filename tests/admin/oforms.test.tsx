@@ -266,6 +266,25 @@ describe('versioned survey builder', () => {
     expect(pages).toHaveLength(4);
   });
 
+  it('keeps one question open: a new one opens, the others show their options and rules in a line; yes/no starts with Yes and No', async () => {
+    const { handler, pages } = oFormServer();
+    pages[0]!.fields[0]!.configuration.options[1]!.isDisqualified = true;
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    const first = await screen.findByRole('listitem', { name: 'Question 1' });
+    expect(within(first).getByRole('button', { expanded: true })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add Question' }));
+    const second = await screen.findByRole('listitem', { name: 'Question 2' });
+    await waitFor(() => expect(within(second).getByRole('button', { expanded: true })).toBeTruthy());
+    const closed = screen.getByRole('listitem', { name: 'Question 1' });
+    expect(closed.querySelector('.question-card-summary')?.textContent).toBe('Yes, No · Disqualifies: No');
+    expect(within(closed).queryByLabelText('Question title', { exact: true })).toBeNull();
+
+    fireEvent.change(within(second).getByLabelText('Type', { exact: true }), { target: { value: 'yes_no' } });
+    await within(second).findByRole('listitem', { name: 'Option Yes' });
+    within(second).getByRole('listitem', { name: 'Option No' });
+    await waitFor(() => expect(pages[0]!.fields[1]!.configuration.options.map((o) => [o.label, o.value])).toEqual([['Yes', 'yes'], ['No', 'no']]));
+  });
+
   it('edits a question: title saved on leaving the field, type change brings None of the Above, limits per type', async () => {
     const { handler, pages } = oFormServer();
     const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
@@ -327,7 +346,7 @@ describe('versioned survey builder', () => {
     const yes = await screen.findByRole('listitem', { name: 'Option Yes' });
     const transition = within(yes).getByLabelText('Transition', { exact: true });
     // Not the option's own page, not Birth (only date-of-birth questions).
-    expect(optionsOf(transition)).toEqual(['Next page', 'End of survey', 'Page: Habits']);
+    expect(optionsOf(transition)).toEqual(['Next page', 'End of survey', 'Page: Habits', 'A new page…']);
     fireEvent.change(transition, { target: { value: 'page:p-3' } });
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: 'p-3' }));
     const no = screen.getByRole('listitem', { name: 'Option No' });
@@ -339,6 +358,11 @@ describe('versioned survey builder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add Option' }));
     await screen.findByRole('listitem', { name: 'Option Option 3' });
     expect(pages[0]!.fields[0]!.configuration.options.map((o) => o.value)).toEqual(['yes', 'no', 'option_3']);
+
+    // The select makes its target: a new page, jumped to.
+    fireEvent.change(within(screen.getByRole('listitem', { name: 'Option Yes' })).getByLabelText('Transition', { exact: true }), { target: { value: 'new-page' } });
+    await waitFor(() => expect(pages.map((p) => p.title)).toEqual(['About you', 'Birth', 'Habits', 'New Page 4']));
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: pages[3]!.identity }));
   });
 
   it('edits translations in the chosen language after enabling it', async () => {
@@ -451,8 +475,10 @@ describe('versioned survey builder', () => {
     await screen.findByText('Could not add Option');
     await screen.findByText('Could not get languages');
 
-    const messages = screen.getByRole('region', { name: 'Survey messages' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Messages' }));
+    const messages = await screen.findByRole('region', { name: 'Survey messages' });
     const completed = await within(messages).findByLabelText('Completed: contact form (en)', { exact: true });
+    await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
     expect((completed as HTMLTextAreaElement).placeholder).toBe('Thank you!');
     fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
     fireEvent.blur(completed);
@@ -465,7 +491,7 @@ describe('versioned survey builder', () => {
 
   it('saves a message in the version’s language once it is written', async () => {
     const { handler, messages } = oFormServer();
-    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    renderAdmin({ path: '/surveys-new/edit/5?tab=messages', user: admin, handler });
     const region = await screen.findByRole('region', { name: 'Survey messages' });
     const completed = await within(region).findByLabelText('Completed: contact form (en)', { exact: true });
     await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
@@ -576,11 +602,41 @@ describe('survey flow graph', () => {
       page('c', 'Three'),
     ]);
     expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b', 'c', 'end']);
-    expect(graph.edges.map((e) => [e.source, e.target, e.label, e.disqualifies])).toEqual([
-      ['a', 'b', null, false],
-      ['a', 'c', 'Skip', false],
-      ['a', 'end', 'Stop', true],
-      ['b', 'c', null, false],
+    expect(graph.edges.map((e) => [e.source, e.target, e.label, e.disqualifies, e.kind])).toEqual([
+      ['a', 'b', null, false, 'next'],
+      ['a', 'c', 'Skip', false, 'branch'],
+      ['a', 'end', 'Stop', true, 'branch'],
+      ['b', 'c', null, false, 'next'],
+      ['c', 'end', null, false, 'next'],
+    ]);
+  });
+
+  it('leads disqualifying options and age ranges to Disqualified, each labelled', () => {
+    const base = { id: 'p', identity: 'p', title: 'P', displayOrder: 1, isActive: true, oFormVersionId: '5', oFormIdentity: 'x', oFormContainerTypeId: 'root_container' as const, parentId: null, translations: {} };
+    const question = (id: string, type: 'single' | 'dob', configuration: FieldConfiguration) => ({
+      id,
+      identity: id,
+      containerId: 'p',
+      oFormContainerIdentity: 'p',
+      title: 'Q',
+      oFormFieldTypeId: type,
+      oFormFieldCategoryId: null,
+      isActive: true,
+      displayOrder: 1,
+      configuration,
+      tags: [],
+    });
+    const graph = surveyGraph([
+      { ...base, fields: [question('q1', 'single', config({ options: [option('Fewer than 4 days', 'few', { isDisqualified: true }), option('More', 'more')] })), question('q2', 'dob', config({ minAge: 18, maxAge: 65 }))] },
+    ]);
+    expect(graph.nodes.map((n) => [n.id, n.title])).toEqual([
+      ['p', 'P'],
+      ['end', 'End of survey'],
+      ['disqualified', 'Disqualified'],
+    ]);
+    expect(graph.edges.filter((e) => e.kind === 'out').map((e) => [e.source, e.target, e.label])).toEqual([
+      ['p', 'disqualified', 'Fewer than 4 days'],
+      ['p', 'disqualified', 'Age outside 18–65'],
     ]);
   });
 });

@@ -135,9 +135,11 @@ describe('versioned surveys', () => {
           ['No', true, false],
         ],
       ]);
-    // The flow draws the three pages and the jump.
-    await expect.poll(() => page.locator('.react-flow__node').count(), SLOW).toBe(3);
+    // The logic view draws the three pages and the jump.
+    await page.getByRole('tab', { name: 'Logic' }).click();
+    await expect.poll(() => page.locator('.react-flow__node.survey-flow-page').count(), SLOW).toBe(3);
     await page.locator('.react-flow__edge-text').filter({ hasText: 'Yes' }).first().waitFor();
+    await page.getByRole('tab', { name: 'Questions' }).click();
   });
 
   it('adds Spanish with every translation and approves version 1', async () => {

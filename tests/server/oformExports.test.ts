@@ -296,6 +296,47 @@ describe('PDF export', () => {
     expect(own.data.attributes.filename).toBe('sleep-study-screener-v2.pdf');
   });
 
+  it('carries every Spanish text, every rule in words, and who approved it when: the IRB packet', async () => {
+    const form = await newForm('Heart packet');
+    await setLanguages(form.id, [spanishId]);
+    const last = await addPage(form.id, 'Where you live');
+    await patch('o-form-containers', form.firstPage, { title: 'About you', translations: { es: { title: 'Sobre usted' } } });
+    await patch('o-form-containers', last.id, { translations: { es: { title: 'Dónde vive' } } });
+    await addField(form.firstPage, {
+      oFormFieldTypeId: 'single',
+      title: 'How many days a week do you exercise?',
+      configuration: {
+        helperText: 'Count any day with 30 minutes or more.',
+        translations: { es: { title: '¿Cuántos días a la semana hace ejercicio?', helperText: 'Cuente cada día con 30 minutos o más.' } },
+        options: [
+          { label: 'Fewer than 4 days', value: 'few', isDisqualified: true, translations: { es: 'Menos de 4 días' } },
+          { label: '4 days or more', value: 'more', transition: { to: 'page', identity: last.attributes.identity }, translations: { es: '4 días o más' } },
+        ],
+      },
+    });
+    await addField(form.firstPage, { oFormFieldTypeId: 'dob', title: 'Your date of birth', configuration: { minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } } });
+    await addField(last.id, { oFormFieldTypeId: 'zip', title: 'Your ZIP code', configuration: { translations: { es: { title: 'Su código postal' } } } });
+    const spanish = ['Sobre usted', 'Dónde vive', '¿Cuántos días a la semana hace ejercicio?', 'Cuente cada día con 30 minutos o más.', 'Menos de 4 días', '4 días o más', 'Su fecha de nacimiento', 'Su código postal'];
+    // The version's own Spanish message, and the shipped Spanish text of the others.
+    await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', language: 'es', message: '<p>Lo sentimos, no califica.</p>' });
+    for (const type of ['completed_contact_form', 'no_trial_sites_consent', 'no_trial_sites_contact_form', 'not_active_consent', 'not_active_contact_form', 'not_qualified_contact_form', 'trial_site_selected_consent', 'trial_site_selected_contact_form']) {
+      await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: type, language: 'es', message: `Mensaje ${type}` });
+    }
+    expect(await missing(form.id)).toEqual([]);
+    expect((await patch('o-form-versions', form.id, { mark_approved: true })).res.status).toBe(200);
+
+    const exported = await json(await h.request('POST', `/api/o-forms/export-to-pdf/${form.id}/0`, { token: admin }));
+    const text = await pdfText(new Uint8Array(await (await h.request('GET', exported.data.attributes.url, { token: admin })).arrayBuffer()));
+    for (const es of spanish) expect(text).toContain(es);
+    expect(text).toContain('Lo sentimos, no califica.');
+    expect(text).toContain('Mensaje trial_site_selected_contact_form');
+    expect(text).toContain('Rule: Disqualifies: Fewer than 4 days');
+    expect(text).toContain('Rule: 4 days or more -> Page: Where you live');
+    expect(text).toContain('Rule: Age 18–65, else disqualified');
+    expect(text).toMatch(/Approved on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC by admin/);
+    expect(text).toContain('Version 1');
+  });
+
   it('answers 400 for a bad showApproved and 404 outside the sponsor scope', async () => {
     const other = await newForm('Other export', otherEngagementId);
     expect((await h.request('POST', `/api/o-forms/export-to-pdf/${other.id}/2`, { token: admin })).status).toBe(400);

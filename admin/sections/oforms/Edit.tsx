@@ -4,7 +4,8 @@
  * is read again after structural changes, so what is shown is what the server kept. An
  * approved version is shown read-only (the server refuses any change to it with 409).
  */
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { lookupsApi } from '@core/api/lookups';
 import { oformsApi, type OFormDetail } from '@core/api/oforms';
 import { LOOKUP_TYPES } from '@core/model/lookup';
@@ -27,8 +28,18 @@ import { useAutosave } from '../../components/unsaved/useAutosave';
 import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
 import { VersionBar } from './VersionBar';
+import { useBuilderHistory } from './history';
 
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
+const BuilderPreview = lazy(() => import('./BuilderPreview'));
+
+/** The builder's views: the questions of one page (with the preview beside), the logic, the messages. */
+const TABS = [
+  { id: 'questions', label: 'Questions' },
+  { id: 'logic', label: 'Logic' },
+  { id: 'messages', label: 'Messages' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
 
 function TitleEditor({ ctx }: { ctx: EditorContext }) {
   const { form } = ctx.detail;
@@ -61,6 +72,21 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
   const [detail, setDetail] = useState(initial);
   const [selected, setSelected] = useState(initial.pages[0]?.id ?? '');
   const [language, setLanguage] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'questions';
+  const showTab = (next: Tab) =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        if (next === 'questions') out.delete('tab');
+        else out.set('tab', next);
+        return out;
+      },
+      { replace: true },
+    );
+  // What staff have typed and not yet saved, per question: the preview shows it as they type.
+  const [drafts, setDrafts] = useState<Record<string, Partial<OFormField>>>({});
+  const draft = useCallback((id: string, values: Partial<OFormField>) => setDrafts((d) => (d[id] === values ? d : { ...d, [id]: values })), []);
   const toOptions = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
   const categories = useOptions(() => api.fieldCategories().then(toOptions), [api], 'Could not load question categories');
   const activeLanguages = useActiveLanguages().all;
@@ -80,29 +106,73 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
     buttons: [{ label: 'Done', to: pathTo('OFormView', { id: detail.form.id }) }],
   });
 
-  const ctx: EditorContext = { api, detail, frozen, language, refresh, replaceField, categories, tags };
+  const history = useBuilderHistory(refresh);
+  const ctx: EditorContext = { api, detail, frozen, language, refresh, replaceField, draft, history, categories, tags };
+  // Ctrl+Z / Ctrl+Shift+Z (⌘ on a Mac) undo and redo the builder's edits, except where a text field has its own undo.
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (frozen || !(e.ctrlKey || e.metaKey) || e.altKey) return;
+    const target = e.target as HTMLElement;
+    if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    const key = e.key.toLowerCase();
+    if (key === 'z' && !e.shiftKey) void history.undo();
+    else if ((key === 'z' && e.shiftKey) || key === 'y') void history.redo();
+    else return;
+    e.preventDefault();
+  };
   const page = detail.pages.find((p) => p.id === selected) ?? detail.pages[0];
+  const previewed = useMemo(
+    () => ({ ...detail, pages: detail.pages.map((p) => ({ ...p, fields: p.fields.map((f) => (drafts[f.id] ? { ...f, ...drafts[f.id] } : f)) })) }),
+    [detail, drafts],
+  );
 
   return (
-    <div className="survey-editor">
+    <div className="survey-editor" onKeyDown={onKeyDown}>
       <VersionBar ctx={ctx} />
       {frozen && (
         <p className="notice" role="note">
           {APPROVED_IMMUTABLE}
         </p>
       )}
-      <TitleEditor key={detail.form.modified} ctx={ctx} />
-      <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
-      <div className="survey-editor-body">
-        <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
-        <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-          {page ? <PageEditor key={`${page.id}:${language ?? ''}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
-        </fieldset>
+      <div className="builder-head">
+        <TitleEditor key={detail.form.modified} ctx={ctx} />
+        <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
       </div>
-      <MessagesEditor key={language ?? ''} ctx={ctx} language={language ?? defaultIso} />
-      <Suspense fallback={<Loading />}>
-        <SurveyFlow pages={detail.pages} />
-      </Suspense>
+      <div className="builder-tabs-row">
+      <div role="tablist" aria-label="Builder views" className="builder-tabs">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" id={`builder-tab-${t.id}`} aria-selected={tab === t.id} aria-controls="builder-tabpanel" className="builder-tab" onClick={() => showTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {!frozen && (
+        <div className="builder-history" role="group" aria-label="Undo and redo" aria-busy={history.busy || undefined}>
+          <button type="button" className="btn btn-small btn-secondary" disabled={!history.canUndo || history.busy} title={history.canUndo ? `Undo ${history.canUndo} (Ctrl+Z)` : 'Nothing to undo'} onClick={() => void history.undo()}>
+            Undo
+          </button>
+          <button type="button" className="btn btn-small btn-secondary" disabled={!history.canRedo || history.busy} title={history.canRedo ? `Redo ${history.canRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'} onClick={() => void history.redo()}>
+            Redo
+          </button>
+        </div>
+      )}
+      </div>
+      <div role="tabpanel" id="builder-tabpanel" aria-labelledby={`builder-tab-${tab}`}>
+        {tab === 'questions' && (
+          <div className="survey-editor-body builder-columns">
+            <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
+            <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+              {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
+            </fieldset>
+            <Suspense fallback={<Loading />}>{page && <BuilderPreview detail={previewed} pageId={page.id} language={language ?? defaultIso} />}</Suspense>
+          </div>
+        )}
+        {tab === 'messages' && <MessagesEditor key={language ?? ''} ctx={ctx} language={language ?? defaultIso} />}
+        {tab === 'logic' && (
+          <Suspense fallback={<Loading />}>
+            <SurveyFlow pages={detail.pages} />
+          </Suspense>
+        )}
+      </div>
     </div>
   );
 }

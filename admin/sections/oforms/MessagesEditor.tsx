@@ -26,12 +26,16 @@ export function MessagesEditor({ ctx, language }: { ctx: EditorContext; language
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  // The texts are taken from the version once, when it is read: a save's answer never
+  // overwrites what was typed meanwhile.
+  const [ready, setReady] = useState(false);
   useEffect(() => {
-    if (state.data) setStored(state.data[0]);
-  }, [state.data]);
-  useEffect(() => {
-    setTexts(Object.fromEntries(OFORM_MESSAGE_TYPES.map((t) => [t, stored.find((m) => m.messageType === t && m.language === language)?.message ?? ''])));
-  }, [stored, language]);
+    if (!state.data) return;
+    const [own] = state.data;
+    setStored(own);
+    setTexts(Object.fromEntries(OFORM_MESSAGE_TYPES.map((t) => [t, own.find((m) => m.messageType === t && m.language === language)?.message ?? ''])));
+    setReady(true);
+  }, [state.data, language]);
   const defaultOf = (type: OFormMessageType) =>
     state.data?.[1].find((m) => m.messageType === type && m.language === language)?.message ?? '';
 
@@ -90,7 +94,7 @@ export function MessagesEditor({ ctx, language }: { ctx: EditorContext; language
             maxLength={5000}
             placeholder={defaultOf(type)}
             value={texts[type] ?? ''}
-            disabled={ctx.frozen || state.loading}
+            disabled={ctx.frozen || state.loading || !ready}
             onChange={(text) => setTexts((t) => ({ ...t, [type]: text }))}
           />
         </div>

@@ -7,6 +7,7 @@ import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/Confir
 import { FormErrors } from '../../components/form/FormErrors';
 import type { EditorContext } from './context';
 import { useAction } from '../../hooks/useAction';
+import { duplicateValues } from './duplicate';
 import { ADD_PAGE_FAILED, DELETE_PAGE_FAILED, SAVE_FAILED } from './values';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
@@ -20,6 +21,19 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       const page = await ctx.api.addPage(ctx.detail.form.id);
       await ctx.refresh();
       onSelect(page.id);
+    }, ADD_PAGE_FAILED);
+  // A copy of the page right after it, with every question, option and translation.
+  const duplicate = (index: number) =>
+    action.run(async () => {
+      const source = pages[index]!;
+      const copy = await ctx.api.addPage(ctx.detail.form.id, `${source.title} (copy)`.slice(0, 255));
+      await ctx.api.updatePage(copy.id, { translations: source.translations, displayOrder: index + 2 });
+      for (const field of source.fields) {
+        const added = await ctx.api.addField(copy.id);
+        await ctx.api.updateField(added.id, duplicateValues(field));
+      }
+      await ctx.refresh();
+      onSelect(copy.id);
     }, ADD_PAGE_FAILED);
   const move = (id: string, to: number) =>
     action.run(async () => {
@@ -80,6 +94,9 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
                   onClick={() => move(page.id, i + 2)}
                 >
                   ↓
+                </button>
+                <button type="button" className="btn btn-small btn-secondary" aria-label={`Duplicate page ${page.title}`} disabled={action.busy} onClick={() => duplicate(i)}>
+                  ⧉
                 </button>
                 <button type="button" className="btn btn-small btn-danger" aria-label={`Delete page ${page.title}`} disabled={action.busy} onClick={() => remove(page.id, page.title)}>
                   ✕

@@ -4,11 +4,13 @@
  * controls. Texts save when they lose focus, choices as soon as they change, each save in
  * order; in a translation language the texts edit that language's translations.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { arrayMove } from '@dnd-kit/sortable';
 import { useUnsavedChanges } from '../../components/unsaved/UnsavedChanges';
 import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '@core/model/oform';
 import type { OFormField } from '@core/model/oformDoc';
-import { transitionTargets, withNewOption } from '@core/oform/authoring';
+import { transitionTargets, withNewOption, yesNoOptions } from '@core/oform/authoring';
+import { questionRules } from '@core/oform/rulesInWords';
 import type { FieldValues } from '@core/api/oforms';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -18,6 +20,8 @@ import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import type { EditorContext } from './context';
+import { DragHandle, SortableList, useSortableItem } from './Sortable';
+import { duplicateValues } from './duplicate';
 import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
 
 type Values = Omit<FieldValues, 'displayOrder'>;
@@ -52,6 +56,9 @@ function parseTransition(value: string): OptionConfig['transition'] {
   return null;
 }
 
+/** The transition select's choice that adds a page and jumps to it. */
+const NEW_PAGE = 'new-page';
+
 /** A value not yet used by the question's options: option_1, option_2... */
 function newOption(options: readonly OptionConfig[]): OptionConfig {
   let n = options.length + 1;
@@ -80,7 +87,14 @@ function useFieldSaver(ctx: EditorContext, field: OFormField) {
     queue.current = queue.current.then(async () => {
       setBusy(true);
       try {
+        const before = JSON.parse(saved.current) as Values;
         const updated = await ctx.api.updateField(field.id, next);
+        const { history, api } = ctx;
+        history?.record({
+          label: `edit of question ‘${next.title}’`,
+          undo: () => api.updateField(history.resolve(field.id), before).then(() => undefined),
+          redo: () => api.updateField(history.resolve(field.id), next).then(() => undefined),
+        });
         saved.current = body;
         setError(null);
         ctx.replaceField(updated);
@@ -100,6 +114,11 @@ function useFieldSaver(ctx: EditorContext, field: OFormField) {
   };
   const latest = useRef(values);
   latest.current = values;
+  const { draft } = ctx;
+  useEffect(() => {
+    const { categoryId: _category, tagIds: _tags, ...shown } = values;
+    draft?.(field.id, shown);
+  }, [draft, field.id, values]);
   // Leaving saves what was typed and not yet saved (the field had no blur), then asks only if that failed.
   useUnsavedChanges(
     () => JSON.stringify(latest.current) !== saved.current,
@@ -128,6 +147,7 @@ function OptionRow({
   fieldId: string;
 }) {
   const name = `option-${fieldId}-${index}`;
+  const sortable = useSortableItem(`option-${index}`);
   const lang = ctx.language;
   const options = [...targets];
   const current = transitionValue(option.transition);
@@ -135,7 +155,8 @@ function OptionRow({
     options.push({ value: current, label: option.transition?.to === 'survey' ? `Survey ${option.transition.identity}` : 'A page no longer offered' });
   }
   return (
-    <li className="option-editor" aria-label={`Option ${option.label}`} onBlur={() => onCommit()}>
+    <li className="option-editor" aria-label={`Option ${option.label}`} onBlur={() => onCommit()} ref={sortable.ref} style={sortable.style}>
+      {lang === null && <DragHandle label={`Move option ${option.label}`} handle={sortable.handle} />}
       <div className="form-grid">
         {lang === null ? (
           <>
@@ -159,7 +180,17 @@ function OptionRow({
           options={options}
           value={current}
           disabled={lang !== null}
-          onChange={(value) => onCommit({ ...option, transition: parseTransition(value) })}
+          onChange={(value) => {
+            if (value !== NEW_PAGE) return onCommit({ ...option, transition: parseTransition(value) });
+            // The target page made on the spot: added last, then jumped to.
+            void ctx.api
+              .addPage(ctx.detail.form.id)
+              .then(async (page) => {
+                onCommit({ ...option, transition: { to: 'page', identity: page.identity } });
+                await ctx.refresh();
+              })
+              .catch(() => undefined);
+          }}
         />
         <Checkbox
           label="Disqualify"
@@ -170,16 +201,42 @@ function OptionRow({
         />
       </div>
       {lang === null && (
-        <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Delete option ${option.label}`} onClick={onRemove}>
-          Delete Option
+        <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Delete option ${option.label}`} title="Delete option" onClick={onRemove}>
+          <span aria-hidden="true">✕</span>
         </button>
       )}
     </li>
   );
 }
 
-export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx: EditorContext; field: OFormField; index: number; count: number; pageIdentity: string }) {
+/** The closed card's one line: the options, then the rules in words. */
+export function questionSummary(values: Pick<Values, 'oFormFieldTypeId' | 'configuration'>, pages: readonly { identity: string; title: string }[]): string {
+  const { configuration } = values;
+  const parts: string[] = [];
+  if (configuration.options.length) parts.push(configuration.options.map((o) => o.label).join(', '));
+  parts.push(...questionRules(values.oFormFieldTypeId, configuration, pages));
+  if (configuration.required) parts.push('Required');
+  return parts.join(' · ');
+}
+
+export interface QuestionCardProps {
+  ctx: EditorContext;
+  field: OFormField;
+  index: number;
+  count: number;
+  pageIdentity: string;
+  /** Only the question being edited shows its controls; the others show one line. */
+  open: boolean;
+  onToggle: () => void;
+  onDuplicate: () => void;
+  /** Other pages the question may move to, and moving it there. */
+  otherPages: { id: string; title: string }[];
+  onMoveToPage: (pageId: string) => void;
+}
+
+export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, onToggle, onDuplicate, otherPages, onMoveToPage }: QuestionCardProps) {
   const { values, change, save, error, busy } = useFieldSaver(ctx, field);
+  const sortable = useSortableItem(field.id);
   const [actionError, setActionError] = useState<string | null>(null);
   const remove = useDeleteWithConfirm(ctx.api.removeField, 'Question');
   const lang = ctx.language;
@@ -194,6 +251,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
   const targets: SelectOption[] = [
     { value: 'end', label: 'End of survey' },
     ...transitionTargets(summaries, pageIdentity).map((p) => ({ value: `page:${p.identity}`, label: `Page: ${p.title}` })),
+    { value: NEW_PAGE, label: 'A new page…' },
   ];
 
   const setOption = (i: number, option: OptionConfig) => {
@@ -203,7 +261,12 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
   const addOption = () =>
     save(change({ ...values, configuration: { ...config, options: withNewOption(config.options, newOption(config.options)) } }), ADD_OPTION_FAILED);
   const removeOption = (i: number) => commit(change({ ...values, configuration: { ...config, options: config.options.filter((_, j) => j !== i) } }));
-  const changeType = (type: FieldType) => commit(change({ ...values, oFormFieldTypeId: type, configuration: configurationFor(type, config) }));
+  const changeType = (type: FieldType) => {
+    const next = configurationFor(type, config);
+    // Asked with Yes and No from the start (the server adds them too), so either can disqualify at once.
+    if (type === 'yes_no' && next.options.length === 0) next.options = yesNoOptions();
+    commit(change({ ...values, oFormFieldTypeId: type, configuration: next }));
+  };
   const move = async (to: number) => {
     try {
       setActionError(null);
@@ -232,10 +295,33 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
     );
   };
 
+  const bodyId = `${name}-body`;
+  const head = (
+    <div className="question-card-head">
+      <DragHandle label={`Move question ${index + 1}`} handle={sortable.handle} />
+      <button type="button" className="question-card-toggle" aria-expanded={open} aria-controls={open ? bodyId : undefined} onClick={onToggle}>
+        <span className="question-card-title">
+          {index + 1}. {(lang && translation?.title) || values.title}
+        </span>
+        <span className="question-card-type">{TYPE_LABELS[values.oFormFieldTypeId]}</span>
+        {!open && <span className="question-card-summary">{questionSummary(values, ctx.detail.pages)}</span>}
+      </button>
+    </div>
+  );
+  if (!open) {
+    return (
+      <li className="question-editor question-card panel" aria-label={`Question ${index + 1}`} data-question-id={field.id} aria-busy={busy || undefined} ref={sortable.ref} style={sortable.style}>
+        {head}
+        <FormErrors message={error ?? actionError} />
+      </li>
+    );
+  }
+
   return (
-    <li className="question-editor panel" aria-label={`Question ${index + 1}`} aria-busy={busy || undefined}>
+    <li className="question-editor question-card panel open" aria-label={`Question ${index + 1}`} data-question-id={field.id} aria-busy={busy || undefined} ref={sortable.ref} style={sortable.style}>
+      {head}
       <FormErrors message={error ?? actionError} />
-      <div onBlur={() => commit()}>
+      <div id={bodyId} onBlur={() => commit()}>
         <div className="form-grid">
           <Select
             label="Type"
@@ -311,6 +397,12 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
       {(isChoiceType(values.oFormFieldTypeId) || config.options.length > 0) && (
         <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
           <h3 className="section-title">Options</h3>
+          <SortableList
+            ids={config.options.map((_, i) => `option-${i}`)}
+            name={(id) => `option ${config.options[Number(id.slice(7))]?.label ?? ''}`}
+            disabled={lang !== null || ctx.frozen}
+            onMove={(_, from, to) => commit(change({ ...values, configuration: { ...config, options: arrayMove(config.options, from, to) } }))}
+          >
           <ol className="option-list">
             {config.options.map((option, i) => (
               <OptionRow
@@ -326,6 +418,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
               />
             ))}
           </ol>
+          </SortableList>
           {lang === null && (
             <button type="button" className="btn btn-small btn-secondary" onClick={() => void addOption()}>
               Add Option
@@ -341,11 +434,41 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity }: { ctx
           <button type="button" className="btn btn-small btn-secondary" aria-label={`Move question ${index + 1} down`} disabled={index === count - 1} onClick={() => move(index + 2)}>
             ↓
           </button>
+          {otherPages.length > 0 && (
+            <select
+              className="input-compact"
+              aria-label={`Move question ${index + 1} to another page`}
+              value=""
+              onChange={(e) => e.target.value && onMoveToPage(e.target.value)}
+            >
+              <option value="">Move to page…</option>
+              {otherPages.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.title}
+                </option>
+              ))}
+            </select>
+          )}
+          <button type="button" className="btn btn-small btn-secondary" aria-label={`Duplicate question ${index + 1}`} onClick={onDuplicate}>
+            Duplicate
+          </button>
           <button
             type="button"
             className="btn btn-small btn-danger"
             onClick={async () => {
-              if (await remove(field.id)) await ctx.refresh().catch(() => undefined);
+              const { history, api } = ctx;
+              const kept = { ...duplicateValues(field), ...values, displayOrder: index + 1 };
+              if (!(await remove(field.id))) return;
+              history?.record({
+                label: `delete of question ${index + 1}`,
+                undo: async () => {
+                  const added = await api.addField(field.containerId);
+                  await api.updateField(added.id, kept);
+                  history.alias(history.resolve(field.id), added.id);
+                },
+                redo: () => api.removeField(history.resolve(field.id)),
+              });
+              await ctx.refresh().catch(() => undefined);
             }}
           >
             Delete Question

@@ -1,6 +1,7 @@
 import type { OFormDetail, oformsApi } from '@core/api/oforms';
 import type { OFormField } from '@core/model/oformDoc';
 import type { OptionsState } from '../../hooks/useOptions';
+import type { BuilderHistory } from './history';
 
 export type OFormsApi = ReturnType<typeof oformsApi>;
 
@@ -16,6 +17,10 @@ export interface EditorContext {
   refresh: () => Promise<void>;
   /** Puts a question as the server saved it into the version (pages' transition targets follow). */
   replaceField: (field: OFormField) => void;
+  /** Tells the builder what a question holds as it is typed, saved or not (the preview shows it). */
+  draft?: (id: string, values: Partial<OFormField>) => void;
+  /** Undo and redo of this session's edits. */
+  history?: BuilderHistory;
   categories: OptionsState;
   tags: OptionsState;
 }

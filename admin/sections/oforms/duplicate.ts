@@ -1,0 +1,16 @@
+/** What a copy of a question or page is made of: the same texts, options and rules, under a new id. */
+import type { FieldValues } from '@core/api/oforms';
+import type { OFormField } from '@core/model/oformDoc';
+
+/** A question's values for its copy, placed at `displayOrder` (1-based). */
+export function duplicateValues(field: OFormField, displayOrder?: number): Partial<FieldValues> {
+  return {
+    oFormFieldTypeId: field.oFormFieldTypeId,
+    title: field.title,
+    categoryId: field.oFormFieldCategoryId === null ? null : Number(field.oFormFieldCategoryId),
+    isActive: field.isActive,
+    configuration: field.configuration,
+    tagIds: field.tags.map((t) => Number(t.id)),
+    ...(displayOrder === undefined ? {} : { displayOrder }),
+  };
+}
