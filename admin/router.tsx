@@ -69,6 +69,7 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   LanguagesView: lazyScreen(() => import('./sections/languages/View')),
   RmsAuditsIndex: lazyScreen(() => import('./sections/rms-audits/Index')),
   ReferralsIndex: lazyScreen(() => import('./sections/referrals/Index')),
+  LeadsIndex: lazyScreen(() => import('./sections/leads/Index')),
   RmsProvidersIndex: lazyScreen(() => import('./sections/rms-providers/Index')),
   RmsProvidersAdd: lazyScreen(() => import('./sections/rms-providers/Add')),
   RmsProvidersEdit: lazyScreen(() => import('./sections/rms-providers/Edit')),

@@ -33,6 +33,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Surveys', route: 'SurveysIndex', icon: 'audits' },
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
   { label: 'Referrals', route: 'ReferralsIndex', icon: 'funnel' },
+  { label: 'Leads', route: 'LeadsIndex', icon: 'funnel' },
   {
     label: 'System Configuration',
     children: [

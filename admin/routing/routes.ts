@@ -75,6 +75,8 @@ export const ROUTES = [
   route('Recruitment', '/recruitment', 'Recruitment', SIGNED_IN),
   // The work queue: recruiters, and Site Coordinators (whose only screen it is).
   route('ReferralsIndex', '/referrals', 'Referrals', SIGNED_IN),
+  // Contacts kept at the other outcomes: the server scopes them (sponsors, a coordinator's sites).
+  route('LeadsIndex', '/leads', 'Leads', SIGNED_IN),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', SIGNED_IN),
   route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {

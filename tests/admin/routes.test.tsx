@@ -47,6 +47,8 @@ const SPEC_PATHS = [
   // The recruitment funnel (any signed-in member of staff; the server scopes what they see).
   '/recruitment',
   '/referrals',
+  // Contacts kept at the other outcomes (the server scopes them).
+  '/leads',
 ];
 
 const navLabels = () =>
@@ -149,7 +151,7 @@ describe('side navigation', () => {
   it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Leads']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -157,7 +159,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Leads', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -172,7 +174,7 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(10);
+    expect(NAV_ITEMS.length).toBe(11);
   });
 });
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations, newParticipant, PARTNER_HOST, snippet } from './partnerSite';
-import { adminToken, apiCaller } from './admin-session';
+import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { axeViolations as adminAxe } from './axe';
 import { mediaChannels } from '../../server/db/schema';
 
 const W = '[data-trial-widget]';
@@ -182,4 +183,24 @@ describe('the lead form at every outcome that is not a referral', () => {
     });
   }
 
+
+  it('the Leads screen lists them with filters in the URL, reveals one (audited) and has no axe violation at 1366 and 390 px', async () => {
+    const admin = await demo.browser.newPage({ viewport: { width: 1366, height: 860 } });
+    await signInAsAdmin(admin, demo.server.url);
+    await admin.goto(`${demo.server.url}/leads?kind=noTrialSites`);
+    const rows = admin.locator('tbody tr');
+    await rows.first().waitFor(WAIT);
+    const listed = await api('leads?kind=noTrialSites&limit=100');
+    expect(await rows.count()).toBe(listed.meta.total);
+    expect(await rows.first().innerText()).toContain('No trial sites');
+    expect(await adminAxe(admin)).toEqual([]);
+    const first = listed.data[0] as { id: string };
+    await admin.getByRole('button', { name: `Reveal contact details of lead ${first.id}` }).click();
+    await admin.getByRole('definition').first().waitFor(WAIT);
+    const trail = await api(`audit-events?entity=leads&entityId=${first.id}`);
+    expect((trail.data as { attributes: { action: string } }[]).map((e) => e.attributes.action)).toContain('reveal');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    expect(await adminAxe(admin)).toEqual([]);
+    await admin.close();
+  });
 });

@@ -1,3 +1,4 @@
+import { LeadsWithinReach } from '../../components/LeadsWithinReach';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
 import { siteLocationsApi } from '@core/api/siteLocations';
@@ -82,6 +83,7 @@ function SiteDetails({ site }: { site: SiteLocation }) {
             { label: L.modified, value: formatDateTime(site.modified) },
           ]}
         />
+        <LeadsWithinReach filters={{ siteLocationId: site.id }} leadsPath={pathTo('LeadsIndex')} />
       </section>
       <LinkedEngagements site={site} />
     </>
