@@ -87,23 +87,26 @@ export default function LeadsIndex() {
   const channels = useApi(mediaChannelsApi);
   const confirm = useConfirm();
   const notify = useNotify();
-  const canErase = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
+  const user = useAtomValue(currentUserAtom);
+  const canErase = hasRole(user, 'Admin', 'Super User');
+  // A Site Coordinator reads leads but not the engagement, screener and channel lists (403): ids then.
+  const readsLists = hasRole(user, 'Admin', 'Super User', 'User');
   const list = useApiResourceList(api, { defaultSort: LEAD_DEFAULT_SORT, sortable: LEAD_SORTS, filterNames: LEAD_FILTERS });
   useTopBar({});
 
   const engagementOptions = useOptions(
-    async () => (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
-    [engagements],
+    async () => (readsLists ? (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })) : []),
+    [engagements, readsLists],
     'Could not load the engagements.',
   );
   const screenerOptions = useOptions(
-    async () => (await screeners.list({ limit: 1000, sort: 'title' })).items.map((s) => ({ value: String(s.id), label: s.title })),
-    [screeners],
+    async () => (readsLists ? (await screeners.list({ limit: 1000, sort: 'title' })).items.map((s) => ({ value: String(s.id), label: s.title })) : []),
+    [screeners, readsLists],
     'Could not load the screeners.',
   );
   const channelOptions = useOptions(
-    async () => (await channels.list({ limit: 1000, sort: 'title' })).items.map((m) => ({ value: String(m.id), label: m.title })),
-    [channels],
+    async () => (readsLists ? (await channels.list({ limit: 1000, sort: 'title' })).items.map((m) => ({ value: String(m.id), label: m.title })) : []),
+    [channels, readsLists],
     'Could not load the media channels.',
   );
   const nameOf = (options: readonly { value: string; label: string }[], id: number | null) =>
