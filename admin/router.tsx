@@ -76,6 +76,7 @@ export const SCREENS: { readonly [N in RouteName]: LazyScreen | null } = {
   ReferralsIndex: lazyScreen(() => import('./sections/referrals/Index')),
   ReferralsView: lazyScreen(() => import('./sections/referrals/View')),
   SitePerformance: lazyScreen(() => import('./sections/site-performance/Index')),
+  LeadsIndex: lazyScreen(() => import('./sections/leads/Index')),
   RmsProvidersIndex: lazyScreen(() => import('./sections/rms-providers/Index')),
   RmsProvidersAdd: lazyScreen(() => import('./sections/rms-providers/Add')),
   RmsProvidersEdit: lazyScreen(() => import('./sections/rms-providers/Edit')),

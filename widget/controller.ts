@@ -52,6 +52,8 @@ const LATER_CALLS = [
   'sites',
   'contactFields',
   'submitContact',
+  'leadFields',
+  'submitLead',
   'metric',
   'transitionChannel',
   'entryAnswers',

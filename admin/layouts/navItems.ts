@@ -34,6 +34,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
   { label: 'Referrals', route: 'ReferralsIndex', icon: 'funnel' },
   { label: 'Site Performance', route: 'SitePerformance', icon: 'sites' },
+  { label: 'Leads', route: 'LeadsIndex', icon: 'funnel' },
   {
     label: 'System Configuration',
     children: [

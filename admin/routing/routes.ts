@@ -78,6 +78,8 @@ export const ROUTES = [
   route('ReferralsView', '/referrals/view/:id', 'View Referral', SIGNED_IN, { crumbs: [{ label: 'Referrals', to: '/referrals' }] }),
   // Per site: referrals, time to first contact, service level, screen-fail and randomization rates.
   route('SitePerformance', '/site-performance', 'Site Performance', SIGNED_IN),
+  // Contacts kept at the other outcomes: the server scopes them (sponsors, a coordinator's sites).
+  route('LeadsIndex', '/leads', 'Leads', SIGNED_IN),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', STAFF),
   route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {

@@ -33,4 +33,5 @@ export const es: readonly string[] = [
   /* contactTitle */ 'Sus datos de contacto',
   /* consentTitle */ 'Consentimiento',
   /* accept */ 'Acepto los términos y condiciones.',
+  /* noThanks */ 'No, gracias',
 ];

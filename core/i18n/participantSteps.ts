@@ -13,6 +13,8 @@ const en = {
   contactTitle: 'Your contact details',
   consentTitle: 'Consent',
   accept: 'I accept the terms and conditions.',
+  // A lead's form's way out (at notQualified, noTrialSites, notActive).
+  noThanks: 'No thanks',
 };
 
 export type StepText = Record<keyof typeof en, string>;

@@ -36,6 +36,10 @@ export type Lead = v.InferOutput<typeof Lead>;
 
 export const LEAD_SORTS = ['created', 'kind', 'language', 'consentedAt', 'nearestSiteMiles'] as const;
 export const LEAD_DEFAULT_SORT = '-created';
-/** The list's filters: all in the screen's URL. */
-export const LEAD_FILTERS = ['kind', 'engagementId', 'screenerId', 'mediaChannelId', 'language', 'engagementSiteLocationId', 'from', 'to'] as const;
+/**
+ * The list's filters: all in the screen's URL. `withinReach=true`: only leads matched to a site
+ * that opened within reach (with engagementId, of that engagement's sites); `siteLocationId`:
+ * matched to that site location for any engagement; `engagementSiteLocationId`: to that link.
+ */
+export const LEAD_FILTERS = ['kind', 'engagementId', 'screenerId', 'mediaChannelId', 'language', 'engagementSiteLocationId', 'siteLocationId', 'withinReach', 'from', 'to'] as const;
 export type LeadFilter = (typeof LEAD_FILTERS)[number];

@@ -3,20 +3,26 @@
  * code, the trial sites nearest first, the screener's contact form and the consent, sent as one
  * contact; then `completed`. Going back between them makes no call and keeps what was entered.
  *
+ * At notQualified, noTrialSites and notActive the same contact step is a lead's form (`lead` in
+ * the state): the outcome's message pair, the screener's fields and the consent box in one form,
+ * sent as a lead, or "No thanks", which ends with the outcome and stores nothing.
+ *
  * The runner (./runner.ts) loads this module when the participant qualifies, so the widget can
  * ship it as a second file fetched while the survey is answered.
  */
 import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
 import { contactFieldRules, normalizeContactValue, type ContactValue } from './contact';
-import type { ContactSteps, ContactTransport, FieldErrors, Phase, RunContext, RunnerSnapshot } from './runner';
+import type { ContactSteps, ContactTransport, FieldErrors, Outcome, OutcomeMessages, Phase, RunContext, RunnerSnapshot } from './runner';
 
 const ZIP_RULES: Rule[] = ['required', 'numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 }];
 
 /** Where Back leads from each step; the ZIP step is the first. */
 const PREVIOUS: Partial<Record<Phase, Phase>> = { consent: 'contact', contact: 'sites', sites: 'zip' };
 
-/** The steps, begun once the participant qualified. */
+/** The steps, begun once the participant qualified (or offering a lead's form at another outcome). */
 export interface StartedSteps extends ContactSteps {
+  /** The lead's form of `outcome` (ZIP: the one the sites were searched for), else the outcome itself. */
+  offer(outcome: Outcome, messages: OutcomeMessages, zip?: string): Promise<void>;
   /**
    * Searches sites for `zip` (a ZIP answered on the survey's path, or the one of a snapshot),
    * else asks for it; from a snapshot, carries on to the step it names.
@@ -37,15 +43,15 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     }
     const messages = result.messages ?? state().messages;
     if (result.outcome !== 'qualified' || result.sites.length === 0) {
-      end(result.outcome === 'qualified' ? 'noTrialSites' : result.outcome, messages);
+      await offer(result.outcome === 'qualified' ? 'noTrialSites' : result.outcome, messages, zip);
       return;
     }
     set({ phase: 'sites', zip, sites: result.sites, messages, errors: {} });
   };
 
   const contactProblems = (): FieldErrors => {
-    const problems: FieldErrors = {};
     const s = state();
+    const problems: FieldErrors = s.lead && !s.acceptTerms ? { acceptTerms: validateValue(false, ['acceptTerms'], s.language) ?? '' } : {};
     for (const field of s.contactFields) {
       const problem = validateValue(normalizeContactValue(field, s.contact[field.name]), contactFieldRules(field), s.language);
       if (problem) problems[field.name] = problem;
@@ -53,15 +59,44 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     return problems;
   };
 
-  const loadContactFields = async () => {
-    const { fields, messages } = await transport.contactFields(submissionId);
+  /** The contact form: a referral's (for the chosen site), or the lead's of `lead`. */
+  const loadContactFields = async (lead: Outcome | null = null, zip = state().zip) => {
+    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip) : transport.contactFields(submissionId));
     const contact: Record<string, ContactValue> = {};
     // A ZIP contact field starts with the ZIP the sites were searched for.
-    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? state().zip : '';
-    set({ phase: fields.length > 0 ? 'contact' : 'consent', contactFields: fields, contact, errors: {}, messages: messages ?? state().messages });
+    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? zip : '';
+    set({ phase: lead || fields.length > 0 ? 'contact' : 'consent', lead, zip, contactFields: fields, contact, acceptTerms: false, errors: {}, messages: messages ?? state().messages });
   };
 
+  /** Sends the contact with its consent: a referral's for the chosen site, or the lead's. */
+  const send = () => {
+    const { lead, contact: values, siteId, zip } = state();
+    return attempt('saving', async () => {
+      const result = await (lead
+        ? transport.submitLead!(submissionId, { values, acceptTerms: true, zip: zip || null })
+        : transport.submitContact(submissionId, { engagementSiteLocationId: siteId!, values, acceptTerms: true }));
+      if (result.ok) {
+        end(lead || 'completed', result.messages ?? {});
+        return;
+      }
+      const onContact = lead || Object.keys(result.errors).some((k) => k !== 'acceptTerms');
+      set({ phase: onContact ? 'contact' : 'consent', errors: result.errors });
+    });
+  };
+
+  async function offer(outcome: Outcome, messages: OutcomeMessages, zip = '') {
+    // The server says which outcomes offer a lead (notQualified, noTrialSites, notActive): at
+    // any other, or without a form to show, the outcome as it is.
+    try {
+      return await loadContactFields(outcome, zip);
+    } catch {
+      end(outcome, messages);
+    }
+  }
+
   return {
+    offer,
+
     async begin(zip, place) {
       if (!zip || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
         set({ phase: 'zip', zip, errors: {} });
@@ -76,9 +111,11 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     },
 
     back() {
-      const previous = PREVIOUS[state().phase];
+      const { lead, phase } = state();
+      // Back from a lead's form is its "No thanks": the outcome, nothing stored.
+      const previous = lead ? end(lead) : PREVIOUS[phase];
       if (previous) set({ phase: previous, errors: {} });
-      return !!previous;
+      return !!(lead || previous);
     },
 
     enterZip(zip) {
@@ -120,13 +157,18 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     },
 
     submitContact() {
-      if (state().phase !== 'contact') return;
+      const s = state();
+      if (s.phase !== 'contact') return;
       const problems = contactProblems();
-      set(Object.keys(problems).length > 0 ? { errors: problems } : { phase: 'consent', errors: {} });
+      if (Object.keys(problems).length > 0) set({ errors: problems });
+      // A lead's form holds its consent: it is sent as it is. A referral's consent is a step of its own.
+      else if (s.lead) void send();
+      else set({ phase: 'consent', errors: {} });
     },
 
     accept(accepted) {
-      if (state().phase === 'consent') set({ acceptTerms: accepted, errors: {} });
+      const { acceptTerms: _cleared, ...errors } = state().errors;
+      if (state().phase === 'consent' || state().lead) set({ acceptTerms: accepted, errors });
     },
 
     async submitConsent() {
@@ -136,16 +178,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
         set({ errors: { acceptTerms: validateValue(false, ['acceptTerms'], s.language) ?? '' } });
         return;
       }
-      const contact = { engagementSiteLocationId: s.siteId, values: s.contact, acceptTerms: true };
-      await attempt('saving', async () => {
-        const result = await transport.submitContact(submissionId, contact);
-        if (result.ok) {
-          end('completed', result.messages ?? {});
-          return;
-        }
-        const onContact = Object.keys(result.errors).some((k) => k !== 'acceptTerms');
-        set({ phase: onContact ? 'contact' : 'consent', errors: result.errors });
-      });
+      await send();
     },
   };
 }

@@ -127,6 +127,13 @@ export type SitesResult =
 
 export type ContactResult = { ok: true; outcome: 'completed'; messages?: OutcomeMessages } | { ok: false; errors: FieldErrors };
 
+/** A lead's contact at notQualified, noTrialSites or notActive: the values, the consent, the ZIP searched from (noTrialSites). */
+export interface LeadContact {
+  values: Record<string, ContactValue>;
+  acceptTerms: boolean;
+  zip: string | null;
+}
+
 /**
  * The steps after qualification. Optional: a transport without them (the admin preview, which
  * writes nothing) ends at the qualification.
@@ -139,11 +146,18 @@ export interface ContactTransport {
     submissionId: string,
     contact: { engagementSiteLocationId: string; values: Record<string, ContactValue>; acceptTerms: boolean },
   ): Promise<ContactResult>;
+  /**
+   * The lead's form at notQualified, noTrialSites or notActive: the screener's contact fields and
+   * the outcome's message pair. Optional: without it (or when it fails) those outcomes just end.
+   */
+  leadFields?(submissionId: string, zip: string): Promise<{ fields: RunnerContactField[]; messages?: OutcomeMessages }>;
+  /** Keeps the lead; answers the texts to show now (the thanks for it). */
+  submitLead?(submissionId: string, lead: LeadContact): Promise<{ ok: true; messages?: OutcomeMessages } | { ok: false; errors: FieldErrors }>;
 }
 
 /** The steps after qualification (./contactSteps.ts), driven through the runner's methods of the same names. */
 export interface ContactSteps {
-  /** One step back within these steps; false on the first of them. */
+  /** One step back within these steps; false on the first of them. On a lead's form, its "No thanks": the outcome, nothing stored. */
   back(): boolean;
   enterZip(zip: string): void;
   submitZip(): Promise<void>;
@@ -297,6 +311,11 @@ export interface RunnerState {
   contactFields: RunnerContactField[];
   contact: Record<string, ContactValue>;
   acceptTerms: boolean;
+  /**
+   * Set while the contact step is a lead's form (the outcome it was offered at): the outcome's
+   * message pair around the fields, the consent box in the same form, and "No thanks".
+   */
+  lead?: Outcome | null;
   /** Set when the run ends by handing over to another survey (its identity): the widget continues there. */
   transition: string | null;
 }

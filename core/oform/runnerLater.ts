@@ -40,12 +40,13 @@ export function createRunMoves(context: RunContext): RunMoves {
     const messages = qualification.messages ?? {};
     set({ qualification, page: null, outcome, messages, progress: setProgress(state().progress, state().progress.max) });
     const contact = transport as Partial<ContactTransport>;
-    if (!qualification.isQualified || preview || id === null || !contact.sites || !contact.contactFields || !contact.submitContact) {
+    if (preview || id === null || !contact.sites || !contact.contactFields || !contact.submitContact) {
       end(outcome, messages);
       return;
     }
     steps = createContactSteps(context, id, contact as ContactTransport);
-    await steps.begin(zipAnswer(), place);
+    // Not qualified (or the survey no longer runs): the outcome's lead form, where there is one.
+    await (qualification.isQualified ? steps.begin(zipAnswer(), place) : steps.offer(outcome, messages));
   };
 
   /** The answers the server holds for a page entry (after a reload), unless still in memory. */

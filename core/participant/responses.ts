@@ -282,7 +282,7 @@ export const LeadFieldsDocument = v.strictObject({
   meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), messages: OutcomeMessages }),
 });
 export type LeadFieldsMeta = v.InferOutput<typeof LeadFieldsDocument>['meta'];
-/** A lead kept: the outcome it was left at, its messages again, and nothing about any earlier lead. */
+/** A lead kept: the outcome it was left at, the thanks to show (as messages), and nothing about any earlier lead. */
 export const LeadKeptDocument = v.strictObject({ meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(true), messages: OutcomeMessages }) });
 
 // ---------------------------------------------------------------------------------------------

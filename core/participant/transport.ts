@@ -14,13 +14,14 @@
  */
 import type { Answers } from '../oform/answers';
 import type { Answer } from '../oform/navigation';
-import { OutcomeReached, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
+import { OutcomeReached, type FieldErrors, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
 import { pageAttribution } from './attribution';
 import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
-import type { ContactBody, EntryBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
+import type { ContactBody, EntryBody, LeadBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
+import type { ParticipantAnswer } from './responses';
 import { fetchPage, pageOf, startCalls, type StartCalls, type StartOptions } from './start';
-import { CONTACT_TYPE, ENTRY_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TYPE } from './wire';
+import { CONTACT_TYPE, ENTRY_TYPE, LEAD_CONTACT_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TYPE } from './wire';
 
 export { HttpError };
 
@@ -40,7 +41,7 @@ export interface ParticipantExtras extends Pick<StartCalls, 'view'> {
   submissionId(): string | null;
 }
 
-export type ParticipantTransport = RunnerTransport & ContactTransport & ResumeTransport & ParticipantExtras;
+export type ParticipantTransport = RunnerTransport & Required<ContactTransport> & ResumeTransport & ParticipantExtras;
 
 /** Answers as they travel: a question never touched (undefined) is not sent. */
 const sendable = (answers: Answers): PageAnswersBody['answers'] =>
@@ -58,6 +59,20 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     if (!got.ok) return got;
     const { nextPage, ...meta } = got.body.meta;
     return { ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) };
+  };
+
+  /** A contact form: a referral's or a lead's, each with the texts around it. */
+  const contactForm = async (path: string, answer: 'contactFields' | 'leadFields') => {
+    const got = await call('GET', path, answer);
+    if (!got.ok) throw new HttpError(422);
+    const { data, meta } = got.body;
+    return { fields: data.map((r) => ({ id: r.id, ...r.attributes })), messages: meta.messages };
+  };
+
+  /** A contact sent with its consent (a referral's or a lead's): its problems, or the texts to show now. */
+  const sending = async <K extends 'contact' | 'lead'>(path: string, answer: K, type: string, attributes: object): Promise<({ ok: true } & ParticipantAnswer<K>['meta']) | { ok: false; errors: FieldErrors }> => {
+    const got = await call('POST', path, answer, { data: { type, attributes } });
+    return got.ok ? ({ ok: true, ...got.body.meta } as { ok: true } & ParticipantAnswer<K>['meta']) : got;
   };
 
   return {
@@ -108,18 +123,13 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
       return { ok: true, ...meta, sites: data.map((r) => ({ id: r.id, ...r.attributes })) };
     },
 
-    async contactFields(submissionId) {
-      const got = await call('GET', `/o-form-submission-contact-fields/${e(submissionId)}`, 'contactFields');
-      if (!got.ok) throw new HttpError(422);
-      const { data, meta } = got.body;
-      return { fields: data.map((r) => ({ id: r.id, ...r.attributes })), messages: meta.messages };
-    },
+    contactFields: (submissionId) => contactForm(`/o-form-submission-contact-fields/${e(submissionId)}`, 'contactFields'),
 
-    async submitContact(submissionId, contact) {
-      const attributes: ContactBody = contact;
-      const got = await call('POST', `/o-form-submission-contact/${e(submissionId)}`, 'contact', { data: { type: CONTACT_TYPE, attributes } });
-      return got.ok ? { ok: true, ...got.body.meta } : got;
-    },
+    submitContact: (submissionId, contact: ContactBody) => sending(`/o-form-submission-contact/${e(submissionId)}`, 'contact', CONTACT_TYPE, contact),
+
+    leadFields: (submissionId, zip) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}${zip ? `?zip=${e(zip)}` : ''}`, 'leadFields'),
+
+    submitLead: (submissionId, lead: LeadBody) => sending(`/o-form-submission-lead/${e(submissionId)}`, 'lead', LEAD_CONTACT_TYPE, lead),
 
     async metric(submissionId, identity, start, stop) {
       const attributes: PageMetricBody = { start, stop, identity, oFormSubmissionId: submissionId };

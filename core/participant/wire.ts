@@ -15,4 +15,5 @@ export const PAGE_METRIC_TYPE = 'o-form-page-metrics';
 export const PAGE_ANSWERS_TYPE = 'o-form-submission-pages';
 export const SANITIZATION_TYPE = 'o-form-submission-sanitizations';
 export const CONTACT_TYPE = 'o-form-submission-contacts';
+export const LEAD_CONTACT_TYPE = 'o-form-submission-leads';
 export const TRIAL_SITE_TYPE = 'trial-sites';

@@ -37,8 +37,8 @@ export const authenticate = (deps: Deps) =>
   });
 
 /**
- * A Site Coordinator and nothing more reaches only the referral work queue (which keeps to their
- * sites) and their own account; every other route (sponsors, engagements, figures, settings) is
+ * A Site Coordinator and nothing more reaches only the referral work queue and the leads (both
+ * keeping to their sites) and their own account; every other route (sponsors, engagements, figures, settings) is
  * a 403, so a route added later is closed to them until it is opened here on purpose.
  */
 const SITE_COORDINATOR_CALLS: readonly RegExp[] = [
@@ -50,6 +50,10 @@ const SITE_COORDINATOR_CALLS: readonly RegExp[] = [
   /^POST \/api\/referrals\/\d+\/(contact-attempts|reveal)$/,
   /^GET \/api\/referral-reasons$/,
   /^GET \/api\/site-performance$/,
+  // Leads matched to their sites (leads/list.ts leadScope): listed, one, revealed.
+  /^GET \/api\/leads$/,
+  /^GET \/api\/leads\/\d+$/,
+  /^POST \/api\/leads\/\d+\/reveal$/,
 ];
 const onlySiteCoordinator = (roles: readonly RoleName[]) => roles.length > 0 && roles.every((r) => r === SITE_COORDINATOR);
 const allowedForSiteCoordinator = (method: string, path: string) => {

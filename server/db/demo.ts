@@ -130,9 +130,12 @@ const SITES = [
 const MESSAGES: { outcome: string; contactForm: string; consent: string; es: { contactFormMessage: string; consentMessage: string } }[] = [
   {
     outcome: 'notQualified',
-    contactForm: '<p>Thank you for your answers. This study is <strong>not a match</strong> for you right now.</p>',
-    consent: '',
-    es: { contactFormMessage: '<p>Gracias por sus respuestas. Este estudio <strong>no es adecuado</strong> para usted en este momento.</p>', consentMessage: '' },
+    contactForm: '<p>Thank you for your answers. This study is <strong>not a match</strong> for you right now. Leave your details and we may tell you about other studies.</p>',
+    consent: 'May we contact you about future studies that may suit you?',
+    es: {
+      contactFormMessage: '<p>Gracias por sus respuestas. Este estudio <strong>no es adecuado</strong> para usted en este momento. Deje sus datos y podremos informarle de otros estudios.</p>',
+      consentMessage: '¿Podemos contactarle sobre futuros estudios que le convengan?',
+    },
   },
   {
     outcome: 'qualified',
@@ -157,15 +160,21 @@ const MESSAGES: { outcome: string; contactForm: string; consent: string; es: { c
   },
   {
     outcome: 'noTrialSites',
-    contactForm: '<p>There is no study site within reach of your ZIP code yet. Thank you for your interest.</p>',
-    consent: '',
-    es: { contactFormMessage: '<p>Todavía no hay ningún centro del estudio cerca de su código postal. Gracias por su interés.</p>', consentMessage: '' },
+    contactForm: '<p>There is no study site within reach of your ZIP code yet. Leave your details and we will let you know when one opens.</p>',
+    consent: 'May we contact you when a study site opens near you?',
+    es: {
+      contactFormMessage: '<p>Todavía no hay ningún centro del estudio cerca de su código postal. Deje sus datos y le avisaremos cuando abra uno.</p>',
+      consentMessage: '¿Podemos contactarle cuando abra un centro del estudio cerca de usted?',
+    },
   },
   {
     outcome: 'notActive',
-    contactForm: '<p>This questionnaire is closed at the moment.</p>',
-    consent: '',
-    es: { contactFormMessage: '<p>Este cuestionario está cerrado en este momento.</p>', consentMessage: '' },
+    contactForm: '<p>This questionnaire is closed at the moment. Leave your details and we will tell you when it opens again.</p>',
+    consent: 'May we contact you when this questionnaire opens again?',
+    es: {
+      contactFormMessage: '<p>Este cuestionario está cerrado en este momento. Deje sus datos y le avisaremos cuando vuelva a abrir.</p>',
+      consentMessage: '¿Podemos contactarle cuando este cuestionario vuelva a abrir?',
+    },
   },
 ];
 

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
+import { fallbackIsoCode } from '@core/i18n';
 import type { FieldIssue } from '@core/model/fields';
 import type { LeadKind } from '@core/model/lead';
 import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/oform/contact';
@@ -31,6 +32,13 @@ import { firstLeadOf } from './duplicates';
 export const NOT_A_LEAD_OUTCOME = 'Study sites are within reach of this ZIP code: choose one to leave your contact details for it.';
 export const LEAD_ALREADY_KEPT = 'Contact details were already left for this survey run.';
 export const ZIP_FOR_NO_SITES = 'Give the ZIP code the study sites were searched for.';
+
+/** What the participant reads once the lead is kept (the widget shows the answer's messages), by language; English the fallback. */
+const LEAD_KEPT: Record<string, string> = {
+  en: '<p>Thank you. Your details are kept and we may contact you.</p>',
+  es: '<p>Gracias. Guardamos sus datos y es posible que le contactemos.</p>',
+};
+export const leadKeptMessage = (language: string): string => LEAD_KEPT[fallbackIsoCode(language)] ?? LEAD_KEPT.en!;
 
 export interface LeadTools {
   db: Db;
@@ -100,7 +108,7 @@ export interface LeadInput {
   zip?: unknown;
 }
 
-/** Checks and keeps the lead of a run; answers its kind and whether it repeats an earlier lead. */
+/** Checks and keeps the lead of a run; answers its kind, whether it repeats an earlier lead, and the thanks to show. */
 export async function keepLead(tools: LeadTools, submission: SubmissionRow, input: LeadInput): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
   const { db, now, phi, matcher } = tools;
   const form = await leadForm(tools, submission, input.zip);
@@ -143,5 +151,5 @@ export async function keepLead(tools: LeadTools, submission: SubmissionRow, inpu
     if (!row) throw conflict(LEAD_ALREADY_KEPT);
     return { id: row.id, duplicateOf: first };
   });
-  return { ...kept, kind: form.kind, messages: form.messages };
+  return { ...kept, kind: form.kind, messages: { contactForm: leadKeptMessage(submission.language), consent: '' } };
 }

@@ -3,26 +3,33 @@
  * engagements), one lead, its contact values on an explicit reveal, and erasure. The ZIP is
  * opened for display; the contact values only by reveal().
  */
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { LEAD_KINDS, isLeadKind, type Lead, type LeadFilter } from '@core/model/lead';
 import * as v from 'valibot';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { leads, leadSiteMatches } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
+import { siteScope } from '../referrals';
 import { badRequest } from '../http/errors';
 import { idFilterValue, instantFilterValue, type ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
-/** The leads a member of staff may see: all for Admin and Super User, else those kept for an engagement of their sponsors. */
+/**
+ * The leads a member of staff may see: all for Admin and Super User; for a User those kept for
+ * an engagement of their sponsors; for a Site Coordinator those matched to their site locations
+ * (a site that opened within reach of the lead); either, for someone who holds both roles.
+ */
 export function leadScope(user: AuthUser): SQL | undefined {
   const scope = sponsorScope(user);
   if (scope === null) return undefined;
-  if (scope.length === 0) return sql`false`;
-  return sql`exists (select 1 from engagements e where e.id = any(${leads.engagementIds}) and e.sponsor_id in (${sql.join(
-    scope.map((id) => sql`${id}`),
-    sql`, `,
-  )}))`;
+  const sites = siteScope(user) ?? [];
+  const ids = (list: number[]) => sql.join(list.map((id) => sql`${id}`), sql`, `);
+  const bySponsor = scope.length ? sql`exists (select 1 from engagements e where e.id = any(${leads.engagementIds}) and e.sponsor_id in (${ids(scope)}))` : undefined;
+  const bySite = sites.length
+    ? sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id} and l.site_location_id in (${ids(sites)}))`
+    : undefined;
+  return bySponsor || bySite ? or(bySponsor, bySite) : sql`false`;
 }
 
 const SORT_COLUMNS = { created: leads.created, kind: leads.kind, language: leads.language, consentedAt: leads.consentedAt, nearestSiteMiles: leads.nearestSiteMiles } as const;
@@ -45,6 +52,18 @@ function filterConditions(filters: Partial<Record<LeadFilter, string>>): SQL[] {
   const linkId = idFilterValue(filters.engagementSiteLocationId || undefined, 'engagementSiteLocationId', 'an id');
   if (linkId !== undefined) {
     out.push(sql`exists (select 1 from ${leadSiteMatches} m where m.lead_id = ${leads.id} and m.engagement_site_location_id = ${linkId})`);
+  }
+  const siteLocationId = idFilterValue(filters.siteLocationId || undefined, 'siteLocationId', 'an id');
+  if (siteLocationId !== undefined) {
+    out.push(sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id} and l.site_location_id = ${siteLocationId})`);
+  }
+  const withinReach = filters.withinReach;
+  if (withinReach !== undefined && withinReach !== '') {
+    if (withinReach !== 'true' && withinReach !== 'false') throw badRequest("'withinReach' must be true or false.", 'withinReach');
+    // Of the engagement filtered on, when there is one: its own sites' matches.
+    const link = engagementId === undefined ? sql`` : sql` and l.engagement_id = ${engagementId}`;
+    const matched = sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id}${link})`;
+    out.push(withinReach === 'true' ? matched : sql`not ${matched}`);
   }
   const from = instantFilterValue(filters.from, 'from');
   if (from) out.push(gte(leads.created, from));

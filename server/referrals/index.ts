@@ -1,5 +1,5 @@
 /** What other areas may use of referrals: the scope rule, and moves reported by record systems. */
-export { referralScope } from './scope';
+export { referralScope, siteScope } from './scope';
 export { ReferralRefused } from './errors';
 export { moveByRecordSystem, statusOfContact, type MoveOutcome } from './ladder';
 export { referralReasonsRoutes, referralsRoutes } from './routes';

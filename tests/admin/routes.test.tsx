@@ -51,6 +51,8 @@ const SPEC_PATHS = [
   '/messages', '/message-templates',
   '/referrals/view/:id',
   '/site-performance',
+  // Contacts kept at the other outcomes (the server scopes them).
+  '/leads',
 ];
 
 const navLabels = () =>
@@ -156,7 +158,7 @@ describe('side navigation', () => {
   it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance']);
+    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'Leads']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -164,7 +166,7 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
+      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'Leads', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();
@@ -179,13 +181,13 @@ describe('side navigation', () => {
     await screen.findByText(/forbidden to access this page/);
     expect(navLabels()).toEqual(['Log In']);
     expect(visibleNav('signedIn', makeUser('Admin')).some((item) => !isGroup(item) && item.route === 'Login')).toBe(false);
-    expect(NAV_ITEMS.length).toBe(11);
+    expect(NAV_ITEMS.length).toBe(12);
   });
 
   it('shows a Site Coordinator only the screens they can use, and takes them home to the work queue', async () => {
     const { location } = renderAdmin({ path: '/', user: makeUser('Site Coordinator') });
     await waitFor(() => expect(location()).toBe('/referrals'));
-    expect(navLabels()).toEqual(['Referrals', 'Site Performance']);
+    expect(navLabels()).toEqual(['Referrals', 'Site Performance', 'Leads']);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 });

@@ -257,6 +257,8 @@ describe("events for the partner's tag manager", () => {
         await p.locator(`${W} button[type=submit]`).click();
         await p.locator(`${W} [data-outcome=completed]`).waitFor();
       } else {
+        // The outcome's lead form first: "No thanks" ends the run without a lead.
+        await p.locator(`${W} form button.tw-back`).click();
         await p.locator(`${W} [data-outcome=notQualified]`).waitFor();
       }
       await expect.poll(events).toEqual(['view', 'start', 'finish']);
@@ -278,6 +280,7 @@ describe("events for the partner's tag manager", () => {
       await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
       await p.locator(`${W} input`).fill('10001');
       await p.locator(`${W} button[type=submit]`).click();
+      await p.locator(`${W} form button.tw-back`).click();
       await p.locator(`${W} [data-outcome=notQualified]`).waitFor();
       expect(await events()).toEqual([]);
       expect(problems).toEqual([]);

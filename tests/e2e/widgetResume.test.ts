@@ -159,6 +159,8 @@ describe('the widget resumes at every step after a reload', () => {
     await heading(w, 'Where you live');
     await w.locator('input').fill('10001');
     await next(w);
+    // The outcome's lead form first: "No thanks" ends the run without a lead.
+    await w.locator('form button.tw-back').click();
     await w.locator('[data-outcome=notQualified]').waitFor();
   }
 

@@ -165,6 +165,8 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       await lastPage.waitFor(WAIT);
       await lastPage.fill('10001');
       await next(young.page);
+      // The outcome's lead form first (its axe check is widgetLeads.test.ts's): "No thanks" leaves it.
+      await young.page.locator(`${W} button.tw-back`).click();
       await young.page.locator(`${W} [data-outcome=notQualified]`).waitFor(WAIT);
       found.notQualified = await axeIn(young.page, demo.partner.url, W);
       expect(young.problems).toEqual([]);
@@ -184,6 +186,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       // Anchorage: thousands of miles from the demo's New York sites.
       await zip.fill('99501');
       await next(far.page);
+      await far.page.locator(`${W} button.tw-back`).click();
       await far.page.locator(`${W} [data-outcome=noTrialSites]`).waitFor(WAIT);
       found.noTrialSites = await axeIn(far.page, demo.partner.url, W);
       expect(far.problems).toEqual([]);

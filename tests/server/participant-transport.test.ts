@@ -156,6 +156,9 @@ describe('the participant transport', () => {
       await runner.next();
       runner.answer('q_zip', '10001');
       await runner.next();
+      // The outcome's lead form first; "No thanks" (Back) finishes the run without a lead.
+      expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'notQualified' });
+      await runner.back();
       expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified' });
       const snap = runner.snapshot()!;
       expect(snap).toMatchObject({ step: 'finished', history: [] });

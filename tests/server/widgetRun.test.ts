@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/domain/channelFigures';
 import { eq } from 'drizzle-orm';
-import { contacts, oForms, oFormSubmissions } from '../../server/db/schema';
+import { contacts, leads, oForms, oFormSubmissions } from '../../server/db/schema';
 import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
 import { pageMetrics } from '../../server/funnel/pages';
 import { createRunner, type Runner } from '@core/oform/runner';
@@ -109,8 +109,12 @@ describe('the widget transport over the real participant API (demo data)', () =>
     expect(runner.getState().progress.value).toBe(1);
     runner.answer('demo-zip', '10001');
     await runner.next();
-    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified' });
+    // The outcome's lead form first, with its Spanish message pair; "No thanks" (Back) ends the run.
+    expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'notQualified' });
     expect(runner.getState().messages.contactForm).toContain('<strong>no es adecuado</strong>');
+    expect(runner.getState().messages.consent).toContain('¿Podemos contactarle');
+    await runner.back();
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified' });
   });
 
   it('answers a field problem in the participant language and resumes a reload on the same page with its answers', async () => {
@@ -151,7 +155,20 @@ describe('the widget transport over the real participant API (demo data)', () =>
     expect(runner.getState().errors.zip).toBeTruthy();
     runner.enterZip('90012');
     await runner.submitZip();
-    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites' });
+    // No site near Los Angeles: the noTrialSites lead form, the ZIP searched already in its ZIP field.
+    expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'noTrialSites', contact: { zip_code: '90012' } });
+    expect(runner.getState().messages.consent).toBe('May we contact you when a study site opens near you?');
+    // The consent box is part of the form: unticked, it is the form's problem, and nothing is sent.
+    for (const [name, value] of Object.entries({ first_name: 'Lee', last_name: 'Far', email: 'lee.far@example.com', phone: '213-555-0100' })) runner.setContact(name, value);
+    runner.submitContact();
+    expect(runner.getState()).toMatchObject({ phase: 'contact', errors: { acceptTerms: expect.any(String) } });
+    runner.accept(true);
+    runner.submitContact();
+    await expect.poll(() => runner.getState().phase).toBe('finished');
+    expect(runner.getState()).toMatchObject({ outcome: 'noTrialSites', messages: { contactForm: expect.stringContaining('Thank you') } });
+    const [kept] = await h.db.select().from(leads).where(eq(leads.submissionId, Number(runner.submissionId())));
+    expect(kept).toMatchObject({ kind: 'noTrialSites', consentText: 'May we contact you when a study site opens near you?', duplicateOf: null });
+    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(runner.submissionId())))).toEqual([]);
   });
 });
 

@@ -7,12 +7,12 @@
 import { stringsLanguage, type ParticipantText } from '@core/i18n/participant';
 import { participantText } from './text';
 
-export function Nav(props: { busy: boolean; text: ParticipantText; label?: string; error?: boolean; onBack?: (() => unknown) | null }) {
+export function Nav(props: { busy: boolean; text: ParticipantText; label?: string; error?: boolean; onBack?: (() => unknown) | null; backLabel?: string }) {
   return (
     <div class="tw-nav">
       {props.onBack && (
         <button type="button" class="tw-back" disabled={props.busy} onClick={() => void props.onBack?.()}>
-          {props.text.back}
+          {props.backLabel ?? props.text.back}
         </button>
       )}
       <button type="submit" class={props.error ? 'tw-next tw-err' : 'tw-next'} disabled={props.busy}>

@@ -1,7 +1,10 @@
 /**
  * The screens of a qualified participant's steps after the survey: ZIP, trial sites, contact
- * form, consent. Part of the widget's second file (../later.ts).
+ * form, consent; and the contact form as a lead's at notQualified, noTrialSites and notActive
+ * (the outcome's title and message pair, the consent box in the form, "No thanks"). Part of the
+ * widget's second file (../later.ts).
  */
+import type { ComponentChildren } from 'preact';
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
 import type { RunnerContactField } from '@core/oform/runner';
 import type { StepProps } from '../run';
@@ -29,14 +32,16 @@ export function StepView(props: StepProps) {
   }
   if (view === 'sites') return <Sites {...props} />;
   if (view === 'contact') {
+    const lead = s.lead;
     return (
       <form noValidate onSubmit={(e) => (e.preventDefault(), r.submitContact())}>
-        {h(t.contactTitle)}
+        {h(lead ? text[lead as 'notQualified'] : t.contactTitle)}
         <Html html={s.messages.contactForm} />
         {s.contactFields.map((f) => (
           <ContactInput key={f.id} field={f} {...props} />
         ))}
-        <Nav busy={busy} error={hasErrors} text={text} onBack={back} />
+        {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" dangerouslySetInnerHTML={{ __html: s.messages.consent }} /> : t.accept}</Accept>}
+        <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
       </form>
     );
   }
@@ -44,15 +49,22 @@ export function StepView(props: StepProps) {
     <form noValidate onSubmit={(e) => (e.preventDefault(), void r.submitConsent())}>
       {h(t.consentTitle)}
       <Html html={s.messages.consent} />
-      <div class="tw-field">
-        <label class="tw-choice">
-          <input type="checkbox" checked={s.acceptTerms} aria-invalid={!!s.errors.acceptTerms} aria-describedby={s.errors.acceptTerms ? 'tw-accept-err' : undefined} onChange={(e) => r.accept(e.currentTarget.checked)} />
-          <span>{t.accept}</span>
-        </label>
-        <Err id="tw-accept-err" error={s.errors.acceptTerms} />
-      </div>
+      <Accept {...props}>{t.accept}</Accept>
       <Nav busy={busy} error={hasErrors} text={text} label={t.submit} onBack={back} />
     </form>
+  );
+}
+
+/** The consent box: the consent step's, and a lead's with the outcome's consent message as its text. */
+function Accept({ s, ctl, children }: StepProps & { children: ComponentChildren }) {
+  return (
+    <div class="tw-field">
+      <label class="tw-choice">
+        <input type="checkbox" checked={s.acceptTerms} aria-invalid={!!s.errors.acceptTerms} aria-describedby={s.errors.acceptTerms ? 'tw-accept-err' : undefined} onChange={(e) => ctl.runner.accept(e.currentTarget.checked)} />
+        <span>{children}</span>
+      </label>
+      <Err id="tw-accept-err" error={s.errors.acceptTerms} />
+    </div>
   );
 }
 

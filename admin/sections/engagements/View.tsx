@@ -10,6 +10,7 @@ import { DataTable } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { HistoryPanel } from '../../components/history/HistoryPanel';
+import { LeadsWithinReach } from '../../components/LeadsWithinReach';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue, ViewFields } from '../../components/ViewFields';
@@ -46,6 +47,8 @@ function ReferralCountsPanel({ engagementId }: { engagementId: string }) {
           ]}
         />
       )}
+      {/* Leads are not referrals: the noTrialSites leads a site of this engagement opened within reach of. */}
+      <LeadsWithinReach filters={{ engagementId }} leadsPath={pathTo('LeadsIndex')} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LeadsWithinReach } from '../../components/LeadsWithinReach';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
 import { siteCoordinatorsApi } from '@core/api/siteCoordinators';
@@ -156,6 +157,7 @@ function SiteDetails({ site }: { site: SiteLocation }) {
             { label: L.modified, value: formatDateTime(site.modified) },
           ]}
         />
+        <LeadsWithinReach filters={{ siteLocationId: site.id }} leadsPath={pathTo('LeadsIndex')} />
       </section>
       <LinkedEngagements site={site} />
       <Coordinators site={site} />

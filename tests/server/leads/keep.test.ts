@@ -84,7 +84,8 @@ describe('a lead at notQualified', () => {
     const referralsBefore = (await h.db.select().from(referrals)).length;
     const res = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect((await json(res)).meta).toMatchObject({ outcome: 'notQualified', leadKept: true });
+    // The thanks the widget shows next, in the run's language.
+    expect((await json(res)).meta).toMatchObject({ outcome: 'notQualified', leadKept: true, messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' } });
 
     const lead = await leadOf(run);
     const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));

@@ -82,3 +82,33 @@ describe('a site that opens', () => {
     expect((await matchedTo(linkId)).map(([id]) => id)).toEqual([leadId]);
   });
 });
+
+describe('leads within reach', () => {
+  it("are listed for an engagement (withinReach) and a site location (siteLocationId); a Site Coordinator sees only their sites' leads", async () => {
+    const siteId = await siteNorthOfLead(5);
+    await link(siteId);
+    const total = async (query: string, token = admin) => {
+      const res = await h.request('GET', `/api/leads?${query}`, { token });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await json(res)).meta.total as number;
+    };
+    expect(await total(`engagementId=${f.engagementIds[0]}&withinReach=true`)).toBe(1);
+    expect(await total(`engagementId=${f.engagementIds[0]}&withinReach=false`)).toBe(0);
+    expect(await total(`siteLocationId=${siteId}`)).toBe(1);
+    expect((await h.request('GET', '/api/leads?withinReach=maybe', { token: admin })).status).toBe(400);
+
+    // A Site Coordinator of that site sees the lead; one of a site it is not matched to, nothing.
+    const [elsewhere] = await h.db.insert(siteLocations).values({ name: 'Far away site' }).returning({ id: siteLocations.id });
+    const tie = async (username: string, siteLocationId: number) => {
+      const userId = await h.createUser({ username, roles: ['Site Coordinator'] });
+      const res = await h.request('POST', '/api/site-coordinators', { token: admin, body: { data: { type: 'site-coordinators', attributes: { userId, siteLocationId } } } });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return h.token(username, 'a-good-password');
+    };
+    const near = await tie('lead-coordinator-near', siteId);
+    const far = await tie('lead-coordinator-far', elsewhere!.id);
+    expect(await total('', near)).toBe(1);
+    expect(await total('', far)).toBe(0);
+    expect((await h.request('GET', `/api/leads/${leadId}`, { token: far })).status).toBe(404);
+  });
+});

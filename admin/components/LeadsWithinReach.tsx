@@ -1,0 +1,23 @@
+/**
+ * "N leads within reach": the noTrialSites leads matched to a site that opened near them, for an
+ * engagement's or a site's view, linking to the Leads screen filtered to them (listable and
+ * exportable there). The count is the leads list's own total under the same filters.
+ */
+import { Link } from 'react-router-dom';
+import { leadsApi } from '@core/api/leads';
+import { useAsync } from '../hooks/useAsync';
+import { useApi } from '../state/services';
+
+/** `leadsPath`: the Leads screen's path (the section's pathTo('LeadsIndex')). */
+export function LeadsWithinReach({ filters, leadsPath }: { filters: Record<string, string>; leadsPath: string }) {
+  const api = useApi(leadsApi);
+  const key = new URLSearchParams({ ...filters, withinReach: 'true' }).toString();
+  const found = useAsync(() => api.list({ limit: 1, fields: 'created', ...Object.fromEntries(new URLSearchParams(key)) }), [api, key]);
+  if (found.error) return null;
+  const n = found.data?.total;
+  return (
+    <p className="leads-within-reach">
+      <Link to={`${leadsPath}?${key}`}>{n === undefined ? 'Leads within reach…' : `${n} lead${n === 1 ? '' : 's'} within reach`}</Link>
+    </p>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * Leads in Chromium, on a partner page of another origin under a strict CSP, in English and in
+ * Spanish: at notQualified, noTrialSites and notActive the widget shows the outcome's own message
+ * pair around the screener's contact form (the consent message is the consent box's text); sent,
+ * it keeps a lead (listed for staff, never a referral); "No thanks" keeps nothing; the same
+ * e-mail again is flagged as a duplicate. axe finds no serious or critical violation on the three
+ * forms at 375 px.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { axeViolations, newParticipant, PARTNER_HOST, snippet } from './partnerSite';
+import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { axeViolations as adminAxe } from './axe';
+import { mediaChannels } from '../../server/db/schema';
+
+const W = '[data-trial-widget]';
+const WAIT = { timeout: 20_000 };
+
+let demo: DemoOnPartner;
+let api: ReturnType<typeof apiCaller>;
+/** A second channel of the demo screener, switched off mid-run for notActive. */
+let closingId = '';
+
+const page = (apiUrl: string, channel: string, screener: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
+<body><main><h1>Healthy living magazine</h1><div data-trial-widget></div>${snippet(apiUrl, channel, screener)}</main></body></html>`;
+
+beforeAll(async () => {
+  demo = await startDemoOnPartner({
+    async prepare(db, ids) {
+      const [closing] = await db
+        .insert(mediaChannels)
+        .values({ title: 'Closing soon', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', isActive: true })
+        .returning({ id: mediaChannels.id });
+      closingId = String(closing!.id);
+    },
+  });
+  const token = await adminToken(demo.server.url);
+  api = apiCaller(demo.server.url, () => token);
+  demo.partner.page('/', page(demo.server.url, demo.channelId, demo.screenerId));
+  demo.partner.page('/closing', page(demo.server.url, closingId, demo.screenerId));
+}, 120_000);
+
+afterAll(async () => {
+  await demo?.stop();
+});
+
+const choose = (p: Page, value: string) => p.locator(`${W} label:has(input[value="${value}"])`).click();
+const next = (p: Page) => p.locator(`${W} button[type=submit]`).click();
+
+/** The demo's message pairs, as the lead forms show them (demo.ts). */
+const PAIRS = {
+  en: {
+    notQualified: ['This study is not a match for you right now.', 'May we contact you about future studies that may suit you?'],
+    noTrialSites: ['There is no study site within reach of your ZIP code yet.', 'May we contact you when a study site opens near you?'],
+    notActive: ['This questionnaire is closed at the moment.', 'May we contact you when this questionnaire opens again?'],
+  },
+  es: {
+    notQualified: ['Este estudio no es adecuado para usted en este momento.', '¿Podemos contactarle sobre futuros estudios que le convengan?'],
+    noTrialSites: ['Todavía no hay ningún centro del estudio cerca de su código postal.', '¿Podemos contactarle cuando abra un centro del estudio cerca de usted?'],
+    notActive: ['Este cuestionario está cerrado en este momento.', '¿Podemos contactarle cuando este cuestionario vuelva a abrir?'],
+  },
+} as const;
+type Kind = keyof (typeof PAIRS)['en'];
+
+const switchClosing = (isActive: boolean) =>
+  api(`media-channels/${closingId}`, { method: 'PATCH', body: JSON.stringify({ data: { type: 'media-channels', id: closingId, attributes: { isActive } } }) });
+
+/** Walks a fresh participant to `kind`'s lead form; answers the page, its problems and its context. */
+async function toLeadForm(kind: Kind, locale: string) {
+  if (kind === 'notActive') await switchClosing(true);
+  const p = await newParticipant(demo.browser, { locale, viewport: { width: 375, height: 800 } });
+  await p.page.goto(`${demo.partner.url}/${kind === 'notActive' ? 'closing' : ''}`);
+  await p.page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
+  if (kind === 'notQualified' || kind === 'notActive') {
+    await choose(p.page, 'under-18');
+    await choose(p.page, 'no');
+    await next(p.page);
+    const zip = p.page.locator(`${W} input[inputmode=numeric]`).first();
+    await zip.waitFor(WAIT);
+    // The run started on a running channel; it is switched off before the survey's end.
+    if (kind === 'notActive') await switchClosing(false);
+    await zip.fill('10001');
+    await next(p.page);
+  } else {
+    await choose(p.page, '18-64');
+    await choose(p.page, 'yes');
+    await next(p.page);
+    await p.page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
+    await choose(p.page, 'pills');
+    await next(p.page);
+    const zip = p.page.locator(`${W} input[autocomplete=postal-code]`);
+    await zip.waitFor(WAIT);
+    // Anchorage: thousands of miles from the demo's New York sites.
+    await zip.fill('99501');
+    await next(p.page);
+  }
+  await p.page.locator(`${W} form button.tw-back`).waitFor(WAIT);
+  return p;
+}
+
+async function leadsOf(email?: string): Promise<{ id: string; attributes: { kind: string; duplicateOf: number | null; language: string; consentText: string } }[]> {
+  const doc = await api(`leads?limit=100&sort=created`);
+  const all = doc.data as { id: string; attributes: { kind: string; duplicateOf: number | null; language: string; consentText: string } }[];
+  if (!email) return all;
+  const mine = [];
+  for (const lead of all) {
+    const values = (await api(`leads/${lead.id}/reveal`, { method: 'POST' })).meta.values as Record<string, string>;
+    if (values.email === email) mine.push(lead);
+  }
+  return mine;
+}
+
+async function fillLead(p: Page, email: string, phone: string) {
+  const texts = p.locator(`${W} input[type=text]:not([inputmode=numeric])`);
+  await texts.nth(0).fill('Lee');
+  await texts.nth(1).fill('Lead');
+  await p.locator(`${W} input[type=email]`).fill(email);
+  await p.locator(`${W} input[type=tel]`).fill(phone);
+  // The screener's ZIP field: the one the sites were searched for already, else typed here.
+  const zip = p.locator(`${W} form input[autocomplete=postal-code]`);
+  if (!(await zip.inputValue())) await zip.fill('10001');
+}
+
+const KINDS: Kind[] = ['notQualified', 'noTrialSites', 'notActive'];
+
+describe('the lead form at every outcome that is not a referral', () => {
+  for (const locale of ['en-US', 'es-ES'] as const) {
+    const lang = locale.slice(0, 2) as 'en' | 'es';
+    for (const kind of KINDS) {
+      it(`${locale}, ${kind}: its own message pair and form, no axe violation at 375 px; sent, a lead is kept; the same e-mail again is a duplicate`, async () => {
+        const email = `lead.${kind}.${lang}@example.com`.toLowerCase();
+        // Each run its own person: the same phone again would make it a duplicate too.
+        const phone = (n: number) => `907-555-${lang === 'es' ? 1 : 2}${KINDS.indexOf(kind)}${n}0`;
+        const before = (await leadsOf()).length;
+        const p = await toLeadForm(kind, locale);
+        const form = p.page.locator(`${W} form`);
+        const [message, consent] = PAIRS[lang][kind];
+        expect(await form.locator('.tw-html').first().innerText()).toContain(message);
+        // The consent message is the consent box's own label.
+        expect(await form.locator('label:has(input[type=checkbox])').innerText()).toContain(consent);
+        expect(await p.page.locator(`${W} .tw-card`).getAttribute('lang')).toMatch(new RegExp(`^${lang}`));
+        expect(await axeViolations(p.page, demo.partner.url, W)).toEqual([]);
+
+        // Sent without the box ticked: the consent's problem, nothing kept.
+        await fillLead(p.page, email, phone(1));
+        await next(p.page);
+        await form.locator('label:has(input[type=checkbox]) input[aria-invalid=true]').waitFor(WAIT);
+        expect(await axeViolations(p.page, demo.partner.url, W)).toEqual([]);
+        await form.locator('label:has(input[type=checkbox])').click();
+        await next(p.page);
+        await p.page.locator(`${W} [data-outcome=${kind}]`).waitFor(WAIT);
+        expect(await p.page.locator(`${W} [data-outcome=${kind}]`).innerText()).toMatch(lang === 'es' ? /Gracias\. Guardamos sus datos/ : /Your details are kept/);
+        await p.context.close();
+
+        const kept = await leadsOf(email);
+        expect(kept.map((l) => [l.attributes.kind, l.attributes.language, l.attributes.consentText, l.attributes.duplicateOf])).toEqual([[kind, lang, consent, null]]);
+
+        // The same person again, at the same outcome: kept, flagged as a duplicate of the first.
+        const again = await toLeadForm(kind, locale);
+        await fillLead(again.page, email, phone(2));
+        await again.page.locator(`${W} form label:has(input[type=checkbox])`).click();
+        await next(again.page);
+        await again.page.locator(`${W} [data-outcome=${kind}]`).waitFor(WAIT);
+        await again.context.close();
+        const both = await leadsOf(email);
+        expect(both.map((l) => l.attributes.duplicateOf)).toEqual([null, Number(kept[0]!.id)]);
+        expect((await leadsOf()).length).toBe(before + 2);
+      });
+    }
+
+    it(`${locale}: "No thanks" ends politely and keeps nothing`, async () => {
+      const before = (await leadsOf()).length;
+      const p = await toLeadForm('noTrialSites', locale);
+      await fillLead(p.page, `no.thanks.${lang}@example.com`, `907-555-${lang === 'es' ? 3 : 4}000`);
+      await p.page.locator(`${W} form button.tw-back`).click();
+      await p.page.locator(`${W} [data-outcome=noTrialSites]`).waitFor(WAIT);
+      expect(await p.page.locator(`${W} form`).count()).toBe(0);
+      expect(p.problems).toEqual([]);
+      await p.context.close();
+      expect((await leadsOf()).length).toBe(before);
+    });
+  }
+
+
+  it('the Leads screen lists them with filters in the URL, reveals one (audited) and has no axe violation at 1366 and 390 px', async () => {
+    const admin = await demo.browser.newPage({ viewport: { width: 1366, height: 860 } });
+    await signInAsAdmin(admin, demo.server.url);
+    await admin.goto(`${demo.server.url}/leads?kind=noTrialSites`);
+    const rows = admin.locator('tbody tr');
+    await rows.first().waitFor(WAIT);
+    const listed = await api('leads?kind=noTrialSites&limit=100');
+    expect(await rows.count()).toBe(listed.meta.total);
+    expect(await rows.first().innerText()).toContain('No trial sites');
+    expect(await adminAxe(admin)).toEqual([]);
+    const first = listed.data[0] as { id: string };
+    await admin.getByRole('button', { name: `Reveal contact details of lead ${first.id}` }).click();
+    await admin.getByRole('definition').first().waitFor(WAIT);
+    const trail = await api(`audit-events?entity=leads&entityId=${first.id}`);
+    expect((trail.data as { attributes: { action: string } }[]).map((e) => e.attributes.action)).toContain('reveal');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    expect(await adminAxe(admin)).toEqual([]);
+    await admin.close();
+  });
+});
