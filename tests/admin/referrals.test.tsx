@@ -45,6 +45,8 @@ function server(state: { status: string }): Handler {
       state.status = body.data.attributes.status;
       return json({ data: referral(7, { status: state.status }) });
     }
+    if (path === 'engagements') return json({ data: [{ type: 'engagements', id: '3', attributes: { name: 'Heart Study' } }], meta: { total: 1, page: 1, limit: 1000 } });
+    if (path === 'site-locations') return json({ data: [{ type: 'site-locations', id: '4', attributes: { name: 'Boston General', siteId: 'B-1' } }], meta: { total: 1, page: 1, limit: 1000 } });
     if (path === 'referrals/7/contact-attempts' && request.method === 'POST') return json({ data: referral(7, { status: 'attempting-contact', attempts: 1 }) }, 201);
     return undefined;
   };
@@ -69,6 +71,28 @@ describe('Referrals (the work queue)', () => {
     await waitFor(() => expect(state.status).toBe('not-reachable'));
     const patch = api.requests.find((r) => r.path === 'referrals/7' && r.method === 'PATCH')!;
     expect(patch.body).toMatchObject({ data: { type: 'referrals', id: '7', attributes: { status: 'not-reachable', reasonId: 3 } } });
+  });
+
+  it("narrows by engagement and by that engagement's sites, in the URL", async () => {
+    const { server: api, location } = renderAdmin({ path: '/referrals', user: makeUser('User'), handler: server({ status: 'new' }) });
+    const engagement = (await screen.findByLabelText('Engagement')) as HTMLSelectElement;
+    await within(engagement).findByText('Heart Study');
+    fireEvent.change(engagement, { target: { value: '3' } });
+    await waitFor(() => expect(location()).toBe('/referrals?engagementId=3'));
+    await waitFor(() => expect(api.requests.some((r) => r.path === 'referrals' && r.query.get('engagementId') === '3')).toBe(true));
+    // The Site filter offers that engagement's sites.
+    await waitFor(() => expect(api.requests.some((r) => r.path === 'site-locations' && r.query.get('engagementId') === '3')).toBe(true));
+    const site = screen.getByLabelText('Site') as HTMLSelectElement;
+    await within(site).findByText('Boston General (B-1)');
+    fireEvent.change(site, { target: { value: '4' } });
+    await waitFor(() => expect(location()).toBe('/referrals?engagementId=3&siteLocationId=4'));
+  });
+
+  it('offers a Site Coordinator no engagement or site list the server would refuse them', async () => {
+    const { server: api } = renderAdmin({ path: '/referrals', user: makeUser('Site Coordinator'), handler: server({ status: 'new' }) });
+    await screen.findByRole('table');
+    expect(screen.queryByLabelText('Engagement')).toBeNull();
+    expect(api.requests.some((r) => r.path === 'engagements' || r.path === 'site-locations')).toBe(false);
   });
 
   it('logs a call with its result', async () => {

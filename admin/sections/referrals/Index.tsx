@@ -1,7 +1,7 @@
 /**
  * ReferralsIndex (the work queue, for recruiters and Site Coordinators): the referrals the server
  * lets this user see, with the participant's initials only, status, due and ageing. Filters
- * (status, overdue, stale, engagement, dates) live in the URL. The list reads itself again every
+ * (engagement, site, status, overdue, stale, dates) live in the URL. The list reads itself again every
  * few seconds, so a change made elsewhere shows without a reload. Each row moves the referral to
  * a status the ladder allows (asking for a reason where one is needed) or logs a contact attempt.
  */
@@ -23,6 +23,12 @@ import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
+import { useAtomValue } from 'jotai';
+import { engagementsApi } from '@core/api/engagements';
+import { siteLocationsApi } from '@core/api/siteLocations';
+import { onlySiteCoordinator } from '../../access';
+import { useOptions } from '../../hooks/useOptions';
+import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
@@ -30,7 +36,7 @@ import { useTopBar } from '../../state/topBar';
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
 const BULK_STATUSES = REFERRAL_STATUSES.filter((s) => s !== 'new' && !REASONED_REFERRAL_STATUSES.includes(s));
-const FILTERS = ['status', 'overdue', 'stale', 'createdFrom', 'createdTo'] as const;
+const FILTERS = ['engagementId', 'siteLocationId', 'status', 'overdue', 'stale', 'createdFrom', 'createdTo'] as const;
 const SORTS = ['due', 'created', 'status', 'statusChanged', 'lastAttemptAt', 'attempts', 'engagementName', 'siteName'] as const;
 export const RESULT_LABELS: Record<ContactResult, string> = { reached: 'Reached', voicemail: 'Voicemail', 'no-answer': 'No answer', 'wrong-number': 'Wrong number', declined: 'Declined' };
 
@@ -133,6 +139,24 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
 export default function ReferralsIndex() {
   const api = useApi(referralsApi);
   const list = useApiResourceList(api, { defaultSort: 'due', sortable: SORTS, filterNames: FILTERS });
+  // Recruiters narrow by engagement and site; a Site Coordinator's queue is their sites' already,
+  // and the server opens them no engagement or site list to choose from.
+  const user = useAtomValue(currentUserAtom);
+  const coordinator = onlySiteCoordinator(user);
+  const engagements = useApi(engagementsApi);
+  const sites = useApi(siteLocationsApi);
+  const engagementId = list.query.filters.engagementId;
+  const engagementOptions = useOptions(
+    async () => (coordinator ? [] : (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name }))),
+    [engagements, coordinator],
+    'Could not load the engagements.',
+  );
+  const siteOptions = useOptions(
+    async () =>
+      coordinator ? [] : (await sites.list({ limit: 1000, sort: 'name', ...(engagementId ? { engagementId } : {}) })).items.map((s) => ({ value: String(s.id), label: s.siteId ? `${s.name} (${s.siteId})` : s.name })),
+    [sites, coordinator, engagementId],
+    'Could not load the site locations.',
+  );
   useTopBar({});
   const { reload } = list;
 
@@ -172,6 +196,12 @@ export default function ReferralsIndex() {
         })),
       }}
       filters={[
+        ...(coordinator
+          ? []
+          : ([
+              { kind: 'select', name: 'engagementId', label: 'Engagement', options: engagementOptions.options, loading: engagementOptions.loading },
+              { kind: 'select', name: 'siteLocationId', label: 'Site', options: siteOptions.options, loading: siteOptions.loading },
+            ] as const)),
         { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
         { kind: 'select', name: 'overdue', label: 'Overdue', options: [{ value: 'true', label: 'Overdue' }, { value: 'false', label: 'Not overdue' }] },
         { kind: 'select', name: 'stale', label: 'Stale', options: [{ value: 'true', label: 'Stale' }, { value: 'false', label: 'Not stale' }] },
