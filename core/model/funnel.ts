@@ -71,6 +71,15 @@ export const FUNNEL_GROUPINGS = ['none', 'mediaChannel', 'source', 'campaign', '
 export type FunnelGrouping = (typeof FUNNEL_GROUPINGS)[number];
 
 /**
+ * Groupings a view cannot be counted under: a view happens before any site is chosen, and the
+ * widget reports no hidden field with it. Their rows' viewed figures are "not tracked" (every view
+ * is in the row without a key), never a 0 that reads as a partner with no traffic.
+ */
+export const VIEWS_NOT_TRACKED_BY: readonly FunnelGrouping[] = ['site', 'hiddenField'];
+export const viewsTrackedBy = (groupBy: FunnelGrouping): boolean => !VIEWS_NOT_TRACKED_BY.includes(groupBy);
+export const VIEWS_NOT_TRACKED = 'not tracked';
+
+/**
  * A grouping as asked: `hiddenField` also names the field (a media channel's declared hidden
  * field, core/model/mediaChannel.ts), sent as its own query parameter `hiddenField`.
  */

@@ -14,12 +14,13 @@ const WITHOUT_KEY: Record<FunnelGrouping, string> = {
   mediaChannel: 'No media channel',
   source: 'No source',
   campaign: 'No campaign',
-  site: 'No site chosen',
+  // Views are not tracked by site or hidden field: all of them are in this row.
+  site: 'No site chosen (and every view)',
   engagement: 'No engagement',
   language: 'No language',
   day: 'No day',
   week: 'No week',
-  hiddenField: 'No value',
+  hiddenField: 'No value (and every view)',
 };
 
 const ids = (keys: readonly string[]) => keys.map(Number).filter((n) => Number.isInteger(n) && n > 0);

@@ -225,7 +225,7 @@ describe('GET /api/recruitment-funnel', () => {
   it("groups by a hidden field's value from the submissions; views, which carry none, and runs without one go to the row without a value", async () => {
     const { rows, meta } = await funnel(`sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`);
     expect(meta).toMatchObject({ groupBy: 'hiddenField', hiddenField: 'partner' });
-    expect(rows.map((r) => r.attributes.label)).toEqual([FORMULA, 'acme', 'beta', 'No value']);
+    expect(rows.map((r) => r.attributes.label)).toEqual([FORMULA, 'acme', 'beta', 'No value (and every view)']);
     expect(byGroup(rows)).toEqual({
       acme: [0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0],
       [FORMULA]: [0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
@@ -329,7 +329,7 @@ describe('GET /api/recruitment-funnel', () => {
       [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0'],
       ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
       ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1', '0', '1'],
-      ["'-", '', 'No value', '6', '1', '1', '1', '1', '1', '1', '0', '0', '0', '0'],
+      ["'-", '', 'No value (and every view)', '6', '1', '1', '1', '1', '1', '1', '0', '0', '0', '0'],
     ]);
   });
 });

@@ -20,6 +20,8 @@ import {
   FUNNEL_GROUPINGS,
   FUNNEL_STAGE_LABELS,
   FUNNEL_STAGES,
+  VIEWS_NOT_TRACKED,
+  viewsTrackedBy,
   type FunnelCounts,
   type FunnelGrouping,
   type FunnelRow,
@@ -164,7 +166,12 @@ export default function Recruitment() {
 
   const columns: Column<FunnelRow>[] = [
     { id: 'label', header: query.groupBy === 'none' ? 'Scope' : groupLabel, cell: (r) => r.label },
-    ...FUNNEL_STAGES.map((stage) => ({ id: stage, header: FUNNEL_STAGE_LABELS[stage], className: 'col-number', cell: (r: FunnelRow) => r[stage].toLocaleString('en-US') })),
+    ...FUNNEL_STAGES.map((stage) => ({
+      id: stage,
+      header: FUNNEL_STAGE_LABELS[stage],
+      className: 'col-number',
+      cell: (r: FunnelRow) => (stage === 'viewed' && r.group !== null && !viewsTrackedBy(query.groupBy) ? <span className="muted">{VIEWS_NOT_TRACKED}</span> : r[stage].toLocaleString('en-US')),
+    })),
   ];
 
   return (
