@@ -119,9 +119,16 @@ function parseFields(value: string, allowed: readonly string[], parameter: strin
 }
 
 /** Parameters of a single-resource read (include and fields only). */
-/** For routes whose whole list is one answer: only `allowed` parameters (a misspelt filter is a 400, not ignored). */
+/**
+ * For routes whose whole list is one answer: only `allowed` parameters (a misspelt filter is a 400,
+ * not ignored). `page` and `limit` are taken, as every list takes them, and checked; the answer is
+ * the whole list whatever they say (a client paging through it stops at the first short page).
+ */
 export function assertQueryNames(params: URLSearchParams, allowed: readonly string[] = []): void {
-  for (const key of params.keys()) if (!allowed.includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
+  for (const [key, value] of params) {
+    if (key === 'page' || key === 'limit') positiveInt(value, key);
+    else if (!allowed.includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
+  }
 }
 
 export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
