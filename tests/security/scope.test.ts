@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engagementOptions, leads, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
+import { engagementOptions, leads, messages, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
 import { createHarness, json, type Harness } from '../server/harness';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
 import { RULES } from './routeRules';
@@ -22,6 +22,7 @@ interface Target extends ParticipantFixture {
   fileId: string;
   referralId: number;
   leadId: number;
+  messageId: number;
 }
 
 type Case =
@@ -53,6 +54,11 @@ const SCOPE: Record<string, Case> = {
   'GET /api/referral-reasons': { unscoped: 'the reasons every site closes referrals with' },
   'GET /api/leads': { list: (b) => `/api/leads?engagementId=${b.engagementIds[0]}` },
   'GET /api/leads/:id': { member: (b) => `/api/leads/${b.leadId}` },
+  'GET /api/messages': { list: (b) => `/api/messages?engagementId=${b.engagementIds[0]}` },
+  'GET /api/messages/:id': { member: (b) => `/api/messages/${b.messageId}` },
+  'GET /api/message-settings': { list: (b) => `/api/message-settings?engagementId=${b.engagementIds[0]}` },
+  'GET /api/message-templates': { unscoped: "the product's message templates, shared by every sponsor" },
+  'GET /api/message-templates/:id/preview': { unscoped: 'a template rendered with demo values, nobody\'s data' },
   'GET /api/screeners': { list: (b) => `/api/screeners?searchQuery=${b.tag}` },
   'GET /api/screeners/:id': { member: (b) => `/api/screeners/${b.screenerId}` },
   'GET /api/screeners/languages-screeners': { list: (b) => `/api/screeners/languages-screeners?screenerId=${b.screenerId}` },
@@ -145,7 +151,11 @@ async function target(): Promise<Target> {
     .insert(leads)
     .values({ kind: 'notQualified', submissionId: Number(run.submissionId), engagementIds: f.engagementIds, screenerId: f.screenerId, valuesCiphertext: h.phi.seal('{}'), consentedAt: h.clock(), consentText: 'Yes', consentTextSha256: 'x' })
     .returning();
-  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id, leadId: lead!.id };
+  const [message] = await h.db
+    .insert(messages)
+    .values({ kind: 'newReferral', engagementId: f.engagementIds[0], referralId: referral!.id, audience: 'staff', recipientLabel: `coordinator ${tag}`, toCiphertext: h.phi.seal(`c-${tag}@example.com`), subject: `New referral ${tag}`, messageId: `<scope-${tag}@recruit.example>` })
+    .returning({ id: messages.id });
+  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id, leadId: lead!.id, messageId: message!.id };
 }
 
 beforeAll(async () => {
