@@ -19,14 +19,27 @@ export const formatDateTime = (value: string | null | undefined): string => {
 
 /**
  * The text a reader sees of a message stored as HTML, for places that show it in a line (a
- * table cell): parsed in an inert <template>, so nothing in it runs or loads; paragraphs and
- * line breaks become spaces.
+ * table cell). Read without parsing the HTML into elements: Chromium checks the page's policy
+ * against every event-handler attribute it parses, even in an inert document, and reports each
+ * as a violation. Code and styles are dropped, tags become spaces, common entities are decoded;
+ * the result is shown as text, so nothing in it can run.
  */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 export const textOfHtml = (html: string | null | undefined): string => {
   if (!html) return '';
-  const template = document.createElement('template');
-  template.innerHTML = html.replace(/<br\s*\/?>|<\/(p|li|div)>/gi, (tag) => `${tag} `);
-  return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<(script|style|template|noscript|iframe|svg|math)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+      if (code[0] === '#') {
+        const n = code[1]?.toLowerCase() === 'x' ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
+        return Number.isInteger(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
+      }
+      return ENTITIES[code.toLowerCase()] ?? whole;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
 };
 
 /** An attribute's name in words, for places with no label for it: 'piName' → 'Pi name'. */
