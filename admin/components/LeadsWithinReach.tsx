@@ -12,7 +12,7 @@ import { useApi } from '../state/services';
 export function LeadsWithinReach({ filters, leadsPath }: { filters: Record<string, string>; leadsPath: string }) {
   const api = useApi(leadsApi);
   const key = new URLSearchParams({ ...filters, withinReach: 'true' }).toString();
-  const found = useAsync(() => api.list({ limit: 1, fields: 'created', ...Object.fromEntries(new URLSearchParams(key)) }), [api, key]);
+  const found = useAsync(() => api.list({ limit: 10, fields: 'created', ...Object.fromEntries(new URLSearchParams(key)) }), [api, key]);
   if (found.error) return null;
   const n = found.data?.total;
   return (

@@ -109,20 +109,21 @@ describe('lists', () => {
     const tableTop = (await sponsorsTable().boundingBox())!.y;
     const { filename, rows } = await exportCsv();
     expect(filename).toMatch(/^sponsors-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Headed as the screen's columns; a column of several figures names each.
     expect(rows[0]).toEqual([
-      'id',
-      'name',
-      'identification',
-      'countryName',
-      'isActive',
-      'modified',
-      'activeEngagements',
-      'totalEngagements',
-      'totalSites',
-      'totalReferrals',
-      'totalScreenedReferrals',
-      'totalRandomizedReferrals',
-      'duplicateReferrals',
+      'ID',
+      'Name',
+      'Identification',
+      'Country',
+      'Active',
+      'Modified',
+      'Active engagements',
+      'Total engagements',
+      'Sites',
+      'Total referrals',
+      'Total screened referrals',
+      'Total randomized referrals',
+      'Duplicate referrals',
     ]);
     // Both inactive sponsors of this run and nothing else; a name that starts a formula is escaped.
     const data = rows.slice(1).sort((a, b) => Number(a[0]) - Number(b[0]));
@@ -145,7 +146,7 @@ describe('lists', () => {
     await page.getByRole('table', { name: 'Engagements' }).getByRole('row').filter({ hasText: `E2E Office Study III ${stamp}` }).waitFor({ state: 'detached' });
     const { filename, rows } = await exportCsv();
     expect(filename).toMatch(/^engagements-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(rows[0]).toEqual(['id', 'name', 'fullIdentification', 'sponsorName', 'phase', 'startDate', 'endDate', 'isActive']);
+    expect(rows[0]).toEqual(['ID', 'Name', 'Identification', 'Sponsor', 'Phase', 'Start Date', 'End Date', 'Active']);
     expect(rows.slice(1)).toEqual([[ids.phaseTwo, `E2E Office Study II ${stamp}`, `OFA-${stamp}-S2-${stamp}`, `E2E Office Active ${stamp}`, 'II', '', '', 'true']]);
     expect(await axeViolations(page)).toEqual([]);
   });

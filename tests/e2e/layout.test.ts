@@ -199,7 +199,9 @@ describe('at 390 px wide', () => {
     for (const [path, ready] of screens) {
       await open(path, ready);
       const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
-      expect(widths.page, path).toBeLessThanOrEqual(widths.view);
+      // What sticks out, named in the failure: the innermost elements past the window's right edge.
+      const wide = widths.page > widths.view ? await page.evaluate((edge) => [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > edge && ![...e.children].some((c) => c.getBoundingClientRect().right > edge)).slice(0, 5).map((e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute('class') ?? ''}"> to ${Math.round(e.getBoundingClientRect().right)} px`), widths.view + 2) : [];
+      expect(widths.page, `${path}: ${wide.join('; ')}`).toBeLessThanOrEqual(widths.view);
     }
   });
 

@@ -67,7 +67,7 @@ describe('Recruitment screen', () => {
     expect(all!.viewed).toBeGreaterThan(100);
     expect(all!.started).toBeGreaterThan(50);
     const conversion = await page.getByLabel('Conversion from Viewed to Started').textContent();
-    expect(conversion).toBe(`${((all!.started / all!.viewed) * 100).toFixed(1)}%`);
+    expect(conversion).toBe(`${((all!.started / all!.viewed) * 100).toFixed(1)}% converted`);
 
     // 29 days: five weeks (by their Mondays) at most, four at least.
     const trend = page.getByRole('img', { name: /^Trend by week: \d+ weeks from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/ });

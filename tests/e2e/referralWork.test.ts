@@ -90,7 +90,7 @@ describe('a site coordinator works a referral to a final status', () => {
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.waitForURL(`${base}/referrals`, WAIT);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Referrals', 'Site Performance']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Referrals', 'Site Performance', 'Leads']);
 
     // Only that site's referrals.
     const table = page.getByRole('table', { name: 'Referrals' });

@@ -4,6 +4,7 @@
  * contact fields and reorder them (arrows and drag), then create a media channel and copy its
  * embed snippet to the clipboard.
  */
+import { HOST_NAME_INVALID } from '@core/model/mediaChannel';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
@@ -143,7 +144,7 @@ describe('screeners and media channels', () => {
     await page.getByLabel('Domain', { exact: true }).fill('https://partner.example');
     await page.getByLabel('Type', { exact: true }).selectOption('Partner Website');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Must be a host name such as www.example.com (no https:// and no path).').waitFor();
+    await page.getByText(HOST_NAME_INVALID).waitFor();
     await page.getByLabel('Domain', { exact: true }).fill('www.partner.example');
     await page.getByRole('button', { name: 'Save' }).click();
 

@@ -6,12 +6,12 @@
 import { inWords } from '../format';
 import type { Column } from './DataTable';
 
-/** Attribute name → heading: a column showing one attribute gives its header; one showing several, its header and the attribute. */
+/** Attribute name → heading: a column showing one attribute gives its header; one showing several ('12 / 30') names each in words. */
 export function csvHeadingsOf<T>(columns: readonly Column<T>[]): Map<string, string> {
   const headings = new Map<string, string>([['id', 'ID']]);
   for (const column of columns) {
     const fields = column.exportFields ?? (column.sortField ? [column.sortField] : []);
-    for (const field of fields) if (!headings.has(field)) headings.set(field, fields.length === 1 ? column.header : `${column.header} (${inWords(field)})`);
+    for (const field of fields) if (!headings.has(field)) headings.set(field, fields.length === 1 ? column.header : inWords(field));
   }
   return headings;
 }

@@ -101,7 +101,7 @@ export function ClinicalTrialsGovPanel({ engagementId, onImported }: { engagemen
         />
         <label className="btn btn-small btn-secondary file-button">
           {study ? study.name : 'Or choose a study record (.json)'}
-          <input type="file" accept=".json,application/json" aria-label="Study record file" onChange={(event) => void readFile(event.target.files?.[0])} />
+          <input type="file" className="sr-only" accept=".json,application/json" aria-label="Study record file" onChange={(event) => void readFile(event.target.files?.[0])} />
         </label>
         <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void run('preview')}>
           Preview
