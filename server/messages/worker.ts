@@ -13,6 +13,7 @@ import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { messages, referrals } from '../db/schema';
 import type { Logger } from '../http/log';
+import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { smtpMailer, type Mailer } from './mailer';
 import { claimDue, isOptedOut, markWaiting, purgeBodies, recordAttempt, UNSUBSCRIBED, type Claim, type SendOutcome } from './outbox';
@@ -160,57 +161,22 @@ export interface MessageWorker {
   stop(): Promise<void>;
 }
 
-/** The loop of one server process: due messages are sent until `stop()`. */
+/** The loop of one server process: due messages are sent until `stop()`, sent bodies purged now and then. */
 export function startMessageWorker(options: MessageOptions, pollMs = POLL_MS): MessageWorker {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
   let purgedAt = 0;
-
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, Math.max(0, ms));
-    timer.unref();
-  };
-
-  function run() {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await sendDue(options);
-        } while (again && !stopped);
-        const now = options.clock();
-        if (now.getTime() - purgedAt >= PURGE_EVERY_MS) {
-          purgedAt = now.getTime();
-          await purgeBodies(options.db, now, options.retentionDays);
-        }
-        schedule(await nextWaitMs(options, pollMs));
-      } catch (error) {
-        options.log.error('message loop failed', { error: error instanceof Error ? error.message : String(error) });
-        schedule(pollMs);
+  return startPollingLoop({
+    name: 'message',
+    drain: async () => {
+      await sendDue(options);
+      const now = options.clock();
+      if (now.getTime() - purgedAt >= PURGE_EVERY_MS) {
+        purgedAt = now.getTime();
+        await purgeBodies(options.db, now, options.retentionDays);
       }
-    })();
-    track(running);
-    void running.finally(() => {
-      running = null;
-    });
-  }
-
-  schedule(0);
-  return {
-    wake: () => run(),
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    nextWaitMs: () => nextWaitMs(options, pollMs),
+    pollMs,
+    log: options.log,
+    track,
+  });
 }

@@ -12,6 +12,7 @@ import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { contacts, engagements, rmsProviders } from '../db/schema';
 import type { Logger } from '../http/log';
+import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { normalizeEmail, normalizePhone } from '../security/contactMatch';
 import type { PrivateHostAllowance } from '../security/privateHosts';
@@ -254,49 +255,12 @@ export async function nextWaitMs(options: DeliveryOptions, pollMs = POLL_MS): Pr
 
 /** The loop of one server process: due deliveries are attempted until `stop()`. */
 export function startDeliveryWorker(options: DeliveryOptions, pollMs = POLL_MS): DeliveryWorker {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, Math.max(0, ms));
-    timer.unref();
-  };
-
-  function run() {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await deliverDue(options);
-        } while (again && !stopped);
-        schedule(await nextWaitMs(options, pollMs));
-      } catch (error) {
-        options.log.error('record-system delivery loop failed', { error: error instanceof Error ? error.message : String(error) });
-        schedule(pollMs);
-      }
-    })();
-    track(running);
-    void running.finally(() => {
-      running = null;
-    });
-  }
-
-  schedule(0);
-  return {
-    wake: () => run(),
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPollingLoop({
+    name: 'record-system delivery',
+    drain: () => deliverDue(options).then(() => undefined),
+    nextWaitMs: () => nextWaitMs(options, pollMs),
+    pollMs,
+    log: options.log,
+    track,
+  });
 }
