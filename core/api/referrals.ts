@@ -5,6 +5,7 @@ import {
   REFERRAL_TYPE,
   type ContactAttemptInput,
   type Referral,
+  type ReferralTimelineEntry,
   type ReferralCounts,
   type ReferralPatch,
 } from '../model/referral';
@@ -18,19 +19,6 @@ export interface ReferralReason {
   isActive: boolean;
 }
 
-/** One line of a referral's timeline (GET /api/referrals/{id}/timeline). */
-export interface ReferralTimelineEntry {
-  id: string;
-  kind: 'submitted' | 'qualified' | 'made' | 'delivery' | 'status' | 'attempt';
-  occurredAt: string;
-  actorName: string | null;
-  fromStatus: string | null;
-  toStatus: string | null;
-  reasonName: string | null;
-  channel: string | null;
-  result: string | null;
-  note: string | null;
-}
 
 /** Site performance (GET /api/site-performance). */
 export const sitePerformanceApi = (client: ApiClient) => ({
@@ -51,3 +39,5 @@ export const referralsApi = (client: ApiClient) => ({
     client.create<Referral>(`referrals/${encodeURIComponent(id)}/contact-attempts`, CONTACT_ATTEMPT_TYPE, { ...attempt }),
   reasons: (status: string) => client.list<ReferralReason>(REFERRAL_REASON_TYPE, { limit: 100, status }),
 });
+
+export type { ReferralTimelineEntry };

@@ -164,3 +164,17 @@ export interface Referral {
   deliveryStatus: string | null;
   allowedStatuses: ReferralStatus[];
 }
+
+/** One line of a referral's timeline (GET /api/referrals/{id}/timeline). */
+export interface ReferralTimelineEntry {
+  id: string;
+  kind: 'submitted' | 'qualified' | 'made' | 'delivery' | 'status' | 'attempt';
+  occurredAt: string;
+  actorName: string | null;
+  fromStatus: string | null;
+  toStatus: string | null;
+  reasonName: string | null;
+  channel: string | null;
+  result: string | null;
+  note: string | null;
+}

@@ -8,19 +8,9 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, referralEvents, referralReasons, referrals, rmsAudits } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
+import type { ReferralTimelineEntry } from '@core/model/referral';
 
-export interface TimelineEntry {
-  id: string;
-  kind: 'submitted' | 'qualified' | 'made' | 'delivery' | 'status' | 'attempt';
-  occurredAt: string;
-  actorName: string | null;
-  fromStatus: string | null;
-  toStatus: string | null;
-  reasonName: string | null;
-  channel: string | null;
-  result: string | null;
-  note: string | null;
-}
+type TimelineEntry = ReferralTimelineEntry;
 
 export async function referralTimeline(db: Db, phi: PhiCipher, referral: { id: string; created: string }): Promise<TimelineEntry[]> {
   const rows = await db
