@@ -22,18 +22,11 @@ import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import type { EditorContext } from './context';
 import { DragHandle, SortableList, useSortableItem } from './Sortable';
 import { duplicateValues } from './duplicate';
+import { fieldValuesOf } from './duplicate';
 import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
 
 type Values = Omit<FieldValues, 'displayOrder'>;
 
-const valuesOf = (field: OFormField): Values => ({
-  oFormFieldTypeId: field.oFormFieldTypeId,
-  title: field.title,
-  categoryId: field.oFormFieldCategoryId === null ? null : Number(field.oFormFieldCategoryId),
-  isActive: field.isActive,
-  configuration: field.configuration,
-  tagIds: field.tags.map((t) => Number(t.id)),
-});
 
 const LIMIT_LABELS: Partial<Record<keyof FieldConfiguration, string>> = {
   minLength: 'Minimum length',
@@ -68,11 +61,11 @@ function newOption(options: readonly OptionConfig[]): OptionConfig {
 
 /** Saves run one after another; a save's answer replaces what is shown only if nothing was typed since. */
 function useFieldSaver(ctx: EditorContext, field: OFormField) {
-  const [values, setValues] = useState<Values>(() => valuesOf(field));
+  const [values, setValues] = useState<Values>(() => fieldValuesOf(field));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const revision = useRef(0);
-  const saved = useRef(JSON.stringify(valuesOf(field)));
+  const saved = useRef(JSON.stringify(fieldValuesOf(field)));
   const queue = useRef<Promise<void>>(Promise.resolve());
 
   const change = (next: Values) => {
@@ -100,7 +93,7 @@ function useFieldSaver(ctx: EditorContext, field: OFormField) {
         ctx.replaceField(updated);
         // The server may add to what was sent ('None of the Above' for a new multiple question).
         if (revision.current === started) {
-          const fresh = valuesOf(updated);
+          const fresh = fieldValuesOf(updated);
           saved.current = JSON.stringify(fresh);
           setValues(fresh);
         }

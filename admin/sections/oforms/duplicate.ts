@@ -2,15 +2,17 @@
 import type { FieldValues } from '@core/api/oforms';
 import type { OFormField } from '@core/model/oformDoc';
 
+/** A question's values as the API takes them (its place on the page aside): what the editor saves and a copy repeats. */
+export const fieldValuesOf = (field: OFormField): Omit<FieldValues, 'displayOrder'> => ({
+  oFormFieldTypeId: field.oFormFieldTypeId,
+  title: field.title,
+  categoryId: field.oFormFieldCategoryId === null ? null : Number(field.oFormFieldCategoryId),
+  isActive: field.isActive,
+  configuration: field.configuration,
+  tagIds: field.tags.map((t) => Number(t.id)),
+});
+
 /** A question's values for its copy, placed at `displayOrder` (1-based). */
 export function duplicateValues(field: OFormField, displayOrder?: number): Partial<FieldValues> {
-  return {
-    oFormFieldTypeId: field.oFormFieldTypeId,
-    title: field.title,
-    categoryId: field.oFormFieldCategoryId === null ? null : Number(field.oFormFieldCategoryId),
-    isActive: field.isActive,
-    configuration: field.configuration,
-    tagIds: field.tags.map((t) => Number(t.id)),
-    ...(displayOrder === undefined ? {} : { displayOrder }),
-  };
+  return { ...fieldValuesOf(field), ...(displayOrder === undefined ? {} : { displayOrder }) };
 }
