@@ -3,19 +3,14 @@
  * a misspelt filter must not silently answer the whole list. Checked over the route table, so a
  * list added later is held to it too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describedRoutes } from '../../server/openapi/document';
-import { createHarness, json, type Harness } from './harness';
+import { json, useAdminHarness, type Harness } from './harness';
 
 let h: Harness;
 let admin: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  admin = await h.token();
-});
-afterAll(async () => {
-  await h.close();
+useAdminHarness((server) => {
+  ({ h, admin } = server);
 });
 
 describe('list routes', () => {
