@@ -4,7 +4,7 @@
  * days and weeks in time order, the rest by label, the rows without a key last.
  */
 import { inArray } from 'drizzle-orm';
-import type { FunnelGrouping, FunnelRow } from '@core/model/funnel';
+import { viewsTrackedBy, type FunnelGrouping, type FunnelRow } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
 import { funnelCounts, type FunnelRequest } from './counts';
@@ -14,13 +14,12 @@ const WITHOUT_KEY: Record<FunnelGrouping, string> = {
   mediaChannel: 'No media channel',
   source: 'No source',
   campaign: 'No campaign',
-  // Views are not tracked by site or hidden field: all of them are in this row.
-  site: 'No site chosen (and every view)',
+  site: 'No site chosen',
   engagement: 'No engagement',
   language: 'No language',
   day: 'No day',
   week: 'No week',
-  hiddenField: 'No value (and every view)',
+  hiddenField: 'No value',
 };
 
 const ids = (keys: readonly string[]) => keys.map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -51,7 +50,8 @@ export async function funnelRows(db: Db, request: FunnelRequest): Promise<Funnel
   const rows: FunnelRow[] = groups.map(({ group, counts }) => ({
     id: group ?? '-',
     group,
-    label: group === null ? WITHOUT_KEY[request.groupBy] : (names.get(group) ?? group),
+    // Where views cannot be told apart (core's VIEWS_NOT_TRACKED_BY), all of them are in the row without a key.
+    label: group === null ? `${WITHOUT_KEY[request.groupBy]}${viewsTrackedBy(request.groupBy) ? '' : ' (and every view)'}` : (names.get(group) ?? group),
     ...counts,
   }));
   const inTime = request.groupBy === 'day' || request.groupBy === 'week';
