@@ -93,6 +93,8 @@ describe('Recruitment screen', () => {
     await table.getByRole('row').filter({ hasText: 'facebook' }).waitFor(WAIT);
     expect(page.url()).toBe(address);
     expect(await page.getByLabel('Group by').inputValue()).toBe('source');
+    // The engagement select shows its value once its options have arrived.
+    await page.getByLabel('Engagement', { exact: true }).locator(`option[value="${engagementId}"]`).waitFor({ state: 'attached', ...WAIT });
     expect(await page.getByLabel('Engagement', { exact: true }).inputValue()).toBe(engagementId);
     expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe(from);
     expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(to);
@@ -119,5 +121,27 @@ describe('Recruitment screen', () => {
     expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES]);
     expect(lines.map((l) => [l[2], ...l.slice(3).map(Number)])).toEqual(shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]));
     expect(lines.map((l) => l[1])).toEqual(expect.arrayContaining(['newsletter', 'facebook']));
+  });
+
+  it('on a phone folds the filters behind one button, so the funnel is on the first screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await signInAsAdmin(phone, base);
+      await phone.goto(`${base}/recruitment?engagementId=${engagementId}`);
+      const funnelChart = phone.getByRole('figure', { name: 'Recruitment funnel' });
+      await funnelChart.locator('.funnel-count').first().waitFor(WAIT);
+      expect(await phone.getByLabel('Group by').isVisible()).toBe(false);
+      const top = (await funnelChart.boundingBox())!.y;
+      expect(top).toBeLessThan(844 / 2);
+      const toggle = phone.getByRole('button', { name: /^Show filters \(1 active\)/ });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await toggle.click();
+      await phone.getByLabel('Group by').waitFor({ state: 'visible', ...WAIT });
+      await phone.getByLabel('Engagement', { exact: true }).locator(`option[value="${engagementId}"]`).waitFor({ state: 'attached', ...WAIT });
+      expect(await phone.getByLabel('Engagement', { exact: true }).inputValue()).toBe(engagementId);
+      expect(await phone.getByRole('button', { name: /^Hide filters/ }).getAttribute('aria-expanded')).toBe('true');
+    } finally {
+      await phone.close();
+    }
   });
 });

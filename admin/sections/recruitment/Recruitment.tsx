@@ -6,6 +6,7 @@
  * with the conversion between consecutive stages, a trend by day or week, the breakdown table
  * and its CSV as the server writes it (GET /api/recruitment-funnel with Accept: text/csv).
  */
+import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
@@ -144,6 +145,9 @@ export default function Recruitment() {
   const query = readFunnelQuery(params);
   const update = (next: Partial<FunnelQuery>) => setParams(writeFunnelQuery({ ...query, ...next }));
   const fields = useFilterFields(query.filters);
+  // On a phone the filters fold away behind one button so the funnel is on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = Object.keys(query.filters).length;
   useTopBar({});
 
   const calls = funnelCalls(query);
@@ -176,7 +180,12 @@ export default function Recruitment() {
 
   return (
     <div className="recruitment">
-      <section className="panel" aria-label="Filters and grouping">
+      <section className="panel recruitment-filters" aria-label="Filters and grouping" data-open={filtersOpen}>
+        <button type="button" className="btn btn-secondary filters-toggle" aria-expanded={filtersOpen} aria-controls="recruitment-filters-body" onClick={() => setFiltersOpen(!filtersOpen)}>
+          {filtersOpen ? 'Hide filters' : 'Show filters'}
+          {activeFilters > 0 ? ` (${activeFilters} active)` : ''} · {groupLabel}
+        </button>
+        <div id="recruitment-filters-body" className="filters-body">
         <ListFilters
           fields={fields}
           values={query.filters as Record<string, string>}
@@ -202,6 +211,7 @@ export default function Recruitment() {
             options={TREND_PERIODS.map((p) => ({ value: p, label: TREND_LABELS[p] }))}
             onChange={(value) => update({ trend: value as TrendPeriod })}
           />
+        </div>
         </div>
       </section>
 
