@@ -39,7 +39,8 @@ const SORT_MARK = { ascending: '▲', descending: '▼' } as const;
 export function DataTable<T>({ caption, columns, rows, rowKey, sort = '', onSort, loading, emptyMessage }: DataTableProps<T>) {
   return (
     // A region that may scroll sideways (a phone, many columns) must be reachable by keyboard.
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
+    // Named apart from the section around it, which often carries the same caption.
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={`${caption} table`}>
       <table className={loading ? 'data-table is-loading' : 'data-table'} aria-busy={loading || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>

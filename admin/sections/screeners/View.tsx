@@ -119,7 +119,7 @@ function MediaChannelsPanel({ screener }: { screener: Screener }) {
       </div>
       <ListView
         list={list}
-        caption="Media channels"
+        caption="This screener's media channels"
         emptyMessage="No media channels yet."
         filters={[{ kind: 'select', name: 'channelType', label: 'Type', options: MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t })) }, activeFilter()]}
         bulk={{ noun: ['media channel', 'media channels'], label: (m) => m.title, actions: activationActions<MediaChannel>(api.update) }}
