@@ -4,6 +4,7 @@
  * disqualifying answer and a jump, contact fields, and an active media channel that /demo/
  * embeds. Seeded with the demo sponsors, once per installation.
  */
+import { seedDemoHistory } from './demoHistory';
 import { seedDemoFunnel } from './demoFunnel';
 import type { PhiCipher } from '../security/phi';
 import { eq, inArray } from 'drizzle-orm';
@@ -275,6 +276,7 @@ export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCiphe
     .values({ key: DEMO_CHANNEL_SETTING, value: JSON.stringify({ mediaChannelId, screenerId }) })
     .onConflictDoNothing();
   await seedDemoFunnel(db, { mediaChannelId, screenerId, oFormId, engagementId, sponsorId, identity: DEMO_SURVEY_IDENTITY }, now, phi);
+  await seedDemoHistory(db, { sponsorId, engagementId, screenerId, mediaChannelId, siteLocationId: sites[0]!.id }, now);
   return { mediaChannelId, screenerId };
 }
 

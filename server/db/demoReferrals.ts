@@ -10,7 +10,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { ContactChannel, ContactResult, ReferralStatus } from '@core/model/referral';
 import type { PhiCipher } from '../security/phi';
 import type { Tx } from './open';
-import { contacts, engagementSiteLocations, referralEvents, referralReasons, referrals, rmsDeliveries } from './schema';
+import { contacts, engagementSiteLocations, referralEvents, referralReasons, referrals, rmsAudits, rmsDeliveries } from './schema';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -18,6 +18,21 @@ const DAY = 24 * HOUR;
 const FIRST = ['Ava', 'Ben', 'Carmen', 'Dev', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kira', 'Luis', 'Maya', 'Noah', 'Olga', 'Priya'];
 const LAST = ['Adams', 'Brooks', 'Chen', 'Diaz', 'Evans', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jones', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel'];
 const TEAM = ['demo.coordinator', 'demo.nurse'];
+/** The record system the demo's referrals went to; it is an example, so no provider row exists. */
+export const DEMO_RECORD_SYSTEM = 'Northwind CRO record system (example)';
+const RETRY_AFTER_MS = 60_000;
+
+/** One successful push of a demo referral, as the record-system outbox would have audited it. */
+const demoAudit = (contactId: number, attempt: number, at: Date) => ({
+  contactId,
+  rmsProviderId: null,
+  rmsProviderName: DEMO_RECORD_SYSTEM,
+  succeeded: true,
+  attempt,
+  responseMessage: 'HTTP 201 Created',
+  responseBody: '',
+  created: at,
+});
 
 /** Where a referral of this age ends, drawn with `r` in [0, 1). */
 function finalStatus(ageDays: number, r: number): ReferralStatus {
@@ -185,7 +200,20 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
   for (let i = 0; i < planned.length; i += 300) {
     const batch = planned.slice(i, i + 300);
     const contactIds = await tx.insert(contacts).values(batch.map((p) => p.contact)).returning({ id: contacts.id });
-    await tx.insert(rmsDeliveries).values(batch.map((p, j) => ({ contactId: contactIds[j]!.id, status: 'delivered', attempts: 1, lastAttemptAt: p.made, deliveredAt: p.made })));
+    // Every referral reached the sponsor's record system; now and then only at the second try.
+    const deliveries = batch.map((p, j) => ({ contactId: contactIds[j]!.id, made: p.made, retried: (i + j) % 13 === 5 }));
+    await tx.insert(rmsDeliveries).values(
+      deliveries.map((d) => {
+        const deliveredAt = d.retried ? new Date(d.made.getTime() + RETRY_AFTER_MS) : d.made;
+        return { contactId: d.contactId, status: 'delivered', attempts: d.retried ? 2 : 1, lastAttemptAt: deliveredAt, deliveredAt };
+      }),
+    );
+    await tx.insert(rmsAudits).values(
+      deliveries.flatMap((d) => [
+        ...(d.retried ? [{ ...demoAudit(d.contactId, 1, d.made), succeeded: false, responseMessage: 'HTTP 503 Service Unavailable', responseBody: '{"error":"maintenance window"}' }] : []),
+        demoAudit(d.contactId, d.retried ? 2 : 1, d.retried ? new Date(d.made.getTime() + RETRY_AFTER_MS) : d.made),
+      ]),
+    );
     const referralIds = await tx.insert(referrals).values(batch.map((p, j) => ({ ...p.referral, contactId: contactIds[j]!.id }))).returning({ id: referrals.id });
     const events = batch.flatMap((p, j) => p.events.map((e) => ({ ...e, referralId: referralIds[j]!.id })));
     if (events.length) await tx.insert(referralEvents).values(events);

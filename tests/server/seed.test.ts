@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { countries, engagements, mediaChannels, oForms, referralEvents, referrals, roles, screeners, sponsors, users } from '../../server/db/schema';
+import { countries, engagements, mediaChannels, oForms, referralEvents, referrals, rmsAudits, roles, screeners, sponsors, users } from '../../server/db/schema';
+import { DEMO_RECORD_SYSTEM } from '../../server/db/demoReferrals';
+import { verifyAuditChain } from '../../server/audit/trail';
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
@@ -57,6 +59,23 @@ describe('seed', () => {
     expect(queue.data[0].attributes.initials).toMatch(/^[A-Z]{2}$/);
     const figures = (await json(await h.request('GET', `/api/media-channels/${channel!.mediaChannelId}`, { token }))).data.attributes;
     expect([figures.views, figures.submissionsStarted, figures.submissionsQualified]).toEqual([all.attributes.viewed, all.attributes.started, all.attributes.qualified]);
+    // The record system's audits show each referral's push, some only at the second attempt.
+    const audits = await json(await h.request('GET', '/api/rms-audits?limit=100', { token }));
+    expect(audits.meta.total).toBeGreaterThan(queue.meta.total);
+    const rows = audits.data.map((r: { attributes: { rmsProviderName: string; attempt: number; succeeded: boolean; responseMessage: string; deliveryStatus: string } }) => r.attributes);
+    expect(rows.every((r: { rmsProviderName: string; deliveryStatus: string }) => r.rmsProviderName === DEMO_RECORD_SYSTEM && r.deliveryStatus === 'delivered')).toBe(true);
+    const failed = await json(await h.request('GET', '/api/rms-audits?limit=10&sort=succeeded', { token }));
+    expect(failed.data[0].attributes).toMatchObject({ attempt: 1, succeeded: false, responseMessage: 'HTTP 503 Service Unavailable', deliveryStatus: 'delivered' });
+    const failedFirst = (await h.db.select({ n: count() }).from(rmsAudits).where(eq(rmsAudits.succeeded, false)))[0]!.n;
+    expect(failedFirst).toBeGreaterThan(0);
+    // History: the demo engagement was created, then changed, by the installation's admin; the chain holds.
+    const [engagement] = await h.db.select({ id: engagements.id }).from(engagements).where(eq(engagements.name, 'Healthy Heart Study'));
+    const history = await json(await h.request('GET', `/api/audit-events?entity=engagements&entityId=${engagement!.id}&sort=occurredAt`, { token }));
+    const steps = history.data.map((e: { attributes: { action: string; actorUsername: string | null; changes: Record<string, { old: unknown; new: unknown }> } }) => e.attributes);
+    expect(steps.map((e: { action: string }) => e.action)).toEqual(['create', 'update', 'update']);
+    expect(steps[1].changes).toEqual({ radius: { old: 15, new: 25 } });
+    expect(steps[0].actorUsername).toBe('admin');
+    expect(await verifyAuditChain(h.db)).toMatchObject({ ok: true });
     // Staff deleting the demo rows do not see them come back at the next start.
     await h.db.delete(mediaChannels);
     await h.db.delete(screeners);

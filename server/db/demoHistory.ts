@@ -1,0 +1,61 @@
+/**
+ * The demo's history: what the staff who set up the Healthy Heart Study would have left in the
+ * audit trail — the engagement, screener, channel and a site created weeks ago, then a few
+ * changes since — written through the trail itself so the chain verifies. A first-time user
+ * opening History on those records sees what the panel is for.
+ */
+import { asc } from 'drizzle-orm';
+import { recordAudit } from '../audit/trail';
+import type { Db } from './open';
+import { users } from './schema';
+
+const DAY = 24 * 3600_000;
+
+export interface DemoRecords {
+  sponsorId: number;
+  engagementId: number;
+  screenerId: number;
+  mediaChannelId: number;
+  siteLocationId: number;
+}
+
+export async function seedDemoHistory(db: Db, records: DemoRecords, now: Date): Promise<void> {
+  // The installation's first user is the Admin the seed created; without one, the system did it.
+  const [first] = await db.select({ id: users.id, username: users.username }).from(users).orderBy(asc(users.id)).limit(1);
+  const actor = first ?? null;
+  const at = (daysAgo: number, hour: number) => new Date(Math.floor(now.getTime() / DAY) * DAY - daysAgo * DAY + hour * 3600_000);
+  const events: { occurredAt: Date; entity: string; entityId: number; action: string; changes: Record<string, { old: unknown; new: unknown }> }[] = [
+    {
+      occurredAt: at(44, 9),
+      entity: 'engagements',
+      entityId: records.engagementId,
+      action: 'create',
+      changes: { name: { old: null, new: 'Healthy Heart Study' }, phase: { old: null, new: 'III' }, radius: { old: null, new: 15 }, sponsorId: { old: null, new: records.sponsorId } },
+    },
+    { occurredAt: at(44, 10), entity: 'screeners', entityId: records.screenerId, action: 'create', changes: { title: { old: null, new: 'Healthy Heart screener' } } },
+    {
+      occurredAt: at(43, 14),
+      entity: 'media-channels',
+      entityId: records.mediaChannelId,
+      action: 'create',
+      changes: { title: { old: null, new: 'Demo partner page' }, domain: { old: null, new: 'healthy-living.example' }, channelType: { old: null, new: 'Partner Website' } },
+    },
+    { occurredAt: at(30, 11), entity: 'engagements', entityId: records.engagementId, action: 'update', changes: { radius: { old: 15, new: 25 } } },
+    {
+      occurredAt: at(21, 16),
+      entity: 'site-locations',
+      entityId: records.siteLocationId,
+      action: 'update',
+      changes: { streetAddress: { old: '350 Fifth Avenue', new: '350 5th Ave' } },
+    },
+    {
+      occurredAt: at(9, 15),
+      entity: 'engagements',
+      entityId: records.engagementId,
+      action: 'update',
+      changes: { description: { old: 'A demo study of a blood pressure treatment.', new: 'A demo study of a new blood pressure treatment.' } },
+    },
+  ];
+  for (const event of events) await recordAudit(db, { ...event, actor, clientAddress: null, meta: { demo: true } });
+}
+
