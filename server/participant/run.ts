@@ -29,7 +29,7 @@ import {
   screenerSurveys,
   screeners,
 } from '../db/schema';
-import { loadStructure, pageOf, type ContainerRow, type Structure } from '../oform/structure';
+import { loadStructure, pageOf, type ContainerRow, type Structure } from '../surveys/structure';
 import type { SubmissionRow } from './access';
 
 export type FormRow = typeof oForms.$inferSelect;
@@ -61,7 +61,7 @@ export interface Survey {
 type ParticipantStructure = Omit<Survey, 'form'>;
 
 /**
- * Approved versions never change (server/oform/versions.ts lockEditable refuses every write), so
+ * Approved versions never change (server/surveys/versions.ts lockEditable refuses every write), so
  * what participants see of them is read once per process and kept: queries fewer on every call.
  */
 const approvedStructures = keptPerDatabase<number, ParticipantStructure>(256);
