@@ -12,9 +12,9 @@ import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
 import { pgErrorCode } from '../http/sql';
-import { currentVersionId, namingColumns } from '../surveys/versions';
-import { resolveStart, servedIdentities } from '../participant/run';
-import { screenerScope } from '../screeners/access';
+import { currentVersionId, namingColumns } from '../surveys';
+import { resolveStart, servedIdentities } from '../participant';
+import { screenerScope } from '../screeners';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 export const UNKNOWN_MEDIA_CHANNEL_SCREENER = chooseFromList('a screener');

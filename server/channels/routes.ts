@@ -29,8 +29,8 @@ import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny } from '../http/sql';
 import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
-import { findScreener } from '../screeners/access';
-import { screenerScope } from '../screeners/access';
+import { findScreener } from '../screeners';
+import { screenerScope } from '../screeners';
 import {
   UNKNOWN_MEDIA_CHANNEL_SCREENER,
   channelColumns,
@@ -43,7 +43,7 @@ import {
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
 import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '@core/participant/embedProblems';
-import { embedProblemsOf } from '../participant/embedProblems';
+import { embedProblemsOf } from '../participant';
 
 const FILTERS = {
   screenerId: idFilter(mediaChannels.screenerId, 'screener'),

@@ -11,7 +11,7 @@ import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { screenerScope } from '../screeners/access';
+import { screenerScope } from '../screeners';
 import { addChannelSurvey, findChannel, findChannelSurvey, selectChannelSurveys } from './mediaChannels';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';

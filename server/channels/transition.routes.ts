@@ -5,7 +5,7 @@ import type { AppEnv, Deps } from '../context';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
-import { participantCors } from '../participant/cors';
+import { participantCors } from '../participant';
 import { transitionChannel } from './mediaChannels';
 import { describe } from '../openapi/describe';
 

@@ -23,7 +23,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny, pgErrorCode } from '../http/sql';
-import { assertTranslationLanguages } from '../languages/translations';
+import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 
 export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this name.';

@@ -19,7 +19,7 @@ import {
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagementOptions, engagements, surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
-import { engagementScope } from '../engagements/access';
+import { engagementScope } from '../engagements';
 import { conflict, invalid } from '../http/errors';
 import { joinedPage } from '../http/list';
 import type { ListQuery, ListSpec } from '../http/query';

@@ -17,7 +17,7 @@ import { createOption, deleteOption, updateOption } from './options';
 import { findOption, findQuestion } from './parts';
 import { loadOption } from './structure';
 import { describe } from '../openapi/describe';
-import { assertTranslationLanguages } from '../languages/translations';
+import { assertTranslationLanguages } from '../languages';
 
 async function sendOption(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
   const option = await loadOption(db, id);

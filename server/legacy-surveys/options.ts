@@ -10,7 +10,7 @@ import type { OptionInput, OptionPatch, TransitionTo } from '@core/model/legacyS
 import { NONE_OF_THE_ABOVE, newOptionIndex, noneOfTheAbove } from '@core/oform/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyOptions } from '../db/schema';
-import { closeGaps, moveTo } from '../surveys/ordering';
+import { closeGaps, moveTo } from '../surveys';
 import type { OptionContext, QuestionContext } from './parts';
 import { touchSurvey } from './surveys';
 import { resolveTransition, type Transition } from './transitions';

@@ -10,7 +10,7 @@ import { newPageTitle, pageInUseMessage } from '@core/oform/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyPages, surveys } from '../db/schema';
 import { conflict } from '../http/errors';
-import { closeGaps, moveTo } from '../surveys/ordering';
+import { closeGaps, moveTo } from '../surveys';
 import type { PageContext } from './parts';
 import { touchSurvey } from './surveys';
 import { jumpsTo } from './transitions';

@@ -16,9 +16,9 @@ import { UNKNOWN_PAGE } from './messages';
 import { findPage, findQuestion } from './parts';
 import { createQuestion, deleteQuestion, updateQuestion } from './questions';
 import { loadQuestion } from './structure';
-import { assertCategory, assertTags } from '../surveys/tagging';
+import { assertCategory, assertTags } from '../surveys';
 import { describe } from '../openapi/describe';
-import { assertTranslationLanguages } from '../languages/translations';
+import { assertTranslationLanguages } from '../languages';
 
 /** A question's translations name only known, non-default languages (checked by their codes). */
 async function assertQuestionTranslations(db: Db, map: Record<string, unknown> | undefined) {

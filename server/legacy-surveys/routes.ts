@@ -10,7 +10,7 @@ import { SURVEY_TYPE, SurveyInput, SurveyPatch, type SurveyPage } from '@core/mo
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
-import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements/access';
+import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { readResource, requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery } from '../http/query';

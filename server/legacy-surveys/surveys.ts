@@ -23,7 +23,7 @@ import { newPageTitle } from '@core/oform/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, sponsors, surveyPages, surveys } from '../db/schema';
-import { engagementScope } from '../engagements/access';
+import { engagementScope } from '../engagements';
 import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { joinedPage } from '../http/list';
 import type { ListQuery, ListSpec } from '../http/query';

@@ -25,7 +25,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { ilikeAny } from '../http/sql';
-import { assertTranslationLanguages } from '../languages/translations';
+import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 
 const ATTRIBUTES = ['keyName', 'message', 'translations', 'messageType', 'created', 'modified'] as const;

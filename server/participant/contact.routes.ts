@@ -36,11 +36,11 @@ import {
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
 import { qualify } from './qualification';
-import { countOnChannel } from '../channels/figures';
+import { countOnChannel } from '../channels';
 import { linksWithRoom } from '../sites';
-import { enqueueDelivery, noteDuplicate } from '../rms/outbox';
+import { enqueueDelivery, noteDuplicate } from '../rms';
 import { duplicateNote, firstReferralOf, matchKeysOf } from './duplicates';
-import { deliverSoon, deliveryOptionsOf } from '../rms/worker';
+import { deliverSoon, deliveryOptionsOf } from '../rms';
 import { enqueueReferralMessages, messageContextOf, messageOptionsOf, participantEmail, sendMessagesSoon } from '../messages';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';

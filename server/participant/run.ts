@@ -29,7 +29,7 @@ import {
   screenerSurveys,
   screeners,
 } from '../db/schema';
-import { loadStructure, pageOf, type ContainerRow, type Structure } from '../surveys/structure';
+import { loadStructure, pageOf, type ContainerRow, type Structure } from '../surveys';
 import type { SubmissionRow } from './access';
 
 export type FormRow = typeof oForms.$inferSelect;

@@ -51,8 +51,8 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
 import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
-import { assertTranslationLanguages } from '../languages/translations';
-import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../surveys/copy';
+import { assertTranslationLanguages } from '../languages';
+import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../surveys';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 

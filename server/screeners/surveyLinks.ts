@@ -14,9 +14,9 @@ import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, scr
 import { conflict, invalid } from '../http/errors';
 import { toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
-import { copyIntoScreener, screenerCopyIdentity } from '../surveys/copy';
-import { currentVersionId, namingColumns } from '../surveys/versions';
-import { engagementScope } from '../engagements/access';
+import { copyIntoScreener, screenerCopyIdentity } from '../surveys';
+import { currentVersionId, namingColumns } from '../surveys';
+import { engagementScope } from '../engagements';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';

@@ -21,7 +21,7 @@ import { fullReason, siteFills, type SiteFill } from './';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements/access';
+import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from './upload';
 import { readResource } from '../http/body';
 import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { SponsorFigure } from '@core/model/sponsor';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import { isDeliveredReferral } from '../rms/delivered';
+import { isDeliveredReferral } from '../rms';
 
 export type SponsorFigures = Record<SponsorFigure, number>;
 

@@ -15,7 +15,7 @@ import { UNKNOWN_IDENTITY, VERSION_RACE } from '@core/model/oformDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';
-import { engagementScope } from '../engagements/access';
+import { engagementScope } from '../engagements';
 import { conflict, invalid } from '../http/errors';
 import { pgErrorCode } from '../http/sql';
 import { selectForms } from './versions';

@@ -14,7 +14,7 @@ import {
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagements, oFormMessages, oForms } from '../db/schema';
-import { engagementScope } from '../engagements/access';
+import { engagementScope } from '../engagements';
 import { readResource } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';

@@ -15,7 +15,7 @@ import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE, isDobOnlyPage, optionsJumpingTo,
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, oFormFields, oForms } from '../db/schema';
-import { engagementScope } from '../engagements/access';
+import { engagementScope } from '../engagements';
 import { conflict, invalid } from '../http/errors';
 import { closeGaps, moveTo } from './ordering';
 import { findContainer, type ContainerContext } from './pages';

@@ -20,7 +20,7 @@ import { OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, OFormInput, OFormPatch
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { engagements, oForms, sponsors } from '../db/schema';
-import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements/access';
+import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { formDocument, sendForm } from './serialize';
 import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';

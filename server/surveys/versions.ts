@@ -8,7 +8,7 @@ import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
 import { engagements, oForms, sponsors } from '../db/schema';
-import { engagementScope } from '../engagements/access';
+import { engagementScope } from '../engagements';
 import { conflict, notFound } from '../http/errors';
 
 const formColumns = {

@@ -1,7 +1,7 @@
 /**
  * Everything outside /api: the widget script, the demo partner page and the admin SPA.
  */
-import { countOnChannel } from '../channels/figures';
+import { countOnChannel } from '../channels';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Hono } from 'hono';

@@ -9,8 +9,8 @@
  */
 import { loadConfig } from '../config';
 import { withCommandDatabase } from '../db/command';
-import { contactMatcherOf } from './contactMatch';
-import { phiOf } from './phi';
+import { contactMatcherOf } from '../security/contactMatch';
+import { phiOf } from '../security/phi';
 import { resealAll } from './reseal';
 
 const args = process.argv.slice(2);

@@ -14,12 +14,12 @@ import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
 import { contactFields, contacts, leads, messages, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
-import { matchKeysOf } from '../participant/duplicates';
-import { sealClearAnswers } from '../participant/sealedAnswers';
+import { matchKeysOf } from '../participant';
+import { sealClearAnswers } from '../participant';
 import type { ContactFormField, ContactValue } from '@core/oform/contact';
 import type { ContactFieldType } from '@core/model/contactField';
-import type { ContactMatcher } from './contactMatch';
-import type { PhiCipher } from './phi';
+import type { ContactMatcher } from '../security/contactMatch';
+import type { PhiCipher } from '../security/phi';
 
 const BATCH = 500;
 
