@@ -4,14 +4,16 @@
  * the figures are counted by the participant runner (channelFigures.ts). Also the channel a
  * participant continues on when a survey transitions to another survey.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { ChannelFigure } from './figures';
 import type { MediaChannel, ServedSurvey } from '@core/model/mediaChannel';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
-import { pgErrorCode } from '../http/sql';
+import { pgErrorCode, rethrowConstraint } from '../http/sql';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
 import { currentVersionId, namingColumns } from '../surveys';
 import { resolveStart, servedIdentities } from '../participant';
 import { screenerScope } from '../screeners';
@@ -54,16 +56,14 @@ export async function findChannel(db: Db, id: number | null, user: AuthUser): Pr
   return row as ChannelRow | undefined;
 }
 
-function rethrowConstraint(error: unknown): never {
-  if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]);
-  throw error;
-}
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, { foreignKey: () => invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]) });
 
 type ChannelValues = typeof mediaChannels.$inferInsert;
 
 /** Stores a new channel; answers its id. */
 export async function createChannel(db: Db, values: ChannelValues): Promise<number> {
-  const [row] = await db.insert(mediaChannels).values(values).returning({ id: mediaChannels.id }).catch(rethrowConstraint);
+  const [row] = await db.insert(mediaChannels).values(values).returning({ id: mediaChannels.id }).catch(onConstraint);
   if (!row) throw new Error('insert returned no row');
   return row.id;
 }
@@ -80,7 +80,7 @@ export async function updateChannel(db: Db, existing: ChannelRow, changes: Parti
       await tx.execute(sql`delete from ${mediaChannelSurveys} where media_channel_id = ${id}
         and o_form_identity not in (select o_form_identity from ${screenerSurveys} where screener_id = ${changes.screenerId})`);
     }
-  }).catch(rethrowConstraint);
+  }).catch(onConstraint);
 }
 
 /**
@@ -125,6 +125,37 @@ export const selectChannelSurveys = (db: Db) =>
     .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
     .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
     .leftJoin(oForms, eq(oForms.id, currentVersionId(mediaChannelSurveys.oFormIdentity)));
+
+/** The channel a shared participant page opens, with its screener; whether active or not. */
+export async function channelToTake(db: Db, id: number): Promise<{ id: number; screenerId: number } | undefined> {
+  const [channel] = await db.select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId }).from(mediaChannels).where(eq(mediaChannels.id, id));
+  return channel;
+}
+
+export type NamedChannelSurvey = { link: typeof mediaChannelSurveys.$inferSelect; title: string | null; version: number | null; isApproved: boolean | null };
+
+export async function namedChannelSurvey(db: Db, id: number): Promise<NamedChannelSurvey | undefined> {
+  const [row] = await selectChannelSurveys(db).where(eq(mediaChannelSurveys.id, id));
+  return row;
+}
+
+/** A page of the channel-survey links of the channels the user may see, of one channel when given. */
+export function channelSurveyPage(db: Db, user: AuthUser, mediaChannelId: number | undefined, q: Pick<ListQuery<'oFormIdentity' | 'isActive'>, 'sort' | 'limit' | 'offset'>) {
+  const where = and(screenerScope(user), mediaChannelId === undefined ? undefined : eq(mediaChannelSurveys.mediaChannelId, mediaChannelId));
+  const counted = db
+    .select({ n: count() })
+    .from(mediaChannelSurveys)
+    .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
+    .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+    .$dynamic();
+  const sorts = { oFormIdentity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive };
+  return joinedPage(selectChannelSurveys(db).$dynamic(), counted, q, { where, sorts, id: mediaChannelSurveys.id });
+}
+
+export async function updateChannelSurvey(db: Db, id: number, changes: Partial<Pick<typeof mediaChannelSurveys.$inferInsert, 'isActive'>>) {
+  const [row] = await db.update(mediaChannelSurveys).set(changes).where(eq(mediaChannelSurveys.id, id)).returning();
+  return row;
+}
 
 /** Assigns a survey to a channel: one of its screener's surveys, not yet on the channel (422, 409). Answers the link's id. */
 export async function addChannelSurvey(db: Db, channel: ChannelRow, values: ChannelSurveyValues): Promise<number> {

@@ -22,7 +22,7 @@ import { conflict, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, pgErrorCode } from '../http/sql';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 
@@ -76,10 +76,7 @@ async function assertNameFree(db: Db, name: string | undefined, exceptId?: numbe
   if (taken) throw nameTaken();
 }
 
-function rethrowConstraint(error: unknown): never {
-  if (pgErrorCode(error).code === '23505') throw nameTaken();
-  throw error;
-}
+const onConstraint = (error: unknown): never => rethrowConstraint(error, { unique: nameTaken });
 
 export function contactFieldsRoutes(deps: Deps) {
   const { db } = deps;
@@ -107,7 +104,7 @@ export function contactFieldsRoutes(deps: Deps) {
     const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
     await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
     await assertNameFree(db, attributes.name);
-    const [row] = await db.insert(contactFields).values(attributes).returning().catch(rethrowConstraint);
+    const [row] = await db.insert(contactFields).values(attributes).returning().catch(onConstraint);
     if (!row) throw new Error('insert returned no row');
     return sendResource(c, serialize(row), 201);
   });
@@ -124,7 +121,7 @@ export function contactFieldsRoutes(deps: Deps) {
       .set({ ...attributes, modified: sql`now()` })
       .where(eq(contactFields.id, id))
       .returning()
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendResource(c, serialize(row as Row));
   });
 

@@ -49,7 +49,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { ilikeAny, pgErrorCode } from '../http/sql';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, filterNames, filterSchemas, idFilter, linkedFilter } from '../http/filters';
 import { fileStorage } from '../storage/ofDeps';
 import { describe } from '../openapi/describe';
@@ -322,16 +322,15 @@ async function writeLinks(tx: Tx, engagementId: number, lists: Partial<Record<En
   }
 }
 
-function rethrowConstraint(error: unknown): never {
-  const { code, constraint } = pgErrorCode(error);
-  if (code === '23505') throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
-  if (code === '23503') {
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    unique: () => conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
     // A sponsor or provider deleted between the check and the write.
-    const pointer = constraint?.includes('rms_provider') ? '/data/attributes/rmsProviderId' : '/data/attributes/sponsorId';
-    throw invalid([{ pointer, detail: pointer.endsWith('sponsorId') ? UNKNOWN_SPONSOR : UNKNOWN_RMS_PROVIDER }]);
-  }
-  throw error;
-}
+    foreignKey: (constraint) =>
+      constraint?.includes('rms_provider')
+        ? invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }])
+        : invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
+  });
 
 const ALL_INCLUDES = new Set<string>(ENGAGEMENT_INCLUDES);
 
@@ -420,7 +419,7 @@ export function engagementsRoutes(deps: Deps) {
         await writeLinks(tx, created.id, lists);
         return created.id;
       })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendOne(c, db, id, nowOf(deps), 201);
   });
 
@@ -445,7 +444,7 @@ export function engagementsRoutes(deps: Deps) {
         }
         await writeLinks(tx, id, lists);
       })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendOne(c, db, id, nowOf(deps));
   });
 

@@ -24,7 +24,7 @@ import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, rethrowConstraint } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
 
@@ -78,10 +78,7 @@ async function assertIsoCodeFree(db: Db, isoCode: string | undefined, exceptId?:
   if (taken) throw isoCodeTaken();
 }
 
-function rethrowConstraint(error: unknown): never {
-  if (pgErrorCode(error).code === '23505') throw isoCodeTaken();
-  throw error;
-}
+const onConstraint = (error: unknown): never => rethrowConstraint(error, { unique: isoCodeTaken });
 
 /** Moves every translation stored under `from` to `to` (a language's code changed). */
 async function renameTranslations(tx: Db, from: string, to: string) {
@@ -124,7 +121,7 @@ export function languagesRoutes(deps: Deps) {
   app.post('/', describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE_TYPE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, LanguageInput, { type: LANGUAGE_TYPE });
     await assertIsoCodeFree(db, attributes.isoCode);
-    const [row] = await db.insert(languages).values(attributes).returning().catch(rethrowConstraint);
+    const [row] = await db.insert(languages).values(attributes).returning().catch(onConstraint);
     if (!row) throw new Error('insert returned no row');
     return sendResource(c, serialize(row), 201);
   });
@@ -152,7 +149,7 @@ export function languagesRoutes(deps: Deps) {
         if (recoded && attributes.isoCode) await renameTranslations(tx, existing.isoCode, attributes.isoCode);
         return updated;
       })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendResource(c, serialize(row as Row));
   });
 

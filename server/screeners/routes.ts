@@ -50,7 +50,7 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode, rethrowConstraint } from '../http/sql';
 import { assertTranslationLanguages } from '../languages';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../surveys';
 import { describe } from '../openapi/describe';
@@ -211,12 +211,11 @@ async function writeLanguages(tx: Tx, screenerId: number, ids: number[]) {
   if (ids.length) await tx.insert(screenerLanguages).values(ids.map((languageId) => ({ screenerId, languageId })));
 }
 
-function rethrowConstraint(error: unknown): never {
-  const { code } = pgErrorCode(error);
-  // A sponsor, language or engagement removed between the check and the write.
-  if (code === '23503') throw invalid([{ pointer: '/data', detail: 'Something this screener refers to no longer exists. Reload and try again.' }]);
-  throw error;
-}
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    // A sponsor, language or engagement removed between the check and the write.
+    foreignKey: () => invalid([{ pointer: '/data', detail: 'Something this screener refers to no longer exists. Reload and try again.' }]),
+  });
 
 const mediaChannelCount = async (db: Db, screenerId: number) =>
   (await db.select({ n: count() }).from(mediaChannels).where(eq(mediaChannels.screenerId, screenerId)))[0]?.n ?? 0;
@@ -346,7 +345,7 @@ export function screenersRoutes(deps: Deps) {
         if (links.engagements) await writeEngagements(tx, row.id, links.engagements);
         return row.id;
       })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendScreener(c, db, id, 201);
   });
 
@@ -381,7 +380,7 @@ export function screenersRoutes(deps: Deps) {
         if (links.languages) await writeLanguages(tx, id, links.languages);
         if (links.engagements) await writeEngagements(tx, id, links.engagements);
       })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendScreener(c, db, id);
   });
 
@@ -403,7 +402,7 @@ export function screenersRoutes(deps: Deps) {
     // The body is optional: without one the copy is titled "{title} (Copy)".
     const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
     const { attributes } = hasBody ? await readResource(c, CloneInput, { type: SCREENER_TYPE }) : { attributes: {} as v.InferOutput<typeof CloneInput> };
-    const id = await db.transaction((tx) => cloneScreener(tx, source, attributes.title ?? `${source.title} (Copy)`, user.id)).catch(rethrowConstraint);
+    const id = await db.transaction((tx) => cloneScreener(tx, source, attributes.title ?? `${source.title} (Copy)`, user.id)).catch(onConstraint);
     return sendScreener(c, db, id, 201);
   });
 

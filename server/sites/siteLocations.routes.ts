@@ -22,7 +22,7 @@ import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { joinedPage } from '../http/list';
-import { ilikeAny, pgErrorCode } from '../http/sql';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite, matchLeadsToSites } from '../leads';
@@ -90,12 +90,11 @@ async function assertSiteIdFree(db: Db, siteId: string | null | undefined, excep
   if (taken && taken.id !== exceptId) throw conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
 }
 
-function rethrowConstraint(error: unknown): never {
-  const { code } = pgErrorCode(error);
-  if (code === '23505') throw conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
-  if (code === '23503') throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
-  throw error;
-}
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    unique: () => conflict(SITE_ID_TAKEN, '/data/attributes/siteId'),
+    foreignKey: () => invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
+  });
 
 export function siteLocationsRoutes(deps: Deps) {
   const { db } = deps;
@@ -156,7 +155,7 @@ export function siteLocationsRoutes(deps: Deps) {
       .insert(siteLocations)
       .values(attributes)
       .returning({ id: siteLocations.id })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendResource(c, serialize((await findSite(db, created?.id ?? null)) as SiteLocationRow), 201);
   });
 
@@ -172,7 +171,7 @@ export function siteLocationsRoutes(deps: Deps) {
         .update(siteLocations)
         .set({ ...attributes, modified: sql`now()` })
         .where(eq(siteLocations.id, id))
-        .catch(rethrowConstraint);
+        .catch(onConstraint);
       // Re-activated or moved: the leads now within reach of it are matched to its links.
       await matchLeadsToSites(db, phiOf(deps), await engagementsOfSite(db, id));
     }

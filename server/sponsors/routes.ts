@@ -24,7 +24,7 @@ import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, pgErrorCode, rethrowConstraint } from '../http/sql';
 import { sponsorFigures, type SponsorFigures } from './figures';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
@@ -145,12 +145,11 @@ async function assertIdentificationFree(db: Db, identification: string | undefin
 }
 
 /** A concurrent write can still hit the unique index after the check: same answer. */
-function rethrowConstraint(error: unknown): never {
-  const { code } = pgErrorCode(error);
-  if (code === '23505') throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
-  if (code === '23503') throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
-  throw error;
-}
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    unique: () => conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
+    foreignKey: () => invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
+  });
 
 export function sponsorsRoutes(deps: Deps) {
   const { db } = deps;
@@ -200,7 +199,7 @@ export function sponsorsRoutes(deps: Deps) {
     const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
     await assertCountry(db, attributes.countryId);
     await assertIdentificationFree(db, attributes.identification);
-    const [created] = await db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(rethrowConstraint);
+    const [created] = await db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(onConstraint);
     if (!created) throw new Error('insert returned no row');
     const id = created.id;
     const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
@@ -219,7 +218,7 @@ export function sponsorsRoutes(deps: Deps) {
         .update(sponsors)
         .set({ ...attributes, modified: sql`now()` })
         .where(eq(sponsors.id, id))
-        .catch(rethrowConstraint);
+        .catch(onConstraint);
     }
     const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
     return sendResource(c, serialize(row as Row, null, false, await figuresFor(db, [row as Row], null)));

@@ -37,7 +37,7 @@ import { readJson, readResource } from '../http/body';
 import { ApiProblem, conflict, forbidden, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { ilikeAny, parseBooleanFilter, rethrowConstraint } from '../http/sql';
 import { tablePage } from '../http/list';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -160,13 +160,11 @@ async function assertEmailFree(db: Db, email: string | null | undefined, exceptI
 }
 
 /** A concurrent write can still hit a unique index after the checks: same answers. */
-function rethrowConstraint(error: unknown): never {
-  const { code, constraint } = pgErrorCode(error);
-  if (code === '23505' && constraint?.includes('email')) throw conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
-  if (code === '23505') throw conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username');
-  if (code === '23503') throw invalid([{ pointer: '/data/relationships', detail: USER_MESSAGES.unknownSponsor }]);
-  throw error;
-}
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    unique: (constraint) => (constraint?.includes('email') ? conflict(USER_MESSAGES.emailTaken, '/data/attributes/email') : conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username')),
+    foreignKey: () => invalid([{ pointer: '/data/relationships', detail: USER_MESSAGES.unknownSponsor }]),
+  });
 
 /**
  * Inside a write: holds the Super User role's row so concurrent changes queue up, and after
@@ -375,7 +373,7 @@ export function usersRoutes(deps: Deps) {
         if (sponsorIds.length) await tx.insert(userSponsors).values(sponsorIds.map((sponsorId) => ({ userId: created.id, sponsorId })));
         return created.id;
       })
-      .catch(rethrowConstraint);
+      .catch(onConstraint);
     return sendUser(c, db, id, 201);
   });
 
@@ -430,7 +428,7 @@ export function usersRoutes(deps: Deps) {
       })
       .catch((error: unknown) => {
         if (error instanceof ApiProblem) throw error;
-        rethrowConstraint(error);
+        onConstraint(error);
       });
     return sendUser(c, db, id);
   });
