@@ -4,19 +4,16 @@
  * is no route that changes or deletes an event (and the database refuses it too).
  */
 import { Hono } from 'hono';
-import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { auditEvents } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../auth/guards';
-import { badRequest, forbidden } from '../http/errors';
+import { forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
-import { tablePage } from '../http/list';
+import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from './events';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { plain, sendList, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export const AUDIT_EVENT_TYPE = 'audit-events';
-const FILTERS = ['entity', 'entityId', 'action', 'actorUserId', 'from', 'to'] as const;
 // By id is by the chain's order: events written in the same millisecond keep theirs.
 const listSpec: ListSpec<'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsername', (typeof FILTERS)[number]> = {
   type: AUDIT_EVENT_TYPE,
@@ -24,32 +21,7 @@ const listSpec: ListSpec<'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsern
   defaultSort: '-occurredAt',
   filters: FILTERS,
 };
-const sorts = { id: auditEvents.id, occurredAt: auditEvents.occurredAt, entity: auditEvents.entity, action: auditEvents.action, actorUsername: auditEvents.actorUsername };
 const EXPORT_LIMIT = 100_000;
-
-function instant(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
-    throw badRequest(`'${name}' must be a date such as 2026-11-22 or 2026-11-22T10:00:00Z.`, name);
-  }
-  return date;
-}
-
-function conditions(filters: Partial<Record<(typeof FILTERS)[number], string>>): SQL | undefined {
-  const actor = filters.actorUserId;
-  if (actor !== undefined && !/^\d{1,9}$/.test(actor)) throw badRequest("'actorUserId' must be a user id.", 'actorUserId');
-  const from = instant(filters.from, 'from');
-  const to = instant(filters.to, 'to');
-  return and(
-    filters.entity ? eq(auditEvents.entity, filters.entity) : undefined,
-    filters.entityId ? eq(auditEvents.entityId, filters.entityId) : undefined,
-    filters.action ? eq(auditEvents.action, filters.action) : undefined,
-    actor ? eq(auditEvents.actorUserId, Number(actor)) : undefined,
-    from ? gte(auditEvents.occurredAt, from) : undefined,
-    to ? lte(auditEvents.occurredAt, to) : undefined,
-  );
-}
 
 export function auditEventsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
@@ -59,7 +31,7 @@ export function auditEventsRoutes(deps: Deps) {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const oneRecord = !!q.filters.entity && !!q.filters.entityId;
     if (!hasAnyRole(c.get('user'), oneRecord ? STAFF_ADMIN_ROLES : ['Super User'])) throw forbidden();
-    const { rows, total } = await tablePage(deps.db, auditEvents, q, { where: conditions(q.filters), sorts, id: auditEvents.id });
+    const { rows, total } = await auditEventPage(deps.db, q, q);
     const data = rows.map(({ id, ...row }) => toResource(AUDIT_EVENT_TYPE, id, plain(row)));
     return sendList(c, data, { total, page: q.page, limit: q.limit });
   });
@@ -67,7 +39,7 @@ export function auditEventsRoutes(deps: Deps) {
   app.get('/export', describe({ summary: 'Export the audit trail, verified, as CSV', answer: { media: 'text/csv' } }), requireRole('Super User'), async (c) => {
     const params = new URL(c.req.url).searchParams;
     const q = parseListQuery(params, { ...listSpec, defaultLimit: 1000 });
-    const { rows } = await tablePage(deps.db, auditEvents, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 }, { where: conditions(q.filters), sorts, id: auditEvents.id });
+    const { rows } = await auditEventPage(deps.db, q, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 });
     const header = ['id', 'occurredAt', 'actorUserId', 'actorUsername', 'clientAddress', 'entity', 'entityId', 'action', 'changes', 'meta', 'hash'];
     c.set('audit', { entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, filters: q.filters } });
     const lines = [csvRow(header), ...rows.map((r) => csvRow([r.id, r.occurredAt.toISOString(), r.actorUserId, r.actorUsername, r.clientAddress, r.entity, r.entityId, r.action, r.changes, r.meta, r.hash]))];

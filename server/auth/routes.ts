@@ -3,11 +3,9 @@
  * `{success, access, refresh, data}` shape rather than JSON:API documents.
  */
 import { Hono, type Context } from 'hono';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import * as v from 'valibot';
 import { LoginInput, SsoServices } from '@core/model/user';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { users } from '../db/schema';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { dummyPasswordHash, verifyPassword } from './passwords';
@@ -15,7 +13,7 @@ import { bearerToken } from './guards';
 import { lockedUntil, recordAttempt } from './lockout';
 import { issueAccessToken, revokeFamily, revokeRefreshToken, rotateRefreshToken, startSession, verifyAccessToken } from './tokens';
 import { verifyTotp } from './totp';
-import { findUserByUsername, loadUser } from './users';
+import { claimTotpStep, findUserByUsername, loadUser, noteIdentityProvider } from './users';
 import { claimHandoff } from './sso-handoff';
 import { recordAudit } from '../audit/trail';
 import { describe, type JsonSchema } from '../openapi/describe';
@@ -109,7 +107,7 @@ export function authRoutes(deps: Deps) {
     const userId = await claimHandoff(c, db, service.name, now);
     const user = userId === null ? null : await loadUser(db, userId);
     if (!user || !user.isActive) return refused(c, 401, LOGIN_MESSAGES.ssoIncomplete);
-    await db.update(users).set({ identityProvider: service.name }).where(eq(users.id, user.row.id));
+    await noteIdentityProvider(db, user.row.id, service.name);
     await attempt(c, now, user.username, user.row.id, null, service.name);
     const { row: _row, ...publicUser } = user;
     return answer(c, 200, { success: true, ...(await tokensFor(user.row.id, now)), data: { user: { ...publicUser, identityProvider: service.name } } });
@@ -176,13 +174,7 @@ export function authRoutes(deps: Deps) {
         await attempt(c, now, username, row.id, 'code_invalid');
         return refused(c, 401, LOGIN_MESSAGES.codeInvalid, { secret_verified: true });
       }
-      // Claiming the step in the same statement that checks it makes a code single-use.
-      const claimed = await db
-        .update(users)
-        .set({ totpLastStep: step })
-        .where(and(eq(users.id, row.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
-        .returning({ id: users.id });
-      if (claimed.length === 0) {
+      if (!(await claimTotpStep(db, row.id, step))) {
         await attempt(c, now, username, row.id, 'code_reused');
         return refused(c, 401, LOGIN_MESSAGES.codeReused, { secret_verified: true });
       }

@@ -5,10 +5,9 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
-import { sql } from 'drizzle-orm';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { SsoServiceConfig } from '../config';
-import { users } from '../db/schema';
+import { findUserByEmail } from './users';
 import { acceptResponse, samlClient, SsoRejected } from './saml';
 import { leaveHandoff } from './sso-handoff';
 import { describe } from '../openapi/describe';
@@ -76,10 +75,7 @@ export function ssoRoutes(deps: Deps) {
       return page(c, 401, SSO_MESSAGES.rejected);
     }
     // Staff are matched by e-mail; nobody is created here (an Administrator creates staff).
-    const [user] = await db
-      .select({ id: users.id, isActive: users.isActive })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${identity.email}`);
+    const user = await findUserByEmail(db, identity.email);
     if (!user || !user.isActive) return page(c, 401, SSO_MESSAGES.noAccount(identity.email));
     await leaveHandoff(c, db, user.id, service.name, config.publicUrl?.startsWith('https:') ?? false, nowOf(deps));
     const relayState = typeof form.RelayState === 'string' ? form.RelayState : undefined;

@@ -1,26 +1,21 @@
 /** The survey identities each media channel serves (SPEC section 7), in the channels' scope (domain/mediaChannels.ts). */
 import { Hono } from 'hono';
-import { and, count, eq } from 'drizzle-orm';
 import { MEDIA_CHANNEL_SURVEY_TYPE, MediaChannelSurveyInput, MediaChannelSurveyPatch } from '@core/model/mediaChannel';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
-import { mediaChannelSurveys, mediaChannels, screeners } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { joinedPage } from '../http/list';
-import { screenerScope } from '../screeners';
-import { addChannelSurvey, findChannel, findChannelSurvey, selectChannelSurveys } from './mediaChannels';
+import { addChannelSurvey, channelSurveyPage, findChannel, findChannelSurvey, namedChannelSurvey, updateChannelSurvey, type NamedChannelSurvey } from './mediaChannels';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
-type NamedLink = { link: typeof mediaChannelSurveys.$inferSelect; title: string | null; version: number | null; isApproved: boolean | null };
-const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedLink) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming });
+const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedChannelSurvey) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming });
 
 async function sendLink(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
-  const [row] = await selectChannelSurveys(db).where(eq(mediaChannelSurveys.id, id));
+  const row = await namedChannelSurvey(db, id);
   if (!row) throw notFound('media channel survey');
   return sendResource(c, linkResource(row), status);
 }
@@ -40,15 +35,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
   app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const mediaChannelId = idFilterValue(q.filters.mediaChannelId, 'mediaChannelId', 'a media channel id');
-    const where = and(screenerScope(c.get('user')), mediaChannelId === undefined ? undefined : eq(mediaChannelSurveys.mediaChannelId, mediaChannelId));
-    const counted = db
-      .select({ n: count() })
-      .from(mediaChannelSurveys)
-      .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
-      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
-      .$dynamic();
-    const sorts = { oFormIdentity: mediaChannelSurveys.oFormIdentity, isActive: mediaChannelSurveys.isActive };
-    const { rows, total } = await joinedPage(selectChannelSurveys(db).$dynamic(), counted, q, { where, sorts, id: mediaChannelSurveys.id });
+    const { rows, total } = await channelSurveyPage(db, c.get('user'), mediaChannelId, q);
     return sendList(c, rows.map(linkResource), { total, page: q.page, limit: q.limit });
   });
 
@@ -64,7 +51,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     const link = await findChannelSurvey(db, id, c.get('user'));
     if (!link || id === null) throw notFound('media channel survey');
     const { attributes } = await readResource(c, MediaChannelSurveyPatch, { type: MEDIA_CHANNEL_SURVEY_TYPE, id });
-    const [row] = await db.update(mediaChannelSurveys).set(attributes).where(eq(mediaChannelSurveys.id, id)).returning();
+    const row = await updateChannelSurvey(db, id, attributes);
     if (!row) throw notFound('media channel survey');
     return sendLink(c, db, row.id);
   });

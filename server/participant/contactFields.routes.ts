@@ -1,15 +1,13 @@
 /** GET /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact fields. */
 import { assertRunNotEnded } from './access';
-import { and, eq, ne } from 'drizzle-orm';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
-import { oFormSubmissions } from '../db/schema';
 import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, screenerContactFields, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
-import { qualify } from './qualification';
+import { markSiteSelected, qualify } from './qualification';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 
@@ -23,12 +21,7 @@ export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantAp
       const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
       assertComplete(qualification);
       // The widget asks for the contact form once a site is chosen: the funnel's siteSelected (funnel/stages.ts).
-      if (qualification.isQualified) {
-        await db
-          .update(oFormSubmissions)
-          .set({ outcome: 'trialSiteSelected', modified: nowOf(deps) })
-          .where(and(eq(oFormSubmissions.id, submission.id), ne(oFormSubmissions.status, 'completed')));
-      }
+      if (qualification.isQualified) await markSiteSelected(db, submission.id, nowOf(deps));
     }
     const target = await runOfSubmission(db, submission);
     const fields = await screenerContactFields(db, target.screenerId);

@@ -5,14 +5,13 @@ import { PageMetricAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { PAGE_METRIC_TYPE } from '@core/participant/wire';
 import { type Deps } from '../context';
-import { oFormPageMetrics } from '../db/schema';
 import { readJson } from '../http/body';
 import { invalid, unauthorized } from '../http/errors';
 import { sendResource, toResource } from '../http/serialize';
 import { MISSING_TOKEN, submissionForToken, tokenOf } from './access';
 import { UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
-import { loadSurvey } from './run';
+import { loadSurvey, recordPageMetric } from './run';
 import { describe } from '../openapi/describe';
 
 export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Deps) {
@@ -33,10 +32,7 @@ export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Dep
     if (!survey.containers.some((x) => x.identity === input.identity && x.parentId === null)) {
       throw invalid([{ pointer: '/data/attributes/identity', detail: UNKNOWN_PAGE }]);
     }
-    const [row] = await db
-      .insert(oFormPageMetrics)
-      .values({ submissionId: submission.id, oFormId: submission.oFormId, type: input.metricType, identity: input.identity, start: input.start, stop: input.stop })
-      .returning();
+    const row = await recordPageMetric(db, { submissionId: submission.id, oFormId: submission.oFormId, type: input.metricType, identity: input.identity, start: input.start, stop: input.stop });
     return sendResource(
       c,
       toResource(PAGE_METRIC_TYPE, row!.id, {

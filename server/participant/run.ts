@@ -23,6 +23,8 @@ import {
   engagements,
   mediaChannelSurveys,
   mediaChannels,
+  oFormContainers,
+  oFormPageMetrics,
   oFormLanguages,
   languages,
   oForms,
@@ -65,6 +67,30 @@ type ParticipantStructure = Omit<Survey, 'form'>;
  * what participants see of them is read once per process and kept: queries fewer on every call.
  */
 const approvedStructures = keptPerDatabase<number, ParticipantStructure>(256);
+
+/** A media channel by its id, whether active or not. */
+export async function findChannelById(db: Db, id: number): Promise<ChannelRow | undefined> {
+  const [channel] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, id));
+  return channel;
+}
+
+/** A screener's styles for the widget, or undefined for an unknown screener. */
+export async function screenerStyles(db: Db, screenerId: number) {
+  const [screener] = await db.select({ styles: screeners.styles }).from(screeners).where(eq(screeners.id, screenerId));
+  return screener?.styles;
+}
+
+/** Keeps how long a page was shown. */
+export async function recordPageMetric(db: Db, values: typeof oFormPageMetrics.$inferInsert) {
+  const [row] = await db.insert(oFormPageMetrics).values(values).returning();
+  return row;
+}
+
+/** The survey version a page belongs to, or null for an unknown page. */
+export async function surveyIdOfPage(db: Db, pageId: number): Promise<number | null> {
+  const [page] = await db.select({ oFormId: oFormContainers.oFormId }).from(oFormContainers).where(eq(oFormContainers.id, pageId));
+  return page?.oFormId ?? null;
+}
 
 /** The version's active pages and questions as the participant sees them (read-only: shared when approved). */
 export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {

@@ -1,19 +1,17 @@
 /** GET /api/o-forms/o-form-submission-sites/:submissionId: the trial sites near the participant's ZIP code. */
 import { assertRunNotEnded } from './access';
-import { eq } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
 import { message } from '@core/validation/messages';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer, type TrialSiteAttributes } from '@core/participant/responses';
 import { TRIAL_SITE_TYPE } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
-import { oFormSubmissions } from '../db/schema';
 import { ApiProblem } from '../http/errors';
 import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { distanceUnitOf, KM_PER_MILE, normalizeCountry, placeCentroid } from './places';
 import { runOfSubmission } from './run';
-import { qualify } from './qualification';
+import { markNoTrialSites, qualify } from './qualification';
 import { zipCentroid } from './distance';
 import { nearestSites } from './sites';
 import { phiOf } from '../security/phi';
@@ -45,7 +43,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from, nowOf(deps)) : [];
     const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
     if (outcome === 'noTrialSites' && submission.status !== 'completed') {
-      await db.update(oFormSubmissions).set({ outcome, modified: new Date() }).where(eq(oFormSubmissions.id, submission.id));
+      await markNoTrialSites(db, submission.id);
     }
     const data: Resource[] = sites.map(({ engagementSiteLocationId, engagementId, ...site }) =>
       toResource(

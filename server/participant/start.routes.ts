@@ -1,10 +1,8 @@
 /** GET /api/o-forms/participant-start: what the widget runs for a channel, screener or survey identity. */
-import { eq } from 'drizzle-orm';
 import { isApiIsoCode } from '@core/i18n';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { offeredRunEngagements } from './qualification';
-import { mediaChannels, screeners } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
@@ -12,7 +10,7 @@ import { NOTHING_TO_START, type ParticipantApp } from './api';
 import { recordPageProblem } from './cors';
 import { channelInactive, channelUnknown, screenerMismatch } from './embedProblems';
 import { outcomeMessages } from './messages';
-import { loadSurvey, pageDocument, resolveStart, surveyLanguages, type ChannelRow } from './run';
+import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './run';
 import { describe } from '../openapi/describe';
 
 export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
@@ -32,7 +30,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
 
     let channel: ChannelRow | null = null;
     if (channelId !== null) {
-      [channel = null] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, channelId));
+      channel = (await findChannelById(db, channelId)) ?? null;
       if (!channel) throw channelUnknown(channelId);
       // A snippet whose screener is not its channel's: the webmaster's to fix, named as such.
       if (screenerId !== null && screenerId !== channel.screenerId) {
@@ -40,7 +38,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         throw screenerMismatch(channel, screenerId);
       }
     }
-    if (screenerId !== null && !(await db.select({ id: screeners.id }).from(screeners).where(eq(screeners.id, screenerId)))[0]) {
+    if (screenerId !== null && (await screenerStyles(db, screenerId)) === undefined) {
       throw notFound('screener');
     }
     const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
@@ -56,7 +54,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
     const languages = await surveyLanguages(db, target.form.id);
     const survey = await loadSurvey(db, target.form);
     const first = survey.pages[0];
-    const [screener] = target.screenerId === null ? [] : await db.select({ styles: screeners.styles }).from(screeners).where(eq(screeners.id, target.screenerId));
+    const styles = target.screenerId === null ? undefined : await screenerStyles(db, target.screenerId);
     return sendDocument(c, {
       meta: {
         runnable: true,
@@ -65,7 +63,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         title: target.form.title,
         containerCount: survey.pages.length,
         languages,
-        styles: screener?.styles ?? {},
+        styles: styles ?? {},
         screenerId: target.screenerId === null ? null : String(target.screenerId),
         mediaChannelId: channel ? String(channel.id) : null,
         retakeWindowDays: channel?.retakeWindowDays ?? 0,

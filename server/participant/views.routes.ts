@@ -1,15 +1,13 @@
 /** POST /api/o-forms/participant-views: the widget was seen (a view of the channel, rate-limited per address). */
-import { eq } from 'drizzle-orm';
 import { ViewAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
-import { mediaChannels } from '../db/schema';
 import { invalid } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { addressLimitKey, enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { countView } from '../funnel';
-import { resolveStart, surveyLanguages } from './run';
+import { findChannelById, resolveStart, surveyLanguages } from './run';
 import { describe } from '../openapi/describe';
 
 export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
@@ -23,7 +21,7 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
    */
   app.post('/participant-views', describe({ summary: 'Participant: the widget was seen (counts a view of the channel)', access: 'public', query: { mediaChannelId: 'The media channel (CORS).' }, body: { resource: null, attributes: ViewAttributes }, answer: { document: PARTICIPANT_ANSWERS.view, status: 202 } }), async (c) => {
     const input = await readAttributes(c, ViewAttributes);
-    const [channel] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, input.mediaChannelId));
+    const channel = await findChannelById(db, input.mediaChannelId);
     if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
     assertChannelOfRequest(c, deps, channel.id);
     const addressKey = addressLimitKey(deps, c, 'views');

@@ -3,14 +3,12 @@
  * contact's delivery state (rms/audits.ts). Resending is /api/resend-rms-audit.
  */
 import { Hono } from 'hono';
-import { getTableColumns } from 'drizzle-orm';
 import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_FILTERS, RMS_AUDIT_SORTS, RMS_AUDIT_TYPE } from '@core/model/rmsAudit';
 import type { AppEnv, Deps } from '../context';
-import { rmsAudits } from '../db/schema';
 import { authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { sendList } from '../http/serialize';
-import { AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, parseAuditFilters, providerResources } from './audits';
+import { AUDIT_COLUMNS, AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, parseAuditFilters, providerResources } from './audits';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery'> = {
@@ -21,7 +19,7 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
   filters: [...RMS_AUDIT_FILTERS, 'searchQuery'],
   // An audit's columns and its delivery's (AuditListRow), for `fields` and CSV columns.
   fields: [
-    ...Object.keys(getTableColumns(rmsAudits)).filter((k) => k !== 'id'),
+    ...AUDIT_COLUMNS.filter((k) => k !== 'id'),
     'engagementId',
     'deliveryStatus',
     'nextAttemptAt',

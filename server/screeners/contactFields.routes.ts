@@ -4,7 +4,6 @@
  * Super User while the screener is unlocked.
  */
 import { Hono } from 'hono';
-import { and, count, eq } from 'drizzle-orm';
 import {
   CONTACT_FIELD_SCREENER_DEFAULT_SORT,
   CONTACT_FIELD_SCREENER_LIMIT,
@@ -13,14 +12,11 @@ import {
   ContactFieldScreenersUpdate,
 } from '@core/model/contactFieldScreener';
 import type { AppEnv, Deps } from '../context';
-import { contactFieldScreeners, contactFields, screeners } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
-import { joinedPage } from '../http/list';
-import { screenerScope } from './access';
-import { contactFieldLinkColumns, setScreenerContactFields } from './contactFields';
+import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
 import { editableScreener } from './access';
 import { describe } from '../openapi/describe';
 
@@ -39,16 +35,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
-    const where = and(screenerScope(c.get('user')), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
-    const counted = db.select({ n: count() }).from(contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();
-    const select = db
-      .select(contactFieldLinkColumns)
-      .from(contactFieldScreeners)
-      .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
-      .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
-      .$dynamic();
-    const sorts = { weight: contactFieldScreeners.weight, label: contactFields.label };
-    const { rows, total } = await joinedPage(select, counted, q, { where, sorts, id: contactFieldScreeners.id });
+    const { rows, total } = await contactFieldLinkPage(db, c.get('user'), screenerId, q);
     return sendList(
       c,
       rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)),

@@ -2,9 +2,14 @@
  * A screener's contact fields with their weights (the order the contact form asks them in),
  * replaced as a whole by POST /api/contact-fields-screeners/update/{screenerId}.
  */
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type { CONTACT_FIELD_SCREENER_SORTS } from '@core/model/contactFieldScreener';
+import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
-import { contactFieldScreeners, contactFields } from '../db/schema';
+import { contactFieldScreeners, contactFields, screeners } from '../db/schema';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { screenerScope } from './access';
 import { invalid } from '../http/errors';
 import { pgErrorCode } from '../http/sql';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -50,4 +55,18 @@ export async function setScreenerContactFields(db: Db, screenerId: number, list:
     .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
     .where(eq(contactFieldScreeners.screenerId, screenerId))
     .orderBy(asc(contactFieldScreeners.weight), asc(contactFieldScreeners.id));
+}
+
+/** A page of the contact-field links of the screeners the user may see, of one screener when given. */
+export function contactFieldLinkPage(db: Db, user: AuthUser, screenerId: number | undefined, q: Pick<ListQuery<(typeof CONTACT_FIELD_SCREENER_SORTS)[number]>, 'sort' | 'limit' | 'offset'>) {
+  const where = and(screenerScope(user), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
+  const counted = db.select({ n: count() }).from(contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();
+  const select = db
+    .select(contactFieldLinkColumns)
+    .from(contactFieldScreeners)
+    .innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId))
+    .innerJoin(contactFields, eq(contactFields.id, contactFieldScreeners.contactFieldId))
+    .$dynamic();
+  const sorts = { weight: contactFieldScreeners.weight, label: contactFields.label };
+  return joinedPage(select, counted, q, { where, sorts, id: contactFieldScreeners.id });
 }

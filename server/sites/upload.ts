@@ -3,7 +3,7 @@
  * XLSX file with one site per row. Every row is checked first; a file with any bad row writes
  * nothing and answers each bad row's number and problem. A good file creates the site
  * locations whose site_id is new and links every row's site to the engagement, in one
- * transaction. The columns are documented in the README.
+ * transaction. The columns are documented in docs/sites.md.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';

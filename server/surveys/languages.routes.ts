@@ -3,15 +3,14 @@
  * the survey version offers it (the default language always is).
  */
 import type { Hono } from 'hono';
-import { asc, eq } from 'drizzle-orm';
 import { OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { languages, oFormLanguages } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { parseId, assertQueryNames } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { findForm } from './versions';
+import { surveyLanguageChoices } from './languages';
 import { describe } from '../openapi/describe';
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
@@ -22,14 +21,7 @@ export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
     if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');
     const form = await findForm(db, formId, c.get('user'));
     if (!form) throw notFound('survey');
-    const enabled = new Set(
-      (await db.select({ id: oFormLanguages.languageId }).from(oFormLanguages).where(eq(oFormLanguages.oFormId, form.id))).map((r) => r.id),
-    );
-    const rows = await db
-      .select({ id: languages.id, name: languages.name, isoCode: languages.isoCode, isDefault: languages.isDefault })
-      .from(languages)
-      .where(eq(languages.isActive, true))
-      .orderBy(asc(languages.name), asc(languages.id));
+    const rows = await surveyLanguageChoices(db, form.id);
     const data = rows.map((l) => {
       const resource: OFormLanguage = {
         id: `${form.id}-${l.id}`,
@@ -37,7 +29,7 @@ export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
         languageId: String(l.id),
         isoCode: l.isoCode,
         name: l.name,
-        isEnabled: l.isDefault || enabled.has(l.id),
+        isEnabled: l.isEnabled,
       };
       const { id, ...attributes } = resource;
       return toResource(OFORM_LANGUAGE_TYPE, id, attributes);

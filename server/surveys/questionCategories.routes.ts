@@ -6,9 +6,8 @@ import type { Hono } from 'hono';
 import { OFORM_FIELD_CATEGORY_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { questionCategories } from '../db/schema';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { tablePage } from '../http/list';
+import { questionCategoryPage } from './questionCategories';
 import { sendList, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -16,8 +15,7 @@ export function oFormFieldCategoriesRoutes(app: Hono<AppEnv>, db: Db) {
   const categorySpec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_CATEGORY_TYPE, sorts: ['name', 'id'], defaultSort: 'name', defaultLimit: 1000, fields: ['name'] };
   app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: categorySpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
-    const sorts = { name: questionCategories.name, id: questionCategories.id };
-    const { rows, total } = await tablePage(db, questionCategories, q, { sorts, id: questionCategories.id });
+    const { rows, total } = await questionCategoryPage(db, q);
     return sendList(c, rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), {
       total,
       page: q.page,

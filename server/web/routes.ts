@@ -1,15 +1,13 @@
 /**
  * Everything outside /api: the widget script, the demo partner page and the admin SPA.
  */
-import { countOnChannel } from '../channels';
+import { channelToTake, countOnChannel } from '../channels';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Hono } from 'hono';
 import type { AppEnv, Deps } from '../context';
 import { ADMIN_DOCUMENT_HEADERS } from '../http/security';
 import { notBuilt, resolveUnder, sendFile } from '../http/static';
-import { eq } from 'drizzle-orm';
-import { mediaChannels } from '../db/schema';
 import { demoChannel } from '../db/demo';
 import { describe } from '../openapi/describe';
 
@@ -96,7 +94,7 @@ export function webRoutes(deps: Deps) {
   app.get('/take/:mediaChannelId', describe({ summary: "A media channel's own participant page", access: 'public', answer: { media: 'text/html' } }), async (c) => {
     const raw = c.req.param('mediaChannelId');
     const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-    const [channel] = id === null ? [] : await deps.db.select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId }).from(mediaChannels).where(eq(mediaChannels.id, id));
+    const channel = id === null ? undefined : await channelToTake(deps.db, id);
     if (!channel) return c.text('Not found', 404);
     // Counted in the database itself, so concurrent opens never lose one.
     await countOnChannel(deps.db, channel.id, 'share');
