@@ -1,3 +1,3 @@
 /** What other areas may use of channels. */
 export { countOnChannel, countsStatement, countStatement } from './figures';
-export { channelToTake } from './mediaChannels';
+export { channelToTake } from './take';

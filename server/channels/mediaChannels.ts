@@ -126,12 +126,6 @@ export const selectChannelSurveys = (db: Db) =>
     .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
     .leftJoin(oForms, eq(oForms.id, currentVersionId(mediaChannelSurveys.oFormIdentity)));
 
-/** The channel a shared participant page opens, with its screener; whether active or not. */
-export async function channelToTake(db: Db, id: number): Promise<{ id: number; screenerId: number } | undefined> {
-  const [channel] = await db.select({ id: mediaChannels.id, screenerId: mediaChannels.screenerId }).from(mediaChannels).where(eq(mediaChannels.id, id));
-  return channel;
-}
-
 export type NamedChannelSurvey = { link: typeof mediaChannelSurveys.$inferSelect; title: string | null; version: number | null; isApproved: boolean | null };
 
 export async function namedChannelSurvey(db: Db, id: number): Promise<NamedChannelSurvey | undefined> {
