@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { ROLE_NAMES, type RoleName, type User } from '@core/model/user';
 import type { Db } from '../db/open';
 import { roles, sponsors, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
@@ -57,4 +57,31 @@ export async function loadUser(db: Db, id: number): Promise<(User & { row: UserR
 export async function siteLocationsOf(db: Db, userId: number): Promise<number[]> {
   const rows = await db.select({ id: userSiteLocations.siteLocationId }).from(userSiteLocations).where(eq(userSiteLocations.userId, userId));
   return rows.map((r) => r.id);
+}
+
+/** The staff member a single sign-on answer names, matched by e-mail (nobody is created here). */
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; isActive: boolean } | undefined> {
+  const [user] = await db
+    .select({ id: users.id, isActive: users.isActive })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`);
+  return user;
+}
+
+/** Remembers which single sign-on service a user last signed in with. */
+export async function noteIdentityProvider(db: Db, userId: number, provider: string): Promise<void> {
+  await db.update(users).set({ identityProvider: provider }).where(eq(users.id, userId));
+}
+
+/**
+ * Claims a two-factor code's time step for the user: checking and claiming in one statement makes
+ * a code single-use. False when that step (or a later one) was used already.
+ */
+export async function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
+  const claimed = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return claimed.length > 0;
 }

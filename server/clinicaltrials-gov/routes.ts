@@ -10,7 +10,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { findAccessibleEngagement } from '../domain/engagementAccess';
+import { findAccessibleEngagement } from '../engagements';
 import { readJson } from '../http/body';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId } from '../http/query';

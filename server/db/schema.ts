@@ -706,7 +706,7 @@ export const mediaChannels = pgTable(
  * A channel's figures (views, shares, submissions started, completed, qualified), counted in
  * several rows per channel: every participant's start adds to them, and one row per channel
  * would make every start wait for the previous one's commit. A count goes to one shard picked at
- * random; a channel's figure is the sum of its shards (server/domain/channelFigures.ts).
+ * random; a channel's figure is the sum of its shards (server/channels/figures.ts).
  */
 export const mediaChannelFigures = pgTable(
   'media_channel_figures',

@@ -22,7 +22,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { FUNNEL_BRANCH_STAGES, FUNNEL_STAGES, type FunnelStage } from '@core/model/funnel';
-import { deliveredJoin, isDeliveredJoined } from '../rms/delivered';
+import { deliveredJoin, isDeliveredJoined } from '../rms';
 
 /**
  * `started`, on the submission aliased `alias`: its participant saved a page's answers (the first

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { countStatement } from '../domain/channelFigures';
+import { countStatement } from '../channels';
 
 const SHARDS = 8;
 

@@ -49,6 +49,18 @@ export function parseBooleanFilter(value: string | undefined, name: string): boo
   throw badRequest(`'${name}' must be true or false.`, name);
 }
 
+/**
+ * A write's constraint error as the answer the caller gives it: a unique violation (23505) or a
+ * foreign-key violation (23503, a row referred to was removed between the check and the write)
+ * becomes that answer; anything else is thrown on as it came.
+ */
+export function rethrowConstraint(error: unknown, answers: { unique?: (constraint?: string) => Error; foreignKey?: (constraint?: string) => Error }): never {
+  const { code, constraint } = pgErrorCode(error);
+  const answer = code === '23505' ? answers.unique : code === '23503' ? answers.foreignKey : undefined;
+  if (answer) throw answer(constraint);
+  throw error;
+}
+
 /** The PostgreSQL error code behind a driver or Drizzle error, if any. */
 export function pgErrorCode(error: unknown): { code?: string; constraint?: string } {
   let current: unknown = error;

@@ -7,7 +7,7 @@
 import { and, asc, isNull, or, sql } from 'drizzle-orm';
 import type { Conn } from '../db/open';
 import { leads } from '../db/schema';
-import type { MatchKeys } from '../participant/duplicates';
+import type { MatchKeys } from '../participant';
 
 /**
  * The first lead of the same person sharing an engagement with `engagementIds`, or null. Call

@@ -10,7 +10,7 @@ import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { sendDocument, toResource } from '../http/serialize';
-import { MISSING_CONTACT_TOKEN, openSubmission, readAttributes, type ParticipantApp } from '../participant/api';
+import { MISSING_CONTACT_TOKEN, openSubmission, readAttributes, type ParticipantApp } from '../participant';
 import { contactMatcherOf } from '../security/contactMatch';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';

@@ -7,8 +7,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { engagementSiteLocations, engagements, leadSiteMatches, leads, siteLocations } from '../db/schema';
-import { haversineMiles, zipCentroid } from '../participant/distance';
-import { radiusOf, siteAt } from '../participant/sites';
+import { haversineMiles, zipCentroid } from '../participant';
+import { radiusOf, siteAt } from '../participant';
 import type { PhiCipher } from '../security/phi';
 
 /** Matches the noTrialSites leads of `engagementIds` to their active sites within reach; answers how many matches are new. */

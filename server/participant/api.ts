@@ -27,7 +27,7 @@ import { parseId } from '../http/query';
 import { hitAll, tooManyRequests } from '../http/rate-limit';
 import { toResource } from '../http/serialize';
 import { contactMatcherOf } from '../security/contactMatch';
-import { findForm } from '../oform/versions';
+import { findForm } from '../surveys';
 import { MISSING_TOKEN, runEnded, submissionForToken, tokenOf, type SubmissionRow } from './access';
 import { assertChannelOfRequest, participantCors } from './cors';
 import { languageChain } from './messages';

@@ -16,7 +16,7 @@ import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { intArray, parseJsonColumn, textArray } from '../db/rows';
 import { EntryPairs, forgetPageEntry } from './access';
-import { countsStatement } from '../domain/channelFigures';
+import { countsStatement } from '../channels';
 import {
   engagementScreeners,
   engagements,

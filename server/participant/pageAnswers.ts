@@ -10,7 +10,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Answers } from '@core/oform/answers';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
-import type { ContainerRow } from '../oform/structure';
+import type { ContainerRow } from '../surveys';
 import type { PhiCipher } from '../security/phi';
 import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access';
 import { OPEN_RUN, savePage, type Limits, type PageSave } from './entries';

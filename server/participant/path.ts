@@ -10,7 +10,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Answer } from '@core/oform/navigation';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
-import type { ContainerRow } from '../oform/structure';
+import type { ContainerRow } from '../surveys';
 import type { PhiCipher } from '../security/phi';
 import { openAnswer } from './sealedAnswers';
 import { nextAfter, type Survey } from './run';

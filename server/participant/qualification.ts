@@ -10,10 +10,10 @@
 import { isChoiceType } from '@core/model/oform';
 import { chosenValues } from '@core/oform/navigation';
 import { isDateFormat } from '@core/validation/rules';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';
 import { oFormSubmissions } from '../db/schema';
-import { countOnChannel } from '../domain/channelFigures';
+import { countOnChannel } from '../channels';
 import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';
 import { participantPath, type ParticipantPath } from './path';
@@ -135,4 +135,17 @@ async function storeQualification(tx: Tx, before: SubmissionRow, result: Qualifi
     .where(eq(oFormSubmissions.id, before.id));
   const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
   await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);
+}
+
+/** A qualified run that reaches the contact form has chosen its site; a completed run keeps its outcome. */
+export async function markSiteSelected(db: Db, submissionId: number, now: Date): Promise<void> {
+  await db
+    .update(oFormSubmissions)
+    .set({ outcome: 'trialSiteSelected', modified: now })
+    .where(and(eq(oFormSubmissions.id, submissionId), ne(oFormSubmissions.status, 'completed')));
+}
+
+/** A qualified run with no site near enough ends there; the time is the write's own, as it always was. */
+export async function markNoTrialSites(db: Db, submissionId: number): Promise<void> {
+  await db.update(oFormSubmissions).set({ outcome: 'noTrialSites', modified: new Date() }).where(eq(oFormSubmissions.id, submissionId));
 }

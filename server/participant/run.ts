@@ -23,13 +23,15 @@ import {
   engagements,
   mediaChannelSurveys,
   mediaChannels,
+  oFormContainers,
+  oFormPageMetrics,
   oFormLanguages,
   languages,
   oForms,
   screenerSurveys,
   screeners,
 } from '../db/schema';
-import { loadStructure, pageOf, type ContainerRow, type Structure } from '../oform/structure';
+import { loadStructure, pageOf, type ContainerRow, type Structure } from '../surveys';
 import type { SubmissionRow } from './access';
 
 export type FormRow = typeof oForms.$inferSelect;
@@ -61,10 +63,34 @@ export interface Survey {
 type ParticipantStructure = Omit<Survey, 'form'>;
 
 /**
- * Approved versions never change (server/oform/versions.ts lockEditable refuses every write), so
+ * Approved versions never change (server/surveys/versions.ts lockEditable refuses every write), so
  * what participants see of them is read once per process and kept: queries fewer on every call.
  */
 const approvedStructures = keptPerDatabase<number, ParticipantStructure>(256);
+
+/** A media channel by its id, whether active or not. */
+export async function findChannelById(db: Db, id: number): Promise<ChannelRow | undefined> {
+  const [channel] = await db.select().from(mediaChannels).where(eq(mediaChannels.id, id));
+  return channel;
+}
+
+/** A screener's styles for the widget, or undefined for an unknown screener. */
+export async function screenerStyles(db: Db, screenerId: number) {
+  const [screener] = await db.select({ styles: screeners.styles }).from(screeners).where(eq(screeners.id, screenerId));
+  return screener?.styles;
+}
+
+/** Keeps how long a page was shown. */
+export async function recordPageMetric(db: Db, values: typeof oFormPageMetrics.$inferInsert) {
+  const [row] = await db.insert(oFormPageMetrics).values(values).returning();
+  return row;
+}
+
+/** The survey version a page belongs to, or null for an unknown page. */
+export async function surveyIdOfPage(db: Db, pageId: number): Promise<number | null> {
+  const [page] = await db.select({ oFormId: oFormContainers.oFormId }).from(oFormContainers).where(eq(oFormContainers.id, pageId));
+  return page?.oFormId ?? null;
+}
 
 /** The version's active pages and questions as the participant sees them (read-only: shared when approved). */
 export async function loadSurvey(db: Db, form: FormRow): Promise<Survey> {

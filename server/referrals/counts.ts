@@ -7,7 +7,7 @@ import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import type { ReferralCounts } from '@core/model/referral';
 import type { Db } from '../db/open';
 import { contacts, referrals } from '../db/schema';
-import { isDeliveredReferral } from '../rms/delivered';
+import { isDeliveredReferral } from '../rms';
 
 export async function referralCounts(db: Db, engagementId: number): Promise<Omit<ReferralCounts, 'id'>> {
   const [row] = await db

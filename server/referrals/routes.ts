@@ -19,7 +19,7 @@ import {
 } from '@core/model/referral';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { findAccessibleEngagement } from '../domain/engagementAccess';
+import { findAccessibleEngagement } from '../engagements';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';

@@ -1,5 +1,5 @@
 /**
- * The admin's imports run one way (README, Layout): a file may import only from its own folder
+ * The admin's imports run one way (docs/layout.md): a file may import only from its own folder
  * or from a folder below it. This reads every source file's relative imports as text.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -37,7 +37,7 @@ function adminImports(): { from: string; to: string }[] {
 describe('admin import layers', () => {
   it('reads the imports of every part of the admin', () => {
     const parts = new Set(sources(ADMIN).map(partOf));
-    // A new top-level file or folder must be given its place in ORDER (and in README's Layout).
+    // A new top-level file or folder must be given its place in ORDER (and in docs/layout.md).
     expect([...parts].filter((part) => !ORDER.includes(part))).toEqual([]);
     const imports = adminImports();
     expect(imports.length).toBeGreaterThan(300);

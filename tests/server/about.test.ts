@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseOf } from '../../server/domain/about';
+import { databaseOf } from '../../server/about/facts';
 import { createHarness, json, type Harness } from './harness';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };

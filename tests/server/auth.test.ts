@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { authenticator } from 'otplib';
 import { refreshTokens, users } from '../../server/db/schema';
-import { LOGIN_MESSAGES, LOGOUT_MESSAGES } from '../../server/routes/auth';
+import { LOGIN_MESSAGES, LOGOUT_MESSAGES } from '../../server/auth/routes';
 import { ADMIN_PASSWORD, useHarness, json, type Harness } from './harness';
 
 let h: Harness;

@@ -66,7 +66,7 @@ describe('the compiled server', () => {
     changedSinceBuild('server/dev.ts');
     expect(serverBuildIsStale(root)).toBe(false);
 
-    changedSinceBuild('server/routes/health.ts');
+    changedSinceBuild('server/health/routes.ts');
     expect(serverBuildIsStale(root)).toBe(true);
     await buildServer(root);
     expect(serverBuildIsStale(root)).toBe(false);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { contactFields, genericMessages, languages } from '../../server/db/schema';
-import { LANGUAGE_MESSAGES } from '../../server/domain/languages';
-import { CONTACT_FIELD_NAME_TAKEN } from '../../server/routes/contact-fields';
+import { LANGUAGE_MESSAGES } from '../../server/languages/translations';
+import { CONTACT_FIELD_NAME_TAKEN } from '../../server/contact-fields/routes';
 import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;

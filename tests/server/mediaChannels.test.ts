@@ -4,7 +4,7 @@ import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
 import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
 import { isHostName, isIPv4Address } from '@core/validation/rules';
 import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
-import { SURVEY_NOT_IN_SCREENER } from '../../server/domain/mediaChannels';
+import { SURVEY_NOT_IN_SCREENER } from '../../server/channels/mediaChannels';
 import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
-import { MESSAGE_EXISTS } from '../../server/routes/oform-messages';
+import { MESSAGE_EXISTS } from '../../server/surveys/messages.routes';
 import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormMessages, oForms } from '../../server/db/schema';
 import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
-import { UNKNOWN_ENGAGEMENT } from '../../server/domain/engagementAccess';
+import { UNKNOWN_ENGAGEMENT } from '../../server/engagements/access';
 import {
   ALREADY_APPROVED,
   APPROVED_IMMUTABLE,

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document as the two linters partners' tooling uses judge it: Redocly's
  * recommended rules and Spectral's OAS ruleset, with no errors. The warnings left are listed in
- * the README ("API documentation") with why; a new kind of warning fails here until it is either
+ * docs/api-conventions.md ("API documentation") with why; a new kind of warning fails here until it is either
  * fixed or listed.
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
@@ -15,9 +15,9 @@ import { createHarness, type Harness } from './harness';
 let h: Harness;
 let source: string;
 
-/** Redocly warnings kept on purpose (README, "API documentation"). */
+/** Redocly warnings kept on purpose (docs/api-conventions.md, "API documentation"). */
 const REDOCLY_WARNINGS_KEPT = new Set<string>(['info-license', 'no-ambiguous-paths', 'operation-2xx-response']);
-/** Spectral warnings kept on purpose (README, "API documentation"). */
+/** Spectral warnings kept on purpose (docs/api-conventions.md, "API documentation"). */
 const SPECTRAL_WARNINGS_KEPT = new Set<string>(['info-contact']);
 
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { contacts, leads, messages, oFormFieldEntries, referralEvents, referrals
 import { loadConfig, ConfigError } from '../../server/config';
 import { phiCipher, phiKeyId, PhiError } from '../../server/security/phi';
 import { contactMatcher } from '../../server/security/contactMatch';
-import { resealAll } from '../../server/security/reseal';
+import { resealAll } from '../../server/reseal/reseal';
 
 const OLD = randomBytes(32);
 const NEW = randomBytes(32);

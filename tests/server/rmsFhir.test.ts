@@ -2,7 +2,7 @@
  * The `fhir` provider against a small FHIR server (tests/support/fhirServer.ts, which processes
  * transactions and their conditional creates): the referral arrives as an R4 transaction Bundle
  * that validates against HL7's R4 JSON schema (tests/fixtures/fhir), with the mapping the
- * README's table promises; posted again (a resend), it creates nothing twice, with or without an
+ * table in docs/record-system.md promises; posted again (a resend), it creates nothing twice, with or without an
  * e-mail contact field; an OperationOutcome in a failure is kept readably in the audit; and a
  * ResearchSubject status posted back updates the referral counts, a refused one answering an
  * OperationOutcome.
@@ -105,7 +105,7 @@ beforeEach(() => {
 });
 
 describe('the FHIR provider', () => {
-  it('posts an R4 transaction Bundle that validates against the R4 schema, mapped as the README says', async () => {
+  it('posts an R4 transaction Bundle that validates against the R4 schema, mapped as docs/record-system.md says', async () => {
     const { contact, delivery } = await contactRun();
     expect(delivery).toMatchObject({ status: 'delivered' });
     expect(received).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, inArray } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormLanguages, oFormMessages, oForms, screenerSurveys } from '../../server/db/schema';
-import { screenerCopyIdentity } from '../../server/oform/copy';
+import { screenerCopyIdentity } from '../../server/surveys/copy';
 import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;

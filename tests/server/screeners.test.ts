@@ -13,10 +13,10 @@ import {
 } from '../../server/db/schema';
 import { SCREENER_LOCKED } from '@core/model/screener';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
-import { NOT_A_CLONE } from '../../server/routes/screeners';
-import { ENGAGEMENT_OF_OTHER_SPONSOR } from '../../server/domain/screenerEngagements';
-import { UNKNOWN_CONTACT_FIELD } from '../../server/domain/screenerContactFields';
-import { SURVEY_OF_ANOTHER_SPONSOR } from '../../server/domain/screenerSurveyLinks';
+import { NOT_A_CLONE } from '../../server/screeners/routes';
+import { ENGAGEMENT_OF_OTHER_SPONSOR } from '../../server/screeners/engagements';
+import { UNKNOWN_CONTACT_FIELD } from '../../server/screeners/contactFields';
+import { SURVEY_OF_ANOTHER_SPONSOR } from '../../server/screeners/surveyLinks';
 import { createHarness, json, type Harness } from './harness';
 
 let h: Harness;

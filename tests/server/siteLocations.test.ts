@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, desc, eq, inArray } from 'drizzle-orm';
 import { auditEvents, engagementSiteLocations, siteLocations } from '../../server/db/schema';
-import { SITE_LOCATION_LINKED } from '../../server/routes/site-locations';
+import { SITE_LOCATION_LINKED } from '../../server/sites/siteLocations.routes';
 import { SITE_ID_TAKEN } from '@core/model/siteLocation';
 import { LINK_EXISTS } from '@core/model/engagementSiteLocation';
 import { createHarness, json, type Harness } from './harness';

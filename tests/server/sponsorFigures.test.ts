@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engagementSiteLocations, engagements, referrals, siteLocations, sponsors } from '../../server/db/schema';
-import { SPONSOR_HAS_ENGAGEMENTS } from '../../server/routes/sponsors';
+import { SPONSOR_HAS_ENGAGEMENTS } from '../../server/sponsors/routes';
 import { useAdminHarness, json, type Harness } from './harness';
 
 let h: Harness;

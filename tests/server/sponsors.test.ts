@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { engagements, sponsors } from '../../server/db/schema';
-import { SPONSOR_HAS_ENGAGEMENTS } from '../../server/routes/sponsors';
+import { SPONSOR_HAS_ENGAGEMENTS } from '../../server/sponsors/routes';
 import { IDENTIFICATION_TAKEN } from '../../server/http/unique-identification';
 import { useAdminHarness, json, type Harness } from './harness';
 

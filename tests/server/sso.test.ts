@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema';
-import { SSO_MESSAGES } from '../../server/routes/sso';
-import { LOGIN_MESSAGES } from '../../server/routes/auth';
+import { SSO_MESSAGES } from '../../server/auth/sso.routes';
+import { LOGIN_MESSAGES } from '../../server/auth/routes';
 import { IDP_CERT, IDP_ISSUER, buildResponse, readAuthnRequest, type ResponseOptions } from '../support/saml-idp';
 import { createHarness, json, type Harness } from './harness';
 

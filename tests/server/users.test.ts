@@ -3,8 +3,8 @@ import { count, eq } from 'drizzle-orm';
 import { authenticator } from 'otplib';
 import { refreshTokens, roles, sponsors, userRoles, users } from '../../server/db/schema';
 import { PASSWORD_CHANGE_REQUIRED } from '../../server/auth/guards';
-import { LOGIN_MESSAGES } from '../../server/routes/auth';
-import { USER_MESSAGES } from '../../server/routes/users';
+import { LOGIN_MESSAGES } from '../../server/auth/routes';
+import { USER_MESSAGES } from '../../server/users/routes';
 import { ADMIN_PASSWORD, createHarness, json, type Harness } from './harness';
 
 let h: Harness;

@@ -1,0 +1,3 @@
+/** What other areas may use of channels. */
+export { countOnChannel, countsStatement, countStatement } from './figures';
+export { channelToTake } from './take';

@@ -1,0 +1,172 @@
+/**
+ * Media channels (SPEC sections 3, 7): where a screener is embedded. Staff see and change the
+ * channels of the screeners of their sponsors (domain/mediaChannels.ts); the figures are
+ * read-only (counted by the participant runner). The surveys each channel serves are
+ * /api/media-channel-surveys.
+ */
+import { CHANNEL_FIGURES, channelFigures, type ChannelFigures } from './figures';
+import { Hono } from 'hono';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import {
+  MEDIA_CHANNEL_DEFAULT_SORT,
+  MEDIA_CHANNEL_SORTS,
+  MEDIA_CHANNEL_TYPE,
+  MEDIA_CHANNEL_TYPES,
+  MediaChannelInput,
+  MediaChannelPatch,
+  SERVED_SURVEY_TYPE,
+  type MediaChannelKind,
+} from '@core/model/mediaChannel';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { screenerPauses } from '../engagements';
+import type { Db } from '../db/open';
+import { mediaChannels, screeners } from '../db/schema';
+import { authenticate } from '../auth/guards';
+import { readResource } from '../http/body';
+import { invalid, notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { joinedPage } from '../http/list';
+import { ilikeAny } from '../http/sql';
+import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { findScreener } from '../screeners';
+import { screenerScope } from '../screeners';
+import {
+  UNKNOWN_MEDIA_CHANNEL_SCREENER,
+  channelColumns,
+  createChannel,
+  findChannel,
+  selectChannels,
+  servedSurveys,
+  updateChannel,
+  type ChannelRow,
+} from './mediaChannels';
+import { describe } from '../openapi/describe';
+import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '@core/participant/embedProblems';
+import { embedProblemsOf } from '../participant';
+
+const FILTERS = {
+  screenerId: idFilter(mediaChannels.screenerId, 'screener'),
+  sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
+  channelType: choiceFilter(mediaChannels.channelType, MEDIA_CHANNEL_TYPES),
+  isActive: booleanFilter(mediaChannels.isActive),
+};
+
+const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'searchQuery' | keyof typeof FILTERS> = {
+  type: MEDIA_CHANNEL_TYPE,
+  sorts: MEDIA_CHANNEL_SORTS,
+  defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
+  filters: ['searchQuery', ...filterNames(FILTERS)],
+  filterSchemas: filterSchemas(FILTERS),
+  fields: [...Object.keys(channelColumns).filter((k) => k !== 'id'), ...CHANNEL_FIGURES],
+};
+
+const sortColumns = {
+  title: mediaChannels.title,
+  domain: mediaChannels.domain,
+  channelType: mediaChannels.channelType,
+  isActive: mediaChannels.isActive,
+  screenerName: screeners.title,
+  created: mediaChannels.created,
+  modified: mediaChannels.modified,
+};
+
+function serialize(row: ChannelRow, figures: ChannelFigures | undefined, fields: Set<string> | null = null) {
+  const { id, created, modified, channelType, ...rest } = row;
+  return toResource(
+    MEDIA_CHANNEL_TYPE,
+    id,
+    { ...rest, ...figures, channelType: channelType as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() },
+    { fields },
+  );
+}
+
+/** The rows as resources, with their figures (one query for the page). */
+async function serializeAll(db: Db, rows: readonly ChannelRow[], fields: Set<string> | null = null) {
+  const figures = await channelFigures(db, rows.map((r) => r.id));
+  return rows.map((r) => serialize(r, figures.get(r.id), fields));
+}
+
+async function assertScreener(db: Db, screenerId: number | undefined, user: AuthUser) {
+  if (screenerId === undefined) return;
+  if (!(await findScreener(db, screenerId, user))) throw invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]);
+}
+
+export function mediaChannelsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  const sendOne = async (c: Parameters<typeof sendResource>[0], id: number, status: 200 | 201 = 200) => {
+    const [row] = (await selectChannels(db).where(eq(mediaChannels.id, id))) as ChannelRow[];
+    if (!row) throw notFound('media channel');
+    return sendResource(c, (await serializeAll(db, [row]))[0]!, status);
+  };
+
+  app.get('/', describe({ summary: 'List media channels', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user')), ...filterConditions(q.filters, FILTERS)];
+    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
+    const where = and(...conditions);
+    const counted = db.select({ n: count() }).from(mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
+    const { rows, total } = await joinedPage(selectChannels(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: mediaChannels.id });
+    return sendList(c, await serializeAll(db, rows as ChannelRow[], q.fields), { total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'Read a media channel' }), async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+    if (!row) throw notFound('media channel');
+    const resource = (await serializeAll(db, [row], q.fields))[0]!;
+    // Why its participants reach notActive, if they do: engagements at their target or past their dates.
+    if (!q.fields || q.fields.has('recruitmentPause')) resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
+    return sendResource(c, resource);
+  });
+
+  /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
+  app.get('/:id/served-surveys', describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: null } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
+    const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+    const served = found ? await servedSurveys(db, found.id) : undefined;
+    if (!served) throw notFound('media channel');
+    const data = served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
+    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+  });
+
+  /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
+  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
+    const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+    if (!found) throw notFound('media channel');
+    const rows = await embedProblemsOf(db, found.id);
+    const data = rows.map((r) =>
+      toResource(EMBED_PROBLEM_TYPE, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+        mediaChannelId: r.mediaChannelId,
+        origin: r.origin,
+        cause: r.cause as EmbedProblemCode,
+        firstSeen: r.firstSeen.toISOString(),
+        lastSeen: r.lastSeen.toISOString(),
+        count: r.count,
+      } satisfies Omit<EmbedProblemRecord, 'id'>),
+    );
+    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+  });
+
+  app.post('/', describe({ summary: 'Create a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput }, answer: { resource: MEDIA_CHANNEL_TYPE, status: 201 } }), async (c) => {
+    const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    return sendOne(c, await createChannel(db, attributes), 201);
+  });
+
+  app.patch('/:id', describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL_TYPE } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await findChannel(db, id, c.get('user'));
+    if (!existing || id === null) throw notFound('media channel');
+    const { attributes } = await readResource(c, MediaChannelPatch, { type: MEDIA_CHANNEL_TYPE, id });
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    await updateChannel(db, existing, attributes);
+    return sendOne(c, id);
+  });
+
+  return app;
+}

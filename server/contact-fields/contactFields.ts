@@ -1,0 +1,70 @@
+/** Contact fields kept: a page of them, one, and their writes, with the machine name unique. */
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type { CONTACT_FIELD_SORTS } from '@core/model/contactField';
+import type { Db } from '../db/open';
+import { contactFields } from '../db/schema';
+import { conflict } from '../http/errors';
+import { tablePage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
+
+export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this name.';
+
+export type ContactFieldRow = typeof contactFields.$inferSelect;
+type ContactFieldValues = typeof contactFields.$inferInsert;
+
+const sortColumns = {
+  label: contactFields.label,
+  name: contactFields.name,
+  fieldType: contactFields.fieldType,
+  required: contactFields.required,
+  created: contactFields.created,
+  modified: contactFields.modified,
+};
+
+const nameTaken = () => conflict(CONTACT_FIELD_NAME_TAKEN, '/data/attributes/name');
+
+export async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
+  if (name === undefined) return;
+  const [taken] = await db
+    .select({ id: contactFields.id })
+    .from(contactFields)
+    .where(and(eq(contactFields.name, name), exceptId ? ne(contactFields.id, exceptId) : undefined));
+  if (taken) throw nameTaken();
+}
+
+const onConstraint = (error: unknown): never => rethrowConstraint(error, { unique: nameTaken });
+
+export function contactFieldPage(db: Db, q: ListQuery<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'>) {
+  const conditions: (SQL | undefined)[] = [];
+  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery));
+  const where = and(...conditions);
+  return tablePage(db, contactFields, q, { where, sorts: sortColumns, id: contactFields.id });
+}
+
+export async function findContactField(db: Db, id: number): Promise<ContactFieldRow | undefined> {
+  const [row] = await db.select().from(contactFields).where(eq(contactFields.id, id));
+  return row;
+}
+
+export async function createContactField(db: Db, values: ContactFieldValues): Promise<ContactFieldRow> {
+  const [row] = await db.insert(contactFields).values(values).returning().catch(onConstraint);
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export async function updateContactField(db: Db, id: number, changes: Partial<ContactFieldValues>): Promise<ContactFieldRow | undefined> {
+  const [row] = await db
+    .update(contactFields)
+    .set({ ...changes, modified: sql`now()` })
+    .where(eq(contactFields.id, id))
+    .returning()
+    .catch(onConstraint);
+  return row;
+}
+
+/** False when there was no such contact field. */
+export async function deleteContactField(db: Db, id: number): Promise<boolean> {
+  const deleted = await db.delete(contactFields).where(eq(contactFields.id, id)).returning({ id: contactFields.id });
+  return deleted.length > 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * Contact fields (SPEC sections 3, 7; Admin or Super User): the fields of the participant's
+ * contact form, with a unique machine name, a type and translated labels.
+ */
+import { Hono } from 'hono';
+import {
+  CONTACT_FIELD_DEFAULT_SORT,
+  CONTACT_FIELD_SORTS,
+  CONTACT_FIELD_TYPE,
+  ContactFieldInput,
+  ContactFieldPatch,
+  type ContactField,
+  type ContactFieldType,
+} from '@core/model/contactField';
+import type { AppEnv, Deps } from '../context';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { assertTranslationLanguages } from '../languages';
+import { describe } from '../openapi/describe';
+import { assertNameFree, contactFieldPage, createContactField, deleteContactField, findContactField, updateContactField, type ContactFieldRow as Row } from './contactFields';
+
+export { CONTACT_FIELD_NAME_TAKEN } from './contactFields';
+
+const ATTRIBUTES = ['label', 'name', 'required', 'fieldType', 'translations', 'created', 'modified'] as const;
+
+const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'> = {
+  type: CONTACT_FIELD_TYPE,
+  sorts: CONTACT_FIELD_SORTS,
+  defaultSort: CONTACT_FIELD_DEFAULT_SORT,
+  filters: ['searchQuery'],
+  fields: ATTRIBUTES,
+};
+
+
+const toContactField = (row: Row): ContactField => ({
+  id: String(row.id),
+  label: row.label,
+  name: row.name,
+  required: row.required,
+  fieldType: row.fieldType as ContactFieldType,
+  translations: row.translations,
+  created: row.created.toISOString(),
+  modified: row.modified.toISOString(),
+});
+
+function serialize(row: Row, fields: Set<string> | null = null) {
+  const { id, ...attributes } = toContactField(row);
+  return toResource(CONTACT_FIELD_TYPE, id, attributes, { fields });
+}
+
+export function contactFieldsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
+
+  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const { rows, total } = await contactFieldPage(db, q);
+    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'Read a contact field' }), async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const id = parseId(c.req.param('id'));
+    const row = id === null ? undefined : await findContactField(db, id);
+    if (!row) throw notFound('contact field');
+    return sendResource(c, serialize(row, q.fields));
+  });
+
+  app.post('/', describe({ summary: 'Create a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput }, answer: { resource: CONTACT_FIELD_TYPE, status: 201 } }), async (c) => {
+    const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
+    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+    await assertNameFree(db, attributes.name);
+    const row = await createContactField(db, attributes);
+    return sendResource(c, serialize(row), 201);
+  });
+
+  app.patch('/:id', describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD_TYPE } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = id === null ? undefined : await findContactField(db, id);
+    if (!existing || id === null) throw notFound('contact field');
+    const { attributes } = await readResource(c, ContactFieldPatch, { type: CONTACT_FIELD_TYPE, id });
+    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+    await assertNameFree(db, attributes.name, id);
+    const row = await updateContactField(db, id, attributes);
+    return sendResource(c, serialize(row as Row));
+  });
+
+  app.delete('/:id', describe({ summary: 'Delete a contact field', answer: { empty: true } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    if (id === null || !(await deleteContactField(db, id))) throw notFound('contact field');
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,3 @@
+/** What other areas may use of funnel. */
+export { countView } from './views';
+export { pageMetrics } from './pages';

@@ -1,0 +1,2 @@
+/** What other areas may use of languages. */
+export { assertTranslationLanguages } from './translations';

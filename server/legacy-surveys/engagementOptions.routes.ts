@@ -1,0 +1,91 @@
+/**
+ * An option's settings per engagement (/api/engagements-options): listed, added one at a time
+ * and edited, or replaced as the option's whole set at once
+ * (POST /api/update-engagements-options/{optionId}, the SPEC's address for that write). Both
+ * addresses write the same resource through server/legacy-surveys/engagementOptions.ts; another
+ * sponsor's setting or option answers 404.
+ */
+import { Hono } from 'hono';
+import { ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, EngagementOptionPatch, EngagementOptionsReplace } from '@core/model/legacySurvey';
+import type { AppEnv, Deps } from '../context';
+import { authenticate } from '../auth/guards';
+import { readResource, requireParent } from '../http/body';
+import { badRequest, notFound } from '../http/errors';
+import { parseId, parseListQuery } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import {
+  createEngagementOption,
+  engagementOptionListSpec,
+  findEngagementOption,
+  listEngagementOptions,
+  replaceEngagementOptions,
+  toEngagementOption,
+  updateEngagementOption,
+  type EngagementOptionRow,
+} from './engagementOptions';
+import { UNKNOWN_OPTION } from './messages';
+import { findOption } from './parts';
+import { describe } from '../openapi/describe';
+
+function serializeEngagementOption(row: EngagementOptionRow, fields: Set<string> | null = null) {
+  const { id, ...attributes } = toEngagementOption(row);
+  return toResource(ENGAGEMENT_OPTION_TYPE, id, attributes, { fields });
+}
+
+export function engagementOptionsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: engagementOptionListSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, engagementOptionListSpec);
+    const only: { optionId?: number; engagementId?: number } = {};
+    for (const name of ['optionId', 'engagementId'] as const) {
+      const raw = q.filters[name];
+      if (raw === undefined) continue;
+      const id = parseId(raw);
+      if (id === null) throw badRequest(`'${name}' must be an id.`, name);
+      only[name] = id;
+    }
+    const page = await listEngagementOptions(db, c.get('user'), q, only);
+    return sendList(c, page.rows.map((r) => serializeEngagementOption(r, q.fields)), { total: page.total, page: q.page, limit: q.limit });
+  });
+
+  app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION_TYPE, status: 201 } }), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await readResource(c, EngagementOptionInput, { type: ENGAGEMENT_OPTION_TYPE });
+    const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
+    return sendResource(c, serializeEngagementOption(await createEngagementOption(db, context, user, attributes)), 201);
+  });
+
+  app.patch('/:id', describe({ summary: "Update an option's engagement link", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch }, answer: { resource: ENGAGEMENT_OPTION_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const existing = await findEngagementOption(db, id, user);
+    if (!existing || id === null) throw notFound('engagement option');
+    const { attributes } = await readResource(c, EngagementOptionPatch, { type: ENGAGEMENT_OPTION_TYPE, id });
+    await updateEngagementOption(db, id, attributes);
+    return sendResource(c, serializeEngagementOption((await findEngagementOption(db, id, user)) as EngagementOptionRow));
+  });
+
+  return app;
+}
+
+/** POST /api/update-engagements-options/{optionId}: the option's whole set, in one transaction. */
+export function updateEngagementOptionsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.post('/:optionId', describe({ summary: "Set an option's engagements", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace }, answer: { list: null } }), async (c) => {
+    const user = c.get('user');
+    const optionId = parseId(c.req.param('optionId'));
+    const context = await findOption(db, optionId, user);
+    if (!context || optionId === null) throw notFound('option');
+    const { attributes } = await readResource(c, EngagementOptionsReplace, { type: ENGAGEMENT_OPTION_TYPE });
+    const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
+    return sendList(c, rows.map((r) => serializeEngagementOption(r)), { total: rows.length, page: 1, limit: 1000 });
+  });
+
+  return app;
+}

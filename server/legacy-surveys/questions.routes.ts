@@ -1,0 +1,73 @@
+/**
+ * A legacy page's questions (/api/questions): added, edited (with their tags), moved and deleted
+ * through their survey (server/legacy-surveys/questions.ts). A question's category, tags and
+ * translations' languages must exist; another sponsor's question answers 404.
+ */
+import { Hono } from 'hono';
+import { QuestionInput, QuestionPatch, SURVEY_QUESTION_TYPE } from '@core/model/legacySurvey';
+import type { AppEnv, Deps } from '../context';
+import type { Db } from '../db/open';
+import { authenticate } from '../auth/guards';
+import { readResource, requireParent } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendResource, toResource } from '../http/serialize';
+import { UNKNOWN_PAGE } from './messages';
+import { findPage, findQuestion } from './parts';
+import { createQuestion, deleteQuestion, updateQuestion } from './questions';
+import { loadQuestion } from './structure';
+import { assertCategory, assertTags } from '../surveys';
+import { describe } from '../openapi/describe';
+import { assertTranslationLanguages } from '../languages';
+
+/** A question's translations name only known, non-default languages (checked by their codes). */
+async function assertQuestionTranslations(db: Db, map: Record<string, unknown> | undefined) {
+  if (!map) return;
+  await assertTranslationLanguages(db, Object.fromEntries(Object.keys(map).map((k) => [k, ''])), '/data/attributes/translations');
+}
+
+async function sendQuestion(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
+  const question = await loadQuestion(db, id);
+  if (!question) throw notFound('question');
+  const { id: questionId, ...attributes } = question;
+  return sendResource(c, toResource(SURVEY_QUESTION_TYPE, questionId, attributes), status);
+}
+
+export function legacyQuestionsRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.post('/', describe({ summary: 'Create a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionInput }, answer: { resource: SURVEY_QUESTION_TYPE, status: 201 } }), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await readResource(c, QuestionInput, { type: SURVEY_QUESTION_TYPE });
+    const context = await requireParent(findPage(db, attributes.pageId, user), 'pageId', UNKNOWN_PAGE);
+    await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
+    await assertTags(db, attributes.tagIds);
+    await assertQuestionTranslations(db, attributes.translations);
+    return sendQuestion(c, db, await createQuestion(db, context, attributes), 201);
+  });
+
+  app.patch('/:id', describe({ summary: 'Update a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch }, answer: { resource: SURVEY_QUESTION_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const context = await findQuestion(db, id, user);
+    if (!context || id === null) throw notFound('question');
+    const { attributes } = await readResource(c, QuestionPatch, { type: SURVEY_QUESTION_TYPE, id });
+    await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
+    await assertTags(db, attributes.tagIds);
+    await assertQuestionTranslations(db, attributes.translations);
+    await updateQuestion(db, context, attributes);
+    return sendQuestion(c, db, id);
+  });
+
+  app.delete('/:id', describe({ summary: 'Delete a legacy survey question', answer: { empty: true } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const context = await findQuestion(db, id, c.get('user'));
+    if (!context || id === null) throw notFound('question');
+    await deleteQuestion(db, context);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+/**
+ * Legacy surveys (SPEC sections 3, 4, 7: /api/surveys): surveys of an engagement, each read with
+ * its pages, questions and options. Any member of staff may author the surveys of engagements
+ * they may see; another sponsor's survey answers 404. The domain is server/legacy-surveys/; its
+ * parts have their own routes (legacy-pages.ts, legacy-questions.ts, legacy-options.ts,
+ * legacy-engagement-options.ts).
+ */
+import { Hono } from 'hono';
+import { SURVEY_TYPE, SurveyInput, SurveyPatch, type SurveyPage } from '@core/model/legacySurvey';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import type { Db } from '../db/open';
+import { authenticate } from '../auth/guards';
+import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
+import { readResource, requireParent } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { loadPages } from './structure';
+import { createSurvey, deleteSurvey, findSurvey, listSurveys, surveyListSpec, toSurvey, updateSurvey, type SurveyRow } from './surveys';
+import { describe } from '../openapi/describe';
+
+function serializeSurvey(row: SurveyRow, pages?: SurveyPage[], fields: Set<string> | null = null) {
+  const { id, ...attributes } = toSurvey(row, pages);
+  return toResource(SURVEY_TYPE, id, attributes, { fields });
+}
+
+async function sendSurvey(c: Parameters<typeof sendResource>[0], db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+  const row = await findSurvey(db, id, user);
+  if (!row) throw notFound('survey');
+  return sendResource(c, serializeSurvey(row, await loadPages(db, id)), status);
+}
+
+export function legacySurveysRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', describe({ summary: 'List legacy surveys', list: surveyListSpec, answer: { list: surveyListSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, surveyListSpec);
+    const page = await listSurveys(db, c.get('user'), q);
+    const withPages = q.include.size > 0;
+    const data = [];
+    for (const row of page.rows) data.push(serializeSurvey(row, withPages ? await loadPages(db, row.id) : undefined, q.fields));
+    return sendList(c, data, { total: page.total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages' }), async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, surveyListSpec);
+    const id = parseId(c.req.param('id'));
+    const row = await findSurvey(db, id, c.get('user'));
+    if (!row || id === null) throw notFound('survey');
+    return sendResource(c, serializeSurvey(row, await loadPages(db, id), q.fields));
+  });
+
+  app.post('/', describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY_TYPE, status: 201 } }), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await readResource(c, SurveyInput, { type: SURVEY_TYPE });
+    await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+    return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
+  });
+
+  app.patch('/:id', describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const existing = await findSurvey(db, id, user);
+    if (!existing || id === null) throw notFound('survey');
+    const { attributes } = await readResource(c, SurveyPatch, { type: SURVEY_TYPE, id });
+    await updateSurvey(db, id, attributes);
+    return sendSurvey(c, db, id, user);
+  });
+
+  app.delete('/:id', describe({ summary: 'Delete a legacy survey', answer: { empty: true } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await findSurvey(db, id, c.get('user'));
+    if (!existing || id === null) throw notFound('survey');
+    await deleteSurvey(db, id);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

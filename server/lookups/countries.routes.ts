@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import { COUNTRY_SORTS, COUNTRY_TYPE } from '@core/model/country';
+import type { AppEnv, Deps } from '../context';
+import { countryPage, findCountry, type CountryRow } from './countries';
+import { authenticate } from '../auth/guards';
+import { notFound } from '../http/errors';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+
+const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'> = {
+  type: COUNTRY_TYPE,
+  sorts: COUNTRY_SORTS,
+  defaultSort: 'name',
+  // A lookup for pickers: the whole list fits in one page.
+  defaultLimit: 1000,
+  filters: ['searchQuery', 'isoCode'],
+  fields: ['name', 'isoCode'],
+};
+
+const serialize = (row: CountryRow, fields: Set<string> | null = null) =>
+  toResource(COUNTRY_TYPE, row.id, { name: row.name, isoCode: row.isoCode }, { fields });
+
+export function countriesRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const { rows, total } = await countryPage(db, q);
+    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'Read a country' }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const row = id === null ? undefined : await findCountry(db, id);
+    if (!row) throw notFound('country');
+    return sendResource(c, serialize(row));
+  });
+
+  return app;
+}

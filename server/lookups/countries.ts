@@ -1,0 +1,24 @@
+/** The countries lookup: a page of it, searched by name or ISO code, and one country. */
+import { and, eq } from 'drizzle-orm';
+import type { COUNTRY_SORTS } from '@core/model/country';
+import type { Db } from '../db/open';
+import { countries } from '../db/schema';
+import { tablePage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { ilikeAny } from '../http/sql';
+
+export type CountryRow = typeof countries.$inferSelect;
+
+export function countryPage(db: Db, q: ListQuery<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'>) {
+  const where = and(
+    q.filters.searchQuery?.trim() ? ilikeAny([countries.name, countries.isoCode], q.filters.searchQuery) : undefined,
+    q.filters.isoCode ? eq(countries.isoCode, q.filters.isoCode.toUpperCase()) : undefined,
+  );
+  const sorts = { name: countries.name, isoCode: countries.isoCode };
+  return tablePage(db, countries, q, { where, sorts, id: countries.id });
+}
+
+export async function findCountry(db: Db, id: number): Promise<CountryRow | undefined> {
+  const [row] = await db.select().from(countries).where(eq(countries.id, id));
+  return row;
+}

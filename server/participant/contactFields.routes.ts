@@ -1,0 +1,35 @@
+/** GET /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact fields. */
+import { assertRunNotEnded } from './access';
+import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../context';
+import { sendDocument, toResource } from '../http/serialize';
+import { assertComplete, openSubmission, screenerContactFields, type ParticipantApp } from './api';
+import { outcomeMessages } from './messages';
+import { runOfSubmission } from './run';
+import { markSiteSelected, qualify } from './qualification';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+
+export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantApp, deps: Deps) {
+  const { db } = deps;
+
+  app.get('/o-form-submission-contact-fields/:submissionId', describe({ summary: "Participant: the contact form's fields", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.contactFields } }), async (c) => {
+    const submission = await openSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
+    if (submission.status !== 'completed') {
+      const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
+      assertComplete(qualification);
+      // The widget asks for the contact form once a site is chosen: the funnel's siteSelected (funnel/stages.ts).
+      if (qualification.isQualified) await markSiteSelected(db, submission.id, nowOf(deps));
+    }
+    const target = await runOfSubmission(db, submission);
+    const fields = await screenerContactFields(db, target.screenerId);
+    const data = fields.map((f) =>
+      toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
+    );
+    // The texts around the contact form once a site is chosen.
+    const messages = await outcomeMessages(db, target.screenerId, 'trialSiteSelected', submission.language, submission.oFormId);
+    return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
+  });
+}

@@ -1,0 +1,13 @@
+/** What other areas may use of participant. */
+export { resolveStart, runEngagements, runOfSubmission, type RunTarget, servedIdentities } from './run';
+export { embedProblemsOf } from './embedProblems';
+export { participantCors } from './cors';
+export { type MatchKeys, matchKeysOf } from './duplicates';
+export { type SubmissionRow } from './access';
+export { assertComplete, MISSING_CONTACT_TOKEN, openSubmission, type ParticipantApp, readAttributes, RUN_ALREADY_COMPLETE, screenerContactFields } from './api';
+export { haversineMiles, normalizeZip, zipCentroid } from './distance';
+export { outcomeMessages } from './messages';
+export { qualify } from './qualification';
+export { nearestSiteMiles, nearestSites, radiusOf, siteAt } from './sites';
+export { sanitizeHtml } from './sanitize';
+export { openAnswer, sealClearAnswers } from './sealedAnswers';

@@ -1,0 +1,40 @@
+/** PATCH /api/o-forms/o-form-submission-page-preview/:id: where a page's answers lead, nothing stored. */
+import { isApiIsoCode } from '@core/i18n';
+import { PageAnswersAttributes } from '@core/participant/requests';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../context';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendDocument } from '../http/serialize';
+import { answerProblemsResponse, readableForm, readAttributes, type ParticipantApp } from './api';
+import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './run';
+import { describe } from '../openapi/describe';
+
+export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp, deps: Deps) {
+  const { db } = deps;
+
+  /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
+  app.patch('/o-form-submission-page-preview/:id', describe({ summary: "Preview: where a page's answers lead (nothing stored)", access: 'public', query: { language: 'The language previewed.' }, body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } }), async (c) => {
+    const pageId = parseId(c.req.param('id'));
+    const surveyId = pageId === null ? null : await surveyIdOfPage(db, pageId);
+    if (surveyId === null) throw notFound('page');
+    const form = await readableForm(deps, c, surveyId);
+    const { answers } = await readAttributes(c, PageAnswersAttributes);
+    const survey = await loadSurvey(db, form);
+    const page = survey.pages.find((p) => p.id === pageId);
+    if (!page) throw notFound('page');
+    const lang = c.req.query('language');
+    const problems = answerProblems(fieldsOfPage(survey, page.id), answers, lang && isApiIsoCode(lang) ? lang : 'en', nowOf(deps));
+    if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
+    const next = nextAfter(survey, page, answers);
+    return sendDocument(c, {
+      meta: {
+        success: true,
+        nextContainerIdentity: next.page?.identity ?? null,
+        nextContainerEntryId: null,
+        nextOFormIdentity: next.surveyIdentity,
+        nextPage: next.page && pageDocument(survey, next.page),
+      },
+    } satisfies ParticipantAnswer<'pageSaved'>);
+  });
+}

@@ -1,0 +1,28 @@
+/** GET /api/o-forms/o-form-submission-qualification/:id: whether the submission qualified. */
+import { assertRunNotEnded } from './access';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../context';
+import { sendDocument } from '../http/serialize';
+import { tokenSubmission, type ParticipantApp } from './api';
+import { outcomeMessages } from './messages';
+import { runOfSubmission } from './run';
+import { qualifyAndRecord } from './qualification';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+
+export function participantOFormSubmissionQualificationRoutes(app: ParticipantApp, deps: Deps) {
+  const { db } = deps;
+  const phi = phiOf(deps);
+
+  /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
+  app.get('/o-form-submission-qualification/:id', describe({ summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } }), async (c) => {
+    const submission = await tokenSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
+    const result = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi, now: () => nowOf(deps) });
+    const target = await runOfSubmission(db, submission);
+    const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
+    return sendDocument(c, {
+      meta: { isQualified: result.isQualified, outcome: result.outcome, engagementIds: result.engagementIds.map(String), messages },
+    } satisfies ParticipantAnswer<'qualification'>);
+  });
+}

@@ -1,0 +1,26 @@
+/** PATCH /api/o-forms/o-form-submission-sanitization/:id: the answers of pages left behind are deleted. */
+import { assertRunNotEnded } from './access';
+import { SanitizationAttributes } from '@core/participant/requests';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { type Deps } from '../context';
+import { conflict } from '../http/errors';
+import { sendDocument } from '../http/serialize';
+import { readAttributes, tokenSubmission, SUBMISSION_COMPLETED, type ParticipantApp } from './api';
+import { clearLeftPages } from './pageAnswers';
+import { describe } from '../openapi/describe';
+
+export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp, deps: Deps) {
+  const { db } = deps;
+
+  /** Deletes the answers of page entries the participant left behind (and of their child entries). */
+  app.patch('/o-form-submission-sanitization/:id', describe({ summary: 'Participant: finish the submission', access: 'participant', body: { resource: null, attributes: SanitizationAttributes }, answer: { document: PARTICIPANT_ANSWERS.sanitized } }), async (c) => {
+    const submission = await tokenSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
+    const { pageIds } = await readAttributes(c, SanitizationAttributes);
+    if (submission.status === 'completed' || submission.finishedAt !== null) throw conflict(SUBMISSION_COMPLETED);
+    const cleared = await clearLeftPages(db, submission.id, [...new Set(pageIds)]);
+    if (cleared === 'closed') throw conflict(SUBMISSION_COMPLETED);
+    const isSanitizeSuccess = cleared === 'cleared';
+    return sendDocument(c, { meta: { isSanitizeSuccess } } satisfies ParticipantAnswer<'sanitized'>);
+  });
+}

@@ -1,0 +1,63 @@
+/** GET /api/o-forms/o-form-submission-sites/:submissionId: the trial sites near the participant's ZIP code. */
+import { assertRunNotEnded } from './access';
+import type { Resource } from '@core/jsonapi';
+import { message } from '@core/validation/messages';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer, type TrialSiteAttributes } from '@core/participant/responses';
+import { TRIAL_SITE_TYPE } from '@core/participant/wire';
+import { nowOf, type Deps } from '../context';
+import { ApiProblem } from '../http/errors';
+import { sendDocument, toResource } from '../http/serialize';
+import { assertComplete, openSubmission, type ParticipantApp } from './api';
+import { outcomeMessages } from './messages';
+import { distanceUnitOf, KM_PER_MILE, normalizeCountry, placeCentroid } from './places';
+import { runOfSubmission } from './run';
+import { markNoTrialSites, qualify } from './qualification';
+import { zipCentroid } from './distance';
+import { nearestSites } from './sites';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+
+export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps: Deps) {
+  const { db } = deps;
+
+  app.get('/o-form-submission-sites/:submissionId', describe({ summary: 'Participant: the study sites near the participant', access: 'participant', query: { zip: 'The participant\'s US ZIP code: sites nearest first.', country: 'Outside the US: the ISO country code.', postalCode: 'With country: a postal code (Canada).', town: 'With country: a town.' }, answer: { document: PARTICIPANT_ANSWERS.sites } }), async (c) => {
+    const submission = await openSubmission(deps, c);
+    assertRunNotEnded(submission, 'submission');
+    const lang = submission.language;
+    // In the US a ZIP code; elsewhere a country (ISO code) with a postal code or a town (places.ts).
+    const rawCountry = c.req.query('country');
+    const country = rawCountry === undefined ? null : normalizeCountry(rawCountry);
+    if (rawCountry !== undefined && country === null) {
+      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: "'country' must be a two-letter ISO country code such as CA.", source: { parameter: 'country' } }]);
+    }
+    const postalCode = c.req.query('postalCode') ?? c.req.query('zip') ?? null;
+    const from = country === null ? zipCentroid(c.req.query('zip')) : placeCentroid(country, postalCode, c.req.query('town') ?? null);
+    if (!from) {
+      const parameter = country === null ? 'zip' : c.req.query('town') !== undefined ? 'town' : 'postalCode';
+      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
+    }
+    const unit = distanceUnitOf(country);
+    const target = await runOfSubmission(db, submission);
+    const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
+    assertComplete(qualification);
+    const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from, nowOf(deps)) : [];
+    const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
+    if (outcome === 'noTrialSites' && submission.status !== 'completed') {
+      await markNoTrialSites(db, submission.id);
+    }
+    const data: Resource[] = sites.map(({ engagementSiteLocationId, engagementId, ...site }) =>
+      toResource(
+        TRIAL_SITE_TYPE,
+        engagementSiteLocationId,
+        {
+          ...site,
+          distance: unit === 'km' ? Math.round(site.distanceMiles * KM_PER_MILE * 10) / 10 : site.distanceMiles,
+          distanceUnit: unit,
+          engagementId: String(engagementId),
+        } satisfies TrialSiteAttributes,
+      ),
+    );
+    const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
+    return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
+  });
+}

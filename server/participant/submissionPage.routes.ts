@@ -1,0 +1,84 @@
+/** PATCH /api/o-forms/o-form-submission-page/:id: a page's answers, stored and followed to the next page. */
+import { PageAnswersAttributes } from '@core/participant/requests';
+import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { nowOf, type Deps } from '../context';
+import { ApiProblem, conflict, notFound, unauthorized } from '../http/errors';
+import { parseId } from '../http/query';
+import { windowOf } from '../http/rate-limit';
+import { sendDocument } from '../http/serialize';
+import { answerTargetForToken, MISSING_TOKEN, tokenOf } from './access';
+import {
+  addressLimitKey,
+  answerProblemsResponse,
+  countedChecks,
+  enforceLimits,
+  limitExceeded,
+  readAttributes,
+  SUBMISSION_COMPLETED,
+  unlessEnded,
+  hasEnded,
+  type LimitCheck,
+  type ParticipantApp,
+} from './api';
+import { assertChannelOfRequest } from './cors';
+import { storePageAnswers } from './pageAnswers';
+import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument } from './run';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+
+export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
+  const { db, config } = deps;
+  const limits = config.participantLimits;
+  const phi = phiOf(deps);
+
+  /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
+  app.patch('/o-form-submission-page/:id', describe({ summary: "Participant: save a page's answers and learn where they lead", access: 'participant', body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } }), async (c) => {
+    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
+    const requestedId = parseId(c.req.param('id'));
+    const found = await answerTargetForToken(db, c, requestedId);
+    const { submission } = found;
+    assertChannelOfRequest(c, deps, submission.mediaChannelId);
+    const now = nowOf(deps);
+    const limitChecks: LimitCheck[] = [
+      { key: addressLimitKey(deps, c, 'pages'), limit: limits.pagesPerAddress },
+      { key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`, limit: limits.pagesPerChannel },
+    ];
+    // A valid answer counts against the limits inside its save (one statement); every other
+    // outcome counts here first, so a refused call is counted as before and may answer 429.
+    // The status read may be what this process kept from before the run ended: an ended run's
+    // page answers 404 whatever else is wrong with the call.
+    const refused = async (error: unknown): Promise<never> => {
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+      throw error instanceof ApiProblem ? await unlessEnded(db, submission.id, 'page entry', error) : error;
+    };
+    const { answers } = await readAttributes(c, PageAnswersAttributes).catch(refused);
+    if (submission.status === 'completed') await refused(notFound('page entry'));
+    const { page: pageEntry } = found;
+    const survey = await loadSurvey(db, found.form);
+    const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
+    const fields = fieldsOfPage(survey, page.id);
+    const problems = answerProblems(fields, answers, submission.language, now);
+    if (Object.keys(problems).length > 0) {
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+      if (await hasEnded(db, submission.id)) throw notFound('page entry');
+      return answerProblemsResponse(c, problems);
+    }
+
+    const next = nextAfter(survey, page, answers);
+    const window = windowOf(limits.windowSeconds, now.getTime());
+    const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
+    if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
+    // The run was completed (or removed) after the entry was read: nothing was written.
+    if (saved.status === 'closed') throw await unlessEnded(db, submission.id, 'page entry', conflict(SUBMISSION_COMPLETED));
+    const { nextEntryId } = saved;
+    return sendDocument(c, {
+      meta: {
+        success: true,
+        nextContainerIdentity: next.page?.identity ?? null,
+        nextContainerEntryId: nextEntryId === null ? null : String(nextEntryId),
+        nextOFormIdentity: next.surveyIdentity,
+        nextPage: next.page && pageDocument(survey, next.page),
+      },
+    } satisfies ParticipantAnswer<'pageSaved'>);
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * Re-sealing after a PHI key rotation (`npm run phi:reseal`, ./reseal-cli.ts): every value a
+ * previous key sealed — contacts' and leads' values, sealed answers, staff notes on referrals,
+ * record systems' secrets, messages' addresses and bodies — is opened
+ * and sealed again with the current key; answers still stored in clear are sealed; and contacts
+ * without their keyed e-mail and phone hashes (stored before duplicates were looked for, or
+ * after CONTACT_MATCH_KEY changed, with `rehash`) get them from their opened values.
+ *
+ * In batches, each row written only if it still holds what was read (a server running beside
+ * it may write the same row; neither loses the other's work), so it is safe to run while
+ * servers serve and to run again: a second run finds nothing to do.
+ */
+import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/open';
+import { contactFields, contacts, leads, messages, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
+import { matchKeysOf } from '../participant';
+import { sealClearAnswers } from '../participant';
+import type { ContactFormField, ContactValue } from '@core/oform/contact';
+import type { ContactFieldType } from '@core/model/contactField';
+import type { ContactMatcher } from '../security/contactMatch';
+import type { PhiCipher } from '../security/phi';
+
+const BATCH = 500;
+
+export interface ResealResult {
+  /** Contacts whose values were sealed again with the current key. */
+  contacts: number;
+  /** Contacts that got their keyed e-mail and phone hashes. */
+  contactHashes: number;
+  /** Sealed answers sealed again with the current key. */
+  answers: number;
+  /** Answers that were in clear and are sealed now. */
+  clearAnswers: number;
+  /** Record systems' signing secrets and bearer tokens sealed again. */
+  secrets: number;
+  /** Leads whose values (and ZIP) were sealed again. */
+  leads: number;
+  /** Staff notes sealed again: referrals' reason notes and their timeline events' notes. */
+  notes: number;
+  /** Messages whose address (and body) were sealed again. */
+  messages: number;
+}
+
+export interface ResealOptions {
+  /** Recompute every contact's keyed hashes, not only the missing ones (after CONTACT_MATCH_KEY changed). */
+  rehash?: boolean;
+}
+
+/**
+ * A text column not sealed with the current key (null values aside). A prefix test, not LIKE: key
+ * ids are base64url, and `_` in a LIKE pattern matches any character.
+ */
+const notCurrent = (column: PgColumn, phi: PhiCipher) => sql`not starts_with(${column}, ${phi.currentPrefix})`;
+
+export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher, options: ResealOptions = {}): Promise<ResealResult> {
+  const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0, messages: 0 };
+
+  // The contact fields by name, as a form: which values are an e-mail address or a phone number.
+  const form: ContactFormField[] = (await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))).map(
+    (f) => ({ name: f.name, fieldType: f.fieldType as ContactFieldType, required: false }),
+  );
+
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: contacts.id, sealed: contacts.valuesCiphertext, emailMatch: contacts.emailMatch, phoneMatch: contacts.phoneMatch })
+      .from(contacts)
+      .where(
+        and(
+          gt(contacts.id, after),
+          options.rehash ? undefined : or(notCurrent(contacts.valuesCiphertext, phi), and(isNull(contacts.emailMatch), isNull(contacts.phoneMatch))),
+        ),
+      )
+      .orderBy(asc(contacts.id))
+      .limit(BATCH);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const values = JSON.parse(phi.open(row.sealed)) as Record<string, ContactValue>;
+      const reseal = phi.keyIdOf(row.sealed) !== phi.keyId;
+      const lacksHashes = row.emailMatch === null && row.phoneMatch === null;
+      const keys = options.rehash || lacksHashes ? matchKeysOf(matcher, form, values) : null;
+      const hashesChange = keys !== null && (keys.emailMatch !== row.emailMatch || keys.phoneMatch !== row.phoneMatch);
+      if (!reseal && !hashesChange) continue;
+      const updated = await db
+        .update(contacts)
+        .set({ ...(reseal ? { valuesCiphertext: phi.seal(JSON.stringify(values)) } : {}), ...(hashesChange ? keys : {}) })
+        .where(and(eq(contacts.id, row.id), eq(contacts.valuesCiphertext, row.sealed)))
+        .returning({ id: contacts.id });
+      if (updated.length === 0) continue;
+      if (reseal) result.contacts += 1;
+      if (hashesChange) result.contactHashes += 1;
+    }
+  }
+
+  after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: oFormFieldEntries.id, sealed: oFormFieldEntries.sealedValue })
+      .from(oFormFieldEntries)
+      .where(and(gt(oFormFieldEntries.id, after), isNotNull(oFormFieldEntries.sealedValue), notCurrent(oFormFieldEntries.sealedValue, phi)))
+      .orderBy(asc(oFormFieldEntries.id))
+      .limit(BATCH);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    await db.transaction(async (tx) => {
+      for (const row of rows) {
+        const updated = await tx
+          .update(oFormFieldEntries)
+          .set({ sealedValue: phi.seal(phi.open(row.sealed!)) })
+          .where(and(eq(oFormFieldEntries.id, row.id), eq(oFormFieldEntries.sealedValue, row.sealed!)))
+          .returning({ id: oFormFieldEntries.id });
+        result.answers += updated.length;
+      }
+    });
+  }
+  result.clearAnswers = await sealClearAnswers(db, phi);
+
+  const providers = await db
+    .select({ id: rmsProviders.id, signingSecret: rmsProviders.signingSecret, bearerToken: rmsProviders.bearerToken })
+    .from(rmsProviders)
+    .where(or(and(isNotNull(rmsProviders.signingSecret), notCurrent(rmsProviders.signingSecret, phi)), and(isNotNull(rmsProviders.bearerToken), notCurrent(rmsProviders.bearerToken, phi))));
+  for (const p of providers) {
+    // Only what a key sealed: a secret stored in clear (before sealing) is the providers' own start-up job.
+    const again = (value: string | null) => (value !== null && phi.isSealed(value) && phi.keyIdOf(value) !== phi.keyId ? phi.seal(phi.open(value)) : value);
+    const signingSecret = again(p.signingSecret);
+    const bearerToken = again(p.bearerToken);
+    const changed = Number(signingSecret !== p.signingSecret) + Number(bearerToken !== p.bearerToken);
+    if (changed === 0) continue;
+    const updated = await db
+      .update(rmsProviders)
+      .set({ signingSecret, bearerToken })
+      .where(
+        and(
+          eq(rmsProviders.id, p.id),
+          p.signingSecret === null ? isNull(rmsProviders.signingSecret) : eq(rmsProviders.signingSecret, p.signingSecret),
+          p.bearerToken === null ? isNull(rmsProviders.bearerToken) : eq(rmsProviders.bearerToken, p.bearerToken),
+        ),
+      )
+      .returning({ id: rmsProviders.id });
+    if (updated.length > 0) result.secrets += changed;
+  }
+
+  after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: leads.id, sealed: leads.valuesCiphertext, zip: leads.zipCiphertext })
+      .from(leads)
+      .where(and(gt(leads.id, after), or(notCurrent(leads.valuesCiphertext, phi), and(isNotNull(leads.zipCiphertext), notCurrent(leads.zipCiphertext, phi)))))
+      .orderBy(asc(leads.id))
+      .limit(BATCH);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const updated = await db
+        .update(leads)
+        .set({ valuesCiphertext: phi.seal(phi.open(row.sealed)), zipCiphertext: row.zip === null ? null : phi.seal(phi.open(row.zip)) })
+        .where(and(eq(leads.id, row.id), eq(leads.valuesCiphertext, row.sealed)))
+        .returning({ id: leads.id });
+      result.leads += updated.length;
+    }
+  }
+
+  result.notes += await resealNotes(
+    phi,
+    (after) =>
+      db.select({ id: referrals.id, sealed: referrals.reasonNoteCiphertext }).from(referrals)
+        .where(and(gt(referrals.id, after), isNotNull(referrals.reasonNoteCiphertext), notCurrent(referrals.reasonNoteCiphertext, phi)))
+        .orderBy(asc(referrals.id)).limit(BATCH),
+    async (id, was, sealed) =>
+      (await db.update(referrals).set({ reasonNoteCiphertext: sealed }).where(and(eq(referrals.id, id), eq(referrals.reasonNoteCiphertext, was))).returning({ id: referrals.id })).length,
+  );
+  result.notes += await resealNotes(
+    phi,
+    (after) =>
+      db.select({ id: referralEvents.id, sealed: referralEvents.noteCiphertext }).from(referralEvents)
+        .where(and(gt(referralEvents.id, after), isNotNull(referralEvents.noteCiphertext), notCurrent(referralEvents.noteCiphertext, phi)))
+        .orderBy(asc(referralEvents.id)).limit(BATCH),
+    async (id, was, sealed) =>
+      (await db.update(referralEvents).set({ noteCiphertext: sealed }).where(and(eq(referralEvents.id, id), eq(referralEvents.noteCiphertext, was))).returning({ id: referralEvents.id })).length,
+  );
+
+  after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: messages.id, to: messages.toCiphertext, body: messages.bodyCiphertext })
+      .from(messages)
+      .where(and(gt(messages.id, after), or(notCurrent(messages.toCiphertext, phi), and(isNotNull(messages.bodyCiphertext), notCurrent(messages.bodyCiphertext, phi)))))
+      .orderBy(asc(messages.id))
+      .limit(BATCH);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const updated = await db
+        .update(messages)
+        .set({ toCiphertext: phi.seal(phi.open(row.to)), bodyCiphertext: row.body === null ? null : phi.seal(phi.open(row.body)) })
+        .where(and(eq(messages.id, row.id), eq(messages.toCiphertext, row.to), row.body === null ? isNull(messages.bodyCiphertext) : eq(messages.bodyCiphertext, row.body)))
+        .returning({ id: messages.id });
+      result.messages += updated.length;
+    }
+  }
+  return result;
+}
+
+/** Seals one kind of note again in batches: `read` lists the rows after an id that need it, `write` stores one if unchanged. */
+async function resealNotes(
+  phi: PhiCipher,
+  read: (after: number) => Promise<{ id: number; sealed: string | null }[]>,
+  write: (id: number, was: string, sealed: string) => Promise<number>,
+): Promise<number> {
+  let done = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await read(after);
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      if (row.sealed !== null) done += await write(row.id, row.sealed, phi.seal(phi.open(row.sealed)));
+    }
+  }
+  return done;
+}

@@ -1,0 +1,139 @@
+/**
+ * Record-system providers (System Configuration). Everyone signed in reads the list (the
+ * engagement form's picker: id, name, kind, isActive); Super Users see each provider's settings
+ * and create, change, delete and test them. Secrets are write-only (rms/providers.ts).
+ *
+ * POST /api/rms-providers/{id}/test sends a synthetic referral marked as a test (`referral.test`,
+ * FHIR's HTEST tag) through the provider once and answers its status, how long it took and a
+ * classified outcome (testOutcome): never the receiver's body, nor a network error that would
+ * tell a closed port from a silent one. It writes no audit row (there is no contact), only an
+ * audit-trail event with the outcome.
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { and, eq, type SQL } from 'drizzle-orm';
+import {
+  RMS_PROVIDER_DEFAULT_SORT,
+  RMS_PROVIDER_KINDS,
+  RMS_PROVIDER_SORTS,
+  RMS_PROVIDER_TEST_TYPE,
+  RMS_PROVIDER_TYPE,
+  RmsProviderInput,
+  RmsProviderPatch,
+  type RmsProvider,
+  type RmsProviderTest,
+} from '@core/model/rmsProvider';
+import { nowOf, type AppEnv, type Deps } from '../context';
+import { rmsProviders } from '../db/schema';
+import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { badRequest, notFound } from '../http/errors';
+import { tablePage } from '../http/list';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { ilikeAny, parseBooleanFilter } from '../http/sql';
+import { testReferralFacts } from './payload';
+import { providerFor } from './provider';
+import { testOutcome } from './attempt';
+import { createProvider, deleteProvider, engagementCounts, openSecrets, toRmsProvider, updateProvider, type RmsProviderRow } from './providers';
+import { phiOf } from '../security/phi';
+import { describe } from '../openapi/describe';
+
+const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'isActive' | 'kind'> = {
+  type: RMS_PROVIDER_TYPE,
+  sorts: RMS_PROVIDER_SORTS,
+  defaultSort: RMS_PROVIDER_DEFAULT_SORT,
+  // A lookup: the engagement form's picker takes the whole list.
+  defaultLimit: 1000,
+  filters: ['searchQuery', 'isActive', 'kind'],
+};
+
+const sortColumns = {
+  name: rmsProviders.name,
+  kind: rmsProviders.kind,
+  isActive: rmsProviders.isActive,
+  created: rmsProviders.created,
+  modified: rmsProviders.modified,
+};
+
+function serialize(provider: RmsProvider) {
+  const { id, ...attributes } = provider;
+  return toResource(RMS_PROVIDER_TYPE, id, attributes as Record<string, unknown>);
+}
+
+export function rmsProvidersRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const now = () => nowOf(deps);
+  app.use('*', authenticate(deps));
+
+  async function load(idText: string): Promise<RmsProviderRow> {
+    const id = parseId(idText);
+    const [row] = id === null ? [] : await db.select().from(rmsProviders).where(eq(rmsProviders.id, id));
+    if (!row) throw notFound('record system');
+    return row;
+  }
+
+  const full = async (row: RmsProviderRow) => toRmsProvider(row, { full: true, engagementCount: (await engagementCounts(db, [row.id])).get(row.id) ?? 0 });
+
+  app.get('/', describe({ summary: 'List record systems', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
+    const kind = q.filters.kind;
+    if (kind !== undefined && kind !== '' && !(RMS_PROVIDER_KINDS as readonly string[]).includes(kind)) {
+      throw badRequest(`'kind' must be one of ${RMS_PROVIDER_KINDS.join(', ')}.`, 'kind');
+    }
+    const conditions: (SQL | undefined)[] = [
+      q.filters.searchQuery?.trim() ? ilikeAny([rmsProviders.name], q.filters.searchQuery) : undefined,
+      isActive !== undefined ? eq(rmsProviders.isActive, isActive) : undefined,
+      kind ? eq(rmsProviders.kind, kind) : undefined,
+    ];
+    const { rows, total } = await tablePage(db, rmsProviders, q, { where: and(...conditions), sorts: sortColumns, id: rmsProviders.id });
+    const isSuper = hasAnyRole(c.get('user'), ['Super User']);
+    const counts = isSuper ? await engagementCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
+    const data = rows.map((r) => serialize(toRmsProvider(r, { full: isSuper, engagementCount: counts.get(r.id) ?? 0 })));
+    return sendList(c, data, { total, page: q.page, limit: q.limit });
+  });
+
+  app.get('/:id', describe({ summary: 'Read a record system' }), async (c) => {
+    parseReadQuery(new URL(c.req.url).searchParams, listSpec);
+    const row = await load(c.req.param('id'));
+    const isSuper = hasAnyRole(c.get('user'), ['Super User']);
+    return sendResource(c, serialize(isSuper ? await full(row) : toRmsProvider(row, { full: false })));
+  });
+
+  const superOnly = requireRole('Super User');
+
+  app.post('/', describe({ summary: 'Create a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput }, answer: { resource: RMS_PROVIDER_TYPE, status: 201 } }), superOnly, async (c) => {
+    const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
+    const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
+    return sendResource(c, serialize(await full(row)), 201);
+  });
+
+  app.patch('/:id', describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER_TYPE } }), superOnly, async (c) => {
+    const current = await load(c.req.param('id'));
+    const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
+    const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
+    return sendResource(c, serialize(await full(row)));
+  });
+
+  app.delete('/:id', describe({ summary: 'Delete a record system', answer: { empty: true } }), superOnly, async (c) => {
+    const row = await load(c.req.param('id'));
+    await deleteProvider(db, row.id);
+    return c.body(null, 204);
+  });
+
+  app.post('/:id/test', describe({ summary: 'Send a test delivery to a record system', answer: { resource: null, status: 201 } }), superOnly, async (c) => {
+    const row = await load(c.req.param('id'));
+    const sentAt = now();
+    const referralId = randomUUID();
+    const provider = providerFor(row, openSecrets(phiOf(deps), row), deps.config.rmsAllowPrivateHosts);
+    const started = performance.now();
+    const result = await provider.send(testReferralFacts(referralId, sentAt), 1, sentAt);
+    const test: Omit<RmsProviderTest, 'id'> = { ...testOutcome(result), durationMs: Math.round(performance.now() - started) };
+    c.set('audit', { entity: 'rms-providers', entityId: row.id, action: 'rms-test', meta: { succeeded: result.succeeded, status: result.status, referralId } });
+    return sendDocument(c, { data: toResource(RMS_PROVIDER_TEST_TYPE, referralId, test) }, 201);
+  });
+
+  return app;
+}

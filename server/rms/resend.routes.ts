@@ -1,0 +1,55 @@
+import { Hono } from 'hono';
+import { RESEND_MESSAGES } from '@core/model/rmsAudit';
+import type { AppEnv, Deps } from '../context';
+import { authenticate, requireRole } from '../auth/guards';
+import { conflict, notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendDocument } from '../http/serialize';
+import { parseBooleanFilter } from '../http/sql';
+import { auditResource, bulkResendFilters, providerResources } from './audits';
+import { deliveryOptionsOf, resend, resendUndelivered } from './worker';
+import { describe } from '../openapi/describe';
+
+/**
+ * POST /api/resend-rms-audit/{contactId}: deliver again now and answer that attempt's audit
+ * (`?again=true` to send an already delivered referral a second time). POST
+ * /api/resend-rms-audit with the list's filters: every undelivered contact they show is due now.
+ */
+export function resendRmsAuditRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps), requireRole('Super User'));
+
+  app.post('/', describe({ summary: 'Resend record-system deliveries' }), async (c) => {
+    // Only undelivered contacts are re-queued, whatever status the list was showing.
+    const { status: _status, ...filters } = bulkResendFilters(new URL(c.req.url).searchParams);
+    const queued = await resendUndelivered(deliveryOptionsOf(deps), filters);
+    c.set('audit', { entity: 'rms-audits', entityId: null, action: 'rms-resend-bulk', meta: { queued, filters: Object.fromEntries(new URL(c.req.url).searchParams) } });
+    return sendDocument(c, { meta: { queued } });
+  });
+
+  app.post('/:contactId', describe({ summary: "Resend one contact's record-system delivery", answer: { resource: null, status: 201 } }), async (c) => {
+    const contactId = parseId(c.req.param('contactId'));
+    const again = parseBooleanFilter(c.req.query('again'), 'again') ?? false;
+    const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
+    if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
+    if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));
+    if (outcome.kind === 'delivered') throw conflict(RESEND_MESSAGES.alreadyDelivered(contactId, outcome.deliveredAt?.toISOString() ?? null));
+    if (outcome.kind === 'busy') throw conflict(RESEND_MESSAGES.busy(contactId));
+    const { audit } = outcome;
+    // Ids and outcome only: the record system's answer may echo the participant's details.
+    c.set('audit', {
+      entity: 'contacts',
+      entityId: contactId,
+      action: 'rms-resend',
+      meta: { succeeded: audit.succeeded, rmsAuditId: audit.id, rmsProviderId: audit.rmsProviderId, again: outcome.alreadyDelivered },
+    });
+    const document = {
+      data: auditResource(audit, true),
+      included: await providerResources(deps.db, [audit]),
+      meta: { succeeded: audit.succeeded },
+    };
+    return sendDocument(c, document, 201);
+  });
+
+  return app;
+}

@@ -1,0 +1,59 @@
+/**
+ * A screener's contact fields with their weights (/api/contact-fields-screeners): read in the
+ * screener's sponsor scope; replaced as a whole (domain/screenerContactFields.ts) by Admin or
+ * Super User while the screener is unlocked.
+ */
+import { Hono } from 'hono';
+import {
+  CONTACT_FIELD_SCREENER_DEFAULT_SORT,
+  CONTACT_FIELD_SCREENER_LIMIT,
+  CONTACT_FIELD_SCREENER_SORTS,
+  CONTACT_FIELD_SCREENER_TYPE,
+  ContactFieldScreenersUpdate,
+} from '@core/model/contactFieldScreener';
+import type { AppEnv, Deps } from '../context';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { idFilterValue, parseId, parseListQuery } from '../http/query';
+import { sendList, toResource } from '../http/serialize';
+import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
+import { editableScreener } from './access';
+import { describe } from '../openapi/describe';
+
+export function contactFieldsScreenersRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+
+  const listSpec = {
+    type: CONTACT_FIELD_SCREENER_TYPE,
+    sorts: CONTACT_FIELD_SCREENER_SORTS,
+    defaultSort: CONTACT_FIELD_SCREENER_DEFAULT_SORT,
+    defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
+    filters: ['screenerId'] as const,
+  };
+  app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+    const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
+    const { rows, total } = await contactFieldLinkPage(db, c.get('user'), screenerId, q);
+    return sendList(
+      c,
+      rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)),
+      { total, page: q.page, limit: q.limit },
+    );
+  });
+
+  /** Replaces a screener's contact fields and their weights in one transaction. */
+  app.post('/update/:screenerId', describe({ summary: "Set a screener's contact fields", body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate }, answer: { list: null } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+    const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
+    const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);
+    return sendList(
+      c,
+      rows.map(({ id, ...a }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, a)),
+      { total: rows.length, page: 1, limit: CONTACT_FIELD_SCREENER_LIMIT },
+    );
+  });
+
+  return app;
+}

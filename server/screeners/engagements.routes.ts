@@ -1,0 +1,42 @@
+/**
+ * The engagements a screener serves (POST /api/engagements-screeners/update/{screenerId}),
+ * replaced as a whole (domain/screenerEngagements.ts). Needs Admin or Super User and an unlocked screener.
+ */
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { message } from '@core/validation/messages';
+import type { AppEnv, Deps } from '../context';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { parseId } from '../http/query';
+import { sendList, toResource } from '../http/serialize';
+import { setScreenerEngagements } from './engagements';
+import { editableScreener } from './access';
+import { describe } from '../openapi/describe';
+
+const EngagementsUpdate = v.strictObject({
+  engagementIds: v.pipe(
+    v.array(v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')))),
+    v.maxLength(1000, 'At most 1000 engagements.'),
+  ),
+});
+
+export function engagementsScreenersRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
+
+  /** Replaces the engagements a screener serves: `{data: {type, attributes: {engagementIds}}}`. */
+  app.post('/update/:screenerId', describe({ summary: "Set a screener's engagements", body: { resource: 'engagements-screeners', attributes: EngagementsUpdate }, answer: { list: null } }), async (c) => {
+    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+    const { attributes } = await readResource(c, EngagementsUpdate, { type: 'engagements-screeners' });
+    const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
+    return sendList(
+      c,
+      rows.map((r) => toResource('engagements-screeners', `${screener.id}_${r.engagementId}`, { screenerId: screener.id, engagementId: r.engagementId, engagementName: r.name })),
+      { total: rows.length, page: 1, limit: rows.length },
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,2 @@
+/** What other areas may use of screeners. */
+export { findScreener, screenerScope } from './access';

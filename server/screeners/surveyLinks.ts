@@ -1,0 +1,149 @@
+/**
+ * A screener's survey links as the API shows them: each link with the survey's name (the title,
+ * version and approval of its current version), for the list, the writes' answers and the toggle;
+ * adding a survey to a screener (its own copy, when cloned), and the flow between its surveys.
+ */
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import type * as valibot from 'valibot';
+import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
+import type { FieldConfiguration } from '@core/model/oform';
+import { SCREENER_SURVEY_TYPE, type ScreenerFlow, type ScreenerFlowEdge, type ScreenerSurveyInput } from '@core/model/screenerSurvey';
+import type { AuthUser } from '../context';
+import type { Conn, Db } from '../db/open';
+import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
+import { conflict, invalid } from '../http/errors';
+import { toResource } from '../http/serialize';
+import { pgErrorCode } from '../http/sql';
+import { copyIntoScreener, screenerCopyIdentity } from '../surveys';
+import { currentVersionId, namingColumns } from '../surveys';
+import { engagementScope } from '../engagements';
+import { chooseFromList } from '@core/validation/chooseFromList';
+
+export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
+export const SURVEY_OF_ANOTHER_SPONSOR = "Choose a survey of the screener's sponsor: this one belongs to another sponsor's engagement.";
+
+type NamedLink = { link: typeof screenerSurveys.$inferSelect; title: string | null; version: number | null; isApproved: boolean | null };
+
+/** Links with their screener (for the scope) and the survey's current version (for its name): add the conditions. */
+export const selectScreenerSurveyLinks = (db: Conn) =>
+  db
+    .select({ link: screenerSurveys, ...namingColumns })
+    .from(screenerSurveys)
+    .innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId))
+    .leftJoin(oForms, eq(oForms.id, currentVersionId(screenerSurveys.oFormIdentity)));
+
+export const screenerSurveyResource = ({ link: { id, created, ...rest }, ...naming }: NamedLink) =>
+  toResource(SCREENER_SURVEY_TYPE, id, { ...rest, ...naming, created: created.toISOString() });
+
+/** One link as a resource, or undefined when it is gone. */
+export async function readScreenerSurveyLink(db: Conn, id: number) {
+  const [row] = await selectScreenerSurveyLinks(db).where(eq(screenerSurveys.id, id));
+  return row && screenerSurveyResource(row);
+}
+
+/**
+ * Adds a survey to the screener, or with `cloneSurvey` the screener's own copy of it (a survey
+ * the user may reach). Answers the link's id; 422 or 409 naming oFormIdentity, nothing written.
+ */
+export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorId: number }, attributes: valibot.InferOutput<typeof ScreenerSurveyInput>, user: AuthUser): Promise<number> {
+  const { cloneSurvey, ...values } = attributes;
+  // A screener runs its own sponsor's surveys: linked to another's, the survey would vanish
+  // for the screener's sponsor-scoped users (who cannot see it) and run under the wrong sponsor.
+  const [foreign] = await db
+    .select({ id: oForms.id })
+    .from(oForms)
+    .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+    .where(and(eq(oForms.identity, values.oFormIdentity), ne(engagements.sponsorId, screener.sponsorId)))
+    .limit(1);
+  if (foreign) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_OF_ANOTHER_SPONSOR }]);
+  if (cloneSurvey) {
+    // The survey must be one the user may reach; its copy becomes a survey of this screener's own.
+    const [source] = await db
+      .select({ id: oForms.id })
+      .from(oForms)
+      .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+      .where(and(eq(oForms.identity, values.oFormIdentity), engagementScope(user)))
+      .limit(1);
+    if (!source) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
+  }
+  const [row] = await db
+    .transaction(async (tx) => {
+      if (!cloneSurvey) return tx.insert(screenerSurveys).values(values).returning();
+      const copyIdentity = screenerCopyIdentity(screener.id, values.oFormIdentity);
+      const [linked] = await tx
+        .select({ id: screenerSurveys.id })
+        .from(screenerSurveys)
+        .where(and(eq(screenerSurveys.screenerId, screener.id), eq(screenerSurveys.oFormIdentity, copyIdentity)));
+      if (linked) throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
+      const own = await tx.select({ identity: screenerSurveys.oFormIdentity }).from(screenerSurveys).where(eq(screenerSurveys.screenerId, screener.id));
+      const copy = await copyIntoScreener(tx, screener.id, values.oFormIdentity, {
+        preferApproved: false,
+        linked: new Set([...own.map((l) => l.identity), copyIdentity]),
+      });
+      if (!copy) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
+      return tx.insert(screenerSurveys).values({ ...values, oFormIdentity: copy.identity }).returning();
+    })
+    .catch((error: unknown) => {
+      if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
+      if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
+      throw error;
+    });
+  if (!row) throw new Error('insert returned no row');
+  return row.id;
+}
+
+/**
+ * The screener's flow: its surveys as nodes, and as edges the options of one survey that lead
+ * to another of the screener's surveys (labelled with those options). Each survey is read in
+ * the version participants get: the approved one, else the latest.
+ */
+export async function screenerFlow(db: Db, screenerId: number): Promise<Omit<ScreenerFlow, 'id'>> {
+  const rows = await db
+    .select()
+    .from(screenerSurveys)
+    .where(eq(screenerSurveys.screenerId, screenerId))
+    .orderBy(asc(screenerSurveys.displayOrder), asc(screenerSurveys.id));
+  const identities = [...new Set(rows.map((r) => r.oFormIdentity))];
+  const versions = identities.length
+    ? await db
+        .select({ id: oForms.id, identity: oForms.identity, version: oForms.version, title: oForms.title, isApproved: oForms.isApproved })
+        .from(oForms)
+        .where(inArray(oForms.identity, identities))
+    : [];
+  const shown = new Map<string, (typeof versions)[number]>();
+  for (const v of versions) {
+    const current = shown.get(v.identity);
+    if (!current || (v.isApproved && !current.isApproved) || (v.isApproved === current.isApproved && v.version > current.version)) shown.set(v.identity, v);
+  }
+  const shownIds = [...shown.values()].map((v) => v.id);
+  const fields = shownIds.length
+    ? await db
+        .select({ formId: oFormContainers.oFormId, configuration: oFormFields.configuration })
+        .from(oFormFields)
+        .innerJoin(oFormContainers, eq(oFormContainers.id, oFormFields.containerId))
+        .where(and(inArray(oFormContainers.oFormId, shownIds), eq(oFormFields.isActive, true)))
+        .orderBy(asc(oFormContainers.displayOrder), asc(oFormFields.displayOrder))
+    : [];
+  const edges = new Map<string, ScreenerFlowEdge>();
+  for (const from of rows) {
+    const version = shown.get(from.oFormIdentity);
+    if (!version) continue;
+    for (const field of fields.filter((f) => f.formId === version.id)) {
+      for (const option of (field.configuration as Partial<FieldConfiguration>).options ?? []) {
+        if (option.transition?.to !== 'survey') continue;
+        const targetIdentity = option.transition.identity;
+        for (const to of rows.filter((r) => r.oFormIdentity === targetIdentity && r.id !== from.id)) {
+          const id = `${from.id}-${to.id}`;
+          const edge = edges.get(id) ?? { id, source: String(from.id), target: String(to.id), label: '' };
+          const labels = edge.label ? edge.label.split(', ') : [];
+          if (!labels.includes(option.label)) labels.push(option.label);
+          edges.set(id, { ...edge, label: labels.join(', ') });
+        }
+      }
+    }
+  }
+  return {
+    nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: shown.get(r.oFormIdentity)?.title ?? r.oFormIdentity, isActive: r.isActive })),
+    edges: [...edges.values()],
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * A screener's surveys with their flow (/api/screener-surveys): read in the screener's sponsor
+ * scope; added (or copied into the screener), changed and removed by Admin or Super User while
+ * the screener is unlocked (domain/screenerSurveyLinks.ts).
+ */
+import { Hono, type Context } from 'hono';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import {
+  SCREENER_SURVEY_DEFAULT_SORT,
+  SCREENER_SURVEY_SORTS,
+  SCREENER_SURVEY_TYPE,
+  ScreenerSurveyInput,
+  ScreenerSurveyPatch,
+} from '@core/model/screenerSurvey';
+import type { AppEnv, Deps } from '../context';
+import { screenerSurveys, screeners } from '../db/schema';
+import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
+import { readResource } from '../http/body';
+import { invalid, notFound } from '../http/errors';
+import { idFilterValue, parseId, parseListQuery } from '../http/query';
+import { sendDocument, sendList, toResource } from '../http/serialize';
+import { joinedPage } from '../http/list';
+import { editableScreener, findScreener, screenerScope } from './access';
+import { addScreenerSurvey, readScreenerSurveyLink, screenerFlow, screenerSurveyResource, selectScreenerSurveyLinks } from './surveyLinks';
+import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
+
+export function screenerSurveysRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const canEdit = requireRole(...STAFF_ADMIN_ROLES);
+  app.use('*', authenticate(deps));
+
+  app.get('/', describe({ summary: "List a screener's surveys", answer: { list: null } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, {
+      type: SCREENER_SURVEY_TYPE,
+      sorts: SCREENER_SURVEY_SORTS,
+      defaultSort: SCREENER_SURVEY_DEFAULT_SORT,
+      defaultLimit: 100,
+      filters: ['screenerId', 'oFormIdentity'] as const,
+    });
+    const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
+    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
+    if (screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, screenerId));
+    if (q.filters.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, q.filters.oFormIdentity));
+    const where = and(...conditions);
+    const counted = db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
+    const sorts = { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity };
+    const { rows, total } = await joinedPage(selectScreenerSurveyLinks(db).$dynamic(), counted, q, { where, sorts, id: screenerSurveys.id });
+    return sendList(c, rows.map(screenerSurveyResource), { total, page: q.page, limit: q.limit });
+  });
+
+  /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */
+  app.get('/flow/:id', describe({ summary: "Read a screener's survey flow" }), async (c) => {
+    const screener = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
+    if (!screener) throw notFound('screener');
+    const flow = await screenerFlow(db, screener.id);
+    return sendDocument(c, { data: toResource('screener-flows', screener.id, { ...flow }) });
+  });
+
+  app.post('/', describe({ summary: 'Add a survey to a screener', body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput }, answer: { resource: SCREENER_SURVEY_TYPE, status: 201 } }), canEdit, async (c) => {
+    const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
+    const screener = await findScreener(db, attributes.screenerId, c.get('user'));
+    if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
+    await editableScreener(db, screener.id, c.get('user'));
+    return sendLink(c, await addScreenerSurvey(db, screener, attributes, c.get('user')), 201);
+  });
+
+  const sendLink = async (c: Context<AppEnv>, id: number, status: 200 | 201 = 200) => {
+    const link = await readScreenerSurveyLink(db, id);
+    if (!link) throw notFound('screener survey');
+    return sendDocument(c, { data: link }, status);
+  };
+
+  const findLink = async (raw: string | undefined) => {
+    const id = parseId(raw);
+    const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
+    return link;
+  };
+
+  app.patch('/:id', describe({ summary: "Update a screener's survey", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch }, answer: { resource: SCREENER_SURVEY_TYPE } }), canEdit, async (c) => {
+    const link = await findLink(c.req.param('id'));
+    if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
+    await editableScreener(db, link.screenerId, c.get('user'));
+    const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
+    const [row] = Object.keys(attributes).length
+      ? await db.update(screenerSurveys).set(attributes).where(eq(screenerSurveys.id, link.id)).returning()
+      : [link];
+    if (!row) throw notFound('screener survey');
+    return sendLink(c, row.id);
+  });
+
+  app.delete('/:id', describe({ summary: 'Remove a survey from a screener', answer: { empty: true } }), canEdit, async (c) => {
+    const link = await findLink(c.req.param('id'));
+    if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
+    await editableScreener(db, link.screenerId, c.get('user'));
+    await db.delete(screenerSurveys).where(eq(screenerSurveys.id, link.id));
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,39 @@
+/**
+ * GET /api/o-forms/languages-o-forms?oFormId=ID: every active language, each marked enabled when
+ * the survey version offers it (the default language always is).
+ */
+import type { Hono } from 'hono';
+import { OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
+import type { AppEnv } from '../context';
+import type { Db } from '../db/open';
+import { badRequest, notFound } from '../http/errors';
+import { parseId, assertQueryNames } from '../http/query';
+import { sendList, toResource } from '../http/serialize';
+import { findForm } from './versions';
+import { surveyLanguageChoices } from './languages';
+import { describe } from '../openapi/describe';
+
+export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
+  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: null } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
+    const raw = c.req.query('oFormId');
+    const formId = parseId(raw);
+    if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');
+    const form = await findForm(db, formId, c.get('user'));
+    if (!form) throw notFound('survey');
+    const rows = await surveyLanguageChoices(db, form.id);
+    const data = rows.map((l) => {
+      const resource: OFormLanguage = {
+        id: `${form.id}-${l.id}`,
+        oFormId: String(form.id),
+        languageId: String(l.id),
+        isoCode: l.isoCode,
+        name: l.name,
+        isEnabled: l.isEnabled,
+      };
+      const { id, ...attributes } = resource;
+      return toResource(OFORM_LANGUAGE_TYPE, id, attributes);
+    });
+    return sendList(c, data, { total: data.length, page: 1, limit: data.length });
+  });
+}

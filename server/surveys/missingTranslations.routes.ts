@@ -1,0 +1,25 @@
+/**
+ * GET /api/o-forms/o-forms/{id}/missing-translations: the translations a survey version still
+ * lacks — the same list that blocks mark_approved with a 422 (code missing_translations). The
+ * rules are server/surveys/translations.ts's.
+ */
+import type { Hono } from 'hono';
+import { MISSING_TRANSLATION_TYPE, missingTranslationId } from '@core/model/oformExport';
+import type { AppEnv } from '../context';
+import type { Db } from '../db/open';
+import { notFound } from '../http/errors';
+import { parseId, assertQueryNames } from '../http/query';
+import { sendDocument, toResource } from '../http/serialize';
+import { findMissingTranslations } from './translations';
+import { findForm } from './versions';
+import { describe } from '../openapi/describe';
+
+export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
+  app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
+    const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
+    if (!form) throw notFound('survey');
+    const missing = await findMissingTranslations(db, form);
+    return sendDocument(c, { data: missing.map((m) => toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), { kind: m.kind, itemId: m.id, title: m.title, language: m.language })) });
+  });
+}

@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { SURVEY_PAGE_METRICS_TYPE } from '@core/model/oformExport';
+import type { AppEnv, Deps } from '../context';
+import { authenticate } from '../auth/guards';
+import { assertQueryNames, parseId } from '../http/query';
+import { sendDocument, toResource } from '../http/serialize';
+import { versionPageMetrics } from './exports';
+import { describe } from '../openapi/describe';
+
+/** GET /api/survey-page-metrics/{id}: the same figures as JSON:API, for the survey view's drop-off chart. */
+export function surveyPageMetricsRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  app.get('/:id', describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS_TYPE } }), async (c) => {
+    assertQueryNames(new URL(c.req.url).searchParams);
+    const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
+    return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
+  });
+  return app;
+}

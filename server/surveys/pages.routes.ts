@@ -1,0 +1,64 @@
+/**
+ * /api/o-forms/o-form-containers (SPEC sections 3, 4): a survey version's pages (root
+ * containers) and child containers, answered with their questions. The writes are
+ * server/surveys/pages.ts's. Scope: the surveys' (another sponsor's page answers 404); a page of
+ * an approved version never changes (409).
+ */
+import type { Context, Hono } from 'hono';
+import { ContainerInput, ContainerPatch, OFORM_CONTAINER_TYPE } from '@core/model/oformDoc';
+import type { AppEnv, AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { createContainer, deleteContainer, findContainer, updateContainer } from './pages';
+import { containerResource, fieldResource, toField } from './serialize';
+import { loadStructure } from './structure';
+import { findForm } from './versions';
+import { readResource, requireParent } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
+
+const UNKNOWN_OFORM = chooseFromList('a survey version');
+
+async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+  const context = await findContainer(db, id, user);
+  if (!context) throw notFound('page');
+  const structure = await loadStructure(db, context.form.id);
+  const fields = structure.fields.filter((f) => f.containerId === id).map((f) => fieldResource(toField(f, structure)));
+  return sendResource(c, containerResource(context.container, context.form, structure, true), status, fields);
+}
+
+export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
+  app.get('/o-form-containers/:id', describe({ summary: 'Read a survey page' }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    if (id === null) throw notFound('page');
+    return sendContainer(c, db, id, c.get('user'));
+  });
+
+  app.post('/o-form-containers', describe({ summary: 'Create a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput }, answer: { resource: OFORM_CONTAINER_TYPE, status: 201 } }), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
+    const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
+    const id = await createContainer(db, form, attributes);
+    return sendContainer(c, db, id, user, 201);
+  });
+
+  app.patch('/o-form-containers/:id', describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const context = await findContainer(db, id, user);
+    if (!context || id === null) throw notFound('page');
+    const { attributes } = await readResource(c, ContainerPatch, { type: OFORM_CONTAINER_TYPE, id });
+    await updateContainer(db, context, attributes);
+    return sendContainer(c, db, id, user);
+  });
+
+  app.delete('/o-form-containers/:id', describe({ summary: 'Delete a survey page', answer: { empty: true } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const context = await findContainer(db, id, c.get('user'));
+    if (!context || id === null) throw notFound('page');
+    await deleteContainer(db, context);
+    return c.body(null, 204);
+  });
+}

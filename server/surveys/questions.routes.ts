@@ -1,0 +1,64 @@
+/**
+ * /api/o-forms/o-form-fields (SPEC sections 3, 4): a survey's questions. The writes are
+ * server/surveys/questions.ts's, which check each question's configuration against its type
+ * (core/model/oform.ts `fieldConfiguration(type)`). Scope: the surveys' (another sponsor's
+ * question answers 404); a question of an approved version never changes (409).
+ */
+import type { Context, Hono } from 'hono';
+import { FieldInput, FieldPatch, OFORM_FIELD_TYPE } from '@core/model/oformDoc';
+import type { AppEnv, AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { findContainer } from './pages';
+import { createQuestion, deleteQuestion, findField, updateQuestion } from './questions';
+import { fieldResource, toField } from './serialize';
+import { loadStructure } from './structure';
+import { readResource, requireParent } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+import { chooseFromList } from '@core/validation/chooseFromList';
+
+const UNKNOWN_CONTAINER = chooseFromList('a page');
+
+async function sendField(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+  const context = await findField(db, id, user);
+  const structure = context && (await loadStructure(db, context.form.id));
+  const field = structure?.fields.find((f) => f.id === id);
+  if (!structure || !field) throw notFound('question');
+  return sendResource(c, fieldResource(toField(field, structure), true), status);
+}
+
+export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
+  app.post('/o-form-fields', describe({ summary: 'Create a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput }, answer: { resource: OFORM_FIELD_TYPE, status: 201 } }), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
+    const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
+    const id = await createQuestion(db, user, context, attributes);
+    return sendField(c, db, id, user, 201);
+  });
+
+  app.get('/o-form-fields/:id', describe({ summary: 'Read a survey question' }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    if (id === null) throw notFound('question');
+    return sendField(c, db, id, c.get('user'));
+  });
+
+  app.patch('/o-form-fields/:id', describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const context = await findField(db, id, user);
+    if (!context || id === null) throw notFound('question');
+    const { attributes } = await readResource(c, FieldPatch, { type: OFORM_FIELD_TYPE, id });
+    await updateQuestion(db, user, context, attributes);
+    return sendField(c, db, id, user);
+  });
+
+  app.delete('/o-form-fields/:id', describe({ summary: 'Delete a survey question', answer: { empty: true } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const context = await findField(db, id, c.get('user'));
+    if (!context || id === null) throw notFound('question');
+    await deleteQuestion(db, context);
+    return c.body(null, 204);
+  });
+}

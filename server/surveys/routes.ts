@@ -1,0 +1,142 @@
+/**
+ * Versioned surveys (oForms, SPEC sections 3, 4, 7): GET/POST /api/o-forms/o-forms and
+ * GET/PATCH/DELETE /api/o-forms/o-forms/{id} — the versions of a survey identity, read with
+ * their pages, questions, tags, engagement and languages (server/surveys/serialize.ts). The
+ * writes are the survey domain's (server/surveys/surveys.ts). Their pages, questions, copies and
+ * approval have route files of their own (oform-containers.ts, oform-fields.ts, oform-copy.ts,
+ * oform-versions.ts).
+ *
+ * Scope: a survey belongs to an engagement; a User reaches only those of their sponsors'
+ * engagements (another sponsor's survey, or any part of it, answers 404).
+ * Immutability: once approved (approvedAt set) a version never changes again — every write to
+ * it, its containers or fields answers 409 — except its isActive flag (toggle_active, SPEC
+ * section 4), which is not content.
+ */
+import type { Hono } from 'hono';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import type { Resource } from '@core/jsonapi';
+import { OFORM_TYPE } from '@core/model/oform';
+import { OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, OFormInput, OFormPatch, type OForm } from '@core/model/oformDoc';
+import type { AppEnv } from '../context';
+import type { Db } from '../db/open';
+import { engagements, oForms, sponsors } from '../db/schema';
+import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
+import { formDocument, sendForm } from './serialize';
+import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
+import { readLanguagesRelationship } from './translations';
+import { currentVersionId, findForm, selectForms } from './versions';
+import { readResource, requireParent } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { sendList, sendResource } from '../http/serialize';
+import { ilikeAny, parseBooleanFilter } from '../http/sql';
+import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { joinedPage } from '../http/list';
+import { describe } from '../openapi/describe';
+
+const FORM_ATTRIBUTES: readonly (keyof Omit<OForm, 'id'>)[] = [
+  'identity',
+  'version',
+  'title',
+  'isActive',
+  'isApproved',
+  'approvedAt',
+  'engagementId',
+  'engagementName',
+  'sponsorId',
+  'sponsorName',
+  'containerCount',
+  'transitions',
+  'created',
+  'modified',
+];
+
+const FORM_FILTERS = {
+  engagementId: idFilter(oForms.engagementId, 'engagement'),
+  sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
+  isActive: booleanFilter(oForms.isActive),
+};
+
+const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approvedOnly' | 'currentOnly' | 'searchQuery' | keyof typeof FORM_FILTERS> = {
+  type: OFORM_TYPE,
+  sorts: OFORM_SORTS,
+  defaultSort: OFORM_DEFAULT_SORT,
+  filters: ['identity', 'approvedOnly', 'currentOnly', 'searchQuery', ...filterNames(FORM_FILTERS)],
+  filterSchemas: filterSchemas(FORM_FILTERS),
+  fields: FORM_ATTRIBUTES,
+  includes: OFORM_INCLUDES,
+};
+const formSortColumns = {
+  title: oForms.title,
+  version: oForms.version,
+  isActive: oForms.isActive,
+  isApproved: oForms.isApproved,
+  engagementName: engagements.name,
+  sponsorName: sponsors.name,
+  created: oForms.created,
+  modified: oForms.modified,
+};
+
+export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
+  app.get('/o-forms', describe({ summary: 'List versioned surveys', list: formListSpec, answer: { list: formListSpec.type } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, formListSpec);
+    const conditions: (SQL | undefined)[] = [engagementScope(c.get('user')), ...filterConditions(q.filters, FORM_FILTERS)];
+    if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
+    if (parseBooleanFilter(q.filters.approvedOnly, 'approvedOnly')) conditions.push(eq(oForms.isApproved, true));
+    // One row per survey: the version that stands for it (for picking a survey by its title).
+    if (parseBooleanFilter(q.filters.currentOnly, 'currentOnly')) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
+    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
+    const where = and(...conditions);
+    const counted = db
+      .select({ n: count() })
+      .from(oForms)
+      .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+      .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
+      .$dynamic();
+    const { rows, total } = await joinedPage(selectForms(db).$dynamic(), counted, q, { where, sorts: formSortColumns, id: oForms.id });
+    const data: Resource[] = [];
+    const included = new Map<string, Resource>();
+    for (const row of rows) {
+      const document = await formDocument(db, row, q.include, q.fields);
+      data.push(document.data);
+      for (const r of document.included) included.set(`${r.type}:${r.id}`, r);
+    }
+    return sendList(c, data, { total, page: q.page, limit: q.limit }, [...included.values()]);
+  });
+
+  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey' }), async (c) => {
+    const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
+    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
+    if (!row) throw notFound('survey');
+    const { data, included } = await formDocument(db, row, q.include, q.fields);
+    return sendResource(c, data, 200, included);
+  });
+
+  app.post('/o-forms', describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM_TYPE, status: 201 } }), async (c) => {
+    const user = c.get('user');
+    const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
+    const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+    const languageIds = await readLanguagesRelationship(db, relationships);
+    const id = await createSurvey(db, attributes, engagement, languageIds);
+    return sendForm(c, db, id, user, 201);
+  });
+
+  app.patch('/o-forms/:id', describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const existing = await findForm(db, id, user);
+    if (!existing || id === null) throw notFound('survey');
+    const { attributes, relationships } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
+    const languageIds = await readLanguagesRelationship(db, relationships);
+    await updateSurvey(db, id, attributes, languageIds);
+    return sendForm(c, db, id, user);
+  });
+
+  app.delete('/o-forms/:id', describe({ summary: 'Delete a versioned survey', answer: { empty: true } }), async (c) => {
+    const id = parseId(c.req.param('id'));
+    const existing = await findForm(db, id, c.get('user'));
+    if (!existing || id === null) throw notFound('survey');
+    await deleteSurvey(db, id);
+    return c.body(null, 204);
+  });
+}

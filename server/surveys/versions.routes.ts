@@ -1,0 +1,46 @@
+/**
+ * /api/o-forms/o-form-versions/{id} (SPEC section 4): a survey version's approval state.
+ * Approving (server/surveys/approval.ts) happens once; the identity's previously approved version
+ * stops being the approved one. Scope: the surveys' (another sponsor's version answers 404).
+ */
+import type { Hono } from 'hono';
+import { OFORM_VERSION_TYPE, OFormVersionPatch } from '@core/model/oformDoc';
+import type { AppEnv } from '../context';
+import type { Db } from '../db/open';
+import { approveVersion } from './approval';
+import { findForm, type FormRow } from './versions';
+import { readResource } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
+import { sendResource, toResource } from '../http/serialize';
+import { describe } from '../openapi/describe';
+
+const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isApproved' | 'approvedAt'>) =>
+  toResource(OFORM_VERSION_TYPE, row.id, {
+    identity: row.identity,
+    version: row.version,
+    isApproved: row.isApproved,
+    approvedAt: row.approvedAt?.toISOString() ?? null,
+  });
+
+export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
+  /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
+  app.get('/o-form-versions/:id', describe({ summary: 'Read a survey version with its pages and questions' }), async (c) => {
+    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
+    if (!row) throw notFound('survey version');
+    return sendResource(c, versionResource(row));
+  });
+
+  /** Approves a version once; the identity's previously approved version stops being the approved one. */
+  app.patch('/o-form-versions/:id', describe({ summary: 'Update a survey version (approve, rename)', body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch }, answer: { resource: OFORM_VERSION_TYPE } }), async (c) => {
+    const user = c.get('user');
+    const id = parseId(c.req.param('id'));
+    const existing = await findForm(db, id, user);
+    if (!existing || id === null) throw notFound('survey version');
+    await readResource(c, OFormVersionPatch, { type: OFORM_VERSION_TYPE, id });
+    await approveVersion(db, { id, identity: existing.identity }, user.id);
+    const row = await findForm(db, id, user);
+    if (!row) throw notFound('survey version');
+    return sendResource(c, versionResource(row));
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * A survey version's row as staff read it (with its engagement and sponsor), found in the
+ * user's sponsor scope, and the lock every write to a version takes: approved versions never
+ * change (SPEC section 4), so each write locks the version's row and refuses an approved one.
+ */
+import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
+import type { AuthUser } from '../context';
+import type { Conn, Tx } from '../db/open';
+import { engagements, oForms, sponsors } from '../db/schema';
+import { engagementScope } from '../engagements';
+import { conflict, notFound } from '../http/errors';
+
+const formColumns = {
+  id: oForms.id,
+  identity: oForms.identity,
+  version: oForms.version,
+  title: oForms.title,
+  isActive: oForms.isActive,
+  isApproved: oForms.isApproved,
+  approvedAt: oForms.approvedAt,
+  engagementId: oForms.engagementId,
+  engagementName: engagements.name,
+  sponsorId: engagements.sponsorId,
+  sponsorName: sponsors.name,
+  containerCount: oForms.containerCount,
+  created: oForms.created,
+  modified: oForms.modified,
+};
+
+export type FormRow = {
+  id: number;
+  identity: string;
+  version: number;
+  title: string;
+  isActive: boolean;
+  isApproved: boolean;
+  approvedAt: Date | null;
+  engagementId: number;
+  engagementName: string;
+  sponsorId: number;
+  sponsorName: string;
+  containerCount: number;
+  created: Date;
+  modified: Date;
+};
+
+/** Versions with their engagement and sponsor: add the conditions (and the user's scope). */
+export const selectForms = (db: Conn) =>
+  db
+    .select(formColumns)
+    .from(oForms)
+    .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+    .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId));
+
+/**
+ * The version that stands for a survey identity where staff pick or read a survey by name: the
+ * approved one (what participants get), else the latest. Null when the identity has no version.
+ */
+export const currentVersionId = (identity: SQLWrapper) =>
+  sql<number | null>`(select cv.id from ${oForms} cv where cv.identity = ${identity} order by cv.is_approved desc, cv.version desc limit 1)`;
+
+/** The naming columns of the current version (left-joined as `oForms`): null without a version. */
+export const namingColumns = { title: oForms.title, version: oForms.version, isApproved: oForms.isApproved };
+
+/** A version the user may reach, or undefined (another sponsor's answers as unknown). */
+export async function findForm(db: Conn, id: number | null, user: AuthUser): Promise<FormRow | undefined> {
+  if (id === null) return undefined;
+  const [row] = await selectForms(db).where(and(eq(oForms.id, id), engagementScope(user)));
+  return row;
+}
+
+/**
+ * Locks the version's row for the rest of the transaction (so an approval cannot slip in
+ * between the check and the write) and refuses to touch an approved one; marks it modified.
+ */
+export async function lockEditable(tx: Tx, formId: number) {
+  const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, formId)).for('update');
+  if (!row) throw notFound('survey');
+  if (row.approvedAt !== null) throw conflict(APPROVED_IMMUTABLE);
+  await tx.update(oForms).set({ modified: sql`now()` }).where(eq(oForms.id, formId));
+}

@@ -1,0 +1,117 @@
+/**
+ * The server's layers, read from its import statements: the kit (request handling, database,
+ * sign-in, audit, OpenAPI, storage, sealing, PDF, jobs) knows no area of the product; a route
+ * file parses, authorizes, calls its area and serializes, so it never touches the database
+ * schema; and an area uses another area only through that area's index.ts. Folders grow one way
+ * only when something checks it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
+const KIT = new Set(['http', 'db', 'auth', 'audit', 'openapi', 'storage', 'security', 'pdf', 'jobs']);
+// The start-up files compose the areas into the app; they sit above both.
+const TOP = new Set(['app.ts', 'main.ts', 'dev.ts']);
+// Below everything: the settings and the handler context every layer reads.
+const BASE = new Set(['config.ts', 'context.ts', 'bundles.ts']);
+
+interface ServerFile {
+  file: string; // relative to server/, with '/' separators
+  imports: string[]; // server files it imports, the same way
+}
+
+function serverFiles(dir = SERVER): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'migrations' || entry.name === 'vendor' ? [] : serverFiles(full);
+    return /\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.mts') ? [full] : [];
+  });
+}
+
+function resolveImport(from: string, specifier: string): string | null {
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [base, `${base}.ts`, `${base}.mts`, path.join(base, 'index.ts')]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+function readServer(): ServerFile[] {
+  return serverFiles().map((full) => {
+    const source = fs.readFileSync(full, 'utf8');
+    const specifiers = [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
+    const imports = specifiers
+      .map((s) => resolveImport(full, s))
+      .filter((f): f is string => f !== null && f.startsWith(SERVER))
+      .map((f) => path.relative(SERVER, f).split(path.sep).join('/'));
+    return { file: path.relative(SERVER, full).split(path.sep).join('/'), imports };
+  });
+}
+
+const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : null);
+const isArea = (file: string) => {
+  const folder = folderOf(file);
+  return folder !== null && !KIT.has(folder);
+};
+const isKit = (file: string) => {
+  const folder = folderOf(file);
+  return (folder !== null && KIT.has(folder)) || BASE.has(file);
+};
+const isRouteFile = (file: string) => /(^|\/)(routes|[\w-]+\.routes)\.ts$/.test(file);
+
+// Route files that still hold their queries, until each moves them into its area's rule modules;
+// the list only shrinks (a file that no longer needs its place here fails the test).
+const QUERIES_STILL_IN_ROUTES = new Set([
+  'channels/routes.ts',
+  'engagements/files.routes.ts',
+  'engagements/routes.ts',
+  'languages/routes.ts',
+  'lookups/routes.ts',
+  'messages/generic.routes.ts',
+  'participant/contact.routes.ts',
+  'participant/pageAnswers.routes.ts',
+  'rms/providers.routes.ts',
+  'screeners/routes.ts',
+  'screeners/surveys.routes.ts',
+  'sites/engagementSiteLocations.routes.ts',
+  'sites/siteLocations.routes.ts',
+  'sponsors/routes.ts',
+  'surveys/messages.routes.ts',
+  'surveys/routes.ts',
+  'users/routes.ts',
+]);
+
+const files = readServer();
+
+describe('server layers', () => {
+  it('finds the server and its areas', () => {
+    expect(files.length).toBeGreaterThan(150);
+    expect(new Set(files.filter((f) => isArea(f.file)).map((f) => folderOf(f.file))).size).toBeGreaterThan(10);
+  });
+
+  it('the kit imports no area and nothing above it', () => {
+    const upward = files.filter((f) => isKit(f.file)).flatMap((f) => f.imports.filter((i) => isArea(i) || TOP.has(i)).map((i) => `${f.file} -> ${i}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('route files import no database schema', () => {
+    const importsSchema = (f: ServerFile) => f.imports.some((i) => i === 'db/schema.ts' || i.startsWith('db/schema/'));
+    const routeFiles = files.filter((f) => isRouteFile(f.file));
+    expect(routeFiles.filter((f) => importsSchema(f) && !QUERIES_STILL_IN_ROUTES.has(f.file)).map((f) => f.file)).toEqual([]);
+    expect([...QUERIES_STILL_IN_ROUTES].filter((file) => !routeFiles.some((f) => f.file === file && importsSchema(f))), 'no longer needs its place in the list').toEqual([]);
+  });
+
+  it('an area uses another area only through its index.ts', () => {
+    const internals = files
+      .filter((f) => isArea(f.file))
+      .flatMap((f) => f.imports.filter((i) => isArea(i) && folderOf(i) !== folderOf(f.file) && i !== `${folderOf(i)}/index.ts`).map((i) => `${f.file} -> ${i}`));
+    expect(internals).toEqual([]);
+  });
+
+  it('no area imports the start-up files', () => {
+    const upward = files.filter((f) => isArea(f.file)).flatMap((f) => f.imports.filter((i) => TOP.has(i)).map((i) => `${f.file} -> ${i}`));
+    expect(upward).toEqual([]);
+  });
+});
