@@ -18,6 +18,7 @@ import { auditEvents, engagements, messages, referrals, sponsors, users } from '
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
 import { NO_MAIL_SERVER, purgeBodies } from '../../../server/messages/outbox';
 import { hashPassword } from '../../../server/auth/passwords';
+import { recordAudit } from '../../../server/audit/trail';
 import { createHarness, doc, json, type Harness } from '../harness';
 import { later } from '../../support/runnerLater';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
@@ -214,6 +215,32 @@ describe('a referral on the demo channel', () => {
     expect(smtp.received).toHaveLength(0);
     const reminders = await h.db.select().from(messages).where(eq(messages.referralId, referral.id));
     expect(reminders.filter((r) => atDueTime(r.kind)).map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+  });
+});
+
+describe("the engagement's owner", () => {
+  it('hears of an overdue first contact, besides the coordinator and the recruiter, but not of each new referral', async () => {
+    const OWNER_EMAIL = 'owner@northwind.example';
+    const owner = await h.createUser({ username: 'study.owner', roles: ['Admin'] });
+    await h.db.update(users).set({ email: OWNER_EMAIL }).where(eq(users.id, owner));
+    // What the audit trail records when a user creates an engagement through the API.
+    await recordAudit(h.db, { occurredAt: T0, actor: { id: owner, username: 'study.owner' }, clientAddress: null, entity: 'engagements', entityId: String(engagementId), action: 'create', changes: {}, meta: {} });
+    try {
+      const referral = await demoReferral(h, 'en', person(30));
+      expect(mailsTo(OWNER_EMAIL)).toHaveLength(0);
+      const options = messageOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock });
+      smtp.received.splice(0);
+      h.clock.set(new Date(T0.getTime() + 48 * HOUR));
+      await sendDue(options);
+      const overdue = (await h.db.select().from(messages).where(eq(messages.referralId, referral.id))).filter((r) => r.kind === 'firstContactOverdue');
+      expect(overdue.map((r) => r.recipientLabel).sort()).toEqual([DEMO_COORDINATOR, 'recruiter', 'study.owner'].sort());
+      const [mail] = mailsTo(OWNER_EMAIL);
+      expect(mail!.parsed.subject).toBe('First contact overdue: Midtown Heart Center (Healthy Heart Study)');
+      expect(mail!.parsed.text).toContain(`/referrals/view/${referral.id}`);
+    } finally {
+      // An owner no longer active hears nothing: the tests after this one see the demo as seeded.
+      await h.db.update(users).set({ isActive: false }).where(eq(users.id, owner));
+    }
   });
 });
 
