@@ -13,9 +13,10 @@ export const MESSAGE_SETTING_TYPE = 'message-settings';
  * - newReferral: to the site's coordinators and the engagement's recruiters;
  * - firstContactOverdue: to the same people, when the first contact is past due;
  * - participantConfirmation: to the participant who consented, in their language;
- * - participantReminder: to the same participant, when no contact attempt was logged by the due time.
+ * - participantReminder: to the same participant, when no contact attempt was logged by the due time;
+ * - siteOpened: to a lead kept because no site was near, when a site opens within reach (what they consented to).
  */
-export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation', 'participantReminder'] as const;
+export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation', 'participantReminder', 'siteOpened'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export const isMessageKind = (value: unknown): value is MessageKind => MESSAGE_KINDS.some((k) => k === value);
 export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
@@ -23,6 +24,7 @@ export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
   firstContactOverdue: 'First contact overdue',
   participantConfirmation: 'Participant confirmation',
   participantReminder: 'Participant reminder',
+  siteOpened: 'Site opened near a lead',
 };
 
 export const MESSAGE_STATUSES = ['pending', 'waiting', 'retrying', 'sent', 'failed', 'cancelled'] as const;
@@ -61,6 +63,7 @@ export const MESSAGE_PLACEHOLDERS: Record<MessageKind, readonly string[]> = {
   firstContactOverdue: ['engagement', 'site', 'due', 'link'],
   participantConfirmation: ['engagement', 'site', 'town', 'unsubscribe'],
   participantReminder: ['engagement', 'site', 'town', 'unsubscribe'],
+  siteOpened: ['engagement', 'site', 'town', 'unsubscribe'],
 };
 
 export const MessageTemplateInput = v.strictObject({

@@ -68,6 +68,18 @@ const DEFAULTS: Record<MessageKind, Record<Lang, Template>> = {
       text: 'Usted dejó sus datos para {{engagement}}. El equipo del estudio en {{site}} ({{town}}) aún no ha podido contactarle y lo intentará de nuevo pronto.\n\nPuede retirarse en cualquier momento diciéndoselo al equipo del estudio. Para no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
     },
   },
+  siteOpened: {
+    en: {
+      subject: 'A study site has opened near you: {{engagement}}',
+      html: '<p>When you looked at {{engagement}}, no study site was near you. One has now opened: <strong>{{site}}</strong> ({{town}}).</p><p>As you agreed, the study team may contact you with the details you left. You can say no at any time.</p><p>To receive no more e-mail from us, <a href="{{unsubscribe}}">unsubscribe</a>.</p>',
+      text: 'When you looked at {{engagement}}, no study site was near you. One has now opened: {{site}} ({{town}}).\n\nAs you agreed, the study team may contact you with the details you left. You can say no at any time.\n\nTo receive no more e-mail from us, unsubscribe: {{unsubscribe}}\n',
+    },
+    es: {
+      subject: 'Se ha abierto un centro del estudio cerca de usted: {{engagement}}',
+      html: '<p>Cuando consultó {{engagement}}, no había ningún centro del estudio cerca de usted. Ahora se ha abierto uno: <strong>{{site}}</strong> ({{town}}).</p><p>Como usted aceptó, el equipo del estudio puede contactarle con los datos que dejó. Puede decir que no en cualquier momento.</p><p>Para no recibir más correos nuestros, <a href="{{unsubscribe}}">cancele la suscripción</a>.</p>',
+      text: 'Cuando consultó {{engagement}}, no había ningún centro del estudio cerca de usted. Ahora se ha abierto uno: {{site}} ({{town}}).\n\nComo usted aceptó, el equipo del estudio puede contactarle con los datos que dejó. Puede decir que no en cualquier momento.\n\nPara no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
+    },
+  },
 };
 
 /** A template's language: one shipped, else English. */
