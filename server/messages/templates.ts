@@ -80,6 +80,18 @@ const DEFAULTS: Record<MessageKind, Record<Lang, Template>> = {
       text: 'Cuando consultó {{engagement}}, no había ningún centro del estudio cerca de usted. Ahora se ha abierto uno: {{site}} ({{town}}).\n\nComo usted aceptó, el equipo del estudio puede contactarle con los datos que dejó. Puede decir que no en cualquier momento.\n\nPara no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
     },
   },
+  recruiterDigest: {
+    en: {
+      subject: 'Referrals on {{date}}: {{new}} new, {{overdue}} overdue',
+      html: '<p>Your referrals on {{date}}: <strong>{{new}}</strong> new in the last day, <strong>{{overdue}}</strong> with first contact overdue.</p><p style="white-space: pre-line">{{sites}}</p><p><a href="{{link}}">Open the work queue</a></p>',
+      text: 'Your referrals on {{date}}: {{new}} new in the last day, {{overdue}} with first contact overdue.\n\n{{sites}}\n\nOpen the work queue: {{link}}\n',
+    },
+    es: {
+      subject: 'Derivaciones del {{date}}: {{new}} nuevas, {{overdue}} vencidas',
+      html: '<p>Sus derivaciones del {{date}}: <strong>{{new}}</strong> nuevas en el último día, <strong>{{overdue}}</strong> con el primer contacto vencido.</p><p style="white-space: pre-line">{{sites}}</p><p><a href="{{link}}">Abrir la cola de trabajo</a></p>',
+      text: 'Sus derivaciones del {{date}}: {{new}} nuevas en el último día, {{overdue}} con el primer contacto vencido.\n\n{{sites}}\n\nAbrir la cola de trabajo: {{link}}\n',
+    },
+  },
 };
 
 /** A template's language: one shipped, else English. */
