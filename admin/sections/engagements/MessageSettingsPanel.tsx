@@ -53,7 +53,8 @@ function SettingsForm({ items, canEdit, onSaved }: { items: MessageSetting[]; ca
       noValidate
       aria-busy={busy || undefined}
     >
-      <div className="table-wrap">
+      {/* A region that may scroll sideways on a phone must be reachable by keyboard. */}
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Messages this engagement sends">
         <table className="data-table">
           <caption className="sr-only">Messages this engagement sends</caption>
           <thead>
