@@ -3,7 +3,7 @@
  * 127.0.0.1, parsed with mailparser) and an injected clock: nothing before MESSAGE_DIGEST_HOUR;
  * from it one mail per recruiter a day, however often it is written, counting the referrals made
  * in the last day and those overdue (the work queue's rule) by site, with no participant in it;
- * nothing for an engagement with the digest off, and nothing on a day with nothing to say.
+ * nothing for an engagement with the digest off; the server's message loop writes and sends it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { seedDemoRun } from '../../../server/db/demo';
 import { engagementMessageSettings, engagements, engagementSiteLocations, messages, referrals, sponsors, users } from '../../../server/db/schema';
 import { enqueueDigests } from '../../../server/messages/digest';
 import { messageContextOf } from '../../../server/messages';
-import { messageOptionsOf, sendDue } from '../../../server/messages/worker';
+import { messageOptionsOf, sendDue, startMessageWorker } from '../../../server/messages/worker';
 import { createHarness, type Harness } from '../harness';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 
@@ -82,5 +82,19 @@ describe('the daily digest', () => {
     expect(await digestAt(new Date(T0.getTime() + 48 * HOUR))).toBe(0);
     const digests = await h.db.select().from(messages).where(eq(messages.kind, 'recruiterDigest'));
     expect(digests.map((d) => d.recipientLabel)).toEqual(['digest.recruiter', 'digest.recruiter']);
+  });
+
+  it("is written and sent by the server's message loop once the hour has come", async () => {
+    await h.db.update(engagementMessageSettings).set({ isEnabled: true }).where(and(eq(engagementMessageSettings.engagementId, engagementId), eq(engagementMessageSettings.kind, 'recruiterDigest')));
+    const day3 = new Date(T0.getTime() + 72 * HOUR);
+    await refer(links[0]!, new Date(day3.getTime() - HOUR));
+    h.clock.set(day3);
+    const worker = startMessageWorker(messageOptionsOf(deps()), 50);
+    try {
+      await expect.poll(() => smtp.received.filter((m) => m.parsed.messageId?.includes('.2031-05-09@')).length, { timeout: 10_000 }).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    expect(smtp.received.find((m) => m.parsed.messageId?.includes('.2031-05-09@'))!.parsed.subject).toBe('Referrals on 2031-05-09: 1 new, 3 overdue');
   });
 });
