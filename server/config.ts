@@ -55,6 +55,8 @@ export interface Config {
   messageRetrySchedule: number[];
   /** Days a sent message's body is kept (MESSAGE_RETENTION_DAYS; 0 keeps them). */
   messageRetentionDays: number;
+  /** The hour (0–23, UTC) from which each recruiter's daily digest is written (MESSAGE_DIGEST_HOUR). */
+  messageDigestHour: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -187,6 +189,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     smtpTimeoutSeconds: integer(env, 'SMTP_TIMEOUT_SECONDS', 30, 1, 600),
     messageRetrySchedule: retrySchedule(env, 'MESSAGE_RETRY_SCHEDULE', DEFAULT_MESSAGE_RETRY_SCHEDULE),
     messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
+    messageDigestHour: integer(env, 'MESSAGE_DIGEST_HOUR', 7, 0, 23),
     rmsAllowPrivateHosts: allowedPrivateHosts(env),
     ctgovApiUrl: (url(env, 'CTGOV_API_URL', ['http:', 'https:']) ?? 'https://clinicaltrials.gov/api/v2').replace(/\/+$/, ''),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),

@@ -35,3 +35,18 @@ export const messageTemplatesApi = (client: ApiClient) => ({
     return doc.meta;
   },
 });
+
+export interface MessageSetting {
+  id: string;
+  engagementId: number;
+  kind: string;
+  isEnabled: boolean;
+  delayMinutes: number;
+}
+
+/** An engagement's messages: each kind on or off with its delay in minutes. */
+export const messageSettingsApi = (client: ApiClient) => ({
+  list: (engagementId: string) => client.list<MessageSetting>('message-settings', { engagementId }),
+  update: (id: string, values: { isEnabled: boolean; delayMinutes: number }) =>
+    client.update<MessageSetting>(`message-settings/${encodeURIComponent(id)}`, 'message-settings', id, { ...values }),
+});

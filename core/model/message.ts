@@ -13,9 +13,11 @@ export const MESSAGE_SETTING_TYPE = 'message-settings';
  * - newReferral: to the site's coordinators and the engagement's recruiters;
  * - firstContactOverdue: to the same people, when the first contact is past due;
  * - participantConfirmation: to the participant who consented, in their language;
- * - participantReminder: to the same participant, when no contact attempt was logged by the due time.
+ * - participantReminder: to the same participant, when no contact attempt was logged by the due time;
+ * - siteOpened: to a lead kept because no site was near, when a site opens within reach (what they consented to);
+ * - recruiterDigest: once a day to each recruiter, the new and overdue referrals of their engagements by site.
  */
-export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation', 'participantReminder'] as const;
+export const MESSAGE_KINDS = ['newReferral', 'firstContactOverdue', 'participantConfirmation', 'participantReminder', 'siteOpened', 'recruiterDigest'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export const isMessageKind = (value: unknown): value is MessageKind => MESSAGE_KINDS.some((k) => k === value);
 export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
@@ -23,6 +25,8 @@ export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
   firstContactOverdue: 'First contact overdue',
   participantConfirmation: 'Participant confirmation',
   participantReminder: 'Participant reminder',
+  siteOpened: 'Site opened near a lead',
+  recruiterDigest: 'Daily digest for recruiters',
 };
 
 export const MESSAGE_STATUSES = ['pending', 'waiting', 'retrying', 'sent', 'failed', 'cancelled'] as const;
@@ -61,6 +65,8 @@ export const MESSAGE_PLACEHOLDERS: Record<MessageKind, readonly string[]> = {
   firstContactOverdue: ['engagement', 'site', 'due', 'link'],
   participantConfirmation: ['engagement', 'site', 'town', 'unsubscribe'],
   participantReminder: ['engagement', 'site', 'town', 'unsubscribe'],
+  siteOpened: ['engagement', 'site', 'town', 'unsubscribe'],
+  recruiterDigest: ['date', 'new', 'overdue', 'sites', 'link'],
 };
 
 export const MessageTemplateInput = v.strictObject({

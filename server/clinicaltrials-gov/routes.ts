@@ -18,7 +18,6 @@ import { sendDocument } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { matchLeadsToSites } from '../leads';
-import { phiOf } from '../security/phi';
 import { fetchStudy, StudyUnavailable } from './fetch';
 import { NCT_ID, readStudy, StudyRefused } from './study';
 import { applySync, planSync, type SyncPlan } from './sync';
@@ -111,7 +110,7 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
       meta: { nctId: plan.nctId, new: plan.new.length, changed: plan.changed.length, closed: plan.closed.length, siteLocationIds: applied.siteLocationIds },
     });
     // Sites now offered: the engagement's noTrialSites leads within reach are matched to them.
-    await matchLeadsToSites(db, phiOf(deps), [engagement.id]);
+    await matchLeadsToSites(deps, [engagement.id]);
     return sendDocument(c, { meta: planMeta(plan) });
   });
 

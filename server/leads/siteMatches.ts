@@ -2,18 +2,25 @@
  * A site that opens finds its leads: when a site becomes offerable for an engagement (linked,
  * re-activated, uploaded, moved), the engagement's noTrialSites leads within the link's radius of
  * it are matched to the link (lead_site_matches), so staff can list and export them
- * (GET /api/leads?engagementSiteLocationId=). A match once made stays while both exist.
+ * (GET /api/leads?engagementSiteLocationId=). A match once made stays while both exist. Each
+ * new match's mail to the lead (messages/leadMessages.ts) is written in the same transaction as
+ * the match, so a match never lacks its mail and never has two.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { nowOf, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { engagementSiteLocations, engagements, leadSiteMatches, leads, siteLocations } from '../db/schema';
-import { haversineMiles, zipCentroid } from '../participant';
-import { radiusOf, siteAt } from '../participant';
-import type { PhiCipher } from '../security/phi';
+import { haversineMiles, radiusOf, siteAt, zipCentroid } from '../participant';
+import { enqueueSiteOpenedMessages, messageContextOf, messageOptionsOf, sendMessagesSoon } from '../messages';
+import { phiOf } from '../security/phi';
 
 /** Matches the noTrialSites leads of `engagementIds` to their active sites within reach; answers how many matches are new. */
-export async function matchLeadsToSites(db: Db, phi: PhiCipher, engagementIds: readonly number[]): Promise<number> {
+export async function matchLeadsToSites(deps: Deps, engagementIds: readonly number[]): Promise<number> {
+  const { db } = deps;
+  const phi = phiOf(deps);
+  const context = messageContextOf(deps);
   let added = 0;
+  let mailed = 0;
   for (const engagementId of new Set(engagementIds)) {
     const links = await db
       .select({ id: engagementSiteLocations.id, radius: engagementSiteLocations.radius, engagementRadius: engagements.radius, site: siteLocations })
@@ -38,9 +45,13 @@ export async function matchLeadsToSites(db: Db, phi: PhiCipher, engagementIds: r
       }
     }
     if (rows.length === 0) continue;
-    const inserted = await db.insert(leadSiteMatches).values(rows).onConflictDoNothing().returning({ leadId: leadSiteMatches.leadId });
-    added += inserted.length;
+    await db.transaction(async (tx) => {
+      const inserted = await tx.insert(leadSiteMatches).values(rows).onConflictDoNothing().returning({ leadId: leadSiteMatches.leadId, engagementSiteLocationId: leadSiteMatches.engagementSiteLocationId });
+      added += inserted.length;
+      mailed += await enqueueSiteOpenedMessages(tx, context, inserted, nowOf(deps));
+    });
   }
+  if (mailed > 0) sendMessagesSoon(messageOptionsOf(deps));
   return added;
 }
 

@@ -36,6 +36,8 @@ export interface NewMessage {
   /** Set for participant mail: the one-click unsubscribe link's token. */
   unsubscribeToken: string | null;
   dueAt: Date;
+  /** A Message-ID made of what the message is once for (a digest's recipient and day); a second write of it is dropped. */
+  messageId?: string;
 }
 
 export const newUnsubscribeToken = () => randomBytes(24).toString('base64url');
@@ -43,8 +45,8 @@ export const newUnsubscribeToken = () => randomBytes(24).toString('base64url');
 /** The domain of a Message-ID: MAIL_FROM's. */
 export const messageIdDomain = (mailFrom: string) => /@([^@\s<>]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'localhost';
 
-/** Puts a message in the outbox; call inside the transaction of what caused it. */
-export async function enqueueMessage(tx: Conn, phi: PhiCipher, domain: string, message: NewMessage, now: Date): Promise<number> {
+/** Puts a message in the outbox; call inside the transaction of what caused it. Null when its given Message-ID was already written. */
+export async function enqueueMessage(tx: Conn, phi: PhiCipher, domain: string, message: NewMessage, now: Date): Promise<number | null> {
   const [row] = await tx
     .insert(messages)
     .values({
@@ -59,14 +61,15 @@ export async function enqueueMessage(tx: Conn, phi: PhiCipher, domain: string, m
       toMatch: message.toMatch,
       subject: message.subject,
       bodyCiphertext: phi.seal(JSON.stringify({ text: message.text, html: message.html })),
-      messageId: `<${randomUUID()}@${domain}>`,
+      messageId: message.messageId ?? `<${randomUUID()}@${domain}>`,
       unsubscribeToken: message.unsubscribeToken,
       status: 'pending',
       nextAttemptAt: message.dueAt,
       created: now,
     })
+    .onConflictDoNothing({ target: messages.messageId })
     .returning({ id: messages.id });
-  return row!.id;
+  return row?.id ?? null;
 }
 
 export async function isOptedOut(db: Conn, toMatch: string | null): Promise<boolean> {

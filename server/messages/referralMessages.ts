@@ -2,8 +2,9 @@
  * The messages a new referral causes, written in the referral's own transaction:
  * - newReferral to the site's coordinators and the engagement's recruiters (active staff with an
  *   e-mail address: Site Coordinators tied to the site, Users of the engagement's sponsor);
- * - firstContactOverdue to the same people, due when the first contact is (the service level
- *   first_contact_hours) and not sent if a first contact was made by then;
+ * - firstContactOverdue to the same people and the engagement's owner (recipients.ts), due when
+ *   the first contact is (the service level first_contact_hours) and not sent if a first contact
+ *   was made by then;
  * - participantConfirmation to the participant, in their language, when they consented and
  *   left an e-mail address that has not unsubscribed; participantReminder to them at the due
  *   time, not sent if a contact attempt was logged by then.
@@ -11,12 +12,13 @@
  * engagement, the due time and a link to the referral: never an answer, a contact value or the
  * condition.
  */
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
-import { engagementMessageSettings, engagements, engagementSiteLocations, roles, siteLocations, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
+import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
+import { engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
 import { unsubscribeUrl } from './worker';
 
@@ -49,28 +51,6 @@ export async function enabledKinds(db: Conn, engagementId: number): Promise<Map<
   return new Map(rows.map((r) => [r.kind as MessageKind, r.delay]));
 }
 
-/** Who hears of a referral: the site's coordinators and the engagement's recruiters with an address, once each. */
-async function staffOf(db: Conn, sponsorId: number, siteLocationId: number | null) {
-  const coordinators =
-    siteLocationId === null
-      ? []
-      : await db
-          .select({ id: users.id, username: users.username, email: users.email, locale: users.locale })
-          .from(userSiteLocations)
-          .innerJoin(users, eq(users.id, userSiteLocations.userId))
-          .where(and(eq(userSiteLocations.siteLocationId, siteLocationId), eq(users.isActive, true), isNotNull(users.email)));
-  const recruiters = await db
-    .select({ id: users.id, username: users.username, email: users.email, locale: users.locale })
-    .from(userSponsors)
-    .innerJoin(users, eq(users.id, userSponsors.userId))
-    .innerJoin(userRoles, eq(userRoles.userId, users.id))
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(and(eq(userSponsors.sponsorId, sponsorId), inArray(roles.name, ['User']), eq(users.isActive, true), isNotNull(users.email)));
-  const seen = new Map<number, { id: number; username: string; email: string; locale: string }>();
-  for (const u of [...coordinators, ...recruiters]) if (u.email && u.email.trim() !== '' && !seen.has(u.id)) seen.set(u.id, { ...u, email: u.email });
-  return [...seen.values()];
-}
-
 /** Writes the new referral's messages; answers how many. Call inside the referral's transaction. */
 export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, facts: NewReferralFacts, now: Date): Promise<number> {
   const kinds = await enabledKinds(tx, facts.engagementId);
@@ -91,11 +71,12 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
 
   const staffKinds = (['newReferral', 'firstContactOverdue'] as const).filter((k) => kinds.has(k));
   if (staffKinds.length > 0) {
-    const staff = await staffOf(tx, place.sponsorId, place.siteLocationId);
+    const staff = await referralStaff(tx, place.sponsorId, place.siteLocationId);
+    const overdueTo = kinds.has('firstContactOverdue') ? everyone(staff, await engagementOwner(tx, facts.engagementId)) : staff;
     for (const kind of staffKinds) {
       const delay = kinds.get(kind)! * MINUTE;
       const dueAt = kind === 'newReferral' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay);
-      for (const person of staff) {
+      for (const person of kind === 'firstContactOverdue' ? overdueTo : staff) {
         const filled = render(kind, await templateOf(tx, kind, person.locale), { engagement: place.engagement, site, due: formatDue(due), link });
         await enqueueMessage(
           tx,

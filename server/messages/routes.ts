@@ -114,6 +114,10 @@ const PREVIEW_VALUES = {
   due: '2031-05-08 09:00 UTC',
   link: 'https://recruitment.example/referrals/view/1',
   unsubscribe: 'https://recruitment.example/api/message-unsubscribe/preview',
+  date: '2031-05-08',
+  new: '3',
+  overdue: '1',
+  sites: 'Midtown Heart Center: 2 new, 1 overdue\nLakeside Cardiology: 1 new, 0 overdue',
 };
 
 export function messageTemplatesRoutes(deps: Deps) {

@@ -68,6 +68,30 @@ const DEFAULTS: Record<MessageKind, Record<Lang, Template>> = {
       text: 'Usted dejó sus datos para {{engagement}}. El equipo del estudio en {{site}} ({{town}}) aún no ha podido contactarle y lo intentará de nuevo pronto.\n\nPuede retirarse en cualquier momento diciéndoselo al equipo del estudio. Para no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
     },
   },
+  siteOpened: {
+    en: {
+      subject: 'A study site has opened near you: {{engagement}}',
+      html: '<p>When you looked at {{engagement}}, no study site was near you. One has now opened: <strong>{{site}}</strong> ({{town}}).</p><p>As you agreed, the study team may contact you with the details you left. You can say no at any time.</p><p>To receive no more e-mail from us, <a href="{{unsubscribe}}">unsubscribe</a>.</p>',
+      text: 'When you looked at {{engagement}}, no study site was near you. One has now opened: {{site}} ({{town}}).\n\nAs you agreed, the study team may contact you with the details you left. You can say no at any time.\n\nTo receive no more e-mail from us, unsubscribe: {{unsubscribe}}\n',
+    },
+    es: {
+      subject: 'Se ha abierto un centro del estudio cerca de usted: {{engagement}}',
+      html: '<p>Cuando consultó {{engagement}}, no había ningún centro del estudio cerca de usted. Ahora se ha abierto uno: <strong>{{site}}</strong> ({{town}}).</p><p>Como usted aceptó, el equipo del estudio puede contactarle con los datos que dejó. Puede decir que no en cualquier momento.</p><p>Para no recibir más correos nuestros, <a href="{{unsubscribe}}">cancele la suscripción</a>.</p>',
+      text: 'Cuando consultó {{engagement}}, no había ningún centro del estudio cerca de usted. Ahora se ha abierto uno: {{site}} ({{town}}).\n\nComo usted aceptó, el equipo del estudio puede contactarle con los datos que dejó. Puede decir que no en cualquier momento.\n\nPara no recibir más correos nuestros, cancele la suscripción: {{unsubscribe}}\n',
+    },
+  },
+  recruiterDigest: {
+    en: {
+      subject: 'Referrals on {{date}}: {{new}} new, {{overdue}} overdue',
+      html: '<p>Your referrals on {{date}}: <strong>{{new}}</strong> new in the last day, <strong>{{overdue}}</strong> with first contact overdue.</p><p style="white-space: pre-line">{{sites}}</p><p><a href="{{link}}">Open the work queue</a></p>',
+      text: 'Your referrals on {{date}}: {{new}} new in the last day, {{overdue}} with first contact overdue.\n\n{{sites}}\n\nOpen the work queue: {{link}}\n',
+    },
+    es: {
+      subject: 'Derivaciones del {{date}}: {{new}} nuevas, {{overdue}} vencidas',
+      html: '<p>Sus derivaciones del {{date}}: <strong>{{new}}</strong> nuevas en el último día, <strong>{{overdue}}</strong> con el primer contacto vencido.</p><p style="white-space: pre-line">{{sites}}</p><p><a href="{{link}}">Abrir la cola de trabajo</a></p>',
+      text: 'Sus derivaciones del {{date}}: {{new}} nuevas en el último día, {{overdue}} con el primer contacto vencido.\n\n{{sites}}\n\nAbrir la cola de trabajo: {{link}}\n',
+    },
+  },
 };
 
 /** A template's language: one shipped, else English. */

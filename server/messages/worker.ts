@@ -5,7 +5,8 @@
  * or failed. Without SMTP_URL the due rows wait ("not sent: no mail server configured") and go
  * out once a server started with it finds them. Each server process runs one loop
  * (`startMessageWorker`), woken when a message is written here; it also purges the bodies of
- * messages older than MESSAGE_RETENTION_DAYS. The clock is given, so tests state their instants.
+ * messages older than MESSAGE_RETENTION_DAYS, and writes the recruiters' daily digests (digest.ts)
+ * once their hour has come. The clock is given, so tests state their instants.
  */
 import { eq, sql } from 'drizzle-orm';
 import { nowOf, type Deps } from '../context';
@@ -15,6 +16,7 @@ import { messages, referrals } from '../db/schema';
 import type { Logger } from '../http/log';
 import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
+import { digestDay, enqueueDigests } from './digest';
 import { smtpMailer, type Mailer } from './mailer';
 import { claimDue, isOptedOut, markWaiting, purgeBodies, recordAttempt, UNSUBSCRIBED, type Claim, type SendOutcome } from './outbox';
 
@@ -32,6 +34,8 @@ export interface MessageOptions {
   retentionDays: number;
   /** How long a claimed send may take before another process may make it again. */
   leaseMs: number;
+  /** From this hour (UTC) each day the recruiters' digests are written (MESSAGE_DIGEST_HOUR). */
+  digestHour: number;
 }
 
 /** A send is a connection, a greeting and a few answers, each within the timeout: four of them, and a margin. */
@@ -62,6 +66,7 @@ export const messageOptionsOf = (deps: Deps): MessageOptions => ({
   mailFrom: deps.config.mailFrom,
   baseUrl: baseUrlOf(deps),
   retentionDays: deps.config.messageRetentionDays,
+  digestHour: deps.config.messageDigestHour,
 });
 
 export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/api/message-unsubscribe/${token}`;
@@ -161,12 +166,18 @@ export interface MessageWorker {
   stop(): Promise<void>;
 }
 
-/** The loop of one server process: due messages are sent until `stop()`, sent bodies purged now and then. */
+/** The loop of one server process: the day's digests written once due, due messages sent until `stop()`, sent bodies purged now and then. */
 export function startMessageWorker(options: MessageOptions, pollMs = POLL_MS): MessageWorker {
   let purgedAt = 0;
+  let digestsOf: string | null = null;
   return startPollingLoop({
     name: 'message',
     drain: async () => {
+      const day = digestDay(options.clock(), options.digestHour);
+      if (day !== null && day !== digestsOf) {
+        await enqueueDigests(options.db, { phi: options.phi, mailFrom: options.mailFrom, baseUrl: options.baseUrl }, options.clock(), options.digestHour);
+        digestsOf = day;
+      }
       await sendDue(options);
       const now = options.clock();
       if (now.getTime() - purgedAt >= PURGE_EVERY_MS) {

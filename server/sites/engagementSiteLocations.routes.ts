@@ -33,7 +33,6 @@ import { siteLocationColumns, toSiteLocation } from './siteLocations';
 import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 import { matchLeadsToSites } from '../leads';
-import { phiOf } from '../security/phi';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 const UNKNOWN_SITE = chooseFromList('a site location');
@@ -200,7 +199,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         throw error;
       });
     // A site now offered for the engagement: its noTrialSites leads within reach are matched to it.
-    await matchLeadsToSites(db, phiOf(deps), [engagement.id]);
+    await matchLeadsToSites(deps, [engagement.id]);
     const row = await findLink(db, created?.id ?? null, c.get('user'));
     return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
   });
@@ -215,7 +214,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         .update(engagementSiteLocations)
         .set({ ...attributes, modified: sql`now()` })
         .where(eq(engagementSiteLocations.id, id));
-      await matchLeadsToSites(db, phiOf(deps), [existing.engagementId]);
+      await matchLeadsToSites(deps, [existing.engagementId]);
     }
     return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
   });
@@ -246,7 +245,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         action: 'upload',
         meta: { ...imported.result, createdSiteLocationIds: imported.createdSiteLocationIds, linkedSiteLocationIds: imported.linkedSiteLocationIds },
       });
-      await matchLeadsToSites(db, phiOf(deps), [engagement.id]);
+      await matchLeadsToSites(deps, [engagement.id]);
       return sendDocument(c, { meta: imported.result });
     } catch (error) {
       if (!(error instanceof UploadRejected)) throw error;

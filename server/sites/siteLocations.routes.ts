@@ -26,7 +26,6 @@ import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite, matchLeadsToSites } from '../leads';
-import { phiOf } from '../security/phi';
 import { siteLocationColumns, toSiteLocation, type SiteLocationRow } from './siteLocations';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -173,7 +172,7 @@ export function siteLocationsRoutes(deps: Deps) {
         .where(eq(siteLocations.id, id))
         .catch(onConstraint);
       // Re-activated or moved: the leads now within reach of it are matched to its links.
-      await matchLeadsToSites(db, phiOf(deps), await engagementsOfSite(db, id));
+      await matchLeadsToSites(deps, await engagementsOfSite(db, id));
     }
     return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
   });

@@ -84,3 +84,48 @@ describe('Message templates', () => {
     await screen.findByRole('heading', { name: 'New referral for Midtown Heart Center (en)' });
   });
 });
+
+const setting = (kind: string, isEnabled: boolean, delayMinutes = 0) => ({ type: 'message-settings', id: `12.${kind}`, attributes: { engagementId: 12, kind, isEnabled, delayMinutes } });
+
+describe("An engagement's message settings", () => {
+  const engagement = { name: 'Heart study', sponsorId: 7, sponsorName: 'Acme Pharma', identification: 'E-12', fullIdentification: 'ACME-E-12', isActive: true, radius: 25, created: '2024-05-01T10:00:00Z', modified: '2024-05-01T10:00:00Z' };
+  const server = (writes: { path: string; body: unknown }[]): Handler => async (request, url) => {
+    const path = url.pathname.replace(/^\/api\//, '');
+    if (path === 'engagements/12') return json({ data: { type: 'engagements', id: '12', attributes: engagement } });
+    if (path === 'message-settings' && request.method === 'GET') {
+      expect(url.searchParams.get('engagementId')).toBe('12');
+      return json({ data: [setting('newReferral', true), setting('firstContactOverdue', false), setting('participantConfirmation', false), setting('participantReminder', true, 60)], meta: { total: 4, page: 1, limit: 4 } });
+    }
+    if (path.startsWith('message-settings/') && request.method === 'PATCH') {
+      const body = (await request.json()) as { data: { attributes: unknown } };
+      writes.push({ path, body: body.data.attributes });
+      return json({ data: setting(path.split('.')[1]!, true, 15) });
+    }
+    return undefined;
+  };
+
+  it('turns a message on with a delay, refusing a bad delay before sending anything', async () => {
+    const writes: { path: string; body: unknown }[] = [];
+    renderAdmin({ path: '/engagements/view/12', user: makeUser('Admin'), handler: server(writes) });
+    const send = await screen.findByRole('checkbox', { name: 'Send Participant confirmation' });
+    expect((send as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole('checkbox', { name: 'Send New referral' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(send);
+    const delay = screen.getByRole('spinbutton', { name: 'Delay of Participant confirmation, minutes' });
+    fireEvent.change(delay, { target: { value: '-5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Messages' }));
+    await screen.findByText('At least 0.');
+    expect(writes).toEqual([]);
+    fireEvent.change(delay, { target: { value: '15' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Messages' }));
+    // Only the row that changed is written.
+    await waitFor(() => expect(writes).toEqual([{ path: 'message-settings/12.participantConfirmation', body: { isEnabled: true, delayMinutes: 15 } }]));
+  });
+
+  it('shows them to a User without letting them change', async () => {
+    renderAdmin({ path: '/engagements/view/12', user: makeUser('User'), handler: server([]) });
+    const send = await screen.findByRole('checkbox', { name: 'Send New referral' });
+    expect((send as HTMLInputElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Save Messages' })).toBeNull();
+  });
+});

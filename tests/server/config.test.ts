@@ -111,10 +111,10 @@ describe('CONTACT_MATCH_KEY', () => {
 describe('message settings', () => {
   it('reads the mail server, sender, timeout, retry schedule and retention, refusing bad values without repeating a password', () => {
     const defaults = loadConfig({});
-    expect(defaults).toMatchObject({ smtpUrl: null, mailFrom: 'Trial recruitment <no-reply@localhost>', smtpTimeoutSeconds: 30, messageRetrySchedule: [60, 300, 1800, 7200, 43200], messageRetentionDays: 30 });
+    expect(defaults).toMatchObject({ smtpUrl: null, mailFrom: 'Trial recruitment <no-reply@localhost>', smtpTimeoutSeconds: 30, messageRetrySchedule: [60, 300, 1800, 7200, 43200], messageRetentionDays: 30, messageDigestHour: 7 });
     expect(
-      loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465', MAIL_FROM: 'Studies <studies@recruit.example>', SMTP_TIMEOUT_SECONDS: '5', MESSAGE_RETRY_SCHEDULE: 'none', MESSAGE_RETENTION_DAYS: '0' }),
-    ).toMatchObject({ smtpUrl: 'smtps://mailer:s3cret@mail.example:465', mailFrom: 'Studies <studies@recruit.example>', smtpTimeoutSeconds: 5, messageRetrySchedule: [], messageRetentionDays: 0 });
+      loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465', MAIL_FROM: 'Studies <studies@recruit.example>', SMTP_TIMEOUT_SECONDS: '5', MESSAGE_RETRY_SCHEDULE: 'none', MESSAGE_RETENTION_DAYS: '0', MESSAGE_DIGEST_HOUR: '18' }),
+    ).toMatchObject({ smtpUrl: 'smtps://mailer:s3cret@mail.example:465', mailFrom: 'Studies <studies@recruit.example>', smtpTimeoutSeconds: 5, messageRetrySchedule: [], messageRetentionDays: 0, messageDigestHour: 18 });
     const refused = (env: Record<string, string>) => {
       try {
         loadConfig(env);
@@ -128,5 +128,6 @@ describe('message settings', () => {
     expect(refused({ SMTP_URL: 'smtp://mailer:s3cret@[bad' })).not.toContain('s3cret');
     expect(refused({ MAIL_FROM: 'not an address' })).toMatch(/^MAIL_FROM must be/);
     expect(refused({ MESSAGE_RETRY_SCHEDULE: '60,soon' })).toMatch(/^MESSAGE_RETRY_SCHEDULE must be/);
+    expect(refused({ MESSAGE_DIGEST_HOUR: '24' })).toMatch(/^MESSAGE_DIGEST_HOUR must be/);
   });
 });

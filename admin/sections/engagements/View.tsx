@@ -21,6 +21,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { EngagementFilesPanel } from './EngagementFilesPanel';
+import { MessageSettingsPanel } from './MessageSettingsPanel';
 import { ClinicalTrialsGovPanel } from './ClinicalTrialsGovPanel';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
 import { useEngagement } from './useEngagement';
@@ -171,6 +172,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
       <SitesPanel key={sitesVersion} engagement={engagement} />
       {hasRole(user, 'Admin', 'Super User') && <ClinicalTrialsGovPanel engagementId={engagement.id} onImported={() => setSitesVersion((n) => n + 1)} />}
       <EngagementFilesPanel engagementId={engagement.id} />
+      <MessageSettingsPanel engagementId={engagement.id} canEdit={hasRole(user, 'Admin', 'Super User')} />
     </>
   );
 }

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { MESSAGE_KINDS } from '@core/model/message';
 import { createRunner } from '@core/oform/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
@@ -18,6 +19,7 @@ import { auditEvents, engagements, messages, referrals, sponsors, users } from '
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
 import { NO_MAIL_SERVER, purgeBodies } from '../../../server/messages/outbox';
 import { hashPassword } from '../../../server/auth/passwords';
+import { recordAudit } from '../../../server/audit/trail';
 import { createHarness, doc, json, type Harness } from '../harness';
 import { later } from '../../support/runnerLater';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
@@ -217,6 +219,32 @@ describe('a referral on the demo channel', () => {
   });
 });
 
+describe("the engagement's owner", () => {
+  it('hears of an overdue first contact, besides the coordinator and the recruiter, but not of each new referral', async () => {
+    const OWNER_EMAIL = 'owner@northwind.example';
+    const owner = await h.createUser({ username: 'study.owner', roles: ['Admin'] });
+    await h.db.update(users).set({ email: OWNER_EMAIL }).where(eq(users.id, owner));
+    // What the audit trail records when a user creates an engagement through the API.
+    await recordAudit(h.db, { occurredAt: T0, actor: { id: owner, username: 'study.owner' }, clientAddress: null, entity: 'engagements', entityId: String(engagementId), action: 'create', changes: {}, meta: {} });
+    try {
+      const referral = await demoReferral(h, 'en', person(30));
+      expect(mailsTo(OWNER_EMAIL)).toHaveLength(0);
+      const options = messageOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock });
+      smtp.received.splice(0);
+      h.clock.set(new Date(T0.getTime() + 48 * HOUR));
+      await sendDue(options);
+      const overdue = (await h.db.select().from(messages).where(eq(messages.referralId, referral.id))).filter((r) => r.kind === 'firstContactOverdue');
+      expect(overdue.map((r) => r.recipientLabel).sort()).toEqual([DEMO_COORDINATOR, 'recruiter', 'study.owner'].sort());
+      const [mail] = mailsTo(OWNER_EMAIL);
+      expect(mail!.parsed.subject).toBe('First contact overdue: Midtown Heart Center (Healthy Heart Study)');
+      expect(mail!.parsed.text).toContain(`/referrals/view/${referral.id}`);
+    } finally {
+      // An owner no longer active hears nothing: the tests after this one see the demo as seeded.
+      await h.db.update(users).set({ isActive: false }).where(eq(users.id, owner));
+    }
+  });
+});
+
 describe('without SMTP_URL', () => {
   it('keeps messages waiting, visible in the admin, and sends them once a mail server is configured', async () => {
     const quiet = await createHarness({ PUBLIC_URL: 'https://recruit.example' });
@@ -308,7 +336,7 @@ describe('the staff side', () => {
     const bad = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: 'yes', delayMinutes: -1 }) });
     expect(bad.status).toBe(422);
     const listed = await json(await h.request('GET', `/api/message-settings?engagementId=${engagementId}`, { token: admin }));
-    expect(listed.data.map((s: { attributes: { isEnabled: boolean } }) => s.attributes.isEnabled)).toEqual([true, true, true, true]);
+    expect(listed.data.map((s: { attributes: { isEnabled: boolean } }) => s.attributes.isEnabled)).toEqual(MESSAGE_KINDS.map(() => true));
     const off = await h.request('PATCH', `/api/message-settings/${engagementId}.participantConfirmation`, { token: admin, body: doc('message-settings', { isEnabled: false, delayMinutes: 0 }) });
     expect(off.status).toBe(200);
     const delayed = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: true, delayMinutes: 30 }) });

@@ -1,0 +1,63 @@
+/**
+ * Who staff messages go to: active users with an e-mail address, each once.
+ * - A referral's people: the site's Site Coordinators and the Users of the engagement's sponsor
+ *   (its recruiters).
+ * - The engagement's owner: the user who created it, as the audit trail records it. Engagements
+ *   carry no owner of their own; the trail's creation event is kept for ever, cannot be edited,
+ *   and names the person who set the study up — the one to hear when its service level slips.
+ *   An engagement made before the trail (the seeded demo) has none.
+ */
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { Conn } from '../db/open';
+import { auditEvents, roles, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
+
+export interface StaffRecipient {
+  id: number;
+  username: string;
+  email: string;
+  locale: string;
+}
+
+const COLUMNS = { id: users.id, username: users.username, email: users.email, locale: users.locale };
+const reachable = and(eq(users.isActive, true), isNotNull(users.email));
+
+function once(...groups: { id: number; username: string; email: string | null; locale: string }[][]): StaffRecipient[] {
+  const seen = new Map<number, StaffRecipient>();
+  for (const u of groups.flat()) if (u.email && u.email.trim() !== '' && !seen.has(u.id)) seen.set(u.id, { ...u, email: u.email });
+  return [...seen.values()];
+}
+
+/** The site's coordinators and the sponsor's recruiters. */
+export async function referralStaff(db: Conn, sponsorId: number, siteLocationId: number | null): Promise<StaffRecipient[]> {
+  const coordinators =
+    siteLocationId === null
+      ? []
+      : await db
+          .select(COLUMNS)
+          .from(userSiteLocations)
+          .innerJoin(users, eq(users.id, userSiteLocations.userId))
+          .where(and(eq(userSiteLocations.siteLocationId, siteLocationId), reachable));
+  const recruiters = await db
+    .select(COLUMNS)
+    .from(userSponsors)
+    .innerJoin(users, eq(users.id, userSponsors.userId))
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userSponsors.sponsorId, sponsorId), inArray(roles.name, ['User']), reachable));
+  return once(coordinators, recruiters);
+}
+
+/** The engagement's owner (its creator in the audit trail), when still active with an address. */
+export async function engagementOwner(db: Conn, engagementId: number): Promise<StaffRecipient[]> {
+  const [created] = await db
+    .select({ userId: auditEvents.actorUserId })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.entity, 'engagements'), eq(auditEvents.entityId, String(engagementId)), eq(auditEvents.action, 'create')))
+    .orderBy(asc(auditEvents.id))
+    .limit(1);
+  if (!created?.userId) return [];
+  return once(await db.select(COLUMNS).from(users).where(and(eq(users.id, created.userId), reachable)));
+}
+
+/** Several groups as one list, each person once. */
+export const everyone = (...groups: StaffRecipient[][]) => once(...groups);
