@@ -22,6 +22,7 @@ import { useTopBar } from '../../state/topBar';
 import type { EditorContext } from './context';
 import { LanguagesPanel } from './LanguagesPanel';
 import { MessagesEditor } from './MessagesEditor';
+import { TranslationsGrid } from './TranslationsGrid';
 import { PageEditor } from './PageEditor';
 import { PagesPanel } from './PagesPanel';
 import { useAutosave } from '../../components/unsaved/useAutosave';
@@ -33,11 +34,12 @@ import { useBuilderHistory } from './history';
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
 const BuilderPreview = lazy(() => import('./BuilderPreview'));
 
-/** The builder's views: the questions of one page (with the preview beside), the logic, the messages. */
+/** The builder's views: the questions of one page (with the preview beside), the logic, the messages, the translations. */
 const TABS = [
   { id: 'questions', label: 'Questions' },
   { id: 'logic', label: 'Logic' },
   { id: 'messages', label: 'Messages' },
+  { id: 'translations', label: 'Translations' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -167,6 +169,7 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
           </div>
         )}
         {tab === 'messages' && <MessagesEditor key={language ?? ''} ctx={ctx} language={language ?? defaultIso} />}
+        {tab === 'translations' && <TranslationsGrid ctx={ctx} defaultIso={defaultIso} />}
         {tab === 'logic' && (
           <Suspense fallback={<Loading />}>
             <SurveyFlow pages={detail.pages} />
