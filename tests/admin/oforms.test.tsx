@@ -184,7 +184,8 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       return json({ data: { type: 'o-forms', id, attributes } }, 201);
     }
     if (key === 'POST o-forms/o-form-containers') {
-      const page: Page = { id: String(nextId++), identity: `p-${nextId}`, title: `New Page ${pages.length + 1}`, displayOrder: pages.length + 1, fields: [] };
+      const title = (body!.data.attributes.title as string | undefined) ?? `New Page ${pages.length + 1}`;
+      const page: Page = { id: String(nextId++), identity: `p-${nextId}`, title, displayOrder: pages.length + 1, fields: [] };
       pages.push(page);
       return json({ data: { type: 'o-form-containers', id: page.id, attributes: { identity: page.identity, title: page.title, displayOrder: page.displayOrder } } }, 201);
     }
@@ -264,6 +265,37 @@ describe('versioned survey builder', () => {
     const refusal = await screen.findByText(/This page cannot be deleted: 'Yes' of 'Smoker\?' jumps to it/);
     expect(refusal.getAttribute('role')).toBe('alert');
     expect(pages).toHaveLength(4);
+  });
+
+  it('undoes and redoes page edits: add, move, delete (its questions come back too)', async () => {
+    const { handler, pages } = oFormServer();
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    await screen.findByRole('list', { name: 'Page order' });
+    const titles = () => pages.map((p) => p.title);
+    const history = await screen.findByRole('group', { name: 'Undo and redo' });
+    const step = async (name: 'Undo' | 'Redo', expected: string[]) => {
+      const button = within(history).getByRole('button', { name });
+      await waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+      fireEvent.click(button);
+      await waitFor(() => expect(titles()).toEqual(expected));
+    };
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Page' }));
+    await waitFor(() => expect(titles()).toEqual(['About you', 'Birth', 'Habits', 'New Page 4']));
+    fireEvent.click(await screen.findByRole('button', { name: 'Move page Habits up' }));
+    await waitFor(() => expect(titles()).toEqual(['About you', 'Habits', 'Birth', 'New Page 4']));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete page Birth' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(titles()).toEqual(['About you', 'Habits', 'New Page 4']));
+
+    await step('Undo', ['About you', 'Habits', 'Birth', 'New Page 4']);
+    expect(pages[2]!.fields.map((f) => [f.title, f.oFormFieldTypeId])).toEqual([['Date of birth', 'dob']]);
+    await step('Undo', ['About you', 'Birth', 'Habits', 'New Page 4']);
+    await step('Undo', ['About you', 'Birth', 'Habits']);
+    await step('Redo', ['About you', 'Birth', 'Habits', 'New Page 4']);
+    await step('Redo', ['About you', 'Habits', 'Birth', 'New Page 4']);
+    // The page brought back has a new id; the history follows it there.
+    await step('Redo', ['About you', 'Habits', 'New Page 4']);
   });
 
   it('keeps one question open: a new one opens, the others show their options and rules in a line; yes/no starts with Yes and No', async () => {

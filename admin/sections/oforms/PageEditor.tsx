@@ -30,8 +30,8 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       const { history, api } = ctx;
       history?.record({
         label: 'edit of the page title',
-        undo: () => api.updatePage(page.id, body(stored)).then(() => undefined),
-        redo: () => api.updatePage(page.id, body(next)).then(() => undefined),
+        undo: () => api.updatePage(history.resolvePage(page.id), body(stored)).then(() => undefined),
+        redo: () => api.updatePage(history.resolvePage(page.id), body(next)).then(() => undefined),
       });
       await ctx.refresh();
     },
@@ -68,7 +68,7 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       label,
       undo: () => api.removeField(history.resolve(id)),
       redo: async () => {
-        const again = await api.addField(page.id);
+        const again = await api.addField(history.resolvePage(page.id));
         if (Object.keys(values).length) await api.updateField(again.id, values);
         history.alias(history.resolve(id), again.id);
       },
