@@ -25,6 +25,7 @@ import { MessagesEditor } from './MessagesEditor';
 import { TranslationsGrid } from './TranslationsGrid';
 import { PageEditor } from './PageEditor';
 import { PagesPanel } from './PagesPanel';
+import { DragArea } from './Sortable';
 import { useAutosave } from '../../components/unsaved/useAutosave';
 import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
@@ -161,10 +162,12 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
       <div role="tabpanel" id="builder-tabpanel" aria-labelledby={`builder-tab-${tab}`}>
         {tab === 'questions' && (
           <div className="survey-editor-body builder-columns">
-            <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
-            <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-              {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
-            </fieldset>
+            <DragArea>
+              <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
+              <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+                {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
+              </fieldset>
+            </DragArea>
             <Suspense fallback={<Loading />}>{page && <BuilderPreview detail={previewed} pageId={page.id} language={language ?? defaultIso} />}</Suspense>
           </div>
         )}

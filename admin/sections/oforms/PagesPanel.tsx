@@ -3,13 +3,14 @@
  * the keyboard) and delete, each recorded for undo. A page options jump to is not deleted: the
  * server's message says which.
  */
-import { useState } from 'react';
+import { useState, type ComponentProps } from 'react';
 import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/ConfirmProvider';
 import { FormErrors } from '../../components/form/FormErrors';
 import type { OFormPage } from '@core/api/oforms';
 import type { EditorContext } from './context';
 import { useAction } from '../../hooks/useAction';
 import { duplicateValues } from './duplicate';
+import { useDropTarget } from './Sortable';
 import { ADD_PAGE_FAILED, DELETE_PAGE_FAILED, SAVE_FAILED } from './values';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
@@ -96,8 +97,12 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       <FormErrors message={action.error} />
       <ol className="builder-page-list" aria-label="Page order">
         {pages.map((page, i) => (
-          <li
+          <PageItem
             key={page.id}
+            id={page.id}
+            name={`page ${page.title}`}
+            // A question already on the selected page has nowhere to move there.
+            dropDisabled={ctx.frozen || page.id === selected}
             className={page.id === selected ? 'selected' : undefined}
             draggable={!ctx.frozen}
             onDragStart={(e) => {
@@ -144,7 +149,7 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
                 </button>
               </span>
             )}
-          </li>
+          </PageItem>
         ))}
       </ol>
       {!ctx.frozen && (
@@ -154,4 +159,10 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       )}
     </nav>
   );
+}
+
+/** A page in the list, which a question dragged from the page being edited may be dropped on. */
+function PageItem({ id, name, dropDisabled, className, ...props }: ComponentProps<'li'> & { id: string; name: string; dropDisabled: boolean }) {
+  const target = useDropTarget(id, name, dropDisabled);
+  return <li ref={target.ref} className={[className, target.isOver ? 'drop-over' : ''].filter(Boolean).join(' ') || undefined} {...props} />;
 }
