@@ -4,12 +4,13 @@
  * range of 18 to 65 and Spanish for every text (through the translations grid), at 1366×860 in
  * the real admin bundle. Clicks (a choice in a select counts as one), typed fields and scrolls
  * (an element not on screen when it is needed) are counted; the survey is then read back from
- * the API.
+ * the API. The grid then goes out as CSV and comes back, and axe finds nothing serious on it.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { axeViolations } from './axe';
 
 const base = inject('baseUrl');
 const SCREEN = { width: 1366, height: 860 };
@@ -194,6 +195,7 @@ describe('building a survey in the builder', () => {
     await page.goto(`${base}/surveys-new/edit/${surveyId}?tab=translations`);
     const grid = page.getByRole('region', { name: 'Translations' });
     await expect.poll(() => grid.getByRole('status').textContent(), SLOW).toBe('Every text is translated.');
+    expect(await axeViolations(page)).toEqual([]);
     const [download] = await Promise.all([page.waitForEvent('download'), grid.getByRole('button', { name: 'Export CSV' }).click()]);
     const fs = await import('node:fs');
     const csv = fs.readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
