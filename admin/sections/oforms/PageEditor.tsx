@@ -163,7 +163,8 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       </SortableList>
       <FormErrors message={addQuestion.error} />
       {ctx.language === null && (
-        <button type="button" className="btn btn-secondary" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+        // Kept on screen below a long open question: adding the next one costs no scroll.
+        <button type="button" className="btn btn-secondary add-question" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
           Add Question
         </button>
       )}
