@@ -24,6 +24,19 @@ export const OFORM_MESSAGE_TYPES = [
 ] as const;
 export type OFormMessageType = (typeof OFORM_MESSAGE_TYPES)[number];
 
+/** What staff read for each message type (the builder, the translations grid and its CSV). */
+export const MESSAGE_TYPE_LABELS = {
+  completed_contact_form: 'Completed: contact form',
+  no_trial_sites_consent: 'No trial sites: consent',
+  no_trial_sites_contact_form: 'No trial sites: contact form',
+  not_active_consent: 'Not active: consent',
+  not_active_contact_form: 'Not active: contact form',
+  not_qualified_consent: 'Not qualified: consent',
+  not_qualified_contact_form: 'Not qualified: contact form',
+  trial_site_selected_consent: 'Trial site selected: consent',
+  trial_site_selected_contact_form: 'Trial site selected: contact form',
+} as const satisfies Record<OFormMessageType, string>;
+
 const text = v.pipe(v.string(message('required')), v.maxLength(5000, message('max', { length: 5000 })));
 
 export const OFormMessageInput = v.strictObject({

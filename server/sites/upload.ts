@@ -7,6 +7,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
+import { parseCsv } from '@core/csv';
 import { IRB_TYPES, SITE_LOCATION_KINDS, SiteLocationInput, SiteLocationPatch } from '@core/model/siteLocation';
 import { MAX_RADIUS } from '@core/model/engagement';
 import type { SiteUploadResult } from '@core/model/engagementSiteLocation';
@@ -61,44 +62,6 @@ for (const [column, names] of Object.entries(UPLOAD_COLUMNS) as [UploadColumn, r
 
 // ---------------------------------------------------------------------------------------------
 // Reading the file into rows of text.
-
-/** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; the delimiter is guessed from the header. */
-export function parseCsv(text: string): string[][] {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const firstLine = source.slice(0, Math.max(0, source.search(/\r?\n/)) || source.length);
-  const counts = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length] as const);
-  const delimiter = counts.reduce((best, c) => (c[1] > best[1] ? c : best))[0];
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (source[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && source[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
 
 const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 

@@ -184,7 +184,8 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       return json({ data: { type: 'o-forms', id, attributes } }, 201);
     }
     if (key === 'POST o-forms/o-form-containers') {
-      const page: Page = { id: String(nextId++), identity: `p-${nextId}`, title: `New Page ${pages.length + 1}`, displayOrder: pages.length + 1, fields: [] };
+      const title = (body!.data.attributes.title as string | undefined) ?? `New Page ${pages.length + 1}`;
+      const page: Page = { id: String(nextId++), identity: `p-${nextId}`, title, displayOrder: pages.length + 1, fields: [] };
       pages.push(page);
       return json({ data: { type: 'o-form-containers', id: page.id, attributes: { identity: page.identity, title: page.title, displayOrder: page.displayOrder } } }, 201);
     }
@@ -264,6 +265,37 @@ describe('versioned survey builder', () => {
     const refusal = await screen.findByText(/This page cannot be deleted: 'Yes' of 'Smoker\?' jumps to it/);
     expect(refusal.getAttribute('role')).toBe('alert');
     expect(pages).toHaveLength(4);
+  });
+
+  it('undoes and redoes page edits: add, move, delete (its questions come back too)', async () => {
+    const { handler, pages } = oFormServer();
+    renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler });
+    await screen.findByRole('list', { name: 'Page order' });
+    const titles = () => pages.map((p) => p.title);
+    const history = await screen.findByRole('group', { name: 'Undo and redo' });
+    const step = async (name: 'Undo' | 'Redo', expected: string[]) => {
+      const button = within(history).getByRole('button', { name });
+      await waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+      fireEvent.click(button);
+      await waitFor(() => expect(titles()).toEqual(expected));
+    };
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Page' }));
+    await waitFor(() => expect(titles()).toEqual(['About you', 'Birth', 'Habits', 'New Page 4']));
+    fireEvent.click(await screen.findByRole('button', { name: 'Move page Habits up' }));
+    await waitFor(() => expect(titles()).toEqual(['About you', 'Habits', 'Birth', 'New Page 4']));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete page Birth' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(titles()).toEqual(['About you', 'Habits', 'New Page 4']));
+
+    await step('Undo', ['About you', 'Habits', 'Birth', 'New Page 4']);
+    expect(pages[2]!.fields.map((f) => [f.title, f.oFormFieldTypeId])).toEqual([['Date of birth', 'dob']]);
+    await step('Undo', ['About you', 'Birth', 'Habits', 'New Page 4']);
+    await step('Undo', ['About you', 'Birth', 'Habits']);
+    await step('Redo', ['About you', 'Birth', 'Habits', 'New Page 4']);
+    await step('Redo', ['About you', 'Habits', 'Birth', 'New Page 4']);
+    // The page brought back has a new id; the history follows it there.
+    await step('Redo', ['About you', 'Habits', 'New Page 4']);
   });
 
   it('keeps one question open: a new one opens, the others show their options and rules in a line; yes/no starts with Yes and No', async () => {
@@ -638,5 +670,82 @@ describe('survey flow graph', () => {
       ['p', 'disqualified', 'Fewer than 4 days'],
       ['p', 'disqualified', 'Age outside 18–65'],
     ]);
+  });
+});
+
+describe('survey translations grid', () => {
+  const gridOf = async () => {
+    const grid = await screen.findByRole('region', { name: 'Translations' });
+    await waitFor(() => expect(grid.getAttribute('aria-busy')).toBeNull());
+    return grid;
+  };
+  const cell = (grid: HTMLElement, name: string) => within(grid).getByLabelText(name, { exact: true }) as HTMLInputElement;
+  const upload = (grid: HTMLElement, text: string) =>
+    fireEvent.change(within(grid).getByLabelText('Import CSV'), { target: { files: [new File([text], 'grid.csv', { type: 'text/csv' })] } });
+
+  it('shows every text beside its Spanish, marks the missing ones and saves a cell on leaving it', async () => {
+    const { handler, pages, languagesEnabled } = oFormServer();
+    languagesEnabled.add('2');
+    renderAdmin({ path: '/surveys-new/edit/5?tab=translations', user: admin, handler });
+    const grid = await gridOf();
+    const page = cell(grid, 'Page 1 (es)');
+    expect(page.getAttribute('aria-invalid')).toBe('true');
+    expect(page.closest('td')!.className).toBe('missing');
+    expect(within(grid).getByRole('status').textContent).toMatch(/^\d+ missing/);
+    // Pages, questions, options, then the nine messages (the shipped Spanish ones are not missing).
+    expect(cell(grid, 'Page 1 · Question 1 · Option Yes (es)')).toBeTruthy();
+    expect(cell(grid, 'Message · Completed: contact form (es)').placeholder).toMatch(/^¡Gracias!/);
+
+    fireEvent.change(page, { target: { value: 'Sobre usted' } });
+    fireEvent.blur(page);
+    // Two cells of one question left in quick succession: both are kept.
+    const yes = cell(grid, 'Page 1 · Question 1 · Option Yes (es)');
+    fireEvent.change(yes, { target: { value: 'Sí' } });
+    fireEvent.blur(yes);
+    const no = cell(grid, 'Page 1 · Question 1 · Option No (es)');
+    fireEvent.change(no, { target: { value: 'No' } });
+    fireEvent.blur(no);
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options.map((o) => o.translations)).toEqual([{ es: 'Sí' }, { es: 'No' }]));
+    expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } });
+    await waitFor(() => expect(cell(grid, 'Page 1 (es)').getAttribute('aria-invalid')).toBeNull());
+    expect(cell(grid, 'Page 1 (es)').value).toBe('Sobre usted');
+  });
+
+  it('exports the grid as formula-safe CSV and imports it back, refusing a file with a mistake whole', async () => {
+    const { handler, pages, languagesEnabled, messages } = oFormServer();
+    languagesEnabled.add('2');
+    pages[2]!.translations = { es: { title: '=Hábitos' } };
+    const blobs: Blob[] = [];
+    const created = vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return 'blob:grid';
+    });
+    const { server } = renderAdmin({ path: '/surveys-new/edit/5?tab=translations', user: admin, handler });
+    const grid = await gridOf();
+    fireEvent.click(within(grid).getByRole('button', { name: 'Export CSV' }));
+    expect(blobs).toHaveLength(1);
+    const exported = (await blobs[0]!.text()).replace(/^\ufeff/, '');
+    created.mockRestore();
+    const lines = exported.trim().split('\r\n');
+    expect(lines[0]).toBe('key,where,en,es');
+    expect(lines).toContain("page:3,Page 3,Habits,'=Hábitos");
+    expect(lines).toContain('question:10,Page 1 · Question 1,Smoker?,');
+
+    const writes = () => server.requests.filter((r) => r.method !== 'GET').length;
+    const before = writes();
+    const fill = (line: string) =>
+      line === 'question:10,Page 1 · Question 1,Smoker?,' ? `${line}¿Fuma?` : line.startsWith('message:not_qualified_consent,') ? `${line}Lo sentimos.` : line;
+    upload(grid, [...lines.map(fill), 'page:99,,Nowhere,Ninguna'].join('\r\n'));
+    const alert = await within(grid).findByRole('alert');
+    expect(alert.textContent).toContain('Nothing was imported');
+    expect(within(alert).getByRole('listitem').textContent).toBe(`Row ${lines.length + 1}, column key: 'page:99' is not a text of this survey version.`);
+    expect(writes()).toBe(before);
+
+    upload(grid, lines.map(fill).join('\r\n'));
+    await waitFor(() => expect(pages[0]!.fields[0]!.configuration.translations).toEqual({ es: { title: '¿Fuma?' } }));
+    await waitFor(() => expect(messages.find((m) => m.messageType === 'not_qualified_consent' && m.language === 'es')?.message).toBe('Lo sentimos.'));
+    // The guarded formula came back as it was typed.
+    expect(pages[2]!.translations).toEqual({ es: { title: '=Hábitos' } });
+    await waitFor(() => expect(within(grid).queryByRole('alert')).toBeNull());
   });
 });

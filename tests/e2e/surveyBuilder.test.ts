@@ -30,6 +30,16 @@ async function firstPageTitles(id: string): Promise<string[]> {
   return container.relationships!.oFormFields!.data.map((f) => included.find((r) => r.type === 'o-form-fields' && r.id === f.id)!.attributes.title);
 }
 
+/** Every page's question titles, in order, as the API has them. */
+async function pageTitles(id: string): Promise<string[][]> {
+  const doc = await api(`o-forms/o-forms/${id}?include=oFormContainers.oFormFields`);
+  const included = doc.included as { type: string; id: string; attributes: { title: string }; relationships?: Record<string, { data: { id: string }[] }> }[];
+  return (doc.data.relationships.oFormContainers.data as { id: string }[]).map((ref) => {
+    const container = included.find((r) => r.type === 'o-form-containers' && r.id === ref.id)!;
+    return container.relationships!.oFormFields!.data.map((f) => included.find((r) => r.type === 'o-form-fields' && r.id === f.id)!.attributes.title);
+  });
+}
+
 beforeAll(async () => {
   token = await adminToken(base);
   const list = await api(`o-forms/o-forms?searchQuery=${encodeURIComponent('Healthy Heart questionnaire')}&limit=10`);
@@ -145,6 +155,48 @@ describe('survey builder', () => {
     await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual([before[2], before[1], before[0]]);
   });
 
+  it('moves a question to another page by dragging it onto the page, and by keyboard, each undone', async () => {
+    await page.goto(`${base}/surveys-new/edit/${draftId}`);
+    await expect.poll(() => cards().count(), SLOW).toBe(3);
+    const before = await pageTitles(draftId);
+    const moved = before[0]![0]!;
+    const history = page.getByRole('group', { name: 'Undo and redo' });
+    const undo = async () => {
+      const button = history.getByRole('button', { name: 'Undo' });
+      await expect.poll(() => button.isEnabled(), SLOW).toBe(true);
+      await button.click();
+      await expect.poll(() => pageTitles(draftId), SLOW).toEqual(before);
+      await expect.poll(() => cards().count(), SLOW).toBe(3);
+    };
+
+    // Pointer: question 1's handle onto the second page in the pages panel; it goes last there.
+    const target = page.getByRole('navigation', { name: 'Pages' }).getByRole('listitem').nth(1);
+    const from = (await page.getByRole('button', { name: 'Move question 1', exact: true }).boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x - 10, from.y + from.height / 2, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await page.waitForTimeout(200);
+    await page.mouse.up();
+    await expect.poll(() => pageTitles(draftId), SLOW).toEqual([before[0]!.slice(1), [...before[1]!, moved], ...before.slice(2)]);
+    await expect.poll(() => cards().count(), SLOW).toBe(2);
+    await undo();
+
+    // Keyboard: pick it up, Left reaches the pages, drop it there; the move is announced.
+    const handle = page.getByRole('button', { name: 'Move question 1', exact: true });
+    await handle.focus();
+    for (const key of ['Space', 'ArrowLeft', 'Space']) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(200);
+    }
+    const announced = () => page.evaluate(() => [...document.querySelectorAll('[id^="DndLiveRegion"]')].map((e) => e.textContent).join(' | '));
+    await expect.poll(announced, SLOW).toMatch(/question 1 moved to page /);
+    await expect.poll(async () => (await pageTitles(draftId))[0], SLOW).toEqual(before[0]!.slice(1));
+    expect((await pageTitles(draftId)).flat().sort()).toEqual(before.flat().sort());
+    await undo();
+  });
+
   it('undoes a deleted question, with its rules, and redoes the delete', async () => {
     await page.goto(`${base}/surveys-new/edit/${draftId}`);
     await expect.poll(() => cards().count(), SLOW).toBe(3);
@@ -168,7 +220,9 @@ describe('survey builder', () => {
 
     await history.getByRole('button', { name: 'Redo' }).click();
     await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual(before.filter((t) => t !== 'Your date of birth'));
-    // And back again, from the keyboard outside a text field.
+    // And back again, from the keyboard outside a text field, once the redo has settled (the
+    // history takes no step while one runs).
+    await expect.poll(() => history.getByRole('button', { name: 'Undo' }).isEnabled(), SLOW).toBe(true);
     await page.getByRole('tab', { name: 'Questions' }).focus();
     await page.keyboard.press('Control+z');
     await expect.poll(() => firstPageTitles(draftId), SLOW).toEqual(before);

@@ -22,8 +22,10 @@ import { useTopBar } from '../../state/topBar';
 import type { EditorContext } from './context';
 import { LanguagesPanel } from './LanguagesPanel';
 import { MessagesEditor } from './MessagesEditor';
+import { TranslationsGrid } from './TranslationsGrid';
 import { PageEditor } from './PageEditor';
 import { PagesPanel } from './PagesPanel';
+import { DragArea } from './Sortable';
 import { useAutosave } from '../../components/unsaved/useAutosave';
 import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
@@ -33,11 +35,12 @@ import { useBuilderHistory } from './history';
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
 const BuilderPreview = lazy(() => import('./BuilderPreview'));
 
-/** The builder's views: the questions of one page (with the preview beside), the logic, the messages. */
+/** The builder's views: the questions of one page (with the preview beside), the logic, the messages, the translations. */
 const TABS = [
   { id: 'questions', label: 'Questions' },
   { id: 'logic', label: 'Logic' },
   { id: 'messages', label: 'Messages' },
+  { id: 'translations', label: 'Translations' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -159,14 +162,17 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
       <div role="tabpanel" id="builder-tabpanel" aria-labelledby={`builder-tab-${tab}`}>
         {tab === 'questions' && (
           <div className="survey-editor-body builder-columns">
-            <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
-            <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-              {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
-            </fieldset>
+            <DragArea>
+              <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
+              <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+                {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
+              </fieldset>
+            </DragArea>
             <Suspense fallback={<Loading />}>{page && <BuilderPreview detail={previewed} pageId={page.id} language={language ?? defaultIso} />}</Suspense>
           </div>
         )}
         {tab === 'messages' && <MessagesEditor key={language ?? ''} ctx={ctx} language={language ?? defaultIso} />}
+        {tab === 'translations' && <TranslationsGrid ctx={ctx} defaultIso={defaultIso} />}
         {tab === 'logic' && (
           <Suspense fallback={<Loading />}>
             <SurveyFlow pages={detail.pages} />

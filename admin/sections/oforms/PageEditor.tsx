@@ -30,8 +30,8 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       const { history, api } = ctx;
       history?.record({
         label: 'edit of the page title',
-        undo: () => api.updatePage(page.id, body(stored)).then(() => undefined),
-        redo: () => api.updatePage(page.id, body(next)).then(() => undefined),
+        undo: () => api.updatePage(history.resolvePage(page.id), body(stored)).then(() => undefined),
+        redo: () => api.updatePage(history.resolvePage(page.id), body(next)).then(() => undefined),
       });
       await ctx.refresh();
     },
@@ -68,7 +68,7 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       label,
       undo: () => api.removeField(history.resolve(id)),
       redo: async () => {
-        const again = await api.addField(page.id);
+        const again = await api.addField(history.resolvePage(page.id));
         if (Object.keys(values).length) await api.updateField(again.id, values);
         history.alias(history.resolve(id), again.id);
       },
@@ -86,12 +86,25 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       });
       await ctx.refresh();
     }, SAVE_FAILED);
-  // A question moves to another page as itself: the same texts, options and rules there, gone here.
+  // A question moves to another page as itself: the same texts, options and rules there (last),
+  // gone here. It has a new id there; the history follows it, and undo puts it back in its place.
   const moveToPage = (field: OFormField, pageId: string) =>
     addQuestion.run(async () => {
-      const copy = await ctx.api.addField(pageId);
-      await ctx.api.updateField(copy.id, duplicateValues(field));
-      await ctx.api.removeField(field.id);
+      const { history, api } = ctx;
+      const relocate = async (to: string, values: Partial<FieldValues>) => {
+        const from = history ? history.resolve(field.id) : field.id;
+        const copy = await api.addField(to);
+        await api.updateField(copy.id, values);
+        await api.removeField(from);
+        history?.alias(from, copy.id);
+      };
+      const from = page.fields.findIndex((f) => f.id === field.id);
+      await relocate(pageId, duplicateValues(field));
+      history?.record({
+        label: `move of question ${from + 1} to another page`,
+        undo: () => relocate(history.resolvePage(page.id), duplicateValues(field, from + 1)),
+        redo: () => relocate(history.resolvePage(pageId), duplicateValues(field)),
+      });
       await ctx.refresh();
     }, SAVE_FAILED);
   const duplicate = (index: number) =>
@@ -119,7 +132,17 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
         />
       </div>
       {page.fields.length === 0 && <p className="muted">No questions on this page yet.</p>}
-      <SortableList ids={page.fields.map((f) => f.id)} name={(id) => `question ${page.fields.findIndex((f) => f.id === id) + 1}`} disabled={ctx.frozen || lang !== null} onMove={(id, _, to) => void move(id, to)}>
+      <SortableList
+        shared
+        ids={page.fields.map((f) => f.id)}
+        name={(id) => `question ${page.fields.findIndex((f) => f.id === id) + 1}`}
+        disabled={ctx.frozen || lang !== null}
+        onMove={(id, _, to) => void move(id, to)}
+        onMoveTo={(id, pageId) => {
+          const field = page.fields.find((f) => f.id === id);
+          if (field && pageId !== page.id) void moveToPage(field, pageId);
+        }}
+      >
       <ol className="question-list" ref={list}>
         {page.fields.map((field, i) => (
           <QuestionEditor
@@ -140,7 +163,8 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       </SortableList>
       <FormErrors message={addQuestion.error} />
       {ctx.language === null && (
-        <button type="button" className="btn btn-secondary" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+        // Kept on screen below a long open question: adding the next one costs no scroll.
+        <button type="button" className="btn btn-secondary add-question" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
           Add Question
         </button>
       )}

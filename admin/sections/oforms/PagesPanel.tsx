@@ -1,13 +1,16 @@
 /**
- * The version's pages in a side list: select, add, reorder (drag, or the arrow buttons for the
- * keyboard) and delete. A page options jump to is not deleted: the server's message says which.
+ * The version's pages in a side list: select, add, copy, reorder (drag, or the arrow buttons for
+ * the keyboard) and delete, each recorded for undo. A page options jump to is not deleted: the
+ * server's message says which.
  */
-import { useState } from 'react';
+import { useState, type ComponentProps } from 'react';
 import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/ConfirmProvider';
 import { FormErrors } from '../../components/form/FormErrors';
+import type { OFormPage } from '@core/api/oforms';
 import type { EditorContext } from './context';
 import { useAction } from '../../hooks/useAction';
 import { duplicateValues } from './duplicate';
+import { useDropTarget } from './Sortable';
 import { ADD_PAGE_FAILED, DELETE_PAGE_FAILED, SAVE_FAILED } from './values';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
@@ -16,9 +19,37 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
   const [dragged, setDragged] = useState<string | null>(null);
   const pages = ctx.detail.pages;
 
+  /**
+   * Makes `source` again as a new page at `displayOrder` (1-based): title, translations and
+   * every question. `restore` is for bringing a deleted page back: the history then follows the
+   * page and its questions to their new ids.
+   */
+  const rebuild = async (source: OFormPage, title: string, displayOrder: number, restore: boolean) => {
+    const { api, history } = ctx;
+    const page = await api.addPage(ctx.detail.form.id, title.slice(0, 255));
+    await api.updatePage(page.id, { translations: source.translations, displayOrder });
+    for (const field of source.fields) {
+      const added = await api.addField(page.id);
+      await api.updateField(added.id, duplicateValues(field));
+      if (restore) history?.alias(history.resolve(field.id), added.id);
+    }
+    if (restore) history?.aliasPage(history.resolvePage(source.id), page.id);
+    return page;
+  };
+  /** A page added (new or a copy): undone by deleting it, redone by making it again. */
+  const recordAdded = (id: string, label: string, again: () => Promise<{ id: string }>) => {
+    const { history, api } = ctx;
+    history?.record({
+      label,
+      undo: () => api.removePage(history.resolvePage(id)),
+      redo: async () => history.aliasPage(history.resolvePage(id), (await again()).id),
+    });
+  };
+
   const add = () =>
     action.run(async () => {
       const page = await ctx.api.addPage(ctx.detail.form.id);
+      recordAdded(page.id, 'new page', () => ctx.api.addPage(ctx.detail.form.id));
       await ctx.refresh();
       onSelect(page.id);
     }, ADD_PAGE_FAILED);
@@ -26,24 +57,35 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
   const duplicate = (index: number) =>
     action.run(async () => {
       const source = pages[index]!;
-      const copy = await ctx.api.addPage(ctx.detail.form.id, `${source.title} (copy)`.slice(0, 255));
-      await ctx.api.updatePage(copy.id, { translations: source.translations, displayOrder: index + 2 });
-      for (const field of source.fields) {
-        const added = await ctx.api.addField(copy.id);
-        await ctx.api.updateField(added.id, duplicateValues(field));
-      }
+      const copy = await rebuild(source, `${source.title} (copy)`, index + 2, false);
+      recordAdded(copy.id, 'copy of a page', () => rebuild(source, `${source.title} (copy)`, index + 2, false));
       await ctx.refresh();
       onSelect(copy.id);
     }, ADD_PAGE_FAILED);
   const move = (id: string, to: number) =>
     action.run(async () => {
+      const from = pages.findIndex((p) => p.id === id) + 1;
       await ctx.api.updatePage(id, { displayOrder: to });
+      const { history, api } = ctx;
+      history?.record({
+        label: `move of page ${from}`,
+        undo: () => api.updatePage(history.resolvePage(id), { displayOrder: from }).then(() => undefined),
+        redo: () => api.updatePage(history.resolvePage(id), { displayOrder: to }).then(() => undefined),
+      });
       await ctx.refresh();
     }, SAVE_FAILED);
   const remove = async (id: string, title: string) => {
     if (!(await confirm({ title: `Delete page ${title}`, message: DELETE_CONFIRMATION, danger: true }))) return;
+    const index = pages.findIndex((p) => p.id === id);
+    const source = pages[index]!;
     await action.run(async () => {
       await ctx.api.removePage(id);
+      const { history, api } = ctx;
+      history?.record({
+        label: `delete of page ${index + 1}`,
+        undo: () => rebuild(source, source.title, index + 1, true).then(() => undefined),
+        redo: () => api.removePage(history.resolvePage(id)),
+      });
       await ctx.refresh();
       if (id === selected) onSelect(pages.find((p) => p.id !== id)?.id ?? '');
     }, DELETE_PAGE_FAILED);
@@ -55,8 +97,12 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       <FormErrors message={action.error} />
       <ol className="builder-page-list" aria-label="Page order">
         {pages.map((page, i) => (
-          <li
+          <PageItem
             key={page.id}
+            id={page.id}
+            name={`page ${page.title}`}
+            // A question already on the selected page has nowhere to move there.
+            dropDisabled={ctx.frozen || page.id === selected}
             className={page.id === selected ? 'selected' : undefined}
             draggable={!ctx.frozen}
             onDragStart={(e) => {
@@ -103,7 +149,7 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
                 </button>
               </span>
             )}
-          </li>
+          </PageItem>
         ))}
       </ol>
       {!ctx.frozen && (
@@ -113,4 +159,10 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       )}
     </nav>
   );
+}
+
+/** A page in the list, which a question dragged from the page being edited may be dropped on. */
+function PageItem({ id, name, dropDisabled, className, ...props }: ComponentProps<'li'> & { id: string; name: string; dropDisabled: boolean }) {
+  const target = useDropTarget(id, name, dropDisabled);
+  return <li ref={target.ref} className={[className, target.isOver ? 'drop-over' : ''].filter(Boolean).join(' ') || undefined} {...props} />;
 }

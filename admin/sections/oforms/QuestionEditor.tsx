@@ -455,7 +455,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
               history?.record({
                 label: `delete of question ${index + 1}`,
                 undo: async () => {
-                  const added = await api.addField(field.containerId);
+                  const added = await api.addField(history.resolvePage(field.containerId));
                   await api.updateField(added.id, kept);
                   history.alias(history.resolve(field.id), added.id);
                 },

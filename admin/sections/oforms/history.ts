@@ -1,8 +1,8 @@
 /**
  * Undo and redo of the builder's edits within the session. Each edit is recorded once it is
  * saved, with the calls that take it back and do it again; both go through the API like any
- * edit, so what is undone is saved at once. A question deleted and brought back gets a new id:
- * the history maps the old id to the new one, so earlier edits of it still apply.
+ * edit, so what is undone is saved at once. A question or page deleted and brought back gets a
+ * new id: the history maps the old id to the new one, so earlier edits of it still apply.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 
@@ -20,6 +20,9 @@ export interface BuilderHistory {
   /** The id a question has now (after a delete was undone, another than it had). */
   resolve(id: string): string;
   alias(from: string, to: string): void;
+  /** As resolve and alias, for pages (whose ids are counted apart from questions'). */
+  resolvePage(id: string): string;
+  aliasPage(from: string, to: string): void;
   undo(): Promise<void>;
   redo(): Promise<void>;
   canUndo: string | null;
@@ -46,6 +49,8 @@ export function useBuilderHistory(afterChange: () => Promise<void>): BuilderHist
   const alias = useCallback((from: string, to: string) => {
     if (from !== to) aliases.current.set(from, to);
   }, []);
+  const resolvePage = useCallback((id: string) => resolve(`page:${id}`).slice('page:'.length), [resolve]);
+  const aliasPage = useCallback((from: string, to: string) => alias(`page:${from}`, `page:${to}`), [alias]);
   const record = useCallback((entry: HistoryEntry) => {
     past.current = [...past.current, entry].slice(-HISTORY_LIMIT);
     future.current = [];
@@ -72,9 +77,9 @@ export function useBuilderHistory(afterChange: () => Promise<void>): BuilderHist
   const redo = useCallback(() => step(future, past, (e) => e.redo()), [step]);
 
   return useMemo(
-    () => ({ record, resolve, alias, undo, redo, canUndo: past.current.at(-1)?.label ?? null, canRedo: future.current.at(-1)?.label ?? null, busy, revision }),
+    () => ({ record, resolve, alias, resolvePage, aliasPage, undo, redo, canUndo: past.current.at(-1)?.label ?? null, canRedo: future.current.at(-1)?.label ?? null, busy, revision }),
     // past/future are refs: the tick and revision say when they changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [record, resolve, alias, undo, redo, busy, revision, past.current, future.current],
+    [record, resolve, alias, resolvePage, aliasPage, undo, redo, busy, revision, past.current, future.current],
   );
 }

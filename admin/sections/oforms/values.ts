@@ -3,6 +3,7 @@ import type { OForm } from '@core/model/oformDoc';
 
 export { ADD_OPTION_FAILED, ADD_PAGE_FAILED, ADD_QUESTION_FAILED, SAVE_FAILED, failureText } from '../legacy-surveys/values';
 export { FIELD_TYPE_NAMES as TYPE_LABELS } from '@core/model/oform';
+export { MESSAGE_TYPE_LABELS } from '@core/model/oformMessage';
 
 /** SPEC section 8, verbatim. */
 export const SAVE_MESSAGES_FAILED = 'Could Not Save Survey Messages';
@@ -24,18 +25,6 @@ export const OFORM_LABELS = {
   identity: 'Identity',
   created: 'Created',
   modified: 'Modified',
-} as const;
-
-export const MESSAGE_TYPE_LABELS = {
-  completed_contact_form: 'Completed: contact form',
-  no_trial_sites_consent: 'No trial sites: consent',
-  no_trial_sites_contact_form: 'No trial sites: contact form',
-  not_active_consent: 'Not active: consent',
-  not_active_contact_form: 'Not active: contact form',
-  not_qualified_consent: 'Not qualified: consent',
-  not_qualified_contact_form: 'Not qualified: contact form',
-  trial_site_selected_consent: 'Trial site selected: consent',
-  trial_site_selected_contact_form: 'Trial site selected: contact form',
 } as const;
 
 /** A version once approved never changes again, even after a later version replaces it. */
