@@ -3,30 +3,16 @@
  * outcome. Any member of staff, on the channels of their sponsors (as /api/media-channels).
  */
 import { Hono } from 'hono';
-import { and, count, eq, type SQL } from 'drizzle-orm';
 import { CHANNEL_SPEND_DEFAULT_SORT, CHANNEL_SPEND_SORTS, CHANNEL_SPEND_TYPE, ChannelSpendInput, ChannelSpendPatch } from '@core/model/channelSpend';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { channelSpends, mediaChannels, screeners } from '../db/schema';
 import { readResource } from '../http/body';
-import { dateFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { filterNames, filterSchemas } from '../http/filters';
 import { invalid, notFound } from '../http/errors';
-import { joinedPage } from '../http/list';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
-import { screenerScope } from '../domain/screenerAccess';
-import { createSpend, deleteSpend, findSpend, selectSpends, SpendRefused, spendColumns, updateSpend, type SpendRow } from './spends';
-
-const FILTERS = {
-  mediaChannelId: idFilter(channelSpends.mediaChannelId, 'media channel'),
-  sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
-  currency: exactTextFilter(channelSpends.currency, 3),
-  campaign: exactTextFilter(channelSpends.campaign),
-  // A spend overlapping the days from `from` to `to`.
-  from: dateFilter(channelSpends.periodEnd, 'from'),
-  to: dateFilter(channelSpends.periodStart, 'to'),
-};
+import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendColumns, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
 
 const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], keyof typeof FILTERS> = {
   type: CHANNEL_SPEND_TYPE,
@@ -35,17 +21,6 @@ const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], keyof typeof FILT
   filters: filterNames(FILTERS),
   filterSchemas: filterSchemas(FILTERS),
   fields: Object.keys(spendColumns).filter((k) => k !== 'id'),
-};
-
-const sortColumns = {
-  periodStart: channelSpends.periodStart,
-  periodEnd: channelSpends.periodEnd,
-  amountMinor: channelSpends.amountMinor,
-  currency: channelSpends.currency,
-  campaign: channelSpends.campaign,
-  mediaChannelTitle: mediaChannels.title,
-  created: channelSpends.created,
-  modified: channelSpends.modified,
 };
 
 const serialize = ({ id, created, modified, ...rest }: SpendRow, fields: Set<string> | null = null) =>
@@ -69,15 +44,7 @@ export function channelSpendsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND_TYPE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user')), ...filterConditions(q.filters, FILTERS)];
-    const where = and(...conditions);
-    const counted = db
-      .select({ n: count() })
-      .from(channelSpends)
-      .innerJoin(mediaChannels, eq(mediaChannels.id, channelSpends.mediaChannelId))
-      .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
-      .$dynamic();
-    const { rows, total } = await joinedPage(selectSpends(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: channelSpends.id });
+    const { rows, total } = await spendPage(db, q, c.get('user'));
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 

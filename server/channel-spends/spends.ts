@@ -2,7 +2,7 @@
  * Channel spends: stored per media channel, reached through the channel's screener's sponsor
  * (the same scope as the channel itself, domain/screenerAccess.ts).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { ChannelSpend } from '@core/model/channelSpend';
 import { SPEND_PERIOD_INVALID } from '@core/model/channelSpend';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -10,6 +10,9 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { channelSpends, mediaChannels, screeners } from '../db/schema';
 import { screenerScope } from '../domain/screenerAccess';
+import { dateFilter, exactTextFilter, filterConditions, idFilter } from '../http/filters';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
 
 export const UNKNOWN_SPEND_CHANNEL = chooseFromList('a media channel');
 
@@ -82,4 +85,38 @@ export async function updateSpend(db: Db, existing: SpendRow, changes: Partial<S
 
 export async function deleteSpend(db: Db, id: number): Promise<void> {
   await db.delete(channelSpends).where(eq(channelSpends.id, id));
+}
+
+/** The list's filters: each query parameter and the condition it selects. */
+export const SPEND_FILTERS = {
+  mediaChannelId: idFilter(channelSpends.mediaChannelId, 'media channel'),
+  sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
+  currency: exactTextFilter(channelSpends.currency, 3),
+  campaign: exactTextFilter(channelSpends.campaign),
+  // A spend overlapping the days from `from` to `to`.
+  from: dateFilter(channelSpends.periodEnd, 'from'),
+  to: dateFilter(channelSpends.periodStart, 'to'),
+};
+
+const SPEND_SORT_COLUMNS = {
+  periodStart: channelSpends.periodStart,
+  periodEnd: channelSpends.periodEnd,
+  amountMinor: channelSpends.amountMinor,
+  currency: channelSpends.currency,
+  campaign: channelSpends.campaign,
+  mediaChannelTitle: mediaChannels.title,
+  created: channelSpends.created,
+  modified: channelSpends.modified,
+};
+
+/** One page of the spends the user may reach, in the query's filters and sort. */
+export async function spendPage(db: Db, q: ListQuery<keyof typeof SPEND_SORT_COLUMNS, string>, user: AuthUser) {
+  const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, SPEND_FILTERS)];
+  const counted = db
+    .select({ n: count() })
+    .from(channelSpends)
+    .innerJoin(mediaChannels, eq(mediaChannels.id, channelSpends.mediaChannelId))
+    .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
+    .$dynamic();
+  return joinedPage(selectSpends(db).$dynamic(), counted, q, { where: and(...conditions), sorts: SPEND_SORT_COLUMNS, id: channelSpends.id });
 }
