@@ -15,8 +15,10 @@ export const BUDGETS = {
    * Everything a whole run loads (the above and the steps after the survey), gzipped. 20.5 kB
    * since the lead form at notQualified, noTrialSites and notActive (the contact step reused,
    * with the outcome's message pair and consent box: 431 B over the 20 kB it had, which had 52 B left).
+   * 20.75 kB since the site search outside the US (a country select named by the browser's own
+   * Intl.DisplayNames, a postal code or town, distances in kilometres: 140 B over 20.5 kB).
    */
-  widgetBytes: 20.5 * 1024,
+  widgetBytes: 20.75 * 1024,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

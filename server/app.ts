@@ -31,6 +31,7 @@ import { mountLookupRoutes } from './lookups/routes';
 import { referralReasonsRoutes, referralsRoutes, sitePerformanceRoutes } from './referrals';
 import { siteCoordinatorsRoutes } from './sites';
 import { clinicalTrialsGovRoutes } from './clinicaltrials-gov';
+import { channelSpendsRoutes } from './channel-spends';
 import { siteLocationsRoutes } from './sites/siteLocations.routes';
 import { sponsorsRoutes } from './sponsors/routes';
 import { auditEventsRoutes } from './audit/routes';
@@ -172,6 +173,7 @@ export function createApp(deps: Deps) {
   app.route('/api/screener-surveys', screenerSurveysRoutes(deps));
   app.route('/api/media-channels', mediaChannelsRoutes(deps));
   app.route('/api/media-channel-surveys', mediaChannelSurveysRoutes(deps));
+  app.route('/api/channel-spends', channelSpendsRoutes(deps));
   app.route('/api/get-media-channel-for-transition-survey', transitionMediaChannelRoutes(deps));
   app.route('/api/rms-providers', rmsProvidersRoutes(deps));
   mountLookupRoutes(app, deps);

@@ -34,4 +34,7 @@ export const es: readonly string[] = [
   /* consentTitle */ 'Consentimiento',
   /* accept */ 'Acepto los términos y condiciones.',
   /* noThanks */ 'No, gracias',
+  /* country */ 'País',
+  /* place */ 'Código postal o ciudad',
+  /* km */ 'a {n} km',
 ];

@@ -15,6 +15,10 @@ const en = {
   accept: 'I accept the terms and conditions.',
   // A lead's form's way out (at notQualified, noTrialSites, notActive).
   noThanks: 'No thanks',
+  // The site search outside the US: a country, then a postal code or a town there.
+  country: 'Country',
+  place: 'Postal code or town',
+  km: '{n} km away',
 };
 
 export type StepText = Record<keyof typeof en, string>;

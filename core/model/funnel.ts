@@ -4,6 +4,7 @@
  * of GET /api/recruitment-funnel, and the shape of one row.
  */
 import * as v from 'valibot';
+import type { FunnelCostFigures } from './funnelCosts';
 
 export const FUNNEL_ROW_TYPE = 'funnel-rows';
 
@@ -109,7 +110,8 @@ export interface FunnelRowAttributes extends FunnelCounts {
   label: string;
 }
 
-export interface FunnelRow extends FunnelRowAttributes {
+/** A row as the API answers it: its counts, and its cost figures (core/model/funnelCosts.ts). */
+export interface FunnelRow extends FunnelRowAttributes, Partial<FunnelCostFigures> {
   id: string;
 }
 

@@ -36,7 +36,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
   const language = () => state().language;
 
   const findSites = async (zip: string) => {
-    const result = await transport.sites(submissionId, zip);
+    const result = await transport.sites(submissionId, zip, state().country || undefined);
     if (!result.ok) {
       set({ phase: 'zip', zip, errors: result.errors });
       return;
@@ -118,14 +118,15 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
       return !!(lead || previous);
     },
 
-    enterZip(zip) {
-      if (state().phase === 'zip') set({ zip, errors: {} });
+    enterZip(zip, country = state().country) {
+      if (state().phase === 'zip') set({ zip, country, errors: {} });
     },
 
     async submitZip() {
       if (state().phase !== 'zip') return;
       const zip = state().zip.trim();
-      const problem = validateValue(zip, ZIP_RULES, language());
+      // Outside the US the field is a postal code or a town, which the server resolves.
+      const problem = validateValue(zip, state().country ? ['required'] : ZIP_RULES, language());
       if (problem) {
         set({ errors: { zip: problem } });
         return;

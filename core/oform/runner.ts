@@ -106,6 +106,9 @@ export interface TrialSite {
   state?: string | null;
   zipCode?: string | null;
   distanceMiles: number;
+  /** The distance in `distanceUnit`: kilometres for a participant in a metric country. */
+  distance?: number;
+  distanceUnit?: 'mi' | 'km';
   engagementId?: string;
 }
 
@@ -139,7 +142,8 @@ export interface LeadContact {
  * writes nothing) ends at the qualification.
  */
 export interface ContactTransport {
-  sites(submissionId: string, zip: string): Promise<SitesResult>;
+  /** Sites near a US ZIP code, or with `country` (ISO code) near a postal code or town there. */
+  sites(submissionId: string, zip: string, country?: string): Promise<SitesResult>;
   /** The screener's contact fields in weight order, and the texts around the form (trialSiteSelected). */
   contactFields(submissionId: string): Promise<{ fields: RunnerContactField[]; messages?: OutcomeMessages }>;
   submitContact(
@@ -159,7 +163,8 @@ export interface ContactTransport {
 export interface ContactSteps {
   /** One step back within these steps; false on the first of them. On a lead's form, its "No thanks": the outcome, nothing stored. */
   back(): boolean;
-  enterZip(zip: string): void;
+  /** The ZIP (or, with a country outside the US, postal code or town) typed, and the country chosen ('' for the US). */
+  enterZip(zip: string, country?: string): void;
   submitZip(): Promise<void>;
   /** Marks a site as the one chosen, before going on with it (chooseSite). */
   pickSite(siteId: string): void;
@@ -306,6 +311,8 @@ export interface RunnerState {
   outcome: Outcome | null;
   messages: OutcomeMessages;
   zip: string;
+  /** The country the participant searches sites in (ISO code), '' for the US. */
+  country: string;
   sites: TrialSite[];
   siteId: string | null;
   contactFields: RunnerContactField[];
@@ -383,6 +390,7 @@ export function createRunner(options: RunnerOptions): Runner {
     outcome: null,
     messages: {},
     zip: '',
+    country: '',
     sites: [],
     siteId: null,
     contactFields: [],

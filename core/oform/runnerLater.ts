@@ -197,7 +197,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       }
     },
 
-    enterZip: (zip) => steps?.enterZip(zip),
+    enterZip: (zip, country) => steps?.enterZip(zip, country),
     submitZip: async () => steps?.submitZip(),
     pickSite: (siteId) => steps?.pickSite(siteId),
     chooseSite: async (siteId) => steps?.chooseSite(siteId),

@@ -222,6 +222,8 @@ export const QualificationMeta = v.strictObject({
   /** The engagements the participant qualified for. */
   engagementIds: v.array(text),
   messages: OutcomeMessages,
+  /** ISO codes of the countries of the sites the participant may be offered, US first; only when one is outside the US. */
+  siteCountries: v.optional(v.array(text)),
 });
 export type QualificationMeta = v.InferOutput<typeof QualificationMeta>;
 export const QualificationDocument = v.strictObject({ meta: QualificationMeta });

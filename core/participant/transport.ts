@@ -116,8 +116,8 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
       return got.body.meta;
     },
 
-    async sites(submissionId, zip) {
-      const got = await call('GET', `/o-form-submission-sites/${e(submissionId)}?zip=${e(zip)}`, 'sites');
+    async sites(submissionId, zip, country) {
+      const got = await call('GET', `/o-form-submission-sites/${e(submissionId)}?zip=${e(zip)}${country ? `&country=${e(country)}` : ''}`, 'sites');
       if (!got.ok) return got;
       const { data, meta } = got.body;
       return { ok: true, ...meta, sites: data.map((r) => ({ id: r.id, ...r.attributes })) };

@@ -703,6 +703,31 @@ export const mediaChannels = pgTable(
 );
 
 /**
+ * What a media channel cost over a period of whole days (core/model/channelSpend.ts), optionally
+ * for one utm_campaign; the funnel prorates it over the days a range overlaps (funnel/costs.ts).
+ */
+export const channelSpends = pgTable(
+  'channel_spends',
+  {
+    id: serial('id').primaryKey(),
+    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    periodEnd: date('period_end', { mode: 'string' }).notNull(),
+    campaign: text('campaign'),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    index('channel_spends_channel_idx').on(t.mediaChannelId, t.periodStart),
+    check('channel_spends_period_check', sql`${t.periodStart} <= ${t.periodEnd}`),
+    check('channel_spends_amount_check', sql`${t.amountMinor} >= 0`),
+    check('channel_spends_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+  ],
+);
+
+/**
  * A channel's figures (views, shares, submissions started, completed, qualified), counted in
  * several rows per channel: every participant's start adds to them, and one row per channel
  * would make every start wait for the previous one's commit. A count goes to one shard picked at

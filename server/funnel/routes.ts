@@ -1,7 +1,7 @@
 /**
  * GET /api/recruitment-funnel: the funnel's stage counts (server/funnel/), one `funnel-rows`
  * resource per group, with the stages' definitions in meta. Any member of staff; what they see
- * is their sponsors' (sponsor scope). CSV with `Accept: text/csv` (http/csv-lists.ts).
+ * is their sponsors' (sponsor scope). Cost per outcome from the channel spends (funnel/costs.ts). CSV with `Accept: text/csv` (http/csv-lists.ts).
  */
 import { Hono } from 'hono';
 import { FUNNEL_DEFINITIONS, FUNNEL_FILTERS, FUNNEL_GROUPINGS, FUNNEL_ROW_TYPE, type FunnelFilter, type FunnelGroupBy, type FunnelGrouping } from '@core/model/funnel';
@@ -14,6 +14,7 @@ import { parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { funnelRows } from './rows';
 import { declaresHiddenField, type FunnelFilters } from './counts';
+import { costFigures, funnelSpends } from './costs';
 import { describe } from '../openapi/describe';
 
 const ID_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'siteLocationId'] as const;
@@ -89,9 +90,10 @@ export function recruitmentFunnelRoutes(deps: Deps) {
     if (grouping.groupBy === 'hiddenField' && !(await declaresHiddenField(deps.db, scope, grouping.hiddenField))) {
       throw badRequest(`No media channel in scope declares the hidden field '${grouping.hiddenField}'.`, HIDDEN_FIELD);
     }
-    const rows = await funnelRows(deps.db, { ...scope, ...grouping });
+    const spends = await funnelSpends(deps.db, { ...scope, ...grouping });
+    const rows = await funnelRows(deps.db, { ...scope, ...grouping }, spends?.keys());
     return sendDocument(c, {
-      data: rows.map(({ id, ...attributes }) => toResource(FUNNEL_ROW_TYPE, id, { ...attributes })),
+      data: rows.map(({ id, ...attributes }) => toResource(FUNNEL_ROW_TYPE, id, { ...attributes, ...costFigures(spends, attributes.group, attributes) })),
       meta: { total: rows.length, ...grouping, definitions: FUNNEL_DEFINITIONS },
     });
   });

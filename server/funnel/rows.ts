@@ -4,7 +4,7 @@
  * days and weeks in time order, the rest by label, the rows without a key last.
  */
 import { inArray } from 'drizzle-orm';
-import { viewsTrackedBy, type FunnelGrouping, type FunnelRow } from '@core/model/funnel';
+import { FUNNEL_STAGES, viewsTrackedBy, type FunnelCounts, type FunnelGrouping, type FunnelRow } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
 import { funnelCounts, type FunnelRequest } from './counts';
@@ -44,8 +44,12 @@ async function namesOf(db: Db, groupBy: FunnelGrouping, keys: string[]): Promise
   }
 }
 
-export async function funnelRows(db: Db, request: FunnelRequest): Promise<FunnelRow[]> {
+/** `alsoGroups`: groups to answer with zero counts when nothing was counted in them (a channel that spent and drew no one). */
+export async function funnelRows(db: Db, request: FunnelRequest, alsoGroups: Iterable<string | null> = []): Promise<FunnelRow[]> {
   const groups = await funnelCounts(db, request);
+  for (const group of alsoGroups) {
+    if (!groups.some((g) => g.group === group)) groups.push({ group, counts: Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts });
+  }
   const names = await namesOf(db, request.groupBy, groups.flatMap((g) => (g.group === null ? [] : [g.group])));
   const rows: FunnelRow[] = groups.map(({ group, counts }) => ({
     id: group ?? '-',

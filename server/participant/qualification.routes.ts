@@ -9,6 +9,7 @@ import { runOfSubmission } from './run';
 import { qualifyAndRecord } from './qualification';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
+import { siteCountries } from './sites';
 
 export function participantOFormSubmissionQualificationRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -21,8 +22,16 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
     const result = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi, now: () => nowOf(deps) });
     const target = await runOfSubmission(db, submission);
     const messages = await outcomeMessages(db, target.screenerId, result.outcome, submission.language, submission.oFormId);
+    // Only when a site is outside the US: the widget then asks for a country beside the postal code or town.
+    const countries = result.isQualified ? await siteCountries(db, result.engagementIds) : [];
     return sendDocument(c, {
-      meta: { isQualified: result.isQualified, outcome: result.outcome, engagementIds: result.engagementIds.map(String), messages },
+      meta: {
+        isQualified: result.isQualified,
+        outcome: result.outcome,
+        engagementIds: result.engagementIds.map(String),
+        messages,
+        ...(countries.some((code) => code !== 'US') ? { siteCountries: countries } : {}),
+      },
     } satisfies ParticipantAnswer<'qualification'>);
   });
 }

@@ -20,7 +20,7 @@ import { describe } from '../openapi/describe';
 export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
-  app.get('/o-form-submission-sites/:submissionId', describe({ summary: 'Participant: the study sites near the participant', access: 'participant', query: { zip: 'The participant\'s US ZIP code: sites nearest first.', country: 'Outside the US: the ISO country code.', postalCode: 'With country: a postal code (Canada).', town: 'With country: a town.' }, answer: { document: PARTICIPANT_ANSWERS.sites } }), async (c) => {
+  app.get('/o-form-submission-sites/:submissionId', describe({ summary: 'Participant: the study sites near the participant', access: 'participant', query: { zip: 'The participant\'s US ZIP code: sites nearest first; with country, a postal code or a town.', country: 'Outside the US: the ISO country code.', postalCode: 'With country: a postal code (Canada).', town: 'With country: a town.' }, answer: { document: PARTICIPANT_ANSWERS.sites } }), async (c) => {
     const submission = await openSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
     const lang = submission.language;
@@ -30,10 +30,13 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     if (rawCountry !== undefined && country === null) {
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: "'country' must be a two-letter ISO country code such as CA.", source: { parameter: 'country' } }]);
     }
-    const postalCode = c.req.query('postalCode') ?? c.req.query('zip') ?? null;
-    const from = country === null ? zipCentroid(c.req.query('zip')) : placeCentroid(country, postalCode, c.req.query('town') ?? null);
+    // With a country, the widget's one field (`zip`) is a postal code or a town, whichever resolves.
+    const zip = c.req.query('zip');
+    const postalCode = c.req.query('postalCode') ?? zip ?? null;
+    const town = c.req.query('town') ?? (country === null ? null : (zip ?? null));
+    const from = country === null ? zipCentroid(zip) : placeCentroid(country, postalCode, town);
     if (!from) {
-      const parameter = country === null ? 'zip' : c.req.query('town') !== undefined ? 'town' : 'postalCode';
+      const parameter = country === null || zip !== undefined ? 'zip' : c.req.query('town') !== undefined ? 'town' : 'postalCode';
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
     }
     const unit = distanceUnitOf(country);

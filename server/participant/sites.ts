@@ -97,3 +97,20 @@ export async function nearestSiteMiles(db: Db, engagementIds: readonly number[],
   const all = await siteDistances(db, engagementIds, from);
   return all.length === 0 ? null : Math.min(...all.map((s) => s.distanceMiles));
 }
+
+/**
+ * The countries (ISO codes, a site without one counted as US) of the sites a participant who
+ * qualified for `engagementIds` may be offered, with the US always first (the ZIP code stays the
+ * default): the widget asks for a country only when one of them is elsewhere.
+ */
+export async function siteCountries(db: Db, engagementIds: readonly number[]): Promise<string[]> {
+  if (engagementIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ country: countries.isoCode })
+    .from(engagementSiteLocations)
+    .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .leftJoin(countries, eq(countries.id, siteLocations.countryId))
+    .where(and(inArray(engagementSiteLocations.engagementId, [...engagementIds]), eq(engagementSiteLocations.isActive, true), eq(siteLocations.isActive, true)));
+  const codes = new Set(['US', ...rows.map((r) => r.country ?? 'US')]);
+  return [...codes].sort((a, b) => (a === 'US' ? -1 : b === 'US' ? 1 : a.localeCompare(b)));
+}

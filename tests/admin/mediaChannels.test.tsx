@@ -209,3 +209,36 @@ describe('Media channel embed problems, hidden fields and campaign link', () => 
     expect(patch.data.attributes.hiddenFields).toEqual([{ name: 'click-id', maxLength: 40 }]);
   });
 });
+
+describe("Media channel view's spend", () => {
+  it('lists what the channel cost and enters a spend in minor units, refusing an unreadable amount before sending', async () => {
+    const spends = [{ id: '3', mediaChannelId: 9, mediaChannelTitle: 'Partner page', sponsorId: 7, amountMinor: 300_000, currency: 'USD', periodStart: '2031-06-01', periodEnd: '2031-06-30', campaign: null, created: '2031-06-01T00:00:00Z', modified: '2031-06-01T00:00:00Z' }];
+    const spendHandler: Handler = async (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'channel-spends' && request.method === 'POST') {
+        const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
+        return json(resourceDocument('channel-spends', { id: '4', ...data.attributes }), 201);
+      }
+      if (path === 'channel-spends') return json(listDocument('channel-spends', spends));
+      return handler(request, url);
+    };
+    const { server } = renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: spendHandler });
+    const table = await screen.findByRole('table', { name: 'Spend' });
+    await waitFor(() => expect(within(table).getAllByRole('row')[1]!.textContent).toContain('3000.00 USD'));
+    expect(within(table).getAllByRole('row')[1]!.textContent).toContain('2031-06-01 to 2031-06-30');
+
+    fireEvent.change(screen.getByLabelText('Amount'), { target: { value: '12,5.x' } });
+    fireEvent.change(screen.getByLabelText('From', { selector: '#spend-from' }), { target: { value: '2031-07-01' } });
+    fireEvent.change(screen.getByLabelText('To', { selector: '#spend-to' }), { target: { value: '2031-07-31' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add spend' }));
+    await screen.findByText('Enter the amount as a number such as 1250.00.');
+    expect(server.requests.filter((r) => r.path === 'channel-spends' && r.method === 'POST')).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText('Amount'), { target: { value: '1,250.5' } });
+    fireEvent.change(screen.getByLabelText('Campaign (utm_campaign, optional)'), { target: { value: 'july-ads' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add spend' }));
+    await waitFor(() => expect(server.requests.filter((r) => r.path === 'channel-spends' && r.method === 'POST')).toHaveLength(1));
+    const sent = server.requests.find((r) => r.path === 'channel-spends' && r.method === 'POST')!.body as { data: { attributes: Record<string, unknown> } };
+    expect(sent.data.attributes).toEqual({ mediaChannelId: 9, amountMinor: 125_050, currency: 'USD', periodStart: '2031-07-01', periodEnd: '2031-07-31', campaign: 'july-ads' });
+  });
+});

@@ -199,6 +199,24 @@ describe('funnel panels', () => {
     expect((screen.getByLabelText('Group by') as HTMLSelectElement).value).toBe('source');
   });
 
+  it('shows the cost per outcome of each row, currency by currency, and says where it cannot be told', async () => {
+    const costHandler: Handler = (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'recruitment-funnel' && url.searchParams.get('groupBy') === 'mediaChannel') {
+        const row = { id: '9', group: '9', label: 'Partner page', ...ALL, spend: { EUR: '900.00', USD: '1600.00' }, costPerStarted: { EUR: '9.00', USD: '16.00' }, costPerQualified: { EUR: '22.50', USD: '40.00' }, costPerReferred: { EUR: '45.00', USD: '80.00' }, costPerRandomized: { EUR: null, USD: null } };
+        return json(listDocument('funnel-rows', [row]));
+      }
+      return handler(request, url);
+    };
+    renderAdmin({ path: '/recruitment?groupBy=mediaChannel', user: makeUser('User'), handler: costHandler });
+    const table = await screen.findByRole('table', { name: 'Cost per outcome' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    const cells = [...within(table).getAllByRole('row')[1]!.querySelectorAll('td')].map((c) => c.textContent);
+    expect(cells).toEqual(['Partner page', '900.00 EUR; 1600.00 USD', '9.00 EUR; 16.00 USD', '22.50 EUR; 40.00 USD', '45.00 EUR; 80.00 USD', '—']);
+    fireEvent.change(screen.getByLabelText('Group by'), { target: { value: 'day' } });
+    await screen.findByText(/Cost per outcome is shown without grouping or grouped by media channel, campaign or engagement/);
+  });
+
   it('says so when the funnel cannot be loaded', async () => {
     const failing: Handler = (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');

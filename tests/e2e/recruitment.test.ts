@@ -12,6 +12,7 @@ import { FUNNEL_STAGES } from '@core/model/funnel';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
+import { COST_FIGURES } from '@core/model/funnelCosts';
 import { parseCsv } from '../support/csv';
 
 const base = inject('baseUrl');
@@ -118,8 +119,9 @@ describe('Recruitment screen', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const [header, ...lines] = parseCsv(fs.readFileSync((await download.path())!, 'utf8')).filter((r) => r.length > 1);
-    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES]);
-    expect(lines.map((l) => [l[2], ...l.slice(3).map(Number)])).toEqual(shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]));
+    // The cost figures follow the counts (server/funnel/costs.ts); the breakdown table shows the counts.
+    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES, 'spend', ...Object.keys(COST_FIGURES)]);
+    expect(lines.map((l) => [l[2], ...l.slice(3, 3 + FUNNEL_STAGES.length).map(Number)])).toEqual(shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]));
     expect(lines.map((l) => l[1])).toEqual(expect.arrayContaining(['newsletter', 'facebook']));
   });
 

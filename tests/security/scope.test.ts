@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engagementOptions, leads, messages, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
+import { channelSpends, engagementOptions, leads, messages, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
 import { createHarness, json, type Harness } from '../server/harness';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
 import { RULES } from './routeRules';
@@ -23,6 +23,7 @@ interface Target extends ParticipantFixture {
   referralId: number;
   leadId: number;
   messageId: number;
+  spendId: number;
 }
 
 type Case =
@@ -69,6 +70,8 @@ const SCOPE: Record<string, Case> = {
   'GET /api/media-channels/:id': { member: (b) => `/api/media-channels/${b.mediaChannelId}` },
   'GET /api/media-channels/:id/served-surveys': { member: (b) => `/api/media-channels/${b.mediaChannelId}/served-surveys` },
   'GET /api/media-channels/:id/embed-problems': { member: (b) => `/api/media-channels/${b.mediaChannelId}/embed-problems` },
+  'GET /api/channel-spends': { list: (b) => `/api/channel-spends?mediaChannelId=${b.mediaChannelId}` },
+  'GET /api/channel-spends/:id': { member: (b) => `/api/channel-spends/${b.spendId}` },
   'GET /api/media-channel-surveys': { list: (b) => `/api/media-channel-surveys?mediaChannelId=${b.mediaChannelId}` },
   'GET /api/surveys': { list: (b) => `/api/surveys?searchQuery=${b.tag}` },
   'GET /api/surveys/:id': { member: (b) => `/api/surveys/${b.legacySurveyId}` },
@@ -155,7 +158,11 @@ async function target(): Promise<Target> {
     .insert(messages)
     .values({ kind: 'newReferral', engagementId: f.engagementIds[0], referralId: referral!.id, audience: 'staff', recipientLabel: `coordinator ${tag}`, toCiphertext: h.phi.seal(`c-${tag}@example.com`), subject: `New referral ${tag}`, messageId: `<scope-${tag}@recruit.example>` })
     .returning({ id: messages.id });
-  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id, leadId: lead!.id, messageId: message!.id };
+  const [spend] = await h.db
+    .insert(channelSpends)
+    .values({ mediaChannelId: f.mediaChannelId, amountMinor: 10_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-01-31' })
+    .returning({ id: channelSpends.id });
+  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id, leadId: lead!.id, messageId: message!.id, spendId: spend!.id };
 }
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness';
+import { channelSpends } from '../../server/db/schema';
 import { createParticipantFixture, leaveContact, runQualified, type ParticipantFixture } from '../support/participantFixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -27,6 +28,8 @@ beforeAll(async () => {
   const run = await runQualified(h, f);
   submissionId = run.submissionId;
   expect((await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' })).status).toBe(201);
+  // A spend, so the funnel's cost figures and the spend's own answer are checked too.
+  await h.db.insert(channelSpends).values({ mediaChannelId: f.mediaChannelId, amountMinor: 50_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
 });
 
 /** An id for a path whose parent is not a list of the same records. */

@@ -509,6 +509,42 @@ describe('outcome screens and the qualified steps', () => {
     expect(f.calls).toContain(`submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`);
   });
 
+  it('outside the US: a country, then a postal code or town there, and the distances in kilometres', async () => {
+    const f = fake({ qualification: { isQualified: true, outcome: 'qualified', messages: {}, siteCountries: ['US', 'CA'] } });
+    const asked: [string, string | undefined][] = [];
+    f.transport.sites = async (_s, zip, country) => {
+      asked.push([zip, country]);
+      return { ok: true, outcome: 'qualified', sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }] };
+    };
+    const root = start(f.transport);
+    await toEnd(root);
+    await until(root, (r) => heading(r) === 'Find a study site near you');
+    const country = $(root, '#tw-country') as HTMLSelectElement;
+    expect(labelOf(root, country)).toBe('Country');
+    expect([...country.options].map((o) => [o.value, o.textContent])).toEqual([
+      ['', 'United States'],
+      ['CA', 'Canada'],
+    ]);
+    country.value = 'CA';
+    country.dispatchEvent(new Event('change', { bubbles: true }));
+    await settle();
+    const place = $(root, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(root, place)).toContain('Postal code or town');
+    type(place, 'Toronto');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Choose a study site');
+    expect(asked).toEqual([['Toronto', 'CA']]);
+    expect(labelOf(root, $(root, 'input[name=tw-site]')!)).toBe('Toronto siteToronto1.9 km away');
+  });
+
+  it('asks for a ZIP code only, without a country, when every site is in the US', async () => {
+    const root = start(fake().transport);
+    await toEnd(root);
+    await until(root, (r) => heading(r) === 'Find a study site near you');
+    expect($(root, '#tw-country')).toBeNull();
+  });
+
   it('tells the browser which part of a name a contact field holds, and the other kinds by type', async () => {
     const text = (id: string, name: string): RunnerContactField => ({ id, name, label: name, fieldType: 'text', required: false });
     const contactFields = [

@@ -21,11 +21,26 @@ export function StepView(props: StepProps) {
   const text = participantText(s.language);
   const t = stepStrings(s.language);
   if (view === 'zip') {
+    // Offered only when a site is outside the US; '' stands for the US and its ZIP code.
+    const countries = s.qualification?.siteCountries as string[] | undefined;
+    const abroad = !!s.country;
     return (
       <form noValidate onSubmit={(e) => (e.preventDefault(), void r.submitZip())}>
         {h(t.zipTitle)}
         <Html html={s.messages.contactForm} />
-        <Input id="tw-zip" label={t.zipLabel} required value={s.zip} error={s.errors.zip} type="text" inputMode="numeric" autoComplete="postal-code" maxLength={5} text={text} onInput={r.enterZip} />
+        {countries && (
+          <div class="tw-field">
+            <label for="tw-country" class="tw-label">
+              {t.country}
+            </label>
+            <select id="tw-country" class="tw-input" value={s.country} onChange={(e) => r.enterZip(s.zip, e.currentTarget.value)}>
+              {countries.map((c) => (
+                <option value={c == 'US' ? '' : c}>{regionName(c, s.language)}</option>
+              ))}
+            </select>
+          </div>
+        )}
+        <Input id="tw-zip" label={abroad ? t.place : t.zipLabel} required value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={abroad ? 99 : 5} text={text} onInput={r.enterZip} />
         <Nav busy={busy} error={hasErrors} text={text} label={t.search} />
       </form>
     );
@@ -86,7 +101,7 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
               <span class="tw-helper">
                 {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
               </span>
-              <span class="tw-distance">{miles(t, site.distanceMiles)}</span>
+              <span class="tw-distance">{away(t, site.distanceUnit == 'km' ? site.distance : undefined, site.distanceMiles)}</span>
             </span>
           </label>
         ))}
@@ -96,10 +111,19 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
   );
 }
 
-/** A site's distance as the participant reads it, to 0.1 mile. */
-function miles(t: StepText, distance: number) {
-  const n = Math.round(distance * 10) / 10;
-  return n ? t.miles.replace('{n}', String(n)).replace('{s}', n === 1 ? '' : 's') : t.near;
+/** A site's distance as the participant reads it, to 0.1 mile, or 0.1 km where the server counts in kilometres. */
+function away(t: StepText, km: number | undefined, miles: number) {
+  const n = Math.round((km ?? miles) * 10) / 10;
+  return n ? (km == null ? t.miles : t.km).replace('{n}', String(n)).replace('{s}', n === 1 ? '' : 's') : t.near;
+}
+
+/** A country's name in the participant's language, from the browser's own data (none shipped). */
+function regionName(code: string, language: string) {
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(code);
+  } catch {
+    return code;
+  }
 }
 
 // Browsers fill in names only for fields that say which part of the name they hold: the

@@ -32,6 +32,7 @@ import { useTopBar } from '../../state/topBar';
 import { MEDIA_CHANNEL_LABELS as L } from './MediaChannelForm';
 import { useMediaChannel } from './useMediaChannel';
 import { ChannelPreviewPanel } from './PreviewPanel';
+import { SpendsPanel } from './SpendsPanel';
 
 export const COPIED = 'Copied';
 export const COPY_FAILED = 'Could not copy: select the snippet and copy it by hand.';
@@ -393,6 +394,7 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
         />
       </section>
       <FunnelPanel filters={{ mediaChannelId: channel.id }} of={channel.title} groupBy="source" />
+      <SpendsPanel channelId={channel.id} />
       <SnippetPanel channel={channel} />
       <ParticipantLinkPanel channel={channel} />
       <LinkBuilderPanel channel={channel} />

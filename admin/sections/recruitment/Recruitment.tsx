@@ -27,6 +27,7 @@ import {
   type FunnelGrouping,
   type FunnelRow,
 } from '@core/model/funnel';
+import { COST_FIGURE_LABELS, COST_FIGURES, COST_GROUPINGS, moneyText, type CostFigure } from '@core/model/funnelCosts';
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { Select } from '../../components/form/Select';
@@ -178,6 +179,17 @@ export default function Recruitment() {
     })),
   ];
 
+  const costColumns: Column<FunnelRow>[] = [
+    { id: 'label', header: query.groupBy === 'none' ? 'Scope' : groupLabel, cell: (r) => r.label },
+    ...(['spend', ...Object.keys(COST_FIGURES)] as ('spend' | CostFigure)[]).map((figure) => ({
+      id: figure,
+      header: COST_FIGURE_LABELS[figure],
+      className: 'col-number',
+      cell: (r: FunnelRow) => moneyText(r[figure]),
+    })),
+  ];
+  const costed = !fieldMissing && COST_GROUPINGS.includes(query.groupBy) && !query.filters.siteLocationId && !query.filters.oFormIdentity;
+
   return (
     <div className="recruitment">
       <section className="panel recruitment-filters" aria-label="Filters and grouping" data-open={filtersOpen}>
@@ -274,6 +286,25 @@ export default function Recruitment() {
             loading={breakdown.loading}
             emptyMessage="Nothing counted for these filters."
           />
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="costs-title">
+        <h2 id="costs-title">Cost per outcome</h2>
+        {!costed ? (
+          <p className="muted">Cost per outcome is shown without grouping or grouped by media channel, campaign or engagement, and not for one site or survey: spend is entered per channel.</p>
+        ) : breakdown.error ? null : (
+          <>
+            <p className="muted">Each channel's spend (entered on the media channel) counts by the days its period shares with the dates chosen; by engagement, split by the channel's started participants. Referred: a contact left that is not a duplicate.</p>
+            <DataTable
+              caption="Cost per outcome"
+              columns={costColumns}
+              rows={breakdown.data?.rows ?? []}
+              rowKey={(r) => r.id}
+              loading={breakdown.loading}
+              emptyMessage="Nothing counted for these filters."
+            />
+          </>
         )}
       </section>
     </div>

@@ -78,6 +78,26 @@ describe('a participant in Toronto', () => {
     expect(body.data[0].attributes).toMatchObject({ name: 'Buffalo site', distanceUnit: 'mi' });
   });
 
+  it("by the widget's one field: a postal code or a town with the country, the errors on that field", async () => {
+    for (const place of ['M5G%202M9', 'Toronto']) {
+      const { status, body } = await sitesFor(`country=CA&zip=${place}`);
+      expect(status).toBe(200);
+      expect(body.data.map((d: { attributes: { name: string; distanceUnit: string } }) => [d.attributes.name, d.attributes.distanceUnit])).toEqual([
+        ['Toronto site', 'km'],
+        ['Buffalo site', 'km'],
+      ]);
+    }
+    const unknown = await sitesFor('country=CA&zip=Atlantis');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].source).toEqual({ parameter: 'zip' });
+  });
+
+  it('is asked for a country: the qualification names the countries of the sites, the US first', async () => {
+    const run = await runQualified(h, f);
+    const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } });
+    expect((await json(res)).meta).toMatchObject({ isQualified: true, siteCountries: ['US', 'CA'] });
+  });
+
   it('refuses a place it cannot find, or a country that is not a code', async () => {
     const town = await sitesFor('country=CA&town=Atlantis');
     expect(town.status).toBe(422);
