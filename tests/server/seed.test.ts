@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { countries, engagements, mediaChannels, oForms, referralEvents, referrals, roles, screeners, sponsors, users } from '../../server/db/schema';
+import { countries, engagements, leads, mediaChannels, oForms, referralEvents, referrals, roles, screeners, sponsors, users } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
 import { seed } from '../../server/db/seed';
 import { verifyPassword } from '../../server/auth/passwords';
@@ -57,6 +57,20 @@ describe('seed', () => {
     expect(queue.data[0].attributes.initials).toMatch(/^[A-Z]{2}$/);
     const figures = (await json(await h.request('GET', `/api/media-channels/${channel!.mediaChannelId}`, { token }))).data.attributes;
     expect([figures.views, figures.submissionsStarted, figures.submissionsQualified]).toEqual([all.attributes.viewed, all.attributes.started, all.attributes.qualified]);
+    // Leads of the runs that did not qualify or found no site: sealed, on the Leads screen's list, counted by the funnel.
+    const demoLeads = await h.db.select().from(leads);
+    expect(new Set(demoLeads.map((l) => l.kind))).toEqual(new Set(['notQualified', 'noTrialSites']));
+    for (const lead of demoLeads.slice(0, 5)) {
+      expect(lead.valuesCiphertext).not.toContain('@');
+      expect(JSON.parse(h.phi.open(lead.valuesCiphertext)).email).toMatch(/@example\.com$/);
+      expect(h.phi.open(lead.zipCiphertext!)).toMatch(/^\d{5}$/);
+    }
+    expect(demoLeads.filter((l) => l.kind === 'noTrialSites').every((l) => l.nearestSiteMiles! > 25)).toBe(true);
+    expect(all.attributes.leadsKept).toBe(demoLeads.length);
+    expect(all.attributes.leadsNotQualified + all.attributes.leadsNoTrialSites).toBe(demoLeads.length);
+    const leadList = await h.request('GET', '/api/leads', { token });
+    expect(leadList.status, await leadList.clone().text()).toBe(200);
+    expect((await json(leadList)).meta.total).toBe(demoLeads.length);
     // Staff deleting the demo rows do not see them come back at the next start.
     await h.db.delete(mediaChannels);
     await h.db.delete(screeners);
