@@ -111,7 +111,7 @@ export async function seedDemoFunnel(
         leavesContact.push(siteChosen && referralRandom() < 0.85);
         const outcome = siteChosen ? 'trialSiteSelected' : qualified ? (random() < 0.3 ? 'noTrialSites' : 'qualified') : completes ? 'notQualified' : null;
         leavesLead.push(
-          outcome === 'notQualified' && leadRandom() < 0.3 ? 'notQualified' : outcome === 'noTrialSites' && leadRandom() < 0.6 ? 'noTrialSites' : null,
+          outcome === 'notQualified' && leadRandom() < 0.15 ? 'notQualified' : outcome === 'noTrialSites' && leadRandom() < 0.6 ? 'noTrialSites' : null,
         );
         runs.push({
           oFormId: demo.oFormId,
