@@ -1,13 +1,13 @@
 import type { ListParams } from '../jsonapi';
-import { FUNNEL_DEFINITIONS, FunnelDefinitions, type FunnelRow, type FunnelStage } from '../model/funnel';
+import { FUNNEL_DEFINITIONS, FunnelDefinitions, type FunnelFigure, type FunnelRow } from '../model/funnel';
 import type { SurveyPageMetrics } from '../model/oformExport';
 import { parseAnswer, type ApiClient, type DownloadedFile } from './client';
 
 /** The recruitment funnel (GET /api/recruitment-funnel) and a survey version's page metrics. */
 export function funnelApi(client: ApiClient) {
   return {
-    /** One row per group, with the server's sentence for each stage. */
-    async rows(params: ListParams = {}): Promise<{ rows: FunnelRow[]; definitions: Record<FunnelStage, string> }> {
+    /** One row per group, with the server's sentence for each figure. */
+    async rows(params: ListParams = {}): Promise<{ rows: FunnelRow[]; definitions: Record<FunnelFigure, string> }> {
       const { items, meta } = await client.list<FunnelRow>('recruitment-funnel', params);
       // A stage the server does not define keeps this client's sentence.
       const definitions = meta.definitions === undefined ? {} : parseAnswer(FunnelDefinitions, meta.definitions, 'the funnel');

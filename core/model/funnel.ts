@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import type { FunnelCostFigures } from './funnelCosts';
+import type { LeadKind } from './lead';
 
 export const FUNNEL_ROW_TYPE = 'funnel-rows';
 
@@ -36,8 +37,28 @@ export function previousStage(stage: FunnelStage): FunnelStage | null {
   return null;
 }
 
-/** What each stage counts; a submission counts in a stage only once it reached every stage before it (except views, counted apart). */
-export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
+/**
+ * Leads kept (core/model/lead.ts), counted beside the stages rather than as one: a lead is the
+ * contact of a run that left the line to randomization (not qualified, no site within reach,
+ * the survey stopped), so it is no share of the stage before it. `leadsKept` is the sum of the
+ * three kinds, which the breakdown shows apart.
+ */
+export const FUNNEL_LEAD_FIGURES = ['leadsKept', 'leadsNotQualified', 'leadsNoTrialSites', 'leadsNotActive'] as const;
+export type FunnelLeadFigure = (typeof FUNNEL_LEAD_FIGURES)[number];
+
+/** The figure of each kind of lead. */
+export const FUNNEL_LEAD_KIND_FIGURES: Record<LeadKind, Exclude<FunnelLeadFigure, 'leadsKept'>> = {
+  notQualified: 'leadsNotQualified',
+  noTrialSites: 'leadsNoTrialSites',
+  notActive: 'leadsNotActive',
+};
+
+/** Every figure of a funnel row: the stages in order, then the leads. */
+export const FUNNEL_FIGURES = [...FUNNEL_STAGES, ...FUNNEL_LEAD_FIGURES] as const;
+export type FunnelFigure = (typeof FUNNEL_FIGURES)[number];
+
+/** What each figure counts; a submission counts in a stage only once it reached every stage before it (except views, counted apart). */
+export const FUNNEL_DEFINITIONS: Record<FunnelFigure, string> = {
   viewed: 'Times the widget was seen by a visitor (at least half of it on screen, once per page load), counted on the day it was seen.',
   started: 'Submissions whose participant answered at least one page.',
   completed: "Started submissions whose answers reached the survey's end (qualified or not).",
@@ -49,10 +70,15 @@ export const FUNNEL_DEFINITIONS: Record<FunnelStage, string> = {
   screened: 'Reached referrals that went into screening (in screening or beyond), by staff or the record system.',
   screenFailed: 'Screened referrals that failed screening (status screen failed).',
   randomized: 'Screened referrals enrolled on the study (counted as randomized).',
+  leadsKept:
+    'Started submissions whose participant left a lead (contact details kept for future studies at not qualified, no site within reach or survey not running), not counting duplicates of an earlier lead; never a referral, and gone from the count once erased or past its retention.',
+  leadsNotQualified: 'Leads kept of participants who did not qualify.',
+  leadsNoTrialSites: 'Leads kept of qualified participants with no study site within reach of their ZIP code.',
+  leadsNotActive: 'Leads kept of participants whose survey or media channel had stopped running.',
 };
 
-/** The answer's meta.definitions: the server's sentence for each stage it names. */
-export const FunnelDefinitions = v.record(v.picklist(FUNNEL_STAGES), v.string());
+/** The answer's meta.definitions: the server's sentence for each figure it names. */
+export const FunnelDefinitions = v.record(v.picklist(FUNNEL_FIGURES), v.string());
 
 export const FUNNEL_STAGE_LABELS: Record<FunnelStage, string> = {
   viewed: 'Viewed',
@@ -67,6 +93,15 @@ export const FUNNEL_STAGE_LABELS: Record<FunnelStage, string> = {
   screenFailed: 'Screen failed',
   randomized: 'Randomized',
 };
+
+export const FUNNEL_LEAD_FIGURE_LABELS: Record<FunnelLeadFigure, string> = {
+  leadsKept: 'Leads kept',
+  leadsNotQualified: 'Leads: not qualified',
+  leadsNoTrialSites: 'Leads: no site near',
+  leadsNotActive: 'Leads: not running',
+};
+
+export const FUNNEL_FIGURE_LABELS: Record<FunnelFigure, string> = { ...FUNNEL_STAGE_LABELS, ...FUNNEL_LEAD_FIGURE_LABELS };
 
 export const FUNNEL_GROUPINGS = ['none', 'mediaChannel', 'source', 'campaign', 'site', 'engagement', 'language', 'day', 'week', 'hiddenField'] as const;
 export type FunnelGrouping = (typeof FUNNEL_GROUPINGS)[number];
@@ -102,7 +137,10 @@ export const FUNNEL_GROUPING_LABELS: Record<FunnelGrouping, string> = {
 export const FUNNEL_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'oFormIdentity', 'siteLocationId', 'from', 'to'] as const;
 export type FunnelFilter = (typeof FUNNEL_FILTERS)[number];
 
-export type FunnelCounts = Record<FunnelStage, number>;
+export type FunnelCounts = Record<FunnelFigure, number>;
+
+/** Every figure at 0: a scope with nothing counted. */
+export const zeroFunnelCounts = (): FunnelCounts => Object.fromEntries(FUNNEL_FIGURES.map((f) => [f, 0])) as FunnelCounts;
 
 export interface FunnelRowAttributes extends FunnelCounts {
   /** The group's key (an id, a code, a date such as 2026-11-23), or null for no grouping or rows without one. */

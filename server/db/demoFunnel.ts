@@ -8,13 +8,15 @@
  * the survey's drop-off chart and metrics export have pages to show. No answers are generated.
  * Given the PHI cipher, most runs that chose a site leave a fictional contact, sealed, delivered
  * already (never pushed to a record system) and worked up the referral ladder (demoReferrals.ts),
- * so the funnel reaches randomization.
+ * so the funnel reaches randomization; some runs that did not qualify or found no site leave a
+ * lead (demoLeads.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from './open';
 import { asc, eq } from 'drizzle-orm';
 import type { PhiCipher } from '../security/phi';
+import { seedDemoLeads, type DemoLeadRun } from './demoLeads';
 import { seedDemoReferrals, type DemoReferralRun } from './demoReferrals';
 import { funnelViews, mediaChannelFigures, oFormContainerEntries, oFormContainers, oFormPageMetrics, oFormSubmissions } from './schema';
 
@@ -47,6 +49,9 @@ export async function seedDemoFunnel(
   // Drawn apart too, so the referrals leave the runs as they were.
   const referralRandom = generator(20261128);
   const leavesContact: boolean[] = [];
+  // Drawn apart as well, so the leads leave the runs and referrals as they were.
+  const leadRandom = generator(20261129);
+  const leavesLead: (DemoLeadRun['kind'] | null)[] = [];
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const views: (typeof funnelViews.$inferInsert)[] = [];
   const runs: (typeof oFormSubmissions.$inferInsert)[] = [];
@@ -104,6 +109,10 @@ export async function seedDemoFunnel(
           }),
         );
         leavesContact.push(siteChosen && referralRandom() < 0.85);
+        const outcome = siteChosen ? 'trialSiteSelected' : qualified ? (random() < 0.3 ? 'noTrialSites' : 'qualified') : completes ? 'notQualified' : null;
+        leavesLead.push(
+          outcome === 'notQualified' && leadRandom() < 0.15 ? 'notQualified' : outcome === 'noTrialSites' && leadRandom() < 0.6 ? 'noTrialSites' : null,
+        );
         runs.push({
           oFormId: demo.oFormId,
           mediaChannelId: demo.mediaChannelId,
@@ -113,7 +122,7 @@ export async function seedDemoFunnel(
           startedAt: at(1),
           finishedAt: completes ? at(4) : null,
           isQualified: completes ? qualified : null,
-          outcome: siteChosen ? 'trialSiteSelected' : qualified ? (random() < 0.3 ? 'noTrialSites' : 'qualified') : completes ? 'notQualified' : null,
+          outcome,
           created,
           modified: at(completes ? 5 : 2),
         });
@@ -123,6 +132,7 @@ export async function seedDemoFunnel(
   await db.transaction(async (tx) => {
     await tx.insert(funnelViews).values(views).onConflictDoNothing();
     const referred: DemoReferralRun[] = [];
+    const kept: DemoLeadRun[] = [];
     const pages = await tx.select({ id: oFormContainers.id, identity: oFormContainers.identity }).from(oFormContainers).where(eq(oFormContainers.oFormId, demo.oFormId)).orderBy(asc(oFormContainers.displayOrder));
     for (let i = 0; i < runs.length; i += 500) {
       const ids = await tx.insert(oFormSubmissions).values(runs.slice(i, i + 500)).returning({ id: oFormSubmissions.id });
@@ -130,6 +140,8 @@ export async function seedDemoFunnel(
       const timings: (typeof oFormPageMetrics.$inferInsert)[] = [];
       ids.forEach(({ id }, j) => {
         if (leavesContact[i + j]) referred.push({ submissionId: id, created: runs[i + j]!.created! });
+        const lead = leavesLead[i + j];
+        if (lead) kept.push({ submissionId: id, kind: lead, created: runs[i + j]!.created! });
         const created = runs[i + j]!.created!.getTime();
         const at = (minutes: number) => new Date(created + minutes * 60_000);
         for (const step of paths[i + j]!) {
@@ -143,6 +155,7 @@ export async function seedDemoFunnel(
       if (timings.length > 0) await tx.insert(oFormPageMetrics).values(timings);
     }
     if (phi) await seedDemoReferrals(tx, phi, demo.engagementId, referred, referralRandom, now);
+    if (phi) await seedDemoLeads(tx, phi, demo, kept, leadRandom, now);
     await tx
       .insert(mediaChannelFigures)
       .values({ mediaChannelId: demo.mediaChannelId, shard: 0, views: figures.views, submissionsStarted: figures.started, submissionsQualified: figures.qualified })

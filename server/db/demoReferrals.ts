@@ -15,8 +15,8 @@ import { contacts, engagementSiteLocations, referralEvents, referralReasons, ref
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-const FIRST = ['Ava', 'Ben', 'Carmen', 'Dev', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kira', 'Luis', 'Maya', 'Noah', 'Olga', 'Priya'];
-const LAST = ['Adams', 'Brooks', 'Chen', 'Diaz', 'Evans', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jones', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel'];
+export const FIRST = ['Ava', 'Ben', 'Carmen', 'Dev', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kira', 'Luis', 'Maya', 'Noah', 'Olga', 'Priya'];
+export const LAST = ['Adams', 'Brooks', 'Chen', 'Diaz', 'Evans', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jones', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel'];
 const TEAM = ['demo.coordinator', 'demo.nurse'];
 /** The record system the demo's referrals went to; it is an example, so no provider row exists. */
 export const DEMO_RECORD_SYSTEM = 'Northwind CRO record system (example)';

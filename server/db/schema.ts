@@ -1294,13 +1294,17 @@ export const funnelDayCounts = pgTable(
     screened: integer('screened').notNull().default(0),
     screenFailed: integer('screen_failed').notNull().default(0),
     randomized: integer('randomized').notNull().default(0),
+    leadsKept: integer('leads_kept').notNull().default(0),
+    leadsNotQualified: integer('leads_not_qualified').notNull().default(0),
+    leadsNoTrialSites: integer('leads_no_trial_sites').notNull().default(0),
+    leadsNotActive: integer('leads_not_active').notNull().default(0),
   },
   (t) => [index('funnel_day_counts_form_day_idx').on(t.oFormId, t.day), index('funnel_day_counts_day_idx').on(t.day)],
 );
 
 /**
  * The (day, survey version) buckets of funnel_day_counts that a change may have made stale:
- * database triggers on submissions, contacts, deliveries and referrals add them as the change is
+ * database triggers on submissions, contacts, deliveries, referrals and leads add them as the change is
  * written (migration 0020), and the next funnel read recomputes them.
  */
 export const funnelDirty = pgTable(

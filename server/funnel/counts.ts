@@ -5,12 +5,12 @@
  * the views (views.ts) beside them.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_STAGES, type FunnelCounts, type FunnelGroupBy, type FunnelGrouping } from '@core/model/funnel';
+import { zeroFunnelCounts, type FunnelCounts, type FunnelGroupBy, type FunnelGrouping } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { uncountedDays } from './recount';
 import { refreshFunnelRollup } from './rollup';
-import { isStarted, nextDay, ROLLUP_COLUMNS, stageCountColumns, SUBMISSION_STAGES, submissionsFrom } from './stages';
+import { isStarted, nextDay, ROLLUP_COLUMNS, stageCountColumns, SUBMISSION_FIGURES, submissionsFrom } from './stages';
 
 /** What the funnel is narrowed to (all optional); `from`/`to` are calendar days (UTC), inclusive. */
 export interface FunnelFilters {
@@ -130,8 +130,6 @@ function viewConditions(request: FunnelRequest): SQL[] | null {
   return out;
 }
 
-const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
-
 /** Whether the daily rollup holds what the request asks: its grouping and filters are by day, survey version, channel or what those belong to. */
 export const usesRollup = (request: FunnelRequest): boolean => groupKeys(request).rollup !== undefined && request.filters.siteLocationId === undefined;
 
@@ -152,7 +150,7 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
     // Days the recount job has not reached yet (recount.ts) are counted from the submissions.
     const uncounted = await uncountedDays(db);
     const sums = sql.join(
-      SUBMISSION_STAGES.map((stage) => sql`sum(r.${sql.identifier(ROLLUP_COLUMNS[stage])}) as ${sql.identifier(stage)}`),
+      SUBMISSION_FIGURES.map((figure) => sql`sum(r.${sql.identifier(ROLLUP_COLUMNS[figure])}) as ${sql.identifier(figure)}`),
       sql`, `,
     );
     const counted = uncounted ? [sql`r.day not between ${uncounted.firstDay}::date and ${uncounted.lastDay}::date`] : [];
@@ -184,14 +182,14 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
   const groups = new Map<string | null, FunnelCounts>();
   const countsOf = (group: string | null) => {
     let counts = groups.get(group);
-    if (!counts) groups.set(group, (counts = zero()));
+    if (!counts) groups.set(group, (counts = zeroFunnelCounts()));
     return counts;
   };
   const keyOf = (value: unknown) => (value === null || value === undefined ? null : String(value));
   for (const result of await Promise.all(submissions)) {
     for (const row of rowsOf(result)) {
       const counts = countsOf(keyOf(row.group));
-      for (const stage of SUBMISSION_STAGES) counts[stage] += Number(row[stage] ?? 0);
+      for (const figure of SUBMISSION_FIGURES) counts[figure] += Number(row[figure] ?? 0);
     }
   }
   const viewed = await views;

@@ -2,7 +2,7 @@
  * The funnel's daily rollup (funnel_day_counts): each submission stage summed per day of
  * creation (UTC), survey version and media channel, so the funnel of everything a user may see
  * is a sum of a few rows a day rather than a scan of every submission. It is kept as events
- * happen: triggers on submissions, contacts, deliveries and referrals (migration 0020) mark the
+ * happen: triggers on submissions, contacts, deliveries, referrals and leads (migration 0020, leads later) mark the
  * (day, survey version) bucket a write may have changed in funnel_dirty, whatever code wrote it,
  * and each funnel read first recomputes the marked buckets here with the stages' own definitions
  * (stages.ts), so the rollup and a count over the submissions cannot disagree. Days an
@@ -10,10 +10,9 @@
  * until then reads count those days from the submissions.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { FunnelStage } from '@core/model/funnel';
 import type { Db, Tx } from '../db/open';
 import { intArray, rowsOf, textArray } from '../db/rows';
-import { isStarted, ROLLUP_COLUMNS, stageCountColumns, submissionsFrom } from './stages';
+import { isStarted, ROLLUP_COLUMNS, stageCountColumns, SUBMISSION_FIGURES, submissionsFrom } from './stages';
 
 /** Up to this many marked buckets are recomputed bucket by bucket through the indexes. */
 const FEW_BUCKETS = 200;
@@ -38,9 +37,8 @@ export async function lockRollup(tx: Tx): Promise<void> {
  * (nested loops; the planner would otherwise hash whole tables for a few thousand rows).
  */
 export async function insertBucketCounts(tx: Tx, submissions: SQL, throughIndexes: boolean): Promise<void> {
-  const stages = Object.keys(ROLLUP_COLUMNS) as Exclude<FunnelStage, 'viewed'>[];
   const columns = sql.join(
-    stages.map((stage) => sql.identifier(ROLLUP_COLUMNS[stage])),
+    SUBMISSION_FIGURES.map((figure) => sql.identifier(ROLLUP_COLUMNS[figure])),
     sql`, `,
   );
   if (throughIndexes) {

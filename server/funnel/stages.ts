@@ -17,11 +17,17 @@
  *                 so randomized follows screened, not it (FUNNEL_BRANCH_STAGES)
  *   randomized    the ladder reached enrolled (referrals.is_randomized, kept once reached)
  *
+ * Beside the stages, the leads kept (core's FUNNEL_LEAD_FIGURES): started submissions with a
+ * lead that is not a duplicate of an earlier one, all kinds and each kind. A lead leaves the line
+ * wherever the run stopped (a survey stopped mid-run is a notActive lead before completion), so
+ * it asks only `started` of the stages.
+ *
  * `viewed` counts views (views.ts), which are not submissions: a view is counted when the widget
  * is seen (half of it on screen, once per page load), before anyone answers. A submission is dated by when it was created; a view by its day.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_BRANCH_STAGES, FUNNEL_STAGES, type FunnelStage } from '@core/model/funnel';
+import { FUNNEL_BRANCH_STAGES, FUNNEL_LEAD_FIGURES, FUNNEL_LEAD_KIND_FIGURES, FUNNEL_STAGES, type FunnelLeadFigure, type FunnelStage } from '@core/model/funnel';
+import { LEAD_KINDS } from '@core/model/lead';
 import { deliveredJoin, isDeliveredJoined } from '../rms';
 
 /**
@@ -33,7 +39,7 @@ export const isStarted = (alias: string): SQL => sql`${sql.identifier(alias)}.st
 
 /**
  * Each submission stage's own fact, over the aliases of `submissionsFrom` (s: the submission,
- * ct: its contact, rf: its referral, dl: its delivery when delivered). `viewed` is counted apart.
+ * ct: its contact, rf: its referral, dl: its delivery when delivered, ld: its lead). `viewed` is counted apart.
  */
 const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
   started: isStarted('s'),
@@ -51,6 +57,18 @@ const STAGE_FACTS: Record<Exclude<FunnelStage, 'viewed'>, SQL> = {
 
 export const SUBMISSION_STAGES = FUNNEL_STAGES.filter((s): s is Exclude<FunnelStage, 'viewed'> => s !== 'viewed');
 
+/** A lead kept: one per submission at most, and a duplicate of an earlier lead is kept but not counted again (as contactLeft). */
+const leadKept = sql`ld.id is not null and ld.duplicate_of is null`;
+const LEAD_FACTS: Record<FunnelLeadFigure, SQL> = {
+  leadsKept: leadKept,
+  ...(Object.fromEntries(LEAD_KINDS.map((kind) => [FUNNEL_LEAD_KIND_FIGURES[kind], sql`${leadKept} and ld.kind = ${kind}`])) as Record<Exclude<FunnelLeadFigure, 'leadsKept'>, SQL>),
+};
+
+/** What is counted of submissions: the stages but `viewed`, then the leads. */
+export type SubmissionFigure = Exclude<FunnelStage, 'viewed'> | FunnelLeadFigure;
+export const SUBMISSION_FIGURES: readonly SubmissionFigure[] = [...SUBMISSION_STAGES, ...FUNNEL_LEAD_FIGURES];
+const isLeadFigure = (figure: SubmissionFigure): figure is FunnelLeadFigure => (FUNNEL_LEAD_FIGURES as readonly string[]).includes(figure);
+
 /** A stage reached: its fact and every earlier one's on the main line (a branch stage's only for itself). */
 export function reachedCondition(stage: Exclude<FunnelStage, 'viewed'>): SQL {
   const upTo = SUBMISSION_STAGES.slice(0, SUBMISSION_STAGES.indexOf(stage) + 1).filter((s) => s === stage || !FUNNEL_BRANCH_STAGES.includes(s));
@@ -60,12 +78,16 @@ export function reachedCondition(stage: Exclude<FunnelStage, 'viewed'>): SQL {
   );
 }
 
+/** A figure reached: a stage's condition (reachedCondition), or a lead's fact on a started submission. */
+export const figureCondition = (figure: SubmissionFigure): SQL =>
+  isLeadFigure(figure) ? sql`(${isStarted('s')}) and (${LEAD_FACTS[figure]})` : reachedCondition(figure);
+
 /** The calendar day after `day` (YYYY-MM-DD). */
 export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
 
 /**
  * The submissions with what their stages read: s, its survey version f, engagement e, channel mc,
- * contact ct, its site esl, referral rf and delivery dl (when delivered). `submissions` narrows s to a subquery of
+ * contact ct, its site esl, referral rf and delivery dl (when delivered), lead ld. `submissions` narrows s to a subquery of
  * o_form_submissions rows (the rollup's buckets), so the joins start from those few.
  */
 export const submissionsFrom = (submissions: SQL = sql`o_form_submissions`): SQL => sql`
@@ -76,17 +98,18 @@ export const submissionsFrom = (submissions: SQL = sql`o_form_submissions`): SQL
     left join contacts ct on ct.submission_id = s.id
     left join engagement_site_locations esl on esl.id = ct.engagement_site_location_id
     left join referrals rf on rf.contact_id = ct.id
-    ${deliveredJoin('dl', sql.raw('ct.id'))}`;
+    ${deliveredJoin('dl', sql.raw('ct.id'))}
+    left join leads ld on ld.submission_id = s.id`;
 
-/** Each submission stage's count over `submissionsFrom`, as columns named for the stages. */
+/** Each submission figure's count over `submissionsFrom`, as columns named for the figures. */
 export const stageCountColumns = (): SQL =>
   sql.join(
-    SUBMISSION_STAGES.map((stage) => sql`count(*) filter (where ${reachedCondition(stage)}) as ${sql.identifier(stage)}`),
+    SUBMISSION_FIGURES.map((figure) => sql`count(*) filter (where ${figureCondition(figure)}) as ${sql.identifier(figure)}`),
     sql`, `,
   );
 
-/** funnel_day_counts' column of each submission stage. */
-export const ROLLUP_COLUMNS: Record<Exclude<FunnelStage, 'viewed'>, string> = {
+/** funnel_day_counts' column of each submission figure. */
+export const ROLLUP_COLUMNS: Record<SubmissionFigure, string> = {
   started: 'started',
   completed: 'completed',
   qualified: 'qualified',
@@ -97,4 +120,8 @@ export const ROLLUP_COLUMNS: Record<Exclude<FunnelStage, 'viewed'>, string> = {
   screened: 'screened',
   screenFailed: 'screen_failed',
   randomized: 'randomized',
+  leadsKept: 'leads_kept',
+  leadsNotQualified: 'leads_not_qualified',
+  leadsNoTrialSites: 'leads_no_trial_sites',
+  leadsNotActive: 'leads_not_active',
 };

@@ -90,6 +90,20 @@ async function screenerEngagements(db: Db, screenerId: number | null, target: Ru
   return rows.map((r) => r.id);
 }
 
+/**
+ * The distance context of a lead whose outcome searched no sites (notQualified, notActive, no
+ * ZIP sent): the ZIP among the contact values the screener asks, with the miles to the nearest
+ * active site of the lead's engagements where the ZIP is known. Context only: a ZIP we cannot
+ * place is kept without a distance, never refused, since the contact field's own check passed.
+ */
+async function contactZipContext(db: Db, fields: readonly ContactFormField[], values: Record<string, unknown>, engagementIds: number[]): Promise<{ zip: string | null; nearestSiteMiles: number | null }> {
+  const field = fields.find((f) => f.fieldType === 'zip');
+  const zip = field ? normalizeZip(values[field.name]) : null;
+  if (zip === null) return { zip: null, nearestSiteMiles: null };
+  const from = zipCentroid(zip);
+  return { zip, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
+}
+
 /** The screener's contact form and the lead's message pair, for the run's lead outcome. */
 export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip: unknown) {
   if (submission.status === 'completed') throw conflict(RUN_ALREADY_COMPLETE);
@@ -121,6 +135,7 @@ export async function keepLead(tools: LeadTools, submission: SubmissionRow, inpu
 
   const values = contactValues(fields, input.values);
   const keys = matchKeysOf(matcher, fields, values);
+  const place = form.outcome.zip === null ? await contactZipContext(db, fields, values, form.outcome.engagementIds) : form.outcome;
   // The consent as the lead's form showed it, kept word for word with its hash.
   const consentText = form.messages.consent ?? '';
   const kept = await db.transaction(async (tx) => {
@@ -135,8 +150,8 @@ export async function keepLead(tools: LeadTools, submission: SubmissionRow, inpu
         mediaChannelId: submission.mediaChannelId,
         language: submission.language,
         valuesCiphertext: phi.seal(JSON.stringify(values)),
-        zipCiphertext: form.outcome.zip === null ? null : phi.seal(form.outcome.zip),
-        nearestSiteMiles: form.outcome.nearestSiteMiles,
+        zipCiphertext: place.zip === null ? null : phi.seal(place.zip),
+        nearestSiteMiles: place.nearestSiteMiles,
         consentedAt: now,
         consentText,
         consentTextSha256: createHash('sha256').update(consentText, 'utf8').digest('hex'),

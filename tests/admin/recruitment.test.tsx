@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
+import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
 import { TREND_STAGES, TrendChart } from '../../admin/components/charts/Charts';
@@ -11,8 +11,9 @@ import { makeMediaChannel } from './fixtures';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
-const counts = (values: number[]): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s, i) => [s, values[i] ?? 0])) as FunnelCounts;
-const ALL = counts([200, 100, 50, 40, 30, 20, 10, 5, 5, 0, 2]);
+/** The stages' counts, then the leads' (all, not qualified, no site near, not running); 0 where not given. */
+const counts = (values: number[]): FunnelCounts => Object.fromEntries(FUNNEL_FIGURES.map((s, i) => [s, values[i] ?? 0])) as FunnelCounts;
+const ALL = counts([200, 100, 50, 40, 30, 20, 10, 5, 5, 0, 2, 9, 4, 3, 2]);
 
 function funnelRows(groupBy: string | null, hiddenField: string | null) {
   switch (groupBy) {
@@ -83,6 +84,9 @@ describe('Recruitment screen', () => {
     expect(within(funnel).getByLabelText('Conversion from Screened to Randomized').textContent).toBe('40.0% converted');
     // The server's sentence for a stage, beside the chart.
     expect(screen.getByText('Submissions whose participant answered at least one page.', { selector: 'dd' })).toBeTruthy();
+    // Leads beside the funnel, not a stage of it, each kind apart and explained.
+    expect(screen.getByTestId('funnel-leads').textContent).toMatch(/^Leads kept: 9 \(not qualified 4, no site near 3, not running 2\)/);
+    expect(screen.getByText('Leads kept', { selector: 'dt' }).nextElementSibling!.textContent).toMatch(/never a referral/);
     // The trend by week, the week without anything filled in.
     const trend = await screen.findByRole('img', { name: /^Trend by week: 3 weeks from 2026-11-02 to 2026-11-16$/ });
     expect(trend.querySelectorAll('.trend-started circle')).toHaveLength(3);
@@ -94,7 +98,7 @@ describe('Recruitment screen', () => {
     const { server, location } = renderAdmin({ path, user: makeUser('User'), handler });
     const table = await screen.findByRole('table', { name: 'Funnel breakdown' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
-    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('newsletter120603025201263301');
+    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('newsletter1206030252012633010000');
     const filters = { engagementId: '3', mediaChannelId: '9', from: '2026-11-01', to: '2026-11-30' };
     const asked = funnelRequests(server.requests);
     expect(asked).toContainEqual(filters);
@@ -245,7 +249,7 @@ describe('grouping by a hidden field', () => {
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
     expect(within(table).getAllByRole('columnheader')[0]!.textContent).toBe('Hidden field partner');
     // Views carry no hidden field: the row says so rather than showing 0 views.
-    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('partner-1not tracked703530201584402');
+    expect(within(table).getAllByRole('row')[1]!.textContent).toBe('partner-1not tracked7035302015844020000');
     await screen.findByRole('heading', { name: 'Breakdown by hidden field partner' });
     expect(funnelRequests(server.requests)).toContainEqual({ sponsorId: '7', groupBy: 'hiddenField', hiddenField: 'partner' });
     // The channels are asked within the sponsor; each name once, in order.

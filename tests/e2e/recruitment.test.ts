@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { FUNNEL_STAGES } from '@core/model/funnel';
+import { FUNNEL_FIGURES, FUNNEL_STAGES } from '@core/model/funnel';
 import { launchBrowser } from './browser';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
@@ -28,7 +28,7 @@ let engagementId = '';
 const to = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
 const from = new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
 
-type Row = { group: string | null; label: string } & Record<(typeof FUNNEL_STAGES)[number], number>;
+type Row = { group: string | null; label: string } & Record<(typeof FUNNEL_FIGURES)[number], number>;
 async function funnel(query: string): Promise<Row[]> {
   const doc = await api(`recruitment-funnel?${query}`);
   return (doc.data as { attributes: Row }[]).map((r) => r.attributes);
@@ -67,6 +67,10 @@ describe('Recruitment screen', () => {
     // The demo weeks mean something: people saw the widget and started.
     expect(all!.viewed).toBeGreaterThan(100);
     expect(all!.started).toBeGreaterThan(50);
+    // Leads beside the funnel, each kind apart, as the API counts them.
+    expect(await page.getByTestId('funnel-leads').textContent()).toContain(
+      `Leads kept: ${all!.leadsKept} (not qualified ${all!.leadsNotQualified}, no site near ${all!.leadsNoTrialSites}, not running ${all!.leadsNotActive})`,
+    );
     const conversion = await page.getByLabel('Conversion from Viewed to Started').textContent();
     expect(conversion).toBe(`${((all!.started / all!.viewed) * 100).toFixed(1)}% converted`);
 
@@ -107,7 +111,7 @@ describe('Recruitment screen', () => {
     for (const row of sources) {
       const cells = await table.getByRole('row').filter({ hasText: row.group! }).getByRole('cell').allTextContents();
       expect(cells[0]).toBe(row.label);
-      expect(numbers(cells.slice(1))).toEqual(FUNNEL_STAGES.map((s) => row[s]));
+      expect(numbers(cells.slice(1))).toEqual(FUNNEL_FIGURES.map((s) => row[s]));
     }
   });
 
@@ -120,8 +124,8 @@ describe('Recruitment screen', () => {
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const [header, ...lines] = parseCsv(fs.readFileSync((await download.path())!, 'utf8')).filter((r) => r.length > 1);
     // The cost figures follow the counts (server/funnel/costs.ts); the breakdown table shows the counts.
-    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES, 'spend', ...Object.keys(COST_FIGURES)]);
-    expect(lines.map((l) => [l[2], ...l.slice(3, 3 + FUNNEL_STAGES.length).map(Number)])).toEqual(shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]));
+    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_FIGURES, 'spend', ...Object.keys(COST_FIGURES)]);
+    expect(lines.map((l) => [l[2], ...l.slice(3, 3 + FUNNEL_FIGURES.length).map(Number)])).toEqual(shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]));
     expect(lines.map((l) => l[1])).toEqual(expect.arrayContaining(['newsletter', 'facebook']));
   });
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, PARTNER_HOST, snippet } from './partnerSite';
+import { adminToken, apiCaller } from './admin-session';
 import { mediaChannels } from '../../server/db/schema';
 
 let demo: DemoOnPartner;
@@ -195,6 +196,44 @@ describe('the widget resumes at every step after a reload', () => {
     expect(kept).toHaveLength(1);
     expect(Object.keys(JSON.parse(kept[0]![1])).sort()).toEqual(['credentials', 'history', 'identity', 'language', 'progress', 'step', 'submissionId']);
     expect(JSON.parse(kept[0]![1])).toMatchObject({ step: 'finished', history: [] });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the outcome without the form after a lead was left, on a reload: one lead, never a second', async () => {
+    const token = await adminToken(demo.server.url);
+    const api = apiCaller(demo.server.url, () => token);
+    const leads = async () => (await api('leads?limit=10')).meta.total as number;
+    const before = await leads();
+    const { context, page, problems } = await newParticipant(demo.browser);
+    const w = page.locator(W);
+    await page.goto(oneUrl);
+    await heading(w, 'About you');
+    await choice(w, 'Under 18').check();
+    await choice(w, /^No$/).check();
+    await next(w);
+    await heading(w, 'Where you live');
+    await w.locator('input').fill('10001');
+    await next(w);
+    const form = w.locator('form');
+    await form.locator('button.tw-back').waitFor();
+    const texts = form.locator('input[type=text]:not([inputmode=numeric])');
+    await texts.nth(0).fill('Rhea');
+    await texts.nth(1).fill('Resume');
+    await form.locator('input[type=email]').fill('rhea.resume@example.com');
+    await form.locator('input[type=tel]').fill('907-555-7001');
+    const zip = form.locator('input[autocomplete=postal-code]');
+    if (!(await zip.inputValue())) await zip.fill('10001');
+    await form.locator('label:has(input[type=checkbox])').click();
+    await next(w);
+    await w.locator('[data-outcome=notQualified]').waitFor();
+    expect(await leads()).toBe(before + 1);
+
+    await page.reload();
+    await w.locator('[data-outcome=notQualified]').waitFor();
+    expect(await w.locator('form').count()).toBe(0);
+    expect(await w.locator('h2', { hasText: 'About you' }).count()).toBe(0);
+    expect(await leads()).toBe(before + 1);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -30,7 +30,7 @@ import { settleDeliveries } from '../../server/rms/worker';
 import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../server/funnel/recount';
 import type { Logger } from '../../server/http/log';
 import { newWebhookSecret, signStandardWebhook } from '../support/standardWebhooks';
-import { FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
+import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { COST_FIGURES } from '@core/model/funnelCosts';
 import type { Utm } from '@core/participant/attribution';
 
@@ -51,7 +51,7 @@ let server: http.Server;
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 /** A CSV line's key, label and stage counts, without the cost figures after them. */
-const countsOnly = (line: string[]) => line.slice(0, 3 + FUNNEL_STAGES.length);
+const countsOnly = (line: string[]) => line.slice(0, 3 + FUNNEL_FIGURES.length);
 
 /** A view of the channel's survey on the clock's day, as the widget reports it once it is seen. */
 async function view(f: ParticipantFixture, options: { language?: string; utm?: Utm } = {}) {
@@ -182,7 +182,7 @@ describe('GET /api/recruitment-funnel', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: 'funnel-rows', attributes: { group: null, label: 'All' } });
     expect(stages(rows[0])).toEqual(A_TOTAL);
-    expect(Object.keys(meta.definitions as object)).toEqual([...FUNNEL_STAGES]);
+    expect(Object.keys(meta.definitions as object)).toEqual([...FUNNEL_FIGURES]);
     const all = await funnel('');
     expect(stages(all.rows[0])).toEqual(A_TOTAL.map((n, i) => n + B_TOTAL[i]!));
   });
@@ -320,21 +320,21 @@ describe('GET /api/recruitment-funnel', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ...lines] = parseCsv(await res.text());
     // The cost figures (funnel/costs.test.ts) are empty by day: spend is not told by day.
-    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_STAGES, 'spend', ...Object.keys(COST_FIGURES)]);
+    expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_FIGURES, 'spend', ...Object.keys(COST_FIGURES)]);
     expect(lines.every((l) => l.slice(header!.indexOf('spend')).every((cell) => cell === ''))).toBe(true);
     expect(lines.map(countsOnly)).toEqual([
-      ['2031-05-06', '2031-05-06', '2031-05-06', '3', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
-      ['2031-05-07', '2031-05-07', '2031-05-07', '1', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0'],
-      ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1', '0', '1'],
+      ['2031-05-06', '2031-05-06', '2031-05-06', '3', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['2031-05-07', '2031-05-07', '2031-05-07', '1', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1', '0', '1', '0', '0', '0', '0'],
     ]);
     // A hidden field's values are the partner page's text: a formula is written as text.
     const byField = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`, { token: superToken, headers: { Accept: 'text/csv' } });
     expect(byField.status).toBe(200);
     expect(parseCsv(await byField.text()).slice(1).map(countsOnly)).toEqual([
-      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0'],
-      ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
-      ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1', '0', '1'],
-      ["'-", '', 'No value (and every view)', '6', '1', '1', '1', '1', '1', '1', '0', '0', '0', '0'],
+      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1', '0', '1', '0', '0', '0', '0'],
+      ["'-", '', 'No value (and every view)', '6', '1', '1', '1', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
     ]);
   });
 });

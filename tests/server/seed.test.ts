@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { countries, engagements, mediaChannels, oForms, referralEvents, referrals, rmsAudits, roles, screeners, sponsors, users } from '../../server/db/schema';
+import { countries, engagements, leads, mediaChannels, oForms, referralEvents, referrals, rmsAudits, roles, screeners, sponsors, users } from '../../server/db/schema';
 import { DEMO_RECORD_SYSTEM } from '../../server/db/demoReferrals';
 import { verifyAuditChain } from '../../server/audit/trail';
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
@@ -76,6 +76,20 @@ describe('seed', () => {
     expect(steps[1].changes).toEqual({ radius: { old: 15, new: 25 } });
     expect(steps[0].actorUsername).toBe('admin');
     expect(await verifyAuditChain(h.db)).toMatchObject({ ok: true });
+    // Leads of the runs that did not qualify or found no site: sealed, on the Leads screen's list, counted by the funnel.
+    const demoLeads = await h.db.select().from(leads);
+    expect(new Set(demoLeads.map((l) => l.kind))).toEqual(new Set(['notQualified', 'noTrialSites']));
+    for (const lead of demoLeads.slice(0, 5)) {
+      expect(lead.valuesCiphertext).not.toContain('@');
+      expect(JSON.parse(h.phi.open(lead.valuesCiphertext)).email).toMatch(/@example\.com$/);
+      expect(h.phi.open(lead.zipCiphertext!)).toMatch(/^\d{5}$/);
+    }
+    expect(demoLeads.filter((l) => l.kind === 'noTrialSites').every((l) => l.nearestSiteMiles! > 25)).toBe(true);
+    expect(all.attributes.leadsKept).toBe(demoLeads.length);
+    expect(all.attributes.leadsNotQualified + all.attributes.leadsNoTrialSites).toBe(demoLeads.length);
+    const leadList = await h.request('GET', '/api/leads', { token });
+    expect(leadList.status, await leadList.clone().text()).toBe(200);
+    expect((await json(leadList)).meta.total).toBe(demoLeads.length);
     // Staff deleting the demo rows do not see them come back at the next start.
     await h.db.delete(mediaChannels);
     await h.db.delete(screeners);

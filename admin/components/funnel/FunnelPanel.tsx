@@ -4,14 +4,12 @@
  */
 import { Link } from 'react-router-dom';
 import { funnelApi } from '@core/api/funnel';
-import { FUNNEL_STAGES, type FunnelCounts, type FunnelGrouping } from '@core/model/funnel';
+import { zeroFunnelCounts, type FunnelGrouping } from '@core/model/funnel';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 import { FunnelChart } from '../charts/lazy';
 import { Loading } from '../Loading';
 import { funnelParams, recruitmentPath, type FunnelFilterValues } from './funnelQuery';
-
-const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
 
 export function FunnelPanel({
   filters,
@@ -27,7 +25,7 @@ export function FunnelPanel({
   const api = useApi(funnelApi);
   const key = JSON.stringify(filters);
   const funnel = useAsync(() => api.rows(funnelParams(filters, 'none')), [api, key]);
-  const counts = funnel.data?.rows[0] ?? zero();
+  const counts = funnel.data?.rows[0] ?? zeroFunnelCounts();
   return (
     <section className="panel" id="funnel" aria-labelledby="funnel-title">
       <div className="panel-heading">

@@ -17,12 +17,14 @@ import { screenersApi } from '@core/api/screeners';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import {
   FUNNEL_DEFINITIONS,
+  FUNNEL_FIGURE_LABELS,
+  FUNNEL_FIGURES,
   FUNNEL_GROUPING_LABELS,
   FUNNEL_GROUPINGS,
-  FUNNEL_STAGE_LABELS,
-  FUNNEL_STAGES,
+  FUNNEL_LEAD_FIGURES,
   VIEWS_NOT_TRACKED,
   viewsTrackedBy,
+  zeroFunnelCounts,
   type FunnelCounts,
   type FunnelGrouping,
   type FunnelRow,
@@ -45,8 +47,6 @@ import { funnelCalls, optionCalls } from './calls';
 
 export const EXPORT_FAILED = 'Could not export the funnel';
 const TREND_LABELS: Record<TrendPeriod, string> = { week: 'By week', day: 'By day' };
-
-const zero = (): FunnelCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts;
 
 function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
   const engagements = useApi(engagementsApi);
@@ -140,6 +140,21 @@ function Failure({ error, what }: { error: unknown; what: string }) {
   );
 }
 
+/**
+ * The leads kept beside the funnel, not in it: a lead is a run that left the line to
+ * randomization, so it has no conversion from the stage before it.
+ */
+function LeadsKept({ counts }: { counts: FunnelCounts }) {
+  const [, ...kinds] = FUNNEL_LEAD_FIGURES;
+  return (
+    <p className="funnel-leads" data-testid="funnel-leads">
+      <strong>{FUNNEL_FIGURE_LABELS.leadsKept}: {counts.leadsKept.toLocaleString('en-US')}</strong> (
+      {kinds.map((figure) => `${FUNNEL_FIGURE_LABELS[figure].replace(/^Leads: /, '')} ${counts[figure].toLocaleString('en-US')}`).join(', ')}) — contacts kept for
+      future studies at the other outcomes, never referred.
+    </p>
+  );
+}
+
 export default function Recruitment() {
   const api = useApi(funnelApi);
   const [params, setParams] = useSearchParams();
@@ -171,11 +186,11 @@ export default function Recruitment() {
 
   const columns: Column<FunnelRow>[] = [
     { id: 'label', header: query.groupBy === 'none' ? 'Scope' : groupLabel, cell: (r) => r.label },
-    ...FUNNEL_STAGES.map((stage) => ({
-      id: stage,
-      header: FUNNEL_STAGE_LABELS[stage],
+    ...FUNNEL_FIGURES.map((figure) => ({
+      id: figure,
+      header: FUNNEL_FIGURE_LABELS[figure],
       className: 'col-number',
-      cell: (r: FunnelRow) => (stage === 'viewed' && r.group !== null && !viewsTrackedBy(query.groupBy) ? <span className="muted">{VIEWS_NOT_TRACKED}</span> : r[stage].toLocaleString('en-US')),
+      cell: (r: FunnelRow) => (figure === 'viewed' && r.group !== null && !viewsTrackedBy(query.groupBy) ? <span className="muted">{VIEWS_NOT_TRACKED}</span> : r[figure].toLocaleString('en-US')),
     })),
   ];
 
@@ -234,15 +249,18 @@ export default function Recruitment() {
         ) : total.loading && !total.data ? (
           <Loading />
         ) : (
-          <FunnelChart counts={total.data?.rows[0] ?? zero()} definitions={definitions} label="Recruitment funnel" />
+          <>
+            <FunnelChart counts={total.data?.rows[0] ?? zeroFunnelCounts()} definitions={definitions} label="Recruitment funnel" />
+            <LeadsKept counts={total.data?.rows[0] ?? zeroFunnelCounts()} />
+          </>
         )}
         <details className="funnel-definitions">
           <summary>What each stage counts</summary>
           <dl>
-            {FUNNEL_STAGES.map((stage) => (
-              <div key={stage}>
-                <dt>{FUNNEL_STAGE_LABELS[stage]}</dt>
-                <dd>{definitions[stage]}</dd>
+            {FUNNEL_FIGURES.map((figure) => (
+              <div key={figure}>
+                <dt>{FUNNEL_FIGURE_LABELS[figure]}</dt>
+                <dd>{definitions[figure]}</dd>
               </div>
             ))}
           </dl>

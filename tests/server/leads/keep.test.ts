@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
-import { contacts, leads, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
+import { contactFields, contactFieldScreeners, contacts, leads, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 
 let h: Harness;
@@ -178,6 +178,29 @@ describe('a lead at notActive', () => {
     const res = await leaveLead(run, { values: VALUES, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await leadOf(run)).toMatchObject({ kind: 'notActive', engagementIds: g.engagementIds, consentText: form.meta.messages.consent, zipCiphertext: null, nearestSiteMiles: null });
+  });
+});
+
+describe("a lead's ZIP where its outcome searched no sites", () => {
+  it("is the screener's ZIP contact field, sealed, with the nearest site's distance (none without the field: notActive above)", async () => {
+    const g = await createParticipantFixture(h.db);
+    const [zipField] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'zip_code'));
+    await h.db.insert(contactFieldScreeners).values({ screenerId: g.screenerId, contactFieldId: zipField!.id, weight: 9 });
+    const run = async () => {
+      const { submissionId, token, firstEntryId } = await startSubmission(h, g);
+      const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
+      const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+      await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+      return { submissionId, token };
+    };
+    // Anchorage, given in the form (no zip attribute): kept sealed, with the miles to the fixture's Manhattan site.
+    const far = await run();
+    const res = await leaveLead(far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const lead = await leadOf(far);
+    expect(lead!.kind).toBe('notQualified');
+    expect(h.phi.open(lead!.zipCiphertext!)).toBe('99501');
+    expect(lead!.nearestSiteMiles).toBeGreaterThan(3300);
   });
 });
 
