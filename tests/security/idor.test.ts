@@ -59,6 +59,7 @@ describe('a submission token opens its own submission only', () => {
     const calls = (submissionId: string, entryId: string | number): Call[] => [
       ['GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`],
       ['PATCH', `/api/o-forms/o-form-submission-page/${entryId}`, { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } }],
+      ['POST', `/api/o-forms/o-form-submission-page/${entryId}`, { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } }],
       ['POST', '/api/o-forms/o-form-container-entries', { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(submissionId) } } }],
       ['PATCH', `/api/o-forms/o-form-submission-sanitization/${submissionId}`, { data: { attributes: { pageIds: [Number(entryId)] } } }],
       ['GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`],

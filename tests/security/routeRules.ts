@@ -146,6 +146,7 @@ export const RULES: Record<string, Access> = {
   'POST /api/o-forms/o-form-container-entries': 'participant',
   'GET /api/o-forms/o-form-container-entries/:id': 'participant',
   'PATCH /api/o-forms/o-form-submission-page/:id': 'participant',
+  'POST /api/o-forms/o-form-submission-page/:id': 'participant',
   'PATCH /api/o-forms/o-form-submission-sanitization/:id': 'participant',
   'GET /api/o-forms/o-form-submission-qualification/:id': 'participant',
   'GET /api/o-forms/o-form-submission-outcome/:id': 'participant',
