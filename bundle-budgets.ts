@@ -15,8 +15,10 @@ export const BUDGETS = {
    * Everything a whole run loads (the above and the steps after the survey), gzipped. 20.5 kB
    * since the lead form at notQualified, noTrialSites and notActive (the contact step reused,
    * with the outcome's message pair and consent box: 431 B over the 20 kB it had, which had 52 B left).
+   * 21 kB since widget.js asks for the survey's start while the module loads and the calls go
+   * without a CORS preflight (279 B: the first question waits on two requests, a Next on one).
    */
-  widgetBytes: 20.5 * 1024,
+  widgetBytes: 21 * 1024,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;
