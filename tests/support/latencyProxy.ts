@@ -16,8 +16,10 @@ export interface ProxiedRequest {
   method: string;
   /** Path and query, as the browser sent them. */
   path: string;
-  /** Milliseconds since the proxy started (its own clock), when the request arrived. */
+  /** When the request arrived, epoch ms (comparable with a browser's performance.timeOrigin + now() on this machine). */
   at: number;
+  /** When its answer went back, epoch ms; undefined until then. */
+  done?: number;
 }
 
 export interface LatencyProxy {
@@ -35,11 +37,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeou
 export async function startLatencyProxy(target: string, roundTripMs = 0, host = '127.0.0.1'): Promise<LatencyProxy> {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
-  const started = performance.now();
+  const clock = () => performance.timeOrigin + performance.now();
   const log: ProxiedRequest[] = [];
   let rtt = roundTripMs;
   const server = http.createServer((req, res) => {
-    log.push({ method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() - started });
+    const entry: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', at: clock() };
+    log.push(entry);
     const half = rtt / 2;
     // The body is read at once (as the network would deliver it) and passed on after the delay.
     const chunks: Buffer[] = [];
@@ -52,7 +55,7 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
           const body: Buffer[] = [];
           for await (const chunk of answer) body.push(chunk as Buffer);
           await sleep(half);
-          res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
+          res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body), () => (entry.done = clock()));
         },
       );
       forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
