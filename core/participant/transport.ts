@@ -112,7 +112,8 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async qualification(submissionId) {
-      const got = await call('GET', `/o-form-submission-qualification/${e(submissionId)}`, 'qualification');
+      // POST with only the token in its body: no preflight for the run's last Next.
+      const got = await call('POST', `/o-form-submission-qualification/${e(submissionId)}`, 'qualification', {});
       if (!got.ok) throw new HttpError(422);
       return got.body.meta;
     },

@@ -74,11 +74,17 @@ describe('the widget through a 150 ms round trip', () => {
     try {
       const from = proxy.log.length;
       await page.goto(partnerUrl);
-      await page.locator(`${W} legend`).first().waitFor();
-      const shownAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+      // Checked every frame: the first frame with the question, on the machine's clock.
+      const shown = await page.waitForFunction(
+        () => (document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('legend') ? performance.timeOrigin + performance.now() : false),
+        undefined,
+        { polling: 'raf' },
+      );
+      const shownAt = (await shown.jsonValue()) as number;
       const start = proxy.log.slice(from);
-      expect(sequential(start, shownAt)).toHaveLength(2);
-      expect(sequential(start, shownAt)[0]).toBe('GET /widget.js');
+      const chain = sequential(start, shownAt);
+      expect(chain, chain.join(' → ')).toHaveLength(2);
+      expect(chain[0]).toBe('GET /widget.js');
       expect(start.filter((r) => r.path.startsWith('/api/o-forms/participant-start')).map(line)).toEqual(['GET /api/o-forms/participant-start']);
 
       // About you (an answer there can disqualify) → Your heart health → Where you live.
@@ -112,8 +118,14 @@ describe('the widget through a 150 ms round trip', () => {
       await page.reload();
       await heading(page, 'Where you live');
       await zipInput(page).fill('10001');
-      // Qualified near the demo's New York sites: the sites step follows the survey.
-      await nextUntil(page, 'Choose a study site');
+      // Qualified near the demo's New York sites: the sites step follows the survey. The
+      // qualification is a simple POST too; the sites' read (token header) is the one preflight.
+      expect(await nextUntil(page, 'Choose a study site')).toEqual([
+        'POST /api/o-forms/o-form-submission-page/:id',
+        'POST /api/o-forms/o-form-submission-qualification/:id',
+        'OPTIONS /api/o-forms/o-form-submission-sites/:id',
+        'GET /api/o-forms/o-form-submission-sites/:id',
+      ]);
       expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
       expect(problems).toEqual([]);
     } finally {

@@ -63,6 +63,7 @@ describe('a submission token opens its own submission only', () => {
       ['POST', '/api/o-forms/o-form-container-entries', { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(submissionId) } } }],
       ['PATCH', `/api/o-forms/o-form-submission-sanitization/${submissionId}`, { data: { attributes: { pageIds: [Number(entryId)] } } }],
       ['GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`],
+      ['POST', `/api/o-forms/o-form-submission-qualification/${submissionId}`, {}],
       ['GET', `/api/o-forms/o-form-submission-outcome/${submissionId}`],
       ['GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=10001`],
       ['GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`],

@@ -149,6 +149,7 @@ export const RULES: Record<string, Access> = {
   'POST /api/o-forms/o-form-submission-page/:id': 'participant',
   'PATCH /api/o-forms/o-form-submission-sanitization/:id': 'participant',
   'GET /api/o-forms/o-form-submission-qualification/:id': 'participant',
+  'POST /api/o-forms/o-form-submission-qualification/:id': 'participant',
   'GET /api/o-forms/o-form-submission-outcome/:id': 'participant',
   'POST /api/o-forms/o-form-page-metrics': 'participant',
   'GET /api/o-forms/o-form-submission-sites/:submissionId': 'participant',

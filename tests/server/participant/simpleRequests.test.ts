@@ -12,7 +12,7 @@ import { loadConfig } from '../../../server/config';
 import { oFormContainerEntries, oFormFieldEntries, oFormPageMetrics } from '../../../server/db/schema';
 import { createLogger } from '../../../server/http/log';
 import { MISSING_TOKEN } from '../../../server/participant/access';
-import { createParticipantFixture, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { useParticipantServer } from '../participantServer';
 
@@ -111,6 +111,18 @@ describe('participant calls without a preflight', () => {
     expect(metric.status).toBe(201);
     expect(await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(s.submissionId)))).toHaveLength(1);
     expect((await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))).length).toBeGreaterThan(1);
+  });
+
+  it('answers the qualification to a POST with the token in the body, as to a GET with the header', async () => {
+    const run = await runQualified(h, f);
+    const none = await simple(h.app, `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, {}, null);
+    expect(none.status).toBe(401);
+    const res = await simple(h.app, `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, {}, run.token);
+    expect(res.status).toBe(200);
+    const { meta } = (await res.json()) as { meta: { isQualified: boolean; outcome: string } };
+    expect(meta).toMatchObject({ isQualified: true, outcome: 'qualified' });
+    const read = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [SUBMISSION_TOKEN_HEADER]: run.token } });
+    expect(((await read.json()) as { meta: unknown }).meta).toEqual((await (await simple(h.app, `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, {}, run.token)).json() as { meta: unknown }).meta);
   });
 
   it('lets the browser keep a preflight for two hours for the calls that still need one', async () => {
