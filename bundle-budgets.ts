@@ -16,9 +16,11 @@ export const BUDGETS = {
    * since the lead form at notQualified, noTrialSites and notActive (the contact step reused,
    * with the outcome's message pair and consent box: 431 B over the 20 kB it had, which had 52 B left).
    * 20.75 kB since the site search outside the US (a country select named by the browser's own
-   * Intl.DisplayNames, a postal code or town, distances in kilometres: 140 B over 20.5 kB).
+   * Intl.DisplayNames, a postal code or town, distances in kilometres: 140 B over 20.5 kB); 21 kB
+   * since widget.js asks for the survey's start while the module loads and the calls go without a
+   * CORS preflight (279 B: the first question waits on two requests, a Next on one).
    */
-  widgetBytes: 20.75 * 1024,
+  widgetBytes: 21 * 1024,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

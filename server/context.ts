@@ -59,5 +59,7 @@ export interface AppEnv {
     requestId: string;
     user: AuthUser;
     audit?: AuditNote;
+    /** A participant call's submission token when its body carried it (server/participant/access.ts). */
+    bodyToken?: string;
   };
 }

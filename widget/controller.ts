@@ -13,6 +13,7 @@ import type { ParticipantTransport, ParticipantTransportOptions } from '@core/pa
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
 import type { Controller, LaterModule } from './run';
 import { hostEvents, SHOWING } from './hostEvents';
+import { earlyFetch } from './loader';
 import { runStore } from './storage';
 import { loadStrings } from './strings';
 
@@ -101,7 +102,7 @@ export function createController(options: ControllerOptions): Controller {
         screenerId: options.screenerId,
         pageUrl: typeof location === 'undefined' ? undefined : location.href,
         fields: options.fields,
-        fetch: options.fetch,
+        fetch: options.fetch ?? earlyFetch,
       },
       later,
     );

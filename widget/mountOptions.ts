@@ -51,4 +51,6 @@ export interface WidgetModule {
 /** The one global widget.js defines: `ready` resolves to the widget's module once imported. */
 export interface WidgetGlobal {
   ready?: Promise<WidgetModule>;
+  /** Requests widget.js sent before the module loaded, by address, until the module takes them (./loader.ts). */
+  early?: Record<string, Promise<Response>>;
 }

@@ -3,6 +3,8 @@
  * access token (answered once by the submission's creation, sent back on every later call), the
  * media channel named in the query of every call (the server's CORS answer depends on it), and
  * the answer read as the contract's document (./responses.ts) or, for a 422, as field problems.
+ * A call with a body sends it as text/plain with the token in its `meta` (./wire.ts): a POST
+ * then needs no CORS preflight, so a Next on a partner's page is one request on the wire.
  * The start of a run (./start.ts) and the rest of the transport (./transport.ts) share one caller,
  * so the widget can load the second while the first question is on screen.
  */
@@ -10,7 +12,7 @@ import { JSON_API_MEDIA_TYPE } from '../jsonapi';
 import type { FieldErrors } from '../oform/runner';
 import { HttpError } from './httpError';
 import type { ErrorDocument, ParticipantAnswer, ParticipantAnswerName } from './responses';
-import { SUBMISSION_TOKEN_HEADER } from './wire';
+import { SIMPLE_BODY_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from './wire';
 
 export interface ParticipantCallOptions {
   /** The product's origin, e.g. https://recruit.example (the widget takes it from its script's src). */
@@ -29,7 +31,7 @@ export interface ParticipantCaller {
    * One call under /api/o-forms (or, from `/..`, beside it), answered by the contract's document
    * for `answer`; a 422 gives its problems; any other failure throws HttpError.
    */
-  call<K extends ParticipantAnswerName>(method: string, path: string, answer: K, body?: { data: { type: string; id?: string; attributes: object } }): Promise<Called<K>>;
+  call<K extends ParticipantAnswerName>(method: string, path: string, answer: K, body?: { data?: { type: string; id?: string; attributes: object } }): Promise<Called<K>>;
   /** The submission's access token once answered (or handed back on a resume). */
   token: string | null;
   /** The channel the calls name. */
@@ -53,11 +55,12 @@ export function createParticipantCaller(options: ParticipantCallOptions): Partic
     channel: options.mediaChannelId ?? null,
     async call(method, path, answer, body) {
       const headers: Record<string, string> = { Accept: JSON_API_MEDIA_TYPE };
-      if (body) headers['Content-Type'] = JSON_API_MEDIA_TYPE;
-      if (caller.token) headers[SUBMISSION_TOKEN_HEADER] = caller.token;
+      if (body) headers['Content-Type'] = SIMPLE_BODY_TYPE;
+      else if (caller.token) headers[SUBMISSION_TOKEN_HEADER] = caller.token;
+      const sent = body && caller.token ? { ...body, meta: { [SUBMISSION_TOKEN_META]: caller.token } } : body;
       const channel = caller.channel;
       const url = `${options.apiOrigin}/api/o-forms${path}${channel === null ? '' : `${path.includes('?') ? '&' : '?'}mediaChannelId=${encodeURIComponent(channel)}`}`;
-      const response = await doFetch(url, { method, headers, credentials: 'omit', body: body && JSON.stringify(body) });
+      const response = await doFetch(url, { method, headers, credentials: 'omit', body: sent && JSON.stringify(sent) });
       caller.token = response.headers.get(SUBMISSION_TOKEN_HEADER) ?? caller.token;
       if (!response.ok && response.status !== 422) throw new HttpError(response.status, (await response.json().catch(() => 0))?.errors?.[0]);
       const text = await response.text();

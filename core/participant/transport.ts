@@ -53,9 +53,9 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
   const e = encodeURIComponent;
   let submission: string | null = null;
 
-  const answering = async (path: string, id: string, answers: Answers): Promise<SaveResult> => {
+  const answering = async (method: 'POST' | 'PATCH', path: string, id: string, answers: Answers): Promise<SaveResult> => {
     const attributes: PageAnswersBody = { answers: sendable(answers) };
-    const got = await call('PATCH', path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
+    const got = await call(method, path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
     if (!got.ok) return got;
     const { nextPage, ...meta } = got.body.meta;
     return { ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) };
@@ -99,10 +99,11 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
       return { entryId: got.body.data.id };
     },
 
-    saveAnswers: (entryId, answers) => answering(`/o-form-submission-page/${e(entryId)}`, entryId, answers),
+    // POST, though PATCH on the same address answers the same: a simple request, no preflight.
+    saveAnswers: (entryId, answers) => answering('POST', `/o-form-submission-page/${e(entryId)}`, entryId, answers),
 
     previewAnswers: (p, answers) =>
-      answering(`/o-form-submission-page-preview/${e(p.id)}${options.language ? `?language=${e(options.language)}` : ''}`, p.id, answers),
+      answering('PATCH', `/o-form-submission-page-preview/${e(p.id)}${options.language ? `?language=${e(options.language)}` : ''}`, p.id, answers),
 
     async sanitize(submissionId, entryIds) {
       const attributes: SanitizationBody = { pageIds: entryIds };
@@ -111,7 +112,8 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async qualification(submissionId) {
-      const got = await call('GET', `/o-form-submission-qualification/${e(submissionId)}`, 'qualification');
+      // POST with only the token in its body: no preflight for the run's last Next.
+      const got = await call('POST', `/o-form-submission-qualification/${e(submissionId)}`, 'qualification', {});
       if (!got.ok) throw new HttpError(422);
       return got.body.meta;
     },

@@ -7,6 +7,16 @@
 /** Answered once by the submission's creation; sent back on every later call about it. */
 export const SUBMISSION_TOKEN_HEADER = 'Survey-Submission-Token';
 
+/**
+ * Where a call with a body carries the token instead (`meta.submissionToken`): sent as
+ * text/plain with no header of its own, a POST is a CORS simple request that needs no preflight,
+ * and a body, unlike an address, is in no log.
+ */
+export const SUBMISSION_TOKEN_META = 'submissionToken';
+
+/** The body's type on the wire: JSON:API's own would cost a preflight on a partner's page. */
+export const SIMPLE_BODY_TYPE = 'text/plain;charset=UTF-8';
+
 export const VIEW_TYPE = 'participant-views';
 export const SUBMISSION_TYPE = 'o-form-submissions';
 export const ENTRY_TYPE = 'o-form-container-entries';

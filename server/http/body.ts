@@ -9,9 +9,13 @@ import { toFieldIssues } from '@core/model/fields';
 import type { Relationship } from '@core/jsonapi';
 import { ApiProblem, badRequest, conflict, invalid, unsupportedMediaType } from './errors';
 
-export async function readJson(c: Context): Promise<unknown> {
+const JSON_TYPES = /^application\/(vnd\.api\+)?json\b/i;
+/** JSON, or JSON sent as text/plain: what a browser sends cross-origin without a CORS preflight (the participant routes). */
+export const JSON_OR_PLAIN_TYPES = /^(application\/(vnd\.api\+)?json|text\/plain)\b/i;
+
+export async function readJson(c: Context, accepted: RegExp = JSON_TYPES): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
-  if (!/^application\/(vnd\.api\+)?json\b/i.test(type)) throw unsupportedMediaType();
+  if (!accepted.test(type)) throw unsupportedMediaType();
   const text = await c.req.text();
   if (text.trim() === '') throw badRequest('The request body is empty.');
   let parsed: unknown;

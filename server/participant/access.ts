@@ -13,7 +13,9 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
+import { createMiddleware } from 'hono/factory';
+import { SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from '@core/participant/wire';
+import type { AppEnv } from '../context';
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
@@ -59,11 +61,33 @@ export function issueToken(): { token: string; hash: string } {
   return { token, hash: hashToken(token) };
 }
 
-/** The request's token, or null when the header is absent or empty. */
+/**
+ * The request's token: its header's, else its body's `meta.submissionToken` (readBodyToken), or
+ * null when neither carries one.
+ */
 export function tokenOf(c: Context): string | null {
-  const raw = c.req.header(SUBMISSION_TOKEN_HEADER)?.trim();
+  const raw = (c.req.header(SUBMISSION_TOKEN_HEADER) ?? (c as Context<AppEnv>).get('bodyToken'))?.trim();
   return raw ? raw : null;
 }
+
+/**
+ * Reads the token a call's body carries (core/participant/wire.ts: a POST sent as text/plain
+ * with no header of its own is a CORS simple request, which needs no preflight). Before the
+ * handler, so tokenOf stays synchronous; the body is kept for the handler to read. A body that
+ * is not JSON is left to the handler's own reading, which refuses it.
+ */
+export const readBodyToken = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'OPTIONS' && c.req.header(SUBMISSION_TOKEN_HEADER) === undefined && c.req.header('content-length') !== '0') {
+    let token: unknown;
+    try {
+      token = (JSON.parse(await c.req.text()) as { meta?: Record<string, unknown> } | null)?.meta?.[SUBMISSION_TOKEN_META];
+    } catch {
+      token = undefined;
+    }
+    if (typeof token === 'string') c.set('bodyToken', token);
+  }
+  await next();
+});
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 

@@ -19,7 +19,7 @@ import { contactFieldScreeners, contactFields, oFormContainerEntries, oForms, oF
 import { bearerToken } from '../auth/guards';
 import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
-import { readJson } from '../http/body';
+import { JSON_OR_PLAIN_TYPES, readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { answerText } from '../http/answerText';
 import { ApiProblem, conflict, invalid, notFound, unauthorized } from '../http/errors';
@@ -28,7 +28,7 @@ import { hitAll, tooManyRequests } from '../http/rate-limit';
 import { toResource } from '../http/serialize';
 import { contactMatcherOf } from '../security/contactMatch';
 import { findForm } from '../surveys';
-import { MISSING_TOKEN, runEnded, submissionForToken, tokenOf, type SubmissionRow } from './access';
+import { MISSING_TOKEN, readBodyToken, runEnded, submissionForToken, tokenOf, type SubmissionRow } from './access';
 import { assertChannelOfRequest, participantCors } from './cors';
 import { languageChain } from './messages';
 import type { QualificationResult } from './qualification';
@@ -76,13 +76,13 @@ export type ParticipantApp = Hono<AppEnv>;
 export type ParticipantRoutes = (app: ParticipantApp, deps: Deps) => void;
 
 /**
- * The sub-app mounted at /api/o-forms: CORS on each of `paths` first, then each route file's
- * handlers in the order given (the order requests are matched in).
+ * The sub-app mounted at /api/o-forms: CORS on each of `paths` first, and the token a body
+ * carries, then each route file's handlers in the order given (the order requests are matched in).
  */
 export function participantApp(deps: Deps, paths: readonly string[], routes: readonly ParticipantRoutes[]): ParticipantApp {
   const app = new Hono<AppEnv>();
   const cors = participantCors(deps);
-  for (const path of paths) app.use(path, cors);
+  for (const path of paths) app.use(path, cors, readBodyToken);
   for (const register of routes) register(app, deps);
   return app;
 }
@@ -90,9 +90,12 @@ export function participantApp(deps: Deps, paths: readonly string[], routes: rea
 // ---------------------------------------------------------------------------------------------
 // Input
 
+/** A participant call's body: JSON, also as text/plain (a CORS simple request, no preflight). */
+export const readParticipantJson = (c: Context): Promise<unknown> => readJson(c, JSON_OR_PLAIN_TYPES);
+
 /** The attributes of `data` (any resource type: participant bodies are small and named by the route). */
 export async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
-  const body = await readJson(c);
+  const body = await readParticipantJson(c);
   const data = (body as { data?: unknown } | null)?.data;
   const attributes = data && typeof data === 'object' && !Array.isArray(data) ? (data as { attributes?: unknown }).attributes : undefined;
   if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) {

@@ -20,7 +20,6 @@ import { ContactAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { contacts, engagementSiteLocations, oFormSubmissions, referrals, siteLocations } from '../db/schema';
-import { readJson } from '../http/body';
 import { conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
@@ -30,6 +29,7 @@ import {
   screenerContactFields,
   MISSING_CONTACT_TOKEN,
   NOT_QUALIFIED_FOR_CONTACT,
+  readParticipantJson,
   RUN_ALREADY_COMPLETE,
   type ParticipantApp,
 } from './api';
@@ -58,7 +58,7 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
     assertRunNotEnded(submission, 'submission');
     const lang = submission.language;
 
-    const parsed = v.safeParse(ContactDocument, await readJson(c));
+    const parsed = v.safeParse(ContactDocument, await readParticipantJson(c));
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const attributes = parsed.output.data.attributes;
 

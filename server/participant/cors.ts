@@ -88,7 +88,9 @@ export const participantCors = (deps: Deps) =>
         'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Methods': 'GET, POST, PATCH, OPTIONS',
         'Access-Control-Allow-Headers': ALLOW_HEADERS,
-        'Access-Control-Max-Age': '600',
+        // As long as Chromium keeps a preflight (Firefox keeps one a day): the calls that still
+        // need one (a token in a header, PATCH) ask once per address for the run's whole length.
+        'Access-Control-Max-Age': '7200',
         Vary: 'Origin',
       });
     }

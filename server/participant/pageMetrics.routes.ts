@@ -5,11 +5,10 @@ import { PageMetricAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { PAGE_METRIC_TYPE } from '@core/participant/wire';
 import { type Deps } from '../context';
-import { readJson } from '../http/body';
 import { invalid, unauthorized } from '../http/errors';
 import { sendResource, toResource } from '../http/serialize';
 import { MISSING_TOKEN, submissionForToken, tokenOf } from './access';
-import { UNKNOWN_PAGE, type ParticipantApp } from './api';
+import { readParticipantJson, UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { loadSurvey, recordPageMetric } from './run';
 import { describe } from '../openapi/describe';
@@ -20,7 +19,7 @@ export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Dep
   /** Page timing: when a page was shown and left. */
   app.post('/o-form-page-metrics', describe({ summary: 'Participant: record time spent on a page', access: 'participant', body: { resource: null, attributes: PageMetricAttributes }, answer: { document: PARTICIPANT_ANSWERS.metric, status: 201 } }), async (c) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);
-    const body = await readJson(c);
+    const body = await readParticipantJson(c);
     const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;
     if (!attributes || attributes.oFormSubmissionId === undefined || attributes.oFormSubmissionId === null) throw unauthorized(MISSING_TOKEN.metrics);
     const parsed = v.safeParse(PageMetricAttributes, attributes);

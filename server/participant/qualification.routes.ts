@@ -1,4 +1,8 @@
-/** GET /api/o-forms/o-form-submission-qualification/:id: whether the submission qualified. */
+/**
+ * GET or POST /api/o-forms/o-form-submission-qualification/:id: whether the submission qualified.
+ * The widget POSTs with the token in the body (a CORS simple request: the last Next needs no
+ * preflight); GET with the token header answers the same.
+ */
 import { assertRunNotEnded } from './access';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
@@ -8,7 +12,9 @@ import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
 import { qualifyAndRecord } from './qualification';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
+import { describe, type RouteDoc } from '../openapi/describe';
 import { siteCountries } from './sites';
 
 export function participantOFormSubmissionQualificationRoutes(app: ParticipantApp, deps: Deps) {
@@ -16,7 +22,8 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
   const phi = phiOf(deps);
 
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
-  app.get('/o-form-submission-qualification/:id', describe({ summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } }), async (c) => {
+  const doc: RouteDoc = { summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } };
+  const qualification = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
     const result = await qualifyAndRecord(db, submission, { today: nowOf(deps), phi, now: () => nowOf(deps) });
@@ -33,5 +40,7 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
         ...(countries.some((code) => code !== 'US') ? { siteCountries: countries } : {}),
       },
     } satisfies ParticipantAnswer<'qualification'>);
-  });
+  };
+  app.get('/o-form-submission-qualification/:id', describe(doc), qualification);
+  app.post('/o-form-submission-qualification/:id', describe(doc), qualification);
 }

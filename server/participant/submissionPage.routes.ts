@@ -1,7 +1,12 @@
-/** PATCH /api/o-forms/o-form-submission-page/:id: a page's answers, stored and followed to the next page. */
+/**
+ * POST (or PATCH) /api/o-forms/o-form-submission-page/:id: a page's answers, stored and followed to
+ * the next page. The widget POSTs: with the token in the body that is a CORS simple request, one
+ * request per Next on a partner's page; PATCH answers the same, as it always has.
+ */
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
-import { nowOf, type Deps } from '../context';
+import type { Context } from 'hono';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import { ApiProblem, conflict, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
 import { windowOf } from '../http/rate-limit';
@@ -24,7 +29,7 @@ import { assertChannelOfRequest } from './cors';
 import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument } from './run';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
+import { describe, type RouteDoc } from '../openapi/describe';
 
 export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -32,7 +37,8 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
   const phi = phiOf(deps);
 
   /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
-  app.patch('/o-form-submission-page/:id', describe({ summary: "Participant: save a page's answers and learn where they lead", access: 'participant', body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } }), async (c) => {
+  const doc: RouteDoc = { summary: "Participant: save a page's answers and learn where they lead", access: 'participant', body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } };
+  const save = async (c: Context<AppEnv>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const requestedId = parseId(c.req.param('id'));
     const found = await answerTargetForToken(db, c, requestedId);
@@ -80,5 +86,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
         nextPage: next.page && pageDocument(survey, next.page),
       },
     } satisfies ParticipantAnswer<'pageSaved'>);
-  });
+  };
+  app.post('/o-form-submission-page/:id', describe(doc), save);
+  app.patch('/o-form-submission-page/:id', describe(doc), save);
 }

@@ -59,9 +59,11 @@ describe('a submission token opens its own submission only', () => {
     const calls = (submissionId: string, entryId: string | number): Call[] => [
       ['GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`],
       ['PATCH', `/api/o-forms/o-form-submission-page/${entryId}`, { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } }],
+      ['POST', `/api/o-forms/o-form-submission-page/${entryId}`, { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } }],
       ['POST', '/api/o-forms/o-form-container-entries', { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(submissionId) } } }],
       ['PATCH', `/api/o-forms/o-form-submission-sanitization/${submissionId}`, { data: { attributes: { pageIds: [Number(entryId)] } } }],
       ['GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`],
+      ['POST', `/api/o-forms/o-form-submission-qualification/${submissionId}`, {}],
       ['GET', `/api/o-forms/o-form-submission-outcome/${submissionId}`],
       ['GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=10001`],
       ['GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`],

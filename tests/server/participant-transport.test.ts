@@ -20,7 +20,7 @@ import { later } from '../support/runnerLater';
 
 let h: Harness;
 let f: ParticipantFixture;
-const seen: { url: string; origin: string | null; token: string | null }[] = [];
+const seen: { url: string; origin: string | null; token: string | null; simple: boolean }[] = [];
 
 useParticipantServer((server) => ({ h, f } = server));
 
@@ -29,7 +29,10 @@ function api(options: Partial<ParticipantTransportOptions> = {}, origin = `https
     const request = new Request(input, init);
     request.headers.set('Origin', origin);
     if (staffToken) request.headers.set('Authorization', `Bearer ${staffToken}`);
-    seen.push({ url: request.url, origin, token: request.headers.get('Survey-Submission-Token') });
+    // A call with a body carries the token in it (a CORS simple request), any other in the header.
+    const bodyToken = typeof init?.body === 'string' ? ((JSON.parse(init.body) as { meta?: { submissionToken?: string } }).meta?.submissionToken ?? null) : null;
+    const headerToken = request.headers.get('Survey-Submission-Token');
+    seen.push({ url: request.url, origin, token: headerToken ?? bodyToken, simple: init?.body === undefined || (request.method === 'POST' && headerToken === null && request.headers.get('Content-Type')!.startsWith('text/plain')) });
     return h.app.request(request);
   };
   return createParticipantTransport({
@@ -72,6 +75,8 @@ describe('the participant transport', () => {
     const after = seen.slice(seen.findIndex((s) => s.url.includes('o-form-submissions')) + 1);
     expect(after.length).toBeGreaterThan(3);
     expect(after.every((s) => s.token === transport.credentials())).toBe(true);
+    // Every call with a body is a POST of text/plain with no token header: no preflight on a partner's page.
+    expect(seen.filter((s) => !s.simple)).toEqual([]);
   });
 
   it('moves to the next page in one call: the save answers the next page itself', async () => {

@@ -1,0 +1,135 @@
+/**
+ * The widget's wire through a real round trip: Chromium on a partner's page (another origin,
+ * strict CSP) reaches the server only through a proxy that adds 150 ms to every request and logs
+ * each one, CORS preflights included (Chromium's own network emulation does not delay those).
+ * The first question waits on two requests in a row (widget.js, then its module beside the
+ * survey's start), each Next between pages is one request, and no OPTIONS goes out after the
+ * run's first call. A reload on each page comes back to it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
+
+const RTT_MS = 150;
+const W = '[data-trial-widget]';
+
+let demo: DemoOnPartner;
+let proxy: LatencyProxy;
+let partner: PartnerSite;
+let partnerUrl: string;
+
+beforeAll(async () => {
+  demo = await startDemoOnPartner();
+  proxy = await startLatencyProxy(demo.server.url, RTT_MS);
+  partner = await startPartnerSite(proxy.url);
+  partnerUrl = partner.page(
+    '/',
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
+<body><main><h1>Healthy living magazine</h1>
+<div data-trial-widget></div>
+${snippet(proxy.url, demo.channelId, demo.screenerId)}
+</main></body></html>`,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await partner?.close();
+  await proxy?.close();
+  await demo?.stop();
+});
+
+const heading = (page: Page, text: string | RegExp) => page.locator(`${W} h2`, { hasText: text }).waitFor();
+const choose = (page: Page, label: string | RegExp) => page.locator(`${W} label`, { hasText: label }).click();
+const zipInput = (page: Page) => page.locator(`${W} input[autocomplete=postal-code]`);
+const line = (r: ProxiedRequest) => `${r.method} ${r.path.split('?')[0]!.replace(/\/\d+$/, '/:id')}`;
+/** Page timing goes out once the next page shows, waited for by nothing: not a request of the Next. */
+const isTiming = (r: ProxiedRequest) => r.path.startsWith('/api/o-forms/o-form-page-metrics');
+
+/** Clicks Next and answers the requests made until `shown` is on screen (page timing apart). */
+async function nextUntil(page: Page, shown: string | RegExp): Promise<string[]> {
+  const from = proxy.log.length;
+  await page.locator(`${W} button[type=submit]`).click();
+  await heading(page, shown);
+  return proxy.log.slice(from).filter((r) => !isTiming(r)).map(line);
+}
+
+/** The latest longest chain of requests each sent after the previous one's answer, among those answered by `until` (epoch ms). */
+function sequential(requests: ProxiedRequest[], until: number): string[] {
+  const done = requests.filter((r) => r.done !== undefined && r.done <= until).sort((a, b) => a.at - b.at);
+  const best: ProxiedRequest[][] = [];
+  for (const [i, r] of done.entries()) {
+    let chain: ProxiedRequest[] = [];
+    for (let j = 0; j < i; j++) if (done[j]!.done! <= r.at && best[j]!.length > chain.length) chain = best[j]!;
+    best.push([...chain, r]);
+  }
+  return best.reduce<ProxiedRequest[]>((a, b) => (b.length > a.length ? b : a), []).map(line);
+}
+
+describe('the widget through a 150 ms round trip', () => {
+  it('shows the first question after two requests in a row, then one request per Next and no OPTIONS', async () => {
+    const { context, page, problems } = await newParticipant(demo.browser);
+    try {
+      const from = proxy.log.length;
+      await page.goto(partnerUrl);
+      // Checked every frame: the first frame with the question, on the machine's clock.
+      const shown = await page.waitForFunction(
+        () => (document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('legend') ? performance.timeOrigin + performance.now() : false),
+        undefined,
+        { polling: 'raf' },
+      );
+      const shownAt = (await shown.jsonValue()) as number;
+      const start = proxy.log.slice(from);
+      const chain = sequential(start, shownAt);
+      expect(chain, chain.join(' → ')).toHaveLength(2);
+      expect(chain[0]).toBe('GET /widget.js');
+      expect(start.filter((r) => r.path.startsWith('/api/o-forms/participant-start')).map(line)).toEqual(['GET /api/o-forms/participant-start']);
+
+      // About you (an answer there can disqualify) → Your heart health → Where you live.
+      await choose(page, '18 to 64');
+      await choose(page, /^Yes$/);
+      const runStarts = proxy.log.length;
+      // The first Next starts the submission with the page's entry, then saves the page.
+      expect(await nextUntil(page, 'Your heart health')).toEqual(['POST /api/o-forms/o-form-submissions', 'POST /api/o-forms/o-form-submission-page/:id']);
+      expect(await nextUntil(page, 'Where you live')).toEqual(['POST /api/o-forms/o-form-submission-page/:id']);
+      // Page timing (sent behind each Next) is a simple request too.
+      await expect.poll(() => proxy.log.slice(runStarts).filter(isTiming).length).toBe(2);
+      const run = proxy.log.slice(runStarts);
+      expect(run.filter((r) => r.method === 'OPTIONS').map(line)).toEqual([]);
+      expect(run.filter(isTiming).map((r) => r.method)).toEqual(['POST', 'POST']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('comes back to each page after a reload and carries on to the sites', async () => {
+    const { context, page, problems } = await newParticipant(demo.browser);
+    try {
+      await page.goto(partnerUrl);
+      await choose(page, '18 to 64');
+      await choose(page, /^Yes$/);
+      await nextUntil(page, 'Your heart health');
+      await page.reload();
+      await heading(page, 'Your heart health');
+      expect(await nextUntil(page, 'Where you live')).toEqual(['POST /api/o-forms/o-form-submission-page/:id']);
+      await page.reload();
+      await heading(page, 'Where you live');
+      await zipInput(page).fill('10001');
+      // Qualified near the demo's New York sites: the sites step follows the survey. The
+      // qualification is a simple POST too; the sites' read (token header) is the one preflight.
+      expect(await nextUntil(page, 'Choose a study site')).toEqual([
+        'POST /api/o-forms/o-form-submission-page/:id',
+        'POST /api/o-forms/o-form-submission-qualification/:id',
+        'OPTIONS /api/o-forms/o-form-submission-sites/:id',
+        'GET /api/o-forms/o-form-submission-sites/:id',
+      ]);
+      expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * A slow network between a browser and the server, for the browser tests and the widget bench: a
+ * plain HTTP proxy on a free port of 127.0.0.1 that holds every request for half the round trip
+ * before passing it on and every answer for the other half before sending it back, and logs each
+ * request (method and path, OPTIONS included) as it arrives.
+ *
+ * Chromium's own network emulation delays answers but not CORS preflights, so a wire that needs a
+ * preflight looks as fast there as one that does not; through this proxy a preflight costs its
+ * round trip like any request. The Host header goes through unchanged: the server sees the
+ * proxy's address as its own origin, as the browser does.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxiedRequest {
+  method: string;
+  /** Path and query, as the browser sent them. */
+  path: string;
+  /** When the request arrived, epoch ms (comparable with a browser's performance.timeOrigin + now() on this machine). */
+  at: number;
+  /** When its answer went back, epoch ms; undefined until then. */
+  done?: number;
+}
+
+export interface LatencyProxy {
+  /** e.g. http://127.0.0.1:4711: use it where the server's address would go. */
+  url: string;
+  /** Every request so far, in arrival order. */
+  log: ProxiedRequest[];
+  /** The round trip added to every request from now on, in ms. */
+  setRoundTrip(ms: number): void;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : resolve()));
+
+export async function startLatencyProxy(target: string, roundTripMs = 0, host = '127.0.0.1'): Promise<LatencyProxy> {
+  const upstream = new URL(target);
+  const agent = new http.Agent({ keepAlive: true });
+  const clock = () => performance.timeOrigin + performance.now();
+  const log: ProxiedRequest[] = [];
+  let rtt = roundTripMs;
+  const server = http.createServer((req, res) => {
+    const entry: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', at: clock() };
+    log.push(entry);
+    const half = rtt / 2;
+    // The body is read at once (as the network would deliver it) and passed on after the delay.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      await sleep(half);
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
+        async (answer) => {
+          const body: Buffer[] = [];
+          for await (const chunk of answer) body.push(chunk as Buffer);
+          await sleep(half);
+          res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body), () => (entry.done = clock()));
+        },
+      );
+      forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+      forward.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    log,
+    setRoundTrip: (ms) => void (rtt = ms),
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
