@@ -15,8 +15,11 @@ export const BUDGETS = {
    * Everything a whole run loads (the above and the steps after the survey), gzipped. 20.5 kB
    * since the lead form at notQualified, noTrialSites and notActive (the contact step reused,
    * with the outcome's message pair and consent box: 431 B over the 20 kB it had, which had 52 B left).
+   * 21 kB since the widget works on any partner page (its own JSON writer, immune to a host's
+   * Prototype.js, 202 B over with 133 B left; Trusted Types, session-replay markers, a run kept
+   * across an SPA's route changes).
    */
-  widgetBytes: 20.5 * 1024,
+  widgetBytes: 21 * 1024,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

@@ -9,6 +9,7 @@
 import { JSON_API_MEDIA_TYPE } from '../jsonapi';
 import type { FieldErrors } from '../oform/runner';
 import { HttpError } from './httpError';
+import { jsonText } from './jsonText';
 import type { ErrorDocument, ParticipantAnswer, ParticipantAnswerName } from './responses';
 import { SUBMISSION_TOKEN_HEADER } from './wire';
 
@@ -57,7 +58,7 @@ export function createParticipantCaller(options: ParticipantCallOptions): Partic
       if (caller.token) headers[SUBMISSION_TOKEN_HEADER] = caller.token;
       const channel = caller.channel;
       const url = `${options.apiOrigin}/api/o-forms${path}${channel === null ? '' : `${path.includes('?') ? '&' : '?'}mediaChannelId=${encodeURIComponent(channel)}`}`;
-      const response = await doFetch(url, { method, headers, credentials: 'omit', body: body && JSON.stringify(body) });
+      const response = await doFetch(url, { method, headers, credentials: 'omit', body: body && jsonText(body) });
       caller.token = response.headers.get(SUBMISSION_TOKEN_HEADER) ?? caller.token;
       if (!response.ok && response.status !== 422) throw new HttpError(response.status, (await response.json().catch(() => 0))?.errors?.[0]);
       const text = await response.text();

@@ -1,0 +1,75 @@
+/**
+ * The widget on partner pages that break what a script usually takes for granted: host
+ * prototypes changed by an old library. Each page is built here from the files beside this test
+ * (tests/e2e/anyPage/) and served by the partner site of another origin under the strict CSP
+ * partners are told to use.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, snippet } from './partnerSite';
+
+let demo: DemoOnPartner;
+
+beforeAll(async () => {
+  demo = await startDemoOnPartner();
+}, 120_000);
+
+afterAll(async () => {
+  await demo?.stop();
+});
+
+const W = '[data-trial-widget]';
+const page = (body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>${head}</head><body>${body}</body></html>`;
+const beside = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'anyPage', name), 'utf8');
+const widget = (extra = '') => `<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, extra)}`;
+
+/** Answers the demo survey as a qualified participant (a multiple-choice answer on its second page) through to the outcome. */
+async function qualifiedRun(p: Page, contact = { first: 'Ada', last: 'Quinn', email: 'ada.quinn@example.com', phone: '212-555-0142' }) {
+  await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
+  await p.locator(`${W} label`, { hasText: '18 to 64' }).click();
+  await p.locator(`${W} label`, { hasText: /^Yes$/ }).click();
+  await p.locator(`${W} button[type=submit]`).click();
+  await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
+  await p.locator(`${W} label`, { hasText: 'Blood pressure pills' }).click();
+  await p.locator(`${W} button[type=submit]`).click();
+  await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
+  await p.locator(`${W} input`).fill('10001');
+  await p.locator(`${W} button[type=submit]`).click();
+  await p.locator(`${W} h2`, { hasText: 'Choose a study site' }).waitFor();
+  await p.locator(`${W} button[type=submit]`).click();
+  await p.locator(`${W} h2`, { hasText: 'Your contact details' }).waitFor();
+  await p.getByLabel('First name').fill(contact.first);
+  await p.getByLabel('Last name').fill(contact.last);
+  await p.getByLabel('Email').fill(contact.email);
+  await p.getByLabel('Phone').fill(contact.phone);
+  await p.locator(`${W} button[type=submit]`).click();
+  await p.locator(`${W} h2`, { hasText: 'Consent' }).waitFor();
+  await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
+  await p.locator(`${W} button[type=submit]`).click();
+  await p.locator(`${W} [data-outcome=completed]`).waitFor();
+}
+
+describe('the widget on any partner page', () => {
+  it("sends a multiple-choice answer as a list on a page whose prototypes and JSON.stringify are a library's (Prototype.js)", async () => {
+    demo.partner.asset('/prototype-js.js', 'text/javascript', beside('prototypeJs.js'));
+    const url = demo.partner.page('/prototype-js', page(widget(), '<script src="/prototype-js.js"></script>'));
+    const { context, page: p, problems } = await newParticipant(demo.browser);
+    const sent: unknown[] = [];
+    p.on('request', (r) => void (r.method() === 'PATCH' || r.method() === 'POST' ? sent.push(r.postData()) : undefined));
+    await p.goto(url);
+    // The page's own serialization is what the library made of it: an array is a string there.
+    expect(await p.evaluate(() => JSON.parse(JSON.stringify({ a: ['x'] })).a)).toBe('["x"]');
+    await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
+    const hostCalls = await p.evaluate(() => (window as unknown as { __hostStringify?: number }).__hostStringify ?? 0);
+    await qualifiedRun(p);
+    // The answer went as a list, and nothing the widget sent or kept went through the page's JSON.stringify.
+    expect(sent.some((body) => typeof body === 'string' && body.includes('"demo-treatment":["pills"]'))).toBe(true);
+    expect(await p.evaluate(() => (window as unknown as { __hostStringify?: number }).__hostStringify ?? 0)).toBe(hostCalls);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
