@@ -1,6 +1,6 @@
 /**
  * The widget on partner pages that break what a script usually takes for granted: host
- * prototypes changed by an old library. Each page is built here from the files beside this test
+ * prototypes changed by an old library, Trusted Types. Each page is built here from the files beside this test
  * (tests/e2e/anyPage/) and served by the partner site of another origin under the strict CSP
  * partners are told to use.
  */
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { partnerCspText, partnerTrustedTypesText } from '@core/model/mediaChannel';
 import { newParticipant, snippet } from './partnerSite';
 
 let demo: DemoOnPartner;
@@ -48,6 +49,8 @@ async function qualifiedRun(p: Page, contact = { first: 'Ada', last: 'Quinn', em
   await p.getByLabel('Phone').fill(contact.phone);
   await p.locator(`${W} button[type=submit]`).click();
   await p.locator(`${W} h2`, { hasText: 'Consent' }).waitFor();
+  // The screener's message is staff HTML, shown as HTML (whatever the page's Trusted Types).
+  await p.locator(`${W} .tw-html em`, { hasText: 'privacy notice' }).waitFor();
   await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
   await p.locator(`${W} button[type=submit]`).click();
   await p.locator(`${W} [data-outcome=completed]`).waitFor();
@@ -70,6 +73,26 @@ describe('the widget on any partner page', () => {
     expect(sent.some((body) => typeof body === 'string' && body.includes('"demo-treatment":["pills"]'))).toBe(true);
     expect(await p.evaluate(() => (window as unknown as { __hostStringify?: number }).__hostStringify ?? 0)).toBe(hostCalls);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("completes a qualified run under Trusted Types and exactly the CSP partners are told to add, with no violation", async () => {
+    // The partner's own policy: nothing but its own origin, what the snippet panel says, and Trusted Types enforced.
+    const csp = `default-src 'self'; ${partnerCspText(demo.server.url)}; require-trusted-types-for 'script'; ${partnerTrustedTypesText}`;
+    const url = demo.partner.page('/trusted-types', page(widget()), csp);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
+    await p.goto(url);
+    await qualifiedRun(p);
+    expect(problems).toEqual([]);
+    // Trusted Types were in force: the page itself cannot assign a string to innerHTML.
+    expect(await p.evaluate(() => {
+      try {
+        document.body.innerHTML = '<b>x</b>';
+        return 'assigned';
+      } catch {
+        return 'refused';
+      }
+    })).toBe('refused');
     await context.close();
   });
 });
