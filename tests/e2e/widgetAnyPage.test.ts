@@ -1,6 +1,7 @@
 /**
  * The widget on partner pages that break what a script usually takes for granted: host
- * prototypes changed by an old library, Trusted Types. Each page is built here from the files beside this test
+ * prototypes changed by an old library, Trusted Types, a right-to-left page, a reader's own
+ * default font size. Each page is built here from the files beside this test
  * (tests/e2e/anyPage/) and served by the partner site of another origin under the strict CSP
  * partners are told to use.
  */
@@ -93,6 +94,37 @@ describe('the widget on any partner page', () => {
         return 'refused';
       }
     })).toBe('refused');
+    await context.close();
+  });
+
+  it("writes an English survey left to right on a right-to-left page, its text sized from the reader's default font size", async () => {
+    demo.partner.asset('/rtl.css', 'text/css', beside('rtl.css'));
+    const url = demo.partner.page('/rtl', `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>شريك</title><link rel="stylesheet" href="/rtl.css"></head><body><p>مقال الشريك</p>${widget()}</body></html>`);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
+    // The reader chose a larger default font size in the browser's settings.
+    const cdp = await context.newCDPSession(p);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 20 } });
+    await p.goto(url);
+    await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
+    const seen = await p.evaluate((sel) => {
+      const root = document.querySelector(sel)!.shadowRoot!;
+      const card = root.querySelector('.tw-card')!;
+      const box = card.getBoundingClientRect();
+      const legend = root.querySelector('legend')!.getBoundingClientRect();
+      const next = root.querySelector('button[type=submit]')!.getBoundingClientRect();
+      return {
+        pageDirection: getComputedStyle(document.body).direction,
+        dir: card.getAttribute('dir'),
+        direction: getComputedStyle(card).direction,
+        // Left to right: the question starts at the card's left edge, Next ends at its right.
+        legendFromLeft: Math.round(legend.left - box.left),
+        nextFromRight: Math.round(box.right - next.right),
+        title: getComputedStyle(root.querySelector('.tw-title')!).fontSize,
+        body: getComputedStyle(card).fontSize,
+      };
+    }, W);
+    expect(seen).toEqual({ pageDirection: 'rtl', dir: 'ltr', direction: 'ltr', legendFromLeft: 21, nextFromRight: 21, title: '23px', body: '20px' });
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
