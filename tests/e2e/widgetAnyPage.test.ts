@@ -1,7 +1,7 @@
 /**
  * The widget on partner pages that break what a script usually takes for granted: host
  * prototypes changed by an old library, Trusted Types, a right-to-left page, a reader's own
- * default font size. Each page is built here from the files beside this test
+ * default font size, a single-page app's route changes. Each page is built here from the files beside this test
  * (tests/e2e/anyPage/) and served by the partner site of another origin under the strict CSP
  * partners are told to use.
  */
@@ -12,12 +12,19 @@ import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { partnerCspText, partnerTrustedTypesText } from '@core/model/mediaChannel';
 import { newParticipant, snippet } from './partnerSite';
+import { adminToken, apiCaller } from './admin-session';
 
 let demo: DemoOnPartner;
+let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
   demo = await startDemoOnPartner();
+  const token = await adminToken(demo.server.url);
+  api = apiCaller(demo.server.url, () => token);
 }, 120_000);
+
+const submissionsStarted = async () =>
+  (await api<{ data: { attributes: { submissionsStarted: number } } }>(`media-channels/${demo.channelId}`)).data.attributes.submissionsStarted;
 
 afterAll(async () => {
   await demo?.stop();
@@ -124,6 +131,41 @@ describe('the widget on any partner page', () => {
       };
     }, W);
     expect(seen).toEqual({ pageDirection: 'rtl', dir: 'ltr', direction: 'ltr', legendFromLeft: 21, nextFromRight: 21, title: '23px', body: '20px' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("continues the same run when a single-page app leaves the survey's route and comes back", async () => {
+    demo.partner.asset('/spa-app.js', 'text/javascript', beside('spaApp.js'));
+    const url = demo.partner.page(
+      '/spa-survey',
+      page(`<main id="app"></main><script src="/spa-app.js" data-widget="${demo.server.url}/widget.js" data-channel="${demo.channelId}" data-screener="${demo.screenerId}"></script>`),
+    );
+    const before = await submissionsStarted();
+    const { context, page: p, problems } = await newParticipant(demo.browser);
+    await p.goto(url);
+    await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
+    await p.locator(`${W} label`, { hasText: '18 to 64' }).click();
+    await p.locator(`${W} label`, { hasText: /^Yes$/ }).click();
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
+    const stored = () => p.evaluate(() => Object.entries(sessionStorage).map(([key, value]) => [key, JSON.parse(value).submissionId as string]));
+    const run = await stored();
+    expect(run).toHaveLength(1);
+
+    // Away to the article, and back: the snippet runs again and the participant is where they were.
+    await p.evaluate(() => (window as unknown as { spaGo(route: string): void }).spaGo('article'));
+    await p.locator('#article').waitFor();
+    await p.evaluate(() => (window as unknown as { spaGo(route: string): void }).spaGo('survey'));
+    await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
+    expect(await p.locator(W).count()).toBe(1);
+    expect(await stored()).toEqual(run);
+
+    await p.locator(`${W} label`, { hasText: 'Blood pressure pills' }).click();
+    await p.locator(`${W} button[type=submit]`).click();
+    await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
+    expect(await stored()).toEqual(run);
+    await expect.poll(submissionsStarted).toBe(before + 1);
     expect(problems).toEqual([]);
     await context.close();
   });
