@@ -9,8 +9,13 @@ import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 export const BUDGETS = {
-  /** What a partner's page loads before the first question shows: widget.js, the widget's module and its static imports, gzipped. */
-  widgetFirstQuestionBytes: 14 * 1024,
+  /**
+   * What a partner's page loads before the first question shows: widget.js, the widget's module
+   * and its static imports, gzipped. 15 kB (the figure the issue on partner pages sets) since the
+   * widget works on any page: its own JSON writer, Trusted Types, direction, SPA unmounting and
+   * the session-replay markers took it from 13837 B to 14412 B.
+   */
+  widgetFirstQuestionBytes: 15 * 1024,
   /**
    * Everything a whole run loads (the above and the steps after the survey), gzipped. 20.5 kB
    * since the lead form at notQualified, noTrialSites and notActive (the contact step reused,

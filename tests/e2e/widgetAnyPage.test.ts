@@ -1,7 +1,7 @@
 /**
  * The widget on partner pages that break what a script usually takes for granted: host
  * prototypes changed by an old library, Trusted Types, a right-to-left page, a reader's own
- * default font size, a single-page app's route changes. Each page is built here from the files beside this test
+ * default font size, a single-page app's route changes, a session-replay recorder. Each page is built here from the files beside this test
  * (tests/e2e/anyPage/) and served by the partner site of another origin under the strict CSP
  * partners are told to use.
  */
@@ -166,6 +166,31 @@ describe('the widget on any partner page', () => {
     await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
     expect(await stored()).toEqual(run);
     await expect.poll(submissionsStarted).toBe(before + 1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('carries the session-replay opt-out markers: an rrweb recording of a whole run holds no question, answer or contact value', async () => {
+    demo.partner.asset('/rrweb.js', 'text/javascript', fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/rrweb/dist/rrweb.umd.min.cjs')));
+    demo.partner.asset('/record.js', 'text/javascript', beside('record.js'));
+    // The partner's policy, with what the recorder itself needs: its scripts, and style attributes for its own elements.
+    const csp = `default-src 'self'; script-src 'self' ${demo.server.url}; connect-src ${demo.server.url}; style-src 'self'; style-src-attr 'unsafe-inline'`;
+    const head = '<script src="/rrweb.js"></script><script src="/record.js"></script>';
+    const url = demo.partner.page('/recorded', page(`<h1>Partner article on heart health</h1>${widget()}`, head), csp);
+    const { context, page: p, problems } = await newParticipant(demo.browser);
+    await p.goto(url);
+    await qualifiedRun(p);
+    const markers = await p.evaluate((sel) => {
+      const el = document.querySelector(sel)!;
+      return [el.className, ...['data-hj-suppress', 'data-private', 'data-clarity-mask', 'data-dd-privacy'].map((name) => `${name}=${el.getAttribute(name)}`)];
+    }, W);
+    expect(markers).toEqual(['rr-block ph-no-capture sentry-block fs-exclude', 'data-hj-suppress=', 'data-private=', 'data-clarity-mask=true', 'data-dd-privacy=hidden']);
+    const recording = JSON.stringify(await p.evaluate(() => (window as unknown as { __replay: unknown[] }).__replay));
+    // The recorder did record the page (its own text, and the widget's element as a blank box).
+    expect(recording).toContain('Partner article on heart health');
+    const secrets = ['How old are you', '18 to 64', 'Your heart health', 'Blood pressure pills', 'pills', '10001', 'Ada', 'Quinn', 'ada.quinn@example.com', '212-555-0142', '2125550142', 'privacy notice'];
+    expect(secrets.filter((secret) => recording.includes(secret))).toEqual([]);
+    expect(recording).toContain('rr_width');
     expect(problems).toEqual([]);
     await context.close();
   });
