@@ -9,8 +9,13 @@ import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 export const BUDGETS = {
-  /** What a partner's page loads before the first question shows: widget.js, the widget's module and its static imports, gzipped. */
-  widgetFirstQuestionBytes: 14 * 1024,
+  /**
+   * What a partner's page loads before the first question shows: widget.js, the widget's module
+   * and its static imports, gzipped. 15 kB (the figure the issue on partner pages sets) since the
+   * widget works on any page: its own JSON writer, Trusted Types, direction, SPA unmounting and
+   * the session-replay markers took it from 13837 B to 14412 B.
+   */
+  widgetFirstQuestionBytes: 15 * 1024,
   /**
    * Everything a whole run loads (the above and the steps after the survey), gzipped. 20.5 kB
    * since the lead form at notQualified, noTrialSites and notActive (the contact step reused,
@@ -19,6 +24,9 @@ export const BUDGETS = {
    * Intl.DisplayNames, a postal code or town, distances in kilometres: 140 B over 20.5 kB); 21 kB
    * since widget.js asks for the survey's start while the module loads and the calls go without a
    * CORS preflight (279 B: the first question waits on two requests, a Next on one).
+   * Then kept at 21 kB while the widget learned to work on any partner page (its own JSON writer,
+   * immune to a host's Prototype.js; Trusted Types, session-replay markers, a run kept across an
+   * SPA's route changes).
    */
   widgetBytes: 21 * 1024,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */

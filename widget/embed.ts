@@ -4,7 +4,7 @@
  * throws into the host page: problems show a short message and log one console error.
  */
 import { h, render } from 'preact';
-import { mount } from './mount';
+import { mount, type MountedWidget } from './mount';
 import { Problem } from './components/Card';
 import { participantText } from './components/text';
 import { readSnippet, type SnippetResult } from './snippet';
@@ -17,6 +17,23 @@ const TARGET = 'data-trial-widget';
 const SNIPPET = 'script[src*="widget.js"]';
 
 const isFree = (el: Element | null): el is HTMLElement => !!el?.hasAttribute(TARGET) && !el.hasAttribute(MOUNTED);
+
+/**
+ * The widgets mounted here, by element. One whose element left the document (an SPA's route
+ * change) is unmounted: its stored run is freed, so the snippet mounted again on the way back
+ * continues that run rather than starting a second submission under a key of its own.
+ */
+const mounted = new Map<HTMLElement, MountedWidget>();
+let observer: MutationObserver | undefined;
+
+function unmountRemoved() {
+  mounted.forEach((widget, el) => {
+    if (!el.isConnected) {
+      mounted.delete(el);
+      widget.unmount();
+    }
+  });
+}
 
 /**
  * Where a snippet's widget goes: the element its `data-target` selector names; else its own
@@ -52,10 +69,12 @@ function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: str
   }
   // Each mount keeps its own stored run (./storage.ts: a second widget of a run on the page gets
   // its own key, in mount order, which is document order: the same after a reload).
-  mount(container, { ...snippet.options, apiOrigin });
+  mounted.set(container, mount(container, { ...snippet.options, apiOrigin }));
+  (observer ??= new MutationObserver(unmountRemoved)).observe(document, { childList: true, subtree: true });
 }
 
 function mountAll() {
+  unmountRemoved();
   for (const script of document.querySelectorAll<HTMLScriptElement>(SNIPPET)) {
     if (script.hasAttribute(MOUNTED)) continue;
     script.setAttribute(MOUNTED, '');

@@ -22,13 +22,31 @@ function styleSheet(): CSSStyleSheet {
   return sheet;
 }
 
+/**
+ * The documented opt-out markers of the common session-replay and analytics recorders: rrweb's
+ * block class (and PostHog's and Sentry's, built on rrweb), FullStory's, Hotjar's, LogRocket's,
+ * Microsoft Clarity's and Datadog's. A recorder that honours its marker keeps only a blank box
+ * of the widget's size: no question, answer or contact detail. The classes go on the host and
+ * again on the shadow tree's top element: rrweb descends into open shadow roots, where a
+ * marker on the host (an ancestor across the shadow boundary) does not reach.
+ */
+const PRIVATE_CLASSES = 'rr-block ph-no-capture sentry-block fs-exclude';
+const PRIVATE_ATTRIBUTES = { 'data-hj-suppress': '', 'data-private': '', 'data-clarity-mask': 'true', 'data-dd-privacy': 'hidden' };
+
 export function mount(element: HTMLElement, options: MountOptions): MountedWidget {
+  element.classList.add(...PRIVATE_CLASSES.split(' '));
+  for (const [name, value] of Object.entries(PRIVATE_ATTRIBUTES)) element.setAttribute(name, value);
   const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
   // Each widget has its own theme sheet: two screeners on one page keep their own colours.
   const theme = new CSSStyleSheet();
   root.adoptedStyleSheets = [styleSheet(), theme];
   const props: ControllerOptions = { host: element, ...options, onStyles: (styles) => theme.replaceSync(themeCss(styles)) };
-  render(<App {...props} />, root);
+  render(
+    <div class={PRIVATE_CLASSES}>
+      <App {...props} />
+    </div>,
+    root,
+  );
   return {
     root,
     unmount: () => render(null, root),

@@ -17,6 +17,7 @@
  * (an SPA's route change) finds its run.
  */
 import type { RunnerSnapshot } from '@core/oform/runner';
+import { jsonText } from '@core/participant/jsonText';
 
 export interface RunStore {
   /** The key this mount holds (for tests and diagnosis). */
@@ -88,7 +89,7 @@ export function runStore(options: RunStoreOptions): RunStore {
       try {
         // The tab's last place goes with the outcome too.
         session?.removeItem(key);
-        if (snapshot) (snapshot.step === 'finished' ? local : session)?.setItem(key, JSON.stringify(snapshot));
+        if (snapshot) (snapshot.step === 'finished' ? local : session)?.setItem(key, jsonText(snapshot));
         else local?.removeItem(key);
       } catch {
         // A full or blocked storage only costs the resume.

@@ -35,6 +35,9 @@ let es: readonly string[] | undefined;
 /** Makes the Spanish strings available (the widget loads them only for a participant who reads Spanish). */
 export const addSpanish = (strings: readonly string[]) => void (es = strings);
 
+/** The writing direction of a language (API form, e.g. `ar`, `he_IL`): the card's `dir`, never the host page's. */
+export const textDirection = (language: string): 'rtl' | 'ltr' => (/^(?:ar|he|fa|ur|yi|ps|dv|ckb|sd|ug)(?:[-_]|$)/i.test(language) ? 'rtl' : 'ltr');
+
 /** Spanish or one of its variants (es, es-MX, es_US). */
 export const isSpanish = (language = ''): boolean => /^es(?:[-_]|$)/i.test(language);
 

@@ -2,6 +2,7 @@ import type { EngagementPause } from './engagement';
 /** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
 import * as v from 'valibot';
 import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
+import { TRUSTED_TYPES_POLICY } from '../participant/wire';
 import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID, type EventsPolicy } from '../participant/hostEvents';
 import { isHostName, isIPv4Address } from '../validation/rules';
 import { message } from '../validation/messages';
@@ -131,6 +132,12 @@ export const partnerCspText = (origin: string): string =>
   Object.entries(partnerCspSources(origin))
     .map(([directive, source]) => `${directive} ${source}`)
     .join('; ');
+
+/**
+ * What a partner page whose CSP has a `trusted-types` directive adds to it: the widget's one
+ * policy (the screener's sanitized messages). `require-trusted-types-for 'script'` alone needs nothing.
+ */
+export const partnerTrustedTypesText = `trusted-types ${TRUSTED_TYPES_POLICY}`;
 
 /** The channel's own participant page, for channels with no website to embed into; opens count in `share`. */
 export const participantPageUrl = (origin: string, mediaChannelId: string | number): string => `${origin.replace(/\/+$/, '')}/take/${mediaChannelId}`;

@@ -11,6 +11,7 @@
 import { JSON_API_MEDIA_TYPE } from '../jsonapi';
 import type { FieldErrors } from '../oform/runner';
 import { HttpError } from './httpError';
+import { jsonText } from './jsonText';
 import type { ErrorDocument, ParticipantAnswer, ParticipantAnswerName } from './responses';
 import { SIMPLE_BODY_TYPE, SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from './wire';
 
@@ -60,7 +61,7 @@ export function createParticipantCaller(options: ParticipantCallOptions): Partic
       const sent = body && caller.token ? { ...body, meta: { [SUBMISSION_TOKEN_META]: caller.token } } : body;
       const channel = caller.channel;
       const url = `${options.apiOrigin}/api/o-forms${path}${channel === null ? '' : `${path.includes('?') ? '&' : '?'}mediaChannelId=${encodeURIComponent(channel)}`}`;
-      const response = await doFetch(url, { method, headers, credentials: 'omit', body: sent && JSON.stringify(sent) });
+      const response = await doFetch(url, { method, headers, credentials: 'omit', body: sent && jsonText(sent) });
       caller.token = response.headers.get(SUBMISSION_TOKEN_HEADER) ?? caller.token;
       if (!response.ok && response.status !== 422) throw new HttpError(response.status, (await response.json().catch(() => 0))?.errors?.[0]);
       const text = await response.text();

@@ -16,8 +16,8 @@ export const PARTNER_HOST = 'partner.localhost';
 export interface PartnerSite {
   /** e.g. http://partner.localhost:4711 */
   url: string;
-  /** Serves `html` at `pathname` (under the CSP); returns the page's address. */
-  page(pathname: string, html: string): string;
+  /** Serves `html` at `pathname` (under the CSP, or `csp` when given); returns the page's address. */
+  page(pathname: string, html: string, csp?: string): string;
   /** Serves a file at `pathname` (the page's stylesheets). */
   asset(pathname: string, contentType: string, body: string | Buffer): void;
   close(): Promise<void>;
@@ -29,23 +29,23 @@ export async function startPartnerSite(apiUrl: string, host = PARTNER_HOST): Pro
   // The page's own policy plus exactly what the README and the channel's snippet panel tell partners to add.
   const widget = partnerCspSources(apiUrl);
   const csp = [`default-src 'self'`, `script-src 'self' ${widget['script-src']}`, `style-src 'self'`, `connect-src ${widget['connect-src']}`, `img-src 'self'`].join('; ');
-  const files = new Map<string, { type: string; body: string | Buffer; csp: boolean }>();
+  const files = new Map<string, { type: string; body: string | Buffer; csp: string | null }>();
   const axe = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'));
-  files.set('/axe.js', { type: 'text/javascript', body: axe, csp: false });
+  files.set('/axe.js', { type: 'text/javascript', body: axe, csp: null });
   const server = http.createServer((req, res) => {
     const file = files.get(new URL(req.url ?? '/', url).pathname);
     if (!file) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': file.type, ...(file.csp ? { 'Content-Security-Policy': csp } : {}) }).end(file.body);
+    res.writeHead(200, { 'Content-Type': file.type, ...(file.csp ? { 'Content-Security-Policy': file.csp } : {}) }).end(file.body);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url,
-    page(pathname, html) {
-      files.set(pathname, { type: 'text/html; charset=utf-8', body: html, csp: true });
+    page(pathname, html, pageCsp = csp) {
+      files.set(pathname, { type: 'text/html; charset=utf-8', body: html, csp: pageCsp });
       return `${url}${pathname}`;
     },
     asset(pathname, type, body) {
-      files.set(pathname, { type, body, csp: false });
+      files.set(pathname, { type, body, csp: null });
     },
     close: () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
   };

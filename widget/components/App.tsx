@@ -2,6 +2,7 @@ import { Component, createRef, type JSX, type RefObject } from 'preact';
 import { createController, type ControllerOptions } from '../controller';
 import type { Controller } from '../run';
 import { participantText } from './text';
+import { textDirection } from '@core/i18n/participant';
 import { percentage } from '@core/oform/progress';
 import type { OutcomeMessages, Phase, RunnerState } from '@core/oform/runner';
 import { showsBack } from '../theme';
@@ -124,7 +125,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
 
     return (
       // Every step's form submits through here, before its own handler has run.
-      <section class="tw-card" aria-busy={busy} lang={s.language.replace(/_/g, '-')} data-media-channel-id={ctl.channel} onSubmitCapture={() => (this.sent = r.getState().errors)}>
+      <section class="tw-card" aria-busy={busy} lang={s.language.replace(/_/g, '-')} dir={textDirection(s.language)} data-media-channel-id={ctl.channel} onSubmitCapture={() => (this.sent = r.getState().errors)}>
         {s.preview && <p class="tw-message tw-preview">{text.preview}</p>}
         {s.survey && s.phase !== 'finished' && <Progress value={percentage(s.progress)} label={text.progress} />}
         {body}

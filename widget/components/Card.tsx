@@ -5,6 +5,7 @@
  * takes them without importing the first file's run, which loads the second file, back.
  */
 import { stringsLanguage, type ParticipantText } from '@core/i18n/participant';
+import { TRUSTED_TYPES_POLICY } from '@core/participant/wire';
 import { participantText } from './text';
 
 export function Nav(props: { busy: boolean; text: ParticipantText; label?: string; error?: boolean; onBack?: (() => unknown) | null; backLabel?: string }) {
@@ -22,9 +23,30 @@ export function Nav(props: { busy: boolean; text: ParticipantText; label?: strin
   );
 }
 
+interface HtmlPolicy {
+  createHTML(html: string): string;
+}
+let policy: HtmlPolicy | undefined;
+
+/**
+ * The props that put a screener's message (staff HTML the server sanitized) into an element.
+ * Under a partner's Trusted Types (`require-trusted-types-for 'script'`) a string cannot reach
+ * innerHTML: it goes through the widget's one named policy. A page whose `trusted-types`
+ * directive leaves that name out still shows the message, as text.
+ */
+export function htmlProps(html: string) {
+  try {
+    const types = (window as { trustedTypes?: { createPolicy(name: string, rules: HtmlPolicy): HtmlPolicy } }).trustedTypes;
+    policy ??= types ? types.createPolicy(TRUSTED_TYPES_POLICY, { createHTML: (s) => s }) : { createHTML: (s) => s };
+    return { dangerouslySetInnerHTML: { __html: policy.createHTML(html) } };
+  } catch {
+    return { children: html.replace(/<[^>]*>/g, ' ') };
+  }
+}
+
 /** The screener's messages: staff-authored HTML, already sanitized by the server. */
 export function Html({ html }: { html: string | null | undefined }) {
-  return html ? <div class="tw-html" dangerouslySetInnerHTML={{ __html: html }} /> : null;
+  return html ? <div class="tw-html" {...htmlProps(html)} /> : null;
 }
 
 export function Problem(props: { message: string; language?: string }) {

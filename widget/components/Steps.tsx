@@ -8,7 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
 import type { RunnerContactField } from '@core/oform/runner';
 import type { StepProps } from '../run';
-import { Html, Nav } from './Card';
+import { Html, htmlProps, Nav } from './Card';
 import { Err, Input, Req } from './Fields';
 import { ENTRY, translated } from './Question';
 import { participantText } from './text';
@@ -55,7 +55,7 @@ export function StepView(props: StepProps) {
         {s.contactFields.map((f) => (
           <ContactInput key={f.id} field={f} {...props} />
         ))}
-        {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" dangerouslySetInnerHTML={{ __html: s.messages.consent }} /> : t.accept}</Accept>}
+        {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" {...htmlProps(s.messages.consent)} /> : t.accept}</Accept>}
         <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
       </form>
     );
