@@ -711,6 +711,27 @@ describe('survey translations grid', () => {
     expect(cell(grid, 'Page 1 (es)').value).toBe('Sobre usted');
   });
 
+  it('undoes and redoes a translation saved from the grid', async () => {
+    const { handler, pages, languagesEnabled } = oFormServer();
+    languagesEnabled.add('2');
+    renderAdmin({ path: '/surveys-new/edit/5?tab=translations', user: admin, handler });
+    const grid = await gridOf();
+    const page = cell(grid, 'Page 1 (es)');
+    fireEvent.change(page, { target: { value: 'Sobre usted' } });
+    fireEvent.blur(page);
+    await waitFor(() => expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } }));
+    const history = screen.getByRole('group', { name: 'Undo and redo' });
+    const undo = within(history).getByRole('button', { name: /^Undo/ });
+    await waitFor(() => expect((undo as HTMLButtonElement).disabled).toBe(false));
+    expect(undo.getAttribute('title')).toBe('Undo translation (Ctrl+Z)');
+    fireEvent.click(undo);
+    await waitFor(() => expect(pages[0]!.translations).toEqual({ es: { title: '' } }));
+    await waitFor(() => expect(cell(grid, 'Page 1 (es)').getAttribute('aria-invalid')).toBe('true'));
+    fireEvent.click(within(history).getByRole('button', { name: /^Redo/ }));
+    await waitFor(() => expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } }));
+    await waitFor(() => expect(cell(grid, 'Page 1 (es)').value).toBe('Sobre usted'));
+  });
+
   it('exports the grid as formula-safe CSV and imports it back, refusing a file with a mistake whole', async () => {
     const { handler, pages, languagesEnabled, messages } = oFormServer();
     languagesEnabled.add('2');

@@ -52,6 +52,20 @@ export function TranslationsGrid({ ctx, defaultIso }: { ctx: EditorContext; defa
     }
   };
 
+  /**
+   * Writes `changes` and records them in the builder's history: undo writes back the texts the
+   * cells had, redo the changes again, each planned from the version as it is then.
+   */
+  const writeUndoable = async (changes: readonly CellChange[], state: Awaited<ReturnType<typeof current>>, label: string) => {
+    const before = changes.map((c) => ({ ...c, text: state.rows.find((r) => r.key === c.key)?.texts[c.language] ?? '' }));
+    await write(changes, state);
+    const again = (target: readonly CellChange[]) => async () => {
+      await write(target, await current());
+      setSaved(await ctx.api.messages(form.identity, form.id));
+    };
+    ctx.history?.record({ label, undo: again(before), redo: again(changes) });
+  };
+
   // One save at a time, in the order the cells were left.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const draftsRef = useRef(drafts);
@@ -86,7 +100,7 @@ export function TranslationsGrid({ ctx, defaultIso }: { ctx: EditorContext; defa
     const sent = Object.fromEntries(Object.entries(draftsRef.current).filter(([k]) => keys.includes(k)));
     return run(async () => {
       const changes = pending().filter((c) => sent[cellKey(c.key, c.language)] !== undefined);
-      if (changes.length) await write(changes, await current());
+      if (changes.length) await writeUndoable(changes, await current(), changes.length === 1 ? 'translation' : `${changes.length} translations`);
     }, sent);
   };
   useUnsavedChanges(
@@ -110,7 +124,7 @@ export function TranslationsGrid({ ctx, defaultIso }: { ctx: EditorContext; defa
         setProblems(read.errors);
         return;
       }
-      await write(read.changes, state);
+      await writeUndoable(read.changes, state, 'translations import');
       result.imported = read.changes.length;
     });
     if (result.imported !== null) notify('success', `${result.imported} translation${result.imported === 1 ? '' : 's'} imported.`);
