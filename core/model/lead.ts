@@ -23,6 +23,8 @@ export const Lead = v.object({
   surveyVersion: v.nullable(v.number()),
   language: v.string(),
   zipCode: v.nullable(v.string()),
+  /** Outside the US: the ISO country `zipCode` (then a postal code or a town) is in. */
+  country: v.nullable(v.string()),
   /** Miles to the nearest active site of the lead's engagements when it was left, whatever its radius. */
   nearestSiteMiles: v.nullable(v.number()),
   consentedAt: v.string(),

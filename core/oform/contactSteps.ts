@@ -61,19 +61,19 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
 
   /** The contact form: a referral's (for the chosen site), or the lead's of `lead`. */
   const loadContactFields = async (lead: Outcome | null = null, zip = state().zip) => {
-    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip) : transport.contactFields(submissionId));
+    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country || undefined) : transport.contactFields(submissionId));
     const contact: Record<string, ContactValue> = {};
-    // A ZIP contact field starts with the ZIP the sites were searched for.
-    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? zip : '';
+    // A ZIP contact field starts with the US ZIP the sites were searched for (not a town abroad).
+    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' && !state().country ? zip : '';
     set({ phase: lead || fields.length > 0 ? 'contact' : 'consent', lead, zip, contactFields: fields, contact, acceptTerms: false, errors: {}, messages: messages ?? state().messages });
   };
 
   /** Sends the contact with its consent: a referral's for the chosen site, or the lead's. */
   const send = () => {
-    const { lead, contact: values, siteId, zip } = state();
+    const { lead, contact: values, siteId, zip, country } = state();
     return attempt('saving', async () => {
       const result = await (lead
-        ? transport.submitLead!(submissionId, { values, acceptTerms: true, zip: zip || null })
+        ? transport.submitLead!(submissionId, { values, acceptTerms: true, zip: zip || null, country: (zip && country) || null })
         : transport.submitContact(submissionId, { engagementSiteLocationId: siteId!, values, acceptTerms: true }));
       if (result.ok) {
         end(lead || 'completed', result.messages ?? {});

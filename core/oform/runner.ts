@@ -135,6 +135,8 @@ export interface LeadContact {
   values: Record<string, ContactValue>;
   acceptTerms: boolean;
   zip: string | null;
+  /** Outside the US: the country (ISO code) `zip`, a postal code or town, is in. */
+  country?: string | null;
 }
 
 /**
@@ -154,7 +156,7 @@ export interface ContactTransport {
    * The lead's form at notQualified, noTrialSites or notActive: the screener's contact fields and
    * the outcome's message pair. Optional: without it (or when it fails) those outcomes just end.
    */
-  leadFields?(submissionId: string, zip: string): Promise<{ fields: RunnerContactField[]; messages?: OutcomeMessages }>;
+  leadFields?(submissionId: string, zip: string, country?: string): Promise<{ fields: RunnerContactField[]; messages?: OutcomeMessages }>;
   /** Keeps the lead; answers the texts to show now (the thanks for it). */
   submitLead?(submissionId: string, lead: LeadContact): Promise<{ ok: true; messages?: OutcomeMessages } | { ok: false; errors: FieldErrors }>;
 }

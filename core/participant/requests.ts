@@ -153,6 +153,8 @@ export const LeadAttributes = v.object({
   values: v.optional(v.record(v.string(), v.unknown()), {}),
   acceptTerms: v.optional(v.unknown()),
   zip: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+  /** Outside the US: the ISO country the ZIP (then a postal code or a town) is in. */
+  country: v.optional(v.nullable(v.string())),
 });
 
 export type SubmissionBody = v.InferInput<typeof SubmissionAttributes>;

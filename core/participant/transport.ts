@@ -129,7 +129,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     submitContact: (submissionId, contact: ContactBody) => sending(`/o-form-submission-contact/${e(submissionId)}`, 'contact', CONTACT_TYPE, contact),
 
-    leadFields: (submissionId, zip) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}${zip ? `?zip=${e(zip)}` : ''}`, 'leadFields'),
+    leadFields: (submissionId, zip, country) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}${zip ? `?zip=${e(zip)}${country ? `&country=${e(country)}` : ''}` : ''}`, 'leadFields'),
 
     submitLead: (submissionId, lead: LeadBody) => sending(`/o-form-submission-lead/${e(submissionId)}`, 'lead', LEAD_CONTACT_TYPE, lead),
 

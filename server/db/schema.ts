@@ -1158,6 +1158,8 @@ export const leads = pgTable(
     /** AES-256-GCM ciphertexts: the JSON map of contact field name to value, and the ZIP searched from. */
     valuesCiphertext: text('values_ciphertext').notNull(),
     zipCiphertext: text('zip_ciphertext'),
+    /** The ISO country the sealed ZIP is a postal code or town of, outside the US; null for a US ZIP code. */
+    country: text('country'),
     nearestSiteMiles: doublePrecision('nearest_site_miles'),
     /** The consent exactly as shown (sanitized HTML, in `language`), its SHA-256 (hex), and the survey version answered. */
     consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -20,7 +20,7 @@ import { conflict, invalid } from '../http/errors';
 import type { SubmissionRow } from '../participant';
 import { assertComplete, RUN_ALREADY_COMPLETE, screenerContactFields } from '../participant';
 import { matchKeysOf } from '../participant';
-import { normalizeZip, zipCentroid } from '../participant';
+import { normalizeCountry, normalizeZip, participantPlace, zipCentroid } from '../participant';
 import { outcomeMessages } from '../participant';
 import { qualify } from '../participant';
 import { runEngagements, runOfSubmission, type RunTarget } from '../participant';
@@ -32,6 +32,9 @@ import { firstLeadOf } from './duplicates';
 export const NOT_A_LEAD_OUTCOME = 'Study sites are within reach of this ZIP code: choose one to leave your contact details for it.';
 export const LEAD_ALREADY_KEPT = 'Contact details were already left for this survey run.';
 export const ZIP_FOR_NO_SITES = 'Give the ZIP code the study sites were searched for.';
+export const COUNTRY_CODE = "'country' must be a two-letter ISO country code such as CA.";
+/** A postal code or a town as typed: longer is no place anyone lives. */
+const MAX_PLACE_LENGTH = 100;
 
 /** What the participant reads once the lead is kept (the widget shows the answer's messages), by language; English the fallback. */
 const LEAD_KEPT: Record<string, string> = {
@@ -52,6 +55,8 @@ interface LeadOutcome {
   kind: LeadKind;
   engagementIds: number[];
   zip: string | null;
+  /** The ISO country the ZIP (then a postal code or a town) is in; null for a US ZIP code. */
+  country: string | null;
   nearestSiteMiles: number | null;
 }
 
@@ -59,24 +64,28 @@ interface LeadOutcome {
  * Which lead a run may leave, read from the server's data. A qualified run is a noTrialSites
  * lead only for a ZIP that reaches no site; without a ZIP it has none (its contact is a referral's).
  */
-async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: unknown): Promise<LeadOutcome | { issue: FieldIssue } | null> {
+async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: unknown, rawCountry: unknown): Promise<LeadOutcome | { issue: FieldIssue } | null> {
   const { db, now, phi } = tools;
   const target = await runOfSubmission(db, submission);
   const qualification = await qualify(db, submission, { today: now, phi });
   assertComplete(qualification);
   const given = rawZip === undefined || rawZip === null || rawZip === '' ? null : rawZip;
-  const zip = given === null ? null : normalizeZip(given);
-  const from = zip === null ? null : zipCentroid(zip);
+  // Outside the US the site step sends a country with a postal code or a town (participant/places.ts).
+  const country = rawCountry === undefined || rawCountry === null || rawCountry === '' ? null : normalizeCountry(rawCountry);
+  if (country === null && rawCountry !== undefined && rawCountry !== null && rawCountry !== '') return { issue: { pointer: '/data/attributes/country', detail: COUNTRY_CODE } };
+  const place = country === null || given === null ? null : String(given).trim().slice(0, MAX_PLACE_LENGTH);
+  const zip = country === null ? (given === null ? null : normalizeZip(given)) : place;
+  const from = zip === null ? null : participantPlace(country, zip);
   if (given !== null && !from) return { issue: { pointer: '/data/attributes/zip', detail: message('zip_unknown', {}, submission.language) } };
   if (qualification.isQualified) {
     if (!from) return { issue: { pointer: '/data/attributes/zip', detail: ZIP_FOR_NO_SITES } };
     if ((await nearestSites(db, qualification.engagementIds, from, now)).length > 0) return null;
-    return { kind: 'noTrialSites', engagementIds: qualification.engagementIds, zip, nearestSiteMiles: await nearestSiteMiles(db, qualification.engagementIds, from) };
+    return { kind: 'noTrialSites', engagementIds: qualification.engagementIds, zip, country, nearestSiteMiles: await nearestSiteMiles(db, qualification.engagementIds, from) };
   }
   // Kept for the screener's engagements even when switched off: they are what the lead is for.
   const engagementIds = qualification.outcome === 'notActive' ? await screenerEngagements(db, target.screenerId, target) : await runEngagements(db, target);
   const kind: LeadKind = qualification.outcome === 'notActive' ? 'notActive' : 'notQualified';
-  return { kind, engagementIds, zip, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
+  return { kind, engagementIds, zip, country, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
 }
 
 /** The screener's engagements, active or not (else the survey's own engagement). */
@@ -96,18 +105,18 @@ async function screenerEngagements(db: Db, screenerId: number | null, target: Ru
  * active site of the lead's engagements where the ZIP is known. Context only: a ZIP we cannot
  * place is kept without a distance, never refused, since the contact field's own check passed.
  */
-async function contactZipContext(db: Db, fields: readonly ContactFormField[], values: Record<string, unknown>, engagementIds: number[]): Promise<{ zip: string | null; nearestSiteMiles: number | null }> {
+async function contactZipContext(db: Db, fields: readonly ContactFormField[], values: Record<string, unknown>, engagementIds: number[]): Promise<{ zip: string | null; country: null; nearestSiteMiles: number | null }> {
   const field = fields.find((f) => f.fieldType === 'zip');
   const zip = field ? normalizeZip(values[field.name]) : null;
-  if (zip === null) return { zip: null, nearestSiteMiles: null };
+  if (zip === null) return { zip: null, country: null, nearestSiteMiles: null };
   const from = zipCentroid(zip);
-  return { zip, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
+  return { zip, country: null, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
 }
 
 /** The screener's contact form and the lead's message pair, for the run's lead outcome. */
-export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip: unknown) {
+export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip: unknown, country?: unknown) {
   if (submission.status === 'completed') throw conflict(RUN_ALREADY_COMPLETE);
-  const outcome = await leadOutcome(tools, submission, zip);
+  const outcome = await leadOutcome(tools, submission, zip, country);
   if (outcome === null) throw conflict(NOT_A_LEAD_OUTCOME);
   if ('issue' in outcome) throw invalid([outcome.issue]);
   const target = await runOfSubmission(tools.db, submission);
@@ -120,12 +129,13 @@ export interface LeadInput {
   values: Record<string, unknown>;
   acceptTerms: unknown;
   zip?: unknown;
+  country?: unknown;
 }
 
 /** Checks and keeps the lead of a run; answers its kind, whether it repeats an earlier lead, and the thanks to show. */
 export async function keepLead(tools: LeadTools, submission: SubmissionRow, input: LeadInput): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
   const { db, now, phi, matcher } = tools;
-  const form = await leadForm(tools, submission, input.zip);
+  const form = await leadForm(tools, submission, input.zip, input.country);
   const fields: ContactFormField[] = form.fields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
   const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, submission.language)).map(([name, detail]) => ({
     pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
@@ -151,6 +161,7 @@ export async function keepLead(tools: LeadTools, submission: SubmissionRow, inpu
         language: submission.language,
         valuesCiphertext: phi.seal(JSON.stringify(values)),
         zipCiphertext: place.zip === null ? null : phi.seal(place.zip),
+        country: place.country,
         nearestSiteMiles: place.nearestSiteMiles,
         consentedAt: now,
         consentText,

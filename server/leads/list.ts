@@ -85,6 +85,7 @@ function leadOf(row: LeadRow, phi: PhiCipher): Lead {
     surveyVersion: row.surveyVersion,
     language: row.language,
     zipCode: row.zipCiphertext === null ? null : phi.open(row.zipCiphertext),
+    country: row.country,
     nearestSiteMiles: row.nearestSiteMiles,
     consentedAt: row.consentedAt.toISOString(),
     consentText: row.consentText,

@@ -25,10 +25,10 @@ const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi
 export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   app.get(
     '/o-form-submission-lead-fields/:submissionId',
-    describe({ summary: "Participant: the lead's contact form at notQualified, noTrialSites or notActive", access: 'participant', query: { zip: 'The ZIP code the sites were searched for (noTrialSites).' }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    describe({ summary: "Participant: the lead's contact form at notQualified, noTrialSites or notActive", access: 'participant', query: { zip: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.', country: 'Outside the US: the ISO country code the sites were searched in.' }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
     async (c) => {
       const submission = await openSubmission(deps, c);
-      const form = await leadForm(toolsOf(deps), submission, c.req.query('zip'));
+      const form = await leadForm(toolsOf(deps), submission, c.req.query('zip'), c.req.query('country'));
       const data = form.fields.map((f) =>
         toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
       );
@@ -43,7 +43,7 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
     async (c) => {
       const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);
       const attributes = await readAttributes(c, LeadAttributes);
-      const kept = await keepLead(toolsOf(deps), submission, { values: attributes.values, acceptTerms: attributes.acceptTerms, zip: attributes.zip });
+      const kept = await keepLead(toolsOf(deps), submission, { values: attributes.values, acceptTerms: attributes.acceptTerms, zip: attributes.zip, country: attributes.country });
       return sendDocument(c, { meta: { outcome: kept.kind, leadKept: true, messages: kept.messages } } satisfies ParticipantAnswer<'lead'>, 201);
     },
   );

@@ -73,3 +73,11 @@ export function placeCentroid(country: string | null, postalCode: string | null,
   }
   return town ? townCentroid(country, town) : null;
 }
+
+/**
+ * Where a participant searched from: in the US (no country) a ZIP code; with a country, the one
+ * text they typed read as a postal code, else as a town. Null when it does not resolve.
+ */
+export function participantPlace(country: string | null, text: string | null): LatLon | null {
+  return country === null ? zipCentroid(text) : placeCentroid(country, text, text);
+}

@@ -5,6 +5,7 @@ import {
   OutcomeReached,
   type ContactTransport,
   type ContactValue,
+  type LeadContact,
   type Qualification,
   type ResumeTransport,
   type RunnerContactField,
@@ -505,6 +506,42 @@ describe('survey runner after the pages', () => {
     await runner.next();
     expect(server.zips).toEqual(['99999']);
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites', messages: { contactForm: 'No sites near you.' } });
+  });
+
+  it('keeps a lead outside the US with the country and town the sites were searched for', async () => {
+    const server = contactServer();
+    const leadCalls: unknown[] = [];
+    const transport = {
+      ...server.transport,
+      async sites(_id: string, zip: string, country?: string) {
+        server.calls.push(`sites:${zip}:${country}`);
+        return { ok: true as const, outcome: 'noTrialSites' as const, sites: [], messages: { contactForm: 'No site yet.' } };
+      },
+      async leadFields(_id: string, zip: string, country?: string) {
+        leadCalls.push(['fields', zip, country]);
+        return { fields: FIELDS, messages: { contactForm: 'Leave your details.', consent: 'Tell me when one opens.' } };
+      },
+      async submitLead(_id: string, lead: LeadContact) {
+        leadCalls.push(['lead', lead]);
+        return { ok: true as const, messages: { contactForm: 'Thank you.' } };
+      },
+    };
+    const runner = createRunner({ later, transport, identity: 'S1' });
+    await runToQualification(runner);
+    runner.enterZip('Madrid', 'ES');
+    await runner.submitZip();
+    expect(server.calls).toContain('sites:Madrid:ES');
+    // The town is no US ZIP: the form's ZIP field starts empty.
+    expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'noTrialSites', contact: { zip: '' } });
+    runner.setContact('firstName', 'Lucía');
+    runner.setContact('email', 'lucia@example.es');
+    runner.accept(true);
+    runner.submitContact();
+    await vi.waitFor(() => expect(runner.getState().phase).toBe('finished'));
+    expect(leadCalls).toEqual([
+      ['fields', 'Madrid', 'ES'],
+      ['lead', { values: { firstName: 'Lucía', email: 'lucia@example.es', zip: '' }, acceptTerms: true, zip: 'Madrid', country: 'ES' }],
+    ]);
   });
 
   it('ends with notQualified and the screener’s messages without asking for contact details', async () => {

@@ -141,7 +141,7 @@ export default function LeadsIndex() {
     { id: 'screenerId', header: 'Screener', exportFields: ['screenerId'], cell: (l) => nameOf(screenerOptions.options, l.screenerId) },
     { id: 'mediaChannelId', header: 'Channel', exportFields: ['mediaChannelId'], cell: (l) => nameOf(channelOptions.options, l.mediaChannelId) },
     { id: 'language', header: 'Language', sortField: 'language', cell: (l) => l.language },
-    { id: 'zipCode', header: 'ZIP', exportFields: ['zipCode'], cell: (l) => l.zipCode ?? '—' },
+    { id: 'zipCode', header: 'ZIP or place', exportFields: ['zipCode', 'country'], cell: (l) => (l.zipCode === null ? '—' : l.country ? `${l.zipCode} (${l.country})` : l.zipCode) },
     { id: 'nearestSiteMiles', header: 'Nearest site', sortField: 'nearestSiteMiles', cell: (l) => (l.nearestSiteMiles === null ? '—' : `${l.nearestSiteMiles} mi`) },
     { id: 'consentedAt', header: 'Consent', sortField: 'consentedAt', exportFields: ['consentedAt', 'consentText', 'consentTextSha256', 'surveyVersion'], cell: (l) => <Consent lead={l} /> },
     {

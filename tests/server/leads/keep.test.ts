@@ -154,6 +154,30 @@ describe('a lead at noTrialSites', () => {
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('99501');
   });
 
+  it('is kept outside the US from the country and the town the sites were searched for', async () => {
+    const run = await runQualified(h, f);
+    const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=Madrid&country=ES`, { headers: { [TOKEN_HEADER]: run.token } }));
+    expect(sites.meta.outcome).toBe('noTrialSites');
+    const form = await leadFields(run, 'Madrid&country=ES');
+    expect(form.status, await form.clone().text()).toBe(200);
+    expect((await json(form)).meta.outcome).toBe('noTrialSites');
+    // Not a country code: refused at its pointer, nothing kept.
+    const wrong = await leaveLead(run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'Spain' });
+    expect(wrong.status).toBe(422);
+    expect((await json(wrong)).errors[0].source.pointer).toBe('/data/attributes/country');
+    expect(await leadOf(run)).toBeUndefined();
+    const res = await leaveLead(run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'es' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const lead = await leadOf(run);
+    expect(lead).toMatchObject({ kind: 'noTrialSites', country: 'ES' });
+    expect(h.phi.open(lead!.zipCiphertext!)).toBe('Madrid');
+    // Madrid to Manhattan, great-circle: about 3,600 miles.
+    expect(lead!.nearestSiteMiles).toBeGreaterThan(3500);
+    expect(lead!.nearestSiteMiles).toBeLessThan(3700);
+    const listed = await json(await h.request('GET', `/api/leads?sort=-created&limit=10`, { token: await h.token() }));
+    expect(listed.data.find((r: { id: string }) => r.id === String(lead!.id)).attributes).toMatchObject({ zipCode: 'Madrid', country: 'ES' });
+  });
+
   it('is refused where a site is within reach (that contact is a referral), and without a ZIP', async () => {
     const run = await runQualified(h, f);
     expect((await leadFields(run, '10001')).status).toBe(409);
