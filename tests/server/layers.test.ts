@@ -66,7 +66,6 @@ const isRouteFile = (file: string) => /(^|\/)(routes|[\w-]+\.routes)\.ts$/.test(
 const QUERIES_STILL_IN_ROUTES = new Set([
   'engagements/routes.ts',
   'screeners/routes.ts',
-  'sites/engagementSiteLocations.routes.ts',
   'users/routes.ts',
 ]);
 
