@@ -4,14 +4,15 @@
  * the figures are counted by the participant runner (channelFigures.ts). Also the channel a
  * participant continues on when a survey transitions to another survey.
  */
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ChannelFigure } from './figures';
-import type { MediaChannel, ServedSurvey } from '@core/model/mediaChannel';
+import { MEDIA_CHANNEL_TYPES, type MEDIA_CHANNEL_SORTS, type MediaChannel, type ServedSurvey } from '@core/model/mediaChannel';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
-import { pgErrorCode, rethrowConstraint } from '../http/sql';
+import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { currentVersionId, namingColumns } from '../surveys';
@@ -54,6 +55,41 @@ export async function findChannel(db: Db, id: number | null, user: AuthUser): Pr
   if (id === null) return undefined;
   const [row] = await selectChannels(db).where(and(eq(mediaChannels.id, id), screenerScope(user)));
   return row as ChannelRow | undefined;
+}
+
+const FILTERS = {
+  screenerId: idFilter(mediaChannels.screenerId, 'screener'),
+  sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
+  channelType: choiceFilter(mediaChannels.channelType, MEDIA_CHANNEL_TYPES),
+  isActive: booleanFilter(mediaChannels.isActive),
+};
+export type ChannelFilter = 'searchQuery' | keyof typeof FILTERS;
+export const CHANNEL_FILTERS: ChannelFilter[] = ['searchQuery', ...filterNames(FILTERS)];
+export const CHANNEL_FILTER_SCHEMAS = filterSchemas(FILTERS);
+
+const sortColumns = {
+  title: mediaChannels.title,
+  domain: mediaChannels.domain,
+  channelType: mediaChannels.channelType,
+  isActive: mediaChannels.isActive,
+  screenerName: screeners.title,
+  created: mediaChannels.created,
+  modified: mediaChannels.modified,
+};
+
+/** A page of the channels the user may reach, filtered as the list asks. */
+export function channelPage(db: Db, user: AuthUser, q: ListQuery<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter>) {
+  const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, FILTERS)];
+  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
+  const where = and(...conditions);
+  const counted = db.select({ n: count() }).from(mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
+  return joinedPage(selectChannels(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: mediaChannels.id });
+}
+
+/** A channel by its id, whoever's it is: for answering a write the caller has already scoped. */
+export async function channelById(db: Db, id: number): Promise<ChannelRow | undefined> {
+  const [row] = (await selectChannels(db).where(eq(mediaChannels.id, id))) as ChannelRow[];
+  return row;
 }
 
 const onConstraint = (error: unknown): never =>

@@ -6,12 +6,10 @@
  */
 import { CHANNEL_FIGURES, channelFigures, type ChannelFigures } from './figures';
 import { Hono } from 'hono';
-import { and, count, eq, type SQL } from 'drizzle-orm';
 import {
   MEDIA_CHANNEL_DEFAULT_SORT,
   MEDIA_CHANNEL_SORTS,
   MEDIA_CHANNEL_TYPE,
-  MEDIA_CHANNEL_TYPES,
   MediaChannelInput,
   MediaChannelPatch,
   SERVED_SURVEY_TYPE,
@@ -20,23 +18,22 @@ import {
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
-import { mediaChannels, screeners } from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { joinedPage } from '../http/list';
-import { ilikeAny } from '../http/sql';
-import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { findScreener } from '../screeners';
-import { screenerScope } from '../screeners';
 import {
+  CHANNEL_FILTER_SCHEMAS,
+  CHANNEL_FILTERS,
   UNKNOWN_MEDIA_CHANNEL_SCREENER,
+  channelById,
   channelColumns,
+  channelPage,
   createChannel,
   findChannel,
-  selectChannels,
+  type ChannelFilter,
   servedSurveys,
   updateChannel,
   type ChannelRow,
@@ -45,30 +42,13 @@ import { describe } from '../openapi/describe';
 import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '@core/participant/embedProblems';
 import { embedProblemsOf } from '../participant';
 
-const FILTERS = {
-  screenerId: idFilter(mediaChannels.screenerId, 'screener'),
-  sponsorId: idFilter(screeners.sponsorId, 'sponsor'),
-  channelType: choiceFilter(mediaChannels.channelType, MEDIA_CHANNEL_TYPES),
-  isActive: booleanFilter(mediaChannels.isActive),
-};
-
-const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], 'searchQuery' | keyof typeof FILTERS> = {
+const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter> = {
   type: MEDIA_CHANNEL_TYPE,
   sorts: MEDIA_CHANNEL_SORTS,
   defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
-  filters: ['searchQuery', ...filterNames(FILTERS)],
-  filterSchemas: filterSchemas(FILTERS),
+  filters: CHANNEL_FILTERS,
+  filterSchemas: CHANNEL_FILTER_SCHEMAS,
   fields: [...Object.keys(channelColumns).filter((k) => k !== 'id'), ...CHANNEL_FIGURES],
-};
-
-const sortColumns = {
-  title: mediaChannels.title,
-  domain: mediaChannels.domain,
-  channelType: mediaChannels.channelType,
-  isActive: mediaChannels.isActive,
-  screenerName: screeners.title,
-  created: mediaChannels.created,
-  modified: mediaChannels.modified,
 };
 
 function serialize(row: ChannelRow, figures: ChannelFigures | undefined, fields: Set<string> | null = null) {
@@ -98,18 +78,14 @@ export function mediaChannelsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
 
   const sendOne = async (c: Parameters<typeof sendResource>[0], id: number, status: 200 | 201 = 200) => {
-    const [row] = (await selectChannels(db).where(eq(mediaChannels.id, id))) as ChannelRow[];
+    const row = await channelById(db, id);
     if (!row) throw notFound('media channel');
     return sendResource(c, (await serializeAll(db, [row]))[0]!, status);
   };
 
   app.get('/', describe({ summary: 'List media channels', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user')), ...filterConditions(q.filters, FILTERS)];
-    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
-    const where = and(...conditions);
-    const counted = db.select({ n: count() }).from(mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
-    const { rows, total } = await joinedPage(selectChannels(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: mediaChannels.id });
+    const { rows, total } = await channelPage(db, c.get('user'), q);
     return sendList(c, await serializeAll(db, rows as ChannelRow[], q.fields), { total, page: q.page, limit: q.limit });
   });
 

@@ -4,25 +4,22 @@
  * signed-in staff who may see the engagement can list or fetch them.
  */
 import { Hono } from 'hono';
-import { and, count, eq, type SQL } from 'drizzle-orm';
 import {
   ENGAGEMENT_FILE_DEFAULT_SORT,
   ENGAGEMENT_FILE_SORTS,
   ENGAGEMENT_FILE_TYPE,
   type EngagementFile,
 } from '@core/model/engagementFile';
-import type { AppEnv, AuthUser, Deps } from '../context';
-import type { Db } from '../db/open';
-import { engagementFiles, engagements } from '../db/schema';
+import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { engagementScope, findAccessibleEngagement } from './access';
+import { findAccessibleEngagement } from './access';
+import { addEngagementFile, engagementFilePage, findEngagementFile as findFile, removeEngagementFile, type EngagementFileRow as Row } from './files';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from './fileTypes';
 import { fileStorage } from '../storage/ofDeps';
-import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'> = {
@@ -32,18 +29,6 @@ const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'>
   filters: ['engagementId'],
   fields: ['engagementId', 'created', 'filename', 'mime', 'size', 'downloadUrl'],
 };
-
-const columns = {
-  id: engagementFiles.id,
-  engagementId: engagementFiles.engagementId,
-  filename: engagementFiles.filename,
-  mime: engagementFiles.mime,
-  size: engagementFiles.size,
-  storageKey: engagementFiles.storageKey,
-  created: engagementFiles.created,
-};
-const sortColumns = { created: engagementFiles.created, filename: engagementFiles.filename, size: engagementFiles.size };
-type Row = { id: number; engagementId: number; filename: string; mime: string; size: number; storageKey: string; created: Date };
 
 export const downloadPath = (id: number | string) => `/api/${ENGAGEMENT_FILE_TYPE}/${id}/download`;
 
@@ -59,15 +44,6 @@ function serialize(row: Row, fields: Set<string> | null = null) {
   return toResource(ENGAGEMENT_FILE_TYPE, row.id, file, { fields });
 }
 
-const selectFiles = (db: Db) =>
-  db.select(columns).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId));
-
-async function findFile(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectFiles(db).where(and(eq(engagementFiles.id, id), engagementScope(user)));
-  return row;
-}
-
 export function engagementFilesRoutes(deps: Deps) {
   const { db } = deps;
   const storage = fileStorage(deps);
@@ -76,15 +52,9 @@ export function engagementFilesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const conditions: (SQL | undefined)[] = [engagementScope(c.get('user'))];
-    if (q.filters.engagementId !== undefined) {
-      const engagementId = parseId(q.filters.engagementId);
-      if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
-      conditions.push(eq(engagementFiles.engagementId, engagementId));
-    }
-    const where = and(...conditions);
-    const counted = db.select({ n: count() }).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId)).$dynamic();
-    const { rows, total } = await joinedPage(selectFiles(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementFiles.id });
+    const engagementId = q.filters.engagementId === undefined ? undefined : parseId(q.filters.engagementId);
+    if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
+    const { rows, total } = await engagementFilePage(db, c.get('user'), q, engagementId);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
@@ -97,20 +67,17 @@ export function engagementFilesRoutes(deps: Deps) {
     if (!detected.ok) throw invalid([{ pointer: FILE_POINTER, detail: detected.problem }]);
     const key = await storage.put(upload.bytes);
     try {
-      const [row] = await db
-        .insert(engagementFiles)
-        .values({
-          engagementId: engagement.id,
-          filename: upload.filename,
-          mime: detected.kind.mime,
-          size: upload.bytes.byteLength,
-          storageKey: key,
-          createdBy: user.id,
-        })
-        .returning(columns);
+      const row = await addEngagementFile(db, {
+        engagementId: engagement.id,
+        filename: upload.filename,
+        mime: detected.kind.mime,
+        size: upload.bytes.byteLength,
+        storageKey: key,
+        createdBy: user.id,
+      });
       // The event names the file by its own id (not only the engagement it belongs to).
-      c.set('audit', { entity: 'engagements-o-files', entityId: (row as Row).id, action: 'upload', meta: { engagementId: engagement.id, mime: detected.kind.mime, size: upload.bytes.byteLength } });
-      return sendResource(c, serialize(row as Row), 201);
+      c.set('audit', { entity: 'engagements-o-files', entityId: row.id, action: 'upload', meta: { engagementId: engagement.id, mime: detected.kind.mime, size: upload.bytes.byteLength } });
+      return sendResource(c, serialize(row), 201);
     } catch (error) {
       // No row points at the bytes (the engagement went away, say): do not keep them.
       await storage.remove(key).catch(() => undefined);
@@ -146,7 +113,7 @@ export function engagementFilesRoutes(deps: Deps) {
   app.delete('/:id', describe({ summary: 'Delete an engagement file', answer: { empty: true } }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('file');
-    await db.delete(engagementFiles).where(eq(engagementFiles.id, row.id));
+    await removeEngagementFile(db, row.id);
     await storage.remove(row.storageKey).catch((error: unknown) => deps.log.warn('could not remove a file', { key: row.storageKey, error: String(error) }));
     return c.body(null, 204);
   });

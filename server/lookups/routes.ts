@@ -4,43 +4,20 @@
  * engagement form can create an indication it lacks.
  */
 import { Hono } from 'hono';
-import { and, eq, type AnyColumn } from 'drizzle-orm';
-import type { PgTableWithColumns } from 'drizzle-orm/pg-core';
-import * as v from 'valibot';
-import { IndicationInput, LOOKUP_NAME_TAKEN, LOOKUP_SORTS, LOOKUP_TYPES, TagInput, type LookupType } from '@core/model/lookup';
+import { LOOKUP_SORTS } from '@core/model/lookup';
 import type { AppEnv, Deps } from '../context';
-import {
-  campaignTypes,
-  indications,
-  questionCategories,
-  roles,
-  tags,
-  targetGroups,
-  therapeuticAreas,
-} from '../db/schema';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
-import { conflict, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type LookupTable = PgTableWithColumns<any> & { id: AnyColumn; name: AnyColumn };
-
-interface LookupOptions {
-  type: LookupType;
-  table: LookupTable;
-  /** Indications carry isActive. */
-  withActive?: boolean;
-  /** The schema of a POST, when the list accepts new entries. */
-  input?: v.GenericSchema<unknown, { name: string; isActive?: boolean }>;
-}
+import { LOOKUP_LISTS, addLookupEntry, findLookupEntry, lookupPage, type LookupList } from './lookupLists';
 
 /** Every lookup list takes the whole list in one page by default (SPEC: indications, tags 1000). */
-function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOptions) {
+function lookupRoutes(deps: Deps, list: LookupList) {
+  const { type, withActive, input } = list;
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
@@ -59,18 +36,14 @@ function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOpti
   app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: spec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const isActive = withActive ? parseBooleanFilter(q.filters.isActive, 'isActive') : undefined;
-    const where = and(
-      q.filters.searchQuery?.trim() ? ilikeAny([table.name], q.filters.searchQuery) : undefined,
-      isActive !== undefined ? eq(table.isActive as AnyColumn, isActive) : undefined,
-    );
-    const { rows, total } = await tablePage(db, table, q, { where, sorts: { name: table.name, id: table.id }, id: table.id });
+    const { rows, total } = await lookupPage(db, list, q, isActive);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', describe({ summary: 'Read a lookup entry' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, spec);
     const id = parseId(c.req.param('id'));
-    const [row] = id === null ? [] : ((await db.select().from(table).where(eq(table.id, id))) as Record<string, unknown>[]);
+    const row = await findLookupEntry(db, list, id);
     if (!row) throw notFound(type.replace(/-/g, ' ').replace(/s$/, ''));
     return sendResource(c, serialize(row, q.fields));
   });
@@ -79,15 +52,7 @@ function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOpti
     app.post('/', describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: null, status: 201 } }), async (c) => {
       const { attributes } = await readResource(c, input, { type });
       const values = withActive ? { name: attributes.name, isActive: attributes.isActive ?? true } : { name: attributes.name };
-      const [row] = (await db
-        .insert(table)
-        .values(values)
-        .returning()
-        .catch((error: unknown) => {
-          if (pgErrorCode(error).code === '23505') throw conflict(LOOKUP_NAME_TAKEN, '/data/attributes/name');
-          throw error;
-        })) as Record<string, unknown>[];
-      return sendResource(c, serialize(row as Record<string, unknown>), 201);
+      return sendResource(c, serialize(await addLookupEntry(db, list, values)), 201);
     });
   }
   return app;
@@ -95,14 +60,5 @@ function lookupRoutes(deps: Deps, { type, table, withActive, input }: LookupOpti
 
 /** Mounts every lookup under /api (paths as SPEC section 7). */
 export function mountLookupRoutes(app: Hono<AppEnv>, deps: Deps) {
-  const lists: LookupOptions[] = [
-    { type: LOOKUP_TYPES.campaignTypes, table: campaignTypes as LookupTable },
-    { type: LOOKUP_TYPES.roles, table: roles as LookupTable },
-    { type: LOOKUP_TYPES.questionCategories, table: questionCategories as LookupTable },
-    { type: LOOKUP_TYPES.targetGroups, table: targetGroups as LookupTable },
-    { type: LOOKUP_TYPES.therapeuticAreas, table: therapeuticAreas as LookupTable },
-    { type: LOOKUP_TYPES.indications, table: indications as LookupTable, withActive: true, input: IndicationInput },
-    { type: LOOKUP_TYPES.tags, table: tags as LookupTable, input: TagInput },
-  ];
-  for (const options of lists) app.route(`/api/${options.type}`, lookupRoutes(deps, options));
+  for (const list of LOOKUP_LISTS) app.route(`/api/${list.type}`, lookupRoutes(deps, list));
 }

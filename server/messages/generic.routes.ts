@@ -5,7 +5,6 @@
  * delete.
  */
 import { Hono } from 'hono';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   GENERIC_MESSAGE_DEFAULT_LIMIT,
   GENERIC_MESSAGE_DEFAULT_SORT,
@@ -17,16 +16,14 @@ import {
   type MessageType,
 } from '@core/model/genericMessage';
 import type { AppEnv, Deps } from '../context';
-import { genericMessages } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { tablePage } from '../http/list';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny } from '../http/sql';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
+import { findGenericMessage, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
 
 const ATTRIBUTES = ['keyName', 'message', 'translations', 'messageType', 'created', 'modified'] as const;
 
@@ -38,15 +35,6 @@ const listSpec: ListSpec<(typeof GENERIC_MESSAGE_SORTS)[number], 'searchQuery' |
   filters: ['searchQuery', 'messageType'],
   fields: ATTRIBUTES,
 };
-
-const sortColumns = {
-  keyName: genericMessages.keyName,
-  message: genericMessages.message,
-  messageType: genericMessages.messageType,
-  modified: genericMessages.modified,
-};
-
-type Row = typeof genericMessages.$inferSelect;
 
 const toGenericMessage = (row: Row): GenericMessage => ({
   id: String(row.id),
@@ -70,26 +58,18 @@ export function genericMessagesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const conditions: (SQL | undefined)[] = [];
-    const messageType = q.filters.messageType;
-    if (messageType !== undefined && messageType !== '') {
-      if (!(MESSAGE_TYPES as readonly string[]).includes(messageType)) {
-        throw badRequest(`'messageType' must be one of: ${MESSAGE_TYPES.join(', ')}.`, 'messageType');
-      }
-      conditions.push(eq(genericMessages.messageType, messageType));
+    const messageType = q.filters.messageType === '' ? undefined : q.filters.messageType;
+    if (messageType !== undefined && !(MESSAGE_TYPES as readonly string[]).includes(messageType)) {
+      throw badRequest(`'messageType' must be one of: ${MESSAGE_TYPES.join(', ')}.`, 'messageType');
     }
-    if (q.filters.searchQuery?.trim()) {
-      conditions.push(ilikeAny([genericMessages.keyName, genericMessages.message], q.filters.searchQuery));
-    }
-    const where = and(...conditions);
-    const { rows, total } = await tablePage(db, genericMessages, q, { where, sorts: sortColumns, id: genericMessages.id });
+    const { rows, total } = await genericMessagePage(db, q, messageType);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
   app.get('/:id', describe({ summary: 'Read a generic message' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
-    const [row] = id === null ? [] : await db.select().from(genericMessages).where(eq(genericMessages.id, id));
+    const row = await findGenericMessage(db, id);
     if (!row) throw notFound('generic message');
     return sendResource(c, serialize(row, q.fields));
   });
@@ -97,16 +77,11 @@ export function genericMessagesRoutes(deps: Deps) {
   /** `translations` replaces the whole map: languages left out lose their translation. */
   app.patch('/:id', describe({ summary: 'Update a generic message', body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch }, answer: { resource: GENERIC_MESSAGE_TYPE } }), async (c) => {
     const id = parseId(c.req.param('id'));
-    const [existing] = id === null ? [] : await db.select().from(genericMessages).where(eq(genericMessages.id, id));
+    const existing = await findGenericMessage(db, id);
     if (!existing || id === null) throw notFound('generic message');
     const { attributes } = await readResource(c, GenericMessagePatch, { type: GENERIC_MESSAGE_TYPE, id });
     await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-    const [row] = await db
-      .update(genericMessages)
-      .set({ ...attributes, modified: sql`now()` })
-      .where(eq(genericMessages.id, id))
-      .returning();
-    return sendResource(c, serialize(row as Row));
+    return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));
   });
 
   return app;

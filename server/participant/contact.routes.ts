@@ -10,8 +10,6 @@
  * attempts are retried on RMS_RETRY_SCHEDULE (rms/worker.ts); every attempt leaves an audit.
  */
 import { assertRunNotEnded } from './access';
-import { createHash } from 'node:crypto';
-import { and, eq, ne } from 'drizzle-orm';
 import * as v from 'valibot';
 import { toFieldIssues, type FieldIssue } from '@core/model/fields';
 import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/oform/contact';
@@ -19,7 +17,6 @@ import { message } from '@core/validation/messages';
 import { ContactAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
-import { contacts, engagementSiteLocations, oFormSubmissions, referrals, siteLocations } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
@@ -30,18 +27,16 @@ import {
   MISSING_CONTACT_TOKEN,
   NOT_QUALIFIED_FOR_CONTACT,
   readParticipantJson,
-  RUN_ALREADY_COMPLETE,
   type ParticipantApp,
 } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
 import { qualify } from './qualification';
-import { countOnChannel } from '../channels';
 import { linksWithRoom } from '../sites';
-import { enqueueDelivery, noteDuplicate } from '../rms';
-import { duplicateNote, firstReferralOf, matchKeysOf } from './duplicates';
+import { matchKeysOf } from './duplicates';
+import { activeSiteLink, storeContact } from './contact';
 import { deliverSoon, deliveryOptionsOf } from '../rms';
-import { enqueueReferralMessages, messageContextOf, messageOptionsOf, participantEmail, sendMessagesSoon } from '../messages';
+import { messageOptionsOf, sendMessagesSoon } from '../messages';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';
 import { describe } from '../openapi/describe';
@@ -81,20 +76,7 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
     const siteLinkId = idOf(attributes.engagementSiteLocationId);
     let engagementId: number | null = null;
     if (attributes.engagementSiteLocationId !== undefined && attributes.engagementSiteLocationId !== null) {
-      const [link] =
-        siteLinkId === null
-          ? []
-          : await db
-              .select({
-                id: engagementSiteLocations.id,
-                engagementId: engagementSiteLocations.engagementId,
-                weeklyCap: engagementSiteLocations.weeklyCap,
-                totalCap: engagementSiteLocations.totalCap,
-                isPaused: engagementSiteLocations.isPaused,
-              })
-              .from(engagementSiteLocations)
-              .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
-              .where(and(eq(engagementSiteLocations.id, siteLinkId), eq(engagementSiteLocations.isActive, true), eq(siteLocations.isActive, true)));
+      const link = await activeSiteLink(db, siteLinkId);
       // A site paused or at its cap since it was offered is no longer a choice.
       const room = link ? await linksWithRoom(db, [link], nowOf(deps)) : new Set<number>();
       if (link && room.has(link.id) && qualification.engagementIds.includes(link.engagementId)) engagementId = link.engagementId;
@@ -107,70 +89,10 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
 
     const now = nowOf(deps);
     const values = contactValues(form, attributes.values);
-    const sealed = phiOf(deps).seal(JSON.stringify(values));
     const keys = matchKeysOf(contactMatcherOf(deps), form, values);
     // The consent as the contact-fields step showed it, kept word for word with its hash.
     const consentText = (await outcomeMessages(db, target.screenerId, 'trialSiteSelected', lang, submission.oFormId)).consent;
-    const stored = await db.transaction(async (tx) => {
-      const first = await firstReferralOf(tx, engagementId!, keys, now);
-      const [contact] = await tx
-        .insert(contacts)
-        .values({
-          submissionId: submission.id,
-          engagementId: engagementId!,
-          engagementSiteLocationId: siteLinkId,
-          screenerId: target.screenerId,
-          mediaChannelId: submission.mediaChannelId,
-          language: lang,
-          valuesCiphertext: sealed,
-          acceptTerms: true,
-          consentedAt: now,
-          consentText,
-          consentTextSha256: createHash('sha256').update(consentText, 'utf8').digest('hex'),
-          consentSurveyId: target.form?.id ?? submission.oFormId,
-          consentSurveyVersion: target.form?.version ?? null,
-          ...keys,
-          duplicateOf: first?.contactId ?? null,
-          created: now,
-        })
-        .returning({ id: contacts.id });
-      if (!contact) throw new Error('contact not stored');
-      // Only one contact per run: a second request racing this one finds the run completed.
-      const completed = await tx
-        .update(oFormSubmissions)
-        .set({ status: 'completed', outcome: 'completed', completedAt: now, modified: now })
-        .where(and(eq(oFormSubmissions.id, submission.id), ne(oFormSubmissions.status, 'completed')))
-        .returning({ id: oFormSubmissions.id });
-      if (completed.length === 0) throw conflict(RUN_ALREADY_COMPLETE);
-      await countOnChannel(tx, submission.mediaChannelId, 'submissionsCompleted');
-      if (first) {
-        // Kept for staff, never sent: the sponsor already has this person's referral.
-        await noteDuplicate(tx, contact.id, engagementId!, duplicateNote(first), now);
-        return { contactId: contact.id, send: false, messages: false };
-      }
-      const [referral] = await tx
-        .insert(referrals)
-        .values({ engagementId: engagementId!, engagementSiteLocationId: siteLinkId, contactId: contact.id, created: now })
-        .returning({ id: referrals.id });
-      // In the same transaction: a stored contact is always on its way to its record system.
-      await enqueueDelivery(tx, contact.id, now);
-      // And its messages (to the site's staff, to the participant) are in the outbox with it.
-      const email = participantEmail(form, values);
-      const written = await enqueueReferralMessages(
-        tx,
-        messageContextOf(deps),
-        {
-          referralId: referral!.id,
-          engagementId: engagementId!,
-          engagementSiteLocationId: siteLinkId,
-          language: lang,
-          participant: email ? { email, match: keys.emailMatch } : null,
-          created: now,
-        },
-        now,
-      );
-      return { contactId: contact.id, send: true, messages: written > 0 };
-    });
+    const stored = await storeContact(deps, { submission, target, engagementId, siteLinkId, form, values, keys, consentText, now });
 
     // The first attempt now, in the background; retries are the delivery worker's (rms/worker.ts).
     if (stored.send) deliverSoon(deliveryOptionsOf(deps), stored.contactId);

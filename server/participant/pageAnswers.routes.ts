@@ -1,10 +1,8 @@
 /** /api/o-forms/o-form-container-entries: a submission's page entries (open one, read one with its answers). */
-import { asc, eq, inArray } from 'drizzle-orm';
 import { EntryAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { FIELD_ENTRY_TYPE } from '@core/participant/wire';
 import { type Deps } from '../context';
-import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
 import { badRequest, conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
@@ -14,6 +12,7 @@ import { assertChannelOfRequest } from './cors';
 import { createChildEntry, createPageEntry } from './entries';
 import { activeChildren, loadSurvey } from './run';
 import { mayEnter, participantPath } from './path';
+import { pageEntryAnswers } from './pageAnswers';
 import { openAnswer } from './sealedAnswers';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -67,9 +66,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     assertRunNotEnded(submission, 'page entry');
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const survey = await loadSurvey(db, form);
-    const children = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, entry.id)).orderBy(asc(oFormContainerEntries.id));
-    const entryIds = [entry.id, ...children.map((ch) => ch.id)];
-    const answers = await db.select().from(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds)).orderBy(asc(oFormFieldEntries.id));
+    const { children, answers } = await pageEntryAnswers(db, entry.id);
     const identityOf = new Map(survey.fields.map((f) => [f.id, f.identity]));
     const given = new Map(answers.map((a) => [a.id, openAnswer(phi, { value: a.fieldValue, sealed: a.sealedValue })]));
     const containerIdentity = survey.containers.find((x) => x.id === entry.containerId)?.identity ?? null;

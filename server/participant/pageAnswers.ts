@@ -4,9 +4,10 @@
  * before its container was — is made now), sealed in JS, then the one save statement
  * (./entries.ts savePage) replaces the page's earlier answers and makes the next page's entry,
  * which is remembered for the answers that follow (./access.ts). And the answers of the pages a
- * participant left behind (going back and taking another way) cleared when the run finishes.
+ * participant left behind (going back and taking another way) cleared when the run finishes; and
+ * a page entry's answers read back.
  */
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Answers } from '@core/oform/answers';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
@@ -89,4 +90,12 @@ export async function clearLeftPages(db: Db, submissionId: number, pageIds: read
     await tx.update(oFormContainerEntries).set({ answeredAt: null }).where(inArray(oFormContainerEntries.id, entries.map((e) => e.id)));
     return 'cleared';
   });
+}
+
+/** A page entry's child entries and the answers stored under it and them, each in the order made. */
+export async function pageEntryAnswers(db: Db, entryId: number) {
+  const children = await db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.parentId, entryId)).orderBy(asc(oFormContainerEntries.id));
+  const entryIds = [entryId, ...children.map((ch) => ch.id)];
+  const answers = await db.select().from(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entryIds)).orderBy(asc(oFormFieldEntries.id));
+  return { children, answers };
 }

@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { and, eq, type SQL } from 'drizzle-orm';
 import {
   RMS_PROVIDER_DEFAULT_SORT,
   RMS_PROVIDER_KINDS,
@@ -24,18 +23,16 @@ import {
   type RmsProviderTest,
 } from '@core/model/rmsProvider';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { rmsProviders } from '../db/schema';
 import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, notFound } from '../http/errors';
-import { tablePage } from '../http/list';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter } from '../http/sql';
+import { parseBooleanFilter } from '../http/sql';
 import { testReferralFacts } from './payload';
 import { providerFor } from './provider';
 import { testOutcome } from './attempt';
-import { createProvider, deleteProvider, engagementCounts, openSecrets, toRmsProvider, updateProvider, type RmsProviderRow } from './providers';
+import { createProvider, deleteProvider, engagementCounts, findProvider, openSecrets, providerPage, toRmsProvider, updateProvider, type RmsProviderRow } from './providers';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 
@@ -46,14 +43,6 @@ const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'i
   // A lookup: the engagement form's picker takes the whole list.
   defaultLimit: 1000,
   filters: ['searchQuery', 'isActive', 'kind'],
-};
-
-const sortColumns = {
-  name: rmsProviders.name,
-  kind: rmsProviders.kind,
-  isActive: rmsProviders.isActive,
-  created: rmsProviders.created,
-  modified: rmsProviders.modified,
 };
 
 function serialize(provider: RmsProvider) {
@@ -68,8 +57,7 @@ export function rmsProvidersRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
 
   async function load(idText: string): Promise<RmsProviderRow> {
-    const id = parseId(idText);
-    const [row] = id === null ? [] : await db.select().from(rmsProviders).where(eq(rmsProviders.id, id));
+    const row = await findProvider(db, parseId(idText));
     if (!row) throw notFound('record system');
     return row;
   }
@@ -83,12 +71,7 @@ export function rmsProvidersRoutes(deps: Deps) {
     if (kind !== undefined && kind !== '' && !(RMS_PROVIDER_KINDS as readonly string[]).includes(kind)) {
       throw badRequest(`'kind' must be one of ${RMS_PROVIDER_KINDS.join(', ')}.`, 'kind');
     }
-    const conditions: (SQL | undefined)[] = [
-      q.filters.searchQuery?.trim() ? ilikeAny([rmsProviders.name], q.filters.searchQuery) : undefined,
-      isActive !== undefined ? eq(rmsProviders.isActive, isActive) : undefined,
-      kind ? eq(rmsProviders.kind, kind) : undefined,
-    ];
-    const { rows, total } = await tablePage(db, rmsProviders, q, { where: and(...conditions), sorts: sortColumns, id: rmsProviders.id });
+    const { rows, total } = await providerPage(db, q, { isActive, kind });
     const isSuper = hasAnyRole(c.get('user'), ['Super User']);
     const counts = isSuper ? await engagementCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
     const data = rows.map((r) => serialize(toRmsProvider(r, { full: isSuper, engagementCount: counts.get(r.id) ?? 0 })));

@@ -1,11 +1,13 @@
 /**
- * Record-system provider rows: creating, changing and deleting them, and their secrets. The
- * signing secret and a FHIR bearer token are sealed with the PHI cipher (security/phi.ts) before
- * they are stored and opened only to sign or send; nothing here answers them.
+ * Record-system provider rows: a page of them, one, creating, changing and deleting them, and
+ * their secrets. The signing secret and a FHIR bearer token are sealed with the PHI cipher
+ * (security/phi.ts) before they are stored and opened only to sign or send; nothing here answers
+ * them.
  */
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import {
   RMS_PROVIDER_MESSAGES,
+  type RMS_PROVIDER_SORTS,
   settingsIssues,
   type RmsProvider,
   type RmsProviderInput,
@@ -14,7 +16,9 @@ import {
 import type { Db } from '../db/open';
 import { engagements, rmsProviders } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
-import { pgErrorCode } from '../http/sql';
+import { tablePage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { ilikeAny, pgErrorCode } from '../http/sql';
 import type { PhiCipher } from '../security/phi';
 import { endpointHostProblem, type PrivateHostAllowance } from '../security/privateHosts';
 
@@ -54,6 +58,29 @@ export function toRmsProvider(row: RmsProviderRow, options: { full: boolean; eng
 }
 
 /** How many engagements use each provider. */
+const sortColumns = {
+  name: rmsProviders.name,
+  kind: rmsProviders.kind,
+  isActive: rmsProviders.isActive,
+  created: rmsProviders.created,
+  modified: rmsProviders.modified,
+};
+
+/** A page of the providers; the kind, when given, is already checked to be one. */
+export function providerPage(db: Db, q: ListQuery<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'isActive' | 'kind'>, filter: { isActive?: boolean; kind?: string }) {
+  const conditions: (SQL | undefined)[] = [
+    q.filters.searchQuery?.trim() ? ilikeAny([rmsProviders.name], q.filters.searchQuery) : undefined,
+    filter.isActive !== undefined ? eq(rmsProviders.isActive, filter.isActive) : undefined,
+    filter.kind ? eq(rmsProviders.kind, filter.kind) : undefined,
+  ];
+  return tablePage(db, rmsProviders, q, { where: and(...conditions), sorts: sortColumns, id: rmsProviders.id });
+}
+
+export async function findProvider(db: Db, id: number | null): Promise<RmsProviderRow | undefined> {
+  const [row] = id === null ? [] : await db.select().from(rmsProviders).where(eq(rmsProviders.id, id));
+  return row;
+}
+
 export async function engagementCounts(db: Db, providerIds: readonly number[]): Promise<Map<number, number>> {
   if (providerIds.length === 0) return new Map();
   const rows = await db

@@ -1,23 +1,27 @@
 /**
  * A screener's survey links as the API shows them: each link with the survey's name (the title,
  * version and approval of its current version), for the list, the writes' answers and the toggle;
- * adding a survey to a screener (its own copy, when cloned), and the flow between its surveys.
+ * adding a survey to a screener (its own copy, when cloned), changing and removing a link, and
+ * the flow between its surveys.
  */
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
-import { SCREENER_SURVEY_TYPE, type ScreenerFlow, type ScreenerFlowEdge, type ScreenerSurveyInput } from '@core/model/screenerSurvey';
+import { SCREENER_SURVEY_TYPE, type SCREENER_SURVEY_SORTS, type ScreenerFlow, type ScreenerFlowEdge, type ScreenerSurveyInput, type ScreenerSurveyPatch } from '@core/model/screenerSurvey';
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
 import { conflict, invalid } from '../http/errors';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
 import { toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
 import { copyIntoScreener, screenerCopyIdentity } from '../surveys';
 import { currentVersionId, namingColumns } from '../surveys';
 import { engagementScope } from '../engagements';
 import { chooseFromList } from '@core/validation/chooseFromList';
+import { screenerScope } from './access';
 
 export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
 export const SURVEY_OF_ANOTHER_SPONSOR = "Choose a survey of the screener's sponsor: this one belongs to another sponsor's engagement.";
@@ -36,6 +40,33 @@ export const screenerSurveyResource = ({ link: { id, created, ...rest }, ...nami
   toResource(SCREENER_SURVEY_TYPE, id, { ...rest, ...naming, created: created.toISOString() });
 
 /** One link as a resource, or undefined when it is gone. */
+/** A page of the links in the user's screener scope, of one screener or one survey identity when given. */
+export function screenerSurveyLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SURVEY_SORTS)[number], string>, filter: { screenerId?: number; oFormIdentity?: string }) {
+  const conditions: (SQL | undefined)[] = [screenerScope(user)];
+  if (filter.screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, filter.screenerId));
+  if (filter.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, filter.oFormIdentity));
+  const where = and(...conditions);
+  const counted = db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
+  const sorts = { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity };
+  return joinedPage(selectScreenerSurveyLinks(db).$dynamic(), counted, q, { where, sorts, id: screenerSurveys.id });
+}
+
+/** The link's own row, whoever's screener it is in: the caller checks the scope. */
+export async function findScreenerSurveyLink(db: Db, id: number | null) {
+  const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
+  return link;
+}
+
+/** The link changed; undefined when it went in the meantime. */
+export async function updateScreenerSurveyLink(db: Db, link: typeof screenerSurveys.$inferSelect, attributes: valibot.InferOutput<typeof ScreenerSurveyPatch>) {
+  const [row] = Object.keys(attributes).length ? await db.update(screenerSurveys).set(attributes).where(eq(screenerSurveys.id, link.id)).returning() : [link];
+  return row;
+}
+
+export async function removeScreenerSurveyLink(db: Db, id: number) {
+  await db.delete(screenerSurveys).where(eq(screenerSurveys.id, id));
+}
+
 export async function readScreenerSurveyLink(db: Conn, id: number) {
   const [row] = await selectScreenerSurveyLinks(db).where(eq(screenerSurveys.id, id));
   return row && screenerSurveyResource(row);

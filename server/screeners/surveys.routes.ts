@@ -4,7 +4,6 @@
  * the screener is unlocked (domain/screenerSurveyLinks.ts).
  */
 import { Hono, type Context } from 'hono';
-import { and, count, eq, type SQL } from 'drizzle-orm';
 import {
   SCREENER_SURVEY_DEFAULT_SORT,
   SCREENER_SURVEY_SORTS,
@@ -13,15 +12,22 @@ import {
   ScreenerSurveyPatch,
 } from '@core/model/screenerSurvey';
 import type { AppEnv, Deps } from '../context';
-import { screenerSurveys, screeners } from '../db/schema';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { sendDocument, sendList, toResource } from '../http/serialize';
-import { joinedPage } from '../http/list';
-import { editableScreener, findScreener, screenerScope } from './access';
-import { addScreenerSurvey, readScreenerSurveyLink, screenerFlow, screenerSurveyResource, selectScreenerSurveyLinks } from './surveyLinks';
+import { editableScreener, findScreener } from './access';
+import {
+  addScreenerSurvey,
+  findScreenerSurveyLink,
+  readScreenerSurveyLink,
+  removeScreenerSurveyLink,
+  screenerFlow,
+  screenerSurveyLinkPage,
+  screenerSurveyResource,
+  updateScreenerSurveyLink,
+} from './surveyLinks';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -40,13 +46,7 @@ export function screenerSurveysRoutes(deps: Deps) {
       filters: ['screenerId', 'oFormIdentity'] as const,
     });
     const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
-    const conditions: (SQL | undefined)[] = [screenerScope(c.get('user'))];
-    if (screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, screenerId));
-    if (q.filters.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, q.filters.oFormIdentity));
-    const where = and(...conditions);
-    const counted = db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
-    const sorts = { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity };
-    const { rows, total } = await joinedPage(selectScreenerSurveyLinks(db).$dynamic(), counted, q, { where, sorts, id: screenerSurveys.id });
+    const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), q, { screenerId, oFormIdentity: q.filters.oFormIdentity });
     return sendList(c, rows.map(screenerSurveyResource), { total, page: q.page, limit: q.limit });
   });
 
@@ -72,20 +72,14 @@ export function screenerSurveysRoutes(deps: Deps) {
     return sendDocument(c, { data: link }, status);
   };
 
-  const findLink = async (raw: string | undefined) => {
-    const id = parseId(raw);
-    const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
-    return link;
-  };
+  const findLink = (raw: string | undefined) => findScreenerSurveyLink(db, parseId(raw));
 
   app.patch('/:id', describe({ summary: "Update a screener's survey", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch }, answer: { resource: SCREENER_SURVEY_TYPE } }), canEdit, async (c) => {
     const link = await findLink(c.req.param('id'));
     if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
     await editableScreener(db, link.screenerId, c.get('user'));
     const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
-    const [row] = Object.keys(attributes).length
-      ? await db.update(screenerSurveys).set(attributes).where(eq(screenerSurveys.id, link.id)).returning()
-      : [link];
+    const row = await updateScreenerSurveyLink(db, link, attributes);
     if (!row) throw notFound('screener survey');
     return sendLink(c, row.id);
   });
@@ -94,7 +88,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     const link = await findLink(c.req.param('id'));
     if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
     await editableScreener(db, link.screenerId, c.get('user'));
-    await db.delete(screenerSurveys).where(eq(screenerSurveys.id, link.id));
+    await removeScreenerSurveyLink(db, link.id);
     return c.body(null, 204);
   });
 

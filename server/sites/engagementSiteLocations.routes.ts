@@ -5,83 +5,40 @@
  * engagements they may see; the upload, which creates site locations, needs Admin or Super User.
  */
 import { Hono } from 'hono';
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import {
   ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
   ENGAGEMENT_SITE_LOCATION_SORTS,
   ENGAGEMENT_SITE_LOCATION_TYPE,
   EngagementSiteLocationInput,
   EngagementSiteLocationPatch,
-  LINK_EXISTS,
-  type EngagementSiteLocation,
 } from '@core/model/engagementSiteLocation';
 import { SITE_LOCATION_TYPE } from '@core/model/siteLocation';
-import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
-import { fullReason, siteFills, type SiteFill } from './';
+import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Db } from '../db/open';
-import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { fullReason, siteFills, type SiteFill } from './';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
+import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from './upload';
 import { readResource } from '../http/body';
-import { ApiProblem, badRequest, conflict, invalid, notFound } from '../http/errors';
+import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
-import { siteLocationColumns, toSiteLocation } from './siteLocations';
-import { joinedPage } from '../http/list';
+import { toSiteLocation } from './siteLocations';
+import { SITE_LINK_COLUMNS, addSiteLink, findSiteLink as findLink, removeSiteLink, siteLinkPage, sitesOfLinks, updateSiteLink, type SiteLinkRow as Row } from './engagementSiteLinks';
 import { describe } from '../openapi/describe';
 import { matchLeadsToSites } from '../leads';
-import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_SITE = chooseFromList('a site location');
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
-
-const columns = {
-  id: engagementSiteLocations.id,
-  engagementId: engagementSiteLocations.engagementId,
-  siteLocationId: engagementSiteLocations.siteLocationId,
-  radius: engagementSiteLocations.radius,
-  rmsSiteIdentification: engagementSiteLocations.rmsSiteIdentification,
-  isActive: engagementSiteLocations.isActive,
-  weeklyCap: engagementSiteLocations.weeklyCap,
-  totalCap: engagementSiteLocations.totalCap,
-  isPaused: engagementSiteLocations.isPaused,
-  siteId: siteLocations.siteId,
-  siteName: siteLocations.name,
-  city: siteLocations.city,
-  state: siteLocations.state,
-  zipCode: siteLocations.zipCode,
-  piName: siteLocations.piName,
-  siteIsActive: siteLocations.isActive,
-  created: engagementSiteLocations.created,
-  modified: engagementSiteLocations.modified,
-};
-
-type Row = Omit<EngagementSiteLocation, 'id' | 'created' | 'modified' | 'siteLocation' | 'referralsThisWeek' | 'referralsTotal' | 'fullReason'> & {
-  id: number;
-  created: Date;
-  modified: Date;
-};
 
 const listSpec: ListSpec<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], 'engagementId' | 'siteLocationId' | 'searchQuery' | 'isActive'> = {
   type: ENGAGEMENT_SITE_LOCATION_TYPE,
   sorts: ENGAGEMENT_SITE_LOCATION_SORTS,
   defaultSort: ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
   filters: ['engagementId', 'siteLocationId', 'searchQuery', 'isActive'],
-  fields: [...Object.keys(columns).filter((k) => k !== 'id'), 'referralsThisWeek', 'referralsTotal', 'fullReason'],
+  fields: [...SITE_LINK_COLUMNS, 'referralsThisWeek', 'referralsTotal', 'fullReason'],
   includes: ['siteLocation'],
-};
-
-const sortColumns = {
-  siteName: siteLocations.name,
-  siteId: siteLocations.siteId,
-  city: siteLocations.city,
-  state: siteLocations.state,
-  radius: engagementSiteLocations.radius,
-  isActive: engagementSiteLocations.isActive,
-  created: engagementSiteLocations.created,
 };
 
 function serialize(row: Row, fill: SiteFill, fields: Set<string> | null = null, withSite = false) {
@@ -99,29 +56,10 @@ function serialize(row: Row, fill: SiteFill, fields: Set<string> | null = null, 
   );
 }
 
-const fromLinks = (db: Db) =>
-  db
-    .select(columns)
-    .from(engagementSiteLocations)
-    .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
-    .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId));
-
-async function findLink(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
-  if (id === null) return undefined;
-  const [row] = await fromLinks(db).where(and(eq(engagementSiteLocations.id, id), engagementScope(user)));
-  return row as Row | undefined;
-}
-
 async function sitesIncluded(db: Db, rows: Row[]) {
-  const ids = [...new Set(rows.map((r) => r.siteLocationId))];
-  if (!ids.length) return [];
-  const sites = await db
-    .select(siteLocationColumns)
-    .from(siteLocations)
-    .leftJoin(countries, eq(countries.id, siteLocations.countryId))
-    .where(sql`${siteLocations.id} in ${ids}`);
+  const sites = await sitesOfLinks(db, rows);
   return sites.map((s) => {
-    const { id, ...attributes } = toSiteLocation(s as Parameters<typeof toSiteLocation>[0]);
+    const { id, ...attributes } = toSiteLocation(s);
     return toResource(SITE_LOCATION_TYPE, id, attributes);
   });
 }
@@ -135,41 +73,13 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const conditions: (SQL | undefined)[] = [engagementScope(c.get('user'))];
-    for (const [name, column] of [
-      ['engagementId', engagementSiteLocations.engagementId],
-      ['siteLocationId', engagementSiteLocations.siteLocationId],
-    ] as const) {
-      const raw = q.filters[name];
-      if (raw === undefined) continue;
-      const id = parseId(raw);
-      if (id === null) throw badRequest(`'${name}' must be an id.`, name);
-      conditions.push(eq(column, id));
-    }
-    if (q.filters.searchQuery?.trim()) {
-      conditions.push(
-        ilikeAny(
-          [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
-          q.filters.searchQuery,
-        ),
-      );
-    }
-    if (isActive !== undefined) conditions.push(eq(engagementSiteLocations.isActive, isActive));
-    const where = and(...conditions);
-    const counted = db
-      .select({ n: count() })
-      .from(engagementSiteLocations)
-      .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
-      .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
-      .$dynamic();
-    const page = await joinedPage(fromLinks(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementSiteLocations.id });
-    const rows = page.rows as Row[];
+    const { rows, total } = await siteLinkPage(db, c.get('user'), q, isActive);
     const withSite = q.include.has('siteLocation');
     const fills = await siteFills(db, rows.map((r) => r.id), nowOf(deps));
     return sendList(
       c,
       rows.map((r) => serialize(r, fills.get(r.id)!, q.fields, withSite)),
-      { total: page.total, page: q.page, limit: q.limit },
+      { total, page: q.page, limit: q.limit },
       withSite ? await sitesIncluded(db, rows) : undefined,
     );
   });
@@ -186,21 +96,10 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const { attributes } = await readResource(c, EngagementSiteLocationInput, { type: ENGAGEMENT_SITE_LOCATION_TYPE });
     const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
     if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
-    const [site] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.id, attributes.siteLocationId));
-    if (!site) throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
-    const [created] = await db
-      .insert(engagementSiteLocations)
-      .values(attributes)
-      .returning({ id: engagementSiteLocations.id })
-      .catch((error: unknown) => {
-        const { code } = pgErrorCode(error);
-        if (code === '23505') throw conflict(LINK_EXISTS, '/data/attributes/siteLocationId');
-        if (code === '23503') throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
-        throw error;
-      });
+    const createdId = await addSiteLink(db, attributes);
     // A site now offered for the engagement: its noTrialSites leads within reach are matched to it.
     await matchLeadsToSites(deps, [engagement.id]);
-    const row = await findLink(db, created?.id ?? null, c.get('user'));
+    const row = await findLink(db, createdId, c.get('user'));
     return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
   });
 
@@ -209,13 +108,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const existing = await findLink(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('site link');
     const { attributes } = await readResource(c, EngagementSiteLocationPatch, { type: ENGAGEMENT_SITE_LOCATION_TYPE, id });
-    if (Object.keys(attributes).length > 0) {
-      await db
-        .update(engagementSiteLocations)
-        .set({ ...attributes, modified: sql`now()` })
-        .where(eq(engagementSiteLocations.id, id));
-      await matchLeadsToSites(deps, [existing.engagementId]);
-    }
+    if (await updateSiteLink(db, id, attributes)) await matchLeadsToSites(deps, [existing.engagementId]);
     return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
   });
 
@@ -223,7 +116,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const id = parseId(c.req.param('id'));
     const existing = await findLink(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('site link');
-    await db.delete(engagementSiteLocations).where(eq(engagementSiteLocations.id, id));
+    await removeSiteLink(db, id);
     return c.body(null, 204);
   });
 

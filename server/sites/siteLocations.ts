@@ -1,10 +1,21 @@
 /**
  * A site location as every route reads it: its columns with its country's name and code, and
  * the document attributes they make (the site locations' own routes and the engagements' links
- * that include their sites).
+ * that include their sites). And the site locations kept: a page of them, one, and their writes,
+ * with the site id unique and the country one that exists; a site still linked to an engagement
+ * is not deleted.
  */
-import type { SiteLocation } from '@core/model/siteLocation';
-import { countries, siteLocations } from '../db/schema';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import type * as v from 'valibot';
+import { SITE_ID_TAKEN, type SITE_LOCATION_SORTS, type SiteLocation, type SiteLocationInput, type SiteLocationPatch } from '@core/model/siteLocation';
+import { chooseFromList } from '@core/validation/chooseFromList';
+import type { Db } from '../db/open';
+import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { badRequest, conflict, invalid } from '../http/errors';
+import { booleanFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { joinedPage } from '../http/list';
+import { parseId, type ListQuery } from '../http/query';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
 
 export const siteLocationColumns = {
   id: siteLocations.id,
@@ -34,4 +45,130 @@ export type SiteLocationRow = Omit<SiteLocation, 'id' | 'created' | 'modified'> 
 
 export function toSiteLocation(row: SiteLocationRow): SiteLocation {
   return { ...row, id: String(row.id), created: row.created.toISOString(), modified: row.modified.toISOString() };
+}
+
+const UNKNOWN_COUNTRY = chooseFromList('a country');
+export const SITE_LOCATION_LINKED = (n: number) =>
+  `This site location is linked to ${n} engagement${n === 1 ? '' : 's'}. Remove ${n === 1 ? 'that link' : 'those links'} before deleting it.`;
+
+const FILTERS = {
+  isActive: booleanFilter(siteLocations.isActive),
+  countryId: idFilter(siteLocations.countryId, 'country'),
+  state: exactTextFilter(siteLocations.state),
+};
+export type SiteLocationFilter = 'searchQuery' | 'excludeEngagementId' | 'engagementId' | 'sponsorId' | keyof typeof FILTERS;
+export const SITE_LOCATION_FILTERS: SiteLocationFilter[] = ['searchQuery', 'excludeEngagementId', 'engagementId', 'sponsorId', ...filterNames(FILTERS)];
+export const SITE_LOCATION_FILTER_SCHEMAS = filterSchemas(FILTERS);
+
+const sortColumns = {
+  name: siteLocations.name,
+  siteId: siteLocations.siteId,
+  city: siteLocations.city,
+  state: siteLocations.state,
+  zipCode: siteLocations.zipCode,
+  piName: siteLocations.piName,
+  countryName: countries.name,
+  isActive: siteLocations.isActive,
+  created: siteLocations.created,
+  modified: siteLocations.modified,
+};
+
+const selectSites = (db: Db) =>
+  db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
+
+/** An id the list's filter names, or undefined when not given. */
+function filterId(q: ListQuery<string, SiteLocationFilter>, name: 'excludeEngagementId' | 'engagementId' | 'sponsorId', what: string) {
+  if (q.filters[name] === undefined) return undefined;
+  const id = parseId(q.filters[name]);
+  if (id === null) throw badRequest(`'${name}' must be ${what}.`, name);
+  return id;
+}
+
+export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter>) {
+  const conditions: (SQL | undefined)[] = filterConditions(q.filters, FILTERS);
+  if (q.filters.searchQuery?.trim()) {
+    conditions.push(
+      ilikeAny(
+        [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
+        q.filters.searchQuery,
+      ),
+    );
+  }
+  const excludeEngagementId = filterId(q, 'excludeEngagementId', 'an engagement id');
+  if (excludeEngagementId !== undefined) {
+    // Sites not yet linked to this engagement (the link picker).
+    conditions.push(
+      sql`not exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${excludeEngagementId})`,
+    );
+  }
+  // Sites linked to an engagement, or to any engagement of a sponsor (filters that narrow others, as on Recruitment).
+  const engagementId = filterId(q, 'engagementId', 'an engagement id');
+  if (engagementId !== undefined) {
+    conditions.push(sql`exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${engagementId})`);
+  }
+  const sponsorId = filterId(q, 'sponsorId', 'a sponsor id');
+  if (sponsorId !== undefined) {
+    conditions.push(
+      sql`exists (select 1 from ${engagementSiteLocations} l join ${engagements} e on e.id = l.engagement_id where l.site_location_id = ${siteLocations.id} and e.sponsor_id = ${sponsorId})`,
+    );
+  }
+  const where = and(...conditions);
+  const counted = db.select({ n: count() }).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId)).$dynamic();
+  const { rows, total } = await joinedPage(selectSites(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: siteLocations.id });
+  return { rows: rows as SiteLocationRow[], total };
+}
+
+export async function findSiteLocation(db: Db, id: number | null): Promise<SiteLocationRow | undefined> {
+  if (id === null) return undefined;
+  const [row] = await selectSites(db).where(eq(siteLocations.id, id));
+  return row as SiteLocationRow | undefined;
+}
+
+async function assertCountry(db: Db, countryId: number | null | undefined) {
+  if (countryId === null || countryId === undefined) return;
+  const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
+  if (!found) throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+}
+
+async function assertSiteIdFree(db: Db, siteId: string | null | undefined, exceptId?: number) {
+  if (siteId === null || siteId === undefined) return;
+  const [taken] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.siteId, siteId));
+  if (taken && taken.id !== exceptId) throw conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
+}
+
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    unique: () => conflict(SITE_ID_TAKEN, '/data/attributes/siteId'),
+    foreignKey: () => invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
+  });
+
+/** The new site's id. */
+export async function createSiteLocation(db: Db, attributes: v.InferOutput<typeof SiteLocationInput>): Promise<number | null> {
+  await assertCountry(db, attributes.countryId);
+  await assertSiteIdFree(db, attributes.siteId);
+  const [created] = await db.insert(siteLocations).values(attributes).returning({ id: siteLocations.id }).catch(onConstraint);
+  return created?.id ?? null;
+}
+
+/** Whether anything changed (an empty change writes nothing). */
+export async function updateSiteLocation(db: Db, id: number, attributes: v.InferOutput<typeof SiteLocationPatch>): Promise<boolean> {
+  await assertCountry(db, attributes.countryId);
+  await assertSiteIdFree(db, attributes.siteId, id);
+  if (Object.keys(attributes).length === 0) return false;
+  await db
+    .update(siteLocations)
+    .set({ ...attributes, modified: sql`now()` })
+    .where(eq(siteLocations.id, id))
+    .catch(onConstraint);
+  return true;
+}
+
+/** Refused while the site is linked to an engagement; the row is locked so no link is made meanwhile. */
+export async function deleteSiteLocation(db: Db, id: number) {
+  await db.transaction(async (tx) => {
+    await tx.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.id, id)).for('update');
+    const [linked] = await tx.select({ n: count() }).from(engagementSiteLocations).where(eq(engagementSiteLocations.siteLocationId, id));
+    if (linked && linked.n > 0) throw conflict(SITE_LOCATION_LINKED(linked.n));
+    await tx.delete(siteLocations).where(eq(siteLocations.id, id));
+  });
 }

@@ -13,25 +13,20 @@
  * section 4), which is not content.
  */
 import type { Hono } from 'hono';
-import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
 import { OFORM_TYPE } from '@core/model/oform';
 import { OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, OFormInput, OFormPatch, type OForm } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { engagements, oForms, sponsors } from '../db/schema';
-import { engagementScope, findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
+import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { formDocument, sendForm } from './serialize';
 import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';
-import { currentVersionId, findForm, selectForms } from './versions';
+import { FORM_FILTER_SCHEMAS, FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
 import { readResource, requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter } from '../http/sql';
-import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
-import { joinedPage } from '../http/list';
 import { describe } from '../openapi/describe';
 
 const FORM_ATTRIBUTES: readonly (keyof Omit<OForm, 'id'>)[] = [
@@ -51,49 +46,20 @@ const FORM_ATTRIBUTES: readonly (keyof Omit<OForm, 'id'>)[] = [
   'modified',
 ];
 
-const FORM_FILTERS = {
-  engagementId: idFilter(oForms.engagementId, 'engagement'),
-  sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
-  isActive: booleanFilter(oForms.isActive),
-};
-
-const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], 'identity' | 'approvedOnly' | 'currentOnly' | 'searchQuery' | keyof typeof FORM_FILTERS> = {
+const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
   type: OFORM_TYPE,
   sorts: OFORM_SORTS,
   defaultSort: OFORM_DEFAULT_SORT,
-  filters: ['identity', 'approvedOnly', 'currentOnly', 'searchQuery', ...filterNames(FORM_FILTERS)],
-  filterSchemas: filterSchemas(FORM_FILTERS),
+  filters: FORM_LIST_FILTERS,
+  filterSchemas: FORM_FILTER_SCHEMAS,
   fields: FORM_ATTRIBUTES,
   includes: OFORM_INCLUDES,
-};
-const formSortColumns = {
-  title: oForms.title,
-  version: oForms.version,
-  isActive: oForms.isActive,
-  isApproved: oForms.isApproved,
-  engagementName: engagements.name,
-  sponsorName: sponsors.name,
-  created: oForms.created,
-  modified: oForms.modified,
 };
 
 export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/o-forms', describe({ summary: 'List versioned surveys', list: formListSpec, answer: { list: formListSpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, formListSpec);
-    const conditions: (SQL | undefined)[] = [engagementScope(c.get('user')), ...filterConditions(q.filters, FORM_FILTERS)];
-    if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
-    if (parseBooleanFilter(q.filters.approvedOnly, 'approvedOnly')) conditions.push(eq(oForms.isApproved, true));
-    // One row per survey: the version that stands for it (for picking a survey by its title).
-    if (parseBooleanFilter(q.filters.currentOnly, 'currentOnly')) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
-    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
-    const where = and(...conditions);
-    const counted = db
-      .select({ n: count() })
-      .from(oForms)
-      .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
-      .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
-      .$dynamic();
-    const { rows, total } = await joinedPage(selectForms(db).$dynamic(), counted, q, { where, sorts: formSortColumns, id: oForms.id });
+    const { rows, total } = await formPage(db, c.get('user'), q);
     const data: Resource[] = [];
     const included = new Map<string, Resource>();
     for (const row of rows) {

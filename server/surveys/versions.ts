@@ -1,15 +1,19 @@
 /**
  * A survey version's row as staff read it (with its engagement and sponsor), found in the
- * user's sponsor scope, and the lock every write to a version takes: approved versions never
+ * user's sponsor scope or listed there a page at a time, and the lock every write to a version takes: approved versions never
  * change (SPEC section 4), so each write locks the version's row and refuses an approved one.
  */
-import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
-import { APPROVED_IMMUTABLE } from '@core/model/oformDoc';
+import { and, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { APPROVED_IMMUTABLE, type OFORM_SORTS } from '@core/model/oformDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
 import { engagements, oForms, sponsors } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { conflict, notFound } from '../http/errors';
+import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { ilikeAny, parseBooleanFilter } from '../http/sql';
 
 const formColumns = {
   id: oForms.id,
@@ -79,4 +83,42 @@ export async function lockEditable(tx: Tx, formId: number) {
   if (!row) throw notFound('survey');
   if (row.approvedAt !== null) throw conflict(APPROVED_IMMUTABLE);
   await tx.update(oForms).set({ modified: sql`now()` }).where(eq(oForms.id, formId));
+}
+
+const FORM_FILTERS = {
+  engagementId: idFilter(oForms.engagementId, 'engagement'),
+  sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
+  isActive: booleanFilter(oForms.isActive),
+};
+export type FormFilter = 'identity' | 'approvedOnly' | 'currentOnly' | 'searchQuery' | keyof typeof FORM_FILTERS;
+export const FORM_LIST_FILTERS: FormFilter[] = ['identity', 'approvedOnly', 'currentOnly', 'searchQuery', ...filterNames(FORM_FILTERS)];
+export const FORM_FILTER_SCHEMAS = filterSchemas(FORM_FILTERS);
+
+const formSortColumns = {
+  title: oForms.title,
+  version: oForms.version,
+  isActive: oForms.isActive,
+  isApproved: oForms.isApproved,
+  engagementName: engagements.name,
+  sponsorName: sponsors.name,
+  created: oForms.created,
+  modified: oForms.modified,
+};
+
+/** A page of the versions in the user's sponsor scope, filtered as the list asks. */
+export function formPage(db: Conn, user: AuthUser, q: ListQuery<(typeof OFORM_SORTS)[number], FormFilter>) {
+  const conditions: (SQL | undefined)[] = [engagementScope(user), ...filterConditions(q.filters, FORM_FILTERS)];
+  if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
+  if (parseBooleanFilter(q.filters.approvedOnly, 'approvedOnly')) conditions.push(eq(oForms.isApproved, true));
+  // One row per survey: the version that stands for it (for picking a survey by its title).
+  if (parseBooleanFilter(q.filters.currentOnly, 'currentOnly')) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
+  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
+  const where = and(...conditions);
+  const counted = db
+    .select({ n: count() })
+    .from(oForms)
+    .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
+    .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
+    .$dynamic();
+  return joinedPage(selectForms(db).$dynamic(), counted, q, { where, sorts: formSortColumns, id: oForms.id });
 }

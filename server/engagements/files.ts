@@ -1,0 +1,51 @@
+/**
+ * The rows of files attached to engagements, in the user's engagement scope: a page of them, one,
+ * and a file's row added and removed (its bytes live in the file storage, under the row's key).
+ */
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import type { ENGAGEMENT_FILE_SORTS } from '@core/model/engagementFile';
+import type { AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { engagementFiles, engagements } from '../db/schema';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { engagementScope } from './access';
+
+const columns = {
+  id: engagementFiles.id,
+  engagementId: engagementFiles.engagementId,
+  filename: engagementFiles.filename,
+  mime: engagementFiles.mime,
+  size: engagementFiles.size,
+  storageKey: engagementFiles.storageKey,
+  created: engagementFiles.created,
+};
+const sortColumns = { created: engagementFiles.created, filename: engagementFiles.filename, size: engagementFiles.size };
+export type EngagementFileRow = { id: number; engagementId: number; filename: string; mime: string; size: number; storageKey: string; created: Date };
+
+const selectFiles = (db: Db) =>
+  db.select(columns).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId));
+
+/** A page of the files the user may see, of one engagement when given. */
+export function engagementFilePage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'>, engagementId: number | undefined) {
+  const conditions: (SQL | undefined)[] = [engagementScope(user)];
+  if (engagementId !== undefined) conditions.push(eq(engagementFiles.engagementId, engagementId));
+  const where = and(...conditions);
+  const counted = db.select({ n: count() }).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId)).$dynamic();
+  return joinedPage(selectFiles(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementFiles.id });
+}
+
+export async function findEngagementFile(db: Db, id: number | null, user: AuthUser): Promise<EngagementFileRow | undefined> {
+  if (id === null) return undefined;
+  const [row] = await selectFiles(db).where(and(eq(engagementFiles.id, id), engagementScope(user)));
+  return row;
+}
+
+export async function addEngagementFile(db: Db, values: Omit<typeof engagementFiles.$inferInsert, 'id' | 'created'>): Promise<EngagementFileRow> {
+  const [row] = await db.insert(engagementFiles).values(values).returning(columns);
+  return row as EngagementFileRow;
+}
+
+export async function removeEngagementFile(db: Db, id: number) {
+  await db.delete(engagementFiles).where(eq(engagementFiles.id, id));
+}

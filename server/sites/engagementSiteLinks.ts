@@ -1,0 +1,152 @@
+/**
+ * The links between engagements and site locations kept, in the user's engagement scope: a page
+ * of them with their site's name and place, one, the sites a page of them names, and their
+ * writes (one link per pair; the site must exist).
+ */
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import type * as v from 'valibot';
+import { LINK_EXISTS, type ENGAGEMENT_SITE_LOCATION_SORTS, type EngagementSiteLocation, type EngagementSiteLocationInput, type EngagementSiteLocationPatch } from '@core/model/engagementSiteLocation';
+import { chooseFromList } from '@core/validation/chooseFromList';
+import type { AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { engagementScope } from '../engagements';
+import { badRequest, conflict, invalid } from '../http/errors';
+import { joinedPage } from '../http/list';
+import { parseId, type ListQuery } from '../http/query';
+import { ilikeAny, pgErrorCode } from '../http/sql';
+import { siteLocationColumns, type SiteLocationRow } from './siteLocations';
+
+const UNKNOWN_SITE = chooseFromList('a site location');
+
+const columns = {
+  id: engagementSiteLocations.id,
+  engagementId: engagementSiteLocations.engagementId,
+  siteLocationId: engagementSiteLocations.siteLocationId,
+  radius: engagementSiteLocations.radius,
+  rmsSiteIdentification: engagementSiteLocations.rmsSiteIdentification,
+  isActive: engagementSiteLocations.isActive,
+  weeklyCap: engagementSiteLocations.weeklyCap,
+  totalCap: engagementSiteLocations.totalCap,
+  isPaused: engagementSiteLocations.isPaused,
+  siteId: siteLocations.siteId,
+  siteName: siteLocations.name,
+  city: siteLocations.city,
+  state: siteLocations.state,
+  zipCode: siteLocations.zipCode,
+  piName: siteLocations.piName,
+  siteIsActive: siteLocations.isActive,
+  created: engagementSiteLocations.created,
+  modified: engagementSiteLocations.modified,
+};
+/** The attributes a link's row gives (its figures come apart). */
+export const SITE_LINK_COLUMNS = Object.keys(columns).filter((k) => k !== 'id');
+
+export type SiteLinkRow = Omit<EngagementSiteLocation, 'id' | 'created' | 'modified' | 'siteLocation' | 'referralsThisWeek' | 'referralsTotal' | 'fullReason'> & {
+  id: number;
+  created: Date;
+  modified: Date;
+};
+
+const sortColumns = {
+  siteName: siteLocations.name,
+  siteId: siteLocations.siteId,
+  city: siteLocations.city,
+  state: siteLocations.state,
+  radius: engagementSiteLocations.radius,
+  isActive: engagementSiteLocations.isActive,
+  created: engagementSiteLocations.created,
+};
+
+const fromLinks = (db: Db) =>
+  db
+    .select(columns)
+    .from(engagementSiteLocations)
+    .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId));
+
+export async function siteLinkPage(
+  db: Db,
+  user: AuthUser,
+  q: ListQuery<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], 'engagementId' | 'siteLocationId' | 'searchQuery' | 'isActive'>,
+  isActive: boolean | undefined,
+) {
+  const conditions: (SQL | undefined)[] = [engagementScope(user)];
+  for (const [name, column] of [
+    ['engagementId', engagementSiteLocations.engagementId],
+    ['siteLocationId', engagementSiteLocations.siteLocationId],
+  ] as const) {
+    const raw = q.filters[name];
+    if (raw === undefined) continue;
+    const id = parseId(raw);
+    if (id === null) throw badRequest(`'${name}' must be an id.`, name);
+    conditions.push(eq(column, id));
+  }
+  if (q.filters.searchQuery?.trim()) {
+    conditions.push(
+      ilikeAny(
+        [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
+        q.filters.searchQuery,
+      ),
+    );
+  }
+  if (isActive !== undefined) conditions.push(eq(engagementSiteLocations.isActive, isActive));
+  const where = and(...conditions);
+  const counted = db
+    .select({ n: count() })
+    .from(engagementSiteLocations)
+    .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
+    .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
+    .$dynamic();
+  const page = await joinedPage(fromLinks(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementSiteLocations.id });
+  return { rows: page.rows as SiteLinkRow[], total: page.total };
+}
+
+export async function findSiteLink(db: Db, id: number | null, user: AuthUser): Promise<SiteLinkRow | undefined> {
+  if (id === null) return undefined;
+  const [row] = await fromLinks(db).where(and(eq(engagementSiteLocations.id, id), engagementScope(user)));
+  return row as SiteLinkRow | undefined;
+}
+
+/** The sites these links are of, each once. */
+export async function sitesOfLinks(db: Db, rows: SiteLinkRow[]): Promise<SiteLocationRow[]> {
+  const ids = [...new Set(rows.map((r) => r.siteLocationId))];
+  if (!ids.length) return [];
+  const sites = await db
+    .select(siteLocationColumns)
+    .from(siteLocations)
+    .leftJoin(countries, eq(countries.id, siteLocations.countryId))
+    .where(sql`${siteLocations.id} in ${ids}`);
+  return sites as SiteLocationRow[];
+}
+
+/** The new link's id; its engagement is the caller's to check. */
+export async function addSiteLink(db: Db, attributes: v.InferOutput<typeof EngagementSiteLocationInput>): Promise<number | null> {
+  const [site] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.id, attributes.siteLocationId));
+  if (!site) throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
+  const [created] = await db
+    .insert(engagementSiteLocations)
+    .values(attributes)
+    .returning({ id: engagementSiteLocations.id })
+    .catch((error: unknown) => {
+      const { code } = pgErrorCode(error);
+      if (code === '23505') throw conflict(LINK_EXISTS, '/data/attributes/siteLocationId');
+      if (code === '23503') throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
+      throw error;
+    });
+  return created?.id ?? null;
+}
+
+/** Whether anything changed (an empty change writes nothing). */
+export async function updateSiteLink(db: Db, id: number, attributes: v.InferOutput<typeof EngagementSiteLocationPatch>): Promise<boolean> {
+  if (Object.keys(attributes).length === 0) return false;
+  await db
+    .update(engagementSiteLocations)
+    .set({ ...attributes, modified: sql`now()` })
+    .where(eq(engagementSiteLocations.id, id));
+  return true;
+}
+
+export async function removeSiteLink(db: Db, id: number) {
+  await db.delete(engagementSiteLocations).where(eq(engagementSiteLocations.id, id));
+}

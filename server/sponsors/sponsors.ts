@@ -1,0 +1,128 @@
+/**
+ * Sponsors kept: a page of them and one, in the user's sponsor scope (a lookup by unique
+ * identification reaches past it, naming only the id), and their writes, with the identification
+ * unique and the country one that exists; a sponsor with engagements is not deleted.
+ */
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type * as v from 'valibot';
+import type { SPONSOR_SORTS, SponsorInput, SponsorPatch } from '@core/model/sponsor';
+import { chooseFromList } from '@core/validation/chooseFromList';
+import type { AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { countries, engagements, sponsors } from '../db/schema';
+import { sponsorScope } from '../auth/guards';
+import { conflict, invalid } from '../http/errors';
+import { joinedPage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
+import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
+
+const UNKNOWN_COUNTRY = chooseFromList('a country');
+export const SPONSOR_HAS_ENGAGEMENTS = (n: number) =>
+  `This sponsor still has ${n} engagement${n === 1 ? '' : 's'}. Delete or move ${n === 1 ? 'it' : 'them'} before deleting the sponsor.`;
+
+const columns = {
+  id: sponsors.id,
+  name: sponsors.name,
+  identification: sponsors.identification,
+  rmsSponsorIdentifier: sponsors.rmsSponsorIdentifier,
+  description: sponsors.description,
+  isActive: sponsors.isActive,
+  businessPractice: sponsors.businessPractice,
+  countryId: sponsors.countryId,
+  countryName: countries.name,
+  countryIsoCode: countries.isoCode,
+  created: sponsors.created,
+  modified: sponsors.modified,
+};
+
+export type SponsorRow = { [K in keyof typeof columns]: unknown } & { id: number; created: Date; modified: Date };
+
+const scopeCondition = (user: AuthUser): SQL | undefined => {
+  const scope = sponsorScope(user);
+  if (scope === null) return undefined;
+  return scope.length ? inArray(sponsors.id, scope) : sql`false`;
+};
+
+const selectSponsors = (db: Db) => db.select(columns).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId));
+
+/** A page of the sponsors the user may see, and the attributes a lookup by identification may answer. */
+export async function sponsorPage(db: Db, user: AuthUser, q: ListQuery<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'>, isActive: boolean | undefined) {
+  const conditions: (SQL | undefined)[] = [];
+  const unique = identificationOrScope(user, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
+  conditions.push(unique.condition);
+  if (q.filters.searchQuery?.trim()) {
+    conditions.push(ilikeAny([sponsors.name, sponsors.identification, sponsors.rmsSponsorIdentifier, countries.name], q.filters.searchQuery));
+  }
+  if (isActive !== undefined) conditions.push(eq(sponsors.isActive, isActive));
+  const where = and(...conditions);
+  const counted = db.select({ n: count() }).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId)).$dynamic();
+  const page = await joinedPage(selectSponsors(db).$dynamic(), counted, q, { where, sorts: columns, id: sponsors.id });
+  return { rows: page.rows as SponsorRow[], total: page.total, fields: unique.fields };
+}
+
+/** A sponsor the user may see. */
+export async function findSponsor(db: Db, id: number, user: AuthUser): Promise<SponsorRow | undefined> {
+  const [row] = await selectSponsors(db).where(and(eq(sponsors.id, id), scopeCondition(user)));
+  return row as SponsorRow | undefined;
+}
+
+/** A sponsor read back after a write the caller has already scoped. */
+export async function sponsorById(db: Db, id: number): Promise<SponsorRow> {
+  const [row] = await selectSponsors(db).where(eq(sponsors.id, id));
+  return row as SponsorRow;
+}
+
+async function assertCountry(db: Db, countryId: number | null | undefined) {
+  if (countryId === null || countryId === undefined) return;
+  const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
+  if (!found) throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+}
+
+async function assertIdentificationFree(db: Db, identification: string | undefined, exceptId?: number) {
+  if (identification === undefined) return;
+  const [taken] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, identification));
+  if (taken && taken.id !== exceptId) throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+}
+
+/** A concurrent write can still hit the unique index after the check: same answer. */
+const onConstraint = (error: unknown): never =>
+  rethrowConstraint(error, {
+    unique: () => conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
+    foreignKey: () => invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
+  });
+
+/** The new sponsor's id. */
+export async function createSponsor(db: Db, attributes: v.InferOutput<typeof SponsorInput>): Promise<number> {
+  await assertCountry(db, attributes.countryId);
+  await assertIdentificationFree(db, attributes.identification);
+  const [created] = await db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(onConstraint);
+  if (!created) throw new Error('insert returned no row');
+  return created.id;
+}
+
+export async function updateSponsor(db: Db, id: number, attributes: v.InferOutput<typeof SponsorPatch>) {
+  await assertCountry(db, attributes.countryId);
+  await assertIdentificationFree(db, attributes.identification, id);
+  if (Object.keys(attributes).length > 0) {
+    await db
+      .update(sponsors)
+      .set({ ...attributes, modified: sql`now()` })
+      .where(eq(sponsors.id, id))
+      .catch(onConstraint);
+  }
+}
+
+/** Refused while the sponsor has engagements. */
+export async function deleteSponsor(db: Db, id: number) {
+  const [linked] = await db.select({ n: count() }).from(engagements).where(eq(engagements.sponsorId, id));
+  if (linked && linked.n > 0) throw conflict(SPONSOR_HAS_ENGAGEMENTS(linked.n));
+  await db
+    .delete(sponsors)
+    .where(eq(sponsors.id, id))
+    .catch((error: unknown) => {
+      // An engagement added since the check: same answer.
+      if (pgErrorCode(error).code === '23503') throw conflict(SPONSOR_HAS_ENGAGEMENTS(1));
+      throw error;
+    });
+}

@@ -1,0 +1,76 @@
+/**
+ * A survey version's own messages kept: a page of those the user may see (the surveys' own
+ * sponsor scope), and their writes, each under the version's lock so an approved version keeps
+ * its messages.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type * as v from 'valibot';
+import type { OFormMessageInput } from '@core/model/oformMessage';
+import type { AuthUser } from '../context';
+import type { Db } from '../db/open';
+import { engagements, oFormMessages, oForms } from '../db/schema';
+import { engagementScope } from '../engagements';
+import { conflict } from '../http/errors';
+import { tablePage } from '../http/list';
+import type { ListQuery } from '../http/query';
+import { pgErrorCode } from '../http/sql';
+import { lockEditable } from './versions';
+
+export const MESSAGE_EXISTS = 'This version already has a message of this type in this language; change that one instead.';
+
+export type VersionMessageRow = typeof oFormMessages.$inferSelect;
+
+/** Versions whose engagement the user may see: the surveys' own sponsor scope. */
+const visibleVersionIds = (db: Db, user: AuthUser) =>
+  db.select({ id: oForms.id }).from(oForms).innerJoin(engagements, eq(engagements.id, oForms.engagementId)).where(engagementScope(user));
+
+/** A page of the messages the user may see; the version id, when given, is already checked to be one. */
+export function versionMessagePage(db: Db, user: AuthUser, q: ListQuery<'messageType' | 'language', 'o_form_identity' | 'o_form_version_id' | 'language'>) {
+  const versionId = q.filters.o_form_version_id;
+  const where = and(
+    inArray(oFormMessages.oFormVersionId, visibleVersionIds(db, user)),
+    q.filters.o_form_identity ? eq(oFormMessages.oFormIdentity, q.filters.o_form_identity) : undefined,
+    versionId ? eq(oFormMessages.oFormVersionId, Number(versionId)) : undefined,
+    q.filters.language ? eq(oFormMessages.language, q.filters.language) : undefined,
+  );
+  const sorts = { messageType: oFormMessages.messageType, language: oFormMessages.language };
+  return tablePage(db, oFormMessages, q, { where, sorts, id: oFormMessages.id });
+}
+
+/** The message as kept, whoever's version it is of: the caller checks the version's scope. */
+export async function findVersionMessage(db: Db, id: number | null): Promise<VersionMessageRow | undefined> {
+  const [row] = id === null ? [] : await db.select().from(oFormMessages).where(eq(oFormMessages.id, id));
+  return row;
+}
+
+/** The new message; a second one of a type and language in the version is a conflict. */
+export async function addVersionMessage(db: Db, form: { id: number; identity: string }, attributes: v.InferOutput<typeof OFormMessageInput>): Promise<VersionMessageRow> {
+  const row = await db
+    .transaction(async (tx) => {
+      await lockEditable(tx, form.id);
+      const [created] = await tx
+        .insert(oFormMessages)
+        .values({ ...attributes, oFormIdentity: form.identity })
+        .returning();
+      return created;
+    })
+    .catch((error: unknown) => {
+      if (pgErrorCode(error).code === '23505') throw conflict(MESSAGE_EXISTS, '/data/attributes/messageType');
+      throw error;
+    });
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** The message changed; undefined when it went in the meantime. */
+export async function updateVersionMessage(db: Db, formId: number, id: number, message: string): Promise<VersionMessageRow | undefined> {
+  return db.transaction(async (tx) => {
+    await lockEditable(tx, formId);
+    const [updated] = await tx
+      .update(oFormMessages)
+      .set({ message, modified: sql`now()` })
+      .where(eq(oFormMessages.id, id))
+      .returning();
+    return updated;
+  });
+}
