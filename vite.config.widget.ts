@@ -65,7 +65,7 @@ export const widgetJsx = {
  * name is otherwise spelt out in each chunk (about 110 B gzipped over a whole run). Terser
  * leaves names the DOM has alone (`heading`, say) even when listed here.
  */
-const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel)$/;
+const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin)$/;
 
 /**
  * Terser over the minified chunks: a second pass after Rolldown's own minifier (Oxc) finds
