@@ -26,10 +26,14 @@ export const BUDGETS = {
    * CORS preflight (279 B: the first question waits on two requests, a Next on one).
    * 21.75 kB since the widget works on any partner page (its own JSON writer, immune to a host's
    * Prototype.js; Trusted Types, session-replay markers, a run kept across an SPA's route
-   * changes: 518 B over 21 kB). The 21 kB the widget is meant to fit, with @preact/signals, is
-   * still to be won back.
+   * changes: 518 B over 21 kB). 21 kB and 100 B since 442 B of that were won back (22022 B to
+   * 21580 B), no feature lost: imported constants inlined and private properties renamed in the
+   * build (vite.config.widget.ts, about 210 B), the colour variables' defaults declared once on the
+   * host (23 B), the runner calling the contact steps without delegates (73 B), the start's survey
+   * and a page's answers taken as they come (73 B), and smaller checks and maps (about 50 B).
+   * The last 76 B under 21 kB, and room for @preact/signals, are still to be won back.
    */
-  widgetBytes: 21.75 * 1024,
+  widgetBytes: 21 * 1024 + 100,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

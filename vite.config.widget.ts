@@ -57,9 +57,21 @@ export const widgetJsx = {
 };
 
 /**
+ * Properties only the widget's own code names, never as a string and never on the wire, in
+ * storage or in what the admin's preview passes to mount(): the runner's shared context
+ * (core/oform/runner.ts RunContext, read in the steps' chunk too), the runner's and the
+ * controller's options that mount() does not take, the controller's members, the caller's
+ * channel, App's count and the steps' props. Terser cannot know a property is private; each
+ * name is otherwise spelt out in each chunk (about 110 B gzipped over a whole run). Terser
+ * leaves names the DOM has alone (`heading`, say) even when listed here.
+ */
+const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin)$/;
+
+/**
  * Terser over the minified chunks: a second pass after Rolldown's own minifier (Oxc) finds
  * another ~150 B gzipped over a whole run (inlining and folding Oxc leaves), where Terser alone,
- * in place of Oxc, would leave the files larger. Default (safe) compress options only. Here,
+ * in place of Oxc, would leave the files larger. Default (safe) compress options only, and
+ * PRIVATE_PROPERTIES renamed with one name cache over every chunk, so both chunks agree. Here,
  * not in renderChunk, because the chunks are minified after that hook.
  */
 function terserPass(): Plugin {
@@ -69,9 +81,10 @@ function terserPass(): Plugin {
     enforce: 'post',
     async generateBundle(_options, bundle) {
       const { minify } = await import('terser');
+      const nameCache = {};
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
-        const out = await minify(chunk.code, { module: true, ecma: 2020, compress: { passes: 2 }, format: { comments: false } });
+        const out = await minify(chunk.code, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: PRIVATE_PROPERTIES } }, nameCache, format: { comments: false } });
         if (out.code === undefined) this.error(`widget build: terser gave nothing for ${chunk.fileName}`);
         chunk.code = out.code;
       }
@@ -100,6 +113,10 @@ export default defineConfig({
     lib: { entry: { embed: here('./widget/embed.ts') }, formats: ['es'] },
     rollupOptions: {
       preserveEntrySignatures: 'allow-extension',
+      // Every imported constant written in place (the wire's resource types, the entry type…):
+      // the steps' chunk otherwise imports each from the module chunk by a binding of its own,
+      // and those import and export lists compress badly (about 100 B gzipped over a whole run).
+      optimization: { inlineConst: { mode: 'all', pass: 1 } },
       output: { codeSplitting: { groups: [{ name: 'embed', tags: ['$initial'] }] }, minify: true, comments: false, entryFileNames: `${MODULE_DIR}/[name]-[hash].js`, chunkFileNames: `${MODULE_DIR}/[name]-[hash].js` },
     },
   },

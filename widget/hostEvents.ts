@@ -6,11 +6,11 @@
  * Until the channel's policy is known (a reload showing a finished run's outcome reads no
  * survey) nothing is announced.
  */
-import type { Phase, RunnerState } from '@core/oform/runner';
+import { PLACES, type RunnerState } from '@core/oform/runner';
 import { POLICY_EVENTS, type EventsPolicy, type HostEventName } from '@core/participant/hostEvents';
 
-/** The phases in which the widget shows something of the channel (not loading, not an error). */
-export const SHOWING: Partial<Record<Phase, true>> = { page: true, zip: true, sites: true, contact: true, consent: true, finished: true };
+/** The phases in which the widget shows something of the channel (not loading, not an error): a snapshot's places. */
+export const SHOWING = PLACES;
 
 /** Returns what to call on each state of the run (with its submission) and the `view` to fire once seen. */
 export function hostEvents(host: HTMLElement, ids: { mediaChannelId: string; screenerId: string }, resumed: { submissionId?: string | null; step?: string } | null) {

@@ -43,18 +43,7 @@ export interface RunStoreOptions {
  * run is resumed only from what has a snapshot's shape (the runner checks the rest with the server).
  */
 const isSnapshot = (s: unknown): s is RunnerSnapshot =>
-  typeof s === 'object' &&
-  s !== null &&
-  'identity' in s &&
-  typeof s.identity === 'string' &&
-  'submissionId' in s &&
-  typeof s.submissionId === 'string' &&
-  'credentials' in s &&
-  typeof s.credentials === 'string' &&
-  'history' in s &&
-  Array.isArray(s.history) &&
-  'step' in s &&
-  typeof s.step === 'string';
+  typeof s === 'object' && s !== null && Array.isArray((s as RunnerSnapshot).history) && ['identity', 'submissionId', 'credentials', 'step'].every((k) => typeof (s as Record<string, unknown>)[k] === 'string');
 
 /** The keys held by the widgets mounted on this page. */
 const held: Record<string, true> = {};

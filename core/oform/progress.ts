@@ -7,11 +7,9 @@ export interface Progress {
   readonly max: number;
 }
 
-const clamp = (value: number, max: number) => Math.max(0, Math.min(value, max));
-
 export const startProgress = (containerCount: number): Progress => ({ value: 0, max: Math.max(0, Math.floor(containerCount)) });
-export const stepUp = (p: Progress): Progress => ({ ...p, value: clamp(p.value + 1, p.max) });
-export const stepDown = (p: Progress): Progress => ({ ...p, value: clamp(p.value - 1, p.max) });
+export const setProgress = (p: Progress, value: number): Progress => ({ ...p, value: Math.max(0, Math.min(value, p.max)) });
+export const stepUp = (p: Progress): Progress => setProgress(p, p.value + 1);
+export const stepDown = (p: Progress): Progress => setProgress(p, p.value - 1);
 export const resetProgress = (p: Progress): Progress => ({ ...p, value: 0 });
-export const setProgress = (p: Progress, value: number): Progress => ({ ...p, value: clamp(value, p.max) });
 export const percentage = (p: Progress): number => (p.max <= 0 ? 0 : Math.floor((p.value / p.max) * 100));

@@ -178,7 +178,7 @@ export interface ContactSteps {
 }
 
 /** What the rest of a run (./runnerLater.ts) does, on behalf of the runner's methods of the same names. */
-export interface RunMoves extends Omit<ContactSteps, 'back'> {
+export interface RunMoves {
   next(): Promise<void>;
   /** One step or page back; false when there is none. */
   back(): Promise<boolean>;
@@ -206,6 +206,8 @@ export interface RunContext {
   answersByPage: Map<string, Answers>;
   /** The pages seen, to find a ZIP answer for the trial-site search. */
   pagesSeen: Map<string, RunnerPage>;
+  /** The steps after qualification once begun (set by ./runnerLater.ts): the runner's methods of the same names call them. */
+  steps: ContactSteps | null;
 }
 
 /** ./runnerLater.ts, as the runner loads it. */
@@ -367,8 +369,8 @@ export interface Runner extends Omit<ContactSteps, 'back'> {
 
 const DEFAULT_FAILURE = 'Something went wrong. Please try again.';
 
-/** The phases a snapshot names as the participant's place. */
-const PLACES: Partial<Record<Phase, RunnerSnapshot['step']>> = { page: 'page', zip: 'zip', sites: 'sites', contact: 'contact', consent: 'consent', finished: 'finished' };
+/** The phases a snapshot names as the participant's place: those in which the run shows something of the survey. */
+export const PLACES: Partial<Record<Phase, RunnerSnapshot['step']>> = { page: 'page', zip: 'zip', sites: 'sites', contact: 'contact', consent: 'consent', finished: 'finished' };
 
 export function createRunner(options: RunnerOptions): Runner {
   const { transport } = options;
@@ -441,29 +443,31 @@ export function createRunner(options: RunnerOptions): Runner {
     finishedPages: false,
     answersByPage: new Map(),
     pagesSeen: new Map(),
+    steps: null,
   };
 
   let loading: Promise<RunMoves> | null = null;
-  // The steps after the survey change state synchronously once loaded (they are, by then).
-  const loaded: { m?: RunMoves } = {};
   /** The rest of the run, loaded once (a failed load is tried again when next needed). */
   const moves = () =>
     (loading ??= options.later().then(
-      (later) => (loaded.m = later.createRunMoves(context)),
+      (later) => later.createRunMoves(context),
       (error: unknown) => {
         loading = null;
         throw error;
       },
     ));
   const later =
-    <K extends 'next' | 'goTo' | 'submitZip' | 'chooseSite' | 'submitConsent'>(name: K) =>
+    <K extends 'next' | 'goTo'>(name: K) =>
     async (...args: Parameters<RunMoves[K]>): Promise<void> => {
       await moves().then((m) => (m[name] as (...a: Parameters<RunMoves[K]>) => Promise<void>)(...args));
     };
-  const now =
-    <K extends 'enterZip' | 'pickSite' | 'setContact' | 'submitContact' | 'accept'>(name: K) =>
-    (...args: Parameters<RunMoves[K]>) =>
-      void (loaded.m?.[name] as ((...a: Parameters<RunMoves[K]>) => void) | undefined)?.(...args);
+  // Nothing to do before the steps have begun. Async for all: the synchronous ones change the
+  // state before their promise is made, so the state reads the same right after the call.
+  const step =
+    <K extends Exclude<keyof ContactSteps, 'back'>>(name: K) =>
+    async (...args: Parameters<ContactSteps[K]>): Promise<void> => {
+      await (context.steps?.[name] as ((...a: Parameters<ContactSteps[K]>) => unknown) | undefined)?.(...args);
+    };
 
   const start = async () => {
     if (resume && context.submissionId === null) {
@@ -505,14 +509,14 @@ export function createRunner(options: RunnerOptions): Runner {
       await attempt(state.survey ? 'saving' : 'loading', lastAction);
     },
 
-    enterZip: now('enterZip'),
-    submitZip: later('submitZip'),
-    pickSite: now('pickSite'),
-    chooseSite: later('chooseSite'),
-    setContact: now('setContact'),
-    submitContact: now('submitContact'),
-    accept: now('accept'),
-    submitConsent: later('submitConsent'),
+    enterZip: step('enterZip'),
+    submitZip: step('submitZip'),
+    pickSite: step('pickSite'),
+    chooseSite: step('chooseSite'),
+    setContact: step('setContact'),
+    submitContact: step('submitContact'),
+    accept: step('accept'),
+    submitConsent: step('submitConsent'),
 
     submissionId: () => context.submissionId,
 

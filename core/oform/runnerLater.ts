@@ -44,7 +44,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       end(outcome, messages);
       return;
     }
-    steps = createContactSteps(context, id, contact as ContactTransport);
+    context.steps = steps = createContactSteps(context, id, contact as ContactTransport);
     // Not qualified (or the survey no longer runs): the outcome's lead form, where there is one.
     await (qualification.isQualified ? steps.begin(zipAnswer(), place) : steps.offer(outcome, messages));
   };
@@ -197,13 +197,5 @@ export function createRunMoves(context: RunContext): RunMoves {
       }
     },
 
-    enterZip: (zip, country) => steps?.enterZip(zip, country),
-    submitZip: async () => steps?.submitZip(),
-    pickSite: (siteId) => steps?.pickSite(siteId),
-    chooseSite: async (siteId) => steps?.chooseSite(siteId),
-    setContact: (name, value) => steps?.setContact(name, value),
-    submitContact: () => steps?.submitContact(),
-    accept: (accepted) => steps?.accept(accepted),
-    submitConsent: async () => steps?.submitConsent(),
   };
 }

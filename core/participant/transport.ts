@@ -13,7 +13,6 @@
  * which the widget loads first (this file follows while the first question is on screen).
  */
 import type { Answers } from '../oform/answers';
-import type { Answer } from '../oform/navigation';
 import { OutcomeReached, type FieldErrors, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
 import { pageAttribution } from './attribution';
 import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
@@ -43,10 +42,6 @@ export interface ParticipantExtras extends Pick<StartCalls, 'view'> {
 
 export type ParticipantTransport = RunnerTransport & Required<ContactTransport> & ResumeTransport & ParticipantExtras;
 
-/** Answers as they travel: a question never touched (undefined) is not sent. */
-const sendable = (answers: Answers): PageAnswersBody['answers'] =>
-  Object.fromEntries(Object.entries(answers).filter((e): e is [string, Exclude<Answer, undefined>] => e[1] !== undefined));
-
 /** The transport; `caller` when the start of the run (./start.ts) already made calls with it. */
 export function createParticipantTransport(options: ParticipantTransportOptions, caller: ParticipantCaller = createParticipantCaller(options)): ParticipantTransport {
   const { call, channel } = caller;
@@ -54,7 +49,8 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
   let submission: string | null = null;
 
   const answering = async (method: 'POST' | 'PATCH', path: string, id: string, answers: Answers): Promise<SaveResult> => {
-    const attributes: PageAnswersBody = { answers: sendable(answers) };
+    // A question never touched (undefined) is not sent: the JSON writer (./jsonText.ts) leaves undefined members out.
+    const attributes = { answers } as PageAnswersBody;
     const got = await call(method, path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
     if (!got.ok) return got;
     const { nextPage, ...meta } = got.body.meta;

@@ -4,14 +4,13 @@ import type { Controller } from '../run';
 import { participantText } from './text';
 import { textDirection } from '@core/i18n/participant';
 import { percentage } from '@core/oform/progress';
-import type { OutcomeMessages, Phase, RunnerState } from '@core/oform/runner';
+import { PLACES, type OutcomeMessages, type Phase, type RunnerState } from '@core/oform/runner';
 import { showsBack } from '../theme';
 import { Question, translated } from './Question';
 import { Html, Nav, Problem } from './Card';
 
 export type AppProps = ControllerOptions;
 
-const STEPS: Partial<Record<Phase, true>> = { zip: true, sites: true, contact: true, consent: true };
 
 /**
  * The participant runner: one step at a time, re-rendered on each change of the core state
@@ -116,7 +115,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
           <Nav busy={busy} error={hasErrors} text={text} onBack={s.history.length > 1 ? back : null} />
         </form>
       );
-    } else if (STEPS[view] && ctl.later()) {
+    } else if (PLACES[view] && view !== 'page' && ctl.later()) {
       const Step = ctl.later()!.StepView;
       body = <Step s={s} view={view} ctl={ctl} busy={busy} hasErrors={hasErrors} back={back} h={h} />;
     } else {
