@@ -43,13 +43,13 @@ describe('a participant on the demo page', () => {
     // The first Next is two calls: the submission, made with the first page's entry, then its answers.
     page.on('request', onRequest);
     await answerFirstPage(page);
-    expect(calls).toEqual(['POST /api/o-forms/o-form-submissions', expect.stringMatching(/^PATCH \/api\/o-forms\/o-form-submission-page\/\d+$/)]);
+    expect(calls).toEqual(['POST /api/o-forms/o-form-submissions', expect.stringMatching(/^POST \/api\/o-forms\/o-form-submission-page\/\d+$/)]);
     // A Next after it is one call: the page's save answers the next page (page timing follows, not waited for).
     calls.length = 0;
     await next(page);
     await heading(page, 'Where you live');
     page.off('request', onRequest);
-    expect(calls).toEqual([expect.stringMatching(/^PATCH \/api\/o-forms\/o-form-submission-page\/\d+$/)]);
+    expect(calls).toEqual([expect.stringMatching(/^POST \/api\/o-forms\/o-form-submission-page\/\d+$/)]);
     await page.locator('[data-trial-widget] input').fill('10001');
     await next(page);
     await heading(page, 'Choose a study site');
