@@ -20,7 +20,7 @@ import { conflict, invalid } from '../http/errors';
 import type { SubmissionRow } from '../participant';
 import { assertComplete, RUN_ALREADY_COMPLETE, screenerContactFields } from '../participant';
 import { matchKeysOf } from '../participant';
-import { normalizeCountry, normalizeZip, participantPlace, zipCentroid } from '../participant';
+import { COUNTRY_CODE, normalizeCountry, normalizeZip, participantPlace, zipCentroid } from '../participant';
 import { outcomeMessages } from '../participant';
 import { qualify } from '../participant';
 import { runEngagements, runOfSubmission, type RunTarget } from '../participant';
@@ -32,7 +32,6 @@ import { firstLeadOf } from './duplicates';
 export const NOT_A_LEAD_OUTCOME = 'Study sites are within reach of this ZIP code: choose one to leave your contact details for it.';
 export const LEAD_ALREADY_KEPT = 'Contact details were already left for this survey run.';
 export const ZIP_FOR_NO_SITES = 'Give the ZIP code the study sites were searched for.';
-export const COUNTRY_CODE = "'country' must be a two-letter ISO country code such as CA.";
 /** A postal code or a town as typed: longer is no place anyone lives. */
 const MAX_PLACE_LENGTH = 100;
 

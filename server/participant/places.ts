@@ -74,10 +74,14 @@ export function placeCentroid(country: string | null, postalCode: string | null,
   return town ? townCentroid(country, town) : null;
 }
 
+/** The one message for a country that is not an ISO code, wherever a participant sends one. */
+export const COUNTRY_CODE = "'country' must be a two-letter ISO country code such as CA.";
+
 /**
  * Where a participant searched from: in the US (no country) a ZIP code; with a country, the one
- * text they typed read as a postal code, else as a town. Null when it does not resolve.
+ * text they typed read as a postal code, else as a town, unless a postal code or town is given
+ * apart. Null when it does not resolve.
  */
-export function participantPlace(country: string | null, text: string | null): LatLon | null {
-  return country === null ? zipCentroid(text) : placeCentroid(country, text, text);
+export function participantPlace(country: string | null, text: string | null, apart: { postalCode?: string; town?: string } = {}): LatLon | null {
+  return country === null ? zipCentroid(text) : placeCentroid(country, apart.postalCode ?? text, apart.town ?? text);
 }

@@ -145,7 +145,7 @@ export async function markSiteSelected(db: Db, submissionId: number, now: Date):
     .where(and(eq(oFormSubmissions.id, submissionId), ne(oFormSubmissions.status, 'completed')));
 }
 
-/** A qualified run with no site near enough ends there; the time is the write's own, as it always was. */
-export async function markNoTrialSites(db: Db, submissionId: number): Promise<void> {
-  await db.update(oFormSubmissions).set({ outcome: 'noTrialSites', modified: new Date() }).where(eq(oFormSubmissions.id, submissionId));
+/** A qualified run with no site near enough ends there, at the server's clock. */
+export async function markNoTrialSites(db: Db, submissionId: number, now: Date): Promise<void> {
+  await db.update(oFormSubmissions).set({ outcome: 'noTrialSites', modified: now }).where(eq(oFormSubmissions.id, submissionId));
 }

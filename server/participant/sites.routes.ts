@@ -9,10 +9,9 @@ import { ApiProblem } from '../http/errors';
 import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
-import { distanceUnitOf, KM_PER_MILE, normalizeCountry, placeCentroid } from './places';
+import { COUNTRY_CODE, distanceUnitOf, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
 import { runOfSubmission } from './run';
 import { markNoTrialSites, qualify } from './qualification';
-import { zipCentroid } from './distance';
 import { nearestSites } from './sites';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -28,13 +27,11 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const rawCountry = c.req.query('country');
     const country = rawCountry === undefined ? null : normalizeCountry(rawCountry);
     if (rawCountry !== undefined && country === null) {
-      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: "'country' must be a two-letter ISO country code such as CA.", source: { parameter: 'country' } }]);
+      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: COUNTRY_CODE, source: { parameter: 'country' } }]);
     }
     // With a country, the widget's one field (`zip`) is a postal code or a town, whichever resolves.
     const zip = c.req.query('zip');
-    const postalCode = c.req.query('postalCode') ?? zip ?? null;
-    const town = c.req.query('town') ?? (country === null ? null : (zip ?? null));
-    const from = country === null ? zipCentroid(zip) : placeCentroid(country, postalCode, town);
+    const from = participantPlace(country, zip ?? null, { postalCode: c.req.query('postalCode'), town: c.req.query('town') });
     if (!from) {
       const parameter = country === null || zip !== undefined ? 'zip' : c.req.query('town') !== undefined ? 'town' : 'postalCode';
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
@@ -46,7 +43,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const sites = qualification.isQualified ? await nearestSites(db, qualification.engagementIds, from, nowOf(deps)) : [];
     const outcome = !qualification.isQualified ? qualification.outcome : sites.length > 0 ? 'qualified' : 'noTrialSites';
     if (outcome === 'noTrialSites' && submission.status !== 'completed') {
-      await markNoTrialSites(db, submission.id);
+      await markNoTrialSites(db, submission.id, nowOf(deps));
     }
     const data: Resource[] = sites.map(({ engagementSiteLocationId, engagementId, ...site }) =>
       toResource(
