@@ -9,6 +9,7 @@ import { ROUTES, type Layout, type RouteName, type TableRoute } from './routing/
 import { lazyScreen, type LazyScreen } from './routing/lazyScreen';
 import type { ApiClient } from '@core/api/client';
 import { lazyAhead, type LazyAhead } from './routing/ahead';
+import { preloadCharts } from './components/charts/lazy';
 import { AppLayout } from './layouts/AppLayout';
 import { Guard } from './layouts/Guard';
 import { CardLayout, PublicLayout } from './layouts/PublicLayout';
@@ -91,10 +92,15 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   Recruitment: lazyAhead(async () => (await import('./sections/recruitment/calls')).recruitmentAhead),
   SponsorsIndex: lazyAhead(async () => (await import('./sections/sponsors/listCalls')).sponsorsAhead),
   EngagementsView: lazyAhead(async () => (await import('./sections/engagements/viewCalls')).engagementViewAhead),
+  ReferralsIndex: lazyAhead(async () => (await import('./sections/referrals/listCalls')).referralsAhead),
 };
 
-/** Loads these routes' calls and their screens' code, so that a click finds both in memory. */
+/**
+ * Loads these routes' calls and their screens' code, so that a click finds both in memory; and
+ * the charts, which Recruitment and the engagement view show as soon as their data arrives.
+ */
 export const preloadAhead = (): void => {
+  preloadCharts();
   for (const route of ROUTES) {
     const ahead = AHEAD[route.name];
     if (!ahead) continue;

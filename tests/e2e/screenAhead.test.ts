@@ -71,3 +71,25 @@ describe('asking ahead', () => {
     expect(new Set(calls).size).toBe(2);
   });
 });
+
+describe('code ahead', () => {
+  it('has the work queue, Recruitment and the charts in memory once idle, so their clicks fetch no code', async () => {
+    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+    try {
+      await signInAsAdmin(fresh, base);
+      // The idle prefetch after sign-in: the charts' chunk is its last arrival worth waiting for.
+      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/Charts-[^/]*\.js$/.test(e.name)), null, { timeout: 30_000 });
+      await fresh.waitForLoadState('networkidle');
+      const code: string[] = [];
+      fresh.on('request', (r) => r.url().includes('/assets/') && code.push(r.url()));
+      const nav = fresh.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Referrals' }).click();
+      await fresh.getByRole('table', { name: 'Referrals' }).getByRole('row').nth(1).waitFor({ timeout: 30_000 });
+      await nav.getByRole('link', { name: 'Recruitment' }).click();
+      await fresh.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 30_000 });
+      expect(code).toEqual([]);
+    } finally {
+      await fresh.context().close();
+    }
+  });
+});

@@ -32,12 +32,11 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { REFERRAL_LIST } from './listCalls';
 
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
 const BULK_STATUSES = REFERRAL_STATUSES.filter((s) => s !== 'new' && !REASONED_REFERRAL_STATUSES.includes(s));
-const FILTERS = ['engagementId', 'siteLocationId', 'status', 'overdue', 'stale', 'createdFrom', 'createdTo'] as const;
-const SORTS = ['due', 'created', 'status', 'statusChanged', 'lastAttemptAt', 'attempts', 'engagementName', 'siteName'] as const;
 export const RESULT_LABELS: Record<ContactResult, string> = { reached: 'Reached', voicemail: 'Voicemail', 'no-answer': 'No answer', 'wrong-number': 'Wrong number', declined: 'Declined' };
 
 function Due({ referral }: { referral: Referral }) {
@@ -138,7 +137,7 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
 
 export default function ReferralsIndex() {
   const api = useApi(referralsApi);
-  const list = useApiResourceList(api, { defaultSort: 'due', sortable: SORTS, filterNames: FILTERS });
+  const list = useApiResourceList(api, REFERRAL_LIST);
   // Recruiters narrow by engagement and site; a Site Coordinator's queue is their sites' already,
   // and the server opens them no engagement or site list to choose from.
   const user = useAtomValue(currentUserAtom);
