@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
+import type { ResourceAnswer } from '@core/model/answers';
 import type { ListSpec } from '../http/query';
 
 /**
@@ -29,11 +30,14 @@ export type RouteBody =
   /** A multipart/form-data upload with one file field. */
   | { readonly upload: string };
 
+/** A resource's JSON:API type, or (better) its answer's description from core: its type and attributes. */
+export type AnsweredResource = string | ResourceAnswer;
+
 export type RouteAnswer =
   /** A JSON:API document whose primary data is one resource (of this type, when known). */
-  | { readonly resource: string | null; readonly status?: 200 | 201 | 202 }
+  | { readonly resource: AnsweredResource | null; readonly status?: 200 | 201 | 202 }
   /** A JSON:API document whose primary data is a list of resources (of this type, when known). */
-  | { readonly list: string | null }
+  | { readonly list: AnsweredResource | null }
   /** A JSON:API document checked as a whole by `document` (the participant contract's answers). */
   | { readonly document: GenericSchema; readonly status?: 200 | 201 | 202 }
   /** No content. */
