@@ -173,14 +173,14 @@ function resourceSchema(answered: AnsweredResource | null, components: Attribute
   if (!answered) return ref('Resource');
   if (typeof answered === 'string') return { allOf: [ref('Resource'), { type: 'object', properties: { type: { const: answered } } }] };
   const name = componentName(answered.type);
-  let full = components.get(name);
   // Closed: an attribute the server writes but core does not describe is an answer out of its schema.
-  if (!full) components.set(name, (full = { ...jsonSchemaOf(answered.attributes, 'output'), additionalProperties: false }));
+  const full: Json = { ...jsonSchemaOf(answered.attributes, 'output'), additionalProperties: false };
   const own: Json = { type: { const: answered.type } };
   if (sparse) {
     const { required: _all, ...some } = full;
     return { allOf: [ref('Resource'), { type: 'object', properties: { ...own, attributes: some } }] };
   }
+  components.set(name, full);
   return { allOf: [ref('Resource'), { type: 'object', required: ['attributes'], properties: { ...own, attributes: ref(name) } }] };
 }
 

@@ -73,7 +73,8 @@ describe('a typed client generated from the document', () => {
     expect(code).not.toMatch(/\bany\b/);
     expect(code).not.toMatch(/@ts-|\w!\./);
     expect(typeErrors(INTEGRATION)).toEqual([]);
-  });
+    // A whole program's type-check: seconds alone, much longer on a loaded machine.
+  }, 120_000);
 
   it('types every attribute: reading one the document does not describe, or misusing one, does not compile', () => {
     const wrong = path.join(dir, 'wrong.ts');
@@ -98,7 +99,7 @@ describe('a typed client generated from the document', () => {
     expect(errors).toMatch(/notAnAttribute/);
     expect(errors).toMatch(/wrong\.ts:7 .*number.*string|wrong\.ts:7 [\s\S]*not assignable/);
     expect(errors).toMatch(/"maybe"/);
-  });
+  }, 120_000);
 
   it('runs against the real server: signs in, creates, filters, sorts, pages and takes CSV', async () => {
     // Imported by its path: the root type-check leaves the integration to this test, which compiles it above.
