@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { flag, idNumber, optionalText, requiredText } from './fields';
 import type { Lookup } from './lookup';
+import { instant, nullableText, optionalDay, recordId, resourceAnswer, whole, type Answered } from './answers';
 import { optionalChoice, optionalDate, optionalNumber, optionalUrl } from './scalars';
 
 export const ENGAGEMENT_TYPE = 'engagements';
@@ -13,14 +14,6 @@ export const DEFAULT_ENGAGEMENT_RADIUS = 25;
 export const TARGET_MEASURES = ['referrals', 'randomized'] as const;
 export type TargetMeasure = (typeof TARGET_MEASURES)[number];
 
-/** Why and since when an engagement is no longer offered (its target reached, a date passed). */
-export interface EngagementPause {
-  reason: 'target' | 'mediaEndDate' | 'endDate';
-  /** ISO 8601 instant. */
-  since: string;
-  /** "paused: target of 120 referrals reached on 2026-12-03". */
-  text: string;
-}
 /** Radii are miles. */
 export const MAX_RADIUS = 1000;
 /** Days within which the same person referred again to an engagement is a duplicate (0: never). */
@@ -109,57 +102,73 @@ export const ENGAGEMENT_LOOKUP_RELATIONSHIPS = {
 } as const;
 export type EngagementLookupRelationship = keyof typeof ENGAGEMENT_LOOKUP_RELATIONSHIPS;
 
-/** An engagement as the API returns it. */
-export interface Engagement {
-  id: string;
-  name: string;
-  description: string | null;
-  sponsorId: number;
-  sponsorName: string;
-  sponsorIdentification: string;
-  sponsorContact: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  isActive: boolean;
-  radius: number;
-  /** The same person referred again within this many days is a duplicate, kept and not sent (0: never). */
-  duplicateWindowDays: number;
-  firstContactHours: number;
-  staleDays: number;
-  mediaLiveDate: string | null;
-  mediaEndDate: string | null;
-  g6Url: string | null;
-  protocolIdentifier: string | null;
-  studySubjectIdentifier: string | null;
-  protocolVersion: string | null;
-  phase: EngagementPhase | null;
-  amendmentDate: string | null;
-  firstPatientInDate: string | null;
-  lastPatientInDate: string | null;
-  rareDisease: boolean;
-  cellGeneTherapy: boolean;
-  deiFocus: boolean;
-  deiTarget: number | null;
-  identification: string;
-  /** How the identification is shown: the sponsor's identification, a hyphen, then the engagement's. */
-  fullIdentification: string;
-  targetParticipantCount: number | null;
-  targetMeasure: TargetMeasure;
-  /** On a single engagement read: why and since when it is not offered; null while it is. */
-  pause?: EngagementPause | null;
-  rmsProviderId: number | null;
-  rmsProviderName: string | null;
-  rmsSponsorIdentifier: string | null;
-  created: string;
-  modified: string;
-  /** Present when the list was asked with `sortAssociated`. */
-  isAssociated?: boolean;
-  /** Present when the relationships are included. */
+const nullableDay = optionalDay;
+
+/** An engagement as the API answers it: the one description of its attributes. */
+export const ENGAGEMENT = resourceAnswer(
+  ENGAGEMENT_TYPE,
+  v.object({
+    name: v.string(),
+    description: nullableText(),
+    sponsorId: recordId(),
+    sponsorName: v.string(),
+    sponsorIdentification: v.string(),
+    sponsorContact: nullableText(),
+    startDate: nullableDay(),
+    endDate: nullableDay(),
+    isActive: v.boolean(),
+    radius: v.pipe(whole(), v.description('Miles.')),
+    duplicateWindowDays: v.pipe(whole(), v.description('The same person referred again within this many days is a duplicate, kept and not sent (0: never).')),
+    firstContactHours: whole(),
+    staleDays: whole(),
+    mediaLiveDate: nullableDay(),
+    mediaEndDate: nullableDay(),
+    g6Url: nullableText(),
+    protocolIdentifier: nullableText(),
+    studySubjectIdentifier: nullableText(),
+    protocolVersion: nullableText(),
+    phase: v.nullable(v.picklist(ENGAGEMENT_PHASES)),
+    amendmentDate: nullableDay(),
+    firstPatientInDate: nullableDay(),
+    lastPatientInDate: nullableDay(),
+    rareDisease: v.boolean(),
+    cellGeneTherapy: v.boolean(),
+    deiFocus: v.boolean(),
+    deiTarget: v.pipe(v.nullable(v.number()), v.description('A percentage of participants.')),
+    identification: v.string(),
+    fullIdentification: v.pipe(v.string(), v.description("How the identification is shown: the sponsor's identification, a hyphen, then the engagement's.")),
+    targetParticipantCount: v.nullable(whole()),
+    targetMeasure: v.picklist(TARGET_MEASURES),
+    rmsProviderId: v.nullable(recordId()),
+    rmsProviderName: nullableText(),
+    rmsSponsorIdentifier: nullableText(),
+    created: instant(),
+    modified: instant(),
+    /** On a single engagement's read and write: why and since when it is not offered; null while it is. */
+    pause: v.optional(
+      v.nullable(
+        v.object({
+          reason: v.picklist(['target', 'mediaEndDate', 'endDate']),
+          since: instant(),
+          text: v.pipe(v.string(), v.description('"paused: target of 120 referrals reached on 2026-12-03".')),
+        }),
+      ),
+    ),
+    /** Present when the list was asked with `sortAssociated`. */
+    isAssociated: v.optional(v.boolean()),
+  }),
+);
+
+/** Why and since when an engagement is no longer offered (its target reached, a date passed). */
+export type EngagementPause = NonNullable<Answered<typeof ENGAGEMENT>['pause']>;
+
+/** An engagement as the API returns it, with its lookup lists where core's reader resolved them. */
+export type Engagement = Answered<typeof ENGAGEMENT> & {
   campaignTypes?: Lookup[];
   indications?: Lookup[];
   targetGroups?: Lookup[];
   therapeuticAreas?: Lookup[];
-}
+};
 
 export const fullIdentification = (sponsorIdentification: string, identification: string) =>
   `${sponsorIdentification}-${identification}`;

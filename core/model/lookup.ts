@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { flag, requiredText } from './fields';
+import { resourceAnswer, type Answered } from './answers';
 
 export const LOOKUP_TYPES = {
   campaignTypes: 'campaign-types',
@@ -18,14 +19,13 @@ export const LOOKUP_TYPES = {
 
 export type LookupType = (typeof LOOKUP_TYPES)[keyof typeof LOOKUP_TYPES];
 
-export interface Lookup {
-  id: string;
-  name: string;
-}
+/** A lookup entry as the API answers it, under its list's type: a name. */
+export const lookupAnswer = <T extends string>(type: T) => resourceAnswer(type, v.object({ name: v.string() }));
+/** An entry of a list whose entries can be retired (indications): a name, and whether it is offered. */
+export const activeLookupAnswer = <T extends string>(type: T) => resourceAnswer(type, v.object({ name: v.string(), isActive: v.boolean() }));
 
-export interface Indication extends Lookup {
-  isActive: boolean;
-}
+export type Lookup = Answered<ReturnType<typeof lookupAnswer>>;
+export type Indication = Answered<ReturnType<typeof activeLookupAnswer>>;
 
 export const LOOKUP_SORTS = ['name', 'id'] as const;
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { flag, idNumber, optionalText, requiredText } from './fields';
+import { count, instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 export const SPONSOR_TYPE = 'sponsors';
 
@@ -20,30 +21,7 @@ export const SponsorPatch = v.partial(SponsorInput);
 export type SponsorInput = v.InferInput<typeof SponsorInput>;
 export type SponsorValues = v.InferOutput<typeof SponsorInput>;
 
-/** A sponsor as the API returns it. */
-export interface Sponsor {
-  id: string;
-  name: string;
-  identification: string;
-  rmsSponsorIdentifier: string | null;
-  description: string | null;
-  isActive: boolean;
-  businessPractice: string | null;
-  countryId: number | null;
-  countryName: string | null;
-  created: string;
-  modified: string;
-  /** Figures over the sponsor's engagements, their linked sites and their referrals. */
-  activeEngagements: number;
-  totalEngagements: number;
-  totalSites: number;
-  totalReferrals: number;
-  /** The same person referred again within an engagement's window: kept, never sent, not in totalReferrals. */
-  duplicateReferrals: number;
-  totalScreenedReferrals: number;
-  totalRandomizedReferrals: number;
-}
-
+/** Figures over the sponsor's engagements, their linked sites and their referrals. */
 export const SPONSOR_FIGURES = [
   'activeEngagements',
   'totalEngagements',
@@ -53,6 +31,34 @@ export const SPONSOR_FIGURES = [
   'totalScreenedReferrals',
   'totalRandomizedReferrals',
 ] as const;
+
+/** A sponsor as the API answers it: the one description of its attributes. */
+export const SPONSOR = resourceAnswer(
+  SPONSOR_TYPE,
+  v.object({
+    name: v.string(),
+    identification: v.string(),
+    rmsSponsorIdentifier: nullableText(),
+    description: nullableText(),
+    isActive: v.boolean(),
+    businessPractice: nullableText(),
+    countryId: v.nullable(recordId()),
+    countryName: nullableText(),
+    created: instant(),
+    modified: instant(),
+    activeEngagements: count(),
+    totalEngagements: count(),
+    totalSites: count(),
+    totalReferrals: count(),
+    duplicateReferrals: v.pipe(count(), v.description("The same person referred again within an engagement's window: kept, never sent, not in totalReferrals.")),
+    totalScreenedReferrals: count(),
+    totalRandomizedReferrals: count(),
+  }),
+);
+
+/** A sponsor as the API returns it. */
+export type Sponsor = Answered<typeof SPONSOR>;
+
 export type SponsorFigure = (typeof SPONSOR_FIGURES)[number];
 /** The figures of a sponsor without engagements, sites or referrals. */
 export const NO_SPONSOR_FIGURES = Object.fromEntries(SPONSOR_FIGURES.map((figure) => [figure, 0])) as Record<SponsorFigure, number>;

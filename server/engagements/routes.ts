@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { and, count, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
 import {
+  ENGAGEMENT,
   ENGAGEMENT_DEFAULT_SORT,
   ENGAGEMENT_INCLUDES,
   ENGAGEMENT_LOOKUP_RELATIONSHIPS,
@@ -107,13 +108,6 @@ type Row = Omit<Engagement, 'id' | 'created' | 'modified' | 'fullIdentification'
   isAssociated?: boolean;
 };
 
-const ATTRIBUTES = [
-  ...Object.keys(columns).filter((k) => k !== 'id'),
-  'fullIdentification',
-  'isAssociated',
-  'pause',
-] as const;
-
 const LOOKUP_LINKS = {
   campaignTypes: { link: engagementCampaignTypes, target: campaignTypes },
   indications: { link: engagementIndications, target: indications },
@@ -145,7 +139,7 @@ const listSpec: ListSpec<(typeof ENGAGEMENT_SORTS)[number], Filters> = {
   defaultSort: ENGAGEMENT_DEFAULT_SORT,
   filters: ['searchQuery', 'uniqueIdentification', 'sortAssociated', ...filterNames(FILTERS)],
   filterSchemas: filterSchemas(FILTERS),
-  fields: ATTRIBUTES,
+  fields: ENGAGEMENT.names,
   includes: ENGAGEMENT_INCLUDES,
 };
 
@@ -348,7 +342,7 @@ export function engagementsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List engagements', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List engagements', list: listSpec, answer: { list: ENGAGEMENT } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const conditions: (SQL | undefined)[] = [];
@@ -394,7 +388,7 @@ export function engagementsRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement', answer: { resource: ENGAGEMENT } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findEngagement(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('engagement');
@@ -404,7 +398,7 @@ export function engagementsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields, q.include, links, pause), 200, includedResources([row], q.include, links));
   });
 
-  app.post('/', describe({ summary: 'Create an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput }, answer: { resource: ENGAGEMENT_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput }, answer: { resource: ENGAGEMENT, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes, relationships } = await readResource(c, EngagementInput, { type: ENGAGEMENT_TYPE });
     assertDates(attributes);
@@ -423,7 +417,7 @@ export function engagementsRoutes(deps: Deps) {
     return sendOne(c, db, id, nowOf(deps), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findEngagement(db, id, user);

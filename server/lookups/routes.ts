@@ -4,7 +4,7 @@
  * engagement form can create an indication it lacks.
  */
 import { Hono } from 'hono';
-import { LOOKUP_SORTS } from '@core/model/lookup';
+import { LOOKUP_SORTS, activeLookupAnswer, lookupAnswer } from '@core/model/lookup';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -21,26 +21,26 @@ function lookupRoutes(deps: Deps, list: LookupList) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  const fields = withActive ? ['name', 'isActive'] : ['name'];
+  const answer = withActive ? activeLookupAnswer(type) : lookupAnswer(type);
   const spec: ListSpec<(typeof LOOKUP_SORTS)[number], 'searchQuery' | 'isActive'> = {
     type,
     sorts: LOOKUP_SORTS,
     defaultSort: 'name',
     defaultLimit: 1000,
     filters: withActive ? ['searchQuery', 'isActive'] : ['searchQuery'],
-    fields,
+    fields: answer.names,
   };
   const serialize = (row: Record<string, unknown>, selected: Set<string> | null = null) =>
     toResource(type, row.id as number, withActive ? { name: row.name, isActive: row.isActive } : { name: row.name }, { fields: selected });
 
-  app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: spec.type } }), async (c) => {
+  app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: answer } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const isActive = withActive ? parseBooleanFilter(q.filters.isActive, 'isActive') : undefined;
     const { rows, total } = await lookupPage(db, list, q, isActive);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a lookup entry' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a lookup entry', answer: { resource: answer } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, spec);
     const id = parseId(c.req.param('id'));
     const row = await findLookupEntry(db, list, id);
@@ -49,7 +49,7 @@ function lookupRoutes(deps: Deps, list: LookupList) {
   });
 
   if (input) {
-    app.post('/', describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: null, status: 201 } }), async (c) => {
+    app.post('/', describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: answer, status: 201 } }), async (c) => {
       const { attributes } = await readResource(c, input, { type });
       const values = withActive ? { name: attributes.name, isActive: attributes.isActive ?? true } : { name: attributes.name };
       return sendResource(c, serialize(await addLookupEntry(db, list, values)), 201);

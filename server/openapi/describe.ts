@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
+import type { ResourceAnswer } from '@core/model/answers';
 import type { ListSpec } from '../http/query';
 
 /**
@@ -29,11 +30,14 @@ export type RouteBody =
   /** A multipart/form-data upload with one file field. */
   | { readonly upload: string };
 
+/** A resource's JSON:API type, or (better) its answer's description from core: its type and attributes. */
+export type AnsweredResource = string | ResourceAnswer;
+
 export type RouteAnswer =
   /** A JSON:API document whose primary data is one resource (of this type, when known). */
-  | { readonly resource: string | null; readonly status?: 200 | 201 | 202 }
+  | { readonly resource: AnsweredResource | null; readonly status?: 200 | 201 | 202 }
   /** A JSON:API document whose primary data is a list of resources (of this type, when known). */
-  | { readonly list: string | null }
+  | { readonly list: AnsweredResource | null }
   /** A JSON:API document checked as a whole by `document` (the participant contract's answers). */
   | { readonly document: GenericSchema; readonly status?: 200 | 201 | 202 }
   /** No content. */
@@ -69,8 +73,6 @@ export interface RouteDoc {
 }
 
 const DOC = Symbol('route description');
-/** hono/utils/constants (not exported by the package). */
-const COMPOSED_HANDLER = '__COMPOSED_HANDLER';
 
 type Described = MiddlewareHandler & { [DOC]?: RouteDoc };
 
@@ -83,12 +85,12 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
   return handler;
 }
 
-/** The description a route-table handler carries, if it is one. */
+/**
+ * The description a route-table handler carries, if it is one: found by the handler's own
+ * identity, as the app's public `routes` lists it. Areas' sub-apps keep no error handler of their
+ * own (errors are answered once, by the app), so mounting leaves their handlers as registered; a
+ * handler wrapped some other way would show as undescribed, and tests/server/openapi.test.ts fails.
+ */
 export function descriptionOf(handler: unknown): RouteDoc | undefined {
-  if (typeof handler !== 'function') return undefined;
-  const own = (handler as Described)[DOC];
-  if (own) return own;
-  // A sub-app with its own error handler wraps each handler when mounted; Hono keeps the original here.
-  const composed = (handler as unknown as Record<string, unknown>)[COMPOSED_HANDLER];
-  return typeof composed === 'function' ? (composed as Described)[DOC] : undefined;
+  return typeof handler === 'function' ? (handler as Described)[DOC] : undefined;
 }

@@ -9,7 +9,7 @@ import type { GenericSchema } from 'valibot';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { PAGE_SIZES } from '../http/query';
-import { descriptionOf, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
+import { descriptionOf, type AnsweredResource, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 
 type Json = Record<string, unknown>;
 
@@ -160,14 +160,28 @@ const ERROR_ANSWERS: Record<string, string> = {
 
 const errorResponse = (description: string) => ({ description, content: jsonApi(ref('ErrorDocument')) });
 
-function resourceSchema(type: string | null, attributes?: Json): Json {
-  if (!type && !attributes) return ref('Resource');
-  return {
-    allOf: [
-      ref('Resource'),
-      { type: 'object', properties: { ...(type ? { type: { const: type } } : {}), ...(attributes ? { attributes } : {}) } },
-    ],
-  };
+/** The attribute schemas of the resources described from core, by component name. */
+type AttributeComponents = Map<string, Json>;
+
+const componentName = (type: string) => `${type.replace(/(^|[-_])(\w)/g, (_all, _sep: string, c: string) => c.toUpperCase())}Attributes`;
+
+/**
+ * A resource of `answered` (a type, or core's description of its answer). Described attributes
+ * are all there in a write's answer; a read may leave some out (`fields`), so there none is required.
+ */
+function resourceSchema(answered: AnsweredResource | null, components: AttributeComponents, sparse: boolean): Json {
+  if (!answered) return ref('Resource');
+  if (typeof answered === 'string') return { allOf: [ref('Resource'), { type: 'object', properties: { type: { const: answered } } }] };
+  const name = componentName(answered.type);
+  // Closed: an attribute the server writes but core does not describe is an answer out of its schema.
+  const full: Json = { ...jsonSchemaOf(answered.attributes, 'output'), additionalProperties: false };
+  const own: Json = { type: { const: answered.type } };
+  if (sparse) {
+    const { required: _all, ...some } = full;
+    return { allOf: [ref('Resource'), { type: 'object', properties: { ...own, attributes: some } }] };
+  }
+  components.set(name, full);
+  return { allOf: [ref('Resource'), { type: 'object', required: ['attributes'], properties: { ...own, attributes: ref(name) } }] };
 }
 
 function requestBody(body: RouteBody): Json {
@@ -201,7 +215,7 @@ const CSV_ANSWER = {
   },
 };
 
-function successResponses(method: string, answer: RouteAnswer | undefined, access: RouteAccess): Json {
+function successResponses(method: string, answer: RouteAnswer | undefined, access: RouteAccess, components: AttributeComponents): Json {
   if (!answer) {
     if (method === 'DELETE') return { '204': { description: 'Done; nothing to answer.' } };
     return { [method === 'POST' ? '201' : '200']: { description: 'The resource.', content: jsonApi(ref('ResourceDocument')) } };
@@ -219,14 +233,14 @@ function successResponses(method: string, answer: RouteAnswer | undefined, acces
   }
   if ('list' in answer) {
     const schema = answer.list
-      ? { allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list) } } }] }
+      ? { allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list, components, true) } } }] }
       : ref('ListDocument');
     // Every staff list answers CSV too (server/http/csv-lists.ts).
     const csv = method === 'GET' && access === 'staff' ? CSV_ANSWER : {};
     return { '200': { description: 'A page of the list.', content: { ...jsonApi(schema), ...csv } } };
   }
   const schema = answer.resource
-    ? { allOf: [ref('ResourceDocument'), { type: 'object', properties: { data: resourceSchema(answer.resource) } }] }
+    ? { allOf: [ref('ResourceDocument'), { type: 'object', properties: { data: resourceSchema(answer.resource, components, method === 'GET') } }] }
     : ref('ResourceDocument');
   return { [String(answer.status ?? 200)]: { description: 'The resource.', content: jsonApi(schema) } };
 }
@@ -344,7 +358,7 @@ function describeOperation(method: string, doc: RouteDoc): string {
   return parts.join(' ');
 }
 
-function operation(method: string, path: string, params: string[], doc: RouteDoc): Json {
+function operation(method: string, path: string, params: string[], doc: RouteDoc, components: AttributeComponents): Json {
   const access = doc.access ?? 'staff';
   return {
     operationId: operationId(method, path),
@@ -357,7 +371,7 @@ function operation(method: string, path: string, params: string[], doc: RouteDoc
       ...queryParameters(doc),
     ],
     ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
-    responses: { ...successResponses(method, doc.answer, access), ...errorsFor(doc, method, params.length > 0) },
+    responses: { ...successResponses(method, doc.answer, access, components), ...errorsFor(doc, method, params.length > 0) },
   };
 }
 
@@ -391,13 +405,14 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
   const paths: Record<string, Json> = {};
   const undescribed: string[] = [];
   const usedIds = new Set<string>();
+  const components: AttributeComponents = new Map();
   for (const { route, method, path, doc } of describedRoutes(routes)) {
     if (!doc) {
       undescribed.push(route);
       continue;
     }
     const { path: openPath, params } = openApiPath(path);
-    const op = operation(method, openPath, params, doc);
+    const op = operation(method, openPath, params, doc, components);
     let id = op.operationId as string;
     for (let n = 2; usedIds.has(id); n++) id = `${op.operationId as string}${n}`;
     usedIds.add(id);
@@ -421,7 +436,7 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
     tags: tags.map((name) => ({ name, description: TAG_TEXT[name] ?? `/api/${name}` })),
     paths,
     components: {
-      schemas: COMPONENT_SCHEMAS,
+      schemas: { ...COMPONENT_SCHEMAS, ...Object.fromEntries([...components].sort(([a], [b]) => a.localeCompare(b))) },
       responses: Object.fromEntries(Object.entries(ERROR_ANSWERS).map(([code, text]) => [`E${code}`, errorResponse(text)])),
       securitySchemes: {
         staffBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token of POST /api/jwt/login.' },

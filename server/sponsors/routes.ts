@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import {
   NO_SPONSOR_FIGURES,
+  SPONSOR,
   SPONSOR_DEFAULT_SORT,
   SPONSOR_FIGURES,
   SPONSOR_SORTS,
@@ -28,26 +29,12 @@ import { createSponsor, deleteSponsor, findSponsor, sponsorById, sponsorPage, up
 
 export { SPONSOR_HAS_ENGAGEMENTS } from './sponsors';
 
-const ATTRIBUTES = [
-  'name',
-  'identification',
-  'rmsSponsorIdentifier',
-  'description',
-  'isActive',
-  'businessPractice',
-  'countryId',
-  'countryName',
-  'created',
-  'modified',
-  ...SPONSOR_FIGURES,
-] as const;
-
 const listSpec: ListSpec<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'> = {
   type: SPONSOR_TYPE,
   sorts: SPONSOR_SORTS,
   defaultSort: SPONSOR_DEFAULT_SORT,
   filters: ['searchQuery', 'uniqueIdentification', 'isActive'],
-  fields: ATTRIBUTES,
+  fields: SPONSOR.names,
   includes: ['country'],
 };
 
@@ -102,7 +89,7 @@ export function sponsorsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List sponsors', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List sponsors', list: listSpec, answer: { list: SPONSOR } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
@@ -117,7 +104,7 @@ export function sponsorsRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', describe({ summary: 'Read a sponsor' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a sponsor', answer: { resource: SPONSOR } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = id === null ? undefined : await findSponsor(db, id, c.get('user'));
@@ -129,13 +116,13 @@ export function sponsorsRoutes(deps: Deps) {
 
   const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.post('/', describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR_TYPE, status: 201 } }), sponsorsAdmin, async (c) => {
+  app.post('/', describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR, status: 201 } }), sponsorsAdmin, async (c) => {
     const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
     const row = await sponsorById(db, await createSponsor(db, attributes));
     return sendResource(c, serialize(row, null, false), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('sponsor');

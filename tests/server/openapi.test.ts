@@ -3,6 +3,7 @@
  * route the server registers is described, with the schemas its handlers validate with.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SponsorInput } from '@core/model/sponsor';
@@ -60,6 +61,16 @@ describe('GET /api/openapi.json', () => {
     );
     expect(built.undescribed).toEqual(['GET /api/bare']);
     expect(Object.keys(built.document.paths as Json)).toEqual(['/api/described']);
+  });
+
+  it('finds descriptions through the public route table: a mounted sub-app keeps them, one wrapping its handlers shows as undescribed', () => {
+    const plain = new Hono().get('/', describeRoute({ summary: 'Plain' }), (c) => c.text(''));
+    const wrapping = new Hono().get('/', describeRoute({ summary: 'Wrapped' }), (c) => c.text(''));
+    // A sub-app's own error handler makes Hono wrap its handlers when mounted.
+    wrapping.onError((_e, c) => c.text('', 500));
+    const app = new Hono().route('/api/plain', plain).route('/api/wrapped', wrapping);
+    const found = Object.fromEntries(describedRoutes(app.routes).map((r) => [r.route, r.doc?.summary]));
+    expect(found).toEqual({ 'GET /api/plain': 'Plain', 'GET /api/wrapped': undefined });
   });
 
   it('takes request bodies from the schemas the handlers validate with', () => {
