@@ -142,11 +142,19 @@ export type FunnelCounts = Record<FunnelFigure, number>;
 /** Every figure at 0: a scope with nothing counted. */
 export const zeroFunnelCounts = (): FunnelCounts => Object.fromEntries(FUNNEL_FIGURES.map((f) => [f, 0])) as FunnelCounts;
 
-export interface FunnelRowAttributes extends FunnelCounts {
+export interface FunnelRowAttributes extends Omit<FunnelCounts, 'viewed'> {
+  /** Null in a keyed row of a grouping views cannot be counted under (VIEWS_NOT_TRACKED_BY): not tracked, never a 0. */
+  viewed: number | null;
   /** The group's key (an id, a code, a date such as 2026-11-23), or null for no grouping or rows without one. */
   group: string | null;
   label: string;
 }
+
+/**
+ * A row's figures as counts, for the total and the trend (rows whose views are counted): a keyed
+ * row of a grouping in VIEWS_NOT_TRACKED_BY has no views to chart or to cost.
+ */
+export const rowCounts = (row: FunnelRowAttributes): FunnelCounts => ({ ...row, viewed: row.viewed ?? 0 });
 
 /** A row as the API answers it: its counts, and its cost figures (core/model/funnelCosts.ts). */
 export interface FunnelRow extends FunnelRowAttributes, Partial<FunnelCostFigures> {

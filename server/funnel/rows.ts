@@ -57,6 +57,7 @@ export async function funnelRows(db: Db, request: FunnelRequest, alsoGroups: Ite
     // Where views cannot be told apart (core's VIEWS_NOT_TRACKED_BY), all of them are in the row without a key.
     label: group === null ? `${WITHOUT_KEY[request.groupBy]}${viewsTrackedBy(request.groupBy) ? '' : ' (and every view)'}` : (names.get(group) ?? group),
     ...counts,
+    viewed: group === null || viewsTrackedBy(request.groupBy) ? counts.viewed : null,
   }));
   const inTime = request.groupBy === 'day' || request.groupBy === 'week';
   return rows.sort((a, b) => {

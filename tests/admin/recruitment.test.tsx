@@ -19,7 +19,8 @@ function funnelRows(groupBy: string | null, hiddenField: string | null) {
   switch (groupBy) {
     case 'hiddenField':
       return [
-        { id: `${hiddenField}-1`, group: `${hiddenField}-1`, label: `${hiddenField}-1`, ...counts([0, 70, 35, 30, 20, 15, 8, 4, 4, 0, 2]) },
+        // Views carry no hidden field: the server answers null (not tracked), never a 0.
+        { id: `${hiddenField}-1`, group: `${hiddenField}-1`, label: `${hiddenField}-1`, ...counts([0, 70, 35, 30, 20, 15, 8, 4, 4, 0, 2]), viewed: null },
         { id: '-', group: null, label: 'No value', ...counts([200, 30, 15, 10, 10, 5, 2, 1, 1, 0, 0]) },
       ];
     case 'source':

@@ -198,7 +198,8 @@ describe('GET /api/recruitment-funnel', () => {
       es: [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
     });
     expect(byGroup((await funnel(`${scoped}&groupBy=site`)).rows)).toEqual({
-      [a.siteLocationId]: [0, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1],
+      // A view happens before any site is chosen: not tracked (null) in a site's row, all in the row without one.
+      [a.siteLocationId]: [null, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1],
       null: [6, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0],
     });
     const days = (await funnel(`${scoped}&groupBy=day`)).rows;
@@ -230,23 +231,24 @@ describe('GET /api/recruitment-funnel', () => {
     expect(meta).toMatchObject({ groupBy: 'hiddenField', hiddenField: 'partner' });
     expect(rows.map((r) => r.attributes.label)).toEqual([FORMULA, 'acme', 'beta', 'No value (and every view)']);
     expect(byGroup(rows)).toEqual({
-      acme: [0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0],
-      [FORMULA]: [0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
-      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1],
+      // Not tracked (null) in a value's row, never a 0 that reads as a page with no traffic.
+      acme: [null, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+      [FORMULA]: [null, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+      beta: [null, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1],
       null: [6, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
     });
     // Every sponsor's channels: P6 joins acme; B's view goes without a value.
     expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner')).rows)).toMatchObject({
-      acme: [0, 3, 2, 1, 1, 1, 1, 0, 0, 0, 0],
+      acme: [null, 3, 2, 1, 1, 1, 1, 0, 0, 0, 0],
       null: [7, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
     });
     expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=region')).rows)).toEqual({
-      north: B_TOTAL.map((n, i) => (i === 0 ? 0 : n)),
+      north: B_TOTAL.map((n, i) => (i === 0 ? null : n)),
       null: [7, 5, 4, 3, 2, 2, 2, 1, 1, 0, 1],
     });
     // With the other filters, as any grouping.
     expect(byGroup((await funnel(`sponsorId=${a.sponsorId}&from=2031-05-13&groupBy=hiddenField&hiddenField=partner`)).rows)).toEqual({
-      beta: [0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1],
+      beta: [null, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1],
       null: [2, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0],
     });
   });
@@ -273,7 +275,7 @@ describe('GET /api/recruitment-funnel', () => {
     const res = await h.request('GET', '/api/recruitment-funnel?groupBy=hiddenField&hiddenField=region', { token: scopedToken });
     expect(res.status).toBe(400);
     expect((await json(res)).errors[0]).toMatchObject({ source: { parameter: 'hiddenField' }, detail: "No media channel in scope declares the hidden field 'region'." });
-    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner', scopedToken)).rows)).toMatchObject({ acme: [0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0] });
+    expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner', scopedToken)).rows)).toMatchObject({ acme: [null, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0] });
   });
 
   it('refuses unknown filters, groupings and unreadable values with a 400 naming them', async () => {
@@ -331,9 +333,10 @@ describe('GET /api/recruitment-funnel', () => {
     const byField = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`, { token: superToken, headers: { Accept: 'text/csv' } });
     expect(byField.status).toBe(200);
     expect(parseCsv(await byField.text()).slice(1).map(countsOnly)).toEqual([
-      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '0', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
-      ['acme', 'acme', 'acme', '0', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
-      ['beta', 'beta', 'beta', '0', '1', '1', '1', '1', '1', '1', '1', '1', '0', '1', '0', '0', '0', '0'],
+      // Views are not tracked by hidden field: an empty cell, not a 0 that reads as no traffic.
+      [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['acme', 'acme', 'acme', '', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+      ['beta', 'beta', 'beta', '', '1', '1', '1', '1', '1', '1', '1', '1', '0', '1', '0', '0', '0', '0'],
       ["'-", '', 'No value (and every view)', '6', '1', '1', '1', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0'],
     ]);
   });

@@ -4,7 +4,7 @@
  */
 import { Link } from 'react-router-dom';
 import { funnelApi } from '@core/api/funnel';
-import { zeroFunnelCounts, type FunnelGrouping } from '@core/model/funnel';
+import { rowCounts, zeroFunnelCounts, type FunnelGrouping } from '@core/model/funnel';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 import { FunnelChart } from '../charts/lazy';
@@ -25,7 +25,8 @@ export function FunnelPanel({
   const api = useApi(funnelApi);
   const key = JSON.stringify(filters);
   const funnel = useAsync(() => api.rows(funnelParams(filters, 'none')), [api, key]);
-  const counts = funnel.data?.rows[0] ?? zeroFunnelCounts();
+  const total = funnel.data?.rows[0];
+  const counts = total ? rowCounts(total) : zeroFunnelCounts();
   return (
     <section className="panel" id="funnel" aria-labelledby="funnel-title">
       <div className="panel-heading">

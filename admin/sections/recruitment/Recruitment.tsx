@@ -23,7 +23,7 @@ import {
   FUNNEL_GROUPINGS,
   FUNNEL_LEAD_FIGURES,
   VIEWS_NOT_TRACKED,
-  viewsTrackedBy,
+  rowCounts,
   zeroFunnelCounts,
   type FunnelCounts,
   type FunnelGrouping,
@@ -190,7 +190,10 @@ export default function Recruitment() {
       id: figure,
       header: FUNNEL_FIGURE_LABELS[figure],
       className: 'col-number',
-      cell: (r: FunnelRow) => (figure === 'viewed' && r.group !== null && !viewsTrackedBy(query.groupBy) ? <span className="muted">{VIEWS_NOT_TRACKED}</span> : r[figure].toLocaleString('en-US')),
+      cell: (r: FunnelRow) => {
+        const value = r[figure];
+        return value === null ? <span className="muted">{VIEWS_NOT_TRACKED}</span> : value.toLocaleString('en-US');
+      },
     })),
   ];
 
@@ -250,8 +253,8 @@ export default function Recruitment() {
           <Loading />
         ) : (
           <>
-            <FunnelChart counts={total.data?.rows[0] ?? zeroFunnelCounts()} definitions={definitions} label="Recruitment funnel" />
-            <LeadsKept counts={total.data?.rows[0] ?? zeroFunnelCounts()} />
+            <FunnelChart counts={total.data?.rows[0] ? rowCounts(total.data.rows[0]) : zeroFunnelCounts()} definitions={definitions} label="Recruitment funnel" />
+            <LeadsKept counts={total.data?.rows[0] ? rowCounts(total.data.rows[0]) : zeroFunnelCounts()} />
           </>
         )}
         <details className="funnel-definitions">
@@ -277,7 +280,7 @@ export default function Recruitment() {
           <TrendChart
             period={query.trend}
             label={`Trend by ${query.trend}`}
-            points={(trend.data?.rows ?? []).flatMap((r) => (r.group ? [{ period: r.group, counts: r }] : []))}
+            points={(trend.data?.rows ?? []).flatMap((r) => (r.group ? [{ period: r.group, counts: rowCounts(r) }] : []))}
           />
         )}
       </section>
