@@ -32,7 +32,7 @@ export interface ParticipantCaller {
    * One call under /api/o-forms (or, from `/..`, beside it), answered by the contract's document
    * for `answer`; a 422 gives its problems; any other failure throws HttpError.
    */
-  call<K extends ParticipantAnswerName>(method: string, path: string, answer: K, body?: { data?: { type: string; id?: string; attributes: object } }): Promise<Called<K>>;
+  call<K extends ParticipantAnswerName>(method: string, path: string, answer: K, body?: { data?: { type?: string; id?: string; attributes: object } }): Promise<Called<K>>;
   /** The submission's access token once answered (or handed back on a resume). */
   token: string | null;
   /** The channel the calls name. */

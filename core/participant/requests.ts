@@ -133,6 +133,15 @@ export const PageMetricAttributes = v.pipe(
   ),
 );
 
+const placeText = () => v.optional(v.pipe(v.string('Give the place as text.'), v.maxLength(100, message('max', { length: 100 }))));
+
+/**
+ * POST /o-form-submission-sites/{submissionId}: where to look for sites, in the body so that no
+ * ZIP is in an address: in the US a ZIP code; elsewhere a country (ISO code) with a postal code or
+ * a town, or with `zip` as either.
+ */
+export const SiteSearchAttributes = v.object({ zip: placeText(), country: placeText(), postalCode: placeText(), town: placeText() });
+
 /**
  * POST /o-form-submission-contact/{submissionId}: the chosen site (or, with none in reach, the
  * engagement), the contact values by field name and the consent. The values and the consent
@@ -163,5 +172,6 @@ export type EntryBody = v.InferInput<typeof EntryAttributes>;
 export type PageAnswersBody = v.InferInput<typeof PageAnswersAttributes>;
 export type SanitizationBody = v.InferInput<typeof SanitizationAttributes>;
 export type PageMetricBody = v.InferInput<typeof PageMetricAttributes>;
+export type SiteSearchBody = v.InferInput<typeof SiteSearchAttributes>;
 export type ContactBody = v.InferInput<typeof ContactAttributes>;
 export type LeadBody = v.InferInput<typeof LeadAttributes>;

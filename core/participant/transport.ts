@@ -57,9 +57,12 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     return { ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) };
   };
 
-  /** A contact form: a referral's or a lead's, each with the texts around it. */
-  const contactForm = async (path: string, answer: 'contactFields' | 'leadFields') => {
-    const got = await call('GET', path, answer);
+  /**
+   * A contact form: a referral's or a lead's (for the place searched from), each with the texts
+   * around it. POST with the token and the place in the body: no preflight, no ZIP in an address.
+   */
+  const contactForm = async (path: string, answer: 'contactFields' | 'leadFields', zip?: string, country?: string) => {
+    const got = await call('POST', path, answer, { data: { attributes: { zip, country } } });
     if (!got.ok) throw new HttpError(422);
     const { data, meta } = got.body;
     return { fields: data.map((r) => ({ id: r.id, ...r.attributes })), messages: meta.messages };
@@ -115,7 +118,8 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async sites(submissionId, zip, country) {
-      const got = await call('GET', `/o-form-submission-sites/${e(submissionId)}?zip=${e(zip)}${country ? `&country=${e(country)}` : ''}`, 'sites');
+      // The place in the body, never in an address; with the token there, no preflight.
+      const got = await call('POST', `/o-form-submission-sites/${e(submissionId)}`, 'sites', { data: { attributes: { zip, country } } });
       if (!got.ok) return got;
       const { data, meta } = got.body;
       return { ok: true, ...meta, sites: data.map((r) => ({ id: r.id, ...r.attributes })) };
@@ -125,7 +129,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     submitContact: (submissionId, contact: ContactBody) => sending(`/o-form-submission-contact/${e(submissionId)}`, 'contact', CONTACT_TYPE, contact),
 
-    leadFields: (submissionId, zip, country) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}${zip ? `?zip=${e(zip)}${country ? `&country=${e(country)}` : ''}` : ''}`, 'leadFields'),
+    leadFields: (submissionId, zip, country) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}`, 'leadFields', zip, country),
 
     submitLead: (submissionId, lead: LeadBody) => sending(`/o-form-submission-lead/${e(submissionId)}`, 'lead', LEAD_CONTACT_TYPE, lead),
 
@@ -149,7 +153,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async outcome(submissionId) {
-      const got = await call('GET', `/o-form-submission-outcome/${e(submissionId)}`, 'outcome');
+      const got = await call('POST', `/o-form-submission-outcome/${e(submissionId)}`, 'outcome', {});
       // Past the channel's retake window (or on a channel that allows retakes) the run is over
       // as a submission gone is: the caller starts a fresh survey.
       if (!got.ok || !got.body.meta.withinRetakeWindow) throw new HttpError(410);
@@ -157,7 +161,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async entryAnswers(entryId) {
-      const got = await call('GET', `/o-form-container-entries/${e(entryId)}?include=oFormFieldEntries`, 'entryAnswers');
+      const got = await call('POST', `/o-form-container-entries/${e(entryId)}`, 'entryAnswers', {});
       if (!got.ok) throw new HttpError(422);
       // Stored numbers come back as numbers; the inputs hold text.
       return Object.fromEntries(Object.entries(got.body.meta.answers).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
