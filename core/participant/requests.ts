@@ -99,23 +99,37 @@ export const AnswerValue = v.union(
   'An answer is a text, a number, true or false, null, or a list of option values.',
 );
 
-/** PATCH /o-form-submission-page/{entryId} and its preview: a page's answers by question identity. */
-export const PageAnswersAttributes = v.object({
-  answers: v.pipe(
-    v.record(v.string(), AnswerValue),
-    v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
-  ),
-});
-
-/** PATCH /o-form-submission-sanitization/{submissionId}: the page entries left behind. */
-export const SanitizationAttributes = v.object({ pageIds: v.pipe(v.array(participantId()), v.maxLength(1000, 'Too many pages.')) });
-
 const isoDateTime = () =>
   v.pipe(
     v.string(message('date_format')),
     v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
     v.transform((s) => new Date(s)),
   );
+
+/** When a page was shown and left, as the participant's browser saw it. */
+export const PageTiming = v.pipe(
+  v.object({ start: isoDateTime(), stop: isoDateTime() }, 'Give the timing as {start, stop}.'),
+  v.forward(
+    v.check((t) => t.stop.getTime() >= t.start.getTime(), 'The stop must not be before the start.'),
+    ['stop'],
+  ),
+);
+
+/**
+ * POST (or PATCH) /o-form-submission-page/{entryId} and its preview: a page's answers by question
+ * identity, and how long the page was on screen (kept as the page's timing once the save is
+ * stored: one request per Next; the preview ignores it).
+ */
+export const PageAnswersAttributes = v.object({
+  answers: v.pipe(
+    v.record(v.string(), AnswerValue),
+    v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
+  ),
+  timing: v.nullish(PageTiming),
+});
+
+/** PATCH /o-form-submission-sanitization/{submissionId}: the page entries left behind. */
+export const SanitizationAttributes = v.object({ pageIds: v.pipe(v.array(participantId()), v.maxLength(1000, 'Too many pages.')) });
 
 /** POST /o-form-page-metrics: when a page was shown and left. */
 export const PageMetricAttributes = v.pipe(

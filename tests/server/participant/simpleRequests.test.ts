@@ -135,6 +135,54 @@ describe('participant calls without a preflight', () => {
   });
 });
 
+describe('one request per Next: the page timing rides in the save', () => {
+  const metricsOf = (submissionId: string) => h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(submissionId)));
+
+  it("keeps the page's timing with its answers, as the timing call does", async () => {
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    const timing = { start: '2027-01-01T10:00:00.000Z', stop: '2027-01-01T10:00:07.500Z' };
+    const body = { data: { type: 'o-form-submission-pages', id: s.firstEntryId, attributes: { answers: { q_choice: 'yes' }, timing } } };
+    const res = await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, body, s.token);
+    expect(res.status).toBe(200);
+    const kept = await metricsOf(s.submissionId);
+    expect(kept.map((m) => ({ identity: m.identity, type: m.type, start: m.start.toISOString(), stop: m.stop?.toISOString() }))).toEqual([{ identity: 'p1', type: 'page', ...timing }]);
+    // Without timing the save keeps none.
+    const { meta } = (await res.json()) as { meta: { nextContainerEntryId: string } };
+    expect((await simple(h.app, `/api/o-forms/o-form-submission-page/${meta.nextContainerEntryId}`, pageBody(meta.nextContainerEntryId, { q_dob: '1980-06-15' }), s.token)).status).toBe(200);
+    expect(await metricsOf(s.submissionId)).toHaveLength(1);
+  });
+
+  it('refuses a timing that is not one, and keeps no timing for refused answers', async () => {
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    const path = `/api/o-forms/o-form-submission-page/${s.firstEntryId}`;
+    const withTiming = (answers: Record<string, unknown>, timing: unknown) => ({ data: { type: 'o-form-submission-pages', id: s.firstEntryId, attributes: { answers, timing } } });
+    const backwards = await simple(h.app, path, withTiming({ q_choice: 'yes' }, { start: '2027-01-01T10:00:07Z', stop: '2027-01-01T10:00:00Z' }), s.token);
+    expect(backwards.status).toBe(422);
+    expect(((await backwards.json()) as { errors: { source: { pointer: string } }[] }).errors[0]!.source.pointer).toBe('/data/attributes/timing/stop');
+    expect((await simple(h.app, path, withTiming({ q_choice: 'yes' }, { start: 'yesterday', stop: '2027-01-01T10:00:00Z' }), s.token)).status).toBe(422);
+    expect((await simple(h.app, path, withTiming({ q_choice: 'yes' }, 'ten seconds'), s.token)).status).toBe(422);
+    expect(await answersOf(s.submissionId)).toEqual([]);
+    const s2 = await startSubmission(h, f, { withFirstPage: true });
+    await simple(h.app, '/api/o-forms/o-form-submission-page/' + s2.firstEntryId, { data: { type: 'o-form-submission-pages', id: s2.firstEntryId, attributes: { answers: { q_choice: 'not an option' }, timing: { start: '2027-01-01T10:00:00Z', stop: '2027-01-01T10:00:01Z' } } } }, s2.token);
+    expect(await metricsOf(s.submissionId)).toEqual([]);
+    expect(await metricsOf(s2.submissionId)).toEqual([]);
+  });
+
+  it('clears the pages left behind by a POST with the token in the body, as PATCH does', async () => {
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, pageBody(s.firstEntryId, { q_choice: 'yes' }), s.token);
+    const path = `/api/o-forms/o-form-submission-sanitization/${s.submissionId}`;
+    const body = { data: { type: 'o-form-submission-sanitizations', id: s.submissionId, attributes: { pageIds: [Number(s.firstEntryId)] } } };
+    expect((await simple(h.app, path, body, null)).status).toBe(401);
+    expect((await simple(h.app, path, body, s.token, f, 'https://evil.example')).status).toBe(403);
+    expect(await answersOf(s.submissionId)).toHaveLength(1);
+    const res = await simple(h.app, path, body, s.token);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { meta: { isSanitizeSuccess: boolean } }).meta.isSanitizeSuccess).toBe(true);
+    expect(await answersOf(s.submissionId)).toEqual([]);
+  });
+});
+
 /** The same read as GET with the token header (and, for a place, the query), as the old widget sent it. */
 const headerRead = (path: string, token: string) =>
   h.request('GET', `${path}${path.includes('?') ? '&' : '?'}mediaChannelId=${f.mediaChannelId}`, { headers: { [SUBMISSION_TOKEN_HEADER]: token, Origin: `https://${f.domain}` } });
