@@ -113,8 +113,17 @@ export function createController(options: ControllerOptions): Controller {
   const choose = (survey: { languages?: string[] }) => chooseLanguage(survey.languages ?? ['en'], wanted);
   // Spanish strings start loading with the survey; the first page (or a dead end) waits for them if they are the ones.
   const strings = loadStrings(wanted);
+  // Page timing: the page on screen and since when. It rides in the page's save (one request per
+  // Next); a page left without one (Back, an outcome) sends it on its own once left.
+  let shown: { id: string; at: string; saved?: 1 } | null = null;
   const transport: WidgetTransport = {
     ...base,
+    async saveAnswers(entryId, answers) {
+      const left = shown;
+      const got = await base.saveAnswers(entryId, answers, left && { start: left.at, stop: new Date().toISOString() });
+      if (got.ok && left) left.saved = 1;
+      return got;
+    },
     async loadSurvey(identity) {
       try {
         const survey = await base.loadSurvey(identity);
@@ -151,8 +160,6 @@ export function createController(options: ControllerOptions): Controller {
       return gone;
     },
   });
-  // Page timing: the page on screen and since when, sent once it is left.
-  let shown: { id: string; at: string } | null = null;
   let handedOver = false;
   let unwatch: (() => void) | undefined;
   const unsubscribe = runner.subscribe((s) => {
@@ -167,7 +174,7 @@ export function createController(options: ControllerOptions): Controller {
     const on = s.page?.identity;
     if (shown?.id !== on) {
       const now = new Date().toISOString();
-      if (shown && submissionId) transport.metric?.(submissionId, shown.id, shown.at, now);
+      if (shown && !shown.saved && submissionId) transport.metric?.(submissionId, shown.id, shown.at, now);
       shown = on ? { id: on, at: now } : null;
     }
     if (s.transition && !handedOver && transport.transitionChannel) {

@@ -284,7 +284,8 @@ export interface RunnerTransport {
   page(survey: RunnerSurvey, identity: string): Promise<RunnerPage>;
   /** A page entry (the parent, then its child) in the submission. */
   createEntry(submissionId: string, page: RunnerPage): Promise<{ entryId: string }>;
-  saveAnswers(entryId: string, answers: Answers): Promise<SaveResult>;
+  /** With `timing`, when the page was shown and left: kept with the answers (one request per Next). */
+  saveAnswers(entryId: string, answers: Answers, timing?: { start: string; stop: string } | null): Promise<SaveResult>;
   /** Preview: where the answers lead, writing nothing. */
   previewAnswers(page: RunnerPage, answers: Answers): Promise<SaveResult>;
   sanitize(submissionId: string, entryIds: string[]): Promise<boolean>;

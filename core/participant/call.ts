@@ -4,7 +4,9 @@
  * media channel named in the query of every call (the server's CORS answer depends on it), and
  * the answer read as the contract's document (./responses.ts) or, for a 422, as field problems.
  * A call with a body sends it as text/plain with the token in its `meta` (./wire.ts): a POST
- * then needs no CORS preflight, so a Next on a partner's page is one request on the wire.
+ * then needs no CORS preflight, so a Next on a partner's page is one request on the wire. Every
+ * call about a submission has a body (reads POST one with only the token), so none sends a
+ * header that would cost a preflight.
  * The start of a run (./start.ts) and the rest of the transport (./transport.ts) share one caller,
  * so the widget can load the second while the first question is on screen.
  */
@@ -29,10 +31,11 @@ export type Called<K extends ParticipantAnswerName> = { ok: true; body: Particip
 
 export interface ParticipantCaller {
   /**
-   * One call under /api/o-forms (or, from `/..`, beside it), answered by the contract's document
-   * for `answer`; a 422 gives its problems; any other failure throws HttpError.
+   * One call under /api/o-forms (or, from `/..`, beside it): a POST with `body`, else a GET;
+   * answered by the contract's document for `answer`; a 422 gives its problems; any other failure
+   * throws HttpError.
    */
-  call<K extends ParticipantAnswerName>(method: string, path: string, answer: K, body?: { data?: { type: string; id?: string; attributes: object } }): Promise<Called<K>>;
+  call<K extends ParticipantAnswerName>(path: string, answer: K, body?: { data?: { type?: string; id?: string; attributes: object } }): Promise<Called<K>>;
   /** The submission's access token once answered (or handed back on a resume). */
   token: string | null;
   /** The channel the calls name. */
@@ -54,14 +57,14 @@ export function createParticipantCaller(options: ParticipantCallOptions): Partic
   const caller: ParticipantCaller = {
     token: null,
     channel: options.mediaChannelId ?? null,
-    async call(method, path, answer, body) {
+    async call(path, answer, body) {
+      // The token only ever in a body: a call without one (the survey, a page) is about no submission.
       const headers: Record<string, string> = { Accept: JSON_API_MEDIA_TYPE };
       if (body) headers['Content-Type'] = SIMPLE_BODY_TYPE;
-      else if (caller.token) headers[SUBMISSION_TOKEN_HEADER] = caller.token;
       const sent = body && caller.token ? { ...body, meta: { [SUBMISSION_TOKEN_META]: caller.token } } : body;
       const channel = caller.channel;
       const url = `${options.apiOrigin}/api/o-forms${path}${channel === null ? '' : `${path.includes('?') ? '&' : '?'}mediaChannelId=${encodeURIComponent(channel)}`}`;
-      const response = await doFetch(url, { method, headers, credentials: 'omit', body: sent && jsonText(sent) });
+      const response = await doFetch(url, { method: body ? 'POST' : 'GET', headers, credentials: 'omit', body: sent && jsonText(sent) });
       caller.token = response.headers.get(SUBMISSION_TOKEN_HEADER) ?? caller.token;
       if (!response.ok && response.status !== 422) throw new HttpError(response.status, (await response.json().catch(() => 0))?.errors?.[0]);
       const text = await response.text();

@@ -99,23 +99,37 @@ export const AnswerValue = v.union(
   'An answer is a text, a number, true or false, null, or a list of option values.',
 );
 
-/** PATCH /o-form-submission-page/{entryId} and its preview: a page's answers by question identity. */
-export const PageAnswersAttributes = v.object({
-  answers: v.pipe(
-    v.record(v.string(), AnswerValue),
-    v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
-  ),
-});
-
-/** PATCH /o-form-submission-sanitization/{submissionId}: the page entries left behind. */
-export const SanitizationAttributes = v.object({ pageIds: v.pipe(v.array(participantId()), v.maxLength(1000, 'Too many pages.')) });
-
 const isoDateTime = () =>
   v.pipe(
     v.string(message('date_format')),
     v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
     v.transform((s) => new Date(s)),
   );
+
+/** When a page was shown and left, as the participant's browser saw it. */
+export const PageTiming = v.pipe(
+  v.object({ start: isoDateTime(), stop: isoDateTime() }, 'Give the timing as {start, stop}.'),
+  v.forward(
+    v.check((t) => t.stop.getTime() >= t.start.getTime(), 'The stop must not be before the start.'),
+    ['stop'],
+  ),
+);
+
+/**
+ * POST (or PATCH) /o-form-submission-page/{entryId} and its preview: a page's answers by question
+ * identity, and how long the page was on screen (kept as the page's timing once the save is
+ * stored: one request per Next; the preview ignores it).
+ */
+export const PageAnswersAttributes = v.object({
+  answers: v.pipe(
+    v.record(v.string(), AnswerValue),
+    v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
+  ),
+  timing: v.nullish(PageTiming),
+});
+
+/** PATCH /o-form-submission-sanitization/{submissionId}: the page entries left behind. */
+export const SanitizationAttributes = v.object({ pageIds: v.pipe(v.array(participantId()), v.maxLength(1000, 'Too many pages.')) });
 
 /** POST /o-form-page-metrics: when a page was shown and left. */
 export const PageMetricAttributes = v.pipe(
@@ -132,6 +146,15 @@ export const PageMetricAttributes = v.pipe(
     ['stop'],
   ),
 );
+
+const placeText = () => v.optional(v.pipe(v.string('Give the place as text.'), v.maxLength(100, message('max', { length: 100 }))));
+
+/**
+ * POST /o-form-submission-sites/{submissionId}: where to look for sites, in the body so that no
+ * ZIP is in an address: in the US a ZIP code; elsewhere a country (ISO code) with a postal code or
+ * a town, or with `zip` as either.
+ */
+export const SiteSearchAttributes = v.object({ zip: placeText(), country: placeText(), postalCode: placeText(), town: placeText() });
 
 /**
  * POST /o-form-submission-contact/{submissionId}: the chosen site (or, with none in reach, the
@@ -163,5 +186,6 @@ export type EntryBody = v.InferInput<typeof EntryAttributes>;
 export type PageAnswersBody = v.InferInput<typeof PageAnswersAttributes>;
 export type SanitizationBody = v.InferInput<typeof SanitizationAttributes>;
 export type PageMetricBody = v.InferInput<typeof PageMetricAttributes>;
+export type SiteSearchBody = v.InferInput<typeof SiteSearchAttributes>;
 export type ContactBody = v.InferInput<typeof ContactAttributes>;
 export type LeadBody = v.InferInput<typeof LeadAttributes>;

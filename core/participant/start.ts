@@ -32,7 +32,7 @@ export function pageOf({ data, included }: PageDocument): RunnerPage {
 
 /** One page of the survey by query (`type=firstContainerPerForm` or `identity=…`). */
 export async function fetchPage(caller: ParticipantCaller, survey: RunnerSurvey, query: string): Promise<RunnerPage> {
-  const got = await caller.call('GET', `/o-form-containers?oFormId=${encodeURIComponent(survey.id)}&${query}&include=oFormFields`, 'page');
+  const got = await caller.call(`/o-form-containers?oFormId=${encodeURIComponent(survey.id)}&${query}&include=oFormFields`, 'page');
   if (!got.ok) throw new HttpError(422);
   return pageOf(got.body);
 }
@@ -51,7 +51,7 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       if (options.screenerId) q.set('screenerId', options.screenerId);
       const oFormIdentity = identity || options.oFormIdentity;
       if (oFormIdentity) q.set('oFormIdentity', oFormIdentity);
-      const got = await caller.call('GET', `/participant-start?${q}`, 'start');
+      const got = await caller.call(`/participant-start?${q}`, 'start');
       if (!got.ok) throw new HttpError(422);
       const meta = got.body.meta;
       // A channel switched off: the outcome for the participant, its problem for the console.
@@ -67,7 +67,7 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       if (mediaChannelId === null) return;
       const utm = options.pageUrl ? pageAttribution(options.pageUrl).utm : {};
       const attributes: ViewBody = { mediaChannelId, oFormIdentity, language, ...(Object.keys(utm).length ? { utm } : {}) };
-      await caller.call('POST', '/participant-views', 'view', { data: { type: VIEW_TYPE, attributes } }).catch(() => undefined);
+      await caller.call('/participant-views', 'view', { data: { type: VIEW_TYPE, attributes } }).catch(() => undefined);
     },
 
     async firstPage(survey) {

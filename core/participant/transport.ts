@@ -31,7 +31,7 @@ export interface ParticipantTransportOptions extends ParticipantCallOptions, Sta
   language?: string;
 }
 
-/** Beyond the runner's steps: views, page timing, and the channel a transition survey continues on. */
+/** Beyond the runner's steps: views, the timing of a page left without a save, and the channel a transition survey continues on. */
 export interface ParticipantExtras extends Pick<StartCalls, 'view'> {
   /** One page's display (ISO times). Resolves once sent, and also when it failed: timing never fails a run. */
   metric(submissionId: string, identity: string, start: string, stop: string): Promise<void>;
@@ -48,18 +48,21 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
   const e = encodeURIComponent;
   let submission: string | null = null;
 
-  const answering = async (method: 'POST' | 'PATCH', path: string, id: string, answers: Answers): Promise<SaveResult> => {
-    // A question never touched (undefined) is not sent: the JSON writer (./jsonText.ts) leaves undefined members out.
-    const attributes = { answers } as PageAnswersBody;
-    const got = await call(method, path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
+  const answering = async (path: string, id: string, answers: Answers, timing?: { start: string; stop: string } | null): Promise<SaveResult> => {
+    // A question never touched (undefined) is not sent: the JSON writer (./jsonText.ts) leaves undefined members out (so is no timing).
+    const attributes = { answers, timing } as PageAnswersBody;
+    const got = await call(path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
     if (!got.ok) return got;
     const { nextPage, ...meta } = got.body.meta;
     return { ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) };
   };
 
-  /** A contact form: a referral's or a lead's, each with the texts around it. */
-  const contactForm = async (path: string, answer: 'contactFields' | 'leadFields') => {
-    const got = await call('GET', path, answer);
+  /**
+   * A contact form: a referral's or a lead's (for the place searched from), each with the texts
+   * around it. POST with the token and the place in the body: no preflight, no ZIP in an address.
+   */
+  const contactForm = async (path: string, answer: 'contactFields' | 'leadFields', zip?: string, country?: string) => {
+    const got = await call(path, answer, { data: { attributes: { zip, country } } });
     if (!got.ok) throw new HttpError(422);
     const { data, meta } = got.body;
     return { fields: data.map((r) => ({ id: r.id, ...r.attributes })), messages: meta.messages };
@@ -67,7 +70,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
   /** A contact sent with its consent (a referral's or a lead's): its problems, or the texts to show now. */
   const sending = async <K extends 'contact' | 'lead'>(path: string, answer: K, type: string, attributes: object): Promise<({ ok: true } & ParticipantAnswer<K>['meta']) | { ok: false; errors: FieldErrors }> => {
-    const got = await call('POST', path, answer, { data: { type, attributes } });
+    const got = await call(path, answer, { data: { type, attributes } });
     return got.ok ? ({ ok: true, ...got.body.meta } as { ok: true } & ParticipantAnswer<K>['meta']) : got;
   };
 
@@ -78,7 +81,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
       const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}), ...(options.fields ? { fields: options.fields } : {}), oFormContainerId: firstPage?.id };
-      const got = await call('POST', '/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } });
+      const got = await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } });
       if (!got.ok) throw new HttpError(422);
       const doc = got.body;
       if (doc.data === null) throw new OutcomeReached(doc.meta.outcome, doc.meta.messages);
@@ -90,32 +93,33 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     async createEntry(submissionId, p) {
       const attributes: EntryBody = { oFormContainerId: p.id, oFormSubmissionId: submissionId };
-      const got = await call('POST', '/o-form-container-entries', 'entry', { data: { type: ENTRY_TYPE, attributes } });
+      const got = await call('/o-form-container-entries', 'entry', { data: { type: ENTRY_TYPE, attributes } });
       if (!got.ok) throw new HttpError(422);
       return { entryId: got.body.data.id };
     },
 
-    // POST, though PATCH on the same address answers the same: a simple request, no preflight.
-    saveAnswers: (entryId, answers) => answering('POST', `/o-form-submission-page/${e(entryId)}`, entryId, answers),
+    // A simple request, no preflight; the page's timing rides in it.
+    saveAnswers: (entryId, answers, timing) => answering(`/o-form-submission-page/${e(entryId)}`, entryId, answers, timing),
 
     previewAnswers: (p, answers) =>
-      answering('PATCH', `/o-form-submission-page-preview/${e(p.id)}${options.language ? `?language=${e(options.language)}` : ''}`, p.id, answers),
+      answering(`/o-form-submission-page-preview/${e(p.id)}${options.language ? `?language=${e(options.language)}` : ''}`, p.id, answers),
 
     async sanitize(submissionId, entryIds) {
       const attributes: SanitizationBody = { pageIds: entryIds };
-      const got = await call('PATCH', `/o-form-submission-sanitization/${e(submissionId)}`, 'sanitized', { data: { type: SANITIZATION_TYPE, id: submissionId, attributes } });
+      const got = await call(`/o-form-submission-sanitization/${e(submissionId)}`, 'sanitized', { data: { type: SANITIZATION_TYPE, id: submissionId, attributes } });
       return got.ok && got.body.meta.isSanitizeSuccess;
     },
 
     async qualification(submissionId) {
       // POST with only the token in its body: no preflight for the run's last Next.
-      const got = await call('POST', `/o-form-submission-qualification/${e(submissionId)}`, 'qualification', {});
+      const got = await call(`/o-form-submission-qualification/${e(submissionId)}`, 'qualification', {});
       if (!got.ok) throw new HttpError(422);
       return got.body.meta;
     },
 
     async sites(submissionId, zip, country) {
-      const got = await call('GET', `/o-form-submission-sites/${e(submissionId)}?zip=${e(zip)}${country ? `&country=${e(country)}` : ''}`, 'sites');
+      // The place in the body, never in an address; with the token there, no preflight.
+      const got = await call(`/o-form-submission-sites/${e(submissionId)}`, 'sites', { data: { attributes: { zip, country } } });
       if (!got.ok) return got;
       const { data, meta } = got.body;
       return { ok: true, ...meta, sites: data.map((r) => ({ id: r.id, ...r.attributes })) };
@@ -125,18 +129,18 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     submitContact: (submissionId, contact: ContactBody) => sending(`/o-form-submission-contact/${e(submissionId)}`, 'contact', CONTACT_TYPE, contact),
 
-    leadFields: (submissionId, zip, country) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}${zip ? `?zip=${e(zip)}${country ? `&country=${e(country)}` : ''}` : ''}`, 'leadFields'),
+    leadFields: (submissionId, zip, country) => contactForm(`/o-form-submission-lead-fields/${e(submissionId)}`, 'leadFields', zip, country),
 
     submitLead: (submissionId, lead: LeadBody) => sending(`/o-form-submission-lead/${e(submissionId)}`, 'lead', LEAD_CONTACT_TYPE, lead),
 
     async metric(submissionId, identity, start, stop) {
       const attributes: PageMetricBody = { start, stop, identity, oFormSubmissionId: submissionId };
-      await call('POST', '/o-form-page-metrics', 'metric', { data: { type: PAGE_METRIC_TYPE, attributes } }).catch(() => undefined);
+      await call('/o-form-page-metrics', 'metric', { data: { type: PAGE_METRIC_TYPE, attributes } }).catch(() => undefined);
     },
 
     async transitionChannel(identity) {
       // The route sits beside /api/o-forms; the dot segment resolves there.
-      const got = await call('GET', `/../get-media-channel-for-transition-survey/${e(identity)}/${e(channel ?? '')}`, 'transitionChannel');
+      const got = await call(`/../get-media-channel-for-transition-survey/${e(identity)}/${e(channel ?? '')}`, 'transitionChannel');
       if (!got.ok) throw new HttpError(422);
       return { mediaChannelId: got.body.data.id, screenerId: String(got.body.data.attributes.screenerId) };
     },
@@ -149,7 +153,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async outcome(submissionId) {
-      const got = await call('GET', `/o-form-submission-outcome/${e(submissionId)}`, 'outcome');
+      const got = await call(`/o-form-submission-outcome/${e(submissionId)}`, 'outcome', {});
       // Past the channel's retake window (or on a channel that allows retakes) the run is over
       // as a submission gone is: the caller starts a fresh survey.
       if (!got.ok || !got.body.meta.withinRetakeWindow) throw new HttpError(410);
@@ -157,7 +161,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async entryAnswers(entryId) {
-      const got = await call('GET', `/o-form-container-entries/${e(entryId)}?include=oFormFieldEntries`, 'entryAnswers');
+      const got = await call(`/o-form-container-entries/${e(entryId)}`, 'entryAnswers', {});
       if (!got.ok) throw new HttpError(422);
       // Stored numbers come back as numbers; the inputs hold text.
       return Object.fromEntries(Object.entries(got.body.meta.answers).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));

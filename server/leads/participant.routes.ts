@@ -1,11 +1,14 @@
 /**
  * The participant's side of leads (docs/participant-api.md), opened by the submission's access
  * token like the contact steps:
- *   GET  /api/o-forms/o-form-submission-lead-fields/:submissionId[?zip=]  the contact form and the outcome's message pair
+ *   POST /api/o-forms/o-form-submission-lead-fields/:submissionId  the contact form and the outcome's message pair
+ *        (the place in the body; GET with ?zip= answers the same)
  *   POST /api/o-forms/o-form-submission-lead/:submissionId                 keeps the lead (keep.ts)
  */
 import * as v from 'valibot';
-import { LeadAttributes } from '@core/participant/requests';
+import { LeadAttributes, SiteSearchAttributes } from '@core/participant/requests';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
@@ -23,18 +26,33 @@ export const LEAD_PATHS = ['/o-form-submission-lead-fields/*', '/o-form-submissi
 const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi: phiOf(deps), matcher: contactMatcherOf(deps) });
 
 export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
-  app.get(
-    '/o-form-submission-lead-fields/:submissionId',
-    describe({ summary: "Participant: the lead's contact form at notQualified, noTrialSites or notActive", access: 'participant', query: { zip: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.', country: 'Outside the US: the ISO country code the sites were searched in.' }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
-    async (c) => {
+  /** The lead's form for the place the sites were searched for (`read`: the body's or the query's). */
+  const leadFields = async (c: Context<AppEnv>, read: () => Promise<{ zip?: string; country?: string }> | { zip?: string; country?: string }) => {
       const submission = await openSubmission(deps, c);
-      const form = await leadForm(toolsOf(deps), submission, c.req.query('zip'), c.req.query('country'));
+      const { zip, country } = await read();
+      const form = await leadForm(toolsOf(deps), submission, zip, country);
       const data = form.fields.map((f) =>
         toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
       );
       c.header('Cache-Control', 'no-store');
       return sendDocument(c, { data, meta: { outcome: form.kind, messages: form.messages } satisfies ParticipantAnswer<'leadFields'>['meta'] });
-    },
+  };
+  const summary = "Participant: the lead's contact form at notQualified, noTrialSites or notActive";
+  // The widget POSTs the place in the body with the token (no ZIP in an address, no preflight).
+  app.post(
+    '/o-form-submission-lead-fields/:submissionId',
+    describe({ summary, access: 'participant', body: { resource: null, attributes: SiteSearchAttributes }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    (c) =>
+      leadFields(c, async () => {
+        // No ZIP typed (the lead of a run that never searched) is as none sent.
+        const { zip, country } = await readAttributes(c, SiteSearchAttributes);
+        return { zip: zip || undefined, country };
+      }),
+  );
+  app.get(
+    '/o-form-submission-lead-fields/:submissionId',
+    describe({ summary, access: 'participant', query: { zip: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.', country: 'Outside the US: the ISO country code the sites were searched in.' }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    (c) => leadFields(c, () => ({ zip: c.req.query('zip'), country: c.req.query('country') })),
   );
 
   app.post(

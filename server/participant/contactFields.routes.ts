@@ -1,4 +1,7 @@
-/** GET /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact fields. */
+/**
+ * POST (or GET) /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact
+ * fields. The widget POSTs with the token in the body (no preflight); GET with the header answers the same.
+ */
 import { assertRunNotEnded } from './access';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
@@ -9,12 +12,15 @@ import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
 import { markSiteSelected, qualify } from './qualification';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
+import { describe, type RouteDoc } from '../openapi/describe';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
 
 export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
-  app.get('/o-form-submission-contact-fields/:submissionId', describe({ summary: "Participant: the contact form's fields", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.contactFields } }), async (c) => {
+  const doc: RouteDoc = { summary: "Participant: the contact form's fields", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.contactFields } };
+  const contactForm = async (c: Context<AppEnv>) => {
     const submission = await openSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
     if (submission.status !== 'completed') {
@@ -31,5 +37,7 @@ export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantAp
     // The texts around the contact form once a site is chosen.
     const messages = await outcomeMessages(db, target.screenerId, 'trialSiteSelected', submission.language, submission.oFormId);
     return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
-  });
+  };
+  app.post('/o-form-submission-contact-fields/:submissionId', describe(doc), contactForm);
+  app.get('/o-form-submission-contact-fields/:submissionId', describe(doc), contactForm);
 }

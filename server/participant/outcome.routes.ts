@@ -1,4 +1,8 @@
-/** GET /api/o-forms/o-form-submission-outcome/:id: the run's outcome and its retake window. */
+/**
+ * POST (or GET) /api/o-forms/o-form-submission-outcome/:id: the run's outcome and its retake window.
+ * The widget POSTs with the token in the body (a CORS simple request, no preflight); GET with the
+ * token header answers the same.
+ */
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { OUTCOMES, type Outcome } from '@core/oform/runner';
 import { nowOf, type Deps } from '../context';
@@ -7,7 +11,9 @@ import { tokenSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
 import { retakeWindow } from './retakes';
-import { describe } from '../openapi/describe';
+import { describe, type RouteDoc } from '../openapi/describe';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
 
 export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -17,7 +23,8 @@ export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, dep
    * channel's retake window still holds (then the widget shows the outcome again, not a fresh
    * survey). Reads only.
    */
-  app.get('/o-form-submission-outcome/:id', describe({ summary: "Participant: the submission's outcome and whether the channel's retake window still holds", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.outcome } }), async (c) => {
+  const doc: RouteDoc = { summary: "Participant: the submission's outcome and whether the channel's retake window still holds", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.outcome } };
+  const outcomeOf = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     const target = await runOfSubmission(db, submission);
     const outcome: Outcome = OUTCOMES.find((o) => o === submission.outcome) ?? 'incomplete';
@@ -36,5 +43,7 @@ export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, dep
         messages,
       },
     } satisfies ParticipantAnswer<'outcome'>);
-  });
+  };
+  app.post('/o-form-submission-outcome/:id', describe(doc), outcomeOf);
+  app.get('/o-form-submission-outcome/:id', describe(doc), outcomeOf);
 }

@@ -15,7 +15,9 @@ import { mayEnter, participantPath } from './path';
 import { pageEntryAnswers } from './pageAnswers';
 import { openAnswer } from './sealedAnswers';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
+import { describe, type RouteDoc } from '../openapi/describe';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
 
 export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -58,7 +60,9 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
   });
 
   /** A page entry with its answers (include=oFormFieldEntries); meta.answers maps field identity to value. */
-  app.get('/o-form-container-entries/:id', describe({ summary: 'Participant: read a page of the submission with its answers', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.entryAnswers } }), async (c) => {
+  // The widget POSTs (the token in the body: no preflight for a resume); GET with the header answers the same.
+  const readDoc: RouteDoc = { summary: 'Participant: read a page of the submission with its answers', access: 'participant', query: { include: 'oFormFieldEntries: the answers as included resources.' }, answer: { document: PARTICIPANT_ANSWERS.entryAnswers } };
+  const entryWithAnswers = async (c: Context<AppEnv>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const include = c.req.query('include');
     if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include)) throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
@@ -84,5 +88,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     data.relationships = { ...data.relationships, oFormFieldEntries: { data: answers.map((a) => ({ type: FIELD_ENTRY_TYPE, id: String(a.id) })) } };
     const meta = { answers: Object.fromEntries(answers.flatMap((a) => (identityOf.has(a.fieldId) ? [[identityOf.get(a.fieldId)!, given.get(a.id)]] : []))) };
     return sendDocument(c, included.length ? { data, included, meta } : { data, meta });
-  });
+  };
+  app.post('/o-form-container-entries/:id', describe(readDoc), entryWithAnswers);
+  app.get('/o-form-container-entries/:id', describe(readDoc), entryWithAnswers);
 }

@@ -1,4 +1,4 @@
-/** PATCH /api/o-forms/o-form-submission-page-preview/:id: where a page's answers lead, nothing stored. */
+/** POST (or PATCH) /api/o-forms/o-form-submission-page-preview/:id: where a page's answers lead, nothing stored. */
 import { isApiIsoCode } from '@core/i18n';
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
@@ -8,13 +8,16 @@ import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { answerProblemsResponse, readableForm, readAttributes, type ParticipantApp } from './api';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './run';
-import { describe } from '../openapi/describe';
+import { describe, type RouteDoc } from '../openapi/describe';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
 
 export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
   /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
-  app.patch('/o-form-submission-page-preview/:id', describe({ summary: "Preview: where a page's answers lead (nothing stored)", access: 'public', query: { language: 'The language previewed.' }, body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } }), async (c) => {
+  const doc: RouteDoc = { summary: "Preview: where a page's answers lead (nothing stored)", access: 'public', query: { language: 'The language previewed.' }, body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } };
+  const preview = async (c: Context<AppEnv>) => {
     const pageId = parseId(c.req.param('id'));
     const surveyId = pageId === null ? null : await surveyIdOfPage(db, pageId);
     if (surveyId === null) throw notFound('page');
@@ -36,5 +39,8 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
         nextPage: next.page && pageDocument(survey, next.page),
       },
     } satisfies ParticipantAnswer<'pageSaved'>);
-  });
+  };
+  // The participant client POSTs every call with a body; PATCH answers the same.
+  app.post('/o-form-submission-page-preview/:id', describe(doc), preview);
+  app.patch('/o-form-submission-page-preview/:id', describe(doc), preview);
 }

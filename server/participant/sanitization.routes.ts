@@ -1,4 +1,8 @@
-/** PATCH /api/o-forms/o-form-submission-sanitization/:id: the answers of pages left behind are deleted. */
+/**
+ * POST (or PATCH) /api/o-forms/o-form-submission-sanitization/:id: the answers of pages left behind
+ * are deleted. The widget POSTs with the token in the body (no preflight when a participant goes
+ * back and takes another way); PATCH with the header answers the same.
+ */
 import { assertRunNotEnded } from './access';
 import { SanitizationAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
@@ -7,13 +11,16 @@ import { conflict } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { readAttributes, tokenSubmission, SUBMISSION_COMPLETED, type ParticipantApp } from './api';
 import { clearLeftPages } from './pageAnswers';
-import { describe } from '../openapi/describe';
+import { describe, type RouteDoc } from '../openapi/describe';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
 
 export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
-  app.patch('/o-form-submission-sanitization/:id', describe({ summary: 'Participant: finish the submission', access: 'participant', body: { resource: null, attributes: SanitizationAttributes }, answer: { document: PARTICIPANT_ANSWERS.sanitized } }), async (c) => {
+  const doc: RouteDoc = { summary: 'Participant: finish the submission', access: 'participant', body: { resource: null, attributes: SanitizationAttributes }, answer: { document: PARTICIPANT_ANSWERS.sanitized } };
+  const sanitize = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
     const { pageIds } = await readAttributes(c, SanitizationAttributes);
@@ -22,5 +29,7 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
     if (cleared === 'closed') throw conflict(SUBMISSION_COMPLETED);
     const isSanitizeSuccess = cleared === 'cleared';
     return sendDocument(c, { meta: { isSanitizeSuccess } } satisfies ParticipantAnswer<'sanitized'>);
-  });
+  };
+  app.post('/o-form-submission-sanitization/:id', describe(doc), sanitize);
+  app.patch('/o-form-submission-sanitization/:id', describe(doc), sanitize);
 }

@@ -1,4 +1,9 @@
-/** GET /api/o-forms/o-form-submission-sites/:submissionId: the trial sites near the participant's ZIP code. */
+/**
+ * POST (or GET) /api/o-forms/o-form-submission-sites/:submissionId: the trial sites near the
+ * participant's ZIP code. The widget POSTs the place in the body (`data.attributes`) with the token
+ * in `meta`: no ZIP in an address, and a CORS simple request (no preflight). GET with the token
+ * header and the place in the query answers the same.
+ */
 import { assertRunNotEnded } from './access';
 import type { Resource } from '@core/jsonapi';
 import { message } from '@core/validation/messages';
@@ -7,33 +12,47 @@ import { TRIAL_SITE_TYPE } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { ApiProblem } from '../http/errors';
 import { sendDocument, toResource } from '../http/serialize';
-import { assertComplete, openSubmission, type ParticipantApp } from './api';
+import { assertComplete, openSubmission, readAttributes, type ParticipantApp } from './api';
+import { SiteSearchAttributes } from '@core/participant/requests';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context';
+import { describe, type RouteDoc } from '../openapi/describe';
 import { outcomeMessages } from './messages';
 import { COUNTRY_CODE, distanceUnitOf, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
 import { runOfSubmission } from './run';
 import { markNoTrialSites, qualify } from './qualification';
 import { nearestSites } from './sites';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
 
 export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
-  app.get('/o-form-submission-sites/:submissionId', describe({ summary: 'Participant: the study sites near the participant', access: 'participant', query: { zip: 'The participant\'s US ZIP code: sites nearest first; with country, a postal code or a town.', country: 'Outside the US: the ISO country code.', postalCode: 'With country: a postal code (Canada).', town: 'With country: a town.' }, answer: { document: PARTICIPANT_ANSWERS.sites } }), async (c) => {
+  const doc = (body: boolean): RouteDoc => ({
+    summary: 'Participant: the study sites near the participant',
+    access: 'participant',
+    ...(body
+      ? { body: { resource: null, attributes: SiteSearchAttributes } }
+      : { query: { zip: "The participant's US ZIP code: sites nearest first; with country, a postal code or a town.", country: 'Outside the US: the ISO country code.', postalCode: 'With country: a postal code (Canada).', town: 'With country: a town.' } }),
+    answer: { document: PARTICIPANT_ANSWERS.sites },
+  });
+
+  /** The sites near `place` (a ZIP code; elsewhere a country with a postal code or a town). */
+  const sitesNear = async (c: Context<AppEnv>, read: () => SitePlace | Promise<SitePlace>) => {
     const submission = await openSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
+    const place = await read();
     const lang = submission.language;
     // In the US a ZIP code; elsewhere a country (ISO code) with a postal code or a town (places.ts).
-    const rawCountry = c.req.query('country');
+    const rawCountry = place.country;
     const country = rawCountry === undefined ? null : normalizeCountry(rawCountry);
     if (rawCountry !== undefined && country === null) {
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: COUNTRY_CODE, source: { parameter: 'country' } }]);
     }
     // With a country, the widget's one field (`zip`) is a postal code or a town, whichever resolves.
-    const zip = c.req.query('zip');
-    const from = participantPlace(country, zip ?? null, { postalCode: c.req.query('postalCode'), town: c.req.query('town') });
+    const zip = place.zip;
+    const from = participantPlace(country, zip ?? null, { postalCode: place.postalCode, town: place.town });
     if (!from) {
-      const parameter = country === null || zip !== undefined ? 'zip' : c.req.query('town') !== undefined ? 'town' : 'postalCode';
+      const parameter = country === null || zip !== undefined ? 'zip' : place.town !== undefined ? 'town' : 'postalCode';
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
     }
     const unit = distanceUnitOf(country);
@@ -59,5 +78,11 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     );
     const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
-  });
+  };
+  app.post('/o-form-submission-sites/:submissionId', describe(doc(true)), (c) => sitesNear(c, () => readAttributes(c, SiteSearchAttributes)));
+  app.get('/o-form-submission-sites/:submissionId', describe(doc(false)), (c) =>
+    sitesNear(c, () => ({ zip: c.req.query('zip'), country: c.req.query('country'), postalCode: c.req.query('postalCode'), town: c.req.query('town') })),
+  );
 }
+
+type SitePlace = { zip?: string; country?: string; postalCode?: string; town?: string };

@@ -1,7 +1,8 @@
 /**
  * POST (or PATCH) /api/o-forms/o-form-submission-page/:id: a page's answers, stored and followed to
  * the next page. The widget POSTs: with the token in the body that is a CORS simple request, one
- * request per Next on a partner's page; PATCH answers the same, as it always has.
+ * request per Next on a partner's page; PATCH answers the same, as it always has. The page's
+ * timing rides in the same body (`attributes.timing`), so a Next is one request.
  */
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
@@ -27,7 +28,7 @@ import {
 } from './api';
 import { assertChannelOfRequest } from './cors';
 import { storePageAnswers } from './pageAnswers';
-import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument } from './run';
+import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './run';
 import { phiOf } from '../security/phi';
 import { describe, type RouteDoc } from '../openapi/describe';
 
@@ -57,7 +58,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       throw error instanceof ApiProblem ? await unlessEnded(db, submission.id, 'page entry', error) : error;
     };
-    const { answers } = await readAttributes(c, PageAnswersAttributes).catch(refused);
+    const { answers, timing } = await readAttributes(c, PageAnswersAttributes).catch(refused);
     if (submission.status === 'completed') await refused(notFound('page entry'));
     const { page: pageEntry } = found;
     const survey = await loadSurvey(db, found.form);
@@ -77,6 +78,8 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     // The run was completed (or removed) after the entry was read: nothing was written.
     if (saved.status === 'closed') throw await unlessEnded(db, submission.id, 'page entry', conflict(SUBMISSION_COMPLETED));
     const { nextEntryId } = saved;
+    // The page's timing rides in its save: kept once the answers are, as the timing call keeps it.
+    if (timing) await recordPageMetric(db, { submissionId: submission.id, oFormId: found.form.id, type: 'page', identity: page.identity, start: timing.start, stop: timing.stop });
     return sendDocument(c, {
       meta: {
         success: true,

@@ -74,7 +74,7 @@ describe('Media channel preview', () => {
     const first = await t.firstPage(loaded);
     expect(first).toMatchObject({ id: '300', identity: 'p1', title: 'First page' });
     expect(await t.previewAnswers(first, { q: 'x' })).toEqual({ ok: true, ...saved });
-    expect(previews).toEqual([`PATCH es ${JSON.stringify({ data: { type: 'o-form-submission-pages', id: '300', attributes: { answers: { q: 'x' } } } })}`]);
+    expect(previews).toEqual([`POST es ${JSON.stringify({ data: { type: 'o-form-submission-pages', id: '300', attributes: { answers: { q: 'x' } } } })}`]);
     await expect(t.createSubmission(loaded)).rejects.toThrow('stores nothing');
   }, 20_000);
 });

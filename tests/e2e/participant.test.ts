@@ -44,7 +44,7 @@ describe('a participant on the demo page', () => {
     page.on('request', onRequest);
     await answerFirstPage(page);
     expect(calls).toEqual(['POST /api/o-forms/o-form-submissions', expect.stringMatching(/^POST \/api\/o-forms\/o-form-submission-page\/\d+$/)]);
-    // A Next after it is one call: the page's save answers the next page (page timing follows, not waited for).
+    // A Next after it is one call: the page's save answers the next page (its timing rides in it).
     calls.length = 0;
     await next(page);
     await heading(page, 'Where you live');

@@ -29,10 +29,10 @@ function api(options: Partial<ParticipantTransportOptions> = {}, origin = `https
     const request = new Request(input, init);
     request.headers.set('Origin', origin);
     if (staffToken) request.headers.set('Authorization', `Bearer ${staffToken}`);
-    // A call with a body carries the token in it (a CORS simple request), any other in the header.
+    // Every call about a submission carries the token in its body (a CORS simple request): none in a header.
     const bodyToken = typeof init?.body === 'string' ? ((JSON.parse(init.body) as { meta?: { submissionToken?: string } }).meta?.submissionToken ?? null) : null;
     const headerToken = request.headers.get('Survey-Submission-Token');
-    seen.push({ url: request.url, origin, token: headerToken ?? bodyToken, simple: init?.body === undefined || (request.method === 'POST' && headerToken === null && request.headers.get('Content-Type')!.startsWith('text/plain')) });
+    seen.push({ url: request.url, origin, token: headerToken ?? bodyToken, simple: headerToken === null && (init?.body === undefined || (request.method === 'POST' && request.headers.get('Content-Type')!.startsWith('text/plain'))) });
     return h.app.request(request);
   };
   return createParticipantTransport({
@@ -75,7 +75,10 @@ describe('the participant transport', () => {
     const after = seen.slice(seen.findIndex((s) => s.url.includes('o-form-submissions')) + 1);
     expect(after.length).toBeGreaterThan(3);
     expect(after.every((s) => s.token === transport.credentials())).toBe(true);
-    // Every call with a body is a POST of text/plain with no token header: no preflight on a partner's page.
+    // The sites: the ZIP goes in the body, never in an address.
+    expect(seen.some((s) => s.url.includes('/o-form-submission-sites/'))).toBe(true);
+    expect(seen.filter((s) => s.url.includes('10001'))).toEqual([]);
+    // Every call is a GET with no token or a POST of text/plain with no token header: no preflight on a partner's page.
     expect(seen.filter((s) => !s.simple)).toEqual([]);
   });
 

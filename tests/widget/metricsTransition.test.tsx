@@ -25,7 +25,7 @@ function transport() {
 }
 
 describe('widget page timing and transition surveys', () => {
-  it('sends one timing per page left, then continues in the transition survey on its channel', async () => {
+  it('sends the timing of a page with its save, then continues in the transition survey on its channel', async () => {
     const t = transport();
     const host = document.createElement('div');
     document.body.append(host);
@@ -38,10 +38,12 @@ describe('widget page timing and transition surveys', () => {
     expect(t.transitionChannel).toHaveBeenCalledTimes(1);
     expect(t.transitionChannel).toHaveBeenCalledWith('T');
     expect(t.loadSurvey).toHaveBeenLastCalledWith('T');
-    expect(t.metric).toHaveBeenCalledTimes(1);
-    const [submissionId, identity, start, stop] = t.metric.mock.calls[0] as unknown as [string, string, string, string];
-    expect([submissionId, identity]).toEqual(['sub-S', 'page-S']);
-    expect(Date.parse(stop)).toBeGreaterThanOrEqual(Date.parse(start));
+    // The page's timing rode in its save (one request per Next): no timing call of its own.
+    expect(t.saveAnswers).toHaveBeenCalledTimes(1);
+    const [entryId, , timing] = t.saveAnswers.mock.calls[0] as unknown as [string, unknown, { start: string; stop: string }];
+    expect(entryId).toBe('e');
+    expect(Date.parse(timing.stop)).toBeGreaterThanOrEqual(Date.parse(timing.start));
+    expect(t.metric).not.toHaveBeenCalled();
     widget.unmount();
   });
 

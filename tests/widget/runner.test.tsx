@@ -802,7 +802,10 @@ describe('a later visit to the channel after an outcome', () => {
     const calls: string[] = [];
     const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
       const path = new URL(String(url)).pathname;
-      calls.push(`${path} ${new Headers(init?.headers).get('Survey-Submission-Token') ?? '-'}`);
+      // The token the call carries: in its body (a simple request), never in a header.
+      const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as { meta?: { submissionToken?: string } }).meta?.submissionToken : undefined;
+      expect(new Headers(init?.headers).get('Survey-Submission-Token')).toBeNull();
+      calls.push(`${path} ${sent ?? '-'}`);
       const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
       if (path === '/api/o-forms/o-form-submission-outcome/s1') {
         if (outcome.status !== 200) return json({ errors: [{ status: String(outcome.status), title: 'Not Found' }] }, outcome.status);

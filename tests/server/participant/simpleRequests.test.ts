@@ -12,7 +12,7 @@ import { loadConfig } from '../../../server/config';
 import { oFormContainerEntries, oFormFieldEntries, oFormPageMetrics } from '../../../server/db/schema';
 import { createLogger } from '../../../server/http/log';
 import { MISSING_TOKEN } from '../../../server/participant/access';
-import { createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { useParticipantServer } from '../participantServer';
 
@@ -132,6 +132,136 @@ describe('participant calls without a preflight', () => {
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-max-age')).toBe('7200');
+  });
+});
+
+describe('one request per Next: the page timing rides in the save', () => {
+  const metricsOf = (submissionId: string) => h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(submissionId)));
+
+  it("keeps the page's timing with its answers, as the timing call does", async () => {
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    const timing = { start: '2027-01-01T10:00:00.000Z', stop: '2027-01-01T10:00:07.500Z' };
+    const body = { data: { type: 'o-form-submission-pages', id: s.firstEntryId, attributes: { answers: { q_choice: 'yes' }, timing } } };
+    const res = await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, body, s.token);
+    expect(res.status).toBe(200);
+    const kept = await metricsOf(s.submissionId);
+    expect(kept.map((m) => ({ identity: m.identity, type: m.type, start: m.start.toISOString(), stop: m.stop?.toISOString() }))).toEqual([{ identity: 'p1', type: 'page', ...timing }]);
+    // Without timing the save keeps none.
+    const { meta } = (await res.json()) as { meta: { nextContainerEntryId: string } };
+    expect((await simple(h.app, `/api/o-forms/o-form-submission-page/${meta.nextContainerEntryId}`, pageBody(meta.nextContainerEntryId, { q_dob: '1980-06-15' }), s.token)).status).toBe(200);
+    expect(await metricsOf(s.submissionId)).toHaveLength(1);
+  });
+
+  it('refuses a timing that is not one, and keeps no timing for refused answers', async () => {
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    const path = `/api/o-forms/o-form-submission-page/${s.firstEntryId}`;
+    const withTiming = (answers: Record<string, unknown>, timing: unknown) => ({ data: { type: 'o-form-submission-pages', id: s.firstEntryId, attributes: { answers, timing } } });
+    const backwards = await simple(h.app, path, withTiming({ q_choice: 'yes' }, { start: '2027-01-01T10:00:07Z', stop: '2027-01-01T10:00:00Z' }), s.token);
+    expect(backwards.status).toBe(422);
+    expect(((await backwards.json()) as { errors: { source: { pointer: string } }[] }).errors[0]!.source.pointer).toBe('/data/attributes/timing/stop');
+    expect((await simple(h.app, path, withTiming({ q_choice: 'yes' }, { start: 'yesterday', stop: '2027-01-01T10:00:00Z' }), s.token)).status).toBe(422);
+    expect((await simple(h.app, path, withTiming({ q_choice: 'yes' }, 'ten seconds'), s.token)).status).toBe(422);
+    expect(await answersOf(s.submissionId)).toEqual([]);
+    const s2 = await startSubmission(h, f, { withFirstPage: true });
+    await simple(h.app, '/api/o-forms/o-form-submission-page/' + s2.firstEntryId, { data: { type: 'o-form-submission-pages', id: s2.firstEntryId, attributes: { answers: { q_choice: 'not an option' }, timing: { start: '2027-01-01T10:00:00Z', stop: '2027-01-01T10:00:01Z' } } } }, s2.token);
+    expect(await metricsOf(s.submissionId)).toEqual([]);
+    expect(await metricsOf(s2.submissionId)).toEqual([]);
+  });
+
+  it('clears the pages left behind by a POST with the token in the body, as PATCH does', async () => {
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, pageBody(s.firstEntryId, { q_choice: 'yes' }), s.token);
+    const path = `/api/o-forms/o-form-submission-sanitization/${s.submissionId}`;
+    const body = { data: { type: 'o-form-submission-sanitizations', id: s.submissionId, attributes: { pageIds: [Number(s.firstEntryId)] } } };
+    expect((await simple(h.app, path, body, null)).status).toBe(401);
+    expect((await simple(h.app, path, body, s.token, f, 'https://evil.example')).status).toBe(403);
+    expect(await answersOf(s.submissionId)).toHaveLength(1);
+    const res = await simple(h.app, path, body, s.token);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { meta: { isSanitizeSuccess: boolean } }).meta.isSanitizeSuccess).toBe(true);
+    expect(await answersOf(s.submissionId)).toEqual([]);
+  });
+});
+
+/** The same read as GET with the token header (and, for a place, the query), as the old widget sent it. */
+const headerRead = (path: string, token: string) =>
+  h.request('GET', `${path}${path.includes('?') ? '&' : '?'}mediaChannelId=${f.mediaChannelId}`, { headers: { [SUBMISSION_TOKEN_HEADER]: token, Origin: `https://${f.domain}` } });
+
+const place = (attributes: Record<string, unknown>) => ({ data: { attributes } });
+
+describe('reads without a preflight: the place in the body, the token beside it', () => {
+  it('finds the sites near a ZIP sent in the body, as the GET with the ZIP in its address does', async () => {
+    const run = await runQualified(h, f);
+    const path = `/api/o-forms/o-form-submission-sites/${run.submissionId}`;
+    const res = await simple(h.app, path, place({ zip: '10001' }), run.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(`https://${f.domain}`);
+    const body = (await res.json()) as { data: { id: string }[]; meta: { outcome: string } };
+    expect(body.meta.outcome).toBe('qualified');
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body).toEqual(await (await headerRead(`${path}?zip=10001`, run.token)).json());
+  });
+
+  it("keeps the sites' rules: no token 401, another run's 404, another site 403, a bad place 422", async () => {
+    const run = await runQualified(h, f);
+    const other = await runQualified(h, f);
+    const path = `/api/o-forms/o-form-submission-sites/${run.submissionId}`;
+    expect((await simple(h.app, path, place({ zip: '10001' }), null)).status).toBe(401);
+    expect((await simple(h.app, path, place({ zip: '10001' }), other.token)).status).toBe(404);
+    expect((await simple(h.app, path, place({ zip: '10001' }), run.token, f, 'https://evil.example')).status).toBe(403);
+    const unknown = await simple(h.app, path, place({ zip: '00000' }), run.token);
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as { errors: { source: { parameter: string } }[] }).errors[0]!.source.parameter).toBe('zip');
+    const notText = await simple(h.app, path, place({ zip: 10001 }), run.token);
+    expect(notText.status).toBe(422);
+    expect(((await notText.json()) as { errors: { source: { pointer: string } }[] }).errors[0]!.source.pointer).toBe('/data/attributes/zip');
+    const country = await simple(h.app, path, place({ zip: 'Madrid', country: 'XX' }), run.token);
+    expect(country.status).toBe(422);
+    expect((await simple(h.app, path, {}, run.token)).status).toBe(422);
+  });
+
+  it("answers the outcome, the contact form and a page's answers to a POST as to a GET with the header", async () => {
+    const run = await runQualified(h, f);
+    const outcome = `/api/o-forms/o-form-submission-outcome/${run.submissionId}`;
+    const posted = await simple(h.app, outcome, {}, run.token);
+    expect(posted.status).toBe(200);
+    expect(posted.headers.get('cache-control')).toBe('no-store');
+    expect(await posted.json()).toEqual(await (await headerRead(outcome, run.token)).json());
+    expect((await simple(h.app, outcome, {}, null)).status).toBe(401);
+
+    const form = `/api/o-forms/o-form-submission-contact-fields/${run.submissionId}`;
+    const fields = await simple(h.app, form, {}, run.token);
+    expect(fields.status).toBe(200);
+    const fieldsBody = (await fields.json()) as { data: { attributes: { name: string } }[] };
+    expect(fieldsBody.data.map((d) => d.attributes.name)).toEqual(f.contactFieldNames);
+    expect(fieldsBody).toEqual(await (await headerRead(form, run.token)).json());
+    expect((await simple(h.app, form, {}, run.token, f, 'https://evil.example')).status).toBe(403);
+
+    const s = await startSubmission(h, f, { withFirstPage: true });
+    await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, pageBody(s.firstEntryId, { q_choice: 'yes' }), s.token);
+    const entry = `/api/o-forms/o-form-container-entries/${s.firstEntryId}`;
+    const read = await simple(h.app, entry, {}, s.token);
+    expect(read.status).toBe(200);
+    const readBody = (await read.json()) as { meta: { answers: Record<string, unknown> } };
+    expect(readBody.meta.answers).toEqual({ q_choice: 'yes' });
+    expect(readBody).toEqual(await (await headerRead(entry, s.token)).json());
+    expect((await simple(h.app, entry, {}, run.token)).status).toBe(404);
+    expect((await simple(h.app, entry, {}, null)).status).toBe(401);
+  });
+
+  it("answers a lead's form to a POST, no ZIP typed as none sent", async () => {
+    const { submissionId, token, firstEntryId } = await startSubmission(h, f);
+    const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
+    const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+    await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+    const path = `/api/o-forms/o-form-submission-lead-fields/${submissionId}`;
+    const res = await simple(h.app, path, place({ zip: '' }), token);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { meta: { outcome: string } };
+    expect(body.meta.outcome).toBe('notQualified');
+    expect(body).toEqual(await (await headerRead(path, token)).json());
+    expect((await simple(h.app, path, place({}), null)).status).toBe(401);
+    expect((await simple(h.app, path, place({ zip: ['10001'] }), token)).status).toBe(422);
   });
 });
 
