@@ -38,7 +38,7 @@ export default defineConfig({
         // As the widget's build compiles its JSX, so the components tested are the ones shipped.
         oxc: widgetJsx.oxc,
         plugins: [widgetJsx.plugin()],
-        test: { name: 'widget', include: ['tests/widget/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+        test: { name: 'widget', include: ['tests/widget/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['tests/widget/setup.ts'] },
       },
       {
         extends: true,

@@ -47,7 +47,7 @@ function targetFor(script: HTMLScriptElement): HTMLElement | null {
   if (selector) {
     // An invalid selector throws: the snippet's start fails with a console line that names it.
     const el = document.querySelector<HTMLElement>(selector);
-    return el && !el.shadowRoot ? el : null;
+    return el && !el.shadowRoot && !el.hasAttribute(MOUNTED) ? el : null;
   }
   const free = [script.previousElementSibling, script.nextElementSibling, ...document.querySelectorAll(`[${TARGET}]`)].find(isFree);
   if (free) return free;
@@ -63,8 +63,7 @@ function mountOne(container: HTMLElement, snippet: SnippetResult, apiOrigin: str
   container.setAttribute(MOUNTED, '');
   if (!snippet.ok) {
     console.error(`[trial widget] ${snippet.problem}`);
-    const root = container.shadowRoot ?? container.attachShadow({ mode: 'open' });
-    render(h(Problem, { message: participantText(snippet.language).badSnippet, language: snippet.language }), root);
+    render(h(Problem, { message: participantText(snippet.language).badSnippet, language: snippet.language }), container.attachShadow({ mode: 'closed' }));
     return;
   }
   // Each mount keeps its own stored run (./storage.ts: a second widget of a run on the page gets

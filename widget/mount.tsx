@@ -27,8 +27,9 @@ function styleSheet(): CSSStyleSheet {
  * block class (and PostHog's and Sentry's, built on rrweb), FullStory's, Hotjar's, LogRocket's,
  * Microsoft Clarity's and Datadog's. A recorder that honours its marker keeps only a blank box
  * of the widget's size: no question, answer or contact detail. The classes go on the host and
- * again on the shadow tree's top element: rrweb descends into open shadow roots, where a
- * marker on the host (an ancestor across the shadow boundary) does not reach.
+ * again on the shadow tree's top element. On partners' pages the tree is in a closed shadow root,
+ * which no recorder descends into; but a recorder also hooks the inputs' `value` setters on the
+ * page's prototypes, which the widget's inputs share, and finds them blocked by that top element.
  */
 const PRIVATE_CLASSES = 'rr-block ph-no-capture sentry-block fs-exclude';
 const PRIVATE_ATTRIBUTES = { 'data-hj-suppress': '', 'data-private': '', 'data-clarity-mask': 'true', 'data-dd-privacy': 'hidden' };
@@ -36,13 +37,17 @@ const PRIVATE_ATTRIBUTES = { 'data-hj-suppress': '', 'data-private': '', 'data-c
 export function mount(element: HTMLElement, options: MountOptions): MountedWidget {
   element.classList.add(...PRIVATE_CLASSES.split(' '));
   for (const [name, value] of Object.entries(PRIVATE_ATTRIBUTES)) element.setAttribute(name, value);
-  const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
+  // Closed on partners' pages: no script of the page reaches the tree through `shadowRoot`. The
+  // admin's preview keeps it open. The space the snippet reserves (its element's min-height)
+  // holds while the host's reset applies: the card fills it, so nothing below moves.
+  const reserved = getComputedStyle(element).minHeight;
+  const root = element.shadowRoot ?? element.attachShadow({ mode: options.preview ? 'open' : 'closed' });
   // Each widget has its own theme sheet: two screeners on one page keep their own colours.
   const theme = new CSSStyleSheet();
   root.adoptedStyleSheets = [styleSheet(), theme];
   const props: ControllerOptions = { host: element, ...options, onStyles: (styles) => theme.replaceSync(themeCss(styles)) };
   render(
-    <div class={PRIVATE_CLASSES}>
+    <div class={PRIVATE_CLASSES} style={{ minHeight: reserved }}>
       <App {...props} />
     </div>,
     root,

@@ -108,13 +108,22 @@ export interface MediaChannel {
 }
 
 /**
+ * The height the snippet's element reserves from the page's first paint, before widget.js has
+ * run: about a first question's card (a title, two short choice questions and Next). The widget
+ * keeps the element at least this tall and its loading card fills it, so the text below does not
+ * move when the widget appears (layout shift). A partner may set another height.
+ */
+export const RESERVED_HEIGHT = '26em';
+export const reservedStyle = `display:block;min-height:${RESERVED_HEIGHT}`;
+
+/**
  * The snippet a partner pastes into their page; the widget reads exactly these attributes. The
  * channel's hidden fields come as empty `data-field-<name>` attributes for the partner to fill.
  */
 export function embedSnippet(origin: string, mediaChannelId: string, screenerId: string | number, hiddenFields: readonly Pick<HiddenField, 'name'>[] = []): string {
   const base = origin.replace(/\/+$/, '');
   const fields = hiddenFields.map((field) => ` data-field-${field.name}=""`).join('');
-  return `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"${fields}></script>`;
+  return `<div data-trial-widget style="${reservedStyle}"></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"${fields}></script>`;
 }
 
 /**

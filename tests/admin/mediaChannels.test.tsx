@@ -43,7 +43,7 @@ describe('Media channel view', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
     const snippet = (await screen.findByLabelText('Embed snippet', { exact: true })) as HTMLTextAreaElement;
-    const expected = `<div data-trial-widget></div><script async src="${window.location.origin}/widget.js" data-media-channel-id="9" data-screener-id="5" data-field-partner_ref=""></script>`;
+    const expected = `<div data-trial-widget style="display:block;min-height:26em"></div><script async src="${window.location.origin}/widget.js" data-media-channel-id="9" data-screener-id="5" data-field-partner_ref=""></script>`;
     expect(snippet.value).toBe(expected);
     // What the partner's Content-Security-Policy must allow, and nothing more.
     expect(screen.getByText(`script-src ${window.location.origin}; connect-src ${window.location.origin}`)).toBeTruthy();

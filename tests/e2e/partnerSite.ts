@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort } from './server';
+import { closedRootContext } from './browser';
 
 export const PARTNER_HOST = 'partner.localhost';
 
@@ -64,9 +65,16 @@ export interface Participant {
   consoleErrors: string[];
 }
 
-/** A fresh participant (own storage) in `locale`, at `viewport`, recording problems; not navigated yet. */
-export async function newParticipant(browser: Browser, options: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Participant> {
-  const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 800 } });
+/**
+ * A fresh participant (own storage) in `locale`, at `viewport`, recording problems; not navigated
+ * yet. `closedRoots`: without the tests' way into closed shadow roots (./browser.ts), as the page ships.
+ */
+export async function newParticipant(
+  browser: Browser,
+  options: { locale?: string; viewport?: { width: number; height: number }; closedRoots?: boolean } = {},
+): Promise<Participant> {
+  const contextOptions = { locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 800 } };
+  const context = await (options.closedRoots ? closedRootContext(browser, contextOptions) : browser.newContext(contextOptions));
   const page = await context.newPage();
   const problems: string[] = [];
   const consoleErrors: string[] = [];

@@ -154,7 +154,7 @@ describe('screeners and media channels', () => {
     await crumbs.getByRole('link', { name: sponsorName }).waitFor();
     await crumbs.getByRole('link', { name: screenerTitle }).waitFor();
 
-    const expected = `<div data-trial-widget></div><script async src="${base}/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}"></script>`;
+    const expected = `<div data-trial-widget style="display:block;min-height:26em"></div><script async src="${base}/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}"></script>`;
     expect(await page.getByLabel('Embed snippet', { exact: true }).inputValue()).toBe(expected);
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();

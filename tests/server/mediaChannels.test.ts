@@ -151,10 +151,10 @@ describe('media channels', () => {
 
   it('writes the snippet the widget reads, with a blank attribute for each declared hidden field', () => {
     expect(embedSnippet('https://trial.example/', '12', 3)).toBe(
-      '<div data-trial-widget></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3"></script>',
+      '<div data-trial-widget style="display:block;min-height:26em"></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3"></script>',
     );
     expect(embedSnippet('https://trial.example', '12', 3, [{ name: 'partner_id' }, { name: 'placement' }])).toBe(
-      '<div data-trial-widget></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3" data-field-partner_id="" data-field-placement=""></script>',
+      '<div data-trial-widget style="display:block;min-height:26em"></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3" data-field-partner_id="" data-field-placement=""></script>',
     );
   });
 });

@@ -4,7 +4,7 @@ import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
-import { campaignLink, embedSnippet, participantPageUrl, partnerCspText, partnerTrustedTypesText, type MediaChannel } from '@core/model/mediaChannel';
+import { campaignLink, embedSnippet, participantPageUrl, partnerCspText, partnerTrustedTypesText, reservedStyle, type MediaChannel } from '@core/model/mediaChannel';
 import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
 import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
 import { TextField } from '../../components/form/TextField';
@@ -90,6 +90,11 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
         If the page sends a Content-Security-Policy, it must allow the widget's script and calls from this server, and nothing else:{' '}
         <code>{partnerCspText(window.location.origin)}</code>. Under Trusted Types, a <code>trusted-types</code> directive also names the
         widget's one policy: <code>{partnerTrustedTypesText}</code>.
+      </p>
+      <p className="muted">
+        The <code>style</code> on the snippet&apos;s element reserves the widget&apos;s space before it loads, so the text below does not jump. If
+        the page&apos;s policy refuses style attributes, put <code>{`[data-trial-widget] { ${reservedStyle.replace(/;/g, '; ')} }`}</code> in its
+        stylesheet instead.
       </p>
       <HostEventsBlock policy={channel.eventsPolicy} />
     </section>
