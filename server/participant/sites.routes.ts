@@ -9,10 +9,10 @@ import { ApiProblem } from '../http/errors';
 import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
-import { COUNTRY_CODE, distanceUnitOf, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
+import { COUNTRY_CODE, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
 import { runOfSubmission } from './run';
 import { markNoTrialSites, qualify } from './qualification';
-import { nearestSites } from './sites';
+import { channelDistanceUnit, nearestSites } from './sites';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 
@@ -36,7 +36,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
       const parameter = country === null || zip !== undefined ? 'zip' : c.req.query('town') !== undefined ? 'town' : 'postalCode';
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
     }
-    const unit = distanceUnitOf(country);
+    // Miles or kilometres as the channel's locale reads them, wherever the participant is.
+    const unit = await channelDistanceUnit(db, submission.mediaChannelId);
     const target = await runOfSubmission(db, submission);
     const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
     assertComplete(qualification);
