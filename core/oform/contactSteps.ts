@@ -98,8 +98,10 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     offer,
 
     async begin(zip, place) {
-      if (!zip || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
-        set({ phase: 'zip', zip, errors: {} });
+      // A country chosen before a reload: its postal code or town was not kept, so it is asked again.
+      const country = place?.country || '';
+      if (!zip || country || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
+        set({ phase: 'zip', zip, country, errors: {} });
         return;
       }
       await findSites(zip);

@@ -760,6 +760,67 @@ describe('the stored run, one per mount', () => {
   });
 });
 
+describe('the site step after a reload', () => {
+  it('keeps the country chosen (an ISO code, never the postal code or town typed) and asks for the place again there', async () => {
+    const { store, storage } = memoryStorage();
+    const abroad = () => {
+      const f = fake({ qualification: { isQualified: true, outcome: 'qualified', messages: {}, siteCountries: ['US', 'CA'] } });
+      let token: string | null = null;
+      const asked: [string, string | undefined][] = [];
+      f.transport.sites = async (_s, zip, country) => {
+        asked.push([zip, country]);
+        return { ok: true, outcome: 'qualified', sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }] };
+      };
+      const transport = {
+        ...f.transport,
+        async createSubmission() {
+          token = 'tok';
+          return { submissionId: 's1' };
+        },
+        credentials: () => token,
+        resume: (_id: string, t: string) => void (token = t),
+        entryAnswers: async () => ({ q1: 'a' }),
+      } as WidgetTransport;
+      return { transport, asked };
+    };
+    const first = abroad();
+    const root = start(first.transport, { storage });
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+    await until(root, (r) => heading(r) === 'Find a study site near you');
+    const country = $(root, '#tw-country') as HTMLSelectElement;
+    country.value = 'CA';
+    country.dispatchEvent(new Event('change', { bubbles: true }));
+    await settle();
+    type($(root, '#tw-zip'), 'M5V 3L9');
+    await settle();
+    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'zip', country: 'CA' });
+    expect([...store.values()].join()).not.toMatch(/M5V|3L9/);
+    mounted.splice(0).forEach((w) => w.unmount());
+
+    const second = abroad();
+    const again = start(second.transport, { storage });
+    await until(again, (r) => heading(r) === 'Find a study site near you');
+    expect(($(again, '#tw-country') as HTMLSelectElement).value).toBe('CA');
+    const place = $(again, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(again, place)).toContain('Postal code or town');
+    expect(place.value).toBe('');
+    type(place, 'Toronto');
+    await settle();
+    next(again);
+    await until(again, (r) => heading(r) === 'Choose a study site');
+    expect(second.asked).toEqual([['Toronto', 'CA']]);
+    // Chosen on the sites step, a reload still comes back to the site step in Canada.
+    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'sites', country: 'CA' });
+    mounted.splice(0).forEach((w) => w.unmount());
+    const third = start(abroad().transport, { storage });
+    await until(third, (r) => heading(r) === 'Find a study site near you');
+    expect(($(third, '#tw-country') as HTMLSelectElement).value).toBe('CA');
+  });
+});
+
 describe('a later visit to the channel after an outcome', () => {
   const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: null } };
   const KEY = 'trial-widget:1:2';
