@@ -36,7 +36,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
   const language = () => state().language;
 
   const findSites = async (zip: string) => {
-    const result = await transport.sites(submissionId, zip, state().country || undefined);
+    const result = await transport.sites(submissionId, zip, state().country);
     if (!result.ok) {
       set({ phase: 'zip', zip, errors: result.errors });
       return;
@@ -61,7 +61,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
 
   /** The contact form: a referral's (for the chosen site), or the lead's of `lead`. */
   const loadContactFields = async (lead: Outcome | null = null, zip = state().zip) => {
-    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country || undefined) : transport.contactFields(submissionId));
+    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country) : transport.contactFields(submissionId));
     const contact: Record<string, ContactValue> = {};
     // A ZIP contact field starts with the US ZIP the sites were searched for (not a town abroad).
     for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' && !state().country ? zip : '';
