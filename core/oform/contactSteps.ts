@@ -121,7 +121,8 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     },
 
     enterZip(zip, country = state().country) {
-      if (state().phase === 'zip') set({ zip, country, errors: {} });
+      // The site step's, or a lead's optional ZIP where no site was searched.
+      if (state().phase === 'zip' || state().lead) set({ zip, country, errors: {} });
     },
 
     async submitZip() {

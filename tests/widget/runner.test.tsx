@@ -760,6 +760,68 @@ describe('the stored run, one per mount', () => {
   });
 });
 
+describe("a lead's optional ZIP where no site was searched", () => {
+  const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: 'May we contact you?' } };
+  /** A run to notQualified whose lead form has `fields`; answers what each lead sent, and the server's refusal of `refuseZip`. */
+  async function toLeadForm(fields: RunnerContactField[], refuseZip?: string) {
+    const f = fake({ qualification: NOT_QUALIFIED });
+    const sent: unknown[] = [];
+    const transport = {
+      ...f.transport,
+      leadFields: async () => ({ fields, messages: NOT_QUALIFIED.messages }),
+      submitLead: async (_s: string, lead: { zip?: string | null }) => {
+        sent.push(lead);
+        return lead.zip === refuseZip ? { ok: false as const, errors: { zip: 'Enter a valid US ZIP code.' } } : { ok: true as const, messages: { contactForm: 'Thanks.' } };
+      },
+    } as WidgetTransport;
+    const root = start(transport);
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+    await until(root, (r) => $(r, 'input[type=checkbox]'));
+    return { root, sent };
+  }
+  const name: RunnerContactField = { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true };
+
+  it('offers an optional ZIP code when the screener asks none, sends it as the lead\'s place and shows the server\'s refusal on it', async () => {
+    const { root, sent } = await toLeadForm([name], '00000');
+    const zip = $(root, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(root, zip)).toBe('ZIP code');
+    expect(zip.getAttribute('aria-required')).toBeNull();
+    type($(root, '#tw-c-c1'), 'Ann');
+    tick($(root, 'input[type=checkbox]'));
+    type(zip, '00000');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '#tw-zip[aria-invalid=true]'));
+    expect(root.textContent).toContain('Enter a valid US ZIP code.');
+    type($(root, '#tw-zip'), '62701');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect(sent).toEqual([
+      expect.objectContaining({ values: { first_name: 'Ann' }, zip: '00000', country: null }),
+      expect.objectContaining({ values: { first_name: 'Ann' }, zip: '62701', country: null }),
+    ]);
+  });
+
+  it('sends no ZIP when it is left empty, and offers none when the screener asks a ZIP of its own', async () => {
+    const { root, sent } = await toLeadForm([name]);
+    type($(root, '#tw-c-c1'), 'Ann');
+    tick($(root, 'input[type=checkbox]'));
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect(sent).toEqual([expect.objectContaining({ zip: null })]);
+    mounted.splice(0).forEach((w) => w.unmount());
+
+    const own = await toLeadForm([name, { id: 'c9', name: 'zip_code', label: 'Your ZIP', fieldType: 'zip', required: false }]);
+    expect($(own.root, '#tw-zip')).toBeNull();
+    expect($(own.root, '#tw-c-c9')).not.toBeNull();
+  });
+});
+
 describe('the site step after a reload', () => {
   it('keeps the country chosen (an ISO code, never the postal code or town typed) and asks for the place again there', async () => {
     const { store, storage } = memoryStorage();

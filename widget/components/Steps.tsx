@@ -55,6 +55,10 @@ export function StepView(props: StepProps) {
         {s.contactFields.map((f) => (
           <ContactInput key={f.id} field={f} {...props} />
         ))}
+        {/* Where no site was searched and the screener asks no ZIP: an optional one, the lead's place. */}
+        {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && (
+          <Input id="tw-zip" label={t.zipLabel} value={s.zip} error={s.errors.zip} type="text" inputMode="numeric" autoComplete="postal-code" maxLength={5} text={text} onInput={r.enterZip} />
+        )}
         {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" {...htmlProps(s.messages.consent)} /> : t.accept}</Accept>}
         <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
       </form>
