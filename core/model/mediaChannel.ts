@@ -5,6 +5,7 @@ import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
 import { TRUSTED_TYPES_POLICY } from '../participant/wire';
 import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID, type EventsPolicy } from '../participant/hostEvents';
 import { isHostName, isIPv4Address } from '../validation/rules';
+import { ChannelLocale, DEFAULT_CHANNEL_LOCALE } from './channelLocale';
 import { message } from '../validation/messages';
 import { flag, requiredText } from './fields';
 import { surveyIdentity } from './screenerSurvey';
@@ -73,6 +74,8 @@ export const MediaChannelInput = v.strictObject({
   ),
   hiddenFields: v.optional(HiddenFields, []),
   eventsPolicy: v.optional(v.picklist(EVENTS_POLICIES, EVENTS_POLICY_INVALID), DEFAULT_EVENTS_POLICY),
+  /** Its participants' language and region (en-US, en-CA, es-ES): distances in miles or kilometres by the region. */
+  locale: v.optional(ChannelLocale, DEFAULT_CHANNEL_LOCALE),
 });
 export const MediaChannelPatch = v.partial(MediaChannelInput);
 export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
@@ -93,6 +96,8 @@ export interface MediaChannel {
   hiddenFields: HiddenField[];
   /** What the widget announces to the partner's page (core/participant/hostEvents.ts). */
   eventsPolicy: EventsPolicy;
+  /** Its participants' language and region (core/model/channelLocale.ts): the region decides miles or kilometres. */
+  locale: string;
   /** Read-only figures (counted by the participant runner). */
   views: number;
   share: number;

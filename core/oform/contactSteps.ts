@@ -36,7 +36,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
   const language = () => state().language;
 
   const findSites = async (zip: string) => {
-    const result = await transport.sites(submissionId, zip, state().country || undefined);
+    const result = await transport.sites(submissionId, zip, state().country);
     if (!result.ok) {
       set({ phase: 'zip', zip, errors: result.errors });
       return;
@@ -61,7 +61,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
 
   /** The contact form: a referral's (for the chosen site), or the lead's of `lead`. */
   const loadContactFields = async (lead: Outcome | null = null, zip = state().zip) => {
-    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country || undefined) : transport.contactFields(submissionId));
+    const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country) : transport.contactFields(submissionId));
     const contact: Record<string, ContactValue> = {};
     // A ZIP contact field starts with the US ZIP the sites were searched for (not a town abroad).
     for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' && !state().country ? zip : '';
@@ -98,8 +98,10 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     offer,
 
     async begin(zip, place) {
-      if (!zip || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
-        set({ phase: 'zip', zip, errors: {} });
+      // A country chosen before a reload: its postal code or town was not kept, so it is asked again.
+      const country = place?.country || '';
+      if (!zip || country || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
+        set({ phase: 'zip', zip, country, errors: {} });
         return;
       }
       await findSites(zip);
@@ -119,7 +121,8 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     },
 
     enterZip(zip, country = state().country) {
-      if (state().phase === 'zip') set({ zip, country, errors: {} });
+      // The site step's, or a lead's optional ZIP where no site was searched.
+      if (state().phase === 'zip' || state().lead) set({ zip, country, errors: {} });
     },
 
     async submitZip() {

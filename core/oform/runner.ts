@@ -106,7 +106,7 @@ export interface TrialSite {
   state?: string | null;
   zipCode?: string | null;
   distanceMiles: number;
-  /** The distance in `distanceUnit`: kilometres for a participant in a metric country. */
+  /** The distance in `distanceUnit`: kilometres where the channel's locale reads them. */
   distance?: number;
   distanceUnit?: 'mi' | 'km';
   engagementId?: string;
@@ -254,6 +254,11 @@ export interface RunnerSnapshot {
    */
   step: 'page' | 'zip' | 'sites' | 'contact' | 'consent' | 'finished';
   siteId?: string | null;
+  /**
+   * The country chosen at the site step ('' for the US): an ISO code, not health data. The place
+   * typed there is not kept, so a reload with a country returns to the site step, country chosen.
+   */
+  country?: string;
 }
 
 export interface Qualification {
@@ -533,7 +538,7 @@ export function createRunner(options: RunnerOptions): Runner {
         history: step === 'finished' ? [] : [...state.history],
         progress: state.progress.value,
         step,
-        ...(step !== 'finished' && { siteId: state.siteId }),
+        ...(step !== 'finished' && { siteId: state.siteId, country: state.country }),
       };
     },
   };

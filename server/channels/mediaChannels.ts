@@ -37,6 +37,7 @@ export const channelColumns = {
   retakeWindowDays: mediaChannels.retakeWindowDays,
   hiddenFields: mediaChannels.hiddenFields,
   eventsPolicy: mediaChannels.eventsPolicy,
+  locale: mediaChannels.locale,
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };

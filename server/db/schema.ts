@@ -690,6 +690,8 @@ export const mediaChannels = pgTable(
     hiddenFields: jsonb('hidden_fields').$type<HiddenField[]>().notNull().default([]),
     /** What the widget announces to its host page (core/participant/hostEvents.ts): none, minimal or detailed. */
     eventsPolicy: text('events_policy').$type<EventsPolicy>().notNull().default('minimal'),
+    /** Its participants' language and region (core/model/channelLocale.ts): distances in miles or kilometres by the region. */
+    locale: text('locale').notNull().default('en-US'),
     created: created(),
     modified: modified(),
   },

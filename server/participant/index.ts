@@ -11,4 +11,4 @@ export { qualify } from './qualification';
 export { nearestSiteMiles, nearestSites, radiusOf, siteAt } from './sites';
 export { sanitizeHtml } from './sanitize';
 export { openAnswer, sealClearAnswers } from './sealedAnswers';
-export { COUNTRY_CODE, distanceUnitOf, normalizeCountry, participantPlace } from './places';
+export { COUNTRY_CODE, normalizeCountry, participantPlace } from './places';

@@ -10,10 +10,7 @@ import { zipCentroid, type LatLon } from './distance';
 
 const require = createRequire(import.meta.url);
 
-/** Countries whose people read distances in miles; everyone else reads kilometres. */
-const MILES_COUNTRIES = new Set(['US', 'GB', 'LR', 'MM', 'PR', 'GU', 'VI', 'AS', 'MP']);
 export const KM_PER_MILE = 1.609344;
-export const distanceUnitOf = (country: string | null): 'mi' | 'km' => (country === null || MILES_COUNTRIES.has(country) ? 'mi' : 'km');
 
 let canada: ReadonlyMap<string, LatLon> | null = null;
 function canadianFsa(postalCode: string): LatLon | null {

@@ -18,10 +18,10 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 import { describe, type RouteDoc } from '../openapi/describe';
 import { outcomeMessages } from './messages';
-import { COUNTRY_CODE, distanceUnitOf, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
+import { COUNTRY_CODE, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
 import { runOfSubmission } from './run';
 import { markNoTrialSites, qualify } from './qualification';
-import { nearestSites } from './sites';
+import { channelDistanceUnit, nearestSites } from './sites';
 import { phiOf } from '../security/phi';
 
 export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps: Deps) {
@@ -55,7 +55,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
       const parameter = country === null || zip !== undefined ? 'zip' : place.town !== undefined ? 'town' : 'postalCode';
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
     }
-    const unit = distanceUnitOf(country);
+    // Miles or kilometres as the channel's locale reads them, wherever the participant is.
+    const unit = await channelDistanceUnit(db, submission.mediaChannelId);
     const target = await runOfSubmission(db, submission);
     const qualification = await qualify(db, submission, { today: nowOf(deps), phi: phiOf(deps) });
     assertComplete(qualification);

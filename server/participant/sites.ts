@@ -6,7 +6,8 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
+import { countries, engagementSiteLocations, engagements, mediaChannels, siteLocations } from '../db/schema';
+import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion } from '@core/model/channelLocale';
 import { DEFAULT_RADIUS_MILES } from './api';
 import { haversineMiles, zipCentroid, type LatLon } from './distance';
 import { placeCentroid } from './places';
@@ -113,4 +114,14 @@ export async function siteCountries(db: Db, engagementIds: readonly number[]): P
     .where(and(inArray(engagementSiteLocations.engagementId, [...engagementIds]), eq(engagementSiteLocations.isActive, true), eq(siteLocations.isActive, true)));
   const codes = new Set(['US', ...rows.map((r) => r.country ?? 'US')]);
   return [...codes].sort((a, b) => (a === 'US' ? -1 : b === 'US' ? 1 : a.localeCompare(b)));
+}
+
+/**
+ * The unit a participant of `mediaChannelId` reads distances in: the channel's locale's region
+ * decides (en-CA: kilometres), not the participant's country. A run with no channel (a survey's
+ * own link) reads them as the default locale does, in miles.
+ */
+export async function channelDistanceUnit(db: Db, mediaChannelId: number | null): Promise<'mi' | 'km'> {
+  const [channel] = mediaChannelId === null ? [] : await db.select({ locale: mediaChannels.locale }).from(mediaChannels).where(eq(mediaChannels.id, mediaChannelId));
+  return distanceUnitOf(localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE));
 }

@@ -39,6 +39,7 @@ export function makeMediaChannel(id: number, overrides: Partial<MediaChannel> = 
     retakeWindowDays: 30,
     hiddenFields: [],
     eventsPolicy: 'minimal',
+    locale: 'en-US',
     views: 0,
     share: 0,
     submissionsStarted: 0,

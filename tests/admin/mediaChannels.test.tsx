@@ -6,6 +6,7 @@ import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALI
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS, HOST_EVENTS } from '@core/participant/hostEvents';
+import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
 
 const channel = makeMediaChannel(9, { hiddenFields: [{ name: 'partner_ref', maxLength: 12 }], submissionsStarted: 4, possibleRetakes: 1 });
 
@@ -106,6 +107,22 @@ describe('Media channel retake window', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
     expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ eventsPolicy: 'detailed' });
+  });
+
+  it('sets the locale, saying the unit its region reads distances in, and refuses one that is not a language and a region before saving', async () => {
+    const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
+    const locale = () => screen.getByLabelText('Locale', { exact: false }) as HTMLInputElement;
+    await waitFor(() => expect(locale().value).toBe('en-US'));
+    expect(screen.getByText(/en-US: miles/)).toBeTruthy();
+    fireEvent.change(locale(), { target: { value: 'Canada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(CHANNEL_LOCALE_INVALID)).toBeTruthy();
+    expect(patches(server.requests)).toHaveLength(0);
+    fireEvent.change(locale(), { target: { value: 'en_ca' } });
+    expect(screen.getByText(/en-CA: kilometres/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
+    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ locale: 'en-CA' });
   });
 
   it('lists every event, with the policy, for a channel set to detailed', async () => {

@@ -621,7 +621,7 @@ describe('survey runner after the pages', () => {
     const snap = runner.snapshot();
     expect(JSON.stringify(snap)).not.toContain('typed, not sent');
     expect(JSON.stringify(snap)).not.toContain('stay');
-    expect(Object.keys(snap ?? {}).sort()).toEqual(['credentials', 'history', 'identity', 'language', 'progress', 'siteId', 'step', 'submissionId']);
+    expect(Object.keys(snap ?? {}).sort()).toEqual(['country', 'credentials', 'history', 'identity', 'language', 'progress', 'siteId', 'step', 'submissionId']);
 
     const again = contactServer();
     const stored: Record<string, Answers> = { e1: { q1: 'stay' }, e2: { q2: 'held by the server' } };

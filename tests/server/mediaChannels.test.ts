@@ -4,6 +4,7 @@ import { mediaChannelSurveys, mediaChannels } from '../../server/db/schema';
 import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
 import { isHostName, isIPv4Address } from '@core/validation/rules';
 import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
+import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
 import { SURVEY_NOT_IN_SCREENER } from '../../server/channels/mediaChannels';
 import { createHarness, doc, json, type Harness } from './harness';
 
@@ -179,6 +180,27 @@ describe('what a channel serves', () => {
     }
     expect(await channelCount()).toBe(before);
     expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.eventsPolicy).toBe('none');
+  });
+
+  it('keeps its locale: en-US by default, a language and a region written as en-CA, anything else refused with a pointer and nothing written', async () => {
+    const { res, body } = await channel({ title: 'Locale channel', domain: 'locale.example' });
+    expect(res.status).toBe(201);
+    expect(body.data.attributes.locale).toBe('en-US');
+    const id = body.data.id;
+    const patch = (locale: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { locale }, id) });
+    expect((await json(await patch('en_ca'))).data.attributes.locale).toBe('en-CA');
+    expect((await json(await patch(' ES-es '))).data.attributes.locale).toBe('es-ES');
+    const before = await channelCount();
+    for (const bad of ['Canada', 'en', 'en-CAN', '', 1, null]) {
+      const created = await channel({ title: 'Bad locale', domain: 'bad-locale.example', locale: bad });
+      expect(created.res.status, String(bad)).toBe(422);
+      expect(created.body.errors[0]).toMatchObject({ detail: CHANNEL_LOCALE_INVALID, source: { pointer: '/data/attributes/locale' } });
+      const patched = await patch(bad);
+      expect(patched.status, String(bad)).toBe(422);
+      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/locale');
+    }
+    expect(await channelCount()).toBe(before);
+    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.locale).toBe('es-ES');
   });
 
   it("names what the participant start runs: the screener's active surveys, or the channel's own active links when it names any", async () => {

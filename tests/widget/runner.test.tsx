@@ -760,6 +760,129 @@ describe('the stored run, one per mount', () => {
   });
 });
 
+describe("a lead's optional ZIP where no site was searched", () => {
+  const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: 'May we contact you?' } };
+  /** A run to notQualified whose lead form has `fields`; answers what each lead sent, and the server's refusal of `refuseZip`. */
+  async function toLeadForm(fields: RunnerContactField[], refuseZip?: string) {
+    const f = fake({ qualification: NOT_QUALIFIED });
+    const sent: unknown[] = [];
+    const transport = {
+      ...f.transport,
+      leadFields: async () => ({ fields, messages: NOT_QUALIFIED.messages }),
+      submitLead: async (_s: string, lead: { zip?: string | null }) => {
+        sent.push(lead);
+        return lead.zip === refuseZip ? { ok: false as const, errors: { zip: 'Enter a valid US ZIP code.' } } : { ok: true as const, messages: { contactForm: 'Thanks.' } };
+      },
+    } as WidgetTransport;
+    const root = start(transport);
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+    await until(root, (r) => $(r, 'input[type=checkbox]'));
+    return { root, sent };
+  }
+  const name: RunnerContactField = { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true };
+
+  it('offers an optional ZIP code when the screener asks none, sends it as the lead\'s place and shows the server\'s refusal on it', async () => {
+    const { root, sent } = await toLeadForm([name], '00000');
+    const zip = $(root, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(root, zip)).toBe('ZIP code');
+    expect(zip.getAttribute('aria-required')).toBeNull();
+    type($(root, '#tw-c-c1'), 'Ann');
+    tick($(root, 'input[type=checkbox]'));
+    type(zip, '00000');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '#tw-zip[aria-invalid=true]'));
+    expect(root.textContent).toContain('Enter a valid US ZIP code.');
+    type($(root, '#tw-zip'), '62701');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect(sent).toEqual([
+      expect.objectContaining({ values: { first_name: 'Ann' }, zip: '00000', country: null }),
+      expect.objectContaining({ values: { first_name: 'Ann' }, zip: '62701', country: null }),
+    ]);
+  });
+
+  it('sends no ZIP when it is left empty, and offers none when the screener asks a ZIP of its own', async () => {
+    const { root, sent } = await toLeadForm([name]);
+    type($(root, '#tw-c-c1'), 'Ann');
+    tick($(root, 'input[type=checkbox]'));
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect(sent).toEqual([expect.objectContaining({ zip: null })]);
+    mounted.splice(0).forEach((w) => w.unmount());
+
+    const own = await toLeadForm([name, { id: 'c9', name: 'zip_code', label: 'Your ZIP', fieldType: 'zip', required: false }]);
+    expect($(own.root, '#tw-zip')).toBeNull();
+    expect($(own.root, '#tw-c-c9')).not.toBeNull();
+  });
+});
+
+describe('the site step after a reload', () => {
+  it('keeps the country chosen (an ISO code, never the postal code or town typed) and asks for the place again there', async () => {
+    const { store, storage } = memoryStorage();
+    const abroad = () => {
+      const f = fake({ qualification: { isQualified: true, outcome: 'qualified', messages: {}, siteCountries: ['US', 'CA'] } });
+      let token: string | null = null;
+      const asked: [string, string | undefined][] = [];
+      f.transport.sites = async (_s, zip, country) => {
+        asked.push([zip, country]);
+        return { ok: true, outcome: 'qualified', sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }] };
+      };
+      const transport = {
+        ...f.transport,
+        async createSubmission() {
+          token = 'tok';
+          return { submissionId: 's1' };
+        },
+        credentials: () => token,
+        resume: (_id: string, t: string) => void (token = t),
+        entryAnswers: async () => ({ q1: 'a' }),
+      } as WidgetTransport;
+      return { transport, asked };
+    };
+    const first = abroad();
+    const root = start(first.transport, { storage });
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await until(root, (r) => heading(r) === 'More');
+    next(root);
+    await until(root, (r) => heading(r) === 'Find a study site near you');
+    const country = $(root, '#tw-country') as HTMLSelectElement;
+    country.value = 'CA';
+    country.dispatchEvent(new Event('change', { bubbles: true }));
+    await settle();
+    type($(root, '#tw-zip'), 'M5V 3L9');
+    await settle();
+    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'zip', country: 'CA' });
+    expect([...store.values()].join()).not.toMatch(/M5V|3L9/);
+    mounted.splice(0).forEach((w) => w.unmount());
+
+    const second = abroad();
+    const again = start(second.transport, { storage });
+    await until(again, (r) => heading(r) === 'Find a study site near you');
+    expect(($(again, '#tw-country') as HTMLSelectElement).value).toBe('CA');
+    const place = $(again, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(again, place)).toContain('Postal code or town');
+    expect(place.value).toBe('');
+    type(place, 'Toronto');
+    await settle();
+    next(again);
+    await until(again, (r) => heading(r) === 'Choose a study site');
+    expect(second.asked).toEqual([['Toronto', 'CA']]);
+    // Chosen on the sites step, a reload still comes back to the site step in Canada.
+    expect(JSON.parse(store.get('trial-widget:1:2')!)).toMatchObject({ step: 'sites', country: 'CA' });
+    mounted.splice(0).forEach((w) => w.unmount());
+    const third = start(abroad().transport, { storage });
+    await until(third, (r) => heading(r) === 'Find a study site near you');
+    expect(($(third, '#tw-country') as HTMLSelectElement).value).toBe('CA');
+  });
+});
+
 describe('a later visit to the channel after an outcome', () => {
   const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: null } };
   const KEY = 'trial-widget:1:2';

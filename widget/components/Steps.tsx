@@ -6,7 +6,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
-import type { RunnerContactField } from '@core/oform/runner';
+import type { RunnerContactField, TrialSite } from '@core/oform/runner';
 import type { StepProps } from '../run';
 import { Html, htmlProps, Nav } from './Card';
 import { Err, Input, Req } from './Fields';
@@ -55,6 +55,10 @@ export function StepView(props: StepProps) {
         {s.contactFields.map((f) => (
           <ContactInput key={f.id} field={f} {...props} />
         ))}
+        {/* Where no site was searched and the screener asks no ZIP: an optional one, the lead's place. */}
+        {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && (
+          <Input id="tw-zip" label={t.zipLabel} value={s.zip} error={s.errors.zip} type="text" inputMode="numeric" autoComplete="postal-code" maxLength={5} text={text} onInput={r.enterZip} />
+        )}
         {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" {...htmlProps(s.messages.consent)} /> : t.accept}</Accept>}
         <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
       </form>
@@ -101,7 +105,7 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
               <span class="tw-helper">
                 {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
               </span>
-              <span class="tw-distance">{away(t, site.distanceUnit == 'km' ? site.distance : undefined, site.distanceMiles)}</span>
+              <span class="tw-distance">{away(t, site)}</span>
             </span>
           </label>
         ))}
@@ -111,10 +115,10 @@ function Sites({ s, h, ctl, busy, back }: StepProps) {
   );
 }
 
-/** A site's distance as the participant reads it, to 0.1 mile, or 0.1 km where the server counts in kilometres. */
-function away(t: StepText, km: number | undefined, miles: number) {
-  const n = Math.round((km ?? miles) * 10) / 10;
-  return n ? (km == null ? t.miles : t.km).replace('{n}', String(n)).replace('{s}', n === 1 ? '' : 's') : t.near;
+/** A site's distance as the participant reads it, to 0.1 of the unit the channel's locale reads (miles unless the server says km). */
+function away(t: StepText, site: TrialSite) {
+  const n = Math.round((site.distance ?? site.distanceMiles) * 10) / 10;
+  return n ? (site.distanceUnit == 'km' ? t.km : t.miles).replace('{n}', String(n)).replace('{s}', n === 1 ? '' : 's') : t.near;
 }
 
 /** A country's name in the participant's language, from the browser's own data (none shipped). */

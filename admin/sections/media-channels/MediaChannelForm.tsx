@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '@core/model/mediaChannel';
+import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion, normalizeLocale } from '@core/model/channelLocale';
 import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/participant/hostEvents';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, saveButtons } from '../../components/form/EntityForm';
@@ -24,6 +25,7 @@ export const MEDIA_CHANNEL_LABELS = {
   isActive: 'Active',
   retakeWindowDays: 'Retake window (days)',
   eventsPolicy: 'Events for the partner page',
+  locale: 'Locale',
   screenerName: 'Screener',
   sponsorName: 'Sponsor',
   views: 'Views',
@@ -50,6 +52,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       isActive: channel?.isActive ?? true,
       retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
       eventsPolicy: channel?.eventsPolicy ?? DEFAULT_EVENTS_POLICY,
+      locale: channel?.locale ?? DEFAULT_CHANNEL_LOCALE,
     },
     { also: hiddenFields },
   );
@@ -104,7 +107,15 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
           {DETAILED_EVENTS_WARNING}
         </p>
       )}
+      <TextField label={L.locale} required maxLength={10} placeholder={DEFAULT_CHANNEL_LOCALE} hint={localeHint(form.values.locale)} {...form.text('locale')} />
       <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
     </EntityForm>
   );
+}
+
+/** What the locale means for participants: the unit its region reads distances in. */
+export function localeHint(raw: string): string {
+  const locale = normalizeLocale(raw);
+  const unit = locale ? (distanceUnitOf(localeRegion(locale)) === 'km' ? 'kilometres' : 'miles') : null;
+  return `The participants' language and region, such as en-US, en-CA or es-ES: the region decides whether the widget shows distances to sites in miles or kilometres${unit ? ` (${locale}: ${unit})` : ''}.`;
 }

@@ -5,6 +5,7 @@ import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
 import { campaignLink, embedSnippet, participantPageUrl, partnerCspText, partnerTrustedTypesText, reservedStyle, type MediaChannel } from '@core/model/mediaChannel';
+import { distanceUnitOf, localeRegion } from '@core/model/channelLocale';
 import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
 import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
 import { TextField } from '../../components/form/TextField';
@@ -382,6 +383,7 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
             { label: 'Recruitment', value: recruitmentText(channel.recruitmentPause) },
             { label: L.retakeWindowDays, value: channel.retakeWindowDays === 0 ? '0 (retakes allowed)' : channel.retakeWindowDays },
             { label: L.eventsPolicy, value: EVENTS_POLICY_LABELS[channel.eventsPolicy] },
+            { label: L.locale, value: `${channel.locale} (distances in ${distanceUnitOf(localeRegion(channel.locale)) === 'km' ? 'kilometres' : 'miles'})` },
             {
               label: 'Hidden fields',
               value: channel.hiddenFields.length ? channel.hiddenFields.map((f) => `data-field-${f.name} (at most ${f.maxLength})`).join(', ') : 'None',

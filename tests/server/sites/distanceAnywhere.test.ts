@@ -1,13 +1,13 @@
 /**
  * Distance anywhere, on the real server and database: a participant outside the US gives a
  * country with a postal code or a town; sites are placed by their coordinates, ZIP code, postal
- * code or town; distances are great-circle, in kilometres for a metric country.
+ * code or town; distances are great-circle, in miles or kilometres as the channel's locale reads them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
-import { countries, engagementSiteLocations, engagements, siteLocations } from '../../../server/db/schema';
+import { countries, engagementSiteLocations, engagements, mediaChannels, siteLocations } from '../../../server/db/schema';
 import { placeCentroid, townCentroid } from '../../../server/participant/places';
 import { settleDeliveries } from '../../../server/rms/worker';
 
@@ -28,7 +28,10 @@ beforeAll(async () => {
     ])
     .returning();
   await h.db.insert(engagementSiteLocations).values(made.map((s) => ({ engagementId: f.engagementIds[0], siteLocationId: s.id, radius: 300 })));
+  await setLocale('en-CA');
 });
+
+const setLocale = (locale: string) => h.db.update(mediaChannels).set({ locale }).where(eq(mediaChannels.id, f.mediaChannelId));
 
 afterAll(async () => {
   await settleDeliveries();
@@ -73,9 +76,29 @@ describe('a participant in Toronto', () => {
     expect(body.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toEqual(['Toronto site', 'Buffalo site']);
   });
 
-  it('a US participant keeps miles', async () => {
-    const { body } = await sitesFor('zip=14263');
-    expect(body.data[0].attributes).toMatchObject({ name: 'Buffalo site', distanceUnit: 'mi' });
+  it("reads distances in the channel's locale's unit, wherever the participant is", async () => {
+    try {
+      // A Canadian channel: a participant searching from a US ZIP code reads kilometres too.
+      const fromBuffalo = await sitesFor('zip=14263');
+      expect(fromBuffalo.body.data.map((d: { attributes: { name: string; distanceUnit: string } }) => [d.attributes.name, d.attributes.distanceUnit])).toEqual([
+        ['Buffalo site', 'km'],
+        ['Toronto site', 'km'],
+      ]);
+      // A US channel: the Toronto participant reads miles, the same order.
+      await setLocale('en-US');
+      const inMiles = (await sitesFor('country=CA&town=Toronto')).body.data.map((d: { attributes: { distance: number; distanceMiles: number; distanceUnit: string } }) => d.attributes);
+      expect(inMiles.map((s: { distanceUnit: string }) => s.distanceUnit)).toEqual(['mi', 'mi']);
+      expect(inMiles[1].distance).toBe(inMiles[1].distanceMiles);
+      expect(inMiles[1].distance).toBeGreaterThan(60);
+      expect(inMiles[1].distance).toBeLessThan(75);
+      // A Spanish channel: kilometres.
+      await setLocale('es-ES');
+      expect((await sitesFor('zip=14263')).body.data[0].attributes.distanceUnit).toBe('km');
+      await setLocale('en-GB');
+      expect((await sitesFor('zip=14263')).body.data[0].attributes.distanceUnit).toBe('mi');
+    } finally {
+      await setLocale('en-CA');
+    }
   });
 
   it("by the widget's one field: a postal code or a town with the country, the errors on that field", async () => {

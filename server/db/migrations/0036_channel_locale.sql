@@ -1,0 +1,1 @@
+ALTER TABLE "media_channels" ADD COLUMN "locale" text DEFAULT 'en-US' NOT NULL;

@@ -1,0 +1,128 @@
+/**
+ * A participant in Toronto, in Chromium, on the demo channel set to en-CA with a Toronto and a
+ * Buffalo site: the site step offers Canada, takes a Canadian postal code, offers Toronto first
+ * with distances in kilometres (the channel's locale), keeps the country across a reload, and
+ * the run ends with a referral to the Toronto site. The places are the server's own data for
+ * Canada (a postal code's first three characters; a site's town).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, snippet } from './partnerSite';
+import { adminToken, apiCaller } from './admin-session';
+import { contactFields, countries, engagementScreeners, engagementSiteLocations, mediaChannels, oFormFields, siteLocations } from '../../server/db/schema';
+
+const W = '[data-trial-widget]';
+const WAIT = { timeout: 20_000 };
+
+let demo: DemoOnPartner;
+let api: ReturnType<typeof apiCaller>;
+
+beforeAll(async () => {
+  demo = await startDemoOnPartner({
+    async prepare(db, ids) {
+      await db.update(mediaChannels).set({ locale: 'en-CA' }).where(eq(mediaChannels.id, ids.mediaChannelId));
+      // The demo survey's ZIP question and contact field take a US ZIP code: optional here, so the site step asks.
+      const [zip] = await db.select().from(oFormFields).where(eq(oFormFields.identity, 'demo-zip'));
+      await db.update(oFormFields).set({ configuration: { ...zip!.configuration, required: false } }).where(eq(oFormFields.identity, 'demo-zip'));
+      await db.update(contactFields).set({ required: false }).where(eq(contactFields.name, 'zip_code'));
+      const [link] = await db.select().from(engagementScreeners).where(eq(engagementScreeners.screenerId, ids.screenerId));
+      const [canada] = await db.select().from(countries).where(eq(countries.isoCode, 'CA'));
+      // Toronto by its town and country alone; Buffalo by its ZIP code. The demo's New York sites are out of reach.
+      const made = await db
+        .insert(siteLocations)
+        .values([
+          { name: 'Toronto Heart Centre', city: 'Toronto', state: 'Ontario', countryId: canada!.id },
+          { name: 'Buffalo Heart Clinic', city: 'Buffalo', state: 'NY', zipCode: '14263' },
+        ])
+        .returning();
+      await db.insert(engagementSiteLocations).values(made.map((s) => ({ engagementId: link!.engagementId, siteLocationId: s.id, radius: 300 })));
+    },
+  });
+  demo.partner.page(
+    '/',
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Heart health Canada</title></head>
+<body><main><h1>Heart health Canada</h1>
+<div data-trial-widget></div>
+${snippet(demo.server.url, demo.channelId, demo.screenerId)}
+</main></body></html>`,
+  );
+  const token = await adminToken(demo.server.url);
+  api = apiCaller(demo.server.url, () => token);
+}, 120_000);
+
+afterAll(async () => {
+  await demo?.stop();
+});
+
+const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
+const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
+
+describe('a participant in Toronto', () => {
+  it('chooses Canada, gives a postal code, is offered Toronto before Buffalo in km, keeps the country across a reload and is referred to Toronto', async () => {
+    const { context, page } = await newParticipant(demo.browser, { locale: 'en-CA' });
+    await page.goto(`${demo.partner.url}/`);
+    await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
+    await choose(page, '18-64');
+    await choose(page, 'yes');
+    await next(page);
+    await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
+    await choose(page, 'pills');
+    await next(page);
+    // The survey's ZIP question, left empty.
+    await page.locator(`${W} .tw-title`, { hasText: 'Where you live' }).waitFor(WAIT);
+    await next(page);
+
+    const country = page.locator(`${W} #tw-country`);
+    await country.waitFor(WAIT);
+    expect(await country.locator('option').allTextContents()).toEqual(['United States', 'Canada']);
+    await country.selectOption('CA');
+    await expect.poll(() => page.locator(`${W} label[for=tw-zip]`).textContent(), WAIT).toContain('Postal code or town');
+
+    // A reload at the site step: Canada is still chosen, and nothing typed was kept.
+    await page.locator(`${W} #tw-zip`).fill('M5V 3L9');
+    const stored = await page.evaluate(() => Object.values({ ...sessionStorage }));
+    expect(stored.map((v) => JSON.parse(v) as { step: string; country?: string })).toEqual([expect.objectContaining({ step: 'zip', country: 'CA' })]);
+    expect(stored.join()).not.toContain('M5V');
+    await page.reload();
+    await page.locator(`${W} #tw-country`).waitFor(WAIT);
+    expect(await page.locator(`${W} #tw-country`).inputValue()).toBe('CA');
+    expect(await page.locator(`${W} #tw-zip`).inputValue()).toBe('');
+
+    await page.locator(`${W} #tw-zip`).fill('M5V 3L9');
+    await next(page);
+    const sites = page.locator(`${W} .tw-site`);
+    await sites.first().waitFor(WAIT);
+    const offered = await sites.allTextContents();
+    expect(offered).toHaveLength(2);
+    expect(offered[0]).toMatch(/^Toronto Heart Centre.*\d+(\.\d)? km away$/);
+    expect(offered[1]).toMatch(/^Buffalo Heart Clinic.*\d+(\.\d)? km away$/);
+    // Downtown Toronto to Buffalo: about 100 to 120 km.
+    const distances = await page.locator(`${W} .tw-site .tw-distance`).allTextContents();
+    const buffaloKm = Number(/^([\d.]+) km away$/.exec(distances[1]!)![1]);
+    expect(buffaloKm).toBeGreaterThan(95);
+    expect(buffaloKm).toBeLessThan(125);
+
+    await sites.first().click();
+    await next(page);
+    const email = page.locator(`${W} input[type=email]`);
+    await email.waitFor(WAIT);
+    const texts = page.locator(`${W} input[type=text]:not([autocomplete=postal-code])`);
+    await texts.nth(0).fill('Tess');
+    await texts.nth(1).fill('Toronto');
+    await email.fill('tess.toronto@example.com');
+    await page.locator(`${W} input[type=tel]`).fill('416-555-0142');
+    await next(page);
+    const consent = page.locator(`${W} label:has(input[type=checkbox])`);
+    await consent.first().waitFor(WAIT);
+    await consent.first().click();
+    await next(page);
+    await page.locator(`${W} [data-outcome=completed]`).waitFor(WAIT);
+    await context.close();
+
+    const referrals = await api<{ data: { attributes: { siteName: string | null } }[] }>('referrals?limit=100');
+    expect(referrals.data.map((r) => r.attributes.siteName)).toContain('Toronto Heart Centre');
+  });
+});
