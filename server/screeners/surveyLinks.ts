@@ -4,7 +4,7 @@
  * adding a survey to a screener (its own copy, when cloned), changing and removing a link, and
  * the flow between its surveys.
  */
-import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
@@ -177,4 +177,14 @@ export async function screenerFlow(db: Db, screenerId: number): Promise<Omit<Scr
     nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: shown.get(r.oFormIdentity)?.title ?? r.oFormIdentity, isActive: r.isActive })),
     edges: [...edges.values()],
   };
+}
+
+/** Flips a survey link's isActive; answers the link's id, or undefined when it went. */
+export async function toggleScreenerSurveyLink(db: Db, id: number): Promise<number | undefined> {
+  const [row] = await db
+    .update(screenerSurveys)
+    .set({ isActive: sql`not ${screenerSurveys.isActive}` })
+    .where(eq(screenerSurveys.id, id))
+    .returning({ id: screenerSurveys.id });
+  return row?.id;
 }
