@@ -11,7 +11,7 @@ import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { authenticate } from './auth/guards';
 import { answerText } from './http/answerText';
-import { ApiProblem, internalError, notFound } from './http/errors';
+import { asProblem, internalError, notFound } from './http/errors';
 import { bodyLimits } from './http/body-limit';
 import { securityHeaders } from './http/security';
 import { compress } from './http/compress';
@@ -222,7 +222,8 @@ export function createApp(deps: Deps) {
     const requestId = c.get('requestId') ?? randomUUID();
     const send = (status: number, errors: unknown[]) =>
       answerText(c, JSON.stringify({ errors }), status as 400, { 'Content-Type': JSON_API_MEDIA_TYPE, 'X-Request-Id': requestId });
-    if (error instanceof ApiProblem) return send(error.status, error.errors);
+    const problem = asProblem(error);
+    if (problem) return send(problem.status, problem.errors);
     if (error instanceof HTTPException && error.status < 500) {
       return send(error.status, [{ status: String(error.status), title: error.message || 'Bad Request' }]);
     }

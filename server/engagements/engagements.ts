@@ -38,7 +38,7 @@ import {
 } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { toManyIds } from '../http/body';
-import { badRequest, conflict, invalid } from '../http/errors';
+import { BadParameter, Conflict, Invalid } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
 import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
 import { joinedPage } from '../http/list';
@@ -184,20 +184,20 @@ async function assertSponsor(db: Db, sponsorId: number | undefined, user: AuthUs
   const scope = sponsorScope(user);
   const [found] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.id, sponsorId));
   if (!found || (scope !== null && !scope.includes(sponsorId))) {
-    throw invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]);
+    throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]);
   }
 }
 
 async function assertRmsProvider(db: Db, id: number | null | undefined) {
   if (id === null || id === undefined) return;
   const [found] = await db.select({ id: rmsProviders.id }).from(rmsProviders).where(eq(rmsProviders.id, id));
-  if (!found) throw invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }]);
+  if (!found) throw new Invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }]);
 }
 
 async function assertIdentificationFree(db: Db, identification: string | undefined, exceptId?: number) {
   if (identification === undefined) return;
   const [taken] = await db.select({ id: engagements.id }).from(engagements).where(eq(engagements.identification, identification));
-  if (taken && taken.id !== exceptId) throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+  if (taken && taken.id !== exceptId) throw new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
 }
 
 export function assertDates(values: Record<string, unknown>) {
@@ -205,7 +205,7 @@ export function assertDates(values: Record<string, unknown>) {
     pointer: `/data/attributes/${field}`,
     detail,
   }));
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
 }
 
 /**
@@ -240,7 +240,7 @@ async function readLookupRelationships(db: Db, relationships: Record<string, { d
     }
     out[key] = ids;
   }
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
   return out;
 }
 
@@ -254,12 +254,12 @@ async function writeLinks(tx: Tx, engagementId: number, lists: Partial<Record<En
 
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: () => conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
+    unique: () => new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
     // A sponsor or provider deleted between the check and the write.
     foreignKey: (constraint) =>
       constraint?.includes('rms_provider')
-        ? invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }])
-        : invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
+        ? new Invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }])
+        : new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
   });
 
 export function toEngagement(row: Row): Engagement {
@@ -297,7 +297,7 @@ export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeo
     if (q.filters.sortAssociated !== undefined) {
       // Engagements linked to this site location first (the site's view and link pickers).
       const siteLocationId = parseId(q.filters.sortAssociated);
-      if (siteLocationId === null) throw badRequest("'sortAssociated' must be a site location id.", 'sortAssociated');
+      if (siteLocationId === null) throw new BadParameter("'sortAssociated' must be a site location id.", 'sortAssociated');
       const associated = sql<boolean>`exists (select 1 from ${engagementSiteLocations} l where l.engagement_id = ${engagements.id} and l.site_location_id = ${siteLocationId})`;
       extra.isAssociated = associated;
       lead = sql`${associated} desc`;
@@ -375,7 +375,7 @@ export async function deleteEngagement(db: Db, id: number): Promise<string[]> {
       // Locked first, so a referral cannot arrive between the count and the delete.
       await tx.select({ id: engagements.id }).from(engagements).where(eq(engagements.id, id)).for('update');
       const [referred] = await tx.select({ n: count() }).from(referrals).where(eq(referrals.engagementId, id));
-      if (referred && referred.n > 0) throw conflict(ENGAGEMENT_HAS_REFERRALS(referred.n));
+      if (referred && referred.n > 0) throw new Conflict(ENGAGEMENT_HAS_REFERRALS(referred.n));
       const files = await tx.select({ key: engagementFiles.storageKey }).from(engagementFiles).where(eq(engagementFiles.engagementId, id));
       // Site links, lookup links and file rows go with it (ON DELETE CASCADE).
       await tx.delete(engagements).where(eq(engagements.id, id));

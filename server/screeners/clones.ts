@@ -7,7 +7,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { VERSION_RACE } from '@core/model/oformDoc';
 import type { Db, Tx } from '../db/open';
 import { contactFieldScreeners, engagementScreeners, oForms, screenerLanguages, screenerMessages, screenerSurveys, screeners } from '../db/schema';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { pgErrorCode } from '../http/sql';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../surveys';
 import { lockedProblem, type ScreenerRow } from './access';
@@ -69,10 +69,10 @@ export async function createClone(db: Db, source: ScreenerRow, title: string, us
 
 /** Deletes a clone with the surveys copied for it, every version. */
 export async function deleteClone(db: Db, existing: ScreenerRow): Promise<void> {
-    if (existing.clonedFromId === null) throw conflict(NOT_A_CLONE);
+    if (existing.clonedFromId === null) throw new Conflict(NOT_A_CLONE);
     if (existing.isLocked) throw lockedProblem();
     const channels = await mediaChannelCount(db, existing.id);
-    if (channels > 0) throw conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
+    if (channels > 0) throw new Conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
     await db.transaction(async (tx) => {
       // The surveys copied for it go with it, every version; the rest hangs off it (ON DELETE CASCADE).
       const copies = await copiesMadeFor(tx, existing.id);
@@ -93,7 +93,7 @@ export interface RefreshedSurvey extends SurveyRefresh {
  * is approved). Answers the versions made.
  */
 export async function refreshCloneSurveys(db: Db, existing: ScreenerRow): Promise<RefreshedSurvey[]> {
-    if (existing.clonedFromId === null) throw conflict('Only a clone takes its surveys from its source.');
+    if (existing.clonedFromId === null) throw new Conflict('Only a clone takes its surveys from its source.');
     if (existing.isLocked) throw lockedProblem();
     const sourceId = existing.clonedFromId;
     const refreshed = await db
@@ -116,7 +116,7 @@ export async function refreshCloneSurveys(db: Db, existing: ScreenerRow): Promis
       })
       .catch((error: unknown) => {
         // Two refreshes at once: the second would number the same versions.
-        if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
+        if (pgErrorCode(error).code === '23505') throw new Conflict(VERSION_RACE);
         throw error;
       });
     const rows = await db

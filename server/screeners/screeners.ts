@@ -20,7 +20,7 @@ import type { AuthUser } from '../context';
 import type { Db, Tx } from '../db/open';
 import { engagementScreeners, engagements, languages, mediaChannels, screenerLanguages, screenerMessages, screeners, sponsors } from '../db/schema';
 import { toManyIds } from '../http/body';
-import { badRequest, conflict, invalid } from '../http/errors';
+import { BadParameter, Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
 import { parseId, type ListQuery } from '../http/query';
 import { ilikeAny, parseBooleanFilter, rethrowConstraint } from '../http/sql';
@@ -89,7 +89,7 @@ export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof 
     const conditions: (SQL | undefined)[] = [screenerScope(user)];
     if (q.filters.sponsorId !== undefined) {
       const sponsorId = parseId(q.filters.sponsorId);
-      if (sponsorId === null) throw badRequest("'sponsorId' must be a sponsor id.", 'sponsorId');
+      if (sponsorId === null) throw new BadParameter("'sponsorId' must be a sponsor id.", 'sponsorId');
       conditions.push(eq(screeners.sponsorId, sponsorId));
     }
     if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
@@ -107,7 +107,7 @@ export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<
     const conditions: (SQL | undefined)[] = [screenerScope(user)];
     if (q.filters.screenerId !== undefined) {
       const screenerId = parseId(q.filters.screenerId);
-      if (screenerId === null) throw badRequest("'screenerId' must be a screener id.", 'screenerId');
+      if (screenerId === null) throw new BadParameter("'screenerId' must be a screener id.", 'screenerId');
       conditions.push(eq(screenerLanguages.screenerId, screenerId));
     }
     const where = and(...conditions);
@@ -126,7 +126,7 @@ export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<
 async function assertSponsor(db: Db, sponsorId: number | undefined) {
   if (sponsorId === undefined) return;
   const [found] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.id, sponsorId));
-  if (!found) throw invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SCREENER_SPONSOR }]);
+  if (!found) throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SCREENER_SPONSOR }]);
 }
 
 /** Every language code a write names must be a non-default language. */
@@ -165,7 +165,7 @@ async function readRelationships(db: Db, relationships: Record<string, { data: u
       else out.engagements = ids;
     }
   }
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
   return out;
 }
 
@@ -188,7 +188,7 @@ async function writeLanguages(tx: Tx, screenerId: number, ids: number[]) {
 export const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
     // A sponsor, language or engagement removed between the check and the write.
-    foreignKey: () => invalid([{ pointer: '/data', detail: 'Something this screener refers to no longer exists. Reload and try again.' }]),
+    foreignKey: () => new Invalid([{ pointer: '/data', detail: 'Something this screener refers to no longer exists. Reload and try again.' }]),
   });
 
 export const mediaChannelCount = async (db: Db, screenerId: number) =>
@@ -236,7 +236,7 @@ export async function updateScreener(
     if (sponsorId !== existing.sponsorId && !links.engagements) {
       const current = await db.select({ id: engagementScreeners.engagementId }).from(engagementScreeners).where(eq(engagementScreeners.screenerId, id));
       if (await engagementIdsProblem(db, current.map((e) => e.id), sponsorId)) {
-        throw invalid([{ pointer: '/data/attributes/sponsorId', detail: 'This screener serves engagements of its current sponsor: change its engagements too.' }]);
+        throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: 'This screener serves engagements of its current sponsor: change its engagements too.' }]);
       }
     }
     const { messages, ...values } = attributes;
@@ -256,7 +256,7 @@ export async function updateScreener(
 /** Deletes a screener that no media channel uses. */
 export async function deleteScreener(db: Db, existing: ScreenerRow): Promise<void> {
     const channels = await mediaChannelCount(db, existing.id);
-    if (channels > 0) throw conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
+    if (channels > 0) throw new Conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
     // Messages, languages and the engagement, contact-field and survey links go with it (cascade).
     await db.delete(screeners).where(eq(screeners.id, existing.id));
 }

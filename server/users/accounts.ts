@@ -16,7 +16,7 @@ import type { AuthUser } from '../context';
 import { hasAnyRole } from '../auth/guards';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserTokens } from '../auth/tokens';
-import { ApiProblem, conflict, forbidden, invalid } from '../http/errors';
+import { Conflict, DomainError, Forbidden, Invalid } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
 import { ilikeAny, parseBooleanFilter, rethrowConstraint } from '../http/sql';
 import { tablePage } from '../http/list';
@@ -93,17 +93,17 @@ async function relationshipIds(
   if (rel === undefined) return undefined;
   const pointer = `/data/relationships/${name}`;
   const type = name === 'roles' ? ROLE_TYPE : SPONSOR_TYPE;
-  if (!Array.isArray(rel.data)) throw invalid([{ pointer, detail: `'${name}' must be a list of ${type}.` }]);
+  if (!Array.isArray(rel.data)) throw new Invalid([{ pointer, detail: `'${name}' must be a list of ${type}.` }]);
   const ids: number[] = [];
   for (const [index, ref] of rel.data.entries()) {
     const id = parseId(ref.id);
-    if (ref.type !== type || id === null) throw invalid([{ pointer: `${pointer}/data/${index}`, detail: message }]);
+    if (ref.type !== type || id === null) throw new Invalid([{ pointer: `${pointer}/data/${index}`, detail: message }]);
     if (!ids.includes(id)) ids.push(id);
   }
   if (ids.length > 0) {
     const table = name === 'roles' ? roles : sponsors;
     const found = await db.select({ id: table.id }).from(table).where(inArray(table.id, ids));
-    if (found.length !== ids.length) throw invalid([{ pointer, detail: message }]);
+    if (found.length !== ids.length) throw new Invalid([{ pointer, detail: message }]);
   }
   return ids;
 }
@@ -120,14 +120,14 @@ export async function assertEmailFree(db: Db, email: string | null | undefined, 
     .select({ id: users.id })
     .from(users)
     .where(and(sql`lower(${users.email}) = lower(${email})`, exceptId ? ne(users.id, exceptId) : undefined));
-  if (taken) throw conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
+  if (taken) throw new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
 }
 
 /** A concurrent write can still hit a unique index after the checks: same answers. */
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: (constraint) => (constraint?.includes('email') ? conflict(USER_MESSAGES.emailTaken, '/data/attributes/email') : conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username')),
-    foreignKey: () => invalid([{ pointer: '/data/relationships', detail: USER_MESSAGES.unknownSponsor }]),
+    unique: (constraint) => (constraint?.includes('email') ? new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email') : new Conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username')),
+    foreignKey: () => new Invalid([{ pointer: '/data/relationships', detail: USER_MESSAGES.unknownSponsor }]),
   });
 
 /**
@@ -143,7 +143,7 @@ async function assertActiveSuperUserLeft(tx: Db, superUserRoleId: number) {
     .from(userRoles)
     .innerJoin(users, eq(users.id, userRoles.userId))
     .where(and(eq(userRoles.roleId, superUserRoleId), eq(users.isActive, true)));
-  if ((left?.n ?? 0) === 0) throw conflict(USER_MESSAGES.lastSuperUser);
+  if ((left?.n ?? 0) === 0) throw new Conflict(USER_MESSAGES.lastSuperUser);
 }
 
 /** A user's row, or undefined. */
@@ -160,14 +160,14 @@ export async function createUser(
   relationships: Record<string, Relationship>,
 ): Promise<number> {
   const roleIds = await relationshipIds(db, relationships, 'roles', USER_MESSAGES.unknownRole);
-  if (!roleIds?.length) throw invalid([{ pointer: '/data/relationships/roles', detail: USER_MESSAGES.rolesRequired }]);
+  if (!roleIds?.length) throw new Invalid([{ pointer: '/data/relationships/roles', detail: USER_MESSAGES.rolesRequired }]);
   const sponsorIds = (await relationshipIds(db, relationships, 'sponsors', USER_MESSAGES.unknownSponsor)) ?? [];
   const superUserId = (await roleIdsByName(db)).get('Super User');
   if (superUserId !== undefined && roleIds.includes(superUserId) && !hasAnyRole(me, ['Super User'])) {
-    throw forbidden(USER_MESSAGES.superUserOnly);
+    throw new Forbidden(USER_MESSAGES.superUserOnly);
   }
   const [taken] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${attributes.username})`);
-  if (taken) throw conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username');
+  if (taken) throw new Conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username');
   await assertEmailFree(db, attributes.email);
 
   const { password, ...values } = attributes;
@@ -200,11 +200,11 @@ export async function updateUser(
   const id = existing.id;
   const roleIds = await relationshipIds(db, relationships, 'roles', USER_MESSAGES.unknownRole);
   if (roleIds !== undefined && roleIds.length === 0) {
-    throw invalid([{ pointer: '/data/relationships/roles', detail: USER_MESSAGES.rolesRequired }]);
+    throw new Invalid([{ pointer: '/data/relationships/roles', detail: USER_MESSAGES.rolesRequired }]);
   }
   const sponsorIds = await relationshipIds(db, relationships, 'sponsors', USER_MESSAGES.unknownSponsor);
   if (id === me.id && attributes.isActive === false) {
-    throw invalid([{ pointer: '/data/attributes/isActive', detail: USER_MESSAGES.deactivateSelf }]);
+    throw new Invalid([{ pointer: '/data/attributes/isActive', detail: USER_MESSAGES.deactivateSelf }]);
   }
   const superUserId = (await roleIdsByName(db)).get('Super User') ?? -1;
   if (roleIds !== undefined && !hasAnyRole(me, ['Super User'])) {
@@ -212,7 +212,7 @@ export async function updateUser(
       .select({ n: count() })
       .from(userRoles)
       .where(and(eq(userRoles.userId, id), eq(userRoles.roleId, superUserId)));
-    if (roleIds.includes(superUserId) !== (held?.n ?? 0) > 0) throw forbidden(USER_MESSAGES.superUserOnly);
+    if (roleIds.includes(superUserId) !== (held?.n ?? 0) > 0) throw new Forbidden(USER_MESSAGES.superUserOnly);
   }
   await assertEmailFree(db, attributes.email, id);
 
@@ -242,7 +242,7 @@ export async function updateUser(
       if (endSessions) await revokeUserTokens(tx, id);
     })
     .catch((error: unknown) => {
-      if (error instanceof ApiProblem) throw error;
+      if (error instanceof DomainError) throw error;
       onConstraint(error);
     });
 }

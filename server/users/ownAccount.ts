@@ -11,20 +11,20 @@ import { lockedUntil, recordAttempt } from '../auth/lockout';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeUserTokens } from '../auth/tokens';
 import { generateTotpSecret, verifyTotp } from '../auth/totp';
-import { ApiProblem, conflict, invalid, unauthorized } from '../http/errors';
+import { Conflict, Invalid, TooManyAttempts, Unauthenticated } from '../errors';
 import { USER_MESSAGES } from './accounts';
 
 /** Replaces the own password after checking the current one; every session of the user ends. */
 export async function changeOwnPassword(db: Db, me: AuthUser, attributes: ChangePasswordInput, now: Date): Promise<void> {
-  if (await lockedUntil(db, me.username, now)) throw new ApiProblem(429, [{ status: '429', title: 'Too Many Requests', detail: USER_MESSAGES.locked }]);
+  if (await lockedUntil(db, me.username, now)) throw new TooManyAttempts(USER_MESSAGES.locked);
   const [row] = await db.select().from(users).where(eq(users.id, me.id));
-  if (!row) throw unauthorized();
+  if (!row) throw new Unauthenticated();
   if (!row.passwordHash || !(await verifyPassword(attributes.currentPassword, row.passwordHash))) {
     await recordAttempt(db, me.username, false, null, now);
-    throw invalid([{ pointer: '/data/attributes/currentPassword', detail: USER_MESSAGES.currentPasswordWrong }]);
+    throw new Invalid([{ pointer: '/data/attributes/currentPassword', detail: USER_MESSAGES.currentPasswordWrong }]);
   }
   if (attributes.password === attributes.currentPassword) {
-    throw invalid([{ pointer: '/data/attributes/password', detail: USER_MESSAGES.samePassword }]);
+    throw new Invalid([{ pointer: '/data/attributes/password', detail: USER_MESSAGES.samePassword }]);
   }
   const passwordHash = await hashPassword(attributes.password);
   await db.transaction(async (tx) => {
@@ -41,23 +41,23 @@ export async function startTwoFactor(db: Db, me: AuthUser): Promise<string> {
     .set({ totpSecret: secret, secretVerified: false, totpLastStep: null, modified: sql`now()` })
     .where(and(eq(users.id, me.id), eq(users.secretVerified, false)))
     .returning({ id: users.id });
-  if (!updated) throw conflict(USER_MESSAGES.totpAlreadyOn);
+  if (!updated) throw new Conflict(USER_MESSAGES.totpAlreadyOn);
   return secret;
 }
 
 /** Verifies the pending secret with a code from the app: from then on sign-in asks for a code. */
 export async function verifyTwoFactor(db: Db, me: AuthUser, code: string, now: Date): Promise<void> {
   const [row] = await db.select().from(users).where(eq(users.id, me.id));
-  if (!row) throw unauthorized();
-  if (row.secretVerified) throw conflict(USER_MESSAGES.totpAlreadyOn);
-  if (!row.totpSecret) throw conflict(USER_MESSAGES.totpNotStarted);
+  if (!row) throw new Unauthenticated();
+  if (row.secretVerified) throw new Conflict(USER_MESSAGES.totpAlreadyOn);
+  if (!row.totpSecret) throw new Conflict(USER_MESSAGES.totpNotStarted);
   const step = verifyTotp(code, row.totpSecret, now);
-  if (step === null) throw invalid([{ pointer: '/data/attributes/code', detail: USER_MESSAGES.totpCodeInvalid }]);
+  if (step === null) throw new Invalid([{ pointer: '/data/attributes/code', detail: USER_MESSAGES.totpCodeInvalid }]);
   // Only the secret that was checked, and only once: a restart in between makes this miss.
   const [verified] = await db
     .update(users)
     .set({ secretVerified: true, totpLastStep: step, modified: sql`now()` })
     .where(and(eq(users.id, me.id), eq(users.totpSecret, row.totpSecret), eq(users.secretVerified, false)))
     .returning({ id: users.id });
-  if (!verified) throw conflict(USER_MESSAGES.totpNotStarted);
+  if (!verified) throw new Conflict(USER_MESSAGES.totpNotStarted);
 }
