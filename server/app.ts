@@ -11,7 +11,7 @@ import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { authenticate } from './auth/guards';
 import { answerText } from './http/answerText';
-import { ApiProblem, internalError, notFound } from './http/errors';
+import { asProblem, internalError, notFound } from './http/errors';
 import { bodyLimits } from './http/body-limit';
 import { securityHeaders } from './http/security';
 import { compress } from './http/compress';
@@ -56,7 +56,7 @@ import { oFormMessagesRoutes } from './surveys/messages.routes';
 import { languagesOFormsRoutes } from './surveys/languages.routes';
 import { oFormMissingTranslationsRoutes } from './surveys/missingTranslations.routes';
 import { oFormExportsRoutes } from './surveys/exports.routes';
-import { CONTACT_PATHS, PARTICIPANT_PATHS, participantApp } from './participant/api';
+import { participantApp } from './participant/api';
 import { participantStartRoutes } from './participant/start.routes';
 import { participantViewsRoutes } from './participant/views.routes';
 import { participantOFormSubmissionsRoutes } from './participant/submissions.routes';
@@ -87,7 +87,7 @@ import { rmsProvidersRoutes } from './rms/providers.routes';
 import { messageSettingsRoutes, messagesRoutes, messageTemplatesRoutes, messageUnsubscribeRoutes } from './messages';
 import { webRoutes } from './web/routes';
 import { openApiRoutes } from './openapi/routes';
-import { LEAD_PATHS, leadsRoutes, participantLeadRoutes } from './leads';
+import { leadsRoutes, participantLeadRoutes } from './leads';
 
 /**
  * The staff's /api/o-forms resources, one route file each, as one sub-app: authentication
@@ -184,8 +184,8 @@ export function createApp(deps: Deps) {
   app.route('/api/engagements-options', engagementOptionsRoutes(deps));
   app.route('/api/update-engagements-options', updateEngagementOptionsRoutes(deps));
   // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.
-  // The run up to qualification, then the contact steps: each sub-app puts CORS on its paths before its handlers, matched in this order.
-  app.route('/api/o-forms', participantApp(deps, PARTICIPANT_PATHS, [
+  // The run up to qualification, then the contact steps: each sub-app puts CORS on the paths its route files declare before their handlers, matched in this order.
+  app.route('/api/o-forms', participantApp(deps, [
     participantStartRoutes,
     participantViewsRoutes,
     participantOFormSubmissionsRoutes,
@@ -198,8 +198,8 @@ export function createApp(deps: Deps) {
     participantOFormSubmissionOutcomeRoutes,
     participantOFormPageMetricsRoutes,
   ]));
-  app.route('/api/o-forms', participantApp(deps, CONTACT_PATHS, [participantOFormSubmissionSitesRoutes, participantOFormSubmissionContactFieldsRoutes, participantOFormSubmissionContactRoutes]));
-  app.route('/api/o-forms', participantApp(deps, LEAD_PATHS, [participantLeadRoutes]));
+  app.route('/api/o-forms', participantApp(deps, [participantOFormSubmissionSitesRoutes, participantOFormSubmissionContactFieldsRoutes, participantOFormSubmissionContactRoutes]));
+  app.route('/api/o-forms', participantApp(deps, [participantLeadRoutes]));
   app.route('/api/o-forms', staffOFormsRoutes(deps));
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
   app.route('/api/resend-rms-audit', resendRmsAuditRoutes(deps));
@@ -222,7 +222,8 @@ export function createApp(deps: Deps) {
     const requestId = c.get('requestId') ?? randomUUID();
     const send = (status: number, errors: unknown[]) =>
       answerText(c, JSON.stringify({ errors }), status as 400, { 'Content-Type': JSON_API_MEDIA_TYPE, 'X-Request-Id': requestId });
-    if (error instanceof ApiProblem) return send(error.status, error.errors);
+    const problem = asProblem(error);
+    if (problem) return send(problem.status, problem.errors);
     if (error instanceof HTTPException && error.status < 500) {
       return send(error.status, [{ status: String(error.status), title: error.message || 'Bad Request' }]);
     }

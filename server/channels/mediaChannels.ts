@@ -10,7 +10,7 @@ import { MEDIA_CHANNEL_TYPES, type MEDIA_CHANNEL_SORTS, type MediaChannel, type 
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
 import { joinedPage } from '../http/list';
@@ -94,7 +94,7 @@ export async function channelById(db: Db, id: number): Promise<ChannelRow | unde
 }
 
 const onConstraint = (error: unknown): never =>
-  rethrowConstraint(error, { foreignKey: () => invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]) });
+  rethrowConstraint(error, { foreignKey: () => new Invalid([{ pointer: '/data/attributes/screenerId', detail: UNKNOWN_MEDIA_CHANNEL_SCREENER }]) });
 
 type ChannelValues = typeof mediaChannels.$inferInsert;
 
@@ -194,13 +194,13 @@ export async function addChannelSurvey(db: Db, channel: ChannelRow, values: Chan
     .select({ id: screenerSurveys.id })
     .from(screenerSurveys)
     .where(and(eq(screenerSurveys.screenerId, channel.screenerId), eq(screenerSurveys.oFormIdentity, values.oFormIdentity)));
-  if (!served) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_NOT_IN_SCREENER }]);
+  if (!served) throw new Invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_NOT_IN_SCREENER }]);
   const [row] = await db
     .insert(mediaChannelSurveys)
     .values(values)
     .returning()
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity');
+      if (pgErrorCode(error).code === '23505') throw new Conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity');
       throw error;
     });
   if (!row) throw new Error('insert returned no row');

@@ -3,7 +3,7 @@ import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { CONTACT_FIELD_SORTS } from '@core/model/contactField';
 import type { Db } from '../db/open';
 import { contactFields } from '../db/schema';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
@@ -22,7 +22,7 @@ const sortColumns = {
   modified: contactFields.modified,
 };
 
-const nameTaken = () => conflict(CONTACT_FIELD_NAME_TAKEN, '/data/attributes/name');
+const nameTaken = () => new Conflict(CONTACT_FIELD_NAME_TAKEN, '/data/attributes/name');
 
 export async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
   if (name === undefined) return;

@@ -4,6 +4,7 @@
  */
 import type { ErrorObject } from '@core/jsonapi';
 import type { FieldIssue } from '@core/model/fields';
+import { BadParameter, Conflict, DomainError, Forbidden, Invalid, NotFound, TooManyAttempts, Unauthenticated } from '../errors';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
 
@@ -45,3 +46,36 @@ export const internalError = (requestId: string): ErrorObject => ({
   title: 'Internal Server Error',
   detail: `Something went wrong on our side. Please try again; if it keeps happening, contact your Administrator with reference ${requestId}.`,
 });
+
+const DOMAIN_ANSWERS: [new (...args: never[]) => DomainError, ErrorStatus, string][] = [
+  [NotFound, 404, 'Not Found'],
+  [Conflict, 409, 'Conflict'],
+  [Invalid, 422, 'Invalid Attribute'],
+  [Forbidden, 403, 'Forbidden'],
+  [BadParameter, 400, 'Bad Request'],
+  [Unauthenticated, 401, 'Unauthorized'],
+  [TooManyAttempts, 429, 'Too Many Requests'],
+];
+
+/** A domain error as its JSON:API answer: the one place the kinds meet their statuses. */
+export function problemOfDomainError(error: DomainError): ApiProblem {
+  const [, status, kindTitle] = DOMAIN_ANSWERS.find(([kind]) => error instanceof kind) ?? [DomainError, 500 as const, 'Internal Server Error'];
+  const { pointer, parameter, code, meta, title = kindTitle } = error.options;
+  if (error instanceof Invalid && error.issues.length > 0) {
+    return new ApiProblem(
+      status,
+      error.issues.map((i) => ({ status: String(status), title, detail: i.detail, source: { pointer: i.pointer } })),
+    );
+  }
+  const source = pointer ? { pointer } : parameter ? { parameter } : undefined;
+  return new ApiProblem(status, [
+    { status: String(status), title, detail: error.detail, ...(code ? { code } : {}), ...(source ? { source } : {}), ...(meta ? { meta } : {}) },
+  ]);
+}
+
+/** The answer an error thrown by a route or a rule gives, or null when it is unexpected (a 500). */
+export function asProblem(error: unknown): ApiProblem | null {
+  if (error instanceof ApiProblem) return error;
+  if (error instanceof DomainError) return problemOfDomainError(error);
+  return null;
+}

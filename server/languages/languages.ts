@@ -8,7 +8,7 @@ import type * as v from 'valibot';
 import type { LANGUAGE_SORTS, LanguageInput, LanguagePatch } from '@core/model/language';
 import type { Db } from '../db/open';
 import { contactFields, genericMessages, languages } from '../db/schema';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
@@ -26,7 +26,7 @@ const sortColumns = {
   modified: languages.modified,
 };
 
-const isoCodeTaken = () => conflict(LANGUAGE_MESSAGES.isoCodeTaken, '/data/attributes/isoCode');
+const isoCodeTaken = () => new Conflict(LANGUAGE_MESSAGES.isoCodeTaken, '/data/attributes/isoCode');
 
 export async function assertIsoCodeFree(db: Db, isoCode: string | undefined, exceptId?: number) {
   if (isoCode === undefined) return;

@@ -3,7 +3,7 @@
  * by languages that exist and are not the default one (generic messages, contact fields,
  * legacy questions and options, screeners all check theirs here), and the messages that say so.
  */
-import { invalid } from '../http/errors';
+import { Invalid } from '../errors';
 import type { Db } from '../db/open';
 import { languages } from '../db/schema';
 
@@ -32,5 +32,5 @@ export async function assertTranslationLanguages(db: Db, translations: Record<st
     if (isDefault) return [{ pointer: `${pointer}/${code}`, detail: LANGUAGE_MESSAGES.defaultNotTranslation }];
     return [];
   });
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
 }

@@ -1,5 +1,5 @@
 /** What other parts of the server may use of leads. */
-export { LEAD_PATHS, participantLeadRoutes } from './participant.routes';
+export { participantLeadRoutes } from './participant.routes';
 export { leadsRoutes } from './routes';
 export { deleteExpiredLeads } from './retention';
 export { engagementsOfSite, matchLeadsToSites } from './siteMatches';

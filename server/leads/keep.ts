@@ -16,7 +16,7 @@ import type { OutcomeMessages } from '@core/participant/responses';
 import { message } from '@core/validation/messages';
 import type { Db } from '../db/open';
 import { engagementScreeners, leads } from '../db/schema';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import type { SubmissionRow } from '../participant';
 import { assertComplete, RUN_ALREADY_COMPLETE, screenerContactFields } from '../participant';
 import { matchKeysOf } from '../participant';
@@ -114,10 +114,10 @@ async function contactZipContext(db: Db, fields: readonly ContactFormField[], va
 
 /** The screener's contact form and the lead's message pair, for the run's lead outcome. */
 export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip: unknown, country?: unknown) {
-  if (submission.status === 'completed') throw conflict(RUN_ALREADY_COMPLETE);
+  if (submission.status === 'completed') throw new Conflict(RUN_ALREADY_COMPLETE);
   const outcome = await leadOutcome(tools, submission, zip, country);
-  if (outcome === null) throw conflict(NOT_A_LEAD_OUTCOME);
-  if ('issue' in outcome) throw invalid([outcome.issue]);
+  if (outcome === null) throw new Conflict(NOT_A_LEAD_OUTCOME);
+  if ('issue' in outcome) throw new Invalid([outcome.issue]);
   const target = await runOfSubmission(tools.db, submission);
   const fields = await screenerContactFields(tools.db, target.screenerId);
   const messages: OutcomeMessages = await outcomeMessages(tools.db, target.screenerId, outcome.kind, submission.language, submission.oFormId);
@@ -140,7 +140,7 @@ export async function keepLead(tools: LeadTools, submission: SubmissionRow, inpu
     pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
     detail,
   }));
-  if (issues.length > 0) throw invalid(issues);
+  if (issues.length > 0) throw new Invalid(issues);
 
   const values = contactValues(fields, input.values);
   const keys = matchKeysOf(matcher, fields, values);
@@ -173,7 +173,7 @@ export async function keepLead(tools: LeadTools, submission: SubmissionRow, inpu
       })
       .onConflictDoNothing()
       .returning({ id: leads.id });
-    if (!row) throw conflict(LEAD_ALREADY_KEPT);
+    if (!row) throw new Conflict(LEAD_ALREADY_KEPT);
     return { id: row.id, duplicateOf: first };
   });
   return { ...kept, kind: form.kind, messages: { contactForm: leadKeptMessage(submission.language), consent: '' } };

@@ -11,7 +11,7 @@ import type { Db } from '../db/open';
 import { leads, leadSiteMatches } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { siteScope } from '../referrals';
-import { badRequest } from '../http/errors';
+import { BadParameter } from '../errors';
 import { idFilterValue, instantFilterValue, type ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
@@ -39,7 +39,7 @@ function filterConditions(filters: Partial<Record<LeadFilter, string>>): SQL[] {
   const out: SQL[] = [];
   const kind = filters.kind;
   if (kind !== undefined && kind !== '') {
-    if (!isLeadKind(kind)) throw badRequest(`'kind' must be one of ${LEAD_KINDS.join(', ')}.`, 'kind');
+    if (!isLeadKind(kind)) throw new BadParameter(`'kind' must be one of ${LEAD_KINDS.join(', ')}.`, 'kind');
     out.push(eq(leads.kind, kind));
   }
   const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');
@@ -59,7 +59,7 @@ function filterConditions(filters: Partial<Record<LeadFilter, string>>): SQL[] {
   }
   const withinReach = filters.withinReach;
   if (withinReach !== undefined && withinReach !== '') {
-    if (withinReach !== 'true' && withinReach !== 'false') throw badRequest("'withinReach' must be true or false.", 'withinReach');
+    if (withinReach !== 'true' && withinReach !== 'false') throw new BadParameter("'withinReach' must be true or false.", 'withinReach');
     // Of the engagement filtered on, when there is one: its own sites' matches.
     const link = engagementId === undefined ? sql`` : sql` and l.engagement_id = ${engagementId}`;
     const matched = sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id}${link})`;

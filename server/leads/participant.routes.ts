@@ -21,8 +21,6 @@ import { keepLead, leadForm, type LeadTools } from './keep';
 
 const LeadDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: LeadAttributes }) });
 
-export const LEAD_PATHS = ['/o-form-submission-lead-fields/*', '/o-form-submission-lead/*'] as const;
-
 const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi: phiOf(deps), matcher: contactMatcherOf(deps) });
 
 export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {

@@ -20,7 +20,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagementOptions, engagements, surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
 import type { ListQuery, ListSpec } from '../http/query';
 import { pgErrorCode } from '../http/sql';
@@ -124,10 +124,10 @@ async function assertOptionEngagements(db: Db, context: OptionContext, user: Aut
     : [];
   const ok = new Set(found.filter((e) => context.survey.sponsorId === null || e.sponsorId === context.survey.sponsorId).map((e) => e.id));
   for (const { id, pointer } of ids) if (!ok.has(id)) issues.push({ pointer, detail: OPTION_ENGAGEMENT_INVALID });
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
 }
 
-const pairTaken = () => conflict(ENGAGEMENT_OPTION_EXISTS, '/data/attributes/engagementId');
+const pairTaken = () => new Conflict(ENGAGEMENT_OPTION_EXISTS, '/data/attributes/engagementId');
 
 /** A setting for the context's option and one engagement (a 422 for an engagement it may not have, a 409 for a second one); the new row. */
 export async function createEngagementOption(

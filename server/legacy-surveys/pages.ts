@@ -9,7 +9,7 @@ import type { PageInput, PagePatch } from '@core/model/legacySurvey';
 import { newPageTitle, pageInUseMessage } from '@core/oform/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyPages, surveys } from '../db/schema';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { closeGaps, moveTo } from '../surveys';
 import type { PageContext } from './parts';
 import { touchSurvey } from './surveys';
@@ -64,7 +64,7 @@ export async function deletePage(db: Db, context: PageContext) {
   await db.transaction(async (tx) => {
     await touchSurvey(tx, context.survey.id);
     const refs = await jumpsTo(tx, context.survey.id, id);
-    if (refs.length) throw conflict(pageInUseMessage(refs));
+    if (refs.length) throw new Conflict(pageInUseMessage(refs));
     await tx.update(surveyPages).set({ isDeleted: true }).where(eq(surveyPages.id, id));
     await tx
       .update(surveys)

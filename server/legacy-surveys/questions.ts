@@ -10,7 +10,7 @@ import type { QuestionInput, QuestionPatch } from '@core/model/legacySurvey';
 import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE } from '@core/oform/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyQuestions } from '../db/schema';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { closeGaps, moveTo } from '../surveys';
 import { writeTags } from '../surveys';
 import { addNoneOfTheAboveIfEmpty } from './options';
@@ -70,7 +70,7 @@ export async function updateQuestion(db: Db, context: QuestionContext, attribute
     await touchSurvey(tx, context.survey.id);
     if (values.questionType === 'dob' && context.question.questionType !== 'dob') {
       if (await leavesDobOnlyTarget(tx, context, [...(await otherTypes(tx, context)), 'dob'])) {
-        throw invalid([{ pointer: '/data/attributes/questionType', detail: DOB_PAGE_IS_TARGET }]);
+        throw new Invalid([{ pointer: '/data/attributes/questionType', detail: DOB_PAGE_IS_TARGET }]);
       }
     }
     if (Object.keys(values).length) await tx.update(surveyQuestions).set(values).where(eq(surveyQuestions.id, id));
@@ -85,7 +85,7 @@ export async function deleteQuestion(db: Db, context: QuestionContext) {
   const id = context.question.id;
   await db.transaction(async (tx) => {
     await touchSurvey(tx, context.survey.id);
-    if (await leavesDobOnlyTarget(tx, context, await otherTypes(tx, context))) throw conflict(DOB_PAGE_IS_TARGET);
+    if (await leavesDobOnlyTarget(tx, context, await otherTypes(tx, context))) throw new Conflict(DOB_PAGE_IS_TARGET);
     await tx.update(surveyQuestions).set({ deleted: true }).where(eq(surveyQuestions.id, id));
     await closeGaps(tx, surveyQuestions, await questionSiblings(tx, context.page.id));
   });

@@ -9,7 +9,7 @@ import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED, pageSummaries, t
 import { isDobOnlyPage, optionsJumpingTo, transitionTargets, type OptionReference } from '@core/oform/authoring';
 import type { Conn, Db } from '../db/open';
 import { surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
-import { invalid } from '../http/errors';
+import { Invalid } from '../errors';
 import type { PageContext } from './parts';
 import { loadPages } from './structure';
 
@@ -21,10 +21,10 @@ export interface Transition {
 /** An option's transition as it will be stored, else a 422 at the transition's target. */
 export async function resolveTransition(db: Db, context: PageContext, to: TransitionTo | null, target: number | null): Promise<Transition> {
   if (to !== 'page') return { transitionTo: to, transitionTarget: null };
-  if (target === null) throw invalid([{ pointer: '/data/attributes/transitionTarget', detail: TRANSITION_TARGET_REQUIRED }]);
+  if (target === null) throw new Invalid([{ pointer: '/data/attributes/transitionTarget', detail: TRANSITION_TARGET_REQUIRED }]);
   const offered = transitionTargets(pageSummaries(await loadPages(db, context.survey.id)), String(context.page.id));
   if (!offered.some((p) => p.identity === String(target))) {
-    throw invalid([{ pointer: '/data/attributes/transitionTarget', detail: TRANSITION_TARGET_INVALID }]);
+    throw new Invalid([{ pointer: '/data/attributes/transitionTarget', detail: TRANSITION_TARGET_INVALID }]);
   }
   return { transitionTo: 'page', transitionTarget: target };
 }

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { IndicationInput, LOOKUP_NAME_TAKEN, LOOKUP_SORTS, LOOKUP_TYPES, TagInput, type LookupType } from '@core/model/lookup';
 import type { Db } from '../db/open';
 import { campaignTypes, indications, questionCategories, roles, tags, targetGroups, therapeuticAreas } from '../db/schema';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, pgErrorCode } from '../http/sql';
@@ -55,7 +55,7 @@ export async function addLookupEntry(db: Db, { table }: LookupList, values: { na
     .values(values)
     .returning()
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw conflict(LOOKUP_NAME_TAKEN, '/data/attributes/name');
+      if (pgErrorCode(error).code === '23505') throw new Conflict(LOOKUP_NAME_TAKEN, '/data/attributes/name');
       throw error;
     })) as Record<string, unknown>[];
   return row as Record<string, unknown>;

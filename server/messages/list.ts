@@ -9,7 +9,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { messages } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
-import { badRequest } from '../http/errors';
+import { BadParameter } from '../errors';
 import { idFilterValue, type ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
@@ -30,11 +30,11 @@ export type MessageFilter = 'status' | 'kind' | 'engagementId' | 'referralId';
 function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[] {
   const out: SQL[] = [];
   if (filters.status) {
-    if (!(MESSAGE_STATUSES as readonly string[]).includes(filters.status)) throw badRequest(`'status' must be one of ${MESSAGE_STATUSES.join(', ')}.`, 'status');
+    if (!(MESSAGE_STATUSES as readonly string[]).includes(filters.status)) throw new BadParameter(`'status' must be one of ${MESSAGE_STATUSES.join(', ')}.`, 'status');
     out.push(eq(messages.status, filters.status));
   }
   if (filters.kind) {
-    if (!isMessageKind(filters.kind)) throw badRequest(`'kind' must be one of ${MESSAGE_KINDS.join(', ')}.`, 'kind');
+    if (!isMessageKind(filters.kind)) throw new BadParameter(`'kind' must be one of ${MESSAGE_KINDS.join(', ')}.`, 'kind');
     out.push(eq(messages.kind, filters.kind));
   }
   const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');

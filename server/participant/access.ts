@@ -23,7 +23,7 @@ import { keptPerDatabase } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
 import { parseJsonColumn } from '../db/rows';
 import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
-import { notFound, unauthorized } from '../http/errors';
+import { NotFound, Unauthenticated } from '../errors';
 
 
 /** SPEC section 8: what a call without its token answers (401). */
@@ -47,7 +47,7 @@ export const runEnded = (s: Pick<SubmissionRow, 'status' | 'finishedAt' | 'isQua
 
 /** 404 (as for a submission or entry that does not exist) when the run ended: its token reads only its outcome. */
 export function assertRunNotEnded(s: Pick<SubmissionRow, 'status' | 'finishedAt' | 'isQualified'>, what: 'submission' | 'page entry'): void {
-  if (runEnded(s)) throw notFound(what);
+  if (runEnded(s)) throw new NotFound(what);
 }
 
 /** 32 random bytes, base64url: 43 characters. */
@@ -132,10 +132,10 @@ export async function submissionForToken(
   missing: string = MISSING_TOKEN.read,
 ): Promise<{ submission: SubmissionRow; form: FormRow }> {
   const token = tokenOf(c);
-  if (token === null) throw unauthorized(missing);
-  if (submissionId === null || !TOKEN_FORMAT.test(token)) throw notFound('submission');
+  if (token === null) throw new Unauthenticated(missing);
+  if (submissionId === null || !TOKEN_FORMAT.test(token)) throw new NotFound('submission');
   const [found] = await submissionQuery(db).execute({ id: submissionId });
-  if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw notFound('submission');
+  if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw new NotFound('submission');
   return found;
 }
 
@@ -163,10 +163,10 @@ export async function entryForToken(
   missing: string = MISSING_TOKEN.read,
 ): Promise<{ entry: EntryRow; submission: SubmissionRow; form: FormRow; page: PageEntry }> {
   const token = tokenOf(c);
-  if (token === null) throw unauthorized(missing);
-  if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
+  if (token === null) throw new Unauthenticated(missing);
+  if (entryId === null || !TOKEN_FORMAT.test(token)) throw new NotFound('page entry');
   const [found] = await entryQuery(db).execute({ id: entryId });
-  if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw notFound('page entry');
+  if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw new NotFound('page entry');
   const page = parseJsonColumn(PageEntryJson, found.page);
   return { entry: found.entry, submission: found.submission, form: found.form, page };
 }
@@ -205,21 +205,21 @@ export function forgetPageEntry(db: Db, pageEntryId: number): void {
 /** submissionForToken for making a page entry: from what this process keeps when it can, else one query. */
 export async function keptSubmissionForToken(db: Db, c: Context, submissionId: number | null, missing: string): Promise<Pick<AnswerTarget, 'submission' | 'form'>> {
   const token = tokenOf(c);
-  if (token === null) throw unauthorized(missing);
+  if (token === null) throw new Unauthenticated(missing);
   const kept = submissionId === null ? undefined : knownSubmissions.get(db, submissionId);
   if (!kept) return submissionForToken(db, c, submissionId, missing);
-  if (!TOKEN_FORMAT.test(token) || !sameHash(kept.submission.tokenHash, hashToken(token))) throw notFound('submission');
+  if (!TOKEN_FORMAT.test(token) || !sameHash(kept.submission.tokenHash, hashToken(token))) throw new NotFound('submission');
   return kept;
 }
 
 /** entryForToken for answering a page: from what this process keeps when it can, else one query. */
 export async function answerTargetForToken(db: Db, c: Context, entryId: number | null): Promise<AnswerTarget> {
   const token = tokenOf(c);
-  if (token === null) throw unauthorized(MISSING_TOKEN.read);
-  if (entryId === null || !TOKEN_FORMAT.test(token)) throw notFound('page entry');
+  if (token === null) throw new Unauthenticated(MISSING_TOKEN.read);
+  if (entryId === null || !TOKEN_FORMAT.test(token)) throw new NotFound('page entry');
   const kept = knownEntries.get(db, entryId);
   if (kept) {
-    if (!sameHash(kept.submission.tokenHash, hashToken(token))) throw notFound('page entry');
+    if (!sameHash(kept.submission.tokenHash, hashToken(token))) throw new NotFound('page entry');
     return kept;
   }
   const { submission, form, page } = await entryForToken(db, c, entryId);

@@ -52,37 +52,33 @@ export const RUN_ALREADY_COMPLETE = 'This survey run is already complete.';
 export const NOT_QUALIFIED_FOR_CONTACT = 'Only a participant who qualified can leave contact details.';
 export const SCREENING_INCOMPLETE = 'The screening is not complete: answer every page of the survey first.';
 
-/** The paths of the run up to qualification (CORS applies to these and to the contact steps' paths). */
-export const PARTICIPANT_PATHS = [
-  '/participant-start',
-  '/participant-views',
-  '/o-form-submissions',
-  '/o-form-containers',
-  '/o-form-container-entries',
-  '/o-form-container-entries/*',
-  '/o-form-submission-page/*',
-  '/o-form-submission-page-preview/*',
-  '/o-form-submission-sanitization/*',
-  '/o-form-submission-qualification/*',
-  '/o-form-submission-outcome/*',
-  '/o-form-page-metrics',
-] as const;
-
-/** The paths after qualification: trial sites, contact fields, the contact. */
-export const CONTACT_PATHS = ['/o-form-submission-sites/*', '/o-form-submission-contact-fields/*', '/o-form-submission-contact/*'] as const;
-
 export type ParticipantApp = Hono<AppEnv>;
 /** A route file's registration: its handlers on the participant sub-app. */
 export type ParticipantRoutes = (app: ParticipantApp, deps: Deps) => void;
 
 /**
- * The sub-app mounted at /api/o-forms: CORS on each of `paths` first, and the token a body
- * carries, then each route file's handlers in the order given (the order requests are matched in).
+ * The paths the route files declare, as CORS covers them: a path with a parameter by its prefix
+ * and '/*' (so a preflight or a malformed id still gets the CORS answer), one without as it is.
  */
-export function participantApp(deps: Deps, paths: readonly string[], routes: readonly ParticipantRoutes[]): ParticipantApp {
+export function declaredPaths(deps: Deps, routes: readonly ParticipantRoutes[]): string[] {
+  const probe = new Hono<AppEnv>();
+  for (const register of routes) register(probe, deps);
+  const paths = probe.routes.map((r) => {
+    const param = r.path.indexOf('/:');
+    return param < 0 ? r.path : `${r.path.slice(0, param)}/*`;
+  });
+  return [...new Set(paths)];
+}
+
+/**
+ * The sub-app mounted at /api/o-forms: CORS first on each path its route files declare, and the
+ * token a body carries, then each route file's handlers in the order given (the order requests
+ * are matched in).
+ */
+export function participantApp(deps: Deps, routes: readonly ParticipantRoutes[]): ParticipantApp {
   const app = new Hono<AppEnv>();
   const cors = participantCors(deps);
-  for (const path of paths) app.use(path, cors, readBodyToken);
+  for (const path of declaredPaths(deps, routes)) app.use(path, cors, readBodyToken);
   for (const register of routes) register(app, deps);
   return app;
 }

@@ -10,7 +10,7 @@ import type { ContactFormField, contactValues } from '@core/oform/contact';
 import type { Deps } from '../context';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, oFormSubmissions, referrals, siteLocations } from '../db/schema';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { countOnChannel } from '../channels';
 import { enqueueDelivery, noteDuplicate } from '../rms';
 import { enqueueReferralMessages, messageContextOf, participantEmail } from '../messages';
@@ -86,7 +86,7 @@ export async function storeContact(deps: Deps, input: ContactToStore): Promise<{
       .set({ status: 'completed', outcome: 'completed', completedAt: now, modified: now })
       .where(and(eq(oFormSubmissions.id, submission.id), ne(oFormSubmissions.status, 'completed')))
       .returning({ id: oFormSubmissions.id });
-    if (completed.length === 0) throw conflict(RUN_ALREADY_COMPLETE);
+    if (completed.length === 0) throw new Conflict(RUN_ALREADY_COMPLETE);
     await countOnChannel(tx, submission.mediaChannelId, 'submissionsCompleted');
     if (first) {
       // Kept for staff, never sent: the sponsor already has this person's referral.

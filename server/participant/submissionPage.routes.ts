@@ -8,7 +8,7 @@ import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import type { Context } from 'hono';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { ApiProblem, conflict, notFound, unauthorized } from '../http/errors';
+import { asProblem, conflict, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
 import { windowOf } from '../http/rate-limit';
 import { sendDocument } from '../http/serialize';
@@ -56,7 +56,8 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     // page answers 404 whatever else is wrong with the call.
     const refused = async (error: unknown): Promise<never> => {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
-      throw error instanceof ApiProblem ? await unlessEnded(db, submission.id, 'page entry', error) : error;
+      const problem = asProblem(error);
+      throw problem ? await unlessEnded(db, submission.id, 'page entry', problem) : error;
     };
     const { answers, timing } = await readAttributes(c, PageAnswersAttributes).catch(refused);
     if (submission.status === 'completed') await refused(notFound('page entry'));

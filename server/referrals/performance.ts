@@ -11,7 +11,7 @@ import type { SitePerformance, SitePerformanceFilter, SitePerformanceSort } from
 import { isIsoDate } from '@core/validation/isoDate';
 import type { Db } from '../db/open';
 import { engagementSiteLocations, engagements, referrals, siteLocations } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { BadParameter } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
 import { isDeliveredReferral } from '../rms';
 
@@ -19,14 +19,14 @@ const deadline = sql`${referrals.created} + ${engagements.firstContactHours} * i
 
 function day(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
+  if (!isIsoDate(value)) throw new BadParameter(`'${name}' must be a date such as 2026-11-22.`, name);
   return new Date(`${value}T00:00:00Z`);
 }
 
 function idOf(value: string | undefined, name: string, what: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const id = parseId(value);
-  if (id === null) throw badRequest(`'${name}' must be a ${what} id.`, name);
+  if (id === null) throw new BadParameter(`'${name}' must be a ${what} id.`, name);
   return id;
 }
 

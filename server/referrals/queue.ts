@@ -15,7 +15,7 @@ import {
 } from '@core/model/referral';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, engagements, referralReasons, referrals, rmsDeliveries, siteLocations } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { BadParameter } from '../errors';
 import { filterConditions, filterNames, idFilter, type ListFilters, filterSchemas } from '../http/filters';
 import { joinedPage } from '../http/list';
 import { parseBooleanFilter } from '../http/sql';
@@ -61,7 +61,7 @@ const staticFilters = {
   status: (value: string, name: string) => {
     const statuses = value.split(',').map((s) => s.trim());
     const wrong = statuses.find((s) => !(REFERRAL_STATUSES as readonly string[]).includes(s));
-    if (wrong !== undefined) throw badRequest(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
+    if (wrong !== undefined) throw new BadParameter(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
     return inArray(referrals.status, statuses as ReferralStatus[]);
   },
 } satisfies ListFilters;
@@ -80,7 +80,7 @@ const flagOf = (condition: SQL) => (value: string, name: string) => {
 
 function dateBound(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
+  if (!isIsoDate(value)) throw new BadParameter(`'${name}' must be a date such as 2026-11-22.`, name);
   return new Date(`${value}T00:00:00Z`);
 }
 

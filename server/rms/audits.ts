@@ -11,7 +11,7 @@ import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { Utm } from '@core/participant/attribution';
-import { badRequest } from '../http/errors';
+import { BadParameter } from '../errors';
 import { instantFilterValue, parseId, type ListQuery } from '../http/query';
 import { joinedPage } from '../http/list';
 import { plain, toResource } from '../http/serialize';
@@ -166,7 +166,7 @@ export const AUDIT_COLUMNS = Object.keys(getTableColumns(rmsAudits));
 function parseIdFilter(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const id = parseId(value);
-  if (id === null) throw badRequest(`'${name}' must be an id.`, name);
+  if (id === null) throw new BadParameter(`'${name}' must be an id.`, name);
   return id;
 }
 
@@ -174,7 +174,7 @@ function parseIdFilter(value: string | undefined, name: string): number | undefi
 export function parseAuditFilters(filters: Partial<Record<(typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery', string>>): AuditFilters {
   const status = filters.status;
   if (status !== undefined && status !== '' && !(RMS_DELIVERY_STATUSES as readonly string[]).includes(status)) {
-    throw badRequest(`'status' must be one of ${RMS_DELIVERY_STATUSES.join(', ')}.`, 'status');
+    throw new BadParameter(`'status' must be one of ${RMS_DELIVERY_STATUSES.join(', ')}.`, 'status');
   }
   return {
     contactId: parseIdFilter(filters.contactId, 'contactId'),
@@ -193,7 +193,7 @@ export function bulkResendFilters(params: URLSearchParams) {
   const known = new Set<string>([...RMS_AUDIT_FILTERS, 'searchQuery']);
   const filters: Record<string, string> = {};
   for (const [name, value] of params) {
-    if (!known.has(name)) throw badRequest(`Unknown filter '${name}'.`, name);
+    if (!known.has(name)) throw new BadParameter(`Unknown filter '${name}'.`, name);
     filters[name] = value;
   }
   return parseAuditFilters(filters);

@@ -13,7 +13,7 @@ import type { Tx } from '../db/open';
 import { recordAudit } from '../audit/trail';
 import { clientAddress } from '../http/client-address';
 import { moveByRecordSystem, ReferralRefused, statusOfContact } from '../referrals';
-import { ApiProblem, badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
+import { asProblem, badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { authenticFhirCallback, claimWebhookId, referralKeyOf, ResearchSubjectUpdate, verifySignedCallback, type Reporter } from './callbacks';
@@ -140,8 +140,9 @@ export function rmsCallbackRoutes(deps: Deps) {
     try {
       return c.body(JSON.stringify(await fhirReport(c)), 200, { 'Content-Type': FHIR_CONTENT_TYPE });
     } catch (error) {
-      if (!(error instanceof ApiProblem)) throw error;
-      return c.body(JSON.stringify(refusalOutcome(error.status, error.errors)), error.status, { 'Content-Type': FHIR_CONTENT_TYPE });
+      const problem = asProblem(error);
+      if (!problem) throw error;
+      return c.body(JSON.stringify(refusalOutcome(problem.status, problem.errors)), problem.status, { 'Content-Type': FHIR_CONTENT_TYPE });
     }
   });
 

@@ -15,7 +15,7 @@ import {
 } from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
 import { engagements, rmsProviders } from '../db/schema';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, pgErrorCode } from '../http/sql';
@@ -99,17 +99,17 @@ function assertSettings(row: { kind: string; endpointUrl: string | null; signing
     hasBearerToken: row.bearerToken !== null,
   });
   const list = Object.entries(issues).map(([key, detail]) => ({ pointer: `/data/attributes/${key}`, detail: detail! }));
-  if (list.length) throw invalid(list);
+  if (list.length) throw new Invalid(list);
 }
 
 /** An endpoint on a private network (unless allowed) is refused when saved as well as when connected to. */
 async function assertEndpointHost(allowance: PrivateHostAllowance, endpoint: string | null | undefined) {
   if (!endpoint) return;
   const problem = await endpointHostProblem(allowance, endpoint);
-  if (problem) throw invalid([{ pointer: '/data/attributes/endpoint', detail: problem }]);
+  if (problem) throw new Invalid([{ pointer: '/data/attributes/endpoint', detail: problem }]);
 }
 
-const nameTaken = () => conflict(RMS_PROVIDER_MESSAGES.nameTaken, '/data/attributes/name');
+const nameTaken = () => new Conflict(RMS_PROVIDER_MESSAGES.nameTaken, '/data/attributes/name');
 
 async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
   if (name === undefined) return;
@@ -185,7 +185,7 @@ export async function deleteProvider(db: Db, id: number): Promise<void> {
     // Locks the provider so an engagement cannot pick it between the count and the delete.
     await tx.execute(sql`select id from rms_providers where id = ${id} for update`);
     const [used] = await tx.select({ n: count() }).from(engagements).where(eq(engagements.rmsProviderId, id));
-    if (used && used.n > 0) throw conflict(RMS_PROVIDER_MESSAGES.inUse(used.n));
+    if (used && used.n > 0) throw new Conflict(RMS_PROVIDER_MESSAGES.inUse(used.n));
     await tx.delete(rmsProviders).where(eq(rmsProviders.id, id));
   });
 }

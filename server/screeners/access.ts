@@ -9,7 +9,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { screeners, sponsors } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
-import { ApiProblem, notFound } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 
 export const screenerScope = (user: AuthUser): SQL | undefined => {
   const scope = sponsorScope(user);
@@ -48,12 +48,12 @@ export async function findScreener(db: Db, id: number | null, user: AuthUser): P
   return row as ScreenerRow | undefined;
 }
 
-export const lockedProblem = () => new ApiProblem(409, [{ status: '409', title: 'Conflict', detail: SCREENER_LOCKED, meta: { code: 'screener_locked' } }]);
+export const lockedProblem = () => new Conflict(SCREENER_LOCKED, undefined, { meta: { code: 'screener_locked' } });
 
 /** A screener the user may see and that is not locked (else 404 or 409). */
 export async function editableScreener(db: Db, id: number | null, user: AuthUser): Promise<ScreenerRow> {
   const row = await findScreener(db, id, user);
-  if (!row) throw notFound('screener');
+  if (!row) throw new NotFound('screener');
   if (row.isLocked) throw lockedProblem();
   return row;
 }

@@ -10,7 +10,7 @@ import { contactFieldScreeners, contactFields, screeners } from '../db/schema';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { screenerScope } from './access';
-import { invalid } from '../http/errors';
+import { Invalid } from '../errors';
 import { pgErrorCode } from '../http/sql';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -39,14 +39,14 @@ export async function setScreenerContactFields(db: Db, screenerId: number, list:
   const issues = list.flatMap((l, i) =>
     known.has(l.contactFieldId) ? [] : [{ pointer: `/data/attributes/contactFieldScreeners/${i}/contactFieldId`, detail: UNKNOWN_CONTACT_FIELD }],
   );
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
   await db
     .transaction(async (tx) => {
       await tx.delete(contactFieldScreeners).where(eq(contactFieldScreeners.screenerId, screenerId));
       if (list.length) await tx.insert(contactFieldScreeners).values(list.map((l) => ({ screenerId, ...l })));
     })
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/contactFieldScreeners', detail: UNKNOWN_CONTACT_FIELD }]);
+      if (pgErrorCode(error).code === '23503') throw new Invalid([{ pointer: '/data/attributes/contactFieldScreeners', detail: UNKNOWN_CONTACT_FIELD }]);
       throw error;
     });
   return db

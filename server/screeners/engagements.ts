@@ -5,7 +5,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';
 import { engagementScreeners, engagements } from '../db/schema';
-import { invalid } from '../http/errors';
+import { Invalid } from '../errors';
 import { pgErrorCode } from '../http/sql';
 
 export const ENGAGEMENT_OF_OTHER_SPONSOR = "Choose engagements of the screener's sponsor.";
@@ -27,11 +27,11 @@ export async function writeEngagements(tx: Tx, screenerId: number, ids: number[]
 export async function setScreenerEngagements(db: Db, screener: { id: number; sponsorId: number }, engagementIds: number[]) {
   const ids = [...new Set(engagementIds)];
   const problem = await engagementIdsProblem(db, ids, screener.sponsorId);
-  if (problem) throw invalid([{ pointer: '/data/attributes/engagementIds', detail: problem }]);
+  if (problem) throw new Invalid([{ pointer: '/data/attributes/engagementIds', detail: problem }]);
   await db
     .transaction((tx) => writeEngagements(tx, screener.id, ids))
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/engagementIds', detail: problem ?? 'An engagement no longer exists.' }]);
+      if (pgErrorCode(error).code === '23503') throw new Invalid([{ pointer: '/data/attributes/engagementIds', detail: problem ?? 'An engagement no longer exists.' }]);
       throw error;
     });
   return db

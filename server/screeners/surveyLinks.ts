@@ -4,7 +4,7 @@
  * adding a survey to a screener (its own copy, when cloned), changing and removing a link, and
  * the flow between its surveys.
  */
-import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
@@ -12,7 +12,7 @@ import { SCREENER_SURVEY_TYPE, type SCREENER_SURVEY_SORTS, type ScreenerFlow, ty
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { toResource } from '../http/serialize';
@@ -86,7 +86,7 @@ export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorI
     .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
     .where(and(eq(oForms.identity, values.oFormIdentity), ne(engagements.sponsorId, screener.sponsorId)))
     .limit(1);
-  if (foreign) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_OF_ANOTHER_SPONSOR }]);
+  if (foreign) throw new Invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_OF_ANOTHER_SPONSOR }]);
   if (cloneSurvey) {
     // The survey must be one the user may reach; its copy becomes a survey of this screener's own.
     const [source] = await db
@@ -95,7 +95,7 @@ export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorI
       .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
       .where(and(eq(oForms.identity, values.oFormIdentity), engagementScope(user)))
       .limit(1);
-    if (!source) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
+    if (!source) throw new Invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
   }
   const [row] = await db
     .transaction(async (tx) => {
@@ -105,18 +105,18 @@ export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorI
         .select({ id: screenerSurveys.id })
         .from(screenerSurveys)
         .where(and(eq(screenerSurveys.screenerId, screener.id), eq(screenerSurveys.oFormIdentity, copyIdentity)));
-      if (linked) throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
+      if (linked) throw new Conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
       const own = await tx.select({ identity: screenerSurveys.oFormIdentity }).from(screenerSurveys).where(eq(screenerSurveys.screenerId, screener.id));
       const copy = await copyIntoScreener(tx, screener.id, values.oFormIdentity, {
         preferApproved: false,
         linked: new Set([...own.map((l) => l.identity), copyIdentity]),
       });
-      if (!copy) throw invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
+      if (!copy) throw new Invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
       return tx.insert(screenerSurveys).values({ ...values, oFormIdentity: copy.identity }).returning();
     })
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
-      if (pgErrorCode(error).code === '23503') throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
+      if (pgErrorCode(error).code === '23505') throw new Conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
+      if (pgErrorCode(error).code === '23503') throw new Invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
       throw error;
     });
   if (!row) throw new Error('insert returned no row');
@@ -177,4 +177,14 @@ export async function screenerFlow(db: Db, screenerId: number): Promise<Omit<Scr
     nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: shown.get(r.oFormIdentity)?.title ?? r.oFormIdentity, isActive: r.isActive })),
     edges: [...edges.values()],
   };
+}
+
+/** Flips a survey link's isActive; answers the link's id, or undefined when it went. */
+export async function toggleScreenerSurveyLink(db: Db, id: number): Promise<number | undefined> {
+  const [row] = await db
+    .update(screenerSurveys)
+    .set({ isActive: sql`not ${screenerSurveys.isActive}` })
+    .where(eq(screenerSurveys.id, id))
+    .returning({ id: screenerSurveys.id });
+  return row?.id;
 }

@@ -11,7 +11,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { badRequest, conflict, invalid } from '../http/errors';
+import { BadParameter, Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
 import { parseId, type ListQuery } from '../http/query';
 import { ilikeAny, pgErrorCode } from '../http/sql';
@@ -79,7 +79,7 @@ export async function siteLinkPage(
     const raw = q.filters[name];
     if (raw === undefined) continue;
     const id = parseId(raw);
-    if (id === null) throw badRequest(`'${name}' must be an id.`, name);
+    if (id === null) throw new BadParameter(`'${name}' must be an id.`, name);
     conditions.push(eq(column, id));
   }
   if (q.filters.searchQuery?.trim()) {
@@ -123,15 +123,15 @@ export async function sitesOfLinks(db: Db, rows: SiteLinkRow[]): Promise<SiteLoc
 /** The new link's id; its engagement is the caller's to check. */
 export async function addSiteLink(db: Db, attributes: v.InferOutput<typeof EngagementSiteLocationInput>): Promise<number | null> {
   const [site] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.id, attributes.siteLocationId));
-  if (!site) throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
+  if (!site) throw new Invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
   const [created] = await db
     .insert(engagementSiteLocations)
     .values(attributes)
     .returning({ id: engagementSiteLocations.id })
     .catch((error: unknown) => {
       const { code } = pgErrorCode(error);
-      if (code === '23505') throw conflict(LINK_EXISTS, '/data/attributes/siteLocationId');
-      if (code === '23503') throw invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
+      if (code === '23505') throw new Conflict(LINK_EXISTS, '/data/attributes/siteLocationId');
+      if (code === '23503') throw new Invalid([{ pointer: '/data/attributes/siteLocationId', detail: UNKNOWN_SITE }]);
       throw error;
     });
   return created?.id ?? null;

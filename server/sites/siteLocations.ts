@@ -11,7 +11,7 @@ import { SITE_ID_TAKEN, type SITE_LOCATION_SORTS, type SiteLocation, type SiteLo
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
-import { badRequest, conflict, invalid } from '../http/errors';
+import { BadParameter, Conflict, Invalid } from '../errors';
 import { booleanFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { joinedPage } from '../http/list';
 import { parseId, type ListQuery } from '../http/query';
@@ -80,7 +80,7 @@ const selectSites = (db: Db) =>
 function filterId(q: ListQuery<string, SiteLocationFilter>, name: 'excludeEngagementId' | 'engagementId' | 'sponsorId', what: string) {
   if (q.filters[name] === undefined) return undefined;
   const id = parseId(q.filters[name]);
-  if (id === null) throw badRequest(`'${name}' must be ${what}.`, name);
+  if (id === null) throw new BadParameter(`'${name}' must be ${what}.`, name);
   return id;
 }
 
@@ -127,19 +127,19 @@ export async function findSiteLocation(db: Db, id: number | null): Promise<SiteL
 async function assertCountry(db: Db, countryId: number | null | undefined) {
   if (countryId === null || countryId === undefined) return;
   const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
-  if (!found) throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+  if (!found) throw new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
 }
 
 async function assertSiteIdFree(db: Db, siteId: string | null | undefined, exceptId?: number) {
   if (siteId === null || siteId === undefined) return;
   const [taken] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.siteId, siteId));
-  if (taken && taken.id !== exceptId) throw conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
+  if (taken && taken.id !== exceptId) throw new Conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
 }
 
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: () => conflict(SITE_ID_TAKEN, '/data/attributes/siteId'),
-    foreignKey: () => invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
+    unique: () => new Conflict(SITE_ID_TAKEN, '/data/attributes/siteId'),
+    foreignKey: () => new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
   });
 
 /** The new site's id. */
@@ -168,7 +168,7 @@ export async function deleteSiteLocation(db: Db, id: number) {
   await db.transaction(async (tx) => {
     await tx.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.id, id)).for('update');
     const [linked] = await tx.select({ n: count() }).from(engagementSiteLocations).where(eq(engagementSiteLocations.siteLocationId, id));
-    if (linked && linked.n > 0) throw conflict(SITE_LOCATION_LINKED(linked.n));
+    if (linked && linked.n > 0) throw new Conflict(SITE_LOCATION_LINKED(linked.n));
     await tx.delete(siteLocations).where(eq(siteLocations.id, id));
   });
 }

@@ -11,7 +11,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagements, sponsors } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
@@ -76,20 +76,20 @@ export async function sponsorById(db: Db, id: number): Promise<SponsorRow> {
 async function assertCountry(db: Db, countryId: number | null | undefined) {
   if (countryId === null || countryId === undefined) return;
   const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
-  if (!found) throw invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+  if (!found) throw new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
 }
 
 async function assertIdentificationFree(db: Db, identification: string | undefined, exceptId?: number) {
   if (identification === undefined) return;
   const [taken] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, identification));
-  if (taken && taken.id !== exceptId) throw conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+  if (taken && taken.id !== exceptId) throw new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
 }
 
 /** A concurrent write can still hit the unique index after the check: same answer. */
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: () => conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
-    foreignKey: () => invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
+    unique: () => new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
+    foreignKey: () => new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
   });
 
 /** The new sponsor's id. */
@@ -116,13 +116,13 @@ export async function updateSponsor(db: Db, id: number, attributes: v.InferOutpu
 /** Refused while the sponsor has engagements. */
 export async function deleteSponsor(db: Db, id: number) {
   const [linked] = await db.select({ n: count() }).from(engagements).where(eq(engagements.sponsorId, id));
-  if (linked && linked.n > 0) throw conflict(SPONSOR_HAS_ENGAGEMENTS(linked.n));
+  if (linked && linked.n > 0) throw new Conflict(SPONSOR_HAS_ENGAGEMENTS(linked.n));
   await db
     .delete(sponsors)
     .where(eq(sponsors.id, id))
     .catch((error: unknown) => {
       // An engagement added since the check: same answer.
-      if (pgErrorCode(error).code === '23503') throw conflict(SPONSOR_HAS_ENGAGEMENTS(1));
+      if (pgErrorCode(error).code === '23503') throw new Conflict(SPONSOR_HAS_ENGAGEMENTS(1));
       throw error;
     });
 }

@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { ALREADY_APPROVED, VERSION_RACE } from '@core/model/oformDoc';
 import type { Db } from '../db/open';
 import { oForms } from '../db/schema';
-import { conflict, notFound } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 import { pgErrorCode } from '../http/sql';
 import { findMissingTranslations, missingTranslationsProblem } from './translations';
 
@@ -15,8 +15,8 @@ export async function approveVersion(db: Db, version: { id: number; identity: st
   await db
     .transaction(async (tx) => {
       const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, version.id)).for('update');
-      if (!row) throw notFound('survey version');
-      if (row.approvedAt !== null) throw conflict(ALREADY_APPROVED);
+      if (!row) throw new NotFound('survey version');
+      if (row.approvedAt !== null) throw new Conflict(ALREADY_APPROVED);
       // Read under the lock: no edit can slip in between the check and the approval.
       const missing = await findMissingTranslations(tx, { id: version.id });
       if (missing.length) throw missingTranslationsProblem(missing);
@@ -31,7 +31,7 @@ export async function approveVersion(db: Db, version: { id: number; identity: st
     })
     .catch((error: unknown) => {
       // Two versions of one identity approved at the same moment: the later one waits its turn.
-      if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
+      if (pgErrorCode(error).code === '23505') throw new Conflict(VERSION_RACE);
       throw error;
     });
 }

@@ -16,7 +16,7 @@ import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { pgErrorCode } from '../http/sql';
 import { selectForms } from './versions';
 
@@ -133,11 +133,11 @@ export async function copyLatestVersion(db: Db, identity: string, user: AuthUser
     .where(and(eq(oForms.identity, identity), engagementScope(user)))
     .orderBy(sql`${oForms.version} desc`)
     .limit(1);
-  if (!latest) throw invalid([{ pointer: '/data/attributes/copy_identity', detail: UNKNOWN_IDENTITY }]);
+  if (!latest) throw new Invalid([{ pointer: '/data/attributes/copy_identity', detail: UNKNOWN_IDENTITY }]);
   return db
     .transaction((tx) => copyVersion(tx, latest.id, sameIdentities(identity)))
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw conflict(VERSION_RACE);
+      if (pgErrorCode(error).code === '23505') throw new Conflict(VERSION_RACE);
       throw error;
     });
 }

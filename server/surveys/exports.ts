@@ -13,7 +13,7 @@ import { questionRules } from '@core/oform/rulesInWords';
 import { engagements, languages, oFormLanguages, oFormMessages, oForms, users } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { pageMetrics } from '../funnel';
-import { conflict, notFound } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 import type { PdfMessage, PdfPage, SurveyPdf } from '../pdf/oformPdf';
 import { loadStructure } from './structure';
 import { findForm, selectForms, type FormRow } from './versions';
@@ -162,13 +162,13 @@ export async function exportedVersion(db: Db, form: FormRow, user: AuthUser, app
     .where(and(eq(oForms.identity, form.identity), eq(oForms.isApproved, true), engagementScope(user)))
     .orderBy(desc(oForms.version))
     .limit(1);
-  if (!found) throw conflict(NO_APPROVED_VERSION);
+  if (!found) throw new Conflict(NO_APPROVED_VERSION);
   return found;
 }
 
 /** A version the user may reach (404 otherwise) with its page metrics, for the CSV export and the drop-off chart. */
 export async function versionPageMetrics(deps: Deps, id: number | null, user: AuthUser) {
   const form = await findForm(deps.db, id, user);
-  if (!form) throw notFound('survey');
+  if (!form) throw new NotFound('survey');
   return { form, metrics: await pageMetrics(deps.db, form, { now: nowOf(deps), abandonMinutes: deps.config.funnelAbandonMinutes }) };
 }

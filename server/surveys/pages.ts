@@ -12,7 +12,7 @@ import { newPageTitle, optionsJumpingTo, pageInUseMessage } from '@core/oform/au
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oForms } from '../db/schema';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { closeGaps, moveTo } from './ordering';
 import { loadStructure, type ContainerRow } from './structure';
 import { findForm, lockEditable, type FormRow } from './versions';
@@ -58,7 +58,7 @@ export async function createContainer(db: Db, form: FormRow, attributes: v.Infer
     if (attributes.parentId !== null) {
       const [parent] = await tx.select().from(oFormContainers).where(eq(oFormContainers.id, attributes.parentId));
       if (!parent || parent.oFormId !== form.id || parent.parentId !== null) {
-        throw invalid([{ pointer: '/data/attributes/parentId', detail: PARENT_CONTAINER_INVALID }]);
+        throw new Invalid([{ pointer: '/data/attributes/parentId', detail: PARENT_CONTAINER_INVALID }]);
       }
     }
     const siblings = await containerSiblings(tx, form.id, attributes.parentId);
@@ -108,7 +108,7 @@ export async function deleteContainer(db: Db, context: ContainerContext): Promis
       structure.fields.filter((f) => !inside.has(f.containerId)),
       context.container.identity,
     );
-    if (refs.length) throw conflict(pageInUseMessage(refs));
+    if (refs.length) throw new Conflict(pageInUseMessage(refs));
     await tx.delete(oFormContainers).where(eq(oFormContainers.id, id));
     await closeGaps(tx, oFormContainers, await containerSiblings(tx, context.form.id, context.container.parentId));
     await recountPages(tx, context.form.id);

@@ -16,7 +16,7 @@ import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, oFormFields, oForms } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { conflict, invalid } from '../http/errors';
+import { Conflict, Invalid } from '../errors';
 import { closeGaps, moveTo } from './ordering';
 import { findContainer, type ContainerContext } from './pages';
 import { loadStructure, pageOf, type Structure } from './structure';
@@ -45,7 +45,7 @@ const fieldSiblings = (tx: Tx, containerId: number) =>
 /** The configuration as it will be stored: valid for `type`, with the authoring defaults. */
 function parseConfiguration(type: FieldType, raw: unknown): FieldConfiguration {
   const parsed = v.safeParse(fieldConfiguration(type), raw ?? {});
-  if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes/configuration'));
+  if (!parsed.success) throw new Invalid(toFieldIssues(parsed.issues, '/data/attributes/configuration'));
   return withAuthoringDefaults(type, parsed.output);
 }
 
@@ -94,12 +94,12 @@ async function assertTransitions(
       if (!other) issues.push({ pointer, detail: TRANSITION_SURVEY_INVALID });
     }
   }
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
   if (written.typeChanged && written.type === 'dob' && ownPage) {
     const page = summaries.find((p) => p.identity === ownPage.identity);
     const others = structure.fields.filter((f) => f.id !== written.id && pageOf(structure.containers, f.containerId)?.id !== ownPage.id);
     if (page && isDobOnlyPage(page.fieldTypes) && optionsJumpingTo(others, ownPage.identity).length) {
-      throw invalid([{ pointer: '/data/attributes/oFormFieldTypeId', detail: DOB_PAGE_IS_TARGET }]);
+      throw new Invalid([{ pointer: '/data/attributes/oFormFieldTypeId', detail: DOB_PAGE_IS_TARGET }]);
     }
   }
 }
@@ -167,7 +167,7 @@ export async function deleteQuestion(db: Db, context: FieldContext): Promise<voi
     left.splice(left.indexOf(context.field.type as FieldType), 1);
     const outside = structure.fields.filter((f) => pageOf(structure.containers, f.containerId)?.id !== page?.id);
     if (page && isDobOnlyPage(left) && optionsJumpingTo(outside, page.identity).length) {
-      throw conflict(DOB_PAGE_IS_TARGET);
+      throw new Conflict(DOB_PAGE_IS_TARGET);
     }
     await tx.delete(oFormFields).where(eq(oFormFields.id, id));
     await closeGaps(tx, oFormFields, await fieldSiblings(tx, context.container.id));

@@ -22,7 +22,7 @@ import {
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';
-import { notFound } from '../http/errors';
+import { NotFound } from '../errors';
 import { sendResource, toResource } from '../http/serialize';
 import { loadStructure, type ContainerRow, type Structure, type StructureField } from './structure';
 import { findForm, type FormRow } from './versions';
@@ -171,7 +171,7 @@ const ALL_INCLUDES: ReadonlySet<string> = new Set(OFORM_INCLUDES);
 /** Answers version `id` as the user may see it, with everything it can include. */
 export async function sendForm(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
   const row = await findForm(db, id, user);
-  if (!row) throw notFound('survey');
+  if (!row) throw new NotFound('survey');
   const { data, included } = await formDocument(db, row, ALL_INCLUDES);
   return sendResource(c, data, status, included);
 }

@@ -5,7 +5,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';
 import { oFormFieldTags, questionCategories, surveyQuestionTags, tags } from '../db/schema';
-import { invalid } from '../http/errors';
+import { Invalid } from '../errors';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 export const UNKNOWN_CATEGORY = chooseFromList('a question category');
@@ -15,7 +15,7 @@ export const UNKNOWN_TAG = chooseFromList('a tag');
 export async function assertCategory(db: Db, id: number | null | undefined, pointer: string) {
   if (id === null || id === undefined) return;
   const [found] = await db.select({ id: questionCategories.id }).from(questionCategories).where(eq(questionCategories.id, id));
-  if (!found) throw invalid([{ pointer, detail: UNKNOWN_CATEGORY }]);
+  if (!found) throw new Invalid([{ pointer, detail: UNKNOWN_CATEGORY }]);
 }
 
 /** Every tag of `tagIds` exists; each one that does not is a 422 at its place in the list. */
@@ -23,7 +23,7 @@ export async function assertTags(db: Db, ids: number[] | undefined) {
   if (!ids?.length) return;
   const found = new Set((await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, ids))).map((r) => r.id));
   const issues = ids.flatMap((id, i) => (found.has(id) ? [] : [{ pointer: `/data/attributes/tagIds/${i}`, detail: UNKNOWN_TAG }]));
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
 }
 
 /**

@@ -11,7 +11,7 @@ import { missingTranslations } from '@core/oform/translations';
 import type { Conn, Tx } from '../db/open';
 import { languages, oFormLanguages, oFormMessages } from '../db/schema';
 import { toManyIds } from '../http/body';
-import { ApiProblem, invalid } from '../http/errors';
+import { Invalid } from '../errors';
 import { loadStructure, pageOf } from './structure';
 
 /**
@@ -23,11 +23,11 @@ export async function readLanguagesRelationship(db: Conn, relationships: Record<
   if (rel === undefined) return undefined;
   const pointer = '/data/relationships/languages/data';
   const ids = toManyIds(rel.data, 'languages');
-  if (ids === null) throw invalid([{ pointer, detail: 'Must be a list of languages identifiers.' }]);
+  if (ids === null) throw new Invalid([{ pointer, detail: 'Must be a list of languages identifiers.' }]);
   const found = ids.length
     ? await db.select({ id: languages.id }).from(languages).where(and(inArray(languages.id, ids), eq(languages.isActive, true)))
     : [];
-  if (found.length !== ids.length) throw invalid([{ pointer, detail: LANGUAGE_NOT_AVAILABLE }]);
+  if (found.length !== ids.length) throw new Invalid([{ pointer, detail: LANGUAGE_NOT_AVAILABLE }]);
   return ids;
 }
 
@@ -73,12 +73,8 @@ export async function findMissingTranslations(db: Conn, form: { id: number }): P
 
 /** The 422 mark_approved answers while translations are missing. */
 export const missingTranslationsProblem = (missing: MissingTranslation[]) =>
-  new ApiProblem(422, [
-    {
-      status: '422',
-      title: 'Missing Translations',
-      detail: MISSING_TRANSLATIONS(missing.length),
-      code: MISSING_TRANSLATIONS_CODE,
-      meta: { code: MISSING_TRANSLATIONS_CODE, missing },
-    },
-  ]);
+  new Invalid(MISSING_TRANSLATIONS(missing.length), {
+    title: 'Missing Translations',
+    code: MISSING_TRANSLATIONS_CODE,
+    meta: { code: MISSING_TRANSLATIONS_CODE, missing },
+  });

@@ -10,7 +10,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagements, oFormMessages, oForms } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { pgErrorCode } from '../http/sql';
@@ -55,7 +55,7 @@ export async function addVersionMessage(db: Db, form: { id: number; identity: st
       return created;
     })
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw conflict(MESSAGE_EXISTS, '/data/attributes/messageType');
+      if (pgErrorCode(error).code === '23505') throw new Conflict(MESSAGE_EXISTS, '/data/attributes/messageType');
       throw error;
     });
   if (!row) throw new Error('insert returned no row');

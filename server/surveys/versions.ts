@@ -9,7 +9,7 @@ import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
 import { engagements, oForms, sponsors } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { conflict, notFound } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
@@ -80,8 +80,8 @@ export async function findForm(db: Conn, id: number | null, user: AuthUser): Pro
  */
 export async function lockEditable(tx: Tx, formId: number) {
   const [row] = await tx.select({ approvedAt: oForms.approvedAt }).from(oForms).where(eq(oForms.id, formId)).for('update');
-  if (!row) throw notFound('survey');
-  if (row.approvedAt !== null) throw conflict(APPROVED_IMMUTABLE);
+  if (!row) throw new NotFound('survey');
+  if (row.approvedAt !== null) throw new Conflict(APPROVED_IMMUTABLE);
   await tx.update(oForms).set({ modified: sql`now()` }).where(eq(oForms.id, formId));
 }
 

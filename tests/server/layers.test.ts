@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
-const KIT = new Set(['http', 'db', 'auth', 'audit', 'openapi', 'storage', 'security', 'pdf', 'jobs']);
+const KIT = new Set(['errors', 'http', 'db', 'auth', 'audit', 'openapi', 'storage', 'security', 'pdf', 'jobs']);
 // The start-up files compose the areas into the app; they sit above both.
 const TOP = new Set(['app.ts', 'main.ts', 'dev.ts']);
 // Below everything: the settings and the handler context every layer reads.
@@ -63,11 +63,12 @@ const isRouteFile = (file: string) => /(^|\/)(routes|[\w-]+\.routes)\.ts$/.test(
 
 // Route files that still hold their queries, until each moves them into its area's rule modules;
 // the list only shrinks (a file that no longer needs its place here fails the test).
-const QUERIES_STILL_IN_ROUTES = new Set([
-  'engagements/routes.ts',
-  'screeners/routes.ts',
-  'users/routes.ts',
-]);
+const QUERIES_STILL_IN_ROUTES = new Set<string>([]);
+
+// Area modules beside the routes that shape HTTP answers themselves (the participant API's body
+// reading, rate-limit headers, CORS refusals and the embed problems the widget prints); the list
+// only shrinks.
+const HTTP_HELPERS = new Set(['participant/api.ts', 'participant/cors.ts', 'participant/embedProblems.ts']);
 
 const files = readServer();
 
@@ -94,6 +95,14 @@ describe('server layers', () => {
       .filter((f) => isArea(f.file))
       .flatMap((f) => f.imports.filter((i) => isArea(i) && folderOf(i) !== folderOf(f.file) && i !== `${folderOf(i)}/index.ts`).map((i) => `${f.file} -> ${i}`));
     expect(internals).toEqual([]);
+  });
+
+  it("an area's rules throw domain errors, never the HTTP exception", () => {
+    const rules = files.filter((f) => isArea(f.file) && !isRouteFile(f.file));
+    expect(rules.filter((f) => f.imports.includes('http/errors.ts') && !HTTP_HELPERS.has(f.file)).map((f) => f.file)).toEqual([]);
+    expect([...HTTP_HELPERS].filter((file) => !rules.some((f) => f.file === file && f.imports.includes('http/errors.ts'))), 'no longer needs its place in the list').toEqual([]);
+    // The domain errors know nothing of HTTP, nor of anything outside their folder.
+    expect(files.filter((f) => folderOf(f.file) === 'errors').flatMap((f) => f.imports.filter((i) => folderOf(i) !== 'errors'))).toEqual([]);
   });
 
   it('no area imports the start-up files', () => {
