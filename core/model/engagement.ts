@@ -74,6 +74,8 @@ export const EngagementInput = v.strictObject({
   targetMeasure: v.optional(v.picklist(TARGET_MEASURES, `Must be one of: ${TARGET_MEASURES.join(', ')}.`), 'referrals'),
   rmsProviderId: v.optional(v.nullable(idNumber())),
   rmsSponsorIdentifier: optionalText(255),
+  /** The staff member answerable for it (an active Admin, Super User or User); the creator when not given on create. */
+  ownerUserId: v.optional(v.nullable(idNumber())),
 });
 
 /** An update changes only the attributes it names. */
@@ -150,6 +152,9 @@ export interface Engagement {
   rmsProviderId: number | null;
   rmsProviderName: string | null;
   rmsSponsorIdentifier: string | null;
+  /** The staff member answerable for the engagement (overdue messages reach them); null: nobody. */
+  ownerUserId: number | null;
+  ownerUsername: string | null;
   created: string;
   modified: string;
   /** Present when the list was asked with `sortAssociated`. */
@@ -160,6 +165,9 @@ export interface Engagement {
   targetGroups?: Lookup[];
   therapeuticAreas?: Lookup[];
 }
+
+/** The roles an engagement's owner may hold. */
+export const ENGAGEMENT_OWNER_ROLES = ['Admin', 'Super User', 'User'] as const;
 
 export const fullIdentification = (sponsorIdentification: string, identification: string) =>
   `${sponsorIdentification}-${identification}`;

@@ -40,9 +40,11 @@ import {
   sponsors,
   targetGroups,
   therapeuticAreas,
+  users,
 } from '../db/schema';
 import { authenticate, sponsorScope } from '../auth/guards';
 import { engagementScope } from './access';
+import { assertOwner, UNKNOWN_OWNER } from './owner';
 import { readResource, toManyIds } from '../http/body';
 import { badRequest, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
@@ -95,6 +97,8 @@ const columns = {
   rmsProviderId: engagements.rmsProviderId,
   rmsProviderName: rmsProviders.name,
   rmsSponsorIdentifier: engagements.rmsSponsorIdentifier,
+  ownerUserId: engagements.ownerUserId,
+  ownerUsername: users.username,
   created: engagements.created,
   modified: engagements.modified,
 };
@@ -240,7 +244,8 @@ const selectEngagements = (db: Db, extra: Record<string, SQL> = {}) =>
     .select({ ...columns, ...extra })
     .from(engagements)
     .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
-    .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId));
+    .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
+    .leftJoin(users, eq(users.id, engagements.ownerUserId));
 
 async function findEngagement(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
   if (id === null) return undefined;
@@ -329,7 +334,9 @@ const onConstraint = (error: unknown): never =>
     foreignKey: (constraint) =>
       constraint?.includes('rms_provider')
         ? invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }])
-        : invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
+        : constraint?.includes('owner_user')
+          ? invalid([{ pointer: '/data/attributes/ownerUserId', detail: UNKNOWN_OWNER }])
+          : invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
   });
 
 const ALL_INCLUDES = new Set<string>(ENGAGEMENT_INCLUDES);
@@ -410,11 +417,14 @@ export function engagementsRoutes(deps: Deps) {
     assertDates(attributes);
     await assertSponsor(db, attributes.sponsorId, user);
     await assertRmsProvider(db, attributes.rmsProviderId);
+    await assertOwner(db, attributes.ownerUserId);
     const lists = await readLookupRelationships(db, relationships);
     await assertIdentificationFree(db, attributes.identification);
+    // Its creator owns it unless the request names another owner (or none, with null).
+    const ownerUserId = attributes.ownerUserId === undefined ? user.id : attributes.ownerUserId;
     const id = await db
       .transaction(async (tx) => {
-        const [created] = await tx.insert(engagements).values(attributes).returning({ id: engagements.id });
+        const [created] = await tx.insert(engagements).values({ ...attributes, ownerUserId }).returning({ id: engagements.id });
         if (!created) throw new Error('insert returned no row');
         await writeLinks(tx, created.id, lists);
         return created.id;
@@ -432,6 +442,7 @@ export function engagementsRoutes(deps: Deps) {
     assertDates({ ...toEngagement(existing), ...attributes });
     await assertSponsor(db, attributes.sponsorId, user);
     await assertRmsProvider(db, attributes.rmsProviderId);
+    await assertOwner(db, attributes.ownerUserId);
     const lists = await readLookupRelationships(db, relationships);
     await assertIdentificationFree(db, attributes.identification, id);
     await db
