@@ -84,7 +84,7 @@ import { rmsAuditsRoutes } from './rms/audits.routes';
 import { resendRmsAuditRoutes } from './rms/resend.routes';
 import { rmsCallbackRoutes } from './rms/callback.routes';
 import { rmsProvidersRoutes } from './rms/providers.routes';
-import { messageSettingsRoutes, messagesRoutes, messageTemplatesRoutes, messageUnsubscribeRoutes } from './messages';
+import { messageSettingsRoutes, messageSmsInboundRoutes, messagesRoutes, messageTemplatesRoutes, messageUnsubscribeRoutes } from './messages';
 import { webRoutes } from './web/routes';
 import { openApiRoutes } from './openapi/routes';
 import { leadsRoutes, participantLeadRoutes } from './leads';
@@ -208,6 +208,7 @@ export function createApp(deps: Deps) {
   app.route('/api/message-templates', messageTemplatesRoutes(deps));
   app.route('/api/message-settings', messageSettingsRoutes(deps));
   app.route('/api/message-unsubscribe', messageUnsubscribeRoutes(deps));
+  app.route('/api/message-sms-inbound', messageSmsInboundRoutes(deps));
   app.route('/api/export-survey-metrics', exportSurveyMetricsRoutes(deps));
   app.route('/api/survey-page-metrics', surveyPageMetricsRoutes(deps));
   app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));

@@ -8,6 +8,17 @@ import { parsePhiKey, parsePhiKeys } from './security/phi';
 import { privateHostAllowance, type PrivateHostAllowance } from './security/privateHosts';
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from './db/open';
 
+/** A Twilio-compatible SMS provider: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM, TWILIO_API_URL. */
+export interface SmsConfig {
+  provider: 'twilio';
+  accountSid: string;
+  authToken: string;
+  /** The number (E.164) or messaging service texts are sent from. */
+  from: string;
+  /** The REST API's base URL, without a trailing slash. */
+  apiUrl: string;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -57,6 +68,8 @@ export interface Config {
   messageRetentionDays: number;
   /** The hour (0–23, UTC) from which each recruiter's daily digest is written (MESSAGE_DIGEST_HOUR). */
   messageDigestHour: number;
+  /** The SMS provider texts go through (SMS_PROVIDER=twilio and its settings); null: texts wait in the outbox. */
+  sms: SmsConfig | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   distDir: string;
   /** Largest upload (engagement files, site lists) in bytes; JSON bodies stay at 1 MB. */
@@ -190,6 +203,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     messageRetrySchedule: retrySchedule(env, 'MESSAGE_RETRY_SCHEDULE', DEFAULT_MESSAGE_RETRY_SCHEDULE),
     messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
     messageDigestHour: integer(env, 'MESSAGE_DIGEST_HOUR', 7, 0, 23),
+    sms: smsConfig(env),
     rmsAllowPrivateHosts: allowedPrivateHosts(env),
     ctgovApiUrl: (url(env, 'CTGOV_API_URL', ['http:', 'https:']) ?? 'https://clinicaltrials.gov/api/v2').replace(/\/+$/, ''),
     ssoServices: ssoServices(env, publicUrl?.replace(/\/+$/, '') ?? null),
@@ -255,6 +269,25 @@ function smtpUrl(env: Env): string | null {
   }
   if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
   return raw;
+}
+
+/** SMS_PROVIDER (only twilio) and the Twilio account's settings, each required once a provider is named. */
+function smsConfig(env: Env): SmsConfig | null {
+  const provider = env.SMS_PROVIDER?.trim().toLowerCase();
+  if (!provider) return null;
+  if (provider !== 'twilio') throw new ConfigError(`SMS_PROVIDER must be twilio; got "${provider}"`);
+  const required = (name: string) => {
+    const value = env[name]?.trim();
+    if (!value) throw new ConfigError(`${name} is required when SMS_PROVIDER is twilio`);
+    return value;
+  };
+  const accountSid = required('TWILIO_ACCOUNT_SID');
+  if (!/^AC[0-9a-fA-F]{32}$/.test(accountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits');
+  const authToken = required('TWILIO_AUTH_TOKEN');
+  const from = required('TWILIO_FROM');
+  if (!/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/.test(from)) throw new ConfigError(`TWILIO_FROM must be a number in E.164 form (+15551234567) or a messaging service SID; got "${from}"`);
+  const apiUrl = (url(env, 'TWILIO_API_URL', ['http:', 'https:']) ?? 'https://api.twilio.com').replace(/\/+$/, '');
+  return { provider: 'twilio', accountSid, authToken, from, apiUrl };
 }
 
 /** MAIL_FROM: one address, or "Name <address>". */

@@ -67,6 +67,8 @@ export const EngagementInput = v.strictObject({
   targetMeasure: v.optional(v.picklist(TARGET_MEASURES, `Must be one of: ${TARGET_MEASURES.join(', ')}.`), 'referrals'),
   rmsProviderId: v.optional(v.nullable(idNumber())),
   rmsSponsorIdentifier: optionalText(255),
+  /** The staff member answerable for it (an active Admin, Super User or User); the creator when not given on create. */
+  ownerUserId: v.optional(v.nullable(idNumber())),
 });
 
 /** An update changes only the attributes it names. */
@@ -142,6 +144,8 @@ export const ENGAGEMENT = resourceAnswer(
     rmsProviderId: v.nullable(recordId()),
     rmsProviderName: nullableText(),
     rmsSponsorIdentifier: nullableText(),
+    ownerUserId: v.pipe(v.nullable(recordId()), v.description('The staff member answerable for the engagement (overdue messages reach them); null: nobody.')),
+    ownerUsername: nullableText(),
     created: instant(),
     modified: instant(),
     /** On a single engagement's read and write: why and since when it is not offered; null while it is. */
@@ -169,6 +173,9 @@ export type Engagement = Answered<typeof ENGAGEMENT> & {
   targetGroups?: Lookup[];
   therapeuticAreas?: Lookup[];
 };
+
+/** The roles an engagement's owner may hold. */
+export const ENGAGEMENT_OWNER_ROLES = ['Admin', 'Super User', 'User'] as const;
 
 export const fullIdentification = (sponsorIdentification: string, identification: string) =>
   `${sponsorIdentification}-${identification}`;

@@ -166,6 +166,8 @@ export const ContactAttributes = v.object({
   engagementId: v.optional(v.nullable(v.union([v.string(), v.number()]))),
   values: v.optional(v.record(v.string(), v.unknown()), {}),
   acceptTerms: v.optional(v.unknown()),
+  /** The separate consent to one text at the phone number given (true only when ticked). */
+  smsConsent: v.optional(v.boolean('Must be true or false.')),
 });
 
 /**

@@ -34,8 +34,8 @@ const maybeText = v.nullable(v.string());
 // ---------------------------------------------------------------------------------------------
 // Pieces several answers share
 
-/** The screener's pair of texts for an outcome, sanitized HTML, in the participant's language. */
-export const OutcomeMessages = v.strictObject({ contactForm: text, consent: text });
+/** The screener's pair of texts for an outcome, sanitized HTML, in the participant's language; with the contact form, the SMS consent when a phone number is asked for. */
+export const OutcomeMessages = v.strictObject({ contactForm: text, consent: text, sms: v.optional(text) });
 export type OutcomeMessages = v.InferOutput<typeof OutcomeMessages>;
 
 export const Outcome = v.picklist(OUTCOMES);

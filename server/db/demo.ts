@@ -7,7 +7,7 @@
 import { seedDemoHistory } from './demoHistory';
 import { seedDemoFunnel } from './demoFunnel';
 import type { PhiCipher } from '../security/phi';
-import { eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from './open';
 import {
   appSettings,
@@ -200,9 +200,11 @@ export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCiphe
   const [sponsor] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, 'NWT'));
   const sponsorId = sponsor?.id ?? (await db.insert(sponsors).values({ name: 'Northwind Therapeutics', identification: 'NWT' }).returning({ id: sponsors.id }))[0]!.id;
 
+  // Its owner is the installation's first user, the Admin the seed created (as its history says).
+  const [owner] = await db.select({ id: users.id }).from(users).orderBy(asc(users.id)).limit(1);
   const [engagement] = await db
     .insert(engagements)
-    .values({ name: 'Healthy Heart Study', identification: DEMO_ENGAGEMENT, sponsorId, description: 'A demo study of a new blood pressure treatment.', radius: 25, phase: 'III' })
+    .values({ name: 'Healthy Heart Study', identification: DEMO_ENGAGEMENT, sponsorId, description: 'A demo study of a new blood pressure treatment.', radius: 25, phase: 'III', ownerUserId: owner?.id ?? null })
     .returning({ id: engagements.id });
   const engagementId = engagement!.id;
 

@@ -247,6 +247,8 @@ export const engagements = pgTable(
     firstContactHours: integer('first_contact_hours').notNull().default(48),
     /** Service level: an open referral with no update for this many days is stale. */
     staleDays: integer('stale_days').notNull().default(7),
+    /** The staff member answerable for the engagement (overdue messages reach them); its creator at first. */
+    ownerUserId: integer('owner_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     created: created(),
     modified: modified(),
   },
@@ -1126,6 +1128,10 @@ export const contacts = pgTable(
     consentTextSha256: text('consent_text_sha256'),
     consentSurveyId: integer('consent_survey_id').references((): AnyPgColumn => oForms.id, { onDelete: 'set null' }),
     consentSurveyVersion: integer('consent_survey_version'),
+    /** The separate consent to be texted at the phone number given, as shown (its text, SHA-256 and instant); null when not given. */
+    smsConsentText: text('sms_consent_text'),
+    smsConsentTextSha256: text('sms_consent_text_sha256'),
+    smsConsentedAt: timestamp('sms_consented_at', { withTimezone: true, mode: 'date' }),
     /** Keyed hashes of the e-mail and phone given (security/contactMatch.ts), to find the same person again. */
     emailMatch: text('email_match'),
     phoneMatch: text('phone_match'),
@@ -1370,6 +1376,8 @@ export const messages = pgTable(
   {
     id: serial('id').primaryKey(),
     kind: text('kind').notNull(),
+    /** 'email' or 'sms' (a text through SMS_PROVIDER; `to` is then a phone number, the body's text part is sent). */
+    channel: text('channel').notNull().default('email'),
     engagementId: integer('engagement_id').references(() => engagements.id, { onDelete: 'cascade' }),
     referralId: integer('referral_id').references(() => referrals.id, { onDelete: 'cascade' }),
     /** 'staff' or 'participant'. */
@@ -1405,6 +1413,7 @@ export const messages = pgTable(
     index('messages_to_match_idx').on(t.toMatch).where(sql`${t.toMatch} is not null`),
     check('messages_status_check', sql`${t.status} in ('pending', 'waiting', 'retrying', 'sent', 'failed', 'cancelled')`),
     check('messages_audience_check', sql`${t.audience} in ('staff', 'participant')`),
+    check('messages_channel_check', sql`${t.channel} in ('email', 'sms')`),
   ],
 );
 
@@ -1438,6 +1447,12 @@ export const messageTemplates = pgTable(
 
 /** Participant addresses (keyed hashes) that unsubscribed: no participant mail goes to them again. */
 export const messageOptOuts = pgTable('message_opt_outs', {
+  toMatch: text('to_match').primaryKey(),
+  created: created(),
+});
+
+/** Phone numbers (keyed hashes, as contact duplicates are found) that texted STOP: no text goes to them again, for any engagement. */
+export const smsOptOuts = pgTable('sms_opt_outs', {
   toMatch: text('to_match').primaryKey(),
   created: created(),
 });

@@ -35,6 +35,7 @@ import {
   sponsors,
   targetGroups,
   therapeuticAreas,
+  users,
 } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { toManyIds } from '../http/body';
@@ -45,6 +46,7 @@ import { joinedPage } from '../http/list';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, idFilter, linkedFilter } from '../http/filters';
 import { engagementScope } from './access';
+import { assertOwner, UNKNOWN_OWNER } from './owner';
 
 export const UNKNOWN_SPONSOR = chooseFromList('a sponsor');
 export const UNKNOWN_RMS_PROVIDER = chooseFromList('a record-system provider');
@@ -86,6 +88,8 @@ const columns = {
   rmsProviderId: engagements.rmsProviderId,
   rmsProviderName: rmsProviders.name,
   rmsSponsorIdentifier: engagements.rmsSponsorIdentifier,
+  ownerUserId: engagements.ownerUserId,
+  ownerUsername: users.username,
   created: engagements.created,
   modified: engagements.modified,
 };
@@ -170,7 +174,8 @@ const selectEngagements = (db: Db, extra: Record<string, SQL> = {}) =>
     .select({ ...columns, ...extra })
     .from(engagements)
     .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
-    .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId));
+    .leftJoin(rmsProviders, eq(rmsProviders.id, engagements.rmsProviderId))
+    .leftJoin(users, eq(users.id, engagements.ownerUserId));
 
 export async function findEngagement(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
   if (id === null) return undefined;
@@ -259,7 +264,9 @@ const onConstraint = (error: unknown): never =>
     foreignKey: (constraint) =>
       constraint?.includes('rms_provider')
         ? new Invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }])
-        : new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
+        : constraint?.includes('owner_user')
+          ? new Invalid([{ pointer: '/data/attributes/ownerUserId', detail: UNKNOWN_OWNER }])
+          : new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]),
   });
 
 export function toEngagement(row: Row): Engagement {
@@ -330,11 +337,14 @@ export async function createEngagement(
     assertDates(attributes);
     await assertSponsor(db, attributes.sponsorId, user);
     await assertRmsProvider(db, attributes.rmsProviderId);
+    await assertOwner(db, attributes.ownerUserId);
     const lists = await readLookupRelationships(db, relationships);
     await assertIdentificationFree(db, attributes.identification);
+    // Its creator owns it unless the request names another owner (or none, with null).
+    const ownerUserId = attributes.ownerUserId === undefined ? user.id : attributes.ownerUserId;
     return db
       .transaction(async (tx) => {
-        const [created] = await tx.insert(engagements).values(attributes).returning({ id: engagements.id });
+        const [created] = await tx.insert(engagements).values({ ...attributes, ownerUserId }).returning({ id: engagements.id });
         if (!created) throw new Error('insert returned no row');
         await writeLinks(tx, created.id, lists);
         return created.id;
@@ -354,6 +364,7 @@ export async function updateEngagement(
     assertDates({ ...toEngagement(existing), ...attributes });
     await assertSponsor(db, attributes.sponsorId, user);
     await assertRmsProvider(db, attributes.rmsProviderId);
+    await assertOwner(db, attributes.ownerUserId);
     const lists = await readLookupRelationships(db, relationships);
     await assertIdentificationFree(db, attributes.identification, id);
     await db

@@ -4,10 +4,12 @@ import { phiOf } from '../security/phi';
 import type { MessageContext } from './referralMessages';
 import { baseUrlOf } from './worker';
 
-export { participantEmail } from './addresses';
+export { participantEmail, participantPhone } from './addresses';
+export { smsConsentText } from './smsTexts';
 export { enqueueReferralMessages } from './referralMessages';
 export { enqueueSiteOpenedMessages } from './leadMessages';
 export { messageOptionsOf, sendMessagesSoon, settleMessages, startMessageWorker } from './worker';
 export { messagesRoutes, messageTemplatesRoutes, messageSettingsRoutes, messageUnsubscribeRoutes } from './routes';
 
 export const messageContextOf = (deps: Deps): MessageContext => ({ phi: phiOf(deps), mailFrom: deps.config.mailFrom, baseUrl: baseUrlOf(deps) });
+export { messageSmsInboundRoutes } from './smsInbound.routes';

@@ -9,7 +9,7 @@ import { and, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import { messageOptOuts, messages } from '../db/schema';
+import { messageOptOuts, messages, smsOptOuts } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -17,11 +17,18 @@ export type MessageRow = typeof messages.$inferSelect;
 /** Shown while no mail server is configured (SMTP_URL unset). */
 export const NO_MAIL_SERVER = 'not sent: no mail server configured';
 export const UNSUBSCRIBED = 'not sent: the participant unsubscribed';
+/** Shown while no SMS provider is configured (SMS_PROVIDER unset). */
+export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
+export const TEXTED_STOP = 'not sent: the number texted STOP';
+
+export type Channel = 'email' | 'sms';
 
 const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 export interface NewMessage {
   kind: MessageKind;
+  /** E-mail unless given; a text's `to` is a phone number, its `toMatch` the number's keyed hash, and only `text` is sent. */
+  channel?: Channel;
   engagementId: number | null;
   referralId: number | null;
   audience: 'staff' | 'participant';
@@ -51,6 +58,7 @@ export async function enqueueMessage(tx: Conn, phi: PhiCipher, domain: string, m
     .insert(messages)
     .values({
       kind: message.kind,
+      channel: message.channel ?? 'email',
       engagementId: message.engagementId,
       referralId: message.referralId,
       audience: message.audience,
@@ -85,14 +93,25 @@ export interface Claim {
   interrupted: boolean;
 }
 
-/** Claims up to `limit` messages due at `now` (only message `id`'s when given). */
-export async function claimDue(db: Db, now: Date, options: { limit?: number; id?: number; leaseMs: number }): Promise<Claim[]> {
+export async function isSmsOptedOut(db: Conn, toMatch: string | null): Promise<boolean> {
+  if (!toMatch) return false;
+  const [row] = await db.select({ m: smsOptOuts.toMatch }).from(smsOptOuts).where(eq(smsOptOuts.toMatch, toMatch));
+  return !!row;
+}
+
+/** Claims up to `limit` messages due at `now` on `channels` (only message `id`'s when given). */
+export async function claimDue(db: Db, now: Date, options: { limit?: number; id?: number; leaseMs: number; channels: readonly Channel[] }): Promise<Claim[]> {
+  if (options.channels.length === 0) return [];
   const leaseId = randomUUID();
   const result = await db.execute(sql`
     with due as (
       select m.id, m.lease_id as previous_lease
       from messages m
       where m.status in ('pending', 'waiting', 'retrying') and m.next_attempt_at <= ${now.toISOString()}::timestamptz
+        and m.channel in (${sql.join(
+          options.channels.map((c) => sql`${c}`),
+          sql`, `,
+        )})
         ${options.id === undefined ? sql`` : sql`and m.id = ${options.id}`}
       order by m.next_attempt_at, m.id
       limit ${options.limit ?? 20}
@@ -114,12 +133,12 @@ export async function claimDue(db: Db, now: Date, options: { limit?: number; id?
   }));
 }
 
-/** Without a mail server: the due messages wait, saying why, and are not counted as attempted. */
-export async function markWaiting(db: Db, now: Date): Promise<number> {
+/** Without a mail server (or SMS provider): the channel's due messages wait, saying why, and are not counted as attempted. */
+export async function markWaiting(db: Db, now: Date, channel: Channel = 'email'): Promise<number> {
   const rows = await db
     .update(messages)
-    .set({ status: 'waiting', lastError: NO_MAIL_SERVER })
-    .where(and(inArray(messages.status, ['pending', 'retrying']), lte(messages.nextAttemptAt, now)))
+    .set({ status: 'waiting', lastError: channel === 'sms' ? NO_SMS_PROVIDER : NO_MAIL_SERVER })
+    .where(and(inArray(messages.status, ['pending', 'retrying']), eq(messages.channel, channel), lte(messages.nextAttemptAt, now)))
     .returning({ id: messages.id });
   return rows.length;
 }
@@ -175,6 +194,17 @@ export async function optOut(db: Db, toMatch: string, now: Date): Promise<void> 
       .update(messages)
       .set({ status: 'cancelled', lastError: UNSUBSCRIBED, nextAttemptAt: null, leaseId: null })
       .where(and(eq(messages.toMatch, toMatch), eq(messages.audience, 'participant'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+  });
+}
+
+/** A number that texted STOP (its keyed hash): no text goes to it again, and those waiting are cancelled, for every engagement. */
+export async function optOutNumber(db: Db, toMatch: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(smsOptOuts).values({ toMatch, created: now }).onConflictDoNothing();
+    await tx
+      .update(messages)
+      .set({ status: 'cancelled', lastError: TEXTED_STOP, nextAttemptAt: null, leaseId: null })
+      .where(and(eq(messages.toMatch, toMatch), eq(messages.channel, 'sms'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
   });
 }
 

@@ -2,14 +2,12 @@
  * Who staff messages go to: active users with an e-mail address, each once.
  * - A referral's people: the site's Site Coordinators and the Users of the engagement's sponsor
  *   (its recruiters).
- * - The engagement's owner: the user who created it, as the audit trail records it. Engagements
- *   carry no owner of their own; the trail's creation event is kept for ever, cannot be edited,
- *   and names the person who set the study up — the one to hear when its service level slips.
- *   An engagement made before the trail (the seeded demo) has none.
+ * - The engagement's owner (engagements.owner_user_id: its creator unless staff chose another),
+ *   the one to hear when its service level slips.
  */
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Conn } from '../db/open';
-import { auditEvents, roles, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
+import { engagements, roles, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
 
 export interface StaffRecipient {
   id: number;
@@ -47,16 +45,9 @@ export async function referralStaff(db: Conn, sponsorId: number, siteLocationId:
   return once(coordinators, recruiters);
 }
 
-/** The engagement's owner (its creator in the audit trail), when still active with an address. */
+/** The engagement's owner, when there is one still active with an address. */
 export async function engagementOwner(db: Conn, engagementId: number): Promise<StaffRecipient[]> {
-  const [created] = await db
-    .select({ userId: auditEvents.actorUserId })
-    .from(auditEvents)
-    .where(and(eq(auditEvents.entity, 'engagements'), eq(auditEvents.entityId, String(engagementId)), eq(auditEvents.action, 'create')))
-    .orderBy(asc(auditEvents.id))
-    .limit(1);
-  if (!created?.userId) return [];
-  return once(await db.select(COLUMNS).from(users).where(and(eq(users.id, created.userId), reachable)));
+  return once(await db.select(COLUMNS).from(engagements).innerJoin(users, eq(users.id, engagements.ownerUserId)).where(and(eq(engagements.id, engagementId), reachable)));
 }
 
 /** Several groups as one list, each person once. */

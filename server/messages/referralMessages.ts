@@ -17,7 +17,8 @@ import type { MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
-import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
+import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
+import { smsConfirmationText } from './smsTexts';
 import { engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
 import { unsubscribeUrl } from './worker';
@@ -35,6 +36,8 @@ export interface NewReferralFacts {
   language: string;
   /** The participant's e-mail address and its keyed hash, when they left one and consented. */
   participant: { email: string; match: string | null } | null;
+  /** The participant's phone number and its keyed hash, when they gave the separate SMS consent. */
+  sms?: { phone: string; match: string | null } | null;
   created: Date;
 }
 
@@ -120,6 +123,36 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
       );
       written++;
     }
+  }
+
+  // One confirmation text, only with the SMS consent and never to a number that texted STOP.
+  const sms = facts.sms;
+  if (sms && kinds.has('participantConfirmation') && !(await isSmsOptedOut(tx, sms.match))) {
+    const text = smsConfirmationText(facts.language, { engagement: place.engagement, site, town: place.town ?? '' });
+    await enqueueMessage(
+      tx,
+      ctx.phi,
+      domain,
+      {
+        kind: 'participantConfirmation',
+        channel: 'sms',
+        engagementId: facts.engagementId,
+        referralId: facts.referralId,
+        audience: 'participant',
+        recipientUserId: null,
+        recipientLabel: 'participant',
+        language: facts.language,
+        to: sms.phone,
+        toMatch: sms.match,
+        subject: 'Text message',
+        text,
+        html: '',
+        unsubscribeToken: null,
+        dueAt: new Date(now.getTime() + kinds.get('participantConfirmation')! * MINUTE),
+      },
+      now,
+    );
+    written++;
   }
   return written;
 }

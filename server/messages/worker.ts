@@ -18,7 +18,8 @@ import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { digestDay, enqueueDigests } from './digest';
 import { smtpMailer, type Mailer } from './mailer';
-import { claimDue, isOptedOut, markWaiting, purgeBodies, recordAttempt, UNSUBSCRIBED, type Claim, type SendOutcome } from './outbox';
+import { claimDue, isOptedOut, isSmsOptedOut, markWaiting, purgeBodies, recordAttempt, TEXTED_STOP, UNSUBSCRIBED, type Channel, type Claim, type SendOutcome } from './outbox';
+import { smsSenderFor, type SmsSender } from './sms';
 
 export interface MessageOptions {
   db: Db;
@@ -26,8 +27,10 @@ export interface MessageOptions {
   schedule: readonly number[];
   clock: () => Date;
   log: Logger;
-  /** Null without SMTP_URL: messages wait. */
+  /** Null without SMTP_URL: e-mail waits. */
   mailer: Mailer | null;
+  /** Null without SMS_PROVIDER: texts wait. */
+  sms: SmsSender | null;
   mailFrom: string;
   /** Where links in messages point (PUBLIC_URL). */
   baseUrl: string;
@@ -62,6 +65,7 @@ export const messageOptionsOf = (deps: Deps): MessageOptions => ({
   clock: () => nowOf(deps),
   log: deps.log,
   mailer: mailerFor(deps.config.smtpUrl, deps.config.smtpTimeoutSeconds),
+  sms: smsSenderFor(deps.config.sms, deps.config.smtpTimeoutSeconds),
   leaseMs: leaseMsOf(deps.config.smtpTimeoutSeconds),
   mailFrom: deps.config.mailFrom,
   baseUrl: baseUrlOf(deps),
@@ -73,7 +77,10 @@ export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/ap
 
 /** Whether the message is still to be sent; the reason when not. */
 async function stillWanted(db: Db, row: typeof messages.$inferSelect): Promise<string | null> {
-  if (row.audience === 'participant' && (await isOptedOut(db, row.toMatch))) return UNSUBSCRIBED;
+  if (row.channel === 'sms') {
+    // Checked again here: a STOP may have arrived after the text was written.
+    if (await isSmsOptedOut(db, row.toMatch)) return TEXTED_STOP;
+  } else if (row.audience === 'participant' && (await isOptedOut(db, row.toMatch))) return UNSUBSCRIBED;
   if (row.kind === 'firstContactOverdue' && row.referralId !== null) {
     const [referral] = await db.select({ firstContactAt: referrals.firstContactAt, status: referrals.status }).from(referrals).where(eq(referrals.id, row.referralId));
     if (!referral || referral.firstContactAt !== null || !['new', 'attempting-contact'].includes(referral.status)) return 'not sent: the first contact was made';
@@ -85,7 +92,7 @@ async function stillWanted(db: Db, row: typeof messages.$inferSelect): Promise<s
   return null;
 }
 
-async function sendClaim(options: MessageOptions, mailer: Mailer, claim: Claim): Promise<SendOutcome> {
+async function sendClaim(options: MessageOptions, claim: Claim): Promise<SendOutcome> {
   const [row] = await options.db.select().from(messages).where(eq(messages.id, claim.id));
   if (!row) return { sent: false, error: 'The message no longer exists.', retryable: false };
   const reason = await stillWanted(options.db, row);
@@ -99,6 +106,13 @@ async function sendClaim(options: MessageOptions, mailer: Mailer, claim: Claim):
   } catch (error) {
     return { sent: false, error: `The message could not be decrypted: ${error instanceof Error ? error.message : String(error)}`, retryable: false };
   }
+  if (row.channel === 'sms') {
+    if (!options.sms) return { sent: false, error: 'No SMS provider is configured.', retryable: true };
+    // The Message-ID doubles as the provider's idempotency key: the same on every attempt.
+    return options.sms.send({ to, body: body.text, idempotencyKey: row.messageId });
+  }
+  const mailer = options.mailer;
+  if (!mailer) return { sent: false, error: 'No mail server is configured.', retryable: true };
   const headers: Record<string, string> = { 'Auto-Submitted': 'auto-generated' };
   if (row.unsubscribeToken) {
     // RFC 8058 one-click unsubscribe: a POST to this URL is all it takes.
@@ -110,19 +124,19 @@ async function sendClaim(options: MessageOptions, mailer: Mailer, claim: Claim):
 
 /** Sends every message due at `now` (only message `id` when given); answers how many were attempted. */
 export async function sendDue(options: MessageOptions, now = options.clock(), only?: { id: number }): Promise<number> {
-  const mailer = options.mailer;
-  if (!mailer) {
-    await markWaiting(options.db, now);
-    return 0;
-  }
+  const channels: Channel[] = [];
+  if (options.mailer) channels.push('email');
+  else await markWaiting(options.db, now, 'email');
+  if (options.sms) channels.push('sms');
+  else await markWaiting(options.db, now, 'sms');
   let attempted = 0;
   for (;;) {
-    const claims = await claimDue(options.db, now, { limit: 10, id: only?.id, leaseMs: options.leaseMs });
+    const claims = await claimDue(options.db, now, { limit: 10, id: only?.id, leaseMs: options.leaseMs, channels });
     if (claims.length === 0) return attempted;
     // At once, so each send runs within its own lease (a claim's lease starts for all of them together).
     await Promise.all(
       claims.map(async (claim) => {
-        const outcome = await sendClaim(options, mailer, claim);
+        const outcome = await sendClaim(options, claim);
         await recordAttempt(options.db, claim, outcome, options.schedule, options.clock());
         if (!outcome.sent && !outcome.cancelled) options.log.warn('message not sent', { messageId: claim.id, attempt: claim.attempt, error: outcome.error });
       }),
@@ -153,9 +167,15 @@ const MIN_WAIT_MS = 200;
 const PURGE_EVERY_MS = 3600_000;
 
 export async function nextWaitMs(options: MessageOptions, pollMs = POLL_MS): Promise<number> {
-  // Without a mail server nothing is due until a restart with one.
-  if (!options.mailer) return pollMs;
-  const [row] = rowsOf(await options.db.execute(sql`select min(next_attempt_at) as due from messages where status in ('pending', 'waiting', 'retrying')`));
+  // A channel without its server or provider has nothing due until a restart with one.
+  const channels = [options.mailer ? 'email' : null, options.sms ? 'sms' : null].filter((c): c is string => c !== null);
+  if (channels.length === 0) return pollMs;
+  const [row] = rowsOf(
+    await options.db.execute(sql`select min(next_attempt_at) as due from messages where status in ('pending', 'waiting', 'retrying') and channel in (${sql.join(
+      channels.map((c) => sql`${c}`),
+      sql`, `,
+    )})`),
+  );
   const due = row?.due;
   if (due === null || due === undefined) return pollMs;
   return Math.max(MIN_WAIT_MS, Math.min(pollMs, new Date(due as string | Date).getTime() - options.clock().getTime()));

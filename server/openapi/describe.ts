@@ -14,7 +14,7 @@ import type { ListSpec } from '../http/query';
  * or a record system (a Standard Webhooks signature under its secret; `recordSystemFhir` also
  * takes the secret as a bearer token).
  */
-export type RouteAccess = 'staff' | 'participant' | 'public' | 'recordSystem' | 'recordSystemFhir';
+export type RouteAccess = 'staff' | 'participant' | 'public' | 'recordSystem' | 'recordSystemFhir' | 'smsProvider';
 
 /** A JSON Schema (2020-12) written by hand, for answers that are not JSON:API. */
 export type JsonSchema = Readonly<Record<string, unknown>>;

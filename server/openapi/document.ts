@@ -313,6 +313,7 @@ const SECURITY: Record<RouteAccess, Json[]> = {
   public: [],
   recordSystem: [{ standardWebhooks: [] }],
   recordSystemFhir: [{ recordSystemBearer: [] }, { standardWebhooks: [] }],
+  smsProvider: [{ twilioSignature: [] }],
 };
 
 const ACCESS_TEXT: Record<RouteAccess, string> = {
@@ -321,6 +322,7 @@ const ACCESS_TEXT: Record<RouteAccess, string> = {
   public: 'Public: no sign-in.',
   recordSystem: "A record system: signed the Standard Webhooks way with its provider's secret.",
   recordSystemFhir: "A record system: its provider's secret as a bearer token, or signed the Standard Webhooks way.",
+  smsProvider: 'The SMS provider (Twilio): signed with X-Twilio-Signature under TWILIO_AUTH_TOKEN; anything else is refused with 403.',
 };
 
 function errorsFor(doc: RouteDoc, method: string, hasParams: boolean): Json {
@@ -334,6 +336,8 @@ function jsonApiErrors(doc: RouteDoc, method: string, hasParams: boolean): Json 
   const codes = ['400'];
   if (doc.access !== 'public') codes.push('401');
   if ((doc.access ?? 'staff') === 'staff') codes.push('403');
+  // A provider's webhook: refused unsigned (403), absent without the provider (404), form-encoded only (415).
+  if (doc.access === 'smsProvider') codes.push('403', '404', '415');
   if (hasParams || doc.access === 'participant') codes.push('404');
   if (doc.body) codes.push('409', '415', '422');
   else if (method !== 'GET' && method !== 'DELETE') codes.push('422');
@@ -445,6 +449,12 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
           in: 'header',
           name: SUBMISSION_TOKEN_HEADER,
           description: "A participant's submission token, answered in this header when the submission is created.",
+        },
+        twilioSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Twilio-Signature',
+          description: 'Base64 of HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the full URL called followed by every form parameter name and value, sorted by name (Twilio\'s request validation).',
         },
         standardWebhooks: {
           type: 'apiKey',

@@ -36,7 +36,9 @@ import { linksWithRoom } from '../sites';
 import { matchKeysOf } from './duplicates';
 import { activeSiteLink, storeContact } from './contact';
 import { deliverSoon, deliveryOptionsOf } from '../rms';
-import { messageOptionsOf, sendMessagesSoon } from '../messages';
+import { messageOptionsOf, participantPhone, sendMessagesSoon, smsConsentText } from '../messages';
+
+export const SMS_CONSENT_NEEDS_PHONE = 'A text message needs a phone number: enter one, or leave this box unticked.';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';
 import { describe } from '../openapi/describe';
@@ -85,6 +87,11 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
       const named = idOf(attributes.engagementId);
       engagementId = named !== null && qualification.engagementIds.includes(named) ? named : (qualification.engagementIds[0] ?? null);
     }
+    // The SMS consent needs a number to text.
+    const smsConsent = attributes.smsConsent === true;
+    if (smsConsent && !issues.some((i) => i.pointer.startsWith('/data/attributes/values/')) && participantPhone(form, contactValues(form, attributes.values)) === null) {
+      issues.push({ pointer: '/data/attributes/smsConsent', detail: SMS_CONSENT_NEEDS_PHONE });
+    }
     if (issues.length > 0 || engagementId === null) throw invalid(issues);
 
     const now = nowOf(deps);
@@ -92,7 +99,9 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
     const keys = matchKeysOf(contactMatcherOf(deps), form, values);
     // The consent as the contact-fields step showed it, kept word for word with its hash.
     const consentText = (await outcomeMessages(db, target.screenerId, 'trialSiteSelected', lang, submission.oFormId)).consent;
-    const stored = await storeContact(deps, { submission, target, engagementId, siteLinkId, form, values, keys, consentText, now });
+    // The SMS consent as the contact step offered it, kept the same way.
+    const smsConsentShown = smsConsent ? smsConsentText(lang) : null;
+    const stored = await storeContact(deps, { submission, target, engagementId, siteLinkId, form, values, keys, consentText, smsConsentText: smsConsentShown, now });
 
     // The first attempt now, in the background; retries are the delivery worker's (rms/worker.ts).
     if (stored.send) deliverSoon(deliveryOptionsOf(deps), stored.contactId);

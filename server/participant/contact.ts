@@ -13,7 +13,7 @@ import { contacts, engagementSiteLocations, oFormSubmissions, referrals, siteLoc
 import { Conflict } from '../errors';
 import { countOnChannel } from '../channels';
 import { enqueueDelivery, noteDuplicate } from '../rms';
-import { enqueueReferralMessages, messageContextOf, participantEmail } from '../messages';
+import { enqueueReferralMessages, messageContextOf, participantEmail, participantPhone } from '../messages';
 import { phiOf } from '../security/phi';
 import { RUN_ALREADY_COMPLETE, type openSubmission } from './api';
 import { duplicateNote, firstReferralOf, type matchKeysOf } from './duplicates';
@@ -48,12 +48,14 @@ export interface ContactToStore {
   keys: ReturnType<typeof matchKeysOf>;
   /** Kept word for word, with its hash. */
   consentText: string;
+  /** The SMS consent as shown, when given; null: no texts. */
+  smsConsentText: string | null;
   now: Date;
 }
 
 /** `send`: a referral is on its way to its record system; `messages`: messages wait in the outbox. */
 export async function storeContact(deps: Deps, input: ContactToStore): Promise<{ contactId: number; send: boolean; messages: boolean }> {
-  const { submission, target, engagementId, siteLinkId, form, values, keys, consentText, now } = input;
+  const { submission, target, engagementId, siteLinkId, form, values, keys, consentText, smsConsentText, now } = input;
   const lang = submission.language;
   const sealed = phiOf(deps).seal(JSON.stringify(values));
   return deps.db.transaction(async (tx) => {
@@ -74,6 +76,7 @@ export async function storeContact(deps: Deps, input: ContactToStore): Promise<{
         consentTextSha256: createHash('sha256').update(consentText, 'utf8').digest('hex'),
         consentSurveyId: target.form?.id ?? submission.oFormId,
         consentSurveyVersion: target.form?.version ?? null,
+        ...(smsConsentText === null ? {} : { smsConsentText, smsConsentTextSha256: createHash('sha256').update(smsConsentText, 'utf8').digest('hex'), smsConsentedAt: now }),
         ...keys,
         duplicateOf: first?.contactId ?? null,
         created: now,
@@ -101,6 +104,7 @@ export async function storeContact(deps: Deps, input: ContactToStore): Promise<{
     await enqueueDelivery(tx, contact.id, now);
     // And its messages (to the site's staff, to the participant) are in the outbox with it.
     const email = participantEmail(form, values);
+    const phone = smsConsentText === null ? null : participantPhone(form, values);
     const written = await enqueueReferralMessages(
       tx,
       messageContextOf(deps),
@@ -110,6 +114,7 @@ export async function storeContact(deps: Deps, input: ContactToStore): Promise<{
         engagementSiteLocationId: siteLinkId,
         language: lang,
         participant: email ? { email, match: keys.emailMatch } : null,
+        sms: phone ? { phone, match: keys.phoneMatch } : null,
         created: now,
       },
       now,

@@ -9,6 +9,7 @@ import { nowOf, type Deps } from '../context';
 import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, screenerContactFields, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
+import { smsConsentText } from '../messages';
 import { runOfSubmission } from './run';
 import { markSiteSelected, qualify } from './qualification';
 import { phiOf } from '../security/phi';
@@ -35,7 +36,9 @@ export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantAp
       toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
     );
     // The texts around the contact form once a site is chosen.
-    const messages = await outcomeMessages(db, target.screenerId, 'trialSiteSelected', submission.language, submission.oFormId);
+    const pair = await outcomeMessages(db, target.screenerId, 'trialSiteSelected', submission.language, submission.oFormId);
+    // A phone number asked for: the separate consent to be texted is offered beside it.
+    const messages = fields.some((f) => f.fieldType === 'phone') ? { ...pair, sms: smsConsentText(submission.language) } : pair;
     return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
   };
   app.post('/o-form-submission-contact-fields/:submissionId', describe(doc), contactForm);

@@ -54,7 +54,7 @@ export function languageChain(language: string | null | undefined): string[] {
   return [...new Set([code, fallbackIsoCode(code), DEFAULT_LANGUAGE])];
 }
 
-type Part = keyof OutcomeMessages;
+type Part = Exclude<keyof OutcomeMessages, 'sms'>;
 const SCREENER_KEY: Record<Part, 'contactFormMessage' | 'consentMessage'> = { contactForm: 'contactFormMessage', consent: 'consentMessage' };
 
 export async function outcomeMessages(

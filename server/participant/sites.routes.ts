@@ -43,7 +43,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const place = await read();
     const lang = submission.language;
     // In the US a ZIP code; elsewhere a country (ISO code) with a postal code or a town (places.ts).
-    const rawCountry = place.country;
+    // No country, or an empty one (the widget's US), is the US.
+    const rawCountry = place.country || undefined;
     const country = rawCountry === undefined ? null : normalizeCountry(rawCountry);
     if (rawCountry !== undefined && country === null) {
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: COUNTRY_CODE, source: { parameter: 'country' } }]);

@@ -46,6 +46,20 @@ function engagementServer(options: { taken?: string[] } = {}): Handler {
       return json(resourceDocument('indications', { id: 60, name: data.attributes.name, isActive: true }), 201);
     }
     if (LOOKUPS[path]) return json(listDocument(path, LOOKUPS[path]!));
+    if (path === 'users')
+      return json({
+        data: [
+          { type: 'users', id: '21', attributes: { username: 'site.coord', isActive: true }, relationships: { roles: { data: [{ type: 'roles', id: '4' }] } } },
+          { type: 'users', id: '22', attributes: { username: 'recruiter', isActive: true }, relationships: { roles: { data: [{ type: 'roles', id: '3' }] } } },
+          { type: 'users', id: '23', attributes: { username: 'boss', isActive: true }, relationships: { roles: { data: [{ type: 'roles', id: '1' }] } } },
+        ],
+        included: [
+          { type: 'roles', id: '4', attributes: { name: 'Site Coordinator' } },
+          { type: 'roles', id: '3', attributes: { name: 'User' } },
+          { type: 'roles', id: '1', attributes: { name: 'Admin' } },
+        ],
+        meta: { total: 3 },
+      });
     if (path === 'engagements' && request.method === 'GET') {
       const unique = url.searchParams.get('uniqueIdentification');
       return json(listDocument('engagements', unique && options.taken?.includes(unique) ? [engagementRow(99, { identification: unique })] : []));
@@ -67,6 +81,21 @@ const type = (label: string, value: string) => fireEvent.change(screen.getByLabe
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
 describe('Engagement form', () => {
+  it("offers active Admins, Super Users and Users as the owner and sends the one chosen", async () => {
+    const { server, location } = renderAdmin({ path: '/engagements/add/7', user: admin, handler: engagementServer() });
+    await screen.findByRole('option', { name: 'recruiter' });
+    const owner = screen.getByLabelText('Owner', { exact: true }) as HTMLSelectElement;
+    expect([...owner.options].map((o) => o.textContent)).toEqual(['Me (the creator)', 'recruiter', 'boss']);
+    type('Name', 'Heart Study');
+    type('Identification', 'HS-1');
+    type('Owner', '22');
+    save();
+    await waitFor(() => expect(location()).toBe('/engagements/view/12'));
+    const [post] = writes(server.requests);
+    expect((post?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ ownerUserId: 22 });
+  });
+
+
   it('preselects the sponsor of the route, validates before sending, and refuses a taken identification', async () => {
     const { server } = renderAdmin({ path: '/engagements/add/8', user: admin, handler: engagementServer({ taken: ['TAKEN'] }) });
     await screen.findByRole('option', { name: 'Beta Bio (BETA)' });

@@ -108,6 +108,8 @@ export const RULES: Record<string, Access> = {
   'PATCH /api/message-settings/:id': 'admin',
   'GET /api/message-unsubscribe/:token': 'public',
   'POST /api/message-unsubscribe/:token': 'public',
+  // The SMS provider's webhook: public, but a request without the provider's signature is refused (403).
+  'POST /api/message-sms-inbound': 'public',
   'GET /api/screeners': 'staff',
   'GET /api/screeners/languages-screeners': 'staff',
   'GET /api/screeners/:id': 'staff',

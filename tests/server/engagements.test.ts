@@ -355,3 +355,36 @@ describe('referral counts', () => {
     expect((await h.request('GET', '/api/referrals/counts/abc', { token: admin })).status).toBe(404);
   });
 });
+
+describe("an engagement's owner", () => {
+  it('is its creator unless another is named, and only an active Admin, Super User or User may be one', async () => {
+    const creator = (await json(await h.request('GET', '/api/users?limit=100', { token: admin }))).data.find((u: { attributes: { username: string } }) => u.attributes.username === 'admin');
+    const { doc } = await create({ name: 'Owned Study', identification: 'OWN-1' });
+    expect(doc.data.attributes).toMatchObject({ ownerUserId: Number(creator.id), ownerUsername: 'admin' });
+    const id = doc.data.id as string;
+
+    const recruiter = await h.createUser({ username: 'owner-recruiter', roles: ['User'] });
+    const coordinator = await h.createUser({ username: 'owner-coordinator', roles: ['Site Coordinator'] });
+    const gone = await h.createUser({ username: 'owner-inactive', roles: ['Admin'], isActive: false });
+    const patch = (ownerUserId: unknown) => h.request('PATCH', `/api/engagements/${id}`, { token: admin, body: body({ ownerUserId }, undefined, id) });
+
+    const changed = await patch(recruiter);
+    expect(changed.status).toBe(200);
+    expect((await json(changed)).data.attributes).toMatchObject({ ownerUserId: recruiter, ownerUsername: 'owner-recruiter' });
+
+    for (const bad of [999_999, coordinator, gone]) {
+      const res = await patch(bad);
+      expect(res.status).toBe(422);
+      expect((await json(res)).errors[0].source.pointer).toBe('/data/attributes/ownerUserId');
+    }
+    expect((await patch('seven')).status).toBe(422);
+    const [row] = await h.db.select({ owner: engagements.ownerUserId }).from(engagements).where(eq(engagements.id, Number(id)));
+    expect(row!.owner).toBe(recruiter);
+
+    // Nobody, when staff say so.
+    expect((await json(await patch(null))).data.attributes.ownerUserId).toBeNull();
+    const before = await engagementCount();
+    expect((await create({ name: 'Badly Owned', identification: 'OWN-2', ownerUserId: coordinator })).res.status).toBe(422);
+    expect(await engagementCount()).toBe(before);
+  });
+});

@@ -4,12 +4,14 @@ import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { lookupsApi } from '@core/api/lookups';
 import { sponsorsApi } from '@core/api/sponsors';
+import { usersApi } from '@core/api/users';
 import {
   ENGAGEMENT_PHASES,
   EngagementInput,
   engagementDateIssues,
   type Engagement,
   type EngagementLookupRelationship,
+  ENGAGEMENT_OWNER_ROLES,
 } from '@core/model/engagement';
 import { LOOKUP_TYPES } from '@core/model/lookup';
 import { Checkbox } from '../../components/form/Checkbox';
@@ -103,6 +105,19 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
     [sponsors],
     'Could not load the sponsors.',
   );
+  const users = useApi(usersApi);
+  // Who may own it: active Admins, Super Users and Users; the current owner stays a choice even if the list cannot be read.
+  const ownerOptions = useOptions(
+    async () => {
+      const staff = (await users.list({ limit: 1000, sort: 'username', isActive: true })).items
+        .filter((u) => u.roles.some((r) => (ENGAGEMENT_OWNER_ROLES as readonly string[]).includes(r.name)))
+        .map((u) => ({ value: String(u.id), label: u.username }));
+      const current = engagement?.ownerUserId;
+      return current && !staff.some((o) => o.value === String(current)) ? [{ value: String(current), label: engagement.ownerUsername ?? `#${current}` }, ...staff] : staff;
+    },
+    [users],
+    'Could not load the staff.',
+  );
   const providerOptions = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.rmsProviders)), [lookups], 'Could not load the providers.');
   const campaignTypes = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.campaignTypes)), [lookups], 'Could not load the campaign types.');
   const indications = useOptions(async () => asOptions(await lookups.indications()), [lookups], 'Could not load the indications.');
@@ -142,7 +157,8 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
       form.fail({ identification: IDENTIFICATION_TAKEN });
       return;
     }
-    const saved = engagement ? await api.update(engagement.id, input, lists) : await api.create(input, lists);
+    // A new engagement without a chosen owner is its creator's (the server's default).
+    const saved = engagement ? await api.update(engagement.id, input, lists) : await api.create(values.ownerUserId === '' ? { ...input, ownerUserId: undefined } : input, lists);
     notify('success', engagement ? `Engagement ${saved.name} saved.` : `Engagement ${saved.name} added.`);
     navigate(pathTo('EngagementsView', { engagementId: saved.id }));
   });
@@ -181,6 +197,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
       {date('firstPatientInDate')}
       {date('lastPatientInDate')}
       <TextField label={L.g6Url} type="url" maxLength={2000} {...form.text('g6Url')} />
+      <Select label={L.ownerUserId} emptyLabel={engagement ? 'Nobody' : 'Me (the creator)'} {...loadedOptions(ownerOptions)} {...form.text('ownerUserId')} />
       <Select label={L.rmsProviderId} emptyLabel="No provider" {...loadedOptions(providerOptions)} {...form.text('rmsProviderId')} />
       <TextField label={L.rmsSponsorIdentifier} maxLength={255} {...form.text('rmsSponsorIdentifier')} />
       <TextField label={L.deiTarget} type="number" inputMode="decimal" {...form.text('deiTarget')} />

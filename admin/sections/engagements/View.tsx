@@ -133,6 +133,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
             { label: L.identification, value: engagement.fullIdentification },
             { label: L.sponsorName, value: <Link to={pathTo('SponsorsView', { id: engagement.sponsorId })}>{engagement.sponsorName}</Link> },
             { label: L.sponsorContact, value: engagement.sponsorContact },
+            { label: L.ownerUsername, value: engagement.ownerUsername },
             { label: L.isActive, value: <StatusBadge active={engagement.isActive} /> },
             { label: L.phase, value: engagement.phase },
             { label: L.startDate, value: formatDay(engagement.startDate) },

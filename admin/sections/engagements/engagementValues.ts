@@ -37,6 +37,8 @@ export const ENGAGEMENT_LABELS = {
   rmsProviderId: 'RMS Provider',
   rmsProviderName: 'RMS Provider',
   rmsSponsorIdentifier: 'RMS Sponsor Identifier',
+  ownerUserId: 'Owner',
+  ownerUsername: 'Owner',
   campaignTypes: 'Campaign Types',
   indications: 'Indications',
   targetGroups: 'Target Groups',
@@ -76,6 +78,7 @@ export type EngagementFormValues = {
   targetMeasure: string;
   rmsProviderId: string;
   rmsSponsorIdentifier: string;
+  ownerUserId: string;
 };
 
 const text = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value));
@@ -111,6 +114,7 @@ export const toEngagementFormValues = (e?: Engagement, sponsorId?: string): Enga
   targetMeasure: e?.targetMeasure ?? 'referrals',
   rmsProviderId: text(e?.rmsProviderId),
   rmsSponsorIdentifier: text(e?.rmsSponsorIdentifier),
+  ownerUserId: text(e?.ownerUserId),
 });
 
 /** '' is no number; anything else is sent as a number (NaN fails validation beside the field). */
@@ -126,6 +130,7 @@ export const toEngagementInput = (values: EngagementFormValues): EngagementInput
   deiTarget: numberOrNull(values.deiTarget),
   targetParticipantCount: numberOrNull(values.targetParticipantCount),
   rmsProviderId: values.rmsProviderId === '' ? null : Number(values.rmsProviderId),
+  ownerUserId: values.ownerUserId === '' ? null : Number(values.ownerUserId),
   phase: values.phase === '' ? null : (values.phase as EngagementInput['phase']),
   targetMeasure: values.targetMeasure as EngagementInput['targetMeasure'],
 });

@@ -221,7 +221,7 @@ describe('a referral on the demo channel', () => {
 describe("the engagement's owner", () => {
   it('hears of an overdue first contact, besides the coordinator and the recruiter, but not of each new referral', async () => {
     const OWNER_EMAIL = 'owner@northwind.example';
-    // The demo's history records the installation's first user (its Admin) creating the engagement.
+    // The demo engagement's owner is the installation's first user (its Admin).
     const [owner] = await h.db.select({ id: users.id, username: users.username, email: users.email }).from(users).orderBy(asc(users.id)).limit(1);
     await h.db.update(users).set({ email: OWNER_EMAIL }).where(eq(users.id, owner!.id));
     try {

@@ -1,0 +1,217 @@
+/**
+ * Texts through the outbox against a local Twilio-shaped server: one confirmation text only with
+ * the separate SMS consent (stored with its text and hash), none of the participant's answers or
+ * contact values in it; an SMS consent without a phone number refused (422) writing nothing;
+ * STOP at the signed inbound webhook opts the number out within the request, so a text written
+ * afterwards is not sent; a forged or unsigned inbound request refused (403) changing nothing;
+ * HELP answered with TwiML; without SMS_PROVIDER texts wait.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { createRunner } from '@core/oform/runner';
+import { checkParticipantAnswer } from '@core/participant/responses';
+import { createParticipantTransport } from '@core/participant/transport';
+import { seedDemoRun } from '../../../server/db/demo';
+import { contactFields, contacts, messages, referrals, smsOptOuts } from '../../../server/db/schema';
+import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
+import { NO_SMS_PROVIDER, TEXTED_STOP } from '../../../server/messages/outbox';
+import { twilioSignature } from '../../../server/messages/twilio';
+import { SMS_CONSENT_NEEDS_PHONE } from '../../../server/participant/contact.routes';
+import { createHarness, type Harness } from '../harness';
+import { later } from '../../support/runnerLater';
+import { startTwilioServer, type TwilioServer } from '../../support/twilioServer';
+
+const T0 = new Date('2031-05-06T09:00:00.000Z');
+const SID = `AC${'a1'.repeat(16)}`;
+const TOKEN = 'twilio-auth-token-for-tests';
+const PUBLIC = 'https://recruit.example';
+const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+let twilio: TwilioServer;
+let h: Harness;
+let channel: { mediaChannelId: number; screenerId: number };
+
+const person = (n: number) => ({ first_name: `Zelda${n}`, last_name: `Fitzgerald${n}`, email: `zelda${n}.fitz@example.com`, phone: `212-555-01${10 + n}`, zip_code: '10001' });
+
+/** A run of the demo channel as the widget makes it; `smsConsent` as the second box was left. */
+async function demoRun(harness: Harness, values: Record<string, string>, smsConsent: boolean | string | undefined, language: 'en' | 'es' = 'en') {
+  const origin = 'http://product.test';
+  const transport = createParticipantTransport({
+    apiOrigin: origin,
+    mediaChannelId: String(channel.mediaChannelId),
+    screenerId: String(channel.screenerId),
+    pageUrl: 'https://healthy-living.example/article',
+    check: checkParticipantAnswer,
+    fetch: (async (url: string | URL | Request, init?: RequestInit) => harness.app.request(String(url).replace(origin, ''), init)) as typeof fetch,
+  });
+  const submit = transport.submitContact;
+  let offered: string | undefined;
+  const fields = transport.contactFields;
+  transport.contactFields = async (id) => {
+    const got = await fields(id);
+    offered = (got.messages as { sms?: string } | undefined)?.sms;
+    return got;
+  };
+  transport.submitContact = (id, contact) => submit(id, { ...contact, ...(smsConsent === undefined ? {} : { smsConsent: smsConsent as boolean }) });
+  const runner = createRunner({ later, transport, identity: '', chooseLanguage: () => language });
+  await runner.start();
+  runner.answer('demo-age', '18-64');
+  runner.answer('demo-diagnosed', 'yes');
+  await runner.next();
+  runner.answer('demo-treatment', ['pills', 'diet']);
+  runner.answer('demo-visits', '7');
+  await runner.next();
+  runner.answer('demo-zip', '10001');
+  await runner.next();
+  await runner.chooseSite(runner.getState().sites[0]!.id);
+  for (const [name, value] of Object.entries(values)) runner.setContact(name, value);
+  runner.submitContact();
+  runner.accept(true);
+  await runner.submitConsent();
+  await settleMessages();
+  return { state: runner.getState(), offered };
+}
+
+const lastReferral = async (harness: Harness) => (await harness.db.select().from(referrals).orderBy(referrals.id)).at(-1)!;
+const textsOf = async (harness: Harness, referralId: number) => harness.db.select().from(messages).where(eq(messages.referralId, referralId)).then((rows) => rows.filter((r) => r.channel === 'sms'));
+
+/** A Twilio inbound request, signed as Twilio signs (or not). */
+function inbound(harness: Harness, params: Record<string, string>, signature: string | null = twilioSignature(TOKEN, `${PUBLIC}/api/message-sms-inbound`, params)) {
+  return harness.app.request('/api/message-sms-inbound', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(signature === null ? {} : { 'X-Twilio-Signature': signature }) },
+    body: new URLSearchParams(params).toString(),
+  });
+}
+
+beforeAll(async () => {
+  twilio = await startTwilioServer();
+  h = await createHarness({ PUBLIC_URL: PUBLIC, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+15005550006', TWILIO_API_URL: twilio.url });
+  h.clock.set(T0);
+  channel = await seedDemoRun(h.db);
+});
+
+afterAll(async () => {
+  await settleMessages();
+  await h.close();
+  await twilio.close();
+});
+
+beforeEach(() => {
+  twilio.received.splice(0);
+  twilio.reply = 'accept';
+  h.clock.set(T0);
+});
+
+describe('the confirmation text', () => {
+  it('goes only with the SMS consent, kept with its text, and holds no answer or contact value', async () => {
+    const values = person(1);
+    const { state, offered } = await demoRun(h, values, true);
+    expect(state).toMatchObject({ phase: 'finished', outcome: 'completed' });
+    expect(offered).toMatch(/^You may text me at this number/);
+    const referral = await lastReferral(h);
+    const [contact] = await h.db.select().from(contacts).where(eq(contacts.id, referral.contactId!));
+    expect(contact!.smsConsentText).toBe(offered);
+    expect(contact!.smsConsentTextSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(contact!.smsConsentedAt).toEqual(T0);
+
+    expect(twilio.received).toHaveLength(1);
+    const [text] = twilio.received;
+    expect(text!.accountSid).toBe(SID);
+    expect(text!.authorization).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+    expect(text!.params.To).toBe('+12125550111');
+    expect(text!.params.From).toBe('+15005550006');
+    expect(text!.params.Body).toContain('Healthy Heart Study');
+    expect(text!.params.Body).toContain('Midtown Heart Center');
+    expect(text!.params.Body).toContain('Reply STOP to opt out');
+    for (const secret of [...Object.values(values), '212', '555', 'pills', 'diet', 'blood pressure', 'hypertension', '18-64']) expect(text!.params.Body).not.toContain(secret);
+    const [row] = await textsOf(h, referral.id);
+    expect(row).toMatchObject({ status: 'sent', kind: 'participantConfirmation', audience: 'participant', recipientLabel: 'participant' });
+    expect(text!.idempotencyKey).toBe(row!.messageId);
+  });
+
+  it('is not written without the SMS consent', async () => {
+    await demoRun(h, person(2), undefined);
+    const referral = await lastReferral(h);
+    expect(await textsOf(h, referral.id)).toEqual([]);
+    const [contact] = await h.db.select().from(contacts).where(eq(contacts.id, referral.contactId!));
+    expect(contact!.smsConsentText).toBeNull();
+    expect(twilio.received).toHaveLength(0);
+  });
+
+  it('refuses an SMS consent without a phone number (422), writing nothing', async () => {
+    const before = (await h.db.select({ n: count() }).from(contacts))[0]!.n;
+    // The phone field made optional for this test and left empty.
+    const [phoneField] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'phone'));
+    await h.db.update(contactFields).set({ required: false }).where(eq(contactFields.name, 'phone'));
+    const { phone: _none, ...withoutPhone } = person(3);
+    const { state } = await demoRun(h, withoutPhone, true);
+    await h.db.update(contactFields).set({ required: phoneField!.required }).where(eq(contactFields.name, 'phone'));
+    expect(state.phase).not.toBe('finished');
+    expect(state.errors).toEqual({ smsConsent: SMS_CONSENT_NEEDS_PHONE });
+    const bad = await demoRun(h, person(4), 'yes');
+    expect(bad.state.phase).not.toBe('finished');
+    expect((await h.db.select({ n: count() }).from(contacts))[0]!.n).toBe(before);
+    expect(twilio.received).toHaveLength(0);
+  });
+});
+
+describe('the inbound webhook', () => {
+  it('refuses a forged or unsigned request (403), changing nothing', async () => {
+    const params = { From: '+12125550155', Body: 'STOP', AccountSid: SID };
+    expect((await inbound(h, params, null)).status).toBe(403);
+    expect((await inbound(h, params, twilioSignature('not-the-token', `${PUBLIC}/api/message-sms-inbound`, params))).status).toBe(403);
+    expect((await inbound(h, { ...params, Body: 'HELLO' }, twilioSignature(TOKEN, `${PUBLIC}/api/message-sms-inbound`, params))).status).toBe(403);
+    expect(await h.db.select().from(smsOptOuts)).toEqual([]);
+  });
+
+  it('opts a number out on STOP within the request, so a text written afterwards is not sent; answers HELP', async () => {
+    const values = person(5);
+    const stop = await inbound(h, { From: '+1 212 555 0115', Body: '  opt out ', AccountSid: SID });
+    expect(stop.status).toBe(200);
+    expect(await stop.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    const [optedOut] = await h.db.select().from(smsOptOuts);
+    // The keyed hash, never the number.
+    expect(optedOut!.toMatch).not.toContain('555');
+
+    await demoRun(h, values, true);
+    const referral = await lastReferral(h);
+    expect(await textsOf(h, referral.id)).toEqual([]);
+    expect(twilio.received).toHaveLength(0);
+
+    const help = await inbound(h, { From: '+12125550115', Body: 'help', AccountSid: SID });
+    expect(await help.text()).toContain('<Message>Study recruitment texts.');
+  });
+
+  it('stops a text already waiting: the worker marks it not sent', async () => {
+    twilio.reply = 'busy';
+    await demoRun(h, person(6), true);
+    const referral = await lastReferral(h);
+    const [waiting] = await textsOf(h, referral.id);
+    expect(waiting!.status).toBe('retrying');
+    expect((await inbound(h, { From: '(212) 555-0116', Body: 'STOP', AccountSid: SID })).status).toBe(200);
+    twilio.reply = 'accept';
+    twilio.received.splice(0);
+    h.clock.set(new Date(T0.getTime() + 3600_000));
+    await sendDue(messageOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock }));
+    const [after] = await textsOf(h, referral.id);
+    expect(after).toMatchObject({ status: 'cancelled', lastError: TEXTED_STOP });
+    expect(twilio.received).toHaveLength(0);
+  });
+});
+
+describe('without SMS_PROVIDER', () => {
+  it('keeps texts waiting, and answers the webhook 404', async () => {
+    const quiet = await createHarness({ PUBLIC_URL: PUBLIC });
+    try {
+      quiet.clock.set(T0);
+      channel = await seedDemoRun(quiet.db);
+      await demoRun(quiet, person(7), true);
+      const [text] = await textsOf(quiet, (await lastReferral(quiet)).id);
+      expect(text).toMatchObject({ status: 'waiting', lastError: NO_SMS_PROVIDER });
+      expect((await inbound(quiet, { From: '+12125550117', Body: 'STOP' })).status).toBe(404);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
