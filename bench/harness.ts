@@ -13,7 +13,7 @@ import { loadConfig } from '../server/config';
 import { phiCipher } from '../server/security/phi';
 import { openDatabase, type Database } from '../server/db/open';
 import { createScratchDatabase } from '../server/db/scratch';
-import { seed } from '../server/db/seed';
+import { seed } from '../server/seed';
 import { createLogger } from '../server/http/log';
 import { startServer } from '../tests/e2e/server';
 

@@ -28,7 +28,7 @@ import { launchBrowser } from '../tests/e2e/browser';
 import { freePort } from '../tests/e2e/server';
 import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
 import { ensureBuilt } from '../server/bundles';
-import { seedDemoRun } from '../server/db/demo';
+import { seedDemoRun } from '../server/demo';
 import { mediaChannels } from '../server/db/schema';
 import { benchServer, type BenchRow } from './harness';
 
@@ -127,7 +127,7 @@ async function visit(browser: Browser, url: string, proxy: LatencyProxy, answer 
     const scriptStart = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.includes('/widget.js'))?.startTime ?? NaN);
     const started: Visit = { ms: shown.now - scriptStart, trips: sequentialTrips(proxy.log.slice(from), shown.wall) };
     if (!answer) return started;
-    // The demo survey (server/db/demo.ts): About you (can disqualify) → Your heart health (nothing required) → Where you live.
+    // The demo survey (server/demo/demo.ts): About you (can disqualify) → Your heart health (nothing required) → Where you live.
     await page.locator('[data-trial-widget] label', { hasText: '18 to 64' }).click();
     await page.locator('[data-trial-widget] label', { hasText: /^Yes$/ }).click();
     const firstNext = await measureNext(page, proxy, 'Your heart health');

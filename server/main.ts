@@ -10,7 +10,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openConfiguredDatabase } from './db/command';
 import type { Database } from './db/open';
-import { seed } from './db/seed';
+import { seed } from './seed';
 import { createApp } from './app';
 import { createLogger, type Logger } from './http/log';
 import { serveApp } from './http/serve';

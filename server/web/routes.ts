@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { AppEnv, Deps } from '../context';
 import { ADMIN_DOCUMENT_HEADERS } from '../http/security';
 import { notBuilt, resolveUnder, sendFile } from '../http/static';
-import { demoChannel } from '../db/demo';
+import { demoChannel } from '../demo';
 import { describe } from '../openapi/describe';
 
 /**

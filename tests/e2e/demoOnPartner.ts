@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
 import { PARTNER_HOST, startPartnerSite, type PartnerSite } from './partnerSite';
-import { demoChannel, DEMO_ENGAGEMENT } from '../../server/db/demo';
+import { demoChannel, DEMO_ENGAGEMENT } from '../../server/demo';
 import { engagements, mediaChannels, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
 

@@ -17,7 +17,7 @@ import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
-import { DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
+import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
 import { pickSurvey } from './surveyPicker';
 import {
   oFormContainerEntries,

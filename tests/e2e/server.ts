@@ -107,7 +107,7 @@ export async function prepareDataDir(
   write: (db: import('../../server/db/open').Db) => Promise<void>,
 ): Promise<void> {
   const { openDatabase } = await import('../../server/db/open');
-  const { seed } = await import('../../server/db/seed');
+  const { seed } = await import('../../server/seed');
   const { phiCipher, resolvePhiKey } = await import('../../server/security/phi');
   const database = await openDatabase({ databaseUrl: null, dataDir });
   try {

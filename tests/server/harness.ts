@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../server/config';
 import { openDatabase, type Db } from '../../server/db/open';
 import { createScratchDatabase } from '../../server/db/scratch';
 import { roles, userRoles, userSponsors, users } from '../../server/db/schema';
-import { seed } from '../../server/db/seed';
+import { seed } from '../../server/seed';
 import { hashPassword } from '../../server/auth/passwords';
 import { createLogger } from '../../server/http/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../server/db/open';
-import { seed } from '../../server/db/seed';
+import { seed } from '../../server/seed';
 import { ADMIN_PASSWORD } from './harness-constants';
 
 export default async function setup(project: TestProject) {

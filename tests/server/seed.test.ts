@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { countries, engagements, leads, mediaChannels, oForms, referralEvents, referrals, rmsAudits, roles, screeners, sponsors, users } from '../../server/db/schema';
-import { DEMO_RECORD_SYSTEM } from '../../server/db/demoReferrals';
+import { DEMO_RECORD_SYSTEM } from '../../server/demo';
 import { verifyAuditChain } from '../../server/audit/trail';
-import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/db/demo';
-import { seed } from '../../server/db/seed';
+import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/demo';
+import { seed } from '../../server/seed';
 import { verifyPassword } from '../../server/auth/passwords';
 import { useHarness, json, type Harness } from './harness';
 import { FUNNEL_STAGES, previousStage } from '@core/model/funnel';

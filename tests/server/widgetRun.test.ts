@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../server/channels/figures';
 import { eq } from 'drizzle-orm';
 import { contacts, leads, oForms, oFormSubmissions } from '../../server/db/schema';
-import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/db/demo';
+import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/demo';
 import { pageMetrics } from '../../server/funnel/pages';
 import { createRunner, type Runner } from '@core/oform/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { seedDemoRun } from '../../../server/db/demo';
+import { seedDemoRun } from '../../../server/demo';
 import { engagementMessageSettings, engagements, engagementSiteLocations, messages, referrals, sponsors, users } from '../../../server/db/schema';
 import { enqueueDigests } from '../../../server/messages/digest';
 import { messageContextOf } from '../../../server/messages';

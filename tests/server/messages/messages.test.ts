@@ -14,7 +14,7 @@ import { MESSAGE_KINDS } from '@core/model/message';
 import { createRunner } from '@core/oform/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
-import { DEMO_COORDINATOR, DEMO_COORDINATOR_EMAIL, seedDemoRun } from '../../../server/db/demo';
+import { DEMO_COORDINATOR, DEMO_COORDINATOR_EMAIL, seedDemoRun } from '../../../server/demo';
 import { auditEvents, engagements, messages, referrals, sponsors, users } from '../../../server/db/schema';
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
 import { NO_MAIL_SERVER, purgeBodies } from '../../../server/messages/outbox';

@@ -11,7 +11,7 @@ import { count, eq } from 'drizzle-orm';
 import { createRunner } from '@core/oform/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
-import { seedDemoRun } from '../../../server/db/demo';
+import { seedDemoRun } from '../../../server/demo';
 import { contactFields, contacts, messages, referrals, smsOptOuts } from '../../../server/db/schema';
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
 import { NO_SMS_PROVIDER, TEXTED_STOP } from '../../../server/messages/outbox';

@@ -4,12 +4,12 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { ROLE_NAMES } from '@core/model/user';
-import type { Db } from './open';
-import { appSettings, countries, roles, sponsors, userRoles, users } from './schema';
-import { countries as countryList } from './countries';
-import { hashPassword, randomPassword } from '../auth/passwords';
+import type { Db } from './db/open';
+import { appSettings, countries, roles, sponsors, userRoles, users } from './db/schema';
+import { countries as countryList } from './db/countries';
+import { hashPassword, randomPassword } from './auth/passwords';
 import { seedDemoRun } from './demo';
-import type { PhiCipher } from '../security/phi';
+import type { PhiCipher } from './security/phi';
 
 export interface SeedOptions {
   adminUsername: string;

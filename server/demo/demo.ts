@@ -8,7 +8,7 @@ import { seedDemoHistory } from './demoHistory';
 import { seedDemoFunnel } from './demoFunnel';
 import type { PhiCipher } from '../security/phi';
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from './open';
+import type { Db } from '../db/open';
 import {
   appSettings,
   contactFieldScreeners,
@@ -34,7 +34,7 @@ import {
   userRoles,
   userSiteLocations,
   users,
-} from './schema';
+} from '../db/schema';
 import { MESSAGE_KINDS } from '@core/model/message';
 import { SITE_COORDINATOR } from '@core/model/user';
 

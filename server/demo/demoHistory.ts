@@ -6,8 +6,8 @@
  */
 import { asc } from 'drizzle-orm';
 import { recordAudit } from '../audit/trail';
-import type { Db } from './open';
-import { users } from './schema';
+import type { Db } from '../db/open';
+import { users } from '../db/schema';
 
 const DAY = 24 * 3600_000;
 

@@ -9,8 +9,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ContactChannel, ContactResult, ReferralStatus } from '@core/model/referral';
 import type { PhiCipher } from '../security/phi';
-import type { Tx } from './open';
-import { contacts, engagementSiteLocations, referralEvents, referralReasons, referrals, rmsAudits, rmsDeliveries } from './schema';
+import type { Tx } from '../db/open';
+import { contacts, engagementSiteLocations, referralEvents, referralReasons, referrals, rmsAudits, rmsDeliveries } from '../db/schema';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

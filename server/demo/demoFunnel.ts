@@ -13,12 +13,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from './open';
+import type { Db } from '../db/open';
 import { asc, eq } from 'drizzle-orm';
 import type { PhiCipher } from '../security/phi';
 import { seedDemoLeads, type DemoLeadRun } from './demoLeads';
 import { seedDemoReferrals, type DemoReferralRun } from './demoReferrals';
-import { funnelViews, mediaChannelFigures, oFormContainerEntries, oFormContainers, oFormPageMetrics, oFormSubmissions } from './schema';
+import { funnelViews, mediaChannelFigures, oFormContainerEntries, oFormContainers, oFormPageMetrics, oFormSubmissions } from '../db/schema';
 
 const DAYS = 42;
 const DAY_MS = 24 * 3600 * 1000;

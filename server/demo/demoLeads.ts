@@ -9,8 +9,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { LeadKind } from '@core/model/lead';
 import type { PhiCipher } from '../security/phi';
 import { FIRST, LAST } from './demoReferrals';
-import type { Tx } from './open';
-import { leads, oForms, screenerMessages } from './schema';
+import type { Tx } from '../db/open';
+import { leads, oForms, screenerMessages } from '../db/schema';
 
 /**
  * ZIP codes the demo's leads give, with the great-circle miles to the nearest demo site
