@@ -1,3 +1,2 @@
 /** What other areas may use of funnel. */
 export { countView } from './views';
-export { pageMetrics } from './pages';

@@ -1,7 +1,7 @@
 /**
  * What a survey version's exports hold: the file names, the version a PDF link exports, the
  * PDF's content (pdf/oformPdf.ts draws it) and the page metrics the CSV and the chart show
- * (funnel/pages.ts counts them). Each follows the surveys' sponsor scope.
+ * (pageMetrics.ts counts them). Each follows the surveys' sponsor scope.
  */
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { FIELD_TYPE_NAMES } from '@core/model/oform';
@@ -12,7 +12,7 @@ import type { Db } from '../db/open';
 import { questionRules } from '@core/oform/rulesInWords';
 import { engagements, languages, oFormLanguages, oFormMessages, oForms, users } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { pageMetrics } from '../funnel';
+import { pageMetrics } from './pageMetrics';
 import { Conflict, NotFound } from '../errors';
 import type { PdfMessage, PdfPage, SurveyPdf } from '../pdf/oformPdf';
 import { loadStructure } from './structure';

@@ -8,7 +8,7 @@ import { attachmentDisposition } from '../http/upload';
 import { exportFilename, versionPageMetrics } from './exports';
 import { describe } from '../openapi/describe';
 
-/** GET /api/export-survey-metrics/{id}: the version's page metrics (funnel/pages.ts) as CSV. */
+/** GET /api/export-survey-metrics/{id}: the version's page metrics (pageMetrics.ts) as CSV. */
 export function exportSurveyMetricsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));

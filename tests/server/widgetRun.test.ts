@@ -8,7 +8,7 @@ import { channelFigures } from '../../server/channels/figures';
 import { eq } from 'drizzle-orm';
 import { contacts, leads, oForms, oFormSubmissions } from '../../server/db/schema';
 import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/demo';
-import { pageMetrics } from '../../server/funnel/pages';
+import { pageMetrics } from '../../server/surveys/pageMetrics';
 import { createRunner, type Runner } from '@core/oform/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransport } from '@core/participant/transport';

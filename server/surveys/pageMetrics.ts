@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { SurveyPageMetrics } from '@core/model/oformExport';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import { loadStructure } from '../surveys';
+import { loadStructure } from './structure';
 
 /** One page's figures: the admin's drop-off chart reads the same shape (core/model/oformExport.ts), with its id. */
 export type PageMetrics = Omit<SurveyPageMetrics, 'id'>;
