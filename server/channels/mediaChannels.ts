@@ -5,7 +5,7 @@
  * participant continues on when a survey transitions to another survey.
  */
 import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { ChannelFigure } from './figures';
+import type { ChannelFigure } from '../participant';
 import { MEDIA_CHANNEL_TYPES, type MEDIA_CHANNEL_SORTS, type MediaChannel, type ServedSurvey } from '@core/model/mediaChannel';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';

@@ -4,7 +4,7 @@
  * read-only (counted by the participant runner). The surveys each channel serves are
  * /api/media-channel-surveys.
  */
-import { CHANNEL_FIGURES, channelFigures, type ChannelFigures } from './figures';
+import { CHANNEL_FIGURES, channelFigures, type ChannelFigures } from '../participant';
 import { Hono } from 'hono';
 import {
   MEDIA_CHANNEL_DEFAULT_SORT,

@@ -735,7 +735,7 @@ export const channelSpends = pgTable(
  * A channel's figures (views, shares, submissions started, completed, qualified), counted in
  * several rows per channel: every participant's start adds to them, and one row per channel
  * would make every start wait for the previous one's commit. A count goes to one shard picked at
- * random; a channel's figure is the sum of its shards (server/channels/figures.ts).
+ * random; a channel's figure is the sum of its shards (server/participant/channelFigures.ts).
  */
 export const mediaChannelFigures = pgTable(
   'media_channel_figures',
@@ -1256,7 +1256,7 @@ export const rmsDeliveries = pgTable(
 
 /**
  * The funnel's `viewed` stage: views counted per day and per what the funnel filters and groups
- * by (server/funnel/views.ts), so no view is a row of its own. `dimensions` is the key of those
+ * by (server/participant/views.ts), so no view is a row of its own. `dimensions` is the key of those
  * columns together; like the channel figures, a count goes to one of several shards so that
  * concurrent views of one survey rarely wait for each other.
  */

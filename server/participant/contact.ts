@@ -11,7 +11,7 @@ import type { Deps } from '../context';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, oFormSubmissions, referrals, siteLocations } from '../db/schema';
 import { Conflict } from '../errors';
-import { countOnChannel } from '../channels';
+import { countOnChannel } from './channelFigures';
 import { enqueueDelivery, noteDuplicate } from '../rms';
 import { enqueueReferralMessages, messageContextOf, participantEmail, participantPhone } from '../messages';
 import { phiOf } from '../security/phi';

@@ -16,7 +16,7 @@ import type { Db } from '../db/open';
 import { preparedQuery } from '../db/prepared';
 import { intArray, parseJsonColumn, textArray } from '../db/rows';
 import { EntryPairs, forgetPageEntry } from './access';
-import { countsStatement } from '../channels';
+import { countsStatement } from './channelFigures';
 import {
   engagementScreeners,
   engagements,

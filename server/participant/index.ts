@@ -1,6 +1,7 @@
 /** What other areas may use of participant. */
 export { resolveStart, runEngagements, runOfSubmission, type RunTarget, servedIdentities } from './run';
 export { embedProblemsOf } from './embedProblems';
+export { CHANNEL_FIGURES, type ChannelFigure, type ChannelFigures, channelFigures, countOnChannel } from './channelFigures';
 export { participantCors } from './cors';
 export { type MatchKeys, matchKeysOf } from './duplicates';
 export { type SubmissionRow } from './access';

@@ -13,7 +13,7 @@ import { isDateFormat } from '@core/validation/rules';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';
 import { oFormSubmissions } from '../db/schema';
-import { countOnChannel } from '../channels';
+import { countOnChannel } from './channelFigures';
 import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';
 import { participantPath, type ParticipantPath } from './path';

@@ -2,7 +2,7 @@
  * Retention of answers: the answers of a submission that never completed (no contact left) are
  * deleted once it has been untouched for PARTICIPANT_RETENTION_DAYS. Only the answers go: the
  * submission, its outcome and its page entries stay, so the funnel and the channel's figures
- * (counted as they happened, server/channels/figures.ts) keep their numbers.
+ * (counted as they happened, server/participant/channelFigures.ts) keep their numbers.
  *
  * Every server process runs the job, on start and daily; a transaction-scoped advisory lock lets
  * one of them delete at a time (the others find it taken and leave the work to it), and rows a

@@ -6,7 +6,7 @@ import { invalid } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { addressLimitKey, enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
-import { countView } from '../funnel';
+import { countView } from './views';
 import { findChannelById, resolveStart, surveyLanguages } from './run';
 import { describe } from '../openapi/describe';
 

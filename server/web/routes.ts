@@ -1,7 +1,8 @@
 /**
  * Everything outside /api: the widget script, the demo partner page and the admin SPA.
  */
-import { channelToTake, countOnChannel } from '../channels';
+import { channelToTake } from '../channels';
+import { countOnChannel } from '../participant';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Hono } from 'hono';

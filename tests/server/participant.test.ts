@@ -4,7 +4,7 @@
  * the qualification matrix, channel figures, CORS and rate limits.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { rowsOf } from '../../server/db/rows';
 import { startFactsSelect } from '../../server/participant/startFacts';

@@ -11,7 +11,7 @@ import { json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, leaveContact as leaveContactAt, type ParticipantFixture, runQualified, startSubmission, TOKEN_HEADER } from '../support/participantFixture';
 import { useParticipantServer } from './participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../server/db/schema';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import { settleDeliveries } from '../../server/rms/worker';
 import { PAGE_NOT_ON_PATH, SCREENING_INCOMPLETE, SUBMISSION_COMPLETED } from '../../server/participant/api';
 import { followPath, type PathStep } from '../../server/participant/path';

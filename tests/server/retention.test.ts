@@ -10,7 +10,7 @@ import { json, type Harness } from './harness';
 import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { useParticipantServer } from './participantServer';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../server/db/schema';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import { createLogger } from '../../server/http/log';
 import { deleteExpiredAnswers, startRetentionJob } from '../../server/participant/retention';
 import { settleDeliveries } from '../../server/rms/worker';

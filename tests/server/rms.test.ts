@@ -8,7 +8,7 @@
  * delivered one only on purpose); the audits list's filters; and the signed callback.
  */
 import http from 'node:http';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';

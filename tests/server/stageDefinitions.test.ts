@@ -12,7 +12,7 @@ import { FUNNEL_STAGES } from '@core/model/funnel';
 import { createHarness, doc, json, type Harness } from './harness';
 import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { contacts, mediaChannelFigures, oFormSubmissions, referralReasons, referrals, rmsDeliveries } from '../../server/db/schema';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import { settleDeliveries } from '../../server/rms/worker';
 import { DELIVERY_STATUS } from '../../server/rms/delivered';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import { createHarness, doc, json, type Harness } from './harness';
 
 let h: Harness;

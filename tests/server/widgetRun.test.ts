@@ -4,7 +4,7 @@
  * /demo/ goes through. Every answer is checked against the participant contract on arrival.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelFigures } from '../../server/channels/figures';
+import { channelFigures } from '../../server/participant/channelFigures';
 import { eq } from 'drizzle-orm';
 import { contacts, leads, oForms, oFormSubmissions } from '../../server/db/schema';
 import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../server/demo';

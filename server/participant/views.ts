@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { countStatement } from '../channels';
+import { countStatement } from './channelFigures';
 
 const SHARDS = 8;
 

@@ -1,2 +1,0 @@
-/** What other areas may use of funnel. */
-export { countView } from './views';
