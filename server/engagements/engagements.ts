@@ -290,7 +290,7 @@ export async function engagementById(db: Db, id: number): Promise<Row | undefine
 /** One page of the engagements the user may see, and the attributes a unique-identification check leaves. */
 export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_SORTS)[number], EngagementFilters>) {
     const conditions: (SQL | undefined)[] = [];
-    const unique = identificationOrScope(user, q.filters.uniqueIdentification, engagements.identification, engagementScope(user), q.fields);
+    const unique = identificationOrScope(sponsorScope(user) !== null, q.filters.uniqueIdentification, engagements.identification, engagementScope(user), q.fields);
     const fields = unique.fields;
     conditions.push(unique.condition);
     if (q.filters.searchQuery?.trim()) {

@@ -1,6 +1,4 @@
 import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { AuthUser } from '../context';
-import { sponsorScope } from '../auth/guards';
 
 /** Sponsors' and engagements' identifications are unique: what a save that repeats one answers. */
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
@@ -9,10 +7,10 @@ export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
  * The `uniqueIdentification` list filter (checked before a save): identifications are unique
  * across every record, so the check looks at all of them — but a `User` is shown only the
  * identification of matches outside their sponsors, never the record. Without the filter the
- * list keeps its usual scope.
+ * list keeps its usual scope. `sponsorScoped`: the user sees only some sponsors' records.
  */
 export function identificationOrScope(
-  user: AuthUser,
+  sponsorScoped: boolean,
   uniqueIdentification: string | undefined,
   column: AnyColumn,
   scope: SQL | undefined,
@@ -21,6 +19,6 @@ export function identificationOrScope(
   if (uniqueIdentification === undefined) return { condition: scope, fields };
   return {
     condition: eq(column, uniqueIdentification.trim()),
-    fields: sponsorScope(user) === null ? fields : new Set(['identification']),
+    fields: sponsorScoped ? new Set(['identification']) : fields,
   };
 }

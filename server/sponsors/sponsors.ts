@@ -49,7 +49,7 @@ const selectSponsors = (db: Db) => db.select(columns).from(sponsors).leftJoin(co
 /** A page of the sponsors the user may see, and the attributes a lookup by identification may answer. */
 export async function sponsorPage(db: Db, user: AuthUser, q: ListQuery<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'>, isActive: boolean | undefined) {
   const conditions: (SQL | undefined)[] = [];
-  const unique = identificationOrScope(user, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
+  const unique = identificationOrScope(sponsorScope(user) !== null, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
   conditions.push(unique.condition);
   if (q.filters.searchQuery?.trim()) {
     conditions.push(ilikeAny([sponsors.name, sponsors.identification, sponsors.rmsSponsorIdentifier, countries.name], q.filters.searchQuery));
