@@ -34,7 +34,7 @@ import { clinicalTrialsGovRoutes } from './clinicaltrials-gov';
 import { channelSpendsRoutes } from './channel-spends';
 import { siteLocationsRoutes } from './sites/siteLocations.routes';
 import { sponsorsRoutes } from './sponsors/routes';
-import { auditEventsRoutes } from './audit/routes';
+import { auditEventsRoutes } from './audit-trail/routes';
 import { usersRoutes } from './users/routes';
 import { languagesRoutes } from './languages/routes';
 import { genericMessagesRoutes } from './messages/generic.routes';

@@ -8,7 +8,7 @@ import { nowOf, type AppEnv, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
-import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from './events';
+import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from '../audit/events';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { plain, sendList, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
