@@ -34,10 +34,16 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const MESSAGE_LANGUAGES = ['en', 'es'] as const;
 
+/** How a message goes: e-mail, or a text (SMS) through the SMS provider. */
+export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+export const MESSAGE_CHANNEL_LABELS: Record<MessageChannel, string> = { email: 'E-mail', sms: 'SMS' };
+
 /** A message as staff list it: no body, and no address. */
 export const Message = v.object({
   id: v.string(),
   kind: v.picklist(MESSAGE_KINDS),
+  channel: v.picklist(MESSAGE_CHANNELS),
   audience: v.picklist(['staff', 'participant']),
   recipient: v.string(),
   engagementId: v.nullable(v.number()),
@@ -57,7 +63,7 @@ export type Message = v.InferOutput<typeof Message>;
 
 export const MESSAGE_SORTS = ['created', 'status', 'kind', 'attempts', 'sentAt'] as const;
 export const MESSAGE_DEFAULT_SORT = '-created';
-export const MESSAGE_FILTERS = ['status', 'kind', 'engagementId', 'referralId'] as const;
+export const MESSAGE_FILTERS = ['status', 'kind', 'channel', 'engagementId', 'referralId'] as const;
 
 /** The words a template may hold, per kind: `{{name}}` in its subject, HTML and text. */
 export const MESSAGE_PLACEHOLDERS: Record<MessageKind, readonly string[]> = {

@@ -4,7 +4,7 @@
  * is ever answered; a staff recipient is named by username, a participant as "participant".
  */
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { isMessageKind, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
+import { isMessageKind, MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { messages } from '../db/schema';
@@ -25,7 +25,7 @@ export function messageScope(user: AuthUser): SQL | undefined {
 
 const SORT_COLUMNS = { created: messages.created, status: messages.status, kind: messages.kind, attempts: messages.attempts, sentAt: messages.sentAt } as const;
 export const MESSAGE_SORT_FIELDS = Object.keys(SORT_COLUMNS) as (keyof typeof SORT_COLUMNS)[];
-export type MessageFilter = 'status' | 'kind' | 'engagementId' | 'referralId';
+export type MessageFilter = 'status' | 'kind' | 'channel' | 'engagementId' | 'referralId';
 
 function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[] {
   const out: SQL[] = [];
@@ -36,6 +36,10 @@ function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[
   if (filters.kind) {
     if (!isMessageKind(filters.kind)) throw new BadParameter(`'kind' must be one of ${MESSAGE_KINDS.join(', ')}.`, 'kind');
     out.push(eq(messages.kind, filters.kind));
+  }
+  if (filters.channel) {
+    if (!(MESSAGE_CHANNELS as readonly string[]).includes(filters.channel)) throw new BadParameter(`'channel' must be one of ${MESSAGE_CHANNELS.join(', ')}.`, 'channel');
+    out.push(eq(messages.channel, filters.channel));
   }
   const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');
   if (engagementId !== undefined) out.push(eq(messages.engagementId, engagementId));
@@ -50,6 +54,7 @@ function messageOf(row: typeof messages.$inferSelect): Message {
   return {
     id: String(row.id),
     kind: row.kind as MessageKind,
+    channel: row.channel as Message['channel'],
     audience: row.audience as Message['audience'],
     recipient: row.recipientLabel,
     engagementId: row.engagementId,

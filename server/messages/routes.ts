@@ -40,7 +40,7 @@ import { messageSettingsOf, saveMessageSetting, visibleEngagement } from './sett
 import { allTemplates, render, saveTemplate, templateLanguage, templateOf } from './templates';
 import { messageOptionsOf, sendDue } from './worker';
 
-const MESSAGE_FIELDS = ['kind', 'audience', 'recipient', 'engagementId', 'referralId', 'language', 'subject', 'messageId', 'status', 'attempts', 'lastError', 'nextAttemptAt', 'lastAttemptAt', 'sentAt', 'created'] as const satisfies readonly (keyof Message)[];
+const MESSAGE_FIELDS = ['kind', 'channel', 'audience', 'recipient', 'engagementId', 'referralId', 'language', 'subject', 'messageId', 'status', 'attempts', 'lastError', 'nextAttemptAt', 'lastAttemptAt', 'sentAt', 'created'] as const satisfies readonly (keyof Message)[];
 
 const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], MessageFilter> = {
   type: MESSAGE_TYPE,

@@ -7,6 +7,7 @@ const message = (id: number, extra: Record<string, unknown> = {}) => ({
   id: String(id),
   attributes: {
     kind: 'participantConfirmation',
+    channel: 'email',
     audience: 'participant',
     recipient: 'participant',
     engagementId: 12,
@@ -50,6 +51,31 @@ describe('Messages', () => {
     expect(screen.queryByRole('button', { name: 'Resend message 1' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Resend message 2' }));
     await waitFor(() => expect(calls).toEqual(['POST messages/2/reveal', 'POST messages/2/resend']));
+  });
+
+  it('shows each message\'s channel and filters on it', async () => {
+    const queries: string[] = [];
+    const handler: Handler = async (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'messages' && request.method === 'GET') {
+        const channel = url.searchParams.get('channel');
+        queries.push(channel ?? '');
+        const rows = [message(3, { channel: 'sms', subject: 'Text message' }), message(2)].filter((m) => !channel || m.attributes.channel === channel);
+        return json({ data: rows, meta: { total: rows.length, page: 1, limit: 20 } });
+      }
+      if (path === 'engagements') return json({ data: [], meta: { total: 0, page: 1, limit: 1000 } });
+      return undefined;
+    };
+    renderAdmin({ path: '/messages', user: makeUser('Admin'), handler });
+    const table = await screen.findByRole('table', { name: 'Messages' });
+    await screen.findByText('Text message');
+    expect(screen.getByRole('columnheader', { name: /Channel/ })).toBeTruthy();
+    const cells = Array.from(table.querySelectorAll('tbody tr')).map((row) => Array.from(row.querySelectorAll('td')).map((td) => td.textContent));
+    expect(cells.map((row) => (row.includes('SMS') ? 'SMS' : row.includes('E-mail') ? 'E-mail' : null))).toEqual(['SMS', 'E-mail']);
+    fireEvent.change(screen.getByLabelText('Channel'), { target: { value: 'sms' } });
+    await waitFor(() => expect(queries.at(-1)).toBe('sms'));
+    await waitFor(() => expect(screen.queryByText('Gracias por su interés en Heart study')).toBeNull());
+    expect(screen.getByText('Text message')).toBeTruthy();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * MessagesIndex (Admin, Super User): the message outbox, newest first: kind, recipient, subject,
  * status with the last error (a message waiting says "not sent: no mail server configured"),
- * attempts and when it was sent. Filters (status, kind, engagement) live in the URL. Resend is
+ * attempts and when it was sent, by e-mail or SMS. Filters (status, kind, channel, engagement) live in the URL. Resend is
  * offered for a message not sent; a participant's address is shown only on Reveal, which the
  * server records in the audit trail. No body is ever shown.
  */
@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { messagesApi } from '@core/api/messages';
-import { MESSAGE_DEFAULT_SORT, MESSAGE_KIND_LABELS, MESSAGE_KINDS, MESSAGE_SORTS, MESSAGE_STATUSES, type Message, type MessageStatus } from '@core/model/message';
+import { MESSAGE_CHANNEL_LABELS, MESSAGE_CHANNELS, MESSAGE_DEFAULT_SORT, MESSAGE_KIND_LABELS, MESSAGE_KINDS, MESSAGE_SORTS, MESSAGE_STATUSES, type Message, type MessageStatus } from '@core/model/message';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
@@ -37,7 +37,7 @@ const BADGE: Record<MessageStatus, string> = {
   cancelled: 'badge-duplicate',
 };
 
-const FILTERS = ['status', 'kind', 'engagementId'] as const;
+const FILTERS = ['status', 'kind', 'channel', 'engagementId'] as const;
 
 function Recipient({ message, shown, onReveal }: { message: Message; shown: string | undefined; onReveal: () => void }) {
   if (message.audience === 'staff') return <span>{message.recipient}</span>;
@@ -97,6 +97,7 @@ export default function MessagesIndex() {
   const columns: Column<Message>[] = [
     { id: 'created', header: 'Created', sortField: 'created', cell: (m) => formatDateTime(m.created) },
     { id: 'kind', header: 'Kind', sortField: 'kind', cell: (m) => MESSAGE_KIND_LABELS[m.kind] },
+    { id: 'channel', header: 'Channel', cell: (m) => MESSAGE_CHANNEL_LABELS[m.channel] },
     { id: 'recipient', header: 'To', exportFields: ['audience', 'recipient'], cell: (m) => <Recipient message={m} shown={revealed[m.id]} onReveal={() => void reveal(m)} /> },
     { id: 'subject', header: 'Subject', cell: (m) => m.subject },
     {
@@ -140,6 +141,7 @@ export default function MessagesIndex() {
       filters={[
         { kind: 'select', name: 'status', label: 'Status', options: MESSAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
         { kind: 'select', name: 'kind', label: 'Kind', options: MESSAGE_KINDS.map((k) => ({ value: k, label: MESSAGE_KIND_LABELS[k] })) },
+        { kind: 'select', name: 'channel', label: 'Channel', options: MESSAGE_CHANNELS.map((c) => ({ value: c, label: MESSAGE_CHANNEL_LABELS[c] })) },
         { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
       ]}
     />

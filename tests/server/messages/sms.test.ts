@@ -156,6 +156,33 @@ describe('the confirmation text', () => {
   });
 });
 
+describe('the Messages list', () => {
+  it('answers each message\'s channel and filters on it, refusing an unknown channel', async () => {
+    await demoRun(h, person(4), true);
+    const referral = await lastReferral(h);
+    const admin = await h.token();
+    const list = async (query: string) => {
+      const res = await h.request('GET', `/api/messages?referralId=${referral.id}${query}`, { token: admin });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: { attributes: { channel: string; kind: string; audience: string } }[] }).data.map((m) => m.attributes);
+    };
+    const all = await list('');
+    expect(all.filter((m) => m.channel === 'sms')).toEqual([expect.objectContaining({ kind: 'participantConfirmation', audience: 'participant' })]);
+    expect(all.some((m) => m.channel === 'email')).toBe(true);
+    expect(all.every((m) => m.channel === 'sms' || m.channel === 'email')).toBe(true);
+    const texts = await list('&channel=sms');
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.channel).toBe('sms');
+    const mails = await list('&channel=email');
+    expect(mails.length).toBe(all.length - 1);
+    expect(mails.every((m) => m.channel === 'email')).toBe(true);
+
+    const bad = await h.request('GET', '/api/messages?channel=fax', { token: admin });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errors: { source?: { parameter?: string } }[] }).errors[0]!.source?.parameter).toBe('channel');
+  });
+});
+
 describe('the inbound webhook', () => {
   it('refuses a forged or unsigned request (403), changing nothing', async () => {
     const params = { From: '+12125550155', Body: 'STOP', AccountSid: SID };
