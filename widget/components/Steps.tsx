@@ -20,6 +20,10 @@ export function StepView(props: StepProps) {
   const r = ctl.runner;
   const text = participantText(s.language);
   const t = stepStrings(s.language);
+  // The ZIP code: the zip step's (required; a postal code or town abroad), and a lead's optional one.
+  const zip = (abroad?: boolean, required?: boolean) => (
+    <Input id="tw-zip" label={abroad ? t.place : t.zipLabel} required={required} value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={abroad ? 99 : 5} text={text} onInput={r.enterZip} />
+  );
   if (view === 'zip') {
     // Offered only when a site is outside the US; '' stands for the US and its ZIP code.
     const countries = s.qualification?.siteCountries as string[] | undefined;
@@ -40,7 +44,7 @@ export function StepView(props: StepProps) {
             </select>
           </div>
         )}
-        <Input id="tw-zip" label={abroad ? t.place : t.zipLabel} required value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={abroad ? 99 : 5} text={text} onInput={r.enterZip} />
+        {zip(abroad, true)}
         <Nav busy={busy} error={hasErrors} text={text} label={t.search} />
       </form>
     );
@@ -56,9 +60,7 @@ export function StepView(props: StepProps) {
           <ContactInput key={f.id} field={f} {...props} />
         ))}
         {/* Where no site was searched and the screener asks no ZIP: an optional one, the lead's place. */}
-        {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && (
-          <Input id="tw-zip" label={t.zipLabel} value={s.zip} error={s.errors.zip} type="text" inputMode="numeric" autoComplete="postal-code" maxLength={5} text={text} onInput={r.enterZip} />
-        )}
+        {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && zip()}
         {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" {...htmlProps(s.messages.consent)} /> : t.accept}</Accept>}
         <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
       </form>
