@@ -70,11 +70,11 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
 
   /** Sends the contact with its consent: a referral's for the chosen site, or the lead's. */
   const send = () => {
-    const { lead, contact: values, siteId, zip, country } = state();
+    const { lead, contact: values, siteId, zip, country, sms } = state();
     return attempt('saving', async () => {
       const result = await (lead
         ? transport.submitLead!(submissionId, { values, acceptTerms: true, zip: zip || null, country: (zip && country) || null })
-        : transport.submitContact(submissionId, { engagementSiteLocationId: siteId!, values, acceptTerms: true }));
+        : transport.submitContact(submissionId, { engagementSiteLocationId: siteId!, values, acceptTerms: true, smsConsent: sms }));
       if (result.ok) {
         end(lead || 'completed', result.messages ?? {});
         return;
@@ -170,9 +170,9 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
       else set({ phase: 'consent', errors: {} });
     },
 
-    accept(accepted) {
-      const { acceptTerms: _cleared, ...errors } = state().errors;
-      if (state().phase === 'consent' || state().lead) set({ acceptTerms: accepted, errors });
+    accept(accepted, box = 'acceptTerms') {
+      const { [box]: _cleared, ...errors } = state().errors;
+      if (state().phase === 'consent' || state().lead) set({ [box]: accepted, errors });
     },
 
     async submitConsent() {

@@ -71,6 +71,8 @@ export type Outcome = (typeof OUTCOMES)[number];
 export interface OutcomeMessages {
   contactForm?: string | null;
   consent?: string | null;
+  /** The separate consent to be texted, offered with a referral's contact form that asks a phone number. */
+  sms?: string | null;
 }
 
 /**
@@ -150,7 +152,7 @@ export interface ContactTransport {
   contactFields(submissionId: string): Promise<{ fields: RunnerContactField[]; messages?: OutcomeMessages }>;
   submitContact(
     submissionId: string,
-    contact: { engagementSiteLocationId: string; values: Record<string, ContactValue>; acceptTerms: boolean },
+    contact: { engagementSiteLocationId: string; values: Record<string, ContactValue>; acceptTerms: boolean; smsConsent?: boolean },
   ): Promise<ContactResult>;
   /**
    * The lead's form at notQualified, noTrialSites or notActive: the screener's contact fields and
@@ -162,6 +164,9 @@ export interface ContactTransport {
 }
 
 /** The steps after qualification (./contactSteps.ts), driven through the runner's methods of the same names. */
+/** The consent boxes of the contact steps, named as the state holds them. */
+export type ConsentBox = 'acceptTerms' | 'sms';
+
 export interface ContactSteps {
   /** One step back within these steps; false on the first of them. On a lead's form, its "No thanks": the outcome, nothing stored. */
   back(): boolean;
@@ -173,7 +178,8 @@ export interface ContactSteps {
   chooseSite(siteId: string): Promise<void>;
   setContact(name: string, value: ContactValue): void;
   submitContact(): void;
-  accept(accepted: boolean): void;
+  /** Ticks a consent box: the consent (acceptTerms, the default) or the separate one to be texted (sms). */
+  accept(accepted: boolean, box?: ConsentBox): void;
   submitConsent(): Promise<void>;
 }
 
@@ -328,6 +334,8 @@ export interface RunnerState {
   contactFields: RunnerContactField[];
   contact: Record<string, ContactValue>;
   acceptTerms: boolean;
+  /** The separate consent to be texted (messages.sms) ticked: sent as smsConsent with the contact. */
+  sms?: boolean;
   /**
    * Set while the contact step is a lead's form (the outcome it was offered at): the outcome's
    * message pair around the fields, the consent box in the same form, and "No thanks".

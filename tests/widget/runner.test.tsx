@@ -43,6 +43,8 @@ interface FakeOptions {
   survey?: RunnerSurvey;
   sites?: TrialSite[];
   contactFields?: RunnerContactField[];
+  /** The SMS consent text the contact-fields answer carries (only when a phone number is asked). */
+  sms?: string;
 }
 
 /** An in-memory participant API: pages in order, every call recorded, failures on demand. */
@@ -120,7 +122,7 @@ function fake(options: FakeOptions = {}) {
           { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true, translations: { es: 'Nombre' } },
           { id: 'c2', name: 'phone', label: 'Phone', fieldType: 'phone', required: false },
         ],
-        messages: { contactForm: 'Tell us how to reach you.', consent: '<em>We keep your data safe.</em>' },
+        messages: { contactForm: 'Tell us how to reach you.', consent: '<em>We keep your data safe.</em>', ...(options.sms ? { sms: options.sms } : {}) },
       };
     },
     async submitContact(_s, contact) {
@@ -507,6 +509,64 @@ describe('outcome screens and the qualified steps', () => {
     await until(root, (r) => $(r, '[data-outcome=completed]'));
     expect($(root, '.tw-html strong')?.textContent).toBe('Thank you!');
     expect(f.calls).toContain(`submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`);
+  });
+
+  it('offers the separate SMS consent only with its text, unticked, and sends smsConsent only when ticked', async () => {
+    const SMS = 'You may text me at this number about this study. Reply STOP to opt out.';
+    const toConsent = async (f: ReturnType<typeof fake>) => {
+      const root = start(f.transport);
+      await toEnd(root);
+      await until(root, (r) => heading(r) === 'Find a study site near you');
+      type($(root, '#tw-zip'), '62701');
+      next(root);
+      await until(root, (r) => heading(r) === 'Choose a study site');
+      next(root);
+      await until(root, (r) => heading(r) === 'Your contact details');
+      type($(root, '#tw-c-c1'), 'Ann');
+      next(root);
+      await until(root, (r) => heading(r) === 'Consent');
+      return root;
+    };
+    const boxes = (root: ShadowRoot) => $$(root, 'input[type=checkbox]') as HTMLInputElement[];
+    const sent = (f: ReturnType<typeof fake>) => f.calls.filter((c) => c.startsWith('submitContact:')).map((c) => JSON.parse(c.slice('submitContact:'.length)) as Record<string, unknown>);
+
+    // Without the text: the one consent box, and no smsConsent sent.
+    const plain = fake();
+    let root = await toConsent(plain);
+    expect(boxes(root)).toHaveLength(1);
+    expect(root.textContent).not.toContain('Reply STOP');
+    tick(boxes(root)[0]!);
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=completed]'));
+    expect(sent(plain)).toEqual([{ engagementSiteLocationId: 'esl1', values: { first_name: 'Ann', phone: '' }, acceptTerms: true }]);
+
+    // With it, left unticked: offered, not sent.
+    const unticked = fake({ sms: SMS });
+    root = await toConsent(unticked);
+    expect(boxes(root)).toHaveLength(2);
+    expect(boxes(root)[1]!.checked).toBe(false);
+    expect(labelOf(root, boxes(root)[1]!)).toBe(SMS);
+    tick(boxes(root)[0]!);
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=completed]'));
+    expect(sent(unticked)[0]).not.toHaveProperty('smsConsent');
+
+    // Ticked: sent as smsConsent: true beside the contact.
+    const ticked = fake({ sms: SMS });
+    root = await toConsent(ticked);
+    tick(boxes(root)[1]!);
+    await settle();
+    // The SMS box is no consent to the terms: those are still asked for.
+    next(root);
+    await until(root, (r) => r.textContent!.includes('You must accept the terms and conditions in order to proceed.'));
+    expect(sent(ticked)).toEqual([]);
+    tick(boxes(root)[0]!);
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=completed]'));
+    expect(sent(ticked)).toEqual([{ engagementSiteLocationId: 'esl1', values: { first_name: 'Ann', phone: '' }, acceptTerms: true, smsConsent: true }]);
   });
 
   it('outside the US: a country, then a postal code or town there, and the distances in kilometres', async () => {

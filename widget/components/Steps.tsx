@@ -6,7 +6,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
-import type { RunnerContactField, TrialSite } from '@core/oform/runner';
+import type { ConsentBox, RunnerContactField, TrialSite } from '@core/oform/runner';
 import type { StepProps } from '../run';
 import { Html, htmlProps, Nav } from './Card';
 import { Err, Input, Req } from './Fields';
@@ -49,7 +49,32 @@ export function StepView(props: StepProps) {
       </form>
     );
   }
-  if (view === 'sites') return <Sites {...props} />;
+  if (view === 'sites') {
+    // The nearest site until one is picked; chooseSite itself ignores an id not among the sites.
+    const chosen = s.siteId ?? s.sites[0]?.id;
+    return (
+      <form noValidate onSubmit={(e) => (e.preventDefault(), void r.chooseSite(chosen!))}>
+        {h(t.sitesTitle)}
+        <Html html={s.messages.contactForm} />
+        <fieldset class="tw-fieldset">
+          <legend class="tw-label">{t.sitesTitle}</legend>
+          {s.sites.map((site) => (
+            <label class="tw-choice tw-site" key={site.id}>
+              <input type="radio" name="tw-site" value={site.id} checked={chosen === site.id} disabled={busy} onChange={() => r.pickSite(site.id)} />
+              <span>
+                <strong>{site.name}</strong>
+                <span class="tw-helper">
+                  {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
+                </span>
+                <span class="tw-distance">{away(t, site)}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <Nav busy={busy} text={text} onBack={back} />
+      </form>
+    );
+  }
   if (view === 'contact') {
     const lead = s.lead;
     return (
@@ -71,49 +96,29 @@ export function StepView(props: StepProps) {
       {h(t.consentTitle)}
       <Html html={s.messages.consent} />
       <Accept {...props}>{t.accept}</Accept>
+      {/* The separate consent to be texted, offered when the form asks a phone number; never ticked for them. */}
+      {s.messages.sms && (
+        <Accept {...props} k="sms">
+          {s.messages.sms}
+        </Accept>
+      )}
       <Nav busy={busy} error={hasErrors} text={text} label={t.submit} onBack={back} />
     </form>
   );
 }
 
-/** The consent box: the consent step's, and a lead's with the outcome's consent message as its text. */
-function Accept({ s, ctl, children }: StepProps & { children: ComponentChildren }) {
+/** A consent box: the consent step's, a lead's with the outcome's consent message as its text, and (`k="sms"`) the one to be texted. */
+function Accept({ s, ctl, children, k = 'acceptTerms' }: StepProps & { children: ComponentChildren; k?: ConsentBox }) {
+  const error = s.errors[k];
+  const id = `tw-${k}-err`;
   return (
     <div class="tw-field">
       <label class="tw-choice">
-        <input type="checkbox" checked={s.acceptTerms} aria-invalid={!!s.errors.acceptTerms} aria-describedby={s.errors.acceptTerms ? 'tw-accept-err' : undefined} onChange={(e) => ctl.runner.accept(e.currentTarget.checked)} />
+        <input type="checkbox" checked={s[k]} aria-invalid={!!error} aria-describedby={error ? id : undefined} onChange={(e) => ctl.runner.accept(e.currentTarget.checked, k)} />
         <span>{children}</span>
       </label>
-      <Err id="tw-accept-err" error={s.errors.acceptTerms} />
+      <Err id={id} error={error} />
     </div>
-  );
-}
-
-function Sites({ s, h, ctl, busy, back }: StepProps) {
-  const text = participantText(s.language);
-  const t = stepStrings(s.language);
-  const chosen = s.siteId ?? s.sites[0]?.id ?? null;
-  return (
-    <form noValidate onSubmit={(e) => (e.preventDefault(), chosen && void ctl.runner.chooseSite(chosen))}>
-      {h(t.sitesTitle)}
-      <Html html={s.messages.contactForm} />
-      <fieldset class="tw-fieldset">
-        <legend class="tw-label">{t.sitesTitle}</legend>
-        {s.sites.map((site) => (
-          <label class="tw-choice tw-site" key={site.id}>
-            <input type="radio" name="tw-site" value={site.id} checked={chosen === site.id} disabled={busy} onChange={() => ctl.runner.pickSite(site.id)} />
-            <span>
-              <strong>{site.name}</strong>
-              <span class="tw-helper">
-                {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
-              </span>
-              <span class="tw-distance">{away(t, site)}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      <Nav busy={busy} text={text} onBack={back} />
-    </form>
   );
 }
 
