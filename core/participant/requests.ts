@@ -154,7 +154,13 @@ const placeText = () => v.optional(v.pipe(v.string('Give the place as text.'), v
  * ZIP is in an address: in the US a ZIP code; elsewhere a country (ISO code) with a postal code or
  * a town, or with `zip` as either.
  */
-export const SiteSearchAttributes = v.object({ zip: placeText(), country: placeText(), postalCode: placeText(), town: placeText() });
+export const SiteSearchAttributes = v.object({
+  zip: placeText(),
+  // The widget keeps '' for the US in its state and sends it as it is: an empty country is none.
+  country: v.pipe(placeText(), v.transform((country) => country || undefined)),
+  postalCode: placeText(),
+  town: placeText(),
+});
 
 /**
  * POST /o-form-submission-contact/{submissionId}: the chosen site (or, with none in reach, the

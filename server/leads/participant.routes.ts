@@ -44,7 +44,7 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
       leadFields(c, async () => {
         // No ZIP typed (the lead of a run that never searched) is as none sent.
         const { zip, country } = await readAttributes(c, SiteSearchAttributes);
-        return { zip: zip || undefined, country: country || undefined };
+        return { zip: zip || undefined, country };
       }),
   );
   app.get(

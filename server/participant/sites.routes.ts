@@ -43,8 +43,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const place = await read();
     const lang = submission.language;
     // In the US a ZIP code; elsewhere a country (ISO code) with a postal code or a town (places.ts).
-    // No country, or an empty one (the widget's US), is the US.
-    const rawCountry = place.country || undefined;
+    const rawCountry = place.country;
     const country = rawCountry === undefined ? null : normalizeCountry(rawCountry);
     if (rawCountry !== undefined && country === null) {
       throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: COUNTRY_CODE, source: { parameter: 'country' } }]);
