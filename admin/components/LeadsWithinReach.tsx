@@ -8,11 +8,14 @@ import { leadsApi } from '@core/api/leads';
 import { useAsync } from '../hooks/useAsync';
 import { useApi } from '../state/services';
 
+/** The count's call, also made ahead by the views that show it (their routes' ahead functions). */
+export const leadsWithinReachParams = (filters: Record<string, string>) => ({ limit: 10, fields: 'created', ...filters, withinReach: 'true' });
+
 /** `leadsPath`: the Leads screen's path (the section's pathTo('LeadsIndex')). */
 export function LeadsWithinReach({ filters, leadsPath }: { filters: Record<string, string>; leadsPath: string }) {
   const api = useApi(leadsApi);
   const key = new URLSearchParams({ ...filters, withinReach: 'true' }).toString();
-  const found = useAsync(() => api.list({ limit: 10, fields: 'created', ...Object.fromEntries(new URLSearchParams(key)) }), [api, key]);
+  const found = useAsync(() => api.list(leadsWithinReachParams(Object.fromEntries(new URLSearchParams(key)))), [api, key]);
   if (found.error) return null;
   const n = found.data?.total;
   return (

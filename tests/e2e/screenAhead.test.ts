@@ -72,6 +72,42 @@ describe('asking ahead', () => {
   });
 });
 
+describe("the engagement view's panels", () => {
+  // Every panel the view shows first, the messages' settings and the leads within reach included.
+  const PANELS = ['/api/engagements/', '/api/referrals/counts/', '/api/recruitment-funnel?', '/api/engagements-site-locations?', '/api/engagements-o-files?', '/api/message-settings?', '/api/leads?'];
+  const ENGAGEMENT = /\/api\/engagements\/\d+\?/;
+
+  it("are all asked for at the click, none waiting for the engagement's answer, each once", async () => {
+    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+    try {
+      await signInAsAdmin(fresh, base);
+      await fresh.goto(`${base}/engagements`);
+      const link = fresh.getByRole('main').getByRole('table').getByRole('link', { name: 'Healthy Heart Study', exact: true }).first();
+      await link.waitFor({ timeout: 30_000 });
+      // The engagement's own answer held back: a panel that waited for it would be asked only after.
+      await fresh.route(ENGAGEMENT, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      const sent: { url: string; at: number }[] = [];
+      let engagementAt = Number.NaN;
+      fresh.on('request', (r) => r.url().includes('/api/') && sent.push({ url: r.url().slice(r.url().indexOf('/api/')), at: Date.now() }));
+      fresh.on('requestfinished', (r) => ENGAGEMENT.test(r.url()) && (engagementAt = Date.now()));
+      await link.click();
+      await fresh.getByRole('region', { name: 'Messages' }).getByRole('checkbox').first().waitFor({ timeout: 40_000 });
+      await fresh.getByText(/leads? within reach$/).waitFor({ timeout: 30_000 });
+      expect(engagementAt).toBeGreaterThan(0);
+      for (const panel of PANELS) {
+        const calls = sent.filter((s) => s.url.startsWith(panel));
+        expect(calls.length, panel).toBe(1);
+        expect(calls[0]!.at, panel).toBeLessThan(engagementAt);
+      }
+    } finally {
+      await fresh.context().close();
+    }
+  });
+});
+
 describe('code ahead', () => {
   it('has the work queue, Recruitment and the charts in memory once idle, so their clicks fetch no code', async () => {
     const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();

@@ -3,8 +3,11 @@ import { engagementFilesApi } from '@core/api/engagementFiles';
 import { engagementSiteLocationsApi } from '@core/api/engagementSiteLocations';
 import { engagementsApi } from '@core/api/engagements';
 import { funnelApi } from '@core/api/funnel';
+import { leadsApi } from '@core/api/leads';
+import { messageSettingsApi } from '@core/api/messages';
 import { referralsApi } from '@core/api/referrals';
 import { funnelParams } from '../../components/funnel/funnelQuery';
+import { leadsWithinReachParams } from '../../components/LeadsWithinReach';
 import { quietly, type Ahead } from '../../routing/ahead';
 
 /** The view shows the first sites and links to the rest. */
@@ -20,5 +23,7 @@ export const engagementViewAhead: Ahead = ({ client, params }) => {
     funnelApi(client).rows(funnelParams({ engagementId: id }, 'none')),
     engagementSiteLocationsApi(client).list(sitePreviewParams(id)),
     engagementFilesApi(client).list(engagementFilesParams(id)),
+    messageSettingsApi(client).list(id),
+    leadsApi(client).list(leadsWithinReachParams({ engagementId: id })),
   );
 };
