@@ -6,6 +6,7 @@
 import { useState, type ComponentProps } from 'react';
 import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/ConfirmProvider';
 import { FormErrors } from '../../components/form/FormErrors';
+import { MoveButtons } from '../../components/MoveButtons';
 import type { OFormPage } from '@core/api/oforms';
 import type { EditorContext } from './context';
 import { useAction } from '../../hooks/useAction';
@@ -129,18 +130,7 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
             </button>
             {!ctx.frozen && (
               <span className="page-actions">
-                <button type="button" className="btn btn-small btn-secondary" aria-label={`Move page ${page.title} up`} disabled={action.busy || i === 0} onClick={() => move(page.id, i)}>
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-small btn-secondary"
-                  aria-label={`Move page ${page.title} down`}
-                  disabled={action.busy || i === pages.length - 1}
-                  onClick={() => move(page.id, i + 2)}
-                >
-                  ↓
-                </button>
+                <MoveButtons label={`page ${page.title}`} index={i} count={pages.length} busy={action.busy} onMove={(to) => move(page.id, to)} />
                 <button type="button" className="btn btn-small btn-secondary" aria-label={`Duplicate page ${page.title}`} disabled={action.busy} onClick={() => duplicate(i)}>
                   ⧉
                 </button>

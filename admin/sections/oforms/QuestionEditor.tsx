@@ -18,6 +18,7 @@ import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { Select, type SelectOption } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
+import { MoveButtons } from '../../components/MoveButtons';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import type { EditorContext } from './context';
 import { DragHandle, SortableList, useSortableItem } from './Sortable';
@@ -421,12 +422,7 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
       )}
       {lang === null && (
         <div className="editor-actions">
-          <button type="button" className="btn btn-small btn-secondary" aria-label={`Move question ${index + 1} up`} disabled={index === 0} onClick={() => move(index)}>
-            ↑
-          </button>
-          <button type="button" className="btn btn-small btn-secondary" aria-label={`Move question ${index + 1} down`} disabled={index === count - 1} onClick={() => move(index + 2)}>
-            ↓
-          </button>
+          <MoveButtons label={`question ${index + 1}`} index={index} count={count} onMove={move} />
           {otherPages.length > 0 && (
             <select
               className="input-compact"

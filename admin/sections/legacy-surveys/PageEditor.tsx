@@ -1,0 +1,50 @@
+/** The selected page: its title and its questions. */
+import { useState } from 'react';
+import type { SurveyPage } from '@core/model/legacySurvey';
+import { FormErrors } from '../../components/form/FormErrors';
+import { TextField } from '../../components/form/TextField';
+import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
+import { useAction } from '../../hooks/useAction';
+import type { EditorContext } from './editorContext';
+import { QuestionEditor } from './QuestionEditor';
+import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
+
+export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage }) {
+  const [title, setTitle] = useState(page.title);
+  useUnsavedValue(title, page.title);
+  const rename = useAction();
+  const addQuestion = useAction();
+
+  const saveTitle = () =>
+    rename.run(async () => {
+      await ctx.api.updatePage(page.id, { title });
+      await ctx.refresh();
+    }, SAVE_FAILED);
+  const add = () =>
+    addQuestion.run(async () => {
+      await ctx.api.addQuestion(page.id);
+      await ctx.refresh();
+    }, ADD_QUESTION_FAILED);
+
+  return (
+    <section className="page-editor" aria-label={`Page ${page.title}`}>
+      <div className="panel page-title-editor" aria-busy={rename.busy || undefined}>
+        <FormErrors message={rename.error} />
+        <TextField label="Page title" name={`page-${page.id}-title`} required maxLength={255} value={title} onChange={setTitle} />
+        <button type="button" className="btn btn-small btn-primary" disabled={rename.busy} aria-busy={rename.busy || undefined} onClick={saveTitle}>
+          Save Page Title
+        </button>
+      </div>
+      {page.questions.length === 0 && <p className="muted">No questions on this page yet.</p>}
+      <ol className="question-list">
+        {page.questions.map((question, i) => (
+          <QuestionEditor key={question.id} ctx={ctx} page={page} question={question} index={i} count={page.questions.length} />
+        ))}
+      </ol>
+      <FormErrors message={addQuestion.error} />
+      <button type="button" className="btn btn-secondary" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+        Add Question
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+/** One question of a page: type, title, category, tags, translations and, for choices, its options. */
+import { useState } from 'react';
+import type { SurveyPage, SurveyQuestion } from '@core/model/legacySurvey';
+import { FIELD_TYPES, isChoiceType, type FieldType } from '@core/model/oform';
+import { FormErrors } from '../../components/form/FormErrors';
+import { MultiCheckList } from '../../components/form/MultiCheckList';
+import { Select } from '../../components/form/Select';
+import { TextArea } from '../../components/form/TextArea';
+import { TextField } from '../../components/form/TextField';
+import { MoveButtons } from '../../components/MoveButtons';
+import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
+import { useAction } from '../../hooks/useAction';
+import { languageLabel } from '../../hooks/useLanguages';
+import type { EditorContext } from './editorContext';
+import { OptionEditor } from './OptionEditor';
+import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS } from './values';
+
+const questionValues = (question: SurveyQuestion) => ({
+  questionType: question.questionType,
+  title: question.title,
+  helperText: question.helperText ?? '',
+  questionCategoryId: question.questionCategoryId ?? '',
+  tagIds: question.tags.map((t) => t.id),
+  translations: question.translations,
+});
+
+export function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorContext; page: SurveyPage; question: SurveyQuestion; index: number; count: number }) {
+  const [values, setValues] = useState(() => questionValues(question));
+  useUnsavedValue(values, questionValues(question));
+  const action = useAction();
+  const addOption = useAction();
+  const remove = useDeleteWithConfirm(ctx.api.removeQuestion, 'Question');
+  const set = (patch: Partial<typeof values>) => setValues((previous) => ({ ...previous, ...patch }));
+  const translate = (code: string, key: 'title' | 'helperText', text: string) =>
+    set({ translations: { ...values.translations, [code]: { ...values.translations[code], [key]: text } } });
+
+  const save = () =>
+    action.run(async () => {
+      await ctx.api.updateQuestion(question.id, {
+        questionType: values.questionType,
+        title: values.title,
+        helperText: values.helperText || null,
+        questionCategoryId: values.questionCategoryId ? Number(values.questionCategoryId) : null,
+        tagIds: values.tagIds.map(Number),
+        translations: values.translations,
+      });
+      await ctx.refresh();
+    }, SAVE_FAILED);
+  const move = (to: number) =>
+    action.run(async () => {
+      await ctx.api.updateQuestion(question.id, { displayOrder: to });
+      await ctx.refresh();
+    }, SAVE_FAILED);
+  const add = () =>
+    addOption.run(async () => {
+      await ctx.api.addOption(question.id);
+      await ctx.refresh();
+    }, ADD_OPTION_FAILED);
+
+  const name = `question-${question.id}`;
+  const withOptions = isChoiceType(question.questionType) || question.options.length > 0;
+  return (
+    <li className="question-editor panel" aria-label={`Question ${index + 1}`} aria-busy={action.busy || undefined}>
+      <FormErrors message={action.error} />
+      <div className="form-grid">
+        <Select
+          label="Type"
+          name={`${name}-type`}
+          options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
+          value={values.questionType}
+          onChange={(type) => set({ questionType: type as FieldType })}
+        />
+        <TextField label="Question title" name={`${name}-title`} required maxLength={500} value={values.title} onChange={(title) => set({ title })} />
+        <Select
+          label="Category"
+          name={`${name}-category`}
+          emptyLabel="No category"
+          options={ctx.categories.options}
+          loading={ctx.categories.loading}
+          error={ctx.categories.error ?? undefined}
+          value={values.questionCategoryId}
+          onChange={(questionCategoryId) => set({ questionCategoryId })}
+        />
+      </div>
+      <TextArea label="Helper text" name={`${name}-helper`} rows={2} maxLength={1000} value={values.helperText} onChange={(helperText) => set({ helperText })} />
+      <MultiCheckList label="Tags" name={`${name}-tags`} options={ctx.tags.options} loading={ctx.tags.loading} value={values.tagIds} onChange={(tagIds) => set({ tagIds })} />
+      {ctx.languages.map((language) => (
+        <div key={language.isoCode} className="form-grid">
+          <TextField
+            label={`Title (${languageLabel(language)})`}
+            name={`${name}-title-${language.isoCode}`}
+            maxLength={500}
+            value={values.translations[language.isoCode]?.title ?? ''}
+            onChange={(text) => translate(language.isoCode, 'title', text)}
+          />
+          <TextField
+            label={`Helper text (${languageLabel(language)})`}
+            name={`${name}-helper-${language.isoCode}`}
+            maxLength={1000}
+            value={values.translations[language.isoCode]?.helperText ?? ''}
+            onChange={(text) => translate(language.isoCode, 'helperText', text)}
+          />
+        </div>
+      ))}
+      <div className="editor-actions">
+        <button type="button" className="btn btn-small btn-primary" disabled={action.busy} aria-busy={action.busy || undefined} onClick={save}>
+          Save Question
+        </button>
+        <MoveButtons label={`question ${index + 1}`} index={index} count={count} busy={action.busy} onMove={move} />
+        <button
+          type="button"
+          className="btn btn-small btn-danger"
+          disabled={action.busy}
+          onClick={async () => {
+            if (await remove(question.id)) await ctx.refresh().catch(() => undefined);
+          }}
+        >
+          Delete Question
+        </button>
+      </div>
+      {withOptions && (
+        <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
+          <h3 className="section-title">Options</h3>
+          <ol className="option-list">
+            {question.options.map((option, i) => (
+              <OptionEditor key={option.id} ctx={ctx} page={page} option={option} index={i} count={question.options.length} />
+            ))}
+          </ol>
+          <FormErrors message={addOption.error} />
+          <button type="button" className="btn btn-small btn-secondary" disabled={addOption.busy} aria-busy={addOption.busy || undefined} onClick={add}>
+            Add Option
+          </button>
+        </section>
+      )}
+    </li>
+  );
+}
