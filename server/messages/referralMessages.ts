@@ -16,18 +16,10 @@ import { and, eq } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
-import type { PhiCipher } from '../security/phi';
-import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
+import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
 import { smsConfirmationText } from './smsTexts';
 import { engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
-import { unsubscribeUrl } from './worker';
-
-export interface MessageContext {
-  phi: PhiCipher;
-  mailFrom: string;
-  baseUrl: string;
-}
 
 export interface NewReferralFacts {
   referralId: number;
