@@ -17,7 +17,7 @@ import type { MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
 import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
-import { smsConfirmationText } from './smsTexts';
+import { renderSms, smsTemplateOf } from './smsTexts';
 import { engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
 
@@ -120,7 +120,8 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   // One confirmation text, only with the SMS consent and never to a number that texted STOP.
   const sms = facts.sms;
   if (sms && kinds.has('participantConfirmation') && !(await isSmsOptedOut(tx, sms.match))) {
-    const text = smsConfirmationText(facts.language, { engagement: place.engagement, site, town: place.town ?? '' });
+    const { text: template } = await smsTemplateOf(tx, 'participantConfirmation', facts.language);
+    const text = renderSms('participantConfirmation', template, { engagement: place.engagement, site, town: place.town ?? '' });
     await enqueueMessage(
       tx,
       ctx.phi,
