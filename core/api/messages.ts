@@ -1,5 +1,5 @@
 import type { ListParams } from '../jsonapi';
-import type { Message } from '../model/message';
+import type { Message, SmsLength } from '../model/message';
 import type { ApiClient } from './client';
 
 /** Messages (the outbox): the list, resending one not sent, and revealing its address (audited). */
@@ -13,25 +13,28 @@ export const messagesApi = (client: ApiClient) => ({
   },
 });
 
-export interface MessageTemplate {
+interface TemplateCommon {
   id: string;
   kind: string;
   language: string;
-  subject: string;
-  html: string;
   text: string;
   isDefault: boolean;
   placeholders: string[];
 }
 
+/** A mail's template (id `kind.language`) or a text's (id `kind.language.sms`: its text alone). */
+export type MessageTemplate = (TemplateCommon & { channel: 'email'; subject: string; html: string }) | (TemplateCommon & { channel: 'sms' });
+
+export type MessageTemplatePreview = { subject: string; html: string; text: string } | ({ text: string } & SmsLength);
+
 /** Message templates: every kind in every language, editing one, its preview, and its default back. */
 export const messageTemplatesApi = (client: ApiClient) => ({
   list: () => client.list<MessageTemplate>('message-templates'),
-  update: (id: string, values: { subject: string; html: string; text: string }) =>
+  update: (id: string, values: { subject: string; html: string; text: string } | { text: string }) =>
     client.update<MessageTemplate>(`message-templates/${encodeURIComponent(id)}`, 'message-templates', id, { ...values }),
   reset: (id: string) => client.remove(`message-templates/${encodeURIComponent(id)}`),
-  async preview(id: string): Promise<{ subject: string; html: string; text: string }> {
-    const doc = await client.call((http) => http.get(`message-templates/${encodeURIComponent(id)}/preview`).json<{ meta: { subject: string; html: string; text: string } }>());
+  async preview(id: string): Promise<MessageTemplatePreview> {
+    const doc = await client.call((http) => http.get(`message-templates/${encodeURIComponent(id)}/preview`).json<{ meta: MessageTemplatePreview }>());
     return doc.meta;
   },
 });

@@ -81,6 +81,54 @@ export const MessageTemplateInput = v.strictObject({
   text: v.pipe(v.string(), v.minLength(1, 'This field is required.'), v.maxLength(20_000, 'At most 20000 characters.')),
 });
 
+/**
+ * The kinds that also go as a text (SMS), each with a text template per language: only the
+ * participant's confirmation. A text holds the engagement, the site and its town — no link,
+ * no unsubscribe token (a text is stopped by replying STOP).
+ */
+export const SMS_KINDS = ['participantConfirmation'] as const satisfies readonly MessageKind[];
+export type SmsKind = (typeof SMS_KINDS)[number];
+export const isSmsKind = (value: unknown): value is SmsKind => SMS_KINDS.some((k) => k === value);
+export const SMS_PLACEHOLDERS: Record<SmsKind, readonly string[]> = {
+  participantConfirmation: ['engagement', 'site', 'town'],
+};
+
+/** Twilio's limit on a message body (it splits longer ones into segments up to this). */
+export const SMS_MAX_CHARACTERS = 1600;
+
+export const SmsTemplateInput = v.strictObject({
+  text: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'This field is required.'),
+    v.maxLength(SMS_MAX_CHARACTERS, `At most ${SMS_MAX_CHARACTERS} characters.`),
+    // Carriers require every text to say how to opt out; STOP is what the inbound webhook honours.
+    v.regex(/\bSTOP\b/, 'Say how to opt out: the text must hold the word STOP.'),
+  ),
+});
+
+// The GSM 03.38 alphabet: a text of these alone goes 7 bits a character; any other character
+// (such as á or í) makes the whole text UCS-2, 16 bits a character.
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+// Taking two places each (an escape and the character).
+const GSM_EXTENDED = '^{}\\[~]|€\f';
+
+export interface SmsLength {
+  characters: number;
+  encoding: 'GSM-7' | 'UCS-2';
+  segments: number;
+}
+
+/** How long a text is as the carriers count it: its characters, its encoding and the segments it is sent in. */
+export function smsLength(text: string): SmsLength {
+  const chars = Array.from(text);
+  const gsm = chars.every((ch) => GSM_BASIC.includes(ch) || GSM_EXTENDED.includes(ch));
+  // UCS-2 counts 16-bit units: a character outside the basic plane (an emoji) takes two.
+  const units = gsm ? chars.reduce((n, ch) => n + (GSM_EXTENDED.includes(ch) ? 2 : 1), 0) : text.length;
+  const [single, multi] = gsm ? [160, 153] : [70, 67];
+  return { characters: chars.length, encoding: gsm ? 'GSM-7' : 'UCS-2', segments: units === 0 ? 0 : units <= single ? 1 : Math.ceil(units / multi) };
+}
+
 export const MessageSettingInput = v.strictObject({
   isEnabled: v.boolean('Must be true or false.'),
   delayMinutes: v.pipe(v.number('Must be a number of minutes.'), v.integer('Must be a whole number of minutes.'), v.minValue(0, 'At least 0.'), v.maxValue(43_200, 'At most 43200 (30 days).')),

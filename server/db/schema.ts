@@ -1445,6 +1445,19 @@ export const messageTemplates = pgTable(
   (t) => [primaryKey({ columns: [t.kind, t.language] })],
 );
 
+/** Staff's text (SMS) templates, per kind that is texted and language; the shipped default where none. */
+export const smsTemplates = pgTable(
+  'sms_templates',
+  {
+    kind: text('kind').notNull(),
+    language: text('language').notNull(),
+    text: text('text').notNull(),
+    modifiedBy: integer('modified_by').references(() => users.id, { onDelete: 'set null' }),
+    modified: modified(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.language] })],
+);
+
 /** Participant addresses (keyed hashes) that unsubscribed: no participant mail goes to them again. */
 export const messageOptOuts = pgTable('message_opt_outs', {
   toMatch: text('to_match').primaryKey(),

@@ -11,8 +11,7 @@ import { and, count, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, referrals, roles, siteLocations, userRoles, userSponsors, users } from '../db/schema';
 import { overdueAt } from '../referrals';
-import { enqueueMessage, messageIdDomain } from './outbox';
-import type { MessageContext } from './referralMessages';
+import { enqueueMessage, messageIdDomain, type MessageContext } from './outbox';
 import { render, templateOf } from './templates';
 
 const DAY_MS = 86_400_000;

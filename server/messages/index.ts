@@ -1,7 +1,7 @@
 /** What other parts of the server may use of messages: the referral's and leads' messages, the worker, the routes. */
 import type { Deps } from '../context';
 import { phiOf } from '../security/phi';
-import type { MessageContext } from './referralMessages';
+import type { MessageContext } from './outbox';
 import { baseUrlOf } from './worker';
 
 export { participantEmail, participantPhone } from './addresses';

@@ -10,10 +10,9 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Conn } from '../db/open';
 import { contactFields, contactFieldScreeners, engagements, engagementSiteLocations, leads, siteLocations } from '../db/schema';
 import { participantEmail } from './addresses';
-import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
-import { enabledKinds, type MessageContext } from './referralMessages';
+import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
+import { enabledKinds } from './referralMessages';
 import { render, templateOf } from './templates';
-import { unsubscribeUrl } from './worker';
 
 const MINUTE = 60_000;
 

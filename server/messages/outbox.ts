@@ -47,7 +47,17 @@ export interface NewMessage {
   messageId?: string;
 }
 
+/** What writing a message needs besides its facts: the sealing key, MAIL_FROM (the Message-ID's domain) and PUBLIC_URL for its links. */
+export interface MessageContext {
+  phi: PhiCipher;
+  mailFrom: string;
+  baseUrl: string;
+}
+
 export const newUnsubscribeToken = () => randomBytes(24).toString('base64url');
+
+/** The one-click unsubscribe link of a participant message's token. */
+export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/api/message-unsubscribe/${token}`;
 
 /** The domain of a Message-ID: MAIL_FROM's. */
 export const messageIdDomain = (mailFrom: string) => /@([^@\s<>]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'localhost';

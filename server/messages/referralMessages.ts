@@ -16,18 +16,10 @@ import { and, eq } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
-import type { PhiCipher } from '../security/phi';
-import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken } from './outbox';
-import { smsConfirmationText } from './smsTexts';
+import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
+import { renderSms, smsTemplateOf } from './smsTexts';
 import { engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
-import { unsubscribeUrl } from './worker';
-
-export interface MessageContext {
-  phi: PhiCipher;
-  mailFrom: string;
-  baseUrl: string;
-}
 
 export interface NewReferralFacts {
   referralId: number;
@@ -128,7 +120,8 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   // One confirmation text, only with the SMS consent and never to a number that texted STOP.
   const sms = facts.sms;
   if (sms && kinds.has('participantConfirmation') && !(await isSmsOptedOut(tx, sms.match))) {
-    const text = smsConfirmationText(facts.language, { engagement: place.engagement, site, town: place.town ?? '' });
+    const { text: template } = await smsTemplateOf(tx, 'participantConfirmation', facts.language);
+    const text = renderSms('participantConfirmation', template, { engagement: place.engagement, site, town: place.town ?? '' });
     await enqueueMessage(
       tx,
       ctx.phi,

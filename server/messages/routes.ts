@@ -5,7 +5,8 @@
  *   audit event of its own; the only way an address is shown);
  * - /api/message-templates (read: staff; write: Admin, Super User): each kind and language, the
  *   shipped default until edited; PATCH /:kind.:language saves (HTML sanitized), DELETE puts the
- *   default back; GET /:kind.:language/preview renders it with demo values;
+ *   default back; GET /:kind.:language/preview renders it with demo values; a text's (SMS)
+ *   template is /:kind.:language.sms, its text alone (SmsTemplateInput);
  * - /api/message-settings (read: staff; write: Admin, Super User): each kind on or off and its
  *   delay, per engagement (`id` is engagementId.kind);
  * - /api/message-unsubscribe/:token (participants, no sign-in): GET shows a page with a button,
@@ -14,6 +15,7 @@
 import { Hono } from 'hono';
 import {
   isMessageKind,
+  isSmsKind,
   MESSAGE_DEFAULT_SORT,
   MESSAGE_FILTERS,
   MESSAGE_LANGUAGES,
@@ -22,6 +24,8 @@ import {
   MESSAGE_TYPE,
   MessageSettingInput,
   MessageTemplateInput,
+  smsLength,
+  SmsTemplateInput,
   type Message,
 } from '@core/model/message';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
@@ -37,6 +41,7 @@ import { phiOf } from '../security/phi';
 import { findMessage, listMessages, MESSAGE_SORT_FIELDS, revealRecipient, type MessageFilter } from './list';
 import { restartMessage, unsubscribeByToken } from './outbox';
 import { messageSettingsOf, saveMessageSetting, visibleEngagement } from './settings';
+import { allSmsTemplates, renderSms, saveSmsTemplate, smsTemplateOf } from './smsTexts';
 import { allTemplates, render, saveTemplate, templateLanguage, templateOf } from './templates';
 import { messageOptionsOf, sendDue } from './worker';
 
@@ -99,12 +104,18 @@ export function messagesRoutes(deps: Deps) {
   return app;
 }
 
-/** `kind.language`, e.g. `newReferral.es`. */
+/** `kind.language` for a mail's template (`newReferral.es`), `kind.language.sms` for a text's (`participantConfirmation.es.sms`). */
 function templateId(raw: string) {
-  const [kind, language, extra] = raw.split('.');
+  const [kind, language, channel, extra] = raw.split('.');
   if (extra !== undefined || !isMessageKind(kind) || !(MESSAGE_LANGUAGES as readonly string[]).includes(language ?? '')) return null;
-  return { kind, language: templateLanguage(language!) };
+  if (channel === undefined) return { channel: 'email' as const, kind, language: templateLanguage(language!) };
+  if (channel === 'sms' && isSmsKind(kind)) return { channel: 'sms' as const, kind, language: templateLanguage(language!) };
+  return null;
 }
+
+const mailTemplateResource = (t: Awaited<ReturnType<typeof allTemplates>>[number]) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}`, { channel: 'email', ...t });
+// A text has no subject and no HTML part: only its text.
+const smsTemplateResource = (t: Awaited<ReturnType<typeof allSmsTemplates>>[number]) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}.sms`, { channel: 'sms', ...t });
 
 /** What a preview fills the placeholders with: the demo study's words, no one's data. */
 const PREVIEW_VALUES = {
@@ -126,18 +137,22 @@ export function messageTemplatesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get('/', describe({ summary: 'Message templates: every kind in every language', answer: { list: MESSAGE_TEMPLATE_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'Message templates: every kind in every language, e-mail and text (SMS)', answer: { list: MESSAGE_TEMPLATE_TYPE } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
-    const rows = await allTemplates(db);
-    return sendList(c, rows.map((t) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}`, t)), { total: rows.length, page: 1, limit: rows.length });
+    const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
+    return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
   });
 
   app.get('/:id/preview', describe({
       summary: 'A template rendered with demo values',
-      answer: { json: { type: 'object', required: ['meta'], properties: { meta: { type: 'object', description: 'The rendered subject, plain text and HTML.' } } }, mediaType: JSON_API_MEDIA_TYPE, description: 'The template rendered with the demo data (a JSON:API document with meta only).' },
+      answer: { json: { type: 'object', required: ['meta'], properties: { meta: { type: 'object', description: "The rendered subject, plain text and HTML; a text's only its text and length (characters, encoding, segments)." } } }, mediaType: JSON_API_MEDIA_TYPE, description: 'The template rendered with the demo data (a JSON:API document with meta only).' },
     }), async (c) => {
     const id = templateId(c.req.param('id'));
     if (!id) throw notFound('message template');
+    if (id.channel === 'sms') {
+      const text = renderSms(id.kind, (await smsTemplateOf(db, id.kind, id.language)).text, PREVIEW_VALUES);
+      return sendDocument(c, { meta: { text, ...smsLength(text) } });
+    }
     const rendered = render(id.kind, await templateOf(db, id.kind, id.language), PREVIEW_VALUES);
     return sendDocument(c, { meta: rendered });
   });
@@ -145,16 +160,23 @@ export function messageTemplatesRoutes(deps: Deps) {
   app.patch('/:id', describe({ summary: 'Edit a message template' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const id = templateId(c.req.param('id'));
     if (!id) throw notFound('message template');
+    if (id.channel === 'sms') {
+      const { attributes } = await readResource(c, SmsTemplateInput, { type: MESSAGE_TEMPLATE_TYPE });
+      await saveSmsTemplate(db, id.kind, id.language, attributes.text, c.get('user').id, nowOf(deps));
+      const saved = (await allSmsTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
+      return sendResource(c, smsTemplateResource(saved));
+    }
     const { attributes } = await readResource(c, MessageTemplateInput, { type: MESSAGE_TEMPLATE_TYPE });
     await saveTemplate(db, id.kind, id.language, attributes, c.get('user').id, nowOf(deps));
     const saved = (await allTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
-    return sendResource(c, toResource(MESSAGE_TEMPLATE_TYPE, `${id.kind}.${id.language}`, saved));
+    return sendResource(c, mailTemplateResource(saved));
   });
 
   app.delete('/:id', describe({ summary: 'Put the shipped default template back' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const id = templateId(c.req.param('id'));
     if (!id) throw notFound('message template');
-    await saveTemplate(db, id.kind, id.language, null, c.get('user').id, nowOf(deps));
+    if (id.channel === 'sms') await saveSmsTemplate(db, id.kind, id.language, null, c.get('user').id, nowOf(deps));
+    else await saveTemplate(db, id.kind, id.language, null, c.get('user').id, nowOf(deps));
     return c.body(null, 204);
   });
 

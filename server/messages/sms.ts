@@ -4,19 +4,8 @@
  * it. The keywords a participant texts to stop or ask for help are the carriers' own.
  */
 import type { SmsConfig } from '../config';
-import type { SendOutcome } from './outbox';
+import type { SmsSender } from './smsProvider';
 import { twilioSender } from './twilio';
-
-export interface Sms {
-  to: string;
-  body: string;
-  /** The same on every attempt of one message: the provider drops a second request with it. */
-  idempotencyKey: string;
-}
-
-export interface SmsSender {
-  send(sms: Sms): Promise<SendOutcome>;
-}
 
 /** Texted to opt out (trimmed, any case): every engagement's texts stop at once. */
 export const STOP_KEYWORDS = ['STOP', 'QUIT', 'END', 'REVOKE', 'OPT OUT', 'CANCEL', 'UNSUBSCRIBE'] as const;

@@ -12,7 +12,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SmsConfig } from '../config';
-import type { SmsSender } from './sms';
+import type { SmsSender } from './smsProvider';
 
 export function twilioSender(config: SmsConfig, timeoutSeconds: number): SmsSender {
   const endpoint = `${config.apiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;

@@ -18,8 +18,9 @@ import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { digestDay, enqueueDigests } from './digest';
 import { smtpMailer, type Mailer } from './mailer';
-import { claimDue, isOptedOut, isSmsOptedOut, markWaiting, purgeBodies, recordAttempt, TEXTED_STOP, UNSUBSCRIBED, type Channel, type Claim, type SendOutcome } from './outbox';
-import { smsSenderFor, type SmsSender } from './sms';
+import { claimDue, isOptedOut, isSmsOptedOut, markWaiting, purgeBodies, recordAttempt, TEXTED_STOP, UNSUBSCRIBED, type Channel, type Claim, type SendOutcome, unsubscribeUrl } from './outbox';
+import { smsSenderFor } from './sms';
+import type { SmsSender } from './smsProvider';
 
 export interface MessageOptions {
   db: Db;
@@ -72,8 +73,6 @@ export const messageOptionsOf = (deps: Deps): MessageOptions => ({
   retentionDays: deps.config.messageRetentionDays,
   digestHour: deps.config.messageDigestHour,
 });
-
-export const unsubscribeUrl = (baseUrl: string, token: string) => `${baseUrl}/api/message-unsubscribe/${token}`;
 
 /** Whether the message is still to be sent; the reason when not. */
 async function stillWanted(db: Db, row: typeof messages.$inferSelect): Promise<string | null> {

@@ -82,7 +82,13 @@ describe('Messages', () => {
 const template = (kind: string, language: string, extra: Record<string, unknown> = {}) => ({
   type: 'message-templates',
   id: `${kind}.${language}`,
-  attributes: { kind, language, subject: `New referral for {{site}} (${language})`, html: '<p>{{site}}</p>', text: '{{site}}', isDefault: true, placeholders: ['engagement', 'site', 'due', 'link'], ...extra },
+  attributes: { kind, language, channel: 'email', subject: `New referral for {{site}} (${language})`, html: '<p>{{site}}</p>', text: '{{site}}', isDefault: true, placeholders: ['engagement', 'site', 'due', 'link'], ...extra },
+});
+
+const textTemplate = (language: string, text: string, isDefault = true) => ({
+  type: 'message-templates',
+  id: `participantConfirmation.${language}.sms`,
+  attributes: { kind: 'participantConfirmation', language, channel: 'sms', text, isDefault, placeholders: ['engagement', 'site', 'town'] },
 });
 
 describe('Message templates', () => {
@@ -108,6 +114,43 @@ describe('Message templates', () => {
     expect(writes[0]!.body).toMatchObject({ data: { type: 'message-templates', attributes: { subject: 'Referral at {{site}}' } } });
     fireEvent.click(await screen.findByRole('button', { name: 'Preview' }));
     await screen.findByRole('heading', { name: 'New referral for Midtown Heart Center (en)' });
+  });
+});
+
+describe('Text (SMS) templates', () => {
+  it('edits a text as plain text with its length, refusing one that does not say STOP before sending anything, and previews it', async () => {
+    const writes: { path: string; body: unknown }[] = [];
+    const shipped = '{{engagement}}: gracias. {{site}} ({{town}}) se pondrá en contacto con usted. Responda STOP para no recibir más mensajes.';
+    const handler: Handler = async (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (request.method !== 'GET') writes.push({ path: `${request.method} ${path}`, body: request.method === 'PATCH' ? await request.json() : null });
+      if (path === 'message-templates' && request.method === 'GET') return json({ data: [template('newReferral', 'en'), textTemplate('en', 'Reply STOP'), textTemplate('es', shipped)], meta: { total: 3, page: 1, limit: 3 } });
+      if (path === 'message-templates/participantConfirmation.es.sms' && request.method === 'PATCH') return json({ data: textTemplate('es', 'Gracias. Responda STOP.', false) });
+      if (path === 'message-templates/participantConfirmation.es.sms/preview') return json({ meta: { text: 'Healthy Heart Study: gracias. Responda STOP.', characters: 44, encoding: 'GSM-7', segments: 1 } });
+      return undefined;
+    };
+    renderAdmin({ path: '/message-templates', user: makeUser('Admin'), handler });
+    const chooser = await screen.findByLabelText('Template');
+    expect(screen.getByRole('option', { name: 'Participant confirmation · Spanish · SMS' })).toBeTruthy();
+    fireEvent.change(chooser, { target: { value: 'participantConfirmation.es.sms' } });
+    const text = await screen.findByLabelText(/Text \(SMS\)/);
+    // Plain text only: no subject, no HTML.
+    expect(screen.queryByLabelText(/Subject/)).toBeNull();
+    expect(screen.queryByLabelText(/HTML/)).toBeNull();
+    // The Spanish default holds á, so it goes as UCS-2 (70 characters a segment).
+    expect(screen.getByText(/As typed: 121 characters · 2 segments \(UCS-2\)/)).toBeTruthy();
+    fireEvent.change(text, { target: { value: 'Gracias, le llamaremos.' } });
+    expect(screen.getByText(/As typed: 23 characters · 1 segment \(GSM-7\)/)).toBeTruthy();
+    fireEvent.submit(text.closest('form')!);
+    await screen.findByText('Say how to opt out: the text must hold the word STOP.');
+    expect(writes).toEqual([]);
+    fireEvent.change(text, { target: { value: 'Gracias. Responda STOP.' } });
+    fireEvent.submit(text.closest('form')!);
+    await waitFor(() => expect(writes.map((w) => w.path)).toEqual(['PATCH message-templates/participantConfirmation.es.sms']));
+    expect(writes[0]!.body).toEqual({ data: { type: 'message-templates', id: 'participantConfirmation.es.sms', attributes: { text: 'Gracias. Responda STOP.' } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Preview' }));
+    await screen.findByText('Healthy Heart Study: gracias. Responda STOP.');
+    expect(screen.getByText('As sent: 44 characters · 1 segment (GSM-7)')).toBeTruthy();
   });
 });
 

@@ -4,7 +4,9 @@
  * contact values in it; an SMS consent without a phone number refused (422) writing nothing;
  * STOP at the signed inbound webhook opts the number out within the request, so a text written
  * afterwards is not sent; a forged or unsigned inbound request refused (403) changing nothing;
- * HELP answered with TwiML; without SMS_PROVIDER texts wait.
+ * HELP answered with TwiML; without SMS_PROVIDER texts wait. The text is a template staff edit
+ * per language: bad input refused writing nothing, the edit previewed with its length, a Spanish
+ * run texted the edited Spanish text with no placeholder but the allowed ones, the default back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
@@ -12,12 +14,12 @@ import { createRunner } from '@core/oform/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
 import { seedDemoRun } from '../../../server/demo';
-import { contactFields, contacts, messages, referrals, smsOptOuts } from '../../../server/db/schema';
+import { contactFields, contacts, messages, referrals, smsOptOuts, smsTemplates } from '../../../server/db/schema';
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
 import { NO_SMS_PROVIDER, TEXTED_STOP } from '../../../server/messages/outbox';
 import { twilioSignature } from '../../../server/messages/twilio';
 import { SMS_CONSENT_NEEDS_PHONE } from '../../../server/participant/contact.routes';
-import { createHarness, type Harness } from '../harness';
+import { createHarness, doc, json, type Harness } from '../harness';
 import { later } from '../../support/runnerLater';
 import { startTwilioServer, type TwilioServer } from '../../support/twilioServer';
 
@@ -153,6 +155,63 @@ describe('the confirmation text', () => {
     expect(bad.state.phase).not.toBe('finished');
     expect((await h.db.select({ n: count() }).from(contacts))[0]!.n).toBe(before);
     expect(twilio.received).toHaveLength(0);
+  });
+});
+
+describe('the text template', () => {
+  const ID = 'participantConfirmation.es.sms';
+  const patch = async (id: string, attributes: Record<string, unknown>) => h.request('PATCH', `/api/message-templates/${id}`, { token: await h.token(), body: doc('message-templates', attributes) });
+
+  it('refuses bad input writing nothing, and a kind that is never texted (404)', async () => {
+    const pointerOf = async (res: Response) => (await json(res)).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
+    const noStop = await patch(ID, { text: 'Gracias, {{site}} le llamará.' });
+    expect(noStop.status).toBe(422);
+    expect((await json(noStop.clone())).errors[0].detail).toContain('STOP');
+    expect(await pointerOf(noStop)).toEqual(['/data/attributes/text']);
+    const long = await patch(ID, { text: `${'x'.repeat(1600)} STOP` });
+    expect(long.status).toBe(422);
+    expect(await pointerOf(long)).toEqual(['/data/attributes/text']);
+    const blank = await patch(ID, { text: '   ' });
+    expect(blank.status).toBe(422);
+    // A text has no subject or HTML part: an attribute of a mail's template is refused.
+    expect((await patch(ID, { subject: 'Hola', text: 'Responda STOP.' })).status).toBeGreaterThanOrEqual(400);
+    expect((await patch('newReferral.es.sms', { text: 'Responda STOP.' })).status).toBe(404);
+    expect((await patch('participantConfirmation.es.fax', { text: 'Responda STOP.' })).status).toBe(404);
+    expect(await h.db.select().from(smsTemplates)).toEqual([]);
+  });
+
+  it('is listed, edited, previewed with its length, texted to a Spanish run, and put back to the default', async () => {
+    const admin = await h.token();
+    const listed = (await json(await h.request('GET', '/api/message-templates', { token: admin }))).data as { id: string; attributes: Record<string, unknown> }[];
+    const shipped = listed.find((t) => t.id === ID)!;
+    expect(shipped.attributes).toMatchObject({ channel: 'sms', kind: 'participantConfirmation', language: 'es', isDefault: true, placeholders: ['engagement', 'site', 'town'] });
+    expect(shipped.attributes).not.toHaveProperty('subject');
+    expect(listed.filter((t) => t.attributes.channel === 'sms').map((t) => t.id)).toEqual(['participantConfirmation.en.sms', ID]);
+    expect(listed.find((t) => t.id === 'participantConfirmation.es')!.attributes).toMatchObject({ channel: 'email' });
+
+    const saved = await patch(ID, { text: '  {{engagement}}: su cita está en {{site}}, {{town}}. {{unsubscribe}}{{answers}}{{email}} Responda STOP para salir.  ' });
+    expect(saved.status).toBe(200);
+    expect((await json(saved)).data.attributes).toMatchObject({ channel: 'sms', isDefault: false, text: '{{engagement}}: su cita está en {{site}}, {{town}}. {{unsubscribe}}{{answers}}{{email}} Responda STOP para salir.' });
+    const expected = 'Healthy Heart Study: su cita está en Midtown Heart Center, New York.  Responda STOP para salir.';
+    const preview = (await json(await h.request('GET', `/api/message-templates/${ID}/preview`, { token: admin }))).meta;
+    expect(preview).toEqual({ text: expected, characters: expected.length, encoding: 'UCS-2', segments: 2 });
+
+    const values = person(8);
+    await demoRun(h, values, true, 'es');
+    expect(twilio.received).toHaveLength(1);
+    const body = twilio.received[0]!.params.Body!;
+    expect(body).toBe(expected);
+    for (const secret of [...Object.values(values), '212', '555', 'pills', 'diet', 'blood pressure', 'hypertension', '18-64', 'message-unsubscribe']) expect(body).not.toContain(secret);
+
+    // An English run keeps the shipped English text.
+    twilio.received.splice(0);
+    await demoRun(h, person(9), true, 'en');
+    expect(twilio.received[0]!.params.Body).toBe('Healthy Heart Study: thank you. Midtown Heart Center (New York) will contact you about next steps. Reply STOP to opt out.');
+
+    expect((await h.request('DELETE', `/api/message-templates/${ID}`, { token: admin })).status).toBe(204);
+    expect(await h.db.select().from(smsTemplates)).toEqual([]);
+    const back = (await json(await h.request('GET', `/api/message-templates/${ID}/preview`, { token: admin }))).meta;
+    expect(back.text).toBe('Healthy Heart Study: gracias. Midtown Heart Center (New York) se pondrá en contacto con usted. Responda STOP para no recibir más mensajes.');
   });
 });
 

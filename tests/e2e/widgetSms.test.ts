@@ -1,0 +1,157 @@
+/**
+ * The widget's SMS consent box, in Chromium over the built bundles, on the demo channel embedded
+ * on a partner page, with the server texting through a local Twilio-shaped server
+ * (tests/support/twilioServer.ts): the consent step shows two boxes, the SMS one unticked, with
+ * no serious or critical axe violation at 375 px; a run that ticks it gets one confirmation text,
+ * which holds none of the participant's answers, contact values or condition; a run that leaves
+ * it unticked is texted nothing. The Message Templates screen with a text template chosen has no
+ * serious or critical axe violation either.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
+import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { axeViolations } from './axe';
+import { startTwilioServer, type TwilioServer } from '../support/twilioServer';
+
+const W = '[data-trial-widget]';
+const WAIT = { timeout: 20_000 };
+const SID = `AC${'b2'.repeat(16)}`;
+
+let demo: DemoOnPartner;
+let twilio: TwilioServer;
+let token = '';
+
+beforeAll(async () => {
+  twilio = await startTwilioServer();
+  demo = await startDemoOnPartner({
+    env: { SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: 'e2e-twilio-token', TWILIO_FROM: '+15005550006', TWILIO_API_URL: twilio.url, PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0', PARTICIPANT_PAGES_PER_ADDRESS: '0' },
+  });
+  demo.partner.page(
+    '/',
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
+<body><main><h1>Healthy living magazine</h1>
+<div data-trial-widget></div>
+${snippet(demo.server.url, demo.channelId, demo.screenerId)}
+</main></body></html>`,
+  );
+  token = await adminToken(demo.server.url);
+}, 120_000);
+
+afterAll(async () => {
+  await demo?.stop();
+  await twilio?.close();
+});
+
+const call = <T,>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
+const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
+const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
+
+interface Person {
+  first: string;
+  last: string;
+  email: string;
+  phone: string;
+}
+
+/** Walks the demo survey to its consent step; answers what axe found there and how many boxes it shows. */
+async function toConsent(page: Page, person: Person): Promise<{ boxes: number; violations: string[] }> {
+  await page.goto(`${demo.partner.url}/`);
+  await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
+  await choose(page, '18-64');
+  await choose(page, 'yes');
+  await next(page);
+  await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
+  await choose(page, 'pills');
+  await next(page);
+  const zip = page.locator(`${W} input[autocomplete=postal-code]`);
+  await zip.waitFor(WAIT);
+  await zip.fill('10001');
+  await next(page);
+  const sites = page.locator(`${W} .tw-site`);
+  await sites.first().waitFor(WAIT);
+  await sites.first().click();
+  await next(page);
+  const email = page.locator(`${W} input[type=email]`);
+  await email.waitFor(WAIT);
+  const texts = page.locator(`${W} input[type=text]:not([autocomplete=postal-code])`);
+  await texts.nth(0).fill(person.first);
+  await texts.nth(1).fill(person.last);
+  await email.fill(person.email);
+  await page.locator(`${W} input[type=tel]`).fill(person.phone);
+  await next(page);
+  const boxes = page.locator(`${W} input[type=checkbox]`);
+  await boxes.first().waitFor({ state: 'attached', ...WAIT });
+  await expect.poll(() => boxes.count(), WAIT).toBe(2);
+  return { boxes: await boxes.count(), violations: await axeIn(page, demo.partner.url, W) };
+}
+
+/** The consent step's boxes: the terms' first, the SMS consent second. */
+const box = (page: Page, n: 0 | 1) => page.locator(`${W} label:has(input[type=checkbox])`).nth(n);
+
+async function finish(page: Page) {
+  await next(page);
+  await page.locator(`${W} [data-outcome=completed]`).waitFor(WAIT);
+}
+
+type MessageList = { data: { attributes: { channel: string; kind: string; referralId: number | null; status: string } }[]; meta: { total: number } };
+const listMessages = (query: string) => call<MessageList>(`messages?${query}`);
+
+describe('the SMS consent box in the widget', () => {
+  it('at 375 px: two boxes and no serious or critical axe violation; unticked sends no text, ticked sends one confirmation holding nothing the participant left', async () => {
+    const quiet: Person = { first: 'Quinn', last: 'Untexted', email: 'quinn.untexted@example.com', phone: '212-555-0161' };
+    const texted: Person = { first: 'Tessa', last: 'Texted', email: 'tessa.texted@example.com', phone: '212-555-0162' };
+
+    const first = await newParticipant(demo.browser, { locale: 'en-US', viewport: { width: 375, height: 800 } });
+    const atConsent = await toConsent(first.page, quiet);
+    expect(atConsent).toEqual({ boxes: 2, violations: [] });
+    // The SMS box is offered unticked, and left so.
+    expect(await box(first.page, 1).locator('input').isChecked()).toBe(false);
+    await expect.poll(() => box(first.page, 1).textContent()).toMatch(/text me at this number/);
+    await box(first.page, 0).click();
+    await finish(first.page);
+    expect(first.problems).toEqual([]);
+    await first.context.close();
+    // The run's messages were written with its referral: its e-mail confirmation, and no text.
+    await expect.poll(async () => (await listMessages('kind=participantConfirmation&channel=email')).meta.total, WAIT).toBe(1);
+    expect((await listMessages('channel=sms')).meta.total).toBe(0);
+
+    const second = await newParticipant(demo.browser, { locale: 'en-US', viewport: { width: 375, height: 800 } });
+    await toConsent(second.page, texted);
+    await box(second.page, 0).click();
+    await box(second.page, 1).click();
+    expect(await box(second.page, 1).locator('input').isChecked()).toBe(true);
+    await finish(second.page);
+    expect(second.problems).toEqual([]);
+    await second.context.close();
+
+    await expect.poll(() => twilio.received.length, WAIT).toBe(1);
+    // A little longer: a text for the unticked run would have had its turn by now.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(twilio.received).toHaveLength(1);
+    const [text] = twilio.received;
+    expect(text!.accountSid).toBe(SID);
+    expect(text!.params.To).toBe('+12125550162');
+    const body = text!.params.Body!;
+    expect(body).toMatch(/^Healthy Heart Study: thank you\. .+ will contact you about next steps\. Reply STOP to opt out\.$/);
+    for (const secret of [...Object.values(quiet), ...Object.values(texted), '0161', '0162', '10001', '18-64', 'pills', 'yes', 'heart disease', 'hypertension', 'blood pressure', 'diagnosed']) expect(body.toLowerCase()).not.toContain(secret.toLowerCase());
+    const texts = await listMessages('channel=sms');
+    expect(texts.meta.total).toBe(1);
+    await expect.poll(async () => (await listMessages('channel=sms')).data[0]?.attributes.status, WAIT).toBe('sent');
+  }, 180_000);
+
+  it('the Message Templates screen with a text template chosen: no serious or critical axe violation', async () => {
+    const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signInAsAdmin(page, demo.server.url);
+    await page.goto(`${demo.server.url}/message-templates`);
+    await page.getByLabel('Template').selectOption('participantConfirmation.es.sms');
+    await page.getByLabel(/Text \(SMS\)/).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByText(/^As sent: \d+ characters/).waitFor(WAIT);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
