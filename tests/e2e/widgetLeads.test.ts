@@ -110,6 +110,12 @@ type ListedLead = { id: string; attributes: { kind: string; duplicateOf: number 
 /** How many leads are kept, the demo's included. */
 const leadCount = async (): Promise<number> => (await api('leads?limit=10')).meta.total as number;
 
+/** What a lead must never add to: the referrals and the record-system audits (the demo's included). */
+const referralFigures = async () => ({
+  referrals: (await api('referrals?limit=10')).meta.total as number,
+  rmsAudits: (await api('rms-audits?limit=10')).meta.total as number,
+});
+
 /** The leads of `email`, oldest first: among the newest (the demo's own leads are older than any this file leaves). */
 async function leadsOf(email: string): Promise<ListedLead[]> {
   const doc = await api(`leads?limit=20&sort=-created`);
@@ -140,11 +146,12 @@ describe('the lead form at every outcome that is not a referral', () => {
   for (const locale of ['en-US', 'es-ES'] as const) {
     const lang = locale.slice(0, 2) as 'en' | 'es';
     for (const kind of KINDS) {
-      it(`${locale}, ${kind}: its own message pair and form, no axe violation at 375 px; sent, a lead is kept; the same e-mail again is a duplicate`, async () => {
+      it(`${locale}, ${kind}: its own message pair and form, no axe violation at 375 px; sent, a lead is kept (no referral, no RMS audit); the same e-mail again is a duplicate`, async () => {
         const email = `lead.${kind}.${lang}@example.com`.toLowerCase();
         // Each run its own person: the same phone again would make it a duplicate too.
         const phone = (n: number) => `907-555-${lang === 'es' ? 1 : 2}${KINDS.indexOf(kind)}${n}0`;
         const before = await leadCount();
+        const referralsBefore = await referralFigures();
         const p = await toLeadForm(kind, locale);
         const form = p.page.locator(`${W} form`);
         const [message, consent] = PAIRS[lang][kind];
@@ -178,6 +185,8 @@ describe('the lead form at every outcome that is not a referral', () => {
         const both = await leadsOf(email);
         expect(both.map((l) => l.attributes.duplicateOf)).toEqual([null, Number(kept[0]!.id)]);
         expect(await leadCount()).toBe(before + 2);
+        // Never a referral: none listed, none pushed to a record system.
+        expect(await referralFigures()).toEqual(referralsBefore);
       });
     }
 
