@@ -15,7 +15,10 @@ export interface ControllerOptions {
   apiOrigin: string;
   /** The snippet's hidden fields (data-field-<name>), sent when the submission starts. */
   fields?: Record<string, string>;
-  /** Preview: nothing stored, always qualified (the admin's preview passes its own transport). */
+  /**
+   * Preview: nothing stored. The admin's preview passes its own transport (core/participant/preview.ts),
+   * whose qualification is the outcome chosen: qualified ends the run, a lead's outcome shows its form.
+   */
   preview?: boolean;
   /** The survey identity to run (preview, or a transition survey); the channel's current one otherwise. */
   identity?: string;

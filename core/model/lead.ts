@@ -4,6 +4,7 @@
  * given for it. A lead is never delivered to a record system and never counted as a referral.
  */
 import * as v from 'valibot';
+import { isApiIsoCode } from '../i18n';
 
 export const LEAD_TYPE = 'leads';
 
@@ -45,3 +46,27 @@ export const LEAD_DEFAULT_SORT = '-created';
  */
 export const LEAD_FILTERS = ['kind', 'engagementId', 'screenerId', 'mediaChannelId', 'language', 'engagementSiteLocationId', 'siteLocationId', 'withinReach', 'from', 'to'] as const;
 export type LeadFilter = (typeof LEAD_FILTERS)[number];
+
+/**
+ * The admin's preview of a lead's form (the channel preview's choice of outcome): the outcome,
+ * the screener whose contact fields and messages it shows, the survey version previewed (its own
+ * outcome messages come first) and the language. With `values` and `acceptTerms`, the form as
+ * sent: checked as a lead is, answered with the same thanks, and nothing stored.
+ */
+export const LEAD_PREVIEW_TYPE = 'lead-previews';
+const previewId = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
+export const LeadPreviewInput = v.strictObject({
+  kind: v.picklist(LEAD_KINDS),
+  screenerId: previewId,
+  oFormId: v.optional(v.nullable(previewId), null),
+  language: v.pipe(v.string(), v.check(isApiIsoCode, 'A language in the API form: en, es_MX.')),
+  values: v.optional(v.record(v.string(), v.unknown()), {}),
+  acceptTerms: v.optional(v.unknown()),
+  /** notQualified, notActive: the optional ZIP of a screener that asks none among its contact fields. */
+  zip: v.optional(v.nullable(v.string()), null),
+});
+export type LeadPreviewInput = v.InferInput<typeof LeadPreviewInput>;
+
+/** What the preview offers: a lead's outcome, or qualified (the run's end, as the preview always showed it). */
+export const PREVIEW_OUTCOMES = ['qualified', ...LEAD_KINDS] as const;
+export type PreviewOutcome = (typeof PREVIEW_OUTCOMES)[number];

@@ -34,13 +34,15 @@ export function createRunMoves(context: RunContext): RunMoves {
   /** The survey's pages are done: the qualification, then (when qualified) the steps after it from `place`. */
   const finish = async (place?: RunnerSnapshot) => {
     context.finishedPages = true;
-    const id = context.submissionId;
-    const qualification: Qualification = preview || id === null ? { isQualified: true, outcome: 'qualified' } : await transport.qualification(id);
+    // The preview has no submission: its transport answers the outcome staff chose to see.
+    const id = context.submissionId ?? '';
+    const qualification: Qualification = await transport.qualification(id);
     const outcome = qualification.outcome ?? (qualification.isQualified ? 'qualified' : 'notQualified');
     const messages = qualification.messages ?? {};
     set({ qualification, page: null, outcome, messages, progress: setProgress(state().progress, state().progress.max) });
     const contact = transport as Partial<ContactTransport>;
-    if (preview || id === null || !contact.sites || !contact.contactFields || !contact.submitContact) {
+    // A preview stops at qualified: the site search and a referral's contact belong to a stored run.
+    if ((preview && qualification.isQualified) || !contact.sites || !contact.contactFields || !contact.submitContact) {
       end(outcome, messages);
       return;
     }

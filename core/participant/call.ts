@@ -43,7 +43,7 @@ export interface ParticipantCaller {
 }
 
 /** A 422's problems by question identity, contact field name, `zip` or `acceptTerms`: each error's pointer's last part, or its parameter. */
-function fieldErrors({ errors }: ErrorDocument): FieldErrors {
+export function fieldErrors({ errors }: ErrorDocument): FieldErrors {
   const out: FieldErrors = {};
   for (const { source, detail, title } of errors) {
     const name = source?.pointer?.split('/').pop() ?? source?.parameter;

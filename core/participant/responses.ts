@@ -286,6 +286,8 @@ export const LeadFieldsDocument = v.strictObject({
 export type LeadFieldsMeta = v.InferOutput<typeof LeadFieldsDocument>['meta'];
 /** A lead kept: the outcome it was left at, the thanks to show (as messages), and nothing about any earlier lead. */
 export const LeadKeptDocument = v.strictObject({ meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(true), messages: OutcomeMessages }) });
+/** The admin preview's lead form as sent (POST /api/leads/preview): checked, nothing kept, the same thanks. */
+export const LeadPreviewedDocument = v.strictObject({ meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(false), messages: OutcomeMessages }) });
 
 // ---------------------------------------------------------------------------------------------
 // GET /o-form-submission-outcome/{id}: a reloaded widget asks where its run stands

@@ -124,6 +124,20 @@ export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip:
   return { kind: outcome.kind, fields, messages, screenerId: target.screenerId, surveyVersion: target.form?.version ?? null, outcome };
 }
 
+/**
+ * A lead's form as sent, checked as a referral's contact is: each problem at its pointer (an
+ * Invalid), else the fields the values are read with.
+ */
+export function checkLeadContact(formFields: readonly ContactFormField[], input: Pick<LeadInput, 'values' | 'acceptTerms'>, language: string): ContactFormField[] {
+  const fields: ContactFormField[] = formFields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
+  const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, language)).map(([name, detail]) => ({
+    pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
+    detail,
+  }));
+  if (issues.length > 0) throw new Invalid(issues);
+  return fields;
+}
+
 export interface LeadInput {
   values: Record<string, unknown>;
   acceptTerms: unknown;
@@ -135,12 +149,7 @@ export interface LeadInput {
 export async function keepLead(tools: LeadTools, submission: SubmissionRow, input: LeadInput): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
   const { db, now, phi, matcher } = tools;
   const form = await leadForm(tools, submission, input.zip, input.country);
-  const fields: ContactFormField[] = form.fields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
-  const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, submission.language)).map(([name, detail]) => ({
-    pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
-    detail,
-  }));
-  if (issues.length > 0) throw new Invalid(issues);
+  const fields = checkLeadContact(form.fields, input, submission.language);
 
   const values = contactValues(fields, input.values);
   const keys = matchKeysOf(matcher, fields, values);

@@ -3,17 +3,23 @@
  * GET /api/leads/:id, POST /api/leads/:id/reveal (the contact values, an audit event of its
  * own), DELETE /api/leads/:id (erasure on request, Admin and Super User). Every call keeps to
  * the user's sponsors (list.ts leadScope); outside it a lead is a 404.
+ * The admin's preview of a lead's form (preview.ts), storing nothing: POST /api/leads/preview-form
+ * (the form, as the participant route answers it) and POST /api/leads/preview (the form as sent).
  */
 import { Hono } from 'hono';
-import { LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_TYPE, type Lead } from '@core/model/lead';
+import { LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, type Lead } from '@core/model/lead';
+import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
+import { PARTICIPANT_ANSWERS, LeadPreviewedDocument, type ParticipantAnswer } from '@core/participant/responses';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
+import { readResource } from '../http/body';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 import { eraseLead, findLead, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
+import { checkLeadPreview, leadPreviewForm } from './preview';
 
 const LEAD_FIELDS = ['kind', 'engagementIds', 'screenerId', 'mediaChannelId', 'surveyId', 'surveyVersion', 'language', 'zipCode', 'nearestSiteMiles', 'consentedAt', 'consentText', 'consentTextSha256', 'duplicateOf', 'created'] as const satisfies readonly (keyof Lead)[];
 
@@ -37,6 +43,30 @@ export function leadsRoutes(deps: Deps) {
     const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), q);
     return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
+
+  // The preview's body: a resource of its own type, so nobody mistakes it for a lead kept.
+  const previewBody = { resource: LEAD_PREVIEW_TYPE, attributes: LeadPreviewInput };
+  app.post(
+    '/preview-form',
+    describe({ summary: "Preview: a lead's form at an outcome, as a participant reads it (nothing stored)", body: previewBody, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    async (c) => {
+      const { attributes } = await readResource(c, LeadPreviewInput, { type: LEAD_PREVIEW_TYPE });
+      const form = await leadPreviewForm(db, c.get('user'), attributes);
+      const data = form.fields.map((f) =>
+        toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
+      );
+      return sendDocument(c, { data, meta: { outcome: form.kind, messages: form.messages } satisfies ParticipantAnswer<'leadFields'>['meta'] });
+    },
+  );
+  app.post(
+    '/preview',
+    describe({ summary: "Preview: a lead's form as sent, checked as a lead is; answers the thanks and stores nothing", body: previewBody, answer: { document: LeadPreviewedDocument } }),
+    async (c) => {
+      const { attributes } = await readResource(c, LeadPreviewInput, { type: LEAD_PREVIEW_TYPE });
+      const checked = await checkLeadPreview(db, c.get('user'), attributes);
+      return sendDocument(c, { meta: { outcome: checked.kind, leadKept: false, messages: checked.messages } });
+    },
+  );
 
   app.get('/:id', describe({ summary: 'A lead' }), async (c) => {
     const lead = await findLead(db, phiOf(deps), c.get('user'), parseId(c.req.param('id')));

@@ -19,6 +19,10 @@ import {
 import type { Answers } from '@core/oform/answers';
 import type { FieldConfiguration } from '@core/model/oform';
 import { later } from '../support/runnerLater';
+import { previewTransport, type LeadPreviewApi } from '@core/participant/preview';
+
+/** The survey the preview runs (the caller knows it: no loadSurvey call). */
+const PREVIEWED = { id: '10', identity: 'S1', title: 'Screen', containerCount: 4 };
 
 /** What a transport throws for a submission it can no longer act for. */
 class GoneError extends Error {}
@@ -270,17 +274,69 @@ describe('survey runner', () => {
     expect(runner.getState().progress.value).toBe(0);
   });
 
-  it('previews without writing anything and always qualifies', async () => {
+  it('previews without writing anything and, told no other outcome, ends qualified', async () => {
     const server = fakeServer();
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1', preview: true });
+    const runner = createRunner({ later, transport: previewTransport(server.transport, PREVIEWED), identity: 'S1', preview: true });
     await runner.start();
     runner.answer('q1', 'skip');
     await runner.next();
     await runner.next();
     await runner.next();
-    expect(runner.getState()).toMatchObject({ phase: 'finished', qualification: { isQualified: true } });
+    expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'qualified', qualification: { isQualified: true } });
     expect(server.calls.filter((c) => ['createSubmission', 'createEntry', 'saveAnswers', 'sanitize', 'qualification'].includes(c))).toEqual([]);
     expect(server.calls).toContain('previewAnswers');
+  });
+
+  it("previews a lead's outcome: its form from the staff preview, No thanks, and Submit thanked with nothing stored", async () => {
+    const server = fakeServer();
+    const asked: unknown[] = [];
+    const leads: LeadPreviewApi = {
+      async previewForm(request) {
+        asked.push(['form', request]);
+        const fields: RunnerContactField[] = [
+          { id: 'c1', name: 'firstName', label: 'First name', fieldType: 'text', required: true },
+          { id: 'c2', name: 'email', label: 'E-mail', fieldType: 'email', required: true },
+          { id: 'c3', name: 'zip', label: 'ZIP', fieldType: 'zip', required: false },
+        ];
+        return { fields, messages: { contactForm: 'No site near you yet.', consent: 'Tell me when one opens.' } };
+      },
+      async preview(request) {
+        asked.push(['sent', request]);
+        return request.values.email === 'taken@example.com' ? { ok: false, errors: { email: 'Not this one.' } } : { ok: true, messages: { contactForm: 'Thank you.', consent: '' } };
+      },
+    };
+    const request = { screenerId: 7, oFormId: 10, language: 'en' };
+    const toForm = async () => {
+      const runner = createRunner({ later, transport: previewTransport(server.transport, PREVIEWED, { outcome: 'noTrialSites', leads, request }), identity: 'S1', preview: true });
+      await runner.start();
+      runner.answer('q1', 'stop');
+      await runner.next();
+      return runner;
+    };
+    const runner = await toForm();
+    expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'noTrialSites', outcome: 'noTrialSites', messages: { contactForm: 'No site near you yet.', consent: 'Tell me when one opens.' } });
+    runner.setContact('firstName', 'Ada');
+    runner.setContact('email', 'taken@example.com');
+    runner.submitContact();
+    // The consent box first, as in a run.
+    expect(runner.getState().errors).toHaveProperty('acceptTerms');
+    runner.accept(true);
+    runner.submitContact();
+    await vi.waitFor(() => expect(runner.getState()).toMatchObject({ phase: 'contact', errors: { email: 'Not this one.' } }));
+    runner.setContact('email', 'ada@example.com');
+    runner.submitContact();
+    await vi.waitFor(() => expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites', messages: { contactForm: 'Thank you.' } }));
+    expect(asked[0]).toEqual(['form', { ...request, kind: 'noTrialSites' }]);
+    expect(asked.at(-1)).toEqual(['sent', { ...request, kind: 'noTrialSites', values: { firstName: 'Ada', email: 'ada@example.com', zip: '' }, acceptTerms: true, zip: null }]);
+    expect(runner.snapshot()).toBeNull();
+
+    // No thanks: the outcome, nothing sent.
+    const declined = await toForm();
+    asked.length = 0;
+    await declined.back();
+    expect(declined.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites' });
+    expect(asked).toEqual([]);
+    expect(server.calls.filter((c) => ['createSubmission', 'createEntry', 'saveAnswers', 'sanitize', 'qualification'].includes(c))).toEqual([]);
   });
 
   it('turns a failed call into a state with a message, and retry carries on from there', async () => {
@@ -563,12 +619,12 @@ describe('survey runner after the pages', () => {
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notActive', messages: { contactForm: 'Closed.' } });
   });
 
-  it('in preview stops at the qualified outcome even with contact steps available', async () => {
+  it('in preview stops at the qualified outcome its transport answers, even with contact steps available', async () => {
     const server = contactServer();
     const runner = createRunner({ later, transport: server.transport, identity: 'S1', preview: true });
     await runToQualification(runner);
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'qualified' });
-    expect(server.calls.filter((c) => ['sites', 'contactFields', 'qualification', 'createSubmission'].includes(c))).toEqual([]);
+    expect(server.calls.filter((c) => ['sites', 'contactFields', 'createSubmission'].includes(c))).toEqual([]);
   });
 
   it('a failed site search shows a retry that works', async () => {

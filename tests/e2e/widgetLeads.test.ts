@@ -4,7 +4,8 @@
  * pair around the screener's contact form (the consent message is the consent box's text); sent,
  * it keeps a lead (listed for staff, never a referral); "No thanks" keeps nothing; the same
  * e-mail again is flagged as a duplicate. axe finds no serious or critical violation on the three
- * forms at 375 px.
+ * forms at 375 px. The channel's own page (/take/) shows the form too, and the admin's channel
+ * preview, told an outcome, shows its form and thanks for it without keeping a lead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -12,6 +13,7 @@ import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations, newParticipant, PARTNER_HOST, snippet } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations as adminAxe } from './axe';
+import { pickSurvey } from './surveyPicker';
 import { mediaChannels } from '../../server/db/schema';
 
 const W = '[data-trial-widget]';
@@ -67,11 +69,14 @@ type Kind = keyof (typeof PAIRS)['en'];
 const switchClosing = (isActive: boolean) =>
   api(`media-channels/${closingId}`, { method: 'PATCH', body: JSON.stringify({ data: { type: 'media-channels', id: closingId, attributes: { isActive } } }) });
 
-/** Walks a fresh participant to `kind`'s lead form; answers the page, its problems and its context. */
-async function toLeadForm(kind: Kind, locale: string) {
+/**
+ * Walks a fresh participant to `kind`'s lead form; answers the page, its problems and its
+ * context. `at`: the page the widget runs on, the partner's by default.
+ */
+async function toLeadForm(kind: Kind, locale: string, at?: string) {
   if (kind === 'notActive') await switchClosing(true);
   const p = await newParticipant(demo.browser, { locale, viewport: { width: 375, height: 800 } });
-  await p.page.goto(`${demo.partner.url}/${kind === 'notActive' ? 'closing' : ''}`);
+  await p.page.goto(at ?? `${demo.partner.url}/${kind === 'notActive' ? 'closing' : ''}`);
   await p.page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
   if (kind === 'notQualified' || kind === 'notActive') {
     await choose(p.page, 'under-18');
@@ -100,10 +105,16 @@ async function toLeadForm(kind: Kind, locale: string) {
   return p;
 }
 
-type ListedLead = { id: string; attributes: { kind: string; duplicateOf: number | null; language: string; consentText: string } };
+type ListedLead = { id: string; attributes: { kind: string; duplicateOf: number | null; language: string; consentText: string; mediaChannelId: number | null } };
 
 /** How many leads are kept, the demo's included. */
 const leadCount = async (): Promise<number> => (await api('leads?limit=10')).meta.total as number;
+
+/** What a lead must never add to: the referrals and the record-system audits (the demo's included). */
+const referralFigures = async () => ({
+  referrals: (await api('referrals?limit=10')).meta.total as number,
+  rmsAudits: (await api('rms-audits?limit=10')).meta.total as number,
+});
 
 /** The leads of `email`, oldest first: among the newest (the demo's own leads are older than any this file leaves). */
 async function leadsOf(email: string): Promise<ListedLead[]> {
@@ -117,14 +128,15 @@ async function leadsOf(email: string): Promise<ListedLead[]> {
   return mine;
 }
 
-async function fillLead(p: Page, email: string, phone: string) {
-  const texts = p.locator(`${W} input[type=text]:not([inputmode=numeric])`);
+/** Fills the lead form of the widget in `within` (the partner page's by default). */
+async function fillLead(p: Page, email: string, phone: string, within = W) {
+  const texts = p.locator(`${within} input[type=text]:not([inputmode=numeric])`);
   await texts.nth(0).fill('Lee');
   await texts.nth(1).fill('Lead');
-  await p.locator(`${W} input[type=email]`).fill(email);
-  await p.locator(`${W} input[type=tel]`).fill(phone);
+  await p.locator(`${within} input[type=email]`).fill(email);
+  await p.locator(`${within} input[type=tel]`).fill(phone);
   // The screener's ZIP field: the one the sites were searched for already, else typed here.
-  const zip = p.locator(`${W} form input[autocomplete=postal-code]`);
+  const zip = p.locator(`${within} form input[autocomplete=postal-code]`);
   if (!(await zip.inputValue())) await zip.fill('10001');
 }
 
@@ -134,11 +146,12 @@ describe('the lead form at every outcome that is not a referral', () => {
   for (const locale of ['en-US', 'es-ES'] as const) {
     const lang = locale.slice(0, 2) as 'en' | 'es';
     for (const kind of KINDS) {
-      it(`${locale}, ${kind}: its own message pair and form, no axe violation at 375 px; sent, a lead is kept; the same e-mail again is a duplicate`, async () => {
+      it(`${locale}, ${kind}: its own message pair and form, no axe violation at 375 px; sent, a lead is kept (no referral, no RMS audit); the same e-mail again is a duplicate`, async () => {
         const email = `lead.${kind}.${lang}@example.com`.toLowerCase();
         // Each run its own person: the same phone again would make it a duplicate too.
         const phone = (n: number) => `907-555-${lang === 'es' ? 1 : 2}${KINDS.indexOf(kind)}${n}0`;
         const before = await leadCount();
+        const referralsBefore = await referralFigures();
         const p = await toLeadForm(kind, locale);
         const form = p.page.locator(`${W} form`);
         const [message, consent] = PAIRS[lang][kind];
@@ -172,6 +185,8 @@ describe('the lead form at every outcome that is not a referral', () => {
         const both = await leadsOf(email);
         expect(both.map((l) => l.attributes.duplicateOf)).toEqual([null, Number(kept[0]!.id)]);
         expect(await leadCount()).toBe(before + 2);
+        // Never a referral: none listed, none pushed to a record system.
+        expect(await referralFigures()).toEqual(referralsBefore);
       });
     }
 
@@ -188,6 +203,65 @@ describe('the lead form at every outcome that is not a referral', () => {
     });
   }
 
+
+  it("/take/ (the channel's own page) shows the lead form too, and keeps the lead for its channel", async () => {
+    const before = await leadCount();
+    const p = await toLeadForm('notQualified', 'en-US', `${demo.server.url}/take/${demo.channelId}`);
+    const form = p.page.locator(`${W} form`);
+    const [message, consent] = PAIRS.en.notQualified;
+    expect(await form.locator('.tw-html').first().innerText()).toContain(message);
+    expect(await form.locator('label:has(input[type=checkbox])').innerText()).toContain(consent);
+    await fillLead(p.page, 'lead.take@example.com', '907-555-5000');
+    await form.locator('label:has(input[type=checkbox])').click();
+    await next(p.page);
+    await p.page.locator(`${W} [data-outcome=notQualified]`).waitFor(WAIT);
+    expect(await p.page.locator(`${W} [data-outcome=notQualified]`).innerText()).toMatch(/Your details are kept/);
+    expect(p.problems).toEqual([]);
+    await p.context.close();
+    const kept = await leadsOf('lead.take@example.com');
+    expect(kept.map((l) => [l.attributes.kind, l.attributes.mediaChannelId, l.attributes.consentText])).toEqual([['notQualified', Number(demo.channelId), consent]]);
+    expect(await leadCount()).toBe(before + 1);
+  });
+
+  it("the admin's channel preview, told noTrialSites, shows that outcome's own form (axe clean at 375 px); Submit thanks and keeps no lead", async () => {
+    const before = await leadCount();
+    const admin = await demo.browser.newPage({ viewport: { width: 375, height: 800 } });
+    await signInAsAdmin(admin, demo.server.url);
+    await admin.goto(`${demo.server.url}/media-channels/view/${demo.channelId}`);
+    await pickSurvey(admin, 'Survey', 'Heart', /Heart/);
+    await admin.getByLabel('Version', { exact: true }).selectOption({ index: 1 });
+    await admin.getByLabel('Outcome', { exact: true }).selectOption('noTrialSites');
+    await admin.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = admin.locator('[data-testid=survey-preview]');
+    // Any path through the pages: the outcome is the one chosen, whatever the answers.
+    await preview.locator('input[value="under-18"]').waitFor({ state: 'attached', ...WAIT });
+    await preview.locator('label:has(input[value="under-18"])').click();
+    await preview.locator('label:has(input[value="no"])').click();
+    await preview.locator('button[type=submit]').click();
+    const zip = preview.locator('input[inputmode=numeric]').first();
+    await zip.waitFor(WAIT);
+    await zip.fill('10001');
+    await preview.locator('button[type=submit]').click();
+
+    const form = preview.locator('form', { has: admin.locator('button.tw-back') });
+    await form.locator('input[type=email]').waitFor(WAIT);
+    const [message, consent] = PAIRS.en.noTrialSites;
+    expect(await preview.locator('.tw-preview').count()).toBe(1);
+    expect(await form.locator('.tw-html').first().innerText()).toContain(message);
+    expect(await form.locator('label:has(input[type=checkbox])').innerText()).toContain(consent);
+    expect(await form.locator('button.tw-back').innerText()).toBe('No thanks');
+    expect(await adminAxe(admin, '[data-testid=survey-preview]')).toEqual([]);
+
+    await fillLead(admin, 'lead.preview@example.com', '907-555-6000', '[data-testid=survey-preview]');
+    await form.locator('label:has(input[type=checkbox])').click();
+    await form.locator('button[type=submit]').click();
+    await preview.locator('[data-outcome=noTrialSites]').waitFor(WAIT);
+    expect(await preview.locator('[data-outcome=noTrialSites]').innerText()).toMatch(/Your details are kept/);
+    await admin.close();
+    // Thanked as a participant is, and nothing kept: no lead, of this e-mail or any other.
+    expect(await leadCount()).toBe(before);
+    expect(await leadsOf('lead.preview@example.com')).toEqual([]);
+  });
 
   it('the Leads screen lists them with filters in the URL, reveals one (audited) and has no axe violation at 1366 and 390 px', async () => {
     const admin = await demo.browser.newPage({ viewport: { width: 1366, height: 860 } });

@@ -94,6 +94,8 @@ export const RULES: Record<string, Access> = {
   'GET /api/leads/:id': 'staff',
   'POST /api/leads/:id/reveal': 'staff',
   'DELETE /api/leads/:id': 'admin',
+  'POST /api/leads/preview-form': 'staff',
+  'POST /api/leads/preview': 'staff',
   'POST /api/clinicaltrials-gov/preview/:engagementId': 'admin',
   'POST /api/clinicaltrials-gov/import/:engagementId': 'admin',
   'GET /api/messages': 'staff',

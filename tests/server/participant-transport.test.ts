@@ -208,9 +208,11 @@ describe('the participant transport', () => {
     expect(runner.getState().phase).toBe('failed');
   });
 
-  it('previews without a submission: nothing is written, always qualified', async () => {
+  it('previews without a submission: nothing is written, qualified unless told otherwise', async () => {
     const before = (await h.db.select().from(oFormSubmissions)).length;
-    const runner = createRunner({ later, transport: api({ mediaChannelId: null }, 'http://localhost'), identity: f.oFormIdentity, preview: true });
+    // Composed as the admin's preview is: the survey known, the outcome the preview's own.
+    const survey = { id: String(f.oFormId), identity: f.oFormIdentity, title: 'Fixture', containerCount: 3 };
+    const runner = createRunner({ later, transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey), identity: f.oFormIdentity, preview: true });
     await runner.start();
     runner.answer('q_choice', 'stop');
     await runner.next();

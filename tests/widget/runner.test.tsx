@@ -15,6 +15,7 @@ import {
 } from '@core/oform/runner';
 import type { Answers } from '@core/oform/answers';
 import { HttpError } from '@core/participant/httpError';
+import { previewTransport, type LeadPreviewApi } from '@core/participant/preview';
 import type { WidgetTransport } from '../../widget/controller';
 
 const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
@@ -660,11 +661,41 @@ describe('outcome screens and the qualified steps', () => {
 
   it('preview stores nothing and ends qualified', async () => {
     const f = fake();
-    const root = start(f.transport, { preview: true });
+    const root = start(previewTransport(f.transport, SURVEY), { preview: true });
     await toEnd(root);
     await until(root, (r) => $(r, '[data-outcome=qualified]'));
     expect($(root, '.tw-preview')?.textContent).toBe('Preview: nothing is stored.');
     expect(f.calls.filter((c) => ['createSubmission', 'createEntry', 'saveAnswers', 'qualification', 'sites'].includes(c))).toEqual([]);
+  });
+
+  it("preview at a lead's outcome shows its form (message, fields, consent as the box's label, No thanks) and thanks on Submit", async () => {
+    const f = fake();
+    const sent: unknown[] = [];
+    const leads: LeadPreviewApi = {
+      previewForm: async () => ({
+        fields: [{ id: 'c1', name: 'email', label: 'E-mail', fieldType: 'email', required: true }],
+        messages: { contactForm: '<p>No study site near you yet.</p>', consent: 'Tell me when one opens.' },
+      }),
+      async preview(request) {
+        sent.push(request);
+        return { ok: true, messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' } };
+      },
+    };
+    const root = start(previewTransport(f.transport, SURVEY, { outcome: 'noTrialSites', leads, request: { screenerId: 2, oFormId: 1, language: 'en' } }), { preview: true });
+    await toEnd(root);
+    await until(root, (r) => $(r, 'form input[type=email]'));
+    expect($(root, '.tw-preview')).not.toBeNull();
+    expect($(root, 'form .tw-html')?.textContent).toBe('No study site near you yet.');
+    expect(labelOf(root, $(root, "form input[type=checkbox]") as HTMLElement)).toContain('Tell me when one opens.');
+    expect($(root, 'form button.tw-back')?.textContent).toBe('No thanks');
+    type($(root, 'input[type=email]'), 'ann@example.com');
+    tick($(root, 'form input[type=checkbox]')!);
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=noTrialSites]'));
+    expect($(root, '[data-outcome=noTrialSites] .tw-html')?.textContent).toBe('Thank you. Your details are kept and we may contact you.');
+    expect(sent).toEqual([{ screenerId: 2, oFormId: 1, language: 'en', kind: 'noTrialSites', values: { email: 'ann@example.com' }, acceptTerms: true, zip: null }]);
+    expect(f.calls.filter((c) => ['createSubmission', 'createEntry', 'saveAnswers', 'qualification', 'sites', 'contactFields'].includes(c) || c.startsWith('submit'))).toEqual([]);
   });
 });
 

@@ -2,13 +2,17 @@
  * The participant preview: the very widget participants see (/widget.js, widget/mount.tsx)
  * mounted in preview mode for any version of a survey, approved or not, in any of its
  * languages, over the participant transport (core/participant/preview.ts composes it). The
- * page-preview endpoint tells it where answers lead; nothing is stored and the run always ends
- * qualified. The widget is loaded as the bundle partners load, so the admin carries no second
- * UI library; only its types are imported.
+ * page-preview endpoint tells it where answers lead; nothing is stored. The run ends qualified,
+ * or where the channel's preview is told to (notQualified, noTrialSites, notActive): there the
+ * widget shows that outcome's lead form from the staff API's preview of it, whose Submit is
+ * checked and thanked and keeps nothing. The widget is loaded as the bundle partners load, so the
+ * admin carries no second UI library; only its types are imported.
  */
 import { useEffect, useRef, useState } from 'react';
 import { oformsApi } from '@core/api/oforms';
 import type { MediaChannel } from '@core/model/mediaChannel';
+import { leadsApi } from '@core/api/leads';
+import { PREVIEW_OUTCOMES, type PreviewOutcome } from '@core/model/lead';
 import { previewSurvey, previewTransport } from '@core/participant/preview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
@@ -19,6 +23,7 @@ import { screenersApi } from '@core/api/screeners';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi, useSession } from '../../state/services';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
+import { LEAD_KIND_LABELS } from '../leads/Index';
 
 declare global {
   interface Window {
@@ -47,11 +52,26 @@ export function loadWidget(src = '/widget.js'): Promise<WidgetModule> {
   return loading;
 }
 
+/** Where a preview may end: qualified, or a lead's outcome with its form. */
+const OUTCOME_OPTIONS = PREVIEW_OUTCOMES.map((value) => ({ value, label: value === 'qualified' ? 'Qualified' : LEAD_KIND_LABELS[value] }));
+const isPreviewOutcome = (value: string): value is PreviewOutcome => PREVIEW_OUTCOMES.some((o) => o === value);
+
 /**
  * One version previewed in one language. H2's survey builder can place it as it is:
- * `<PreviewPanel oFormId={version.id} language="es" />`.
+ * `<PreviewPanel oFormId={version.id} language="es" />`. With `ending`, the run ends at that
+ * outcome, a lead's form from the screener's contact fields and messages.
  */
-export function PreviewPanel({ oFormId, language = 'en', widgetSrc }: { oFormId: string; language?: string; widgetSrc?: string }) {
+export function PreviewPanel({
+  oFormId,
+  language = 'en',
+  widgetSrc,
+  ending,
+}: {
+  oFormId: string;
+  language?: string;
+  widgetSrc?: string;
+  ending?: { outcome: PreviewOutcome; screenerId: number };
+}) {
   const { client } = useSession();
   const host = useRef<HTMLDivElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -72,7 +92,11 @@ export function PreviewPanel({ oFormId, language = 'en', widgetSrc }: { oFormId:
         preview: true,
         language,
         storage: null,
-        transport: previewTransport(participant, previewSurvey(detail)),
+        transport: previewTransport(
+          participant,
+          previewSurvey(detail),
+          ending && { outcome: ending.outcome, leads: leadsApi(client), request: { screenerId: ending.screenerId, oFormId: Number(detail.form.id), language } },
+        ),
       });
     })().catch((error: unknown) => {
       if (!cancelled) setProblem(error instanceof Error ? error.message : 'The preview could not start.');
@@ -81,7 +105,7 @@ export function PreviewPanel({ oFormId, language = 'en', widgetSrc }: { oFormId:
       cancelled = true;
       widget?.unmount();
     };
-  }, [client, oFormId, language, widgetSrc, run]);
+  }, [client, oFormId, language, widgetSrc, run, ending?.outcome, ending?.screenerId]);
   return (
     <div className="survey-preview">
       {problem && (
@@ -107,6 +131,7 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   const [identity, setIdentity] = useState('');
   const [versionId, setVersionId] = useState('');
   const [language, setLanguage] = useState('en');
+  const [outcome, setOutcome] = useState<PreviewOutcome>('qualified');
   const [shown, setShown] = useState(false);
   const versions = useAsync(() => (identity ? oforms.versions(identity) : Promise.resolve([])), [oforms, identity]);
   const detail = useAsync(() => (versionId ? oforms.detail(versionId) : Promise.resolve(null)), [oforms, versionId]);
@@ -117,7 +142,10 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   return (
     <section className="panel" id="preview" aria-labelledby="channel-preview-title">
       <h2 id="channel-preview-title">Preview</h2>
-      <p className="muted">The participant widget as it runs on this channel, for any version. Nothing is stored; the run always qualifies.</p>
+      <p className="muted">
+        The participant widget as it runs on this channel, for any version. Nothing is stored. The run ends at the outcome chosen: a lead&apos;s outcome shows its
+        contact form and consent, whose Submit stores no lead.
+      </p>
       <div className="add-lookup">
         <SurveyPicker
           label="Survey"
@@ -144,11 +172,12 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
           }}
         />
         <Select label="Language" name="preview-language" options={languageOptions} value={language} disabled={!versionId} onChange={setLanguage} />
+        <Select label="Outcome" name="preview-outcome" options={OUTCOME_OPTIONS} value={outcome} onChange={(v) => isPreviewOutcome(v) && setOutcome(v)} />
         <button type="button" className="btn btn-small btn-primary" disabled={!versionId} onClick={() => setShown(true)}>
           Preview
         </button>
       </div>
-      {shown && versionId && <PreviewPanel oFormId={versionId} language={language} />}
+      {shown && versionId && <PreviewPanel oFormId={versionId} language={language} ending={{ outcome, screenerId: channel.screenerId }} />}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The `leads` resource on the real server and database: the list with its filters and CSV, one
  * lead, the contact values only on a reveal that leaves an audit event, erasure (Admin, audited,
- * nothing of the lead copied into the trail), a User's sponsor scope, and retention at the clock's day 366.
+ * nothing of the lead copied into the trail), a User's sponsor scope, and retention at the clock's day 366
+ * (the purge itself and the daily job main.ts starts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -9,6 +10,8 @@ import { createHarness, json, type Harness } from '../harness';
 import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
+import { createLogger } from '../../../server/http/log';
+import { startRetentionJob } from '../../../server/participant/retention';
 
 let h: Harness;
 let a: ParticipantFixture;
@@ -124,5 +127,26 @@ describe('retention', () => {
     expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 366 * DAY_MS), 0)).toBe(0);
     expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 366 * DAY_MS), 365)).toBe(2);
     expect(await kept()).toEqual([]);
+  });
+
+  it("is the daily retention job's too: with the configured days, on the clock's day 365 it keeps a lead, on day 366 it deletes it", async () => {
+    h.clock.set(T0);
+    const lead = await leaveLead(a, 'kept.a.year@example.org');
+    const present = async () => (await h.db.select({ id: leads.id }).from(leads).where(eq(leads.id, lead))).length;
+    const log = createLogger('silent');
+    // As main.ts starts it (answers kept: only the leads' purge runs), on the server's clock.
+    const runOn = async (day: number) => {
+      h.clock.set(new Date(T0.getTime() + day * DAY_MS));
+      const job = startRetentionJob({ db: h.db, clock: h.clock, days: 0, leadDays: h.config.leadRetentionDays, log });
+      for (let i = 0; i < 100 && (await present()) > 0 && day > 365; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Give a day-365 run the time to have done its pass, had it deleted anything.
+      if (day <= 365) await new Promise((resolve) => setTimeout(resolve, 300));
+      await job.stop();
+    };
+    await runOn(365);
+    expect(await present()).toBe(1);
+    await runOn(366);
+    expect(await present()).toBe(0);
+    h.clock.set(T0);
   });
 });
