@@ -89,7 +89,7 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
  * The description a route-table handler carries, if it is one: found by the handler's own
  * identity, as the app's public `routes` lists it. Areas' sub-apps keep no error handler of their
  * own (errors are answered once, by the app), so mounting leaves their handlers as registered; a
- * handler wrapped some other way would show as undescribed, and tests/server/openapi.test.ts fails.
+ * handler wrapped some other way would show as undescribed, and tests/server/openapi/openapi.test.ts fails.
  */
 export function descriptionOf(handler: unknown): RouteDoc | undefined {
   return typeof handler === 'function' ? (handler as Described)[DOC] : undefined;

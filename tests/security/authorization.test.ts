@@ -4,7 +4,7 @@
  * A route registered without a rule here fails the suite, so new routes cannot slip past it.
  * (Sponsor scope within a role — another sponsor's records answering 404 — is generated over
  * the same table in scope.test.ts; the submission token's scope — another submission's id
- * answering 404 — in tests/server/participant.test.ts.)
+ * answering 404 — in tests/server/participant/participant.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../server/harness';

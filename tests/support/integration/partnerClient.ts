@@ -1,7 +1,7 @@
 /**
  * What a partner's integration engineer writes from the published contract alone: the types
  * openapi-typescript generates from /api/openapi.json (`./openapi`, written beside this file's
- * copy by tests/server/typedClient.test.ts) and openapi-fetch. It signs in, creates a sponsor and
+ * copy by tests/server/openapi/typedClient.test.ts) and openapi-fetch. It signs in, creates a sponsor and
  * its engagements, lists them with a filter and a sort, reads the second page and takes the list
  * as CSV. It must compile without a cast: every attribute it reads is typed by the document.
  */

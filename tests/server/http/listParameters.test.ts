@@ -1,0 +1,30 @@
+/**
+ * Every list refuses a query parameter it does not know (400 naming it) rather than ignoring it:
+ * a misspelt filter must not silently answer the whole list. Checked over the route table, so a
+ * list added later is held to it too.
+ */
+import { describe, expect, it } from 'vitest';
+import { describedRoutes } from '../../../server/openapi/document';
+import { json, useAdminHarness, type Harness } from '../harness';
+
+let h: Harness;
+let admin: string;
+useAdminHarness((server) => {
+  ({ h, admin } = server);
+});
+
+describe('list routes', () => {
+  it('answer 400 naming an unknown query parameter, on every list', async () => {
+    const lists = describedRoutes(h.app.routes).filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && r.doc && (r.doc.list || (r.doc.answer && 'list' in r.doc.answer)));
+    expect(lists.length).toBeGreaterThan(20);
+    const ignored: string[] = [];
+    for (const route of lists) {
+      const path = route.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '1');
+      const res = await h.request('GET', `${path}?misspeltFilter=1`, { token: admin });
+      const body = res.headers.get('content-type')?.includes('json') ? await json(res) : null;
+      const named = res.status === 400 && (body?.errors ?? []).some((e: { source?: { parameter?: string }; detail?: string }) => e.source?.parameter === 'misspeltFilter' || e.detail?.includes('misspeltFilter'));
+      if (!named) ignored.push(`${route.route} → ${res.status}`);
+    }
+    expect(ignored).toEqual([]);
+  });
+});

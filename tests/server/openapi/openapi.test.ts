@@ -1,0 +1,175 @@
+/**
+ * The API's OpenAPI document: valid OpenAPI 3.1, written from the route table so that every
+ * route the server registers is described, with the schemas its handlers validate with.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SponsorInput } from '@core/model/sponsor';
+import { buildOpenApi, describedRoutes, jsonSchemaOf } from '../../../server/openapi/document';
+import { describe as describeRoute } from '../../../server/openapi/describe';
+import { createHarness, type Harness } from '../harness';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let h: Harness;
+let doc: Json;
+
+beforeAll(async () => {
+  h = await createHarness();
+  const res = await h.app.request('/api/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = (await res.json()) as Json;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('describes every route the server registers, and nothing else', () => {
+    const routes = describedRoutes(h.app.routes);
+    expect(routes.length).toBeGreaterThan(150);
+    expect(routes.filter((r) => !r.doc).map((r) => r.route), 'routes without describe()').toEqual([]);
+    const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const expected = routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '{$1}')}`);
+    // `/demo/` is described once, as `/demo`.
+    expect(routes.map((r) => r.route)).not.toContain('GET /demo/');
+    expect(operations.sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  it('names a route registered without a description', () => {
+    const handler = () => new Response('');
+    const built = buildOpenApi(
+      [
+        { method: 'GET', path: '/api/described', handler: describeRoute({ summary: 'Described' }) },
+        { method: 'GET', path: '/api/described', handler },
+        { method: 'GET', path: '/api/bare', handler },
+        { method: 'ALL', path: '/api/*', handler },
+      ],
+      { version: '0' },
+    );
+    expect(built.undescribed).toEqual(['GET /api/bare']);
+    expect(Object.keys(built.document.paths as Json)).toEqual(['/api/described']);
+  });
+
+  it('finds descriptions through the public route table: a mounted sub-app keeps them, one wrapping its handlers shows as undescribed', () => {
+    const plain = new Hono().get('/', describeRoute({ summary: 'Plain' }), (c) => c.text(''));
+    const wrapping = new Hono().get('/', describeRoute({ summary: 'Wrapped' }), (c) => c.text(''));
+    // A sub-app's own error handler makes Hono wrap its handlers when mounted.
+    wrapping.onError((_e, c) => c.text('', 500));
+    const app = new Hono().route('/api/plain', plain).route('/api/wrapped', wrapping);
+    const found = Object.fromEntries(describedRoutes(app.routes).map((r) => [r.route, r.doc?.summary]));
+    expect(found).toEqual({ 'GET /api/plain': 'Plain', 'GET /api/wrapped': undefined });
+  });
+
+  it('takes request bodies from the schemas the handlers validate with', () => {
+    const body = doc.paths['/api/sponsors'].post.requestBody.content['application/vnd.api+json'].schema;
+    const [identifier, withAttributes] = body.properties.data.allOf;
+    expect(identifier.properties.type).toEqual({ const: 'sponsors' });
+    expect(withAttributes.properties.attributes).toEqual(jsonSchemaOf(SponsorInput));
+    expect(withAttributes.properties.attributes.properties.name).toMatchObject({ type: 'string', minLength: 1 });
+    // What the schema refuses, the server refuses (the same object validates both).
+    expect(v.safeParse(SponsorInput, { identification: 'x' }).success).toBe(false);
+  });
+
+  it('describes lists with their paging, sorting, filters and sparse fields', () => {
+    const names = (doc.paths['/api/sponsors'].get.parameters as Json[]).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['page', 'limit', 'sort', 'include', 'fields[sponsors]', 'searchQuery', 'isActive']));
+    expect(doc.paths['/api/sponsors/{id}'].get.parameters).toContainEqual({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+  });
+
+  it('uses the JSON:API media type, error documents and the two security schemes', () => {
+    const list = doc.paths['/api/sponsors'].get;
+    expect(Object.keys(list.responses['200'].content)).toEqual(['application/vnd.api+json', 'text/csv']);
+    expect(list.responses['401']).toEqual({ $ref: '#/components/responses/E401' });
+    expect(doc.components.responses.E422.content['application/vnd.api+json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDocument' });
+    expect(doc.components.securitySchemes).toMatchObject({
+      staffBearer: { type: 'http', scheme: 'bearer' },
+      submissionToken: { type: 'apiKey', in: 'header', name: 'Survey-Submission-Token' },
+    });
+    expect(list.security).toEqual([{ staffBearer: [] }]);
+    expect(doc.paths['/api/o-forms/o-form-submission-page/{id}'].patch.security).toEqual([{ submissionToken: [] }]);
+    expect(doc.paths['/api/jwt/login'].post.security).toEqual([]);
+    expect(doc.paths['/api/rms-callback'].post.security).toEqual([{ standardWebhooks: [] }]);
+    expect(doc.paths['/api/rms-callback/fhir/{providerId}'].post.security).toEqual([{ recordSystemBearer: [] }, { standardWebhooks: [] }]);
+  });
+
+  it('describes the answers that are not JSON:API as they are', async () => {
+    const login = doc.paths['/api/jwt/login'].post.responses;
+    expect(Object.keys(login['200'].content)).toEqual(['application/json']);
+    expect(login['201']).toBeUndefined();
+    expect(Object.keys(login['401'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/api/jwt/refresh'].post.responses['200'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/api/health'].get.responses)).toEqual(expect.arrayContaining(['200', '503']));
+    expect(doc.paths['/api/users/validate-email'].post.responses['200']).toBeDefined();
+    expect(doc.paths['/api/users/validate-email'].post.responses['201']).toBeUndefined();
+    const fhir = doc.paths['/api/rms-callback/fhir/{providerId}'].post.responses;
+    expect(fhir['401'].content['application/fhir+json'].schema).toEqual({ $ref: '#/components/schemas/OperationOutcome' });
+    expect(doc.paths['/api/survey-page-metrics/{id}'].get.responses['200'].content['application/vnd.api+json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/ListDocument' });
+    expect(Object.keys(doc.paths['/api/engagements-o-files/{id}/download'].get.responses['200'].content)).toEqual(['application/octet-stream']);
+    // The real answers: a wrong password is a plain JSON 401.
+    const refused = await h.request('POST', '/api/jwt/login', { body: { data: { username: 'nobody', password: 'wrong-password-1' } } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('describes CSV on every staff list, the filters by their formats, and required query parameters', () => {
+    const lists = Object.values(doc.paths as Record<string, Json>).flatMap((item) => (item.get?.responses?.['200']?.description === 'A page of the list.' && item.get.security?.[0]?.staffBearer ? [item.get] : []));
+    expect(lists.length).toBeGreaterThan(25);
+    for (const list of lists) expect(Object.keys(list.responses['200'].content), list.operationId).toEqual(['application/vnd.api+json', 'text/csv']);
+    const sponsors = doc.paths['/api/sponsors'].get.parameters as Json[];
+    expect(sponsors.find((p) => p.name === 'isActive')!.schema).toEqual({ type: 'string', enum: ['true', 'false', '1', '0'] });
+    const referrals = doc.paths['/api/referrals'].get.parameters as Json[];
+    expect(referrals.find((p) => p.name === 'createdFrom')!.schema).toEqual({ type: 'string', format: 'date' });
+    expect(referrals.find((p) => p.name === 'engagementId')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
+    // Described by the filters' own parsers where a list declares them.
+    const engagements = doc.paths['/api/engagements'].get.parameters as Json[];
+    expect(engagements.find((p) => p.name === 'phase')!.schema).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
+    expect(engagements.find((p) => p.name === 'startDateFrom')!.schema).toEqual({ type: 'string', format: 'date' });
+    expect(engagements.find((p) => p.name === 'sortAssociated')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
+    expect((doc.paths['/api/o-forms/languages-o-forms'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
+    expect((doc.paths['/api/o-forms/o-form-containers'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
+    for (const path of ['/api/contact-fields-screeners', '/api/screeners/languages-screeners', '/api/media-channel-surveys']) {
+      const names = (doc.paths[path].get.parameters as Json[]).map((p) => p.name);
+      expect(names, path).toEqual(expect.arrayContaining(['page', 'limit', 'sort']));
+    }
+    expect(doc.servers).toHaveLength(1);
+    expect(doc.info.description).toContain('JSON:API 1.0');
+    const operations = Object.values(doc.paths as Record<string, Json>).flatMap((item) => Object.values(item)) as Json[];
+    expect(operations.every((o) => typeof o.description === 'string' && o.tags.length === 1)).toBe(true);
+    expect(new Set((doc.tags as Json[]).map((t) => t.name))).toEqual(new Set(operations.map((o) => o.tags[0])));
+  });
+
+  it("describes the participant's answers with the participant contract's schemas", () => {
+    const saved = doc.paths['/api/o-forms/o-form-submission-page/{id}'].patch;
+    expect(saved.responses['200'].content['application/vnd.api+json'].schema.properties.meta).toBeDefined();
+    expect(saved.requestBody.content['application/vnd.api+json'].schema.properties.data.allOf[1].properties.attributes.properties.answers).toBeDefined();
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('is a page that loads the vendored renderer from this origin, under the HTML policy', async () => {
+    const res = await h.app.request('/api/docs');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<redoc spec-url="/api/openapi.json"');
+    expect(html).toContain('<script src="/api/docs/redoc.standalone.js"></script>');
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const script = await h.app.request('/api/docs/redoc.standalone.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect((await script.text()).length).toBeGreaterThan(500_000);
+  });
+});
