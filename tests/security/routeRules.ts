@@ -253,4 +253,5 @@ export const RULES: Record<string, Access> = {
   'GET /demo': 'public',
   'GET /demo/': 'public',
   'GET /take/:mediaChannelId': 'public',
+  'GET /embed/frame': 'public',
 };
