@@ -22,6 +22,8 @@ export function frame(script: HTMLScriptElement, src: string): HTMLIFrameElement
   // The frame's query: the snippet's ids, language and hidden fields, and the page's origin, the only one the frame posts to.
   const query = new URLSearchParams({ origin: location.origin });
   for (const { name, value } of script.attributes) if (FORWARDED.test(name)) query.set(name.slice(5), value);
+  // The page's campaign parameters: the widget in the frame reads them from its own address, as it would from the page's.
+  for (const [name, value] of new URLSearchParams(location.search)) if (name.startsWith('utm_')) query.set(name, value);
   let box = script.previousElementSibling;
   if (!box?.matches('[data-trial-widget]') || box.hasAttribute(MOUNTED)) script.before((box = document.createElement('div')));
   box.setAttribute('data-trial-widget', '');

@@ -1,7 +1,7 @@
 /**
  * The framed widget (a channel's `isolation: frame`): widget.js on the partner's page builds an
  * iframe of GET /embed/frame, whose query is the snippet's own `data-*` attributes without the
- * `data-` prefix and the partner page's origin. The page runs the same widget as the snippet
+ * `data-` prefix, the partner page's origin and its campaign parameters (utm_*). The page runs the same widget as the snippet
  * would, so only pages the channel's CORS admits may show it: its `frame-ancestors` is the
  * channel's domain (any scheme and port, as the participant CORS matches it) and the product's
  * own origin, and the partner origin it names (where the frame posts its height and host events)
@@ -9,7 +9,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { HIDDEN_FIELD_MAX_LENGTH, HIDDEN_FIELD_NAME, HIDDEN_FIELDS_MAX } from '@core/model/mediaChannel';
-import { httpUrl } from '@core/participant/attribution';
+import { UTM_PARAMETERS, httpUrl } from '@core/participant/attribution';
 import type { Db } from '../db/open';
 import { mediaChannels } from '../db/schema';
 import { BadParameter, Forbidden, NotFound } from '../errors';
@@ -29,6 +29,7 @@ export interface FrameRequest {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const LANGUAGE = /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/;
 const FIELD = 'field-';
+const KNOWN: readonly string[] = ['media-channel-id', 'screener-id', 'language', 'origin'];
 
 /** The frame's query, checked; a mistake names its parameter (nothing is read or written). */
 export function parseFrameQuery(params: URLSearchParams): FrameRequest {
@@ -38,8 +39,10 @@ export function parseFrameQuery(params: URLSearchParams): FrameRequest {
     return all[0]?.trim();
   };
   for (const name of params.keys()) {
-    if (!['media-channel-id', 'screener-id', 'language', 'origin'].includes(name) && !name.startsWith(FIELD)) throw new BadParameter(`Unknown query parameter '${name}'.`, name);
+    if (![...KNOWN, ...UTM_PARAMETERS].includes(name) && !name.startsWith(FIELD)) throw new BadParameter(`Unknown query parameter '${name}'.`, name);
   }
+  // The partner page's campaign parameters stay in the frame's address, where the widget reads them (cut to length, as from any page).
+  for (const name of UTM_PARAMETERS) one(name);
   const channel = one('media-channel-id') ?? '';
   if (!/^\d{1,9}$/.test(channel)) throw new BadParameter("media-channel-id must be the media channel's id (the snippet's data-media-channel-id).", 'media-channel-id');
   const screenerId = one('screener-id') ?? '';

@@ -64,6 +64,8 @@ describe("a framed widget's page", () => {
     expect(csp).toContain(`'sha256-${createHash('sha256').update(relay).digest('base64')}'`);
     expect(relay).toContain('trial-widget:view');
     expect(relay).toContain('postMessage(m,to)');
+    // The partner page's campaign parameters ride in the frame's own address, where the widget reads them.
+    expect((await frame({ ...good(), utm_source: 'newsletter', utm_campaign: 'winter' })).status).toBe(200);
     // Another port or scheme of the channel's domain is the same partner, as for the participant CORS.
     expect((await frame({ ...good(), origin: 'http://www.partner.example:8080' })).status).toBe(200);
     // The product's own pages may frame it too.
@@ -101,6 +103,8 @@ describe("a framed widget's page", () => {
       [`media-channel-id=${channelId}&media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}`, 'media-channel-id'],
       [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&isolation=frame`, 'isolation'],
       [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&mediaChannelId=1`, 'mediaChannelId'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&utm_id=1`, 'utm_id'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&utm_source=a&utm_source=b`, 'utm_source'],
     ];
     for (const [query, parameter] of cases) {
       const res = await frame(query);

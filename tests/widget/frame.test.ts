@@ -48,6 +48,17 @@ describe("a framed channel's snippet", () => {
     expect(script.hasAttribute('data-trial-widget-mounted')).toBe(true);
   });
 
+  it("passes the page's campaign parameters, and nothing else of its address", () => {
+    history.replaceState(null, '', '/article?utm_source=news&utm_campaign=winter&q=private&id=7');
+    try {
+      const iframe = frame(page({ 'data-media-channel-id': '12', 'data-screener-id': '3' }), SRC);
+      expect([...new URL(iframe.src).searchParams.keys()]).toEqual(['origin', 'media-channel-id', 'screener-id', 'utm_source', 'utm_campaign']);
+      expect(new URL(iframe.src).searchParams.get('utm_campaign')).toBe('winter');
+    } finally {
+      history.replaceState(null, '', '/');
+    }
+  });
+
   it('makes its own element when the snippet lost its div', () => {
     const script = page({ 'data-media-channel-id': '12', 'data-screener-id': '3' }, false);
     const iframe = frame(script, SRC);
