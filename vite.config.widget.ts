@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
-import { bundleBudgets } from './bundle-budgets.ts';
+import { createHash } from 'node:crypto';
+import { FRAME_MODULE_PREFIX, bundleBudgets } from './bundle-budgets.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -9,6 +10,8 @@ const MODULE_DIR = 'widget';
 /**
  * widget.js, the classic script partners' snippets name (widget/loader.ts): built on its own as
  * a small IIFE once the module's hashed file name is known, and added to this build's output.
+ * With it the frame builder (widget/frame.ts), a module of its own that only a framed channel's
+ * snippet imports (FRAME_MODULE_PREFIX; bundle-budgets.ts measures it with widget.js).
  */
 function widgetLoader(): Plugin {
   return {
@@ -18,21 +21,24 @@ function widgetLoader(): Plugin {
       const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
       if (!entry) this.error('widget build: no entry module');
       const { build } = await import('vite');
-      const built = await build({
-        configFile: false,
-        logLevel: 'warn',
-        publicDir: false,
-        define: { __WIDGET_MODULE__: JSON.stringify(entry.fileName) },
-        build: {
-          write: false,
-          target: 'es2020',
-          minify: true,
-          lib: { entry: here('./widget/loaderEntry.ts'), formats: ['iife'], name: 'TrialWidgetLoader', fileName: () => 'widget.js' },
-        },
-      });
-      const output = (Array.isArray(built) ? built : [built]).flatMap((o) => ('output' in o ? o.output : []));
-      const code = output.find((c) => c.type === 'chunk')?.code;
-      if (!code) this.error('widget build: the loader did not build');
+      const buildOne = async (file: string, format: 'iife' | 'es', define: Record<string, string> = {}) => {
+        const built = await build({
+          configFile: false,
+          logLevel: 'warn',
+          publicDir: false,
+          define,
+          // Minified fully in ES format too (library ES output is otherwise only whitespace-minified).
+          build: { write: false, target: 'es2020', minify: true, lib: { entry: here(file), formats: [format], name: 'TrialWidgetLoader', fileName: () => 'out.js' }, rollupOptions: { output: { minify: true } } },
+        });
+        const output = (Array.isArray(built) ? built : [built]).flatMap((o) => ('output' in o ? o.output : []));
+        const code = output.find((c) => c.type === 'chunk')?.code;
+        if (!code) this.error(`widget build: ${file} did not build`);
+        return code;
+      };
+      const frame = await buildOne('./widget/frame.ts', 'es');
+      const frameFile = `${FRAME_MODULE_PREFIX}${createHash('sha256').update(frame).digest('base64url').slice(0, 8)}.js`;
+      this.emitFile({ type: 'asset', fileName: frameFile, source: frame });
+      const code = await buildOne('./widget/loaderEntry.ts', 'iife', { __WIDGET_MODULE__: JSON.stringify(entry.fileName), __FRAME_MODULE__: JSON.stringify(frameFile) });
       this.emitFile({ type: 'asset', fileName: 'widget.js', source: code });
     },
   };

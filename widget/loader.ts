@@ -9,14 +9,26 @@
  * (participant-start, a simple GET the browser sends without a preflight) and keeps the answer
  * in `TrialWidget.early` by address; the module's first call to that address takes it
  * (earlyFetch). So the first question waits on two requests in a row, not three.
+ *
+ * A framed channel's snippet (`data-isolation="frame"`) loads no widget into the partner's page:
+ * widget.js imports the small frame builder instead (./frame.ts, its own content-hashed file, so
+ * pages without a frame never load it), which builds an iframe of the product's /embed/frame.
  */
 import type { WidgetGlobal } from './mountOptions';
+import type * as FrameModule from './frame';
 
-/** Imports `entry` (relative to this script's address) once per page and starts it; every snippet's script calls this. */
-export function loadWidget(entry: string, script: HTMLScriptElement | null, host: { TrialWidget?: WidgetGlobal }): void {
+type FrameModule = typeof FrameModule;
+
+/** Imports `entry` (relative to this script's address) once per page and starts it, or for a framed snippet `frameEntry`; every snippet's script calls this. */
+export function loadWidget(entry: string, script: HTMLScriptElement | null, host: { TrialWidget?: WidgetGlobal }, frameEntry: string): void {
   const api = (host.TrialWidget = host.TrialWidget || {});
   const src = script?.src || document.querySelector<HTMLScriptElement>('script[src*="widget.js"]')?.src || location.href;
   const id = (name: string) => script?.getAttribute(name)?.trim() ?? '';
+  if (script && id('data-isolation') == 'frame') {
+    // Marked at once: the widget's module, if another snippet loaded it, never mounts this one in the page.
+    script.setAttribute('data-trial-widget-mounted', '');
+    return void import(/* @vite-ignore */ new URL(frameEntry, src).href).then((m: FrameModule) => m.frame(script, src));
+  }
   const [channel, screener] = [id('data-media-channel-id'), id('data-screener-id')];
   // As ../core/participant/start.ts writes the address (ids as ./snippet.ts accepts them, which need no escaping).
   if (/^[\w-]{1,64}$/.test(channel) && /^[\w-]{1,64}$/.test(screener)) {

@@ -57,6 +57,28 @@ export const HiddenFields = v.pipe(
   v.check((fields) => new Set(fields.map((f) => f.name)).size === fields.length, HIDDEN_FIELD_DUPLICATE),
 );
 
+/**
+ * How the snippet shows the widget on the partner's page. `none`: in the page itself, under a
+ * shadow root (the partner's scripts could still read it). `frame`: widget.js builds an iframe
+ * of the product's origin (GET /embed/frame) and the same widget runs inside it, so no script of
+ * the partner's page can read the questions or what is typed; it costs an iframe (and a
+ * `frame-src` in the partner's CSP), sized to its content, with the same host events relayed.
+ */
+export const CHANNEL_ISOLATIONS = ['none', 'frame'] as const;
+export type ChannelIsolation = (typeof CHANNEL_ISOLATIONS)[number];
+export const DEFAULT_CHANNEL_ISOLATION: ChannelIsolation = 'none';
+export const CHANNEL_ISOLATION_INVALID = `Choose one of: ${CHANNEL_ISOLATIONS.join(', ')}.`;
+
+/** What each isolation means, for staff choosing one. */
+export const CHANNEL_ISOLATION_LABELS: Record<ChannelIsolation, string> = {
+  none: "None: the widget is part of the partner's page",
+  frame: "Frame: the widget runs in an iframe of this product's origin",
+};
+
+/** What choosing `frame` buys and costs: shown to staff beside the choice and on the channel's view. */
+export const FRAME_ISOLATION_EXPLAINED =
+  "In a frame, no script of the partner's page (tag managers, analytics, session recorders) can read the questions or what the participant types: the browser keeps the frame's document from them. The cost is an iframe on the page, sized to its content, which the partner's Content-Security-Policy must allow (frame-src), and only pages of the channel's domain may show it.";
+
 export const MediaChannelInput = v.strictObject({
   title: requiredText(255),
   domain: v.pipe(requiredText(253), v.toLowerCase(), v.check((domain) => isHostName(domain) || isIPv4Address(domain), HOST_NAME_INVALID)),
@@ -76,6 +98,7 @@ export const MediaChannelInput = v.strictObject({
   eventsPolicy: v.optional(v.picklist(EVENTS_POLICIES, EVENTS_POLICY_INVALID), DEFAULT_EVENTS_POLICY),
   /** Its participants' language and region (en-US, en-CA, es-ES): distances in miles or kilometres by the region. */
   locale: v.optional(ChannelLocale, DEFAULT_CHANNEL_LOCALE),
+  isolation: v.optional(v.picklist(CHANNEL_ISOLATIONS, CHANNEL_ISOLATION_INVALID), DEFAULT_CHANNEL_ISOLATION),
 });
 export const MediaChannelPatch = v.partial(MediaChannelInput);
 export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
@@ -98,6 +121,8 @@ export interface MediaChannel {
   eventsPolicy: EventsPolicy;
   /** Its participants' language and region (core/model/channelLocale.ts): the region decides miles or kilometres. */
   locale: string;
+  /** How the snippet shows the widget: in the page, or in an iframe of the product's origin (CHANNEL_ISOLATIONS). */
+  isolation: ChannelIsolation;
   /** Read-only figures (counted by the participant runner). */
   views: number;
   share: number;
@@ -121,29 +146,41 @@ export interface MediaChannel {
 export const RESERVED_HEIGHT = '26em';
 export const reservedStyle = `display:block;min-height:${RESERVED_HEIGHT}`;
 
+/** The snippet's attribute asking widget.js for the framed widget (`data-isolation="frame"`). */
+export const ISOLATION_ATTRIBUTE = 'data-isolation';
+
 /**
  * The snippet a partner pastes into their page; the widget reads exactly these attributes. The
- * channel's hidden fields come as empty `data-field-<name>` attributes for the partner to fill.
+ * channel's hidden fields come as empty `data-field-<name>` attributes for the partner to fill;
+ * a framed channel's script carries `data-isolation="frame"`.
  */
-export function embedSnippet(origin: string, mediaChannelId: string, screenerId: string | number, hiddenFields: readonly Pick<HiddenField, 'name'>[] = []): string {
+export function embedSnippet(
+  origin: string,
+  mediaChannelId: string,
+  screenerId: string | number,
+  hiddenFields: readonly Pick<HiddenField, 'name'>[] = [],
+  isolation: ChannelIsolation = DEFAULT_CHANNEL_ISOLATION,
+): string {
   const base = origin.replace(/\/+$/, '');
   const fields = hiddenFields.map((field) => ` data-field-${field.name}=""`).join('');
-  return `<div data-trial-widget style="${reservedStyle}"></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"${fields}></script>`;
+  const framed = isolation === 'frame' ? ` ${ISOLATION_ATTRIBUTE}="frame"` : '';
+  return `<div data-trial-widget style="${reservedStyle}"></div><script async src="${base}/widget.js" data-media-channel-id="${mediaChannelId}" data-screener-id="${screenerId}"${fields}${framed}></script>`;
 }
 
 /**
  * What a partner page's Content-Security-Policy must allow for the widget: its script and its
  * calls, from the product's origin, and nothing else (its styles are constructed stylesheets,
- * which CSP does not govern; it loads no images, fonts or frames).
+ * which CSP does not govern; it loads no images or fonts). In a frame, the page makes no call
+ * itself: it needs the script and the frame (`frame-src`) instead.
  */
-export function partnerCspSources(origin: string): { 'script-src': string; 'connect-src': string } {
+export function partnerCspSources(origin: string, isolation: ChannelIsolation = DEFAULT_CHANNEL_ISOLATION): Partial<Record<'script-src' | 'connect-src' | 'frame-src', string>> {
   const base = origin.replace(/\/+$/, '');
-  return { 'script-src': base, 'connect-src': base };
+  return isolation === 'frame' ? { 'script-src': base, 'frame-src': base } : { 'script-src': base, 'connect-src': base };
 }
 
-/** The same as directives to add to a policy: `script-src <origin>; connect-src <origin>`. */
-export const partnerCspText = (origin: string): string =>
-  Object.entries(partnerCspSources(origin))
+/** The same as directives to add to a policy: `script-src <origin>; connect-src <origin>` (or `frame-src` in a frame). */
+export const partnerCspText = (origin: string, isolation: ChannelIsolation = DEFAULT_CHANNEL_ISOLATION): string =>
+  Object.entries(partnerCspSources(origin, isolation))
     .map(([directive, source]) => `${directive} ${source}`)
     .join('; ');
 

@@ -38,6 +38,7 @@ export const channelColumns = {
   hiddenFields: mediaChannels.hiddenFields,
   eventsPolicy: mediaChannels.eventsPolicy,
   locale: mediaChannels.locale,
+  isolation: mediaChannels.isolation,
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };

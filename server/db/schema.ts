@@ -26,7 +26,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { Utm } from '@core/participant/attribution';
-import type { HiddenField } from '@core/model/mediaChannel';
+import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
 
 const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const modified = () => timestamp('modified', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -694,12 +694,15 @@ export const mediaChannels = pgTable(
     eventsPolicy: text('events_policy').$type<EventsPolicy>().notNull().default('minimal'),
     /** Its participants' language and region (core/model/channelLocale.ts): distances in miles or kilometres by the region. */
     locale: text('locale').notNull().default('en-US'),
+    /** How the snippet shows the widget (core/model/mediaChannel.ts CHANNEL_ISOLATIONS): none (in the page) or frame (an iframe of this origin). */
+    isolation: text('isolation').$type<ChannelIsolation>().notNull().default('none'),
     created: created(),
     modified: modified(),
   },
   (t) => [
     index('media_channels_title_idx').on(natural(t.title), t.id),
     check('media_channels_events_policy_check', sql`${t.eventsPolicy} in ('none', 'minimal', 'detailed')`),
+    check('media_channels_isolation_check', sql`${t.isolation} in ('none', 'frame')`),
     index('media_channels_screener_idx').on(t.screenerId),
     check('media_channels_type_check', sql`${t.channelType} in ('Spectrum Website', 'Partner Website', 'Social Media', 'Other')`),
     check('media_channels_retake_window_check', sql`${t.retakeWindowDays} between 0 and 3650`),

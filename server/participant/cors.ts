@@ -33,7 +33,7 @@ export const ORIGIN_REFUSED = 'This site may not run this survey.';
 const refused = () => new ApiProblem(403, [{ status: '403', title: 'Forbidden', code: 'origin-not-allowed', detail: ORIGIN_REFUSED }]);
 
 /** The origins that are the product itself: the one the request reached, and PUBLIC_URL's. */
-function isOwnOrigin(c: Context, origin: string, publicUrl: string | null): boolean {
+export function isOwnOrigin(c: Context, origin: string, publicUrl: string | null): boolean {
   const own = new Set([new URL(c.req.url).origin]);
   if (publicUrl) own.add(new URL(publicUrl).origin);
   return own.has(origin);

@@ -2,7 +2,7 @@
 export { resolveStart, runEngagements, runOfSubmission, type RunTarget, servedIdentities } from './run';
 export { embedProblemsOf } from './embedProblems';
 export { CHANNEL_FIGURES, type ChannelFigure, type ChannelFigures, channelFigures, countOnChannel } from './channelFigures';
-export { participantCors } from './cors';
+export { hostMatches, isOwnOrigin, participantCors } from './cors';
 export { type MatchKeys, matchKeysOf } from './duplicates';
 export { type SubmissionRow } from './access';
 export { assertComplete, MISSING_CONTACT_TOKEN, openSubmission, type ParticipantApp, readAttributes, RUN_ALREADY_COMPLETE, screenerContactFields } from './api';

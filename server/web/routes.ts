@@ -1,8 +1,8 @@
 /**
  * Everything outside /api: the widget script, the demo partner page and the admin SPA.
  */
-import { channelToTake } from '../channels';
-import { countOnChannel } from '../participant';
+import { channelToFrame, channelToTake, parseFrameQuery } from '../channels';
+import { countOnChannel, isOwnOrigin } from '../participant';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Hono } from 'hono';
@@ -11,6 +11,7 @@ import { ADMIN_DOCUMENT_HEADERS } from '../http/security';
 import { notBuilt, resolveUnder, sendFile } from '../http/static';
 import { demoChannel } from '../demo';
 import { describe } from '../openapi/describe';
+import { frameCsp, framePage } from './framePage';
 
 /**
  * A media channel's own participant page (issue 8): for channels with no website to embed into,
@@ -102,6 +103,14 @@ export function webRoutes(deps: Deps) {
     const language = c.req.query('lang');
     c.header('Cache-Control', 'no-store');
     return c.html(takePage(channel.id, channel.screenerId, language && LANGUAGE.test(language) ? language : undefined), 200, ADMIN_DOCUMENT_HEADERS);
+  });
+  // A channel's framed widget (isolation: frame): the page widget.js frames on a partner's page.
+  // Counts nothing: the widget inside counts its view as on any page.
+  app.get('/embed/frame', describe({ summary: "A framed widget's page (a channel's isolation: frame)", access: 'public', answer: { media: 'text/html' } }), async (c) => {
+    const request = parseFrameQuery(new URL(c.req.url).searchParams);
+    const channel = await channelToFrame(deps.db, request, (origin) => isOwnOrigin(c, origin, deps.config.publicUrl));
+    c.header('Cache-Control', 'no-store');
+    return c.html(framePage(request), 200, { 'Content-Security-Policy': frameCsp(channel.frameAncestors) });
   });
 
   app.get('*', (c) => {

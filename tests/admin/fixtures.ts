@@ -40,6 +40,7 @@ export function makeMediaChannel(id: number, overrides: Partial<MediaChannel> = 
     hiddenFields: [],
     eventsPolicy: 'minimal',
     locale: 'en-US',
+    isolation: 'none',
     views: 0,
     share: 0,
     submissionsStarted: 0,

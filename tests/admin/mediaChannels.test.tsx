@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
-import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '@core/model/mediaChannel';
+import { CHANNEL_ISOLATION_LABELS, FRAME_ISOLATION_EXPLAINED, HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS, HOST_EVENTS } from '@core/participant/hostEvents';
@@ -123,6 +123,28 @@ describe('Media channel retake window', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
     expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ locale: 'en-CA' });
+  });
+
+  it('chooses the isolation (none by default), saying what a frame buys and costs', async () => {
+    const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
+    const select = () => screen.getByLabelText('Isolation', { exact: false }) as HTMLSelectElement;
+    await waitFor(() => expect(select().value).toBe('none'));
+    expect(screen.getByText(FRAME_ISOLATION_EXPLAINED)).toBeTruthy();
+    fireEvent.change(select(), { target: { value: 'frame' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
+    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ isolation: 'frame' });
+  });
+
+  it("gives a framed channel's snippet data-isolation and the CSP a frame needs, and says so on the view", async () => {
+    const framed = makeMediaChannel(9, { isolation: 'frame' });
+    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler: async (request, url) => (url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', framed)) : handler(request, url)) });
+    const snippet = (await screen.findByLabelText('Embed snippet')) as HTMLTextAreaElement;
+    expect(snippet.value).toContain(' data-isolation="frame"></script>');
+    expect(screen.getByText(`script-src ${window.location.origin}; frame-src ${window.location.origin}`)).toBeTruthy();
+    const field = screen.getByText('Isolation').parentElement?.textContent;
+    expect(field).toContain(CHANNEL_ISOLATION_LABELS.frame);
+    expect(field).toContain(FRAME_ISOLATION_EXPLAINED);
   });
 
   it('lists every event, with the policy, for a channel set to detailed', async () => {

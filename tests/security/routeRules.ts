@@ -255,4 +255,5 @@ export const RULES: Record<string, Access> = {
   'GET /demo': 'public',
   'GET /demo/': 'public',
   'GET /take/:mediaChannelId': 'public',
+  'GET /embed/frame': 'public',
 };

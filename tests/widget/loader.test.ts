@@ -22,7 +22,7 @@ function snippet(attributes: Record<string, string>): HTMLScriptElement {
 function load(script: HTMLScriptElement) {
   const module = { start: vi.fn(), mount: vi.fn() } as unknown as WidgetModule;
   host.TrialWidget = { ready: Promise.resolve(module) };
-  loadWidget('widget/embed.js', script, host);
+  loadWidget('widget/embed.js', script, host, 'widget/frame.js');
 }
 
 const startAnswer = () =>

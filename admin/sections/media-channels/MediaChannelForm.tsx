@@ -2,7 +2,16 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
-import { DEFAULT_RETAKE_WINDOW_DAYS, MEDIA_CHANNEL_TYPES, MediaChannelInput, type MediaChannel } from '@core/model/mediaChannel';
+import {
+  CHANNEL_ISOLATION_LABELS,
+  CHANNEL_ISOLATIONS,
+  DEFAULT_CHANNEL_ISOLATION,
+  DEFAULT_RETAKE_WINDOW_DAYS,
+  FRAME_ISOLATION_EXPLAINED,
+  MEDIA_CHANNEL_TYPES,
+  MediaChannelInput,
+  type MediaChannel,
+} from '@core/model/mediaChannel';
 import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion, normalizeLocale } from '@core/model/channelLocale';
 import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/participant/hostEvents';
 import { Checkbox } from '../../components/form/Checkbox';
@@ -25,6 +34,7 @@ export const MEDIA_CHANNEL_LABELS = {
   isActive: 'Active',
   retakeWindowDays: 'Retake window (days)',
   eventsPolicy: 'Events for the partner page',
+  isolation: 'Isolation',
   locale: 'Locale',
   screenerName: 'Screener',
   sponsorName: 'Sponsor',
@@ -52,6 +62,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       isActive: channel?.isActive ?? true,
       retakeWindowDays: String(channel?.retakeWindowDays ?? DEFAULT_RETAKE_WINDOW_DAYS),
       eventsPolicy: channel?.eventsPolicy ?? DEFAULT_EVENTS_POLICY,
+      isolation: channel?.isolation ?? DEFAULT_CHANNEL_ISOLATION,
       locale: channel?.locale ?? DEFAULT_CHANNEL_LOCALE,
     },
     { also: hiddenFields },
@@ -107,6 +118,13 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
           {DETAILED_EVENTS_WARNING}
         </p>
       )}
+      <Select
+        label={L.isolation}
+        required
+        options={CHANNEL_ISOLATIONS.map((i) => ({ value: i, label: CHANNEL_ISOLATION_LABELS[i] }))}
+        hint={FRAME_ISOLATION_EXPLAINED}
+        {...form.text('isolation')}
+      />
       <TextField label={L.locale} required maxLength={10} placeholder={DEFAULT_CHANNEL_LOCALE} hint={localeHint(form.values.locale)} {...form.text('locale')} />
       <Checkbox label={L.isActive} {...form.checkbox('isActive')} />
     </EntityForm>

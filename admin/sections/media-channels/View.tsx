@@ -4,7 +4,17 @@ import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
-import { campaignLink, embedSnippet, participantPageUrl, partnerCspText, partnerTrustedTypesText, reservedStyle, type MediaChannel } from '@core/model/mediaChannel';
+import {
+  CHANNEL_ISOLATION_LABELS,
+  FRAME_ISOLATION_EXPLAINED,
+  campaignLink,
+  embedSnippet,
+  participantPageUrl,
+  partnerCspText,
+  partnerTrustedTypesText,
+  reservedStyle,
+  type MediaChannel,
+} from '@core/model/mediaChannel';
 import { distanceUnitOf, localeRegion } from '@core/model/channelLocale';
 import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
 import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
@@ -71,7 +81,8 @@ function useCopyResult() {
 
 /** The embed snippet with a Copy button and a visible confirmation. */
 export function SnippetPanel({ channel }: { channel: MediaChannel }) {
-  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId, channel.hiddenFields);
+  const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId, channel.hiddenFields, channel.isolation);
+  const framed = channel.isolation === 'frame';
   const area = useRef<HTMLTextAreaElement>(null);
   const [result, setResult] = useCopyResult();
   return (
@@ -87,11 +98,19 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
       <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
         {result ?? ''}
       </p>
-      <p className="muted">
-        If the page sends a Content-Security-Policy, it must allow the widget's script and calls from this server, and nothing else:{' '}
-        <code>{partnerCspText(window.location.origin)}</code>. Under Trusted Types, a <code>trusted-types</code> directive also names the
-        widget's one policy: <code>{partnerTrustedTypesText}</code>.
-      </p>
+      {framed ? (
+        <p className="muted">
+          The widget runs in a frame of this server (isolation: frame). If the page sends a Content-Security-Policy, it must allow the widget's
+          script and its frame from this server, and nothing else: <code>{partnerCspText(window.location.origin, 'frame')}</code>. Only pages
+          of {channel.domain} can show the frame.
+        </p>
+      ) : (
+        <p className="muted">
+          If the page sends a Content-Security-Policy, it must allow the widget's script and calls from this server, and nothing else:{' '}
+          <code>{partnerCspText(window.location.origin)}</code>. Under Trusted Types, a <code>trusted-types</code> directive also names the
+          widget's one policy: <code>{partnerTrustedTypesText}</code>.
+        </p>
+      )}
       <p className="muted">
         The <code>style</code> on the snippet&apos;s element reserves the widget&apos;s space before it loads, so the text below does not jump. If
         the page&apos;s policy refuses style attributes, put <code>{`[data-trial-widget] { ${reservedStyle.replace(/;/g, '; ')} }`}</code> in its
@@ -383,6 +402,15 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
             { label: 'Recruitment', value: recruitmentText(channel.recruitmentPause) },
             { label: L.retakeWindowDays, value: channel.retakeWindowDays === 0 ? '0 (retakes allowed)' : channel.retakeWindowDays },
             { label: L.eventsPolicy, value: EVENTS_POLICY_LABELS[channel.eventsPolicy] },
+            {
+              label: L.isolation,
+              value: (
+                <>
+                  {CHANNEL_ISOLATION_LABELS[channel.isolation]}
+                  {channel.isolation === 'frame' && <span className="muted"> — {FRAME_ISOLATION_EXPLAINED}</span>}
+                </>
+              ),
+            },
             { label: L.locale, value: `${channel.locale} (distances in ${distanceUnitOf(localeRegion(channel.locale)) === 'km' ? 'kilometres' : 'miles'})` },
             {
               label: 'Hidden fields',

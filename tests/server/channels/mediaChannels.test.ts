@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { mediaChannelSurveys, mediaChannels } from '../../../server/db/schema';
-import { HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet } from '@core/model/mediaChannel';
+import { CHANNEL_ISOLATION_INVALID, HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet, partnerCspText } from '@core/model/mediaChannel';
 import { isHostName, isIPv4Address } from '@core/validation/rules';
 import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
@@ -157,6 +157,12 @@ describe('media channels', () => {
     expect(embedSnippet('https://trial.example', '12', 3, [{ name: 'partner_id' }, { name: 'placement' }])).toBe(
       '<div data-trial-widget style="display:block;min-height:26em"></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3" data-field-partner_id="" data-field-placement=""></script>',
     );
+    // A framed channel's script asks widget.js for the frame; the partner's CSP then allows the frame, not the calls.
+    expect(embedSnippet('https://trial.example', '12', 3, [{ name: 'partner_id' }], 'frame')).toBe(
+      '<div data-trial-widget style="display:block;min-height:26em"></div><script async src="https://trial.example/widget.js" data-media-channel-id="12" data-screener-id="3" data-field-partner_id="" data-isolation="frame"></script>',
+    );
+    expect(partnerCspText('https://trial.example/')).toBe('script-src https://trial.example; connect-src https://trial.example');
+    expect(partnerCspText('https://trial.example/', 'frame')).toBe('script-src https://trial.example; frame-src https://trial.example');
   });
 });
 
@@ -180,6 +186,30 @@ describe('what a channel serves', () => {
     }
     expect(await channelCount()).toBe(before);
     expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.eventsPolicy).toBe('none');
+  });
+
+  it('keeps how the snippet shows the widget: none by default, or frame, refusing anything else with a pointer and writing nothing', async () => {
+    const { res, body } = await channel({ title: 'Isolation channel', domain: 'isolation.example' });
+    expect(res.status).toBe(201);
+    expect(body.data.attributes.isolation).toBe('none');
+    const id = body.data.id;
+    const patch = (isolation: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { isolation }, id) });
+    expect((await json(await patch('frame'))).data.attributes.isolation).toBe('frame');
+    const before = await channelCount();
+    for (const bad of ['iframe', '', 1, null, 'Frame', true]) {
+      const created = await channel({ title: 'Bad isolation', domain: 'bad-isolation.example', isolation: bad });
+      expect(created.res.status, String(bad)).toBe(422);
+      expect(created.body.errors[0]).toMatchObject({ detail: CHANNEL_ISOLATION_INVALID, source: { pointer: '/data/attributes/isolation' } });
+      const patched = await patch(bad);
+      expect(patched.status, String(bad)).toBe(422);
+      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/isolation');
+    }
+    expect(await channelCount()).toBe(before);
+    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.isolation).toBe('frame');
+    const created = await channel({ title: 'Framed from the start', domain: 'framed.example', isolation: 'frame' });
+    expect(created.body.data.attributes.isolation).toBe('frame');
+    const listed = await json(await h.request('GET', '/api/media-channels?fields[media-channels]=title,isolation&searchQuery=framed.example', { token: admin }));
+    expect(listed.data.map((c: { attributes: unknown }) => c.attributes)).toEqual([{ title: 'Framed from the start', isolation: 'frame' }]);
   });
 
   it('keeps its locale: en-US by default, a language and a region written as en-CA, anything else refused with a pointer and nothing written', async () => {

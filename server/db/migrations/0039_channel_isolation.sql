@@ -1,0 +1,2 @@
+ALTER TABLE "media_channels" ADD COLUMN "isolation" text DEFAULT 'none' NOT NULL;--> statement-breakpoint
+ALTER TABLE "media_channels" ADD CONSTRAINT "media_channels_isolation_check" CHECK ("media_channels"."isolation" in ('none', 'frame'));
