@@ -31,8 +31,8 @@ for (const file of files) {
   }
 }
 
-// Below 1 (a ratio, say) two decimals, so that 0.18 is not read as 0.2.
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n < 1 ? n.toFixed(2) : n.toFixed(1));
+// Between 0 and 1 (a ratio, say) two decimals, so that 0.18 is not read as 0.2.
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n > 0 && n < 1 ? n.toFixed(2) : n.toFixed(1));
 const table = [
   ['figure', 'value', 'budget', 'verdict'],
   ...rows.map((r) =>

@@ -17,21 +17,24 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { startLatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
 import { freePort } from '../tests/e2e/server';
-import { byMs, partnerPage, PARTNER_HOST, RTT_MS, SLOW_VISITS, visit, type NextCost, type SurveyUi, type Visit } from './browserRun';
+import { byMs, chain, partnerPage, PARTNER_HOST, RTT_MS, SLOW_VISITS, visit, type NextCost, type SurveyUi, type Visit } from './browserRun';
 import type { SurveyJsModel } from './surveyjsModel';
 import type { BenchRow } from './harness';
 
 const require = createRequire(import.meta.url);
 /** What the partner's page loads, by the address the SurveyJS server gives it. */
-const FILES: Record<string, { file: string; type: string }> = {
-  '/survey-core.min.css': { file: 'survey-core/survey-core.min.css', type: 'text/css' },
-  '/survey.core.min.js': { file: 'survey-core/survey.core.min.js', type: 'text/javascript' },
-  '/survey-js-ui.min.js': { file: 'survey-js-ui/survey-js-ui.min.js', type: 'text/javascript' },
+const FILES: Record<string, { pkg: string; file: string; type: string }> = {
+  '/survey-core.min.css': { pkg: 'survey-core', file: 'survey-core.min.css', type: 'text/css' },
+  '/survey.core.min.js': { pkg: 'survey-core', file: 'survey.core.min.js', type: 'text/javascript' },
+  '/survey-js-ui.min.js': { pkg: 'survey-js-ui', file: 'survey-js-ui.min.js', type: 'text/javascript' },
 };
+/** A package's own file: the packages export only their entries, which sit in their root folders. */
+const packageFile = (pkg: string, file: string) => path.join(path.dirname(require.resolve(pkg)), file);
 const SAVE_PATH = '/post/page/';
 
 const SURVEYJS: SurveyUi = {
@@ -49,7 +52,7 @@ const SURVEYJS: SurveyUi = {
 /** SurveyJS's side of the wire, on 127.0.0.1: files, the survey's JSON and page saves, with CORS for the partner's origin. */
 async function surveyJsServer(model: SurveyJsModel) {
   const files = new Map(
-    Object.entries(FILES).map(([at, { file, type }]) => [at, { type, body: gzipSync(fs.readFileSync(require.resolve(file)), { level: 9 }) }]),
+    Object.entries(FILES).map(([at, { pkg, file, type }]) => [at, { type, body: gzipSync(fs.readFileSync(packageFile(pkg, file)), { level: 9 }) }]),
   );
   const json = JSON.stringify(model);
   const saved: unknown[] = [];
@@ -153,7 +156,7 @@ const names = (rs: ProxiedRequest[]) => rs.map((r) => `${r.method} ${r.path.spli
 /** What the bench prints of SurveyJS's runs, one line each. */
 export function describeSurveyJs(f: SurveyJsFigures): string {
   const line = (label: string, x: SurveyJsFigures['saving']) =>
-    `bench: SurveyJS ${label} at ${RTT_MS} ms — first question ${x.runs.map((v) => v.ms.toFixed(0)).join(', ')} ms; ` +
+    `bench: SurveyJS ${label} at ${RTT_MS} ms — first question ${x.runs.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(x.start.trips)}; ` +
     `first Next ${x.runs.map((v) => v.firstNext!.ms.toFixed(0)).join(', ')} ms (${names(x.firstNext.requests)}); ` +
     `later Next ${x.runs.map((v) => v.laterNext!.ms.toFixed(0)).join(', ')} ms (${names(x.laterNext.requests)})\n`;
   return line('saving each page', f.saving) + line('from local JSON', f.local);

@@ -15,6 +15,8 @@
  *   1.2 × the round trip plus the save's time on the server). The first Next also creates the
  *   submission (with its first page's entry), reported on its own rows.
  * - OPTIONS requests after the first call of a run (budget 0).
+ * - The same survey in SurveyJS, measured by the same helpers through the same proxy
+ *   (./surveyjs.ts): its figures, and the widget's against them (first question ≤ 0.2×).
  *
  * PGlite only, since the database is not what this measures.
  */
