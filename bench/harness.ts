@@ -24,6 +24,8 @@ export interface BenchRow {
   /** The budget, and whether a lower value is better. */
   budget: number;
   lowerIsBetter: boolean;
+  /** Reported for comparison, with no budget: never SHORT (the budget is then NaN). */
+  informational?: boolean;
 }
 
 export const BENCH_PASSWORD = 'bench-admin-password';

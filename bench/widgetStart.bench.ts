@@ -15,132 +15,41 @@
  *   1.2 × the round trip plus the save's time on the server). The first Next also creates the
  *   submission (with its first page's entry), reported on its own rows.
  * - OPTIONS requests after the first call of a run (budget 0).
+ * - The same survey in SurveyJS, measured by the same helpers through the same proxy
+ *   (./surveyjs.ts): its figures, and the widget's against them (first question ≤ 0.2×).
  *
  * PGlite only, since the database is not what this measures.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tests/e2e/browser';
-import { freePort } from '../tests/e2e/server';
-import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
+import { startLatencyProxy } from '../tests/support/latencyProxy';
 import { ensureBuilt } from '../server/bundles';
-import { seedDemoRun } from '../server/demo';
+import { DEMO_SURVEY_IDENTITY, seedDemoRun } from '../server/demo';
 import { mediaChannels } from '../server/db/schema';
 import { benchServer, type BenchRow } from './harness';
+import { byMs, chain, median, PARTNER_HOST, partnerPage, requestName, RTT_MS, SLOW_VISITS, visit, type SurveyUi, type Visit } from './browserRun';
+import { describeSurveyJs, measureSurveyJs, surveyjsRows } from './surveyjs';
+import { surveyJsModel, surveyPageDocuments, type SurveyJsModel } from './surveyjsModel';
 
-const PARTNER_HOST = 'partner.localhost';
 const VISITS = 9;
-const RTT_MS = 150;
-const SLOW_VISITS = 3;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-const name = (r: ProxiedRequest) => `${r.method} ${r.path.split('?')[0]}`;
-/** Page timing goes out after the next page shows, waited for by nothing: not a request of the Next. */
-const isTiming = (r: ProxiedRequest) => r.path.includes('/o-form-page-metrics');
-
-/**
- * The longest chain of requests each of which was sent after the previous one's answer came:
- * the sequential requests. Only requests answered by `until` (epoch ms) count.
- */
-function sequentialTrips(requests: ProxiedRequest[], until: number): ProxiedRequest[] {
-  const done = requests.filter((r) => r.done !== undefined && r.done <= until).sort((a, b) => a.at - b.at);
-  const best: ProxiedRequest[][] = [];
-  for (const [i, r] of done.entries()) {
-    let chain: ProxiedRequest[] = [];
-    for (let j = 0; j < i; j++) if (done[j]!.done! <= r.at && best[j]!.length > chain.length) chain = best[j]!;
-    best.push([...chain, r]);
-  }
-  return best.reduce<ProxiedRequest[]>((a, b) => (b.length > a.length ? b : a), []);
-}
-
-/** What a Next cost: ms from the click to the next page's heading shown, the requests it made before that, and the save's time through the proxy. */
-interface NextCost {
-  ms: number;
-  requests: ProxiedRequest[];
-  trips: ProxiedRequest[];
-  saveMs: number;
-}
-
-/** The heading in the widget's shadow root is `text`: checked every frame, answering the page's clock and wall time then. */
-async function shownHeading(page: Page, text: string): Promise<{ now: number; wall: number }> {
-  const handle = await page.waitForFunction(
-    (want) => {
-      const h2 = document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('h2');
-      return h2?.textContent?.trim() === want ? { now: performance.now(), wall: performance.timeOrigin + performance.now() } : false;
-    },
-    text,
-    { polling: 'raf', timeout: 30_000 },
-  );
-  return (await handle.jsonValue()) as { now: number; wall: number };
-}
-
-/** Clicks Next and measures until `heading` shows: from the click event (page clock) to the first frame with it. */
-async function measureNext(page: Page, proxy: LatencyProxy, heading: string): Promise<NextCost> {
-  await page.evaluate(() => {
-    const w = window as unknown as { nextClickedAt?: number };
-    delete w.nextClickedAt;
-    document.addEventListener('click', () => (w.nextClickedAt = performance.now()), { capture: true, once: true });
-  });
-  const from = proxy.log.length;
-  await page.locator('[data-trial-widget] button[type=submit]').click();
-  const shown = await shownHeading(page, heading);
-  const clicked = await page.evaluate(() => (window as unknown as { nextClickedAt?: number }).nextClickedAt ?? NaN);
-  const during = proxy.log.slice(from).filter((r) => r.at <= shown.wall && !isTiming(r));
-  const save = during.find((r) => r.method === 'POST' && r.path.includes('/o-form-submission-page/'));
-  return { ms: shown.now - clicked, requests: during, trips: sequentialTrips(during, shown.wall), saveMs: save?.done ? save.done - save.at : NaN };
-}
-
-interface Visit {
-  ms: number;
-  trips: ProxiedRequest[];
-  firstNext?: NextCost;
-  laterNext?: NextCost;
-  /** OPTIONS requests after the run's first call to the API (widget.js and its module are not calls). */
-  preflightsAfterFirst?: number;
-}
-
-/**
- * One fresh visit (own context, empty cache): ms from the widget.js request to the first question
- * shown; with `answer`, the first page answered and then the two Nexts measured (the first one
- * also creates the submission and its first entry).
- */
-async function visit(browser: Browser, url: string, proxy: LatencyProxy, answer = false): Promise<Visit> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page: Page = await context.newPage();
-  const from = proxy.log.length;
-  try {
-    await page.goto(url, { waitUntil: 'commit' });
-    // Checked every frame: "visible" is the first frame that has the question's legend.
-    const shownAt = await page.waitForFunction(
-      () => {
-        const root = document.querySelector('[data-trial-widget]')?.shadowRoot;
-        return root?.querySelector('legend') ? { now: performance.now(), wall: performance.timeOrigin + performance.now() } : false;
-      },
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
-    const shown = (await shownAt.jsonValue()) as { now: number; wall: number };
-    const scriptStart = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.includes('/widget.js'))?.startTime ?? NaN);
-    const started: Visit = { ms: shown.now - scriptStart, trips: sequentialTrips(proxy.log.slice(from), shown.wall) };
-    if (!answer) return started;
-    // The demo survey (server/demo/demo.ts): About you (can disqualify) → Your heart health (nothing required) → Where you live.
-    await page.locator('[data-trial-widget] label', { hasText: '18 to 64' }).click();
-    await page.locator('[data-trial-widget] label', { hasText: /^Yes$/ }).click();
-    const firstNext = await measureNext(page, proxy, 'Your heart health');
-    const laterNext = await measureNext(page, proxy, 'Where you live');
-    // Let the last page's timing and anything else in flight arrive before counting.
-    await page.waitForTimeout(2 * RTT_MS);
-    const calls = proxy.log.slice(from).filter((r) => r.path.startsWith('/api/'));
-    const first = calls.findIndex((r) => r.method !== 'OPTIONS');
-    return { ...started, firstNext, laterNext, preflightsAfterFirst: calls.slice(first + 1).filter((r) => r.method === 'OPTIONS').length };
-  } finally {
-    await context.close();
-  }
-}
+/** The widget on the partner's page: in its shadow root, a page's heading is its h2 and a question's legend. */
+const WIDGET: SurveyUi = {
+  shadowHost: '[data-trial-widget]',
+  question: 'legend',
+  heading: 'h2',
+  scope: '[data-trial-widget]',
+  next: '[data-trial-widget] button[type=submit]',
+  script: '/widget.js',
+  isSave: (r) => r.method === 'POST' && r.path.includes('/o-form-submission-page/'),
+  // Page timing goes out after the next page shows, waited for by nothing: not a request of the Next.
+  isAfterwards: (r) => r.path.includes('/o-form-page-metrics'),
+  isCall: (r) => r.path.startsWith('/api/'),
+};
 
 export default async function widgetStart(): Promise<BenchRow[]> {
   const root = path.resolve(import.meta.dirname, '..');
@@ -149,48 +58,45 @@ export default async function widgetStart(): Promise<BenchRow[]> {
   const before = process.env.DIST_DIR;
   process.env.DIST_DIR = dist;
   let channel = { mediaChannelId: 0, screenerId: 0 };
+  let model: SurveyJsModel | undefined;
   const server = await benchServer('pglite', async (db) => {
     channel = await seedDemoRun(db);
     await db.update(mediaChannels).set({ domain: PARTNER_HOST }).where(eq(mediaChannels.id, channel.mediaChannelId));
+    // The survey the widget will be served, as SurveyJS runs it, for the side-by-side.
+    model = surveyJsModel(await surveyPageDocuments(db, DEMO_SURVEY_IDENTITY));
   });
   if (before === undefined) delete process.env.DIST_DIR;
   else process.env.DIST_DIR = before;
 
   const proxy = await startLatencyProxy(server.url);
-  const port = await freePort();
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>
+  const partner = await partnerPage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>
 <div data-trial-widget></div>
 <script async src="${proxy.url}/widget.js" data-media-channel-id="${channel.mediaChannelId}" data-screener-id="${channel.screenerId}"></script>
-</body></html>`;
-  const partner = http.createServer((req, res) => {
-    if (req.url !== '/') return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
-  });
-  await new Promise<void>((resolve) => partner.listen(port, '127.0.0.1', resolve));
-  const url = `http://${PARTNER_HOST}:${port}/`;
+</body></html>`);
+  const url = partner.url;
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();
     // One unmeasured visit: the server's first answers (bundle compression, query plans) are not the participant's.
-    await visit(browser, url, proxy);
+    await visit(browser, url, proxy, WIDGET);
     const loopback: number[] = [];
-    for (let i = 0; i < VISITS; i++) loopback.push((await visit(browser, url, proxy)).ms);
+    for (let i = 0; i < VISITS; i++) loopback.push((await visit(browser, url, proxy, WIDGET)).ms);
     proxy.setRoundTrip(RTT_MS);
     const slow: Visit[] = [];
-    for (let i = 0; i < SLOW_VISITS; i++) slow.push(await visit(browser, url, proxy, true));
-    const byMs = <T extends { ms: number }>(xs: T[]) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)]!;
+    for (let i = 0; i < SLOW_VISITS; i++) slow.push(await visit(browser, url, proxy, WIDGET, true));
     const start = byMs(slow);
     const next = byMs(slow.map((v) => v.laterNext!));
     const first = byMs(slow.map((v) => v.firstNext!));
-    const chain = (trips: ProxiedRequest[]) => trips.map((t) => `${name(t)} (${((t.done ?? NaN) - t.at).toFixed(0)} ms)`).join(' → ');
     const base = median(loopback);
     const serverMs = (saveMs: number) => Math.max(0, saveMs - RTT_MS);
     const preflights = Math.max(...slow.map((v) => v.preflightsAfterFirst!));
     process.stderr.write(
       `bench: widget start — loopback ${loopback.map((v) => v.toFixed(0)).join(', ')} ms; at ${RTT_MS} ms round trip ${slow.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(start.trips)}\n` +
-        `bench: widget Next at ${RTT_MS} ms — ${slow.map((v) => v.laterNext!.ms.toFixed(0)).join(', ')} ms (save ${next.saveMs.toFixed(0)} ms): ${next.requests.map(name).join(', ')}; ` +
-        `first Next ${slow.map((v) => v.firstNext!.ms.toFixed(0)).join(', ')} ms: ${first.requests.map(name).join(', ')}; OPTIONS after the first call: ${slow.map((v) => v.preflightsAfterFirst).join(', ')}\n`,
+        `bench: widget Next at ${RTT_MS} ms — ${slow.map((v) => v.laterNext!.ms.toFixed(0)).join(', ')} ms (save ${next.saveMs.toFixed(0)} ms): ${next.requests.map(requestName).join(', ')}; ` +
+        `first Next ${slow.map((v) => v.firstNext!.ms.toFixed(0)).join(', ')} ms: ${first.requests.map(requestName).join(', ')}; OPTIONS after the first call: ${slow.map((v) => v.preflightsAfterFirst).join(', ')}\n`,
     );
+    const surveyjs = await measureSurveyJs(browser, model!);
+    process.stderr.write(describeSurveyJs(surveyjs));
     return [
       { figure: 'widget: script start → first question, loopback (pglite), median', value: base, unit: 'ms', budget: 200, lowerIsBetter: true },
       { figure: `widget: sequential requests before the first question (${RTT_MS} ms round trip, proxy)`, value: start.trips.length, unit: 'requests', budget: 2, lowerIsBetter: true },
@@ -218,10 +124,11 @@ export default async function widgetStart(): Promise<BenchRow[]> {
         budget: 2.2 * RTT_MS + 2 * serverMs(first.saveMs),
         lowerIsBetter: true,
       },
+      ...surveyjsRows(surveyjs, { start: start.ms, firstNext: first.ms, laterNext: next.ms }),
     ];
   } finally {
     await browser?.close();
-    await new Promise<void>((resolve) => partner.close(() => resolve()));
+    await partner.close();
     await proxy.close();
     await server.close();
     fs.rmSync(dist, { recursive: true, force: true });
