@@ -182,14 +182,12 @@ export type Screener = Answered<typeof SCREENER>;
 
 export const emptyScreenerMessage = (): ScreenerMessage => ({ consentMessage: null, contactFormMessage: null, translations: {} });
 
-/** An additional language of a screener (GET /api/screeners/languages-screeners). */
-export interface ScreenerLanguage {
-  id: string;
-  screenerId: number;
-  languageId: number;
-  description: string;
-  isoCode: string;
-}
 export const SCREENER_LANGUAGE_TYPE = 'languages-screeners';
+/** An additional language of a screener (GET /api/screeners/languages-screeners): the one description of its attributes. */
+export const SCREENER_LANGUAGE = resourceAnswer(
+  SCREENER_LANGUAGE_TYPE,
+  v.object({ screenerId: recordId(), languageId: recordId(), description: v.string(), isoCode: v.string() }),
+);
+export type ScreenerLanguage = Answered<typeof SCREENER_LANGUAGE>;
 
 export const SCREENER_LOCKED = 'This screener is locked. Unlock it before changing it.';

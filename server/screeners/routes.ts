@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import {
   SCREENER,
   SCREENER_DEFAULT_SORT,
+  SCREENER_LANGUAGE,
   SCREENER_LANGUAGE_TYPE,
   SCREENER_OUTCOMES,
   SCREENER_SORTS,
@@ -18,6 +19,7 @@ import {
   defaultScreenerStyles,
   emptyScreenerMessage,
   type Screener,
+  type ScreenerLanguage,
   type ScreenerStyles,
 } from '@core/model/screener';
 import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
@@ -96,12 +98,12 @@ export function screenersRoutes(deps: Deps) {
     defaultLimit: 1000,
     filters: ['screenerId'] as const,
   };
-  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: languagesSpec.type } }), async (c) => {
+  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: SCREENER_LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, languagesSpec);
     const { rows, total } = await screenerLanguagePage(db, c.get('user'), q);
     return sendList(
       c,
-      rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r)),
+      rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r satisfies Omit<ScreenerLanguage, 'id'>)),
       { total, page: q.page, limit: q.limit },
     );
   });
