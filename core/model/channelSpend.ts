@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { isIsoDate } from '../validation/isoDate';
 import { idNumber, optionalText } from './fields';
+import { count, instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 export const CHANNEL_SPEND_TYPE = 'channel-spends';
 export const CHANNEL_SPEND_SORTS = ['periodStart', 'periodEnd', 'amountMinor', 'currency', 'campaign', 'mediaChannelTitle', 'created', 'modified'] as const;
@@ -46,19 +47,24 @@ export const ChannelSpendPatch = v.pipe(
   v.forward(v.check(periodInOrder, SPEND_PERIOD_INVALID), ['periodEnd']),
 );
 
-export interface ChannelSpend {
-  id: string;
-  mediaChannelId: number;
-  mediaChannelTitle: string;
-  sponsorId: number;
-  amountMinor: number;
-  currency: string;
-  periodStart: string;
-  periodEnd: string;
-  campaign: string | null;
-  created: string;
-  modified: string;
-}
+/** A spend as the API answers it: the one description of its attributes. */
+export const CHANNEL_SPEND = resourceAnswer(
+  CHANNEL_SPEND_TYPE,
+  v.object({
+    mediaChannelId: recordId(),
+    mediaChannelTitle: v.string(),
+    sponsorId: recordId(),
+    amountMinor: v.pipe(count(), v.description('Whole minor units of the currency (cents for USD).')),
+    currency: v.pipe(v.string(), v.description('ISO 4217.')),
+    periodStart: v.pipe(v.string(), v.isoDate()),
+    periodEnd: v.pipe(v.string(), v.isoDate()),
+    campaign: v.pipe(nullableText(), v.description('The utm_campaign the spend bought, or null for the channel as a whole.')),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
+export type ChannelSpend = Answered<typeof CHANNEL_SPEND>;
 
 /** Digits after the decimal point of `currency` (2 for USD, 0 for JPY), from the runtime's ISO 4217 data. */
 export function minorDigits(currency: string): number {

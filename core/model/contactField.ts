@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { flag, requiredText } from './fields';
 import { CONTACT_FIELD_TYPES, type ContactFieldType } from './kinds';
-import { translations, type Translations } from './translations';
+import { answeredTranslations, translations } from './translations';
+import { instant, resourceAnswer, type Answered } from './answers';
 
 export const CONTACT_FIELD_TYPE = 'contact-fields';
 
@@ -25,17 +26,21 @@ export const ContactFieldPatch = v.partial(ContactFieldInput);
 
 export type ContactFieldInput = v.InferInput<typeof ContactFieldInput>;
 
-export interface ContactField {
-  id: string;
-  label: string;
-  name: string;
-  required: boolean;
-  fieldType: ContactFieldType;
-  /** Map of API iso code to the label in that language. */
-  translations: Translations;
-  created: string;
-  modified: string;
-}
+/** A contact field as the API answers it: the one description of its attributes. */
+export const CONTACT_FIELD = resourceAnswer(
+  CONTACT_FIELD_TYPE,
+  v.object({
+    label: v.string(),
+    name: v.pipe(v.string(), v.description("A stable machine name, unique: what the participant's answer is stored under.")),
+    required: v.boolean(),
+    fieldType: v.picklist(CONTACT_FIELD_TYPES),
+    translations: answeredTranslations(),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
+export type ContactField = Answered<typeof CONTACT_FIELD>;
 
 export const CONTACT_FIELD_SORTS = ['label', 'name', 'fieldType', 'required', 'created', 'modified'] as const;
 export const CONTACT_FIELD_DEFAULT_SORT = 'label';

@@ -3,6 +3,7 @@ import { flag, idNumber, optionalText } from './fields';
 import { MAX_RADIUS } from './engagement';
 import { optionalNumber } from './scalars';
 import type { SiteLocation } from './siteLocation';
+import { count, instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 export const ENGAGEMENT_SITE_LOCATION_TYPE = 'engagements-site-locations';
 
@@ -36,33 +37,39 @@ export const EngagementSiteLocationPatch = v.strictObject({
 export type EngagementSiteLocationInput = v.InferInput<typeof EngagementSiteLocationInput>;
 export type EngagementSiteLocationPatch = v.InferInput<typeof EngagementSiteLocationPatch>;
 
-export interface EngagementSiteLocation {
-  id: string;
-  engagementId: number;
-  siteLocationId: number;
-  radius: number | null;
-  rmsSiteIdentification: string | null;
-  isActive: boolean;
-  weeklyCap: number | null;
-  totalCap: number | null;
-  isPaused: boolean;
-  /** Referrals to the site this week (from Monday 00:00 UTC) and in all, at the server's clock. */
-  referralsThisWeek: number;
-  referralsTotal: number;
-  /** Why the site is not offered ('paused', 'weekly cap reached', 'total cap reached'), else null. */
-  fullReason: string | null;
-  /** The site's own fields, for lists. */
-  siteId: string | null;
-  siteName: string;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-  piName: string | null;
-  siteIsActive: boolean;
-  created: string;
-  modified: string;
-  siteLocation?: SiteLocation;
-}
+/** Why a linked site is not offered, when it is not. */
+export const SITE_FULL_REASONS = ['paused', 'total cap reached', 'weekly cap reached'] as const;
+export type SiteFullReason = (typeof SITE_FULL_REASONS)[number];
+
+/** A link as the API answers it: the one description of its attributes. */
+export const ENGAGEMENT_SITE_LOCATION = resourceAnswer(
+  ENGAGEMENT_SITE_LOCATION_TYPE,
+  v.object({
+    engagementId: recordId(),
+    siteLocationId: recordId(),
+    radius: v.pipe(v.nullable(v.number()), v.description("Miles; null: the engagement's radius.")),
+    rmsSiteIdentification: nullableText(),
+    isActive: v.boolean(),
+    weeklyCap: v.pipe(v.nullable(count()), v.description('Referrals the site takes per week (Monday 00:00 UTC on); null: no weekly cap.')),
+    totalCap: v.pipe(v.nullable(count()), v.description('Referrals the site takes in all; null: no total cap.')),
+    isPaused: v.pipe(v.boolean(), v.description('Paused by hand: not offered, kept linked.')),
+    siteId: nullableText(),
+    siteName: v.string(),
+    city: nullableText(),
+    state: nullableText(),
+    zipCode: nullableText(),
+    piName: nullableText(),
+    siteIsActive: v.boolean(),
+    created: instant(),
+    modified: instant(),
+    referralsThisWeek: v.pipe(count(), v.description("Referrals to the site this week (from Monday 00:00 UTC), at the server's clock.")),
+    referralsTotal: count(),
+    fullReason: v.pipe(v.nullable(v.picklist(SITE_FULL_REASONS)), v.description('Why the site is not offered, else null.')),
+  }),
+);
+
+/** A link as the API returns it, with its site where core's reader resolved it. */
+export type EngagementSiteLocation = Answered<typeof ENGAGEMENT_SITE_LOCATION> & { siteLocation?: SiteLocation };
 
 export const LINK_EXISTS = 'This site is already linked to the engagement.';
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { requiredText } from './fields';
-import { translations, type Translations } from './translations';
+import { answeredTranslations, translations } from './translations';
+import { instant, resourceAnswer, type Answered } from './answers';
 
 export const GENERIC_MESSAGE_TYPE = 'generic-messages';
 
@@ -19,17 +20,20 @@ export const GenericMessagePatch = v.partial(
 );
 export type GenericMessagePatch = v.InferInput<typeof GenericMessagePatch>;
 
-export interface GenericMessage {
-  id: string;
-  keyName: string;
-  /** The text in the default language (English). */
-  message: string;
-  /** Map of API iso code (`es`, `es_MX`) to text. */
-  translations: Translations;
-  messageType: MessageType;
-  created: string;
-  modified: string;
-}
+/** A generic message as the API answers it: the one description of its attributes. */
+export const GENERIC_MESSAGE = resourceAnswer(
+  GENERIC_MESSAGE_TYPE,
+  v.object({
+    keyName: v.pipe(v.string(), v.description('What the participant runner looks the message up by; fixed.')),
+    message: v.pipe(v.string(), v.description('The text in the default language (English).')),
+    translations: answeredTranslations(),
+    messageType: v.picklist(MESSAGE_TYPES),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
+export type GenericMessage = Answered<typeof GENERIC_MESSAGE>;
 
 export const GENERIC_MESSAGE_SORTS = ['keyName', 'message', 'messageType', 'modified'] as const;
 export const GENERIC_MESSAGE_DEFAULT_SORT = 'keyName';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isApiIsoCode, normalizeIsoCode } from '../i18n';
 import { flag, requiredText } from './fields';
+import { instant, resourceAnswer } from './answers';
 
 export const LANGUAGE_TYPE = 'languages';
 
@@ -27,18 +28,22 @@ export const LanguagePatch = v.partial(LanguageInput);
 
 export type LanguageInput = v.InferInput<typeof LanguageInput>;
 
-/** A language as the API returns it; `isoCode` in the API form (`es_MX`). */
-export const Language = v.object({
-  id: v.string(),
-  name: v.string(),
-  description: v.string(),
-  isoCode: v.string(),
-  isActive: v.boolean(),
-  /** The default language (English): cannot be deleted or deactivated. */
-  isDefault: v.boolean(),
-  created: v.string(),
-  modified: v.string(),
-});
+/** A language as the API answers it: the one description of its attributes; `isoCode` in the API form (`es_MX`). */
+export const LANGUAGE = resourceAnswer(
+  LANGUAGE_TYPE,
+  v.object({
+    name: v.string(),
+    description: v.string(),
+    isoCode: v.string(),
+    isActive: v.boolean(),
+    isDefault: v.pipe(v.boolean(), v.description('The default language (English): cannot be deleted or deactivated.')),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
+/** A language as core's readers flatten it. */
+export const Language = v.object({ id: v.string(), ...LANGUAGE.attributes.entries });
 export type Language = v.InferOutput<typeof Language>;
 
 export const LANGUAGE_SORTS = ['name', 'description', 'isoCode', 'isActive', 'isDefault', 'created', 'modified'] as const;

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
+import { instant, nullableText, recordId, resourceAnswer, whole, type Answered } from './answers';
 
 export const LEAD_TYPE = 'leads';
 
@@ -13,29 +14,29 @@ export const LEAD_KINDS = ['notQualified', 'noTrialSites', 'notActive'] as const
 export type LeadKind = (typeof LEAD_KINDS)[number];
 export const isLeadKind = (value: unknown): value is LeadKind => LEAD_KINDS.some((k) => k === value);
 
-/** A lead as staff list it: no contact value (those only on an explicit reveal). */
-export const Lead = v.object({
-  id: v.string(),
-  kind: v.picklist(LEAD_KINDS),
-  engagementIds: v.array(v.number()),
-  screenerId: v.nullable(v.number()),
-  mediaChannelId: v.nullable(v.number()),
-  surveyId: v.nullable(v.number()),
-  surveyVersion: v.nullable(v.number()),
-  language: v.string(),
-  zipCode: v.nullable(v.string()),
-  /** Outside the US: the ISO country `zipCode` (then a postal code or a town) is in. */
-  country: v.nullable(v.string()),
-  /** Miles to the nearest active site of the lead's engagements when it was left, whatever its radius. */
-  nearestSiteMiles: v.nullable(v.number()),
-  consentedAt: v.string(),
-  consentText: v.string(),
-  consentTextSha256: v.string(),
-  /** The first lead of the same person (the same e-mail or phone) for one of these engagements. */
-  duplicateOf: v.nullable(v.number()),
-  created: v.string(),
-});
-export type Lead = v.InferOutput<typeof Lead>;
+/** A lead as staff list it, no contact value (those only on an explicit reveal): the one description of its attributes. */
+export const LEAD = resourceAnswer(
+  LEAD_TYPE,
+  v.object({
+    kind: v.picklist(LEAD_KINDS),
+    engagementIds: v.array(recordId()),
+    screenerId: v.nullable(recordId()),
+    mediaChannelId: v.nullable(recordId()),
+    surveyId: v.nullable(recordId()),
+    surveyVersion: v.nullable(whole()),
+    language: v.string(),
+    zipCode: nullableText(),
+    country: v.pipe(nullableText(), v.description('Outside the US: the ISO country zipCode (then a postal code or a town) is in.')),
+    nearestSiteMiles: v.pipe(v.nullable(v.number()), v.description("Miles to the nearest active site of the lead's engagements when it was left, whatever its radius.")),
+    consentedAt: instant(),
+    consentText: v.string(),
+    consentTextSha256: v.string(),
+    duplicateOf: v.pipe(v.nullable(recordId()), v.description('The first lead of the same person (the same e-mail or phone) for one of these engagements.')),
+    created: instant(),
+  }),
+);
+
+export type Lead = Answered<typeof LEAD>;
 
 export const LEAD_SORTS = ['created', 'kind', 'language', 'consentedAt', 'nearestSiteMiles'] as const;
 export const LEAD_DEFAULT_SORT = '-created';

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { flag, idNumber, optionalText } from './fields';
 import { REFERRAL_STATUSES, type ReferralStatus } from './referral';
 import { chooseMessage } from './scalars';
+import { count, instant, nullableText, recordId, resourceAnswer, whole } from './answers';
 import { RMS_PROVIDER_KINDS } from './rmsProvider';
 
 export const RMS_AUDIT_TYPE = 'rms-audits';
@@ -21,52 +22,55 @@ export type RmsDeliveryStatus = (typeof RMS_DELIVERY_STATUSES)[number];
 export const RmsAuditProvider = v.object({ id: v.string(), name: v.string(), kind: v.picklist(RMS_PROVIDER_KINDS) });
 export type RmsAuditProvider = v.InferOutput<typeof RmsAuditProvider>;
 
+/** One attempt's own attributes. */
+const ATTEMPT = {
+  contactId: recordId(),
+  created: instant(),
+  rmsProviderId: v.nullable(recordId()),
+  rmsProviderName: v.string(),
+  succeeded: v.boolean(),
+  attempt: v.pipe(count(), v.description("1 for a round's first try, counting up through its retries (0: a duplicate, not sent).")),
+  responseMessage: v.string(),
+  responseBody: v.string(),
+};
+
 /** One attempt's own record, as a resend answers it. */
 export const RmsAuditAttempt = v.object({
   id: v.string(),
-  contactId: v.number(),
-  created: v.string(),
-  rmsProviderId: v.nullable(v.number()),
-  rmsProviderName: v.string(),
-  succeeded: v.boolean(),
-  /** 1 for a round's first try, counting up through its retries. */
-  attempt: v.number(),
-  responseMessage: v.string(),
-  responseBody: v.string(),
+  ...ATTEMPT,
   /** Present when the answer includes rmsProviders (null: no provider row). */
   rmsProviders: v.optional(v.nullable(RmsAuditProvider)),
 });
 export type RmsAuditAttempt = v.InferOutput<typeof RmsAuditAttempt>;
 
-/** An attempt as the list shows it: with its contact's delivery as it stands now, consent proof and origin. */
-export const RmsAudit = v.object({
-  ...RmsAuditAttempt.entries,
-  /** The engagement the contact was referred to. */
-  engagementId: v.number(),
-  /** Where the contact's delivery stands now (not at this attempt). */
-  deliveryStatus: v.nullable(v.picklist(RMS_DELIVERY_STATUSES)),
-  /** When the next attempt is due, for a pending or retrying delivery. */
-  nextAttemptAt: v.nullable(v.string()),
-  /** When the record system first accepted the contact. */
-  deliveredAt: v.nullable(v.string()),
-  /** The referral's idempotency key, the same in every attempt and resend. */
-  referralId: v.nullable(v.string()),
-  /** The referral the contact made (its id in /api/referrals and the admin's referral view), null for a duplicate. */
-  referralRecordId: v.nullable(v.string()),
-  /** The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so). */
-  duplicateOf: v.nullable(v.number()),
-  /** The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual). */
-  possibleRetake: v.boolean(),
-  /** The contact's consent proof: when, in which language, the approved survey version answered, the text as shown (HTML) and its SHA-256 (hex). */
-  consentedAt: v.nullable(v.string()),
-  consentLanguage: v.string(),
-  consentSurveyVersion: v.nullable(v.number()),
-  consentText: v.nullable(v.string()),
-  consentTextSha256: v.nullable(v.string()),
-  /** Where the contact came from: the campaign parameters (utm_source…) and the channel's hidden fields stored with its run. */
-  utm: v.record(v.string(), v.optional(v.string())),
-  hiddenFields: v.record(v.string(), v.string()),
-});
+/** An attempt as the list answers it, with its contact's delivery as it stands now, consent proof and origin: the one description of its attributes. */
+export const RMS_AUDIT = resourceAnswer(
+  RMS_AUDIT_TYPE,
+  v.object({
+    ...ATTEMPT,
+    engagementId: v.pipe(recordId(), v.description('The engagement the contact was referred to.')),
+    deliveryStatus: v.pipe(v.nullable(v.picklist(RMS_DELIVERY_STATUSES)), v.description("Where the contact's delivery stands now (not at this attempt).")),
+    nextAttemptAt: v.pipe(v.nullable(instant()), v.description('When the next attempt is due, for a pending or retrying delivery.')),
+    deliveredAt: v.pipe(v.nullable(instant()), v.description('When the record system first accepted the contact.')),
+    referralId: v.pipe(nullableText(), v.description("The referral's idempotency key, the same in every attempt and resend.")),
+    referralRecordId: v.pipe(nullableText(), v.description("The referral the contact made (its id in /api/referrals), null for a duplicate.")),
+    duplicateOf: v.pipe(v.nullable(recordId()), v.description("The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so).")),
+    possibleRetake: v.pipe(
+      v.boolean(),
+      v.description("The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual)."),
+    ),
+    consentedAt: v.pipe(v.nullable(instant()), v.description("The contact's consent proof: when.")),
+    consentLanguage: v.string(),
+    consentSurveyVersion: v.pipe(v.nullable(whole()), v.description('The approved survey version answered.')),
+    consentText: v.pipe(nullableText(), v.description('The consent text as shown (HTML).')),
+    consentTextSha256: v.pipe(nullableText(), v.description("The consent text's SHA-256 (hex).")),
+    utm: v.pipe(v.record(v.string(), v.string()), v.description('The campaign parameters (utm_source…) stored with the run.')),
+    hiddenFields: v.pipe(v.record(v.string(), v.string()), v.description("The channel's hidden fields stored with the run.")),
+  }),
+);
+
+/** An attempt as the list shows it, with its provider where the answer included it. */
+export const RmsAudit = v.object({ ...RmsAuditAttempt.entries, ...RMS_AUDIT.attributes.entries });
 export type RmsAudit = v.InferOutput<typeof RmsAudit>;
 
 export const RMS_AUDIT_SORTS = ['created', 'contactId', 'rmsProviderName', 'succeeded'] as const;

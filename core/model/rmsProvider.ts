@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { flag, requiredText } from './fields';
+import { count, instant, nullableText, resourceAnswer, type Answered } from './answers';
 
 export const RMS_PROVIDER_TYPE = 'rms-providers';
 export const RMS_PROVIDER_TEST_TYPE = 'rms-provider-tests';
@@ -112,21 +113,27 @@ export const RmsProviderPatch = v.partial(v.strictObject(fields));
 export type RmsProviderInput = v.InferOutput<typeof RmsProviderInput>;
 export type RmsProviderPatch = v.InferOutput<typeof RmsProviderPatch>;
 
-/** A provider as the API answers it to Super Users; other staff see id, name, kind and isActive. */
-export interface RmsProvider {
-  id: string;
-  name: string;
-  kind: RmsProviderKind;
-  endpoint?: string | null;
-  timeoutMs?: number;
-  isActive: boolean;
-  hasSecret?: boolean;
-  hasBearerToken?: boolean;
-  /** Engagements that send their referrals here. */
-  engagementCount?: number;
-  created?: string;
-  modified?: string;
-}
+/**
+ * A provider as the API answers it: the one description of its attributes. Super Users see
+ * them all; other staff see name, kind and isActive (the engagement form's picker).
+ */
+export const RMS_PROVIDER = resourceAnswer(
+  RMS_PROVIDER_TYPE,
+  v.object({
+    name: v.string(),
+    kind: v.picklist(RMS_PROVIDER_KINDS),
+    endpoint: v.optional(nullableText()),
+    timeoutMs: v.optional(count()),
+    isActive: v.boolean(),
+    hasSecret: v.optional(v.boolean()),
+    hasBearerToken: v.optional(v.boolean()),
+    engagementCount: v.pipe(v.optional(count()), v.description('Engagements that send their referrals here.')),
+    created: v.optional(instant()),
+    modified: v.optional(instant()),
+  }),
+);
+
+export type RmsProvider = Answered<typeof RMS_PROVIDER>;
 
 /** The answer of POST /api/rms-providers/{id}/test: what the receiver made of a test referral. */
 export const RmsProviderTest = v.object({

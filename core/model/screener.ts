@@ -8,6 +8,7 @@ import { isColorHex } from '../validation/rules';
 import { flag, optionalText, requiredText } from './fields';
 import { isApiIsoCode } from '../i18n';
 import { ISO_CODE_FORMAT } from './language';
+import { instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 export const SCREENER_TYPE = 'screeners';
 export const SCREENER_DEFAULT_TYPE = 'super-screener';
@@ -146,40 +147,47 @@ export type ScreenerInput = v.InferInput<typeof ScreenerInput>;
 export type ScreenerValues = v.InferOutput<typeof ScreenerInput>;
 
 /** A screener as the API returns it. */
-export interface Screener {
-  id: string;
-  title: string;
-  description: string | null;
-  sponsorId: number;
-  sponsorName: string;
-  userId: number | null;
-  screenerType: string;
-  isActive: boolean;
-  isLocked: boolean;
-  isTest: boolean;
-  isInterestVisible: boolean;
-  translations: Record<string, { title?: string; description?: string }>;
-  styles: ScreenerStyles;
-  messages: Record<ScreenerOutcome, ScreenerMessage>;
-  clonedFromId: number | null;
-  /** The engagements it serves. */
-  engagements: { id: number; name: string }[];
-  /** Its additional languages. */
-  languages: { id: number; description: string; isoCode: string }[];
-  created: string;
-  modified: string;
-}
+/** A screener as the API answers it: the one description of its attributes. */
+export const SCREENER = resourceAnswer(
+  SCREENER_TYPE,
+  v.object({
+    title: v.string(),
+    description: nullableText(),
+    sponsorId: recordId(),
+    sponsorName: v.string(),
+    userId: v.nullable(recordId()),
+    screenerType: v.string(),
+    isActive: v.boolean(),
+    isLocked: v.boolean(),
+    isTest: v.boolean(),
+    isInterestVisible: v.boolean(),
+    translations: v.pipe(
+      v.record(v.string(), v.object({ title: v.optional(v.string()), description: v.optional(v.string()) })),
+      v.description('Title and description by language (API iso code).'),
+    ),
+    styles: ScreenerStyles,
+    messages: v.pipe(
+      v.object(Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, ScreenerMessageInput])) as Record<ScreenerOutcome, typeof ScreenerMessageInput>),
+      v.description("Each outcome's consent and contact-form messages, with their translations."),
+    ),
+    clonedFromId: v.nullable(recordId()),
+    engagements: v.pipe(v.array(v.object({ id: recordId(), name: v.string() })), v.description('The engagements it serves.')),
+    languages: v.pipe(v.array(v.object({ id: recordId(), description: v.string(), isoCode: v.string() })), v.description('Its additional languages.')),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
+export type Screener = Answered<typeof SCREENER>;
 
 export const emptyScreenerMessage = (): ScreenerMessage => ({ consentMessage: null, contactFormMessage: null, translations: {} });
 
-/** An additional language of a screener (GET /api/screeners/languages-screeners). */
-export interface ScreenerLanguage {
-  id: string;
-  screenerId: number;
-  languageId: number;
-  description: string;
-  isoCode: string;
-}
 export const SCREENER_LANGUAGE_TYPE = 'languages-screeners';
+/** An additional language of a screener (GET /api/screeners/languages-screeners): the one description of its attributes. */
+export const SCREENER_LANGUAGE = resourceAnswer(
+  SCREENER_LANGUAGE_TYPE,
+  v.object({ screenerId: recordId(), languageId: recordId(), description: v.string(), isoCode: v.string() }),
+);
+export type ScreenerLanguage = Answered<typeof SCREENER_LANGUAGE>;
 
 export const SCREENER_LOCKED = 'This screener is locked. Unlock it before changing it.';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { flag, idNumber, optionalText, requiredText } from './fields';
 import { optionalChoice, optionalNumber } from './scalars';
+import { instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 export const SITE_LOCATION_TYPE = 'site-locations';
 
@@ -44,30 +45,35 @@ export const SiteLocationPatch = v.partial(SiteLocationInput);
 export type SiteLocationInput = v.InferInput<typeof SiteLocationInput>;
 export type SiteLocationValues = v.InferOutput<typeof SiteLocationInput>;
 
+/** A site location as the API answers it: the one description of its attributes. */
+export const SITE_LOCATION = resourceAnswer(
+  SITE_LOCATION_TYPE,
+  v.object({
+    siteId: nullableText(),
+    name: v.string(),
+    description: nullableText(),
+    countryId: v.nullable(recordId()),
+    countryName: nullableText(),
+    countryIsoCode: nullableText(),
+    streetAddress: nullableText(),
+    unitNumber: nullableText(),
+    city: nullableText(),
+    state: nullableText(),
+    zipCode: nullableText(),
+    isActive: v.boolean(),
+    isVirtual: v.boolean(),
+    piName: nullableText(),
+    latitude: v.nullable(v.number()),
+    longitude: v.nullable(v.number()),
+    siteLocationType: v.nullable(v.picklist(SITE_LOCATION_KINDS)),
+    irbType: v.nullable(v.picklist(IRB_TYPES)),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
 /** A site location as the API returns it. */
-export interface SiteLocation {
-  id: string;
-  siteId: string | null;
-  name: string;
-  description: string | null;
-  countryId: number | null;
-  countryName: string | null;
-  countryIsoCode: string | null;
-  streetAddress: string | null;
-  unitNumber: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-  isActive: boolean;
-  isVirtual: boolean;
-  piName: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  siteLocationType: SiteLocationKind | null;
-  irbType: IrbType | null;
-  created: string;
-  modified: string;
-}
+export type SiteLocation = Answered<typeof SITE_LOCATION>;
 
 export const SITE_ID_TAKEN = 'This site id is already in use.';
 

@@ -20,4 +20,7 @@ export const translations = (max: number) =>
     v.transform((map) => Object.fromEntries(Object.entries(map).filter((e): e is [string, string] => !!e[1]))),
   );
 
+/** Texts per language as the API answers them: only real texts, keyed by the API iso code. */
+export const answeredTranslations = () => v.pipe(v.record(v.string(), v.string()), v.description('Texts by language, keyed by its API iso code (es, es_MX).'));
+
 export type Translations = Record<string, string>;

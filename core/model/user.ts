@@ -3,6 +3,7 @@ import { message } from '../validation/messages';
 import { isTotpCode } from '../validation/rules';
 import { isoCode } from './language';
 import { email, flag, lengthText } from './fields';
+import { instant, nullableText, resourceAnswer } from './answers';
 
 /**
  * A Site Coordinator works the referrals of the site locations they are tied to, and sees
@@ -18,21 +19,28 @@ export const ROLE_TYPE = 'roles';
 export const Role = v.object({ id: v.string(), name: v.picklist(ROLE_NAMES) });
 export type Role = v.InferOutput<typeof Role>;
 
-/** A user as the API answers one: its attributes, with its roles and sponsors included. */
+/** A user as the API answers one: the one description of its attributes. */
+export const USER = resourceAnswer(
+  USER_TYPE,
+  v.object({
+    username: v.string(),
+    email: nullableText(),
+    isActive: v.boolean(),
+    secretVerified: v.boolean(),
+    locale: v.string(),
+    identityProvider: nullableText(),
+    mustChangePassword: v.pipe(v.boolean(), v.description('Set by an Admin\'s new or reset password: nothing but a password change is allowed until done.')),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+
+/** A user as core's readers flatten one: its attributes, with its roles and sponsors included. */
 export const User = v.object({
   id: v.string(),
-  username: v.string(),
-  email: v.nullable(v.string()),
-  isActive: v.boolean(),
-  secretVerified: v.boolean(),
-  locale: v.string(),
-  identityProvider: v.nullable(v.string()),
-  /** Set by an Admin's new or reset password: nothing but a password change is allowed until done. */
-  mustChangePassword: v.boolean(),
+  ...USER.attributes.entries,
   roles: v.array(Role),
   sponsors: v.array(v.object({ id: v.string(), name: v.string() })),
-  created: v.optional(v.string()),
-  modified: v.optional(v.string()),
 });
 export type User = v.InferOutput<typeof User>;
 

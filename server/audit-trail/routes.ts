@@ -12,8 +12,9 @@ import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from '../audit/events'
 import { parseListQuery, type ListSpec } from '../http/query';
 import { plain, sendList, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { AUDIT_EVENT, AUDIT_EVENT_TYPE } from '@core/model/auditEvent';
 
-export const AUDIT_EVENT_TYPE = 'audit-events';
+export { AUDIT_EVENT_TYPE };
 // By id is by the chain's order: events written in the same millisecond keep theirs.
 const listSpec: ListSpec<'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsername', (typeof FILTERS)[number]> = {
   type: AUDIT_EVENT_TYPE,
@@ -27,7 +28,7 @@ export function auditEventsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List audit events', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List audit events', list: listSpec, answer: { list: AUDIT_EVENT } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const oneRecord = !!q.filters.entity && !!q.filters.entityId;
     if (!hasAnyRole(c.get('user'), oneRecord ? STAFF_ADMIN_ROLES : ['Super User'])) throw forbidden();

@@ -19,7 +19,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** What an event's hash covers: the event as the API shows it, but for its id, at its instant. */
-export type ChainedContent = Omit<AuditEvent, 'id' | 'occurredAt'> & { occurredAt: Date };
+export type ChainedContent = Omit<AuditEvent, 'id' | 'occurredAt' | 'prevHash' | 'hash'> & { occurredAt: Date };
 
 export function eventHash(prevHash: string, content: ChainedContent): string {
   return createHash('sha256')

@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { ROLE_NAMES, type RoleName, type User } from '@core/model/user';
+import type { InferOutput } from 'valibot';
+import { ROLE_NAMES, type RoleName, type User, type USER } from '@core/model/user';
 import type { Db } from '../db/open';
 import { roles, sponsors, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
 
@@ -8,7 +9,7 @@ const isRoleName = (name: string): name is RoleName => (ROLE_NAMES as readonly s
 export type UserRow = typeof users.$inferSelect;
 
 /** A user's own attributes as the API shows them (no password, secret or roles). */
-export const userAttributes = (row: UserRow) => ({
+export const userAttributes = (row: UserRow): InferOutput<(typeof USER)['attributes']> => ({
   username: row.username,
   email: row.email,
   isActive: row.isActive,

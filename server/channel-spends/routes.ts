@@ -3,7 +3,7 @@
  * outcome. Any member of staff, on the channels of their sponsors (as /api/media-channels).
  */
 import { Hono } from 'hono';
-import { CHANNEL_SPEND_DEFAULT_SORT, CHANNEL_SPEND_SORTS, CHANNEL_SPEND_TYPE, ChannelSpendInput, ChannelSpendPatch } from '@core/model/channelSpend';
+import { CHANNEL_SPEND, CHANNEL_SPEND_DEFAULT_SORT, CHANNEL_SPEND_SORTS, CHANNEL_SPEND_TYPE, ChannelSpendInput, ChannelSpendPatch, type ChannelSpend } from '@core/model/channelSpend';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -12,7 +12,7 @@ import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
-import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendColumns, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
+import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
 
 const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], keyof typeof FILTERS> = {
   type: CHANNEL_SPEND_TYPE,
@@ -20,11 +20,11 @@ const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], keyof typeof FILT
   defaultSort: CHANNEL_SPEND_DEFAULT_SORT,
   filters: filterNames(FILTERS),
   filterSchemas: filterSchemas(FILTERS),
-  fields: Object.keys(spendColumns).filter((k) => k !== 'id'),
+  fields: CHANNEL_SPEND.names,
 };
 
 const serialize = ({ id, created, modified, ...rest }: SpendRow, fields: Set<string> | null = null) =>
-  toResource(CHANNEL_SPEND_TYPE, id, { ...rest, created: created.toISOString(), modified: modified.toISOString() }, { fields });
+  toResource(CHANNEL_SPEND_TYPE, id, { ...rest, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<ChannelSpend, 'id'>, { fields });
 
 const refused = (error: unknown): never => {
   if (error instanceof SpendRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
@@ -42,26 +42,26 @@ export function channelSpendsRoutes(deps: Deps) {
     return sendResource(c, serialize(row), status);
   };
 
-  app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await spendPage(db, q, c.get('user'));
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a channel spend', answer: { resource: CHANNEL_SPEND_TYPE } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a channel spend', answer: { resource: CHANNEL_SPEND } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findSpend(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('channel spend');
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Enter a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendInput }, answer: { resource: CHANNEL_SPEND_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Enter a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendInput }, answer: { resource: CHANNEL_SPEND, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, ChannelSpendInput, { type: CHANNEL_SPEND_TYPE });
     const id = await createSpend(db, attributes, c.get('user')).catch(refused);
     return sendOne(c, id, c.get('user'), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findSpend(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('channel spend');

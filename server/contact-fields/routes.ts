@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import {
+  CONTACT_FIELD,
   CONTACT_FIELD_DEFAULT_SORT,
   CONTACT_FIELD_SORTS,
   CONTACT_FIELD_TYPE,
@@ -24,14 +25,12 @@ import { assertNameFree, contactFieldPage, createContactField, deleteContactFiel
 
 export { CONTACT_FIELD_NAME_TAKEN } from './contactFields';
 
-const ATTRIBUTES = ['label', 'name', 'required', 'fieldType', 'translations', 'created', 'modified'] as const;
-
 const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'> = {
   type: CONTACT_FIELD_TYPE,
   sorts: CONTACT_FIELD_SORTS,
   defaultSort: CONTACT_FIELD_DEFAULT_SORT,
   filters: ['searchQuery'],
-  fields: ATTRIBUTES,
+  fields: CONTACT_FIELD.names,
 };
 
 
@@ -56,13 +55,13 @@ export function contactFieldsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: CONTACT_FIELD } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await contactFieldPage(db, q);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a contact field' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a contact field', answer: { resource: CONTACT_FIELD } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = id === null ? undefined : await findContactField(db, id);
@@ -70,7 +69,7 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput }, answer: { resource: CONTACT_FIELD_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput }, answer: { resource: CONTACT_FIELD, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
     await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
     await assertNameFree(db, attributes.name);
@@ -78,7 +77,7 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendResource(c, serialize(row), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findContactField(db, id);
     if (!existing || id === null) throw notFound('contact field');

@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import {
+  ENGAGEMENT_FILE,
   ENGAGEMENT_FILE_DEFAULT_SORT,
   ENGAGEMENT_FILE_SORTS,
   ENGAGEMENT_FILE_TYPE,
@@ -27,7 +28,7 @@ const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'>
   sorts: ENGAGEMENT_FILE_SORTS,
   defaultSort: ENGAGEMENT_FILE_DEFAULT_SORT,
   filters: ['engagementId'],
-  fields: ['engagementId', 'created', 'filename', 'mime', 'size', 'downloadUrl'],
+  fields: ENGAGEMENT_FILE.names,
 };
 
 export const downloadPath = (id: number | string) => `/api/${ENGAGEMENT_FILE_TYPE}/${id}/download`;
@@ -50,7 +51,7 @@ export function engagementFilesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: ENGAGEMENT_FILE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const engagementId = q.filters.engagementId === undefined ? undefined : parseId(q.filters.engagementId);
     if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
@@ -58,7 +59,7 @@ export function engagementFilesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.post('/:id', describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: null, status: 201 } }), async (c) => {
+  app.post('/:id', describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: ENGAGEMENT_FILE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), user);
     if (!engagement) throw notFound('engagement');
@@ -85,7 +86,7 @@ export function engagementFilesRoutes(deps: Deps) {
     }
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement file' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement file', answer: { resource: ENGAGEMENT_FILE } }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('file');
     return sendResource(c, serialize(row));

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import {
+  LANGUAGE,
   LANGUAGE_DEFAULT_LIMIT,
   LANGUAGE_DEFAULT_SORT,
   LANGUAGE_SORTS,
@@ -25,15 +26,13 @@ import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
 import { createLanguage, deleteLanguage, findLanguage, languagePage, updateLanguage, type LanguageRow as Row } from './languages';
 
-const ATTRIBUTES = ['name', 'description', 'isoCode', 'isActive', 'isDefault', 'created', 'modified'] as const;
-
 const listSpec: ListSpec<(typeof LANGUAGE_SORTS)[number], 'searchQuery' | 'isActive'> = {
   type: LANGUAGE_TYPE,
   sorts: LANGUAGE_SORTS,
   defaultSort: LANGUAGE_DEFAULT_SORT,
   defaultLimit: LANGUAGE_DEFAULT_LIMIT,
   filters: ['searchQuery', 'isActive'],
-  fields: ATTRIBUTES,
+  fields: LANGUAGE.names,
 };
 
 export const toLanguage = (row: Row): Language => ({
@@ -57,14 +56,14 @@ export function languagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const { rows, total } = await languagePage(db, q, isActive);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a language' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a language', answer: { resource: LANGUAGE } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = await findLanguage(db, id);
@@ -72,12 +71,12 @@ export function languagesRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, LanguageInput, { type: LANGUAGE_TYPE });
     return sendResource(c, serialize(await createLanguage(db, attributes)), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findLanguage(db, id);
     if (!existing || id === null) throw notFound('language');

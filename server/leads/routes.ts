@@ -7,7 +7,7 @@
  * (the form, as the participant route answers it) and POST /api/leads/preview (the form as sent).
  */
 import { Hono } from 'hono';
-import { LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, type Lead } from '@core/model/lead';
+import { LEAD, LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, type Lead } from '@core/model/lead';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, LeadPreviewedDocument, type ParticipantAnswer } from '@core/participant/responses';
 import type { AppEnv, Deps } from '../context';
@@ -21,14 +21,12 @@ import { describe } from '../openapi/describe';
 import { eraseLead, findLead, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
 import { checkLeadPreview, leadPreviewForm } from './preview';
 
-const LEAD_FIELDS = ['kind', 'engagementIds', 'screenerId', 'mediaChannelId', 'surveyId', 'surveyVersion', 'language', 'zipCode', 'nearestSiteMiles', 'consentedAt', 'consentText', 'consentTextSha256', 'duplicateOf', 'created'] as const satisfies readonly (keyof Lead)[];
-
 const listSpec: ListSpec<(typeof LEAD_SORT_FIELDS)[number], (typeof LEAD_FILTERS)[number]> = {
   type: LEAD_TYPE,
   sorts: LEAD_SORT_FIELDS,
   defaultSort: LEAD_DEFAULT_SORT,
   filters: LEAD_FILTERS,
-  fields: LEAD_FIELDS,
+  fields: LEAD.names,
 };
 
 const resourceOf = ({ id, ...attributes }: Lead, fields: Set<string> | null = null) => toResource(LEAD_TYPE, id, attributes, { fields });
@@ -38,7 +36,7 @@ export function leadsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), q);
     return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
@@ -68,7 +66,7 @@ export function leadsRoutes(deps: Deps) {
     },
   );
 
-  app.get('/:id', describe({ summary: 'A lead' }), async (c) => {
+  app.get('/:id', describe({ summary: 'A lead', answer: { resource: LEAD } }), async (c) => {
     const lead = await findLead(db, phiOf(deps), c.get('user'), parseId(c.req.param('id')));
     if (!lead) throw notFound('lead');
     return sendResource(c, resourceOf(lead));

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { COUNTRY_SORTS, COUNTRY_TYPE } from '@core/model/country';
+import { COUNTRY, COUNTRY_SORTS, COUNTRY_TYPE, type Country } from '@core/model/country';
 import type { AppEnv, Deps } from '../context';
 import { countryPage, findCountry, type CountryRow } from './countries';
 import { authenticate } from '../auth/guards';
@@ -15,24 +15,24 @@ const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCod
   // A lookup for pickers: the whole list fits in one page.
   defaultLimit: 1000,
   filters: ['searchQuery', 'isoCode'],
-  fields: ['name', 'isoCode'],
+  fields: COUNTRY.names,
 };
 
 const serialize = (row: CountryRow, fields: Set<string> | null = null) =>
-  toResource(COUNTRY_TYPE, row.id, { name: row.name, isoCode: row.isoCode }, { fields });
+  toResource(COUNTRY_TYPE, row.id, { name: row.name, isoCode: row.isoCode } satisfies Omit<Country, 'id'>, { fields });
 
 export function countriesRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: COUNTRY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await countryPage(db, q);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a country' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a country', answer: { resource: COUNTRY } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const row = id === null ? undefined : await findCountry(db, id);
     if (!row) throw notFound('country');

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import {
+  GENERIC_MESSAGE,
   GENERIC_MESSAGE_DEFAULT_LIMIT,
   GENERIC_MESSAGE_DEFAULT_SORT,
   GENERIC_MESSAGE_SORTS,
@@ -25,15 +26,13 @@ import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import { findGenericMessage, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
 
-const ATTRIBUTES = ['keyName', 'message', 'translations', 'messageType', 'created', 'modified'] as const;
-
 const listSpec: ListSpec<(typeof GENERIC_MESSAGE_SORTS)[number], 'searchQuery' | 'messageType'> = {
   type: GENERIC_MESSAGE_TYPE,
   sorts: GENERIC_MESSAGE_SORTS,
   defaultSort: GENERIC_MESSAGE_DEFAULT_SORT,
   defaultLimit: GENERIC_MESSAGE_DEFAULT_LIMIT,
   filters: ['searchQuery', 'messageType'],
-  fields: ATTRIBUTES,
+  fields: GENERIC_MESSAGE.names,
 };
 
 const toGenericMessage = (row: Row): GenericMessage => ({
@@ -56,7 +55,7 @@ export function genericMessagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: GENERIC_MESSAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const messageType = q.filters.messageType === '' ? undefined : q.filters.messageType;
     if (messageType !== undefined && !(MESSAGE_TYPES as readonly string[]).includes(messageType)) {
@@ -66,7 +65,7 @@ export function genericMessagesRoutes(deps: Deps) {
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a generic message' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a generic message', answer: { resource: GENERIC_MESSAGE } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = await findGenericMessage(db, id);
@@ -75,7 +74,7 @@ export function genericMessagesRoutes(deps: Deps) {
   });
 
   /** `translations` replaces the whole map: languages left out lose their translation. */
-  app.patch('/:id', describe({ summary: 'Update a generic message', body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch }, answer: { resource: GENERIC_MESSAGE_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a generic message', body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch }, answer: { resource: GENERIC_MESSAGE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findGenericMessage(db, id);
     if (!existing || id === null) throw notFound('generic message');

@@ -180,6 +180,9 @@ function resourceSchema(answered: AnsweredResource | null, components: Attribute
     const { required: _all, ...some } = full;
     return { allOf: [ref('Resource'), { type: 'object', properties: { ...own, attributes: some } }] };
   }
+  const known = components.get(name);
+  // One type, one description: two routes describing a type differently would lose one silently.
+  if (known && JSON.stringify(known) !== JSON.stringify(full)) throw new Error(`The ${answered.type} answer is described twice, differently.`);
   components.set(name, full);
   return { allOf: [ref('Resource'), { type: 'object', required: ['attributes'], properties: { ...own, attributes: ref(name) } }] };
 }

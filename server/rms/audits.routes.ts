@@ -3,12 +3,12 @@
  * contact's delivery state (rms/audits.ts). Resending is /api/resend-rms-audit.
  */
 import { Hono } from 'hono';
-import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_FILTERS, RMS_AUDIT_SORTS, RMS_AUDIT_TYPE } from '@core/model/rmsAudit';
+import { RMS_AUDIT, RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_FILTERS, RMS_AUDIT_SORTS, RMS_AUDIT_TYPE } from '@core/model/rmsAudit';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { sendList } from '../http/serialize';
-import { AUDIT_COLUMNS, AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, parseAuditFilters, providerResources } from './audits';
+import { AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, parseAuditFilters, providerResources } from './audits';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery'> = {
@@ -17,32 +17,14 @@ const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FIL
   defaultSort: RMS_AUDIT_DEFAULT_SORT,
   includes: [AUDIT_INCLUDE_PROVIDERS],
   filters: [...RMS_AUDIT_FILTERS, 'searchQuery'],
-  // An audit's columns and its delivery's (AuditListRow), for `fields` and CSV columns.
-  fields: [
-    ...AUDIT_COLUMNS.filter((k) => k !== 'id'),
-    'engagementId',
-    'deliveryStatus',
-    'nextAttemptAt',
-    'deliveredAt',
-    'referralId',
-    'referralRecordId',
-    'duplicateOf',
-    'possibleRetake',
-    'consentedAt',
-    'consentLanguage',
-    'consentSurveyVersion',
-    'consentText',
-    'consentTextSha256',
-    'utm',
-    'hiddenFields',
-  ],
+  fields: RMS_AUDIT.names,
 };
 
 export function rmsAuditsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole('Super User'));
 
-  app.get('/', describe({ summary: 'List record-system deliveries (RMS audits)', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List record-system deliveries (RMS audits)', list: listSpec, answer: { list: RMS_AUDIT } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await listAudits(deps.db, parseAuditFilters(q.filters), q);
     const withProviders = q.include.has(AUDIT_INCLUDE_PROVIDERS);

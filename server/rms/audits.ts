@@ -4,7 +4,7 @@
  * undelivered contacts a filter shows; the filters as a query string names them, and an audit
  * (with its provider) as the list and a resend answer it.
  */
-import { and, count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
 import { RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
@@ -161,8 +161,6 @@ export async function requeueUndelivered(db: Db, filters: Omit<AuditFilters, 'st
 export const AUDIT_INCLUDE_PROVIDERS = 'rmsProviders';
 
 /** An audit's own columns, as its list names them for `fields` and CSV columns. */
-export const AUDIT_COLUMNS = Object.keys(getTableColumns(rmsAudits));
-
 function parseIdFilter(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const id = parseId(value);

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import {
+  RMS_PROVIDER,
   RMS_PROVIDER_DEFAULT_SORT,
   RMS_PROVIDER_KINDS,
   RMS_PROVIDER_SORTS,
@@ -47,7 +48,7 @@ const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'i
 
 function serialize(provider: RmsProvider) {
   const { id, ...attributes } = provider;
-  return toResource(RMS_PROVIDER_TYPE, id, attributes as Record<string, unknown>);
+  return toResource(RMS_PROVIDER_TYPE, id, attributes);
 }
 
 export function rmsProvidersRoutes(deps: Deps) {
@@ -64,7 +65,7 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   const full = async (row: RmsProviderRow) => toRmsProvider(row, { full: true, engagementCount: (await engagementCounts(db, [row.id])).get(row.id) ?? 0 });
 
-  app.get('/', describe({ summary: 'List record systems', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List record systems', list: listSpec, answer: { list: RMS_PROVIDER } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const kind = q.filters.kind;
@@ -78,7 +79,7 @@ export function rmsProvidersRoutes(deps: Deps) {
     return sendList(c, data, { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a record system' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a record system', answer: { resource: RMS_PROVIDER } }), async (c) => {
     parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await load(c.req.param('id'));
     const isSuper = hasAnyRole(c.get('user'), ['Super User']);
@@ -87,13 +88,13 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   const superOnly = requireRole('Super User');
 
-  app.post('/', describe({ summary: 'Create a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput }, answer: { resource: RMS_PROVIDER_TYPE, status: 201 } }), superOnly, async (c) => {
+  app.post('/', describe({ summary: 'Create a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput }, answer: { resource: RMS_PROVIDER, status: 201 } }), superOnly, async (c) => {
     const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
     const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
     return sendResource(c, serialize(await full(row)), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER_TYPE } }), superOnly, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER } }), superOnly, async (c) => {
     const current = await load(c.req.param('id'));
     const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
     const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());

@@ -7,7 +7,9 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import {
+  SCREENER,
   SCREENER_DEFAULT_SORT,
+  SCREENER_LANGUAGE,
   SCREENER_LANGUAGE_TYPE,
   SCREENER_OUTCOMES,
   SCREENER_SORTS,
@@ -17,6 +19,7 @@ import {
   defaultScreenerStyles,
   emptyScreenerMessage,
   type Screener,
+  type ScreenerLanguage,
   type ScreenerStyles,
 } from '@core/model/screener';
 import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
@@ -24,7 +27,7 @@ import { requiredText } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { findScreenerSurveyLink, readScreenerSurveyLink, toggleScreenerSurveyLink } from './surveyLinks';
-import { editableScreener, findScreener, screenerColumns, type ScreenerRow } from './access';
+import { editableScreener, findScreener, type ScreenerRow } from './access';
 import { createScreener, deleteScreener, loadRelated, screenerById, screenerLanguagePage, screenerPage, updateScreener, type Related } from './screeners';
 import { createClone, deleteClone, refreshCloneSurveys } from './clones';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
@@ -36,14 +39,12 @@ import { describe } from '../openapi/describe';
 
 export { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, UNKNOWN_SCREENER_SPONSOR } from './screeners';
 
-const ATTRIBUTES = [...Object.keys(screenerColumns).filter((k) => k !== 'id'), 'messages', 'engagements', 'languages'] as const;
-
 const listSpec: ListSpec<(typeof SCREENER_SORTS)[number], 'searchQuery' | 'sponsorId' | 'isActive'> = {
   type: SCREENER_TYPE,
   sorts: SCREENER_SORTS,
   defaultSort: SCREENER_DEFAULT_SORT,
   filters: ['searchQuery', 'sponsorId', 'isActive'],
-  fields: ATTRIBUTES,
+  fields: SCREENER.names,
 };
 
 function toScreener(row: ScreenerRow, related: Related): Screener {
@@ -82,7 +83,7 @@ export function screenersRoutes(deps: Deps) {
   const canEdit = requireRole(...STAFF_ADMIN_ROLES);
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List screeners', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List screeners', list: listSpec, answer: { list: SCREENER } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total, related } = await screenerPage(db, user, q);
@@ -97,31 +98,31 @@ export function screenersRoutes(deps: Deps) {
     defaultLimit: 1000,
     filters: ['screenerId'] as const,
   };
-  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: languagesSpec.type } }), async (c) => {
+  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: SCREENER_LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, languagesSpec);
     const { rows, total } = await screenerLanguagePage(db, c.get('user'), q);
     return sendList(
       c,
-      rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r)),
+      rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r satisfies Omit<ScreenerLanguage, 'id'>)),
       { total, page: q.page, limit: q.limit },
     );
   });
 
-  app.get('/:id', describe({ summary: 'Read a screener' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a screener', answer: { resource: SCREENER } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('screener');
     return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerInput }, answer: { resource: SCREENER_TYPE, status: 201 } }), canEdit, async (c) => {
+  app.post('/', describe({ summary: 'Create a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerInput }, answer: { resource: SCREENER, status: 201 } }), canEdit, async (c) => {
     const user = c.get('user');
     const { attributes, relationships } = await readResource(c, ScreenerInput, { type: SCREENER_TYPE });
     const id = await createScreener(db, user, attributes, relationships);
     return sendScreener(c, db, id, 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerPatch }, answer: { resource: SCREENER_TYPE } }), canEdit, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerPatch }, answer: { resource: SCREENER } }), canEdit, async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findScreener(db, id, user);
@@ -139,7 +140,7 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // Cloning: POST /api/screeners/{id}/clone (optional attributes.title), answering the copy.
-  app.post('/:id/clone', describe({ summary: 'Clone a screener', body: { resource: SCREENER_TYPE, attributes: CloneInput }, answer: { resource: SCREENER_TYPE, status: 201 } }), canEdit, async (c) => {
+  app.post('/:id/clone', describe({ summary: 'Clone a screener', body: { resource: SCREENER_TYPE, attributes: CloneInput }, answer: { resource: SCREENER, status: 201 } }), canEdit, async (c) => {
     const user = c.get('user');
     const source = await findScreener(db, parseId(c.req.param('id')), user);
     if (!source) throw notFound('screener');

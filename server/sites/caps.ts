@@ -7,6 +7,7 @@
 import { and, count, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { referrals } from '../db/schema';
+import type { SiteFullReason } from '@core/model/engagementSiteLocation';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -35,7 +36,7 @@ export const hasRoom = (caps: SiteCaps, fill: SiteFill): boolean =>
   !caps.isPaused && (caps.weeklyCap === null || fill.week < caps.weeklyCap) && (caps.totalCap === null || fill.total < caps.totalCap);
 
 /** Why a site is not offered, for staff ("paused", "weekly cap reached", "total cap reached"), or null. */
-export function fullReason(caps: SiteCaps, fill: SiteFill): string | null {
+export function fullReason(caps: SiteCaps, fill: SiteFill): SiteFullReason | null {
   if (caps.isPaused) return 'paused';
   if (caps.totalCap !== null && fill.total >= caps.totalCap) return 'total cap reached';
   if (caps.weeklyCap !== null && fill.week >= caps.weeklyCap) return 'weekly cap reached';

@@ -39,9 +39,6 @@ const columns = {
   created: engagementSiteLocations.created,
   modified: engagementSiteLocations.modified,
 };
-/** The attributes a link's row gives (its figures come apart). */
-export const SITE_LINK_COLUMNS = Object.keys(columns).filter((k) => k !== 'id');
-
 export type SiteLinkRow = Omit<EngagementSiteLocation, 'id' | 'created' | 'modified' | 'siteLocation' | 'referralsThisWeek' | 'referralsTotal' | 'fullReason'> & {
   id: number;
   created: Date;

@@ -6,11 +6,13 @@
  */
 import { Hono } from 'hono';
 import {
+  ENGAGEMENT_SITE_LOCATION,
   ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
   ENGAGEMENT_SITE_LOCATION_SORTS,
   ENGAGEMENT_SITE_LOCATION_TYPE,
   EngagementSiteLocationInput,
   EngagementSiteLocationPatch,
+  type EngagementSiteLocation,
 } from '@core/model/engagementSiteLocation';
 import { SITE_LOCATION_TYPE } from '@core/model/siteLocation';
 import { nowOf, type AppEnv, type Deps } from '../context';
@@ -26,7 +28,7 @@ import { sendDocument, sendList, sendResource, toResource } from '../http/serial
 import { parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { toSiteLocation } from './siteLocations';
-import { SITE_LINK_COLUMNS, addSiteLink, findSiteLink as findLink, removeSiteLink, siteLinkPage, sitesOfLinks, updateSiteLink, type SiteLinkRow as Row } from './engagementSiteLinks';
+import { addSiteLink, findSiteLink as findLink, removeSiteLink, siteLinkPage, sitesOfLinks, updateSiteLink, type SiteLinkRow as Row } from './engagementSiteLinks';
 import { describe } from '../openapi/describe';
 import { matchLeadsToSites } from '../leads';
 
@@ -37,7 +39,7 @@ const listSpec: ListSpec<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], 'engag
   sorts: ENGAGEMENT_SITE_LOCATION_SORTS,
   defaultSort: ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
   filters: ['engagementId', 'siteLocationId', 'searchQuery', 'isActive'],
-  fields: [...SITE_LINK_COLUMNS, 'referralsThisWeek', 'referralsTotal', 'fullReason'],
+  fields: ENGAGEMENT_SITE_LOCATION.names,
   includes: ['siteLocation'],
 };
 
@@ -48,7 +50,7 @@ function serialize(row: Row, fill: SiteFill, fields: Set<string> | null = null, 
   return toResource(
     ENGAGEMENT_SITE_LOCATION_TYPE,
     id,
-    { ...rest, ...figures, created: created.toISOString(), modified: modified.toISOString() },
+    { ...rest, ...figures, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<EngagementSiteLocation, 'id' | 'siteLocation'>,
     {
       fields,
       relationships: withSite ? { siteLocation: { data: { type: SITE_LOCATION_TYPE, id: String(row.siteLocationId) } } } : undefined,
@@ -70,7 +72,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   const fillOf = async (id: number) => (await siteFills(db, [id], nowOf(deps))).get(id)!;
 
-  app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const { rows, total } = await siteLinkPage(db, c.get('user'), q, isActive);
@@ -84,7 +86,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     );
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement site association' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement site association', answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findLink(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('site link');
@@ -92,7 +94,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, await fillOf(row.id), q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
   });
 
-  app.post('/', describe({ summary: 'Associate a site location with an engagement', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput }, answer: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Associate a site location with an engagement', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput }, answer: { resource: ENGAGEMENT_SITE_LOCATION, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, EngagementSiteLocationInput, { type: ENGAGEMENT_SITE_LOCATION_TYPE });
     const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
     if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
@@ -103,7 +105,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update an engagement site association', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch }, answer: { resource: ENGAGEMENT_SITE_LOCATION_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update an engagement site association', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch }, answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findLink(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('site link');

@@ -4,7 +4,7 @@
  * them (to link sites to their engagements); only Admin and Super User may change them.
  */
 import { Hono } from 'hono';
-import { SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, SITE_LOCATION_TYPE, SiteLocationInput, SiteLocationPatch } from '@core/model/siteLocation';
+import { SITE_LOCATION, SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, SITE_LOCATION_TYPE, SiteLocationInput, SiteLocationPatch } from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -19,7 +19,6 @@ import {
   createSiteLocation,
   deleteSiteLocation,
   findSiteLocation as findSite,
-  siteLocationColumns,
   siteLocationPage,
   toSiteLocation,
   updateSiteLocation,
@@ -29,15 +28,13 @@ import {
 
 export { SITE_LOCATION_LINKED } from './siteLocations';
 
-const ATTRIBUTES = Object.keys(siteLocationColumns).filter((k) => k !== 'id');
-
 const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter> = {
   type: SITE_LOCATION_TYPE,
   sorts: SITE_LOCATION_SORTS,
   defaultSort: SITE_LOCATION_DEFAULT_SORT,
   filters: SITE_LOCATION_FILTERS,
   filterSchemas: SITE_LOCATION_FILTER_SCHEMAS,
-  fields: ATTRIBUTES,
+  fields: SITE_LOCATION.names,
 };
 
 const serialize = (row: SiteLocationRow, fields: Set<string> | null = null) => {
@@ -51,26 +48,26 @@ export function siteLocationsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await siteLocationPage(db, q);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a site location' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a site location', answer: { resource: SITE_LOCATION } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findSite(db, parseId(c.req.param('id')));
     if (!row) throw notFound('site location');
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationInput }, answer: { resource: SITE_LOCATION_TYPE, status: 201 } }), canChange, async (c) => {
+  app.post('/', describe({ summary: 'Create a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationInput }, answer: { resource: SITE_LOCATION, status: 201 } }), canChange, async (c) => {
     const { attributes } = await readResource(c, SiteLocationInput, { type: SITE_LOCATION_TYPE });
     const createdId = await createSiteLocation(db, attributes);
     return sendResource(c, serialize((await findSite(db, createdId)) as SiteLocationRow), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION_TYPE } }), canChange, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION } }), canChange, async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findSite(db, id);
     if (!existing || id === null) throw notFound('site location');

@@ -11,6 +11,7 @@ import {
   ChangePasswordInput,
   ROLE_TYPE,
   TotpCodeInput,
+  USER,
   USER_DEFAULT_SORT,
   USER_SORTS,
   USER_TYPE,
@@ -41,24 +42,12 @@ export const TOTP_TYPE = 'totp-enrolments';
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = 'Trial Recruit';
 
-const ATTRIBUTES = [
-  'username',
-  'email',
-  'isActive',
-  'secretVerified',
-  'locale',
-  'identityProvider',
-  'mustChangePassword',
-  'created',
-  'modified',
-] as const;
-
 const listSpec: ListSpec<(typeof USER_SORTS)[number], 'searchQuery' | 'isActive'> = {
   type: USER_TYPE,
   sorts: USER_SORTS,
   defaultSort: USER_DEFAULT_SORT,
   filters: ['searchQuery', 'isActive'],
-  fields: ATTRIBUTES,
+  fields: USER.names,
   includes: ['roles', 'sponsors'],
 };
 
@@ -97,10 +86,10 @@ export function usersRoutes(deps: Deps) {
 
   // ---- the signed-in user -------------------------------------------------------------------
 
-  app.get('/me', describe({ summary: 'The signed-in user' }), async (c) => sendUser(c, db, c.get('user').id));
+  app.get('/me', describe({ summary: 'The signed-in user', answer: { resource: USER } }), async (c) => sendUser(c, db, c.get('user').id));
 
   /** Changes the own password; ends every other session and answers fresh tokens in `meta`. */
-  app.post('/me/password', describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER_TYPE } }), async (c) => {
+  app.post('/me/password', describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER } }), async (c) => {
     const me = c.get('user');
     const { attributes } = await readResource(c, ChangePasswordInput, { type: USER_TYPE });
     const now = nowOf(deps);
@@ -120,7 +109,7 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** Verifies the pending secret with a code from the app: from then on sign-in asks for a code. */
-  app.post('/me/totp/verify', describe({ summary: 'Finish two-factor enrolment with a code', body: { resource: TOTP_TYPE, attributes: TotpCodeInput }, answer: { resource: TOTP_TYPE } }), async (c) => {
+  app.post('/me/totp/verify', describe({ summary: 'Finish two-factor enrolment with a code', body: { resource: TOTP_TYPE, attributes: TotpCodeInput }, answer: { resource: USER } }), async (c) => {
     const me = c.get('user');
     const { attributes } = await readResource(c, TotpCodeInput, { type: TOTP_TYPE });
     await verifyTwoFactor(db, me, attributes.code, nowOf(deps));
@@ -129,7 +118,7 @@ export function usersRoutes(deps: Deps) {
 
   // ---- user management (Admin or Super User) ------------------------------------------------
 
-  app.get('/', describe({ summary: 'List users', list: listSpec, answer: { list: listSpec.type } }), staffAdmin, async (c) => {
+  app.get('/', describe({ summary: 'List users', list: listSpec, answer: { list: USER } }), staffAdmin, async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total, links } = await listUsers(db, q);
     const ids = rows.map((r) => r.id);
@@ -193,21 +182,21 @@ export function usersRoutes(deps: Deps) {
     return sendDocument(c, { data: { is_valid: message === null, ...(message ? { message } : {}) } });
   });
 
-  app.get('/:id', describe({ summary: 'Read a user' }), staffAdmin, async (c) => {
+  app.get('/:id', describe({ summary: 'Read a user', answer: { resource: USER } }), staffAdmin, async (c) => {
     parseReadQuery(new URL(c.req.url).searchParams, { type: USER_TYPE, includes: ['roles', 'sponsors'], fields: [] });
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('user');
     return sendUser(c, db, id);
   });
 
-  app.post('/', describe({ summary: 'Create a user', body: { resource: USER_TYPE, attributes: UserInput }, answer: { resource: USER_TYPE, status: 201 } }), staffAdmin, async (c) => {
+  app.post('/', describe({ summary: 'Create a user', body: { resource: USER_TYPE, attributes: UserInput }, answer: { resource: USER, status: 201 } }), staffAdmin, async (c) => {
     const me = c.get('user');
     const { attributes, relationships } = await readResource(c, UserInput, { type: USER_TYPE });
     const id = await createUser(db, me, attributes, relationships);
     return sendUser(c, db, id, 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a user', body: { resource: USER_TYPE, attributes: UserPatch }, answer: { resource: USER_TYPE } }), staffAdmin, async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a user', body: { resource: USER_TYPE, attributes: UserPatch }, answer: { resource: USER } }), staffAdmin, async (c) => {
     const me = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = id === null ? undefined : await findUser(db, id);

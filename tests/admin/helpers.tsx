@@ -94,6 +94,8 @@ export function makeUser(role: RoleName | null, overrides: Partial<User> = {}): 
     locale: 'en',
     identityProvider: null,
     mustChangePassword: false,
+    created: '2026-01-01T00:00:00.000Z',
+    modified: '2026-01-01T00:00:00.000Z',
     roles: role ? [{ id: '1', name: role }] : [],
     sponsors: [],
     ...overrides,

@@ -25,7 +25,7 @@ function userDocument(id: number, attributes: Record<string, unknown>, roleIds: 
     data: {
       type: 'users',
       id: String(id),
-      attributes: { email: null, isActive: true, secretVerified: false, locale: 'en', identityProvider: null, mustChangePassword: false, ...attributes },
+      attributes: { email: null, isActive: true, secretVerified: false, locale: 'en', identityProvider: null, mustChangePassword: false, created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z', ...attributes },
       relationships: {
         roles: { data: roleIds.map((r) => ({ type: 'roles', id: String(r) })) },
         sponsors: { data: sponsorIds.map((s) => ({ type: 'sponsors', id: String(s) })) },

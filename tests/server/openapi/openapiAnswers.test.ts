@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness';
 import { channelSpends } from '../../../server/db/schema';
-import { createParticipantFixture, leaveContact, runQualified, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -28,6 +28,16 @@ beforeAll(async () => {
   const run = await runQualified(h, f);
   submissionId = run.submissionId;
   expect((await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' })).status).toBe(201);
+  // A lead (a run not qualified, its contact kept), so the leads' list and one lead are checked too.
+  const lead = await startSubmission(h, f);
+  const p1 = await answerPage(h, lead.token, lead.firstEntryId, { q_choice: 'no' });
+  const p2 = await answerPage(h, lead.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(h, lead.token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+  const left = await h.request('POST', `/api/o-forms/o-form-submission-lead/${lead.submissionId}`, {
+    headers: { [TOKEN_HEADER]: lead.token },
+    body: { data: { attributes: { values: { first_name: 'Orla', email: 'orla@example.org', phone: '646-555-0111' }, acceptTerms: true, zip: '10001' } } },
+  });
+  expect(left.status, await left.clone().text()).toBe(201);
   // A spend, so the funnel's cost figures and the spend's own answer are checked too.
   await h.db.insert(channelSpends).values({ mediaChannelId: f.mediaChannelId, amountMinor: 50_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
 });
