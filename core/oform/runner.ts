@@ -58,6 +58,8 @@ export interface RunnerSurvey {
   retakeWindowDays?: number;
   /** What the widget announces to its host page (core/participant/hostEvents.ts). */
   eventsPolicy?: EventsPolicy;
+  /** The channel's region (ISO 3166-1, CA for en-CA): whose postal codes ZIP questions and fields take; the US when absent. */
+  region?: string;
 }
 
 /** The screener's colours as 6 or 2 hex digits without '#', null for the widget's own. */

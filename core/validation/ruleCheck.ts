@@ -6,7 +6,7 @@
  */
 import { isIsoDate } from './isoDate';
 import { ruleMessage as message } from './messages';
-import { hasMaxLength, hasMinLength, isAccepted, isBlank, isEmail, isNumeric, isPresent, isUsPhone } from './rules';
+import { hasMaxLength, hasMinLength, isAccepted, isBlank, isEmail, isNumeric, isPostalCode, isPresent, isUsPhone } from './rules';
 
 /** The rules a participant's values are checked by (staff forms add color_hex, ./validate.ts). */
 export type BaseRule =
@@ -16,7 +16,9 @@ export type BaseRule =
   | 'us_phone'
   | 'numeric'
   | { rule: 'min'; length: number }
-  | { rule: 'max'; length: number };
+  | { rule: 'max'; length: number }
+  /** A postal code of the region (ISO 3166-1 alpha-2): the run's channel's, the US by default. */
+  | { rule: 'postal'; region?: string };
 
 interface DateRule {
   rule: 'date_format';
@@ -52,6 +54,7 @@ export function createValidator<R extends BaseRule | DateRule | string>(
         const r = rule as Exclude<BaseRule, string> | DateRule;
         if (r.rule === 'min' && !hasMinLength(s, r.length)) return message('min', { length: r.length }, lang);
         if (r.rule === 'max' && !hasMaxLength(s, r.length)) return message('max', { length: r.length }, lang);
+        if (r.rule === 'postal' && !isPostalCode(s.trim(), r.region)) return message('postal', {}, lang);
         if (r.rule === 'date_format' && !isDate(s, rule as Extract<R, DateRule>, lang)) return message('date_format', {}, lang);
         continue;
       }

@@ -1,5 +1,6 @@
 /** GET /api/o-forms/participant-start: what the widget runs for a channel, screener or survey identity. */
 import { isApiIsoCode } from '@core/i18n';
+import { DEFAULT_CHANNEL_LOCALE, localeRegion } from '@core/model/channelLocale';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { offeredRunEngagements } from './qualification';
@@ -68,6 +69,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         mediaChannelId: channel ? String(channel.id) : null,
         retakeWindowDays: channel?.retakeWindowDays ?? 0,
         eventsPolicy: channel?.eventsPolicy ?? 'none',
+        region: localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE),
         firstPage: first ? pageDocument(survey, first) : null,
       },
     });

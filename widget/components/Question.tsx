@@ -16,6 +16,8 @@ interface QuestionProps {
   lang: string;
   text: ParticipantText;
   disabled: boolean;
+  /** The channel's region: outside the US a ZIP question takes letters too (A1A 1A1). */
+  region?: string;
   onAnswer: (identity: string, value: Answer) => void;
 }
 
@@ -31,7 +33,7 @@ export const ENTRY: Partial<Record<RunnerField['type'], [string, 'numeric' | 'te
 };
 
 /** One question of a page, labelled, with its helper text and its inline error. */
-export function Question({ field, value, error, lang, text, disabled, onAnswer }: QuestionProps) {
+export function Question({ field, value, error, lang, text, disabled, region, onAnswer }: QuestionProps) {
   const c = field.configuration;
   const t = translated(c.translations, lang);
   const title = t?.title || field.title;
@@ -52,9 +54,9 @@ export function Question({ field, value, error, lang, text, disabled, onAnswer }
         value={typeof value === 'string' ? value : ''}
         error={error}
         type={type}
-        inputMode={inputMode}
+        inputMode={field.type == 'zip' && region && region != 'US' ? 'text' : inputMode}
         autoComplete={autoComplete}
-        maxLength={field.type === 'zip' ? 5 : c.maxLength}
+        maxLength={field.type === 'zip' ? 10 : c.maxLength}
         placeholder={field.type === 'phone' ? '000-000-0000' : undefined}
         min={field.type === 'date' ? c.minDate : undefined}
         max={field.type === 'date' ? c.maxDate : undefined}
