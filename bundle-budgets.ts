@@ -39,8 +39,14 @@ export const BUDGETS = {
    * about a submission sent without a preflight (-30 B): 21669 B, 165 B over the 21 kB to win back.
    * The SMS consent box fits inside it: one ZIP input for the ZIP step and the lead's form, and
    * the sites step drawn by StepView (21668 B).
+   * 21 kB and 284 B since ZIPs take the postal codes of the channel's region (core's one rule
+   * per country, its regexes and a message in each language; the region read by the runner, the
+   * lead form's "Postal code"): 264 B, of which 144 B were won back without losing anything (the
+   * rule runner table-driven, the 422 checks of the transport in one helper, the input's own
+   * attributes spread, the phone placeholder in the entry table, no region sent for the US):
+   * 21788 B, the most the issue allowed (120 B over 21669 B).
    */
-  widgetBytes: 21 * 1024 + 165,
+  widgetBytes: 21 * 1024 + 284,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

@@ -35,9 +35,9 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
   const language = () => state().language;
   // The channel's region: its postal codes are what ZIPs take. Outside the US its country is the
   // one sites are searched in and a lead's postal code is in, until the participant picks another.
-  const region = state().survey?.region || 'US';
-  const home = region == 'US' ? '' : region;
-  const zipRules = (r = region): Rule[] => ['required', ...kindRules('zip', r)];
+  const region = state().survey?.region;
+  const home = region || '';
+  const zipRules = (r?: string): Rule[] => ['required', ...kindRules('zip', r)];
   set({ country: home });
 
   const findSites = async (zip: string) => {
@@ -69,7 +69,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country) : transport.contactFields(submissionId));
     const contact: Record<string, ContactValue> = {};
     // A ZIP contact field starts with the postal code the sites were searched for (not a town, nor another country's).
-    const searched = state().country == home && !validateValue(zip, zipRules(), language()) ? zip : '';
+    const searched = state().country == home && !validateValue(zip, zipRules(region), language()) ? zip : '';
     for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? searched : '';
     set({ phase: lead || fields.length > 0 ? 'contact' : 'consent', lead, zip, contactFields: fields, contact, acceptTerms: false, errors: {}, messages: messages ?? state().messages });
   };
@@ -106,8 +106,8 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     async begin(zip, place) {
       // The survey's ZIP is a postal code of the channel's region: sites are searched there with
       // it. Another country chosen before a reload: its postal code or town was not kept, so it is asked again.
-      const country = place ? place.country || '' : home;
-      if (country != home || place?.step === 'zip' || validateValue(zip, zipRules(), language())) {
+      const country = place?.country ?? home;
+      if (country != home || place?.step === 'zip' || validateValue(zip, zipRules(region), language())) {
         set({ phase: 'zip', zip, country, errors: {} });
         return;
       }
@@ -136,7 +136,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
       if (state().phase !== 'zip') return;
       const zip = state().zip.trim();
       // Outside the US the field is a postal code or a town, which the server resolves.
-      const problem = validateValue(zip, state().country ? ['required'] : zipRules('US'), language());
+      const problem = validateValue(zip, state().country ? ['required'] : zipRules(), language());
       if (problem) {
         set({ errors: { zip: problem } });
         return;

@@ -58,7 +58,7 @@ export interface RunnerSurvey {
   retakeWindowDays?: number;
   /** What the widget announces to its host page (core/participant/hostEvents.ts). */
   eventsPolicy?: EventsPolicy;
-  /** The channel's region (ISO 3166-1, CA for en-CA): whose postal codes ZIP questions and fields take; the US when absent. */
+  /** The channel's region outside the US (ISO 3166-1, CA for en-CA): whose postal codes ZIP questions and fields take; absent for the US. */
   region?: string;
 }
 

@@ -17,7 +17,7 @@ const ruleMessages = {
     max: 'Maximum {length} characters.',
     numeric: 'Must only contain numbers.',
     date_format: 'Must match format mm/dd/yyyy.',
-    postal: 'Enter a valid ZIP or postal code.',
+    postal: 'Must be a valid postal code.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -28,7 +28,7 @@ const ruleMessages = {
     max: 'Máximo {length} caracteres.',
     numeric: 'Solo debe contener números.',
     date_format: 'Debe coincidir con el formato mm/dd/aaaa.',
-    postal: 'Introduzca un código postal válido.',
+    postal: 'Debe ser un código postal válido.',
   },
 } as const;
 
@@ -58,7 +58,7 @@ const otherMessages = {
 export type MessageLanguage = keyof typeof ruleMessages;
 export type RuleMessageKey = keyof (typeof ruleMessages)['en'];
 export type MessageKey = RuleMessageKey | keyof (typeof otherMessages)['en'];
-type Params = Record<string, string | number>;
+type Params = Readonly<Record<string, string | number | boolean | undefined>>;
 
 const languageOf = (lang: string): MessageLanguage => (lang.split(/[-_]/)[0] === 'es' ? 'es' : 'en');
 const fill = (text: string, params: Params) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));

@@ -40,8 +40,8 @@ const POSTAL: Record<string, RegExp> = {
   GB: /^[a-z]{1,2}\d[a-z\d]? ?\d[a-z]{2}$/i,
 };
 /** Any other region: 3 to 10 letters, digits, spaces and hyphens with a digit among them (a town's name is not one). */
-const POSTAL_ELSEWHERE = /^(?=.*\d)[a-z\d][a-z\d -]{1,8}[a-z\d]$/i;
-/** Whether `value` has the shape of a postal code of `region` (the US when none is named). */
+const POSTAL_ELSEWHERE = /^(?=.*\d)[a-z\d -]{3,10}$/i;
+/** Whether `value` (trimmed) has the shape of a postal code of `region` (the US when none is named). */
 export const isPostalCode = (value: string, region = 'US'): boolean => (POSTAL[region] ?? POSTAL_ELSEWHERE).test(value);
 export const isColorHex = (value: string): boolean => COLOR_HEX.test(value);
 export const isTotpCode = (value: string): boolean => TOTP_CODE.test(value);

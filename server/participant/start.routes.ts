@@ -53,6 +53,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
       return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem } } satisfies ParticipantAnswer<'start'>);
     }
     const languages = await surveyLanguages(db, target.form.id);
+    const region = localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE);
     const survey = await loadSurvey(db, target.form);
     const first = survey.pages[0];
     const styles = target.screenerId === null ? undefined : await screenerStyles(db, target.screenerId);
@@ -69,7 +70,8 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         mediaChannelId: channel ? String(channel.id) : null,
         retakeWindowDays: channel?.retakeWindowDays ?? 0,
         eventsPolicy: channel?.eventsPolicy ?? 'none',
-        region: localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE),
+        // Only outside the US: the widget reads no region as the US.
+        ...(region === 'US' ? {} : { region }),
         firstPage: first ? pageDocument(survey, first) : null,
       },
     });

@@ -41,7 +41,7 @@ describe("a ZIP by the channel's region", () => {
     expect(checkAnswers(question, { where: '1234' })).toEqual({ where: message('postal') });
     expect(checkAnswers(question, { where: '10001' }, 'en', 'US')).toEqual({});
     expect(checkAnswers(question, { where: 'M5V 3L9' }, 'en', 'CA')).toEqual({});
-    expect(checkAnswers(question, { where: '12345' }, 'es', 'CA')).toEqual({ where: 'Introduzca un código postal válido.' });
+    expect(checkAnswers(question, { where: '12345' }, 'es', 'CA')).toEqual({ where: 'Debe ser un código postal válido.' });
     expect(checkAnswers(question, { where: '' }, 'en', 'CA')).toEqual({ where: message('required') });
   });
 

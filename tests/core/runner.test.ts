@@ -381,7 +381,7 @@ describe('survey runner after the pages', () => {
 
     runner.enterZip('12');
     await runner.submitZip();
-    expect(runner.getState().errors.zip).toBe('Enter a valid ZIP or postal code.');
+    expect(runner.getState().errors.zip).toBe('Must be a valid postal code.');
     expect(server.calls).not.toContain('sites');
     runner.enterZip('00000');
     await runner.submitZip();
@@ -530,7 +530,7 @@ describe('survey runner after the pages', () => {
     // A US ZIP is no Canadian postal code: refused before anything is sent.
     runner.answer('where', '12345');
     await runner.next();
-    expect(runner.getState()).toMatchObject({ phase: 'page', errors: { where: 'Enter a valid ZIP or postal code.' } });
+    expect(runner.getState()).toMatchObject({ phase: 'page', errors: { where: 'Must be a valid postal code.' } });
     expect(server.calls).not.toContain('createSubmission');
     runner.answer('where', 'M5V 3L9');
     await runner.next();
@@ -543,7 +543,7 @@ describe('survey runner after the pages', () => {
     runner.setContact('email', 'tess@example.ca');
     runner.setContact('zip', '10001');
     runner.submitContact();
-    expect(runner.getState().errors).toEqual({ zip: 'Enter a valid ZIP or postal code.' });
+    expect(runner.getState().errors).toEqual({ zip: 'Must be a valid postal code.' });
     runner.setContact('zip', 'm5v3l9');
     runner.submitContact();
     expect(runner.getState().phase).toBe('consent');

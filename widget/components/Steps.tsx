@@ -24,7 +24,7 @@ export function StepView(props: StepProps) {
   // (a postal code of the channel's region, the country the runner holds).
   const abroad = !!s.country;
   const zip = (label: string, required?: boolean) => (
-    <Input id="tw-zip" label={abroad ? label : t.zipLabel} required={required} value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={abroad ? 99 : 10} text={text} onInput={r.enterZip} />
+    <Input id="tw-zip" label={abroad ? label : t.zipLabel} required={required} value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={99} text={text} onInput={r.enterZip} />
   );
   if (view === 'zip') {
     // Offered only when a site is outside the US; '' stands for the US and its ZIP code.
@@ -162,7 +162,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       </div>
     );
   }
-  const [type, inputMode, autoComplete] = ENTRY[field.fieldType]!;
+  const [type, inputMode, autoComplete, placeholder] = ENTRY[field.fieldType]!;
   const part = NAME_PART.exec(field.name);
   return (
     <Input
@@ -174,7 +174,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       type={type}
       inputMode={inputMode}
       autoComplete={autoComplete ?? (part ? (part[1] ? 'given-name' : 'family-name') : undefined)}
-      placeholder={field.fieldType === 'phone' ? '000-000-0000' : undefined}
+      placeholder={placeholder}
       text={text}
       onInput={(v) => ctl.runner.setContact(field.name, v)}
     />

@@ -62,14 +62,16 @@ describe('a Canadian channel (en-CA)', () => {
     const start = await json(await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${ca.mediaChannelId}`));
     expect(start.meta).toMatchObject({ runnable: true, region: 'CA' });
     const usStart = await json(await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${us.mediaChannelId}`));
-    expect(usStart.meta.region).toBe('US');
+    // The US is no region at all: the widget's default.
+    expect(usStart.meta).toMatchObject({ runnable: true });
+    expect(usStart.meta).not.toHaveProperty('region');
   });
 
   it("the survey's ZIP question refuses 12345 with a clear message, writing nothing, and takes M5V 3L9", async () => {
     const { run, entryId } = await toZipPage(ca);
     const refused = await answerPage(h, run.token, entryId, { q_zip: '12345', q_conditions: ['a'] });
     expect(refused.status).toBe(422);
-    expect(refused.meta.errors).toEqual({ q_zip: 'Enter a valid ZIP or postal code.' });
+    expect(refused.meta.errors).toEqual({ q_zip: 'Must be a valid postal code.' });
     const storedRes = await h.request('GET', `/api/o-forms/o-form-container-entries/${entryId}`, { headers: { [TOKEN_HEADER]: run.token } });
     expect(storedRes.status).toBe(200);
     expect((await json(storedRes)).meta.answers).toEqual({});
@@ -85,7 +87,7 @@ describe('a Canadian channel (en-CA)', () => {
     const p1 = await answerPage(h, t, firstEntryId, { q_choice: 'yes' });
     const p2 = await answerPage(h, t, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15', q_text: 'hola' });
     const refused = await answerPage(h, t, p2.meta.nextContainerEntryId!, { q_zip: '12345', q_conditions: ['a'] });
-    expect(refused.meta.errors).toEqual({ q_zip: 'Introduzca un código postal válido.' });
+    expect(refused.meta.errors).toEqual({ q_zip: 'Debe ser un código postal válido.' });
   });
 
   it('the ZIP contact field takes a Canadian postal code and refuses a US ZIP code', async () => {
