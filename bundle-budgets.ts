@@ -42,8 +42,14 @@ export const BUDGETS = {
    * Then widget.js choosing the frame builder for a framed channel's snippet (+75 B, all in
    * widget.js: the builder itself is a file of its own that only framed pages load, measured as
    * the third figure): 21743 B, 240 B over 21 kB.
+   * Then ZIPs take the postal codes of the channel's region (core's one rule
+   * per country, its regexes and a message in each language; the region read by the runner, the
+   * lead form's "Postal code"): 264 B, of which 144 B were won back without losing anything (the
+   * rule runner table-driven, the 422 checks of the transport in one helper, the input's own
+   * attributes spread, the phone placeholder in the entry table, no region sent for the US):
+   * +112 B here (the most the issue allowed was 120): 21855 B, 351 B over 21 kB.
    */
-  widgetBytes: 21 * 1024 + 240,
+  widgetBytes: 21 * 1024 + 351,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

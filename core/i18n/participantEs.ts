@@ -37,4 +37,5 @@ export const es: readonly string[] = [
   /* country */ 'País',
   /* place */ 'Código postal o ciudad',
   /* km */ 'a {n} km',
+  /* postal */ 'Código postal',
 ];

@@ -19,6 +19,8 @@ const en = {
   country: 'Country',
   place: 'Postal code or town',
   km: '{n} km away',
+  // A lead's optional place where the channel's region is not the US (a ZIP code in the US).
+  postal: 'Postal code',
 };
 
 export type StepText = Record<keyof typeof en, string>;

@@ -14,15 +14,18 @@ export interface CheckedField {
   configuration: Pick<FieldConfiguration, 'required' | 'minLength' | 'maxLength'>;
 }
 
-/** The rules a kind of value implies, for survey questions and contact fields alike. */
-export function kindRules(kind: string): Rule[] {
+/**
+ * The rules a kind of value implies, for survey questions and contact fields alike; a ZIP is a
+ * postal code of `region`, the run's channel's (its locale's region: CA for en-CA), the US by default.
+ */
+export function kindRules(kind: string, region?: string): Rule[] {
   switch (kind) {
     case 'email':
       return ['email'];
     case 'phone':
       return ['us_phone'];
     case 'zip':
-      return ['numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 }];
+      return [{ rule: 'postal', region }];
     case 'number':
       return ['numeric'];
     case 'date':
@@ -34,10 +37,10 @@ export function kindRules(kind: string): Rule[] {
   }
 }
 
-/** The rules a question's type and configuration imply. */
-export function fieldRules(field: CheckedField): Rule[] {
+/** The rules a question's type and configuration imply (a ZIP's by `region`, as kindRules). */
+export function fieldRules(field: CheckedField, region?: string): Rule[] {
   const rules: Rule[] = field.configuration.required ? ['required'] : [];
-  rules.push(...kindRules(field.type));
+  rules.push(...kindRules(field.type, region));
   if (field.type === 'text') {
     if (field.configuration.minLength !== undefined) rules.push({ rule: 'min', length: field.configuration.minLength });
     if (field.configuration.maxLength !== undefined) rules.push({ rule: 'max', length: field.configuration.maxLength });
@@ -48,12 +51,12 @@ export function fieldRules(field: CheckedField): Rule[] {
 /** An unanswered 'multiple' question is an empty list; for `required` it is no answer. */
 const normalized = (answer: Answer): Answer => (Array.isArray(answer) && answer.length === 0 ? null : answer);
 
-/** Each field's first problem, keyed by field identity; empty when the page may be sent. */
-export function checkAnswers(fields: readonly CheckedField[], answers: Answers, lang = 'en'): Record<string, string> {
+/** Each field's first problem, keyed by field identity; empty when the page may be sent. `region`: the run's channel's. */
+export function checkAnswers(fields: readonly CheckedField[], answers: Answers, lang = 'en', region?: string): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of fields) {
     if (field.type === 'placeholder') continue;
-    const problem = validateValue(normalized(answers[field.identity]), fieldRules(field), lang);
+    const problem = validateValue(normalized(answers[field.identity]), fieldRules(field, region), lang);
     if (problem) problems[field.identity] = problem;
   }
   return problems;

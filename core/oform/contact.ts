@@ -24,9 +24,10 @@ export const ACCEPT_TERMS = 'acceptTerms';
 /** A stored value never grows past this, whatever the field's type. */
 const TEXT_LIMIT = 255;
 
-export function contactFieldRules(field: ContactFormField): Rule[] {
+/** A field's rules; a ZIP field's by `region`, the run's channel's (kindRules). */
+export function contactFieldRules(field: ContactFormField, region?: string): Rule[] {
   const rules: Rule[] = field.required ? ['required'] : [];
-  rules.push(...kindRules(field.fieldType));
+  rules.push(...kindRules(field.fieldType, region));
   if (field.fieldType !== 'checkbox') rules.push({ rule: 'max', length: TEXT_LIMIT });
   return rules;
 }
@@ -54,6 +55,7 @@ export function checkContact(
   values: Readonly<Record<string, unknown>>,
   acceptTerms: unknown,
   lang = 'en',
+  region?: string,
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of fields) {
@@ -61,7 +63,7 @@ export function checkContact(
     const value = normalizeContactValue(field, given);
     // Something that is neither text nor a box (a list, an object) is no answer at all.
     const unusable = value === null && given !== undefined && given !== null && typeof given !== 'string';
-    const problem = validateValue(unusable ? null : value, unusable ? ['required'] : contactFieldRules(field), lang);
+    const problem = validateValue(unusable ? null : value, unusable ? ['required'] : contactFieldRules(field, region), lang);
     if (problem) problems[field.name] = problem;
   }
   const consent = validateValue(acceptTerms === true, ['acceptTerms'], lang);

@@ -11,10 +11,9 @@
  * ship it as a second file fetched while the survey is answered.
  */
 import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
+import { kindRules } from './answers';
 import { contactFieldRules, normalizeContactValue, type ContactValue } from './contact';
 import type { ContactSteps, ContactTransport, FieldErrors, Outcome, OutcomeMessages, Phase, RunContext, RunnerSnapshot } from './runner';
-
-const ZIP_RULES: Rule[] = ['required', 'numeric', { rule: 'min', length: 5 }, { rule: 'max', length: 5 }];
 
 /** Where Back leads from each step; the ZIP step is the first. */
 const PREVIOUS: Partial<Record<Phase, Phase>> = { consent: 'contact', contact: 'sites', sites: 'zip' };
@@ -34,6 +33,12 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
   const { set, attempt, end } = context;
   const state = context.state;
   const language = () => state().language;
+  // The channel's region: its postal codes are what ZIPs take. Outside the US its country is the
+  // one sites are searched in and a lead's postal code is in, until the participant picks another.
+  const region = state().survey?.region;
+  const home = region || '';
+  const zipRules = (r?: string): Rule[] => ['required', ...kindRules('zip', r)];
+  set({ country: home });
 
   const findSites = async (zip: string) => {
     const result = await transport.sites(submissionId, zip, state().country);
@@ -53,7 +58,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     const s = state();
     const problems: FieldErrors = s.lead && !s.acceptTerms ? { acceptTerms: validateValue(false, ['acceptTerms'], s.language) ?? '' } : {};
     for (const field of s.contactFields) {
-      const problem = validateValue(normalizeContactValue(field, s.contact[field.name]), contactFieldRules(field), s.language);
+      const problem = validateValue(normalizeContactValue(field, s.contact[field.name]), contactFieldRules(field, region), s.language);
       if (problem) problems[field.name] = problem;
     }
     return problems;
@@ -63,8 +68,9 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
   const loadContactFields = async (lead: Outcome | null = null, zip = state().zip) => {
     const { fields, messages } = await (lead ? transport.leadFields!(submissionId, zip, state().country) : transport.contactFields(submissionId));
     const contact: Record<string, ContactValue> = {};
-    // A ZIP contact field starts with the US ZIP the sites were searched for (not a town abroad).
-    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' && !state().country ? zip : '';
+    // A ZIP contact field starts with the postal code the sites were searched for (not a town, nor another country's).
+    const searched = state().country == home && !validateValue(zip, zipRules(region), language()) ? zip : '';
+    for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? searched : '';
     set({ phase: lead || fields.length > 0 ? 'contact' : 'consent', lead, zip, contactFields: fields, contact, acceptTerms: false, errors: {}, messages: messages ?? state().messages });
   };
 
@@ -98,9 +104,10 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     offer,
 
     async begin(zip, place) {
-      // A country chosen before a reload: its postal code or town was not kept, so it is asked again.
-      const country = place?.country || '';
-      if (!zip || country || place?.step === 'zip' || validateValue(zip, ZIP_RULES, language())) {
+      // The survey's ZIP is a postal code of the channel's region: sites are searched there with
+      // it. Another country chosen before a reload: its postal code or town was not kept, so it is asked again.
+      const country = place?.country ?? home;
+      if (country != home || place?.step === 'zip' || validateValue(zip, zipRules(region), language())) {
         set({ phase: 'zip', zip, country, errors: {} });
         return;
       }
@@ -129,7 +136,7 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
       if (state().phase !== 'zip') return;
       const zip = state().zip.trim();
       // Outside the US the field is a postal code or a town, which the server resolves.
-      const problem = validateValue(zip, state().country ? ['required'] : ZIP_RULES, language());
+      const problem = validateValue(zip, state().country ? ['required'] : zipRules(), language());
       if (problem) {
         set({ errors: { zip: problem } });
         return;

@@ -58,6 +58,8 @@ export interface RunnerSurvey {
   retakeWindowDays?: number;
   /** What the widget announces to its host page (core/participant/hostEvents.ts). */
   eventsPolicy?: EventsPolicy;
+  /** The channel's region outside the US (ISO 3166-1, CA for en-CA): whose postal codes ZIP questions and fields take; absent for the US. */
+  region?: string;
 }
 
 /** The screener's colours as 6 or 2 hex digits without '#', null for the widget's own. */

@@ -95,7 +95,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       const survey = s.survey;
       const here = currentVisit(s.history);
       if (s.phase !== 'page' || !page || !survey || !here) return;
-      const problems = checkAnswers(page.fields, s.answers, s.language);
+      const problems = checkAnswers(page.fields, s.answers, s.language, survey.region);
       if (Object.keys(problems).length > 0) {
         set({ errors: problems });
         return;

@@ -52,6 +52,12 @@ export function fieldErrors({ errors }: ErrorDocument): FieldErrors {
   return out;
 }
 
+/** A call's answer that must be one: a refusal (422) of a call whose input is the widget's own, not the participant's, is a failure. */
+export function bodyOf<K extends ParticipantAnswerName>(got: Called<K>): ParticipantAnswer<K> {
+  if (!got.ok) throw new HttpError(422);
+  return got.body;
+}
+
 export function createParticipantCaller(options: ParticipantCallOptions): ParticipantCaller {
   const doFetch = options.fetch ?? fetch.bind(globalThis);
   const caller: ParticipantCaller = {

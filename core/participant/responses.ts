@@ -112,6 +112,8 @@ export const RunnableMeta = v.strictObject({
   retakeWindowDays: v.number(),
   /** What the widget announces to its host page (core/participant/hostEvents.ts); none without a channel. */
   eventsPolicy: v.picklist(EVENTS_POLICIES),
+  /** The channel's region outside the US (its locale's, ISO 3166-1: CA for en-CA): whose postal codes a ZIP takes. Absent: the US. */
+  region: v.optional(v.pipe(text, v.regex(/^[A-Z]{2}$/))),
   firstPage: v.nullable(PageDocument),
 });
 export const StartDocument = v.strictObject({ meta: v.variant('runnable', [NotRunnableMeta, RunnableMeta]) });

@@ -6,8 +6,7 @@
 import type { RunnerField, RunnerPage, RunnerSurvey, RunnerTransport } from '../oform/runner';
 import { OutcomeReached } from '../oform/runner';
 import { OFORM_FIELD_TYPE } from '../model/kinds';
-import type { ParticipantCaller } from './call';
-import { HttpError } from './httpError';
+import { bodyOf, type ParticipantCaller } from './call';
 import { pageAttribution } from './attribution';
 import type { ViewBody } from './requests';
 import type { PageDocument } from './responses';
@@ -32,9 +31,7 @@ export function pageOf({ data, included }: PageDocument): RunnerPage {
 
 /** One page of the survey by query (`type=firstContainerPerForm` or `identity=…`). */
 export async function fetchPage(caller: ParticipantCaller, survey: RunnerSurvey, query: string): Promise<RunnerPage> {
-  const got = await caller.call(`/o-form-containers?oFormId=${encodeURIComponent(survey.id)}&${query}&include=oFormFields`, 'page');
-  if (!got.ok) throw new HttpError(422);
-  return pageOf(got.body);
+  return pageOf(bodyOf(await caller.call(`/o-form-containers?oFormId=${encodeURIComponent(survey.id)}&${query}&include=oFormFields`, 'page')));
 }
 
 export interface StartCalls extends Pick<RunnerTransport, 'loadSurvey' | 'firstPage'> {
@@ -51,9 +48,7 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       if (options.screenerId) q.set('screenerId', options.screenerId);
       const oFormIdentity = identity || options.oFormIdentity;
       if (oFormIdentity) q.set('oFormIdentity', oFormIdentity);
-      const got = await caller.call(`/participant-start?${q}`, 'start');
-      if (!got.ok) throw new HttpError(422);
-      const meta = got.body.meta;
+      const { meta } = bodyOf(await caller.call(`/participant-start?${q}`, 'start'));
       // A channel switched off: the outcome for the participant, its problem for the console.
       if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages, meta.problem);
       // The rest of the answer as it comes (title, languages, styles…; its channel's ids, unread, too): fewer widget bytes than picking.

@@ -15,7 +15,7 @@
 import type { Answers } from '../oform/answers';
 import { OutcomeReached, type FieldErrors, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
 import { pageAttribution } from './attribution';
-import { createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
+import { bodyOf, createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
 import type { ContactBody, EntryBody, LeadBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
 import type { ParticipantAnswer } from './responses';
@@ -62,9 +62,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
    * around it. POST with the token and the place in the body: no preflight, no ZIP in an address.
    */
   const contactForm = async (path: string, answer: 'contactFields' | 'leadFields', zip?: string, country?: string) => {
-    const got = await call(path, answer, { data: { attributes: { zip, country } } });
-    if (!got.ok) throw new HttpError(422);
-    const { data, meta } = got.body;
+    const { data, meta } = bodyOf(await call(path, answer, { data: { attributes: { zip, country } } }));
     return { fields: data.map((r) => ({ id: r.id, ...r.attributes })), messages: meta.messages };
   };
 
@@ -81,9 +79,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
       const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}), ...(options.fields ? { fields: options.fields } : {}), oFormContainerId: firstPage?.id };
-      const got = await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } });
-      if (!got.ok) throw new HttpError(422);
-      const doc = got.body;
+      const doc = bodyOf(await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } }));
       if (doc.data === null) throw new OutcomeReached(doc.meta.outcome, doc.meta.messages);
       submission = doc.data.id;
       return { submissionId: submission, entryId: doc.meta?.containerEntryId };
@@ -93,9 +89,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     async createEntry(submissionId, p) {
       const attributes: EntryBody = { oFormContainerId: p.id, oFormSubmissionId: submissionId };
-      const got = await call('/o-form-container-entries', 'entry', { data: { type: ENTRY_TYPE, attributes } });
-      if (!got.ok) throw new HttpError(422);
-      return { entryId: got.body.data.id };
+      return { entryId: bodyOf(await call('/o-form-container-entries', 'entry', { data: { type: ENTRY_TYPE, attributes } })).data.id };
     },
 
     // A simple request, no preflight; the page's timing rides in it.
@@ -112,9 +106,7 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     async qualification(submissionId) {
       // POST with only the token in its body: no preflight for the run's last Next.
-      const got = await call(`/o-form-submission-qualification/${e(submissionId)}`, 'qualification', {});
-      if (!got.ok) throw new HttpError(422);
-      return got.body.meta;
+      return bodyOf(await call(`/o-form-submission-qualification/${e(submissionId)}`, 'qualification', {})).meta;
     },
 
     async sites(submissionId, zip, country) {
@@ -140,9 +132,8 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     async transitionChannel(identity) {
       // The route sits beside /api/o-forms; the dot segment resolves there.
-      const got = await call(`/../get-media-channel-for-transition-survey/${e(identity)}/${e(channel ?? '')}`, 'transitionChannel');
-      if (!got.ok) throw new HttpError(422);
-      return { mediaChannelId: got.body.data.id, screenerId: String(got.body.data.attributes.screenerId) };
+      const { data } = bodyOf(await call(`/../get-media-channel-for-transition-survey/${e(identity)}/${e(channel ?? '')}`, 'transitionChannel'));
+      return { mediaChannelId: data.id, screenerId: String(data.attributes.screenerId) };
     },
 
     submissionId: () => submission,
@@ -161,10 +152,9 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     },
 
     async entryAnswers(entryId) {
-      const got = await call(`/o-form-container-entries/${e(entryId)}`, 'entryAnswers', {});
-      if (!got.ok) throw new HttpError(422);
+      const { meta } = bodyOf(await call(`/o-form-container-entries/${e(entryId)}`, 'entryAnswers', {}));
       // Stored numbers come back as numbers; the inputs hold text.
-      return Object.fromEntries(Object.entries(got.body.meta.answers).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
+      return Object.fromEntries(Object.entries(meta.answers).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
     },
   };
 }

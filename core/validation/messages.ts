@@ -17,6 +17,7 @@ const ruleMessages = {
     max: 'Maximum {length} characters.',
     numeric: 'Must only contain numbers.',
     date_format: 'Must match format mm/dd/yyyy.',
+    postal: 'Must be a valid postal code.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -27,6 +28,7 @@ const ruleMessages = {
     max: 'Máximo {length} caracteres.',
     numeric: 'Solo debe contener números.',
     date_format: 'Debe coincidir con el formato mm/dd/aaaa.',
+    postal: 'Debe ser un código postal válido.',
   },
 } as const;
 
@@ -37,6 +39,7 @@ const otherMessages = {
     integer: 'Must be a whole number.',
     choice: 'Choose one of the options.',
     zip_unknown: 'Enter a valid US ZIP code.',
+    place_unknown: 'We could not find this postal code or town. Try the nearest town.',
     color_hex: 'Must be 6 or 2 hex characters.',
     dob_future: 'A date of birth cannot be in the future.',
   },
@@ -46,6 +49,7 @@ const otherMessages = {
     integer: 'Debe ser un número entero.',
     choice: 'Elija una de las opciones.',
     zip_unknown: 'Introduzca un código postal válido de EE. UU.',
+    place_unknown: 'No encontramos este código postal o ciudad. Pruebe con la ciudad más cercana.',
     color_hex: 'Debe tener 6 o 2 caracteres hexadecimales.',
     dob_future: 'La fecha de nacimiento no puede ser futura.',
   },
@@ -54,7 +58,7 @@ const otherMessages = {
 export type MessageLanguage = keyof typeof ruleMessages;
 export type RuleMessageKey = keyof (typeof ruleMessages)['en'];
 export type MessageKey = RuleMessageKey | keyof (typeof otherMessages)['en'];
-type Params = Record<string, string | number>;
+type Params = Readonly<Record<string, string | number | boolean | undefined>>;
 
 const languageOf = (lang: string): MessageLanguage => (lang.split(/[-_]/)[0] === 'es' ? 'es' : 'en');
 const fill = (text: string, params: Params) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));

@@ -5,8 +5,8 @@
  * whether a field may be empty is `required`'s business alone.
  */
 import { isIsoDate } from './isoDate';
-import { ruleMessage as message } from './messages';
-import { hasMaxLength, hasMinLength, isAccepted, isBlank, isEmail, isNumeric, isPresent, isUsPhone } from './rules';
+import { ruleMessage as message, type RuleMessageKey } from './messages';
+import { hasMaxLength, hasMinLength, isAccepted, isBlank, isEmail, isNumeric, isPostalCode, isPresent, isUsPhone } from './rules';
 
 /** The rules a participant's values are checked by (staff forms add color_hex, ./validate.ts). */
 export type BaseRule =
@@ -16,16 +16,21 @@ export type BaseRule =
   | 'us_phone'
   | 'numeric'
   | { rule: 'min'; length: number }
-  | { rule: 'max'; length: number };
+  | { rule: 'max'; length: number }
+  /** A postal code of the region (ISO 3166-1 alpha-2): the run's channel's, the US by default. */
+  | { rule: 'postal'; region?: string };
 
-interface DateRule {
+type DateRule = {
   rule: 'date_format';
-}
+};
 
 /** A date rule the participant side can check: ISO (y-MM-dd) only. */
 export type ParticipantRule = BaseRule | { rule: 'date_format'; utc: true };
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
+
+/** The named rules that check a value's text (trimmed), each answering its own message when broken. */
+const TEXT_CHECKS: Partial<Record<string, (text: string) => boolean>> = { email: isEmail, us_phone: isUsPhone, numeric: isNumeric };
 
 /**
  * A `validateValue` whose date_format rule is checked by `isDate`, and whose other named rules
@@ -36,30 +41,27 @@ export function createValidator<R extends BaseRule | DateRule | string>(
   other?: (rule: Exclude<Extract<R, string>, BaseRule>, text: string, lang: string) => string | null,
 ): (value: unknown, rules: readonly R[], lang?: string) => string | null {
   return (value, rules, lang = 'en') => {
+    const s = text(value);
     for (const rule of rules) {
-      const name = typeof rule === 'string' ? rule : rule.rule;
-      if (name === 'required') {
-        if (!isPresent(value)) return message('required', {}, lang);
-        continue;
-      }
-      if (name === 'acceptTerms') {
-        if (!isAccepted(value)) return message('acceptTerms', {}, lang);
+      if (rule === 'required' || rule === 'acceptTerms') {
+        if (!(rule === 'required' ? isPresent : isAccepted)(value)) return message(rule, {}, lang);
         continue;
       }
       if (isBlank(value)) continue;
-      const s = text(value);
-      if (typeof rule !== 'string') {
-        const r = rule as Exclude<BaseRule, string> | DateRule;
-        if (r.rule === 'min' && !hasMinLength(s, r.length)) return message('min', { length: r.length }, lang);
-        if (r.rule === 'max' && !hasMaxLength(s, r.length)) return message('max', { length: r.length }, lang);
-        if (r.rule === 'date_format' && !isDate(s, rule as Extract<R, DateRule>, lang)) return message('date_format', {}, lang);
+      if (typeof rule === 'string') {
+        const check = TEXT_CHECKS[rule];
+        const broken = check ? !check(s.trim()) && message(rule as keyof typeof TEXT_CHECKS & RuleMessageKey, {}, lang) : other?.(rule as Exclude<Extract<R, string>, BaseRule>, s, lang);
+        if (broken) return broken;
         continue;
       }
-      if (rule === 'email' && !isEmail(s.trim())) return message('email', {}, lang);
-      if (rule === 'us_phone' && !isUsPhone(s.trim())) return message('us_phone', {}, lang);
-      if (rule === 'numeric' && !isNumeric(s.trim())) return message('numeric', {}, lang);
-      const broken = other?.(rule as Exclude<Extract<R, string>, BaseRule>, s, lang);
-      if (broken) return broken;
+      const r = rule as Exclude<BaseRule, string> | DateRule;
+      const broken =
+        r.rule === 'min' ? !hasMinLength(s, r.length)
+        : r.rule === 'max' ? !hasMaxLength(s, r.length)
+        : r.rule === 'postal' ? !isPostalCode(s.trim(), r.region)
+        : !isDate(s, rule as Extract<R, DateRule>, lang);
+      // The rule itself fills its message's placeholders ({length}).
+      if (broken) return message(r.rule, r, lang);
     }
     return null;
   };

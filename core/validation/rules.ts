@@ -27,6 +27,22 @@ export function normalizeUsPhone(value: string): string {
   return /^\d{10}$/.test(digits) ? digits.replace(/(\d{3})(\d{3})/, '$1-$2-') : value;
 }
 export const isNumeric = (value: string): boolean => NUMERIC.test(value);
+
+/**
+ * Postal codes by region (ISO 3166-1 alpha-2): the one rule for survey ZIP questions, ZIP contact
+ * fields, the site search and the lead form. Shapes, not lists: a code of the right shape may
+ * still be one no place has. The US: 5 digits or ZIP+4; Canada: A1A 1A1 (the space optional);
+ * Great Britain: its outward and inward codes (SW1A 1AA, M1 1AE).
+ */
+const POSTAL: Record<string, RegExp> = {
+  US: /^\d{5}(-?\d{4})?$/,
+  CA: /^[a-z]\d[a-z] ?\d[a-z]\d$/i,
+  GB: /^[a-z]{1,2}\d[a-z\d]? ?\d[a-z]{2}$/i,
+};
+/** Any other region: 3 to 10 letters, digits, spaces and hyphens with a digit among them (a town's name is not one). */
+const POSTAL_ELSEWHERE = /^(?=.*\d)[a-z\d -]{3,10}$/i;
+/** Whether `value` (trimmed) has the shape of a postal code of `region` (the US when none is named). */
+export const isPostalCode = (value: string, region = 'US'): boolean => (POSTAL[region] ?? POSTAL_ELSEWHERE).test(value);
 export const isColorHex = (value: string): boolean => COLOR_HEX.test(value);
 export const isTotpCode = (value: string): boolean => TOTP_CODE.test(value);
 export const isBlank = (value: unknown): boolean =>

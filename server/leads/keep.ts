@@ -20,7 +20,8 @@ import { Conflict, Invalid } from '../errors';
 import type { SubmissionRow } from '../participant';
 import { assertComplete, RUN_ALREADY_COMPLETE, screenerContactFields } from '../participant';
 import { matchKeysOf } from '../participant';
-import { COUNTRY_CODE, normalizeCountry, normalizeZip, participantPlace, zipCentroid } from '../participant';
+import { COUNTRY_CODE, normalizeCountry, normalizeZip, participantPlace, regionOfChannel } from '../participant';
+import { isPostalCode } from '@core/validation/rules';
 import { outcomeMessages } from '../participant';
 import { qualify } from '../participant';
 import { runEngagements, runOfSubmission, type RunTarget } from '../participant';
@@ -75,7 +76,12 @@ async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: 
   const place = country === null || given === null ? null : String(given).trim().slice(0, MAX_PLACE_LENGTH);
   const zip = country === null ? (given === null ? null : normalizeZip(given)) : place;
   const from = zip === null ? null : participantPlace(country, zip);
-  if (given !== null && !from) return { issue: { pointer: '/data/attributes/zip', detail: message('zip_unknown', {}, submission.language) } };
+  // Abroad a postal code of the country's shape is kept without a distance where no table places it
+  // (participant/places.ts: Canada's do; Britain's do not); what is neither a known place nor one is refused.
+  const unplaced = zip !== null && country !== null && isPostalCode(zip, country);
+  if (given !== null && !from && !unplaced) {
+    return { issue: { pointer: '/data/attributes/zip', detail: message(country === null ? 'zip_unknown' : 'postal', {}, submission.language) } };
+  }
   if (qualification.isQualified) {
     if (!from) return { issue: { pointer: '/data/attributes/zip', detail: ZIP_FOR_NO_SITES } };
     if ((await nearestSites(db, qualification.engagementIds, from, now)).length > 0) return null;
@@ -100,16 +106,25 @@ async function screenerEngagements(db: Db, screenerId: number | null, target: Ru
 
 /**
  * The distance context of a lead whose outcome searched no sites (notQualified, notActive, no
- * ZIP sent): the ZIP among the contact values the screener asks, with the miles to the nearest
- * active site of the lead's engagements where the ZIP is known. Context only: a ZIP we cannot
- * place is kept without a distance, never refused, since the contact field's own check passed.
+ * ZIP sent): the ZIP among the contact values the screener asks (a postal code of the channel's
+ * `region`, as the field's check took it), with the miles to the nearest active site of the
+ * lead's engagements where it is placed, by the site search's own lookup. Context only: a code
+ * we cannot place is kept without a distance, never refused, since the contact field's own check passed.
  */
-async function contactZipContext(db: Db, fields: readonly ContactFormField[], values: Record<string, unknown>, engagementIds: number[]): Promise<{ zip: string | null; country: null; nearestSiteMiles: number | null }> {
+async function contactZipContext(
+  db: Db,
+  fields: readonly ContactFormField[],
+  values: Record<string, unknown>,
+  engagementIds: number[],
+  region: string,
+): Promise<{ zip: string | null; country: string | null; nearestSiteMiles: number | null }> {
   const field = fields.find((f) => f.fieldType === 'zip');
-  const zip = field ? normalizeZip(values[field.name]) : null;
+  const value = field ? values[field.name] : undefined;
+  const country = region === 'US' ? null : region;
+  const zip = country === null ? normalizeZip(value) : typeof value === 'string' && isPostalCode(value, country) ? value : null;
   if (zip === null) return { zip: null, country: null, nearestSiteMiles: null };
-  const from = zipCentroid(zip);
-  return { zip, country: null, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
+  const from = participantPlace(country, zip);
+  return { zip, country, nearestSiteMiles: from ? await nearestSiteMiles(db, engagementIds, from) : null };
 }
 
 /** The screener's contact form and the lead's message pair, for the run's lead outcome. */
@@ -121,16 +136,16 @@ export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip:
   const target = await runOfSubmission(tools.db, submission);
   const fields = await screenerContactFields(tools.db, target.screenerId);
   const messages: OutcomeMessages = await outcomeMessages(tools.db, target.screenerId, outcome.kind, submission.language, submission.oFormId);
-  return { kind: outcome.kind, fields, messages, screenerId: target.screenerId, surveyVersion: target.form?.version ?? null, outcome };
+  return { kind: outcome.kind, fields, messages, screenerId: target.screenerId, surveyVersion: target.form?.version ?? null, outcome, region: regionOfChannel(target.channel) };
 }
 
 /**
  * A lead's form as sent, checked as a referral's contact is: each problem at its pointer (an
  * Invalid), else the fields the values are read with.
  */
-export function checkLeadContact(formFields: readonly ContactFormField[], input: Pick<LeadInput, 'values' | 'acceptTerms'>, language: string): ContactFormField[] {
+export function checkLeadContact(formFields: readonly ContactFormField[], input: Pick<LeadInput, 'values' | 'acceptTerms'>, language: string, region?: string): ContactFormField[] {
   const fields: ContactFormField[] = formFields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
-  const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, language)).map(([name, detail]) => ({
+  const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, language, region)).map(([name, detail]) => ({
     pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
     detail,
   }));
@@ -149,11 +164,11 @@ export interface LeadInput {
 export async function keepLead(tools: LeadTools, submission: SubmissionRow, input: LeadInput): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
   const { db, now, phi, matcher } = tools;
   const form = await leadForm(tools, submission, input.zip, input.country);
-  const fields = checkLeadContact(form.fields, input, submission.language);
+  const fields = checkLeadContact(form.fields, input, submission.language, form.region);
 
   const values = contactValues(fields, input.values);
   const keys = matchKeysOf(matcher, fields, values);
-  const place = form.outcome.zip === null ? await contactZipContext(db, fields, values, form.outcome.engagementIds) : form.outcome;
+  const place = form.outcome.zip === null ? await contactZipContext(db, fields, values, form.outcome.engagementIds, form.region) : form.outcome;
   // The consent as the lead's form showed it, kept word for word with its hash.
   const consentText = form.messages.consent ?? '';
   const kept = await db.transaction(async (tx) => {

@@ -31,6 +31,7 @@ import {
 } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './run';
+import { regionOfChannel } from './sites';
 import { qualify } from './qualification';
 import { linksWithRoom } from '../sites';
 import { matchKeysOf } from './duplicates';
@@ -68,7 +69,8 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
 
     const fields = await screenerContactFields(db, target.screenerId);
     const form: ContactFormField[] = fields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
-    const issues: FieldIssue[] = Object.entries(checkContact(form, attributes.values, attributes.acceptTerms, lang)).map(([name, detail]) => ({
+    // A ZIP field takes the postal codes of the channel's region, as the survey's ZIP questions do.
+    const issues: FieldIssue[] = Object.entries(checkContact(form, attributes.values, attributes.acceptTerms, lang, regionOfChannel(target.channel))).map(([name, detail]) => ({
       pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
       detail,
     }));

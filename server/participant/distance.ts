@@ -6,6 +6,7 @@
  * The data is about 5 MB of JavaScript, so it is loaded on first use rather than at start-up.
  */
 import { createRequire } from 'node:module';
+import { isPostalCode } from '@core/validation/rules';
 
 export interface LatLon {
   latitude: number;
@@ -14,9 +15,6 @@ export interface LatLon {
 
 /** Mean Earth radius in statute miles. */
 const EARTH_RADIUS_MILES = 3958.8;
-
-/** A five-digit ZIP, optionally with its +4 part (12345 or 12345-6789). */
-const ZIP_FORMAT = /^(\d{5})(?:-?\d{4})?$/;
 
 let centroids: ReadonlyMap<string, LatLon> | null = null;
 
@@ -40,8 +38,9 @@ function loadCentroids(): ReadonlyMap<string, LatLon> {
 /** The five-digit ZIP of `raw` (surrounding spaces and a +4 part ignored), or null when it is not one. */
 export function normalizeZip(raw: unknown): string | null {
   if (typeof raw !== 'string' && typeof raw !== 'number') return null;
-  const match = ZIP_FORMAT.exec(String(raw).trim());
-  return match?.[1] ?? null;
+  // A five-digit ZIP, optionally with its +4 part, by core's one US rule.
+  const zip = String(raw).trim();
+  return isPostalCode(zip, 'US') ? zip.slice(0, 5) : null;
 }
 
 /** The centroid of a US ZIP code, or null for a malformed or unknown one. */

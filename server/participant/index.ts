@@ -9,7 +9,7 @@ export { assertComplete, MISSING_CONTACT_TOKEN, openSubmission, type Participant
 export { haversineMiles, normalizeZip, zipCentroid } from './distance';
 export { outcomeMessages } from './messages';
 export { qualify } from './qualification';
-export { nearestSiteMiles, nearestSites, radiusOf, siteAt } from './sites';
+export { channelRegion, regionOfChannel, nearestSiteMiles, nearestSites, radiusOf, siteAt } from './sites';
 export { sanitizeHtml } from './sanitize';
 export { openAnswer, sealClearAnswers } from './sealedAnswers';
 export { COUNTRY_CODE, normalizeCountry, participantPlace } from './places';

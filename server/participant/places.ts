@@ -6,6 +6,7 @@
  * loaded on first use.
  */
 import { createRequire } from 'node:module';
+import { isPostalCode } from '@core/validation/rules';
 import { zipCentroid, type LatLon } from './distance';
 
 const require = createRequire(import.meta.url);
@@ -14,12 +15,13 @@ export const KM_PER_MILE = 1.609344;
 
 let canada: ReadonlyMap<string, LatLon> | null = null;
 function canadianFsa(postalCode: string): LatLon | null {
+  // Only a Canadian postal code by core's one rule (A1A 1A1) is read as one; anything else may be a town.
+  if (!isPostalCode(postalCode.trim(), 'CA')) return null;
   if (!canada) {
     const codes = (require('zipcodes/lib/codesCanada.js') as { codes: Record<string, { latitude: number; longitude: number }> }).codes;
     canada = new Map(Object.entries(codes).map(([fsa, c]) => [fsa, { latitude: c.latitude, longitude: c.longitude }]));
   }
-  const fsa = postalCode.replace(/\s+/g, '').toUpperCase().slice(0, 3);
-  return /^[A-Z]\d[A-Z]$/.test(fsa) ? (canada.get(fsa) ?? null) : null;
+  return canada.get(postalCode.trim().slice(0, 3).toUpperCase()) ?? null;
 }
 
 interface City {
@@ -60,7 +62,8 @@ export const normalizeCountry = (raw: unknown): string | null => (typeof raw ===
 
 /**
  * A participant's or site's place: in the US (or with no country) its ZIP code; in Canada its
- * postal code, else its town; elsewhere its town. Null when none resolves.
+ * postal code, else its town; elsewhere its town. Null when none resolves. Postal codes are
+ * read by core's one rule per country (core/validation/rules.ts, isPostalCode).
  */
 export function placeCentroid(country: string | null, postalCode: string | null, town: string | null): LatLon | null {
   if (country === null || country === 'US') return zipCentroid(postalCode) ?? (country && town ? townCentroid(country, town) : null);

@@ -18,6 +18,7 @@ import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';
 import { participantPath, type ParticipantPath } from './path';
 import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type RunTarget, type Survey } from './run';
+import { regionOfChannel } from './sites';
 import { offeredEngagements } from '../engagements';
 
 export type QualificationOutcome = 'qualified' | 'notQualified' | 'notActive' | 'incomplete';
@@ -44,14 +45,14 @@ export function ageOn(dob: string, today: Date): number | null {
   return age;
 }
 
-/** The path judged against `engagementIds` (the run's active engagements) on `today`. Pure. */
-export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: readonly number[], today: Date): QualificationResult {
+/** The path judged against `engagementIds` (the run's active engagements) on `today`, its ZIPs by the channel's `region`. Pure. */
+export function judgePath(survey: Survey, path: ParticipantPath, engagementIds: readonly number[], today: Date, region?: string): QualificationResult {
   if (path.end.kind !== 'end') return INCOMPLETE;
   let remaining = [...engagementIds];
   for (const { page, answers } of path.steps) {
     const fields = fieldsOfPage(survey, page.id);
     // Stored answers were checked when saved; checked again, so nothing but a valid page counts.
-    if (Object.keys(answerProblems(fields, answers, 'en', today)).length > 0) return INCOMPLETE;
+    if (Object.keys(answerProblems(fields, answers, 'en', today, region)).length > 0) return INCOMPLETE;
     for (const field of fields) {
       const answer = answers[field.identity];
       if (field.type === 'dob' && typeof answer === 'string' && answer !== '') {
@@ -85,7 +86,7 @@ export async function qualify(db: Db, submission: SubmissionRow, options: { toda
   const survey = await loadSurvey(db, target.form);
   const [engagementIds, path] = await Promise.all([offeredRunEngagements(db, target, options.today), participantPath(db, survey, submission.id, options.phi)]);
   if (engagementIds === null) return NOT_ACTIVE;
-  return judgePath(survey, path, engagementIds, options.today);
+  return judgePath(survey, path, engagementIds, options.today, regionOfChannel(target.channel));
 }
 
 /**
@@ -113,7 +114,7 @@ export async function qualifyAndRecord(db: Db, submission: SubmissionRow, option
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
     const result = running
-      ? judgePath(running.survey, await participantPath(tx, running.survey, submission.id, options.phi), running.engagementIds, options.today)
+      ? judgePath(running.survey, await participantPath(tx, running.survey, submission.id, options.phi), running.engagementIds, options.today, regionOfChannel(target.channel))
       : NOT_ACTIVE;
     if (before && before.status !== 'completed') await storeQualification(tx, before, result, options.now);
     return result;

@@ -386,11 +386,12 @@ export function latestBirthDate(today: Date): string {
 }
 
 /**
- * Problems of a page's answers, by field identity: the shared checks, then a birth date after
- * `today`, then the options offered.
+ * Problems of a page's answers, by field identity: the shared checks (a ZIP a postal code of
+ * `region`, the run's channel's; the US by default), then a birth date after `today`, then the
+ * options offered.
  */
-export function answerProblems(fields: readonly SurveyField[], answers: Answers, lang: string, today: Date): Record<string, string> {
-  const problems = checkAnswers(fields, answers, lang);
+export function answerProblems(fields: readonly SurveyField[], answers: Answers, lang: string, today: Date, region?: string): Record<string, string> {
+  const problems = checkAnswers(fields, answers, lang, region);
   const latest = latestBirthDate(today);
   for (const field of fields) {
     const value = answers[field.identity];

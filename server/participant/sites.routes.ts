@@ -53,7 +53,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const from = participantPlace(country, zip ?? null, { postalCode: place.postalCode, town: place.town });
     if (!from) {
       const parameter = country === null || zip !== undefined ? 'zip' : place.town !== undefined ? 'town' : 'postalCode';
-      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message('zip_unknown', {}, lang), source: { parameter } }]);
+      // Outside the US a place may be a postal code this server has no table for: a town will do.
+      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message(country === null || country === 'US' ? 'zip_unknown' : 'place_unknown', {}, lang), source: { parameter } }]);
     }
     // Miles or kilometres as the channel's locale reads them, wherever the participant is.
     const unit = await channelDistanceUnit(db, submission.mediaChannelId);

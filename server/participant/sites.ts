@@ -117,11 +117,23 @@ export async function siteCountries(db: Db, engagementIds: readonly number[]): P
 }
 
 /**
+ * The region of `mediaChannelId`'s locale (ISO 3166-1: CA for en-CA): whose postal codes the
+ * run's ZIP questions and ZIP contact fields take. A run with no channel (a survey's own link)
+ * has the default locale's, the US.
+ */
+export async function channelRegion(db: Db, mediaChannelId: number | null): Promise<string> {
+  const [channel] = mediaChannelId === null ? [] : await db.select({ locale: mediaChannels.locale }).from(mediaChannels).where(eq(mediaChannels.id, mediaChannelId));
+  return regionOfChannel(channel ?? null);
+}
+
+/** channelRegion of a channel already read (a run's target's): the US without one. */
+export const regionOfChannel = (channel: { locale: string } | null): string => localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE);
+
+/**
  * The unit a participant of `mediaChannelId` reads distances in: the channel's locale's region
  * decides (en-CA: kilometres), not the participant's country. A run with no channel (a survey's
  * own link) reads them as the default locale does, in miles.
  */
 export async function channelDistanceUnit(db: Db, mediaChannelId: number | null): Promise<'mi' | 'km'> {
-  const [channel] = mediaChannelId === null ? [] : await db.select({ locale: mediaChannels.locale }).from(mediaChannels).where(eq(mediaChannels.id, mediaChannelId));
-  return distanceUnitOf(localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE));
+  return distanceUnitOf(await channelRegion(db, mediaChannelId));
 }

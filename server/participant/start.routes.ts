@@ -1,5 +1,6 @@
 /** GET /api/o-forms/participant-start: what the widget runs for a channel, screener or survey identity. */
 import { isApiIsoCode } from '@core/i18n';
+import { DEFAULT_CHANNEL_LOCALE, localeRegion } from '@core/model/channelLocale';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { offeredRunEngagements } from './qualification';
@@ -52,6 +53,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
       return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem } } satisfies ParticipantAnswer<'start'>);
     }
     const languages = await surveyLanguages(db, target.form.id);
+    const region = localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE);
     const survey = await loadSurvey(db, target.form);
     const first = survey.pages[0];
     const styles = target.screenerId === null ? undefined : await screenerStyles(db, target.screenerId);
@@ -68,6 +70,8 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         mediaChannelId: channel ? String(channel.id) : null,
         retakeWindowDays: channel?.retakeWindowDays ?? 0,
         eventsPolicy: channel?.eventsPolicy ?? 'none',
+        // Only outside the US: the widget reads no region as the US.
+        ...(region === 'US' ? {} : { region }),
         firstPage: first ? pageDocument(survey, first) : null,
       },
     });

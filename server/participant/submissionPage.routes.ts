@@ -29,6 +29,7 @@ import {
 import { assertChannelOfRequest } from './cors';
 import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './run';
+import { channelRegion } from './sites';
 import { phiOf } from '../security/phi';
 import { describe, type RouteDoc } from '../openapi/describe';
 
@@ -65,7 +66,9 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
     const fields = fieldsOfPage(survey, page.id);
-    const problems = answerProblems(fields, answers, submission.language, now);
+    // A ZIP question takes the postal codes of the channel's region: read only for a page that has one.
+    const region = fields.some((f) => f.type === 'zip') ? await channelRegion(db, submission.mediaChannelId) : undefined;
+    const problems = answerProblems(fields, answers, submission.language, now, region);
     if (Object.keys(problems).length > 0) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
       if (await hasEnded(db, submission.id)) throw notFound('page entry');

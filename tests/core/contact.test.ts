@@ -30,7 +30,7 @@ describe('the contact form checks', () => {
       first_name: message('required', {}, 'es'),
       email: message('email', {}, 'es'),
       phone: message('us_phone', {}, 'es'),
-      zip_code: message('min', { length: 5 }, 'es'),
+      zip_code: message('postal', {}, 'es'),
       birthday: message('date_format', {}, 'es'),
       contact_consent: message('required', {}, 'es'),
       [ACCEPT_TERMS]: 'Debe aceptar los términos y condiciones para continuar.',

@@ -437,7 +437,7 @@ describe('survey runner after the pages', () => {
 
     runner.enterZip('12');
     await runner.submitZip();
-    expect(runner.getState().errors.zip).toBe('Minimum 5 characters.');
+    expect(runner.getState().errors.zip).toBe('Must be a valid postal code.');
     expect(server.calls).not.toContain('sites');
     runner.enterZip('00000');
     await runner.submitZip();
@@ -562,6 +562,74 @@ describe('survey runner after the pages', () => {
     await runner.next();
     expect(server.zips).toEqual(['99999']);
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites', messages: { contactForm: 'No sites near you.' } });
+  });
+
+  it("on a channel whose region is Canada: the survey's ZIP takes a Canadian postal code, searches Canada with it and fills the ZIP field", async () => {
+    const server = contactServer();
+    const page: RunnerPage = {
+      id: '9', identity: 'pz', title: 'Where', displayOrder: 1,
+      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'Postal code', displayOrder: 1, configuration: config({ required: true }) }],
+    };
+    const searched: unknown[] = [];
+    const runner = createRunner({
+      later,
+      transport: {
+        ...server.transport,
+        loadSurvey: async (identity) => ({ ...(await server.transport.loadSurvey(identity)), region: 'CA' }),
+        firstPage: async () => page,
+        saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }),
+        sites: async (id, zip, country) => (searched.push([zip, country]), server.transport.sites(id, zip, country)),
+      },
+      identity: 'S1',
+    });
+    await runner.start();
+    // A US ZIP is no Canadian postal code: refused before anything is sent.
+    runner.answer('where', '12345');
+    await runner.next();
+    expect(runner.getState()).toMatchObject({ phase: 'page', errors: { where: 'Must be a valid postal code.' } });
+    expect(server.calls).not.toContain('createSubmission');
+    runner.answer('where', 'M5V 3L9');
+    await runner.next();
+    expect(searched).toEqual([['M5V 3L9', 'CA']]);
+    expect(runner.getState()).toMatchObject({ phase: 'sites', country: 'CA' });
+    await runner.chooseSite('near');
+    expect(runner.getState()).toMatchObject({ phase: 'contact', contact: { zip: 'M5V 3L9' } });
+    // The ZIP contact field takes Canada's postal codes too.
+    runner.setContact('firstName', 'Tess');
+    runner.setContact('email', 'tess@example.ca');
+    runner.setContact('zip', '10001');
+    runner.submitContact();
+    expect(runner.getState().errors).toEqual({ zip: 'Must be a valid postal code.' });
+    runner.setContact('zip', 'm5v3l9');
+    runner.submitContact();
+    expect(runner.getState().phase).toBe('consent');
+    // Back to the site step: Canada is the country chosen, its field a postal code or town.
+    for (const step of ['contact', 'sites', 'zip']) {
+      await runner.back();
+      expect(runner.getState().phase).toBe(step);
+    }
+    expect(runner.getState()).toMatchObject({ country: 'CA', zip: 'M5V 3L9' });
+  });
+
+  it("offers a lead's postal code in the channel's region at notQualified and sends it with that country", async () => {
+    const server = contactServer({ isQualified: false, outcome: 'notQualified', messages: { contactForm: 'Not this time.', consent: 'Keep me posted.' } });
+    const leads: LeadContact[] = [];
+    const transport = {
+      ...server.transport,
+      loadSurvey: async (identity: string) => ({ ...(await server.transport.loadSurvey(identity)), region: 'CA' }),
+      leadFields: async () => ({ fields: FIELDS.slice(0, 2), messages: { contactForm: 'Leave your details.', consent: 'Keep me posted.' } }),
+      submitLead: async (_id: string, lead: LeadContact) => (leads.push(lead), { ok: true as const, messages: {} }),
+    };
+    const runner = createRunner({ later, transport, identity: 'S1' });
+    await runToQualification(runner);
+    expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'notQualified', country: 'CA' });
+    runner.setContact('firstName', 'Tess');
+    runner.setContact('email', 'tess@example.ca');
+    runner.enterZip('M5V 3L9');
+    runner.accept(true);
+    runner.submitContact();
+    await vi.waitFor(() => expect(runner.getState().phase).toBe('finished'));
+    expect(leads).toEqual([{ values: { firstName: 'Tess', email: 'tess@example.ca' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' }]);
   });
 
   it('keeps a lead outside the US with the country and town the sites were searched for', async () => {

@@ -263,6 +263,25 @@ describe('question types', () => {
     expect(input.getAttribute('aria-describedby')).toContain(`${input.id}-help`);
   });
 
+  it("zip on a channel whose region is Canada: typed as text, a US ZIP code refused with the postal-code message", async () => {
+    const f = fake({ survey: { ...SURVEY, region: 'CA' }, pages: onePage(field('q', 'zip', { required: true }, 'Your postal code')) });
+    const root = start(f.transport);
+    await until(root, (r) => $(r, 'input'));
+    const input = $(root, 'input') as HTMLInputElement;
+    expect(input.getAttribute('inputmode')).toBe('text');
+    type(input, '12345');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, 'input[aria-invalid=true]'));
+    expect(root.textContent).toContain('Must be a valid postal code.');
+    expect(f.saved).toEqual([]);
+    type($(root, 'input'), 'M5V 3L9');
+    await settle();
+    next(root);
+    await until(root, () => f.saved.length === 1);
+    expect(f.saved[0]).toEqual({ q: 'M5V 3L9' });
+  });
+
   it('placeholder: renders nothing', async () => {
     const pages = onePage(field('q', 'placeholder'));
     pages[0]!.fields.push({ ...field('t', 'text', {}, 'Visible'), displayOrder: 2 });
@@ -489,7 +508,7 @@ describe('outcome screens and the qualified steps', () => {
     const zip = $(root, '#tw-zip') as HTMLInputElement;
     expect(labelOf(root, zip)).toContain('ZIP code');
     type(zip, '12');
-    await refusedThenFixed(root, 'Minimum 5 characters.', '#tw-zip', (field) => type(field, '62701'));
+    await refusedThenFixed(root, 'Must be a valid postal code.', '#tw-zip', (field) => type(field, '62701'));
     await until(root, (r) => heading(r) === 'Choose a study site');
     const sites = $$(root, 'input[name=tw-site]');
     expect(sites.map((s) => labelOf(root, s))).toEqual([
@@ -854,8 +873,8 @@ describe('the stored run, one per mount', () => {
 describe("a lead's optional ZIP where no site was searched", () => {
   const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: 'May we contact you?' } };
   /** A run to notQualified whose lead form has `fields`; answers what each lead sent, and the server's refusal of `refuseZip`. */
-  async function toLeadForm(fields: RunnerContactField[], refuseZip?: string) {
-    const f = fake({ qualification: NOT_QUALIFIED });
+  async function toLeadForm(fields: RunnerContactField[], refuseZip?: string, survey?: RunnerSurvey) {
+    const f = fake({ qualification: NOT_QUALIFIED, survey });
     const sent: unknown[] = [];
     const transport = {
       ...f.transport,
@@ -895,6 +914,20 @@ describe("a lead's optional ZIP where no site was searched", () => {
       expect.objectContaining({ values: { first_name: 'Ann' }, zip: '00000', country: null }),
       expect.objectContaining({ values: { first_name: 'Ann' }, zip: '62701', country: null }),
     ]);
+  });
+
+  it("on a channel whose region is Canada: a postal code, labelled so, typed as text and sent with the country", async () => {
+    const { root, sent } = await toLeadForm([name], undefined, { ...SURVEY, region: 'CA' });
+    const zip = $(root, '#tw-zip') as HTMLInputElement;
+    expect(labelOf(root, zip)).toBe('Postal code');
+    expect(zip.getAttribute('inputmode')).toBe('text');
+    type($(root, '#tw-c-c1'), 'Tess');
+    tick($(root, 'input[type=checkbox]'));
+    type(zip, 'M5V 3L9');
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notQualified]'));
+    expect(sent).toEqual([expect.objectContaining({ values: { first_name: 'Tess' }, zip: 'M5V 3L9', country: 'CA' })]);
   });
 
   it('sends no ZIP when it is left empty, and offers none when the screener asks a ZIP of its own', async () => {

@@ -110,7 +110,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
         <form noValidate onSubmit={(e) => (e.preventDefault(), void r.next())}>
           {h(translated(page.translations, s.language)?.title || page.title)}
           {page.fields.map((f) => (
-            <Question key={f.id} field={f} value={s.answers[f.identity]} error={s.errors[f.identity]} lang={s.language} onAnswer={r.answer} text={text} disabled={busy} />
+            <Question key={f.id} field={f} value={s.answers[f.identity]} error={s.errors[f.identity]} lang={s.language} region={s.survey?.region} onAnswer={r.answer} text={text} disabled={busy} />
           ))}
           <Nav busy={busy} error={hasErrors} text={text} onBack={s.history.length > 1 ? back : null} />
         </form>

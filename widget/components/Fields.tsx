@@ -29,37 +29,30 @@ interface InputProps {
   onInput: (value: string) => void;
 }
 
-export function Input(p: InputProps) {
-  const described = [p.helper ? `${p.id}-help` : '', p.error ? `${p.id}-err` : ''].filter(Boolean).join(' ');
+export function Input({ label, helper, error, text, onInput, required, ...p }: InputProps) {
+  const described = [helper ? `${p.id}-help` : '', error ? `${p.id}-err` : ''].filter(Boolean).join(' ');
   return (
     <div class="tw-field">
       <label for={p.id} class="tw-label">
-        {p.label}
-        {p.required && <Req text={p.text} />}
+        {label}
+        {required && <Req text={text} />}
       </label>
-      {p.helper && (
+      {helper && (
         <p id={`${p.id}-help`} class="tw-helper">
-          {p.helper}
+          {helper}
         </p>
       )}
+      {/* The rest as the input's own attributes (type, value, inputMode, autoComplete, maxLength…). */}
       <input
-        id={p.id}
+        {...p}
         class="tw-input"
-        type={p.type as "text"}
-        value={p.value}
-        inputMode={p.inputMode}
-        autoComplete={p.autoComplete}
-        maxLength={p.maxLength}
-        placeholder={p.placeholder}
-        min={p.min}
-        max={p.max}
-        disabled={p.disabled}
-        aria-required={p.required}
-        aria-invalid={!!p.error}
+        type={p.type as 'text'}
+        aria-required={required}
+        aria-invalid={!!error}
         aria-describedby={described || undefined}
-        onInput={(e) => p.onInput(e.currentTarget.value)}
+        onInput={(e) => onInput(e.currentTarget.value)}
       />
-      <Err id={`${p.id}-err`} error={p.error} />
+      <Err id={`${p.id}-err`} error={error} />
     </div>
   );
 }

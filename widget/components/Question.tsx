@@ -16,22 +16,24 @@ interface QuestionProps {
   lang: string;
   text: ParticipantText;
   disabled: boolean;
+  /** The channel's region: outside the US a ZIP question takes letters too (A1A 1A1). */
+  region?: string;
   onAnswer: (identity: string, value: Answer) => void;
 }
 
-// Input type, input mode and autocomplete per free-entry question type.
-export const ENTRY: Partial<Record<RunnerField['type'], [string, 'numeric' | 'tel' | 'email' | 'text', string?]>> = {
+// Input type, input mode, autocomplete and placeholder per free-entry question type.
+export const ENTRY: Partial<Record<RunnerField['type'], [string, 'numeric' | 'tel' | 'email' | 'text', string?, string?]>> = {
   text: ['text', 'text'],
   number: ['text', 'numeric'],
   email: ['email', 'email', 'email'],
-  phone: ['tel', 'tel', 'tel'],
+  phone: ['tel', 'tel', 'tel', '000-000-0000'],
   zip: ['text', 'numeric', 'postal-code'],
   date: ['date', 'text'],
   dob: ['date', 'text', 'bday'],
 };
 
 /** One question of a page, labelled, with its helper text and its inline error. */
-export function Question({ field, value, error, lang, text, disabled, onAnswer }: QuestionProps) {
+export function Question({ field, value, error, lang, text, disabled, region, onAnswer }: QuestionProps) {
   const c = field.configuration;
   const t = translated(c.translations, lang);
   const title = t?.title || field.title;
@@ -42,7 +44,7 @@ export function Question({ field, value, error, lang, text, disabled, onAnswer }
   if (field.type === 'placeholder') return null;
   const entry = ENTRY[field.type];
   if (entry) {
-    const [type, inputMode, autoComplete] = entry;
+    const [type, inputMode, autoComplete, placeholder] = entry;
     return (
       <Input
         id={id}
@@ -52,10 +54,10 @@ export function Question({ field, value, error, lang, text, disabled, onAnswer }
         value={typeof value === 'string' ? value : ''}
         error={error}
         type={type}
-        inputMode={inputMode}
+        inputMode={field.type == 'zip' && region ? 'text' : inputMode}
         autoComplete={autoComplete}
-        maxLength={field.type === 'zip' ? 5 : c.maxLength}
-        placeholder={field.type === 'phone' ? '000-000-0000' : undefined}
+        maxLength={field.type === 'zip' ? 10 : c.maxLength}
+        placeholder={placeholder}
         min={field.type === 'date' ? c.minDate : undefined}
         max={field.type === 'date' ? c.maxDate : undefined}
         disabled={disabled}

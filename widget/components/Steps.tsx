@@ -20,14 +20,15 @@ export function StepView(props: StepProps) {
   const r = ctl.runner;
   const text = participantText(s.language);
   const t = stepStrings(s.language);
-  // The ZIP code: the zip step's (required; a postal code or town abroad), and a lead's optional one.
-  const zip = (abroad?: boolean, required?: boolean) => (
-    <Input id="tw-zip" label={abroad ? t.place : t.zipLabel} required={required} value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={abroad ? 99 : 5} text={text} onInput={r.enterZip} />
+  // The ZIP code: the zip step's (required; a postal code or town abroad), and a lead's optional one
+  // (a postal code of the channel's region, the country the runner holds).
+  const abroad = !!s.country;
+  const zip = (label: string, required?: boolean) => (
+    <Input id="tw-zip" label={abroad ? label : t.zipLabel} required={required} value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={99} text={text} onInput={r.enterZip} />
   );
   if (view === 'zip') {
     // Offered only when a site is outside the US; '' stands for the US and its ZIP code.
     const countries = s.qualification?.siteCountries as string[] | undefined;
-    const abroad = !!s.country;
     return (
       <form noValidate onSubmit={(e) => (e.preventDefault(), void r.submitZip())}>
         {h(t.zipTitle)}
@@ -44,7 +45,7 @@ export function StepView(props: StepProps) {
             </select>
           </div>
         )}
-        {zip(abroad, true)}
+        {zip(t.place, true)}
         <Nav busy={busy} error={hasErrors} text={text} label={t.search} />
       </form>
     );
@@ -85,7 +86,7 @@ export function StepView(props: StepProps) {
           <ContactInput key={f.id} field={f} {...props} />
         ))}
         {/* Where no site was searched and the screener asks no ZIP: an optional one, the lead's place. */}
-        {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && zip()}
+        {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && zip(t.postal)}
         {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" {...htmlProps(s.messages.consent)} /> : t.accept}</Accept>}
         <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
       </form>
@@ -161,7 +162,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       </div>
     );
   }
-  const [type, inputMode, autoComplete] = ENTRY[field.fieldType]!;
+  const [type, inputMode, autoComplete, placeholder] = ENTRY[field.fieldType]!;
   const part = NAME_PART.exec(field.name);
   return (
     <Input
@@ -173,7 +174,7 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
       type={type}
       inputMode={inputMode}
       autoComplete={autoComplete ?? (part ? (part[1] ? 'given-name' : 'family-name') : undefined)}
-      placeholder={field.fieldType === 'phone' ? '000-000-0000' : undefined}
+      placeholder={placeholder}
       text={text}
       onInput={(v) => ctl.runner.setContact(field.name, v)}
     />

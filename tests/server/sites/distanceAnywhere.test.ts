@@ -31,7 +31,13 @@ beforeAll(async () => {
   await setLocale('en-CA');
 });
 
-const setLocale = (locale: string) => h.db.update(mediaChannels).set({ locale }).where(eq(mediaChannels.id, f.mediaChannelId));
+/** The survey's ZIP question takes the postal codes of the channel's region: one of each for the runs. */
+const SURVEY_ZIP: Record<string, string> = { 'en-CA': 'M5V 3L9', 'en-US': '10001', 'es-ES': '28013', 'en-GB': 'SW1A 1AA' };
+let surveyZip = SURVEY_ZIP['en-CA']!;
+const setLocale = async (locale: string) => {
+  surveyZip = SURVEY_ZIP[locale]!;
+  await h.db.update(mediaChannels).set({ locale }).where(eq(mediaChannels.id, f.mediaChannelId));
+};
 
 afterAll(async () => {
   await settleDeliveries();
@@ -39,7 +45,7 @@ afterAll(async () => {
 });
 
 async function sitesFor(query: string) {
-  const run = await runQualified(h, f);
+  const run = await runQualified(h, f, { zip: surveyZip });
   const res = await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?${query}`, { headers: { [TOKEN_HEADER]: run.token } });
   return { status: res.status, body: await json(res) };
 }
@@ -116,7 +122,7 @@ describe('a participant in Toronto', () => {
   });
 
   it('is asked for a country: the qualification names the countries of the sites, the US first', async () => {
-    const run = await runQualified(h, f);
+    const run = await runQualified(h, f, { zip: surveyZip });
     const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } });
     expect((await json(res)).meta).toMatchObject({ isQualified: true, siteCountries: ['US', 'CA'] });
   });
