@@ -6,15 +6,13 @@
  * Canada (a postal code's first three characters; a site's town).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { W, WAIT, next, answerDemoToZip } from './demoWidget';
 import { eq } from 'drizzle-orm';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
 import { contactFields, countries, engagementScreeners, engagementSiteLocations, mediaChannels, oFormFields, siteLocations } from '../../server/db/schema';
 
-const W = '[data-trial-widget]';
-const WAIT = { timeout: 20_000 };
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
@@ -57,20 +55,12 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
-const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
 
 describe('a participant in Toronto', () => {
   it('chooses Canada, gives a postal code, is offered Toronto before Buffalo in km, keeps the country across a reload and is referred to Toronto', async () => {
     const { context, page } = await newParticipant(demo.browser, { locale: 'en-CA' });
     await page.goto(`${demo.partner.url}/`);
-    await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(page, '18-64');
-    await choose(page, 'yes');
-    await next(page);
-    await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(page, 'pills');
-    await next(page);
+    await answerDemoToZip(page);
     // The survey's ZIP question, left empty.
     await page.locator(`${W} .tw-title`, { hasText: 'Where you live' }).waitFor(WAIT);
     await next(page);
