@@ -6,7 +6,7 @@ import type { SortTerm } from './query';
  * Text in the `natural_sort` collation (created by migration 0011, ICU's root order with numbers
  * compared by value): "Site 2" before "Site 10", case and accents as in a dictionary, the same
  * order on PGlite and PostgreSQL. An index serves such a sort only when it is built in the same
- * collation (server/db/schema.ts).
+ * collation (server/db/schema/columns.ts natural).
  */
 export const naturally = (text: AnyColumn | SQL): SQL => sql`${text} collate natural_sort`;
 

@@ -10,7 +10,7 @@ import { ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, EngagementOptionPatch, E
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import {
@@ -24,7 +24,7 @@ import {
   type EngagementOptionRow,
 } from './engagementOptions';
 import { UNKNOWN_OPTION } from './messages';
-import { findOption } from './parts';
+import { findOption, orNotFound } from './parts';
 import { describe } from '../openapi/describe';
 
 function serializeEngagementOption(row: EngagementOptionRow, fields: Set<string> | null = null) {
@@ -60,12 +60,11 @@ export function engagementOptionsRoutes(deps: Deps) {
 
   app.patch('/:id', describe({ summary: "Update an option's engagement link", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch }, answer: { resource: ENGAGEMENT_OPTION_TYPE } }), async (c) => {
     const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findEngagementOption(db, id, user);
-    if (!existing || id === null) throw notFound('engagement option');
+    const existing = await orNotFound(findEngagementOption(db, parseId(c.req.param('id')), user), 'engagement option');
+    const id = existing.id;
     const { attributes } = await readResource(c, EngagementOptionPatch, { type: ENGAGEMENT_OPTION_TYPE, id });
     await updateEngagementOption(db, id, attributes);
-    return sendResource(c, serializeEngagementOption((await findEngagementOption(db, id, user)) as EngagementOptionRow));
+    return sendResource(c, serializeEngagementOption(await orNotFound(findEngagementOption(db, id, user), 'engagement option')));
   });
 
   return app;
@@ -79,9 +78,7 @@ export function updateEngagementOptionsRoutes(deps: Deps) {
 
   app.post('/:optionId', describe({ summary: "Set an option's engagements", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace }, answer: { list: null } }), async (c) => {
     const user = c.get('user');
-    const optionId = parseId(c.req.param('optionId'));
-    const context = await findOption(db, optionId, user);
-    if (!context || optionId === null) throw notFound('option');
+    const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
     const { attributes } = await readResource(c, EngagementOptionsReplace, { type: ENGAGEMENT_OPTION_TYPE });
     const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
     return sendList(c, rows.map((r) => serializeEngagementOption(r)), { total: rows.length, page: 1, limit: 1000 });

@@ -9,19 +9,17 @@ import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
-import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { UNKNOWN_QUESTION } from './messages';
 import { createOption, deleteOption, updateOption } from './options';
-import { findOption, findQuestion } from './parts';
+import { findOption, findQuestion, orNotFound } from './parts';
 import { loadOption } from './structure';
 import { describe } from '../openapi/describe';
 import { assertTranslationLanguages } from '../languages';
 
 async function sendOption(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
-  const option = await loadOption(db, id);
-  if (!option) throw notFound('option');
+  const option = await orNotFound(loadOption(db, id), 'option');
   const { id: optionId, ...attributes } = option;
   return sendResource(c, toResource(SURVEY_OPTION_TYPE, optionId, attributes), status);
 }
@@ -41,9 +39,8 @@ export function legacyOptionsRoutes(deps: Deps) {
 
   app.patch('/:id', describe({ summary: 'Update a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionPatch }, answer: { resource: SURVEY_OPTION_TYPE } }), async (c) => {
     const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const context = await findOption(db, id, user);
-    if (!context || id === null) throw notFound('option');
+    const context = await orNotFound(findOption(db, parseId(c.req.param('id')), user), 'option');
+    const id = context.option.id;
     const { attributes } = await readResource(c, OptionPatch, { type: SURVEY_OPTION_TYPE, id });
     await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
     await updateOption(db, context, attributes);
@@ -51,9 +48,7 @@ export function legacyOptionsRoutes(deps: Deps) {
   });
 
   app.delete('/:id', describe({ summary: 'Delete a legacy question option', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const context = await findOption(db, id, c.get('user'));
-    if (!context || id === null) throw notFound('option');
+    const context = await orNotFound(findOption(db, parseId(c.req.param('id')), c.get('user')), 'option');
     await deleteOption(db, context);
     return c.body(null, 204);
   });

@@ -9,12 +9,11 @@ import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
-import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { UNKNOWN_SURVEY } from './messages';
 import { createPage, deletePage, updatePage } from './pages';
-import { findPage } from './parts';
+import { findPage, orNotFound } from './parts';
 import { loadQuestions, toPage } from './structure';
 import { findSurvey } from './surveys';
 import { describe } from '../openapi/describe';
@@ -25,8 +24,7 @@ function serializePage(page: SurveyPage, pageCounter: number) {
 }
 
 async function sendPage(c: Parameters<typeof sendResource>[0], db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
-  const context = await findPage(db, id, user);
-  if (!context) throw notFound('page');
+  const context = await orNotFound(findPage(db, id, user), 'page');
   const questions = await loadQuestions(db, [id]);
   return sendResource(c, serializePage(toPage(context.page, questions), context.survey.pageCounter), status);
 }
@@ -45,18 +43,15 @@ export function legacyPagesRoutes(deps: Deps) {
 
   app.patch('/:id', describe({ summary: 'Update a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PagePatch }, answer: { resource: SURVEY_PAGE_TYPE } }), async (c) => {
     const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const context = await findPage(db, id, user);
-    if (!context || id === null) throw notFound('page');
+    const context = await orNotFound(findPage(db, parseId(c.req.param('id')), user), 'page');
+    const id = context.page.id;
     const { attributes } = await readResource(c, PagePatch, { type: SURVEY_PAGE_TYPE, id });
     await updatePage(db, context, attributes);
     return sendPage(c, db, id, user);
   });
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey page', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const context = await findPage(db, id, c.get('user'));
-    if (!context || id === null) throw notFound('page');
+    const context = await orNotFound(findPage(db, parseId(c.req.param('id')), c.get('user')), 'page');
     await deletePage(db, context);
     return c.body(null, 204);
   });

@@ -6,6 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { AuthUser } from '../context';
 import type { Conn } from '../db/open';
+import { NotFound } from '../errors';
 import { surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 import type { OptionRow, PageRow, QuestionRow } from './structure';
 import { findSurvey, type SurveyRow } from './surveys';
@@ -49,4 +50,11 @@ export async function findOption(db: Conn, id: number | null, user: AuthUser): P
     .where(and(eq(surveyOptions.id, id), eq(surveyOptions.deleted, false)));
   const context = option && (await findQuestion(db, option.questionId, user));
   return option && context ? { ...context, option } : undefined;
+}
+
+/** What a find gave, or NotFound naming it: an unknown, deleted or out-of-scope part reads the same. */
+export async function orNotFound<T>(finding: Promise<T | undefined>, what: string): Promise<T> {
+  const found = await finding;
+  if (found === undefined) throw new NotFound(what);
+  return found;
 }

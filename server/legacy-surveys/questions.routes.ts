@@ -9,11 +9,10 @@ import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
-import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
 import { UNKNOWN_PAGE } from './messages';
-import { findPage, findQuestion } from './parts';
+import { findPage, findQuestion, orNotFound } from './parts';
 import { createQuestion, deleteQuestion, updateQuestion } from './questions';
 import { loadQuestion } from './structure';
 import { assertCategory, assertTags } from '../surveys';
@@ -27,8 +26,7 @@ async function assertQuestionTranslations(db: Db, map: Record<string, unknown> |
 }
 
 async function sendQuestion(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
-  const question = await loadQuestion(db, id);
-  if (!question) throw notFound('question');
+  const question = await orNotFound(loadQuestion(db, id), 'question');
   const { id: questionId, ...attributes } = question;
   return sendResource(c, toResource(SURVEY_QUESTION_TYPE, questionId, attributes), status);
 }
@@ -50,9 +48,8 @@ export function legacyQuestionsRoutes(deps: Deps) {
 
   app.patch('/:id', describe({ summary: 'Update a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch }, answer: { resource: SURVEY_QUESTION_TYPE } }), async (c) => {
     const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const context = await findQuestion(db, id, user);
-    if (!context || id === null) throw notFound('question');
+    const context = await orNotFound(findQuestion(db, parseId(c.req.param('id')), user), 'question');
+    const id = context.question.id;
     const { attributes } = await readResource(c, QuestionPatch, { type: SURVEY_QUESTION_TYPE, id });
     await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
     await assertTags(db, attributes.tagIds);
@@ -62,9 +59,7 @@ export function legacyQuestionsRoutes(deps: Deps) {
   });
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey question', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const context = await findQuestion(db, id, c.get('user'));
-    if (!context || id === null) throw notFound('question');
+    const context = await orNotFound(findQuestion(db, parseId(c.req.param('id')), c.get('user')), 'question');
     await deleteQuestion(db, context);
     return c.body(null, 204);
   });

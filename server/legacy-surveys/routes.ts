@@ -12,11 +12,11 @@ import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { readResource, requireParent } from '../http/body';
-import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { loadPages } from './structure';
 import { createSurvey, deleteSurvey, findSurvey, listSurveys, surveyListSpec, toSurvey, updateSurvey, type SurveyRow } from './surveys';
+import { orNotFound } from './parts';
 import { describe } from '../openapi/describe';
 
 function serializeSurvey(row: SurveyRow, pages?: SurveyPage[], fields: Set<string> | null = null) {
@@ -25,8 +25,7 @@ function serializeSurvey(row: SurveyRow, pages?: SurveyPage[], fields: Set<strin
 }
 
 async function sendSurvey(c: Parameters<typeof sendResource>[0], db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
-  const row = await findSurvey(db, id, user);
-  if (!row) throw notFound('survey');
+  const row = await orNotFound(findSurvey(db, id, user), 'survey');
   return sendResource(c, serializeSurvey(row, await loadPages(db, id)), status);
 }
 
@@ -46,9 +45,8 @@ export function legacySurveysRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read a legacy survey with its pages' }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, surveyListSpec);
-    const id = parseId(c.req.param('id'));
-    const row = await findSurvey(db, id, c.get('user'));
-    if (!row || id === null) throw notFound('survey');
+    const row = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');
+    const id = row.id;
     return sendResource(c, serializeSurvey(row, await loadPages(db, id), q.fields));
   });
 
@@ -61,18 +59,16 @@ export function legacySurveysRoutes(deps: Deps) {
 
   app.patch('/:id', describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY_TYPE } }), async (c) => {
     const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findSurvey(db, id, user);
-    if (!existing || id === null) throw notFound('survey');
+    const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
+    const id = existing.id;
     const { attributes } = await readResource(c, SurveyPatch, { type: SURVEY_TYPE, id });
     await updateSurvey(db, id, attributes);
     return sendSurvey(c, db, id, user);
   });
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findSurvey(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('survey');
+    const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');
+    const id = existing.id;
     await deleteSurvey(db, id);
     return c.body(null, 204);
   });

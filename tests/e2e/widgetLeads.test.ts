@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { W, WAIT, choose, next, answerDemoToZip, giveZip } from './demoWidget';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations, newParticipant, PARTNER_HOST, snippet } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
@@ -16,8 +17,6 @@ import { axeViolations as adminAxe } from './axe';
 import { pickSurvey } from './surveyPicker';
 import { mediaChannels } from '../../server/db/schema';
 
-const W = '[data-trial-widget]';
-const WAIT = { timeout: 20_000 };
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
@@ -48,8 +47,6 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-const choose = (p: Page, value: string) => p.locator(`${W} label:has(input[value="${value}"])`).click();
-const next = (p: Page) => p.locator(`${W} button[type=submit]`).click();
 
 /** The demo's message pairs, as the lead forms show them (demo.ts). */
 const PAIRS = {
@@ -89,17 +86,9 @@ async function toLeadForm(kind: Kind, locale: string, at?: string) {
     await zip.fill('10001');
     await next(p.page);
   } else {
-    await choose(p.page, '18-64');
-    await choose(p.page, 'yes');
-    await next(p.page);
-    await p.page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(p.page, 'pills');
-    await next(p.page);
-    const zip = p.page.locator(`${W} input[autocomplete=postal-code]`);
-    await zip.waitFor(WAIT);
+    await answerDemoToZip(p.page);
     // Anchorage: thousands of miles from the demo's New York sites.
-    await zip.fill('99501');
-    await next(p.page);
+    await giveZip(p.page, '99501');
   }
   await p.page.locator(`${W} form button.tw-back`).waitFor(WAIT);
   return p;

@@ -9,14 +9,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { W, WAIT, next, answerDemoToZip, giveZip } from './demoWidget';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
 import { startTwilioServer, type TwilioServer } from '../support/twilioServer';
 
-const W = '[data-trial-widget]';
-const WAIT = { timeout: 20_000 };
 const SID = `AC${'b2'.repeat(16)}`;
 
 let demo: DemoOnPartner;
@@ -46,8 +45,6 @@ afterAll(async () => {
 });
 
 const call = <T,>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
-const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
-const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
 
 interface Person {
   first: string;
@@ -59,17 +56,8 @@ interface Person {
 /** Walks the demo survey to its consent step; answers what axe found there and how many boxes it shows. */
 async function toConsent(page: Page, person: Person): Promise<{ boxes: number; violations: string[] }> {
   await page.goto(`${demo.partner.url}/`);
-  await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
-  await choose(page, '18-64');
-  await choose(page, 'yes');
-  await next(page);
-  await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
-  await choose(page, 'pills');
-  await next(page);
-  const zip = page.locator(`${W} input[autocomplete=postal-code]`);
-  await zip.waitFor(WAIT);
-  await zip.fill('10001');
-  await next(page);
+  await answerDemoToZip(page);
+  await giveZip(page, '10001');
   const sites = page.locator(`${W} .tw-site`);
   await sites.first().waitFor(WAIT);
   await sites.first().click();

@@ -12,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { W, WAIT, choose, next, answerDemoToZip, giveZip } from './demoWidget';
 import { eq } from 'drizzle-orm';
 import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
@@ -21,7 +22,6 @@ import { startRecordSystem, type RecordSystemReceiver } from '../support/recordS
 import { mediaChannels } from '../../server/db/schema';
 
 const PROVIDER_NAME = 'E2E steps webhook';
-const W = '[data-trial-widget]';
 const CAMPAIGN = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autumn-drive' };
 const REFERRER = 'partner-issue-42';
 
@@ -55,9 +55,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const WAIT = { timeout: 20_000 };
-const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
-const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
 
 /**
  * Walks the demo survey to a referral, running axe at each step it reaches; answers the
@@ -174,18 +171,9 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
 
       const far = await newParticipant(demo.browser, { locale, viewport: { width: 375, height: 800 } });
       await far.page.goto(`${demo.partner.url}/`);
-      await far.page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
-      await choose(far.page, '18-64');
-      await choose(far.page, 'yes');
-      await next(far.page);
-      await far.page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
-      await choose(far.page, 'pills');
-      await next(far.page);
-      const zip = far.page.locator(`${W} input[autocomplete=postal-code]`);
-      await zip.waitFor(WAIT);
+      await answerDemoToZip(far.page);
       // Anchorage: thousands of miles from the demo's New York sites.
-      await zip.fill('99501');
-      await next(far.page);
+      await giveZip(far.page, '99501');
       await far.page.locator(`${W} button.tw-back`).click();
       await far.page.locator(`${W} [data-outcome=noTrialSites]`).waitFor(WAIT);
       found.noTrialSites = await axeIn(far.page, demo.partner.url, W);

@@ -9,15 +9,13 @@
  * three characters; a site's town).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { W, WAIT, next, answerDemoToZip, giveZip } from './demoWidget';
 import { eq } from 'drizzle-orm';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
 import { contactFields, countries, engagementScreeners, engagementSiteLocations, mediaChannels, oFormFields, siteLocations } from '../../server/db/schema';
 
-const W = '[data-trial-widget]';
-const WAIT = { timeout: 20_000 };
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
@@ -60,20 +58,12 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-const choose = (page: Page, value: string) => page.locator(`${W} label:has(input[value="${value}"])`).click();
-const next = (page: Page) => page.locator(`${W} button[type=submit]`).click();
 
 describe('a participant in Toronto', () => {
   it('answers the survey ZIP with a postal code, is offered Toronto before Buffalo in km, keeps Canada across a reload and is referred to Toronto', async () => {
     const { context, page } = await newParticipant(demo.browser, { locale: 'en-CA' });
     await page.goto(`${demo.partner.url}/`);
-    await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(page, '18-64');
-    await choose(page, 'yes');
-    await next(page);
-    await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(page, 'pills');
-    await next(page);
+    await answerDemoToZip(page);
     // The survey's ZIP question, required: a US ZIP code is refused, the Canadian postal code taken.
     await page.locator(`${W} .tw-title`, { hasText: 'Where you live' }).waitFor(WAIT);
     const zipQuestion = page.locator(`${W} input[autocomplete=postal-code]`);
@@ -145,17 +135,8 @@ describe('a participant in Toronto', () => {
   it('in Vancouver, with every site out of reach: leaves a lead at noTrialSites that keeps its postal code and its distance', async () => {
     const { context, page } = await newParticipant(demo.browser, { locale: 'en-CA' });
     await page.goto(`${demo.partner.url}/`);
-    await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(page, '18-64');
-    await choose(page, 'yes');
-    await next(page);
-    await page.locator(`${W} input[value="pills"]`).waitFor({ state: 'attached', ...WAIT });
-    await choose(page, 'pills');
-    await next(page);
-    const zipQuestion = page.locator(`${W} input[autocomplete=postal-code]`);
-    await zipQuestion.waitFor(WAIT);
-    await zipQuestion.fill('V6B 1A1');
-    await next(page);
+    await answerDemoToZip(page);
+    await giveZip(page, 'V6B 1A1');
 
     // The lead's form: the screener's ZIP field starts with the postal code searched for.
     const form = page.locator(`${W} form`);

@@ -11,16 +11,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { MESSAGE_KINDS } from '@core/model/message';
-import { createRunner } from '@core/oform/runner';
-import { checkParticipantAnswer } from '@core/participant/responses';
-import { createParticipantTransport } from '@core/participant/transport';
 import { DEMO_COORDINATOR, DEMO_COORDINATOR_EMAIL, seedDemoRun } from '../../../server/demo';
 import { auditEvents, engagements, messages, referrals, sponsors, users } from '../../../server/db/schema';
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
 import { NO_MAIL_SERVER, purgeBodies } from '../../../server/messages/outbox';
 import { hashPassword } from '../../../server/auth/passwords';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { later } from '../../support/runnerLater';
+import { runDemoChannel } from '../../support/demoChannelRun';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 
 const T0 = new Date('2031-05-06T09:00:00.000Z');
@@ -37,34 +34,10 @@ const RECRUITER_EMAIL = 'recruiter@northwind.example';
 /** What the participant leaves: none of it may reach a staff message. */
 const person = (n: number) => ({ first_name: `Zelda${n}`, last_name: `Fitzgerald${n}`, email: `zelda${n}.fitz@example.com`, phone: `212-555-01${10 + n}`, zip_code: '10001' });
 
-/** A run of the demo channel as the widget makes it, to a referral; the contact values given. */
+/** A run of the demo channel to a referral; the contact values given. */
 async function demoReferral(harness: Harness, language: 'en' | 'es', values: Record<string, string>) {
-  const origin = 'http://product.test';
-  const transport = createParticipantTransport({
-    apiOrigin: origin,
-    mediaChannelId: String(channel.mediaChannelId),
-    screenerId: String(channel.screenerId),
-    pageUrl: 'https://healthy-living.example/article',
-    check: checkParticipantAnswer,
-    fetch: (async (url: string | URL | Request, init?: RequestInit) => harness.app.request(String(url).replace(origin, ''), init)) as typeof fetch,
-  });
-  const runner = createRunner({ later, transport, identity: '', chooseLanguage: () => language });
-  await runner.start();
-  runner.answer('demo-age', '18-64');
-  runner.answer('demo-diagnosed', 'yes');
-  await runner.next();
-  runner.answer('demo-treatment', ['pills', 'diet']);
-  runner.answer('demo-visits', '7');
-  await runner.next();
-  runner.answer('demo-zip', '10001');
-  await runner.next();
-  await runner.chooseSite(runner.getState().sites[0]!.id);
-  for (const [name, value] of Object.entries(values)) runner.setContact(name, value);
-  runner.submitContact();
-  runner.accept(true);
-  await runner.submitConsent();
-  expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'completed' });
-  await settleMessages();
+  const { state } = await runDemoChannel(harness, channel, { language, values });
+  expect(state).toMatchObject({ phase: 'finished', outcome: 'completed' });
   const [referral] = await harness.db.select().from(referrals).orderBy(referrals.id).limit(1).offset((await harness.db.select().from(referrals)).length - 1);
   return referral!;
 }

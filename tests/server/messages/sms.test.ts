@@ -10,9 +10,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { createRunner } from '@core/oform/runner';
-import { checkParticipantAnswer } from '@core/participant/responses';
-import { createParticipantTransport } from '@core/participant/transport';
 import { seedDemoRun } from '../../../server/demo';
 import { contactFields, contacts, messages, referrals, smsOptOuts, smsTemplates } from '../../../server/db/schema';
 import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
@@ -20,7 +17,7 @@ import { NO_SMS_PROVIDER, TEXTED_STOP } from '../../../server/messages/outbox';
 import { twilioSignature } from '../../../server/messages/twilio';
 import { SMS_CONSENT_NEEDS_PHONE } from '../../../server/participant/contact.routes';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { later } from '../../support/runnerLater';
+import { runDemoChannel } from '../../support/demoChannelRun';
 import { startTwilioServer, type TwilioServer } from '../../support/twilioServer';
 
 const T0 = new Date('2031-05-06T09:00:00.000Z');
@@ -35,44 +32,9 @@ let channel: { mediaChannelId: number; screenerId: number };
 
 const person = (n: number) => ({ first_name: `Zelda${n}`, last_name: `Fitzgerald${n}`, email: `zelda${n}.fitz@example.com`, phone: `212-555-01${10 + n}`, zip_code: '10001' });
 
-/** A run of the demo channel as the widget makes it; `smsConsent` as the second box was left. */
-async function demoRun(harness: Harness, values: Record<string, string>, smsConsent: boolean | string | undefined, language: 'en' | 'es' = 'en') {
-  const origin = 'http://product.test';
-  const transport = createParticipantTransport({
-    apiOrigin: origin,
-    mediaChannelId: String(channel.mediaChannelId),
-    screenerId: String(channel.screenerId),
-    pageUrl: 'https://healthy-living.example/article',
-    check: checkParticipantAnswer,
-    fetch: (async (url: string | URL | Request, init?: RequestInit) => harness.app.request(String(url).replace(origin, ''), init)) as typeof fetch,
-  });
-  const submit = transport.submitContact;
-  let offered: string | undefined;
-  const fields = transport.contactFields;
-  transport.contactFields = async (id) => {
-    const got = await fields(id);
-    offered = (got.messages as { sms?: string } | undefined)?.sms;
-    return got;
-  };
-  transport.submitContact = (id, contact) => submit(id, { ...contact, ...(smsConsent === undefined ? {} : { smsConsent: smsConsent as boolean }) });
-  const runner = createRunner({ later, transport, identity: '', chooseLanguage: () => language });
-  await runner.start();
-  runner.answer('demo-age', '18-64');
-  runner.answer('demo-diagnosed', 'yes');
-  await runner.next();
-  runner.answer('demo-treatment', ['pills', 'diet']);
-  runner.answer('demo-visits', '7');
-  await runner.next();
-  runner.answer('demo-zip', '10001');
-  await runner.next();
-  await runner.chooseSite(runner.getState().sites[0]!.id);
-  for (const [name, value] of Object.entries(values)) runner.setContact(name, value);
-  runner.submitContact();
-  runner.accept(true);
-  await runner.submitConsent();
-  await settleMessages();
-  return { state: runner.getState(), offered };
-}
+/** A run of the demo channel; `smsConsent` as the second box was left. */
+const demoRun = (harness: Harness, values: Record<string, string>, smsConsent: boolean | string | undefined, language: 'en' | 'es' = 'en') =>
+  runDemoChannel(harness, channel, { language, values, smsConsent });
 
 const lastReferral = async (harness: Harness) => (await harness.db.select().from(referrals).orderBy(referrals.id)).at(-1)!;
 const textsOf = async (harness: Harness, referralId: number) => harness.db.select().from(messages).where(eq(messages.referralId, referralId)).then((rows) => rows.filter((r) => r.channel === 'sms'));

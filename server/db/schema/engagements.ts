@@ -1,0 +1,99 @@
+/**
+ * Engagements (studies), their lookup links and files (server/engagements/).
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, numeric, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { created, modified, natural } from './columns';
+import { campaignTypes, targetGroups, therapeuticAreas, indications, type LookupTable } from './lookups';
+import { rmsProviders } from './rms-providers';
+import { sponsors } from './sponsors';
+import { users } from './users';
+
+export const engagements = pgTable(
+  'engagements',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    // Restrict: a sponsor with engagements cannot be deleted (no orphans).
+    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
+    sponsorContact: text('sponsor_contact'),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    isActive: boolean('is_active').notNull().default(true),
+    radius: integer('radius').notNull().default(25),
+    mediaLiveDate: date('media_live_date', { mode: 'string' }),
+    mediaEndDate: date('media_end_date', { mode: 'string' }),
+    g6Url: text('g6_url'),
+    protocolIdentifier: text('protocol_identifier'),
+    studySubjectIdentifier: text('study_subject_identifier'),
+    protocolVersion: text('protocol_version'),
+    phase: text('phase'),
+    amendmentDate: date('amendment_date', { mode: 'string' }),
+    firstPatientInDate: date('first_patient_in_date', { mode: 'string' }),
+    lastPatientInDate: date('last_patient_in_date', { mode: 'string' }),
+    rareDisease: boolean('rare_disease').notNull().default(false),
+    cellGeneTherapy: boolean('cell_gene_therapy').notNull().default(false),
+    deiFocus: boolean('dei_focus').notNull().default(false),
+    deiTarget: numeric('dei_target', { mode: 'number' }),
+    identification: text('identification').notNull(),
+    targetParticipantCount: integer('target_participant_count'),
+    /** What the target counts: 'referrals' (made) or 'randomized' (referrals that reached randomization). */
+    targetMeasure: text('target_measure').notNull().default('referrals'),
+    rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
+    rmsSponsorIdentifier: text('rms_sponsor_identifier'),
+    /** The same person referred again within this many days is a duplicate, not sent again (0: never). */
+    duplicateWindowDays: integer('duplicate_window_days').notNull().default(90),
+    /** Service level: a new referral's first contact is due within this many hours. */
+    firstContactHours: integer('first_contact_hours').notNull().default(48),
+    /** Service level: an open referral with no update for this many days is stale. */
+    staleDays: integer('stale_days').notNull().default(7),
+    /** The staff member answerable for the engagement (overdue messages reach them); its creator at first. */
+    ownerUserId: integer('owner_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('engagements_identification_idx').on(t.identification),
+    index('engagements_sponsor_idx').on(t.sponsorId, t.isActive),
+    index('engagements_default_sort_idx').on(t.isActive.desc().nullsFirst(), t.endDate, natural(t.name), t.id),
+    index('engagements_name_idx').on(natural(t.name), t.id),
+    check('engagements_phase_check', sql`${t.phase} is null or ${t.phase} in ('I', 'II', 'III', 'IV', 'N/A')`),
+    check('engagements_duplicate_window_check', sql`${t.duplicateWindowDays} between 0 and 3650`),
+    check('engagements_target_measure_check', sql`${t.targetMeasure} in ('referrals', 'randomized')`),
+  ],
+);
+
+const engagementLink = (name: string, column: string, target: LookupTable | typeof indications) =>
+  pgTable(
+    name,
+    {
+      engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+      targetId: integer(column).notNull().references(() => target.id, { onDelete: 'cascade' }),
+    },
+    (t) => [primaryKey({ columns: [t.engagementId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
+  );
+
+export const engagementCampaignTypes = engagementLink('engagement_campaign_types', 'campaign_type_id', campaignTypes);
+
+export const engagementIndications = engagementLink('engagement_indications', 'indication_id', indications);
+
+export const engagementTargetGroups = engagementLink('engagement_target_groups', 'target_group_id', targetGroups);
+
+export const engagementTherapeuticAreas = engagementLink('engagement_therapeutic_areas', 'therapeutic_area_id', therapeuticAreas);
+
+/** Files attached to an engagement; the bytes live in storage under `storageKey`. */
+export const engagementFiles = pgTable(
+  'engagement_files',
+  {
+    id: serial('id').primaryKey(),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created: created(),
+  },
+  (t) => [index('engagement_files_engagement_idx').on(t.engagementId)],
+);

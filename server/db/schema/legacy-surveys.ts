@@ -1,0 +1,99 @@
+/**
+ * Legacy surveys (/surveys, server/legacy-surveys/): pages, questions and options, with soft
+ * deletes.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { created, modified } from './columns';
+import { engagements } from './engagements';
+import { questionCategories, tags } from './lookups';
+import { screeners } from './screeners';
+
+export const surveys = pgTable(
+  'surveys',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    globalId: text('global_id').notNull().unique(),
+    isActive: boolean('is_active').notNull().default(true),
+    engagementId: integer('engagement_id').references(() => engagements.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
+    /** Raised by adding a page and lowered by deleting one (SPEC section 4); names 'New Page N'. */
+    pageCounter: integer('page_counter').notNull().default(0),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [index('surveys_engagement_idx').on(t.engagementId), index('surveys_screener_idx').on(t.screenerId)],
+);
+
+export const surveyPages = pgTable(
+  'survey_pages',
+  {
+    id: serial('id').primaryKey(),
+    surveyId: integer('survey_id').notNull().references(() => surveys.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    displayOrder: integer('display_order').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+  },
+  (t) => [index('survey_pages_survey_idx').on(t.surveyId, t.displayOrder)],
+);
+
+export const surveyQuestions = pgTable(
+  'survey_questions',
+  {
+    id: serial('id').primaryKey(),
+    pageId: integer('page_id').notNull().references(() => surveyPages.id, { onDelete: 'cascade' }),
+    questionType: text('type').notNull().default('placeholder'),
+    title: text('title').notNull().default('Placeholder'),
+    helperText: text('helper_text'),
+    questionCategoryId: integer('question_category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
+    translations: jsonb('translations').$type<Record<string, { title?: string; helperText?: string }>>().notNull().default({}),
+    displayOrder: integer('display_order').notNull().default(0),
+    deleted: boolean('deleted').notNull().default(false),
+  },
+  (t) => [index('survey_questions_page_idx').on(t.pageId, t.displayOrder)],
+);
+
+export const surveyQuestionTags = pgTable(
+  'survey_question_tags',
+  {
+    questionId: integer('question_id').notNull().references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.tagId] })],
+);
+
+export const surveyOptions = pgTable(
+  'survey_options',
+  {
+    id: serial('id').primaryKey(),
+    questionId: integer('question_id').notNull().references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    value: text('value').notNull(),
+    isDisqualified: boolean('is_disqualified').notNull().default(false),
+    /** 'end' or 'page' (then transitionTarget is the page id), or null for the next page. */
+    transitionTo: text('transition_to'),
+    transitionTarget: integer('transition_target').references(() => surveyPages.id, { onDelete: 'set null' }),
+    translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
+    displayOrder: integer('display_order').notNull().default(0),
+    deleted: boolean('deleted').notNull().default(false),
+  },
+  (t) => [
+    index('survey_options_question_idx').on(t.questionId, t.displayOrder),
+    check('survey_options_transition_check', sql`${t.transitionTo} is null or ${t.transitionTo} in ('end', 'page')`),
+  ],
+);
+
+/** An option's disqualification and weight for one engagement. */
+export const engagementOptions = pgTable(
+  'engagement_options',
+  {
+    id: serial('id').primaryKey(),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    optionId: integer('option_id').notNull().references(() => surveyOptions.id, { onDelete: 'cascade' }),
+    isDisqualified: boolean('is_disqualified').notNull().default(false),
+    weight: integer('weight').notNull().default(0),
+  },
+  (t) => [uniqueIndex('engagement_options_pair_idx').on(t.engagementId, t.optionId)],
+);

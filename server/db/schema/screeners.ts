@@ -1,0 +1,105 @@
+/**
+ * Screeners, their styles, messages, languages, contact fields and engagements (server/screeners/).
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { created, modified, natural } from './columns';
+import { contactFields } from './contact-fields';
+import { engagements } from './engagements';
+import { languages } from './languages';
+import { sponsors } from './sponsors';
+import { users } from './users';
+
+export const screeners = pgTable(
+  'screeners',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description'),
+    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    screenerType: text('type').notNull().default('super-screener'),
+    isActive: boolean('is_active').notNull().default(true),
+    isLocked: boolean('is_locked').notNull().default(false),
+    isTest: boolean('is_test').notNull().default(false),
+    isInterestVisible: boolean('is_interest_visible').notNull().default(false),
+    /** Per API iso code: { title, description }. */
+    translations: jsonb('translations').$type<Record<string, { title?: string; description?: string }>>().notNull().default({}),
+    /** Every colour of SPEC section 3, validated with core/model's screener styles schema. */
+    styles: jsonb('styles').$type<Record<string, unknown>>().notNull().default({}),
+    /** Set on a clone: the screener it was copied from. */
+    clonedFromId: integer('cloned_from_id').references((): AnyPgColumn => screeners.id, { onDelete: 'set null' }),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    index('screeners_default_sort_idx').on(t.isActive.desc().nullsFirst(), natural(t.title), t.id),
+    // The media channels list sorted by screener name walks screeners in this order.
+    index('screeners_title_idx').on(natural(t.title), t.id),
+    index('screeners_sponsor_idx').on(t.sponsorId),
+  ],
+);
+
+/** The consent and contact-form message of each outcome, translatable. */
+export const screenerMessages = pgTable(
+  'screener_messages',
+  {
+    id: serial('id').primaryKey(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    outcome: text('outcome').notNull(),
+    consentMessage: text('consent_message'),
+    contactFormMessage: text('contact_form_message'),
+    /** Per API iso code: { consentMessage, contactFormMessage }. */
+    translations: jsonb('translations').$type<Record<string, { consentMessage?: string; contactFormMessage?: string }>>().notNull().default({}),
+  },
+  (t) => [
+    uniqueIndex('screener_messages_outcome_idx').on(t.screenerId, t.outcome),
+    check(
+      'screener_messages_outcome_check',
+      sql`${t.outcome} in ('acceptance', 'notActive', 'notQualified', 'noTrialSites', 'qualified', 'trialSiteSelected', 'completed')`,
+    ),
+  ],
+);
+
+export const screenerLanguages = pgTable(
+  'screener_languages',
+  {
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    languageId: integer('language_id').notNull().references(() => languages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.screenerId, t.languageId] })],
+);
+
+export const engagementScreeners = pgTable(
+  'engagement_screeners',
+  {
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.screenerId, t.engagementId] }), index('engagement_screeners_engagement_idx').on(t.engagementId)],
+);
+
+export const contactFieldScreeners = pgTable(
+  'contact_field_screeners',
+  {
+    id: serial('id').primaryKey(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    contactFieldId: integer('contact_field_id').notNull().references(() => contactFields.id, { onDelete: 'cascade' }),
+    weight: integer('weight').notNull().default(0),
+  },
+  (t) => [uniqueIndex('contact_field_screeners_pair_idx').on(t.screenerId, t.contactFieldId)],
+);
+
+/** A screener's surveys, by the stable identity of a versioned survey (oForm). */
+export const screenerSurveys = pgTable(
+  'screener_surveys',
+  {
+    id: serial('id').primaryKey(),
+    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    oFormIdentity: text('o_form_identity').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    displayOrder: integer('display_order').notNull().default(0),
+    created: created(),
+  },
+  (t) => [uniqueIndex('screener_surveys_pair_idx').on(t.screenerId, t.oFormIdentity)],
+);

@@ -1,0 +1,29 @@
+/**
+ * Sponsors (server/sponsors/).
+ */
+import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { created, modified, natural } from './columns';
+import { countries } from './lookups';
+
+export const sponsors = pgTable(
+  'sponsors',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    identification: text('identification').notNull(),
+    rmsSponsorIdentifier: text('rms_sponsor_identifier'),
+    description: text('description'),
+    isActive: boolean('is_active').notNull().default(true),
+    businessPractice: text('business_practice'),
+    countryId: integer('country_id').references(() => countries.id, { onDelete: 'set null' }),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('sponsors_identification_idx').on(t.identification),
+    // In the list's own order (active first, then by name, id as the tiebreak): a page deep in
+    // the list is an index range, not a sort of every row (bench/README.md, admin lists).
+    index('sponsors_active_name_idx').on(t.isActive.desc().nullsFirst(), natural(t.name), t.id),
+    index('sponsors_name_idx').on(natural(t.name)),
+  ],
+);

@@ -1,0 +1,125 @@
+/**
+ * Versioned surveys (server/surveys/): one row per version of a survey identity, with pages (root
+ * containers), child containers and questions (fields) whose rules live in core/model/oform.ts and
+ * core/oform/authoring.ts.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { created, modified } from './columns';
+import { engagements } from './engagements';
+import { languages } from './languages';
+import { questionCategories, tags } from './lookups';
+import { sponsors } from './sponsors';
+import { users } from './users';
+
+export const oForms = pgTable(
+  'o_forms',
+  {
+    id: serial('id').primaryKey(),
+    /** Stable across versions; each version is a row of its own. */
+    identity: text('identity').notNull(),
+    version: integer('version').notNull().default(1),
+    title: text('title').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    /** The approved version of its identity (at most one at a time). */
+    isApproved: boolean('is_approved').notNull().default(false),
+    /** Set once, on approval: from then on the version never changes. */
+    approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
+    approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
+    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    sponsorId: integer('sponsor_id').references(() => sponsors.id, { onDelete: 'set null' }),
+    /** The number of pages (root containers): the progress bar's maximum. */
+    containerCount: integer('container_count').notNull().default(0),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('o_forms_identity_version_idx').on(t.identity, t.version),
+    uniqueIndex('o_forms_one_approved_idx').on(t.identity).where(sql`${t.isApproved}`),
+    index('o_forms_engagement_idx').on(t.engagementId),
+  ],
+);
+
+export const oFormLanguages = pgTable(
+  'o_form_languages',
+  {
+    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    languageId: integer('language_id').notNull().references(() => languages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.oFormId, t.languageId] })],
+);
+
+export const oFormContainers = pgTable(
+  'o_form_containers',
+  {
+    id: serial('id').primaryKey(),
+    /** Stable across versions of the survey. */
+    identity: text('identity').notNull(),
+    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    displayOrder: integer('display_order').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    /** 'root_container' for pages, 'child_container' for containers within one. */
+    containerType: text('container_type').notNull().default('root_container'),
+    parentId: integer('parent_id').references((): AnyPgColumn => oFormContainers.id, { onDelete: 'cascade' }),
+    /** Per API iso code: { title }, as a question's configuration.translations. */
+    translations: jsonb('translations').$type<Record<string, { title?: string }>>().notNull().default({}),
+  },
+  (t) => [
+    uniqueIndex('o_form_containers_identity_idx').on(t.oFormId, t.identity),
+    index('o_form_containers_form_idx').on(t.oFormId, t.displayOrder),
+    index('o_form_containers_parent_idx').on(t.parentId),
+    check('o_form_containers_type_check', sql`${t.containerType} in ('root_container', 'child_container')`),
+  ],
+);
+
+export const oFormFields = pgTable(
+  'o_form_fields',
+  {
+    id: serial('id').primaryKey(),
+    /** Stable across versions of the survey. */
+    identity: text('identity').notNull(),
+    containerId: integer('container_id').notNull().references(() => oFormContainers.id, { onDelete: 'cascade' }),
+    title: text('title').notNull().default('Placeholder'),
+    type: text('type').notNull().default('placeholder'),
+    categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
+    isActive: boolean('is_active').notNull().default(true),
+    displayOrder: integer('display_order').notNull().default(0),
+    /** Validated with core/model/oform.ts fieldConfiguration(type) on every write. */
+    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('o_form_fields_container_idx').on(t.containerId, t.displayOrder), index('o_form_fields_identity_idx').on(t.identity)],
+);
+
+export const oFormFieldTags = pgTable(
+  'o_form_field_tags',
+  {
+    fieldId: integer('field_id').notNull().references(() => oFormFields.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.fieldId, t.tagId] })],
+);
+
+/** Per version, the participant-facing message of each type (SPEC section 3), per language. */
+export const oFormMessages = pgTable(
+  'o_form_messages',
+  {
+    id: serial('id').primaryKey(),
+    oFormIdentity: text('o_form_identity').notNull(),
+    oFormVersionId: integer('o_form_version_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    messageType: text('message_type').notNull(),
+    /** API iso code (en, es_MX). */
+    language: text('language').notNull().default('en'),
+    message: text('message').notNull().default(''),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('o_form_messages_version_type_language_idx').on(t.oFormVersionId, t.messageType, t.language),
+    index('o_form_messages_identity_idx').on(t.oFormIdentity),
+    check(
+      'o_form_messages_type_check',
+      sql`${t.messageType} in ('completed_contact_form', 'no_trial_sites_consent', 'no_trial_sites_contact_form', 'not_active_consent', 'not_active_contact_form', 'not_qualified_consent', 'not_qualified_contact_form', 'trial_site_selected_consent', 'trial_site_selected_contact_form')`,
+    ),
+  ],
+);

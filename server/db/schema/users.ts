@@ -1,0 +1,54 @@
+/**
+ * Staff users, their roles and the sponsors they may see (server/users/).
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { created, modified } from './columns';
+import { sponsors } from './sponsors';
+
+export const roles = pgTable('roles', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email'),
+    passwordHash: text('password_hash'),
+    isActive: boolean('is_active').notNull().default(true),
+    locale: text('locale').notNull().default('en'),
+    totpSecret: text('totp_secret'),
+    secretVerified: boolean('secret_verified').notNull().default(false),
+    // The time step of the last accepted code, so a code is accepted once.
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    identityProvider: text('identity_provider'),
+    created: created(),
+    modified: modified(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+);
+
+export const userSponsors = pgTable(
+  'user_sponsors',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.sponsorId] }), index('user_sponsors_sponsor_idx').on(t.sponsorId)],
+);
