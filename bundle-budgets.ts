@@ -48,8 +48,12 @@ export const BUDGETS = {
    * rule runner table-driven, the 422 checks of the transport in one helper, the input's own
    * attributes spread, the phone placeholder in the entry table, no region sent for the US):
    * +112 B here (the most the issue allowed was 120): 21855 B, 351 B over 21 kB.
+   * Then the page after one that cannot end the run shown at once, its save confirmed behind it
+   * (the runner's confirmed place, the moves waiting for it, the refusal's way back, the page
+   * timing taken as the save goes; about 30 B won back in the same change: the runner's unused
+   * English failure text, the page timing's private name): 22022 B, 518 B over 21 kB.
    */
-  widgetBytes: 21 * 1024 + 351,
+  widgetBytes: 21 * 1024 + 518,
   /** The admin's login screen: the entry, the login chunk and everything they import statically, gzipped. */
   adminFirstLoadBytes: 150 * 1024,
 } as const;

@@ -67,11 +67,11 @@ export const widgetJsx = {
  * storage or in what the admin's preview passes to mount(): the runner's shared context
  * (core/oform/runner.ts RunContext, read in the steps' chunk too), the runner's and the
  * controller's options that mount() does not take, the controller's members, the caller's
- * channel, App's count and the steps' props. Terser cannot know a property is private; each
+ * channel, App's count, the controller's page timing and the steps' props. Terser cannot know a property is private; each
  * name is otherwise spelt out in each chunk (about 110 B gzipped over a whole run). Terser
  * leaves names the DOM has alone (`heading`, say) even when listed here.
  */
-const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin)$/;
+const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin|confirming|saved)$/;
 
 /**
  * Terser over the minified chunks: a second pass after Rolldown's own minifier (Oxc) finds

@@ -93,9 +93,13 @@ async function measureNext(page: Page, proxy: LatencyProxy, ui: SurveyUi, headin
   await page.locator(ui.next).click();
   const at = await shown(page, ui, ui.heading, heading);
   const clicked = await page.evaluate(() => (window as unknown as { nextClickedAt?: number }).nextClickedAt ?? NaN);
-  const during = proxy.log.slice(from).filter((r) => r.at <= at.wall && !ui.isAfterwards(r));
-  const save = during.find(ui.isSave);
-  return { ms: at.now - clicked, requests: during, trips: sequentialTrips(during, at.wall), saveMs: save?.done ? save.done - save.at : NaN };
+  // A page that cannot end the run shows the next one before its save is answered: the Next's
+  // requests are those sent until both the page showed and the save was answered.
+  let save: ProxiedRequest | undefined;
+  for (let waited = 0; !(save = proxy.log.slice(from).find((r) => ui.isSave(r) && r.done !== undefined)) && waited < 30_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  const until = Math.max(at.wall, save?.done ?? 0);
+  const during = proxy.log.slice(from).filter((r) => r.at <= until && !ui.isAfterwards(r));
+  return { ms: at.now - clicked, requests: during, trips: sequentialTrips(during, until), saveMs: save?.done ? save.done - save.at : NaN };
 }
 
 export interface Visit {

@@ -10,10 +10,11 @@
  * - At 150 ms round trip: the first question's time and its sequential requests (the longest
  *   chain of requests each sent after the previous one was answered, among those answered before
  *   the question showed; budget 2: widget.js, then its module and the survey's start together).
- * - A Next from the second page (every page still waits for the server's answer): the requests
- *   it makes before the next page shows (budget 1) and click → next page's heading (budget
- *   1.2 × the round trip plus the save's time on the server). The first Next also creates the
- *   submission (with its first page's entry), reported on its own rows.
+ * - A Next from the second page, where no answer can end the run (the server's meta.cannotEnd):
+ *   its requests until the next page showed and its save was answered (budget 1), and click →
+ *   next page's heading, shown before the save's answer (budget 50 ms). The first Next, from a
+ *   page that can disqualify, waits for the server and also creates the submission (with its
+ *   first page's entry): its own rows (budget 2.2 × the round trip plus the server's time).
  * - OPTIONS requests after the first call of a run (budget 0).
  * - The same survey in SurveyJS, measured by the same helpers through the same proxy
  *   (./surveyjs.ts): its figures, and the widget's against them (first question ≤ 0.2×).
@@ -110,15 +111,16 @@ export default async function widgetStart(): Promise<BenchRow[]> {
       { figure: `widget: requests per Next, OPTIONS included (${RTT_MS} ms round trip, proxy, second page)`, value: next.requests.length, unit: 'requests', budget: 1, lowerIsBetter: true },
       { figure: `widget: OPTIONS after the first call of a run (${RTT_MS} ms round trip, proxy), most of ${SLOW_VISITS} runs`, value: preflights, unit: 'requests', budget: 0, lowerIsBetter: true },
       {
-        figure: `widget: Next → next page shown (${RTT_MS} ms round trip, proxy; waits for the server), median of ${SLOW_VISITS}, vs 1.2 × ${RTT_MS} ms + server ${serverMs(next.saveMs).toFixed(0)} ms`,
+        figure: `widget: Next → next page shown for a page that cannot end (${RTT_MS} ms round trip, proxy; second page, its save confirmed behind it), median of ${SLOW_VISITS}`,
         value: next.ms,
         unit: 'ms',
-        budget: 1.2 * RTT_MS + serverMs(next.saveMs),
+        budget: 50,
         lowerIsBetter: true,
       },
+      // The page that can disqualify (the demo's first) waits for the server: its row is the first Next's.
       { figure: `widget: sequential requests of the first Next (creates the submission; ${RTT_MS} ms round trip, proxy)`, value: first.trips.length, unit: 'requests', budget: 2, lowerIsBetter: true },
       {
-        figure: `widget: first Next → next page shown (${RTT_MS} ms round trip, proxy), median of ${SLOW_VISITS}, vs 2.2 × ${RTT_MS} ms + server ${serverMs(first.saveMs).toFixed(0)} ms × 2`,
+        figure: `widget: first Next → next page shown for a page that can disqualify (${RTT_MS} ms round trip, proxy; waits for the server), median of ${SLOW_VISITS}, vs 2.2 × ${RTT_MS} ms + server ${serverMs(first.saveMs).toFixed(0)} ms × 2`,
         value: first.ms,
         unit: 'ms',
         budget: 2.2 * RTT_MS + 2 * serverMs(first.saveMs),

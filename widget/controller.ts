@@ -115,13 +115,16 @@ export function createController(options: ControllerOptions): Controller {
   const strings = loadStrings(wanted);
   // Page timing: the page on screen and since when. It rides in the page's save (one request per
   // Next); a page left without one (Back, an outcome) sends it on its own once left.
-  let shown: { id: string; at: string; saved?: 1 } | null = null;
+  let shown: { id: string; at: string; saved?: boolean } | null = null;
   const transport: WidgetTransport = {
     ...base,
     async saveAnswers(entryId, answers) {
       const left = shown;
+      // Left by its save as far as its own timing call goes, before the answer: a page that
+      // cannot end the run shows the next one at once (false again when the save is refused).
+      if (left) left.saved = true;
       const got = await base.saveAnswers(entryId, answers, left && { start: left.at, stop: new Date().toISOString() });
-      if (got.ok && left) left.saved = 1;
+      if (left) left.saved = got.ok;
       return got;
     },
     async loadSurvey(identity) {

@@ -43,6 +43,11 @@ export interface RunnerPage {
   translations?: PageTranslations;
   displayOrder: number;
   fields: RunnerField[];
+  /**
+   * Given only when no answer on this page can end the run (the server's meta.cannotEnd): the
+   * page that follows it whatever is answered, shown at once on Next while the save is confirmed.
+   */
+  next?: RunnerPage;
 }
 
 export interface RunnerSurvey {
@@ -195,6 +200,14 @@ export interface RunMoves {
   resume(snapshot: RunnerSnapshot): Promise<boolean>;
 }
 
+/** A page's save sent behind the page shown ahead of it: the run's place until it is confirmed. */
+export interface Pending {
+  history: History;
+  progress: Progress;
+  /** Settles once the save is confirmed, or the run is back on its page (refused, not answered). */
+  done: Promise<void>;
+}
+
 /** The run's state and what the rest of it (./runnerLater.ts) works with. */
 export interface RunContext {
   options: RunnerOptions;
@@ -204,6 +217,8 @@ export interface RunContext {
   set(patch: Partial<RunnerState>): void;
   /** Runs a call: busy meanwhile, a failure becomes `failed`, and retry repeats it. */
   attempt(busy: Phase, step: () => Promise<void>): Promise<void>;
+  /** The save confirmed behind a page shown ahead of its answer (./runnerLater.ts next), while it is out. */
+  confirming: Pending | null;
   end(outcome: Outcome | null, messages?: OutcomeMessages): void;
   show(page: RunnerPage, history: History, progress: Progress, answers?: Answers): void;
   /** The submission once created (with the first answered page) or resumed. */
@@ -318,8 +333,11 @@ export interface RunnerState {
   answers: Answers;
   /** Problems by field identity (or contact field name, `zip`, `acceptTerms`), from the check before sending or from the server. */
   errors: FieldErrors;
-  /** Set in the `failed` phase: what went wrong, for the participant. */
-  message: string | null;
+  /**
+   * Set in the `failed` phase: the failureMessage option's text, what went wrong for the
+   * participant (none without one: the widget shows its own text, in the participant's language).
+   */
+  message?: string | null;
   history: History;
   progress: Progress;
   qualification: Qualification | null;
@@ -358,7 +376,7 @@ export interface RunnerOptions {
   resume?: RunnerSnapshot | null;
   /** Whether a failed resume should give way to a fresh run (say the submission is gone: 4xx). */
   abandonResume?: (error: unknown) => boolean;
-  /** The participant-facing text for a failed call (already in the participant's language). */
+  /** The participant-facing text for a failed call (already in the participant's language), as the failed state's message. */
   failureMessage?: string;
   /**
    * Loads ./runnerLater.ts (in the widget, a dynamic import of a module exporting createRunMoves),
@@ -382,8 +400,6 @@ export interface Runner extends Omit<ContactSteps, 'back'> {
   /** The submission, once created (with the first answered page) or resumed; null in preview. */
   submissionId(): string | null;
 }
-
-const DEFAULT_FAILURE = 'Something went wrong. Please try again.';
 
 /** The phases a snapshot names as the participant's place: those in which the run shows something of the survey. */
 export const PLACES: Partial<Record<Phase, RunnerSnapshot['step']>> = { page: 'page', zip: 'zip', sites: 'sites', contact: 'contact', consent: 'consent', finished: 'finished' };
@@ -438,7 +454,7 @@ export function createRunner(options: RunnerOptions): Runner {
       if (lastAction === step) lastAction = null;
     } catch (error) {
       if (error instanceof OutcomeReached) end(error.outcome, error.messages);
-      else set({ phase: 'failed', message: options.failureMessage ?? DEFAULT_FAILURE });
+      else set({ phase: 'failed', message: options.failureMessage });
     }
   };
 
@@ -449,6 +465,7 @@ export function createRunner(options: RunnerOptions): Runner {
     state: () => state,
     set,
     attempt,
+    confirming: null,
     end,
     show(page, history, progress, answers) {
       context.pagesSeen.set(page.identity, page);
@@ -472,10 +489,14 @@ export function createRunner(options: RunnerOptions): Runner {
         throw error;
       },
     ));
+  // A move on a page shown ahead of its previous page's save (runnerLater.ts next) waits for that
+  // save's answer, and is dropped when the answer took the participant back to that page.
   const later =
-    <K extends 'next' | 'goTo'>(name: K) =>
+    <K extends 'next' | 'back' | 'goTo'>(name: K) =>
     async (...args: Parameters<RunMoves[K]>): Promise<void> => {
-      await moves().then((m) => (m[name] as (...a: Parameters<RunMoves[K]>) => Promise<void>)(...args));
+      const on = state.page;
+      await context.confirming?.done;
+      if (state.page === on) await ((await moves())[name] as (...a: Parameters<RunMoves[K]>) => Promise<unknown>)(...args);
     };
   // Nothing to do before the steps have begun. Async for all: the synchronous ones change the
   // state before their promise is made, so the state reads the same right after the call.
@@ -517,7 +538,7 @@ export function createRunner(options: RunnerOptions): Runner {
     },
 
     next: later('next'),
-    back: async () => void (await (await moves()).back()),
+    back: later('back'),
     goTo: later('goTo'),
 
     async retry() {
@@ -539,14 +560,16 @@ export function createRunner(options: RunnerOptions): Runner {
     snapshot() {
       const credentials = transport.credentials?.() ?? null;
       const step = PLACES[state.phase];
+      // A page shown ahead of its previous page's save: the place is that page until the save is confirmed.
+      const at = context.confirming ?? state;
       if (preview || context.submissionId === null || credentials === null || !step || state.transition) return null;
       return {
         identity: state.survey?.identity ?? options.identity,
         submissionId: context.submissionId,
         credentials,
         language: state.language,
-        history: step === 'finished' ? [] : [...state.history],
-        progress: state.progress.value,
+        history: step === 'finished' ? [] : [...at.history],
+        progress: at.progress.value,
         step,
         ...(step !== 'finished' && { siteId: state.siteId, country: state.country }),
       };

@@ -10,7 +10,7 @@ import { checkAnswers, type Answers } from './answers';
 import { createContactSteps, type StartedSteps } from './contactSteps';
 import { back as popVisit, currentVisit, revisit, visit } from './history';
 import { setProgress, startProgress, stepDown, stepUp } from './progress';
-import type { ContactTransport, Qualification, RunContext, RunMoves, RunnerSnapshot } from './runner';
+import type { ContactTransport, Qualification, RunContext, RunMoves, RunnerSnapshot, RunnerSurvey, SaveResult } from './runner';
 import { OutcomeReached } from './runner';
 
 export function createRunMoves(context: RunContext): RunMoves {
@@ -54,6 +54,33 @@ export function createRunMoves(context: RunContext): RunMoves {
   /** The answers the server holds for a page entry (after a reload), unless still in memory. */
   const storedAnswers = async (page: string, entryId?: string): Promise<Answers | undefined> =>
     context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined);
+
+  /** Where the server's answer to the page on screen leads: its problems, the next page, another survey or the qualification. */
+  const advance = async (survey: RunnerSurvey, result: SaveResult) => {
+    if (!result.ok) {
+      set({ phase: 'page', errors: result.errors });
+      return;
+    }
+    const progress = stepUp(state().progress);
+    // An option's survey transition: this survey ends here and the participant carries on in
+    // the other one (the preview, which stores nothing, just shows where this one ends).
+    if (result.nextOFormIdentity && !preview) {
+      set({ progress, transition: result.nextOFormIdentity });
+      end(null);
+      return;
+    }
+    if (!result.nextContainerIdentity) {
+      set({ progress });
+      // Its own attempt: a retry after a failure from here on reads the qualification again
+      // rather than sending answers the server may already have made final.
+      await attempt('saving', () => finish());
+      return;
+    }
+    const nextPage = result.nextPage?.identity === result.nextContainerIdentity ? result.nextPage : await transport.page(survey, result.nextContainerIdentity);
+    let nextEntry = result.nextContainerEntryId ?? undefined;
+    if (!preview && !nextEntry && context.submissionId !== null) nextEntry = (await transport.createEntry(context.submissionId, nextPage)).entryId;
+    context.show(nextPage, visit(state().history, { page: nextPage.identity, entryId: nextEntry }), progress);
+  };
 
   const resume = async (snapshot: RunnerSnapshot) => {
     // start() resumes only a snapshot of a submission.
@@ -101,7 +128,7 @@ export function createRunMoves(context: RunContext): RunMoves {
         return;
       }
       const answers = s.answers;
-      await attempt('saving', async () => {
+      const step = async () => {
         // Read again on a retry: the entry may have been made before the failure.
         let entryId = currentVisit(state().history)?.entryId;
         if (!preview && !entryId) {
@@ -115,31 +142,38 @@ export function createRunMoves(context: RunContext): RunMoves {
           entryId ??= (await transport.createEntry(context.submissionId, page)).entryId;
           set({ history: [...state().history.slice(0, -1), { page: page.identity, entryId }] });
         }
-        const result = preview || !entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(entryId, answers);
-        if (!result.ok) {
-          set({ phase: 'page', errors: result.errors });
-          return;
-        }
-        const progress = stepUp(state().progress);
-        // An option's survey transition: this survey ends here and the participant carries on in
-        // the other one (the preview, which stores nothing, just shows where this one ends).
-        if (result.nextOFormIdentity && !preview) {
-          set({ progress, transition: result.nextOFormIdentity });
-          end(null);
-          return;
-        }
-        if (!result.nextContainerIdentity) {
-          set({ progress });
-          // Its own attempt: a retry after a failure from here on reads the qualification again
-          // rather than sending answers the server may already have made final.
-          await attempt('saving', () => finish());
-          return;
-        }
-        const nextPage = result.nextPage?.identity === result.nextContainerIdentity ? result.nextPage : await transport.page(survey, result.nextContainerIdentity);
-        let nextEntry = result.nextContainerEntryId ?? undefined;
-        if (!preview && !nextEntry && context.submissionId !== null) nextEntry = (await transport.createEntry(context.submissionId, nextPage)).entryId;
-        context.show(nextPage, visit(state().history, { page: nextPage.identity, entryId: nextEntry }), progress);
-      });
+        await advance(survey, preview || !entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(entryId, answers));
+      };
+      const ahead = page.next;
+      const entryId = here.entryId;
+      // Not the first page, whose save waits for the submission (a page's timing goes with its
+      // save, sent before the next page shows: widget/controller.ts), nor in preview (no entries).
+      if (!ahead || preview || !entryId) return attempt('saving', step);
+      // Nothing answered here can end the run (the server says so, server/participant/cannotEnd.ts):
+      // the page after it shows now and the save is confirmed behind it. A refused save comes
+      // back here with its problems, both pages' answers kept; a reload meanwhile resumes here.
+      // The place (history, progress) until the save is confirmed: the state's now.
+      context.confirming = {
+        ...s,
+        done: transport
+          .saveAnswers(entryId, answers)
+          .catch(() => undefined)
+          .then((result) => {
+            context.confirming = null;
+            if (result?.ok && result.nextContainerIdentity === ahead.identity) {
+              // Confirmed: the page shown ahead gets its entry, and from the server's document of
+              // it whether the page after it may show at once too.
+              ahead.next = result.nextPage?.next;
+              set({ history: visit(s.history, { page: ahead.identity, entryId: result.nextContainerEntryId ?? undefined }) });
+              return;
+            }
+            // Refused, not answered, or not where the page said its answers lead: from this page
+            // again, as if it had waited (not answered: sent again, waiting this time).
+            context.show(page, s.history, s.progress);
+            return attempt('saving', result ? () => advance(survey, result) : step);
+          }),
+      };
+      context.show(ahead, visit(s.history, { page: ahead.identity }), stepUp(s.progress));
     },
 
     async back() {

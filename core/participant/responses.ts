@@ -79,7 +79,19 @@ export const PageField = resource(OFORM_FIELD_TYPE, {
   oFormContainerIdentity: text,
   configuration: PublicFieldConfiguration,
 });
-export const PageDocument = v.strictObject({ data: PageContainer, included: v.array(v.union([ChildContainer, PageField])) });
+const pageBody = { data: PageContainer, included: v.array(v.union([ChildContainer, PageField])) };
+/** The page that follows a page that cannot end the run: a page document without its own `meta`. */
+export const FollowingPageDocument = v.strictObject(pageBody);
+export const PageDocument = v.strictObject({
+  ...pageBody,
+  /**
+   * Only on a page where no answer can end the run (no disqualifying option, no age rule, no
+   * transition, not the last page; server/participant/cannotEnd.ts): `cannotEnd` and the page
+   * that follows it whatever is answered, which the widget shows at once while the save is
+   * confirmed. Absent on every other page, so it tells nothing of which answer disqualifies.
+   */
+  meta: v.optional(v.strictObject({ cannotEnd: v.literal(true), nextPage: FollowingPageDocument })),
+});
 export type PageDocument = v.InferOutput<typeof PageDocument>;
 export type PageContainer = v.InferOutput<typeof PageContainer>;
 export type ChildContainer = v.InferOutput<typeof ChildContainer>;

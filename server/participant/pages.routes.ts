@@ -3,7 +3,7 @@ import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { type Deps } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { parseId } from '../http/query';
-import { sendResource } from '../http/serialize';
+import { sendDocument } from '../http/serialize';
 import { readableForm, type ParticipantApp } from './api';
 import { loadSurvey, pageDocument } from './run';
 import { describe } from '../openapi/describe';
@@ -37,7 +37,6 @@ export function participantOFormContainersRoutes(app: ParticipantApp, deps: Deps
     const survey = await loadSurvey(db, form);
     const page = identity === null ? survey.pages[0] : survey.pages.find((p) => p.identity === identity);
     if (!page) throw notFound('page');
-    const { data, included } = pageDocument(survey, page);
-    return sendResource(c, data, 200, included);
+    return sendDocument(c, pageDocument(survey, page));
   });
 }

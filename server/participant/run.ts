@@ -33,6 +33,7 @@ import {
 } from '../db/schema';
 import { loadStructure, pageOf, type ContainerRow, type Structure } from '../surveys';
 import type { SubmissionRow } from './access';
+import { pageAfterIfCannotEnd } from './cannotEnd';
 
 export type FormRow = typeof oForms.$inferSelect;
 export type ChannelRow = typeof mediaChannels.$inferSelect;
@@ -236,7 +237,11 @@ function buildPageDocument(survey: Survey, page: ContainerRow): PageDocument {
       }),
     ),
   ];
-  return { data: container, included };
+  const following = pageAfterIfCannotEnd(survey, page);
+  if (!following) return { data: container, included };
+  // The following page's own meta stays out: a page document carries one page ahead, not a chain.
+  const { data, included: alsoIncluded } = pageDocument(survey, following);
+  return { data: container, included, meta: { cannotEnd: true, nextPage: { data, included: alsoIncluded } } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * survey's start), each Next between pages is one request, and no OPTIONS goes out after the
  * run's first call. A reload on each page comes back to it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
@@ -59,6 +59,30 @@ async function nextUntil(page: Page, shown: string | RegExp): Promise<string[]> 
   return proxy.log.slice(from).filter((r) => !isView(r)).map(line);
 }
 
+/**
+ * Clicks Next and answers when `shown` was first on screen (epoch ms, checked every frame) and
+ * the page save the Next sent, once the proxy has answered it.
+ */
+async function nextShown(page: Page, shown: string): Promise<{ at: number; save: ProxiedRequest; requests: string[] }> {
+  const from = proxy.log.length;
+  await page.locator(`${W} button[type=submit]`).click();
+  const handle = await page.waitForFunction(
+    (want) => (document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('h2')?.textContent?.trim() === want ? performance.timeOrigin + performance.now() : false),
+    shown,
+    { polling: 'raf' },
+  );
+  const at = (await handle.jsonValue()) as number;
+  const save = await vi.waitFor(
+    () => {
+      const sent = proxy.log.slice(from).find((r) => r.path.startsWith('/api/o-forms/o-form-submission-page/') && r.done !== undefined);
+      if (!sent) throw new Error('the save is not answered yet');
+      return sent;
+    },
+    { timeout: 10_000 },
+  );
+  return { at, save, requests: proxy.log.slice(from).filter((r) => !isView(r) && !isTiming(r)).map(line) };
+}
+
 /** The latest longest chain of requests each sent after the previous one's answer, among those answered by `until` (epoch ms). */
 function sequential(requests: ProxiedRequest[], until: number): string[] {
   const done = requests.filter((r) => r.done !== undefined && r.done <= until).sort((a, b) => a.at - b.at);
@@ -94,9 +118,18 @@ describe('the widget through a 150 ms round trip', () => {
       await choose(page, '18 to 64');
       await choose(page, /^Yes$/);
       const runStarts = proxy.log.length;
-      // The first Next starts the submission with the page's entry, then saves the page.
-      expect(await nextUntil(page, 'Your heart health')).toEqual(['POST /api/o-forms/o-form-submissions', 'POST /api/o-forms/o-form-submission-page/:id']);
-      expect(await nextUntil(page, 'Where you live')).toEqual(['POST /api/o-forms/o-form-submission-page/:id']);
+      // The first Next starts the submission with the page's entry, then saves the page. An
+      // answer there can disqualify: the next page shows only once the save is answered.
+      const first = await nextShown(page, 'Your heart health');
+      expect(first.requests).toEqual(['POST /api/o-forms/o-form-submissions', 'POST /api/o-forms/o-form-submission-page/:id']);
+      // (The proxy stamps an answer as it finishes sending it, a few ms after the browser may
+      // have it: a third of the round trip is the slack, the other way round is a whole one.)
+      expect(first.at).toBeGreaterThan(first.save.done! - RTT_MS / 3);
+      // Nothing answered on "Your heart health" can end the run: "Where you live" shows before
+      // the save's answer comes back through the proxy, and the save is still the one request.
+      const ahead = await nextShown(page, 'Where you live');
+      expect(ahead.at).toBeLessThan(ahead.save.done!);
+      expect(ahead.requests).toEqual(['POST /api/o-forms/o-form-submission-page/:id']);
       await zipInput(page).fill('10001');
       // The last page's Next: its save, the qualification and the sites near the ZIP (in the body).
       expect(await nextUntil(page, 'Choose a study site')).toEqual([
@@ -126,7 +159,8 @@ describe('the widget through a 150 ms round trip', () => {
       const runStarts = proxy.log.length;
       await page.reload();
       await heading(page, 'Your heart health');
-      expect(await nextUntil(page, 'Where you live')).toEqual(['POST /api/o-forms/o-form-submission-page/:id']);
+      // Shown ahead of its save's answer; reloaded once the save is answered, it comes back there.
+      expect((await nextShown(page, 'Where you live')).requests).toEqual(['POST /api/o-forms/o-form-submission-page/:id']);
       await page.reload();
       await heading(page, 'Where you live');
       await zipInput(page).fill('10001');

@@ -8,7 +8,9 @@ import {
   type Qualification,
   type RunnerField,
   type RunnerPage,
+  type RunnerSnapshot,
   type RunnerSurvey,
+  type SaveResult,
   type RunnerContactField,
   type RunnerTransport,
   type TrialSite,
@@ -361,7 +363,8 @@ describe('the run', () => {
     await settle();
     // A refused choice question is focused by its first option (a fieldset takes no focus).
     next(root);
-    await until(root, (r) => $$(r, '.tw-error').filter((e) => e.textContent).length === 1);
+    // One error was already on screen before this Next: the focus moving shows its answer came.
+    await until(root, (r) => $$(r, '.tw-error').filter((e) => e.textContent).length === 1 && r.activeElement !== email);
     expect(root.activeElement).toBe($(root, 'input[value=a]'));
     expect(f.calls).not.toContain('saveAnswers');
   });
@@ -468,6 +471,130 @@ describe('the run', () => {
     await until(root, (r) => $(r, '[data-outcome=notActive]'));
     expect($(root, '.tw-html')?.textContent).toBe('Closed.');
     expect(errors.mock.calls.map((c) => c.join(' '))).toEqual(['[trial widget] Media channel 1 is switched off.']);
+  });
+});
+
+describe('a page that cannot end the run', () => {
+  // p1 can disqualify (the server gives it no following page); p2 cannot end the run: the server's
+  // document of it carries p3, shown at once on Next while p2's save is confirmed behind it.
+  const p3: RunnerPage = { id: 'p3', identity: 'p3', title: 'Last', displayOrder: 3, fields: [field('q3', 'text', {}, 'Last words?')] };
+  const p2: RunnerPage = { id: 'p2', identity: 'p2', title: 'More', displayOrder: 2, fields: [field('q2', 'text', { required: true }, 'Anything else?')], next: p3 };
+  const p1: RunnerPage = { id: 'p1', identity: 'p1', title: 'About you', displayOrder: 1, fields: [field('q1', 'single', { required: true, options: [opt('a', 'Alpha'), opt('b', 'Beta')] }, 'Pick one')] };
+  const SURVEY3 = { ...SURVEY, containerCount: 3 };
+  const eventually = (check: () => unknown) =>
+    vi.waitFor(() => {
+      if (!check()) throw new Error('not yet');
+    });
+
+  /** The fake API over the three pages, each save held until the test answers it (`answer`), with the storage the snapshots go to. */
+  function heldSaves() {
+    const f = fake({ pages: [p1, p2, p3], survey: SURVEY3 });
+    const answers: { entryId: string; answers: Answers; reply: (result: SaveResult) => void }[] = [];
+    let token: string | null = null;
+    const transport: WidgetTransport = {
+      ...f.transport,
+      async createSubmission() {
+        token = 'tok';
+        return { submissionId: 's1', entryId: 'p1:0' };
+      },
+      credentials: () => token,
+      resume: () => undefined,
+      saveAnswers: (entryId, given) => new Promise<SaveResult>((reply) => answers.push({ entryId, answers: given, reply })),
+    };
+    const pageAfter = (entryId: string): SaveResult => {
+      const index = [p1, p2, p3].findIndex((p) => entryId.startsWith(`${p.identity}:`));
+      const following = [p1, p2, p3][index + 1];
+      return { ok: true, nextContainerIdentity: following?.identity ?? null, nextContainerEntryId: following ? `${following.identity}:${index + 1}` : null, nextPage: following ?? null };
+    };
+    return { f, transport, answers, pageAfter };
+  }
+
+  it('shows the next page at once, confirms the save behind it and keeps the place a reload resumes until then', async () => {
+    const { answers, transport, pageAfter } = heldSaves();
+    const { store, storage } = memoryStorage();
+    const root = start(transport, { storage });
+    await chooseOnFirstPage(root, 'a');
+    // The first page can end the run: it waits for the server.
+    next(root);
+    await eventually(() => answers.length === 1);
+    await settle();
+    expect(heading(root)).toBe('About you');
+    answers[0]!.reply(pageAfter(answers[0]!.entryId));
+    await until(root, (r) => heading(r) === 'More');
+    expect($(root, '[role=progressbar]')?.getAttribute('aria-valuenow')).toBe('33');
+    type($(root, 'input'), 'fine');
+    await settle();
+    next(root);
+    // The last page shows before the save of "More" is answered; the bar moves with it.
+    await until(root, (r) => heading(r) === 'Last');
+    expect(answers).toHaveLength(2);
+    expect(answers[1]).toMatchObject({ entryId: 'p2:1', answers: { q2: 'fine' } });
+    expect($(root, '[role=progressbar]')?.getAttribute('aria-valuenow')).toBe('66');
+    expect($(root, 'section')?.getAttribute('aria-busy')).toBe('false');
+    // A reload now resumes on "More", the place the server holds, not on the page shown ahead.
+    const unconfirmed = JSON.parse([...store.values()][0]!) as RunnerSnapshot;
+    expect(unconfirmed.history.map((v) => v.page)).toEqual(['p1', 'p2']);
+    expect(unconfirmed.progress).toBe(1);
+    // A Next on the page shown ahead waits for the save before it: nothing is sent yet.
+    type($(root, 'input'), 'bye');
+    await settle();
+    next(root);
+    await settle();
+    expect(answers).toHaveLength(2);
+    answers[1]!.reply(pageAfter('p2:1'));
+    await eventually(() => answers.length === 3);
+    expect(answers[2]).toMatchObject({ entryId: 'p3:2', answers: { q3: 'bye' } });
+    const confirmed = JSON.parse([...store.values()][0]!) as RunnerSnapshot;
+    expect(confirmed.history).toEqual([{ page: 'p1', entryId: 'p1:0' }, { page: 'p2', entryId: 'p2:1' }, { page: 'p3', entryId: 'p3:2' }]);
+    expect(confirmed.progress).toBe(2);
+  });
+
+  it('comes back to the page with its errors when the save shown ahead of is refused, keeping what was typed on both pages', async () => {
+    const { answers, transport, pageAfter } = heldSaves();
+    const root = start(transport);
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await eventually(() => answers.length === 1);
+    answers[0]!.reply(pageAfter(answers[0]!.entryId));
+    await until(root, (r) => heading(r) === 'More');
+    type($(root, 'input'), 'fine');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Last');
+    type($(root, 'input'), 'typed ahead');
+    await settle();
+    answers[1]!.reply({ ok: false, errors: { q2: 'The server refuses this.' } });
+    await until(root, (r) => heading(r) === 'More');
+    await until(root, (r) => $$(r, '.tw-error').some((e) => e.textContent === 'The server refuses this.'));
+    expect(($(root, 'input') as HTMLInputElement).value).toBe('fine');
+    expect($(root, '[role=progressbar]')?.getAttribute('aria-valuenow')).toBe('33');
+    // Sent again: the page after shows at once again, with what was typed there.
+    type($(root, 'input'), 'better');
+    await settle();
+    next(root);
+    await until(root, (r) => heading(r) === 'Last');
+    expect(($(root, 'input') as HTMLInputElement).value).toBe('typed ahead');
+    expect(answers[2]).toMatchObject({ entryId: 'p2:1', answers: { q2: 'better' } });
+  });
+
+  it('comes back to the page and sends it again, waiting, when the save shown ahead of is not answered', async () => {
+    const { answers, transport, pageAfter } = heldSaves();
+    const failing: WidgetTransport = { ...transport, saveAnswers: (entryId, given) => (answers.length === 1 ? Promise.reject(new Error('offline')).finally(() => answers.push({ entryId, answers: given, reply: () => undefined })) : transport.saveAnswers(entryId, given)) };
+    const root = start(failing);
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await eventually(() => answers.length === 1);
+    answers[0]!.reply(pageAfter(answers[0]!.entryId));
+    await until(root, (r) => heading(r) === 'More');
+    type($(root, 'input'), 'fine');
+    await settle();
+    next(root);
+    // Shown ahead, then back on "More", busy while it is sent again.
+    await eventually(() => answers.length === 3);
+    expect(heading(root)).toBe('More');
+    expect($(root, 'section')?.getAttribute('aria-busy')).toBe('true');
+    answers[2]!.reply(pageAfter('p2:1'));
+    await until(root, (r) => heading(r) === 'Last');
   });
 });
 
