@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../tests/e2e/server';
-import type { LatencyProxy, ProxiedRequest } from '../tests/support/latencyProxy';
+import { sequentialTrips, type LatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
 
 export const PARTNER_HOST = 'partner.localhost';
 export const RTT_MS = 150;
@@ -43,20 +43,6 @@ export interface SurveyUi {
   isCall: (r: ProxiedRequest) => boolean;
 }
 
-/**
- * The longest chain of requests each of which was sent after the previous one's answer came:
- * the sequential requests. Only requests answered by `until` (epoch ms) count.
- */
-export function sequentialTrips(requests: ProxiedRequest[], until: number): ProxiedRequest[] {
-  const done = requests.filter((r) => r.done !== undefined && r.done <= until).sort((a, b) => a.at - b.at);
-  const best: ProxiedRequest[][] = [];
-  for (const [i, r] of done.entries()) {
-    let chain: ProxiedRequest[] = [];
-    for (let j = 0; j < i; j++) if (done[j]!.done! <= r.at && best[j]!.length > chain.length) chain = best[j]!;
-    best.push([...chain, r]);
-  }
-  return best.reduce<ProxiedRequest[]>((a, b) => (b.length > a.length ? b : a), []);
-}
 
 /** What a Next cost: ms from the click to the next page's heading shown, the requests it made before that, and the save's time through the proxy. */
 export interface NextCost {

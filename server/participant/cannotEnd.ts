@@ -8,30 +8,22 @@
  * to), and when no active page follows it. What is unknown here (say a question type added
  * later with rules of its own) counts as "can end" by the first check.
  */
+import { FIELD_TYPES } from '@core/model/kinds';
 import { nextPage } from '@core/oform/navigation';
 import type { ContainerRow } from '../surveys';
 // Types only: run.ts builds the page documents with this rule.
 import type { Survey, SurveyField } from './run';
 
-/** The types whose answers nothing but their options' configuration can turn into an outcome. */
-const PLAIN_TYPES: ReadonlySet<SurveyField['type']> = new Set([
-  'placeholder',
-  'single',
-  'multiple',
-  'dropdown',
-  'yes_no',
-  'text',
-  'number',
-  'email',
-  'phone',
-  'zip',
-  'date',
-  'dob',
-]);
+/**
+ * The question types this rule knows: every one in core's list, whose answers nothing but their
+ * options' configuration (and a birth date's age range) can turn into an outcome. A type added
+ * later is one this rule has not proven safe, so it can end the run until it is looked at here.
+ */
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(FIELD_TYPES);
 
 /** Whether any answer to `field` may end the run or lead elsewhere than the next page. */
 function canEndOn(field: SurveyField): boolean {
-  if (!PLAIN_TYPES.has(field.type)) return true;
+  if (!KNOWN_TYPES.has(field.type)) return true;
   const { minAge, maxAge, options } = field.configuration;
   if (field.type === 'dob' && (minAge !== undefined || maxAge !== undefined)) return true;
   return options.some((o) => o.isDisqualified || (o.disqualifiedFor?.length ?? 0) > 0 || o.transition != null);

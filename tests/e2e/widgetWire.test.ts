@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
-import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
+import { sequentialTrips, startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
 
 const RTT_MS = 150;
 const W = '[data-trial-widget]';
@@ -84,16 +84,7 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
 }
 
 /** The latest longest chain of requests each sent after the previous one's answer, among those answered by `until` (epoch ms). */
-function sequential(requests: ProxiedRequest[], until: number): string[] {
-  const done = requests.filter((r) => r.done !== undefined && r.done <= until).sort((a, b) => a.at - b.at);
-  const best: ProxiedRequest[][] = [];
-  for (const [i, r] of done.entries()) {
-    let chain: ProxiedRequest[] = [];
-    for (let j = 0; j < i; j++) if (done[j]!.done! <= r.at && best[j]!.length > chain.length) chain = best[j]!;
-    best.push([...chain, r]);
-  }
-  return best.reduce<ProxiedRequest[]>((a, b) => (b.length > a.length ? b : a), []).map(line);
-}
+const sequential = (requests: ProxiedRequest[], until: number): string[] => sequentialTrips(requests, until).map(line);
 
 describe('the widget through a 150 ms round trip', () => {
   it('shows the first question after two requests in a row, then one request per Next and no OPTIONS', async () => {

@@ -76,3 +76,18 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
       }),
   };
 }
+
+/**
+ * The longest chain of requests each of which was sent after the previous one's answer came:
+ * the sequential requests. Only requests answered by `until` (epoch ms) count.
+ */
+export function sequentialTrips(requests: ProxiedRequest[], until: number): ProxiedRequest[] {
+  const done = requests.filter((r) => r.done !== undefined && r.done <= until).sort((a, b) => a.at - b.at);
+  const best: ProxiedRequest[][] = [];
+  for (const [i, r] of done.entries()) {
+    let chain: ProxiedRequest[] = [];
+    for (let j = 0; j < i; j++) if (done[j]!.done! <= r.at && best[j]!.length > chain.length) chain = best[j]!;
+    best.push([...chain, r]);
+  }
+  return best.reduce<ProxiedRequest[]>((a, b) => (b.length > a.length ? b : a), []);
+}
