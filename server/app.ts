@@ -10,7 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import type { AppEnv, Deps } from './context';
 import { authenticate } from './auth/guards';
-import { answerText } from './http/answerText';
+import { answerText } from './http/responseText';
 import { asProblem, internalError, notFound } from './http/errors';
 import { bodyLimits } from './http/body-limit';
 import { securityHeaders } from './http/security';

@@ -20,7 +20,7 @@ import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from './fileTypes';
-import { fileStorage } from '../storage/ofDeps';
+import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'> = {

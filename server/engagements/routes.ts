@@ -26,7 +26,7 @@ import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { filterNames, filterSchemas } from '../http/filters';
-import { fileStorage } from '../storage/ofDeps';
+import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
 import {
   ENGAGEMENT_FILTERS,

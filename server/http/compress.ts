@@ -6,7 +6,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { createMiddleware } from 'hono/factory';
-import { answeredText } from './answerText';
+import { answeredText } from './responseText';
 
 export type Encoding = 'br' | 'gzip';
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { answerText } from './answerText';
+import { answerText } from './responseText';
 import { JSON_API_MEDIA_TYPE, type Attributes, type Relationship, type Resource } from '@core/jsonapi';
 
 export function toResource(

@@ -31,7 +31,7 @@ import {
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
-import { answerText } from '../http/answerText';
+import { answerText } from '../http/responseText';
 import { readResource } from '../http/body';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { assertQueryNames, parseId, parseListQuery, type ListSpec } from '../http/query';

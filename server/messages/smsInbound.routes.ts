@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { answerText } from '../http/answerText';
+import { answerText } from '../http/responseText';
 import { badRequest, forbidden, notFound, unsupportedMediaType } from '../http/errors';
 import { describe } from '../openapi/describe';
 import { contactMatcherOf } from '../security/contactMatch';

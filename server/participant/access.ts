@@ -19,7 +19,7 @@ import type { AppEnv } from '../context';
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/open';
-import { keptPerDatabase } from '../db/kept';
+import { keptPerDatabase } from '../db/rowCache';
 import { preparedQuery } from '../db/prepared';
 import { parseJsonColumn } from '../db/rows';
 import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';

@@ -21,7 +21,7 @@ import { accessTokenUser } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { JSON_OR_PLAIN_TYPES, readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
-import { answerText } from '../http/answerText';
+import { answerText } from '../http/responseText';
 import { ApiProblem, conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests } from '../http/rate-limit';

@@ -15,7 +15,7 @@ import { impliedOptions } from '@core/oform/impliedOptions';
 import { nextPage, type Answer } from '@core/oform/navigation';
 import { message } from '@core/validation/messages';
 import type { Db } from '../db/open';
-import { keptPerDatabase } from '../db/kept';
+import { keptPerDatabase } from '../db/rowCache';
 import { preparedQuery } from '../db/prepared';
 import { parseJsonColumn } from '../db/rows';
 import {

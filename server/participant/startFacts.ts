@@ -10,7 +10,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
-import { keptPerDatabase } from '../db/kept';
+import { keptPerDatabase } from '../db/rowCache';
 import { preparedQuery } from '../db/prepared';
 import { mediaChannels, oForms, participantSettingsVersion } from '../db/schema';
 import { identityScreenerColumn, offeredLanguagesColumn, runFactColumns } from './run';
