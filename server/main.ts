@@ -19,7 +19,7 @@ import { ensureBuilt } from './bundles';
 import { phiCipher, resolvePhiKey } from './security/phi';
 import { sealStoredSecrets } from './rms/providers';
 import { sealClearAnswers } from './participant/sealedAnswers';
-import { startRetentionJob } from './participant/retention';
+import { startRetentionJob } from './retention';
 import { startFunnelRecountJob } from './funnel/recount';
 import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
 import { messageOptionsOf, settleMessages, startMessageWorker } from './messages';

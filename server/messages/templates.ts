@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { MESSAGE_KINDS, MESSAGE_LANGUAGES, MESSAGE_PLACEHOLDERS, type MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
 import { messageTemplates } from '../db/schema';
-import { sanitizeHtml } from '../participant';
+import { sanitizeHtml } from '../security/sanitizeHtml';
 
 export interface Template {
   subject: string;

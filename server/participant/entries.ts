@@ -30,7 +30,7 @@ import {
   screeners,
 } from '../db/schema';
 import { hitsStatement } from '../http/rate-limit';
-import type { StoredAnswer } from './sealedAnswers';
+import type { StoredAnswer } from '../security/sealedAnswer';
 import { possibleRetakeCondition } from './retakes';
 import { engagementPausedCondition } from '../engagements';
 

@@ -10,6 +10,5 @@ export { haversineMiles, normalizeZip, zipCentroid } from './distance';
 export { outcomeMessages } from './messages';
 export { qualify } from './qualification';
 export { channelRegion, regionOfChannel, nearestSiteMiles, nearestSites, radiusOf, siteAt } from './sites';
-export { sanitizeHtml } from './sanitize';
-export { openAnswer, sealClearAnswers } from './sealedAnswers';
+export { sealClearAnswers } from './sealedAnswers';
 export { COUNTRY_CODE, normalizeCountry, participantPlace } from './places';

@@ -15,7 +15,7 @@ import type { ScreenerOutcome } from '@core/model/screener';
 import type { OutcomeMessages } from '@core/participant/responses';
 import type { Db } from '../db/open';
 import { oFormMessages, screenerMessages } from '../db/schema';
-import { sanitizeHtml } from './sanitize';
+import { sanitizeHtml } from '../security/sanitizeHtml';
 
 
 /** The survey message types that stand for each outcome's pair, where there are any. */

@@ -13,7 +13,7 @@ import { createChildEntry, createPageEntry } from './entries';
 import { activeChildren, loadSurvey } from './run';
 import { mayEnter, participantPath } from './path';
 import { pageEntryAnswers } from './pageAnswers';
-import { openAnswer } from './sealedAnswers';
+import { openAnswer } from '../security/sealedAnswer';
 import { phiOf } from '../security/phi';
 import { describe, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';

@@ -16,7 +16,7 @@ import type { PhiCipher } from '../security/phi';
 import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access';
 import { OPEN_RUN, savePage, type Limits, type PageSave } from './entries';
 import { activeChildren, fieldsOfPage, type Survey } from './run';
-import { storeAnswer } from './sealedAnswers';
+import { storeAnswer } from '../security/sealedAnswer';
 
 /**
  * `limited` when a rate limit is over and `closed` when the run was completed (or removed) after

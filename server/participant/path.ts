@@ -12,7 +12,7 @@ import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
 import type { ContainerRow } from '../surveys';
 import type { PhiCipher } from '../security/phi';
-import { openAnswer } from './sealedAnswers';
+import { openAnswer } from '../security/sealedAnswer';
 import { nextAfter, type Survey } from './run';
 
 export interface PathStep {

@@ -4,15 +4,13 @@
  * submission, its outcome and its page entries stay, so the funnel and the channel's figures
  * (counted as they happened, server/participant/channelFigures.ts) keep their numbers.
  *
- * Every server process runs the job, on start and daily; a transaction-scoped advisory lock lets
+ * Every server process runs the job (server/retention.ts), on start and daily; a transaction-scoped advisory lock lets
  * one of them delete at a time (the others find it taken and leave the work to it), and rows a
  * participant's request holds are skipped (SKIP LOCKED), left for the next run.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import type { Logger } from '../http/log';
-import { deleteExpiredLeads } from '../leads';
 
 /** Any fixed number, the same in every process: names the advisory lock of this job. */
 const RETENTION_LOCK = 7_310_421_016;
@@ -58,49 +56,4 @@ export async function deleteExpiredAnswers(db: Db, now: Date, days: number): Pro
     total.submissions += batch.submissions;
     total.answers += batch.answers;
   }
-}
-
-export interface RetentionJob {
-  stop(): Promise<void>;
-}
-
-/**
- * Runs deleteExpiredAnswers (and, with `leadDays`, the leads' purge, leads/retention.ts) now and
- * then every `everyMs` (a day) until stopped; nothing when both are 0 (keep).
- */
-export function startRetentionJob(options: { db: Db; clock: () => Date; days: number; leadDays?: number; log: Logger }, everyMs = DAY_MS): RetentionJob {
-  const leadDays = options.leadDays ?? 0;
-  if (options.days === 0 && leadDays === 0) return { stop: async () => undefined };
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running = (async () => {
-      try {
-        const result = options.days === 0 ? { submissions: 0, answers: 0 } : await deleteExpiredAnswers(options.db, options.clock(), options.days);
-        if (result.submissions > 0) options.log.info('retention: deleted expired answers', { ...result, days: options.days });
-      } catch (error) {
-        options.log.error('retention: deleting expired answers failed', { error: error instanceof Error ? error.message : String(error) });
-      }
-      try {
-        const leads = await deleteExpiredLeads(options.db, options.clock(), leadDays);
-        if (leads > 0) options.log.info('retention: deleted expired leads', { leads, days: leadDays });
-      } catch (error) {
-        options.log.error('retention: deleting expired leads failed', { error: error instanceof Error ? error.message : String(error) });
-      }
-      if (!stopped) {
-        timer = setTimeout(run, everyMs);
-        timer.unref();
-      }
-    })();
-  };
-  timer = setTimeout(run, 0);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
 }

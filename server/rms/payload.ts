@@ -27,7 +27,7 @@ import {
 import { impliedOptions } from '@core/oform/impliedOptions';
 import type { FieldType } from '@core/model/oform';
 import type { PhiCipher } from '../security/phi';
-import { openAnswer } from '../participant';
+import { openAnswer } from '../security/sealedAnswer';
 
 export interface ReferralSite {
   engagementSiteLocationId: number;

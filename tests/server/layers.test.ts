@@ -12,8 +12,9 @@ import { describe, expect, it } from 'vitest';
 
 const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
 const KIT = new Set(['errors', 'http', 'db', 'auth', 'audit', 'openapi', 'storage', 'security', 'pdf', 'jobs']);
-// The start-up files compose the areas into the app; they sit above both.
-const TOP = new Set(['app.ts', 'main.ts', 'dev.ts']);
+// The start-up files compose the areas into the app (and the seed and the daily purges, the
+// areas' data and jobs); they sit above both.
+const TOP = new Set(['app.ts', 'main.ts', 'dev.ts', 'seed.ts', 'retention.ts']);
 // Below everything: the settings and the handler context every layer reads.
 const BASE = new Set(['config.ts', 'context.ts', 'bundles.ts']);
 

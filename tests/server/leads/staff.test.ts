@@ -11,7 +11,7 @@ import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, ty
 import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { createLogger } from '../../../server/http/log';
-import { startRetentionJob } from '../../../server/participant/retention';
+import { startRetentionJob } from '../../../server/retention';
 
 let h: Harness;
 let a: ParticipantFixture;

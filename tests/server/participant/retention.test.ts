@@ -12,7 +12,8 @@ import { useParticipantServer } from '../participantServer';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { createLogger } from '../../../server/http/log';
-import { deleteExpiredAnswers, startRetentionJob } from '../../../server/participant/retention';
+import { deleteExpiredAnswers } from '../../../server/participant/retention';
+import { startRetentionJob } from '../../../server/retention';
 import { settleDeliveries } from '../../../server/rms/worker';
 
 let h: Harness;
