@@ -44,9 +44,6 @@ export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers
 export const PAGE_NOT_ON_PATH = 'This page is not on the path your answers lead through the survey: answer the pages before it first.';
 export const NOTHING_TO_START = "Name a media channel, a screener or a survey: 'mediaChannelId', 'screenerId' or 'oFormIdentity'.";
 
-/** SPEC: an engagement's radius defaults to 25 miles. */
-export const DEFAULT_RADIUS_MILES = 25;
-
 export const MISSING_CONTACT_TOKEN = 'Cannot send contact details without a submission access token';
 export const RUN_ALREADY_COMPLETE = 'This survey run is already complete.';
 export const NOT_QUALIFIED_FOR_CONTACT = 'Only a participant who qualified can leave contact details.';

@@ -11,8 +11,7 @@
 import { FIELD_TYPES } from '@core/model/kinds';
 import { nextPage } from '@core/oform/navigation';
 import type { ContainerRow } from '../surveys';
-// Types only: run.ts builds the page documents with this rule.
-import type { Survey, SurveyField } from './run';
+import type { Survey, SurveyField } from './survey';
 
 /**
  * The question types this rule knows: every one in core's list, whose answers nothing but their

@@ -8,7 +8,7 @@
 import { and, asc, eq, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { ChildContainer, PageContainer, PageDocument, PageField } from '@core/participant/responses';
-import { isChoiceType, type FieldConfiguration, type FieldType } from '@core/model/oform';
+import { isChoiceType, type FieldConfiguration } from '@core/model/oform';
 import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '@core/model/oformDoc';
 import { checkAnswers, type Answers } from '@core/oform/answers';
 import { impliedOptions } from '@core/oform/impliedOptions';
@@ -35,30 +35,9 @@ import { loadStructure, pageOf, type ContainerRow, type Structure } from '../sur
 import type { SubmissionRow } from './access';
 import { pageAfterIfCannotEnd } from './cannotEnd';
 
-export type FormRow = typeof oForms.$inferSelect;
 export type ChannelRow = typeof mediaChannels.$inferSelect;
-
-export interface SurveyField {
-  id: number;
-  identity: string;
-  containerId: number;
-  /** The page (root container) the question is on. */
-  pageId: number;
-  title: string;
-  type: FieldType;
-  displayOrder: number;
-  configuration: FieldConfiguration;
-}
-
-export interface Survey {
-  form: FormRow;
-  /** Active pages in display order. */
-  pages: readonly ContainerRow[];
-  /** Every container of the version (pages and their child containers). */
-  containers: readonly ContainerRow[];
-  /** Active questions on active containers, in display order within their page. */
-  fields: readonly SurveyField[];
-}
+import type { FormRow, Survey, SurveyField } from './survey';
+export type { FormRow, Survey, SurveyField };
 
 /** A version's pages, containers and questions as the participant sees them: everything of a Survey but the version's own row. */
 type ParticipantStructure = Omit<Survey, 'form'>;

@@ -8,7 +8,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, mediaChannels, siteLocations } from '../db/schema';
 import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion } from '@core/model/channelLocale';
-import { DEFAULT_RADIUS_MILES } from './api';
 import { haversineMiles, zipCentroid, type LatLon } from './distance';
 import { placeCentroid } from './places';
 import { linksWithRoom, type SiteCaps } from '../sites';
@@ -42,6 +41,9 @@ export const siteAt = (site: { latitude: number | null; longitude: number | null
     : (zipCentroid(site.zipCode) ?? (country && country !== 'US' ? placeCentroid(country, site.zipCode, site.city ?? null) : null));
 
 /** The radius a site link reaches: its own, else its engagement's, else the default. */
+/** SPEC: an engagement's radius defaults to 25 miles. */
+export const DEFAULT_RADIUS_MILES = 25;
+
 export const radiusOf = (linkRadius: number | null, engagementRadius: number | null): number => linkRadius ?? engagementRadius ?? DEFAULT_RADIUS_MILES;
 
 async function siteDistances(db: Db, engagementIds: readonly number[], from: LatLon): Promise<SiteDistance[]> {
