@@ -100,7 +100,7 @@ export function createController(options: ControllerOptions): Controller {
         apiOrigin: options.apiOrigin,
         mediaChannelId: options.mediaChannelId,
         screenerId: options.screenerId,
-        pageUrl: typeof location === 'undefined' ? undefined : location.href,
+        pageUrl: options.pageUrl || (typeof location === 'undefined' ? undefined : location.href),
         fields: options.fields,
         fetch: options.fetch ?? earlyFetch,
       },

@@ -19,8 +19,9 @@ const FORWARDED = /^data-(media-channel-id|screener-id|language|field-)/;
  */
 export function frame(script: HTMLScriptElement, src: string): HTMLIFrameElement {
   const origin = new URL(src).origin;
-  // The frame's query: the snippet's ids, language and hidden fields, and the page's origin, the only one the frame posts to.
-  const query = new URLSearchParams({ origin: location.origin });
+  // The frame's query: the snippet's ids, language and hidden fields, the page's origin (the only
+  // one the frame posts to) and its path, the page the run names (never its query or fragment).
+  const query = new URLSearchParams({ origin: location.origin, path: location.pathname });
   for (const { name, value } of script.attributes) if (FORWARDED.test(name)) query.set(name.slice(5), value);
   // The page's campaign parameters: the widget in the frame reads them from its own address, as it would from the page's.
   for (const [name, value] of new URLSearchParams(location.search)) if (name.startsWith('utm_')) query.set(name, value);

@@ -16,6 +16,12 @@ export interface ControllerOptions {
   /** The snippet's hidden fields (data-field-<name>), sent when the submission starts. */
   fields?: Record<string, string>;
   /**
+   * The page the run names (its origin and path are stored, its campaign parameters read), when
+   * not the one the widget runs in: a framed widget's partner page (`data-page-url`, which the
+   * frame's page, server/web/framePage.ts, writes from what it checked). Else `location.href`.
+   */
+  pageUrl?: string;
+  /**
    * Preview: nothing stored. The admin's preview passes its own transport (core/participant/preview.ts),
    * whose qualification is the outcome chosen: qualified ends the run, a lead's outcome shows its form.
    */

@@ -20,5 +20,6 @@ export function readSnippet(element: HTMLElement): SnippetResult {
   // Hidden fields: every data-field-<name> (the channel decides which it keeps, and how long).
   let fields: Record<string, string> | undefined;
   for (const { name, value } of element.attributes) if (name.startsWith('data-field-')) (fields ??= {})[name.slice(11)] = value;
-  return { ok: true, options: { mediaChannelId, screenerId, language, fields }, language };
+  // The page the run names: the frame's page (/embed/frame) gives the partner page's; elsewhere the widget's own page.
+  return { ok: true, options: { mediaChannelId, screenerId, language, fields, pageUrl: element.dataset.pageUrl }, language };
 }

@@ -1,6 +1,7 @@
 /**
  * The page inside a framed widget's iframe (GET /embed/frame, a channel's `isolation: frame`):
- * the snippet's own widget.js on the product's origin, so the partner's page holds no question
+ * the snippet's own widget.js on the product's origin (told the partner page's address, which the
+ * run names instead of the frame's), so the partner's page holds no question
  * and no answer, and a small relay that tells the partner's page (the origin the query named,
  * nothing else) two things: the widget's height, so the iframe fits its content, and the host
  * events the widget dispatched under the channel's events policy, which widget.js on the partner
@@ -53,7 +54,7 @@ export function framePage(request: FrameRequest): string {
 </head>
 <body>
 <div data-trial-widget></div>
-<script async src="/widget.js" data-media-channel-id="${request.mediaChannelId}" data-screener-id="${request.screenerId}"${language}${fields}></script>
+<script async src="/widget.js" data-media-channel-id="${request.mediaChannelId}" data-screener-id="${request.screenerId}"${language}${fields} data-page-url="${escapeAttribute(request.page)}"></script>
 <script data-parent="${escapeAttribute(request.parentOrigin)}">${RELAY}</script>
 </body>
 </html>

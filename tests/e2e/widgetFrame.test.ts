@@ -7,17 +7,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { asc, gt, max } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 import { embedSnippet, partnerCspSources, type ChannelIsolation } from '@core/model/mediaChannel';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
+import { oFormSubmissions } from '../../server/db/schema';
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
 let other: PartnerSite;
 let isolation: ChannelIsolation;
+/** The last submission the demo data holds: the runs of this file come after it. */
+let seeded = 0;
 
 const beside = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'frame', name), 'utf8');
 
@@ -36,7 +40,11 @@ function article(site: PartnerSite, pathname: string): string {
 }
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner();
+  demo = await startDemoOnPartner({
+    prepare: async (db) => {
+      seeded = (await db.select({ last: max(oFormSubmissions.id) }).from(oFormSubmissions))[0]?.last ?? 0;
+    },
+  });
   const token = await adminToken(demo.server.url);
   api = apiCaller(demo.server.url, () => token);
   const patched = await api(`media-channels/${demo.channelId}`, {
@@ -54,8 +62,8 @@ afterAll(async () => {
 
 const W = '[data-trial-widget]';
 
-/** A participant on the article whose page records every widget event a tag manager could hear on its document. */
-async function onArticle(pathname: string, before?: (p: Page) => void) {
+/** A participant on the article (at `pathname`, then `rest`: a query or fragment) whose page records every widget event a tag manager could hear on its document. */
+async function onArticle(pathname: string, before?: (p: Page) => void, rest = '') {
   const participant = await newParticipant(demo.browser);
   before?.(participant.page);
   await participant.page.addInitScript(() => {
@@ -69,7 +77,7 @@ async function onArticle(pathname: string, before?: (p: Page) => void) {
       });
     }
   });
-  await participant.page.goto(article(demo.partner, pathname));
+  await participant.page.goto(article(demo.partner, pathname) + rest);
   const events = () => participant.page.evaluate(() => (window as unknown as { __events: string[] }).__events);
   return { ...participant, events, frame: participant.page.frameLocator(`${W} iframe`) };
 }
@@ -130,6 +138,8 @@ async function run(frame: FrameLocator, qualified: boolean, p: Page, heights: nu
   heights.push((await expectFitted(p)).iframe);
 }
 
+/** What the partner page's address carries besides its path and campaign: never stored. */
+const PAGE_SECRET = 'reader@partner.example';
 const QUESTION_TEXT = ['About you', 'How old are you', '18 to 64', 'Your heart health', 'Blood pressure pills', 'Your contact details', 'privacy notice', 'Thank you'];
 const ANSWERS = ['pills', '10001', 'Ada', 'Quinn', 'ada.quinn@example.com', '212-555-0142', '2125550142'];
 
@@ -137,9 +147,13 @@ describe("a framed channel's widget on a partner's page", () => {
   it("completes a qualified run inside the product's frame, which fits its content, and the page's scripts read none of it", async () => {
     expect(isolation).toBe('frame');
     const requests: string[] = [];
-    const { context, page: p, problems, frame } = await onArticle('/framed-qualified', (page) =>
-      // The page's own requests, and the navigation of its frame (which Playwright gives to the frame).
-      page.on('request', (r) => void (r.frame() === page.mainFrame() || (r.isNavigationRequest() && r.frame().parentFrame() === page.mainFrame()) ? requests.push(r.url()) : undefined)),
+    const { context, page: p, problems, frame } = await onArticle(
+      '/framed-qualified',
+      (page) =>
+        // The page's own requests, and the navigation of its frame (which Playwright gives to the frame).
+        page.on('request', (r) => void (r.frame() === page.mainFrame() || (r.isNavigationRequest() && r.frame().parentFrame() === page.mainFrame()) ? requests.push(r.url()) : undefined)),
+      // A campaign parameter the run keeps, and a query and fragment it never stores (the last test reads the database).
+      `?utm_campaign=winter&email=${encodeURIComponent(PAGE_SECRET)}#${PAGE_SECRET}`,
     );
     const heights: number[] = [];
     await run(frame, true, p, heights);
@@ -186,11 +200,30 @@ describe("a framed channel's widget on a partner's page", () => {
     expect(answer.status()).toBe(403);
     expect(await answer.text()).toContain(`Pages of ${other.url} may not show this survey: its media channel allows pages of partner.localhost only.`);
     // A page that names the channel's partner as its origin: served, and refused by the browser (frame-ancestors).
-    const forged = `${demo.server.url}/embed/frame?origin=${encodeURIComponent(demo.partner.url)}&media-channel-id=${demo.channelId}&screener-id=${demo.screenerId}`;
+    const forged = `${demo.server.url}/embed/frame?origin=${encodeURIComponent(demo.partner.url)}&path=/copied&media-channel-id=${demo.channelId}&screener-id=${demo.screenerId}`;
     const page = other.page('/forged', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Copy</title></head><body><iframe title="copy" src="${forged}"></iframe></body></html>`, `default-src 'self'; frame-src ${demo.server.url}`);
     await p.goto(page);
     await expect.poll(() => consoleErrors.some((e) => /frame-ancestors/.test(e))).toBe(true);
     for (const f of p.frames().slice(1)) expect(await f.locator('h2').count().catch(() => 0)).toBe(0);
     await context.close();
+  });
+
+  // Last: it stops the server to read the database.
+  it("stores each framed run with the partner page's origin and path, not the frame's", async () => {
+    await demo.server.stop();
+    const { openDatabase } = await import('../../server/db/open');
+    const database = await openDatabase({ databaseUrl: null, dataDir: demo.server.dataDir });
+    try {
+      const stored = await database.db.select({ page: oFormSubmissions.mediaChannelUrl, utm: oFormSubmissions.utm }).from(oFormSubmissions).where(gt(oFormSubmissions.id, seeded)).orderBy(asc(oFormSubmissions.id));
+      // The runs above, in order: the qualified one (its campaign kept, the rest of its query and its fragment not), then the events' two.
+      expect(stored).toEqual([
+        { page: `${demo.partner.url}/framed-qualified`, utm: { utm_campaign: 'winter' } },
+        { page: `${demo.partner.url}/framed-events-true`, utm: {} },
+        { page: `${demo.partner.url}/framed-events-false`, utm: {} },
+      ]);
+      expect(JSON.stringify(stored)).not.toContain(PAGE_SECRET);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 describe("a framed channel's snippet", () => {
-  it("builds the product's frame in the snippet's element, passing its ids, language, hidden fields and the page's origin", () => {
+  it("builds the product's frame in the snippet's element, passing its ids, language, hidden fields and the page's origin and path", () => {
     const script = page({ 'data-media-channel-id': '12', 'data-screener-id': '3', 'data-language': 'es', 'data-field-partner_id': 'a&b', 'data-isolation': 'frame', 'data-other': 'x' });
     const iframe = frame(script, SRC);
     const box = script.previousElementSibling!;
@@ -33,6 +33,7 @@ describe("a framed channel's snippet", () => {
     // Only what the frame's page takes; the page's own origin is where the frame posts.
     expect([...url.searchParams]).toEqual([
       ['origin', location.origin],
+      ['path', location.pathname],
       ['media-channel-id', '12'],
       ['screener-id', '3'],
       ['language', 'es'],
@@ -48,12 +49,17 @@ describe("a framed channel's snippet", () => {
     expect(script.hasAttribute('data-trial-widget-mounted')).toBe(true);
   });
 
-  it("passes the page's campaign parameters, and nothing else of its address", () => {
-    history.replaceState(null, '', '/article?utm_source=news&utm_campaign=winter&q=private&id=7');
+  it("passes the page's path and campaign parameters, and nothing else of its address", () => {
+    history.replaceState(null, '', '/news/caf%C3%A9 article?utm_source=news&utm_campaign=winter&q=private&id=7#reader@example.com');
     try {
       const iframe = frame(page({ 'data-media-channel-id': '12', 'data-screener-id': '3' }), SRC);
-      expect([...new URL(iframe.src).searchParams.keys()]).toEqual(['origin', 'media-channel-id', 'screener-id', 'utm_source', 'utm_campaign']);
-      expect(new URL(iframe.src).searchParams.get('utm_campaign')).toBe('winter');
+      const query = new URL(iframe.src).searchParams;
+      expect([...query.keys()]).toEqual(['origin', 'path', 'media-channel-id', 'screener-id', 'utm_source', 'utm_campaign']);
+      // The path as the browser gives it (encoded): never its query or fragment.
+      expect(query.get('path')).toBe('/news/caf%C3%A9%20article');
+      expect(query.get('utm_campaign')).toBe('winter');
+      expect(iframe.src).not.toContain('private');
+      expect(iframe.src).not.toContain('reader');
     } finally {
       history.replaceState(null, '', '/');
     }

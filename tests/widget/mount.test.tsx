@@ -23,6 +23,13 @@ describe('readSnippet', () => {
     expect(result.ok && result.options.fields).toEqual({ partner_ref: 'abc', 'click-id': 'x'.repeat(2100) });
   });
 
+  it("reads the page the run names from data-page-url (the frame's page gives the partner page's), else none: the widget's own page", () => {
+    const framed = readSnippet(script({ 'data-media-channel-id': '12', 'data-screener-id': '7', 'data-page-url': 'https://www.partner.example/news/a?utm_source=x' }));
+    expect(framed.ok && framed.options.pageUrl).toBe('https://www.partner.example/news/a?utm_source=x');
+    const own = readSnippet(script({ 'data-media-channel-id': '12', 'data-screener-id': '7' }));
+    expect(own.ok && own.options.pageUrl).toBeUndefined();
+  });
+
   it.each([
     [{ 'data-screener-id': '7' }, /data-media-channel-id/],
     [{ 'data-media-channel-id': '1' }, /data-screener-id/],

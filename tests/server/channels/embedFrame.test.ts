@@ -16,7 +16,10 @@ async function post(path: string, type: string, attributes: Record<string, unkno
 const PARTNER = 'https://www.partner.example';
 const frame = (query: Record<string, string> | string) =>
   h.request('GET', `/embed/frame?${typeof query === 'string' ? query : new URLSearchParams(query)}`, { headers: { Accept: 'text/html' } });
-const good = () => ({ 'media-channel-id': String(channelId), 'screener-id': String(screenerId), origin: PARTNER });
+const PATH = '/news/heart-study';
+const good = () => ({ 'media-channel-id': String(channelId), 'screener-id': String(screenerId), origin: PARTNER, path: PATH });
+/** The partner page's address the frame's page hands the widget (its snippet's data-page-url). */
+const pageUrlOf = (html: string) => /<script async src="\/widget.js"[^>]* data-page-url="([^"]*)">/.exec(html)?.[1];
 
 /** What a request may never leave behind: rows of submissions, embed problems, channels, and the channel's figures. */
 const written = async () => ({
@@ -56,7 +59,7 @@ describe("a framed widget's page", () => {
     expect(res.headers.get('x-frame-options')).toBeNull();
     const html = await res.text();
     expect(html).toContain('<div data-trial-widget></div>');
-    expect(html).toContain(`<script async src="/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}" data-language="es" data-field-partner_id="p&quot;&lt;7&gt;&amp;"></script>`);
+    expect(html).toContain(`<script async src="/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}" data-language="es" data-field-partner_id="p&quot;&lt;7&gt;&amp;" data-page-url="${PARTNER}${PATH}"></script>`);
     // The relay posts to the partner's origin only, and the hash in the policy is the relay's.
     expect(html).toContain(`<script data-parent="${PARTNER}">`);
     const relay = /<script data-parent="[^"]*">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
@@ -64,12 +67,33 @@ describe("a framed widget's page", () => {
     expect(csp).toContain(`'sha256-${createHash('sha256').update(relay).digest('base64')}'`);
     expect(relay).toContain('trial-widget:view');
     expect(relay).toContain('postMessage(m,to)');
-    // The partner page's campaign parameters ride in the frame's own address, where the widget reads them.
-    expect((await frame({ ...good(), utm_source: 'newsletter', utm_campaign: 'winter' })).status).toBe(200);
+    // The partner page's campaign parameters ride in the frame's own address, and in the page address the widget reads them from.
+    const campaign = await frame({ ...good(), utm_source: 'newsletter', utm_campaign: 'winter & spring' });
+    expect(campaign.status).toBe(200);
+    expect(pageUrlOf(await campaign.text())).toBe(`${PARTNER}${PATH}?utm_source=newsletter&amp;utm_campaign=winter+%26+spring`);
     // Another port or scheme of the channel's domain is the same partner, as for the participant CORS.
     expect((await frame({ ...good(), origin: 'http://www.partner.example:8080' })).status).toBe(200);
     // The product's own pages may frame it too.
     expect((await frame({ ...good(), origin: 'http://localhost' })).status).toBe(200);
+    expect(await written()).toEqual(before);
+  });
+
+  it("hands the widget the partner page's origin and path, as the browser gives them", async () => {
+    const before = await written();
+    const pages: [path: string, origin: string][] = [
+      ['/', PARTNER],
+      ['/caf%C3%A9/2026/%22quoted%22;v=1', PARTNER],
+      ['//evil.example/page', PARTNER],
+      ['/article', 'http://www.partner.example:8080'],
+    ];
+    for (const [path, origin] of pages) {
+      const res = await frame({ ...good(), origin, path });
+      expect(res.status, path).toBe(200);
+      const page = pageUrlOf(await res.text());
+      expect(page, path).toBe(`${origin}${path}`);
+      // The origin is the one checked against the channel's domain, whatever the path looks like.
+      expect(new URL(page!).origin, path).toBe(origin);
+    }
     expect(await written()).toEqual(before);
   });
 
@@ -89,23 +113,29 @@ describe("a framed widget's page", () => {
     expect(unknown.status).toBe(404);
     expect((await json(unknown)).errors[0].detail).toBe("The media channel you're looking for is not here.");
     const cases: [string, string][] = [
-      [`screener-id=${screenerId}&origin=${PARTNER}`, 'media-channel-id'],
-      [`media-channel-id=abc&screener-id=${screenerId}&origin=${PARTNER}`, 'media-channel-id'],
-      [`media-channel-id=${channelId}&origin=${PARTNER}`, 'screener-id'],
-      [`media-channel-id=${channelId}&screener-id=%22%3E%3Cscript%3E&origin=${PARTNER}`, 'screener-id'],
+      [`screener-id=${screenerId}&origin=${PARTNER}&path=/a`, 'media-channel-id'],
+      [`media-channel-id=abc&screener-id=${screenerId}&origin=${PARTNER}&path=/a`, 'media-channel-id'],
+      [`media-channel-id=${channelId}&origin=${PARTNER}&path=/a`, 'screener-id'],
+      [`media-channel-id=${channelId}&screener-id=%22%3E%3Cscript%3E&origin=${PARTNER}&path=/a`, 'screener-id'],
       [`media-channel-id=${channelId}&screener-id=${screenerId}`, 'origin'],
       [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=null`, 'origin'],
       [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}/page`, 'origin'],
       [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=javascript:alert(1)`, 'origin'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&language=%22%3E`, 'language'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&field-Bad%20Name=1`, 'field-Bad Name'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&field-long=${'x'.repeat(501)}`, 'field-long'],
-      [`media-channel-id=${channelId}&media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}`, 'media-channel-id'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&isolation=frame`, 'isolation'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&mediaChannelId=1`, 'mediaChannelId'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&utm_id=1`, 'utm_id'],
-      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&utm_source=a&utm_source=b`, 'utm_source'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&language=%22%3E`, 'language'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&field-Bad%20Name=1`, 'field-Bad Name'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&field-long=${'x'.repeat(501)}`, 'field-long'],
+      [`media-channel-id=${channelId}&media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a`, 'media-channel-id'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&isolation=frame`, 'isolation'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&mediaChannelId=1`, 'mediaChannelId'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&utm_id=1`, 'utm_id'],
+      [`media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}&path=/a&utm_source=a&utm_source=b`, 'utm_source'],
     ];
+    // The partner page's path: missing, not a path, with a query or fragment, spaces or control characters, too long, twice.
+    const base = `media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}`;
+    for (const path of [null, '', 'news', 'https://evil.example/x', '/a?email=x@y.example', '/a#token', '/a b', ' /a', '/a\n', '/a\tb', '/a\u0000', '/a\u007f', '/café', '/a\\b', '/a/../b', `/${'x'.repeat(2000)}`]) {
+      cases.push([path === null ? base : `${base}&path=${encodeURIComponent(path)}`, 'path']);
+    }
+    cases.push([`${base}&path=/a&path=/b`, 'path']);
     for (const [query, parameter] of cases) {
       const res = await frame(query);
       expect(res.status, query).toBe(400);
