@@ -10,15 +10,18 @@ export const REFERRAL_COUNTS_TYPE = 'referral-counts';
 /**
  * SPEC section 3: an engagement's referrals, and how many were screened and randomized;
  * `duplicates` (the same person again within the engagement's window, never sent) are not in
- * `total`.
+ * `total`. The one description of its attributes; its id is the engagement's.
  */
-export interface ReferralCounts {
-  id: string;
-  total: number;
-  duplicates: number;
-  screened: number;
-  randomized: number;
-}
+export const REFERRAL_COUNTS = resourceAnswer(
+  REFERRAL_COUNTS_TYPE,
+  v.object({
+    total: count(),
+    duplicates: v.pipe(count(), v.description("The same person again within the engagement's window, never sent; not in total.")),
+    screened: count(),
+    randomized: count(),
+  }),
+);
+export type ReferralCounts = Answered<typeof REFERRAL_COUNTS>;
 
 // ---------------------------------------------------------------------------------------------
 // The referral's status ladder, worked by recruiters, site coordinators and record systems.

@@ -13,6 +13,7 @@ import {
   REFERRAL_COUNTS_TYPE,
   REFERRAL_REASON_TYPE,
   REFERRAL,
+  REFERRAL_COUNTS,
   REFERRAL_TYPE,
   ReferralPatch,
   ReferralReasonInput,
@@ -59,7 +60,7 @@ export function referralsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement' }), async (c) => {
+  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement', answer: { resource: REFERRAL_COUNTS } }), async (c) => {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
     if (!engagement) throw notFound('engagement');
     return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)));
