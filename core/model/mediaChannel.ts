@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
 import { TRUSTED_TYPES_POLICY } from '../participant/wire';
+import { EMBED_PROBLEM_TYPE, EMBED_PROBLEMS } from '../participant/embedProblems';
 import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID } from '../participant/hostEvents';
 import { isHostName, isIPv4Address } from '../validation/rules';
 import { ChannelLocale, DEFAULT_CHANNEL_LOCALE } from './channelLocale';
@@ -212,6 +213,20 @@ export function campaignLink(origin: string, mediaChannelId: string | number, ut
   const q = query.toString();
   return `${participantPageUrl(origin, mediaChannelId)}${q ? `?${q}` : ''}`;
 }
+
+/** An embed problem seen for a channel on a partner page, counted per page origin and cause: the one description of its attributes. */
+export const EMBED_PROBLEM = resourceAnswer(
+  EMBED_PROBLEM_TYPE,
+  v.object({
+    mediaChannelId: recordId(),
+    origin: v.pipe(v.string(), v.description("The page's origin (scheme, host and port: never a path or query).")),
+    cause: v.picklist(EMBED_PROBLEMS),
+    firstSeen: instant(),
+    lastSeen: instant(),
+    count: count(),
+  }),
+);
+export type EmbedProblemRecord = Answered<typeof EMBED_PROBLEM>;
 
 /** A survey identity a media channel serves (SPEC section 3: link id and isActive). */
 export const MEDIA_CHANNEL_SURVEY_TYPE = 'media-channel-surveys';

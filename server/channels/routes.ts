@@ -7,6 +7,7 @@
 import { channelFigures, type ChannelFigures } from '../participant';
 import { Hono } from 'hono';
 import {
+  EMBED_PROBLEM,
   MEDIA_CHANNEL,
   MEDIA_CHANNEL_DEFAULT_SORT,
   MEDIA_CHANNEL_SORTS,
@@ -14,6 +15,7 @@ import {
   MediaChannelInput,
   MediaChannelPatch,
   SERVED_SURVEY_TYPE,
+  type EmbedProblemRecord,
   type MediaChannel,
   type MediaChannelKind,
 } from '@core/model/mediaChannel';
@@ -40,7 +42,7 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
-import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '@core/participant/embedProblems';
+import type { EmbedProblemCode } from '@core/participant/embedProblems';
 import { embedProblemsOf } from '../participant';
 
 const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter> = {
@@ -112,13 +114,13 @@ export function mediaChannelsRoutes(deps: Deps) {
   });
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
-  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM_TYPE } }), async (c) => {
+  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!found) throw notFound('media channel');
     const rows = await embedProblemsOf(db, found.id);
     const data = rows.map((r) =>
-      toResource(EMBED_PROBLEM_TYPE, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+      toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
         mediaChannelId: r.mediaChannelId,
         origin: r.origin,
         cause: r.cause as EmbedProblemCode,
