@@ -2,13 +2,13 @@ import type { ListParams } from '../jsonapi';
 import {
   MEDIA_CHANNEL_SURVEY_TYPE,
   MEDIA_CHANNEL_TYPE,
+  type EmbedProblemRecord,
   type MediaChannel,
   type MediaChannelInput,
   type MediaChannelSurvey,
   type ServedSurvey,
 } from '../model/mediaChannel';
 import type { ApiClient } from './client';
-import type { EmbedProblemRecord } from '../participant/embedProblems';
 
 export function mediaChannelsApi(client: ApiClient) {
   const path = (id: string) => `media-channels/${encodeURIComponent(id)}`;

@@ -106,6 +106,13 @@ export type EngagementLookupRelationship = keyof typeof ENGAGEMENT_LOOKUP_RELATI
 
 const nullableDay = optionalDay;
 
+/** Why and since when an engagement is no longer offered: on its own answer, and per engagement on its channels'. */
+export const ENGAGEMENT_PAUSE = v.object({
+  reason: v.picklist(['target', 'mediaEndDate', 'endDate']),
+  since: instant(),
+  text: v.pipe(v.string(), v.description('"paused: target of 120 referrals reached on 2026-12-03".')),
+});
+
 /** An engagement as the API answers it: the one description of its attributes. */
 export const ENGAGEMENT = resourceAnswer(
   ENGAGEMENT_TYPE,
@@ -149,15 +156,7 @@ export const ENGAGEMENT = resourceAnswer(
     created: instant(),
     modified: instant(),
     /** On a single engagement's read and write: why and since when it is not offered; null while it is. */
-    pause: v.optional(
-      v.nullable(
-        v.object({
-          reason: v.picklist(['target', 'mediaEndDate', 'endDate']),
-          since: instant(),
-          text: v.pipe(v.string(), v.description('"paused: target of 120 referrals reached on 2026-12-03".')),
-        }),
-      ),
-    ),
+    pause: v.optional(v.nullable(ENGAGEMENT_PAUSE)),
     /** Present when the list was asked with `sortAssociated`. */
     isAssociated: v.optional(v.boolean()),
   }),

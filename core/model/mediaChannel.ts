@@ -1,13 +1,15 @@
-import type { EngagementPause } from './engagement';
 /** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
 import * as v from 'valibot';
 import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
 import { TRUSTED_TYPES_POLICY } from '../participant/wire';
-import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID, type EventsPolicy } from '../participant/hostEvents';
+import { EMBED_PROBLEM_TYPE, EMBED_PROBLEMS } from '../participant/embedProblems';
+import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID } from '../participant/hostEvents';
 import { isHostName, isIPv4Address } from '../validation/rules';
 import { ChannelLocale, DEFAULT_CHANNEL_LOCALE } from './channelLocale';
 import { message } from '../validation/messages';
 import { flag, requiredText } from './fields';
+import { ENGAGEMENT_PAUSE } from './engagement';
+import { count, instant, recordId, resourceAnswer, type Answered } from './answers';
 import { surveyIdentity } from './screenerSurvey';
 import type { SurveyNaming } from './surveyNaming';
 
@@ -103,39 +105,47 @@ export const MediaChannelInput = v.strictObject({
 export const MediaChannelPatch = v.partial(MediaChannelInput);
 export type MediaChannelInput = v.InferInput<typeof MediaChannelInput>;
 
-export interface MediaChannel {
-  id: string;
-  title: string;
-  domain: string;
-  screenerId: number;
-  screenerName: string;
-  sponsorId: number;
-  sponsorName: string;
-  channelType: MediaChannelKind;
-  isActive: boolean;
-  /** Days a finished run's outcome is shown again on the channel (0: retakes allowed). */
-  retakeWindowDays: number;
-  /** The values a partner's page may pass with a run (`data-field-<name>`), each with its longest length. */
-  hiddenFields: HiddenField[];
-  /** What the widget announces to the partner's page (core/participant/hostEvents.ts). */
-  eventsPolicy: EventsPolicy;
-  /** Its participants' language and region (core/model/channelLocale.ts): the region decides miles or kilometres. */
-  locale: string;
-  /** How the snippet shows the widget: in the page, or in an iframe of the product's origin (CHANNEL_ISOLATIONS). */
-  isolation: ChannelIsolation;
-  /** Read-only figures (counted by the participant runner). */
-  views: number;
-  share: number;
-  submissionsStarted: number;
-  submissionsCompleted: number;
-  submissionsQualified: number;
-  /** Of the submissions started, those flagged as a possible retake (same client address and channel within the window). */
-  possibleRetakes: number;
-  created: string;
-  modified: string;
-  /** On a single channel read: its screener's engagements paused (target reached, dates passed); all paused means notActive. */
-  recruitmentPause?: { isPaused: boolean; engagements: ({ engagementId: number; engagementName: string } & EngagementPause)[] };
-}
+/** A media channel as the API answers it: the one description of its attributes. */
+export const MEDIA_CHANNEL = resourceAnswer(
+  MEDIA_CHANNEL_TYPE,
+  v.object({
+    title: v.string(),
+    domain: v.string(),
+    screenerId: recordId(),
+    screenerName: v.string(),
+    sponsorId: recordId(),
+    sponsorName: v.string(),
+    channelType: v.picklist(MEDIA_CHANNEL_TYPES),
+    isActive: v.boolean(),
+    retakeWindowDays: v.pipe(count(), v.description("Days a finished run's outcome is shown again on the channel (0: retakes allowed).")),
+    hiddenFields: v.pipe(
+      v.array(v.object({ name: v.string(), maxLength: count() })),
+      v.description('The values a partner\'s page may pass with a run (`data-field-<name>`), each with its longest length.'),
+    ),
+    eventsPolicy: v.pipe(v.picklist(EVENTS_POLICIES), v.description("What the widget announces to the partner's page.")),
+    locale: v.pipe(v.string(), v.description("Its participants' language and region (en-US, en-CA, es-ES): the region decides miles or kilometres and the ZIP questions' country.")),
+    isolation: v.pipe(v.picklist(CHANNEL_ISOLATIONS), v.description("How the snippet shows the widget: in the partner's page (none), or in an iframe of the product's origin (frame).")),
+    views: count(),
+    share: v.pipe(count(), v.description("Opens of the channel's own participant page.")),
+    submissionsStarted: count(),
+    submissionsCompleted: count(),
+    submissionsQualified: count(),
+    possibleRetakes: v.pipe(count(), v.description('Of the submissions started, those flagged as a possible retake (same client address and channel within the window).')),
+    created: instant(),
+    modified: instant(),
+    /** On a single channel read: its screener's engagements paused (target reached, dates passed); all paused means notActive. */
+    recruitmentPause: v.optional(
+      v.object({
+        isPaused: v.boolean(),
+        engagements: v.array(
+          v.object({ engagementId: recordId(), engagementName: v.string(), ...ENGAGEMENT_PAUSE.entries }),
+        ),
+      }),
+    ),
+  }),
+);
+
+export type MediaChannel = Answered<typeof MEDIA_CHANNEL>;
 
 /**
  * The height the snippet's element reserves from the page's first paint, before widget.js has
@@ -203,6 +213,20 @@ export function campaignLink(origin: string, mediaChannelId: string | number, ut
   const q = query.toString();
   return `${participantPageUrl(origin, mediaChannelId)}${q ? `?${q}` : ''}`;
 }
+
+/** An embed problem seen for a channel on a partner page, counted per page origin and cause: the one description of its attributes. */
+export const EMBED_PROBLEM = resourceAnswer(
+  EMBED_PROBLEM_TYPE,
+  v.object({
+    mediaChannelId: recordId(),
+    origin: v.pipe(v.string(), v.description("The page's origin (scheme, host and port: never a path or query).")),
+    cause: v.picklist(EMBED_PROBLEMS),
+    firstSeen: instant(),
+    lastSeen: instant(),
+    count: count(),
+  }),
+);
+export type EmbedProblemRecord = Answered<typeof EMBED_PROBLEM>;
 
 /** A survey identity a media channel serves (SPEC section 3: link id and isActive). */
 export const MEDIA_CHANNEL_SURVEY_TYPE = 'media-channel-surveys';

@@ -4,6 +4,7 @@
  * templates staff edit per kind and language.
  */
 import * as v from 'valibot';
+import { count, instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 export const MESSAGE_TYPE = 'messages';
 export const MESSAGE_TEMPLATE_TYPE = 'message-templates';
@@ -39,27 +40,29 @@ export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 export const MESSAGE_CHANNEL_LABELS: Record<MessageChannel, string> = { email: 'E-mail', sms: 'SMS' };
 
-/** A message as staff list it: no body, and no address. */
-export const Message = v.object({
-  id: v.string(),
-  kind: v.picklist(MESSAGE_KINDS),
-  channel: v.picklist(MESSAGE_CHANNELS),
-  audience: v.picklist(['staff', 'participant']),
-  recipient: v.string(),
-  engagementId: v.nullable(v.number()),
-  referralId: v.nullable(v.number()),
-  language: v.string(),
-  subject: v.string(),
-  messageId: v.string(),
-  status: v.picklist(MESSAGE_STATUSES),
-  attempts: v.number(),
-  lastError: v.nullable(v.string()),
-  nextAttemptAt: v.nullable(v.string()),
-  lastAttemptAt: v.nullable(v.string()),
-  sentAt: v.nullable(v.string()),
-  created: v.string(),
-});
-export type Message = v.InferOutput<typeof Message>;
+/** A message as staff list it, no body and no address: the one description of its attributes. */
+export const MESSAGE = resourceAnswer(
+  MESSAGE_TYPE,
+  v.object({
+    kind: v.picklist(MESSAGE_KINDS),
+    channel: v.picklist(MESSAGE_CHANNELS),
+    audience: v.picklist(['staff', 'participant']),
+    recipient: v.pipe(v.string(), v.description('A staff recipient by username; a participant as "participant" (their address only on a reveal).')),
+    engagementId: v.nullable(recordId()),
+    referralId: v.nullable(recordId()),
+    language: v.string(),
+    subject: v.string(),
+    messageId: v.string(),
+    status: v.picklist(MESSAGE_STATUSES),
+    attempts: count(),
+    lastError: nullableText(),
+    nextAttemptAt: v.nullable(instant()),
+    lastAttemptAt: v.nullable(instant()),
+    sentAt: v.nullable(instant()),
+    created: instant(),
+  }),
+);
+export type Message = Answered<typeof MESSAGE>;
 
 export const MESSAGE_SORTS = ['created', 'status', 'kind', 'attempts', 'sentAt'] as const;
 export const MESSAGE_DEFAULT_SORT = '-created';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { flag, idNumber, optionalText, requiredText } from './fields';
 import { chooseMessage } from './scalars';
+import { count, instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 const INSTANT_MESSAGE = 'Must be a date and time such as 2026-11-27T14:30:00Z.';
 
@@ -9,15 +10,18 @@ export const REFERRAL_COUNTS_TYPE = 'referral-counts';
 /**
  * SPEC section 3: an engagement's referrals, and how many were screened and randomized;
  * `duplicates` (the same person again within the engagement's window, never sent) are not in
- * `total`.
+ * `total`. The one description of its attributes; its id is the engagement's.
  */
-export interface ReferralCounts {
-  id: string;
-  total: number;
-  duplicates: number;
-  screened: number;
-  randomized: number;
-}
+export const REFERRAL_COUNTS = resourceAnswer(
+  REFERRAL_COUNTS_TYPE,
+  v.object({
+    total: count(),
+    duplicates: v.pipe(count(), v.description("The same person again within the engagement's window, never sent; not in total.")),
+    screened: count(),
+    randomized: count(),
+  }),
+);
+export type ReferralCounts = Answered<typeof REFERRAL_COUNTS>;
 
 // ---------------------------------------------------------------------------------------------
 // The referral's status ladder, worked by recruiters, site coordinators and record systems.
@@ -139,31 +143,34 @@ export const ContactAttemptInput = v.strictObject({
 });
 export type ContactAttemptInput = v.InferOutput<typeof ContactAttemptInput>;
 
-/** A referral as the work queue shows it: initials only, never contact values. */
-export interface Referral {
-  id: string;
-  status: ReferralStatus;
-  reasonId: number | null;
-  reasonName: string | null;
-  reasonNote: string | null;
-  engagementId: number;
-  engagementName: string;
-  siteLocationId: number | null;
-  siteName: string | null;
-  initials: string | null;
-  created: string;
-  statusChanged: string | null;
-  firstContactAt: string | null;
-  attempts: number;
-  lastAttemptAt: string | null;
-  nextAttemptDue: string | null;
-  /** When the next step is due: the planned attempt, else the first contact's service level. */
-  due: string | null;
-  overdue: boolean;
-  stale: boolean;
-  deliveryStatus: string | null;
-  allowedStatuses: ReferralStatus[];
-}
+/** A referral as the work queue shows it, initials only, never contact values: the one description of its attributes. */
+export const REFERRAL = resourceAnswer(
+  REFERRAL_TYPE,
+  v.object({
+    status: v.picklist(REFERRAL_STATUSES),
+    reasonId: v.nullable(recordId()),
+    reasonName: nullableText(),
+    reasonNote: nullableText(),
+    engagementId: recordId(),
+    engagementName: v.string(),
+    siteLocationId: v.nullable(recordId()),
+    siteName: nullableText(),
+    initials: nullableText(),
+    created: instant(),
+    statusChanged: v.nullable(instant()),
+    firstContactAt: v.nullable(instant()),
+    attempts: count(),
+    lastAttemptAt: v.nullable(instant()),
+    nextAttemptDue: v.nullable(instant()),
+    due: v.pipe(v.nullable(instant()), v.description("When the next step is due: the planned attempt, else the first contact's service level.")),
+    overdue: v.boolean(),
+    stale: v.boolean(),
+    deliveryStatus: v.pipe(nullableText(), v.description("Its delivery to the engagement's record system, if any.")),
+    allowedStatuses: v.pipe(v.array(v.picklist(REFERRAL_STATUSES)), v.description('The statuses the caller may move it to next.')),
+  }),
+);
+
+export type Referral = Answered<typeof REFERRAL>;
 
 /** One line of a referral's timeline (GET /api/referrals/{id}/timeline). */
 export interface ReferralTimelineEntry {

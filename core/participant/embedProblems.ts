@@ -50,14 +50,3 @@ export const EMBED_PROBLEM_TYPE = 'embed-problems';
 export const EMBED_PROBLEMS_KEPT = 20;
 /** The longest page origin recorded. */
 export const EMBED_ORIGIN_MAX_LENGTH = 255;
-
-export interface EmbedProblemRecord {
-  id: string;
-  mediaChannelId: number;
-  /** The page's origin (scheme, host and port: never a path or query). */
-  origin: string;
-  cause: EmbedProblemCode;
-  firstSeen: string;
-  lastSeen: string;
-  count: number;
-}

@@ -42,7 +42,7 @@ export const channelColumns = {
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };
-export type ChannelRow = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'channelType' | ChannelFigure> & { id: number; channelType: string; created: Date; modified: Date };
+export type ChannelRow = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'channelType' | 'recruitmentPause' | ChannelFigure> & { id: number; channelType: string; created: Date; modified: Date };
 
 /** Channels with their screener and sponsor (for the names and the scope): add the conditions. */
 export const selectChannels = (db: Db) =>

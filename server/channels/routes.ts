@@ -4,15 +4,19 @@
  * read-only (counted by the participant runner). The surveys each channel serves are
  * /api/media-channel-surveys.
  */
-import { CHANNEL_FIGURES, channelFigures, type ChannelFigures } from '../participant';
+import { channelFigures, type ChannelFigures } from '../participant';
 import { Hono } from 'hono';
 import {
+  EMBED_PROBLEM,
+  MEDIA_CHANNEL,
   MEDIA_CHANNEL_DEFAULT_SORT,
   MEDIA_CHANNEL_SORTS,
   MEDIA_CHANNEL_TYPE,
   MediaChannelInput,
   MediaChannelPatch,
   SERVED_SURVEY_TYPE,
+  type EmbedProblemRecord,
+  type MediaChannel,
   type MediaChannelKind,
 } from '@core/model/mediaChannel';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
@@ -29,7 +33,6 @@ import {
   CHANNEL_FILTERS,
   UNKNOWN_MEDIA_CHANNEL_SCREENER,
   channelById,
-  channelColumns,
   channelPage,
   createChannel,
   findChannel,
@@ -39,7 +42,7 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
-import { EMBED_PROBLEM_TYPE, type EmbedProblemCode, type EmbedProblemRecord } from '@core/participant/embedProblems';
+import type { EmbedProblemCode } from '@core/participant/embedProblems';
 import { embedProblemsOf } from '../participant';
 
 const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter> = {
@@ -48,15 +51,15 @@ const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter> = 
   defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
   filters: CHANNEL_FILTERS,
   filterSchemas: CHANNEL_FILTER_SCHEMAS,
-  fields: [...Object.keys(channelColumns).filter((k) => k !== 'id'), ...CHANNEL_FIGURES],
+  fields: MEDIA_CHANNEL.names,
 };
 
-function serialize(row: ChannelRow, figures: ChannelFigures | undefined, fields: Set<string> | null = null) {
+function serialize(row: ChannelRow, figures: ChannelFigures, fields: Set<string> | null = null) {
   const { id, created, modified, channelType, ...rest } = row;
   return toResource(
     MEDIA_CHANNEL_TYPE,
     id,
-    { ...rest, ...figures, channelType: channelType as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() },
+    { ...rest, ...figures, channelType: channelType as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<MediaChannel, 'id'>,
     { fields },
   );
 }
@@ -64,7 +67,8 @@ function serialize(row: ChannelRow, figures: ChannelFigures | undefined, fields:
 /** The rows as resources, with their figures (one query for the page). */
 async function serializeAll(db: Db, rows: readonly ChannelRow[], fields: Set<string> | null = null) {
   const figures = await channelFigures(db, rows.map((r) => r.id));
-  return rows.map((r) => serialize(r, figures.get(r.id), fields));
+  // channelFigures answers every id it is asked for (zeros for a channel not yet counted).
+  return rows.map((r) => serialize(r, figures.get(r.id)!, fields));
 }
 
 async function assertScreener(db: Db, screenerId: number | undefined, user: AuthUser) {
@@ -83,13 +87,13 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendResource(c, (await serializeAll(db, [row]))[0]!, status);
   };
 
-  app.get('/', describe({ summary: 'List media channels', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List media channels', list: listSpec, answer: { list: MEDIA_CHANNEL } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await channelPage(db, c.get('user'), q);
     return sendList(c, await serializeAll(db, rows as ChannelRow[], q.fields), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a media channel' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a media channel', answer: { resource: MEDIA_CHANNEL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('media channel');
@@ -110,13 +114,13 @@ export function mediaChannelsRoutes(deps: Deps) {
   });
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
-  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM_TYPE } }), async (c) => {
+  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!found) throw notFound('media channel');
     const rows = await embedProblemsOf(db, found.id);
     const data = rows.map((r) =>
-      toResource(EMBED_PROBLEM_TYPE, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+      toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
         mediaChannelId: r.mediaChannelId,
         origin: r.origin,
         cause: r.cause as EmbedProblemCode,
@@ -128,13 +132,13 @@ export function mediaChannelsRoutes(deps: Deps) {
     return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
   });
 
-  app.post('/', describe({ summary: 'Create a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput }, answer: { resource: MEDIA_CHANNEL_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput }, answer: { resource: MEDIA_CHANNEL, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
     await assertScreener(db, attributes.screenerId, c.get('user'));
     return sendOne(c, await createChannel(db, attributes), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const existing = await findChannel(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('media channel');

@@ -26,6 +26,7 @@ import {
   MessageTemplateInput,
   smsLength,
   SmsTemplateInput,
+  MESSAGE,
   type Message,
 } from '@core/model/message';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
@@ -45,14 +46,12 @@ import { allSmsTemplates, renderSms, saveSmsTemplate, smsTemplateOf } from './sm
 import { allTemplates, render, saveTemplate, templateLanguage, templateOf } from './templates';
 import { messageOptionsOf, sendDue } from './worker';
 
-const MESSAGE_FIELDS = ['kind', 'channel', 'audience', 'recipient', 'engagementId', 'referralId', 'language', 'subject', 'messageId', 'status', 'attempts', 'lastError', 'nextAttemptAt', 'lastAttemptAt', 'sentAt', 'created'] as const satisfies readonly (keyof Message)[];
-
 const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], MessageFilter> = {
   type: MESSAGE_TYPE,
   sorts: MESSAGE_SORT_FIELDS,
   defaultSort: MESSAGE_DEFAULT_SORT,
   filters: MESSAGE_FILTERS,
-  fields: MESSAGE_FIELDS,
+  fields: MESSAGE.names,
 };
 
 const resourceOf = ({ id, ...attributes }: Message, fields: Set<string> | null = null) => toResource(MESSAGE_TYPE, id, attributes, { fields });
@@ -65,19 +64,19 @@ export function messagesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get('/', describe({ summary: 'List messages (the outbox)', list: listSpec, answer: { list: MESSAGE_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'List messages (the outbox)', list: listSpec, answer: { list: MESSAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const { rows, total } = await listMessages(db, c.get('user'), q);
     return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'A message' }), async (c) => {
+  app.get('/:id', describe({ summary: 'A message', answer: { resource: MESSAGE } }), async (c) => {
     const message = await findMessage(db, c.get('user'), parseId(c.req.param('id')));
     if (!message) throw notFound('message');
     return sendResource(c, resourceOf(message));
   });
 
-  app.post('/:id/resend', describe({ summary: 'Send a message that was not sent again, now' }), async (c) => {
+  app.post('/:id/resend', describe({ summary: 'Send a message that was not sent again, now', answer: { resource: MESSAGE } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const found = await findMessage(db, c.get('user'), id);
     if (!found) throw notFound('message');

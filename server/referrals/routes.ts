@@ -12,6 +12,8 @@ import {
   ContactAttemptInput,
   REFERRAL_COUNTS_TYPE,
   REFERRAL_REASON_TYPE,
+  REFERRAL,
+  REFERRAL_COUNTS,
   REFERRAL_TYPE,
   ReferralPatch,
   ReferralReasonInput,
@@ -35,36 +37,13 @@ import { addReason, listReasons, updateReason } from './reasons';
 import { referralScope } from './scope';
 import { referralTimeline } from './timeline';
 
-const ATTRIBUTES = [
-  'status',
-  'reasonId',
-  'reasonName',
-  'reasonNote',
-  'engagementId',
-  'engagementName',
-  'siteLocationId',
-  'siteName',
-  'initials',
-  'created',
-  'statusChanged',
-  'firstContactAt',
-  'attempts',
-  'lastAttemptAt',
-  'nextAttemptDue',
-  'due',
-  'overdue',
-  'stale',
-  'deliveryStatus',
-  'allowedStatuses',
-];
-
 const listSpec: ListSpec<ReferralSort, ReferralFilter> = {
   type: REFERRAL_TYPE,
   sorts: REFERRAL_SORTS,
   defaultSort: 'due',
   filters: REFERRAL_FILTERS,
   filterSchemas: REFERRAL_FILTER_SCHEMAS,
-  fields: ATTRIBUTES,
+  fields: REFERRAL.names,
 };
 
 /** A refusal of the ladder as a 422 naming the attribute, or the document when the body has no such attribute. */
@@ -81,13 +60,13 @@ export function referralsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement' }), async (c) => {
+  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement', answer: { resource: REFERRAL_COUNTS } }), async (c) => {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
     if (!engagement) throw notFound('engagement');
     return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)));
   });
 
-  app.get('/', describe({ summary: 'List referrals (the work queue)', list: listSpec, answer: { list: REFERRAL_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'List referrals (the work queue)', list: listSpec, answer: { list: REFERRAL } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const now = nowOf(deps);
     const page = await referralPage(db, phiOf(deps), now, q, and(referralScope(c.get('user')), ...referralConditions(q.filters, now)));
@@ -105,7 +84,7 @@ export function referralsRoutes(deps: Deps) {
     return found;
   };
 
-  app.get('/:id', describe({ summary: 'Read a referral' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a referral', answer: { resource: REFERRAL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const { id, ...attributes } = await visible(c.get('user'), c.req.param('id'));
     return sendResource(c, toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields }));
@@ -122,7 +101,7 @@ export function referralsRoutes(deps: Deps) {
     );
   });
 
-  app.patch('/:id', describe({ summary: "Move a referral on its status ladder", body: { resource: REFERRAL_TYPE, attributes: ReferralPatch }, answer: { resource: REFERRAL_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: "Move a referral on its status ladder", body: { resource: REFERRAL_TYPE, attributes: ReferralPatch }, answer: { resource: REFERRAL } }), async (c) => {
     const user = c.get('user');
     const referral = await visible(user, c.req.param('id'));
     const referralId = Number(referral.id);
@@ -146,7 +125,7 @@ export function referralsRoutes(deps: Deps) {
 
   app.post(
     '/:id/contact-attempts',
-    describe({ summary: 'Log a contact attempt on a referral', body: { resource: CONTACT_ATTEMPT_TYPE, attributes: ContactAttemptInput }, answer: { resource: REFERRAL_TYPE, status: 201 } }),
+    describe({ summary: 'Log a contact attempt on a referral', body: { resource: CONTACT_ATTEMPT_TYPE, attributes: ContactAttemptInput }, answer: { resource: REFERRAL, status: 201 } }),
     async (c) => {
       const user = c.get('user');
       const referral = await visible(user, c.req.param('id'));
