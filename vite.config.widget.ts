@@ -71,9 +71,9 @@ export const widgetJsx = {
  * the steps' props. Terser cannot know a property is private; each name is otherwise spelt out in
  * each chunk (about 150 B gzipped over a whole run). Names the DOM also has (`channel`, `show`,
  * `heading`…) are renamed too (`builtins` below): the list names only the widget's own, so none
- * of them is ever read from a DOM object. No property of the widget's own is one or two letters
- * long (the consent box's is `box`): a new name chosen for the module chunk is not checked
- * against the steps' chunk, so a short one there could be taken.
+ * of them is ever read from a DOM object. A one-letter property that only the steps' chunk
+ * names (the consent box's is `box`, not `k`) could be taken: the new names are chosen while the
+ * module chunk is minified, without looking at the steps' chunk.
  */
 const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin|confirming|saved|show|end|heading|sent|off|box)$/;
 
