@@ -67,11 +67,15 @@ export const widgetJsx = {
  * storage or in what the admin's preview passes to mount(): the runner's shared context
  * (core/oform/runner.ts RunContext, read in the steps' chunk too), the runner's and the
  * controller's options that mount() does not take, the controller's members, the caller's
- * channel, App's count, the controller's page timing and the steps' props. Terser cannot know a property is private; each
- * name is otherwise spelt out in each chunk (about 110 B gzipped over a whole run). Terser
- * leaves names the DOM has alone (`heading`, say) even when listed here.
+ * channel, App's count, heading ref, sent errors and unsubscribe, the controller's page timing and
+ * the steps' props. Terser cannot know a property is private; each name is otherwise spelt out in
+ * each chunk (about 150 B gzipped over a whole run). Names the DOM also has (`channel`, `show`,
+ * `heading`…) are renamed too (`builtins` below): the list names only the widget's own, so none
+ * of them is ever read from a DOM object. A one-letter property that only the steps' chunk
+ * names (the consent box's is `box`, not `k`) could be taken: the new names are chosen while the
+ * module chunk is minified, without looking at the steps' chunk.
  */
-const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin|confirming|saved)$/;
+const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin|confirming|saved|show|end|heading|sent|off|box)$/;
 
 /**
  * Terser over the minified chunks: a second pass after Rolldown's own minifier (Oxc) finds
@@ -90,7 +94,7 @@ function terserPass(): Plugin {
       const nameCache = {};
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
-        const out = await minify(chunk.code, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: PRIVATE_PROPERTIES } }, nameCache, format: { comments: false } });
+        const out = await minify(chunk.code, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: PRIVATE_PROPERTIES, builtins: true } }, nameCache, format: { comments: false } });
         if (out.code === undefined) this.error(`widget build: terser gave nothing for ${chunk.fileName}`);
         chunk.code = out.code;
       }

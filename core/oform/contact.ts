@@ -7,7 +7,7 @@
 import type { ContactFieldType } from '../model/contactField';
 import { validateParticipantValue as validateValue, type ParticipantRule as Rule } from '../validation/ruleCheck';
 import { kindRules } from './answers';
-import { normalizeUsPhone } from '../validation/rules';
+import { isAccepted, normalizeUsPhone } from '../validation/rules';
 
 export interface ContactFormField {
   name: string;
@@ -35,8 +35,8 @@ export function contactFieldRules(field: ContactFormField, region?: string): Rul
 /** A value as it is checked and stored: text trimmed, a phone as 000-000-0000, a checkbox as a boolean; null for no answer. */
 export function normalizeContactValue(field: ContactFormField, value: unknown): ContactValue | null {
   if (field.fieldType === 'checkbox') {
-    if (value === true || value === 'true' || value === 'on') return true;
-    if (value === false || value === 'false' || value === '' || value === null || value === undefined) return false;
+    if (isAccepted(value)) return true;
+    if (value === false || value === 'false' || value === '' || value == null) return false;
     return null;
   }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -8,9 +8,9 @@
  */
 import { checkAnswers, type Answers } from './answers';
 import { createContactSteps, type StartedSteps } from './contactSteps';
-import { back as popVisit, currentVisit, revisit, visit } from './history';
-import { setProgress, startProgress, stepDown, stepUp } from './progress';
-import type { ContactTransport, Qualification, RunContext, RunMoves, RunnerSnapshot, RunnerSurvey, SaveResult } from './runner';
+import { back as popVisit, currentVisit, revisit, visit, type History, type Visit } from './history';
+import { setProgress, startProgress, stepDown, stepUp, type Progress } from './progress';
+import type { ContactTransport, Qualification, RunContext, RunMoves, RunnerPage, RunnerSnapshot, RunnerSurvey, SaveResult } from './runner';
 import { OutcomeReached } from './runner';
 
 export function createRunMoves(context: RunContext): RunMoves {
@@ -51,9 +51,24 @@ export function createRunMoves(context: RunContext): RunMoves {
     await (qualification.isQualified ? steps.begin(zipAnswer(), place) : steps.offer(outcome, messages));
   };
 
-  /** The answers the server holds for a page entry (after a reload), unless still in memory. */
-  const storedAnswers = async (page: string, entryId?: string): Promise<Answers | undefined> =>
-    context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined);
+  /** A visited page and its answers: those in memory, else those the server holds for its entry (after a reload). */
+  const revisitPage = (survey: RunnerSurvey, { page, entryId }: Visit): Promise<[RunnerPage, Answers | undefined]> =>
+    Promise.all([transport.page(survey, page), context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined)]);
+
+  /**
+   * Back to the last page of `history`, leaving the pages of `left`: leaving a page backwards
+   * abandons it, its answers go from the server first (SPEC: going to an earlier page discards
+   * what came after); `forget` drops them from memory too, else they show if it is seen again.
+   */
+  const returnTo = (survey: RunnerSurvey, history: History, to: Visit, left: readonly Visit[], progress: (p: Progress) => Progress, forget?: boolean) =>
+    attempt('loading', async () => {
+      const entryIds = left.flatMap((v) => (v.entryId ? [v.entryId] : []));
+      const id = context.submissionId;
+      if (!preview && id !== null && entryIds.length > 0 && !(await transport.sanitize(id, entryIds))) throw new Error('sanitization refused');
+      if (forget) for (const v of left) context.answersByPage.delete(v.page);
+      const [page, answers] = await revisitPage(survey, to);
+      context.show(page, history, progress(state().progress), answers);
+    });
 
   /** Where the server's answer to the page on screen leads: its problems, the next page, another survey or the qualification. */
   const advance = async (survey: RunnerSurvey, result: SaveResult) => {
@@ -100,7 +115,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       // The ZIP the steps after the survey start from is the survey's, as the server holds it.
       await Promise.all(
         snapshot.history.map(async (v) => {
-          const [page, stored] = await Promise.all([transport.page(survey, v.page), storedAnswers(v.page, v.entryId)]);
+          const [page, stored] = await revisitPage(survey, v);
           context.pagesSeen.set(v.page, page);
           if (stored) context.answersByPage.set(v.page, stored);
         }),
@@ -110,7 +125,7 @@ export function createRunMoves(context: RunContext): RunMoves {
     }
     const here = currentVisit(snapshot.history);
     if (!here) throw new Error('empty history');
-    const [page, stored] = await Promise.all([transport.page(survey, here.page), storedAnswers(here.page, here.entryId)]);
+    const [page, stored] = await revisitPage(survey, here);
     context.show(page, snapshot.history, progress, stored);
   };
 
@@ -184,14 +199,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       const { history, left } = popVisit(s.history);
       const previous = currentVisit(history);
       if (!left || !previous) return false;
-      await attempt('loading', async () => {
-        // Leaving a page backwards abandons it: its answers go from the server (SPEC: going to an
-        // earlier page discards what came after), though they stay on screen if it is seen again.
-        const id = context.submissionId;
-        if (!preview && id !== null && left.entryId && !(await transport.sanitize(id, [left.entryId]))) throw new Error('sanitization refused');
-        const [page, answers] = await Promise.all([transport.page(survey, previous.page), storedAnswers(previous.page, previous.entryId)]);
-        context.show(page, history, stepDown(state().progress), answers);
-      });
+      await returnTo(survey, history, previous, [left], stepDown);
       return true;
     },
 
@@ -202,16 +210,7 @@ export function createRunMoves(context: RunContext): RunMoves {
       const { history, discarded } = revisit(s.history, historyIndex);
       const target = currentVisit(history);
       if (!target || discarded.length === 0) return;
-      await attempt('loading', async () => {
-        const entryIds = discarded.map((v) => v.entryId).filter((id): id is string => !!id);
-        const id = context.submissionId;
-        if (!preview && id !== null && entryIds.length > 0) {
-          if (!(await transport.sanitize(id, entryIds))) throw new Error('sanitization refused');
-        }
-        for (const v of discarded) context.answersByPage.delete(v.page);
-        const [page, answers] = await Promise.all([transport.page(survey, target.page), storedAnswers(target.page, target.entryId)]);
-        context.show(page, history, setProgress(state().progress, historyIndex), answers);
-      });
+      await returnTo(survey, history, target, discarded, (p) => setProgress(p, historyIndex), true);
     },
 
     async resume(snapshot) {

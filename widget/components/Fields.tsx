@@ -10,6 +10,17 @@ export function Err({ id, error }: { id: string; error?: string }) {
   );
 }
 
+/** A field's helper text and error, by their ids, for its control's aria-describedby; undefined for neither. */
+export const describedBy = (id: string, helper?: string, error?: string) => [helper ? `${id}-help` : '', error ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
+
+/** A field's helper text under its label, when it has one (the id describedBy names). */
+export const helpText = (id: string, helper?: string) =>
+  helper && (
+    <p id={`${id}-help`} class="tw-helper">
+      {helper}
+    </p>
+  );
+
 interface InputProps {
   id: string;
   label: string;
@@ -30,18 +41,13 @@ interface InputProps {
 }
 
 export function Input({ label, helper, error, text, onInput, required, ...p }: InputProps) {
-  const described = [helper ? `${p.id}-help` : '', error ? `${p.id}-err` : ''].filter(Boolean).join(' ');
   return (
     <div class="tw-field">
       <label for={p.id} class="tw-label">
         {label}
         {required && <Req text={text} />}
       </label>
-      {helper && (
-        <p id={`${p.id}-help`} class="tw-helper">
-          {helper}
-        </p>
-      )}
+      {helpText(p.id, helper)}
       {/* The rest as the input's own attributes (type, value, inputMode, autoComplete, maxLength…). */}
       <input
         {...p}
@@ -49,7 +55,7 @@ export function Input({ label, helper, error, text, onInput, required, ...p }: I
         type={p.type as 'text'}
         aria-required={required}
         aria-invalid={!!error}
-        aria-describedby={described || undefined}
+        aria-describedby={describedBy(p.id, helper, error)}
         onInput={(e) => onInput(e.currentTarget.value)}
       />
       <Err id={`${p.id}-err`} error={error} />

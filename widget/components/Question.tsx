@@ -2,7 +2,7 @@ import { impliedOptions } from '@core/oform/impliedOptions';
 import type { Answer } from '@core/oform/navigation';
 import type { RunnerField } from '@core/oform/runner';
 import type { ParticipantText } from '@core/i18n/participant';
-import { Err, Input, Req } from './Fields';
+import { describedBy, Err, helpText, Input, Req } from './Fields';
 
 /** A translation in `lang` (API form): the exact language, then its base language; undefined when neither. */
 export function translated<T>(map: Record<string, T> | undefined, lang: string): T | undefined {
@@ -71,12 +71,8 @@ export function Question({ field, value, error, lang, text, disabled, region, on
     ...c.options.map((o) => ({ value: o.value, label: translated(o.translations, lang) ?? o.label })),
     ...impliedOptions(field.type, c.options).map((value) => ({ value, label: text[value] })),
   ];
-  const described = [helper ? `${id}-help` : '', error ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
-  const helperEl = helper && (
-    <p id={`${id}-help`} class="tw-helper">
-      {helper}
-    </p>
-  );
+  const described = describedBy(id, helper, error);
+  const helperEl = helpText(id, helper);
 
   if (field.type === 'dropdown') {
     return (

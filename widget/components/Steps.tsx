@@ -99,7 +99,7 @@ export function StepView(props: StepProps) {
       <Accept {...props}>{t.accept}</Accept>
       {/* The separate consent to be texted, offered when the form asks a phone number; never ticked for them. */}
       {s.messages.sms && (
-        <Accept {...props} k="sms">
+        <Accept {...props} box="sms">
           {s.messages.sms}
         </Accept>
       )}
@@ -108,14 +108,14 @@ export function StepView(props: StepProps) {
   );
 }
 
-/** A consent box: the consent step's, a lead's with the outcome's consent message as its text, and (`k="sms"`) the one to be texted. */
-function Accept({ s, ctl, children, k = 'acceptTerms' }: StepProps & { children: ComponentChildren; k?: ConsentBox }) {
-  const error = s.errors[k];
-  const id = `tw-${k}-err`;
+/** A consent box: the consent step's, a lead's with the outcome's consent message as its text, and (`box="sms"`) the one to be texted. */
+function Accept({ s, ctl, children, box = 'acceptTerms' }: StepProps & { children: ComponentChildren; box?: ConsentBox }) {
+  const error = s.errors[box];
+  const id = `tw-${box}-err`;
   return (
     <div class="tw-field">
       <label class="tw-choice">
-        <input type="checkbox" checked={s[k]} aria-invalid={!!error} aria-describedby={error ? id : undefined} onChange={(e) => ctl.runner.accept(e.currentTarget.checked, k)} />
+        <input type="checkbox" checked={s[box]} aria-invalid={!!error} aria-describedby={error ? id : undefined} onChange={(e) => ctl.runner.accept(e.currentTarget.checked, box)} />
         <span>{children}</span>
       </label>
       <Err id={id} error={error} />
