@@ -1,5 +1,6 @@
 import type { ListParams } from '../jsonapi';
-import { FUNNEL_DEFINITIONS, FunnelDefinitions, type FunnelFigure, type FunnelRow } from '../model/funnel';
+import { FUNNEL_DEFINITIONS, FunnelDefinitions, type FunnelFigure } from '../model/funnel';
+import type { FunnelRow } from '../model/funnelRow';
 import type { SurveyPageMetrics } from '../model/oformExport';
 import { parseAnswer, type ApiClient, type DownloadedFile } from './client';
 

@@ -4,7 +4,6 @@
  * of GET /api/recruitment-funnel, and the shape of one row.
  */
 import * as v from 'valibot';
-import type { FunnelCostFigures } from './funnelCosts';
 import type { LeadKind } from './lead';
 
 export const FUNNEL_ROW_TYPE = 'funnel-rows';
@@ -155,11 +154,6 @@ export interface FunnelRowAttributes extends Omit<FunnelCounts, 'viewed'> {
  * row of a grouping in VIEWS_NOT_TRACKED_BY has no views to chart or to cost.
  */
 export const rowCounts = (row: FunnelRowAttributes): FunnelCounts => ({ ...row, viewed: row.viewed ?? 0 });
-
-/** A row as the API answers it: its counts, and its cost figures (core/model/funnelCosts.ts). */
-export interface FunnelRow extends FunnelRowAttributes, Partial<FunnelCostFigures> {
-  id: string;
-}
 
 /** The share of the previous stage (previousStage) that reached `stage`, 0..1 (null before the first stage or when the previous is 0). */
 export function conversion(counts: FunnelCounts, stage: FunnelStage): number | null {

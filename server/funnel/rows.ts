@@ -4,7 +4,8 @@
  * days and weeks in time order, the rest by label, the rows without a key last.
  */
 import { inArray } from 'drizzle-orm';
-import { FUNNEL_STAGES, viewsTrackedBy, type FunnelCounts, type FunnelGrouping, type FunnelRow } from '@core/model/funnel';
+import { FUNNEL_STAGES, viewsTrackedBy, type FunnelCounts, type FunnelGrouping } from '@core/model/funnel';
+import type { FunnelRow } from '@core/model/funnelRow';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
 import { funnelCounts, type FunnelRequest } from './counts';

@@ -27,8 +27,8 @@ import {
   zeroFunnelCounts,
   type FunnelCounts,
   type FunnelGrouping,
-  type FunnelRow,
 } from '@core/model/funnel';
+import type { FunnelRow } from '@core/model/funnelRow';
 import { COST_FIGURE_LABELS, COST_FIGURES, COST_GROUPINGS, moneyText, type CostFigure } from '@core/model/funnelCosts';
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
