@@ -179,7 +179,7 @@ async function runPrimary(config: Config, log: Logger): Promise<void> {
 }
 
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

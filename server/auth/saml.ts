@@ -80,7 +80,7 @@ export async function acceptResponse(db: Db, service: SsoServiceConfig, samlResp
   const saml = await samlClient(db, service);
   const { DOMParser } = await import('@xmldom/xmldom');
   const parse = (xml: string) => new DOMParser().parseFromString(xml, 'text/xml');
-  let profile;
+  let profile: Awaited<ReturnType<typeof saml.validatePostResponseAsync>>['profile'];
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (error) {

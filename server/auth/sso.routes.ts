@@ -66,7 +66,7 @@ export function ssoRoutes(deps: Deps) {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const samlResponse = form.SAMLResponse;
     if (typeof samlResponse !== 'string' || samlResponse === '') return page(c, 400, SSO_MESSAGES.rejected);
-    let identity;
+    let identity: Awaited<ReturnType<typeof acceptResponse>>;
     try {
       identity = await acceptResponse(db, service, samlResponse);
     } catch (error) {

@@ -132,13 +132,13 @@ export async function saveTemplate(db: Conn, kind: MessageKind, language: Lang, 
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** `source` with each `{{name}}` of `allowed` filled (through `escape`) and any other left out. */
-export const fillPlaceholders = (source: string, allowed: readonly string[], values: Readonly<Record<string, string>>, escape: (s: string) => string = (s) => s) =>
-  source.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => (allowed.includes(name) ? escape(values[name] ?? '') : ''));
+/** `source` with each `{{name}}` of `allowed` filled (through `escapeValue`) and any other left out. */
+export const fillPlaceholders = (source: string, allowed: readonly string[], values: Readonly<Record<string, string>>, escapeValue: (s: string) => string = (s) => s) =>
+  source.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => (allowed.includes(name) ? escapeValue(values[name] ?? '') : ''));
 
 /** The template with its placeholders filled: values escaped in the HTML part, subject kept to one line. */
 export function render(kind: MessageKind, template: Template, values: Record<string, string>): Template {
-  const fill = (source: string, escape: (s: string) => string) => fillPlaceholders(source, MESSAGE_PLACEHOLDERS[kind], values, escape);
+  const fill = (source: string, escapeValue: (s: string) => string) => fillPlaceholders(source, MESSAGE_PLACEHOLDERS[kind], values, escapeValue);
   return {
     subject: fill(template.subject, (s) => s).replace(/[\r\n]+/g, ' '),
     html: fill(template.html, escapeHtml),

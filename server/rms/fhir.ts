@@ -55,7 +55,7 @@ const TEST_TAG: Coding = { system: 'http://terminology.hl7.org/CodeSystem/v3-Act
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null);
 
 /** A contact field's value by its type, or by a name that says what it holds. */
-function valueOf(facts: ReferralFacts, test: (name: string, type: string) => boolean): string | null {
+function contactValue(facts: ReferralFacts, test: (name: string, type: string) => boolean): string | null {
   for (const [name, value] of Object.entries(facts.values)) {
     if (test(name.toLowerCase(), facts.valueTypes[name] ?? 'text') && text(value)) return text(value);
   }
@@ -66,7 +66,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function birthDate(facts: ReferralFacts): string | null {
-  const fromContact = valueOf(facts, (name, type) => type === 'date' && /birth|dob/.test(name));
+  const fromContact = contactValue(facts, (name, type) => type === 'date' && /birth|dob/.test(name));
   if (fromContact && ISO_DATE.test(fromContact)) return fromContact;
   const answered = facts.answers.find((a) => a.type === 'dob');
   const value = text(answered?.value);
@@ -74,11 +74,11 @@ function birthDate(facts: ReferralFacts): string | null {
 }
 
 function patientOf(facts: ReferralFacts, identifier: Identifier): Patient {
-  const given = valueOf(facts, (name) => /^(first|given)(_?name)?$/.test(name));
-  const family = valueOf(facts, (name) => /^(last|family|sur)(_?name)?$/.test(name));
-  const email = valueOf(facts, (name, type) => type === 'email' || name === 'email');
-  const phone = valueOf(facts, (name, type) => type === 'phone' || name === 'phone');
-  const zip = valueOf(facts, (name, type) => type === 'zip' || /^(zip|postal)/.test(name)) ?? text(facts.answers.find((a) => a.type === 'zip')?.value);
+  const given = contactValue(facts, (name) => /^(first|given)(_?name)?$/.test(name));
+  const family = contactValue(facts, (name) => /^(last|family|sur)(_?name)?$/.test(name));
+  const email = contactValue(facts, (name, type) => type === 'email' || name === 'email');
+  const phone = contactValue(facts, (name, type) => type === 'phone' || name === 'phone');
+  const zip = contactValue(facts, (name, type) => type === 'zip' || /^(zip|postal)/.test(name)) ?? text(facts.answers.find((a) => a.type === 'zip')?.value);
   const telecom: ContactPoint[] = [];
   if (email) telecom.push({ system: 'email', value: email, use: 'home' });
   if (phone) telecom.push({ system: 'phone', value: phone, use: 'mobile' });

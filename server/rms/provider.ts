@@ -44,7 +44,7 @@ function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets, allowanc
       // Contact details are only sent signed, so the receiver can tell our pushes from forgeries.
       if (!secrets.secret) return failure('The record system has no signing secret configured.', false);
       const body = webhookBody(facts);
-      let signed;
+      let signed: ReturnType<typeof signMessage>;
       try {
         // The referral's key is the webhook-id: the same in every retry and resend (idempotency).
         signed = signMessage(secrets.secret, `msg_${facts.referralId}`, now, body);

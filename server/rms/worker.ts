@@ -113,7 +113,7 @@ async function providerOfContact(options: DeliveryOptions, contactId: number): P
 
 /** Sends contact `contactId`'s referral once under `referralKey`; never throws. */
 async function sendOnce(options: DeliveryOptions, provider: RmsProvider, contactId: number, referralKey: string, attempt: number, now: Date): Promise<AttemptResult> {
-  let facts;
+  let facts: Awaited<ReturnType<typeof loadReferralFacts>>;
   try {
     facts = await loadReferralFacts(options.db, options.phi, contactId, referralKey);
   } catch (error) {

@@ -34,7 +34,7 @@ function decodeEntities(s: string): string {
 
 /** An href worth keeping: absolute http(s), mailto or tel, with no control characters hiding the scheme. */
 function safeHref(raw: string): string | null {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   const url = decodeEntities(raw).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   return ALLOWED_SCHEMES.test(url) ? url : null;
 }

@@ -50,6 +50,7 @@ describe('scrolling to a deep link’s section', () => {
   it('scrolls to a section that appears after the delay, when it appears', async () => {
     vi.useFakeTimers();
     const spy = scrolls();
+    // biome-ignore lint/correctness/noComponentHookFactories: a component made for this one test
     function Late({ shown }: { shown: boolean }) {
       useScrollToHash();
       return shown ? <section id="sites">Sites</section> : <p>Loading…</p>;

@@ -18,7 +18,7 @@ let idp: http.Server;
 let idpUrl: string;
 let browser: Browser;
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 beforeAll(async () => {
   const port = await freePort();
@@ -38,9 +38,9 @@ beforeAll(async () => {
         email: 'duo.staff@example.com',
       });
       res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end(`<!doctype html><body><form method="post" action="${escape(request.acsUrl)}">
-<input type="hidden" name="SAMLResponse" value="${escape(response)}">
-<input type="hidden" name="RelayState" value="${escape(request.relayState ?? '')}">
+      res.end(`<!doctype html><body><form method="post" action="${escapeXml(request.acsUrl)}">
+<input type="hidden" name="SAMLResponse" value="${escapeXml(response)}">
+<input type="hidden" name="RelayState" value="${escapeXml(request.relayState ?? '')}">
 <button>Continue</button></form><script>document.forms[0].submit()</script></body>`);
       return;
     }

@@ -55,6 +55,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
           <Dialog.Content className="dialog">
             <Dialog.Title className="dialog-title">{options?.title ?? 'Please confirm'}</Dialog.Title>
             <Dialog.Description asChild>
+              {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the message passes the sanitizer first */}
               <div className="dialog-message" dangerouslySetInnerHTML={{ __html: sanitizeHtml(options?.message ?? '') }} />
             </Dialog.Description>
             <div className="dialog-buttons">
