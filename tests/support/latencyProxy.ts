@@ -7,7 +7,8 @@
  * Chromium's own network emulation delays answers but not CORS preflights, so a wire that needs a
  * preflight looks as fast there as one that does not; through this proxy a preflight costs its
  * round trip like any request. The Host header goes through unchanged: the server sees the
- * proxy's address as its own origin, as the browser does.
+ * proxy's address as its own origin, as the browser does. A test may hold the answer to a
+ * request (the server has answered it, the browser waits) until it lets it go.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,14 @@ export interface ProxiedRequest {
   done?: number;
 }
 
+/** An answer the proxy keeps from the browser until released. */
+export interface HeldAnswer {
+  /** Resolves once the request has come and the server's answer to it is held. */
+  held: Promise<ProxiedRequest>;
+  /** Sends the answer on (at once if it is held already, else as soon as it comes). */
+  release(): void;
+}
+
 export interface LatencyProxy {
   /** e.g. http://127.0.0.1:4711: use it where the server's address would go. */
   url: string;
@@ -29,6 +38,8 @@ export interface LatencyProxy {
   log: ProxiedRequest[];
   /** The round trip added to every request from now on, in ms. */
   setRoundTrip(ms: number): void;
+  /** Holds the server's answer to the next request that `matches` (arriving from now on). */
+  hold(matches: (request: ProxiedRequest) => boolean): HeldAnswer;
   close(): Promise<void>;
 }
 
@@ -40,9 +51,16 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
   const clock = () => performance.timeOrigin + performance.now();
   const log: ProxiedRequest[] = [];
   let rtt = roundTripMs;
+  /** Holds waiting for their request: each takes the first that matches, then waits with its answer. */
+  const holds: { matches: (request: ProxiedRequest) => boolean; answered: (request: ProxiedRequest) => Promise<void> }[] = [];
+  const takeHold = (entry: ProxiedRequest) => {
+    const index = holds.findIndex((h) => h.matches(entry));
+    return index < 0 ? undefined : holds.splice(index, 1)[0]!.answered;
+  };
   const server = http.createServer((req, res) => {
     const entry: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', at: clock() };
     log.push(entry);
+    const hold = takeHold(entry);
     const half = rtt / 2;
     // The body is read at once (as the network would deliver it) and passed on after the delay.
     const chunks: Buffer[] = [];
@@ -54,6 +72,7 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
         async (answer) => {
           const body: Buffer[] = [];
           for await (const chunk of answer) body.push(chunk as Buffer);
+          await hold?.(entry);
           await sleep(half);
           res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body), () => (entry.done = clock()));
         },
@@ -68,6 +87,20 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
     url: `http://${host}:${port}`,
     log,
     setRoundTrip: (ms) => void (rtt = ms),
+    hold(matches) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let held!: (request: ProxiedRequest) => void;
+      const arrived = new Promise<ProxiedRequest>((resolve) => (held = resolve));
+      holds.push({
+        matches,
+        answered(request) {
+          held(request);
+          return released;
+        },
+      });
+      return { held: arrived, release };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         agent.destroy();
