@@ -1,4 +1,6 @@
 /** The admin's entry: one session and store for the page, the routes, and the first render. */
+// First, so the shared styles come before every folder's own (the layouts' and the screens').
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'jotai';
@@ -10,7 +12,6 @@ import { authStatusAtom, currentUserAtom } from './state/auth';
 import { createSession } from './state/session';
 import { AdminProviders } from './providers';
 import { cookieTokenStore } from './state/tokens';
-import './styles.css';
 
 const store = createStore();
 // The server serves the admin, so the API shares its origin.

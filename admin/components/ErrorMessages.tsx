@@ -1,5 +1,6 @@
 /** SPEC section 2's 403 and 404 texts, for the error routes and for records a screen cannot show. */
 import { Link } from 'react-router-dom';
+import './components.css';
 
 function ErrorPanel({ code, text }: { code: string; text: string }) {
   return (

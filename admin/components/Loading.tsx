@@ -1,3 +1,4 @@
+import './components.css';
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="loading" role="status">

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { surveyLabel, type SurveyNaming } from '@core/model/surveyNaming';
 import { Field, useControlIds } from './form/Field';
+import './components.css';
 
 export interface SurveyPickerProps {
   label: string;

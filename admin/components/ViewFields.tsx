@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './components.css';
 
 export interface ViewField {
   label: string;

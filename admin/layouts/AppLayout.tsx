@@ -6,6 +6,7 @@ import { Footer } from './Footer';
 import { Notices } from './Notices';
 import { SideNav, navCollapsedAtom } from './SideNav';
 import { TopBar } from './TopBar';
+import './layouts.css';
 
 /** The signed-in shell: black side navigation, top bar, the screen, footer. */
 export function AppLayout() {

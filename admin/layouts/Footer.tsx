@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { pathTo } from '../routing/routes';
 import { PRODUCT_NAME } from './icons';
+import './layouts.css';
 
 /** `withAbout` for signed-in staff: the About screen (version, build, database, licences). */
 export function Footer({ withAbout = false }: { withAbout?: boolean }) {

@@ -1,5 +1,6 @@
 import { useAtom } from 'jotai';
 import { noticesAtom } from '../state/notices';
+import './layouts.css';
 
 /** The toasts: fixed in a corner of the window, so they cover nothing they would push aside. */
 export function Notices() {

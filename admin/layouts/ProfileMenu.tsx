@@ -3,6 +3,7 @@ import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { pathTo } from '../routing/routes';
 import { currentUserAtom } from '../state/auth';
+import './layouts.css';
 
 export function ProfileMenu() {
   const user = useAtomValue(currentUserAtom);

@@ -3,6 +3,7 @@ import { useCurrentRoute } from '../routing/currentRoute';
 import { ScreenOutlet } from './ScreenOutlet';
 import { Footer } from './Footer';
 import { Logo, PRODUCT_NAME } from './icons';
+import './layouts.css';
 
 /** For visitors who are not signed in: the logo, the page, the footer, on black. */
 export function PublicLayout({ children }: { children?: ReactNode }) {

@@ -2,6 +2,7 @@ import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Loading } from '../components/Loading';
 import { ChunkLoadError } from '../routing/lazyScreen';
+import './layouts.css';
 
 interface BoundaryState {
   error: unknown;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from './icons';
+import './layouts.css';
 
 export const SEARCH_DELAY_MS = 350;
 

@@ -7,6 +7,7 @@ import { pathTo } from '../routing/routes';
 import { authStatusAtom, currentUserAtom } from '../state/auth';
 import { Icon, Logo, PRODUCT_NAME } from './icons';
 import { isGroup, visibleNav, type NavLinkItem } from './navItems';
+import './layouts.css';
 
 /** Remembered across visits: people who collapse it want it to stay collapsed. */
 export const navCollapsedAtom = atomWithStorage('admin.navCollapsed', false);

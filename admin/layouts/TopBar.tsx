@@ -8,6 +8,7 @@ import { Icon, PRODUCT_NAME } from './icons';
 import { SIDE_NAV_ID, navOpenAtom } from './SideNav';
 import { ProfileMenu } from './ProfileMenu';
 import { SearchBox } from './SearchBox';
+import './layouts.css';
 
 function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   return (
@@ -71,7 +72,7 @@ export function TopBar() {
 
   return (
     <header className="top-bar">
-      {/* Shown on a phone only (styles.css), where the navigation is a drawer. */}
+      {/* Shown on a phone only (layouts.css), where the navigation is a drawer. */}
       <button type="button" className="btn btn-secondary nav-menu-button" aria-expanded={navOpen} aria-controls={SIDE_NAV_ID} onClick={() => setNavOpen(!navOpen)}>
         <Icon name="menu" />
         <span>Menu</span>

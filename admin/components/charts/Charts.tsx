@@ -7,6 +7,7 @@
 import { FUNNEL_STAGE_LABELS, FUNNEL_STAGES, conversion, previousStage, type FunnelCounts, type FunnelStage } from '@core/model/funnel';
 import type { SurveyPageMetrics } from '@core/model/oformExport';
 import { fillPeriods, formatCount, formatShare, niceMax } from './series';
+import './charts.css';
 
 export interface FunnelChartProps {
   counts: FunnelCounts;

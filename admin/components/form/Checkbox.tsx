@@ -1,4 +1,5 @@
 import { FieldMessages, useControlIds, type FieldProps } from './Field';
+import './form.css';
 
 export interface CheckboxProps extends FieldProps {
   checked: boolean;

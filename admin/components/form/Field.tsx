@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import './form.css';
 
 /** What every form control takes besides its value. */
 export interface FieldProps {

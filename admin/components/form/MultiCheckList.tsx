@@ -5,6 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import { FieldMessages } from './Field';
 import type { SelectOption } from './Select';
+import './form.css';
 
 export interface MultiCheckListProps {
   label: string;

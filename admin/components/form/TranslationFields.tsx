@@ -7,6 +7,7 @@ import type { Language } from '@core/model/language';
 import { languageLabel } from '../../hooks/useLanguages';
 import { TextArea } from './TextArea';
 import { TextField } from './TextField';
+import './form.css';
 
 export interface TranslationFieldsProps {
   /** The languages that take translations (not the default one). */

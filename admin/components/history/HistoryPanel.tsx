@@ -14,6 +14,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { formatDate, formatDateTime, inWords } from '../format';
 import { Pagination } from '../list/Pagination';
+import './history.css';
 
 export const HISTORY_PAGE_SIZE = 10;
 const LONG_VALUE = 160;

@@ -10,6 +10,7 @@ import { useNotify } from '../../state/notices';
 import { useConfirm } from '../confirm/ConfirmProvider';
 import type { Column } from './DataTable';
 import { count, runBulk, type BulkAction, type BulkFailure, type BulkOptions } from './bulk';
+import './list.css';
 
 /** The largest page the API answers: rows matching the filters are read in pages this size. */
 const READ_PAGE = 1000;

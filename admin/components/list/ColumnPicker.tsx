@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Column } from './DataTable';
+import './list.css';
 
 /** A Columns button opening a list of the hideable columns, each with its checkbox; one always stays. */
 export function ColumnPicker<T>({ columns, hidden, onChange }: { columns: readonly Column<T>[]; hidden: Set<string>; onChange: (hidden: string[]) => void }) {

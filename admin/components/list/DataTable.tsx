@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { sortDirection } from './sort';
+import './list.css';
 
 export interface Column<T> {
   id: string;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Select } from '../form/Select';
 import { TextField } from '../form/TextField';
 import type { ListFilterField } from './filters';
+import './list.css';
 
 export const TEXT_FILTER_DELAY_MS = 400;
 

@@ -9,6 +9,7 @@ import { ListFilters } from './ListFilters';
 import { Pagination } from './Pagination';
 import type { ResourceList } from './useResourceList';
 import { useHiddenColumns } from './useHiddenColumns';
+import './list.css';
 
 export interface ListViewProps<T> {
   list: ResourceList<T>;

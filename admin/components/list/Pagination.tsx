@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { PAGE_SIZES } from './useResourceList';
+import './list.css';
 
 /** Page numbers to offer: the first, the last, and the current one with its neighbours. */
 export function pageItems(page: number, pageCount: number): (number | 'gap')[] {

@@ -19,6 +19,7 @@ import type { FieldErrors } from '../../components/form/useEntityForm';
 import { safeRedirect } from '../../routing/redirect';
 import { useSession } from '../../state/services';
 import { SSO_SERVICE, ssoStartUrl } from './ssoUrl';
+import './auth.css';
 
 export const LOGIN_FAILED = 'Could not log in. Try again.';
 const CODE_LENGTH = 6;

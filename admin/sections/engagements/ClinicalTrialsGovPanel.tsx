@@ -9,6 +9,7 @@ import { clinicalTrialsGovApi } from '@core/api/clinicalTrialsGov';
 import type { CtgovPlan, CtgovSite, CtgovSource } from '@core/model/clinicalTrialsGov';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
+import './engagements.css';
 
 export const CTGOV_FAILED = 'Could not read the study from ClinicalTrials.gov.';
 const NOT_JSON = 'The file is not a JSON study record.';

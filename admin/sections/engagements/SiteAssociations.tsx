@@ -35,6 +35,7 @@ import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useEngagement } from './useEngagement';
+import './engagements.css';
 
 const capText = (cap: number | null) => (cap === null ? '' : String(cap));
 

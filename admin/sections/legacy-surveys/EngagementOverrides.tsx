@@ -7,6 +7,7 @@ import { useAction } from '../../hooks/useAction';
 import { useNotify } from '../../state/notices';
 import type { EditorContext } from './editorContext';
 import { UPDATE_OPTION_ENGAGEMENTS_FAILED } from './values';
+import './legacy-surveys.css';
 
 export function EngagementOverrides({ ctx, option }: { ctx: EditorContext; option: SurveyOption }) {
   type Row = { included: boolean; isDisqualified: boolean; weight: string };

@@ -19,6 +19,7 @@ import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { SURVEY_LABELS as L } from './values';
+import './legacy-surveys.css';
 
 export default function SurveysIndex() {
   const api = useApi(legacySurveysApi);

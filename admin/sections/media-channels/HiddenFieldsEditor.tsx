@@ -4,6 +4,7 @@
  * (core/model/mediaChannel.ts HiddenFields) checks them when the form is saved.
  */
 import { HIDDEN_FIELD_MAX_LENGTH, HIDDEN_FIELDS_MAX, type HiddenField } from '@core/model/mediaChannel';
+import './media-channels.css';
 
 /** A row as the controls hold it. */
 export interface HiddenFieldRow {

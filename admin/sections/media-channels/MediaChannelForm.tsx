@@ -24,6 +24,7 @@ import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { fromRows, HiddenFieldsEditor, toRows } from './HiddenFieldsEditor';
+import './media-channels.css';
 
 const FORM_ID = 'media-channel-form';
 

@@ -44,6 +44,7 @@ import { MEDIA_CHANNEL_LABELS as L } from './MediaChannelForm';
 import { useMediaChannel } from './useMediaChannel';
 import { ChannelPreviewPanel } from './PreviewPanel';
 import { SpendsPanel } from './SpendsPanel';
+import './media-channels.css';
 
 export const COPIED = 'Copied';
 export const COPY_FAILED = 'Could not copy: select the snippet and copy it by hand.';

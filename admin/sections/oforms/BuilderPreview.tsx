@@ -13,6 +13,7 @@ import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
 import { useSession } from '../../state/services';
 import { loadWidget } from '../media-channels/PreviewPanel';
+import './oforms.css';
 
 /** A builder page as the runner shows it: its active questions, in order. */
 export function runnerPage(page: OFormPage): RunnerPage {

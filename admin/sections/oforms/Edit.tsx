@@ -31,6 +31,7 @@ import { OFORM_LABELS as L, SAVE_FAILED, isFrozen } from './values';
 import { useOFormDetail } from './useOFormDetail';
 import { VersionBar } from './VersionBar';
 import { useBuilderHistory } from './history';
+import './oforms.css';
 
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
 const BuilderPreview = lazy(() => import('./BuilderPreview'));

@@ -13,6 +13,7 @@ import { languageLabel } from '../../hooks/useLanguages';
 import { useApi } from '../../state/services';
 import type { EditorContext } from './context';
 import { GET_LANGUAGES_FAILED, TOGGLE_LANGUAGE_FAILED, failureText } from './values';
+import './oforms.css';
 
 export function LanguagesPanel({
   ctx,

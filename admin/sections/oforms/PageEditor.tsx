@@ -15,6 +15,7 @@ import { duplicateValues } from './duplicate';
 import { SortableList } from './Sortable';
 import type { OFormField } from '@core/model/oformDoc';
 import type { FieldValues } from '@core/api/oforms';
+import './oforms.css';
 
 export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage }) {
   const lang = ctx.language;

@@ -13,6 +13,7 @@ import { useAction } from '../../hooks/useAction';
 import { duplicateValues } from './duplicate';
 import { useDropTarget } from './Sortable';
 import { ADD_PAGE_FAILED, DELETE_PAGE_FAILED, SAVE_FAILED } from './values';
+import './oforms.css';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
   const action = useAction();

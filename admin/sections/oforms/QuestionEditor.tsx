@@ -25,6 +25,7 @@ import { DragHandle, SortableList, useSortableItem } from './Sortable';
 import { duplicateValues } from './duplicate';
 import { fieldValuesOf } from './duplicate';
 import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
+import './oforms.css';
 
 type Values = Omit<FieldValues, 'displayOrder'>;
 

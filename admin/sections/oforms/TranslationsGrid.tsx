@@ -15,6 +15,7 @@ import { gridWrites, readTranslationsCsv, translationRows, translationsCsv, type
 import type { OFormMessage } from '@core/model/oformMessage';
 import type { EditorContext } from './context';
 import { SAVE_FAILED } from './values';
+import './oforms.css';
 
 const KIND_NAMES: Record<GridRow['kind'], string> = { page: 'Page title', question: 'Question', helperText: 'Helper text', option: 'Option', message: 'Message' };
 const NO_MESSAGES: OFormMessage[] = [];

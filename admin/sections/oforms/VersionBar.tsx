@@ -20,6 +20,7 @@ import { useApi } from '../../state/services';
 import type { OFormsApi } from './context';
 import { useAction } from '../../hooks/useAction';
 import { APPROVE_FAILED, COPY_FAILED, EXPORT_FAILED, SAVE_FAILED, failureText, isFrozen, versionStatus } from './values';
+import './oforms.css';
 
 const KIND_LABELS: Record<MissingTranslation['kind'], string> = {
   page: 'Page title',

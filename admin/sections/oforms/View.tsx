@@ -14,6 +14,7 @@ import { useOFormDetail } from './useOFormDetail';
 import { OFORM_LABELS as L, TYPE_LABELS, isFrozen, versionStatus } from './values';
 import { VersionBar } from './VersionBar';
 import { DropOffPanel } from './DropOffPanel';
+import './oforms.css';
 
 const SurveyFlow = lazy(() => import('./SurveyFlow'));
 

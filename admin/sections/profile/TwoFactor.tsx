@@ -17,6 +17,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi, useSession } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import './profile.css';
 
 export const TWO_FACTOR_ON = 'Two-factor sign-in is on. Each sign-in asks for a code from your authenticator app.';
 export const TWO_FACTOR_OFF = 'Two-factor sign-in is off. Turn it on to protect your account with a code from an authenticator app.';

@@ -44,6 +44,7 @@ import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { funnelCalls, optionCalls } from './calls';
+import './recruitment.css';
 
 export const EXPORT_FAILED = 'Could not export the funnel';
 const TREND_LABELS: Record<TrendPeriod, string> = { week: 'By week', day: 'By day' };

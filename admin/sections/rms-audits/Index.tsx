@@ -24,6 +24,7 @@ import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import './rms-audits.css';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
 export const SEND_AGAIN_CONFIRMATION = (contactId: number) =>

@@ -26,6 +26,7 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { generateSecret, PROVIDER_LABELS as L, toProviderFormValues, toProviderInput } from './providerValues';
 import { SendTest } from './SendTest';
+import './rms-providers.css';
 
 const FORM_ID = 'rms-provider-form';
 

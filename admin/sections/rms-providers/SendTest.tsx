@@ -4,6 +4,7 @@ import { rmsProvidersApi } from '@core/api/rmsProviders';
 import type { RmsProvider, RmsProviderTest } from '@core/model/rmsProvider';
 import { useAction } from '../../hooks/useAction';
 import { useApi } from '../../state/services';
+import './rms-providers.css';
 
 export const TEST_FAILED = 'Could not send the test';
 

@@ -15,6 +15,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
+import './screeners.css';
 
 type Item = Pick<ContactFieldScreener, 'contactFieldId' | 'label' | 'name'>;
 

@@ -6,6 +6,7 @@ import { Suspense, lazy } from 'react';
 import { screenersApi } from '@core/api/screeners';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
+import './screeners.css';
 
 const FlowDiagram = lazy(() => import('./FlowDiagram'));
 

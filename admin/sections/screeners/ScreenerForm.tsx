@@ -27,6 +27,7 @@ import {
   type MessageFormValue,
   type MessagesFormValues,
 } from './screenerValues';
+import './screeners.css';
 
 const FORM_ID = 'screener-form';
 type MessageKind = 'consentMessage' | 'contactFormMessage';

@@ -8,6 +8,7 @@ import { contrastWarnings } from '@core/validation/contrast';
 import { Checkbox } from '../../components/form/Checkbox';
 import { TextField } from '../../components/form/TextField';
 import { STYLE_GROUP_LABELS, colourLabel, toStylesInput, type StyleFormValues } from './screenerValues';
+import './screeners.css';
 
 /** Problems keyed `group.name`, from the same schema the server uses. */
 export function styleIssues(values: StyleFormValues): Record<string, string> {

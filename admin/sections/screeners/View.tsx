@@ -30,6 +30,7 @@ import { ContactFieldsPanel } from './ContactFieldsPanel';
 import { ScreenerFlowPanel } from './ScreenerFlowPanel';
 import { useScreener } from './useScreener';
 import { OUTCOME_LABELS, SCREENER_LABELS as L, STYLE_GROUP_LABELS, colourLabel } from './screenerValues';
+import './screeners.css';
 
 function StylesPanel({ screener }: { screener: Screener }) {
   return (

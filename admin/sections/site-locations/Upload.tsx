@@ -13,6 +13,7 @@ import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useEngagement } from '../engagements/useEngagement';
+import './site-locations.css';
 
 /** SPEC section 8. */
 export const UPLOAD_SERVER_ERROR = 'There was a server side error. Please contact your Administrator.';
