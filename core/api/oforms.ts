@@ -8,7 +8,7 @@ import type { ListParams } from '../jsonapi';
 import { Language } from '../model/language';
 import { OFORM_TYPE, type FieldConfiguration, type FieldType, type PageTranslations } from '../model/oform';
 import { OFORM_CONTAINER_TYPE, OFORM_COPY_TYPE, OFORM_FIELD_TYPE, OFORM_VERSION_TYPE, OForm, OFormContainer, OFormField } from '../model/oformDoc';
-import { OFORM_MESSAGE_TYPE, type OFormMessage, type OFormMessageType } from '../model/oformMessage';
+import { OFORM_MESSAGE_TYPE, type OFormDefaultMessage, type OFormMessage, type OFormMessageType } from '../model/oformMessage';
 import type { ScreenerSurvey } from '../model/screenerSurvey';
 import type { SurveyNaming } from '../model/surveyNaming';
 import { parseAnswer, type ApiClient } from './client';
@@ -47,13 +47,6 @@ export interface FieldValues {
   configuration: FieldConfiguration;
   tagIds: number[];
   displayOrder: number;
-}
-
-export interface OFormDefaultMessage {
-  id: string;
-  messageType: OFormMessageType;
-  language: string;
-  message: string;
 }
 
 export interface OFormFieldTypeRow {

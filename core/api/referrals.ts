@@ -1,10 +1,13 @@
 import type { ListParams } from '../jsonapi';
 import {
   CONTACT_ATTEMPT_TYPE,
+  REFERRAL_CONTACT_TYPE,
   REFERRAL_REASON_TYPE,
   REFERRAL_TYPE,
   type ContactAttemptInput,
   type Referral,
+  type ReferralContact,
+  type ReferralReason,
   type ReferralTimelineEntry,
   type ReferralCounts,
   type ReferralPatch,
@@ -12,12 +15,6 @@ import {
 import type { ApiClient } from './client';
 import type { SitePerformance } from '../model/sitePerformance';
 
-export interface ReferralReason {
-  id: string;
-  name: string;
-  status: string;
-  isActive: boolean;
-}
 
 
 /** Site performance (GET /api/site-performance). */
@@ -33,11 +30,11 @@ export const referralsApi = (client: ApiClient) => ({
   listCsv: (params: ListParams = {}) => client.listCsv('referrals', params),
   get: (id: string) => client.get<Referral>(`referrals/${encodeURIComponent(id)}`),
   timeline: (id: string) => client.list<ReferralTimelineEntry>(`referrals/${encodeURIComponent(id)}/timeline`),
-  reveal: (id: string) => client.create<{ id: string; values: Record<string, unknown> }>(`referrals/${encodeURIComponent(id)}/reveal`, 'referral-contacts', {}),
+  reveal: (id: string) => client.create<ReferralContact>(`referrals/${encodeURIComponent(id)}/reveal`, REFERRAL_CONTACT_TYPE, {}),
   move: (id: string, patch: ReferralPatch) => client.update<Referral>(`referrals/${encodeURIComponent(id)}`, REFERRAL_TYPE, id, { ...patch }),
   logAttempt: (id: string, attempt: ContactAttemptInput) =>
     client.create<Referral>(`referrals/${encodeURIComponent(id)}/contact-attempts`, CONTACT_ATTEMPT_TYPE, { ...attempt }),
   reasons: (status: string) => client.list<ReferralReason>(REFERRAL_REASON_TYPE, { limit: 100, status }),
 });
 
-export type { ReferralTimelineEntry };
+export type { ReferralReason, ReferralTimelineEntry };

@@ -15,6 +15,8 @@ export const count = () => v.pipe(v.number(), v.integer(), v.minValue(0));
 export const whole = () => v.pipe(v.number(), v.integer());
 /** A stored record's id, as a number in attributes (the resource's own id, and related ids, are strings). */
 export const recordId = () => v.pipe(v.number(), v.integer(), v.minValue(1));
+/** A stored record's id written as a string, where an older answer already gave it so (survey versions' attributes). */
+export const idText = () => v.pipe(v.string(), v.description("A stored record's id, as a string."));
 export const nullableText = () => v.nullable(v.string());
 
 type Entries = v.ObjectEntries;

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { CONTACT_FIELD_TYPES } from './kinds';
+import { count, recordId, resourceAnswer } from './answers';
 
 export const CONTACT_FIELD_SCREENER_TYPE = 'contact-fields-screeners';
 export const CONTACT_FIELD_SCREENER_SORTS = ['weight', 'label'] as const;
@@ -26,14 +27,18 @@ export const ContactFieldScreenersUpdate = v.strictObject({
 export type ContactFieldScreenersUpdate = v.InferInput<typeof ContactFieldScreenersUpdate>;
 
 /** A screener's link to a contact field as the API answers it, with the field's label, name, required and type. */
-export const ContactFieldScreener = v.object({
-  id: v.string(),
-  screenerId: v.number(),
-  contactFieldId: v.number(),
-  weight: v.number(),
-  label: v.string(),
-  name: v.string(),
-  required: v.boolean(),
-  fieldType: v.picklist(CONTACT_FIELD_TYPES),
-});
+export const CONTACT_FIELD_SCREENER = resourceAnswer(
+  CONTACT_FIELD_SCREENER_TYPE,
+  v.object({
+    screenerId: recordId(),
+    contactFieldId: recordId(),
+    weight: count(),
+    label: v.string(),
+    name: v.string(),
+    required: v.boolean(),
+    fieldType: v.picklist(CONTACT_FIELD_TYPES),
+  }),
+);
+/** What a reader parses a link with: its id beside the described attributes. */
+export const ContactFieldScreener = v.object({ id: v.string(), ...CONTACT_FIELD_SCREENER.attributes.entries });
 export type ContactFieldScreener = v.InferOutput<typeof ContactFieldScreener>;

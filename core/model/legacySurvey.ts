@@ -9,8 +9,9 @@ import { message } from '../validation/messages';
 import { hasMaxLength } from '../validation/rules';
 import { flag, idNumber, optionalText, requiredText } from './fields';
 import { ISO_CODE_FORMAT } from './language';
-import { FIELD_TYPES, type FieldType } from './oform';
-import { translations, type Translations } from './translations';
+import { FIELD_TYPES } from './oform';
+import { translations } from './translations';
+import { count, idText, instant, nullableText, resourceAnswer, whole, type Answered } from './answers';
 
 export const SURVEY_TYPE = 'surveys';
 export const SURVEY_PAGE_TYPE = 'pages';
@@ -144,66 +145,78 @@ export const EngagementOptionsReplace = v.strictObject({
 });
 export type EngagementOptionSetting = v.InferInput<typeof EngagementOptionsReplace>['engagementOptions'][number];
 
-export interface SurveyOption {
-  id: string;
-  questionId: string;
-  label: string;
-  value: string;
-  isDisqualified: boolean;
-  transitionTo: TransitionTo | null;
-  /** The page id when transitionTo is 'page'. */
-  transitionTarget: string | null;
-  translations: Translations;
-  displayOrder: number;
-}
+// The resources as the API answers them: an option within a question within a page within a
+// survey, each also answered on its own.
 
-export interface SurveyQuestion {
-  id: string;
-  pageId: string;
-  questionType: FieldType;
-  title: string;
-  helperText: string | null;
-  questionCategoryId: string | null;
-  tags: { id: string; name: string }[];
-  translations: QuestionTranslations;
-  displayOrder: number;
-  options: SurveyOption[];
-}
+const textsByLanguage = () => v.pipe(v.record(v.string(), v.string()), v.description('Texts by language (API iso code).'));
 
-export interface SurveyPage {
-  id: string;
-  surveyId: string;
-  title: string;
-  displayOrder: number;
-  isActive: boolean;
-  questions: SurveyQuestion[];
-}
+const optionEntries = {
+  questionId: idText(),
+  label: v.string(),
+  value: v.string(),
+  isDisqualified: v.boolean(),
+  transitionTo: v.nullable(v.picklist(TRANSITION_TO)),
+  transitionTarget: v.pipe(v.nullable(idText()), v.description("The page id when transitionTo is 'page'.")),
+  translations: textsByLanguage(),
+  displayOrder: whole(),
+};
+export const SURVEY_OPTION = resourceAnswer(SURVEY_OPTION_TYPE, v.object(optionEntries));
+export type SurveyOption = Answered<typeof SURVEY_OPTION>;
 
-export interface Survey {
-  id: string;
-  title: string;
-  globalId: string;
-  isActive: boolean;
-  engagementId: string | null;
-  engagementName: string | null;
-  sponsorId: string | null;
-  sponsorName: string | null;
-  screenerId: string | null;
-  pageCounter: number;
-  created: string;
-  modified: string;
-  /** A single read only: the pages (not deleted) with their questions and options. */
-  pages?: SurveyPage[];
-}
+const questionEntries = {
+  pageId: idText(),
+  questionType: v.picklist(FIELD_TYPES),
+  title: v.string(),
+  helperText: nullableText(),
+  questionCategoryId: v.nullable(idText()),
+  tags: v.array(v.object({ id: idText(), name: v.string() })),
+  translations: v.pipe(
+    v.record(v.string(), v.object({ title: v.optional(v.string()), helperText: v.optional(v.string()) })),
+    v.description("The title's and helper text's translations by language (API iso code)."),
+  ),
+  displayOrder: whole(),
+  options: v.array(v.object({ id: v.string(), ...optionEntries })),
+};
+export const SURVEY_QUESTION = resourceAnswer(SURVEY_QUESTION_TYPE, v.object(questionEntries));
+export type SurveyQuestion = Answered<typeof SURVEY_QUESTION>;
 
-export interface EngagementOption {
-  id: string;
-  engagementId: string;
-  engagementName: string;
-  optionId: string;
-  isDisqualified: boolean;
-  weight: number;
-}
+const pageEntries = {
+  surveyId: idText(),
+  title: v.string(),
+  displayOrder: whole(),
+  isActive: v.boolean(),
+  questions: v.array(v.object({ id: v.string(), ...questionEntries })),
+};
+const SurveyPageShape = v.object({ id: v.string(), ...pageEntries });
+export type SurveyPage = v.InferOutput<typeof SurveyPageShape>;
+/** A page answered on its own, with its survey's page counter. */
+export const SURVEY_PAGE = resourceAnswer(SURVEY_PAGE_TYPE, v.object({ ...pageEntries, pageCounter: count() }));
+
+export const SURVEY = resourceAnswer(
+  SURVEY_TYPE,
+  v.object({
+    title: v.string(),
+    globalId: v.string(),
+    isActive: v.boolean(),
+    engagementId: v.nullable(idText()),
+    engagementName: nullableText(),
+    sponsorId: v.nullable(idText()),
+    sponsorName: nullableText(),
+    screenerId: v.nullable(idText()),
+    pageCounter: count(),
+    created: instant(),
+    modified: instant(),
+    pages: v.pipe(v.optional(v.array(SurveyPageShape)), v.description('A single read (or a list with include): the pages (not deleted) with their questions and options.')),
+  }),
+);
+export type Survey = Answered<typeof SURVEY>;
+
+/** An option's disqualification and weight for one engagement. */
+export const ENGAGEMENT_OPTION = resourceAnswer(
+  ENGAGEMENT_OPTION_TYPE,
+  v.object({ engagementId: idText(), engagementName: v.string(), optionId: idText(), isDisqualified: v.boolean(), weight: whole() }),
+);
+export type EngagementOption = Answered<typeof ENGAGEMENT_OPTION>;
 
 /** The page summaries core/oform/authoring.ts#transitionTargets takes, from a survey's pages. */
 export const pageSummaries = (pages: readonly SurveyPage[]) =>

@@ -11,7 +11,7 @@ import { flag, requiredText } from './fields';
 import { ENGAGEMENT_PAUSE } from './engagement';
 import { count, instant, recordId, resourceAnswer, type Answered } from './answers';
 import { surveyIdentity } from './screenerSurvey';
-import type { SurveyNaming } from './surveyNaming';
+import { SURVEY_NAMING } from './surveyNaming';
 
 export const MEDIA_CHANNEL_TYPE = 'media-channels';
 export const MEDIA_CHANNEL_TYPES = ['Spectrum Website', 'Partner Website', 'Social Media', 'Other'] as const;
@@ -236,18 +236,19 @@ export const MediaChannelSurveyInput = v.strictObject({
   isActive: v.optional(flag(), true),
 });
 export const MediaChannelSurveyPatch = v.strictObject({ isActive: flag() });
-export interface MediaChannelSurvey extends SurveyNaming {
-  id: string;
-  mediaChannelId: number;
-  isActive: boolean;
-}
+export const MEDIA_CHANNEL_SURVEY = resourceAnswer(
+  MEDIA_CHANNEL_SURVEY_TYPE,
+  v.object({ mediaChannelId: recordId(), oFormIdentity: SURVEY_NAMING.oFormIdentity, isActive: v.boolean(), title: SURVEY_NAMING.title, version: SURVEY_NAMING.version, isApproved: SURVEY_NAMING.isApproved }),
+);
+export type MediaChannelSurvey = Answered<typeof MEDIA_CHANNEL_SURVEY>;
 
 /**
  * A survey a channel serves to participants (GET /api/media-channels/{id}/served-surveys), in the
  * order the participant start tries them; `starts` marks the one /take/{id} and the widget run now.
  */
 export const SERVED_SURVEY_TYPE = 'served-surveys';
-export interface ServedSurvey extends SurveyNaming {
-  id: string;
-  starts: boolean;
-}
+export const SERVED_SURVEY = resourceAnswer(
+  SERVED_SURVEY_TYPE,
+  v.object({ ...SURVEY_NAMING, starts: v.pipe(v.boolean(), v.description('Whether a participant starts this one now.')) }),
+);
+export type ServedSurvey = Answered<typeof SERVED_SURVEY>;

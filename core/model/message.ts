@@ -136,3 +136,33 @@ export const MessageSettingInput = v.strictObject({
   isEnabled: v.boolean('Must be true or false.'),
   delayMinutes: v.pipe(v.number('Must be a number of minutes.'), v.integer('Must be a whole number of minutes.'), v.minValue(0, 'At least 0.'), v.maxValue(43_200, 'At most 43200 (30 days).')),
 });
+
+/**
+ * A template staff edit, per kind and language: a mail's (id `kind.language`: subject, HTML and
+ * text) or a text's (id `kind.language.sms`: its text alone, no subject and no HTML).
+ */
+export const MESSAGE_TEMPLATE = resourceAnswer(
+  MESSAGE_TEMPLATE_TYPE,
+  v.object({
+    channel: v.picklist(MESSAGE_CHANNELS),
+    kind: v.picklist(MESSAGE_KINDS),
+    language: v.picklist(MESSAGE_LANGUAGES),
+    subject: v.pipe(v.optional(v.string()), v.description("A mail's subject (a text has none).")),
+    html: v.pipe(v.optional(v.string()), v.description("A mail's HTML part (a text has none).")),
+    text: v.string(),
+    isDefault: v.pipe(v.boolean(), v.description('Whether it is the shipped default, not edited yet.')),
+    placeholders: v.pipe(v.array(v.string()), v.description('The {{names}} it may hold.')),
+  }),
+);
+type AnsweredTemplate = Answered<typeof MESSAGE_TEMPLATE>;
+/** A mail's template or a text's, told apart by `channel`. */
+export type MessageTemplate =
+  | (Omit<AnsweredTemplate, 'channel' | 'subject' | 'html'> & { channel: 'email'; subject: string; html: string })
+  | (Omit<AnsweredTemplate, 'channel' | 'subject' | 'html'> & { channel: 'sms' });
+
+/** An engagement's message of one kind (id `engagementId.kind`): on or off, and its delay. */
+export const MESSAGE_SETTING = resourceAnswer(
+  MESSAGE_SETTING_TYPE,
+  v.object({ engagementId: recordId(), kind: v.picklist(MESSAGE_KINDS), isEnabled: v.boolean(), delayMinutes: count() }),
+);
+export type MessageSetting = Answered<typeof MESSAGE_SETTING>;

@@ -7,7 +7,9 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag, idNumber, requiredText } from './fields';
-import { FIELD_TYPES, FieldConfiguration, PageTranslations } from './oform';
+import { FIELD_TYPES, FieldConfiguration, OFORM_TYPE, PageTranslations } from './oform';
+import { count, idText, instant, resourceAnswer } from './answers';
+import { OFORM_FIELD_TYPE } from './kinds';
 import { chooseFromList } from '../validation/chooseFromList';
 
 export const OFORM_CONTAINER_TYPE = 'o-form-containers';
@@ -92,33 +94,42 @@ export const FieldPatch = v.partial(v.strictObject({ ...fieldFields, displayOrde
 
 // The resources as the API answers them (the admin reads its answers through these).
 
-export const OFormField = v.object({
-  id: v.string(),
-  identity: v.string(),
-  containerId: v.string(),
-  oFormContainerIdentity: v.string(),
-  title: v.string(),
-  oFormFieldTypeId: v.picklist(FIELD_TYPES),
-  oFormFieldCategoryId: v.nullable(v.string()),
-  isActive: v.boolean(),
-  displayOrder: v.number(),
-  configuration: FieldConfiguration,
-  tags: v.array(v.object({ id: v.string(), name: v.string() })),
-});
+/** A question (o-form-fields): its page by id and identity, its type, its configuration and tags. */
+export const OFORM_FIELD = resourceAnswer(
+  OFORM_FIELD_TYPE,
+  v.object({
+    identity: v.string(),
+    containerId: idText(),
+    oFormContainerIdentity: v.string(),
+    title: v.string(),
+    oFormFieldTypeId: v.picklist(FIELD_TYPES),
+    oFormFieldCategoryId: v.nullable(idText()),
+    isActive: v.boolean(),
+    displayOrder: count(),
+    configuration: FieldConfiguration,
+    tags: v.array(v.object({ id: idText(), name: v.string() })),
+  }),
+);
+/** What the admin parses a question with: its id beside the described attributes. */
+export const OFormField = v.object({ id: v.string(), ...OFORM_FIELD.attributes.entries });
 export type OFormField = v.InferOutput<typeof OFormField>;
 
-export const OFormContainer = v.object({
-  id: v.string(),
-  identity: v.string(),
-  oFormVersionId: v.string(),
-  oFormIdentity: v.string(),
-  title: v.string(),
-  displayOrder: v.number(),
-  isActive: v.boolean(),
-  oFormContainerTypeId: v.picklist(CONTAINER_TYPES),
-  parentId: v.nullable(v.string()),
-  translations: PageTranslations,
-});
+/** A page or child container (o-form-containers) of a version. */
+export const OFORM_CONTAINER = resourceAnswer(
+  OFORM_CONTAINER_TYPE,
+  v.object({
+    identity: v.string(),
+    oFormVersionId: idText(),
+    oFormIdentity: v.string(),
+    title: v.string(),
+    displayOrder: count(),
+    isActive: v.boolean(),
+    oFormContainerTypeId: v.picklist(CONTAINER_TYPES),
+    parentId: v.nullable(idText()),
+    translations: PageTranslations,
+  }),
+);
+export const OFormContainer = v.object({ id: v.string(), ...OFORM_CONTAINER.attributes.entries });
 export type OFormContainer = v.InferOutput<typeof OFormContainer>;
 
 /** An option's jump, listed on the survey (SPEC section 3: transitions). */
@@ -131,21 +142,31 @@ export const OFormTransition = v.object({
 });
 export type OFormTransition = v.InferOutput<typeof OFormTransition>;
 
-export const OForm = v.object({
-  id: v.string(),
-  identity: v.string(),
-  version: v.number(),
-  title: v.string(),
-  isActive: v.boolean(),
-  isApproved: v.boolean(),
-  approvedAt: v.nullable(v.string()),
-  engagementId: v.string(),
-  engagementName: v.string(),
-  sponsorId: v.string(),
-  sponsorName: v.string(),
-  containerCount: v.number(),
-  transitions: v.array(OFormTransition),
-  created: v.string(),
-  modified: v.string(),
-});
+/** A version of a survey identity (o-forms), with its engagement and sponsor named. */
+export const OFORM = resourceAnswer(
+  OFORM_TYPE,
+  v.object({
+    identity: v.string(),
+    version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    title: v.string(),
+    isActive: v.boolean(),
+    isApproved: v.boolean(),
+    approvedAt: v.nullable(instant()),
+    engagementId: idText(),
+    engagementName: v.string(),
+    sponsorId: idText(),
+    sponsorName: v.string(),
+    containerCount: count(),
+    transitions: v.array(OFormTransition),
+    created: instant(),
+    modified: instant(),
+  }),
+);
+export const OForm = v.object({ id: v.string(), ...OFORM.attributes.entries });
 export type OForm = v.InferOutput<typeof OForm>;
+
+/** A version's approval state (o-form-versions, id: the version's). */
+export const OFORM_VERSION = resourceAnswer(
+  OFORM_VERSION_TYPE,
+  v.object({ identity: v.string(), version: OFORM.attributes.entries.version, isApproved: v.boolean(), approvedAt: v.nullable(instant()) }),
+);

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
 import { message } from '../validation/messages';
 import { idNumber } from './fields';
+import { recordId, resourceAnswer, type Answered } from './answers';
 import { ISO_CODE_FORMAT } from './language';
 
 export const OFORM_MESSAGE_TYPE = 'o-form-messages';
@@ -47,14 +48,25 @@ export const OFormMessageInput = v.strictObject({
 });
 export const OFormMessagePatch = v.strictObject({ message: text });
 
-export interface OFormMessage {
-  id: string;
-  oFormIdentity: string;
-  oFormVersionId: number;
-  messageType: OFormMessageType;
-  language: string;
-  message: string;
-}
+/** A version's own text for one message type and language. */
+export const OFORM_MESSAGE = resourceAnswer(
+  OFORM_MESSAGE_TYPE,
+  v.object({
+    oFormIdentity: v.string(),
+    oFormVersionId: recordId(),
+    messageType: v.picklist(OFORM_MESSAGE_TYPES),
+    language: v.pipe(v.string(), v.description('The language\'s ISO code.')),
+    message: v.string(),
+  }),
+);
+export type OFormMessage = Answered<typeof OFORM_MESSAGE>;
+
+/** A default text (id `messageType:language`), what a version says until staff write their own. */
+export const OFORM_DEFAULT_MESSAGE = resourceAnswer(
+  OFORM_DEFAULT_MESSAGE_TYPE,
+  v.object({ messageType: v.picklist(OFORM_MESSAGE_TYPES), language: v.picklist(['en', 'es']), message: v.string() }),
+);
+export type OFormDefaultMessage = Answered<typeof OFORM_DEFAULT_MESSAGE>;
 
 /** What a survey says at each outcome until staff write their own, in English and Spanish. */
 export const DEFAULT_OFORM_MESSAGES: Record<OFormMessageType, { en: string; es: string }> = {

@@ -172,16 +172,38 @@ export const REFERRAL = resourceAnswer(
 
 export type Referral = Answered<typeof REFERRAL>;
 
+export const REFERRAL_EVENT_TYPE = 'referral-events';
+export const REFERRAL_EVENT_KINDS = ['submitted', 'qualified', 'made', 'delivery', 'status', 'attempt'] as const;
+
 /** One line of a referral's timeline (GET /api/referrals/{id}/timeline). */
-export interface ReferralTimelineEntry {
-  id: string;
-  kind: 'submitted' | 'qualified' | 'made' | 'delivery' | 'status' | 'attempt';
-  occurredAt: string;
-  actorName: string | null;
-  fromStatus: string | null;
-  toStatus: string | null;
-  reasonName: string | null;
-  channel: string | null;
-  result: string | null;
-  note: string | null;
-}
+export const REFERRAL_EVENT = resourceAnswer(
+  REFERRAL_EVENT_TYPE,
+  v.object({
+    kind: v.picklist(REFERRAL_EVENT_KINDS),
+    occurredAt: instant(),
+    actorName: v.pipe(nullableText(), v.description('Who did it: a staff member, or the record system a delivery went to.')),
+    fromStatus: nullableText(),
+    toStatus: nullableText(),
+    reasonName: nullableText(),
+    channel: v.pipe(nullableText(), v.description("A contact attempt's channel, or a delivery's attempt number.")),
+    result: v.pipe(nullableText(), v.description("A contact attempt's result, or whether a delivery took.")),
+    note: nullableText(),
+  }),
+);
+export type ReferralTimelineEntry = Answered<typeof REFERRAL_EVENT>;
+
+export const REFERRAL_CONTACT_TYPE = 'referral-contacts';
+
+/** A referral's contact values, revealed (and audited) on request: by contact field name. */
+export const REFERRAL_CONTACT = resourceAnswer(
+  REFERRAL_CONTACT_TYPE,
+  v.object({ values: v.pipe(v.record(v.string(), v.unknown()), v.description('The contact values the participant left, by contact field name.')) }),
+);
+export type ReferralContact = Answered<typeof REFERRAL_CONTACT>;
+
+/** A reason staff keep for closing a referral at one of the reasoned statuses. */
+export const REFERRAL_REASON = resourceAnswer(
+  REFERRAL_REASON_TYPE,
+  v.object({ name: v.string(), status: ReferralReasonInput.entries.status, isActive: v.boolean() }),
+);
+export type ReferralReason = Answered<typeof REFERRAL_REASON>;

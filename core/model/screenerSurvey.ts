@@ -5,7 +5,8 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag } from './fields';
-import type { SurveyNaming } from './surveyNaming';
+import { count, instant, recordId, resourceAnswer, type Answered } from './answers';
+import { SURVEY_NAMING } from './surveyNaming';
 
 export const SCREENER_SURVEY_TYPE = 'screener-surveys';
 export const SCREENER_SURVEY_SORTS = ['displayOrder', 'created', 'oFormIdentity'] as const;
@@ -29,29 +30,39 @@ export const ScreenerSurveyPatch = v.strictObject({ isActive: v.optional(flag())
 /** PATCH /api/screeners/surveys/{id}: flips the link's isActive. */
 export const ScreenerSurveyToggle = v.strictObject({ toggle_active: v.literal(true, 'Send toggle_active: true.') });
 
-export interface ScreenerSurvey extends SurveyNaming {
-  id: string;
-  screenerId: number;
-  isActive: boolean;
-  displayOrder: number;
-  created: string;
-}
+/** A survey of a screener (a link by identity), named by the version that stands for it. */
+export const SCREENER_SURVEY = resourceAnswer(
+  SCREENER_SURVEY_TYPE,
+  v.object({
+    screenerId: recordId(),
+    oFormIdentity: SURVEY_NAMING.oFormIdentity,
+    isActive: v.boolean(),
+    displayOrder: count(),
+    title: SURVEY_NAMING.title,
+    version: SURVEY_NAMING.version,
+    isApproved: SURVEY_NAMING.isApproved,
+    created: instant(),
+  }),
+);
+export type ScreenerSurvey = Answered<typeof SCREENER_SURVEY>;
 
-export interface ScreenerFlowNode {
-  id: string;
-  oFormIdentity: string;
-  title: string;
-  isActive: boolean;
-}
-export interface ScreenerFlowEdge {
-  id: string;
-  source: string;
-  target: string;
-  /** The labels of the options leading from source to target. */
-  label?: string;
-}
-export interface ScreenerFlow {
-  id: string;
-  nodes: ScreenerFlowNode[];
-  edges: ScreenerFlowEdge[];
-}
+export const SCREENER_FLOW_TYPE = 'screener-flows';
+
+/** A screener's flow between its surveys (id: the screener): its links, and the options that lead from one to another. */
+export const SCREENER_FLOW = resourceAnswer(
+  SCREENER_FLOW_TYPE,
+  v.object({
+    nodes: v.array(v.object({ id: v.pipe(v.string(), v.description("The screener's survey link.")), oFormIdentity: v.string(), title: v.string(), isActive: v.boolean() })),
+    edges: v.array(
+      v.object({
+        id: v.string(),
+        source: v.string(),
+        target: v.string(),
+        label: v.pipe(v.optional(v.string()), v.description('The labels of the options leading from source to target.')),
+      }),
+    ),
+  }),
+);
+export type ScreenerFlow = Answered<typeof SCREENER_FLOW>;
+export type ScreenerFlowNode = ScreenerFlow['nodes'][number];
+export type ScreenerFlowEdge = ScreenerFlow['edges'][number];

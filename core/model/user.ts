@@ -3,7 +3,7 @@ import { message } from '../validation/messages';
 import { isTotpCode } from '../validation/rules';
 import { isoCode } from './language';
 import { email, flag, lengthText } from './fields';
-import { instant, nullableText, resourceAnswer } from './answers';
+import { instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 /**
  * A Site Coordinator works the referrals of the site locations they are tied to, and sees
@@ -132,4 +132,10 @@ export const SiteCoordinatorInput = v.strictObject({
   userId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
   siteLocationId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
 });
+/** A Site Coordinator tied to a site location (id: `{siteLocationId}-{userId}`). */
+export const SITE_COORDINATOR_TIE = resourceAnswer(
+  SITE_COORDINATOR_TYPE,
+  v.object({ userId: recordId(), username: v.string(), email: nullableText(), isActive: v.boolean(), siteLocationId: recordId() }),
+);
+export type SiteCoordinatorRow = Answered<typeof SITE_COORDINATOR_TIE>;
 export const NOT_A_SITE_COORDINATOR = 'Choose a user who holds the role Site Coordinator.';

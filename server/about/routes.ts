@@ -5,7 +5,7 @@
  */
 import { assertQueryNames } from '../http/query';
 import { Hono } from 'hono';
-import { ABOUT_TYPE, LICENCE_TYPE } from '@core/model/about';
+import { ABOUT, ABOUT_TYPE, LICENCE, LICENCE_TYPE } from '@core/model/about';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { aboutFacts, dependencyLicences } from './facts';
@@ -16,12 +16,12 @@ export function aboutRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: "About: the product's name and version, its build time and the database it runs on", answer: { resource: ABOUT_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: "About: the product's name and version, its build time and the database it runs on", answer: { resource: ABOUT } }), async (c) => {
     const facts = await aboutFacts(deps.db, deps.config.distDir);
     return sendResource(c, toResource(ABOUT_TYPE, facts.productName, { ...facts }));
   });
 
-  app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', answer: { list: LICENCE_TYPE } }), (c) => {
+  app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', answer: { list: LICENCE } }), (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const list = dependencyLicences();
     return sendList(

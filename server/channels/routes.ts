@@ -14,6 +14,7 @@ import {
   MEDIA_CHANNEL_TYPE,
   MediaChannelInput,
   MediaChannelPatch,
+  SERVED_SURVEY,
   SERVED_SURVEY_TYPE,
   type EmbedProblemRecord,
   type MediaChannel,
@@ -104,7 +105,7 @@ export function mediaChannelsRoutes(deps: Deps) {
   });
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
-  app.get('/:id/served-surveys', describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: null } }), async (c) => {
+  app.get('/:id/served-surveys', describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: SERVED_SURVEY } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     const served = found ? await servedSurveys(db, found.id) : undefined;

@@ -1,6 +1,6 @@
 /** The survey identities each media channel serves (SPEC section 7), in the channels' scope (domain/mediaChannels.ts). */
 import { Hono } from 'hono';
-import { MEDIA_CHANNEL_SURVEY_TYPE, MediaChannelSurveyInput, MediaChannelSurveyPatch } from '@core/model/mediaChannel';
+import { MEDIA_CHANNEL_SURVEY, MEDIA_CHANNEL_SURVEY_TYPE, MediaChannelSurveyInput, MediaChannelSurveyPatch, type MediaChannelSurvey } from '@core/model/mediaChannel';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
@@ -12,7 +12,7 @@ import { addChannelSurvey, channelSurveyPage, findChannel, findChannelSurvey, na
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
-const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedChannelSurvey) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming });
+const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedChannelSurvey) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming } satisfies Omit<MediaChannelSurvey, 'id'>);
 
 async function sendLink(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
   const row = await namedChannelSurvey(db, id);
@@ -32,21 +32,21 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     defaultLimit: 100,
     filters: ['mediaChannelId'] as const,
   };
-  app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: MEDIA_CHANNEL_SURVEY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const mediaChannelId = idFilterValue(q.filters.mediaChannelId, 'mediaChannelId', 'a media channel id');
     const { rows, total } = await channelSurveyPage(db, c.get('user'), mediaChannelId, q);
     return sendList(c, rows.map(linkResource), { total, page: q.page, limit: q.limit });
   });
 
-  app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
     const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
     if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
     return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
   });
 
-  app.patch('/:id', describe({ summary: "Update a media channel's survey", body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyPatch }, answer: { resource: MEDIA_CHANNEL_SURVEY_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: "Update a media channel's survey", body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyPatch }, answer: { resource: MEDIA_CHANNEL_SURVEY } }), async (c) => {
     const id = parseId(c.req.param('id'));
     const link = await findChannelSurvey(db, id, c.get('user'));
     if (!link || id === null) throw notFound('media channel survey');

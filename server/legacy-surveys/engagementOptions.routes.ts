@@ -6,7 +6,7 @@
  * sponsor's setting or option answers 404.
  */
 import { Hono } from 'hono';
-import { ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, EngagementOptionPatch, EngagementOptionsReplace } from '@core/model/legacySurvey';
+import { ENGAGEMENT_OPTION, ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, EngagementOptionPatch, EngagementOptionsReplace } from '@core/model/legacySurvey';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
@@ -37,7 +37,7 @@ export function engagementOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: engagementOptionListSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: ENGAGEMENT_OPTION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, engagementOptionListSpec);
     const only: { optionId?: number; engagementId?: number } = {};
     for (const name of ['optionId', 'engagementId'] as const) {
@@ -51,14 +51,14 @@ export function engagementOptionsRoutes(deps: Deps) {
     return sendList(c, page.rows.map((r) => serializeEngagementOption(r, q.fields)), { total: page.total, page: q.page, limit: q.limit });
   });
 
-  app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, EngagementOptionInput, { type: ENGAGEMENT_OPTION_TYPE });
     const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
     return sendResource(c, serializeEngagementOption(await createEngagementOption(db, context, user, attributes)), 201);
   });
 
-  app.patch('/:id', describe({ summary: "Update an option's engagement link", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch }, answer: { resource: ENGAGEMENT_OPTION_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: "Update an option's engagement link", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch }, answer: { resource: ENGAGEMENT_OPTION } }), async (c) => {
     const user = c.get('user');
     const existing = await orNotFound(findEngagementOption(db, parseId(c.req.param('id')), user), 'engagement option');
     const id = existing.id;
@@ -76,7 +76,7 @@ export function updateEngagementOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/:optionId', describe({ summary: "Set an option's engagements", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace }, answer: { list: null } }), async (c) => {
+  app.post('/:optionId', describe({ summary: "Set an option's engagements", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace }, answer: { list: ENGAGEMENT_OPTION } }), async (c) => {
     const user = c.get('user');
     const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
     const { attributes } = await readResource(c, EngagementOptionsReplace, { type: ENGAGEMENT_OPTION_TYPE });

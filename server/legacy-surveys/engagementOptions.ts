@@ -10,6 +10,7 @@ import type { InferOutput } from 'valibot';
 import {
   ENGAGEMENT_OPTION_DEFAULT_SORT,
   ENGAGEMENT_OPTION_SORTS,
+  ENGAGEMENT_OPTION,
   ENGAGEMENT_OPTION_TYPE,
   type EngagementOption,
   type EngagementOptionInput,
@@ -48,7 +49,7 @@ export const engagementOptionListSpec: ListSpec<EngagementOptionSort, Engagement
   defaultSort: ENGAGEMENT_OPTION_DEFAULT_SORT,
   defaultLimit: 100,
   filters: ['optionId', 'engagementId'],
-  fields: Object.keys(engagementOptionColumns).filter((k) => k !== 'id'),
+  fields: ENGAGEMENT_OPTION.names,
 };
 const engagementOptionSorts = {
   engagementName: engagements.name,

@@ -4,7 +4,7 @@
  * languages must exist; another sponsor's option answers 404.
  */
 import { Hono } from 'hono';
-import { OptionInput, OptionPatch, SURVEY_OPTION_TYPE } from '@core/model/legacySurvey';
+import { OptionInput, OptionPatch, SURVEY_OPTION, SURVEY_OPTION_TYPE } from '@core/model/legacySurvey';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
@@ -29,7 +29,7 @@ export function legacyOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', describe({ summary: 'Create a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionInput }, answer: { resource: SURVEY_OPTION_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionInput }, answer: { resource: SURVEY_OPTION, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, OptionInput, { type: SURVEY_OPTION_TYPE });
     const context = await requireParent(findQuestion(db, attributes.questionId, user), 'questionId', UNKNOWN_QUESTION);
@@ -37,7 +37,7 @@ export function legacyOptionsRoutes(deps: Deps) {
     return sendOption(c, db, await createOption(db, context, attributes), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionPatch }, answer: { resource: SURVEY_OPTION_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionPatch }, answer: { resource: SURVEY_OPTION } }), async (c) => {
     const user = c.get('user');
     const context = await orNotFound(findOption(db, parseId(c.req.param('id')), user), 'option');
     const id = context.option.id;

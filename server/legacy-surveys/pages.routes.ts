@@ -4,7 +4,7 @@
  * page counter; another sponsor's page answers 404.
  */
 import { Hono } from 'hono';
-import { PageInput, PagePatch, SURVEY_PAGE_TYPE, type SurveyPage } from '@core/model/legacySurvey';
+import { PageInput, PagePatch, SURVEY_PAGE, SURVEY_PAGE_TYPE, type SurveyPage } from '@core/model/legacySurvey';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
@@ -34,14 +34,14 @@ export function legacyPagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', describe({ summary: 'Create a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PageInput }, answer: { resource: SURVEY_PAGE_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PageInput }, answer: { resource: SURVEY_PAGE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, PageInput, { type: SURVEY_PAGE_TYPE });
     await requireParent(findSurvey(db, attributes.surveyId, user), 'surveyId', UNKNOWN_SURVEY);
     return sendPage(c, db, await createPage(db, attributes), user, 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PagePatch }, answer: { resource: SURVEY_PAGE_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PagePatch }, answer: { resource: SURVEY_PAGE } }), async (c) => {
     const user = c.get('user');
     const context = await orNotFound(findPage(db, parseId(c.req.param('id')), user), 'page');
     const id = context.page.id;

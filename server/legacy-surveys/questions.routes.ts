@@ -4,7 +4,7 @@
  * translations' languages must exist; another sponsor's question answers 404.
  */
 import { Hono } from 'hono';
-import { QuestionInput, QuestionPatch, SURVEY_QUESTION_TYPE } from '@core/model/legacySurvey';
+import { QuestionInput, QuestionPatch, SURVEY_QUESTION, SURVEY_QUESTION_TYPE } from '@core/model/legacySurvey';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
@@ -36,7 +36,7 @@ export function legacyQuestionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', describe({ summary: 'Create a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionInput }, answer: { resource: SURVEY_QUESTION_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionInput }, answer: { resource: SURVEY_QUESTION, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, QuestionInput, { type: SURVEY_QUESTION_TYPE });
     const context = await requireParent(findPage(db, attributes.pageId, user), 'pageId', UNKNOWN_PAGE);
@@ -46,7 +46,7 @@ export function legacyQuestionsRoutes(deps: Deps) {
     return sendQuestion(c, db, await createQuestion(db, context, attributes), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch }, answer: { resource: SURVEY_QUESTION_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch }, answer: { resource: SURVEY_QUESTION } }), async (c) => {
     const user = c.get('user');
     const context = await orNotFound(findQuestion(db, parseId(c.req.param('id')), user), 'question');
     const id = context.question.id;

@@ -6,7 +6,7 @@
  * legacy-engagement-options.ts).
  */
 import { Hono } from 'hono';
-import { SURVEY_TYPE, SurveyInput, SurveyPatch, type SurveyPage } from '@core/model/legacySurvey';
+import { SURVEY, SURVEY_TYPE, SurveyInput, SurveyPatch, type SurveyPage } from '@core/model/legacySurvey';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
@@ -34,7 +34,7 @@ export function legacySurveysRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List legacy surveys', list: surveyListSpec, answer: { list: surveyListSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: 'List legacy surveys', list: surveyListSpec, answer: { list: SURVEY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, surveyListSpec);
     const page = await listSurveys(db, c.get('user'), q);
     const withPages = q.include.size > 0;
@@ -43,21 +43,21 @@ export function legacySurveysRoutes(deps: Deps) {
     return sendList(c, data, { total: page.total, page: q.page, limit: q.limit });
   });
 
-  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages' }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages', answer: { resource: SURVEY } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, surveyListSpec);
     const row = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');
     const id = row.id;
     return sendResource(c, serializeSurvey(row, await loadPages(db, id), q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, SurveyInput, { type: SURVEY_TYPE });
     await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
     return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY_TYPE } }), async (c) => {
+  app.patch('/:id', describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY } }), async (c) => {
     const user = c.get('user');
     const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
     const id = existing.id;

@@ -13,6 +13,7 @@ import type { InferOutput } from 'valibot';
 import {
   SURVEY_DEFAULT_SORT,
   SURVEY_SORTS,
+  SURVEY,
   SURVEY_TYPE,
   type Survey,
   type SurveyInput,
@@ -59,7 +60,6 @@ export type SurveyRow = {
   modified: Date;
 };
 
-const SURVEY_ATTRIBUTES = [...Object.keys(surveyColumns).filter((k) => k !== 'id'), 'pages'] as const;
 const SURVEY_INCLUDES = ['pages', 'pages.questions', 'pages.questions.options'] as const;
 
 const SURVEY_FILTERS = {
@@ -78,7 +78,7 @@ export const surveyListSpec: ListSpec<SurveySort, SurveyFilter> = {
   defaultSort: SURVEY_DEFAULT_SORT,
   filters: ['searchQuery', ...filterNames(SURVEY_FILTERS)],
   filterSchemas: filterSchemas(SURVEY_FILTERS),
-  fields: SURVEY_ATTRIBUTES,
+  fields: SURVEY.names,
   includes: SURVEY_INCLUDES,
 };
 

@@ -19,7 +19,9 @@ import {
   MESSAGE_DEFAULT_SORT,
   MESSAGE_FILTERS,
   MESSAGE_LANGUAGES,
+  MESSAGE_SETTING,
   MESSAGE_SETTING_TYPE,
+  MESSAGE_TEMPLATE,
   MESSAGE_TEMPLATE_TYPE,
   MESSAGE_TYPE,
   MessageSettingInput,
@@ -136,7 +138,7 @@ export function messageTemplatesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get('/', describe({ summary: 'Message templates: every kind in every language, e-mail and text (SMS)', answer: { list: MESSAGE_TEMPLATE_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'Message templates: every kind in every language, e-mail and text (SMS)', answer: { list: MESSAGE_TEMPLATE } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
     return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
@@ -156,7 +158,7 @@ export function messageTemplatesRoutes(deps: Deps) {
     return sendDocument(c, { meta: rendered });
   });
 
-  app.patch('/:id', describe({ summary: 'Edit a message template' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+  app.patch('/:id', describe({ summary: 'Edit a message template', answer: { resource: MESSAGE_TEMPLATE } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const id = templateId(c.req.param('id'));
     if (!id) throw notFound('message template');
     if (id.channel === 'sms') {
@@ -191,7 +193,7 @@ export function messageSettingsRoutes(deps: Deps) {
   const settingsOf = async (engagementId: number) =>
     (await messageSettingsOf(db, engagementId)).map((s) => toResource(MESSAGE_SETTING_TYPE, `${engagementId}.${s.kind}`, { ...s }));
 
-  app.get('/', describe({ summary: "An engagement's messages: each on or off, with its delay", query: { engagementId: { description: 'The engagement.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: MESSAGE_SETTING_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: "An engagement's messages: each on or off, with its delay", query: { engagementId: { description: 'The engagement.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: MESSAGE_SETTING } }), async (c) => {
     const params = new URL(c.req.url).searchParams;
     assertQueryNames(params, ['engagementId']);
     const engagementId = parseId(params.get('engagementId') ?? undefined);
@@ -202,7 +204,7 @@ export function messageSettingsRoutes(deps: Deps) {
     return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
   });
 
-  app.patch('/:id', describe({ summary: 'Turn a message on or off for an engagement, with its delay' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+  app.patch('/:id', describe({ summary: 'Turn a message on or off for an engagement, with its delay', answer: { resource: MESSAGE_SETTING } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const [rawEngagement, kind, extra] = c.req.param('id').split('.');
     if (extra !== undefined || !isMessageKind(kind)) throw notFound('message setting');
     const engagement = await visibleEngagement(db, c.get('user'), parseId(rawEngagement));

@@ -1,17 +1,12 @@
 /** Which messages an engagement sends, and after what delay: off until staff turn one on. */
 import { eq } from 'drizzle-orm';
-import { MESSAGE_KINDS, type MessageKind } from '@core/model/message';
+import { MESSAGE_KINDS, type MessageKind, type MessageSetting as CoreMessageSetting } from '@core/model/message';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagementMessageSettings, engagements } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 
-export interface MessageSetting {
-  engagementId: number;
-  kind: MessageKind;
-  isEnabled: boolean;
-  delayMinutes: number;
-}
+type MessageSetting = Omit<CoreMessageSetting, 'id'>;
 
 /** The engagement when the user may see it (their sponsors'), else null. */
 export async function visibleEngagement(db: Db, user: AuthUser, id: number | null): Promise<{ id: number } | null> {

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { and } from 'drizzle-orm';
-import { SITE_PERFORMANCE_FIELDS, SITE_PERFORMANCE_FILTERS, SITE_PERFORMANCE_SORTS, SITE_PERFORMANCE_TYPE } from '@core/model/sitePerformance';
+import { SITE_PERFORMANCE, SITE_PERFORMANCE_FILTERS, SITE_PERFORMANCE_SORTS, SITE_PERFORMANCE_TYPE } from '@core/model/sitePerformance';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
@@ -20,13 +20,13 @@ const listSpec: ListSpec<(typeof SITE_PERFORMANCE_SORTS)[number], (typeof SITE_P
   defaultSort: 'siteName',
   defaultLimit: 100,
   filters: SITE_PERFORMANCE_FILTERS,
-  fields: SITE_PERFORMANCE_FIELDS,
+  fields: SITE_PERFORMANCE.names,
 };
 
 export function sitePerformanceRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  app.get('/', describe({ summary: 'Site performance over a date range', list: listSpec, answer: { list: SITE_PERFORMANCE_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'Site performance over a date range', list: listSpec, answer: { list: SITE_PERFORMANCE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const where = and(referralScope(c.get('user')), ...performanceConditions(q.filters));
     const { sites, total } = await sitePerformance(deps.db, nowOf(deps), q, where);

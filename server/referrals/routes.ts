@@ -10,7 +10,12 @@ import * as v from 'valibot';
 import {
   CONTACT_ATTEMPT_TYPE,
   ContactAttemptInput,
+  REFERRAL_CONTACT,
+  REFERRAL_CONTACT_TYPE,
   REFERRAL_COUNTS_TYPE,
+  REFERRAL_EVENT,
+  REFERRAL_EVENT_TYPE,
+  REFERRAL_REASON,
   REFERRAL_REASON_TYPE,
   REFERRAL,
   REFERRAL_COUNTS,
@@ -90,13 +95,13 @@ export function referralsRoutes(deps: Deps) {
     return sendResource(c, toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields }));
   });
 
-  app.get('/:id/timeline', describe({ summary: "A referral's timeline", answer: { list: 'referral-events' } }), async (c) => {
+  app.get('/:id/timeline', describe({ summary: "A referral's timeline", answer: { list: REFERRAL_EVENT } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const referral = await visible(c.get('user'), c.req.param('id'));
     const entries = await referralTimeline(db, phiOf(deps), referral);
     return sendList(
       c,
-      entries.map(({ id, ...attributes }) => toResource('referral-events', id, attributes)),
+      entries.map(({ id, ...attributes }) => toResource(REFERRAL_EVENT_TYPE, id, attributes)),
       { total: entries.length, page: 1, limit: entries.length },
     );
   });
@@ -114,13 +119,13 @@ export function referralsRoutes(deps: Deps) {
     return sendResource(c, toResource(REFERRAL_TYPE, id, after));
   });
 
-  app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: 'referral-contacts' } }), async (c) => {
+  app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: REFERRAL_CONTACT } }), async (c) => {
     const referral = await visible(c.get('user'), c.req.param('id'));
     const values = await contactValuesOf(db, phiOf(deps), Number(referral.id));
     if (!values) throw notFound('contact');
     // Who looked, and at whose contact: never the values themselves.
     c.set('audit', { entity: 'referrals', entityId: Number(referral.id), action: 'reveal-contact' });
-    return sendResource(c, toResource('referral-contacts', referral.id, { values }));
+    return sendResource(c, toResource(REFERRAL_CONTACT_TYPE, referral.id, { values }));
   });
 
   app.post(
@@ -153,7 +158,7 @@ export function referralReasonsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, reasonSpec);
     const status = q.filters.status;
     if (status !== undefined && !v.is(ReferralReasonInput.entries.status, status)) throw badRequest(`'status' must be one of: screen-failed, withdrawn, not-reachable.`, 'status');
@@ -161,13 +166,13 @@ export function referralReasonsRoutes(deps: Deps) {
     return sendList(c, rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), { total, page: q.page, limit: q.limit });
   });
 
-  app.post('/', describe({ summary: 'Add a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput }, answer: { resource: REFERRAL_REASON_TYPE, status: 201 } }), canChange, async (c) => {
+  app.post('/', describe({ summary: 'Add a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput }, answer: { resource: REFERRAL_REASON, status: 201 } }), canChange, async (c) => {
     const { attributes } = await readResource(c, ReferralReasonInput, { type: REFERRAL_REASON_TYPE });
     const { id, ...row } = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
     return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row), 201);
   });
 
-  app.patch('/:id', describe({ summary: 'Change a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonPatch }, answer: { resource: REFERRAL_REASON_TYPE } }), canChange, async (c) => {
+  app.patch('/:id', describe({ summary: 'Change a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonPatch }, answer: { resource: REFERRAL_REASON } }), canChange, async (c) => {
     const reasonId = parseId(c.req.param('id'));
     const { attributes } = await readResource(c, ReferralReasonPatch, { type: REFERRAL_REASON_TYPE, ...(reasonId === null ? {} : { id: reasonId }) });
     const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));

@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import {
+  CONTACT_FIELD_SCREENER,
   CONTACT_FIELD_SCREENER_DEFAULT_SORT,
   CONTACT_FIELD_SCREENER_LIMIT,
   CONTACT_FIELD_SCREENER_SORTS,
@@ -32,7 +33,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
     defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
     filters: ['screenerId'] as const,
   };
-  app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: CONTACT_FIELD_SCREENER } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
     const { rows, total } = await contactFieldLinkPage(db, c.get('user'), screenerId, q);
@@ -44,7 +45,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   });
 
   /** Replaces a screener's contact fields and their weights in one transaction. */
-  app.post('/update/:screenerId', describe({ summary: "Set a screener's contact fields", body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate }, answer: { list: null } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
+  app.post('/update/:screenerId', describe({ summary: "Set a screener's contact fields", body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate }, answer: { list: CONTACT_FIELD_SCREENER } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
     const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
     const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);

@@ -22,7 +22,7 @@ import {
   type ScreenerLanguage,
   type ScreenerStyles,
 } from '@core/model/screener';
-import { SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
+import { SCREENER_SURVEY, SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
 import { requiredText } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
@@ -174,7 +174,7 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // toggle_active of one of a screener's survey links.
-  app.patch('/surveys/:id', describe({ summary: "Turn a screener's survey on or off", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyToggle }, answer: { resource: SCREENER_SURVEY_TYPE } }), canEdit, async (c) => {
+  app.patch('/surveys/:id', describe({ summary: "Turn a screener's survey on or off", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyToggle }, answer: { resource: SCREENER_SURVEY } }), canEdit, async (c) => {
     const id = parseId(c.req.param('id'));
     const link = await findScreenerSurveyLink(db, id);
     if (!link || id === null) throw notFound('screener survey');

@@ -8,7 +8,7 @@ import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
-import { SCREENER_SURVEY_TYPE, type SCREENER_SURVEY_SORTS, type ScreenerFlow, type ScreenerFlowEdge, type ScreenerSurveyInput, type ScreenerSurveyPatch } from '@core/model/screenerSurvey';
+import { SCREENER_SURVEY_TYPE, type SCREENER_SURVEY_SORTS, type ScreenerFlow, type ScreenerFlowEdge, type ScreenerSurvey, type ScreenerSurveyInput, type ScreenerSurveyPatch } from '@core/model/screenerSurvey';
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
@@ -37,7 +37,7 @@ export const selectScreenerSurveyLinks = (db: Conn) =>
     .leftJoin(oForms, eq(oForms.id, currentVersionId(screenerSurveys.oFormIdentity)));
 
 export const screenerSurveyResource = ({ link: { id, created, ...rest }, ...naming }: NamedLink) =>
-  toResource(SCREENER_SURVEY_TYPE, id, { ...rest, ...naming, created: created.toISOString() });
+  toResource(SCREENER_SURVEY_TYPE, id, { ...rest, ...naming, created: created.toISOString() } satisfies Omit<ScreenerSurvey, 'id'>);
 
 /** One link as a resource, or undefined when it is gone. */
 /** A page of the links in the user's screener scope, of one screener or one survey identity when given. */

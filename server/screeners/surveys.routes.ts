@@ -5,6 +5,9 @@
  */
 import { Hono, type Context } from 'hono';
 import {
+  SCREENER_FLOW,
+  SCREENER_FLOW_TYPE,
+  SCREENER_SURVEY,
   SCREENER_SURVEY_DEFAULT_SORT,
   SCREENER_SURVEY_SORTS,
   SCREENER_SURVEY_TYPE,
@@ -37,7 +40,7 @@ export function screenerSurveysRoutes(deps: Deps) {
   const canEdit = requireRole(...STAFF_ADMIN_ROLES);
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: "List a screener's surveys", answer: { list: null } }), async (c) => {
+  app.get('/', describe({ summary: "List a screener's surveys", answer: { list: SCREENER_SURVEY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, {
       type: SCREENER_SURVEY_TYPE,
       sorts: SCREENER_SURVEY_SORTS,
@@ -51,14 +54,14 @@ export function screenerSurveysRoutes(deps: Deps) {
   });
 
   /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */
-  app.get('/flow/:id', describe({ summary: "Read a screener's survey flow" }), async (c) => {
+  app.get('/flow/:id', describe({ summary: "Read a screener's survey flow", answer: { resource: SCREENER_FLOW } }), async (c) => {
     const screener = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!screener) throw notFound('screener');
     const flow = await screenerFlow(db, screener.id);
-    return sendDocument(c, { data: toResource('screener-flows', screener.id, { ...flow }) });
+    return sendDocument(c, { data: toResource(SCREENER_FLOW_TYPE, screener.id, { ...flow }) });
   });
 
-  app.post('/', describe({ summary: 'Add a survey to a screener', body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput }, answer: { resource: SCREENER_SURVEY_TYPE, status: 201 } }), canEdit, async (c) => {
+  app.post('/', describe({ summary: 'Add a survey to a screener', body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput }, answer: { resource: SCREENER_SURVEY, status: 201 } }), canEdit, async (c) => {
     const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
     const screener = await findScreener(db, attributes.screenerId, c.get('user'));
     if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
@@ -74,7 +77,7 @@ export function screenerSurveysRoutes(deps: Deps) {
 
   const findLink = (raw: string | undefined) => findScreenerSurveyLink(db, parseId(raw));
 
-  app.patch('/:id', describe({ summary: "Update a screener's survey", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch }, answer: { resource: SCREENER_SURVEY_TYPE } }), canEdit, async (c) => {
+  app.patch('/:id', describe({ summary: "Update a screener's survey", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch }, answer: { resource: SCREENER_SURVEY } }), canEdit, async (c) => {
     const link = await findLink(c.req.param('id'));
     if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
     await editableScreener(db, link.screenerId, c.get('user'));

@@ -4,7 +4,7 @@
  * to untie them. Admin and Super User only.
  */
 import { Hono } from 'hono';
-import { SITE_COORDINATOR_TYPE, SiteCoordinatorInput } from '@core/model/user';
+import { SITE_COORDINATOR_TIE, SITE_COORDINATOR_TYPE, SiteCoordinatorInput, type SiteCoordinatorRow } from '@core/model/user';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -24,25 +24,28 @@ export function siteCoordinatorsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: "A site location's coordinators", list: listSpec, answer: { list: SITE_COORDINATOR_TYPE } }), async (c) => {
+  app.get('/', describe({ summary: "A site location's coordinators", list: listSpec, answer: { list: SITE_COORDINATOR_TIE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const siteLocationId = parseId(q.filters.siteLocationId);
     if (siteLocationId === null) throw badRequest("'siteLocationId' must be a site location id.", 'siteLocationId');
     const rows = await coordinatorsOf(db, siteLocationId);
     return sendList(
       c,
-      rows.map((r) => toResource(SITE_COORDINATOR_TYPE, idOf(r.siteLocationId, r.userId), r)),
+      rows.map((r) => toResource(SITE_COORDINATOR_TYPE, idOf(r.siteLocationId, r.userId), r satisfies Omit<SiteCoordinatorRow, 'id'>)),
       { total: rows.length, page: 1, limit: q.limit },
     );
   });
 
-  app.post('/', describe({ summary: 'Tie a Site Coordinator to a site location', body: { resource: SITE_COORDINATOR_TYPE, attributes: SiteCoordinatorInput }, answer: { resource: SITE_COORDINATOR_TYPE, status: 201 } }), async (c) => {
+  app.post('/', describe({ summary: 'Tie a Site Coordinator to a site location', body: { resource: SITE_COORDINATOR_TYPE, attributes: SiteCoordinatorInput }, answer: { resource: SITE_COORDINATOR_TIE, status: 201 } }), async (c) => {
     const { attributes } = await readResource(c, SiteCoordinatorInput, { type: SITE_COORDINATOR_TYPE });
     await tieCoordinator(db, attributes.userId, attributes.siteLocationId).catch((error: unknown) => {
       if (error instanceof CoordinatorRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
       throw error;
     });
-    return sendResource(c, toResource(SITE_COORDINATOR_TYPE, idOf(attributes.siteLocationId, attributes.userId), attributes), 201);
+    // Answered as the list shows it: the coordinator's name, address and state too.
+    const tied = (await coordinatorsOf(db, attributes.siteLocationId)).find((r) => r.userId === attributes.userId);
+    if (!tied) throw notFound('site coordinator');
+    return sendResource(c, toResource(SITE_COORDINATOR_TYPE, idOf(tied.siteLocationId, tied.userId), tied), 201);
   });
 
   app.delete('/:id', describe({ summary: 'Untie a Site Coordinator from a site location', answer: { empty: true } }), async (c) => {

@@ -4,7 +4,7 @@
  * Scope: only a survey of the user's sponsors' engagements can be copied.
  */
 import type { Hono } from 'hono';
-import { OFORM_COPY_TYPE, OFormCopyInput } from '@core/model/oformDoc';
+import { OFORM, OFORM_COPY_TYPE, OFormCopyInput } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { copyLatestVersion } from './copy';
@@ -14,7 +14,7 @@ import { describe } from '../openapi/describe';
 
 export function oFormCopyRoutes(app: Hono<AppEnv>, db: Db) {
   /** The next version of an identity: a deep copy of its latest, same identities, new ids. */
-  app.post('/o-form-copy', describe({ summary: 'Copy a survey version (new version or new survey)', body: { resource: OFORM_COPY_TYPE, attributes: OFormCopyInput }, answer: { resource: OFORM_COPY_TYPE, status: 201 } }), async (c) => {
+  app.post('/o-form-copy', describe({ summary: 'Copy a survey version (new version or new survey)', body: { resource: OFORM_COPY_TYPE, attributes: OFormCopyInput }, answer: { resource: OFORM, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, OFormCopyInput, { type: OFORM_COPY_TYPE });
     const id = await copyLatestVersion(db, attributes.copy_identity, user);

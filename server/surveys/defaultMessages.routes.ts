@@ -4,13 +4,13 @@
  */
 import { assertQueryNames } from '../http/query';
 import type { Hono } from 'hono';
-import { DEFAULT_OFORM_MESSAGES, OFORM_DEFAULT_MESSAGE_TYPE, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
+import { DEFAULT_OFORM_MESSAGES, OFORM_DEFAULT_MESSAGE, OFORM_DEFAULT_MESSAGE_TYPE, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
 import type { AppEnv } from '../context';
 import { sendList, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export function oFormDefaultMessagesRoutes(app: Hono<AppEnv>) {
-  app.get('/o-form-default-messages', describe({ summary: 'List the default survey messages', answer: { list: null } }), (c) => {
+  app.get('/o-form-default-messages', describe({ summary: 'List the default survey messages', answer: { list: OFORM_DEFAULT_MESSAGE } }), (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const data = OFORM_MESSAGE_TYPES.flatMap((type) =>
       (['en', 'es'] as const).map((language) =>

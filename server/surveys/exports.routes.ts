@@ -7,7 +7,7 @@
  * changes, so its export is always the same, and nothing is left behind to clean up.
  */
 import type { Hono } from 'hono';
-import { OFORM_EXPORT_TYPE, type OFormExport } from '@core/model/oformExport';
+import { OFORM_EXPORT, OFORM_EXPORT_TYPE, type OFormExport } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { badRequest, notFound } from '../http/errors';
@@ -24,7 +24,7 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
    * showApproved 0 exports this version; 1 exports the approved version of its survey (409
    * while there is none), so a link to any version can always fetch what participants see.
    */
-  app.post('/export-to-pdf/:id/:showApproved', describe({ summary: 'Export a survey version as PDF' }), async (c) => {
+  app.post('/export-to-pdf/:id/:showApproved', describe({ summary: 'Export a survey version as PDF', answer: { resource: OFORM_EXPORT } }), async (c) => {
     const user = c.get('user');
     const flag = c.req.param('showApproved');
     if (flag !== '0' && flag !== '1') throw badRequest("'showApproved' must be 0 or 1.", 'showApproved');

@@ -3,7 +3,7 @@
  * the survey version offers it (the default language always is).
  */
 import type { Hono } from 'hono';
-import { OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
+import { OFORM_LANGUAGE, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { badRequest, notFound } from '../http/errors';
@@ -14,7 +14,7 @@ import { surveyLanguageChoices } from './languages';
 import { describe } from '../openapi/describe';
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: null } }), async (c) => {
+  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: OFORM_LANGUAGE } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
     const raw = c.req.query('oFormId');
     const formId = parseId(raw);

@@ -4,6 +4,7 @@
  */
 import type { Hono } from 'hono';
 import {
+  OFORM_MESSAGE,
   OFORM_MESSAGE_TYPE,
   OFormMessageInput,
   OFormMessagePatch,
@@ -46,7 +47,7 @@ const serialize = (row: Row) => {
 };
 
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: listSpec.type } }), async (c) => {
+  app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: OFORM_MESSAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const versionId = q.filters.o_form_version_id;
     if (versionId !== undefined && parseId(versionId) === null) throw badRequest("'o_form_version_id' must be a survey version id.", 'o_form_version_id');
@@ -54,7 +55,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, rows.map(serialize), { total, page: q.page, limit: q.limit });
   });
 
-  app.post('/o-form-messages', describe({ summary: 'Create a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput }, answer: { resource: OFORM_MESSAGE_TYPE, status: 201 } }), async (c) => {
+  app.post('/o-form-messages', describe({ summary: 'Create a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput }, answer: { resource: OFORM_MESSAGE, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, OFormMessageInput, { type: OFORM_MESSAGE_TYPE });
     const form = await findForm(db, attributes.oFormVersionId, user);
@@ -63,7 +64,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     return sendResource(c, serialize(row), 201);
   });
 
-  app.patch('/o-form-messages/:id', describe({ summary: 'Update a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessagePatch }, answer: { resource: OFORM_MESSAGE_TYPE } }), async (c) => {
+  app.patch('/o-form-messages/:id', describe({ summary: 'Update a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessagePatch }, answer: { resource: OFORM_MESSAGE } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findVersionMessage(db, id);

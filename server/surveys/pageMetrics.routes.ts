@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { SURVEY_PAGE_METRICS_TYPE } from '@core/model/oformExport';
+import { SURVEY_PAGE_METRICS, SURVEY_PAGE_METRICS_TYPE } from '@core/model/oformExport';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { assertQueryNames, parseId } from '../http/query';
@@ -11,7 +11,7 @@ import { describe } from '../openapi/describe';
 export function surveyPageMetricsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  app.get('/:id', describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS_TYPE } }), async (c) => {
+  app.get('/:id', describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS } }), async (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);
     const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
     return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });

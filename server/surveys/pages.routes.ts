@@ -5,7 +5,7 @@
  * an approved version never changes (409).
  */
 import type { Context, Hono } from 'hono';
-import { ContainerInput, ContainerPatch, OFORM_CONTAINER_TYPE } from '@core/model/oformDoc';
+import { ContainerInput, ContainerPatch, OFORM_CONTAINER, OFORM_CONTAINER_TYPE } from '@core/model/oformDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { createContainer, deleteContainer, findContainer, updateContainer } from './pages';
@@ -30,13 +30,13 @@ async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, sta
 }
 
 export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-containers/:id', describe({ summary: 'Read a survey page' }), async (c) => {
+  app.get('/o-form-containers/:id', describe({ summary: 'Read a survey page (its questions included)', answer: { resource: OFORM_CONTAINER } }), async (c) => {
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('page');
     return sendContainer(c, db, id, c.get('user'));
   });
 
-  app.post('/o-form-containers', describe({ summary: 'Create a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput }, answer: { resource: OFORM_CONTAINER_TYPE, status: 201 } }), async (c) => {
+  app.post('/o-form-containers', describe({ summary: 'Create a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput }, answer: { resource: OFORM_CONTAINER, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
     const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
@@ -44,7 +44,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
     return sendContainer(c, db, id, user, 201);
   });
 
-  app.patch('/o-form-containers/:id', describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER_TYPE } }), async (c) => {
+  app.patch('/o-form-containers/:id', describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findContainer(db, id, user);

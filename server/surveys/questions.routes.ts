@@ -5,7 +5,7 @@
  * question answers 404); a question of an approved version never changes (409).
  */
 import type { Context, Hono } from 'hono';
-import { FieldInput, FieldPatch, OFORM_FIELD_TYPE } from '@core/model/oformDoc';
+import { FieldInput, FieldPatch, OFORM_FIELD, OFORM_FIELD_TYPE } from '@core/model/oformDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { findContainer } from './pages';
@@ -30,7 +30,7 @@ async function sendField(c: Context, db: Db, id: number, user: AuthUser, status:
 }
 
 export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.post('/o-form-fields', describe({ summary: 'Create a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput }, answer: { resource: OFORM_FIELD_TYPE, status: 201 } }), async (c) => {
+  app.post('/o-form-fields', describe({ summary: 'Create a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput }, answer: { resource: OFORM_FIELD, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
     const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
@@ -38,13 +38,13 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendField(c, db, id, user, 201);
   });
 
-  app.get('/o-form-fields/:id', describe({ summary: 'Read a survey question' }), async (c) => {
+  app.get('/o-form-fields/:id', describe({ summary: 'Read a survey question', answer: { resource: OFORM_FIELD } }), async (c) => {
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('question');
     return sendField(c, db, id, c.get('user'));
   });
 
-  app.patch('/o-form-fields/:id', describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD_TYPE } }), async (c) => {
+  app.patch('/o-form-fields/:id', describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const context = await findField(db, id, user);

@@ -15,7 +15,7 @@
 import type { Hono } from 'hono';
 import type { Resource } from '@core/jsonapi';
 import { OFORM_TYPE } from '@core/model/oform';
-import { OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, OFormInput, OFormPatch, type OForm } from '@core/model/oformDoc';
+import { OFORM, OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, OFormInput, OFormPatch } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
@@ -29,35 +29,18 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { sendList, sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
-const FORM_ATTRIBUTES: readonly (keyof Omit<OForm, 'id'>)[] = [
-  'identity',
-  'version',
-  'title',
-  'isActive',
-  'isApproved',
-  'approvedAt',
-  'engagementId',
-  'engagementName',
-  'sponsorId',
-  'sponsorName',
-  'containerCount',
-  'transitions',
-  'created',
-  'modified',
-];
-
 const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
   type: OFORM_TYPE,
   sorts: OFORM_SORTS,
   defaultSort: OFORM_DEFAULT_SORT,
   filters: FORM_LIST_FILTERS,
   filterSchemas: FORM_FILTER_SCHEMAS,
-  fields: FORM_ATTRIBUTES,
+  fields: OFORM.names,
   includes: OFORM_INCLUDES,
 };
 
 export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-forms', describe({ summary: 'List versioned surveys', list: formListSpec, answer: { list: formListSpec.type } }), async (c) => {
+  app.get('/o-forms', describe({ summary: 'List versioned surveys', list: formListSpec, answer: { list: OFORM } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, formListSpec);
     const { rows, total } = await formPage(db, c.get('user'), q);
     const data: Resource[] = [];
@@ -70,7 +53,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendList(c, data, { total, page: q.page, limit: q.limit }, [...included.values()]);
   });
 
-  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey' }), async (c) => {
+  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', answer: { resource: OFORM } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
     const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('survey');
@@ -78,7 +61,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendResource(c, data, 200, included);
   });
 
-  app.post('/o-forms', describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM_TYPE, status: 201 } }), async (c) => {
+  app.post('/o-forms', describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM, status: 201 } }), async (c) => {
     const user = c.get('user');
     const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
     const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
@@ -87,7 +70,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendForm(c, db, id, user, 201);
   });
 
-  app.patch('/o-forms/:id', describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM_TYPE } }), async (c) => {
+  app.patch('/o-forms/:id', describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, user);

@@ -4,7 +4,7 @@
  * stops being the approved one. Scope: the surveys' (another sponsor's version answers 404).
  */
 import type { Hono } from 'hono';
-import { OFORM_VERSION_TYPE, OFormVersionPatch } from '@core/model/oformDoc';
+import { OFORM_VERSION, OFORM_VERSION_TYPE, OFormVersionPatch } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { approveVersion } from './approval';
@@ -25,14 +25,14 @@ const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isA
 
 export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
   /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
-  app.get('/o-form-versions/:id', describe({ summary: 'Read a survey version with its pages and questions' }), async (c) => {
+  app.get('/o-form-versions/:id', describe({ summary: "Read a survey version's approval state", answer: { resource: OFORM_VERSION } }), async (c) => {
     const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('survey version');
     return sendResource(c, versionResource(row));
   });
 
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
-  app.patch('/o-form-versions/:id', describe({ summary: 'Update a survey version (approve, rename)', body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch }, answer: { resource: OFORM_VERSION_TYPE } }), async (c) => {
+  app.patch('/o-form-versions/:id', describe({ summary: 'Update a survey version (approve, rename)', body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch }, answer: { resource: OFORM_VERSION } }), async (c) => {
     const user = c.get('user');
     const id = parseId(c.req.param('id'));
     const existing = await findForm(db, id, user);

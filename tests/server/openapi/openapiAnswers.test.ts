@@ -40,16 +40,37 @@ beforeAll(async () => {
   expect(left.status, await left.clone().text()).toBe(201);
   // A spend, so the funnel's cost figures and the spend's own answer are checked too.
   await h.db.insert(channelSpends).values({ mediaChannelId: f.mediaChannelId, amountMinor: 50_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
-});
+  // A legacy survey with a page, a question and an option tied to an engagement, so their nested answers are checked too.
+  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
+    const res = await h.request('POST', path, { token, body: { data: { type, attributes } } });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return Number(((await res.json()) as { data: { id: string } }).data.id);
+  };
+  const surveyId = await created('/api/surveys', 'surveys', { title: 'Legacy check', engagementId: f.engagementIds[0] });
+  const pageId = await created('/api/pages', 'pages', { surveyId });
+  const questionId = await created('/api/questions', 'questions', { pageId, questionType: 'single', title: 'Which?' });
+  const optionId = await created('/api/options', 'options', { questionId, label: 'Yes', value: 'yes', translations: { es: 'Sí' } });
+  await created('/api/engagements-options', 'engagements-options', { engagementId: f.engagementIds[0], optionId, weight: 2 });
+  // A fixture of several runs: more than the default 60 s on a loaded machine.
+}, 180_000);
 
 /** An id for a path whose parent is not a list of the same records. */
 const KNOWN: [RegExp, () => string][] = [
+  [/o-form-containers\//, () => String(f.pages.p1.id)],
+  [/o-form-fields\//, () => String(f.fields.q_choice.id)],
   [/referrals\/counts|engagement/, () => String(f.engagementIds[0])],
   [/survey-page-metrics|export-survey-metrics|o-form-exports|o-forms\/o-forms|o-form-versions|missing-translations|surveys\/flow/, () => String(f.oFormId)],
   [/submission/, () => submissionId],
   [/media-channels/, () => String(f.mediaChannelId)],
   [/screener/, () => String(f.screenerId)],
 ];
+/** Lists that answer only for one parent, named by a filter: called with the fixture's. */
+const FILTERED: Record<string, () => string> = {
+  '/api/contact-fields-screeners': () => `screenerId=${f.screenerId}`,
+  '/api/screener-surveys': () => `screenerId=${f.screenerId}`,
+  '/api/media-channel-surveys': () => `mediaChannelId=${f.mediaChannelId}`,
+  '/api/site-coordinators': () => `siteLocationId=${f.siteLocationId}`,
+};
 afterAll(async () => {
   await h.close();
 });
@@ -101,6 +122,7 @@ describe('every described GET, answered for real', () => {
 
     const problems: string[] = [];
     const notReached: string[] = [];
+    const refused: string[] = [];
     let checked = 0;
     for (const [template, item] of Object.entries(doc.paths as Record<string, Json>)) {
       const get = item.get as Json | undefined;
@@ -128,9 +150,12 @@ describe('every described GET, answered for real', () => {
       }
       if (required.some((p) => p.name === 'oFormId')) path += `?oFormId=${f.oFormId}${template.endsWith('/o-form-containers') ? '&type=firstContainerPerForm' : ''}`;
       if (required.some((p) => p.name === 'engagementId')) path += `?engagementId=${f.engagementIds[0]}`;
+      if (FILTERED[template]) path += `?${FILTERED[template]()}`;
       const res = await h.request('GET', path, { token });
       checked++;
       const status = String(res.status);
+      // A refusal is checked against the error's schema only: the answer's own would go untried.
+      if (!res.ok) refused.push(`GET ${path}: ${status}`);
       const response = get.responses[status] as Json | undefined;
       if (!response) {
         problems.push(`GET ${path}: ${status} is not described (${(await res.text()).slice(0, 200)})`);
@@ -157,12 +182,12 @@ describe('every described GET, answered for real', () => {
     expect(validatorOf(health)({ status: 'fine' })).toBe(false);
     // And a number where an id belongs is seen.
     expect(idsNotStrings({ data: [{ type: 'sponsors', id: '1', relationships: { country: { data: { type: 'countries', id: 7 } } } }] })).toEqual(['/data/0/relationships/country/data: 7']);
-    if (process.env.OPENAPI_ANSWERS_REPORT) console.log(`${checked} answers checked; not reached:\n${notReached.join('\n')}`);
+    if (process.env.OPENAPI_ANSWERS_REPORT) console.log(`${checked} answers checked; not reached:\n${notReached.join('\n')}\nrefused:\n${refused.join('\n')}`);
     expect(problems).toEqual([]);
-    expect(checked).toBeGreaterThanOrEqual(84);
+    expect(checked).toBeGreaterThanOrEqual(96);
     // What this test cannot reach yet: paths with two ids, required query parameters, or no row to read.
     // (A message to read and an unsubscribe token exist only once mail was sent.)
-    expect(notReached.length, notReached.join('\n')).toBeLessThanOrEqual(8);
+    expect(notReached.length, notReached.join('\n')).toBeLessThanOrEqual(4);
     // Some ninety calls in turn: more than the default 30 s on a loaded machine.
   }, 120_000);
 });

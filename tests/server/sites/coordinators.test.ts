@@ -25,7 +25,10 @@ describe('site coordinators', () => {
     expect(await pointer(refusedSite)).toBe('/data/attributes/siteLocationId');
     expect((await tie({ userId: coordinator, siteLocationId: 'x' })).status).toBe(422);
 
-    expect((await tie({ userId: coordinator, siteLocationId: site!.id })).status).toBe(201);
+    const tied = await tie({ userId: coordinator, siteLocationId: site!.id });
+    expect(tied.status).toBe(201);
+    // Answered as the list shows a coordinator: named, with their address and state.
+    expect((await json(tied)).data.attributes).toMatchObject({ userId: coordinator, username: 'tied-coordinator', isActive: true, siteLocationId: site!.id });
     expect((await tie({ userId: coordinator, siteLocationId: site!.id })).status).toBe(201);
     const listed = await json(await h.request('GET', `/api/site-coordinators?siteLocationId=${site!.id}`, { token: admin }));
     expect(listed.data.map((r: { id: string; attributes: { username: string } }) => [r.id, r.attributes.username])).toEqual([[`${site!.id}-${coordinator}`, 'tied-coordinator']]);
