@@ -145,7 +145,7 @@ export function createApp(deps: Deps) {
   app.use('/api/*', bodyLimits(deps.config.uploadLimitBytes));
   app.use('/api/*', auditWrites(deps, () => app));
   // Inside auditWrites, which records the export event this sets.
-  app.use('/api/*', csvLists(deps, () => app));
+  app.use('/api/*', csvLists(deps));
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/about', aboutRoutes(deps));

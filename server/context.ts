@@ -52,6 +52,11 @@ export interface AuditNote {
   entityId: string | number | null;
   action: string;
   meta?: Record<string, unknown>;
+  /**
+   * For an answer streamed after the route returns (a list's CSV): settles with what is known
+   * only at its end (the rows written, whether the client took them all), added to `meta`.
+   */
+  settled?: Promise<Record<string, unknown>>;
 }
 
 export interface AppEnv {
@@ -59,6 +64,8 @@ export interface AppEnv {
     requestId: string;
     user: AuthUser;
     audit?: AuditNote;
+    /** Set when the client asked for a list as CSV (http/csv-lists.ts): the instant that names the file. */
+    listCsv?: { at: Date };
     /** A participant call's submission token when its body carried it (server/participant/access.ts). */
     bodyToken?: string;
   };

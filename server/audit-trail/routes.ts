@@ -10,7 +10,8 @@ import { forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
 import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from '../audit/events';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { plain, sendList, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { plain, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { AUDIT_EVENT, AUDIT_EVENT_TYPE } from '@core/model/auditEvent';
 
@@ -32,9 +33,10 @@ export function auditEventsRoutes(deps: Deps) {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const oneRecord = !!q.filters.entity && !!q.filters.entityId;
     if (!hasAnyRole(c.get('user'), oneRecord ? STAFF_ADMIN_ROLES : ['Super User'])) throw forbidden();
-    const { rows, total } = await auditEventPage(deps.db, q, q);
-    const data = rows.map(({ id, ...row }) => toResource(AUDIT_EVENT_TYPE, id, plain(row)));
-    return sendList(c, data, { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await auditEventPage(deps.db, q, { ...q, ...window });
+      return { data: rows.map(({ id, ...row }) => toResource(AUDIT_EVENT_TYPE, id, plain(row))), total };
+    });
   });
 
   app.get('/export', describe({ summary: 'Export the audit trail, verified, as CSV', answer: { media: 'text/csv' } }), requireRole('Super User'), async (c) => {

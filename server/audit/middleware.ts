@@ -77,7 +77,7 @@ const readJson = async (r: Request | Response): Promise<unknown> => {
 };
 
 /** The event a route described itself (c.set('audit', …)): ids and status only, never the answer. */
-async function recordNote(deps: Deps, c: Context<AppEnv>, path: string): Promise<void> {
+async function recordNote(deps: Deps, c: Context<AppEnv>, path: string, settled: Record<string, unknown> = {}): Promise<void> {
   const note = c.var.audit;
   const user = c.var.user;
   if (!note || !user || c.res.status < 200 || c.res.status >= 300) return;
@@ -90,7 +90,7 @@ async function recordNote(deps: Deps, c: Context<AppEnv>, path: string): Promise
       entityId: note.entityId,
       action: note.action,
       changes: {},
-      meta: { ...note.meta, status: c.res.status, requestId: c.var.requestId },
+      meta: { ...note.meta, ...settled, status: c.res.status, requestId: c.var.requestId },
     });
   } catch (error) {
     deps.log.error('audit event not recorded', { requestId: c.var.requestId, path, error: String(error) });
@@ -110,6 +110,13 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
     if (!WRITES.has(c.req.method)) {
       // Reads are recorded only when the route asks to (exports).
       await next();
+      const settled = c.var.audit?.settled;
+      if (settled && c.res.body) {
+        // A streamed export is recorded once it settles, and its body ends only after that.
+        const recorded = settled.then((more) => recordNote(deps, c, path, more));
+        c.res = new Response(c.res.body.pipeThrough(new TransformStream({ flush: () => recorded })), c.res);
+        return;
+      }
       await recordNote(deps, c, path);
       return;
     }

@@ -10,7 +10,8 @@ import { readResource } from '../http/body';
 import { filterNames, filterSchemas } from '../http/filters';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
 
@@ -44,8 +45,10 @@ export function channelSpendsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await spendPage(db, q, c.get('user'));
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await spendPage(db, { ...q, ...window }, c.get('user'));
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a channel spend', answer: { resource: CHANNEL_SPEND } }), async (c) => {

@@ -27,6 +27,7 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { answerList } from '../http/list-answer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
 import {
@@ -90,8 +91,10 @@ export function mediaChannelsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List media channels', list: listSpec, answer: { list: MEDIA_CHANNEL } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await channelPage(db, c.get('user'), q);
-    return sendList(c, await serializeAll(db, rows as ChannelRow[], q.fields), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await channelPage(db, c.get('user'), { ...q, ...window });
+      return { data: await serializeAll(db, rows as ChannelRow[], q.fields), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a media channel', answer: { resource: MEDIA_CHANNEL } }), async (c) => {

@@ -7,7 +7,8 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { addChannelSurvey, channelSurveyPage, findChannel, findChannelSurvey, namedChannelSurvey, updateChannelSurvey, type NamedChannelSurvey } from './mediaChannels';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -35,8 +36,10 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
   app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: MEDIA_CHANNEL_SURVEY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const mediaChannelId = idFilterValue(q.filters.mediaChannelId, 'mediaChannelId', 'a media channel id');
-    const { rows, total } = await channelSurveyPage(db, c.get('user'), mediaChannelId, q);
-    return sendList(c, rows.map(linkResource), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await channelSurveyPage(db, c.get('user'), mediaChannelId, { ...q, ...window });
+      return { data: rows.map(linkResource), total };
+    });
   });
 
   app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY, status: 201 } }), async (c) => {

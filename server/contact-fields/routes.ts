@@ -18,7 +18,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import { assertNameFree, contactFieldPage, createContactField, deleteContactField, findContactField, updateContactField, type ContactFieldRow as Row } from './contactFields';
@@ -57,8 +58,10 @@ export function contactFieldsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: CONTACT_FIELD } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await contactFieldPage(db, q);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await contactFieldPage(db, { ...q, ...window });
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a contact field', answer: { resource: CONTACT_FIELD } }), async (c) => {

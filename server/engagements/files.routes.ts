@@ -17,7 +17,8 @@ import { findAccessibleEngagement } from './access';
 import { addEngagementFile, engagementFilePage, findEngagementFile as findFile, removeEngagementFile, type EngagementFileRow as Row } from './files';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from './fileTypes';
 import { fileStorage } from '../storage/storageOfDeps';
@@ -55,8 +56,10 @@ export function engagementFilesRoutes(deps: Deps) {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const engagementId = q.filters.engagementId === undefined ? undefined : parseId(q.filters.engagementId);
     if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
-    const { rows, total } = await engagementFilePage(db, c.get('user'), q, engagementId);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await engagementFilePage(db, c.get('user'), { ...q, ...window }, engagementId);
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.post('/:id', describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: ENGAGEMENT_FILE, status: 201 } }), async (c) => {

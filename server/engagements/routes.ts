@@ -24,7 +24,8 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { filterNames, filterSchemas } from '../http/filters';
 import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
@@ -114,13 +115,10 @@ export function engagementsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List engagements', list: listSpec, answer: { list: ENGAGEMENT } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total, fields, links } = await engagementPage(db, user, q);
-    return sendList(
-      c,
-      rows.map((r) => serialize(r, fields, q.include, links)),
-      { total, page: q.page, limit: q.limit },
-      includedResources(rows, q.include, links),
-    );
+    return answerList(c, q, async (window) => {
+      const { rows, total, fields, links } = await engagementPage(db, user, { ...q, ...window });
+      return { data: rows.map((r) => serialize(r, fields, q.include, links)), included: includedResources(rows, q.include, links), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read an engagement', answer: { resource: ENGAGEMENT } }), async (c) => {

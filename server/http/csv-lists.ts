@@ -1,17 +1,17 @@
 /**
  * Every list as CSV, served by the list route itself: a GET under /api whose `Accept` prefers
- * `text/csv` runs the route as usual (its scope, filters, sort and 400s apply unchanged), and
- * when the answer is a JSON:API list, the whole list — every page, read from the same route a
- * thousand rows at a time — is answered as CSV instead: `id` first, then the attributes named
- * by `fields` (the columns the screen shows) or else all of them, then the relationships the
- * rows carry (`include`), by the related records' names. Cells are formula-escaped
- * (csv.ts) and each export is an `export` event in the audit trail.
+ * `text/csv` runs the route as usual (its scope, filters, sort and 400s apply unchanged, once),
+ * and the route's list function (list-answer.ts) is then read a thousand rows at a time, each
+ * page streamed as CSV as the client takes it: `id` first, then the attributes named by
+ * `fields` (the columns the screen shows) or else all of the first page's, then the
+ * relationships its rows carry (`include`), by the related records' names. A list whose whole
+ * is one JSON answer is written from that answer. Cells are formula-escaped (csv.ts) and each
+ * export is an `export` event in the audit trail, recorded when the file's last row is written.
  */
-import type { Hono } from 'hono';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import {
   JSON_API_MEDIA_TYPE,
-  isErrorDocument,
   type DataDocument,
   type Relationship,
   type Resource,
@@ -83,78 +83,137 @@ function relatedValue(data: Relationship['data'] | undefined, included: Readonly
   return Array.isArray(data) ? data.map(name).join('; ') : name(data);
 }
 
-/** `id`, the attribute columns, then one column per relationship the rows carry (the list's includes). */
-export function listCsv(params: URLSearchParams, rows: readonly Resource[], included: readonly Resource[] = []): string {
-  const columns = attributeColumns(params, rows);
-  const relationships = [...new Set(rows.flatMap((row) => Object.keys(row.relationships ?? {})))].filter((name) => !columns.includes(name));
+/** A file's columns: `id`, the attribute columns, then one per relationship the rows carry (the list's includes). */
+export interface CsvColumns {
+  attributes: string[];
+  relationships: string[];
+}
+
+export function csvColumns(params: URLSearchParams, rows: readonly Resource[]): CsvColumns {
+  const attributes = attributeColumns(params, rows);
+  const relationships = [...new Set(rows.flatMap((row) => Object.keys(row.relationships ?? {})))].filter((name) => !attributes.includes(name));
+  return { attributes, relationships };
+}
+
+const headerLine = (columns: CsvColumns) => `${csvRow(['id', ...columns.attributes, ...columns.relationships])}\r\n`;
+
+/** The lines of `rows`, each ending in CRLF; relationships are named from `included`. */
+function csvLines(columns: CsvColumns, rows: readonly Resource[], included: readonly Resource[]): string {
   const byKey = new Map(included.map((r) => [`${r.type}:${r.id}`, r]));
-  const lines = [csvRow(['id', ...columns, ...relationships])];
+  let text = '';
   for (const row of rows) {
-    lines.push(
-      csvRow([
-        row.id,
-        ...columns.map((name) => cellValue(row.attributes?.[name])),
-        ...relationships.map((name) => relatedValue(row.relationships?.[name]?.data, byKey)),
-      ]),
-    );
+    text += `${csvRow([
+      row.id,
+      ...columns.attributes.map((name) => cellValue(row.attributes?.[name])),
+      ...columns.relationships.map((name) => relatedValue(row.relationships?.[name]?.data, byKey)),
+    ])}\r\n`;
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return text;
+}
+
+/** A whole list as one CSV text. */
+export function listCsv(params: URLSearchParams, rows: readonly Resource[], included: readonly Resource[] = []): string {
+  const columns = csvColumns(params, rows);
+  return headerLine(columns) + csvLines(columns, rows, included);
+}
+
+/** One page of a list as its list function reads it. */
+export interface CsvPage {
+  data: Resource[];
+  included?: Resource[];
+}
+
+/**
+ * The CSV answer of a list read in pages: the header and `first` (read already, so that its
+ * errors are the route's answer) at once, then page after page as the client takes them, until
+ * a page comes back short. The export is noted for the audit trail with the rows written, known
+ * when the stream settles (audit/middleware.ts writes the event before the body ends).
+ */
+export function streamListCsv(
+  c: Context<AppEnv>,
+  at: Date,
+  first: CsvPage,
+  readPage: (offset: number) => Promise<CsvPage>,
+): Response {
+  const url = new URL(c.req.url);
+  const columns = csvColumns(url.searchParams, first.data);
+  const encoder = new TextEncoder();
+  let next: CsvPage | null = first;
+  let offset = 0;
+  let rows = 0;
+  let settle: (meta: Record<string, unknown>) => void = () => {};
+  const settled = new Promise<Record<string, unknown>>((resolve) => (settle = resolve));
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(headerLine(columns)));
+    },
+    async pull(controller) {
+      try {
+        const page: CsvPage = next ?? (await readPage(offset));
+        next = null;
+        controller.enqueue(encoder.encode(csvLines(columns, page.data, page.included ?? [])));
+        rows += page.data.length;
+        offset += CSV_READ_PAGE;
+        if (page.data.length < CSV_READ_PAGE) {
+          settle({ rows, complete: true });
+          controller.close();
+        }
+      } catch (error) {
+        // A page that fails part-way leaves a cut file: it is recorded as such, and the body errs.
+        settle({ rows, complete: false });
+        controller.error(error);
+      }
+    },
+    cancel() {
+      settle({ rows, complete: false });
+    },
+  });
+  noteExport(c, url, { format: 'csv' }, settled);
+  return csvResponse(url, at, body);
+}
+
+/** The export event of `url`'s list: which list, the filters asked (paging aside), and `meta`. */
+function noteExport(c: Context<AppEnv>, url: URL, meta: Record<string, unknown>, settled?: Promise<Record<string, unknown>>) {
+  const query = Object.fromEntries([...url.searchParams].filter(([key]) => key !== 'page' && key !== 'limit'));
+  c.set('audit', { entity: resourceOf(url), entityId: null, action: 'export', meta: { ...meta, query }, settled });
+}
+
+const resourceOf = (url: URL) => url.pathname.replace(/^\/api\//, '').replace(/\/+$/, '');
+
+function csvResponse(url: URL, at: Date, body: BodyInit): Response {
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      Vary: 'Accept',
+      'Content-Disposition': `attachment; filename="${resourceOf(url).split('/').pop() ?? 'list'}-${at.toISOString().slice(0, 10)}.csv"`,
+    },
+  });
 }
 
 const isJsonApi = (res: Response) => (res.headers.get('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE);
 
-export const csvLists = (deps: Pick<Deps, 'clock'>, app: () => Hono<AppEnv>) =>
+/**
+ * Asks the list routes for CSV (`c.var.listCsv`) when the client prefers it. A list read in
+ * pages answers CSV itself (list-answer.ts); a list whose whole is one JSON:API answer is
+ * written from that answer here; a single record is not a list (406).
+ */
+export const csvLists = (deps: Pick<Deps, 'clock'>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.method !== 'GET' || !prefersCsv(c.req.header('accept'))) return next();
+    const at = nowOf(deps);
+    c.set('listCsv', { at });
     await next();
-    // Errors (a bad filter's 400, a 403) and answers that are not JSON:API (files, CSV a route
-    // makes itself) go out as the route made them.
+    // Errors (a bad filter's 400, a 403) and answers that are not JSON:API (files, the CSV a
+    // list streams) go out as the route made them.
     if (!c.res.ok || !isJsonApi(c.res)) return;
     const answer = (await c.res.clone().json()) as DataDocument;
     if (!Array.isArray(answer.data)) throw notAcceptable('CSV is available for lists; this is a single record. Ask for application/vnd.api+json.');
-
-    const url = new URL(c.req.url);
-    const params = new URL(c.req.url).searchParams;
-    const total = typeof answer.meta?.total === 'number' ? answer.meta.total : undefined;
-    let rows: Resource[] = answer.data;
-    let included: Resource[] = answer.included ?? [];
-    const whole = total === undefined || (!params.has('page') && answer.data.length >= total);
-    if (!whole) {
-      rows = [];
-      included = [];
-      const headers: Record<string, string> = { Accept: JSON_API_MEDIA_TYPE, 'X-Request-Id': c.var.requestId };
-      for (const name of ['authorization', 'accept-language']) {
-        const value = c.req.header(name);
-        if (value) headers[name] = value;
-      }
-      const pages = Math.ceil(total / CSV_READ_PAGE) + 1;
-      for (let page = 1; page <= pages; page++) {
-        const query = new URLSearchParams(params);
-        query.set('page', String(page));
-        query.set('limit', String(CSV_READ_PAGE));
-        const res = await app().request(`${url.pathname}?${query}`, { headers });
-        const doc = (await res.json()) as unknown;
-        if (!res.ok || isErrorDocument(doc)) {
-          c.res = new Response(JSON.stringify(doc), { status: res.status, headers: { 'Content-Type': JSON_API_MEDIA_TYPE } });
-          return;
-        }
-        const { data, included: more = [] } = doc as DataDocument<Resource[]>;
-        rows.push(...data);
-        included.push(...more);
-        if (data.length < CSV_READ_PAGE) break;
-      }
+    const total = answer.meta?.total;
+    if (typeof total === 'number' && answer.data.length < total) {
+      throw new Error(`${c.req.path} answered a page of its list: a list read in pages answers through answerList (http/list-answer.ts)`);
     }
-
-    const resource = url.pathname.replace(/^\/api\//, '').replace(/\/+$/, '');
-    const query = Object.fromEntries([...params].filter(([key]) => key !== 'page' && key !== 'limit'));
-    c.set('audit', { entity: resource, entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, query } });
-    const day = nowOf(deps).toISOString().slice(0, 10);
-    c.res = new Response(listCsv(params, rows, included), {
-      status: 200,
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        Vary: 'Accept',
-        'Content-Disposition': `attachment; filename="${resource.split('/').pop() ?? 'list'}-${day}.csv"`,
-      },
-    });
+    const url = new URL(c.req.url);
+    noteExport(c, url, { format: 'csv', rows: answer.data.length });
+    c.res = csvResponse(url, at, listCsv(url.searchParams, answer.data, answer.included ?? []));
   });

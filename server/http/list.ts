@@ -5,17 +5,28 @@ import type { ListQuery } from './query';
 import { orderBy } from './sql';
 
 /**
+ * Whether to count every row a list matches: `count: false` for the pages of a CSV, which carry
+ * no total (http/list-answer.ts); the total is then null.
+ */
+export interface Counting {
+  count?: boolean;
+}
+
+/** Which page to read, in the parsed sort. */
+export type PageQuery<S extends string> = Pick<ListQuery<S, string>, 'sort' | 'limit' | 'offset'> & Counting;
+
+/**
  * One page of a single table's rows in the parsed sort, with the number of rows `where`
  * matches: the list route of every resource that needs no join.
  */
 export async function tablePage<T extends PgTable, S extends string>(
   db: Db,
   table: T,
-  q: Pick<ListQuery<S, string>, 'sort' | 'limit' | 'offset'>,
+  q: PageQuery<S>,
   options: { where?: SQL; sorts: Record<S, AnyColumn | SQL>; id: AnyColumn },
-): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+): Promise<{ rows: T['$inferSelect'][]; total: number | null }> {
   const from = table as PgTable;
-  const [total] = await db.select({ n: count() }).from(from).where(options.where);
+  const [total] = q.count === false ? [] : await db.select({ n: count() }).from(from).where(options.where);
   const rows = await db
     .select()
     .from(from)
@@ -23,7 +34,7 @@ export async function tablePage<T extends PgTable, S extends string>(
     .orderBy(...orderBy(q.sort, options.sorts, options.id))
     .limit(q.limit)
     .offset(q.offset);
-  return { rows: rows as T['$inferSelect'][], total: total?.n ?? 0 };
+  return { rows: rows as T['$inferSelect'][], total: q.count === false ? null : (total?.n ?? 0) };
 }
 
 /**
@@ -36,7 +47,7 @@ export async function tablePage<T extends PgTable, S extends string>(
 export async function joinedPage<T extends PgSelect, S extends string>(
   select: T,
   counted: PgSelect<string, { n: SQL<number> }>,
-  q: Pick<ListQuery<S, string>, 'sort' | 'limit' | 'offset'>,
+  q: PageQuery<S>,
   options: {
     where?: SQL;
     sorts: Record<S, AnyColumn | SQL>;
@@ -45,15 +56,15 @@ export async function joinedPage<T extends PgSelect, S extends string>(
     /** An order ahead of the parsed sort (rows linked to something first). */
     lead?: SQL;
   },
-): Promise<{ rows: Awaited<T>; total: number }> {
+): Promise<{ rows: Awaited<T>; total: number | null }> {
   const order = orderBy(q.sort, options.sorts, options.id);
   const [[total], rows] = await Promise.all([
-    counted.where(options.where),
+    q.count === false ? [] : counted.where(options.where),
     select
       .where(options.where)
       .orderBy(...(options.lead ? [options.lead, ...order] : order))
       .limit(q.limit)
       .offset(q.offset),
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, total: q.count === false ? null : (total?.n ?? 0) };
 }

@@ -20,7 +20,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
@@ -59,8 +60,10 @@ export function languagesRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const { rows, total } = await languagePage(db, q, isActive);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await languagePage(db, { ...q, ...window }, isActive);
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a language', answer: { resource: LANGUAGE } }), async (c) => {

@@ -15,7 +15,8 @@ import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { readResource } from '../http/body';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 import { eraseLead, findLead, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
@@ -38,8 +39,10 @@ export function leadsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), q);
-    return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), { ...q, ...window });
+      return { data: rows.map((r) => resourceOf(r, q.fields)), total };
+    });
   });
 
   // The preview's body: a resource of its own type, so nobody mistakes it for a lead kept.

@@ -12,6 +12,7 @@ import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
 import { badRequest } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
+import { answerList } from '../http/list-answer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import {
   createEngagementOption,
@@ -47,8 +48,10 @@ export function engagementOptionsRoutes(deps: Deps) {
       if (id === null) throw badRequest(`'${name}' must be an id.`, name);
       only[name] = id;
     }
-    const page = await listEngagementOptions(db, c.get('user'), q, only);
-    return sendList(c, page.rows.map((r) => serializeEngagementOption(r, q.fields)), { total: page.total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const page = await listEngagementOptions(db, c.get('user'), { ...q, ...window }, only);
+      return { data: page.rows.map((r) => serializeEngagementOption(r, q.fields)), total: page.total };
+    });
   });
 
   app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION, status: 201 } }), async (c) => {

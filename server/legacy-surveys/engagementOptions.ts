@@ -87,7 +87,7 @@ export async function listEngagementOptions(
   user: AuthUser,
   q: ListQuery<EngagementOptionSort, EngagementOptionFilter>,
   only: { optionId?: number; engagementId?: number },
-): Promise<{ rows: EngagementOptionRow[]; total: number }> {
+): Promise<{ rows: EngagementOptionRow[]; total: number | null }> {
   const conditions: (SQL | undefined)[] = [
     engagementScope(user),
     // Only options still in a survey (not deleted along the way).

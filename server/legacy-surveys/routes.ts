@@ -13,7 +13,8 @@ import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { readResource, requireParent } from '../http/body';
 import { parseId, parseListQuery, parseReadQuery } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { loadPages } from './structure';
 import { createSurvey, deleteSurvey, findSurvey, listSurveys, surveyListSpec, toSurvey, updateSurvey, type SurveyRow } from './surveys';
 import { orNotFound } from './parts';
@@ -36,11 +37,13 @@ export function legacySurveysRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List legacy surveys', list: surveyListSpec, answer: { list: SURVEY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, surveyListSpec);
-    const page = await listSurveys(db, c.get('user'), q);
     const withPages = q.include.size > 0;
-    const data = [];
-    for (const row of page.rows) data.push(serializeSurvey(row, withPages ? await loadPages(db, row.id) : undefined, q.fields));
-    return sendList(c, data, { total: page.total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const page = await listSurveys(db, c.get('user'), { ...q, ...window });
+      const data = [];
+      for (const row of page.rows) data.push(serializeSurvey(row, withPages ? await loadPages(db, row.id) : undefined, q.fields));
+      return { data, total: page.total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a legacy survey with its pages', answer: { resource: SURVEY } }), async (c) => {

@@ -127,7 +127,7 @@ export async function findSurvey(db: Conn, id: number | null, user: AuthUser): P
 }
 
 /** One page of the surveys the user may reach, in the query's filters and sort, with their number. */
-export async function listSurveys(db: Db, user: AuthUser, q: ListQuery<SurveySort, SurveyFilter>): Promise<{ rows: SurveyRow[]; total: number }> {
+export async function listSurveys(db: Db, user: AuthUser, q: ListQuery<SurveySort, SurveyFilter>): Promise<{ rows: SurveyRow[]; total: number | null }> {
   const conditions: (SQL | undefined)[] = [surveyScope(user), ...filterConditions(q.filters, SURVEY_FILTERS)];
   if (q.filters.searchQuery?.trim()) {
     conditions.push(ilikeAny([surveys.title, surveys.globalId, engagements.name, sponsors.name], q.filters.searchQuery));

@@ -5,7 +5,8 @@ import { countryPage, findCountry, type CountryRow } from './countries';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'> = {
@@ -28,8 +29,10 @@ export function countriesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: COUNTRY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await countryPage(db, q);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await countryPage(db, { ...q, ...window });
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a country', answer: { resource: COUNTRY } }), async (c) => {

@@ -10,7 +10,8 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { LOOKUP_LISTS, addLookupEntry, findLookupEntry, lookupPage, type LookupList } from './lookupLists';
@@ -36,8 +37,10 @@ function lookupRoutes(deps: Deps, list: LookupList) {
   app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: answer } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const isActive = withActive ? parseBooleanFilter(q.filters.isActive, 'isActive') : undefined;
-    const { rows, total } = await lookupPage(db, list, q, isActive);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await lookupPage(db, list, { ...q, ...window }, isActive);
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a lookup entry', answer: { resource: answer } }), async (c) => {

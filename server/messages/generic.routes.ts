@@ -21,7 +21,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import { findGenericMessage, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
@@ -61,8 +62,10 @@ export function genericMessagesRoutes(deps: Deps) {
     if (messageType !== undefined && !(MESSAGE_TYPES as readonly string[]).includes(messageType)) {
       throw badRequest(`'messageType' must be one of: ${MESSAGE_TYPES.join(', ')}.`, 'messageType');
     }
-    const { rows, total } = await genericMessagePage(db, q, messageType);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await genericMessagePage(db, { ...q, ...window }, messageType);
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a generic message', answer: { resource: GENERIC_MESSAGE } }), async (c) => {

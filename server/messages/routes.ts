@@ -38,6 +38,7 @@ import { answerText } from '../http/responseText';
 import { readResource } from '../http/body';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { assertQueryNames, parseId, parseListQuery, type ListSpec } from '../http/query';
+import { answerList } from '../http/list-answer';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
@@ -68,8 +69,10 @@ export function messagesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List messages (the outbox)', list: listSpec, answer: { list: MESSAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await listMessages(db, c.get('user'), q);
-    return sendList(c, rows.map((r) => resourceOf(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await listMessages(db, c.get('user'), { ...q, ...window });
+      return { data: rows.map((r) => resourceOf(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'A message', answer: { resource: MESSAGE } }), async (c) => {

@@ -9,7 +9,8 @@ import { SITE_PERFORMANCE, SITE_PERFORMANCE_FILTERS, SITE_PERFORMANCE_SORTS, SIT
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { sendList, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { performanceConditions, sitePerformance } from './performance';
 import { referralScope } from './scope';
@@ -29,12 +30,11 @@ export function sitePerformanceRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'Site performance over a date range', list: listSpec, answer: { list: SITE_PERFORMANCE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const where = and(referralScope(c.get('user')), ...performanceConditions(q.filters));
-    const { sites, total } = await sitePerformance(deps.db, nowOf(deps), q, where);
-    return sendList(
-      c,
-      sites.map(({ id, ...attributes }) => toResource(SITE_PERFORMANCE_TYPE, id, attributes, { fields: q.fields })),
-      { total, page: q.page, limit: q.limit },
-    );
+    const now = nowOf(deps);
+    return answerList(c, q, async (window) => {
+      const { sites, total } = await sitePerformance(deps.db, now, { ...q, ...window }, where);
+      return { data: sites.map(({ id, ...attributes }) => toResource(SITE_PERFORMANCE_TYPE, id, attributes, { fields: q.fields })), total };
+    });
   });
   return app;
 }

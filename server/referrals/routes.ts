@@ -30,6 +30,7 @@ import { findAccessibleEngagement } from '../engagements';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { answerList } from '../http/list-answer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
@@ -74,12 +75,11 @@ export function referralsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List referrals (the work queue)', list: listSpec, answer: { list: REFERRAL } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const now = nowOf(deps);
-    const page = await referralPage(db, phiOf(deps), now, q, and(referralScope(c.get('user')), ...referralConditions(q.filters, now)));
-    return sendList(
-      c,
-      page.referrals.map(({ id, ...attributes }) => toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields })),
-      { total: page.total, page: q.page, limit: q.limit },
-    );
+    const where = and(referralScope(c.get('user')), ...referralConditions(q.filters, now));
+    return answerList(c, q, async (window) => {
+      const page = await referralPage(db, phiOf(deps), now, { ...q, ...window }, where);
+      return { data: page.referrals.map(({ id, ...attributes }) => toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields })), total: page.total };
+    });
   });
 
   const visible = async (user: AuthUser, rawId: string | undefined) => {
@@ -162,8 +162,10 @@ export function referralReasonsRoutes(deps: Deps) {
     const q = parseListQuery(new URL(c.req.url).searchParams, reasonSpec);
     const status = q.filters.status;
     if (status !== undefined && !v.is(ReferralReasonInput.entries.status, status)) throw badRequest(`'status' must be one of: screen-failed, withdrawn, not-reachable.`, 'status');
-    const { rows, total } = await listReasons(db, q, status);
-    return sendList(c, rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await listReasons(db, { ...q, ...window }, status);
+      return { data: rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), total };
+    });
   });
 
   app.post('/', describe({ summary: 'Add a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput }, answer: { resource: REFERRAL_REASON, status: 201 } }), canChange, async (c) => {

@@ -7,7 +7,7 @@ import { RMS_AUDIT, RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_FILTERS, RMS_AUDIT_SORTS, 
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { sendList } from '../http/serialize';
+import { answerList } from '../http/list-answer';
 import { AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, parseAuditFilters, providerResources } from './audits';
 import { describe } from '../openapi/describe';
 
@@ -26,10 +26,12 @@ export function rmsAuditsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List record-system deliveries (RMS audits)', list: listSpec, answer: { list: RMS_AUDIT } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await listAudits(deps.db, parseAuditFilters(q.filters), q);
-    const withProviders = q.include.has(AUDIT_INCLUDE_PROVIDERS);
-    const included = withProviders ? await providerResources(deps.db, rows) : undefined;
-    return sendList(c, rows.map((r) => auditResource(r, withProviders, q.fields)), { total, page: q.page, limit: q.limit }, included);
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await listAudits(deps.db, parseAuditFilters(q.filters), { ...q, ...window });
+      const withProviders = q.include.has(AUDIT_INCLUDE_PROVIDERS);
+      const included = withProviders ? await providerResources(deps.db, rows) : undefined;
+      return { data: rows.map((r) => auditResource(r, withProviders, q.fields)), total, included: included };
+    });
   });
 
   return app;

@@ -78,7 +78,7 @@ export async function listAudits(
   db: Db,
   filters: AuditFilters,
   q: Pick<ListQuery<keyof typeof sorts, string>, 'sort' | 'limit' | 'offset'>,
-): Promise<{ rows: AuditListRow[]; total: number }> {
+): Promise<{ rows: AuditListRow[]; total: number | null }> {
   const counted = db
     .select({ n: count() })
     .from(rmsAudits)

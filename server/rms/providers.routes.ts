@@ -28,7 +28,8 @@ import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { badRequest, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
 import { testReferralFacts } from './payload';
 import { providerFor } from './provider';
@@ -72,11 +73,13 @@ export function rmsProvidersRoutes(deps: Deps) {
     if (kind !== undefined && kind !== '' && !(RMS_PROVIDER_KINDS as readonly string[]).includes(kind)) {
       throw badRequest(`'kind' must be one of ${RMS_PROVIDER_KINDS.join(', ')}.`, 'kind');
     }
-    const { rows, total } = await providerPage(db, q, { isActive, kind });
-    const isSuper = hasAnyRole(c.get('user'), ['Super User']);
-    const counts = isSuper ? await engagementCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
-    const data = rows.map((r) => serialize(toRmsProvider(r, { full: isSuper, engagementCount: counts.get(r.id) ?? 0 })));
-    return sendList(c, data, { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await providerPage(db, { ...q, ...window }, { isActive, kind });
+      const isSuper = hasAnyRole(c.get('user'), ['Super User']);
+      const counts = isSuper ? await engagementCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
+      const data = rows.map((r) => serialize(toRmsProvider(r, { full: isSuper, engagementCount: counts.get(r.id) ?? 0 })));
+      return { data, total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a record system', answer: { resource: RMS_PROVIDER } }), async (c) => {

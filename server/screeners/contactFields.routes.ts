@@ -16,6 +16,7 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
+import { answerList } from '../http/list-answer';
 import { sendList, toResource } from '../http/serialize';
 import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
 import { editableScreener } from './access';
@@ -36,12 +37,10 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: CONTACT_FIELD_SCREENER } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
-    const { rows, total } = await contactFieldLinkPage(db, c.get('user'), screenerId, q);
-    return sendList(
-      c,
-      rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)),
-      { total, page: q.page, limit: q.limit },
-    );
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await contactFieldLinkPage(db, c.get('user'), screenerId, { ...q, ...window });
+      return { data: rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)), total };
+    });
   });
 
   /** Replaces a screener's contact fields and their weights in one transaction. */

@@ -34,6 +34,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { answerList } from '../http/list-answer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -86,8 +87,10 @@ export function screenersRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List screeners', list: listSpec, answer: { list: SCREENER } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total, related } = await screenerPage(db, user, q);
-    return sendList(c, rows.map((r) => serialize(r, related, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total, related } = await screenerPage(db, user, { ...q, ...window });
+      return { data: rows.map((r) => serialize(r, related, q.fields)), total };
+    });
   });
 
   // Before '/:id'. A screener's additional languages; screenerId narrows to one screener.
@@ -100,12 +103,10 @@ export function screenersRoutes(deps: Deps) {
   };
   app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: SCREENER_LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, languagesSpec);
-    const { rows, total } = await screenerLanguagePage(db, c.get('user'), q);
-    return sendList(
-      c,
-      rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r satisfies Omit<ScreenerLanguage, 'id'>)),
-      { total, page: q.page, limit: q.limit },
-    );
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await screenerLanguagePage(db, c.get('user'), { ...q, ...window });
+      return { data: rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r satisfies Omit<ScreenerLanguage, 'id'>)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a screener', answer: { resource: SCREENER } }), async (c) => {

@@ -19,7 +19,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
-import { sendDocument, sendList, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendDocument, toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
 import {
   addScreenerSurvey,
@@ -49,8 +50,10 @@ export function screenerSurveysRoutes(deps: Deps) {
       filters: ['screenerId', 'oFormIdentity'] as const,
     });
     const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
-    const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), q, { screenerId, oFormIdentity: q.filters.oFormIdentity });
-    return sendList(c, rows.map(screenerSurveyResource), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), { ...q, ...window }, { screenerId, oFormIdentity: q.filters.oFormIdentity });
+      return { data: rows.map(screenerSurveyResource), total };
+    });
   });
 
   /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */

@@ -24,7 +24,8 @@ import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } f
 import { readResource } from '../http/body';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { toSiteLocation } from './siteLocations';
@@ -75,15 +76,13 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const { rows, total } = await siteLinkPage(db, c.get('user'), q, isActive);
     const withSite = q.include.has('siteLocation');
-    const fills = await siteFills(db, rows.map((r) => r.id), nowOf(deps));
-    return sendList(
-      c,
-      rows.map((r) => serialize(r, fills.get(r.id)!, q.fields, withSite)),
-      { total, page: q.page, limit: q.limit },
-      withSite ? await sitesIncluded(db, rows) : undefined,
-    );
+    const now = nowOf(deps);
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await siteLinkPage(db, c.get('user'), { ...q, ...window }, isActive);
+      const fills = await siteFills(db, rows.map((r) => r.id), now);
+      return { data: rows.map((r) => serialize(r, fills.get(r.id)!, q.fields, withSite)), included: withSite ? await sitesIncluded(db, rows) : undefined, total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read an engagement site association', answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {

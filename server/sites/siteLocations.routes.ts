@@ -10,7 +10,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite, matchLeadsToSites } from '../leads';
 import {
@@ -50,8 +51,10 @@ export function siteLocationsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total } = await siteLocationPage(db, q);
-    return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await siteLocationPage(db, { ...q, ...window });
+      return { data: rows.map((r) => serialize(r, q.fields)), total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a site location', answer: { resource: SITE_LOCATION } }), async (c) => {

@@ -21,7 +21,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
 import { sponsorFigures, type SponsorFigures } from './figures';
 import { describe } from '../openapi/describe';
@@ -93,15 +94,12 @@ export function sponsorsRoutes(deps: Deps) {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const { rows, total, fields } = await sponsorPage(db, user, q, isActive);
     const withCountry = q.include.has('country');
-    const figures = await figuresFor(db, rows, fields);
-    return sendList(
-      c,
-      rows.map((r) => serialize(r, fields, withCountry, figures)),
-      { total, page: q.page, limit: q.limit },
-      withCountry ? countriesIncluded(rows) : undefined,
-    );
+    return answerList(c, q, async (window) => {
+      const { rows, total, fields } = await sponsorPage(db, user, { ...q, ...window }, isActive);
+      const figures = await figuresFor(db, rows, fields);
+      return { data: rows.map((r) => serialize(r, fields, withCountry, figures)), included: withCountry ? countriesIncluded(rows) : undefined, total };
+    });
   });
 
   app.get('/:id', describe({ summary: 'Read a sponsor', answer: { resource: SPONSOR } }), async (c) => {

@@ -16,7 +16,8 @@ import type { Db } from '../db/open';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource, toResource } from '../http/serialize';
 import { findForm } from './versions';
 import { addVersionMessage, findVersionMessage, updateVersionMessage, versionMessagePage, type VersionMessageRow as Row } from './versionMessages';
 import { describe } from '../openapi/describe';
@@ -51,8 +52,10 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     const versionId = q.filters.o_form_version_id;
     if (versionId !== undefined && parseId(versionId) === null) throw badRequest("'o_form_version_id' must be a survey version id.", 'o_form_version_id');
-    const { rows, total } = await versionMessagePage(db, c.get('user'), q);
-    return sendList(c, rows.map(serialize), { total, page: q.page, limit: q.limit });
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await versionMessagePage(db, c.get('user'), { ...q, ...window });
+      return { data: rows.map(serialize), total };
+    });
   });
 
   app.post('/o-form-messages', describe({ summary: 'Create a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput }, answer: { resource: OFORM_MESSAGE, status: 201 } }), async (c) => {

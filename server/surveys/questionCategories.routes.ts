@@ -8,18 +8,17 @@ import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { questionCategoryPage } from './questionCategories';
-import { sendList, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export function oFormFieldCategoriesRoutes(app: Hono<AppEnv>, db: Db) {
   const categorySpec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_CATEGORY_TYPE, sorts: ['name', 'id'], defaultSort: 'name', defaultLimit: 1000, fields: ['name'] };
   app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: categorySpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
-    const { rows, total } = await questionCategoryPage(db, q);
-    return sendList(c, rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), {
-      total,
-      page: q.page,
-      limit: q.limit,
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await questionCategoryPage(db, { ...q, ...window });
+      return { data: rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), total };
     });
   });
 }

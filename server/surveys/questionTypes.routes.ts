@@ -7,7 +7,8 @@ import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/oform';
 import { OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { sendList, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
@@ -16,11 +17,9 @@ export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));
     const sorted = q.sort[0]?.field === 'name' ? [...all].sort((a, b) => a.name.localeCompare(b.name) * (q.sort[0]?.desc ? -1 : 1)) : all;
-    const page = sorted.slice(q.offset, q.offset + q.limit);
-    return sendList(c, page.map(({ id, ...a }) => toResource(OFORM_FIELD_TYPE_TYPE, id, a, { fields: q.fields })), {
+    return answerList(c, q, async ({ limit, offset }) => ({
+      data: sorted.slice(offset, offset + limit).map(({ id, ...a }) => toResource(OFORM_FIELD_TYPE_TYPE, id, a, { fields: q.fields })),
       total: all.length,
-      page: q.page,
-      limit: q.limit,
-    });
+    }));
   });
 }

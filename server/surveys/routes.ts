@@ -26,7 +26,8 @@ import { FORM_FILTER_SCHEMAS, FORM_LIST_FILTERS, findForm, formPage, type FormFi
 import { readResource, requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendList, sendResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
@@ -42,15 +43,17 @@ const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
 export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/o-forms', describe({ summary: 'List versioned surveys', list: formListSpec, answer: { list: OFORM } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, formListSpec);
-    const { rows, total } = await formPage(db, c.get('user'), q);
-    const data: Resource[] = [];
-    const included = new Map<string, Resource>();
-    for (const row of rows) {
-      const document = await formDocument(db, row, q.include, q.fields);
-      data.push(document.data);
-      for (const r of document.included) included.set(`${r.type}:${r.id}`, r);
-    }
-    return sendList(c, data, { total, page: q.page, limit: q.limit }, [...included.values()]);
+    return answerList(c, q, async (window) => {
+      const { rows, total } = await formPage(db, c.get('user'), { ...q, ...window });
+      const data: Resource[] = [];
+      const included = new Map<string, Resource>();
+      for (const row of rows) {
+        const document = await formDocument(db, row, q.include, q.fields);
+        data.push(document.data);
+        for (const r of document.included) included.set(`${r.type}:${r.id}`, r);
+      }
+      return { data, included: [...included.values()], total };
+    });
   });
 
   app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', answer: { resource: OFORM } }), async (c) => {

@@ -32,7 +32,8 @@ import { loadUser, userAttributes } from '../auth/users';
 import { readJson, readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { answerList } from '../http/list-answer';
+import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { USER_MESSAGES, assertEmailFree, createUser, findUser, listUsers, resetTwoFactor, updateUser } from './accounts';
 import { changeOwnPassword, startTwoFactor, verifyTwoFactor } from './ownAccount';
@@ -78,6 +79,41 @@ async function sendUser(c: Context, db: Db, id: number, status: 200 | 201 = 200,
 
 const ValidateEmailBody = v.object({ data: ValidateEmailInput });
 
+type UserPage = Awaited<ReturnType<typeof listUsers>>;
+
+/** A page of users as resources, with their roles and sponsors (when included) by name. */
+function userResources(rows: UserPage['rows'], links: UserPage['links'], fields: Set<string> | null): { data: Resource[]; included: Resource[] } {
+  const ids = rows.map((r) => r.id);
+  const included: Resource[] = [];
+  const relationships = new Map<number, Record<string, Relationship>>(ids.map((id) => [id, {}]));
+  if (links.roles) {
+    for (const id of ids) relationships.get(id)!.roles = { data: [] };
+    const seen = new Set<number>();
+    for (const link of links.roles) {
+      (relationships.get(link.userId)!.roles!.data as { type: string; id: string }[]).push({ type: ROLE_TYPE, id: String(link.id) });
+      if (!seen.has(link.id)) included.push(toResource(ROLE_TYPE, link.id, { name: link.name }));
+      seen.add(link.id);
+    }
+  }
+  if (links.sponsors) {
+    for (const id of ids) relationships.get(id)!.sponsors = { data: [] };
+    const seen = new Set<number>();
+    for (const link of links.sponsors) {
+      (relationships.get(link.userId)!.sponsors!.data as { type: string; id: string }[]).push({ type: SPONSOR_TYPE, id: String(link.id) });
+      if (!seen.has(link.id)) included.push(toResource(SPONSOR_TYPE, link.id, { name: link.name }));
+      seen.add(link.id);
+    }
+  }
+  const data = rows.map((row) => {
+    const rel = relationships.get(row.id) ?? {};
+    return toResource(USER_TYPE, row.id, userAttributes(row), {
+      fields,
+      relationships: Object.keys(rel).length ? rel : undefined,
+    });
+  });
+  return { data, included };
+}
+
 export function usersRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
@@ -120,36 +156,10 @@ export function usersRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List users', list: listSpec, answer: { list: USER } }), staffAdmin, async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const { rows, total, links } = await listUsers(db, q);
-    const ids = rows.map((r) => r.id);
-    const included: Resource[] = [];
-    const relationships = new Map<number, Record<string, Relationship>>(ids.map((id) => [id, {}]));
-    if (links.roles) {
-      for (const id of ids) relationships.get(id)!.roles = { data: [] };
-      const seen = new Set<number>();
-      for (const link of links.roles) {
-        (relationships.get(link.userId)!.roles!.data as { type: string; id: string }[]).push({ type: ROLE_TYPE, id: String(link.id) });
-        if (!seen.has(link.id)) included.push(toResource(ROLE_TYPE, link.id, { name: link.name }));
-        seen.add(link.id);
-      }
-    }
-    if (links.sponsors) {
-      for (const id of ids) relationships.get(id)!.sponsors = { data: [] };
-      const seen = new Set<number>();
-      for (const link of links.sponsors) {
-        (relationships.get(link.userId)!.sponsors!.data as { type: string; id: string }[]).push({ type: SPONSOR_TYPE, id: String(link.id) });
-        if (!seen.has(link.id)) included.push(toResource(SPONSOR_TYPE, link.id, { name: link.name }));
-        seen.add(link.id);
-      }
-    }
-    const data = rows.map((row) => {
-      const rel = relationships.get(row.id) ?? {};
-      return toResource(USER_TYPE, row.id, userAttributes(row), {
-        fields: q.fields,
-        relationships: Object.keys(rel).length ? rel : undefined,
-      });
+    return answerList(c, q, async (window) => {
+      const { rows, total, links } = await listUsers(db, { ...q, ...window });
+      return { ...userResources(rows, links, q.fields), total };
     });
-    return sendList(c, data, { total, page: q.page, limit: q.limit }, included);
   });
 
   /** `data.is_valid`: the address is well formed and no other user has it. */

@@ -144,6 +144,30 @@ describe('Accept: text/csv on every list route', () => {
     expect(rows.slice(1).map((r) => r[0])).toEqual(await jsonIds(path));
   });
 
+  it('reads the pages through the list itself: signed in once, no count, one select a page', async () => {
+    await h.db.execute(sql`
+      insert into audit_events (entity, entity_id, action, prev_hash, hash)
+      select 'csv-pages', g::text, 'update', md5((g - 1)::text), md5(g::text) from generate_series(1, 2500) g`);
+    const path = '/api/audit-events?entity=csv-pages&sort=id';
+    const reads = (statements: string[]) => ({
+      users: statements.filter((s) => /from "users"/.test(s)).length,
+      counts: statements.filter((s) => /count\(\*\)/.test(s) && /"audit_events"/.test(s)).length,
+      // The list's selects, not the count, nor the trail's read of its last hash when the export is recorded.
+      pages: statements.filter((s) => /^select .* from "audit_events"/.test(s) && / limit /.test(s) && !/count\(\*\)|^select "hash"/.test(s)).length,
+    });
+    h.takeStatements();
+    await json(await h.request('GET', path, { token: admin }));
+    const page = reads(h.takeStatements());
+    const { rows } = await csv(path);
+    const file = reads(h.takeStatements());
+    expect(rows.slice(1).map((r) => Number(r[0]))).toEqual([...rows.slice(1).map((r) => Number(r[0]))].sort((x, y) => x - y));
+    expect(rows.length - 1).toBe(2500);
+    expect(page.counts).toBe(1);
+    // Three pages of a thousand, the sign-in checked as for one JSON page, nothing counted.
+    expect(page.pages).toBe(1);
+    expect(file).toEqual({ users: page.users, counts: 0, pages: 3 });
+  });
+
   it('escapes cells a spreadsheet would run as a formula (= + - @ tab CR), and quotes commas, quotes and line breaks', async () => {
     // Every character a spreadsheet starts a formula with: = + - @, a tab and a carriage return.
     const names = ['=HYPERLINK("http://evil.example","click")', '+1+2', '-3', '@SUM(A1)', 'Plain, "quoted"\nname', '\t=cmd|calc', '\r=1+1'];

@@ -1,0 +1,42 @@
+/**
+ * A list route's answer from its list function: the route parses, scopes and authorizes once,
+ * then hands `answerList` a function that reads one window of the list as resources. A JSON:API
+ * client gets the page it asked for, with the total; a client that prefers CSV gets every page,
+ * read through the same function a thousand rows at a time without counting, streamed as it
+ * takes them (csv-lists.ts).
+ */
+import type { Context } from 'hono';
+import type { Resource } from '@core/jsonapi';
+import type { AppEnv } from '../context';
+import { CSV_READ_PAGE, streamListCsv } from './csv-lists';
+import type { ListQuery } from './query';
+import { sendList } from './serialize';
+
+/** Which rows to read: `limit` from `offset`, and whether to count every row the list matches. */
+export interface ListWindow {
+  limit: number;
+  offset: number;
+  /** False for the pages of a CSV, which carry no total. */
+  count: boolean;
+}
+
+export interface ListPage {
+  data: Resource[];
+  included?: Resource[];
+  /** Every row the list matches; null when the window did not ask for the count. */
+  total: number | null;
+}
+
+/** A list route's list function: one window of the list, under the filters, sort and scope its route parsed. */
+export type ListFunction = (window: ListWindow) => Promise<ListPage>;
+
+export async function answerList(c: Context<AppEnv>, q: Pick<ListQuery, 'page' | 'limit' | 'offset'>, list: ListFunction): Promise<Response> {
+  const csv = c.var.listCsv;
+  if (csv) {
+    const read = (offset: number) => list({ limit: CSV_READ_PAGE, offset, count: false });
+    return streamListCsv(c, csv.at, await read(0), read);
+  }
+  const { data, included, total } = await list({ limit: q.limit, offset: q.offset, count: true });
+  if (total === null) throw new Error(`${c.req.path}: a counted page came back without its total`);
+  return sendList(c, data, { total, page: q.page, limit: q.limit }, included);
+}
