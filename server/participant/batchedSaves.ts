@@ -31,6 +31,8 @@ const MAX_IN_FLIGHT = 2;
 
 const param = sql.placeholder;
 
+// Rows are found by `id = any(array(…))`: an index scan for the batch's few ids, where a join
+// with the saves (estimated at a hundred rows) could plan a scan of the whole table.
 const savePagesQuery = preparedQuery((db) => {
   const saves = db.$with('saves', { n: sql<number>`n` }).as(sql`
     select * from jsonb_to_recordset(${param('saves')}::jsonb) as s(
@@ -47,7 +49,7 @@ const savePagesQuery = preparedQuery((db) => {
   // Locked in id order, so two batches sharing no save cannot deadlock on the submissions.
   const before = db.$with('before', { id: sql<number>`before_id` }).as(sql`
     select id as before_id, started_at as was_started from ${oFormSubmissions}
-    where id in (select s.submission_id from saves s where not exists (select 1 from over o where o.n = s.n))
+    where id = any(array(select s.submission_id from saves s where not exists (select 1 from over o where o.n = s.n)))
     order by id for update`);
   const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
     update ${oFormSubmissions} set modified = now(), started_at = coalesce(started_at, now())
@@ -63,12 +65,12 @@ const savePagesQuery = preparedQuery((db) => {
   );
   const ok = db.$with('ok', { n: sql<number>`n` }).as(sql`select s.* from saves s join locked l on l.id = s.submission_id`);
   const answered = db.$with('answered', { id: sql<number>`id` }).as(sql`
-    update ${oFormContainerEntries} set answered_at = now() where id in (select page_entry_id from ok) returning id`);
+    update ${oFormContainerEntries} set answered_at = now() where id = any(array(select page_entry_id from ok)) returning id`);
   const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
     select a.entry_id, a.field_id, a.value, a.sealed from ok, jsonb_to_recordset(ok.answers) as a(entry_id int, field_id int, value jsonb, sealed text)`);
   const gone = db.$with('gone', { id: sql<number>`id` }).as(sql`
-    delete from ${oFormFieldEntries} f using ok
-    where f.container_entry_id = any(ok.entry_ids)
+    delete from ${oFormFieldEntries} f
+    where f.container_entry_id = any(array(select unnest(ok.entry_ids) from ok))
       and not exists (select 1 from answers a where a.entry_id = f.container_entry_id and a.field_id = f.field_id)
     returning f.id`);
   const saved = db.$with('saved', { id: sql<number>`id` }).as(sql`
