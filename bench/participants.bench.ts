@@ -6,7 +6,9 @@
  * widget starts a run) is part of each run but not of the figure. On PostgreSQL, pgbench's TPC-B-like script with the same client count and
  * duration runs against the same server in the same run, and the budget is 75% of its rate;
  * PGlite's budget is half of PostgreSQL's page answers/s in the same run (ratios from one run:
- * the machine is shared, absolute rates move with its load).
+ * the machine is shared, absolute rates move with its load). The CPU the server process (and, on
+ * PostgreSQL, the database's backends) spent per page answer is reported beside them: a cost per
+ * answer that the neighbours' load moves far less than a rate.
  */
 import { benchServer, benchKinds, cpuMilliseconds, residentMegabytes, type BenchKind, type BenchRow } from './harness';
 import { httpClient, runLoad } from './load';
