@@ -6,11 +6,13 @@
  * widget starts a run) is part of each run but not of the figure. On PostgreSQL, pgbench's TPC-B-like script with the same client count and
  * duration runs against the same server in the same run, and the budget is 75% of its rate;
  * PGlite's budget is half of PostgreSQL's page answers/s in the same run (ratios from one run:
- * the machine is shared, absolute rates move with its load).
+ * the machine is shared, absolute rates move with its load). The CPU the server process (and, on
+ * PostgreSQL, the database's backends) spent per page answer is reported beside them: a cost per
+ * answer that the neighbours' load moves far less than a rate.
  */
-import { benchServer, benchKinds, residentMegabytes, type BenchKind, type BenchRow } from './harness';
+import { benchServer, benchKinds, cpuMilliseconds, residentMegabytes, type BenchKind, type BenchRow } from './harness';
 import { httpClient, runLoad } from './load';
-import { pgbenchTps } from './pgbench';
+import { databaseCpu, databaseCpuSince, pgbenchTps } from './pgbench';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../tests/support/participantFixture';
 
 const CLIENTS = 50;
@@ -51,6 +53,8 @@ async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise
     const expectOk = (status: number, page: string) => {
       if (status !== 200) throw new Error(`${page} answered ${status}`);
     };
+    const cpuBefore = cpuMilliseconds(server.pid);
+    const databaseCpuBefore = server.databaseUrl ? await databaseCpu(server.databaseUrl) : null;
     const load = await runLoad({
       concurrency: CLIENTS,
       seconds: SECONDS,
@@ -64,6 +68,8 @@ async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise
         expectOk(p3.status, 'p3');
       },
     });
+    const cpuPerAnswer = (cpuMilliseconds(server.pid) - cpuBefore) / load.requests;
+    const databaseCpuPerAnswer = server.databaseUrl && databaseCpuBefore ? (await databaseCpuSince(server.databaseUrl, databaseCpuBefore)) / load.requests : null;
     if (load.errors > 0) process.stderr.write(`bench: participants (${kind}): ${load.errors} runs failed\n`);
     if (load.requests === 0) throw new Error(`no page answered on ${kind}`);
 
@@ -84,6 +90,10 @@ async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise
         throughput,
         { figure: `page answer p50, ${what} (${kind})`, value: load.p50, unit: 'ms', budget: 100, lowerIsBetter: true },
         { figure: `page answer p99, ${what} (${kind})`, value: load.p99, unit: 'ms', budget: kind === 'postgres' ? 60 : 100, lowerIsBetter: true },
+        { figure: `server CPU per page answer, the runs' starts included (${kind})`, value: cpuPerAnswer, unit: 'ms', budget: NaN, lowerIsBetter: true, informational: true },
+        ...(databaseCpuPerAnswer === null
+          ? []
+          : [{ figure: `PostgreSQL backends' CPU per page answer, the runs' starts included (${kind})`, value: databaseCpuPerAnswer, unit: 'ms', budget: NaN, lowerIsBetter: true, informational: true }]),
         { figure: `server RSS after the participants load (${kind}${kind === 'postgres' ? ', per process' : ''})`, value: rss, unit: 'MB', budget: kind === 'postgres' ? 200 : 350, lowerIsBetter: true },
       ],
     };

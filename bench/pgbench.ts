@@ -5,6 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { cpuMilliseconds } from './harness';
 
 const run = promisify(execFile);
 
@@ -17,4 +19,27 @@ export async function pgbenchTps(databaseUrl: string, clients: number, seconds: 
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);
   if (!tps) throw new Error(`pgbench printed no tps:\n${stdout}`);
   return Number(tps[1]);
+}
+
+/**
+ * The CPU time (ms, by /proc) that the PostgreSQL backends serving `databaseUrl`'s database have
+ * used so far, by process id: read before and after a load (databaseCpuSince), what the load cost
+ * the database on this machine.
+ */
+export async function databaseCpu(databaseUrl: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    return new Map(rows.map((r) => [r.pid, cpuMilliseconds(r.pid)]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** The CPU the backends used since `before` (databaseCpu), counting backends started since in full. */
+export async function databaseCpuSince(databaseUrl: string, before: Map<number, number>): Promise<number> {
+  let total = 0;
+  for (const [pid, ms] of await databaseCpu(databaseUrl)) total += ms - (before.get(pid) ?? 0);
+  return total;
 }

@@ -41,10 +41,17 @@ export async function hit(db: Db, key: string, windowSeconds: number, now: numbe
  * starts at `windowStart`, answering each key's count. Rows are taken in key order, so two calls
  * sharing keys cannot deadlock. Alone (hitAll) or inside another statement (a page answer's save).
  */
-export const hitsStatement = (keys: string | Placeholder | SQL, windowStart: string | Placeholder): SQL => sql`
+export const hitsStatement = (keys: string | Placeholder | SQL, windowStart: string | Placeholder): SQL =>
+  countedHitsStatement(sql`(select k as key, 1 as hits from unnest(${keys}::text[]) as k) as h`, windowStart);
+
+/**
+ * hitsStatement for several calls at once: `source` is a FROM item with columns `key` (each key
+ * once) and `hits` (how many calls count against it); each key's count after them is answered.
+ */
+export const countedHitsStatement = (source: SQL, windowStart: string | Placeholder): SQL => sql`
   insert into ${rateLimits} (key, window_start, count)
-  select k, ${windowStart}::timestamptz, 1 from unnest(${keys}::text[]) as k order by k
-  on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
+  select h.key, ${windowStart}::timestamptz, h.hits from ${source} order by h.key
+  on conflict (key, window_start) do update set count = ${rateLimits}.count + excluded.count
   returning key, count`;
 
 /** Counts one hit for each of `keys` in the current window in one statement (a participant call counts against its address and its channel). */

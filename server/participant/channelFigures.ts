@@ -37,16 +37,17 @@ const COLUMN: Record<ChannelFigure, string> = {
  * negative: a run no longer qualified) for a channel, nothing when the channel is null; alone or
  * inside another statement's WITH, and preparable (the shard is drawn by PostgreSQL, per
  * execution). Figures counted by one statement must go through one of these: two inserts into the
- * figures in one statement may pick the same shard, and then one of them is lost.
+ * figures in one statement may pick the same shard, and then one of them is lost. With `from` (a
+ * FROM item with one row per channel), several channels' figures at once, in that item's order.
  */
-export function countsStatement(channelId: number | Placeholder | SQL, by: Partial<Record<ChannelFigure, number | SQL>>): SQL {
+export function countsStatement(channelId: number | Placeholder | SQL, by: Partial<Record<ChannelFigure, number | SQL>>, from?: SQL): SQL {
   const figures = CHANNEL_FIGURES.filter((f) => by[f] !== undefined);
   const columns = figures.map((f) => sql.raw(`"${COLUMN[f]}"`));
   return sql`insert into ${mediaChannelFigures} (media_channel_id, shard, ${sql.join(columns, sql`, `)})
     select ${channelId}::int, floor(random() * ${SHARDS})::int, ${sql.join(
       figures.map((f) => sql`(${by[f]})::int`),
       sql`, `,
-    )} where ${channelId}::int is not null
+    )}${from ? sql` from ${from}` : sql``} where ${channelId}::int is not null
     on conflict (media_channel_id, shard) do update set ${sql.join(
       columns.map((c) => sql`${c} = ${mediaChannelFigures}.${c} + excluded.${c}`),
       sql`, `,

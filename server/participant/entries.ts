@@ -101,7 +101,7 @@ export interface MadePage {
   children: { id: number; containerId: number }[];
 }
 
-const madePage = (row: { pageEntryId: number | null; pageChildren: unknown }): MadePage | null =>
+export const madePage = (row: { pageEntryId: number | null; pageChildren: unknown }): MadePage | null =>
   row.pageEntryId === null ? null : { id: row.pageEntryId, children: parseJsonColumn(v.nullable(EntryPairs), row.pageChildren) ?? [] };
 
 /**
@@ -323,10 +323,10 @@ const savePageQuery = preparedQuery((db) => {
  * `limited` when a rate limit is over (only the hits are written), `closed` when the submission
  * is gone or no longer open (likewise); else `saved`, with the next page's new entry and its children.
  */
-export async function savePage(
-  db: Db,
-  save: PageSave,
-): Promise<{ status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: MadePage | null }> {
+export type SaveResult = { status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: MadePage | null };
+
+/** One page's save on its own (./batchedSaves.ts writes those that arrive together in one statement). */
+export async function savePage(db: Db, save: PageSave): Promise<SaveResult> {
   const [row] = await savePageQuery(db).execute({
     ...limitParams(save.limits),
     submissionId: save.submissionId,

@@ -2,7 +2,7 @@
  * A page's valid answers stored, as the participant's page save needs it: each answer goes to
  * the entry of the container its question sits in (a child entry the page entry lacks — one made
  * before its container was — is made now), sealed in JS, then the one save statement
- * (./entries.ts savePage) replaces the page's earlier answers and makes the next page's entry,
+ * (./entries.ts savePage; with the saves that arrive with it, ./batchedSaves.ts) replaces the page's earlier answers and makes the next page's entry,
  * which is remembered for the answers that follow (./access.ts). And the answers of the pages a
  * participant left behind (going back and taking another way) cleared when the run finishes; and
  * a page entry's answers read back.
@@ -14,7 +14,8 @@ import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../d
 import type { ContainerRow } from '../surveys';
 import type { PhiCipher } from '../security/phi';
 import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access';
-import { OPEN_RUN, savePage, type Limits, type PageSave } from './entries';
+import { OPEN_RUN, type Limits, type PageSave } from './entries';
+import { savePageWithOthers } from './batchedSaves';
 import { activeChildren, fieldsOfPage, type Survey } from './run';
 import { storeAnswer } from '../security/sealedAnswer';
 
@@ -51,7 +52,7 @@ export async function storePageAnswers(
     }
     rows.push({ entryId, fieldId: field.id, ...storeAnswer(phi, field.type, value) });
   }
-  const saved = await savePage(db, {
+  const saved = await savePageWithOthers(db, {
     submissionId: submission.id,
     entryIds: [pageEntry.id, ...children.map((ch) => ch.id)],
     answers: rows,
