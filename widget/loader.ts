@@ -15,9 +15,9 @@
  * pages without a frame never load it), which builds an iframe of the product's /embed/frame.
  */
 import type { WidgetGlobal } from './mountOptions';
-import type * as FrameModule from './frame';
+import type * as frameExports from './frame';
 
-type FrameModule = typeof FrameModule;
+type FrameModule = typeof frameExports;
 
 /** Imports `entry` (relative to this script's address) once per page and starts it, or for a framed snippet `frameEntry`; every snippet's script calls this. */
 export function loadWidget(entry: string, script: HTMLScriptElement | null, host: { TrialWidget?: WidgetGlobal }, frameEntry: string): void {

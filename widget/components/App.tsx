@@ -90,7 +90,7 @@ export class App extends Component<AppProps, { s: RunnerState }> {
       </h2>
     );
 
-    let body;
+    let body: JSX.Element | null;
     if (view === 'failed') {
       body = (
         <div role="alert">

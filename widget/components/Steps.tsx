@@ -40,6 +40,7 @@ export function StepView(props: StepProps) {
             </label>
             <select id="tw-country" class="tw-input" value={s.country} onChange={(e) => r.enterZip(s.zip, e.currentTarget.value)}>
               {countries.map((c) => (
+                // biome-ignore lint/correctness/useJsxKeyInIterable: a fixed list that never reorders; keys would only cost bytes
                 <option value={c == 'US' ? '' : c}>{regionName(c, s.language)}</option>
               ))}
             </select>
