@@ -12,7 +12,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { BENCH_PASSWORD, benchApp, onEachDatabase, measure, type BenchKind, type BenchRow } from './harness';
 import { startFunnelRecountJob } from '../server/funnel/recount';
-import { createLogger } from '../server/http/log';
+import { createLogger } from '../server/log';
 
 /** A migration's statements other than its CREATEs (the data it moves). */
 const migrationStatements = (file: string) =>

@@ -14,7 +14,7 @@ import { phiCipher } from '../server/security/phi';
 import { openDatabase, type Database } from '../server/db/open';
 import { createScratchDatabase } from '../server/db/scratch';
 import { seed } from '../server/seed';
-import { createLogger } from '../server/http/log';
+import { createLogger } from '../server/log';
 import { startServer } from '../tests/e2e/server';
 
 export interface BenchRow {

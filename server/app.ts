@@ -87,7 +87,7 @@ import { rmsProvidersRoutes } from './rms/providers.routes';
 import { messageSettingsRoutes, messageSmsInboundRoutes, messagesRoutes, messageTemplatesRoutes, messageUnsubscribeRoutes } from './messages';
 import { webRoutes } from './web/routes';
 import { openApiRoutes } from './openapi/routes';
-import { leadsRoutes, participantLeadRoutes } from './leads';
+import { leadsRoutes, matchLeadsToSites, participantLeadRoutes } from './leads';
 
 /**
  * The staff's /api/o-forms resources, one route file each, as one sub-app: authentication
@@ -159,8 +159,10 @@ export function createApp(deps: Deps) {
   app.route('/api/countries', countriesRoutes(deps));
   app.route('/api/engagements', engagementsRoutes(deps));
   app.route('/api/engagements-o-files', engagementFilesRoutes(deps));
-  app.route('/api/engagements-site-locations', engagementSiteLocationsRoutes(deps));
-  app.route('/api/site-locations', siteLocationsRoutes(deps));
+  // A site that opens finds the leads waiting near it; the sites area, below leads, only says so.
+  const sites = { sitesOpened: matchLeadsToSites };
+  app.route('/api/engagements-site-locations', engagementSiteLocationsRoutes(deps, sites));
+  app.route('/api/site-locations', siteLocationsRoutes(deps, sites));
   app.route('/api/referrals', referralsRoutes(deps));
   app.route('/api/referral-reasons', referralReasonsRoutes(deps));
   app.route('/api/site-performance', sitePerformanceRoutes(deps));

@@ -1,7 +1,7 @@
 import type { RoleName } from '@core/model/user';
 import type { Config } from './config';
 import type { Db } from './db/open';
-import type { Logger } from './http/log';
+import type { Logger } from './log';
 import type { ContactMatcher } from './security/contactMatch';
 import type { PhiCipher } from './security/phi';
 import type { FileStorage } from './storage';

@@ -12,7 +12,7 @@ import { openConfiguredDatabase } from './db/command';
 import type { Database } from './db/open';
 import { seed } from './seed';
 import { createApp } from './app';
-import { createLogger, type Logger } from './http/log';
+import { createLogger, type Logger } from './log';
 import { serveApp } from './http/serve';
 import { resolveJwtSecret } from './auth/secret';
 import { ensureBuilt } from './bundles';

@@ -4,7 +4,7 @@
  * (leads/retention.ts). Composed here, above both areas, as the start composes the app.
  */
 import type { Db } from './db/open';
-import type { Logger } from './http/log';
+import type { Logger } from './log';
 import { deleteExpiredLeads } from './leads';
 import { deleteExpiredAnswers } from './participant/retention';
 

@@ -6,7 +6,7 @@
  */
 import { render } from 'preact';
 import css from './styles.css?inline';
-import { App } from './components/App';
+import { App } from './App';
 import type { ControllerOptions } from './controller';
 import type { MountedWidget, MountOptions } from './mountOptions';
 import { themeCss } from './theme';

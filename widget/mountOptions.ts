@@ -22,7 +22,7 @@ export interface ControllerOptions {
    */
   pageUrl?: string;
   /**
-   * Preview: nothing stored. The admin's preview passes its own transport (core/participant/preview.ts),
+   * Preview: nothing stored. The admin's preview passes its own transport (core/api/surveyPreview.ts),
    * whose qualification is the outcome chosen: qualified ends the run, a lead's outcome shows its form.
    */
   preview?: boolean;

@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import { insertBucketCounts, lockRollup } from './rollup';
 import { isStarted, nextDay } from './stages';
 

@@ -9,7 +9,7 @@
  *   qualified     qualified for an engagement (is_qualified; a stored contact implies it)
  *   siteSelected  chose a trial site and went on to the contact form (outcome trialSiteSelected, then completed)
  *   contactLeft   a contact is stored for the run that is not a duplicate of an earlier one
- *   delivered     its referral is delivered (rms/delivered.ts: the one definition)
+ *   delivered     its referral is delivered (referrals/delivered.ts: the one definition)
  *   reached       the site reached the person: first_contact_at (a reached attempt, or the ladder
  *                 at contacted or beyond), or a later milestone a record system reported
  *   screened      the ladder reached in-screening or beyond (referrals.is_screened, kept once reached)
@@ -28,7 +28,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { FUNNEL_BRANCH_STAGES, FUNNEL_LEAD_FIGURES, FUNNEL_LEAD_KIND_FIGURES, FUNNEL_STAGES, type FunnelLeadFigure, type FunnelStage } from '@core/model/funnel';
 import { LEAD_KINDS } from '@core/model/lead';
-import { deliveredJoin, isDeliveredJoined } from '../rms';
+import { deliveredJoin, isDeliveredJoined } from '../referrals';
 
 /**
  * `started`, on the submission aliased `alias`: its participant saved a page's answers (the first

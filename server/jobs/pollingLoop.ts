@@ -5,7 +5,7 @@
  * logged and tried again after the poll interval. Knows no area: the record-system deliveries
  * and the messages each start one.
  */
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 
 export interface PollingLoop {
   /** Drains now (or once more after the drain in progress). */

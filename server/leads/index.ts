@@ -2,4 +2,4 @@
 export { participantLeadRoutes } from './participant.routes';
 export { leadsRoutes } from './routes';
 export { deleteExpiredLeads } from './retention';
-export { engagementsOfSite, matchLeadsToSites } from './siteMatches';
+export { matchLeadsToSites } from './siteMatches';

@@ -6,9 +6,8 @@
  * new match's mail to the lead (messages/leadMessages.ts) is written in the same transaction as
  * the match, so a match never lacks its mail and never has two.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { nowOf, type Deps } from '../context';
-import type { Db } from '../db/open';
 import { engagementSiteLocations, engagements, leadSiteMatches, leads, siteLocations } from '../db/schema';
 import { haversineMiles, radiusOf, siteAt, zipCentroid } from '../participant';
 import { enqueueSiteOpenedMessages, messageContextOf, messageOptionsOf, sendMessagesSoon } from '../messages';
@@ -53,10 +52,4 @@ export async function matchLeadsToSites(deps: Deps, engagementIds: readonly numb
   }
   if (mailed > 0) sendMessagesSoon(messageOptionsOf(deps));
   return added;
-}
-
-/** The engagements a site is linked to, for matching after the site itself changed. */
-export async function engagementsOfSite(db: Db, siteLocationId: number): Promise<number[]> {
-  const rows = await db.select({ id: engagementSiteLocations.engagementId }).from(engagementSiteLocations).where(inArray(engagementSiteLocations.siteLocationId, [siteLocationId]));
-  return rows.map((r) => r.id);
 }

@@ -13,7 +13,7 @@ import { nowOf, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { messages, referrals } from '../db/schema';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { digestDay, enqueueDigests } from './digest';

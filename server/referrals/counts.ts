@@ -1,13 +1,13 @@
 /**
  * Referral counts (SPEC section 7): how many delivered referrals an engagement has
- * (rms/delivered.ts), how many of them reached screening and randomization on the ladder, and
+ * (./delivered.ts), how many of them reached screening and randomization on the ladder, and
  * beside them how many duplicates were kept and not sent (participant/duplicates.ts).
  */
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import type { ReferralCounts } from '@core/model/referral';
 import type { Db } from '../db/open';
 import { contacts, referrals } from '../db/schema';
-import { isDeliveredReferral } from '../rms';
+import { isDeliveredReferral } from './delivered';
 
 export async function referralCounts(db: Db, engagementId: number): Promise<Omit<ReferralCounts, 'id'>> {
   const [row] = await db

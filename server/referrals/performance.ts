@@ -13,7 +13,7 @@ import type { Db } from '../db/open';
 import { engagementSiteLocations, engagements, referrals, siteLocations } from '../db/schema';
 import { BadParameter } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
-import { isDeliveredReferral } from '../rms';
+import { isDeliveredReferral } from './delivered';
 
 const deadline = sql`${referrals.created} + ${engagements.firstContactHours} * interval '1 hour'`;
 

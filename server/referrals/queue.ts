@@ -21,7 +21,7 @@ import { joinedPage } from '../http/list';
 import { parseBooleanFilter } from '../http/sql';
 import { isIsoDate } from '@core/validation/isoDate';
 import type { ListQuery } from '../http/query';
-import { openContactValues } from '../rms';
+import { openContactValues } from '../security/sealedValues';
 import type { PhiCipher } from '../security/phi';
 import { storedStatus } from './ladder';
 

@@ -16,7 +16,17 @@ import { rowsOf } from '../db/rows';
 import { engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import { NONE_PROVIDER_NAME } from './provider';
 import { truncate, type AttemptResult } from './attempt';
-import { DELIVERY_STATUS } from './delivered';
+
+/** Where a contact's delivery stands (rms_deliveries.status; the referrals count `delivered`, referrals/delivered.ts). */
+export const DELIVERY_STATUS = {
+  /** The first attempt (of a round) is due. */
+  pending: 'pending',
+  /** An attempt failed; the next one is due at next_attempt_at. */
+  retrying: 'retrying',
+  delivered: 'delivered',
+  /** Every attempt of the schedule failed, or the receiver said "never": waits for a resend. */
+  undelivered: 'undelivered',
+} as const;
 
 export type RmsAuditRow = typeof rmsAudits.$inferSelect;
 export type RmsDeliveryRow = typeof rmsDeliveries.$inferSelect;

@@ -28,6 +28,7 @@ import { impliedOptions } from '@core/oform/impliedOptions';
 import type { FieldType } from '@core/model/oform';
 import type { PhiCipher } from '../security/phi';
 import { openAnswer } from '../security/sealedAnswer';
+import { openContactValues } from '../security/sealedValues';
 
 export interface ReferralSite {
   engagementSiteLocationId: number;
@@ -99,12 +100,6 @@ export interface ReferralFacts {
   questions: SurveyQuestion[];
   /** A synthetic referral sent by "Send test"; receivers should not file it. */
   test: boolean;
-}
-
-/** The contact's values, decrypted. Throws PhiError when the stored value cannot be opened. */
-export function openContactValues(phi: PhiCipher, sealed: string): Record<string, unknown> {
-  const parsed: unknown = JSON.parse(phi.open(sealed));
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
 async function screeningAnswers(db: Db, phi: PhiCipher, submissionId: number | null): Promise<ScreeningAnswer[]> {

@@ -11,7 +11,7 @@ import { nowOf, type Deps } from '../context';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { contacts, engagements, rmsProviders } from '../db/schema';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { normalizeEmail, normalizePhone } from '../security/contactMatch';

@@ -1,7 +1,7 @@
 /**
  * The links between engagements and site locations kept, in the user's engagement scope: a page
  * of them with their site's name and place, one, the sites a page of them names, and their
- * writes (one link per pair; the site must exist).
+ * writes (one link per pair; the site must exist), and the engagements a site is linked to.
  */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
@@ -146,4 +146,10 @@ export async function updateSiteLink(db: Db, id: number, attributes: v.InferOutp
 
 export async function removeSiteLink(db: Db, id: number) {
   await db.delete(engagementSiteLocations).where(eq(engagementSiteLocations.id, id));
+}
+
+/** The engagements a site is linked to, for matching after the site itself changed. */
+export async function engagementsOfSite(db: Db, siteLocationId: number): Promise<number[]> {
+  const rows = await db.select({ id: engagementSiteLocations.engagementId }).from(engagementSiteLocations).where(eq(engagementSiteLocations.siteLocationId, siteLocationId));
+  return rows.map((r) => r.id);
 }

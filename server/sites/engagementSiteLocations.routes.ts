@@ -31,7 +31,7 @@ import { FILE_POINTER, readUpload } from '../http/upload';
 import { toSiteLocation } from './siteLocations';
 import { addSiteLink, findSiteLink as findLink, removeSiteLink, siteLinkPage, sitesOfLinks, updateSiteLink, type SiteLinkRow as Row } from './engagementSiteLinks';
 import { describe } from '../openapi/describe';
-import { matchLeadsToSites } from '../leads';
+import type { SitesOpened } from './sitesOpened';
 
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
 
@@ -67,7 +67,7 @@ async function sitesIncluded(db: Db, rows: Row[]) {
   });
 }
 
-export function engagementSiteLocationsRoutes(deps: Deps) {
+export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: SitesOpened }) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
@@ -98,8 +98,8 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
     if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
     const createdId = await addSiteLink(db, attributes);
-    // A site now offered for the engagement: its noTrialSites leads within reach are matched to it.
-    await matchLeadsToSites(deps, [engagement.id]);
+    // A site now offered for the engagement (its noTrialSites leads within reach are matched to it).
+    await sitesOpened(deps, [engagement.id]);
     const row = await findLink(db, createdId, c.get('user'));
     return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
   });
@@ -109,7 +109,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
     const existing = await findLink(db, id, c.get('user'));
     if (!existing || id === null) throw notFound('site link');
     const { attributes } = await readResource(c, EngagementSiteLocationPatch, { type: ENGAGEMENT_SITE_LOCATION_TYPE, id });
-    if (await updateSiteLink(db, id, attributes)) await matchLeadsToSites(deps, [existing.engagementId]);
+    if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
     return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
   });
 
@@ -139,7 +139,7 @@ export function engagementSiteLocationsRoutes(deps: Deps) {
         action: 'upload',
         meta: { ...imported.result, createdSiteLocationIds: imported.createdSiteLocationIds, linkedSiteLocationIds: imported.linkedSiteLocationIds },
       });
-      await matchLeadsToSites(deps, [engagement.id]);
+      await sitesOpened(deps, [engagement.id]);
       return sendDocument(c, { meta: imported.result });
     } catch (error) {
       if (!(error instanceof UploadRejected)) throw error;

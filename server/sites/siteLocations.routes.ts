@@ -13,7 +13,8 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/
 import { answerList } from '../http/list-answer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
-import { engagementsOfSite, matchLeadsToSites } from '../leads';
+import { engagementsOfSite } from './engagementSiteLinks';
+import type { SitesOpened } from './sitesOpened';
 import {
   SITE_LOCATION_FILTER_SCHEMAS,
   SITE_LOCATION_FILTERS,
@@ -43,7 +44,7 @@ const serialize = (row: SiteLocationRow, fields: Set<string> | null = null) => {
   return toResource(SITE_LOCATION_TYPE, id, attributes, { fields });
 };
 
-export function siteLocationsRoutes(deps: Deps) {
+export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: SitesOpened }) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
@@ -76,8 +77,8 @@ export function siteLocationsRoutes(deps: Deps) {
     if (!existing || id === null) throw notFound('site location');
     const { attributes } = await readResource(c, SiteLocationPatch, { type: SITE_LOCATION_TYPE, id });
     if (await updateSiteLocation(db, id, attributes)) {
-      // Re-activated or moved: the leads now within reach of it are matched to its links.
-      await matchLeadsToSites(deps, await engagementsOfSite(db, id));
+      // Re-activated or moved: open again for every engagement it is linked to.
+      await sitesOpened(deps, await engagementsOfSite(db, id));
     }
     return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
   });

@@ -3,14 +3,14 @@
  * SQL statement for a page of sponsors: each figure is an index-backed aggregate over that
  * sponsor's engagements (engagements_sponsor_idx), their site links
  * (engagement_site_locations_pair_idx) and their referrals (referrals_engagement_idx). Referrals
- * count once delivered (rms/delivered.ts): the figures sponsors are billed by; duplicates (the
+ * count once delivered (referrals/delivered.ts): the figures sponsors are billed by; duplicates (the
  * same person again within an engagement's window, never sent) are counted apart.
  */
 import { sql } from 'drizzle-orm';
 import type { SponsorFigure } from '@core/model/sponsor';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import { isDeliveredReferral } from '../rms';
+import { isDeliveredReferral } from '../referrals';
 
 export type SponsorFigures = Record<SponsorFigure, number>;
 

@@ -4,13 +4,21 @@
  * shares it.
  */
 import path from 'node:path';
-import type { Deps } from '../context';
 import { localFileStorage, type FileStorage } from './index';
 
-const storages = new WeakMap<Deps, FileStorage>();
+/**
+ * What the server's storage comes from: the fields of its dependencies that fileStorage reads
+ * (server/context.ts Deps has them), named here so storage, below the context, needs no import of it.
+ */
+export interface StorageSource {
+  storage?: FileStorage;
+  config: { dataDir: string };
+}
+
+const storages = new WeakMap<StorageSource, FileStorage>();
 
 /** The storage of these deps: the one given, else DATA_DIR/files. */
-export function fileStorage(deps: Deps): FileStorage {
+export function fileStorage(deps: StorageSource): FileStorage {
   let storage = deps.storage ?? storages.get(deps);
   if (!storage) {
     storage = localFileStorage(path.join(deps.config.dataDir, 'files'));

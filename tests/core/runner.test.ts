@@ -19,7 +19,7 @@ import {
 import type { Answers } from '@core/oform/answers';
 import type { FieldConfiguration } from '@core/model/oform';
 import { later } from '../support/runnerLater';
-import { previewTransport, type LeadPreviewApi } from '@core/participant/preview';
+import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
 
 /** The survey the preview runs (the caller knows it: no loadSurvey call). */
 const PREVIEWED = { id: '10', identity: 'S1', title: 'Screen', containerCount: 4 };

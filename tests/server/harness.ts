@@ -13,7 +13,7 @@ import { createScratchDatabase } from '../../server/db/scratch';
 import { roles, userRoles, userSponsors, users } from '../../server/db/schema';
 import { seed } from '../../server/seed';
 import { hashPassword } from '../../server/auth/passwords';
-import { createLogger } from '../../server/http/log';
+import { createLogger } from '../../server/log';
 import { phiCipher, type PhiCipher } from '../../server/security/phi';
 import { contactMatcher, type ContactMatcher } from '../../server/security/contactMatch';
 import type { RoleName } from '@core/model/user';

@@ -2,8 +2,9 @@
  * The server's layers, read from its import statements: the kit (request handling, database,
  * sign-in, audit, OpenAPI, storage, sealing, PDF, jobs) knows no area of the product; a route
  * file parses, authorizes, calls its area and serializes, so it never touches the database
- * schema; and an area uses another area only through that area's index.ts. Folders grow one way
- * only when something checks it.
+ * schema; an area uses another area only through that area's index.ts; and the folders import
+ * one another one way only, so every area stands above those it uses. Folders grow one way only
+ * when something checks it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,8 +16,8 @@ const KIT = new Set(['errors', 'http', 'db', 'auth', 'audit', 'openapi', 'storag
 // The start-up files compose the areas into the app (and the seed and the daily purges, the
 // areas' data and jobs); they sit above both.
 const TOP = new Set(['app.ts', 'main.ts', 'dev.ts', 'seed.ts', 'retention.ts']);
-// Below everything: the settings and the handler context every layer reads.
-const BASE = new Set(['config.ts', 'context.ts', 'bundles.ts']);
+// Below everything: the settings, the log and the handler context every layer reads.
+const BASE = new Set(['config.ts', 'context.ts', 'log.ts', 'bundles.ts']);
 
 interface ServerFile {
   file: string; // relative to server/, with '/' separators
@@ -116,6 +117,37 @@ describe('server layers', () => {
     };
     for (const file of schema.keys()) walk(file, []);
     expect(circles).toEqual([]);
+  });
+
+  it('the folders import one another one way only', () => {
+    // A folder (or a file at the server's top) is one room: the rooms must form no circle, or
+    // one of them would need something from a room above it. A lower room that must set a higher
+    // one going takes it as a parameter, which the start-up files compose.
+    const roomOf = (file: string) => folderOf(file) ?? file;
+    const uses = new Map<string, Map<string, string>>();
+    for (const f of files) {
+      for (const i of f.imports) {
+        const [from, to] = [roomOf(f.file), roomOf(i)];
+        if (from === to) continue;
+        if (!uses.has(from)) uses.set(from, new Map());
+        if (!uses.get(from)!.has(to)) uses.get(from)!.set(to, `${f.file} -> ${i}`);
+      }
+    }
+    const circles = new Set<string>();
+    const done = new Set<string>();
+    const walk = (room: string, trail: string[]): void => {
+      const at = trail.indexOf(room);
+      if (at >= 0) {
+        const circle = [...trail.slice(at), room];
+        circles.add(circle.slice(1).map((to, k) => uses.get(circle[k]!)!.get(to)).join(', '));
+        return;
+      }
+      if (done.has(room)) return;
+      for (const next of uses.get(room)?.keys() ?? []) walk(next, [...trail, room]);
+      done.add(room);
+    };
+    for (const room of uses.keys()) walk(room, []);
+    expect([...circles]).toEqual([]);
   });
 
   it('no area imports the start-up files', () => {

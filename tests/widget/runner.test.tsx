@@ -17,7 +17,7 @@ import {
 } from '@core/oform/runner';
 import type { Answers } from '@core/oform/answers';
 import { HttpError } from '@core/participant/httpError';
-import { previewTransport, type LeadPreviewApi } from '@core/participant/preview';
+import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
 import type { WidgetTransport } from '../../widget/controller';
 
 const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });

@@ -1,7 +1,7 @@
 /**
  * The participant preview: the very widget participants see (/widget.js, widget/mount.tsx)
  * mounted in preview mode for any version of a survey, approved or not, in any of its
- * languages, over the participant transport (core/participant/preview.ts composes it). The
+ * languages, over the participant transport (core/api/surveyPreview.ts composes it). The
  * page-preview endpoint tells it where answers lead; nothing is stored. The run ends qualified,
  * or where the channel's preview is told to (notQualified, noTrialSites, notActive): there the
  * widget shows that outcome's lead form from the staff API's preview of it, whose Submit is
@@ -13,7 +13,7 @@ import { oformsApi } from '@core/api/oforms';
 import type { MediaChannel } from '@core/model/mediaChannel';
 import { leadsApi } from '@core/api/leads';
 import { PREVIEW_OUTCOMES, type PreviewOutcome } from '@core/model/lead';
-import { previewSurvey, previewTransport } from '@core/participant/preview';
+import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
 import type { WidgetGlobal, WidgetModule } from '../../../widget/mountOptions';

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { OFormDetail, OFormPage } from '@core/api/oforms';
 import type { RunnerPage } from '@core/oform/runner';
-import { previewSurvey, previewTransport } from '@core/participant/preview';
+import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
 import { useSession } from '../../state/services';

@@ -28,7 +28,7 @@ import { contacts, mediaChannels, oFormSubmissions } from '../../../server/db/sc
 import { rowsOf } from '../../../server/db/rows';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../../server/funnel/recount';
-import type { Logger } from '../../../server/http/log';
+import type { Logger } from '../../../server/log';
 import { newWebhookSecret, signStandardWebhook } from '../../support/standardWebhooks';
 import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { COST_FIGURES } from '@core/model/funnelCosts';

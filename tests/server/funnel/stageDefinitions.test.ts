@@ -1,6 +1,6 @@
 /**
  * The definitions several figures share, held at their edges on the real server and database:
- * "delivered" (server/rms/delivered.ts) in the sponsors' figures, an engagement's referral counts
+ * "delivered" (server/referrals/delivered.ts) in the sponsors' figures, an engagement's referral counts
  * and the funnel, for every delivery state; "started" (a submission whose participant saved a
  * page's answers) in the funnel and the media channel's figures, for runs that never save one.
  */
@@ -14,7 +14,7 @@ import { answerPage, createParticipantFixture, leaveContact, runQualified, start
 import { contacts, mediaChannelFigures, oFormSubmissions, referralReasons, referrals, rmsDeliveries } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { settleDeliveries } from '../../../server/rms/worker';
-import { DELIVERY_STATUS } from '../../../server/rms/delivered';
+import { DELIVERY_STATUS } from '../../../server/rms/outbox';
 
 let h: Harness;
 let admin: string;

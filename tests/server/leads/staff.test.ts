@@ -10,7 +10,7 @@ import { createHarness, json, type Harness } from '../harness';
 import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
-import { createLogger } from '../../../server/http/log';
+import { createLogger } from '../../../server/log';
 import { startRetentionJob } from '../../../server/retention';
 
 let h: Harness;

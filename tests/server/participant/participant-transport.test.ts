@@ -11,7 +11,7 @@ import { createParticipantFixture, type ParticipantFixture } from '../../support
 import { useParticipantServer } from '../participantServer';
 import { createApiClient } from '@core/api/client';
 import { oformsApi } from '@core/api/oforms';
-import { previewSurvey, previewTransport } from '@core/participant/preview';
+import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransportOptions } from '@core/participant/transport';
 import { createRunner, type RunnerState } from '@core/oform/runner';

@@ -12,7 +12,7 @@ import { openAnswer } from '../../../server/security/sealedAnswer';
 import { json, type Harness } from '../harness';
 import { createApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
-import { createLogger } from '../../../server/http/log';
+import { createLogger } from '../../../server/log';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { MISSING_TOKEN } from '../../../server/participant/access';

@@ -11,7 +11,7 @@ import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type Participa
 import { useParticipantServer } from '../participantServer';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
-import { createLogger } from '../../../server/http/log';
+import { createLogger } from '../../../server/log';
 import { deleteExpiredAnswers } from '../../../server/participant/retention';
 import { startRetentionJob } from '../../../server/retention';
 import { settleDeliveries } from '../../../server/rms/worker';

@@ -10,7 +10,7 @@ import { SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from '@core/participan
 import { createApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
 import { oFormContainerEntries, oFormFieldEntries, oFormPageMetrics } from '../../../server/db/schema';
-import { createLogger } from '../../../server/http/log';
+import { createLogger } from '../../../server/log';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';

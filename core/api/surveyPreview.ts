@@ -6,11 +6,11 @@
  * noTrialSites or notActive the lead's form comes from the staff API's preview of it, which
  * checks it as sent and answers the thanks, keeping nothing.
  */
-import type { OFormDetail } from '../api/oforms';
-import type { LeadPreviewRequest } from '../api/leads';
+import type { OFormDetail } from './oforms';
+import type { LeadPreviewRequest } from './leads';
 import type { LeadKind, PreviewOutcome } from '../model/lead';
 import type { ContactTransport, RunnerSurvey, RunnerTransport } from '../oform/runner';
-import type { ParticipantTransport } from './transport';
+import type { ParticipantTransport } from '../participant/transport';
 
 /** A version as the runner shows it, from the staff API's detail: English first, then its languages. */
 export function previewSurvey(detail: OFormDetail): RunnerSurvey {

@@ -3,19 +3,10 @@
  * counts and the funnel's `delivered` stage all count with `isDeliveredReferral`. A referral is
  * delivered once its record system accepted it (for an engagement without one: once recorded);
  * a referral stored without a contact (made before contacts existed) has nothing to deliver and
- * counts as delivered.
+ * counts as delivered. The record-system area writes the deliveries (rms/outbox.ts); a referral's
+ * figures only read them, so the definition lives with the referrals.
  */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-
-export const DELIVERY_STATUS = {
-  /** The first attempt (of a round) is due. */
-  pending: 'pending',
-  /** An attempt failed; the next one is due at next_attempt_at. */
-  retrying: 'retrying',
-  delivered: 'delivered',
-  /** Every attempt of the schedule failed, or the receiver said "never": waits for a resend. */
-  undelivered: 'undelivered',
-} as const;
 
 /** SQL: whether the referral whose contact id is `contactId` (a referrals.contact_id column or expression) counts as delivered. */
 export const isDeliveredReferral = (contactId: AnyColumn | SQL): SQL =>

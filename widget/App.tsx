@@ -1,13 +1,13 @@
 import { Component, createRef, type JSX, type RefObject } from 'preact';
-import { createController, type ControllerOptions } from '../controller';
-import type { Controller } from '../run';
-import { participantText } from './text';
+import { createController, type ControllerOptions } from './controller';
+import type { Controller } from './run';
+import { participantText } from './components/text';
 import { textDirection } from '@core/i18n/participant';
 import { percentage } from '@core/oform/progress';
 import { PLACES, type OutcomeMessages, type Phase, type RunnerState } from '@core/oform/runner';
-import { showsBack } from '../theme';
-import { Question, translated } from './Question';
-import { Html, Nav, Problem } from './Card';
+import { showsBack } from './theme';
+import { Question, translated } from './components/Question';
+import { Html, Nav, Problem } from './components/Card';
 
 export type AppProps = ControllerOptions;
 
