@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, type Handler, type Recorded } from './helpers';
 import { makeSponsor } from './fixtures';
 
 const admin = makeUser('Admin');
@@ -92,7 +92,7 @@ describe('Engagement form', () => {
     save();
     await waitFor(() => expect(location()).toBe('/engagements/view/12'));
     const [post] = writes(server.requests);
-    expect((post?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ ownerUserId: 22 });
+    expect(sentAttributes(post)).toMatchObject({ ownerUserId: 22 });
   });
 
 
@@ -137,7 +137,7 @@ describe('Engagement form', () => {
     const [addIndication, post, patch] = writes(server.requests);
     expect(addIndication?.path).toBe('indications');
     expect(post).toMatchObject({ method: 'POST', path: 'engagements' });
-    expect((post?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({
+    expect(sentAttributes(post)).toMatchObject({
       name: 'Heart Study',
       identification: 'HS-1',
       sponsorId: 7,

@@ -52,6 +52,17 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** The attributes a recorded JSON:API write (POST or PATCH) sent. */
+export function sentAttributes(request: { body: unknown } | undefined): Record<string, unknown> {
+  return (request?.body as { data: { attributes: Record<string, unknown> } }).data.attributes;
+}
+
+/** A clipboard (jsdom has none) whose writeText records what is copied. */
+export function stubClipboard(writeText = vi.fn(async (_text: string): Promise<void> => undefined)) {
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  return writeText;
+}
+
 export function fakeServer(handler: Handler) {
   const requests: Recorded[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {

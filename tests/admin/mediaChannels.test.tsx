@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
 import { CHANNEL_ISOLATION_LABELS, FRAME_ISOLATION_EXPLAINED, HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '@core/model/mediaChannel';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, stubClipboard, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS, HOST_EVENTS } from '@core/participant/hostEvents';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
@@ -40,8 +40,7 @@ afterEach(() => {
 
 describe('Media channel view', () => {
   it('shows the snippet with sponsor > screener crumbs and copies it with a visible confirmation, its hidden fields as blank attributes', async () => {
-    const writeText = vi.fn(async (_text: string) => undefined);
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const writeText = stubClipboard();
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
     const snippet = (await screen.findByLabelText('Embed snippet', { exact: true })) as HTMLTextAreaElement;
     const expected = `<div data-trial-widget style="display:block;min-height:26em"></div><script async src="${window.location.origin}/widget.js" data-media-channel-id="9" data-screener-id="5" data-field-partner_ref=""></script>`;
@@ -94,7 +93,7 @@ describe('Media channel retake window', () => {
     fireEvent.change(field('Retake window (days)'), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ retakeWindowDays: 0, title: 'Partner page' });
+    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ retakeWindowDays: 0, title: 'Partner page' });
   });
 
   it('chooses the events policy (minimal by default), showing why detailed is risky before it is saved', async () => {
@@ -106,7 +105,7 @@ describe('Media channel retake window', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(DETAILED_EVENTS_WARNING);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ eventsPolicy: 'detailed' });
+    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ eventsPolicy: 'detailed' });
   });
 
   it('sets the locale, saying the unit its region reads distances in, and refuses one that is not a language and a region before saving', async () => {
@@ -122,7 +121,7 @@ describe('Media channel retake window', () => {
     expect(screen.getByText(/en-CA: kilometres/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ locale: 'en-CA' });
+    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ locale: 'en-CA' });
   });
 
   it('chooses the isolation (none by default), saying what a frame buys and costs', async () => {
@@ -133,7 +132,7 @@ describe('Media channel retake window', () => {
     fireEvent.change(select(), { target: { value: 'frame' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect((patches(server.requests)[0]?.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({ isolation: 'frame' });
+    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ isolation: 'frame' });
   });
 
   it("gives a framed channel's snippet data-isolation and the CSP a frame needs, and says so on the view", async () => {

@@ -3,7 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import type { FieldConfiguration } from '@core/model/oform';
 import { MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslation } from '@core/model/oformExport';
 import { surveyGraph } from '../../admin/sections/oforms/flow';
-import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, sentAttributes, type Handler } from './helpers';
 
 // The builder is a lazy chunk with several panels loading at once; the machine is shared.
 configure({ asyncUtilTimeout: 5000 });
@@ -234,7 +234,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
 
 const optionsOf = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => o.textContent);
 const patchesTo = (requests: { method: string; path: string; body: unknown }[], path: string) =>
-  requests.filter((r) => r.method === 'PATCH' && r.path === path).map((r) => (r.body as { data: { attributes: Record<string, unknown> } }).data.attributes);
+  requests.filter((r) => r.method === 'PATCH' && r.path === path).map(sentAttributes);
 
 describe('versioned survey builder', () => {
   it('adds a page, reorders pages with the arrows and by dragging, and shows why a page cannot be deleted', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, stubClipboard, type Handler } from './helpers';
 import { makeMediaChannel } from './fixtures';
 
 const channel = makeMediaChannel(12, { title: 'Instagram post', domain: 'instagram.com', channelType: 'Social Media', share: 3 });
@@ -19,8 +19,7 @@ afterEach(() => {
 
 describe('Media channel participant link', () => {
   it('shows the hosted page link with a QR code and copies it', async () => {
-    const writeText = vi.fn(async (_text: string) => undefined);
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const writeText = stubClipboard();
     renderAdmin({ path: '/media-channels/view/12', user: makeUser('Admin'), handler });
     const link = (await screen.findByLabelText('Participant link', { exact: true })) as HTMLInputElement;
     const expected = `${window.location.origin}/take/12`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { defaultScreenerStyles, emptyScreenerMessage, SCREENER_OUTCOMES } from '@core/model/screener';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, type Handler, type Recorded } from './helpers';
 import { makeSponsor } from './fixtures';
 
 const admin = makeUser('Admin');
@@ -226,7 +226,7 @@ describe('New survey from a screener', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/surveys-new/edit/40'), { timeout: 5000 });
     const posts = server.requests.filter((r) => r.method === 'POST');
-    expect(posts.map((r) => [r.path, (r.body as { data: { attributes: Record<string, unknown> } }).data.attributes])).toEqual([
+    expect(posts.map((r) => [r.path, sentAttributes(r)])).toEqual([
       ['o-forms/o-forms', { title: 'Heart intake', engagementId: 12, isActive: true }],
       ['screener-surveys', { screenerId: 5, oFormIdentity: 'new-survey', cloneSurvey: false }],
     ]);

@@ -3,7 +3,7 @@
  * the whole form shows first, then the fields' grid, then whatever comes `after` it.
  */
 import type { FormEvent, ReactNode } from 'react';
-import type { TopBarButton } from '../../state/topBar';
+import { type TopBarButton, useTopBar } from '../../state/topBar';
 import { FormErrors } from './FormErrors';
 
 export function EntityForm({
@@ -33,3 +33,12 @@ export const saveButtons = (cancel: string, formId: string, busy: boolean): TopB
   { label: 'Cancel', to: cancel },
   { label: 'Save', submits: formId, busy },
 ];
+
+/** An add or edit screen's top bar: the record's title (none while adding), Cancel and Save. */
+export function useFormTopBar(objectTitle: string | undefined, cancel: string, formId: string, busy: boolean): void {
+  useTopBar({ objectTitle, buttons: saveButtons(cancel, formId, busy) });
+}
+
+/** Saves what an add or edit form holds: a new record, or the changes to record `id`. */
+export const saveRecord = <I, R>(api: { create: (input: I) => Promise<R>; update: (id: string, input: I) => Promise<R> }, id: string | undefined, input: I): Promise<R> =>
+  id === undefined ? api.create(input) : api.update(id, input);

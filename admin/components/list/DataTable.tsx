@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { sortDirection } from './sort';
 import './list.css';
+import type { AsyncState } from '../../hooks/useAsync';
 
 export interface Column<T> {
   id: string;
@@ -92,4 +93,12 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sort = '', onSort
       </table>
     </div>
   );
+}
+
+/** A DataTable of one loaded page of records, keyed by their ids (the panels of view screens). */
+export function PageTable<T extends { id: string }>({
+  page,
+  ...table
+}: Omit<DataTableProps<T>, 'rows' | 'rowKey' | 'loading'> & { page: AsyncState<{ items: T[] }> }) {
+  return <DataTable {...table} rowKey={(row) => row.id} rows={page.data?.items ?? []} loading={page.loading} />;
 }

@@ -2,7 +2,10 @@
  * Columns every browse screen shows alike: the record's active badge and its row actions.
  * A screen composes them with its own columns.
  */
+import { Link } from 'react-router-dom';
+import { formatDate } from '../format';
 import { StatusBadge } from '../StatusBadge';
+import { displayValue } from '../ViewFields';
 import type { Column } from './DataTable';
 import { RowActions } from './RowActions';
 
@@ -12,6 +15,33 @@ export const activeColumn = <T extends { isActive: boolean }>(header: string): C
   header,
   sortField: 'isActive',
   cell: (row) => <StatusBadge active={row.isActive} />,
+});
+
+/** The column that names the record and links to its screen, sorted (and exported) by that field. */
+export const linkColumn = <T,>(field: keyof T & string, header: string, to: (row: T) => string): Column<T> => ({
+  id: field,
+  header,
+  sortField: field,
+  cell: (row) => <Link to={to(row)}>{String(row[field])}</Link>,
+});
+
+/**
+ * A column of one field, sorted (and exported) by it: as it reads on view screens (a dash for
+ * nothing), or `plain` as the text it is.
+ */
+export const fieldColumn = <T,>(field: keyof T & string, header: string, plain?: 'plain'): Column<T> => ({
+  id: field,
+  header,
+  sortField: field,
+  cell: (row) => (plain ? String(row[field] ?? '') : displayValue(row[field])),
+});
+
+/** When the record last changed (its day), sorted by it. */
+export const modifiedColumn = <T extends { modified: string }>(header: string): Column<T> => ({
+  id: 'modified',
+  header,
+  sortField: 'modified',
+  cell: (row) => formatDate(row.modified),
 });
 
 export interface RowActionLinks<T> {

@@ -4,7 +4,7 @@ import { engagementFilesApi } from '@core/api/engagementFiles';
 import type { EngagementFile } from '@core/model/engagementFile';
 import { formatBytes, saveBlob } from '../../components/downloadBlob';
 import { formatDateTime } from '../../components/format';
-import { DataTable } from '../../components/list/DataTable';
+import { PageTable } from '../../components/list/DataTable';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAsync } from '../../hooks/useAsync';
 import { engagementFilesParams } from './viewCalls';
@@ -75,11 +75,9 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
           {files.error instanceof ApiError ? files.error.message : 'Could not load data'}
         </div>
       ) : (
-        <DataTable
+        <PageTable
           caption="Files"
-          rowKey={(f) => f.id}
-          rows={files.data?.items ?? []}
-          loading={files.loading}
+          page={files}
           emptyMessage="No files attached."
           columns={[
             { id: 'filename', header: 'File', cell: (f) => f.filename },

@@ -1,36 +1,28 @@
-import { Link } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
 import { lookupsApi } from '@core/api/lookups';
 import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_PHASES, ENGAGEMENT_SORTS, type Engagement } from '@core/model/engagement';
 import { LOOKUP_TYPES } from '@core/model/lookup';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activateAndDeleteBulk, type BulkOptions } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter, type ListFilterField } from '../../components/list/filters';
 import { useOptions } from '../../hooks/useOptions';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useApiResourceList } from '../../components/list/useResourceList';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
+import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
 
 export function engagementColumns(remove: (id: string) => Promise<boolean>, reload: () => void, withSponsor = true): Column<Engagement>[] {
   return [
-    {
-      id: 'name',
-      header: L.name,
-      sortField: 'name',
-      cell: (e) => <Link to={pathTo('EngagementsView', { engagementId: e.id })}>{e.name}</Link>,
-    },
+    linkColumn('name', L.name, (e) => pathTo('EngagementsView', { engagementId: e.id })),
     { id: 'identification', header: L.identification, sortField: 'identification', exportFields: ['fullIdentification'], cell: (e) => e.fullIdentification },
     ...(withSponsor
       ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (e: Engagement) => e.sponsorName } satisfies Column<Engagement>]
       : []),
-    { id: 'phase', header: L.phase, sortField: 'phase', cell: (e) => displayValue(e.phase) },
+    fieldColumn('phase', L.phase),
     { id: 'startDate', header: L.startDate, sortField: 'startDate', cell: (e) => displayValue(formatDay(e.startDate)) },
     { id: 'endDate', header: L.endDate, sortField: 'endDate', cell: (e) => displayValue(formatDay(e.endDate)) },
     activeColumn(L.isActive),
@@ -57,13 +49,10 @@ export default function EngagementsIndex() {
     [lookups],
     'Could not load the therapeutic areas.',
   );
-  const list = useApiResourceList(api, {
-    defaultSort: ENGAGEMENT_DEFAULT_SORT,
-    sortable: ENGAGEMENT_SORTS,
-    filterNames: FILTER_NAMES,
+  const { list, remove } = useIndexList(api, {
+    defaultSort: ENGAGEMENT_DEFAULT_SORT, sortable: ENGAGEMENT_SORTS, filterNames: FILTER_NAMES,
+    what: 'Engagement', add: pathTo('EngagementsAdd'),
   });
-  const remove = useDeleteWithConfirm(api.remove, 'Engagement');
-  useTopBar({ buttons: [{ label: 'Add', to: pathTo('EngagementsAdd') }], search: list.search });
   const filters: ListFilterField[] = [
     sponsorFilter(sponsors),
     activeFilter(),

@@ -1,25 +1,23 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { engagementSiteLocationsApi } from '@core/api/engagementSiteLocations';
 import { engagementsApi } from '@core/api/engagements';
 import { referralsApi } from '@core/api/referrals';
 import { hasRole } from '@core/model/user';
 import type { Engagement } from '@core/model/engagement';
 import { formatDateTime } from '../../components/format';
-import { DataTable } from '../../components/list/DataTable';
-import { RecordLoader } from '../../components/RecordLoader';
+import { PageTable } from '../../components/list/DataTable';
+import { RecordView } from '../../components/RecordView';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { LeadsWithinReach } from '../../components/LeadsWithinReach';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { displayValue, ViewFields } from '../../components/ViewFields';
+import { useViewTopBar } from '../../components/useViewTopBar';
+import { activeField, displayValue, multilineField, recordFields, stampFields, type ViewField, ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useAtomValue } from 'jotai';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { EngagementFilesPanel } from './EngagementFilesPanel';
 import { MessageSettingsPanel } from './MessageSettingsPanel';
 import { ClinicalTrialsGovPanel } from './ClinicalTrialsGovPanel';
@@ -74,11 +72,9 @@ function SitesPanel({ engagement }: { engagement: Engagement }) {
           )}
         </div>
       </div>
-      <DataTable
+      <PageTable
         caption="Linked site locations"
-        rowKey={(l) => l.id}
-        rows={links.data?.items ?? []}
-        loading={links.loading}
+        page={links}
         emptyMessage="No sites linked yet."
         columns={[
           { id: 'siteId', header: 'Site ID', cell: (l) => displayValue(l.siteId) },
@@ -99,73 +95,39 @@ function SitesPanel({ engagement }: { engagement: Engagement }) {
 
 function EngagementDetails({ engagement }: { engagement: Engagement }) {
   const api = useApi(engagementsApi);
-  const navigate = useNavigate();
-  const remove = useDeleteWithConfirm(api.remove, 'Engagement');
   const user = useAtomValue(currentUserAtom);
   // Raised by an import, so the sites panel reads the engagement's sites again.
   const [sitesVersion, setSitesVersion] = useState(0);
-
-  useTopBar({
+  const sponsorView = pathTo('SponsorsView', { id: engagement.sponsorId });
+  useViewTopBar({
     objectTitle: engagement.name,
-    breadcrumbs: [
-      { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-      { label: engagement.sponsorName, to: pathTo('SponsorsView', { id: engagement.sponsorId }) },
-      { label: engagement.name },
-    ],
-    buttons: [
-      { label: 'Back', to: pathTo('EngagementsIndex') },
-      { label: 'Edit', to: pathTo('EngagementsEdit', { engagementId: engagement.id }), variant: 'primary' },
-      {
-        label: 'Delete',
-        onClick: async () => {
-          if (await remove(engagement.id, engagement.name)) navigate(pathTo('SponsorsView', { id: engagement.sponsorId }));
-        },
-      },
-    ],
+    breadcrumbs: [{ label: 'Sponsors', to: pathTo('SponsorsIndex') }, { label: engagement.sponsorName, to: sponsorView }, { label: engagement.name }],
+    back: pathTo('EngagementsIndex'),
+    edit: pathTo('EngagementsEdit', { engagementId: engagement.id }),
+    remove: { run: api.remove, what: 'Engagement', id: engagement.id, name: engagement.name, then: sponsorView },
   });
-
+  const day = (key: DayKey): ViewField => ({ label: L[key], value: formatDay(engagement[key]) });
   return (
     <>
       <section className="panel">
         <ViewFields
-          fields={[
-            { label: L.name, value: engagement.name },
+          fields={recordFields(L, engagement, [
+            'name',
             { label: L.identification, value: engagement.fullIdentification },
-            { label: L.sponsorName, value: <Link to={pathTo('SponsorsView', { id: engagement.sponsorId })}>{engagement.sponsorName}</Link> },
-            { label: L.sponsorContact, value: engagement.sponsorContact },
-            { label: L.ownerUsername, value: engagement.ownerUsername },
-            { label: L.isActive, value: <StatusBadge active={engagement.isActive} /> },
-            { label: L.phase, value: engagement.phase },
-            { label: L.startDate, value: formatDay(engagement.startDate) },
-            { label: L.endDate, value: formatDay(engagement.endDate) },
-            { label: L.mediaLiveDate, value: formatDay(engagement.mediaLiveDate) },
-            { label: L.mediaEndDate, value: formatDay(engagement.mediaEndDate) },
-            { label: L.radius, value: engagement.radius },
-            { label: L.duplicateWindowDays, value: engagement.duplicateWindowDays },
+            { label: L.sponsorName, value: <Link to={sponsorView}>{engagement.sponsorName}</Link> },
+            'sponsorContact', 'ownerUsername', activeField(L, engagement), 'phase',
+            day('startDate'), day('endDate'), day('mediaLiveDate'), day('mediaEndDate'),
+            'radius', 'duplicateWindowDays',
             { label: L.pause, value: engagement.pause ? `${engagement.pause.text} (since ${formatDateTime(engagement.pause.since)})` : 'offered' },
-            { label: L.targetParticipantCount, value: engagement.targetParticipantCount },
+            'targetParticipantCount',
             { label: L.targetMeasure, value: engagement.targetMeasure === 'randomized' ? 'Randomized participants' : 'Referrals' },
-            { label: L.protocolIdentifier, value: engagement.protocolIdentifier },
-            { label: L.protocolVersion, value: engagement.protocolVersion },
-            { label: L.studySubjectIdentifier, value: engagement.studySubjectIdentifier },
-            { label: L.amendmentDate, value: formatDay(engagement.amendmentDate) },
-            { label: L.firstPatientInDate, value: formatDay(engagement.firstPatientInDate) },
-            { label: L.lastPatientInDate, value: formatDay(engagement.lastPatientInDate) },
-            { label: L.rareDisease, value: engagement.rareDisease },
-            { label: L.cellGeneTherapy, value: engagement.cellGeneTherapy },
-            { label: L.deiFocus, value: engagement.deiFocus },
-            { label: L.deiTarget, value: engagement.deiTarget },
-            { label: L.g6Url, value: engagement.g6Url },
-            { label: L.rmsProviderName, value: engagement.rmsProviderName },
-            { label: L.rmsSponsorIdentifier, value: engagement.rmsSponsorIdentifier },
-            { label: L.campaignTypes, value: names(engagement.campaignTypes) },
-            { label: L.indications, value: names(engagement.indications) },
-            { label: L.targetGroups, value: names(engagement.targetGroups) },
-            { label: L.therapeuticAreas, value: names(engagement.therapeuticAreas) },
-            { label: L.description, value: engagement.description, multiline: true },
-            { label: L.created, value: formatDateTime(engagement.created) },
-            { label: L.modified, value: formatDateTime(engagement.modified) },
-          ]}
+            'protocolIdentifier', 'protocolVersion', 'studySubjectIdentifier',
+            day('amendmentDate'), day('firstPatientInDate'), day('lastPatientInDate'),
+            'rareDisease', 'cellGeneTherapy', 'deiFocus', 'deiTarget', 'g6Url', 'rmsProviderName', 'rmsSponsorIdentifier',
+            ...(['campaignTypes', 'indications', 'targetGroups', 'therapeuticAreas'] as const).map((key) => ({ label: L[key], value: names(engagement[key]) })),
+            multilineField(L.description, engagement.description),
+            ...stampFields(L, engagement),
+          ])}
         />
       </section>
       <ReferralCountsPanel engagementId={engagement.id} />
@@ -178,15 +140,12 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
   );
 }
 
+type DayKey = 'startDate' | 'endDate' | 'mediaLiveDate' | 'mediaEndDate' | 'amendmentDate' | 'firstPatientInDate' | 'lastPatientInDate';
+
 export default function EngagementsView() {
   return (
-    <RecordLoader state={useEngagement()} resource="engagement">
-      {(engagement) => (
-        <>
-          <EngagementDetails engagement={engagement} />
-          <HistoryPanel entity="engagements" entityId={engagement.id} labels={L} />
-        </>
-      )}
-    </RecordLoader>
+    <RecordView state={useEngagement()} resource="engagement" history="engagements" labels={L}>
+      {(engagement) => <EngagementDetails engagement={engagement} />}
+    </RecordView>
   );
 }

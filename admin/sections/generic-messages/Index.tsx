@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import { genericMessagesApi } from '@core/api/genericMessages';
 import {
   GENERIC_MESSAGE_DEFAULT_LIMIT,
@@ -7,9 +6,8 @@ import {
   MESSAGE_TYPES,
   type GenericMessage,
 } from '@core/model/genericMessage';
-import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn } from '../../components/list/columns';
+import { actionsColumn, fieldColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { pathTo } from '../../routing/routes';
@@ -30,16 +28,11 @@ export default function GenericMessagesIndex() {
   useTopBar({ search: list.search });
 
   const columns: Column<GenericMessage>[] = [
-    {
-      id: 'keyName',
-      header: 'Key',
-      sortField: 'keyName',
-      cell: (m) => <Link to={pathTo('GenericMessagesEdit', { id: m.id })}>{m.keyName}</Link>,
-    },
-    { id: 'message', header: 'Message', sortField: 'message', cell: (m) => m.message },
+    linkColumn('keyName', 'Key', (m) => pathTo('GenericMessagesEdit', { id: m.id })),
+    fieldColumn('message', 'Message', 'plain'),
     { id: 'translations', header: 'Translations', exportFields: ['translations'], cell: (m) => Object.keys(m.translations).length },
     { id: 'messageType', header: 'Type', sortField: 'messageType', cell: (m) => TYPE_LABELS[m.messageType] ?? m.messageType },
-    { id: 'modified', header: 'Modified', sortField: 'modified', cell: (m) => formatDate(m.modified) },
+    modifiedColumn('Modified'),
     actionsColumn({ edit: (m) => pathTo('GenericMessagesEdit', { id: m.id }) }),
   ];
 

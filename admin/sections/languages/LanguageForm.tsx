@@ -2,12 +2,11 @@ import { useNavigate } from 'react-router-dom';
 import { languagesApi } from '@core/api/languages';
 import { LanguageInput, type Language } from '@core/model/language';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, saveButtons } from '../../components/form/EntityForm';
+import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { LANGUAGE_LABELS as L, toLanguageFormValues, toLanguageInput } from './languageValues';
 
 const FORM_ID = 'language-form';
@@ -17,15 +16,12 @@ export function LanguageForm({ language }: { language?: Language }) {
   const navigate = useNavigate();
   const form = useEntityForm(toLanguageFormValues(language));
 
-  useTopBar({
-    objectTitle: language?.description,
-    buttons: saveButtons(language ? pathTo('LanguagesView', { id: language.id }) : pathTo('LanguagesIndex'), FORM_ID, form.busy),
-  });
+  useFormTopBar(language?.description, language ? pathTo('LanguagesView', { id: language.id }) : pathTo('LanguagesIndex'), FORM_ID, form.busy);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const input = form.parse(LanguageInput, toLanguageInput(values));
     if (!input) return;
-    const saved = language ? await api.update(language.id, input) : await api.create(input);
+    const saved = await saveRecord(api, language?.id, input);
     navigate(pathTo('LanguagesView', { id: saved.id }));
   });
 

@@ -1,54 +1,34 @@
-import { useNavigate } from 'react-router-dom';
 import { languagesApi } from '@core/api/languages';
 import { toUiIsoCode } from '@core/i18n';
 import type { Language } from '@core/model/language';
-import { formatDateTime } from '../../components/format';
-import { RecordLoader } from '../../components/RecordLoader';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
-import { StatusBadge } from '../../components/StatusBadge';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { ViewFields } from '../../components/ViewFields';
+import { RecordView } from '../../components/RecordView';
+import { useViewTopBar } from '../../components/useViewTopBar';
+import { activeField, recordFields, stampFields, ViewFields } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { LANGUAGE_LABELS as L } from './languageValues';
 import { useLanguage } from './useLanguage';
 
 function LanguageDetails({ language }: { language: Language }) {
   const api = useApi(languagesApi);
-  const navigate = useNavigate();
-  const remove = useDeleteWithConfirm(api.remove, 'Language');
-
-  useTopBar({
+  useViewTopBar({
     objectTitle: language.description,
-    buttons: [
-      { label: 'Back', to: pathTo('LanguagesIndex') },
-      { label: 'Edit', to: pathTo('LanguagesEdit', { id: language.id }), variant: 'primary' },
-      ...(language.isDefault
-        ? []
-        : [
-            {
-              label: 'Delete',
-              onClick: async () => {
-                if (await remove(language.id, language.name)) navigate(pathTo('LanguagesIndex'));
-              },
-            },
-          ]),
-    ],
+    back: pathTo('LanguagesIndex'),
+    edit: pathTo('LanguagesEdit', { id: language.id }),
+    // The default language stays: the widget falls back to it.
+    remove: !language.isDefault && { run: api.remove, what: 'Language', id: language.id, name: language.name, then: pathTo('LanguagesIndex') },
   });
-
   return (
     <section className="panel">
       <ViewFields
-        fields={[
-          { label: L.name, value: language.name },
-          { label: L.description, value: language.description },
+        fields={recordFields(L, language, [
+          'name',
+          'description',
           { label: L.isoCode, value: toUiIsoCode(language.isoCode) },
-          { label: L.isActive, value: <StatusBadge active={language.isActive} /> },
-          { label: L.isDefault, value: language.isDefault },
-          { label: L.created, value: formatDateTime(language.created) },
-          { label: L.modified, value: formatDateTime(language.modified) },
-        ]}
+          activeField(L, language),
+          'isDefault',
+          ...stampFields(L, language),
+        ])}
       />
     </section>
   );
@@ -56,13 +36,8 @@ function LanguageDetails({ language }: { language: Language }) {
 
 export default function LanguagesView() {
   return (
-    <RecordLoader state={useLanguage()} resource="language">
-      {(language) => (
-        <>
-          <LanguageDetails language={language} />
-          <HistoryPanel entity="languages" entityId={language.id} labels={L} />
-        </>
-      )}
-    </RecordLoader>
+    <RecordView state={useLanguage()} resource="language" history="languages" labels={L}>
+      {(language) => <LanguageDetails language={language} />}
+    </RecordView>
   );
 }

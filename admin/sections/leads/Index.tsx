@@ -19,6 +19,7 @@ import { hasRole } from '@core/model/user';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
+import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
@@ -140,7 +141,7 @@ export default function LeadsIndex() {
     { id: 'engagementIds', header: 'Engagement', exportFields: ['engagementIds'], cell: (l) => l.engagementIds.map((id) => nameOf(engagementOptions.options, id)).join(', ') || '—' },
     { id: 'screenerId', header: 'Screener', exportFields: ['screenerId'], cell: (l) => nameOf(screenerOptions.options, l.screenerId) },
     { id: 'mediaChannelId', header: 'Channel', exportFields: ['mediaChannelId'], cell: (l) => nameOf(channelOptions.options, l.mediaChannelId) },
-    { id: 'language', header: 'Language', sortField: 'language', cell: (l) => l.language },
+    fieldColumn('language', 'Language', 'plain'),
     { id: 'zipCode', header: 'ZIP or place', exportFields: ['zipCode', 'country'], cell: (l) => (l.zipCode === null ? '—' : l.country ? `${l.zipCode} (${l.country})` : l.zipCode) },
     { id: 'nearestSiteMiles', header: 'Nearest site', sortField: 'nearestSiteMiles', cell: (l) => (l.nearestSiteMiles === null ? '—' : `${l.nearestSiteMiles} mi`) },
     { id: 'consentedAt', header: 'Consent', sortField: 'consentedAt', exportFields: ['consentedAt', 'consentText', 'consentTextSha256', 'surveyVersion'], cell: (l) => <Consent lead={l} /> },

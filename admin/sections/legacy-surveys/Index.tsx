@@ -1,23 +1,20 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
 import { legacySurveysApi } from '@core/api/legacySurveys';
 import { SURVEY_DEFAULT_SORT, SURVEY_SORTS, type Survey } from '@core/model/legacySurvey';
-import { formatDate } from '../../components/format';
 import { Select } from '../../components/form/Select';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter } from '../../components/list/filters';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useApiResourceList } from '../../components/list/useResourceList';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
 import { useOptions } from '../../hooks/useOptions';
+import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SURVEY_LABELS as L } from './values';
 import './legacy-surveys.css';
 
@@ -26,12 +23,7 @@ export default function SurveysIndex() {
   const engagementApi = useApi(engagementsApi);
   const navigate = useNavigate();
   const sponsors = useSponsorOptions();
-  const list = useApiResourceList(api, {
-    defaultSort: SURVEY_DEFAULT_SORT,
-    sortable: SURVEY_SORTS,
-    filterNames: ['sponsorId', 'isActive'],
-  });
-  const remove = useDeleteWithConfirm(api.remove, 'Survey');
+  const { list, remove } = useIndexList(api, { defaultSort: SURVEY_DEFAULT_SORT, sortable: SURVEY_SORTS, filterNames: ['sponsorId', 'isActive'], what: 'Survey' });
   const engagements = useOptions(
     () =>
       engagementApi
@@ -42,14 +34,12 @@ export default function SurveysIndex() {
   );
   const [engagementId, setEngagementId] = useState('');
 
-  useTopBar({ search: list.search });
-
   const columns: Column<Survey>[] = [
-    { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('SurveysView', { id: s.id })}>{s.title}</Link> },
+    linkColumn('title', L.title, (s) => pathTo('SurveysView', { id: s.id })),
     { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (s) => displayValue(s.engagementName) },
     { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s) => displayValue(s.sponsorName) },
     activeColumn(L.isActive),
-    { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
+    modifiedColumn(L.modified),
     actionsColumn({
       view: (s) => pathTo('SurveysView', { id: s.id }),
       edit: (s) => pathTo('SurveysEdit', { id: s.id }),

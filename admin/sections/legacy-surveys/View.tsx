@@ -1,15 +1,10 @@
-import { useNavigate } from 'react-router-dom';
 import { legacySurveysApi } from '@core/api/legacySurveys';
 import type { Survey } from '@core/model/legacySurvey';
-import { formatDateTime } from '../../components/format';
-import { RecordLoader } from '../../components/RecordLoader';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
-import { StatusBadge } from '../../components/StatusBadge';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { ViewFields } from '../../components/ViewFields';
+import { RecordView } from '../../components/RecordView';
+import { useViewTopBar } from '../../components/useViewTopBar';
+import { activeField, recordFields, stampFields, ViewFields } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SURVEY_LABELS as L, TYPE_LABELS } from './values';
 import { useLegacySurvey } from './useLegacySurvey';
 
@@ -22,37 +17,16 @@ export function transitionText(survey: Survey, transitionTo: string | null, targ
 
 function SurveyDetails({ survey }: { survey: Survey }) {
   const api = useApi(legacySurveysApi);
-  const navigate = useNavigate();
-  const remove = useDeleteWithConfirm(api.remove, 'Survey');
-
-  useTopBar({
+  useViewTopBar({
     objectTitle: survey.title,
-    buttons: [
-      { label: 'Back', to: pathTo('SurveysIndex') },
-      { label: 'Edit', to: pathTo('SurveysEdit', { id: survey.id }), variant: 'primary' },
-      {
-        label: 'Delete',
-        onClick: async () => {
-          if (await remove(survey.id, survey.title)) navigate(pathTo('SurveysIndex'));
-        },
-      },
-    ],
+    back: pathTo('SurveysIndex'),
+    edit: pathTo('SurveysEdit', { id: survey.id }),
+    remove: { run: api.remove, what: 'Survey', id: survey.id, name: survey.title, then: pathTo('SurveysIndex') },
   });
-
   return (
     <>
       <section className="panel">
-        <ViewFields
-          fields={[
-            { label: L.title, value: survey.title },
-            { label: L.engagementName, value: survey.engagementName },
-            { label: L.sponsorName, value: survey.sponsorName },
-            { label: L.isActive, value: <StatusBadge active={survey.isActive} /> },
-            { label: L.globalId, value: survey.globalId },
-            { label: L.created, value: formatDateTime(survey.created) },
-            { label: L.modified, value: formatDateTime(survey.modified) },
-          ]}
-        />
+        <ViewFields fields={recordFields(L, survey, ['title', 'engagementName', 'sponsorName', activeField(L, survey), 'globalId', ...stampFields(L, survey)])} />
       </section>
       {(survey.pages ?? []).map((page) => (
         <section key={page.id} className="panel survey-view-page" aria-label={page.title}>
@@ -87,13 +61,8 @@ function SurveyDetails({ survey }: { survey: Survey }) {
 
 export default function SurveysView() {
   return (
-    <RecordLoader state={useLegacySurvey()} resource="survey">
-      {(survey) => (
-        <>
-          <SurveyDetails survey={survey} />
-          <HistoryPanel entity="surveys" entityId={survey.id} labels={L} />
-        </>
-      )}
-    </RecordLoader>
+    <RecordView state={useLegacySurvey()} resource="survey" history="surveys" labels={L}>
+      {(survey) => <SurveyDetails survey={survey} />}
+    </RecordView>
   );
 }

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion, normalizeLocale } from '@core/model/channelLocale';
 import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/participant/hostEvents';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, saveButtons } from '../../components/form/EntityForm';
+import { EntityForm, saveButtons, saveRecord } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -88,7 +88,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
     const retakeWindowDays = days === '' ? undefined : Number(days);
     const input = form.parse(MediaChannelInput, { ...values, retakeWindowDays, hiddenFields: fromRows(hiddenFields), screenerId: Number(screenerId) });
     if (!input) return;
-    const saved = channel ? await api.update(channel.id, input) : await api.create(input);
+    const saved = await saveRecord(api, channel?.id, input);
     navigate(pathTo('MediaChannelView', { id: saved.id }));
   });
 

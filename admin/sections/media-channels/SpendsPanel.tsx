@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ApiError } from '@core/api/client';
 import { channelSpendsApi } from '@core/api/channelSpends';
 import { formatMinor, parseAmount } from '@core/model/channelSpend';
-import { DataTable } from '../../components/list/DataTable';
+import { PageTable } from '../../components/list/DataTable';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 import { useNotify } from '../../state/notices';
@@ -47,11 +47,9 @@ export function SpendsPanel({ channelId }: { channelId: string }) {
     <section className="panel" id="spends" aria-labelledby="spends-title">
       <h2 id="spends-title">Spend</h2>
       <p className="muted">What this channel cost, period by period. The Recruitment screen prorates each spend by the days its period shares with the range shown.</p>
-      <DataTable
+      <PageTable
         caption="Spend"
-        rowKey={(s) => s.id}
-        rows={spends.data?.items ?? []}
-        loading={spends.loading}
+        page={spends}
         emptyMessage="No spend entered for this channel yet."
         columns={[
           { id: 'period', header: 'Period', cell: (s) => `${s.periodStart} to ${s.periodEnd}` },

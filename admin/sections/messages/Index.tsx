@@ -12,6 +12,7 @@ import { messagesApi } from '@core/api/messages';
 import { MESSAGE_CHANNEL_LABELS, MESSAGE_CHANNELS, MESSAGE_DEFAULT_SORT, MESSAGE_KIND_LABELS, MESSAGE_KINDS, MESSAGE_SORTS, MESSAGE_STATUSES, type Message, type MessageStatus } from '@core/model/message';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
+import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
@@ -113,7 +114,7 @@ export default function MessagesIndex() {
         </span>
       ),
     },
-    { id: 'attempts', header: 'Attempts', sortField: 'attempts', cell: (m) => m.attempts },
+    fieldColumn('attempts', 'Attempts', 'plain'),
     { id: 'sentAt', header: 'Sent', sortField: 'sentAt', cell: (m) => (m.sentAt ? formatDateTime(m.sentAt) : '—') },
     {
       id: 'actions',

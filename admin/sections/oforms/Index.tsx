@@ -1,34 +1,28 @@
-import { Link } from 'react-router-dom';
 import { oformsApi } from '@core/api/oforms';
 import type { OForm } from '@core/model/oformDoc';
 import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '@core/model/oformDoc';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter } from '../../components/list/filters';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useApiResourceList } from '../../components/list/useResourceList';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { OFORM_LABELS as L, isFrozen } from './values';
 import { VersionBadge } from './VersionBar';
 
 export default function OFormIndex() {
   const api = useApi(oformsApi);
   const sponsors = useSponsorOptions();
-  const list = useApiResourceList(api, {
-    defaultSort: OFORM_DEFAULT_SORT,
-    sortable: OFORM_SORTS,
-    filterNames: ['sponsorId', 'isActive'],
+  const { list, remove } = useIndexList(api, {
+    defaultSort: OFORM_DEFAULT_SORT, sortable: OFORM_SORTS, filterNames: ['sponsorId', 'isActive'],
+    what: 'Survey version', add: pathTo('OFormAdd'),
   });
-  const remove = useDeleteWithConfirm(api.remove, 'Survey version');
-  useTopBar({ buttons: [{ label: 'Add', to: pathTo('OFormAdd') }], search: list.search });
   const columns: Column<OForm>[] = [
-    { id: 'title', header: L.title, sortField: 'title', cell: (f) => <Link to={pathTo('OFormView', { id: f.id })}>{f.title}</Link> },
-    { id: 'version', header: L.version, sortField: 'version', cell: (f) => f.version },
+    linkColumn('title', L.title, (f) => pathTo('OFormView', { id: f.id })),
+    fieldColumn('version', L.version, 'plain'),
     { id: 'engagement', header: L.engagementName, sortField: 'engagementName', cell: (f) => f.engagementName },
     { id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (f) => f.sponsorName },
     { id: 'approved', header: L.isApproved, sortField: 'isApproved', exportFields: ['isApproved', 'approvedAt'], cell: (f) => <VersionBadge form={f} /> },

@@ -21,6 +21,7 @@ import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../components/format';
 import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
+import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useAtomValue } from 'jotai';
@@ -166,7 +167,7 @@ export default function ReferralsIndex() {
 
   const columns: Column<Referral>[] = [
     { id: 'initials', header: 'Participant', exportFields: ['initials'], cell: (r) => <Link to={pathTo('ReferralsView', { id: r.id })}>{r.initials ?? `Referral ${r.id}`}</Link> },
-    { id: 'engagementName', header: 'Engagement', sortField: 'engagementName', cell: (r) => r.engagementName },
+    fieldColumn('engagementName', 'Engagement', 'plain'),
     { id: 'siteName', header: 'Site', sortField: 'siteName', cell: (r) => r.siteName ?? '—' },
     { id: 'status', header: 'Status', sortField: 'status', cell: (r) => <span className={`badge referral-${r.status}`}>{REFERRAL_STATUS_LABELS[r.status]}</span> },
     { id: 'created', header: 'Referred', sortField: 'created', cell: (r) => formatDateTime(r.created) },

@@ -1,9 +1,8 @@
 /** RmsProvidersIndex (Super User): the record systems referrals go to, under System Configuration. */
-import { Link } from 'react-router-dom';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { RMS_PROVIDER_DEFAULT_SORT, RMS_PROVIDER_KIND_LABELS, RMS_PROVIDER_SORTS, type RmsProvider } from '@core/model/rmsProvider';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
@@ -20,7 +19,7 @@ export default function RmsProvidersIndex() {
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('RmsProvidersAdd') }], search: list.search });
 
   const columns: Column<RmsProvider>[] = [
-    { id: 'name', header: L.name, sortField: 'name', cell: (p) => <Link to={pathTo('RmsProvidersEdit', { id: p.id })}>{p.name}</Link> },
+    linkColumn('name', L.name, (p) => pathTo('RmsProvidersEdit', { id: p.id })),
     { id: 'kind', header: L.kind, sortField: 'kind', cell: (p) => RMS_PROVIDER_KIND_LABELS[p.kind] },
     { id: 'endpoint', header: L.endpoint, cell: (p) => p.endpoint ?? '' },
     { id: 'secret', header: 'Secret', cell: (p) => (p.kind === 'none' ? '' : p.hasSecret ? 'Set' : 'Not set') },

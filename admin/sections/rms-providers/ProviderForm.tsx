@@ -17,13 +17,12 @@ import {
   type RmsProvider,
 } from '@core/model/rmsProvider';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, saveButtons } from '../../components/form/EntityForm';
+import { EntityForm, useFormTopBar } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { generateSecret, PROVIDER_LABELS as L, toProviderFormValues, toProviderInput } from './providerValues';
 import { SendTest } from './SendTest';
 import './rms-providers.css';
@@ -36,10 +35,7 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
   const form = useEntityForm(toProviderFormValues(provider));
   const kind = form.values.kind;
 
-  useTopBar({
-    objectTitle: provider?.name,
-    buttons: saveButtons(pathTo('RmsProvidersIndex'), FORM_ID, form.busy),
-  });
+  useFormTopBar(provider?.name, pathTo('RmsProvidersIndex'), FORM_ID, form.busy);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const input = toProviderInput(values);

@@ -1,27 +1,24 @@
-import { Link } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { screenersApi } from '@core/api/screeners';
 import { SCREENER_DEFAULT_SORT, SCREENER_SORTS, type Screener } from '@core/model/screener';
 import { hasRole } from '@core/model/user';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activateAndDeleteBulk } from '../../components/list/bulk';
 import { activeFilter, sponsorFilter } from '../../components/list/filters';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
-import { useApiResourceList } from '../../components/list/useResourceList';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
+import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SCREENER_LABELS as L } from './screenerValues';
 
 export function screenerColumns(remove: ((id: string) => Promise<boolean>) | null, reload: () => void, withSponsor = true): Column<Screener>[] {
   return [
-    { id: 'title', header: L.title, sortField: 'title', cell: (s) => <Link to={pathTo('ScreenerView', { screenerId: s.id })}>{s.title}</Link> },
+    linkColumn('title', L.title, (s) => pathTo('ScreenerView', { screenerId: s.id })),
     ...(withSponsor ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s: Screener) => s.sponsorName } satisfies Column<Screener>] : []),
-    { id: 'screenerType', header: L.type, sortField: 'screenerType', cell: (s) => s.screenerType },
+    fieldColumn('screenerType', L.type, 'plain'),
     { id: 'engagements', header: L.engagements, exportFields: ['engagements'], cell: (s) => s.engagements.map((e) => e.name).join(', ') },
     { id: 'locked', header: L.isLocked, sortField: 'isLocked', cell: (s) => (s.isLocked ? 'Locked' : '') },
     activeColumn(L.isActive),
@@ -37,15 +34,9 @@ export default function ScreenerIndex() {
   const api = useApi(screenersApi);
   const user = useAtomValue(currentUserAtom);
   const sponsors = useSponsorOptions();
-  const list = useApiResourceList(api, {
-    defaultSort: SCREENER_DEFAULT_SORT,
-    sortable: SCREENER_SORTS,
-    filterNames: ['sponsorId', 'isActive'],
-  });
-  const remove = useDeleteWithConfirm(api.remove, 'Screener');
+  const { list, remove } = useIndexList(api, { defaultSort: SCREENER_DEFAULT_SORT, sortable: SCREENER_SORTS, filterNames: ['sponsorId', 'isActive'], what: 'Screener' });
   // Screeners are changed by Admins and Super Users (the server refuses others).
   const canEdit = hasRole(user, 'Admin', 'Super User');
-  useTopBar({ search: list.search });
   return (
     <ListView
       list={list}

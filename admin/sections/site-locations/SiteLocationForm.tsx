@@ -9,7 +9,7 @@ import {
   type SiteLocation,
 } from '@core/model/siteLocation';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, saveButtons } from '../../components/form/EntityForm';
+import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
 import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
@@ -17,7 +17,6 @@ import { useEntityForm } from '../../components/form/useEntityForm';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SITE_LOCATION_LABELS as L, toSiteLocationFormValues, toSiteLocationInput } from './siteLocationValues';
 
 const FORM_ID = 'site-location-form';
@@ -29,15 +28,12 @@ export function SiteLocationForm({ site }: { site?: SiteLocation }) {
   const countries = useCountryOptions();
   const form = useEntityForm(toSiteLocationFormValues(site));
 
-  useTopBar({
-    objectTitle: site?.name,
-    buttons: saveButtons(site ? pathTo('SiteLocationsView', { id: site.id }) : pathTo('SiteLocationsIndex'), FORM_ID, form.busy),
-  });
+  useFormTopBar(site?.name, site ? pathTo('SiteLocationsView', { id: site.id }) : pathTo('SiteLocationsIndex'), FORM_ID, form.busy);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const input = form.parse(SiteLocationInput, toSiteLocationInput(values));
     if (!input) return;
-    const saved = site ? await api.update(site.id, input) : await api.create(input);
+    const saved = await saveRecord(api, site?.id, input);
     navigate(pathTo('SiteLocationsView', { id: saved.id }));
   });
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { LeadsWithinReach } from '../../components/LeadsWithinReach';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
 import { siteCoordinatorsApi } from '@core/api/siteCoordinators';
 import { usersApi } from '@core/api/users';
@@ -9,17 +9,14 @@ import { useNotify } from '../../state/notices';
 import { engagementsApi } from '@core/api/engagements';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import type { SiteLocation } from '@core/model/siteLocation';
-import { formatDateTime } from '../../components/format';
-import { DataTable } from '../../components/list/DataTable';
-import { RecordLoader } from '../../components/RecordLoader';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
+import { DataTable, PageTable } from '../../components/list/DataTable';
+import { RecordView } from '../../components/RecordView';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { ViewFields } from '../../components/ViewFields';
+import { useViewTopBar } from '../../components/useViewTopBar';
+import { activeField, multilineField, recordFields, stampFields, ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SITE_LOCATION_LABELS as L, addressLine, irbLabel, siteKindLabel } from './siteLocationValues';
 import { useSiteLocation } from './useSiteLocation';
 
@@ -74,11 +71,9 @@ function Coordinators({ site }: { site: SiteLocation }) {
   return (
     <section className="panel" aria-labelledby="site-coordinators-title">
       <h2 id="site-coordinators-title">Site coordinators</h2>
-      <DataTable
+      <PageTable
         caption="Site coordinators"
-        rowKey={(c) => c.id}
-        rows={tied.data?.items ?? []}
-        loading={tied.loading}
+        page={tied}
         emptyMessage="No coordinator works this site's referrals yet."
         columns={[
           { id: 'username', header: 'Username', cell: (c) => c.username },
@@ -117,45 +112,26 @@ function Coordinators({ site }: { site: SiteLocation }) {
 
 function SiteDetails({ site }: { site: SiteLocation }) {
   const api = useApi(siteLocationsApi);
-  const navigate = useNavigate();
   const { engagementId } = useParams();
-  const remove = useDeleteWithConfirm(api.remove, 'Site location');
-  const back = engagementId ? pathTo('SiteAssociations', { engagementId }) : pathTo('SiteLocationsIndex');
-
-  useTopBar({
+  useViewTopBar({
     objectTitle: site.name,
-    buttons: [
-      { label: 'Back', to: back },
-      { label: 'Edit', to: pathTo('SiteLocationsEdit', { id: site.id }), variant: 'primary' },
-      {
-        label: 'Delete',
-        onClick: async () => {
-          if (await remove(site.id, site.name)) navigate(pathTo('SiteLocationsIndex'));
-        },
-      },
-    ],
+    back: engagementId ? pathTo('SiteAssociations', { engagementId }) : pathTo('SiteLocationsIndex'),
+    edit: pathTo('SiteLocationsEdit', { id: site.id }),
+    remove: { run: api.remove, what: 'Site location', id: site.id, name: site.name, then: pathTo('SiteLocationsIndex') },
   });
-
   return (
     <>
       <section className="panel">
         <ViewFields
-          fields={[
-            { label: L.name, value: site.name },
-            { label: L.siteId, value: site.siteId },
-            { label: 'Address', value: addressLine(site) },
-            { label: L.countryName, value: site.countryName },
-            { label: L.piName, value: site.piName },
-            { label: L.latitude, value: site.latitude },
-            { label: L.longitude, value: site.longitude },
+          fields={recordFields(L, site, [
+            'name', 'siteId', { label: 'Address', value: addressLine(site) }, 'countryName', 'piName', 'latitude', 'longitude',
             { label: L.siteLocationType, value: siteKindLabel(site.siteLocationType) },
             { label: L.irbType, value: irbLabel(site.irbType) },
-            { label: L.isVirtual, value: site.isVirtual },
-            { label: L.isActive, value: <StatusBadge active={site.isActive} /> },
-            { label: L.description, value: site.description, multiline: true },
-            { label: L.created, value: formatDateTime(site.created) },
-            { label: L.modified, value: formatDateTime(site.modified) },
-          ]}
+            'isVirtual',
+            activeField(L, site),
+            multilineField(L.description, site.description),
+            ...stampFields(L, site),
+          ])}
         />
         <LeadsWithinReach filters={{ siteLocationId: site.id }} leadsPath={pathTo('LeadsIndex')} />
       </section>
@@ -167,13 +143,8 @@ function SiteDetails({ site }: { site: SiteLocation }) {
 
 export default function SiteLocationsView() {
   return (
-    <RecordLoader state={useSiteLocation()} resource="site location">
-      {(site) => (
-        <>
-          <SiteDetails site={site} />
-          <HistoryPanel entity="site-locations" entityId={site.id} labels={L} />
-        </>
-      )}
-    </RecordLoader>
+    <RecordView state={useSiteLocation()} resource="site location" history="site-locations" labels={L}>
+      {(site) => <SiteDetails site={site} />}
+    </RecordView>
   );
 }

@@ -8,6 +8,7 @@
 import { sitePerformanceApi } from '@core/api/referrals';
 import { SITE_PERFORMANCE_SORTS, type SitePerformance } from '@core/model/sitePerformance';
 import type { Column } from '../../components/list/DataTable';
+import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useApi } from '../../state/services';
@@ -24,7 +25,7 @@ export default function SitePerformanceIndex() {
   useTopBar({});
 
   const columns: Column<SitePerformance>[] = [
-    { id: 'siteName', header: 'Site', sortField: 'siteName', cell: (r) => r.siteName },
+    fieldColumn('siteName', 'Site', 'plain'),
     { id: 'referrals', header: 'Referrals', sortField: 'referrals', className: 'col-number', cell: (r) => r.referrals.toLocaleString('en-US') },
     { id: 'medianHoursToFirstContact', header: 'Median time to first contact', sortField: 'medianHoursToFirstContact', className: 'col-number', cell: (r) => hours(r.medianHoursToFirstContact) },
     {

@@ -1,43 +1,31 @@
 import { useAtomValue } from 'jotai';
-import { Link } from 'react-router-dom';
 import { sponsorsApi } from '@core/api/sponsors';
 import type { Sponsor } from '@core/model/sponsor';
 import { hasRole } from '@core/model/user';
-import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, fieldColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activationActions, deleteAction } from '../../components/list/bulk';
-import { useApiResourceList } from '../../components/list/useResourceList';
-import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
+import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SPONSOR_FILTERS, SPONSOR_LIST } from './listCalls';
 import { SPONSOR_LABELS as L } from './sponsorValues';
 
 export default function SponsorsIndex() {
   const api = useApi(sponsorsApi);
-  const list = useApiResourceList(api, SPONSOR_LIST);
-  const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
   // Sponsors are created and deleted by Admins and Super Users only (the server refuses others).
   const canAddAndDelete = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
-
-  useTopBar({ buttons: canAddAndDelete ? [{ label: 'Add', to: pathTo('SponsorsAdd') }] : [], search: list.search });
+  const { list, remove } = useIndexList(api, { ...SPONSOR_LIST, what: 'Sponsor', add: canAddAndDelete && pathTo('SponsorsAdd') });
 
   const columns: Column<Sponsor>[] = [
-    {
-      id: 'name',
-      header: L.name,
-      sortField: 'name',
-      cell: (s) => <Link to={pathTo('SponsorsView', { id: s.id })}>{s.name}</Link>,
-    },
-    { id: 'identification', header: L.identification, sortField: 'identification', cell: (s) => s.identification },
+    linkColumn('name', L.name, (s) => pathTo('SponsorsView', { id: s.id })),
+    fieldColumn('identification', L.identification, 'plain'),
     { id: 'country', header: L.countryName, sortField: 'countryName', cell: (s) => displayValue(s.countryName) },
     activeColumn(L.isActive),
-    { id: 'modified', header: L.modified, sortField: 'modified', cell: (s) => formatDate(s.modified) },
+    modifiedColumn(L.modified),
     // Figures over the sponsor's engagements, their sites and their referrals.
     {
       id: 'engagements',

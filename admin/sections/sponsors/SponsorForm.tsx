@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { sponsorsApi } from '@core/api/sponsors';
 import { SponsorInput, type Sponsor } from '@core/model/sponsor';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, saveButtons } from '../../components/form/EntityForm';
+import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
 import { IDENTIFICATION_TAKEN } from '../../components/form/messages';
 import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
@@ -12,7 +12,6 @@ import { useCountryOptions } from '../../hooks/useCountryOptions';
 import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L, toSponsorFormValues, toSponsorInput } from './sponsorValues';
 
 const FORM_ID = 'sponsor-form';
@@ -25,10 +24,7 @@ export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
   const countries = useCountryOptions();
   const form = useEntityForm(toSponsorFormValues(sponsor));
 
-  useTopBar({
-    objectTitle: sponsor?.name,
-    buttons: saveButtons(sponsor ? pathTo('SponsorsView', { id: sponsor.id }) : pathTo('SponsorsIndex'), FORM_ID, form.busy),
-  });
+  useFormTopBar(sponsor?.name, sponsor ? pathTo('SponsorsView', { id: sponsor.id }) : pathTo('SponsorsIndex'), FORM_ID, form.busy);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const input = form.parse(SponsorInput, toSponsorInput(values));
@@ -37,7 +33,7 @@ export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
       form.fail({ identification: IDENTIFICATION_TAKEN });
       return;
     }
-    const saved = sponsor ? await api.update(sponsor.id, input) : await api.create(input);
+    const saved = await saveRecord(api, sponsor?.id, input);
     notify('success', sponsor ? `Sponsor ${saved.name} saved.` : `Sponsor ${saved.name} added.`);
     navigate(pathTo('SponsorsView', { id: saved.id }));
   });

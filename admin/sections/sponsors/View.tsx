@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
 import { sponsorsApi } from '@core/api/sponsors';
 import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_SORTS } from '@core/model/engagement';
@@ -9,16 +9,13 @@ import { engagementColumns } from '../engagements/Index';
 import { SponsorScreeners } from '../screeners/SponsorScreeners';
 import type { Sponsor } from '@core/model/sponsor';
 import { hasRole } from '@core/model/user';
-import { formatDateTime } from '../../components/format';
-import { RecordLoader } from '../../components/RecordLoader';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
-import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { ViewFields } from '../../components/ViewFields';
+import { RecordView } from '../../components/RecordView';
+import { useViewTopBar } from '../../components/useViewTopBar';
+import { activeField, multilineField, recordFields, stampFields, ViewFields } from '../../components/ViewFields';
 import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
-import { useTopBar } from '../../state/topBar';
 import { SPONSOR_LABELS as L } from './sponsorValues';
 import { useSponsor } from './useSponsor';
 
@@ -42,50 +39,26 @@ function SponsorEngagements({ sponsor }: { sponsor: Sponsor }) {
 
 function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
   const api = useApi(sponsorsApi);
-  const navigate = useNavigate();
-  const remove = useDeleteWithConfirm(api.remove, 'Sponsor');
   // Sponsors are created and deleted by Admins and Super Users only (the server refuses others).
   const canDelete = hasRole(useAtomValue(currentUserAtom), 'Admin', 'Super User');
-
-  useTopBar({
+  useViewTopBar({
     objectTitle: sponsor.name,
-    buttons: [
-      { label: 'Back', to: pathTo('SponsorsIndex') },
-      { label: 'Edit', to: pathTo('SponsorsEdit', { id: sponsor.id }), variant: 'primary' },
-      ...(canDelete
-        ? [
-            {
-              label: 'Delete',
-              onClick: async () => {
-                if (await remove(sponsor.id, sponsor.name)) navigate(pathTo('SponsorsIndex'));
-              },
-            },
-          ]
-        : []),
-    ],
+    back: pathTo('SponsorsIndex'),
+    edit: pathTo('SponsorsEdit', { id: sponsor.id }),
+    remove: canDelete && { run: api.remove, what: 'Sponsor', id: sponsor.id, name: sponsor.name, then: pathTo('SponsorsIndex') },
   });
-
   return (
     <section className="panel">
       <ViewFields
-        fields={[
-          { label: L.name, value: sponsor.name },
-          { label: L.identification, value: sponsor.identification },
-          { label: L.rmsSponsorIdentifier, value: sponsor.rmsSponsorIdentifier },
-          { label: L.countryName, value: sponsor.countryName },
-          { label: L.isActive, value: <StatusBadge active={sponsor.isActive} /> },
-          { label: L.description, value: sponsor.description, multiline: true },
-          { label: L.businessPractice, value: sponsor.businessPractice, multiline: true },
-          { label: L.activeEngagements, value: sponsor.activeEngagements },
-          { label: L.totalEngagements, value: sponsor.totalEngagements },
-          { label: L.totalSites, value: sponsor.totalSites },
-          { label: L.totalReferrals, value: sponsor.totalReferrals },
-          { label: L.duplicateReferrals, value: sponsor.duplicateReferrals },
-          { label: L.totalScreenedReferrals, value: sponsor.totalScreenedReferrals },
-          { label: L.totalRandomizedReferrals, value: sponsor.totalRandomizedReferrals },
-          { label: L.created, value: formatDateTime(sponsor.created) },
-          { label: L.modified, value: formatDateTime(sponsor.modified) },
-        ]}
+        fields={recordFields(L, sponsor, [
+          'name', 'identification', 'rmsSponsorIdentifier', 'countryName',
+          activeField(L, sponsor),
+          multilineField(L.description, sponsor.description),
+          multilineField(L.businessPractice, sponsor.businessPractice),
+          'activeEngagements', 'totalEngagements', 'totalSites', 'totalReferrals', 'duplicateReferrals',
+          'totalScreenedReferrals', 'totalRandomizedReferrals',
+          ...stampFields(L, sponsor),
+        ])}
       />
     </section>
   );
@@ -93,15 +66,14 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
 
 export default function SponsorsView() {
   return (
-    <RecordLoader state={useSponsor()} resource="sponsor">
+    <RecordView state={useSponsor()} resource="sponsor" history="sponsors" labels={L}>
       {(sponsor) => (
         <>
           <SponsorDetails sponsor={sponsor} />
           <SponsorEngagements sponsor={sponsor} />
           <SponsorScreeners sponsorId={sponsor.id} />
-          <HistoryPanel entity="sponsors" entityId={sponsor.id} labels={L} />
         </>
       )}
-    </RecordLoader>
+    </RecordView>
   );
 }

@@ -1,9 +1,7 @@
-import { Link } from 'react-router-dom';
 import { usersApi } from '@core/api/users';
 import { USER_DEFAULT_SORT, USER_SORTS, type User } from '@core/model/user';
-import { formatDate } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
-import { actionsColumn, activeColumn } from '../../components/list/columns';
+import { actionsColumn, activeColumn, fieldColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activationActions } from '../../components/list/bulk';
 import { activeFilter } from '../../components/list/filters';
@@ -21,18 +19,13 @@ export default function UsersIndex() {
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('UsersAdd') }], search: list.search });
 
   const columns: Column<User>[] = [
-    {
-      id: 'username',
-      header: L.username,
-      sortField: 'username',
-      cell: (u) => <Link to={pathTo('UsersEdit', { id: u.id })}>{u.username}</Link>,
-    },
-    { id: 'email', header: L.email, sortField: 'email', cell: (u) => displayValue(u.email) },
+    linkColumn('username', L.username, (u) => pathTo('UsersEdit', { id: u.id })),
+    fieldColumn('email', L.email),
     // Roles come as the CSV's relationship column (the list includes them).
     { id: 'roles', header: L.roles, exportFields: [], cell: (u) => displayValue((u.roles ?? []).map((r) => r.name).join(', ')) },
     { id: 'twoFactor', header: L.secretVerified, exportFields: ['secretVerified'], cell: (u) => (u.secretVerified ? 'On' : 'Off') },
     activeColumn(L.isActive),
-    { id: 'modified', header: L.modified, sortField: 'modified', cell: (u) => formatDate(u.modified) },
+    modifiedColumn(L.modified),
     actionsColumn({ edit: (u) => pathTo('UsersEdit', { id: u.id }) }),
   ];
 
