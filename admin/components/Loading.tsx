@@ -1,7 +1,7 @@
 import './components.css';
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
-    <div className="loading" role="status">
+    <div className="loading-status" role="status">
       <span className="spinner" aria-hidden="true" />
       {label}
     </div>
