@@ -14,7 +14,6 @@ import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite, matchLeadsToSites } from '../leads';
 import {
-  SITE_LOCATION_FILTER_SCHEMAS,
   SITE_LOCATION_FILTERS,
   createSiteLocation,
   deleteSiteLocation,
@@ -33,7 +32,6 @@ const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilte
   sorts: SITE_LOCATION_SORTS,
   defaultSort: SITE_LOCATION_DEFAULT_SORT,
   filters: SITE_LOCATION_FILTERS,
-  filterSchemas: SITE_LOCATION_FILTER_SCHEMAS,
   fields: SITE_LOCATION.names,
 };
 
