@@ -61,7 +61,7 @@ export const choiceParam = <C extends string>(choices: readonly C[], description
 /** A record's id (a positive integer in PostgreSQL's range); `what` names the record. */
 export const idParam = (what: string, description = `Only rows of this ${what} (its id).`): QueryParam<number> => ({
   description,
-  schema: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' },
+  schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
   parse: (value, name) => {
     const id = /^\d{1,9}$/.test(value) ? Number(value) : 0;
     if (id < 1 || id > 2_147_483_647) throw badRequest(`'${name}' must be a ${what} id.`, name);
@@ -119,3 +119,6 @@ export function parseParams<P extends QueryParams>(params: P, read: (name: strin
   }
   return out as ParamValues<P>;
 }
+
+/** The filters of a list with a search box and an active switch (users, languages, lookups…). */
+export const SEARCH_AND_ACTIVE = { searchQuery: searchParam, isActive: booleanParam };

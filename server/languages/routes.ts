@@ -20,18 +20,18 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendList, sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
 import { createLanguage, deleteLanguage, findLanguage, languagePage, updateLanguage, type LanguageRow as Row } from './languages';
 
-const listSpec: ListSpec<(typeof LANGUAGE_SORTS)[number], 'searchQuery' | 'isActive'> = {
+const listSpec: ListSpec<(typeof LANGUAGE_SORTS)[number], typeof SEARCH_AND_ACTIVE> = {
   type: LANGUAGE_TYPE,
   sorts: LANGUAGE_SORTS,
   defaultSort: LANGUAGE_DEFAULT_SORT,
   defaultLimit: LANGUAGE_DEFAULT_LIMIT,
-  filters: ['searchQuery', 'isActive'],
+  filters: SEARCH_AND_ACTIVE,
   fields: LANGUAGE.names,
 };
 
@@ -58,8 +58,7 @@ export function languagesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const { rows, total } = await languagePage(db, q, isActive);
+    const { rows, total } = await languagePage(db, q);
     return sendList(c, rows.map((r) => serialize(r, q.fields)), { total, page: q.page, limit: q.limit });
   });
 

@@ -32,6 +32,7 @@ import { loadUser, userAttributes } from '../auth/users';
 import { readJson, readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { USER_MESSAGES, assertEmailFree, createUser, findUser, listUsers, resetTwoFactor, updateUser } from './accounts';
@@ -42,11 +43,11 @@ export const TOTP_TYPE = 'totp-enrolments';
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = 'Trial Recruit';
 
-const listSpec: ListSpec<(typeof USER_SORTS)[number], 'searchQuery' | 'isActive'> = {
+const listSpec: ListSpec<(typeof USER_SORTS)[number], typeof SEARCH_AND_ACTIVE> = {
   type: USER_TYPE,
   sorts: USER_SORTS,
   defaultSort: USER_DEFAULT_SORT,
-  filters: ['searchQuery', 'isActive'],
+  filters: SEARCH_AND_ACTIVE,
   fields: USER.names,
   includes: ['roles', 'sponsors'],
 };
