@@ -7,7 +7,6 @@ import { CHANNEL_SPEND, CHANNEL_SPEND_DEFAULT_SORT, CHANNEL_SPEND_SORTS, CHANNEL
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
-import { filterNames, filterSchemas } from '../http/filters';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
@@ -15,12 +14,11 @@ import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
 
-const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], keyof typeof FILTERS> = {
+const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], typeof FILTERS> = {
   type: CHANNEL_SPEND_TYPE,
   sorts: CHANNEL_SPEND_SORTS,
   defaultSort: CHANNEL_SPEND_DEFAULT_SORT,
-  filters: filterNames(FILTERS),
-  filterSchemas: filterSchemas(FILTERS),
+  filters: FILTERS,
   fields: CHANNEL_SPEND.names,
 };
 

@@ -110,7 +110,7 @@ const SPEND_SORT_COLUMNS = {
 };
 
 /** One page of the spends the user may reach, in the query's filters and sort. */
-export async function spendPage(db: Db, q: ListQuery<keyof typeof SPEND_SORT_COLUMNS, string>, user: AuthUser) {
+export async function spendPage(db: Db, q: ListQuery<keyof typeof SPEND_SORT_COLUMNS, typeof SPEND_FILTERS>, user: AuthUser) {
   const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, SPEND_FILTERS)];
   const counted = db
     .select({ n: count() })

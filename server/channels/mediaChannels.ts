@@ -11,7 +11,8 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
-import { booleanFilter, choiceFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { booleanFilter, choiceFilter, filterConditions, idFilter } from '../http/filters';
+import { searchParam } from '../http/params';
 import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
@@ -65,9 +66,9 @@ const FILTERS = {
   channelType: choiceFilter(mediaChannels.channelType, MEDIA_CHANNEL_TYPES),
   isActive: booleanFilter(mediaChannels.isActive),
 };
-export type ChannelFilter = 'searchQuery' | keyof typeof FILTERS;
-export const CHANNEL_FILTERS: ChannelFilter[] = ['searchQuery', ...filterNames(FILTERS)];
-export const CHANNEL_FILTER_SCHEMAS = filterSchemas(FILTERS);
+/** The channels list's filters: the search beside FILTERS. */
+export const CHANNEL_FILTERS = { ...FILTERS, searchQuery: searchParam };
+export type ChannelFilter = typeof CHANNEL_FILTERS;
 
 const sortColumns = {
   title: mediaChannels.title,

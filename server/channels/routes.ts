@@ -31,7 +31,6 @@ import { answerList } from '../http/list-answer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
 import {
-  CHANNEL_FILTER_SCHEMAS,
   CHANNEL_FILTERS,
   UNKNOWN_MEDIA_CHANNEL_SCREENER,
   channelById,
@@ -52,7 +51,6 @@ const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter> = 
   sorts: MEDIA_CHANNEL_SORTS,
   defaultSort: MEDIA_CHANNEL_DEFAULT_SORT,
   filters: CHANNEL_FILTERS,
-  filterSchemas: CHANNEL_FILTER_SCHEMAS,
   fields: MEDIA_CHANNEL.names,
 };
 

@@ -39,9 +39,10 @@ import {
 } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { toManyIds } from '../http/body';
-import { BadParameter, Conflict, Invalid } from '../errors';
-import { parseId, type ListQuery } from '../http/query';
-import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
+import { Conflict, Invalid } from '../errors';
+import type { ListQuery } from '../http/query';
+import { idParam, searchParam } from '../http/params';
+import { IDENTIFICATION_TAKEN, identificationOrScope, uniqueIdentificationParam } from '../http/unique-identification';
 import { joinedPage } from '../http/list';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, idFilter, linkedFilter } from '../http/filters';
@@ -130,7 +131,15 @@ export const ENGAGEMENT_FILTERS = {
   endDateTo: dateFilter(engagements.endDate, 'to'),
 };
 
-export type EngagementFilters = 'searchQuery' | 'uniqueIdentification' | 'sortAssociated' | keyof typeof ENGAGEMENT_FILTERS;
+/** The engagements list's filters: the search, the identification check and the site location to put first, beside ENGAGEMENT_FILTERS. */
+export const ENGAGEMENT_LIST_FILTERS = {
+  ...ENGAGEMENT_FILTERS,
+  searchQuery: searchParam,
+  uniqueIdentification: uniqueIdentificationParam,
+  sortAssociated: idParam('site location', 'A site location id: the engagements linked to it first.'),
+};
+
+export type EngagementFilters = typeof ENGAGEMENT_LIST_FILTERS;
 
 const sortColumns: Record<(typeof ENGAGEMENT_SORTS)[number], AnyColumn> = {
   name: engagements.name,
@@ -301,10 +310,9 @@ export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeo
     conditions.push(...filterConditions(q.filters, ENGAGEMENT_FILTERS));
     const extra: Record<string, SQL> = {};
     let lead: SQL | undefined;
-    if (q.filters.sortAssociated !== undefined) {
+    const siteLocationId = q.filters.sortAssociated;
+    if (siteLocationId !== undefined) {
       // Engagements linked to this site location first (the site's view and link pickers).
-      const siteLocationId = parseId(q.filters.sortAssociated);
-      if (siteLocationId === null) throw new BadParameter("'sortAssociated' must be a site location id.", 'sortAssociated');
       const associated = sql<boolean>`exists (select 1 from ${engagementSiteLocations} l where l.engagement_id = ${engagements.id} and l.site_location_id = ${siteLocationId})`;
       extra.isAssociated = associated;
       lead = sql`${associated} desc`;

@@ -26,11 +26,10 @@ import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
 import { sendResource, toResource } from '../http/serialize';
-import { filterNames, filterSchemas } from '../http/filters';
 import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
 import {
-  ENGAGEMENT_FILTERS,
+  ENGAGEMENT_LIST_FILTERS,
   LOOKUP_NAMES,
   createEngagement,
   deleteEngagement,
@@ -51,8 +50,7 @@ const listSpec: ListSpec<(typeof ENGAGEMENT_SORTS)[number], EngagementFilters> =
   type: ENGAGEMENT_TYPE,
   sorts: ENGAGEMENT_SORTS,
   defaultSort: ENGAGEMENT_DEFAULT_SORT,
-  filters: ['searchQuery', 'uniqueIdentification', 'sortAssociated', ...filterNames(ENGAGEMENT_FILTERS)],
-  filterSchemas: filterSchemas(ENGAGEMENT_FILTERS),
+  filters: ENGAGEMENT_LIST_FILTERS,
   fields: ENGAGEMENT.names,
   includes: ENGAGEMENT_INCLUDES,
 };

@@ -6,30 +6,50 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { badRequest } from './errors';
+import { parseParams, type ParamValues, type QueryParam, type QueryParams } from './params';
 
 export const PAGE_SIZES = [10, 20, 50, 100, 1000] as const;
 
-export interface ListSpec<S extends string = string, F extends string = string> {
+/**
+ * A list's query: its sorts, includes, sparse fields and named filters. `F` is the filters: a
+ * record of typed parameters (server/http/params.ts: parsed here, typed in `ListQuery.filters`,
+ * stated in the OpenAPI document from the same values), or, for a list not yet converted, the
+ * names of filters its route reads as text.
+ */
+export interface ListSpec<S extends string = string, F extends string | QueryParams = string> {
   /** The JSON:API type, for `fields[type]=`. */
   type: string;
   sorts: readonly S[];
   defaultSort: string;
   defaultLimit?: number;
   includes?: readonly string[];
-  /** Named filters (query parameter names) this list accepts. */
-  filters?: readonly F[];
-  /** What the filters read (from their parsers: server/http/filters.ts `filterSchemas`), for the API's description. */
-  filterSchemas?: Partial<Record<F, { readonly description: string; readonly schema: Readonly<Record<string, unknown>> }>>;
+  filters?: [F] extends [string] ? readonly F[] : F;
   /** Attribute names that `fields` may select. */
   fields?: readonly string[];
 }
+
+/** Any list's description, as the OpenAPI document reads it. */
+export type AnyListSpec = ListSpec<string, string> | ListSpec<string, QueryParams>;
+
+/** A list's filters, by name: the parameter each is read with, if typed. */
+export function listFilters(spec: Pick<AnyListSpec, 'filters'>): [string, QueryParam<unknown> | undefined][] {
+  const filters = spec.filters;
+  if (!filters) return [];
+  if (isNameList(filters)) return filters.map((name) => [name, undefined]);
+  return Object.entries(filters);
+}
+
+const isNameList = (filters: readonly string[] | QueryParams): filters is readonly string[] => Array.isArray(filters);
+
+/** The values a list's filters read: typed, or text for a list whose filters are only names. */
+export type FilterValues<F extends string | QueryParams> = [F] extends [string] ? Partial<Record<F, string>> : ParamValues<F>;
 
 export interface SortTerm<S extends string> {
   field: S;
   desc: boolean;
 }
 
-export interface ListQuery<S extends string = string, F extends string = string> {
+export interface ListQuery<S extends string = string, F extends string | QueryParams = string> {
   page: number;
   limit: number;
   offset: number;
@@ -37,7 +57,7 @@ export interface ListQuery<S extends string = string, F extends string = string>
   include: Set<string>;
   /** Selected attributes, or null for all. */
   fields: Set<string> | null;
-  filters: Partial<Record<F, string>>;
+  filters: FilterValues<F>;
 }
 
 const RESERVED = new Set(['page', 'limit', 'sort', 'include', 'fields']);
@@ -64,13 +84,11 @@ export function parseSort<S extends string>(raw: string, allowed: readonly S[]):
   return terms;
 }
 
-export function parseListQuery<S extends string, F extends string>(
-  params: URLSearchParams,
-  spec: ListSpec<S, F>,
-): ListQuery<S, F> {
-  const filters: Partial<Record<F, string>> = {};
+export function parseListQuery<S extends string, F extends string | QueryParams>(params: URLSearchParams, spec: ListSpec<S, F>): ListQuery<S, F> {
+  const text: Record<string, string> = {};
   let fields: Set<string> | null = null;
   const allowedFields = spec.fields ?? [];
+  const filterNames = new Set(listFilters(spec as Pick<AnyListSpec, 'filters'>).map(([name]) => name));
 
   for (const key of new Set(params.keys())) {
     if (params.getAll(key).length > 1) throw badRequest(`'${key}' may be given only once.`, key);
@@ -82,12 +100,14 @@ export function parseListQuery<S extends string, F extends string>(
       fields = parseFields(value, allowedFields, key);
       continue;
     }
-    if ((spec.filters as readonly string[] | undefined)?.includes(key)) {
-      filters[key as F] = value;
+    if (filterNames.has(key)) {
+      text[key] = value;
       continue;
     }
     throw badRequest(`Unknown query parameter '${key}'.`, key);
   }
+  const declared = spec.filters as readonly string[] | QueryParams | undefined;
+  const filters = (declared && !isNameList(declared) ? parseParams(declared, (name) => text[name]) : text) as FilterValues<F>;
 
   const page = params.has('page') ? positiveInt(params.get('page') ?? '', 'page') : 1;
   let limit = spec.defaultLimit ?? 20;
@@ -118,7 +138,6 @@ function parseFields(value: string, allowed: readonly string[], parameter: strin
   return new Set(names);
 }
 
-/** Parameters of a single-resource read (include and fields only). */
 /**
  * For routes whose whole list is one answer: only `allowed` parameters (a misspelt filter is a 400,
  * not ignored). `page` and `limit` are taken, as every list takes them, and checked; the answer is
@@ -131,13 +150,14 @@ export function assertQueryNames(params: URLSearchParams, allowed: readonly stri
   }
 }
 
-export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
+/** Parameters of a single-resource read (include and fields only). */
+export function parseReadQuery(params: URLSearchParams, spec: Pick<AnyListSpec, 'type' | 'includes' | 'fields'>) {
   for (const key of params.keys()) {
     if (key !== 'include' && key !== 'fields' && key !== `fields[${spec.type}]`) {
       throw badRequest(`Unknown query parameter '${key}'.`, key);
     }
   }
-  const q = parseListQuery(params, { ...spec, sorts: ['id'], defaultSort: 'id' });
+  const q = parseListQuery(params, { type: spec.type, includes: spec.includes, fields: spec.fields, sorts: ['id'], defaultSort: 'id' });
   return { include: q.include, fields: q.fields };
 }
 

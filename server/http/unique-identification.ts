@@ -1,7 +1,11 @@
 import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { textParam } from './params';
 
 /** Sponsors' and engagements' identifications are unique: what a save that repeats one answers. */
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
+
+/** The `uniqueIdentification` list filter's parameter (identificationOrScope reads it). */
+export const uniqueIdentificationParam = textParam('An identification to check is free: the records that already use it (a User outside their sponsors sees only the identification).');
 
 /**
  * The `uniqueIdentification` list filter (checked before a save): identifications are unique

@@ -11,6 +11,7 @@ import { contactFields, genericMessages, languages } from '../db/schema';
 import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
+import type { SEARCH_AND_ACTIVE } from '../http/params';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { LANGUAGE_MESSAGES } from './translations';
 
@@ -51,7 +52,8 @@ async function renameTranslations(tx: Db, from: string, to: string) {
   }
 }
 
-export function languagePage(db: Db, q: ListQuery<(typeof LANGUAGE_SORTS)[number], 'searchQuery' | 'isActive'>, isActive: boolean | undefined) {
+export function languagePage(db: Db, q: ListQuery<(typeof LANGUAGE_SORTS)[number], typeof SEARCH_AND_ACTIVE>) {
+  const isActive = q.filters.isActive;
   const conditions: (SQL | undefined)[] = [];
   if (q.filters.searchQuery?.trim()) {
     conditions.push(ilikeAny([languages.name, languages.description, languages.isoCode], q.filters.searchQuery));

@@ -21,18 +21,18 @@ import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
+import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
 import { createLanguage, deleteLanguage, findLanguage, languagePage, updateLanguage, type LanguageRow as Row } from './languages';
 
-const listSpec: ListSpec<(typeof LANGUAGE_SORTS)[number], 'searchQuery' | 'isActive'> = {
+const listSpec: ListSpec<(typeof LANGUAGE_SORTS)[number], typeof SEARCH_AND_ACTIVE> = {
   type: LANGUAGE_TYPE,
   sorts: LANGUAGE_SORTS,
   defaultSort: LANGUAGE_DEFAULT_SORT,
   defaultLimit: LANGUAGE_DEFAULT_LIMIT,
-  filters: ['searchQuery', 'isActive'],
+  filters: SEARCH_AND_ACTIVE,
   fields: LANGUAGE.names,
 };
 
@@ -59,9 +59,8 @@ export function languagesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     return answerList(c, q, async (window) => {
-      const { rows, total } = await languagePage(db, { ...q, ...window }, isActive);
+      const { rows, total } = await languagePage(db, { ...q, ...window });
       return { data: rows.map((r) => serialize(r, q.fields)), total };
     });
   });

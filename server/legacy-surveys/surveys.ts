@@ -25,7 +25,8 @@ import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, sponsors, surveyPages, surveys } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { booleanFilter, filterConditions, idFilter } from '../http/filters';
+import { searchParam } from '../http/params';
 import { joinedPage } from '../http/list';
 import type { ListQuery, ListSpec } from '../http/query';
 import { ilikeAny } from '../http/sql';
@@ -67,17 +68,17 @@ const SURVEY_FILTERS = {
   sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
   isActive: booleanFilter(surveys.isActive),
 };
+const SURVEY_LIST_FILTERS = { ...SURVEY_FILTERS, searchQuery: searchParam };
 
 type SurveySort = (typeof SURVEY_SORTS)[number];
-type SurveyFilter = 'searchQuery' | keyof typeof SURVEY_FILTERS;
+type SurveyFilter = typeof SURVEY_LIST_FILTERS;
 
 /** What a list of surveys may be asked for: sorts, filters, fields and the pages included. */
 export const surveyListSpec: ListSpec<SurveySort, SurveyFilter> = {
   type: SURVEY_TYPE,
   sorts: SURVEY_SORTS,
   defaultSort: SURVEY_DEFAULT_SORT,
-  filters: ['searchQuery', ...filterNames(SURVEY_FILTERS)],
-  filterSchemas: filterSchemas(SURVEY_FILTERS),
+  filters: SURVEY_LIST_FILTERS,
   fields: SURVEY.names,
   includes: SURVEY_INCLUDES,
 };

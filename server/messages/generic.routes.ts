@@ -12,27 +12,26 @@ import {
   GENERIC_MESSAGE_SORTS,
   GENERIC_MESSAGE_TYPE,
   GenericMessagePatch,
-  MESSAGE_TYPES,
   type GenericMessage,
   type MessageType,
 } from '@core/model/genericMessage';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
-import { badRequest, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
-import { findGenericMessage, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
+import { findGenericMessage, GENERIC_MESSAGE_FILTERS, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
 
-const listSpec: ListSpec<(typeof GENERIC_MESSAGE_SORTS)[number], 'searchQuery' | 'messageType'> = {
+const listSpec: ListSpec<(typeof GENERIC_MESSAGE_SORTS)[number], typeof GENERIC_MESSAGE_FILTERS> = {
   type: GENERIC_MESSAGE_TYPE,
   sorts: GENERIC_MESSAGE_SORTS,
   defaultSort: GENERIC_MESSAGE_DEFAULT_SORT,
   defaultLimit: GENERIC_MESSAGE_DEFAULT_LIMIT,
-  filters: ['searchQuery', 'messageType'],
+  filters: GENERIC_MESSAGE_FILTERS,
   fields: GENERIC_MESSAGE.names,
 };
 
@@ -58,12 +57,8 @@ export function genericMessagesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: GENERIC_MESSAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const messageType = q.filters.messageType === '' ? undefined : q.filters.messageType;
-    if (messageType !== undefined && !(MESSAGE_TYPES as readonly string[]).includes(messageType)) {
-      throw badRequest(`'messageType' must be one of: ${MESSAGE_TYPES.join(', ')}.`, 'messageType');
-    }
     return answerList(c, q, async (window) => {
-      const { rows, total } = await genericMessagePage(db, { ...q, ...window }, messageType);
+      const { rows, total } = await genericMessagePage(db, { ...q, ...window });
       return { data: rows.map((r) => serialize(r, q.fields)), total };
     });
   });

@@ -8,7 +8,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
-import { PAGE_SIZES } from '../http/query';
+import { PAGE_SIZES, listFilters } from '../http/query';
 import { descriptionOf, type AnsweredResource, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 
 type Json = Record<string, unknown>;
@@ -283,7 +283,9 @@ function queryParameters(doc: RouteDoc): Json[] {
         schema: { type: 'string' },
       });
     }
-    for (const filter of list.filters ?? []) out.push({ name: filter, in: 'query', ...(list.filterSchemas?.[filter] ?? filterParameter(filter)) });
+    for (const [name, param] of listFilters(list)) {
+      out.push({ name, in: 'query', ...(param ? { description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema } : filterParameter(name)) });
+    }
   }
   for (const [name, parameter] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', ...queryParameter(parameter) });
   return out;

@@ -16,10 +16,9 @@ import {
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, engagements, referralReasons, referrals, rmsDeliveries, siteLocations } from '../db/schema';
 import { BadParameter } from '../errors';
-import { filterConditions, filterNames, idFilter, type ListFilters, filterSchemas } from '../http/filters';
+import { filterConditions, idFilter, type ListFilters } from '../http/filters';
+import { booleanParam, dayParam, type ParamValues } from '../http/params';
 import { joinedPage } from '../http/list';
-import { parseBooleanFilter } from '../http/sql';
-import { isIsoDate } from '@core/validation/isoDate';
 import type { ListQuery } from '../http/query';
 import { openContactValues } from '../security/sealedValues';
 import type { PhiCipher } from '../security/phi';
@@ -58,42 +57,40 @@ const staticFilters = {
   id: idFilter(referrals.id, 'referral'),
   engagementId: idFilter(referrals.engagementId, 'engagement'),
   siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
-  status: (value: string, name: string) => {
-    const statuses = value.split(',').map((s) => s.trim());
-    const wrong = statuses.find((s) => !(REFERRAL_STATUSES as readonly string[]).includes(s));
-    if (wrong !== undefined) throw new BadParameter(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
-    return inArray(referrals.status, statuses as ReferralStatus[]);
+  status: {
+    description: `Statuses, comma-separated, among: ${REFERRAL_STATUSES.join(', ')}.`,
+    schema: { type: 'string', pattern: `^(${REFERRAL_STATUSES.join('|')})(,(${REFERRAL_STATUSES.join('|')}))*$` },
+    parse: (value, name) => {
+      const statuses = value.split(',').map((s) => s.trim());
+      const wrong = statuses.find((s) => !(REFERRAL_STATUSES as readonly string[]).includes(s));
+      if (wrong !== undefined) throw new BadParameter(`'${name}' must list statuses among: ${REFERRAL_STATUSES.join(', ')}.`, name);
+      return inArray(referrals.status, statuses as ReferralStatus[]);
+    },
   },
 } satisfies ListFilters;
 
-const DATE_FILTERS = ['createdFrom', 'createdTo'] as const;
-
-export const REFERRAL_FILTERS: ReferralFilter[] = [...filterNames(staticFilters), 'overdue', 'stale', ...DATE_FILTERS];
-/** What the id and status filters read, for the OpenAPI document. */
-export const REFERRAL_FILTER_SCHEMAS = filterSchemas(staticFilters);
-export type ReferralFilter = keyof typeof staticFilters | 'overdue' | 'stale' | (typeof DATE_FILTERS)[number];
-
-const flagOf = (condition: SQL) => (value: string, name: string) => {
-  const flag = parseBooleanFilter(value, name);
-  return flag === undefined ? undefined : flag ? condition : not(condition);
+/** The queue's filters: the conditions above; overdue and stale, read at the instant of the request; the days created. */
+export const REFERRAL_FILTERS = {
+  ...staticFilters,
+  overdue: booleanParam,
+  stale: booleanParam,
+  createdFrom: dayParam('from'),
+  createdTo: dayParam('to'),
 };
-
-function dateBound(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!isIsoDate(value)) throw new BadParameter(`'${name}' must be a date such as 2026-11-22.`, name);
-  return new Date(`${value}T00:00:00Z`);
-}
+export type ReferralFilter = typeof REFERRAL_FILTERS;
 
 const DAY_MS = 86_400_000;
 
-/** The queue's named filters as conditions at instant `now`; anything malformed is a 400 naming it. */
-export function referralConditions(filters: Partial<Record<ReferralFilter, string>>, now: Date): (SQL | undefined)[] {
-  const from = dateBound(filters.createdFrom, 'createdFrom');
-  const to = dateBound(filters.createdTo, 'createdTo');
+const flag = (value: boolean | undefined, condition: SQL) => (value === undefined ? undefined : value ? condition : not(condition));
+
+/** The queue's named filters as conditions at instant `now`. */
+export function referralConditions(filters: ParamValues<ReferralFilter>, now: Date): (SQL | undefined)[] {
   return [
-    ...filterConditions(filters, { ...staticFilters, overdue: flagOf(overdueAt(now)), stale: flagOf(staleAt(now)) }),
-    from ? gte(referrals.created, from) : undefined,
-    to ? lt(referrals.created, new Date(to.getTime() + DAY_MS)) : undefined,
+    ...filterConditions(filters, staticFilters),
+    flag(filters.overdue, overdueAt(now)),
+    flag(filters.stale, staleAt(now)),
+    filters.createdFrom ? gte(referrals.created, new Date(`${filters.createdFrom}T00:00:00Z`)) : undefined,
+    filters.createdTo ? lt(referrals.created, new Date(Date.parse(`${filters.createdTo}T00:00:00Z`) + DAY_MS)) : undefined,
   ];
 }
 

@@ -38,7 +38,7 @@ import { logAttempt } from './attempts';
 import { referralCounts } from './counts';
 import { ReferralRefused } from './errors';
 import { moveReferral, type ReferralActor } from './ladder';
-import { REFERRAL_FILTER_SCHEMAS, REFERRAL_FILTERS, REFERRAL_SORTS, contactValuesOf, findReferral, referralConditions, referralPage, type ReferralFilter, type ReferralSort } from './queue';
+import { REFERRAL_FILTERS, REFERRAL_SORTS, contactValuesOf, findReferral, referralConditions, referralPage, type ReferralFilter, type ReferralSort } from './queue';
 import { addReason, listReasons, updateReason } from './reasons';
 import { referralScope } from './scope';
 import { referralTimeline } from './timeline';
@@ -48,7 +48,6 @@ const listSpec: ListSpec<ReferralSort, ReferralFilter> = {
   sorts: REFERRAL_SORTS,
   defaultSort: 'due',
   filters: REFERRAL_FILTERS,
-  filterSchemas: REFERRAL_FILTER_SCHEMAS,
   fields: REFERRAL.names,
 };
 

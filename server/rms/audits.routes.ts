@@ -3,20 +3,20 @@
  * contact's delivery state (rms/audits.ts). Resending is /api/resend-rms-audit.
  */
 import { Hono } from 'hono';
-import { RMS_AUDIT, RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_FILTERS, RMS_AUDIT_SORTS, RMS_AUDIT_TYPE } from '@core/model/rmsAudit';
+import { RMS_AUDIT, RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_AUDIT_TYPE } from '@core/model/rmsAudit';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
-import { AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, parseAuditFilters, providerResources } from './audits';
+import { AUDIT_FILTERS, AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, providerResources } from './audits';
 import { describe } from '../openapi/describe';
 
-const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], (typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery'> = {
+const listSpec: ListSpec<(typeof RMS_AUDIT_SORTS)[number], typeof AUDIT_FILTERS> = {
   type: RMS_AUDIT_TYPE,
   sorts: RMS_AUDIT_SORTS,
   defaultSort: RMS_AUDIT_DEFAULT_SORT,
   includes: [AUDIT_INCLUDE_PROVIDERS],
-  filters: [...RMS_AUDIT_FILTERS, 'searchQuery'],
+  filters: AUDIT_FILTERS,
   fields: RMS_AUDIT.names,
 };
 
@@ -27,10 +27,10 @@ export function rmsAuditsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List record-system deliveries (RMS audits)', list: listSpec, answer: { list: RMS_AUDIT } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     return answerList(c, q, async (window) => {
-      const { rows, total } = await listAudits(deps.db, parseAuditFilters(q.filters), { ...q, ...window });
+      const { rows, total } = await listAudits(deps.db, q.filters, { ...q, ...window });
       const withProviders = q.include.has(AUDIT_INCLUDE_PROVIDERS);
       const included = withProviders ? await providerResources(deps.db, rows) : undefined;
-      return { data: rows.map((r) => auditResource(r, withProviders, q.fields)), total, included: included };
+      return { data: rows.map((r) => auditResource(r, withProviders, q.fields)), total, included };
     });
   });
 

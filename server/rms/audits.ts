@@ -12,10 +12,11 @@ import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { Utm } from '@core/participant/attribution';
 import { BadParameter } from '../errors';
-import { instantFilterValue, parseId, type ListQuery } from '../http/query';
+import type { ListQuery } from '../http/query';
+import { booleanParam, choiceParam, idParam, instantParam, parseParams, searchParam, type QueryParam } from '../http/params';
 import { joinedPage } from '../http/list';
 import { plain, toResource } from '../http/serialize';
-import { ilikeAny, parseBooleanFilter } from '../http/sql';
+import { ilikeAny } from '../http/sql';
 import { rowsOf } from '../db/rows';
 import type { RmsAuditRow } from './outbox';
 
@@ -161,40 +162,25 @@ export async function requeueUndelivered(db: Db, filters: Omit<AuditFilters, 'st
 export const AUDIT_INCLUDE_PROVIDERS = 'rmsProviders';
 
 /** An audit's own columns, as its list names them for `fields` and CSV columns. */
-function parseIdFilter(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const id = parseId(value);
-  if (id === null) throw new BadParameter(`'${name}' must be an id.`, name);
-  return id;
-}
-
-/** The list's filters from a query string; anything malformed is a 400 naming it. */
-export function parseAuditFilters(filters: Partial<Record<(typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery', string>>): AuditFilters {
-  const status = filters.status;
-  if (status !== undefined && status !== '' && !(RMS_DELIVERY_STATUSES as readonly string[]).includes(status)) {
-    throw new BadParameter(`'status' must be one of ${RMS_DELIVERY_STATUSES.join(', ')}.`, 'status');
-  }
-  return {
-    contactId: parseIdFilter(filters.contactId, 'contactId'),
-    succeeded: parseBooleanFilter(filters.succeeded, 'succeeded'),
-    status: status ? (status as RmsDeliveryStatus) : undefined,
-    rmsProviderId: parseIdFilter(filters.rmsProviderId, 'rmsProviderId'),
-    engagementId: parseIdFilter(filters.engagementId, 'engagementId'),
-    from: instantFilterValue(filters.from, 'from'),
-    to: instantFilterValue(filters.to, 'to'),
-    searchQuery: filters.searchQuery,
-  };
-}
+/** The list's filters, each read as its type (a malformed value is a 400 naming it); a bulk resend takes the same. */
+export const AUDIT_FILTERS = {
+  contactId: idParam('contact'),
+  succeeded: booleanParam,
+  status: choiceParam(RMS_DELIVERY_STATUSES),
+  rmsProviderId: idParam('record system'),
+  engagementId: idParam('engagement'),
+  from: instantParam('from'),
+  to: instantParam('to'),
+  searchQuery: searchParam,
+} satisfies Record<(typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery', QueryParam<unknown>>;
 
 /** The list's filters from a bulk resend's query string: any other parameter is a 400. */
-export function bulkResendFilters(params: URLSearchParams) {
-  const known = new Set<string>([...RMS_AUDIT_FILTERS, 'searchQuery']);
-  const filters: Record<string, string> = {};
-  for (const [name, value] of params) {
-    if (!known.has(name)) throw new BadParameter(`Unknown filter '${name}'.`, name);
-    filters[name] = value;
+export function bulkResendFilters(params: URLSearchParams): AuditFilters {
+  for (const name of params.keys()) {
+    if (!(name in AUDIT_FILTERS)) throw new BadParameter(`Unknown filter '${name}'.`, name);
+    if (params.getAll(name).length > 1) throw new BadParameter(`'${name}' may be given only once.`, name);
   }
-  return parseAuditFilters(filters);
+  return parseParams(AUDIT_FILTERS, (name) => params.get(name) ?? undefined);
 }
 
 /** An attempt's audit as a resource; `withProvider` relates it to its provider (the `rmsProviders` include). */

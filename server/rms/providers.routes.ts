@@ -14,7 +14,6 @@ import { Hono } from 'hono';
 import {
   RMS_PROVIDER,
   RMS_PROVIDER_DEFAULT_SORT,
-  RMS_PROVIDER_KINDS,
   RMS_PROVIDER_SORTS,
   RMS_PROVIDER_TEST_TYPE,
   RMS_PROVIDER_TYPE,
@@ -26,25 +25,24 @@ import {
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
-import { badRequest, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
 import { testReferralFacts } from './payload';
 import { providerFor } from './provider';
 import { testOutcome } from './attempt';
-import { createProvider, deleteProvider, engagementCounts, findProvider, openSecrets, providerPage, toRmsProvider, updateProvider, type RmsProviderRow } from './providers';
+import { createProvider, deleteProvider, engagementCounts, findProvider, openSecrets, PROVIDER_FILTERS, providerPage, toRmsProvider, updateProvider, type RmsProviderRow } from './providers';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 
-const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'isActive' | 'kind'> = {
+const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], typeof PROVIDER_FILTERS> = {
   type: RMS_PROVIDER_TYPE,
   sorts: RMS_PROVIDER_SORTS,
   defaultSort: RMS_PROVIDER_DEFAULT_SORT,
   // A lookup: the engagement form's picker takes the whole list.
   defaultLimit: 1000,
-  filters: ['searchQuery', 'isActive', 'kind'],
+  filters: PROVIDER_FILTERS,
 };
 
 function serialize(provider: RmsProvider) {
@@ -68,13 +66,8 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List record systems', list: listSpec, answer: { list: RMS_PROVIDER } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const kind = q.filters.kind;
-    if (kind !== undefined && kind !== '' && !(RMS_PROVIDER_KINDS as readonly string[]).includes(kind)) {
-      throw badRequest(`'kind' must be one of ${RMS_PROVIDER_KINDS.join(', ')}.`, 'kind');
-    }
     return answerList(c, q, async (window) => {
-      const { rows, total } = await providerPage(db, { ...q, ...window }, { isActive, kind });
+      const { rows, total } = await providerPage(db, { ...q, ...window });
       const isSuper = hasAnyRole(c.get('user'), ['Super User']);
       const counts = isSuper ? await engagementCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
       const data = rows.map((r) => serialize(toRmsProvider(r, { full: isSuper, engagementCount: counts.get(r.id) ?? 0 })));

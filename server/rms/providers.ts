@@ -6,6 +6,7 @@
  */
 import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import {
+  RMS_PROVIDER_KINDS,
   RMS_PROVIDER_MESSAGES,
   type RMS_PROVIDER_SORTS,
   settingsIssues,
@@ -18,6 +19,7 @@ import { engagements, rmsProviders } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
+import { booleanParam, choiceParam, searchParam } from '../http/params';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import type { PhiCipher } from '../security/phi';
 import { endpointHostProblem, type PrivateHostAllowance } from '../security/privateHosts';
@@ -66,12 +68,15 @@ const sortColumns = {
   modified: rmsProviders.modified,
 };
 
-/** A page of the providers; the kind, when given, is already checked to be one. */
-export function providerPage(db: Db, q: ListQuery<(typeof RMS_PROVIDER_SORTS)[number], 'searchQuery' | 'isActive' | 'kind'>, filter: { isActive?: boolean; kind?: string }) {
+/** What the providers list narrows by. */
+export const PROVIDER_FILTERS = { searchQuery: searchParam, isActive: booleanParam, kind: choiceParam(RMS_PROVIDER_KINDS) };
+
+/** A page of the providers, filtered as the list asks. */
+export function providerPage(db: Db, q: ListQuery<(typeof RMS_PROVIDER_SORTS)[number], typeof PROVIDER_FILTERS>) {
   const conditions: (SQL | undefined)[] = [
     q.filters.searchQuery?.trim() ? ilikeAny([rmsProviders.name], q.filters.searchQuery) : undefined,
-    filter.isActive !== undefined ? eq(rmsProviders.isActive, filter.isActive) : undefined,
-    filter.kind ? eq(rmsProviders.kind, filter.kind) : undefined,
+    q.filters.isActive !== undefined ? eq(rmsProviders.isActive, q.filters.isActive) : undefined,
+    q.filters.kind ? eq(rmsProviders.kind, q.filters.kind) : undefined,
   ];
   return tablePage(db, rmsProviders, q, { where: and(...conditions), sorts: sortColumns, id: rmsProviders.id });
 }

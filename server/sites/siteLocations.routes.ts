@@ -16,7 +16,6 @@ import { describe } from '../openapi/describe';
 import { engagementsOfSite } from './engagementSiteLinks';
 import type { SitesOpened } from './sitesOpened';
 import {
-  SITE_LOCATION_FILTER_SCHEMAS,
   SITE_LOCATION_FILTERS,
   createSiteLocation,
   deleteSiteLocation,
@@ -35,7 +34,6 @@ const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilte
   sorts: SITE_LOCATION_SORTS,
   defaultSort: SITE_LOCATION_DEFAULT_SORT,
   filters: SITE_LOCATION_FILTERS,
-  filterSchemas: SITE_LOCATION_FILTER_SCHEMAS,
   fields: SITE_LOCATION.names,
 };
 

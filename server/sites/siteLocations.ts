@@ -11,10 +11,11 @@ import { SITE_ID_TAKEN, type SITE_LOCATION_SORTS, type SiteLocation, type SiteLo
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
-import { BadParameter, Conflict, Invalid } from '../errors';
-import { booleanFilter, exactTextFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { Conflict, Invalid } from '../errors';
+import { booleanFilter, exactTextFilter, filterConditions, idFilter, type ListFilters } from '../http/filters';
+import { idParam, mapParam, searchParam } from '../http/params';
 import { joinedPage } from '../http/list';
-import { parseId, type ListQuery } from '../http/query';
+import type { ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 
 export const siteLocationColumns = {
@@ -55,10 +56,25 @@ const FILTERS = {
   isActive: booleanFilter(siteLocations.isActive),
   countryId: idFilter(siteLocations.countryId, 'country'),
   state: exactTextFilter(siteLocations.state),
-};
-export type SiteLocationFilter = 'searchQuery' | 'excludeEngagementId' | 'engagementId' | 'sponsorId' | keyof typeof FILTERS;
-export const SITE_LOCATION_FILTERS: SiteLocationFilter[] = ['searchQuery', 'excludeEngagementId', 'engagementId', 'sponsorId', ...filterNames(FILTERS)];
-export const SITE_LOCATION_FILTER_SCHEMAS = filterSchemas(FILTERS);
+  // Sites not yet linked to this engagement (the link picker).
+  excludeEngagementId: mapParam(
+    idParam('engagement', 'Only sites not linked to this engagement (its id).'),
+    (id) => sql`not exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${id})`,
+  ),
+  // Sites linked to an engagement, or to any engagement of a sponsor (filters that narrow others, as on Recruitment).
+  engagementId: mapParam(
+    idParam('engagement', 'Only sites linked to this engagement (its id).'),
+    (id) => sql`exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${id})`,
+  ),
+  sponsorId: mapParam(
+    idParam('sponsor', 'Only sites linked to an engagement of this sponsor (its id).'),
+    (id) =>
+      sql`exists (select 1 from ${engagementSiteLocations} l join ${engagements} e on e.id = l.engagement_id where l.site_location_id = ${siteLocations.id} and e.sponsor_id = ${id})`,
+  ),
+} satisfies ListFilters;
+/** The site locations list's filters: the search beside FILTERS. */
+export const SITE_LOCATION_FILTERS = { ...FILTERS, searchQuery: searchParam };
+export type SiteLocationFilter = typeof SITE_LOCATION_FILTERS;
 
 const sortColumns = {
   name: siteLocations.name,
@@ -76,14 +92,6 @@ const sortColumns = {
 const selectSites = (db: Db) =>
   db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
 
-/** An id the list's filter names, or undefined when not given. */
-function filterId(q: ListQuery<string, SiteLocationFilter>, name: 'excludeEngagementId' | 'engagementId' | 'sponsorId', what: string) {
-  if (q.filters[name] === undefined) return undefined;
-  const id = parseId(q.filters[name]);
-  if (id === null) throw new BadParameter(`'${name}' must be ${what}.`, name);
-  return id;
-}
-
 export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter>) {
   const conditions: (SQL | undefined)[] = filterConditions(q.filters, FILTERS);
   if (q.filters.searchQuery?.trim()) {
@@ -92,24 +100,6 @@ export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATIO
         [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
         q.filters.searchQuery,
       ),
-    );
-  }
-  const excludeEngagementId = filterId(q, 'excludeEngagementId', 'an engagement id');
-  if (excludeEngagementId !== undefined) {
-    // Sites not yet linked to this engagement (the link picker).
-    conditions.push(
-      sql`not exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${excludeEngagementId})`,
-    );
-  }
-  // Sites linked to an engagement, or to any engagement of a sponsor (filters that narrow others, as on Recruitment).
-  const engagementId = filterId(q, 'engagementId', 'an engagement id');
-  if (engagementId !== undefined) {
-    conditions.push(sql`exists (select 1 from ${engagementSiteLocations} l where l.site_location_id = ${siteLocations.id} and l.engagement_id = ${engagementId})`);
-  }
-  const sponsorId = filterId(q, 'sponsorId', 'a sponsor id');
-  if (sponsorId !== undefined) {
-    conditions.push(
-      sql`exists (select 1 from ${engagementSiteLocations} l join ${engagements} e on e.id = l.engagement_id where l.site_location_id = ${siteLocations.id} and e.sponsor_id = ${sponsorId})`,
     );
   }
   const where = and(...conditions);

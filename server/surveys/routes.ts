@@ -22,7 +22,7 @@ import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { formDocument, sendForm } from './serialize';
 import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';
-import { FORM_FILTER_SCHEMAS, FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
+import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
 import { readResource, requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
@@ -35,7 +35,6 @@ const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
   sorts: OFORM_SORTS,
   defaultSort: OFORM_DEFAULT_SORT,
   filters: FORM_LIST_FILTERS,
-  filterSchemas: FORM_FILTER_SCHEMAS,
   fields: OFORM.names,
   includes: OFORM_INCLUDES,
 };

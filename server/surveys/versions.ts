@@ -10,10 +10,11 @@ import type { Conn, Tx } from '../db/open';
 import { engagements, oForms, sponsors } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { Conflict, NotFound } from '../errors';
-import { booleanFilter, filterConditions, filterNames, filterSchemas, idFilter } from '../http/filters';
+import { booleanFilter, filterConditions, idFilter } from '../http/filters';
+import { booleanParam, searchParam, textParam } from '../http/params';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
-import { ilikeAny, parseBooleanFilter } from '../http/sql';
+import { ilikeAny } from '../http/sql';
 
 const formColumns = {
   id: oForms.id,
@@ -90,9 +91,15 @@ const FORM_FILTERS = {
   sponsorId: idFilter(engagements.sponsorId, 'sponsor'),
   isActive: booleanFilter(oForms.isActive),
 };
-export type FormFilter = 'identity' | 'approvedOnly' | 'currentOnly' | 'searchQuery' | keyof typeof FORM_FILTERS;
-export const FORM_LIST_FILTERS: FormFilter[] = ['identity', 'approvedOnly', 'currentOnly', 'searchQuery', ...filterNames(FORM_FILTERS)];
-export const FORM_FILTER_SCHEMAS = filterSchemas(FORM_FILTERS);
+/** The versions list's filters: FORM_FILTERS, one survey's versions, only approved or current ones, the search. */
+export const FORM_LIST_FILTERS = {
+  ...FORM_FILTERS,
+  identity: textParam("Only this survey's versions (its identity)."),
+  approvedOnly: booleanParam,
+  currentOnly: booleanParam,
+  searchQuery: searchParam,
+};
+export type FormFilter = typeof FORM_LIST_FILTERS;
 
 const formSortColumns = {
   title: oForms.title,
@@ -109,9 +116,9 @@ const formSortColumns = {
 export function formPage(db: Conn, user: AuthUser, q: ListQuery<(typeof OFORM_SORTS)[number], FormFilter>) {
   const conditions: (SQL | undefined)[] = [engagementScope(user), ...filterConditions(q.filters, FORM_FILTERS)];
   if (q.filters.identity !== undefined) conditions.push(eq(oForms.identity, q.filters.identity));
-  if (parseBooleanFilter(q.filters.approvedOnly, 'approvedOnly')) conditions.push(eq(oForms.isApproved, true));
+  if (q.filters.approvedOnly) conditions.push(eq(oForms.isApproved, true));
   // One row per survey: the version that stands for it (for picking a survey by its title).
-  if (parseBooleanFilter(q.filters.currentOnly, 'currentOnly')) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
+  if (q.filters.currentOnly) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
   const where = and(...conditions);
   const counted = db

@@ -18,7 +18,8 @@ import { hashPassword } from '../auth/passwords';
 import { revokeUserTokens } from '../auth/tokens';
 import { Conflict, DomainError, Forbidden, Invalid } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
-import { ilikeAny, parseBooleanFilter, rethrowConstraint } from '../http/sql';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
+import type { SEARCH_AND_ACTIVE } from '../http/params';
 import { tablePage } from '../http/list';
 
 export const USER_MESSAGES = {
@@ -54,8 +55,8 @@ export interface UserLink {
 }
 
 /** One page of users, with their roles and sponsors when the list includes them. */
-export async function listUsers(db: Db, q: ListQuery<(typeof USER_SORTS)[number], 'searchQuery' | 'isActive'>) {
-  const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
+export async function listUsers(db: Db, q: ListQuery<(typeof USER_SORTS)[number], typeof SEARCH_AND_ACTIVE>) {
+  const isActive = q.filters.isActive;
   const conditions: (SQL | undefined)[] = [];
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([users.username, users.email], q.filters.searchQuery));
   if (isActive !== undefined) conditions.push(eq(users.isActive, isActive));

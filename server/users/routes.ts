@@ -33,6 +33,7 @@ import { readJson, readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/list-answer';
+import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { USER_MESSAGES, assertEmailFree, createUser, findUser, listUsers, resetTwoFactor, updateUser } from './accounts';
@@ -43,11 +44,11 @@ export const TOTP_TYPE = 'totp-enrolments';
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = 'Trial Recruit';
 
-const listSpec: ListSpec<(typeof USER_SORTS)[number], 'searchQuery' | 'isActive'> = {
+const listSpec: ListSpec<(typeof USER_SORTS)[number], typeof SEARCH_AND_ACTIVE> = {
   type: USER_TYPE,
   sorts: USER_SORTS,
   defaultSort: USER_DEFAULT_SORT,
-  filters: ['searchQuery', 'isActive'],
+  filters: SEARCH_AND_ACTIVE,
   fields: USER.names,
   includes: ['roles', 'sponsors'],
 };

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describedRoutes } from '../../../server/openapi/document';
+import { listFilters } from '../../../server/http/query';
 import { json, useAdminHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -26,5 +27,28 @@ describe('list routes', () => {
       if (!named) ignored.push(`${route.route} → ${res.status}`);
     }
     expect(ignored).toEqual([]);
+  });
+
+  it('answer 400 naming a typed filter given a value outside its enum, boolean, date or id format, on every list', async () => {
+    const checked: string[] = [];
+    const accepted: string[] = [];
+    for (const route of describedRoutes(h.app.routes)) {
+      if (route.method !== 'GET' || !route.doc?.list) continue;
+      const path = route.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '1');
+      for (const [name, param] of listFilters(route.doc.list)) {
+        const schema = JSON.stringify(param?.schema ?? {});
+        // A value no enum, boolean, date, date-time or id pattern takes.
+        if (!/"enum"|"format"|"pattern"/.test(schema)) continue;
+        checked.push(`${route.route} ${name}`);
+        const res = await h.request('GET', `${path}?${encodeURIComponent(name)}=not-a-value`, { token: admin });
+        const body = res.headers.get('content-type')?.includes('json') ? await json(res) : null;
+        const named = res.status === 400 && (body?.errors ?? []).some((e: { source?: { parameter?: string } }) => e.source?.parameter === name);
+        if (!named) accepted.push(`${route.route} ${name} → ${res.status}`);
+      }
+    }
+    for (const filter of ['GET /api/rms-providers kind', 'GET /api/generic-messages messageType', 'GET /api/rms-audits status', 'GET /api/rms-audits from', 'GET /api/users isActive', 'GET /api/languages isActive', 'GET /api/engagements phase']) {
+      expect(checked).toContain(filter);
+    }
+    expect(accepted).toEqual([]);
   });
 });

@@ -138,6 +138,13 @@ describe('GET /api/openapi.json', () => {
     expect(engagements.find((p) => p.name === 'phase')!.schema).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
     expect(engagements.find((p) => p.name === 'startDateFrom')!.schema).toEqual({ type: 'string', format: 'date' });
     expect(engagements.find((p) => p.name === 'sortAssociated')!.schema).toMatchObject({ pattern: '^[1-9][0-9]*$' });
+    // The filters once checked by hand in their routes state their enums and formats.
+    const schemaOf = (path: string, name: string) => (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name)!.schema;
+    expect(schemaOf('/api/rms-providers', 'kind')).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
+    expect(schemaOf('/api/generic-messages', 'messageType')).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
+    expect(schemaOf('/api/rms-audits', 'status')).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
+    expect(schemaOf('/api/rms-audits', 'from')).toEqual({ anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] });
+    for (const path of ['/api/users', '/api/languages']) expect(schemaOf(path, 'isActive')).toEqual({ type: 'string', enum: ['true', 'false', '1', '0'] });
     expect((doc.paths['/api/o-forms/languages-o-forms'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
     expect((doc.paths['/api/o-forms/o-form-containers'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
     for (const path of ['/api/contact-fields-screeners', '/api/screeners/languages-screeners', '/api/media-channel-surveys']) {

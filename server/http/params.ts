@@ -1,0 +1,124 @@
+/**
+ * Typed query parameters: each one both reads a query value (a value it cannot read is a 400
+ * naming the parameter) and says what it reads, as the OpenAPI document's parameter. A list
+ * declares its filters as a record of them (server/http/query.ts ListSpec), so what the server
+ * enforces and what the document states are one value.
+ *
+ *   const FILTERS = { isActive: booleanParam, kind: choiceParam(RMS_PROVIDER_KINDS) };
+ *   q.filters.kind // RmsProviderKind | undefined
+ */
+import { isIsoDate } from '@core/validation/isoDate';
+import { badRequest } from './errors';
+
+/** A JSON Schema, as the OpenAPI document states it. */
+export type ParamSchema = Readonly<Record<string, unknown>>;
+
+export interface QueryParam<T> {
+  /** What a non-empty value stands for; throws a 400 naming `name` when it cannot read it. */
+  readonly parse: (value: string, name: string) => T;
+  readonly description: string;
+  readonly schema: ParamSchema;
+  /** A value must be given (the list is of one parent record). */
+  readonly required?: boolean;
+}
+
+export type QueryParams = Readonly<Record<string, QueryParam<unknown>>>;
+
+/** The values a record of parameters reads, each absent when not given (or given empty). */
+export type ParamValues<P> = { -readonly [K in keyof P]?: P[K] extends QueryParam<infer T> ? T : never };
+
+/** `param`, with its value mapped (to a condition, say) and its description kept. */
+export const mapParam = <T, U>(param: QueryParam<T>, map: (value: T, name: string) => U, description = param.description): QueryParam<U> => ({
+  ...param,
+  description,
+  parse: (value, name) => map(param.parse(value, name), name),
+});
+
+/** `param`, required: a list of one parent record. */
+export const required = <T>(param: QueryParam<T>): QueryParam<T> => ({ ...param, required: true });
+
+/** `true` or `false` (also 1 and 0). */
+export const booleanParam: QueryParam<boolean> = {
+  description: 'true or false (also 1 or 0).',
+  schema: { type: 'string', enum: ['true', 'false', '1', '0'] },
+  parse: (value, name) => {
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    throw badRequest(`'${name}' must be true or false.`, name);
+  },
+};
+
+/** One of a fixed list of values, e.g. an engagement's phase. */
+export const choiceParam = <C extends string>(choices: readonly C[], description = 'One of the listed values.'): QueryParam<C> => ({
+  description,
+  schema: { type: 'string', enum: [...choices] },
+  parse: (value, name) => {
+    if (!(choices as readonly string[]).includes(value)) throw badRequest(`'${name}' must be one of: ${choices.join(', ')}.`, name);
+    return value as C;
+  },
+});
+
+/** A record's id (a positive integer in PostgreSQL's range); `what` names the record. */
+export const idParam = (what: string, description = `Only rows of this ${what} (its id).`): QueryParam<number> => ({
+  description,
+  schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  parse: (value, name) => {
+    const id = /^\d{1,9}$/.test(value) ? Number(value) : 0;
+    if (id < 1 || id > 2_147_483_647) throw badRequest(`'${name}' must be a ${what} id.`, name);
+    return id;
+  },
+});
+
+/** Free text, at most `maxLength` characters, kept as given. */
+export const textParam = (description: string, maxLength = 255): QueryParam<string> => ({
+  description,
+  schema: { type: 'string', maxLength },
+  parse: (value, name) => {
+    if (value.length > maxLength) throw badRequest(`'${name}' must be at most ${maxLength} characters.`, name);
+    return value;
+  },
+});
+
+/** The list's search box: text matched anywhere in the names and identifiers the list shows. */
+export const searchParam: QueryParam<string> = textParam('Text to search for in the names and identifiers the list shows.');
+
+/** A calendar day (YYYY-MM-DD), kept as its text; `bound` says which end of a range it is. */
+export const dayParam = (bound: 'from' | 'to'): QueryParam<string> => ({
+  description: `A day (YYYY-MM-DD), ${bound === 'from' ? 'on or after' : 'on or before'}.`,
+  schema: { type: 'string', format: 'date' },
+  parse: (value, name) => {
+    if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
+    return value;
+  },
+});
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A day (a `to` day includes its whole UTC day) or an ISO date-time, as an instant. */
+export const instantParam = (bound: 'from' | 'to'): QueryParam<Date> => ({
+  description: `A day (whole UTC days) or an instant, ${bound === 'from' ? 'on or after' : 'on or before'}.`,
+  schema: { anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] },
+  parse: (value, name) => {
+    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+    const at = dateOnly ? (isIsoDate(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+    if (Number.isNaN(at)) throw badRequest(`'${name}' must be a date (2026-01-31) or an ISO date-time.`, name);
+    return new Date(dateOnly && bound === 'to' ? at + DAY_MS : at);
+  },
+});
+
+/** The values of `params` that `read` gives (a name's value, or undefined), each parsed; empty values are no value. */
+export function parseParams<P extends QueryParams>(params: P, read: (name: string) => string | undefined): ParamValues<P> {
+  const out: Record<string, unknown> = {};
+  for (const [name, param] of Object.entries(params)) {
+    const value = read(name);
+    if (value === undefined || value === '') {
+      if (param.required) throw badRequest(`'${name}' is required.`, name);
+      continue;
+    }
+    out[name] = param.parse(value, name);
+  }
+  return out as ParamValues<P>;
+}
+
+/** The filters of a list with a search box and an active switch (users, languages, lookups…). */
+export const SEARCH_AND_ACTIVE = { searchQuery: searchParam, isActive: booleanParam };
