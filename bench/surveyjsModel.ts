@@ -8,7 +8,7 @@
  */
 import type { PageDocument, PageField } from '@core/participant/responses';
 import type { FieldType } from '@core/model/oform';
-import { loadSurvey, pageDocument, approvedVersion } from '../server/participant/run';
+import { loadSurvey, pageDocument, approvedVersion } from '../server/participant/runSurvey';
 import type { Db } from '../server/db/open';
 
 /** A localizable SurveyJS string: plain, or `{default, es, …}`. */

@@ -1,6 +1,6 @@
 import { Component, createRef, type JSX, type RefObject } from 'preact';
 import { createController, type ControllerOptions } from './controller';
-import type { Controller } from './run';
+import type { Controller } from './runTypes';
 import { participantText } from './components/text';
 import { textDirection } from '@core/i18n/participant';
 import { percentage } from '@core/oform/progress';

@@ -11,7 +11,7 @@ import { HttpError } from '@core/participant/httpError';
 import { startCalls } from '@core/participant/start';
 import type { ParticipantTransport, ParticipantTransportOptions } from '@core/participant/transport';
 import type { ControllerOptions, WidgetTransport } from './mountOptions';
-import type { Controller, LaterModule } from './run';
+import type { Controller, LaterModule } from './runTypes';
 import { hostEvents, SHOWING } from './hostEvents';
 import { earlyFetch } from './loader';
 import { runStore } from './storage';

@@ -32,7 +32,7 @@ import { MISSING_TOKEN, readBodyToken, runEnded, submissionForToken, tokenOf, ty
 import { assertChannelOfRequest, participantCors } from './cors';
 import { languageChain } from './messages';
 import type { QualificationResult } from './qualification';
-import type { FormRow } from './run';
+import type { FormRow } from './runSurvey';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 export const UNKNOWN_SURVEY = chooseFromList('a survey');

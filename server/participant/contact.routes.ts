@@ -30,7 +30,7 @@ import {
   type ParticipantApp,
 } from './api';
 import { outcomeMessages } from './messages';
-import { runOfSubmission } from './run';
+import { runOfSubmission } from './runSurvey';
 import { regionOfChannel } from './sites';
 import { qualify } from './qualification';
 import { linksWithRoom } from '../sites';

@@ -17,7 +17,7 @@ import { enqueueReferralMessages, messageContextOf, participantEmail, participan
 import { phiOf } from '../security/phi';
 import { RUN_ALREADY_COMPLETE, type openSubmission } from './api';
 import { duplicateNote, firstReferralOf, type matchKeysOf } from './duplicates';
-import type { runOfSubmission } from './run';
+import type { runOfSubmission } from './runSurvey';
 
 /** The site link if it is active and its site too; whether it still has room is the caller's to ask. */
 export async function activeSiteLink(db: Db, siteLinkId: number | null) {

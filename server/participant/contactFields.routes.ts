@@ -10,7 +10,7 @@ import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, screenerContactFields, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { smsConsentText } from '../messages';
-import { runOfSubmission } from './run';
+import { runOfSubmission } from './runSurvey';
 import { markSiteSelected, qualify } from './qualification';
 import { phiOf } from '../security/phi';
 import { describe, type RouteDoc } from '../openapi/describe';

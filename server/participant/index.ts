@@ -1,5 +1,5 @@
 /** What other areas may use of participant. */
-export { resolveStart, runEngagements, runOfSubmission, type RunTarget, servedIdentities } from './run';
+export { resolveStart, runEngagements, runOfSubmission, type RunTarget, servedIdentities } from './runSurvey';
 export { embedProblemsOf } from './embedProblems';
 export { CHANNEL_FIGURES, type ChannelFigure, type ChannelFigures, channelFigures, countOnChannel } from './channelFigures';
 export { hostMatches, isOwnOrigin, participantCors } from './cors';

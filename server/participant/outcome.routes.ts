@@ -9,7 +9,7 @@ import { nowOf, type Deps } from '../context';
 import { sendDocument } from '../http/serialize';
 import { tokenSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
-import { runOfSubmission } from './run';
+import { runOfSubmission } from './runSurvey';
 import { retakeWindow } from './retakes';
 import { describe, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';

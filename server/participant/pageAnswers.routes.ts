@@ -10,7 +10,7 @@ import { assertRunNotEnded, entryForToken, keptSubmissionForToken, rememberPageE
 import { entryResource, readAttributes, unlessEnded, PAGE_NOT_ON_PATH, SUBMISSION_COMPLETED, UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { createChildEntry, createPageEntry } from './entries';
-import { activeChildren, loadSurvey } from './run';
+import { activeChildren, loadSurvey } from './runSurvey';
 import { mayEnter, participantPath } from './path';
 import { pageEntryAnswers } from './pageAnswers';
 import { openAnswer } from '../security/sealedAnswer';

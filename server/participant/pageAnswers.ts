@@ -16,7 +16,7 @@ import type { PhiCipher } from '../security/phi';
 import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access';
 import { OPEN_RUN, type Limits, type PageSave } from './entries';
 import { savePageWithOthers } from './batchedSaves';
-import { activeChildren, fieldsOfPage, type Survey } from './run';
+import { activeChildren, fieldsOfPage, type Survey } from './runSurvey';
 import { storeAnswer } from '../security/sealedAnswer';
 
 /**

@@ -10,7 +10,7 @@ import { sendResource, toResource } from '../http/serialize';
 import { MISSING_TOKEN, submissionForToken, tokenOf } from './access';
 import { readParticipantJson, UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
-import { loadSurvey, recordPageMetric } from './run';
+import { loadSurvey, recordPageMetric } from './runSurvey';
 import { describe } from '../openapi/describe';
 
 export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Deps) {

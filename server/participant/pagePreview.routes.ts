@@ -7,7 +7,7 @@ import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { answerProblemsResponse, readableForm, readAttributes, type ParticipantApp } from './api';
-import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './run';
+import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './runSurvey';
 import { describe, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { readableForm, type ParticipantApp } from './api';
-import { loadSurvey, pageDocument } from './run';
+import { loadSurvey, pageDocument } from './runSurvey';
 import { describe } from '../openapi/describe';
 
 export function participantOFormContainersRoutes(app: ParticipantApp, deps: Deps) {

@@ -13,7 +13,7 @@ import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
 import type { ContainerRow } from '../surveys';
 import type { PhiCipher } from '../security/phi';
 import { openAnswer } from '../security/sealedAnswer';
-import { nextAfter, type Survey } from './run';
+import { nextAfter, type Survey } from './runSurvey';
 
 export interface PathStep {
   page: ContainerRow;

@@ -17,7 +17,7 @@ import { countOnChannel } from './channelFigures';
 import type { SubmissionRow } from './access';
 import type { PhiCipher } from '../security/phi';
 import { participantPath, type ParticipantPath } from './path';
-import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type RunTarget, type Survey } from './run';
+import { answerProblems, fieldsOfPage, loadSurvey, runEngagements, runOfSubmission, type RunTarget, type Survey } from './runSurvey';
 import { regionOfChannel } from './sites';
 import { offeredEngagements } from '../engagements';
 

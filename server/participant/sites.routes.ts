@@ -19,7 +19,7 @@ import type { AppEnv } from '../context';
 import { describe, type RouteDoc } from '../openapi/describe';
 import { outcomeMessages } from './messages';
 import { COUNTRY_CODE, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
-import { runOfSubmission } from './run';
+import { runOfSubmission } from './runSurvey';
 import { markNoTrialSites, qualify } from './qualification';
 import { channelDistanceUnit, nearestSites } from './sites';
 import { phiOf } from '../security/phi';

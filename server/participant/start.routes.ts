@@ -11,7 +11,7 @@ import { NOTHING_TO_START, type ParticipantApp } from './api';
 import { recordPageProblem } from './cors';
 import { channelInactive, channelUnknown, screenerMismatch } from './embedProblems';
 import { outcomeMessages } from './messages';
-import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './run';
+import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './runSurvey';
 import { describe } from '../openapi/describe';
 
 export function participantStartRoutes(app: ParticipantApp, deps: Deps) {

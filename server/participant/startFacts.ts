@@ -13,7 +13,7 @@ import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/rowCache';
 import { preparedQuery } from '../db/prepared';
 import { mediaChannels, oForms, participantSettingsVersion } from '../db/schema';
-import { identityScreenerColumn, offeredLanguagesColumn, runFactColumns } from './run';
+import { identityScreenerColumn, offeredLanguagesColumn, runFactColumns } from './runSurvey';
 
 /** The query, unprepared: its SQL names every table a start's decision rests on. */
 export const startFactsSelect = (db: Db) =>

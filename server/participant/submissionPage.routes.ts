@@ -28,7 +28,7 @@ import {
 } from './api';
 import { assertChannelOfRequest } from './cors';
 import { storePageAnswers } from './pageAnswers';
-import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './run';
+import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './runSurvey';
 import { channelRegion } from './sites';
 import { phiOf } from '../security/phi';
 import { describe, type RouteDoc } from '../openapi/describe';

@@ -26,7 +26,7 @@ import {
 import { assertChannelOfRequest } from './cors';
 import { createSubmission } from './entries';
 import { outcomeMessages } from './messages';
-import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn } from './run';
+import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn } from './runSurvey';
 import { forgetStartFacts, keepStartFacts, startFacts } from './startFacts';
 import { contactMatcherOf } from '../security/contactMatch';
 import { describe } from '../openapi/describe';

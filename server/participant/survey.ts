@@ -1,6 +1,6 @@
 /**
  * The survey as a participant's run reads it (one version: its row, active pages, containers
- * and questions): what run.ts loads and the rules over it (cannotEnd.ts) take.
+ * and questions): what runSurvey.ts loads and the rules over it (cannotEnd.ts) take.
  */
 import type { FieldConfiguration, FieldType } from '@core/model/oform';
 import type { oForms } from '../db/schema';

@@ -7,7 +7,7 @@ import { sendDocument } from '../http/serialize';
 import { addressLimitKey, enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { countView } from './views';
-import { findChannelById, resolveStart, surveyLanguages } from './run';
+import { findChannelById, resolveStart, surveyLanguages } from './runSurvey';
 import { describe } from '../openapi/describe';
 
 export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {

@@ -2,7 +2,7 @@
  * A survey version's structure, read by one loader for everyone: its containers (pages and
  * their child containers) and questions in display order, each question with its tags. Staff
  * routes serialize it, the authoring checks, exports and translations read it, and the
- * participant's run (server/participant/run.ts) derives from it the pages and active questions
+ * participant's run (server/participant/runSurvey.ts) derives from it the pages and active questions
  * a participant sees.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';

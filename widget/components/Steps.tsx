@@ -7,7 +7,7 @@
 import type { ComponentChildren } from 'preact';
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
 import type { ConsentBox, RunnerContactField, TrialSite } from '@core/oform/runner';
-import type { StepProps } from '../run';
+import type { StepProps } from '../runTypes';
 import { Html, htmlProps, Nav } from './Card';
 import { Err, Input, Req } from './Fields';
 import { ENTRY, translated } from './Question';

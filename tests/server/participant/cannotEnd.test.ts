@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { FieldConfiguration, type FieldType } from '@core/model/oform';
 import type { ContainerRow } from '../../../server/surveys';
-import type { SurveyField } from '../../../server/participant/run';
+import type { SurveyField } from '../../../server/participant/runSurvey';
 import { pageAfterIfCannotEnd, pageCannotEnd } from '../../../server/participant/cannotEnd';
 
 const container = (id: number, identity: string, displayOrder: number, extra: Partial<ContainerRow> = {}): ContainerRow => ({

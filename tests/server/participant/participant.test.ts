@@ -20,7 +20,7 @@ import { FIRST_PAGE_ONLY } from '../../../server/participant/api';
 import { savePage } from '../../../server/participant/entries';
 import { sanitizeHtml } from '../../../server/security/sanitizeHtml';
 import { outcomeMessages } from '../../../server/participant/messages';
-import { answerProblems, type SurveyField } from '../../../server/participant/run';
+import { answerProblems, type SurveyField } from '../../../server/participant/runSurvey';
 import { ageOn } from '../../../server/participant/qualification';
 import { contactMatcherOf } from '../../../server/security/contactMatch';
 import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';

@@ -16,7 +16,7 @@ import { settleDeliveries } from '../../../server/rms/worker';
 import { PAGE_NOT_ON_PATH, SCREENING_INCOMPLETE, SUBMISSION_COMPLETED } from '../../../server/participant/api';
 import { followPath, type PathStep } from '../../../server/participant/path';
 import { judgePath } from '../../../server/participant/qualification';
-import type { Survey } from '../../../server/participant/run';
+import type { Survey } from '../../../server/participant/runSurvey';
 
 let h: Harness;
 let f: ParticipantFixture;
