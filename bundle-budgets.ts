@@ -132,7 +132,14 @@ export function measureWidget(chunks: OutputChunkLike[]): [BudgetReport, BudgetR
     { figure: 'widget before the first question', bytes: bytes(first), budget: BUDGETS.widgetFirstQuestionBytes, files: ['widget.js', ...[...first].sort()] },
     { figure: 'widget, whole run', bytes: bytes(byName.keys()), budget: BUDGETS.widgetBytes, files: ['widget.js', ...[...byName.keys()].sort()] },
     ...(frame
-      ? [{ figure: "widget on a framed channel's page", bytes: gzipBytes(textOf(loader)) + gzipBytes(textOf(frame)), budget: BUDGETS.widgetFirstQuestionBytes, files: ['widget.js', frame.fileName] }]
+      ? [
+          {
+            figure: "widget on a framed channel's page",
+            bytes: gzipBytes(textOf(loader)) + gzipBytes(textOf(frame)),
+            budget: BUDGETS.widgetFirstQuestionBytes,
+            files: ['widget.js', frame.fileName],
+          },
+        ]
       : []),
   ];
 }

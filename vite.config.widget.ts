@@ -28,7 +28,13 @@ function widgetLoader(): Plugin {
           publicDir: false,
           define,
           // Minified fully in ES format too (library ES output is otherwise only whitespace-minified).
-          build: { write: false, target: 'es2020', minify: true, lib: { entry: here(file), formats: [format], name: 'TrialWidgetLoader', fileName: () => 'out.js' }, rollupOptions: { output: { minify: true } } },
+          build: {
+            write: false,
+            target: 'es2020',
+            minify: true,
+            lib: { entry: here(file), formats: [format], name: 'TrialWidgetLoader', fileName: () => 'out.js' },
+            rollupOptions: { output: { minify: true } },
+          },
         });
         const output = (Array.isArray(built) ? built : [built]).flatMap((o) => ('output' in o ? o.output : []));
         const code = output.find((c) => c.type === 'chunk')?.code;
@@ -38,7 +44,10 @@ function widgetLoader(): Plugin {
       const frame = await buildOne('./widget/frame.ts', 'es');
       const frameFile = `${FRAME_MODULE_PREFIX}${createHash('sha256').update(frame).digest('base64url').slice(0, 8)}.js`;
       this.emitFile({ type: 'asset', fileName: frameFile, source: frame });
-      const code = await buildOne('./widget/loaderEntry.ts', 'iife', { __WIDGET_MODULE__: JSON.stringify(entry.fileName), __FRAME_MODULE__: JSON.stringify(frameFile) });
+      const code = await buildOne('./widget/loaderEntry.ts', 'iife', {
+        __WIDGET_MODULE__: JSON.stringify(entry.fileName),
+        __FRAME_MODULE__: JSON.stringify(frameFile),
+      });
       this.emitFile({ type: 'asset', fileName: 'widget.js', source: code });
     },
   };
@@ -75,7 +84,8 @@ export const widgetJsx = {
  * names (the consent box's is `box`, not `k`) could be taken: the new names are chosen while the
  * module chunk is minified, without looking at the steps' chunk.
  */
-const PRIVATE_PROPERTIES = /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin|confirming|saved|show|end|heading|sent|off|box)$/;
+const PRIVATE_PROPERTIES =
+  /^(?:answersByPage|pagesSeen|finishedPages|attempt|shown|hasErrors|onAnswer|backLabel|ctl|busy|runner|dead|abandonResume|chooseLanguage|onTransition|onStyles|channel|steps|later|offer|begin|confirming|saved|show|end|heading|sent|off|box)$/;
 
 /**
  * Terser over the minified chunks: a second pass after Rolldown's own minifier (Oxc) finds
@@ -94,7 +104,14 @@ function terserPass(): Plugin {
       const nameCache = {};
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
-        const out = await minify(chunk.code, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: PRIVATE_PROPERTIES, builtins: true } }, nameCache, format: { comments: false } });
+        const out = await minify(chunk.code, {
+          module: true,
+          ecma: 2020,
+          compress: { passes: 2 },
+          mangle: { properties: { regex: PRIVATE_PROPERTIES, builtins: true } },
+          nameCache,
+          format: { comments: false },
+        });
         if (out.code === undefined) this.error(`widget build: terser gave nothing for ${chunk.fileName}`);
         chunk.code = out.code;
       }
@@ -127,7 +144,13 @@ export default defineConfig({
       // the steps' chunk otherwise imports each from the module chunk by a binding of its own,
       // and those import and export lists compress badly (about 100 B gzipped over a whole run).
       optimization: { inlineConst: { mode: 'all', pass: 1 } },
-      output: { codeSplitting: { groups: [{ name: 'embed', tags: ['$initial'] }] }, minify: true, comments: false, entryFileNames: `${MODULE_DIR}/[name]-[hash].js`, chunkFileNames: `${MODULE_DIR}/[name]-[hash].js` },
+      output: {
+        codeSplitting: { groups: [{ name: 'embed', tags: ['$initial'] }] },
+        minify: true,
+        comments: false,
+        entryFileNames: `${MODULE_DIR}/[name]-[hash].js`,
+        chunkFileNames: `${MODULE_DIR}/[name]-[hash].js`,
+      },
     },
   },
 });

@@ -31,7 +31,13 @@ export default defineConfig({
       {
         extends: true,
         oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-        test: { name: 'admin', include: ['tests/admin/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['tests/admin/setup.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'admin',
+          include: ['tests/admin/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/admin/setup.ts'],
+          testTimeout: 20_000,
+        },
       },
       {
         extends: true,

@@ -24,8 +24,7 @@ export const SUPER_USER: Access = { kind: 'signedIn', roles: ['Super User'] };
 export const STAFF: Access = { kind: 'signedIn', roles: ['Admin', 'Super User', 'User'] };
 
 /** A Site Coordinator and nothing more: the server opens them only the referral queue, its figures and their account. */
-export const onlySiteCoordinator = (user: User | null): boolean =>
-  !!user && user.roles.length > 0 && user.roles.every((r) => r.name === 'Site Coordinator');
+export const onlySiteCoordinator = (user: User | null): boolean => !!user && user.roles.length > 0 && user.roles.every((r) => r.name === 'Site Coordinator');
 
 /** Where `/` leads: the work queue for a Site Coordinator, the sponsors for everyone else. */
 export const homePathOf = (user: User | null): string => (onlySiteCoordinator(user) ? '/referrals' : '/sponsors');
@@ -42,5 +41,4 @@ export function decideAccess(access: Access, status: AuthStatus, user: User | nu
   return 'allow';
 }
 
-export const canSee = (access: Access, status: AuthStatus, user: User | null): boolean =>
-  decideAccess(access, status, user) === 'allow';
+export const canSee = (access: Access, status: AuthStatus, user: User | null): boolean => decideAccess(access, status, user) === 'allow';

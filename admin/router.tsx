@@ -147,9 +147,7 @@ export function buildRoutes(table: readonly TableRoute[] = ROUTES): RouteObject[
     const LayoutComponent = LAYOUTS[layout];
     return {
       element: <LayoutComponent />,
-      children: table
-        .filter((route) => route.layout === layout)
-        .map((route) => ({ path: route.path, handle: route, element: <RouteScreen route={route} /> })),
+      children: table.filter((route) => route.layout === layout).map((route) => ({ path: route.path, handle: route, element: <RouteScreen route={route} /> })),
     };
   });
 }

@@ -48,7 +48,10 @@ async function visit(context: BrowserContext, base: string, target: Target): Pro
     await settled(page, 30_000);
     // As a person would: the page has been idle a moment before the click.
     await page.waitForTimeout(1500);
-    const link = page.locator(target.link.within).getByRole('link', { name: target.link.name, exact: typeof target.link.name === 'string' }).first();
+    const link = page
+      .locator(target.link.within)
+      .getByRole('link', { name: target.link.name, exact: typeof target.link.name === 'string' })
+      .first();
     if ((await link.count()) === 0) return null;
     await page.evaluate(() => {
       document.addEventListener('click', () => ((window as unknown as { clickedAt: number }).clickedAt = performance.now()), { capture: true, once: true });
@@ -56,7 +59,9 @@ async function visit(context: BrowserContext, base: string, target: Target): Pro
     await link.click();
     const shownAt = await page.waitForFunction(
       ({ ready, from }) =>
-        location.pathname !== from && document.querySelector(ready) && !document.querySelector('[aria-busy="true"], .loading[role="status"]') ? performance.now() : null,
+        location.pathname !== from && document.querySelector(ready) && !document.querySelector('[aria-busy="true"], .loading[role="status"]')
+          ? performance.now()
+          : null,
       { ready: target.ready, from: target.from },
       { polling: 'raf', timeout: 30_000 },
     );
@@ -99,7 +104,13 @@ export default async function adminNav(): Promise<BenchRow[]> {
         continue;
       }
       process.stderr.write(`bench: admin nav → ${target.name}: ${times.map((t) => t.toFixed(0)).join(', ')} ms\n`);
-      rows.push({ figure: `admin: nav click → screen usable, ${target.name} (pglite, demo data), median of ${VISITS}`, value: median(times), unit: 'ms', budget: BUDGET_MS, lowerIsBetter: true });
+      rows.push({
+        figure: `admin: nav click → screen usable, ${target.name} (pglite, demo data), median of ${VISITS}`,
+        value: median(times),
+        unit: 'ms',
+        budget: BUDGET_MS,
+        lowerIsBetter: true,
+      });
     }
     return rows;
   } finally {

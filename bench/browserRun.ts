@@ -43,7 +43,6 @@ export interface SurveyUi {
   isCall: (r: ProxiedRequest) => boolean;
 }
 
-
 /** What a Next cost: ms from the click to the next page's heading shown, the requests it made before that, and the save's time through the proxy. */
 export interface NextCost {
   ms: number;
@@ -60,7 +59,9 @@ async function shown(page: Page, ui: SurveyUi, selector: string, text: string | 
     ({ host, selector, text }) => {
       const root = host === null ? document : document.querySelector(host)?.shadowRoot;
       const found = root?.querySelector(selector);
-      return found && (text === null || found.textContent?.trim() === text) ? { now: performance.now(), wall: performance.timeOrigin + performance.now() } : false;
+      return found && (text === null || found.textContent?.trim() === text)
+        ? { now: performance.now(), wall: performance.timeOrigin + performance.now() }
+        : false;
     },
     { host: ui.shadowHost, selector, text },
     { polling: 'raf', timeout: 30_000 },
@@ -82,7 +83,8 @@ async function measureNext(page: Page, proxy: LatencyProxy, ui: SurveyUi, headin
   // A page that cannot end the run shows the next one before its save is answered: the Next's
   // requests are those sent until both the page showed and the save was answered.
   let save: ProxiedRequest | undefined;
-  for (let waited = 0; !(save = proxy.log.slice(from).find((r) => ui.isSave(r) && r.done !== undefined)) && waited < 30_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  for (let waited = 0; !(save = proxy.log.slice(from).find((r) => ui.isSave(r) && r.done !== undefined)) && waited < 30_000; waited += 10)
+    await new Promise((r) => setTimeout(r, 10));
   const until = Math.max(at.wall, save?.done ?? 0);
   const during = proxy.log.slice(from).filter((r) => r.at <= until && !ui.isAfterwards(r));
   return { ms: at.now - clicked, requests: during, trips: sequentialTrips(during, until), saveMs: save?.done ? save.done - save.at : NaN };
@@ -111,7 +113,10 @@ export async function visit(browser: Browser, url: string, proxy: LatencyProxy, 
     await page.goto(url, { waitUntil: 'commit' });
     // Checked every frame: "visible" is the first frame that has the question.
     const first = await shown(page, ui, ui.question, null);
-    const scriptStart = await page.evaluate((script) => performance.getEntriesByType('resource').find((e) => e.name.includes(script))?.startTime ?? NaN, ui.script);
+    const scriptStart = await page.evaluate(
+      (script) => performance.getEntriesByType('resource').find((e) => e.name.includes(script))?.startTime ?? NaN,
+      ui.script,
+    );
     const started: Visit = { ms: first.now - scriptStart, trips: sequentialTrips(proxy.log.slice(from), first.wall) };
     if (!answer) return started;
     await page.locator(`${ui.scope} label`, { hasText: '18 to 64' }).click();

@@ -119,12 +119,17 @@ async function measureReads(b: Awaited<ReturnType<typeof benchApp>>, kind: Bench
           // Spread over the two years and the engagements, as participants and callbacks would write.
           round += 1;
           const ids = Array.from({ length: writes }, (_, i) => ((round * 7919 + i * 104729) % SUBMISSIONS) + 1);
-          await b.db.execute(sql.raw(`update o_form_submissions set status = case when status = 'abandoned' then 'in_progress' else 'abandoned' end where id in (${ids.join(',')}) and status <> 'completed'`));
+          await b.db.execute(
+            sql.raw(
+              `update o_form_submissions set status = case when status = 'abandoned' then 'in_progress' else 'abandoned' end where id in (${ids.join(',')}) and status <> 'completed'`,
+            ),
+          );
         }
         const res = await b.app.request(url, { headers: { Authorization: `Bearer ${token}` } });
         if (res.status !== 200) throw new Error(`${url}: status ${res.status} ${await res.text()}`);
         const doc = (await res.json()) as { data: { attributes: Record<string, number> }[] };
-        if (!doc.data.length || !doc.data.some((r) => r.attributes.started! > 0 && r.attributes.randomized! > 0)) throw new Error(`${url}: no counts: ${JSON.stringify(doc).slice(0, 600)}`);
+        if (!doc.data.length || !doc.data.some((r) => r.attributes.started! > 0 && r.attributes.randomized! > 0))
+          throw new Error(`${url}: no counts: ${JSON.stringify(doc).slice(0, 600)}`);
         first ??= doc.data.length;
       },
       20,
@@ -160,10 +165,7 @@ export async function generate(db: Awaited<ReturnType<typeof benchApp>>['db']) {
     `insert into engagement_site_locations (engagement_id, site_location_id)
      select (g - 1) / ${SITES_PER_ENGAGEMENT} + 1, g from generate_series(1, ${ENGAGEMENTS * SITES_PER_ENGAGEMENT}) g`,
   );
-  await step(
-    'screeners',
-    `insert into screeners (title, sponsor_id) select 'Funnel screener ' || g, ${sponsor('g')} from generate_series(1, ${SCREENERS}) g`,
-  );
+  await step('screeners', `insert into screeners (title, sponsor_id) select 'Funnel screener ' || g, ${sponsor('g')} from generate_series(1, ${SCREENERS}) g`);
   // Channel c belongs to screener (c - 1) % 10 + 1, whose survey is form (c - 1) % 10 + 1 of engagement (c - 1) % 10 + 1.
   await step(
     'media channels',

@@ -76,11 +76,7 @@ export async function benchDatabase(kind: BenchKind, dataDir: string | null = nu
  * the server in its own. PGlite's data is written before the server opens it (one process at a
  * time). `close()` stops the server and removes its data.
  */
-export async function benchServer(
-  kind: BenchKind,
-  generate: (db: Database['db']) => Promise<void> = async () => {},
-  env: Record<string, string> = {},
-) {
+export async function benchServer(kind: BenchKind, generate: (db: Database['db']) => Promise<void> = async () => {}, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
   const { database, url, drop } = await benchDatabase(kind, kind === 'pglite' ? dataDir : null);
   try {

@@ -87,7 +87,12 @@ export function httpClient(baseUrl: string) {
             const text = (encoding === 'br' ? zlib.brotliDecompressSync(raw) : encoding === 'gzip' ? zlib.gunzipSync(raw) : raw).toString('utf8');
             resolve({
               status: res.statusCode ?? 0,
-              headers: { get: (name) => { const v = res.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } },
+              headers: {
+                get: (name) => {
+                  const v = res.headers[name.toLowerCase()];
+                  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+                },
+              },
               json: async () => JSON.parse(text) as unknown,
               text: async () => text,
             });

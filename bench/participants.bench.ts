@@ -69,7 +69,8 @@ async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise
       },
     });
     const cpuPerAnswer = (cpuMilliseconds(server.pid) - cpuBefore) / load.requests;
-    const databaseCpuPerAnswer = server.databaseUrl && databaseCpuBefore ? (await databaseCpuSince(server.databaseUrl, databaseCpuBefore)) / load.requests : null;
+    const databaseCpuPerAnswer =
+      server.databaseUrl && databaseCpuBefore ? (await databaseCpuSince(server.databaseUrl, databaseCpuBefore)) / load.requests : null;
     if (load.errors > 0) process.stderr.write(`bench: participants (${kind}): ${load.errors} runs failed\n`);
     if (load.requests === 0) throw new Error(`no page answered on ${kind}`);
 
@@ -80,9 +81,21 @@ async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise
     const rate = load.requestsPerSecond;
     const throughput: BenchRow =
       tps !== null
-        ? { figure: `page answers/s, ${what}, vs 75% of pgbench ${tps.toFixed(0)} tps -c ${CLIENTS} (${kind})`, value: rate, unit: '/s', budget: tps * 0.75, lowerIsBetter: false }
+        ? {
+            figure: `page answers/s, ${what}, vs 75% of pgbench ${tps.toFixed(0)} tps -c ${CLIENTS} (${kind})`,
+            value: rate,
+            unit: '/s',
+            budget: tps * 0.75,
+            lowerIsBetter: false,
+          }
         : postgresRate !== null
-          ? { figure: `page answers/s, ${what}, vs 50% of PostgreSQL's ${postgresRate.toFixed(0)}/s in this run (${kind})`, value: rate, unit: '/s', budget: postgresRate / 2, lowerIsBetter: false }
+          ? {
+              figure: `page answers/s, ${what}, vs 50% of PostgreSQL's ${postgresRate.toFixed(0)}/s in this run (${kind})`,
+              value: rate,
+              unit: '/s',
+              budget: postgresRate / 2,
+              lowerIsBetter: false,
+            }
           : { figure: `page answers/s, ${what} (${kind}; no yardstick without BENCH_DATABASE_URL)`, value: rate, unit: '/s', budget: 0, lowerIsBetter: false };
     return {
       rate,
@@ -90,11 +103,33 @@ async function onDatabase(kind: BenchKind, postgresRate: number | null): Promise
         throughput,
         { figure: `page answer p50, ${what} (${kind})`, value: load.p50, unit: 'ms', budget: 100, lowerIsBetter: true },
         { figure: `page answer p99, ${what} (${kind})`, value: load.p99, unit: 'ms', budget: kind === 'postgres' ? 60 : 100, lowerIsBetter: true },
-        { figure: `server CPU per page answer, the runs' starts included (${kind})`, value: cpuPerAnswer, unit: 'ms', budget: NaN, lowerIsBetter: true, informational: true },
+        {
+          figure: `server CPU per page answer, the runs' starts included (${kind})`,
+          value: cpuPerAnswer,
+          unit: 'ms',
+          budget: NaN,
+          lowerIsBetter: true,
+          informational: true,
+        },
         ...(databaseCpuPerAnswer === null
           ? []
-          : [{ figure: `PostgreSQL backends' CPU per page answer, the runs' starts included (${kind})`, value: databaseCpuPerAnswer, unit: 'ms', budget: NaN, lowerIsBetter: true, informational: true }]),
-        { figure: `server RSS after the participants load (${kind}${kind === 'postgres' ? ', per process' : ''})`, value: rss, unit: 'MB', budget: kind === 'postgres' ? 200 : 350, lowerIsBetter: true },
+          : [
+              {
+                figure: `PostgreSQL backends' CPU per page answer, the runs' starts included (${kind})`,
+                value: databaseCpuPerAnswer,
+                unit: 'ms',
+                budget: NaN,
+                lowerIsBetter: true,
+                informational: true,
+              },
+            ]),
+        {
+          figure: `server RSS after the participants load (${kind}${kind === 'postgres' ? ', per process' : ''})`,
+          value: rss,
+          unit: 'MB',
+          budget: kind === 'postgres' ? 200 : 350,
+          lowerIsBetter: true,
+        },
       ],
     };
   } finally {

@@ -33,7 +33,18 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
       select (g % ${ENGAGEMENTS}) + 1, ((g % ${ENGAGEMENTS}) * 2) + (g % 2) + 1, ${b.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' }))}, now() - (g % 900) * interval '1 hour'
       from generate_series(1, ${REFERRALS}) g`);
     await b.db.execute(sql`insert into rms_deliveries (contact_id, status, delivered_at) select id, 'delivered', created from contacts`);
-    const statuses = ['new', 'attempting-contact', 'contacted', 'scheduled', 'in-screening', 'screen-failed', 'eligible', 'enrolled', 'withdrawn', 'not-reachable'];
+    const statuses = [
+      'new',
+      'attempting-contact',
+      'contacted',
+      'scheduled',
+      'in-screening',
+      'screen-failed',
+      'eligible',
+      'enrolled',
+      'withdrawn',
+      'not-reachable',
+    ];
     await b.db.execute(sql`
       insert into referrals (engagement_id, engagement_site_location_id, contact_id, status, created, attempts, next_attempt_due)
       select c.engagement_id, c.engagement_site_location_id, c.id,
@@ -43,7 +54,13 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
     for (const table of ['engagements', 'site_locations', 'engagement_site_locations', 'contacts', 'rms_deliveries', 'referrals']) {
       await b.db.execute(sql.raw(`analyze ${table}`));
     }
-    const siteId = Number(rowsOf(await b.db.execute(sql`select esl.site_location_id as id from referrals r join engagement_site_locations esl on esl.id = r.engagement_site_location_id where r.status = 'new' order by r.id limit 1`))[0]!.id);
+    const siteId = Number(
+      rowsOf(
+        await b.db.execute(
+          sql`select esl.site_location_id as id from referrals r join engagement_site_locations esl on esl.id = r.engagement_site_location_id where r.status = 'new' order by r.id limit 1`,
+        ),
+      )[0]!.id,
+    );
     const rows: BenchRow[] = [];
     for (const [label, query] of [
       ['filtered by site and status, sorted by due', `siteLocationId=${siteId}&status=new,attempting-contact,contacted&sort=due&limit=20`],

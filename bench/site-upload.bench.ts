@@ -5,7 +5,9 @@ import { benchApp, onEachDatabase, type BenchKind, type BenchRow } from './harne
 const ROWS = 10_000;
 
 function csv(prefix: string): string {
-  const lines = ['site_id,name,street_address,city,state,zip_code,country,latitude,longitude,pi_name,site_location_type,irb_type,radius,rms_site_identification'];
+  const lines = [
+    'site_id,name,street_address,city,state,zip_code,country,latitude,longitude,pi_name,site_location_type,irb_type,radius,rms_site_identification',
+  ];
   for (let i = 1; i <= ROWS; i++) {
     lines.push(
       `${prefix}-${i},Site ${i},${i} Main Street,City ${i % 500},ST,${String(10000 + i).padStart(5, '0')},US,${(25 + (i % 20)).toFixed(4)},${(-120 + (i % 50)).toFixed(4)},Dr. ${i},clinical_research_center,local,${10 + (i % 90)},RMS-${i}`,
@@ -22,7 +24,9 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
   const b = await benchApp(kind);
   try {
     await b.db.execute(sql`insert into sponsors (name, identification) values ('Bench Sponsor', 'BENCH')`);
-    await b.db.execute(sql`insert into engagements (name, identification, sponsor_id) select 'Study ' || g, 'BENCH-' || g, (select id from sponsors where identification = 'BENCH') from generate_series(1, 2) g`);
+    await b.db.execute(
+      sql`insert into engagements (name, identification, sponsor_id) select 'Study ' || g, 'BENCH-' || g, (select id from sponsors where identification = 'BENCH') from generate_series(1, 2) g`,
+    );
     const ids = (await b.db.execute(sql`select id from engagements order by id`)) as unknown as { rows: { id: number }[] };
     const rows: BenchRow[] = [];
     for (const [label, engagementId, prefix] of [

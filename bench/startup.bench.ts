@@ -25,7 +25,13 @@ export default async function startup(): Promise<BenchRow[]> {
     const first = await timeStart(clone);
     const second = await timeStart(clone);
     return [
-      { figure: 'npm start on a fresh clone (build bundles, create, migrate, demo data) → /api/health 200 (pglite)', value: first / 1000, unit: 's', budget: 30, lowerIsBetter: true },
+      {
+        figure: 'npm start on a fresh clone (build bundles, create, migrate, demo data) → /api/health 200 (pglite)',
+        value: first / 1000,
+        unit: 's',
+        budget: 30,
+        lowerIsBetter: true,
+      },
       { figure: 'second npm start (built, migrated) → /api/health 200 (pglite)', value: second / 1000, unit: 's', budget: 3, lowerIsBetter: true },
     ];
   } finally {

@@ -59,7 +59,8 @@ async function surveyJsServer(model: SurveyJsModel) {
   const port = await freePort();
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
-    const cors: Record<string, string> = origin !== undefined && new URL(origin).hostname === PARTNER_HOST ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
+    const cors: Record<string, string> =
+      origin !== undefined && new URL(origin).hostname === PARTNER_HOST ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
     const url = req.url ?? '/';
     const file = files.get(url);
     if (req.method === 'GET' && file) {

@@ -99,7 +99,11 @@ export function surveyJsModel(documents: PageDocument[]): SurveyJsModel {
     const fields = d.included
       .filter((x): x is PageField => 'oFormFieldTypeId' in x.attributes)
       .sort((a, b) => a.attributes.displayOrder - b.attributes.displayOrder);
-    return { identity: d.data.attributes.identity, title: localized(d.data.attributes.title, Object.fromEntries(Object.entries(d.data.attributes.translations).map(([l, t]) => [l, t.title]))), fields };
+    return {
+      identity: d.data.attributes.identity,
+      title: localized(d.data.attributes.title, Object.fromEntries(Object.entries(d.data.attributes.translations).map(([l, t]) => [l, t.title]))),
+      fields,
+    };
   });
   /** A skipped page shows only while none of the answers that jump past it is given. */
   const shownWhen = new Map<string, string[]>();

@@ -100,7 +100,13 @@ export default async function widgetStart(): Promise<BenchRow[]> {
     process.stderr.write(describeSurveyJs(surveyjs));
     return [
       { figure: 'widget: script start → first question, loopback (pglite), median', value: base, unit: 'ms', budget: 200, lowerIsBetter: true },
-      { figure: `widget: sequential requests before the first question (${RTT_MS} ms round trip, proxy)`, value: start.trips.length, unit: 'requests', budget: 2, lowerIsBetter: true },
+      {
+        figure: `widget: sequential requests before the first question (${RTT_MS} ms round trip, proxy)`,
+        value: start.trips.length,
+        unit: 'requests',
+        budget: 2,
+        lowerIsBetter: true,
+      },
       {
         figure: `widget: script start → first question (${RTT_MS} ms round trip, proxy), median of ${SLOW_VISITS}, vs 2 × ${RTT_MS} ms + loopback ${base.toFixed(0)} ms`,
         value: start.ms,
@@ -108,8 +114,20 @@ export default async function widgetStart(): Promise<BenchRow[]> {
         budget: 2 * RTT_MS + base,
         lowerIsBetter: true,
       },
-      { figure: `widget: requests per Next, OPTIONS included (${RTT_MS} ms round trip, proxy, second page)`, value: next.requests.length, unit: 'requests', budget: 1, lowerIsBetter: true },
-      { figure: `widget: OPTIONS after the first call of a run (${RTT_MS} ms round trip, proxy), most of ${SLOW_VISITS} runs`, value: preflights, unit: 'requests', budget: 0, lowerIsBetter: true },
+      {
+        figure: `widget: requests per Next, OPTIONS included (${RTT_MS} ms round trip, proxy, second page)`,
+        value: next.requests.length,
+        unit: 'requests',
+        budget: 1,
+        lowerIsBetter: true,
+      },
+      {
+        figure: `widget: OPTIONS after the first call of a run (${RTT_MS} ms round trip, proxy), most of ${SLOW_VISITS} runs`,
+        value: preflights,
+        unit: 'requests',
+        budget: 0,
+        lowerIsBetter: true,
+      },
       {
         figure: `widget: Next → next page shown for a page that cannot end (${RTT_MS} ms round trip, proxy; second page, its save confirmed behind it), median of ${SLOW_VISITS}`,
         value: next.ms,
@@ -118,7 +136,13 @@ export default async function widgetStart(): Promise<BenchRow[]> {
         lowerIsBetter: true,
       },
       // The page that can disqualify (the demo's first) waits for the server: its row is the first Next's.
-      { figure: `widget: sequential requests of the first Next (creates the submission; ${RTT_MS} ms round trip, proxy)`, value: first.trips.length, unit: 'requests', budget: 2, lowerIsBetter: true },
+      {
+        figure: `widget: sequential requests of the first Next (creates the submission; ${RTT_MS} ms round trip, proxy)`,
+        value: first.trips.length,
+        unit: 'requests',
+        budget: 2,
+        lowerIsBetter: true,
+      },
       {
         figure: `widget: first Next → next page shown for a page that can disqualify (${RTT_MS} ms round trip, proxy; waits for the server), median of ${SLOW_VISITS}, vs 2.2 × ${RTT_MS} ms + server ${serverMs(first.saveMs).toFixed(0)} ms × 2`,
         value: first.ms,

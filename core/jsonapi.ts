@@ -54,11 +54,7 @@ export interface ErrorDocument {
 export type Flat = { id: string; type: string } & Record<string, unknown>;
 
 export function isErrorDocument(value: unknown): value is ErrorDocument {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as { errors?: unknown }).errors)
-  );
+  return typeof value === 'object' && value !== null && Array.isArray((value as { errors?: unknown }).errors);
 }
 
 /**

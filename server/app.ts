@@ -143,7 +143,10 @@ export function createApp(deps: Deps) {
   app.use('/api/*', rejectNulInQuery);
   // Before anything reads a body (the audit of a write copies it).
   app.use('/api/*', bodyLimits(deps.config.uploadLimitBytes));
-  app.use('/api/*', auditWrites(deps, () => app));
+  app.use(
+    '/api/*',
+    auditWrites(deps, () => app),
+  );
   // Inside auditWrites, which records the export event this sets.
   app.use('/api/*', csvLists(deps));
 
@@ -187,20 +190,26 @@ export function createApp(deps: Deps) {
   app.route('/api/update-engagements-options', updateEngagementOptionsRoutes(deps));
   // Before the staff routes: those authenticate everything under /api/o-forms, participants are not signed in.
   // The run up to qualification, then the contact steps: each sub-app puts CORS on the paths its route files declare before their handlers, matched in this order.
-  app.route('/api/o-forms', participantApp(deps, [
-    participantStartRoutes,
-    participantViewsRoutes,
-    participantOFormSubmissionsRoutes,
-    participantOFormContainersRoutes,
-    participantOFormContainerEntriesRoutes,
-    participantOFormSubmissionPageRoutes,
-    participantOFormSubmissionPagePreviewRoutes,
-    participantOFormSubmissionSanitizationRoutes,
-    participantOFormSubmissionQualificationRoutes,
-    participantOFormSubmissionOutcomeRoutes,
-    participantOFormPageMetricsRoutes,
-  ]));
-  app.route('/api/o-forms', participantApp(deps, [participantOFormSubmissionSitesRoutes, participantOFormSubmissionContactFieldsRoutes, participantOFormSubmissionContactRoutes]));
+  app.route(
+    '/api/o-forms',
+    participantApp(deps, [
+      participantStartRoutes,
+      participantViewsRoutes,
+      participantOFormSubmissionsRoutes,
+      participantOFormContainersRoutes,
+      participantOFormContainerEntriesRoutes,
+      participantOFormSubmissionPageRoutes,
+      participantOFormSubmissionPagePreviewRoutes,
+      participantOFormSubmissionSanitizationRoutes,
+      participantOFormSubmissionQualificationRoutes,
+      participantOFormSubmissionOutcomeRoutes,
+      participantOFormPageMetricsRoutes,
+    ]),
+  );
+  app.route(
+    '/api/o-forms',
+    participantApp(deps, [participantOFormSubmissionSitesRoutes, participantOFormSubmissionContactFieldsRoutes, participantOFormSubmissionContactRoutes]),
+  );
   app.route('/api/o-forms', participantApp(deps, [participantLeadRoutes]));
   app.route('/api/o-forms', staffOFormsRoutes(deps));
   app.route('/api/rms-audits', rmsAuditsRoutes(deps));
@@ -214,7 +223,10 @@ export function createApp(deps: Deps) {
   app.route('/api/export-survey-metrics', exportSurveyMetricsRoutes(deps));
   app.route('/api/survey-page-metrics', surveyPageMetricsRoutes(deps));
   app.route('/api/recruitment-funnel', recruitmentFunnelRoutes(deps));
-  app.route('/api', openApiRoutes(() => app.routes));
+  app.route(
+    '/api',
+    openApiRoutes(() => app.routes),
+  );
   app.all('/api/*', () => {
     throw notFound('API route');
   });
@@ -234,7 +246,7 @@ export function createApp(deps: Deps) {
       requestId,
       method: c.req.method,
       path: new URL(c.req.url).pathname,
-      error: error instanceof Error ? error.stack ?? error.message : String(error),
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
     return send(500, [internalError(requestId)]);
   });

@@ -16,8 +16,18 @@ interface Bundle {
 
 const BUNDLES: Bundle[] = [
   // bundle-budgets.ts: the build checks the bundle's size, so a changed budget checks again.
-  { config: 'vite.config.admin.ts', folder: 'admin', output: 'dist/admin/index.html', sources: ['admin', 'core', 'vite.config.admin.ts', 'bundle-budgets.ts', 'package.json'] },
-  { config: 'vite.config.widget.ts', folder: 'widget', output: 'dist/widget/widget.js', sources: ['widget', 'core', 'vite.config.widget.ts', 'bundle-budgets.ts', 'package.json'] },
+  {
+    config: 'vite.config.admin.ts',
+    folder: 'admin',
+    output: 'dist/admin/index.html',
+    sources: ['admin', 'core', 'vite.config.admin.ts', 'bundle-budgets.ts', 'package.json'],
+  },
+  {
+    config: 'vite.config.widget.ts',
+    folder: 'widget',
+    output: 'dist/widget/widget.js',
+    sources: ['widget', 'core', 'vite.config.widget.ts', 'bundle-budgets.ts', 'package.json'],
+  },
 ];
 
 const outputIn = (root: string, distDir: string | undefined, b: Bundle) =>

@@ -226,7 +226,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
 /** Reads SSO_SERVICES and, for each name N, SSO_<N>_ENTRY_POINT, _CERT, _ISSUER, _IDP_ISSUER, _LOGOUT_URL. */
 function ssoServices(env: Env, publicUrl: string | null): Record<string, SsoServiceConfig> {
-  const names = (env.SSO_SERVICES ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+  const names = (env.SSO_SERVICES ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
   const out: Record<string, SsoServiceConfig> = {};
   for (const name of names) {
     if (!/^[a-z][a-z0-9_]{0,31}$/.test(name)) throw new ConfigError(`SSO_SERVICES names letters, digits and _ only, got "${name}"`);
@@ -285,7 +288,8 @@ function smsConfig(env: Env): SmsConfig | null {
   if (!/^AC[0-9a-fA-F]{32}$/.test(accountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits');
   const authToken = required('TWILIO_AUTH_TOKEN');
   const from = required('TWILIO_FROM');
-  if (!/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/.test(from)) throw new ConfigError(`TWILIO_FROM must be a number in E.164 form (+15551234567) or a messaging service SID; got "${from}"`);
+  if (!/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/.test(from))
+    throw new ConfigError(`TWILIO_FROM must be a number in E.164 form (+15551234567) or a messaging service SID; got "${from}"`);
   const apiUrl = (url(env, 'TWILIO_API_URL', ['http:', 'https:']) ?? 'https://api.twilio.com').replace(/\/+$/, '');
   return { provider: 'twilio', accountSid, authToken, from, apiUrl };
 }
@@ -294,7 +298,8 @@ function smsConfig(env: Env): SmsConfig | null {
 function mailFrom(env: Env): string {
   const raw = env.MAIL_FROM?.trim();
   if (!raw) return 'Trial recruitment <no-reply@localhost>';
-  if (!/^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(raw)) throw new ConfigError(`MAIL_FROM must be an address or "Name <address>"; got "${raw}"`);
+  if (!/^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(raw))
+    throw new ConfigError(`MAIL_FROM must be an address or "Name <address>"; got "${raw}"`);
   return raw;
 }
 
@@ -314,11 +319,16 @@ function retrySchedule(env: Env, name = 'RMS_RETRY_SCHEDULE', fallback = DEFAULT
 
 /** RMS_ALLOW_PRIVATE_HOSTS: comma-separated host names, IP addresses or CIDR ranges, e.g. "records.lan,10.1.2.0/24". */
 function allowedPrivateHosts(env: Env): PrivateHostAllowance {
-  const entries = (env.RMS_ALLOW_PRIVATE_HOSTS ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const entries = (env.RMS_ALLOW_PRIVATE_HOSTS ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   try {
     return privateHostAllowance(entries);
   } catch (error) {
-    throw new ConfigError(`RMS_ALLOW_PRIVATE_HOSTS must be comma-separated host names, IP addresses or CIDR ranges: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      `RMS_ALLOW_PRIVATE_HOSTS must be comma-separated host names, IP addresses or CIDR ranges: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -61,7 +61,13 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   // Likewise the messages: each is claimed by one process; without SMTP_URL they wait.
   const outbox = startMessageWorker(messageOptionsOf(deps));
   // Every process runs the retention job; its lock lets one delete at a time.
-  const retention = startRetentionJob({ db: database.db, clock: () => new Date(), days: config.participantRetentionDays, leadDays: config.leadRetentionDays, log });
+  const retention = startRetentionJob({
+    db: database.db,
+    clock: () => new Date(),
+    days: config.participantRetentionDays,
+    leadDays: config.leadRetentionDays,
+    log,
+  });
   // Every process counts the funnel rollup's days not counted yet, if any; its lock gives each range to one of them.
   const funnelRecount = startFunnelRecountJob({ db: database.db, log });
 
@@ -169,10 +175,13 @@ async function runPrimary(config: Config, log: Logger): Promise<void> {
     if (workers.length === 0) process.exit(0);
     // Each worker stops gracefully on its own signal (a terminal's Ctrl-C reaches them too).
     for (const worker of workers) worker.process.kill('SIGTERM');
-    setTimeout(() => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
-      process.exit(1);
-    }, (config.shutdownTimeoutSeconds + 5) * 1000).unref();
+    setTimeout(
+      () => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+        process.exit(1);
+      },
+      (config.shutdownTimeoutSeconds + 5) * 1000,
+    ).unref();
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

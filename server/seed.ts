@@ -35,7 +35,10 @@ const DEMO_SPONSORS = [
 ];
 
 export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
-  await db.insert(roles).values(ROLE_NAMES.map((name) => ({ name }))).onConflictDoNothing();
+  await db
+    .insert(roles)
+    .values(ROLE_NAMES.map((name) => ({ name })))
+    .onConflictDoNothing();
   await db
     .insert(countries)
     .values(countryList.map(([isoCode, name]) => ({ isoCode, name })))

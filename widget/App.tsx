@@ -11,7 +11,6 @@ import { Html, Nav, Problem } from './components/Card';
 
 export type AppProps = ControllerOptions;
 
-
 /**
  * The participant runner: one step at a time, re-rendered on each change of the core state
  * machine. A class, not hooks: the first file partners' pages load stays smaller without them.
@@ -110,7 +109,17 @@ export class App extends Component<AppProps, { s: RunnerState }> {
         <form noValidate onSubmit={(e) => (e.preventDefault(), void r.next())}>
           {h(translated(page.translations, s.language)?.title || page.title)}
           {page.fields.map((f) => (
-            <Question key={f.id} field={f} value={s.answers[f.identity]} error={s.errors[f.identity]} lang={s.language} region={s.survey?.region} onAnswer={r.answer} text={text} disabled={busy} />
+            <Question
+              key={f.id}
+              field={f}
+              value={s.answers[f.identity]}
+              error={s.errors[f.identity]}
+              lang={s.language}
+              region={s.survey?.region}
+              onAnswer={r.answer}
+              text={text}
+              disabled={busy}
+            />
           ))}
           <Nav busy={busy} error={hasErrors} text={text} onBack={s.history.length > 1 ? back : null} />
         </form>
@@ -119,12 +128,23 @@ export class App extends Component<AppProps, { s: RunnerState }> {
       const Step = ctl.later()!.StepView;
       body = <Step s={s} view={view} ctl={ctl} busy={busy} hasErrors={hasErrors} back={back} h={h} />;
     } else {
-      body = <p class="tw-message" role="status">{text.loading}</p>;
+      body = (
+        <p class="tw-message" role="status">
+          {text.loading}
+        </p>
+      );
     }
 
     return (
       // Every step's form submits through here, before its own handler has run.
-      <section class="tw-card" aria-busy={busy} lang={s.language.replace(/_/g, '-')} dir={textDirection(s.language)} data-media-channel-id={ctl.channel} onSubmitCapture={() => (this.sent = r.getState().errors)}>
+      <section
+        class="tw-card"
+        aria-busy={busy}
+        lang={s.language.replace(/_/g, '-')}
+        dir={textDirection(s.language)}
+        data-media-channel-id={ctl.channel}
+        onSubmitCapture={() => (this.sent = r.getState().errors)}
+      >
         {s.preview && <p class="tw-message tw-preview">{text.preview}</p>}
         {s.survey && s.phase !== 'finished' && <Progress value={percentage(s.progress)} label={text.progress} />}
         {body}

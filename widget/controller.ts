@@ -40,7 +40,6 @@ export function onceSeen(host: Element, seen: () => void): () => void {
   return () => observer.disconnect();
 }
 
-
 /** The calls made after the first page, in the second file: each waits for it on first use. */
 const LATER_CALLS = [
   'createSubmission',
@@ -167,7 +166,8 @@ export function createController(options: ControllerOptions): Controller {
   let unwatch: (() => void) | undefined;
   const unsubscribe = runner.subscribe((s) => {
     // A view: once per page load, when the run shows something and half of it is on screen.
-    if (!unwatch && !preview && options.host && SHOWING[s.phase]) unwatch = onceSeen(options.host, () => {
+    if (!unwatch && !preview && options.host && SHOWING[s.phase])
+      unwatch = onceSeen(options.host, () => {
         void transport.view?.(s.survey?.identity ?? null, s.language);
         events?.view();
       });

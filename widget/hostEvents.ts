@@ -13,11 +13,17 @@ import { POLICY_EVENTS, type EventsPolicy, type HostEventName } from '@core/part
 export const SHOWING = PLACES;
 
 /** Returns what to call on each state of the run (with its submission) and the `view` to fire once seen. */
-export function hostEvents(host: HTMLElement, ids: { mediaChannelId: string; screenerId: string }, resumed: { submissionId?: string | null; step?: string } | null) {
+export function hostEvents(
+  host: HTMLElement,
+  ids: { mediaChannelId: string; screenerId: string },
+  resumed: { submissionId?: string | null; step?: string } | null,
+) {
   let policy: EventsPolicy = 'none';
   const fire = (name: HostEventName, detail?: object) => {
     if (POLICY_EVENTS[policy].includes(name)) {
-      host.dispatchEvent(new CustomEvent(`trial-widget:${name}`, { bubbles: true, detail: { mediaChannelId: ids.mediaChannelId, screenerId: ids.screenerId, ...detail } }));
+      host.dispatchEvent(
+        new CustomEvent(`trial-widget:${name}`, { bubbles: true, detail: { mediaChannelId: ids.mediaChannelId, screenerId: ids.screenerId, ...detail } }),
+      );
     }
   };
   let step: string | undefined;

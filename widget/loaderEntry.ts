@@ -4,4 +4,9 @@ import { loadWidget } from './loader';
 declare const __WIDGET_MODULE__: string;
 declare const __FRAME_MODULE__: string;
 
-loadWidget(__WIDGET_MODULE__, document.currentScript as HTMLScriptElement | null, window as { TrialWidget?: import('./mountOptions').WidgetGlobal }, __FRAME_MODULE__);
+loadWidget(
+  __WIDGET_MODULE__,
+  document.currentScript as HTMLScriptElement | null,
+  window as { TrialWidget?: import('./mountOptions').WidgetGlobal },
+  __FRAME_MODULE__,
+);

@@ -42,7 +42,6 @@ export interface ControllerOptions {
   onTransition?: (next: { mediaChannelId: string; screenerId: string; identity: string }) => void;
 }
 
-
 /** The controller's options, less what the widget wires itself: the theme (onStyles, in mount) and the transition hand-off (App). */
 export type MountOptions = Omit<ControllerOptions, 'onStyles' | 'onTransition'>;
 

@@ -1,8 +1,6 @@
 import type { MountOptions } from './mount';
 
-export type SnippetResult =
-  | { ok: true; options: Omit<MountOptions, 'apiOrigin'>; language?: string }
-  | { ok: false; problem: string; language?: string };
+export type SnippetResult = { ok: true; options: Omit<MountOptions, 'apiOrigin'>; language?: string } | { ok: false; problem: string; language?: string };
 
 // Ids are database ids or short slugs; anything else is a pasting mistake.
 const ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -43,7 +43,10 @@ export interface RunStoreOptions {
  * run is resumed only from what has a snapshot's shape (the runner checks the rest with the server).
  */
 const isSnapshot = (s: unknown): s is RunnerSnapshot =>
-  typeof s === 'object' && s !== null && Array.isArray((s as RunnerSnapshot).history) && ['identity', 'submissionId', 'credentials', 'step'].every((k) => typeof (s as Record<string, unknown>)[k] === 'string');
+  typeof s === 'object' &&
+  s !== null &&
+  Array.isArray((s as RunnerSnapshot).history) &&
+  ['identity', 'submissionId', 'credentials', 'step'].every((k) => typeof (s as Record<string, unknown>)[k] === 'string');
 
 /** The keys held by the widgets mounted on this page. */
 const held: Record<string, true> = {};

@@ -9,4 +9,9 @@ let es: Promise<void> | undefined;
 
 /** Resolves once the Spanish strings are there if any of `codes` is Spanish (never rejects). */
 export const loadStrings = (codes: readonly (string | undefined)[]): Promise<void> | undefined =>
-  codes.some(isSpanish) ? (es ??= import('@core/i18n/participantEs').then((m) => addSpanish(m.es), () => undefined)) : undefined;
+  codes.some(isSpanish)
+    ? (es ??= import('@core/i18n/participantEs').then(
+        (m) => addSpanish(m.es),
+        () => undefined,
+      ))
+    : undefined;

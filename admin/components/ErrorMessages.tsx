@@ -16,8 +16,7 @@ function ErrorPanel({ code, text }: { code: string; text: string }) {
   );
 }
 
-export const forbiddenText = (resource = 'page') =>
-  `Oops! You are forbidden to access this ${resource} based on your access level.`;
+export const forbiddenText = (resource = 'page') => `Oops! You are forbidden to access this ${resource} based on your access level.`;
 
 export const notFoundText = (resource = 'page') => `Oops! The ${resource} you're looking for is not here.`;
 

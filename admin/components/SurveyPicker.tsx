@@ -61,7 +61,8 @@ export function SurveyPicker({ label, name, value, onChange, search, hint, error
     if (!open) return;
     let current = true;
     const timer = setTimeout(() => {
-      searchRef.current(text.trim())
+      searchRef
+        .current(text.trim())
         .then((surveys) => {
           if (!current) return;
           setFound(surveys);
@@ -103,7 +104,7 @@ export function SurveyPicker({ label, name, value, onChange, search, hint, error
 
   const optionId = (i: number) => `${listId}-${i}`;
   const showList = open && !disabled;
-  const note = !showList ? null : problem ?? (found === null ? 'Searching…' : found.length === 0 ? 'No survey matches.' : null);
+  const note = !showList ? null : (problem ?? (found === null ? 'Searching…' : found.length === 0 ? 'No survey matches.' : null));
   const options = showList && !problem && found?.length ? found : null;
   return (
     <Field ids={ids} label={label} error={error} hint={hint}>

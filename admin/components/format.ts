@@ -44,6 +44,9 @@ export const textOfHtml = (html: string | null | undefined): string => {
 
 /** An attribute's name in words, for places with no label for it: 'piName' → 'Pi name'. */
 export const inWords = (name: string): string => {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };

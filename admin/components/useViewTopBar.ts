@@ -10,7 +10,8 @@ export interface ViewDelete {
   id: string;
   /** Names the record in the confirmation. */
   name?: string;
-  then: string;
+  /** Where the screen goes once the record is removed. */
+  goTo: string;
 }
 
 export interface ViewTopBar {
@@ -32,7 +33,7 @@ export function useViewTopBar({ objectTitle, breadcrumbs, back, edit, remove }: 
     buttons.push({
       label: 'Delete',
       onClick: async () => {
-        if (await confirmDelete(remove.id, remove.name)) navigate(remove.then);
+        if (await confirmDelete(remove.id, remove.name)) navigate(remove.goTo);
       },
     });
   }

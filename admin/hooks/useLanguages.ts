@@ -16,8 +16,7 @@ export interface ActiveLanguages {
   error: string | null;
 }
 
-export const languageLabel = (language: Pick<Language, 'description' | 'isoCode'>) =>
-  `${language.description} (${toUiIsoCode(language.isoCode)})`;
+export const languageLabel = (language: Pick<Language, 'description' | 'isoCode'>) => `${language.description} (${toUiIsoCode(language.isoCode)})`;
 
 /** The active languages, for translation fields and language choices. */
 export function useActiveLanguages(): ActiveLanguages {

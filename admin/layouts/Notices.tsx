@@ -16,12 +16,7 @@ export function Notices() {
               {notice.action.label}
             </button>
           )}
-          <button
-            type="button"
-            className="notice-close"
-            aria-label="Dismiss"
-            onClick={() => setNotices((list) => list.filter((n) => n.id !== notice.id))}
-          >
+          <button type="button" className="notice-close" aria-label="Dismiss" onClick={() => setNotices((list) => list.filter((n) => n.id !== notice.id))}>
             ×
           </button>
         </div>

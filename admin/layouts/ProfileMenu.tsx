@@ -28,13 +28,7 @@ export function ProfileMenu() {
   if (!user) return null;
   return (
     <div className="profile" ref={root}>
-      <button
-        type="button"
-        className="profile-button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
+      <button type="button" className="profile-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="avatar" aria-hidden="true">
           {user.username.slice(0, 1).toUpperCase()}
         </span>

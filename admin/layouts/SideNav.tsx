@@ -49,40 +49,40 @@ export function SideNav() {
 
   return (
     <>
-    {open && <div className="nav-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
-    <nav className={open ? 'side-nav is-open' : 'side-nav'} id={SIDE_NAV_ID} aria-label="Main">
-      <div className="side-nav-brand">
-        <Logo />
-        <span className="nav-label">{PRODUCT_NAME}</span>
-      </div>
-      <ul className="nav-list">
-        {items.map((item) =>
-          isGroup(item) ? (
-            <li key={item.label} className="nav-group">
-              <span className="nav-heading" title={collapsed ? item.label : undefined}>
-                <span className="nav-label">{item.label}</span>
-              </span>
-              <ul className="nav-list">
-                {item.children.map((child) => (
-                  <Item key={child.route} item={child} collapsed={collapsed} />
-                ))}
-              </ul>
-            </li>
-          ) : (
-            <Item key={item.route} item={item} collapsed={collapsed} />
-          ),
-        )}
-      </ul>
-      <button
-        type="button"
-        className="nav-toggle"
-        aria-expanded={!collapsed}
-        aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
-        onClick={() => setCollapsed(!collapsed)}
-      >
-        <Icon name={collapsed ? 'chevronRight' : 'chevronLeft'} />
-      </button>
-    </nav>
+      {open && <div className="nav-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
+      <nav className={open ? 'side-nav is-open' : 'side-nav'} id={SIDE_NAV_ID} aria-label="Main">
+        <div className="side-nav-brand">
+          <Logo />
+          <span className="nav-label">{PRODUCT_NAME}</span>
+        </div>
+        <ul className="nav-list">
+          {items.map((item) =>
+            isGroup(item) ? (
+              <li key={item.label} className="nav-group">
+                <span className="nav-heading" title={collapsed ? item.label : undefined}>
+                  <span className="nav-label">{item.label}</span>
+                </span>
+                <ul className="nav-list">
+                  {item.children.map((child) => (
+                    <Item key={child.route} item={child} collapsed={collapsed} />
+                  ))}
+                </ul>
+              </li>
+            ) : (
+              <Item key={item.route} item={item} collapsed={collapsed} />
+            ),
+          )}
+        </ul>
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-expanded={!collapsed}
+          aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+          onClick={() => setCollapsed(!collapsed)}
+        >
+          <Icon name={collapsed ? 'chevronRight' : 'chevronLeft'} />
+        </button>
+      </nav>
     </>
   );
 }

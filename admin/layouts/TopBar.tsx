@@ -58,11 +58,7 @@ export function TopBar() {
   const config = useAtomValue(topBarAtom);
   const { route, params } = useCurrentRoute();
   const title = config.actionTitle ?? route?.title ?? '';
-  const crumbs = config.breadcrumbs
-    ? [HOME_CRUMB, ...config.breadcrumbs]
-    : route
-      ? breadcrumbTrail(route, params, config.objectTitle)
-      : [HOME_CRUMB];
+  const crumbs = config.breadcrumbs ? [HOME_CRUMB, ...config.breadcrumbs] : route ? breadcrumbTrail(route, params, config.objectTitle) : [HOME_CRUMB];
 
   useEffect(() => {
     document.title = [config.objectTitle, title, PRODUCT_NAME].filter(Boolean).join(' · ');
@@ -73,7 +69,13 @@ export function TopBar() {
   return (
     <header className="top-bar">
       {/* Shown on a phone only (layouts.css), where the navigation is a drawer. */}
-      <button type="button" className="btn btn-secondary nav-menu-button" aria-expanded={navOpen} aria-controls={SIDE_NAV_ID} onClick={() => setNavOpen(!navOpen)}>
+      <button
+        type="button"
+        className="btn btn-secondary nav-menu-button"
+        aria-expanded={navOpen}
+        aria-controls={SIDE_NAV_ID}
+        onClick={() => setNavOpen(!navOpen)}
+      >
         <Icon name="menu" />
         <span>Menu</span>
       </button>
@@ -85,9 +87,7 @@ export function TopBar() {
         </div>
       </div>
       <div className="top-bar-tools">
-        {config.search && (
-          <SearchBox value={config.search.value} onSearch={config.search.onSearch} placeholder={config.search.placeholder} />
-        )}
+        {config.search && <SearchBox value={config.search.value} onSearch={config.search.onSearch} placeholder={config.search.placeholder} />}
         {config.buttons && config.buttons.length > 0 && (
           <div className="top-bar-buttons">
             {config.buttons.map((button) => (

@@ -13,11 +13,7 @@ function fill(path: string, params: Record<string, string | undefined>): string 
 }
 
 /** Home, the route's parents, then the current page (SPEC section 2's trails). */
-export function breadcrumbTrail(
-  route: AppRoute,
-  params: Record<string, string | undefined>,
-  objectTitle: string | undefined,
-): Crumb[] {
+export function breadcrumbTrail(route: AppRoute, params: Record<string, string | undefined>, objectTitle: string | undefined): Crumb[] {
   const trail: Crumb[] = [HOME_CRUMB];
   for (const crumb of route.crumbs) {
     if ('objectTitle' in crumb) {

@@ -38,7 +38,11 @@ export function lazyAhead(load: () => Promise<Ahead>): LazyAhead {
     run: (context) => {
       if (loaded) loaded(context);
       // Without its code the route merely waits for its screen, as before.
-      else once().then((ahead) => ahead(context), () => undefined);
+      else
+        once().then(
+          (ahead) => ahead(context),
+          () => undefined,
+        );
     },
     preload: () => void once().catch(() => undefined),
   };

@@ -14,10 +14,7 @@ export class ChunkLoadError extends Error {
 /** Runs `load`, failing with ChunkLoadError when it rejects or takes longer than `timeoutMs`. */
 export function loadWithTimeout<T>(load: () => Promise<T>, timeoutMs: number = CHUNK_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new ChunkLoadError(`The screen did not load within ${Math.round(timeoutMs / 1000)} seconds.`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => reject(new ChunkLoadError(`The screen did not load within ${Math.round(timeoutMs / 1000)} seconds.`)), timeoutMs);
     load().then(
       (value) => {
         clearTimeout(timer);
@@ -47,12 +44,9 @@ export const lazyScreen = (load: () => Promise<{ default: ComponentType }>, time
     });
     return loading;
   };
-  return Object.assign(
-    lazy(once),
-    {
-      preload: () => {
-        once().catch(() => undefined);
-      },
+  return Object.assign(lazy(once), {
+    preload: () => {
+      once().catch(() => undefined);
     },
-  );
+  });
 };

@@ -30,13 +30,15 @@ export interface AppRoute<N extends string = string> {
 
 type RouteOptions = Partial<Omit<AppRoute, 'name' | 'path' | 'title' | 'access'>>;
 
-const route = <const N extends string>(
-  name: N,
-  path: string,
-  title: string,
-  access: Access,
-  options: RouteOptions = {},
-): AppRoute<N> => ({ name, path, title, access, layout: 'app', crumbs: [], ...options });
+const route = <const N extends string>(name: N, path: string, title: string, access: Access, options: RouteOptions = {}): AppRoute<N> => ({
+  name,
+  path,
+  title,
+  access,
+  layout: 'app',
+  crumbs: [],
+  ...options,
+});
 
 const SPONSORS = { label: 'Sponsors', to: '/sponsors' };
 const ENGAGEMENTS = { label: 'Engagements', to: '/engagements' };

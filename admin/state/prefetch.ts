@@ -26,8 +26,7 @@ export function createPrefetchCache(now: () => number = Date.now, ttlMs = PREFET
   const asking = new Map<string, number>();
   // The same URL asked for as JSON:API or as CSV is two answers.
   const keyOf = (request: Request) => `${request.headers.get('Accept') ?? ''} ${request.url}`;
-  const isGet = (input: RequestInfo | URL, init?: RequestInit) =>
-    (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase() === 'GET';
+  const isGet = (input: RequestInfo | URL, init?: RequestInit) => (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase() === 'GET';
   const take = (key: string): Promise<Response> | undefined => {
     const entry = held.get(key);
     held.delete(key);

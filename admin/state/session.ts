@@ -68,8 +68,7 @@ export interface Session {
   dispose(): void;
 }
 
-const looksLikeUser = (value: unknown): value is User =>
-  typeof value === 'object' && value !== null && Array.isArray((value as { roles?: unknown }).roles);
+const looksLikeUser = (value: unknown): value is User => typeof value === 'object' && value !== null && Array.isArray((value as { roles?: unknown }).roles);
 
 export function createSession(options: SessionOptions): Session {
   const { tokens, store } = options;

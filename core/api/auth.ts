@@ -17,19 +17,13 @@ export function authApi(client: ApiClient) {
       const searchParams = new URLSearchParams({ t: 'a' });
       if (authService) searchParams.set('auth_service', authService);
       return client.call((h) =>
-        h
-          .post('jwt/login', { searchParams, json: { data: input }, credentials: 'include', throwHttpErrors: false })
-          .json<LoginResult>(),
+        h.post('jwt/login', { searchParams, json: { data: input }, credentials: 'include', throwHttpErrors: false }).json<LoginResult>(),
       );
     },
     refresh: (refreshToken: string) =>
-      client.call((h) =>
-        h.post('jwt/refresh', { json: { refresh_token: refreshToken }, throwHttpErrors: false }).json<RefreshResult>(),
-      ),
+      client.call((h) => h.post('jwt/refresh', { json: { refresh_token: refreshToken }, throwHttpErrors: false }).json<RefreshResult>()),
     logout: (refreshToken: string | null) =>
-      client.call((h) =>
-        h.post('jwt/logout', { json: { refresh_token: refreshToken }, throwHttpErrors: false }).json<{ success: boolean }>(),
-      ),
+      client.call((h) => h.post('jwt/logout', { json: { refresh_token: refreshToken }, throwHttpErrors: false }).json<{ success: boolean }>()),
     me: () => client.get<User>('users/me'),
     /** The single sign-on services the server offers; none when it cannot say (sign-in by password still works). */
     ssoServices: async (): Promise<readonly string[]> => {

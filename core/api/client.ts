@@ -177,8 +177,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return (options.fetch ?? globalThis.fetch)(request);
     },
     call,
-    getDocument: (path, params = {}) =>
-      call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument>()),
+    getDocument: (path, params = {}) => call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument>()),
     async list<T>(path: string, params: ListParams = {}) {
       const doc = await call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument<Resource[]>>());
       const meta = doc.meta ?? {};
@@ -187,7 +186,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async listCsv(path, params = {}) {
       const { page: _page, limit: _limit, ...rest } = params;
       const response = await call((h) => h.get(path, { searchParams: toSearchParams(rest), headers: { Accept: 'text/csv' } }));
-      return { blob: await response.blob(), filename: dispositionFilename(response.headers.get('content-disposition')) ?? `${path.split('/').pop() ?? 'list'}.csv` };
+      return {
+        blob: await response.blob(),
+        filename: dispositionFilename(response.headers.get('content-disposition')) ?? `${path.split('/').pop() ?? 'list'}.csv`,
+      };
     },
     async get<T>(path: string, params: ListParams = {}) {
       const doc = await call((h) => h.get(path, { searchParams: toSearchParams(params) }).json<DataDocument<Resource>>());

@@ -6,7 +6,10 @@ export function clinicalTrialsGovApi(client: ApiClient) {
   const call = (action: 'preview' | 'import', engagementId: string, source: CtgovSource) =>
     client.call(async (h) => {
       const doc = await h
-        .post(`clinicaltrials-gov/${action}/${encodeURIComponent(engagementId)}`, { json: { data: { type: CTGOV_IMPORT_TYPE, attributes: source } }, timeout: 60_000 })
+        .post(`clinicaltrials-gov/${action}/${encodeURIComponent(engagementId)}`, {
+          json: { data: { type: CTGOV_IMPORT_TYPE, attributes: source } },
+          timeout: 60_000,
+        })
         .json<{ meta?: unknown }>();
       return parseAnswer(CtgovPlan, doc.meta, `the ClinicalTrials.gov ${action}`);
     });

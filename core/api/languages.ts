@@ -11,8 +11,7 @@ export function languagesApi(client: ApiClient) {
     active: () => client.list<Language>('languages', { limit: LANGUAGE_DEFAULT_LIMIT, isActive: true, sort: '-isDefault,description' }),
     get: (id: string) => client.get<Language>(`languages/${encodeURIComponent(id)}`),
     create: (values: LanguageInput) => client.create<Language>('languages', LANGUAGE_TYPE, { ...values }),
-    update: (id: string, values: Partial<LanguageInput>) =>
-      client.update<Language>(`languages/${encodeURIComponent(id)}`, LANGUAGE_TYPE, id, { ...values }),
+    update: (id: string, values: Partial<LanguageInput>) => client.update<Language>(`languages/${encodeURIComponent(id)}`, LANGUAGE_TYPE, id, { ...values }),
     remove: (id: string) => client.remove(`languages/${encodeURIComponent(id)}`),
   };
 }

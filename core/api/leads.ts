@@ -15,21 +15,28 @@ export const leadsApi = (client: ApiClient) => ({
   listCsv: (params: ListParams = {}) => client.listCsv(LEAD_TYPE, params),
   /** The lead's contact values; the server records the reveal in the audit trail. */
   reveal: async (id: string): Promise<Record<string, string | boolean>> =>
-    (await client.call((http) => http.post(`${LEAD_TYPE}/${encodeURIComponent(id)}/reveal`).json<{ meta: { values: Record<string, string | boolean> } }>())).meta.values,
+    (await client.call((http) => http.post(`${LEAD_TYPE}/${encodeURIComponent(id)}/reveal`).json<{ meta: { values: Record<string, string | boolean> } }>()))
+      .meta.values,
   /** Erasure on request (Admin, Super User); audited. */
   erase: (id: string) => client.remove(`${LEAD_TYPE}/${encodeURIComponent(id)}`),
 
   /** The preview's lead form of `kind`: the screener's contact fields and the outcome's message pair, as a participant reads them. */
   async previewForm(request: LeadPreviewRequest): Promise<{ kind: LeadKind; fields: RunnerContactField[]; messages: OutcomeMessages }> {
-    const answer = await client.call((http) => http.post(`${LEAD_TYPE}/preview-form`, { json: { data: { type: LEAD_PREVIEW_TYPE, attributes: request } } }).json<unknown>());
+    const answer = await client.call((http) =>
+      http.post(`${LEAD_TYPE}/preview-form`, { json: { data: { type: LEAD_PREVIEW_TYPE, attributes: request } } }).json<unknown>(),
+    );
     const { data, meta } = parseAnswer(LeadFieldsDocument, answer, 'POST leads/preview-form');
     return { kind: meta.outcome, fields: data.map((r) => ({ id: r.id, ...r.attributes })), messages: meta.messages };
   },
 
   /** The preview's lead form as sent: its problems, or the thanks a kept lead shows. The server stores nothing. */
-  async preview(request: LeadPreviewRequest & Pick<LeadPreviewInput, 'values' | 'acceptTerms' | 'zip'>): Promise<{ ok: true; messages: OutcomeMessages } | { ok: false; errors: FieldErrors }> {
+  async preview(
+    request: LeadPreviewRequest & Pick<LeadPreviewInput, 'values' | 'acceptTerms' | 'zip'>,
+  ): Promise<{ ok: true; messages: OutcomeMessages } | { ok: false; errors: FieldErrors }> {
     try {
-      const answer = await client.call((http) => http.post(`${LEAD_TYPE}/preview`, { json: { data: { type: LEAD_PREVIEW_TYPE, attributes: request } } }).json<unknown>());
+      const answer = await client.call((http) =>
+        http.post(`${LEAD_TYPE}/preview`, { json: { data: { type: LEAD_PREVIEW_TYPE, attributes: request } } }).json<unknown>(),
+      );
       return { ok: true, messages: parseAnswer(LeadPreviewedDocument, answer, 'POST leads/preview').meta.messages };
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) return { ok: false, errors: fieldErrors({ errors: error.errors }) };

@@ -6,7 +6,10 @@ import type { ApiClient } from './client';
 export const messagesApi = (client: ApiClient) => ({
   list: (params: ListParams = {}) => client.list<Message>('messages', params),
   listCsv: (params: ListParams = {}) => client.listCsv('messages', params),
-  resend: (id: string) => client.call((http) => http.post(`messages/${encodeURIComponent(id)}/resend`).json<{ data: { attributes: { status: string; lastError: string | null } } }>()),
+  resend: (id: string) =>
+    client.call((http) =>
+      http.post(`messages/${encodeURIComponent(id)}/resend`).json<{ data: { attributes: { status: string; lastError: string | null } } }>(),
+    ),
   async reveal(id: string): Promise<string> {
     const doc = await client.call((http) => http.post(`messages/${encodeURIComponent(id)}/reveal`).json<{ meta: { to: string } }>());
     return doc.meta.to;

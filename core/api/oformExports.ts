@@ -18,8 +18,7 @@ export function oformExportsApi(client: ApiClient) {
 
   return {
     /** Every active language, isEnabled for those the survey is offered in (the default always). */
-    languages: async (formId: string): Promise<OFormLanguage[]> =>
-      (await client.list<OFormLanguage>('o-forms/languages-o-forms', { oFormId: formId })).items,
+    languages: async (formId: string): Promise<OFormLanguage[]> => (await client.list<OFormLanguage>('o-forms/languages-o-forms', { oFormId: formId })).items,
     /** Replaces the survey's languages; the default language stays whatever the list says. */
     setLanguages: (formId: string, languageIds: string[]) => {
       const relationships: Record<string, Relationship> = { languages: { data: languageIds.map((l) => ({ type: 'languages', id: l })) } };

@@ -15,8 +15,6 @@ import {
 import type { ApiClient } from './client';
 import type { SitePerformance } from '../model/sitePerformance';
 
-
-
 /** Site performance (GET /api/site-performance). */
 export const sitePerformanceApi = (client: ApiClient) => ({
   list: (params: ListParams = {}) => client.list<SitePerformance>('site-performance', params),

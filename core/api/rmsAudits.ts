@@ -15,7 +15,9 @@ export function rmsAuditsApi(client: ApiClient) {
      */
     async resend(contactId: string | number, options: { again?: boolean } = {}): Promise<RmsAuditAttempt> {
       const doc = await client.call((http) =>
-        http.post(`resend-rms-audit/${encodeURIComponent(String(contactId))}`, options.again ? { searchParams: { again: 'true' } } : {}).json<DataDocument<Resource>>(),
+        http
+          .post(`resend-rms-audit/${encodeURIComponent(String(contactId))}`, options.again ? { searchParams: { again: 'true' } } : {})
+          .json<DataDocument<Resource>>(),
       );
       return parseAnswer(RmsAuditAttempt, decode(doc), 'the resend');
     },

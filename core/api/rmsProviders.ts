@@ -8,7 +8,8 @@ export function rmsProvidersApi(client: ApiClient) {
     list: (params: ListParams = {}) => client.list<RmsProvider>('rms-providers', params),
     get: (id: string) => client.get<RmsProvider>(`rms-providers/${encodeURIComponent(id)}`),
     create: (values: RmsProviderInput) => client.create<RmsProvider>('rms-providers', RMS_PROVIDER_TYPE, { ...values }),
-    update: (id: string, values: RmsProviderPatch) => client.update<RmsProvider>(`rms-providers/${encodeURIComponent(id)}`, RMS_PROVIDER_TYPE, id, { ...values }),
+    update: (id: string, values: RmsProviderPatch) =>
+      client.update<RmsProvider>(`rms-providers/${encodeURIComponent(id)}`, RMS_PROVIDER_TYPE, id, { ...values }),
     remove: (id: string) => client.remove(`rms-providers/${encodeURIComponent(id)}`),
     /** Sends a synthetic, clearly marked test referral; answers what the receiver said. */
     async test(id: string): Promise<RmsProviderTest> {

@@ -42,8 +42,7 @@ export function screenersApi(client: ApiClient) {
           })
           .json(),
       ),
-    contactFields: (screenerId: string) =>
-      client.list<ContactFieldScreener>('contact-fields-screeners', { limit: 100, sort: 'weight', screenerId }),
+    contactFields: (screenerId: string) => client.list<ContactFieldScreener>('contact-fields-screeners', { limit: 100, sort: 'weight', screenerId }),
     /** Replaces the screener's contact fields; weights follow the order given. */
     async setContactFields(screenerId: string, contactFieldIds: (string | number)[]): Promise<ContactFieldScreener[]> {
       const doc = await client.call((h) =>
@@ -65,7 +64,8 @@ export function screenersApi(client: ApiClient) {
     addSurvey: (screenerId: string, oFormIdentity: string) =>
       client.create<ScreenerSurvey>('screener-surveys', SCREENER_SURVEY_TYPE, { screenerId: Number(screenerId), oFormIdentity, cloneSurvey: false }),
     removeSurvey: (id: string) => client.remove(`screener-surveys/${encodeURIComponent(id)}`),
-    toggleSurvey: (id: string) => client.update<ScreenerSurvey>(`screeners/surveys/${encodeURIComponent(id)}`, SCREENER_SURVEY_TYPE, id, { toggle_active: true }),
+    toggleSurvey: (id: string) =>
+      client.update<ScreenerSurvey>(`screeners/surveys/${encodeURIComponent(id)}`, SCREENER_SURVEY_TYPE, id, { toggle_active: true }),
     flow: (screenerId: string) => client.get<ScreenerFlow>(`screener-surveys/flow/${encodeURIComponent(screenerId)}`),
   };
 }

@@ -1,7 +1,6 @@
 import { SITE_COORDINATOR_TYPE, type SiteCoordinatorRow } from '../model/user';
 import type { ApiClient } from './client';
 
-
 /** Site coordinators of a site location: Admin and Super User tie and untie them. */
 export const siteCoordinatorsApi = (client: ApiClient) => ({
   list: (siteLocationId: string) => client.list<SiteCoordinatorRow>('site-coordinators', { siteLocationId, limit: 100 }),

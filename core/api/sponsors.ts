@@ -9,8 +9,7 @@ export function sponsorsApi(client: ApiClient) {
     listCsv: (params: ListParams = {}) => client.listCsv('sponsors', params),
     get: (id: string) => client.get<Sponsor>(`sponsors/${encodeURIComponent(id)}`),
     create: (values: SponsorInput) => client.create<Sponsor>('sponsors', SPONSOR_TYPE, { ...values }),
-    update: (id: string, values: Partial<SponsorInput>) =>
-      client.update<Sponsor>(`sponsors/${encodeURIComponent(id)}`, SPONSOR_TYPE, id, { ...values }),
+    update: (id: string, values: Partial<SponsorInput>) => client.update<Sponsor>(`sponsors/${encodeURIComponent(id)}`, SPONSOR_TYPE, id, { ...values }),
     remove: (id: string) => client.remove(`sponsors/${encodeURIComponent(id)}`),
     /** True when no other sponsor (than `exceptId`) holds this identification. */
     async isIdentificationUnique(identification: string, exceptId?: string): Promise<boolean> {

@@ -26,7 +26,9 @@ export function previewSurvey(detail: OFormDetail): RunnerSurvey {
 /** The staff API's preview of a lead's form (core/api/leads.ts), as the preview uses it. */
 export interface LeadPreviewApi {
   previewForm(request: LeadPreviewRequest): ReturnType<Required<ContactTransport>['leadFields']>;
-  preview(request: LeadPreviewRequest & { values: Record<string, unknown>; acceptTerms: boolean; zip: string | null }): ReturnType<Required<ContactTransport>['submitLead']>;
+  preview(
+    request: LeadPreviewRequest & { values: Record<string, unknown>; acceptTerms: boolean; zip: string | null },
+  ): ReturnType<Required<ContactTransport>['submitLead']>;
 }
 
 /** The outcome the preview ends at, and for a lead's outcome where its form is read: the screener, the version, the language. */
@@ -36,7 +38,11 @@ export interface PreviewEnd {
   request: Omit<LeadPreviewRequest, 'kind'>;
 }
 
-export function previewTransport(participant: Pick<ParticipantTransport, 'firstPage' | 'page' | 'previewAnswers'>, survey: RunnerSurvey, ending?: PreviewEnd): RunnerTransport & Partial<ContactTransport> {
+export function previewTransport(
+  participant: Pick<ParticipantTransport, 'firstPage' | 'page' | 'previewAnswers'>,
+  survey: RunnerSurvey,
+  ending?: PreviewEnd,
+): RunnerTransport & Partial<ContactTransport> {
   const refused = () => Promise.reject(new Error('A preview stores nothing.'));
   const kind: LeadKind | null = ending && ending.outcome !== 'qualified' ? ending.outcome : null;
   const transport: RunnerTransport = {

@@ -20,8 +20,6 @@ export const isApiIsoCode = (code: string): boolean => API_ISO_CODE.test(code);
  */
 export function normalizeIsoCode(code: string): string {
   const [language = '', ...subtags] = toApiIsoCode(code.trim()).split('_');
-  const rest = subtags.map((tag) =>
-    tag.length === 2 ? tag.toUpperCase() : tag.length === 4 ? tag.charAt(0).toUpperCase() + tag.slice(1).toLowerCase() : tag,
-  );
+  const rest = subtags.map((tag) => (tag.length === 2 ? tag.toUpperCase() : tag.length === 4 ? tag.charAt(0).toUpperCase() + tag.slice(1).toLowerCase() : tag));
   return [language.toLowerCase(), ...rest].join('_');
 }

@@ -21,7 +21,7 @@ export const AUDIT_EVENT = resourceAnswer(
     changes: v.pipe(v.record(v.string(), change), v.description('Old and new value by attribute.')),
     meta: v.record(v.string(), v.unknown()),
     prevHash: v.pipe(v.string(), v.description("The previous event's hash: the events form a chain the export verifies.")),
-    hash: v.pipe(v.string(), v.description("SHA-256 over this event and prevHash (hex).")),
+    hash: v.pipe(v.string(), v.description('SHA-256 over this event and prevHash (hex).')),
   }),
 );
 

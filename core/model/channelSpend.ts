@@ -24,7 +24,12 @@ const day = () => v.pipe(v.string(SPEND_DATE_INVALID), v.trim(), v.check(isIsoDa
 
 const fields = {
   mediaChannelId: idNumber(),
-  amountMinor: v.pipe(v.number(SPEND_AMOUNT_INVALID), v.integer(SPEND_AMOUNT_INVALID), v.minValue(0, SPEND_AMOUNT_INVALID), v.maxValue(MAX_SPEND_MINOR, SPEND_AMOUNT_INVALID)),
+  amountMinor: v.pipe(
+    v.number(SPEND_AMOUNT_INVALID),
+    v.integer(SPEND_AMOUNT_INVALID),
+    v.minValue(0, SPEND_AMOUNT_INVALID),
+    v.maxValue(MAX_SPEND_MINOR, SPEND_AMOUNT_INVALID),
+  ),
   currency: v.pipe(v.string(SPEND_CURRENCY_INVALID), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, SPEND_CURRENCY_INVALID)),
   periodStart: day(),
   periodEnd: day(),
@@ -35,10 +40,7 @@ const fields = {
 const periodInOrder = <T extends { periodStart?: string; periodEnd?: string }>(spend: T) =>
   spend.periodStart === undefined || spend.periodEnd === undefined || spend.periodStart <= spend.periodEnd;
 
-export const ChannelSpendInput = v.pipe(
-  v.strictObject(fields),
-  v.forward(v.check(periodInOrder, SPEND_PERIOD_INVALID), ['periodEnd']),
-);
+export const ChannelSpendInput = v.pipe(v.strictObject(fields), v.forward(v.check(periodInOrder, SPEND_PERIOD_INVALID), ['periodEnd']));
 export type ChannelSpendInput = v.InferInput<typeof ChannelSpendInput>;
 
 /** A change: the period is checked whole against the stored one by the server. */

@@ -8,8 +8,7 @@ export const CONTACT_FIELD_TYPE = 'contact-fields';
 
 export { CONTACT_FIELD_TYPES, type ContactFieldType };
 
-export const CONTACT_FIELD_NAME_FORMAT =
-  'Use lower-case letters, digits and underscores, starting with a letter (for example first_name).';
+export const CONTACT_FIELD_NAME_FORMAT = 'Use lower-case letters, digits and underscores, starting with a letter (for example first_name).';
 export const CONTACT_FIELD_TYPE_INVALID = `Choose one of: ${CONTACT_FIELD_TYPES.join(', ')}.`;
 
 const MACHINE_NAME = /^[a-z][a-z0-9_]*$/;
@@ -17,7 +16,10 @@ const MACHINE_NAME = /^[a-z][a-z0-9_]*$/;
 export const ContactFieldInput = v.strictObject({
   label: requiredText(255),
   /** A stable machine name, unique: what the participant's answer is stored under. */
-  name: v.pipe(requiredText(64), v.check((s) => MACHINE_NAME.test(s), CONTACT_FIELD_NAME_FORMAT)),
+  name: v.pipe(
+    requiredText(64),
+    v.check((s) => MACHINE_NAME.test(s), CONTACT_FIELD_NAME_FORMAT),
+  ),
   required: v.optional(flag(), false),
   fieldType: v.optional(v.picklist(CONTACT_FIELD_TYPES, CONTACT_FIELD_TYPE_INVALID), 'text'),
   translations: v.optional(translations(255), {}),

@@ -37,7 +37,15 @@ export const EngagementInput = v.strictObject({
   startDate: optionalDate(),
   endDate: optionalDate(),
   isActive: v.optional(flag(), true),
-  radius: v.optional(v.pipe(v.number(`Must be a number from 1 to ${MAX_RADIUS}.`), v.integer('Must be a whole number.'), v.minValue(1, `Must be a number from 1 to ${MAX_RADIUS}.`), v.maxValue(MAX_RADIUS, `Must be a number from 1 to ${MAX_RADIUS}.`)), DEFAULT_ENGAGEMENT_RADIUS),
+  radius: v.optional(
+    v.pipe(
+      v.number(`Must be a number from 1 to ${MAX_RADIUS}.`),
+      v.integer('Must be a whole number.'),
+      v.minValue(1, `Must be a number from 1 to ${MAX_RADIUS}.`),
+      v.maxValue(MAX_RADIUS, `Must be a number from 1 to ${MAX_RADIUS}.`),
+    ),
+    DEFAULT_ENGAGEMENT_RADIUS,
+  ),
   duplicateWindowDays: v.optional(
     v.pipe(v.number(windowMessage), v.integer(windowMessage), v.minValue(0, windowMessage), v.maxValue(MAX_DUPLICATE_WINDOW_DAYS, windowMessage)),
     DEFAULT_DUPLICATE_WINDOW_DAYS,
@@ -176,20 +184,9 @@ export type Engagement = Answered<typeof ENGAGEMENT> & {
 /** The roles an engagement's owner may hold. */
 export const ENGAGEMENT_OWNER_ROLES = ['Admin', 'Super User', 'User'] as const;
 
-export const fullIdentification = (sponsorIdentification: string, identification: string) =>
-  `${sponsorIdentification}-${identification}`;
+export const fullIdentification = (sponsorIdentification: string, identification: string) => `${sponsorIdentification}-${identification}`;
 
 /** Columns the engagements list may be sorted by (SPEC default `-isActive,endDate,name`). */
-export const ENGAGEMENT_SORTS = [
-  'name',
-  'identification',
-  'isActive',
-  'startDate',
-  'endDate',
-  'phase',
-  'sponsorName',
-  'created',
-  'modified',
-] as const;
+export const ENGAGEMENT_SORTS = ['name', 'identification', 'isActive', 'startDate', 'endDate', 'phase', 'sponsorName', 'created', 'modified'] as const;
 export const ENGAGEMENT_DEFAULT_SORT = '-isActive,endDate,name';
 export const ENGAGEMENT_INCLUDES = ['sponsor', 'rmsProvider', 'campaignTypes', 'indications', 'targetGroups', 'therapeuticAreas'] as const;

@@ -31,8 +31,7 @@ export const optionalText = (max: number) =>
 export const flag = () => v.boolean(message('boolean'));
 
 /** A database id given as a number: a positive integer. */
-export const idNumber = () =>
-  v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')));
+export const idNumber = () => v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')));
 
 export const email = () => v.pipe(v.string(message('required')), v.trim(), v.check(isEmail, message('email')));
 /** A text of `min` to `max` characters, kept as typed (passwords: no trimming). */
@@ -45,7 +44,11 @@ export const lengthText = (min: number, max: number) =>
 
 /** A date typed in the locale's short format, or y-MM-dd with `{ utc: true }` (SPEC date_format). */
 export const dateText = (options: DateFormatOptions = {}) =>
-  v.pipe(v.string(message('date_format')), v.trim(), v.check((s) => isDateFormat(s, options), message('date_format')));
+  v.pipe(
+    v.string(message('date_format')),
+    v.trim(),
+    v.check((s) => isDateFormat(s, options), message('date_format')),
+  );
 
 export const colorHex = () => v.pipe(v.string(message('color_hex')), v.check(isColorHex, message('color_hex')));
 

@@ -64,7 +64,7 @@ export const FUNNEL_DEFINITIONS: Record<FunnelFigure, string> = {
   qualified: 'Completed submissions that qualified for at least one engagement.',
   siteSelected: 'Qualified submissions whose participant chose a trial site and went on to the contact form.',
   contactLeft: 'Submissions whose participant left a contact, not counting duplicates of an earlier contact.',
-  delivered: "Submissions with a contact left whose record system accepted the referral (at once for an engagement without one).",
+  delivered: 'Submissions with a contact left whose record system accepted the referral (at once for an engagement without one).',
   reached: 'Delivered referrals whose site reached the person: a reached contact attempt, or a status of contacted or beyond.',
   screened: 'Reached referrals that went into screening (in screening or beyond), by staff or the record system.',
   screenFailed: 'Screened referrals that failed screening (status screen failed).',

@@ -8,20 +8,7 @@
 export const OFORM_FIELD_TYPE = 'o-form-fields';
 
 /** Question types. New questions start as `placeholder`. */
-export const FIELD_TYPES = [
-  'placeholder',
-  'single',
-  'multiple',
-  'dropdown',
-  'yes_no',
-  'text',
-  'number',
-  'email',
-  'phone',
-  'zip',
-  'date',
-  'dob',
-] as const;
+export const FIELD_TYPES = ['placeholder', 'single', 'multiple', 'dropdown', 'yes_no', 'text', 'number', 'email', 'phone', 'zip', 'date', 'dob'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const CONTACT_FIELD_TYPES = ['text', 'email', 'phone', 'zip', 'date', 'checkbox'] as const;

@@ -11,12 +11,7 @@ export const ISO_CODE_FORMAT = 'Enter a language code such as en, es or es-MX.';
  * An iso code in either form (`es-MX` or `es_MX`), stored and answered in the API form with
  * an underscore.
  */
-export const isoCode = () =>
-  v.pipe(
-    requiredText(35),
-    v.transform(normalizeIsoCode),
-    v.check(isApiIsoCode, ISO_CODE_FORMAT),
-  );
+export const isoCode = () => v.pipe(requiredText(35), v.transform(normalizeIsoCode), v.check(isApiIsoCode, ISO_CODE_FORMAT));
 
 export const LanguageInput = v.strictObject({
   name: requiredText(100),

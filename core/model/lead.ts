@@ -27,7 +27,10 @@ export const LEAD = resourceAnswer(
     language: v.string(),
     zipCode: nullableText(),
     country: v.pipe(nullableText(), v.description('Outside the US: the ISO country zipCode (then a postal code or a town) is in.')),
-    nearestSiteMiles: v.pipe(v.nullable(v.number()), v.description("Miles to the nearest active site of the lead's engagements when it was left, whatever its radius.")),
+    nearestSiteMiles: v.pipe(
+      v.nullable(v.number()),
+      v.description("Miles to the nearest active site of the lead's engagements when it was left, whatever its radius."),
+    ),
     consentedAt: instant(),
     consentText: v.string(),
     consentTextSha256: v.string(),
@@ -45,7 +48,18 @@ export const LEAD_DEFAULT_SORT = '-created';
  * that opened within reach (with engagementId, of that engagement's sites); `siteLocationId`:
  * matched to that site location for any engagement; `engagementSiteLocationId`: to that link.
  */
-export const LEAD_FILTERS = ['kind', 'engagementId', 'screenerId', 'mediaChannelId', 'language', 'engagementSiteLocationId', 'siteLocationId', 'withinReach', 'from', 'to'] as const;
+export const LEAD_FILTERS = [
+  'kind',
+  'engagementId',
+  'screenerId',
+  'mediaChannelId',
+  'language',
+  'engagementSiteLocationId',
+  'siteLocationId',
+  'withinReach',
+  'from',
+  'to',
+] as const;
 export type LeadFilter = (typeof LEAD_FILTERS)[number];
 
 /**

@@ -31,8 +31,7 @@ export type TransitionTo = (typeof TRANSITION_TO)[number];
 export const FIELD_TYPE_INVALID = `Choose one of: ${FIELD_TYPES.join(', ')}.`;
 export const TRANSITION_TO_INVALID = "Choose 'end', 'page' or nothing (the next page).";
 export const TRANSITION_TARGET_REQUIRED = 'Choose the page this option jumps to.';
-export const TRANSITION_TARGET_INVALID =
-  'Choose a page of this survey other than the option’s own, and not one holding only date-of-birth questions.';
+export const TRANSITION_TARGET_INVALID = 'Choose a page of this survey other than the option’s own, and not one holding only date-of-birth questions.';
 
 /** A row id: a positive integer that fits the database's integer (larger ones name nothing). */
 const rowId = () => v.pipe(idNumber(), v.maxValue(2_147_483_647, message('integer')));
@@ -70,8 +69,24 @@ export const questionTranslations = () =>
     v.record(
       v.pipe(v.string(), v.check(isApiIsoCode, ISO_CODE_FORMAT)),
       v.strictObject({
-        title: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.check((s) => hasMaxLength(s, 500), message('max', { length: 500 }))))),
-        helperText: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.check((s) => hasMaxLength(s, 1000), message('max', { length: 1000 }))))),
+        title: v.optional(
+          v.nullable(
+            v.pipe(
+              v.string(),
+              v.trim(),
+              v.check((s) => hasMaxLength(s, 500), message('max', { length: 500 })),
+            ),
+          ),
+        ),
+        helperText: v.optional(
+          v.nullable(
+            v.pipe(
+              v.string(),
+              v.trim(),
+              v.check((s) => hasMaxLength(s, 1000), message('max', { length: 1000 })),
+            ),
+          ),
+        ),
       }),
     ),
     // Blank texts are dropped, and a language left with nothing is removed.
@@ -206,7 +221,10 @@ export const SURVEY = resourceAnswer(
     pageCounter: count(),
     created: instant(),
     modified: instant(),
-    pages: v.pipe(v.optional(v.array(SurveyPageShape)), v.description('A single read (or a list with include): the pages (not deleted) with their questions and options.')),
+    pages: v.pipe(
+      v.optional(v.array(SurveyPageShape)),
+      v.description('A single read (or a list with include): the pages (not deleted) with their questions and options.'),
+    ),
   }),
 );
 export type Survey = Answered<typeof SURVEY>;

@@ -38,7 +38,8 @@ export const RETAKE_WINDOW_INVALID = `Must be a whole number of days from 0 to $
 export const HIDDEN_FIELD_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export const HIDDEN_FIELDS_MAX = 20;
 export const HIDDEN_FIELD_MAX_LENGTH = 500;
-export const HIDDEN_FIELD_NAME_INVALID = 'Use 1 to 40 lower-case letters, digits, - or _ (starting with a letter or digit): the snippet attribute is data-field-<name>.';
+export const HIDDEN_FIELD_NAME_INVALID =
+  'Use 1 to 40 lower-case letters, digits, - or _ (starting with a letter or digit): the snippet attribute is data-field-<name>.';
 export const HIDDEN_FIELD_LENGTH_INVALID = `Must be a whole number of characters from 1 to ${HIDDEN_FIELD_MAX_LENGTH}.`;
 export const HIDDEN_FIELD_DUPLICATE = 'Each hidden field needs its own name.';
 
@@ -83,7 +84,11 @@ export const FRAME_ISOLATION_EXPLAINED =
 
 export const MediaChannelInput = v.strictObject({
   title: requiredText(255),
-  domain: v.pipe(requiredText(253), v.toLowerCase(), v.check((domain) => isHostName(domain) || isIPv4Address(domain), HOST_NAME_INVALID)),
+  domain: v.pipe(
+    requiredText(253),
+    v.toLowerCase(),
+    v.check((domain) => isHostName(domain) || isIPv4Address(domain), HOST_NAME_INVALID),
+  ),
   screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
   channelType: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
   isActive: v.optional(flag(), true),
@@ -120,26 +125,33 @@ export const MEDIA_CHANNEL = resourceAnswer(
     retakeWindowDays: v.pipe(count(), v.description("Days a finished run's outcome is shown again on the channel (0: retakes allowed).")),
     hiddenFields: v.pipe(
       v.array(v.object({ name: v.string(), maxLength: count() })),
-      v.description('The values a partner\'s page may pass with a run (`data-field-<name>`), each with its longest length.'),
+      v.description("The values a partner's page may pass with a run (`data-field-<name>`), each with its longest length."),
     ),
     eventsPolicy: v.pipe(v.picklist(EVENTS_POLICIES), v.description("What the widget announces to the partner's page.")),
-    locale: v.pipe(v.string(), v.description("Its participants' language and region (en-US, en-CA, es-ES): the region decides miles or kilometres and the ZIP questions' country.")),
-    isolation: v.pipe(v.picklist(CHANNEL_ISOLATIONS), v.description("How the snippet shows the widget: in the partner's page (none), or in an iframe of the product's origin (frame).")),
+    locale: v.pipe(
+      v.string(),
+      v.description("Its participants' language and region (en-US, en-CA, es-ES): the region decides miles or kilometres and the ZIP questions' country."),
+    ),
+    isolation: v.pipe(
+      v.picklist(CHANNEL_ISOLATIONS),
+      v.description("How the snippet shows the widget: in the partner's page (none), or in an iframe of the product's origin (frame)."),
+    ),
     views: count(),
     share: v.pipe(count(), v.description("Opens of the channel's own participant page.")),
     submissionsStarted: count(),
     submissionsCompleted: count(),
     submissionsQualified: count(),
-    possibleRetakes: v.pipe(count(), v.description('Of the submissions started, those flagged as a possible retake (same client address and channel within the window).')),
+    possibleRetakes: v.pipe(
+      count(),
+      v.description('Of the submissions started, those flagged as a possible retake (same client address and channel within the window).'),
+    ),
     created: instant(),
     modified: instant(),
     /** On a single channel read: its screener's engagements paused (target reached, dates passed); all paused means notActive. */
     recruitmentPause: v.optional(
       v.object({
         isPaused: v.boolean(),
-        engagements: v.array(
-          v.object({ engagementId: recordId(), engagementName: v.string(), ...ENGAGEMENT_PAUSE.entries }),
-        ),
+        engagements: v.array(v.object({ engagementId: recordId(), engagementName: v.string(), ...ENGAGEMENT_PAUSE.entries })),
       }),
     ),
   }),
@@ -183,7 +195,10 @@ export function embedSnippet(
  * which CSP does not govern; it loads no images or fonts). In a frame, the page makes no call
  * itself: it needs the script and the frame (`frame-src`) instead.
  */
-export function partnerCspSources(origin: string, isolation: ChannelIsolation = DEFAULT_CHANNEL_ISOLATION): Partial<Record<'script-src' | 'connect-src' | 'frame-src', string>> {
+export function partnerCspSources(
+  origin: string,
+  isolation: ChannelIsolation = DEFAULT_CHANNEL_ISOLATION,
+): Partial<Record<'script-src' | 'connect-src' | 'frame-src', string>> {
   const base = origin.replace(/\/+$/, '');
   return isolation === 'frame' ? { 'script-src': base, 'frame-src': base } : { 'script-src': base, 'connect-src': base };
 }
@@ -238,7 +253,14 @@ export const MediaChannelSurveyInput = v.strictObject({
 export const MediaChannelSurveyPatch = v.strictObject({ isActive: flag() });
 export const MEDIA_CHANNEL_SURVEY = resourceAnswer(
   MEDIA_CHANNEL_SURVEY_TYPE,
-  v.object({ mediaChannelId: recordId(), oFormIdentity: SURVEY_NAMING.oFormIdentity, isActive: v.boolean(), title: SURVEY_NAMING.title, version: SURVEY_NAMING.version, isApproved: SURVEY_NAMING.isApproved }),
+  v.object({
+    mediaChannelId: recordId(),
+    oFormIdentity: SURVEY_NAMING.oFormIdentity,
+    isActive: v.boolean(),
+    title: SURVEY_NAMING.title,
+    version: SURVEY_NAMING.version,
+    isApproved: SURVEY_NAMING.isApproved,
+  }),
 );
 export type MediaChannelSurvey = Answered<typeof MEDIA_CHANNEL_SURVEY>;
 

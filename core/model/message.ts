@@ -79,7 +79,13 @@ export const MESSAGE_PLACEHOLDERS: Record<MessageKind, readonly string[]> = {
 };
 
 export const MessageTemplateInput = v.strictObject({
-  subject: v.pipe(v.string(), v.trim(), v.minLength(1, 'This field is required.'), v.maxLength(200, 'At most 200 characters.'), v.regex(/^[^\r\n]*$/, 'One line only.')),
+  subject: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'This field is required.'),
+    v.maxLength(200, 'At most 200 characters.'),
+    v.regex(/^[^\r\n]*$/, 'One line only.'),
+  ),
   html: v.pipe(v.string(), v.minLength(1, 'This field is required.'), v.maxLength(20_000, 'At most 20000 characters.')),
   text: v.pipe(v.string(), v.minLength(1, 'This field is required.'), v.maxLength(20_000, 'At most 20000 characters.')),
 });
@@ -134,7 +140,12 @@ export function smsLength(text: string): SmsLength {
 
 export const MessageSettingInput = v.strictObject({
   isEnabled: v.boolean('Must be true or false.'),
-  delayMinutes: v.pipe(v.number('Must be a number of minutes.'), v.integer('Must be a whole number of minutes.'), v.minValue(0, 'At least 0.'), v.maxValue(43_200, 'At most 43200 (30 days).')),
+  delayMinutes: v.pipe(
+    v.number('Must be a number of minutes.'),
+    v.integer('Must be a whole number of minutes.'),
+    v.minValue(0, 'At least 0.'),
+    v.maxValue(43_200, 'At most 43200 (30 days).'),
+  ),
 });
 
 /**

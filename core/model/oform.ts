@@ -55,7 +55,11 @@ export type OptionConfig = v.InferOutput<typeof OptionConfig>;
 
 const count = () => v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')));
 // Limits are stored as y-MM-dd calendar days, checked by the same rule the answers use.
-const isoDate = () => v.pipe(v.string(message('date_format')), v.check((s) => isDateFormat(s, { utc: true }), message('date_format')));
+const isoDate = () =>
+  v.pipe(
+    v.string(message('date_format')),
+    v.check((s) => isDateFormat(s, { utc: true }), message('date_format')),
+  );
 
 const translatedText = v.optional(v.string());
 /** Per language (API iso code): a question's title and helper text, as staff translate them. */
@@ -112,9 +116,7 @@ export const limitKeys = (type: FieldType): (keyof FieldConfiguration)[] => TYPE
 
 /** A configuration carried over to `type`: what that type cannot hold is left behind. */
 export function configurationFor(type: FieldType, configuration: FieldConfiguration): FieldConfiguration {
-  const kept = Object.entries(configuration).filter(
-    ([key]) => COMMON_KEYS.includes(key) || TYPE_KEYS[type].includes(key as keyof FieldConfiguration),
-  );
+  const kept = Object.entries(configuration).filter(([key]) => COMMON_KEYS.includes(key) || TYPE_KEYS[type].includes(key as keyof FieldConfiguration));
   return { required: false, helperText: null, translations: {}, options: [], ...Object.fromEntries(kept) };
 }
 

@@ -33,14 +33,12 @@ export const OFORM_INCLUDES = [
   'languages',
 ] as const;
 
-
 export const APPROVED_IMMUTABLE = 'This version is approved and cannot change. Make a new version to edit it.';
 export const ALREADY_APPROVED = 'This version has already been approved. Make a new version to approve changes.';
 export const MARK_APPROVED_ONLY = 'Send mark_approved: true to approve this version.';
 export const UNKNOWN_IDENTITY = chooseFromList('a survey');
 export const VERSION_RACE = 'Another version of this survey was just made. Reload and try again.';
-export const TRANSITION_PAGE_INVALID =
-  'Choose a page of this version other than the question’s own, and not one holding only date-of-birth questions.';
+export const TRANSITION_PAGE_INVALID = 'Choose a page of this version other than the question’s own, and not one holding only date-of-birth questions.';
 export const TRANSITION_SURVEY_INVALID = chooseFromList('another survey');
 export const PARENT_CONTAINER_INVALID = 'Choose a page of the same version.';
 export const FIELD_TYPE_INVALID = `Choose one of: ${FIELD_TYPES.join(', ')}.`;
@@ -69,7 +67,9 @@ export const ContainerInput = v.strictObject({
   /** The title per language, as a question's configuration.translations holds its own. */
   translations: v.optional(PageTranslations, {}),
 });
-export const ContainerPatch = v.partial(v.strictObject({ title: requiredText(255), isActive: flag(), displayOrder: position(), translations: PageTranslations }));
+export const ContainerPatch = v.partial(
+  v.strictObject({ title: requiredText(255), isActive: flag(), displayOrder: position(), translations: PageTranslations }),
+);
 
 const fieldFields = {
   oFormFieldTypeId: v.picklist(FIELD_TYPES, FIELD_TYPE_INVALID),

@@ -42,7 +42,10 @@ export const MISSING_TRANSLATION = resourceAnswer(
   MISSING_TRANSLATION_TYPE,
   v.object({
     kind: v.picklist(MISSING_TRANSLATION_KINDS),
-    itemId: v.pipe(v.string(), v.description("The text's own id: a page's or question's id, `questionId:optionValue` for an option, the message type for a message.")),
+    itemId: v.pipe(
+      v.string(),
+      v.description("The text's own id: a page's or question's id, `questionId:optionValue` for an option, the message type for a message."),
+    ),
     title: v.pipe(v.string(), v.description('The text to translate (the message type for a message).')),
     language: v.pipe(v.string(), v.description('The API iso code (es, es_MX).')),
   }),

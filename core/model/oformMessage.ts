@@ -55,7 +55,7 @@ export const OFORM_MESSAGE = resourceAnswer(
     oFormIdentity: v.string(),
     oFormVersionId: recordId(),
     messageType: v.picklist(OFORM_MESSAGE_TYPES),
-    language: v.pipe(v.string(), v.description('The language\'s ISO code.')),
+    language: v.pipe(v.string(), v.description("The language's ISO code.")),
     message: v.string(),
   }),
 );

@@ -53,11 +53,16 @@ export const RMS_AUDIT = resourceAnswer(
     nextAttemptAt: v.pipe(v.nullable(instant()), v.description('When the next attempt is due, for a pending or retrying delivery.')),
     deliveredAt: v.pipe(v.nullable(instant()), v.description('When the record system first accepted the contact.')),
     referralId: v.pipe(nullableText(), v.description("The referral's idempotency key, the same in every attempt and resend.")),
-    referralRecordId: v.pipe(nullableText(), v.description("The referral the contact made (its id in /api/referrals), null for a duplicate.")),
-    duplicateOf: v.pipe(v.nullable(recordId()), v.description("The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so).")),
+    referralRecordId: v.pipe(nullableText(), v.description('The referral the contact made (its id in /api/referrals), null for a duplicate.')),
+    duplicateOf: v.pipe(
+      v.nullable(recordId()),
+      v.description("The contact's first referral, when this contact is its duplicate (not sent: an audit of attempt 0 says so)."),
+    ),
     possibleRetake: v.pipe(
       v.boolean(),
-      v.description("The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual)."),
+      v.description(
+        "The contact's run was started from the same client address and channel as a run finished within the channel's retake window (staff judge; it is sent as usual).",
+      ),
     ),
     consentedAt: v.pipe(v.nullable(instant()), v.description("The contact's consent proof: when.")),
     consentLanguage: v.string(),

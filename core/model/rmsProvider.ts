@@ -67,8 +67,22 @@ export function secretKeyBytes(secret: string): Uint8Array | null {
 }
 
 const endpoint = () =>
-  v.nullable(v.pipe(v.string(RMS_PROVIDER_MESSAGES.endpoint), v.trim(), v.maxLength(2000, RMS_PROVIDER_MESSAGES.endpoint), v.check(isAllowedEndpoint, RMS_PROVIDER_MESSAGES.endpoint)));
-const secret = () => v.nullable(v.pipe(v.string(RMS_PROVIDER_MESSAGES.secret), v.trim(), v.check((s) => secretKeyBytes(s) !== null, RMS_PROVIDER_MESSAGES.secret)));
+  v.nullable(
+    v.pipe(
+      v.string(RMS_PROVIDER_MESSAGES.endpoint),
+      v.trim(),
+      v.maxLength(2000, RMS_PROVIDER_MESSAGES.endpoint),
+      v.check(isAllowedEndpoint, RMS_PROVIDER_MESSAGES.endpoint),
+    ),
+  );
+const secret = () =>
+  v.nullable(
+    v.pipe(
+      v.string(RMS_PROVIDER_MESSAGES.secret),
+      v.trim(),
+      v.check((s) => secretKeyBytes(s) !== null, RMS_PROVIDER_MESSAGES.secret),
+    ),
+  );
 const bearerToken = () =>
   v.nullable(v.pipe(v.string(RMS_PROVIDER_MESSAGES.bearerToken), v.trim(), v.regex(/^[\x21-\x7e]{1,4096}$/, RMS_PROVIDER_MESSAGES.bearerToken)));
 const timeout = () =>

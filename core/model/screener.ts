@@ -93,7 +93,9 @@ const messageText = () =>
 
 const translatedPair = v.pipe(
   v.strictObject({ consentMessage: messageText(), contactFormMessage: messageText() }),
-  v.transform((pair) => Object.fromEntries(Object.entries(pair).filter((e): e is [string, string] => !!e[1])) as { consentMessage?: string; contactFormMessage?: string }),
+  v.transform(
+    (pair) => Object.fromEntries(Object.entries(pair).filter((e): e is [string, string] => !!e[1])) as { consentMessage?: string; contactFormMessage?: string },
+  ),
 );
 
 /**

@@ -13,10 +13,10 @@ export const SCREENER_SURVEY_SORTS = ['displayOrder', 'created', 'oFormIdentity'
 export const SCREENER_SURVEY_DEFAULT_SORT = 'displayOrder';
 export const SURVEY_IDENTITY_FORMAT = 'A survey identity is 1 to 64 letters, digits, hyphens or underscores.';
 
-export const surveyIdentity = () =>
-  v.pipe(v.string(message('required')), v.trim(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, SURVEY_IDENTITY_FORMAT));
+export const surveyIdentity = () => v.pipe(v.string(message('required')), v.trim(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, SURVEY_IDENTITY_FORMAT));
 
-const order = () => v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')), v.maxValue(100_000, message('integer')));
+const order = () =>
+  v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')), v.maxValue(100_000, message('integer')));
 
 export const ScreenerSurveyInput = v.strictObject({
   screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
@@ -52,7 +52,9 @@ export const SCREENER_FLOW_TYPE = 'screener-flows';
 export const SCREENER_FLOW = resourceAnswer(
   SCREENER_FLOW_TYPE,
   v.object({
-    nodes: v.array(v.object({ id: v.pipe(v.string(), v.description("The screener's survey link.")), oFormIdentity: v.string(), title: v.string(), isActive: v.boolean() })),
+    nodes: v.array(
+      v.object({ id: v.pipe(v.string(), v.description("The screener's survey link.")), oFormIdentity: v.string(), title: v.string(), isActive: v.boolean() }),
+    ),
     edges: v.array(
       v.object({
         id: v.string(),

@@ -8,7 +8,14 @@ import { count, resourceAnswer, type Answered } from './answers';
 
 export const SITE_PERFORMANCE_TYPE = 'site-performance';
 
-export const SITE_PERFORMANCE_SORTS = ['siteName', 'referrals', 'medianHoursToFirstContact', 'withinServiceLevelRate', 'screenFailRate', 'randomizationRate'] as const;
+export const SITE_PERFORMANCE_SORTS = [
+  'siteName',
+  'referrals',
+  'medianHoursToFirstContact',
+  'withinServiceLevelRate',
+  'screenFailRate',
+  'randomizationRate',
+] as const;
 export type SitePerformanceSort = (typeof SITE_PERFORMANCE_SORTS)[number];
 
 export const SITE_PERFORMANCE_FILTERS = ['engagementId', 'siteLocationId', 'from', 'to'] as const;
@@ -23,7 +30,10 @@ export const SITE_PERFORMANCE = resourceAnswer(
     siteName: v.string(),
     referrals: v.pipe(count(), v.description('Referrals made in the range and sent to this site.')),
     reached: v.pipe(count(), v.description('Referrals the site reached (a reached attempt, or contacted or beyond).')),
-    medianHoursToFirstContact: v.pipe(v.nullable(v.pipe(v.number(), v.minValue(0))), v.description('Median hours from the referral to the site first reaching the person (null: none reached).')),
+    medianHoursToFirstContact: v.pipe(
+      v.nullable(v.pipe(v.number(), v.minValue(0))),
+      v.description('Median hours from the referral to the site first reaching the person (null: none reached).'),
+    ),
     dueForFirstContact: v.pipe(count(), v.description('Referrals whose first-contact window has closed (or that were reached), the base of the next.')),
     withinServiceLevel: v.pipe(count(), v.description("Of those, reached within the engagement's first-contact hours.")),
     withinServiceLevelRate: rate('withinServiceLevel / dueForFirstContact, 0..1 (null when none is due yet).'),

@@ -50,7 +50,10 @@ export const SPONSOR = resourceAnswer(
     totalEngagements: count(),
     totalSites: count(),
     totalReferrals: count(),
-    duplicateReferrals: v.pipe(count(), v.description("The same person referred again within an engagement's window: kept, never sent, not in totalReferrals.")),
+    duplicateReferrals: v.pipe(
+      count(),
+      v.description("The same person referred again within an engagement's window: kept, never sent, not in totalReferrals."),
+    ),
     totalScreenedReferrals: count(),
     totalRandomizedReferrals: count(),
   }),

@@ -15,7 +15,13 @@ export const translations = (max: number) =>
   v.pipe(
     v.record(
       languageKey,
-      v.nullable(v.pipe(v.string(message('required')), v.trim(), v.check((s) => hasMaxLength(s, max), message('max', { length: max })))),
+      v.nullable(
+        v.pipe(
+          v.string(message('required')),
+          v.trim(),
+          v.check((s) => hasMaxLength(s, max), message('max', { length: max })),
+        ),
+      ),
     ),
     v.transform((map) => Object.fromEntries(Object.entries(map).filter((e): e is [string, string] => !!e[1]))),
   );

@@ -29,7 +29,7 @@ export const USER = resourceAnswer(
     secretVerified: v.boolean(),
     locale: v.string(),
     identityProvider: nullableText(),
-    mustChangePassword: v.pipe(v.boolean(), v.description('Set by an Admin\'s new or reset password: nothing but a password change is allowed until done.')),
+    mustChangePassword: v.pipe(v.boolean(), v.description("Set by an Admin's new or reset password: nothing but a password change is allowed until done.")),
     created: instant(),
     modified: instant(),
   }),
@@ -50,7 +50,20 @@ export const USERNAME_FORMAT = 'Use 3 to 64 letters, digits or . _ @ -';
 
 const password = () => lengthText(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH);
 const optionalEmail = () =>
-  v.optional(v.nullable(v.union([v.pipe(v.literal(''), v.transform(() => null)), email()], message('email'))));
+  v.optional(
+    v.nullable(
+      v.union(
+        [
+          v.pipe(
+            v.literal(''),
+            v.transform(() => null),
+          ),
+          email(),
+        ],
+        message('email'),
+      ),
+    ),
+  );
 
 /**
  * A new member of staff. The Admin sets an initial password, which the user must change at

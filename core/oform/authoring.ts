@@ -96,12 +96,10 @@ export function reorder<T extends { displayOrder: number }>(items: readonly T[],
   return renumber(sorted);
 }
 
-const renumber = <T extends { displayOrder: number }>(items: readonly T[]): T[] =>
-  items.map((item, index) => ({ ...item, displayOrder: index + 1 }));
+const renumber = <T extends { displayOrder: number }>(items: readonly T[]): T[] => items.map((item, index) => ({ ...item, displayOrder: index + 1 }));
 
 /** Renumbers 1..n in the current order, closing the gaps deletions leave. */
-export const densify = <T extends { displayOrder: number }>(items: readonly T[]): T[] =>
-  renumber([...items].sort((a, b) => a.displayOrder - b.displayOrder));
+export const densify = <T extends { displayOrder: number }>(items: readonly T[]): T[] => renumber([...items].sort((a, b) => a.displayOrder - b.displayOrder));
 
 export interface OptionReference {
   fieldTitle: string;

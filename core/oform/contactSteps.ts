@@ -71,7 +71,16 @@ export function createContactSteps(context: RunContext, submissionId: string, tr
     // A ZIP contact field starts with the postal code the sites were searched for (not a town, nor another country's).
     const searched = state().country == home && !validateValue(zip, zipRules(region), language()) ? zip : '';
     for (const f of fields) contact[f.name] = f.fieldType === 'checkbox' ? false : f.fieldType === 'zip' ? searched : '';
-    set({ phase: lead || fields.length > 0 ? 'contact' : 'consent', lead, zip, contactFields: fields, contact, acceptTerms: false, errors: {}, messages: messages ?? state().messages });
+    set({
+      phase: lead || fields.length > 0 ? 'contact' : 'consent',
+      lead,
+      zip,
+      contactFields: fields,
+      contact,
+      acceptTerms: false,
+      errors: {},
+      messages: messages ?? state().messages,
+    });
   };
 
   /** Sends the contact with its consent: a referral's for the chosen site, or the lead's. */

@@ -22,15 +22,9 @@ export interface NavPage {
 export type Next = { to: 'page'; identity: string } | { to: 'end' } | { to: 'survey'; identity: string };
 
 /** The option values an answer chose (one for single choices, several for 'multiple'). */
-export const chosenValues = (answer: Answer): string[] =>
-  Array.isArray(answer) ? answer : typeof answer === 'string' && answer !== '' ? [answer] : [];
+export const chosenValues = (answer: Answer): string[] => (Array.isArray(answer) ? answer : typeof answer === 'string' && answer !== '' ? [answer] : []);
 
-export function nextPage(
-  pages: readonly NavPage[],
-  current: string,
-  fields: readonly NavField[],
-  answers: Readonly<Record<string, Answer>>,
-): Next {
+export function nextPage(pages: readonly NavPage[], current: string, fields: readonly NavField[], answers: Readonly<Record<string, Answer>>): Next {
   const ordered = [...fields].sort((a, b) => a.displayOrder - b.displayOrder);
   for (const field of ordered) {
     const chosen = new Set(chosenValues(answers[field.identity]));

@@ -22,7 +22,10 @@ import { startProgress, type Progress } from './progress';
 export type { ContactValue };
 
 /** What a participant's client reads of a question's configuration (the server keeps the rest to itself or for its own checks). */
-export type RunnerFieldConfiguration = Pick<FieldConfiguration, 'required' | 'helperText' | 'translations' | 'minLength' | 'maxLength' | 'minDate' | 'maxDate'> & {
+export type RunnerFieldConfiguration = Pick<
+  FieldConfiguration,
+  'required' | 'helperText' | 'translations' | 'minLength' | 'maxLength' | 'minDate' | 'maxDate'
+> & {
   options: Pick<OptionConfig, 'value' | 'label' | 'translations'>[];
 };
 
@@ -133,9 +136,7 @@ export interface RunnerContactField {
 /** Field problems keyed by field identity, contact field name, `zip` or `acceptTerms`. */
 export type FieldErrors = Record<string, string>;
 
-export type SitesResult =
-  | { ok: true; outcome: Outcome; sites: TrialSite[]; messages?: OutcomeMessages }
-  | { ok: false; errors: FieldErrors };
+export type SitesResult = { ok: true; outcome: Outcome; sites: TrialSite[]; messages?: OutcomeMessages } | { ok: false; errors: FieldErrors };
 
 export type ContactResult = { ok: true; outcome: 'completed'; messages?: OutcomeMessages } | { ok: false; errors: FieldErrors };
 
@@ -402,7 +403,14 @@ export interface Runner extends Omit<ContactSteps, 'back'> {
 }
 
 /** The phases a snapshot names as the participant's place: those in which the run shows something of the survey. */
-export const PLACES: Partial<Record<Phase, RunnerSnapshot['step']>> = { page: 'page', zip: 'zip', sites: 'sites', contact: 'contact', consent: 'consent', finished: 'finished' };
+export const PLACES: Partial<Record<Phase, RunnerSnapshot['step']>> = {
+  page: 'page',
+  zip: 'zip',
+  sites: 'sites',
+  contact: 'contact',
+  consent: 'consent',
+  finished: 'finished',
+};
 
 export function createRunner(options: RunnerOptions): Runner {
   const { transport } = options;

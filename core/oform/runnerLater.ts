@@ -53,7 +53,10 @@ export function createRunMoves(context: RunContext): RunMoves {
 
   /** A visited page and its answers: those in memory, else those the server holds for its entry (after a reload). */
   const revisitPage = (survey: RunnerSurvey, { page, entryId }: Visit): Promise<[RunnerPage, Answers | undefined]> =>
-    Promise.all([transport.page(survey, page), context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined)]);
+    Promise.all([
+      transport.page(survey, page),
+      context.answersByPage.get(page) ?? (entryId && transport.entryAnswers ? transport.entryAnswers(entryId) : undefined),
+    ]);
 
   /**
    * Back to the last page of `history`, leaving the pages of `left`: leaving a page backwards
@@ -231,6 +234,5 @@ export function createRunMoves(context: RunContext): RunMoves {
         return false;
       }
     },
-
   };
 }

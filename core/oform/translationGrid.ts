@@ -71,10 +71,23 @@ function messageText(messages: readonly VersionMessage[], type: OFormMessageType
 export function translationRows({ pages, messages, languages, defaultLanguage }: GridInput): GridRow[] {
   const live = reachable(pages);
   const missing = new Set(
-    missingTranslations(languages, live, live.flatMap((p) => p.fields), messages, defaultLanguage).map((m) => `${m.language}|${m.kind}:${m.id}`),
+    missingTranslations(
+      languages,
+      live,
+      live.flatMap((p) => p.fields),
+      messages,
+      defaultLanguage,
+    ).map((m) => `${m.language}|${m.kind}:${m.id}`),
   );
   const rows: GridRow[] = [];
-  const push = (kind: GridRow['kind'], id: string, where: string, source: string, text: (language: string) => string | undefined, fallback: (language: string) => string | undefined = () => undefined) => {
+  const push = (
+    kind: GridRow['kind'],
+    id: string,
+    where: string,
+    source: string,
+    text: (language: string) => string | undefined,
+    fallback: (language: string) => string | undefined = () => undefined,
+  ) => {
     const key = `${kind}:${id}`;
     const per = <T>(f: (language: string) => T) => Object.fromEntries(languages.map((l) => [l, f(l)]));
     rows.push({
@@ -95,7 +108,8 @@ export function translationRows({ pages, messages, languages, defaultLanguage }:
       const here = `${at} · Question ${q + 1}`;
       const own = field.configuration.translations;
       push('question', field.id, here, field.title, (l) => own[l]?.title);
-      if (field.configuration.helperText?.trim()) push('helperText', field.id, `${here} · Helper text`, field.configuration.helperText, (l) => own[l]?.helperText);
+      if (field.configuration.helperText?.trim())
+        push('helperText', field.id, `${here} · Helper text`, field.configuration.helperText, (l) => own[l]?.helperText);
       for (const option of field.configuration.options) {
         push('option', `${field.id}:${option.value}`, `${here} · Option ${option.label}`, option.label, (l) => option.translations[l]);
       }
@@ -105,7 +119,14 @@ export function translationRows({ pages, messages, languages, defaultLanguage }:
     const shipped = DEFAULT_OFORM_MESSAGES[type] as Record<string, string | undefined>;
     const own = messageText(messages, type, defaultLanguage);
     // A version that keeps the shipped default-language text reads the shipped translation too.
-    push('message', type, `Message · ${MESSAGE_TYPE_LABELS[type]}`, own ?? shipped[defaultLanguage] ?? '', (l) => messageText(messages, type, l), (l) => (own === undefined ? shipped[l] : undefined));
+    push(
+      'message',
+      type,
+      `Message · ${MESSAGE_TYPE_LABELS[type]}`,
+      own ?? shipped[defaultLanguage] ?? '',
+      (l) => messageText(messages, type, l),
+      (l) => (own === undefined ? shipped[l] : undefined),
+    );
   }
   return rows;
 }
@@ -222,7 +243,10 @@ export function gridWrites(pages: readonly GridPage[], messages: readonly GridMe
       const value = id.slice(split + 1);
       const config = configuration(fieldId);
       if (!config) continue;
-      fieldOut.set(fieldId, { ...config, options: config.options.map((o) => (o.value === value ? { ...o, translations: { ...o.translations, [language]: text } } : o)) });
+      fieldOut.set(fieldId, {
+        ...config,
+        options: config.options.map((o) => (o.value === value ? { ...o, translations: { ...o.translations, [language]: text } } : o)),
+      });
     } else if (kind === 'message' && (OFORM_MESSAGE_TYPES as readonly string[]).includes(id)) {
       const messageType = id as OFormMessageType;
       const existing = messages.find((m) => m.messageType === messageType && m.language === language);

@@ -43,8 +43,7 @@ export function missingTranslations(
   defaultLanguage = 'en',
 ): MissingTranslation[] {
   const out: MissingTranslation[] = [];
-  const messageText = (type: OFormMessageType, language: string) =>
-    messages.find((m) => m.messageType === type && m.language === language)?.message;
+  const messageText = (type: OFormMessageType, language: string) => messages.find((m) => m.messageType === type && m.language === language)?.message;
   for (const language of languages) {
     if (language === defaultLanguage) continue;
     for (const page of pages) {

@@ -47,7 +47,10 @@ export function pageAttribution(raw: string): { url: string | null; utm: Utm } {
  * non-empty, each at most its declared length (a longer value is dropped, not cut: a cut
  * identifier would name something else).
  */
-export function keepHiddenFields(declared: readonly { name: string; maxLength: number }[], sent: Readonly<Record<string, string>> | null | undefined): Record<string, string> {
+export function keepHiddenFields(
+  declared: readonly { name: string; maxLength: number }[],
+  sent: Readonly<Record<string, string>> | null | undefined,
+): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const { name, maxLength } of declared) {
     const value = sent && Object.hasOwn(sent, name) ? sent[name]?.trim() : undefined;

@@ -13,7 +13,10 @@ const MAX_ID = 2_147_483_647;
 /** An id as a JSON number or a string of digits (JSON:API ids are strings). */
 export const participantId = () =>
   v.pipe(
-    v.union([v.number(message('integer')), v.pipe(v.string(message('integer')), v.regex(/^\d{1,10}$/, message('integer')), v.transform(Number))], message('integer')),
+    v.union(
+      [v.number(message('integer')), v.pipe(v.string(message('integer')), v.regex(/^\d{1,10}$/, message('integer')), v.transform(Number))],
+      message('integer'),
+    ),
     v.integer(message('integer')),
     v.minValue(1, message('integer')),
     v.maxValue(MAX_ID, message('integer')),
@@ -78,7 +81,6 @@ export const ViewAttributes = v.object({
   language: SubmissionAttributes.entries.language,
   utm: SubmissionAttributes.entries.utm,
 });
-
 
 /** POST /o-form-container-entries: a page's entry (or a child container's, under its page's entry). */
 export const EntryAttributes = v.object({
@@ -157,7 +159,10 @@ const placeText = () => v.optional(v.pipe(v.string('Give the place as text.'), v
 export const SiteSearchAttributes = v.object({
   zip: placeText(),
   // The widget keeps '' for the US in its state and sends it as it is: an empty country is none.
-  country: v.pipe(placeText(), v.transform((country) => country || undefined)),
+  country: v.pipe(
+    placeText(),
+    v.transform((country) => country || undefined),
+  ),
   postalCode: placeText(),
   town: placeText(),
 });

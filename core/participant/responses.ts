@@ -153,7 +153,10 @@ export type Submission = v.InferOutput<typeof Submission>;
 /** meta.containerEntryId: the first page's entry, when the start asked to open it. */
 export const SubmissionCreatedDocument = v.strictObject({ data: Submission, meta: v.optional(v.strictObject({ containerEntryId: text })) });
 /** Nothing runs there: no submission, no token, the notActive texts. */
-export const SubmissionRefusedDocument = v.strictObject({ data: v.null(), meta: v.strictObject({ outcome: v.literal('notActive'), messages: OutcomeMessages }) });
+export const SubmissionRefusedDocument = v.strictObject({
+  data: v.null(),
+  meta: v.strictObject({ outcome: v.literal('notActive'), messages: OutcomeMessages }),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Page entries and their answers
@@ -299,9 +302,13 @@ export const LeadFieldsDocument = v.strictObject({
 });
 export type LeadFieldsMeta = v.InferOutput<typeof LeadFieldsDocument>['meta'];
 /** A lead kept: the outcome it was left at, the thanks to show (as messages), and nothing about any earlier lead. */
-export const LeadKeptDocument = v.strictObject({ meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(true), messages: OutcomeMessages }) });
+export const LeadKeptDocument = v.strictObject({
+  meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(true), messages: OutcomeMessages }),
+});
 /** The admin preview's lead form as sent (POST /api/leads/preview): checked, nothing kept, the same thanks. */
-export const LeadPreviewedDocument = v.strictObject({ meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(false), messages: OutcomeMessages }) });
+export const LeadPreviewedDocument = v.strictObject({
+  meta: v.strictObject({ outcome: v.picklist(LEAD_KINDS), leadKept: v.literal(false), messages: OutcomeMessages }),
+});
 
 // ---------------------------------------------------------------------------------------------
 // GET /o-form-submission-outcome/{id}: a reloaded widget asks where its run stands
@@ -362,7 +369,8 @@ export type ErrorDocument = v.InferOutput<typeof ErrorDocument>;
  * on every answer where a schema library costs nothing (tests, the admin's preview).
  */
 export function checkParticipantAnswer(name: ParticipantAnswerName, status: number, body: unknown): void {
-  const schema = status < 300 ? PARTICIPANT_ANSWERS[name] : name === 'pageSaved' && status === 422 ? v.union([AnswerProblemsDocument, ErrorDocument]) : ErrorDocument;
+  const schema =
+    status < 300 ? PARTICIPANT_ANSWERS[name] : name === 'pageSaved' && status === 422 ? v.union([AnswerProblemsDocument, ErrorDocument]) : ErrorDocument;
   const result = v.safeParse(schema, body);
   if (!result.success) {
     const where = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(document)'}: ${issue.message}`).join('; ');

@@ -24,7 +24,9 @@ export interface StartOptions {
 export function pageOf({ data, included, meta }: PageDocument): RunnerPage {
   // The questions follow the page's child containers in `included`, in display order.
   // The runner's field type is the attribute's value under a short name (the widget's code reads it often).
-  const fields = included.flatMap((r): RunnerField[] => (r.type === OFORM_FIELD_TYPE ? [{ id: r.id, ...r.attributes, type: r.attributes.oFormFieldTypeId }] : []));
+  const fields = included.flatMap((r): RunnerField[] =>
+    r.type === OFORM_FIELD_TYPE ? [{ id: r.id, ...r.attributes, type: r.attributes.oFormFieldTypeId }] : [],
+  );
   // The page's attributes as they come (its title's translations among them): fewer widget bytes than picking some.
   // A page where no answer can end the run carries the page after it (meta.cannotEnd).
   return { id: data.id, ...data.attributes, fields, next: meta && pageOf(meta.nextPage) };

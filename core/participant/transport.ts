@@ -43,7 +43,10 @@ export interface ParticipantExtras extends Pick<StartCalls, 'view'> {
 export type ParticipantTransport = RunnerTransport & Required<ContactTransport> & ResumeTransport & ParticipantExtras;
 
 /** The transport; `caller` when the start of the run (./start.ts) already made calls with it. */
-export function createParticipantTransport(options: ParticipantTransportOptions, caller: ParticipantCaller = createParticipantCaller(options)): ParticipantTransport {
+export function createParticipantTransport(
+  options: ParticipantTransportOptions,
+  caller: ParticipantCaller = createParticipantCaller(options),
+): ParticipantTransport {
   const { call, channel } = caller;
   const e = encodeURIComponent;
   let submission: string | null = null;
@@ -67,7 +70,12 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
   };
 
   /** A contact sent with its consent (a referral's or a lead's): its problems, or the texts to show now. */
-  const sending = async <K extends 'contact' | 'lead'>(path: string, answer: K, type: string, attributes: object): Promise<({ ok: true } & ParticipantAnswer<K>['meta']) | { ok: false; errors: FieldErrors }> => {
+  const sending = async <K extends 'contact' | 'lead'>(
+    path: string,
+    answer: K,
+    type: string,
+    attributes: object,
+  ): Promise<({ ok: true } & ParticipantAnswer<K>['meta']) | { ok: false; errors: FieldErrors }> => {
     const got = await call(path, answer, { data: { type, attributes } });
     return got.ok ? ({ ok: true, ...got.body.meta } as { ok: true } & ParticipantAnswer<K>['meta']) : got;
   };
@@ -78,7 +86,15 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
     async createSubmission(survey, language, firstPage) {
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
-      const attributes: SubmissionBody = { oFormId: survey.id, mediaChannelId: channel, language, mediaChannelUrl: page?.url ?? null, ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}), ...(options.fields ? { fields: options.fields } : {}), oFormContainerId: firstPage?.id };
+      const attributes: SubmissionBody = {
+        oFormId: survey.id,
+        mediaChannelId: channel,
+        language,
+        mediaChannelUrl: page?.url ?? null,
+        ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}),
+        ...(options.fields ? { fields: options.fields } : {}),
+        oFormContainerId: firstPage?.id,
+      };
       const doc = bodyOf(await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } }));
       if (doc.data === null) throw new OutcomeReached(doc.meta.outcome, doc.meta.messages);
       submission = doc.data.id;
@@ -100,7 +116,9 @@ export function createParticipantTransport(options: ParticipantTransportOptions,
 
     async sanitize(submissionId, entryIds) {
       const attributes: SanitizationBody = { pageIds: entryIds };
-      const got = await call(`/o-form-submission-sanitization/${e(submissionId)}`, 'sanitized', { data: { type: SANITIZATION_TYPE, id: submissionId, attributes } });
+      const got = await call(`/o-form-submission-sanitization/${e(submissionId)}`, 'sanitized', {
+        data: { type: SANITIZATION_TYPE, id: submissionId, attributes },
+      });
       return got.ok && got.body.meta.isSanitizeSuccess;
     },
 

@@ -14,8 +14,7 @@ export interface CalendarDate {
 export const MIN_DATE_YEAR = 1000;
 
 export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-export const daysInMonth = (year: number, month: number): number =>
-  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+export const daysInMonth = (year: number, month: number): number => (month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 
 /** The day itself when it exists on the calendar and falls after MIN_DATE_YEAR, else null. */
 export const calendarDay = (year: number, month: number, day: number): CalendarDate | null =>

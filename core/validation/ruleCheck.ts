@@ -50,16 +50,21 @@ export function createValidator<R extends BaseRule | DateRule | string>(
       if (isBlank(value)) continue;
       if (typeof rule === 'string') {
         const check = TEXT_CHECKS[rule];
-        const broken = check ? !check(s.trim()) && message(rule as keyof typeof TEXT_CHECKS & RuleMessageKey, {}, lang) : other?.(rule as Exclude<Extract<R, string>, BaseRule>, s, lang);
+        const broken = check
+          ? !check(s.trim()) && message(rule as keyof typeof TEXT_CHECKS & RuleMessageKey, {}, lang)
+          : other?.(rule as Exclude<Extract<R, string>, BaseRule>, s, lang);
         if (broken) return broken;
         continue;
       }
       const r = rule as Exclude<BaseRule, string> | DateRule;
       const broken =
-        r.rule === 'min' ? !hasMinLength(s, r.length)
-        : r.rule === 'max' ? !hasMaxLength(s, r.length)
-        : r.rule === 'postal' ? !isPostalCode(s.trim(), r.region)
-        : !isDate(s, rule as Extract<R, DateRule>, lang);
+        r.rule === 'min'
+          ? !hasMinLength(s, r.length)
+          : r.rule === 'max'
+            ? !hasMaxLength(s, r.length)
+            : r.rule === 'postal'
+              ? !isPostalCode(s.trim(), r.region)
+              : !isDate(s, rule as Extract<R, DateRule>, lang);
       // The rule itself fills its message's placeholders ({length}).
       if (broken) return message(r.rule, r, lang);
     }

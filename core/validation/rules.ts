@@ -45,8 +45,7 @@ const POSTAL_ELSEWHERE = /^(?=.*\d)[a-z\d -]{3,10}$/i;
 export const isPostalCode = (value: string, region = 'US'): boolean => (POSTAL[region] ?? POSTAL_ELSEWHERE).test(value);
 export const isColorHex = (value: string): boolean => COLOR_HEX.test(value);
 export const isTotpCode = (value: string): boolean => TOTP_CODE.test(value);
-export const isBlank = (value: unknown): boolean =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+export const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** required: something other than nothing, blanks or an unticked box. */
 export const isPresent = (value: unknown): boolean => !isBlank(value) && value !== false;

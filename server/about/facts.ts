@@ -56,7 +56,7 @@ export function dependencyLicences(): DependencyLicence[] {
     .map((name) => {
       try {
         const pkg = readPackage(path.join(ROOT, 'node_modules', name, 'package.json'));
-        const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? pkg.licenses?.map((l) => l.type).join(' OR ') ?? 'Not declared';
+        const licence = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? pkg.licenses?.map((l) => l.type).join(' OR ') ?? 'Not declared');
         return { id: name, name, version: pkg.version, licence, homepage: pkg.homepage ?? null };
       } catch {
         return { id: name, name, version: '', licence: 'Not installed', homepage: null };

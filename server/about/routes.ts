@@ -16,10 +16,14 @@ export function aboutRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: "About: the product's name and version, its build time and the database it runs on", answer: { resource: ABOUT } }), async (c) => {
-    const facts = await aboutFacts(deps.db, deps.config.distDir);
-    return sendResource(c, toResource(ABOUT_TYPE, facts.productName, { ...facts }));
-  });
+  app.get(
+    '/',
+    describe({ summary: "About: the product's name and version, its build time and the database it runs on", answer: { resource: ABOUT } }),
+    async (c) => {
+      const facts = await aboutFacts(deps.db, deps.config.distDir);
+      return sendResource(c, toResource(ABOUT_TYPE, facts.productName, { ...facts }));
+    },
+  );
 
   app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', answer: { list: LICENCE } }), (c) => {
     assertQueryNames(new URL(c.req.url).searchParams);

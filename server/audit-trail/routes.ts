@@ -45,7 +45,12 @@ export function auditEventsRoutes(deps: Deps) {
     const { rows } = await auditEventPage(deps.db, q, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 });
     const header = ['id', 'occurredAt', 'actorUserId', 'actorUsername', 'clientAddress', 'entity', 'entityId', 'action', 'changes', 'meta', 'hash'];
     c.set('audit', { entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, filters: q.filters } });
-    const lines = [csvRow(header), ...rows.map((r) => csvRow([r.id, r.occurredAt.toISOString(), r.actorUserId, r.actorUsername, r.clientAddress, r.entity, r.entityId, r.action, r.changes, r.meta, r.hash]))];
+    const lines = [
+      csvRow(header),
+      ...rows.map((r) =>
+        csvRow([r.id, r.occurredAt.toISOString(), r.actorUserId, r.actorUsername, r.clientAddress, r.entity, r.entityId, r.action, r.changes, r.meta, r.hash]),
+      ),
+    ];
     return c.body(`${lines.join('\r\n')}\r\n`, 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="audit-events-${nowOf(deps).toISOString().slice(0, 10)}.csv"`,

@@ -9,7 +9,13 @@ import type { ListQuery } from '../http/query';
 export const AUDIT_EVENT_FILTERS = ['entity', 'entityId', 'action', 'actorUserId', 'from', 'to'] as const;
 type AuditEventSort = 'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsername';
 
-const sorts = { id: auditEvents.id, occurredAt: auditEvents.occurredAt, entity: auditEvents.entity, action: auditEvents.action, actorUsername: auditEvents.actorUsername };
+const sorts = {
+  id: auditEvents.id,
+  occurredAt: auditEvents.occurredAt,
+  entity: auditEvents.entity,
+  action: auditEvents.action,
+  actorUsername: auditEvents.actorUsername,
+};
 
 function instant(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
@@ -35,6 +41,10 @@ function conditions(filters: Partial<Record<(typeof AUDIT_EVENT_FILTERS)[number]
   );
 }
 
-export function auditEventPage(db: Db, filtered: Pick<ListQuery<AuditEventSort, (typeof AUDIT_EVENT_FILTERS)[number]>, 'filters'>, page: Pick<ListQuery<AuditEventSort>, 'sort' | 'limit' | 'offset'>) {
+export function auditEventPage(
+  db: Db,
+  filtered: Pick<ListQuery<AuditEventSort, (typeof AUDIT_EVENT_FILTERS)[number]>, 'filters'>,
+  page: Pick<ListQuery<AuditEventSort>, 'sort' | 'limit' | 'offset'>,
+) {
   return tablePage(db, auditEvents, page, { where: conditions(filtered.filters), sorts, id: auditEvents.id });
 }

@@ -25,7 +25,15 @@ function memberReaders(app: Hono<AppEnv>): RegExp[] {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return app.routes
     .filter((r) => r.method === 'GET' && /\/:\w+(?:\{[^}]*\})?$/.test(r.path))
-    .map((r) => new RegExp(`^${r.path.split(/:\w+(?:\{[^}]*\})?/).map(literal).join('[^/]+')}$`));
+    .map(
+      (r) =>
+        new RegExp(
+          `^${r.path
+            .split(/:\w+(?:\{[^}]*\})?/)
+            .map(literal)
+            .join('[^/]+')}$`,
+        ),
+    );
 }
 
 type Attributes = Record<string, unknown>;

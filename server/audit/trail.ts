@@ -28,10 +28,7 @@ export interface AuditInput {
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null)) as unknown;
 
 /** The fields whose values differ, secrets masked. `before` null: a creation; `after` null: a deletion. */
-export function changedFields(
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
-): Record<string, { old: unknown; new: unknown }> {
+export function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null): Record<string, { old: unknown; new: unknown }> {
   const out: Record<string, { old: unknown; new: unknown }> = {};
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   for (const key of keys) {
@@ -88,12 +85,7 @@ export async function verifyAuditChain(db: Db, batch = 5000): Promise<VerifyResu
   let lastId = 0;
   let rows = 0;
   for (;;) {
-    const page = await db
-      .select()
-      .from(auditEvents)
-      .where(sql`${auditEvents.id} > ${lastId}`)
-      .orderBy(asc(auditEvents.id))
-      .limit(batch);
+    const page = await db.select().from(auditEvents).where(sql`${auditEvents.id} > ${lastId}`).orderBy(asc(auditEvents.id)).limit(batch);
     if (page.length === 0) return { ok: true, rows };
     for (const row of page) {
       rows++;

@@ -63,14 +63,11 @@ const allowedForSiteCoordinator = (method: string, path: string) => {
 
 /** What a user whose password an Admin set may do before choosing their own: see themselves and change it. */
 const PASSWORD_CHANGE_CALLS = new Set(['GET /api/users/me', 'POST /api/users/me/password']);
-const allowedBeforePasswordChange = (method: string, path: string) =>
-  PASSWORD_CHANGE_CALLS.has(`${method} ${path.replace(/\/+$/, '')}`);
+const allowedBeforePasswordChange = (method: string, path: string) => PASSWORD_CHANGE_CALLS.has(`${method} ${path.replace(/\/+$/, '')}`);
 
 export const PASSWORD_CHANGE_REQUIRED = 'Choose a new password before doing anything else.';
 export const passwordChangeRequired = () =>
-  new ApiProblem(403, [
-    { status: '403', title: 'Forbidden', detail: PASSWORD_CHANGE_REQUIRED, meta: { code: 'password_change_required' } },
-  ]);
+  new ApiProblem(403, [{ status: '403', title: 'Forbidden', detail: PASSWORD_CHANGE_REQUIRED, meta: { code: 'password_change_required' } }]);
 
 export const hasAnyRole = (user: AuthUser, names: readonly RoleName[]) => user.roles.some((r) => names.includes(r));
 
@@ -83,5 +80,4 @@ export const requireRole = (...names: RoleName[]) =>
 export const STAFF_ADMIN_ROLES: readonly RoleName[] = ['Admin', 'Super User'];
 
 /** The sponsors a user may see: null for all (Admin, Super User), else their assigned ones. */
-export const sponsorScope = (user: AuthUser): number[] | null =>
-  hasAnyRole(user, STAFF_ADMIN_ROLES) ? null : user.sponsorIds;
+export const sponsorScope = (user: AuthUser): number[] | null => (hasAnyRole(user, STAFF_ADMIN_ROLES) ? null : user.sponsorIds);

@@ -25,8 +25,7 @@ export const LOGIN_MESSAGES = {
   codeNeeded: 'Enter the 6-digit code from your authenticator app.',
   codeInvalid: 'The code is not valid. Check your authenticator app and try again.',
   codeReused: 'This code has already been used. Wait for the next code and try again.',
-  locked: (minutes: number) =>
-    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  locked: (minutes: number) => `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   badRequest: 'Enter your username and password.',
   ssoUnavailable: (service: string) => `Single sign-on through '${service}' is not configured on this server.`,
   ssoIncomplete: 'Single sign-on did not complete. Sign in with DUO again.',
@@ -58,7 +57,10 @@ const REFUSAL: JsonSchema = {
     errors: { type: 'array', items: { type: 'object' }, description: "A 422's JSON:API-style error objects, each with its source.pointer." },
   },
 };
-const TOKENS = { access: { type: 'string', description: 'The access token: send it as a bearer token.' }, refresh: { type: 'string', description: 'The refresh token, for POST /api/jwt/refresh.' } };
+const TOKENS = {
+  access: { type: 'string', description: 'The access token: send it as a bearer token.' },
+  refresh: { type: 'string', description: 'The refresh token, for POST /api/jwt/refresh.' },
+};
 const SIGNED_IN: JsonSchema = {
   type: 'object',
   description: 'Signed in; or, with success false and data.secret_verified, a two-factor code is needed.',
@@ -66,7 +68,11 @@ const SIGNED_IN: JsonSchema = {
     {
       type: 'object',
       required: ['success', 'access', 'refresh', 'data'],
-      properties: { success: { const: true }, ...TOKENS, data: { type: 'object', required: ['user'], properties: { user: { type: 'object', description: 'The signed-in user, with roles and sponsors.' } } } },
+      properties: {
+        success: { const: true },
+        ...TOKENS,
+        data: { type: 'object', required: ['user'], properties: { user: { type: 'object', description: 'The signed-in user, with roles and sponsors.' } } },
+      },
     },
     REFUSAL,
   ],
@@ -113,7 +119,9 @@ export function authRoutes(deps: Deps) {
     return answer(c, 200, { success: true, ...(await tokensFor(user.row.id, now)), data: { user: { ...publicUser, identityProvider: service.name } } });
   };
 
-  app.post('/login', describe({
+  app.post(
+    '/login',
+    describe({
       summary: 'Sign in (username, password, and a two-factor code when enrolled)',
       access: 'public',
       query: { auth_service: "A single sign-on service's name: completes that sign-in (after its callback) instead." },
@@ -127,67 +135,71 @@ export function authRoutes(deps: Deps) {
           '429': 'Too many failed attempts: locked for a while (Retry-After).',
         }),
       },
-    }), async (c) => {
-    const authService = c.req.query('auth_service');
-    if (authService !== undefined) return signInWithSso(c, authService);
+    }),
+    async (c) => {
+      const authService = c.req.query('auth_service');
+      if (authService !== undefined) return signInWithSso(c, authService);
 
-    const parsed = v.safeParse(LoginBody, await readJson(c));
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const field = issue?.path?.map((p) => String(p.key)).join('/');
-      return answer(c, 422, {
-        success: false,
-        data: { message: field === 'data/code' ? issue?.message : LOGIN_MESSAGES.badRequest },
-        errors: parsed.issues.map((i) => ({
-          status: '422',
-          title: 'Invalid Attribute',
-          detail: i.message,
-          source: { pointer: `/${(i.path ?? []).map((p) => String(p.key)).join('/')}` },
-        })),
-      });
-    }
-    const { username, password, code } = parsed.output.data;
-
-    const now = nowOf(deps);
-    const until = await lockedUntil(db, username, now);
-    if (until) {
-      const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
-      c.header('Retry-After', String(minutes * 60));
-      return refused(c, 429, LOGIN_MESSAGES.locked(minutes));
-    }
-
-    const row = await findUserByUsername(db, username);
-    const passwordOk = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
-    if (!row || !row.passwordHash || !passwordOk) {
-      await attempt(c, now, username, null, 'invalid_credentials');
-      return refused(c, 401, LOGIN_MESSAGES.invalid);
-    }
-    if (!row.isActive) {
-      await attempt(c, now, username, row.id, 'inactive');
-      return refused(c, 401, LOGIN_MESSAGES.inactive);
-    }
-
-    if (row.secretVerified && row.totpSecret) {
-      if (!code) return refused(c, 200, LOGIN_MESSAGES.codeNeeded, { secret_verified: true });
-      const step = verifyTotp(code, row.totpSecret, now);
-      if (step === null) {
-        await attempt(c, now, username, row.id, 'code_invalid');
-        return refused(c, 401, LOGIN_MESSAGES.codeInvalid, { secret_verified: true });
+      const parsed = v.safeParse(LoginBody, await readJson(c));
+      if (!parsed.success) {
+        const issue = parsed.issues[0];
+        const field = issue?.path?.map((p) => String(p.key)).join('/');
+        return answer(c, 422, {
+          success: false,
+          data: { message: field === 'data/code' ? issue?.message : LOGIN_MESSAGES.badRequest },
+          errors: parsed.issues.map((i) => ({
+            status: '422',
+            title: 'Invalid Attribute',
+            detail: i.message,
+            source: { pointer: `/${(i.path ?? []).map((p) => String(p.key)).join('/')}` },
+          })),
+        });
       }
-      if (!(await claimTotpStep(db, row.id, step))) {
-        await attempt(c, now, username, row.id, 'code_reused');
-        return refused(c, 401, LOGIN_MESSAGES.codeReused, { secret_verified: true });
+      const { username, password, code } = parsed.output.data;
+
+      const now = nowOf(deps);
+      const until = await lockedUntil(db, username, now);
+      if (until) {
+        const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+        c.header('Retry-After', String(minutes * 60));
+        return refused(c, 429, LOGIN_MESSAGES.locked(minutes));
       }
-    }
 
-    await attempt(c, now, row.username, row.id, null);
-    const user = await loadUser(db, row.id);
-    if (!user) return refused(c, 401, LOGIN_MESSAGES.invalid);
-    const { row: _row, ...publicUser } = user;
-    return answer(c, 200, { success: true, ...(await tokensFor(row.id, now)), data: { user: publicUser } });
-  });
+      const row = await findUserByUsername(db, username);
+      const passwordOk = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
+      if (!row || !row.passwordHash || !passwordOk) {
+        await attempt(c, now, username, null, 'invalid_credentials');
+        return refused(c, 401, LOGIN_MESSAGES.invalid);
+      }
+      if (!row.isActive) {
+        await attempt(c, now, username, row.id, 'inactive');
+        return refused(c, 401, LOGIN_MESSAGES.inactive);
+      }
 
-  app.post('/refresh', describe({
+      if (row.secretVerified && row.totpSecret) {
+        if (!code) return refused(c, 200, LOGIN_MESSAGES.codeNeeded, { secret_verified: true });
+        const step = verifyTotp(code, row.totpSecret, now);
+        if (step === null) {
+          await attempt(c, now, username, row.id, 'code_invalid');
+          return refused(c, 401, LOGIN_MESSAGES.codeInvalid, { secret_verified: true });
+        }
+        if (!(await claimTotpStep(db, row.id, step))) {
+          await attempt(c, now, username, row.id, 'code_reused');
+          return refused(c, 401, LOGIN_MESSAGES.codeReused, { secret_verified: true });
+        }
+      }
+
+      await attempt(c, now, row.username, row.id, null);
+      const user = await loadUser(db, row.id);
+      if (!user) return refused(c, 401, LOGIN_MESSAGES.invalid);
+      const { row: _row, ...publicUser } = user;
+      return answer(c, 200, { success: true, ...(await tokensFor(row.id, now)), data: { user: publicUser } });
+    },
+  );
+
+  app.post(
+    '/refresh',
+    describe({
       summary: 'Trade a refresh token for new tokens',
       access: 'public',
       body: { json: RefreshBody },
@@ -196,52 +208,70 @@ export function authRoutes(deps: Deps) {
         description: 'New tokens; the refresh token sent is used up.',
         refusals: refusals({ '401': 'The session has ended (a used, revoked or expired refresh token, or an inactive user).', '422': 'No refresh_token.' }),
       },
-    }), async (c) => {
-    const parsed = v.safeParse(RefreshBody, await readJson(c));
-    if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
-    const now = nowOf(deps);
-    const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.session, now);
-    if (!result.ok) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
-    const user = await loadUser(db, result.userId);
-    if (!user?.isActive) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
-    const access = await issueAccessToken(deps.jwtSecret, result.userId, result.sessionId, config.accessTokenTtlSeconds, now);
-    return answer(c, 200, { success: true, access, refresh: result.refresh });
-  });
+    }),
+    async (c) => {
+      const parsed = v.safeParse(RefreshBody, await readJson(c));
+      if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
+      const now = nowOf(deps);
+      const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.session, now);
+      if (!result.ok) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+      const user = await loadUser(db, result.userId);
+      if (!user?.isActive) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+      const access = await issueAccessToken(deps.jwtSecret, result.userId, result.sessionId, config.accessTokenTtlSeconds, now);
+      return answer(c, 200, { success: true, access, refresh: result.refresh });
+    },
+  );
 
   /**
    * Ends one sign-in: the one the refresh token belongs to, or else the one of the bearer access
    * token. Success means a sign-in of this server was ended, never that nothing was named.
    */
-  app.get('/sso-services', describe({ summary: 'The single sign-on services sign-in may offer', access: 'public', answer: { json: jsonSchemaOf(SsoServices), description: 'The configured services, by name.' } }), (c) => {
-    const answer: SsoServices = { services: Object.keys(config.ssoServices).sort() };
-    return c.json(answer);
-  });
+  app.get(
+    '/sso-services',
+    describe({
+      summary: 'The single sign-on services sign-in may offer',
+      access: 'public',
+      answer: { json: jsonSchemaOf(SsoServices), description: 'The configured services, by name.' },
+    }),
+    (c) => {
+      const answer: SsoServices = { services: Object.keys(config.ssoServices).sort() };
+      return c.json(answer);
+    },
+  );
 
-  app.post('/logout', describe({
+  app.post(
+    '/logout',
+    describe({
       summary: 'Sign out: revoke a refresh token',
       access: 'public',
       body: { json: LogoutBody },
       answer: {
         json: { type: 'object', required: ['success'], properties: { success: { const: true } } },
         description: 'The sign-in is ended.',
-        refusals: refusals({ '400': 'Neither a refresh token nor a bearer token of a session.', '401': 'The session had already ended.', '422': 'The body is not understood.' }),
+        refusals: refusals({
+          '400': 'Neither a refresh token nor a bearer token of a session.',
+          '401': 'The session had already ended.',
+          '422': 'The body is not understood.',
+        }),
       },
-    }), async (c) => {
-    const parsed = v.safeParse(LogoutBody, await readJson(c));
-    if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);
-    const refresh = parsed.output.refresh_token;
-    if (refresh) {
-      if (await revokeRefreshToken(db, refresh)) return answer(c, 200, { success: true });
-      return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
-    }
-    const bearer = bearerToken(c);
-    if (!bearer) return refused(c, 400, LOGOUT_MESSAGES.needed);
-    const claims = await verifyAccessToken(deps.jwtSecret, bearer, nowOf(deps));
-    if (!claims) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
-    if (claims.sessionId === null) return refused(c, 400, LOGOUT_MESSAGES.needed);
-    await revokeFamily(db, claims.sessionId);
-    return answer(c, 200, { success: true });
-  });
+    }),
+    async (c) => {
+      const parsed = v.safeParse(LogoutBody, await readJson(c));
+      if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);
+      const refresh = parsed.output.refresh_token;
+      if (refresh) {
+        if (await revokeRefreshToken(db, refresh)) return answer(c, 200, { success: true });
+        return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+      }
+      const bearer = bearerToken(c);
+      if (!bearer) return refused(c, 400, LOGOUT_MESSAGES.needed);
+      const claims = await verifyAccessToken(deps.jwtSecret, bearer, nowOf(deps));
+      if (!claims) return refused(c, 401, LOGIN_MESSAGES.sessionEnded);
+      if (claims.sessionId === null) return refused(c, 400, LOGOUT_MESSAGES.needed);
+      await revokeFamily(db, claims.sessionId);
+      return answer(c, 200, { success: true });
+    },
+  );
 
   return app;
 }

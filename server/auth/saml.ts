@@ -106,7 +106,7 @@ export async function acceptResponse(db: Db, service: SsoServiceConfig, samlResp
   const fresh = await db.insert(ssoAssertions).values({ id: assertionId, service: service.name }).onConflictDoNothing().returning();
   if (fresh.length === 0) throw new SsoRejected('This assertion was already used.');
 
-  const email = (typeof profile.email === 'string' ? profile.email : profile.nameID ?? '').trim().toLowerCase();
+  const email = (typeof profile.email === 'string' ? profile.email : (profile.nameID ?? '')).trim().toLowerCase();
   if (!isEmail(email)) throw new SsoRejected('The identity provider sent no e-mail address.');
   return { email, nameID: profile.nameID };
 }

@@ -35,14 +35,7 @@ export async function claimHandoff(c: Context, db: Db, service: string, now: Dat
   const [claimed] = await db
     .update(ssoHandoffs)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(ssoHandoffs.tokenHash, hash(token)),
-        eq(ssoHandoffs.service, service),
-        isNull(ssoHandoffs.usedAt),
-        gt(ssoHandoffs.expiresAt, now),
-      ),
-    )
+    .where(and(eq(ssoHandoffs.tokenHash, hash(token)), eq(ssoHandoffs.service, service), isNull(ssoHandoffs.usedAt), gt(ssoHandoffs.expiresAt, now)))
     .returning({ userId: ssoHandoffs.userId });
   return claimed?.userId ?? null;
 }

@@ -16,8 +16,7 @@ export const SSO_MESSAGES = {
   notConfigured: (service: string) => `Single sign-on through '${service}' is not configured on this server.`,
   rejected: 'The identity provider’s answer could not be accepted. Try signing in again.',
   tooLarge: 'The identity provider’s answer is too large to be accepted. Try signing in again.',
-  noAccount: (email: string) =>
-    `No active staff account uses the e-mail address ${email}. Ask an Administrator to create or activate one.`,
+  noAccount: (email: string) => `No active staff account uses the e-mail address ${email}. Ask an Administrator to create or activate one.`,
 } as const;
 
 const page = (c: Context, status: 400 | 401 | 404 | 413, message: string) =>
@@ -33,7 +32,7 @@ export function ssoRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   const origin = config.publicUrl ? new URL(config.publicUrl).origin : null;
 
-  const serviceOf = (name: string | undefined): SsoServiceConfig | null => (name ? config.ssoServices[name.toLowerCase()] ?? null : null);
+  const serviceOf = (name: string | undefined): SsoServiceConfig | null => (name ? (config.ssoServices[name.toLowerCase()] ?? null) : null);
 
   /** Only our own pages may be the target after sign-in (no open redirect). */
   const safeTarget = (target: string | undefined, service: string): string => {
@@ -60,27 +59,37 @@ export function ssoRoutes(deps: Deps) {
   // A SAML response is tens of kilobytes; the form is not read past this.
   const acsBody = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => page(c, 413, SSO_MESSAGES.tooLarge) });
 
-  app.post('/acs/:service', describe({ summary: "Single sign-on: the identity provider's answer (SAML assertion consumer)", access: 'public', body: { upload: 'file' }, answer: { redirect: true } }), acsBody, async (c) => {
-    const service = serviceOf(c.req.param('service'));
-    if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const samlResponse = form.SAMLResponse;
-    if (typeof samlResponse !== 'string' || samlResponse === '') return page(c, 400, SSO_MESSAGES.rejected);
-    let identity: Awaited<ReturnType<typeof acceptResponse>>;
-    try {
-      identity = await acceptResponse(db, service, samlResponse);
-    } catch (error) {
-      if (!(error instanceof SsoRejected)) throw error;
-      deps.log.warn('sso rejected', { requestId: c.get('requestId'), service: service.name, reason: error.message });
-      return page(c, 401, SSO_MESSAGES.rejected);
-    }
-    // Staff are matched by e-mail; nobody is created here (an Administrator creates staff).
-    const user = await findUserByEmail(db, identity.email);
-    if (!user || !user.isActive) return page(c, 401, SSO_MESSAGES.noAccount(identity.email));
-    await leaveHandoff(c, db, user.id, service.name, config.publicUrl?.startsWith('https:') ?? false, nowOf(deps));
-    const relayState = typeof form.RelayState === 'string' ? form.RelayState : undefined;
-    return c.redirect(safeTarget(relayState, service.name), 303);
-  });
+  app.post(
+    '/acs/:service',
+    describe({
+      summary: "Single sign-on: the identity provider's answer (SAML assertion consumer)",
+      access: 'public',
+      body: { upload: 'file' },
+      answer: { redirect: true },
+    }),
+    acsBody,
+    async (c) => {
+      const service = serviceOf(c.req.param('service'));
+      if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
+      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+      const samlResponse = form.SAMLResponse;
+      if (typeof samlResponse !== 'string' || samlResponse === '') return page(c, 400, SSO_MESSAGES.rejected);
+      let identity: Awaited<ReturnType<typeof acceptResponse>>;
+      try {
+        identity = await acceptResponse(db, service, samlResponse);
+      } catch (error) {
+        if (!(error instanceof SsoRejected)) throw error;
+        deps.log.warn('sso rejected', { requestId: c.get('requestId'), service: service.name, reason: error.message });
+        return page(c, 401, SSO_MESSAGES.rejected);
+      }
+      // Staff are matched by e-mail; nobody is created here (an Administrator creates staff).
+      const user = await findUserByEmail(db, identity.email);
+      if (!user || !user.isActive) return page(c, 401, SSO_MESSAGES.noAccount(identity.email));
+      await leaveHandoff(c, db, user.id, service.name, config.publicUrl?.startsWith('https:') ?? false, nowOf(deps));
+      const relayState = typeof form.RelayState === 'string' ? form.RelayState : undefined;
+      return c.redirect(safeTarget(relayState, service.name), 303);
+    },
+  );
 
   app.get('/logout', describe({ summary: 'Single sign-on: sign out', access: 'public', answer: { redirect: true } }), (c) => {
     const service = serviceOf(c.req.query('auth_service'));

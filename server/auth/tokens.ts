@@ -15,19 +15,9 @@ const ALGORITHM = 'HS256';
  * An access token names its user and the sign-in (`sid`, the refresh-token family) it belongs
  * to, so signing out with it alone ends that sign-in and its access tokens with it.
  */
-export async function issueAccessToken(
-  secret: string,
-  userId: number,
-  sessionId: string,
-  ttlSeconds: number,
-  now: Date,
-): Promise<string> {
+export async function issueAccessToken(secret: string, userId: number, sessionId: string, ttlSeconds: number, now: Date): Promise<string> {
   const at = Math.floor(now.getTime() / 1000);
-  return sign(
-    { sub: String(userId), sid: sessionId, typ: 'access', iat: at, nbf: at, exp: at + ttlSeconds, jti: randomUUID() },
-    secret,
-    ALGORITHM,
-  );
+  return sign({ sub: String(userId), sid: sessionId, typ: 'access', iat: at, nbf: at, exp: at + ttlSeconds, jti: randomUUID() }, secret, ALGORITHM);
 }
 
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
@@ -86,13 +76,7 @@ export interface SessionPolicy {
 /** A new sign-in's id, shared by its refresh tokens (their family) and its access tokens (`sid`). */
 const newSessionId = (): string => randomUUID();
 
-export async function issueRefreshToken(
-  db: Db,
-  userId: number,
-  policy: SessionPolicy,
-  now: Date,
-  family: { id: string; startedAt: Date },
-): Promise<string> {
+export async function issueRefreshToken(db: Db, userId: number, policy: SessionPolicy, now: Date, family: { id: string; startedAt: Date }): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const idleEnd = now.getTime() + policy.idleSeconds * 1000;
   const absoluteEnd = family.startedAt.getTime() + policy.maxSeconds * 1000;
@@ -122,9 +106,7 @@ export async function startSession(
   };
 }
 
-export type RotateResult =
-  | { ok: true; userId: number; sessionId: string; refresh: string }
-  | { ok: false; reason: 'unknown' | 'reused' | 'expired' };
+export type RotateResult = { ok: true; userId: number; sessionId: string; refresh: string } | { ok: false; reason: 'unknown' | 'reused' | 'expired' };
 
 export async function rotateRefreshToken(db: Db, token: string, policy: SessionPolicy, now: Date): Promise<RotateResult> {
   const tokenHash = hash(token);
@@ -132,14 +114,7 @@ export async function rotateRefreshToken(db: Db, token: string, policy: SessionP
   const [claimed] = await db
     .update(refreshTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(refreshTokens.tokenHash, tokenHash),
-        isNull(refreshTokens.usedAt),
-        isNull(refreshTokens.revokedAt),
-        gt(refreshTokens.expiresAt, now),
-      ),
-    )
+    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
   if (claimed) {
     // The family began with the sign-in: its first token's time bounds the whole session.
@@ -174,7 +149,10 @@ export async function revokeFamily(db: Db, familyId: string): Promise<void> {
 
 /** Ends the sign-in the token belongs to; false when the token is not one this server issued. */
 export async function revokeRefreshToken(db: Db, token: string): Promise<boolean> {
-  const [known] = await db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, hash(token)));
+  const [known] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hash(token)));
   if (known) await revokeFamily(db, known.familyId);
   return known !== undefined;
 }

@@ -62,10 +62,7 @@ export async function siteLocationsOf(db: Db, userId: number): Promise<number[]>
 
 /** The staff member a single sign-on answer names, matched by e-mail (nobody is created here). */
 export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; isActive: boolean } | undefined> {
-  const [user] = await db
-    .select({ id: users.id, isActive: users.isActive })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email}`);
+  const [user] = await db.select({ id: users.id, isActive: users.isActive }).from(users).where(sql`lower(${users.email}) = ${email}`);
   return user;
 }
 

@@ -3,7 +3,15 @@
  * outcome. Any member of staff, on the channels of their sponsors (as /api/media-channels).
  */
 import { Hono } from 'hono';
-import { CHANNEL_SPEND, CHANNEL_SPEND_DEFAULT_SORT, CHANNEL_SPEND_SORTS, CHANNEL_SPEND_TYPE, ChannelSpendInput, ChannelSpendPatch, type ChannelSpend } from '@core/model/channelSpend';
+import {
+  CHANNEL_SPEND,
+  CHANNEL_SPEND_DEFAULT_SORT,
+  CHANNEL_SPEND_SORTS,
+  CHANNEL_SPEND_TYPE,
+  ChannelSpendInput,
+  ChannelSpendPatch,
+  type ChannelSpend,
+} from '@core/model/channelSpend';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -23,7 +31,9 @@ const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], typeof FILTERS> =
 };
 
 const serialize = ({ id, created, modified, ...rest }: SpendRow, fields: Set<string> | null = null) =>
-  toResource(CHANNEL_SPEND_TYPE, id, { ...rest, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<ChannelSpend, 'id'>, { fields });
+  toResource(CHANNEL_SPEND_TYPE, id, { ...rest, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<ChannelSpend, 'id'>, {
+    fields,
+  });
 
 const refused = (error: unknown): never => {
   if (error instanceof SpendRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
@@ -56,20 +66,32 @@ export function channelSpendsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Enter a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendInput }, answer: { resource: CHANNEL_SPEND, status: 201 } }), async (c) => {
-    const { attributes } = await readResource(c, ChannelSpendInput, { type: CHANNEL_SPEND_TYPE });
-    const id = await createSpend(db, attributes, c.get('user')).catch(refused);
-    return sendOne(c, id, c.get('user'), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Enter a channel spend',
+      body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendInput },
+      answer: { resource: CHANNEL_SPEND, status: 201 },
+    }),
+    async (c) => {
+      const { attributes } = await readResource(c, ChannelSpendInput, { type: CHANNEL_SPEND_TYPE });
+      const id = await createSpend(db, attributes, c.get('user')).catch(refused);
+      return sendOne(c, id, c.get('user'), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findSpend(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('channel spend');
-    const { attributes } = await readResource(c, ChannelSpendPatch, { type: CHANNEL_SPEND_TYPE, id });
-    await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
-    return sendOne(c, id, c.get('user'));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = await findSpend(db, id, c.get('user'));
+      if (!existing || id === null) throw notFound('channel spend');
+      const { attributes } = await readResource(c, ChannelSpendPatch, { type: CHANNEL_SPEND_TYPE, id });
+      await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
+      return sendOne(c, id, c.get('user'));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a channel spend', answer: { empty: true } }), async (c) => {
     const existing = await findSpend(db, parseId(c.req.param('id')), c.get('user'));

@@ -55,7 +55,8 @@ export function parseFrameQuery(params: URLSearchParams): FrameRequest {
     if (value) utm.set(name, value);
   }
   const channel = one('media-channel-id') ?? '';
-  if (!/^\d{1,9}$/.test(channel)) throw new BadParameter("media-channel-id must be the media channel's id (the snippet's data-media-channel-id).", 'media-channel-id');
+  if (!/^\d{1,9}$/.test(channel))
+    throw new BadParameter("media-channel-id must be the media channel's id (the snippet's data-media-channel-id).", 'media-channel-id');
   const screenerId = one('screener-id') ?? '';
   if (!ID.test(screenerId)) throw new BadParameter("screener-id must be the screener's id (the snippet's data-screener-id).", 'screener-id');
   const language = one('language') || undefined;
@@ -69,13 +70,17 @@ export function parseFrameQuery(params: URLSearchParams): FrameRequest {
   one('path');
   const path = params.get('path') ?? '';
   if (!path.startsWith('/') || origin.length + path.length > PAGE_URL_MAX_LENGTH || httpUrl(origin + path)?.pathname !== path) {
-    throw new BadParameter(`path must be the framing page's path, such as /news/article, with no query or fragment and at most ${PAGE_URL_MAX_LENGTH} characters with the origin.`, 'path');
+    throw new BadParameter(
+      `path must be the framing page's path, such as /news/article, with no query or fragment and at most ${PAGE_URL_MAX_LENGTH} characters with the origin.`,
+      'path',
+    );
   }
   const fields: FrameRequest['fields'] = [];
   for (const [name, value] of params) {
     if (!name.startsWith(FIELD)) continue;
     const field = name.slice(FIELD.length);
-    if (!HIDDEN_FIELD_NAME.test(field) || value.length > HIDDEN_FIELD_MAX_LENGTH) throw new BadParameter(`${name} must name a hidden field (a-z, 0-9, - or _) with at most ${HIDDEN_FIELD_MAX_LENGTH} characters.`, name);
+    if (!HIDDEN_FIELD_NAME.test(field) || value.length > HIDDEN_FIELD_MAX_LENGTH)
+      throw new BadParameter(`${name} must name a hidden field (a-z, 0-9, - or _) with at most ${HIDDEN_FIELD_MAX_LENGTH} characters.`, name);
     fields.push([field, value]);
   }
   if (fields.length > HIDDEN_FIELDS_MAX) throw new BadParameter(`At most ${HIDDEN_FIELDS_MAX} hidden fields.`, FIELD);
@@ -88,15 +93,20 @@ export const frameAncestors = (domain: string): string => {
   return `'self' http://${host}:* https://${host}:*`;
 };
 
-export const FRAME_ORIGIN_REFUSED = (origin: string, domain: string) => `Pages of ${origin} may not show this survey: its media channel allows pages of ${domain} only.`;
+export const FRAME_ORIGIN_REFUSED = (origin: string, domain: string) =>
+  `Pages of ${origin} may not show this survey: its media channel allows pages of ${domain} only.`;
 
 /**
  * The channel a frame shows (whether active or not: the widget tells a participant itself) and
  * its frame-ancestors. The named partner origin must be the channel's domain or the product's own.
  */
 export async function channelToFrame(db: Db, request: FrameRequest, isOwnOrigin: (origin: string) => boolean): Promise<{ id: number; frameAncestors: string }> {
-  const [channel] = await db.select({ id: mediaChannels.id, domain: mediaChannels.domain }).from(mediaChannels).where(eq(mediaChannels.id, request.mediaChannelId));
+  const [channel] = await db
+    .select({ id: mediaChannels.id, domain: mediaChannels.domain })
+    .from(mediaChannels)
+    .where(eq(mediaChannels.id, request.mediaChannelId));
   if (!channel) throw new NotFound('media channel');
-  if (!isOwnOrigin(request.parentOrigin) && !hostMatches(request.parentOrigin, channel.domain)) throw new Forbidden(FRAME_ORIGIN_REFUSED(request.parentOrigin, channel.domain));
+  if (!isOwnOrigin(request.parentOrigin) && !hostMatches(request.parentOrigin, channel.domain))
+    throw new Forbidden(FRAME_ORIGIN_REFUSED(request.parentOrigin, channel.domain));
   return { id: channel.id, frameAncestors: frameAncestors(channel.domain) };
 }

@@ -43,7 +43,12 @@ export const channelColumns = {
   created: mediaChannels.created,
   modified: mediaChannels.modified,
 };
-export type ChannelRow = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'channelType' | 'recruitmentPause' | ChannelFigure> & { id: number; channelType: string; created: Date; modified: Date };
+export type ChannelRow = Omit<MediaChannel, 'id' | 'created' | 'modified' | 'channelType' | 'recruitmentPause' | ChannelFigure> & {
+  id: number;
+  channelType: string;
+  created: Date;
+  modified: Date;
+};
 
 /** Channels with their screener and sponsor (for the names and the scope): add the conditions. */
 export const selectChannels = (db: Db) =>
@@ -110,16 +115,18 @@ export async function createChannel(db: Db, values: ChannelValues): Promise<numb
 /** Changes a channel; one moved to another screener keeps only the surveys that screener has. */
 export async function updateChannel(db: Db, existing: ChannelRow, changes: Partial<ChannelValues>): Promise<void> {
   const id = existing.id;
-  await db.transaction(async (tx) => {
-    await tx
-      .update(mediaChannels)
-      .set({ ...changes, modified: sql`now()` })
-      .where(eq(mediaChannels.id, id));
-    if (changes.screenerId !== undefined && changes.screenerId !== existing.screenerId) {
-      await tx.execute(sql`delete from ${mediaChannelSurveys} where media_channel_id = ${id}
+  await db
+    .transaction(async (tx) => {
+      await tx
+        .update(mediaChannels)
+        .set({ ...changes, modified: sql`now()` })
+        .where(eq(mediaChannels.id, id));
+      if (changes.screenerId !== undefined && changes.screenerId !== existing.screenerId) {
+        await tx.execute(sql`delete from ${mediaChannelSurveys} where media_channel_id = ${id}
         and o_form_identity not in (select o_form_identity from ${screenerSurveys} where screener_id = ${changes.screenerId})`);
-    }
-  }).catch(onConstraint);
+      }
+    })
+    .catch(onConstraint);
 }
 
 /**
@@ -173,7 +180,12 @@ export async function namedChannelSurvey(db: Db, id: number): Promise<NamedChann
 }
 
 /** A page of the channel-survey links of the channels the user may see, of one channel when given. */
-export function channelSurveyPage(db: Db, user: AuthUser, mediaChannelId: number | undefined, q: Pick<ListQuery<'oFormIdentity' | 'isActive'>, 'sort' | 'limit' | 'offset'>) {
+export function channelSurveyPage(
+  db: Db,
+  user: AuthUser,
+  mediaChannelId: number | undefined,
+  q: Pick<ListQuery<'oFormIdentity' | 'isActive'>, 'sort' | 'limit' | 'offset'>,
+) {
   const where = and(screenerScope(user), mediaChannelId === undefined ? undefined : eq(mediaChannelSurveys.mediaChannelId, mediaChannelId));
   const counted = db
     .select({ n: count() })
@@ -244,11 +256,7 @@ export async function transitionChannel(db: Db, identity: string, fromId: number
         eq(screeners.sponsorId, from.sponsorId),
       ),
     )
-    .orderBy(
-      sql`${mediaChannels.id} = ${from.id} desc`,
-      sql`${mediaChannels.screenerId} = ${from.screenerId} desc`,
-      mediaChannels.id,
-    )
+    .orderBy(sql`${mediaChannels.id} = ${from.id} desc`, sql`${mediaChannels.screenerId} = ${from.screenerId} desc`, mediaChannels.id)
     .limit(1);
   return target;
 }

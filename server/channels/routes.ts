@@ -59,14 +59,20 @@ function serialize(row: ChannelRow, figures: ChannelFigures, fields: Set<string>
   return toResource(
     MEDIA_CHANNEL_TYPE,
     id,
-    { ...rest, ...figures, channelType: channelType as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<MediaChannel, 'id'>,
+    { ...rest, ...figures, channelType: channelType as MediaChannelKind, created: created.toISOString(), modified: modified.toISOString() } satisfies Omit<
+      MediaChannel,
+      'id'
+    >,
     { fields },
   );
 }
 
 /** The rows as resources, with their figures (one query for the page). */
 async function serializeAll(db: Db, rows: readonly ChannelRow[], fields: Set<string> | null = null) {
-  const figures = await channelFigures(db, rows.map((r) => r.id));
+  const figures = await channelFigures(
+    db,
+    rows.map((r) => r.id),
+  );
   // channelFigures answers every id it is asked for (zeros for a channel not yet counted).
   return rows.map((r) => serialize(r, figures.get(r.id)!, fields));
 }
@@ -101,54 +107,75 @@ export function mediaChannelsRoutes(deps: Deps) {
     if (!row) throw notFound('media channel');
     const resource = (await serializeAll(db, [row], q.fields))[0]!;
     // Why its participants reach notActive, if they do: engagements at their target or past their dates.
-    if (!q.fields || q.fields.has('recruitmentPause')) resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
+    if (!q.fields || q.fields.has('recruitmentPause'))
+      resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
     return sendResource(c, resource);
   });
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
-  app.get('/:id/served-surveys', describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: SERVED_SURVEY } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams);
-    const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-    const served = found ? await servedSurveys(db, found.id) : undefined;
-    if (!served) throw notFound('media channel');
-    const data = served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
-    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-  });
+  app.get(
+    '/:id/served-surveys',
+    describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: SERVED_SURVEY } }),
+    async (c) => {
+      assertQueryNames(new URL(c.req.url).searchParams);
+      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+      const served = found ? await servedSurveys(db, found.id) : undefined;
+      if (!served) throw notFound('media channel');
+      const data = served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
+      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+    },
+  );
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
-  app.get('/:id/embed-problems', describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams);
-    const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-    if (!found) throw notFound('media channel');
-    const rows = await embedProblemsOf(db, found.id);
-    const data = rows.map((r) =>
-      toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
-        mediaChannelId: r.mediaChannelId,
-        origin: r.origin,
-        cause: r.cause as EmbedProblemCode,
-        firstSeen: r.firstSeen.toISOString(),
-        lastSeen: r.lastSeen.toISOString(),
-        count: r.count,
-      } satisfies Omit<EmbedProblemRecord, 'id'>),
-    );
-    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-  });
+  app.get(
+    '/:id/embed-problems',
+    describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM } }),
+    async (c) => {
+      assertQueryNames(new URL(c.req.url).searchParams);
+      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+      if (!found) throw notFound('media channel');
+      const rows = await embedProblemsOf(db, found.id);
+      const data = rows.map((r) =>
+        toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+          mediaChannelId: r.mediaChannelId,
+          origin: r.origin,
+          cause: r.cause as EmbedProblemCode,
+          firstSeen: r.firstSeen.toISOString(),
+          lastSeen: r.lastSeen.toISOString(),
+          count: r.count,
+        } satisfies Omit<EmbedProblemRecord, 'id'>),
+      );
+      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+    },
+  );
 
-  app.post('/', describe({ summary: 'Create a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput }, answer: { resource: MEDIA_CHANNEL, status: 201 } }), async (c) => {
-    const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
-    await assertScreener(db, attributes.screenerId, c.get('user'));
-    return sendOne(c, await createChannel(db, attributes), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a media channel',
+      body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput },
+      answer: { resource: MEDIA_CHANNEL, status: 201 },
+    }),
+    async (c) => {
+      const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
+      await assertScreener(db, attributes.screenerId, c.get('user'));
+      return sendOne(c, await createChannel(db, attributes), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findChannel(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('media channel');
-    const { attributes } = await readResource(c, MediaChannelPatch, { type: MEDIA_CHANNEL_TYPE, id });
-    await assertScreener(db, attributes.screenerId, c.get('user'));
-    await updateChannel(db, existing, attributes);
-    return sendOne(c, id);
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = await findChannel(db, id, c.get('user'));
+      if (!existing || id === null) throw notFound('media channel');
+      const { attributes } = await readResource(c, MediaChannelPatch, { type: MEDIA_CHANNEL_TYPE, id });
+      await assertScreener(db, attributes.screenerId, c.get('user'));
+      await updateChannel(db, existing, attributes);
+      return sendOne(c, id);
+    },
+  );
 
   return app;
 }

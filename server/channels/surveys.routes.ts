@@ -1,6 +1,12 @@
 /** The survey identities each media channel serves (SPEC section 7), in the channels' scope (domain/mediaChannels.ts). */
 import { Hono } from 'hono';
-import { MEDIA_CHANNEL_SURVEY, MEDIA_CHANNEL_SURVEY_TYPE, MediaChannelSurveyInput, MediaChannelSurveyPatch, type MediaChannelSurvey } from '@core/model/mediaChannel';
+import {
+  MEDIA_CHANNEL_SURVEY,
+  MEDIA_CHANNEL_SURVEY_TYPE,
+  MediaChannelSurveyInput,
+  MediaChannelSurveyPatch,
+  type MediaChannelSurvey,
+} from '@core/model/mediaChannel';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
@@ -9,11 +15,20 @@ import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/list-answer';
 import { sendResource, toResource } from '../http/serialize';
-import { addChannelSurvey, channelSurveyPage, findChannel, findChannelSurvey, namedChannelSurvey, updateChannelSurvey, type NamedChannelSurvey } from './mediaChannels';
+import {
+  addChannelSurvey,
+  channelSurveyPage,
+  findChannel,
+  findChannelSurvey,
+  namedChannelSurvey,
+  updateChannelSurvey,
+  type NamedChannelSurvey,
+} from './mediaChannels';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
-const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedChannelSurvey) => toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming } satisfies Omit<MediaChannelSurvey, 'id'>);
+const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedChannelSurvey) =>
+  toResource(MEDIA_CHANNEL_SURVEY_TYPE, id, { ...attributes, ...naming } satisfies Omit<MediaChannelSurvey, 'id'>);
 
 async function sendLink(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
   const row = await namedChannelSurvey(db, id);
@@ -42,22 +57,38 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     });
   });
 
-  app.post('/', describe({ summary: 'Assign a survey to a media channel', body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput }, answer: { resource: MEDIA_CHANNEL_SURVEY, status: 201 } }), async (c) => {
-    const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
-    const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
-    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
-    return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Assign a survey to a media channel',
+      body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput },
+      answer: { resource: MEDIA_CHANNEL_SURVEY, status: 201 },
+    }),
+    async (c) => {
+      const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
+      const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
+      if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
+      return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: "Update a media channel's survey", body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyPatch }, answer: { resource: MEDIA_CHANNEL_SURVEY } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const link = await findChannelSurvey(db, id, c.get('user'));
-    if (!link || id === null) throw notFound('media channel survey');
-    const { attributes } = await readResource(c, MediaChannelSurveyPatch, { type: MEDIA_CHANNEL_SURVEY_TYPE, id });
-    const row = await updateChannelSurvey(db, id, attributes);
-    if (!row) throw notFound('media channel survey');
-    return sendLink(c, db, row.id);
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: "Update a media channel's survey",
+      body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyPatch },
+      answer: { resource: MEDIA_CHANNEL_SURVEY },
+    }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const link = await findChannelSurvey(db, id, c.get('user'));
+      if (!link || id === null) throw notFound('media channel survey');
+      const { attributes } = await readResource(c, MediaChannelSurveyPatch, { type: MEDIA_CHANNEL_SURVEY_TYPE, id });
+      const row = await updateChannelSurvey(db, id, attributes);
+      if (!row) throw notFound('media channel survey');
+      return sendLink(c, db, row.id);
+    },
+  );
 
   return app;
 }

@@ -19,13 +19,21 @@ export function transitionMediaChannelRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   // The widget asks from the partner's page (naming its channel in ?mediaChannelId=, like every participant call).
   app.use('/:identity/:fromId', participantCors(deps));
-  app.get('/:identity/:fromId', describe({ summary: 'Find the media channel a transition survey continues on', access: 'public', answer: { document: PARTICIPANT_ANSWERS.transitionChannel } }), async (c) => {
-    const identity = c.req.param('identity');
-    const fromId = parseId(c.req.param('fromId'));
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(identity) || fromId === null) throw notFound('media channel');
-    const target = await transitionChannel(db, identity, fromId);
-    if (!target) throw notFound('media channel');
-    return sendResource(c, toResource(MEDIA_CHANNEL_TYPE, target.id, { screenerId: target.screenerId, oFormIdentity: identity }));
-  });
+  app.get(
+    '/:identity/:fromId',
+    describe({
+      summary: 'Find the media channel a transition survey continues on',
+      access: 'public',
+      answer: { document: PARTICIPANT_ANSWERS.transitionChannel },
+    }),
+    async (c) => {
+      const identity = c.req.param('identity');
+      const fromId = parseId(c.req.param('fromId'));
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(identity) || fromId === null) throw notFound('media channel');
+      const target = await transitionChannel(db, identity, fromId);
+      if (!target) throw notFound('media channel');
+      return sendResource(c, toResource(MEDIA_CHANNEL_TYPE, target.id, { screenerId: target.screenerId, oFormIdentity: identity }));
+    },
+  );
   return app;
 }

@@ -74,7 +74,8 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
     }
     try {
       const read = readStudy(record);
-      if (nctId !== undefined && read.nctId !== nctId) throw new StudyRefused([{ path: '/protocolSection/identificationModule/nctId', detail: `The record is ${read.nctId}, not ${nctId}.` }]);
+      if (nctId !== undefined && read.nctId !== nctId)
+        throw new StudyRefused([{ path: '/protocolSection/identificationModule/nctId', detail: `The record is ${read.nctId}, not ${nctId}.` }]);
       return { engagement, plan: await planSync(db, engagement.id, read) };
     } catch (error) {
       if (!(error instanceof StudyRefused)) throw error;

@@ -87,7 +87,8 @@ export function readStudy(record: unknown): StudySites {
     const named = `Location ${i + 1}${facility ? ` (${facility})` : ''}`;
     if (!facility) issues.push({ path: `${at}/facility`, detail: `${named}: facility is missing.` });
     for (const field of ['status', 'city', 'state', 'zip', 'country'] as const) {
-      if (raw[field] !== undefined && raw[field] !== null && typeof raw[field] !== 'string') issues.push({ path: `${at}/${field}`, detail: `${named}: ${field} must be text.` });
+      if (raw[field] !== undefined && raw[field] !== null && typeof raw[field] !== 'string')
+        issues.push({ path: `${at}/${field}`, detail: `${named}: ${field} must be text.` });
     }
     const city = text(raw.city);
     const zip = text(raw.zip);
@@ -97,9 +98,11 @@ export function readStudy(record: unknown): StudySites {
     if (raw.geoPoint !== undefined && raw.geoPoint !== null) {
       const geo = isObject(raw.geoPoint) ? raw.geoPoint : {};
       const { lat, lon } = geo;
-      if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) issues.push({ path: `${at}/geoPoint/lat`, detail: `${named}: geoPoint.lat must be a number from -90 to 90.` });
+      if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90)
+        issues.push({ path: `${at}/geoPoint/lat`, detail: `${named}: geoPoint.lat must be a number from -90 to 90.` });
       else latitude = lat;
-      if (typeof lon !== 'number' || !Number.isFinite(lon) || lon < -180 || lon > 180) issues.push({ path: `${at}/geoPoint/lon`, detail: `${named}: geoPoint.lon must be a number from -180 to 180.` });
+      if (typeof lon !== 'number' || !Number.isFinite(lon) || lon < -180 || lon > 180)
+        issues.push({ path: `${at}/geoPoint/lon`, detail: `${named}: geoPoint.lon must be a number from -180 to 180.` });
       else longitude = lon;
     }
     const contacts = Array.isArray(raw.contacts) ? raw.contacts : [];

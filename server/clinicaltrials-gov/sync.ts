@@ -78,7 +78,12 @@ export async function planSync(db: Db, engagementId: number, study: StudySites):
   };
   const issues = study.sites.flatMap((s) =>
     countryOf(s.country) === undefined
-      ? [{ path: `/protocolSection/contactsLocationsModule/locations/${s.index}/country`, detail: `Location ${s.index + 1} (${s.name}): country '${s.country}' is not a known country.` }]
+      ? [
+          {
+            path: `/protocolSection/contactsLocationsModule/locations/${s.index}/country`,
+            detail: `Location ${s.index + 1} (${s.name}): country '${s.country}' is not a known country.`,
+          },
+        ]
       : [],
   );
   if (issues.length > 0) throw new StudyRefused(issues);
@@ -133,7 +138,16 @@ export async function planSync(db: Db, engagementId: number, study: StudySites):
   const inRecord = new Set(keys);
   for (const l of links) {
     if (inRecord.has(l.site.siteId!) || !(l.isActive && l.site.isActive)) continue;
-    plan.closed.push({ siteId: l.site.siteId!, name: l.site.name, city: l.site.city, state: l.site.state, zipCode: l.site.zipCode, country: null, status: null, isActive: false });
+    plan.closed.push({
+      siteId: l.site.siteId!,
+      name: l.site.name,
+      city: l.site.city,
+      state: l.site.state,
+      zipCode: l.site.zipCode,
+      country: null,
+      status: null,
+      isActive: false,
+    });
     plan.closing.push(l.siteLocationId);
   }
   return plan;
@@ -158,16 +172,25 @@ export async function applySync(db: Db, engagementId: number, plan: SyncPlan): P
       };
       let id = existingId;
       if (id === null) {
-        const [made] = await tx.insert(siteLocations).values({ ...values, siteId: site.siteId }).returning({ id: siteLocations.id });
+        const [made] = await tx
+          .insert(siteLocations)
+          .values({ ...values, siteId: site.siteId })
+          .returning({ id: siteLocations.id });
         id = made!.id;
       } else {
-        await tx.update(siteLocations).set({ ...values, modified: sql`now()` }).where(eq(siteLocations.id, id));
+        await tx
+          .update(siteLocations)
+          .set({ ...values, modified: sql`now()` })
+          .where(eq(siteLocations.id, id));
       }
       touched.push(id);
       await tx
         .insert(engagementSiteLocations)
         .values({ engagementId, siteLocationId: id, isActive: site.isActive })
-        .onConflictDoUpdate({ target: [engagementSiteLocations.engagementId, engagementSiteLocations.siteLocationId], set: { isActive: site.isActive, modified: sql`now()` } });
+        .onConflictDoUpdate({
+          target: [engagementSiteLocations.engagementId, engagementSiteLocations.siteLocationId],
+          set: { isActive: site.isActive, modified: sql`now()` },
+        });
     }
     if (plan.closing.length > 0) {
       await tx.update(siteLocations).set({ isActive: false, modified: sql`now()` }).where(inArray(siteLocations.id, plan.closing));

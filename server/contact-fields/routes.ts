@@ -22,7 +22,15 @@ import { answerList } from '../http/list-answer';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
-import { assertNameFree, contactFieldPage, createContactField, deleteContactField, findContactField, updateContactField, type ContactFieldRow as Row } from './contactFields';
+import {
+  assertNameFree,
+  contactFieldPage,
+  createContactField,
+  deleteContactField,
+  findContactField,
+  updateContactField,
+  type ContactFieldRow as Row,
+} from './contactFields';
 
 export { CONTACT_FIELD_NAME_TAKEN } from './contactFields';
 
@@ -33,7 +41,6 @@ const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'> = 
   filters: ['searchQuery'],
   fields: CONTACT_FIELD.names,
 };
-
 
 const toContactField = (row: Row): ContactField => ({
   id: String(row.id),
@@ -72,24 +79,36 @@ export function contactFieldsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput }, answer: { resource: CONTACT_FIELD, status: 201 } }), async (c) => {
-    const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
-    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-    await assertNameFree(db, attributes.name);
-    const row = await createContactField(db, attributes);
-    return sendResource(c, serialize(row), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a contact field',
+      body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput },
+      answer: { resource: CONTACT_FIELD, status: 201 },
+    }),
+    async (c) => {
+      const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
+      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+      await assertNameFree(db, attributes.name);
+      const row = await createContactField(db, attributes);
+      return sendResource(c, serialize(row), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = id === null ? undefined : await findContactField(db, id);
-    if (!existing || id === null) throw notFound('contact field');
-    const { attributes } = await readResource(c, ContactFieldPatch, { type: CONTACT_FIELD_TYPE, id });
-    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-    await assertNameFree(db, attributes.name, id);
-    const row = await updateContactField(db, id, attributes);
-    return sendResource(c, serialize(row as Row));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = id === null ? undefined : await findContactField(db, id);
+      if (!existing || id === null) throw notFound('contact field');
+      const { attributes } = await readResource(c, ContactFieldPatch, { type: CONTACT_FIELD_TYPE, id });
+      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+      await assertNameFree(db, attributes.name, id);
+      const row = await updateContactField(db, id, attributes);
+      return sendResource(c, serialize(row as Row));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a contact field', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));

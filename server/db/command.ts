@@ -17,7 +17,12 @@ export interface DatabaseSettings {
 
 /** The configuration's database, opened with its settings. */
 export const openConfiguredDatabase = (config: DatabaseSettings): Promise<Database> =>
-  openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
+  openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
+  });
 
 /**
  * Runs a command's `work` on the configured database, migrated, and closes it. When a server

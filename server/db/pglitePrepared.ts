@@ -62,7 +62,8 @@ export function pgliteNamedStatements(client: PGlite) {
   const parsersFor = (options: QueryOptions | undefined) => {
     if (!options?.parsers) return pg.parsers;
     let entry = merged.get(options.parsers);
-    if (entry?.base !== pg.parsers) merged.set(options.parsers, (entry = { base: pg.parsers, parsers: { ...pg.parsers, ...(options.parsers as PGliteInternals['parsers']) } }));
+    if (entry?.base !== pg.parsers)
+      merged.set(options.parsers, (entry = { base: pg.parsers, parsers: { ...pg.parsers, ...(options.parsers as PGliteInternals['parsers']) } }));
     return entry.parsers;
   };
 

@@ -53,7 +53,13 @@ const opt = (value: string, label: string, es: string, extra: Record<string, unk
   transition: null,
   ...extra,
 });
-const cfg = (es: string, extra: Record<string, unknown> = {}) => ({ required: true, helperText: null, translations: { es: { title: es } }, options: [], ...extra });
+const cfg = (es: string, extra: Record<string, unknown> = {}) => ({
+  required: true,
+  helperText: null,
+  translations: { es: { title: es } },
+  options: [],
+  ...extra,
+});
 
 /** Three pages: the first disqualifies under-18s and jumps past the second for those never diagnosed. */
 const PAGES = [
@@ -118,7 +124,14 @@ const PAGES = [
     identity: 'demo-where',
     title: 'Where you live',
     translations: { es: { title: 'Dónde vive' } },
-    fields: [{ identity: 'demo-zip', title: 'Your ZIP code', type: 'zip', configuration: cfg('Su código postal', { helperText: 'We use it to find the study sites nearest to you.' }) }],
+    fields: [
+      {
+        identity: 'demo-zip',
+        title: 'Your ZIP code',
+        type: 'zip',
+        configuration: cfg('Su código postal', { helperText: 'We use it to find the study sites nearest to you.' }),
+      },
+    ],
   },
 ];
 
@@ -131,10 +144,12 @@ const SITES = [
 const MESSAGES: { outcome: string; contactForm: string; consent: string; es: { contactFormMessage: string; consentMessage: string } }[] = [
   {
     outcome: 'notQualified',
-    contactForm: '<p>Thank you for your answers. This study is <strong>not a match</strong> for you right now. Leave your details and we may tell you about other studies.</p>',
+    contactForm:
+      '<p>Thank you for your answers. This study is <strong>not a match</strong> for you right now. Leave your details and we may tell you about other studies.</p>',
     consent: 'May we contact you about future studies that may suit you?',
     es: {
-      contactFormMessage: '<p>Gracias por sus respuestas. Este estudio <strong>no es adecuado</strong> para usted en este momento. Deje sus datos y podremos informarle de otros estudios.</p>',
+      contactFormMessage:
+        '<p>Gracias por sus respuestas. Este estudio <strong>no es adecuado</strong> para usted en este momento. Deje sus datos y podremos informarle de otros estudios.</p>',
       consentMessage: '¿Podemos contactarle sobre futuros estudios que le convengan?',
     },
   },
@@ -142,7 +157,10 @@ const MESSAGES: { outcome: string; contactForm: string; consent: string; es: { c
     outcome: 'qualified',
     contactForm: '<p>Good news: you may be able to take part. Enter your ZIP code to find a study site near you.</p>',
     consent: '',
-    es: { contactFormMessage: '<p>Buenas noticias: es posible que pueda participar. Introduzca su código postal para encontrar un centro cercano.</p>', consentMessage: '' },
+    es: {
+      contactFormMessage: '<p>Buenas noticias: es posible que pueda participar. Introduzca su código postal para encontrar un centro cercano.</p>',
+      consentMessage: '',
+    },
   },
   {
     outcome: 'trialSiteSelected',
@@ -150,7 +168,8 @@ const MESSAGES: { outcome: string; contactForm: string; consent: string; es: { c
     consent: '<p>I agree that the study team may contact me about the Healthy Heart Study. See our <em>privacy notice</em>.</p>',
     es: {
       contactFormMessage: '<p>Deje sus datos y el equipo del centro le llamará en dos días hábiles.</p>',
-      consentMessage: '<p>Acepto que el equipo del estudio se ponga en contacto conmigo sobre el estudio Corazón Sano. Consulte nuestro <em>aviso de privacidad</em>.</p>',
+      consentMessage:
+        '<p>Acepto que el equipo del estudio se ponga en contacto conmigo sobre el estudio Corazón Sano. Consulte nuestro <em>aviso de privacidad</em>.</p>',
     },
   },
   {
@@ -198,13 +217,22 @@ const STYLES = {
 
 export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCipher): Promise<{ mediaChannelId: number; screenerId: number }> {
   const [sponsor] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, 'NWT'));
-  const sponsorId = sponsor?.id ?? (await db.insert(sponsors).values({ name: 'Northwind Therapeutics', identification: 'NWT' }).returning({ id: sponsors.id }))[0]!.id;
+  const sponsorId =
+    sponsor?.id ?? (await db.insert(sponsors).values({ name: 'Northwind Therapeutics', identification: 'NWT' }).returning({ id: sponsors.id }))[0]!.id;
 
   // Its owner is the installation's first user, the Admin the seed created (as its history says).
   const [owner] = await db.select({ id: users.id }).from(users).orderBy(asc(users.id)).limit(1);
   const [engagement] = await db
     .insert(engagements)
-    .values({ name: 'Healthy Heart Study', identification: DEMO_ENGAGEMENT, sponsorId, description: 'A demo study of a new blood pressure treatment.', radius: 25, phase: 'III', ownerUserId: owner?.id ?? null })
+    .values({
+      name: 'Healthy Heart Study',
+      identification: DEMO_ENGAGEMENT,
+      sponsorId,
+      description: 'A demo study of a new blood pressure treatment.',
+      radius: 25,
+      phase: 'III',
+      ownerUserId: owner?.id ?? null,
+    })
     .returning({ id: engagements.id });
   const engagementId = engagement!.id;
 
@@ -213,7 +241,10 @@ export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCiphe
 
   // Every message on, and a coordinator with an address at the first site: a demo run with
   // SMTP_URL set shows the whole flow. The coordinator has no password until an Admin sets one.
-  await db.insert(engagementMessageSettings).values(MESSAGE_KINDS.map((kind) => ({ engagementId, kind, isEnabled: true, delayMinutes: 0 }))).onConflictDoNothing();
+  await db
+    .insert(engagementMessageSettings)
+    .values(MESSAGE_KINDS.map((kind) => ({ engagementId, kind, isEnabled: true, delayMinutes: 0 })))
+    .onConflictDoNothing();
   const [coordinatorRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, SITE_COORDINATOR));
   const [coordinator] = await db
     .insert(users)
@@ -236,23 +267,48 @@ export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCiphe
     })
     .returning({ id: screeners.id });
   const screenerId = screener!.id;
-  const langs = await db.select({ id: languages.id, isoCode: languages.isoCode }).from(languages).where(inArray(languages.isoCode, ['en', 'es']));
+  const langs = await db
+    .select({ id: languages.id, isoCode: languages.isoCode })
+    .from(languages)
+    .where(inArray(languages.isoCode, ['en', 'es']));
   if (langs.length > 0) await db.insert(screenerLanguages).values(langs.map((l) => ({ screenerId, languageId: l.id })));
   await db.insert(engagementScreeners).values({ screenerId, engagementId });
   await db.insert(screenerMessages).values(
-    MESSAGES.map((m) => ({ screenerId, outcome: m.outcome, contactFormMessage: m.contactForm, consentMessage: m.consent || null, translations: { es: m.es } })),
+    MESSAGES.map((m) => ({
+      screenerId,
+      outcome: m.outcome,
+      contactFormMessage: m.contactForm,
+      consentMessage: m.consent || null,
+      translations: { es: m.es },
+    })),
   );
 
   // Contact fields are shared by screeners: reuse same-named ones staff may already have.
   await db.insert(contactFields).values(CONTACT_FIELDS).onConflictDoNothing();
-  const fields = await db.select({ id: contactFields.id, name: contactFields.name }).from(contactFields).where(inArray(contactFields.name, CONTACT_FIELDS.map((f) => f.name)));
-  await db.insert(contactFieldScreeners).values(
-    CONTACT_FIELDS.map((f, weight) => ({ screenerId, contactFieldId: fields.find((x) => x.name === f.name)!.id, weight })),
-  );
+  const fields = await db
+    .select({ id: contactFields.id, name: contactFields.name })
+    .from(contactFields)
+    .where(
+      inArray(
+        contactFields.name,
+        CONTACT_FIELDS.map((f) => f.name),
+      ),
+    );
+  await db
+    .insert(contactFieldScreeners)
+    .values(CONTACT_FIELDS.map((f, weight) => ({ screenerId, contactFieldId: fields.find((x) => x.name === f.name)!.id, weight })));
 
   const [form] = await db
     .insert(oForms)
-    .values({ identity: DEMO_SURVEY_IDENTITY, title: 'Healthy Heart questionnaire', isApproved: true, approvedAt: new Date(), engagementId, sponsorId, containerCount: PAGES.length })
+    .values({
+      identity: DEMO_SURVEY_IDENTITY,
+      title: 'Healthy Heart questionnaire',
+      isApproved: true,
+      approvedAt: new Date(),
+      engagementId,
+      sponsorId,
+      containerCount: PAGES.length,
+    })
     .returning({ id: oForms.id });
   const oFormId = form!.id;
   if (langs.length > 0) await db.insert(oFormLanguages).values(langs.map((l) => ({ oFormId, languageId: l.id })));
@@ -262,7 +318,14 @@ export async function seedDemoRun(db: Db, now: Date = new Date(), phi?: PhiCiphe
       .values({ identity: page.identity, oFormId, title: page.title, translations: page.translations, displayOrder: index + 1 })
       .returning({ id: oFormContainers.id });
     await db.insert(oFormFields).values(
-      page.fields.map((f, order) => ({ identity: f.identity, containerId: container!.id, title: f.title, type: f.type, displayOrder: order + 1, configuration: f.configuration })),
+      page.fields.map((f, order) => ({
+        identity: f.identity,
+        containerId: container!.id,
+        title: f.title,
+        type: f.type,
+        displayOrder: order + 1,
+        configuration: f.configuration,
+      })),
     );
   }
   await db.insert(screenerSurveys).values({ screenerId, oFormIdentity: DEMO_SURVEY_IDENTITY });

@@ -133,9 +133,16 @@ export async function seedDemoFunnel(
     await tx.insert(funnelViews).values(views).onConflictDoNothing();
     const referred: DemoReferralRun[] = [];
     const kept: DemoLeadRun[] = [];
-    const pages = await tx.select({ id: oFormContainers.id, identity: oFormContainers.identity }).from(oFormContainers).where(eq(oFormContainers.oFormId, demo.oFormId)).orderBy(asc(oFormContainers.displayOrder));
+    const pages = await tx
+      .select({ id: oFormContainers.id, identity: oFormContainers.identity })
+      .from(oFormContainers)
+      .where(eq(oFormContainers.oFormId, demo.oFormId))
+      .orderBy(asc(oFormContainers.displayOrder));
     for (let i = 0; i < runs.length; i += 500) {
-      const ids = await tx.insert(oFormSubmissions).values(runs.slice(i, i + 500)).returning({ id: oFormSubmissions.id });
+      const ids = await tx
+        .insert(oFormSubmissions)
+        .values(runs.slice(i, i + 500))
+        .returning({ id: oFormSubmissions.id });
       const entries: (typeof oFormContainerEntries.$inferInsert)[] = [];
       const timings: (typeof oFormPageMetrics.$inferInsert)[] = [];
       ids.forEach(({ id }, j) => {
@@ -147,8 +154,19 @@ export async function seedDemoFunnel(
         for (const step of paths[i + j]!) {
           const page = pages[step.page];
           if (!page) continue;
-          entries.push({ submissionId: id, containerId: page.id, created: at(step.shownAt), answeredAt: step.answeredAt === null ? null : at(step.answeredAt) });
-          timings.push({ submissionId: id, oFormId: demo.oFormId, identity: page.identity, start: at(step.shownAt), stop: step.answeredAt === null ? null : at(step.answeredAt) });
+          entries.push({
+            submissionId: id,
+            containerId: page.id,
+            created: at(step.shownAt),
+            answeredAt: step.answeredAt === null ? null : at(step.answeredAt),
+          });
+          timings.push({
+            submissionId: id,
+            oFormId: demo.oFormId,
+            identity: page.identity,
+            start: at(step.shownAt),
+            stop: step.answeredAt === null ? null : at(step.answeredAt),
+          });
         }
       });
       if (entries.length > 0) await tx.insert(oFormContainerEntries).values(entries);
@@ -158,7 +176,13 @@ export async function seedDemoFunnel(
     if (phi) await seedDemoLeads(tx, phi, demo, kept, leadRandom, now);
     await tx
       .insert(mediaChannelFigures)
-      .values({ mediaChannelId: demo.mediaChannelId, shard: 0, views: figures.views, submissionsStarted: figures.started, submissionsQualified: figures.qualified })
+      .values({
+        mediaChannelId: demo.mediaChannelId,
+        shard: 0,
+        views: figures.views,
+        submissionsStarted: figures.started,
+        submissionsQualified: figures.qualified,
+      })
       .onConflictDoUpdate({
         target: [mediaChannelFigures.mediaChannelId, mediaChannelFigures.shard],
         set: {

@@ -30,15 +30,30 @@ export async function seedDemoHistory(db: Db, records: DemoRecords, now: Date): 
       entity: 'engagements',
       entityId: records.engagementId,
       action: 'create',
-      changes: { name: { old: null, new: 'Healthy Heart Study' }, phase: { old: null, new: 'III' }, radius: { old: null, new: 15 }, sponsorId: { old: null, new: records.sponsorId } },
+      changes: {
+        name: { old: null, new: 'Healthy Heart Study' },
+        phase: { old: null, new: 'III' },
+        radius: { old: null, new: 15 },
+        sponsorId: { old: null, new: records.sponsorId },
+      },
     },
-    { occurredAt: at(44, 10), entity: 'screeners', entityId: records.screenerId, action: 'create', changes: { title: { old: null, new: 'Healthy Heart screener' } } },
+    {
+      occurredAt: at(44, 10),
+      entity: 'screeners',
+      entityId: records.screenerId,
+      action: 'create',
+      changes: { title: { old: null, new: 'Healthy Heart screener' } },
+    },
     {
       occurredAt: at(43, 14),
       entity: 'media-channels',
       entityId: records.mediaChannelId,
       action: 'create',
-      changes: { title: { old: null, new: 'Demo partner page' }, domain: { old: null, new: 'healthy-living.example' }, channelType: { old: null, new: 'Partner Website' } },
+      changes: {
+        title: { old: null, new: 'Demo partner page' },
+        domain: { old: null, new: 'healthy-living.example' },
+        channelType: { old: null, new: 'Partner Website' },
+      },
     },
     { occurredAt: at(30, 11), entity: 'engagements', entityId: records.engagementId, action: 'update', changes: { radius: { old: 15, new: 25 } } },
     {
@@ -58,4 +73,3 @@ export async function seedDemoHistory(db: Db, records: DemoRecords, now: Date): 
   ];
   for (const event of events) await recordAudit(db, { ...event, actor, clientAddress: null, meta: { demo: true } });
 }
-

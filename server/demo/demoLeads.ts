@@ -66,7 +66,13 @@ export async function seedDemoLeads(
     const last = LAST[Math.floor(random() * LAST.length)]!;
     const place = ZIPS[run.kind][Math.floor(random() * ZIPS[run.kind].length)]!;
     // Told apart from the demo referrals' people by the phone's exchange.
-    const values = { first_name: first, last_name: last, email: `${first}.${last}.lead${i}@example.com`.toLowerCase(), phone: `212-556-${String(1000 + i).slice(-4)}`, zip_code: place.zip };
+    const values = {
+      first_name: first,
+      last_name: last,
+      email: `${first}.${last}.lead${i}@example.com`.toLowerCase(),
+      phone: `212-556-${String(1000 + i).slice(-4)}`,
+      zip_code: place.zip,
+    };
     const consentText = consents.get(run.kind) ?? '';
     rows.push({
       kind: run.kind,

@@ -16,7 +16,24 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
 export const FIRST = ['Ava', 'Ben', 'Carmen', 'Dev', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kira', 'Luis', 'Maya', 'Noah', 'Olga', 'Priya'];
-export const LAST = ['Adams', 'Brooks', 'Chen', 'Diaz', 'Evans', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jones', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel'];
+export const LAST = [
+  'Adams',
+  'Brooks',
+  'Chen',
+  'Diaz',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hughes',
+  'Ito',
+  'Jones',
+  'Khan',
+  'Lopez',
+  'Moreau',
+  'Nguyen',
+  'Okafor',
+  'Patel',
+];
 const TEAM = ['demo.coordinator', 'demo.nurse'];
 /** The record system the demo's referrals went to; it is an example, so no provider row exists. */
 export const DEMO_RECORD_SYSTEM = 'Northwind CRO record system (example)';
@@ -38,7 +55,18 @@ const demoAudit = (contactId: number, attempt: number, at: Date) => ({
 function finalStatus(ageDays: number, r: number): ReferralStatus {
   if (ageDays < 1) return r < 0.7 ? 'new' : 'attempting-contact';
   if (ageDays < 4) return r < 0.2 ? 'new' : r < 0.55 ? 'attempting-contact' : r < 0.85 ? 'contacted' : 'scheduled';
-  if (ageDays < 10) return r < 0.15 ? 'attempting-contact' : r < 0.35 ? 'contacted' : r < 0.55 ? 'scheduled' : r < 0.8 ? 'in-screening' : r < 0.9 ? 'not-reachable' : 'withdrawn';
+  if (ageDays < 10)
+    return r < 0.15
+      ? 'attempting-contact'
+      : r < 0.35
+        ? 'contacted'
+        : r < 0.55
+          ? 'scheduled'
+          : r < 0.8
+            ? 'in-screening'
+            : r < 0.9
+              ? 'not-reachable'
+              : 'withdrawn';
   const weights: [ReferralStatus, number][] = [
     ['not-reachable', 0.12],
     ['withdrawn', 0.08],
@@ -113,7 +141,13 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
     if (made.getTime() > now.getTime()) continue;
     // Busier sites get more: the first site half, the rest shared.
     const link = links[random() < 0.5 ? 0 : 1 + Math.floor(random() * Math.max(1, links.length - 1))] ?? links[0]!;
-    const values = { first_name: first, last_name: last, email: `${first}.${last}.${i}@example.com`.toLowerCase(), phone: `212-555-${String(1000 + i).slice(-4)}`, zip_code: '10118' };
+    const values = {
+      first_name: first,
+      last_name: last,
+      email: `${first}.${last}.${i}@example.com`.toLowerCase(),
+      phone: `212-555-${String(1000 + i).slice(-4)}`,
+      zip_code: '10118',
+    };
     const contact = {
       submissionId: run.submissionId,
       engagementId,
@@ -187,7 +221,9 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
         status,
         reasonId,
         statusChanged,
-        firstContactAt: firstContactAt ?? (['contacted', 'scheduled', 'in-screening', 'screen-failed', 'eligible', 'enrolled', 'withdrawn'].includes(status) ? statusChanged : null),
+        firstContactAt:
+          firstContactAt ??
+          (['contacted', 'scheduled', 'in-screening', 'screen-failed', 'eligible', 'enrolled', 'withdrawn'].includes(status) ? statusChanged : null),
         attempts,
         lastAttemptAt,
         nextAttemptDue,
@@ -199,7 +235,10 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
   }
   for (let i = 0; i < planned.length; i += 300) {
     const batch = planned.slice(i, i + 300);
-    const contactIds = await tx.insert(contacts).values(batch.map((p) => p.contact)).returning({ id: contacts.id });
+    const contactIds = await tx
+      .insert(contacts)
+      .values(batch.map((p) => p.contact))
+      .returning({ id: contacts.id });
     // Every referral reached the sponsor's record system; now and then only at the second try.
     const deliveries = batch.map((p, j) => ({ contactId: contactIds[j]!.id, made: p.made, retried: (i + j) % 13 === 5 }));
     await tx.insert(rmsDeliveries).values(
@@ -210,11 +249,23 @@ export async function seedDemoReferrals(tx: Tx, phi: PhiCipher, engagementId: nu
     );
     await tx.insert(rmsAudits).values(
       deliveries.flatMap((d) => [
-        ...(d.retried ? [{ ...demoAudit(d.contactId, 1, d.made), succeeded: false, responseMessage: 'HTTP 503 Service Unavailable', responseBody: '{"error":"maintenance window"}' }] : []),
+        ...(d.retried
+          ? [
+              {
+                ...demoAudit(d.contactId, 1, d.made),
+                succeeded: false,
+                responseMessage: 'HTTP 503 Service Unavailable',
+                responseBody: '{"error":"maintenance window"}',
+              },
+            ]
+          : []),
         demoAudit(d.contactId, d.retried ? 2 : 1, d.retried ? new Date(d.made.getTime() + RETRY_AFTER_MS) : d.made),
       ]),
     );
-    const referralIds = await tx.insert(referrals).values(batch.map((p, j) => ({ ...p.referral, contactId: contactIds[j]!.id }))).returning({ id: referrals.id });
+    const referralIds = await tx
+      .insert(referrals)
+      .values(batch.map((p, j) => ({ ...p.referral, contactId: contactIds[j]!.id })))
+      .returning({ id: referrals.id });
     const events = batch.flatMap((p, j) => p.events.map((e) => ({ ...e, referralId: referralIds[j]!.id })));
     if (events.length) await tx.insert(referralEvents).values(events);
   }

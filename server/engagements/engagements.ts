@@ -51,8 +51,7 @@ import { assertOwner, UNKNOWN_OWNER } from './owner';
 
 export const UNKNOWN_SPONSOR = chooseFromList('a sponsor');
 export const UNKNOWN_RMS_PROVIDER = chooseFromList('a record-system provider');
-export const ENGAGEMENT_HAS_REFERRALS = (n: number) =>
-  `This engagement has ${n} referral${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
+export const ENGAGEMENT_HAS_REFERRALS = (n: number) => `This engagement has ${n} referral${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
 
 const columns = {
   id: engagements.id,
@@ -298,40 +297,44 @@ export async function engagementById(db: Db, id: number): Promise<Row | undefine
 
 /** One page of the engagements the user may see, and the attributes a unique-identification check leaves. */
 export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_SORTS)[number], EngagementFilters>) {
-    const conditions: (SQL | undefined)[] = [];
-    const unique = identificationOrScope(sponsorScope(user) !== null, q.filters.uniqueIdentification, engagements.identification, engagementScope(user), q.fields);
-    const fields = unique.fields;
-    conditions.push(unique.condition);
-    if (q.filters.searchQuery?.trim()) {
-      conditions.push(
-        ilikeAny([engagements.name, engagements.identification, engagements.protocolIdentifier, sponsors.name], q.filters.searchQuery),
-      );
-    }
-    conditions.push(...filterConditions(q.filters, ENGAGEMENT_FILTERS));
-    const extra: Record<string, SQL> = {};
-    let lead: SQL | undefined;
-    const siteLocationId = q.filters.sortAssociated;
-    if (siteLocationId !== undefined) {
-      // Engagements linked to this site location first (the site's view and link pickers).
-      const associated = sql<boolean>`exists (select 1 from ${engagementSiteLocations} l where l.engagement_id = ${engagements.id} and l.site_location_id = ${siteLocationId})`;
-      extra.isAssociated = associated;
-      lead = sql`${associated} desc`;
-    }
-    const where = and(...conditions);
-    // Without conditions the count skips the join (every engagement has its sponsor: not null,
-    // restricted on delete); it reads every matching row, 100,000 engagements at scale.
-    const counted = (
-      where === undefined
-        ? db.select({ n: count() }).from(engagements)
-        : db.select({ n: count() }).from(engagements).innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
-    ).$dynamic();
-    const page = await joinedPage(selectEngagements(db, extra).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagements.id, lead });
-    const rows = page.rows as Row[];
-    const links = await loadLinks(
-      db,
-      rows.map((r) => r.id),
-      LOOKUP_NAMES.filter((n) => q.include.has(n)),
-    );
+  const conditions: (SQL | undefined)[] = [];
+  const unique = identificationOrScope(
+    sponsorScope(user) !== null,
+    q.filters.uniqueIdentification,
+    engagements.identification,
+    engagementScope(user),
+    q.fields,
+  );
+  const fields = unique.fields;
+  conditions.push(unique.condition);
+  if (q.filters.searchQuery?.trim()) {
+    conditions.push(ilikeAny([engagements.name, engagements.identification, engagements.protocolIdentifier, sponsors.name], q.filters.searchQuery));
+  }
+  conditions.push(...filterConditions(q.filters, ENGAGEMENT_FILTERS));
+  const extra: Record<string, SQL> = {};
+  let lead: SQL | undefined;
+  const siteLocationId = q.filters.sortAssociated;
+  if (siteLocationId !== undefined) {
+    // Engagements linked to this site location first (the site's view and link pickers).
+    const associated = sql<boolean>`exists (select 1 from ${engagementSiteLocations} l where l.engagement_id = ${engagements.id} and l.site_location_id = ${siteLocationId})`;
+    extra.isAssociated = associated;
+    lead = sql`${associated} desc`;
+  }
+  const where = and(...conditions);
+  // Without conditions the count skips the join (every engagement has its sponsor: not null,
+  // restricted on delete); it reads every matching row, 100,000 engagements at scale.
+  const counted = (
+    where === undefined
+      ? db.select({ n: count() }).from(engagements)
+      : db.select({ n: count() }).from(engagements).innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
+  ).$dynamic();
+  const page = await joinedPage(selectEngagements(db, extra).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagements.id, lead });
+  const rows = page.rows as Row[];
+  const links = await loadLinks(
+    db,
+    rows.map((r) => r.id),
+    LOOKUP_NAMES.filter((n) => q.include.has(n)),
+  );
   return { rows, total: page.total, fields, links };
 }
 
@@ -342,22 +345,25 @@ export async function createEngagement(
   attributes: v.InferOutput<typeof EngagementInput>,
   relationships: Record<string, { data: unknown }>,
 ): Promise<number> {
-    assertDates(attributes);
-    await assertSponsor(db, attributes.sponsorId, user);
-    await assertRmsProvider(db, attributes.rmsProviderId);
-    await assertOwner(db, attributes.ownerUserId);
-    const lists = await readLookupRelationships(db, relationships);
-    await assertIdentificationFree(db, attributes.identification);
-    // Its creator owns it unless the request names another owner (or none, with null).
-    const ownerUserId = attributes.ownerUserId === undefined ? user.id : attributes.ownerUserId;
-    return db
-      .transaction(async (tx) => {
-        const [created] = await tx.insert(engagements).values({ ...attributes, ownerUserId }).returning({ id: engagements.id });
-        if (!created) throw new Error('insert returned no row');
-        await writeLinks(tx, created.id, lists);
-        return created.id;
-      })
-      .catch(onConstraint);
+  assertDates(attributes);
+  await assertSponsor(db, attributes.sponsorId, user);
+  await assertRmsProvider(db, attributes.rmsProviderId);
+  await assertOwner(db, attributes.ownerUserId);
+  const lists = await readLookupRelationships(db, relationships);
+  await assertIdentificationFree(db, attributes.identification);
+  // Its creator owns it unless the request names another owner (or none, with null).
+  const ownerUserId = attributes.ownerUserId === undefined ? user.id : attributes.ownerUserId;
+  return db
+    .transaction(async (tx) => {
+      const [created] = await tx
+        .insert(engagements)
+        .values({ ...attributes, ownerUserId })
+        .returning({ id: engagements.id });
+      if (!created) throw new Error('insert returned no row');
+      await writeLinks(tx, created.id, lists);
+      return created.id;
+    })
+    .catch(onConstraint);
 }
 
 /** Updates an engagement's attributes and the lookup lists sent (each replaced whole). */
@@ -369,35 +375,35 @@ export async function updateEngagement(
   relationships: Record<string, { data: unknown }>,
 ): Promise<void> {
   const id = existing.id;
-    assertDates({ ...toEngagement(existing), ...attributes });
-    await assertSponsor(db, attributes.sponsorId, user);
-    await assertRmsProvider(db, attributes.rmsProviderId);
-    await assertOwner(db, attributes.ownerUserId);
-    const lists = await readLookupRelationships(db, relationships);
-    await assertIdentificationFree(db, attributes.identification, id);
-    await db
-      .transaction(async (tx) => {
-        if (Object.keys(attributes).length > 0) {
-          await tx
-            .update(engagements)
-            .set({ ...attributes, modified: sql`now()` })
-            .where(eq(engagements.id, id));
-        }
-        await writeLinks(tx, id, lists);
-      })
-      .catch(onConstraint);
+  assertDates({ ...toEngagement(existing), ...attributes });
+  await assertSponsor(db, attributes.sponsorId, user);
+  await assertRmsProvider(db, attributes.rmsProviderId);
+  await assertOwner(db, attributes.ownerUserId);
+  const lists = await readLookupRelationships(db, relationships);
+  await assertIdentificationFree(db, attributes.identification, id);
+  await db
+    .transaction(async (tx) => {
+      if (Object.keys(attributes).length > 0) {
+        await tx
+          .update(engagements)
+          .set({ ...attributes, modified: sql`now()` })
+          .where(eq(engagements.id, id));
+      }
+      await writeLinks(tx, id, lists);
+    })
+    .catch(onConstraint);
 }
 
 /** Deletes an engagement without referrals; answers the storage keys of its files, to remove after. */
 export async function deleteEngagement(db: Db, id: number): Promise<string[]> {
-    return db.transaction(async (tx) => {
-      // Locked first, so a referral cannot arrive between the count and the delete.
-      await tx.select({ id: engagements.id }).from(engagements).where(eq(engagements.id, id)).for('update');
-      const [referred] = await tx.select({ n: count() }).from(referrals).where(eq(referrals.engagementId, id));
-      if (referred && referred.n > 0) throw new Conflict(ENGAGEMENT_HAS_REFERRALS(referred.n));
-      const files = await tx.select({ key: engagementFiles.storageKey }).from(engagementFiles).where(eq(engagementFiles.engagementId, id));
-      // Site links, lookup links and file rows go with it (ON DELETE CASCADE).
-      await tx.delete(engagements).where(eq(engagements.id, id));
-      return files.map((f) => f.key);
-    });
+  return db.transaction(async (tx) => {
+    // Locked first, so a referral cannot arrive between the count and the delete.
+    await tx.select({ id: engagements.id }).from(engagements).where(eq(engagements.id, id)).for('update');
+    const [referred] = await tx.select({ n: count() }).from(referrals).where(eq(referrals.engagementId, id));
+    if (referred && referred.n > 0) throw new Conflict(ENGAGEMENT_HAS_REFERRALS(referred.n));
+    const files = await tx.select({ key: engagementFiles.storageKey }).from(engagementFiles).where(eq(engagementFiles.engagementId, id));
+    // Site links, lookup links and file rows go with it (ON DELETE CASCADE).
+    await tx.delete(engagements).where(eq(engagements.id, id));
+    return files.map((f) => f.key);
+  });
 }

@@ -40,7 +40,12 @@ const SIGNATURES: readonly Signature[] = [
   { mime: 'image/gif', extensions: ['gif'], label: 'GIF', matches: (b) => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')) },
   { mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', extensions: ['docx'], label: 'Word', matches: (b) => startsWith(b, ZIP) },
   { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extensions: ['xlsx'], label: 'Excel', matches: (b) => startsWith(b, ZIP) },
-  { mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extensions: ['pptx'], label: 'PowerPoint', matches: (b) => startsWith(b, ZIP) },
+  {
+    mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    extensions: ['pptx'],
+    label: 'PowerPoint',
+    matches: (b) => startsWith(b, ZIP),
+  },
   { mime: 'application/msword', extensions: ['doc'], label: 'Word', matches: (b) => startsWith(b, OLE) },
   { mime: 'application/vnd.ms-excel', extensions: ['xls'], label: 'Excel', matches: (b) => startsWith(b, OLE) },
   { mime: 'text/csv', extensions: ['csv'], label: 'CSV', matches: isText },

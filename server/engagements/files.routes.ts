@@ -4,13 +4,7 @@
  * signed-in staff who may see the engagement can list or fetch them.
  */
 import { Hono } from 'hono';
-import {
-  ENGAGEMENT_FILE,
-  ENGAGEMENT_FILE_DEFAULT_SORT,
-  ENGAGEMENT_FILE_SORTS,
-  ENGAGEMENT_FILE_TYPE,
-  type EngagementFile,
-} from '@core/model/engagementFile';
+import { ENGAGEMENT_FILE, ENGAGEMENT_FILE_DEFAULT_SORT, ENGAGEMENT_FILE_SORTS, ENGAGEMENT_FILE_TYPE, type EngagementFile } from '@core/model/engagementFile';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement } from './access';
@@ -62,32 +56,41 @@ export function engagementFilesRoutes(deps: Deps) {
     });
   });
 
-  app.post('/:id', describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: ENGAGEMENT_FILE, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), user);
-    if (!engagement) throw notFound('engagement');
-    const upload = await readUpload(c, deps.config.uploadLimitBytes);
-    const detected = detectFileKind(upload.filename, upload.bytes);
-    if (!detected.ok) throw invalid([{ pointer: FILE_POINTER, detail: detected.problem }]);
-    const key = await storage.put(upload.bytes);
-    try {
-      const row = await addEngagementFile(db, {
-        engagementId: engagement.id,
-        filename: upload.filename,
-        mime: detected.kind.mime,
-        size: upload.bytes.byteLength,
-        storageKey: key,
-        createdBy: user.id,
-      });
-      // The event names the file by its own id (not only the engagement it belongs to).
-      c.set('audit', { entity: 'engagements-o-files', entityId: row.id, action: 'upload', meta: { engagementId: engagement.id, mime: detected.kind.mime, size: upload.bytes.byteLength } });
-      return sendResource(c, serialize(row), 201);
-    } catch (error) {
-      // No row points at the bytes (the engagement went away, say): do not keep them.
-      await storage.remove(key).catch(() => undefined);
-      throw error;
-    }
-  });
+  app.post(
+    '/:id',
+    describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: ENGAGEMENT_FILE, status: 201 } }),
+    async (c) => {
+      const user = c.get('user');
+      const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), user);
+      if (!engagement) throw notFound('engagement');
+      const upload = await readUpload(c, deps.config.uploadLimitBytes);
+      const detected = detectFileKind(upload.filename, upload.bytes);
+      if (!detected.ok) throw invalid([{ pointer: FILE_POINTER, detail: detected.problem }]);
+      const key = await storage.put(upload.bytes);
+      try {
+        const row = await addEngagementFile(db, {
+          engagementId: engagement.id,
+          filename: upload.filename,
+          mime: detected.kind.mime,
+          size: upload.bytes.byteLength,
+          storageKey: key,
+          createdBy: user.id,
+        });
+        // The event names the file by its own id (not only the engagement it belongs to).
+        c.set('audit', {
+          entity: 'engagements-o-files',
+          entityId: row.id,
+          action: 'upload',
+          meta: { engagementId: engagement.id, mime: detected.kind.mime, size: upload.bytes.byteLength },
+        });
+        return sendResource(c, serialize(row), 201);
+      } catch (error) {
+        // No row points at the bytes (the engagement went away, say): do not keep them.
+        await storage.remove(key).catch(() => undefined);
+        throw error;
+      }
+    },
+  );
 
   app.get('/:id', describe({ summary: 'Read an engagement file', answer: { resource: ENGAGEMENT_FILE } }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
@@ -95,24 +98,32 @@ export function engagementFilesRoutes(deps: Deps) {
     return sendResource(c, serialize(row));
   });
 
-  app.get('/:id/download', describe({ summary: 'Download an engagement file', description: "The file's bytes, as an attachment, with the media type it was uploaded as.", answer: { media: 'application/octet-stream' } }), async (c) => {
-    const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('file');
-    const bytes = await storage.get(row.storageKey);
-    if (!bytes) {
-      deps.log.error('file bytes missing', { fileId: row.id, key: row.storageKey });
-      throw notFound('file');
-    }
-    c.set('audit', { entity: 'engagements-o-files', entityId: row.id, action: 'download', meta: { engagementId: row.engagementId } });
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
-      'Content-Type': row.mime,
-      'Content-Length': String(bytes.byteLength),
-      'Content-Disposition': attachmentDisposition(row.filename),
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-      'Cache-Control': 'private, no-store',
-    });
-  });
+  app.get(
+    '/:id/download',
+    describe({
+      summary: 'Download an engagement file',
+      description: "The file's bytes, as an attachment, with the media type it was uploaded as.",
+      answer: { media: 'application/octet-stream' },
+    }),
+    async (c) => {
+      const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
+      if (!row) throw notFound('file');
+      const bytes = await storage.get(row.storageKey);
+      if (!bytes) {
+        deps.log.error('file bytes missing', { fileId: row.id, key: row.storageKey });
+        throw notFound('file');
+      }
+      c.set('audit', { entity: 'engagements-o-files', entityId: row.id, action: 'download', meta: { engagementId: row.engagementId } });
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+        'Content-Type': row.mime,
+        'Content-Length': String(bytes.byteLength),
+        'Content-Disposition': attachmentDisposition(row.filename),
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Cache-Control': 'private, no-store',
+      });
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete an engagement file', answer: { empty: true } }), async (c) => {
     const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));

@@ -23,11 +23,15 @@ const columns = {
 const sortColumns = { created: engagementFiles.created, filename: engagementFiles.filename, size: engagementFiles.size };
 export type EngagementFileRow = { id: number; engagementId: number; filename: string; mime: string; size: number; storageKey: string; created: Date };
 
-const selectFiles = (db: Db) =>
-  db.select(columns).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId));
+const selectFiles = (db: Db) => db.select(columns).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId));
 
 /** A page of the files the user may see, of one engagement when given. */
-export function engagementFilePage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'>, engagementId: number | undefined) {
+export function engagementFilePage(
+  db: Db,
+  user: AuthUser,
+  q: ListQuery<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'>,
+  engagementId: number | undefined,
+) {
   const conditions: (SQL | undefined)[] = [engagementScope(user)];
   if (engagementId !== undefined) conditions.push(eq(engagementFiles.engagementId, engagementId));
   const where = and(...conditions);

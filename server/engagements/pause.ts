@@ -42,7 +42,10 @@ export function pauseOf(e: PauseFacts, targetReachedAt: Date | null, now: Date):
     const what = e.targetMeasure === 'randomized' ? 'randomized participants' : 'referrals';
     found.push({ reason: 'target', since: targetReachedAt.toISOString(), text: `paused: target of ${target} ${what} reached on ${dayOf(targetReachedAt)}` });
   }
-  for (const [reason, label] of [['mediaEndDate', 'media end date'], ['endDate', 'end date']] as const) {
+  for (const [reason, label] of [
+    ['mediaEndDate', 'media end date'],
+    ['endDate', 'end date'],
+  ] as const) {
     const day = e[reason];
     if (day && day < today) found.push({ reason, since: dayAfter(day).toISOString(), text: `paused: ${label} ${day} passed` });
   }
@@ -108,7 +111,11 @@ export async function screenerPauses(db: Db, screenerId: number, now: Date): Pro
     .innerJoin(engagements, eq(engagements.id, engagementScreeners.engagementId))
     .where(and(eq(engagementScreeners.screenerId, screenerId), eq(engagements.isActive, true)))
     .orderBy(asc(engagements.id));
-  const pauses = await engagementPauses(db, rows.map((r) => r.id), now);
+  const pauses = await engagementPauses(
+    db,
+    rows.map((r) => r.id),
+    now,
+  );
   const paused = rows.flatMap((r) => {
     const pause = pauses.get(r.id);
     return pause ? [{ engagementId: r.id, engagementName: r.name, ...pause }] : [];

@@ -129,22 +129,34 @@ export function engagementsRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields, q.include, links, pause), 200, includedResources([row], q.include, links));
   });
 
-  app.post('/', describe({ summary: 'Create an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput }, answer: { resource: ENGAGEMENT, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes, relationships } = await readResource(c, EngagementInput, { type: ENGAGEMENT_TYPE });
-    const id = await createEngagement(db, user, attributes, relationships);
-    return sendOne(c, db, id, nowOf(deps), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create an engagement',
+      body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput },
+      answer: { resource: ENGAGEMENT, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes, relationships } = await readResource(c, EngagementInput, { type: ENGAGEMENT_TYPE });
+      const id = await createEngagement(db, user, attributes, relationships);
+      return sendOne(c, db, id, nowOf(deps), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }), async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findEngagement(db, id, user);
-    if (!existing || id === null) throw notFound('engagement');
-    const { attributes, relationships } = await readResource(c, EngagementPatch, { type: ENGAGEMENT_TYPE, id });
-    await updateEngagement(db, user, existing, attributes, relationships);
-    return sendOne(c, db, id, nowOf(deps));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }),
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const existing = await findEngagement(db, id, user);
+      if (!existing || id === null) throw notFound('engagement');
+      const { attributes, relationships } = await readResource(c, EngagementPatch, { type: ENGAGEMENT_TYPE, id });
+      await updateEngagement(db, user, existing, attributes, relationships);
+      return sendOne(c, db, id, nowOf(deps));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));

@@ -25,7 +25,12 @@ import { isStarted, nextDay } from './stages';
 export type GroupSpends = Map<string | null, Map<string, number>>;
 
 const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
-  scope.length ? sql`${column} in (${sql.join(scope.map((id) => sql`${id}::int`), sql`, `)})` : sql`false`;
+  scope.length
+    ? sql`${column} in (${sql.join(
+        scope.map((id) => sql`${id}::int`),
+        sql`, `,
+      )})`
+    : sql`false`;
 
 /** Whether the request can carry cost figures at all. */
 export const costsApply = (request: FunnelRequest): boolean =>
@@ -57,13 +62,24 @@ async function pieces(db: Db, request: FunnelRequest): Promise<Piece[]> {
     join screeners sc on sc.id = mc.screener_id
     where ${sql.join(where, sql` and `)}`),
   );
-  return rows.map((r) => ({ channel: Number(r.channel), campaign: r.campaign === null ? null : String(r.campaign), currency: String(r.currency), amount: Number(r.amount) }));
+  return rows.map((r) => ({
+    channel: Number(r.channel),
+    campaign: r.campaign === null ? null : String(r.campaign),
+    currency: String(r.currency),
+    amount: Number(r.amount),
+  }));
 }
 
 /** Per channel, each engagement's share of its started submissions in the range. */
 async function engagementShares(db: Db, request: FunnelRequest, channels: readonly number[]): Promise<Map<number, Map<string, number>>> {
   const { filters: f } = request;
-  const where: SQL[] = [isStarted('s'), sql`s.media_channel_id in (${sql.join(channels.map((id) => sql`${id}::int`), sql`, `)})`];
+  const where: SQL[] = [
+    isStarted('s'),
+    sql`s.media_channel_id in (${sql.join(
+      channels.map((id) => sql`${id}::int`),
+      sql`, `,
+    )})`,
+  ];
   if (f.from !== undefined) where.push(sql`s.created >= ${`${f.from}T00:00:00Z`}::timestamptz`);
   if (f.to !== undefined) where.push(sql`s.created < ${`${nextDay(f.to)}T00:00:00Z`}::timestamptz`);
   const rows = rowsOf(
@@ -95,14 +111,21 @@ export async function funnelSpends(db: Db, request: FunnelRequest): Promise<Grou
   };
   const found = await pieces(db, request);
   const byEngagement = request.groupBy === 'engagement' || request.filters.engagementId !== undefined;
-  const shares = byEngagement && found.length ? await engagementShares(db, request, [...new Set(found.map((p) => p.channel))]) : new Map<number, Map<string, number>>();
+  const shares =
+    byEngagement && found.length ? await engagementShares(db, request, [...new Set(found.map((p) => p.channel))]) : new Map<number, Map<string, number>>();
   for (const piece of found) {
     const split: [string | null, number][] = byEngagement ? [...(shares.get(piece.channel) ?? new Map<string, number>([]))] : [[null, 1]];
     if (byEngagement && split.length === 0) split.push([null, 1]);
     for (const [engagement, share] of split) {
       if (request.filters.engagementId !== undefined && engagement !== String(request.filters.engagementId)) continue;
       const group =
-        request.groupBy === 'mediaChannel' ? String(piece.channel) : request.groupBy === 'campaign' ? piece.campaign : request.groupBy === 'engagement' ? engagement : null;
+        request.groupBy === 'mediaChannel'
+          ? String(piece.channel)
+          : request.groupBy === 'campaign'
+            ? piece.campaign
+            : request.groupBy === 'engagement'
+              ? engagement
+              : null;
       add(group, piece.currency, piece.amount * share);
     }
   }
@@ -115,12 +138,17 @@ export function costFigures(spends: GroupSpends | null, group: string | null, co
   if (spends === null) return NO_COSTS;
   const byCurrency = [...(spends.get(group) ?? new Map<string, number>())].sort(([a], [b]) => a.localeCompare(b));
   const money = (divide: (amount: number) => number | null): Money =>
-    Object.fromEntries(byCurrency.map(([currency, amount]) => {
-      const value = divide(amount);
-      return [currency, value === null ? null : formatMinor(Math.round(value), currency)];
-    }));
+    Object.fromEntries(
+      byCurrency.map(([currency, amount]) => {
+        const value = divide(amount);
+        return [currency, value === null ? null : formatMinor(Math.round(value), currency)];
+      }),
+    );
   const figures = Object.fromEntries(
-    (Object.entries(COST_FIGURES) as [CostFigure, keyof FunnelCounts][]).map(([figure, stage]) => [figure, money((amount) => (counts[stage] > 0 ? amount / counts[stage] : null))]),
+    (Object.entries(COST_FIGURES) as [CostFigure, keyof FunnelCounts][]).map(([figure, stage]) => [
+      figure,
+      money((amount) => (counts[stage] > 0 ? amount / counts[stage] : null)),
+    ]),
   ) as Record<CostFigure, Money>;
   return { spend: money((amount) => amount), ...figures };
 }

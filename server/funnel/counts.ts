@@ -91,7 +91,12 @@ const groupKeys = (grouping: FunnelGroupBy): GroupKeys =>
 
 /** `column` is one of the sponsors the user may see (none: false). */
 const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
-  scope.length ? sql`${column} in (${sql.join(scope.map((id) => sql`${id}::int`), sql`, `)})` : sql`false`;
+  scope.length
+    ? sql`${column} in (${sql.join(
+        scope.map((id) => sql`${id}::int`),
+        sql`, `,
+      )})`
+    : sql`false`;
 
 /**
  * The conditions on the submissions (aliases of `submissionsFrom`), or on the daily rollup
@@ -106,7 +111,8 @@ function submissionConditions(request: FunnelRequest, source: 'submissions' | 'r
   if (f.sponsorId !== undefined) out.push(sql`e.sponsor_id = ${f.sponsorId}::int`);
   if (f.engagementId !== undefined) out.push(sql`f.engagement_id = ${f.engagementId}::int`);
   if (f.screenerId !== undefined) out.push(sql`mc.screener_id = ${f.screenerId}::int`);
-  if (f.mediaChannelId !== undefined) out.push(rollup ? sql`r.media_channel_id = ${f.mediaChannelId}::int` : sql`s.media_channel_id = ${f.mediaChannelId}::int`);
+  if (f.mediaChannelId !== undefined)
+    out.push(rollup ? sql`r.media_channel_id = ${f.mediaChannelId}::int` : sql`s.media_channel_id = ${f.mediaChannelId}::int`);
   if (f.oFormIdentity !== undefined) out.push(sql`f.identity = ${f.oFormIdentity}`);
   if (f.siteLocationId !== undefined) out.push(sql`esl.site_location_id = ${f.siteLocationId}::int`);
   if (f.from !== undefined) out.push(rollup ? sql`r.day >= ${f.from}::date` : sql`s.created >= ${`${f.from}T00:00:00Z`}::timestamptz`);
@@ -166,7 +172,10 @@ export async function funnelCounts(db: Db, request: FunnelRequest): Promise<Funn
     );
     if (uncounted) {
       submissions.push(
-        direct([sql`s.created >= ${`${uncounted.firstDay}T00:00:00Z`}::timestamptz`, sql`s.created < ${`${nextDay(uncounted.lastDay)}T00:00:00Z`}::timestamptz`]),
+        direct([
+          sql`s.created >= ${`${uncounted.firstDay}T00:00:00Z`}::timestamptz`,
+          sql`s.created < ${`${nextDay(uncounted.lastDay)}T00:00:00Z`}::timestamptz`,
+        ]),
       );
     }
   } else {

@@ -19,7 +19,9 @@ const RANGE_SUBMISSIONS = 5000;
 
 /** The days not counted yet, inclusive (YYYY-MM-DD), or null when every day is. */
 export async function uncountedDays(db: Conn): Promise<{ firstDay: string; lastDay: string } | null> {
-  const [row] = rowsOf(await db.execute(sql`select to_char(first_day, 'YYYY-MM-DD') as first_day, to_char(last_day, 'YYYY-MM-DD') as last_day from funnel_recount`));
+  const [row] = rowsOf(
+    await db.execute(sql`select to_char(first_day, 'YYYY-MM-DD') as first_day, to_char(last_day, 'YYYY-MM-DD') as last_day from funnel_recount`),
+  );
   return row ? { firstDay: String(row.first_day), lastDay: String(row.last_day) } : null;
 }
 
@@ -79,7 +81,9 @@ export async function recountNextRange(db: Db, submissions = RANGE_SUBMISSIONS):
       await tx.execute(sql`delete from funnel_recount`);
       return { firstDay, lastDay, left: null };
     }
-    const [left] = rowsOf(await tx.execute(sql`update funnel_recount set last_day = ${firstDay}::date - 1 returning to_char(last_day, 'YYYY-MM-DD') as last_day`));
+    const [left] = rowsOf(
+      await tx.execute(sql`update funnel_recount set last_day = ${firstDay}::date - 1 returning to_char(last_day, 'YYYY-MM-DD') as last_day`),
+    );
     return { firstDay, lastDay, left: { firstDay: uncountedFrom, lastDay: String(left!.last_day) } };
   });
 }

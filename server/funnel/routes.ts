@@ -4,7 +4,16 @@
  * is their sponsors' (sponsor scope). Cost per outcome from the channel spends (funnel/costs.ts). CSV with `Accept: text/csv` (http/csv-lists.ts).
  */
 import { Hono } from 'hono';
-import { FUNNEL_DEFINITIONS, FUNNEL_FILTERS, FUNNEL_GROUPINGS, FUNNEL_ROW_TYPE, rowCounts, type FunnelFilter, type FunnelGroupBy, type FunnelGrouping } from '@core/model/funnel';
+import {
+  FUNNEL_DEFINITIONS,
+  FUNNEL_FILTERS,
+  FUNNEL_GROUPINGS,
+  FUNNEL_ROW_TYPE,
+  rowCounts,
+  type FunnelFilter,
+  type FunnelGroupBy,
+  type FunnelGrouping,
+} from '@core/model/funnel';
 import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { isIsoDate } from '@core/validation/isoDate';
 import type { AppEnv, Deps } from '../context';
@@ -80,7 +89,10 @@ export function recruitmentFunnelRoutes(deps: Deps) {
     query: Object.fromEntries([
       ...FUNNEL_FILTERS.map((f) => [f, 'Filter.']),
       ['groupBy', `One of: ${FUNNEL_GROUPINGS.join(', ')}.`],
-      [HIDDEN_FIELD, "With groupBy=hiddenField (and only then): the hidden field's name, declared by a media channel within the sponsor scope and the sponsor, screener and channel filters."],
+      [
+        HIDDEN_FIELD,
+        "With groupBy=hiddenField (and only then): the hidden field's name, declared by a media channel within the sponsor scope and the sponsor, screener and channel filters.",
+      ],
     ]),
     answer: { list: FUNNEL_ROW_TYPE },
   });
@@ -93,7 +105,9 @@ export function recruitmentFunnelRoutes(deps: Deps) {
     const spends = await funnelSpends(deps.db, { ...scope, ...grouping });
     const rows = await funnelRows(deps.db, { ...scope, ...grouping }, spends?.keys());
     return sendDocument(c, {
-      data: rows.map(({ id, ...attributes }) => toResource(FUNNEL_ROW_TYPE, id, { ...attributes, ...costFigures(spends, attributes.group, rowCounts(attributes)) })),
+      data: rows.map(({ id, ...attributes }) =>
+        toResource(FUNNEL_ROW_TYPE, id, { ...attributes, ...costFigures(spends, attributes.group, rowCounts(attributes)) }),
+      ),
       meta: { total: rows.length, ...grouping, definitions: FUNNEL_DEFINITIONS },
     });
   });

@@ -31,11 +31,26 @@ async function namesOf(db: Db, groupBy: FunnelGrouping, keys: string[]): Promise
   const pairs = async (rows: Promise<{ id: number | string; name: string }[]>) => new Map((await rows).map((r) => [String(r.id), r.name]));
   switch (groupBy) {
     case 'mediaChannel':
-      return pairs(db.select({ id: mediaChannels.id, name: mediaChannels.title }).from(mediaChannels).where(inArray(mediaChannels.id, ids(keys))));
+      return pairs(
+        db
+          .select({ id: mediaChannels.id, name: mediaChannels.title })
+          .from(mediaChannels)
+          .where(inArray(mediaChannels.id, ids(keys))),
+      );
     case 'engagement':
-      return pairs(db.select({ id: engagements.id, name: engagements.name }).from(engagements).where(inArray(engagements.id, ids(keys))));
+      return pairs(
+        db
+          .select({ id: engagements.id, name: engagements.name })
+          .from(engagements)
+          .where(inArray(engagements.id, ids(keys))),
+      );
     case 'site':
-      return pairs(db.select({ id: siteLocations.id, name: siteLocations.name }).from(siteLocations).where(inArray(siteLocations.id, ids(keys))));
+      return pairs(
+        db
+          .select({ id: siteLocations.id, name: siteLocations.name })
+          .from(siteLocations)
+          .where(inArray(siteLocations.id, ids(keys))),
+      );
     case 'language':
       return pairs(db.select({ id: languages.isoCode, name: languages.name }).from(languages).where(inArray(languages.isoCode, keys)));
     case 'week':
@@ -51,7 +66,11 @@ export async function funnelRows(db: Db, request: FunnelRequest, alsoGroups: Ite
   for (const group of alsoGroups) {
     if (!groups.some((g) => g.group === group)) groups.push({ group, counts: Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts });
   }
-  const names = await namesOf(db, request.groupBy, groups.flatMap((g) => (g.group === null ? [] : [g.group])));
+  const names = await namesOf(
+    db,
+    request.groupBy,
+    groups.flatMap((g) => (g.group === null ? [] : [g.group])),
+  );
   const rows: FunnelRow[] = groups.map(({ group, counts }) => ({
     id: group ?? '-',
     group,

@@ -26,7 +26,14 @@
  * is seen (half of it on screen, once per page load), before anyone answers. A submission is dated by when it was created; a view by its day.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { FUNNEL_BRANCH_STAGES, FUNNEL_LEAD_FIGURES, FUNNEL_LEAD_KIND_FIGURES, FUNNEL_STAGES, type FunnelLeadFigure, type FunnelStage } from '@core/model/funnel';
+import {
+  FUNNEL_BRANCH_STAGES,
+  FUNNEL_LEAD_FIGURES,
+  FUNNEL_LEAD_KIND_FIGURES,
+  FUNNEL_STAGES,
+  type FunnelLeadFigure,
+  type FunnelStage,
+} from '@core/model/funnel';
 import { LEAD_KINDS } from '@core/model/lead';
 import { deliveredJoin, isDeliveredJoined } from '../referrals';
 
@@ -61,7 +68,10 @@ export const SUBMISSION_STAGES = FUNNEL_STAGES.filter((s): s is Exclude<FunnelSt
 const leadKept = sql`ld.id is not null and ld.duplicate_of is null`;
 const LEAD_FACTS: Record<FunnelLeadFigure, SQL> = {
   leadsKept: leadKept,
-  ...(Object.fromEntries(LEAD_KINDS.map((kind) => [FUNNEL_LEAD_KIND_FIGURES[kind], sql`${leadKept} and ld.kind = ${kind}`])) as Record<Exclude<FunnelLeadFigure, 'leadsKept'>, SQL>),
+  ...(Object.fromEntries(LEAD_KINDS.map((kind) => [FUNNEL_LEAD_KIND_FIGURES[kind], sql`${leadKept} and ld.kind = ${kind}`])) as Record<
+    Exclude<FunnelLeadFigure, 'leadsKept'>,
+    SQL
+  >),
 };
 
 /** What is counted of submissions: the stages but `viewed`, then the leads. */

@@ -18,8 +18,18 @@ const UPLOAD_PATHS = [/^\/api\/engagements-o-files\/[^/]+\/?$/, /^\/api\/engagem
 export function bodyLimits(uploadLimitBytes: number): MiddlewareHandler<AppEnv> {
   const tooLargeJson = () => payloadTooLarge('1 MB');
   const tooLargeUpload = () => uploadTooLarge(uploadLimitBytes);
-  const readJson = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => { throw tooLargeJson(); } });
-  const readUpload = bodyLimit({ maxSize: uploadLimitBytes + MULTIPART_SLACK, onError: () => { throw tooLargeUpload(); } });
+  const readJson = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw tooLargeJson();
+    },
+  });
+  const readUpload = bodyLimit({
+    maxSize: uploadLimitBytes + MULTIPART_SLACK,
+    onError: () => {
+      throw tooLargeUpload();
+    },
+  });
   return (c, next) => {
     const upload = c.req.method === 'POST' && UPLOAD_PATHS.some((p) => p.test(c.req.path));
     // A declared length decides alone, without asking the request for its body (which makes the

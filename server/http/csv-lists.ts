@@ -10,13 +10,7 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import {
-  JSON_API_MEDIA_TYPE,
-  type DataDocument,
-  type Relationship,
-  type Resource,
-  type ResourceIdentifier,
-} from '@core/jsonapi';
+import { JSON_API_MEDIA_TYPE, type DataDocument, type Relationship, type Resource, type ResourceIdentifier } from '@core/jsonapi';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { csvRow } from './csv';
 import { notAcceptable } from './errors';
@@ -66,7 +60,15 @@ function cellValue(value: unknown): unknown {
 function attributeColumns(params: URLSearchParams, rows: readonly Resource[]): string[] {
   const type = rows[0]?.type;
   const named = params.get('fields') ?? (type ? params.get(`fields[${type}]`) : null);
-  if (named !== null) return [...new Set(named.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'id'))];
+  if (named !== null)
+    return [
+      ...new Set(
+        named
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '' && s !== 'id'),
+      ),
+    ];
   const seen = new Set<string>();
   for (const row of rows) for (const key of Object.keys(row.attributes ?? {})) seen.add(key);
   return [...seen];
@@ -129,12 +131,7 @@ export interface CsvPage {
  * a page comes back short. The export is noted for the audit trail with the rows written, known
  * when the stream settles (audit/middleware.ts writes the event before the body ends).
  */
-export function streamListCsv(
-  c: Context<AppEnv>,
-  at: Date,
-  first: CsvPage,
-  readPage: (offset: number) => Promise<CsvPage>,
-): Response {
+export function streamListCsv(c: Context<AppEnv>, at: Date, first: CsvPage, readPage: (offset: number) => Promise<CsvPage>): Response {
   const url = new URL(c.req.url);
   const columns = csvColumns(url.searchParams, first.data);
   const encoder = new TextEncoder();

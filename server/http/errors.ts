@@ -21,15 +21,13 @@ export class ApiProblem extends Error {
 const one = (status: ErrorStatus, title: string, detail: string, source?: ErrorObject['source']) =>
   new ApiProblem(status, [{ status: String(status), title, detail, ...(source ? { source } : {}) }]);
 
-export const badRequest = (detail: string, parameter?: string) =>
-  one(400, 'Bad Request', detail, parameter ? { parameter } : undefined);
+export const badRequest = (detail: string, parameter?: string) => one(400, 'Bad Request', detail, parameter ? { parameter } : undefined);
 export const unauthorized = (detail = 'Sign in to continue.') => one(401, 'Unauthorized', detail);
 export const forbidden = (detail = 'You are not allowed to do this with your access level.') => one(403, 'Forbidden', detail);
 export const notFound = (what = 'resource') => one(404, 'Not Found', `The ${what} you're looking for is not here.`);
 export const conflict = (detail: string, pointer?: string) => one(409, 'Conflict', detail, pointer ? { pointer } : undefined);
 export const notAcceptable = (detail: string) => one(406, 'Not Acceptable', detail);
-export const unsupportedMediaType = () =>
-  one(415, 'Unsupported Media Type', 'Send the request body as application/vnd.api+json or application/json.');
+export const unsupportedMediaType = () => one(415, 'Unsupported Media Type', 'Send the request body as application/vnd.api+json or application/json.');
 export const payloadTooLarge = (limit: string) => one(413, 'Payload Too Large', `The request body is larger than ${limit}.`);
 export const uploadTooLarge = (limitBytes: number) =>
   one(413, 'Payload Too Large', `The file is larger than the upload limit of ${Math.round(limitBytes / 1024 / 1024)} MB.`, { pointer: '/file' });

@@ -97,10 +97,21 @@ const DAY_MS = 24 * 3600 * 1000;
 /** A day (a `to` day includes its whole UTC day) or an ISO date-time, as an instant. */
 export const instantParam = (bound: 'from' | 'to'): QueryParam<Date> => ({
   description: `A day (whole UTC days) or an instant, ${bound === 'from' ? 'on or after' : 'on or before'}.`,
-  schema: { anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] },
+  schema: {
+    anyOf: [
+      { type: 'string', format: 'date' },
+      { type: 'string', format: 'date-time' },
+    ],
+  },
   parse: (value, name) => {
     const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-    const at = dateOnly ? (isIsoDate(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+    const at = dateOnly
+      ? isIsoDate(value)
+        ? Date.parse(`${value}T00:00:00Z`)
+        : Number.NaN
+      : /^\d{4}-\d{2}-\d{2}T/.test(value)
+        ? Date.parse(value)
+        : Number.NaN;
     if (Number.isNaN(at)) throw badRequest(`'${name}' must be a date (2026-01-31) or an ISO date-time.`, name);
     return new Date(dateOnly && bound === 'to' ? at + DAY_MS : at);
   },

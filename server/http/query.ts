@@ -68,7 +68,10 @@ function positiveInt(value: string, name: string): number {
 }
 
 function commaList(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export function parseSort<S extends string>(raw: string, allowed: readonly S[]): SortTerm<S>[] {

@@ -8,9 +8,7 @@ export function toResource(
   attributes: Attributes,
   options: { fields?: Set<string> | null; relationships?: Record<string, Relationship> } = {},
 ): Resource {
-  const selected = options.fields
-    ? Object.fromEntries(Object.entries(attributes).filter(([k]) => options.fields?.has(k)))
-    : attributes;
+  const selected = options.fields ? Object.fromEntries(Object.entries(attributes).filter(([k]) => options.fields?.has(k))) : attributes;
   const resource: Resource = { type, id: String(id), attributes: selected };
   if (options.relationships) resource.relationships = options.relationships;
   return resource;
@@ -30,9 +28,5 @@ export function sendDocument(c: Context, body: unknown, status: Status = 200): R
 export const sendResource = (c: Context, data: Resource, status: Status = 200, included?: Resource[]) =>
   sendDocument(c, included?.length ? { data, included } : { data }, status);
 
-export const sendList = (
-  c: Context,
-  data: Resource[],
-  meta: { total: number; page: number; limit: number },
-  included?: Resource[],
-) => sendDocument(c, included?.length ? { data, included, meta } : { data, meta });
+export const sendList = (c: Context, data: Resource[], meta: { total: number; page: number; limit: number }, included?: Resource[]) =>
+  sendDocument(c, included?.length ? { data, included, meta } : { data, meta });

@@ -17,11 +17,7 @@ const NAME_FIELD = /^(?:name|title|label|username)$|Name$/;
  * ORDER BY terms from a parsed sort, names in natural order, with the row's key last (its id, or
  * the columns of a composite key in order) so pages never overlap.
  */
-export function orderBy<S extends string>(
-  terms: SortTerm<S>[],
-  columns: Record<S, AnyColumn | SQL>,
-  id: AnyColumn | readonly AnyColumn[],
-): SQL[] {
+export function orderBy<S extends string>(terms: SortTerm<S>[], columns: Record<S, AnyColumn | SQL>, id: AnyColumn | readonly AnyColumn[]): SQL[] {
   const out = terms.map((t) => {
     const column = NAME_FIELD.test(t.field) ? naturally(columns[t.field]) : columns[t.field];
     return t.desc ? desc(column) : asc(column);

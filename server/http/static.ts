@@ -74,12 +74,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * Answers a built file: compressed as the client accepts (once per file and process), with an
  * ETag per representation so `revalidate` files cost a 304 when unchanged.
  */
-export async function sendFile(
-  c: Context,
-  file: string,
-  cache: 'immutable' | 'revalidate',
-  headers: Record<string, string> = {},
-): Promise<Response> {
+export async function sendFile(c: Context, file: string, cache: 'immutable' | 'revalidate', headers: Record<string, string> = {}): Promise<Response> {
   const entry = cached(file);
   const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
   const encoding = isCompressible(type) && entry.raw.length >= MIN_COMPRESS_BYTES ? chooseEncoding(c.req.header('Accept-Encoding')) : null;
@@ -110,5 +105,4 @@ export async function sendFile(
   return new Response(c.req.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers: out });
 }
 
-export const notBuilt = (c: Context, what: string) =>
-  c.text(`The ${what} is not built. Run "npm run build" (npm start builds it when missing).`, 503);
+export const notBuilt = (c: Context, what: string) => c.text(`The ${what} is not built. Run "npm run build" (npm start builds it when missing).`, 503);

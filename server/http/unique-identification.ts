@@ -5,7 +5,9 @@ import { textParam } from './params';
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
 
 /** The `uniqueIdentification` list filter's parameter (identificationOrScope reads it). */
-export const uniqueIdentificationParam = textParam('An identification to check is free: the records that already use it (a User outside their sponsors sees only the identification).');
+export const uniqueIdentificationParam = textParam(
+  'An identification to check is free: the records that already use it (a User outside their sponsors sees only the identification).',
+);
 
 /**
  * The `uniqueIdentification` list filter (checked before a save): identifications are unique

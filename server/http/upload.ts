@@ -17,11 +17,13 @@ export const EMPTY_FILE = 'The file is empty.';
 
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+const UNSAFE_IN_FILENAME = /[\u0000-\u001f\u007f"]/g;
+
 /** A file name safe to store and to put in a header: no folders, no control characters. */
 export function cleanFilename(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 255);
+  const cleaned = base.replace(UNSAFE_IN_FILENAME, '').trim().slice(0, 255);
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
 }
 

@@ -73,25 +73,33 @@ export function languagesRoutes(deps: Deps) {
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE, status: 201 } }), async (c) => {
-    const { attributes } = await readResource(c, LanguageInput, { type: LANGUAGE_TYPE });
-    return sendResource(c, serialize(await createLanguage(db, attributes)), 201);
-  });
+  app.post(
+    '/',
+    describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE, status: 201 } }),
+    async (c) => {
+      const { attributes } = await readResource(c, LanguageInput, { type: LANGUAGE_TYPE });
+      return sendResource(c, serialize(await createLanguage(db, attributes)), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findLanguage(db, id);
-    if (!existing || id === null) throw notFound('language');
-    const { attributes } = await readResource(c, LanguagePatch, { type: LANGUAGE_TYPE, id });
-    if (existing.isDefault && attributes.isActive === false) {
-      throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
-    }
-    const recoded = attributes.isoCode !== undefined && attributes.isoCode !== existing.isoCode;
-    if (existing.isDefault && recoded) {
-      throw invalid([{ pointer: '/data/attributes/isoCode', detail: LANGUAGE_MESSAGES.defaultCodeFixed }]);
-    }
-    return sendResource(c, serialize(await updateLanguage(db, existing, attributes)));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = await findLanguage(db, id);
+      if (!existing || id === null) throw notFound('language');
+      const { attributes } = await readResource(c, LanguagePatch, { type: LANGUAGE_TYPE, id });
+      if (existing.isDefault && attributes.isActive === false) {
+        throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
+      }
+      const recoded = attributes.isoCode !== undefined && attributes.isoCode !== existing.isoCode;
+      if (existing.isDefault && recoded) {
+        throw invalid([{ pointer: '/data/attributes/isoCode', detail: LANGUAGE_MESSAGES.defaultCodeFixed }]);
+      }
+      return sendResource(c, serialize(await updateLanguage(db, existing, attributes)));
+    },
+  );
 
   /** Deleting keeps the translations stored under the code (./languages.ts deleteLanguage). */
   app.delete('/:id', describe({ summary: 'Delete a language', answer: { empty: true } }), async (c) => {

@@ -24,7 +24,10 @@ export async function firstLeadOf(tx: Conn, engagementIds: readonly number[], ke
       and(
         isNull(leads.duplicateOf),
         sql`${leads.engagementIds} && ${sql.raw(`'{${engagementIds.map(Number).join(',')}}'::int[]`)}`,
-        or(keys.emailMatch ? sql`${leads.emailMatch} = ${keys.emailMatch}` : undefined, keys.phoneMatch ? sql`${leads.phoneMatch} = ${keys.phoneMatch}` : undefined),
+        or(
+          keys.emailMatch ? sql`${leads.emailMatch} = ${keys.emailMatch}` : undefined,
+          keys.phoneMatch ? sql`${leads.phoneMatch} = ${keys.phoneMatch}` : undefined,
+        ),
       ),
     )
     .orderBy(asc(leads.created), asc(leads.id))

@@ -64,7 +64,12 @@ interface LeadOutcome {
  * Which lead a run may leave, read from the server's data. A qualified run is a noTrialSites
  * lead only for a ZIP that reaches no site; without a ZIP it has none (its contact is a referral's).
  */
-async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: unknown, rawCountry: unknown): Promise<LeadOutcome | { issue: FieldIssue } | null> {
+async function leadOutcome(
+  tools: LeadTools,
+  submission: SubmissionRow,
+  rawZip: unknown,
+  rawCountry: unknown,
+): Promise<LeadOutcome | { issue: FieldIssue } | null> {
   const { db, now, phi } = tools;
   const target = await runOfSubmission(db, submission);
   const qualification = await qualify(db, submission, { today: now, phi });
@@ -72,7 +77,8 @@ async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: 
   const given = rawZip === undefined || rawZip === null || rawZip === '' ? null : rawZip;
   // Outside the US the site step sends a country with a postal code or a town (participant/places.ts).
   const country = rawCountry === undefined || rawCountry === null || rawCountry === '' ? null : normalizeCountry(rawCountry);
-  if (country === null && rawCountry !== undefined && rawCountry !== null && rawCountry !== '') return { issue: { pointer: '/data/attributes/country', detail: COUNTRY_CODE } };
+  if (country === null && rawCountry !== undefined && rawCountry !== null && rawCountry !== '')
+    return { issue: { pointer: '/data/attributes/country', detail: COUNTRY_CODE } };
   const place = country === null || given === null ? null : String(given).trim().slice(0, MAX_PLACE_LENGTH);
   const zip = country === null ? (given === null ? null : normalizeZip(given)) : place;
   const from = zip === null ? null : participantPlace(country, zip);
@@ -85,7 +91,13 @@ async function leadOutcome(tools: LeadTools, submission: SubmissionRow, rawZip: 
   if (qualification.isQualified) {
     if (!from) return { issue: { pointer: '/data/attributes/zip', detail: ZIP_FOR_NO_SITES } };
     if ((await nearestSites(db, qualification.engagementIds, from, now)).length > 0) return null;
-    return { kind: 'noTrialSites', engagementIds: qualification.engagementIds, zip, country, nearestSiteMiles: await nearestSiteMiles(db, qualification.engagementIds, from) };
+    return {
+      kind: 'noTrialSites',
+      engagementIds: qualification.engagementIds,
+      zip,
+      country,
+      nearestSiteMiles: await nearestSiteMiles(db, qualification.engagementIds, from),
+    };
   }
   // Kept for the screener's engagements even when switched off: they are what the lead is for.
   const engagementIds = qualification.outcome === 'notActive' ? await screenerEngagements(db, target.screenerId, target) : await runEngagements(db, target);
@@ -136,14 +148,27 @@ export async function leadForm(tools: LeadTools, submission: SubmissionRow, zip:
   const target = await runOfSubmission(tools.db, submission);
   const fields = await screenerContactFields(tools.db, target.screenerId);
   const messages: OutcomeMessages = await outcomeMessages(tools.db, target.screenerId, outcome.kind, submission.language, submission.oFormId);
-  return { kind: outcome.kind, fields, messages, screenerId: target.screenerId, surveyVersion: target.form?.version ?? null, outcome, region: regionOfChannel(target.channel) };
+  return {
+    kind: outcome.kind,
+    fields,
+    messages,
+    screenerId: target.screenerId,
+    surveyVersion: target.form?.version ?? null,
+    outcome,
+    region: regionOfChannel(target.channel),
+  };
 }
 
 /**
  * A lead's form as sent, checked as a referral's contact is: each problem at its pointer (an
  * Invalid), else the fields the values are read with.
  */
-export function checkLeadContact(formFields: readonly ContactFormField[], input: Pick<LeadInput, 'values' | 'acceptTerms'>, language: string, region?: string): ContactFormField[] {
+export function checkLeadContact(
+  formFields: readonly ContactFormField[],
+  input: Pick<LeadInput, 'values' | 'acceptTerms'>,
+  language: string,
+  region?: string,
+): ContactFormField[] {
   const fields: ContactFormField[] = formFields.map((f) => ({ name: f.name, fieldType: f.fieldType, required: f.required }));
   const issues: FieldIssue[] = Object.entries(checkContact(fields, input.values, input.acceptTerms, language, region)).map(([name, detail]) => ({
     pointer: name === ACCEPT_TERMS ? '/data/attributes/acceptTerms' : `/data/attributes/values/${name}`,
@@ -161,7 +186,11 @@ export interface LeadInput {
 }
 
 /** Checks and keeps the lead of a run; answers its kind, whether it repeats an earlier lead, and the thanks to show. */
-export async function keepLead(tools: LeadTools, submission: SubmissionRow, input: LeadInput): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
+export async function keepLead(
+  tools: LeadTools,
+  submission: SubmissionRow,
+  input: LeadInput,
+): Promise<{ id: number; kind: LeadKind; duplicateOf: number | null; messages: OutcomeMessages }> {
   const { db, now, phi, matcher } = tools;
   const form = await leadForm(tools, submission, input.zip, input.country);
   const fields = checkLeadContact(form.fields, input, submission.language, form.region);

@@ -24,15 +24,27 @@ export function leadScope(user: AuthUser): SQL | undefined {
   const scope = sponsorScope(user);
   if (scope === null) return undefined;
   const sites = siteScope(user) ?? [];
-  const ids = (list: number[]) => sql.join(list.map((id) => sql`${id}`), sql`, `);
-  const bySponsor = scope.length ? sql`exists (select 1 from engagements e where e.id = any(${leads.engagementIds}) and e.sponsor_id in (${ids(scope)}))` : undefined;
+  const ids = (list: number[]) =>
+    sql.join(
+      list.map((id) => sql`${id}`),
+      sql`, `,
+    );
+  const bySponsor = scope.length
+    ? sql`exists (select 1 from engagements e where e.id = any(${leads.engagementIds}) and e.sponsor_id in (${ids(scope)}))`
+    : undefined;
   const bySite = sites.length
     ? sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id} and l.site_location_id in (${ids(sites)}))`
     : undefined;
   return bySponsor || bySite ? or(bySponsor, bySite) : sql`false`;
 }
 
-const SORT_COLUMNS = { created: leads.created, kind: leads.kind, language: leads.language, consentedAt: leads.consentedAt, nearestSiteMiles: leads.nearestSiteMiles } as const;
+const SORT_COLUMNS = {
+  created: leads.created,
+  kind: leads.kind,
+  language: leads.language,
+  consentedAt: leads.consentedAt,
+  nearestSiteMiles: leads.nearestSiteMiles,
+} as const;
 
 /** The list's filters as conditions; anything malformed is a 400 naming it. */
 function filterConditions(filters: Partial<Record<LeadFilter, string>>): SQL[] {
@@ -55,7 +67,9 @@ function filterConditions(filters: Partial<Record<LeadFilter, string>>): SQL[] {
   }
   const siteLocationId = idFilterValue(filters.siteLocationId || undefined, 'siteLocationId', 'an id');
   if (siteLocationId !== undefined) {
-    out.push(sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id} and l.site_location_id = ${siteLocationId})`);
+    out.push(
+      sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id} and l.site_location_id = ${siteLocationId})`,
+    );
   }
   const withinReach = filters.withinReach;
   if (withinReach !== undefined && withinReach !== '') {
@@ -95,11 +109,22 @@ function leadOf(row: LeadRow, phi: PhiCipher): Lead {
   };
 }
 
-export async function listLeads(db: Db, phi: PhiCipher, user: AuthUser, q: ListQuery<keyof typeof SORT_COLUMNS, LeadFilter>): Promise<{ rows: Lead[]; total: number }> {
+export async function listLeads(
+  db: Db,
+  phi: PhiCipher,
+  user: AuthUser,
+  q: ListQuery<keyof typeof SORT_COLUMNS, LeadFilter>,
+): Promise<{ rows: Lead[]; total: number }> {
   const where = and(leadScope(user), ...filterConditions(q.filters));
   const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(leads.id)];
   const [rows, [total]] = await Promise.all([
-    db.select().from(leads).where(where).orderBy(...order).limit(q.limit).offset(q.offset),
+    db
+      .select()
+      .from(leads)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit)
+      .offset(q.offset),
     db.select({ n: count() }).from(leads).where(where),
   ]);
   return { rows: rows.map((r) => leadOf(r, phi)), total: total?.n ?? 0 };
@@ -107,7 +132,10 @@ export async function listLeads(db: Db, phi: PhiCipher, user: AuthUser, q: ListQ
 
 export async function findLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<Lead | null> {
   if (id === null) return null;
-  const [row] = await db.select().from(leads).where(and(eq(leads.id, id), leadScope(user)));
+  const [row] = await db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, id), leadScope(user)));
   return row ? leadOf(row, phi) : null;
 }
 
@@ -117,14 +145,20 @@ const SealedValues = v.record(v.string(), v.union([v.string(), v.boolean()]));
 /** A lead's contact values, opened; null outside the user's scope. */
 export async function revealLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<v.InferOutput<typeof SealedValues> | null> {
   if (id === null) return null;
-  const [row] = await db.select({ sealed: leads.valuesCiphertext }).from(leads).where(and(eq(leads.id, id), leadScope(user)));
+  const [row] = await db
+    .select({ sealed: leads.valuesCiphertext })
+    .from(leads)
+    .where(and(eq(leads.id, id), leadScope(user)));
   return row ? v.parse(SealedValues, JSON.parse(phi.open(row.sealed))) : null;
 }
 
 /** Erases a lead on request: its row and its site matches go; a later duplicate of it stands on its own. */
 export async function eraseLead(db: Db, user: AuthUser, id: number | null): Promise<boolean> {
   if (id === null) return false;
-  const gone = await db.delete(leads).where(and(eq(leads.id, id), leadScope(user))).returning({ id: leads.id });
+  const gone = await db
+    .delete(leads)
+    .where(and(eq(leads.id, id), leadScope(user)))
+    .returning({ id: leads.id });
   return gone.length > 0;
 }
 

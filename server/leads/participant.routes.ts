@@ -26,20 +26,25 @@ const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi
 export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   /** The lead's form for the place the sites were searched for (`read`: the body's or the query's). */
   const leadFields = async (c: Context<AppEnv>, read: () => Promise<{ zip?: string; country?: string }> | { zip?: string; country?: string }) => {
-      const submission = await openSubmission(deps, c);
-      const { zip, country } = await read();
-      const form = await leadForm(toolsOf(deps), submission, zip, country);
-      const data = form.fields.map((f) =>
-        toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
-      );
-      c.header('Cache-Control', 'no-store');
-      return sendDocument(c, { data, meta: { outcome: form.kind, messages: form.messages } satisfies ParticipantAnswer<'leadFields'>['meta'] });
+    const submission = await openSubmission(deps, c);
+    const { zip, country } = await read();
+    const form = await leadForm(toolsOf(deps), submission, zip, country);
+    const data = form.fields.map((f) =>
+      toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
+    );
+    c.header('Cache-Control', 'no-store');
+    return sendDocument(c, { data, meta: { outcome: form.kind, messages: form.messages } satisfies ParticipantAnswer<'leadFields'>['meta'] });
   };
   const summary = "Participant: the lead's contact form at notQualified, noTrialSites or notActive";
   // The widget POSTs the place in the body with the token (no ZIP in an address, no preflight).
   app.post(
     '/o-form-submission-lead-fields/:submissionId',
-    describe({ summary, access: 'participant', body: { resource: null, attributes: SiteSearchAttributes }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    describe({
+      summary,
+      access: 'participant',
+      body: { resource: null, attributes: SiteSearchAttributes },
+      answer: { document: PARTICIPANT_ANSWERS.leadFields },
+    }),
     (c) =>
       leadFields(c, async () => {
         // No ZIP typed (the lead of a run that never searched) is as none sent.
@@ -49,17 +54,35 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   );
   app.get(
     '/o-form-submission-lead-fields/:submissionId',
-    describe({ summary, access: 'participant', query: { zip: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.', country: 'Outside the US: the ISO country code the sites were searched in.' }, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    describe({
+      summary,
+      access: 'participant',
+      query: {
+        zip: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.',
+        country: 'Outside the US: the ISO country code the sites were searched in.',
+      },
+      answer: { document: PARTICIPANT_ANSWERS.leadFields },
+    }),
     (c) => leadFields(c, () => ({ zip: c.req.query('zip'), country: c.req.query('country') })),
   );
 
   app.post(
     '/o-form-submission-lead/:submissionId',
-    describe({ summary: 'Participant: leave contact details and consent at notQualified, noTrialSites or notActive', access: 'participant', body: { json: LeadDocument }, answer: { document: PARTICIPANT_ANSWERS.lead, status: 201 } }),
+    describe({
+      summary: 'Participant: leave contact details and consent at notQualified, noTrialSites or notActive',
+      access: 'participant',
+      body: { json: LeadDocument },
+      answer: { document: PARTICIPANT_ANSWERS.lead, status: 201 },
+    }),
     async (c) => {
       const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);
       const attributes = await readAttributes(c, LeadAttributes);
-      const kept = await keepLead(toolsOf(deps), submission, { values: attributes.values, acceptTerms: attributes.acceptTerms, zip: attributes.zip, country: attributes.country });
+      const kept = await keepLead(toolsOf(deps), submission, {
+        values: attributes.values,
+        acceptTerms: attributes.acceptTerms,
+        zip: attributes.zip,
+        country: attributes.country,
+      });
       return sendDocument(c, { meta: { outcome: kept.kind, leadKept: true, messages: kept.messages } } satisfies ParticipantAnswer<'lead'>, 201);
     },
   );

@@ -37,19 +37,27 @@ export function leadsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), { ...q, ...window });
-      return { data: rows.map((r) => resourceOf(r, q.fields)), total };
-    });
-  });
+  app.get(
+    '/',
+    describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD } }),
+    async (c) => {
+      const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
+      return answerList(c, q, async (window) => {
+        const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), { ...q, ...window });
+        return { data: rows.map((r) => resourceOf(r, q.fields)), total };
+      });
+    },
+  );
 
   // The preview's body: a resource of its own type, so nobody mistakes it for a lead kept.
   const previewBody = { resource: LEAD_PREVIEW_TYPE, attributes: LeadPreviewInput };
   app.post(
     '/preview-form',
-    describe({ summary: "Preview: a lead's form at an outcome, as a participant reads it (nothing stored)", body: previewBody, answer: { document: PARTICIPANT_ANSWERS.leadFields } }),
+    describe({
+      summary: "Preview: a lead's form at an outcome, as a participant reads it (nothing stored)",
+      body: previewBody,
+      answer: { document: PARTICIPANT_ANSWERS.leadFields },
+    }),
     async (c) => {
       const { attributes } = await readResource(c, LeadPreviewInput, { type: LEAD_PREVIEW_TYPE });
       const form = await leadPreviewForm(db, c.get('user'), attributes);
@@ -61,7 +69,11 @@ export function leadsRoutes(deps: Deps) {
   );
   app.post(
     '/preview',
-    describe({ summary: "Preview: a lead's form as sent, checked as a lead is; answers the thanks and stores nothing", body: previewBody, answer: { document: LeadPreviewedDocument } }),
+    describe({
+      summary: "Preview: a lead's form as sent, checked as a lead is; answers the thanks and stores nothing",
+      body: previewBody,
+      answer: { document: LeadPreviewedDocument },
+    }),
     async (c) => {
       const { attributes } = await readResource(c, LeadPreviewInput, { type: LEAD_PREVIEW_TYPE });
       const checked = await checkLeadPreview(db, c.get('user'), attributes);

@@ -40,12 +40,17 @@ export async function matchLeadsToSites(deps: Deps, engagementIds: readonly numb
         const at = siteAt(link.site);
         if (!at) continue;
         const miles = haversineMiles(from, at);
-        if (miles <= radiusOf(link.radius, link.engagementRadius)) rows.push({ leadId: lead.id, engagementSiteLocationId: link.id, distanceMiles: Math.round(miles * 10) / 10 });
+        if (miles <= radiusOf(link.radius, link.engagementRadius))
+          rows.push({ leadId: lead.id, engagementSiteLocationId: link.id, distanceMiles: Math.round(miles * 10) / 10 });
       }
     }
     if (rows.length === 0) continue;
     await db.transaction(async (tx) => {
-      const inserted = await tx.insert(leadSiteMatches).values(rows).onConflictDoNothing().returning({ leadId: leadSiteMatches.leadId, engagementSiteLocationId: leadSiteMatches.engagementSiteLocationId });
+      const inserted = await tx
+        .insert(leadSiteMatches)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ leadId: leadSiteMatches.leadId, engagementSiteLocationId: leadSiteMatches.engagementSiteLocationId });
       added += inserted.length;
       mailed += await enqueueSiteOpenedMessages(tx, context, inserted, nowOf(deps));
     });

@@ -54,21 +54,37 @@ export function engagementOptionsRoutes(deps: Deps) {
     });
   });
 
-  app.post('/', describe({ summary: 'Link an option to an engagement', body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput }, answer: { resource: ENGAGEMENT_OPTION, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, EngagementOptionInput, { type: ENGAGEMENT_OPTION_TYPE });
-    const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
-    return sendResource(c, serializeEngagementOption(await createEngagementOption(db, context, user, attributes)), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Link an option to an engagement',
+      body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput },
+      answer: { resource: ENGAGEMENT_OPTION, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, EngagementOptionInput, { type: ENGAGEMENT_OPTION_TYPE });
+      const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
+      return sendResource(c, serializeEngagementOption(await createEngagementOption(db, context, user, attributes)), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: "Update an option's engagement link", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch }, answer: { resource: ENGAGEMENT_OPTION } }), async (c) => {
-    const user = c.get('user');
-    const existing = await orNotFound(findEngagementOption(db, parseId(c.req.param('id')), user), 'engagement option');
-    const id = existing.id;
-    const { attributes } = await readResource(c, EngagementOptionPatch, { type: ENGAGEMENT_OPTION_TYPE, id });
-    await updateEngagementOption(db, id, attributes);
-    return sendResource(c, serializeEngagementOption(await orNotFound(findEngagementOption(db, id, user), 'engagement option')));
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: "Update an option's engagement link",
+      body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch },
+      answer: { resource: ENGAGEMENT_OPTION },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const existing = await orNotFound(findEngagementOption(db, parseId(c.req.param('id')), user), 'engagement option');
+      const id = existing.id;
+      const { attributes } = await readResource(c, EngagementOptionPatch, { type: ENGAGEMENT_OPTION_TYPE, id });
+      await updateEngagementOption(db, id, attributes);
+      return sendResource(c, serializeEngagementOption(await orNotFound(findEngagementOption(db, id, user), 'engagement option')));
+    },
+  );
 
   return app;
 }
@@ -79,13 +95,25 @@ export function updateEngagementOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/:optionId', describe({ summary: "Set an option's engagements", body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace }, answer: { list: ENGAGEMENT_OPTION } }), async (c) => {
-    const user = c.get('user');
-    const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
-    const { attributes } = await readResource(c, EngagementOptionsReplace, { type: ENGAGEMENT_OPTION_TYPE });
-    const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
-    return sendList(c, rows.map((r) => serializeEngagementOption(r)), { total: rows.length, page: 1, limit: 1000 });
-  });
+  app.post(
+    '/:optionId',
+    describe({
+      summary: "Set an option's engagements",
+      body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace },
+      answer: { list: ENGAGEMENT_OPTION },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
+      const { attributes } = await readResource(c, EngagementOptionsReplace, { type: ENGAGEMENT_OPTION_TYPE });
+      const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
+      return sendList(
+        c,
+        rows.map((r) => serializeEngagementOption(r)),
+        { total: rows.length, page: 1, limit: 1000 },
+      );
+    },
+  );
 
   return app;
 }

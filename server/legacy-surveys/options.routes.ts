@@ -29,23 +29,39 @@ export function legacyOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', describe({ summary: 'Create a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionInput }, answer: { resource: SURVEY_OPTION, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, OptionInput, { type: SURVEY_OPTION_TYPE });
-    const context = await requireParent(findQuestion(db, attributes.questionId, user), 'questionId', UNKNOWN_QUESTION);
-    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-    return sendOption(c, db, await createOption(db, context, attributes), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a legacy question option',
+      body: { resource: SURVEY_OPTION_TYPE, attributes: OptionInput },
+      answer: { resource: SURVEY_OPTION, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, OptionInput, { type: SURVEY_OPTION_TYPE });
+      const context = await requireParent(findQuestion(db, attributes.questionId, user), 'questionId', UNKNOWN_QUESTION);
+      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+      return sendOption(c, db, await createOption(db, context, attributes), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a legacy question option', body: { resource: SURVEY_OPTION_TYPE, attributes: OptionPatch }, answer: { resource: SURVEY_OPTION } }), async (c) => {
-    const user = c.get('user');
-    const context = await orNotFound(findOption(db, parseId(c.req.param('id')), user), 'option');
-    const id = context.option.id;
-    const { attributes } = await readResource(c, OptionPatch, { type: SURVEY_OPTION_TYPE, id });
-    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-    await updateOption(db, context, attributes);
-    return sendOption(c, db, id);
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: 'Update a legacy question option',
+      body: { resource: SURVEY_OPTION_TYPE, attributes: OptionPatch },
+      answer: { resource: SURVEY_OPTION },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const context = await orNotFound(findOption(db, parseId(c.req.param('id')), user), 'option');
+      const id = context.option.id;
+      const { attributes } = await readResource(c, OptionPatch, { type: SURVEY_OPTION_TYPE, id });
+      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+      await updateOption(db, context, attributes);
+      return sendOption(c, db, id);
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a legacy question option', answer: { empty: true } }), async (c) => {
     const context = await orNotFound(findOption(db, parseId(c.req.param('id')), c.get('user')), 'option');

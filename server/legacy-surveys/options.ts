@@ -62,8 +62,7 @@ export async function updateOption(db: Db, context: OptionContext, attributes: I
   let transition: Transition | undefined;
   if (transitionTo !== undefined || transitionTarget !== undefined) {
     // A target alone means a jump to that page; a new kind alone keeps the old target.
-    const to =
-      transitionTo !== undefined ? transitionTo : transitionTarget !== null ? 'page' : (context.option.transitionTo as TransitionTo | null);
+    const to = transitionTo !== undefined ? transitionTo : transitionTarget !== null ? 'page' : (context.option.transitionTo as TransitionTo | null);
     const target = transitionTarget !== undefined ? transitionTarget : context.option.transitionTarget;
     transition = await resolveTransition(db, context, to, target);
   }

@@ -34,21 +34,33 @@ export function legacyPagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', describe({ summary: 'Create a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PageInput }, answer: { resource: SURVEY_PAGE, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, PageInput, { type: SURVEY_PAGE_TYPE });
-    await requireParent(findSurvey(db, attributes.surveyId, user), 'surveyId', UNKNOWN_SURVEY);
-    return sendPage(c, db, await createPage(db, attributes), user, 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a legacy survey page',
+      body: { resource: SURVEY_PAGE_TYPE, attributes: PageInput },
+      answer: { resource: SURVEY_PAGE, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, PageInput, { type: SURVEY_PAGE_TYPE });
+      await requireParent(findSurvey(db, attributes.surveyId, user), 'surveyId', UNKNOWN_SURVEY);
+      return sendPage(c, db, await createPage(db, attributes), user, 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PagePatch }, answer: { resource: SURVEY_PAGE } }), async (c) => {
-    const user = c.get('user');
-    const context = await orNotFound(findPage(db, parseId(c.req.param('id')), user), 'page');
-    const id = context.page.id;
-    const { attributes } = await readResource(c, PagePatch, { type: SURVEY_PAGE_TYPE, id });
-    await updatePage(db, context, attributes);
-    return sendPage(c, db, id, user);
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a legacy survey page', body: { resource: SURVEY_PAGE_TYPE, attributes: PagePatch }, answer: { resource: SURVEY_PAGE } }),
+    async (c) => {
+      const user = c.get('user');
+      const context = await orNotFound(findPage(db, parseId(c.req.param('id')), user), 'page');
+      const id = context.page.id;
+      const { attributes } = await readResource(c, PagePatch, { type: SURVEY_PAGE_TYPE, id });
+      await updatePage(db, context, attributes);
+      return sendPage(c, db, id, user);
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey page', answer: { empty: true } }), async (c) => {
     const context = await orNotFound(findPage(db, parseId(c.req.param('id')), c.get('user')), 'page');

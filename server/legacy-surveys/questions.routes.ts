@@ -36,27 +36,43 @@ export function legacyQuestionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post('/', describe({ summary: 'Create a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionInput }, answer: { resource: SURVEY_QUESTION, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, QuestionInput, { type: SURVEY_QUESTION_TYPE });
-    const context = await requireParent(findPage(db, attributes.pageId, user), 'pageId', UNKNOWN_PAGE);
-    await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
-    await assertTags(db, attributes.tagIds);
-    await assertQuestionTranslations(db, attributes.translations);
-    return sendQuestion(c, db, await createQuestion(db, context, attributes), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a legacy survey question',
+      body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionInput },
+      answer: { resource: SURVEY_QUESTION, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, QuestionInput, { type: SURVEY_QUESTION_TYPE });
+      const context = await requireParent(findPage(db, attributes.pageId, user), 'pageId', UNKNOWN_PAGE);
+      await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
+      await assertTags(db, attributes.tagIds);
+      await assertQuestionTranslations(db, attributes.translations);
+      return sendQuestion(c, db, await createQuestion(db, context, attributes), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a legacy survey question', body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch }, answer: { resource: SURVEY_QUESTION } }), async (c) => {
-    const user = c.get('user');
-    const context = await orNotFound(findQuestion(db, parseId(c.req.param('id')), user), 'question');
-    const id = context.question.id;
-    const { attributes } = await readResource(c, QuestionPatch, { type: SURVEY_QUESTION_TYPE, id });
-    await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
-    await assertTags(db, attributes.tagIds);
-    await assertQuestionTranslations(db, attributes.translations);
-    await updateQuestion(db, context, attributes);
-    return sendQuestion(c, db, id);
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: 'Update a legacy survey question',
+      body: { resource: SURVEY_QUESTION_TYPE, attributes: QuestionPatch },
+      answer: { resource: SURVEY_QUESTION },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const context = await orNotFound(findQuestion(db, parseId(c.req.param('id')), user), 'question');
+      const id = context.question.id;
+      const { attributes } = await readResource(c, QuestionPatch, { type: SURVEY_QUESTION_TYPE, id });
+      await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
+      await assertTags(db, attributes.tagIds);
+      await assertQuestionTranslations(db, attributes.translations);
+      await updateQuestion(db, context, attributes);
+      return sendQuestion(c, db, id);
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey question', answer: { empty: true } }), async (c) => {
     const context = await orNotFound(findQuestion(db, parseId(c.req.param('id')), c.get('user')), 'question');

@@ -53,21 +53,29 @@ export function legacySurveysRoutes(deps: Deps) {
     return sendResource(c, serializeSurvey(row, await loadPages(db, id), q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, SurveyInput, { type: SURVEY_TYPE });
-    await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
-    return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
-  });
+  app.post(
+    '/',
+    describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY, status: 201 } }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, SurveyInput, { type: SURVEY_TYPE });
+      await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+      return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY } }), async (c) => {
-    const user = c.get('user');
-    const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
-    const id = existing.id;
-    const { attributes } = await readResource(c, SurveyPatch, { type: SURVEY_TYPE, id });
-    await updateSurvey(db, id, attributes);
-    return sendSurvey(c, db, id, user);
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY } }),
+    async (c) => {
+      const user = c.get('user');
+      const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
+      const id = existing.id;
+      const { attributes } = await readResource(c, SurveyPatch, { type: SURVEY_TYPE, id });
+      await updateSurvey(db, id, attributes);
+      return sendSurvey(c, db, id, user);
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey', answer: { empty: true } }), async (c) => {
     const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');

@@ -111,5 +111,10 @@ export async function loadPages(db: Conn, surveyId: number): Promise<SurveyPage[
     db,
     pages.map((p) => p.id),
   );
-  return pages.map((p) => toPage(p, questions.filter((q) => q.pageId === String(p.id))));
+  return pages.map((p) =>
+    toPage(
+      p,
+      questions.filter((q) => q.pageId === String(p.id)),
+    ),
+  );
 }

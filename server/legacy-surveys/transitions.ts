@@ -51,9 +51,7 @@ export async function jumpsTo(db: Conn, surveyId: number, pageId: number): Promi
     rows.map((r) => ({
       title: r.title,
       configuration: {
-        options: [
-          { label: r.label, value: r.value, translations: {}, isDisqualified: false, transition: { to: 'page' as const, identity: String(r.target) } },
-        ],
+        options: [{ label: r.label, value: r.value, translations: {}, isDisqualified: false, transition: { to: 'page' as const, identity: String(r.target) } }],
       },
     })),
     String(pageId),

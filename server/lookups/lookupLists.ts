@@ -35,7 +35,12 @@ export const LOOKUP_LISTS: LookupList[] = [
   { type: LOOKUP_TYPES.tags, table: tags as LookupTable, input: TagInput },
 ];
 
-export function lookupPage(db: Db, { table }: LookupList, q: ListQuery<(typeof LOOKUP_SORTS)[number], 'searchQuery' | 'isActive'>, isActive: boolean | undefined) {
+export function lookupPage(
+  db: Db,
+  { table }: LookupList,
+  q: ListQuery<(typeof LOOKUP_SORTS)[number], 'searchQuery' | 'isActive'>,
+  isActive: boolean | undefined,
+) {
   const where = and(
     q.filters.searchQuery?.trim() ? ilikeAny([table.name], q.filters.searchQuery) : undefined,
     isActive !== undefined ? eq(table.isActive as AnyColumn, isActive) : undefined,

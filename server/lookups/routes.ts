@@ -52,11 +52,15 @@ function lookupRoutes(deps: Deps, list: LookupList) {
   });
 
   if (input) {
-    app.post('/', describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: answer, status: 201 } }), async (c) => {
-      const { attributes } = await readResource(c, input, { type });
-      const values = withActive ? { name: attributes.name, isActive: attributes.isActive ?? true } : { name: attributes.name };
-      return sendResource(c, serialize(await addLookupEntry(db, list, values)), 201);
-    });
+    app.post(
+      '/',
+      describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: answer, status: 201 } }),
+      async (c) => {
+        const { attributes } = await readResource(c, input, { type });
+        const values = withActive ? { name: attributes.name, isActive: attributes.isActive ?? true } : { name: attributes.name };
+        return sendResource(c, serialize(await addLookupEntry(db, list, values)), 201);
+      },
+    );
   }
   return app;
 }

@@ -55,7 +55,14 @@ export async function enqueueDigests(db: Db, ctx: MessageContext, now: Date, hou
       })
       .from(referrals)
       .innerJoin(engagements, eq(engagements.id, referrals.engagementId))
-      .innerJoin(engagementMessageSettings, and(eq(engagementMessageSettings.engagementId, engagements.id), eq(engagementMessageSettings.kind, 'recruiterDigest'), eq(engagementMessageSettings.isEnabled, true)))
+      .innerJoin(
+        engagementMessageSettings,
+        and(
+          eq(engagementMessageSettings.engagementId, engagements.id),
+          eq(engagementMessageSettings.kind, 'recruiterDigest'),
+          eq(engagementMessageSettings.isEnabled, true),
+        ),
+      )
       .leftJoin(engagementSiteLocations, eq(engagementSiteLocations.id, referrals.engagementSiteLocationId))
       .leftJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
       .where(and(inArray(engagements.sponsorId, person.sponsorIds), sql`(${isNew} or ${isOverdue})`))
@@ -65,12 +72,32 @@ export async function enqueueDigests(db: Db, ctx: MessageContext, now: Date, hou
     const fresh = sites.reduce((n, s) => n + Number(s.fresh), 0);
     const overdue = sites.reduce((n, s) => n + Number(s.overdue), 0);
     const lines = sites.map((s) => `${s.site ?? '—'}: ${Number(s.fresh)} new, ${Number(s.overdue)} overdue`).join('\n');
-    const filled = render('recruiterDigest', await templateOf(db, 'recruiterDigest', person.locale), { date: day, new: String(fresh), overdue: String(overdue), sites: lines, link: `${ctx.baseUrl}/referrals` });
+    const filled = render('recruiterDigest', await templateOf(db, 'recruiterDigest', person.locale), {
+      date: day,
+      new: String(fresh),
+      overdue: String(overdue),
+      sites: lines,
+      link: `${ctx.baseUrl}/referrals`,
+    });
     const id = await enqueueMessage(
       db,
       ctx.phi,
       domain,
-      { kind: 'recruiterDigest', engagementId: null, referralId: null, audience: 'staff', recipientUserId: userId, recipientLabel: person.username, language: person.locale, to: person.email, toMatch: null, ...filled, unsubscribeToken: null, dueAt: now, messageId: digestMessageId(userId, day, domain) },
+      {
+        kind: 'recruiterDigest',
+        engagementId: null,
+        referralId: null,
+        audience: 'staff',
+        recipientUserId: userId,
+        recipientLabel: person.username,
+        language: person.locale,
+        to: person.email,
+        toMatch: null,
+        ...filled,
+        unsubscribeToken: null,
+        dueAt: now,
+        messageId: digestMessageId(userId, day, domain),
+      },
       now,
     );
     if (id !== null) written++;

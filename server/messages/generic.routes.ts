@@ -72,14 +72,22 @@ export function genericMessagesRoutes(deps: Deps) {
   });
 
   /** `translations` replaces the whole map: languages left out lose their translation. */
-  app.patch('/:id', describe({ summary: 'Update a generic message', body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch }, answer: { resource: GENERIC_MESSAGE } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findGenericMessage(db, id);
-    if (!existing || id === null) throw notFound('generic message');
-    const { attributes } = await readResource(c, GenericMessagePatch, { type: GENERIC_MESSAGE_TYPE, id });
-    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-    return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: 'Update a generic message',
+      body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch },
+      answer: { resource: GENERIC_MESSAGE },
+    }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = await findGenericMessage(db, id);
+      if (!existing || id === null) throw notFound('generic message');
+      const { attributes } = await readResource(c, GenericMessagePatch, { type: GENERIC_MESSAGE_TYPE, id });
+      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+      return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));
+    },
+  );
 
   return app;
 }

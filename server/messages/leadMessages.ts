@@ -61,7 +61,12 @@ export async function enqueueSiteOpenedMessages(tx: Conn, ctx: MessageContext, m
       if (!email) continue;
       told.add(lead.emailMatch);
       const token = newUnsubscribeToken();
-      const filled = render('siteOpened', await templateOf(tx, 'siteOpened', lead.language), { engagement: place.engagement, site: place.site, town: place.town ?? '', unsubscribe: unsubscribeUrl(ctx.baseUrl, token) });
+      const filled = render('siteOpened', await templateOf(tx, 'siteOpened', lead.language), {
+        engagement: place.engagement,
+        site: place.site,
+        town: place.town ?? '',
+        unsubscribe: unsubscribeUrl(ctx.baseUrl, token),
+      });
       await enqueueMessage(
         tx,
         ctx.phi,

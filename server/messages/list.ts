@@ -30,7 +30,8 @@ export type MessageFilter = 'status' | 'kind' | 'channel' | 'engagementId' | 're
 function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[] {
   const out: SQL[] = [];
   if (filters.status) {
-    if (!(MESSAGE_STATUSES as readonly string[]).includes(filters.status)) throw new BadParameter(`'status' must be one of ${MESSAGE_STATUSES.join(', ')}.`, 'status');
+    if (!(MESSAGE_STATUSES as readonly string[]).includes(filters.status))
+      throw new BadParameter(`'status' must be one of ${MESSAGE_STATUSES.join(', ')}.`, 'status');
     out.push(eq(messages.status, filters.status));
   }
   if (filters.kind) {
@@ -38,7 +39,8 @@ function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[
     out.push(eq(messages.kind, filters.kind));
   }
   if (filters.channel) {
-    if (!(MESSAGE_CHANNELS as readonly string[]).includes(filters.channel)) throw new BadParameter(`'channel' must be one of ${MESSAGE_CHANNELS.join(', ')}.`, 'channel');
+    if (!(MESSAGE_CHANNELS as readonly string[]).includes(filters.channel))
+      throw new BadParameter(`'channel' must be one of ${MESSAGE_CHANNELS.join(', ')}.`, 'channel');
     out.push(eq(messages.channel, filters.channel));
   }
   const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');
@@ -72,11 +74,21 @@ function messageOf(row: typeof messages.$inferSelect): Message {
   };
 }
 
-export async function listMessages(db: Db, user: AuthUser, q: ListQuery<keyof typeof SORT_COLUMNS, MessageFilter>): Promise<{ rows: Message[]; total: number }> {
+export async function listMessages(
+  db: Db,
+  user: AuthUser,
+  q: ListQuery<keyof typeof SORT_COLUMNS, MessageFilter>,
+): Promise<{ rows: Message[]; total: number }> {
   const where = and(messageScope(user), ...filterConditions(q.filters));
   const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(messages.id)];
   const [rows, [total]] = await Promise.all([
-    db.select().from(messages).where(where).orderBy(...order).limit(q.limit).offset(q.offset),
+    db
+      .select()
+      .from(messages)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit)
+      .offset(q.offset),
     db.select({ n: count() }).from(messages).where(where),
   ]);
   return { rows: rows.map(messageOf), total: total?.n ?? 0 };
@@ -84,13 +96,19 @@ export async function listMessages(db: Db, user: AuthUser, q: ListQuery<keyof ty
 
 export async function findMessage(db: Db, user: AuthUser, id: number | null): Promise<Message | null> {
   if (id === null) return null;
-  const [row] = await db.select().from(messages).where(and(eq(messages.id, id), messageScope(user)));
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, id), messageScope(user)));
   return row ? messageOf(row) : null;
 }
 
 /** The address a message went (or goes) to, opened; null outside the user's scope. */
 export async function revealRecipient(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<string | null> {
   if (id === null) return null;
-  const [row] = await db.select({ sealed: messages.toCiphertext }).from(messages).where(and(eq(messages.id, id), messageScope(user)));
+  const [row] = await db
+    .select({ sealed: messages.toCiphertext })
+    .from(messages)
+    .where(and(eq(messages.id, id), messageScope(user)));
   return row ? phi.open(row.sealed) : null;
 }

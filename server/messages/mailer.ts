@@ -45,7 +45,10 @@ export function smtpMailer(url: string, timeoutSeconds: number): Mailer {
         const status = typeof code === 'number' ? code : null;
         // The server's own words may quote the address: only its code and nodemailer's kind of failure are kept.
         const kind = (error as { code?: unknown }).code;
-        const what = status !== null ? `The mail server answered ${status}.` : `Could not reach the mail server (${typeof kind === 'string' ? kind : 'connection failed'}).`;
+        const what =
+          status !== null
+            ? `The mail server answered ${status}.`
+            : `Could not reach the mail server (${typeof kind === 'string' ? kind : 'connection failed'}).`;
         return { sent: false, error: what, retryable: status === null || status < 500 };
       }
     },

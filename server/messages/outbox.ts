@@ -192,7 +192,10 @@ export async function restartMessage(db: Db, id: number, now: Date): Promise<Res
   if (!row) return 'missing';
   if (row.status === 'sent') return 'sent';
   if (row.body === null) return 'purged';
-  await db.update(messages).set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseId: null, lastError: null }).where(and(eq(messages.id, id), sql`${messages.status} <> 'sent'`));
+  await db
+    .update(messages)
+    .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseId: null, lastError: null })
+    .where(and(eq(messages.id, id), sql`${messages.status} <> 'sent'`));
   return 'restarted';
 }
 
@@ -225,7 +228,13 @@ export async function purgeBodies(db: Db, now: Date, days: number): Promise<numb
   const rows = await db
     .update(messages)
     .set({ bodyCiphertext: null, purgedAt: now })
-    .where(and(isNotNull(messages.bodyCiphertext), inArray(messages.status, ['sent', 'cancelled']), lt(sql`coalesce(${messages.sentAt}, ${messages.created})`, before)))
+    .where(
+      and(
+        isNotNull(messages.bodyCiphertext),
+        inArray(messages.status, ['sent', 'cancelled']),
+        lt(sql`coalesce(${messages.sentAt}, ${messages.created})`, before),
+      ),
+    )
     .returning({ id: messages.id });
   return rows.length;
 }
@@ -233,7 +242,10 @@ export async function purgeBodies(db: Db, now: Date, days: number): Promise<numb
 /** One-click unsubscribe: the address of the participant message holding `token` is opted out. False when no message holds it. */
 export async function unsubscribeByToken(db: Db, token: string, now: Date, apply: boolean): Promise<boolean> {
   if (!/^[\w-]{16,64}$/.test(token)) return false;
-  const [row] = await db.select({ toMatch: messages.toMatch }).from(messages).where(and(eq(messages.unsubscribeToken, token), eq(messages.audience, 'participant')));
+  const [row] = await db
+    .select({ toMatch: messages.toMatch })
+    .from(messages)
+    .where(and(eq(messages.unsubscribeToken, token), eq(messages.audience, 'participant')));
   if (!row) return false;
   if (apply && row.toMatch) await optOut(db, row.toMatch, now);
   return true;

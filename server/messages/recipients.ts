@@ -47,7 +47,13 @@ export async function referralStaff(db: Conn, sponsorId: number, siteLocationId:
 
 /** The engagement's owner, when there is one still active with an address. */
 export async function engagementOwner(db: Conn, engagementId: number): Promise<StaffRecipient[]> {
-  return once(await db.select(COLUMNS).from(engagements).innerJoin(users, eq(users.id, engagements.ownerUserId)).where(and(eq(engagements.id, engagementId), reachable)));
+  return once(
+    await db
+      .select(COLUMNS)
+      .from(engagements)
+      .innerJoin(users, eq(users.id, engagements.ownerUserId))
+      .where(and(eq(engagements.id, engagementId), reachable)),
+  );
 }
 
 /** Several groups as one list, each person once. */

@@ -51,7 +51,14 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   const kinds = await enabledKinds(tx, facts.engagementId);
   if (kinds.size === 0) return 0;
   const [place] = await tx
-    .select({ engagement: engagements.name, sponsorId: engagements.sponsorId, hours: engagements.firstContactHours, siteLocationId: siteLocations.id, site: siteLocations.name, town: siteLocations.city })
+    .select({
+      engagement: engagements.name,
+      sponsorId: engagements.sponsorId,
+      hours: engagements.firstContactHours,
+      siteLocationId: siteLocations.id,
+      site: siteLocations.name,
+      town: siteLocations.city,
+    })
     .from(engagements)
     .leftJoin(engagementSiteLocations, eq(engagementSiteLocations.id, facts.engagementSiteLocationId ?? -1))
     .leftJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
@@ -77,7 +84,20 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
           tx,
           ctx.phi,
           domain,
-          { kind, engagementId: facts.engagementId, referralId: facts.referralId, audience: 'staff', recipientUserId: person.id, recipientLabel: person.username, language: person.locale, to: person.email, toMatch: null, ...filled, unsubscribeToken: null, dueAt },
+          {
+            kind,
+            engagementId: facts.engagementId,
+            referralId: facts.referralId,
+            audience: 'staff',
+            recipientUserId: person.id,
+            recipientLabel: person.username,
+            language: person.locale,
+            to: person.email,
+            toMatch: null,
+            ...filled,
+            unsubscribeToken: null,
+            dueAt,
+          },
           now,
         );
         written++;
@@ -92,7 +112,12 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
       // Each message its own token: a link copied from one mail does not name another.
       const token = newUnsubscribeToken();
       const delay = kinds.get(kind)! * MINUTE;
-      const filled = render(kind, await templateOf(tx, kind, facts.language), { engagement: place.engagement, site, town: place.town ?? '', unsubscribe: unsubscribeUrl(ctx.baseUrl, token) });
+      const filled = render(kind, await templateOf(tx, kind, facts.language), {
+        engagement: place.engagement,
+        site,
+        town: place.town ?? '',
+        unsubscribe: unsubscribeUrl(ctx.baseUrl, token),
+      });
       await enqueueMessage(
         tx,
         ctx.phi,

@@ -117,9 +117,11 @@ function templateId(raw: string) {
   return null;
 }
 
-const mailTemplateResource = (t: Awaited<ReturnType<typeof allTemplates>>[number]) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}`, { channel: 'email', ...t });
+const mailTemplateResource = (t: Awaited<ReturnType<typeof allTemplates>>[number]) =>
+  toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}`, { channel: 'email', ...t });
 // A text has no subject and no HTML part: only its text.
-const smsTemplateResource = (t: Awaited<ReturnType<typeof allSmsTemplates>>[number]) => toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}.sms`, { channel: 'sms', ...t });
+const smsTemplateResource = (t: Awaited<ReturnType<typeof allSmsTemplates>>[number]) =>
+  toResource(MESSAGE_TEMPLATE_TYPE, `${t.kind}.${t.language}.sms`, { channel: 'sms', ...t });
 
 /** What a preview fills the placeholders with: the demo study's words, no one's data. */
 const PREVIEW_VALUES = {
@@ -141,25 +143,46 @@ export function messageTemplatesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get('/', describe({ summary: 'Message templates: every kind in every language, e-mail and text (SMS)', answer: { list: MESSAGE_TEMPLATE } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams);
-    const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
-    return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
-  });
+  app.get(
+    '/',
+    describe({ summary: 'Message templates: every kind in every language, e-mail and text (SMS)', answer: { list: MESSAGE_TEMPLATE } }),
+    async (c) => {
+      assertQueryNames(new URL(c.req.url).searchParams);
+      const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
+      return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
+    },
+  );
 
-  app.get('/:id/preview', describe({
+  app.get(
+    '/:id/preview',
+    describe({
       summary: 'A template rendered with demo values',
-      answer: { json: { type: 'object', required: ['meta'], properties: { meta: { type: 'object', description: "The rendered subject, plain text and HTML; a text's only its text and length (characters, encoding, segments)." } } }, mediaType: JSON_API_MEDIA_TYPE, description: 'The template rendered with the demo data (a JSON:API document with meta only).' },
-    }), async (c) => {
-    const id = templateId(c.req.param('id'));
-    if (!id) throw notFound('message template');
-    if (id.channel === 'sms') {
-      const text = renderSms(id.kind, (await smsTemplateOf(db, id.kind, id.language)).text, PREVIEW_VALUES);
-      return sendDocument(c, { meta: { text, ...smsLength(text) } });
-    }
-    const rendered = render(id.kind, await templateOf(db, id.kind, id.language), PREVIEW_VALUES);
-    return sendDocument(c, { meta: rendered });
-  });
+      answer: {
+        json: {
+          type: 'object',
+          required: ['meta'],
+          properties: {
+            meta: {
+              type: 'object',
+              description: "The rendered subject, plain text and HTML; a text's only its text and length (characters, encoding, segments).",
+            },
+          },
+        },
+        mediaType: JSON_API_MEDIA_TYPE,
+        description: 'The template rendered with the demo data (a JSON:API document with meta only).',
+      },
+    }),
+    async (c) => {
+      const id = templateId(c.req.param('id'));
+      if (!id) throw notFound('message template');
+      if (id.channel === 'sms') {
+        const text = renderSms(id.kind, (await smsTemplateOf(db, id.kind, id.language)).text, PREVIEW_VALUES);
+        return sendDocument(c, { meta: { text, ...smsLength(text) } });
+      }
+      const rendered = render(id.kind, await templateOf(db, id.kind, id.language), PREVIEW_VALUES);
+      return sendDocument(c, { meta: rendered });
+    },
+  );
 
   app.patch('/:id', describe({ summary: 'Edit a message template', answer: { resource: MESSAGE_TEMPLATE } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const id = templateId(c.req.param('id'));
@@ -196,26 +219,39 @@ export function messageSettingsRoutes(deps: Deps) {
   const settingsOf = async (engagementId: number) =>
     (await messageSettingsOf(db, engagementId)).map((s) => toResource(MESSAGE_SETTING_TYPE, `${engagementId}.${s.kind}`, { ...s }));
 
-  app.get('/', describe({ summary: "An engagement's messages: each on or off, with its delay", query: { engagementId: { description: 'The engagement.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: MESSAGE_SETTING } }), async (c) => {
-    const params = new URL(c.req.url).searchParams;
-    assertQueryNames(params, ['engagementId']);
-    const engagementId = parseId(params.get('engagementId') ?? undefined);
-    if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
-    const engagement = await visibleEngagement(db, c.get('user'), engagementId);
-    if (!engagement) throw notFound('engagement');
-    const rows = await settingsOf(engagement.id);
-    return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
-  });
+  app.get(
+    '/',
+    describe({
+      summary: "An engagement's messages: each on or off, with its delay",
+      query: { engagementId: { description: 'The engagement.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+      answer: { list: MESSAGE_SETTING },
+    }),
+    async (c) => {
+      const params = new URL(c.req.url).searchParams;
+      assertQueryNames(params, ['engagementId']);
+      const engagementId = parseId(params.get('engagementId') ?? undefined);
+      if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
+      const engagement = await visibleEngagement(db, c.get('user'), engagementId);
+      if (!engagement) throw notFound('engagement');
+      const rows = await settingsOf(engagement.id);
+      return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Turn a message on or off for an engagement, with its delay', answer: { resource: MESSAGE_SETTING } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
-    const [rawEngagement, kind, extra] = c.req.param('id').split('.');
-    if (extra !== undefined || !isMessageKind(kind)) throw notFound('message setting');
-    const engagement = await visibleEngagement(db, c.get('user'), parseId(rawEngagement));
-    if (!engagement) throw notFound('message setting');
-    const { attributes } = await readResource(c, MessageSettingInput, { type: MESSAGE_SETTING_TYPE });
-    await saveMessageSetting(db, engagement.id, kind, attributes, nowOf(deps));
-    return sendResource(c, (await settingsOf(engagement.id)).find((r) => r.id === `${engagement.id}.${kind}`)!);
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Turn a message on or off for an engagement, with its delay', answer: { resource: MESSAGE_SETTING } }),
+    requireRole(...STAFF_ADMIN_ROLES),
+    async (c) => {
+      const [rawEngagement, kind, extra] = c.req.param('id').split('.');
+      if (extra !== undefined || !isMessageKind(kind)) throw notFound('message setting');
+      const engagement = await visibleEngagement(db, c.get('user'), parseId(rawEngagement));
+      if (!engagement) throw notFound('message setting');
+      const { attributes } = await readResource(c, MessageSettingInput, { type: MESSAGE_SETTING_TYPE });
+      await saveMessageSetting(db, engagement.id, kind, attributes, nowOf(deps));
+      return sendResource(c, (await settingsOf(engagement.id)).find((r) => r.id === `${engagement.id}.${kind}`)!);
+    },
+  );
 
   return app;
 }
@@ -228,19 +264,30 @@ export function messageUnsubscribeRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
 
   app.get('/:token', describe({ summary: 'Participant: the unsubscribe page of a message', access: 'public', answer: { media: 'text/html' } }), async (c) => {
-    if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), false))) return answerText(c, PAGE('Link not valid', '<p>This unsubscribe link is not valid.</p>'), 404, { 'Content-Type': 'text/html; charset=utf-8' });
+    if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), false)))
+      return answerText(c, PAGE('Link not valid', '<p>This unsubscribe link is not valid.</p>'), 404, { 'Content-Type': 'text/html; charset=utf-8' });
     // A GET never unsubscribes: mail scanners follow links. The button posts, as one-click clients do.
-    return answerText(c, PAGE('Unsubscribe', '<p>Stop all e-mail from this study service to your address?</p><form method="post"><button type="submit">Unsubscribe</button></form>'), 200, {
+    return answerText(
+      c,
+      PAGE(
+        'Unsubscribe',
+        '<p>Stop all e-mail from this study service to your address?</p><form method="post"><button type="submit">Unsubscribe</button></form>',
+      ),
+      200,
+      {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+      },
+    );
+  });
+
+  app.post('/:token', describe({ summary: 'Participant: one-click unsubscribe (RFC 8058)', access: 'public', answer: { media: 'text/html' } }), async (c) => {
+    if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), true))) throw notFound('unsubscribe link');
+    return answerText(c, PAGE('Unsubscribed', '<p>You will receive no more e-mail from us.</p>'), 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
     });
   });
 
-  app.post('/:token', describe({ summary: 'Participant: one-click unsubscribe (RFC 8058)', access: 'public', answer: { media: 'text/html' } }), async (c) => {
-    if (!(await unsubscribeByToken(db, c.req.param('token'), nowOf(deps), true))) throw notFound('unsubscribe link');
-    return answerText(c, PAGE('Unsubscribed', '<p>You will receive no more e-mail from us.</p>'), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  });
-
   return app;
 }
-

@@ -25,7 +25,13 @@ export async function messageSettingsOf(db: Db, engagementId: number): Promise<M
   });
 }
 
-export async function saveMessageSetting(db: Db, engagementId: number, kind: MessageKind, input: { isEnabled: boolean; delayMinutes: number }, now: Date): Promise<void> {
+export async function saveMessageSetting(
+  db: Db,
+  engagementId: number,
+  kind: MessageKind,
+  input: { isEnabled: boolean; delayMinutes: number },
+  now: Date,
+): Promise<void> {
   await db
     .insert(engagementMessageSettings)
     .values({ engagementId, kind, ...input, modified: now })

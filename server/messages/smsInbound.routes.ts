@@ -20,29 +20,35 @@ export const SMS_INBOUND_PATH = '/api/message-sms-inbound';
 export const FORGED_SMS = 'The request is not signed by the SMS provider.';
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const twiml = (message: string | null) => `<?xml version="1.0" encoding="UTF-8"?><Response>${message === null ? '' : `<Message>${xml(message)}</Message>`}</Response>`;
+const twiml = (message: string | null) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Response>${message === null ? '' : `<Message>${xml(message)}</Message>`}</Response>`;
 
 export function messageSmsInboundRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
 
-  app.post('/', describe({ summary: 'SMS provider: a text a participant sent (STOP, HELP)', access: 'smsProvider', answer: { media: 'text/xml' } }), async (c) => {
-    const sms = deps.config.sms;
-    if (!sms) throw notFound('SMS provider');
-    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) throw unsupportedMediaType();
-    const form = new URLSearchParams(await c.req.text());
-    const params: Record<string, string> = {};
-    for (const [name, value] of form) {
-      // Twilio sends each parameter once; a repeated one is not a request it signed.
-      if (name in params) throw forbidden(FORGED_SMS);
-      params[name] = value;
-    }
-    const query = new URL(c.req.url).search;
-    if (!isTwilioSigned(sms.authToken, `${baseUrlOf(deps)}${SMS_INBOUND_PATH}${query}`, params, c.req.header('x-twilio-signature'))) throw forbidden(FORGED_SMS);
-    const from = params.From;
-    if (!from) throw badRequest("'From' is required.", 'From');
-    const keyword = await applyInboundText(deps.db, contactMatcherOf(deps), from, params.Body ?? '', nowOf(deps));
-    return answerText(c, twiml(keyword === 'help' ? SMS_HELP_TEXT : null), 200, { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'no-store' });
-  });
+  app.post(
+    '/',
+    describe({ summary: 'SMS provider: a text a participant sent (STOP, HELP)', access: 'smsProvider', answer: { media: 'text/xml' } }),
+    async (c) => {
+      const sms = deps.config.sms;
+      if (!sms) throw notFound('SMS provider');
+      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) throw unsupportedMediaType();
+      const form = new URLSearchParams(await c.req.text());
+      const params: Record<string, string> = {};
+      for (const [name, value] of form) {
+        // Twilio sends each parameter once; a repeated one is not a request it signed.
+        if (name in params) throw forbidden(FORGED_SMS);
+        params[name] = value;
+      }
+      const query = new URL(c.req.url).search;
+      if (!isTwilioSigned(sms.authToken, `${baseUrlOf(deps)}${SMS_INBOUND_PATH}${query}`, params, c.req.header('x-twilio-signature')))
+        throw forbidden(FORGED_SMS);
+      const from = params.From;
+      if (!from) throw badRequest("'From' is required.", 'From');
+      const keyword = await applyInboundText(deps.db, contactMatcherOf(deps), from, params.Body ?? '', nowOf(deps));
+      return answerText(c, twiml(keyword === 'help' ? SMS_HELP_TEXT : null), 200, { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'no-store' });
+    },
+  );
 
   return app;
 }

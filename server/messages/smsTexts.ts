@@ -42,7 +42,10 @@ export const SMS_HELP_TEXT = HELP.en;
 /** The text template in force for a kind and language: staff's edit, else the shipped default. */
 export async function smsTemplateOf(db: Conn, kind: SmsKind, language: string): Promise<{ text: string; isDefault: boolean }> {
   const l = lang(language);
-  const [row] = await db.select({ text: smsTemplates.text }).from(smsTemplates).where(and(eq(smsTemplates.kind, kind), eq(smsTemplates.language, l)));
+  const [row] = await db
+    .select({ text: smsTemplates.text })
+    .from(smsTemplates)
+    .where(and(eq(smsTemplates.kind, kind), eq(smsTemplates.language, l)));
   return row ? { text: row.text, isDefault: false } : { text: DEFAULT_TEXTS[kind][l], isDefault: true };
 }
 

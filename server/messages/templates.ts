@@ -102,7 +102,10 @@ export const defaultTemplate = (kind: MessageKind, language: string): Template =
 /** The template in force: staff's edit, else the shipped default. */
 export async function templateOf(db: Conn, kind: MessageKind, language: string): Promise<Template & { isDefault: boolean }> {
   const lang = templateLanguage(language);
-  const [row] = await db.select().from(messageTemplates).where(and(eq(messageTemplates.kind, kind), eq(messageTemplates.language, lang)));
+  const [row] = await db
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.kind, kind), eq(messageTemplates.language, lang)));
   return row ? { subject: row.subject, html: row.html, text: row.text, isDefault: false } : { ...DEFAULTS[kind][lang], isDefault: true };
 }
 
@@ -133,8 +136,12 @@ export async function saveTemplate(db: Conn, kind: MessageKind, language: Lang, 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** `source` with each `{{name}}` of `allowed` filled (through `escapeValue`) and any other left out. */
-export const fillPlaceholders = (source: string, allowed: readonly string[], values: Readonly<Record<string, string>>, escapeValue: (s: string) => string = (s) => s) =>
-  source.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => (allowed.includes(name) ? escapeValue(values[name] ?? '') : ''));
+export const fillPlaceholders = (
+  source: string,
+  allowed: readonly string[],
+  values: Readonly<Record<string, string>>,
+  escapeValue: (s: string) => string = (s) => s,
+) => source.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => (allowed.includes(name) ? escapeValue(values[name] ?? '') : ''));
 
 /** The template with its placeholders filled: values escaped in the HTML part, subject kept to one line. */
 export function render(kind: MessageKind, template: Template, values: Record<string, string>): Template {

@@ -25,7 +25,12 @@ export function twilioSender(config: SmsConfig, timeoutSeconds: number): SmsSend
       try {
         res = await fetch(endpoint, {
           method: 'POST',
-          headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', 'I-Twilio-Idempotency-Token': sms.idempotencyKey },
+          headers: {
+            Authorization: auth,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            Accept: 'application/json',
+            'I-Twilio-Idempotency-Token': sms.idempotencyKey,
+          },
           body: form.toString(),
           signal: AbortSignal.timeout(timeoutSeconds * 1000),
         });

@@ -18,7 +18,20 @@ import { startPollingLoop } from '../jobs/pollingLoop';
 import { phiOf, type PhiCipher } from '../security/phi';
 import { digestDay, enqueueDigests } from './digest';
 import { smtpMailer, type Mailer } from './mailer';
-import { claimDue, isOptedOut, isSmsOptedOut, markWaiting, purgeBodies, recordAttempt, TEXTED_STOP, UNSUBSCRIBED, type Channel, type Claim, type SendOutcome, unsubscribeUrl } from './outbox';
+import {
+  claimDue,
+  isOptedOut,
+  isSmsOptedOut,
+  markWaiting,
+  purgeBodies,
+  recordAttempt,
+  TEXTED_STOP,
+  UNSUBSCRIBED,
+  type Channel,
+  type Claim,
+  type SendOutcome,
+  unsubscribeUrl,
+} from './outbox';
 import { smsSenderFor } from './sms';
 import type { SmsSender } from './smsProvider';
 
@@ -81,11 +94,18 @@ async function stillWanted(db: Db, row: typeof messages.$inferSelect): Promise<s
     if (await isSmsOptedOut(db, row.toMatch)) return TEXTED_STOP;
   } else if (row.audience === 'participant' && (await isOptedOut(db, row.toMatch))) return UNSUBSCRIBED;
   if (row.kind === 'firstContactOverdue' && row.referralId !== null) {
-    const [referral] = await db.select({ firstContactAt: referrals.firstContactAt, status: referrals.status }).from(referrals).where(eq(referrals.id, row.referralId));
-    if (!referral || referral.firstContactAt !== null || !['new', 'attempting-contact'].includes(referral.status)) return 'not sent: the first contact was made';
+    const [referral] = await db
+      .select({ firstContactAt: referrals.firstContactAt, status: referrals.status })
+      .from(referrals)
+      .where(eq(referrals.id, row.referralId));
+    if (!referral || referral.firstContactAt !== null || !['new', 'attempting-contact'].includes(referral.status))
+      return 'not sent: the first contact was made';
   }
   if (row.kind === 'participantReminder' && row.referralId !== null) {
-    const [referral] = await db.select({ firstContactAt: referrals.firstContactAt, attempts: referrals.attempts, status: referrals.status }).from(referrals).where(eq(referrals.id, row.referralId));
+    const [referral] = await db
+      .select({ firstContactAt: referrals.firstContactAt, attempts: referrals.attempts, status: referrals.status })
+      .from(referrals)
+      .where(eq(referrals.id, row.referralId));
     if (!referral || referral.attempts > 0 || referral.firstContactAt !== null || referral.status !== 'new') return 'not sent: a contact attempt was logged';
   }
   return null;
@@ -153,7 +173,9 @@ function track(run: Promise<unknown>) {
 
 /** Sends what is due now in the background (after a request wrote messages). */
 export function sendMessagesSoon(options: MessageOptions): void {
-  track(sendDue(options).catch((error: unknown) => options.log.error('sending messages failed', { error: error instanceof Error ? error.message : String(error) })));
+  track(
+    sendDue(options).catch((error: unknown) => options.log.error('sending messages failed', { error: error instanceof Error ? error.message : String(error) })),
+  );
 }
 
 /** Resolves when every send started so far has finished. */
@@ -170,10 +192,12 @@ export async function nextWaitMs(options: MessageOptions, pollMs = POLL_MS): Pro
   const channels = [options.mailer ? 'email' : null, options.sms ? 'sms' : null].filter((c): c is string => c !== null);
   if (channels.length === 0) return pollMs;
   const [row] = rowsOf(
-    await options.db.execute(sql`select min(next_attempt_at) as due from messages where status in ('pending', 'waiting', 'retrying') and channel in (${sql.join(
-      channels.map((c) => sql`${c}`),
-      sql`, `,
-    )})`),
+    await options.db.execute(
+      sql`select min(next_attempt_at) as due from messages where status in ('pending', 'waiting', 'retrying') and channel in (${sql.join(
+        channels.map((c) => sql`${c}`),
+        sql`, `,
+      )})`,
+    ),
   );
   const due = row?.due;
   if (due === null || due === undefined) return pollMs;

@@ -214,7 +214,11 @@ function requestBody(body: RouteBody): Json {
 
 const CSV_ANSWER = {
   'text/csv': {
-    schema: { type: 'string', description: 'With Accept: text/csv, the whole list (every page) as CSV: id, then the attributes (or those `fields` names), then the included relationships by name.' },
+    schema: {
+      type: 'string',
+      description:
+        'With Accept: text/csv, the whole list (every page) as CSV: id, then the attributes (or those `fields` names), then the included relationships by name.',
+    },
   },
 };
 
@@ -229,10 +233,29 @@ function successResponses(method: string, answer: RouteAnswer | undefined, acces
     return { [String(answer.status ?? 200)]: { description: 'The answer.', content: jsonApi(jsonSchemaOf(answer.document, 'output')) } };
   }
   if ('json' in answer) {
-    return { [String(answer.status ?? 200)]: { description: answer.description ?? 'The answer.', content: { [answer.mediaType ?? 'application/json']: { schema: answer.json } } } };
+    return {
+      [String(answer.status ?? 200)]: {
+        description: answer.description ?? 'The answer.',
+        content: { [answer.mediaType ?? 'application/json']: { schema: answer.json } },
+      },
+    };
   }
   if ('media' in answer) {
-    return { '200': { description: `The ${answer.media} file or page.`, content: { [answer.media]: { schema: { type: 'string', ...(answer.media.startsWith('text/') || answer.media.endsWith('json') || answer.media.endsWith('javascript') ? {} : { contentMediaType: answer.media }) } } } } };
+    return {
+      '200': {
+        description: `The ${answer.media} file or page.`,
+        content: {
+          [answer.media]: {
+            schema: {
+              type: 'string',
+              ...(answer.media.startsWith('text/') || answer.media.endsWith('json') || answer.media.endsWith('javascript')
+                ? {}
+                : { contentMediaType: answer.media }),
+            },
+          },
+        },
+      },
+    };
   }
   if ('list' in answer) {
     const schema = answer.list
@@ -284,7 +307,11 @@ function queryParameters(doc: RouteDoc): Json[] {
       });
     }
     for (const [name, param] of listFilters(list)) {
-      out.push({ name, in: 'query', ...(param ? { description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema } : filterParameter(name)) });
+      out.push({
+        name,
+        in: 'query',
+        ...(param ? { description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema } : filterParameter(name)),
+      });
     }
   }
   for (const [name, parameter] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', ...queryParameter(parameter) });
@@ -292,7 +319,9 @@ function queryParameters(doc: RouteDoc): Json[] {
 }
 
 const queryParameter = (p: QueryParameter): Json =>
-  typeof p === 'string' ? { description: p, schema: { type: 'string' } } : { description: p.description, ...(p.required ? { required: true } : {}), schema: p.schema ?? { type: 'string' } };
+  typeof p === 'string'
+    ? { description: p, schema: { type: 'string' } }
+    : { description: p.description, ...(p.required ? { required: true } : {}), schema: p.schema ?? { type: 'string' } };
 
 const ID = { type: 'string', pattern: '^[1-9][0-9]*$' };
 const BOOLEAN = { type: 'string', enum: ['true', 'false', '1', '0'] };
@@ -303,12 +332,17 @@ const DAY = { type: 'string', format: 'date' };
  * empty value is no filter; `…Id` a record's id, `is…`/`…Only` a flag, `…From`/`…To` a day.
  */
 function filterParameter(name: string): Json {
-  if (name === 'searchQuery') return { description: 'Text to search for in the names and identifiers the list shows.', schema: { type: 'string', maxLength: 255 } };
+  if (name === 'searchQuery')
+    return { description: 'Text to search for in the names and identifiers the list shows.', schema: { type: 'string', maxLength: 255 } };
   if (/Id$/.test(name) || name === 'id') return { description: `Only rows of this ${name.replace(/Id$/, '')} (its id).`, schema: ID };
   if (name === 'sortAssociated') return { description: 'A site location id: the engagements linked to it first.', schema: ID };
   if (/^(is|has)[A-Z]|Only$|^(succeeded|overdue|stale)$/.test(name)) return { description: 'true or false (also 1 or 0).', schema: BOOLEAN };
   if (/(From|To)$/.test(name)) return { description: `A day (YYYY-MM-DD), ${name.endsWith('From') ? 'on or after' : 'on or before'}.`, schema: DAY };
-  if (name === 'from' || name === 'to') return { description: `A day (whole UTC days) or an instant, ${name === 'from' ? 'on or after' : 'on or before'}.`, schema: { anyOf: [DAY, { type: 'string', format: 'date-time' }] } };
+  if (name === 'from' || name === 'to')
+    return {
+      description: `A day (whole UTC days) or an instant, ${name === 'from' ? 'on or after' : 'on or before'}.`,
+      schema: { anyOf: [DAY, { type: 'string', format: 'date-time' }] },
+    };
   return { description: `Only rows whose ${name} is this.`, schema: { type: 'string' } };
 }
 
@@ -333,7 +367,9 @@ const ACCESS_TEXT: Record<RouteAccess, string> = {
 function errorsFor(doc: RouteDoc, method: string, hasParams: boolean): Json {
   const refusals = doc.answer && 'json' in doc.answer ? doc.answer.refusals : undefined;
   const media = doc.answer && 'json' in doc.answer ? (doc.answer.mediaType ?? 'application/json') : 'application/json';
-  const own = Object.fromEntries(Object.entries(refusals?.statuses ?? {}).map(([code, text]) => [code, { description: text, content: { [media]: { schema: refusals!.schema } } }]));
+  const own = Object.fromEntries(
+    Object.entries(refusals?.statuses ?? {}).map(([code, text]) => [code, { description: text, content: { [media]: { schema: refusals!.schema } } }]),
+  );
   return { ...jsonApiErrors(doc, method, hasParams), ...own };
 }
 
@@ -351,7 +387,10 @@ function jsonApiErrors(doc: RouteDoc, method: string, hasParams: boolean): Json 
 }
 
 function operationId(method: string, path: string): string {
-  const words = path.replace(/^\/api\//, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = path
+    .replace(/^\/api\//, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
@@ -361,7 +400,9 @@ function describeOperation(method: string, doc: RouteDoc): string {
   const access = doc.access ?? 'staff';
   const parts = [doc.description ?? `${doc.summary}.`, ACCESS_TEXT[access]];
   if (doc.list) {
-    parts.push(`A page of the list (meta.total counts them all), sorted by ${doc.list.defaultSort} unless sort says otherwise; an unknown sort, include, field or filter is a 400.`);
+    parts.push(
+      `A page of the list (meta.total counts them all), sorted by ${doc.list.defaultSort} unless sort says otherwise; an unknown sort, include, field or filter is a 400.`,
+    );
     if (method === 'GET' && access === 'staff') parts.push('With Accept: text/csv, the whole list as CSV.');
   }
   return parts.join(' ');
@@ -375,10 +416,7 @@ function operation(method: string, path: string, params: string[], doc: RouteDoc
     description: describeOperation(method, doc),
     tags: [tagOf(path)],
     security: SECURITY[access],
-    parameters: [
-      ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-      ...queryParameters(doc),
-    ],
+    parameters: [...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })), ...queryParameters(doc)],
     ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
     responses: { ...successResponses(method, doc.answer, access, components), ...errorsFor(doc, method, params.length > 0) },
   };
@@ -459,7 +497,8 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
           type: 'apiKey',
           in: 'header',
           name: 'X-Twilio-Signature',
-          description: 'Base64 of HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the full URL called followed by every form parameter name and value, sorted by name (Twilio\'s request validation).',
+          description:
+            "Base64 of HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the full URL called followed by every form parameter name and value, sorted by name (Twilio's request validation).",
         },
         standardWebhooks: {
           type: 'apiKey',
@@ -469,7 +508,11 @@ export function buildOpenApi(routes: readonly RouteEntry[], info: { version: str
             "Standard Webhooks (standardwebhooks.com) under the record-system provider's secret: webhook-id, webhook-timestamp (within 5 minutes) " +
             'and webhook-signature `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; each webhook-id is applied once.',
         },
-        recordSystemBearer: { type: 'http', scheme: 'bearer', description: "The record-system provider's secret, as a FHIR Subscription's header can send it." },
+        recordSystemBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The record-system provider's secret, as a FHIR Subscription's header can send it.",
+        },
       },
     },
   };

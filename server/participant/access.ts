@@ -25,7 +25,6 @@ import { parseJsonColumn } from '../db/rows';
 import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { NotFound, Unauthenticated } from '../errors';
 
-
 /** SPEC section 8: what a call without its token answers (401). */
 export const MISSING_TOKEN = {
   read: 'Cannot get page entry data without a submission access token',
@@ -147,7 +146,12 @@ export interface PageEntry {
 }
 
 /** Entries as a query's json_build_array(id, container_id) pairs. */
-export const EntryPairs = v.array(v.pipe(v.tuple([v.number(), v.number()]), v.transform(([id, containerId]) => ({ id, containerId }))));
+export const EntryPairs = v.array(
+  v.pipe(
+    v.tuple([v.number(), v.number()]),
+    v.transform(([id, containerId]) => ({ id, containerId })),
+  ),
+);
 
 const PageEntryJson = v.object({ id: v.number(), containerId: v.number(), children: EntryPairs });
 
@@ -203,7 +207,12 @@ export function forgetPageEntry(db: Db, pageEntryId: number): void {
 }
 
 /** submissionForToken for making a page entry: from what this process keeps when it can, else one query. */
-export async function keptSubmissionForToken(db: Db, c: Context, submissionId: number | null, missing: string): Promise<Pick<AnswerTarget, 'submission' | 'form'>> {
+export async function keptSubmissionForToken(
+  db: Db,
+  c: Context,
+  submissionId: number | null,
+  missing: string,
+): Promise<Pick<AnswerTarget, 'submission' | 'form'>> {
   const token = tokenOf(c);
   if (token === null) throw new Unauthenticated(missing);
   const kept = submissionId === null ? undefined : knownSubmissions.get(db, submissionId);

@@ -93,7 +93,12 @@ export async function readAttributes<S extends v.GenericSchema>(c: Context, sche
   const attributes = data && typeof data === 'object' && !Array.isArray(data) ? (data as { attributes?: unknown }).attributes : undefined;
   if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) {
     throw new ApiProblem(422, [
-      { status: '422', title: 'Invalid Document', detail: 'The body must be a JSON:API document with attributes under "data".', source: { pointer: '/data/attributes' } },
+      {
+        status: '422',
+        title: 'Invalid Document',
+        detail: 'The body must be a JSON:API document with attributes under "data".',
+        source: { pointer: '/data/attributes' },
+      },
     ]);
   }
   const parsed = v.safeParse(schema, attributes);
@@ -158,7 +163,9 @@ export async function unlessEnded(db: Db, submissionId: number, what: 'submissio
 }
 
 /** A path that stops before the survey's end goes no further: nothing after qualification happens on it (409, nothing written). */
-export function assertComplete(qualification: QualificationResult): asserts qualification is QualificationResult & { outcome: Exclude<QualificationResult['outcome'], 'incomplete'> } {
+export function assertComplete(
+  qualification: QualificationResult,
+): asserts qualification is QualificationResult & { outcome: Exclude<QualificationResult['outcome'], 'incomplete'> } {
   if (qualification.outcome === 'incomplete') throw conflict(SCREENING_INCOMPLETE);
 }
 
@@ -178,7 +185,8 @@ export function addressLimitKey(deps: Deps, c: Context, kind: 'submissions' | 'p
 }
 
 /** The checks that count: a limit of 0 is no limit, a null key (no address) is not counted. */
-export const countedChecks = (checks: readonly LimitCheck[]) => checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
+export const countedChecks = (checks: readonly LimitCheck[]) =>
+  checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);
 
 /** 429 with Retry-After until the window ends. */
 export function limitExceeded(c: Context, resetAt: Date, now: Date): ApiProblem {

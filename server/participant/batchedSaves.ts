@@ -41,9 +41,9 @@ const savePagesQuery = preparedQuery((db) => {
   const checks = db.$with('checks', { n: sql<number>`n` }).as(sql`
     select s.n, l.key, l.max, row_number() over (partition by l.key order by s.n) as place, count(*) over (partition by l.key) as batch_hits
     from saves s, unnest(s.limit_keys, s.limit_max) as l(key, max)`);
-  const hits = db.$with('hits', { key: sql<string>`key` }).as(
-    countedHitsStatement(sql`(select key, count(*)::int as hits from checks group by key) as h`, param('windowStart')),
-  );
+  const hits = db
+    .$with('hits', { key: sql<string>`key` })
+    .as(countedHitsStatement(sql`(select key, count(*)::int as hits from checks group by key) as h`, param('windowStart')));
   const over = db.$with('over', { n: sql<number>`n` }).as(sql`
     select distinct c.n from checks c join hits h on h.key = c.key where h.count - c.batch_hits + c.place > c.max`);
   // Locked in id order, so two batches sharing no save cannot deadlock on the submissions.
@@ -93,7 +93,9 @@ const savePagesQuery = preparedQuery((db) => {
       n: sql<number>`s.n`.mapWith(Number),
       limited: sql<boolean>`exists (select 1 from over o where o.n = s.n)`,
       saved: sql<boolean>`exists (select 1 from locked l where l.id = s.submission_id)`,
-      pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = s.submission_id)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+      pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = s.submission_id)`.mapWith((v: unknown) =>
+        v === null ? null : Number(v),
+      ),
       pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = s.submission_id)`,
     })
     .from(sql`saves s`)

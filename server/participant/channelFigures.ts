@@ -55,7 +55,8 @@ export function countsStatement(channelId: number | Placeholder | SQL, by: Parti
 }
 
 /** countsStatement for one figure. */
-export const countStatement = (channelId: number | Placeholder | SQL, figure: ChannelFigure, by: number = 1): SQL => countsStatement(channelId, { [figure]: by });
+export const countStatement = (channelId: number | Placeholder | SQL, figure: ChannelFigure, by: number = 1): SQL =>
+  countsStatement(channelId, { [figure]: by });
 
 /** Adds `by` to a channel's figure; nothing without a channel. */
 export async function countOnChannel(db: Pick<Db, 'execute'>, channelId: number | null, figure: ChannelFigure, by = 1): Promise<void> {

@@ -76,7 +76,9 @@ export async function storeContact(deps: Deps, input: ContactToStore): Promise<{
         consentTextSha256: createHash('sha256').update(consentText, 'utf8').digest('hex'),
         consentSurveyId: target.form?.id ?? submission.oFormId,
         consentSurveyVersion: target.form?.version ?? null,
-        ...(smsConsentText === null ? {} : { smsConsentText, smsConsentTextSha256: createHash('sha256').update(smsConsentText, 'utf8').digest('hex'), smsConsentedAt: now }),
+        ...(smsConsentText === null
+          ? {}
+          : { smsConsentText, smsConsentTextSha256: createHash('sha256').update(smsConsentText, 'utf8').digest('hex'), smsConsentedAt: now }),
         ...keys,
         duplicateOf: first?.contactId ?? null,
         created: now,

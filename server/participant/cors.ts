@@ -54,7 +54,12 @@ export function isCrossOrigin(c: Context, deps: Pick<Deps, 'config'>): boolean {
 }
 
 /** Records an embed problem of the channel when the call came from a partner's page (another origin). */
-export async function recordPageProblem(c: Context, deps: Pick<Deps, 'config' | 'db' | 'clock'>, mediaChannelId: number, cause: EmbedProblemCode): Promise<void> {
+export async function recordPageProblem(
+  c: Context,
+  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
+  mediaChannelId: number,
+  cause: EmbedProblemCode,
+): Promise<void> {
   const origin = pageOrigin(c.req.header('origin'));
   if (origin === null || !isCrossOrigin(c, deps)) return;
   await recordEmbedProblem(deps.db, { mediaChannelId, origin, cause, at: nowOf(deps) });
@@ -79,7 +84,10 @@ export const participantCors = (deps: Deps) =>
     const channelId = allowed ? null : queryChannelId(c);
     let channel: { id: number; domain: string } | undefined;
     if (!allowed) {
-      [channel] = channelId === null ? [] : await deps.db.select({ id: mediaChannels.id, domain: mediaChannels.domain }).from(mediaChannels).where(eq(mediaChannels.id, channelId));
+      [channel] =
+        channelId === null
+          ? []
+          : await deps.db.select({ id: mediaChannels.id, domain: mediaChannels.domain }).from(mediaChannels).where(eq(mediaChannels.id, channelId));
       allowed = channel !== undefined && hostMatches(origin, channel.domain);
     }
     if (c.req.method === 'OPTIONS') {

@@ -46,7 +46,7 @@ export function normalizeZip(raw: unknown): string | null {
 /** The centroid of a US ZIP code, or null for a malformed or unknown one. */
 export function zipCentroid(raw: unknown): LatLon | null {
   const zip = normalizeZip(raw);
-  return zip === null ? null : loadCentroids().get(zip) ?? null;
+  return zip === null ? null : (loadCentroids().get(zip) ?? null);
 }
 
 const radians = (degrees: number) => (degrees * Math.PI) / 180;

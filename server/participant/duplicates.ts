@@ -20,7 +20,11 @@ export interface MatchKeys {
 
 /** The keyed hashes of the first e-mail and the first phone field's values of a contact. */
 export function matchKeysOf(matcher: ContactMatcher, form: readonly ContactFormField[], values: Readonly<Record<string, ContactValue>>): MatchKeys {
-  const first = (type: 'email' | 'phone') => form.filter((f) => f.fieldType === type).map((f) => values[f.name]).find((v) => typeof v === 'string');
+  const first = (type: 'email' | 'phone') =>
+    form
+      .filter((f) => f.fieldType === type)
+      .map((f) => values[f.name])
+      .find((v) => typeof v === 'string');
   return { emailMatch: matcher.email(first('email')), phoneMatch: matcher.phone(first('phone')) };
 }
 

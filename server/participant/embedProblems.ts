@@ -26,7 +26,9 @@ export const originNotAllowed = (origin: string, channelId: number, domain: stri
 
 /** A page without an origin (`Origin: null`): nothing to compare with the channel's domain. */
 export const originOpaque = (channelId: number, domain: string) =>
-  new ApiProblem(403, [{ status: '403', title: 'Forbidden', code: 'origin-opaque', detail: embedProblemDetail.originOpaque(channelId, domain), meta: { domain } }]);
+  new ApiProblem(403, [
+    { status: '403', title: 'Forbidden', code: 'origin-opaque', detail: embedProblemDetail.originOpaque(channelId, domain), meta: { domain } },
+  ]);
 
 /** A snippet naming a channel that does not exist. */
 export const channelUnknown = (channelId: number) =>

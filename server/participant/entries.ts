@@ -171,7 +171,11 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
   };
   if (!withPage) {
     const noPage = { pageEntryId: sql<number | null>`null::int`, pageChildren: sql<unknown>`null::json` };
-    return db.with(fresh, hits, over, retake, paused, creation).select({ ...columns, ...noPage }).from(sql`(select 1) as one left join made on true`).prepare('participant_create_submission');
+    return db
+      .with(fresh, hits, over, retake, paused, creation)
+      .select({ ...columns, ...noPage })
+      .from(sql`(select 1) as one left join made on true`)
+      .prepare('participant_create_submission');
   }
   const { page, kids } = pageEntryCtes(db, sql`exists (select 1 from made)`, sql`(select id from made)`);
   return db
@@ -193,7 +197,10 @@ const createSubmissionAndPageQuery = preparedQuery(submissionStatement(true));
  */
 export async function createSubmission(
   db: Db,
-  values: Pick<typeof oFormSubmissions.$inferInsert, 'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'>,
+  values: Pick<
+    typeof oFormSubmissions.$inferInsert,
+    'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'
+  >,
   limits: Limits,
   now: Date,
   options: {
@@ -265,7 +272,10 @@ export async function createChildEntry(
     .from(oFormContainerEntries)
     .where(and(eq(oFormContainerEntries.id, parentId), eq(oFormContainerEntries.submissionId, submissionId)));
   if (!parent || parent.parentId !== null || container.parentId !== parent.containerId) return { status: 'notUnderPage' };
-  const [open] = await db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submissionId), OPEN_RUN));
+  const [open] = await db
+    .select({ id: oFormSubmissions.id })
+    .from(oFormSubmissions)
+    .where(and(eq(oFormSubmissions.id, submissionId), OPEN_RUN));
   if (!open) return { status: 'closed' };
   const [entry] = await db.insert(oFormContainerEntries).values({ submissionId, containerId: container.id, parentId: parent.id }).returning();
   // The page entry's children changed: what this process kept of it no longer holds.

@@ -17,7 +17,6 @@ import type { Db } from '../db/open';
 import { oFormMessages, screenerMessages } from '../db/schema';
 import { sanitizeHtml } from '../security/sanitizeHtml';
 
-
 /** The survey message types that stand for each outcome's pair, where there are any. */
 const OFORM_TYPES: Partial<Record<RunOutcome, { contactForm?: OFormMessageType; consent?: OFormMessageType }>> = {
   notActive: { contactForm: 'not_active_contact_form', consent: 'not_active_consent' },

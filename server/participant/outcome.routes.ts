@@ -23,7 +23,11 @@ export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, dep
    * channel's retake window still holds (then the widget shows the outcome again, not a fresh
    * survey). Reads only.
    */
-  const doc: RouteDoc = { summary: "Participant: the submission's outcome and whether the channel's retake window still holds", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.outcome } };
+  const doc: RouteDoc = {
+    summary: "Participant: the submission's outcome and whether the channel's retake window still holds",
+    access: 'participant',
+    answer: { document: PARTICIPANT_ANSWERS.outcome },
+  };
   const outcomeOf = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     const target = await runOfSubmission(db, submission);

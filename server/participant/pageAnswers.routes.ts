@@ -24,48 +24,68 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
   const phi = phiOf(deps);
 
   /** A page entry of the submission the token opens (a page; or a child container's entry under its page entry). */
-  app.post('/o-form-container-entries', describe({ summary: 'Participant: open a page of the submission', access: 'participant', body: { resource: null, attributes: EntryAttributes }, answer: { document: PARTICIPANT_ANSWERS.entry, status: 201 } }), async (c) => {
-    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
-    const input = await readAttributes(c, EntryAttributes);
-    // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
-    const { submission, form } =
-      input.parentId === null
-        ? await keptSubmissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry)
-        : await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
-    assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    if (submission.status === 'completed') throw notFound('submission');
-    const survey = await loadSurvey(db, form);
-    const container = survey.containers.find((x) => x.id === input.oFormContainerId && x.isActive);
-    if (!container) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
-    if (input.parentId === null) {
-      if (container.parentId !== null) throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
-      if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
-      // Beyond the first page, only where the stored answers lead (or back along that path).
-      if (survey.pages[0]?.id !== container.id && !mayEnter(survey, await participantPath(db, survey, submission.id, phi), container.id)) {
-        throw await unlessEnded(db, submission.id, 'submission', conflict(PAGE_NOT_ON_PATH));
+  app.post(
+    '/o-form-container-entries',
+    describe({
+      summary: 'Participant: open a page of the submission',
+      access: 'participant',
+      body: { resource: null, attributes: EntryAttributes },
+      answer: { document: PARTICIPANT_ANSWERS.entry, status: 201 },
+    }),
+    async (c) => {
+      if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
+      const input = await readAttributes(c, EntryAttributes);
+      // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
+      const { submission, form } =
+        input.parentId === null
+          ? await keptSubmissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry)
+          : await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
+      assertChannelOfRequest(c, deps, submission.mediaChannelId);
+      if (submission.status === 'completed') throw notFound('submission');
+      const survey = await loadSurvey(db, form);
+      const container = survey.containers.find((x) => x.id === input.oFormContainerId && x.isActive);
+      if (!container) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
+      if (input.parentId === null) {
+        if (container.parentId !== null)
+          throw invalid([{ pointer: '/data/attributes/parentId', detail: 'A child container needs the entry of its page as parentId.' }]);
+        if (!survey.pages.some((p) => p.id === container.id)) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: UNKNOWN_PAGE }]);
+        // Beyond the first page, only where the stored answers lead (or back along that path).
+        if (survey.pages[0]?.id !== container.id && !mayEnter(survey, await participantPath(db, survey, submission.id, phi), container.id)) {
+          throw await unlessEnded(db, submission.id, 'submission', conflict(PAGE_NOT_ON_PATH));
+        }
+        const made = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
+        // Completed since this process last read it: nothing was made.
+        if (!made) throw await unlessEnded(db, submission.id, 'submission', conflict(SUBMISSION_COMPLETED));
+        const { entry, children } = made;
+        rememberPageEntry(db, entry.id, {
+          submission,
+          form,
+          page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) },
+        });
+        return sendResource(c, entryResource(entry, container.identity, children), 201);
       }
-      const made = await createPageEntry(db, submission.id, container.id, activeChildren(survey, container.id));
-      // Completed since this process last read it: nothing was made.
-      if (!made) throw await unlessEnded(db, submission.id, 'submission', conflict(SUBMISSION_COMPLETED));
-      const { entry, children } = made;
-      rememberPageEntry(db, entry.id, { submission, form, page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) } });
-      return sendResource(c, entryResource(entry, container.identity, children), 201);
-    }
-    const made = await createChildEntry(db, submission.id, container, input.parentId);
-    if (made.status === 'notUnderPage') {
-      throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
-    }
-    if (made.status === 'closed') throw await unlessEnded(db, submission.id, 'submission', conflict(SUBMISSION_COMPLETED));
-    return sendResource(c, entryResource(made.entry, container.identity), 201);
-  });
+      const made = await createChildEntry(db, submission.id, container, input.parentId);
+      if (made.status === 'notUnderPage') {
+        throw invalid([{ pointer: '/data/attributes/parentId', detail: "Choose the entry of this container's page in this submission." }]);
+      }
+      if (made.status === 'closed') throw await unlessEnded(db, submission.id, 'submission', conflict(SUBMISSION_COMPLETED));
+      return sendResource(c, entryResource(made.entry, container.identity), 201);
+    },
+  );
 
   /** A page entry with its answers (include=oFormFieldEntries); meta.answers maps field identity to value. */
   // The widget POSTs (the token in the body: no preflight for a resume); GET with the header answers the same.
-  const readDoc: RouteDoc = { summary: 'Participant: read a page of the submission with its answers', access: 'participant', query: { include: 'oFormFieldEntries: the answers as included resources.' }, answer: { document: PARTICIPANT_ANSWERS.entryAnswers } };
+  const readDoc: RouteDoc = {
+    summary: 'Participant: read a page of the submission with its answers',
+    access: 'participant',
+    query: { include: 'oFormFieldEntries: the answers as included resources.' },
+    answer: { document: PARTICIPANT_ANSWERS.entryAnswers },
+  };
   const entryWithAnswers = async (c: Context<AppEnv>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const include = c.req.query('include');
-    if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include)) throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
+    if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include))
+      throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
     const { entry, submission, form } = await entryForToken(db, c, parseId(c.req.param('id')));
     assertRunNotEnded(submission, 'page entry');
     assertChannelOfRequest(c, deps, submission.mediaChannelId);

@@ -44,7 +44,10 @@ export async function storePageAnswers(
     if (field.containerId !== page.id) {
       let child = children.find((ch) => ch.containerId === field.containerId);
       if (!child) {
-        const [made] = await db.insert(oFormContainerEntries).values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id }).returning();
+        const [made] = await db
+          .insert(oFormContainerEntries)
+          .values({ submissionId: submission.id, containerId: field.containerId, parentId: pageEntry.id })
+          .returning();
         children.push((child = { id: made!.id, containerId: made!.containerId }));
         forgetPageEntry(db, pageEntry.id);
       }
@@ -61,7 +64,11 @@ export async function storePageAnswers(
   });
   if (saved.status !== 'saved') return saved;
   if (saved.next && nextPage) {
-    rememberPageEntry(db, saved.next.id, { submission, form: target.form, page: { id: saved.next.id, containerId: nextPage.id, children: saved.next.children } });
+    rememberPageEntry(db, saved.next.id, {
+      submission,
+      form: target.form,
+      page: { id: saved.next.id, containerId: nextPage.id, children: saved.next.children },
+    });
   }
   return { status: 'saved', nextEntryId: saved.next?.id ?? null };
 }
@@ -78,17 +85,36 @@ export async function clearLeftPages(db: Db, submissionId: number, pageIds: read
     const entries = await tx
       .select({ id: oFormContainerEntries.id })
       .from(oFormContainerEntries)
-      .where(and(eq(oFormContainerEntries.submissionId, submissionId), or(inArray(oFormContainerEntries.id, ids), inArray(oFormContainerEntries.parentId, ids))));
+      .where(
+        and(eq(oFormContainerEntries.submissionId, submissionId), or(inArray(oFormContainerEntries.id, ids), inArray(oFormContainerEntries.parentId, ids))),
+      );
     const own = await tx
       .select({ id: oFormContainerEntries.id })
       .from(oFormContainerEntries)
       .where(and(eq(oFormContainerEntries.submissionId, submissionId), inArray(oFormContainerEntries.id, ids)));
     if (own.length !== ids.length) return 'foreign';
     // Under the submission's lock: a run that reached its outcome meanwhile keeps its answers.
-    const [open] = await tx.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(and(eq(oFormSubmissions.id, submissionId), OPEN_RUN)).for('update');
+    const [open] = await tx
+      .select({ id: oFormSubmissions.id })
+      .from(oFormSubmissions)
+      .where(and(eq(oFormSubmissions.id, submissionId), OPEN_RUN))
+      .for('update');
     if (!open) return 'closed';
-    await tx.delete(oFormFieldEntries).where(inArray(oFormFieldEntries.containerEntryId, entries.map((e) => e.id)));
-    await tx.update(oFormContainerEntries).set({ answeredAt: null }).where(inArray(oFormContainerEntries.id, entries.map((e) => e.id)));
+    await tx.delete(oFormFieldEntries).where(
+      inArray(
+        oFormFieldEntries.containerEntryId,
+        entries.map((e) => e.id),
+      ),
+    );
+    await tx
+      .update(oFormContainerEntries)
+      .set({ answeredAt: null })
+      .where(
+        inArray(
+          oFormContainerEntries.id,
+          entries.map((e) => e.id),
+        ),
+      );
     return 'cleared';
   });
 }

@@ -17,31 +17,47 @@ export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Dep
   const { db } = deps;
 
   /** Page timing: when a page was shown and left. */
-  app.post('/o-form-page-metrics', describe({ summary: 'Participant: record time spent on a page', access: 'participant', body: { resource: null, attributes: PageMetricAttributes }, answer: { document: PARTICIPANT_ANSWERS.metric, status: 201 } }), async (c) => {
-    if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);
-    const body = await readParticipantJson(c);
-    const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;
-    if (!attributes || attributes.oFormSubmissionId === undefined || attributes.oFormSubmissionId === null) throw unauthorized(MISSING_TOKEN.metrics);
-    const parsed = v.safeParse(PageMetricAttributes, attributes);
-    if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
-    const input = parsed.output;
-    const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);
-    assertChannelOfRequest(c, deps, submission.mediaChannelId);
-    const survey = await loadSurvey(db, form);
-    if (!survey.containers.some((x) => x.identity === input.identity && x.parentId === null)) {
-      throw invalid([{ pointer: '/data/attributes/identity', detail: UNKNOWN_PAGE }]);
-    }
-    const row = await recordPageMetric(db, { submissionId: submission.id, oFormId: submission.oFormId, type: input.metricType, identity: input.identity, start: input.start, stop: input.stop });
-    return sendResource(
-      c,
-      toResource(PAGE_METRIC_TYPE, row!.id, {
-        start: row!.start.toISOString(),
-        stop: row!.stop?.toISOString() ?? null,
-        metricType: row!.type,
-        identity: row!.identity,
-        oFormSubmissionId: row!.submissionId,
-      }),
-      201,
-    );
-  });
+  app.post(
+    '/o-form-page-metrics',
+    describe({
+      summary: 'Participant: record time spent on a page',
+      access: 'participant',
+      body: { resource: null, attributes: PageMetricAttributes },
+      answer: { document: PARTICIPANT_ANSWERS.metric, status: 201 },
+    }),
+    async (c) => {
+      if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);
+      const body = await readParticipantJson(c);
+      const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;
+      if (!attributes || attributes.oFormSubmissionId === undefined || attributes.oFormSubmissionId === null) throw unauthorized(MISSING_TOKEN.metrics);
+      const parsed = v.safeParse(PageMetricAttributes, attributes);
+      if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
+      const input = parsed.output;
+      const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);
+      assertChannelOfRequest(c, deps, submission.mediaChannelId);
+      const survey = await loadSurvey(db, form);
+      if (!survey.containers.some((x) => x.identity === input.identity && x.parentId === null)) {
+        throw invalid([{ pointer: '/data/attributes/identity', detail: UNKNOWN_PAGE }]);
+      }
+      const row = await recordPageMetric(db, {
+        submissionId: submission.id,
+        oFormId: submission.oFormId,
+        type: input.metricType,
+        identity: input.identity,
+        start: input.start,
+        stop: input.stop,
+      });
+      return sendResource(
+        c,
+        toResource(PAGE_METRIC_TYPE, row!.id, {
+          start: row!.start.toISOString(),
+          stop: row!.stop?.toISOString() ?? null,
+          metricType: row!.type,
+          identity: row!.identity,
+          oFormSubmissionId: row!.submissionId,
+        }),
+        201,
+      );
+    },
+  );
 }

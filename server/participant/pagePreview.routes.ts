@@ -16,7 +16,13 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
   const { db } = deps;
 
   /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
-  const doc: RouteDoc = { summary: "Preview: where a page's answers lead (nothing stored)", access: 'public', query: { language: 'The language previewed.' }, body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } };
+  const doc: RouteDoc = {
+    summary: "Preview: where a page's answers lead (nothing stored)",
+    access: 'public',
+    query: { language: 'The language previewed.' },
+    body: { resource: null, attributes: PageAnswersAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.pageSaved },
+  };
   const preview = async (c: Context<AppEnv>) => {
     const pageId = parseId(c.req.param('id'));
     const surveyId = pageId === null ? null : await surveyIdOfPage(db, pageId);

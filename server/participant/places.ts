@@ -32,7 +32,13 @@ interface City {
   loc: { coordinates: [number, number] };
 }
 
-const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const fold = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 let towns: ReadonlyMap<string, LatLon & { population: number }> | null = null;
 function loadTowns() {
@@ -58,7 +64,8 @@ export function townCentroid(country: string, town: string): LatLon | null {
 }
 
 /** The country's ISO code as given (two letters), upper-cased; null when it is not one. */
-export const normalizeCountry = (raw: unknown): string | null => (typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw.trim()) ? raw.trim().toUpperCase() : null);
+export const normalizeCountry = (raw: unknown): string | null =>
+  typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw.trim()) ? raw.trim().toUpperCase() : null;
 
 /**
  * A participant's or site's place: in the US (or with no country) its ZIP code; in Canada its

@@ -22,7 +22,11 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
   const phi = phiOf(deps);
 
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
-  const doc: RouteDoc = { summary: 'Participant: whether the submission qualified', access: 'participant', answer: { document: PARTICIPANT_ANSWERS.qualification } };
+  const doc: RouteDoc = {
+    summary: 'Participant: whether the submission qualified',
+    access: 'participant',
+    answer: { document: PARTICIPANT_ANSWERS.qualification },
+  };
   const qualification = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');

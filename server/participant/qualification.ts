@@ -107,14 +107,24 @@ export async function offeredRunEngagements(db: Db, target: RunTarget, now: Date
  * waits for this transaction and then finds the run finished (409). Stored as
  * storeQualification says, unless the run is completed.
  */
-export async function qualifyAndRecord(db: Db, submission: SubmissionRow, options: { today: Date; phi: PhiCipher; now: () => Date }): Promise<QualificationResult> {
+export async function qualifyAndRecord(
+  db: Db,
+  submission: SubmissionRow,
+  options: { today: Date; phi: PhiCipher; now: () => Date },
+): Promise<QualificationResult> {
   const target = await runOfSubmission(db, submission);
   const engagementIds = target.runnable && target.form ? await offeredRunEngagements(db, target, options.today) : null;
   const running = target.runnable && target.form && engagementIds !== null ? { survey: await loadSurvey(db, target.form), engagementIds } : null;
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, submission.id)).for('update');
     const result = running
-      ? judgePath(running.survey, await participantPath(tx, running.survey, submission.id, options.phi), running.engagementIds, options.today, regionOfChannel(target.channel))
+      ? judgePath(
+          running.survey,
+          await participantPath(tx, running.survey, submission.id, options.phi),
+          running.engagementIds,
+          options.today,
+          regionOfChannel(target.channel),
+        )
       : NOT_ACTIVE;
     if (before && before.status !== 'completed') await storeQualification(tx, before, result, options.now);
     return result;
@@ -132,7 +142,12 @@ async function storeQualification(tx: Tx, before: SubmissionRow, result: Qualifi
   const finishes = before.finishedAt === null && isFinalOutcome(result.outcome);
   await tx
     .update(oFormSubmissions)
-    .set({ isQualified: result.isQualified, ...(keepOutcome ? {} : { outcome: result.outcome }), ...(finishes ? { finishedAt: now() } : {}), modified: sql`now()` })
+    .set({
+      isQualified: result.isQualified,
+      ...(keepOutcome ? {} : { outcome: result.outcome }),
+      ...(finishes ? { finishedAt: now() } : {}),
+      modified: sql`now()`,
+    })
     .where(eq(oFormSubmissions.id, before.id));
   const delta = result.isQualified === (before.isQualified === true) ? 0 : result.isQualified ? 1 : -1;
   await countOnChannel(tx, before.mediaChannelId, 'submissionsQualified', delta);

@@ -235,7 +235,10 @@ export interface RunTarget {
 
 /** The approved version of an identity, active or not (null when none is approved). */
 export async function approvedVersion(db: Db, identity: string): Promise<FormRow | null> {
-  const [row] = await db.select().from(oForms).where(and(eq(oForms.identity, identity), eq(oForms.isApproved, true)));
+  const [row] = await db
+    .select()
+    .from(oForms)
+    .where(and(eq(oForms.identity, identity), eq(oForms.isApproved, true)));
   return row ?? null;
 }
 
@@ -327,10 +330,7 @@ export async function screenerForIdentity(db: Db, identity: string): Promise<num
  * The survey a channel (or a screener) starts: the identity asked for when it serves it, else
  * its first served identity with an approved version.
  */
-export async function resolveStart(
-  db: Db,
-  options: { channel: ChannelRow | null; screenerId: number | null; identity: string | null },
-): Promise<RunTarget> {
+export async function resolveStart(db: Db, options: { channel: ChannelRow | null; screenerId: number | null; identity: string | null }): Promise<RunTarget> {
   const { channel } = options;
   const screenerId = channel?.screenerId ?? options.screenerId;
   if (screenerId === null) {
@@ -344,7 +344,9 @@ export async function resolveStart(
   for (const identity of candidates) {
     const form = await approvedVersion(db, identity);
     if (!form) continue;
-    const target = channel ? await checkRunnable(db, form, channel) : { form, channel: null, screenerId, runnable: form.isApproved && form.isActive && (await screenerActive(db, screenerId)) };
+    const target = channel
+      ? await checkRunnable(db, form, channel)
+      : { form, channel: null, screenerId, runnable: form.isApproved && form.isActive && (await screenerActive(db, screenerId)) };
     if (target.runnable || options.identity) return target;
   }
   return notRunnable();
@@ -380,7 +382,8 @@ export function answerProblems(fields: readonly SurveyField[], answers: Answers,
   for (const field of fields) {
     const value = answers[field.identity];
     // y-MM-dd (checked above) compares as text.
-    if (!problems[field.identity] && field.type === 'dob' && typeof value === 'string' && value !== '' && value > latest) problems[field.identity] = message('dob_future', {}, lang);
+    if (!problems[field.identity] && field.type === 'dob' && typeof value === 'string' && value !== '' && value > latest)
+      problems[field.identity] = message('dob_future', {}, lang);
   }
   for (const field of fields) {
     if (problems[field.identity] || !isChoiceType(field.type)) continue;
@@ -430,6 +433,9 @@ export async function runEngagements(db: Db, target: RunTarget): Promise<number[
     return rows.map((r) => r.id);
   }
   if (!target.form) return [];
-  const [own] = await db.select({ id: engagements.id }).from(engagements).where(and(eq(engagements.id, target.form.engagementId), eq(engagements.isActive, true)));
+  const [own] = await db
+    .select({ id: engagements.id })
+    .from(engagements)
+    .where(and(eq(engagements.id, target.form.engagementId), eq(engagements.isActive, true)));
   return own ? [own.id] : [];
 }

@@ -19,7 +19,12 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
   const { db } = deps;
 
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
-  const doc: RouteDoc = { summary: 'Participant: finish the submission', access: 'participant', body: { resource: null, attributes: SanitizationAttributes }, answer: { document: PARTICIPANT_ANSWERS.sanitized } };
+  const doc: RouteDoc = {
+    summary: 'Participant: finish the submission',
+    access: 'participant',
+    body: { resource: null, attributes: SanitizationAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.sanitized },
+  };
   const sanitize = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');

@@ -32,7 +32,14 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     access: 'participant',
     ...(body
       ? { body: { resource: null, attributes: SiteSearchAttributes } }
-      : { query: { zip: "The participant's US ZIP code: sites nearest first; with country, a postal code or a town.", country: 'Outside the US: the ISO country code.', postalCode: 'With country: a postal code (Canada).', town: 'With country: a town.' } }),
+      : {
+          query: {
+            zip: "The participant's US ZIP code: sites nearest first; with country, a postal code or a town.",
+            country: 'Outside the US: the ISO country code.',
+            postalCode: 'With country: a postal code (Canada).',
+            town: 'With country: a town.',
+          },
+        }),
     answer: { document: PARTICIPANT_ANSWERS.sites },
   });
 
@@ -54,7 +61,14 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     if (!from) {
       const parameter = country === null || zip !== undefined ? 'zip' : place.town !== undefined ? 'town' : 'postalCode';
       // Outside the US a place may be a postal code this server has no table for: a town will do.
-      throw new ApiProblem(422, [{ status: '422', title: 'Invalid Parameter', detail: message(country === null || country === 'US' ? 'zip_unknown' : 'place_unknown', {}, lang), source: { parameter } }]);
+      throw new ApiProblem(422, [
+        {
+          status: '422',
+          title: 'Invalid Parameter',
+          detail: message(country === null || country === 'US' ? 'zip_unknown' : 'place_unknown', {}, lang),
+          source: { parameter },
+        },
+      ]);
     }
     // Miles or kilometres as the channel's locale reads them, wherever the participant is.
     const unit = await channelDistanceUnit(db, submission.mediaChannelId);
@@ -67,16 +81,12 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
       await markNoTrialSites(db, submission.id, nowOf(deps));
     }
     const data: Resource[] = sites.map(({ engagementSiteLocationId, engagementId, ...site }) =>
-      toResource(
-        TRIAL_SITE_TYPE,
-        engagementSiteLocationId,
-        {
-          ...site,
-          distance: unit === 'km' ? Math.round(site.distanceMiles * KM_PER_MILE * 10) / 10 : site.distanceMiles,
-          distanceUnit: unit,
-          engagementId: String(engagementId),
-        } satisfies TrialSiteAttributes,
-      ),
+      toResource(TRIAL_SITE_TYPE, engagementSiteLocationId, {
+        ...site,
+        distance: unit === 'km' ? Math.round(site.distanceMiles * KM_PER_MILE * 10) / 10 : site.distanceMiles,
+        distanceUnit: unit,
+        engagementId: String(engagementId),
+      } satisfies TrialSiteAttributes),
     );
     const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });

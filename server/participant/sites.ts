@@ -35,7 +35,10 @@ interface SiteDistance extends TrialSiteMatch {
  * Where a site is: its own coordinates when it has them, else its ZIP code's centroid (US), else
  * its postal code or town in its country (places.ts).
  */
-export const siteAt = (site: { latitude: number | null; longitude: number | null; zipCode: string | null; city?: string | null }, country: string | null = null): LatLon | null =>
+export const siteAt = (
+  site: { latitude: number | null; longitude: number | null; zipCode: string | null; city?: string | null },
+  country: string | null = null,
+): LatLon | null =>
   site.latitude !== null && site.longitude !== null
     ? { latitude: site.latitude, longitude: site.longitude }
     : (zipCentroid(site.zipCode) ?? (country && country !== 'US' ? placeCentroid(country, site.zipCode, site.city ?? null) : null));
@@ -88,7 +91,11 @@ async function siteDistances(db: Db, engagementIds: readonly number[], from: Lat
 /** The active sites of active engagements `engagementIds` a participant at `from` can reach and that take a referral at `now`, nearest first. */
 export async function nearestSites(db: Db, engagementIds: readonly number[], from: LatLon, now: Date): Promise<TrialSiteMatch[]> {
   const reached = (await siteDistances(db, engagementIds, from)).filter((s) => s.miles <= s.radiusMiles);
-  const room = await linksWithRoom(db, reached.map((s) => ({ id: s.engagementSiteLocationId, ...s.caps })), now);
+  const room = await linksWithRoom(
+    db,
+    reached.map((s) => ({ id: s.engagementSiteLocationId, ...s.caps })),
+    now,
+  );
   return reached
     .filter((s) => room.has(s.engagementSiteLocationId))
     .map(({ caps: _caps, miles: _miles, radiusMiles: _radius, ...site }) => site)
@@ -113,7 +120,9 @@ export async function siteCountries(db: Db, engagementIds: readonly number[]): P
     .from(engagementSiteLocations)
     .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
     .leftJoin(countries, eq(countries.id, siteLocations.countryId))
-    .where(and(inArray(engagementSiteLocations.engagementId, [...engagementIds]), eq(engagementSiteLocations.isActive, true), eq(siteLocations.isActive, true)));
+    .where(
+      and(inArray(engagementSiteLocations.engagementId, [...engagementIds]), eq(engagementSiteLocations.isActive, true), eq(siteLocations.isActive, true)),
+    );
   const codes = new Set(['US', ...rows.map((r) => r.country ?? 'US')]);
   return [...codes].sort((a, b) => (a === 'US' ? -1 : b === 'US' ? 1 : a.localeCompare(b)));
 }
@@ -124,7 +133,8 @@ export async function siteCountries(db: Db, engagementIds: readonly number[]): P
  * has the default locale's, the US.
  */
 export async function channelRegion(db: Db, mediaChannelId: number | null): Promise<string> {
-  const [channel] = mediaChannelId === null ? [] : await db.select({ locale: mediaChannels.locale }).from(mediaChannels).where(eq(mediaChannels.id, mediaChannelId));
+  const [channel] =
+    mediaChannelId === null ? [] : await db.select({ locale: mediaChannels.locale }).from(mediaChannels).where(eq(mediaChannels.id, mediaChannelId));
   return regionOfChannel(channel ?? null);
 }
 

@@ -39,7 +39,12 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
   const phi = phiOf(deps);
 
   /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
-  const doc: RouteDoc = { summary: "Participant: save a page's answers and learn where they lead", access: 'participant', body: { resource: null, attributes: PageAnswersAttributes }, answer: { document: PARTICIPANT_ANSWERS.pageSaved } };
+  const doc: RouteDoc = {
+    summary: "Participant: save a page's answers and learn where they lead",
+    access: 'participant',
+    body: { resource: null, attributes: PageAnswersAttributes },
+    answer: { document: PARTICIPANT_ANSWERS.pageSaved },
+  };
   const save = async (c: Context<AppEnv>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const requestedId = parseId(c.req.param('id'));
@@ -49,7 +54,10 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const now = nowOf(deps);
     const limitChecks: LimitCheck[] = [
       { key: addressLimitKey(deps, c, 'pages'), limit: limits.pagesPerAddress },
-      { key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`, limit: limits.pagesPerChannel },
+      {
+        key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`,
+        limit: limits.pagesPerChannel,
+      },
     ];
     // A valid answer counts against the limits inside its save (one statement); every other
     // outcome counts here first, so a refused call is counted as before and may answer 429.
@@ -77,13 +85,24 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
 
     const next = nextAfter(survey, page, answers);
     const window = windowOf(limits.windowSeconds, now.getTime());
-    const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, { windowStart: window.windowStart, checks: countedChecks(limitChecks) });
+    const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, {
+      windowStart: window.windowStart,
+      checks: countedChecks(limitChecks),
+    });
     if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     // The run was completed (or removed) after the entry was read: nothing was written.
     if (saved.status === 'closed') throw await unlessEnded(db, submission.id, 'page entry', conflict(SUBMISSION_COMPLETED));
     const { nextEntryId } = saved;
     // The page's timing rides in its save: kept once the answers are, as the timing call keeps it.
-    if (timing) await recordPageMetric(db, { submissionId: submission.id, oFormId: found.form.id, type: 'page', identity: page.identity, start: timing.start, stop: timing.stop });
+    if (timing)
+      await recordPageMetric(db, {
+        submissionId: submission.id,
+        oFormId: found.form.id,
+        type: 'page',
+        identity: page.identity,
+        start: timing.start,
+        stop: timing.stop,
+      });
     return sendDocument(c, {
       meta: {
         success: true,

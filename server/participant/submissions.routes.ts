@@ -37,69 +37,92 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
   const matcher = contactMatcherOf(deps);
 
   /** A new submission (in_progress) and its token, once, in the response header. */
-  app.post('/o-form-submissions', describe({ summary: 'Participant: start a submission (answers the submission token)', access: 'public', body: { resource: null, attributes: SubmissionAttributes }, answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 } }), async (c) => {
-    const input = await readAttributes(c, SubmissionAttributes);
-    // Until a write does not find the read it decided on stale (startFacts.ts says which read).
-    for (let attempt = 0; ; attempt++) {
-      const { found, settingsVersion } = await startFacts(db, input.oFormId, input.mediaChannelId, attempt);
-      if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
-      const { form, channel, facts } = found;
-      if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
-      assertChannelOfRequest(c, deps, channel?.id ?? null);
-      const address = clientAddress(c);
-      const now = nowOf(deps);
-      const limitChecks: LimitCheck[] = [
-        { key: addressLimitKey(deps, c, 'submissions'), limit: limits.submissionsPerAddress },
-        { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
-      ];
-      const target = await checkRunnable(db, form, channel, facts);
-      if (!target.runnable) {
-        // Counted apart (a rare answer); a submission's creation counts inside its own statement.
-        await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
-        const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
-        return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+  app.post(
+    '/o-form-submissions',
+    describe({
+      summary: 'Participant: start a submission (answers the submission token)',
+      access: 'public',
+      body: { resource: null, attributes: SubmissionAttributes },
+      answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 },
+    }),
+    async (c) => {
+      const input = await readAttributes(c, SubmissionAttributes);
+      // Until a write does not find the read it decided on stale (startFacts.ts says which read).
+      for (let attempt = 0; ; attempt++) {
+        const { found, settingsVersion } = await startFacts(db, input.oFormId, input.mediaChannelId, attempt);
+        if (!found) throw invalid([{ pointer: '/data/attributes/oFormId', detail: UNKNOWN_SURVEY }]);
+        const { form, channel, facts } = found;
+        if (input.mediaChannelId !== null && !channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
+        assertChannelOfRequest(c, deps, channel?.id ?? null);
+        const address = clientAddress(c);
+        const now = nowOf(deps);
+        const limitChecks: LimitCheck[] = [
+          { key: addressLimitKey(deps, c, 'submissions'), limit: limits.submissionsPerAddress },
+          { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
+        ];
+        const target = await checkRunnable(db, form, channel, facts);
+        if (!target.runnable) {
+          // Counted apart (a rare answer); a submission's creation counts inside its own statement.
+          await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+          const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
+          return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+        }
+        // The first page opened with it: checked before anything is written.
+        const survey = input.oFormContainerId === null ? null : await loadSurvey(db, form);
+        const firstPage = survey?.pages[0];
+        if (survey && firstPage?.id !== input.oFormContainerId) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: FIRST_PAGE_ONLY }]);
+        const offered = offeredFromColumn(found.languages);
+        const language = runLanguage(
+          input.language,
+          offered.map((l) => l.isoCode),
+        );
+        const { token, hash } = issueToken();
+        const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
+        const window = windowOf(limits.windowSeconds, now.getTime());
+        const created = await createSubmission(
+          db,
+          {
+            oFormId: form.id,
+            mediaChannelId: channel?.id ?? null,
+            language,
+            languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
+            mediaChannelUrl: page.url,
+            utm: { ...page.utm, ...input.utm },
+            hiddenFields: keepHiddenFields(channel?.hiddenFields ?? [], input.fields),
+            tokenHash: hash,
+            // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
+            clientMatch: channel ? matcher.clientAddress(address) : null,
+          },
+          { windowStart: window.windowStart, checks: countedChecks(limitChecks) },
+          now,
+          {
+            firstPage: survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null,
+            settingsVersion,
+          },
+        );
+        if (created.status === 'stale') {
+          forgetStartFacts(db, input.oFormId, input.mediaChannelId);
+          continue;
+        }
+        if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
+        if (created.status === 'paused') {
+          // Every engagement of the run at its target or past its dates (decided in the write): not offered, as if switched off.
+          const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
+          return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+        }
+        keepStartFacts(db, input.oFormId, input.mediaChannelId, found);
+        const row = created.submission;
+        rememberSubmission(db, { submission: row, form });
+        if (created.page && firstPage)
+          rememberPageEntry(db, created.page.id, {
+            submission: row,
+            form,
+            page: { id: created.page.id, containerId: firstPage.id, children: created.page.children },
+          });
+        c.header(SUBMISSION_TOKEN_HEADER, token);
+        c.header('Cache-Control', 'no-store');
+        return sendDocument(c, { data: submissionResource(row), ...(created.page ? { meta: { containerEntryId: String(created.page.id) } } : {}) }, 201);
       }
-      // The first page opened with it: checked before anything is written.
-      const survey = input.oFormContainerId === null ? null : await loadSurvey(db, form);
-      const firstPage = survey?.pages[0];
-      if (survey && firstPage?.id !== input.oFormContainerId) throw invalid([{ pointer: '/data/attributes/oFormContainerId', detail: FIRST_PAGE_ONLY }]);
-      const offered = offeredFromColumn(found.languages);
-      const language = runLanguage(input.language, offered.map((l) => l.isoCode));
-      const { token, hash } = issueToken();
-      const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
-      const window = windowOf(limits.windowSeconds, now.getTime());
-      const created = await createSubmission(db, {
-        oFormId: form.id,
-        mediaChannelId: channel?.id ?? null,
-        language,
-        languageId: offered.find((l) => l.isoCode === language)?.id ?? null,
-        mediaChannelUrl: page.url,
-        utm: { ...page.utm, ...input.utm },
-        hiddenFields: keepHiddenFields(channel?.hiddenFields ?? [], input.fields),
-        tokenHash: hash,
-        // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
-        clientMatch: channel ? matcher.clientAddress(address) : null,
-      }, { windowStart: window.windowStart, checks: countedChecks(limitChecks) }, now, {
-        firstPage: survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null,
-        settingsVersion,
-      });
-      if (created.status === 'stale') {
-        forgetStartFacts(db, input.oFormId, input.mediaChannelId);
-        continue;
-      }
-      if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
-      if (created.status === 'paused') {
-        // Every engagement of the run at its target or past its dates (decided in the write): not offered, as if switched off.
-        const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
-        return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
-      }
-      keepStartFacts(db, input.oFormId, input.mediaChannelId, found);
-      const row = created.submission;
-      rememberSubmission(db, { submission: row, form });
-      if (created.page && firstPage) rememberPageEntry(db, created.page.id, { submission: row, form, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } });
-      c.header(SUBMISSION_TOKEN_HEADER, token);
-      c.header('Cache-Control', 'no-store');
-      return sendDocument(c, { data: submissionResource(row), ...(created.page ? { meta: { containerEntryId: String(created.page.id) } } : {}) }, 201);
-    }
-  });
+    },
+  );
 }

@@ -19,30 +19,40 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
    * active channel only (an inactive one shows no survey); a client address counts at most
    * `viewsPerAddress` views of a channel per window, beyond which the call is a 429.
    */
-  app.post('/participant-views', describe({ summary: 'Participant: the widget was seen (counts a view of the channel)', access: 'public', query: { mediaChannelId: 'The media channel (CORS).' }, body: { resource: null, attributes: ViewAttributes }, answer: { document: PARTICIPANT_ANSWERS.view, status: 202 } }), async (c) => {
-    const input = await readAttributes(c, ViewAttributes);
-    const channel = await findChannelById(db, input.mediaChannelId);
-    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
-    assertChannelOfRequest(c, deps, channel.id);
-    const addressKey = addressLimitKey(deps, c, 'views');
-    await enforceLimits(db, c, nowOf(deps), limits.windowSeconds, [
-      { key: addressKey === null ? null : `${addressKey}:${channel.id}`, limit: limits.viewsPerAddress },
-    ]);
-    if (channel.isActive) {
-      // The survey the widget showed, as participant-start chose it; the funnel keeps its day, survey, language and campaign.
-      const target = await resolveStart(db, { channel, screenerId: null, identity: input.oFormIdentity });
-      const languages = target.form ? await surveyLanguages(db, target.form.id) : [];
-      await countView(db, {
-        at: nowOf(deps),
-        mediaChannelId: channel.id,
-        screenerId: target.screenerId,
-        oFormId: target.form?.id ?? null,
-        language: target.form ? runLanguage(input.language, languages) : (input.language ?? 'en'),
-        utmSource: input.utm?.utm_source ?? null,
-        utmCampaign: input.utm?.utm_campaign ?? null,
-      });
-    }
-    c.header('Cache-Control', 'no-store');
-    return sendDocument(c, { meta: { counted: channel.isActive } } satisfies ParticipantAnswer<'view'>, 202);
-  });
+  app.post(
+    '/participant-views',
+    describe({
+      summary: 'Participant: the widget was seen (counts a view of the channel)',
+      access: 'public',
+      query: { mediaChannelId: 'The media channel (CORS).' },
+      body: { resource: null, attributes: ViewAttributes },
+      answer: { document: PARTICIPANT_ANSWERS.view, status: 202 },
+    }),
+    async (c) => {
+      const input = await readAttributes(c, ViewAttributes);
+      const channel = await findChannelById(db, input.mediaChannelId);
+      if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
+      assertChannelOfRequest(c, deps, channel.id);
+      const addressKey = addressLimitKey(deps, c, 'views');
+      await enforceLimits(db, c, nowOf(deps), limits.windowSeconds, [
+        { key: addressKey === null ? null : `${addressKey}:${channel.id}`, limit: limits.viewsPerAddress },
+      ]);
+      if (channel.isActive) {
+        // The survey the widget showed, as participant-start chose it; the funnel keeps its day, survey, language and campaign.
+        const target = await resolveStart(db, { channel, screenerId: null, identity: input.oFormIdentity });
+        const languages = target.form ? await surveyLanguages(db, target.form.id) : [];
+        await countView(db, {
+          at: nowOf(deps),
+          mediaChannelId: channel.id,
+          screenerId: target.screenerId,
+          oFormId: target.form?.id ?? null,
+          language: target.form ? runLanguage(input.language, languages) : (input.language ?? 'en'),
+          utmSource: input.utm?.utm_source ?? null,
+          utmCampaign: input.utm?.utm_campaign ?? null,
+        });
+      }
+      c.header('Cache-Control', 'no-store');
+      return sendDocument(c, { meta: { counted: channel.isActive } } satisfies ParticipantAnswer<'view'>, 202);
+    },
+  );
 }

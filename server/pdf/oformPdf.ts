@@ -201,7 +201,8 @@ export async function renderSurveyPdf(survey: SurveyPdf): Promise<Uint8Array> {
         for (const t of option.translations ?? []) w.text(`${t.language}: ${t.label}`, { size: 9, indent: 36, color: grey });
       }
       // The arrow is not in WinAnsi: the rules say '->' as the options do.
-      for (const rule of q.rules ?? []) w.text(`Rule: ${rule.replace(/ → /g, ' -> ')}`, { size: 9, bold: true, indent: 24, color: /disquali/i.test(rule) ? red : undefined });
+      for (const rule of q.rules ?? [])
+        w.text(`Rule: ${rule.replace(/ → /g, ' -> ')}`, { size: 9, bold: true, indent: 24, color: /disquali/i.test(rule) ? red : undefined });
     });
   });
 

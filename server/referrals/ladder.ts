@@ -42,7 +42,6 @@ export interface MoveOutcome {
   moved: boolean;
 }
 
-
 const StoredStatus = v.picklist(REFERRAL_STATUSES);
 /** A status as stored (the table's check constraint holds the same list). */
 export const storedStatus = (value: string): ReferralStatus => v.parse(StoredStatus, value);
@@ -159,7 +158,13 @@ export async function moveByRecordSystem(
 /** Where the referral of contact `contactId` stands (what a callback answers). */
 export async function statusOfContact(db: Db, contactId: number) {
   const [row] = await db
-    .select({ id: referrals.id, engagementId: referrals.engagementId, status: referrals.status, isScreened: referrals.isScreened, isRandomized: referrals.isRandomized })
+    .select({
+      id: referrals.id,
+      engagementId: referrals.engagementId,
+      status: referrals.status,
+      isScreened: referrals.isScreened,
+      isRandomized: referrals.isRandomized,
+    })
     .from(referrals)
     .where(eq(referrals.contactId, contactId));
   return row ? { ...row, status: storedStatus(row.status) } : null;

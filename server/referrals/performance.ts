@@ -52,7 +52,11 @@ export async function sitePerformance(db: Db, now: Date, q: Pick<ListQuery<SiteP
   const measures = {
     referrals: sql<number>`count(*)`.mapWith(Number),
     reached: sql<number>`count(${referrals.firstContactAt})`.mapWith(Number),
-    medianHours: sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from (${referrals.firstContactAt} - ${referrals.created})) / 3600)`.mapWith((v) => (v === null ? null : Number(v))),
+    medianHours: sql<
+      number | null
+    >`percentile_cont(0.5) within group (order by extract(epoch from (${referrals.firstContactAt} - ${referrals.created})) / 3600)`.mapWith((v) =>
+      v === null ? null : Number(v),
+    ),
     due: sql<number>`count(*) filter (where ${referrals.firstContactAt} is not null or ${deadline} <= ${nowSql})`.mapWith(Number),
     withinServiceLevel: sql<number>`count(*) filter (where ${referrals.firstContactAt} <= ${deadline})`.mapWith(Number),
     screened: sql<number>`count(*) filter (where ${referrals.isScreened})`.mapWith(Number),
@@ -79,7 +83,10 @@ export async function sitePerformance(db: Db, now: Date, q: Pick<ListQuery<SiteP
       .groupBy(siteLocations.id, siteLocations.name);
   const order = [...q.sort.map((t) => (t.desc ? desc(sorts[t.field]) : asc(sorts[t.field]))), asc(siteLocations.name), asc(siteLocations.id)];
   const [rows, [counted]] = await Promise.all([
-    base().orderBy(...order).limit(q.limit).offset(q.offset),
+    base()
+      .orderBy(...order)
+      .limit(q.limit)
+      .offset(q.offset),
     db
       .select({ n: sql<number>`count(distinct ${engagementSiteLocations.siteLocationId})`.mapWith(Number) })
       .from(referrals)

@@ -6,13 +6,7 @@
  * change, no attempt) for the engagement's stale days. Closed referrals are neither.
  */
 import { and, count, eq, gte, inArray, lt, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import {
-  CLOSED_REFERRAL_STATUSES,
-  REFERRAL_STATUSES,
-  nextReferralStatuses,
-  type Referral,
-  type ReferralStatus,
-} from '@core/model/referral';
+import { CLOSED_REFERRAL_STATUSES, REFERRAL_STATUSES, nextReferralStatuses, type Referral, type ReferralStatus } from '@core/model/referral';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, engagements, referralReasons, referrals, rmsDeliveries, siteLocations } from '../db/schema';
 import { BadParameter } from '../errors';
@@ -174,7 +168,13 @@ function toReferral(phi: PhiCipher, row: Row): Referral {
 }
 
 /** One page of the referrals `where` selects (the caller's scope and filters). */
-export async function referralPage(db: Db, phi: PhiCipher, now: Date, q: Pick<ListQuery<ReferralSort, string>, 'sort' | 'limit' | 'offset'>, where: SQL | undefined) {
+export async function referralPage(
+  db: Db,
+  phi: PhiCipher,
+  now: Date,
+  q: Pick<ListQuery<ReferralSort, string>, 'sort' | 'limit' | 'offset'>,
+  where: SQL | undefined,
+) {
   const counted = db
     .select({ n: count() })
     .from(referrals)

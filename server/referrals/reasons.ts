@@ -43,6 +43,11 @@ export async function updateReason(db: Db, id: number, values: Partial<ReasonVal
     const [row] = await db.select(columns).from(referralReasons).where(eq(referralReasons.id, id));
     return row;
   }
-  const [row] = await db.update(referralReasons).set(values).where(and(eq(referralReasons.id, id))).returning(columns).catch(taken);
+  const [row] = await db
+    .update(referralReasons)
+    .set(values)
+    .where(and(eq(referralReasons.id, id)))
+    .returning(columns)
+    .catch(taken);
   return row;
 }

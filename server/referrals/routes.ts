@@ -38,7 +38,16 @@ import { logAttempt } from './attempts';
 import { referralCounts } from './counts';
 import { ReferralRefused } from './errors';
 import { moveReferral, type ReferralActor } from './ladder';
-import { REFERRAL_FILTERS, REFERRAL_SORTS, contactValuesOf, findReferral, referralConditions, referralPage, type ReferralFilter, type ReferralSort } from './queue';
+import {
+  REFERRAL_FILTERS,
+  REFERRAL_SORTS,
+  contactValuesOf,
+  findReferral,
+  referralConditions,
+  referralPage,
+  type ReferralFilter,
+  type ReferralSort,
+} from './queue';
 import { addReason, listReasons, updateReason } from './reasons';
 import { referralScope } from './scope';
 import { referralTimeline } from './timeline';
@@ -105,18 +114,29 @@ export function referralsRoutes(deps: Deps) {
     );
   });
 
-  app.patch('/:id', describe({ summary: "Move a referral on its status ladder", body: { resource: REFERRAL_TYPE, attributes: ReferralPatch }, answer: { resource: REFERRAL } }), async (c) => {
-    const user = c.get('user');
-    const referral = await visible(user, c.req.param('id'));
-    const referralId = Number(referral.id);
-    const { attributes } = await readResource(c, ReferralPatch, { type: REFERRAL_TYPE, id: referralId });
-    const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) => refusal(e, ['status', 'reasonId']));
-    if (!moved) throw notFound('referral');
-    // The trail names the step, never the note (a participant's words may be in it).
-    c.set('audit', { entity: 'referrals', entityId: referralId, action: 'status', meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null } });
-    const { id, ...after } = await visible(user, referral.id);
-    return sendResource(c, toResource(REFERRAL_TYPE, id, after));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Move a referral on its status ladder', body: { resource: REFERRAL_TYPE, attributes: ReferralPatch }, answer: { resource: REFERRAL } }),
+    async (c) => {
+      const user = c.get('user');
+      const referral = await visible(user, c.req.param('id'));
+      const referralId = Number(referral.id);
+      const { attributes } = await readResource(c, ReferralPatch, { type: REFERRAL_TYPE, id: referralId });
+      const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
+        refusal(e, ['status', 'reasonId']),
+      );
+      if (!moved) throw notFound('referral');
+      // The trail names the step, never the note (a participant's words may be in it).
+      c.set('audit', {
+        entity: 'referrals',
+        entityId: referralId,
+        action: 'status',
+        meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null },
+      });
+      const { id, ...after } = await visible(user, referral.id);
+      return sendResource(c, toResource(REFERRAL_TYPE, id, after));
+    },
+  );
 
   app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: REFERRAL_CONTACT } }), async (c) => {
     const referral = await visible(c.get('user'), c.req.param('id'));
@@ -129,7 +149,11 @@ export function referralsRoutes(deps: Deps) {
 
   app.post(
     '/:id/contact-attempts',
-    describe({ summary: 'Log a contact attempt on a referral', body: { resource: CONTACT_ATTEMPT_TYPE, attributes: ContactAttemptInput }, answer: { resource: REFERRAL, status: 201 } }),
+    describe({
+      summary: 'Log a contact attempt on a referral',
+      body: { resource: CONTACT_ATTEMPT_TYPE, attributes: ContactAttemptInput },
+      answer: { resource: REFERRAL, status: 201 },
+    }),
     async (c) => {
       const user = c.get('user');
       const referral = await visible(user, c.req.param('id'));
@@ -139,7 +163,12 @@ export function referralsRoutes(deps: Deps) {
         refusal(e, ['attemptedAt', 'nextAttemptDue']),
       );
       if (!logged) throw notFound('referral');
-      c.set('audit', { entity: 'referrals', entityId: referralId, action: 'contact-attempt', meta: { channel: attributes.channel, result: attributes.result } });
+      c.set('audit', {
+        entity: 'referrals',
+        entityId: referralId,
+        action: 'contact-attempt',
+        meta: { channel: attributes.channel, result: attributes.result },
+      });
       const { id, ...after } = await visible(user, referral.id);
       return sendResource(c, toResource(REFERRAL_TYPE, id, after), 201);
     },
@@ -160,27 +189,46 @@ export function referralReasonsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, reasonSpec);
     const status = q.filters.status;
-    if (status !== undefined && !v.is(ReferralReasonInput.entries.status, status)) throw badRequest(`'status' must be one of: screen-failed, withdrawn, not-reachable.`, 'status');
+    if (status !== undefined && !v.is(ReferralReasonInput.entries.status, status))
+      throw badRequest(`'status' must be one of: screen-failed, withdrawn, not-reachable.`, 'status');
     return answerList(c, q, async (window) => {
       const { rows, total } = await listReasons(db, { ...q, ...window }, status);
       return { data: rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), total };
     });
   });
 
-  app.post('/', describe({ summary: 'Add a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput }, answer: { resource: REFERRAL_REASON, status: 201 } }), canChange, async (c) => {
-    const { attributes } = await readResource(c, ReferralReasonInput, { type: REFERRAL_REASON_TYPE });
-    const { id, ...row } = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
-    return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Add a reason for closing referrals',
+      body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput },
+      answer: { resource: REFERRAL_REASON, status: 201 },
+    }),
+    canChange,
+    async (c) => {
+      const { attributes } = await readResource(c, ReferralReasonInput, { type: REFERRAL_REASON_TYPE });
+      const { id, ...row } = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
+      return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Change a reason for closing referrals', body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonPatch }, answer: { resource: REFERRAL_REASON } }), canChange, async (c) => {
-    const reasonId = parseId(c.req.param('id'));
-    const { attributes } = await readResource(c, ReferralReasonPatch, { type: REFERRAL_REASON_TYPE, ...(reasonId === null ? {} : { id: reasonId }) });
-    const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
-    if (!updated) throw notFound('referral reason');
-    const { id, ...row } = updated;
-    return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row));
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: 'Change a reason for closing referrals',
+      body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonPatch },
+      answer: { resource: REFERRAL_REASON },
+    }),
+    canChange,
+    async (c) => {
+      const reasonId = parseId(c.req.param('id'));
+      const { attributes } = await readResource(c, ReferralReasonPatch, { type: REFERRAL_REASON_TYPE, ...(reasonId === null ? {} : { id: reasonId }) });
+      const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
+      if (!updated) throw notFound('referral reason');
+      const { id, ...row } = updated;
+      return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row));
+    },
+  );
 
   return app;
 }

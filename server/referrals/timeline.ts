@@ -51,10 +51,17 @@ export async function referralTimeline(db: Db, phi: PhiCipher, referral: { id: s
     .where(eq(referrals.id, Number(referral.id)));
   const before: TimelineEntry[] = [];
   if (run?.started) before.push({ ...blank, id: `submitted-${referral.id}`, kind: 'submitted', occurredAt: run.started.toISOString() });
-  if (run?.finishedAt && run.isQualified) before.push({ ...blank, id: `qualified-${referral.id}`, kind: 'qualified', occurredAt: run.finishedAt.toISOString() });
+  if (run?.finishedAt && run.isQualified)
+    before.push({ ...blank, id: `qualified-${referral.id}`, kind: 'qualified', occurredAt: run.finishedAt.toISOString() });
   const deliveries = run
     ? await db
-        .select({ id: rmsAudits.id, created: rmsAudits.created, provider: rmsAudits.rmsProviderName, succeeded: rmsAudits.succeeded, attempt: rmsAudits.attempt })
+        .select({
+          id: rmsAudits.id,
+          created: rmsAudits.created,
+          provider: rmsAudits.rmsProviderName,
+          succeeded: rmsAudits.succeeded,
+          attempt: rmsAudits.attempt,
+        })
         .from(rmsAudits)
         .where(eq(rmsAudits.contactId, run.contactId))
         .orderBy(asc(rmsAudits.created), asc(rmsAudits.id))

@@ -57,9 +57,9 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
   const result: ResealResult = { contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0, messages: 0 };
 
   // The contact fields by name, as a form: which values are an e-mail address or a phone number.
-  const form: ContactFormField[] = (await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))).map(
-    (f) => ({ name: f.name, fieldType: f.fieldType as ContactFieldType, required: false }),
-  );
+  const form: ContactFormField[] = (
+    await db.select({ name: contactFields.name, fieldType: contactFields.fieldType }).from(contactFields).orderBy(asc(contactFields.id))
+  ).map((f) => ({ name: f.name, fieldType: f.fieldType as ContactFieldType, required: false }));
 
   let after = 0;
   for (;;) {
@@ -120,7 +120,12 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
   const providers = await db
     .select({ id: rmsProviders.id, signingSecret: rmsProviders.signingSecret, bearerToken: rmsProviders.bearerToken })
     .from(rmsProviders)
-    .where(or(and(isNotNull(rmsProviders.signingSecret), notCurrent(rmsProviders.signingSecret, phi)), and(isNotNull(rmsProviders.bearerToken), notCurrent(rmsProviders.bearerToken, phi))));
+    .where(
+      or(
+        and(isNotNull(rmsProviders.signingSecret), notCurrent(rmsProviders.signingSecret, phi)),
+        and(isNotNull(rmsProviders.bearerToken), notCurrent(rmsProviders.bearerToken, phi)),
+      ),
+    );
   for (const p of providers) {
     // Only what a key sealed: a secret stored in clear (before sealing) is the providers' own start-up job.
     const again = (value: string | null) => (value !== null && phi.isSealed(value) && phi.keyIdOf(value) !== phi.keyId ? phi.seal(phi.open(value)) : value);
@@ -165,20 +170,38 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
   result.notes += await resealNotes(
     phi,
     (after) =>
-      db.select({ id: referrals.id, sealed: referrals.reasonNoteCiphertext }).from(referrals)
+      db
+        .select({ id: referrals.id, sealed: referrals.reasonNoteCiphertext })
+        .from(referrals)
         .where(and(gt(referrals.id, after), isNotNull(referrals.reasonNoteCiphertext), notCurrent(referrals.reasonNoteCiphertext, phi)))
-        .orderBy(asc(referrals.id)).limit(BATCH),
+        .orderBy(asc(referrals.id))
+        .limit(BATCH),
     async (id, was, sealed) =>
-      (await db.update(referrals).set({ reasonNoteCiphertext: sealed }).where(and(eq(referrals.id, id), eq(referrals.reasonNoteCiphertext, was))).returning({ id: referrals.id })).length,
+      (
+        await db
+          .update(referrals)
+          .set({ reasonNoteCiphertext: sealed })
+          .where(and(eq(referrals.id, id), eq(referrals.reasonNoteCiphertext, was)))
+          .returning({ id: referrals.id })
+      ).length,
   );
   result.notes += await resealNotes(
     phi,
     (after) =>
-      db.select({ id: referralEvents.id, sealed: referralEvents.noteCiphertext }).from(referralEvents)
+      db
+        .select({ id: referralEvents.id, sealed: referralEvents.noteCiphertext })
+        .from(referralEvents)
         .where(and(gt(referralEvents.id, after), isNotNull(referralEvents.noteCiphertext), notCurrent(referralEvents.noteCiphertext, phi)))
-        .orderBy(asc(referralEvents.id)).limit(BATCH),
+        .orderBy(asc(referralEvents.id))
+        .limit(BATCH),
     async (id, was, sealed) =>
-      (await db.update(referralEvents).set({ noteCiphertext: sealed }).where(and(eq(referralEvents.id, id), eq(referralEvents.noteCiphertext, was))).returning({ id: referralEvents.id })).length,
+      (
+        await db
+          .update(referralEvents)
+          .set({ noteCiphertext: sealed })
+          .where(and(eq(referralEvents.id, id), eq(referralEvents.noteCiphertext, was)))
+          .returning({ id: referralEvents.id })
+      ).length,
   );
 
   after = 0;
@@ -186,7 +209,12 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
     const rows = await db
       .select({ id: messages.id, to: messages.toCiphertext, body: messages.bodyCiphertext })
       .from(messages)
-      .where(and(gt(messages.id, after), or(notCurrent(messages.toCiphertext, phi), and(isNotNull(messages.bodyCiphertext), notCurrent(messages.bodyCiphertext, phi)))))
+      .where(
+        and(
+          gt(messages.id, after),
+          or(notCurrent(messages.toCiphertext, phi), and(isNotNull(messages.bodyCiphertext), notCurrent(messages.bodyCiphertext, phi))),
+        ),
+      )
       .orderBy(asc(messages.id))
       .limit(BATCH);
     if (rows.length === 0) break;
@@ -195,7 +223,13 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
       const updated = await db
         .update(messages)
         .set({ toCiphertext: phi.seal(phi.open(row.to)), bodyCiphertext: row.body === null ? null : phi.seal(phi.open(row.body)) })
-        .where(and(eq(messages.id, row.id), eq(messages.toCiphertext, row.to), row.body === null ? isNull(messages.bodyCiphertext) : eq(messages.bodyCiphertext, row.body)))
+        .where(
+          and(
+            eq(messages.id, row.id),
+            eq(messages.toCiphertext, row.to),
+            row.body === null ? isNull(messages.bodyCiphertext) : eq(messages.bodyCiphertext, row.body),
+          ),
+        )
         .returning({ id: messages.id });
       result.messages += updated.length;
     }

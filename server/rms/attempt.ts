@@ -73,29 +73,39 @@ interface Answer {
 function post(url: URL, options: { headers: Record<string, string>; body: string; signal: AbortSignal; lookup: LookupFunction }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
-    const request = transport.request(url, { method: 'POST', headers: options.headers, signal: options.signal, lookup: options.lookup, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => {
-        const status = response.statusCode ?? 0;
-        const header = (name: string) => {
-          const value = response.headers[name.toLowerCase()];
-          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    const request = transport.request(
+      url,
+      { method: 'POST', headers: options.headers, signal: options.signal, lookup: options.lookup, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const status = response.statusCode ?? 0;
+          const header = (name: string) => {
+            const value = response.headers[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+          };
+          resolve({
+            status,
+            statusText: response.statusMessage ?? '',
+            ok: status >= 200 && status < 300,
+            header,
+            body: Buffer.concat(chunks).subarray(0, READ_LIMIT).toString('utf8'),
+          });
         };
-        resolve({ status, statusText: response.statusMessage ?? '', ok: status >= 200 && status < 300, header, body: Buffer.concat(chunks).subarray(0, READ_LIMIT).toString('utf8') });
-      };
-      response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.byteLength;
-        // A misbehaving endpoint cannot make us buffer megabytes.
-        if (size >= READ_LIMIT) {
-          response.destroy();
-          done();
-        }
-      });
-      response.on('end', done);
-      response.on('error', reject);
-    });
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.byteLength;
+          // A misbehaving endpoint cannot make us buffer megabytes.
+          if (size >= READ_LIMIT) {
+            response.destroy();
+            done();
+          }
+        });
+        response.on('end', done);
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });
@@ -131,7 +141,8 @@ export async function postOnce({ url, headers, body, timeoutMs, now, describeFai
     const full = response.body;
     const text = truncate(full);
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-    if (response.ok) return { succeeded: true, status: response.status, responseMessage: status, responseBody: text, retryable: false, retryAfterSeconds: null };
+    if (response.ok)
+      return { succeeded: true, status: response.status, responseMessage: status, responseBody: text, retryable: false, retryAfterSeconds: null };
     if (response.status >= 300 && response.status < 400) {
       return failure(`${status}: redirects are not followed.`, false, { status: response.status, responseBody: text });
     }

@@ -52,10 +52,12 @@ export function rmsCallbackRoutes(deps: Deps) {
   ) {
     const at = now();
     if (status !== null) {
-      const outcome = await moveByRecordSystem(db, phiOf(deps), contactId, { status, reasonNote: note }, reporter.name, at, firstDelivery).catch((error: unknown) => {
-        if (error instanceof ReferralRefused) throw conflict(error.message, '/status');
-        throw error;
-      });
+      const outcome = await moveByRecordSystem(db, phiOf(deps), contactId, { status, reasonNote: note }, reporter.name, at, firstDelivery).catch(
+        (error: unknown) => {
+          if (error instanceof ReferralRefused) throw conflict(error.message, '/status');
+          throw error;
+        },
+      );
       if (outcome?.moved) {
         await recordAudit(db, {
           occurredAt: at,
@@ -73,28 +75,39 @@ export function rmsCallbackRoutes(deps: Deps) {
     return referral;
   }
 
-  app.post('/', describe({ summary: "Record system: report a referral's status", access: 'recordSystem', body: { json: RmsCallbackInput }, answer: { resource: 'referrals' } }), async (c) => {
-    const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
-    const parsed = v.safeParse(RmsCallbackInput, body);
-    if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
-    const { contactId } = parsed.output;
-    const at = now();
-    const reporter = await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, at);
-    if (!reporter) throw unauthorized(REFUSED);
-    // A verified message has its id (it is part of what is signed); each id is applied once.
-    const webhookId = c.req.header(WEBHOOK_ID) ?? '';
-    const referral = await report(c, contactId, callbackStatus(parsed.output), parsed.output.reason ?? null, reporter, (tx) => claimWebhookId(tx, contactId, webhookId, at));
-    return sendResource(
-      c,
-      toResource('referrals', referral.id, {
-        contactId,
-        engagementId: referral.engagementId,
-        status: referral.status,
-        isScreened: referral.isScreened,
-        isRandomized: referral.isRandomized,
-      }),
-    );
-  });
+  app.post(
+    '/',
+    describe({
+      summary: "Record system: report a referral's status",
+      access: 'recordSystem',
+      body: { json: RmsCallbackInput },
+      answer: { resource: 'referrals' },
+    }),
+    async (c) => {
+      const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
+      const parsed = v.safeParse(RmsCallbackInput, body);
+      if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
+      const { contactId } = parsed.output;
+      const at = now();
+      const reporter = await verifySignedCallback(db, phiOf(deps), contactId, (name) => c.req.header(name), raw, at);
+      if (!reporter) throw unauthorized(REFUSED);
+      // A verified message has its id (it is part of what is signed); each id is applied once.
+      const webhookId = c.req.header(WEBHOOK_ID) ?? '';
+      const referral = await report(c, contactId, callbackStatus(parsed.output), parsed.output.reason ?? null, reporter, (tx) =>
+        claimWebhookId(tx, contactId, webhookId, at),
+      );
+      return sendResource(
+        c,
+        toResource('referrals', referral.id, {
+          contactId,
+          engagementId: referral.engagementId,
+          status: referral.status,
+          isScreened: referral.isScreened,
+          isRandomized: referral.isRandomized,
+        }),
+      );
+    },
+  );
 
   /** A FHIR ResearchSubject's status applied; answers the OperationOutcome that says where the referral stands. */
   async function fhirReport(c: Context<AppEnv, '/fhir/:providerId'>) {
@@ -103,9 +116,11 @@ export function rmsCallbackRoutes(deps: Deps) {
     const parsed = v.safeParse(ResearchSubjectUpdate, body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const referralKey = referralKeyOf(parsed.output);
-    if (!referralKey) throw invalid([{ pointer: '/identifier', detail: 'The ResearchSubject needs the referral identifier (system urn:ietf:rfc:3986, value urn:uuid:<referralId>).' }]);
-    const found =
-      providerId === null ? null : await authenticFhirCallback(db, phiOf(deps), providerId, referralKey, (name) => c.req.header(name), raw, now());
+    if (!referralKey)
+      throw invalid([
+        { pointer: '/identifier', detail: 'The ResearchSubject needs the referral identifier (system urn:ietf:rfc:3986, value urn:uuid:<referralId>).' },
+      ]);
+    const found = providerId === null ? null : await authenticFhirCallback(db, phiOf(deps), providerId, referralKey, (name) => c.req.header(name), raw, now());
     if (found === null) throw unauthorized(REFUSED);
     // Signed the Standard Webhooks way, the message has an id and is applied once. A bearer-token
     // message has none; replaying one cannot undo a later move, as the ladder never steps down.
@@ -113,10 +128,15 @@ export function rmsCallbackRoutes(deps: Deps) {
     const webhookId = c.req.header(WEBHOOK_SIGNATURE) ? (c.req.header(WEBHOOK_ID) ?? '') : null;
     const firstDelivery = webhookId === null ? undefined : (tx: Tx) => claimWebhookId(tx, found.contactId, webhookId, at);
     const referral = await report(c, found.contactId, FHIR_SUBJECT_STATUSES[parsed.output.status], null, found.reporter, firstDelivery);
-    return { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }] };
+    return {
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'information', code: 'informational', diagnostics: `Referral ${referralKey} is ${referral.status}.` }],
+    };
   }
 
-  app.post('/fhir/:providerId', describe({
+  app.post(
+    '/fhir/:providerId',
+    describe({
       summary: "Record system (FHIR): report a ResearchSubject's status",
       access: 'recordSystemFhir',
       body: { json: ResearchSubjectUpdate },
@@ -135,16 +155,18 @@ export function rmsCallbackRoutes(deps: Deps) {
           },
         },
       },
-    }), async (c) => {
-    // A FHIR client reads an OperationOutcome, refusals included (same statuses as the JSON form).
-    try {
-      return c.body(JSON.stringify(await fhirReport(c)), 200, { 'Content-Type': FHIR_CONTENT_TYPE });
-    } catch (error) {
-      const problem = asProblem(error);
-      if (!problem) throw error;
-      return c.body(JSON.stringify(refusalOutcome(problem.status, problem.errors)), problem.status, { 'Content-Type': FHIR_CONTENT_TYPE });
-    }
-  });
+    }),
+    async (c) => {
+      // A FHIR client reads an OperationOutcome, refusals included (same statuses as the JSON form).
+      try {
+        return c.body(JSON.stringify(await fhirReport(c)), 200, { 'Content-Type': FHIR_CONTENT_TYPE });
+      } catch (error) {
+        const problem = asProblem(error);
+        if (!problem) throw error;
+        return c.body(JSON.stringify(refusalOutcome(problem.status, problem.errors)), problem.status, { 'Content-Type': FHIR_CONTENT_TYPE });
+      }
+    },
+  );
 
   return app;
 }

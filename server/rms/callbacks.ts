@@ -74,7 +74,10 @@ export async function claimWebhookId(tx: Tx, contactId: number, webhookId: strin
 export const ResearchSubjectUpdate = v.object({
   resourceType: v.literal('ResearchSubject', 'The body must be a FHIR ResearchSubject.'),
   identifier: v.array(v.object({ system: v.optional(v.string()), value: v.optional(v.string()) }), 'The ResearchSubject needs the referral identifier.'),
-  status: v.picklist(Object.keys(FHIR_SUBJECT_STATUSES) as (keyof typeof FHIR_SUBJECT_STATUSES)[], `status must be one of: ${Object.keys(FHIR_SUBJECT_STATUSES).join(', ')}.`),
+  status: v.picklist(
+    Object.keys(FHIR_SUBJECT_STATUSES) as (keyof typeof FHIR_SUBJECT_STATUSES)[],
+    `status must be one of: ${Object.keys(FHIR_SUBJECT_STATUSES).join(', ')}.`,
+  ),
 });
 export type ResearchSubjectUpdate = v.InferOutput<typeof ResearchSubjectUpdate>;
 

@@ -52,7 +52,8 @@ export const optionSystem = (surveyIdentity: string, questionIdentity: string) =
 /** HL7's tag for test data: every resource of a "Send test" carries it. */
 const TEST_TAG: Coding = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActReason', code: 'HTEST', display: 'test health data' };
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null;
 
 /** A contact field's value by its type, or by a name that says what it holds. */
 function contactValue(facts: ReferralFacts, test: (name: string, type: string) => boolean): string | null {
@@ -112,7 +113,11 @@ function answerOf(answer: ScreeningAnswer, surveyIdentity: string | null, questi
     if (CHOICE.includes(answer.type)) {
       const code = String(value);
       const display = question?.options.find((o) => o.value === code)?.label;
-      return [{ valueCoding: { ...(surveyIdentity ? { system: optionSystem(surveyIdentity, answer.questionIdentity) } : {}), code, ...(display ? { display } : {}) } }];
+      return [
+        {
+          valueCoding: { ...(surveyIdentity ? { system: optionSystem(surveyIdentity, answer.questionIdentity) } : {}), code, ...(display ? { display } : {}) },
+        },
+      ];
     }
     if ((answer.type === 'date' || answer.type === 'dob') && typeof value === 'string' && ISO_DATE.test(value)) return [{ valueDate: value }];
     if (answer.type === 'number') {
@@ -141,7 +146,11 @@ function questionnaireOf(survey: NonNullable<ReferralFacts['survey']>, questions
               type: itemType(q.type),
               ...(q.type === 'multiple' ? { repeats: true } : {}),
               ...(CHOICE.includes(q.type) && q.options.length
-                ? { answerOption: q.options.map((o) => ({ valueCoding: { system: optionSystem(survey.identity, q.identity), code: o.value, display: o.label } })) }
+                ? {
+                    answerOption: q.options.map((o) => ({
+                      valueCoding: { system: optionSystem(survey.identity, q.identity), code: o.value, display: o.label },
+                    })),
+                  }
                 : {}),
             }),
           ),
@@ -164,7 +173,16 @@ export function referralBundle(facts: ReferralFacts): Bundle {
   const referral: Identifier = { system: URI_SYSTEM, value: `urn:uuid:${facts.referralId}` };
   const meta = facts.test ? { meta: { tag: [TEST_TAG] } } : {};
   const newId = () => `urn:uuid:${randomUUID()}`;
-  const ids = { sponsor: newId(), site: newId(), study: newId(), questionnaire: newId(), patient: newId(), subject: newId(), consent: newId(), answers: newId() };
+  const ids = {
+    sponsor: newId(),
+    site: newId(),
+    study: newId(),
+    questionnaire: newId(),
+    patient: newId(),
+    subject: newId(),
+    consent: newId(),
+    answers: newId(),
+  };
   const entries: BundleEntry[] = [];
 
   const sponsorIdentifier: Identifier = {
@@ -211,7 +229,9 @@ export function referralBundle(facts: ReferralFacts): Bundle {
   const canonical = facts.survey ? `${questionnaireUrl(facts.survey.identity)}|${facts.survey.version}` : null;
   if (facts.survey) {
     const questionnaire = { ...questionnaireOf(facts.survey, facts.questions), ...meta };
-    entries.push(entry(ids.questionnaire, questionnaire, `url=${encodeURIComponent(questionnaire.url!)}&version=${encodeURIComponent(questionnaire.version!)}`));
+    entries.push(
+      entry(ids.questionnaire, questionnaire, `url=${encodeURIComponent(questionnaire.url!)}&version=${encodeURIComponent(questionnaire.version!)}`),
+    );
   }
 
   entries.push(entry(ids.patient, { ...patientOf(facts, referral), ...meta }, byIdentifier(referral)));
@@ -221,7 +241,15 @@ export function referralBundle(facts: ReferralFacts): Bundle {
     ...Object.entries(utm).map(([name, value]): Extension => ({ url: name, valueString: value })),
     ...Object.entries(hiddenFields)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, value]): Extension => ({ url: 'hidden-field', extension: [{ url: 'name', valueString: name }, { url: 'value', valueString: value }] })),
+      .map(
+        ([name, value]): Extension => ({
+          url: 'hidden-field',
+          extension: [
+            { url: 'name', valueString: name },
+            { url: 'value', valueString: value },
+          ],
+        }),
+      ),
   ];
   if (attribution.length) extension.push({ url: ATTRIBUTION_EXTENSION, extension: attribution });
 
@@ -323,7 +351,11 @@ const ISSUE_TYPES: Record<number, OperationOutcomeIssue['code']> = {
  * A refusal as FHIR says it: an OperationOutcome with one error issue per problem, its pointer
  * (`/status`) as a FHIRPath expression on the resource (`ResearchSubject.status`).
  */
-export function refusalOutcome(status: number, problems: readonly { detail?: string; title?: string; source?: { pointer?: string } }[], resourceType = 'ResearchSubject'): OperationOutcome {
+export function refusalOutcome(
+  status: number,
+  problems: readonly { detail?: string; title?: string; source?: { pointer?: string } }[],
+  resourceType = 'ResearchSubject',
+): OperationOutcome {
   return {
     resourceType: 'OperationOutcome',
     issue: problems.map((p): OperationOutcomeIssue => {
@@ -332,7 +364,9 @@ export function refusalOutcome(status: number, problems: readonly { detail?: str
         severity: 'error',
         code: ISSUE_TYPES[status] ?? 'exception',
         diagnostics: p.detail ?? p.title ?? 'Refused.',
-        ...(pointer.length ? { expression: [[resourceType, ...pointer.map((part) => (/^\d+$/.test(part) ? `[${part}]` : part))].join('.').replace(/\.\[/g, '[')] } : {}),
+        ...(pointer.length
+          ? { expression: [[resourceType, ...pointer.map((part) => (/^\d+$/.test(part) ? `[${part}]` : part))].join('.').replace(/\.\[/g, '[')] }
+          : {}),
       };
     }),
   };

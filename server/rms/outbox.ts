@@ -53,7 +53,15 @@ export async function noteDuplicate(tx: Conn, contactId: number, engagementId: n
     .where(eq(engagements.id, engagementId));
   await writeAudit(
     tx,
-    { contactId, providerId: provider?.id ?? null, providerName: provider?.name ?? NONE_PROVIDER_NAME, attempt: 0, succeeded: false, responseMessage: note, responseBody: '' },
+    {
+      contactId,
+      providerId: provider?.id ?? null,
+      providerName: provider?.name ?? NONE_PROVIDER_NAME,
+      attempt: 0,
+      succeeded: false,
+      responseMessage: note,
+      responseBody: '',
+    },
     now,
   );
 }
@@ -132,7 +140,12 @@ export async function writeAudit(db: Conn, input: AuditInput, now: Date): Promis
 }
 
 /** When the next attempt after failed attempt `attempt` is due, or null when there is none (undelivered). */
-export function nextAttemptAt(schedule: readonly number[], attempt: number, result: Pick<AttemptResult, 'retryable' | 'retryAfterSeconds'>, now: Date): Date | null {
+export function nextAttemptAt(
+  schedule: readonly number[],
+  attempt: number,
+  result: Pick<AttemptResult, 'retryable' | 'retryAfterSeconds'>,
+  now: Date,
+): Date | null {
   if (!result.retryable) return null;
   const wait = schedule[attempt - 1];
   if (wait === undefined) return null;

@@ -105,7 +105,13 @@ export interface ReferralFacts {
 async function screeningAnswers(db: Db, phi: PhiCipher, submissionId: number | null): Promise<ScreeningAnswer[]> {
   if (submissionId === null) return [];
   const rows = await db
-    .select({ identity: oFormFields.identity, title: oFormFields.title, type: oFormFields.type, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
+    .select({
+      identity: oFormFields.identity,
+      title: oFormFields.title,
+      type: oFormFields.type,
+      value: oFormFieldEntries.fieldValue,
+      sealed: oFormFieldEntries.sealedValue,
+    })
     .from(oFormFieldEntries)
     .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
     .innerJoin(oFormFields, eq(oFormFields.id, oFormFieldEntries.fieldId))
@@ -116,7 +122,9 @@ async function screeningAnswers(db: Db, phi: PhiCipher, submissionId: number | n
 
 const optionsOf = (type: string, configuration: Record<string, unknown>): SurveyQuestion['options'] => {
   const own = Array.isArray(configuration.options) ? (configuration.options as { value?: unknown; label?: unknown }[]) : [];
-  const listed = own.flatMap((o) => (typeof o?.value === 'string' ? [{ value: o.value, label: typeof o.label === 'string' && o.label !== '' ? o.label : o.value }] : []));
+  const listed = own.flatMap((o) =>
+    typeof o?.value === 'string' ? [{ value: o.value, label: typeof o.label === 'string' && o.label !== '' ? o.label : o.value }] : [],
+  );
   return [...listed, ...impliedOptions(type as FieldType, own).map((value) => ({ value, label: value === 'yes' ? 'Yes' : 'No' }))];
 };
 
@@ -129,7 +137,9 @@ async function surveyQuestions(db: Db, oFormId: number | null): Promise<SurveyQu
     .innerJoin(oFormContainers, eq(oFormContainers.id, oFormFields.containerId))
     .where(eq(oFormContainers.oFormId, oFormId))
     .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id), asc(oFormFields.displayOrder), asc(oFormFields.id));
-  return rows.filter((r) => r.type !== 'placeholder').map((r) => ({ identity: r.identity, title: r.title, type: r.type, options: optionsOf(r.type, r.configuration) }));
+  return rows
+    .filter((r) => r.type !== 'placeholder')
+    .map((r) => ({ identity: r.identity, title: r.title, type: r.type, options: optionsOf(r.type, r.configuration) }));
 }
 
 /**
@@ -138,7 +148,15 @@ async function surveyQuestions(db: Db, oFormId: number | null): Promise<SurveyQu
  */
 export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: number, referralId: string): Promise<ReferralFacts | null> {
   const [found] = await db
-    .select({ contact: contacts, engagement: engagements, sponsor: sponsors, survey: oForms, channel: { id: mediaChannels.id, title: mediaChannels.title }, utm: oFormSubmissions.utm, hiddenFields: oFormSubmissions.hiddenFields })
+    .select({
+      contact: contacts,
+      engagement: engagements,
+      sponsor: sponsors,
+      survey: oForms,
+      channel: { id: mediaChannels.id, title: mediaChannels.title },
+      utm: oFormSubmissions.utm,
+      hiddenFields: oFormSubmissions.hiddenFields,
+    })
     .from(contacts)
     .innerJoin(engagements, eq(engagements.id, contacts.engagementId))
     .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
@@ -158,7 +176,9 @@ export async function loadReferralFacts(db: Db, phi: PhiCipher, contactId: numbe
     : [];
   const values = openContactValues(phi, contact.valuesCiphertext);
   const names = Object.keys(values);
-  const types = names.length ? await db.select({ name: contactFields.name, type: contactFields.fieldType }).from(contactFields).where(inArray(contactFields.name, names)) : [];
+  const types = names.length
+    ? await db.select({ name: contactFields.name, type: contactFields.fieldType }).from(contactFields).where(inArray(contactFields.name, names))
+    : [];
   return {
     referralId,
     contactId: contact.id,
@@ -220,7 +240,14 @@ export function testReferralFacts(referralId: string, at: Date): ReferralFacts {
     submissionId: null,
     screenerId: null,
     attribution: { mediaChannelId: null, mediaChannelTitle: null, utm: {}, hiddenFields: {} },
-    consent: { acceptedTerms: true, consentedAt: at.toISOString(), language: 'en', text: TEST_CONSENT, textSha256: createHash('sha256').update(TEST_CONSENT, 'utf8').digest('hex'), surveyVersion: null },
+    consent: {
+      acceptedTerms: true,
+      consentedAt: at.toISOString(),
+      language: 'en',
+      text: TEST_CONSENT,
+      textSha256: createHash('sha256').update(TEST_CONSENT, 'utf8').digest('hex'),
+      surveyVersion: null,
+    },
     values: { first_name: 'Test', last_name: 'Referral', email: 'test.referral@example.invalid' },
     valueTypes: { first_name: 'text', last_name: 'text', email: 'email' },
     answers: [],
@@ -234,4 +261,3 @@ export function webhookBody(facts: ReferralFacts): string {
   const { answers: _answers, valueTypes: _types, questions: _questions, ...data } = facts;
   return JSON.stringify({ type: facts.test ? 'referral.test' : 'referral.created', timestamp: facts.created, data });
 }
-

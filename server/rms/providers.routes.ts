@@ -32,7 +32,18 @@ import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { testReferralFacts } from './payload';
 import { providerFor } from './provider';
 import { testOutcome } from './attempt';
-import { createProvider, deleteProvider, engagementCounts, findProvider, openSecrets, PROVIDER_FILTERS, providerPage, toRmsProvider, updateProvider, type RmsProviderRow } from './providers';
+import {
+  createProvider,
+  deleteProvider,
+  engagementCounts,
+  findProvider,
+  openSecrets,
+  PROVIDER_FILTERS,
+  providerPage,
+  toRmsProvider,
+  updateProvider,
+  type RmsProviderRow,
+} from './providers';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 
@@ -69,7 +80,12 @@ export function rmsProvidersRoutes(deps: Deps) {
     return answerList(c, q, async (window) => {
       const { rows, total } = await providerPage(db, { ...q, ...window });
       const isSuper = hasAnyRole(c.get('user'), ['Super User']);
-      const counts = isSuper ? await engagementCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
+      const counts = isSuper
+        ? await engagementCounts(
+            db,
+            rows.map((r) => r.id),
+          )
+        : new Map<number, number>();
       const data = rows.map((r) => serialize(toRmsProvider(r, { full: isSuper, engagementCount: counts.get(r.id) ?? 0 })));
       return { data, total };
     });
@@ -84,18 +100,32 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   const superOnly = requireRole('Super User');
 
-  app.post('/', describe({ summary: 'Create a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput }, answer: { resource: RMS_PROVIDER, status: 201 } }), superOnly, async (c) => {
-    const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
-    const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
-    return sendResource(c, serialize(await full(row)), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a record system',
+      body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput },
+      answer: { resource: RMS_PROVIDER, status: 201 },
+    }),
+    superOnly,
+    async (c) => {
+      const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
+      const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
+      return sendResource(c, serialize(await full(row)), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER } }), superOnly, async (c) => {
-    const current = await load(c.req.param('id'));
-    const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
-    const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
-    return sendResource(c, serialize(await full(row)));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER } }),
+    superOnly,
+    async (c) => {
+      const current = await load(c.req.param('id'));
+      const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
+      const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
+      return sendResource(c, serialize(await full(row)));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a record system', answer: { empty: true } }), superOnly, async (c) => {
     const row = await load(c.req.param('id'));

@@ -23,7 +23,12 @@ export function resendRmsAuditRoutes(deps: Deps) {
     // Only undelivered contacts are re-queued, whatever status the list was showing.
     const { status: _status, ...filters } = bulkResendFilters(new URL(c.req.url).searchParams);
     const queued = await resendUndelivered(deliveryOptionsOf(deps), filters);
-    c.set('audit', { entity: 'rms-audits', entityId: null, action: 'rms-resend-bulk', meta: { queued, filters: Object.fromEntries(new URL(c.req.url).searchParams) } });
+    c.set('audit', {
+      entity: 'rms-audits',
+      entityId: null,
+      action: 'rms-resend-bulk',
+      meta: { queued, filters: Object.fromEntries(new URL(c.req.url).searchParams) },
+    });
     return sendDocument(c, { meta: { queued } });
   });
 

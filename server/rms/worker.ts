@@ -112,7 +112,14 @@ async function providerOfContact(options: DeliveryOptions, contactId: number): P
 }
 
 /** Sends contact `contactId`'s referral once under `referralKey`; never throws. */
-async function sendOnce(options: DeliveryOptions, provider: RmsProvider, contactId: number, referralKey: string, attempt: number, now: Date): Promise<AttemptResult> {
+async function sendOnce(
+  options: DeliveryOptions,
+  provider: RmsProvider,
+  contactId: number,
+  referralKey: string,
+  attempt: number,
+  now: Date,
+): Promise<AttemptResult> {
   let facts: Awaited<ReturnType<typeof loadReferralFacts>>;
   try {
     facts = await loadReferralFacts(options.db, options.phi, contactId, referralKey);
@@ -122,7 +129,11 @@ async function sendOnce(options: DeliveryOptions, provider: RmsProvider, contact
   }
   if (!facts) return failure('The contact no longer exists.', false);
   const result = await provider.send(facts, attempt, now);
-  return { ...result, responseMessage: withoutContactValues(result.responseMessage, facts.values), responseBody: withoutContactValues(result.responseBody, facts.values) };
+  return {
+    ...result,
+    responseMessage: withoutContactValues(result.responseMessage, facts.values),
+    responseBody: withoutContactValues(result.responseBody, facts.values),
+  };
 }
 
 async function attemptClaim(options: DeliveryOptions, claim: Claim, now: Date): Promise<RmsAuditRow> {
@@ -131,12 +142,26 @@ async function attemptClaim(options: DeliveryOptions, claim: Claim, now: Date): 
   if (claim.interrupted) {
     await writeAudit(
       options.db,
-      { ...who, contactId: claim.contactId, attempt: claim.attempt - 1, succeeded: false, responseMessage: 'Interrupted: the server stopped before this attempt was recorded.', responseBody: '' },
+      {
+        ...who,
+        contactId: claim.contactId,
+        attempt: claim.attempt - 1,
+        succeeded: false,
+        responseMessage: 'Interrupted: the server stopped before this attempt was recorded.',
+        responseBody: '',
+      },
       now,
     );
   }
   const result = await sendOnce(options, provider, claim.contactId, claim.referralKey, claim.attempt, now);
-  return recordAttempt(options.db, claim, { ...who, succeeded: result.succeeded, responseMessage: result.responseMessage, responseBody: result.responseBody }, result, options.schedule, options.clock());
+  return recordAttempt(
+    options.db,
+    claim,
+    { ...who, succeeded: result.succeeded, responseMessage: result.responseMessage, responseBody: result.responseBody },
+    result,
+    options.schedule,
+    options.clock(),
+  );
 }
 
 /** Makes every attempt due at `now` (only `contactId`'s when given); answers their audits. */
@@ -176,7 +201,15 @@ export async function resend(options: DeliveryOptions, contactId: number, again:
     const result = await sendOnce(options, provider, contactId, extra.referralKey, extra.attempt, now);
     const audit = await writeAudit(
       options.db,
-      { contactId, providerId: provider.providerId, providerName: provider.name, attempt: extra.attempt, succeeded: result.succeeded, responseMessage: result.responseMessage, responseBody: result.responseBody },
+      {
+        contactId,
+        providerId: provider.providerId,
+        providerName: provider.name,
+        attempt: extra.attempt,
+        succeeded: result.succeeded,
+        responseMessage: result.responseMessage,
+        responseBody: result.responseBody,
+      },
       options.clock(),
     );
     return { kind: 'attempted', audit, alreadyDelivered: true };

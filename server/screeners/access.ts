@@ -37,7 +37,9 @@ export const screenerColumns = {
   modified: screeners.modified,
 };
 export type ScreenerRow = {
-  [K in keyof typeof screenerColumns]: (typeof screenerColumns)[K]['_']['notNull'] extends true ? (typeof screenerColumns)[K]['_']['data'] : (typeof screenerColumns)[K]['_']['data'] | null;
+  [K in keyof typeof screenerColumns]: (typeof screenerColumns)[K]['_']['notNull'] extends true
+    ? (typeof screenerColumns)[K]['_']['data']
+    : (typeof screenerColumns)[K]['_']['data'] | null;
 };
 
 export const selectScreeners = (db: Db) => db.select(screenerColumns).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));

@@ -44,16 +44,25 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   });
 
   /** Replaces a screener's contact fields and their weights in one transaction. */
-  app.post('/update/:screenerId', describe({ summary: "Set a screener's contact fields", body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate }, answer: { list: CONTACT_FIELD_SCREENER } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
-    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
-    const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
-    const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);
-    return sendList(
-      c,
-      rows.map(({ id, ...a }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, a)),
-      { total: rows.length, page: 1, limit: CONTACT_FIELD_SCREENER_LIMIT },
-    );
-  });
+  app.post(
+    '/update/:screenerId',
+    describe({
+      summary: "Set a screener's contact fields",
+      body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate },
+      answer: { list: CONTACT_FIELD_SCREENER },
+    }),
+    requireRole(...STAFF_ADMIN_ROLES),
+    async (c) => {
+      const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+      const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
+      const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);
+      return sendList(
+        c,
+        rows.map(({ id, ...a }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, a)),
+        { total: rows.length, page: 1, limit: CONTACT_FIELD_SCREENER_LIMIT },
+      );
+    },
+  );
 
   return app;
 }

@@ -58,7 +58,12 @@ export async function setScreenerContactFields(db: Db, screenerId: number, list:
 }
 
 /** A page of the contact-field links of the screeners the user may see, of one screener when given. */
-export function contactFieldLinkPage(db: Db, user: AuthUser, screenerId: number | undefined, q: Pick<ListQuery<(typeof CONTACT_FIELD_SCREENER_SORTS)[number]>, 'sort' | 'limit' | 'offset'>) {
+export function contactFieldLinkPage(
+  db: Db,
+  user: AuthUser,
+  screenerId: number | undefined,
+  q: Pick<ListQuery<(typeof CONTACT_FIELD_SCREENER_SORTS)[number]>, 'sort' | 'limit' | 'offset'>,
+) {
   const where = and(screenerScope(user), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
   const counted = db.select({ n: count() }).from(contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();
   const select = db

@@ -27,16 +27,26 @@ export function engagementsScreenersRoutes(deps: Deps) {
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
   /** Replaces the engagements a screener serves: `{data: {type, attributes: {engagementIds}}}`. */
-  app.post('/update/:screenerId', describe({ summary: "Set a screener's engagements", body: { resource: 'engagements-screeners', attributes: EngagementsUpdate }, answer: { list: null } }), async (c) => {
-    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
-    const { attributes } = await readResource(c, EngagementsUpdate, { type: 'engagements-screeners' });
-    const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
-    return sendList(
-      c,
-      rows.map((r) => toResource('engagements-screeners', `${screener.id}_${r.engagementId}`, { screenerId: screener.id, engagementId: r.engagementId, engagementName: r.name })),
-      { total: rows.length, page: 1, limit: rows.length },
-    );
-  });
+  app.post(
+    '/update/:screenerId',
+    describe({ summary: "Set a screener's engagements", body: { resource: 'engagements-screeners', attributes: EngagementsUpdate }, answer: { list: null } }),
+    async (c) => {
+      const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+      const { attributes } = await readResource(c, EngagementsUpdate, { type: 'engagements-screeners' });
+      const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
+      return sendList(
+        c,
+        rows.map((r) =>
+          toResource('engagements-screeners', `${screener.id}_${r.engagementId}`, {
+            screenerId: screener.id,
+            engagementId: r.engagementId,
+            engagementName: r.name,
+          }),
+        ),
+        { total: rows.length, page: 1, limit: rows.length },
+      );
+    },
+  );
 
   return app;
 }

@@ -31,7 +31,8 @@ export async function setScreenerEngagements(db: Db, screener: { id: number; spo
   await db
     .transaction((tx) => writeEngagements(tx, screener.id, ids))
     .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23503') throw new Invalid([{ pointer: '/data/attributes/engagementIds', detail: problem ?? 'An engagement no longer exists.' }]);
+      if (pgErrorCode(error).code === '23503')
+        throw new Invalid([{ pointer: '/data/attributes/engagementIds', detail: problem ?? 'An engagement no longer exists.' }]);
       throw error;
     });
   return db

@@ -116,22 +116,32 @@ export function screenersRoutes(deps: Deps) {
     return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerInput }, answer: { resource: SCREENER, status: 201 } }), canEdit, async (c) => {
-    const user = c.get('user');
-    const { attributes, relationships } = await readResource(c, ScreenerInput, { type: SCREENER_TYPE });
-    const id = await createScreener(db, user, attributes, relationships);
-    return sendScreener(c, db, id, 201);
-  });
+  app.post(
+    '/',
+    describe({ summary: 'Create a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerInput }, answer: { resource: SCREENER, status: 201 } }),
+    canEdit,
+    async (c) => {
+      const user = c.get('user');
+      const { attributes, relationships } = await readResource(c, ScreenerInput, { type: SCREENER_TYPE });
+      const id = await createScreener(db, user, attributes, relationships);
+      return sendScreener(c, db, id, 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerPatch }, answer: { resource: SCREENER } }), canEdit, async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findScreener(db, id, user);
-    if (!existing || id === null) throw notFound('screener');
-    const { attributes, relationships } = await readResource(c, ScreenerPatch, { type: SCREENER_TYPE, id });
-    await updateScreener(db, existing, attributes, relationships);
-    return sendScreener(c, db, id);
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerPatch }, answer: { resource: SCREENER } }),
+    canEdit,
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const existing = await findScreener(db, id, user);
+      if (!existing || id === null) throw notFound('screener');
+      const { attributes, relationships } = await readResource(c, ScreenerPatch, { type: SCREENER_TYPE, id });
+      await updateScreener(db, existing, attributes, relationships);
+      return sendScreener(c, db, id);
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a screener', answer: { empty: true } }), canEdit, async (c) => {
     const id = parseId(c.req.param('id'));
@@ -141,16 +151,21 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // Cloning: POST /api/screeners/{id}/clone (optional attributes.title), answering the copy.
-  app.post('/:id/clone', describe({ summary: 'Clone a screener', body: { resource: SCREENER_TYPE, attributes: CloneInput }, answer: { resource: SCREENER, status: 201 } }), canEdit, async (c) => {
-    const user = c.get('user');
-    const source = await findScreener(db, parseId(c.req.param('id')), user);
-    if (!source) throw notFound('screener');
-    // The body is optional: without one the copy is titled "{title} (Copy)".
-    const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
-    const { attributes } = hasBody ? await readResource(c, CloneInput, { type: SCREENER_TYPE }) : { attributes: {} as v.InferOutput<typeof CloneInput> };
-    const id = await createClone(db, source, attributes.title ?? `${source.title} (Copy)`, user.id);
-    return sendScreener(c, db, id, 201);
-  });
+  app.post(
+    '/:id/clone',
+    describe({ summary: 'Clone a screener', body: { resource: SCREENER_TYPE, attributes: CloneInput }, answer: { resource: SCREENER, status: 201 } }),
+    canEdit,
+    async (c) => {
+      const user = c.get('user');
+      const source = await findScreener(db, parseId(c.req.param('id')), user);
+      if (!source) throw notFound('screener');
+      // The body is optional: without one the copy is titled "{title} (Copy)".
+      const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
+      const { attributes } = hasBody ? await readResource(c, CloneInput, { type: SCREENER_TYPE }) : { attributes: {} as v.InferOutput<typeof CloneInput> };
+      const id = await createClone(db, source, attributes.title ?? `${source.title} (Copy)`, user.id);
+      return sendScreener(c, db, id, 201);
+    },
+  );
 
   app.delete('/clone/:id', describe({ summary: 'Delete a screener clone', answer: { empty: true } }), canEdit, async (c) => {
     const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
@@ -169,23 +184,38 @@ export function screenersRoutes(deps: Deps) {
     if (!existing) throw notFound('screener');
     const refreshed = await refreshCloneSurveys(db, existing);
     const data = refreshed.map((r) =>
-      toResource('o-forms', r.oFormId, { identity: r.oFormIdentity, version: r.version, title: r.title, sourceIdentity: r.sourceIdentity, sourceVersionId: r.sourceVersionId }),
+      toResource('o-forms', r.oFormId, {
+        identity: r.oFormIdentity,
+        version: r.version,
+        title: r.title,
+        sourceIdentity: r.sourceIdentity,
+        sourceVersionId: r.sourceVersionId,
+      }),
     );
     return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
   });
 
   // toggle_active of one of a screener's survey links.
-  app.patch('/surveys/:id', describe({ summary: "Turn a screener's survey on or off", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyToggle }, answer: { resource: SCREENER_SURVEY } }), canEdit, async (c) => {
-    const id = parseId(c.req.param('id'));
-    const link = await findScreenerSurveyLink(db, id);
-    if (!link || id === null) throw notFound('screener survey');
-    await editableScreener(db, link.screenerId, c.get('user'));
-    await readResource(c, ScreenerSurveyToggle, { type: SCREENER_SURVEY_TYPE, id });
-    const toggled = await toggleScreenerSurveyLink(db, id);
-    const answer = toggled !== undefined && (await readScreenerSurveyLink(db, toggled));
-    if (!answer) throw notFound('screener survey');
-    return sendResource(c, answer);
-  });
+  app.patch(
+    '/surveys/:id',
+    describe({
+      summary: "Turn a screener's survey on or off",
+      body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyToggle },
+      answer: { resource: SCREENER_SURVEY },
+    }),
+    canEdit,
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const link = await findScreenerSurveyLink(db, id);
+      if (!link || id === null) throw notFound('screener survey');
+      await editableScreener(db, link.screenerId, c.get('user'));
+      await readResource(c, ScreenerSurveyToggle, { type: SCREENER_SURVEY_TYPE, id });
+      const toggled = await toggleScreenerSurveyLink(db, id);
+      const answer = toggled !== undefined && (await readScreenerSurveyLink(db, toggled));
+      if (!answer) throw notFound('screener survey');
+      return sendResource(c, answer);
+    },
+  );
 
   return app;
 }

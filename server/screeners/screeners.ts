@@ -30,8 +30,7 @@ import { engagementIdsProblem, writeEngagements } from './engagements';
 
 export const UNKNOWN_SCREENER_SPONSOR = chooseFromList('a sponsor');
 export const NOT_A_CLONE = 'This screener is not a clone; delete it with DELETE /api/screeners/{id}.';
-export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) =>
-  `This screener has ${n} media channel${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
+export const SCREENER_HAS_MEDIA_CHANNELS = (n: number) => `This screener has ${n} media channel${n === 1 ? '' : 's'}; deactivate it instead of deleting it.`;
 
 const sortColumns = {
   title: screeners.title,
@@ -85,41 +84,44 @@ export async function screenerById(db: Db, id: number): Promise<ScreenerRow | un
 
 /** One page of the screeners the user may see, with what hangs off them. */
 export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SORTS)[number], 'searchQuery' | 'sponsorId' | 'isActive'>) {
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-    const conditions: (SQL | undefined)[] = [screenerScope(user)];
-    if (q.filters.sponsorId !== undefined) {
-      const sponsorId = parseId(q.filters.sponsorId);
-      if (sponsorId === null) throw new BadParameter("'sponsorId' must be a sponsor id.", 'sponsorId');
-      conditions.push(eq(screeners.sponsorId, sponsorId));
-    }
-    if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
-    if (isActive !== undefined) conditions.push(eq(screeners.isActive, isActive));
-    const where = and(...conditions);
-    const counted = db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
-    const page = await joinedPage(selectScreeners(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: screeners.id });
-    const rows = page.rows as ScreenerRow[];
-    const related = await loadRelated(db, rows.map((r) => r.id));
+  const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
+  const conditions: (SQL | undefined)[] = [screenerScope(user)];
+  if (q.filters.sponsorId !== undefined) {
+    const sponsorId = parseId(q.filters.sponsorId);
+    if (sponsorId === null) throw new BadParameter("'sponsorId' must be a sponsor id.", 'sponsorId');
+    conditions.push(eq(screeners.sponsorId, sponsorId));
+  }
+  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
+  if (isActive !== undefined) conditions.push(eq(screeners.isActive, isActive));
+  const where = and(...conditions);
+  const counted = db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
+  const page = await joinedPage(selectScreeners(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: screeners.id });
+  const rows = page.rows as ScreenerRow[];
+  const related = await loadRelated(
+    db,
+    rows.map((r) => r.id),
+  );
   return { rows, total: page.total, related };
 }
 
 /** One page of screeners' additional languages (of the screeners the user may see). */
 export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<'description' | 'isoCode', 'screenerId'>) {
-    const conditions: (SQL | undefined)[] = [screenerScope(user)];
-    if (q.filters.screenerId !== undefined) {
-      const screenerId = parseId(q.filters.screenerId);
-      if (screenerId === null) throw new BadParameter("'screenerId' must be a screener id.", 'screenerId');
-      conditions.push(eq(screenerLanguages.screenerId, screenerId));
-    }
-    const where = and(...conditions);
-    const select = db
-      .select({ screenerId: screenerLanguages.screenerId, languageId: languages.id, description: languages.description, isoCode: languages.isoCode })
-      .from(screenerLanguages)
-      .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
-      .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId))
-      .$dynamic();
-    const counted = db.select({ n: count() }).from(screenerLanguages).innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId)).$dynamic();
-    const sorts = { description: languages.description, isoCode: languages.isoCode };
-    const { rows, total } = await joinedPage(select, counted, q, { where, sorts, id: [screenerLanguages.screenerId, languages.id] });
+  const conditions: (SQL | undefined)[] = [screenerScope(user)];
+  if (q.filters.screenerId !== undefined) {
+    const screenerId = parseId(q.filters.screenerId);
+    if (screenerId === null) throw new BadParameter("'screenerId' must be a screener id.", 'screenerId');
+    conditions.push(eq(screenerLanguages.screenerId, screenerId));
+  }
+  const where = and(...conditions);
+  const select = db
+    .select({ screenerId: screenerLanguages.screenerId, languageId: languages.id, description: languages.description, isoCode: languages.isoCode })
+    .from(screenerLanguages)
+    .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
+    .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId))
+    .$dynamic();
+  const counted = db.select({ n: count() }).from(screenerLanguages).innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId)).$dynamic();
+  const sorts = { description: languages.description, isoCode: languages.isoCode };
+  const { rows, total } = await joinedPage(select, counted, q, { where, sorts, id: [screenerLanguages.screenerId, languages.id] });
   return { rows, total };
 }
 
@@ -130,7 +132,10 @@ async function assertSponsor(db: Db, sponsorId: number | undefined) {
 }
 
 /** Every language code a write names must be a non-default language. */
-async function assertLanguageCodes(db: Db, attributes: { translations?: Record<string, unknown>; messages?: Partial<Record<ScreenerOutcome, ScreenerMessageInput>> }) {
+async function assertLanguageCodes(
+  db: Db,
+  attributes: { translations?: Record<string, unknown>; messages?: Partial<Record<ScreenerOutcome, ScreenerMessageInput>> },
+) {
   const keysOf = (map: Record<string, unknown> | undefined) => Object.fromEntries(Object.keys(map ?? {}).map((k) => [k, k]));
   await assertTranslationLanguages(db, keysOf(attributes.translations), '/data/attributes/translations');
   for (const [outcome, m] of Object.entries(attributes.messages ?? {})) {
@@ -201,20 +206,23 @@ export async function createScreener(
   attributes: v.InferOutput<typeof ScreenerInput>,
   relationships: Record<string, { data: unknown }>,
 ): Promise<number> {
-    await assertSponsor(db, attributes.sponsorId);
-    await assertLanguageCodes(db, attributes);
-    const links = await readRelationships(db, relationships, attributes.sponsorId);
-    const { messages, ...values } = attributes;
-    return db
-      .transaction(async (tx) => {
-        const [row] = await tx.insert(screeners).values({ ...values, userId: user.id }).returning({ id: screeners.id });
-        if (!row) throw new Error('insert returned no row');
-        await writeMessages(tx, row.id, messages);
-        if (links.languages) await writeLanguages(tx, row.id, links.languages);
-        if (links.engagements) await writeEngagements(tx, row.id, links.engagements);
-        return row.id;
-      })
-      .catch(onConstraint);
+  await assertSponsor(db, attributes.sponsorId);
+  await assertLanguageCodes(db, attributes);
+  const links = await readRelationships(db, relationships, attributes.sponsorId);
+  const { messages, ...values } = attributes;
+  return db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .insert(screeners)
+        .values({ ...values, userId: user.id })
+        .returning({ id: screeners.id });
+      if (!row) throw new Error('insert returned no row');
+      await writeMessages(tx, row.id, messages);
+      if (links.languages) await writeLanguages(tx, row.id, links.languages);
+      if (links.engagements) await writeEngagements(tx, row.id, links.engagements);
+      return row.id;
+    })
+    .catch(onConstraint);
 }
 
 /** Updates a screener; a locked one takes only its unlocking. */
@@ -225,38 +233,46 @@ export async function updateScreener(
   relationships: Record<string, { data: unknown }>,
 ): Promise<void> {
   const id = existing.id;
-    // A locked screener takes only its unlocking.
-    const keys = Object.keys(attributes);
-    const unlockOnly = keys.length === 1 && attributes.isLocked === false && Object.keys(relationships).length === 0;
-    if (existing.isLocked && !unlockOnly) throw lockedProblem();
-    await assertSponsor(db, attributes.sponsorId);
-    await assertLanguageCodes(db, attributes);
-    const sponsorId = attributes.sponsorId ?? existing.sponsorId;
-    const links = await readRelationships(db, relationships, sponsorId);
-    if (sponsorId !== existing.sponsorId && !links.engagements) {
-      const current = await db.select({ id: engagementScreeners.engagementId }).from(engagementScreeners).where(eq(engagementScreeners.screenerId, id));
-      if (await engagementIdsProblem(db, current.map((e) => e.id), sponsorId)) {
-        throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: 'This screener serves engagements of its current sponsor: change its engagements too.' }]);
-      }
+  // A locked screener takes only its unlocking.
+  const keys = Object.keys(attributes);
+  const unlockOnly = keys.length === 1 && attributes.isLocked === false && Object.keys(relationships).length === 0;
+  if (existing.isLocked && !unlockOnly) throw lockedProblem();
+  await assertSponsor(db, attributes.sponsorId);
+  await assertLanguageCodes(db, attributes);
+  const sponsorId = attributes.sponsorId ?? existing.sponsorId;
+  const links = await readRelationships(db, relationships, sponsorId);
+  if (sponsorId !== existing.sponsorId && !links.engagements) {
+    const current = await db.select({ id: engagementScreeners.engagementId }).from(engagementScreeners).where(eq(engagementScreeners.screenerId, id));
+    if (
+      await engagementIdsProblem(
+        db,
+        current.map((e) => e.id),
+        sponsorId,
+      )
+    ) {
+      throw new Invalid([
+        { pointer: '/data/attributes/sponsorId', detail: 'This screener serves engagements of its current sponsor: change its engagements too.' },
+      ]);
     }
-    const { messages, ...values } = attributes;
-    await db
-      .transaction(async (tx) => {
-        await tx
-          .update(screeners)
-          .set({ ...values, modified: sql`now()` })
-          .where(eq(screeners.id, id));
-        if (messages) await writeMessages(tx, id, messages);
-        if (links.languages) await writeLanguages(tx, id, links.languages);
-        if (links.engagements) await writeEngagements(tx, id, links.engagements);
-      })
-      .catch(onConstraint);
+  }
+  const { messages, ...values } = attributes;
+  await db
+    .transaction(async (tx) => {
+      await tx
+        .update(screeners)
+        .set({ ...values, modified: sql`now()` })
+        .where(eq(screeners.id, id));
+      if (messages) await writeMessages(tx, id, messages);
+      if (links.languages) await writeLanguages(tx, id, links.languages);
+      if (links.engagements) await writeEngagements(tx, id, links.engagements);
+    })
+    .catch(onConstraint);
 }
 
 /** Deletes a screener that no media channel uses. */
 export async function deleteScreener(db: Db, existing: ScreenerRow): Promise<void> {
-    const channels = await mediaChannelCount(db, existing.id);
-    if (channels > 0) throw new Conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
-    // Messages, languages and the engagement, contact-field and survey links go with it (cascade).
-    await db.delete(screeners).where(eq(screeners.id, existing.id));
+  const channels = await mediaChannelCount(db, existing.id);
+  if (channels > 0) throw new Conflict(SCREENER_HAS_MEDIA_CHANNELS(channels));
+  // Messages, languages and the engagement, contact-field and survey links go with it (cascade).
+  await db.delete(screeners).where(eq(screeners.id, existing.id));
 }

@@ -8,7 +8,15 @@ import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
-import { SCREENER_SURVEY_TYPE, type SCREENER_SURVEY_SORTS, type ScreenerFlow, type ScreenerFlowEdge, type ScreenerSurvey, type ScreenerSurveyInput, type ScreenerSurveyPatch } from '@core/model/screenerSurvey';
+import {
+  SCREENER_SURVEY_TYPE,
+  type SCREENER_SURVEY_SORTS,
+  type ScreenerFlow,
+  type ScreenerFlowEdge,
+  type ScreenerSurvey,
+  type ScreenerSurveyInput,
+  type ScreenerSurveyPatch,
+} from '@core/model/screenerSurvey';
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
@@ -41,7 +49,12 @@ export const screenerSurveyResource = ({ link: { id, created, ...rest }, ...nami
 
 /** One link as a resource, or undefined when it is gone. */
 /** A page of the links in the user's screener scope, of one screener or one survey identity when given. */
-export function screenerSurveyLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SURVEY_SORTS)[number], string>, filter: { screenerId?: number; oFormIdentity?: string }) {
+export function screenerSurveyLinkPage(
+  db: Db,
+  user: AuthUser,
+  q: ListQuery<(typeof SCREENER_SURVEY_SORTS)[number], string>,
+  filter: { screenerId?: number; oFormIdentity?: string },
+) {
   const conditions: (SQL | undefined)[] = [screenerScope(user)];
   if (filter.screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, filter.screenerId));
   if (filter.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, filter.oFormIdentity));
@@ -76,7 +89,12 @@ export async function readScreenerSurveyLink(db: Conn, id: number) {
  * Adds a survey to the screener, or with `cloneSurvey` the screener's own copy of it (a survey
  * the user may reach). Answers the link's id; 422 or 409 naming oFormIdentity, nothing written.
  */
-export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorId: number }, attributes: valibot.InferOutput<typeof ScreenerSurveyInput>, user: AuthUser): Promise<number> {
+export async function addScreenerSurvey(
+  db: Db,
+  screener: { id: number; sponsorId: number },
+  attributes: valibot.InferOutput<typeof ScreenerSurveyInput>,
+  user: AuthUser,
+): Promise<number> {
   const { cloneSurvey, ...values } = attributes;
   // A screener runs its own sponsor's surveys: linked to another's, the survey would vanish
   // for the screener's sponsor-scoped users (who cannot see it) and run under the wrong sponsor.
@@ -112,7 +130,10 @@ export async function addScreenerSurvey(db: Db, screener: { id: number; sponsorI
         linked: new Set([...own.map((l) => l.identity), copyIdentity]),
       });
       if (!copy) throw new Invalid([{ pointer: '/data/attributes/oFormIdentity', detail: UNKNOWN_IDENTITY }]);
-      return tx.insert(screenerSurveys).values({ ...values, oFormIdentity: copy.identity }).returning();
+      return tx
+        .insert(screenerSurveys)
+        .values({ ...values, oFormIdentity: copy.identity })
+        .returning();
     })
     .catch((error: unknown) => {
       if (pgErrorCode(error).code === '23505') throw new Conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
@@ -174,7 +195,12 @@ export async function screenerFlow(db: Db, screenerId: number): Promise<Omit<Scr
     }
   }
   return {
-    nodes: rows.map((r) => ({ id: String(r.id), oFormIdentity: r.oFormIdentity, title: shown.get(r.oFormIdentity)?.title ?? r.oFormIdentity, isActive: r.isActive })),
+    nodes: rows.map((r) => ({
+      id: String(r.id),
+      oFormIdentity: r.oFormIdentity,
+      title: shown.get(r.oFormIdentity)?.title ?? r.oFormIdentity,
+      isActive: r.isActive,
+    })),
     edges: [...edges.values()],
   };
 }

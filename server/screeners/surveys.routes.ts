@@ -64,13 +64,22 @@ export function screenerSurveysRoutes(deps: Deps) {
     return sendDocument(c, { data: toResource(SCREENER_FLOW_TYPE, screener.id, { ...flow }) });
   });
 
-  app.post('/', describe({ summary: 'Add a survey to a screener', body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput }, answer: { resource: SCREENER_SURVEY, status: 201 } }), canEdit, async (c) => {
-    const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
-    const screener = await findScreener(db, attributes.screenerId, c.get('user'));
-    if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
-    await editableScreener(db, screener.id, c.get('user'));
-    return sendLink(c, await addScreenerSurvey(db, screener, attributes, c.get('user')), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Add a survey to a screener',
+      body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput },
+      answer: { resource: SCREENER_SURVEY, status: 201 },
+    }),
+    canEdit,
+    async (c) => {
+      const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
+      const screener = await findScreener(db, attributes.screenerId, c.get('user'));
+      if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
+      await editableScreener(db, screener.id, c.get('user'));
+      return sendLink(c, await addScreenerSurvey(db, screener, attributes, c.get('user')), 201);
+    },
+  );
 
   const sendLink = async (c: Context<AppEnv>, id: number, status: 200 | 201 = 200) => {
     const link = await readScreenerSurveyLink(db, id);
@@ -80,15 +89,24 @@ export function screenerSurveysRoutes(deps: Deps) {
 
   const findLink = (raw: string | undefined) => findScreenerSurveyLink(db, parseId(raw));
 
-  app.patch('/:id', describe({ summary: "Update a screener's survey", body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch }, answer: { resource: SCREENER_SURVEY } }), canEdit, async (c) => {
-    const link = await findLink(c.req.param('id'));
-    if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
-    await editableScreener(db, link.screenerId, c.get('user'));
-    const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
-    const row = await updateScreenerSurveyLink(db, link, attributes);
-    if (!row) throw notFound('screener survey');
-    return sendLink(c, row.id);
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: "Update a screener's survey",
+      body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch },
+      answer: { resource: SCREENER_SURVEY },
+    }),
+    canEdit,
+    async (c) => {
+      const link = await findLink(c.req.param('id'));
+      if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
+      await editableScreener(db, link.screenerId, c.get('user'));
+      const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
+      const row = await updateScreenerSurveyLink(db, link, attributes);
+      if (!row) throw notFound('screener survey');
+      return sendLink(c, row.id);
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Remove a survey from a screener', answer: { empty: true } }), canEdit, async (c) => {
     const link = await findLink(c.req.param('id'));

@@ -64,7 +64,11 @@ export async function siteFills(db: Db, linkIds: readonly number[], now: Date): 
 /** Of the links given with their caps, the ids of those that take another referral at `now`. */
 export async function linksWithRoom(db: Db, links: readonly ({ id: number } & SiteCaps)[], now: Date): Promise<Set<number>> {
   const capped = links.filter((l) => l.isPaused || l.weeklyCap !== null || l.totalCap !== null);
-  const fills = await siteFills(db, capped.filter((l) => !l.isPaused).map((l) => l.id), now);
+  const fills = await siteFills(
+    db,
+    capped.filter((l) => !l.isPaused).map((l) => l.id),
+    now,
+  );
   const out = new Set(links.map((l) => l.id));
   for (const link of capped) if (!hasRoom(link, fills.get(link.id) ?? { week: 0, total: 0 })) out.delete(link.id);
   return out;

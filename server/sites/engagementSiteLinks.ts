@@ -5,7 +5,13 @@
  */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
-import { LINK_EXISTS, type ENGAGEMENT_SITE_LOCATION_SORTS, type EngagementSiteLocation, type EngagementSiteLocationInput, type EngagementSiteLocationPatch } from '@core/model/engagementSiteLocation';
+import {
+  LINK_EXISTS,
+  type ENGAGEMENT_SITE_LOCATION_SORTS,
+  type EngagementSiteLocation,
+  type EngagementSiteLocationInput,
+  type EngagementSiteLocationPatch,
+} from '@core/model/engagementSiteLocation';
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
@@ -39,7 +45,10 @@ const columns = {
   created: engagementSiteLocations.created,
   modified: engagementSiteLocations.modified,
 };
-export type SiteLinkRow = Omit<EngagementSiteLocation, 'id' | 'created' | 'modified' | 'siteLocation' | 'referralsThisWeek' | 'referralsTotal' | 'fullReason'> & {
+export type SiteLinkRow = Omit<
+  EngagementSiteLocation,
+  'id' | 'created' | 'modified' | 'siteLocation' | 'referralsThisWeek' | 'referralsTotal' | 'fullReason'
+> & {
   id: number;
   created: Date;
   modified: Date;
@@ -150,6 +159,9 @@ export async function removeSiteLink(db: Db, id: number) {
 
 /** The engagements a site is linked to, for matching after the site itself changed. */
 export async function engagementsOfSite(db: Db, siteLocationId: number): Promise<number[]> {
-  const rows = await db.select({ id: engagementSiteLocations.engagementId }).from(engagementSiteLocations).where(eq(engagementSiteLocations.siteLocationId, siteLocationId));
+  const rows = await db
+    .select({ id: engagementSiteLocations.engagementId })
+    .from(engagementSiteLocations)
+    .where(eq(engagementSiteLocations.siteLocationId, siteLocationId));
   return rows.map((r) => r.id);
 }

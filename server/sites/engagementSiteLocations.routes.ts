@@ -29,7 +29,15 @@ import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { toSiteLocation } from './siteLocations';
-import { addSiteLink, findSiteLink as findLink, removeSiteLink, siteLinkPage, sitesOfLinks, updateSiteLink, type SiteLinkRow as Row } from './engagementSiteLinks';
+import {
+  addSiteLink,
+  findSiteLink as findLink,
+  removeSiteLink,
+  siteLinkPage,
+  sitesOfLinks,
+  updateSiteLink,
+  type SiteLinkRow as Row,
+} from './engagementSiteLinks';
 import { describe } from '../openapi/describe';
 import type { SitesOpened } from './sitesOpened';
 
@@ -80,8 +88,16 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     const now = nowOf(deps);
     return answerList(c, q, async (window) => {
       const { rows, total } = await siteLinkPage(db, c.get('user'), { ...q, ...window }, isActive);
-      const fills = await siteFills(db, rows.map((r) => r.id), now);
-      return { data: rows.map((r) => serialize(r, fills.get(r.id)!, q.fields, withSite)), included: withSite ? await sitesIncluded(db, rows) : undefined, total };
+      const fills = await siteFills(
+        db,
+        rows.map((r) => r.id),
+        now,
+      );
+      return {
+        data: rows.map((r) => serialize(r, fills.get(r.id)!, q.fields, withSite)),
+        included: withSite ? await sitesIncluded(db, rows) : undefined,
+        total,
+      };
     });
   });
 
@@ -93,25 +109,41 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     return sendResource(c, serialize(row, await fillOf(row.id), q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
   });
 
-  app.post('/', describe({ summary: 'Associate a site location with an engagement', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput }, answer: { resource: ENGAGEMENT_SITE_LOCATION, status: 201 } }), async (c) => {
-    const { attributes } = await readResource(c, EngagementSiteLocationInput, { type: ENGAGEMENT_SITE_LOCATION_TYPE });
-    const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
-    if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
-    const createdId = await addSiteLink(db, attributes);
-    // A site now offered for the engagement (its noTrialSites leads within reach are matched to it).
-    await sitesOpened(deps, [engagement.id]);
-    const row = await findLink(db, createdId, c.get('user'));
-    return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Associate a site location with an engagement',
+      body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput },
+      answer: { resource: ENGAGEMENT_SITE_LOCATION, status: 201 },
+    }),
+    async (c) => {
+      const { attributes } = await readResource(c, EngagementSiteLocationInput, { type: ENGAGEMENT_SITE_LOCATION_TYPE });
+      const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
+      if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
+      const createdId = await addSiteLink(db, attributes);
+      // A site now offered for the engagement (its noTrialSites leads within reach are matched to it).
+      await sitesOpened(deps, [engagement.id]);
+      const row = await findLink(db, createdId, c.get('user'));
+      return sendResource(c, serialize(row as Row, await fillOf(row!.id)), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update an engagement site association', body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch }, answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findLink(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('site link');
-    const { attributes } = await readResource(c, EngagementSiteLocationPatch, { type: ENGAGEMENT_SITE_LOCATION_TYPE, id });
-    if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
-    return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: 'Update an engagement site association',
+      body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch },
+      answer: { resource: ENGAGEMENT_SITE_LOCATION },
+    }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = await findLink(db, id, c.get('user'));
+      if (!existing || id === null) throw notFound('site link');
+      const { attributes } = await readResource(c, EngagementSiteLocationPatch, { type: ENGAGEMENT_SITE_LOCATION_TYPE, id });
+      if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
+      return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Remove an engagement site association', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));
@@ -121,48 +153,53 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     return c.body(null, 204);
   });
 
-  app.post('/upload/:engagementId', describe({ summary: "Upload an engagement's site list (CSV or Excel)", body: { upload: 'file' } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
-    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), c.get('user'));
-    if (!engagement) throw notFound('engagement');
-    const upload = await readUpload(c, deps.config.uploadLimitBytes);
-    try {
-      const rows = await readRows(upload.filename, upload.bytes);
-      const checked = await checkRows(db, rows);
-      const imported = await importSites(db, engagement.id, checked.rows, checked.existing).catch((error: unknown) => {
-        if (pgErrorCode(error).code === '23505') throw conflict(UPLOAD_RACE, FILE_POINTER);
-        throw error;
-      });
-      // One event naming every site it created and every site whose link it made or changed.
-      c.set('audit', {
-        entity: 'engagements-site-locations/upload',
-        entityId: engagement.id,
-        action: 'upload',
-        meta: { ...imported.result, createdSiteLocationIds: imported.createdSiteLocationIds, linkedSiteLocationIds: imported.linkedSiteLocationIds },
-      });
-      await sitesOpened(deps, [engagement.id]);
-      return sendDocument(c, { meta: imported.result });
-    } catch (error) {
-      if (!(error instanceof UploadRejected)) throw error;
-      const listed = error.issues.slice(0, MAX_LISTED_ISSUES);
-      const errors = listed.map((issue) => ({
-        status: '422',
-        title: 'Invalid Row',
-        detail: issue.row > 0 ? `Row ${issue.row}${issue.column ? `, ${issue.column}` : ''}: ${issue.detail}` : issue.detail,
-        source: { pointer: FILE_POINTER },
-        meta: { row: issue.row, ...(issue.column ? { column: issue.column } : {}) },
-      }));
-      if (error.issues.length > listed.length) {
-        errors.push({
+  app.post(
+    '/upload/:engagementId',
+    describe({ summary: "Upload an engagement's site list (CSV or Excel)", body: { upload: 'file' } }),
+    requireRole(...STAFF_ADMIN_ROLES),
+    async (c) => {
+      const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), c.get('user'));
+      if (!engagement) throw notFound('engagement');
+      const upload = await readUpload(c, deps.config.uploadLimitBytes);
+      try {
+        const rows = await readRows(upload.filename, upload.bytes);
+        const checked = await checkRows(db, rows);
+        const imported = await importSites(db, engagement.id, checked.rows, checked.existing).catch((error: unknown) => {
+          if (pgErrorCode(error).code === '23505') throw conflict(UPLOAD_RACE, FILE_POINTER);
+          throw error;
+        });
+        // One event naming every site it created and every site whose link it made or changed.
+        c.set('audit', {
+          entity: 'engagements-site-locations/upload',
+          entityId: engagement.id,
+          action: 'upload',
+          meta: { ...imported.result, createdSiteLocationIds: imported.createdSiteLocationIds, linkedSiteLocationIds: imported.linkedSiteLocationIds },
+        });
+        await sitesOpened(deps, [engagement.id]);
+        return sendDocument(c, { meta: imported.result });
+      } catch (error) {
+        if (!(error instanceof UploadRejected)) throw error;
+        const listed = error.issues.slice(0, MAX_LISTED_ISSUES);
+        const errors = listed.map((issue) => ({
           status: '422',
           title: 'Invalid Row',
-          detail: `…and ${error.issues.length - listed.length} more problems.`,
+          detail: issue.row > 0 ? `Row ${issue.row}${issue.column ? `, ${issue.column}` : ''}: ${issue.detail}` : issue.detail,
           source: { pointer: FILE_POINTER },
-          meta: { row: 0 },
-        });
+          meta: { row: issue.row, ...(issue.column ? { column: issue.column } : {}) },
+        }));
+        if (error.issues.length > listed.length) {
+          errors.push({
+            status: '422',
+            title: 'Invalid Row',
+            detail: `…and ${error.issues.length - listed.length} more problems.`,
+            source: { pointer: FILE_POINTER },
+            meta: { row: 0 },
+          });
+        }
+        throw new ApiProblem(422, errors);
       }
-      throw new ApiProblem(422, errors);
-    }
-  });
+    },
+  );
 
   return app;
 }

@@ -4,7 +4,14 @@
  * them (to link sites to their engagements); only Admin and Super User may change them.
  */
 import { Hono } from 'hono';
-import { SITE_LOCATION, SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, SITE_LOCATION_TYPE, SiteLocationInput, SiteLocationPatch } from '@core/model/siteLocation';
+import {
+  SITE_LOCATION,
+  SITE_LOCATION_DEFAULT_SORT,
+  SITE_LOCATION_SORTS,
+  SITE_LOCATION_TYPE,
+  SiteLocationInput,
+  SiteLocationPatch,
+} from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -63,23 +70,37 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     return sendResource(c, serialize(row, q.fields));
   });
 
-  app.post('/', describe({ summary: 'Create a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationInput }, answer: { resource: SITE_LOCATION, status: 201 } }), canChange, async (c) => {
-    const { attributes } = await readResource(c, SiteLocationInput, { type: SITE_LOCATION_TYPE });
-    const createdId = await createSiteLocation(db, attributes);
-    return sendResource(c, serialize((await findSite(db, createdId)) as SiteLocationRow), 201);
-  });
+  app.post(
+    '/',
+    describe({
+      summary: 'Create a site location',
+      body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationInput },
+      answer: { resource: SITE_LOCATION, status: 201 },
+    }),
+    canChange,
+    async (c) => {
+      const { attributes } = await readResource(c, SiteLocationInput, { type: SITE_LOCATION_TYPE });
+      const createdId = await createSiteLocation(db, attributes);
+      return sendResource(c, serialize((await findSite(db, createdId)) as SiteLocationRow), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION } }), canChange, async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findSite(db, id);
-    if (!existing || id === null) throw notFound('site location');
-    const { attributes } = await readResource(c, SiteLocationPatch, { type: SITE_LOCATION_TYPE, id });
-    if (await updateSiteLocation(db, id, attributes)) {
-      // Re-activated or moved: open again for every engagement it is linked to.
-      await sitesOpened(deps, await engagementsOfSite(db, id));
-    }
-    return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION } }),
+    canChange,
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = await findSite(db, id);
+      if (!existing || id === null) throw notFound('site location');
+      const { attributes } = await readResource(c, SiteLocationPatch, { type: SITE_LOCATION_TYPE, id });
+      if (await updateSiteLocation(db, id, attributes)) {
+        // Re-activated or moved: open again for every engagement it is linked to.
+        await sitesOpened(deps, await engagementsOfSite(db, id));
+      }
+      return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a site location', answer: { empty: true } }), canChange, async (c) => {
     const id = parseId(c.req.param('id'));

@@ -89,8 +89,7 @@ const sortColumns = {
   modified: siteLocations.modified,
 };
 
-const selectSites = (db: Db) =>
-  db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
+const selectSites = (db: Db) => db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
 
 export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter>) {
   const conditions: (SQL | undefined)[] = filterConditions(q.filters, FILTERS);

@@ -54,7 +54,11 @@ export const UPLOAD_COLUMNS = {
 } as const;
 export type UploadColumn = keyof typeof UPLOAD_COLUMNS;
 
-const normalizeHeader = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const normalizeHeader = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 const HEADER_INDEX = new Map<string, UploadColumn>();
 for (const [column, names] of Object.entries(UPLOAD_COLUMNS) as [UploadColumn, readonly string[]][]) {
   for (const n of names) HEADER_INDEX.set(n, column);
@@ -154,7 +158,10 @@ function toSiteValues(cells: Cell, countryIds: Map<string, number>, issues: Uplo
   const choice = (column: UploadColumn, key: string, values: readonly string[]) => {
     const value = cells[column];
     if (value === undefined || value === '') return;
-    const normal = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const normal = value
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     if (values.includes(normal)) out[key] = normal;
     else issues.push({ row, column, detail: `Choose one of: ${values.join(', ')}.` });
   };

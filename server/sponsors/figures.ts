@@ -14,7 +14,6 @@ import { isDeliveredReferral } from '../referrals';
 
 export type SponsorFigures = Record<SponsorFigure, number>;
 
-
 export async function sponsorFigures(db: Db, sponsorIds: readonly number[]): Promise<Map<number, SponsorFigures>> {
   const out = new Map<number, SponsorFigures>();
   if (sponsorIds.length === 0) return out;

@@ -60,9 +60,7 @@ function serialize(row: Row, fields: Set<string> | null, withCountry: boolean, f
   const { id, ...attributes } = toSponsor(row, figures?.get(row.id));
   return toResource(SPONSOR_TYPE, id, attributes, {
     fields,
-    relationships: withCountry
-      ? { country: { data: row.countryId ? { type: 'countries', id: String(row.countryId) } : null } }
-      : undefined,
+    relationships: withCountry ? { country: { data: row.countryId ? { type: 'countries', id: String(row.countryId) } : null } } : undefined,
   });
 }
 
@@ -114,21 +112,30 @@ export function sponsorsRoutes(deps: Deps) {
 
   const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.post('/', describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR, status: 201 } }), sponsorsAdmin, async (c) => {
-    const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
-    const row = await sponsorById(db, await createSponsor(db, attributes));
-    return sendResource(c, serialize(row, null, false), 201);
-  });
+  app.post(
+    '/',
+    describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR, status: 201 } }),
+    sponsorsAdmin,
+    async (c) => {
+      const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
+      const row = await sponsorById(db, await createSponsor(db, attributes));
+      return sendResource(c, serialize(row, null, false), 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('sponsor');
-    const { attributes } = await readResource(c, SponsorPatch, { type: SPONSOR_TYPE, id });
-    await updateSponsor(db, id, attributes);
-    const row = await sponsorById(db, id);
-    return sendResource(c, serialize(row, null, false, await figuresFor(db, [row], null)));
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
+      if (!existing || id === null) throw notFound('sponsor');
+      const { attributes } = await readResource(c, SponsorPatch, { type: SPONSOR_TYPE, id });
+      await updateSponsor(db, id, attributes);
+      const row = await sponsorById(db, id);
+      return sendResource(c, serialize(row, null, false, await figuresFor(db, [row], null)));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Delete a sponsor', answer: { empty: true } }), sponsorsAdmin, async (c) => {
     const id = parseId(c.req.param('id'));

@@ -47,7 +47,12 @@ const scopeCondition = (user: AuthUser): SQL | undefined => {
 const selectSponsors = (db: Db) => db.select(columns).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId));
 
 /** A page of the sponsors the user may see, and the attributes a lookup by identification may answer. */
-export async function sponsorPage(db: Db, user: AuthUser, q: ListQuery<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'>, isActive: boolean | undefined) {
+export async function sponsorPage(
+  db: Db,
+  user: AuthUser,
+  q: ListQuery<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'>,
+  isActive: boolean | undefined,
+) {
   const conditions: (SQL | undefined)[] = [];
   const unique = identificationOrScope(sponsorScope(user) !== null, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
   conditions.push(unique.condition);

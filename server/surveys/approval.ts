@@ -24,10 +24,7 @@ export async function approveVersion(db: Db, version: { id: number; identity: st
         .update(oForms)
         .set({ isApproved: false })
         .where(and(eq(oForms.identity, version.identity), eq(oForms.isApproved, true)));
-      await tx
-        .update(oForms)
-        .set({ isApproved: true, approvedAt: sql`now()`, approvedBy, modified: sql`now()` })
-        .where(eq(oForms.id, version.id));
+      await tx.update(oForms).set({ isApproved: true, approvedAt: sql`now()`, approvedBy, modified: sql`now()` }).where(eq(oForms.id, version.id));
     })
     .catch((error: unknown) => {
       // Two versions of one identity approved at the same moment: the later one waits its turn.

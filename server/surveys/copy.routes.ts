@@ -14,10 +14,18 @@ import { describe } from '../openapi/describe';
 
 export function oFormCopyRoutes(app: Hono<AppEnv>, db: Db) {
   /** The next version of an identity: a deep copy of its latest, same identities, new ids. */
-  app.post('/o-form-copy', describe({ summary: 'Copy a survey version (new version or new survey)', body: { resource: OFORM_COPY_TYPE, attributes: OFormCopyInput }, answer: { resource: OFORM, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, OFormCopyInput, { type: OFORM_COPY_TYPE });
-    const id = await copyLatestVersion(db, attributes.copy_identity, user);
-    return sendForm(c, db, id, user, 201);
-  });
+  app.post(
+    '/o-form-copy',
+    describe({
+      summary: 'Copy a survey version (new version or new survey)',
+      body: { resource: OFORM_COPY_TYPE, attributes: OFormCopyInput },
+      answer: { resource: OFORM, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, OFormCopyInput, { type: OFORM_COPY_TYPE });
+      const id = await copyLatestVersion(db, attributes.copy_identity, user);
+      return sendForm(c, db, id, user, 201);
+    },
+  );
 }

@@ -20,7 +20,6 @@ import { Conflict, Invalid } from '../errors';
 import { pgErrorCode } from '../http/sql';
 import { selectForms } from './versions';
 
-
 /** A name-based UUID (RFC 4122 layout, SHA-256 truncated): the same inputs, the same identity. */
 export function derivedIdentity(namespace: string, name: string): string {
   const hex = createHash('sha256').update(`${namespace}\u0000${name}`).digest('hex');
@@ -55,7 +54,11 @@ function retarget(configuration: FieldConfiguration, target: CopyTarget): FieldC
   const options = configuration.options.map((option) => {
     const t: Transition | null = option.transition ?? null;
     if (t === null || t.to === 'end') return option;
-    return { ...option, transition: t.to === 'page' ? { to: 'page' as const, identity: target.rename(t.identity) } : { to: 'survey' as const, identity: target.surveyTarget(t.identity) } };
+    return {
+      ...option,
+      transition:
+        t.to === 'page' ? { to: 'page' as const, identity: target.rename(t.identity) } : { to: 'survey' as const, identity: target.surveyTarget(t.identity) },
+    };
   });
   return { ...configuration, options };
 }
@@ -67,7 +70,10 @@ function retarget(configuration: FieldConfiguration, target: CopyTarget): FieldC
 export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget): Promise<number> {
   const [source] = await tx.select().from(oForms).where(eq(oForms.id, sourceId));
   if (!source) throw new Error(`survey version ${sourceId} is gone`);
-  const [top] = await tx.select({ n: max(oForms.version) }).from(oForms).where(eq(oForms.identity, target.identity));
+  const [top] = await tx
+    .select({ n: max(oForms.version) })
+    .from(oForms)
+    .where(eq(oForms.identity, target.identity));
   const [created] = await tx
     .insert(oForms)
     .values({
@@ -97,7 +103,16 @@ export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget):
     newIds.set(oldId, copy.id);
   }
   const fields = containers.length
-    ? await tx.select().from(oFormFields).where(inArray(oFormFields.containerId, containers.map((x) => x.id))).orderBy(asc(oFormFields.id))
+    ? await tx
+        .select()
+        .from(oFormFields)
+        .where(
+          inArray(
+            oFormFields.containerId,
+            containers.map((x) => x.id),
+          ),
+        )
+        .orderBy(asc(oFormFields.id))
     : [];
   for (const field of fields) {
     const { id: oldId, containerId, identity, configuration, ...rest } = field;
@@ -116,9 +131,15 @@ export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget):
   }
   const messages = await tx.select().from(oFormMessages).where(eq(oFormMessages.oFormVersionId, source.id));
   if (messages.length) {
-    await tx
-      .insert(oFormMessages)
-      .values(messages.map((m) => ({ oFormIdentity: target.identity, oFormVersionId: created.id, messageType: m.messageType, language: m.language, message: m.message })));
+    await tx.insert(oFormMessages).values(
+      messages.map((m) => ({
+        oFormIdentity: target.identity,
+        oFormVersionId: created.id,
+        messageType: m.messageType,
+        language: m.language,
+        message: m.message,
+      })),
+    );
   }
   return created.id;
 }
@@ -166,7 +187,10 @@ export async function sourceVersion(db: Conn, identity: string, preferApproved: 
 /** Which of `identities` are survey identities (have at least one version). */
 export async function existingIdentities(db: Conn, identities: readonly string[]): Promise<Set<string>> {
   if (identities.length === 0) return new Set();
-  const rows = await db.selectDistinct({ identity: oForms.identity }).from(oForms).where(inArray(oForms.identity, [...identities]));
+  const rows = await db
+    .selectDistinct({ identity: oForms.identity })
+    .from(oForms)
+    .where(inArray(oForms.identity, [...identities]));
   return new Set(rows.map((r) => r.identity));
 }
 

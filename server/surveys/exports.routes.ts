@@ -37,20 +37,29 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
       url: `/api/o-forms/o-form-exports/${target.id}`,
     };
     const { id, ...attributes } = body;
-    c.set('audit', { entity: 'o-forms', entityId: target.id, action: 'export-link', meta: { format: 'pdf', showApproved: flag === '1', requestedId: form.id } });
+    c.set('audit', {
+      entity: 'o-forms',
+      entityId: target.id,
+      action: 'export-link',
+      meta: { format: 'pdf', showApproved: flag === '1', requestedId: form.id },
+    });
     return sendResource(c, toResource(OFORM_EXPORT_TYPE, id, attributes));
   });
 
-  app.get('/o-form-exports/:id', describe({ summary: 'Export a survey version (JSON, PDF or CSV of answers)', answer: { media: 'application/pdf' } }), async (c) => {
-    const user = c.get('user');
-    const form = await findForm(db, parseId(c.req.param('id')), user);
-    if (!form) throw notFound('survey export');
-    const bytes = await renderSurveyPdf(await surveyPdfContent(db, form, user));
-    c.set('audit', { entity: 'o-forms', entityId: form.id, action: 'export', meta: { format: 'pdf' } });
-    return c.body(bytes.slice().buffer, 200, {
-      'Content-Type': 'application/pdf',
-      'Content-Disposition': attachmentDisposition(exportFilename(form, 'pdf')),
-      'Cache-Control': 'private, no-store',
-    });
-  });
+  app.get(
+    '/o-form-exports/:id',
+    describe({ summary: 'Export a survey version (JSON, PDF or CSV of answers)', answer: { media: 'application/pdf' } }),
+    async (c) => {
+      const user = c.get('user');
+      const form = await findForm(db, parseId(c.req.param('id')), user);
+      if (!form) throw notFound('survey export');
+      const bytes = await renderSurveyPdf(await surveyPdfContent(db, form, user));
+      c.set('audit', { entity: 'o-forms', entityId: form.id, action: 'export', meta: { format: 'pdf' } });
+      return c.body(bytes.slice().buffer, 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': attachmentDisposition(exportFilename(form, 'pdf')),
+        'Cache-Control': 'private, no-store',
+      });
+    },
+  );
 }

@@ -134,11 +134,7 @@ export async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): P
     return list;
   });
   const [approval] = form.approvedAt
-    ? await db
-        .select({ username: users.username })
-        .from(oForms)
-        .innerJoin(users, eq(users.id, oForms.approvedBy))
-        .where(eq(oForms.id, form.id))
+    ? await db.select({ username: users.username }).from(oForms).innerJoin(users, eq(users.id, oForms.approvedBy)).where(eq(oForms.id, form.id))
     : [];
   return {
     title: form.title,

@@ -14,26 +14,34 @@ import { surveyLanguageChoices } from './languages';
 import { describe } from '../openapi/describe';
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/languages-o-forms', describe({ summary: "List a survey version's languages", query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } }, answer: { list: OFORM_LANGUAGE } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
-    const raw = c.req.query('oFormId');
-    const formId = parseId(raw);
-    if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');
-    const form = await findForm(db, formId, c.get('user'));
-    if (!form) throw notFound('survey');
-    const rows = await surveyLanguageChoices(db, form.id);
-    const data = rows.map((l) => {
-      const resource: OFormLanguage = {
-        id: `${form.id}-${l.id}`,
-        oFormId: String(form.id),
-        languageId: String(l.id),
-        isoCode: l.isoCode,
-        name: l.name,
-        isEnabled: l.isEnabled,
-      };
-      const { id, ...attributes } = resource;
-      return toResource(OFORM_LANGUAGE_TYPE, id, attributes);
-    });
-    return sendList(c, data, { total: data.length, page: 1, limit: data.length });
-  });
+  app.get(
+    '/languages-o-forms',
+    describe({
+      summary: "List a survey version's languages",
+      query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+      answer: { list: OFORM_LANGUAGE },
+    }),
+    async (c) => {
+      assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
+      const raw = c.req.query('oFormId');
+      const formId = parseId(raw);
+      if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');
+      const form = await findForm(db, formId, c.get('user'));
+      if (!form) throw notFound('survey');
+      const rows = await surveyLanguageChoices(db, form.id);
+      const data = rows.map((l) => {
+        const resource: OFormLanguage = {
+          id: `${form.id}-${l.id}`,
+          oFormId: String(form.id),
+          languageId: String(l.id),
+          isoCode: l.isoCode,
+          name: l.name,
+          isEnabled: l.isEnabled,
+        };
+        const { id, ...attributes } = resource;
+        return toResource(OFORM_LANGUAGE_TYPE, id, attributes);
+      });
+      return sendList(c, data, { total: data.length, page: 1, limit: data.length });
+    },
+  );
 }

@@ -4,9 +4,7 @@ import type { Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';
 
 export async function surveyLanguageChoices(db: Db, formId: number) {
-  const enabled = new Set(
-    (await db.select({ id: oFormLanguages.languageId }).from(oFormLanguages).where(eq(oFormLanguages.oFormId, formId))).map((r) => r.id),
-  );
+  const enabled = new Set((await db.select({ id: oFormLanguages.languageId }).from(oFormLanguages).where(eq(oFormLanguages.oFormId, formId))).map((r) => r.id));
   const rows = await db
     .select({ id: languages.id, name: languages.name, isoCode: languages.isoCode, isDefault: languages.isDefault })
     .from(languages)

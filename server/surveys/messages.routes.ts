@@ -3,14 +3,7 @@
  * the version is not approved. The defaults they replace are oform-default-messages.ts's.
  */
 import type { Hono } from 'hono';
-import {
-  OFORM_MESSAGE,
-  OFORM_MESSAGE_TYPE,
-  OFormMessageInput,
-  OFormMessagePatch,
-  type OFormMessage,
-  type OFormMessageType,
-} from '@core/model/oformMessage';
+import { OFORM_MESSAGE, OFORM_MESSAGE_TYPE, OFormMessageInput, OFormMessagePatch, type OFormMessage, type OFormMessageType } from '@core/model/oformMessage';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { readResource } from '../http/body';
@@ -58,25 +51,40 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     });
   });
 
-  app.post('/o-form-messages', describe({ summary: 'Create a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput }, answer: { resource: OFORM_MESSAGE, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, OFormMessageInput, { type: OFORM_MESSAGE_TYPE });
-    const form = await findForm(db, attributes.oFormVersionId, user);
-    if (!form) throw invalid([{ pointer: '/data/attributes/oFormVersionId', detail: UNKNOWN_VERSION }]);
-    const row = await addVersionMessage(db, form, attributes);
-    return sendResource(c, serialize(row), 201);
-  });
+  app.post(
+    '/o-form-messages',
+    describe({
+      summary: 'Create a survey message',
+      body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput },
+      answer: { resource: OFORM_MESSAGE, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, OFormMessageInput, { type: OFORM_MESSAGE_TYPE });
+      const form = await findForm(db, attributes.oFormVersionId, user);
+      if (!form) throw invalid([{ pointer: '/data/attributes/oFormVersionId', detail: UNKNOWN_VERSION }]);
+      const row = await addVersionMessage(db, form, attributes);
+      return sendResource(c, serialize(row), 201);
+    },
+  );
 
-  app.patch('/o-form-messages/:id', describe({ summary: 'Update a survey message', body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessagePatch }, answer: { resource: OFORM_MESSAGE } }), async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findVersionMessage(db, id);
-    const form = existing ? await findForm(db, existing.oFormVersionId, user) : undefined;
-    if (!existing || !form || id === null) throw notFound('survey message');
-    const { attributes } = await readResource(c, OFormMessagePatch, { type: OFORM_MESSAGE_TYPE, id });
-    const row = await updateVersionMessage(db, form.id, id, attributes.message);
-    if (!row) throw notFound('survey message');
-    return sendResource(c, serialize(row));
-  });
+  app.patch(
+    '/o-form-messages/:id',
+    describe({
+      summary: 'Update a survey message',
+      body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessagePatch },
+      answer: { resource: OFORM_MESSAGE },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const existing = await findVersionMessage(db, id);
+      const form = existing ? await findForm(db, existing.oFormVersionId, user) : undefined;
+      if (!existing || !form || id === null) throw notFound('survey message');
+      const { attributes } = await readResource(c, OFormMessagePatch, { type: OFORM_MESSAGE_TYPE, id });
+      const row = await updateVersionMessage(db, form.id, id, attributes.message);
+      if (!row) throw notFound('survey message');
+      return sendResource(c, serialize(row));
+    },
+  );
 }
-

@@ -15,11 +15,24 @@ import { findForm } from './versions';
 import { describe } from '../openapi/describe';
 
 export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-forms/:id/missing-translations', describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams);
-    const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-    if (!form) throw notFound('survey');
-    const missing = await findMissingTranslations(db, form);
-    return sendDocument(c, { data: missing.map((m) => toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), { kind: m.kind, itemId: m.id, title: m.title, language: m.language } satisfies MissingTranslationAttributes)) });
-  });
+  app.get(
+    '/o-forms/:id/missing-translations',
+    describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION } }),
+    async (c) => {
+      assertQueryNames(new URL(c.req.url).searchParams);
+      const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
+      if (!form) throw notFound('survey');
+      const missing = await findMissingTranslations(db, form);
+      return sendDocument(c, {
+        data: missing.map((m) =>
+          toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), {
+            kind: m.kind,
+            itemId: m.id,
+            title: m.title,
+            language: m.language,
+          } satisfies MissingTranslationAttributes),
+        ),
+      });
+    },
+  );
 }

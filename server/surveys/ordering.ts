@@ -29,7 +29,16 @@ const positional = <T extends Sibling>(rows: readonly T[]) => rows.map((r, i) =>
 /** Moves sibling `id` to position `to` (1-based) among `siblings` (in their current order). */
 export async function moveTo(tx: Tx, table: OrderedTable, siblings: readonly Sibling[], id: number, to: number) {
   const ordered = positional(siblings);
-  await writeOrders(tx, table, siblings, reorder(ordered, ordered.findIndex((r) => r.id === id), to - 1));
+  await writeOrders(
+    tx,
+    table,
+    siblings,
+    reorder(
+      ordered,
+      ordered.findIndex((r) => r.id === id),
+      to - 1,
+    ),
+  );
 }
 
 /** Numbers `siblings` 1, 2, 3… in their current order (after an insert or a delete). */

@@ -11,10 +11,14 @@ import { describe } from '../openapi/describe';
 export function surveyPageMetricsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  app.get('/:id', describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams);
-    const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
-    return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
-  });
+  app.get(
+    '/:id',
+    describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS } }),
+    async (c) => {
+      assertQueryNames(new URL(c.req.url).searchParams);
+      const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
+      return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
+    },
+  );
   return app;
 }

@@ -36,23 +36,35 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
     return sendContainer(c, db, id, c.get('user'));
   });
 
-  app.post('/o-form-containers', describe({ summary: 'Create a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput }, answer: { resource: OFORM_CONTAINER, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
-    const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
-    const id = await createContainer(db, form, attributes);
-    return sendContainer(c, db, id, user, 201);
-  });
+  app.post(
+    '/o-form-containers',
+    describe({
+      summary: 'Create a survey page',
+      body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput },
+      answer: { resource: OFORM_CONTAINER, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
+      const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
+      const id = await createContainer(db, form, attributes);
+      return sendContainer(c, db, id, user, 201);
+    },
+  );
 
-  app.patch('/o-form-containers/:id', describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER } }), async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const context = await findContainer(db, id, user);
-    if (!context || id === null) throw notFound('page');
-    const { attributes } = await readResource(c, ContainerPatch, { type: OFORM_CONTAINER_TYPE, id });
-    await updateContainer(db, context, attributes);
-    return sendContainer(c, db, id, user);
-  });
+  app.patch(
+    '/o-form-containers/:id',
+    describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER } }),
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const context = await findContainer(db, id, user);
+      if (!context || id === null) throw notFound('page');
+      const { attributes } = await readResource(c, ContainerPatch, { type: OFORM_CONTAINER_TYPE, id });
+      await updateContainer(db, context, attributes);
+      return sendContainer(c, db, id, user);
+    },
+  );
 
   app.delete('/o-form-containers/:id', describe({ summary: 'Delete a survey page', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));

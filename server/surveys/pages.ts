@@ -34,12 +34,7 @@ const containerSiblings = (tx: Tx, formId: number, parentId: number | null) =>
   tx
     .select({ id: oFormContainers.id, displayOrder: oFormContainers.displayOrder })
     .from(oFormContainers)
-    .where(
-      and(
-        eq(oFormContainers.oFormId, formId),
-        parentId === null ? sql`${oFormContainers.parentId} is null` : eq(oFormContainers.parentId, parentId),
-      ),
-    )
+    .where(and(eq(oFormContainers.oFormId, formId), parentId === null ? sql`${oFormContainers.parentId} is null` : eq(oFormContainers.parentId, parentId)))
     .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
 
 /** Keeps containerCount (the progress bar's maximum) equal to the number of pages. */
@@ -48,7 +43,10 @@ async function recountPages(tx: Tx, formId: number) {
     .select({ n: count() })
     .from(oFormContainers)
     .where(and(eq(oFormContainers.oFormId, formId), sql`${oFormContainers.parentId} is null`));
-  await tx.update(oForms).set({ containerCount: n?.n ?? 0 }).where(eq(oForms.id, formId));
+  await tx
+    .update(oForms)
+    .set({ containerCount: n?.n ?? 0 })
+    .where(eq(oForms.id, formId));
 }
 
 /** A page (parentId null) or a child container of one of the version's pages. Answers its id. */

@@ -13,7 +13,13 @@ import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export function oFormFieldCategoriesRoutes(app: Hono<AppEnv>, db: Db) {
-  const categorySpec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_CATEGORY_TYPE, sorts: ['name', 'id'], defaultSort: 'name', defaultLimit: 1000, fields: ['name'] };
+  const categorySpec: ListSpec<'name' | 'id'> = {
+    type: OFORM_FIELD_CATEGORY_TYPE,
+    sorts: ['name', 'id'],
+    defaultSort: 'name',
+    defaultLimit: 1000,
+    fields: ['name'],
+  };
   app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: categorySpec.type } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
     return answerList(c, q, async (window) => {

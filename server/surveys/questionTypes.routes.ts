@@ -12,7 +12,13 @@ import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
-  const spec: ListSpec<'name' | 'id'> = { type: OFORM_FIELD_TYPE_TYPE, sorts: ['name', 'id'], defaultSort: 'id', defaultLimit: 1000, fields: ['name', 'isChoice'] };
+  const spec: ListSpec<'name' | 'id'> = {
+    type: OFORM_FIELD_TYPE_TYPE,
+    sorts: ['name', 'id'],
+    defaultSort: 'id',
+    defaultLimit: 1000,
+    fields: ['name', 'isChoice'],
+  };
   app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: spec.type } }), (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));

@@ -30,13 +30,21 @@ async function sendField(c: Context, db: Db, id: number, user: AuthUser, status:
 }
 
 export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.post('/o-form-fields', describe({ summary: 'Create a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput }, answer: { resource: OFORM_FIELD, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
-    const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
-    const id = await createQuestion(db, user, context, attributes);
-    return sendField(c, db, id, user, 201);
-  });
+  app.post(
+    '/o-form-fields',
+    describe({
+      summary: 'Create a survey question',
+      body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput },
+      answer: { resource: OFORM_FIELD, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
+      const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
+      const id = await createQuestion(db, user, context, attributes);
+      return sendField(c, db, id, user, 201);
+    },
+  );
 
   app.get('/o-form-fields/:id', describe({ summary: 'Read a survey question', answer: { resource: OFORM_FIELD } }), async (c) => {
     const id = parseId(c.req.param('id'));
@@ -44,15 +52,19 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendField(c, db, id, c.get('user'));
   });
 
-  app.patch('/o-form-fields/:id', describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD } }), async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const context = await findField(db, id, user);
-    if (!context || id === null) throw notFound('question');
-    const { attributes } = await readResource(c, FieldPatch, { type: OFORM_FIELD_TYPE, id });
-    await updateQuestion(db, user, context, attributes);
-    return sendField(c, db, id, user);
-  });
+  app.patch(
+    '/o-form-fields/:id',
+    describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD } }),
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const context = await findField(db, id, user);
+      if (!context || id === null) throw notFound('question');
+      const { attributes } = await readResource(c, FieldPatch, { type: OFORM_FIELD_TYPE, id });
+      await updateQuestion(db, user, context, attributes);
+      return sendField(c, db, id, user);
+    },
+  );
 
   app.delete('/o-form-fields/:id', describe({ summary: 'Delete a survey question', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));

@@ -140,8 +140,7 @@ export async function updateQuestion(db: Db, user: AuthUser, context: FieldConte
   const { tagIds, displayOrder, configuration: rawConfiguration, oFormFieldTypeId: newType, ...values } = attributes;
   const type = newType ?? (context.field.type as FieldType);
   const typeChanged = type !== context.field.type;
-  const configuration =
-    rawConfiguration !== undefined || typeChanged ? parseConfiguration(type, rawConfiguration ?? context.field.configuration) : undefined;
+  const configuration = rawConfiguration !== undefined || typeChanged ? parseConfiguration(type, rawConfiguration ?? context.field.configuration) : undefined;
   await assertCategory(db, values.categoryId, '/data/attributes/categoryId');
   await assertTags(db, tagIds);
   await db.transaction(async (tx) => {

@@ -63,25 +63,33 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     return sendResource(c, data, 200, included);
   });
 
-  app.post('/o-forms', describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM, status: 201 } }), async (c) => {
-    const user = c.get('user');
-    const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
-    const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
-    const languageIds = await readLanguagesRelationship(db, relationships);
-    const id = await createSurvey(db, attributes, engagement, languageIds);
-    return sendForm(c, db, id, user, 201);
-  });
+  app.post(
+    '/o-forms',
+    describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM, status: 201 } }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
+      const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+      const languageIds = await readLanguagesRelationship(db, relationships);
+      const id = await createSurvey(db, attributes, engagement, languageIds);
+      return sendForm(c, db, id, user, 201);
+    },
+  );
 
-  app.patch('/o-forms/:id', describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM } }), async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findForm(db, id, user);
-    if (!existing || id === null) throw notFound('survey');
-    const { attributes, relationships } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
-    const languageIds = await readLanguagesRelationship(db, relationships);
-    await updateSurvey(db, id, attributes, languageIds);
-    return sendForm(c, db, id, user);
-  });
+  app.patch(
+    '/o-forms/:id',
+    describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM } }),
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const existing = await findForm(db, id, user);
+      if (!existing || id === null) throw notFound('survey');
+      const { attributes, relationships } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
+      const languageIds = await readLanguagesRelationship(db, relationships);
+      await updateSurvey(db, id, attributes, languageIds);
+      return sendForm(c, db, id, user);
+    },
+  );
 
   app.delete('/o-forms/:id', describe({ summary: 'Delete a versioned survey', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));

@@ -53,18 +53,21 @@ export async function loadStructure(db: Conn, formId: number): Promise<Structure
     .orderBy(asc(oFormContainers.displayOrder), asc(oFormContainers.id));
   const ids = containers.map((c) => c.id);
   const rows = ids.length
-    ? await db
-        .select()
-        .from(oFormFields)
-        .where(inArray(oFormFields.containerId, ids))
-        .orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id))
+    ? await db.select().from(oFormFields).where(inArray(oFormFields.containerId, ids)).orderBy(asc(oFormFields.displayOrder), asc(oFormFields.id))
     : [];
   const tagRows = rows.length
     ? await db
         .select({ fieldId: oFormFieldTags.fieldId, id: tags.id, name: tags.name })
         .from(oFormFieldTags)
         .innerJoin(tags, eq(tags.id, oFormFieldTags.tagId))
-        .where(and(inArray(oFormFieldTags.fieldId, rows.map((f) => f.id))))
+        .where(
+          and(
+            inArray(
+              oFormFieldTags.fieldId,
+              rows.map((f) => f.id),
+            ),
+          ),
+        )
         .orderBy(asc(tags.name))
     : [];
   const fields = rows.map((f) => ({

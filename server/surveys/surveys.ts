@@ -14,7 +14,12 @@ import { writeFormLanguages } from './translations';
 import { lockEditable } from './versions';
 
 /** Version 1 of a new survey identity, in the engagement's sponsor, with one page. Answers its id. */
-export async function createSurvey(db: Db, attributes: v.InferOutput<typeof OFormInput>, engagement: { sponsorId: number }, languageIds: number[] | undefined): Promise<number> {
+export async function createSurvey(
+  db: Db,
+  attributes: v.InferOutput<typeof OFormInput>,
+  engagement: { sponsorId: number },
+  languageIds: number[] | undefined,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(oForms)
@@ -32,7 +37,11 @@ export async function updateSurvey(db: Db, id: number, attributes: v.InferOutput
     // isActive alone (toggle_active) is not content: an approved version may still be switched.
     const onlyActive = Object.keys(attributes).every((k) => k === 'isActive') && languageIds === undefined;
     if (!onlyActive) await lockEditable(tx, id);
-    if (Object.keys(attributes).length) await tx.update(oForms).set({ ...attributes, modified: sql`now()` }).where(eq(oForms.id, id));
+    if (Object.keys(attributes).length)
+      await tx
+        .update(oForms)
+        .set({ ...attributes, modified: sql`now()` })
+        .where(eq(oForms.id, id));
     if (languageIds !== undefined) await writeFormLanguages(tx, id, languageIds);
   });
 }

@@ -25,7 +25,10 @@ export async function readLanguagesRelationship(db: Conn, relationships: Record<
   const ids = toManyIds(rel.data, 'languages');
   if (ids === null) throw new Invalid([{ pointer, detail: 'Must be a list of languages identifiers.' }]);
   const found = ids.length
-    ? await db.select({ id: languages.id }).from(languages).where(and(inArray(languages.id, ids), eq(languages.isActive, true)))
+    ? await db
+        .select({ id: languages.id })
+        .from(languages)
+        .where(and(inArray(languages.id, ids), eq(languages.isActive, true)))
     : [];
   if (found.length !== ids.length) throw new Invalid([{ pointer, detail: LANGUAGE_NOT_AVAILABLE }]);
   return ids;
@@ -68,7 +71,12 @@ export async function findMissingTranslations(db: Conn, form: { id: number }): P
     .from(oFormMessages)
     .where(eq(oFormMessages.oFormVersionId, form.id));
   const pages = structure.containers.filter((c) => c.parentId === null && c.isActive).map((c) => ({ ...c, id: String(c.id) }));
-  return missingTranslations(languageCodes, pages, ordered.map((f) => ({ ...f, id: String(f.id) })), messages);
+  return missingTranslations(
+    languageCodes,
+    pages,
+    ordered.map((f) => ({ ...f, id: String(f.id) })),
+    messages,
+  );
 }
 
 /** The 422 mark_approved answers while translations are missing. */

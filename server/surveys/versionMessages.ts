@@ -44,7 +44,11 @@ export async function findVersionMessage(db: Db, id: number | null): Promise<Ver
 }
 
 /** The new message; a second one of a type and language in the version is a conflict. */
-export async function addVersionMessage(db: Db, form: { id: number; identity: string }, attributes: v.InferOutput<typeof OFormMessageInput>): Promise<VersionMessageRow> {
+export async function addVersionMessage(
+  db: Db,
+  form: { id: number; identity: string },
+  attributes: v.InferOutput<typeof OFormMessageInput>,
+): Promise<VersionMessageRow> {
   const row = await db
     .transaction(async (tx) => {
       await lockEditable(tx, form.id);
@@ -66,11 +70,7 @@ export async function addVersionMessage(db: Db, form: { id: number; identity: st
 export async function updateVersionMessage(db: Db, formId: number, id: number, message: string): Promise<VersionMessageRow | undefined> {
   return db.transaction(async (tx) => {
     await lockEditable(tx, formId);
-    const [updated] = await tx
-      .update(oFormMessages)
-      .set({ message, modified: sql`now()` })
-      .where(eq(oFormMessages.id, id))
-      .returning();
+    const [updated] = await tx.update(oFormMessages).set({ message, modified: sql`now()` }).where(eq(oFormMessages.id, id)).returning();
     return updated;
   });
 }

@@ -32,15 +32,23 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
   });
 
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
-  app.patch('/o-form-versions/:id', describe({ summary: 'Update a survey version (approve, rename)', body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch }, answer: { resource: OFORM_VERSION } }), async (c) => {
-    const user = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = await findForm(db, id, user);
-    if (!existing || id === null) throw notFound('survey version');
-    await readResource(c, OFormVersionPatch, { type: OFORM_VERSION_TYPE, id });
-    await approveVersion(db, { id, identity: existing.identity }, user.id);
-    const row = await findForm(db, id, user);
-    if (!row) throw notFound('survey version');
-    return sendResource(c, versionResource(row));
-  });
+  app.patch(
+    '/o-form-versions/:id',
+    describe({
+      summary: 'Update a survey version (approve, rename)',
+      body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch },
+      answer: { resource: OFORM_VERSION },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const existing = await findForm(db, id, user);
+      if (!existing || id === null) throw notFound('survey version');
+      await readResource(c, OFormVersionPatch, { type: OFORM_VERSION_TYPE, id });
+      await approveVersion(db, { id, identity: existing.identity }, user.id);
+      const row = await findForm(db, id, user);
+      if (!row) throw notFound('survey version');
+      return sendResource(c, versionResource(row));
+    },
+  );
 }

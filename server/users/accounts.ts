@@ -127,7 +127,10 @@ export async function assertEmailFree(db: Db, email: string | null | undefined, 
 /** A concurrent write can still hit a unique index after the checks: same answers. */
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: (constraint) => (constraint?.includes('email') ? new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email') : new Conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username')),
+    unique: (constraint) =>
+      constraint?.includes('email')
+        ? new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email')
+        : new Conflict(USER_MESSAGES.usernameTaken, '/data/attributes/username'),
     foreignKey: () => new Invalid([{ pointer: '/data/relationships', detail: USER_MESSAGES.unknownSponsor }]),
   });
 
@@ -229,7 +232,10 @@ export async function updateUser(
     .transaction(async (tx) => {
       await lockSuperUsers(tx, superUserId);
       if (Object.keys(changes).length > 0) {
-        await tx.update(users).set({ ...changes, modified: sql`now()` }).where(eq(users.id, id));
+        await tx
+          .update(users)
+          .set({ ...changes, modified: sql`now()` })
+          .where(eq(users.id, id));
       }
       if (roleIds !== undefined) {
         await tx.delete(userRoles).where(eq(userRoles.userId, id));

@@ -126,32 +126,36 @@ export function usersRoutes(deps: Deps) {
   app.get('/me', describe({ summary: 'The signed-in user', answer: { resource: USER } }), async (c) => sendUser(c, db, c.get('user').id));
 
   /** Changes the own password; ends every other session and answers fresh tokens in `meta`. */
-  app.post('/me/password', describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER } }), async (c) => {
-    const me = c.get('user');
-    const { attributes } = await readResource(c, ChangePasswordInput, { type: USER_TYPE });
-    const now = nowOf(deps);
-    await changeOwnPassword(db, me, attributes, now);
-    return sendUser(c, db, me.id, 200, await startSession(db, deps.jwtSecret, deps.config, me.id, now));
-  });
+  app.post(
+    '/me/password',
+    describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER } }),
+    async (c) => {
+      const me = c.get('user');
+      const { attributes } = await readResource(c, ChangePasswordInput, { type: USER_TYPE });
+      const now = nowOf(deps);
+      await changeOwnPassword(db, me, attributes, now);
+      return sendUser(c, db, me.id, 200, await startSession(db, deps.jwtSecret, deps.config, me.id, now));
+    },
+  );
 
   /** Starts (or restarts) two-factor enrolment: a new, unverified secret. */
   app.post('/me/totp', describe({ summary: 'Start two-factor enrolment (secret and QR code)', answer: { resource: null, status: 201 } }), async (c) => {
     const me = c.get('user');
     const secret = await startTwoFactor(db, me);
-    return sendResource(
-      c,
-      toResource(TOTP_TYPE, me.id, { secret, otpauthUri: otpauthUri(me.username, TOTP_ISSUER, secret) }),
-      201,
-    );
+    return sendResource(c, toResource(TOTP_TYPE, me.id, { secret, otpauthUri: otpauthUri(me.username, TOTP_ISSUER, secret) }), 201);
   });
 
   /** Verifies the pending secret with a code from the app: from then on sign-in asks for a code. */
-  app.post('/me/totp/verify', describe({ summary: 'Finish two-factor enrolment with a code', body: { resource: TOTP_TYPE, attributes: TotpCodeInput }, answer: { resource: USER } }), async (c) => {
-    const me = c.get('user');
-    const { attributes } = await readResource(c, TotpCodeInput, { type: TOTP_TYPE });
-    await verifyTwoFactor(db, me, attributes.code, nowOf(deps));
-    return sendUser(c, db, me.id);
-  });
+  app.post(
+    '/me/totp/verify',
+    describe({ summary: 'Finish two-factor enrolment with a code', body: { resource: TOTP_TYPE, attributes: TotpCodeInput }, answer: { resource: USER } }),
+    async (c) => {
+      const me = c.get('user');
+      const { attributes } = await readResource(c, TotpCodeInput, { type: TOTP_TYPE });
+      await verifyTwoFactor(db, me, attributes.code, nowOf(deps));
+      return sendUser(c, db, me.id);
+    },
+  );
 
   // ---- user management (Admin or Super User) ------------------------------------------------
 
@@ -164,34 +168,46 @@ export function usersRoutes(deps: Deps) {
   });
 
   /** `data.is_valid`: the address is well formed and no other user has it. */
-  app.post('/validate-email', describe({
+  app.post(
+    '/validate-email',
+    describe({
       summary: 'Check whether an e-mail address is free',
       body: { json: ValidateEmailBody },
       answer: {
         json: {
           type: 'object',
           required: ['data'],
-          properties: { data: { type: 'object', required: ['is_valid'], properties: { is_valid: { type: 'boolean' }, message: { type: 'string', description: 'Why not, when it is not.' } } } },
+          properties: {
+            data: {
+              type: 'object',
+              required: ['is_valid'],
+              properties: { is_valid: { type: 'boolean' }, message: { type: 'string', description: 'Why not, when it is not.' } },
+            },
+          },
         },
         mediaType: 'application/vnd.api+json',
         description: 'Whether the address is well formed and no other user has it.',
       },
-    }), staffAdmin, async (c) => {
-    const parsed = v.safeParse(ValidateEmailBody, await readJson(c));
-    if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
-    const email = parsed.output.data.email.trim();
-    const exceptId = parsed.output.data.id === undefined || parsed.output.data.id === null ? undefined : parseId(String(parsed.output.data.id)) ?? undefined;
-    let message: string | null = null;
-    if (!isEmail(email)) message = formMessage('email');
-    else {
-      try {
-        await assertEmailFree(db, email, exceptId);
-      } catch {
-        message = USER_MESSAGES.emailTaken;
+    }),
+    staffAdmin,
+    async (c) => {
+      const parsed = v.safeParse(ValidateEmailBody, await readJson(c));
+      if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
+      const email = parsed.output.data.email.trim();
+      const exceptId =
+        parsed.output.data.id === undefined || parsed.output.data.id === null ? undefined : (parseId(String(parsed.output.data.id)) ?? undefined);
+      let message: string | null = null;
+      if (!isEmail(email)) message = formMessage('email');
+      else {
+        try {
+          await assertEmailFree(db, email, exceptId);
+        } catch {
+          message = USER_MESSAGES.emailTaken;
+        }
       }
-    }
-    return sendDocument(c, { data: { is_valid: message === null, ...(message ? { message } : {}) } });
-  });
+      return sendDocument(c, { data: { is_valid: message === null, ...(message ? { message } : {}) } });
+    },
+  );
 
   app.get('/:id', describe({ summary: 'Read a user', answer: { resource: USER } }), staffAdmin, async (c) => {
     parseReadQuery(new URL(c.req.url).searchParams, { type: USER_TYPE, includes: ['roles', 'sponsors'], fields: [] });
@@ -200,22 +216,32 @@ export function usersRoutes(deps: Deps) {
     return sendUser(c, db, id);
   });
 
-  app.post('/', describe({ summary: 'Create a user', body: { resource: USER_TYPE, attributes: UserInput }, answer: { resource: USER, status: 201 } }), staffAdmin, async (c) => {
-    const me = c.get('user');
-    const { attributes, relationships } = await readResource(c, UserInput, { type: USER_TYPE });
-    const id = await createUser(db, me, attributes, relationships);
-    return sendUser(c, db, id, 201);
-  });
+  app.post(
+    '/',
+    describe({ summary: 'Create a user', body: { resource: USER_TYPE, attributes: UserInput }, answer: { resource: USER, status: 201 } }),
+    staffAdmin,
+    async (c) => {
+      const me = c.get('user');
+      const { attributes, relationships } = await readResource(c, UserInput, { type: USER_TYPE });
+      const id = await createUser(db, me, attributes, relationships);
+      return sendUser(c, db, id, 201);
+    },
+  );
 
-  app.patch('/:id', describe({ summary: 'Update a user', body: { resource: USER_TYPE, attributes: UserPatch }, answer: { resource: USER } }), staffAdmin, async (c) => {
-    const me = c.get('user');
-    const id = parseId(c.req.param('id'));
-    const existing = id === null ? undefined : await findUser(db, id);
-    if (!existing || id === null) throw notFound('user');
-    const { attributes, relationships } = await readResource(c, UserPatch, { type: USER_TYPE, id });
-    await updateUser(db, me, existing, attributes, relationships);
-    return sendUser(c, db, id);
-  });
+  app.patch(
+    '/:id',
+    describe({ summary: 'Update a user', body: { resource: USER_TYPE, attributes: UserPatch }, answer: { resource: USER } }),
+    staffAdmin,
+    async (c) => {
+      const me = c.get('user');
+      const id = parseId(c.req.param('id'));
+      const existing = id === null ? undefined : await findUser(db, id);
+      if (!existing || id === null) throw notFound('user');
+      const { attributes, relationships } = await readResource(c, UserPatch, { type: USER_TYPE, id });
+      await updateUser(db, me, existing, attributes, relationships);
+      return sendUser(c, db, id);
+    },
+  );
 
   /** Turns another user's two-factor off, e.g. after a lost phone; they can enrol again. */
   app.delete('/:id/totp', describe({ summary: "Reset a user's two-factor authentication", answer: { empty: true } }), staffAdmin, async (c) => {

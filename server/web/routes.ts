@@ -84,34 +84,52 @@ export function webRoutes(deps: Deps) {
     const icon = path.join(adminRoot, 'favicon.svg');
     return fs.existsSync(icon) ? sendFile(c, icon, 'revalidate') : c.text('Not found', 404);
   });
-  app.get('/widget.js', describe({ summary: "The participant widget's loader script", access: 'public', answer: { media: 'application/octet-stream' } }), (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')));
+  app.get(
+    '/widget.js',
+    describe({ summary: "The participant widget's loader script", access: 'public', answer: { media: 'application/octet-stream' } }),
+    (c) => (fs.existsSync(widgetFile) ? sendFile(c, widgetFile, 'revalidate') : notBuilt(c, 'widget')),
+  );
   // The modules widget.js imports, content-hashed: a partner's page imports them across origins,
   // which module scripts do in CORS mode.
-  app.get('/widget/:file{[A-Za-z0-9_-]+\\.js}', describe({ summary: 'A participant widget module', access: 'public', answer: { media: 'application/octet-stream' } }), (c) => {
-    const file = resolveUnder(widgetModules, c.req.param('file'));
-    return file ? sendFile(c, file, 'immutable', WIDGET_MODULE_HEADERS) : c.text('Not found', 404);
-  });
+  app.get(
+    '/widget/:file{[A-Za-z0-9_-]+\\.js}',
+    describe({ summary: 'A participant widget module', access: 'public', answer: { media: 'application/octet-stream' } }),
+    (c) => {
+      const file = resolveUnder(widgetModules, c.req.param('file'));
+      return file ? sendFile(c, file, 'immutable', WIDGET_MODULE_HEADERS) : c.text('Not found', 404);
+    },
+  );
   app.get('/demo', describe({ summary: 'The demo partner page (redirect)', access: 'public', answer: { redirect: true } }), (c) => c.redirect('/demo/'));
-  app.get('/demo/', describe({ summary: 'The demo partner page', access: 'public', answer: { media: 'text/html' } }), async (c) => c.html(demoPage(await demoChannel(deps.db))));
-  app.get('/take/:mediaChannelId', describe({ summary: "A media channel's own participant page", access: 'public', answer: { media: 'text/html' } }), async (c) => {
-    const raw = c.req.param('mediaChannelId');
-    const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-    const channel = id === null ? undefined : await channelToTake(deps.db, id);
-    if (!channel) return c.text('Not found', 404);
-    // Counted in the database itself, so concurrent opens never lose one.
-    await countOnChannel(deps.db, channel.id, 'share');
-    const language = c.req.query('lang');
-    c.header('Cache-Control', 'no-store');
-    return c.html(takePage(channel.id, channel.screenerId, language && LANGUAGE.test(language) ? language : undefined), 200, ADMIN_DOCUMENT_HEADERS);
-  });
+  app.get('/demo/', describe({ summary: 'The demo partner page', access: 'public', answer: { media: 'text/html' } }), async (c) =>
+    c.html(demoPage(await demoChannel(deps.db))),
+  );
+  app.get(
+    '/take/:mediaChannelId',
+    describe({ summary: "A media channel's own participant page", access: 'public', answer: { media: 'text/html' } }),
+    async (c) => {
+      const raw = c.req.param('mediaChannelId');
+      const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+      const channel = id === null ? undefined : await channelToTake(deps.db, id);
+      if (!channel) return c.text('Not found', 404);
+      // Counted in the database itself, so concurrent opens never lose one.
+      await countOnChannel(deps.db, channel.id, 'share');
+      const language = c.req.query('lang');
+      c.header('Cache-Control', 'no-store');
+      return c.html(takePage(channel.id, channel.screenerId, language && LANGUAGE.test(language) ? language : undefined), 200, ADMIN_DOCUMENT_HEADERS);
+    },
+  );
   // A channel's framed widget (isolation: frame): the page widget.js frames on a partner's page.
   // Counts nothing: the widget inside counts its view as on any page.
-  app.get('/embed/frame', describe({ summary: "A framed widget's page (a channel's isolation: frame)", access: 'public', answer: { media: 'text/html' } }), async (c) => {
-    const request = parseFrameQuery(new URL(c.req.url).searchParams);
-    const channel = await channelToFrame(deps.db, request, (origin) => isOwnOrigin(c, origin, deps.config.publicUrl));
-    c.header('Cache-Control', 'no-store');
-    return c.html(framePage(request), 200, { 'Content-Security-Policy': frameCsp(channel.frameAncestors) });
-  });
+  app.get(
+    '/embed/frame',
+    describe({ summary: "A framed widget's page (a channel's isolation: frame)", access: 'public', answer: { media: 'text/html' } }),
+    async (c) => {
+      const request = parseFrameQuery(new URL(c.req.url).searchParams);
+      const channel = await channelToFrame(deps.db, request, (origin) => isOwnOrigin(c, origin, deps.config.publicUrl));
+      c.header('Cache-Control', 'no-store');
+      return c.html(framePage(request), 200, { 'Content-Security-Policy': frameCsp(channel.frameAncestors) });
+    },
+  );
 
   app.get('*', (c) => {
     const urlPath = new URL(c.req.url).pathname;

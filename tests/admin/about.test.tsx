@@ -36,7 +36,12 @@ describe('About', () => {
     expect(screen.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/api/docs');
     expect(screen.getByRole('link', { name: 'OpenAPI document' }).getAttribute('href')).toBe('/api/openapi.json');
     const table = await screen.findByRole('table', { name: 'Licences of the packages the product runs with' });
-    expect(within(table).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['hono4.13.19MIT', 'pg8.23.1MIT']);
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.textContent),
+    ).toEqual(['hono4.13.19MIT', 'pg8.23.1MIT']);
     expect(within(table).getByRole('link', { name: 'hono' }).getAttribute('href')).toBe('https://hono.dev');
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).textContent).toContain('About');
   }, 20_000);

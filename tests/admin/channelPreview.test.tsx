@@ -7,15 +7,38 @@ import { makeMediaChannel } from './fixtures';
 
 const channel = makeMediaChannel(12, { title: 'Partner', domain: 'partner.example', screenerName: 'Heart', sponsorName: 'Acme' });
 const version = {
-  id: 41, identity: 'heart', version: 2, title: 'Heart survey', isActive: true, isApproved: false, approvedAt: null, containerCount: 1,
-  engagementId: '3', engagementName: 'Heart study', sponsorId: '1', sponsorName: 'Acme', transitions: [], created: '2026-01-01T00:00:00Z', modified: '2026-01-01T00:00:00Z',
+  id: 41,
+  identity: 'heart',
+  version: 2,
+  title: 'Heart survey',
+  isActive: true,
+  isApproved: false,
+  approvedAt: null,
+  containerCount: 1,
+  engagementId: '3',
+  engagementName: 'Heart study',
+  sponsorId: '1',
+  sponsorName: 'Acme',
+  transitions: [],
+  created: '2026-01-01T00:00:00Z',
+  modified: '2026-01-01T00:00:00Z',
 };
 // The participant routes' answers as the contract declares them: the preview checks every answer.
 const page: PageDocument = {
   data: {
     type: 'o-form-containers',
     id: '300',
-    attributes: { identity: 'p1', title: 'First page', displayOrder: 1, isActive: true, oFormVersionId: '41', oFormIdentity: 'heart', oFormContainerTypeId: 'root_container', parentId: null, translations: {} },
+    attributes: {
+      identity: 'p1',
+      title: 'First page',
+      displayOrder: 1,
+      isActive: true,
+      oFormVersionId: '41',
+      oFormIdentity: 'heart',
+      oFormContainerTypeId: 'root_container',
+      parentId: null,
+      translations: {},
+    },
     relationships: { parentOFormContainer: { data: null }, childOFormContainers: { data: [] }, oFormFields: { data: [] } },
   },
   included: [],
@@ -27,12 +50,22 @@ const leadCalls: unknown[] = [];
 const handler: Handler = async (request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
   if (path === 'media-channels/12') return json(resourceDocument('media-channels', channel));
-  if (path === 'media-channel-surveys') return json(listDocument('media-channel-surveys', [{ id: 1, mediaChannelId: 12, oFormIdentity: 'heart', isActive: true, title: 'Heart survey', version: 2, isApproved: false }]));
+  if (path === 'media-channel-surveys')
+    return json(
+      listDocument('media-channel-surveys', [
+        { id: 1, mediaChannelId: 12, oFormIdentity: 'heart', isActive: true, title: 'Heart survey', version: 2, isApproved: false },
+      ]),
+    );
   if (path === 'screener-surveys') return json(listDocument(path, []));
   if (path === 'o-forms/o-forms' && url.searchParams.get('identity') === 'heart') return json(listDocument('o-forms', [version]));
   if (path === 'o-forms/o-forms/41') {
     return json({
-      data: { type: 'o-forms', id: '41', attributes: { ...version, id: undefined }, relationships: { languages: { data: [{ type: 'languages', id: '2' }] }, oFormContainers: { data: [] } } },
+      data: {
+        type: 'o-forms',
+        id: '41',
+        attributes: { ...version, id: undefined },
+        relationships: { languages: { data: [{ type: 'languages', id: '2' }] }, oFormContainers: { data: [] } },
+      },
       included: [{ type: 'languages', id: '2', attributes: { name: 'Español', description: 'Spanish', isoCode: 'es' } }],
     });
   }
@@ -40,7 +73,8 @@ const handler: Handler = async (request, url) => {
   if (path === 'leads/preview-form' || path === 'leads/preview') {
     const sent = JSON.parse(await request.text()) as { data: { type: string; attributes: Record<string, unknown> } };
     leadCalls.push([path, sent.data.type, sent.data.attributes]);
-    if (path === 'leads/preview') return json({ meta: { outcome: 'noTrialSites', leadKept: false, messages: { contactForm: '<p>Thank you.</p>', consent: '' } } });
+    if (path === 'leads/preview')
+      return json({ meta: { outcome: 'noTrialSites', leadKept: false, messages: { contactForm: '<p>Thank you.</p>', consent: '' } } });
     return json({
       data: [{ type: 'contact-fields', id: '7', attributes: { name: 'email', label: 'E-mail', fieldType: 'email', required: true, translations: {} } }],
       meta: { outcome: 'noTrialSites', messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Tell me when one opens.' } },
@@ -104,8 +138,14 @@ describe('Media channel preview', () => {
     const t = await previewed('es', 'noTrialSites');
     expect(await t.qualification('')).toEqual({ isQualified: false, outcome: 'noTrialSites' });
     const form = await t.leadFields!('', '');
-    expect(form).toMatchObject({ fields: [{ id: '7', name: 'email', fieldType: 'email', required: true }], messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Tell me when one opens.' } });
-    expect(await t.submitLead!('', { values: { email: 'ann@example.com' }, acceptTerms: true, zip: null })).toEqual({ ok: true, messages: { contactForm: '<p>Thank you.</p>', consent: '' } });
+    expect(form).toMatchObject({
+      fields: [{ id: '7', name: 'email', fieldType: 'email', required: true }],
+      messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Tell me when one opens.' },
+    });
+    expect(await t.submitLead!('', { values: { email: 'ann@example.com' }, acceptTerms: true, zip: null })).toEqual({
+      ok: true,
+      messages: { contactForm: '<p>Thank you.</p>', consent: '' },
+    });
     const request = { kind: 'noTrialSites', screenerId: 5, oFormId: 41, language: 'es' };
     expect(leadCalls).toEqual([
       ['leads/preview-form', 'lead-previews', request],

@@ -40,7 +40,13 @@ function engagementRow(id: number, overrides: Record<string, unknown> = {}) {
 function engagementServer(options: { taken?: string[] } = {}): Handler {
   return async (request, url) => {
     const path = url.pathname.replace(/^\/api\//, '');
-    if (path === 'sponsors') return json(listDocument('sponsors', [makeSponsor(7, { name: 'Acme Pharma', identification: 'ACME' }), makeSponsor(8, { name: 'Beta Bio', identification: 'BETA' })]));
+    if (path === 'sponsors')
+      return json(
+        listDocument('sponsors', [
+          makeSponsor(7, { name: 'Acme Pharma', identification: 'ACME' }),
+          makeSponsor(8, { name: 'Beta Bio', identification: 'BETA' }),
+        ]),
+      );
     if (path === 'indications' && request.method === 'POST') {
       const { data } = (await request.json()) as { data: { attributes: { name: string } } };
       return json(resourceDocument('indications', { id: 60, name: data.attributes.name, isActive: true }), 201);
@@ -81,7 +87,7 @@ const type = (label: string, value: string) => fireEvent.change(screen.getByLabe
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
 describe('Engagement form', () => {
-  it("offers active Admins, Super Users and Users as the owner and sends the one chosen", async () => {
+  it('offers active Admins, Super Users and Users as the owner and sends the one chosen', async () => {
     const { server, location } = renderAdmin({ path: '/engagements/add/7', user: admin, handler: engagementServer() });
     await screen.findByRole('option', { name: 'recruiter' });
     const owner = screen.getByLabelText('Owner', { exact: true }) as HTMLSelectElement;
@@ -94,7 +100,6 @@ describe('Engagement form', () => {
     const [post] = writes(server.requests);
     expect(sentAttributes(post)).toMatchObject({ ownerUserId: 22 });
   });
-
 
   it('preselects the sponsor of the route, validates before sending, and refuses a taken identification', async () => {
     const { server } = renderAdmin({ path: '/engagements/add/8', user: admin, handler: engagementServer({ taken: ['TAKEN'] }) });
@@ -205,9 +210,7 @@ describe('Site locations screens', () => {
       handler: uploadServer(() => json({ meta: { rows: 2, createdSiteLocations: 1, linkedSiteLocations: 2, updatedLinks: 0 } })),
     });
     await chooseAndUpload();
-    expect((await screen.findByText(/Imported 2 rows/)).textContent).toContain(
-      'Imported 2 rows: 1 new site location, 2 newly linked, 0 links updated.',
-    );
+    expect((await screen.findByText(/Imported 2 rows/)).textContent).toContain('Imported 2 rows: 1 new site location, 2 newly linked, 0 links updated.');
   });
 });
 
@@ -215,11 +218,24 @@ describe('Sponsors', () => {
   it('lists the figures of each sponsor', async () => {
     const handler: Handler = (_r, url) =>
       url.pathname === '/api/sponsors'
-        ? json(listDocument('sponsors', [makeSponsor(1, { activeEngagements: 2, totalEngagements: 3, totalSites: 4, totalReferrals: 9, totalScreenedReferrals: 5, totalRandomizedReferrals: 1 })]))
+        ? json(
+            listDocument('sponsors', [
+              makeSponsor(1, {
+                activeEngagements: 2,
+                totalEngagements: 3,
+                totalSites: 4,
+                totalReferrals: 9,
+                totalScreenedReferrals: 5,
+                totalRandomizedReferrals: 1,
+              }),
+            ]),
+          )
         : undefined;
     renderAdmin({ path: '/sponsors', user: admin, handler });
     const row = (await screen.findByText('Sponsor 1')).closest('tr') as HTMLElement;
-    const cells = within(row).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells.slice(-4, -1)).toEqual(['2 / 3', '4', '9 / 5 / 1']);
     expect(screen.getByRole('columnheader', { name: 'Referrals (total / screened / randomized)' })).toBeTruthy();
   });
@@ -231,7 +247,9 @@ describe('Sponsors', () => {
         : undefined;
     renderAdmin({ path: '/sponsors', user: admin, handler });
     const row = (await screen.findByText('Sponsor 1', undefined, { timeout: 15_000 })).closest('tr') as HTMLElement;
-    const cells = within(row).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells.at(-2)).toBe('9 / 5 / 1 (+2 duplicates)');
   });
 

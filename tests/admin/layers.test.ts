@@ -20,10 +20,14 @@ function sources(dir: string): string[] {
 }
 
 /** The part of admin/ a path belongs to: its first folder, or the file's name without extension. */
-const partOf = (path: string) => relative(ADMIN, path).split(/[\\/]/)[0]!.replace(/\.[a-z]+$/, '');
+const partOf = (path: string) =>
+  relative(ADMIN, path)
+    .split(/[\\/]/)[0]!
+    .replace(/\.[a-z]+$/, '');
 
 // `import … from`, `export … from`, a bare `import '…'` and `import('…')`.
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s+['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*\(?\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s+['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*\(?\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function adminImports(): { from: string; to: string }[] {
   return sources(ADMIN).flatMap((file) =>

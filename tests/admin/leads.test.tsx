@@ -27,9 +27,12 @@ const server: Handler = async (request, url) => {
   const path = url.pathname.replace(/^\/api\//, '');
   if (path === 'leads' && request.method === 'GET') return json({ data: [lead], meta: { total: 1, page: 1, limit: 20 } });
   if (path === 'leads/5/reveal' && request.method === 'POST') return json({ meta: { values: { email: 'lee@example.com', first_name: 'Lee' } } });
-  if (path === 'engagements') return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
-  if (path === 'screeners') return json({ data: [{ type: 'screeners', id: '3', attributes: { title: 'Heart screener' } }], meta: { total: 1, page: 1, limit: 1000 } });
-  if (path === 'media-channels') return json({ data: [{ type: 'media-channels', id: '9', attributes: { title: 'Partner page' } }], meta: { total: 1, page: 1, limit: 1000 } });
+  if (path === 'engagements')
+    return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
+  if (path === 'screeners')
+    return json({ data: [{ type: 'screeners', id: '3', attributes: { title: 'Heart screener' } }], meta: { total: 1, page: 1, limit: 1000 } });
+  if (path === 'media-channels')
+    return json({ data: [{ type: 'media-channels', id: '9', attributes: { title: 'Partner page' } }], meta: { total: 1, page: 1, limit: 1000 } });
   return undefined;
 };
 
@@ -51,7 +54,7 @@ describe('Leads', () => {
     await within(table).findByText('lee@example.com');
   });
 
-  it("shows a Site Coordinator their leads without asking for the lists they may not read", async () => {
+  it('shows a Site Coordinator their leads without asking for the lists they may not read', async () => {
     const { server: api } = renderAdmin({ path: '/leads', user: makeUser('Site Coordinator'), handler: server });
     const table = await screen.findByRole('table', { name: 'Leads' });
     await within(table).findByText('No trial sites');

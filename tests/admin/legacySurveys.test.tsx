@@ -4,12 +4,44 @@ import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handl
 
 const admin = makeUser('Admin');
 
-type Option = { id: string; questionId: string; label: string; value: string; isDisqualified: boolean; transitionTo: string | null; transitionTarget: string | null; translations: Record<string, string>; displayOrder: number };
-type Question = { id: string; pageId: string; questionType: string; title: string; helperText: string | null; questionCategoryId: string | null; tags: []; translations: object; displayOrder: number; options: Option[] };
+type Option = {
+  id: string;
+  questionId: string;
+  label: string;
+  value: string;
+  isDisqualified: boolean;
+  transitionTo: string | null;
+  transitionTarget: string | null;
+  translations: Record<string, string>;
+  displayOrder: number;
+};
+type Question = {
+  id: string;
+  pageId: string;
+  questionType: string;
+  title: string;
+  helperText: string | null;
+  questionCategoryId: string | null;
+  tags: [];
+  translations: object;
+  displayOrder: number;
+  options: Option[];
+};
 type Page = { id: string; surveyId: string; title: string; displayOrder: number; isActive: boolean; questions: Question[] };
 
 function option(id: string, questionId: string, label: string, extra: Partial<Option> = {}): Option {
-  return { id, questionId, label, value: label.toLowerCase(), isDisqualified: false, transitionTo: null, transitionTarget: null, translations: {}, displayOrder: 1, ...extra };
+  return {
+    id,
+    questionId,
+    label,
+    value: label.toLowerCase(),
+    isDisqualified: false,
+    transitionTo: null,
+    transitionTarget: null,
+    translations: {},
+    displayOrder: 1,
+    ...extra,
+  };
 }
 function question(id: string, pageId: string, questionType: string, title: string, options: Option[] = []): Question {
   return { id, pageId, questionType, title, helperText: null, questionCategoryId: null, tags: [], translations: {}, displayOrder: 1, options };
@@ -18,7 +50,14 @@ function question(id: string, pageId: string, questionType: string, title: strin
 /** A small in-memory survey server: pages About you (a single question), Birth (dob only) and Habits. */
 function surveyServer(failures: Record<string, () => Response> = {}) {
   const pages: Page[] = [
-    { id: '1', surveyId: '5', title: 'About you', displayOrder: 1, isActive: true, questions: [question('10', '1', 'single', 'Smoker?', [option('100', '10', 'Yes')])] },
+    {
+      id: '1',
+      surveyId: '5',
+      title: 'About you',
+      displayOrder: 1,
+      isActive: true,
+      questions: [question('10', '1', 'single', 'Smoker?', [option('100', '10', 'Yes')])],
+    },
     { id: '2', surveyId: '5', title: 'Birth', displayOrder: 2, isActive: true, questions: [question('20', '2', 'dob', 'Date of birth')] },
     { id: '3', surveyId: '5', title: 'Habits', displayOrder: 3, isActive: true, questions: [question('30', '3', 'text', 'Hobbies')] },
   ];
@@ -45,13 +84,27 @@ function surveyServer(failures: Record<string, () => Response> = {}) {
     if (failures[key]) return failures[key]!();
     const body = request.method === 'GET' ? null : ((await request.json()) as { data: { attributes: Record<string, unknown> } });
     if (key === 'GET surveys/5') return json(resourceDocument('surveys', survey()));
-    if (key === 'GET languages') return json(listDocument('languages', [{ id: 1, name: 'English', description: 'English', isoCode: 'en', isActive: true, isDefault: true }]));
+    if (key === 'GET languages')
+      return json(listDocument('languages', [{ id: 1, name: 'English', description: 'English', isoCode: 'en', isActive: true, isDefault: true }]));
     if (key === 'GET question-categories') return json(listDocument('question-categories', [{ id: 1, name: 'Demographics' }]));
     if (key === 'GET tags') return json(listDocument('tags', [{ id: 1, name: 'PHI' }]));
-    if (key === 'GET engagements') return json(listDocument('engagements', [{ id: 12, name: 'Lung study' }, { id: 13, name: 'Second study' }]));
+    if (key === 'GET engagements')
+      return json(
+        listDocument('engagements', [
+          { id: 12, name: 'Lung study' },
+          { id: 13, name: 'Second study' },
+        ]),
+      );
     if (key === 'GET engagements-options') return json(listDocument('engagements-options', []));
     if (key === 'POST pages') {
-      const page: Page = { id: String(nextId++), surveyId: '5', title: `New Page ${pages.length + 1}`, displayOrder: pages.length + 1, isActive: true, questions: [] };
+      const page: Page = {
+        id: String(nextId++),
+        surveyId: '5',
+        title: `New Page ${pages.length + 1}`,
+        displayOrder: pages.length + 1,
+        isActive: true,
+        questions: [],
+      };
       pages.push(page);
       return json(resourceDocument('pages', { ...page, pageCounter: pages.length }), 201);
     }
@@ -77,8 +130,13 @@ function surveyServer(failures: Record<string, () => Response> = {}) {
     }
     const optionPatch = /^PATCH options\/(\d+)$/.exec(key);
     if (optionPatch) {
-      const o = pages.flatMap((p) => p.questions).flatMap((q) => q.options).find((x) => x.id === optionPatch[1])!;
-      Object.assign(o, body!.data.attributes, { transitionTarget: body!.data.attributes.transitionTarget == null ? null : String(body!.data.attributes.transitionTarget) });
+      const o = pages
+        .flatMap((p) => p.questions)
+        .flatMap((q) => q.options)
+        .find((x) => x.id === optionPatch[1])!;
+      Object.assign(o, body!.data.attributes, {
+        transitionTarget: body!.data.attributes.transitionTarget == null ? null : String(body!.data.attributes.transitionTarget),
+      });
       return json(resourceDocument('options', o));
     }
     if (/^POST update-engagements-options\/\d+$/.test(key)) return json(listDocument('engagements-options', []));
@@ -87,7 +145,10 @@ function surveyServer(failures: Record<string, () => Response> = {}) {
   return { handler, pages };
 }
 
-const optionsOf = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => o.textContent);
+const optionsOf = (select: HTMLElement) =>
+  within(select)
+    .getAllByRole('option')
+    .map((o) => o.textContent);
 
 describe('Legacy survey editor', () => {
   it('offers End of survey and valid pages as transitions, never an all-dob page or the option’s own page', async () => {

@@ -94,7 +94,8 @@ describe('Export CSV', () => {
     expect(Object.fromEntries(exportRequest.query)).toEqual({
       isActive: 'true',
       sort: 'name',
-      fields: 'name,identification,countryName,isActive,modified,activeEngagements,totalEngagements,totalSites,totalReferrals,totalScreenedReferrals,totalRandomizedReferrals,duplicateReferrals',
+      fields:
+        'name,identification,countryName,isActive,modified,activeEngagements,totalEngagements,totalSites,totalReferrals,totalScreenedReferrals,totalRandomizedReferrals,duplicateReferrals',
     });
     // Headed as the screen's columns (a name without a column in words); the cells as the server sent them.
     const [heading, row] = (await created[0]!.text()).split('\r\n');
@@ -151,7 +152,16 @@ describe('bulk actions', () => {
 
     const toast = await screen.findByText('2 sponsors deactivated.');
     fireEvent.click(within(toast.closest('.notice') as HTMLElement).getByRole('button', { name: 'Undo' }));
-    await waitFor(() => expect(patched.filter((p) => p.isActive === true).map((p) => p.id).sort()).toEqual(['1', '3']), WAIT);
+    await waitFor(
+      () =>
+        expect(
+          patched
+            .filter((p) => p.isActive === true)
+            .map((p) => p.id)
+            .sort(),
+        ).toEqual(['1', '3']),
+      WAIT,
+    );
     expect(await screen.findByText('Undone: 2 sponsors back as they were.')).toBeTruthy();
   });
 
@@ -194,7 +204,8 @@ describe('unsaved changes', () => {
     const handler: Handler = (request, url) => {
       if (url.pathname === '/api/countries') return json(listDocument('countries', []));
       if (url.pathname === '/api/sponsors' && request.method === 'GET') return json(listDocument('sponsors', []));
-      if (url.pathname === '/api/sponsors' && request.method === 'POST') return json(resourceDocument('sponsors', makeSponsor(9) as unknown as Record<string, unknown>), 201);
+      if (url.pathname === '/api/sponsors' && request.method === 'POST')
+        return json(resourceDocument('sponsors', makeSponsor(9) as unknown as Record<string, unknown>), 201);
       if (url.pathname === '/api/sponsors/9') return json(resourceDocument('sponsors', makeSponsor(9) as unknown as Record<string, unknown>));
       return undefined;
     };
@@ -251,8 +262,31 @@ describe('unsaved changes', () => {
 
 describe('History panel', () => {
   const events = [
-    { id: 12, occurredAt: '2026-11-20T10:00:00Z', actorUsername: 'jane', action: 'update', entity: 'sponsors', entityId: '3', changes: { name: { old: 'Old Pharma', new: 'New Pharma' }, isActive: { old: true, new: false }, contractEnds: { old: '2026-12-31T15:30:00Z', new: null }, therapeuticAreas: { old: ['Oncology'], new: ['Neurology', 'Oncology'] } }, meta: {} },
-    { id: 4, occurredAt: '2026-11-01T09:00:00Z', actorUsername: 'admin', action: 'create', entity: 'sponsors', entityId: '3', changes: { name: { old: null, new: 'Old Pharma' } }, meta: {} },
+    {
+      id: 12,
+      occurredAt: '2026-11-20T10:00:00Z',
+      actorUsername: 'jane',
+      action: 'update',
+      entity: 'sponsors',
+      entityId: '3',
+      changes: {
+        name: { old: 'Old Pharma', new: 'New Pharma' },
+        isActive: { old: true, new: false },
+        contractEnds: { old: '2026-12-31T15:30:00Z', new: null },
+        therapeuticAreas: { old: ['Oncology'], new: ['Neurology', 'Oncology'] },
+      },
+      meta: {},
+    },
+    {
+      id: 4,
+      occurredAt: '2026-11-01T09:00:00Z',
+      actorUsername: 'admin',
+      action: 'create',
+      entity: 'sponsors',
+      entityId: '3',
+      changes: { name: { old: null, new: 'Old Pharma' } },
+      meta: {},
+    },
   ];
   const handler: Handler = (_request, url) => {
     if (url.pathname === '/api/sponsors/3') return json(resourceDocument('sponsors', makeSponsor(3) as unknown as Record<string, unknown>));

@@ -30,7 +30,8 @@ describe('Login', () => {
   });
 
   it('says why the last session ended, until the next attempt', async () => {
-    const handler: Handler = (_r, url) => (url.pathname === '/api/jwt/login' ? json({ success: false, data: { message: 'Invalid username or password.' } }) : undefined);
+    const handler: Handler = (_r, url) =>
+      url.pathname === '/api/jwt/login' ? json({ success: false, data: { message: 'Invalid username or password.' } }) : undefined;
     renderAdmin({ path: '/login', handler, prepare: (store) => store.set(signOutReasonAtom, IDLE_SIGN_OUT_MESSAGE) });
     expect((await screen.findByRole('alert')).textContent).toBe(IDLE_SIGN_OUT_MESSAGE);
     fireEvent.change(screen.getByLabelText(/Username/), { target: { value: 'jane' } });
@@ -93,9 +94,7 @@ describe('Login', () => {
 
   it('signs in, stores the tokens and returns to the page the visitor was going to', async () => {
     const handler: Handler = (_req, url) =>
-      url.pathname === '/api/jwt/login'
-        ? json({ success: true, access: 'new-access', refresh: 'new-refresh', data: { user: admin } })
-        : undefined;
+      url.pathname === '/api/jwt/login' ? json({ success: true, access: 'new-access', refresh: 'new-refresh', data: { user: admin } }) : undefined;
     const { location, tokens, router } = renderAdmin({ path: '/engagements?page=2', handler });
     await waitFor(() => expect(location()).toBe('/login?redirect=%2Fengagements%3Fpage%3D2'));
     await screen.findByLabelText('Username');
@@ -131,7 +130,10 @@ describe('Login', () => {
   });
 
   it('offers no single sign-on when the server has none configured', async () => {
-    const { server } = renderAdmin({ path: '/login', handler: (_req, url) => (url.pathname === '/api/jwt/sso-services' ? Response.json({ services: [] }) : undefined) });
+    const { server } = renderAdmin({
+      path: '/login',
+      handler: (_req, url) => (url.pathname === '/api/jwt/sso-services' ? Response.json({ services: [] }) : undefined),
+    });
     await waitFor(() => expect(server.requests.some((r) => r.path === 'jwt/sso-services')).toBe(true));
     await screen.findByRole('button', { name: 'Log In' });
     expect(screen.queryByRole('link', { name: 'Log In with DUO' })).toBeNull();
@@ -139,8 +141,7 @@ describe('Login', () => {
 
   it('shows the busy state while the call runs', async () => {
     let answer: (response: Response) => void = () => undefined;
-    const handler: Handler = (_req, url) =>
-      url.pathname === '/api/jwt/login' ? new Promise<Response>((resolve) => (answer = resolve)) : undefined;
+    const handler: Handler = (_req, url) => (url.pathname === '/api/jwt/login' ? new Promise<Response>((resolve) => (answer = resolve)) : undefined);
     renderAdmin({ path: '/login', handler });
     await screen.findByLabelText('Username');
     fillCredentials('jane', 'secret-password');

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { layoutFlow, NODE_WIDTH } from '../../admin/sections/screeners/flowLayout';
-import { CHANNEL_ISOLATION_LABELS, FRAME_ISOLATION_EXPLAINED, HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_NAME_INVALID, RETAKE_WINDOW_INVALID, campaignLink } from '@core/model/mediaChannel';
+import {
+  CHANNEL_ISOLATION_LABELS,
+  FRAME_ISOLATION_EXPLAINED,
+  HIDDEN_FIELD_DUPLICATE,
+  HIDDEN_FIELD_NAME_INVALID,
+  RETAKE_WINDOW_INVALID,
+  campaignLink,
+} from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, stubClipboard, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS, HOST_EVENTS } from '@core/participant/hostEvents';
@@ -16,8 +23,24 @@ const served = [
 ];
 
 const problems = [
-  { id: '9:origin-not-allowed:https://wrong.example', mediaChannelId: 9, origin: 'https://wrong.example', cause: 'origin-not-allowed', firstSeen: '2024-05-02T08:00:00Z', lastSeen: '2024-05-03T09:30:00Z', count: 3 },
-  { id: '9:screener-mismatch:https://www.partner.example', mediaChannelId: 9, origin: 'https://www.partner.example', cause: 'screener-mismatch', firstSeen: '2024-05-01T08:00:00Z', lastSeen: '2024-05-01T08:00:00Z', count: 1 },
+  {
+    id: '9:origin-not-allowed:https://wrong.example',
+    mediaChannelId: 9,
+    origin: 'https://wrong.example',
+    cause: 'origin-not-allowed',
+    firstSeen: '2024-05-02T08:00:00Z',
+    lastSeen: '2024-05-03T09:30:00Z',
+    count: 3,
+  },
+  {
+    id: '9:screener-mismatch:https://www.partner.example',
+    mediaChannelId: 9,
+    origin: 'https://www.partner.example',
+    cause: 'screener-mismatch',
+    firstSeen: '2024-05-01T08:00:00Z',
+    lastSeen: '2024-05-01T08:00:00Z',
+    count: 1,
+  },
 ];
 
 const handler: Handler = async (request, url) => {
@@ -137,7 +160,12 @@ describe('Media channel retake window', () => {
 
   it("gives a framed channel's snippet data-isolation and the CSP a frame needs, and says so on the view", async () => {
     const framed = makeMediaChannel(9, { isolation: 'frame' });
-    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler: async (request, url) => (url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', framed)) : handler(request, url)) });
+    renderAdmin({
+      path: '/media-channels/view/9',
+      user: makeUser('Admin'),
+      handler: async (request, url) =>
+        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', framed)) : handler(request, url),
+    });
     const snippet = (await screen.findByLabelText('Embed snippet')) as HTMLTextAreaElement;
     expect(snippet.value).toContain(' data-isolation="frame"></script>');
     expect(screen.getByText(`script-src ${window.location.origin}; frame-src ${window.location.origin}`)).toBeTruthy();
@@ -148,7 +176,12 @@ describe('Media channel retake window', () => {
 
   it('lists every event, with the policy, for a channel set to detailed', async () => {
     const detailed = makeMediaChannel(9, { eventsPolicy: 'detailed' });
-    renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler: async (request, url) => (url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', detailed)) : handler(request, url)) });
+    renderAdmin({
+      path: '/media-channels/view/9',
+      user: makeUser('Admin'),
+      handler: async (request, url) =>
+        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', detailed)) : handler(request, url),
+    });
     const events = (await screen.findByRole('heading', { name: 'Events for your tag manager' })).parentElement!;
     expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(HOST_EVENTS.map((e) => e.name));
     expect(screen.getByText('Events for the partner page').parentElement?.textContent).toContain(EVENTS_POLICY_LABELS.detailed);
@@ -156,18 +189,19 @@ describe('Media channel retake window', () => {
 });
 
 describe('Media channel surveys', () => {
-  it("shows what the channel serves participants when it names no surveys of its own, and which one starts", async () => {
+  it('shows what the channel serves participants when it names no surveys of its own, and which one starts', async () => {
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
     const list = await screen.findByRole('list', { name: 'Served to participants' });
-    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toEqual(['Heart check (version 2, approved) Participants start here', 'Follow-up (version 1, not approved) ']);
     expect(screen.getByText(/Serves every active survey of its screener/)).toBeTruthy();
     expect(screen.queryByText(/serves no surveys/)).toBeNull();
   });
 
   it('says it serves nothing only when the participant start would find nothing', async () => {
-    const empty: Handler = (request, url) =>
-      url.pathname.endsWith('/served-surveys') ? json(listDocument('served-surveys', [])) : handler(request, url);
+    const empty: Handler = (request, url) => (url.pathname.endsWith('/served-surveys') ? json(listDocument('served-surveys', [])) : handler(request, url));
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler: empty });
     await screen.findByText('This channel serves no surveys yet: its screener has no active survey.');
     expect(screen.queryByRole('list', { name: 'Served to participants' })).toBeNull();
@@ -199,7 +233,15 @@ describe('Media channel embed problems, hidden fields and campaign link', () => 
   it('lists the embed problems seen, with origin, cause, count and times', async () => {
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
     const table = await screen.findByRole('table', { name: 'Embed problems' });
-    const rows = within(table).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(0, 3).map((c) => c.textContent));
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .slice(0, 3)
+          .map((c) => c.textContent),
+      );
     expect(rows).toEqual([
       ['https://wrong.example', "Page origin not allowed (not the channel's domain)", '3'],
       ['https://www.partner.example', "Snippet's screener is not the channel's", '1'],
@@ -250,7 +292,21 @@ describe('Media channel embed problems, hidden fields and campaign link', () => 
 
 describe("Media channel view's spend", () => {
   it('lists what the channel cost and enters a spend in minor units, refusing an unreadable amount before sending', async () => {
-    const spends = [{ id: '3', mediaChannelId: 9, mediaChannelTitle: 'Partner page', sponsorId: 7, amountMinor: 300_000, currency: 'USD', periodStart: '2031-06-01', periodEnd: '2031-06-30', campaign: null, created: '2031-06-01T00:00:00Z', modified: '2031-06-01T00:00:00Z' }];
+    const spends = [
+      {
+        id: '3',
+        mediaChannelId: 9,
+        mediaChannelTitle: 'Partner page',
+        sponsorId: 7,
+        amountMinor: 300_000,
+        currency: 'USD',
+        periodStart: '2031-06-01',
+        periodEnd: '2031-06-30',
+        campaign: null,
+        created: '2031-06-01T00:00:00Z',
+        modified: '2031-06-01T00:00:00Z',
+      },
+    ];
     const spendHandler: Handler = async (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (path === 'channel-spends' && request.method === 'POST') {
@@ -277,6 +333,13 @@ describe("Media channel view's spend", () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add spend' }));
     await waitFor(() => expect(server.requests.filter((r) => r.path === 'channel-spends' && r.method === 'POST')).toHaveLength(1));
     const sent = server.requests.find((r) => r.path === 'channel-spends' && r.method === 'POST')!.body as { data: { attributes: Record<string, unknown> } };
-    expect(sent.data.attributes).toEqual({ mediaChannelId: 9, amountMinor: 125_050, currency: 'USD', periodStart: '2031-07-01', periodEnd: '2031-07-31', campaign: 'july-ads' });
+    expect(sent.data.attributes).toEqual({
+      mediaChannelId: 9,
+      amountMinor: 125_050,
+      currency: 'USD',
+      periodStart: '2031-07-01',
+      periodEnd: '2031-07-31',
+      campaign: 'july-ads',
+    });
   });
 });

@@ -33,9 +33,24 @@ describe('Messages', () => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (request.method !== 'GET') calls.push(`${request.method} ${path}`);
       if (path === 'messages' && request.method === 'GET') {
-        return json({ data: [message(2), message(1, { kind: 'newReferral', audience: 'staff', recipient: 'demo.coordinator', status: 'sent', lastError: null, attempts: 1, sentAt: '2026-11-23T12:31:00Z' })], meta: { total: 2, page: 1, limit: 20 } });
+        return json({
+          data: [
+            message(2),
+            message(1, {
+              kind: 'newReferral',
+              audience: 'staff',
+              recipient: 'demo.coordinator',
+              status: 'sent',
+              lastError: null,
+              attempts: 1,
+              sentAt: '2026-11-23T12:31:00Z',
+            }),
+          ],
+          meta: { total: 2, page: 1, limit: 20 },
+        });
       }
-      if (path === 'engagements') return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
+      if (path === 'engagements')
+        return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
       if (path === 'messages/2/reveal') return json({ meta: { to: 'ana@example.com' } });
       if (path === 'messages/2/resend') return json({ data: message(2, { status: 'sent', attempts: 1, lastError: null }) });
       return undefined;
@@ -53,7 +68,7 @@ describe('Messages', () => {
     await waitFor(() => expect(calls).toEqual(['POST messages/2/reveal', 'POST messages/2/resend']));
   });
 
-  it('shows each message\'s channel and filters on it', async () => {
+  it("shows each message's channel and filters on it", async () => {
     const queries: string[] = [];
     const handler: Handler = async (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
@@ -82,7 +97,17 @@ describe('Messages', () => {
 const template = (kind: string, language: string, extra: Record<string, unknown> = {}) => ({
   type: 'message-templates',
   id: `${kind}.${language}`,
-  attributes: { kind, language, channel: 'email', subject: `New referral for {{site}} (${language})`, html: '<p>{{site}}</p>', text: '{{site}}', isDefault: true, placeholders: ['engagement', 'site', 'due', 'link'], ...extra },
+  attributes: {
+    kind,
+    language,
+    channel: 'email',
+    subject: `New referral for {{site}} (${language})`,
+    html: '<p>{{site}}</p>',
+    text: '{{site}}',
+    isDefault: true,
+    placeholders: ['engagement', 'site', 'due', 'link'],
+    ...extra,
+  },
 });
 
 const textTemplate = (language: string, text: string, isDefault = true) => ({
@@ -97,9 +122,11 @@ describe('Message templates', () => {
     const handler: Handler = async (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (request.method !== 'GET') writes.push({ path: `${request.method} ${path}`, body: request.method === 'PATCH' ? await request.json() : null });
-      if (path === 'message-templates' && request.method === 'GET') return json({ data: [template('newReferral', 'en'), template('newReferral', 'es')], meta: { total: 2, page: 1, limit: 2 } });
+      if (path === 'message-templates' && request.method === 'GET')
+        return json({ data: [template('newReferral', 'en'), template('newReferral', 'es')], meta: { total: 2, page: 1, limit: 2 } });
       if (path === 'message-templates/newReferral.en' && request.method === 'PATCH') return json({ data: template('newReferral', 'en', { isDefault: false }) });
-      if (path === 'message-templates/newReferral.en/preview') return json({ meta: { subject: 'New referral for Midtown Heart Center (en)', html: '<p>Midtown Heart Center</p>', text: 'Midtown Heart Center' } });
+      if (path === 'message-templates/newReferral.en/preview')
+        return json({ meta: { subject: 'New referral for Midtown Heart Center (en)', html: '<p>Midtown Heart Center</p>', text: 'Midtown Heart Center' } });
       return undefined;
     };
     renderAdmin({ path: '/message-templates', user: makeUser('Admin'), handler });
@@ -124,9 +151,15 @@ describe('Text (SMS) templates', () => {
     const handler: Handler = async (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (request.method !== 'GET') writes.push({ path: `${request.method} ${path}`, body: request.method === 'PATCH' ? await request.json() : null });
-      if (path === 'message-templates' && request.method === 'GET') return json({ data: [template('newReferral', 'en'), textTemplate('en', 'Reply STOP'), textTemplate('es', shipped)], meta: { total: 3, page: 1, limit: 3 } });
-      if (path === 'message-templates/participantConfirmation.es.sms' && request.method === 'PATCH') return json({ data: textTemplate('es', 'Gracias. Responda STOP.', false) });
-      if (path === 'message-templates/participantConfirmation.es.sms/preview') return json({ meta: { text: 'Healthy Heart Study: gracias. Responda STOP.', characters: 44, encoding: 'GSM-7', segments: 1 } });
+      if (path === 'message-templates' && request.method === 'GET')
+        return json({
+          data: [template('newReferral', 'en'), textTemplate('en', 'Reply STOP'), textTemplate('es', shipped)],
+          meta: { total: 3, page: 1, limit: 3 },
+        });
+      if (path === 'message-templates/participantConfirmation.es.sms' && request.method === 'PATCH')
+        return json({ data: textTemplate('es', 'Gracias. Responda STOP.', false) });
+      if (path === 'message-templates/participantConfirmation.es.sms/preview')
+        return json({ meta: { text: 'Healthy Heart Study: gracias. Responda STOP.', characters: 44, encoding: 'GSM-7', segments: 1 } });
       return undefined;
     };
     renderAdmin({ path: '/message-templates', user: makeUser('Admin'), handler });
@@ -147,31 +180,57 @@ describe('Text (SMS) templates', () => {
     fireEvent.change(text, { target: { value: 'Gracias. Responda STOP.' } });
     fireEvent.submit(text.closest('form')!);
     await waitFor(() => expect(writes.map((w) => w.path)).toEqual(['PATCH message-templates/participantConfirmation.es.sms']));
-    expect(writes[0]!.body).toEqual({ data: { type: 'message-templates', id: 'participantConfirmation.es.sms', attributes: { text: 'Gracias. Responda STOP.' } } });
+    expect(writes[0]!.body).toEqual({
+      data: { type: 'message-templates', id: 'participantConfirmation.es.sms', attributes: { text: 'Gracias. Responda STOP.' } },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Preview' }));
     await screen.findByText('Healthy Heart Study: gracias. Responda STOP.');
     expect(screen.getByText('As sent: 44 characters · 1 segment (GSM-7)')).toBeTruthy();
   });
 });
 
-const setting = (kind: string, isEnabled: boolean, delayMinutes = 0) => ({ type: 'message-settings', id: `12.${kind}`, attributes: { engagementId: 12, kind, isEnabled, delayMinutes } });
+const setting = (kind: string, isEnabled: boolean, delayMinutes = 0) => ({
+  type: 'message-settings',
+  id: `12.${kind}`,
+  attributes: { engagementId: 12, kind, isEnabled, delayMinutes },
+});
 
 describe("An engagement's message settings", () => {
-  const engagement = { name: 'Heart study', sponsorId: 7, sponsorName: 'Acme Pharma', identification: 'E-12', fullIdentification: 'ACME-E-12', isActive: true, radius: 25, created: '2024-05-01T10:00:00Z', modified: '2024-05-01T10:00:00Z' };
-  const server = (writes: { path: string; body: unknown }[]): Handler => async (request, url) => {
-    const path = url.pathname.replace(/^\/api\//, '');
-    if (path === 'engagements/12') return json({ data: { type: 'engagements', id: '12', attributes: engagement } });
-    if (path === 'message-settings' && request.method === 'GET') {
-      expect(url.searchParams.get('engagementId')).toBe('12');
-      return json({ data: [setting('newReferral', true), setting('firstContactOverdue', false), setting('participantConfirmation', false), setting('participantReminder', true, 60)], meta: { total: 4, page: 1, limit: 4 } });
-    }
-    if (path.startsWith('message-settings/') && request.method === 'PATCH') {
-      const body = (await request.json()) as { data: { attributes: unknown } };
-      writes.push({ path, body: body.data.attributes });
-      return json({ data: setting(path.split('.')[1]!, true, 15) });
-    }
-    return undefined;
+  const engagement = {
+    name: 'Heart study',
+    sponsorId: 7,
+    sponsorName: 'Acme Pharma',
+    identification: 'E-12',
+    fullIdentification: 'ACME-E-12',
+    isActive: true,
+    radius: 25,
+    created: '2024-05-01T10:00:00Z',
+    modified: '2024-05-01T10:00:00Z',
   };
+  const server =
+    (writes: { path: string; body: unknown }[]): Handler =>
+    async (request, url) => {
+      const path = url.pathname.replace(/^\/api\//, '');
+      if (path === 'engagements/12') return json({ data: { type: 'engagements', id: '12', attributes: engagement } });
+      if (path === 'message-settings' && request.method === 'GET') {
+        expect(url.searchParams.get('engagementId')).toBe('12');
+        return json({
+          data: [
+            setting('newReferral', true),
+            setting('firstContactOverdue', false),
+            setting('participantConfirmation', false),
+            setting('participantReminder', true, 60),
+          ],
+          meta: { total: 4, page: 1, limit: 4 },
+        });
+      }
+      if (path.startsWith('message-settings/') && request.method === 'PATCH') {
+        const body = (await request.json()) as { data: { attributes: unknown } };
+        writes.push({ path, body: body.data.attributes });
+        return json({ data: setting(path.split('.')[1]!, true, 15) });
+      }
+      return undefined;
+    };
 
   it('turns a message on with a delay, refusing a bad delay before sending anything', async () => {
     const writes: { path: string; body: unknown }[] = [];

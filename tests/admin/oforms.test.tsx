@@ -31,7 +31,13 @@ interface Page {
   fields: Field[];
 }
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
+const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
+  required: false,
+  helperText: null,
+  translations: {},
+  options: [],
+  ...extra,
+});
 const option = (label: string, value: string, extra: Partial<FieldConfiguration['options'][number]> = {}) => ({
   label,
   value,
@@ -60,7 +66,13 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
     tags: [],
   });
   const pages: Page[] = [
-    { id: '1', identity: 'p-1', title: 'About you', displayOrder: 1, fields: [field('10', 'Smoker?', 'single', config({ options: [option('Yes', 'yes'), option('No', 'no')] }))] },
+    {
+      id: '1',
+      identity: 'p-1',
+      title: 'About you',
+      displayOrder: 1,
+      fields: [field('10', 'Smoker?', 'single', config({ options: [option('Yes', 'yes'), option('No', 'no')] }))],
+    },
     { id: '2', identity: 'p-2', title: 'Birth', displayOrder: 2, fields: [field('20', 'Date of birth', 'dob')] },
     { id: '3', identity: 'p-3', title: 'Habits', displayOrder: 3, fields: [field('30', 'Hobbies', 'text')] },
   ];
@@ -109,7 +121,17 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
         ...pages.map((p) => ({
           type: 'o-form-containers',
           id: p.id,
-          attributes: { identity: p.identity, title: p.title, translations: p.translations ?? {}, displayOrder: p.displayOrder, isActive: true, oFormContainerTypeId: 'root_container', parentId: null, oFormVersionId: id, oFormIdentity: form.identity },
+          attributes: {
+            identity: p.identity,
+            title: p.title,
+            translations: p.translations ?? {},
+            displayOrder: p.displayOrder,
+            isActive: true,
+            oFormContainerTypeId: 'root_container',
+            parentId: null,
+            oFormVersionId: id,
+            oFormIdentity: form.identity,
+          },
           relationships: { oFormFields: { data: p.fields.map((f) => ({ type: 'o-form-fields', id: f.id })) }, childOFormContainers: { data: [] } },
         })),
         ...pages.flatMap((p) => p.fields.map((f) => fieldResource(f, p))),
@@ -124,7 +146,10 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
     const path = url.pathname.replace(/^\/api\//, '');
     const key = `${request.method} ${path}`;
     if (failures[key]) return failures[key]!();
-    const body = request.method === 'GET' || request.method === 'DELETE' ? null : ((await request.json()) as { data: { attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string }[] }> } });
+    const body =
+      request.method === 'GET' || request.method === 'DELETE'
+        ? null
+        : ((await request.json()) as { data: { attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string }[] }> } });
     if (key === 'GET languages')
       return json(
         listDocument('languages', [
@@ -134,10 +159,25 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       );
     if (key === 'GET o-forms/o-form-field-categories') return json(listDocument('o-form-field-categories', [{ id: 1, name: 'Demographics' }]));
     if (key === 'GET tags') return json(listDocument('tags', [{ id: 1, name: 'PHI' }]));
-    if (key === 'GET o-forms/o-form-default-messages') return json(listDocument('o-form-default-messages', [{ id: 'completed_contact_form:en', messageType: 'completed_contact_form', language: 'en', message: 'Thank you!' }]));
-    if (key === 'GET o-forms/o-form-messages') return json(listDocument('o-form-messages', messages.filter((m) => String(m.oFormVersionId) === url.searchParams.get('o_form_version_id'))));
+    if (key === 'GET o-forms/o-form-default-messages')
+      return json(
+        listDocument('o-form-default-messages', [
+          { id: 'completed_contact_form:en', messageType: 'completed_contact_form', language: 'en', message: 'Thank you!' },
+        ]),
+      );
+    if (key === 'GET o-forms/o-form-messages')
+      return json(
+        listDocument(
+          'o-form-messages',
+          messages.filter((m) => String(m.oFormVersionId) === url.searchParams.get('o_form_version_id')),
+        ),
+      );
     if (key === 'POST o-forms/o-form-messages') {
-      const m = { id: String(nextId++), oFormIdentity: 'ident-1', ...(body!.data.attributes as { oFormVersionId: number; messageType: string; language: string; message: string }) };
+      const m = {
+        id: String(nextId++),
+        oFormIdentity: 'ident-1',
+        ...(body!.data.attributes as { oFormVersionId: number; messageType: string; language: string; message: string }),
+      };
       messages.push(m);
       return json({ data: { type: 'o-form-messages', id: m.id, attributes: { ...m, id: undefined } } }, 201);
     }
@@ -150,7 +190,12 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       );
     if (key === 'GET o-forms/o-forms') {
       const rows = forms.filter((f) => !url.searchParams.get('identity') || f.identity === url.searchParams.get('identity'));
-      return json(listDocument('o-forms', [...rows].sort((a, b) => b.version - a.version)));
+      return json(
+        listDocument(
+          'o-forms',
+          [...rows].sort((a, b) => b.version - a.version),
+        ),
+      );
     }
     const formGet = /^GET o-forms\/o-forms\/(\d+)$/.exec(key);
     if (formGet && forms.some((f) => f.id === formGet[1])) return json(detail(formGet[1]!));
@@ -167,15 +212,24 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       return json(detail(form.id));
     }
     if (key === 'GET o-forms/o-forms/5/missing-translations') {
-      const data = (options.missing ?? []).map(({ id, ...m }) => ({ type: MISSING_TRANSLATION_TYPE, id: missingTranslationId({ id, ...m }), attributes: { ...m, itemId: id } }));
+      const data = (options.missing ?? []).map(({ id, ...m }) => ({
+        type: MISSING_TRANSLATION_TYPE,
+        id: missingTranslationId({ id, ...m }),
+        attributes: { ...m, itemId: id },
+      }));
       return json({ data });
     }
     if (key === 'PATCH o-forms/o-form-versions/5') {
       if (options.missing?.length) {
-        return json({ errors: [{ status: '422', title: 'Missing Translations', detail: 'Missing.', code: 'missing_translations', meta: { missing: options.missing } }] }, 422);
+        return json(
+          { errors: [{ status: '422', title: 'Missing Translations', detail: 'Missing.', code: 'missing_translations', meta: { missing: options.missing } }] },
+          422,
+        );
       }
       Object.assign(forms[0]!, { isApproved: true, approvedAt: '2024-05-03T10:00:00Z' });
-      return json({ data: { type: 'o-form-versions', id: '5', attributes: { identity: 'ident-1', version: 1, isApproved: true, approvedAt: '2024-05-03T10:00:00Z' } } });
+      return json({
+        data: { type: 'o-form-versions', id: '5', attributes: { identity: 'ident-1', version: 1, isApproved: true, approvedAt: '2024-05-03T10:00:00Z' } },
+      });
     }
     if (key === 'POST o-forms/o-form-copy') {
       const copy = { ...forms[0]!, id: '6', version: 2, isApproved: false, approvedAt: null };
@@ -187,7 +241,10 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       const title = (body!.data.attributes.title as string | undefined) ?? `New Page ${pages.length + 1}`;
       const page: Page = { id: String(nextId++), identity: `p-${nextId}`, title, displayOrder: pages.length + 1, fields: [] };
       pages.push(page);
-      return json({ data: { type: 'o-form-containers', id: page.id, attributes: { identity: page.identity, title: page.title, displayOrder: page.displayOrder } } }, 201);
+      return json(
+        { data: { type: 'o-form-containers', id: page.id, attributes: { identity: page.identity, title: page.title, displayOrder: page.displayOrder } } },
+        201,
+      );
     }
     const containerPatch = /^PATCH o-forms\/o-form-containers\/(\d+)$/.exec(key);
     if (containerPatch) {
@@ -205,7 +262,11 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
     const containerDelete = /^DELETE o-forms\/o-form-containers\/(\d+)$/.exec(key);
     if (containerDelete) {
       const page = pages.find((p) => p.id === containerDelete[1])!;
-      const refs = allFields().flatMap((f) => f.configuration.options.filter((o) => o.transition?.to === 'page' && o.transition.identity === page.identity).map((o) => `'${o.label}' of '${f.title}'`));
+      const refs = allFields().flatMap((f) =>
+        f.configuration.options
+          .filter((o) => o.transition?.to === 'page' && o.transition.identity === page.identity)
+          .map((o) => `'${o.label}' of '${f.title}'`),
+      );
       if (refs.length) return conflict(`This page cannot be deleted: ${refs.join(', ')} jumps to it. Point that option elsewhere first.`);
       pages.splice(pages.indexOf(page), 1);
       renumber();
@@ -224,7 +285,8 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       const { categoryId, tagIds: _tags, ...attributes } = body!.data.attributes as Partial<Field> & { categoryId?: number | null; tagIds?: number[] };
       Object.assign(f, attributes, categoryId === undefined ? {} : { oFormFieldCategoryId: categoryId === null ? null : String(categoryId) });
       // The server's rule: a multiple question without options gets 'None of the Above'.
-      if (f.oFormFieldTypeId === 'multiple' && f.configuration.options.length === 0) f.configuration = { ...f.configuration, options: [option('None of the Above', 'none_of_the_above')] };
+      if (f.oFormFieldTypeId === 'multiple' && f.configuration.options.length === 0)
+        f.configuration = { ...f.configuration, options: [option('None of the Above', 'none_of_the_above')] };
       return json({ data: fieldResource(f, page) });
     }
     return undefined;
@@ -232,7 +294,10 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
   return { handler, pages, forms, messages, languagesEnabled };
 }
 
-const optionsOf = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => o.textContent);
+const optionsOf = (select: HTMLElement) =>
+  within(select)
+    .getAllByRole('option')
+    .map((o) => o.textContent);
 const patchesTo = (requests: { method: string; path: string; body: unknown }[], path: string) =>
   requests.filter((r) => r.method === 'PATCH' && r.path === path).map(sentAttributes);
 
@@ -314,7 +379,12 @@ describe('versioned survey builder', () => {
     fireEvent.change(within(second).getByLabelText('Type', { exact: true }), { target: { value: 'yes_no' } });
     await within(second).findByRole('listitem', { name: 'Option Yes' });
     within(second).getByRole('listitem', { name: 'Option No' });
-    await waitFor(() => expect(pages[0]!.fields[1]!.configuration.options.map((o) => [o.label, o.value])).toEqual([['Yes', 'yes'], ['No', 'no']]));
+    await waitFor(() =>
+      expect(pages[0]!.fields[1]!.configuration.options.map((o) => [o.label, o.value])).toEqual([
+        ['Yes', 'yes'],
+        ['No', 'no'],
+      ]),
+    );
   });
 
   it('edits a question: title saved on leaving the field, type change brings None of the Above, limits per type', async () => {
@@ -343,7 +413,9 @@ describe('versioned survey builder', () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Add Option' }));
     await within(card).findByRole('listitem', { name: 'Option Option 3' });
     await waitFor(() => expect(pages[2]!.fields[0]!.configuration.options.map((o) => o.label)).toEqual(['Option 2', 'Option 3', 'None of the Above']));
-    const shown = within(card).getAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
+    const shown = within(card)
+      .getAllByRole('listitem')
+      .map((li) => li.getAttribute('aria-label'));
     expect(shown.filter((name) => name?.startsWith('Option '))).toEqual(['Option Option 2', 'Option Option 3', 'Option None of the Above']);
   });
 
@@ -392,7 +464,9 @@ describe('versioned survey builder', () => {
     expect(pages[0]!.fields[0]!.configuration.options.map((o) => o.value)).toEqual(['yes', 'no', 'option_3']);
 
     // The select makes its target: a new page, jumped to.
-    fireEvent.change(within(screen.getByRole('listitem', { name: 'Option Yes' })).getByLabelText('Transition', { exact: true }), { target: { value: 'new-page' } });
+    fireEvent.change(within(screen.getByRole('listitem', { name: 'Option Yes' })).getByLabelText('Transition', { exact: true }), {
+      target: { value: 'new-page' },
+    });
     await waitFor(() => expect(pages.map((p) => p.title)).toEqual(['About you', 'Birth', 'Habits', 'New Page 4']));
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.transition).toEqual({ to: 'page', identity: pages[3]!.identity }));
   });
@@ -432,7 +506,9 @@ describe('versioned survey builder', () => {
 
     // Back in the default language the title is the English one again, the translation kept.
     fireEvent.change(switcher, { target: { value: '' } });
-    const english = (await within(await screen.findByRole('region', { name: 'Page About you' })).findByLabelText('Page title', { exact: true })) as HTMLInputElement;
+    const english = (await within(await screen.findByRole('region', { name: 'Page About you' })).findByLabelText('Page title', {
+      exact: true,
+    })) as HTMLInputElement;
     expect(english.value).toBe('About you');
     fireEvent.change(switcher, { target: { value: 'es' } });
     expect(((await screen.findByLabelText('Page title (es)', { exact: true })) as HTMLInputElement).value).toBe('Sobre usted');
@@ -449,7 +525,11 @@ describe('versioned survey builder', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Approve' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve version 1' });
     const list = await within(dialog).findByRole('list', { name: 'Missing translations' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       'Page title ‘About you’ has no es translation.',
       'Question ‘Smoker?’ has no es translation.',
       'Message ‘not_qualified_consent’ has no es translation.',
@@ -529,7 +609,9 @@ describe('versioned survey builder', () => {
     await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
     fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
     fireEvent.blur(completed);
-    await waitFor(() => expect(messages).toMatchObject([{ messageType: 'completed_contact_form', language: 'en', message: 'Thanks a lot', oFormVersionId: 5 }]));
+    await waitFor(() =>
+      expect(messages).toMatchObject([{ messageType: 'completed_contact_form', language: 'en', message: 'Thanks a lot', oFormVersionId: 5 }]),
+    );
   });
 });
 
@@ -552,8 +634,12 @@ describe('versioned survey languages and exports', () => {
       if (request.method === 'POST' && path === 'o-forms/export-to-pdf/5/0') {
         return json({ data: { type: 'o-form-exports', id: '5', attributes: { filename: 'lung-survey-v1.pdf', url: '/api/o-forms/o-form-exports/5' } } });
       }
-      if (path === 'o-forms/o-form-exports/5') return new Response('%PDF-1.7', { headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="lung-survey-v1.pdf"' } });
-      if (path === 'export-survey-metrics/5') return new Response('page,title\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="lung-survey-v1-metrics.csv"' } });
+      if (path === 'o-forms/o-form-exports/5')
+        return new Response('%PDF-1.7', { headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="lung-survey-v1.pdf"' } });
+      if (path === 'export-survey-metrics/5')
+        return new Response('page,title\n', {
+          headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="lung-survey-v1-metrics.csv"' },
+        });
       return handler(request, url);
     };
     const { server } = renderAdmin({ path: '/surveys-new/edit/5', user: admin, handler: files });
@@ -629,7 +715,10 @@ describe('survey flow graph', () => {
       ],
     });
     const graph = surveyGraph([
-      page('a', 'One', [option('Skip', 'skip', { transition: { to: 'page', identity: 'c' } }), option('Stop', 'stop', { isDisqualified: true, transition: { to: 'end' } })]),
+      page('a', 'One', [
+        option('Skip', 'skip', { transition: { to: 'page', identity: 'c' } }),
+        option('Stop', 'stop', { isDisqualified: true, transition: { to: 'end' } }),
+      ]),
       page('b', 'Two'),
       page('c', 'Three'),
     ]);
@@ -644,7 +733,18 @@ describe('survey flow graph', () => {
   });
 
   it('leads disqualifying options and age ranges to Disqualified, each labelled', () => {
-    const base = { id: 'p', identity: 'p', title: 'P', displayOrder: 1, isActive: true, oFormVersionId: '5', oFormIdentity: 'x', oFormContainerTypeId: 'root_container' as const, parentId: null, translations: {} };
+    const base = {
+      id: 'p',
+      identity: 'p',
+      title: 'P',
+      displayOrder: 1,
+      isActive: true,
+      oFormVersionId: '5',
+      oFormIdentity: 'x',
+      oFormContainerTypeId: 'root_container' as const,
+      parentId: null,
+      translations: {},
+    };
     const question = (id: string, type: 'single' | 'dob', configuration: FieldConfiguration) => ({
       id,
       identity: id,
@@ -659,7 +759,13 @@ describe('survey flow graph', () => {
       tags: [],
     });
     const graph = surveyGraph([
-      { ...base, fields: [question('q1', 'single', config({ options: [option('Fewer than 4 days', 'few', { isDisqualified: true }), option('More', 'more')] })), question('q2', 'dob', config({ minAge: 18, maxAge: 65 }))] },
+      {
+        ...base,
+        fields: [
+          question('q1', 'single', config({ options: [option('Fewer than 4 days', 'few', { isDisqualified: true }), option('More', 'more')] })),
+          question('q2', 'dob', config({ minAge: 18, maxAge: 65 })),
+        ],
+      },
     ]);
     expect(graph.nodes.map((n) => [n.id, n.title])).toEqual([
       ['p', 'P'],

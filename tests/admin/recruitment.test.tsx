@@ -77,7 +77,17 @@ describe('Recruitment screen', () => {
     const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel' });
     const steps = within(funnel).getAllByRole('listitem');
     expect(steps.map((s) => s.querySelector('.funnel-stage')!.textContent)).toEqual([
-      'Viewed', 'Started', 'Completed', 'Qualified', 'Site selected', 'Contact left', 'Delivered', 'Reached', 'Screened', 'Screen failed', 'Randomized',
+      'Viewed',
+      'Started',
+      'Completed',
+      'Qualified',
+      'Site selected',
+      'Contact left',
+      'Delivered',
+      'Reached',
+      'Screened',
+      'Screen failed',
+      'Randomized',
     ]);
     expect(steps.map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '5', '0', '2']);
     expect(within(funnel).getByLabelText('Conversion from Viewed to Started').textContent).toBe('50.0% converted');
@@ -155,7 +165,12 @@ describe('funnel URL state', () => {
     expect(recruitmentPath({ screenerId: '5' }, 'mediaChannel')).toBe('/recruitment?screenerId=5&groupBy=mediaChannel');
     expect(recruitmentPath({})).toBe('/recruitment');
     // A hidden field's name goes with its grouping only, and only as a name a channel may declare.
-    expect(readFunnelQuery(new URLSearchParams('groupBy=hiddenField&hiddenField=partner'))).toEqual({ filters: {}, groupBy: 'hiddenField', hiddenField: 'partner', trend: 'week' });
+    expect(readFunnelQuery(new URLSearchParams('groupBy=hiddenField&hiddenField=partner'))).toEqual({
+      filters: {},
+      groupBy: 'hiddenField',
+      hiddenField: 'partner',
+      trend: 'week',
+    });
     expect(readFunnelQuery(new URLSearchParams('groupBy=hiddenField&hiddenField=Partner%20Ref')).hiddenField).toBeUndefined();
     expect(readFunnelQuery(new URLSearchParams('groupBy=source&hiddenField=partner')).hiddenField).toBeUndefined();
     expect(writeFunnelQuery({ filters: {}, groupBy: 'source', hiddenField: 'partner', trend: 'week' }).toString()).toBe('groupBy=source');
@@ -194,7 +209,11 @@ describe('funnel panels', () => {
     };
     const { server, location } = renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: channelHandler });
     const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel of Partner page' });
-    expect(within(funnel).getAllByRole('listitem').map((s) => s.querySelector('.funnel-count')!.textContent)).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '5', '0', '2']);
+    expect(
+      within(funnel)
+        .getAllByRole('listitem')
+        .map((s) => s.querySelector('.funnel-count')!.textContent),
+    ).toEqual(['200', '100', '50', '40', '30', '20', '10', '5', '5', '0', '2']);
     expect(funnelRequests(server.requests)).toContainEqual({ mediaChannelId: '9' });
     const open = screen.getByRole('link', { name: 'Open in Recruitment' });
     expect(open.getAttribute('href')).toBe('/recruitment?mediaChannelId=9&groupBy=source');
@@ -208,7 +227,17 @@ describe('funnel panels', () => {
     const costHandler: Handler = (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (path === 'recruitment-funnel' && url.searchParams.get('groupBy') === 'mediaChannel') {
-        const row = { id: '9', group: '9', label: 'Partner page', ...ALL, spend: { EUR: '900.00', USD: '1600.00' }, costPerStarted: { EUR: '9.00', USD: '16.00' }, costPerQualified: { EUR: '22.50', USD: '40.00' }, costPerReferred: { EUR: '45.00', USD: '80.00' }, costPerRandomized: { EUR: null, USD: null } };
+        const row = {
+          id: '9',
+          group: '9',
+          label: 'Partner page',
+          ...ALL,
+          spend: { EUR: '900.00', USD: '1600.00' },
+          costPerStarted: { EUR: '9.00', USD: '16.00' },
+          costPerQualified: { EUR: '22.50', USD: '40.00' },
+          costPerReferred: { EUR: '45.00', USD: '80.00' },
+          costPerRandomized: { EUR: null, USD: null },
+        };
         return json(listDocument('funnel-rows', [row]));
       }
       return handler(request, url);
@@ -237,13 +266,28 @@ describe('funnel panels', () => {
 
 describe('grouping by a hidden field', () => {
   const declared = [
-    { ...channel, title: 'Partner page', hiddenFields: [{ name: 'partner', maxLength: 20 }, { name: 'region', maxLength: 10 }] },
-    { ...channel, id: '10', title: 'Clinic page', hiddenFields: [{ name: 'clinic', maxLength: 20 }, { name: 'partner', maxLength: 40 }] },
+    {
+      ...channel,
+      title: 'Partner page',
+      hiddenFields: [
+        { name: 'partner', maxLength: 20 },
+        { name: 'region', maxLength: 10 },
+      ],
+    },
+    {
+      ...channel,
+      id: '10',
+      title: 'Clinic page',
+      hiddenFields: [
+        { name: 'clinic', maxLength: 20 },
+        { name: 'partner', maxLength: 40 },
+      ],
+    },
   ];
   const withFields: Handler = (request, url) =>
     url.pathname === '/api/media-channels' ? json(listDocument('media-channels', declared)) : handler(request, url);
 
-  it("offers the names the channels in the filters declare, keeps the chosen one in the URL and asks the server by it", async () => {
+  it('offers the names the channels in the filters declare, keeps the chosen one in the URL and asks the server by it', async () => {
     const path = '/recruitment?sponsorId=7&groupBy=hiddenField&hiddenField=partner';
     const { server, location } = renderAdmin({ path, user: makeUser('User'), handler: withFields });
     const table = await screen.findByRole('table', { name: 'Funnel breakdown' });
@@ -278,7 +322,19 @@ describe('grouping by a hidden field', () => {
   it("narrows the names to the chosen channel's, and shows the server's refusal of a name", async () => {
     const refusing: Handler = (request, url) => {
       if (url.pathname === '/api/recruitment-funnel' && url.searchParams.get('hiddenField') === 'clinic') {
-        return json({ errors: [{ status: '400', title: 'Bad Request', detail: "No media channel in scope declares the hidden field 'clinic'.", source: { parameter: 'hiddenField' } }] }, 400);
+        return json(
+          {
+            errors: [
+              {
+                status: '400',
+                title: 'Bad Request',
+                detail: "No media channel in scope declares the hidden field 'clinic'.",
+                source: { parameter: 'hiddenField' },
+              },
+            ],
+          },
+          400,
+        );
       }
       return withFields(request, url);
     };

@@ -38,16 +38,25 @@ function server(state: { status: string }): Handler {
       return json({ data: [referral(7, { status: state.status })], meta: { total: 1, page: 1, limit: 20 } });
     }
     if (path === 'referral-reasons') {
-      return json({ data: [{ type: 'referral-reasons', id: '3', attributes: { name: 'Wrong contact details', status: 'not-reachable', isActive: true } }], meta: { total: 1, page: 1, limit: 100 } });
+      return json({
+        data: [{ type: 'referral-reasons', id: '3', attributes: { name: 'Wrong contact details', status: 'not-reachable', isActive: true } }],
+        meta: { total: 1, page: 1, limit: 100 },
+      });
     }
     if (path === 'referrals/7' && request.method === 'PATCH') {
       const body = (await request.json()) as { data: { attributes: { status: string } } };
       state.status = body.data.attributes.status;
       return json({ data: referral(7, { status: state.status }) });
     }
-    if (path === 'engagements') return json({ data: [{ type: 'engagements', id: '3', attributes: { name: 'Heart Study' } }], meta: { total: 1, page: 1, limit: 1000 } });
-    if (path === 'site-locations') return json({ data: [{ type: 'site-locations', id: '4', attributes: { name: 'Boston General', siteId: 'B-1' } }], meta: { total: 1, page: 1, limit: 1000 } });
-    if (path === 'referrals/7/contact-attempts' && request.method === 'POST') return json({ data: referral(7, { status: 'attempting-contact', attempts: 1 }) }, 201);
+    if (path === 'engagements')
+      return json({ data: [{ type: 'engagements', id: '3', attributes: { name: 'Heart Study' } }], meta: { total: 1, page: 1, limit: 1000 } });
+    if (path === 'site-locations')
+      return json({
+        data: [{ type: 'site-locations', id: '4', attributes: { name: 'Boston General', siteId: 'B-1' } }],
+        meta: { total: 1, page: 1, limit: 1000 },
+      });
+    if (path === 'referrals/7/contact-attempts' && request.method === 'POST')
+      return json({ data: referral(7, { status: 'attempting-contact', attempts: 1 }) }, 201);
     return undefined;
   };
 }

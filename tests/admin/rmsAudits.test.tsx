@@ -28,7 +28,15 @@ const audit = (id: number, contactId: number, extra: Record<string, unknown> = {
 
 const PROVIDER = { type: 'rms-providers', id: '3', attributes: { name: 'Study webhook', kind: 'webhook' } };
 
-const DELIVERED = { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK', responseBody: '', deliveryStatus: 'delivered', nextAttemptAt: null, deliveredAt: '2026-11-21T10:00:00Z' };
+const DELIVERED = {
+  succeeded: true,
+  attempt: 1,
+  responseMessage: 'HTTP 200 OK',
+  responseBody: '',
+  deliveryStatus: 'delivered',
+  nextAttemptAt: null,
+  deliveredAt: '2026-11-21T10:00:00Z',
+};
 
 function server(options: { resend?: () => Promise<Response> } = {}): Handler {
   return async (request, url) => {
@@ -37,26 +45,41 @@ function server(options: { resend?: () => Promise<Response> } = {}): Handler {
       return json({ data: [audit(2, 41), audit(1, 40, DELIVERED)], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } });
     }
     if (path === 'rms-providers') return json({ data: [PROVIDER], meta: { total: 1, page: 1, limit: 1000 } });
-    if (path === 'engagements') return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
+    if (path === 'engagements')
+      return json({ data: [{ type: 'engagements', id: '12', attributes: { name: 'Heart study' } }], meta: { total: 1, page: 1, limit: 1000 } });
     if (path === 'resend-rms-audit' && request.method === 'POST') return json({ meta: { queued: 3 } });
     if (path === 'resend-rms-audit/40' && request.method === 'POST') {
-      return json({ data: audit(4, 40, { succeeded: true, attempt: 2, responseMessage: 'HTTP 200 OK' }), included: [PROVIDER], meta: { succeeded: true } }, 201);
+      return json(
+        { data: audit(4, 40, { succeeded: true, attempt: 2, responseMessage: 'HTTP 200 OK' }), included: [PROVIDER], meta: { succeeded: true } },
+        201,
+      );
     }
     if (path === 'resend-rms-audit/41' && request.method === 'POST') {
       return options.resend
         ? options.resend()
-        : json({ data: audit(3, 41, { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK' }), included: [PROVIDER], meta: { attempts: 1, succeeded: true } }, 201);
+        : json(
+            {
+              data: audit(3, 41, { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK' }),
+              included: [PROVIDER],
+              meta: { attempts: 1, succeeded: true },
+            },
+            201,
+          );
     }
     return undefined;
   };
 }
 
 describe('RMS audits', () => {
-  it("marks a contact whose run was a possible retake, beside its id", async () => {
+  it('marks a contact whose run was a possible retake, beside its id', async () => {
     const base = server();
     const handler: Handler = (request, url) =>
       url.pathname === '/api/rms-audits' && request.method === 'GET'
-        ? json({ data: [audit(2, 41, { possibleRetake: true }), audit(1, 40, { ...DELIVERED, possibleRetake: false })], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } })
+        ? json({
+            data: [audit(2, 41, { possibleRetake: true }), audit(1, 40, { ...DELIVERED, possibleRetake: false })],
+            included: [PROVIDER],
+            meta: { total: 2, page: 1, limit: 20 },
+          })
         : base(request, url);
     renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler });
     const table = await screen.findByRole('table');
@@ -71,7 +94,11 @@ describe('RMS audits', () => {
     const attribution = { utm: { utm_source: 'newsletter', utm_campaign: 'spring' }, hiddenFields: { partner_ref: 'ref-9' } };
     const handler: Handler = (request, url) =>
       url.pathname === '/api/rms-audits' && request.method === 'GET'
-        ? json({ data: [audit(2, 41, attribution), audit(1, 40, { ...DELIVERED, utm: {}, hiddenFields: {} })], included: [PROVIDER], meta: { total: 2, page: 1, limit: 20 } })
+        ? json({
+            data: [audit(2, 41, attribution), audit(1, 40, { ...DELIVERED, utm: {}, hiddenFields: {} })],
+            included: [PROVIDER],
+            meta: { total: 2, page: 1, limit: 20 },
+          })
         : base(request, url);
     renderAdmin({ path: '/rms-audits', user: makeUser('Super User'), handler });
     const shown = await screen.findByLabelText('Attribution of contact 41');
@@ -108,7 +135,14 @@ describe('RMS audits', () => {
     expect(screen.getByLabelText('Response body of audit 1').textContent).toBe('The record system sent no body.');
 
     fireEvent.click(screen.getByRole('button', { name: /Contact/ }));
-    await waitFor(() => expect(api.requests.filter((r) => r.path === 'rms-audits').at(-1)!.query.get('sort')).toBe('contactId'));
+    await waitFor(() =>
+      expect(
+        api.requests
+          .filter((r) => r.path === 'rms-audits')
+          .at(-1)!
+          .query.get('sort'),
+      ).toBe('contactId'),
+    );
   });
 
   it('resends after a confirmation, shows the progress, reports the outcome and reloads', async () => {
@@ -133,7 +167,12 @@ describe('RMS audits', () => {
     expect((screen.getByRole('button', { name: 'Resend contact 41' }) as HTMLButtonElement).disabled).toBe(true);
     const listsBefore = api.requests.filter((r) => r.path === 'rms-audits').length;
 
-    answer(json({ data: audit(3, 41, { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK' }), included: [PROVIDER], meta: { attempts: 1, succeeded: true } }, 201));
+    answer(
+      json(
+        { data: audit(3, 41, { succeeded: true, attempt: 1, responseMessage: 'HTTP 200 OK' }), included: [PROVIDER], meta: { attempts: 1, succeeded: true } },
+        201,
+      ),
+    );
     expect(await screen.findByText('Contact 41: HTTP 200 OK')).toBeTruthy();
     await waitFor(() => expect(api.requests.filter((r) => r.path === 'rms-audits').length).toBe(listsBefore + 1));
     expect(screen.getByRole('button', { name: 'Resend contact 41' }).textContent).toBe('Resend');
@@ -144,7 +183,9 @@ describe('RMS audits', () => {
     renderAdmin({
       path: '/rms-audits',
       user: makeUser('Super User'),
-      handler: server({ resend: async () => json({ errors: [{ status: '404', title: 'Not Found', detail: "The contact you're looking for is not here." }] }, 404) }),
+      handler: server({
+        resend: async () => json({ errors: [{ status: '404', title: 'Not Found', detail: "The contact you're looking for is not here." }] }, 404),
+      }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Resend contact 41' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Resend' }));
@@ -166,7 +207,11 @@ describe('RMS audits', () => {
   });
 
   it('filters by status, record system, engagement and dates in the URL, and resends the undelivered ones shown', async () => {
-    const { server: api } = renderAdmin({ path: '/rms-audits?status=undelivered&engagementId=12&from=2026-11-01', user: makeUser('Super User'), handler: server() });
+    const { server: api } = renderAdmin({
+      path: '/rms-audits?status=undelivered&engagementId=12&from=2026-11-01',
+      user: makeUser('Super User'),
+      handler: server(),
+    });
     await screen.findByRole('table');
     const first = api.requests.find((r) => r.path === 'rms-audits')!;
     expect(first.query.get('status')).toBe('undelivered');
@@ -174,7 +219,14 @@ describe('RMS audits', () => {
     expect(first.query.get('from')).toBe('2026-11-01');
     await waitFor(() => expect((screen.getByLabelText('Engagement') as HTMLSelectElement).value).toBe('12'));
     fireEvent.change(screen.getByLabelText('Record system'), { target: { value: '3' } });
-    await waitFor(() => expect(api.requests.filter((r) => r.path === 'rms-audits').at(-1)!.query.get('rmsProviderId')).toBe('3'));
+    await waitFor(() =>
+      expect(
+        api.requests
+          .filter((r) => r.path === 'rms-audits')
+          .at(-1)!
+          .query.get('rmsProviderId'),
+      ).toBe('3'),
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Resend undelivered' }));
     const dialog = await screen.findByRole('dialog');

@@ -9,46 +9,111 @@ import { json, makeUser, renderAdmin, type Handler } from './helpers';
 
 // SPEC section 2's route names, plus the ones this admin names itself.
 const SPEC_ROUTE_NAMES = [
-  'Dashboard', 'Login', 'Logout',
-  'SponsorsIndex', 'SponsorsAdd', 'SponsorsEdit', 'SponsorsView',
-  'EngagementsIndex', 'EngagementsAdd', 'EngagementsEdit', 'EngagementsView',
-  'SiteLocationsIndex', 'SiteLocationsAdd', 'SiteLocationsEdit', 'SiteLocationsView', 'SiteLocationsUpload',
-  'SiteAssociations', 'MediaChannelAdd', 'MediaChannelEdit', 'MediaChannelView',
-  'ScreenerIndex', 'ScreenerAdd', 'ScreenerEdit', 'ScreenerView',
-  'SurveysAdd', 'SurveysEdit', 'SurveysView',
-  'UsersIndex', 'UsersAdd', 'UsersEdit',
-  'LanguagesIndex', 'LanguagesAdd', 'LanguagesEdit', 'LanguagesView',
-  'GenericMessagesIndex', 'GenericMessagesEdit', 'RmsAuditsIndex',
+  'Dashboard',
+  'Login',
+  'Logout',
+  'SponsorsIndex',
+  'SponsorsAdd',
+  'SponsorsEdit',
+  'SponsorsView',
+  'EngagementsIndex',
+  'EngagementsAdd',
+  'EngagementsEdit',
+  'EngagementsView',
+  'SiteLocationsIndex',
+  'SiteLocationsAdd',
+  'SiteLocationsEdit',
+  'SiteLocationsView',
+  'SiteLocationsUpload',
+  'SiteAssociations',
+  'MediaChannelAdd',
+  'MediaChannelEdit',
+  'MediaChannelView',
+  'ScreenerIndex',
+  'ScreenerAdd',
+  'ScreenerEdit',
+  'ScreenerView',
+  'SurveysAdd',
+  'SurveysEdit',
+  'SurveysView',
+  'UsersIndex',
+  'UsersAdd',
+  'UsersEdit',
+  'LanguagesIndex',
+  'LanguagesAdd',
+  'LanguagesEdit',
+  'LanguagesView',
+  'GenericMessagesIndex',
+  'GenericMessagesEdit',
+  'RmsAuditsIndex',
 ];
 
 const SPEC_PATHS = [
-  '/', '/login', '/logout', '/auth_service_logout', '/403', '*',
-  '/engagements', '/engagements/add/:selectedSponsorId?', '/engagements/edit/:engagementId',
-  '/engagements/view/:engagementId', '/engagements/site-locations/:engagementId',
-  '/media-channels/add/:screenerId', '/media-channels/edit/:id', '/media-channels/view/:id',
-  '/screeners', '/screeners/add/:selectedSponsorId', '/screeners/edit/:screenerId', '/screeners/view/:screenerId',
+  '/',
+  '/login',
+  '/logout',
+  '/auth_service_logout',
+  '/403',
+  '*',
+  '/engagements',
+  '/engagements/add/:selectedSponsorId?',
+  '/engagements/edit/:engagementId',
+  '/engagements/view/:engagementId',
+  '/engagements/site-locations/:engagementId',
+  '/media-channels/add/:screenerId',
+  '/media-channels/edit/:id',
+  '/media-channels/view/:id',
+  '/screeners',
+  '/screeners/add/:selectedSponsorId',
+  '/screeners/edit/:screenerId',
+  '/screeners/view/:screenerId',
   '/screeners/associate-surveys/:screenerId',
-  '/surveys-new', '/surveys-new/add/:screenerId?', '/surveys-new/edit/:id', '/surveys-new/view/:id', '/surveys-new/edit-screener/:id',
-  '/site-locations', '/site-locations/add', '/site-locations/edit/:id', '/site-locations/upload/:engagementId',
+  '/surveys-new',
+  '/surveys-new/add/:screenerId?',
+  '/surveys-new/edit/:id',
+  '/surveys-new/view/:id',
+  '/surveys-new/edit-screener/:id',
+  '/site-locations',
+  '/site-locations/add',
+  '/site-locations/edit/:id',
+  '/site-locations/upload/:engagementId',
   '/site-locations/view/:id/:engagementId?',
-  '/sponsors', '/sponsors/add', '/sponsors/edit/:id', '/sponsors/view/:id',
-  '/surveys', '/surveys/add/:engagementId', '/surveys/edit/:id', '/surveys/view/:id',
-  '/users', '/users/add', '/users/edit/:id',
-  '/generic-messages', '/generic-messages/edit/:id',
-  '/contact-fields', '/contact-fields/add/:screenerId?', '/contact-fields/edit/:id',
-  '/languages', '/languages/add', '/languages/edit/:id', '/languages/view/:id',
+  '/sponsors',
+  '/sponsors/add',
+  '/sponsors/edit/:id',
+  '/sponsors/view/:id',
+  '/surveys',
+  '/surveys/add/:engagementId',
+  '/surveys/edit/:id',
+  '/surveys/view/:id',
+  '/users',
+  '/users/add',
+  '/users/edit/:id',
+  '/generic-messages',
+  '/generic-messages/edit/:id',
+  '/contact-fields',
+  '/contact-fields/add/:screenerId?',
+  '/contact-fields/edit/:id',
+  '/languages',
+  '/languages/add',
+  '/languages/edit/:id',
+  '/languages/view/:id',
   '/rms-audits',
   // Record systems (providers), beside the audits under System Configuration.
-  '/rms-providers', '/rms-providers/add', '/rms-providers/edit/:id',
+  '/rms-providers',
+  '/rms-providers/add',
+  '/rms-providers/edit/:id',
   // The signed-in user's own account (profile menu).
-  '/change-password', '/profile/two-factor',
+  '/change-password',
+  '/profile/two-factor',
   // SPEC's breadcrumb path: the product, its build and database, API reference and licences.
   '/about',
   // The recruitment funnel (any signed-in member of staff; the server scopes what they see).
   '/recruitment',
   '/referrals',
   // The message outbox (Admin, Super User).
-  '/messages', '/message-templates',
+  '/messages',
+  '/message-templates',
   '/referrals/view/:id',
   '/site-performance',
   // Contacts kept at the other outcomes (the server scopes them).
@@ -89,9 +154,7 @@ describe('route table', () => {
 describe('guards', () => {
   it('sends a User to the 403 page for Site Locations', async () => {
     const { location } = renderAdmin({ path: '/site-locations', user: makeUser('User') });
-    expect(
-      await screen.findByText('Oops! You are forbidden to access this page based on your access level.'),
-    ).toBeTruthy();
+    expect(await screen.findByText('Oops! You are forbidden to access this page based on your access level.')).toBeTruthy();
     expect(location()).toBe('/403');
     expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/');
   });
@@ -158,7 +221,17 @@ describe('side navigation', () => {
   it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual(['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'Leads']);
+    expect(navLabels()).toEqual([
+      'Sponsors',
+      'Engagements',
+      'Screeners',
+      'Versioned Surveys',
+      'Surveys',
+      'Recruitment',
+      'Referrals',
+      'Site Performance',
+      'Leads',
+    ]);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
@@ -166,7 +239,22 @@ describe('side navigation', () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
     expect(navLabels()).toEqual([
-      'Sponsors', 'Engagements', 'Site Locations', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'Leads', 'User Management', 'Generic Messages', 'Languages', 'Contact Fields', 'Messages', 'Message Templates',
+      'Sponsors',
+      'Engagements',
+      'Site Locations',
+      'Screeners',
+      'Versioned Surveys',
+      'Surveys',
+      'Recruitment',
+      'Referrals',
+      'Site Performance',
+      'Leads',
+      'User Management',
+      'Generic Messages',
+      'Languages',
+      'Contact Fields',
+      'Messages',
+      'Message Templates',
     ]);
     expect(screen.getByText('System Configuration')).toBeTruthy();
     admin.unmount();

@@ -62,7 +62,8 @@ function screenerServer(attached: number[] = [31, 32, 33]): Handler {
     if (path === 'contact-fields-screeners') return json(listDocument('contact-fields-screeners', links()));
     if (path === 'contact-fields-screeners/update/5' && request.method === 'POST') {
       // As the real server: JSON bodies only.
-      if (!/^application\/vnd\.api\+json/.test(request.headers.get('Content-Type') ?? '')) return json({ errors: [{ status: '415', title: 'Unsupported Media Type' }] }, 415);
+      if (!/^application\/vnd\.api\+json/.test(request.headers.get('Content-Type') ?? ''))
+        return json({ errors: [{ status: '415', title: 'Unsupported Media Type' }] }, 415);
       const { data } = (await request.json()) as { data: { attributes: { contactFieldScreeners: { contactFieldId: number; weight: number }[] } } };
       current = [...data.attributes.contactFieldScreeners].sort((a, b) => a.weight - b.weight).map((l) => l.contactFieldId);
       return json(listDocument('contact-fields-screeners', links()));
@@ -82,7 +83,11 @@ describe('Screener styles form', () => {
     const active = await screen.findByLabelText('Active', { exact: true }, { timeout: 5000 });
     const group = active.closest('fieldset');
     expect(group?.classList.contains('span-2')).toBe(true);
-    expect([...group!.querySelectorAll('input[type=checkbox]')].map((input) => input.getAttribute('name'))).toEqual(['isActive', 'isTest', 'isInterestVisible']);
+    expect([...group!.querySelectorAll('input[type=checkbox]')].map((input) => input.getAttribute('name'))).toEqual([
+      'isActive',
+      'isTest',
+      'isInterestVisible',
+    ]);
   }, 20_000);
 
   it('shows a bad colour beside its field and sends nothing, then saves the nested styles', async () => {
@@ -102,7 +107,9 @@ describe('Screener styles form', () => {
     fireEvent.click(screen.getByLabelText('Show Back Button', { exact: true }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(writes(server.requests)).toHaveLength(1));
-    const body = writes(server.requests)[0]!.body as { data: { attributes: { styles: Record<string, Record<string, unknown>> }; relationships: Record<string, unknown> } };
+    const body = writes(server.requests)[0]!.body as {
+      data: { attributes: { styles: Record<string, Record<string, unknown>> }; relationships: Record<string, unknown> };
+    };
     expect(body.data.attributes.styles.nextButton).toEqual({ active: 'FF0000', error: null, hover: null });
     expect(body.data.attributes.styles.progressBar).toEqual({ background: 'CCCCCC', color: '00' });
     expect(body.data.attributes.styles.checkbox!.hover).toBeNull();
@@ -121,13 +128,20 @@ describe('Screener styles form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(writes(server.requests)).toHaveLength(1));
     const body = writes(server.requests)[0]!.body as any;
-    expect(body.data.attributes.messages.qualified).toEqual({ consentMessage: 'You qualify', contactFormMessage: null, translations: { es: { consentMessage: 'Usted califica' } } });
+    expect(body.data.attributes.messages.qualified).toEqual({
+      consentMessage: 'You qualify',
+      contactFormMessage: null,
+      translations: { es: { consentMessage: 'Usted califica' } },
+    });
     expect(body.data.relationships.languages).toEqual({ data: [{ type: 'languages', id: '2' }] });
   });
 });
 
 describe('Screener contact fields', () => {
-  const order = () => within(screen.getByRole('list', { name: 'Contact field order' })).getAllByRole('listitem').map((li) => li.textContent?.split(' (')[0]?.replace('⋮⋮', '').trim());
+  const order = () =>
+    within(screen.getByRole('list', { name: 'Contact field order' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent?.split(' (')[0]?.replace('⋮⋮', '').trim());
   const posted = (requests: Recorded[]) =>
     requests
       .filter((r) => r.method === 'POST' && r.path === 'contact-fields-screeners/update/5')
@@ -208,7 +222,18 @@ describe('New survey from a screener', () => {
         return json(listDocument('engagements', sponsorId ? all.filter((e) => String(e.sponsorId) === sponsorId) : all));
       }
       if (path === 'o-forms/o-forms' && request.method === 'POST') {
-        return json(resourceDocument('o-forms', { id: 40, identity: 'new-survey', version: 1, title: 'Heart intake', isActive: true, isApproved: false, engagementId: '12' }), 201);
+        return json(
+          resourceDocument('o-forms', {
+            id: 40,
+            identity: 'new-survey',
+            version: 1,
+            title: 'Heart intake',
+            isActive: true,
+            isApproved: false,
+            engagementId: '12',
+          }),
+          201,
+        );
       }
       if (path === 'screener-surveys' && request.method === 'POST') {
         return json(resourceDocument('screener-surveys', { id: 90, screenerId: 5, oFormIdentity: 'new-survey', isActive: true, displayOrder: 0 }), 201);
@@ -217,7 +242,10 @@ describe('New survey from a screener', () => {
     };
     const { server, location } = renderAdmin({ path: '/surveys-new/add/5', user: makeUser('Admin'), handler });
     const engagement = await screen.findByLabelText(/^Engagement/, undefined, { timeout: 5000 });
-    await waitFor(() => expect([...(engagement as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose an engagement', 'Heart Study (Acme Pharma)']), { timeout: 5000 });
+    await waitFor(
+      () => expect([...(engagement as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose an engagement', 'Heart Study (Acme Pharma)']),
+      { timeout: 5000 },
+    );
     expect(server.requests.filter((r) => r.path === 'engagements').every((r) => r.query.get('sponsorId') === '7')).toBe(true);
 
     // The screener serves Heart Study alone: the new survey is for it unless the user chooses otherwise.
@@ -238,7 +266,9 @@ describe('Surveys of a screener, by title', () => {
     { id: 40, identity: 'a1b2-heart', version: 2, title: 'Heart check', isActive: true, isApproved: true },
     { id: 41, identity: 'c3d4-lung', version: 1, title: 'Lung check', isActive: true, isApproved: false },
   ];
-  const links: Record<string, unknown>[] = [{ id: 90, screenerId: 5, oFormIdentity: 'c3d4-lung', isActive: true, displayOrder: 0, title: 'Lung check', version: 1, isApproved: false }];
+  const links: Record<string, unknown>[] = [
+    { id: 90, screenerId: 5, oFormIdentity: 'c3d4-lung', isActive: true, displayOrder: 0, title: 'Lung check', version: 1, isApproved: false },
+  ];
   const handler: Handler = async (request, url) => {
     const path = url.pathname.replace(/^\/api\//, '');
     if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow()));
@@ -249,7 +279,12 @@ describe('Surveys of a screener, by title', () => {
     }
     if (path === 'o-forms/o-forms') {
       const q = (url.searchParams.get('searchQuery') ?? '').toLowerCase();
-      return json(listDocument('o-forms', surveys.filter((s) => s.title.toLowerCase().includes(q))));
+      return json(
+        listDocument(
+          'o-forms',
+          surveys.filter((s) => s.title.toLowerCase().includes(q)),
+        ),
+      );
     }
     return undefined;
   };
@@ -262,7 +297,13 @@ describe('Surveys of a screener, by title', () => {
     fireEvent.change(box, { target: { value: 'check' } });
     // Surveys the screener has already are not offered again.
     const listbox = await screen.findByRole('listbox', { name: 'Survey options' });
-    await waitFor(() => expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['Heart check (version 2, approved)']));
+    await waitFor(() =>
+      expect(
+        within(listbox)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Heart check (version 2, approved)']),
+    );
     const search = server.requests.filter((r) => r.path === 'o-forms/o-forms').at(-1)!;
     expect(Object.fromEntries(search.query)).toMatchObject({ currentOnly: 'true', sponsorId: '7', searchQuery: 'check' });
     // Keyboard: down to the option and Enter.
@@ -291,7 +332,11 @@ describe('Surveys of a screener, by title', () => {
 
   it("shows the outcomes' messages as text, not as their HTML", async () => {
     const messages = Object.fromEntries(SCREENER_OUTCOMES.map((o) => [o, emptyScreenerMessage()]));
-    messages.qualified = { consentMessage: '<p>We may <strong>call</strong> you.</p>', contactFormMessage: '<p>Leave your details</p><p>Thanks</p>', translations: { es: { consentMessage: '<p>Podemos llamarle.</p>', contactFormMessage: undefined } } };
+    messages.qualified = {
+      consentMessage: '<p>We may <strong>call</strong> you.</p>',
+      contactFormMessage: '<p>Leave your details</p><p>Thanks</p>',
+      translations: { es: { consentMessage: '<p>Podemos llamarle.</p>', contactFormMessage: undefined } },
+    };
     const view: Handler = (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (path === 'screeners/5') return json(resourceDocument('screeners', screenerRow({ messages })));

@@ -8,9 +8,26 @@ const referral = {
   type: 'referrals',
   id: '7',
   attributes: {
-    status: 'screen-failed', reasonId: 2, reasonName: 'Lab values out of range', reasonNote: null, engagementId: 12, engagementName: 'Heart study', siteLocationId: 4,
-    siteName: 'Hoboken Heart Center', initials: 'AL', created: '2026-11-20T10:00:00Z', statusChanged: '2026-11-21T10:00:00Z', firstContactAt: '2026-11-20T12:00:00Z',
-    attempts: 2, lastAttemptAt: '2026-11-20T12:00:00Z', nextAttemptDue: null, due: null, overdue: false, stale: false, deliveryStatus: 'delivered', allowedStatuses: [],
+    status: 'screen-failed',
+    reasonId: 2,
+    reasonName: 'Lab values out of range',
+    reasonNote: null,
+    engagementId: 12,
+    engagementName: 'Heart study',
+    siteLocationId: 4,
+    siteName: 'Hoboken Heart Center',
+    initials: 'AL',
+    created: '2026-11-20T10:00:00Z',
+    statusChanged: '2026-11-21T10:00:00Z',
+    firstContactAt: '2026-11-20T12:00:00Z',
+    attempts: 2,
+    lastAttemptAt: '2026-11-20T12:00:00Z',
+    nextAttemptDue: null,
+    due: null,
+    overdue: false,
+    stale: false,
+    deliveryStatus: 'delivered',
+    allowedStatuses: [],
   },
 };
 const entry = (id: string, attributes: Record<string, unknown>) => ({
@@ -32,16 +49,26 @@ describe('the referral view', () => {
             entry('made-7', { kind: 'made', occurredAt: '2026-11-20T10:00:00Z', toStatus: 'new' }),
             entry('delivery-1', { kind: 'delivery', occurredAt: '2026-11-20T10:01:00Z', actorName: 'Acme RMS', channel: 'attempt 1', result: 'delivered' }),
             entry('1', { kind: 'attempt', occurredAt: '2026-11-20T11:00:00Z', actorName: 'coord', channel: 'phone', result: 'no-answer' }),
-            entry('2', { kind: 'status', occurredAt: '2026-11-21T10:00:00Z', actorName: 'coord', fromStatus: 'in-screening', toStatus: 'screen-failed', reasonName: 'Lab values out of range' }),
+            entry('2', {
+              kind: 'status',
+              occurredAt: '2026-11-21T10:00:00Z',
+              actorName: 'coord',
+              fromStatus: 'in-screening',
+              toStatus: 'screen-failed',
+              reasonName: 'Lab values out of range',
+            }),
           ],
           meta: { total: 6 },
         });
-      if (path === 'referrals/7/reveal' && request.method === 'POST') return json({ data: { type: 'referral-contacts', id: '7', attributes: { values: { first_name: 'Ada', phone: '212-555-0100' } } } }, 201);
+      if (path === 'referrals/7/reveal' && request.method === 'POST')
+        return json({ data: { type: 'referral-contacts', id: '7', attributes: { values: { first_name: 'Ada', phone: '212-555-0100' } } } }, 201);
       return undefined;
     };
     const { server } = renderAdmin({ path: '/referrals/view/7', user: makeUser('Site Coordinator'), handler });
     const timeline = await screen.findByRole('region', { name: 'Timeline' });
-    const lines = within(timeline).getAllByRole('listitem').map((li) => li.textContent);
+    const lines = within(timeline)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(lines).toHaveLength(6);
     expect(lines[0]).toContain('Survey started');
     expect(lines[3]).toContain('Delivery to Acme RMS (attempt 1): delivered');
@@ -64,8 +91,18 @@ describe('site performance', () => {
             type: 'site-performance',
             id: '4',
             attributes: {
-              siteName: 'Hoboken Heart Center', referrals: 10, reached: 8, medianHoursToFirstContact: 20.5, dueForFirstContact: 9, withinServiceLevel: 6, withinServiceLevelRate: 6 / 9,
-              screened: 5, screenFailed: 2, screenFailRate: 0.4, randomized: 2, randomizationRate: 0.2,
+              siteName: 'Hoboken Heart Center',
+              referrals: 10,
+              reached: 8,
+              medianHoursToFirstContact: 20.5,
+              dueForFirstContact: 9,
+              withinServiceLevel: 6,
+              withinServiceLevelRate: 6 / 9,
+              screened: 5,
+              screenFailed: 2,
+              screenFailRate: 0.4,
+              randomized: 2,
+              randomizationRate: 0.2,
             },
           },
         ],
@@ -75,7 +112,9 @@ describe('site performance', () => {
     const { server } = renderAdmin({ path: '/site-performance?from=2026-11-01&to=2026-11-30', user: makeUser('User'), handler });
     const table = await screen.findByRole('table', { name: 'Site performance' });
     const row = await within(table).findByText('Hoboken Heart Center');
-    const cells = within(row.closest('tr')!).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(row.closest('tr')!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells).toEqual(expect.arrayContaining(['10', '20.5 h', '66.7% (6 of 9)', '40.0% (2 of 5)', '20.0% (2)']));
     const asked = server.requests.find((r) => r.path === 'site-performance')!;
     expect(Object.fromEntries(asked.query)).toMatchObject({ from: '2026-11-01', to: '2026-11-30' });
@@ -90,7 +129,10 @@ describe('site coordinators on the site view', () => {
       if (path === 'site-locations/4') return json({ data: { type: 'site-locations', id: '4', attributes: { name: 'Hoboken Heart Center', isActive: true } } });
       if (path === 'engagements') return json({ data: [], meta: { total: 0 } });
       if (path === 'site-coordinators' && request.method === 'GET')
-        return json({ data: tied.map((c) => ({ type: 'site-coordinators', id: `4-${c.userId}`, attributes: { ...c, email: null, isActive: true, siteLocationId: 4 } })), meta: { total: tied.length } });
+        return json({
+          data: tied.map((c) => ({ type: 'site-coordinators', id: `4-${c.userId}`, attributes: { ...c, email: null, isActive: true, siteLocationId: 4 } })),
+          meta: { total: tied.length },
+        });
       if (path === 'site-coordinators' && request.method === 'POST') {
         const body = (await request.json()) as { data: { attributes: { userId: number } } };
         tied.push({ userId: body.data.attributes.userId, username: 'hoboken.coord' });
@@ -99,8 +141,18 @@ describe('site coordinators on the site view', () => {
       if (path === 'users')
         return json({
           data: [
-            { type: 'users', id: '21', attributes: { username: 'hoboken.coord', isActive: true }, relationships: { roles: { data: [{ type: 'roles', id: '4' }] } } },
-            { type: 'users', id: '22', attributes: { username: 'plain.user', isActive: true }, relationships: { roles: { data: [{ type: 'roles', id: '3' }] } } },
+            {
+              type: 'users',
+              id: '21',
+              attributes: { username: 'hoboken.coord', isActive: true },
+              relationships: { roles: { data: [{ type: 'roles', id: '4' }] } },
+            },
+            {
+              type: 'users',
+              id: '22',
+              attributes: { username: 'plain.user', isActive: true },
+              relationships: { roles: { data: [{ type: 'roles', id: '3' }] } },
+            },
           ],
           included: [
             { type: 'roles', id: '4', attributes: { name: 'Site Coordinator' } },

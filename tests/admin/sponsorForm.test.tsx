@@ -32,7 +32,9 @@ function sponsorServer({ taken = {}, created }: Options = {}): Handler {
       return json(resourceDocument('sponsors', { ...makeSponsor(12, { name: 'Acme Pharma' }) }));
     }
     if (url.pathname === '/api/sponsors/5' && request.method === 'GET') {
-      return json(resourceDocument('sponsors', { ...makeSponsor(5, { name: 'Beta Bio', identification: 'BB-1', countryId: 2, countryName: 'United States' }) }));
+      return json(
+        resourceDocument('sponsors', { ...makeSponsor(5, { name: 'Beta Bio', identification: 'BB-1', countryId: 2, countryName: 'United States' }) }),
+      );
     }
     if (url.pathname === '/api/sponsors/5' && request.method === 'PATCH') {
       const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
@@ -100,7 +102,11 @@ describe('Sponsor form', () => {
     // The view: Home > Sponsors > the sponsor's name.
     const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
     await within(crumbs).findByText('Acme Pharma');
-    expect(within(crumbs).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Home', 'Sponsors', 'Acme Pharma']);
+    expect(
+      within(crumbs)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Home', 'Sponsors', 'Acme Pharma']);
   });
 
   it('shows server errors: field errors beside their field, the rest in an alert', async () => {
@@ -130,7 +136,11 @@ describe('Sponsor form', () => {
     expect(name.value).toBe('Beta Bio');
     await waitFor(() => expect((screen.getByLabelText('Country') as HTMLSelectElement).value).toBe('2'));
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(crumbs).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Home', 'Sponsors', 'Beta Bio', 'Edit']);
+    expect(
+      within(crumbs)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Home', 'Sponsors', 'Beta Bio', 'Edit']);
     type('Name', 'Beta Biologics');
     save();
     await waitFor(() => expect(location()).toBe('/sponsors/view/5'));

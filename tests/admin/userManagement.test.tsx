@@ -25,7 +25,17 @@ function userDocument(id: number, attributes: Record<string, unknown>, roleIds: 
     data: {
       type: 'users',
       id: String(id),
-      attributes: { email: null, isActive: true, secretVerified: false, locale: 'en', identityProvider: null, mustChangePassword: false, created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z', ...attributes },
+      attributes: {
+        email: null,
+        isActive: true,
+        secretVerified: false,
+        locale: 'en',
+        identityProvider: null,
+        mustChangePassword: false,
+        created: '2026-01-01T00:00:00.000Z',
+        modified: '2026-01-01T00:00:00.000Z',
+        ...attributes,
+      },
       relationships: {
         roles: { data: roleIds.map((r) => ({ type: 'roles', id: String(r) })) },
         sponsors: { data: sponsorIds.map((s) => ({ type: 'sponsors', id: String(s) })) },
@@ -44,7 +54,8 @@ function configServer(extra: Handler = () => undefined): Handler {
     if (answer) return answer;
     if (url.pathname === '/api/languages') return json(listDocument('languages', LANGUAGES));
     if (url.pathname === '/api/roles') return json(listDocument('roles', ROLES));
-    if (url.pathname === '/api/sponsors') return json(listDocument('sponsors', [makeSponsor(7, { name: 'Acme Pharma' }), makeSponsor(8, { name: 'Beta Bio' })]));
+    if (url.pathname === '/api/sponsors')
+      return json(listDocument('sponsors', [makeSponsor(7, { name: 'Acme Pharma' }), makeSponsor(8, { name: 'Beta Bio' })]));
     if (url.pathname === '/api/users/validate-email') {
       const { data } = (await request.json()) as { data: { email: string } };
       return json({ data: data.email === 'taken@example.com' ? { is_valid: false, message: 'This e-mail address is already in use.' } : { is_valid: true } });
@@ -59,7 +70,12 @@ describe('users', () => {
       url.pathname === '/api/users'
         ? json({
             data: [
-              { type: 'users', id: '4', attributes: { username: 'jane', email: 'jane@example.com', isActive: true, secretVerified: true }, relationships: { roles: { data: [{ type: 'roles', id: '3' }] } } },
+              {
+                type: 'users',
+                id: '4',
+                attributes: { username: 'jane', email: 'jane@example.com', isActive: true, secretVerified: true },
+                relationships: { roles: { data: [{ type: 'roles', id: '3' }] } },
+              },
             ],
             included: [{ type: 'roles', id: '3', attributes: { name: 'User' } }],
             meta: { total: 1 },
@@ -126,7 +142,8 @@ describe('users', () => {
   it("edits a user and resets their two-factor after confirming; can't deactivate oneself", async () => {
     let secretVerified = true;
     const handler = configServer(async (request, url) => {
-      if (url.pathname === '/api/users/4' && request.method === 'GET') return json(userDocument(4, { username: 'jane', email: 'jane@example.com', secretVerified }, [3], [7]));
+      if (url.pathname === '/api/users/4' && request.method === 'GET')
+        return json(userDocument(4, { username: 'jane', email: 'jane@example.com', secretVerified }, [3], [7]));
       if (url.pathname === '/api/users/4/totp' && request.method === 'DELETE') {
         secretVerified = false;
         return new Response(null, { status: 204 });
@@ -175,7 +192,19 @@ describe('first sign-in and profile', () => {
       if (url.pathname === '/api/users/me/password') {
         const { data } = (await request.json()) as { data: { attributes: { currentPassword: string } } };
         if (data.attributes.currentPassword !== 'initial-pass-1') {
-          return json({ errors: [{ status: '422', title: 'Invalid Attribute', detail: 'Your current password is not correct.', source: { pointer: '/data/attributes/currentPassword' } }] }, 422);
+          return json(
+            {
+              errors: [
+                {
+                  status: '422',
+                  title: 'Invalid Attribute',
+                  detail: 'Your current password is not correct.',
+                  source: { pointer: '/data/attributes/currentPassword' },
+                },
+              ],
+            },
+            422,
+          );
         }
         return json({ ...userDocument(5, { username: 'newbie', mustChangePassword: false }, [3]), meta: { access: 'access-2', refresh: 'refresh-2' } });
       }
@@ -212,12 +241,31 @@ describe('first sign-in and profile', () => {
   it('enrols two-factor: QR code and text secret, refused code, then verified', async () => {
     const handler: Handler = async (request, url) => {
       if (url.pathname === '/api/users/me/totp') {
-        return json(resourceDocument('totp-enrolments', { id: 1, secret: 'JBSWY3DPEHPK3PXPJBSWY3DP', otpauthUri: 'otpauth://totp/Trial%20Recruit:boss?secret=JBSWY3DPEHPK3PXPJBSWY3DP' }), 201);
+        return json(
+          resourceDocument('totp-enrolments', {
+            id: 1,
+            secret: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+            otpauthUri: 'otpauth://totp/Trial%20Recruit:boss?secret=JBSWY3DPEHPK3PXPJBSWY3DP',
+          }),
+          201,
+        );
       }
       if (url.pathname === '/api/users/me/totp/verify') {
         const { data } = (await request.json()) as { data: { attributes: { code: string } } };
         if (data.attributes.code !== '123456') {
-          return json({ errors: [{ status: '422', title: 'Invalid Attribute', detail: 'The code is not valid. Check your authenticator app and try again.', source: { pointer: '/data/attributes/code' } }] }, 422);
+          return json(
+            {
+              errors: [
+                {
+                  status: '422',
+                  title: 'Invalid Attribute',
+                  detail: 'The code is not valid. Check your authenticator app and try again.',
+                  source: { pointer: '/data/attributes/code' },
+                },
+              ],
+            },
+            422,
+          );
         }
         return json(userDocument(1, { username: 'boss', secretVerified: true }, [1]));
       }
@@ -245,7 +293,15 @@ describe('first sign-in and profile', () => {
 
 describe('system configuration', () => {
   it('edits a generic message beside its translation per active language', async () => {
-    const message = { id: 3, keyName: 'button_next', message: 'Next', translations: { es: 'Siguiente', fr: 'Suivant' }, messageType: 'default', created: '', modified: '' };
+    const message = {
+      id: 3,
+      keyName: 'button_next',
+      message: 'Next',
+      translations: { es: 'Siguiente', fr: 'Suivant' },
+      messageType: 'default',
+      created: '',
+      modified: '',
+    };
     const handler = configServer(async (request, url) => {
       if (url.pathname === '/api/generic-messages/3' && request.method === 'GET') return json(resourceDocument('generic-messages', message));
       if (url.pathname === '/api/generic-messages/3' && request.method === 'PATCH') return json(resourceDocument('generic-messages', message));

@@ -13,7 +13,14 @@ const answering = (body: unknown, status = 201) =>
     fetch: async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/vnd.api+json' } }),
   });
 
-const file = { engagementId: 3, created: '2026-01-31T12:00:00.000Z', filename: 'protocol.pdf', mime: 'application/pdf', size: 12, downloadUrl: '/api/engagements-o-files/9/download' };
+const file = {
+  engagementId: 3,
+  created: '2026-01-31T12:00:00.000Z',
+  filename: 'protocol.pdf',
+  mime: 'application/pdf',
+  size: 12,
+  downloadUrl: '/api/engagements-o-files/9/download',
+};
 
 describe('answers read through core/model schemas', () => {
   it('answers the resource as its schema reads it, without the JSON:API type', async () => {
@@ -40,21 +47,73 @@ describe('answers read through core/model schemas', () => {
 
   it("reads a version's detail as pages and questions in order, and refuses a page whose questions were not included", async () => {
     const form = {
-      identity: 's1', version: 1, title: 'Survey', isActive: true, isApproved: false, approvedAt: null, engagementId: '2', engagementName: 'E',
-      sponsorId: '1', sponsorName: 'S', containerCount: 1, transitions: [], created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z',
+      identity: 's1',
+      version: 1,
+      title: 'Survey',
+      isActive: true,
+      isApproved: false,
+      approvedAt: null,
+      engagementId: '2',
+      engagementName: 'E',
+      sponsorId: '1',
+      sponsorName: 'S',
+      containerCount: 1,
+      transitions: [],
+      created: '2026-01-01T00:00:00.000Z',
+      modified: '2026-01-01T00:00:00.000Z',
     };
-    const page = { identity: 'p1', oFormVersionId: '5', oFormIdentity: 's1', title: 'Page', displayOrder: 1, isActive: true, oFormContainerTypeId: 'root_container', parentId: null, translations: {} };
+    const page = {
+      identity: 'p1',
+      oFormVersionId: '5',
+      oFormIdentity: 's1',
+      title: 'Page',
+      displayOrder: 1,
+      isActive: true,
+      oFormContainerTypeId: 'root_container',
+      parentId: null,
+      translations: {},
+    };
     const field = (id: string, displayOrder: number) => ({
-      type: 'o-form-fields', id,
-      attributes: { identity: `q${id}`, containerId: '7', oFormContainerIdentity: 'p1', title: `Q${id}`, oFormFieldTypeId: 'text', oFormFieldCategoryId: null, isActive: true, displayOrder, configuration: {}, tags: [] },
+      type: 'o-form-fields',
+      id,
+      attributes: {
+        identity: `q${id}`,
+        containerId: '7',
+        oFormContainerIdentity: 'p1',
+        title: `Q${id}`,
+        oFormFieldTypeId: 'text',
+        oFormFieldCategoryId: null,
+        isActive: true,
+        displayOrder,
+        configuration: {},
+        tags: [],
+      },
     });
     const document = (fields: { type: string; id: string }[]) => ({
       data: {
-        type: 'o-forms', id: '5', attributes: form,
-        relationships: { oFormContainers: { data: [{ type: 'o-form-containers', id: '7' }] }, languages: { data: [{ type: 'languages', id: '1' }] }, engagement: { data: { type: 'engagements', id: '2' } } },
+        type: 'o-forms',
+        id: '5',
+        attributes: form,
+        relationships: {
+          oFormContainers: { data: [{ type: 'o-form-containers', id: '7' }] },
+          languages: { data: [{ type: 'languages', id: '1' }] },
+          engagement: { data: { type: 'engagements', id: '2' } },
+        },
       },
       included: [
-        { type: 'o-form-containers', id: '7', attributes: page, relationships: { oFormFields: { data: [{ type: 'o-form-fields', id: '11' }, { type: 'o-form-fields', id: '10' }] } } },
+        {
+          type: 'o-form-containers',
+          id: '7',
+          attributes: page,
+          relationships: {
+            oFormFields: {
+              data: [
+                { type: 'o-form-fields', id: '11' },
+                { type: 'o-form-fields', id: '10' },
+              ],
+            },
+          },
+        },
         ...fields,
         { type: 'languages', id: '1', attributes: { name: 'English', description: 'English', isoCode: 'en' } },
       ],

@@ -14,9 +14,23 @@ const FIELDS: ContactFormField[] = [
 
 describe('the contact form checks', () => {
   it('accepts a complete form and stores trimmed text and booleans', () => {
-    const values = { first_name: '  Ada ', email: 'ada@example.com', phone: '', zip_code: '10001', birthday: '1980-06-15', contact_consent: 'on', other: 'ignored' };
+    const values = {
+      first_name: '  Ada ',
+      email: 'ada@example.com',
+      phone: '',
+      zip_code: '10001',
+      birthday: '1980-06-15',
+      contact_consent: 'on',
+      other: 'ignored',
+    };
     expect(checkContact(FIELDS, values, true)).toEqual({});
-    expect(contactValues(FIELDS, values)).toEqual({ first_name: 'Ada', email: 'ada@example.com', zip_code: '10001', birthday: '1980-06-15', contact_consent: true });
+    expect(contactValues(FIELDS, values)).toEqual({
+      first_name: 'Ada',
+      email: 'ada@example.com',
+      zip_code: '10001',
+      birthday: '1980-06-15',
+      contact_consent: true,
+    });
   });
 
   it('names each problem by field, and the consent under acceptTerms, in the participant language', () => {
@@ -46,7 +60,16 @@ describe('the contact form checks', () => {
 
 describe('a phone typed in a common US way', () => {
   it('is written 000-000-0000 by one rule, for the checks and for what is stored', () => {
-    for (const typed of ['(212) 555-0100', '212.555.0100', '212 555 0100', '2125550100', '+1 212-555-0100', '1-212-555-0100', ' 212-555-0100 ', '+1 (212) 555 0100']) {
+    for (const typed of [
+      '(212) 555-0100',
+      '212.555.0100',
+      '212 555 0100',
+      '2125550100',
+      '+1 212-555-0100',
+      '1-212-555-0100',
+      ' 212-555-0100 ',
+      '+1 (212) 555 0100',
+    ]) {
       expect(normalizeUsPhone(typed.trim()), typed).toBe('212-555-0100');
       expect(checkContact(FIELDS, { first_name: 'Ada', email: 'ada@example.com', phone: typed, contact_consent: true }, true), typed).toEqual({});
       expect(contactValues(FIELDS, { phone: typed }).phone, typed).toBe('212-555-0100');
@@ -56,7 +79,9 @@ describe('a phone typed in a common US way', () => {
   it('refuses what is no US number, kept as typed, with the format to use', () => {
     for (const typed of ['555-0100', '212-555-01000', '2-212-555-0100', 'call 212 555 0100', '212-555-O100', '+44 20 7946 0958']) {
       expect(normalizeUsPhone(typed), typed).toBe(typed);
-      expect(checkContact(FIELDS, { first_name: 'Ada', email: 'ada@example.com', phone: typed, contact_consent: true }, true), typed).toEqual({ phone: message('us_phone') });
+      expect(checkContact(FIELDS, { first_name: 'Ada', email: 'ada@example.com', phone: typed, contact_consent: true }, true), typed).toEqual({
+        phone: message('us_phone'),
+      });
     }
   });
 });

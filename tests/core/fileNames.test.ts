@@ -19,8 +19,7 @@ const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /** What a file's name may look like in each part; `folder` is the name of the folder it is in. */
 const RULES: Record<Part, (file: string, folder: string) => boolean> = {
-  admin: (file, folder) =>
-    new RegExp(`^${CAMEL}\\.tsx?$|^${PASCAL}\\.tsx$`).test(file) || file === `${folder}.css` || file === 'styles.css',
+  admin: (file, folder) => new RegExp(`^${CAMEL}\\.tsx?$|^${PASCAL}\\.tsx$`).test(file) || file === `${folder}.css` || file === 'styles.css',
   core: (file) => new RegExp(`^${CAMEL}\\.ts$`).test(file),
   widget: (file) => new RegExp(`^${CAMEL}\\.tsx?$|^${PASCAL}\\.tsx$|^${CAMEL}\\.css$`).test(file),
   server: (file, folder) =>

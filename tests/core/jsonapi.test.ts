@@ -11,7 +11,12 @@ describe('errorsToMessage', () => {
     ).toBe('Name is required. Country is unknown.');
   });
   it('falls back to the first title, then to the given fallback', () => {
-    expect(errorsToMessage([{ status: '500', title: 'Server Error' }, { status: '500', title: 'Other' }])).toBe('Server Error');
+    expect(
+      errorsToMessage([
+        { status: '500', title: 'Server Error' },
+        { status: '500', title: 'Other' },
+      ]),
+    ).toBe('Server Error');
     expect(errorsToMessage([], 'Could not add Page')).toBe('Could not add Page');
   });
 });

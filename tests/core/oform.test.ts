@@ -49,9 +49,16 @@ describe('question configuration', () => {
     expect(pointers(parse('single', { options: [{ label: 'A', value: 'a', transition: { to: 'nowhere' } }] }))[0]).toMatch(
       /^\/data\/attributes\/configuration\/options\/0\/transition\/to /,
     );
-    expect(pointers(parse('single', { options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'a' }] }))).toEqual([
-      '/data/attributes/configuration/options/1/value Each option needs a value of its own.',
-    ]);
+    expect(
+      pointers(
+        parse('single', {
+          options: [
+            { label: 'A', value: 'a' },
+            { label: 'B', value: 'a' },
+          ],
+        }),
+      ),
+    ).toEqual(['/data/attributes/configuration/options/1/value Each option needs a value of its own.']);
     expect(pointers(parse('text', { minLength: 5, maxLength: 2 }))).toEqual([
       '/data/attributes/configuration/maxLength The maximum length must not be below the minimum.',
     ]);
@@ -121,15 +128,31 @@ describe('authoring rules', () => {
       { id: 'b', displayOrder: 4 },
       { id: 'c', displayOrder: 7 },
     ];
-    expect(densify(items).map((i) => [i.id, i.displayOrder])).toEqual([['a', 1], ['b', 2], ['c', 3]]);
-    expect(reorder(items, 2, 0).map((i) => [i.id, i.displayOrder])).toEqual([['c', 1], ['a', 2], ['b', 3]]);
+    expect(densify(items).map((i) => [i.id, i.displayOrder])).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    expect(reorder(items, 2, 0).map((i) => [i.id, i.displayOrder])).toEqual([
+      ['c', 1],
+      ['a', 2],
+      ['b', 3],
+    ]);
     expect(reorder(items, 0, 99).map((i) => i.id)).toEqual(['b', 'c', 'a']);
   });
 
   it('names the options that jump to a page before it may be deleted', () => {
     const fields = [
-      { title: 'Age?', configuration: { options: [{ label: 'Under 18', value: 'u', translations: {}, isDisqualified: true, transition: { to: 'page' as const, identity: 'p3' } }] } },
-      { title: 'Smoker?', configuration: { options: [{ label: 'Yes', value: 'y', translations: {}, isDisqualified: false, transition: { to: 'end' as const } }] } },
+      {
+        title: 'Age?',
+        configuration: {
+          options: [{ label: 'Under 18', value: 'u', translations: {}, isDisqualified: true, transition: { to: 'page' as const, identity: 'p3' } }],
+        },
+      },
+      {
+        title: 'Smoker?',
+        configuration: { options: [{ label: 'Yes', value: 'y', translations: {}, isDisqualified: false, transition: { to: 'end' as const } }] },
+      },
     ];
     const refs = optionsJumpingTo(fields, 'p3');
     expect(refs).toEqual([{ fieldTitle: 'Age?', optionLabel: 'Under 18' }]);
@@ -145,8 +168,24 @@ describe('next page', () => {
     { identity: 'p3', displayOrder: 3 },
   ];
   const fields: NavField[] = [
-    { identity: 'q2', type: 'multiple', displayOrder: 2, options: [{ value: 'x', transition: { to: 'end' } }, { value: 'y', transition: null }] },
-    { identity: 'q1', type: 'single', displayOrder: 1, options: [{ value: 'jump', transition: { to: 'page', identity: 'p3' } }, { value: 'stay', transition: null }] },
+    {
+      identity: 'q2',
+      type: 'multiple',
+      displayOrder: 2,
+      options: [
+        { value: 'x', transition: { to: 'end' } },
+        { value: 'y', transition: null },
+      ],
+    },
+    {
+      identity: 'q1',
+      type: 'single',
+      displayOrder: 1,
+      options: [
+        { value: 'jump', transition: { to: 'page', identity: 'p3' } },
+        { value: 'stay', transition: null },
+      ],
+    },
   ];
 
   it('follows the first transition in page order', () => {

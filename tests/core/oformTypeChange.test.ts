@@ -13,8 +13,20 @@ const base: FieldConfiguration = {
 
 describe('changing a question’s type', () => {
   it('keeps what every type has and what the new type uses, and the result is valid for it', () => {
-    expect(configurationFor('text', base)).toEqual({ required: true, helperText: 'Pick one', translations: { es: { title: '¿Fuma?' } }, minLength: 2, maxLength: 40, options: [] });
-    expect(configurationFor('single', base)).toEqual({ required: true, helperText: 'Pick one', translations: { es: { title: '¿Fuma?' } }, options: base.options });
+    expect(configurationFor('text', base)).toEqual({
+      required: true,
+      helperText: 'Pick one',
+      translations: { es: { title: '¿Fuma?' } },
+      minLength: 2,
+      maxLength: 40,
+      options: [],
+    });
+    expect(configurationFor('single', base)).toEqual({
+      required: true,
+      helperText: 'Pick one',
+      translations: { es: { title: '¿Fuma?' } },
+      options: base.options,
+    });
     for (const type of FIELD_TYPES) expect(v.safeParse(fieldConfiguration(type), configurationFor(type, base)).success).toBe(true);
   });
 

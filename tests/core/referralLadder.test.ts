@@ -4,7 +4,17 @@ import { FHIR_SUBJECT_STATUSES, callbackStatus } from '@core/model/rmsAudit';
 
 describe('the referral status ladder', () => {
   it('climbs, may skip rungs upwards, never steps down and never leaves a closed status', () => {
-    expect(nextReferralStatuses('new')).toEqual(['attempting-contact', 'contacted', 'scheduled', 'in-screening', 'screen-failed', 'eligible', 'enrolled', 'withdrawn', 'not-reachable']);
+    expect(nextReferralStatuses('new')).toEqual([
+      'attempting-contact',
+      'contacted',
+      'scheduled',
+      'in-screening',
+      'screen-failed',
+      'eligible',
+      'enrolled',
+      'withdrawn',
+      'not-reachable',
+    ]);
     expect(nextReferralStatuses('in-screening')).toEqual(['screen-failed', 'eligible', 'enrolled', 'withdrawn', 'not-reachable']);
     expect(nextReferralStatuses('eligible')).toEqual(['enrolled', 'withdrawn', 'not-reachable']);
     expect(nextReferralStatuses('enrolled')).toEqual(['withdrawn']);

@@ -27,7 +27,13 @@ const PREVIEWED = { id: '10', identity: 'S1', title: 'Screen', containerCount: 4
 /** What a transport throws for a submission it can no longer act for. */
 class GoneError extends Error {}
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
+const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
+  required: false,
+  helperText: null,
+  translations: {},
+  options: [],
+  ...extra,
+});
 const option = (value: string, transition: { to: 'page'; identity: string } | { to: 'end' } | null = null) => ({
   label: value,
   value,
@@ -42,10 +48,28 @@ type ServerPage = Omit<RunnerPage, 'fields'> & { fields: (RunnerField & { config
 /** Four pages: p1's choice jumps to p3 or ends; p2 asks an e-mail; p3 and p4 follow in order. */
 const PAGES: ServerPage[] = [
   {
-    id: '1', identity: 'p1', title: 'Start', displayOrder: 1,
-    fields: [{ id: 'f1', identity: 'q1', type: 'single', title: 'Route?', displayOrder: 1, configuration: config({ required: true, options: [option('skip', { to: 'page', identity: 'p3' }), option('stop', { to: 'end' }), option('stay')] }) }],
+    id: '1',
+    identity: 'p1',
+    title: 'Start',
+    displayOrder: 1,
+    fields: [
+      {
+        id: 'f1',
+        identity: 'q1',
+        type: 'single',
+        title: 'Route?',
+        displayOrder: 1,
+        configuration: config({ required: true, options: [option('skip', { to: 'page', identity: 'p3' }), option('stop', { to: 'end' }), option('stay')] }),
+      },
+    ],
   },
-  { id: '2', identity: 'p2', title: 'Contact', displayOrder: 2, fields: [{ id: 'f2', identity: 'q2', type: 'email', title: 'E-mail', displayOrder: 1, configuration: config() }] },
+  {
+    id: '2',
+    identity: 'p2',
+    title: 'Contact',
+    displayOrder: 2,
+    fields: [{ id: 'f2', identity: 'q2', type: 'email', title: 'E-mail', displayOrder: 1, configuration: config() }],
+  },
   { id: '3', identity: 'p3', title: 'Three', displayOrder: 3, fields: [] },
   { id: '4', identity: 'p4', title: 'Four', displayOrder: 4, fields: [] },
 ];
@@ -302,19 +326,31 @@ describe('survey runner', () => {
       },
       async preview(request) {
         asked.push(['sent', request]);
-        return request.values.email === 'taken@example.com' ? { ok: false, errors: { email: 'Not this one.' } } : { ok: true, messages: { contactForm: 'Thank you.', consent: '' } };
+        return request.values.email === 'taken@example.com'
+          ? { ok: false, errors: { email: 'Not this one.' } }
+          : { ok: true, messages: { contactForm: 'Thank you.', consent: '' } };
       },
     };
     const request = { screenerId: 7, oFormId: 10, language: 'en' };
     const toForm = async () => {
-      const runner = createRunner({ later, transport: previewTransport(server.transport, PREVIEWED, { outcome: 'noTrialSites', leads, request }), identity: 'S1', preview: true });
+      const runner = createRunner({
+        later,
+        transport: previewTransport(server.transport, PREVIEWED, { outcome: 'noTrialSites', leads, request }),
+        identity: 'S1',
+        preview: true,
+      });
       await runner.start();
       runner.answer('q1', 'stop');
       await runner.next();
       return runner;
     };
     const runner = await toForm();
-    expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'noTrialSites', outcome: 'noTrialSites', messages: { contactForm: 'No site near you yet.', consent: 'Tell me when one opens.' } });
+    expect(runner.getState()).toMatchObject({
+      phase: 'contact',
+      lead: 'noTrialSites',
+      outcome: 'noTrialSites',
+      messages: { contactForm: 'No site near you yet.', consent: 'Tell me when one opens.' },
+    });
     runner.setContact('firstName', 'Ada');
     runner.setContact('email', 'taken@example.com');
     runner.submitContact();
@@ -327,7 +363,10 @@ describe('survey runner', () => {
     runner.submitContact();
     await vi.waitFor(() => expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'noTrialSites', messages: { contactForm: 'Thank you.' } }));
     expect(asked[0]).toEqual(['form', { ...request, kind: 'noTrialSites' }]);
-    expect(asked.at(-1)).toEqual(['sent', { ...request, kind: 'noTrialSites', values: { firstName: 'Ada', email: 'ada@example.com', zip: '' }, acceptTerms: true, zip: null }]);
+    expect(asked.at(-1)).toEqual([
+      'sent',
+      { ...request, kind: 'noTrialSites', values: { firstName: 'Ada', email: 'ada@example.com', zip: '' }, acceptTerms: true, zip: null },
+    ]);
     expect(runner.snapshot()).toBeNull();
 
     // No thanks: the outcome, nothing sent.
@@ -371,7 +410,9 @@ describe('survey runner after the pages', () => {
     { id: 'c3', name: 'zip', label: 'ZIP', fieldType: 'zip', required: false },
   ];
 
-  function contactServer(qualification: Qualification = { isQualified: true, outcome: 'qualified', messages: { contactForm: '<p>Good news</p>', consent: 'Agree?' } }) {
+  function contactServer(
+    qualification: Qualification = { isQualified: true, outcome: 'qualified', messages: { contactForm: '<p>Good news</p>', consent: 'Agree?' } },
+  ) {
     const server = fakeServer();
     const sent: { engagementSiteLocationId: string; values: Record<string, ContactValue>; acceptTerms: boolean }[] = [];
     // Whether the server finds the channel's retake window still holding.
@@ -448,7 +489,12 @@ describe('survey runner after the pages', () => {
     expect(runner.getState().sites.map((s) => s.id)).toEqual(['near', 'far']);
 
     await runner.chooseSite('near');
-    expect(runner.getState()).toMatchObject({ phase: 'contact', siteId: 'near', contact: { firstName: '', email: '', zip: '10001' }, messages: { consent: 'Do you agree?' } });
+    expect(runner.getState()).toMatchObject({
+      phase: 'contact',
+      siteId: 'near',
+      contact: { firstName: '', email: '', zip: '10001' },
+      messages: { consent: 'Do you agree?' },
+    });
     runner.submitContact();
     expect(runner.getState().errors).toEqual({ firstName: 'This field is required.', email: 'This field is required.' });
     runner.setContact('firstName', 'Jane');
@@ -469,7 +515,9 @@ describe('survey runner after the pages', () => {
     runner.submitContact();
     await runner.submitConsent();
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'completed', messages: { contactForm: 'Thank you!' } });
-    expect(server.sent).toEqual([{ engagementSiteLocationId: 'near', values: { firstName: 'Jane', email: 'jane@example.com', zip: '10001' }, acceptTerms: true }]);
+    expect(server.sent).toEqual([
+      { engagementSiteLocationId: 'near', values: { firstName: 'Jane', email: 'jane@example.com', zip: '10001' }, acceptTerms: true },
+    ]);
     // The outcome is a place too, kept as the submission and its token alone (no path, no
     // outcome, no details): a reload asks the server for the outcome and shows it again.
     const snap = runner.snapshot();
@@ -486,7 +534,13 @@ describe('survey runner after the pages', () => {
     const again = contactServer();
     again.retakeWindow.holds = false;
     const abandoned: unknown[] = [];
-    const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: snap, abandonResume: (error) => abandoned.push(error) > 0 && error instanceof GoneError });
+    const resumed = createRunner({
+      later,
+      transport: again.transport,
+      identity: 'S1',
+      resume: snap,
+      abandonResume: (error) => abandoned.push(error) > 0 && error instanceof GoneError,
+    });
     await resumed.start();
     expect(abandoned).toHaveLength(1);
     expect(resumed.getState()).toMatchObject({ phase: 'page', outcome: null, history: [{ page: 'p1' }] });
@@ -523,7 +577,13 @@ describe('survey runner after the pages', () => {
     for (const snap of [atContact, atConsent]) expect(JSON.stringify(snap)).not.toMatch(/Jane|jane@/);
 
     // The ZIP a resume starts from is the survey's, as the server holds its pages' answers.
-    const ZIP_PAGE: RunnerPage = { id: '1', identity: 'p1', title: 'Where', displayOrder: 1, fields: [{ id: 'fz', identity: 'q1', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({}) }] };
+    const ZIP_PAGE: RunnerPage = {
+      id: '1',
+      identity: 'p1',
+      title: 'Where',
+      displayOrder: 1,
+      fields: [{ id: 'fz', identity: 'q1', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({}) }],
+    };
     const resumeAt = async (snap: typeof atZip, held: Answers = { q1: '10001' }) => {
       const again = contactServer();
       const transport = { ...again.transport, page: async () => ZIP_PAGE, entryAnswers: async () => held };
@@ -549,12 +609,19 @@ describe('survey runner after the pages', () => {
   it('uses a ZIP answered in the survey and ends with noTrialSites when none is within reach', async () => {
     const server = contactServer();
     const page: RunnerPage = {
-      id: '9', identity: 'pz', title: 'Where', displayOrder: 1,
+      id: '9',
+      identity: 'pz',
+      title: 'Where',
+      displayOrder: 1,
       fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({ required: true }) }],
     };
     const runner = createRunner({
       later,
-      transport: { ...server.transport, firstPage: async () => page, saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }) },
+      transport: {
+        ...server.transport,
+        firstPage: async () => page,
+        saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }),
+      },
       identity: 'S1',
     });
     await runner.start();
@@ -567,7 +634,10 @@ describe('survey runner after the pages', () => {
   it("on a channel whose region is Canada: the survey's ZIP takes a Canadian postal code, searches Canada with it and fills the ZIP field", async () => {
     const server = contactServer();
     const page: RunnerPage = {
-      id: '9', identity: 'pz', title: 'Where', displayOrder: 1,
+      id: '9',
+      identity: 'pz',
+      title: 'Where',
+      displayOrder: 1,
       fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'Postal code', displayOrder: 1, configuration: config({ required: true }) }],
     };
     const searched: unknown[] = [];
@@ -680,7 +750,12 @@ describe('survey runner after the pages', () => {
     const server = contactServer();
     const runner = createRunner({
       later,
-      transport: { ...server.transport, loadSurvey: async () => { throw new OutcomeReached('notActive', { contactForm: 'Closed.' }); } },
+      transport: {
+        ...server.transport,
+        loadSurvey: async () => {
+          throw new OutcomeReached('notActive', { contactForm: 'Closed.' });
+        },
+      },
       identity: 'S1',
     });
     await runner.start();
@@ -701,7 +776,13 @@ describe('survey runner after the pages', () => {
     const sites = server.transport.sites;
     const runner = createRunner({
       later,
-      transport: { ...server.transport, sites: async (id, zip) => { if (failures-- > 0) throw new Error('down'); return sites(id, zip); } },
+      transport: {
+        ...server.transport,
+        sites: async (id, zip) => {
+          if (failures-- > 0) throw new Error('down');
+          return sites(id, zip);
+        },
+      },
       identity: 'S1',
     });
     await runToQualification(runner);
@@ -749,7 +830,12 @@ describe('survey runner after the pages', () => {
 
     const again = contactServer();
     const stored: Record<string, Answers> = { e1: { q1: 'stay' }, e2: { q2: 'held by the server' } };
-    const resumed = createRunner({ later, transport: { ...again.transport, entryAnswers: async (entryId) => stored[entryId] ?? {} }, identity: 'S1', resume: snap });
+    const resumed = createRunner({
+      later,
+      transport: { ...again.transport, entryAnswers: async (entryId) => stored[entryId] ?? {} },
+      identity: 'S1',
+      resume: snap,
+    });
     await resumed.start();
     expect(resumed.getState()).toMatchObject({ phase: 'page', answers: { q2: 'held by the server' } });
     await resumed.back();

@@ -3,8 +3,20 @@ import { csvRow, parseCsv, unguardCsvCell } from '@core/csv';
 import type { FieldConfiguration } from '@core/model/oform';
 import { gridWrites, readTranslationsCsv, translationRows, translationsCsv, type GridInput, type GridPage } from '@core/oform/translationGrid';
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
-const option = (label: string, value: string, translations: Record<string, string> = {}) => ({ label, value, translations, isDisqualified: false, transition: null });
+const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
+  required: false,
+  helperText: null,
+  translations: {},
+  options: [],
+  ...extra,
+});
+const option = (label: string, value: string, translations: Record<string, string> = {}) => ({
+  label,
+  value,
+  translations,
+  isDisqualified: false,
+  transition: null,
+});
 
 const pages: GridPage[] = [
   {
@@ -13,7 +25,16 @@ const pages: GridPage[] = [
     isActive: true,
     translations: { es: { title: 'Sobre usted' } },
     fields: [
-      { id: '10', title: 'Smoker?', isActive: true, configuration: config({ helperText: 'Any tobacco', translations: { es: { title: '¿Fuma?' } }, options: [option('Yes', 'yes', { es: 'Sí' }), option('No', 'no')] }) },
+      {
+        id: '10',
+        title: 'Smoker?',
+        isActive: true,
+        configuration: config({
+          helperText: 'Any tobacco',
+          translations: { es: { title: '¿Fuma?' } },
+          options: [option('Yes', 'yes', { es: 'Sí' }), option('No', 'no')],
+        }),
+      },
       { id: '11', title: 'Hidden', isActive: false, configuration: config() },
     ],
   },
@@ -60,7 +81,12 @@ describe('translations grid', () => {
 
   it('imports the filled cells, leaving empty ones as they are', () => {
     const rows = translationRows(input);
-    const csv = [csvRow(['key', 'where', 'en', 'ES']), csvRow(['option:10:no', '', 'No', 'No (es)']), csvRow(['helperText:10', 'x', 'Any tobacco', '-tabaco']), csvRow(['page:1', '', 'About you', ''])].join('\n');
+    const csv = [
+      csvRow(['key', 'where', 'en', 'ES']),
+      csvRow(['option:10:no', '', 'No', 'No (es)']),
+      csvRow(['helperText:10', 'x', 'Any tobacco', '-tabaco']),
+      csvRow(['page:1', '', 'About you', '']),
+    ].join('\n');
     const read = readTranslationsCsv(csv, rows, ['es'], 'en');
     expect(read).toEqual({
       ok: true,

@@ -37,7 +37,10 @@ describe('/api/docs', () => {
     await expect.poll(() => page.getByText('List sponsors').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.getByText("Participant: save a page's answers and learn where they lead").count()).toBeGreaterThan(0);
     expect(await page.locator('h1').first().textContent()).toContain('Trial Recruit API');
-    expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p)), 'policy violations').toEqual([]);
+    expect(
+      problems.filter((p) => /Content Security Policy|Refused/i.test(p)),
+      'policy violations',
+    ).toEqual([]);
     expect(problems, 'errors in the console').toEqual([]);
     expect(elsewhere, 'requests to other origins').toEqual([]);
     await page.close();

@@ -29,7 +29,15 @@ describe('npm run audit:verify', () => {
     try {
       await prepareDataDir(dataDir, async (db) => {
         for (const name of ['one', 'two', 'three']) {
-          await recordAudit(db, { occurredAt: new Date(), actor: null, clientAddress: null, entity: 'sponsors', entityId: name, action: 'create', changes: { name: { old: null, new: name } } });
+          await recordAudit(db, {
+            occurredAt: new Date(),
+            actor: null,
+            clientAddress: null,
+            entity: 'sponsors',
+            entityId: name,
+            action: 'create',
+            changes: { name: { old: null, new: name } },
+          });
         }
         const rows = await db.select({ id: auditEvents.id }).from(auditEvents).orderBy(auditEvents.id);
         // The demo's own history comes first; these three follow it.

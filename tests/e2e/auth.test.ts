@@ -25,8 +25,14 @@ beforeAll(async () => {
       .insert(users)
       .values({ username: 'two-factor', passwordHash: await hashPassword('two-factor-pass'), totpSecret: TOTP_SECRET, secretVerified: true })
       .returning();
-    const [plain] = await db.insert(users).values({ username: 'plain-user', passwordHash: await hashPassword('plain-user-pass') }).returning();
-    const found = await db.select().from(roles).where(inArray(roles.name, ['Admin', 'User']));
+    const [plain] = await db
+      .insert(users)
+      .values({ username: 'plain-user', passwordHash: await hashPassword('plain-user-pass') })
+      .returning();
+    const found = await db
+      .select()
+      .from(roles)
+      .where(inArray(roles.name, ['Admin', 'User']));
     const roleId = (name: string) => found.find((r) => r.name === name)!.id;
     await db.insert(userRoles).values([
       { userId: twoFactor!.id, roleId: roleId('Admin') },

@@ -22,11 +22,14 @@ interface AxeResult {
  */
 export async function axeViolations(page: Page, selector = 'body'): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async ([include, alsoKept]) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<AxeResult> } }).axe;
-    const result = await axe.run({ include: [[include]] }, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical' || alsoKept.includes(v.id))
-      .map((v) => `${v.impact} ${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  }, [selector, ALSO_KEPT] as const);
+  return page.evaluate(
+    async ([include, alsoKept]) => {
+      const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<AxeResult> } }).axe;
+      const result = await axe.run({ include: [[include]] }, { resultTypes: ['violations'] });
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical' || alsoKept.includes(v.id))
+        .map((v) => `${v.impact} ${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    },
+    [selector, ALSO_KEPT] as const,
+  );
 }

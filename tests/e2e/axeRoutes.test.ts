@@ -52,8 +52,7 @@ beforeAll(async () => {
     referral: await first('referrals'),
     language: await first('languages'),
     provider:
-      (await first('rms-providers')) ||
-      (await created('rms-providers', 'rms-providers', { name: `E2E Axe RMS ${stamp}`, kind: 'none', isActive: false })),
+      (await first('rms-providers')) || (await created('rms-providers', 'rms-providers', { name: `E2E Axe RMS ${stamp}`, kind: 'none', isActive: false })),
   };
   // Which record a route's :param names, by route.
   const idFor: Record<string, string> = {

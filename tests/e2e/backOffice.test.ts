@@ -42,9 +42,20 @@ beforeAll(async () => {
   ids.otherInactive = await create('sponsors', 'sponsors', { name: `E2E Office Dormant ${stamp}`, identification: `OFD-${stamp}`, isActive: false });
   const sponsorId = Number(ids.activeSponsor);
   ids.phaseTwo = await create('engagements', 'engagements', { name: `E2E Office Study II ${stamp}`, identification: `S2-${stamp}`, sponsorId, phase: 'II' });
-  ids.phaseThree = await create('engagements', 'engagements', { name: `E2E Office Study III ${stamp}`, identification: `S3-${stamp}`, sponsorId, phase: 'III' });
+  ids.phaseThree = await create('engagements', 'engagements', {
+    name: `E2E Office Study III ${stamp}`,
+    identification: `S3-${stamp}`,
+    sponsorId,
+    phase: 'III',
+  });
   for (const letter of ['a', 'b']) {
-    ids.languages.push(await create('languages', 'languages', { name: `Office ${letter}`, description: `E2E Office ${letter.toUpperCase()} ${stamp}`, isoCode: `q${letter}_${stamp}` }));
+    ids.languages.push(
+      await create('languages', 'languages', {
+        name: `Office ${letter}`,
+        description: `E2E Office ${letter.toUpperCase()} ${stamp}`,
+        isoCode: `q${letter}_${stamp}`,
+      }),
+    );
   }
 
   browser = await launchBrowser();
@@ -92,13 +103,22 @@ describe('unsaved changes', () => {
 describe('lists', () => {
   it('filters by status beside the search, keeps the filter in the address through a reload, and clears it at once', async () => {
     await page.goto(`${base}/sponsors?searchQuery=${stamp}`);
-    await sponsorsTable().getByRole('row').filter({ hasText: `E2E Office Active ${stamp}` }).waitFor(WAIT);
+    await sponsorsTable()
+      .getByRole('row')
+      .filter({ hasText: `E2E Office Active ${stamp}` })
+      .waitFor(WAIT);
     await page.getByLabel('Status').selectOption({ label: 'Inactive' });
     await page.waitForURL(/isActive=false/);
-    await sponsorsTable().getByRole('row').filter({ hasText: `E2E Office Active ${stamp}` }).waitFor({ state: 'detached' });
+    await sponsorsTable()
+      .getByRole('row')
+      .filter({ hasText: `E2E Office Active ${stamp}` })
+      .waitFor({ state: 'detached' });
 
     await page.reload();
-    await sponsorsTable().getByRole('row').filter({ hasText: `E2E Office Dormant ${stamp}` }).waitFor(WAIT);
+    await sponsorsTable()
+      .getByRole('row')
+      .filter({ hasText: `E2E Office Dormant ${stamp}` })
+      .waitFor(WAIT);
     expect(await page.getByLabel('Status').inputValue()).toBe('false');
     expect(await sponsorsTable().getByRole('row').count()).toBe(3);
     expect(await axeViolations(page)).toEqual([]);
@@ -140,37 +160,62 @@ describe('lists', () => {
 
   it('exports engagements filtered by phase, the identification column as shown', async () => {
     await page.goto(`${base}/engagements?searchQuery=${stamp}`);
-    await page.getByRole('table', { name: 'Engagements' }).getByRole('row').filter({ hasText: `E2E Office Study III ${stamp}` }).waitFor(WAIT);
+    await page
+      .getByRole('table', { name: 'Engagements' })
+      .getByRole('row')
+      .filter({ hasText: `E2E Office Study III ${stamp}` })
+      .waitFor(WAIT);
     await page.getByLabel('Phase').selectOption('II');
     await page.waitForURL(/phase=II(&|$)/);
-    await page.getByRole('table', { name: 'Engagements' }).getByRole('row').filter({ hasText: `E2E Office Study III ${stamp}` }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('table', { name: 'Engagements' })
+      .getByRole('row')
+      .filter({ hasText: `E2E Office Study III ${stamp}` })
+      .waitFor({ state: 'detached' });
     const { filename, rows } = await exportCsv();
     expect(filename).toMatch(/^engagements-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(rows[0]).toEqual(['ID', 'Name', 'Identification', 'Sponsor', 'Phase', 'Start Date', 'End Date', 'Active']);
-    expect(rows.slice(1)).toEqual([[ids.phaseTwo, `E2E Office Study II ${stamp}`, `OFA-${stamp}-S2-${stamp}`, `E2E Office Active ${stamp}`, 'II', '', '', 'true']]);
+    expect(rows.slice(1)).toEqual([
+      [ids.phaseTwo, `E2E Office Study II ${stamp}`, `OFA-${stamp}-S2-${stamp}`, `E2E Office Active ${stamp}`, 'II', '', '', 'true'],
+    ]);
     expect(await axeViolations(page)).toEqual([]);
   });
 
   it('hides a column of a wide list and still hides it after a reload', async () => {
     await page.goto(`${base}/sponsors`);
-    await sponsorsTable().getByRole('columnheader', { name: /Identification/ }).waitFor(WAIT);
+    await sponsorsTable()
+      .getByRole('columnheader', { name: /Identification/ })
+      .waitFor(WAIT);
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('checkbox', { name: 'Identification' }).uncheck();
-    await sponsorsTable().getByRole('columnheader', { name: /Identification/ }).waitFor({ state: 'detached' });
+    await sponsorsTable()
+      .getByRole('columnheader', { name: /Identification/ })
+      .waitFor({ state: 'detached' });
     expect(await axeViolations(page)).toEqual([]);
 
     await page.reload();
-    await sponsorsTable().getByRole('columnheader', { name: /Country/ }).waitFor(WAIT);
-    expect(await sponsorsTable().getByRole('columnheader', { name: /Identification/ }).count()).toBe(0);
+    await sponsorsTable()
+      .getByRole('columnheader', { name: /Country/ })
+      .waitFor(WAIT);
+    expect(
+      await sponsorsTable()
+        .getByRole('columnheader', { name: /Identification/ })
+        .count(),
+    ).toBe(0);
     await page.getByRole('button', { name: 'Columns (7/8)' }).click();
     await page.getByRole('checkbox', { name: 'Identification' }).check();
-    await sponsorsTable().getByRole('columnheader', { name: /Identification/ }).waitFor();
+    await sponsorsTable()
+      .getByRole('columnheader', { name: /Identification/ })
+      .waitFor();
   });
 
   it('deactivates languages in bulk: the default one is refused with its reason, the others undone from the toast', async () => {
     await page.goto(`${base}/languages`);
     const table = page.getByRole('table', { name: 'Languages' });
-    await table.getByRole('row').filter({ hasText: `E2E Office A ${stamp}` }).waitFor(WAIT);
+    await table
+      .getByRole('row')
+      .filter({ hasText: `E2E Office A ${stamp}` })
+      .waitFor(WAIT);
     for (const name of ['English', `E2E Office A ${stamp}`, `E2E Office B ${stamp}`]) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
     const bar = page.getByRole('region', { name: 'Selected rows' });
     await bar.getByText('3 languages selected').waitFor();
@@ -182,10 +227,13 @@ describe('lists', () => {
     await report.getByText('2 languages deactivated; 1 could not be deactivated:').waitFor(WAIT);
     expect(await report.getByRole('listitem').allInnerTexts()).toEqual(['English: The default language is always active.']);
     expect(await axeViolations(page)).toEqual([]);
-    const state = async () =>
-      (await Promise.all(ids.languages.map((id) => api(`languages/${id}`)))).map((doc) => doc.data.attributes.isActive as boolean);
+    const state = async () => (await Promise.all(ids.languages.map((id) => api(`languages/${id}`)))).map((doc) => doc.data.attributes.isActive as boolean);
     expect(await state()).toEqual([false, false]);
-    await table.getByRole('row').filter({ hasText: `E2E Office A ${stamp}` }).getByText('Inactive').waitFor();
+    await table
+      .getByRole('row')
+      .filter({ hasText: `E2E Office A ${stamp}` })
+      .getByText('Inactive')
+      .waitFor();
 
     await page.getByRole('status').filter({ hasText: '2 languages deactivated.' }).getByRole('button', { name: 'Undo' }).click();
     await page.getByText('Undone: 2 languages back as they were.').waitFor(WAIT);

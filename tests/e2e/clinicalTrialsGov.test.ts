@@ -45,7 +45,9 @@ beforeAll(async () => {
     res.end(JSON.stringify(found ? STUDY : { message: 'Not found' }));
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  server = await startServer({ env: { DIST_DIR: inject('distDir'), DEMO_DATA: 'true', CTGOV_API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v2` } });
+  server = await startServer({
+    env: { DIST_DIR: inject('distDir'), DEMO_DATA: 'true', CTGOV_API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v2` },
+  });
   browser = await launchBrowser();
 }, 120_000);
 

@@ -69,6 +69,9 @@ export async function startDemoOnPartner(
 
 /** Makes `endpointUrl` the demo engagement's record system (a webhook signed with `signingSecret`). */
 export async function sendDemoReferralsTo(db: Db, provider: { name: string; endpointUrl: string; signingSecret: string }): Promise<void> {
-  const [row] = await db.insert(rmsProviders).values({ kind: 'webhook', ...provider }).returning({ id: rmsProviders.id });
+  const [row] = await db
+    .insert(rmsProviders)
+    .values({ kind: 'webhook', ...provider })
+    .returning({ id: rmsProviders.id });
   await db.update(engagements).set({ rmsProviderId: row!.id }).where(eq(engagements.identification, DEMO_ENGAGEMENT));
 }

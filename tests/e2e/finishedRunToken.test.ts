@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const W = '[data-trial-widget]';
-const html = (head: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>${head}</head><body>${body}</body></html>`;
+const html = (head: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>${head}</head><body>${body}</body></html>`;
 const heading = (w: Locator, text: string | RegExp) => w.locator('h2', { hasText: text }).waitFor();
 const next = (w: Locator) => w.locator('button[type=submit]').click();
 const choice = (w: Locator, label: string | RegExp) => w.locator('label', { hasText: label }).locator('input');
@@ -60,11 +61,19 @@ describe("a finished run's stored token", () => {
     expect(stored).toHaveLength(1);
     const kept = JSON.parse(stored[0]![1]) as { submissionId: string; credentials: string };
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${demo.server.url}/api/o-forms/${path}`, { ...init, headers: { 'Content-Type': 'application/vnd.api+json', 'Survey-Submission-Token': kept.credentials } });
+      fetch(`${demo.server.url}/api/o-forms/${path}`, {
+        ...init,
+        headers: { 'Content-Type': 'application/vnd.api+json', 'Survey-Submission-Token': kept.credentials },
+      });
     // Entry ids are sequential: every one this server made, with the finished run's token.
-    const entries = await Promise.all(Array.from({ length: 40 }, (_, i) => api(`o-form-container-entries/${i + 1}?include=oFormFieldEntries`).then((r) => r.status)));
+    const entries = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => api(`o-form-container-entries/${i + 1}?include=oFormFieldEntries`).then((r) => r.status)),
+    );
     expect(new Set(entries)).toEqual(new Set([404]));
-    const answer = await api('o-form-submission-page/1', { method: 'PATCH', body: JSON.stringify({ data: { type: 'o-form-submission-pages', id: '1', attributes: { answers: {} } } }) });
+    const answer = await api('o-form-submission-page/1', {
+      method: 'PATCH',
+      body: JSON.stringify({ data: { type: 'o-form-submission-pages', id: '1', attributes: { answers: {} } } }),
+    });
     expect(answer.status).toBe(404);
     expect((await api(`o-form-submission-sites/${kept.submissionId}?zip=10001`)).status).toBe(404);
     expect((await api(`o-form-submission-contact-fields/${kept.submissionId}`)).status).toBe(404);

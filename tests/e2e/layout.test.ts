@@ -31,7 +31,9 @@ const create = async (path: string, type: string, attributes: Record<string, unk
 beforeAll(async () => {
   token = await adminToken(base);
   ids.sponsor = (await create('sponsors', 'sponsors', { name: `E2E Layout Pharma ${stamp}`, identification: `LAY-${stamp}` })).id;
-  ids.engagement = (await create('engagements', 'engagements', { name: `E2E Layout Study ${stamp}`, identification: `LAYE-${stamp}`, sponsorId: Number(ids.sponsor) })).id;
+  ids.engagement = (
+    await create('engagements', 'engagements', { name: `E2E Layout Study ${stamp}`, identification: `LAYE-${stamp}`, sponsorId: Number(ids.sponsor) })
+  ).id;
   const survey = await create('o-forms/o-forms', 'o-forms', { title: `E2E Layout Survey ${stamp}`, engagementId: Number(ids.engagement) });
   ids.survey = survey.id;
   await create('o-forms/o-form-containers', 'o-form-containers', { oFormId: Number(ids.survey) });
@@ -179,7 +181,11 @@ describe('at 1366×860, scrolled', () => {
       };
       return [at(4), at(window.innerHeight - 4)];
     });
-    for (const colour of colours) expect(colour?.cls === 'side-nav' || colour?.cls.startsWith('side-nav ') || /linear-gradient\(to right, rgb\(10, 10, 10\)/.test(colour?.backgroundImage ?? ''), JSON.stringify(colour)).toBe(true);
+    for (const colour of colours)
+      expect(
+        colour?.cls === 'side-nav' || colour?.cls.startsWith('side-nav ') || /linear-gradient\(to right, rgb\(10, 10, 10\)/.test(colour?.backgroundImage ?? ''),
+        JSON.stringify(colour),
+      ).toBe(true);
   });
 });
 
@@ -200,7 +206,17 @@ describe('at 390 px wide', () => {
       await open(path, ready);
       const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
       // What sticks out, named in the failure: the innermost elements past the window's right edge.
-      const wide = widths.page > widths.view ? await page.evaluate((edge) => [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > edge && ![...e.children].some((c) => c.getBoundingClientRect().right > edge)).slice(0, 5).map((e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute('class') ?? ''}"> to ${Math.round(e.getBoundingClientRect().right)} px`), widths.view + 2) : [];
+      const wide =
+        widths.page > widths.view
+          ? await page.evaluate(
+              (edge) =>
+                [...document.querySelectorAll('main *')]
+                  .filter((e) => e.getBoundingClientRect().right > edge && ![...e.children].some((c) => c.getBoundingClientRect().right > edge))
+                  .slice(0, 5)
+                  .map((e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute('class') ?? ''}"> to ${Math.round(e.getBoundingClientRect().right)} px`),
+              widths.view + 2,
+            )
+          : [];
       expect(widths.page, `${path}: ${wide.join('; ')}`).toBeLessThanOrEqual(widths.view);
     }
   });

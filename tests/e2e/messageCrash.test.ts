@@ -23,7 +23,15 @@ async function leaveContact(server: RunningServer, fixture: ParticipantFixture, 
   const { submissionId, token } = await runQualified(on, fixture);
   const res = await on.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
     headers: { [TOKEN_HEADER]: token },
-    body: { data: { attributes: { engagementSiteLocationId: fixture.engagementSiteLocationId, values: { first_name: 'Lee', email, phone: '212-555-0111' }, acceptTerms: true } } },
+    body: {
+      data: {
+        attributes: {
+          engagementSiteLocationId: fixture.engagementSiteLocationId,
+          values: { first_name: 'Lee', email, phone: '212-555-0111' },
+          acceptTerms: true,
+        },
+      },
+    },
   });
   expect(res.status, await res.text()).toBe(201);
 }
@@ -42,13 +50,22 @@ describe('the message outbox across a crash', () => {
       fixture = await createParticipantFixture(db);
       const engagementId = fixture.engagementIds[0];
       await db.insert(engagementMessageSettings).values(MESSAGE_KINDS.map((kind) => ({ engagementId, kind, isEnabled: true, delayMinutes: 0 })));
-      const [link] = await db.select().from(engagementSiteLocations).where(eq(engagementSiteLocations.id, Number(fixture.engagementSiteLocationId)));
+      const [link] = await db
+        .select()
+        .from(engagementSiteLocations)
+        .where(eq(engagementSiteLocations.id, Number(fixture.engagementSiteLocationId)));
       const [role] = await db.select().from(roles).where(eq(roles.name, 'Site Coordinator'));
       const [coordinator] = await db.insert(users).values({ username: 'crash.coordinator', email: 'crash.coordinator@site.example' }).returning();
       await db.insert(userRoles).values({ userId: coordinator!.id, roleId: role!.id });
       await db.insert(userSiteLocations).values({ userId: coordinator!.id, siteLocationId: link!.siteLocationId });
     });
-    const env = { SMTP_URL: smtp.url, SMTP_TIMEOUT_SECONDS: '3', MESSAGE_RETRY_SCHEDULE: '1,1,1', PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0', PARTICIPANT_PAGES_PER_ADDRESS: '0' };
+    const env = {
+      SMTP_URL: smtp.url,
+      SMTP_TIMEOUT_SECONDS: '3',
+      MESSAGE_RETRY_SCHEDULE: '1,1,1',
+      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
+      PARTICIPANT_PAGES_PER_ADDRESS: '0',
+    };
 
     const first = await startServer({ dataDir, env });
     cleanups.push(first.stop);

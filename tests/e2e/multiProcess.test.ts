@@ -8,13 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FAILURES } from '../../server/auth/lockout';
-import {
-  answerPage,
-  createParticipantFixture,
-  startSubmission,
-  TOKEN_HEADER,
-  type ParticipantFixture,
-} from '../support/participantFixture';
+import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
 import { E2E_ADMIN_PASSWORD, participantOf, type RunningServer } from './server';
 import { postgresReachable } from './postgres';
 import { sharedPostgres, type SharedPostgres } from './sharedPostgres';
@@ -232,7 +226,12 @@ describe.skipIf(!postgres)('two servers on one PostgreSQL', () => {
         const identification = `MP-${n}-${i}`;
         attempts++;
         try {
-          const res = await post(i % 2 === 0 ? a : b, '/api/sponsors', { data: { type: 'sponsors', attributes: { name: `Sponsor ${identification}`, identification } } }, access);
+          const res = await post(
+            i % 2 === 0 ? a : b,
+            '/api/sponsors',
+            { data: { type: 'sponsors', attributes: { name: `Sponsor ${identification}`, identification } } },
+            access,
+          );
           if (res.status !== 201) statuses.push(res.status);
           else {
             acknowledged.set(identification, ((await res.json()) as { data: { id: string } }).data.id);

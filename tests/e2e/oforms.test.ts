@@ -44,7 +44,12 @@ interface ApiPage {
 /** The version's pages and questions, as the API has them. */
 async function structure(id: string): Promise<{ attributes: Record<string, unknown>; pages: ApiPage[] }> {
   const doc = await api(`o-forms/o-forms/${id}?include=oFormContainers.oFormFields`);
-  const included = doc.included as { type: string; id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string }[] }> }[];
+  const included = doc.included as {
+    type: string;
+    id: string;
+    attributes: Record<string, unknown>;
+    relationships?: Record<string, { data: { id: string }[] }>;
+  }[];
   const find = (type: string, rid: string) => included.find((r) => r.type === type && r.id === rid)!;
   const pages = (doc.data.relationships.oFormContainers.data as { id: string }[]).map(({ id: cid }) => {
     const c = find('o-form-containers', cid);
@@ -125,7 +130,11 @@ describe('versioned surveys', () => {
       .poll(async () => {
         const { pages } = await structure(firstId);
         const options = pages[0]?.fields[0]?.configuration.options ?? [];
-        return [pages.map((p) => p.title), pages[0]?.fields[0]?.title, options.map((o) => [o.label, o.isDisqualified, o.transition?.identity === pages[2]?.identity])];
+        return [
+          pages.map((p) => p.title),
+          pages[0]?.fields[0]?.title,
+          options.map((o) => [o.label, o.isDisqualified, o.transition?.identity === pages[2]?.identity]),
+        ];
       }, SLOW)
       .toEqual([
         ['New Page 1', 'New Page 2', 'New Page 3'],

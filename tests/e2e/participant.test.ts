@@ -36,7 +36,8 @@ describe('a participant on the demo page', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     const calls: string[] = [];
     const onRequest = (r: Request) => {
-      if (r.url().includes('/api/') && !/\/(o-form-page-metrics|participant-views)/.test(r.url()) && r.method() !== 'OPTIONS') calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      if (r.url().includes('/api/') && !/\/(o-form-page-metrics|participant-views)/.test(r.url()) && r.method() !== 'OPTIONS')
+        calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
     };
     await page.goto(`${baseUrl}/demo/`);
     await heading(page, 'About you');

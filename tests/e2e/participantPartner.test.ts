@@ -19,15 +19,7 @@ import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebh
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
 import { pickSurvey } from './surveyPicker';
-import {
-  oFormContainerEntries,
-  oFormContainers,
-  oFormFields,
-  oFormPageMetrics,
-  oForms,
-  oFormSubmissions,
-  screenerMessages,
-} from '../../server/db/schema';
+import { oFormContainerEntries, oFormContainers, oFormFields, oFormPageMetrics, oForms, oFormSubmissions, screenerMessages } from '../../server/db/schema';
 
 const WEBHOOK_SECRET = newWebhookSecret();
 const PROVIDER_NAME = 'E2E partner webhook';
@@ -56,10 +48,21 @@ beforeAll(async () => {
       const [approved] = await db.select().from(oForms).where(eq(oForms.identity, DEMO_SURVEY_IDENTITY));
       const [draft] = await db
         .insert(oForms)
-        .values({ identity: DEMO_SURVEY_IDENTITY, version: 2, title: 'Healthy Heart questionnaire (draft)', isApproved: false, engagementId: approved!.engagementId, sponsorId: approved!.sponsorId, containerCount: 1 })
+        .values({
+          identity: DEMO_SURVEY_IDENTITY,
+          version: 2,
+          title: 'Healthy Heart questionnaire (draft)',
+          isApproved: false,
+          engagementId: approved!.engagementId,
+          sponsorId: approved!.sponsorId,
+          containerCount: 1,
+        })
         .returning({ id: oForms.id });
       draftFormId = draft!.id;
-      const [container] = await db.insert(oFormContainers).values({ identity: 'draft-page', oFormId: draftFormId, title: 'Draft page', displayOrder: 1 }).returning({ id: oFormContainers.id });
+      const [container] = await db
+        .insert(oFormContainers)
+        .values({ identity: 'draft-page', oFormId: draftFormId, title: 'Draft page', displayOrder: 1 })
+        .returning({ id: oFormContainers.id });
       await db.insert(oFormFields).values({
         identity: 'draft-question',
         containerId: container!.id,
@@ -197,7 +200,13 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
       data: { contactId: number; attribution: { mediaChannelId: number }; values: Record<string, string>; site: { name: string } | null };
     };
     expect(type).toBe('referral.created');
-    expect(payload.values).toMatchObject({ first_name: 'Ann', last_name: 'Partner', email: 'ann.partner@example.com', phone: '212-555-0100', zip_code: '10001' });
+    expect(payload.values).toMatchObject({
+      first_name: 'Ann',
+      last_name: 'Partner',
+      email: 'ann.partner@example.com',
+      phone: '212-555-0100',
+      zip_code: '10001',
+    });
     expect(payload.site?.name).toBe('Midtown Heart Center');
     expect(String(payload.attribution.mediaChannelId)).toBe(demo.channelId);
     expect(await verifyStandardWebhook(WEBHOOK_SECRET, hook.headers, hook.body, Date.now() / 1000)).toBe(true);

@@ -29,7 +29,13 @@ export async function startPartnerSite(apiUrl: string, host = PARTNER_HOST): Pro
   const url = `http://${host}:${port}`;
   // The page's own policy plus exactly what the README and the channel's snippet panel tell partners to add.
   const widget = partnerCspSources(apiUrl);
-  const csp = [`default-src 'self'`, `script-src 'self' ${widget['script-src']}`, `style-src 'self'`, `connect-src ${widget['connect-src']}`, `img-src 'self'`].join('; ');
+  const csp = [
+    `default-src 'self'`,
+    `script-src 'self' ${widget['script-src']}`,
+    `style-src 'self'`,
+    `connect-src ${widget['connect-src']}`,
+    `img-src 'self'`,
+  ].join('; ');
   const files = new Map<string, { type: string; body: string | Buffer; csp: string | null }>();
   const axe = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'));
   files.set('/axe.js', { type: 'text/javascript', body: axe, csp: null });
@@ -100,7 +106,11 @@ export async function newParticipant(
 export async function axeViolations(page: Page, partnerUrl: string, selector: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: `${partnerUrl}/axe.js` });
   return page.evaluate(async (sel) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact?: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact?: string; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run({ include: [[sel]] }, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

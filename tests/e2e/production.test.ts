@@ -61,8 +61,7 @@ describe('graceful shutdown', () => {
     try {
       const body = JSON.stringify({ data: { username: 'admin', password: 'not the password' } });
       const half = body.length >> 1;
-      const head = (length: number) =>
-        `POST /api/jwt/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+      const head = (length: number) => `POST /api/jwt/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
       // Both connections answer one request first, so the server is surely tracking them.
       const inFlight = connect(server.url);

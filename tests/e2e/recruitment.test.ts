@@ -99,7 +99,10 @@ describe('Recruitment screen', () => {
     expect(page.url()).toBe(address);
     expect(await page.getByLabel('Group by').inputValue()).toBe('source');
     // The engagement select shows its value once its options have arrived.
-    await page.getByLabel('Engagement', { exact: true }).locator(`option[value="${engagementId}"]`).waitFor({ state: 'attached', ...WAIT });
+    await page
+      .getByLabel('Engagement', { exact: true })
+      .locator(`option[value="${engagementId}"]`)
+      .waitFor({ state: 'attached', ...WAIT });
     expect(await page.getByLabel('Engagement', { exact: true }).inputValue()).toBe(engagementId);
     expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe(from);
     expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(to);
@@ -117,15 +120,15 @@ describe('Recruitment screen', () => {
 
   it('exports the breakdown table as CSV: the same rows and figures the table shows', async () => {
     const table = page.getByRole('table', { name: 'Funnel breakdown' });
-    const shown = await Promise.all(
-      (await table.getByRole('row').all()).slice(1).map(async (row) => row.getByRole('cell').allTextContents()),
-    );
+    const shown = await Promise.all((await table.getByRole('row').all()).slice(1).map(async (row) => row.getByRole('cell').allTextContents()));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const [header, ...lines] = parseCsv(fs.readFileSync((await download.path())!, 'utf8')).filter((r) => r.length > 1);
     // The cost figures follow the counts (server/funnel/costs.ts); the breakdown table shows the counts.
     expect(header).toEqual(['id', 'group', 'label', ...FUNNEL_FIGURES, 'spend', ...Object.keys(COST_FIGURES)]);
-    expect(lines.map((l) => [l[2], ...l.slice(3, 3 + FUNNEL_FIGURES.length).map(Number)])).toEqual(shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]));
+    expect(lines.map((l) => [l[2], ...l.slice(3, 3 + FUNNEL_FIGURES.length).map(Number)])).toEqual(
+      shown.map((cells) => [cells[0], ...numbers(cells.slice(1))]),
+    );
     expect(lines.map((l) => l[1])).toEqual(expect.arrayContaining(['newsletter', 'facebook']));
   });
 
@@ -143,7 +146,10 @@ describe('Recruitment screen', () => {
       expect(await toggle.getAttribute('aria-expanded')).toBe('false');
       await toggle.click();
       await phone.getByLabel('Group by').waitFor({ state: 'visible', ...WAIT });
-      await phone.getByLabel('Engagement', { exact: true }).locator(`option[value="${engagementId}"]`).waitFor({ state: 'attached', ...WAIT });
+      await phone
+        .getByLabel('Engagement', { exact: true })
+        .locator(`option[value="${engagementId}"]`)
+        .waitFor({ state: 'attached', ...WAIT });
       expect(await phone.getByLabel('Engagement', { exact: true }).inputValue()).toBe(engagementId);
       expect(await phone.getByRole('button', { name: /^Hide filters/ }).getAttribute('aria-expanded')).toBe('true');
     } finally {

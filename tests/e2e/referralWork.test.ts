@@ -42,7 +42,11 @@ beforeAll(async () => {
   const created = await api('users', {
     method: 'POST',
     body: JSON.stringify({
-      data: { type: 'users', attributes: { username, email: `${username}@example.com`, password: initialPassword }, relationships: { roles: { data: [{ type: 'roles', id: role.id }] } } },
+      data: {
+        type: 'users',
+        attributes: { username, email: `${username}@example.com`, password: initialPassword },
+        relationships: { roles: { data: [{ type: 'roles', id: role.id }] } },
+      },
     }),
   });
   expect(created.data?.id, JSON.stringify(created)).toBeTruthy();
@@ -104,7 +108,10 @@ describe('a site coordinator works a referral to a final status', () => {
 
     // The referral's row: a no-answer call, then contacted, then screen-failed with a reason.
     await page.goto(`${base}/referrals?status=new&sort=-created`);
-    const row = table.locator('tbody tr').filter({ has: page.getByRole('link', { name: initials, exact: true }) }).first();
+    const row = table
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('link', { name: initials, exact: true }) })
+      .first();
     await row.waitFor(WAIT);
     const who = initials;
     await row.getByLabel(`Attempt result for ${who}`).selectOption('no-answer');
@@ -132,7 +139,8 @@ describe('a site coordinator works a referral to a final status', () => {
     const step = admin.getByRole('figure', { name: 'Recruitment funnel' }).locator('[data-stage="screenFailed"] .funnel-count');
     await step.waitFor(WAIT);
     await admin.waitForFunction(
-      (expected) => document.querySelector('[aria-label="Recruitment funnel"] [data-stage="screenFailed"] .funnel-count')?.textContent?.replace(/,/g, '') === expected,
+      (expected) =>
+        document.querySelector('[aria-label="Recruitment funnel"] [data-stage="screenFailed"] .funnel-count')?.textContent?.replace(/,/g, '') === expected,
       String(screenFailedBefore + 1),
       WAIT,
     );

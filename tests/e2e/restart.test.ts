@@ -8,7 +8,7 @@ async function signIn(url: string) {
     headers: { 'Content-Type': 'application/vnd.api+json' },
     body: JSON.stringify({ data: { username: 'admin', password: E2E_ADMIN_PASSWORD } }),
   });
-  return ((await res.json()) as { access: string; refresh: string });
+  return (await res.json()) as { access: string; refresh: string };
 }
 
 describe('the embedded database survives a restart', () => {

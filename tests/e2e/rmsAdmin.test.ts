@@ -31,7 +31,15 @@ async function participantRun(email: string) {
   const { submissionId, token } = await runQualified(participant(), fixture);
   const res = await participant().request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
     headers: { [TOKEN_HEADER]: token },
-    body: { data: { attributes: { engagementSiteLocationId: fixture.engagementSiteLocationId, values: { first_name: 'Rae', email, phone: '212-555-0123' }, acceptTerms: true } } },
+    body: {
+      data: {
+        attributes: {
+          engagementSiteLocationId: fixture.engagementSiteLocationId,
+          values: { first_name: 'Rae', email, phone: '212-555-0123' },
+          acceptTerms: true,
+        },
+      },
+    },
   });
   expect(res.status, await res.text()).toBe(201);
 }

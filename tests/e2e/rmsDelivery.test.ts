@@ -72,14 +72,25 @@ async function leaveContact(server: RunningServer, fixture: ParticipantFixture, 
   const { submissionId, token } = await runQualified(on, fixture);
   const res = await on.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
     headers: { [TOKEN_HEADER]: token },
-    body: { data: { attributes: { engagementSiteLocationId: fixture.engagementSiteLocationId, values: { first_name: 'Lee', email, phone: '212-555-0111' }, acceptTerms: true } } },
+    body: {
+      data: {
+        attributes: {
+          engagementSiteLocationId: fixture.engagementSiteLocationId,
+          values: { first_name: 'Lee', email, phone: '212-555-0111' },
+          acceptTerms: true,
+        },
+      },
+    },
   });
   expect(res.status, await res.text()).toBe(201);
 }
 
 async function useWebhook(db: Db, fixture: ParticipantFixture, endpoint: string) {
   // Written as staff set it by hand before secrets were sealed: the server seals it on start.
-  const [provider] = await db.insert(rmsProviders).values({ name: `Receiver ${randomBytes(3).toString('hex')}`, kind: 'webhook', endpointUrl: endpoint, signingSecret: SECRET, timeoutMs: 10_000 }).returning();
+  const [provider] = await db
+    .insert(rmsProviders)
+    .values({ name: `Receiver ${randomBytes(3).toString('hex')}`, kind: 'webhook', endpointUrl: endpoint, signingSecret: SECRET, timeoutMs: 10_000 })
+    .returning();
   await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, fixture.engagementIds[0]));
 }
 

@@ -74,7 +74,15 @@ describe('asking ahead', () => {
 
 describe("the engagement view's panels", () => {
   // Every panel the view shows first, the messages' settings and the leads within reach included.
-  const PANELS = ['/api/engagements/', '/api/referrals/counts/', '/api/recruitment-funnel?', '/api/engagements-site-locations?', '/api/engagements-o-files?', '/api/message-settings?', '/api/leads?'];
+  const PANELS = [
+    '/api/engagements/',
+    '/api/referrals/counts/',
+    '/api/recruitment-funnel?',
+    '/api/engagements-site-locations?',
+    '/api/engagements-o-files?',
+    '/api/message-settings?',
+    '/api/leads?',
+  ];
   const ENGAGEMENT = /\/api\/engagements\/\d+\?/;
 
   it("are all asked for at the click, none waiting for the engagement's answer, each once", async () => {
@@ -114,7 +122,9 @@ describe('code ahead', () => {
     try {
       await signInAsAdmin(fresh, base);
       // The idle prefetch after sign-in: the charts' chunk is its last arrival worth waiting for.
-      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/Charts-[^/]*\.js$/.test(e.name)), null, { timeout: 30_000 });
+      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/Charts-[^/]*\.js$/.test(e.name)), null, {
+        timeout: 30_000,
+      });
       await fresh.waitForLoadState('networkidle');
       const code: string[] = [];
       fresh.on('request', (r) => r.url().includes('/assets/') && code.push(r.url()));

@@ -37,7 +37,8 @@ const order = async () =>
 beforeAll(async () => {
   token = await adminToken(base);
   sponsorId = (await create('sponsors', 'sponsors', { name: sponsorName, identification: `SC-${stamp}` })).data.id;
-  const engagementId = (await create('engagements', 'engagements', { name: engagementName, identification: `SCE-${stamp}`, sponsorId: Number(sponsorId) })).data.id;
+  const engagementId = (await create('engagements', 'engagements', { name: engagementName, identification: `SCE-${stamp}`, sponsorId: Number(sponsorId) })).data
+    .id;
   for (const title of surveyTitles) {
     surveyIdentities.push((await create('o-forms/o-forms', 'o-forms', { title, engagementId: Number(engagementId) })).data.attributes.identity);
   }
@@ -78,7 +79,11 @@ describe('screeners and media channels', () => {
     expect(saved.engagements.map((e: { name: string }) => e.name)).toEqual([engagementName]);
     expect(saved.styles.nextButton.active).toBe('1A2B3C');
     expect(saved.styles.progressBar).toEqual({ background: 'CCCCCC', color: '00' });
-    expect(saved.messages.qualified).toEqual({ consentMessage: 'You qualify', contactFormMessage: null, translations: { es: { consentMessage: 'Usted califica' } } });
+    expect(saved.messages.qualified).toEqual({
+      consentMessage: 'You qualify',
+      contactFormMessage: null,
+      translations: { es: { consentMessage: 'Usted califica' } },
+    });
   });
 
   it('attaches three contact fields and reorders them with the arrows and by dragging', async () => {
@@ -86,25 +91,35 @@ describe('screeners and media channels', () => {
     for (const label of fieldLabels) {
       await attach.selectOption({ label: `${label} (e2e_${stamp.toLowerCase()}_${fieldLabels.indexOf(label)})` });
       await page.getByRole('button', { name: 'Attach', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: `Attached ${label}` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Attached ${label}` })
+        .waitFor();
     }
     expect(await order()).toEqual(fieldLabels);
 
     await page.getByRole('button', { name: `Move ${fieldLabels[2]} up` }).click();
-    await page.getByRole('status').filter({ hasText: `Moved ${fieldLabels[2]} to position 2.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Moved ${fieldLabels[2]} to position 2.` })
+      .waitFor();
     expect(await order()).toEqual([fieldLabels[0], fieldLabels[2], fieldLabels[1]]);
 
     const list = page.getByRole('list', { name: 'Contact field order' });
-    await list.getByRole('listitem').filter({ hasText: fieldLabels[0]! }).dragTo(list.getByRole('listitem').filter({ hasText: fieldLabels[1]! }));
-    await page.getByRole('status').filter({ hasText: `Moved ${fieldLabels[0]} to position 3.` }).waitFor();
+    await list
+      .getByRole('listitem')
+      .filter({ hasText: fieldLabels[0]! })
+      .dragTo(list.getByRole('listitem').filter({ hasText: fieldLabels[1]! }));
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Moved ${fieldLabels[0]} to position 3.` })
+      .waitFor();
     expect(await order()).toEqual([fieldLabels[2], fieldLabels[1], fieldLabels[0]]);
     // The order survives a reload.
     await page.reload();
-    await expect.poll(async () => (await list.getByRole('listitem').allTextContents()).map((t) => fieldLabels.find((l) => t.includes(l)))).toEqual([
-      fieldLabels[2],
-      fieldLabels[1],
-      fieldLabels[0],
-    ]);
+    await expect
+      .poll(async () => (await list.getByRole('listitem').allTextContents()).map((t) => fieldLabels.find((l) => t.includes(l))))
+      .toEqual([fieldLabels[2], fieldLabels[1], fieldLabels[0]]);
   });
 
   it('associates surveys picked by title and draws them as a flow of 200 px nodes', async () => {
@@ -120,16 +135,22 @@ describe('screeners and media channels', () => {
     await page.waitForURL(`${base}/screeners/view/${screenerId}`);
     const nodes = page.locator('.react-flow__node');
     await expect.poll(() => nodes.count()).toBe(2);
-    expect((await nodes.first().boundingBox())?.width).toBeCloseTo(200 * (await page.evaluate(() => {
-      const vp = document.querySelector<HTMLElement>('.react-flow__viewport');
-      return vp ? new DOMMatrixReadOnly(getComputedStyle(vp).transform).a : 1;
-    })), 0);
+    expect((await nodes.first().boundingBox())?.width).toBeCloseTo(
+      200 *
+        (await page.evaluate(() => {
+          const vp = document.querySelector<HTMLElement>('.react-flow__viewport');
+          return vp ? new DOMMatrixReadOnly(getComputedStyle(vp).transform).a : 1;
+        })),
+      0,
+    );
     // Named by title alone: the identity is shown nowhere.
     expect(await page.locator('main').innerText()).not.toContain(surveyIdentities[0]!);
     await page.getByRole('button', { name: `Deactivate ${surveyTitles[0]} (version 1, not approved)` }).click();
     await page.getByRole('button', { name: `Activate ${surveyTitles[0]} (version 1, not approved)` }).waitFor();
     const surveys = await api(`screener-surveys?screenerId=${screenerId}`);
-    expect(surveys.data.map((s: { attributes: { oFormIdentity: string; isActive: boolean } }) => [s.attributes.oFormIdentity, s.attributes.isActive]).sort()).toEqual(
+    expect(
+      surveys.data.map((s: { attributes: { oFormIdentity: string; isActive: boolean } }) => [s.attributes.oFormIdentity, s.attributes.isActive]).sort(),
+    ).toEqual(
       [
         [surveyIdentities[1], true],
         [surveyIdentities[0], false],

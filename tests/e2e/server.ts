@@ -36,31 +36,33 @@ export async function freePort(): Promise<number> {
 
 export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'trial-e2e-'));
 
-export async function startServer(
-  options: { dataDir?: string; env?: Record<string, string>; port?: number } = {},
-): Promise<RunningServer> {
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; port?: number } = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   const port = options.port ?? (await freePort());
   const root = path.resolve(import.meta.dirname, '../..');
   let log = '';
   // node itself rather than npm or a CLI that would run the server in a child of its own: a
   // SIGKILL sent to that launcher would leave the child serving.
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.SERVER_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF_DIR}`] : []), 'server/start.mjs'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      // The tests' record systems listen on this machine (tests/support/recordSystemReceiver.ts).
-      RMS_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      ...options.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(process.env.SERVER_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF_DIR}`] : []), 'server/start.mjs'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        // The tests' record systems listen on this machine (tests/support/recordSystemReceiver.ts).
+        RMS_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
@@ -102,10 +104,7 @@ export async function startServer(
  * Writes rows into a DATA_DIR before its server starts (PGlite is one process at a time), for
  * states the product has no screen for yet. Migrates and seeds exactly as a start would.
  */
-export async function prepareDataDir(
-  dataDir: string,
-  write: (db: import('../../server/db/open').Db) => Promise<void>,
-): Promise<void> {
+export async function prepareDataDir(dataDir: string, write: (db: import('../../server/db/open').Db) => Promise<void>): Promise<void> {
   const { openDatabase } = await import('../../server/db/open');
   const { seed } = await import('../../server/seed');
   const { phiCipher, resolvePhiKey } = await import('../../server/security/phi');

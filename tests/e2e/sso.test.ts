@@ -56,7 +56,10 @@ beforeAll(async () => {
   const dataDir = tempDataDir();
   await prepareDataDir(dataDir, async (db) => {
     const [staff] = await db.insert(users).values({ username: 'duo-staff', email: 'duo.staff@example.com' }).returning();
-    const [admin] = await db.select().from(roles).where(inArray(roles.name, ['Admin']));
+    const [admin] = await db
+      .select()
+      .from(roles)
+      .where(inArray(roles.name, ['Admin']));
     await db.insert(userRoles).values({ userId: staff!.id, roleId: admin!.id });
   });
   server = await startServer({

@@ -37,7 +37,9 @@ let generic: { id: string; message: string } | null = null;
 beforeAll(async () => {
   token = await adminToken(base);
   ids.sponsor = (await send('POST', 'sponsors', 'sponsors', { name: name('sponsor'), identification: stamp })).id;
-  ids.engagement = (await send('POST', 'engagements', 'engagements', { name: name('engagement'), identification: `${stamp}-E`, sponsorId: Number(ids.sponsor) })).id;
+  ids.engagement = (
+    await send('POST', 'engagements', 'engagements', { name: name('engagement'), identification: `${stamp}-E`, sponsorId: Number(ids.sponsor) })
+  ).id;
   const message = (key: string) => ({ consentMessage: fullPayload(`${key}-consent`), contactFormMessage: fullPayload(`${key}-form`) });
   ids.screener = (
     await send('POST', 'screeners', 'screeners', {
@@ -64,7 +66,14 @@ beforeAll(async () => {
     configuration: { helperText: fullPayload('helper') },
   });
   await send('POST', 'screener-surveys', 'screener-surveys', { screenerId: Number(ids.screener), oFormIdentity: form.attributes.identity });
-  ids.channel = (await send('POST', 'media-channels', 'media-channels', { title: name('channel'), domain: 'xss.example', channelType: 'Partner Website', screenerId: Number(ids.screener) })).id;
+  ids.channel = (
+    await send('POST', 'media-channels', 'media-channels', {
+      title: name('channel'),
+      domain: 'xss.example',
+      channelType: 'Partner Website',
+      screenerId: Number(ids.screener),
+    })
+  ).id;
   await send('POST', 'media-channel-surveys', 'media-channel-surveys', { mediaChannelId: Number(ids.channel), oFormIdentity: form.attributes.identity });
   // A generic message is shared by the whole server: changed for this test and put back after.
   const list = await api('generic-messages?sort=keyName');

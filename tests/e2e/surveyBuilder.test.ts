@@ -25,7 +25,12 @@ let firstPageId = '';
 /** The first page's question titles, in order, as the API has them. */
 async function firstPageTitles(id: string): Promise<string[]> {
   const doc = await api(`o-forms/o-forms/${id}?include=oFormContainers.oFormFields`);
-  const included = doc.included as { type: string; id: string; attributes: { title: string; displayOrder: number }; relationships?: Record<string, { data: { id: string }[] }> }[];
+  const included = doc.included as {
+    type: string;
+    id: string;
+    attributes: { title: string; displayOrder: number };
+    relationships?: Record<string, { data: { id: string }[] }>;
+  }[];
   const container = included.find((r) => r.type === 'o-form-containers' && r.id === doc.data.relationships.oFormContainers.data[0].id)!;
   return container.relationships!.oFormFields!.data.map((f) => included.find((r) => r.type === 'o-form-fields' && r.id === f.id)!.attributes.title);
 }
@@ -46,7 +51,10 @@ beforeAll(async () => {
   const demo = (list.data as { id: string; attributes: { isApproved: boolean; identity: string } }[]).find((f) => f.attributes.isApproved)!;
   demoId = demo.id;
   // A draft of the demo with a third question on its first page: a date of birth, ages 18 to 65.
-  const copy = await api('o-forms/o-form-copy', { method: 'POST', body: JSON.stringify({ data: { type: 'o-form-copy', attributes: { copy_identity: demo.attributes.identity } } }) });
+  const copy = await api('o-forms/o-form-copy', {
+    method: 'POST',
+    body: JSON.stringify({ data: { type: 'o-form-copy', attributes: { copy_identity: demo.attributes.identity } } }),
+  });
   draftId = copy.data.id;
   const detail = await api(`o-forms/o-forms/${draftId}`);
   firstPageId = detail.data.relationships.oFormContainers.data[0].id;
@@ -55,7 +63,12 @@ beforeAll(async () => {
     body: JSON.stringify({
       data: {
         type: 'o-form-fields',
-        attributes: { containerId: Number(firstPageId), oFormFieldTypeId: 'dob', title: 'Your date of birth', configuration: { required: true, minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } } },
+        attributes: {
+          containerId: Number(firstPageId),
+          oFormFieldTypeId: 'dob',
+          title: 'Your date of birth',
+          configuration: { required: true, minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } },
+        },
       },
     }),
   });
@@ -263,7 +276,8 @@ describe('survey builder', () => {
         canvas: rect(document.querySelector('.flow-canvas')!),
       };
     });
-    const inside = (p: { x: number; y: number }, r: { left: number; top: number; right: number; bottom: number }) => p.x > r.left + 1 && p.x < r.right - 1 && p.y > r.top + 1 && p.y < r.bottom - 1;
+    const inside = (p: { x: number; y: number }, r: { left: number; top: number; right: number; bottom: number }) =>
+      p.x > r.left + 1 && p.x < r.right - 1 && p.y > r.top + 1 && p.y < r.bottom - 1;
     const overlaps = (a: typeof geometry.label, b: typeof geometry.label) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     for (const box of geometry.pages) {
       expect(geometry.points.filter((p) => inside(p, box))).toEqual([]);

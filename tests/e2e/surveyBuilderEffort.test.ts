@@ -176,13 +176,26 @@ describe('building a survey in the builder', () => {
     const missing = await api(`o-forms/o-forms/${id}/missing-translations`);
     expect(missing.data).toEqual([]);
     const doc = await api(`o-forms/o-forms/${id}?include=oFormContainers.oFormFields`);
-    const included = doc.included as { type: string; id: string; attributes: Record<string, unknown> & { title: string; identity: string }; relationships?: Record<string, { data: { id: string }[] }> }[];
-    const pages = (doc.data.relationships.oFormContainers.data as { id: string }[]).map((ref) => included.find((r) => r.type === 'o-form-containers' && r.id === ref.id)!);
+    const included = doc.included as {
+      type: string;
+      id: string;
+      attributes: Record<string, unknown> & { title: string; identity: string };
+      relationships?: Record<string, { data: { id: string }[] }>;
+    }[];
+    const pages = (doc.data.relationships.oFormContainers.data as { id: string }[]).map(
+      (ref) => included.find((r) => r.type === 'o-form-containers' && r.id === ref.id)!,
+    );
     expect(pages.map((p) => p.attributes.title)).toEqual(['About you', 'Your health', 'Contact']);
-    const fields = pages.flatMap((p) => p.relationships!.oFormFields!.data.map((f) => included.find((r) => r.type === 'o-form-fields' && r.id === f.id)!.attributes));
+    const fields = pages.flatMap((p) =>
+      p.relationships!.oFormFields!.data.map((f) => included.find((r) => r.type === 'o-form-fields' && r.id === f.id)!.attributes),
+    );
     expect(fields).toHaveLength(8);
     expect(new Set(fields.map((f) => f.oFormFieldTypeId)).size).toBeGreaterThanOrEqual(6);
-    type Config = { minAge?: number; maxAge?: number; options: { label: string; isDisqualified: boolean; transition: { to: string; identity?: string } | null }[] };
+    type Config = {
+      minAge?: number;
+      maxAge?: number;
+      options: { label: string; isDisqualified: boolean; transition: { to: string; identity?: string } | null }[];
+    };
     const configs = fields.map((f) => f.configuration as Config);
     expect(configs[0]).toMatchObject({ minAge: 18, maxAge: 65 });
     expect(configs.flatMap((c) => c.options.filter((o) => o.isDisqualified).map((o) => o.label))).toEqual(['Fewer than 4 days', 'Yes']);
@@ -208,10 +221,14 @@ describe('building a survey in the builder', () => {
     const changed = lines.map((l, i) => (i === contact ? l.replace(/,Contacto$/, ',Datos de contacto') : l));
     // A row naming no text of this version: the file is refused whole, row and column named.
     await upload([...changed, 'page:0,,Nowhere,=1+1'].join('\r\n'));
-    await expect.poll(() => grid.getByRole('alert').textContent(), SLOW).toContain(`Row ${lines.length + 1}, column key: 'page:0' is not a text of this survey version.`);
+    await expect
+      .poll(() => grid.getByRole('alert').textContent(), SLOW)
+      .toContain(`Row ${lines.length + 1}, column key: 'page:0' is not a text of this survey version.`);
     const titles = async () => {
       const doc = await api(`o-forms/o-forms/${surveyId}?include=oFormContainers`);
-      return (doc.included as { type: string; attributes: { translations: Record<string, { title?: string }> } }[]).filter((r) => r.type === 'o-form-containers').map((r) => r.attributes.translations.es?.title);
+      return (doc.included as { type: string; attributes: { translations: Record<string, { title?: string }> } }[])
+        .filter((r) => r.type === 'o-form-containers')
+        .map((r) => r.attributes.translations.es?.title);
     };
     expect(await titles()).toContain('Contacto');
 

@@ -5,5 +5,10 @@ export async function pickSurvey(page: Page, label: string, typed: string, optio
   const box = page.getByRole('combobox', { name: label, exact: true });
   await box.click();
   await box.fill(typed);
-  await page.getByRole('listbox', { name: `${label} options` }).getByRole('option').filter({ hasText: option }).first().click();
+  await page
+    .getByRole('listbox', { name: `${label} options` })
+    .getByRole('option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }

@@ -34,14 +34,37 @@ let partnerUrl: string;
 beforeAll(async () => {
   demo = await startDemoOnPartner({
     async prepare(db) {
-      const [form] = await db.select().from(oForms).where(and(eq(oForms.identity, DEMO_SURVEY_IDENTITY), eq(oForms.isApproved, true)));
+      const [form] = await db
+        .select()
+        .from(oForms)
+        .where(and(eq(oForms.identity, DEMO_SURVEY_IDENTITY), eq(oForms.isApproved, true)));
       const pages = await db.select().from(oFormContainers).where(eq(oFormContainers.oFormId, form!.id));
       const page = (identity: string) => pages.find((p) => p.identity === identity)!;
       const config = (options: object[], required: boolean) => ({ required, helperText: null, translations: {}, options });
-      await db.insert(oFormFields).values({ identity: 'demo-birth', containerId: page('demo-heart').id, title: 'Your date of birth', type: 'dob', displayOrder: 3, configuration: config([], false) });
-      await db.update(oFormContainers).set({ displayOrder: 4 }).where(eq(oFormContainers.id, page('demo-where').id));
-      const [other] = await db.insert(oFormContainers).values({ identity: 'demo-other-study', oFormId: form!.id, title: 'Other studies', displayOrder: 3 }).returning();
-      const option = (value: string, label: string, extra: object = {}) => ({ value, label, translations: {}, isDisqualified: false, transition: null, ...extra });
+      await db.insert(oFormFields).values({
+        identity: 'demo-birth',
+        containerId: page('demo-heart').id,
+        title: 'Your date of birth',
+        type: 'dob',
+        displayOrder: 3,
+        configuration: config([], false),
+      });
+      await db
+        .update(oFormContainers)
+        .set({ displayOrder: 4 })
+        .where(eq(oFormContainers.id, page('demo-where').id));
+      const [other] = await db
+        .insert(oFormContainers)
+        .values({ identity: 'demo-other-study', oFormId: form!.id, title: 'Other studies', displayOrder: 3 })
+        .returning();
+      const option = (value: string, label: string, extra: object = {}) => ({
+        value,
+        label,
+        translations: {},
+        isDisqualified: false,
+        transition: null,
+        ...extra,
+      });
       await db.insert(oFormFields).values({
         identity: 'demo-other',
         containerId: other!.id,
@@ -166,7 +189,12 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
       await next(page);
       await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
-      expect(proxy.log.slice(runStarts).filter((r) => r.method === 'OPTIONS').map((r) => r.path)).toEqual([]);
+      expect(
+        proxy.log
+          .slice(runStarts)
+          .filter((r) => r.method === 'OPTIONS')
+          .map((r) => r.path),
+      ).toEqual([]);
       // The refusal is the one failed answer of the run.
       expect(problems.filter((p) => !/^HTTP 422 .*\/o-form-submission-page\//.test(p))).toEqual([]);
       expect(problems).toHaveLength(1);
@@ -257,7 +285,12 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await page.reload();
       await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
       expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
-      expect(proxy.log.slice(runStarts).filter((r) => r.method === 'OPTIONS').map((r) => r.path)).toEqual([]);
+      expect(
+        proxy.log
+          .slice(runStarts)
+          .filter((r) => r.method === 'OPTIONS')
+          .map((r) => r.path),
+      ).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

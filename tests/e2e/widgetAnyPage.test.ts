@@ -151,7 +151,7 @@ describe('the widget on any partner page', () => {
     await context.close();
   });
 
-  it("completes a qualified run under Trusted Types and exactly the CSP partners are told to add, with no violation", async () => {
+  it('completes a qualified run under Trusted Types and exactly the CSP partners are told to add, with no violation', async () => {
     // The partner's own policy: nothing but its own origin, what the snippet panel says, and Trusted Types enforced.
     const csp = `default-src 'self'; ${partnerCspText(demo.server.url)}; require-trusted-types-for 'script'; ${partnerTrustedTypesText}`;
     const url = demo.partner.page('/trusted-types', page(widget()), csp);
@@ -160,20 +160,25 @@ describe('the widget on any partner page', () => {
     await qualifiedRun(locators(p));
     expect(problems).toEqual([]);
     // Trusted Types were in force: the page itself cannot assign a string to innerHTML.
-    expect(await p.evaluate(() => {
-      try {
-        document.body.innerHTML = '<b>x</b>';
-        return 'assigned';
-      } catch {
-        return 'refused';
-      }
-    })).toBe('refused');
+    expect(
+      await p.evaluate(() => {
+        try {
+          document.body.innerHTML = '<b>x</b>';
+          return 'assigned';
+        } catch {
+          return 'refused';
+        }
+      }),
+    ).toBe('refused');
     await context.close();
   });
 
   it("writes an English survey left to right on a right-to-left page, its text sized from the reader's default font size", async () => {
     demo.partner.asset('/rtl.css', 'text/css', beside('rtl.css'));
-    const url = demo.partner.page('/rtl', `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>شريك</title><link rel="stylesheet" href="/rtl.css"></head><body><p>مقال الشريك</p>${widget()}</body></html>`);
+    const url = demo.partner.page(
+      '/rtl',
+      `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>شريك</title><link rel="stylesheet" href="/rtl.css"></head><body><p>مقال الشريك</p>${widget()}</body></html>`,
+    );
     const { context, page: p, problems } = await newParticipant(demo.browser);
     // The reader chose a larger default font size in the browser's settings.
     const cdp = await context.newCDPSession(p);
@@ -206,7 +211,9 @@ describe('the widget on any partner page', () => {
     demo.partner.asset('/spa-app.js', 'text/javascript', beside('spaApp.js'));
     const url = demo.partner.page(
       '/spa-survey',
-      page(`<main id="app"></main><script src="/spa-app.js" data-widget="${demo.server.url}/widget.js" data-channel="${demo.channelId}" data-screener="${demo.screenerId}"></script>`),
+      page(
+        `<main id="app"></main><script src="/spa-app.js" data-widget="${demo.server.url}/widget.js" data-channel="${demo.channelId}" data-screener="${demo.screenerId}"></script>`,
+      ),
     );
     const before = await submissionsStarted();
     const { context, page: p, problems } = await newParticipant(demo.browser);
@@ -271,7 +278,13 @@ describe('the widget on any partner page', () => {
       const el = document.querySelector(sel)!;
       return [el.className, ...['data-hj-suppress', 'data-private', 'data-clarity-mask', 'data-dd-privacy'].map((name) => `${name}=${el.getAttribute(name)}`)];
     }, W);
-    expect(markers).toEqual(['rr-block ph-no-capture sentry-block fs-exclude', 'data-hj-suppress=', 'data-private=', 'data-clarity-mask=true', 'data-dd-privacy=hidden']);
+    expect(markers).toEqual([
+      'rr-block ph-no-capture sentry-block fs-exclude',
+      'data-hj-suppress=',
+      'data-private=',
+      'data-clarity-mask=true',
+      'data-dd-privacy=hidden',
+    ]);
     const recording = JSON.stringify(await p.evaluate(() => (window as unknown as { __replay: unknown[] }).__replay));
     // The recorder did record the page (its own text, and the widget's element).
     expect(recording).toContain('Partner article on heart health');

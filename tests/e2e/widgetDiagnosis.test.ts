@@ -36,7 +36,8 @@ afterAll(async () => {
 });
 
 const W = '[data-trial-widget]';
-const page = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body><h1>Partner</h1>${body}</body></html>`;
+const page = (body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body><h1>Partner</h1>${body}</body></html>`;
 const CALM = 'This questionnaire could not be loaded. Please let the website owner know.';
 
 /** Opens `url`, waits for the widget's card to show `text`, answers the console's widget lines and what the participant reads. */
@@ -59,7 +60,9 @@ describe('the widget names what is wrong with its snippet', () => {
     const url = elsewhere.page('/wrong-domain', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`));
     const { shown, lines, csp } = await open(url, CALM);
     expect(shown).toContain(CALM);
-    expect(lines).toEqual([`[trial widget] This page's origin ${elsewhere.url} may not run media channel ${demo.channelId}: its domain is ${PARTNER_HOST}. Embed the snippet on ${PARTNER_HOST}, or change the channel's domain.`]);
+    expect(lines).toEqual([
+      `[trial widget] This page's origin ${elsewhere.url} may not run media channel ${demo.channelId}: its domain is ${PARTNER_HOST}. Embed the snippet on ${PARTNER_HOST}, or change the channel's domain.`,
+    ]);
     expect(csp).toEqual([]);
   });
 
@@ -74,7 +77,9 @@ describe('the widget names what is wrong with its snippet', () => {
     const url = demo.partner.page('/wrong-screener', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, '424242')}`));
     const { shown, lines } = await open(url, CALM);
     expect(shown).toContain(CALM);
-    expect(lines).toEqual([`[trial widget] Media channel ${demo.channelId} runs screener ${demo.screenerId}, not 424242: set data-screener-id="${demo.screenerId}" in the snippet.`]);
+    expect(lines).toEqual([
+      `[trial widget] Media channel ${demo.channelId} runs screener ${demo.screenerId}, not 424242: set data-screener-id="${demo.screenerId}" in the snippet.`,
+    ]);
   });
 
   it("a channel switched off: the survey's not-active message for the participant", async () => {
@@ -82,18 +87,18 @@ describe('the widget names what is wrong with its snippet', () => {
     const p = await newParticipant(demo.browser);
     await p.page.goto(url);
     await p.page.locator(`${W} [data-outcome=notActive]`).waitFor();
-    await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
-      `[trial widget] Media channel ${inactiveId} is switched off: participants see the survey's not-active message.`,
-    ]);
+    await expect
+      .poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]')))
+      .toEqual([`[trial widget] Media channel ${inactiveId} is switched off: participants see the survey's not-active message.`]);
     await p.context.close();
   });
 
   it('a snippet whose target is not on the page', async () => {
     const p = await newParticipant(demo.browser);
     await p.page.goto(demo.partner.page('/no-target', page(snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-target="#nowhere"'))));
-    await expect.poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]'))).toEqual([
-      '[trial widget] data-target "#nowhere" matches no free element on this page.',
-    ]);
+    await expect
+      .poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]')))
+      .toEqual(['[trial widget] data-target "#nowhere" matches no free element on this page.']);
     expect(await p.page.locator(W).count()).toBe(0);
     await p.context.close();
   });

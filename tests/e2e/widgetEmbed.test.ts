@@ -42,7 +42,14 @@ async function looks(p: Page) {
     const root = document.querySelector(selector)!.shadowRoot!;
     const pick = (el: Element) => {
       const s = getComputedStyle(el);
-      return { fontSize: s.fontSize, fontFamily: s.fontFamily, color: s.color, lineHeight: s.lineHeight, fontWeight: s.fontWeight, letterSpacing: s.letterSpacing };
+      return {
+        fontSize: s.fontSize,
+        fontFamily: s.fontFamily,
+        color: s.color,
+        lineHeight: s.lineHeight,
+        fontWeight: s.fontWeight,
+        letterSpacing: s.letterSpacing,
+      };
     };
     return {
       title: pick(root.querySelector('.tw-title')!),
@@ -64,7 +71,10 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
     ].join('\n');
     demo.partner.asset('/hostile.css', 'text/css', hostile);
     const plainUrl = demo.partner.page('/plain', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`));
-    const hostileUrl = demo.partner.page('/hostile', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`, '<link rel="stylesheet" href="/hostile.css">'));
+    const hostileUrl = demo.partner.page(
+      '/hostile',
+      page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`, '<link rel="stylesheet" href="/hostile.css">'),
+    );
 
     const plain = await newParticipant(demo.browser);
     await plain.page.goto(plainUrl);
@@ -85,7 +95,13 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
 
   it('counts a view once per page load, only once half of the widget is on screen; loading and a bare start request count nothing', async () => {
     demo.partner.asset('/long.css', 'text/css', '.article { height: 3000px }');
-    const url = demo.partner.page('/long', page(`<h1>Partner article</h1><div class="article">Long article</div><div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`, '<link rel="stylesheet" href="/long.css">'));
+    const url = demo.partner.page(
+      '/long',
+      page(
+        `<h1>Partner article</h1><div class="article">Long article</div><div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`,
+        '<link rel="stylesheet" href="/long.css">',
+      ),
+    );
     const before = await figures();
     // A plain GET of the start endpoint (a crawler, a prefetch) is no view.
     expect((await fetch(`${demo.server.url}/api/o-forms/participant-start?mediaChannelId=${demo.channelId}&screenerId=${demo.screenerId}`)).status).toBe(200);
@@ -100,7 +116,9 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
     expect(viewCalls).toEqual([]);
     expect(await figures()).toEqual(before);
     // A sliver of it scrolled into sight is not yet a view.
-    await p.evaluate(() => window.scrollTo(0, document.querySelector('[data-trial-widget]')!.getBoundingClientRect().top + window.scrollY - window.innerHeight + 60));
+    await p.evaluate(() =>
+      window.scrollTo(0, document.querySelector('[data-trial-widget]')!.getBoundingClientRect().top + window.scrollY - window.innerHeight + 60),
+    );
     await p.waitForTimeout(500);
     expect(viewCalls).toEqual([]);
     await p.locator(W).scrollIntoViewIfNeeded();
@@ -126,14 +144,16 @@ describe('the snippet wherever a partner pastes it', () => {
   async function widgets(p: Page) {
     await expect.poll(() => p.evaluate((sel) => [...document.querySelectorAll(sel)].every((w) => w.shadowRoot?.querySelector('h2')), W)).toBe(true);
     await p.locator(`${W} h2`, { hasText: 'About you' }).first().waitFor();
-    return p.evaluate((sel) =>
-      [...document.querySelectorAll(sel)].map((w) => ({
-        id: w.id,
-        parent: w.parentElement?.tagName.toLowerCase(),
-        height: Math.round(w.getBoundingClientRect().height) > 100,
-        title: w.shadowRoot?.querySelector('h2')?.textContent,
-      })),
-    W);
+    return p.evaluate(
+      (sel) =>
+        [...document.querySelectorAll(sel)].map((w) => ({
+          id: w.id,
+          parent: w.parentElement?.tagName.toLowerCase(),
+          height: Math.round(w.getBoundingClientRect().height) > 100,
+          title: w.shadowRoot?.querySelector('h2')?.textContent,
+        })),
+      W,
+    );
   }
   const tag = (extra = '') => snippet(demo.server.url, demo.channelId, demo.screenerId, extra);
 
@@ -186,13 +206,18 @@ describe('the snippet wherever a partner pastes it', () => {
       { id: 'a', parent: 'body', height: true, title: 'About you' },
       { id: 'b', parent: 'body', height: true, title: 'About you' },
     ]);
-    for (const [id, age] of [['a', '18 to 64'], ['b', '65 or older']] as const) {
+    for (const [id, age] of [
+      ['a', '18 to 64'],
+      ['b', '65 or older'],
+    ] as const) {
       await p.locator(`#${id} label`, { hasText: age }).click();
       await p.locator(`#${id} label`, { hasText: /^Yes$/ }).click();
       await p.locator(`#${id} button[type=submit]`).click();
       await p.locator(`#${id} h2`, { hasText: 'Your heart health' }).waitFor();
     }
-    const stored = await p.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, JSON.parse(sessionStorage.getItem(k)!).submissionId as string])));
+    const stored = await p.evaluate(() =>
+      Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, JSON.parse(sessionStorage.getItem(k)!).submissionId as string])),
+    );
     const keys = Object.keys(stored).sort();
     expect(keys).toEqual([`trial-widget:${demo.channelId}:${demo.screenerId}`, `trial-widget:${demo.channelId}:${demo.screenerId}:2`]);
     expect(new Set(Object.values(stored)).size).toBe(2);
@@ -208,7 +233,10 @@ describe('the snippet wherever a partner pastes it', () => {
 
 describe("events for the partner's tag manager", () => {
   const setPolicy = (eventsPolicy: string) =>
-    api(`media-channels/${demo.channelId}`, { method: 'PATCH', body: JSON.stringify({ data: { type: 'media-channels', id: demo.channelId, attributes: { eventsPolicy } } }) });
+    api(`media-channels/${demo.channelId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ data: { type: 'media-channels', id: demo.channelId, attributes: { eventsPolicy } } }),
+    });
 
   /** A participant whose page records every widget event a tag manager could hear (on the document: they bubble). */
   async function listening() {
@@ -218,7 +246,11 @@ describe("events for the partner's tag manager", () => {
       for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
         document.addEventListener(`trial-widget:${name}`, (e) => {
           const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
-          seen.push(`${name}${Object.values(rest).map((v) => ` ${v}`).join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`);
+          seen.push(
+            `${name}${Object.values(rest)
+              .map((v) => ` ${v}`)
+              .join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`,
+          );
         });
       }
     });
@@ -230,7 +262,9 @@ describe("events for the partner's tag manager", () => {
     const heard: string[][] = [];
     for (const qualified of [true, false]) {
       const { context, page: p, problems, events } = await listening();
-      await p.goto(demo.partner.page(`/events-minimal-${qualified}`, page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
+      await p.goto(
+        demo.partner.page(`/events-minimal-${qualified}`, page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)),
+      );
       await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
       await p.locator(`${W} label`, { hasText: qualified ? '18 to 64' : 'Under 18' }).click();
       await p.locator(`${W} label`, { hasText: qualified ? /^Yes$/ : /^No$/ }).click();
@@ -307,7 +341,11 @@ describe("events for the partner's tag manager", () => {
       for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
         document.addEventListener(`trial-widget:${name}`, (e) => {
           const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
-          seen.push(`${name}${Object.values(rest).map((v) => ` ${v}`).join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`);
+          seen.push(
+            `${name}${Object.values(rest)
+              .map((v) => ` ${v}`)
+              .join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`,
+          );
         });
       }
     });
@@ -335,18 +373,20 @@ describe("events for the partner's tag manager", () => {
     await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
     await p.locator(`${W} button[type=submit]`).click();
     await p.locator(`${W} [data-outcome=completed]`).waitFor();
-    await expect.poll(events).toEqual([
-      'view',
-      'start',
-      'page demo-heart',
-      'page demo-where',
-      'finish',
-      'page sites',
-      'page contact',
-      'page consent',
-      'outcome completed',
-      'complete',
-    ]);
+    await expect
+      .poll(events)
+      .toEqual([
+        'view',
+        'start',
+        'page demo-heart',
+        'page demo-where',
+        'finish',
+        'page sites',
+        'page contact',
+        'page consent',
+        'outcome completed',
+        'complete',
+      ]);
     const all = JSON.stringify(await events());
     for (const personal of ['Eve', 'Events', 'example.com', '555', '10001']) expect(all).not.toContain(personal);
     // A reload shows the outcome again and fires nothing new (the listener starts afresh; the
@@ -365,13 +405,23 @@ describe('languages', () => {
     await p.locator(`${W} .tw-card fieldset`).first().waitFor();
     return p.evaluate((sel) => {
       const root = document.querySelector(sel)!.shadowRoot!;
-      return [root.querySelector('.tw-card')!.getAttribute('lang'), root.querySelector('legend')!.textContent!.replace(/\s*\*.*$/, ''), root.querySelector('button[type=submit]')!.textContent];
+      return [
+        root.querySelector('.tw-card')!.getAttribute('lang'),
+        root.querySelector('legend')!.textContent!.replace(/\s*\*.*$/, ''),
+        root.querySelector('button[type=submit]')!.textContent,
+      ];
     }, W);
   }
 
   it('a malformed or unsupported data-language never hides the survey: the browser’s language when the survey has it, else English; lang names it', async () => {
-    const bad = demo.partner.page('/lang-bad', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-language="english"')}`));
-    const fr = demo.partner.page('/lang-fr', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-language="fr"')}`));
+    const bad = demo.partner.page(
+      '/lang-bad',
+      page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-language="english"')}`),
+    );
+    const fr = demo.partner.page(
+      '/lang-fr',
+      page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId, 'data-language="fr"')}`),
+    );
     const en = await newParticipant(demo.browser, { locale: 'en-US' });
     await en.page.goto(bad);
     expect(await card(en.page)).toEqual(['en', 'How old are you?', 'Next']);

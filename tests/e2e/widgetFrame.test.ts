@@ -73,7 +73,11 @@ async function onArticle(pathname: string, before?: (p: Page) => void, rest = ''
     for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
       document.addEventListener(`trial-widget:${name}`, (e) => {
         const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
-        seen.push(`${name}${Object.values(rest).map((v) => ` ${v}`).join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`);
+        seen.push(
+          `${name}${Object.values(rest)
+            .map((v) => ` ${v}`)
+            .join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`,
+        );
       });
     }
   });
@@ -88,15 +92,22 @@ async function fit(p: Page) {
     const iframe = document.querySelector(`${sel} iframe`)!;
     return { iframe: iframe.getBoundingClientRect().height, reserved: parseFloat(getComputedStyle(iframe).minHeight) };
   }, W);
-  const inner = await p.frames()[1]!.evaluate((sel) => ({ widget: document.querySelector(sel)!.getBoundingClientRect().height, scrolls: document.documentElement.scrollHeight > innerHeight }), W);
+  const inner = await p
+    .frames()[1]!
+    .evaluate(
+      (sel) => ({ widget: document.querySelector(sel)!.getBoundingClientRect().height, scrolls: document.documentElement.scrollHeight > innerHeight }),
+      W,
+    );
   return { ...outer, ...inner };
 }
 
 async function expectFitted(p: Page) {
-  await expect.poll(async () => {
-    const f = await fit(p);
-    return Math.abs(f.iframe - Math.max(f.reserved, Math.ceil(f.widget))) <= 1 && !f.scrolls;
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const f = await fit(p);
+      return Math.abs(f.iframe - Math.max(f.reserved, Math.ceil(f.widget))) <= 1 && !f.scrolls;
+    })
+    .toBe(true);
   return fit(p);
 }
 
@@ -140,18 +151,38 @@ async function run(frame: FrameLocator, qualified: boolean, p: Page, heights: nu
 
 /** What the partner page's address carries besides its path and campaign: never stored. */
 const PAGE_SECRET = 'reader@partner.example';
-const QUESTION_TEXT = ['About you', 'How old are you', '18 to 64', 'Your heart health', 'Blood pressure pills', 'Your contact details', 'privacy notice', 'Thank you'];
+const QUESTION_TEXT = [
+  'About you',
+  'How old are you',
+  '18 to 64',
+  'Your heart health',
+  'Blood pressure pills',
+  'Your contact details',
+  'privacy notice',
+  'Thank you',
+];
 const ANSWERS = ['pills', '10001', 'Ada', 'Quinn', 'ada.quinn@example.com', '212-555-0142', '2125550142'];
 
 describe("a framed channel's widget on a partner's page", () => {
   it("completes a qualified run inside the product's frame, which fits its content, and the page's scripts read none of it", async () => {
     expect(isolation).toBe('frame');
     const requests: string[] = [];
-    const { context, page: p, problems, frame } = await onArticle(
+    const {
+      context,
+      page: p,
+      problems,
+      frame,
+    } = await onArticle(
       '/framed-qualified',
       (page) =>
         // The page's own requests, and the navigation of its frame (which Playwright gives to the frame).
-        page.on('request', (r) => void (r.frame() === page.mainFrame() || (r.isNavigationRequest() && r.frame().parentFrame() === page.mainFrame()) ? requests.push(r.url()) : undefined)),
+        page.on(
+          'request',
+          (r) =>
+            void (r.frame() === page.mainFrame() || (r.isNavigationRequest() && r.frame().parentFrame() === page.mainFrame())
+              ? requests.push(r.url())
+              : undefined),
+        ),
       // A campaign parameter the run keeps, and a query and fragment it never stores (the last test reads the database).
       `?utm_campaign=winter&email=${encodeURIComponent(PAGE_SECRET)}#${PAGE_SECRET}`,
     );
@@ -164,8 +195,14 @@ describe("a framed channel's widget on a partner's page", () => {
     for (const h of heights) expect(h).toBeGreaterThanOrEqual(reserved - 0.5);
     // The frame is the product's page; the partner's page loaded widget.js and the frame builder, not the widget, and called no API.
     expect(p.frames()[1]!.url()).toMatch(new RegExp(`^${demo.server.url}/embed/frame\\?`));
-    expect(requests.filter((u) => u.startsWith(demo.server.url)).map((u) => new URL(u).pathname.replace(/-[\w-]+\.js$/, '.js'))).toEqual(['/widget.js', '/widget/frame.js', '/embed/frame']);
-    const seen = await p.evaluate(() => (window as unknown as { __snoop(): { text: string; html: string; contentDocument: string; windowDocument: string } }).__snoop());
+    expect(requests.filter((u) => u.startsWith(demo.server.url)).map((u) => new URL(u).pathname.replace(/-[\w-]+\.js$/, '.js'))).toEqual([
+      '/widget.js',
+      '/widget/frame.js',
+      '/embed/frame',
+    ]);
+    const seen = await p.evaluate(() =>
+      (window as unknown as { __snoop(): { text: string; html: string; contentDocument: string; windowDocument: string } }).__snoop(),
+    );
     expect(seen.contentDocument).toBe('null');
     expect(seen.windowDocument).toBe('refused: SecurityError');
     for (const secret of [...QUESTION_TEXT, ...ANSWERS]) {
@@ -173,7 +210,12 @@ describe("a framed channel's widget on a partner's page", () => {
       expect(seen.html, secret).not.toContain(secret);
     }
     // The page around it did not move: the text after the widget sits below the frame.
-    expect(await p.evaluate(() => document.getElementById('after')!.getBoundingClientRect().top >= document.querySelector('[data-trial-widget] iframe')!.getBoundingClientRect().bottom)).toBe(true);
+    expect(
+      await p.evaluate(
+        () =>
+          document.getElementById('after')!.getBoundingClientRect().top >= document.querySelector('[data-trial-widget] iframe')!.getBoundingClientRect().bottom,
+      ),
+    ).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -201,10 +243,20 @@ describe("a framed channel's widget on a partner's page", () => {
     expect(await answer.text()).toContain(`Pages of ${other.url} may not show this survey: its media channel allows pages of partner.localhost only.`);
     // A page that names the channel's partner as its origin: served, and refused by the browser (frame-ancestors).
     const forged = `${demo.server.url}/embed/frame?origin=${encodeURIComponent(demo.partner.url)}&path=/copied&media-channel-id=${demo.channelId}&screener-id=${demo.screenerId}`;
-    const page = other.page('/forged', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Copy</title></head><body><iframe title="copy" src="${forged}"></iframe></body></html>`, `default-src 'self'; frame-src ${demo.server.url}`);
+    const page = other.page(
+      '/forged',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Copy</title></head><body><iframe title="copy" src="${forged}"></iframe></body></html>`,
+      `default-src 'self'; frame-src ${demo.server.url}`,
+    );
     await p.goto(page);
     await expect.poll(() => consoleErrors.some((e) => /frame-ancestors/.test(e))).toBe(true);
-    for (const f of p.frames().slice(1)) expect(await f.locator('h2').count().catch(() => 0)).toBe(0);
+    for (const f of p.frames().slice(1))
+      expect(
+        await f
+          .locator('h2')
+          .count()
+          .catch(() => 0),
+      ).toBe(0);
     await context.close();
   });
 
@@ -214,7 +266,11 @@ describe("a framed channel's widget on a partner's page", () => {
     const { openDatabase } = await import('../../server/db/open');
     const database = await openDatabase({ databaseUrl: null, dataDir: demo.server.dataDir });
     try {
-      const stored = await database.db.select({ page: oFormSubmissions.mediaChannelUrl, utm: oFormSubmissions.utm }).from(oFormSubmissions).where(gt(oFormSubmissions.id, seeded)).orderBy(asc(oFormSubmissions.id));
+      const stored = await database.db
+        .select({ page: oFormSubmissions.mediaChannelUrl, utm: oFormSubmissions.utm })
+        .from(oFormSubmissions)
+        .where(gt(oFormSubmissions.id, seeded))
+        .orderBy(asc(oFormSubmissions.id));
       // The runs above, in order: the qualified one (its campaign kept, the rest of its query and its fragment not), then the events' two.
       expect(stored).toEqual([
         { page: `${demo.partner.url}/framed-qualified`, utm: { utm_campaign: 'winter' } },

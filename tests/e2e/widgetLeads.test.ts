@@ -17,7 +17,6 @@ import { axeViolations as adminAxe } from './axe';
 import { pickSurvey } from './surveyPicker';
 import { mediaChannels } from '../../server/db/schema';
 
-
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
 /** A second channel of the demo screener, switched off mid-run for notActive. */
@@ -47,7 +46,6 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-
 /** The demo's message pairs, as the lead forms show them (demo.ts). */
 const PAIRS = {
   en: {
@@ -57,7 +55,10 @@ const PAIRS = {
   },
   es: {
     notQualified: ['Este estudio no es adecuado para usted en este momento.', '¿Podemos contactarle sobre futuros estudios que le convengan?'],
-    noTrialSites: ['Todavía no hay ningún centro del estudio cerca de su código postal.', '¿Podemos contactarle cuando abra un centro del estudio cerca de usted?'],
+    noTrialSites: [
+      'Todavía no hay ningún centro del estudio cerca de su código postal.',
+      '¿Podemos contactarle cuando abra un centro del estudio cerca de usted?',
+    ],
     notActive: ['Este cuestionario está cerrado en este momento.', '¿Podemos contactarle cuando este cuestionario vuelva a abrir?'],
   },
 } as const;
@@ -94,7 +95,10 @@ async function toLeadForm(kind: Kind, locale: string, at?: string) {
   return p;
 }
 
-type ListedLead = { id: string; attributes: { kind: string; duplicateOf: number | null; language: string; consentText: string; mediaChannelId: number | null } };
+type ListedLead = {
+  id: string;
+  attributes: { kind: string; duplicateOf: number | null; language: string; consentText: string; mediaChannelId: number | null };
+};
 
 /** How many leads are kept, the demo's included. */
 const leadCount = async (): Promise<number> => (await api('leads?limit=10')).meta.total as number;
@@ -158,11 +162,15 @@ describe('the lead form at every outcome that is not a referral', () => {
         await form.locator('label:has(input[type=checkbox])').click();
         await next(p.page);
         await p.page.locator(`${W} [data-outcome=${kind}]`).waitFor(WAIT);
-        expect(await p.page.locator(`${W} [data-outcome=${kind}]`).innerText()).toMatch(lang === 'es' ? /Gracias\. Guardamos sus datos/ : /Your details are kept/);
+        expect(await p.page.locator(`${W} [data-outcome=${kind}]`).innerText()).toMatch(
+          lang === 'es' ? /Gracias\. Guardamos sus datos/ : /Your details are kept/,
+        );
         await p.context.close();
 
         const kept = await leadsOf(email);
-        expect(kept.map((l) => [l.attributes.kind, l.attributes.language, l.attributes.consentText, l.attributes.duplicateOf])).toEqual([[kind, lang, consent, null]]);
+        expect(kept.map((l) => [l.attributes.kind, l.attributes.language, l.attributes.consentText, l.attributes.duplicateOf])).toEqual([
+          [kind, lang, consent, null],
+        ]);
 
         // The same person again, at the same outcome: kept, flagged as a duplicate of the first.
         const again = await toLeadForm(kind, locale);
@@ -192,7 +200,6 @@ describe('the lead form at every outcome that is not a referral', () => {
     });
   }
 
-
   it("/take/ (the channel's own page) shows the lead form too, and keeps the lead for its channel", async () => {
     const before = await leadCount();
     const p = await toLeadForm('notQualified', 'en-US', `${demo.server.url}/take/${demo.channelId}`);
@@ -208,7 +215,9 @@ describe('the lead form at every outcome that is not a referral', () => {
     expect(p.problems).toEqual([]);
     await p.context.close();
     const kept = await leadsOf('lead.take@example.com');
-    expect(kept.map((l) => [l.attributes.kind, l.attributes.mediaChannelId, l.attributes.consentText])).toEqual([['notQualified', Number(demo.channelId), consent]]);
+    expect(kept.map((l) => [l.attributes.kind, l.attributes.mediaChannelId, l.attributes.consentText])).toEqual([
+      ['notQualified', Number(demo.channelId), consent],
+    ]);
     expect(await leadCount()).toBe(before + 1);
   });
 

@@ -36,7 +36,9 @@ beforeAll(async () => {
   oneUrl = demo.partner.page('/one', html(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`));
   twoUrl = demo.partner.page(
     '/two',
-    html(`<div id="a" data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}<div id="b" data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`),
+    html(
+      `<div id="a" data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}<div id="b" data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`,
+    ),
   );
   retakesUrl = demo.partner.page('/retakes', html(`<div data-trial-widget></div>${snippet(demo.server.url, retakesChannelId, demo.screenerId)}`));
 }, 120_000);

@@ -25,7 +25,15 @@ let token = '';
 beforeAll(async () => {
   twilio = await startTwilioServer();
   demo = await startDemoOnPartner({
-    env: { SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: 'e2e-twilio-token', TWILIO_FROM: '+15005550006', TWILIO_API_URL: twilio.url, PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0', PARTICIPANT_PAGES_PER_ADDRESS: '0' },
+    env: {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: 'e2e-twilio-token',
+      TWILIO_FROM: '+15005550006',
+      TWILIO_API_URL: twilio.url,
+      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
+      PARTICIPANT_PAGES_PER_ADDRESS: '0',
+    },
   });
   demo.partner.page(
     '/',
@@ -44,7 +52,7 @@ afterAll(async () => {
   await twilio?.close();
 });
 
-const call = <T,>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
+const call = <T>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
 
 interface Person {
   first: string;
@@ -124,7 +132,21 @@ describe('the SMS consent box in the widget', () => {
     expect(text!.params.To).toBe('+12125550162');
     const body = text!.params.Body!;
     expect(body).toMatch(/^Healthy Heart Study: thank you\. .+ will contact you about next steps\. Reply STOP to opt out\.$/);
-    for (const secret of [...Object.values(quiet), ...Object.values(texted), '0161', '0162', '10001', '18-64', 'pills', 'yes', 'heart disease', 'hypertension', 'blood pressure', 'diagnosed']) expect(body.toLowerCase()).not.toContain(secret.toLowerCase());
+    for (const secret of [
+      ...Object.values(quiet),
+      ...Object.values(texted),
+      '0161',
+      '0162',
+      '10001',
+      '18-64',
+      'pills',
+      'yes',
+      'heart disease',
+      'hypertension',
+      'blood pressure',
+      'diagnosed',
+    ])
+      expect(body.toLowerCase()).not.toContain(secret.toLowerCase());
     const texts = await listMessages('channel=sms');
     expect(texts.meta.total).toBe(1);
     await expect.poll(async () => (await listMessages('channel=sms')).data[0]?.attributes.status, WAIT).toBe('sent');

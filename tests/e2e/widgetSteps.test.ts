@@ -35,7 +35,10 @@ beforeAll(async () => {
   demo = await startDemoOnPartner({
     env: { RMS_RETRY_SCHEDULE: 'none' },
     async prepare(db, ids) {
-      await db.update(mediaChannels).set({ hiddenFields: [{ name: 'referrer', maxLength: 40 }] }).where(eq(mediaChannels.id, ids.mediaChannelId));
+      await db
+        .update(mediaChannels)
+        .set({ hiddenFields: [{ name: 'referrer', maxLength: 40 }] })
+        .where(eq(mediaChannels.id, ids.mediaChannelId));
       await sendDemoReferralsTo(db, { name: PROVIDER_NAME, endpointUrl: `${receiver.origin}/hook`, signingSecret: newWebhookSecret() });
     },
   });
@@ -55,7 +58,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-
 /**
  * Walks the demo survey to a referral, running axe at each step it reaches; answers the
  * violations per step. The survey pages' headings go into `headings` as they show.
@@ -71,7 +73,10 @@ async function walk(page: Page, email: string, phone: string, headings: string[]
   await check('first page');
   // A Next with nothing answered: the page's errors are shown, and must be as accessible.
   await next(page);
-  await page.locator(`${W} [aria-invalid=true]`).first().waitFor({ state: 'attached', ...WAIT });
+  await page
+    .locator(`${W} [aria-invalid=true]`)
+    .first()
+    .waitFor({ state: 'attached', ...WAIT });
   await check('first page with errors');
   await choose(page, '18-64');
   await choose(page, 'yes');
@@ -132,7 +137,9 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       const headings: string[] = [];
       const violations = await walk(page, email, `212-555-0${RUNS.indexOf(run)}${run.width}`.slice(0, 12), headings);
       // Each page headed by its title in the run's language (the demo's pages have Spanish titles).
-      expect(headings).toEqual(language === 'es' ? ['Sobre usted', 'La salud de su corazón', 'Dónde vive'] : ['About you', 'Your heart health', 'Where you live']);
+      expect(headings).toEqual(
+        language === 'es' ? ['Sobre usted', 'La salud de su corazón', 'Dónde vive'] : ['About you', 'Your heart health', 'Where you live'],
+      );
       expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((step) => [step, []])));
       expect(Object.keys(violations)).toEqual(['first page', 'first page with errors', 'second page', 'ZIP', 'sites', 'contact details', 'consent', 'outcome']);
       // The page's own errors on an empty Next are answers the widget expects (422), nothing else went wrong.
@@ -193,7 +200,9 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
     await rows.first().waitFor(WAIT);
     await expect.poll(() => rows.count(), WAIT).toBe(RUNS.length);
     for (const row of await rows.all()) {
-      const pairs = await row.locator('dl.attribution').evaluate((dl) => [...dl.querySelectorAll('div')].map((d) => `${d.querySelector('dt')?.textContent}=${d.querySelector('dd')?.textContent}`));
+      const pairs = await row
+        .locator('dl.attribution')
+        .evaluate((dl) => [...dl.querySelectorAll('div')].map((d) => `${d.querySelector('dt')?.textContent}=${d.querySelector('dd')?.textContent}`));
       // Stored as JSON objects, whose key order is the database's.
       expect(pairs.sort()).toEqual([...Object.entries(CAMPAIGN).map(([k, v]) => `${k}=${v}`), `referrer=${REFERRER}`].sort());
     }

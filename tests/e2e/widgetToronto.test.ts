@@ -16,7 +16,6 @@ import { newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
 import { contactFields, countries, engagementScreeners, engagementSiteLocations, mediaChannels, oFormFields, siteLocations } from '../../server/db/schema';
 
-
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
 
@@ -57,7 +56,6 @@ ${snippet(demo.server.url, demo.channelId, demo.screenerId)}
 afterAll(async () => {
   await demo?.stop();
 });
-
 
 describe('a participant in Toronto', () => {
   it('answers the survey ZIP with a postal code, is offered Toronto before Buffalo in km, keeps Canada across a reload and is referred to Toronto', async () => {

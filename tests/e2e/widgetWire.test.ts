@@ -56,7 +56,10 @@ async function nextUntil(page: Page, shown: string | RegExp): Promise<string[]> 
   const from = proxy.log.length;
   await page.locator(`${W} button[type=submit]`).click();
   await heading(page, shown);
-  return proxy.log.slice(from).filter((r) => !isView(r)).map(line);
+  return proxy.log
+    .slice(from)
+    .filter((r) => !isView(r))
+    .map(line);
 }
 
 /**
@@ -67,7 +70,10 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
   const from = proxy.log.length;
   await page.locator(`${W} button[type=submit]`).click();
   const handle = await page.waitForFunction(
-    (want) => (document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('h2')?.textContent?.trim() === want ? performance.timeOrigin + performance.now() : false),
+    (want) =>
+      document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('h2')?.textContent?.trim() === want
+        ? performance.timeOrigin + performance.now()
+        : false,
     shown,
     { polling: 'raf' },
   );
@@ -80,7 +86,14 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
     },
     { timeout: 10_000 },
   );
-  return { at, save, requests: proxy.log.slice(from).filter((r) => !isView(r) && !isTiming(r)).map(line) };
+  return {
+    at,
+    save,
+    requests: proxy.log
+      .slice(from)
+      .filter((r) => !isView(r) && !isTiming(r))
+      .map(line),
+  };
 }
 
 /** The latest longest chain of requests each sent after the previous one's answer, among those answered by `until` (epoch ms). */
@@ -163,7 +176,12 @@ describe('the widget through a 150 ms round trip', () => {
       ]);
       expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
       // The resumes read the kept answers without a preflight either.
-      expect(proxy.log.slice(runStarts).filter((r) => r.method === 'OPTIONS').map(line)).toEqual([]);
+      expect(
+        proxy.log
+          .slice(runStarts)
+          .filter((r) => r.method === 'OPTIONS')
+          .map(line),
+      ).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -36,7 +36,10 @@ function registeredRoutes(): string[] {
 
 // Ids of nothing: the role layer must decide before any record is looked up or changed.
 const concrete = (path: string) =>
-  path.replace(/:service\b/g, 'duo').replace(/:identity\b/g, 'no-such-survey').replace(/:\w+/g, '999999');
+  path
+    .replace(/:service\b/g, 'duo')
+    .replace(/:identity\b/g, 'no-such-survey')
+    .replace(/:\w+/g, '999999');
 
 const signIn = async () => {
   tokens.user = await h.token('matrix-user', 'matrix-user-pass');
@@ -61,8 +64,14 @@ describe('authorization matrix', () => {
   it('has a rule for every registered route, and no rule for a route that is gone', () => {
     const routes = registeredRoutes();
     expect(routes.length).toBeGreaterThan(100);
-    expect(routes.filter((r) => !(r in RULES)), 'routes without an authorization rule').toEqual([]);
-    expect(Object.keys(RULES).filter((r) => !routes.includes(r)), 'rules for routes that no longer exist').toEqual([]);
+    expect(
+      routes.filter((r) => !(r in RULES)),
+      'routes without an authorization rule',
+    ).toEqual([]);
+    expect(
+      Object.keys(RULES).filter((r) => !routes.includes(r)),
+      'rules for routes that no longer exist',
+    ).toEqual([]);
   });
 
   it('answers every route as its access class says, for every principal', async () => {
@@ -89,7 +98,21 @@ describe('authorization matrix', () => {
       if (access === 'participant') {
         const res = await h.request(method, concrete(path), {
           headers: { 'Survey-Submission-Token': NO_SUBMISSION_TOKEN },
-          body: method === 'GET' || method === 'DELETE' ? undefined : { data: { attributes: { oFormSubmissionId: 999999, oFormContainerId: 999999, start: new Date().toISOString(), identity: 'p1', answers: {}, pageIds: [] } } },
+          body:
+            method === 'GET' || method === 'DELETE'
+              ? undefined
+              : {
+                  data: {
+                    attributes: {
+                      oFormSubmissionId: 999999,
+                      oFormContainerId: 999999,
+                      start: new Date().toISOString(),
+                      identity: 'p1',
+                      answers: {},
+                      pageIds: [],
+                    },
+                  },
+                },
         });
         if (res.status === 401 || res.status === 403) wrong.push(`${route} with a submission token: ${res.status}, expected not 401/403`);
       }

@@ -9,7 +9,16 @@ import type { Db } from '../../server/db/open';
 export type DbState = Record<string, string>;
 
 /** Tables that legitimately change on any request: sign-in bookkeeping, the audit trail, rate-limit counters, SSO state. */
-export const BOOKKEEPING = new Set(['login_attempts', 'audit_events', 'rate_limits', 'sso_requests', 'sso_assertions', 'sso_handoffs', 'refresh_tokens', '__drizzle_migrations']);
+export const BOOKKEEPING = new Set([
+  'login_attempts',
+  'audit_events',
+  'rate_limits',
+  'sso_requests',
+  'sso_assertions',
+  'sso_handoffs',
+  'refresh_tokens',
+  '__drizzle_migrations',
+]);
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -22,7 +31,8 @@ export async function userTables(db: Db, exclude: ReadonlySet<string> = BOOKKEEP
 export function stateQuery(tables: readonly string[]) {
   if (tables.length === 0) throw new Error('no tables');
   const parts = tables.map(
-    (t) => `select '${t.replace(/'/g, "''")}' as t, count(*)::text || ':' || md5(coalesce(string_agg(x::text, E'\\n' order by x::text), '')) as s from "${t.replace(/"/g, '""')}" x`,
+    (t) =>
+      `select '${t.replace(/'/g, "''")}' as t, count(*)::text || ':' || md5(coalesce(string_agg(x::text, E'\\n' order by x::text), '')) as s from "${t.replace(/"/g, '""')}" x`,
   );
   return sql.raw(parts.join(' union all '));
 }

@@ -57,17 +57,30 @@ describe('exports are audited', () => {
     const { res, events } = await audited(() => h.request('GET', '/api/audit-events/export?entity=sponsors', { token: superToken }));
     expect(res.status).toBe(200);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actorUsername: 'admin', entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', filters: { entity: 'sponsors' }, status: 200 } });
+    expect(events[0]).toMatchObject({
+      actorUsername: 'admin',
+      entity: 'audit-events',
+      entityId: null,
+      action: 'export',
+      meta: { format: 'csv', filters: { entity: 'sponsors' }, status: 200 },
+    });
   });
 
   it("records the survey PDF's link and the PDF itself", async () => {
     const link = await audited(() => h.request('POST', `/api/o-forms/export-to-pdf/${f.oFormId}/1`, { token: superToken }));
     expect(link.res.status).toBe(200);
     expect(link.events).toHaveLength(1);
-    expect(link.events[0]).toMatchObject({ entity: 'o-forms', entityId: String(f.oFormId), action: 'export-link', meta: { format: 'pdf', showApproved: true } });
+    expect(link.events[0]).toMatchObject({
+      entity: 'o-forms',
+      entityId: String(f.oFormId),
+      action: 'export-link',
+      meta: { format: 'pdf', showApproved: true },
+    });
     const pdf = await audited(() => h.request('GET', `/api/o-forms/o-form-exports/${f.oFormId}`, { token: superToken }));
     expect(pdf.res.status).toBe(200);
-    expect(pdf.events.map((e) => [e.entity, e.entityId, e.action, (e.meta as { format?: string }).format])).toEqual([['o-forms', String(f.oFormId), 'export', 'pdf']]);
+    expect(pdf.events.map((e) => [e.entity, e.entityId, e.action, (e.meta as { format?: string }).format])).toEqual([
+      ['o-forms', String(f.oFormId), 'export', 'pdf'],
+    ]);
   });
 
   it('records the metrics CSV', async () => {
@@ -81,7 +94,9 @@ describe('exports are audited', () => {
   it("records an engagement file's download", async () => {
     const form = new FormData();
     form.set('file', new Blob(['protocol text'], { type: 'text/plain' }), 'protocol.txt');
-    const uploaded = await json(await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, { method: 'POST', headers: { Authorization: `Bearer ${superToken}` }, body: form }));
+    const uploaded = await json(
+      await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, { method: 'POST', headers: { Authorization: `Bearer ${superToken}` }, body: form }),
+    );
     const fileId = uploaded.data.id as string;
     const { res, events } = await audited(() => h.request('GET', `/api/engagements-o-files/${fileId}/download`, { token: superToken }));
     expect(res.status).toBe(200);
@@ -106,7 +121,10 @@ describe('record-system resends are audited', () => {
     const posted = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(posted.status).toBe(201);
     await settleDeliveries();
-    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+    const [contact] = await h.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(submissionId)));
 
     // Delivered already: sent again on purpose.
     const { res, events } = await audited(() => h.request('POST', `/api/resend-rms-audit/${contact!.id}?again=true`, { token: superToken }));

@@ -29,18 +29,56 @@ const RUN_BUDGET_MS = 250;
 const MAX_ROUTES = 200;
 const timeoutFor = (runsPerRoute: number) => MAX_ROUTES * runsPerRoute * RUN_BUDGET_MS;
 
-const PARAMS = ['page', 'limit', 'sort', 'include', 'fields', 'searchQuery', 'isActive', 'sponsorId', 'engagementId', 'screenerId', 'uniqueIdentification', 'identity', 'fields[sponsors]', 'filter'];
-const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('-1', '0', '1', '1000', '99999999999', 'true', 'name', '-name', '%', "' or 1=1 --", '../', '\u0000'));
+const PARAMS = [
+  'page',
+  'limit',
+  'sort',
+  'include',
+  'fields',
+  'searchQuery',
+  'isActive',
+  'sponsorId',
+  'engagementId',
+  'screenerId',
+  'uniqueIdentification',
+  'identity',
+  'fields[sponsors]',
+  'filter',
+];
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('-1', '0', '1', '1000', '99999999999', 'true', 'name', '-name', '%', "' or 1=1 --", '../', '\u0000'),
+);
 const query = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxLength: 6 })), text, { maxKeys: 4 });
 const attributes = fc.dictionary(
-  fc.oneof(fc.constantFrom('name', 'title', 'identification', 'isActive', 'countryId', 'sponsorId', 'engagementId', 'type', 'configuration', 'translations', 'styles', 'email', 'isoCode', 'domain'), fc.string({ maxLength: 8 })),
+  fc.oneof(
+    fc.constantFrom(
+      'name',
+      'title',
+      'identification',
+      'isActive',
+      'countryId',
+      'sponsorId',
+      'engagementId',
+      'type',
+      'configuration',
+      'translations',
+      'styles',
+      'email',
+      'isoCode',
+      'domain',
+    ),
+    fc.string({ maxLength: 8 }),
+  ),
   fc.jsonValue({ maxDepth: 2 }),
   { maxKeys: 5 },
 );
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   attributes.map((a) => ({ data: { type: 'x', attributes: a } })),
-  fc.record({ data: fc.record({ type: fc.constantFrom('sponsors', 'engagements', 'screeners', 'users'), attributes, relationships: fc.jsonValue({ maxDepth: 2 }) }) }),
+  fc.record({
+    data: fc.record({ type: fc.constantFrom('sponsors', 'engagements', 'screeners', 'users'), attributes, relationships: fc.jsonValue({ maxDepth: 2 }) }),
+  }),
 );
 
 function routes(method: 'GET' | 'WRITE'): string[] {

@@ -46,10 +46,24 @@ function pagePaths(h: Harness): [string, string][] {
   const out = new Map<string, [string, string]>();
   for (const r of h.app.routes) {
     if (r.path.startsWith('/api') || !['GET', 'POST'].includes(r.method) || r.path.includes('*')) continue;
-    const filled = r.path.replace(/:service\b/g, 'duo').replace(/:mediaChannelId\b/g, '999999').replace(/:\w+/g, 'x');
+    const filled = r.path
+      .replace(/:service\b/g, 'duo')
+      .replace(/:mediaChannelId\b/g, '999999')
+      .replace(/:\w+/g, 'x');
     out.set(`${r.method} ${filled}`, [r.method, filled]);
   }
-  for (const p of ['/', '/sponsors/view/1', '/login', '/assets/missing-abc.js', '/nowhere.txt', '/demo', '/jwt/saml?auth_service=duo', '/jwt/saml?auth_service=other', '/jwt/saml/metadata/other', '/jwt/saml/logout?auth_service=duo']) {
+  for (const p of [
+    '/',
+    '/sponsors/view/1',
+    '/login',
+    '/assets/missing-abc.js',
+    '/nowhere.txt',
+    '/demo',
+    '/jwt/saml?auth_service=duo',
+    '/jwt/saml?auth_service=other',
+    '/jwt/saml/metadata/other',
+    '/jwt/saml/logout?auth_service=duo',
+  ]) {
     out.set(`GET ${p}`, ['GET', p]);
   }
   out.set('POST /jwt/saml/acs/other', ['POST', '/jwt/saml/acs/other']);
@@ -62,10 +76,17 @@ describe('security headers', () => {
     const staff = await built.token();
     const html: string[] = [];
     const wrong: string[] = [];
-    for (const [name, h] of [['built', built], ['bare', bare]] as const) {
+    for (const [name, h] of [
+      ['built', built],
+      ['bare', bare],
+    ] as const) {
       for (const [method, p] of pagePaths(h)) {
         for (const token of [undefined, staff]) {
-          const res = await h.request(method, p, { token, headers: { Accept: 'text/html' }, ...(method === 'POST' ? { body: 'SAMLResponse=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } : {}) });
+          const res = await h.request(method, p, {
+            token,
+            headers: { Accept: 'text/html' },
+            ...(method === 'POST' ? { body: 'SAMLResponse=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } : {}),
+          });
           const label = `${name}: ${method} ${p.startsWith('/take/') ? '/take/channel' : p}`;
           if (res.headers.get('x-content-type-options') !== 'nosniff') wrong.push(`${label}: no nosniff`);
           if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) continue;
@@ -80,7 +101,17 @@ describe('security headers', () => {
     }
     expect(wrong).toEqual([]);
     // What this covered: the SPA, the participant and demo pages, and the error pages of single sign-on.
-    for (const page of ['built: GET / 200', 'built: GET /sponsors/view/1 200', 'built: GET /take/channel 200', 'built: GET /demo/ 200', 'bare: GET /demo/ 200', 'built: GET /jwt/saml/metadata/other 404', 'built: GET /jwt/saml?auth_service=other 404', 'built: POST /jwt/saml/acs/other 404', 'built: POST /jwt/saml/acs/duo 401']) {
+    for (const page of [
+      'built: GET / 200',
+      'built: GET /sponsors/view/1 200',
+      'built: GET /take/channel 200',
+      'built: GET /demo/ 200',
+      'bare: GET /demo/ 200',
+      'built: GET /jwt/saml/metadata/other 404',
+      'built: GET /jwt/saml?auth_service=other 404',
+      'built: POST /jwt/saml/acs/other 404',
+      'built: POST /jwt/saml/acs/duo 401',
+    ]) {
       expect(html, page).toContain(page);
     }
   });

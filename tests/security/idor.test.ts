@@ -54,13 +54,25 @@ describe('a submission token opens its own submission only', () => {
     attacker = await startSubmission(h, f);
   });
 
-  it("answers 404 for every route about another submission, as for one that does not exist, and writes nothing", async () => {
+  it('answers 404 for every route about another submission, as for one that does not exist, and writes nothing', async () => {
     const headers = { [TOKEN_HEADER]: attacker.token };
     const calls = (submissionId: string, entryId: string | number): Call[] => [
       ['GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`],
-      ['PATCH', `/api/o-forms/o-form-submission-page/${entryId}`, { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } }],
-      ['POST', `/api/o-forms/o-form-submission-page/${entryId}`, { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } }],
-      ['POST', '/api/o-forms/o-form-container-entries', { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(submissionId) } } }],
+      [
+        'PATCH',
+        `/api/o-forms/o-form-submission-page/${entryId}`,
+        { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } },
+      ],
+      [
+        'POST',
+        `/api/o-forms/o-form-submission-page/${entryId}`,
+        { data: { type: 'o-form-submission-pages', id: String(entryId), attributes: { answers: { q_choice: 'no' } } } },
+      ],
+      [
+        'POST',
+        '/api/o-forms/o-form-container-entries',
+        { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(submissionId) } } },
+      ],
       ['PATCH', `/api/o-forms/o-form-submission-sanitization/${submissionId}`, { data: { attributes: { pageIds: [Number(entryId)] } } }],
       ['GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`],
       ['POST', `/api/o-forms/o-form-submission-qualification/${submissionId}`, {}],
@@ -70,11 +82,32 @@ describe('a submission token opens its own submission only', () => {
       [
         'POST',
         `/api/o-forms/o-form-submission-contact/${submissionId}`,
-        { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' }, acceptTerms: true } } },
+        {
+          data: {
+            attributes: {
+              engagementSiteLocationId: String(f.engagementSiteLocationId),
+              values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' },
+              acceptTerms: true,
+            },
+          },
+        },
       ],
       ['GET', `/api/o-forms/o-form-submission-lead-fields/${submissionId}?zip=99501`],
-      ['POST', `/api/o-forms/o-form-submission-lead/${submissionId}`, { data: { attributes: { values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' }, acceptTerms: true, zip: '99501' } } }],
-      ['POST', '/api/o-forms/o-form-page-metrics', { data: { type: 'o-form-page-metrics', attributes: { oFormSubmissionId: Number(submissionId), identity: 'p1', metricType: 'page', start: new Date().toISOString() } } }],
+      [
+        'POST',
+        `/api/o-forms/o-form-submission-lead/${submissionId}`,
+        { data: { attributes: { values: { first_name: 'Mallory', email: 'mallory@example.com', phone: '212-555-0199' }, acceptTerms: true, zip: '99501' } } },
+      ],
+      [
+        'POST',
+        '/api/o-forms/o-form-page-metrics',
+        {
+          data: {
+            type: 'o-form-page-metrics',
+            attributes: { oFormSubmissionId: Number(submissionId), identity: 'p1', metricType: 'page', start: new Date().toISOString() },
+          },
+        },
+      ],
     ];
     const before = await state();
     const against = await statusesOf(calls(victim.submissionId, victim.entryIds[0]!), { headers });
@@ -104,7 +137,10 @@ describe('a submission token opens its own submission only', () => {
     const admin = await h.token();
     const res = await h.request('GET', `/api/o-forms/o-form-container-entries/${victim.entryIds[0]}`, { token: admin });
     expect(res.status).toBe(401);
-    const withBoth = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${victim.submissionId}`, { token: admin, headers: { [TOKEN_HEADER]: attacker.token } });
+    const withBoth = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${victim.submissionId}`, {
+      token: admin,
+      headers: { [TOKEN_HEADER]: attacker.token },
+    });
     expect(withBoth.status).toBe(404);
   });
 });
@@ -143,8 +179,16 @@ describe("a User of sponsor A cannot reach sponsor B's records", () => {
     ['GET', `/api/o-forms/o-forms/${f.oFormId}/missing-translations`],
     ['GET', `/api/o-forms/languages-o-forms?oFormId=${f.oFormId}`],
     ['GET', `/api/o-forms/o-form-containers/${f.pages.p2.id}`],
-    ['PATCH', `/api/o-forms/o-form-containers/${f.pages.p2.id}`, { data: { type: 'o-form-containers', id: String(f.pages.p2.id), attributes: { title: 'Taken over' } } }],
-    ['PATCH', `/api/o-forms/o-form-fields/${f.fields.q_text.id}`, { data: { type: 'o-form-fields', id: String(f.fields.q_text.id), attributes: { title: 'Taken over' } } }],
+    [
+      'PATCH',
+      `/api/o-forms/o-form-containers/${f.pages.p2.id}`,
+      { data: { type: 'o-form-containers', id: String(f.pages.p2.id), attributes: { title: 'Taken over' } } },
+    ],
+    [
+      'PATCH',
+      `/api/o-forms/o-form-fields/${f.fields.q_text.id}`,
+      { data: { type: 'o-form-fields', id: String(f.fields.q_text.id), attributes: { title: 'Taken over' } } },
+    ],
     ['PATCH', `/api/o-forms/o-form-messages/${messageId}`, { data: { type: 'o-form-messages', id: String(messageId), attributes: { message: 'Taken over' } } }],
     ['POST', `/api/o-forms/export-to-pdf/${f.oFormId}/0`],
     ['POST', `/api/o-forms/export-to-pdf/${f.oFormId}/1`],
@@ -153,8 +197,16 @@ describe("a User of sponsor A cannot reach sponsor B's records", () => {
     ['GET', `/api/screeners/${f.screenerId}`],
     ['GET', `/api/screener-surveys/flow/${f.screenerId}`],
     ['GET', `/api/media-channels/${f.mediaChannelId}`],
-    ['PATCH', `/api/media-channels/${f.mediaChannelId}`, { data: { type: 'media-channels', id: String(f.mediaChannelId), attributes: { title: 'Taken over' } } }],
-    ['PATCH', `/api/media-channel-surveys/${channelSurveyId}`, { data: { type: 'media-channel-surveys', id: String(channelSurveyId), attributes: { isActive: false } } }],
+    [
+      'PATCH',
+      `/api/media-channels/${f.mediaChannelId}`,
+      { data: { type: 'media-channels', id: String(f.mediaChannelId), attributes: { title: 'Taken over' } } },
+    ],
+    [
+      'PATCH',
+      `/api/media-channel-surveys/${channelSurveyId}`,
+      { data: { type: 'media-channel-surveys', id: String(channelSurveyId), attributes: { isActive: false } } },
+    ],
     // Deletions last: on the own sponsor's rows they really delete.
     ['DELETE', `/api/o-forms/o-form-fields/${f.fields.q_text.id}`],
     ['DELETE', `/api/o-forms/o-form-containers/${f.pages.p3.id}`],
@@ -169,18 +221,41 @@ describe("a User of sponsor A cannot reach sponsor B's records", () => {
   });
 
   const creates = (ids: { form: number; identity: string; page: number; channel: number; screener: number }): Call[] => [
-      ['POST', '/api/o-forms/o-form-containers', { data: { type: 'o-form-containers', attributes: { oFormId: ids.form, title: 'Injected' } } }],
-      ['POST', '/api/o-forms/o-form-fields', { data: { type: 'o-form-fields', attributes: { containerId: ids.page, oFormFieldTypeId: 'text', title: 'Injected' } } }],
-      ['POST', '/api/o-forms/o-form-messages', { data: { type: 'o-form-messages', attributes: { oFormVersionId: ids.form, messageType: 'no_trial_sites_consent', language: 'en', message: 'Injected' } } }],
-      ['POST', '/api/o-forms/o-form-copy', { data: { type: 'o-form-copies', attributes: { copy_identity: ids.identity } } }],
-      ['POST', '/api/media-channel-surveys', { data: { type: 'media-channel-surveys', attributes: { mediaChannelId: ids.channel, oFormIdentity: ids.identity } } }],
-      ['POST', '/api/media-channels', { data: { type: 'media-channels', attributes: { title: 'Injected', domain: 'evil.example', channelType: 'Partner Website', screenerId: ids.screener } } }],
+    ['POST', '/api/o-forms/o-form-containers', { data: { type: 'o-form-containers', attributes: { oFormId: ids.form, title: 'Injected' } } }],
+    [
+      'POST',
+      '/api/o-forms/o-form-fields',
+      { data: { type: 'o-form-fields', attributes: { containerId: ids.page, oFormFieldTypeId: 'text', title: 'Injected' } } },
+    ],
+    [
+      'POST',
+      '/api/o-forms/o-form-messages',
+      {
+        data: { type: 'o-form-messages', attributes: { oFormVersionId: ids.form, messageType: 'no_trial_sites_consent', language: 'en', message: 'Injected' } },
+      },
+    ],
+    ['POST', '/api/o-forms/o-form-copy', { data: { type: 'o-form-copies', attributes: { copy_identity: ids.identity } } }],
+    [
+      'POST',
+      '/api/media-channel-surveys',
+      { data: { type: 'media-channel-surveys', attributes: { mediaChannelId: ids.channel, oFormIdentity: ids.identity } } },
+    ],
+    [
+      'POST',
+      '/api/media-channels',
+      { data: { type: 'media-channels', attributes: { title: 'Injected', domain: 'evil.example', channelType: 'Partner Website', screenerId: ids.screener } } },
+    ],
   ];
 
   it("refuses a create under B's parent exactly as under a parent that does not exist", async () => {
     const before = await state();
-    const intoB = await statusesOf(creates({ form: b.oFormId, identity: b.oFormIdentity, page: b.pages.p1.id, channel: b.mediaChannelId, screener: b.screenerId }), { token: userToken });
-    const intoNothing = await statusesOf(creates({ form: 999999, identity: 'no-such-survey', page: 999999, channel: 999999, screener: 999999 }), { token: userToken });
+    const intoB = await statusesOf(
+      creates({ form: b.oFormId, identity: b.oFormIdentity, page: b.pages.p1.id, channel: b.mediaChannelId, screener: b.screenerId }),
+      { token: userToken },
+    );
+    const intoNothing = await statusesOf(creates({ form: 999999, identity: 'no-such-survey', page: 999999, channel: 999999, screener: 999999 }), {
+      token: userToken,
+    });
     expect(intoB.map((s) => s.replace(/\/\d+/g, '/:id'))).toEqual(intoNothing.map((s) => s.replace(/\/\d+/g, '/:id')));
     expect(intoB.filter((s) => /→ 2\d\d$/.test(s))).toEqual([]);
     expect(changedTables(before, await state())).toEqual([]);
@@ -203,12 +278,18 @@ describe("a User of sponsor A cannot reach sponsor B's records", () => {
   });
 
   it("reaches A's own records through the same routes (the 404s are the scope, not broken calls)", async () => {
-    const own = await statusesOf(memberCalls(a, messageA, 0).filter(([m]) => m === 'GET'), { token: userToken });
+    const own = await statusesOf(
+      memberCalls(a, messageA, 0).filter(([m]) => m === 'GET'),
+      { token: userToken },
+    );
     expect(own.filter((s) => !s.endsWith('→ 200'))).toEqual([]);
     // The same creates under A's own parents reach their own rules: they go through, or meet a
     // conflict that only an existing record can cause (a draft is not copied again; the channel
     // serves the survey already).
-    const created = await statusesOf(creates({ form: a.oFormId, identity: a.oFormIdentity, page: a.pages.p1.id, channel: a.mediaChannelId, screener: a.screenerId }), { token: userToken });
+    const created = await statusesOf(
+      creates({ form: a.oFormId, identity: a.oFormIdentity, page: a.pages.p1.id, channel: a.mediaChannelId, screener: a.screenerId }),
+      { token: userToken },
+    );
     expect(created.map((s) => s.split(' → ')[1])).toEqual(['201', '201', '201', '409', '409', '201']);
   });
 });

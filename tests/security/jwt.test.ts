@@ -46,7 +46,9 @@ describe('access tokens', () => {
   it('an expired token is refused, from the second it expires', async () => {
     await refused(await sign({ sub: '1', typ: 'access', exp: now() - 1 }, h.jwtSecret, 'HS256'));
     await refused(await sign({ sub: '1', typ: 'access', exp: now() }, h.jwtSecret, 'HS256'));
-    expect((await h.request('GET', '/api/users/me', { token: await sign({ sub: '1', typ: 'access', exp: now() + 1 }, h.jwtSecret, 'HS256') })).status).toBe(200);
+    expect((await h.request('GET', '/api/users/me', { token: await sign({ sub: '1', typ: 'access', exp: now() + 1 }, h.jwtSecret, 'HS256') })).status).toBe(
+      200,
+    );
   });
 
   it('a token without an expiry is refused, though everything else about it is right', async () => {

@@ -26,7 +26,14 @@ const onPostgres = process.env.TEST_DB_KIND === 'postgres';
 // Distinctive values, so finding one anywhere can only mean it leaked.
 const VALUES = { first_name: 'Quillonia', email: 'quillonia.vantreck@example.org', phone: '646-555-0173' };
 /** Other spellings a record system may echo a value in (below): digits only, +1, escaped @, the local part. */
-const ECHOED = ['6465550173', '+16465550173', '+1 (646) 555 0173', 'quillonia.vantreck\\u0040example.org', 'quillonia.vantreck&#64;example.org', 'quillonia.vantreck'];
+const ECHOED = [
+  '6465550173',
+  '+16465550173',
+  '+1 (646) 555 0173',
+  'quillonia.vantreck\\u0040example.org',
+  'quillonia.vantreck&#64;example.org',
+  'quillonia.vantreck',
+];
 /** Each value as it could appear: plain, in JSON or URL encoding (the e-mail's @), and as echoed. */
 const FORMS = [
   ...Object.values(VALUES).flatMap((v) => [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]),
@@ -52,9 +59,11 @@ async function textDump(): Promise<string> {
     const { stdout } = await run('pg_dump', ['--no-owner', '--no-privileges', url.toString()], { maxBuffer: 256 * 1024 * 1024 });
     return stdout;
   }
-  const tables = ((await h.db.execute(
-    sql`select schemaname, tablename from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`,
-  )) as unknown as { rows: { schemaname: string; tablename: string }[] }).rows;
+  const tables = (
+    (await h.db.execute(sql`select schemaname, tablename from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`)) as unknown as {
+      rows: { schemaname: string; tablename: string }[];
+    }
+  ).rows;
   const parts: string[] = [];
   for (const { schemaname, tablename } of tables) {
     const name = `"${schemaname.replace(/"/g, '""')}"."${tablename.replace(/"/g, '""')}"`;
@@ -91,7 +100,10 @@ describe('contact details at rest', () => {
     const res = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(res.status, await res.clone().text()).toBe(201);
     await settleDeliveries();
-    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+    const [contact] = await h.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(submissionId)));
     expect(contact).toBeDefined();
     // The record system did get the values and echoed them: the point is what we keep of that.
     const [pushed] = await h.db.select().from(rmsAudits).where(eq(rmsAudits.contactId, contact!.id));

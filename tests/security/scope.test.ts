@@ -10,7 +10,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelSpends, engagementOptions, leads, messages, oFormMessages, referrals, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../server/db/schema';
+import {
+  channelSpends,
+  engagementOptions,
+  leads,
+  messages,
+  oFormMessages,
+  referrals,
+  surveyOptions,
+  surveyPages,
+  surveyQuestions,
+  surveys,
+} from '../../server/db/schema';
 import { createHarness, json, type Harness } from '../server/harness';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../support/participantFixture';
 import { RULES } from './routeRules';
@@ -26,10 +37,7 @@ interface Target extends ParticipantFixture {
   spendId: number;
 }
 
-type Case =
-  | { member: (b: Target) => string }
-  | { list: (b: Target) => string }
-  | { unscoped: string };
+type Case = { member: (b: Target) => string } | { list: (b: Target) => string } | { unscoped: string };
 
 const GLOBAL_LOOKUP = 'a lookup shared by every sponsor';
 
@@ -59,7 +67,7 @@ const SCOPE: Record<string, Case> = {
   'GET /api/messages/:id': { member: (b) => `/api/messages/${b.messageId}` },
   'GET /api/message-settings': { list: (b) => `/api/message-settings?engagementId=${b.engagementIds[0]}` },
   'GET /api/message-templates': { unscoped: "the product's message templates, shared by every sponsor" },
-  'GET /api/message-templates/:id/preview': { unscoped: 'a template rendered with demo values, nobody\'s data' },
+  'GET /api/message-templates/:id/preview': { unscoped: "a template rendered with demo values, nobody's data" },
   'GET /api/screeners': { list: (b) => `/api/screeners?searchQuery=${b.tag}` },
   'GET /api/screeners/:id': { member: (b) => `/api/screeners/${b.screenerId}` },
   'GET /api/screeners/languages-screeners': { list: (b) => `/api/screeners/languages-screeners?screenerId=${b.screenerId}` },
@@ -136,15 +144,27 @@ async function target(): Promise<Target> {
   const run = await startSubmission(h, f);
   expect((await answerPage(h, run.token, run.firstEntryId, { q_choice: 'yes' })).meta.success).toBe(true);
   const tag = f.oFormIdentity.replace(/^survey-/, '');
-  const [survey] = await h.db.insert(surveys).values({ title: `Legacy ${tag}`, globalId: `legacy-${tag}`, engagementId: f.engagementIds[0] }).returning();
+  const [survey] = await h.db
+    .insert(surveys)
+    .values({ title: `Legacy ${tag}`, globalId: `legacy-${tag}`, engagementId: f.engagementIds[0] })
+    .returning();
   const [page] = await h.db.insert(surveyPages).values({ surveyId: survey!.id, title: 'New Page 1' }).returning();
-  const [question] = await h.db.insert(surveyQuestions).values({ pageId: page!.id, questionType: 'single', title: `Question ${tag}` }).returning();
+  const [question] = await h.db
+    .insert(surveyQuestions)
+    .values({ pageId: page!.id, questionType: 'single', title: `Question ${tag}` })
+    .returning();
   const [option] = await h.db.insert(surveyOptions).values({ questionId: question!.id, label: 'Yes', value: 'yes' }).returning();
   await h.db.insert(engagementOptions).values({ engagementId: f.engagementIds[0], optionId: option!.id });
-  await h.db.insert(oFormMessages).values({ oFormIdentity: f.oFormIdentity, oFormVersionId: f.oFormId, messageType: 'completed_contact_form', language: 'en', message: `Thanks ${tag}` });
+  await h.db
+    .insert(oFormMessages)
+    .values({ oFormIdentity: f.oFormIdentity, oFormVersionId: f.oFormId, messageType: 'completed_contact_form', language: 'en', message: `Thanks ${tag}` });
   const form = new FormData();
   form.set('file', new Blob(['protocol synopsis'], { type: 'text/plain' }), `protocol-${tag}.txt`);
-  const uploaded = await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, { method: 'POST', headers: { Authorization: `Bearer ${admin}` }, body: form });
+  const uploaded = await h.app.request(`/api/engagements-o-files/${f.engagementIds[0]}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${admin}` },
+    body: form,
+  });
   expect(uploaded.status).toBe(201);
   const [referral] = await h.db
     .insert(referrals)
@@ -152,17 +172,44 @@ async function target(): Promise<Target> {
     .returning({ id: referrals.id });
   const [lead] = await h.db
     .insert(leads)
-    .values({ kind: 'notQualified', submissionId: Number(run.submissionId), engagementIds: f.engagementIds, screenerId: f.screenerId, valuesCiphertext: h.phi.seal('{}'), consentedAt: h.clock(), consentText: 'Yes', consentTextSha256: 'x' })
+    .values({
+      kind: 'notQualified',
+      submissionId: Number(run.submissionId),
+      engagementIds: f.engagementIds,
+      screenerId: f.screenerId,
+      valuesCiphertext: h.phi.seal('{}'),
+      consentedAt: h.clock(),
+      consentText: 'Yes',
+      consentTextSha256: 'x',
+    })
     .returning();
   const [message] = await h.db
     .insert(messages)
-    .values({ kind: 'newReferral', engagementId: f.engagementIds[0], referralId: referral!.id, audience: 'staff', recipientLabel: `coordinator ${tag}`, toCiphertext: h.phi.seal(`c-${tag}@example.com`), subject: `New referral ${tag}`, messageId: `<scope-${tag}@recruit.example>` })
+    .values({
+      kind: 'newReferral',
+      engagementId: f.engagementIds[0],
+      referralId: referral!.id,
+      audience: 'staff',
+      recipientLabel: `coordinator ${tag}`,
+      toCiphertext: h.phi.seal(`c-${tag}@example.com`),
+      subject: `New referral ${tag}`,
+      messageId: `<scope-${tag}@recruit.example>`,
+    })
     .returning({ id: messages.id });
   const [spend] = await h.db
     .insert(channelSpends)
     .values({ mediaChannelId: f.mediaChannelId, amountMinor: 10_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-01-31' })
     .returning({ id: channelSpends.id });
-  return { ...f, tag, legacySurveyId: survey!.id, fileId: (await json(uploaded)).data.id as string, referralId: referral!.id, leadId: lead!.id, messageId: message!.id, spendId: spend!.id };
+  return {
+    ...f,
+    tag,
+    legacySurveyId: survey!.id,
+    fileId: (await json(uploaded)).data.id as string,
+    referralId: referral!.id,
+    leadId: lead!.id,
+    messageId: message!.id,
+    spendId: spend!.id,
+  };
 }
 
 beforeAll(async () => {
@@ -189,8 +236,14 @@ describe('sponsor scope on every list and read route', () => {
   it('has a case for every route a User may read, and none for a route that is gone', () => {
     const routes = userReadRoutes();
     expect(routes.length).toBeGreaterThan(40);
-    expect(routes.filter((r) => !(r in SCOPE)), 'read routes without a scope case').toEqual([]);
-    expect(Object.keys(SCOPE).filter((r) => !routes.includes(r)), 'scope cases for routes that are gone').toEqual([]);
+    expect(
+      routes.filter((r) => !(r in SCOPE)),
+      'read routes without a scope case',
+    ).toEqual([]);
+    expect(
+      Object.keys(SCOPE).filter((r) => !routes.includes(r)),
+      'scope cases for routes that are gone',
+    ).toEqual([]);
   });
 
   it("shows an Admin sponsor B's records through each scoped route, and a User of sponsor A nothing of them", async () => {
@@ -207,7 +260,8 @@ describe('sponsor scope on every list and read route', () => {
         continue;
       }
       const adminRows = await dataOf(asAdmin);
-      if (asAdmin.status !== 200 || !adminRows?.length) wrong.push(`${url} as an Admin: ${asAdmin.status} with ${adminRows?.length ?? 'no'} rows, expected B's rows`);
+      if (asAdmin.status !== 200 || !adminRows?.length)
+        wrong.push(`${url} as an Admin: ${asAdmin.status} with ${adminRows?.length ?? 'no'} rows, expected B's rows`);
       const userRows = asUser.status === 200 ? await dataOf(asUser) : null;
       // A list narrowed to a parent the User cannot see is empty, or refused as for a parent that does not exist.
       if (!(asUser.status === 404 || (asUser.status === 200 && userRows?.length === 0))) {
@@ -235,12 +289,15 @@ describe("a Site Coordinator's scope", () => {
   let coordinator: string;
   beforeAll(async () => {
     const id = await h.createUser({ username: 'scope-coordinator-a', password: 'scope-coordinator-pass', roles: ['Site Coordinator'] });
-    const tied = await h.request('POST', '/api/site-coordinators', { token: admin, body: { data: { type: 'site-coordinators', attributes: { userId: id, siteLocationId: a.siteLocationId } } } });
+    const tied = await h.request('POST', '/api/site-coordinators', {
+      token: admin,
+      body: { data: { type: 'site-coordinators', attributes: { userId: id, siteLocationId: a.siteLocationId } } },
+    });
     expect(tied.status).toBe(201);
     coordinator = await h.token('scope-coordinator-a', 'scope-coordinator-pass');
   });
 
-  it("sees nothing of sponsor B through any route a User may read: 403, 404 or an empty list", async () => {
+  it('sees nothing of sponsor B through any route a User may read: 403, 404 or an empty list', async () => {
     const wrong: string[] = [];
     for (const route of userReadRoutes()) {
       const scope = SCOPE[route];
@@ -261,12 +318,24 @@ describe("a Site Coordinator's scope", () => {
     expect((await h.request('GET', `/api/referrals/${other}`, { token: coordinator })).status).toBe(404);
     expect((await h.request('GET', `/api/referrals/${other}/timeline`, { token: coordinator })).status).toBe(404);
     expect((await h.request('POST', `/api/referrals/${other}/reveal`, { token: coordinator })).status).toBe(404);
-    expect((await h.request('PATCH', `/api/referrals/${other}`, { token: coordinator, body: { data: { type: 'referrals', id: String(other), attributes: { status: 'contacted' } } } })).status).toBe(404);
+    expect(
+      (
+        await h.request('PATCH', `/api/referrals/${other}`, {
+          token: coordinator,
+          body: { data: { type: 'referrals', id: String(other), attributes: { status: 'contacted' } } },
+        })
+      ).status,
+    ).toBe(404);
     const attempt = { data: { type: 'contact-attempts', attributes: { channel: 'phone', result: 'no-answer' } } };
     expect((await h.request('POST', `/api/referrals/${other}/contact-attempts`, { token: coordinator, body: attempt })).status).toBe(404);
     expect((await h.request('POST', `/api/referrals/${other}/reveal`, { token: userA })).status).toBe(404);
     // Sponsor-wide figures and the site list are closed to a coordinator, even for their own sponsor.
-    for (const url of [`/api/referrals/counts/${a.engagementIds[0]}`, '/api/site-locations', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=mediaChannel`, '/api/sponsors']) {
+    for (const url of [
+      `/api/referrals/counts/${a.engagementIds[0]}`,
+      '/api/site-locations',
+      `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=mediaChannel`,
+      '/api/sponsors',
+    ]) {
       expect((await h.request('GET', url, { token: coordinator })).status, url).toBe(403);
     }
     expect((await h.request('POST', `/api/referrals/${a.referralId}/contact-attempts`, { token: coordinator, body: attempt })).status).toBe(201);

@@ -79,7 +79,10 @@ describe('loadConfig', () => {
     [{ SSO_SERVICES: 'duo' }, /^PUBLIC_URL is needed for single sign-on/],
     [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example' }, /^SSO_DUO_ENTRY_POINT is required/],
     [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso' }, /^SSO_DUO_CERT is required/],
-    [{ SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso', SSO_DUO_CERT: 'abc' }, /^SSO_DUO_CERT must be a PEM certificate/],
+    [
+      { SSO_SERVICES: 'duo', PUBLIC_URL: 'https://a.example', SSO_DUO_ENTRY_POINT: 'https://idp.example/sso', SSO_DUO_CERT: 'abc' },
+      /^SSO_DUO_CERT must be a PEM certificate/,
+    ],
     [{ SSO_SERVICES: 'du o' }, /^SSO_SERVICES names letters/],
     [{ WORKERS: '2' }, /^WORKERS=2 needs DATABASE_URL: the embedded database \(PGlite\) is opened by one process only$/],
     [{ WORKERS: '0', DATABASE_URL: 'postgres://u@db/app' }, /^WORKERS must be between 1 and 64/],
@@ -111,10 +114,31 @@ describe('CONTACT_MATCH_KEY', () => {
 describe('message settings', () => {
   it('reads the mail server, sender, timeout, retry schedule and retention, refusing bad values without repeating a password', () => {
     const defaults = loadConfig({});
-    expect(defaults).toMatchObject({ smtpUrl: null, mailFrom: 'Trial recruitment <no-reply@localhost>', smtpTimeoutSeconds: 30, messageRetrySchedule: [60, 300, 1800, 7200, 43200], messageRetentionDays: 30, messageDigestHour: 7 });
+    expect(defaults).toMatchObject({
+      smtpUrl: null,
+      mailFrom: 'Trial recruitment <no-reply@localhost>',
+      smtpTimeoutSeconds: 30,
+      messageRetrySchedule: [60, 300, 1800, 7200, 43200],
+      messageRetentionDays: 30,
+      messageDigestHour: 7,
+    });
     expect(
-      loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465', MAIL_FROM: 'Studies <studies@recruit.example>', SMTP_TIMEOUT_SECONDS: '5', MESSAGE_RETRY_SCHEDULE: 'none', MESSAGE_RETENTION_DAYS: '0', MESSAGE_DIGEST_HOUR: '18' }),
-    ).toMatchObject({ smtpUrl: 'smtps://mailer:s3cret@mail.example:465', mailFrom: 'Studies <studies@recruit.example>', smtpTimeoutSeconds: 5, messageRetrySchedule: [], messageRetentionDays: 0, messageDigestHour: 18 });
+      loadConfig({
+        SMTP_URL: 'smtps://mailer:s3cret@mail.example:465',
+        MAIL_FROM: 'Studies <studies@recruit.example>',
+        SMTP_TIMEOUT_SECONDS: '5',
+        MESSAGE_RETRY_SCHEDULE: 'none',
+        MESSAGE_RETENTION_DAYS: '0',
+        MESSAGE_DIGEST_HOUR: '18',
+      }),
+    ).toMatchObject({
+      smtpUrl: 'smtps://mailer:s3cret@mail.example:465',
+      mailFrom: 'Studies <studies@recruit.example>',
+      smtpTimeoutSeconds: 5,
+      messageRetrySchedule: [],
+      messageRetentionDays: 0,
+      messageDigestHour: 18,
+    });
     const refused = (env: Record<string, string>) => {
       try {
         loadConfig(env);

@@ -84,7 +84,7 @@ describe('languages', () => {
     expect((await h.db.select().from(languages).where(eq(languages.id, en!.id)))[0]).toMatchObject({ isActive: true, isoCode: 'en' });
   });
 
-  it("moves the translations stored under a code when the code changes", async () => {
+  it('moves the translations stored under a code when the code changes', async () => {
     const created = await json(
       await h.request('POST', '/api/languages', { token: admin, body: resource('languages', { name: 'Français', description: 'French', isoCode: 'fr' }) }),
     );
@@ -108,7 +108,11 @@ describe('languages', () => {
   });
 
   it('answers 400 for unknown query parameters and sorts', async () => {
-    for (const [query, parameter] of [['sort=secret', 'sort'], ['lang=en', 'lang'], ['fields=passwordHash', 'fields']]) {
+    for (const [query, parameter] of [
+      ['sort=secret', 'sort'],
+      ['lang=en', 'lang'],
+      ['fields=passwordHash', 'fields'],
+    ]) {
       const res = await h.request('GET', `/api/languages?${query}`, { token: admin });
       expect(res.status).toBe(400);
       expect((await json(res)).errors[0].source.parameter).toBe(parameter);

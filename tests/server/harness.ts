@@ -102,7 +102,15 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
   const jwtSecret = randomBytes(32).toString('hex');
   const phi = keys.phi ?? phiCipher(randomBytes(32));
   const clock = testClock();
-  const app = createApp({ db: database.db, config, jwtSecret, log: createLogger(config.logLevel), phi, contactMatch: keys.contactMatch ?? contactMatcher(randomBytes(32)), clock });
+  const app = createApp({
+    db: database.db,
+    config,
+    jwtSecret,
+    log: createLogger(config.logLevel),
+    phi,
+    contactMatch: keys.contactMatch ?? contactMatcher(randomBytes(32)),
+    clock,
+  });
 
   const request: Harness['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };

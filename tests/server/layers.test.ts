@@ -89,20 +89,28 @@ describe('server layers', () => {
     const importsSchema = (f: ServerFile) => f.imports.some((i) => i.startsWith('db/schema/'));
     const routeFiles = files.filter((f) => isRouteFile(f.file));
     expect(routeFiles.filter((f) => importsSchema(f) && !QUERIES_STILL_IN_ROUTES.has(f.file)).map((f) => f.file)).toEqual([]);
-    expect([...QUERIES_STILL_IN_ROUTES].filter((file) => !routeFiles.some((f) => f.file === file && importsSchema(f))), 'no longer needs its place in the list').toEqual([]);
+    expect(
+      [...QUERIES_STILL_IN_ROUTES].filter((file) => !routeFiles.some((f) => f.file === file && importsSchema(f))),
+      'no longer needs its place in the list',
+    ).toEqual([]);
   });
 
   it('an area uses another area only through its index.ts', () => {
     const internals = files
       .filter((f) => isArea(f.file))
-      .flatMap((f) => f.imports.filter((i) => isArea(i) && folderOf(i) !== folderOf(f.file) && i !== `${folderOf(i)}/index.ts`).map((i) => `${f.file} -> ${i}`));
+      .flatMap((f) =>
+        f.imports.filter((i) => isArea(i) && folderOf(i) !== folderOf(f.file) && i !== `${folderOf(i)}/index.ts`).map((i) => `${f.file} -> ${i}`),
+      );
     expect(internals).toEqual([]);
   });
 
   it("an area's rules throw domain errors, never the HTTP exception", () => {
     const rules = files.filter((f) => isArea(f.file) && !isRouteFile(f.file));
     expect(rules.filter((f) => f.imports.includes('http/errors.ts') && !HTTP_HELPERS.has(f.file)).map((f) => f.file)).toEqual([]);
-    expect([...HTTP_HELPERS].filter((file) => !rules.some((f) => f.file === file && f.imports.includes('http/errors.ts'))), 'no longer needs its place in the list').toEqual([]);
+    expect(
+      [...HTTP_HELPERS].filter((file) => !rules.some((f) => f.file === file && f.imports.includes('http/errors.ts'))),
+      'no longer needs its place in the list',
+    ).toEqual([]);
     // The domain errors know nothing of HTTP, nor of anything outside their folder.
     expect(files.filter((f) => folderOf(f.file) === 'errors').flatMap((f) => f.imports.filter((i) => folderOf(i) !== 'errors'))).toEqual([]);
   });
@@ -139,7 +147,12 @@ describe('server layers', () => {
       const at = trail.indexOf(room);
       if (at >= 0) {
         const circle = [...trail.slice(at), room];
-        circles.add(circle.slice(1).map((to, k) => uses.get(circle[k]!)!.get(to)).join(', '));
+        circles.add(
+          circle
+            .slice(1)
+            .map((to, k) => uses.get(circle[k]!)!.get(to))
+            .join(', '),
+        );
         return;
       }
       if (done.has(room)) return;

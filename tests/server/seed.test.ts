@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { countries, engagements, leads, mediaChannels, oForms, referralEvents, referrals, rmsAudits, roles, screeners, sponsors, users } from '../../server/db/schema';
+import {
+  countries,
+  engagements,
+  leads,
+  mediaChannels,
+  oForms,
+  referralEvents,
+  referrals,
+  rmsAudits,
+  roles,
+  screeners,
+  sponsors,
+  users,
+} from '../../server/db/schema';
 import { DEMO_RECORD_SYSTEM } from '../../server/demo';
 import { verifyAuditChain } from '../../server/audit/trail';
 import { DEMO_SURVEY_IDENTITY, demoChannel } from '../../server/demo';
@@ -38,7 +51,8 @@ describe('seed', () => {
     // Six weeks of generated runs from two sources: the funnel's charts have something to show,
     // every stage within the one before, and the channel's figures count the same runs.
     const token = await h.token();
-    const funnel = async (query: string) => (await json(await h.request('GET', `/api/recruitment-funnel?mediaChannelId=${channel!.mediaChannelId}&${query}`, { token }))).data;
+    const funnel = async (query: string) =>
+      (await json(await h.request('GET', `/api/recruitment-funnel?mediaChannelId=${channel!.mediaChannelId}&${query}`, { token }))).data;
     const weeks = await funnel('groupBy=week');
     expect(weeks.length).toBeGreaterThanOrEqual(6);
     const sources = await funnel('groupBy=source');
@@ -46,9 +60,15 @@ describe('seed', () => {
     const [all] = await funnel('groupBy=none');
     const counts = FUNNEL_STAGES.map((stage) => all.attributes[stage] as number);
     expect(counts.slice(0, 5).every((n) => n > 0)).toBe(true);
-    expect(FUNNEL_STAGES.every((stage) => { const before = previousStage(stage); return before === null || all.attributes[stage] <= all.attributes[before]; })).toBe(true);
+    expect(
+      FUNNEL_STAGES.every((stage) => {
+        const before = previousStage(stage);
+        return before === null || all.attributes[stage] <= all.attributes[before];
+      }),
+    ).toBe(true);
     // Referrals at every status, worked with attempts and status changes: the funnel reaches randomization.
-    for (const stage of ['contactLeft', 'delivered', 'reached', 'screened', 'screenFailed', 'randomized']) expect(all.attributes[stage], stage).toBeGreaterThan(0);
+    for (const stage of ['contactLeft', 'delivered', 'reached', 'screened', 'screenFailed', 'randomized'])
+      expect(all.attributes[stage], stage).toBeGreaterThan(0);
     const statuses = (await h.db.selectDistinct({ status: referrals.status }).from(referrals)).map((r) => r.status).sort();
     expect(statuses).toEqual([...REFERRAL_STATUSES].sort());
     expect((await h.db.select({ n: count() }).from(referralEvents))[0]!.n).toBeGreaterThan(0);
@@ -58,20 +78,35 @@ describe('seed', () => {
     expect(queue.meta.total).toBeGreaterThan(50);
     expect(queue.data[0].attributes.initials).toMatch(/^[A-Z]{2}$/);
     const figures = (await json(await h.request('GET', `/api/media-channels/${channel!.mediaChannelId}`, { token }))).data.attributes;
-    expect([figures.views, figures.submissionsStarted, figures.submissionsQualified]).toEqual([all.attributes.viewed, all.attributes.started, all.attributes.qualified]);
+    expect([figures.views, figures.submissionsStarted, figures.submissionsQualified]).toEqual([
+      all.attributes.viewed,
+      all.attributes.started,
+      all.attributes.qualified,
+    ]);
     // The record system's audits show each referral's push, some only at the second attempt.
     const audits = await json(await h.request('GET', '/api/rms-audits?limit=100', { token }));
     expect(audits.meta.total).toBeGreaterThan(queue.meta.total);
-    const rows = audits.data.map((r: { attributes: { rmsProviderName: string; attempt: number; succeeded: boolean; responseMessage: string; deliveryStatus: string } }) => r.attributes);
-    expect(rows.every((r: { rmsProviderName: string; deliveryStatus: string }) => r.rmsProviderName === DEMO_RECORD_SYSTEM && r.deliveryStatus === 'delivered')).toBe(true);
+    const rows = audits.data.map(
+      (r: { attributes: { rmsProviderName: string; attempt: number; succeeded: boolean; responseMessage: string; deliveryStatus: string } }) => r.attributes,
+    );
+    expect(
+      rows.every((r: { rmsProviderName: string; deliveryStatus: string }) => r.rmsProviderName === DEMO_RECORD_SYSTEM && r.deliveryStatus === 'delivered'),
+    ).toBe(true);
     const failed = await json(await h.request('GET', '/api/rms-audits?limit=10&sort=succeeded', { token }));
-    expect(failed.data[0].attributes).toMatchObject({ attempt: 1, succeeded: false, responseMessage: 'HTTP 503 Service Unavailable', deliveryStatus: 'delivered' });
+    expect(failed.data[0].attributes).toMatchObject({
+      attempt: 1,
+      succeeded: false,
+      responseMessage: 'HTTP 503 Service Unavailable',
+      deliveryStatus: 'delivered',
+    });
     const failedFirst = (await h.db.select({ n: count() }).from(rmsAudits).where(eq(rmsAudits.succeeded, false)))[0]!.n;
     expect(failedFirst).toBeGreaterThan(0);
     // History: the demo engagement was created, then changed, by the installation's admin; the chain holds.
     const [engagement] = await h.db.select({ id: engagements.id }).from(engagements).where(eq(engagements.name, 'Healthy Heart Study'));
     const history = await json(await h.request('GET', `/api/audit-events?entity=engagements&entityId=${engagement!.id}&sort=occurredAt`, { token }));
-    const steps = history.data.map((e: { attributes: { action: string; actorUsername: string | null; changes: Record<string, { old: unknown; new: unknown }> } }) => e.attributes);
+    const steps = history.data.map(
+      (e: { attributes: { action: string; actorUsername: string | null; changes: Record<string, { old: unknown; new: unknown }> } }) => e.attributes,
+    );
     expect(steps.map((e: { action: string }) => e.action)).toEqual(['create', 'update', 'update']);
     expect(steps[1].changes).toEqual({ radius: { old: 15, new: 25 } });
     expect(steps[0].actorUsername).toBe('admin');

@@ -196,7 +196,7 @@ describe('bundle budgets', () => {
     ...extra,
   });
 
-  it("counts the admin entry, the login chunk and their static imports, not the lazy sections", () => {
+  it('counts the admin entry, the login chunk and their static imports, not the lazy sections', () => {
     const chunks = [
       chunk('index.js', 2000, { isEntry: true, imports: ['react.js'] }),
       chunk('react.js', 2000, { imports: ['shared.js'] }),
@@ -239,9 +239,13 @@ describe('bundle budgets', () => {
       expect.stringMatching(/^widget, whole run: \d+\.\d kB gzipped, \d+ of 21978 B \(budget 21\.5 kB\)$/),
     ]);
     // The first question over its budget, whole run within; then only the whole run over.
-    expect(() => run('widget', widget(30_000, 1000))).toThrow(/over budget — widget before the first question: \d+\.\d kB gzipped, \d+ of 15360 B \(budget 15\.0 kB\), \d+\.\d kB too many; files: widget\.js, widget\/embed\.js, widget\/shared\.js$/);
+    expect(() => run('widget', widget(30_000, 1000))).toThrow(
+      /over budget — widget before the first question: \d+\.\d kB gzipped, \d+ of 15360 B \(budget 15\.0 kB\), \d+\.\d kB too many; files: widget\.js, widget\/embed\.js, widget\/shared\.js$/,
+    );
     expect(() => run('widget', widget(4000, 40_000))).toThrow(/over budget — widget, whole run: \d+\.\d kB gzipped, \d+ of 21978 B \(budget 21\.5 kB\)/);
-    expect(() => run('admin', [chunk('index.js', 400_000, { isEntry: true })])).toThrow(/over budget — admin first load \(login screen\): \d+\.\d kB gzipped, \d+ of 153600 B \(budget 150\.0 kB\)/);
+    expect(() => run('admin', [chunk('index.js', 400_000, { isEntry: true })])).toThrow(
+      /over budget — admin first load \(login screen\): \d+\.\d kB gzipped, \d+ of 153600 B \(budget 150\.0 kB\)/,
+    );
     // A framed channel's page loads widget.js and the frame builder alone, held to the first question's budget.
     const framed = measureWidget([...widget(4000, 4000), { type: 'asset', fileName: 'widget/frame-abc.js', source: randomBytes(300).toString('hex') }])[2];
     expect(framed).toMatchObject({ figure: "widget on a framed channel's page", budget: 15360, files: ['widget.js', 'widget/frame-abc.js'] });

@@ -53,7 +53,10 @@ describe('the demo survey as SurveyJS runs it', () => {
       {
         type: 'radiogroup',
         name: 'demo-diagnosed',
-        title: { default: 'Has a doctor ever told you that you have high blood pressure?', es: '¿Algún médico le ha dicho que tiene la presión arterial alta?' },
+        title: {
+          default: 'Has a doctor ever told you that you have high blood pressure?',
+          es: '¿Algún médico le ha dicho que tiene la presión arterial alta?',
+        },
         isRequired: true,
         choices: [
           { value: 'yes', text: { default: 'Yes', es: 'Sí' } },
@@ -66,7 +69,13 @@ describe('the demo survey as SurveyJS runs it', () => {
       ['demo-visits', 'text', 'number', false],
     ]);
     expect(model.pages[2]!.elements).toEqual([
-      { type: 'text', name: 'demo-zip', title: { default: 'Your ZIP code', es: 'Su código postal' }, description: 'We use it to find the study sites nearest to you.', isRequired: true },
+      {
+        type: 'text',
+        name: 'demo-zip',
+        title: { default: 'Your ZIP code', es: 'Su código postal' },
+        description: 'We use it to find the study sites nearest to you.',
+        isRequired: true,
+      },
     ]);
   });
 

@@ -26,7 +26,11 @@ export interface FhirServer {
 }
 
 const identifiersOf = (resource: Stored): { system?: string; value?: string }[] =>
-  Array.isArray(resource.identifier) ? (resource.identifier as { system?: string; value?: string }[]) : resource.identifier ? [resource.identifier as { system?: string; value?: string }] : [];
+  Array.isArray(resource.identifier)
+    ? (resource.identifier as { system?: string; value?: string }[])
+    : resource.identifier
+      ? [resource.identifier as { system?: string; value?: string }]
+      : [];
 
 function matches(resource: Stored, name: string, value: string): boolean {
   switch (name) {
@@ -79,7 +83,8 @@ export async function startFhirServer(): Promise<FhirServer> {
       const list = store.get(resource.resourceType) ?? [];
       const criteria = e.request.ifNoneExist ? [...new URLSearchParams(e.request.ifNoneExist)] : null;
       const found = criteria ? list.filter((r) => criteria.every(([name, value]) => matches(r, name, value))) : [];
-      if (found.length > 1) return { status: 412, body: outcome('multiple-matches', `${e.request.ifNoneExist} matches ${found.length} ${resource.resourceType}s`) };
+      if (found.length > 1)
+        return { status: 412, body: outcome('multiple-matches', `${e.request.ifNoneExist} matches ${found.length} ${resource.resourceType}s`) };
       if (found.length === 1) {
         ids.set(e.fullUrl!, `${resource.resourceType}/${found[0]!.id}`);
         responses.push({ response: { status: '200 OK', location: `${resource.resourceType}/${found[0]!.id}` } });

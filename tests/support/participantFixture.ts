@@ -90,7 +90,10 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
   const tag = randomBytes(4).toString('hex');
   const domain = options.domain ?? 'partner.example';
 
-  const [sponsor] = await db.insert(sponsors).values({ name: `Participant sponsor ${tag}`, identification: `PS${tag}` }).returning();
+  const [sponsor] = await db
+    .insert(sponsors)
+    .values({ name: `Participant sponsor ${tag}`, identification: `PS${tag}` })
+    .returning();
   const [e1, e2] = await db
     .insert(engagements)
     .values([
@@ -122,7 +125,10 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
       containerCount: 3,
     })
     .returning();
-  const langRows = await db.select().from(languages).where(inArray(languages.isoCode, ['en', 'es']));
+  const langRows = await db
+    .select()
+    .from(languages)
+    .where(inArray(languages.isoCode, ['en', 'es']));
   await db.insert(oFormLanguages).values(langRows.map((l) => ({ oFormId: form!.id, languageId: l.id })));
   await db.insert(screenerLanguages).values(langRows.map((l) => ({ screenerId: screener!.id, languageId: l.id })));
 
@@ -201,7 +207,15 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
 
   const [site] = await db
     .insert(siteLocations)
-    .values({ name: `Manhattan site ${tag}`, streetAddress: '1 Penn Plaza', city: 'New York', state: 'NY', zipCode: '10001', latitude: 40.7506, longitude: -73.9972 })
+    .values({
+      name: `Manhattan site ${tag}`,
+      streetAddress: '1 Penn Plaza',
+      city: 'New York',
+      state: 'NY',
+      zipCode: '10001',
+      latitude: 40.7506,
+      longitude: -73.9972,
+    })
     .returning();
   const [link] = await db.insert(engagementSiteLocations).values({ engagementId: e1!.id, siteLocationId: site!.id }).returning();
 
@@ -229,7 +243,11 @@ export async function createParticipantFixture(db: Db, options: FixtureOptions =
 
 /** What tests send and read around a run, over any `request(method, path, {body, headers})`. */
 export interface ParticipantRequester {
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<Pick<Response, 'status' | 'json' | 'text'> & { headers: Pick<Headers, 'get'> }>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<Pick<Response, 'status' | 'json' | 'text'> & { headers: Pick<Headers, 'get'> }>;
 }
 
 export const TOKEN_HEADER = 'Survey-Submission-Token';
@@ -288,7 +306,10 @@ export async function answerPage(
   token: string,
   entryId: string,
   answers: Record<string, unknown>,
-): Promise<{ status: number; meta: { success: boolean; nextContainerIdentity?: string | null; nextContainerEntryId?: string | null; errors?: Record<string, string> } }> {
+): Promise<{
+  status: number;
+  meta: { success: boolean; nextContainerIdentity?: string | null; nextContainerEntryId?: string | null; errors?: Record<string, string> };
+}> {
   const res = await h.request('PATCH', `/api/o-forms/o-form-submission-page/${entryId}`, {
     headers: { [TOKEN_HEADER]: token },
     body: { data: { type: 'o-form-submission-pages', id: entryId, attributes: { answers } } },
@@ -324,7 +345,10 @@ export async function sendReferralsTo(
   fixture: Pick<ParticipantFixture, 'engagementIds'>,
   provider: { name: string; endpointUrl: string; signingSecret: string },
 ): Promise<number> {
-  const [row] = await db.insert(rmsProviders).values({ kind: 'webhook', timeoutMs: 10_000, ...provider }).returning({ id: rmsProviders.id });
+  const [row] = await db
+    .insert(rmsProviders)
+    .values({ kind: 'webhook', timeoutMs: 10_000, ...provider })
+    .returning({ id: rmsProviders.id });
   await db.update(engagements).set({ rmsProviderId: row!.id }).where(eq(engagements.id, fixture.engagementIds[0]));
   return row!.id;
 }

@@ -30,10 +30,7 @@ export interface RecordSystemReceiver {
 
 export const ACCEPTED: Reply = { status: 200, contentType: 'application/json', body: '{"accepted":true}' };
 
-export async function startRecordSystem(
-  reply: (request: ReceivedRequest) => Reply | Promise<Reply> = () => ACCEPTED,
-  port = 0,
-): Promise<RecordSystemReceiver> {
+export async function startRecordSystem(reply: (request: ReceivedRequest) => Reply | Promise<Reply> = () => ACCEPTED, port = 0): Promise<RecordSystemReceiver> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,9 +38,7 @@ export async function startRecordSystem(
     req.on('end', () => {
       const request: ReceivedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(request);
-      void Promise.resolve(reply(request)).then((r) =>
-        res.writeHead(r.status, { 'Content-Type': r.contentType ?? 'text/plain', ...r.headers }).end(r.body),
-      );
+      void Promise.resolve(reply(request)).then((r) => res.writeHead(r.status, { 'Content-Type': r.contentType ?? 'text/plain', ...r.headers }).end(r.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -33,7 +33,12 @@ export async function startTwilioServer(): Promise<TwilioServer> {
         res.writeHead(404).end(JSON.stringify({ code: 20404, message: 'not found', status: 404 }));
         return;
       }
-      state.received.push({ accountSid: match[1]!, authorization: req.headers.authorization, idempotencyKey: req.headers['i-twilio-idempotency-token'] as string | undefined, params: Object.fromEntries(new URLSearchParams(body)) });
+      state.received.push({
+        accountSid: match[1]!,
+        authorization: req.headers.authorization,
+        idempotencyKey: req.headers['i-twilio-idempotency-token'] as string | undefined,
+        params: Object.fromEntries(new URLSearchParams(body)),
+      });
       if (state.reply === 'busy') return void res.writeHead(503).end(JSON.stringify({ code: 20503, status: 503 }));
       if (state.reply === 'refuse') return void res.writeHead(400).end(JSON.stringify({ code: 21211, message: "The 'To' number is not valid.", status: 400 }));
       n++;

@@ -13,7 +13,8 @@ vi.mock('../../widget/mount', () => ({
   },
 }));
 
-const tag = (channel = '1', extra = '') => `<script src="https://api.example/widget.js" data-media-channel-id="${channel}" data-screener-id="2"${extra}></script>`;
+const tag = (channel = '1', extra = '') =>
+  `<script src="https://api.example/widget.js" data-media-channel-id="${channel}" data-screener-id="2"${extra}></script>`;
 
 /** A fresh copy of the module (its list of mounts is per page load) started over the current document. */
 async function start() {

@@ -24,7 +24,14 @@ afterEach(() => {
 
 describe("a framed channel's snippet", () => {
   it("builds the product's frame in the snippet's element, passing its ids, language, hidden fields and the page's origin and path", () => {
-    const script = page({ 'data-media-channel-id': '12', 'data-screener-id': '3', 'data-language': 'es', 'data-field-partner_id': 'a&b', 'data-isolation': 'frame', 'data-other': 'x' });
+    const script = page({
+      'data-media-channel-id': '12',
+      'data-screener-id': '3',
+      'data-language': 'es',
+      'data-field-partner_id': 'a&b',
+      'data-isolation': 'frame',
+      'data-other': 'x',
+    });
     const iframe = frame(script, SRC);
     const box = script.previousElementSibling!;
     expect(iframe.parentElement).toBe(box);

@@ -19,7 +19,12 @@ function listen(host: HTMLElement) {
 
 let policy: EventsPolicy | undefined = 'detailed';
 const state = (phase: Phase, page?: string, outcome: RunnerState['outcome'] = null) =>
-  ({ phase, page: page ? { identity: page } : null, outcome, survey: policy ? { id: '1', identity: 'S', title: 'S', containerCount: 2, eventsPolicy: policy } : null }) as RunnerState;
+  ({
+    phase,
+    page: page ? { identity: page } : null,
+    outcome,
+    survey: policy ? { id: '1', identity: 'S', title: 'S', containerCount: 2, eventsPolicy: policy } : null,
+  }) as RunnerState;
 
 describe('host events under the detailed policy', () => {
   it('a whole run: view, start with the first answered page, each page and step, the outcome, complete; nothing personal', () => {

@@ -19,12 +19,16 @@ describe('readSnippet', () => {
   });
 
   it('reads the hidden fields (data-field-<name>) as they are', () => {
-    const result = readSnippet(script({ 'data-media-channel-id': '12', 'data-screener-id': '7', 'data-field-partner_ref': 'abc', 'data-field-click-id': 'x'.repeat(2100) }));
+    const result = readSnippet(
+      script({ 'data-media-channel-id': '12', 'data-screener-id': '7', 'data-field-partner_ref': 'abc', 'data-field-click-id': 'x'.repeat(2100) }),
+    );
     expect(result.ok && result.options.fields).toEqual({ partner_ref: 'abc', 'click-id': 'x'.repeat(2100) });
   });
 
   it("reads the page the run names from data-page-url (the frame's page gives the partner page's), else none: the widget's own page", () => {
-    const framed = readSnippet(script({ 'data-media-channel-id': '12', 'data-screener-id': '7', 'data-page-url': 'https://www.partner.example/news/a?utm_source=x' }));
+    const framed = readSnippet(
+      script({ 'data-media-channel-id': '12', 'data-screener-id': '7', 'data-page-url': 'https://www.partner.example/news/a?utm_source=x' }),
+    );
     expect(framed.ok && framed.options.pageUrl).toBe('https://www.partner.example/news/a?utm_source=x');
     const own = readSnippet(script({ 'data-media-channel-id': '12', 'data-screener-id': '7' }));
     expect(own.ok && own.options.pageUrl).toBeUndefined();
@@ -125,7 +129,9 @@ describe('mount', () => {
     const host = document.createElement('div');
     document.body.append(host);
     const widget = mount(host, { mediaChannelId: '5', screenerId: '6', apiOrigin: 'http://api.test', fetch: fetch as typeof globalThis.fetch, storage: null });
-    await vi.waitFor(() => expect(widget.root.querySelector('[role=alert] p')?.textContent).toBe('This questionnaire could not be loaded. Please let the website owner know.'));
+    await vi.waitFor(() =>
+      expect(widget.root.querySelector('[role=alert] p')?.textContent).toBe('This questionnaire could not be loaded. Please let the website owner know.'),
+    );
     expect(errors).toHaveBeenCalledTimes(1);
     expect(String(fetch.mock.calls[0]?.[0])).toBe('http://api.test/api/o-forms/participant-start?screenerId=6&mediaChannelId=5');
     down = false;
@@ -151,7 +157,17 @@ describe('mount', () => {
     }
     vi.stubGlobal('IntersectionObserver', FakeObserver);
     const seen = (ratio: number, height = 100) =>
-      observers.at(-1)!.callback([{ isIntersecting: ratio > 0, intersectionRatio: ratio, intersectionRect: { height: height * ratio }, rootBounds: { height: 800 } } as unknown as IntersectionObserverEntry], {} as IntersectionObserver);
+      observers.at(-1)!.callback(
+        [
+          {
+            isIntersecting: ratio > 0,
+            intersectionRatio: ratio,
+            intersectionRect: { height: height * ratio },
+            rootBounds: { height: 800 },
+          } as unknown as IntersectionObserverEntry,
+        ],
+        {} as IntersectionObserver,
+      );
     try {
       const view = vi.fn(async () => undefined);
       const host = document.createElement('div');
@@ -179,7 +195,14 @@ describe('mount', () => {
       const count = observers.length;
       const preview = document.createElement('div');
       document.body.append(preview);
-      const previewWidget = mount(preview, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://x', transport: { ...transportFor('1'), view }, storage: null, preview: true });
+      const previewWidget = mount(preview, {
+        mediaChannelId: '1',
+        screenerId: '2',
+        apiOrigin: 'http://x',
+        transport: { ...transportFor('1'), view },
+        storage: null,
+        preview: true,
+      });
       await vi.waitFor(() => expect(previewWidget.root.querySelector('.tw-title')).not.toBeNull());
       expect(observers.length).toBe(count);
       previewWidget.unmount();

@@ -20,8 +20,20 @@ import { HttpError } from '@core/participant/httpError';
 import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
 import type { WidgetTransport } from '../../widget/controller';
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({ required: false, helperText: null, translations: {}, options: [], ...extra });
-const opt = (value: string, label = value, translations: Record<string, string> = {}) => ({ label, value, translations, isDisqualified: false, transition: null });
+const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
+  required: false,
+  helperText: null,
+  translations: {},
+  options: [],
+  ...extra,
+});
+const opt = (value: string, label = value, translations: Record<string, string> = {}) => ({
+  label,
+  value,
+  translations,
+  isDisqualified: false,
+  transition: null,
+});
 const field = (identity: string, type: FieldType, extra: Partial<FieldConfiguration> = {}, title = identity): RunnerField => ({
   id: identity,
   identity,
@@ -53,7 +65,13 @@ interface FakeOptions {
 /** An in-memory participant API: pages in order, every call recorded, failures on demand. */
 function fake(options: FakeOptions = {}) {
   const pages = options.pages ?? [
-    { id: 'p1', identity: 'p1', title: 'About you', displayOrder: 1, fields: [field('q1', 'single', { required: true, options: [opt('a', 'Alpha', { es: 'Alfa' }), opt('b', 'Beta')] }, 'Pick one')] },
+    {
+      id: 'p1',
+      identity: 'p1',
+      title: 'About you',
+      displayOrder: 1,
+      fields: [field('q1', 'single', { required: true, options: [opt('a', 'Alpha', { es: 'Alfa' }), opt('b', 'Beta')] }, 'Pick one')],
+    },
     { id: 'p2', identity: 'p2', title: 'More', displayOrder: 2, fields: [field('q2', 'text', {}, 'Anything else?')] },
   ];
   const calls: string[] = [];
@@ -146,7 +164,15 @@ afterEach(() => {
 function start(transport: WidgetTransport, extra: Partial<Parameters<typeof mount>[1]> = {}) {
   const host = document.createElement('div');
   document.body.append(host);
-  const widget = mount(host, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://api.test', transport, storage: null, browserLanguages: ['en-US'], ...extra });
+  const widget = mount(host, {
+    mediaChannelId: '1',
+    screenerId: '2',
+    apiOrigin: 'http://api.test',
+    transport,
+    storage: null,
+    browserLanguages: ['en-US'],
+    ...extra,
+  });
   mounted.push(widget);
   return widget.root;
 }
@@ -265,7 +291,7 @@ describe('question types', () => {
     expect(input.getAttribute('aria-describedby')).toContain(`${input.id}-help`);
   });
 
-  it("zip on a channel whose region is Canada: typed as text, a US ZIP code refused with the postal-code message", async () => {
+  it('zip on a channel whose region is Canada: typed as text, a US ZIP code refused with the postal-code message', async () => {
     const f = fake({ survey: { ...SURVEY, region: 'CA' }, pages: onePage(field('q', 'zip', { required: true }, 'Your postal code')) });
     const root = start(f.transport);
     await until(root, (r) => $(r, 'input'));
@@ -304,9 +330,23 @@ describe('question types', () => {
 
   it("heads each page with its title in the participant language, else the default language's", async () => {
     const pages: RunnerPage[] = [
-      { id: 'p1', identity: 'p1', title: 'About you', translations: { es: { title: 'Sobre usted' } }, displayOrder: 1, fields: [field('q1', 'text', {}, 'Name')] },
+      {
+        id: 'p1',
+        identity: 'p1',
+        title: 'About you',
+        translations: { es: { title: 'Sobre usted' } },
+        displayOrder: 1,
+        fields: [field('q1', 'text', {}, 'Name')],
+      },
       // A blank translation is none; another language's is not the participant's.
-      { id: 'p2', identity: 'p2', title: 'More', translations: { es: { title: '' }, fr: { title: 'Plus' } }, displayOrder: 2, fields: [field('q2', 'text', {}, 'Anything else?')] },
+      {
+        id: 'p2',
+        identity: 'p2',
+        title: 'More',
+        translations: { es: { title: '' }, fr: { title: 'Plus' } },
+        displayOrder: 2,
+        fields: [field('q2', 'text', {}, 'Anything else?')],
+      },
     ];
     const spanish = start(fake({ pages }).transport, { language: 'es' });
     await until(spanish, (r) => $(r, 'input'));
@@ -337,7 +377,10 @@ describe('the run', () => {
   it('puts the focus on the first field in error once a page is refused, and leaves it where it is while errors are fixed', async () => {
     const pages: RunnerPage[] = [
       {
-        id: 'p1', identity: 'p1', title: 'About you', displayOrder: 1,
+        id: 'p1',
+        identity: 'p1',
+        title: 'About you',
+        displayOrder: 1,
         fields: [
           field('q0', 'text', {}, 'Optional'),
           field('q1', 'text', { required: true }, 'Name'),
@@ -397,7 +440,9 @@ describe('the run', () => {
   });
 
   it('applies the screener colours as custom properties on the host', () => {
-    expect(themeCss(SURVEY.styles)).toBe(':host{--tw-progressBar-background:#CCCCCC!important;--tw-progressBar-color:#123456!important;--tw-nextButton-active:#ABABAB!important;}');
+    expect(themeCss(SURVEY.styles)).toBe(
+      ':host{--tw-progressBar-background:#CCCCCC!important;--tw-progressBar-color:#123456!important;--tw-nextButton-active:#ABABAB!important;}',
+    );
     expect(themeCss({ nextButton: { hover: 'red;}body{x:y' } })).toBe(':host{}');
   });
 
@@ -478,8 +523,21 @@ describe('a page that cannot end the run', () => {
   // p1 can disqualify (the server gives it no following page); p2 cannot end the run: the server's
   // document of it carries p3, shown at once on Next while p2's save is confirmed behind it.
   const p3: RunnerPage = { id: 'p3', identity: 'p3', title: 'Last', displayOrder: 3, fields: [field('q3', 'text', {}, 'Last words?')] };
-  const p2: RunnerPage = { id: 'p2', identity: 'p2', title: 'More', displayOrder: 2, fields: [field('q2', 'text', { required: true }, 'Anything else?')], next: p3 };
-  const p1: RunnerPage = { id: 'p1', identity: 'p1', title: 'About you', displayOrder: 1, fields: [field('q1', 'single', { required: true, options: [opt('a', 'Alpha'), opt('b', 'Beta')] }, 'Pick one')] };
+  const p2: RunnerPage = {
+    id: 'p2',
+    identity: 'p2',
+    title: 'More',
+    displayOrder: 2,
+    fields: [field('q2', 'text', { required: true }, 'Anything else?')],
+    next: p3,
+  };
+  const p1: RunnerPage = {
+    id: 'p1',
+    identity: 'p1',
+    title: 'About you',
+    displayOrder: 1,
+    fields: [field('q1', 'single', { required: true, options: [opt('a', 'Alpha'), opt('b', 'Beta')] }, 'Pick one')],
+  };
   const SURVEY3 = { ...SURVEY, containerCount: 3 };
   const eventually = (check: () => unknown) =>
     vi.waitFor(() => {
@@ -504,7 +562,12 @@ describe('a page that cannot end the run', () => {
     const pageAfter = (entryId: string): SaveResult => {
       const index = [p1, p2, p3].findIndex((p) => entryId.startsWith(`${p.identity}:`));
       const following = [p1, p2, p3][index + 1];
-      return { ok: true, nextContainerIdentity: following?.identity ?? null, nextContainerEntryId: following ? `${following.identity}:${index + 1}` : null, nextPage: following ?? null };
+      return {
+        ok: true,
+        nextContainerIdentity: following?.identity ?? null,
+        nextContainerEntryId: following ? `${following.identity}:${index + 1}` : null,
+        nextPage: following ?? null,
+      };
     };
     return { f, transport, answers, pageAfter };
   }
@@ -545,7 +608,11 @@ describe('a page that cannot end the run', () => {
     await eventually(() => answers.length === 3);
     expect(answers[2]).toMatchObject({ entryId: 'p3:2', answers: { q3: 'bye' } });
     const confirmed = JSON.parse([...store.values()][0]!) as RunnerSnapshot;
-    expect(confirmed.history).toEqual([{ page: 'p1', entryId: 'p1:0' }, { page: 'p2', entryId: 'p2:1' }, { page: 'p3', entryId: 'p3:2' }]);
+    expect(confirmed.history).toEqual([
+      { page: 'p1', entryId: 'p1:0' },
+      { page: 'p2', entryId: 'p2:1' },
+      { page: 'p3', entryId: 'p3:2' },
+    ]);
     expect(confirmed.progress).toBe(2);
   });
 
@@ -579,7 +646,13 @@ describe('a page that cannot end the run', () => {
 
   it('comes back to the page and sends it again, waiting, when the save shown ahead of is not answered', async () => {
     const { answers, transport, pageAfter } = heldSaves();
-    const failing: WidgetTransport = { ...transport, saveAnswers: (entryId, given) => (answers.length === 1 ? Promise.reject(new Error('offline')).finally(() => answers.push({ entryId, answers: given, reply: () => undefined })) : transport.saveAnswers(entryId, given)) };
+    const failing: WidgetTransport = {
+      ...transport,
+      saveAnswers: (entryId, given) =>
+        answers.length === 1
+          ? Promise.reject(new Error('offline')).finally(() => answers.push({ entryId, answers: given, reply: () => undefined }))
+          : transport.saveAnswers(entryId, given),
+    };
     const root = start(failing);
     await chooseOnFirstPage(root, 'a');
     next(root);
@@ -607,7 +680,10 @@ describe('outcome screens and the qualified steps', () => {
   }
 
   it('notQualified shows the screener message (sanitized HTML from the server)', async () => {
-    const root = start(fake({ qualification: { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p><b>Sorry</b>, not this time.</p>', consent: null } } }).transport);
+    const root = start(
+      fake({ qualification: { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p><b>Sorry</b>, not this time.</p>', consent: null } } })
+        .transport,
+    );
     await toEnd(root);
     await until(root, (r) => $(r, '[data-outcome=notQualified]'));
     expect(heading(root)).toBe('Thank you for your time.');
@@ -638,10 +714,7 @@ describe('outcome screens and the qualified steps', () => {
     await refusedThenFixed(root, 'Must be a valid postal code.', '#tw-zip', (field) => type(field, '62701'));
     await until(root, (r) => heading(r) === 'Choose a study site');
     const sites = $$(root, 'input[name=tw-site]');
-    expect(sites.map((s) => labelOf(root, s))).toEqual([
-      'Downtown Clinic1 Main St, Springfield, IL, 627011.2 miles away',
-      'North Clinic12 miles away',
-    ]);
+    expect(sites.map((s) => labelOf(root, s))).toEqual(['Downtown Clinic1 Main St, Springfield, IL, 627011.2 miles away', 'North Clinic12 miles away']);
     expect((sites[0] as HTMLInputElement).checked).toBe(true);
     tick(sites[1]!);
     await settle();
@@ -655,7 +728,9 @@ describe('outcome screens and the qualified steps', () => {
     await refusedThenFixed(root, 'You must accept the terms and conditions in order to proceed.', 'input[type=checkbox]', tick);
     await until(root, (r) => $(r, '[data-outcome=completed]'));
     expect($(root, '.tw-html strong')?.textContent).toBe('Thank you!');
-    expect(f.calls).toContain(`submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`);
+    expect(f.calls).toContain(
+      `submitContact:${JSON.stringify({ engagementSiteLocationId: 'esl2', values: { first_name: 'Ann', phone: '' }, acceptTerms: true })}`,
+    );
   });
 
   it('offers the separate SMS consent only with its text, unticked, and sends smsConsent only when ticked', async () => {
@@ -675,7 +750,8 @@ describe('outcome screens and the qualified steps', () => {
       return root;
     };
     const boxes = (root: ShadowRoot) => $$(root, 'input[type=checkbox]') as HTMLInputElement[];
-    const sent = (f: ReturnType<typeof fake>) => f.calls.filter((c) => c.startsWith('submitContact:')).map((c) => JSON.parse(c.slice('submitContact:'.length)) as Record<string, unknown>);
+    const sent = (f: ReturnType<typeof fake>) =>
+      f.calls.filter((c) => c.startsWith('submitContact:')).map((c) => JSON.parse(c.slice('submitContact:'.length)) as Record<string, unknown>);
 
     // Without the text: the one consent box, and no smsConsent sent.
     const plain = fake();
@@ -721,7 +797,11 @@ describe('outcome screens and the qualified steps', () => {
     const asked: [string, string | undefined][] = [];
     f.transport.sites = async (_s, zip, country) => {
       asked.push([zip, country]);
-      return { ok: true, outcome: 'qualified', sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }] };
+      return {
+        ok: true,
+        outcome: 'qualified',
+        sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }],
+      };
     };
     const root = start(f.transport);
     await toEnd(root);
@@ -827,12 +907,14 @@ describe('outcome screens and the qualified steps', () => {
         return { ok: true, messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' } };
       },
     };
-    const root = start(previewTransport(f.transport, SURVEY, { outcome: 'noTrialSites', leads, request: { screenerId: 2, oFormId: 1, language: 'en' } }), { preview: true });
+    const root = start(previewTransport(f.transport, SURVEY, { outcome: 'noTrialSites', leads, request: { screenerId: 2, oFormId: 1, language: 'en' } }), {
+      preview: true,
+    });
     await toEnd(root);
     await until(root, (r) => $(r, 'form input[type=email]'));
     expect($(root, '.tw-preview')).not.toBeNull();
     expect($(root, 'form .tw-html')?.textContent).toBe('No study site near you yet.');
-    expect(labelOf(root, $(root, "form input[type=checkbox]") as HTMLElement)).toContain('Tell me when one opens.');
+    expect(labelOf(root, $(root, 'form input[type=checkbox]') as HTMLElement)).toContain('Tell me when one opens.');
     expect($(root, 'form button.tw-back')?.textContent).toBe('No thanks');
     type($(root, 'input[type=email]'), 'ann@example.com');
     tick($(root, 'form input[type=checkbox]')!);
@@ -840,8 +922,14 @@ describe('outcome screens and the qualified steps', () => {
     next(root);
     await until(root, (r) => $(r, '[data-outcome=noTrialSites]'));
     expect($(root, '[data-outcome=noTrialSites] .tw-html')?.textContent).toBe('Thank you. Your details are kept and we may contact you.');
-    expect(sent).toEqual([{ screenerId: 2, oFormId: 1, language: 'en', kind: 'noTrialSites', values: { email: 'ann@example.com' }, acceptTerms: true, zip: null }]);
-    expect(f.calls.filter((c) => ['createSubmission', 'createEntry', 'saveAnswers', 'qualification', 'sites', 'contactFields'].includes(c) || c.startsWith('submit'))).toEqual([]);
+    expect(sent).toEqual([
+      { screenerId: 2, oFormId: 1, language: 'en', kind: 'noTrialSites', values: { email: 'ann@example.com' }, acceptTerms: true, zip: null },
+    ]);
+    expect(
+      f.calls.filter(
+        (c) => ['createSubmission', 'createEntry', 'saveAnswers', 'qualification', 'sites', 'contactFields'].includes(c) || c.startsWith('submit'),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -998,7 +1086,11 @@ describe('the stored run, one per mount', () => {
 });
 
 describe("a lead's optional ZIP where no site was searched", () => {
-  const NOT_QUALIFIED: Qualification = { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p>Not this time.</p>', consent: 'May we contact you?' } };
+  const NOT_QUALIFIED: Qualification = {
+    isQualified: false,
+    outcome: 'notQualified',
+    messages: { contactForm: '<p>Not this time.</p>', consent: 'May we contact you?' },
+  };
   /** A run to notQualified whose lead form has `fields`; answers what each lead sent, and the server's refusal of `refuseZip`. */
   async function toLeadForm(fields: RunnerContactField[], refuseZip?: string, survey?: RunnerSurvey) {
     const f = fake({ qualification: NOT_QUALIFIED, survey });
@@ -1008,7 +1100,9 @@ describe("a lead's optional ZIP where no site was searched", () => {
       leadFields: async () => ({ fields, messages: NOT_QUALIFIED.messages }),
       submitLead: async (_s: string, lead: { zip?: string | null }) => {
         sent.push(lead);
-        return lead.zip === refuseZip ? { ok: false as const, errors: { zip: 'Enter a valid US ZIP code.' } } : { ok: true as const, messages: { contactForm: 'Thanks.' } };
+        return lead.zip === refuseZip
+          ? { ok: false as const, errors: { zip: 'Enter a valid US ZIP code.' } }
+          : { ok: true as const, messages: { contactForm: 'Thanks.' } };
       },
     } as WidgetTransport;
     const root = start(transport);
@@ -1021,7 +1115,7 @@ describe("a lead's optional ZIP where no site was searched", () => {
   }
   const name: RunnerContactField = { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true };
 
-  it('offers an optional ZIP code when the screener asks none, sends it as the lead\'s place and shows the server\'s refusal on it', async () => {
+  it("offers an optional ZIP code when the screener asks none, sends it as the lead's place and shows the server's refusal on it", async () => {
     const { root, sent } = await toLeadForm([name], '00000');
     const zip = $(root, '#tw-zip') as HTMLInputElement;
     expect(labelOf(root, zip)).toBe('ZIP code');
@@ -1043,7 +1137,7 @@ describe("a lead's optional ZIP where no site was searched", () => {
     ]);
   });
 
-  it("on a channel whose region is Canada: a postal code, labelled so, typed as text and sent with the country", async () => {
+  it('on a channel whose region is Canada: a postal code, labelled so, typed as text and sent with the country', async () => {
     const { root, sent } = await toLeadForm([name], undefined, { ...SURVEY, region: 'CA' });
     const zip = $(root, '#tw-zip') as HTMLInputElement;
     expect(labelOf(root, zip)).toBe('Postal code');
@@ -1082,7 +1176,11 @@ describe('the site step after a reload', () => {
       const asked: [string, string | undefined][] = [];
       f.transport.sites = async (_s, zip, country) => {
         asked.push([zip, country]);
-        return { ok: true, outcome: 'qualified', sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }] };
+        return {
+          ok: true,
+          outcome: 'qualified',
+          sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }],
+        };
       };
       const transport = {
         ...f.transport,
@@ -1197,7 +1295,21 @@ describe('a later visit to the channel after an outcome', () => {
       }
       if (path === '/api/o-forms/participant-start') {
         const firstPage = { data: { type: 'o-form-containers', id: 'p1', attributes: { identity: 'p1', title: 'About you', displayOrder: 1 } }, included: [] };
-        return json({ meta: { runnable: true, oFormId: '10', oFormIdentity: 'S', title: 'Screen', containerCount: 2, languages: ['en'], styles: {}, screenerId: '2', mediaChannelId: '1', retakeWindowDays: 30, firstPage } });
+        return json({
+          meta: {
+            runnable: true,
+            oFormId: '10',
+            oFormIdentity: 'S',
+            title: 'Screen',
+            containerCount: 2,
+            languages: ['en'],
+            styles: {},
+            screenerId: '2',
+            mediaChannelId: '1',
+            retakeWindowDays: 30,
+            firstPage,
+          },
+        });
       }
       return json({ errors: [{ status: '404', title: 'Not Found' }] }, 404);
     });
@@ -1205,12 +1317,21 @@ describe('a later visit to the channel after an outcome', () => {
   }
 
   /** The channel's widget mounted again, on the participant API `server`. */
-  const visit = (server: ReturnType<typeof api>) => start(undefined as unknown as WidgetTransport, { transport: undefined, fetch: server.fetch, storage: undefined });
+  const visit = (server: ReturnType<typeof api>) =>
+    start(undefined as unknown as WidgetTransport, { transport: undefined, fetch: server.fetch, storage: undefined });
 
   it('keeps only the submission and its token in localStorage once the outcome is reached, nothing in the tab', async () => {
     await finishRun();
     expect(sessionStorage.getItem(KEY)).toBeNull();
-    expect(JSON.parse(localStorage.getItem(KEY)!)).toEqual({ identity: 'S', submissionId: 's1', credentials: 'tok', language: 'en', history: [], progress: 2, step: 'finished' });
+    expect(JSON.parse(localStorage.getItem(KEY)!)).toEqual({
+      identity: 'S',
+      submissionId: 's1',
+      credentials: 'tok',
+      language: 'en',
+      history: [],
+      progress: 2,
+      step: 'finished',
+    });
   });
 
   it("shows the outcome the server answers again in a new tab while the channel's retake window holds, without a fresh survey", async () => {

@@ -11,7 +11,8 @@ export function Err({ id, error }: { id: string; error?: string }) {
 }
 
 /** A field's helper text and error, by their ids, for its control's aria-describedby; undefined for neither. */
-export const describedBy = (id: string, helper?: string, error?: string) => [helper ? `${id}-help` : '', error ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
+export const describedBy = (id: string, helper?: string, error?: string) =>
+  [helper ? `${id}-help` : '', error ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
 
 /** A field's helper text under its label, when it has one (the id describedBy names). */
 export const helpText = (id: string, helper?: string) =>
@@ -71,4 +72,3 @@ export function Req({ text }: { text: Text }) {
     </span>
   );
 }
-

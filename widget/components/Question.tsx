@@ -82,7 +82,16 @@ export function Question({ field, value, error, lang, text, disabled, region, on
           {c.required && <Req text={text} />}
         </label>
         {helperEl}
-        <select id={id} class="tw-input" value={typeof value === 'string' ? value : ''} disabled={disabled} aria-required={c.required} aria-invalid={!!error} aria-describedby={described} onChange={(e) => set(e.currentTarget.value || null)}>
+        <select
+          id={id}
+          class="tw-input"
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled}
+          aria-required={c.required}
+          aria-invalid={!!error}
+          aria-describedby={described}
+          onChange={(e) => set(e.currentTarget.value || null)}
+        >
           <option value="">{text.choose}</option>
           {options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -98,7 +107,13 @@ export function Question({ field, value, error, lang, text, disabled, region, on
   const multiple = field.type === 'multiple';
   const chosen = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
   return (
-    <fieldset class="tw-field tw-fieldset" aria-invalid={!!error} aria-describedby={described} aria-required={multiple ? undefined : c.required} role={multiple ? undefined : 'radiogroup'}>
+    <fieldset
+      class="tw-field tw-fieldset"
+      aria-invalid={!!error}
+      aria-describedby={described}
+      aria-required={multiple ? undefined : c.required}
+      role={multiple ? undefined : 'radiogroup'}
+    >
       <legend class="tw-label">
         {title}
         {c.required && <Req text={text} />}

@@ -13,7 +13,6 @@ import { Err, Input, Req } from './Fields';
 import { ENTRY, translated } from './Question';
 import { participantText } from './text';
 
-
 /** The screen of the step the runner is on: zip, sites, contact or consent. */
 export function StepView(props: StepProps) {
   const { s, view, ctl, busy, hasErrors, back, h } = props;
@@ -24,7 +23,19 @@ export function StepView(props: StepProps) {
   // (a postal code of the channel's region, the country the runner holds).
   const abroad = !!s.country;
   const zip = (label: string, required?: boolean) => (
-    <Input id="tw-zip" label={abroad ? label : t.zipLabel} required={required} value={s.zip} error={s.errors.zip} type="text" inputMode={abroad ? 'text' : 'numeric'} autoComplete="postal-code" maxLength={99} text={text} onInput={r.enterZip} />
+    <Input
+      id="tw-zip"
+      label={abroad ? label : t.zipLabel}
+      required={required}
+      value={s.zip}
+      error={s.errors.zip}
+      type="text"
+      inputMode={abroad ? 'text' : 'numeric'}
+      autoComplete="postal-code"
+      maxLength={99}
+      text={text}
+      onInput={r.enterZip}
+    />
   );
   if (view === 'zip') {
     // Offered only when a site is outside the US; '' stands for the US and its ZIP code.
@@ -65,9 +76,7 @@ export function StepView(props: StepProps) {
               <input type="radio" name="tw-site" value={site.id} checked={chosen === site.id} disabled={busy} onChange={() => r.pickSite(site.id)} />
               <span>
                 <strong>{site.name}</strong>
-                <span class="tw-helper">
-                  {[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}
-                </span>
+                <span class="tw-helper">{[site.address1, site.city, site.state, site.zipCode].filter(Boolean).join(', ')}</span>
                 <span class="tw-distance">{away(t, site)}</span>
               </span>
             </label>
@@ -89,7 +98,14 @@ export function StepView(props: StepProps) {
         {/* Where no site was searched and the screener asks no ZIP: an optional one, the lead's place. */}
         {lead && lead != 'noTrialSites' && !s.contactFields.some((f) => f.fieldType == 'zip') && zip(t.postal)}
         {lead && <Accept {...props}>{s.messages.consent ? <span class="tw-html" {...htmlProps(s.messages.consent)} /> : t.accept}</Accept>}
-        <Nav busy={busy} error={hasErrors} text={text} label={lead ? t.submit : undefined} onBack={lead ? r.back : back} backLabel={lead ? t.noThanks : undefined} />
+        <Nav
+          busy={busy}
+          error={hasErrors}
+          text={text}
+          label={lead ? t.submit : undefined}
+          onBack={lead ? r.back : back}
+          backLabel={lead ? t.noThanks : undefined}
+        />
       </form>
     );
   }
@@ -116,7 +132,13 @@ function Accept({ s, ctl, children, box = 'acceptTerms' }: StepProps & { childre
   return (
     <div class="tw-field">
       <label class="tw-choice">
-        <input type="checkbox" checked={s[box]} aria-invalid={!!error} aria-describedby={error ? id : undefined} onChange={(e) => ctl.runner.accept(e.currentTarget.checked, box)} />
+        <input
+          type="checkbox"
+          checked={s[box]}
+          aria-invalid={!!error}
+          aria-describedby={error ? id : undefined}
+          onChange={(e) => ctl.runner.accept(e.currentTarget.checked, box)}
+        />
         <span>{children}</span>
       </label>
       <Err id={id} error={error} />
@@ -153,7 +175,14 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
     return (
       <div class="tw-field">
         <label class="tw-choice">
-          <input type="checkbox" id={id} checked={s.contact[field.name] === true} aria-invalid={!!error} aria-describedby={error ? `${id}-err` : undefined} onChange={(e) => ctl.runner.setContact(field.name, e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            id={id}
+            checked={s.contact[field.name] === true}
+            aria-invalid={!!error}
+            aria-describedby={error ? `${id}-err` : undefined}
+            onChange={(e) => ctl.runner.setContact(field.name, e.currentTarget.checked)}
+          />
           <span>
             {label}
             {field.required && <Req text={text} />}
@@ -181,4 +210,3 @@ function ContactInput({ field, s, ctl }: StepProps & { field: RunnerContactField
     />
   );
 }
-

@@ -81,7 +81,11 @@ export function TrendChart({ points, period, label }: { points: readonly TrendPo
   const unit = period === 'week' ? 'week' : 'day';
   return (
     <figure className="trend-chart" aria-label={label}>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${label}: ${periods.length} ${unit}${periods.length === 1 ? '' : 's'} from ${periods[0]} to ${periods[periods.length - 1]}`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`${label}: ${periods.length} ${unit}${periods.length === 1 ? '' : 's'} from ${periods[0]} to ${periods[periods.length - 1]}`}
+      >
         {[0, top / 2, top].map((tick) => (
           <g key={tick} className="trend-grid">
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
@@ -91,38 +95,44 @@ export function TrendChart({ points, period, label }: { points: readonly TrendPo
           </g>
         ))}
         {xLabels.map((i) => (
-          <text key={i} className="trend-axis" x={x(i)} y={HEIGHT - 8} textAnchor={i === 0 && periods.length > 1 ? 'start' : i === periods.length - 1 && periods.length > 1 ? 'end' : 'middle'}>
+          <text
+            key={i}
+            className="trend-axis"
+            x={x(i)}
+            y={HEIGHT - 8}
+            textAnchor={i === 0 && periods.length > 1 ? 'start' : i === periods.length - 1 && periods.length > 1 ? 'end' : 'middle'}
+          >
             {periods[i]}
           </text>
         ))}
-        {periods.length === 1 ? (
-          // One period has no line to draw: its dots would sit on one vertical and hide each other,
-          // so each stage is a bar of its own, labelled with its count.
-          TREND_STAGES.map((stage, k) => {
-            const slot = plotW / TREND_STAGES.length;
-            const n = value(periods[0]!, stage);
-            const left = PAD.left + k * slot + slot * 0.2;
-            return (
+        {periods.length === 1
+          ? // One period has no line to draw: its dots would sit on one vertical and hide each other,
+            // so each stage is a bar of its own, labelled with its count.
+            TREND_STAGES.map((stage, k) => {
+              const slot = plotW / TREND_STAGES.length;
+              const n = value(periods[0]!, stage);
+              const left = PAD.left + k * slot + slot * 0.2;
+              return (
+                <g key={stage} className={`trend-series trend-${stage}`} data-stage={stage}>
+                  <rect x={left} y={y(n)} width={slot * 0.6} height={Math.max(0, PAD.top + plotH - y(n))}>
+                    <title>{`${periods[0]} · ${FUNNEL_STAGE_LABELS[stage]}: ${formatCount(n)}`}</title>
+                  </rect>
+                  <text className="trend-bar-count" x={left + slot * 0.3} y={y(n) - 4} textAnchor="middle">
+                    {formatCount(n)}
+                  </text>
+                </g>
+              );
+            })
+          : TREND_STAGES.map((stage) => (
               <g key={stage} className={`trend-series trend-${stage}`} data-stage={stage}>
-                <rect x={left} y={y(n)} width={slot * 0.6} height={Math.max(0, PAD.top + plotH - y(n))}>
-                  <title>{`${periods[0]} · ${FUNNEL_STAGE_LABELS[stage]}: ${formatCount(n)}`}</title>
-                </rect>
-                <text className="trend-bar-count" x={left + slot * 0.3} y={y(n) - 4} textAnchor="middle">
-                  {formatCount(n)}
-                </text>
+                <polyline fill="none" points={periods.map((p, i) => `${x(i).toFixed(1)},${y(value(p, stage)).toFixed(1)}`).join(' ')} />
+                {periods.map((p, i) => (
+                  <circle key={p} cx={x(i)} cy={y(value(p, stage))} r={periods.length > 60 ? 1.5 : 3}>
+                    <title>{`${p} · ${FUNNEL_STAGE_LABELS[stage]}: ${formatCount(value(p, stage))}`}</title>
+                  </circle>
+                ))}
               </g>
-            );
-          })
-        ) : TREND_STAGES.map((stage) => (
-          <g key={stage} className={`trend-series trend-${stage}`} data-stage={stage}>
-            <polyline fill="none" points={periods.map((p, i) => `${x(i).toFixed(1)},${y(value(p, stage)).toFixed(1)}`).join(' ')} />
-            {periods.map((p, i) => (
-              <circle key={p} cx={x(i)} cy={y(value(p, stage))} r={periods.length > 60 ? 1.5 : 3}>
-                <title>{`${p} · ${FUNNEL_STAGE_LABELS[stage]}: ${formatCount(value(p, stage))}`}</title>
-              </circle>
             ))}
-          </g>
-        ))}
       </svg>
       <figcaption className="chart-legend">
         {TREND_STAGES.map((stage) => (
@@ -155,7 +165,8 @@ export function PageDropOffChart({ pages, label }: { pages: readonly SurveyPageM
               </span>
             </span>
             <span className="dropoff-figures">
-              {formatCount(p.views)} reached · {formatCount(p.dropOff)} left here{p.views > 0 ? ` (${formatShare(p.dropOff / p.views)})` : ''} · median {seconds(p.medianSeconds)}, p90 {seconds(p.p90Seconds)}
+              {formatCount(p.views)} reached · {formatCount(p.dropOff)} left here{p.views > 0 ? ` (${formatShare(p.dropOff / p.views)})` : ''} · median{' '}
+              {seconds(p.medianSeconds)}, p90 {seconds(p.p90Seconds)}
             </span>
           </li>
         ))}

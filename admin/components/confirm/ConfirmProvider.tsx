@@ -62,11 +62,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
               <button type="button" className="btn btn-secondary" onClick={() => settle(false)}>
                 {options?.cancelLabel ?? 'Cancel'}
               </button>
-              <button
-                type="button"
-                className={options?.danger ? 'btn btn-danger' : 'btn btn-primary'}
-                onClick={() => settle(true)}
-              >
+              <button type="button" className={options?.danger ? 'btn btn-danger' : 'btn btn-primary'} onClick={() => settle(true)}>
                 {options?.confirmLabel ?? 'Confirm'}
               </button>
             </div>

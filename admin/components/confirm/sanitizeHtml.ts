@@ -8,8 +8,27 @@ const ALLOWED = new Set(['b', 'i', 'em', 'strong', 'br', 'p', 'ul', 'ol', 'li'])
 
 // Removed with their content: it is code or markup, not text meant for the reader.
 const DROPPED = new Set([
-  'script', 'style', 'template', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed',
-  'svg', 'math', 'link', 'meta', 'base', 'title', 'head', 'textarea', 'select', 'option', 'xmp', 'plaintext',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'link',
+  'meta',
+  'base',
+  'title',
+  'head',
+  'textarea',
+  'select',
+  'option',
+  'xmp',
+  'plaintext',
 ]);
 
 function copyInto(source: Node, target: Node, doc: Document): void {

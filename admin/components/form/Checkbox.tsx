@@ -10,14 +10,7 @@ export function Checkbox({ label, name, error, hint, disabled, checked, onChange
   const ids = useControlIds(name, error, hint);
   return (
     <div className={error ? 'field field-checkbox has-error' : 'field field-checkbox'}>
-      <input
-        {...ids}
-        type="checkbox"
-        name={name}
-        checked={checked}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.checked)}
-      />
+      <input {...ids} type="checkbox" name={name} checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
       <label htmlFor={ids.id}>{label}</label>
       <FieldMessages id={ids.id} error={error} hint={hint} />
     </div>

@@ -40,5 +40,8 @@ export function useFormTopBar(objectTitle: string | undefined, cancel: string, f
 }
 
 /** Saves what an add or edit form holds: a new record, or the changes to record `id`. */
-export const saveRecord = <I, R>(api: { create: (input: I) => Promise<R>; update: (id: string, input: I) => Promise<R> }, id: string | undefined, input: I): Promise<R> =>
-  id === undefined ? api.create(input) : api.update(id, input);
+export const saveRecord = <I, R>(
+  api: { create: (input: I) => Promise<R>; update: (id: string, input: I) => Promise<R> },
+  id: string | undefined,
+  input: I,
+): Promise<R> => (id === undefined ? api.create(input) : api.update(id, input));

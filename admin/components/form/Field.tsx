@@ -43,7 +43,14 @@ export function FieldMessages({ id, error, hint }: { id: string; error?: string;
 }
 
 /** Label above, control, then hint and error. The required mark is drawn by CSS, outside the label's text. */
-export function Field({ ids, label, error, hint, required, children }: {
+export function Field({
+  ids,
+  label,
+  error,
+  hint,
+  required,
+  children,
+}: {
   ids: ControlIds;
   label: string;
   error?: string;

@@ -104,10 +104,17 @@ function HistoryList({ entity, entityId, labels }: HistoryProps) {
         </ol>
       )}
       {result && result.total > HISTORY_PAGE_SIZE && (
-        <Pagination page={page} limit={limit} total={result.total} onPage={setPage} onLimit={(n) => {
+        <Pagination
+          page={page}
+          limit={limit}
+          total={result.total}
+          onPage={setPage}
+          onLimit={(n) => {
             setLimit(n);
             setPage(1);
-          }} pageSizes={[10, 20, 50]} />
+          }}
+          pageSizes={[10, 20, 50]}
+        />
       )}
     </div>
   );

@@ -50,12 +50,7 @@ export function useSelection<T>() {
 export type SelectionState<T> = ReturnType<typeof useSelection<T>>;
 
 /** The first column: a box per row and one for the whole page. */
-export function selectionColumn<T>(
-  state: SelectionState<T>,
-  page: readonly T[],
-  rowKey: (row: T) => string,
-  label: (row: T) => string,
-): Column<T> {
+export function selectionColumn<T>(state: SelectionState<T>, page: readonly T[], rowKey: (row: T) => string, label: (row: T) => string): Column<T> {
   const { selection } = state;
   const keys = page.map((row) => [rowKey(row), row] as [string, T]);
   const all = keys.length > 0 && (selection.allMatching || keys.every(([key]) => selection.rows.has(key)));
@@ -133,7 +128,9 @@ export function BulkBar<T>({
     const what = count(selected, options.noun);
     const ok = await confirm({
       title: `${action.label} ${what}?`,
-      message: action.danger ? `Are you sure you want to ${action.label.toLowerCase()} these ${what}? This cannot be undone.` : `${action.label} the ${what} selected?`,
+      message: action.danger
+        ? `Are you sure you want to ${action.label.toLowerCase()} these ${what}? This cannot be undone.`
+        : `${action.label} the ${what} selected?`,
       confirmLabel: action.label,
       danger: action.danger,
     });

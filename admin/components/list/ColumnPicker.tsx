@@ -39,9 +39,7 @@ export function ColumnPicker<T>({ columns, hidden, onChange }: { columns: readon
                   type="checkbox"
                   checked={visible}
                   disabled={visible && shown.length === 1}
-                  onChange={(event) =>
-                    onChange(event.target.checked ? [...hidden].filter((id) => id !== column.id) : [...hidden, column.id])
-                  }
+                  onChange={(event) => onChange(event.target.checked ? [...hidden].filter((id) => id !== column.id) : [...hidden, column.id])}
                 />
                 {column.header}
               </label>

@@ -50,22 +50,18 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sort = '', onSort
             {columns.map((column) => {
               const direction = column.sortField ? sortDirection(sort, column.sortField) : undefined;
               return (
-                <th
-                  key={column.id}
-                  scope="col"
-                  className={column.className}
-                  aria-sort={column.sortField ? (direction ?? 'none') : undefined}
-                >
-                  {column.headerContent ?? (column.sortField && onSort ? (
-                    <button type="button" className="sort-button" onClick={() => onSort(column.sortField as string)}>
-                      {column.header}
-                      <span className={direction ? 'sort-mark is-active' : 'sort-mark'} aria-hidden="true">
-                        {direction ? SORT_MARK[direction] : '↕'}
-                      </span>
-                    </button>
-                  ) : (
-                    column.header
-                  ))}
+                <th key={column.id} scope="col" className={column.className} aria-sort={column.sortField ? (direction ?? 'none') : undefined}>
+                  {column.headerContent ??
+                    (column.sortField && onSort ? (
+                      <button type="button" className="sort-button" onClick={() => onSort(column.sortField as string)}>
+                        {column.header}
+                        <span className={direction ? 'sort-mark is-active' : 'sort-mark'} aria-hidden="true">
+                          {direction ? SORT_MARK[direction] : '↕'}
+                        </span>
+                      </button>
+                    ) : (
+                      column.header
+                    ))}
                 </th>
               );
             })}

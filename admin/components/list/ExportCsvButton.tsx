@@ -7,7 +7,17 @@ import { csvHeadingsOf, relabelCsv } from './csvHeadings';
 export const EXPORT_FAILED = 'Could not export the list';
 
 /** Downloads the whole list as the screen filters and sorts it (every page), with the columns shown, headed as on the screen. */
-export function ExportCsvButton<T>({ load, params, fields, columns = [] }: { load: (params: ListParams) => Promise<DownloadedFile>; params: ListParams; fields: readonly string[]; columns?: readonly Column<T>[] }) {
+export function ExportCsvButton<T>({
+  load,
+  params,
+  fields,
+  columns = [],
+}: {
+  load: (params: ListParams) => Promise<DownloadedFile>;
+  params: ListParams;
+  fields: readonly string[];
+  columns?: readonly Column<T>[];
+}) {
   const { page: _page, limit: _limit, ...rest } = params;
   const download = async (): Promise<DownloadedFile> => {
     const file = await load(fields.length > 0 ? { ...rest, fields: fields.join(',') } : rest);

@@ -51,7 +51,16 @@ export function ListFilters({
               />
             );
           case 'date':
-            return <TextField key={field.name} type="date" label={field.label} name={`filter-${field.name}`} value={value} onChange={(next) => onChange(field.name, next)} />;
+            return (
+              <TextField
+                key={field.name}
+                type="date"
+                label={field.label}
+                name={`filter-${field.name}`}
+                value={value}
+                onChange={(next) => onChange(field.name, next)}
+              />
+            );
           case 'text':
             return <TextFilter key={field.name} field={field} value={value} onChange={(next) => onChange(field.name, next)} />;
         }

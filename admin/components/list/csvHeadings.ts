@@ -23,5 +23,10 @@ export function relabelCsv(text: string, headings: ReadonlyMap<string, string>):
   const end = text.indexOf('\r\n');
   const head = end === -1 ? text : text.slice(0, end);
   const rest = end === -1 ? '' : text.slice(end);
-  return head.split(',').map((name) => quoted(headings.get(name) ?? inWords(name))).join(',') + rest;
+  return (
+    head
+      .split(',')
+      .map((name) => quoted(headings.get(name) ?? inWords(name)))
+      .join(',') + rest
+  );
 }

@@ -12,8 +12,7 @@ export function parseSort(sort: string): SortKey[] {
     .map((part) => (part.startsWith('-') ? { field: part.slice(1), descending: true } : { field: part, descending: false }));
 }
 
-export const formatSort = (keys: readonly SortKey[]): string =>
-  keys.map((k) => (k.descending ? `-${k.field}` : k.field)).join(',');
+export const formatSort = (keys: readonly SortKey[]): string => keys.map((k) => (k.descending ? `-${k.field}` : k.field)).join(',');
 
 /**
  * A click on a column header: the column already leading the sort flips direction (keeping

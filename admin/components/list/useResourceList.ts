@@ -97,10 +97,7 @@ export function useListQuery(options: ListQueryOptions) {
     toggleSort: useCallback((field: string) => update((c) => ({ sort: toggleSort(c.sort, field), page: 1 })), [update]),
     // Replacing, not pushing: Back should not step through every search typed.
     setSearch: useCallback((searchQuery: string) => update(() => ({ searchQuery, page: 1 }), true), [update]),
-    setFilter: useCallback(
-      (name: string, value: string) => update((c) => ({ filters: { ...c.filters, [name]: value }, page: 1 })),
-      [update],
-    ),
+    setFilter: useCallback((name: string, value: string) => update((c) => ({ filters: { ...c.filters, [name]: value }, page: 1 })), [update]),
     /** Clears the filters and the search at once. */
     clearFilters: useCallback(() => update(() => ({ filters: {}, searchQuery: '', page: 1 })), [update]),
   };
@@ -129,8 +126,7 @@ export function useListData<T>(load: (params: ListParams) => Promise<ListResult<
     setState((previous) => ({ ...previous, loading: true, error: null }));
     loadRef.current(JSON.parse(key) as ListParams).then(
       (result) => current && setState({ items: result.items, total: result.total, loading: false, error: null }),
-      (error: unknown) =>
-        current && setState((previous) => ({ ...previous, loading: false, error: error instanceof ApiError ? error.message : LOAD_FAILED })),
+      (error: unknown) => current && setState((previous) => ({ ...previous, loading: false, error: error instanceof ApiError ? error.message : LOAD_FAILED })),
     );
     return () => {
       current = false;

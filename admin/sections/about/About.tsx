@@ -23,7 +23,18 @@ function Licences() {
             rowKey={(r) => r.id}
             emptyMessage="No packages."
             columns={[
-              { id: 'name', header: 'Package', cell: (r) => (r.homepage ? <a href={r.homepage} target="_blank" rel="noopener noreferrer">{r.name}</a> : r.name) },
+              {
+                id: 'name',
+                header: 'Package',
+                cell: (r) =>
+                  r.homepage ? (
+                    <a href={r.homepage} target="_blank" rel="noopener noreferrer">
+                      {r.name}
+                    </a>
+                  ) : (
+                    r.name
+                  ),
+              },
               { id: 'version', header: 'Version', cell: (r) => r.version },
               { id: 'licence', header: 'Licence', cell: (r) => r.licence },
             ]}

@@ -7,8 +7,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useSession } from '../../state/services';
 
 // Password accounts report no provider (or 'local'); any other provider is a single sign-on service.
-const ssoProvider = (provider: string | null | undefined): string | null =>
-  provider && provider !== 'local' ? provider : null;
+const ssoProvider = (provider: string | null | undefined): string | null => (provider && provider !== 'local' ? provider : null);
 
 /** Revokes the session, then goes to the login page, or to the provider's logout for SSO users. */
 export default function Logout() {

@@ -12,8 +12,10 @@ import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './ContactFieldForm';
 export default function ContactFieldsIndex() {
   const api = useApi(contactFieldsApi);
   const { list, remove } = useIndexList(api, {
-    defaultSort: CONTACT_FIELD_DEFAULT_SORT, sortable: CONTACT_FIELD_SORTS,
-    what: 'Contact field', add: pathTo('ContactFieldsAdd'),
+    defaultSort: CONTACT_FIELD_DEFAULT_SORT,
+    sortable: CONTACT_FIELD_SORTS,
+    what: 'Contact field',
+    add: pathTo('ContactFieldsAdd'),
   });
 
   const columns: Column<ContactField>[] = [

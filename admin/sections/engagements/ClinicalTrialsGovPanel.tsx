@@ -27,7 +27,11 @@ function SiteList({ title, sites }: { title: string; sites: CtgovSite[] }) {
           {sites.map((s) => (
             <li key={s.siteId}>
               <span>
-                {s.name} <span className="muted">— {place(s)}</span> <span className="muted">({s.status ?? 'no status'}{s.isActive ? '' : ', inactive'})</span>
+                {s.name} <span className="muted">— {place(s)}</span>{' '}
+                <span className="muted">
+                  ({s.status ?? 'no status'}
+                  {s.isActive ? '' : ', inactive'})
+                </span>
                 {s.changes && s.changes.length > 0 && <span className="muted"> changes: {s.changes.join(', ')}</span>}
               </span>
             </li>
@@ -102,7 +106,13 @@ export function ClinicalTrialsGovPanel({ engagementId, onImported }: { engagemen
         />
         <label className="btn btn-small btn-secondary file-button">
           {study ? study.name : 'Or choose a study record (.json)'}
-          <input type="file" className="sr-only" accept=".json,application/json" aria-label="Study record file" onChange={(event) => void readFile(event.target.files?.[0])} />
+          <input
+            type="file"
+            className="sr-only"
+            accept=".json,application/json"
+            aria-label="Study record file"
+            onChange={(event) => void readFile(event.target.files?.[0])}
+          />
         </label>
         <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void run('preview')}>
           Preview

@@ -113,7 +113,9 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
         .filter((u) => u.roles.some((r) => (ENGAGEMENT_OWNER_ROLES as readonly string[]).includes(r.name)))
         .map((u) => ({ value: String(u.id), label: u.username }));
       const current = engagement?.ownerUserId;
-      return current && !staff.some((o) => o.value === String(current)) ? [{ value: String(current), label: engagement.ownerUsername ?? `#${current}` }, ...staff] : staff;
+      return current && !staff.some((o) => o.value === String(current))
+        ? [{ value: String(current), label: engagement.ownerUsername ?? `#${current}` }, ...staff]
+        : staff;
     },
     [users],
     'Could not load the staff.',
@@ -122,7 +124,11 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
   const campaignTypes = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.campaignTypes)), [lookups], 'Could not load the campaign types.');
   const indications = useOptions(async () => asOptions(await lookups.indications()), [lookups], 'Could not load the indications.');
   const targetGroups = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.targetGroups)), [lookups], 'Could not load the target groups.');
-  const therapeuticAreas = useOptions(async () => asOptions(await lookups.all(LOOKUP_TYPES.therapeuticAreas)), [lookups], 'Could not load the therapeutic areas.');
+  const therapeuticAreas = useOptions(
+    async () => asOptions(await lookups.all(LOOKUP_TYPES.therapeuticAreas)),
+    [lookups],
+    'Could not load the therapeutic areas.',
+  );
   const listOptions = { campaignTypes, indications, targetGroups, therapeuticAreas };
 
   const cancelTo = engagement
@@ -158,7 +164,9 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
       return;
     }
     // A new engagement without a chosen owner is its creator's (the server's default).
-    const saved = engagement ? await api.update(engagement.id, input, lists) : await api.create(values.ownerUserId === '' ? { ...input, ownerUserId: undefined } : input, lists);
+    const saved = engagement
+      ? await api.update(engagement.id, input, lists)
+      : await api.create(values.ownerUserId === '' ? { ...input, ownerUserId: undefined } : input, lists);
     notify('success', engagement ? `Engagement ${saved.name} saved.` : `Engagement ${saved.name} added.`);
     navigate(pathTo('EngagementsView', { engagementId: saved.id }));
   });
@@ -185,8 +193,20 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
         hint="The same person referred again within this many days is kept as a duplicate and not sent; 0 never."
         {...form.text('duplicateWindowDays')}
       />
-      <TextField label={L.firstContactHours} type="number" inputMode="numeric" hint="The referral queue shows a referral overdue when nobody reached the person by then." {...form.text('firstContactHours')} />
-      <TextField label={L.staleDays} type="number" inputMode="numeric" hint="An open referral nobody updated for this long shows as stale." {...form.text('staleDays')} />
+      <TextField
+        label={L.firstContactHours}
+        type="number"
+        inputMode="numeric"
+        hint="The referral queue shows a referral overdue when nobody reached the person by then."
+        {...form.text('firstContactHours')}
+      />
+      <TextField
+        label={L.staleDays}
+        type="number"
+        inputMode="numeric"
+        hint="An open referral nobody updated for this long shows as stale."
+        {...form.text('staleDays')}
+      />
       <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
       <Select label={L.targetMeasure} options={TARGET_MEASURE_OPTIONS} {...form.text('targetMeasure')} />
       <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />

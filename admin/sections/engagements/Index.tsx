@@ -50,8 +50,11 @@ export default function EngagementsIndex() {
     'Could not load the therapeutic areas.',
   );
   const { list, remove } = useIndexList(api, {
-    defaultSort: ENGAGEMENT_DEFAULT_SORT, sortable: ENGAGEMENT_SORTS, filterNames: FILTER_NAMES,
-    what: 'Engagement', add: pathTo('EngagementsAdd'),
+    defaultSort: ENGAGEMENT_DEFAULT_SORT,
+    sortable: ENGAGEMENT_SORTS,
+    filterNames: FILTER_NAMES,
+    what: 'Engagement',
+    add: pathTo('EngagementsAdd'),
   });
   const filters: ListFilterField[] = [
     sponsorFilter(sponsors),

@@ -28,7 +28,8 @@ function SettingsForm({ items, canEdit, onSaved }: { items: MessageSetting[]; ca
       // Checked here with the server's own schema, so a bad delay is named before anything is sent.
       const parsed = v.safeParse(MessageSettingInput, { isEnabled: row.isEnabled, delayMinutes: row.delay.trim() === '' ? Number.NaN : Number(row.delay) });
       if (!parsed.success) found[setting.id] = parsed.issues[0]?.message ?? 'Not valid.';
-      else if (parsed.output.isEnabled !== setting.isEnabled || parsed.output.delayMinutes !== setting.delayMinutes) changed.push({ id: setting.id, input: parsed.output });
+      else if (parsed.output.isEnabled !== setting.isEnabled || parsed.output.delayMinutes !== setting.delayMinutes)
+        changed.push({ id: setting.id, input: parsed.output });
     }
     setErrors(found);
     if (Object.keys(found).length > 0 || changed.length === 0) return;
@@ -133,7 +134,12 @@ export function MessageSettingsPanel({ engagementId, canEdit }: { engagementId: 
           Could not load the message settings.
         </p>
       ) : settings.data ? (
-        <SettingsForm key={settings.data.items.map((s) => `${s.id}:${s.isEnabled}:${s.delayMinutes}`).join()} items={settings.data.items} canEdit={canEdit} onSaved={settings.reload} />
+        <SettingsForm
+          key={settings.data.items.map((s) => `${s.id}:${s.isEnabled}:${s.delayMinutes}`).join()}
+          items={settings.data.items}
+          canEdit={canEdit}
+          onSaved={settings.reload}
+        />
       ) : (
         <p className="muted">Loading…</p>
       )}

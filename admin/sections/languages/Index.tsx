@@ -14,8 +14,12 @@ import { LANGUAGE_LABELS as L } from './languageValues';
 export default function LanguagesIndex() {
   const api = useApi(languagesApi);
   const { list, remove } = useIndexList(api, {
-    filterNames: ['isActive'], defaultSort: LANGUAGE_DEFAULT_SORT, sortable: LANGUAGE_SORTS, defaultLimit: LANGUAGE_DEFAULT_LIMIT,
-    what: 'Language', add: pathTo('LanguagesAdd'),
+    filterNames: ['isActive'],
+    defaultSort: LANGUAGE_DEFAULT_SORT,
+    sortable: LANGUAGE_SORTS,
+    defaultLimit: LANGUAGE_DEFAULT_LIMIT,
+    what: 'Language',
+    add: pathTo('LanguagesAdd'),
   });
 
   const columns: Column<Language>[] = [

@@ -16,7 +16,7 @@ function LanguageDetails({ language }: { language: Language }) {
     back: pathTo('LanguagesIndex'),
     edit: pathTo('LanguagesEdit', { id: language.id }),
     // The default language stays: the widget falls back to it.
-    remove: !language.isDefault && { run: api.remove, what: 'Language', id: language.id, name: language.name, then: pathTo('LanguagesIndex') },
+    remove: !language.isDefault && { run: api.remove, what: 'Language', id: language.id, name: language.name, goTo: pathTo('LanguagesIndex') },
   });
   return (
     <section className="panel">

@@ -64,7 +64,13 @@ function Reveal({ lead }: { lead: Lead }) {
     }
   };
   return (
-    <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void reveal()} aria-label={`Reveal contact details of lead ${lead.id}`}>
+    <button
+      type="button"
+      className="btn btn-small btn-secondary"
+      disabled={busy}
+      onClick={() => void reveal()}
+      aria-label={`Reveal contact details of lead ${lead.id}`}
+    >
       Reveal
     </button>
   );
@@ -138,13 +144,34 @@ export default function LeadsIndex() {
         </span>
       ),
     },
-    { id: 'engagementIds', header: 'Engagement', exportFields: ['engagementIds'], cell: (l) => l.engagementIds.map((id) => nameOf(engagementOptions.options, id)).join(', ') || '—' },
+    {
+      id: 'engagementIds',
+      header: 'Engagement',
+      exportFields: ['engagementIds'],
+      cell: (l) => l.engagementIds.map((id) => nameOf(engagementOptions.options, id)).join(', ') || '—',
+    },
     { id: 'screenerId', header: 'Screener', exportFields: ['screenerId'], cell: (l) => nameOf(screenerOptions.options, l.screenerId) },
     { id: 'mediaChannelId', header: 'Channel', exportFields: ['mediaChannelId'], cell: (l) => nameOf(channelOptions.options, l.mediaChannelId) },
     fieldColumn('language', 'Language', 'plain'),
-    { id: 'zipCode', header: 'ZIP or place', exportFields: ['zipCode', 'country'], cell: (l) => (l.zipCode === null ? '—' : l.country ? `${l.zipCode} (${l.country})` : l.zipCode) },
-    { id: 'nearestSiteMiles', header: 'Nearest site', sortField: 'nearestSiteMiles', cell: (l) => (l.nearestSiteMiles === null ? '—' : `${l.nearestSiteMiles} mi`) },
-    { id: 'consentedAt', header: 'Consent', sortField: 'consentedAt', exportFields: ['consentedAt', 'consentText', 'consentTextSha256', 'surveyVersion'], cell: (l) => <Consent lead={l} /> },
+    {
+      id: 'zipCode',
+      header: 'ZIP or place',
+      exportFields: ['zipCode', 'country'],
+      cell: (l) => (l.zipCode === null ? '—' : l.country ? `${l.zipCode} (${l.country})` : l.zipCode),
+    },
+    {
+      id: 'nearestSiteMiles',
+      header: 'Nearest site',
+      sortField: 'nearestSiteMiles',
+      cell: (l) => (l.nearestSiteMiles === null ? '—' : `${l.nearestSiteMiles} mi`),
+    },
+    {
+      id: 'consentedAt',
+      header: 'Consent',
+      sortField: 'consentedAt',
+      exportFields: ['consentedAt', 'consentText', 'consentTextSha256', 'surveyVersion'],
+      cell: (l) => <Consent lead={l} />,
+    },
     {
       id: 'actions',
       header: 'Contact',

@@ -22,7 +22,9 @@ export function EngagementOverrides({ ctx, option }: { ctx: EditorContext; optio
     setLoadError(null);
     ctx.api.engagementOptions({ optionId: option.id }).then(
       (result) => {
-        const loaded = Object.fromEntries(result.items.map((e) => [e.engagementId, { included: true, isDisqualified: e.isDisqualified, weight: String(e.weight) }]));
+        const loaded = Object.fromEntries(
+          result.items.map((e) => [e.engagementId, { included: true, isDisqualified: e.isDisqualified, weight: String(e.weight) }]),
+        );
         setRows(loaded);
         setStored(loaded);
       },

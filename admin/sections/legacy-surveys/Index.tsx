@@ -23,7 +23,12 @@ export default function SurveysIndex() {
   const engagementApi = useApi(engagementsApi);
   const navigate = useNavigate();
   const sponsors = useSponsorOptions();
-  const { list, remove } = useIndexList(api, { defaultSort: SURVEY_DEFAULT_SORT, sortable: SURVEY_SORTS, filterNames: ['sponsorId', 'isActive'], what: 'Survey' });
+  const { list, remove } = useIndexList(api, {
+    defaultSort: SURVEY_DEFAULT_SORT,
+    sortable: SURVEY_SORTS,
+    filterNames: ['sponsorId', 'isActive'],
+    what: 'Survey',
+  });
   const engagements = useOptions(
     () =>
       engagementApi

@@ -23,7 +23,19 @@ const optionValues = (option: SurveyOption) => ({
   translations: option.translations,
 });
 
-export function OptionEditor({ ctx, page, option, index, count }: { ctx: EditorContext; page: SurveyPage; option: SurveyOption; index: number; count: number }) {
+export function OptionEditor({
+  ctx,
+  page,
+  option,
+  index,
+  count,
+}: {
+  ctx: EditorContext;
+  page: SurveyPage;
+  option: SurveyOption;
+  index: number;
+  count: number;
+}) {
   const [values, setValues] = useState(() => optionValues(option));
   useUnsavedValue(values, optionValues(option));
   const [showEngagements, setShowEngagements] = useState(false);
@@ -41,7 +53,9 @@ export function OptionEditor({ ctx, page, option, index, count }: { ctx: EditorC
 
   const save = () =>
     action.run(async () => {
-      const [to, target] = values.transition.startsWith('page:') ? ['page' as const, Number(values.transition.slice(5))] : [values.transition === 'end' ? ('end' as const) : null, null];
+      const [to, target] = values.transition.startsWith('page:')
+        ? ['page' as const, Number(values.transition.slice(5))]
+        : [values.transition === 'end' ? ('end' as const) : null, null];
       await ctx.api.updateOption(option.id, {
         label: values.label,
         value: values.value,
@@ -65,7 +79,14 @@ export function OptionEditor({ ctx, page, option, index, count }: { ctx: EditorC
       <div className="form-grid">
         <TextField label="Label" name={`${name}-label`} required maxLength={500} value={values.label} onChange={(label) => set({ label })} />
         <TextField label="Value" name={`${name}-value`} required maxLength={200} value={values.value} onChange={(value) => set({ value })} />
-        <Select label="Transition" name={`${name}-transition`} emptyLabel="Next page" options={targets} value={values.transition} onChange={(transition) => set({ transition })} />
+        <Select
+          label="Transition"
+          name={`${name}-transition`}
+          emptyLabel="Next page"
+          options={targets}
+          value={values.transition}
+          onChange={(transition) => set({ transition })}
+        />
         <Checkbox label="Disqualify" name={`${name}-disqualify`} checked={values.isDisqualified} onChange={(isDisqualified) => set({ isDisqualified })} />
       </div>
       {ctx.languages.map((language) => (

@@ -25,7 +25,19 @@ const questionValues = (question: SurveyQuestion) => ({
   translations: question.translations,
 });
 
-export function QuestionEditor({ ctx, page, question, index, count }: { ctx: EditorContext; page: SurveyPage; question: SurveyQuestion; index: number; count: number }) {
+export function QuestionEditor({
+  ctx,
+  page,
+  question,
+  index,
+  count,
+}: {
+  ctx: EditorContext;
+  page: SurveyPage;
+  question: SurveyQuestion;
+  index: number;
+  count: number;
+}) {
   const [values, setValues] = useState(() => questionValues(question));
   useUnsavedValue(values, questionValues(question));
   const action = useAction();
@@ -83,8 +95,22 @@ export function QuestionEditor({ ctx, page, question, index, count }: { ctx: Edi
           onChange={(questionCategoryId) => set({ questionCategoryId })}
         />
       </div>
-      <TextArea label="Helper text" name={`${name}-helper`} rows={2} maxLength={1000} value={values.helperText} onChange={(helperText) => set({ helperText })} />
-      <MultiCheckList label="Tags" name={`${name}-tags`} options={ctx.tags.options} loading={ctx.tags.loading} value={values.tagIds} onChange={(tagIds) => set({ tagIds })} />
+      <TextArea
+        label="Helper text"
+        name={`${name}-helper`}
+        rows={2}
+        maxLength={1000}
+        value={values.helperText}
+        onChange={(helperText) => set({ helperText })}
+      />
+      <MultiCheckList
+        label="Tags"
+        name={`${name}-tags`}
+        options={ctx.tags.options}
+        loading={ctx.tags.loading}
+        value={values.tagIds}
+        onChange={(tagIds) => set({ tagIds })}
+      />
       {ctx.languages.map((language) => (
         <div key={language.isoCode} className="form-grid">
           <TextField

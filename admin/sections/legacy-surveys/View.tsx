@@ -21,12 +21,14 @@ function SurveyDetails({ survey }: { survey: Survey }) {
     objectTitle: survey.title,
     back: pathTo('SurveysIndex'),
     edit: pathTo('SurveysEdit', { id: survey.id }),
-    remove: { run: api.remove, what: 'Survey', id: survey.id, name: survey.title, then: pathTo('SurveysIndex') },
+    remove: { run: api.remove, what: 'Survey', id: survey.id, name: survey.title, goTo: pathTo('SurveysIndex') },
   });
   return (
     <>
       <section className="panel">
-        <ViewFields fields={recordFields(L, survey, ['title', 'engagementName', 'sponsorName', activeField(L, survey), 'globalId', ...stampFields(L, survey)])} />
+        <ViewFields
+          fields={recordFields(L, survey, ['title', 'engagementName', 'sponsorName', activeField(L, survey), 'globalId', ...stampFields(L, survey)])}
+        />
       </section>
       {(survey.pages ?? []).map((page) => (
         <section key={page.id} className="panel survey-view-page" aria-label={page.title}>

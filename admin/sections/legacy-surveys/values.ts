@@ -1,4 +1,3 @@
-
 /** SPEC section 8, verbatim (the product's spelling of 'enagagements' included). */
 export const ADD_PAGE_FAILED = 'Could not add Page';
 export const ADD_QUESTION_FAILED = 'Could not add Question';

@@ -12,7 +12,8 @@ export interface HiddenFieldRow {
   maxLength: string;
 }
 
-export const toRows = (fields: readonly HiddenField[] | undefined): HiddenFieldRow[] => (fields ?? []).map((f) => ({ name: f.name, maxLength: String(f.maxLength) }));
+export const toRows = (fields: readonly HiddenField[] | undefined): HiddenFieldRow[] =>
+  (fields ?? []).map((f) => ({ name: f.name, maxLength: String(f.maxLength) }));
 
 /** The rows as the API takes them (an empty length is not a number, which the schema refuses). */
 export const fromRows = (rows: readonly HiddenFieldRow[]) =>
@@ -41,7 +42,13 @@ export function HiddenFieldsEditor({ rows, onChange, error }: { rows: HiddenFiel
             {rows.map((row, i) => (
               <tr key={i}>
                 <td>
-                  <input className="input" aria-label={`Hidden field ${i + 1} name`} value={row.name} maxLength={40} onChange={(e) => set(i, { name: e.target.value })} />
+                  <input
+                    className="input"
+                    aria-label={`Hidden field ${i + 1} name`}
+                    value={row.name}
+                    maxLength={40}
+                    onChange={(e) => set(i, { name: e.target.value })}
+                  />
                 </td>
                 <td>
                   <input

@@ -93,10 +93,28 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
   });
 
   return (
-    <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit} after={<HiddenFieldsEditor rows={hiddenFields} onChange={setHiddenFields} error={form.errors.hiddenFields} />}>
+    <EntityForm
+      id={FORM_ID}
+      form={form}
+      onSubmit={onSubmit}
+      after={<HiddenFieldsEditor rows={hiddenFields} onChange={setHiddenFields} error={form.errors.hiddenFields} />}
+    >
       <TextField label={L.title} required maxLength={255} {...form.text('title')} />
-      <TextField label={L.domain} required maxLength={253} placeholder="www.example.com" hint="The host name (or IPv4 address) of the page that embeds the snippet." {...form.text('domain')} />
-      <Select label={L.type} required options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))} emptyLabel="Choose a type" {...form.text('channelType')} />
+      <TextField
+        label={L.domain}
+        required
+        maxLength={253}
+        placeholder="www.example.com"
+        hint="The host name (or IPv4 address) of the page that embeds the snippet."
+        {...form.text('domain')}
+      />
+      <Select
+        label={L.type}
+        required
+        options={MEDIA_CHANNEL_TYPES.map((t) => ({ value: t, label: t }))}
+        emptyLabel="Choose a type"
+        {...form.text('channelType')}
+      />
       <p className="field">
         <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
       </p>

@@ -138,13 +138,16 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   // The surveys the channel names, else every survey of its screener (what it may serve).
   const own = links.data?.items ?? [];
   const surveys = own.length ? own : (offered.data?.items ?? []);
-  const languageOptions = [{ value: 'en', label: 'English' }, ...(detail.data?.languages ?? []).filter((l) => l.isoCode !== 'en').map((l) => ({ value: l.isoCode, label: l.name }))];
+  const languageOptions = [
+    { value: 'en', label: 'English' },
+    ...(detail.data?.languages ?? []).filter((l) => l.isoCode !== 'en').map((l) => ({ value: l.isoCode, label: l.name })),
+  ];
   return (
     <section className="panel" id="preview" aria-labelledby="channel-preview-title">
       <h2 id="channel-preview-title">Preview</h2>
       <p className="muted">
-        The participant widget as it runs on this channel, for any version. Nothing is stored. The run ends at the outcome chosen: a lead&apos;s outcome shows its
-        contact form and consent, whose Submit stores no lead.
+        The participant widget as it runs on this channel, for any version. Nothing is stored. The run ends at the outcome chosen: a lead&apos;s outcome shows
+        its contact form and consent, whose Submit stores no lead.
       </p>
       <div className="add-lookup">
         <SurveyPicker

@@ -37,7 +37,10 @@ export function SpendsPanel({ channelId }: { channelId: string }) {
   const add = async () => {
     const amountMinor = parseAmount(amount, currency.trim().toUpperCase() || 'USD');
     if (amountMinor === null) return notify('error', AMOUNT_INVALID);
-    const saved = await act(() => api.create({ mediaChannelId: Number(channelId), amountMinor, currency, periodStart, periodEnd, campaign: campaign || null }), 'Spend added');
+    const saved = await act(
+      () => api.create({ mediaChannelId: Number(channelId), amountMinor, currency, periodStart, periodEnd, campaign: campaign || null }),
+      'Spend added',
+    );
     if (saved) {
       setAmount('');
       setCampaign('');
@@ -46,7 +49,9 @@ export function SpendsPanel({ channelId }: { channelId: string }) {
   return (
     <section className="panel" id="spends" aria-labelledby="spends-title">
       <h2 id="spends-title">Spend</h2>
-      <p className="muted">What this channel cost, period by period. The Recruitment screen prorates each spend by the days its period shares with the range shown.</p>
+      <p className="muted">
+        What this channel cost, period by period. The Recruitment screen prorates each spend by the days its period shares with the range shown.
+      </p>
       <PageTable
         caption="Spend"
         page={spends}

@@ -90,7 +90,11 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
     <section className="panel" id="snippet" aria-labelledby="snippet-title">
       <div className="panel-heading">
         <h2 id="snippet-title">Embed Snippet</h2>
-        <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(snippet, area.current)) ? COPIED : COPY_FAILED)}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          onClick={async () => setResult((await copyText(snippet, area.current)) ? COPIED : COPY_FAILED)}
+        >
           Copy
         </button>
       </div>
@@ -101,21 +105,21 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
       </p>
       {framed ? (
         <p className="muted">
-          The widget runs in a frame of this server (isolation: frame). If the page sends a Content-Security-Policy, it must allow the widget's
-          script and its frame from this server, and nothing else: <code>{partnerCspText(window.location.origin, 'frame')}</code>. Only pages
-          of {channel.domain} can show the frame.
+          The widget runs in a frame of this server (isolation: frame). If the page sends a Content-Security-Policy, it must allow the widget's script and its
+          frame from this server, and nothing else: <code>{partnerCspText(window.location.origin, 'frame')}</code>. Only pages of {channel.domain} can show the
+          frame.
         </p>
       ) : (
         <p className="muted">
           If the page sends a Content-Security-Policy, it must allow the widget's script and calls from this server, and nothing else:{' '}
-          <code>{partnerCspText(window.location.origin)}</code>. Under Trusted Types, a <code>trusted-types</code> directive also names the
-          widget's one policy: <code>{partnerTrustedTypesText}</code>.
+          <code>{partnerCspText(window.location.origin)}</code>. Under Trusted Types, a <code>trusted-types</code> directive also names the widget's one policy:{' '}
+          <code>{partnerTrustedTypesText}</code>.
         </p>
       )}
       <p className="muted">
-        The <code>style</code> on the snippet&apos;s element reserves the widget&apos;s space before it loads, so the text below does not jump. If
-        the page&apos;s policy refuses style attributes, put <code>{`[data-trial-widget] { ${reservedStyle.replace(/;/g, '; ')} }`}</code> in its
-        stylesheet instead.
+        The <code>style</code> on the snippet&apos;s element reserves the widget&apos;s space before it loads, so the text below does not jump. If the
+        page&apos;s policy refuses style attributes, put <code>{`[data-trial-widget] { ${reservedStyle.replace(/;/g, '; ')} }`}</code> in its stylesheet
+        instead.
       </p>
       <HostEventsBlock policy={channel.eventsPolicy} />
     </section>
@@ -143,7 +147,9 @@ function HostEventsBlock({ policy }: { policy: EventsPolicy }) {
           </div>
         ))}
       </dl>
-      <pre className="snippet">{"document.addEventListener('trial-widget:complete', (e) => dataLayer.push({ event: 'trial_complete', channel: e.detail.mediaChannelId }));"}</pre>
+      <pre className="snippet">
+        {"document.addEventListener('trial-widget:complete', (e) => dataLayer.push({ event: 'trial_complete', channel: e.detail.mediaChannelId }));"}
+      </pre>
     </div>
   );
 }
@@ -157,13 +163,15 @@ export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
     <section className="panel" id="participant-link" aria-labelledby="participant-link-title">
       <div className="panel-heading">
         <h2 id="participant-link-title">Participant Link</h2>
-        <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}
+        >
           Copy link
         </button>
       </div>
-      <p className="muted">
-        For posts and messages with no website to embed into: the survey on a page of its own. Each open counts in {L.share}.
-      </p>
+      <p className="muted">For posts and messages with no website to embed into: the survey on a page of its own. Each open counts in {L.share}.</p>
       <input ref={field} className="input snippet" aria-label="Participant link" readOnly value={link} onFocus={(event) => event.target.select()} />
       <p>
         <a href={link} target="_blank" rel="noopener noreferrer">
@@ -208,10 +216,18 @@ export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
       </div>
       <input ref={field} className="input snippet" aria-label="Campaign link" readOnly value={link} onFocus={(event) => event.target.select()} />
       <div className="button-row">
-        <button type="button" className="btn btn-small btn-primary" onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}
+        >
           Copy campaign link
         </button>
-        <button type="button" className="btn btn-small btn-secondary" onClick={() => download(new Blob([qrSvg(link)], { type: 'image/svg+xml' }), `${file}.svg`)}>
+        <button
+          type="button"
+          className="btn btn-small btn-secondary"
+          onClick={() => download(new Blob([qrSvg(link)], { type: 'image/svg+xml' }), `${file}.svg`)}
+        >
           Download QR code (SVG)
         </button>
         <button
@@ -309,7 +325,11 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
   return (
     <section className="panel" id="surveys" aria-labelledby="channel-surveys-title">
       <h2 id="channel-surveys-title">Surveys</h2>
-      {error && <p className="form-errors" role="alert">{error}</p>}
+      {error && (
+        <p className="form-errors" role="alert">
+          {error}
+        </p>
+      )}
       {links.data && serving && (
         <>
           <p className="muted">
@@ -319,7 +339,9 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
           </p>
           {serving.length === 0 ? (
             <p className="muted">
-              {own.length === 0 ? 'This channel serves no surveys yet: its screener has no active survey.' : 'This channel serves no surveys: none of the surveys below is active.'}
+              {own.length === 0
+                ? 'This channel serves no surveys yet: its screener has no active survey.'
+                : 'This channel serves no surveys: none of the surveys below is active.'}
             </p>
           ) : (
             <>
@@ -331,9 +353,7 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
                 ))}
               </ol>
               {!serving.some((s) => s.starts) && (
-                <p className="muted">
-                  No survey starts now: a survey needs an approved, active version, and the channel and its screener must be active.
-                </p>
+                <p className="muted">No survey starts now: a survey needs an approved, active version, and the channel and its screener must be active.</p>
               )}
             </>
           )}
@@ -358,7 +378,15 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
       )}
       {options.length > 0 && (
         <div className="add-lookup">
-          <SurveyPicker label="Survey to add" name="channel-survey" value={identity} onChange={setIdentity} search={searchWithin(options)} refreshKey={options.map((s) => s.oFormIdentity).join()} hint="Surveys of its screener." />
+          <SurveyPicker
+            label="Survey to add"
+            name="channel-survey"
+            value={identity}
+            onChange={setIdentity}
+            search={searchWithin(options)}
+            refreshKey={options.map((s) => s.oFormIdentity).join()}
+            hint="Surveys of its screener."
+          />
           <button
             type="button"
             className="btn btn-small btn-secondary"

@@ -9,7 +9,17 @@ import { useState } from 'react';
 import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { messagesApi } from '@core/api/messages';
-import { MESSAGE_CHANNEL_LABELS, MESSAGE_CHANNELS, MESSAGE_DEFAULT_SORT, MESSAGE_KIND_LABELS, MESSAGE_KINDS, MESSAGE_SORTS, MESSAGE_STATUSES, type Message, type MessageStatus } from '@core/model/message';
+import {
+  MESSAGE_CHANNEL_LABELS,
+  MESSAGE_CHANNELS,
+  MESSAGE_DEFAULT_SORT,
+  MESSAGE_KIND_LABELS,
+  MESSAGE_KINDS,
+  MESSAGE_SORTS,
+  MESSAGE_STATUSES,
+  type Message,
+  type MessageStatus,
+} from '@core/model/message';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
@@ -82,7 +92,7 @@ export default function MessagesIndex() {
     try {
       const doc = await api.resend(message.id);
       const { status, lastError } = doc.data.attributes;
-      notify(status === 'sent' ? 'success' : 'error', `Message ${message.id}: ${status === 'sent' ? 'sent' : lastError ?? status}`);
+      notify(status === 'sent' ? 'success' : 'error', `Message ${message.id}: ${status === 'sent' ? 'sent' : (lastError ?? status)}`);
       list.reload();
     } catch (error) {
       notify('error', error instanceof ApiError ? error.message : 'Could not resend the message');
@@ -99,7 +109,12 @@ export default function MessagesIndex() {
     { id: 'created', header: 'Created', sortField: 'created', cell: (m) => formatDateTime(m.created) },
     { id: 'kind', header: 'Kind', sortField: 'kind', cell: (m) => MESSAGE_KIND_LABELS[m.kind] },
     { id: 'channel', header: 'Channel', cell: (m) => MESSAGE_CHANNEL_LABELS[m.channel] },
-    { id: 'recipient', header: 'To', exportFields: ['audience', 'recipient'], cell: (m) => <Recipient message={m} shown={revealed[m.id]} onReveal={() => void reveal(m)} /> },
+    {
+      id: 'recipient',
+      header: 'To',
+      exportFields: ['audience', 'recipient'],
+      cell: (m) => <Recipient message={m} shown={revealed[m.id]} onReveal={() => void reveal(m)} />,
+    },
     { id: 'subject', header: 'Subject', cell: (m) => m.subject },
     {
       id: 'status',
@@ -125,7 +140,14 @@ export default function MessagesIndex() {
         if (m.status === 'sent' || m.status === 'cancelled') return null;
         const waiting = busy.has(m.id);
         return (
-          <button type="button" className="btn btn-small btn-secondary" disabled={waiting} aria-busy={waiting || undefined} aria-label={`Resend message ${m.id}`} onClick={() => void resend(m)}>
+          <button
+            type="button"
+            className="btn btn-small btn-secondary"
+            disabled={waiting}
+            aria-busy={waiting || undefined}
+            aria-label={`Resend message ${m.id}`}
+            onClick={() => void resend(m)}
+          >
             {waiting ? 'Resending…' : 'Resend'}
           </button>
         );

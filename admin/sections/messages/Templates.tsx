@@ -26,13 +26,18 @@ const labelOf = (t: MessageTemplate) =>
   `${isMessageKind(t.kind) ? MESSAGE_KIND_LABELS[t.kind] : t.kind} · ${LANGUAGE_LABELS[t.language] ?? t.language}${t.channel === 'sms' ? ' · SMS' : ''}`;
 
 /** "112 characters · 1 segment (GSM-7)": what a text costs as the carriers count it. */
-const describeLength = ({ characters, segments, encoding }: SmsLength) => `${characters} characters · ${segments} ${segments === 1 ? 'segment' : 'segments'} (${encoding})`;
+const describeLength = ({ characters, segments, encoding }: SmsLength) =>
+  `${characters} characters · ${segments} ${segments === 1 ? 'segment' : 'segments'} (${encoding})`;
 
 function TemplateForm({ template, onSaved }: { template: MessageTemplate; onSaved: () => void }) {
   const api = useApi(messageTemplatesApi);
   const notify = useNotify();
   const isSms = template.channel === 'sms';
-  const form = useEntityForm({ subject: template.channel === 'email' ? template.subject : '', html: template.channel === 'email' ? template.html : '', text: template.text });
+  const form = useEntityForm({
+    subject: template.channel === 'email' ? template.subject : '',
+    html: template.channel === 'email' ? template.html : '',
+    text: template.text,
+  });
   const [preview, setPreview] = useState<MessageTemplatePreview | null>(null);
 
   useTopBar({ buttons: [{ label: 'Save', submits: FORM_ID, busy: form.busy }] });
@@ -70,7 +75,14 @@ function TemplateForm({ template, onSaved }: { template: MessageTemplate; onSave
         {template.isDefault ? 'The shipped default.' : 'Edited by staff.'} Placeholders: {template.placeholders.map((p) => `{{${p}}}`).join(', ')}
       </p>
       {isSms ? (
-        <TextArea label="Text (SMS)" required rows={5} maxLength={SMS_MAX_CHARACTERS} hint={`As typed: ${describeLength(smsLength(form.values.text))}. Plain text only; it must say how to opt out (STOP).`} {...form.text('text')} />
+        <TextArea
+          label="Text (SMS)"
+          required
+          rows={5}
+          maxLength={SMS_MAX_CHARACTERS}
+          hint={`As typed: ${describeLength(smsLength(form.values.text))}. Plain text only; it must say how to opt out (STOP).`}
+          {...form.text('text')}
+        />
       ) : (
         <>
           <TextField label="Subject" required maxLength={200} {...form.text('subject')} />
@@ -110,9 +122,21 @@ export default function MessageTemplatesIndex() {
         return (
           <>
             <div className="panel">
-              <Select label="Template" name="template" value={template?.id ?? ''} onChange={setChosen} options={result.items.map((t) => ({ value: t.id, label: labelOf(t) }))} />
+              <Select
+                label="Template"
+                name="template"
+                value={template?.id ?? ''}
+                onChange={setChosen}
+                options={result.items.map((t) => ({ value: t.id, label: labelOf(t) }))}
+              />
             </div>
-            {template && <TemplateForm key={`${template.id}:${template.channel === 'email' ? template.subject : ''}:${template.text}:${template.isDefault}`} template={template} onSaved={state.reload} />}
+            {template && (
+              <TemplateForm
+                key={`${template.id}:${template.channel === 'email' ? template.subject : ''}:${template.text}:${template.isDefault}`}
+                template={template}
+                onSaved={state.reload}
+              />
+            )}
           </>
         );
       }}

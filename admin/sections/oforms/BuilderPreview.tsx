@@ -68,7 +68,15 @@ export default function BuilderPreview({ detail, pageId, language, widgetSrc }: 
             firstPage: async () => runnerPage(page),
             page: async (_: unknown, identity: string) => pages.get(identity) ?? participant.page(survey, identity),
           };
-          widget = api.mount(host.current, { mediaChannelId: 'preview', screenerId: 'preview', apiOrigin: window.location.origin, preview: true, language, storage: null, transport });
+          widget = api.mount(host.current, {
+            mediaChannelId: 'preview',
+            screenerId: 'preview',
+            apiOrigin: window.location.origin,
+            preview: true,
+            language,
+            storage: null,
+            transport,
+          });
         })
         .catch((error: unknown) => {
           if (!cancelled) setProblem(error instanceof Error ? error.message : 'The preview could not start.');

@@ -142,23 +142,44 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
         <LanguagesPanel ctx={ctx} language={language} onLanguage={setLanguage} defaultIso={defaultIso} known={activeLanguages} />
       </div>
       <div className="builder-tabs-row">
-      <div role="tablist" aria-label="Builder views" className="builder-tabs">
-        {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`builder-tab-${t.id}`} aria-selected={tab === t.id} aria-controls="builder-tabpanel" className="builder-tab" onClick={() => showTab(t.id)}>
-            {t.label}
-          </button>
-        ))}
-      </div>
-      {!frozen && (
-        <div className="builder-history" role="group" aria-label="Undo and redo" aria-busy={history.busy || undefined}>
-          <button type="button" className="btn btn-small btn-secondary" disabled={!history.canUndo || history.busy} title={history.canUndo ? `Undo ${history.canUndo} (Ctrl+Z)` : 'Nothing to undo'} onClick={() => void history.undo()}>
-            Undo
-          </button>
-          <button type="button" className="btn btn-small btn-secondary" disabled={!history.canRedo || history.busy} title={history.canRedo ? `Redo ${history.canRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'} onClick={() => void history.redo()}>
-            Redo
-          </button>
+        <div role="tablist" aria-label="Builder views" className="builder-tabs">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`builder-tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls="builder-tabpanel"
+              className="builder-tab"
+              onClick={() => showTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
         </div>
-      )}
+        {!frozen && (
+          <div className="builder-history" role="group" aria-label="Undo and redo" aria-busy={history.busy || undefined}>
+            <button
+              type="button"
+              className="btn btn-small btn-secondary"
+              disabled={!history.canUndo || history.busy}
+              title={history.canUndo ? `Undo ${history.canUndo} (Ctrl+Z)` : 'Nothing to undo'}
+              onClick={() => void history.undo()}
+            >
+              Undo
+            </button>
+            <button
+              type="button"
+              className="btn btn-small btn-secondary"
+              disabled={!history.canRedo || history.busy}
+              title={history.canRedo ? `Redo ${history.canRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'}
+              onClick={() => void history.redo()}
+            >
+              Redo
+            </button>
+          </div>
+        )}
       </div>
       <div role="tabpanel" id="builder-tabpanel" aria-labelledby={`builder-tab-${tab}`}>
         {tab === 'questions' && (
@@ -166,7 +187,11 @@ function SurveyBuilder({ initial }: { initial: OFormDetail }) {
             <DragArea>
               <PagesPanel ctx={ctx} selected={page?.id ?? ''} onSelect={setSelected} />
               <fieldset className="survey-editor-fieldset" disabled={frozen} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-                {page ? <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} /> : <p className="muted">This survey has no pages. Add one.</p>}
+                {page ? (
+                  <PageEditor key={`${page.id}:${language ?? ''}:${history.revision}`} ctx={ctx} page={page} />
+                ) : (
+                  <p className="muted">This survey has no pages. Add one.</p>
+                )}
               </fieldset>
             </DragArea>
             <Suspense fallback={<Loading />}>{page && <BuilderPreview detail={previewed} pageId={page.id} language={language ?? defaultIso} />}</Suspense>

@@ -17,8 +17,11 @@ export default function OFormIndex() {
   const api = useApi(oformsApi);
   const sponsors = useSponsorOptions();
   const { list, remove } = useIndexList(api, {
-    defaultSort: OFORM_DEFAULT_SORT, sortable: OFORM_SORTS, filterNames: ['sponsorId', 'isActive'],
-    what: 'Survey version', add: pathTo('OFormAdd'),
+    defaultSort: OFORM_DEFAULT_SORT,
+    sortable: OFORM_SORTS,
+    filterNames: ['sponsorId', 'isActive'],
+    what: 'Survey version',
+    add: pathTo('OFormAdd'),
   });
   const columns: Column<OForm>[] = [
     linkColumn('title', L.title, (f) => pathTo('OFormView', { id: f.id })),

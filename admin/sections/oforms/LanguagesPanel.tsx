@@ -50,7 +50,10 @@ export function LanguagesPanel({
     const after = rows.map((l) => (l.languageId === languageId ? { ...l, isEnabled: enabled } : l));
     setRows(after);
     try {
-      await exportsApi.setLanguages(formId, after.filter((l) => l.isEnabled).map((l) => l.languageId));
+      await exportsApi.setLanguages(
+        formId,
+        after.filter((l) => l.isEnabled).map((l) => l.languageId),
+      );
       const iso = rows.find((l) => l.languageId === languageId)?.isoCode;
       if (!enabled && iso === language) onLanguage(null);
     } catch (e) {
@@ -81,10 +84,7 @@ export function LanguagesPanel({
       <Select
         label="Editing language"
         name="editing-language"
-        options={[
-          { value: '', label: `Default (${defaultIso})` },
-          ...translatable.map((l) => ({ value: l.isoCode, label: label(l) })),
-        ]}
+        options={[{ value: '', label: `Default (${defaultIso})` }, ...translatable.map((l) => ({ value: l.isoCode, label: label(l) }))]}
         value={language ?? ''}
         onChange={(iso) => onLanguage(iso || null)}
       />

@@ -17,10 +17,7 @@ import { MESSAGE_TYPE_LABELS, SAVE_MESSAGES_FAILED, failureText } from './values
 export function MessagesEditor({ ctx, language }: { ctx: EditorContext; language: string }) {
   const { form } = ctx.detail;
   const notify = useNotify();
-  const state = useAsync(
-    () => Promise.all([ctx.api.messages(form.identity, form.id), ctx.api.defaultMessages()]),
-    [ctx.api, form.identity, form.id],
-  );
+  const state = useAsync(() => Promise.all([ctx.api.messages(form.identity, form.id), ctx.api.defaultMessages()]), [ctx.api, form.identity, form.id]);
   const [stored, setStored] = useState<OFormMessage[]>([]);
   const [texts, setTexts] = useState<Partial<Record<OFormMessageType, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -36,8 +33,7 @@ export function MessagesEditor({ ctx, language }: { ctx: EditorContext; language
     setTexts(Object.fromEntries(OFORM_MESSAGE_TYPES.map((t) => [t, own.find((m) => m.messageType === t && m.language === language)?.message ?? ''])));
     setReady(true);
   }, [state.data, language]);
-  const defaultOf = (type: OFormMessageType) =>
-    state.data?.[1].find((m) => m.messageType === type && m.language === language)?.message ?? '';
+  const defaultOf = (type: OFormMessageType) => state.data?.[1].find((m) => m.messageType === type && m.language === language)?.message ?? '';
 
   // Saves queue up (a blur, then Save Messages) and read what the previous ones stored.
   const queue = useRef<Promise<boolean>>(Promise.resolve(true));

@@ -144,23 +144,23 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
           if (field && pageId !== page.id) void moveToPage(field, pageId);
         }}
       >
-      <ol className="question-list" ref={list}>
-        {page.fields.map((field, i) => (
-          <QuestionEditor
-            key={`${field.id}:${ctx.language ?? ''}:${ctx.history?.revision ?? 0}`}
-            ctx={ctx}
-            field={field}
-            index={i}
-            count={page.fields.length}
-            pageIdentity={page.identity}
-            open={openId === field.id}
-            onToggle={() => setOpenId(openId === field.id ? null : field.id)}
-            onDuplicate={() => void duplicate(i)}
-            otherPages={ctx.detail.pages.filter((p) => p.id !== page.id).map((p) => ({ id: p.id, title: p.title }))}
-            onMoveToPage={(to) => void moveToPage(field, to)}
-          />
-        ))}
-      </ol>
+        <ol className="question-list" ref={list}>
+          {page.fields.map((field, i) => (
+            <QuestionEditor
+              key={`${field.id}:${ctx.language ?? ''}:${ctx.history?.revision ?? 0}`}
+              ctx={ctx}
+              field={field}
+              index={i}
+              count={page.fields.length}
+              pageIdentity={page.identity}
+              open={openId === field.id}
+              onToggle={() => setOpenId(openId === field.id ? null : field.id)}
+              onDuplicate={() => void duplicate(i)}
+              otherPages={ctx.detail.pages.filter((p) => p.id !== page.id).map((p) => ({ id: p.id, title: p.title }))}
+              onMoveToPage={(to) => void moveToPage(field, to)}
+            />
+          ))}
+        </ol>
       </SortableList>
       <FormErrors message={addQuestion.error} />
       {ctx.language === null && (

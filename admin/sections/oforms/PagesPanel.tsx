@@ -132,10 +132,22 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
             {!ctx.frozen && (
               <span className="page-actions">
                 <MoveButtons label={`page ${page.title}`} index={i} count={pages.length} busy={action.busy} onMove={(to) => move(page.id, to)} />
-                <button type="button" className="btn btn-small btn-secondary" aria-label={`Duplicate page ${page.title}`} disabled={action.busy} onClick={() => duplicate(i)}>
+                <button
+                  type="button"
+                  className="btn btn-small btn-secondary"
+                  aria-label={`Duplicate page ${page.title}`}
+                  disabled={action.busy}
+                  onClick={() => duplicate(i)}
+                >
                   ⧉
                 </button>
-                <button type="button" className="btn btn-small btn-danger" aria-label={`Delete page ${page.title}`} disabled={action.busy} onClick={() => remove(page.id, page.title)}>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger"
+                  aria-label={`Delete page ${page.title}`}
+                  disabled={action.busy}
+                  onClick={() => remove(page.id, page.title)}
+                >
                   ✕
                 </button>
               </span>

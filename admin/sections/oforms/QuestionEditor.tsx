@@ -29,7 +29,6 @@ import './oforms.css';
 
 type Values = Omit<FieldValues, 'displayOrder'>;
 
-
 const LIMIT_LABELS: Partial<Record<keyof FieldConfiguration, string>> = {
   minLength: 'Minimum length',
   maxLength: 'Maximum length',
@@ -155,8 +154,22 @@ function OptionRow({
       <div className="form-grid">
         {lang === null ? (
           <>
-            <TextField label="Label" name={`${name}-label`} required maxLength={500} value={option.label} onChange={(label) => onChange({ ...option, label })} />
-            <TextField label="Value" name={`${name}-value`} required maxLength={200} value={option.value} onChange={(value) => onChange({ ...option, value })} />
+            <TextField
+              label="Label"
+              name={`${name}-label`}
+              required
+              maxLength={500}
+              value={option.label}
+              onChange={(label) => onChange({ ...option, label })}
+            />
+            <TextField
+              label="Value"
+              name={`${name}-value`}
+              required
+              maxLength={200}
+              value={option.value}
+              onChange={(value) => onChange({ ...option, value })}
+            />
           </>
         ) : (
           <TextField
@@ -196,7 +209,13 @@ function OptionRow({
         />
       </div>
       {lang === null && (
-        <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Delete option ${option.label}`} title="Delete option" onClick={onRemove}>
+        <button
+          type="button"
+          className="btn btn-small btn-danger-outline"
+          aria-label={`Delete option ${option.label}`}
+          title="Delete option"
+          onClick={onRemove}
+        >
           <span aria-hidden="true">✕</span>
         </button>
       )}
@@ -242,7 +261,12 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
   const translate = (key: 'title' | 'helperText', text: string) =>
     lang && setConfig({ translations: { ...config.translations, [lang]: { ...config.translations[lang], [key]: text } } });
 
-  const summaries = ctx.detail.pages.map((p) => ({ identity: p.identity, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.fields.map((f) => f.oFormFieldTypeId) }));
+  const summaries = ctx.detail.pages.map((p) => ({
+    identity: p.identity,
+    title: p.title,
+    displayOrder: p.displayOrder,
+    fieldTypes: p.fields.map((f) => f.oFormFieldTypeId),
+  }));
   const targets: SelectOption[] = [
     { value: 'end', label: 'End of survey' },
     ...transitionTargets(summaries, pageIdentity).map((p) => ({ value: `page:${p.identity}`, label: `Page: ${p.title}` })),
@@ -305,7 +329,14 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
   );
   if (!open) {
     return (
-      <li className="question-editor question-card panel" aria-label={`Question ${index + 1}`} data-question-id={field.id} aria-busy={busy || undefined} ref={sortable.ref} style={sortable.style}>
+      <li
+        className="question-editor question-card panel"
+        aria-label={`Question ${index + 1}`}
+        data-question-id={field.id}
+        aria-busy={busy || undefined}
+        ref={sortable.ref}
+        style={sortable.style}
+      >
         {head}
         <FormErrors message={error ?? actionError} />
       </li>
@@ -313,7 +344,14 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
   }
 
   return (
-    <li className="question-editor question-card panel open" aria-label={`Question ${index + 1}`} data-question-id={field.id} aria-busy={busy || undefined} ref={sortable.ref} style={sortable.style}>
+    <li
+      className="question-editor question-card panel open"
+      aria-label={`Question ${index + 1}`}
+      data-question-id={field.id}
+      aria-busy={busy || undefined}
+      ref={sortable.ref}
+      style={sortable.style}
+    >
       {head}
       <FormErrors message={error ?? actionError} />
       <div id={bodyId} onBlur={() => commit()}>
@@ -336,7 +374,14 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
               onChange={(text) => translate('title', text)}
             />
           ) : (
-            <TextField label="Question title" name={`${name}-title`} required maxLength={500} value={values.title} onChange={(title) => change({ ...values, title })} />
+            <TextField
+              label="Question title"
+              name={`${name}-title`}
+              required
+              maxLength={500}
+              value={values.title}
+              onChange={(title) => change({ ...values, title })}
+            />
           )}
           <Select
             label="Category"
@@ -398,21 +443,21 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
             disabled={lang !== null || ctx.frozen}
             onMove={(_, from, to) => commit(change({ ...values, configuration: { ...config, options: arrayMove(config.options, from, to) } }))}
           >
-          <ol className="option-list">
-            {config.options.map((option, i) => (
-              <OptionRow
-                key={i}
-                ctx={ctx}
-                option={option}
-                index={i}
-                targets={targets}
-                fieldId={field.id}
-                onChange={(o) => setOption(i, o)}
-                onCommit={(o) => commit(o ? setOption(i, o) : values)}
-                onRemove={() => removeOption(i)}
-              />
-            ))}
-          </ol>
+            <ol className="option-list">
+              {config.options.map((option, i) => (
+                <OptionRow
+                  key={i}
+                  ctx={ctx}
+                  option={option}
+                  index={i}
+                  targets={targets}
+                  fieldId={field.id}
+                  onChange={(o) => setOption(i, o)}
+                  onCommit={(o) => commit(o ? setOption(i, o) : values)}
+                  onRemove={() => removeOption(i)}
+                />
+              ))}
+            </ol>
           </SortableList>
           {lang === null && (
             <button type="button" className="btn btn-small btn-secondary" onClick={() => void addOption()}>

@@ -61,7 +61,10 @@ const collisions: CollisionDetection = (args) => {
  */
 export function DragArea({ children }: { children: ReactNode }) {
   const area = useRef<Area>({ list: { current: null }, targets: new Map() }).current;
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
   const spec = () => area.list.current ?? { ids: [], name: String, onMove: () => undefined };
   const name = (id: UniqueIdentifier) => spec().name(String(id));
   const place = (id: UniqueIdentifier | undefined) => spec().ids.indexOf(String(id)) + 1;

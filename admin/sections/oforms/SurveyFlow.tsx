@@ -131,7 +131,18 @@ export function logicLayout(pages: readonly OFormPage[]) {
     ['bound:top', 0, top],
     ['bound:bottom', right, bottom + 10],
   ] as const) {
-    nodes.push({ id, type: 'bound', position: { x: bx, y: by }, data: {}, width: 1, height: 1, draggable: false, connectable: false, selectable: false, className: 'survey-flow-bound' });
+    nodes.push({
+      id,
+      type: 'bound',
+      position: { x: bx, y: by },
+      data: {},
+      width: 1,
+      height: 1,
+      draggable: false,
+      connectable: false,
+      selectable: false,
+      className: 'survey-flow-bound',
+    });
   }
   return { nodes, edges, width: right, height: bottom - top };
 }

@@ -17,7 +17,13 @@ import type { EditorContext } from './context';
 import { SAVE_FAILED } from './values';
 import './oforms.css';
 
-const KIND_NAMES: Record<GridRow['kind'], string> = { page: 'Page title', question: 'Question', helperText: 'Helper text', option: 'Option', message: 'Message' };
+const KIND_NAMES: Record<GridRow['kind'], string> = {
+  page: 'Page title',
+  question: 'Question',
+  helperText: 'Helper text',
+  option: 'Option',
+  message: 'Message',
+};
 const NO_MESSAGES: OFormMessage[] = [];
 const cellKey = (key: string, language: string) => `${key}|${language}`;
 

@@ -47,7 +47,15 @@ function MissingList({ missing }: { missing: readonly MissingTranslation[] }) {
   );
 }
 
-function ApproveDialog({ form, approve: approveVersion, onApproved }: { form: OForm; approve: (id: string) => Promise<unknown>; onApproved: () => Promise<void> }) {
+function ApproveDialog({
+  form,
+  approve: approveVersion,
+  onApproved,
+}: {
+  form: OForm;
+  approve: (id: string) => Promise<unknown>;
+  onApproved: () => Promise<void>;
+}) {
   const api = useApi(oformExportsApi);
   const [open, setOpen] = useState(false);
   const [missing, setMissing] = useState<MissingTranslation[] | null>(null);

@@ -38,7 +38,11 @@ function PagesView({ pages }: { pages: readonly OFormPage[] }) {
             <ol>
               {page.fields.map((field) => (
                 <li key={field.id}>
-                  <strong>{field.title}</strong> <span className="muted">({TYPE_LABELS[field.oFormFieldTypeId]}{field.configuration.required ? ', required' : ''})</span>
+                  <strong>{field.title}</strong>{' '}
+                  <span className="muted">
+                    ({TYPE_LABELS[field.oFormFieldTypeId]}
+                    {field.configuration.required ? ', required' : ''})
+                  </span>
                   {field.configuration.helperText && <p className="muted">{field.configuration.helperText}</p>}
                   {field.configuration.options.length > 0 && (
                     <ul>

@@ -43,7 +43,14 @@ export function surveyGraph(pages: readonly OFormPage[]): { nodes: FlowNode[]; e
         if (!t) {
           if (option.isDisqualified) {
             out();
-            edges.push({ id: `${field.identity}:${option.value}`, source: page.identity, target: OUT_NODE, label: option.label, disqualifies: true, kind: 'out' });
+            edges.push({
+              id: `${field.identity}:${option.value}`,
+              source: page.identity,
+              target: OUT_NODE,
+              label: option.label,
+              disqualifies: true,
+              kind: 'out',
+            });
           }
           continue;
         }
@@ -57,7 +64,14 @@ export function surveyGraph(pages: readonly OFormPage[]): { nodes: FlowNode[]; e
         } else {
           target = t.identity;
         }
-        edges.push({ id: `${field.identity}:${option.value}`, source: page.identity, target, label: option.label, disqualifies: option.isDisqualified, kind: 'branch' });
+        edges.push({
+          id: `${field.identity}:${option.value}`,
+          source: page.identity,
+          target,
+          label: option.label,
+          disqualifies: option.isDisqualified,
+          kind: 'branch',
+        });
       }
       const range = field.oFormFieldTypeId === 'dob' ? ageRange(field.configuration.minAge, field.configuration.maxAge) : null;
       if (range) {

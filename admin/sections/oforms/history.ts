@@ -77,7 +77,19 @@ export function useBuilderHistory(afterChange: () => Promise<void>): BuilderHist
   const redo = useCallback(() => step(future, past, (e) => e.redo()), [step]);
 
   return useMemo(
-    () => ({ record, resolve, alias, resolvePage, aliasPage, undo, redo, canUndo: past.current.at(-1)?.label ?? null, canRedo: future.current.at(-1)?.label ?? null, busy, revision }),
+    () => ({
+      record,
+      resolve,
+      alias,
+      resolvePage,
+      aliasPage,
+      undo,
+      redo,
+      canUndo: past.current.at(-1)?.label ?? null,
+      canRedo: future.current.at(-1)?.label ?? null,
+      busy,
+      revision,
+    }),
     // past/future are refs: the tick and revision say when they changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [record, resolve, alias, resolvePage, aliasPage, undo, redo, busy, revision, past.current, future.current],

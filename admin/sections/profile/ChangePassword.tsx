@@ -52,14 +52,7 @@ export default function ChangePassword() {
       <form onSubmit={onSubmit} noValidate aria-busy={form.busy || undefined}>
         <FormErrors message={form.formError} />
         <TextField label="Current Password" type="password" autoComplete="current-password" required autoFocus {...form.text('currentPassword')} />
-        <TextField
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 8 characters."
-          {...form.text('password')}
-        />
+        <TextField label="New Password" type="password" autoComplete="new-password" required hint="At least 8 characters." {...form.text('password')} />
         <TextField label="Repeat New Password" type="password" autoComplete="new-password" required {...form.text('confirmPassword')} />
         <div className="login-buttons">
           <button type="submit" className="btn btn-primary" disabled={form.busy} aria-busy={form.busy || undefined}>

@@ -33,7 +33,15 @@ import { COST_FIGURE_LABELS, COST_FIGURES, COST_GROUPINGS, moneyText, type CostF
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { Select } from '../../components/form/Select';
-import { funnelParams, readFunnelQuery, TREND_PERIODS, writeFunnelQuery, type FunnelFilterValues, type FunnelQuery, type TrendPeriod } from '../../components/funnel/funnelQuery';
+import {
+  funnelParams,
+  readFunnelQuery,
+  TREND_PERIODS,
+  writeFunnelQuery,
+  type FunnelFilterValues,
+  type FunnelQuery,
+  type TrendPeriod,
+} from '../../components/funnel/funnelQuery';
 import { DataTable, type Column } from '../../components/list/DataTable';
 import type { ListFilterField } from '../../components/list/filters';
 import { ListFilters } from '../../components/list/ListFilters';
@@ -69,14 +77,12 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
     'Could not load the screeners.',
   );
   const channelOptions = useOptions(
-    async () =>
-      (await channels.list(calls.channels)).items.map((c) => ({ value: String(c.id), label: c.title })),
+    async () => (await channels.list(calls.channels)).items.map((c) => ({ value: String(c.id), label: c.title })),
     [channels, sponsorId, screenerId],
     'Could not load the media channels.',
   );
   const surveyOptions = useOptions(
-    async () =>
-      (await surveys.list(calls.surveys)).items.map((f) => ({ value: f.identity, label: `${f.title} (v${f.version})` })),
+    async () => (await surveys.list(calls.surveys)).items.map((f) => ({ value: f.identity, label: `${f.title} (v${f.version})` })),
     [surveys, sponsorId],
     'Could not load the surveys.',
   );
@@ -149,9 +155,11 @@ function LeadsKept({ counts }: { counts: FunnelCounts }) {
   const [, ...kinds] = FUNNEL_LEAD_FIGURES;
   return (
     <p className="funnel-leads" data-testid="funnel-leads">
-      <strong>{FUNNEL_FIGURE_LABELS.leadsKept}: {counts.leadsKept.toLocaleString('en-US')}</strong> (
-      {kinds.map((figure) => `${FUNNEL_FIGURE_LABELS[figure].replace(/^Leads: /, '')} ${counts[figure].toLocaleString('en-US')}`).join(', ')}) — contacts kept for
-      future studies at the other outcomes, never referred.
+      <strong>
+        {FUNNEL_FIGURE_LABELS.leadsKept}: {counts.leadsKept.toLocaleString('en-US')}
+      </strong>{' '}
+      ({kinds.map((figure) => `${FUNNEL_FIGURE_LABELS[figure].replace(/^Leads: /, '')} ${counts[figure].toLocaleString('en-US')}`).join(', ')}) — contacts kept
+      for future studies at the other outcomes, never referred.
     </p>
   );
 }
@@ -212,37 +220,43 @@ export default function Recruitment() {
   return (
     <div className="recruitment">
       <section className="panel recruitment-filters" aria-label="Filters and grouping" data-open={filtersOpen}>
-        <button type="button" className="btn btn-secondary filters-toggle" aria-expanded={filtersOpen} aria-controls="recruitment-filters-body" onClick={() => setFiltersOpen(!filtersOpen)}>
+        <button
+          type="button"
+          className="btn btn-secondary filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls="recruitment-filters-body"
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
           {filtersOpen ? 'Hide filters' : 'Show filters'}
           {activeFilters > 0 ? ` (${activeFilters} active)` : ''} · {groupLabel}
         </button>
         <div id="recruitment-filters-body" className="filters-body">
-        <ListFilters
-          fields={fields}
-          values={query.filters as Record<string, string>}
-          onChange={setFilter}
-          onClear={() => update({ filters: {} })}
-          active={Object.keys(query.filters).length > 0}
-        />
-        <div className="recruitment-grouping">
-          <Select
-            label="Group by"
-            name="groupBy"
-            value={query.groupBy}
-            options={FUNNEL_GROUPINGS.map((g) => ({ value: g, label: FUNNEL_GROUPING_LABELS[g] }))}
-            onChange={(value) => update({ groupBy: value as FunnelGrouping })}
+          <ListFilters
+            fields={fields}
+            values={query.filters as Record<string, string>}
+            onChange={setFilter}
+            onClear={() => update({ filters: {} })}
+            active={Object.keys(query.filters).length > 0}
           />
-          {query.groupBy === 'hiddenField' && (
-            <HiddenFieldSelect filters={query.filters} value={query.hiddenField ?? ''} onChange={(name) => update({ hiddenField: name || undefined })} />
-          )}
-          <Select
-            label="Trend"
-            name="trend"
-            value={query.trend}
-            options={TREND_PERIODS.map((p) => ({ value: p, label: TREND_LABELS[p] }))}
-            onChange={(value) => update({ trend: value as TrendPeriod })}
-          />
-        </div>
+          <div className="recruitment-grouping">
+            <Select
+              label="Group by"
+              name="groupBy"
+              value={query.groupBy}
+              options={FUNNEL_GROUPINGS.map((g) => ({ value: g, label: FUNNEL_GROUPING_LABELS[g] }))}
+              onChange={(value) => update({ groupBy: value as FunnelGrouping })}
+            />
+            {query.groupBy === 'hiddenField' && (
+              <HiddenFieldSelect filters={query.filters} value={query.hiddenField ?? ''} onChange={(name) => update({ hiddenField: name || undefined })} />
+            )}
+            <Select
+              label="Trend"
+              name="trend"
+              value={query.trend}
+              options={TREND_PERIODS.map((p) => ({ value: p, label: TREND_LABELS[p] }))}
+              onChange={(value) => update({ trend: value as TrendPeriod })}
+            />
+          </div>
         </div>
       </section>
 
@@ -254,7 +268,11 @@ export default function Recruitment() {
           <Loading />
         ) : (
           <>
-            <FunnelChart counts={total.data?.rows[0] ? rowCounts(total.data.rows[0]) : zeroFunnelCounts()} definitions={definitions} label="Recruitment funnel" />
+            <FunnelChart
+              counts={total.data?.rows[0] ? rowCounts(total.data.rows[0]) : zeroFunnelCounts()}
+              definitions={definitions}
+              label="Recruitment funnel"
+            />
             <LeadsKept counts={total.data?.rows[0] ? rowCounts(total.data.rows[0]) : zeroFunnelCounts()} />
           </>
         )}
@@ -314,10 +332,16 @@ export default function Recruitment() {
       <section className="panel" aria-labelledby="costs-title">
         <h2 id="costs-title">Cost per outcome</h2>
         {!costed ? (
-          <p className="muted">Cost per outcome is shown without grouping or grouped by media channel, campaign or engagement, and not for one site or survey: spend is entered per channel.</p>
+          <p className="muted">
+            Cost per outcome is shown without grouping or grouped by media channel, campaign or engagement, and not for one site or survey: spend is entered per
+            channel.
+          </p>
         ) : breakdown.error ? null : (
           <>
-            <p className="muted">Each channel's spend (entered on the media channel) counts by the days its period shares with the dates chosen; by engagement, split by the channel's started participants. Referred: a contact left that is not a duplicate.</p>
+            <p className="muted">
+              Each channel's spend (entered on the media channel) counts by the days its period shares with the dates chosen; by engagement, split by the
+              channel's started participants. Referred: a contact left that is not a duplicate.
+            </p>
             <DataTable
               caption="Cost per outcome"
               columns={costColumns}

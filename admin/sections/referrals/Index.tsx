@@ -38,7 +38,13 @@ import { REFERRAL_LIST } from './listCalls';
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
 const BULK_STATUSES = REFERRAL_STATUSES.filter((s) => s !== 'new' && !REASONED_REFERRAL_STATUSES.includes(s));
-export const RESULT_LABELS: Record<ContactResult, string> = { reached: 'Reached', voicemail: 'Voicemail', 'no-answer': 'No answer', 'wrong-number': 'Wrong number', declined: 'Declined' };
+export const RESULT_LABELS: Record<ContactResult, string> = {
+  reached: 'Reached',
+  voicemail: 'Voicemail',
+  'no-answer': 'No answer',
+  'wrong-number': 'Wrong number',
+  declined: 'Declined',
+};
 
 function Due({ referral }: { referral: Referral }) {
   if (!referral.due) return <span>—</span>;
@@ -116,7 +122,10 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
             type="button"
             className="btn btn-small btn-primary"
             disabled={busy || to === '' || (needsReason && reasonId === '')}
-            onClick={() => to !== '' && void run(() => api.move(referral.id, { status: to, reasonId: reasonId ? Number(reasonId) : null }), `${who}: ${REFERRAL_STATUS_LABELS[to]}`)}
+            onClick={() =>
+              to !== '' &&
+              void run(() => api.move(referral.id, { status: to, reasonId: reasonId ? Number(reasonId) : null }), `${who}: ${REFERRAL_STATUS_LABELS[to]}`)
+            }
           >
             Move
           </button>
@@ -127,7 +136,12 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
               </option>
             ))}
           </select>
-          <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void run(() => api.logAttempt(referral.id, { channel: 'phone', result }), `${who}: call logged`)}>
+          <button
+            type="button"
+            className="btn btn-small btn-secondary"
+            disabled={busy}
+            onClick={() => void run(() => api.logAttempt(referral.id, { channel: 'phone', result }), `${who}: call logged`)}
+          >
             Log call
           </button>
         </>
@@ -153,7 +167,12 @@ export default function ReferralsIndex() {
   );
   const siteOptions = useOptions(
     async () =>
-      coordinator ? [] : (await sites.list({ limit: 1000, sort: 'name', ...(engagementId ? { engagementId } : {}) })).items.map((s) => ({ value: String(s.id), label: s.siteId ? `${s.name} (${s.siteId})` : s.name })),
+      coordinator
+        ? []
+        : (await sites.list({ limit: 1000, sort: 'name', ...(engagementId ? { engagementId } : {}) })).items.map((s) => ({
+            value: String(s.id),
+            label: s.siteId ? `${s.name} (${s.siteId})` : s.name,
+          })),
     [sites, coordinator, engagementId],
     'Could not load the site locations.',
   );
@@ -166,13 +185,29 @@ export default function ReferralsIndex() {
   }, [reload]);
 
   const columns: Column<Referral>[] = [
-    { id: 'initials', header: 'Participant', exportFields: ['initials'], cell: (r) => <Link to={pathTo('ReferralsView', { id: r.id })}>{r.initials ?? `Referral ${r.id}`}</Link> },
+    {
+      id: 'initials',
+      header: 'Participant',
+      exportFields: ['initials'],
+      cell: (r) => <Link to={pathTo('ReferralsView', { id: r.id })}>{r.initials ?? `Referral ${r.id}`}</Link>,
+    },
     fieldColumn('engagementName', 'Engagement', 'plain'),
     { id: 'siteName', header: 'Site', sortField: 'siteName', cell: (r) => r.siteName ?? '—' },
-    { id: 'status', header: 'Status', sortField: 'status', cell: (r) => <span className={`badge referral-${r.status}`}>{REFERRAL_STATUS_LABELS[r.status]}</span> },
+    {
+      id: 'status',
+      header: 'Status',
+      sortField: 'status',
+      cell: (r) => <span className={`badge referral-${r.status}`}>{REFERRAL_STATUS_LABELS[r.status]}</span>,
+    },
     { id: 'created', header: 'Referred', sortField: 'created', cell: (r) => formatDateTime(r.created) },
     { id: 'due', header: 'Due', sortField: 'due', exportFields: ['due', 'overdue', 'stale'], cell: (r) => <Due referral={r} /> },
-    { id: 'lastAttemptAt', header: 'Last attempt', sortField: 'lastAttemptAt', exportFields: ['lastAttemptAt', 'attempts'], cell: (r) => (r.lastAttemptAt ? `${formatDateTime(r.lastAttemptAt)} (${r.attempts})` : '—') },
+    {
+      id: 'lastAttemptAt',
+      header: 'Last attempt',
+      sortField: 'lastAttemptAt',
+      exportFields: ['lastAttemptAt', 'attempts'],
+      cell: (r) => (r.lastAttemptAt ? `${formatDateTime(r.lastAttemptAt)} (${r.attempts})` : '—'),
+    },
     { id: 'deliveryStatus', header: 'Delivery', cell: (r) => r.deliveryStatus ?? '—' },
     { id: 'actions', header: 'Work', className: 'col-actions', hideable: false, cell: (r) => <Work referral={r} onDone={reload} /> },
   ];
@@ -203,8 +238,24 @@ export default function ReferralsIndex() {
               { kind: 'select', name: 'siteLocationId', label: 'Site', options: siteOptions.options, loading: siteOptions.loading },
             ] as const)),
         { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
-        { kind: 'select', name: 'overdue', label: 'Overdue', options: [{ value: 'true', label: 'Overdue' }, { value: 'false', label: 'Not overdue' }] },
-        { kind: 'select', name: 'stale', label: 'Stale', options: [{ value: 'true', label: 'Stale' }, { value: 'false', label: 'Not stale' }] },
+        {
+          kind: 'select',
+          name: 'overdue',
+          label: 'Overdue',
+          options: [
+            { value: 'true', label: 'Overdue' },
+            { value: 'false', label: 'Not overdue' },
+          ],
+        },
+        {
+          kind: 'select',
+          name: 'stale',
+          label: 'Stale',
+          options: [
+            { value: 'true', label: 'Stale' },
+            { value: 'false', label: 'Not stale' },
+          ],
+        },
         { kind: 'date', name: 'createdFrom', label: 'Referred from' },
         { kind: 'date', name: 'createdTo', label: 'Referred to' },
       ]}

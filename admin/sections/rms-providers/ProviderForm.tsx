@@ -72,7 +72,14 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
           />
         )}
         {kind !== 'none' && (
-          <TextField label={L.timeoutMs} type="number" inputMode="numeric" required hint={`${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS}.`} {...form.text('timeoutMs')} />
+          <TextField
+            label={L.timeoutMs}
+            type="number"
+            inputMode="numeric"
+            required
+            hint={`${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS}.`}
+            {...form.text('timeoutMs')}
+          />
         )}
         {kind !== 'none' && (
           <div className="secret-field">
@@ -83,7 +90,9 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
               placeholder="whsec_…"
               hint={
                 keeps(provider?.hasSecret) ??
-                (kind === 'webhook' ? 'Standard Webhooks secret (whsec_…). Generate one and give it to the receiver.' : 'Optional: lets this FHIR server report statuses back.')
+                (kind === 'webhook'
+                  ? 'Standard Webhooks secret (whsec_…). Generate one and give it to the receiver.'
+                  : 'Optional: lets this FHIR server report statuses back.')
               }
               {...form.text('secret')}
             />
@@ -93,7 +102,12 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
           </div>
         )}
         {kind === 'fhir' && (
-          <TextField label={L.bearerToken} autoComplete="off" hint={keeps(provider?.hasBearerToken) ?? 'Optional: sent as Authorization: Bearer.'} {...form.text('bearerToken')} />
+          <TextField
+            label={L.bearerToken}
+            autoComplete="off"
+            hint={keeps(provider?.hasBearerToken) ?? 'Optional: sent as Authorization: Bearer.'}
+            {...form.text('bearerToken')}
+          />
         )}
         <Checkbox label={L.isActive} hint="An inactive record system's deliveries wait until it is active again." {...form.checkbox('isActive')} />
       </EntityForm>

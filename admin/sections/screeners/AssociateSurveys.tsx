@@ -60,9 +60,20 @@ function Associate({ screener }: { screener: Screener }) {
     (await oforms.pickable({ searchQuery, sponsorId: String(screener.sponsorId) })).filter((s) => !linked.has(s.oFormIdentity));
   return (
     <section className="panel">
-      {error && <p className="form-errors" role="alert">{error}</p>}
+      {error && (
+        <p className="form-errors" role="alert">
+          {error}
+        </p>
+      )}
       <div className="add-lookup">
-        <SurveyPicker label="Survey" name="survey" value={identity} onChange={setIdentity} search={search} hint={`Surveys of ${screener.sponsorName}, by title.`} />
+        <SurveyPicker
+          label="Survey"
+          name="survey"
+          value={identity}
+          onChange={setIdentity}
+          search={search}
+          hint={`Surveys of ${screener.sponsorName}, by title.`}
+        />
         <button type="button" className="btn btn-small btn-secondary" disabled={busy || !identity} onClick={() => void add()}>
           Add Survey
         </button>

@@ -55,7 +55,10 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
     setError(null);
     setStatus(null);
     try {
-      const saved = await api.setContactFields(screenerId, next.map((i) => i.contactFieldId));
+      const saved = await api.setContactFields(
+        screenerId,
+        next.map((i) => i.contactFieldId),
+      );
       setItems(saved.map(({ contactFieldId, label, name }) => ({ contactFieldId, label, name })));
       setStatus(done);
     } catch (e) {
@@ -88,8 +91,16 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
           </Link>
         )}
       </div>
-      {loaded.error ? <p className="form-errors" role="alert">Could not load the contact fields.</p> : null}
-      {error && <p className="form-errors" role="alert">{error}</p>}
+      {loaded.error ? (
+        <p className="form-errors" role="alert">
+          Could not load the contact fields.
+        </p>
+      ) : null}
+      {error && (
+        <p className="form-errors" role="alert">
+          {error}
+        </p>
+      )}
       <p role="status" className="muted">
         {status ?? ''}
       </p>
@@ -121,7 +132,13 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
               </span>
               {canEdit && (
                 <span className="row-actions">
-                  <button type="button" className="btn btn-small btn-secondary" aria-label={`Move ${item.label} up`} disabled={busy || index === 0} onClick={() => move(index, index - 1)}>
+                  <button
+                    type="button"
+                    className="btn btn-small btn-secondary"
+                    aria-label={`Move ${item.label} up`}
+                    disabled={busy || index === 0}
+                    onClick={() => move(index, index - 1)}
+                  >
                     ↑
                   </button>
                   <button
@@ -138,7 +155,12 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
                     className="btn btn-small btn-danger-outline"
                     aria-label={`Remove ${item.label}`}
                     disabled={busy}
-                    onClick={() => void save(list.filter((_, i) => i !== index), `Removed ${item.label}.`)}
+                    onClick={() =>
+                      void save(
+                        list.filter((_, i) => i !== index),
+                        `Removed ${item.label}.`,
+                      )
+                    }
                   >
                     Remove
                   </button>
@@ -150,7 +172,15 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
       )}
       {canEdit && (
         <div className="add-lookup">
-          <Select label="Contact field to attach" name="attach-contact-field" options={attachable} emptyLabel="Choose a contact field" loading={allFields.loading} value={toAttach} onChange={setToAttach} />
+          <Select
+            label="Contact field to attach"
+            name="attach-contact-field"
+            options={attachable}
+            emptyLabel="Choose a contact field"
+            loading={allFields.loading}
+            value={toAttach}
+            onChange={setToAttach}
+          />
           <button
             type="button"
             className="btn btn-small btn-secondary"

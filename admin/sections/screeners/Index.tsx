@@ -17,7 +17,9 @@ import { SCREENER_LABELS as L } from './screenerValues';
 export function screenerColumns(remove: ((id: string) => Promise<boolean>) | null, reload: () => void, withSponsor = true): Column<Screener>[] {
   return [
     linkColumn('title', L.title, (s) => pathTo('ScreenerView', { screenerId: s.id })),
-    ...(withSponsor ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s: Screener) => s.sponsorName } satisfies Column<Screener>] : []),
+    ...(withSponsor
+      ? [{ id: 'sponsor', header: L.sponsorName, sortField: 'sponsorName', cell: (s: Screener) => s.sponsorName } satisfies Column<Screener>]
+      : []),
     fieldColumn('screenerType', L.type, 'plain'),
     { id: 'engagements', header: L.engagements, exportFields: ['engagements'], cell: (s) => s.engagements.map((e) => e.name).join(', ') },
     { id: 'locked', header: L.isLocked, sortField: 'isLocked', cell: (s) => (s.isLocked ? 'Locked' : '') },
@@ -34,7 +36,12 @@ export default function ScreenerIndex() {
   const api = useApi(screenersApi);
   const user = useAtomValue(currentUserAtom);
   const sponsors = useSponsorOptions();
-  const { list, remove } = useIndexList(api, { defaultSort: SCREENER_DEFAULT_SORT, sortable: SCREENER_SORTS, filterNames: ['sponsorId', 'isActive'], what: 'Screener' });
+  const { list, remove } = useIndexList(api, {
+    defaultSort: SCREENER_DEFAULT_SORT,
+    sortable: SCREENER_SORTS,
+    filterNames: ['sponsorId', 'isActive'],
+    what: 'Screener',
+  });
   // Screeners are changed by Admins and Super Users (the server refuses others).
   const canEdit = hasRole(user, 'Admin', 'Super User');
   return (
@@ -45,11 +52,7 @@ export default function ScreenerIndex() {
       emptyMessage="No screeners yet. Add one from a sponsor's page."
       filters={[sponsorFilter(sponsors), activeFilter()]}
       columnsKey="screeners"
-      bulk={
-        canEdit
-          ? activateAndDeleteBulk<Screener>(api, ['screener', 'screeners'], (s) => s.title)
-          : undefined
-      }
+      bulk={canEdit ? activateAndDeleteBulk<Screener>(api, ['screener', 'screeners'], (s) => s.title) : undefined}
     />
   );
 }

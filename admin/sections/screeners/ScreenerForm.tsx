@@ -56,7 +56,13 @@ function OutcomeMessages({
       <div className="form-grid">
         {(['consentMessage', 'contactFormMessage'] as const).map((kind) => (
           <div key={kind}>
-            <TextArea label={`${label} ${KIND_LABELS[kind]}`} name={`${outcome}-${kind}`} rows={2} value={value[kind]} onChange={(text) => onChange({ ...value, [kind]: text })} />
+            <TextArea
+              label={`${label} ${KIND_LABELS[kind]}`}
+              name={`${outcome}-${kind}`}
+              rows={2}
+              value={value[kind]}
+              onChange={(text) => onChange({ ...value, [kind]: text })}
+            />
             {languages.map((language) => (
               <TextArea
                 key={language.isoCode}
@@ -100,7 +106,8 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
   );
 
   const engagementOptions = useOptions(
-    async () => (await engagementsClient.list({ sponsorId, limit: 1000, sort: 'name', fields: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    async () =>
+      (await engagementsClient.list({ sponsorId, limit: 1000, sort: 'name', fields: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
     [engagementsClient, sponsorId],
     'Could not load the engagements.',
   );
@@ -133,7 +140,10 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
       ...values,
       sponsorId: Number(sponsorId),
       styles: toStylesInput(styles),
-      messages: toMessagesInput(messages, chosenLanguages.map((l) => l.isoCode)),
+      messages: toMessagesInput(
+        messages,
+        chosenLanguages.map((l) => l.isoCode),
+      ),
     });
     if (!input || Object.keys(issues).length) {
       if (Object.keys(issues).length) form.fail({}, 'Check the colours: each is 6 or 2 hex characters, or blank.');

@@ -31,7 +31,11 @@ export function SponsorScreeners({ sponsorId }: { sponsorId: string }) {
           </Link>
         )}
       </div>
-      {list.error && <p className="form-errors" role="alert">{list.error}</p>}
+      {list.error && (
+        <p className="form-errors" role="alert">
+          {list.error}
+        </p>
+      )}
       <DataTable
         caption="Sponsor screeners"
         rowKey={(s) => s.id}

@@ -88,7 +88,12 @@ export function StylesFields({
             );
           })}
           {group === 'backButton' && (
-            <Checkbox label="Show Back Button" name="styles-backButton-isShown" checked={value.backButtonShown} onChange={(checked) => onChange({ ...value, backButtonShown: checked })} />
+            <Checkbox
+              label="Show Back Button"
+              name="styles-backButton-isShown"
+              checked={value.backButtonShown}
+              onChange={(checked) => onChange({ ...value, backButtonShown: checked })}
+            />
           )}
         </fieldset>
       ))}

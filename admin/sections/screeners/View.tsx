@@ -65,36 +65,36 @@ function MessagesPanel({ screener }: { screener: Screener }) {
     <section className="panel" id="messages" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Messages table">
-      <table className="data-table">
-        <caption className="sr-only">Messages</caption>
-        <thead>
-          <tr>
-            <th scope="col">Outcome</th>
-            <th scope="col">Consent Message</th>
-            <th scope="col">Contact Form Message</th>
-            <th scope="col">Translations</th>
-          </tr>
-        </thead>
-        <tbody>
-          {SCREENER_OUTCOMES.map((outcome) => {
-            const m = screener.messages[outcome];
-            return (
-              <tr key={outcome}>
-                <th scope="row">{OUTCOME_LABELS[outcome]}</th>
-                <td>{displayValue(textOfHtml(m.consentMessage))}</td>
-                <td>{displayValue(textOfHtml(m.contactFormMessage))}</td>
-                <td>
-                  {Object.entries(m.translations ?? {}).map(([code, pair]) => (
-                    <div key={code}>
-                      <strong>{code}</strong>: {[pair.consentMessage, pair.contactFormMessage].map(textOfHtml).filter(Boolean).join(' / ')}
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+        <table className="data-table">
+          <caption className="sr-only">Messages</caption>
+          <thead>
+            <tr>
+              <th scope="col">Outcome</th>
+              <th scope="col">Consent Message</th>
+              <th scope="col">Contact Form Message</th>
+              <th scope="col">Translations</th>
+            </tr>
+          </thead>
+          <tbody>
+            {SCREENER_OUTCOMES.map((outcome) => {
+              const m = screener.messages[outcome];
+              return (
+                <tr key={outcome}>
+                  <th scope="row">{OUTCOME_LABELS[outcome]}</th>
+                  <td>{displayValue(textOfHtml(m.consentMessage))}</td>
+                  <td>{displayValue(textOfHtml(m.contactFormMessage))}</td>
+                  <td>
+                    {Object.entries(m.translations ?? {}).map(([code, pair]) => (
+                      <div key={code}>
+                        <strong>{code}</strong>: {[pair.consentMessage, pair.contactFormMessage].map(textOfHtml).filter(Boolean).join(' / ')}
+                      </div>
+                    ))}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       </div>
     </section>
   );
@@ -163,7 +163,11 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
           </span>
         )}
       </div>
-      {error && <p className="form-errors" role="alert">{error}</p>}
+      {error && (
+        <p className="form-errors" role="alert">
+          {error}
+        </p>
+      )}
       {surveys.data && surveys.data.items.length === 0 && <p className="muted">No surveys yet.</p>}
       <ul className="plain-list">
         {surveys.data?.items.map((s) => (
@@ -221,7 +225,8 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
             { label: 'Edit', to: pathTo('ScreenerEdit', { screenerId: screener.id }), variant: 'primary' as const, disabled: screener.isLocked },
             {
               label: screener.isLocked ? 'Unlock' : 'Lock',
-              onClick: () => void run(() => api.update(screener.id, { isLocked: !screener.isLocked }), screener.isLocked ? 'Screener unlocked.' : 'Screener locked.'),
+              onClick: () =>
+                void run(() => api.update(screener.id, { isLocked: !screener.isLocked }), screener.isLocked ? 'Screener unlocked.' : 'Screener locked.'),
             },
             {
               label: 'Clone',

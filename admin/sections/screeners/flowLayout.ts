@@ -10,10 +10,10 @@ const GAP_X = 80;
 const GAP_Y = 24;
 
 // Generic in the node so the versioned-survey diagram (pages as nodes) lays out the same way.
-export function layoutFlow<N extends { id: string } = ScreenerFlow['nodes'][number], E extends { source: string; target: string } = ScreenerFlow['edges'][number]>(flow: {
-  nodes: readonly N[];
-  edges: readonly E[];
-}) {
+export function layoutFlow<
+  N extends { id: string } = ScreenerFlow['nodes'][number],
+  E extends { source: string; target: string } = ScreenerFlow['edges'][number],
+>(flow: { nodes: readonly N[]; edges: readonly E[] }) {
   const ids = new Set(flow.nodes.map((n) => n.id));
   const edges = flow.edges.filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target);
   const outgoing = new Map<string, string[]>();

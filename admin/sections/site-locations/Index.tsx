@@ -15,8 +15,12 @@ export default function SiteLocationsIndex() {
   const api = useApi(siteLocationsApi);
   const countries = useCountryOptions();
   const { list, remove } = useIndexList(api, {
-    defaultSort: SITE_LOCATION_DEFAULT_SORT, sortable: SITE_LOCATION_SORTS, filterNames: ['isActive', 'countryId', 'state'],
-    what: 'Site location', add: pathTo('SiteLocationsAdd'), searchPlaceholder: 'Name, site id, city, state, zip, PI',
+    defaultSort: SITE_LOCATION_DEFAULT_SORT,
+    sortable: SITE_LOCATION_SORTS,
+    filterNames: ['isActive', 'countryId', 'state'],
+    what: 'Site location',
+    add: pathTo('SiteLocationsAdd'),
+    searchPlaceholder: 'Name, site id, city, state, zip, PI',
   });
 
   const columns: Column<SiteLocation>[] = [
@@ -40,11 +44,7 @@ export default function SiteLocationsIndex() {
       columns={columns}
       caption="Site Locations"
       emptyMessage="No site locations yet."
-      filters={[
-        activeFilter(),
-        { kind: 'select', name: 'countryId', label: L.countryId, ...countries },
-        { kind: 'text', name: 'state', label: L.state },
-      ]}
+      filters={[activeFilter(), { kind: 'select', name: 'countryId', label: L.countryId, ...countries }, { kind: 'text', name: 'state', label: L.state }]}
       columnsKey="site-locations"
       bulk={activateAndDeleteBulk<SiteLocation>(api, ['site location', 'site locations'], (s) => s.name)}
     />

@@ -1,13 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import { siteLocationsApi } from '@core/api/siteLocations';
-import {
-  IRB_TYPES,
-  IRB_TYPE_LABELS,
-  SITE_LOCATION_KINDS,
-  SITE_LOCATION_KIND_LABELS,
-  SiteLocationInput,
-  type SiteLocation,
-} from '@core/model/siteLocation';
+import { IRB_TYPES, IRB_TYPE_LABELS, SITE_LOCATION_KINDS, SITE_LOCATION_KIND_LABELS, SiteLocationInput, type SiteLocation } from '@core/model/siteLocation';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
 import { loadedOptions, Select } from '../../components/form/Select';

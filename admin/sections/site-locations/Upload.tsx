@@ -79,8 +79,7 @@ function UploadForm({ engagement }: { engagement: Engagement }) {
         <div className="notice notice-success" role="status">
           Imported {result.rows} row{result.rows === 1 ? '' : 's'}: {result.createdSiteLocations} new site location
           {result.createdSiteLocations === 1 ? '' : 's'}, {result.linkedSiteLocations} newly linked, {result.updatedLinks} link
-          {result.updatedLinks === 1 ? '' : 's'} updated.{' '}
-          <Link to={pathTo('SiteAssociations', { engagementId: engagement.id })}>See the linked sites</Link>
+          {result.updatedLinks === 1 ? '' : 's'} updated. <Link to={pathTo('SiteAssociations', { engagementId: engagement.id })}>See the linked sites</Link>
         </div>
       )}
       <div className="field">

@@ -84,7 +84,12 @@ function Coordinators({ site }: { site: SiteLocation }) {
             header: 'Actions',
             className: 'col-actions',
             cell: (c) => (
-              <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void act(() => api.untie(c.id), `${c.username} no longer coordinates this site`)}>
+              <button
+                type="button"
+                className="btn btn-small btn-secondary"
+                disabled={busy}
+                onClick={() => void act(() => api.untie(c.id), `${c.username} no longer coordinates this site`)}
+              >
                 Remove <span className="visually-hidden">{c.username}</span>
               </button>
             ),
@@ -101,7 +106,12 @@ function Coordinators({ site }: { site: SiteLocation }) {
             </option>
           ))}
         </select>
-        <button type="button" className="btn btn-primary" disabled={busy || userId === ''} onClick={() => void act(() => api.tie(Number(site.id), Number(userId)), 'Coordinator added')}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={busy || userId === ''}
+          onClick={() => void act(() => api.tie(Number(site.id), Number(userId)), 'Coordinator added')}
+        >
           Add coordinator
         </button>
       </div>
@@ -117,14 +127,20 @@ function SiteDetails({ site }: { site: SiteLocation }) {
     objectTitle: site.name,
     back: engagementId ? pathTo('SiteAssociations', { engagementId }) : pathTo('SiteLocationsIndex'),
     edit: pathTo('SiteLocationsEdit', { id: site.id }),
-    remove: { run: api.remove, what: 'Site location', id: site.id, name: site.name, then: pathTo('SiteLocationsIndex') },
+    remove: { run: api.remove, what: 'Site location', id: site.id, name: site.name, goTo: pathTo('SiteLocationsIndex') },
   });
   return (
     <>
       <section className="panel">
         <ViewFields
           fields={recordFields(L, site, [
-            'name', 'siteId', { label: 'Address', value: addressLine(site) }, 'countryName', 'piName', 'latitude', 'longitude',
+            'name',
+            'siteId',
+            { label: 'Address', value: addressLine(site) },
+            'countryName',
+            'piName',
+            'latitude',
+            'longitude',
             { label: L.siteLocationType, value: siteKindLabel(site.siteLocationType) },
             { label: L.irbType, value: irbLabel(site.irbType) },
             'isVirtual',

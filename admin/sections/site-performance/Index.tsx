@@ -27,7 +27,13 @@ export default function SitePerformanceIndex() {
   const columns: Column<SitePerformance>[] = [
     fieldColumn('siteName', 'Site', 'plain'),
     { id: 'referrals', header: 'Referrals', sortField: 'referrals', className: 'col-number', cell: (r) => r.referrals.toLocaleString('en-US') },
-    { id: 'medianHoursToFirstContact', header: 'Median time to first contact', sortField: 'medianHoursToFirstContact', className: 'col-number', cell: (r) => hours(r.medianHoursToFirstContact) },
+    {
+      id: 'medianHoursToFirstContact',
+      header: 'Median time to first contact',
+      sortField: 'medianHoursToFirstContact',
+      className: 'col-number',
+      cell: (r) => hours(r.medianHoursToFirstContact),
+    },
     {
       id: 'withinServiceLevelRate',
       header: 'Contacted within service level',

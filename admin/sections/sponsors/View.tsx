@@ -45,18 +45,26 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
     objectTitle: sponsor.name,
     back: pathTo('SponsorsIndex'),
     edit: pathTo('SponsorsEdit', { id: sponsor.id }),
-    remove: canDelete && { run: api.remove, what: 'Sponsor', id: sponsor.id, name: sponsor.name, then: pathTo('SponsorsIndex') },
+    remove: canDelete && { run: api.remove, what: 'Sponsor', id: sponsor.id, name: sponsor.name, goTo: pathTo('SponsorsIndex') },
   });
   return (
     <section className="panel">
       <ViewFields
         fields={recordFields(L, sponsor, [
-          'name', 'identification', 'rmsSponsorIdentifier', 'countryName',
+          'name',
+          'identification',
+          'rmsSponsorIdentifier',
+          'countryName',
           activeField(L, sponsor),
           multilineField(L.description, sponsor.description),
           multilineField(L.businessPractice, sponsor.businessPractice),
-          'activeEngagements', 'totalEngagements', 'totalSites', 'totalReferrals', 'duplicateReferrals',
-          'totalScreenedReferrals', 'totalRandomizedReferrals',
+          'activeEngagements',
+          'totalEngagements',
+          'totalSites',
+          'totalReferrals',
+          'duplicateReferrals',
+          'totalScreenedReferrals',
+          'totalRandomizedReferrals',
           ...stampFields(L, sponsor),
         ])}
       />

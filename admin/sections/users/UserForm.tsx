@@ -31,8 +31,7 @@ import { USER_LABELS as L, toUserFormValues, toUserInput, toUserPatch } from './
 
 const FORM_ID = 'user-form';
 export const ROLES_REQUIRED = 'Choose at least one role.';
-export const RESET_TWO_FACTOR_CONFIRMATION =
-  'Turn off two-factor sign-in for this user? They sign in with their password alone until they set it up again.';
+export const RESET_TWO_FACTOR_CONFIRMATION = 'Turn off two-factor sign-in for this user? They sign in with their password alone until they set it up again.';
 
 export function UserForm({ user, onChanged }: { user?: User; onChanged?: () => void }) {
   const api = useApi(usersApi);

@@ -15,7 +15,9 @@ export const mediaChannels = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     domain: text('domain').notNull(),
-    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'restrict' }),
+    screenerId: integer('screener_id')
+      .notNull()
+      .references(() => screeners.id, { onDelete: 'restrict' }),
     channelType: text('type').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     /**
@@ -53,7 +55,9 @@ export const channelSpends = pgTable(
   'channel_spends',
   {
     id: serial('id').primaryKey(),
-    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: integer('media_channel_id')
+      .notNull()
+      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
     amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
@@ -79,7 +83,9 @@ export const channelSpends = pgTable(
 export const mediaChannelFigures = pgTable(
   'media_channel_figures',
   {
-    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: integer('media_channel_id')
+      .notNull()
+      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
     shard: smallint('shard').notNull(),
     views: integer('views').notNull().default(0),
     share: integer('share').notNull().default(0),
@@ -100,7 +106,9 @@ export const mediaChannelFigures = pgTable(
 export const embedProblems = pgTable(
   'embed_problems',
   {
-    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: integer('media_channel_id')
+      .notNull()
+      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
     origin: text('origin').notNull(),
     cause: text('cause').notNull(),
     firstSeen: timestamp('first_seen', { withTimezone: true, mode: 'date' }).notNull(),
@@ -115,7 +123,9 @@ export const mediaChannelSurveys = pgTable(
   'media_channel_surveys',
   {
     id: serial('id').primaryKey(),
-    mediaChannelId: integer('media_channel_id').notNull().references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: integer('media_channel_id')
+      .notNull()
+      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
     oFormIdentity: text('o_form_identity').notNull(),
     isActive: boolean('is_active').notNull().default(true),
   },

@@ -16,7 +16,9 @@ export const engagements = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     // Restrict: a sponsor with engagements cannot be deleted (no orphans).
-    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
+    sponsorId: integer('sponsor_id')
+      .notNull()
+      .references(() => sponsors.id, { onDelete: 'restrict' }),
     sponsorContact: text('sponsor_contact'),
     startDate: date('start_date', { mode: 'string' }),
     endDate: date('end_date', { mode: 'string' }),
@@ -68,8 +70,12 @@ const engagementLink = (name: string, column: string, target: LookupTable | type
   pgTable(
     name,
     {
-      engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
-      targetId: integer(column).notNull().references(() => target.id, { onDelete: 'cascade' }),
+      engagementId: integer('engagement_id')
+        .notNull()
+        .references(() => engagements.id, { onDelete: 'cascade' }),
+      targetId: integer(column)
+        .notNull()
+        .references(() => target.id, { onDelete: 'cascade' }),
     },
     (t) => [primaryKey({ columns: [t.engagementId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
   );
@@ -87,7 +93,9 @@ export const engagementFiles = pgTable(
   'engagement_files',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
     filename: text('filename').notNull(),
     mime: text('mime').notNull(),
     size: integer('size').notNull(),

@@ -28,7 +28,11 @@ export const funnelViews = pgTable(
     utmCampaign: text('utm_campaign'),
     views: integer('views').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.dimensions, t.shard] }), index('funnel_views_engagement_day_idx').on(t.engagementId, t.day), index('funnel_views_day_idx').on(t.day)],
+  (t) => [
+    primaryKey({ columns: [t.dimensions, t.shard] }),
+    index('funnel_views_engagement_day_idx').on(t.engagementId, t.day),
+    index('funnel_views_day_idx').on(t.day),
+  ],
 );
 
 /**

@@ -58,8 +58,12 @@ export const leads = pgTable(
 export const leadSiteMatches = pgTable(
   'lead_site_matches',
   {
-    leadId: integer('lead_id').notNull().references(() => leads.id, { onDelete: 'cascade' }),
-    engagementSiteLocationId: integer('engagement_site_location_id').notNull().references(() => engagementSiteLocations.id, { onDelete: 'cascade' }),
+    leadId: integer('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    engagementSiteLocationId: integer('engagement_site_location_id')
+      .notNull()
+      .references(() => engagementSiteLocations.id, { onDelete: 'cascade' }),
     distanceMiles: doublePrecision('distance_miles').notNull(),
     created: created(),
   },

@@ -30,7 +30,9 @@ export const surveyPages = pgTable(
   'survey_pages',
   {
     id: serial('id').primaryKey(),
-    surveyId: integer('survey_id').notNull().references(() => surveys.id, { onDelete: 'cascade' }),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     displayOrder: integer('display_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
@@ -43,7 +45,9 @@ export const surveyQuestions = pgTable(
   'survey_questions',
   {
     id: serial('id').primaryKey(),
-    pageId: integer('page_id').notNull().references(() => surveyPages.id, { onDelete: 'cascade' }),
+    pageId: integer('page_id')
+      .notNull()
+      .references(() => surveyPages.id, { onDelete: 'cascade' }),
     questionType: text('type').notNull().default('placeholder'),
     title: text('title').notNull().default('Placeholder'),
     helperText: text('helper_text'),
@@ -58,8 +62,12 @@ export const surveyQuestions = pgTable(
 export const surveyQuestionTags = pgTable(
   'survey_question_tags',
   {
-    questionId: integer('question_id').notNull().references(() => surveyQuestions.id, { onDelete: 'cascade' }),
-    tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.questionId, t.tagId] })],
 );
@@ -68,7 +76,9 @@ export const surveyOptions = pgTable(
   'survey_options',
   {
     id: serial('id').primaryKey(),
-    questionId: integer('question_id').notNull().references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => surveyQuestions.id, { onDelete: 'cascade' }),
     label: text('label').notNull(),
     value: text('value').notNull(),
     isDisqualified: boolean('is_disqualified').notNull().default(false),
@@ -90,8 +100,12 @@ export const engagementOptions = pgTable(
   'engagement_options',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
-    optionId: integer('option_id').notNull().references(() => surveyOptions.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
+    optionId: integer('option_id')
+      .notNull()
+      .references(() => surveyOptions.id, { onDelete: 'cascade' }),
     isDisqualified: boolean('is_disqualified').notNull().default(false),
     weight: integer('weight').notNull().default(0),
   },

@@ -67,7 +67,9 @@ export const messages = pgTable(
 export const engagementMessageSettings = pgTable(
   'engagement_message_settings',
   {
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     isEnabled: boolean('is_enabled').notNull().default(true),
     delayMinutes: integer('delay_minutes').notNull().default(0),

@@ -17,7 +17,9 @@ export const oFormSubmissions = pgTable(
   'o_form_submissions',
   {
     id: serial('id').primaryKey(),
-    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormId: integer('o_form_id')
+      .notNull()
+      .references(() => oForms.id, { onDelete: 'cascade' }),
     /** 'in_progress' at creation; 'completed' once the contact form (or the outcome) ends it. */
     status: text('status').notNull().default('in_progress'),
     mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
@@ -70,8 +72,12 @@ export const oFormContainerEntries = pgTable(
   'o_form_container_entries',
   {
     id: serial('id').primaryKey(),
-    submissionId: integer('submission_id').notNull().references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
-    containerId: integer('container_id').notNull().references(() => oFormContainers.id, { onDelete: 'cascade' }),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
+    containerId: integer('container_id')
+      .notNull()
+      .references(() => oFormContainers.id, { onDelete: 'cascade' }),
     parentId: integer('parent_id').references((): AnyPgColumn => oFormContainerEntries.id, { onDelete: 'cascade' }),
     /**
      * When the page's answers were last saved (valid); null until then and again once the page is
@@ -89,8 +95,12 @@ export const oFormFieldEntries = pgTable(
   'o_form_field_entries',
   {
     id: serial('id').primaryKey(),
-    containerEntryId: integer('container_entry_id').notNull().references(() => oFormContainerEntries.id, { onDelete: 'cascade' }),
-    fieldId: integer('field_id').notNull().references(() => oFormFields.id, { onDelete: 'cascade' }),
+    containerEntryId: integer('container_entry_id')
+      .notNull()
+      .references(() => oFormContainerEntries.id, { onDelete: 'cascade' }),
+    fieldId: integer('field_id')
+      .notNull()
+      .references(() => oFormFields.id, { onDelete: 'cascade' }),
     /** A choice answer as sent (an option value or a list of them); null when the answer is sealed. */
     fieldValue: jsonb('field_value').$type<unknown>(),
     /** Any other answer, sealed (server/participant/sealedAnswers.ts): the PHI cipher's form of its JSON. */
@@ -108,8 +118,12 @@ export const oFormPageMetrics = pgTable(
   'o_form_page_metrics',
   {
     id: serial('id').primaryKey(),
-    submissionId: integer('submission_id').notNull().references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
-    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
+    oFormId: integer('o_form_id')
+      .notNull()
+      .references(() => oForms.id, { onDelete: 'cascade' }),
     type: text('type').notNull().default('page'),
     /** The page's (container's) identity. */
     identity: text('identity').notNull(),
@@ -129,7 +143,9 @@ export const contacts = pgTable(
   {
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id').references(() => oFormSubmissions.id, { onDelete: 'set null' }),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
     engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
       onDelete: 'set null',
     }),

@@ -18,7 +18,9 @@ export const referrals = pgTable(
   'referrals',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
     engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
       onDelete: 'set null',
     }),
@@ -71,7 +73,9 @@ export const referralEvents = pgTable(
   'referral_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    referralId: integer('referral_id').notNull().references(() => referrals.id, { onDelete: 'cascade' }),
+    referralId: integer('referral_id')
+      .notNull()
+      .references(() => referrals.id, { onDelete: 'cascade' }),
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** 'status' or 'attempt'. */
     kind: text('kind').notNull(),

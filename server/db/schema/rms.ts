@@ -16,7 +16,9 @@ import { rmsProviders } from './rms-providers';
 export const rmsDeliveries = pgTable(
   'rms_deliveries',
   {
-    contactId: integer('contact_id').primaryKey().references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .primaryKey()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
     /** The referral's idempotency key: `referralId` of every push and its webhook-id. */
     referralKey: uuid('referral_key').notNull().defaultRandom().unique(),
     status: text('status').notNull().default('pending'),
@@ -41,7 +43,9 @@ export const rmsAudits = pgTable(
   'rms_audits',
   {
     id: serial('id').primaryKey(),
-    contactId: integer('contact_id').notNull().references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
     rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
     rmsProviderName: text('rms_provider_name').notNull(),
     succeeded: boolean('succeeded').notNull().default(false),

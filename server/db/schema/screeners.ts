@@ -16,7 +16,9 @@ export const screeners = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     description: text('description'),
-    sponsorId: integer('sponsor_id').notNull().references(() => sponsors.id, { onDelete: 'restrict' }),
+    sponsorId: integer('sponsor_id')
+      .notNull()
+      .references(() => sponsors.id, { onDelete: 'restrict' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     screenerType: text('type').notNull().default('super-screener'),
     isActive: boolean('is_active').notNull().default(true),
@@ -45,7 +47,9 @@ export const screenerMessages = pgTable(
   'screener_messages',
   {
     id: serial('id').primaryKey(),
-    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id')
+      .notNull()
+      .references(() => screeners.id, { onDelete: 'cascade' }),
     outcome: text('outcome').notNull(),
     consentMessage: text('consent_message'),
     contactFormMessage: text('contact_form_message'),
@@ -64,8 +68,12 @@ export const screenerMessages = pgTable(
 export const screenerLanguages = pgTable(
   'screener_languages',
   {
-    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
-    languageId: integer('language_id').notNull().references(() => languages.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id')
+      .notNull()
+      .references(() => screeners.id, { onDelete: 'cascade' }),
+    languageId: integer('language_id')
+      .notNull()
+      .references(() => languages.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.screenerId, t.languageId] })],
 );
@@ -73,8 +81,12 @@ export const screenerLanguages = pgTable(
 export const engagementScreeners = pgTable(
   'engagement_screeners',
   {
-    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id')
+      .notNull()
+      .references(() => screeners.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.screenerId, t.engagementId] }), index('engagement_screeners_engagement_idx').on(t.engagementId)],
 );
@@ -83,8 +95,12 @@ export const contactFieldScreeners = pgTable(
   'contact_field_screeners',
   {
     id: serial('id').primaryKey(),
-    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
-    contactFieldId: integer('contact_field_id').notNull().references(() => contactFields.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id')
+      .notNull()
+      .references(() => screeners.id, { onDelete: 'cascade' }),
+    contactFieldId: integer('contact_field_id')
+      .notNull()
+      .references(() => contactFields.id, { onDelete: 'cascade' }),
     weight: integer('weight').notNull().default(0),
   },
   (t) => [uniqueIndex('contact_field_screeners_pair_idx').on(t.screenerId, t.contactFieldId)],
@@ -95,7 +111,9 @@ export const screenerSurveys = pgTable(
   'screener_surveys',
   {
     id: serial('id').primaryKey(),
-    screenerId: integer('screener_id').notNull().references(() => screeners.id, { onDelete: 'cascade' }),
+    screenerId: integer('screener_id')
+      .notNull()
+      .references(() => screeners.id, { onDelete: 'cascade' }),
     oFormIdentity: text('o_form_identity').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     displayOrder: integer('display_order').notNull().default(0),

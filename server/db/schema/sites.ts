@@ -48,8 +48,12 @@ export const engagementSiteLocations = pgTable(
   'engagement_site_locations',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
-    siteLocationId: integer('site_location_id').notNull().references(() => siteLocations.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
+    siteLocationId: integer('site_location_id')
+      .notNull()
+      .references(() => siteLocations.id, { onDelete: 'cascade' }),
     radius: integer('radius'),
     rmsSiteIdentification: text('rms_site_identification'),
     isActive: boolean('is_active').notNull().default(true),
@@ -73,8 +77,12 @@ export const engagementSiteLocations = pgTable(
 export const userSiteLocations = pgTable(
   'user_site_locations',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    siteLocationId: integer('site_location_id').notNull().references((): AnyPgColumn => siteLocations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteLocationId: integer('site_location_id')
+      .notNull()
+      .references((): AnyPgColumn => siteLocations.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.siteLocationId] }), index('user_site_locations_site_idx').on(t.siteLocationId)],
 );

@@ -26,7 +26,9 @@ export const oForms = pgTable(
     /** Set once, on approval: from then on the version never changes. */
     approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
     approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
-    engagementId: integer('engagement_id').notNull().references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: integer('engagement_id')
+      .notNull()
+      .references(() => engagements.id, { onDelete: 'cascade' }),
     sponsorId: integer('sponsor_id').references(() => sponsors.id, { onDelete: 'set null' }),
     /** The number of pages (root containers): the progress bar's maximum. */
     containerCount: integer('container_count').notNull().default(0),
@@ -43,8 +45,12 @@ export const oForms = pgTable(
 export const oFormLanguages = pgTable(
   'o_form_languages',
   {
-    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
-    languageId: integer('language_id').notNull().references(() => languages.id, { onDelete: 'cascade' }),
+    oFormId: integer('o_form_id')
+      .notNull()
+      .references(() => oForms.id, { onDelete: 'cascade' }),
+    languageId: integer('language_id')
+      .notNull()
+      .references(() => languages.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.oFormId, t.languageId] })],
 );
@@ -55,7 +61,9 @@ export const oFormContainers = pgTable(
     id: serial('id').primaryKey(),
     /** Stable across versions of the survey. */
     identity: text('identity').notNull(),
-    oFormId: integer('o_form_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormId: integer('o_form_id')
+      .notNull()
+      .references(() => oForms.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     displayOrder: integer('display_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
@@ -79,7 +87,9 @@ export const oFormFields = pgTable(
     id: serial('id').primaryKey(),
     /** Stable across versions of the survey. */
     identity: text('identity').notNull(),
-    containerId: integer('container_id').notNull().references(() => oFormContainers.id, { onDelete: 'cascade' }),
+    containerId: integer('container_id')
+      .notNull()
+      .references(() => oFormContainers.id, { onDelete: 'cascade' }),
     title: text('title').notNull().default('Placeholder'),
     type: text('type').notNull().default('placeholder'),
     categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
@@ -94,8 +104,12 @@ export const oFormFields = pgTable(
 export const oFormFieldTags = pgTable(
   'o_form_field_tags',
   {
-    fieldId: integer('field_id').notNull().references(() => oFormFields.id, { onDelete: 'cascade' }),
-    tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+    fieldId: integer('field_id')
+      .notNull()
+      .references(() => oFormFields.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.fieldId, t.tagId] })],
 );
@@ -106,7 +120,9 @@ export const oFormMessages = pgTable(
   {
     id: serial('id').primaryKey(),
     oFormIdentity: text('o_form_identity').notNull(),
-    oFormVersionId: integer('o_form_version_id').notNull().references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormVersionId: integer('o_form_version_id')
+      .notNull()
+      .references(() => oForms.id, { onDelete: 'cascade' }),
     messageType: text('message_type').notNull(),
     /** API iso code (en, es_MX). */
     language: text('language').notNull().default('en'),

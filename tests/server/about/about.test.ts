@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseOf } from '../../../server/about/facts';
 import { createHarness, json, type Harness } from '../harness';
 
-const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+};
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'about-dist-'));
 const built = new Date('2026-03-04T05:06:07.000Z');
 let h: Harness;
@@ -52,7 +56,13 @@ describe('about', () => {
   });
 
   it('tells PGlite from PostgreSQL by how the database names itself', () => {
-    expect(databaseOf('PostgreSQL 18.6 (PGlite 0.5.16) on wasm32-unknown-emscripten, compiled by emcc')).toEqual({ databaseKind: 'PGlite', databaseVersion: 'PostgreSQL 18.6 (PGlite 0.5.16)' });
-    expect(databaseOf('PostgreSQL 16.4 (Debian 16.4-1) on x86_64-pc-linux-gnu, compiled by gcc')).toEqual({ databaseKind: 'PostgreSQL', databaseVersion: 'PostgreSQL 16.4' });
+    expect(databaseOf('PostgreSQL 18.6 (PGlite 0.5.16) on wasm32-unknown-emscripten, compiled by emcc')).toEqual({
+      databaseKind: 'PGlite',
+      databaseVersion: 'PostgreSQL 18.6 (PGlite 0.5.16)',
+    });
+    expect(databaseOf('PostgreSQL 16.4 (Debian 16.4-1) on x86_64-pc-linux-gnu, compiled by gcc')).toEqual({
+      databaseKind: 'PostgreSQL',
+      databaseVersion: 'PostgreSQL 16.4',
+    });
   });
 });

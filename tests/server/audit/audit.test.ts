@@ -44,7 +44,11 @@ describe('what is recorded', () => {
     expect(upd!.changes).not.toHaveProperty('identification');
     expect(del).toMatchObject({ action: 'delete', entityId: id });
     expect(del!.changes.name).toEqual({ old: 'Audited Renamed', new: null });
-    expect([crt, upd, del].map((e) => e!.occurredAt.toISOString())).toEqual(['2027-10-01T09:00:00.000Z', '2027-10-01T09:01:00.000Z', '2027-10-01T09:02:00.000Z']);
+    expect([crt, upd, del].map((e) => e!.occurredAt.toISOString())).toEqual([
+      '2027-10-01T09:00:00.000Z',
+      '2027-10-01T09:01:00.000Z',
+      '2027-10-01T09:02:00.000Z',
+    ]);
   });
 
   it("an update of a record's lists, with the lists' old and new names", async () => {
@@ -52,9 +56,19 @@ describe('what is recorded', () => {
     const indications = await json(await h.request('GET', '/api/indications', { token: superUser }));
     const idOf = (name: string) => indications.data.find((r: { attributes: { name: string } }) => r.attributes.name === name).id as string;
     const engagementBody = (attributes: Record<string, unknown>, names: string[], id?: string) => ({
-      data: { type: 'engagements', ...(id ? { id } : {}), attributes, relationships: { indications: { data: names.map((n) => ({ type: 'indications', id: idOf(n) })) } } },
+      data: {
+        type: 'engagements',
+        ...(id ? { id } : {}),
+        attributes,
+        relationships: { indications: { data: names.map((n) => ({ type: 'indications', id: idOf(n) })) } },
+      },
     });
-    const created = await json(await h.request('POST', '/api/engagements', { token: superUser, body: engagementBody({ name: 'Listed study', identification: 'LST-E1', sponsorId: Number(sponsor.data.id) }, ['Asthma']) }));
+    const created = await json(
+      await h.request('POST', '/api/engagements', {
+        token: superUser,
+        body: engagementBody({ name: 'Listed study', identification: 'LST-E1', sponsorId: Number(sponsor.data.id) }, ['Asthma']),
+      }),
+    );
     const id = created.data.id;
     const res = await h.request('PATCH', `/api/engagements/${id}`, { token: superUser, body: engagementBody({}, ['Migraine', 'Asthma'], id) });
     expect(res.status).toBe(200);
@@ -115,8 +129,16 @@ describe('old values are read only where the API can answer them', () => {
       const link = await send('POST', 'screener-surveys', 'screener-surveys', { screenerId: Number(screener.id), oFormIdentity: form.attributes.identity });
       await send('PATCH', `screener-surveys/${link.id}`, 'screener-surveys', { displayOrder: 2 }, link.id);
       await send('PATCH', `screeners/surveys/${link.id}`, 'screener-surveys', { toggle_active: true }, link.id);
-      const channel = await send('POST', 'media-channels', 'media-channels', { title: 'Reads page', domain: 'reads.example', screenerId: Number(screener.id), channelType: 'Other' });
-      const served = await send('POST', 'media-channel-surveys', 'media-channel-surveys', { mediaChannelId: Number(channel.id), oFormIdentity: form.attributes.identity });
+      const channel = await send('POST', 'media-channels', 'media-channels', {
+        title: 'Reads page',
+        domain: 'reads.example',
+        screenerId: Number(screener.id),
+        channelType: 'Other',
+      });
+      const served = await send('POST', 'media-channel-surveys', 'media-channel-surveys', {
+        mediaChannelId: Number(channel.id),
+        oFormIdentity: form.attributes.identity,
+      });
       await send('PATCH', `media-channel-surveys/${served.id}`, 'media-channel-surveys', { isActive: false }, served.id);
       const legacy = await send('POST', 'surveys', 'surveys', { title: 'Legacy reads', engagementId: Number(engagement.id) });
       const legacyPage = (await json(await h.request('GET', `/api/surveys/${legacy.id}`, { token: superUser }))).data.attributes.pages[0].id as string;
@@ -165,7 +187,7 @@ describe('append-only and tamper-evident', () => {
   });
 
   // Each of the two tamperings below is seen by one of the chain's two checks only.
-  it("names the row after a removed one even when its stored link was mended to skip the gap", async () => {
+  it('names the row after a removed one even when its stored link was mended to skip the gap', async () => {
     const all = await h.db.select().from(auditEvents).orderBy(auditEvents.id);
     const [before, removed, after] = [all[1]!, all[2]!, all[3]!];
     await behindTheTrigger(async () => {
@@ -189,7 +211,17 @@ describe('append-only and tamper-evident', () => {
   });
 
   it("an event's hash covers the previous event's hash, not only its own content", () => {
-    const content = { occurredAt: new Date('2027-10-01T09:00:00Z'), actorUserId: 1, actorUsername: 'admin', clientAddress: null, entity: 'sponsors', entityId: '1', action: 'create', changes: {}, meta: {} };
+    const content = {
+      occurredAt: new Date('2027-10-01T09:00:00Z'),
+      actorUserId: 1,
+      actorUsername: 'admin',
+      clientAddress: null,
+      entity: 'sponsors',
+      entityId: '1',
+      action: 'create',
+      changes: {},
+      meta: {},
+    };
     expect(eventHash(GENESIS_HASH, content)).not.toBe(eventHash('a'.repeat(64), content));
   });
 });
@@ -242,7 +274,9 @@ describe('GET /api/audit-events', () => {
     expect((await h.request('GET', '/api/audit-events?from=yesterday', { token: superUser })).status).toBe(400);
     const [any] = await events();
     for (const method of ['PATCH', 'DELETE'] as const) {
-      expect((await h.request(method, `/api/audit-events/${any!.id}`, { token: superUser, body: method === 'PATCH' ? { data: {} } : undefined })).status).toBe(404);
+      expect((await h.request(method, `/api/audit-events/${any!.id}`, { token: superUser, body: method === 'PATCH' ? { data: {} } : undefined })).status).toBe(
+        404,
+      );
     }
   });
 
@@ -292,7 +326,10 @@ describe('nested resource paths', () => {
       }),
     );
     expect(created.data?.id, JSON.stringify(created)).toBeTruthy();
-    await h.request('PATCH', `/api/o-forms/o-forms/${created.data.id}`, { token: superUser, body: { data: { type: 'o-forms', id: created.data.id, attributes: { title: 'Audited survey v2' } } } });
+    await h.request('PATCH', `/api/o-forms/o-forms/${created.data.id}`, {
+      token: superUser,
+      body: { data: { type: 'o-forms', id: created.data.id, attributes: { title: 'Audited survey v2' } } },
+    });
     const [update] = await events();
     expect(update).toMatchObject({ entity: 'o-forms/o-forms', entityId: created.data.id, action: 'update' });
     expect(update!.changes.title).toEqual({ old: 'Audited survey', new: 'Audited survey v2' });

@@ -164,8 +164,7 @@ describe('SSO attacks are refused and sign nobody in', () => {
   it('an expired assertion', async () => refused(buildResponse(options(await start(), { validForSeconds: -600, notBeforeSeconds: -1200 }))));
   it('an assertion not yet valid', async () => refused(buildResponse(options(await start(), { notBeforeSeconds: 600 }))));
   it('another recipient', async () => refused(buildResponse(options(await start(), { recipient: 'http://other-sp.test/acs' }))));
-  it('an unsolicited response (InResponseTo of no request we sent)', async () =>
-    refused(buildResponse(options({ id: '_never-sent-request' }))));
+  it('an unsolicited response (InResponseTo of no request we sent)', async () => refused(buildResponse(options({ id: '_never-sent-request' }))));
   it('another issuer', async () => refused(buildResponse(options(await start(), { issuer: 'http://evil-idp.test' }))));
 
   it('a replayed assertion, even for a fresh request', async () => {

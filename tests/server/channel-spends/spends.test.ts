@@ -18,7 +18,14 @@ let userOfA: string;
 
 const body = (attributes: Record<string, unknown>, id?: string) => doc('channel-spends', attributes, id);
 const post = (attributes: Record<string, unknown>, token = admin) => h.request('POST', '/api/channel-spends', { token, body: body(attributes) });
-const june = (mediaChannelId: number, extra: Record<string, unknown> = {}) => ({ mediaChannelId, amountMinor: 150_000, currency: 'USD', periodStart: '2031-06-01', periodEnd: '2031-06-30', ...extra });
+const june = (mediaChannelId: number, extra: Record<string, unknown> = {}) => ({
+  mediaChannelId,
+  amountMinor: 150_000,
+  currency: 'USD',
+  periodStart: '2031-06-01',
+  periodEnd: '2031-06-30',
+  ...extra,
+});
 
 beforeAll(async () => {
   h = await createHarness();
@@ -39,20 +46,35 @@ describe('a channel spend', () => {
     const created = await post(june(a.mediaChannelId, { currency: 'usd', campaign: ' june-ads ' }));
     expect(created.status, await created.clone().text()).toBe(201);
     const spend = (await json(created)).data;
-    expect(spend.attributes).toMatchObject({ mediaChannelId: a.mediaChannelId, sponsorId: a.sponsorId, amountMinor: 150_000, currency: 'USD', periodStart: '2031-06-01', periodEnd: '2031-06-30', campaign: 'june-ads' });
+    expect(spend.attributes).toMatchObject({
+      mediaChannelId: a.mediaChannelId,
+      sponsorId: a.sponsorId,
+      amountMinor: 150_000,
+      currency: 'USD',
+      periodStart: '2031-06-01',
+      periodEnd: '2031-06-30',
+      campaign: 'june-ads',
+    });
     expect(spend.attributes.mediaChannelTitle).toEqual(expect.any(String));
 
     const read = await h.request('GET', `/api/channel-spends/${spend.id}`, { token: userOfA });
     expect(read.status).toBe(200);
 
-    const changed = await h.request('PATCH', `/api/channel-spends/${spend.id}`, { token: userOfA, body: body({ amountMinor: 120_000, campaign: null }, spend.id) });
+    const changed = await h.request('PATCH', `/api/channel-spends/${spend.id}`, {
+      token: userOfA,
+      body: body({ amountMinor: 120_000, campaign: null }, spend.id),
+    });
     expect(changed.status).toBe(200);
     expect((await json(changed)).data.attributes).toMatchObject({ amountMinor: 120_000, campaign: null, periodEnd: '2031-06-30' });
 
     expect((await h.request('DELETE', `/api/channel-spends/${spend.id}`, { token: admin })).status).toBe(204);
     expect((await h.request('GET', `/api/channel-spends/${spend.id}`, { token: admin })).status).toBe(404);
 
-    const trail = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'channel-spends'), eq(auditEvents.entityId, spend.id))).orderBy(desc(auditEvents.id));
+    const trail = await h.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity, 'channel-spends'), eq(auditEvents.entityId, spend.id)))
+      .orderBy(desc(auditEvents.id));
     expect(trail.map((e) => e.action)).toEqual(['delete', 'update', 'create']);
     expect(trail[1]!.changes.amountMinor).toEqual({ old: 150_000, new: 120_000 });
   });
@@ -72,7 +94,10 @@ describe('a channel spend', () => {
       expect((await json(res)).errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toContain(pointer);
     }
     const kept = await json(await post(june(a.mediaChannelId)));
-    const backwards = await h.request('PATCH', `/api/channel-spends/${kept.data.id}`, { token: admin, body: body({ periodStart: '2031-07-15' }, kept.data.id) });
+    const backwards = await h.request('PATCH', `/api/channel-spends/${kept.data.id}`, {
+      token: admin,
+      body: body({ periodStart: '2031-07-15' }, kept.data.id),
+    });
     expect(backwards.status).toBe(422);
     expect((await json(backwards)).errors[0].source.pointer).toBe('/data/attributes/periodEnd');
     await h.request('DELETE', `/api/channel-spends/${kept.data.id}`, { token: admin });
@@ -107,7 +132,10 @@ describe('the list', () => {
     expect((await h.request('GET', '/api/channel-spends?from=june', { token: admin })).status).toBe(400);
     expect((await h.request('GET', '/api/channel-spends?sort=amount', { token: admin })).status).toBe(400);
 
-    const csv = await h.request('GET', `/api/channel-spends?mediaChannelId=${a.mediaChannelId}&sort=amountMinor&fields=periodStart,amountMinor,currency`, { token: admin, headers: { Accept: 'text/csv' } });
+    const csv = await h.request('GET', `/api/channel-spends?mediaChannelId=${a.mediaChannelId}&sort=amountMinor&fields=periodStart,amountMinor,currency`, {
+      token: admin,
+      headers: { Accept: 'text/csv' },
+    });
     expect(csv.status).toBe(200);
     const [header, ...lines] = parseCsv(await csv.text());
     expect(header).toEqual(['id', 'periodStart', 'amountMinor', 'currency']);

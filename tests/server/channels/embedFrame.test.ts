@@ -35,7 +35,15 @@ beforeAll(async () => {
   const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme', identification: 'ACME' })).data.id);
   screenerId = Number((await post('/api/screeners', 'screeners', { title: 'Heart', sponsorId })).data.id);
   channelId = Number(
-    (await post('/api/media-channels', 'media-channels', { title: 'Framed', domain: 'www.partner.example', screenerId, channelType: 'Partner Website', isolation: 'frame' })).data.id,
+    (
+      await post('/api/media-channels', 'media-channels', {
+        title: 'Framed',
+        domain: 'www.partner.example',
+        screenerId,
+        channelType: 'Partner Website',
+        isolation: 'frame',
+      })
+    ).data.id,
   );
 });
 afterAll(async () => {
@@ -53,13 +61,15 @@ describe("a framed widget's page", () => {
     expect(csp).toContain("frame-ancestors 'self' http://www.partner.example:* https://www.partner.example:*");
     // Scripts: this origin and the relay by its hash, never inline at large.
     expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
-    expect(csp).not.toContain('unsafe-inline\'; script');
+    expect(csp).not.toContain("unsafe-inline'; script");
     expect(csp).toContain("connect-src 'self'");
     // Framing is the CSP's to decide: no X-Frame-Options refusing every frame.
     expect(res.headers.get('x-frame-options')).toBeNull();
     const html = await res.text();
     expect(html).toContain('<div data-trial-widget></div>');
-    expect(html).toContain(`<script async src="/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}" data-language="es" data-field-partner_id="p&quot;&lt;7&gt;&amp;" data-page-url="${PARTNER}${PATH}"></script>`);
+    expect(html).toContain(
+      `<script async src="/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}" data-language="es" data-field-partner_id="p&quot;&lt;7&gt;&amp;" data-page-url="${PARTNER}${PATH}"></script>`,
+    );
     // The relay posts to the partner's origin only, and the hash in the policy is the relay's.
     expect(html).toContain(`<script data-parent="${PARTNER}">`);
     const relay = /<script data-parent="[^"]*">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
@@ -102,7 +112,9 @@ describe("a framed widget's page", () => {
     for (const origin of ['https://evil.example', 'https://partner.example', 'https://www.partner.example.evil.example']) {
       const res = await frame({ ...good(), origin });
       expect(res.status, origin).toBe(403);
-      expect((await json(res)).errors[0].detail).toBe(`Pages of ${origin} may not show this survey: its media channel allows pages of www.partner.example only.`);
+      expect((await json(res)).errors[0].detail).toBe(
+        `Pages of ${origin} may not show this survey: its media channel allows pages of www.partner.example only.`,
+      );
     }
     expect(await written()).toEqual(before);
   });
@@ -132,7 +144,24 @@ describe("a framed widget's page", () => {
     ];
     // The partner page's path: missing, not a path, with a query or fragment, spaces or control characters, too long, twice.
     const base = `media-channel-id=${channelId}&screener-id=${screenerId}&origin=${PARTNER}`;
-    for (const path of [null, '', 'news', 'https://evil.example/x', '/a?email=x@y.example', '/a#token', '/a b', ' /a', '/a\n', '/a\tb', '/a\u0000', '/a\u007f', '/café', '/a\\b', '/a/../b', `/${'x'.repeat(2000)}`]) {
+    for (const path of [
+      null,
+      '',
+      'news',
+      'https://evil.example/x',
+      '/a?email=x@y.example',
+      '/a#token',
+      '/a b',
+      ' /a',
+      '/a\n',
+      '/a\tb',
+      '/a\u0000',
+      '/a\u007f',
+      '/café',
+      '/a\\b',
+      '/a/../b',
+      `/${'x'.repeat(2000)}`,
+    ]) {
       cases.push([path === null ? base : `${base}&path=${encodeURIComponent(path)}`, 'path']);
     }
     cases.push([`${base}&path=/a&path=/b`, 'path']);

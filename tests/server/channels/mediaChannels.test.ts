@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { mediaChannelSurveys, mediaChannels } from '../../../server/db/schema';
-import { CHANNEL_ISOLATION_INVALID, HOST_NAME_INVALID, MEDIA_CHANNEL_TYPE_INVALID, RETAKE_WINDOW_INVALID, embedSnippet, partnerCspText } from '@core/model/mediaChannel';
+import {
+  CHANNEL_ISOLATION_INVALID,
+  HOST_NAME_INVALID,
+  MEDIA_CHANNEL_TYPE_INVALID,
+  RETAKE_WINDOW_INVALID,
+  embedSnippet,
+  partnerCspText,
+} from '@core/model/mediaChannel';
 import { isHostName, isIPv4Address } from '@core/validation/rules';
 import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
@@ -20,7 +27,12 @@ async function post(path: string, type: string, attributes: Record<string, unkno
 }
 const channelCount = async () => (await h.db.select({ n: count() }).from(mediaChannels))[0]?.n;
 const channel = (attributes: Record<string, unknown> = {}, token = admin) =>
-  post('/api/media-channels', 'media-channels', { title: 'Partner page', domain: 'www.partner.example', screenerId, channelType: 'Partner Website', ...attributes }, token);
+  post(
+    '/api/media-channels',
+    'media-channels',
+    { title: 'Partner page', domain: 'www.partner.example', screenerId, channelType: 'Partner Website', ...attributes },
+    token,
+  );
 
 beforeAll(async () => {
   h = await createHarness();
@@ -39,7 +51,19 @@ afterAll(async () => {
 describe('host names', () => {
   it('accepts domains and refuses URLs, single labels and bad labels', () => {
     for (const ok of ['example.com', 'www.partner-site.co.uk', 'a.b', 'xn--bcher-kva.example']) expect(isHostName(ok), ok).toBe(true);
-    for (const bad of ['', 'https://example.com', 'example.com/path', 'localhost', '-a.com', 'a-.com', 'a..com', 'exa mple.com', '1.2.3.4', 'example.com:8080', `${'a'.repeat(64)}.com`]) {
+    for (const bad of [
+      '',
+      'https://example.com',
+      'example.com/path',
+      'localhost',
+      '-a.com',
+      'a-.com',
+      'a..com',
+      'exa mple.com',
+      '1.2.3.4',
+      'example.com:8080',
+      `${'a'.repeat(64)}.com`,
+    ]) {
       expect(isHostName(bad), bad).toBe(false);
     }
   });
@@ -75,7 +99,10 @@ describe('media channels', () => {
     expect(search.data.map((c: any) => c.attributes.title)).toEqual(['Another channel']);
     expect((await h.request('GET', '/api/media-channels?screenerId=x', { token: admin })).status).toBe(400);
 
-    const patched = await h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { title: 'Renamed', isActive: false }, id) });
+    const patched = await h.request('PATCH', `/api/media-channels/${id}`, {
+      token: admin,
+      body: doc('media-channels', { title: 'Renamed', isActive: false }, id),
+    });
     expect(patched.status).toBe(200);
     expect((await json(patched)).data.attributes).toMatchObject({ title: 'Renamed', isActive: false, domain: 'www.partner.example' });
     expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.title).toBe('Renamed');
@@ -107,7 +134,8 @@ describe('media channels', () => {
     expect(res.status).toBe(201);
     expect(body.data.attributes.retakeWindowDays).toBe(0);
     const id = body.data.id;
-    const patch = (retakeWindowDays: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { retakeWindowDays }, id) });
+    const patch = (retakeWindowDays: unknown) =>
+      h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { retakeWindowDays }, id) });
     expect((await json(await patch(3650))).data.attributes.retakeWindowDays).toBe(3650);
     const before = await channelCount();
     for (const bad of [-1, 3651, 2.5, '30', null]) {
@@ -142,7 +170,10 @@ describe('media channels', () => {
     expect(link.body.data.attributes).toEqual({ mediaChannelId: id, oFormIdentity: 'intake', isActive: true, title: null, version: null, isApproved: null });
     expect((await post('/api/media-channel-surveys', 'media-channel-surveys', { mediaChannelId: id, oFormIdentity: 'intake' })).res.status).toBe(409);
     const linkId = link.body.data.id;
-    const off = await h.request('PATCH', `/api/media-channel-surveys/${linkId}`, { token: admin, body: doc('media-channel-surveys', { isActive: false }, linkId) });
+    const off = await h.request('PATCH', `/api/media-channel-surveys/${linkId}`, {
+      token: admin,
+      body: doc('media-channel-surveys', { isActive: false }, linkId),
+    });
     expect((await json(off)).data.attributes.isActive).toBe(false);
     const list = await json(await h.request('GET', `/api/media-channel-surveys?mediaChannelId=${id}`, { token: admin }));
     expect(list.data).toHaveLength(1);
@@ -172,7 +203,8 @@ describe('what a channel serves', () => {
     expect(res.status).toBe(201);
     expect(body.data.attributes.eventsPolicy).toBe('minimal');
     const id = body.data.id;
-    const patch = (eventsPolicy: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { eventsPolicy }, id) });
+    const patch = (eventsPolicy: unknown) =>
+      h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { eventsPolicy }, id) });
     expect((await json(await patch('detailed'))).data.attributes.eventsPolicy).toBe('detailed');
     expect((await json(await patch('none'))).data.attributes.eventsPolicy).toBe('none');
     const before = await channelCount();
@@ -208,7 +240,9 @@ describe('what a channel serves', () => {
     expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.isolation).toBe('frame');
     const created = await channel({ title: 'Framed from the start', domain: 'framed.example', isolation: 'frame' });
     expect(created.body.data.attributes.isolation).toBe('frame');
-    const listed = await json(await h.request('GET', '/api/media-channels?fields[media-channels]=title,isolation&searchQuery=framed.example', { token: admin }));
+    const listed = await json(
+      await h.request('GET', '/api/media-channels?fields[media-channels]=title,isolation&searchQuery=framed.example', { token: admin }),
+    );
     expect(listed.data.map((c: { attributes: unknown }) => c.attributes)).toEqual([{ title: 'Framed from the start', isolation: 'frame' }]);
   });
 
@@ -243,7 +277,8 @@ describe('what a channel serves', () => {
       expect((await post('/api/o-forms/o-form-fields', 'o-form-fields', { containerId: Number(page), title: 'Age?' })).res.status).toBe(201);
       return { id: form.id as string, identity: form.attributes.identity as string };
     };
-    const approve = (id: string) => h.request('PATCH', `/api/o-forms/o-form-versions/${id}`, { token: admin, body: doc('o-form-versions', { mark_approved: true }, id) });
+    const approve = (id: string) =>
+      h.request('PATCH', `/api/o-forms/o-form-versions/${id}`, { token: admin, body: doc('o-form-versions', { mark_approved: true }, id) });
     const draft = await survey('Draft only');
     const approved = await survey('Heart check');
     expect((await approve(approved.id)).status).toBe(200);
@@ -256,11 +291,17 @@ describe('what a channel serves', () => {
       (await json(await h.request('GET', `/api/o-forms/o-forms?currentOnly=true&sort=title&sponsorId=${sponsorId}${query}`, { token: admin }))).data.map(
         (d: any) => [d.attributes.title, d.attributes.version, d.attributes.isApproved],
       );
-    expect(await pickable('')).toEqual([['Draft only', 1, false], ['Heart check', 1, true]]);
+    expect(await pickable('')).toEqual([
+      ['Draft only', 1, false],
+      ['Heart check', 1, true],
+    ]);
     expect(await pickable('&searchQuery=heart')).toEqual([['Heart check', 1, true]]);
     expect((await h.request('GET', '/api/o-forms/o-forms?currentOnly=maybe', { token: admin })).status).toBe(400);
     const links = (await json(await h.request('GET', `/api/screener-surveys?screenerId=${servedScreener}`, { token: admin }))).data;
-    expect(links.map((l: any) => [l.attributes.title, l.attributes.version, l.attributes.isApproved])).toEqual([['Draft only', 1, false], ['Heart check', 1, true]]);
+    expect(links.map((l: any) => [l.attributes.title, l.attributes.version, l.attributes.isApproved])).toEqual([
+      ['Draft only', 1, false],
+      ['Heart check', 1, true],
+    ]);
     const id = Number((await channel({ title: 'Serving', domain: 'serving.example', screenerId: servedScreener })).body.data.id);
     const served = async (token = admin) => {
       const res = await h.request('GET', `/api/media-channels/${id}/served-surveys`, { token });
@@ -323,7 +364,8 @@ describe('media channel for a survey transition', () => {
     expect((await h.request('GET', `/api/get-media-channel-for-transition-survey/bad%20id/${from}`)).status).toBe(404);
     expect((await h.request('GET', '/api/get-media-channel-for-transition-survey/second/abc')).status).toBe(404);
     // The widget asks from the partner's page: CORS for the channel's own domain only.
-    const across = (origin: string) => h.request('GET', `/api/get-media-channel-for-transition-survey/second/${from}?mediaChannelId=${from}`, { headers: { Origin: origin } });
+    const across = (origin: string) =>
+      h.request('GET', `/api/get-media-channel-for-transition-survey/second/${from}?mediaChannelId=${from}`, { headers: { Origin: origin } });
     const partner = await across('https://from.example');
     expect(partner.status).toBe(200);
     expect(partner.headers.get('access-control-allow-origin')).toBe('https://from.example');

@@ -17,7 +17,9 @@ beforeAll(async () => {
   admin = await h.token();
   const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme', identification: 'ACME' })).data.id);
   screenerId = Number((await post('/api/screeners', 'screeners', { title: 'Heart', sponsorId })).data.id);
-  channelId = Number((await post('/api/media-channels', 'media-channels', { title: 'Social', domain: 'social.example', screenerId, channelType: 'Social Media' })).data.id);
+  channelId = Number(
+    (await post('/api/media-channels', 'media-channels', { title: 'Social', domain: 'social.example', screenerId, channelType: 'Social Media' })).data.id,
+  );
 });
 afterAll(async () => {
   await h.close();
@@ -35,7 +37,9 @@ describe('the hosted participant page', () => {
     expect(html).toContain('<div data-trial-widget></div>');
     expect(html).toMatch(/<header>.*Trial Recruit/s);
     expect(html).toContain('<footer>');
-    await h.request('GET', `/take/${channelId}?lang=es`, { headers: { Accept: 'text/html' } }).then(async (r) => expect(await r.text()).toContain('data-language="es"'));
+    await h
+      .request('GET', `/take/${channelId}?lang=es`, { headers: { Accept: 'text/html' } })
+      .then(async (r) => expect(await r.text()).toContain('data-language="es"'));
     // The page's own text stays English whatever ?lang= asks: the widget names what it shows.
     const fr = await (await h.request('GET', `/take/${channelId}?lang=fr`, { headers: { Accept: 'text/html' } })).text();
     expect(fr).toContain('<html lang="en">');

@@ -48,10 +48,22 @@ afterAll(async () => {
 
 const engagement = () => f.engagementIds[1];
 const post = async (action: 'preview' | 'import', attributes: Record<string, unknown>, token?: string) =>
-  h.request('POST', `/api/clinicaltrials-gov/${action}/${engagement()}`, { token: token ?? (await h.token()), body: { data: { type: 'clinicaltrials-gov-imports', attributes } } });
-const studySites = (nct: string) => h.db.select().from(siteLocations).where(like(siteLocations.siteId, `${nct}-%`));
+  h.request('POST', `/api/clinicaltrials-gov/${action}/${engagement()}`, {
+    token: token ?? (await h.token()),
+    body: { data: { type: 'clinicaltrials-gov-imports', attributes } },
+  });
+const studySites = (nct: string) =>
+  h.db
+    .select()
+    .from(siteLocations)
+    .where(like(siteLocations.siteId, `${nct}-%`));
 const linkOf = async (siteLocationId: number) =>
-  (await h.db.select().from(engagementSiteLocations).where(and(eq(engagementSiteLocations.engagementId, engagement()), eq(engagementSiteLocations.siteLocationId, siteLocationId))))[0];
+  (
+    await h.db
+      .select()
+      .from(engagementSiteLocations)
+      .where(and(eq(engagementSiteLocations.engagementId, engagement()), eq(engagementSiteLocations.siteLocationId, siteLocationId)))
+  )[0];
 const names = (list: { name: string }[]) => list.map((s) => s.name).sort();
 
 describe('importing by NCT number', () => {
@@ -60,7 +72,13 @@ describe('importing by NCT number', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const meta = (await json(res)).meta;
     expect(meta.nctId).toBe(MULTI);
-    expect(names(meta.new)).toEqual(['Hospital Universitario 12 de Octubre', 'Klinikum Rechts der Isar', 'Princess Margaret Cancer Centre', 'Roswell Park Comprehensive Cancer Center', 'Seoul National University Hospital']);
+    expect(names(meta.new)).toEqual([
+      'Hospital Universitario 12 de Octubre',
+      'Klinikum Rechts der Isar',
+      'Princess Margaret Cancer Centre',
+      'Roswell Park Comprehensive Cancer Center',
+      'Seoul National University Hospital',
+    ]);
     expect(meta.new.find((s: { name: string }) => s.name === 'Klinikum Rechts der Isar')).toMatchObject({ status: 'COMPLETED', isActive: false });
     expect(meta.new.find((s: { name: string }) => s.name.startsWith('Hospital Universitario'))).toMatchObject({ status: null, isActive: true, zipCode: null });
     expect(meta).toMatchObject({ changed: [], closed: [], unchanged: 0 });
@@ -74,7 +92,15 @@ describe('importing by NCT number', () => {
     expect(sites).toHaveLength(5);
     const [korea] = await h.db.select().from(countries).where(eq(countries.isoCode, 'KR'));
     const seoul = sites.find((s) => s.city === 'Seoul')!;
-    expect(seoul).toMatchObject({ name: 'Seoul National University Hospital', countryId: korea!.id, piName: 'Min-jun Kim', latitude: 37.566, longitude: 126.9784, zipCode: null, isActive: true });
+    expect(seoul).toMatchObject({
+      name: 'Seoul National University Hospital',
+      countryId: korea!.id,
+      piName: 'Min-jun Kim',
+      latitude: 37.566,
+      longitude: 126.9784,
+      zipCode: null,
+      isActive: true,
+    });
     const toronto = sites.find((s) => s.city === 'Toronto')!;
     expect(toronto).toMatchObject({ zipCode: 'M5G 2M9', state: 'Ontario', piName: 'Liam Tremblay', isActive: true });
     expect((await linkOf(toronto.id))?.isActive).toBe(true);
@@ -89,7 +115,9 @@ describe('importing by NCT number', () => {
 
   it('offers an imported site to a participant near it', async () => {
     const run = await runQualified(h, f, { zip: '14263' });
-    const body = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=14263`, { headers: { [TOKEN_HEADER]: run.token } }));
+    const body = await json(
+      await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=14263`, { headers: { [TOKEN_HEADER]: run.token } }),
+    );
     expect(body.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toContain('Roswell Park Comprehensive Cancer Center');
   });
 
@@ -124,7 +152,9 @@ describe('an uploaded study record', () => {
   it('imports the real record as given', async () => {
     const res = await post('import', { study: fixture('NCT06388018-trimmed.json') });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await json(res)).meta.new).toEqual([expect.objectContaining({ name: 'Women and Infants Hospital', city: 'Providence', zipCode: '02905', status: 'RECRUITING' })]);
+    expect((await json(res)).meta.new).toEqual([
+      expect.objectContaining({ name: 'Women and Infants Hospital', city: 'Providence', zipCode: '02905', status: 'RECRUITING' }),
+    ]);
     expect(await studySites('NCT06388018')).toEqual([expect.objectContaining({ piName: 'Matthew T. Oliver', latitude: 41.82399, isActive: true })]);
   });
 
@@ -149,7 +179,12 @@ describe('an uploaded study record', () => {
     locations[1].facility = 'Princess Margaret Cancer Centre';
     locations[2].geoPoint = { lat: 40.4165, lon: -3.70256 };
     const country = await json(await post('import', { study: record }));
-    expect(country.errors).toEqual([expect.objectContaining({ detail: "Location 4 (Seoul National University Hospital): country 'Atlantis' is not a known country.", source: { pointer: '/data/attributes/study/protocolSection/contactsLocationsModule/locations/3/country' } })]);
+    expect(country.errors).toEqual([
+      expect.objectContaining({
+        detail: "Location 4 (Seoul National University Hospital): country 'Atlantis' is not a known country.",
+        source: { pointer: '/data/attributes/study/protocolSection/contactsLocationsModule/locations/3/country' },
+      }),
+    ]);
     expect(await studySites('NCT09990002')).toEqual([]);
   });
 
@@ -170,7 +205,10 @@ describe('when ClinicalTrials.gov fails', () => {
     const before = (await h.db.select().from(siteLocations)).length;
     const unknown = await post('import', { nctId: 'NCT01234567' });
     expect(unknown.status).toBe(422);
-    expect((await json(unknown)).errors[0]).toMatchObject({ detail: 'ClinicalTrials.gov has no study NCT01234567.', source: { pointer: '/data/attributes/nctId' } });
+    expect((await json(unknown)).errors[0]).toMatchObject({
+      detail: 'ClinicalTrials.gov has no study NCT01234567.',
+      source: { pointer: '/data/attributes/nctId' },
+    });
     const down = await post('import', { nctId: 'NCT00000000' });
     expect(down.status).toBe(502);
     expect((await json(down)).errors[0].detail).toBe('ClinicalTrials.gov could not be reached (could not connect); nothing was imported.');

@@ -17,7 +17,13 @@ let server: http.Server;
 let token: string;
 
 beforeAll(async () => {
-  h = await createHarness({ UPLOAD_LIMIT_MB: '1', PUBLIC_URL: 'http://app.test', SSO_SERVICES: 'duo', SSO_DUO_ENTRY_POINT: 'http://idp.test/sso', SSO_DUO_CERT: IDP_CERT });
+  h = await createHarness({
+    UPLOAD_LIMIT_MB: '1',
+    PUBLIC_URL: 'http://app.test',
+    SSO_SERVICES: 'duo',
+    SSO_DUO_ENTRY_POINT: 'http://idp.test/sso',
+    SSO_DUO_CERT: IDP_CERT,
+  });
   ({ server } = serveApp(h.app, { port: 0, hostname: '127.0.0.1' }));
   await new Promise((resolve) => server.once('listening', resolve));
   port = (server.address() as AddressInfo).port;
@@ -57,7 +63,9 @@ function send(agent: http.Agent, call: Call): Promise<Sent> {
         resolve({ status: res.statusCode ?? null, connection: res.headers.connection, socket: `${req.socket?.localPort}`, reused: req.reusedSocket }),
       );
     });
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, connection: undefined, socket: '', reused: req.reusedSocket, error: error.code ?? error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ status: null, connection: undefined, socket: '', reused: req.reusedSocket, error: error.code ?? error.message }),
+    );
     if (chunked) {
       for (const chunk of call.body as Buffer[]) req.write(chunk);
       req.end();
@@ -71,7 +79,12 @@ const over1Mb = (attributes: Record<string, unknown> = {}) =>
 let attempts = 0;
 /** Then a failing sign-in with a body (a username of its own each time: five failures lock one), and a read. */
 const followUps = (): Call[] => [
-  { method: 'POST', path: '/api/jwt/login?t=a', headers: JSON_TYPE, body: JSON.stringify({ data: { username: `nobody-${++attempts}`, password: 'not-the-password' } }) },
+  {
+    method: 'POST',
+    path: '/api/jwt/login?t=a',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ data: { username: `nobody-${++attempts}`, password: 'not-the-password' } }),
+  },
   { method: 'GET', path: '/api/health' },
 ];
 
@@ -101,8 +114,19 @@ describe('a body over the limit', () => {
     ['sign-out', { method: 'POST', path: '/api/jwt/logout', headers: JSON_TYPE, body: over1Mb() }],
     ['a participant POST', { method: 'POST', path: '/api/o-forms/o-form-submissions', headers: JSON_TYPE, body: over1Mb() }],
     ['a participant PATCH', { method: 'PATCH', path: '/api/o-forms/o-form-submission-page/1', headers: JSON_TYPE, body: over1Mb() }],
-    ['a staff write with a bearer token', { method: 'POST', path: '/api/sponsors', headers: { ...JSON_TYPE, Authorization: `Bearer placeholder` }, body: over1Mb() }],
-    ['an upload', { method: 'POST', path: '/api/engagements-o-files/1', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: Buffer.alloc(1200 * 1024, 'a') }],
+    [
+      'a staff write with a bearer token',
+      { method: 'POST', path: '/api/sponsors', headers: { ...JSON_TYPE, Authorization: `Bearer placeholder` }, body: over1Mb() },
+    ],
+    [
+      'an upload',
+      {
+        method: 'POST',
+        path: '/api/engagements-o-files/1',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+        body: Buffer.alloc(1200 * 1024, 'a'),
+      },
+    ],
   ];
   for (const [name, call] of routes) {
     it(`answers 413 and closes the connection: ${name}`, async () => {
@@ -130,11 +154,27 @@ describe('other refused bodies', () => {
   });
 
   it('413 for a form over 1 MB posted to single sign-on', async () => {
-    const first = await threeInARow({ method: 'POST', path: '/jwt/saml/acs/duo', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `SAMLResponse=${'a'.repeat(1100 * 1024)}` }, 413);
+    const first = await threeInARow(
+      {
+        method: 'POST',
+        path: '/jwt/saml/acs/duo',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `SAMLResponse=${'a'.repeat(1100 * 1024)}`,
+      },
+      413,
+    );
     expect(first.connection).toBe('close');
   });
 
   it('404 for a form posted to single sign-on that is not configured', async () => {
-    await threeInARow({ method: 'POST', path: '/jwt/saml/acs/nowhere', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `SAMLResponse=${'a'.repeat(512 * 1024)}` }, 404);
+    await threeInARow(
+      {
+        method: 'POST',
+        path: '/jwt/saml/acs/nowhere',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `SAMLResponse=${'a'.repeat(512 * 1024)}`,
+      },
+      404,
+    );
   });
 });

@@ -12,7 +12,7 @@ describe('the embedded database', () => {
     database = undefined;
   });
 
-  it('keeps 32 MB of shared buffers in the process by default, not PostgreSQL\'s 128 MB', async () => {
+  it("keeps 32 MB of shared buffers in the process by default, not PostgreSQL's 128 MB", async () => {
     database = await openDatabase({ databaseUrl: null, dataDir: null });
     expect(await sharedBuffers(database)).toBe('32MB');
   });

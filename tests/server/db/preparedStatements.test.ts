@@ -64,11 +64,7 @@ describe('named prepared queries', () => {
     const made = h.db
       .$with('made', { one: sql<number>`one` })
       .as(sql`insert into prepared_probe (name, data, tags) values (${param('name')}, ${param('data')}::jsonb, ${param('tags')}::int[]) returning 1 as one`);
-    const prepared = h.db
-      .with(made)
-      .select({ n: sql<number>`count(*)::int` })
-      .from(made)
-      .prepare('test_insert_probe');
+    const prepared = h.db.with(made).select({ n: sql<number>`count(*)::int` }).from(made).prepare('test_insert_probe');
     expect(await prepared.execute({ name: 'c', data: '{"y":1}', tags: '{4}' })).toEqual([{ n: 1 }]);
     const refused = await prepared.execute({ name: 'c', data: null, tags: null }).then(
       () => null,
@@ -98,7 +94,9 @@ describe('named prepared queries', () => {
       inserted = true;
       await held;
       // Prepared (and named) on the transaction's own handle: runs inside it.
-      const inside = await selectProbe(t as unknown as Db).prepare('test_select_probe_in_tx').execute({ name: 'in-tx', ids: null });
+      const inside = await selectProbe(t as unknown as Db)
+        .prepare('test_select_probe_in_tx')
+        .execute({ name: 'in-tx', ids: null });
       expect(inside.map((r) => r.name)).toEqual(['in-tx']);
     });
     while (!inserted) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -113,11 +111,12 @@ describe('named prepared queries', () => {
   });
 
   // PGlite's own mechanism: on PostgreSQL a statement is prepared per pooled connection, by node-postgres.
-  if (kind === 'pglite') it('are parsed once into a named statement of the embedded database', async () => {
-    const prepared = selectProbe(h.db).prepare('test_select_probe_named');
-    await prepared.execute({ name: 'a', ids: null });
-    await prepared.execute({ name: 'b', ids: null });
-    const statements = rowsOf(await h.db.execute(sql`select statement from pg_prepared_statements where statement like '%prepared_probe%' and not from_sql`));
-    expect(statements).toHaveLength(1);
-  });
+  if (kind === 'pglite')
+    it('are parsed once into a named statement of the embedded database', async () => {
+      const prepared = selectProbe(h.db).prepare('test_select_probe_named');
+      await prepared.execute({ name: 'a', ids: null });
+      await prepared.execute({ name: 'b', ids: null });
+      const statements = rowsOf(await h.db.execute(sql`select statement from pg_prepared_statements where statement like '%prepared_probe%' and not from_sql`));
+      expect(statements).toHaveLength(1);
+    });
 });

@@ -14,7 +14,10 @@ let otherEngagementId: string;
 let mineSponsorId: string;
 
 const fileCount = async () => (await h.db.select({ n: count() }).from(engagementFiles))[0]?.n;
-const storedFiles = () => (fs.existsSync(path.join(dataDir, 'files')) ? fs.readdirSync(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()) : []);
+const storedFiles = () =>
+  fs.existsSync(path.join(dataDir, 'files'))
+    ? fs.readdirSync(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile())
+    : [];
 
 function upload(target: string, content: Blob | null, filename: string, token = admin) {
   const form = new FormData();
@@ -23,11 +26,18 @@ function upload(target: string, content: Blob | null, filename: string, token = 
 }
 
 async function sponsorWithEngagement(identification: string) {
-  const sponsor = await json(await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: identification, identification } } } }));
+  const sponsor = await json(
+    await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: identification, identification } } } }),
+  );
   const engagement = await json(
     await h.request('POST', '/api/engagements', {
       token: admin,
-      body: { data: { type: 'engagements', attributes: { name: `Study ${identification}`, identification: `${identification}-E`, sponsorId: Number(sponsor.data.id) } } },
+      body: {
+        data: {
+          type: 'engagements',
+          attributes: { name: `Study ${identification}`, identification: `${identification}-E`, sponsorId: Number(sponsor.data.id) },
+        },
+      },
     }),
   );
   return { sponsorId: sponsor.data.id as string, engagementId: engagement.data.id as string };
@@ -55,7 +65,11 @@ describe('engagement files', () => {
     expect(doc.data.type).toBe('engagements-o-files');
     // The trail's event names the file by its own id.
     const [event] = await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload')).orderBy(desc(auditEvents.id)).limit(1);
-    expect(event).toMatchObject({ entity: 'engagements-o-files', entityId: String(id), meta: expect.objectContaining({ engagementId: Number(engagementId), mime: 'text/plain' }) });
+    expect(event).toMatchObject({
+      entity: 'engagements-o-files',
+      entityId: String(id),
+      meta: expect.objectContaining({ engagementId: Number(engagementId), mime: 'text/plain' }),
+    });
     expect(doc.data.attributes).toMatchObject({
       engagementId: Number(engagementId),
       filename: 'Protocol v2 ü.txt',

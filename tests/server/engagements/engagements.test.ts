@@ -110,10 +110,20 @@ describe('engagements CRUD', () => {
     const [adults] = await lookupIds('target-groups', ['Adults']);
     const [asthma, migraine] = await lookupIds('indications', ['Asthma', 'Migraine']);
     const relationships = {
-      therapeuticAreas: { data: [{ type: 'therapeutic-areas', id: oncology }, { type: 'therapeutic-areas', id: neurology }] },
+      therapeuticAreas: {
+        data: [
+          { type: 'therapeutic-areas', id: oncology },
+          { type: 'therapeutic-areas', id: neurology },
+        ],
+      },
       campaignTypes: { data: [{ type: 'campaign-types', id: digital }] },
       targetGroups: { data: [{ type: 'target-groups', id: adults }] },
-      indications: { data: [{ type: 'indications', id: asthma }, { type: 'indications', id: migraine }] },
+      indications: {
+        data: [
+          { type: 'indications', id: asthma },
+          { type: 'indications', id: migraine },
+        ],
+      },
     };
     const res = await h.request('PATCH', `/api/engagements/${id}`, { token: admin, body: body({}, relationships, id) });
     expect(res.status).toBe(200);
@@ -157,7 +167,12 @@ describe('engagements CRUD', () => {
     expect(pointers).toEqual(['/data/relationships/indications/data', '/data/relationships/owners', '/data/relationships/therapeuticAreas/data']);
     const after = await json(await h.request('GET', `/api/engagements/${id}`, { token: admin }));
     expect(after.data.attributes.name).toBe('Bad rels');
-    expect(await h.db.select().from(engagementIndications).where(eq(engagementIndications.engagementId, Number(id)))).toEqual([]);
+    expect(
+      await h.db
+        .select()
+        .from(engagementIndications)
+        .where(eq(engagementIndications.engagementId, Number(id))),
+    ).toEqual([]);
   });
 
   it('refuses to delete an engagement with referrals (409), keeping it', async () => {
@@ -302,13 +317,20 @@ describe('a User sees only engagements of their sponsors', () => {
   let userToken: string;
   beforeAll(async () => {
     const mineSponsor = await createSponsor('Mine Inc', 'MINE');
-    mine = (await json(await h.request('POST', '/api/engagements', { token: admin, body: body({ sponsorId: Number(mineSponsor), name: 'Mine Study', identification: 'M-1' }) }))).data.id;
+    mine = (
+      await json(
+        await h.request('POST', '/api/engagements', {
+          token: admin,
+          body: body({ sponsorId: Number(mineSponsor), name: 'Mine Study', identification: 'M-1' }),
+        }),
+      )
+    ).data.id;
     theirs = (await create({ name: 'Their Study', identification: 'T-1' })).doc.data.id;
     await h.createUser({ username: 'scoped-e', password: 'scoped-password', roles: ['User'], sponsorIds: [Number(mineSponsor)] });
     userToken = await h.token('scoped-e', 'scoped-password');
   });
 
-  it('lists and reads only theirs; another sponsor\'s engagement is not found', async () => {
+  it("lists and reads only theirs; another sponsor's engagement is not found", async () => {
     const list = await json(await h.request('GET', '/api/engagements?limit=100', { token: userToken }));
     expect(list.data.map((e: { id: string }) => e.id)).toEqual([mine]);
     expect((await h.request('GET', `/api/engagements/${mine}`, { token: userToken })).status).toBe(200);
@@ -321,7 +343,10 @@ describe('a User sees only engagements of their sponsors', () => {
     expect((await h.request('DELETE', `/api/engagements/${theirs}`, { token: userToken })).status).toBe(404);
     const moved = await h.request('PATCH', `/api/engagements/${mine}`, { token: userToken, body: body({ sponsorId: Number(sponsorId) }) });
     expect(moved.status).toBe(422);
-    const created = await h.request('POST', '/api/engagements', { token: userToken, body: body({ sponsorId: Number(sponsorId), name: 'Sneaky', identification: 'SN-1' }) });
+    const created = await h.request('POST', '/api/engagements', {
+      token: userToken,
+      body: body({ sponsorId: Number(sponsorId), name: 'Sneaky', identification: 'SN-1' }),
+    });
     expect(created.status).toBe(422);
     expect((await json(created)).errors[0].detail).toBe(UNKNOWN_SPONSOR);
     const still = await json(await h.request('GET', `/api/engagements/${theirs}`, { token: admin }));
@@ -345,11 +370,7 @@ describe('referral counts', () => {
     const engagementId = Number(doc.data.id);
     const empty = await json(await h.request('GET', `/api/referrals/counts/${engagementId}`, { token: admin }));
     expect(empty.data).toMatchObject({ type: 'referral-counts', id: String(engagementId), attributes: { total: 0, screened: 0, randomized: 0 } });
-    await h.db.insert(referrals).values([
-      { engagementId, isScreened: true, isRandomized: true },
-      { engagementId, isScreened: true },
-      { engagementId },
-    ]);
+    await h.db.insert(referrals).values([{ engagementId, isScreened: true, isRandomized: true }, { engagementId, isScreened: true }, { engagementId }]);
     const counts = await json(await h.request('GET', `/api/referrals/counts/${engagementId}`, { token: admin }));
     expect(counts.data.attributes).toEqual({ total: 3, duplicates: 0, screened: 2, randomized: 1 });
     expect((await h.request('GET', '/api/referrals/counts/abc', { token: admin })).status).toBe(404);
@@ -358,7 +379,9 @@ describe('referral counts', () => {
 
 describe("an engagement's owner", () => {
   it('is its creator unless another is named, and only an active Admin, Super User or User may be one', async () => {
-    const creator = (await json(await h.request('GET', '/api/users?limit=100', { token: admin }))).data.find((u: { attributes: { username: string } }) => u.attributes.username === 'admin');
+    const creator = (await json(await h.request('GET', '/api/users?limit=100', { token: admin }))).data.find(
+      (u: { attributes: { username: string } }) => u.attributes.username === 'admin',
+    );
     const { doc } = await create({ name: 'Owned Study', identification: 'OWN-1' });
     expect(doc.data.attributes).toMatchObject({ ownerUserId: Number(creator.id), ownerUsername: 'admin' });
     const id = doc.data.id as string;
@@ -378,7 +401,10 @@ describe("an engagement's owner", () => {
       expect((await json(res)).errors[0].source.pointer).toBe('/data/attributes/ownerUserId');
     }
     expect((await patch('seven')).status).toBe(422);
-    const [row] = await h.db.select({ owner: engagements.ownerUserId }).from(engagements).where(eq(engagements.id, Number(id)));
+    const [row] = await h.db
+      .select({ owner: engagements.ownerUserId })
+      .from(engagements)
+      .where(eq(engagements.id, Number(id)));
     expect(row!.owner).toBe(recruiter);
 
     // Nobody, when staff say so.

@@ -9,7 +9,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 import { engagements, referrals } from '../../../server/db/schema';
 import { pauseOf } from '../../../server/engagements';
 import { settleDeliveries } from '../../../server/rms/worker';
@@ -37,7 +45,8 @@ afterAll(async () => {
 });
 
 /** Staff calls carry a token of the server clock's current instant. */
-const patchEngagement = async (attributes: Record<string, unknown>) => h.request('PATCH', `/api/engagements/${e1}`, { token: await h.token(), body: doc('engagements', attributes, String(e1)) });
+const patchEngagement = async (attributes: Record<string, unknown>) =>
+  h.request('PATCH', `/api/engagements/${e1}`, { token: await h.token(), body: doc('engagements', attributes, String(e1)) });
 const engagementView = async () => (await json(await h.request('GET', `/api/engagements/${e1}`, { token: await h.token() }))).data.attributes;
 const channelView = async () => (await json(await h.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token: await h.token() }))).data.attributes;
 const referralCount = async () => (await h.db.select().from(referrals).where(eq(referrals.engagementId, e1))).length;
@@ -65,7 +74,11 @@ describe('the pause rule', () => {
   const now = new Date('2026-12-05T12:00:00Z');
   it('pauses from the day after a date, and at the instant the target was reached; the earliest reason wins', () => {
     expect(pauseOf({ ...facts, endDate: '2026-12-05' }, null, now)).toBeNull();
-    expect(pauseOf({ ...facts, endDate: '2026-12-04' }, null, now)).toEqual({ reason: 'endDate', since: '2026-12-05T00:00:00.000Z', text: 'paused: end date 2026-12-04 passed' });
+    expect(pauseOf({ ...facts, endDate: '2026-12-04' }, null, now)).toEqual({
+      reason: 'endDate',
+      since: '2026-12-05T00:00:00.000Z',
+      text: 'paused: end date 2026-12-04 passed',
+    });
     expect(pauseOf({ ...facts, targetParticipantCount: 120 }, new Date('2026-12-03T15:00:00Z'), now)).toEqual({
       reason: 'target',
       since: '2026-12-03T15:00:00.000Z',
@@ -95,7 +108,10 @@ describe('a target of referrals', () => {
     expect(view.targetMeasure).toBe('referrals');
     expect(view.pause).toEqual({ reason: 'target', since: '2031-03-05T11:00:00.000Z', text: 'paused: target of 2 referrals reached on 2031-03-05' });
     const channel = await channelView();
-    expect(channel.recruitmentPause).toMatchObject({ isPaused: true, engagements: [{ engagementId: e1, reason: 'target', since: '2031-03-05T11:00:00.000Z' }] });
+    expect(channel.recruitmentPause).toMatchObject({
+      isPaused: true,
+      engagements: [{ engagementId: e1, reason: 'target', since: '2031-03-05T11:00:00.000Z' }],
+    });
 
     const next = await start();
     expect(next.status).toBe(200);
@@ -105,7 +121,9 @@ describe('a target of referrals', () => {
 
     // ...finishes as notActive and cannot leave a referral.
     await answerPage(h, late.token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-    const judged = await json(await h.request('GET', `/api/o-forms/o-form-submission-qualification/${late.submissionId}`, { headers: { [TOKEN_HEADER]: late.token } }));
+    const judged = await json(
+      await h.request('GET', `/api/o-forms/o-form-submission-qualification/${late.submissionId}`, { headers: { [TOKEN_HEADER]: late.token } }),
+    );
     expect(judged.meta).toMatchObject({ isQualified: false, outcome: 'notActive', engagementIds: [] });
     const refused = await leaveContact(h, f, late, VALUES);
     expect(refused.status).toBe(409);
@@ -135,9 +153,16 @@ describe('a target of randomized participants', () => {
     expect((await engagementView()).pause).toBeNull();
     expect((await start()).status).toBe(201);
     const [first] = await h.db.select().from(referrals).where(eq(referrals.engagementId, e1)).orderBy(referrals.id);
-    await h.db.update(referrals).set({ isRandomized: true, status: 'enrolled', statusChanged: new Date('2031-03-05T12:30:00.000Z') }).where(eq(referrals.id, first!.id));
+    await h.db
+      .update(referrals)
+      .set({ isRandomized: true, status: 'enrolled', statusChanged: new Date('2031-03-05T12:30:00.000Z') })
+      .where(eq(referrals.id, first!.id));
     h.clock.set('2031-03-05T13:00:00.000Z');
-    expect((await engagementView()).pause).toEqual({ reason: 'target', since: '2031-03-05T12:30:00.000Z', text: 'paused: target of 1 randomized participants reached on 2031-03-05' });
+    expect((await engagementView()).pause).toEqual({
+      reason: 'target',
+      since: '2031-03-05T12:30:00.000Z',
+      text: 'paused: target of 1 randomized participants reached on 2031-03-05',
+    });
     expect((await start()).body.meta.outcome).toBe('notActive');
     expect((await patchEngagement({ targetParticipantCount: null, targetMeasure: 'referrals' })).status).toBe(200);
     expect((await start()).status).toBe(201);
@@ -160,7 +185,11 @@ describe('dates', () => {
     expect((await patchEngagement({ mediaLiveDate: '2031-01-01', mediaEndDate: '2031-03-01' })).status).toBe(200);
     const next = await start();
     expect(next.body.meta.outcome).toBe('notActive');
-    expect((await channelView()).recruitmentPause.engagements[0]).toMatchObject({ reason: 'mediaEndDate', since: '2031-03-02T00:00:00.000Z', text: 'paused: media end date 2031-03-01 passed' });
+    expect((await channelView()).recruitmentPause.engagements[0]).toMatchObject({
+      reason: 'mediaEndDate',
+      since: '2031-03-02T00:00:00.000Z',
+      text: 'paused: media end date 2031-03-01 passed',
+    });
     expect((await patchEngagement({ mediaEndDate: null })).status).toBe(200);
     expect((await start()).status).toBe(201);
   });

@@ -14,7 +14,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 import { parseCsv } from '../../support/csv';
 import { contacts, mediaChannels, oFormSubmissions, referrals } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
@@ -29,7 +37,10 @@ const RANGE = 'from=2031-06-11&to=2031-06-20';
 const withToken = (t: string) => ({ [TOKEN_HEADER]: t });
 
 async function dated(submissionId: string) {
-  await h.db.update(oFormSubmissions).set({ created: h.clock() }).where(eq(oFormSubmissions.id, Number(submissionId)));
+  await h.db
+    .update(oFormSubmissions)
+    .set({ created: h.clock() })
+    .where(eq(oFormSubmissions.id, Number(submissionId)));
 }
 
 async function qualify(run: { submissionId: string; token: string }) {
@@ -39,7 +50,10 @@ async function qualify(run: { submissionId: string; token: string }) {
 }
 
 async function spend(mediaChannelId: number, amountMinor: number, currency: string, periodStart: string, periodEnd: string, campaign: string | null = null) {
-  const res = await h.request('POST', '/api/channel-spends', { token, body: doc('channel-spends', { mediaChannelId, amountMinor, currency, periodStart, periodEnd, campaign }) });
+  const res = await h.request('POST', '/api/channel-spends', {
+    token,
+    body: doc('channel-spends', { mediaChannelId, amountMinor, currency, periodStart, periodEnd, campaign }),
+  });
   expect(res.status, await res.clone().text()).toBe(201);
 }
 
@@ -53,7 +67,10 @@ beforeAll(async () => {
   h = await createHarness();
   h.clock.set('2031-06-12T10:00:00.000Z');
   f = await createParticipantFixture(h.db);
-  const [second] = await h.db.insert(mediaChannels).values({ title: 'Second channel', domain: 'second.example', screenerId: f.screenerId, channelType: 'Other' }).returning();
+  const [second] = await h.db
+    .insert(mediaChannels)
+    .values({ title: 'Second channel', domain: 'second.example', screenerId: f.screenerId, channelType: 'Other' })
+    .returning();
   c2 = second!.id;
   token = await h.token();
 
@@ -67,7 +84,10 @@ beforeAll(async () => {
   expect(sites.data).toHaveLength(1);
   expect((await leaveContact(h, f, p3, { first_name: 'Ada', email: 'ada.costs@example.org', phone: '212-555-0100' })).status).toBe(201);
   await settleDeliveries();
-  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(p3.submissionId)));
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(p3.submissionId)));
   await h.db.update(referrals).set({ isScreened: true, isRandomized: true }).where(eq(referrals.contactId, contact!.id));
 
   await spend(f.mediaChannelId, 300_000, 'USD', '2031-06-01', '2031-06-30');
@@ -105,7 +125,13 @@ describe('cost per outcome', () => {
     const first = rows.find((r) => r.group === String(f.mediaChannelId));
     const second = rows.find((r) => r.group === String(c2));
     expect(first).toMatchObject({ started: 3, spend: { JPY: '30000', USD: '1600.00' }, costPerQualified: { JPY: '15000', USD: '800.00' } });
-    expect(second).toMatchObject({ label: 'Second channel', started: 0, spend: { EUR: '900.00' }, costPerStarted: { EUR: null }, costPerRandomized: { EUR: null } });
+    expect(second).toMatchObject({
+      label: 'Second channel',
+      started: 0,
+      spend: { EUR: '900.00' },
+      costPerStarted: { EUR: null },
+      costPerRandomized: { EUR: null },
+    });
   });
 
   it('tells the campaigns apart', async () => {
@@ -128,7 +154,11 @@ describe('cost per outcome', () => {
 
   it("splits a channel's spend over the engagements its starts went to", async () => {
     const rows = await funnel(`${RANGE}&groupBy=engagement`);
-    expect(rows.find((r) => r.group === String(f.engagementIds[0]))).toMatchObject({ started: 3, spend: { JPY: '30000', USD: '1600.00' }, costPerStarted: { JPY: '10000', USD: '533.33' } });
+    expect(rows.find((r) => r.group === String(f.engagementIds[0]))).toMatchObject({
+      started: 3,
+      spend: { JPY: '30000', USD: '1600.00' },
+      costPerStarted: { JPY: '10000', USD: '533.33' },
+    });
     expect(rows.find((r) => r.group === null)).toMatchObject({ started: 0, spend: { EUR: '900.00' } });
     const [one] = await funnel(`${RANGE}&engagementId=${f.engagementIds[0]}`);
     expect(one!.spend).toEqual({ JPY: '30000', USD: '1600.00' });
@@ -142,13 +172,21 @@ describe('cost per outcome', () => {
   });
 
   it('writes the figures in the CSV', async () => {
-    const res = await h.request('GET', `/api/recruitment-funnel?sponsorId=${f.sponsorId}&${RANGE}&groupBy=campaign`, { token, headers: { Accept: 'text/csv' } });
+    const res = await h.request('GET', `/api/recruitment-funnel?sponsorId=${f.sponsorId}&${RANGE}&groupBy=campaign`, {
+      token,
+      headers: { Accept: 'text/csv' },
+    });
     expect(res.status).toBe(200);
     const [header, ...lines] = parseCsv(await res.text());
     const cell = (line: string[] | undefined, column: string) => line?.[header!.indexOf(column)];
     const june = lines.find((l) => l[0] === 'june-ads');
     expect(cell(june, 'spend')).toBe('USD: 600.00');
     expect(cell(june, 'costPerStarted')).toBe('USD: 300.00');
-    expect(cell(lines.find((l) => cell(l, 'label') === 'No campaign'), 'costPerRandomized')).toBe('EUR: 900.00; JPY: 30000; USD: 1000.00');
+    expect(
+      cell(
+        lines.find((l) => cell(l, 'label') === 'No campaign'),
+        'costPerRandomized',
+      ),
+    ).toBe('EUR: 900.00; JPY: 30000; USD: 1000.00');
   });
 });

@@ -30,7 +30,10 @@ type Run = { submissionId: string; token: string };
 
 /** Dates the submission on the clock's instant (the database stamps it with its own clock). */
 async function dated(run: Run): Promise<Run> {
-  await h.db.update(oFormSubmissions).set({ created: h.clock() }).where(eq(oFormSubmissions.id, Number(run.submissionId)));
+  await h.db
+    .update(oFormSubmissions)
+    .set({ created: h.clock() })
+    .where(eq(oFormSubmissions.id, Number(run.submissionId)));
   return run;
 }
 
@@ -49,7 +52,10 @@ async function leaveLead(run: Run, email: string, phone: string, zip?: string): 
     body: { data: { attributes: { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) } } },
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const [row] = await h.db.select({ id: leads.id }).from(leads).where(eq(leads.submissionId, Number(run.submissionId)));
+  const [row] = await h.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(eq(leads.submissionId, Number(run.submissionId)));
   return row!.id;
 }
 
@@ -68,7 +74,9 @@ beforeAll(async () => {
   await leaveLead(await runNotQualified(a), ' Tamsin@Example.org ', '0191');
   await runNotQualified(a);
   const far = await dated(await runQualified(h, a, { zip: '99501' }));
-  const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${far.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: far.token } }));
+  const sites = await json(
+    await h.request('GET', `/api/o-forms/o-form-submission-sites/${far.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: far.token } }),
+  );
   expect(sites.meta.outcome).toBe('noTrialSites');
   await leaveLead(far, 'anchorage@example.org', '0192', '99501');
   const stopped = await startSubmission(h, a);
@@ -95,7 +103,10 @@ async function funnel(query: string, token = admin): Promise<Row[]> {
 /** The lead figures summed over a grouping's rows, with the stages a lead must not move. */
 const leadFigures = (rows: Row[]) =>
   Object.fromEntries(
-    [...FUNNEL_LEAD_FIGURES, 'started', 'contactLeft', 'delivered'].map((figure) => [figure, rows.reduce((n, r) => n + r.attributes[figure as keyof FunnelCounts], 0)]),
+    [...FUNNEL_LEAD_FIGURES, 'started', 'contactLeft', 'delivered'].map((figure) => [
+      figure,
+      rows.reduce((n, r) => n + r.attributes[figure as keyof FunnelCounts], 0),
+    ]),
   );
 
 const A = { leadsKept: 3, leadsNotQualified: 1, leadsNoTrialSites: 1, leadsNotActive: 1, started: 5, contactLeft: 0, delivered: 0 };
@@ -144,6 +155,12 @@ describe('leads kept in the funnel', () => {
     expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 365 * DAY_MS), 365)).toBe(0);
     expect(await deleteExpiredLeads(h.db, new Date(T0.getTime() + 366 * DAY_MS), 365)).toBe(4);
     expect(leadFigures(await funnel(scoped))).toEqual({ ...A, leadsKept: 0, leadsNotQualified: 0, leadsNoTrialSites: 0, leadsNotActive: 0 });
-    expect(leadFigures(await funnel(`sponsorId=${a.sponsorId}&groupBy=source`))).toEqual({ ...A, leadsKept: 0, leadsNotQualified: 0, leadsNoTrialSites: 0, leadsNotActive: 0 });
+    expect(leadFigures(await funnel(`sponsorId=${a.sponsorId}&groupBy=source`))).toEqual({
+      ...A,
+      leadsKept: 0,
+      leadsNotQualified: 0,
+      leadsNoTrialSites: 0,
+      leadsNotActive: 0,
+    });
   });
 });

@@ -22,7 +22,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, startSubmission, TOKEN_HEADER } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  type ParticipantFixture,
+  runQualified,
+  sendReferralsTo,
+  startSubmission,
+  TOKEN_HEADER,
+} from '../../support/participantFixture';
 import { parseCsv } from '../../support/csv';
 import { contacts, mediaChannels, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
@@ -56,14 +65,19 @@ const countsOnly = (line: string[]) => line.slice(0, 3 + FUNNEL_FIGURES.length);
 /** A view of the channel's survey on the clock's day, as the widget reports it once it is seen. */
 async function view(f: ParticipantFixture, options: { language?: string; utm?: Utm } = {}) {
   const res = await h.request('POST', `/api/o-forms/participant-views?mediaChannelId=${f.mediaChannelId}`, {
-    body: { data: { type: 'participant-views', attributes: { mediaChannelId: f.mediaChannelId, language: options.language ?? null, utm: options.utm ?? null } } },
+    body: {
+      data: { type: 'participant-views', attributes: { mediaChannelId: f.mediaChannelId, language: options.language ?? null, utm: options.utm ?? null } },
+    },
   });
   expect(res.status).toBe(202);
 }
 
 /** Dates the submission on the clock's instant (the database stamps it with its own clock). */
 async function dated(submissionId: string) {
-  await h.db.update(oFormSubmissions).set({ created: h.clock() }).where(eq(oFormSubmissions.id, Number(submissionId)));
+  await h.db
+    .update(oFormSubmissions)
+    .set({ created: h.clock() })
+    .where(eq(oFormSubmissions.id, Number(submissionId)));
 }
 
 async function qualification(submissionId: string, token: string) {
@@ -81,7 +95,10 @@ async function completeWithContact(f: ParticipantFixture, email: string, utm?: U
   const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Ada', email, phone: '212-555-0100' });
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
-  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(submissionId)));
   return contact!.id;
 }
 
@@ -106,7 +123,11 @@ async function script() {
   h.clock.set(DAY2);
   // P3: Spanish, qualified, no site near.
   await view(a, { language: 'es', utm: NEWSLETTER });
-  const p3 = await runQualified(h, a, { language: 'es', fields: { partner: FORMULA }, mediaChannelUrl: 'https://partner.example/trial?utm_source=newsletter&utm_campaign=may-letter&email=x@example.com' });
+  const p3 = await runQualified(h, a, {
+    language: 'es',
+    fields: { partner: FORMULA },
+    mediaChannelUrl: 'https://partner.example/trial?utm_source=newsletter&utm_campaign=may-letter&email=x@example.com',
+  });
   await dated(p3.submissionId);
   expect((await qualification(p3.submissionId, p3.token)).isQualified).toBe(true);
   const far = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${p3.submissionId}?zip=08540`, { headers: withToken(p3.token) }));
@@ -139,10 +160,18 @@ beforeAll(async () => {
   a = await createParticipantFixture(h.db);
   b = await createParticipantFixture(h.db);
   await sendReferralsTo(h.db, a, { name: 'Funnel webhook', endpointUrl: endpoint, signingSecret: h.phi.seal(SECRET) });
-  await h.db.update(mediaChannels).set({ hiddenFields: [{ name: 'partner', maxLength: 20 }] }).where(eq(mediaChannels.id, a.mediaChannelId));
   await h.db
     .update(mediaChannels)
-    .set({ hiddenFields: [{ name: 'partner', maxLength: 20 }, { name: 'region', maxLength: 20 }] })
+    .set({ hiddenFields: [{ name: 'partner', maxLength: 20 }] })
+    .where(eq(mediaChannels.id, a.mediaChannelId));
+  await h.db
+    .update(mediaChannels)
+    .set({
+      hiddenFields: [
+        { name: 'partner', maxLength: 20 },
+        { name: 'region', maxLength: 20 },
+      ],
+    })
     .where(eq(mediaChannels.id, b.mediaChannelId));
   await h.createUser({ username: 'funnel-sponsor-a', password: 'funnel-sponsor-a', roles: ['User'], sponsorIds: [a.sponsorId] });
   await script();
@@ -274,7 +303,10 @@ describe('GET /api/recruitment-funnel', () => {
     // A hidden field only another sponsor's channel declares is not theirs to group by.
     const res = await h.request('GET', '/api/recruitment-funnel?groupBy=hiddenField&hiddenField=region', { token: scopedToken });
     expect(res.status).toBe(400);
-    expect((await json(res)).errors[0]).toMatchObject({ source: { parameter: 'hiddenField' }, detail: "No media channel in scope declares the hidden field 'region'." });
+    expect((await json(res)).errors[0]).toMatchObject({
+      source: { parameter: 'hiddenField' },
+      detail: "No media channel in scope declares the hidden field 'region'.",
+    });
     expect(byGroup((await funnel('groupBy=hiddenField&hiddenField=partner', scopedToken)).rows)).toMatchObject({ acme: [null, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0] });
   });
 
@@ -330,9 +362,16 @@ describe('GET /api/recruitment-funnel', () => {
       ['2031-05-13', '2031-05-13', '2031-05-13', '2', '2', '2', '2', '2', '2', '2', '1', '1', '0', '1', '0', '0', '0', '0'],
     ]);
     // A hidden field's values are the partner page's text: a formula is written as text.
-    const byField = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`, { token: superToken, headers: { Accept: 'text/csv' } });
+    const byField = await h.request('GET', `/api/recruitment-funnel?sponsorId=${a.sponsorId}&groupBy=hiddenField&hiddenField=partner`, {
+      token: superToken,
+      headers: { Accept: 'text/csv' },
+    });
     expect(byField.status).toBe(200);
-    expect(parseCsv(await byField.text()).slice(1).map(countsOnly)).toEqual([
+    expect(
+      parseCsv(await byField.text())
+        .slice(1)
+        .map(countsOnly),
+    ).toEqual([
       // Views are not tracked by hidden field: an empty cell, not a 0 that reads as no traffic.
       [`'${FORMULA}`, `'${FORMULA}`, `'${FORMULA}`, '', '1', '1', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
       ['acme', 'acme', 'acme', '', '2', '1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
@@ -346,7 +385,7 @@ describe('figures agree', () => {
   /** The funnel row of a filter, by stage. */
   const totals = async (query: string, token = superToken) => (await funnel(query, token)).rows[0]!.attributes;
 
-  it("the sponsors list, the referral counts, the media channel figures and the funnel count the same, for every scope", async () => {
+  it('the sponsors list, the referral counts, the media channel figures and the funnel count the same, for every scope', async () => {
     for (const [f, token] of [
       [a, superToken],
       [b, superToken],
@@ -425,7 +464,14 @@ describe('the daily rollup', () => {
   it('counts the days an installation had before the rollup in a job, range by range, with the figures right throughout', async () => {
     const everyView = async () => {
       const out: Record<string, unknown> = {};
-      for (const query of ['', `sponsorId=${a.sponsorId}&groupBy=day`, 'groupBy=week', 'groupBy=engagement', `mediaChannelId=${a.mediaChannelId}&groupBy=mediaChannel`, 'from=2031-05-07&to=2031-05-13']) {
+      for (const query of [
+        '',
+        `sponsorId=${a.sponsorId}&groupBy=day`,
+        'groupBy=week',
+        'groupBy=engagement',
+        `mediaChannelId=${a.mediaChannelId}&groupBy=mediaChannel`,
+        'from=2031-05-07&to=2031-05-13',
+      ]) {
         out[query] = byGroup((await funnel(query)).rows);
       }
       return out;
@@ -437,9 +483,14 @@ describe('the daily rollup', () => {
     // An installation whose rollup was never counted, as migration 0022 finds it: every bucket
     // marked (0020), no counts. The migration hands the days to the job and drops their marks.
     await h.db.execute(sql`delete from funnel_day_counts`);
-    await h.db.execute(sql`insert into funnel_dirty (day, o_form_id) select distinct (created at time zone 'UTC')::date, o_form_id from o_form_submissions on conflict do nothing`);
+    await h.db.execute(
+      sql`insert into funnel_dirty (day, o_form_id) select distinct (created at time zone 'UTC')::date, o_form_id from o_form_submissions on conflict do nothing`,
+    );
     const file = fs.readFileSync(path.join(__dirname, '../../../server/db/migrations/0022_funnel_recount.sql'), 'utf8');
-    const statements = file.split('--> statement-breakpoint').map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter((s) => !s.startsWith('CREATE'));
+    const statements = file
+      .split('--> statement-breakpoint')
+      .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+      .filter((s) => !s.startsWith('CREATE'));
     expect(statements).toHaveLength(2);
     for (const statement of statements) await h.db.execute(sql.raw(statement));
     expect(await uncountedDays(h.db)).toEqual({ firstDay: '2031-05-06', lastDay: '2031-05-13' });

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { FUNNEL_STAGES } from '@core/model/funnel';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 import { contacts, mediaChannelFigures, oFormSubmissions, referralReasons, referrals, rmsDeliveries } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { settleDeliveries } from '../../../server/rms/worker';
@@ -46,7 +54,12 @@ async function contactOf(f: ParticipantFixture, email: string): Promise<number> 
   const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Ada', email, phone: '212-555-0100' });
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
-  return (await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!.id;
+  return (
+    await h.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(submissionId)))
+  )[0]!.id;
 }
 
 describe('delivered, one definition', () => {
@@ -60,13 +73,25 @@ describe('delivered, one definition', () => {
     };
     // Each contact's delivery in its state, as the outbox leaves it; every referral screened and randomized.
     for (const [status, contactId] of Object.entries(byState)) await h.db.update(rmsDeliveries).set({ status }).where(eq(rmsDeliveries.contactId, contactId));
-    await h.db.update(referrals).set({ isScreened: true, isRandomized: true }).where(inArray(referrals.contactId, Object.values(byState)));
-    expect(await h.db.select({ n: sql<number>`count(*)::int` }).from(referrals).where(inArray(referrals.contactId, Object.values(byState)))).toEqual([{ n: 4 }]);
+    await h.db
+      .update(referrals)
+      .set({ isScreened: true, isRandomized: true })
+      .where(inArray(referrals.contactId, Object.values(byState)));
+    expect(
+      await h.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(referrals)
+        .where(inArray(referrals.contactId, Object.values(byState))),
+    ).toEqual([{ n: 4 }]);
     // A referral recorded before contacts existed has nothing to deliver: it counts.
     await h.db.insert(referrals).values({ engagementId: f.engagementIds[0], isScreened: true });
 
     const sponsor = (await json(await h.request('GET', `/api/sponsors/${f.sponsorId}`, { token: admin }))).data.attributes;
-    expect({ referrals: sponsor.totalReferrals, screened: sponsor.totalScreenedReferrals, randomized: sponsor.totalRandomizedReferrals }).toEqual({ referrals: 2, screened: 2, randomized: 1 });
+    expect({ referrals: sponsor.totalReferrals, screened: sponsor.totalScreenedReferrals, randomized: sponsor.totalRandomizedReferrals }).toEqual({
+      referrals: 2,
+      screened: 2,
+      randomized: 1,
+    });
     const counts = (await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: admin }))).data.attributes;
     expect({ total: counts.total, screened: counts.screened, randomized: counts.randomized }).toEqual({ total: 2, screened: 2, randomized: 1 });
 
@@ -98,7 +123,10 @@ describe('the stages after delivery, from the status ladder', () => {
       expect(res.status, await res.clone().text()).toBe(200);
     };
     // Reached by phone, still attempting contact; screened and failed; screened and enrolled; never reached.
-    const reached = await h.request('POST', `/api/referrals/${idOf(0)}/contact-attempts`, { token: admin, body: doc('contact-attempts', { channel: 'phone', result: 'reached' }) });
+    const reached = await h.request('POST', `/api/referrals/${idOf(0)}/contact-attempts`, {
+      token: admin,
+      body: doc('contact-attempts', { channel: 'phone', result: 'reached' }),
+    });
     expect(reached.status, await reached.clone().text()).toBe(201);
     const [reason] = await h.db.select({ id: referralReasons.id }).from(referralReasons).where(eq(referralReasons.status, 'screen-failed')).limit(1);
     await patch(1, { status: 'contacted' });
@@ -115,7 +143,10 @@ describe('the stages after delivery, from the status ladder', () => {
     expect({ screened: counts.screened, randomized: counts.randomized }).toEqual({ screened: 2, randomized: 1 });
 
     // The enrolled participant withdraws: still screened and randomized, as the counts keep it.
-    await patch(2, { status: 'withdrawn', reasonId: (await h.db.select({ id: referralReasons.id }).from(referralReasons).where(eq(referralReasons.status, 'withdrawn')).limit(1))[0]!.id });
+    await patch(2, {
+      status: 'withdrawn',
+      reasonId: (await h.db.select({ id: referralReasons.id }).from(referralReasons).where(eq(referralReasons.status, 'withdrawn')).limit(1))[0]!.id,
+    });
     expect(await funnelTotals(`sponsorId=${f.sponsorId}`)).toMatchObject(expected);
   });
 });
@@ -144,11 +175,22 @@ describe('started, one definition', () => {
       const late = await start();
       expect((await answerPage(limited, late.token, late.firstEntryId, { q_choice: 'yes' })).status).toBe(429);
 
-      const rows = await limited.db.select({ id: oFormSubmissions.id, startedAt: oFormSubmissions.startedAt }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, f.oFormId));
+      const rows = await limited.db
+        .select({ id: oFormSubmissions.id, startedAt: oFormSubmissions.startedAt })
+        .from(oFormSubmissions)
+        .where(eq(oFormSubmissions.oFormId, f.oFormId));
       expect(rows).toHaveLength(5);
-      expect(rows.filter((r) => r.startedAt !== null).map((r) => String(r.id)).sort()).toEqual([saved.submissionId, further.submissionId].sort());
+      expect(
+        rows
+          .filter((r) => r.startedAt !== null)
+          .map((r) => String(r.id))
+          .sort(),
+      ).toEqual([saved.submissionId, further.submissionId].sort());
       const figures = async () => (await channelFigures(limited.db, [f.mediaChannelId])).get(f.mediaChannelId)!.submissionsStarted;
-      const funnel = async () => [(await funnelTotals(`mediaChannelId=${f.mediaChannelId}`, server)).started, (await funnelTotals(`mediaChannelId=${f.mediaChannelId}&groupBy=source`, server)).started];
+      const funnel = async () => [
+        (await funnelTotals(`mediaChannelId=${f.mediaChannelId}`, server)).started,
+        (await funnelTotals(`mediaChannelId=${f.mediaChannelId}&groupBy=source`, server)).started,
+      ];
       expect(await figures()).toBe(2);
       expect(await funnel()).toEqual([2, 2]);
       const channel = (await json(await limited.request('GET', `/api/media-channels/${f.mediaChannelId}`, { token: server.admin }))).data.attributes;
@@ -172,17 +214,26 @@ describe('started, one definition', () => {
     expect((await answerPage(h, saved.token, saved.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
     const flagged = await startSubmission(h, f, { withFirstPage: true });
     expect((await answerPage(h, flagged.token, flagged.firstEntryId, { q_choice: 'yes' })).status).toBe(200);
-    await h.db.update(oFormSubmissions).set({ possibleRetake: true }).where(eq(oFormSubmissions.id, Number(flagged.submissionId)));
+    await h.db
+      .update(oFormSubmissions)
+      .set({ possibleRetake: true })
+      .where(eq(oFormSubmissions.id, Number(flagged.submissionId)));
     await startSubmission(h, f, { withFirstPage: true });
     // As the figures stood before: every created run counted, on other shards too.
     // Counts land on a shard picked at random, so shard 7 may hold this channel's row already.
     await h.db
       .insert(mediaChannelFigures)
       .values({ mediaChannelId: f.mediaChannelId, shard: 7, submissionsStarted: 3, possibleRetakes: 2, views: 4 })
-      .onConflictDoUpdate({ target: [mediaChannelFigures.mediaChannelId, mediaChannelFigures.shard], set: { submissionsStarted: 3, possibleRetakes: 2, views: 4 } });
+      .onConflictDoUpdate({
+        target: [mediaChannelFigures.mediaChannelId, mediaChannelFigures.shard],
+        set: { submissionsStarted: 3, possibleRetakes: 2, views: 4 },
+      });
     const dir = path.join(import.meta.dirname, '../../../server/db/migrations');
     const file = fs.readdirSync(dir).find((name) => name.endsWith('_started_figures.sql'))!;
-    const statements = fs.readFileSync(path.join(dir, file), 'utf8').split('--> statement-breakpoint').map((s) => s.trim());
+    const statements = fs
+      .readFileSync(path.join(dir, file), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim());
     for (const statement of statements) await h.db.execute(sql.raw(statement));
     expect((await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)).toMatchObject({ submissionsStarted: 2, possibleRetakes: 1, views: 4 });
     expect((await funnelTotals(`mediaChannelId=${f.mediaChannelId}`)).started).toBe(2);

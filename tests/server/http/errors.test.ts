@@ -29,7 +29,11 @@ describe('JSON:API error documents', () => {
     const over = await h.request('POST', '/api/sponsors', { token: await h.token(), body: big, headers: { 'Content-Length': String(Buffer.byteLength(big)) } });
     expect(over.status).toBe(413);
     const small = JSON.stringify({ data: { type: 'sponsors', attributes: { name: '' } } });
-    const read = await h.request('POST', '/api/sponsors', { token: await h.token(), body: small, headers: { 'Content-Length': String(Buffer.byteLength(small)) } });
+    const read = await h.request('POST', '/api/sponsors', {
+      token: await h.token(),
+      body: small,
+      headers: { 'Content-Length': String(Buffer.byteLength(small)) },
+    });
     // Read and checked by the route (an empty name is refused), not stopped at the door.
     expect(read.status).toBe(422);
   });

@@ -59,8 +59,12 @@ beforeAll(async () => {
   scopedUser = await h.token('scoped-csv', 'scoped-csv-pass');
   // Rows for the lists the fixture leaves empty.
   await h.db.insert(surveys).values({ title: 'Legacy survey', globalId: 'legacy-csv', engagementId: a.engagementIds[0] });
-  await h.db.insert(engagementFiles).values({ engagementId: a.engagementIds[0], filename: 'protocol.pdf', mime: 'application/pdf', size: 10, storageKey: 'csv-test-key' });
-  await h.db.insert(oFormMessages).values({ oFormIdentity: a.oFormIdentity, oFormVersionId: a.oFormId, messageType: "completed_contact_form", message: '<p>Welcome</p>' });
+  await h.db
+    .insert(engagementFiles)
+    .values({ engagementId: a.engagementIds[0], filename: 'protocol.pdf', mime: 'application/pdf', size: 10, storageKey: 'csv-test-key' });
+  await h.db
+    .insert(oFormMessages)
+    .values({ oFormIdentity: a.oFormIdentity, oFormVersionId: a.oFormId, messageType: 'completed_contact_form', message: '<p>Welcome</p>' });
 });
 afterAll(async () => {
   await h.close();
@@ -205,7 +209,7 @@ describe('Accept: text/csv on every list route', () => {
     expect(screenersCsv.rows[1]?.[2]).toMatch(/^Study (one|two) \w+; Study (one|two) \w+$/);
   });
 
-  it('adds a column per included relationship, by the related records\' names', async () => {
+  it("adds a column per included relationship, by the related records' names", async () => {
     const { rows } = await csv('/api/users?include=roles&fields=username&sort=username');
     expect(rows[0]).toEqual(['id', 'username', 'roles']);
     const scoped = rows.find((r) => r[1] === 'scoped-csv');
@@ -232,7 +236,13 @@ describe('Accept: text/csv on every list route', () => {
   });
 
   it('refuses bad filters and parameters with the JSON:API 400 of the list itself', async () => {
-    for (const path of ['/api/sponsors?isActive=maybe', '/api/engagements?phase=V', '/api/engagements?startDateFrom=2026-13-01', '/api/media-channels?channelType=Billboard', '/api/sponsors?sort=password']) {
+    for (const path of [
+      '/api/sponsors?isActive=maybe',
+      '/api/engagements?phase=V',
+      '/api/engagements?startDateFrom=2026-13-01',
+      '/api/media-channels?channelType=Billboard',
+      '/api/sponsors?sort=password',
+    ]) {
       const { res, text } = await csv(path);
       expect(res.status, path).toBe(400);
       expect(res.headers.get('content-type'), path).toBe('application/vnd.api+json');
@@ -253,7 +263,10 @@ describe('Accept: text/csv on every list route', () => {
     const { rows, res } = await csv(`/api/engagements?sponsorId=${a.sponsorId}&isActive=true`, token);
     h.clock.release();
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="engagements-2026-03-04.csv"');
-    const events = (await h.db.select().from(auditEvents).where(sql`${auditEvents.id} > ${Math.max(0, ...before.map((e) => e.id))}`));
+    const events = await h.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.id} > ${Math.max(0, ...before.map((e) => e.id))}`);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       entity: 'engagements',
@@ -318,7 +331,10 @@ describe('list filters', () => {
     expect(site?.state).toBeTruthy();
     const inState = await ids(`/api/site-locations?state=${encodeURIComponent(` ${site!.state!.toLowerCase()} `)}&limit=1000`);
     expect(inState).toContain(a.siteLocationId);
-    const sameState = await h.db.select({ id: siteLocations.id }).from(siteLocations).where(and(sql`lower(${siteLocations.state}) = lower(${site!.state})`));
+    const sameState = await h.db
+      .select({ id: siteLocations.id })
+      .from(siteLocations)
+      .where(and(sql`lower(${siteLocations.state}) = lower(${site!.state})`));
     expect(inState.sort()).toEqual(sameState.map((s) => s.id).sort());
     expect(await ids('/api/site-locations?state=Nowhere')).toEqual([]);
     expect((await h.request('GET', `/api/site-locations?state=${'x'.repeat(300)}`, { token: admin })).status).toBe(400);

@@ -65,14 +65,23 @@ beforeAll(async () => {
   mine = await h.token('paging-mine', 'a-good-password');
   other = await h.token('paging-other', 'a-good-password');
 
-  const pagingSponsors = await h.db.insert(sponsors).values(twelve((i) => ({ name: 'Paged sponsor', identification: `PAGED-${i}` }))).returning();
+  const pagingSponsors = await h.db
+    .insert(sponsors)
+    .values(twelve((i) => ({ name: 'Paged sponsor', identification: `PAGED-${i}` })))
+    .returning();
   cases.sponsors = { path: '/api/sponsors?searchQuery=Paged%20sponsor&sort=name', ids: ids(pagingSponsors) };
 
-  const studies = await h.db.insert(engagements).values(twelve((i) => ({ name: 'Paging study', identification: `PAGING-${i}`, sponsorId }))).returning();
+  const studies = await h.db
+    .insert(engagements)
+    .values(twelve((i) => ({ name: 'Paging study', identification: `PAGING-${i}`, sponsorId })))
+    .returning();
   const study = studies[0]!;
   cases.engagements = { path: `/api/engagements?sponsorId=${sponsorId}&sort=name`, ids: ids(studies) };
 
-  const sites = await h.db.insert(siteLocations).values(twelve((i) => ({ name: `Paging site ${i}`, siteId: `PAGING-${i}`, city: 'Pageton' }))).returning();
+  const sites = await h.db
+    .insert(siteLocations)
+    .values(twelve((i) => ({ name: `Paging site ${i}`, siteId: `PAGING-${i}`, city: 'Pageton' })))
+    .returning();
   const siteLinks = await h.db
     .insert(engagementSiteLocations)
     .values(sites.map((s) => ({ engagementId: study.id, siteLocationId: s.id })))
@@ -93,7 +102,10 @@ beforeAll(async () => {
     .returning();
   cases.files = { path: `/api/engagements-o-files?engagementId=${study.id}&sort=size`, ids: ids(files) };
 
-  const pagingUsers = await h.db.insert(users).values(twelve((i) => ({ username: `paging-user-${String(i).padStart(2, '0')}` }))).returning();
+  const pagingUsers = await h.db
+    .insert(users)
+    .values(twelve((i) => ({ username: `paging-user-${String(i).padStart(2, '0')}` })))
+    .returning();
   cases.users = { path: '/api/users?searchQuery=paging-user-&sort=isActive', ids: ids(pagingUsers) };
 
   await h.db.insert(questionCategories).values(twelve((i) => ({ name: `Paging category ${i}` })));
@@ -110,34 +122,57 @@ beforeAll(async () => {
   // Nine types in English, then three in Spanish: sorted by language, each language by id.
   const messages = await h.db
     .insert(oFormMessages)
-    .values(twelve((i) => ({ oFormIdentity: form.identity, oFormVersionId: form.id, messageType: OFORM_MESSAGE_TYPES[i % 9]!, language: i < 9 ? 'en' : 'es', message: 'Thanks' })))
+    .values(
+      twelve((i) => ({
+        oFormIdentity: form.identity,
+        oFormVersionId: form.id,
+        messageType: OFORM_MESSAGE_TYPES[i % 9]!,
+        language: i < 9 ? 'en' : 'es',
+        message: 'Thanks',
+      })),
+    )
     .returning();
   cases.messages = { path: `/api/o-forms/o-form-messages?o_form_version_id=${form.id}&sort=language`, ids: ids(messages) };
 
-  const legacy = await h.db.insert(surveys).values(twelve((i) => ({ title: 'Paging survey', globalId: `paging-${i}`, engagementId: study.id }))).returning();
+  const legacy = await h.db
+    .insert(surveys)
+    .values(twelve((i) => ({ title: 'Paging survey', globalId: `paging-${i}`, engagementId: study.id })))
+    .returning();
   cases.surveys = { path: '/api/surveys?searchQuery=Paging%20survey&sort=title', ids: ids(legacy) };
   const [page] = await h.db.insert(surveyPages).values({ surveyId: legacy[0]!.id, title: 'Page 1' }).returning();
   const [question] = await h.db.insert(surveyQuestions).values({ pageId: page!.id, questionType: 'multiple', title: 'Which?' }).returning();
   const [option] = await h.db.insert(surveyOptions).values({ questionId: question!.id, label: 'Yes', value: 'yes' }).returning();
-  const optionLinks = await h.db.insert(engagementOptions).values(studies.map((e) => ({ engagementId: e.id, optionId: option!.id }))).returning();
+  const optionLinks = await h.db
+    .insert(engagementOptions)
+    .values(studies.map((e) => ({ engagementId: e.id, optionId: option!.id })))
+    .returning();
   cases.options = { path: `/api/engagements-options?optionId=${option!.id}&sort=weight`, ids: ids(optionLinks) };
 
   const [screener] = await h.db.insert(screeners).values({ title: 'Paging screener', sponsorId }).returning();
-  const fields = await h.db.insert(contactFields).values(twelve((i) => ({ label: `Paging field ${i}`, name: `paging_field_${i}` }))).returning();
+  const fields = await h.db
+    .insert(contactFields)
+    .values(twelve((i) => ({ label: `Paging field ${i}`, name: `paging_field_${i}` })))
+    .returning();
   const fieldLinks = await h.db
     .insert(contactFieldScreeners)
     .values(fields.map((f) => ({ screenerId: screener!.id, contactFieldId: f.id, weight: 3 })))
     .returning();
   cases.contactFields = { path: `/api/contact-fields-screeners?screenerId=${screener!.id}&sort=weight`, ids: ids(fieldLinks) };
 
-  const screenerForms = await h.db.insert(screenerSurveys).values(forms.map((f) => ({ screenerId: screener!.id, oFormIdentity: f.identity }))).returning();
+  const screenerForms = await h.db
+    .insert(screenerSurveys)
+    .values(forms.map((f) => ({ screenerId: screener!.id, oFormIdentity: f.identity })))
+    .returning();
   cases.screenerSurveys = { path: `/api/screener-surveys?screenerId=${screener!.id}&sort=displayOrder`, ids: ids(screenerForms) };
 
   const [channel] = await h.db
     .insert(mediaChannels)
     .values({ title: 'Paging channel', domain: 'paging.example', screenerId: screener!.id, channelType: 'Other' })
     .returning();
-  const channelForms = await h.db.insert(mediaChannelSurveys).values(forms.map((f) => ({ mediaChannelId: channel!.id, oFormIdentity: f.identity }))).returning();
+  const channelForms = await h.db
+    .insert(mediaChannelSurveys)
+    .values(forms.map((f) => ({ mediaChannelId: channel!.id, oFormIdentity: f.identity })))
+    .returning();
   cases.channelSurveys = { path: `/api/media-channel-surveys?mediaChannelId=${channel!.id}&sort=isActive`, ids: ids(channelForms) };
 
   const spoken = await h.db
@@ -152,10 +187,25 @@ beforeAll(async () => {
 
   // Rewrite the first half of each list's rows: the new row versions stand after the others in
   // the table, so rows that tie come back in id order only because the list asks for it.
-  for (const table of ['sponsors', 'engagements', 'engagement_site_locations', 'engagement_files', 'users', 'o_forms', 'o_form_messages', 'surveys', 'engagement_options', 'contact_field_screeners', 'screener_surveys', 'media_channel_surveys']) {
+  for (const table of [
+    'sponsors',
+    'engagements',
+    'engagement_site_locations',
+    'engagement_files',
+    'users',
+    'o_forms',
+    'o_form_messages',
+    'surveys',
+    'engagement_options',
+    'contact_field_screeners',
+    'screener_surveys',
+    'media_channel_surveys',
+  ]) {
     await h.db.execute(sql`update ${sql.identifier(table)} set id = id where id in (select id from ${sql.identifier(table)} order by id limit ${N / 2})`);
   }
-  await h.db.execute(sql`update screener_languages set language_id = language_id where language_id in (select language_id from screener_languages order by language_id limit ${N / 2})`);
+  await h.db.execute(
+    sql`update screener_languages set language_id = language_id where language_id in (select language_id from screener_languages order by language_id limit ${N / 2})`,
+  );
 });
 afterAll(async () => {
   await h?.close();

@@ -16,14 +16,20 @@ useAdminHarness((server) => {
 
 describe('list routes', () => {
   it('answer 400 naming an unknown query parameter, on every list', async () => {
-    const lists = describedRoutes(h.app.routes).filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && r.doc && (r.doc.list || (r.doc.answer && 'list' in r.doc.answer)));
+    const lists = describedRoutes(h.app.routes).filter(
+      (r) => r.method === 'GET' && r.path.startsWith('/api/') && r.doc && (r.doc.list || (r.doc.answer && 'list' in r.doc.answer)),
+    );
     expect(lists.length).toBeGreaterThan(20);
     const ignored: string[] = [];
     for (const route of lists) {
       const path = route.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '1');
       const res = await h.request('GET', `${path}?misspeltFilter=1`, { token: admin });
       const body = res.headers.get('content-type')?.includes('json') ? await json(res) : null;
-      const named = res.status === 400 && (body?.errors ?? []).some((e: { source?: { parameter?: string }; detail?: string }) => e.source?.parameter === 'misspeltFilter' || e.detail?.includes('misspeltFilter'));
+      const named =
+        res.status === 400 &&
+        (body?.errors ?? []).some(
+          (e: { source?: { parameter?: string }; detail?: string }) => e.source?.parameter === 'misspeltFilter' || e.detail?.includes('misspeltFilter'),
+        );
       if (!named) ignored.push(`${route.route} → ${res.status}`);
     }
     expect(ignored).toEqual([]);
@@ -46,7 +52,15 @@ describe('list routes', () => {
         if (!named) accepted.push(`${route.route} ${name} → ${res.status}`);
       }
     }
-    for (const filter of ['GET /api/rms-providers kind', 'GET /api/generic-messages messageType', 'GET /api/rms-audits status', 'GET /api/rms-audits from', 'GET /api/users isActive', 'GET /api/languages isActive', 'GET /api/engagements phase']) {
+    for (const filter of [
+      'GET /api/rms-providers kind',
+      'GET /api/generic-messages messageType',
+      'GET /api/rms-audits status',
+      'GET /api/rms-audits from',
+      'GET /api/users isActive',
+      'GET /api/languages isActive',
+      'GET /api/engagements phase',
+    ]) {
       expect(checked).toContain(filter);
     }
     expect(accepted).toEqual([]);

@@ -30,7 +30,9 @@ describe('rate limits in the database', () => {
     expect(Object.fromEntries(first.counts)).toEqual({ 'many:channel': 1, 'many:address-1': 1 });
     expect(first.resetAt.toISOString()).toBe('2026-11-22T12:01:00.000Z');
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => hitAll(h.db, i % 2 ? ['many:channel', `many:address-${i % 3}`] : [`many:address-${i % 3}`, 'many:channel'], 60, now)),
+      Array.from({ length: 20 }, (_, i) =>
+        hitAll(h.db, i % 2 ? ['many:channel', `many:address-${i % 3}`] : [`many:address-${i % 3}`, 'many:channel'], 60, now),
+      ),
     );
     const after = await hitAll(h.db, ['many:channel'], 60, now);
     expect(after.counts.get('many:channel')).toBe(22);

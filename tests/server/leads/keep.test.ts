@@ -51,7 +51,13 @@ const leadFields = (run: Run, zip?: string) =>
 const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
   h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
 
-const leadOf = async (run: Run) => (await h.db.select().from(leads).where(eq(leads.submissionId, Number(run.submissionId))))[0];
+const leadOf = async (run: Run) =>
+  (
+    await h.db
+      .select()
+      .from(leads)
+      .where(eq(leads.submissionId, Number(run.submissionId)))
+  )[0];
 
 /** Every row of every table in the public schema, as text. */
 async function everyTable(): Promise<string> {
@@ -85,7 +91,11 @@ describe('a lead at notQualified', () => {
     const res = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
     expect(res.status, await res.clone().text()).toBe(201);
     // The thanks the widget shows next, in the run's language.
-    expect((await json(res)).meta).toMatchObject({ outcome: 'notQualified', leadKept: true, messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' } });
+    expect((await json(res)).meta).toMatchObject({
+      outcome: 'notQualified',
+      leadKept: true,
+      messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' },
+    });
 
     const lead = await leadOf(run);
     const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));
@@ -106,7 +116,12 @@ describe('a lead at notQualified', () => {
     expect(JSON.parse(h.phi.open(lead!.valuesCiphertext))).toEqual(VALUES);
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('10001');
 
-    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(run.submissionId)))).toEqual([]);
+    expect(
+      await h.db
+        .select()
+        .from(contacts)
+        .where(eq(contacts.submissionId, Number(run.submissionId))),
+    ).toEqual([]);
     expect((await h.db.select().from(referrals)).length).toBe(referralsBefore);
     expect(await h.db.select().from(rmsDeliveries)).toEqual([]);
 
@@ -123,26 +138,36 @@ describe('a lead at notQualified', () => {
     const badZip = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '00000' });
     expect(badZip.status).toBe(422);
     expect((await json(badZip)).errors[0].source.pointer).toBe('/data/attributes/zip');
-    const notADocument = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: [] } });
+    const notADocument = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+      headers: { [TOKEN_HEADER]: run.token },
+      body: { data: [] },
+    });
     expect(notADocument.status).toBe(422);
     expect(await leadOf(run)).toBeUndefined();
   });
 
-  it('needs the run\'s token', async () => {
+  it("needs the run's token", async () => {
     const run = await runNotQualified();
-    const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { body: { data: { attributes: { values: VALUES, acceptTerms: true } } } });
+    const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+      body: { data: { attributes: { values: VALUES, acceptTerms: true } } },
+    });
     expect(res.status).toBe(401);
     expect(await leadOf(run)).toBeUndefined();
   });
 });
 
 describe('a lead at noTrialSites', () => {
-  it('is kept for the engagements qualified for, with the ZIP sealed and the nearest site\'s distance', async () => {
+  it("is kept for the engagements qualified for, with the ZIP sealed and the nearest site's distance", async () => {
     const run = await runQualified(h, f, { zip: '99501' });
-    const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: run.token } }));
+    const sites = await json(
+      await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: run.token } }),
+    );
     expect(sites.meta.outcome).toBe('noTrialSites');
     const form = await json(await leadFields(run, '99501'));
-    expect(form.meta).toEqual({ outcome: 'noTrialSites', messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Contact me when a site opens near me.' } });
+    expect(form.meta).toEqual({
+      outcome: 'noTrialSites',
+      messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Contact me when a site opens near me.' },
+    });
 
     const res = await leaveLead(run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
     expect(res.status, await res.clone().text()).toBe(201);
@@ -156,7 +181,9 @@ describe('a lead at noTrialSites', () => {
 
   it('is kept outside the US from the country and the town the sites were searched for', async () => {
     const run = await runQualified(h, f);
-    const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=Madrid&country=ES`, { headers: { [TOKEN_HEADER]: run.token } }));
+    const sites = await json(
+      await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=Madrid&country=ES`, { headers: { [TOKEN_HEADER]: run.token } }),
+    );
     expect(sites.meta.outcome).toBe('noTrialSites');
     const form = await leadFields(run, 'Madrid&country=ES');
     expect(form.status, await form.clone().text()).toBe(200);
@@ -201,7 +228,13 @@ describe('a lead at notActive', () => {
     expect(form.meta.outcome).toBe('notActive');
     const res = await leaveLead(run, { values: VALUES, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await leadOf(run)).toMatchObject({ kind: 'notActive', engagementIds: g.engagementIds, consentText: form.meta.messages.consent, zipCiphertext: null, nearestSiteMiles: null });
+    expect(await leadOf(run)).toMatchObject({
+      kind: 'notActive',
+      engagementIds: g.engagementIds,
+      consentText: form.meta.messages.consent,
+      zipCiphertext: null,
+      nearestSiteMiles: null,
+    });
   });
 });
 
@@ -243,7 +276,8 @@ describe('duplicates and sealing', () => {
 
   it('leaves no contact value and no ZIP in clear in any table', async () => {
     const dump = await everyTable();
-    for (const value of [...Object.values(VALUES), 'anchorage@example.org', 'twice.lead@example.org']) expect(dump.toLowerCase()).not.toContain(value.toLowerCase());
+    for (const value of [...Object.values(VALUES), 'anchorage@example.org', 'twice.lead@example.org'])
+      expect(dump.toLowerCase()).not.toContain(value.toLowerCase());
     expect(dump).not.toContain('99501');
   });
 });

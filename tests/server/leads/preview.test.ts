@@ -55,7 +55,10 @@ describe('the preview of a lead form', () => {
     const es = await form({ kind: 'noTrialSites', screenerId: a.screenerId, oFormId: a.oFormId, language: 'es' });
     expect(es.status, await es.clone().text()).toBe(200);
     const doc = await json(es);
-    expect(doc.meta).toEqual({ outcome: 'noTrialSites', messages: { contactForm: '<p>Aún no hay centro cerca.</p>', consent: 'Contácteme cuando abra un centro cerca.' } });
+    expect(doc.meta).toEqual({
+      outcome: 'noTrialSites',
+      messages: { contactForm: '<p>Aún no hay centro cerca.</p>', consent: 'Contácteme cuando abra un centro cerca.' },
+    });
     expect(doc.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toEqual(a.contactFieldNames);
 
     // Another outcome, its own pair (the fixture's notQualified messages), not noTrialSites'.
@@ -66,7 +69,14 @@ describe('the preview of a lead form', () => {
 
   it('checks the form as sent as a lead is, answers the thanks, and writes nothing', async () => {
     const before = await stored();
-    const sentBadly = await send({ kind: 'noTrialSites', screenerId: a.screenerId, oFormId: a.oFormId, language: 'en', values: { ...VALUES, email: 'not-an-email' }, acceptTerms: false });
+    const sentBadly = await send({
+      kind: 'noTrialSites',
+      screenerId: a.screenerId,
+      oFormId: a.oFormId,
+      language: 'en',
+      values: { ...VALUES, email: 'not-an-email' },
+      acceptTerms: false,
+    });
     expect(sentBadly.status).toBe(422);
     expect(await pointers(sentBadly)).toEqual(['/data/attributes/acceptTerms', '/data/attributes/values/email']);
     const badZip = await send({ kind: 'notQualified', screenerId: a.screenerId, language: 'en', values: VALUES, acceptTerms: true, zip: '00000' });
@@ -75,7 +85,11 @@ describe('the preview of a lead form', () => {
 
     const sent = await send({ kind: 'noTrialSites', screenerId: a.screenerId, oFormId: a.oFormId, language: 'es', values: VALUES, acceptTerms: true });
     expect(sent.status, await sent.clone().text()).toBe(200);
-    expect((await json(sent)).meta).toEqual({ outcome: 'noTrialSites', leadKept: false, messages: { contactForm: '<p>Gracias. Guardamos sus datos y es posible que le contactemos.</p>', consent: '' } });
+    expect((await json(sent)).meta).toEqual({
+      outcome: 'noTrialSites',
+      leadKept: false,
+      messages: { contactForm: '<p>Gracias. Guardamos sus datos y es posible que le contactemos.</p>', consent: '' },
+    });
     expect(await stored()).toEqual(before);
   });
 

@@ -31,7 +31,12 @@ beforeAll(async () => {
     body: { data: { attributes: { values: { first_name: 'Ada', email: 'ada.north@example.org', phone: '907-555-0100' }, acceptTerms: true, zip: ZIP } } },
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  leadId = (await h.db.select({ id: leads.id }).from(leads).where(eq(leads.submissionId, Number(run.submissionId))))[0]!.id;
+  leadId = (
+    await h.db
+      .select({ id: leads.id })
+      .from(leads)
+      .where(eq(leads.submissionId, Number(run.submissionId)))
+  )[0]!.id;
 });
 afterAll(async () => {
   await h.close();
@@ -41,18 +46,35 @@ async function siteNorthOfLead(miles: number, isActive = true): Promise<number> 
   const at = zipCentroid(ZIP)!;
   const [site] = await h.db
     .insert(siteLocations)
-    .values({ name: `North ${miles} mi`, city: 'Anchorage', state: 'AK', zipCode: ZIP, latitude: at.latitude + miles * DEG_PER_MILE, longitude: at.longitude, isActive })
+    .values({
+      name: `North ${miles} mi`,
+      city: 'Anchorage',
+      state: 'AK',
+      zipCode: ZIP,
+      latitude: at.latitude + miles * DEG_PER_MILE,
+      longitude: at.longitude,
+      isActive,
+    })
     .returning();
   return site!.id;
 }
 
 const link = async (siteLocationId: number): Promise<string> => {
-  const res = await h.request('POST', '/api/engagements-site-locations', { token: admin, body: { data: { type: 'engagements-site-locations', attributes: { engagementId: f.engagementIds[0], siteLocationId } } } });
+  const res = await h.request('POST', '/api/engagements-site-locations', {
+    token: admin,
+    body: { data: { type: 'engagements-site-locations', attributes: { engagementId: f.engagementIds[0], siteLocationId } } },
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await json(res)).data.id;
 };
 
-const matchedTo = async (linkId: string) => (await h.db.select().from(leadSiteMatches).where(eq(leadSiteMatches.engagementSiteLocationId, Number(linkId)))).map((m) => [m.leadId, m.distanceMiles]);
+const matchedTo = async (linkId: string) =>
+  (
+    await h.db
+      .select()
+      .from(leadSiteMatches)
+      .where(eq(leadSiteMatches.engagementSiteLocationId, Number(linkId)))
+  ).map((m) => [m.leadId, m.distanceMiles]);
 
 describe('a site that opens', () => {
   it('within the radius (10 miles of the ZIP, radius 50) is matched to the lead, listed and exported', async () => {
@@ -63,7 +85,9 @@ describe('a site that opens', () => {
     const listed = await json(await h.request('GET', `/api/leads?engagementSiteLocationId=${near}`, { token: admin }));
     expect(listed.meta.total).toBe(1);
     expect(listed.data[0].id).toBe(String(leadId));
-    const csv = await (await h.request('GET', `/api/leads?engagementSiteLocationId=${near}&fields[leads]=kind,zipCode`, { token: admin, headers: { Accept: 'text/csv' } })).text();
+    const csv = await (
+      await h.request('GET', `/api/leads?engagementSiteLocationId=${near}&fields[leads]=kind,zipCode`, { token: admin, headers: { Accept: 'text/csv' } })
+    ).text();
     expect(csv.split(/\r?\n/).filter(Boolean)).toEqual(['id,kind,zipCode', `${leadId},noTrialSites,${ZIP}`]);
   });
 
@@ -77,7 +101,10 @@ describe('a site that opens', () => {
     const siteId = await siteNorthOfLead(20, false);
     const linkId = await link(siteId);
     expect(await matchedTo(linkId)).toEqual([]);
-    const res = await h.request('PATCH', `/api/site-locations/${siteId}`, { token: admin, body: { data: { type: 'site-locations', id: String(siteId), attributes: { isActive: true } } } });
+    const res = await h.request('PATCH', `/api/site-locations/${siteId}`, {
+      token: admin,
+      body: { data: { type: 'site-locations', id: String(siteId), attributes: { isActive: true } } },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await matchedTo(linkId)).map(([id]) => id)).toEqual([leadId]);
   });
@@ -101,7 +128,10 @@ describe('leads within reach', () => {
     const [elsewhere] = await h.db.insert(siteLocations).values({ name: 'Far away site' }).returning({ id: siteLocations.id });
     const tie = async (username: string, siteLocationId: number) => {
       const userId = await h.createUser({ username, roles: ['Site Coordinator'] });
-      const res = await h.request('POST', '/api/site-coordinators', { token: admin, body: { data: { type: 'site-coordinators', attributes: { userId, siteLocationId } } } });
+      const res = await h.request('POST', '/api/site-coordinators', {
+        token: admin,
+        body: { data: { type: 'site-coordinators', attributes: { userId, siteLocationId } } },
+      });
       expect(res.status, await res.clone().text()).toBe(201);
       return h.token(username, 'a-good-password');
     };

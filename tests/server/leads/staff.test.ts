@@ -31,7 +31,10 @@ async function leaveLead(f: ParticipantFixture, email: string, zip = '10001'): P
     body: { data: { attributes: { values: { first_name: 'Orla', email, phone: '646-555-0111' }, acceptTerms: true, zip } } },
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const [row] = await h.db.select({ id: leads.id }).from(leads).where(eq(leads.submissionId, Number(submissionId)));
+  const [row] = await h.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(eq(leads.submissionId, Number(submissionId)));
   return row!.id;
 }
 
@@ -62,7 +65,16 @@ describe('GET /api/leads', () => {
     expect(body.data[0]).toMatchObject({
       type: 'leads',
       id: String(leadA),
-      attributes: { kind: 'notQualified', engagementIds: a.engagementIds, screenerId: a.screenerId, mediaChannelId: a.mediaChannelId, language: 'en', zipCode: '10001', consentedAt: T0.toISOString(), consentText: 'May we contact you about other studies?' },
+      attributes: {
+        kind: 'notQualified',
+        engagementIds: a.engagementIds,
+        screenerId: a.screenerId,
+        mediaChannelId: a.mediaChannelId,
+        language: 'en',
+        zipCode: '10001',
+        consentedAt: T0.toISOString(),
+        consentText: 'May we contact you about other studies?',
+      },
     });
     expect(JSON.stringify(body)).not.toContain('orla.a@example.org');
   });
@@ -80,7 +92,7 @@ describe('GET /api/leads', () => {
     }
   });
 
-  it('keeps a User to their sponsors: B\'s lead is neither listed nor readable nor revealed', async () => {
+  it("keeps a User to their sponsors: B's lead is neither listed nor readable nor revealed", async () => {
     const listed = await json(await h.request('GET', '/api/leads', { token: userA }));
     expect(listed.data.map((d: { id: string }) => d.id)).toEqual([String(leadA)]);
     expect((await h.request('GET', `/api/leads/${leadB}`, { token: userA })).status).toBe(404);
@@ -101,7 +113,10 @@ describe('reveal and erase', () => {
     const res = await h.request('POST', `/api/leads/${leadA}/reveal`, { token: userA });
     expect(res.status).toBe(200);
     expect((await json(res)).meta.values).toEqual({ first_name: 'Orla', email: 'orla.a@example.org', phone: '646-555-0111' });
-    const events = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'leads'), eq(auditEvents.action, 'reveal')));
+    const events = await h.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity, 'leads'), eq(auditEvents.action, 'reveal')));
     expect(events.map((e) => [e.entityId, e.actorUsername])).toEqual([[String(leadA), 'leads-user-a']]);
     expect(JSON.stringify(events)).not.toContain('orla.a@example.org');
   });
@@ -112,7 +127,10 @@ describe('reveal and erase', () => {
     expect((await h.request('DELETE', `/api/leads/${other}`, { token: admin })).status).toBe(204);
     expect(await h.db.select().from(leads).where(eq(leads.id, other))).toEqual([]);
     expect((await h.request('DELETE', `/api/leads/${other}`, { token: admin })).status).toBe(404);
-    const events = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'leads'), eq(auditEvents.action, 'erase')));
+    const events = await h.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity, 'leads'), eq(auditEvents.action, 'erase')));
     expect(events.map((e) => e.entityId)).toEqual([String(other)]);
     expect(JSON.stringify(events)).not.toContain('94110');
   });

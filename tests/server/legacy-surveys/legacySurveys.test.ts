@@ -16,7 +16,6 @@ let sameSponsorEngagementId: string;
 let otherEngagementId: string;
 let userToken: string;
 
-
 async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
   const res = await h.request('POST', `/api/${path}`, { token, body: doc(type, attributes) });
   return { res, body: await json(res) };
@@ -38,7 +37,14 @@ async function getSurvey(id: string, token = admin) {
       id: string;
       title: string;
       displayOrder: number;
-      questions: { id: string; questionType: string; title: string; displayOrder: number; tags: { name: string }[]; options: { id: string; label: string; displayOrder: number; transitionTo: string | null; transitionTarget: string | null; isDisqualified: boolean }[] }[];
+      questions: {
+        id: string;
+        questionType: string;
+        title: string;
+        displayOrder: number;
+        tags: { name: string }[];
+        options: { id: string; label: string; displayOrder: number; transitionTo: string | null; transitionTarget: string | null; isDisqualified: boolean }[];
+      }[];
     }[];
   };
 }
@@ -64,8 +70,7 @@ const rowCount = async (table: typeof surveyOptions | typeof surveyPages | typeo
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = async (name: string, identification: string) =>
-    (await post('sponsors', 'sponsors', { name, identification })).body.data.id as string;
+  const sponsor = async (name: string, identification: string) => (await post('sponsors', 'sponsors', { name, identification })).body.data.id as string;
   sponsorId = await sponsor('Survey Sponsor', 'SVS');
   const otherSponsor = await sponsor('Other Sponsor', 'OSV');
   const engagement = async (sponsor: string, name: string, identification: string) =>
@@ -102,7 +107,12 @@ describe('surveys', () => {
 
     expect((await del('surveys', survey.id)).status).toBe(204);
     expect((await h.request('GET', `/api/surveys/${survey.id}`, { token: admin })).status).toBe(404);
-    expect(await h.db.select().from(surveyPages).where(eq(surveyPages.surveyId, Number(survey.id)))).toHaveLength(0);
+    expect(
+      await h.db
+        .select()
+        .from(surveyPages)
+        .where(eq(surveyPages.surveyId, Number(survey.id))),
+    ).toHaveLength(0);
   });
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
@@ -171,7 +181,10 @@ describe('pages', () => {
       ['New Page 3', 2],
     ]);
     // Soft: the row is still there, flagged.
-    const [row] = await h.db.select().from(surveyPages).where(eq(surveyPages.id, Number(second.body.data.id)));
+    const [row] = await h.db
+      .select()
+      .from(surveyPages)
+      .where(eq(surveyPages.id, Number(second.body.data.id)));
     expect(row?.isDeleted).toBe(true);
     expect((await patch('pages', second.body.data.id, { title: 'back' })).res.status).toBe(404);
     expect((await del('pages', second.body.data.id)).status).toBe(404);
@@ -237,7 +250,10 @@ describe('questions', () => {
       [c.id, 1],
       [b.id, 2],
     ]);
-    const [row] = await h.db.select().from(surveyQuestions).where(eq(surveyQuestions.id, Number(a.id)));
+    const [row] = await h.db
+      .select()
+      .from(surveyQuestions)
+      .where(eq(surveyQuestions.id, Number(a.id)));
     expect(row?.deleted).toBe(true);
     expect((await patch('questions', a.id, { title: 'x' })).res.status).toBe(404);
   });
@@ -333,7 +349,10 @@ describe('options', () => {
       ['Maybe', 1],
       ['No', 2],
     ]);
-    const [row] = await h.db.select().from(surveyOptions).where(eq(surveyOptions.id, Number(a.body.data.id)));
+    const [row] = await h.db
+      .select()
+      .from(surveyOptions)
+      .where(eq(surveyOptions.id, Number(a.body.data.id)));
     expect(row?.deleted).toBe(true);
   });
 
@@ -381,7 +400,10 @@ describe('options', () => {
     const toDob = await patch('questions', onSecond.id, { questionType: 'dob' });
     expect(toDob.res.status).toBe(422);
     expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/questionType' } });
-    const [row] = await h.db.select().from(surveyQuestions).where(eq(surveyQuestions.id, Number(onSecond.id)));
+    const [row] = await h.db
+      .select()
+      .from(surveyQuestions)
+      .where(eq(surveyQuestions.id, Number(onSecond.id)));
     expect(row?.questionType).toBe('text');
     // Nor be left all date-of-birth by deleting its other question.
     await addQuestion(second, { questionType: 'dob' });
@@ -436,7 +458,9 @@ describe('engagement options', () => {
       { engagementName: 'Main study', isDisqualified: false, weight: 1 },
       { engagementName: 'Second study', isDisqualified: true, weight: 2 },
     ]);
-    const byEngagement = await json(await h.request('GET', `/api/engagements-options?engagementId=${sameSponsorEngagementId}&optionId=${optionId}`, { token: admin }));
+    const byEngagement = await json(
+      await h.request('GET', `/api/engagements-options?engagementId=${sameSponsorEngagementId}&optionId=${optionId}`, { token: admin }),
+    );
     expect(byEngagement.data).toHaveLength(1);
 
     // A bad set changes nothing.
@@ -457,7 +481,10 @@ describe('engagement options', () => {
       '/data/attributes/engagementOptions/2/engagementId',
     ]);
     expect(errors[0].detail).toBe(ENGAGEMENT_REPEATED);
-    const rows = await h.db.select().from(engagementOptions).where(eq(engagementOptions.optionId, Number(optionId)));
+    const rows = await h.db
+      .select()
+      .from(engagementOptions)
+      .where(eq(engagementOptions.optionId, Number(optionId)));
     expect(rows.map((r) => r.weight).sort()).toEqual([1, 2]);
 
     const empty = await h.request('POST', `/api/update-engagements-options/${optionId}`, {
@@ -465,7 +492,9 @@ describe('engagement options', () => {
       body: doc('engagements-options', { engagementOptions: [] }),
     });
     expect((await json(empty)).data).toEqual([]);
-    expect((await h.request('POST', '/api/update-engagements-options/999999', { token: admin, body: doc('engagements-options', { engagementOptions: [] }) })).status).toBe(404);
+    expect(
+      (await h.request('POST', '/api/update-engagements-options/999999', { token: admin, body: doc('engagements-options', { engagementOptions: [] }) })).status,
+    ).toBe(404);
 
     // Hidden from a User of another sponsor, and gone with the option.
     const again = await post('engagements-options', 'engagements-options', { engagementId: Number(engagementId), optionId: Number(optionId) });

@@ -54,13 +54,19 @@ describe('lookups', () => {
 
   it('lists countries with id, name and isoCode', async () => {
     const doc = await json(await h.request('GET', '/api/countries?fields=id,name,isoCode&limit=1000', { token: admin }));
-    expect(doc.data.find((c: { attributes: { isoCode: string } }) => c.attributes.isoCode === 'US').attributes).toEqual({ name: 'United States', isoCode: 'US' });
+    expect(doc.data.find((c: { attributes: { isoCode: string } }) => c.attributes.isoCode === 'US').attributes).toEqual({
+      name: 'United States',
+      isoCode: 'US',
+    });
   });
 });
 
 describe('adding indications and tags', () => {
   it('creates an indication with name and is_active (or isActive), and refuses duplicates', async () => {
-    const res = await h.request('POST', '/api/indications', { token: admin, body: { data: { type: 'indications', attributes: { name: ' Lupus ', is_active: false } } } });
+    const res = await h.request('POST', '/api/indications', {
+      token: admin,
+      body: { data: { type: 'indications', attributes: { name: ' Lupus ', is_active: false } } },
+    });
     expect(res.status).toBe(201);
     expect((await json(res)).data.attributes).toEqual({ name: 'Lupus', isActive: false });
     const inactive = await json(await h.request('GET', '/api/indications?isActive=false', { token: admin }));
@@ -72,7 +78,10 @@ describe('adding indications and tags', () => {
 
   it('refuses bad bodies with pointers and writes nothing', async () => {
     const before = (await h.db.select({ n: count() }).from(indications))[0]?.n;
-    const res = await h.request('POST', '/api/indications', { token: admin, body: { data: { type: 'indications', attributes: { name: '', isActive: 'yes', colour: 1 } } } });
+    const res = await h.request('POST', '/api/indications', {
+      token: admin,
+      body: { data: { type: 'indications', attributes: { name: '', isActive: 'yes', colour: 1 } } },
+    });
     expect(res.status).toBe(422);
     const pointers = (await json(res)).errors.map((e: { source: { pointer: string } }) => e.source.pointer);
     expect(pointers).toEqual(expect.arrayContaining(['/data/attributes/name', '/data/attributes/isActive']));

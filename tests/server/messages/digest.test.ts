@@ -30,15 +30,23 @@ const digestAt = (at: Date) => {
   h.clock.set(at);
   return enqueueDigests(h.db, messageContextOf(deps()), at, 7);
 };
-const refer = (link: number, created: Date, extra: Partial<typeof referrals.$inferInsert> = {}) => h.db.insert(referrals).values({ engagementId, engagementSiteLocationId: link, created, ...extra });
+const refer = (link: number, created: Date, extra: Partial<typeof referrals.$inferInsert> = {}) =>
+  h.db.insert(referrals).values({ engagementId, engagementSiteLocationId: link, created, ...extra });
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  h = await createHarness({ SMTP_URL: smtp.url, MAIL_FROM: 'Study team <studies@recruit.example>', PUBLIC_URL: 'https://recruit.example', MESSAGE_DIGEST_HOUR: '7' });
+  h = await createHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Study team <studies@recruit.example>',
+    PUBLIC_URL: 'https://recruit.example',
+    MESSAGE_DIGEST_HOUR: '7',
+  });
   await seedDemoRun(h.db, T0);
   const [engagement] = await h.db.select().from(engagements).where(eq(engagements.identification, 'DEMO-HEART'));
   engagementId = engagement!.id;
-  links = (await h.db.select().from(engagementSiteLocations).where(eq(engagementSiteLocations.engagementId, engagementId)).orderBy(engagementSiteLocations.id)).map((l) => l.id);
+  links = (
+    await h.db.select().from(engagementSiteLocations).where(eq(engagementSiteLocations.engagementId, engagementId)).orderBy(engagementSiteLocations.id)
+  ).map((l) => l.id);
   const [sponsor] = await h.db.select().from(sponsors).where(eq(sponsors.identification, 'NWT'));
   const recruiter = await h.createUser({ username: 'digest.recruiter', roles: ['User'], sponsorIds: [sponsor!.id] });
   await h.db.update(users).set({ email: RECRUITER_EMAIL }).where(eq(users.id, recruiter));
@@ -78,14 +86,20 @@ describe('the daily digest', () => {
 
   it('comes again the next day, and not for an engagement with the digest off', async () => {
     expect(await digestAt(new Date(T0.getTime() + 24 * HOUR + 30 * 60_000))).toBe(1);
-    await h.db.update(engagementMessageSettings).set({ isEnabled: false }).where(and(eq(engagementMessageSettings.engagementId, engagementId), eq(engagementMessageSettings.kind, 'recruiterDigest')));
+    await h.db
+      .update(engagementMessageSettings)
+      .set({ isEnabled: false })
+      .where(and(eq(engagementMessageSettings.engagementId, engagementId), eq(engagementMessageSettings.kind, 'recruiterDigest')));
     expect(await digestAt(new Date(T0.getTime() + 48 * HOUR))).toBe(0);
     const digests = await h.db.select().from(messages).where(eq(messages.kind, 'recruiterDigest'));
     expect(digests.map((d) => d.recipientLabel)).toEqual(['digest.recruiter', 'digest.recruiter']);
   });
 
   it("is written and sent by the server's message loop once the hour has come", async () => {
-    await h.db.update(engagementMessageSettings).set({ isEnabled: true }).where(and(eq(engagementMessageSettings.engagementId, engagementId), eq(engagementMessageSettings.kind, 'recruiterDigest')));
+    await h.db
+      .update(engagementMessageSettings)
+      .set({ isEnabled: true })
+      .where(and(eq(engagementMessageSettings.engagementId, engagementId), eq(engagementMessageSettings.kind, 'recruiterDigest')));
     const day3 = new Date(T0.getTime() + 72 * HOUR);
     await refer(links[0]!, new Date(day3.getTime() - HOUR));
     h.clock.set(day3);

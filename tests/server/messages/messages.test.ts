@@ -32,13 +32,24 @@ let engagementId: number;
 const RECRUITER_EMAIL = 'recruiter@northwind.example';
 
 /** What the participant leaves: none of it may reach a staff message. */
-const person = (n: number) => ({ first_name: `Zelda${n}`, last_name: `Fitzgerald${n}`, email: `zelda${n}.fitz@example.com`, phone: `212-555-01${10 + n}`, zip_code: '10001' });
+const person = (n: number) => ({
+  first_name: `Zelda${n}`,
+  last_name: `Fitzgerald${n}`,
+  email: `zelda${n}.fitz@example.com`,
+  phone: `212-555-01${10 + n}`,
+  zip_code: '10001',
+});
 
 /** A run of the demo channel to a referral; the contact values given. */
 async function demoReferral(harness: Harness, language: 'en' | 'es', values: Record<string, string>) {
   const { state } = await runDemoChannel(harness, channel, { language, values });
   expect(state).toMatchObject({ phase: 'finished', outcome: 'completed' });
-  const [referral] = await harness.db.select().from(referrals).orderBy(referrals.id).limit(1).offset((await harness.db.select().from(referrals)).length - 1);
+  const [referral] = await harness.db
+    .select()
+    .from(referrals)
+    .orderBy(referrals.id)
+    .limit(1)
+    .offset((await harness.db.select().from(referrals)).length - 1);
   return referral!;
 }
 
@@ -48,7 +59,12 @@ const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(a
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  h = await createHarness({ SMTP_URL: smtp.url, MAIL_FROM: 'Study team <studies@recruit.example>', PUBLIC_URL: 'https://recruit.example', MESSAGE_RETRY_SCHEDULE: '60,300' });
+  h = await createHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Study team <studies@recruit.example>',
+    PUBLIC_URL: 'https://recruit.example',
+    MESSAGE_RETRY_SCHEDULE: '60,300',
+  });
   h.clock.set(T0);
   admin = await h.token();
   channel = await seedDemoRun(h.db);
@@ -95,7 +111,10 @@ describe('a referral on the demo channel', () => {
     const link = /https:\/\/recruit\.example(\/referrals\/view\/(\d+))/.exec(mail.parsed.text ?? '')!;
     expect(Number(link[2])).toBe(referral.id);
     const [coordinator] = await h.db.select().from(users).where(eq(users.username, DEMO_COORDINATOR));
-    await h.db.update(users).set({ passwordHash: await hashPassword('a-good-password') }).where(eq(users.id, coordinator!.id));
+    await h.db
+      .update(users)
+      .set({ passwordHash: await hashPassword('a-good-password') })
+      .where(eq(users.id, coordinator!.id));
     const token = await h.token(DEMO_COORDINATOR, 'a-good-password');
     const read = await h.request('GET', `/api/referrals/${referral.id}`, { token });
     expect(read.status).toBe(200);
@@ -132,7 +151,11 @@ describe('a referral on the demo channel', () => {
     const shown = await h.app.request(url.pathname);
     expect(shown.status).toBe(200);
     expect(await shown.text()).toContain('<form method="post">');
-    const posted = await h.app.request(url.pathname, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const posted = await h.app.request(url.pathname, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(posted.status).toBe(200);
     expect((await h.app.request('/api/message-unsubscribe/not-a-real-token-at-all', { method: 'POST' })).status).toBe(404);
 
@@ -234,7 +257,14 @@ describe('without SMTP_URL', () => {
       expect(smtp.received).toHaveLength(0);
 
       // A start with SMTP_URL set finds them.
-      const options = messageOptionsOf({ db: quiet.db, config: { ...quiet.config, smtpUrl: smtp.url }, jwtSecret: quiet.jwtSecret, log: silentLog, phi: quiet.phi, clock: quiet.clock });
+      const options = messageOptionsOf({
+        db: quiet.db,
+        config: { ...quiet.config, smtpUrl: smtp.url },
+        jwtSecret: quiet.jwtSecret,
+        log: silentLog,
+        phi: quiet.phi,
+        clock: quiet.clock,
+      });
       expect(await sendDue(options)).toBe(due.length);
       expect(smtp.received).toHaveLength(due.length);
       const after = await quiet.db.select().from(messages).where(eq(messages.referralId, referral.id));
@@ -278,17 +308,27 @@ describe('the staff side', () => {
   });
 
   it('edits a template (HTML sanitized), previews it, refuses bad input writing nothing, and puts the default back', async () => {
-    const bad = await h.request('PATCH', '/api/message-templates/newReferral.en', { token: admin, body: doc('message-templates', { subject: 'Two\nlines', html: '', text: 'x' }) });
+    const bad = await h.request('PATCH', '/api/message-templates/newReferral.en', {
+      token: admin,
+      body: doc('message-templates', { subject: 'Two\nlines', html: '', text: 'x' }),
+    });
     expect(bad.status).toBe(422);
     const pointers = (await json(bad)).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
     expect(pointers).toEqual(expect.arrayContaining(['/data/attributes/subject', '/data/attributes/html']));
-    expect((await h.request('PATCH', '/api/message-templates/nothing.en', { token: admin, body: doc('message-templates', { subject: 's', html: 'h', text: 't' }) })).status).toBe(404);
+    expect(
+      (await h.request('PATCH', '/api/message-templates/nothing.en', { token: admin, body: doc('message-templates', { subject: 's', html: 'h', text: 't' }) }))
+        .status,
+    ).toBe(404);
     const templates = await json(await h.request('GET', '/api/message-templates', { token: admin }));
     expect(templates.data.every((t: { attributes: { isDefault: boolean } }) => t.attributes.isDefault)).toBe(true);
 
     const saved = await h.request('PATCH', '/api/message-templates/newReferral.en', {
       token: admin,
-      body: doc('message-templates', { subject: 'Referral at {{site}}', html: '<p onclick="x()">New at {{site}}<script>alert(1)</script> <a href="{{link}}">open</a></p>', text: 'New at {{site}}: {{link}} {{answers}}' }),
+      body: doc('message-templates', {
+        subject: 'Referral at {{site}}',
+        html: '<p onclick="x()">New at {{site}}<script>alert(1)</script> <a href="{{link}}">open</a></p>',
+        text: 'New at {{site}}: {{link}} {{answers}}',
+      }),
     });
     expect(saved.status).toBe(200);
     const attrs = (await json(saved)).data.attributes;
@@ -304,13 +344,22 @@ describe('the staff side', () => {
   });
 
   it("turns an engagement's messages off and on with a delay, refusing bad input", async () => {
-    const bad = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: 'yes', delayMinutes: -1 }) });
+    const bad = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, {
+      token: admin,
+      body: doc('message-settings', { isEnabled: 'yes', delayMinutes: -1 }),
+    });
     expect(bad.status).toBe(422);
     const listed = await json(await h.request('GET', `/api/message-settings?engagementId=${engagementId}`, { token: admin }));
     expect(listed.data.map((s: { attributes: { isEnabled: boolean } }) => s.attributes.isEnabled)).toEqual(MESSAGE_KINDS.map(() => true));
-    const off = await h.request('PATCH', `/api/message-settings/${engagementId}.participantConfirmation`, { token: admin, body: doc('message-settings', { isEnabled: false, delayMinutes: 0 }) });
+    const off = await h.request('PATCH', `/api/message-settings/${engagementId}.participantConfirmation`, {
+      token: admin,
+      body: doc('message-settings', { isEnabled: false, delayMinutes: 0 }),
+    });
     expect(off.status).toBe(200);
-    const delayed = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: true, delayMinutes: 30 }) });
+    const delayed = await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, {
+      token: admin,
+      body: doc('message-settings', { isEnabled: true, delayMinutes: 30 }),
+    });
     expect((await json(delayed)).data.attributes).toMatchObject({ isEnabled: true, delayMinutes: 30 });
     const values = person(10);
     const referral = await demoReferral(h, 'en', values);
@@ -318,8 +367,14 @@ describe('the staff side', () => {
     const rows = await h.db.select().from(messages).where(eq(messages.referralId, referral.id));
     expect(rows.some((r) => r.kind === 'participantConfirmation')).toBe(false);
     expect(rows.filter((r) => r.kind === 'newReferral').every((r) => r.nextAttemptAt!.getTime() === T0.getTime() + 30 * 60_000)).toBe(true);
-    await h.request('PATCH', `/api/message-settings/${engagementId}.participantConfirmation`, { token: admin, body: doc('message-settings', { isEnabled: true, delayMinutes: 0 }) });
-    await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, { token: admin, body: doc('message-settings', { isEnabled: true, delayMinutes: 0 }) });
+    await h.request('PATCH', `/api/message-settings/${engagementId}.participantConfirmation`, {
+      token: admin,
+      body: doc('message-settings', { isEnabled: true, delayMinutes: 0 }),
+    });
+    await h.request('PATCH', `/api/message-settings/${engagementId}.newReferral`, {
+      token: admin,
+      body: doc('message-settings', { isEnabled: true, delayMinutes: 0 }),
+    });
   });
 
   it('purges the bodies of messages sent longer ago than MESSAGE_RETENTION_DAYS', async () => {

@@ -37,16 +37,29 @@ async function openSiteNorth(miles: number): Promise<number> {
   const at = zipCentroid(ZIP)!;
   const [site] = await h.db
     .insert(siteLocations)
-    .values({ name: `Northern Lights Clinic ${miles}`, city: 'Anchorage', state: 'AK', zipCode: ZIP, latitude: at.latitude + miles * DEG_PER_MILE, longitude: at.longitude })
+    .values({
+      name: `Northern Lights Clinic ${miles}`,
+      city: 'Anchorage',
+      state: 'AK',
+      zipCode: ZIP,
+      latitude: at.latitude + miles * DEG_PER_MILE,
+      longitude: at.longitude,
+    })
     .returning();
-  const res = await h.request('POST', '/api/engagements-site-locations', { token: admin, body: { data: { type: 'engagements-site-locations', attributes: { engagementId: f.engagementIds[0], siteLocationId: site!.id } } } });
+  const res = await h.request('POST', '/api/engagements-site-locations', {
+    token: admin,
+    body: { data: { type: 'engagements-site-locations', attributes: { engagementId: f.engagementIds[0], siteLocationId: site!.id } } },
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   await settleMessages();
   return Number((await res.json()).data.id);
 }
 
 const setSiteOpened = async (isEnabled: boolean) => {
-  const res = await h.request('PATCH', `/api/message-settings/${f.engagementIds[0]}.siteOpened`, { token: admin, body: doc('message-settings', { isEnabled, delayMinutes: 0 }) });
+  const res = await h.request('PATCH', `/api/message-settings/${f.engagementIds[0]}.siteOpened`, {
+    token: admin,
+    body: doc('message-settings', { isEnabled, delayMinutes: 0 }),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
 };
 
@@ -103,7 +116,10 @@ describe('a site that opens within reach of kept leads', () => {
 
     // The link changed again (no new match): no second mail.
     smtp.received.splice(0);
-    const res = await h.request('PATCH', `/api/engagements-site-locations/${linkId}`, { token: admin, body: { data: { type: 'engagements-site-locations', id: String(linkId), attributes: { radius: 40 } } } });
+    const res = await h.request('PATCH', `/api/engagements-site-locations/${linkId}`, {
+      token: admin,
+      body: { data: { type: 'engagements-site-locations', id: String(linkId), attributes: { radius: 40 } } },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     await settleMessages();
     expect(smtp.received).toHaveLength(0);
@@ -113,7 +129,10 @@ describe('a site that opens within reach of kept leads', () => {
     await openSiteNorth(90);
     expect(smtp.received).toHaveLength(0);
 
-    const [row] = await h.db.select().from(messages).where(and(eq(messages.kind, 'siteOpened'), eq(messages.language, 'en')));
+    const [row] = await h.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.kind, 'siteOpened'), eq(messages.language, 'en')));
     const posted = await h.app.request(`/api/message-unsubscribe/${row!.unsubscribeToken}`, { method: 'POST' });
     expect(posted.status).toBe(200);
     await openSiteNorth(5);

@@ -30,17 +30,32 @@ let twilio: TwilioServer;
 let h: Harness;
 let channel: { mediaChannelId: number; screenerId: number };
 
-const person = (n: number) => ({ first_name: `Zelda${n}`, last_name: `Fitzgerald${n}`, email: `zelda${n}.fitz@example.com`, phone: `212-555-01${10 + n}`, zip_code: '10001' });
+const person = (n: number) => ({
+  first_name: `Zelda${n}`,
+  last_name: `Fitzgerald${n}`,
+  email: `zelda${n}.fitz@example.com`,
+  phone: `212-555-01${10 + n}`,
+  zip_code: '10001',
+});
 
 /** A run of the demo channel; `smsConsent` as the second box was left. */
 const demoRun = (harness: Harness, values: Record<string, string>, smsConsent: boolean | string | undefined, language: 'en' | 'es' = 'en') =>
   runDemoChannel(harness, channel, { language, values, smsConsent });
 
 const lastReferral = async (harness: Harness) => (await harness.db.select().from(referrals).orderBy(referrals.id)).at(-1)!;
-const textsOf = async (harness: Harness, referralId: number) => harness.db.select().from(messages).where(eq(messages.referralId, referralId)).then((rows) => rows.filter((r) => r.channel === 'sms'));
+const textsOf = async (harness: Harness, referralId: number) =>
+  harness.db
+    .select()
+    .from(messages)
+    .where(eq(messages.referralId, referralId))
+    .then((rows) => rows.filter((r) => r.channel === 'sms'));
 
 /** A Twilio inbound request, signed as Twilio signs (or not). */
-function inbound(harness: Harness, params: Record<string, string>, signature: string | null = twilioSignature(TOKEN, `${PUBLIC}/api/message-sms-inbound`, params)) {
+function inbound(
+  harness: Harness,
+  params: Record<string, string>,
+  signature: string | null = twilioSignature(TOKEN, `${PUBLIC}/api/message-sms-inbound`, params),
+) {
   return harness.app.request('/api/message-sms-inbound', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(signature === null ? {} : { 'X-Twilio-Signature': signature }) },
@@ -50,7 +65,14 @@ function inbound(harness: Harness, params: Record<string, string>, signature: st
 
 beforeAll(async () => {
   twilio = await startTwilioServer();
-  h = await createHarness({ PUBLIC_URL: PUBLIC, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+15005550006', TWILIO_API_URL: twilio.url });
+  h = await createHarness({
+    PUBLIC_URL: PUBLIC,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: TOKEN,
+    TWILIO_FROM: '+15005550006',
+    TWILIO_API_URL: twilio.url,
+  });
   h.clock.set(T0);
   channel = await seedDemoRun(h.db);
 });
@@ -88,7 +110,8 @@ describe('the confirmation text', () => {
     expect(text!.params.Body).toContain('Healthy Heart Study');
     expect(text!.params.Body).toContain('Midtown Heart Center');
     expect(text!.params.Body).toContain('Reply STOP to opt out');
-    for (const secret of [...Object.values(values), '212', '555', 'pills', 'diet', 'blood pressure', 'hypertension', '18-64']) expect(text!.params.Body).not.toContain(secret);
+    for (const secret of [...Object.values(values), '212', '555', 'pills', 'diet', 'blood pressure', 'hypertension', '18-64'])
+      expect(text!.params.Body).not.toContain(secret);
     const [row] = await textsOf(h, referral.id);
     expect(row).toMatchObject({ status: 'sent', kind: 'participantConfirmation', audience: 'participant', recipientLabel: 'participant' });
     expect(text!.idempotencyKey).toBe(row!.messageId);
@@ -122,7 +145,8 @@ describe('the confirmation text', () => {
 
 describe('the text template', () => {
   const ID = 'participantConfirmation.es.sms';
-  const patch = async (id: string, attributes: Record<string, unknown>) => h.request('PATCH', `/api/message-templates/${id}`, { token: await h.token(), body: doc('message-templates', attributes) });
+  const patch = async (id: string, attributes: Record<string, unknown>) =>
+    h.request('PATCH', `/api/message-templates/${id}`, { token: await h.token(), body: doc('message-templates', attributes) });
 
   it('refuses bad input writing nothing, and a kind that is never texted (404)', async () => {
     const pointerOf = async (res: Response) => (await json(res)).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
@@ -144,16 +168,31 @@ describe('the text template', () => {
 
   it('is listed, edited, previewed with its length, texted to a Spanish run, and put back to the default', async () => {
     const admin = await h.token();
-    const listed = (await json(await h.request('GET', '/api/message-templates', { token: admin }))).data as { id: string; attributes: Record<string, unknown> }[];
+    const listed = (await json(await h.request('GET', '/api/message-templates', { token: admin }))).data as {
+      id: string;
+      attributes: Record<string, unknown>;
+    }[];
     const shipped = listed.find((t) => t.id === ID)!;
-    expect(shipped.attributes).toMatchObject({ channel: 'sms', kind: 'participantConfirmation', language: 'es', isDefault: true, placeholders: ['engagement', 'site', 'town'] });
+    expect(shipped.attributes).toMatchObject({
+      channel: 'sms',
+      kind: 'participantConfirmation',
+      language: 'es',
+      isDefault: true,
+      placeholders: ['engagement', 'site', 'town'],
+    });
     expect(shipped.attributes).not.toHaveProperty('subject');
     expect(listed.filter((t) => t.attributes.channel === 'sms').map((t) => t.id)).toEqual(['participantConfirmation.en.sms', ID]);
     expect(listed.find((t) => t.id === 'participantConfirmation.es')!.attributes).toMatchObject({ channel: 'email' });
 
-    const saved = await patch(ID, { text: '  {{engagement}}: su cita está en {{site}}, {{town}}. {{unsubscribe}}{{answers}}{{email}} Responda STOP para salir.  ' });
+    const saved = await patch(ID, {
+      text: '  {{engagement}}: su cita está en {{site}}, {{town}}. {{unsubscribe}}{{answers}}{{email}} Responda STOP para salir.  ',
+    });
     expect(saved.status).toBe(200);
-    expect((await json(saved)).data.attributes).toMatchObject({ channel: 'sms', isDefault: false, text: '{{engagement}}: su cita está en {{site}}, {{town}}. {{unsubscribe}}{{answers}}{{email}} Responda STOP para salir.' });
+    expect((await json(saved)).data.attributes).toMatchObject({
+      channel: 'sms',
+      isDefault: false,
+      text: '{{engagement}}: su cita está en {{site}}, {{town}}. {{unsubscribe}}{{answers}}{{email}} Responda STOP para salir.',
+    });
     const expected = 'Healthy Heart Study: su cita está en Midtown Heart Center, New York.  Responda STOP para salir.';
     const preview = (await json(await h.request('GET', `/api/message-templates/${ID}/preview`, { token: admin }))).meta;
     expect(preview).toEqual({ text: expected, characters: expected.length, encoding: 'UCS-2', segments: 2 });
@@ -163,22 +202,27 @@ describe('the text template', () => {
     expect(twilio.received).toHaveLength(1);
     const body = twilio.received[0]!.params.Body!;
     expect(body).toBe(expected);
-    for (const secret of [...Object.values(values), '212', '555', 'pills', 'diet', 'blood pressure', 'hypertension', '18-64', 'message-unsubscribe']) expect(body).not.toContain(secret);
+    for (const secret of [...Object.values(values), '212', '555', 'pills', 'diet', 'blood pressure', 'hypertension', '18-64', 'message-unsubscribe'])
+      expect(body).not.toContain(secret);
 
     // An English run keeps the shipped English text.
     twilio.received.splice(0);
     await demoRun(h, person(9), true, 'en');
-    expect(twilio.received[0]!.params.Body).toBe('Healthy Heart Study: thank you. Midtown Heart Center (New York) will contact you about next steps. Reply STOP to opt out.');
+    expect(twilio.received[0]!.params.Body).toBe(
+      'Healthy Heart Study: thank you. Midtown Heart Center (New York) will contact you about next steps. Reply STOP to opt out.',
+    );
 
     expect((await h.request('DELETE', `/api/message-templates/${ID}`, { token: admin })).status).toBe(204);
     expect(await h.db.select().from(smsTemplates)).toEqual([]);
     const back = (await json(await h.request('GET', `/api/message-templates/${ID}/preview`, { token: admin }))).meta;
-    expect(back.text).toBe('Healthy Heart Study: gracias. Midtown Heart Center (New York) se pondrá en contacto con usted. Responda STOP para no recibir más mensajes.');
+    expect(back.text).toBe(
+      'Healthy Heart Study: gracias. Midtown Heart Center (New York) se pondrá en contacto con usted. Responda STOP para no recibir más mensajes.',
+    );
   });
 });
 
 describe('the Messages list', () => {
-  it('answers each message\'s channel and filters on it, refusing an unknown channel', async () => {
+  it("answers each message's channel and filters on it, refusing an unknown channel", async () => {
     await demoRun(h, person(4), true);
     const referral = await lastReferral(h);
     const admin = await h.token();

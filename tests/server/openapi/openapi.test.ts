@@ -38,7 +38,10 @@ describe('GET /api/openapi.json', () => {
   it('describes every route the server registers, and nothing else', () => {
     const routes = describedRoutes(h.app.routes);
     expect(routes.length).toBeGreaterThan(150);
-    expect(routes.filter((r) => !r.doc).map((r) => r.route), 'routes without describe()').toEqual([]);
+    expect(
+      routes.filter((r) => !r.doc).map((r) => r.route),
+      'routes without describe()',
+    ).toEqual([]);
     const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     );
@@ -116,7 +119,9 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/users/validate-email'].post.responses['201']).toBeUndefined();
     const fhir = doc.paths['/api/rms-callback/fhir/{providerId}'].post.responses;
     expect(fhir['401'].content['application/fhir+json'].schema).toEqual({ $ref: '#/components/schemas/OperationOutcome' });
-    expect(doc.paths['/api/survey-page-metrics/{id}'].get.responses['200'].content['application/vnd.api+json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/ListDocument' });
+    expect(doc.paths['/api/survey-page-metrics/{id}'].get.responses['200'].content['application/vnd.api+json'].schema.allOf[0]).toEqual({
+      $ref: '#/components/schemas/ListDocument',
+    });
     expect(Object.keys(doc.paths['/api/engagements-o-files/{id}/download'].get.responses['200'].content)).toEqual(['application/octet-stream']);
     // The real answers: a wrong password is a plain JSON 401.
     const refused = await h.request('POST', '/api/jwt/login', { body: { data: { username: 'nobody', password: 'wrong-password-1' } } });
@@ -125,7 +130,9 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('describes CSV on every staff list, the filters by their formats, and required query parameters', () => {
-    const lists = Object.values(doc.paths as Record<string, Json>).flatMap((item) => (item.get?.responses?.['200']?.description === 'A page of the list.' && item.get.security?.[0]?.staffBearer ? [item.get] : []));
+    const lists = Object.values(doc.paths as Record<string, Json>).flatMap((item) =>
+      item.get?.responses?.['200']?.description === 'A page of the list.' && item.get.security?.[0]?.staffBearer ? [item.get] : [],
+    );
     expect(lists.length).toBeGreaterThan(25);
     for (const list of lists) expect(Object.keys(list.responses['200'].content), list.operationId).toEqual(['application/vnd.api+json', 'text/csv']);
     const sponsors = doc.paths['/api/sponsors'].get.parameters as Json[];
@@ -143,7 +150,12 @@ describe('GET /api/openapi.json', () => {
     expect(schemaOf('/api/rms-providers', 'kind')).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
     expect(schemaOf('/api/generic-messages', 'messageType')).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
     expect(schemaOf('/api/rms-audits', 'status')).toMatchObject({ type: 'string', enum: expect.arrayContaining([expect.any(String)]) });
-    expect(schemaOf('/api/rms-audits', 'from')).toEqual({ anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] });
+    expect(schemaOf('/api/rms-audits', 'from')).toEqual({
+      anyOf: [
+        { type: 'string', format: 'date' },
+        { type: 'string', format: 'date-time' },
+      ],
+    });
     for (const path of ['/api/users', '/api/languages']) expect(schemaOf(path, 'isActive')).toEqual({ type: 'string', enum: ['true', 'false', '1', '0'] });
     expect((doc.paths['/api/o-forms/languages-o-forms'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });
     expect((doc.paths['/api/o-forms/o-form-containers'].get.parameters as Json[]).find((p) => p.name === 'oFormId')).toMatchObject({ required: true });

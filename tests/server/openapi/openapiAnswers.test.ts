@@ -9,7 +9,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness';
 import { channelSpends } from '../../../server/db/schema';
-import { answerPage, createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -39,7 +47,9 @@ beforeAll(async () => {
   });
   expect(left.status, await left.clone().text()).toBe(201);
   // A spend, so the funnel's cost figures and the spend's own answer are checked too.
-  await h.db.insert(channelSpends).values({ mediaChannelId: f.mediaChannelId, amountMinor: 50_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
+  await h.db
+    .insert(channelSpends)
+    .values({ mediaChannelId: f.mediaChannelId, amountMinor: 50_000, currency: 'USD', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
   // A legacy survey with a page, a question and an option tied to an engagement, so their nested answers are checked too.
   const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
     const res = await h.request('POST', path, { token, body: { data: { type, attributes } } });
@@ -148,7 +158,8 @@ describe('every described GET, answered for real', () => {
         notReached.push(template);
         continue;
       }
-      if (required.some((p) => p.name === 'oFormId')) path += `?oFormId=${f.oFormId}${template.endsWith('/o-form-containers') ? '&type=firstContainerPerForm' : ''}`;
+      if (required.some((p) => p.name === 'oFormId'))
+        path += `?oFormId=${f.oFormId}${template.endsWith('/o-form-containers') ? '&type=firstContainerPerForm' : ''}`;
       if (required.some((p) => p.name === 'engagementId')) path += `?engagementId=${f.engagementIds[0]}`;
       if (FILTERED[template]) path += `?${FILTERED[template]()}`;
       const res = await h.request('GET', path, { token });
@@ -181,7 +192,9 @@ describe('every described GET, answered for real', () => {
     const health = doc.paths['/api/health'].get.responses['200'].content['application/json'].schema as Json;
     expect(validatorOf(health)({ status: 'fine' })).toBe(false);
     // And a number where an id belongs is seen.
-    expect(idsNotStrings({ data: [{ type: 'sponsors', id: '1', relationships: { country: { data: { type: 'countries', id: 7 } } } }] })).toEqual(['/data/0/relationships/country/data: 7']);
+    expect(idsNotStrings({ data: [{ type: 'sponsors', id: '1', relationships: { country: { data: { type: 'countries', id: 7 } } } }] })).toEqual([
+      '/data/0/relationships/country/data: 7',
+    ]);
     if (process.env.OPENAPI_ANSWERS_REPORT) console.log(`${checked} answers checked; not reached:\n${notReached.join('\n')}\nrefused:\n${refused.join('\n')}`);
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(96);

@@ -111,7 +111,18 @@ describe('a typed client generated from the document', () => {
     expect(outcome.created[11]?.phase).toBe('III');
     // Phase II only (11 of 12), newest name first, ten a page.
     expect(outcome.firstPage.total).toBe(11);
-    expect(outcome.firstPage.names).toEqual(['Study 11', 'Study 10', 'Study 09', 'Study 08', 'Study 07', 'Study 06', 'Study 05', 'Study 04', 'Study 03', 'Study 02']);
+    expect(outcome.firstPage.names).toEqual([
+      'Study 11',
+      'Study 10',
+      'Study 09',
+      'Study 08',
+      'Study 07',
+      'Study 06',
+      'Study 05',
+      'Study 04',
+      'Study 03',
+      'Study 02',
+    ]);
     expect(new Set(outcome.firstPage.phases)).toEqual(new Set(['II']));
     expect(outcome.secondPage.page).toBe(2);
     expect(outcome.secondPage.ids).toEqual([outcome.created[0]?.id]);

@@ -145,7 +145,10 @@ describe('page saves written together', () => {
 
   it('limits in a batch as one save at a time would: the saves past a key’s limit write nothing but their hits', async () => {
     const key = `test:batch-limit:${Math.random()}`;
-    const saves = (await Promise.all(Array.from({ length: 5 }, () => firstPageSave()))).map((save) => ({ ...save, limits: { ...save.limits, checks: [{ key, limit: 3 }] } }));
+    const saves = (await Promise.all(Array.from({ length: 5 }, () => firstPageSave()))).map((save) => ({
+      ...save,
+      limits: { ...save.limits, checks: [{ key, limit: 3 }] },
+    }));
     const results = await savePagesTogether(h.db, saves);
     expect(results.map((r) => r.status)).toEqual(['saved', 'saved', 'saved', 'limited', 'limited']);
     for (const [i, save] of saves.entries()) {
@@ -166,7 +169,15 @@ describe('page saves written together', () => {
     const again = await savePagesTogether(h.db, [saves[0]!, saves[2]!]);
     expect(again.map((r) => r.status)).toEqual(['saved', 'saved']);
     expect(await startedFigure()).toBe(before + 3);
-    const started = await h.db.select({ id: oFormSubmissions.id, startedAt: oFormSubmissions.startedAt }).from(oFormSubmissions).where(inArray(oFormSubmissions.id, saves.map((s) => s.submissionId)));
+    const started = await h.db
+      .select({ id: oFormSubmissions.id, startedAt: oFormSubmissions.startedAt })
+      .from(oFormSubmissions)
+      .where(
+        inArray(
+          oFormSubmissions.id,
+          saves.map((s) => s.submissionId),
+        ),
+      );
     expect(started.filter((s) => s.startedAt !== null)).toHaveLength(3);
   });
 });

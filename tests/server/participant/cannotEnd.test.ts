@@ -62,7 +62,7 @@ describe('a page that cannot end the run', () => {
     expect(pageAfterIfCannotEnd(plain, second)).toBe(last);
   });
 
-  it('follows the display order, past switched-off pages (which are not among the survey\'s pages)', () => {
+  it("follows the display order, past switched-off pages (which are not among the survey's pages)", () => {
     const later = container(4, 'later', 9);
     const reordered = { pages: [first, later, last].sort((a, b) => a.displayOrder - b.displayOrder), fields: [] };
     expect(pageAfterIfCannotEnd(reordered, first)).toBe(last);

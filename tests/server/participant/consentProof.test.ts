@@ -44,7 +44,10 @@ describe('the consent proof', () => {
     await settleDeliveries();
 
     const sha256 = createHash('sha256').update(consentShown, 'utf8').digest('hex');
-    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+    const [contact] = await h.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(submissionId)));
     const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));
     expect(contact).toMatchObject({
       consentText: consentShown,
@@ -80,20 +83,37 @@ describe('the consent proof', () => {
   it('hashes the consent text exactly as shown, its markup included', async () => {
     const g = await createParticipantFixture(h.db);
     await sendReferralsTo(h.db, g, { name: 'Markup receiver', endpointUrl: `${receiver.origin}/markup`, signingSecret: h.phi.seal(newWebhookSecret()) });
-    await h.db.insert(screenerMessages).values({ screenerId: g.screenerId, outcome: 'trialSiteSelected', contactFormMessage: 'Almost done.', consentMessage: '<p>I agree to be <strong>contacted</strong> about <em>this</em> study.</p>', translations: {} });
+    await h.db.insert(screenerMessages).values({
+      screenerId: g.screenerId,
+      outcome: 'trialSiteSelected',
+      contactFormMessage: 'Almost done.',
+      consentMessage: '<p>I agree to be <strong>contacted</strong> about <em>this</em> study.</p>',
+      translations: {},
+    });
     const { submissionId, token } = await runQualified(h, g);
-    const shown: string = (await json(await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: { [TOKEN_HEADER]: token } }))).meta.messages.consent;
+    const shown: string = (
+      await json(await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: { [TOKEN_HEADER]: token } }))
+    ).meta.messages.consent;
     expect(shown).toContain('<strong>contacted</strong>');
     const before = received().length;
     const res = await leaveContact(h, g, { submissionId, token }, { first_name: 'Ida', email: 'ida@example.com', phone: '212-555-0178' });
     expect(res.status, await res.clone().text()).toBe(201);
     await settleDeliveries();
     const sha256 = createHash('sha256').update(shown, 'utf8').digest('hex');
-    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+    const [contact] = await h.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(submissionId)));
     expect(contact).toMatchObject({ consentText: shown, consentTextSha256: sha256 });
     // The markup is part of what was agreed to: the text without it hashes otherwise.
-    expect(sha256).not.toBe(createHash('sha256').update(shown.replace(/<[^>]*>/g, ''), 'utf8').digest('hex'));
-    const pushed = received().slice(before).map((b) => JSON.parse(b));
+    expect(sha256).not.toBe(
+      createHash('sha256')
+        .update(shown.replace(/<[^>]*>/g, ''), 'utf8')
+        .digest('hex'),
+    );
+    const pushed = received()
+      .slice(before)
+      .map((b) => JSON.parse(b));
     expect(pushed).toHaveLength(1);
     expect(pushed[0].data.consent).toMatchObject({ text: shown, textSha256: sha256 });
   });

@@ -32,7 +32,11 @@ beforeAll(async () => {
   receiver = await startRecordSystem();
   h = await createHarness();
   f = await createParticipantFixture(h.db, { duplicateWindowDays: 90 });
-  await sendReferralsTo(h.db, f, { name: 'Duplicate test receiver', endpointUrl: `${receiver.origin}/referrals`, signingSecret: h.phi.seal(newWebhookSecret()) });
+  await sendReferralsTo(h.db, f, {
+    name: 'Duplicate test receiver',
+    endpointUrl: `${receiver.origin}/referrals`,
+    signingSecret: h.phi.seal(newWebhookSecret()),
+  });
 });
 
 afterAll(async () => {
@@ -64,7 +68,10 @@ async function refer(when: Date, values: Record<string, string>, engagementId?: 
   expect(res.status, await res.clone().text()).toBe(201);
   const body = await json(res);
   await settleDeliveries();
-  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(submissionId)));
   return { contact: contact!, body };
 }
 
@@ -72,7 +79,8 @@ const deliveryOf = async (contactId: number) => (await h.db.select().from(rmsDel
 const referralOf = async (contactId: number) => (await h.db.select().from(referrals).where(eq(referrals.contactId, contactId)))[0];
 /** A Super User's token at the server clock's current instant. */
 const staff = () => h.token();
-const counts = async (engagementId: number) => (await json(await h.request('GET', `/api/referrals/counts/${engagementId}`, { token: await staff() }))).data.attributes;
+const counts = async (engagementId: number) =>
+  (await json(await h.request('GET', `/api/referrals/counts/${engagementId}`, { token: await staff() }))).data.attributes;
 const sponsor = async () => (await json(await h.request('GET', `/api/sponsors/${f.sponsorId}`, { token: await staff() }))).data.attributes;
 
 describe('the keyed hashes', () => {
@@ -113,8 +121,16 @@ describe('duplicate referrals', () => {
     // The RMS audits list says so, and a resend is refused.
     const list = await json(await h.request('GET', `/api/rms-audits?contactId=${again.contact.id}`, { token: await staff() }));
     expect(list.data).toHaveLength(1);
-    expect(list.data[0].attributes).toMatchObject({ duplicateOf: first.contact.id, succeeded: false, attempt: 0, deliveryStatus: null, rmsProviderName: 'Duplicate test receiver' });
-    expect(list.data[0].attributes.responseMessage).toContain(`duplicate of contact ${first.contact.id} (the same e-mail address, referred 2031-03-02, within the engagement's 90-day window)`);
+    expect(list.data[0].attributes).toMatchObject({
+      duplicateOf: first.contact.id,
+      succeeded: false,
+      attempt: 0,
+      deliveryStatus: null,
+      rmsProviderName: 'Duplicate test receiver',
+    });
+    expect(list.data[0].attributes.responseMessage).toContain(
+      `duplicate of contact ${first.contact.id} (the same e-mail address, referred 2031-03-02, within the engagement's 90-day window)`,
+    );
     const resend = await h.request('POST', `/api/resend-rms-audit/${again.contact.id}`, { token: await staff() });
     expect(resend.status).toBe(409);
     expect((await json(resend)).errors[0].detail).toBe(RESEND_MESSAGES.duplicate(again.contact.id, first.contact.id));
@@ -145,7 +161,8 @@ describe('duplicate referrals', () => {
   });
 
   it("leaves duplicates out of the funnel's contactLeft, as the referral counts do; the channel's completed runs keep them", async () => {
-    const funnel = async (query: string) => (await json(await h.request('GET', `/api/recruitment-funnel?${query}`, { token: await staff() }))).data[0].attributes;
+    const funnel = async (query: string) =>
+      (await json(await h.request('GET', `/api/recruitment-funnel?${query}`, { token: await staff() }))).data[0].attributes;
     const ofEngagement = await funnel(`engagementId=${f.engagementIds[0]}`);
     const referralCounts = await counts(f.engagementIds[0]);
     expect({ contactLeft: ofEngagement.contactLeft, delivered: ofEngagement.delivered }).toEqual({ contactLeft: 1, delivered: 1 });
@@ -178,7 +195,10 @@ describe('duplicate referrals', () => {
   it("follows the engagement's own window, set through the API (0: never a duplicate)", async () => {
     const path = `/api/engagements/${f.engagementIds[0]}`;
     const patch = async (value: unknown) =>
-      h.request('PATCH', path, { token: await staff(), body: { data: { type: 'engagements', id: String(f.engagementIds[0]), attributes: { duplicateWindowDays: value } } } });
+      h.request('PATCH', path, {
+        token: await staff(),
+        body: { data: { type: 'engagements', id: String(f.engagementIds[0]), attributes: { duplicateWindowDays: value } } },
+      });
     // A new engagement's window is 90 days unless it says otherwise.
     const made = await h.request('POST', '/api/engagements', {
       token: await staff(),
@@ -188,7 +208,10 @@ describe('duplicate referrals', () => {
     expect((await json(made)).data.attributes.duplicateWindowDays).toBe(90);
     const bad = await patch(-1);
     expect(bad.status).toBe(422);
-    expect((await json(bad)).errors[0]).toMatchObject({ source: { pointer: '/data/attributes/duplicateWindowDays' }, detail: 'Must be a whole number of days from 0 to 3650.' });
+    expect((await json(bad)).errors[0]).toMatchObject({
+      source: { pointer: '/data/attributes/duplicateWindowDays' },
+      detail: 'Must be a whole number of days from 0 to 3650.',
+    });
     const ok = await patch(0);
     expect(ok.status, await ok.clone().text()).toBe(200);
     expect((await json(ok)).data.attributes.duplicateWindowDays).toBe(0);
@@ -202,13 +225,21 @@ describe('duplicate referrals', () => {
     h.clock.set(at(200));
     const runs = await Promise.all([runQualified(h, f), runQualified(h, f)]);
     const results = await Promise.all(
-      runs.map(({ submissionId, token }) =>
-        leaveContact(h, f, { submissionId, token }, { first_name: 'Bo', email: 'bo@example.com', phone: '303-555-0123' }),
-      ),
+      runs.map(({ submissionId, token }) => leaveContact(h, f, { submissionId, token }, { first_name: 'Bo', email: 'bo@example.com', phone: '303-555-0123' })),
     );
     expect(results.map((r) => r.status)).toEqual([201, 201]);
     await settleDeliveries();
-    const stored = await Promise.all(runs.map(async ({ submissionId }) => (await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!));
+    const stored = await Promise.all(
+      runs.map(
+        async ({ submissionId }) =>
+          (
+            await h.db
+              .select()
+              .from(contacts)
+              .where(eq(contacts.submissionId, Number(submissionId)))
+          )[0]!,
+      ),
+    );
     const originals = stored.filter((c) => c.duplicateOf === null);
     expect(originals).toHaveLength(1);
     expect(stored.find((c) => c.duplicateOf !== null)!.duplicateOf).toBe(originals[0]!.id);

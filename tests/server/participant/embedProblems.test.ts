@@ -66,7 +66,10 @@ describe('embed problems', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('null');
     expect(body.errors[0]).toMatchObject({ code: 'origin-opaque', meta: { domain: 'partner.example' } });
     expect(body.errors[0].detail).toContain('allow-same-origin');
-    const rows = await h.db.select().from(embedProblems).where(and(eq(embedProblems.mediaChannelId, f.mediaChannelId), eq(embedProblems.cause, 'origin-opaque')));
+    const rows = await h.db
+      .select()
+      .from(embedProblems)
+      .where(and(eq(embedProblems.mediaChannelId, f.mediaChannelId), eq(embedProblems.cause, 'origin-opaque')));
     expect(rows.map((r) => [r.origin, r.count, r.lastSeen.toISOString()])).toEqual([['null', 1, '2027-03-03T09:00:00.000Z']]);
   });
 
@@ -100,10 +103,14 @@ describe('embed problems', () => {
     // Without an Origin (the product's own page, a script): answered, not recorded.
     await start(`mediaChannelId=${off.mediaChannelId}&screenerId=${off.screenerId}`);
     const listed = (await problemsOf(off.mediaChannelId)).body.data.map((r: any) => r.attributes);
-    expect(listed).toEqual([expect.objectContaining({ mediaChannelId: off.mediaChannelId, origin: 'https://off.example', cause: 'channel-inactive', count: 1 })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ mediaChannelId: off.mediaChannelId, origin: 'https://off.example', cause: 'channel-inactive', count: 1 }),
+    ]);
     // A survey switched off is not the webmaster's problem: no problem named.
     const formOff = await createParticipantFixture(h.db, { formActive: false });
-    expect((await start(`mediaChannelId=${formOff.mediaChannelId}&screenerId=${formOff.screenerId}`, 'https://partner.example')).body.meta.problem).toBeUndefined();
+    expect(
+      (await start(`mediaChannelId=${formOff.mediaChannelId}&screenerId=${formOff.screenerId}`, 'https://partner.example')).body.meta.problem,
+    ).toBeUndefined();
   });
 
   it('lists the last distinct problems, most recent first, bounded per channel; staff in scope only', async () => {
@@ -117,7 +124,10 @@ describe('embed problems', () => {
     const { res, body } = await problemsOf(g.mediaChannelId);
     expect(res.status).toBe(200);
     expect(body.meta.total).toBe(EMBED_PROBLEMS_KEPT);
-    expect(body.data[0]).toMatchObject({ type: 'embed-problems', attributes: { origin: `https://site${EMBED_PROBLEMS_KEPT + 4}.example`, lastSeen: '2027-05-01T00:24:00.000Z' } });
+    expect(body.data[0]).toMatchObject({
+      type: 'embed-problems',
+      attributes: { origin: `https://site${EMBED_PROBLEMS_KEPT + 4}.example`, lastSeen: '2027-05-01T00:24:00.000Z' },
+    });
     expect(body.data.map((r: any) => r.attributes.origin)).not.toContain('https://site4.example');
     expect(body.data.map((r: any) => r.attributes.origin)).toContain('https://site5.example');
 

@@ -61,7 +61,8 @@ const calls = (run: Run) => {
         headers,
         body: { data: { type: 'o-form-submission-pages', id: run.entryIds[0], attributes: { answers: { q_choice: 'not an option' } } } },
       }),
-    sanitize: () => h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${id}`, { headers, body: { data: { attributes: { pageIds: [run.entryIds[0]] } } } }),
+    sanitize: () =>
+      h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${id}`, { headers, body: { data: { attributes: { pageIds: [run.entryIds[0]] } } } }),
     qualification: () => h.request('GET', `/api/o-forms/o-form-submission-qualification/${id}`, { headers }),
     sites: () => h.request('GET', `/api/o-forms/o-form-submission-sites/${id}?zip=10001`, { headers }),
     contactFields: () => h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${id}`, { headers }),
@@ -71,9 +72,17 @@ const calls = (run: Run) => {
 
 /** What a call of a finished run's token could change. */
 const written = async (submissionId: string) => {
-  const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId)));
-  const entries = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
-  const answers = await h.db.select({ id: oFormFieldEntries.id, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue }).from(oFormFieldEntries);
+  const [row] = await h.db
+    .select()
+    .from(oFormSubmissions)
+    .where(eq(oFormSubmissions.id, Number(submissionId)));
+  const entries = await h.db
+    .select()
+    .from(oFormContainerEntries)
+    .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+  const answers = await h.db
+    .select({ id: oFormFieldEntries.id, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
+    .from(oFormFieldEntries);
   return { row, entries, answers, contacts: (await h.db.select({ n: count() }).from(contacts))[0]!.n };
 };
 
@@ -135,14 +144,19 @@ describe("a finished run's token", () => {
     // The page calls read the run from what this process kept when it made the submission;
     // a run ended by another process (or straight in the database) is refused all the same.
     const run = await runTo('yes');
-    await h.db.update(oFormSubmissions).set({ status: 'completed', outcome: 'completed' }).where(eq(oFormSubmissions.id, Number(run.submissionId)));
+    await h.db
+      .update(oFormSubmissions)
+      .set({ status: 'completed', outcome: 'completed' })
+      .where(eq(oFormSubmissions.id, Number(run.submissionId)));
     await expectOnlyTheOutcome(run);
   });
 
   it("never opens another run's entries (unchanged)", async () => {
     const mine = await runTo('yes');
     const theirs = await startSubmission(h, f);
-    const res = await h.request('GET', `/api/o-forms/o-form-container-entries/${theirs.firstEntryId}?include=oFormFieldEntries`, { headers: withToken(mine.token) });
+    const res = await h.request('GET', `/api/o-forms/o-form-container-entries/${theirs.firstEntryId}?include=oFormFieldEntries`, {
+      headers: withToken(mine.token),
+    });
     expect(res.status).toBe(404);
   });
 

@@ -38,18 +38,38 @@ afterAll(async () => {
 
 const patchChannel = (id: number, attributes: Record<string, unknown>) =>
   h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: { data: { type: 'media-channels', id: String(id), attributes } } });
-const submissionRow = async (id: string) => (await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(id))))[0]!;
+const submissionRow = async (id: string) =>
+  (
+    await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(id)))
+  )[0]!;
 
 describe('hidden fields on the media channel', () => {
   it('are declared with a name and a longest length each; a bad declaration is a 422 that writes nothing', async () => {
-    const ok = await patchChannel(f.mediaChannelId, { hiddenFields: [{ name: 'partner_ref', maxLength: 12 }, { name: 'click-id', maxLength: 40 }] });
+    const ok = await patchChannel(f.mediaChannelId, {
+      hiddenFields: [
+        { name: 'partner_ref', maxLength: 12 },
+        { name: 'click-id', maxLength: 40 },
+      ],
+    });
     expect(ok.status).toBe(200);
-    expect((await json(ok)).data.attributes.hiddenFields).toEqual([{ name: 'partner_ref', maxLength: 12 }, { name: 'click-id', maxLength: 40 }]);
+    expect((await json(ok)).data.attributes.hiddenFields).toEqual([
+      { name: 'partner_ref', maxLength: 12 },
+      { name: 'click-id', maxLength: 40 },
+    ]);
     const cases: [unknown, string][] = [
       [[{ name: 'Partner Ref', maxLength: 10 }], HIDDEN_FIELD_NAME_INVALID],
       [[{ name: 'a', maxLength: 0 }], HIDDEN_FIELD_LENGTH_INVALID],
       [[{ name: 'a', maxLength: 501 }], HIDDEN_FIELD_LENGTH_INVALID],
-      [[{ name: 'a', maxLength: 5 }, { name: 'a', maxLength: 6 }], HIDDEN_FIELD_DUPLICATE],
+      [
+        [
+          { name: 'a', maxLength: 5 },
+          { name: 'a', maxLength: 6 },
+        ],
+        HIDDEN_FIELD_DUPLICATE,
+      ],
       [Array.from({ length: 21 }, (_, i) => ({ name: `f${i}`, maxLength: 5 })), 'At most 20 hidden fields.'],
     ];
     for (const [hiddenFields, detail] of cases) {
@@ -60,7 +80,10 @@ describe('hidden fields on the media channel', () => {
     // A change of something else keeps them.
     expect((await json(await patchChannel(f.mediaChannelId, { title: 'Renamed' }))).data.attributes.hiddenFields).toHaveLength(2);
     const [row] = await h.db.select().from(mediaChannels).where(eq(mediaChannels.id, f.mediaChannelId));
-    expect(row!.hiddenFields).toEqual([{ name: 'partner_ref', maxLength: 12 }, { name: 'click-id', maxLength: 40 }]);
+    expect(row!.hiddenFields).toEqual([
+      { name: 'partner_ref', maxLength: 12 },
+      { name: 'click-id', maxLength: 40 },
+    ]);
   });
 
   it('keeps only the declared fields a run sends, trimmed and within their length', async () => {
@@ -99,33 +122,69 @@ describe('hidden fields on the media channel', () => {
   });
 
   it('travel with the referral (webhook JSON and FHIR) and show with the contact on the RMS audits list', async () => {
-    const run = await runQualified(h, f, { mediaChannelUrl: 'https://partner.example/p?utm_source=newsletter&utm_campaign=spring', fields: { partner_ref: 'ref-9', 'click-id': 'c1' } });
+    const run = await runQualified(h, f, {
+      mediaChannelUrl: 'https://partner.example/p?utm_source=newsletter&utm_campaign=spring',
+      fields: { partner_ref: 'ref-9', 'click-id': 'c1' },
+    });
     await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } });
     const contact = await h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
       headers: { [TOKEN_HEADER]: run.token },
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ada', email: 'ada.hidden@example.com', phone: '212-555-0100' }, acceptTerms: true } } },
+      body: {
+        data: {
+          attributes: {
+            engagementSiteLocationId: String(f.engagementSiteLocationId),
+            values: { first_name: 'Ada', email: 'ada.hidden@example.com', phone: '212-555-0100' },
+            acceptTerms: true,
+          },
+        },
+      },
     });
     expect(contact.status).toBe(201);
     await settleDeliveries();
-    const [row] = await h.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.submissionId, Number(run.submissionId)));
+    const [row] = await h.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(run.submissionId)));
     const facts = await loadReferralFacts(h.db, h.phi, row!.id, 'referral-key');
-    expect(facts!.attribution).toMatchObject({ utm: { utm_source: 'newsletter', utm_campaign: 'spring' }, hiddenFields: { partner_ref: 'ref-9', 'click-id': 'c1' } });
+    expect(facts!.attribution).toMatchObject({
+      utm: { utm_source: 'newsletter', utm_campaign: 'spring' },
+      hiddenFields: { partner_ref: 'ref-9', 'click-id': 'c1' },
+    });
     const bundle = referralBundle(facts!);
     // Still valid R4 (HL7's JSON schema, as the FHIR tests check it).
-    const { id, ...schema } = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/fhir/fhir.schema.json.gz'))).toString('utf8'));
+    const { id, ...schema } = JSON.parse(
+      zlib.gunzipSync(fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/fhir/fhir.schema.json.gz'))).toString('utf8'),
+    );
     const ajv = new Ajv({ strict: false, allErrors: true });
     ajv.addMetaSchema(draft6);
     const validate = ajv.compile({ ...schema, $id: id });
     expect(validate(bundle), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
-    const subject = bundle.entry!.map((e) => e.resource!).find((r) => r.resourceType === 'ResearchSubject') as { extension?: { url: string; extension?: unknown[] }[] };
+    const subject = bundle.entry!.map((e) => e.resource!).find((r) => r.resourceType === 'ResearchSubject') as {
+      extension?: { url: string; extension?: unknown[] }[];
+    };
     const attribution = subject.extension!.find((x) => x.url === ATTRIBUTION_EXTENSION)!;
     expect(attribution.extension).toEqual([
       { url: 'utm_source', valueString: 'newsletter' },
       { url: 'utm_campaign', valueString: 'spring' },
-      { url: 'hidden-field', extension: [{ url: 'name', valueString: 'click-id' }, { url: 'value', valueString: 'c1' }] },
-      { url: 'hidden-field', extension: [{ url: 'name', valueString: 'partner_ref' }, { url: 'value', valueString: 'ref-9' }] },
+      {
+        url: 'hidden-field',
+        extension: [
+          { url: 'name', valueString: 'click-id' },
+          { url: 'value', valueString: 'c1' },
+        ],
+      },
+      {
+        url: 'hidden-field',
+        extension: [
+          { url: 'name', valueString: 'partner_ref' },
+          { url: 'value', valueString: 'ref-9' },
+        ],
+      },
     ]);
     const audits = await json(await h.request('GET', `/api/rms-audits?contactId=${row!.id}`, { token: admin }));
-    expect(audits.data[0].attributes).toMatchObject({ utm: { utm_source: 'newsletter', utm_campaign: 'spring' }, hiddenFields: { partner_ref: 'ref-9', 'click-id': 'c1' } });
+    expect(audits.data[0].attributes).toMatchObject({
+      utm: { utm_source: 'newsletter', utm_campaign: 'spring' },
+      hiddenFields: { partner_ref: 'ref-9', 'click-id': 'c1' },
+    });
   });
 });

@@ -23,7 +23,13 @@ let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
 
-const submissionRow = async (id: string) => (await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(id))))[0]!;
+const submissionRow = async (id: string) =>
+  (
+    await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(id)))
+  )[0]!;
 const submissionCount = async () => (await h.db.select({ n: count() }).from(oFormSubmissions))[0]!.n;
 
 function start(attributes: Record<string, unknown>) {
@@ -35,7 +41,8 @@ function start(attributes: Record<string, unknown>) {
 describe('the page address of a run', () => {
   it('is stored as origin and path only; its campaign parameters are kept apart, decoded', async () => {
     const { submissionId } = await startSubmission(h, f, {
-      mediaChannelUrl: 'https://user:pw@partner.example/heart/article-7?email=prefill@example.com&utm_source=newsletter&utm_campaign=spring%20drive&utm_medium=email#section-2',
+      mediaChannelUrl:
+        'https://user:pw@partner.example/heart/article-7?email=prefill@example.com&utm_source=newsletter&utm_campaign=spring%20drive&utm_medium=email#section-2',
     });
     const row = await submissionRow(submissionId);
     expect(row.mediaChannelUrl).toBe('https://partner.example/heart/article-7');
@@ -115,10 +122,16 @@ describe('the migration of addresses stored before', () => {
     const id = Number(submissionId);
     await h.db
       .update(oFormSubmissions)
-      .set({ mediaChannelUrl: 'https://ann:secret@partner.example/a/b?email=prefill@example.com&utm_source=mail_2024&utm_term=heart%20health&utm_medium=cpc#x', utm: {} })
+      .set({
+        mediaChannelUrl: 'https://ann:secret@partner.example/a/b?email=prefill@example.com&utm_source=mail_2024&utm_term=heart%20health&utm_medium=cpc#x',
+        utm: {},
+      })
       .where(eq(oFormSubmissions.id, id));
     const file = fs.readFileSync(path.join(__dirname, '../../../server/db/migrations/0013_page_url_at_rest.sql'), 'utf8');
-    const updates = file.split('--> statement-breakpoint').map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter((s) => s.startsWith('UPDATE'));
+    const updates = file
+      .split('--> statement-breakpoint')
+      .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+      .filter((s) => s.startsWith('UPDATE'));
     expect(updates).toHaveLength(2);
     for (const statement of updates) await h.db.execute(sql.raw(statement));
     const row = await submissionRow(submissionId);

@@ -20,11 +20,17 @@ let f: ParticipantFixture;
 useParticipantServer((server) => ({ h, f } = server));
 
 beforeAll(async () => {
-  await h.db.update(oFormFields).set({ configuration: { required: true, helperText: null, translations: {}, options: [] } }).where(eq(oFormFields.id, f.fields.q_dob.id));
+  await h.db
+    .update(oFormFields)
+    .set({ configuration: { required: true, helperText: null, translations: {}, options: [] } })
+    .where(eq(oFormFields.id, f.fields.q_dob.id));
 });
 
 async function page(identity: string) {
-  const res = await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&identity=${identity}&include=oFormFields&mediaChannelId=${f.mediaChannelId}`);
+  const res = await h.request(
+    'GET',
+    `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&identity=${identity}&include=oFormFields&mediaChannelId=${f.mediaChannelId}`,
+  );
   expect(res.status).toBe(200);
   return v.parse(PageDocument, await res.json());
 }

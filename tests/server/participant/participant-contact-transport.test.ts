@@ -27,7 +27,12 @@ function transport() {
     request.headers.set('Origin', `https://${f.domain}`);
     return h.app.request(request);
   };
-  const api = createParticipantTransport({ apiOrigin: 'http://localhost', mediaChannelId: String(f.mediaChannelId), fetch: fromPartner, check: checkParticipantAnswer });
+  const api = createParticipantTransport({
+    apiOrigin: 'http://localhost',
+    mediaChannelId: String(f.mediaChannelId),
+    fetch: fromPartner,
+    check: checkParticipantAnswer,
+  });
   return { api, transport: api };
 }
 
@@ -67,7 +72,10 @@ describe('the contact steps over the participant transport', () => {
     expect(state.messages.contactForm).toContain('Thank you');
 
     await settleDeliveries();
-    const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(api.submissionId())));
+    const [contact] = await h.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(api.submissionId())));
     expect(JSON.parse(h.phi.open(contact!.valuesCiphertext))).toEqual({ first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' });
     expect(await h.db.select().from(referrals).where(eq(referrals.contactId, contact!.id))).toHaveLength(1);
   });
@@ -95,6 +103,11 @@ describe('the contact steps over the participant transport', () => {
       acceptTerms: false,
     });
     expect(refused).toEqual({ ok: false, errors: { email: message('email'), acceptTerms: message('acceptTerms') } });
-    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)))).toHaveLength(0);
+    expect(
+      await h.db
+        .select()
+        .from(contacts)
+        .where(eq(contacts.submissionId, Number(submissionId))),
+    ).toHaveLength(0);
   });
 });

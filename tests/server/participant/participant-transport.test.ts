@@ -30,9 +30,16 @@ function api(options: Partial<ParticipantTransportOptions> = {}, origin = `https
     request.headers.set('Origin', origin);
     if (staffToken) request.headers.set('Authorization', `Bearer ${staffToken}`);
     // Every call about a submission carries the token in its body (a CORS simple request): none in a header.
-    const bodyToken = typeof init?.body === 'string' ? ((JSON.parse(init.body) as { meta?: { submissionToken?: string } }).meta?.submissionToken ?? null) : null;
+    const bodyToken =
+      typeof init?.body === 'string' ? ((JSON.parse(init.body) as { meta?: { submissionToken?: string } }).meta?.submissionToken ?? null) : null;
     const headerToken = request.headers.get('Survey-Submission-Token');
-    seen.push({ url: request.url, origin, token: headerToken ?? bodyToken, simple: headerToken === null && (init?.body === undefined || (request.method === 'POST' && request.headers.get('Content-Type')!.startsWith('text/plain'))) });
+    seen.push({
+      url: request.url,
+      origin,
+      token: headerToken ?? bodyToken,
+      simple:
+        headerToken === null && (init?.body === undefined || (request.method === 'POST' && request.headers.get('Content-Type')!.startsWith('text/plain'))),
+    });
     return h.app.request(request);
   };
   return createParticipantTransport({
@@ -148,7 +155,12 @@ describe('the participant transport', () => {
     second.resume(first.submissionId()!, first.credentials()!);
     expect(await second.entryAnswers(entryId)).toEqual({ q_choice: 'yes' });
     await second.metric(first.submissionId()!, 'p1', new Date(Date.now() - 5000).toISOString(), new Date().toISOString());
-    expect(await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(first.submissionId())))).toHaveLength(1);
+    expect(
+      await h.db
+        .select()
+        .from(oFormPageMetrics)
+        .where(eq(oFormPageMetrics.submissionId, Number(first.submissionId()))),
+    ).toHaveLength(1);
   });
 
   it("shows a finished run's outcome again on a resume while the channel's retake window holds, then gives way to a fresh run", async () => {
@@ -212,7 +224,12 @@ describe('the participant transport', () => {
     const before = (await h.db.select().from(oFormSubmissions)).length;
     // Composed as the admin's preview is: the survey known, the outcome the preview's own.
     const survey = { id: String(f.oFormId), identity: f.oFormIdentity, title: 'Fixture', containerCount: 3 };
-    const runner = createRunner({ later, transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey), identity: f.oFormIdentity, preview: true });
+    const runner = createRunner({
+      later,
+      transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey),
+      identity: f.oFormIdentity,
+      preview: true,
+    });
     await runner.start();
     runner.answer('q_choice', 'stop');
     await runner.next();
@@ -221,11 +238,15 @@ describe('the participant transport', () => {
     expect(await h.db.select().from(oFormSubmissions)).toHaveLength(before);
   });
 
-  it("previews a version not yet approved for a member of staff, and refuses it to anyone else", async () => {
+  it('previews a version not yet approved for a member of staff, and refuses it to anyone else', async () => {
     const draft = await createParticipantFixture(h.db, { approved: false });
     const token = await h.token();
     // The admin's preview: the version read through the staff API, its pages through the participant transport.
-    const staffApi = createApiClient({ baseUrl: 'http://localhost/api', getToken: () => token, fetch: async (input, init) => h.app.request(new Request(input, init)) });
+    const staffApi = createApiClient({
+      baseUrl: 'http://localhost/api',
+      getToken: () => token,
+      fetch: async (input, init) => h.app.request(new Request(input, init)),
+    });
     const survey = previewSurvey(await oformsApi(staffApi).detail(String(draft.oFormId)));
     const staff = createRunner({
       later,
@@ -239,7 +260,12 @@ describe('the participant transport', () => {
     await staff.next();
     expect(staff.getState().page?.identity).toBe('p3');
 
-    const anonymous = createRunner({ later, transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey), identity: draft.oFormIdentity, preview: true });
+    const anonymous = createRunner({
+      later,
+      transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey),
+      identity: draft.oFormIdentity,
+      preview: true,
+    });
     await anonymous.start();
     expect(anonymous.getState().phase).toBe('failed');
   });

@@ -26,7 +26,24 @@ import { contactMatcherOf } from '../../../server/security/contactMatch';
 import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import type { FieldConfiguration } from '@core/model/oform';
-import { languages, mediaChannels, mediaChannelSurveys, oFormLanguages, screeners, screenerSurveys, rateLimits, mediaChannelFigures, oFormContainers, oFormFieldEntries, oFormFields, oFormContainerEntries, oFormMessages, oFormSubmissions, oForms, oFormPageMetrics } from '../../../server/db/schema';
+import {
+  languages,
+  mediaChannels,
+  mediaChannelSurveys,
+  oFormLanguages,
+  screeners,
+  screenerSurveys,
+  rateLimits,
+  mediaChannelFigures,
+  oFormContainers,
+  oFormFieldEntries,
+  oFormFields,
+  oFormContainerEntries,
+  oFormMessages,
+  oFormSubmissions,
+  oForms,
+  oFormPageMetrics,
+} from '../../../server/db/schema';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -35,7 +52,10 @@ useParticipantServer((server) => ({ h, f } = server));
 
 const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const entryBody = (containerId: number, submissionId: string | number, parentId?: string) => ({
-  data: { type: 'o-form-container-entries', attributes: { oFormContainerId: containerId, oFormSubmissionId: Number(submissionId), ...(parentId ? { parentId } : {}) } },
+  data: {
+    type: 'o-form-container-entries',
+    attributes: { oFormContainerId: containerId, oFormSubmissionId: Number(submissionId), ...(parentId ? { parentId } : {}) },
+  },
 });
 const figuresOf = async (id: number) => (await channelFigures(h.db, [id])).get(id)!;
 /** The submission's answers as given (sealed ones opened). */
@@ -61,9 +81,12 @@ describe('participant start and submissions', () => {
     const { meta } = await json(res);
     expect(meta).toMatchObject({ runnable: true, oFormId: String(f.oFormId), oFormIdentity: f.oFormIdentity, containerCount: 3, languages: ['en', 'es'] });
     expect(meta.firstPage.data.attributes).toMatchObject({ identity: 'p1', title: 'Page 1', translations: { es: { title: 'Página 1' } } });
-    const options = meta.firstPage.included.find((r: { attributes: { identity: string } }) => r.attributes.identity === 'q_choice').attributes.configuration.options;
+    const options = meta.firstPage.included.find((r: { attributes: { identity: string } }) => r.attributes.identity === 'q_choice').attributes.configuration
+      .options;
     // Which answers disqualify stays on the server.
-    expect(options.every((o: { isDisqualified: boolean; disqualifiedFor?: unknown }) => o.isDisqualified === false && o.disqualifiedFor === undefined)).toBe(true);
+    expect(options.every((o: { isDisqualified: boolean; disqualifiedFor?: unknown }) => o.isDisqualified === false && o.disqualifiedFor === undefined)).toBe(
+      true,
+    );
     expect(await figuresOf(f.mediaChannelId)).toEqual(before);
   });
 
@@ -89,7 +112,10 @@ describe('participant start and submissions', () => {
     expect((await view(f.mediaChannelId, { Origin: 'https://evil.example' })).status).toBe(403);
     const unknown = await view(987654);
     expect(unknown.status).toBe(422);
-    expect((await json(unknown)).errors[0]).toMatchObject({ detail: 'Choose a media channel from the list.', source: { pointer: '/data/attributes/mediaChannelId' } });
+    expect((await json(unknown)).errors[0]).toMatchObject({
+      detail: 'Choose a media channel from the list.',
+      source: { pointer: '/data/attributes/mediaChannelId' },
+    });
     expect((await view('twelve')).status).toBe(422);
     const noBody = await h.request('POST', `/api/o-forms/participant-views?mediaChannelId=${f.mediaChannelId}`, { body: { views: 1 } });
     expect(noBody.status).toBe(422);
@@ -106,12 +132,17 @@ describe('participant start and submissions', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const { data } = await json(res);
     expect(data.attributes).toMatchObject({ status: 'in_progress', oFormId: f.oFormId, language: 'es' });
-    const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(data.id)));
+    const [row] = await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(data.id)));
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.tokenHash).not.toContain(token);
     // Created, not yet started: nothing answered.
     expect((await figuresOf(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted);
-    const entry = await json(await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(token), body: entryBody(f.pages.p1.id, data.id) }));
+    const entry = await json(
+      await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(token), body: entryBody(f.pages.p1.id, data.id) }),
+    );
     const p1 = await answerPage(h, token, entry.data.id, { q_choice: 'yes' });
     expect(p1.status).toBe(200);
     expect((await figuresOf(f.mediaChannelId)).submissionsStarted).toBe(before.submissionsStarted + 1);
@@ -137,10 +168,15 @@ describe('participant start and submissions', () => {
 
   it("opens the survey's first page with the submission, in the same statement, its child containers' entries under it", async () => {
     const fx = await createParticipantFixture(h.db);
-    const [child] = await h.db.insert(oFormContainers).values({ identity: 'p1-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p1.id }).returning();
+    const [child] = await h.db
+      .insert(oFormContainers)
+      .values({ identity: 'p1-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p1.id })
+      .returning();
     const start = () =>
       h.request('POST', '/api/o-forms/o-form-submissions', {
-        body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } } },
+        body: {
+          data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } },
+        },
       });
     // What the start reads is kept once a run started on it (startFacts.ts): from then on a start
     // with its page is one statement.
@@ -153,7 +189,10 @@ describe('participant start and submissions', () => {
     const doc = await json(res);
     expect(() => checkParticipantAnswer('submission', 201, doc)).not.toThrow();
     const entryId = Number(doc.meta.containerEntryId);
-    const entries = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(doc.data.id)));
+    const entries = await h.db
+      .select()
+      .from(oFormContainerEntries)
+      .where(eq(oFormContainerEntries.submissionId, Number(doc.data.id)));
     expect(entries.map((e) => ({ id: e.id, containerId: e.containerId, parentId: e.parentId, answered: e.answeredAt !== null }))).toEqual([
       { id: entryId, containerId: fx.pages.p1.id, parentId: null, answered: false },
       { id: expect.any(Number), containerId: child!.id, parentId: entryId, answered: false },
@@ -164,13 +203,24 @@ describe('participant start and submissions', () => {
     const p1 = await answerPage(h, token, String(entryId), { q_choice: 'yes' });
     expect(p1.meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
     expect((await figuresOf(fx.mediaChannelId)).submissionsStarted).toBe(started + 1);
-    const read = await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`, { headers: withToken(token) }));
+    const read = await json(
+      await h.request('GET', `/api/o-forms/o-form-container-entries/${entryId}?include=oFormFieldEntries`, { headers: withToken(token) }),
+    );
     expect(read.meta.answers).toEqual({ q_choice: 'yes' });
     expect(read.data.relationships.childEntries.data).toHaveLength(1);
     // Without the page, the start answers the submission alone, as before.
-    const plain = await json(await h.request('POST', '/api/o-forms/o-form-submissions', { body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId } } } }));
+    const plain = await json(
+      await h.request('POST', '/api/o-forms/o-form-submissions', {
+        body: { data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId } } },
+      }),
+    );
     expect(plain.meta).toBeUndefined();
-    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(plain.data.id)))).toEqual([]);
+    expect(
+      await h.db
+        .select()
+        .from(oFormContainerEntries)
+        .where(eq(oFormContainerEntries.submissionId, Number(plain.data.id))),
+    ).toEqual([]);
   });
 
   it('decides a start on what an earlier start read while nothing changed, and reads again after any change it rests on', async () => {
@@ -183,17 +233,38 @@ describe('participant start and submissions', () => {
       const doc = await json(res);
       return { status: res.status, statements: h.takeStatements().length, data: doc.data as { attributes: { language: string } } | null };
     };
-    const submissions = async () => (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId))).length;
+    const submissions = async () =>
+      (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId))).length;
     expect(await start()).toMatchObject({ status: 201, statements: 2 });
     expect(await start()).toMatchObject({ status: 201, statements: 1 });
     const [link] = await h.db.select().from(screenerSurveys).where(eq(screenerSurveys.screenerId, fx.screenerId));
     // Each change, then its undoing: the kept read is not acted on once either is written.
     const changes: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
-      ['survey version', () => h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, fx.oFormId)), () => h.db.update(oForms).set({ isActive: true }).where(eq(oForms.id, fx.oFormId))],
-      ['channel', () => h.db.update(mediaChannels).set({ isActive: false }).where(eq(mediaChannels.id, fx.mediaChannelId)), () => h.db.update(mediaChannels).set({ isActive: true }).where(eq(mediaChannels.id, fx.mediaChannelId))],
-      ['screener', () => h.db.update(screeners).set({ isActive: false }).where(eq(screeners.id, fx.screenerId)), () => h.db.update(screeners).set({ isActive: true }).where(eq(screeners.id, fx.screenerId))],
-      ["screener's survey", () => h.db.update(screenerSurveys).set({ isActive: false }).where(eq(screenerSurveys.id, link!.id)), () => h.db.update(screenerSurveys).set({ isActive: true }).where(eq(screenerSurveys.id, link!.id))],
-      ["channel's surveys", () => h.db.update(mediaChannelSurveys).set({ isActive: false }).where(eq(mediaChannelSurveys.mediaChannelId, fx.mediaChannelId)), () => h.db.update(mediaChannelSurveys).set({ isActive: true }).where(eq(mediaChannelSurveys.mediaChannelId, fx.mediaChannelId))],
+      [
+        'survey version',
+        () => h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, fx.oFormId)),
+        () => h.db.update(oForms).set({ isActive: true }).where(eq(oForms.id, fx.oFormId)),
+      ],
+      [
+        'channel',
+        () => h.db.update(mediaChannels).set({ isActive: false }).where(eq(mediaChannels.id, fx.mediaChannelId)),
+        () => h.db.update(mediaChannels).set({ isActive: true }).where(eq(mediaChannels.id, fx.mediaChannelId)),
+      ],
+      [
+        'screener',
+        () => h.db.update(screeners).set({ isActive: false }).where(eq(screeners.id, fx.screenerId)),
+        () => h.db.update(screeners).set({ isActive: true }).where(eq(screeners.id, fx.screenerId)),
+      ],
+      [
+        "screener's survey",
+        () => h.db.update(screenerSurveys).set({ isActive: false }).where(eq(screenerSurveys.id, link!.id)),
+        () => h.db.update(screenerSurveys).set({ isActive: true }).where(eq(screenerSurveys.id, link!.id)),
+      ],
+      [
+        "channel's surveys",
+        () => h.db.update(mediaChannelSurveys).set({ isActive: false }).where(eq(mediaChannelSurveys.mediaChannelId, fx.mediaChannelId)),
+        () => h.db.update(mediaChannelSurveys).set({ isActive: true }).where(eq(mediaChannelSurveys.mediaChannelId, fx.mediaChannelId)),
+      ],
     ];
     for (const [what, change, undo] of changes) {
       await change();
@@ -223,8 +294,12 @@ describe('participant start and submissions', () => {
   it('raises the settings version on a change to every table the start reads', async () => {
     const { sql: text } = startFactsSelect(h.db).toSQL();
     const tables = [...new Set([...text.matchAll(/\b(?:from|join)\s+"(\w+)"/gi)].map((m) => m[1]!))].sort();
-    expect(tables).toEqual(expect.arrayContaining(['languages', 'media_channel_surveys', 'media_channels', 'o_form_languages', 'o_forms', 'screener_surveys', 'screeners']));
-    const withTrigger = rowsOf(await h.db.execute(sql`select c.relname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'participant_settings_changed'`)).map((r) => String(r.name));
+    expect(tables).toEqual(
+      expect.arrayContaining(['languages', 'media_channel_surveys', 'media_channels', 'o_form_languages', 'o_forms', 'screener_surveys', 'screeners']),
+    );
+    const withTrigger = rowsOf(
+      await h.db.execute(sql`select c.relname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'participant_settings_changed'`),
+    ).map((r) => String(r.name));
     expect(tables.filter((t) => t !== 'participant_settings_version' && !withTrigger.includes(t))).toEqual([]);
   });
 
@@ -268,7 +343,9 @@ describe('participant start and submissions', () => {
         {
           method: 'POST',
           headers: { 'Content-Type': 'application/vnd.api+json' },
-          body: JSON.stringify({ data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } } }),
+          body: JSON.stringify({
+            data: { type: 'o-form-submissions', attributes: { oFormId: fx.oFormId, mediaChannelId: fx.mediaChannelId, oFormContainerId: fx.pages.p1.id } },
+          }),
         },
         { incoming: { socket: { remoteAddress: '203.0.113.20', remotePort: 5000, remoteFamily: 'IPv4' } } },
       );
@@ -336,14 +413,22 @@ describe('the submission token', () => {
       ['PATCH', `/api/o-forms/o-form-submission-page/${firstEntryId}`, { data: { attributes: { answers: { q_choice: 'yes' } } } }, MISSING_TOKEN.read],
       ['PATCH', `/api/o-forms/o-form-submission-sanitization/${submissionId}`, { data: { attributes: { pageIds: [] } } }, MISSING_TOKEN.read],
       ['GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, undefined, MISSING_TOKEN.read],
-      ['POST', '/api/o-forms/o-form-page-metrics', { data: { attributes: { start: new Date().toISOString(), identity: 'p1', oFormSubmissionId: Number(submissionId) } } }, MISSING_TOKEN.metrics],
+      [
+        'POST',
+        '/api/o-forms/o-form-page-metrics',
+        { data: { attributes: { start: new Date().toISOString(), identity: 'p1', oFormSubmissionId: Number(submissionId) } } },
+        MISSING_TOKEN.metrics,
+      ],
     ];
     for (const [method, path, body, detail] of cases) {
       const res = await h.request(method, path, { body });
       expect(res.status, `${method} ${path}`).toBe(401);
       expect((await json(res)).errors[0].detail).toBe(detail);
     }
-    const noId = await h.request('POST', '/api/o-forms/o-form-page-metrics', { headers: withToken('x'.repeat(43)), body: { data: { attributes: { identity: 'p1' } } } });
+    const noId = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
+      headers: withToken('x'.repeat(43)),
+      body: { data: { attributes: { identity: 'p1' } } },
+    });
     expect(noId.status).toBe(401);
     expect((await json(noId)).errors[0].detail).toBe(MISSING_TOKEN.metrics);
   });
@@ -355,9 +440,14 @@ describe('the submission token', () => {
     expect((await h.request('GET', `/api/o-forms/o-form-container-entries/${theirs.firstEntryId}`, { headers })).status).toBe(404);
     expect((await h.request('GET', `/api/o-forms/o-form-container-entries/${mine.firstEntryId}`, { headers })).status).toBe(200);
     expect((await h.request('GET', `/api/o-forms/o-form-submission-qualification/${theirs.submissionId}`, { headers })).status).toBe(404);
-    expect((await h.request('POST', '/api/o-forms/o-form-container-entries', { headers, body: entryBody(f.pages.p2.id, theirs.submissionId) })).status).toBe(404);
+    expect((await h.request('POST', '/api/o-forms/o-form-container-entries', { headers, body: entryBody(f.pages.p2.id, theirs.submissionId) })).status).toBe(
+      404,
+    );
     expect((await answerPage(h, mine.token, theirs.firstEntryId, { q_choice: 'yes' })).status).toBe(404);
-    const sanitize = await h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${theirs.submissionId}`, { headers, body: { data: { attributes: { pageIds: [] } } } });
+    const sanitize = await h.request('PATCH', `/api/o-forms/o-form-submission-sanitization/${theirs.submissionId}`, {
+      headers,
+      body: { data: { attributes: { pageIds: [] } } },
+    });
     expect(sanitize.status).toBe(404);
     expect((await h.request('GET', `/api/o-forms/o-form-submission-qualification/${mine.submissionId}`, { headers: withToken('garbage') })).status).toBe(404);
   });
@@ -408,16 +498,24 @@ describe('answers and branching', () => {
     const toP2 = await answerPage(h, next.token, next.firstEntryId, { q_choice: 'yes' });
     expect(toP2.meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
     expect(toP2.meta.nextContainerEntryId).toMatch(/^\d+$/);
-    const [entry] = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.id, Number(toP2.meta.nextContainerEntryId)));
+    const [entry] = await h.db
+      .select()
+      .from(oFormContainerEntries)
+      .where(eq(oFormContainerEntries.id, Number(toP2.meta.nextContainerEntryId)));
     expect(entry).toMatchObject({ containerId: f.pages.p2.id, submissionId: Number(next.submissionId) });
 
     const jump = await startSubmission(h, f);
     expect((await answerPage(h, jump.token, jump.firstEntryId, { q_choice: 'skip' })).meta.nextContainerIdentity).toBe('p3');
 
     const stop = await startSubmission(h, f);
-    expect((await answerPage(h, stop.token, stop.firstEntryId, { q_choice: 'stop' })).meta).toMatchObject({ nextContainerIdentity: null, nextContainerEntryId: null });
+    expect((await answerPage(h, stop.token, stop.firstEntryId, { q_choice: 'stop' })).meta).toMatchObject({
+      nextContainerIdentity: null,
+      nextContainerEntryId: null,
+    });
 
-    const last = await answerPage(h, jump.token, (await answerPage(h, jump.token, jump.firstEntryId, { q_choice: 'skip' })).meta.nextContainerEntryId!, { q_zip: '10001' });
+    const last = await answerPage(h, jump.token, (await answerPage(h, jump.token, jump.firstEntryId, { q_choice: 'skip' })).meta.nextContainerEntryId!, {
+      q_zip: '10001',
+    });
     expect(last.meta).toMatchObject({ success: true, nextContainerIdentity: null, nextContainerEntryId: null });
   });
 
@@ -448,8 +546,13 @@ describe('answers and branching', () => {
     const fx = await createParticipantFixture(h.db);
     const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, fx.fields.q_conditions.id));
     const configuration = conditions!.configuration as FieldConfiguration;
-    const options = configuration.options.map((o) => (o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fx.engagementIds[1]] } : o));
-    await h.db.update(oFormFields).set({ configuration: { ...configuration, options } }).where(eq(oFormFields.id, conditions!.id));
+    const options = configuration.options.map((o) =>
+      o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fx.engagementIds[1]] } : o,
+    );
+    await h.db
+      .update(oFormFields)
+      .set({ configuration: { ...configuration, options } })
+      .where(eq(oFormFields.id, conditions!.id));
     const start = await startSubmission(h, fx);
     const saved = await json(
       await h.request('PATCH', `/api/o-forms/o-form-submission-page/${start.firstEntryId}`, {
@@ -464,23 +567,45 @@ describe('answers and branching', () => {
 
   it("keeps a child container's answers on the child entry of the page entry", async () => {
     const fx = await createParticipantFixture(h.db);
-    const [child] = await h.db.insert(oFormContainers).values({ identity: 'p2-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p2.id }).returning();
-    await h.db.insert(oFormFields).values({ identity: 'q_child', containerId: child!.id, title: 'Child question', type: 'text', displayOrder: 1, configuration: { required: true, options: [] } });
+    const [child] = await h.db
+      .insert(oFormContainers)
+      .values({ identity: 'p2-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p2.id })
+      .returning();
+    await h.db.insert(oFormFields).values({
+      identity: 'q_child',
+      containerId: child!.id,
+      title: 'Child question',
+      type: 'text',
+      displayOrder: 1,
+      configuration: { required: true, options: [] },
+    });
     const s = await startSubmission(h, fx);
     const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'yes' });
     const p2Entry = p1.meta.nextContainerEntryId!;
     const page = await json(await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${fx.oFormId}&identity=p2`));
-    expect(page.included.filter((r: { type: string }) => r.type === 'o-form-fields').map((r: { attributes: { identity: string } }) => r.attributes.identity)).toEqual(['q_dob', 'q_text', 'q_child']);
+    expect(
+      page.included.filter((r: { type: string }) => r.type === 'o-form-fields').map((r: { attributes: { identity: string } }) => r.attributes.identity),
+    ).toEqual(['q_dob', 'q_text', 'q_child']);
     expect((await answerPage(h, s.token, p2Entry, { q_dob: '1980-01-01' })).meta.errors).toEqual({ q_child: 'This field is required.' });
     expect((await answerPage(h, s.token, p2Entry, { q_dob: '1980-01-01', q_child: 'inside' })).meta.success).toBe(true);
-    const entry = await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${p2Entry}?include=oFormFieldEntries`, { headers: withToken(s.token) }));
+    const entry = await json(
+      await h.request('GET', `/api/o-forms/o-form-container-entries/${p2Entry}?include=oFormFieldEntries`, { headers: withToken(s.token) }),
+    );
     expect(entry.meta.answers).toEqual({ q_dob: '1980-01-01', q_child: 'inside' });
     const childEntryId = entry.data.relationships.childEntries.data[0].id;
-    expect(entry.included.find((r: { attributes: { oFormFieldIdentity: string } }) => r.attributes.oFormFieldIdentity === 'q_child').attributes.containerEntryId).toBe(Number(childEntryId));
+    expect(
+      entry.included.find((r: { attributes: { oFormFieldIdentity: string } }) => r.attributes.oFormFieldIdentity === 'q_child').attributes.containerEntryId,
+    ).toBe(Number(childEntryId));
     // A child container's entry is made under its page's entry only.
-    const wrongParent = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(s.token), body: entryBody(child!.id, s.submissionId, s.firstEntryId) });
+    const wrongParent = await h.request('POST', '/api/o-forms/o-form-container-entries', {
+      headers: withToken(s.token),
+      body: entryBody(child!.id, s.submissionId, s.firstEntryId),
+    });
     expect(wrongParent.status).toBe(422);
-    const rightParent = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(s.token), body: entryBody(child!.id, s.submissionId, p2Entry) });
+    const rightParent = await h.request('POST', '/api/o-forms/o-form-container-entries', {
+      headers: withToken(s.token),
+      body: entryBody(child!.id, s.submissionId, p2Entry),
+    });
     expect(rightParent.status).toBe(201);
   });
 
@@ -498,28 +623,46 @@ describe('answers and branching', () => {
     const p2 = (await answerPage(h, token, firstEntryId, { q_choice: 'yes' })).meta.nextContainerEntryId!;
     expect((await answerPage(h, token, p2, { q_dob: '1980-06-15', q_text: 'hello' })).meta.success).toBe(true);
     expect((await answerPage(h, token, p2, { q_dob: '1970-02-02' })).meta.success).toBe(true);
-    const readBack = async () => (await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${p2}`, { headers: withToken(token) }))).meta.answers;
+    const readBack = async () =>
+      (await json(await h.request('GET', `/api/o-forms/o-form-container-entries/${p2}`, { headers: withToken(token) }))).meta.answers;
     expect(await readBack()).toEqual({ q_dob: '1970-02-02' });
 
-    const both = await Promise.all([answerPage(h, token, p2, { q_dob: '1990-01-01', q_text: 'first' }), answerPage(h, token, p2, { q_dob: '1991-01-01', q_text: 'second' })]);
+    const both = await Promise.all([
+      answerPage(h, token, p2, { q_dob: '1990-01-01', q_text: 'first' }),
+      answerPage(h, token, p2, { q_dob: '1991-01-01', q_text: 'second' }),
+    ]);
     expect(both.map((r) => r.status)).toEqual([200, 200]);
     const stored = (await answersOf(submissionId)).filter((a) => a.fieldId !== f.fields.q_choice.id);
     expect(stored.map((a) => a.fieldId).sort()).toEqual([f.fields.q_dob.id, f.fields.q_text.id].sort());
-    expect([['1990-01-01', 'first'], ['1991-01-01', 'second']]).toContainEqual([stored.find((a) => a.fieldId === f.fields.q_dob.id)!.value, stored.find((a) => a.fieldId === f.fields.q_text.id)!.value]);
+    expect([
+      ['1990-01-01', 'first'],
+      ['1991-01-01', 'second'],
+    ]).toContainEqual([stored.find((a) => a.fieldId === f.fields.q_dob.id)!.value, stored.find((a) => a.fieldId === f.fields.q_text.id)!.value]);
   });
 
   it('refuses an answer or a page entry to a completed run (404: its token opens only the outcome) and changes nothing', async () => {
     const { submissionId, token, firstEntryId } = await startSubmission(h, f);
     await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
-    await h.db.update(oFormSubmissions).set({ status: 'completed' }).where(eq(oFormSubmissions.id, Number(submissionId)));
-    const entriesBefore = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+    await h.db
+      .update(oFormSubmissions)
+      .set({ status: 'completed' })
+      .where(eq(oFormSubmissions.id, Number(submissionId)));
+    const entriesBefore = await h.db
+      .select()
+      .from(oFormContainerEntries)
+      .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
     const res = await answerPage(h, token, firstEntryId, { q_choice: 'skip' });
     expect(res.status).toBe(404);
     // Nor a new page entry, though this process made the submission and kept it as in progress.
     const entry = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(token), body: entryBody(f.pages.p1.id, submissionId) });
     expect(entry.status).toBe(404);
     expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
-    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)))).toEqual(entriesBefore);
+    expect(
+      await h.db
+        .select()
+        .from(oFormContainerEntries)
+        .where(eq(oFormContainerEntries.submissionId, Number(submissionId))),
+    ).toEqual(entriesBefore);
     // The statement re-checks under the submission's lock (a run completed after the entry was read).
     const saved = await savePage(h.db, {
       submissionId: Number(submissionId),
@@ -530,12 +673,19 @@ describe('answers and branching', () => {
     });
     expect(saved).toEqual({ status: 'closed' });
     expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
-    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(submissionId)))).toEqual(entriesBefore);
+    expect(
+      await h.db
+        .select()
+        .from(oFormContainerEntries)
+        .where(eq(oFormContainerEntries.submissionId, Number(submissionId))),
+    ).toEqual(entriesBefore);
   });
 
   it('previews where answers lead without writing anything', async () => {
     const before = await h.db.select().from(oFormFieldEntries);
-    const res = await h.request('PATCH', `/api/o-forms/o-form-submission-page-preview/${f.pages.p1.id}`, { body: { data: { attributes: { answers: { q_choice: 'skip' } } } } });
+    const res = await h.request('PATCH', `/api/o-forms/o-form-submission-page-preview/${f.pages.p1.id}`, {
+      body: { data: { attributes: { answers: { q_choice: 'skip' } } } },
+    });
     expect(res.status).toBe(200);
     const previewed = await json(res);
     expect(previewed.meta).toMatchObject({ success: true, nextContainerIdentity: 'p3', nextContainerEntryId: null, nextOFormIdentity: null });
@@ -570,17 +720,33 @@ describe('answers and branching', () => {
     const run = await startSubmission(h, f);
     const res = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
       headers: withToken(run.token),
-      body: { data: { type: 'o-form-page-metrics', attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T10:00:42Z', metricType: 'page', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } } },
+      body: {
+        data: {
+          type: 'o-form-page-metrics',
+          attributes: {
+            start: '2026-01-01T10:00:00Z',
+            stop: '2026-01-01T10:00:42Z',
+            metricType: 'page',
+            identity: 'p1',
+            oFormSubmissionId: Number(run.submissionId),
+          },
+        },
+      },
     });
     expect(res.status).toBe(201);
     expect((await json(res)).data.attributes).toMatchObject({ metricType: 'page', identity: 'p1', oFormSubmissionId: Number(run.submissionId) });
-    const rows = await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(run.submissionId)));
+    const rows = await h.db
+      .select()
+      .from(oFormPageMetrics)
+      .where(eq(oFormPageMetrics.submissionId, Number(run.submissionId)));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.type).toBe('page');
     expect(rows[0]!.stop!.getTime() - rows[0]!.start.getTime()).toBe(42_000);
     const backwards = await h.request('POST', '/api/o-forms/o-form-page-metrics', {
       headers: withToken(run.token),
-      body: { data: { attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T09:00:00Z', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } } },
+      body: {
+        data: { attributes: { start: '2026-01-01T10:00:00Z', stop: '2026-01-01T09:00:00Z', identity: 'p1', oFormSubmissionId: Number(run.submissionId) } },
+      },
     });
     expect(backwards.status).toBe(422);
   });
@@ -625,8 +791,13 @@ describe('qualification', () => {
     const other = await createParticipantFixture(h.db);
     const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, other.fields.q_conditions.id));
     const configuration = conditions!.configuration as FieldConfiguration;
-    const options = configuration.options.map((o) => (o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [other.engagementIds[1]] } : o));
-    await h.db.update(oFormFields).set({ configuration: { ...configuration, options } }).where(eq(oFormFields.id, other.fields.q_conditions.id));
+    const options = configuration.options.map((o) =>
+      o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [other.engagementIds[1]] } : o,
+    );
+    await h.db
+      .update(oFormFields)
+      .set({ configuration: { ...configuration, options } })
+      .where(eq(oFormFields.id, other.fields.q_conditions.id));
     const judged = async (chosen: string[]) => {
       const s = await startSubmission(h, other);
       const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });
@@ -655,7 +826,9 @@ describe('qualification', () => {
     ];
     for (const [dob, qualified] of cases) {
       const s = await run('yes', { q_dob: dob });
-      expect(await qualification(s.submissionId, s.token), dob).toMatchObject(qualified ? { isQualified: true, outcome: 'qualified' } : { isQualified: false, outcome: 'notQualified' });
+      expect(await qualification(s.submissionId, s.token), dob).toMatchObject(
+        qualified ? { isQualified: true, outcome: 'qualified' } : { isQualified: false, outcome: 'notQualified' },
+      );
     }
   });
 
@@ -683,18 +856,23 @@ describe('qualification', () => {
     const s = await runQualified(h, other);
     await qualification(s.submissionId, s.token);
     await qualification(s.submissionId, s.token);
-    const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(s.submissionId)));
+    const [row] = await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(s.submissionId)));
     expect(row).toMatchObject({ outcome: 'qualified', isQualified: true });
     expect((await figuresOf(other.mediaChannelId)).submissionsQualified).toBe(1);
     const counts = await Promise.all([1, 2, 3].map(() => runQualified(h, other)));
     await Promise.all(counts.map((c) => qualification(c.submissionId, c.token)));
-    expect((await figuresOf(other.mediaChannelId))).toMatchObject({ submissionsQualified: 4, submissionsStarted: 4 });
+    expect(await figuresOf(other.mediaChannelId)).toMatchObject({ submissionsQualified: 4, submissionsStarted: 4 });
   });
 });
 
 describe('CORS', () => {
   const preflight = (path: string, origin: string) =>
-    h.request('OPTIONS', path, { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': `content-type, ${TOKEN_HEADER.toLowerCase()}` } });
+    h.request('OPTIONS', path, {
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': `content-type, ${TOKEN_HEADER.toLowerCase()}` },
+    });
 
   it("allows the channel's own domain, on any scheme and port, and exposes the token header", async () => {
     const path = `/api/o-forms/o-form-submissions?mediaChannelId=${f.mediaChannelId}`;
@@ -789,13 +967,21 @@ describe('rate limits', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(`https://${fx.domain}`);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'stop' })).status);
-    const entriesBefore = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)));
+    const entriesBefore = await h.db
+      .select()
+      .from(oFormContainerEntries)
+      .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)));
     // Over the limit a valid answer (counted inside its save) writes nothing, and an invalid one is a 429 too.
     statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'yes' })).status);
     statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'maybe' })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect((await answersOf(s.submissionId)).map((a) => a.value)).toEqual(['stop']);
-    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))).toEqual(entriesBefore);
+    expect(
+      await h.db
+        .select()
+        .from(oFormContainerEntries)
+        .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId))),
+    ).toEqual(entriesBefore);
     // Another channel is counted on its own.
     expect((await startSubmission(limited, f)).token).toBeTruthy();
     // The next window counts afresh.
@@ -846,7 +1032,8 @@ describe('rate limits', () => {
         from(address),
       );
     const started = async () => (await figuresOf(f.mediaChannelId)).submissionsStarted;
-    const submissions = async () => (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, f.oFormId))).length;
+    const submissions = async () =>
+      (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, f.oFormId))).length;
     expect((await create('203.0.113.7')).status).toBe(201);
     const before = { started: await started(), submissions: await submissions() };
     const refused = await create('203.0.113.7');
@@ -887,7 +1074,10 @@ describe('rate limits', () => {
     expect(rows.map((r) => r.mediaChannelId).sort()).toEqual([fx.mediaChannelId, null]);
     // Both calls were counted against the address's limit, under its keyed hash: the address is never stored.
     const hashed = contactMatcherOf({ config }).clientAddress('198.51.100.4')!;
-    const hits = await h.db.select().from(rateLimits).where(eq(rateLimits.key, `participant:submissions:address:${hashed}`));
+    const hits = await h.db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `participant:submissions:address:${hashed}`));
     expect(hits.reduce((n, r) => n + r.count, 0)).toBe(2);
     expect(hashed).not.toContain('198.51');
     const clear = await h.db.select().from(rateLimits).where(like(rateLimits.key, '%198.51.100.%'));
@@ -916,7 +1106,12 @@ describe('answer checks beyond the shared rules', () => {
     title: 'Q',
     type,
     displayOrder: 1,
-    configuration: { required: false, helperText: null, translations: {}, options: options.map((value) => ({ label: value, value, translations: {}, isDisqualified: false, transition: null })) },
+    configuration: {
+      required: false,
+      helperText: null,
+      translations: {},
+      options: options.map((value) => ({ label: value, value, translations: {}, isDisqualified: false, transition: null })),
+    },
   });
   const TODAY = new Date('2026-03-01T12:00:00Z');
   it('takes only offered options, in the shape of the question', () => {
@@ -928,7 +1123,7 @@ describe('answer checks beyond the shared rules', () => {
     expect(answerProblems([field('single', ['a'])], { q: ['a'] }, 'en', TODAY)).toEqual({ q: 'Choose one of the options.' });
     expect(answerProblems([field('single', ['a'])], { q: null }, 'en', TODAY)).toEqual({});
   });
-  it('refuses a birth date after the latest today on Earth, in the participant\'s language', () => {
+  it("refuses a birth date after the latest today on Earth, in the participant's language", () => {
     expect(answerProblems([field('dob')], { q: '2026-03-01' }, 'en', TODAY)).toEqual({});
     // Already 2 March at UTC+14 when it is noon of 1 March in UTC; 3 March is nowhere yet.
     expect(answerProblems([field('dob')], { q: '2026-03-02' }, 'en', TODAY)).toEqual({});

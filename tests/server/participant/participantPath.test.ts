@@ -8,7 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact as leaveContactAt, type ParticipantFixture, runQualified, startSubmission, TOKEN_HEADER } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact as leaveContactAt,
+  type ParticipantFixture,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+} from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
@@ -36,13 +44,18 @@ const createEntry = (token: string, submissionId: string, containerId: number) =
     headers: withToken(token),
     body: { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: containerId, oFormSubmissionId: Number(submissionId) } } },
   });
-const sites = (submissionId: string, token: string, zip = '10001') => h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=${zip}`, { headers: withToken(token) });
-const contactFields = (submissionId: string, token: string) => h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: withToken(token) });
+const sites = (submissionId: string, token: string, zip = '10001') =>
+  h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=${zip}`, { headers: withToken(token) });
+const contactFields = (submissionId: string, token: string) =>
+  h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: withToken(token) });
 const leaveContact = (submissionId: string, token: string, values: Record<string, string> = VALUES) => leaveContactAt(h, f, { submissionId, token }, values);
 
 /** What the steps after qualification could write. */
 const written = async (submissionId: string) => {
-  const [submission] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId)));
+  const [submission] = await h.db
+    .select()
+    .from(oFormSubmissions)
+    .where(eq(oFormSubmissions.id, Number(submissionId)));
   return {
     contacts: (await h.db.select({ n: count() }).from(contacts))[0]!.n,
     referrals: (await h.db.select({ n: count() }).from(referrals))[0]!.n,
@@ -82,13 +95,24 @@ describe('qualification over the complete path', () => {
 
   it('refuses a page entry that skips the first page, and does not count answers stored without it', async () => {
     const s = await startSubmission(h, f);
-    const entriesBefore = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)));
+    const entriesBefore = await h.db
+      .select()
+      .from(oFormContainerEntries)
+      .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)));
     const skip = await createEntry(s.token, s.submissionId, f.pages.p3.id);
     expect(skip.status).toBe(409);
     expect((await json(skip)).errors[0].detail).toBe(PAGE_NOT_ON_PATH);
-    expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))).toEqual(entriesBefore);
+    expect(
+      await h.db
+        .select()
+        .from(oFormContainerEntries)
+        .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId))),
+    ).toEqual(entriesBefore);
     // Even a page 3 answered without page 1 (rows made by hand) leaves the path unanswered.
-    const [p3] = await h.db.insert(oFormContainerEntries).values({ submissionId: Number(s.submissionId), containerId: f.pages.p3.id, answeredAt: new Date() }).returning();
+    const [p3] = await h.db
+      .insert(oFormContainerEntries)
+      .values({ submissionId: Number(s.submissionId), containerId: f.pages.p3.id, answeredAt: new Date() })
+      .returning();
     await h.db.insert(oFormFieldEntries).values({ containerEntryId: p3!.id, fieldId: f.fields.q_zip.id, fieldValue: '10001' });
     expect(await qualification(s.submissionId, s.token)).toMatchObject({ isQualified: false, outcome: 'incomplete' });
     await expectRefusedAfterQualification(s.submissionId, s.token);
@@ -161,7 +185,10 @@ describe('qualification over the complete path', () => {
     const p2 = await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
     await answerPage(h, s.token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
     expect((await qualification(s.submissionId, s.token)).outcome).toBe('notQualified');
-    const [row] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(s.submissionId)));
+    const [row] = await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(s.submissionId)));
     expect(row!.finishedAt).toBeInstanceOf(Date);
 
     // Not qualified, the run ended: its token opens only the outcome (finishedRunToken.test.ts).
@@ -180,7 +207,10 @@ describe('qualification over the complete path', () => {
     // A qualified run's answers are final too, its steps after qualification still ahead: 409.
     const q = await runQualified(h, f);
     expect(await qualification(q.submissionId, q.token)).toMatchObject({ isQualified: true });
-    const [qEntry] = await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(q.submissionId)));
+    const [qEntry] = await h.db
+      .select()
+      .from(oFormContainerEntries)
+      .where(eq(oFormContainerEntries.submissionId, Number(q.submissionId)));
     const qRetry = await answerPage(h, q.token, String(qEntry!.id), { q_choice: 'no' });
     expect(qRetry.status).toBe(409);
     const qEntryMade = await createEntry(q.token, q.submissionId, f.pages.p1.id);
@@ -219,11 +249,27 @@ describe('the path, judged', () => {
           ],
         },
       },
-      { id: 11, identity: 'back', containerId: 2, pageId: 2, title: 'Back', type: 'single', displayOrder: 1, configuration: { required: false, helperText: null, translations: {}, options: [{ label: 'A', value: 'a', translations: {}, isDisqualified: false, transition: { to: 'page', identity: 'A' } }] } },
+      {
+        id: 11,
+        identity: 'back',
+        containerId: 2,
+        pageId: 2,
+        title: 'Back',
+        type: 'single',
+        displayOrder: 1,
+        configuration: {
+          required: false,
+          helperText: null,
+          translations: {},
+          options: [{ label: 'A', value: 'a', translations: {}, isDisqualified: false, transition: { to: 'page', identity: 'A' } }],
+        },
+      },
     ],
   };
-  const answered = (entries: Record<number, Record<string, string>>) => new Map(Object.entries(entries).map(([pageId, answers], i) => [Number(pageId), { entryId: i + 1, answers }]));
-  const judge = (entries: Record<number, Record<string, string>>) => judgePath(survey, followPath(survey, answered(entries)), [7], new Date('2030-01-01T00:00:00Z'));
+  const answered = (entries: Record<number, Record<string, string>>) =>
+    new Map(Object.entries(entries).map(([pageId, answers], i) => [Number(pageId), { entryId: i + 1, answers }]));
+  const judge = (entries: Record<number, Record<string, string>>) =>
+    judgePath(survey, followPath(survey, answered(entries)), [7], new Date('2030-01-01T00:00:00Z'));
 
   it('qualifies a path past the last page, and nothing short of it', () => {
     expect(judge({ 1: { go: 'b' }, 2: {} })).toMatchObject({ isQualified: true, outcome: 'qualified', engagementIds: [7] });

@@ -10,7 +10,15 @@ import { checkParticipantAnswer } from '@core/participant/responses';
 import { contacts, mediaChannels, oFormSubmissions } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { json, JSON_API, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture, type ParticipantRequester } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+  type ParticipantRequester,
+} from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 
 const DAY = 24 * 3600 * 1000;
@@ -24,12 +32,15 @@ useParticipantServer((server) => ({ h, f } = server));
 afterEach(() => h.clock.release());
 
 const outcomeOf = async (submissionId: string, token: string | null, query = '') => {
-  const res = await h.request('GET', `/api/o-forms/o-form-submission-outcome/${submissionId}${query}`, { headers: token === null ? {} : { [TOKEN_HEADER]: token } });
+  const res = await h.request('GET', `/api/o-forms/o-form-submission-outcome/${submissionId}${query}`, {
+    headers: token === null ? {} : { [TOKEN_HEADER]: token },
+  });
   const body = await json(res);
   checkParticipantAnswer('outcome', res.status, body);
   return { status: res.status, body };
 };
-const qualification = (submissionId: string, token: string) => h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: { [TOKEN_HEADER]: token } });
+const qualification = (submissionId: string, token: string) =>
+  h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: { [TOKEN_HEADER]: token } });
 
 /** A run answered to the survey's end with `choice` on page 1 (no: disqualifies), its qualification asked. */
 async function runTo(choice: 'yes' | 'no', client: ParticipantRequester = h, fixture: ParticipantFixture = f) {
@@ -47,7 +58,11 @@ const from = (address: string): ParticipantRequester => ({
     const headers: Record<string, string> = { Accept: JSON_API, ...options.headers };
     if (options.body !== undefined) headers['Content-Type'] = JSON_API;
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    return h.app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: address.includes(':') ? 'IPv6' : 'IPv4' } } });
+    return h.app.request(
+      path,
+      { method, headers, body },
+      { incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: address.includes(':') ? 'IPv6' : 'IPv4' } } },
+    );
   },
 });
 
@@ -77,7 +92,14 @@ describe('GET /o-form-submission-outcome/{id}', () => {
     const { submissionId, token } = await startSubmission(h, f);
     const { status, body } = await outcomeOf(submissionId, token);
     expect(status).toBe(200);
-    expect(body.meta).toMatchObject({ outcome: 'incomplete', isQualified: null, finishedAt: null, retakeWindowDays: 30, retakeWindowEnds: null, withinRetakeWindow: false });
+    expect(body.meta).toMatchObject({
+      outcome: 'incomplete',
+      isQualified: null,
+      finishedAt: null,
+      retakeWindowDays: 30,
+      retakeWindowEnds: null,
+      withinRetakeWindow: false,
+    });
     expect(body.meta.messages.contactForm).toMatch(/not been answered yet/);
   });
 
@@ -104,7 +126,12 @@ describe('GET /o-form-submission-outcome/{id}', () => {
     h.clock.set(T0);
     const { submissionId, token } = await runQualified(h, f);
     expect((await qualification(submissionId, token)).status).toBe(200);
-    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'qualified', isQualified: true, finishedAt: T0.toISOString(), withinRetakeWindow: true });
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({
+      outcome: 'qualified',
+      isQualified: true,
+      finishedAt: T0.toISOString(),
+      withinRetakeWindow: true,
+    });
 
     h.clock.set(at(60_000));
     const far = await h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: token } });
@@ -113,10 +140,19 @@ describe('GET /o-form-submission-outcome/{id}', () => {
 
     const contact = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
       headers: { [TOKEN_HEADER]: token },
-      body: { data: { attributes: { engagementId: f.engagementIds[0], values: { first_name: 'Ann', email: 'ann@example.com', phone: '212-555-0100' }, acceptTerms: true } } },
+      body: {
+        data: {
+          attributes: { engagementId: f.engagementIds[0], values: { first_name: 'Ann', email: 'ann@example.com', phone: '212-555-0100' }, acceptTerms: true },
+        },
+      },
     });
     expect(contact.status, await contact.clone().text()).toBe(201);
-    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'completed', isQualified: true, finishedAt: T0.toISOString(), withinRetakeWindow: true });
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({
+      outcome: 'completed',
+      isQualified: true,
+      finishedAt: T0.toISOString(),
+      withinRetakeWindow: true,
+    });
   });
 
   it('holds no window on a channel set to 0 (retakes allowed)', async () => {
@@ -124,11 +160,19 @@ describe('GET /o-form-submission-outcome/{id}', () => {
     await h.db.update(mediaChannels).set({ retakeWindowDays: 0 }).where(eq(mediaChannels.id, testing.mediaChannelId));
     h.clock.set(T0);
     const { submissionId, token } = await startSubmission(h, testing);
-    await h.db.update(oFormSubmissions).set({ outcome: 'notQualified', isQualified: false, finishedAt: T0 }).where(eq(oFormSubmissions.id, Number(submissionId)));
-    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({ outcome: 'notQualified', retakeWindowDays: 0, retakeWindowEnds: null, withinRetakeWindow: false });
+    await h.db
+      .update(oFormSubmissions)
+      .set({ outcome: 'notQualified', isQualified: false, finishedAt: T0 })
+      .where(eq(oFormSubmissions.id, Number(submissionId)));
+    expect((await outcomeOf(submissionId, token)).body.meta).toMatchObject({
+      outcome: 'notQualified',
+      retakeWindowDays: 0,
+      retakeWindowEnds: null,
+      withinRetakeWindow: false,
+    });
   });
 
-  it('refuses without a token (401), with another run\'s token, an unknown or a malformed id (404), as JSON:API errors', async () => {
+  it("refuses without a token (401), with another run's token, an unknown or a malformed id (404), as JSON:API errors", async () => {
     const { submissionId, token } = await startSubmission(h, f);
     const other = await startSubmission(h, f);
     const missing = await outcomeOf(submissionId, null);
@@ -146,9 +190,18 @@ describe('GET /o-form-submission-outcome/{id}', () => {
 });
 
 describe('possible retakes', () => {
-  const row = async (submissionId: string) => (await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId))))[0]!;
+  const row = async (submissionId: string) =>
+    (
+      await h.db
+        .select()
+        .from(oFormSubmissions)
+        .where(eq(oFormSubmissions.id, Number(submissionId)))
+    )[0]!;
   const figures = async (channelId: number) =>
-    (await json(await h.request('GET', `/api/media-channels/${channelId}`, { token: await h.token() }))).data.attributes as { submissionsStarted: number; possibleRetakes: number };
+    (await json(await h.request('GET', `/api/media-channels/${channelId}`, { token: await h.token() }))).data.attributes as {
+      submissionsStarted: number;
+      possibleRetakes: number;
+    };
 
   it('flags a run from the same address and channel as a run finished within the window, and counts it apart', async () => {
     const g = await createParticipantFixture(h.db);
@@ -211,13 +264,21 @@ describe('possible retakes', () => {
         body: { data: { attributes: { engagementId: g.engagementIds[0], values: { first_name: 'Ann', email, phone: '212-555-0100' }, acceptTerms: true } } },
       });
       expect(res.status, await res.text()).toBe(201);
-      return (await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!.id;
+      return (
+        await h.db
+          .select()
+          .from(contacts)
+          .where(eq(contacts.submissionId, Number(submissionId)))
+      )[0]!.id;
     };
     const retaken = await leave(from('192.0.2.44'), 'again@example.com');
     const fresh = await leave(from('192.0.2.45'), 'fresh@example.com');
     await settleDeliveries();
     const token = await h.token();
-    for (const [contactId, flagged] of [[retaken, true], [fresh, false]] as const) {
+    for (const [contactId, flagged] of [
+      [retaken, true],
+      [fresh, false],
+    ] as const) {
       const list = await json(await h.request('GET', `/api/rms-audits?contactId=${contactId}`, { token }));
       expect(list.data.length, `audits of contact ${contactId}`).toBeGreaterThan(0);
       expect(list.data.every((a: { attributes: { possibleRetake: boolean } }) => a.attributes.possibleRetake === flagged)).toBe(true);

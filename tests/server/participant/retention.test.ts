@@ -33,7 +33,11 @@ const answerCount = async (submissionId: string) =>
       .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
       .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
   )[0]!.n;
-const touchedAt = (submissionId: string, at: Date) => h.db.update(oFormSubmissions).set({ modified: at }).where(eq(oFormSubmissions.id, Number(submissionId)));
+const touchedAt = (submissionId: string, at: Date) =>
+  h.db
+    .update(oFormSubmissions)
+    .set({ modified: at })
+    .where(eq(oFormSubmissions.id, Number(submissionId)));
 
 /** A run stopped after page 2 (incomplete). */
 async function stoppedRun() {
@@ -59,7 +63,15 @@ async function completedRun() {
   await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: withToken(run.token) });
   const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
     headers: withToken(run.token),
-    body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ada', email: 'ada.kept@example.com', phone: '212-555-0100' }, acceptTerms: true } } },
+    body: {
+      data: {
+        attributes: {
+          engagementSiteLocationId: String(f.engagementSiteLocationId),
+          values: { first_name: 'Ada', email: 'ada.kept@example.com', phone: '212-555-0100' },
+          acceptTerms: true,
+        },
+      },
+    },
   });
   expect(res.status).toBe(201);
   return run;
@@ -72,7 +84,10 @@ async function counts(ids: readonly string[]) {
     .from(oFormSubmissions)
     .where(inArray(oFormSubmissions.id, ids.map(Number)))
     .orderBy(oFormSubmissions.id);
-  const entries = await h.db.select({ n: count() }).from(oFormContainerEntries).where(inArray(oFormContainerEntries.submissionId, ids.map(Number)));
+  const entries = await h.db
+    .select({ n: count() })
+    .from(oFormContainerEntries)
+    .where(inArray(oFormContainerEntries.submissionId, ids.map(Number)));
   const funnel = await h.request('GET', `/api/recruitment-funnel?mediaChannelId=${f.mediaChannelId}`, { token: await h.token() });
   expect(funnel.status).toBe(200);
   return {

@@ -88,7 +88,11 @@ describe(`page saves across a kill -9 (${kind})`, () => {
           const text = `c${c} i${i}`;
           const p2 = await answerPage(on, run.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15', q_text: text });
           if (p2.status !== 200) throw new Error(`p2 answered ${p2.status}`);
-          acknowledged.push({ entryId: Number(p1.meta.nextContainerEntryId), nextEntryId: Number(p2.meta.nextContainerEntryId), answers: { q_dob: '1980-06-15', q_text: text } });
+          acknowledged.push({
+            entryId: Number(p1.meta.nextContainerEntryId),
+            nextEntryId: Number(p2.meta.nextContainerEntryId),
+            answers: { q_dob: '1980-06-15', q_text: text },
+          });
         } catch (error) {
           // Refused by a dead server: expected once it is killed, a failure before.
           if (!killed) throw error;
@@ -113,9 +117,19 @@ describe(`page saves across a kill -9 (${kind})`, () => {
       const ids = answered.flatMap((a) => [a.entryId, a.nextEntryId]);
       const entries = new Map((await db.select().from(oFormContainerEntries).where(inArray(oFormContainerEntries.id, ids))).map((e) => [e.id, e]));
       const stored = await db
-        .select({ entryId: oFormFieldEntries.containerEntryId, fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
+        .select({
+          entryId: oFormFieldEntries.containerEntryId,
+          fieldId: oFormFieldEntries.fieldId,
+          value: oFormFieldEntries.fieldValue,
+          sealed: oFormFieldEntries.sealedValue,
+        })
         .from(oFormFieldEntries)
-        .where(inArray(oFormFieldEntries.containerEntryId, answered.map((a) => a.entryId)));
+        .where(
+          inArray(
+            oFormFieldEntries.containerEntryId,
+            answered.map((a) => a.entryId),
+          ),
+        );
       const identityOf = new Map(Object.values(f.fields).map((field) => [field.id, field.identity]));
       const missing = answered.filter((a) => {
         const page = entries.get(a.entryId);

@@ -29,7 +29,12 @@ async function rawAnswerRows(submissionId: string): Promise<{ fieldId: number; f
     select f.field_id, f.field_value, f.sealed_value, row_to_json(f)::text as raw
     from o_form_field_entries f join o_form_container_entries e on e.id = f.container_entry_id
     where e.submission_id = ${Number(submissionId)} order by f.id`);
-  return rowsOf(result).map((r) => ({ fieldId: Number(r.field_id), fieldValue: r.field_value, sealedValue: (r.sealed_value as string | null) ?? null, raw: String(r.raw) }));
+  return rowsOf(result).map((r) => ({
+    fieldId: Number(r.field_id),
+    fieldValue: r.field_value,
+    sealedValue: (r.sealed_value as string | null) ?? null,
+    raw: String(r.raw),
+  }));
 }
 
 const qualification = async (submissionId: string, token: string) => {
@@ -104,16 +109,27 @@ describe('answers at rest', () => {
     expect(body.included.map((r: { attributes: { fieldValue: unknown } }) => r.attributes.fieldValue).sort()).toEqual(['1979-02-03', 'left knee']);
   });
 
-  it("pushes the screening answers opened to the record system", async () => {
+  it('pushes the screening answers opened to the record system', async () => {
     const run = await runQualified(h, f);
     expect(await qualification(run.submissionId, run.token)).toMatchObject({ isQualified: true });
     const contact = await h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
       headers: withToken(run.token),
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: 'Ada', email: 'ada.sealed@example.com', phone: '212-555-0100' }, acceptTerms: true } } },
+      body: {
+        data: {
+          attributes: {
+            engagementSiteLocationId: String(f.engagementSiteLocationId),
+            values: { first_name: 'Ada', email: 'ada.sealed@example.com', phone: '212-555-0100' },
+            acceptTerms: true,
+          },
+        },
+      },
     });
     expect(contact.status).toBe(201);
     await settleDeliveries();
-    const [row] = await h.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.submissionId, Number(run.submissionId)));
+    const [row] = await h.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(eq(contacts.submissionId, Number(run.submissionId)));
     const facts = await loadReferralFacts(h.db, h.phi, row!.id, 'referral-key');
     const answers = Object.fromEntries(facts!.answers.map((a) => [a.questionIdentity, a.value]));
     expect(answers).toEqual({ q_choice: 'yes', q_dob: '1980-06-15', q_text: 'hello', q_zip: '10001', q_conditions: ['a'] });
@@ -122,8 +138,15 @@ describe('answers at rest', () => {
   it('seals answers stored in clear before sealing, in place, and reads them as before', async () => {
     const s = await startSubmission(h, f);
     const entry = (containerId: number) =>
-      h.db.insert(oFormContainerEntries).values({ submissionId: Number(s.submissionId), containerId, answeredAt: new Date() }).returning().then((r) => r[0]!.id);
-    await h.db.update(oFormContainerEntries).set({ answeredAt: new Date() }).where(eq(oFormContainerEntries.id, Number(s.firstEntryId)));
+      h.db
+        .insert(oFormContainerEntries)
+        .values({ submissionId: Number(s.submissionId), containerId, answeredAt: new Date() })
+        .returning()
+        .then((r) => r[0]!.id);
+    await h.db
+      .update(oFormContainerEntries)
+      .set({ answeredAt: new Date() })
+      .where(eq(oFormContainerEntries.id, Number(s.firstEntryId)));
     const p2 = await entry(f.pages.p2.id);
     const p3 = await entry(f.pages.p3.id);
     // Rows as the product stored them before answers were sealed.
@@ -139,7 +162,12 @@ describe('answers at rest', () => {
     expect(await sealClearAnswers(h.db, h.phi)).toBeGreaterThanOrEqual(3);
     const rows = await rawAnswerRows(s.submissionId);
     for (const row of rows) for (const clear of ['1975', 'in clear', '10001']) expect(row.raw).not.toContain(clear);
-    expect(rows.filter((r) => r.sealedValue !== null).map((r) => r.fieldId).sort()).toEqual([f.fields.q_dob.id, f.fields.q_text.id, f.fields.q_zip.id].sort());
+    expect(
+      rows
+        .filter((r) => r.sealedValue !== null)
+        .map((r) => r.fieldId)
+        .sort(),
+    ).toEqual([f.fields.q_dob.id, f.fields.q_text.id, f.fields.q_zip.id].sort());
     expect(rows.find((r) => r.fieldId === f.fields.q_conditions.id)).toMatchObject({ fieldValue: ['b'], sealedValue: null });
     // Nothing left to seal: a second start changes nothing.
     expect(await sealClearAnswers(h.db, h.phi)).toBe(0);

@@ -31,7 +31,14 @@ const answersOf = (submissionId: string) =>
     .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
 
 /** A call as the widget sends it from the partner's page: text/plain, the token (if any) in the body. */
-function simple(app: { request: Harness['app']['request'] }, path: string, body: object, token: string | null, fixture = f, origin = `https://${fixture.domain}`) {
+function simple(
+  app: { request: Harness['app']['request'] },
+  path: string,
+  body: object,
+  token: string | null,
+  fixture = f,
+  origin = `https://${fixture.domain}`,
+) {
   const sent = token === null ? body : { ...body, meta: { [SUBMISSION_TOKEN_META]: token } };
   return Promise.resolve(
     app.request(`${path}${path.includes('?') ? '&' : '?'}mediaChannelId=${fixture.mediaChannelId}`, {
@@ -46,7 +53,12 @@ const pageBody = (entryId: string, answers: Record<string, unknown>) => ({ data:
 
 describe('participant calls without a preflight', () => {
   it('starts a submission from a text/plain body and answers its token in the header', async () => {
-    const res = await simple(h.app, '/api/o-forms/o-form-submissions', { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId, oFormContainerId: f.pages.p1.id } } }, null);
+    const res = await simple(
+      h.app,
+      '/api/o-forms/o-form-submissions',
+      { data: { type: 'o-form-submissions', attributes: { oFormId: f.oFormId, mediaChannelId: f.mediaChannelId, oFormContainerId: f.pages.p1.id } } },
+      null,
+    );
     expect(res.status).toBe(201);
     expect(res.headers.get(SUBMISSION_TOKEN_HEADER)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(res.headers.get('access-control-allow-origin')).toBe(`https://${f.domain}`);
@@ -59,14 +71,21 @@ describe('participant calls without a preflight', () => {
     const res = await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, pageBody(s.firstEntryId, { q_choice: 'yes' }), s.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(`https://${f.domain}`);
-    const { meta } = (await res.json()) as { meta: { success: boolean; nextContainerIdentity: string; nextContainerEntryId: string; nextPage: { data: { id: string } } } };
+    const { meta } = (await res.json()) as {
+      meta: { success: boolean; nextContainerIdentity: string; nextContainerEntryId: string; nextPage: { data: { id: string } } };
+    };
     expect(meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
     expect(meta.nextPage.data.id).toBe(String(f.pages.p2.id));
     const stored = await answersOf(s.submissionId);
     expect(stored).toHaveLength(1);
 
     // The next page's entry was made with the save; its answers are checked as ever (422, nothing stored).
-    const refused = await simple(h.app, `/api/o-forms/o-form-submission-page/${meta.nextContainerEntryId}`, pageBody(meta.nextContainerEntryId, { q_dob: 'not a date' }), s.token);
+    const refused = await simple(
+      h.app,
+      `/api/o-forms/o-form-submission-page/${meta.nextContainerEntryId}`,
+      pageBody(meta.nextContainerEntryId, { q_dob: 'not a date' }),
+      s.token,
+    );
     expect(refused.status).toBe(422);
     const problems = (await refused.json()) as { meta: { success: boolean; errors: Record<string, string> } };
     expect(problems.meta.success).toBe(false);
@@ -82,7 +101,12 @@ describe('participant calls without a preflight', () => {
     expect(((await none.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toBe(MISSING_TOKEN.read);
     const wrong = await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, pageBody(s.firstEntryId, { q_choice: 'yes' }), other.token);
     expect(wrong.status).toBe(404);
-    const malformed = await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, { ...pageBody(s.firstEntryId, { q_choice: 'yes' }), meta: { [SUBMISSION_TOKEN_META]: 42 } }, null);
+    const malformed = await simple(
+      h.app,
+      `/api/o-forms/o-form-submission-page/${s.firstEntryId}`,
+      { ...pageBody(s.firstEntryId, { q_choice: 'yes' }), meta: { [SUBMISSION_TOKEN_META]: 42 } },
+      null,
+    );
     expect(malformed.status).toBe(401);
     expect(await answersOf(s.submissionId)).toEqual([]);
   });
@@ -93,7 +117,13 @@ describe('participant calls without a preflight', () => {
     const elsewhere = await simple(h.app, path, pageBody(s.firstEntryId, { q_choice: 'yes' }), s.token, f, 'https://evil.example');
     expect(elsewhere.status).toBe(403);
     const send = (type: string, body: string) =>
-      Promise.resolve(h.app.request(`${path}?mediaChannelId=${f.mediaChannelId}`, { method: 'POST', headers: { 'Content-Type': type, Origin: `https://${f.domain}`, [SUBMISSION_TOKEN_HEADER]: s.token }, body }));
+      Promise.resolve(
+        h.app.request(`${path}?mediaChannelId=${f.mediaChannelId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': type, Origin: `https://${f.domain}`, [SUBMISSION_TOKEN_HEADER]: s.token },
+          body,
+        }),
+      );
     const broken = await send(PLAIN, '{"data":');
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toBe('The request body is not valid JSON.');
@@ -104,13 +134,40 @@ describe('participant calls without a preflight', () => {
   it('takes the token from the body for page entries and page timing too', async () => {
     const s = await startSubmission(h, f, { withFirstPage: true });
     await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, pageBody(s.firstEntryId, { q_choice: 'yes' }), s.token);
-    const entry = await simple(h.app, '/api/o-forms/o-form-container-entries', { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(s.submissionId) } } }, s.token);
+    const entry = await simple(
+      h.app,
+      '/api/o-forms/o-form-container-entries',
+      { data: { type: 'o-form-container-entries', attributes: { oFormContainerId: f.pages.p2.id, oFormSubmissionId: Number(s.submissionId) } } },
+      s.token,
+    );
     expect(entry.status).toBe(201);
     const at = '2027-01-01T10:00:00.000Z';
-    const metric = await simple(h.app, '/api/o-forms/o-form-page-metrics', { data: { type: 'o-form-page-metrics', attributes: { oFormSubmissionId: Number(s.submissionId), identity: 'p1', metricType: 'page', start: at, stop: at } } }, s.token);
+    const metric = await simple(
+      h.app,
+      '/api/o-forms/o-form-page-metrics',
+      {
+        data: {
+          type: 'o-form-page-metrics',
+          attributes: { oFormSubmissionId: Number(s.submissionId), identity: 'p1', metricType: 'page', start: at, stop: at },
+        },
+      },
+      s.token,
+    );
     expect(metric.status).toBe(201);
-    expect(await h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(s.submissionId)))).toHaveLength(1);
-    expect((await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))).length).toBeGreaterThan(1);
+    expect(
+      await h.db
+        .select()
+        .from(oFormPageMetrics)
+        .where(eq(oFormPageMetrics.submissionId, Number(s.submissionId))),
+    ).toHaveLength(1);
+    expect(
+      (
+        await h.db
+          .select()
+          .from(oFormContainerEntries)
+          .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)))
+      ).length,
+    ).toBeGreaterThan(1);
   });
 
   it('answers the qualification to a POST with the token in the body, as to a GET with the header', async () => {
@@ -121,8 +178,12 @@ describe('participant calls without a preflight', () => {
     expect(res.status).toBe(200);
     const { meta } = (await res.json()) as { meta: { isQualified: boolean; outcome: string } };
     expect(meta).toMatchObject({ isQualified: true, outcome: 'qualified' });
-    const read = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [SUBMISSION_TOKEN_HEADER]: run.token } });
-    expect(((await read.json()) as { meta: unknown }).meta).toEqual((await (await simple(h.app, `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, {}, run.token)).json() as { meta: unknown }).meta);
+    const read = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, {
+      headers: { [SUBMISSION_TOKEN_HEADER]: run.token },
+    });
+    expect(((await read.json()) as { meta: unknown }).meta).toEqual(
+      ((await (await simple(h.app, `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, {}, run.token)).json()) as { meta: unknown }).meta,
+    );
   });
 
   it('lets the browser keep a preflight for two hours for the calls that still need one', async () => {
@@ -136,7 +197,11 @@ describe('participant calls without a preflight', () => {
 });
 
 describe('one request per Next: the page timing rides in the save', () => {
-  const metricsOf = (submissionId: string) => h.db.select().from(oFormPageMetrics).where(eq(oFormPageMetrics.submissionId, Number(submissionId)));
+  const metricsOf = (submissionId: string) =>
+    h.db
+      .select()
+      .from(oFormPageMetrics)
+      .where(eq(oFormPageMetrics.submissionId, Number(submissionId)));
 
   it("keeps the page's timing with its answers, as the timing call does", async () => {
     const s = await startSubmission(h, f, { withFirstPage: true });
@@ -145,17 +210,30 @@ describe('one request per Next: the page timing rides in the save', () => {
     const res = await simple(h.app, `/api/o-forms/o-form-submission-page/${s.firstEntryId}`, body, s.token);
     expect(res.status).toBe(200);
     const kept = await metricsOf(s.submissionId);
-    expect(kept.map((m) => ({ identity: m.identity, type: m.type, start: m.start.toISOString(), stop: m.stop?.toISOString() }))).toEqual([{ identity: 'p1', type: 'page', ...timing }]);
+    expect(kept.map((m) => ({ identity: m.identity, type: m.type, start: m.start.toISOString(), stop: m.stop?.toISOString() }))).toEqual([
+      { identity: 'p1', type: 'page', ...timing },
+    ]);
     // Without timing the save keeps none.
     const { meta } = (await res.json()) as { meta: { nextContainerEntryId: string } };
-    expect((await simple(h.app, `/api/o-forms/o-form-submission-page/${meta.nextContainerEntryId}`, pageBody(meta.nextContainerEntryId, { q_dob: '1980-06-15' }), s.token)).status).toBe(200);
+    expect(
+      (
+        await simple(
+          h.app,
+          `/api/o-forms/o-form-submission-page/${meta.nextContainerEntryId}`,
+          pageBody(meta.nextContainerEntryId, { q_dob: '1980-06-15' }),
+          s.token,
+        )
+      ).status,
+    ).toBe(200);
     expect(await metricsOf(s.submissionId)).toHaveLength(1);
   });
 
   it('refuses a timing that is not one, and keeps no timing for refused answers', async () => {
     const s = await startSubmission(h, f, { withFirstPage: true });
     const path = `/api/o-forms/o-form-submission-page/${s.firstEntryId}`;
-    const withTiming = (answers: Record<string, unknown>, timing: unknown) => ({ data: { type: 'o-form-submission-pages', id: s.firstEntryId, attributes: { answers, timing } } });
+    const withTiming = (answers: Record<string, unknown>, timing: unknown) => ({
+      data: { type: 'o-form-submission-pages', id: s.firstEntryId, attributes: { answers, timing } },
+    });
     const backwards = await simple(h.app, path, withTiming({ q_choice: 'yes' }, { start: '2027-01-01T10:00:07Z', stop: '2027-01-01T10:00:00Z' }), s.token);
     expect(backwards.status).toBe(422);
     expect(((await backwards.json()) as { errors: { source: { pointer: string } }[] }).errors[0]!.source.pointer).toBe('/data/attributes/timing/stop');
@@ -163,7 +241,18 @@ describe('one request per Next: the page timing rides in the save', () => {
     expect((await simple(h.app, path, withTiming({ q_choice: 'yes' }, 'ten seconds'), s.token)).status).toBe(422);
     expect(await answersOf(s.submissionId)).toEqual([]);
     const s2 = await startSubmission(h, f, { withFirstPage: true });
-    await simple(h.app, '/api/o-forms/o-form-submission-page/' + s2.firstEntryId, { data: { type: 'o-form-submission-pages', id: s2.firstEntryId, attributes: { answers: { q_choice: 'not an option' }, timing: { start: '2027-01-01T10:00:00Z', stop: '2027-01-01T10:00:01Z' } } } }, s2.token);
+    await simple(
+      h.app,
+      '/api/o-forms/o-form-submission-page/' + s2.firstEntryId,
+      {
+        data: {
+          type: 'o-form-submission-pages',
+          id: s2.firstEntryId,
+          attributes: { answers: { q_choice: 'not an option' }, timing: { start: '2027-01-01T10:00:00Z', stop: '2027-01-01T10:00:01Z' } },
+        },
+      },
+      s2.token,
+    );
     expect(await metricsOf(s.submissionId)).toEqual([]);
     expect(await metricsOf(s2.submissionId)).toEqual([]);
   });
@@ -185,7 +274,9 @@ describe('one request per Next: the page timing rides in the save', () => {
 
 /** The same read as GET with the token header (and, for a place, the query), as the old widget sent it. */
 const headerRead = (path: string, token: string) =>
-  h.request('GET', `${path}${path.includes('?') ? '&' : '?'}mediaChannelId=${f.mediaChannelId}`, { headers: { [SUBMISSION_TOKEN_HEADER]: token, Origin: `https://${f.domain}` } });
+  h.request('GET', `${path}${path.includes('?') ? '&' : '?'}mediaChannelId=${f.mediaChannelId}`, {
+    headers: { [SUBMISSION_TOKEN_HEADER]: token, Origin: `https://${f.domain}` },
+  });
 
 const place = (attributes: Record<string, unknown>) => ({ data: { attributes } });
 
@@ -268,7 +359,12 @@ describe('reads without a preflight: the place in the body, the token beside it'
 describe('rate limits of the POST page save', () => {
   afterEach(() => h.clock.release());
   it('counts a POST save as a PATCH one: 429 with Retry-After over the limit, nothing stored', async () => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', PARTICIPANT_LIMIT_WINDOW_SECONDS: '60', PARTICIPANT_PAGES_PER_CHANNEL: '2' });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: '/nonexistent-test-data',
+      PARTICIPANT_LIMIT_WINDOW_SECONDS: '60',
+      PARTICIPANT_PAGES_PER_CHANNEL: '2',
+    });
     h.clock.set('2027-10-01T10:00:45Z');
     const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
     const fx = await createParticipantFixture(h.db);

@@ -139,7 +139,10 @@ describe('the widget transport over the real participant API (demo data)', () =>
     await resumed.start();
     expect(resumed.getState()).toMatchObject({ phase: 'page', language: 'es', answers: { 'demo-visits': '7' } });
     expect(page(resumed)).toBe('demo-heart');
-    const [submission] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(snapshot!.submissionId)));
+    const [submission] = await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(snapshot!.submissionId)));
     expect(submission?.language).toBe('es');
   });
 
@@ -159,16 +162,25 @@ describe('the widget transport over the real participant API (demo data)', () =>
     expect(runner.getState()).toMatchObject({ phase: 'contact', lead: 'noTrialSites', contact: { zip_code: '90012' } });
     expect(runner.getState().messages.consent).toBe('May we contact you when a study site opens near you?');
     // The consent box is part of the form: unticked, it is the form's problem, and nothing is sent.
-    for (const [name, value] of Object.entries({ first_name: 'Lee', last_name: 'Far', email: 'lee.far@example.com', phone: '213-555-0100' })) runner.setContact(name, value);
+    for (const [name, value] of Object.entries({ first_name: 'Lee', last_name: 'Far', email: 'lee.far@example.com', phone: '213-555-0100' }))
+      runner.setContact(name, value);
     runner.submitContact();
     expect(runner.getState()).toMatchObject({ phase: 'contact', errors: { acceptTerms: expect.any(String) } });
     runner.accept(true);
     runner.submitContact();
     await expect.poll(() => runner.getState().phase).toBe('finished');
     expect(runner.getState()).toMatchObject({ outcome: 'noTrialSites', messages: { contactForm: expect.stringContaining('Thank you') } });
-    const [kept] = await h.db.select().from(leads).where(eq(leads.submissionId, Number(runner.submissionId())));
+    const [kept] = await h.db
+      .select()
+      .from(leads)
+      .where(eq(leads.submissionId, Number(runner.submissionId())));
     expect(kept).toMatchObject({ kind: 'noTrialSites', consentText: 'May we contact you when a study site opens near you?', duplicateOf: null });
-    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(runner.submissionId())))).toEqual([]);
+    expect(
+      await h.db
+        .select()
+        .from(contacts)
+        .where(eq(contacts.submissionId, Number(runner.submissionId()))),
+    ).toEqual([]);
   });
 });
 

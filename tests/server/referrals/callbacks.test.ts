@@ -41,13 +41,17 @@ async function delivered() {
   const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Noor', email: `noor.${submissionId}@example.com`, phone: `212-555-${n}` });
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
-  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(submissionId)));
   const [delivery] = await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contact!.id));
   expect(delivery!.status).toBe('delivered');
   return { contactId: contact!.id, referralKey: delivery!.referralKey };
 }
 
-const statusOf = async (contactId: number) => (await h.db.select({ status: referrals.status }).from(referrals).where(eq(referrals.contactId, contactId)))[0]!.status;
+const statusOf = async (contactId: number) =>
+  (await h.db.select({ status: referrals.status }).from(referrals).where(eq(referrals.contactId, contactId)))[0]!.status;
 
 let message = 0;
 const callback = async (secret: string, body: Record<string, unknown>) => {
@@ -65,7 +69,7 @@ const fhir = (provider: number, secret: string, referralKey: string, status: str
   });
 
 describe('the JSON callback', () => {
-  it("moves the referral to the status it names, as the record system, once; refuses a step down with 409", async () => {
+  it('moves the referral to the status it names, as the record system, once; refuses a step down with 409', async () => {
     const { contactId } = await delivered();
     const res = await callback(FIRST, { contactId, status: 'contacted' });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -74,7 +78,10 @@ describe('the JSON callback', () => {
     const [referral] = await h.db.select().from(referrals).where(eq(referrals.contactId, contactId));
     const events = await h.db.select().from(referralEvents).where(eq(referralEvents.referralId, referral!.id));
     expect(events.map((e) => [e.fromStatus, e.toStatus, e.actorName, e.actorUserId])).toEqual([['new', 'contacted', 'First record system', null]]);
-    const trail = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'referrals'), eq(auditEvents.entityId, String(referral!.id))));
+    const trail = await h.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity, 'referrals'), eq(auditEvents.entityId, String(referral!.id))));
     expect(trail.map((e) => [e.action, e.actorUserId, e.meta.to, e.meta.rmsProviderName])).toEqual([['status', null, 'contacted', 'First record system']]);
 
     const down = await callback(FIRST, { contactId, status: 'new' });

@@ -5,7 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { auditEvents, contacts, engagementSiteLocations, engagements, referralEvents, referralReasons, referrals, rmsAudits, rmsDeliveries, siteLocations, sponsors } from '../../../server/db/schema';
+import {
+  auditEvents,
+  contacts,
+  engagementSiteLocations,
+  engagements,
+  referralEvents,
+  referralReasons,
+  referrals,
+  rmsAudits,
+  rmsDeliveries,
+  siteLocations,
+  sponsors,
+} from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -25,13 +37,22 @@ let serial = 0;
 /** A sponsor with one engagement linked to one site, and `n` referrals made at MADE. */
 async function world(n = 1, names: { first_name?: string; last_name?: string } = { first_name: 'Ada', last_name: 'Lovelace' }) {
   serial += 1;
-  const [sponsor] = await h.db.insert(sponsors).values({ name: `Ladder sponsor ${serial}`, identification: `LAD-${serial}` }).returning({ id: sponsors.id });
+  const [sponsor] = await h.db
+    .insert(sponsors)
+    .values({ name: `Ladder sponsor ${serial}`, identification: `LAD-${serial}` })
+    .returning({ id: sponsors.id });
   const [engagement] = await h.db
     .insert(engagements)
     .values({ name: `Ladder study ${serial}`, identification: `LAD-E-${serial}`, sponsorId: sponsor!.id })
     .returning({ id: engagements.id });
-  const [site] = await h.db.insert(siteLocations).values({ name: `Ladder site ${serial}` }).returning({ id: siteLocations.id });
-  const [link] = await h.db.insert(engagementSiteLocations).values({ engagementId: engagement!.id, siteLocationId: site!.id }).returning({ id: engagementSiteLocations.id });
+  const [site] = await h.db
+    .insert(siteLocations)
+    .values({ name: `Ladder site ${serial}` })
+    .returning({ id: siteLocations.id });
+  const [link] = await h.db
+    .insert(engagementSiteLocations)
+    .values({ engagementId: engagement!.id, siteLocationId: site!.id })
+    .returning({ id: engagementSiteLocations.id });
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const [contact] = await h.db
@@ -67,14 +88,25 @@ describe('the status ladder', () => {
     await clockAt(2 * HOUR);
     const res = await move(id, { status: 'contacted' });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await json(res)).data.attributes).toMatchObject({ status: 'contacted', deliveryStatus: 'delivered', statusChanged: at(2 * HOUR).toISOString(), firstContactAt: at(2 * HOUR).toISOString(), initials: 'AL' });
+    expect((await json(res)).data.attributes).toMatchObject({
+      status: 'contacted',
+      deliveryStatus: 'delivered',
+      statusChanged: at(2 * HOUR).toISOString(),
+      firstContactAt: at(2 * HOUR).toISOString(),
+      initials: 'AL',
+    });
     await clockAt(30 * HOUR);
     expect((await move(id, { status: 'in-screening' })).status).toBe(200);
     const failed = await reasonOf('screen-failed');
     await clockAt(50 * HOUR);
     const res2 = await move(id, { status: 'screen-failed', reasonId: failed, reasonNote: 'HbA1c 9.1, above the limit' });
     expect(res2.status).toBe(200);
-    expect((await json(res2)).data.attributes).toMatchObject({ status: 'screen-failed', reasonId: failed, reasonNote: 'HbA1c 9.1, above the limit', allowedStatuses: [] });
+    expect((await json(res2)).data.attributes).toMatchObject({
+      status: 'screen-failed',
+      reasonId: failed,
+      reasonNote: 'HbA1c 9.1, above the limit',
+      allowedStatuses: [],
+    });
 
     const events = await h.db.select().from(referralEvents).where(eq(referralEvents.referralId, id)).orderBy(referralEvents.id);
     expect(events.map((e) => [e.fromStatus, e.toStatus, e.actorName, e.occurredAt.toISOString()])).toEqual([
@@ -85,7 +117,10 @@ describe('the status ladder', () => {
     expect(events[2]!.reasonId).toBe(failed);
     // The note is sealed at rest and never copied into the audit trail.
     expect(events[2]!.noteCiphertext).not.toContain('HbA1c');
-    const trail = await h.db.select().from(auditEvents).where(and(eq(auditEvents.entity, 'referrals'), eq(auditEvents.entityId, String(id))));
+    const trail = await h.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entity, 'referrals'), eq(auditEvents.entityId, String(id))));
     expect(trail.map((e) => [e.action, e.meta.from, e.meta.to, e.actorUsername])).toEqual([
       ['status', 'new', 'contacted', 'admin'],
       ['status', 'contacted', 'in-screening', 'admin'],
@@ -107,7 +142,9 @@ describe('the status ladder', () => {
       { contactId: row!.contactId!, rmsProviderName: 'Timeline RMS', succeeded: false, attempt: 1, responseMessage: 'HTTP 503', created: at(HOUR / 2) },
       { contactId: row!.contactId!, rmsProviderName: 'Timeline RMS', succeeded: true, attempt: 2, responseMessage: 'HTTP 200', created: at(HOUR) },
     ]);
-    const withDeliveries = (await json(await h.request('GET', `/api/referrals/${id}/timeline`, { token: admin }))).data.map((e: { attributes: Record<string, unknown> }) => e.attributes);
+    const withDeliveries = (await json(await h.request('GET', `/api/referrals/${id}/timeline`, { token: admin }))).data.map(
+      (e: { attributes: Record<string, unknown> }) => e.attributes,
+    );
     expect(withDeliveries.map((e: Record<string, unknown>) => [e.kind, e.actorName === 'Timeline RMS' ? e.result : e.toStatus])).toEqual([
       ['made', 'new'],
       ['delivery', 'failed'],
@@ -168,7 +205,9 @@ describe('contact attempts and service levels', () => {
     await clockAt(47 * HOUR);
     expect(await read(id)).toMatchObject({ status: 'new', due: at(48 * HOUR).toISOString(), overdue: false, stale: false, attempts: 0 });
     const overdueIds = async () =>
-      (await json(await h.request('GET', `/api/referrals?engagementId=${w.engagementId}&overdue=true`, { token: admin }))).data.map((r: { id: string }) => Number(r.id));
+      (await json(await h.request('GET', `/api/referrals?engagementId=${w.engagementId}&overdue=true`, { token: admin }))).data.map((r: { id: string }) =>
+        Number(r.id),
+      );
     expect(await overdueIds()).toEqual([]);
     await clockAt(49 * HOUR);
     expect(await read(id)).toMatchObject({ overdue: true });
@@ -189,7 +228,9 @@ describe('contact attempts and service levels', () => {
     expect(await read(id)).toMatchObject({ overdue: true });
     expect((await attempt(id, { channel: 'sms', result: 'reached' })).status).toBe(201);
     expect(await read(id)).toMatchObject({ attempts: 2, firstContactAt: at(74 * HOUR).toISOString(), due: null, overdue: false });
-    const timeline = (await json(await h.request('GET', `/api/referrals/${id}/timeline`, { token: admin }))).data.map((e: { attributes: Record<string, unknown> }) => e.attributes);
+    const timeline = (await json(await h.request('GET', `/api/referrals/${id}/timeline`, { token: admin }))).data.map(
+      (e: { attributes: Record<string, unknown> }) => e.attributes,
+    );
     expect(timeline.map((e: Record<string, unknown>) => [e.kind, e.toStatus ?? null, e.result ?? null])).toEqual([
       ['made', 'new', null],
       ['status', 'attempting-contact', null],
@@ -215,7 +256,9 @@ describe('contact attempts and service levels', () => {
     await clockAt(49 * HOUR);
     expect(await read(a)).toMatchObject({ stale: true });
     expect(await read(b)).toMatchObject({ stale: false, due: null });
-    const stale = (await json(await h.request('GET', `/api/referrals?engagementId=${w.engagementId}&stale=true`, { token: admin }))).data.map((r: { id: string }) => Number(r.id));
+    const stale = (await json(await h.request('GET', `/api/referrals?engagementId=${w.engagementId}&stale=true`, { token: admin }))).data.map(
+      (r: { id: string }) => Number(r.id),
+    );
     expect(stale).toEqual([a]);
   });
 
@@ -286,7 +329,9 @@ describe('scope', () => {
     const created = await h.request('POST', '/api/referral-reasons', { token: admin, body });
     expect(created.status).toBe(201);
     expect((await h.request('POST', '/api/referral-reasons', { token: admin, body })).status).toBe(422);
-    expect((await h.request('POST', '/api/referral-reasons', { token: admin, body: doc('referral-reasons', { name: 'x', status: 'contacted' }) })).status).toBe(422);
+    expect((await h.request('POST', '/api/referral-reasons', { token: admin, body: doc('referral-reasons', { name: 'x', status: 'contacted' }) })).status).toBe(
+      422,
+    );
     const listed = await json(await h.request('GET', '/api/referral-reasons?status=withdrawn', { token: user }));
     expect(listed.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toContain('Moved away');
   });

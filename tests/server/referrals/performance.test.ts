@@ -5,7 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { contacts, engagementSiteLocations, engagements, referralReasons, referrals, rmsDeliveries, siteLocations, sponsors, userSiteLocations } from '../../../server/db/schema';
+import {
+  contacts,
+  engagementSiteLocations,
+  engagements,
+  referralReasons,
+  referrals,
+  rmsDeliveries,
+  siteLocations,
+  sponsors,
+  userSiteLocations,
+} from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
 
 let h: Harness;
@@ -23,8 +33,14 @@ async function clockAt(ms: number) {
 /** A sponsor's engagement with two sites; `perSite` referrals made at MADE at each. */
 async function world(perSite: [number, number]) {
   const [sponsor] = await h.db.insert(sponsors).values({ name: 'Perf sponsor', identification: 'PERF' }).returning({ id: sponsors.id });
-  const [engagement] = await h.db.insert(engagements).values({ name: 'Perf study', identification: 'PERF-E', sponsorId: sponsor!.id }).returning({ id: engagements.id });
-  const sites = await h.db.insert(siteLocations).values([{ name: 'Perf Alpha' }, { name: 'Perf Beta' }]).returning({ id: siteLocations.id });
+  const [engagement] = await h.db
+    .insert(engagements)
+    .values({ name: 'Perf study', identification: 'PERF-E', sponsorId: sponsor!.id })
+    .returning({ id: engagements.id });
+  const sites = await h.db
+    .insert(siteLocations)
+    .values([{ name: 'Perf Alpha' }, { name: 'Perf Beta' }])
+    .returning({ id: siteLocations.id });
   const links = await h.db
     .insert(engagementSiteLocations)
     .values(sites.map((s) => ({ engagementId: engagement!.id, siteLocationId: s.id })))
@@ -34,7 +50,11 @@ async function world(perSite: [number, number]) {
     for (let i = 0; i < perSite[side]!; i++) {
       const [contact] = await h.db
         .insert(contacts)
-        .values({ engagementId: engagement!.id, engagementSiteLocationId: links[side]!.id, valuesCiphertext: h.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' })) })
+        .values({
+          engagementId: engagement!.id,
+          engagementSiteLocationId: links[side]!.id,
+          valuesCiphertext: h.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' })),
+        })
         .returning({ id: contacts.id });
       await h.db.insert(rmsDeliveries).values({ contactId: contact!.id, status: 'delivered', deliveredAt: new Date(MADE) });
       const [row] = await h.db
@@ -67,7 +87,10 @@ describe('GET /api/site-performance', () => {
     await move(r1!, { status: 'in-screening' });
     await move(r1!, { status: 'screen-failed', reasonId: await reasonOf('screen-failed') });
     await clockAt(60 * HOUR);
-    const call = await h.request('POST', `/api/referrals/${r2}/contact-attempts`, { token: admin, body: doc('contact-attempts', { channel: 'phone', result: 'reached' }) });
+    const call = await h.request('POST', `/api/referrals/${r2}/contact-attempts`, {
+      token: admin,
+      body: doc('contact-attempts', { channel: 'phone', result: 'reached' }),
+    });
     expect(call.status).toBe(201);
     await move(r2!, { status: 'in-screening' });
     await move(r2!, { status: 'eligible' });

@@ -35,7 +35,9 @@ describe('a cipher with previous keys', () => {
   it('takes PHI_PREVIOUS_KEYS as keys separated by commas or spaces, refusing a bad one by name', () => {
     expect(loadConfig({}).phiPreviousKeys).toEqual([]);
     expect(loadConfig({ PHI_PREVIOUS_KEYS: `${OLD.toString('base64')}, ${'ab'.repeat(32)}` }).phiPreviousKeys).toEqual([OLD, Buffer.alloc(32, 0xab)]);
-    expect(() => loadConfig({ PHI_PREVIOUS_KEYS: `${OLD.toString('hex')},short` })).toThrow(new ConfigError('PHI_PREVIOUS_KEYS must be 32 bytes, as base64 or 64 hex characters'));
+    expect(() => loadConfig({ PHI_PREVIOUS_KEYS: `${OLD.toString('hex')},short` })).toThrow(
+      new ConfigError('PHI_PREVIOUS_KEYS must be 32 bytes, as base64 or 64 hex characters'),
+    );
   });
 });
 
@@ -55,16 +57,53 @@ describe('re-sealing with the current key', () => {
       const { submissionId, token } = await runQualified(h, f);
       const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Ann', email, phone });
       expect(res.status, await res.text()).toBe(201);
-      contactIds.push((await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId))))[0]!.id);
+      contactIds.push(
+        (
+          await h.db
+            .select()
+            .from(contacts)
+            .where(eq(contacts.submissionId, Number(submissionId)))
+        )[0]!.id,
+      );
     }
     // A contact stored before its hashes were kept.
     await h.db.update(contacts).set({ emailMatch: null, phoneMatch: null }).where(eq(contacts.id, contactIds[1]!));
-    await h.db.insert(leads).values({ kind: 'noTrialSites', engagementIds: f.engagementIds, valuesCiphertext: old.seal('{"email":"lead@example.com"}'), zipCiphertext: old.seal('99501'), consentedAt: new Date(), consentText: 'Yes', consentTextSha256: 'x' });
+    await h.db.insert(leads).values({
+      kind: 'noTrialSites',
+      engagementIds: f.engagementIds,
+      valuesCiphertext: old.seal('{"email":"lead@example.com"}'),
+      zipCiphertext: old.seal('99501'),
+      consentedAt: new Date(),
+      consentText: 'Yes',
+      consentTextSha256: 'x',
+    });
     // Staff notes on a referral: its reason and an attempt's note on its timeline.
-    const [referral] = await h.db.update(referrals).set({ reasonNoteCiphertext: old.seal('Moved to Ohio') }).where(eq(referrals.contactId, contactIds[0]!)).returning({ id: referrals.id });
-    await h.db.insert(referralEvents).values({ referralId: referral!.id, occurredAt: new Date(), kind: 'attempt', actorName: 'admin', channel: 'phone', result: 'voicemail', noteCiphertext: old.seal('Call after 5') });
-    await h.db.insert(messages).values({ kind: 'participantConfirmation', audience: 'participant', recipientLabel: 'participant', toCiphertext: old.seal('ann@example.com'), subject: 'Thank you', bodyCiphertext: old.seal('{"text":"t","html":"h"}'), messageId: '<reseal@recruit.example>' });
-    await h.db.insert(rmsProviders).values({ name: 'Rotated receiver', kind: 'webhook', endpointUrl: 'https://rms.example/hook', signingSecret: old.seal('whsec_secret'), timeoutMs: 5000 });
+    const [referral] = await h.db
+      .update(referrals)
+      .set({ reasonNoteCiphertext: old.seal('Moved to Ohio') })
+      .where(eq(referrals.contactId, contactIds[0]!))
+      .returning({ id: referrals.id });
+    await h.db.insert(referralEvents).values({
+      referralId: referral!.id,
+      occurredAt: new Date(),
+      kind: 'attempt',
+      actorName: 'admin',
+      channel: 'phone',
+      result: 'voicemail',
+      noteCiphertext: old.seal('Call after 5'),
+    });
+    await h.db.insert(messages).values({
+      kind: 'participantConfirmation',
+      audience: 'participant',
+      recipientLabel: 'participant',
+      toCiphertext: old.seal('ann@example.com'),
+      subject: 'Thank you',
+      bodyCiphertext: old.seal('{"text":"t","html":"h"}'),
+      messageId: '<reseal@recruit.example>',
+    });
+    await h.db
+      .insert(rmsProviders)
+      .values({ name: 'Rotated receiver', kind: 'webhook', endpointUrl: 'https://rms.example/hook', signingSecret: old.seal('whsec_secret'), timeoutMs: 5000 });
   });
   afterAll(async () => {
     await h.close();
@@ -106,10 +145,19 @@ describe('re-sealing with the current key', () => {
   });
 
   it('finds nothing to do a second time', async () => {
-    expect(await resealAll(h.db, rotated, matcher)).toEqual({ contacts: 0, contactHashes: 0, answers: 0, clearAnswers: 0, secrets: 0, leads: 0, notes: 0, messages: 0 });
+    expect(await resealAll(h.db, rotated, matcher)).toEqual({
+      contacts: 0,
+      contactHashes: 0,
+      answers: 0,
+      clearAnswers: 0,
+      secrets: 0,
+      leads: 0,
+      notes: 0,
+      messages: 0,
+    });
   });
 
-  it('recomputes every contact\'s hashes with --rehash, after the match key changed', async () => {
+  it("recomputes every contact's hashes with --rehash, after the match key changed", async () => {
     const next = contactMatcher(randomBytes(32));
     expect((await resealAll(h.db, rotated, next, { rehash: true })).contactHashes).toBe(2);
     const [first] = await h.db.select().from(contacts).where(eq(contacts.id, contactIds[0]!));

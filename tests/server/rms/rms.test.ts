@@ -81,7 +81,10 @@ async function completeRun(options: { values?: Record<string, unknown>; site?: n
   const body = await json(res);
   expect(body.meta.outcome).toBe('completed');
   if (options.settle !== false) await settleDeliveries();
-  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(submissionId)));
   expect(contact).toBeDefined();
   return { contact: contact!, submissionId, token, body };
 }
@@ -217,7 +220,15 @@ describe('the contact', () => {
     const before = { contacts: await count$(contacts), referrals: await count$(referrals), audits: await count$(rmsAudits) };
     const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
       headers: withToken(token),
-      body: { data: { attributes: { engagementSiteLocationId: String(f.engagementSiteLocationId), values: { first_name: '  ', email: 'not-an-email', phone: '12345' }, acceptTerms: false } } },
+      body: {
+        data: {
+          attributes: {
+            engagementSiteLocationId: String(f.engagementSiteLocationId),
+            values: { first_name: '  ', email: 'not-an-email', phone: '12345' },
+            acceptTerms: false,
+          },
+        },
+      },
     });
     expect(res.status).toBe(422);
     const problems = Object.fromEntries((await json(res)).errors.map((e: { source: { pointer: string }; detail: string }) => [e.source.pointer, e.detail]));
@@ -234,7 +245,10 @@ describe('the contact', () => {
     expect(wrongSite.status).toBe(422);
     expect((await json(wrongSite)).errors[0].source.pointer).toBe('/data/attributes/engagementSiteLocationId');
     expect({ contacts: await count$(contacts), referrals: await count$(referrals), audits: await count$(rmsAudits) }).toEqual(before);
-    const [submission] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId)));
+    const [submission] = await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(submissionId)));
     expect(submission!.status).toBe('in_progress');
   });
 
@@ -249,13 +263,28 @@ describe('the contact', () => {
     for (const value of Object.values(VALUES)) expect(raw).not.toContain(value);
     expect(raw).not.toContain('zelda');
     expect(JSON.parse(h.phi.open(contact.valuesCiphertext))).toEqual(VALUES);
-    expect(contact).toMatchObject({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId, screenerId: f.screenerId, mediaChannelId: f.mediaChannelId, acceptTerms: true, language: 'en' });
+    expect(contact).toMatchObject({
+      engagementId: f.engagementIds[0],
+      engagementSiteLocationId: f.engagementSiteLocationId,
+      screenerId: f.screenerId,
+      mediaChannelId: f.mediaChannelId,
+      acceptTerms: true,
+      language: 'en',
+    });
     expect(contact.consentedAt).toBeInstanceOf(Date);
     expect(await deliveryOf(contact.id)).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: T0, nextAttemptAt: null });
 
     const [referral] = await h.db.select().from(referrals).where(eq(referrals.contactId, contact.id));
-    expect(referral).toMatchObject({ engagementId: f.engagementIds[0], engagementSiteLocationId: f.engagementSiteLocationId, isScreened: false, isRandomized: false });
-    const [submission] = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.id, Number(submissionId)));
+    expect(referral).toMatchObject({
+      engagementId: f.engagementIds[0],
+      engagementSiteLocationId: f.engagementSiteLocationId,
+      isScreened: false,
+      isRandomized: false,
+    });
+    const [submission] = await h.db
+      .select()
+      .from(oFormSubmissions)
+      .where(eq(oFormSubmissions.id, Number(submissionId)));
     expect(submission).toMatchObject({ status: 'completed', outcome: 'completed' });
     const channel = (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)!;
     expect(channel.submissionsCompleted).toBe(channelBefore.submissionsCompleted + 1);
@@ -293,7 +322,13 @@ describe('the contact', () => {
     expect(JSON.parse(delivery.body).data).not.toHaveProperty('questions');
     const audits = await auditsOf(contact.id);
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ succeeded: true, attempt: 1, rmsProviderName: 'Test webhook', rmsProviderId: providerId, responseMessage: 'HTTP 200 OK' });
+    expect(audits[0]).toMatchObject({
+      succeeded: true,
+      attempt: 1,
+      rmsProviderName: 'Test webhook',
+      rmsProviderId: providerId,
+      responseMessage: 'HTTP 200 OK',
+    });
     expect(audits[0]!.responseBody).toContain('"accepted":true');
   });
 
@@ -301,7 +336,12 @@ describe('the contact', () => {
     const { submissionId, token } = await completeRun();
     const again = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(again.status).toBe(404);
-    expect(await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)))).toHaveLength(1);
+    expect(
+      await h.db
+        .select()
+        .from(contacts)
+        .where(eq(contacts.submissionId, Number(submissionId))),
+    ).toHaveLength(1);
   });
 
   it('records only, in one succeeded audit, for an engagement without a record system (no site chosen)', async () => {
@@ -358,7 +398,11 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
     mode = 'never';
     const { contact } = await completeRun();
     expect(await deliveryOf(contact.id)).toMatchObject({ status: 'undelivered', attempts: 1, nextAttemptAt: null });
-    expect((await auditsOf(contact.id))[0]).toMatchObject({ succeeded: false, responseMessage: 'HTTP 422 Unprocessable Entity', responseBody: '{"error":"site unknown"}' });
+    expect((await auditsOf(contact.id))[0]).toMatchObject({
+      succeeded: false,
+      responseMessage: 'HTTP 422 Unprocessable Entity',
+      responseBody: '{"error":"site unknown"}',
+    });
     expect(await deliverAt(at(86_400), { contactId: contact.id })).toEqual([]);
     expect(received).toHaveLength(1);
   });
@@ -449,8 +493,17 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
     const first = (await completeRun()).contact;
     const second = (await completeRun({ values: { ...VALUES, email: 'lease.second@example.com' } })).contact;
     await setProvider({ isActive: true });
-    const audit = (succeeded: boolean) => ({ providerId, providerName: 'Test webhook', succeeded, responseMessage: succeeded ? 'HTTP 200 OK' : 'HTTP 500', responseBody: '' });
-    for (const [contactId, staleSucceeds] of [[first.id, false], [second.id, true]] as const) {
+    const audit = (succeeded: boolean) => ({
+      providerId,
+      providerName: 'Test webhook',
+      succeeded,
+      responseMessage: succeeded ? 'HTTP 200 OK' : 'HTTP 500',
+      responseBody: '',
+    });
+    for (const [contactId, staleSucceeds] of [
+      [first.id, false],
+      [second.id, true],
+    ] as const) {
       // A slow process's lease runs out and another process claims the delivery again.
       const [slow] = await claimDue(h.db, T0, { contactId });
       const [taker] = await claimDue(h.db, at(70), { contactId });
@@ -463,7 +516,9 @@ describe('delivery and its retry schedule (RMS_RETRY_SCHEDULE=60,300)', () => {
       expect((await auditsOf(contactId)).map((a) => [a.attempt, a.succeeded])).toEqual([[1, staleSucceeds]]);
       // The taker's outcome is the delivery's.
       await recordAttempt(h.db, taker!, audit(!staleSucceeds), { succeeded: !staleSucceeds, retryable: true, retryAfterSeconds: null }, [60, 300], at(72));
-      expect(await deliveryOf(contactId)).toMatchObject(staleSucceeds ? { status: 'retrying', leaseId: null, nextAttemptAt: at(72 + 300) } : { status: 'delivered', leaseId: null, deliveredAt: at(72) });
+      expect(await deliveryOf(contactId)).toMatchObject(
+        staleSucceeds ? { status: 'retrying', leaseId: null, nextAttemptAt: at(72 + 300) } : { status: 'delivered', leaseId: null, deliveredAt: at(72) },
+      );
     }
     expect(received).toHaveLength(0);
   });
@@ -515,7 +570,7 @@ describe('resending', () => {
     expect(meta.queued).toBeGreaterThanOrEqual(2);
     await settleDeliveries();
     for (const run of [first, second]) expect(await deliveryOf(run.contact.id)).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect((await auditsOf(third.contact.id))).toHaveLength(1);
+    expect(await auditsOf(third.contact.id)).toHaveLength(1);
     expect((await json(await h.request('POST', '/api/resend-rms-audit?status=undelivered', { token: superToken }))).meta.queued).toBe(0);
     expect((await h.request('POST', '/api/resend-rms-audit?from=yesterday', { token: superToken })).status).toBe(400);
   });
@@ -528,14 +583,24 @@ describe('the RMS audits list', () => {
     const list = async (query: string) => json(await h.request('GET', `/api/rms-audits?${query}`, { token: superToken }));
     const retrying = await list(`status=retrying&include=rmsProviders&limit=100`);
     const row = retrying.data.find((d: { attributes: { contactId: number } }) => d.attributes.contactId === contact.id);
-    expect(row.attributes).toMatchObject({ deliveryStatus: 'retrying', nextAttemptAt: at(60).toISOString(), engagementId: f.engagementIds[0], succeeded: false });
+    expect(row.attributes).toMatchObject({
+      deliveryStatus: 'retrying',
+      nextAttemptAt: at(60).toISOString(),
+      engagementId: f.engagementIds[0],
+      succeeded: false,
+    });
     expect(retrying.data.every((d: { attributes: { deliveryStatus: string } }) => d.attributes.deliveryStatus === 'retrying')).toBe(true);
     expect(retrying.included).toContainEqual({ type: 'rms-providers', id: String(providerId), attributes: { name: 'Test webhook', kind: 'webhook' } });
     expect(JSON.stringify(retrying)).not.toContain(SECRET.slice(6));
 
     const delivered = await list('status=delivered&limit=100');
     expect(delivered.data.length).toBeGreaterThan(0);
-    expect(delivered.data.every((d: { attributes: { deliveryStatus: string; nextAttemptAt: unknown } }) => d.attributes.deliveryStatus === 'delivered' && d.attributes.nextAttemptAt === null)).toBe(true);
+    expect(
+      delivered.data.every(
+        (d: { attributes: { deliveryStatus: string; nextAttemptAt: unknown } }) =>
+          d.attributes.deliveryStatus === 'delivered' && d.attributes.nextAttemptAt === null,
+      ),
+    ).toBe(true);
     const byProvider = await list(`rmsProviderId=${providerId}&limit=100`);
     expect(byProvider.data.every((d: { attributes: { rmsProviderId: number } }) => d.attributes.rmsProviderId === providerId)).toBe(true);
     const otherEngagement = await list(`engagementId=${f.engagementIds[1]}&limit=100`);
@@ -562,7 +627,9 @@ describe('the record system callback (Standard Webhooks signed)', () => {
       body,
       headers: {
         'Content-Type': 'application/json',
-        ...(options.secret ? await signStandardWebhook(options.secret, options.id ?? `msg_callback_${++sent}`, options.atSeconds ?? h.clock().getTime() / 1000, body) : {}),
+        ...(options.secret
+          ? await signStandardWebhook(options.secret, options.id ?? `msg_callback_${++sent}`, options.atSeconds ?? h.clock().getTime() / 1000, body)
+          : {}),
       },
     });
   const counts = async () => (await json(await h.request('GET', `/api/referrals/counts/${f.engagementIds[0]}`, { token: superToken }))).data.attributes;

@@ -13,14 +13,45 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
-import type { Bundle, Consent, Location, Organization, Patient, Questionnaire, QuestionnaireResponse, ResearchStudy, ResearchSubject } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  Consent,
+  Location,
+  Organization,
+  Patient,
+  Questionnaire,
+  QuestionnaireResponse,
+  ResearchStudy,
+  ResearchSubject,
+} from '@medplum/fhirtypes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../../support/participantFixture';
-import { contactFieldScreeners, contactFields, contacts, countries, engagements, referralEvents, referrals, rmsAudits, rmsDeliveries, rmsProviders, siteLocations, sponsors } from '../../../server/db/schema';
+import {
+  contactFieldScreeners,
+  contactFields,
+  contacts,
+  countries,
+  engagements,
+  referralEvents,
+  referrals,
+  rmsAudits,
+  rmsDeliveries,
+  rmsProviders,
+  siteLocations,
+  sponsors,
+} from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
-import { optionSystem, questionnaireUrl, referralBundle, SITE_EXTENSION, SITE_IDENTIFIER_SYSTEM, SITE_LOCATION_SYSTEM, SPONSOR_IDENTIFIER_SYSTEM } from '../../../server/rms/fhir';
+import {
+  optionSystem,
+  questionnaireUrl,
+  referralBundle,
+  SITE_EXTENSION,
+  SITE_IDENTIFIER_SYSTEM,
+  SITE_LOCATION_SYSTEM,
+  SPONSOR_IDENTIFIER_SYSTEM,
+} from '../../../server/rms/fhir';
 import { testReferralFacts } from '../../../server/rms/payload';
 import { startFhirServer, type FhirServer } from '../../support/fhirServer';
 import { newWebhookSecret, signStandardWebhook } from '../../support/standardWebhooks';
@@ -60,12 +91,20 @@ async function contactRun(fixture: ParticipantFixture = f, values: Record<string
   const res = await leaveContact(h, fixture, { submissionId, token }, values);
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
-  const [contact] = await h.db.select().from(contacts).where(eq(contacts.submissionId, Number(submissionId)));
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(submissionId)));
   const [delivery] = await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contact!.id));
   return { contact: contact!, delivery: delivery! };
 }
 
-const resources = <T>(bundle: Bundle, type: string) => (bundle.entry ?? []).filter((e) => e.resource?.resourceType === type) as { resource: T; request: { ifNoneExist?: string; url: string; method: string }; fullUrl: string }[];
+const resources = <T>(bundle: Bundle, type: string) =>
+  (bundle.entry ?? []).filter((e) => e.resource?.resourceType === type) as {
+    resource: T;
+    request: { ifNoneExist?: string; url: string; method: string };
+    fullUrl: string;
+  }[];
 
 beforeAll(async () => {
   validate = schemaValidator();
@@ -163,7 +202,12 @@ describe('the FHIR provider', () => {
       extension: [{ valueReference: { reference: site!.fullUrl } }],
     });
     const [consent] = resources<Consent>(bundle, 'Consent');
-    expect(consent!.resource).toMatchObject({ status: 'active', dateTime: contact.consentedAt!.toISOString(), patient: { reference: patient!.fullUrl }, sourceAttachment: { language: 'en' } });
+    expect(consent!.resource).toMatchObject({
+      status: 'active',
+      dateTime: contact.consentedAt!.toISOString(),
+      patient: { reference: patient!.fullUrl },
+      sourceAttachment: { language: 'en' },
+    });
 
     // The survey version as a Questionnaire, its canonical named by the answers.
     const [questionnaire] = resources<Questionnaire>(bundle, 'Questionnaire');
@@ -177,15 +221,23 @@ describe('the FHIR provider', () => {
       ['q_zip', 'string', false],
       ['q_conditions', 'choice', true],
     ]);
-    expect(questionnaire!.resource.item![0]!.answerOption![0]).toEqual({ valueCoding: { system: optionSystem(f.oFormIdentity, 'q_choice'), code: 'yes', display: 'yes' } });
+    expect(questionnaire!.resource.item![0]!.answerOption![0]).toEqual({
+      valueCoding: { system: optionSystem(f.oFormIdentity, 'q_choice'), code: 'yes', display: 'yes' },
+    });
     const [answers] = resources<QuestionnaireResponse>(bundle, 'QuestionnaireResponse');
     expect(answers!.resource).toMatchObject({ questionnaire: `${url}|1`, subject: { reference: subject!.fullUrl }, source: { reference: patient!.fullUrl } });
     expect(answers!.resource.item).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ linkId: 'q_choice', answer: [{ valueCoding: { system: optionSystem(f.oFormIdentity, 'q_choice'), code: 'yes', display: 'yes' } }] }),
+        expect.objectContaining({
+          linkId: 'q_choice',
+          answer: [{ valueCoding: { system: optionSystem(f.oFormIdentity, 'q_choice'), code: 'yes', display: 'yes' } }],
+        }),
         expect.objectContaining({ linkId: 'q_dob', answer: [{ valueDate: '1980-06-15' }] }),
         expect.objectContaining({ linkId: 'q_text', answer: [{ valueString: 'hello' }] }),
-        expect.objectContaining({ linkId: 'q_conditions', answer: [{ valueCoding: { system: optionSystem(f.oFormIdentity, 'q_conditions'), code: 'a', display: 'a' } }] }),
+        expect.objectContaining({
+          linkId: 'q_conditions',
+          answer: [{ valueCoding: { system: optionSystem(f.oFormIdentity, 'q_conditions'), code: 'a', display: 'a' } }],
+        }),
       ]),
     );
     // Every answer's coding is one its Questionnaire item offers.
@@ -271,10 +323,15 @@ describe('the FHIR provider', () => {
     ['without', { first_name: 'Tomasz', phone: '212-555-0123' }],
   ])('creates nothing twice when a referral is posted again, %s an e-mail field', async (_, values) => {
     const fixture = await createParticipantFixture(h.db);
-    await h.db.update(engagements).set({ rmsProviderId: providerId, protocolIdentifier: `PROTO-${fixture.engagementIds[0]}` }).where(eq(engagements.id, fixture.engagementIds[0]));
+    await h.db
+      .update(engagements)
+      .set({ rmsProviderId: providerId, protocolIdentifier: `PROTO-${fixture.engagementIds[0]}` })
+      .where(eq(engagements.id, fixture.engagementIds[0]));
     if (!('email' in values)) {
       const [email] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'email'));
-      await h.db.delete(contactFieldScreeners).where(and(eq(contactFieldScreeners.screenerId, fixture.screenerId), eq(contactFieldScreeners.contactFieldId, email!.id)));
+      await h.db
+        .delete(contactFieldScreeners)
+        .where(and(eq(contactFieldScreeners.screenerId, fixture.screenerId), eq(contactFieldScreeners.contactFieldId, email!.id)));
     }
     const { contact, delivery } = await contactRun(fixture, values);
     expect(delivery.status).toBe('delivered');
@@ -317,7 +374,10 @@ describe('the FHIR provider', () => {
 
 describe('the FHIR callback', () => {
   const post = (subject: unknown, headers: Record<string, string> = { Authorization: `Bearer ${SECRET}` }, provider = providerId) =>
-    h.request('POST', `/api/rms-callback/fhir/${provider}`, { body: JSON.stringify(subject), headers: { 'Content-Type': 'application/fhir+json', ...headers } });
+    h.request('POST', `/api/rms-callback/fhir/${provider}`, {
+      body: JSON.stringify(subject),
+      headers: { 'Content-Type': 'application/fhir+json', ...headers },
+    });
   const subjectOf = (referralKey: string, status: string) => ({
     resourceType: 'ResearchSubject',
     identifier: [{ system: 'urn:ietf:rfc:3986', value: `urn:uuid:${referralKey}` }],
@@ -371,13 +431,19 @@ describe('the FHIR callback', () => {
     const refused = await post(subjectOf(delivery.referralKey, 'screening'), { Authorization: 'Bearer nope' });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('content-type')).toBe('application/fhir+json');
-    expect(await refused.json()).toEqual({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'security', diagnostics: expect.any(String) }] });
+    expect(await refused.json()).toEqual({
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'security', diagnostics: expect.any(String) }],
+    });
     expect((await post(subjectOf(delivery.referralKey, 'screening'), {})).status).toBe(401);
     expect((await post(subjectOf(delivery.referralKey, 'screening'), undefined, providerId + 1000)).status).toBe(401);
     expect((await post(subjectOf('00000000-0000-4000-8000-000000000000', 'screening'))).status).toBe(401);
     const badStatus = await post(subjectOf(delivery.referralKey, 'enrolled'));
     expect(badStatus.status).toBe(422);
-    expect(await badStatus.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: ['ResearchSubject.status'] }] });
+    expect(await badStatus.json()).toMatchObject({
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'invalid', expression: ['ResearchSubject.status'] }],
+    });
     expect((await post({ resourceType: 'Patient' })).status).toBe(422);
     expect(await counts()).toEqual(before);
   });
@@ -393,7 +459,15 @@ describe('answers typed by question type', () => {
       questions: [
         { identity: 'visits', title: 'Visits last year', type: 'number', options: [] },
         { identity: 'weight', title: 'Weight (kg)', type: 'number', options: [] },
-        { identity: 'smoker', title: 'Do you smoke?', type: 'yes_no', options: [{ value: 'yes', label: 'Yes' }, { value: 'no', label: 'No' }] },
+        {
+          identity: 'smoker',
+          title: 'Do you smoke?',
+          type: 'yes_no',
+          options: [
+            { value: 'yes', label: 'Yes' },
+            { value: 'no', label: 'No' },
+          ],
+        },
         { identity: 'diagnosed', title: 'Diagnosed on', type: 'date', options: [] },
       ],
       answers: [
@@ -420,7 +494,14 @@ describe('answers typed by question type', () => {
   it('sends a referral without a site or survey with no Location, no Questionnaire, still valid', () => {
     const bundle = referralBundle(testReferralFacts('7d2c5a4e-3c1b-4f7e-9a51-0c6b8f1d2e3b', T0));
     expect(validate(bundle), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
-    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['Organization', 'ResearchStudy', 'Patient', 'ResearchSubject', 'Consent', 'QuestionnaireResponse']);
+    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual([
+      'Organization',
+      'ResearchStudy',
+      'Patient',
+      'ResearchSubject',
+      'Consent',
+      'QuestionnaireResponse',
+    ]);
     expect(bundle.entry!.every((e) => e.request!.ifNoneExist)).toBe(true);
   });
 });

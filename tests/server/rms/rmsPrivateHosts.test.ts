@@ -39,13 +39,31 @@ const tokens = new Map<Harness, string>();
 const tokenOf = async (h: Harness) => tokens.get(h) ?? tokens.set(h, await h.token()).get(h)!;
 
 const create = async (h: Harness, name: string, endpoint: string, timeoutMs = 5000) =>
-  h.request('POST', '/api/rms-providers', { token: await tokenOf(h), body: { data: { type: 'rms-providers', attributes: { name, kind: 'webhook', endpoint, secret: SECRET, timeoutMs } } } });
+  h.request('POST', '/api/rms-providers', {
+    token: await tokenOf(h),
+    body: { data: { type: 'rms-providers', attributes: { name, kind: 'webhook', endpoint, secret: SECRET, timeoutMs } } },
+  });
 
 const sendTest = async (h: Harness, id: number | string) => h.request('POST', `/api/rms-providers/${id}/test`, { token: await tokenOf(h) });
 
 describe('record-system endpoints on private networks', () => {
   it('knows the private ranges, in every spelling of an address', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.0.10', '169.254.169.254', '100.64.1.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.0.10',
+      '169.254.169.254',
+      '100.64.1.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd12::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(address), address).toBe(false);
@@ -82,7 +100,13 @@ describe('record-system endpoints on private networks', () => {
     // Saved while its name pointed elsewhere: the row is written as the save would have.
     const [row] = await closed.db
       .insert(rmsProviders)
-      .values({ name: 'Rebound', kind: 'webhook', endpointUrl: `${receiver.origin.replace('127.0.0.1', 'localhost')}/in`, signingSecret: SECRET, timeoutMs: 5000 })
+      .values({
+        name: 'Rebound',
+        kind: 'webhook',
+        endpointUrl: `${receiver.origin.replace('127.0.0.1', 'localhost')}/in`,
+        signingSecret: SECRET,
+        timeoutMs: 5000,
+      })
       .returning();
     const before = receiver.received.length;
     const res = await sendTest(closed, row!.id);
@@ -112,7 +136,10 @@ describe('record-system endpoints on private networks', () => {
     const silentPort = (silent.address() as net.AddressInfo).port;
     try {
       const answers = [];
-      for (const [name, port] of [['Closed port', closedPort], ['Silent port', silentPort]] as const) {
+      for (const [name, port] of [
+        ['Closed port', closedPort],
+        ['Silent port', silentPort],
+      ] as const) {
         const made = await create(allowed, name, `http://127.0.0.1:${port}/in`, 1000);
         expect(made.status).toBe(201);
         answers.push((await (await sendTest(allowed, (await made.json()).data.id)).json()).data.attributes);

@@ -84,33 +84,62 @@ describe('record-system providers', () => {
 
   it('refuses bad settings with a 422 pointing at each, and writes nothing', async () => {
     const before = (await h.db.select().from(rmsProviders)).length;
-    const bad = await call('POST', '/api/rms-providers', provider({ name: '', kind: 'smtp', endpoint: 'http://records.example.com/in', timeoutMs: 5, secret: 'not-a-secret' }));
+    const bad = await call(
+      'POST',
+      '/api/rms-providers',
+      provider({ name: '', kind: 'smtp', endpoint: 'http://records.example.com/in', timeoutMs: 5, secret: 'not-a-secret' }),
+    );
     expect(bad.status).toBe(422);
-    expect(pointers(bad.body).sort()).toEqual(['/data/attributes/endpoint', '/data/attributes/kind', '/data/attributes/name', '/data/attributes/secret', '/data/attributes/timeoutMs']);
+    expect(pointers(bad.body).sort()).toEqual([
+      '/data/attributes/endpoint',
+      '/data/attributes/kind',
+      '/data/attributes/name',
+      '/data/attributes/secret',
+      '/data/attributes/timeoutMs',
+    ]);
     const noSecret = await call('POST', '/api/rms-providers', provider({ name: 'Unsigned', kind: 'webhook', endpoint }));
     expect(noSecret.status).toBe(422);
-    expect(noSecret.body.errors).toEqual([expect.objectContaining({ detail: RMS_PROVIDER_MESSAGES.secretRequired, source: { pointer: '/data/attributes/secret' } })]);
-    const shortSecret = await call('POST', '/api/rms-providers', provider({ name: 'Short', kind: 'webhook', endpoint, secret: `whsec_${Buffer.alloc(16).toString('base64')}` }));
+    expect(noSecret.body.errors).toEqual([
+      expect.objectContaining({ detail: RMS_PROVIDER_MESSAGES.secretRequired, source: { pointer: '/data/attributes/secret' } }),
+    ]);
+    const shortSecret = await call(
+      'POST',
+      '/api/rms-providers',
+      provider({ name: 'Short', kind: 'webhook', endpoint, secret: `whsec_${Buffer.alloc(16).toString('base64')}` }),
+    );
     expect(pointers(shortSecret.body)).toEqual(['/data/attributes/secret']);
-    const bearerOnWebhook = await call('POST', '/api/rms-providers', provider({ name: 'Bearer', kind: 'webhook', endpoint, secret: SECRET, bearerToken: BEARER }));
+    const bearerOnWebhook = await call(
+      'POST',
+      '/api/rms-providers',
+      provider({ name: 'Bearer', kind: 'webhook', endpoint, secret: SECRET, bearerToken: BEARER }),
+    );
     expect(pointers(bearerOnWebhook.body)).toEqual(['/data/attributes/bearerToken']);
     const taken = await call('POST', '/api/rms-providers', provider({ name: 'sponsor ctms', kind: 'none' }));
     expect(taken.status).toBe(409);
     expect((await h.db.select().from(rmsProviders)).length).toBe(before);
     // https anywhere, and http to this machine only.
-    expect((await call('POST', '/api/rms-providers', provider({ name: 'Hosted FHIR', kind: 'fhir', endpoint: 'https://fhir.example.org/r4', bearerToken: BEARER }))).status).toBe(201);
+    expect(
+      (await call('POST', '/api/rms-providers', provider({ name: 'Hosted FHIR', kind: 'fhir', endpoint: 'https://fhir.example.org/r4', bearerToken: BEARER })))
+        .status,
+    ).toBe(201);
   });
 
   it('sends a marked test referral and answers what the receiver said', async () => {
     const ok = await call('POST', `/api/rms-providers/${id}/test`);
     expect(ok.status).toBe(201);
-    expect(ok.body.data).toMatchObject({ type: 'rms-provider-tests', attributes: { succeeded: true, status: 200, responseMessage: 'HTTP 200', durationMs: expect.any(Number) } });
+    expect(ok.body.data).toMatchObject({
+      type: 'rms-provider-tests',
+      attributes: { succeeded: true, status: 200, responseMessage: 'HTTP 200', durationMs: expect.any(Number) },
+    });
     // Never what the receiver answered.
     expect(ok.body.data.attributes).not.toHaveProperty('responseBody');
     expect(JSON.stringify(ok.body)).not.toContain('seen');
     const hook = received().at(-1)!;
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(true);
-    expect(JSON.parse(hook.body)).toMatchObject({ type: 'referral.test', data: { test: true, referralId: ok.body.data.id, engagement: { name: 'TEST: connection check' } } });
+    expect(JSON.parse(hook.body)).toMatchObject({
+      type: 'referral.test',
+      data: { test: true, referralId: ok.body.data.id, engagement: { name: 'TEST: connection check' } },
+    });
 
     status = 503;
     const failing = await call('POST', `/api/rms-providers/${id}/test`);
@@ -119,7 +148,9 @@ describe('record-system providers', () => {
   });
 
   it('rotates the secret: later pushes are signed with the new one, still never answered', async () => {
-    const patched = await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', id, attributes: { secret: ROTATED, timeoutMs: 20_000 } } });
+    const patched = await call('PATCH', `/api/rms-providers/${id}`, {
+      data: { type: 'rms-providers', id, attributes: { secret: ROTATED, timeoutMs: 20_000 } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes).toMatchObject({ hasSecret: true, timeoutMs: 20_000 });
     await call('POST', `/api/rms-providers/${id}/test`);
@@ -128,7 +159,9 @@ describe('record-system providers', () => {
     expect(await verifyStandardWebhook(SECRET, hook.headers, hook.body, T0.getTime() / 1000)).toBe(false);
     // The trail says which credential changed, never its value.
     const trail = await call('GET', `/api/audit-events?entity=rms-providers&limit=100`);
-    const rotation = trail.body.data.find((e: { attributes: { action: string; changes: Record<string, unknown> } }) => e.attributes.action === 'update' && 'secret' in e.attributes.changes);
+    const rotation = trail.body.data.find(
+      (e: { attributes: { action: string; changes: Record<string, unknown> } }) => e.attributes.action === 'update' && 'secret' in e.attributes.changes,
+    );
     expect(rotation.attributes.changes).toEqual({ secret: { old: '[redacted]', new: '[changed]' }, timeoutMs: { old: 10_000, new: 20_000 } });
     // Removing the secret of a webhook provider would leave its pushes unsigned.
     const unsigned = await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', attributes: { secret: null } } });
@@ -142,7 +175,9 @@ describe('record-system providers', () => {
     expect(mine.attributes).toEqual({ name: 'Sponsor CTMS', kind: 'webhook', isActive: true });
     expect((await call('GET', `/api/rms-providers/${id}`, undefined, adminToken)).body.data.attributes).not.toHaveProperty('endpoint');
     expect((await call('POST', '/api/rms-providers', provider({ name: 'Mine', kind: 'none' }), adminToken)).status).toBe(403);
-    expect((await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', attributes: { isActive: false } } }, adminToken)).status).toBe(403);
+    expect((await call('PATCH', `/api/rms-providers/${id}`, { data: { type: 'rms-providers', attributes: { isActive: false } } }, adminToken)).status).toBe(
+      403,
+    );
     expect((await call('POST', `/api/rms-providers/${id}/test`, undefined, adminToken)).status).toBe(403);
     expect((await call('DELETE', `/api/rms-providers/${id}`, undefined, adminToken)).status).toBe(403);
     const superList = await call('GET', '/api/rms-providers?kind=webhook&sort=-name', undefined);
@@ -154,20 +189,31 @@ describe('record-system providers', () => {
     const [engagement] = await h.db.select({ id: engagements.id }).from(engagements).limit(1);
     if (!engagement) {
       // The seed has no engagements without demo data: make one through the API.
-      const sponsor = await call('POST', '/api/sponsors', { data: { type: 'sponsors', attributes: { name: 'Provider sponsor', identification: 'PROV-SP', isActive: true } } });
+      const sponsor = await call('POST', '/api/sponsors', {
+        data: { type: 'sponsors', attributes: { name: 'Provider sponsor', identification: 'PROV-SP', isActive: true } },
+      });
       expect(sponsor.status).toBe(201);
       const made = await call('POST', '/api/engagements', {
-        data: { type: 'engagements', attributes: { name: 'Provider study', identification: 'PROV-E1', sponsorId: Number(sponsor.body.data.id), rmsProviderId: Number(id) } },
+        data: {
+          type: 'engagements',
+          attributes: { name: 'Provider study', identification: 'PROV-E1', sponsorId: Number(sponsor.body.data.id), rmsProviderId: Number(id) },
+        },
       });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
     } else {
-      await h.db.update(engagements).set({ rmsProviderId: Number(id) }).where(eq(engagements.id, engagement.id));
+      await h.db
+        .update(engagements)
+        .set({ rmsProviderId: Number(id) })
+        .where(eq(engagements.id, engagement.id));
     }
     const inUse = await call('DELETE', `/api/rms-providers/${id}`);
     expect(inUse.status).toBe(409);
     expect(inUse.body.errors[0].detail).toBe(RMS_PROVIDER_MESSAGES.inUse(1));
     expect((await call('GET', `/api/rms-providers/${id}`)).body.data.attributes.engagementCount).toBe(1);
-    await h.db.update(engagements).set({ rmsProviderId: null }).where(eq(engagements.rmsProviderId, Number(id)));
+    await h.db
+      .update(engagements)
+      .set({ rmsProviderId: null })
+      .where(eq(engagements.rmsProviderId, Number(id)));
     expect((await call('DELETE', `/api/rms-providers/${id}`)).status).toBe(204);
     expect((await call('GET', `/api/rms-providers/${id}`)).status).toBe(404);
   });

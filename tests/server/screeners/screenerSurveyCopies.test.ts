@@ -42,12 +42,29 @@ const addField = (containerId: string, attributes: Record<string, unknown>) =>
 /** A version's pages with their questions, as stored. */
 async function structureOf(formId: number) {
   const pages = await h.db.select().from(oFormContainers).where(eq(oFormContainers.oFormId, formId)).orderBy(oFormContainers.displayOrder);
-  const fields = pages.length ? await h.db.select().from(oFormFields).where(inArray(oFormFields.containerId, pages.map((p) => p.id))).orderBy(oFormFields.displayOrder) : [];
+  const fields = pages.length
+    ? await h.db
+        .select()
+        .from(oFormFields)
+        .where(
+          inArray(
+            oFormFields.containerId,
+            pages.map((p) => p.id),
+          ),
+        )
+        .orderBy(oFormFields.displayOrder)
+    : [];
   return pages.map((p) => ({ ...p, fields: fields.filter((f) => f.containerId === p.id) }));
 }
 const versionsOf = (identity: string) => h.db.select().from(oForms).where(eq(oForms.identity, identity)).orderBy(oForms.version);
 const linksOf = async (screenerId: number | string) =>
-  (await h.db.select().from(screenerSurveys).where(eq(screenerSurveys.screenerId, Number(screenerId))).orderBy(screenerSurveys.displayOrder)).map((l) => l.oFormIdentity);
+  (
+    await h.db
+      .select()
+      .from(screenerSurveys)
+      .where(eq(screenerSurveys.screenerId, Number(screenerId)))
+      .orderBy(screenerSurveys.displayOrder)
+  ).map((l) => l.oFormIdentity);
 const flowOf = async (screenerId: string) => (await json(await h.request('GET', `/api/screener-surveys/flow/${screenerId}`, { token: admin }))).data.attributes;
 const updateSurveys = async (screenerId: string) => {
   const res = await h.request('PATCH', `/api/screeners/update-surveys/${screenerId}`, { token: admin });
@@ -63,7 +80,9 @@ beforeAll(async () => {
   admin = await h.token();
   sponsorId = Number((await created('/api/sponsors', 'sponsors', { name: 'Copy Pharma', identification: 'CPY' })).id);
   engagementId = Number((await created('/api/engagements', 'engagements', { name: 'Copy study', identification: 'CPY1', sponsorId })).id);
-  spanishId = String((await json(await h.request('GET', '/api/languages?limit=100', { token: admin }))).data.find((l: any) => l.attributes.isoCode === 'es').id);
+  spanishId = String(
+    (await json(await h.request('GET', '/api/languages?limit=100', { token: admin }))).data.find((l: any) => l.attributes.isoCode === 'es').id,
+  );
 
   b = await survey('Follow-up survey');
   await addField(b.pages[0]!.id, { oFormFieldTypeId: 'text', title: 'Anything else?' });
@@ -128,11 +147,7 @@ describe('cloning a screener with versioned surveys', () => {
     // New identities everywhere; transitions lead to the copy's own page and to the copy of the other survey.
     expect(copied.map((p) => p.identity).some((id) => original.some((p) => p.identity === id))).toBe(false);
     const options = (copied[0]!.fields[0]!.configuration as any).options;
-    expect(options.map((o: any) => o.transition)).toEqual([
-      { to: 'page', identity: copied[1]!.identity },
-      { to: 'survey', identity: bCopy },
-      { to: 'end' },
-    ]);
+    expect(options.map((o: any) => o.transition)).toEqual([{ to: 'page', identity: copied[1]!.identity }, { to: 'survey', identity: bCopy }, { to: 'end' }]);
     expect(options[2].isDisqualified).toBe(true);
     const messages = await h.db.select().from(oFormMessages).where(eq(oFormMessages.oFormVersionId, copyV1!.id));
     expect(messages.map((m) => [m.oFormIdentity, m.messageType, m.message])).toEqual([[aCopy, 'completed_contact_form', 'Thanks!']]);
@@ -145,10 +160,15 @@ describe('cloning a screener with versioned surveys', () => {
     expect(flow.edges.map((e: any) => e.label)).toEqual(['Elsewhere']);
 
     // The source approves version 1 and drafts version 2: the clone refreshes from the approved one.
-    expect((await h.request('PATCH', `/api/o-forms/o-form-versions/${a.id}`, { token: admin, body: doc('o-form-versions', { mark_approved: true }, a.id) })).status).toBe(200);
+    expect(
+      (await h.request('PATCH', `/api/o-forms/o-form-versions/${a.id}`, { token: admin, body: doc('o-form-versions', { mark_approved: true }, a.id) })).status,
+    ).toBe(200);
     const draft = await created('/api/o-forms/o-form-copy', 'o-form-copy', { copy_identity: a.identity });
     const draftField = (await structureOf(Number(draft.id)))[0]!.fields[0]!;
-    await h.request('PATCH', `/api/o-forms/o-form-fields/${draftField.id}`, { token: admin, body: doc('o-form-fields', { title: 'Draft wording' }, String(draftField.id)) });
+    await h.request('PATCH', `/api/o-forms/o-form-fields/${draftField.id}`, {
+      token: admin,
+      body: doc('o-form-fields', { title: 'Draft wording' }, String(draftField.id)),
+    });
 
     const refreshed = await updateSurveys(clone.id);
     expect(refreshed.res.status).toBe(200);
@@ -184,7 +204,12 @@ describe('cloneSurvey', () => {
   it('links a deep copy of a survey as a survey of the screener’s own, once', async () => {
     const screener = await created('/api/screeners', 'screeners', { title: 'Copy target', sponsorId });
     await created('/api/screener-surveys', 'screener-surveys', { screenerId: Number(screener.id), oFormIdentity: b.identity });
-    const link = await created('/api/screener-surveys', 'screener-surveys', { screenerId: Number(screener.id), oFormIdentity: a.identity, cloneSurvey: true, displayOrder: 3 });
+    const link = await created('/api/screener-surveys', 'screener-surveys', {
+      screenerId: Number(screener.id),
+      oFormIdentity: a.identity,
+      cloneSurvey: true,
+      displayOrder: 3,
+    });
     const copyIdentity = screenerCopyIdentity(Number(screener.id), a.identity);
     expect(link.attributes).toMatchObject({ oFormIdentity: copyIdentity, displayOrder: 3, isActive: true });
     const versions = await versionsOf(copyIdentity);

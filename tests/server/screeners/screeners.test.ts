@@ -53,7 +53,9 @@ beforeAll(async () => {
   sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme Pharma', identification: 'ACME' })).body.data.id);
   otherSponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Other Bio', identification: 'OTHER' })).body.data.id);
   engagementId = Number((await post('/api/engagements', 'engagements', { name: 'Heart Study', identification: 'HS', sponsorId })).body.data.id);
-  otherEngagementId = Number((await post('/api/engagements', 'engagements', { name: 'Other Study', identification: 'OS', sponsorId: otherSponsorId })).body.data.id);
+  otherEngagementId = Number(
+    (await post('/api/engagements', 'engagements', { name: 'Other Study', identification: 'OS', sponsorId: otherSponsorId })).body.data.id,
+  );
   for (const name of ['t_first_name', 't_last_name', 't_email']) {
     fieldIds.push(Number((await post('/api/contact-fields', 'contact-fields', { label: name, name })).body.data.id));
   }
@@ -129,7 +131,9 @@ describe('screeners CRUD', () => {
     expect(unknown.res.status).toBe(422);
 
     const s = await createScreener({ title: 'Styled' });
-    const ok = await patch(s.id, { styles: { nextButton: { active: 'ff0000', hover: '00' }, backButton: { isShown: false }, progressBar: { background: '' } } });
+    const ok = await patch(s.id, {
+      styles: { nextButton: { active: 'ff0000', hover: '00' }, backButton: { isShown: false }, progressBar: { background: '' } },
+    });
     expect(ok.status).toBe(200);
     const styles = (await json(ok)).data.attributes.styles;
     expect(styles.nextButton).toEqual({ active: 'FF0000', hover: '00', error: null });
@@ -144,7 +148,11 @@ describe('screeners CRUD', () => {
     const s = await createScreener({ title: 'Messages' });
     const res = await patch(s.id, {
       messages: {
-        qualified: { consentMessage: 'You qualify', contactFormMessage: 'Tell us how to reach you', translations: { es: { consentMessage: 'Usted califica' } } },
+        qualified: {
+          consentMessage: 'You qualify',
+          contactFormMessage: 'Tell us how to reach you',
+          translations: { es: { consentMessage: 'Usted califica' } },
+        },
         notQualified: { consentMessage: 'Sorry' },
       },
     });
@@ -171,13 +179,20 @@ describe('screeners CRUD', () => {
     expect(english.status).toBe(422);
     const badOutcome = await patch(s.id, { messages: { rejected: { consentMessage: 'x' } } });
     expect(badOutcome.status).toBe(422);
-    expect((await json(await h.request('GET', `/api/screeners/${s.id}`, { token: admin }))).data.attributes.messages.qualified.consentMessage).toBe('You qualify');
+    expect((await json(await h.request('GET', `/api/screeners/${s.id}`, { token: admin }))).data.attributes.messages.qualified.consentMessage).toBe(
+      'You qualify',
+    );
   });
 
   it('sets additional languages and engagements, and lists the languages', async () => {
     const s = await createScreener(
       { title: 'Linked' },
-      { relationships: { languages: { data: [{ type: 'languages', id: String(spanishId) }] }, engagements: { data: [{ type: 'engagements', id: String(engagementId) }] } } },
+      {
+        relationships: {
+          languages: { data: [{ type: 'languages', id: String(spanishId) }] },
+          engagements: { data: [{ type: 'engagements', id: String(engagementId) }] },
+        },
+      },
     );
     expect(s.attributes.languages).toEqual([{ id: spanishId, description: 'Spanish', isoCode: 'es' }]);
     expect(s.attributes.engagements).toEqual([{ id: engagementId, name: 'Heart Study' }]);
@@ -251,7 +266,14 @@ describe('locking and roles', () => {
     expect((await post(`/api/contact-fields-screeners/update/${s.id}`, 'contact-fields-screeners', { contactFieldScreeners: [] })).res.status).toBe(409);
     expect((await post(`/api/engagements-screeners/update/${s.id}`, 'engagements-screeners', { engagementIds: [] })).res.status).toBe(409);
     expect((await post('/api/screener-surveys', 'screener-surveys', { screenerId: Number(s.id), oFormIdentity: 'survey-a' })).res.status).toBe(409);
-    expect((await h.db.select().from(screeners).where(eq(screeners.id, Number(s.id))))[0]?.title).toBe('Locked one');
+    expect(
+      (
+        await h.db
+          .select()
+          .from(screeners)
+          .where(eq(screeners.id, Number(s.id)))
+      )[0]?.title,
+    ).toBe('Locked one');
 
     const unlocked = await patch(s.id, { isLocked: false });
     expect(unlocked.status).toBe(200);
@@ -271,17 +293,35 @@ describe('locking and roles', () => {
     expect((await patch(mine.id, { title: 'Nope' }, user)).status).toBe(403);
     expect((await post('/api/screeners', 'screeners', { title: 'Nope', sponsorId }, user)).res.status).toBe(403);
     expect((await h.request('DELETE', `/api/screeners/${mine.id}`, { token: user })).status).toBe(403);
-    expect((await post(`/api/contact-fields-screeners/update/${mine.id}`, 'contact-fields-screeners', { contactFieldScreeners: [] }, user)).res.status).toBe(403);
+    expect((await post(`/api/contact-fields-screeners/update/${mine.id}`, 'contact-fields-screeners', { contactFieldScreeners: [] }, user)).res.status).toBe(
+      403,
+    );
     expect((await post(`/api/screeners/${mine.id}/clone`, 'screeners', {}, user)).res.status).toBe(403);
-    expect((await h.db.select().from(screeners).where(eq(screeners.id, Number(mine.id))))[0]?.title).toBe('Mine');
+    expect(
+      (
+        await h.db
+          .select()
+          .from(screeners)
+          .where(eq(screeners.id, Number(mine.id)))
+      )[0]?.title,
+    ).toBe('Mine');
   });
 });
 
 describe('cloning', () => {
   it('copies everything and marks the clone; deleting the clone leaves no orphan rows and the source intact', async () => {
     const source = await createScreener(
-      { title: 'Source', styles: { nextButton: { active: '112233' } }, messages: { completed: { consentMessage: 'Thanks', translations: { es: { consentMessage: 'Gracias' } } } } },
-      { relationships: { languages: { data: [{ type: 'languages', id: String(spanishId) }] }, engagements: { data: [{ type: 'engagements', id: String(engagementId) }] } } },
+      {
+        title: 'Source',
+        styles: { nextButton: { active: '112233' } },
+        messages: { completed: { consentMessage: 'Thanks', translations: { es: { consentMessage: 'Gracias' } } } },
+      },
+      {
+        relationships: {
+          languages: { data: [{ type: 'languages', id: String(spanishId) }] },
+          engagements: { data: [{ type: 'engagements', id: String(engagementId) }] },
+        },
+      },
     );
     const sid = Number(source.id);
     await post(`/api/contact-fields-screeners/update/${sid}`, 'contact-fields-screeners', {
@@ -387,10 +427,17 @@ describe('screener surveys', () => {
     expect(list.data.map((r: any) => r.attributes.oFormIdentity)).toEqual(['followup', 'intake']);
 
     const aid = a.body.data.id;
-    const changed = await h.request('PATCH', `/api/screener-surveys/${aid}`, { token: admin, body: { data: { type: 'screener-surveys', id: aid, attributes: { displayOrder: 5 } } } });
+    const changed = await h.request('PATCH', `/api/screener-surveys/${aid}`, {
+      token: admin,
+      body: { data: { type: 'screener-surveys', id: aid, attributes: { displayOrder: 5 } } },
+    });
     expect((await json(changed)).data.attributes.displayOrder).toBe(5);
 
-    const toggle = () => h.request('PATCH', `/api/screeners/surveys/${aid}`, { token: admin, body: { data: { type: 'screener-surveys', id: aid, attributes: { toggle_active: true } } } });
+    const toggle = () =>
+      h.request('PATCH', `/api/screeners/surveys/${aid}`, {
+        token: admin,
+        body: { data: { type: 'screener-surveys', id: aid, attributes: { toggle_active: true } } },
+      });
     expect((await json(await toggle())).data.attributes.isActive).toBe(false);
     expect((await json(await toggle())).data.attributes.isActive).toBe(true);
 
@@ -427,11 +474,26 @@ describe('bad input never writes and never answers 500', () => {
       ['POST', '/api/screeners', { data: { type: 'sponsors', attributes: { title: 'x', sponsorId } } }, 409],
       ['POST', '/api/screeners', { data: { type: 'screeners', attributes: { title: 'x', sponsorId: 999999 } } }, 422],
       ['POST', '/api/screeners', { data: { type: 'screeners', attributes: { title: 'x', sponsorId, bogus: 1 } } }, 422],
-      ['POST', '/api/screeners', { data: { type: 'screeners', attributes: { title: 'x', sponsorId }, relationships: { languages: { data: [{ type: 'languages', id: '999999' }] } } } }, 422],
+      [
+        'POST',
+        '/api/screeners',
+        { data: { type: 'screeners', attributes: { title: 'x', sponsorId }, relationships: { languages: { data: [{ type: 'languages', id: '999999' }] } } } },
+        422,
+      ],
       ['POST', '/api/screeners', { data: { type: 'screeners', attributes: { title: 'x', sponsorId }, relationships: { tags: { data: [] } } } }, 422],
       ['PATCH', `/api/screeners/${s.id}`, { data: { type: 'screeners', id: '1', attributes: {} } }, 409],
-      ['POST', `/api/contact-fields-screeners/update/${s.id}`, { data: { type: 'contact-fields-screeners', attributes: { contactFieldScreeners: 'all' } } }, 422],
-      ['POST', `/api/contact-fields-screeners/update/${s.id}`, { data: { type: 'contact-fields-screeners', attributes: { contactFieldScreeners: [{ contactFieldId: fieldIds[0], weight: -1 }] } } }, 422],
+      [
+        'POST',
+        `/api/contact-fields-screeners/update/${s.id}`,
+        { data: { type: 'contact-fields-screeners', attributes: { contactFieldScreeners: 'all' } } },
+        422,
+      ],
+      [
+        'POST',
+        `/api/contact-fields-screeners/update/${s.id}`,
+        { data: { type: 'contact-fields-screeners', attributes: { contactFieldScreeners: [{ contactFieldId: fieldIds[0], weight: -1 }] } } },
+        422,
+      ],
       ['POST', '/api/contact-fields-screeners/update/abc', { data: { type: 'contact-fields-screeners', attributes: { contactFieldScreeners: [] } } }, 404],
       ['POST', `/api/engagements-screeners/update/${s.id}`, { data: { type: 'engagements-screeners', attributes: { engagementIds: [999999] } } }, 422],
       ['POST', '/api/screener-surveys', { data: { type: 'screener-surveys', attributes: { screenerId: 999999, oFormIdentity: 'x' } } }, 422],
@@ -446,7 +508,13 @@ describe('bad input never writes and never answers 500', () => {
       expect((await json(res)).errors?.length, `${method} ${path}`).toBeGreaterThan(0);
     }
     expect(await tableCount(screeners)).toBe(before);
-    for (const path of ['/api/screeners', '/api/media-channels', '/api/contact-fields-screeners', '/api/screener-surveys', '/api/screeners/languages-screeners']) {
+    for (const path of [
+      '/api/screeners',
+      '/api/media-channels',
+      '/api/contact-fields-screeners',
+      '/api/screener-surveys',
+      '/api/screeners/languages-screeners',
+    ]) {
       expect((await h.request('GET', path)).status, path).toBe(401);
     }
   });

@@ -40,7 +40,8 @@ afterAll(async () => {
 const manhattan = () => f.engagementSiteLocationId;
 const patchLink = async (id: number, attributes: Record<string, unknown>) =>
   h.request('PATCH', `/api/engagements-site-locations/${id}`, { token: await h.token(), body: doc('engagements-site-locations', attributes, String(id)) });
-const linkView = async (id: number) => (await json(await h.request('GET', `/api/engagements-site-locations/${id}`, { token: await h.token() }))).data.attributes;
+const linkView = async (id: number) =>
+  (await json(await h.request('GET', `/api/engagements-site-locations/${id}`, { token: await h.token() }))).data.attributes;
 
 /** A qualified run near Manhattan and the sites it is offered (link ids, nearest first). */
 async function offered() {
@@ -77,7 +78,14 @@ describe('a weekly cap', () => {
     const full = await offered();
     expect(full.ids).toEqual([hoboken]);
     expect(full.outcome).toBe('qualified');
-    expect(await linkView(manhattan())).toMatchObject({ weeklyCap: 1, totalCap: null, isPaused: false, referralsThisWeek: 1, referralsTotal: 1, fullReason: 'weekly cap reached' });
+    expect(await linkView(manhattan())).toMatchObject({
+      weeklyCap: 1,
+      totalCap: null,
+      isPaused: false,
+      referralsThisWeek: 1,
+      referralsTotal: 1,
+      fullReason: 'weekly cap reached',
+    });
     // A full site is no longer a choice, even when sent.
     const refused = await referTo(manhattan(), full.run);
     expect(refused.status).toBe(422);
@@ -98,7 +106,9 @@ describe('every site full', () => {
     const none = await offered();
     expect(none.ids).toEqual([]);
     expect(none.outcome).toBe('noTrialSites');
-    const lead = await h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${none.run.submissionId}?zip=10001`, { headers: { [TOKEN_HEADER]: none.run.token } });
+    const lead = await h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${none.run.submissionId}?zip=10001`, {
+      headers: { [TOKEN_HEADER]: none.run.token },
+    });
     expect(lead.status).toBe(200);
     expect((await json(lead)).meta.outcome).toBe('noTrialSites');
 

@@ -12,7 +12,8 @@ describe('site coordinators', () => {
     const [site] = await h.db.insert(siteLocations).values({ name: 'Coordinated site' }).returning({ id: siteLocations.id });
     const coordinator = await h.createUser({ username: 'tied-coordinator', roles: ['Site Coordinator'] });
     const plain = await h.createUser({ username: 'not-a-coordinator', roles: ['User'] });
-    const tie = (attributes: Record<string, unknown>, token = admin) => h.request('POST', '/api/site-coordinators', { token, body: doc('site-coordinators', attributes) });
+    const tie = (attributes: Record<string, unknown>, token = admin) =>
+      h.request('POST', '/api/site-coordinators', { token, body: doc('site-coordinators', attributes) });
     const pointer = async (res: Response) => (await json(res)).errors[0].source.pointer;
 
     const user = await h.token('not-a-coordinator', 'a-good-password');
@@ -31,7 +32,9 @@ describe('site coordinators', () => {
     expect((await json(tied)).data.attributes).toMatchObject({ userId: coordinator, username: 'tied-coordinator', isActive: true, siteLocationId: site!.id });
     expect((await tie({ userId: coordinator, siteLocationId: site!.id })).status).toBe(201);
     const listed = await json(await h.request('GET', `/api/site-coordinators?siteLocationId=${site!.id}`, { token: admin }));
-    expect(listed.data.map((r: { id: string; attributes: { username: string } }) => [r.id, r.attributes.username])).toEqual([[`${site!.id}-${coordinator}`, 'tied-coordinator']]);
+    expect(listed.data.map((r: { id: string; attributes: { username: string } }) => [r.id, r.attributes.username])).toEqual([
+      [`${site!.id}-${coordinator}`, 'tied-coordinator'],
+    ]);
     expect((await h.request('GET', '/api/site-coordinators', { token: admin })).status).toBe(400);
 
     expect((await h.request('DELETE', `/api/site-coordinators/${site!.id}-${coordinator}`, { token: admin })).status).toBe(204);

@@ -92,7 +92,9 @@ describe('a participant in Toronto', () => {
       ]);
       // A US channel: the Toronto participant reads miles, the same order.
       await setLocale('en-US');
-      const inMiles = (await sitesFor('country=CA&town=Toronto')).body.data.map((d: { attributes: { distance: number; distanceMiles: number; distanceUnit: string } }) => d.attributes);
+      const inMiles = (await sitesFor('country=CA&town=Toronto')).body.data.map(
+        (d: { attributes: { distance: number; distanceMiles: number; distanceUnit: string } }) => d.attributes,
+      );
       expect(inMiles.map((s: { distanceUnit: string }) => s.distanceUnit)).toEqual(['mi', 'mi']);
       expect(inMiles[1].distance).toBe(inMiles[1].distanceMiles);
       expect(inMiles[1].distance).toBeGreaterThan(60);

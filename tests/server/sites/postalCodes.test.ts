@@ -55,7 +55,13 @@ async function finished(f: ParticipantFixture, zip: string, qualifies = true): P
 
 const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
   h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
-const leadOf = async (run: Run) => (await h.db.select().from(leads).where(eq(leads.submissionId, Number(run.submissionId))))[0];
+const leadOf = async (run: Run) =>
+  (
+    await h.db
+      .select()
+      .from(leads)
+      .where(eq(leads.submissionId, Number(run.submissionId)))
+  )[0];
 
 describe('a Canadian channel (en-CA)', () => {
   it("starts with the channel's region", async () => {
@@ -78,7 +84,12 @@ describe('a Canadian channel (en-CA)', () => {
     const taken = await answerPage(h, run.token, entryId, { q_zip: 'M5V 3L9', q_conditions: ['a'] });
     expect(taken).toMatchObject({ status: 200, meta: { nextContainerIdentity: null } });
     // The site search in Canada with it: Toronto, in kilometres.
-    const sites = await json(await h.request('POST', `/api/o-forms/o-form-submission-sites/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes: { zip: 'M5V 3L9', country: 'CA' } } } }));
+    const sites = await json(
+      await h.request('POST', `/api/o-forms/o-form-submission-sites/${run.submissionId}`, {
+        headers: { [TOKEN_HEADER]: run.token },
+        body: { data: { attributes: { zip: 'M5V 3L9', country: 'CA' } } },
+      }),
+    );
     expect(sites.data[0].attributes).toMatchObject({ name: 'Toronto site', distanceUnit: 'km' });
   });
 
@@ -94,7 +105,9 @@ describe('a Canadian channel (en-CA)', () => {
     const run = await finished(ca, 'M5V 3L9');
     const refused = await leaveContact(h, ca, run, { ...VALUES, zip_code: '10001' });
     expect(refused.status).toBe(422);
-    expect((await json(refused)).errors).toEqual([expect.objectContaining({ detail: message('postal'), source: { pointer: '/data/attributes/values/zip_code' } })]);
+    expect((await json(refused)).errors).toEqual([
+      expect.objectContaining({ detail: message('postal'), source: { pointer: '/data/attributes/values/zip_code' } }),
+    ]);
     const taken = await leaveContact(h, ca, run, { ...VALUES, zip_code: 'M5V 3L9' });
     expect(taken.status, await taken.clone().text()).toBe(201);
   });

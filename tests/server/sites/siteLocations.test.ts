@@ -46,7 +46,12 @@ function upload(target: number | string, file: Blob | string | null, filename = 
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = await json(await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: 'Site Sponsor', identification: 'SITESP' } } } }));
+  const sponsor = await json(
+    await h.request('POST', '/api/sponsors', {
+      token: admin,
+      body: { data: { type: 'sponsors', attributes: { name: 'Site Sponsor', identification: 'SITESP' } } },
+    }),
+  );
   engagementId = await createEngagement(sponsor.data.id, 'SITE-E1');
   const us = await json(await h.request('GET', '/api/countries?isoCode=US', { token: admin }));
   usCountryId = Number(us.data[0].id);
@@ -88,7 +93,15 @@ describe('site locations CRUD', () => {
 
   it('422 with pointers for bad bodies, 409 for a taken site id, and writes nothing', async () => {
     const before = await siteCount();
-    const { res, doc } = await createSite({ name: '', latitude: 91, longitude: 'west', siteLocationType: 'castle', irbType: 'global', countryId: 0, extra: true });
+    const { res, doc } = await createSite({
+      name: '',
+      latitude: 91,
+      longitude: 'west',
+      siteLocationType: 'castle',
+      irbType: 'global',
+      countryId: 0,
+      extra: true,
+    });
     expect(res.status).toBe(422);
     const pointers = doc.errors.map((e: { source: { pointer: string } }) => e.source.pointer);
     for (const field of ['name', 'latitude', 'longitude', 'siteLocationType', 'irbType', 'countryId']) expect(pointers).toContain(`/data/attributes/${field}`);
@@ -156,19 +169,33 @@ describe('site locations of an engagement or a sponsor', () => {
   it('lists only the sites linked to the engagement, or to any engagement of the sponsor; refuses a malformed id', async () => {
     const sponsors = await Promise.all(
       ['NARROW-A', 'NARROW-B'].map(async (identification) =>
-        json(await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: identification, identification } } } })),
+        json(
+          await h.request('POST', '/api/sponsors', {
+            token: admin,
+            body: { data: { type: 'sponsors', attributes: { name: identification, identification } } },
+          }),
+        ),
       ),
     );
-    const [ofA1, ofA2, ofB] = await Promise.all([createEngagement(sponsors[0].data.id, 'NAR-A1'), createEngagement(sponsors[0].data.id, 'NAR-A2'), createEngagement(sponsors[1].data.id, 'NAR-B1')]);
+    const [ofA1, ofA2, ofB] = await Promise.all([
+      createEngagement(sponsors[0].data.id, 'NAR-A1'),
+      createEngagement(sponsors[0].data.id, 'NAR-A2'),
+      createEngagement(sponsors[1].data.id, 'NAR-B1'),
+    ]);
     const link = async (engagement: number, siteId: string) => {
       const { doc } = await createSite({ name: `Narrow ${siteId}`, siteId });
-      await h.request('POST', '/api/engagements-site-locations', { token: admin, body: linkBody({ engagementId: engagement, siteLocationId: Number(doc.data.id) }) });
+      await h.request('POST', '/api/engagements-site-locations', {
+        token: admin,
+        body: linkBody({ engagementId: engagement, siteLocationId: Number(doc.data.id) }),
+      });
     };
     await link(ofA1, 'NAR-S1');
     await link(ofA2, 'NAR-S2');
     await link(ofB, 'NAR-S3');
     const sites = async (query: string) =>
-      (await json(await h.request('GET', `/api/site-locations?searchQuery=NAR-&${query}`, { token: admin }))).data.map((s: { attributes: { siteId: string } }) => s.attributes.siteId).sort();
+      (await json(await h.request('GET', `/api/site-locations?searchQuery=NAR-&${query}`, { token: admin }))).data
+        .map((s: { attributes: { siteId: string } }) => s.attributes.siteId)
+        .sort();
     expect(await sites(`engagementId=${ofA1}`)).toEqual(['NAR-S1']);
     expect(await sites(`sponsorId=${sponsors[0].data.id}`)).toEqual(['NAR-S1', 'NAR-S2']);
     expect(await sites(`sponsorId=${sponsors[1].data.id}`)).toEqual(['NAR-S3']);
@@ -187,13 +214,25 @@ describe('engagement site links', () => {
     });
     expect(created.status).toBe(201);
     const link = await json(created);
-    expect(link.data.attributes).toMatchObject({ engagementId, siteLocationId: Number(site.data.id), radius: 40, isActive: true, siteName: 'Link Site', city: 'Austin' });
+    expect(link.data.attributes).toMatchObject({
+      engagementId,
+      siteLocationId: Number(site.data.id),
+      radius: 40,
+      isActive: true,
+      siteName: 'Link Site',
+      city: 'Austin',
+    });
 
-    const dup = await h.request('POST', '/api/engagements-site-locations', { token: admin, body: linkBody({ engagementId, siteLocationId: Number(site.data.id) }) });
+    const dup = await h.request('POST', '/api/engagements-site-locations', {
+      token: admin,
+      body: linkBody({ engagementId, siteLocationId: Number(site.data.id) }),
+    });
     expect(dup.status).toBe(409);
     expect((await json(dup)).errors[0].detail).toBe(LINK_EXISTS);
 
-    const list = await json(await h.request('GET', `/api/engagements-site-locations?engagementId=${engagementId}&searchQuery=LINK-1&include=siteLocation`, { token: admin }));
+    const list = await json(
+      await h.request('GET', `/api/engagements-site-locations?engagementId=${engagementId}&searchQuery=LINK-1&include=siteLocation`, { token: admin }),
+    );
     expect(list.meta.total).toBe(1);
     expect(list.included[0]).toMatchObject({ type: 'site-locations', id: site.data.id, attributes: { siteId: 'LINK-1' } });
 
@@ -225,7 +264,7 @@ describe('engagement site links', () => {
     expect(await linkCount()).toBe(before);
   });
 
-  it('hides another sponsor\'s links from a User', async () => {
+  it("hides another sponsor's links from a User", async () => {
     const { doc: site } = await createSite({ name: 'Hidden Site' });
     const link = await json(
       await h.request('POST', '/api/engagements-site-locations', { token: admin, body: linkBody({ engagementId, siteLocationId: Number(site.data.id) }) }),
@@ -234,15 +273,30 @@ describe('engagement site links', () => {
     const user = await h.token('link-user', 'link-password');
     const list = await json(await h.request('GET', '/api/engagements-site-locations', { token: user }));
     expect(list.meta.total).toBe(0);
-    expect((await h.request('PATCH', `/api/engagements-site-locations/${link.data.id}`, { token: user, body: { data: { type: 'engagements-site-locations', attributes: { radius: 1 } } } })).status).toBe(404);
-    expect((await h.request('POST', '/api/engagements-site-locations', { token: user, body: linkBody({ engagementId, siteLocationId: Number(site.data.id) }) })).status).toBe(422);
+    expect(
+      (
+        await h.request('PATCH', `/api/engagements-site-locations/${link.data.id}`, {
+          token: user,
+          body: { data: { type: 'engagements-site-locations', attributes: { radius: 1 } } },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await h.request('POST', '/api/engagements-site-locations', { token: user, body: linkBody({ engagementId, siteLocationId: Number(site.data.id) }) }))
+        .status,
+    ).toBe(422);
   });
 });
 
 describe('site upload', () => {
   let uploadEngagement: number;
   beforeAll(async () => {
-    const sponsor = await json(await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: 'Upload Sponsor', identification: 'UPSP' } } } }));
+    const sponsor = await json(
+      await h.request('POST', '/api/sponsors', {
+        token: admin,
+        body: { data: { type: 'sponsors', attributes: { name: 'Upload Sponsor', identification: 'UPSP' } } },
+      }),
+    );
     uploadEngagement = await createEngagement(sponsor.data.id, 'UP-E1');
   });
 
@@ -251,7 +305,14 @@ describe('site upload', () => {
     expect(res.status).toBe(200);
     expect((await json(res)).meta).toEqual({ rows: 3, createdSiteLocations: 3, linkedSiteLocations: 3, updatedLinks: 0 });
     const [boston] = await h.db.select().from(siteLocations).where(eq(siteLocations.siteId, 'BOS-001'));
-    expect(boston).toMatchObject({ name: 'Boston Clinical Research Center', city: 'Boston', zipCode: '02110', latitude: 42.3601, irbType: 'local', countryId: usCountryId });
+    expect(boston).toMatchObject({
+      name: 'Boston Clinical Research Center',
+      city: 'Boston',
+      zipCode: '02110',
+      latitude: 42.3601,
+      irbType: 'local',
+      countryId: usCountryId,
+    });
     const [nyc] = await h.db.select().from(siteLocations).where(eq(siteLocations.siteId, 'NYC-002'));
     expect(nyc?.name).toBe('Manhattan Academic Hospital, West Wing');
     const links = await json(await h.request('GET', `/api/engagements-site-locations?engagementId=${uploadEngagement}&sort=siteId`, { token: admin }));
@@ -262,7 +323,10 @@ describe('site upload', () => {
     ]);
 
     // The trail's event names every site it created and linked, by id.
-    const created = await h.db.select({ id: siteLocations.id }).from(siteLocations).where(inArray(siteLocations.siteId, ['BOS-001', 'NYC-002', 'VIR-003']));
+    const created = await h.db
+      .select({ id: siteLocations.id })
+      .from(siteLocations)
+      .where(inArray(siteLocations.siteId, ['BOS-001', 'NYC-002', 'VIR-003']));
     const createdIds = created.map((r) => r.id).sort((a, b) => a - b);
     const [event] = await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload')).orderBy(desc(auditEvents.id)).limit(1);
     expect(event).toMatchObject({ entity: 'engagements-site-locations/upload', entityId: String(uploadEngagement) });
@@ -352,14 +416,23 @@ describe('site upload', () => {
     const small = await createHarness({ UPLOAD_LIMIT_MB: '1' });
     try {
       const token = await small.token();
-      const sponsor = await json(await small.request('POST', '/api/sponsors', { token, body: { data: { type: 'sponsors', attributes: { name: 'S', identification: 'S' } } } }));
+      const sponsor = await json(
+        await small.request('POST', '/api/sponsors', { token, body: { data: { type: 'sponsors', attributes: { name: 'S', identification: 'S' } } } }),
+      );
       const engagement = await json(
-        await small.request('POST', '/api/engagements', { token, body: { data: { type: 'engagements', attributes: { name: 'E', identification: 'E', sponsorId: Number(sponsor.data.id) } } } }),
+        await small.request('POST', '/api/engagements', {
+          token,
+          body: { data: { type: 'engagements', attributes: { name: 'E', identification: 'E', sponsorId: Number(sponsor.data.id) } } },
+        }),
       );
       const send = (size: number) => {
         const form = new FormData();
         form.set('file', new Blob([`site_id,name\n${'A'.repeat(size)},x\n`]), 'big.csv');
-        return small.app.request(`/api/engagements-site-locations/upload/${engagement.data.id}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+        return small.app.request(`/api/engagements-site-locations/upload/${engagement.data.id}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}` },
+          body: form,
+        });
       };
       // Just over the limit (the file), and far over it (the body, stopped while it streams).
       for (const size of [1024 * 1024 + 100, 3 * 1024 * 1024]) {
@@ -369,7 +442,10 @@ describe('site upload', () => {
       }
       expect((await small.db.select({ n: count() }).from(siteLocations))[0]?.n).toBe(0);
       // JSON bodies keep their own 1 MB limit.
-      const json1 = await small.request('POST', '/api/site-locations', { token, body: JSON.stringify({ data: { type: 'site-locations', attributes: { name: 'x'.repeat(1024 * 1024 + 10) } } }) });
+      const json1 = await small.request('POST', '/api/site-locations', {
+        token,
+        body: JSON.stringify({ data: { type: 'site-locations', attributes: { name: 'x'.repeat(1024 * 1024 + 10) } } }),
+      });
       expect(json1.status).toBe(413);
     } finally {
       await small.close();

@@ -34,19 +34,24 @@ describe('sponsor list figures', () => {
         { name: 'E3', identification: 'FIG-E3', sponsorId: busy!.id, isActive: false },
       ])
       .returning({ id: engagements.id });
-    const [s1, s2] = await h.db.insert(siteLocations).values([{ name: 'S1' }, { name: 'S2' }]).returning({ id: siteLocations.id });
+    const [s1, s2] = await h.db
+      .insert(siteLocations)
+      .values([{ name: 'S1' }, { name: 'S2' }])
+      .returning({ id: siteLocations.id });
     // Site 1 is linked to two engagements: it counts once.
     await h.db.insert(engagementSiteLocations).values([
       { engagementId: e1!.id, siteLocationId: s1!.id },
       { engagementId: e2!.id, siteLocationId: s1!.id },
       { engagementId: e3!.id, siteLocationId: s2!.id },
     ]);
-    await h.db.insert(referrals).values([
-      { engagementId: e1!.id, isScreened: true, isRandomized: true },
-      { engagementId: e1!.id, isScreened: true },
-      { engagementId: e2!.id },
-      { engagementId: e3!.id, isScreened: true },
-    ]);
+    await h.db
+      .insert(referrals)
+      .values([
+        { engagementId: e1!.id, isScreened: true, isRandomized: true },
+        { engagementId: e1!.id, isScreened: true },
+        { engagementId: e2!.id },
+        { engagementId: e3!.id, isScreened: true },
+      ]);
 
     const list = await json(await h.request('GET', '/api/sponsors?searchQuery=Figures&sort=name', { token: admin }));
     expect(list.data.map((s: { attributes: Record<string, unknown> }) => figures(s.attributes))).toEqual([
@@ -61,7 +66,12 @@ describe('sponsor list figures', () => {
   });
 
   it('changes as engagements and links are added through the API', async () => {
-    const sponsor = await json(await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name: 'Live Figures', identification: 'LIVE-FIG' } } } }));
+    const sponsor = await json(
+      await h.request('POST', '/api/sponsors', {
+        token: admin,
+        body: { data: { type: 'sponsors', attributes: { name: 'Live Figures', identification: 'LIVE-FIG' } } },
+      }),
+    );
     expect(figures(sponsor.data.attributes)).toMatchObject({ totalEngagements: 0, totalSites: 0 });
     const engagement = await json(
       await h.request('POST', '/api/engagements', {
@@ -69,7 +79,9 @@ describe('sponsor list figures', () => {
         body: { data: { type: 'engagements', attributes: { name: 'Live', identification: 'LIVE-1', sponsorId: Number(sponsor.data.id) } } },
       }),
     );
-    const site = await json(await h.request('POST', '/api/site-locations', { token: admin, body: { data: { type: 'site-locations', attributes: { name: 'Live Site' } } } }));
+    const site = await json(
+      await h.request('POST', '/api/site-locations', { token: admin, body: { data: { type: 'site-locations', attributes: { name: 'Live Site' } } } }),
+    );
     await h.request('POST', '/api/engagements-site-locations', {
       token: admin,
       body: { data: { type: 'engagements-site-locations', attributes: { engagementId: Number(engagement.data.id), siteLocationId: Number(site.data.id) } } },

@@ -91,12 +91,7 @@ describe('sponsor validation writes nothing on bad input', () => {
     expect(res.status).toBe(422);
     const pointers = doc.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual(
-      expect.arrayContaining([
-        '/data/attributes/name',
-        '/data/attributes/identification',
-        '/data/attributes/isActive',
-        '/data/attributes/countryId',
-      ]),
+      expect.arrayContaining(['/data/attributes/name', '/data/attributes/identification', '/data/attributes/isActive', '/data/attributes/countryId']),
     );
     const name = doc.errors.find((e: { source: { pointer: string } }) => e.source.pointer === '/data/attributes/name');
     expect(name.detail).toBe('This field is required.');
@@ -117,7 +112,10 @@ describe('sponsor validation writes nothing on bad input', () => {
     const text = await h.request('POST', '/api/sponsors', { token: admin, body: 'name=x', headers: { 'Content-Type': 'text/plain' } });
     expect(text.status).toBe(415);
 
-    const wrongType = await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'users', attributes: { name: 'a', identification: 'b' } } } });
+    const wrongType = await h.request('POST', '/api/sponsors', {
+      token: admin,
+      body: { data: { type: 'users', attributes: { name: 'a', identification: 'b' } } },
+    });
     expect(wrongType.status).toBe(409);
 
     const nul = await h.request('POST', '/api/sponsors', { token: admin, body: body({ name: 'a\u0000b', identification: 'NUL' }) });

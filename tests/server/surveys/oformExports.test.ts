@@ -48,7 +48,11 @@ async function addField(containerId: string, attributes: Record<string, unknown>
 const formLanguages = async (formId: string, token = admin) => {
   const res = await h.request('GET', `/api/o-forms/languages-o-forms?oFormId=${formId}`, { token });
   expect(res.status).toBe(200);
-  return (await json(res)).data as { id: string; type: string; attributes: { isoCode: string; isEnabled: boolean; languageId: string; oFormId: string; name: string } }[];
+  return (await json(res)).data as {
+    id: string;
+    type: string;
+    attributes: { isoCode: string; isEnabled: boolean; languageId: string; oFormId: string; name: string };
+  }[];
 };
 const enabledCodes = async (formId: string) => (await formLanguages(formId)).filter((l) => l.attributes.isEnabled).map((l) => l.attributes.isoCode);
 const missing = async (formId: string) => {
@@ -66,8 +70,11 @@ beforeAll(async () => {
   const sponsor = async (name: string, identification: string) =>
     (await json(await h.request('POST', '/api/sponsors', { token: admin, body: doc('sponsors', { name, identification }) }))).data.id as string;
   const engagement = async (sponsorId: string, name: string, identification: string) =>
-    (await json(await h.request('POST', '/api/engagements', { token: admin, body: doc('engagements', { sponsorId: Number(sponsorId), name, identification }) })))
-      .data.id as string;
+    (
+      await json(
+        await h.request('POST', '/api/engagements', { token: admin, body: doc('engagements', { sponsorId: Number(sponsorId), name, identification }) }),
+      )
+    ).data.id as string;
   const mine = await sponsor('Export Sponsor', 'EXS');
   const other = await sponsor('Other Export Sponsor', 'OXS');
   engagementId = await engagement(mine, 'Export study', 'EXS1');
@@ -102,7 +109,9 @@ describe('languages of a survey', () => {
     // A new survey may name its languages at once.
     const withSpanish = await h.request('POST', '/api/o-forms/o-forms', {
       token: admin,
-      body: doc('o-forms', { title: 'Born bilingual', engagementId: Number(engagementId) }, undefined, { languages: { data: [{ type: 'languages', id: spanishId }] } }),
+      body: doc('o-forms', { title: 'Born bilingual', engagementId: Number(engagementId) }, undefined, {
+        languages: { data: [{ type: 'languages', id: spanishId }] },
+      }),
     });
     expect(withSpanish.status).toBe(201);
     expect((await enabledCodes((await json(withSpanish)).data.id)).sort()).toEqual(['en', 'es']);
@@ -144,7 +153,13 @@ describe('approval and missing translations', () => {
     const question = await addField(form.firstPage, {
       oFormFieldTypeId: 'single',
       title: 'Do you smoke?',
-      configuration: { helperText: 'Cigarettes only', options: [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] },
+      configuration: {
+        helperText: 'Cigarettes only',
+        options: [
+          { label: 'Yes', value: 'yes' },
+          { label: 'No', value: 'no' },
+        ],
+      },
     });
     await addField(form.firstPage, { oFormFieldTypeId: 'text', title: 'Inactive question', isActive: false });
     const second = await addPage(form.id, 'Second page');
@@ -165,7 +180,11 @@ describe('approval and missing translations', () => {
       { kind: 'option', id: `${question.id}:no`, title: 'No', language: 'es' },
     ]);
     // An English message of its own needs its own Spanish.
-    const own = await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', message: 'Our own words' });
+    const own = await post('o-form-messages', 'o-form-messages', {
+      oFormVersionId: Number(form.id),
+      messageType: 'not_qualified_consent',
+      message: 'Our own words',
+    });
     expect(own.res.status).toBe(201);
     const expected = [...(await missing(form.id))];
     expect(expected.at(-1)).toEqual({ kind: 'message', id: 'not_qualified_consent', title: 'not_qualified_consent', language: 'es' });
@@ -185,7 +204,12 @@ describe('approval and missing translations', () => {
         ],
       },
     });
-    await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', language: 'es', message: 'Nuestras palabras' });
+    await post('o-form-messages', 'o-form-messages', {
+      oFormVersionId: Number(form.id),
+      messageType: 'not_qualified_consent',
+      language: 'es',
+      message: 'Nuestras palabras',
+    });
     expect((await patch('o-form-containers', form.firstPage, { translations: { es: { title: 'Página uno' } } })).res.status).toBe(200);
     // A blank translation is no translation.
     expect((await patch('o-form-containers', second.id, { translations: { es: { title: '  ' } } })).res.status).toBe(200);
@@ -197,7 +221,10 @@ describe('approval and missing translations', () => {
   });
 
   it('asks a language without shipped defaults for all nine messages, and forgets it once disabled', async () => {
-    const created = await h.request('POST', '/api/languages', { token: admin, body: doc('languages', { name: 'Français', description: 'French', isoCode: 'fr' }) });
+    const created = await h.request('POST', '/api/languages', {
+      token: admin,
+      body: doc('languages', { name: 'Français', description: 'French', isoCode: 'fr' }),
+    });
     expect(created.status).toBe(201);
     const frenchId = (await json(created)).data.id as string;
     const form = await newForm('French survey');
@@ -245,7 +272,11 @@ describe('PDF export', () => {
         },
       }),
       await addField(form.firstPage, { oFormFieldTypeId: 'dob', title: 'Your date of birth' }),
-      await addField(second.id, { oFormFieldTypeId: 'multiple', title: 'Which of these apply?', configuration: { options: [{ label: 'Snoring', value: 'snore' }] } }),
+      await addField(second.id, {
+        oFormFieldTypeId: 'multiple',
+        title: 'Which of these apply?',
+        configuration: { options: [{ label: 'Snoring', value: 'snore' }] },
+      }),
       // Characters Helvetica cannot encode must not break the export.
       await addField(third.id, { oFormFieldTypeId: 'text', title: 'Zdravím → 你好 ✓ Ωmega', configuration: { helperText: 'Über “quotes”' } }),
     ];
@@ -314,12 +345,39 @@ describe('PDF export', () => {
         ],
       },
     });
-    await addField(form.firstPage, { oFormFieldTypeId: 'dob', title: 'Your date of birth', configuration: { minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } } });
+    await addField(form.firstPage, {
+      oFormFieldTypeId: 'dob',
+      title: 'Your date of birth',
+      configuration: { minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } },
+    });
     await addField(last.id, { oFormFieldTypeId: 'zip', title: 'Your ZIP code', configuration: { translations: { es: { title: 'Su código postal' } } } });
-    const spanish = ['Sobre usted', 'Dónde vive', '¿Cuántos días a la semana hace ejercicio?', 'Cuente cada día con 30 minutos o más.', 'Menos de 4 días', '4 días o más', 'Su fecha de nacimiento', 'Su código postal'];
+    const spanish = [
+      'Sobre usted',
+      'Dónde vive',
+      '¿Cuántos días a la semana hace ejercicio?',
+      'Cuente cada día con 30 minutos o más.',
+      'Menos de 4 días',
+      '4 días o más',
+      'Su fecha de nacimiento',
+      'Su código postal',
+    ];
     // The version's own Spanish message, and the shipped Spanish text of the others.
-    await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', language: 'es', message: '<p>Lo sentimos, no califica.</p>' });
-    for (const type of ['completed_contact_form', 'no_trial_sites_consent', 'no_trial_sites_contact_form', 'not_active_consent', 'not_active_contact_form', 'not_qualified_contact_form', 'trial_site_selected_consent', 'trial_site_selected_contact_form']) {
+    await post('o-form-messages', 'o-form-messages', {
+      oFormVersionId: Number(form.id),
+      messageType: 'not_qualified_consent',
+      language: 'es',
+      message: '<p>Lo sentimos, no califica.</p>',
+    });
+    for (const type of [
+      'completed_contact_form',
+      'no_trial_sites_consent',
+      'no_trial_sites_contact_form',
+      'not_active_consent',
+      'not_active_contact_form',
+      'not_qualified_contact_form',
+      'trial_site_selected_consent',
+      'trial_site_selected_contact_form',
+    ]) {
       await post('o-form-messages', 'o-form-messages', { oFormVersionId: Number(form.id), messageType: type, language: 'es', message: `Mensaje ${type}` });
     }
     expect(await missing(form.id)).toEqual([]);
@@ -366,7 +424,10 @@ describe('metrics CSV', () => {
   it('counts per page the runs that reached it, answered it and left it there, and the time on it', async () => {
     const form = await newForm('Busy survey');
     const second = await addPage(form.id, 'Second');
-    const pages = await h.db.select().from(oFormContainers).where(eq(oFormContainers.oFormId, Number(form.id)));
+    const pages = await h.db
+      .select()
+      .from(oFormContainers)
+      .where(eq(oFormContainers.oFormId, Number(form.id)));
     const p1 = pages.find((p) => p.id === Number(form.firstPage))!;
     const p2 = pages.find((p) => p.identity === second.attributes.identity)!;
     // Relative to the server's clock (the wall clock here): activity minutes ago.
@@ -376,16 +437,41 @@ describe('metrics CSV', () => {
     const run = async (reached: [number, boolean][], options: { finished?: boolean; idle: number }) => {
       const [s] = await h.db
         .insert(oFormSubmissions)
-        .values({ oFormId: Number(form.id), tokenHash: `hash-${Math.random()}`, modified: minutesBefore(options.idle), finishedAt: options.finished ? minutesBefore(options.idle) : null })
+        .values({
+          oFormId: Number(form.id),
+          tokenHash: `hash-${Math.random()}`,
+          modified: minutesBefore(options.idle),
+          finishedAt: options.finished ? minutesBefore(options.idle) : null,
+        })
         .returning();
       for (const [containerId, answered] of reached) {
-        await h.db.insert(oFormContainerEntries).values({ submissionId: s!.id, containerId, created: minutesBefore(60), answeredAt: answered ? minutesBefore(options.idle) : null });
+        await h.db
+          .insert(oFormContainerEntries)
+          .values({ submissionId: s!.id, containerId, created: minutesBefore(60), answeredAt: answered ? minutesBefore(options.idle) : null });
       }
       return s!.id;
     };
-    await run([[p1.id, true], [p2.id, true]], { finished: true, idle: 40 });
-    await run([[p1.id, true], [p2.id, true]], { idle: 40 }); // answered the last page, never reached the end
-    await run([[p1.id, true], [p2.id, false]], { idle: 40 }); // left on page 2
+    await run(
+      [
+        [p1.id, true],
+        [p2.id, true],
+      ],
+      { finished: true, idle: 40 },
+    );
+    await run(
+      [
+        [p1.id, true],
+        [p2.id, true],
+      ],
+      { idle: 40 },
+    ); // answered the last page, never reached the end
+    await run(
+      [
+        [p1.id, true],
+        [p2.id, false],
+      ],
+      { idle: 40 },
+    ); // left on page 2
     await run([[p1.id, false]], { idle: 45 }); // left on page 1
     await run([[p1.id, false]], { idle: 10 }); // still within FUNNEL_ABANDON_MINUTES (30): not yet abandoned
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s));
@@ -400,7 +486,9 @@ describe('metrics CSV', () => {
     ];
     const timed = await run([], { idle: 500 });
     for (const [identity, start, stop] of rows) {
-      await h.db.insert(oFormPageMetrics).values({ submissionId: timed, oFormId: Number(form.id), identity, start: at(start), stop: stop === null ? null : at(stop) });
+      await h.db
+        .insert(oFormPageMetrics)
+        .values({ submissionId: timed, oFormId: Number(form.id), identity, start: at(start), stop: stop === null ? null : at(stop) });
     }
     const { text } = await csv(form.id);
     expect(text.split('\r\n')).toEqual([SURVEY_METRICS_COLUMNS.join(','), '1,New Page 1,5,3,1,20,45', '2,Second,3,2,2,6.5,8', '']);
@@ -421,7 +509,10 @@ describe('metrics CSV', () => {
 describe('languages table', () => {
   it('keeps the default language on every survey created', async () => {
     const form = await newForm('Default language row');
-    const rows = await h.db.select().from(oFormLanguages).where(eq(oFormLanguages.oFormId, Number(form.id)));
+    const rows = await h.db
+      .select()
+      .from(oFormLanguages)
+      .where(eq(oFormLanguages.oFormId, Number(form.id)));
     expect(rows.map((r) => String(r.languageId))).toEqual([englishId]);
   });
 });
@@ -436,7 +527,12 @@ describe('core API client for exports', () => {
     expect((await api.languages(form.id)).filter((l) => l.isEnabled).map((l) => l.isoCode)).toEqual(['en']);
     await api.setLanguages(form.id, [spanishId]);
     const languagesNow = await api.languages(form.id);
-    expect(languagesNow.find((l) => l.isoCode === 'es')).toMatchObject({ id: `${form.id}-${spanishId}`, languageId: spanishId, oFormId: form.id, isEnabled: true });
+    expect(languagesNow.find((l) => l.isoCode === 'es')).toMatchObject({
+      id: `${form.id}-${spanishId}`,
+      languageId: spanishId,
+      oFormId: form.id,
+      isEnabled: true,
+    });
     expect((await api.missingTranslations(form.id)).map((m) => m.kind)).toEqual(['page', 'question', 'option']);
     expect((await patch('o-form-containers', form.firstPage, { translations: { es: { title: 'Página de prueba' } } })).res.status).toBe(200);
     expect((await api.missingTranslations(form.id)).map((m) => m.kind)).toEqual(['question', 'option']);

@@ -18,7 +18,10 @@ const api = async (method: string, path: string, body?: unknown, token = admin) 
 async function sponsorEngagement(identification: string) {
   const sponsor = await json(await h.request('POST', '/api/sponsors', { token: admin, body: doc('sponsors', { name: identification, identification }) }));
   const engagement = await json(
-    await h.request('POST', '/api/engagements', { token: admin, body: doc('engagements', { name: `Study ${identification}`, identification: `${identification}-E`, sponsorId: Number(sponsor.data.id) }) }),
+    await h.request('POST', '/api/engagements', {
+      token: admin,
+      body: doc('engagements', { name: `Study ${identification}`, identification: `${identification}-E`, sponsorId: Number(sponsor.data.id) }),
+    }),
   );
   return { sponsorId: Number(sponsor.data.id), engagementId: Number(engagement.data.id) };
 }
@@ -49,10 +52,18 @@ describe('survey messages', () => {
   });
 
   it('writes a version’s message once per type and language, lists it by identity and version, and edits it', async () => {
-    const created = await api('POST', 'o-form-messages', doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'completed_contact_form', language: 'es', message: '¡Gracias!' }));
+    const created = await api(
+      'POST',
+      'o-form-messages',
+      doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'completed_contact_form', language: 'es', message: '¡Gracias!' }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.data.attributes).toMatchObject({ oFormIdentity: identity, oFormVersionId: Number(formId), language: 'es' });
-    const again = await api('POST', 'o-form-messages', doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'completed_contact_form', language: 'es', message: 'Otra' }));
+    const again = await api(
+      'POST',
+      'o-form-messages',
+      doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'completed_contact_form', language: 'es', message: 'Otra' }),
+    );
     expect(again.status).toBe(409);
     expect(again.body.errors[0].detail).toBe(MESSAGE_EXISTS);
 
@@ -65,11 +76,19 @@ describe('survey messages', () => {
   });
 
   it('refuses bad messages with pointers and writes nothing', async () => {
-    const bad = await api('POST', 'o-form-messages', doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'welcome', language: 'xx-yy-zz', message: 5 }));
+    const bad = await api(
+      'POST',
+      'o-form-messages',
+      doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'welcome', language: 'xx-yy-zz', message: 5 }),
+    );
     expect(bad.status).toBe(422);
     const pointers = bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual(['/data/attributes/language', '/data/attributes/message', '/data/attributes/messageType']);
-    const unknown = await api('POST', 'o-form-messages', doc('o-form-messages', { oFormVersionId: 999999, messageType: 'completed_contact_form', message: 'x' }));
+    const unknown = await api(
+      'POST',
+      'o-form-messages',
+      doc('o-form-messages', { oFormVersionId: 999999, messageType: 'completed_contact_form', message: 'x' }),
+    );
     expect(unknown.status).toBe(422);
     expect((await api('GET', `o-form-messages?o_form_version_id=${formId}`)).body.meta.total).toBe(1);
     expect((await api('GET', 'o-form-messages?o_form_version_id=abc')).status).toBe(400);
@@ -89,7 +108,11 @@ describe('survey messages', () => {
     const edit = await api('PATCH', `o-form-messages/${id}`, doc('o-form-messages', { message: 'changed' }, id));
     expect(edit.status).toBe(409);
     expect(edit.body.errors[0].detail).toBe(APPROVED_IMMUTABLE);
-    const add = await api('POST', 'o-form-messages', doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'not_active_consent', message: 'x' }));
+    const add = await api(
+      'POST',
+      'o-form-messages',
+      doc('o-form-messages', { oFormVersionId: Number(formId), messageType: 'not_active_consent', message: 'x' }),
+    );
     expect(add.status).toBe(409);
     expect((await api('GET', `o-form-messages?o_form_version_id=${formId}`)).body.data[0].attributes.message).toBe('¡Muchas gracias!');
   });

@@ -3,13 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormMessages, oForms } from '../../../server/db/schema';
 import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
-import {
-  ALREADY_APPROVED,
-  APPROVED_IMMUTABLE,
-  TRANSITION_PAGE_INVALID,
-  TRANSITION_SURVEY_INVALID,
-  UNKNOWN_IDENTITY,
-} from '@core/model/oformDoc';
+import { ALREADY_APPROVED, APPROVED_IMMUTABLE, TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import { FIELD_TYPES } from '@core/model/oform';
 import { createHarness, doc, json, type Harness } from '../harness';
 
@@ -18,7 +12,6 @@ let admin: string;
 let engagementId: string;
 let otherEngagementId: string;
 let userToken: string;
-
 
 async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
   const res = await h.request('POST', `/api/o-forms/${path}`, { token, body: doc(type, attributes) });
@@ -60,7 +53,9 @@ async function getForm(id: string, token = admin) {
       title: c.attributes.title,
       translations: c.attributes.translations,
       displayOrder: c.attributes.displayOrder,
-      fields: (c.relationships!.oFormFields!.data as { id: string }[]).map(({ id: fid }) => ({ id: fid, ...byId('o-form-fields', fid).attributes }) as Page['fields'][number]),
+      fields: (c.relationships!.oFormFields!.data as { id: string }[]).map(
+        ({ id: fid }) => ({ id: fid, ...byId('o-form-fields', fid).attributes }) as Page['fields'][number],
+      ),
     };
   });
   return { attributes: body.data.attributes as Record<string, any>, pages, included };
@@ -135,7 +130,9 @@ describe('surveys', () => {
 
     const list = await json(await h.request('GET', `/api/o-forms/o-forms?identity=${form.attributes.identity}&engagementId=${engagementId}`, { token: admin }));
     expect(list.meta).toMatchObject({ total: 1, page: 1, limit: 20 });
-    expect((await json(await h.request('GET', `/api/o-forms/o-forms?identity=${form.attributes.identity}&approvedOnly=true`, { token: admin }))).meta.total).toBe(0);
+    expect(
+      (await json(await h.request('GET', `/api/o-forms/o-forms?identity=${form.attributes.identity}&approvedOnly=true`, { token: admin }))).meta.total,
+    ).toBe(0);
 
     const updated = await patch('o-forms', form.id, { title: 'Heart survey 2', isActive: false });
     expect(updated.res.status).toBe(200);
@@ -143,7 +140,12 @@ describe('surveys', () => {
 
     expect((await del('o-forms', form.id)).status).toBe(204);
     expect((await h.request('GET', `/api/o-forms/o-forms/${form.id}`, { token: admin })).status).toBe(404);
-    expect(await h.db.select().from(oFormContainers).where(eq(oFormContainers.oFormId, Number(form.id)))).toHaveLength(0);
+    expect(
+      await h.db
+        .select()
+        .from(oFormContainers)
+        .where(eq(oFormContainers.oFormId, Number(form.id))),
+    ).toHaveLength(0);
   });
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
@@ -222,7 +224,10 @@ describe('pages', () => {
     });
     const read = await json(await h.request('GET', `/api/o-forms/o-form-containers/${page.id}`, { token: admin }));
     expect(read.data.attributes.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
-    expect((await getForm(form.id)).pages.find((p) => p.id === page.id)!.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
+    expect((await getForm(form.id)).pages.find((p) => p.id === page.id)!.translations).toEqual({
+      es: { title: 'Tu salud' },
+      es_MX: { title: 'Su salud (MX)' },
+    });
 
     const before = await rowCount(oFormContainers);
     const bad = [
@@ -242,7 +247,10 @@ describe('pages', () => {
       expect([...new Set(pointers(created.body))]).toEqual([pointer]);
     }
     expect(await rowCount(oFormContainers)).toBe(before);
-    expect((await getForm(form.id)).pages.find((p) => p.id === page.id)!.translations).toEqual({ es: { title: 'Tu salud' }, es_MX: { title: 'Su salud (MX)' } });
+    expect((await getForm(form.id)).pages.find((p) => p.id === page.id)!.translations).toEqual({
+      es: { title: 'Tu salud' },
+      es_MX: { title: 'Su salud (MX)' },
+    });
   });
 
   it('refuses to delete a page that options jump to, naming them', async () => {
@@ -257,9 +265,7 @@ describe('pages', () => {
     expect(q.res.status).toBe(201);
     const refused = await del('o-form-containers', target.id);
     expect(refused.status).toBe(409);
-    expect((await json(refused)).errors[0].detail).toBe(
-      "This page cannot be deleted: 'Yes' of 'Smoker?' jumps to it. Point that option elsewhere first.",
-    );
+    expect((await json(refused)).errors[0].detail).toBe("This page cannot be deleted: 'Yes' of 'Smoker?' jumps to it. Point that option elsewhere first.");
     expect((await getForm(form.id)).pages).toHaveLength(2);
   });
 });
@@ -310,7 +316,10 @@ describe('questions', () => {
     expect(pointers(duplicate.body)).toEqual(['/data/attributes/configuration/options/1/value']);
     const toText = await patch('o-form-fields', ok.body.data.id, { oFormFieldTypeId: 'text' });
     expect(toText.res.status).toBe(422);
-    const [row] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, Number(ok.body.data.id)));
+    const [row] = await h.db
+      .select()
+      .from(oFormFields)
+      .where(eq(oFormFields.id, Number(ok.body.data.id)));
     expect(row?.type).toBe('single');
     expect((row?.configuration as { options: { value: string }[] }).options.map((o) => o.value)).toEqual(['a', 'b']);
   });
@@ -369,16 +378,29 @@ describe('versions', () => {
       oFormFieldTypeId: 'single',
       title: 'Age band',
       tagIds: [1],
-      configuration: { options: [option('Under 18', 'u18', { isDisqualified: true, transition: { to: 'end' } }), option('Adult', 'adult', { transition: { to: 'page', identity: second.attributes.identity } })] },
+      configuration: {
+        options: [
+          option('Under 18', 'u18', { isDisqualified: true, transition: { to: 'end' } }),
+          option('Adult', 'adult', { transition: { to: 'page', identity: second.attributes.identity } }),
+        ],
+      },
     });
     expect(q.res.status).toBe(201);
     await addField(second.id, { oFormFieldTypeId: 'email', title: 'Email' });
     expect((await patch('o-form-containers', second.id, { translations: { es: { title: 'Contacto' } } })).res.status).toBe(200);
-    await h.db.insert(oFormMessages).values({ oFormIdentity: form.attributes.identity, oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', message: 'Sorry' });
+    await h.db
+      .insert(oFormMessages)
+      .values({ oFormIdentity: form.attributes.identity, oFormVersionId: Number(form.id), messageType: 'not_qualified_consent', message: 'Sorry' });
     return { form, fieldId: q.body.data.id as string };
   }
   const shape = (pages: Page[]) =>
-    pages.map((p) => ({ identity: p.identity, title: p.title, translations: p.translations, displayOrder: p.displayOrder, fields: p.fields.map(({ id: _id, containerId: _c, ...rest }: any) => rest) }));
+    pages.map((p) => ({
+      identity: p.identity,
+      title: p.title,
+      translations: p.translations,
+      displayOrder: p.displayOrder,
+      fields: p.fields.map(({ id: _id, containerId: _c, ...rest }: any) => rest),
+    }));
 
   it('copies the latest version into the next: same structure and identities, new ids, unapproved', async () => {
     const { form } = await builtForm();
@@ -392,7 +414,10 @@ describe('versions', () => {
     const ids1 = v1.pages.flatMap((p) => [p.id, ...p.fields.map((f) => f.id)]);
     const ids2 = v2.pages.flatMap((p) => [p.id, ...p.fields.map((f) => f.id)]);
     expect(ids2.some((id) => ids1.includes(id))).toBe(false);
-    const messages = await h.db.select().from(oFormMessages).where(eq(oFormMessages.oFormVersionId, Number(copy.body.data.id)));
+    const messages = await h.db
+      .select()
+      .from(oFormMessages)
+      .where(eq(oFormMessages.oFormVersionId, Number(copy.body.data.id)));
     expect(messages.map((m) => [m.messageType, m.message])).toEqual([['not_qualified_consent', 'Sorry']]);
     // The next copy is taken from version 2.
     const third = await post('o-form-copy', 'o-form-copy', { copy_identity: form.attributes.identity });
@@ -480,7 +505,10 @@ describe('sponsor scope', () => {
     expect((await post('o-form-fields', 'o-form-fields', { containerId: Number(otherPage.id) }, userToken)).res.status).toBe(422);
     expect((await post('o-form-copy', 'o-form-copy', { copy_identity: other.attributes.identity }, userToken)).res.status).toBe(422);
     expect((await post('o-forms', 'o-forms', { title: 'No', engagementId: Number(otherEngagementId) }, userToken)).res.status).toBe(422);
-    const [row] = await h.db.select().from(oForms).where(eq(oForms.id, Number(other.id)));
+    const [row] = await h.db
+      .select()
+      .from(oForms)
+      .where(eq(oForms.id, Number(other.id)));
     expect(row).toMatchObject({ title: 'Scoped other', isApproved: false });
     // Their own survey they may author.
     expect((await post('o-form-containers', 'o-form-containers', { oFormId: Number(mine.id) }, userToken)).res.status).toBe(201);

@@ -140,13 +140,21 @@ describe('creating users', () => {
     const before = await userCount();
     const cases: [unknown, string, string?][] = [
       [userBody({ username: 'ok-name', password: 'short' }, { roles: ['User'] }), '/data/attributes/password', 'Minimum 8 characters.'],
-      [userBody({ username: 'ok-name', password: 'long-enough', email: 'not-mail' }, { roles: ['User'] }), '/data/attributes/email', 'Must be a valid email format.'],
+      [
+        userBody({ username: 'ok-name', password: 'long-enough', email: 'not-mail' }, { roles: ['User'] }),
+        '/data/attributes/email',
+        'Must be a valid email format.',
+      ],
       [userBody({ username: 'a b', password: 'long-enough' }, { roles: ['User'] }), '/data/attributes/username'],
       [userBody({ username: 'ok-name', password: 'long-enough', isAdmin: true }, { roles: ['User'] }), '/data/attributes/isAdmin'],
       [userBody({ username: 'ok-name', password: 'long-enough' }), '/data/relationships/roles', USER_MESSAGES.rolesRequired],
       [userBody({ username: 'ok-name', password: 'long-enough' }, { roles: [] }), '/data/relationships/roles', USER_MESSAGES.rolesRequired],
       [userBody({ username: 'ok-name', password: 'long-enough' }, { roles: ['99999'] }), '/data/relationships/roles', USER_MESSAGES.unknownRole],
-      [userBody({ username: 'ok-name', password: 'long-enough' }, { roles: ['User'], sponsors: ['99999'] }), '/data/relationships/sponsors', USER_MESSAGES.unknownSponsor],
+      [
+        userBody({ username: 'ok-name', password: 'long-enough' }, { roles: ['User'], sponsors: ['99999'] }),
+        '/data/relationships/sponsors',
+        USER_MESSAGES.unknownSponsor,
+      ],
       [userBody({ username: 'ok-name', password: 'long-enough' }, { roles: ['User'], sponsors: ['abc'] }), '/data/relationships/sponsors/data/0'],
       [userBody({ username: 'ok-name', password: 'long-enough', locale: 'not a code' }, { roles: ['User'] }), '/data/attributes/locale'],
     ];
@@ -295,7 +303,7 @@ describe('updating users', () => {
     }
   });
 
-  it("deactivating a user revokes their refresh tokens: they stay dead after reactivation", async () => {
+  it('deactivating a user revokes their refresh tokens: they stay dead after reactivation', async () => {
     await h.createUser({ username: 'leaver', password: 'leaver-password' });
     const login = await h.login('leaver', 'leaver-password');
     const leaver = await row('leaver');
@@ -338,7 +346,14 @@ describe('updating users', () => {
     });
     expect(deputy.status).toBe(409);
     expect((await json(deputy)).errors[0].detail).toBe(USER_MESSAGES.lastSuperUser);
-    expect((await h.db.select().from(users).where(eq(users.id, Number(doc.data.id))))[0]?.isActive).toBe(true);
+    expect(
+      (
+        await h.db
+          .select()
+          .from(users)
+          .where(eq(users.id, Number(doc.data.id)))
+      )[0]?.isActive,
+    ).toBe(true);
     // Restore: the deputy (a Super User) makes admin a Super User again.
     const deputyToken = (await signInChanged('deputy')).access;
     const restore = await h.request('PATCH', `/api/users/${me.id}`, {
@@ -403,7 +418,9 @@ describe('two-factor enrolment', () => {
     const doc = await json(res);
     secret = doc.data.attributes.secret;
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    expect(doc.data.attributes.otpauthUri).toBe(`otpauth://totp/Trial%20Recruit:careful?secret=${secret}&period=30&digits=6&algorithm=SHA1&issuer=Trial%20Recruit`);
+    expect(doc.data.attributes.otpauthUri).toBe(
+      `otpauth://totp/Trial%20Recruit:careful?secret=${secret}&period=30&digits=6&algorithm=SHA1&issuer=Trial%20Recruit`,
+    );
     const stored = await row('careful');
     expect(stored).toMatchObject({ totpSecret: secret, secretVerified: false });
     // Not yet verified: sign-in does not ask for a code.
@@ -417,7 +434,10 @@ describe('two-factor enrolment', () => {
     const res = await h.request('POST', '/api/users/me/totp/verify', { token, body: { data: { type: 'totp-enrolments', attributes: { code: wrong } } } });
     expect(res.status).toBe(422);
     expect((await json(res)).errors[0]).toMatchObject({ detail: USER_MESSAGES.totpCodeInvalid, source: { pointer: '/data/attributes/code' } });
-    const malformed = await h.request('POST', '/api/users/me/totp/verify', { token, body: { data: { type: 'totp-enrolments', attributes: { code: '12ab' } } } });
+    const malformed = await h.request('POST', '/api/users/me/totp/verify', {
+      token,
+      body: { data: { type: 'totp-enrolments', attributes: { code: '12ab' } } },
+    });
     expect(malformed.status).toBe(422);
     expect((await row('careful')).secretVerified).toBe(false);
   });

@@ -71,7 +71,8 @@ describe('staleBundles', () => {
     for (const f of ['package.json', 'vite.config.admin.ts', 'vite.config.widget.ts']) fs.writeFileSync(path.join(root, f), '');
     fs.writeFileSync(path.join(root, 'dist/admin/index.html'), '');
     fs.writeFileSync(path.join(root, 'dist/widget/widget.js'), '');
-    for (const source of ['admin/main.tsx', 'admin', 'core', 'widget', 'package.json', 'vite.config.admin.ts', 'vite.config.widget.ts']) touch(source, '2027-01-10T09:00:00Z');
+    for (const source of ['admin/main.tsx', 'admin', 'core', 'widget', 'package.json', 'vite.config.admin.ts', 'vite.config.widget.ts'])
+      touch(source, '2027-01-10T09:00:00Z');
     for (const output of ['dist/admin/index.html', 'dist/widget/widget.js']) touch(output, '2027-01-10T09:01:00Z');
     expect(staleBundles(root)).toEqual([]);
     fs.writeFileSync(path.join(root, 'admin', 'main.tsx'), 'changed');

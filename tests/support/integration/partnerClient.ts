@@ -57,7 +57,10 @@ export async function runPartnerIntegration(partner: Partner): Promise<PartnerOu
   const sponsor = sponsorRead.data.data.attributes;
 
   const csvClient = createClient<paths, 'text/csv'>({ baseUrl: partner.baseUrl, headers: { ...bearer, Accept: 'text/csv' } });
-  const csv = await csvClient.GET('/api/engagements', { params: { query: { sponsorId, sort: 'name', 'fields[engagements]': 'name,fullIdentification,phase' } }, parseAs: 'text' });
+  const csv = await csvClient.GET('/api/engagements', {
+    params: { query: { sponsorId, sort: 'name', 'fields[engagements]': 'name,fullIdentification,phase' } },
+    parseAs: 'text',
+  });
   if (csv.data === undefined) throw new Error(`CSV refused (${csv.response.status})`);
 
   return {
