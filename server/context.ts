@@ -64,7 +64,7 @@ export interface AppEnv {
     requestId: string;
     user: AuthUser;
     audit?: AuditNote;
-    /** Set when the client asked for a list as CSV (http/csv-lists.ts): the instant that names the file. */
+    /** Set when the client asked for a list as CSV (http/csvLists.ts): the instant that names the file. */
     listCsv?: { at: Date };
     /** A participant call's submission token when its body carried it (server/participant/access.ts). */
     bodyToken?: string;

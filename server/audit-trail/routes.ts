@@ -10,7 +10,7 @@ import { forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
 import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from '../audit/events';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { plain, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { AUDIT_EVENT, AUDIT_EVENT_TYPE } from '@core/model/auditEvent';

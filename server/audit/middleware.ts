@@ -8,7 +8,7 @@
 import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { clientAddress } from '../http/client-address';
+import { clientAddress } from '../http/clientAddress';
 import { changedFields, credentialChanges, recordAudit } from './trail';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);

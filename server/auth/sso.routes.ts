@@ -9,7 +9,7 @@ import { nowOf, type AppEnv, type Deps } from '../context';
 import type { SsoServiceConfig } from '../config';
 import { findUserByEmail } from './users';
 import { acceptResponse, samlClient, SsoRejected } from './saml';
-import { leaveHandoff } from './sso-handoff';
+import { leaveHandoff } from './ssoHandoff';
 import { describe } from '../openapi/describe';
 
 export const SSO_MESSAGES = {

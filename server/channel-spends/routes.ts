@@ -17,7 +17,7 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';

@@ -27,7 +27,7 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
 import {

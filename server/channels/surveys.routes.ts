@@ -13,7 +13,7 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import {
   addChannelSurvey,

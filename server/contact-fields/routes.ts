@@ -18,7 +18,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';

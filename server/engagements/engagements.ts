@@ -42,7 +42,7 @@ import { toManyIds } from '../http/body';
 import { Conflict, Invalid } from '../errors';
 import type { ListQuery } from '../http/query';
 import { idParam, searchParam } from '../http/params';
-import { IDENTIFICATION_TAKEN, identificationOrScope, uniqueIdentificationParam } from '../http/unique-identification';
+import { IDENTIFICATION_TAKEN, identificationOrScope, uniqueIdentificationParam } from '../http/uniqueIdentification';
 import { joinedPage } from '../http/list';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, idFilter, linkedFilter } from '../http/filters';

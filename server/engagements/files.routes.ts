@@ -11,7 +11,7 @@ import { findAccessibleEngagement } from './access';
 import { addEngagementFile, engagementFilePage, findEngagementFile as findFile, removeEngagementFile, type EngagementFileRow as Row } from './files';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from './fileTypes';

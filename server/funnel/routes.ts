@@ -1,7 +1,7 @@
 /**
  * GET /api/recruitment-funnel: the funnel's stage counts (server/funnel/), one `funnel-rows`
  * resource per group, with the stages' definitions in meta. Any member of staff; what they see
- * is their sponsors' (sponsor scope). Cost per outcome from the channel spends (funnel/costs.ts). CSV with `Accept: text/csv` (http/csv-lists.ts).
+ * is their sponsors' (sponsor scope). Cost per outcome from the channel spends (funnel/costs.ts). CSV with `Accept: text/csv` (http/csvLists.ts).
  */
 import { Hono } from 'hono';
 import {

@@ -6,7 +6,7 @@ import { orderBy } from './sql';
 
 /**
  * Whether to count every row a list matches: `count: false` for the pages of a CSV, which carry
- * no total (http/list-answer.ts); the total is then null.
+ * no total (http/listAnswer.ts); the total is then null.
  */
 export interface Counting {
   count?: boolean;

@@ -15,7 +15,7 @@ import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { readResource } from '../http/body';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';

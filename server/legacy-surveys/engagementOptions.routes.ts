@@ -12,7 +12,7 @@ import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
 import { badRequest } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import {
   createEngagementOption,

@@ -13,7 +13,7 @@ import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { readResource, requireParent } from '../http/body';
 import { parseId, parseListQuery, parseReadQuery } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { loadPages } from './structure';
 import { createSurvey, deleteSurvey, findSurvey, listSurveys, surveyListSpec, toSurvey, updateSurvey, type SurveyRow } from './surveys';

@@ -5,7 +5,7 @@ import { countryPage, findCountry, type CountryRow } from './countries';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 

@@ -10,7 +10,7 @@ import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';

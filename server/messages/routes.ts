@@ -38,7 +38,7 @@ import { answerText } from '../http/responseText';
 import { readResource } from '../http/body';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { assertQueryNames, parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';

@@ -261,7 +261,7 @@ function successResponses(method: string, answer: RouteAnswer | undefined, acces
     const schema = answer.list
       ? { allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list, components, true) } } }] }
       : ref('ListDocument');
-    // Every staff list answers CSV too (server/http/csv-lists.ts).
+    // Every staff list answers CSV too (server/http/csvLists.ts).
     const csv = method === 'GET' && access === 'staff' ? CSV_ANSWER : {};
     return { '200': { description: 'A page of the list.', content: { ...jsonApi(schema), ...csv } } };
   }

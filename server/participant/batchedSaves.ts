@@ -17,7 +17,7 @@ import type { Db } from '../db/open';
 import { batchedWrites } from '../db/batchedWrites';
 import { preparedQuery } from '../db/prepared';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
-import { countedHitsStatement } from '../http/rate-limit';
+import { countedHitsStatement } from '../http/rateLimit';
 import { countsStatement } from './channelFigures';
 import { madePage, OPEN_RUN, savePage, type PageSave, type SaveResult } from './entries';
 

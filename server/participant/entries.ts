@@ -29,7 +29,7 @@ import {
   screenerSurveys,
   screeners,
 } from '../db/schema';
-import { hitsStatement } from '../http/rate-limit';
+import { hitsStatement } from '../http/rateLimit';
 import type { StoredAnswer } from '../security/sealedAnswer';
 import { possibleRetakeCondition } from './retakes';
 import { engagementPausedCondition } from '../engagements';

@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { asProblem, conflict, notFound, unauthorized } from '../http/errors';
 import { parseId } from '../http/query';
-import { windowOf } from '../http/rate-limit';
+import { windowOf } from '../http/rateLimit';
 import { sendDocument } from '../http/serialize';
 import { answerTargetForToken, MISSING_TOKEN, tokenOf } from './access';
 import {

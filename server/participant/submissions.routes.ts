@@ -4,9 +4,9 @@ import { SubmissionAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
-import { clientAddress } from '../http/client-address';
+import { clientAddress } from '../http/clientAddress';
 import { invalid } from '../http/errors';
-import { windowOf } from '../http/rate-limit';
+import { windowOf } from '../http/rateLimit';
 import { sendDocument } from '../http/serialize';
 import { issueToken, rememberPageEntry, rememberSubmission } from './access';
 import {

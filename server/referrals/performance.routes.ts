@@ -9,7 +9,7 @@ import { SITE_PERFORMANCE, SITE_PERFORMANCE_FILTERS, SITE_PERFORMANCE_SORTS, SIT
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { performanceConditions, sitePerformance } from './performance';

@@ -30,7 +30,7 @@ import { findAccessibleEngagement } from '../engagements';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';

@@ -7,7 +7,7 @@ import { RMS_AUDIT, RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_AUDIT_TYPE } fr
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { AUDIT_FILTERS, AUDIT_INCLUDE_PROVIDERS, auditResource, listAudits, providerResources } from './audits';
 import { describe } from '../openapi/describe';
 

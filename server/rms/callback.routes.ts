@@ -11,7 +11,7 @@ import type { ReferralStatus } from '@core/model/referral';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Tx } from '../db/open';
 import { recordAudit } from '../audit/trail';
-import { clientAddress } from '../http/client-address';
+import { clientAddress } from '../http/clientAddress';
 import { moveByRecordSystem, ReferralRefused, statusOfContact } from '../referrals';
 import { asProblem, badRequest, conflict, invalid, notFound, unauthorized, unsupportedMediaType } from '../http/errors';
 import { parseId } from '../http/query';

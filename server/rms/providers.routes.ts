@@ -27,7 +27,7 @@ import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { testReferralFacts } from './payload';
 import { providerFor } from './provider';

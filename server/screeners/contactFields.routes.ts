@@ -16,7 +16,7 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendList, toResource } from '../http/serialize';
 import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
 import { editableScreener } from './access';

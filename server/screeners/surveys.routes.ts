@@ -19,7 +19,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idFilterValue, parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendDocument, toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
 import {

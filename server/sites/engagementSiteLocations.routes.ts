@@ -24,7 +24,7 @@ import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } f
 import { readResource } from '../http/body';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { parseBooleanFilter, pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';

@@ -14,7 +14,7 @@ import { sponsorScope } from '../auth/guards';
 import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
-import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/unique-identification';
+import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/uniqueIdentification';
 import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
 
 const UNKNOWN_COUNTRY = chooseFromList('a country');

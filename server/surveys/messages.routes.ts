@@ -9,7 +9,7 @@ import type { Db } from '../db/open';
 import { readResource } from '../http/body';
 import { badRequest, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { findForm } from './versions';
 import { addVersionMessage, findVersionMessage, updateVersionMessage, versionMessagePage, type VersionMessageRow as Row } from './versionMessages';

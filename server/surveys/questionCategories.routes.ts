@@ -8,7 +8,7 @@ import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { questionCategoryPage } from './questionCategories';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 

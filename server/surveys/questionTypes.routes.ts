@@ -7,7 +7,7 @@ import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/oform';
 import { OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import { parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 

@@ -26,7 +26,7 @@ import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versio
 import { readResource, requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 

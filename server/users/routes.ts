@@ -32,7 +32,7 @@ import { loadUser, userAttributes } from '../auth/users';
 import { readJson, readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/list-answer';
+import { answerList } from '../http/listAnswer';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { engagementIndications, engagements, referrals } from '../../../server/db/schema';
-import { IDENTIFICATION_TAKEN } from '../../../server/http/unique-identification';
+import { IDENTIFICATION_TAKEN } from '../../../server/http/uniqueIdentification';
 import { ENGAGEMENT_HAS_REFERRALS, UNKNOWN_SPONSOR } from '../../../server/engagements/routes';
 import { createHarness, json, type Harness } from '../harness';
 

@@ -19,7 +19,7 @@ import {
   surveys,
   therapeuticAreas,
 } from '../../../server/db/schema';
-import { CSV_READ_PAGE, listCsv } from '../../../server/http/csv-lists';
+import { CSV_READ_PAGE, listCsv } from '../../../server/http/csvLists';
 import { createParticipantFixture, type ParticipantFixture } from '../../support/participantFixture';
 import { createHarness, json, type Harness } from '../harness';
 import { parseCsv } from '../../support/csv';

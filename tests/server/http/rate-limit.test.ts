@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { like } from 'drizzle-orm';
 import type { AppEnv } from '../../../server/context';
 import { rateLimits } from '../../../server/db/schema';
-import { hit, hitAll, pruneRateLimits, rateLimit } from '../../../server/http/rate-limit';
+import { hit, hitAll, pruneRateLimits, rateLimit } from '../../../server/http/rateLimit';
 import { ApiProblem } from '../../../server/http/errors';
 import { useHarness, type Harness } from '../harness';
 

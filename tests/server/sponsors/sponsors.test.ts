@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { engagements, sponsors } from '../../../server/db/schema';
 import { SPONSOR_HAS_ENGAGEMENTS } from '../../../server/sponsors/routes';
-import { IDENTIFICATION_TAKEN } from '../../../server/http/unique-identification';
+import { IDENTIFICATION_TAKEN } from '../../../server/http/uniqueIdentification';
 import { useAdminHarness, json, type Harness } from '../harness';
 
 let h: Harness;

@@ -3,12 +3,12 @@
  * then hands `answerList` a function that reads one window of the list as resources. A JSON:API
  * client gets the page it asked for, with the total; a client that prefers CSV gets every page,
  * read through the same function a thousand rows at a time without counting, streamed as it
- * takes them (csv-lists.ts).
+ * takes them (csvLists.ts).
  */
 import type { Context } from 'hono';
 import type { Resource } from '@core/jsonapi';
 import type { AppEnv } from '../context';
-import { CSV_READ_PAGE, streamListCsv } from './csv-lists';
+import { CSV_READ_PAGE, streamListCsv } from './csvLists';
 import type { ListQuery } from './query';
 import { sendList } from './serialize';
 

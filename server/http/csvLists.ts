@@ -1,7 +1,7 @@
 /**
  * Every list as CSV, served by the list route itself: a GET under /api whose `Accept` prefers
  * `text/csv` runs the route as usual (its scope, filters, sort and 400s apply unchanged, once),
- * and the route's list function (list-answer.ts) is then read a thousand rows at a time, each
+ * and the route's list function (listAnswer.ts) is then read a thousand rows at a time, each
  * page streamed as CSV as the client takes it: `id` first, then the attributes named by
  * `fields` (the columns the screen shows) or else all of the first page's, then the
  * relationships its rows carry (`include`), by the related records' names. A list whose whole
@@ -192,7 +192,7 @@ const isJsonApi = (res: Response) => (res.headers.get('content-type') ?? '').sta
 
 /**
  * Asks the list routes for CSV (`c.var.listCsv`) when the client prefers it. A list read in
- * pages answers CSV itself (list-answer.ts); a list whose whole is one JSON:API answer is
+ * pages answers CSV itself (listAnswer.ts); a list whose whole is one JSON:API answer is
  * written from that answer here; a single record is not a list (406).
  */
 export const csvLists = (deps: Pick<Deps, 'clock'>) =>
@@ -208,7 +208,7 @@ export const csvLists = (deps: Pick<Deps, 'clock'>) =>
     if (!Array.isArray(answer.data)) throw notAcceptable('CSV is available for lists; this is a single record. Ask for application/vnd.api+json.');
     const total = answer.meta?.total;
     if (typeof total === 'number' && answer.data.length < total) {
-      throw new Error(`${c.req.path} answered a page of its list: a list read in pages answers through answerList (http/list-answer.ts)`);
+      throw new Error(`${c.req.path} answered a page of its list: a list read in pages answers through answerList (http/listAnswer.ts)`);
     }
     const url = new URL(c.req.url);
     noteExport(c, url, { format: 'csv', rows: answer.data.length });
