@@ -8,5 +8,5 @@ import type { Page } from 'playwright-core';
  * by then, which under load is less than when the machine is quiet.
  */
 export async function settled(page: Page, timeout = 15_000): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .loading[role="status"]'), undefined, { timeout, polling: 50 });
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .loading-status[role="status"]'), undefined, { timeout, polling: 50 });
 }
