@@ -29,7 +29,7 @@ import {
   screenerSurveys,
   screeners,
 } from '../db/schema';
-import { hitsStatement } from '../http/rateLimit';
+import { countedHitsStatement, hitsStatement } from '../http/rateLimit';
 import type { StoredAnswer } from '../security/sealedAnswer';
 import { possibleRetakeCondition } from './retakes';
 import { engagementPausedCondition } from '../engagements';
@@ -283,71 +283,124 @@ export async function createChildEntry(
   return { status: 'made', entry: entry! };
 }
 
-const savePageQuery = preparedQuery((db) => {
-  const { hits, over } = limitCtes(db);
-  // `before` reads started_at under the row's lock (FOR UPDATE waits for a concurrent save and
-  // reads what it committed), so of two first saves at once only one finds it unset.
-  const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
-    update ${oFormSubmissions} set modified = now(), started_at = coalesce(started_at, now())
-    from (select id as before_id, started_at as was_started from ${oFormSubmissions} where id = ${param('submissionId')} for update) before
-    where id = before.before_id and ${OPEN_RUN} and not exists (select 1 from over)
-    returning id, media_channel_id, possible_retake, was_started is null as starts`);
-  // The run starts with its first saved page: counted in its channel's figures then, once (both
-  // figures in one insert, see countsStatement; a run without a channel counts nothing).
-  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(
-    sql`${countsStatement(sql`(select media_channel_id from locked where starts)`, {
-      submissionsStarted: 1,
-      possibleRetakes: sql`case when (select possible_retake from locked) then 1 else 0 end`,
-    })} returning media_channel_id`,
-  );
-  const answered = db.$with('answered', { id: sql<number>`id` }).as(sql`
-    update ${oFormContainerEntries} set answered_at = now()
-    where id = ${param('pageEntryId')} and exists (select 1 from locked)
-    returning id`);
-  const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
-    select a.entry_id, a.field_id, a.value, a.sealed from jsonb_to_recordset(${param('answers')}::jsonb) as a(entry_id int, field_id int, value jsonb, sealed text)`);
-  const gone = db.$with('gone', { id: sql<number>`id` }).as(sql`
-    delete from ${oFormFieldEntries} f
-    where f.container_entry_id = any(${param('entryIds')}::int[])
-      and exists (select 1 from locked)
-      and not exists (select 1 from answers a where a.entry_id = f.container_entry_id and a.field_id = f.field_id)
-    returning f.id`);
-  const saved = db.$with('saved', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormFieldEntries} (container_entry_id, field_id, field_value, sealed_value)
-    select a.entry_id, a.field_id, a.value, a.sealed from locked, answers a
-    on conflict (container_entry_id, field_id) do update set field_value = excluded.field_value, sealed_value = excluded.sealed_value, created = excluded.created
-    returning id`);
-  const { page, kids } = pageEntryCtes(db, sql`${param('hasNext')}::boolean and exists (select 1 from locked)`);
-  return db
-    .with(hits, over, locked, counted, answered, answers, gone, saved, page, kids)
-    .select({
-      limited: sql<boolean>`exists (select 1 from over)`,
-      saved: sql<boolean>`exists (select 1 from locked)`,
-      ...madePageColumns,
-    })
-    .from(sql`(select 1) as one`)
-    .prepare('participant_save_page');
-});
-
 /**
  * `limited` when a rate limit is over (only the hits are written), `closed` when the submission
  * is gone or no longer open (likewise); else `saved`, with the next page's new entry and its children.
  */
 export type SaveResult = { status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: MadePage | null };
 
-/** One page's save on its own (./batchedSaves.ts writes those that arrive together in one statement). */
-export async function savePage(db: Db, save: PageSave): Promise<SaveResult> {
-  const [row] = await savePageQuery(db).execute({
-    ...limitParams(save.limits),
-    submissionId: save.submissionId,
-    pageEntryId: save.entryIds[0] ?? null,
-    entryIds: intArray(save.entryIds),
-    answers: JSON.stringify(save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value, sealed: a.sealed }))),
-    hasNext: save.next !== null,
-    pageId: save.next?.pageId ?? null,
-    childContainerIds: intArray(save.next?.childContainerIds ?? []),
+// Rows are found by `id = any(array(…))`: an index scan for the batch's few ids, where a join
+// with the saves (estimated at a hundred rows) could plan a scan of the whole table.
+const savePagesQuery = preparedQuery((db) => {
+  const saves = db.$with('saves', { n: sql<number>`n` }).as(sql`
+    select * from jsonb_to_recordset(${param('saves')}::jsonb) as s(
+      n int, submission_id int, page_entry_id int, entry_ids int[], answers jsonb, page_id int, child_container_ids int[], limit_keys text[], limit_max int[])`);
+  // Each save's limits, with its place among the batch's saves on that key.
+  const checks = db.$with('checks', { n: sql<number>`n` }).as(sql`
+    select s.n, l.key, l.max, row_number() over (partition by l.key order by s.n) as place, count(*) over (partition by l.key) as batch_hits
+    from saves s, unnest(s.limit_keys, s.limit_max) as l(key, max)`);
+  const hits = db
+    .$with('hits', { key: sql<string>`key` })
+    .as(countedHitsStatement(sql`(select key, count(*)::int as hits from checks group by key) as h`, param('windowStart')));
+  const over = db.$with('over', { n: sql<number>`n` }).as(sql`
+    select distinct c.n from checks c join hits h on h.key = c.key where h.count - c.batch_hits + c.place > c.max`);
+  // Locked in id order, so two batches sharing no save cannot deadlock on the submissions.
+  const before = db.$with('before', { id: sql<number>`before_id` }).as(sql`
+    select id as before_id, started_at as was_started from ${oFormSubmissions}
+    where id = any(array(select s.submission_id from saves s where not exists (select 1 from over o where o.n = s.n)))
+    order by id for update`);
+  const locked = db.$with('locked', { id: sql<number>`id` }).as(sql`
+    update ${oFormSubmissions} set modified = now(), started_at = coalesce(started_at, now())
+    from before where id = before.before_id and ${OPEN_RUN}
+    returning id, media_channel_id, possible_retake, was_started is null as starts`);
+  const counted = db.$with('counted', { id: sql<number>`media_channel_id` }).as(
+    sql`${countsStatement(
+      sql`c.channel`,
+      { submissionsStarted: sql`c.started`, possibleRetakes: sql`c.retakes` },
+      sql`(select media_channel_id as channel, count(*) as started, count(*) filter (where possible_retake) as retakes
+        from locked where starts and media_channel_id is not null group by media_channel_id order by media_channel_id) as c`,
+    )} returning media_channel_id`,
+  );
+  const ok = db.$with('ok', { n: sql<number>`n` }).as(sql`select s.* from saves s join locked l on l.id = s.submission_id`);
+  const answered = db.$with('answered', { id: sql<number>`id` }).as(sql`
+    update ${oFormContainerEntries} set answered_at = now() where id = any(array(select page_entry_id from ok)) returning id`);
+  const answers = db.$with('answers', { entryId: sql<number>`entry_id` }).as(sql`
+    select a.entry_id, a.field_id, a.value, a.sealed from ok, jsonb_to_recordset(ok.answers) as a(entry_id int, field_id int, value jsonb, sealed text)`);
+  const gone = db.$with('gone', { id: sql<number>`id` }).as(sql`
+    delete from ${oFormFieldEntries} f
+    where f.container_entry_id = any(array(select unnest(ok.entry_ids) from ok))
+      and not exists (select 1 from answers a where a.entry_id = f.container_entry_id and a.field_id = f.field_id)
+    returning f.id`);
+  const saved = db.$with('saved', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormFieldEntries} (container_entry_id, field_id, field_value, sealed_value)
+    select a.entry_id, a.field_id, a.value, a.sealed from answers a
+    on conflict (container_entry_id, field_id) do update set field_value = excluded.field_value, sealed_value = excluded.sealed_value, created = excluded.created
+    returning id`);
+  const page = db.$with('page', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id)
+    select ok.submission_id, ok.page_id from ok where ok.page_id is not null order by ok.n
+    returning id, submission_id, container_id`);
+  const kids = db.$with('kids', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
+    select p.submission_id, c.id, p.id from page p join ok on ok.submission_id = p.submission_id, unnest(ok.child_container_ids) with ordinality as c(id, k)
+    order by p.id, c.k
+    returning id, submission_id, container_id`);
+  return db
+    .with(saves, checks, hits, over, before, locked, counted, ok, answered, answers, gone, saved, page, kids)
+    .select({
+      n: sql<number>`s.n`.mapWith(Number),
+      limited: sql<boolean>`exists (select 1 from over o where o.n = s.n)`,
+      saved: sql<boolean>`exists (select 1 from locked l where l.id = s.submission_id)`,
+      pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = s.submission_id)`.mapWith((v: unknown) =>
+        v === null ? null : Number(v),
+      ),
+      pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = s.submission_id)`,
+    })
+    .from(sql`saves s`)
+    .orderBy(sql`s.n`)
+    .prepare('participant_save_pages');
+});
+
+/**
+ * Saves of distinct submissions in one statement, all or nothing, each answered with its own
+ * result. Each save's rate-limit hits are counted (per key, in the saves' order, so the k-th save
+ * on a key sees the count the k-th save alone would), a save over a limit writes nothing else; the
+ * submissions of the others are locked in id order and re-checked open (OPEN_RUN); the runs that
+ * start are counted in their channels' figures; the pages' answers replace their earlier ones, and
+ * the next pages' entries are made.
+ */
+export async function savePages(db: Db, batch: readonly PageSave[]): Promise<SaveResult[]> {
+  if (new Set(batch.map((s) => s.submissionId)).size !== batch.length) throw new Error('one save a submission in a batch');
+  const windows = new Set(batch.map((s) => s.limits.windowStart.getTime()));
+  // The saves of one batch count in one window (they arrived together); one that straddles a
+  // window's end goes to the fallback, each on its own.
+  if (windows.size > 1) throw new Error('the saves of a batch count in one window');
+  const rows = await savePagesQuery(db).execute({
+    windowStart: batch[0]!.limits.windowStart.toISOString(),
+    saves: JSON.stringify(
+      batch.map((save, n) => ({
+        n,
+        submission_id: save.submissionId,
+        page_entry_id: save.entryIds[0] ?? null,
+        entry_ids: save.entryIds,
+        answers: save.answers.map((a) => ({ entry_id: a.entryId, field_id: a.fieldId, value: a.value, sealed: a.sealed })),
+        page_id: save.next?.pageId ?? null,
+        child_container_ids: save.next?.childContainerIds ?? [],
+        limit_keys: save.limits.checks.map((c) => c.key),
+        limit_max: save.limits.checks.map((c) => c.limit),
+      })),
+    ),
   });
-  if (row?.limited === true) return { status: 'limited' };
-  if (!row || row.saved !== true) return { status: 'closed' };
-  return { status: 'saved', next: madePage(row) };
+  if (rows.length !== batch.length) throw new Error(`${batch.length} saves answered ${rows.length} rows`);
+  return rows.map((row): SaveResult => {
+    if (row.limited === true) return { status: 'limited' };
+    if (row.saved !== true) return { status: 'closed' };
+    return { status: 'saved', next: madePage(row) };
+  });
+}
+
+/** One page's save: a batch of one (./batchedSaves.ts gathers those that arrive together). */
+export async function savePage(db: Db, save: PageSave): Promise<SaveResult> {
+  const [result] = await savePages(db, [save]);
+  return result!;
 }

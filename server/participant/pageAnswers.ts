@@ -2,7 +2,7 @@
  * A page's valid answers stored, as the participant's page save needs it: each answer goes to
  * the entry of the container its question sits in (a child entry the page entry lacks — one made
  * before its container was — is made now), sealed in JS, then the one save statement
- * (./entries.ts savePage; with the saves that arrive with it, ./batchedSaves.ts) replaces the page's earlier answers and makes the next page's entry,
+ * (./entries.ts savePages, gathering the saves that arrive together: ./batchedSaves.ts) replaces the page's earlier answers and makes the next page's entry,
  * which is remembered for the answers that follow (./access.ts). And the answers of the pages a
  * participant left behind (going back and taking another way) cleared when the run finishes; and
  * a page entry's answers read back.
