@@ -5,6 +5,7 @@
  * on a loaded machine: due is computed per row; a stored due column would be the next step.)
  */
 import { sql } from 'drizzle-orm';
+import { REFERRAL_STATUSES } from '@core/model/referral';
 import { rowsOf } from '../server/db/rows';
 import { benchApp, onEachDatabase, measure, type BenchKind, type BenchRow } from './harness';
 
@@ -33,22 +34,10 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
       select (g % ${ENGAGEMENTS}) + 1, ((g % ${ENGAGEMENTS}) * 2) + (g % 2) + 1, ${b.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' }))}, now() - (g % 900) * interval '1 hour'
       from generate_series(1, ${REFERRALS}) g`);
     await b.db.execute(sql`insert into rms_deliveries (contact_id, status, delivered_at) select id, 'delivered', created from contacts`);
-    const statuses = [
-      'new',
-      'attempting-contact',
-      'contacted',
-      'scheduled',
-      'in-screening',
-      'screen-failed',
-      'eligible',
-      'enrolled',
-      'withdrawn',
-      'not-reachable',
-    ];
     await b.db.execute(sql`
       insert into referrals (engagement_id, engagement_site_location_id, contact_id, status, created, attempts, next_attempt_due)
       select c.engagement_id, c.engagement_site_location_id, c.id,
-             (${sql.raw(`array[${statuses.map((s) => `'${s}'`).join(', ')}]`)})[(c.id % 10) + 1],
+             (${sql.raw(`array[${REFERRAL_STATUSES.map((s) => `'${s}'`).join(', ')}]`)})[(c.id % ${sql.raw(String(REFERRAL_STATUSES.length))}) + 1],
              c.created, c.id % 4, case when c.id % 3 = 0 then c.created + interval '30 hours' end
       from contacts c`);
     for (const table of ['engagements', 'site_locations', 'engagement_site_locations', 'contacts', 'rms_deliveries', 'referrals']) {
