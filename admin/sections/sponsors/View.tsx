@@ -7,7 +7,7 @@ import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
 import { engagementColumns } from '../engagements/Index';
 import { SponsorScreeners } from '../screeners/SponsorScreeners';
-import type { Sponsor } from '@core/model/sponsor';
+import { SPONSOR_FIGURES, type Sponsor } from '@core/model/sponsor';
 import { hasRole } from '@core/model/user';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { RecordView } from '../../components/RecordView';
@@ -58,13 +58,7 @@ function SponsorDetails({ sponsor }: { sponsor: Sponsor }) {
           activeField(L, sponsor),
           multilineField(L.description, sponsor.description),
           multilineField(L.businessPractice, sponsor.businessPractice),
-          'activeEngagements',
-          'totalEngagements',
-          'totalSites',
-          'totalReferrals',
-          'duplicateReferrals',
-          'totalScreenedReferrals',
-          'totalRandomizedReferrals',
+          ...SPONSOR_FIGURES,
           ...stampFields(L, sponsor),
         ])}
       />
