@@ -18,19 +18,11 @@ import { formatMinor } from '@core/model/channelSpend';
 import type { FunnelCounts } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
-import type { FunnelRequest } from './counts';
+import { inSponsors, type FunnelRequest } from './counts';
 import { isStarted, nextDay } from './stages';
 
 /** Per group key (null: the row without one), per currency: the prorated spend in minor units, not yet rounded. */
 export type GroupSpends = Map<string | null, Map<string, number>>;
-
-const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
-  scope.length
-    ? sql`${column} in (${sql.join(
-        scope.map((id) => sql`${id}::int`),
-        sql`, `,
-      )})`
-    : sql`false`;
 
 /** Whether the request can carry cost figures at all. */
 export const costsApply = (request: FunnelRequest): boolean =>

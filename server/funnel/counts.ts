@@ -90,7 +90,7 @@ const groupKeys = (grouping: FunnelGroupBy): GroupKeys =>
     : GROUP_KEYS[grouping.groupBy];
 
 /** `column` is one of the sponsors the user may see (none: false). */
-const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
+export const inSponsors = (column: SQL, scope: readonly number[]): SQL =>
   scope.length
     ? sql`${column} in (${sql.join(
         scope.map((id) => sql`${id}::int`),
