@@ -25,7 +25,7 @@ export class ScreenBoundary extends Component<{ children: ReactNode }, BoundaryS
     if (!error) return this.props.children;
     const chunk = error instanceof ChunkLoadError;
     return (
-      <div className="screen-error" role="alert">
+      <div className="error-panel" role="alert">
         <h2>{chunk ? 'This screen could not be loaded.' : 'Something went wrong on this screen.'}</h2>
         <p>
           {chunk
