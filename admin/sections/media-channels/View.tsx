@@ -31,9 +31,8 @@ function recruitmentText(pause: MediaChannel['recruitmentPause']): string {
   return pause.isPaused ? `paused (participants reach notActive) — ${each}` : `partly paused — ${each}`;
 }
 import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
-import { RecordLoader } from '../../components/RecordLoader';
+import { RecordView } from '../../components/RecordView';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
@@ -472,13 +471,8 @@ function ChannelDetails({ channel }: { channel: MediaChannel }) {
 
 export default function MediaChannelView() {
   return (
-    <RecordLoader state={useMediaChannel()} resource="media channel">
-      {(channel) => (
-        <>
-          <ChannelDetails channel={channel} />
-          <HistoryPanel entity="media-channels" entityId={channel.id} labels={L} />
-        </>
-      )}
-    </RecordLoader>
+    <RecordView state={useMediaChannel()} resource="media channel" history="media-channels" labels={L}>
+      {(channel) => <ChannelDetails channel={channel} />}
+    </RecordView>
   );
 }

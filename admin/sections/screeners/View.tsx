@@ -13,9 +13,8 @@ import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
 import { activationActions } from '../../components/list/bulk';
 import { activeFilter } from '../../components/list/filters';
-import { RecordLoader } from '../../components/RecordLoader';
+import { RecordView } from '../../components/RecordView';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
-import { HistoryPanel } from '../../components/history/HistoryPanel';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue, ViewFields } from '../../components/ViewFields';
@@ -304,13 +303,8 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
 export default function ScreenerView() {
   const state = useScreener();
   return (
-    <RecordLoader state={state} resource="screener">
-      {(screener) => (
-        <>
-          <ScreenerDetails screener={screener} reload={state.reload} />
-          <HistoryPanel entity="screeners" entityId={screener.id} labels={L} />
-        </>
-      )}
-    </RecordLoader>
+    <RecordView state={state} resource="screener" history="screeners" labels={L}>
+      {(screener) => <ScreenerDetails screener={screener} reload={state.reload} />}
+    </RecordView>
   );
 }
