@@ -16,6 +16,7 @@ import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations as adminAxe } from './axe';
 import { pickSurvey } from './surveyPicker';
 import { mediaChannels } from '../../server/db/schema';
+import { settled } from './settled';
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
@@ -268,6 +269,8 @@ describe('the lead form at every outcome that is not a referral', () => {
     await admin.goto(`${demo.server.url}/leads?kind=noTrialSites&language=es`);
     const rows = admin.locator('tbody tr');
     await rows.first().waitFor(WAIT);
+    // The list's first render is one "Loading…" placeholder row.
+    await settled(admin);
     // Both Spanish noTrialSites leads of this file (the first and its duplicate), read until the
     // list has them: the screen shows whatever the list held when it loaded.
     const spanishNoSites = () => api('leads?kind=noTrialSites&language=es&limit=100');
