@@ -1,4 +1,4 @@
-import { CTGOV_IMPORT_TYPE, CtgovPlan, type CtgovSource } from '../model/clinicalTrialsGov';
+import { CTGOV_IMPORT_TYPE, CtgovPlanDocument, type CtgovSource } from '../model/clinicalTrialsGov';
 import { parseAnswer, type ApiClient } from './client';
 
 /** An engagement's sites from ClinicalTrials.gov: preview (writes nothing), then import. */
@@ -10,8 +10,8 @@ export function clinicalTrialsGovApi(client: ApiClient) {
           json: { data: { type: CTGOV_IMPORT_TYPE, attributes: source } },
           timeout: 60_000,
         })
-        .json<{ meta?: unknown }>();
-      return parseAnswer(CtgovPlan, doc.meta, `the ClinicalTrials.gov ${action}`);
+        .json<unknown>();
+      return parseAnswer(CtgovPlanDocument, doc, `the ClinicalTrials.gov ${action}`).meta;
     });
   return {
     preview: (engagementId: string, source: CtgovSource) => call('preview', engagementId, source),

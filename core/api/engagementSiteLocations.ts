@@ -4,9 +4,10 @@ import {
   type EngagementSiteLocation,
   type EngagementSiteLocationInput,
   type EngagementSiteLocationPatch,
+  SiteUploadDocument,
   type SiteUploadResult,
 } from '../model/engagementSiteLocation';
-import type { ApiClient } from './client';
+import { parseAnswer, type ApiClient } from './client';
 
 export function engagementSiteLocationsApi(client: ApiClient) {
   const path = (id: string) => `engagements-site-locations/${encodeURIComponent(id)}`;
@@ -25,9 +26,9 @@ export function engagementSiteLocationsApi(client: ApiClient) {
       const form = new FormData();
       form.set('file', file, filename);
       const doc = await client.call((h) =>
-        h.post(`engagements-site-locations/upload/${encodeURIComponent(engagementId)}`, { body: form, timeout: 120_000 }).json<{ meta: SiteUploadResult }>(),
+        h.post(`engagements-site-locations/upload/${encodeURIComponent(engagementId)}`, { body: form, timeout: 120_000 }).json<unknown>(),
       );
-      return doc.meta;
+      return parseAnswer(SiteUploadDocument, doc, 'the upload').meta;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { LEAD_PREVIEW_TYPE, LEAD_TYPE, type Lead, type LeadKind, type LeadPreviewInput } from '../model/lead';
+import { LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadRevealedDocument, type Lead, type LeadKind, type LeadPreviewInput, type LeadValues } from '../model/lead';
 import type { ListParams } from '../jsonapi';
 import type { FieldErrors, OutcomeMessages, RunnerContactField } from '../oform/runner';
 import { fieldErrors } from '../participant/call';
@@ -14,8 +14,8 @@ export const leadsApi = (client: ApiClient) => ({
   /** The whole list for these filters, sort and fields as a CSV file (no contact value in it). */
   listCsv: (params: ListParams = {}) => client.listCsv(LEAD_TYPE, params),
   /** The lead's contact values; the server records the reveal in the audit trail. */
-  reveal: async (id: string): Promise<Record<string, string | boolean>> =>
-    (await client.call((http) => http.post(`${LEAD_TYPE}/${encodeURIComponent(id)}/reveal`).json<{ meta: { values: Record<string, string | boolean> } }>()))
+  reveal: async (id: string): Promise<LeadValues> =>
+    parseAnswer(LeadRevealedDocument, await client.call((http) => http.post(`${LEAD_TYPE}/${encodeURIComponent(id)}/reveal`).json<unknown>()), 'the reveal')
       .meta.values,
   /** Erasure on request (Admin, Super User); audited. */
   erase: (id: string) => client.remove(`${LEAD_TYPE}/${encodeURIComponent(id)}`),

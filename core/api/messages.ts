@@ -1,6 +1,15 @@
 import type { ListParams } from '../jsonapi';
-import { MESSAGE_SETTING_TYPE, MESSAGE_TEMPLATE_TYPE, type Message, type MessageSetting, type MessageTemplate, type SmsLength } from '../model/message';
-import type { ApiClient } from './client';
+import {
+  MESSAGE_SETTING_TYPE,
+  MESSAGE_TEMPLATE_TYPE,
+  MessageRevealedDocument,
+  MessageTemplatePreviewDocument,
+  type Message,
+  type MessageSetting,
+  type MessageTemplate,
+  type MessageTemplatePreview,
+} from '../model/message';
+import { parseAnswer, type ApiClient } from './client';
 
 /** Messages (the outbox): the list, resending one not sent, and revealing its address (audited). */
 export const messagesApi = (client: ApiClient) => ({
@@ -11,12 +20,10 @@ export const messagesApi = (client: ApiClient) => ({
       http.post(`messages/${encodeURIComponent(id)}/resend`).json<{ data: { attributes: { status: string; lastError: string | null } } }>(),
     ),
   async reveal(id: string): Promise<string> {
-    const doc = await client.call((http) => http.post(`messages/${encodeURIComponent(id)}/reveal`).json<{ meta: { to: string } }>());
-    return doc.meta.to;
+    const doc = await client.call((http) => http.post(`messages/${encodeURIComponent(id)}/reveal`).json<unknown>());
+    return parseAnswer(MessageRevealedDocument, doc, 'the reveal').meta.to;
   },
 });
-
-export type MessageTemplatePreview = { subject: string; html: string; text: string } | ({ text: string } & SmsLength);
 
 /** Message templates: every kind in every language, editing one, its preview, and its default back. */
 export const messageTemplatesApi = (client: ApiClient) => ({
@@ -25,8 +32,8 @@ export const messageTemplatesApi = (client: ApiClient) => ({
     client.update<MessageTemplate>(`message-templates/${encodeURIComponent(id)}`, MESSAGE_TEMPLATE_TYPE, id, { ...values }),
   reset: (id: string) => client.remove(`message-templates/${encodeURIComponent(id)}`),
   async preview(id: string): Promise<MessageTemplatePreview> {
-    const doc = await client.call((http) => http.get(`message-templates/${encodeURIComponent(id)}/preview`).json<{ meta: MessageTemplatePreview }>());
-    return doc.meta;
+    const doc = await client.call((http) => http.get(`message-templates/${encodeURIComponent(id)}/preview`).json<unknown>());
+    return parseAnswer(MessageTemplatePreviewDocument, doc, 'the preview').meta;
   },
 });
 

@@ -7,7 +7,18 @@ import * as v from 'valibot';
 import type { ListParams } from '../jsonapi';
 import { Language } from '../model/language';
 import { OFORM_TYPE, type FieldConfiguration, type FieldType, type PageTranslations } from '../model/oform';
-import { OFORM_CONTAINER_TYPE, OFORM_COPY_TYPE, OFORM_FIELD_TYPE, OFORM_VERSION_TYPE, OForm, OFormContainer, OFormField } from '../model/oformDoc';
+import type { Answered } from '../model/answers';
+import {
+  OFORM_CONTAINER_TYPE,
+  OFORM_COPY_TYPE,
+  OFORM_FIELD_TYPE,
+  OFORM_VERSION_TYPE,
+  OForm,
+  OFormContainer,
+  OFormField,
+  type OFORM_FIELD_CATEGORY_ROW,
+  type OFORM_FIELD_TYPE_ROW,
+} from '../model/oformDoc';
 import { OFORM_MESSAGE_TYPE, type OFormDefaultMessage, type OFormMessage, type OFormMessageType } from '../model/oformMessage';
 import type { ScreenerSurvey } from '../model/screenerSurvey';
 import type { SurveyNaming } from '../model/surveyNaming';
@@ -49,13 +60,7 @@ export interface FieldValues {
   displayOrder: number;
 }
 
-export interface OFormFieldTypeRow {
-  id: FieldType;
-  name: string;
-  isChoice: boolean;
-}
-
-type Flat = Record<string, unknown> & { id: string };
+export type OFormFieldTypeRow = Answered<typeof OFORM_FIELD_TYPE_ROW> & { id: FieldType };
 
 /** A version as GET with OFORM_DETAIL_INCLUDE answers it, decoded: its pages, their questions and its languages all included. */
 const OFormDetailAnswer = v.object({
@@ -127,6 +132,6 @@ export function oformsApi(client: ApiClient) {
     screenerLinks: (identity: string) => client.list<ScreenerSurvey>('screener-surveys', { oFormIdentity: identity, limit: 100 }).then((r) => r.items),
 
     fieldTypes: () => client.list<OFormFieldTypeRow>('o-forms/o-form-field-types').then((r) => r.items),
-    fieldCategories: () => client.list<Flat & { name: string }>('o-forms/o-form-field-categories').then((r) => r.items),
+    fieldCategories: () => client.list<Answered<typeof OFORM_FIELD_CATEGORY_ROW>>('o-forms/o-form-field-categories').then((r) => r.items),
   };
 }

@@ -1,5 +1,5 @@
 import { decode, type DataDocument, type ListParams, type Resource } from '../jsonapi';
-import { RmsAuditAttempt, type RmsAudit } from '../model/rmsAudit';
+import { RmsAuditAttempt, RmsResendQueuedDocument, type RmsAudit } from '../model/rmsAudit';
 import { parseAnswer, type ApiClient } from './client';
 
 /** Record-system audits (Super User): the list, and delivering contacts again. */
@@ -23,8 +23,8 @@ export function rmsAuditsApi(client: ApiClient) {
     },
     /** Re-queues every undelivered contact these list filters show; answers how many. */
     async resendUndelivered(filters: Record<string, string>): Promise<number> {
-      const doc = await client.call((http) => http.post('resend-rms-audit', { searchParams: filters }).json<{ meta: { queued: number } }>());
-      return doc.meta.queued;
+      const doc = await client.call((http) => http.post('resend-rms-audit', { searchParams: filters }).json<unknown>());
+      return parseAnswer(RmsResendQueuedDocument, doc, 'the resend').meta.queued;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { DataDocument, ListParams, Resource } from '../jsonapi';
 import { decode } from '../jsonapi';
-import { TotpEnrolment, USER_TYPE, User, type ChangePasswordInput, type Role, type UserInput, type UserPatch } from '../model/user';
+import { TOTP_TYPE, TotpEnrolment, USER_TYPE, User, type ChangePasswordInput, type Role, type UserInput, type UserPatch } from '../model/user';
 import { parseAnswer, type ApiClient } from './client';
 
 /** Which roles and sponsors a user holds: ids, sent as relationships. */
@@ -58,7 +58,7 @@ export function usersApi(client: ApiClient) {
       client.call(async (h) =>
         parseAnswer(
           User,
-          decode(await h.post('users/me/totp/verify', jsonBody({ data: { type: 'totp-enrolments', attributes: { code } } })).json<DataDocument<Resource>>()),
+          decode(await h.post('users/me/totp/verify', jsonBody({ data: { type: TOTP_TYPE, attributes: { code } } })).json<DataDocument<Resource>>()),
           'a two-factor code',
         ),
       ),

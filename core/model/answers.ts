@@ -27,10 +27,16 @@ export interface ResourceAnswer<T extends string = string, E extends Entries = E
   readonly attributes: v.ObjectSchema<E, undefined>;
   /** The attribute names, in order: what `fields` may select. */
   readonly names: readonly (keyof E & string)[];
+  /**
+   * What the OpenAPI document names its attributes' schema, where one type is answered in two
+   * shapes (a record system's status report of a referral beside the referral itself); by
+   * default the type's name.
+   */
+  readonly shape?: string;
 }
 
-export function resourceAnswer<T extends string, E extends Entries>(type: T, attributes: v.ObjectSchema<E, undefined>): ResourceAnswer<T, E> {
-  return { type, attributes, names: Object.keys(attributes.entries) as (keyof E & string)[] };
+export function resourceAnswer<T extends string, E extends Entries>(type: T, attributes: v.ObjectSchema<E, undefined>, shape?: string): ResourceAnswer<T, E> {
+  return { type, attributes, names: Object.keys(attributes.entries) as (keyof E & string)[], ...(shape ? { shape } : {}) };
 }
 
 /** A resource as core's readers flatten it: its id beside its attributes. */

@@ -26,6 +26,8 @@ export const CtgovPlan = v.object({
   unchanged: v.number(),
 });
 export type CtgovPlan = v.InferOutput<typeof CtgovPlan>;
+/** A preview's or an import's answer: a JSON:API document with the plan as its meta. */
+export const CtgovPlanDocument = v.object({ meta: CtgovPlan });
 
 /** Where the study comes from: its NCT number (fetched by the server) or the record itself. */
 export type CtgovSource = { nctId: string } | { study: unknown };

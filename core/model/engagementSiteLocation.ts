@@ -76,10 +76,13 @@ export const LINK_EXISTS = 'This site is already linked to the engagement.';
 export const ENGAGEMENT_SITE_LOCATION_SORTS = ['siteName', 'siteId', 'city', 'state', 'radius', 'isActive', 'created'] as const;
 export const ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT = '-isActive,siteName';
 
-/** What an accepted upload did. */
-export interface SiteUploadResult {
-  rows: number;
-  createdSiteLocations: number;
-  linkedSiteLocations: number;
-  updatedLinks: number;
-}
+/** What an accepted upload did: the answer's meta (a JSON:API document with meta only). */
+export const SiteUploadDocument = v.object({
+  meta: v.object({
+    rows: v.pipe(count(), v.description('Rows read from the file.')),
+    createdSiteLocations: v.pipe(count(), v.description('Site locations made new.')),
+    linkedSiteLocations: v.pipe(count(), v.description('Site locations newly linked to the engagement.')),
+    updatedLinks: v.pipe(count(), v.description('Links to the engagement that were there and were changed.')),
+  }),
+});
+export type SiteUploadResult = v.InferOutput<typeof SiteUploadDocument>['meta'];

@@ -85,3 +85,9 @@ export type LeadPreviewInput = v.InferInput<typeof LeadPreviewInput>;
 /** What the preview offers: a lead's outcome, or qualified (the run's end, as the preview always showed it). */
 export const PREVIEW_OUTCOMES = ['qualified', ...LEAD_KINDS] as const;
 export type PreviewOutcome = (typeof PREVIEW_OUTCOMES)[number];
+
+/** A lead's contact values, by contact field name (a checkbox's is a boolean). */
+export const LeadValues = v.record(v.string(), v.union([v.string(), v.boolean()]));
+export type LeadValues = v.InferOutput<typeof LeadValues>;
+/** POST /api/leads/{id}/reveal: the values, as a JSON:API document with meta only (the reveal is audited). */
+export const LeadRevealedDocument = v.object({ meta: v.object({ values: LeadValues }) });

@@ -122,11 +122,24 @@ const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !
 // Taking two places each (an escape and the character).
 const GSM_EXTENDED = '^{}\\[~]|€\f';
 
-export interface SmsLength {
-  characters: number;
-  encoding: 'GSM-7' | 'UCS-2';
-  segments: number;
-}
+export const SmsLength = v.object({
+  characters: count(),
+  encoding: v.picklist(['GSM-7', 'UCS-2']),
+  segments: v.pipe(count(), v.description('The parts a carrier sends it in.')),
+});
+export type SmsLength = v.InferOutput<typeof SmsLength>;
+
+/**
+ * GET /api/message-templates/{id}/preview: the template filled with demo values, as a JSON:API
+ * document with meta only: an e-mail's subject, HTML and plain text; a text's (SMS) text and length.
+ */
+export const MessageTemplatePreviewDocument = v.object({
+  meta: v.union([v.object({ subject: v.string(), html: v.string(), text: v.string() }), v.object({ text: v.string(), ...SmsLength.entries })]),
+});
+export type MessageTemplatePreview = v.InferOutput<typeof MessageTemplatePreviewDocument>['meta'];
+
+/** POST /api/messages/{id}/reveal: the recipient's address, as a JSON:API document with meta only (the reveal is audited). */
+export const MessageRevealedDocument = v.object({ meta: v.object({ to: v.string() }) });
 
 /** How long a text is as the carriers count it: its characters, its encoding and the segments it is sent in. */
 export function smsLength(text: string): SmsLength {

@@ -19,6 +19,14 @@ export const OFORM_COPY_TYPE = 'o-form-copy';
 export const OFORM_FIELD_TYPE_TYPE = 'o-form-field-types';
 export const OFORM_FIELD_CATEGORY_TYPE = 'o-form-field-categories';
 
+/** A question type, as the question editor's picker lists it (id: core's FieldType). */
+export const OFORM_FIELD_TYPE_ROW = resourceAnswer(
+  OFORM_FIELD_TYPE_TYPE,
+  v.object({ name: v.string(), isChoice: v.pipe(v.boolean(), v.description('Its answers are chosen from options.')) }),
+);
+/** A question category (the question_categories lookup), as the question editor's picker lists it. */
+export const OFORM_FIELD_CATEGORY_ROW = resourceAnswer(OFORM_FIELD_CATEGORY_TYPE, v.object({ name: v.string() }));
+
 export const CONTAINER_TYPES = ['root_container', 'child_container'] as const;
 export type ContainerType = (typeof CONTAINER_TYPES)[number];
 

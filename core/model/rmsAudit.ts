@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { flag, idNumber, optionalText } from './fields';
-import { REFERRAL_STATUSES, type ReferralStatus } from './referral';
+import { REFERRAL_STATUSES, REFERRAL_TYPE, type ReferralStatus } from './referral';
 import { chooseMessage } from './scalars';
 import { count, instant, nullableText, recordId, resourceAnswer, whole } from './answers';
 import { RMS_PROVIDER_KINDS } from './rmsProvider';
@@ -34,10 +34,16 @@ const ATTEMPT = {
   responseBody: v.string(),
 };
 
+/** One attempt's own record, as a resend answers it (its provider included): the attempt's attributes only. */
+export const RMS_AUDIT_ATTEMPT = resourceAnswer(RMS_AUDIT_TYPE, v.object(ATTEMPT), 'rms-audit-attempts');
+
+/** What a resend of several contacts answers: how many were queued. */
+export const RmsResendQueuedDocument = v.object({ meta: v.object({ queued: v.pipe(count(), v.description('Undelivered contacts now due again.')) }) });
+
 /** One attempt's own record, as a resend answers it. */
 export const RmsAuditAttempt = v.object({
   id: v.string(),
-  ...ATTEMPT,
+  ...RMS_AUDIT_ATTEMPT.attributes.entries,
   /** Present when the answer includes rmsProviders (null: no provider row). */
   rmsProviders: v.optional(v.nullable(RmsAuditProvider)),
 });
@@ -106,6 +112,19 @@ export const RmsCallbackInput = v.strictObject({
   randomized: v.optional(flag()),
 });
 export type RmsCallbackInput = v.InferOutput<typeof RmsCallbackInput>;
+
+/** What the callback answers: where the contact's referral stands now (a referral, in the few attributes a record system may know). */
+export const REFERRAL_STATUS_REPORT = resourceAnswer(
+  REFERRAL_TYPE,
+  v.object({
+    contactId: recordId(),
+    engagementId: recordId(),
+    status: v.picklist(REFERRAL_STATUSES),
+    isScreened: v.pipe(v.boolean(), v.description('The referral has reached screening (kept once set).')),
+    isRandomized: v.pipe(v.boolean(), v.description('The referral has reached enrolment (kept once set).')),
+  }),
+  'referral-status-reports',
+);
 
 /** The ladder status a JSON callback asks for, or null when it states nothing. */
 export const callbackStatus = (input: RmsCallbackInput): ReferralStatus | null =>

@@ -149,17 +149,17 @@ export const RMS_PROVIDER = resourceAnswer(
 
 export type RmsProvider = Answered<typeof RMS_PROVIDER>;
 
-/** The answer of POST /api/rms-providers/{id}/test: what the receiver made of a test referral. */
-export const RmsProviderTest = v.object({
-  id: v.string(),
-  succeeded: v.boolean(),
-  /** The receiver's HTTP status, null when none came (timeout, refused connection). */
-  status: v.nullable(v.number()),
-  /** The status line, or a classified failure: never what the receiver answered. */
-  responseMessage: v.string(),
-  /** How long the attempt took, in milliseconds. */
-  durationMs: v.number(),
-});
+/** The answer of POST /api/rms-providers/{id}/test: what the receiver made of a test referral (id: the test referral's). */
+export const RMS_PROVIDER_TEST = resourceAnswer(
+  RMS_PROVIDER_TEST_TYPE,
+  v.object({
+    succeeded: v.boolean(),
+    status: v.pipe(v.nullable(v.number()), v.description("The receiver's HTTP status, null when none came (timeout, refused connection).")),
+    responseMessage: v.pipe(v.string(), v.description('The status line, or a classified failure: never what the receiver answered.')),
+    durationMs: v.pipe(v.number(), v.description('How long the attempt took, in milliseconds.')),
+  }),
+);
+export const RmsProviderTest = v.object({ id: v.string(), ...RMS_PROVIDER_TEST.attributes.entries });
 export type RmsProviderTest = v.InferOutput<typeof RmsProviderTest>;
 
 export const RMS_PROVIDER_SORTS = ['name', 'kind', 'isActive', 'created', 'modified'] as const;

@@ -192,4 +192,12 @@ export const SCREENER_LANGUAGE = resourceAnswer(
 );
 export type ScreenerLanguage = Answered<typeof SCREENER_LANGUAGE>;
 
+export const SCREENER_ENGAGEMENT_TYPE = 'engagements-screeners';
+/** One engagement a screener serves, as setting them answers it (id: screenerId_engagementId). */
+export const SCREENER_ENGAGEMENT = resourceAnswer(
+  SCREENER_ENGAGEMENT_TYPE,
+  v.object({ screenerId: recordId(), engagementId: recordId(), engagementName: v.string() }),
+);
+export type ScreenerEngagement = Answered<typeof SCREENER_ENGAGEMENT>;
+
 export const SCREENER_LOCKED = 'This screener is locked. Unlock it before changing it.';

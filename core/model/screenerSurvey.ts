@@ -5,7 +5,8 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag } from './fields';
-import { count, instant, recordId, resourceAnswer, type Answered } from './answers';
+import { count, idText, instant, recordId, resourceAnswer, type Answered } from './answers';
+import { OFORM_TYPE } from './oform';
 import { SURVEY_NAMING } from './surveyNaming';
 
 export const SCREENER_SURVEY_TYPE = 'screener-surveys';
@@ -68,3 +69,19 @@ export const SCREENER_FLOW = resourceAnswer(
 export type ScreenerFlow = Answered<typeof SCREENER_FLOW>;
 export type ScreenerFlowNode = ScreenerFlow['nodes'][number];
 export type ScreenerFlowEdge = ScreenerFlow['edges'][number];
+
+/**
+ * A survey version a clone's refresh made (PATCH /api/screeners/update-surveys/{id}): a new,
+ * unapproved version (id: its version's) copied from the source screener's survey.
+ */
+export const REFRESHED_CLONE_SURVEY = resourceAnswer(
+  OFORM_TYPE,
+  v.object({
+    identity: v.pipe(v.string(), v.description("The clone's survey.")),
+    version: v.pipe(count(), v.description('The new version.')),
+    title: v.string(),
+    sourceIdentity: v.pipe(v.string(), v.description("The source screener's survey it was copied from.")),
+    sourceVersionId: v.pipe(idText(), v.description('The version copied: the approved one, else the latest.')),
+  }),
+  'refreshed-clone-surveys',
+);

@@ -108,8 +108,18 @@ export const ValidateEmailInput = v.object({
   id: v.optional(v.nullable(v.union([v.string(), v.number()]))),
 });
 
+/** Two-factor enrolment's JSON:API type (POST /api/users/me/totp and …/verify); its id is the user's. */
+export const TOTP_TYPE = 'totp-enrolments';
+
 /** A secret being enrolled: shown once as a QR code (the otpauth URI) and as text. */
-export const TotpEnrolment = v.object({ id: v.string(), secret: v.string(), otpauthUri: v.string() });
+export const TOTP_ENROLMENT = resourceAnswer(
+  TOTP_TYPE,
+  v.object({
+    secret: v.pipe(v.string(), v.description('The new, unverified secret (base32), for typing into an authenticator app; answered only here.')),
+    otpauthUri: v.pipe(v.string(), v.description('The same secret as an otpauth:// URI (issuer and username with it), for the QR code.')),
+  }),
+);
+export const TotpEnrolment = v.object({ id: v.string(), ...TOTP_ENROLMENT.attributes.entries });
 export type TotpEnrolment = v.InferOutput<typeof TotpEnrolment>;
 
 export const USER_SORTS = ['username', 'email', 'isActive', 'created', 'modified'] as const;

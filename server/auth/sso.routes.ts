@@ -19,6 +19,9 @@ export const SSO_MESSAGES = {
   noAccount: (email: string) => `No active staff account uses the e-mail address ${email}. Ask an Administrator to create or activate one.`,
 } as const;
 
+/** The media type of SAML metadata (RFC 7303 registration, SAML 2.0 metadata). */
+const SAML_METADATA_MEDIA_TYPE = 'application/samlmetadata+xml';
+
 const page = (c: Context, status: 400 | 401 | 404 | 413, message: string) =>
   c.html(
     html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in</title></head>
@@ -96,14 +99,18 @@ export function ssoRoutes(deps: Deps) {
     return c.redirect(service?.logoutUrl ?? '/login', 302);
   });
 
-  app.get('/metadata/:service', describe({ summary: "Single sign-on: this service provider's SAML metadata", access: 'public' }), async (c) => {
-    const service = serviceOf(c.req.param('service'));
-    if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
-    // Imported here, not at start (auth/saml.ts says why).
-    const { generateServiceProviderMetadata } = await import('@node-saml/node-saml');
-    const xml = generateServiceProviderMetadata({ issuer: service.issuer, callbackUrl: service.callbackUrl, wantAssertionsSigned: true });
-    return c.body(xml, 200, { 'Content-Type': 'application/samlmetadata+xml' });
-  });
+  app.get(
+    '/metadata/:service',
+    describe({ summary: "Single sign-on: this service provider's SAML metadata", access: 'public', answer: { media: SAML_METADATA_MEDIA_TYPE } }),
+    async (c) => {
+      const service = serviceOf(c.req.param('service'));
+      if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
+      // Imported here, not at start (auth/saml.ts says why).
+      const { generateServiceProviderMetadata } = await import('@node-saml/node-saml');
+      const xml = generateServiceProviderMetadata({ issuer: service.issuer, callbackUrl: service.callbackUrl, wantAssertionsSigned: true });
+      return c.body(xml, 200, { 'Content-Type': SAML_METADATA_MEDIA_TYPE });
+    },
+  );
 
   return app;
 }

@@ -8,6 +8,7 @@
  */
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
+import { CtgovPlanDocument, type CtgovPlan } from '@core/model/clinicalTrialsGov';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
@@ -36,7 +37,7 @@ const ImportDocument = v.object({
   }),
 });
 
-const planMeta = (plan: SyncPlan) => ({
+const planMeta = (plan: SyncPlan): CtgovPlan => ({
   nctId: plan.nctId,
   title: plan.title,
   new: plan.new,
@@ -93,27 +94,35 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
     }
   }
 
-  app.post('/preview/:engagementId', describe({ summary: "Preview an engagement's sites from a ClinicalTrials.gov study (writes nothing)" }), async (c) => {
-    const { plan } = await planOf(c);
-    return sendDocument(c, { meta: planMeta(plan) });
-  });
+  app.post(
+    '/preview/:engagementId',
+    describe({ summary: "Preview an engagement's sites from a ClinicalTrials.gov study (writes nothing)", answer: { document: CtgovPlanDocument } }),
+    async (c) => {
+      const { plan } = await planOf(c);
+      return sendDocument(c, { meta: planMeta(plan) });
+    },
+  );
 
-  app.post('/import/:engagementId', describe({ summary: "Import an engagement's sites from a ClinicalTrials.gov study" }), async (c) => {
-    const { engagement, plan } = await planOf(c);
-    const applied = await applySync(db, engagement.id, plan).catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw conflict(IMPORT_RACE);
-      throw error;
-    });
-    c.set('audit', {
-      entity: 'clinicaltrials-gov/import',
-      entityId: engagement.id,
-      action: 'import',
-      meta: { nctId: plan.nctId, new: plan.new.length, changed: plan.changed.length, closed: plan.closed.length, siteLocationIds: applied.siteLocationIds },
-    });
-    // Sites now offered: the engagement's noTrialSites leads within reach are matched to them.
-    await matchLeadsToSites(deps, [engagement.id]);
-    return sendDocument(c, { meta: planMeta(plan) });
-  });
+  app.post(
+    '/import/:engagementId',
+    describe({ summary: "Import an engagement's sites from a ClinicalTrials.gov study", answer: { document: CtgovPlanDocument } }),
+    async (c) => {
+      const { engagement, plan } = await planOf(c);
+      const applied = await applySync(db, engagement.id, plan).catch((error: unknown) => {
+        if (pgErrorCode(error).code === '23505') throw conflict(IMPORT_RACE);
+        throw error;
+      });
+      c.set('audit', {
+        entity: 'clinicaltrials-gov/import',
+        entityId: engagement.id,
+        action: 'import',
+        meta: { nctId: plan.nctId, new: plan.new.length, changed: plan.changed.length, closed: plan.closed.length, siteLocationIds: applied.siteLocationIds },
+      });
+      // Sites now offered: the engagement's noTrialSites leads within reach are matched to them.
+      await matchLeadsToSites(deps, [engagement.id]);
+      return sendDocument(c, { meta: planMeta(plan) });
+    },
+  );
 
   return app;
 }

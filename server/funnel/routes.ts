@@ -14,6 +14,7 @@ import {
   type FunnelGroupBy,
   type FunnelGrouping,
 } from '@core/model/funnel';
+import { FUNNEL_ROW } from '@core/model/funnelRow';
 import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { isIsoDate } from '@core/validation/isoDate';
 import type { AppEnv, Deps } from '../context';
@@ -94,7 +95,7 @@ export function recruitmentFunnelRoutes(deps: Deps) {
         "With groupBy=hiddenField (and only then): the hidden field's name, declared by a media channel within the sponsor scope and the sponsor, screener and channel filters.",
       ],
     ]),
-    answer: { list: FUNNEL_ROW_TYPE },
+    answer: { list: FUNNEL_ROW },
   });
   app.get('/', funnel, async (c) => {
     const { filters, grouping } = parseFunnelQuery(new URL(c.req.url).searchParams);

@@ -4,8 +4,7 @@
  * days and weeks in time order, the rest by label, the rows without a key last.
  */
 import { inArray } from 'drizzle-orm';
-import { FUNNEL_STAGES, viewsTrackedBy, type FunnelCounts, type FunnelGrouping } from '@core/model/funnel';
-import type { FunnelRow } from '@core/model/funnelRow';
+import { FUNNEL_STAGES, viewsTrackedBy, type FunnelCounts, type FunnelGrouping, type FunnelRowAttributes } from '@core/model/funnel';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
 import { funnelCounts, type FunnelRequest } from './counts';
@@ -60,8 +59,11 @@ async function namesOf(db: Db, groupBy: FunnelGrouping, keys: string[]): Promise
   }
 }
 
+/** A row's counts, before its cost figures join them (core/model/funnelRow.ts is the row answered). */
+export type CountedRow = { id: string } & FunnelRowAttributes;
+
 /** `alsoGroups`: groups to answer with zero counts when nothing was counted in them (a channel that spent and drew no one). */
-export async function funnelRows(db: Db, request: FunnelRequest, alsoGroups: Iterable<string | null> = []): Promise<FunnelRow[]> {
+export async function funnelRows(db: Db, request: FunnelRequest, alsoGroups: Iterable<string | null> = []): Promise<CountedRow[]> {
   const groups = await funnelCounts(db, request);
   for (const group of alsoGroups) {
     if (!groups.some((g) => g.group === group)) groups.push({ group, counts: Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as FunnelCounts });
@@ -71,7 +73,7 @@ export async function funnelRows(db: Db, request: FunnelRequest, alsoGroups: Ite
     request.groupBy,
     groups.flatMap((g) => (g.group === null ? [] : [g.group])),
   );
-  const rows: FunnelRow[] = groups.map(({ group, counts }) => ({
+  const rows: CountedRow[] = groups.map(({ group, counts }) => ({
     id: group ?? '-',
     group,
     // Where views cannot be told apart (core's VIEWS_NOT_TRACKED_BY), all of them are in the row without a key.

@@ -4,7 +4,7 @@
  * opened for display; the contact values only by reveal().
  */
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
-import { LEAD_KINDS, isLeadKind, type Lead, type LeadFilter } from '@core/model/lead';
+import { LEAD_KINDS, LeadValues, isLeadKind, type Lead, type LeadFilter } from '@core/model/lead';
 import * as v from 'valibot';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
@@ -140,16 +140,14 @@ export async function findLead(db: Db, phi: PhiCipher, user: AuthUser, id: numbe
 }
 
 /** What keep.ts seals: contact field name to text or a ticked box. */
-const SealedValues = v.record(v.string(), v.union([v.string(), v.boolean()]));
-
 /** A lead's contact values, opened; null outside the user's scope. */
-export async function revealLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<v.InferOutput<typeof SealedValues> | null> {
+export async function revealLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<LeadValues | null> {
   if (id === null) return null;
   const [row] = await db
     .select({ sealed: leads.valuesCiphertext })
     .from(leads)
     .where(and(eq(leads.id, id), leadScope(user)));
-  return row ? v.parse(SealedValues, JSON.parse(phi.open(row.sealed))) : null;
+  return row ? v.parse(LeadValues, JSON.parse(phi.open(row.sealed))) : null;
 }
 
 /** Erases a lead on request: its row and its site matches go; a later duplicate of it stands on its own. */

@@ -7,7 +7,7 @@
  * (the form, as the participant route answers it) and POST /api/leads/preview (the form as sent).
  */
 import { Hono } from 'hono';
-import { LEAD, LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, type Lead } from '@core/model/lead';
+import { LEAD, LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, LeadRevealedDocument, type Lead } from '@core/model/lead';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, LeadPreviewedDocument, type ParticipantAnswer } from '@core/participant/responses';
 import type { AppEnv, Deps } from '../context';
@@ -87,15 +87,19 @@ export function leadsRoutes(deps: Deps) {
     return sendResource(c, resourceOf(lead));
   });
 
-  app.post('/:id/reveal', describe({ summary: "A lead's contact values (recorded in the audit trail)" }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const values = await revealLead(db, phiOf(deps), c.get('user'), id);
-    if (!values) throw notFound('lead');
-    // The event names the lead; the values it answered are never copied into the trail.
-    c.set('audit', { entity: LEAD_TYPE, entityId: id, action: 'reveal' });
-    c.header('Cache-Control', 'no-store');
-    return sendDocument(c, { meta: { values } });
-  });
+  app.post(
+    '/:id/reveal',
+    describe({ summary: "A lead's contact values (recorded in the audit trail)", answer: { document: LeadRevealedDocument } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const values = await revealLead(db, phiOf(deps), c.get('user'), id);
+      if (!values) throw notFound('lead');
+      // The event names the lead; the values it answered are never copied into the trail.
+      c.set('audit', { entity: LEAD_TYPE, entityId: id, action: 'reveal' });
+      c.header('Cache-Control', 'no-store');
+      return sendDocument(c, { meta: { values } });
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Erase a lead on request' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const id = parseId(c.req.param('id'));

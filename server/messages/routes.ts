@@ -24,14 +24,15 @@ import {
   MESSAGE_TEMPLATE,
   MESSAGE_TEMPLATE_TYPE,
   MESSAGE_TYPE,
+  MessageRevealedDocument,
   MessageSettingInput,
+  MessageTemplatePreviewDocument,
   MessageTemplateInput,
   smsLength,
   SmsTemplateInput,
   MESSAGE,
   type Message,
 } from '@core/model/message';
-import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/responseText';
@@ -95,15 +96,19 @@ export function messagesRoutes(deps: Deps) {
     return sendResource(c, resourceOf(after!));
   });
 
-  app.post('/:id/reveal', describe({ summary: "A message's recipient address (recorded in the audit trail)" }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const to = await revealRecipient(db, phiOf(deps), c.get('user'), id);
-    if (to === null) throw notFound('message');
-    // The event names the message; the address it answered is never copied into the trail.
-    c.set('audit', { entity: MESSAGE_TYPE, entityId: id, action: 'reveal' });
-    c.header('Cache-Control', 'no-store');
-    return sendDocument(c, { meta: { to } });
-  });
+  app.post(
+    '/:id/reveal',
+    describe({ summary: "A message's recipient address (recorded in the audit trail)", answer: { document: MessageRevealedDocument } }),
+    async (c) => {
+      const id = parseId(c.req.param('id'));
+      const to = await revealRecipient(db, phiOf(deps), c.get('user'), id);
+      if (to === null) throw notFound('message');
+      // The event names the message; the address it answered is never copied into the trail.
+      c.set('audit', { entity: MESSAGE_TYPE, entityId: id, action: 'reveal' });
+      c.header('Cache-Control', 'no-store');
+      return sendDocument(c, { meta: { to } });
+    },
+  );
 
   return app;
 }
@@ -157,20 +162,7 @@ export function messageTemplatesRoutes(deps: Deps) {
     '/:id/preview',
     describe({
       summary: 'A template rendered with demo values',
-      answer: {
-        json: {
-          type: 'object',
-          required: ['meta'],
-          properties: {
-            meta: {
-              type: 'object',
-              description: "The rendered subject, plain text and HTML; a text's only its text and length (characters, encoding, segments).",
-            },
-          },
-        },
-        mediaType: JSON_API_MEDIA_TYPE,
-        description: 'The template rendered with the demo data (a JSON:API document with meta only).',
-      },
+      answer: { document: MessageTemplatePreviewDocument },
     }),
     async (c) => {
       const id = templateId(c.req.param('id'));

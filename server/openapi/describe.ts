@@ -30,14 +30,11 @@ export type RouteBody =
   /** A multipart/form-data upload with one file field. */
   | { readonly upload: string };
 
-/** A resource's JSON:API type, or (better) its answer's description from core: its type and attributes. */
-export type AnsweredResource = string | ResourceAnswer;
-
 export type RouteAnswer =
-  /** A JSON:API document whose primary data is one resource (of this type, when known). */
-  | { readonly resource: AnsweredResource | null; readonly status?: 200 | 201 | 202 }
-  /** A JSON:API document whose primary data is a list of resources (of this type, when known). */
-  | { readonly list: AnsweredResource | null }
+  /** A JSON:API document whose primary data is one resource, as core describes its answer (its type and attributes). */
+  | { readonly resource: ResourceAnswer; readonly status?: 200 | 201 | 202 }
+  /** A JSON:API document whose primary data is a list of resources, as core describes them. */
+  | { readonly list: ResourceAnswer }
   /** A JSON:API document checked as a whole by `document` (the participant contract's answers). */
   | { readonly document: GenericSchema; readonly status?: 200 | 201 | 202 }
   /** No content. */
@@ -68,7 +65,10 @@ export interface RouteDoc {
   /** Other query parameters: name → what it does (and whether it is required). */
   readonly query?: Readonly<Record<string, QueryParameter>>;
   readonly body?: RouteBody;
-  /** Default: a JSON:API document with one resource. */
+  /**
+   * Default: no content for a DELETE; for any other method a JSON:API document of some resource,
+   * which says nothing of it (tests/server/openapi/openapi.test.ts holds that no route is left so).
+   */
   readonly answer?: RouteAnswer;
 }
 

@@ -9,7 +9,8 @@ import type { GenericSchema } from 'valibot';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { PAGE_SIZES, listFilters } from '../http/query';
-import { descriptionOf, type AnsweredResource, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
+import type { ResourceAnswer } from '@core/model/answers';
+import { descriptionOf, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 
 type Json = Record<string, unknown>;
 
@@ -163,16 +164,15 @@ const errorResponse = (description: string) => ({ description, content: jsonApi(
 /** The attribute schemas of the resources described from core, by component name. */
 type AttributeComponents = Map<string, Json>;
 
-const componentName = (type: string) => `${type.replace(/(^|[-_])(\w)/g, (_all, _sep: string, c: string) => c.toUpperCase())}Attributes`;
+const componentName = (answered: ResourceAnswer) =>
+  `${(answered.shape ?? answered.type).replace(/(^|[-_])(\w)/g, (_all, _sep: string, c: string) => c.toUpperCase())}Attributes`;
 
 /**
- * A resource of `answered` (a type, or core's description of its answer). Described attributes
- * are all there in a write's answer; a read may leave some out (`fields`), so there none is required.
+ * A resource as core describes its answer. Described attributes are all there in a write's
+ * answer; a read may leave some out (`fields`), so there none is required.
  */
-function resourceSchema(answered: AnsweredResource | null, components: AttributeComponents, sparse: boolean): Json {
-  if (!answered) return ref('Resource');
-  if (typeof answered === 'string') return { allOf: [ref('Resource'), { type: 'object', properties: { type: { const: answered } } }] };
-  const name = componentName(answered.type);
+function resourceSchema(answered: ResourceAnswer, components: AttributeComponents, sparse: boolean): Json {
+  const name = componentName(answered);
   // Closed: an attribute the server writes but core does not describe is an answer out of its schema.
   const full: Json = { ...jsonSchemaOf(answered.attributes, 'output'), additionalProperties: false };
   const own: Json = { type: { const: answered.type } };
@@ -181,8 +181,8 @@ function resourceSchema(answered: AnsweredResource | null, components: Attribute
     return { allOf: [ref('Resource'), { type: 'object', properties: { ...own, attributes: some } }] };
   }
   const known = components.get(name);
-  // One type, one description: two routes describing a type differently would lose one silently.
-  if (known && JSON.stringify(known) !== JSON.stringify(full)) throw new Error(`The ${answered.type} answer is described twice, differently.`);
+  // One shape, one description: two routes describing it differently would lose one silently.
+  if (known && JSON.stringify(known) !== JSON.stringify(full)) throw new Error(`The ${name} answer is described twice, differently.`);
   components.set(name, full);
   return { allOf: [ref('Resource'), { type: 'object', required: ['attributes'], properties: { ...own, attributes: ref(name) } }] };
 }
@@ -258,16 +258,14 @@ function successResponses(method: string, answer: RouteAnswer | undefined, acces
     };
   }
   if ('list' in answer) {
-    const schema = answer.list
-      ? { allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list, components, true) } } }] }
-      : ref('ListDocument');
+    const schema = {
+      allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list, components, true) } } }],
+    };
     // Every staff list answers CSV too (server/http/csvLists.ts).
     const csv = method === 'GET' && access === 'staff' ? CSV_ANSWER : {};
     return { '200': { description: 'A page of the list.', content: { ...jsonApi(schema), ...csv } } };
   }
-  const schema = answer.resource
-    ? { allOf: [ref('ResourceDocument'), { type: 'object', properties: { data: resourceSchema(answer.resource, components, method === 'GET') } }] }
-    : ref('ResourceDocument');
+  const schema = { allOf: [ref('ResourceDocument'), { type: 'object', properties: { data: resourceSchema(answer.resource, components, method === 'GET') } }] };
   return { [String(answer.status ?? 200)]: { description: 'The resource.', content: jsonApi(schema) } };
 }
 

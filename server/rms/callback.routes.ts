@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { toFieldIssues } from '@core/model/fields';
-import { FHIR_SUBJECT_STATUSES, RmsCallbackInput, callbackStatus } from '@core/model/rmsAudit';
+import { FHIR_SUBJECT_STATUSES, REFERRAL_STATUS_REPORT, RmsCallbackInput, callbackStatus } from '@core/model/rmsAudit';
 import type { ReferralStatus } from '@core/model/referral';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { Tx } from '../db/open';
@@ -81,7 +81,7 @@ export function rmsCallbackRoutes(deps: Deps) {
       summary: "Record system: report a referral's status",
       access: 'recordSystem',
       body: { json: RmsCallbackInput },
-      answer: { resource: 'referrals' },
+      answer: { resource: REFERRAL_STATUS_REPORT },
     }),
     async (c) => {
       const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
@@ -98,7 +98,7 @@ export function rmsCallbackRoutes(deps: Deps) {
       );
       return sendResource(
         c,
-        toResource('referrals', referral.id, {
+        toResource(REFERRAL_STATUS_REPORT.type, referral.id, {
           contactId,
           engagementId: referral.engagementId,
           status: referral.status,

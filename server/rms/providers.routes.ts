@@ -15,7 +15,7 @@ import {
   RMS_PROVIDER,
   RMS_PROVIDER_DEFAULT_SORT,
   RMS_PROVIDER_SORTS,
-  RMS_PROVIDER_TEST_TYPE,
+  RMS_PROVIDER_TEST,
   RMS_PROVIDER_TYPE,
   RmsProviderInput,
   RmsProviderPatch,
@@ -133,17 +133,27 @@ export function rmsProvidersRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  app.post('/:id/test', describe({ summary: 'Send a test delivery to a record system', answer: { resource: null, status: 201 } }), superOnly, async (c) => {
-    const row = await load(c.req.param('id'));
-    const sentAt = now();
-    const referralId = randomUUID();
-    const provider = providerFor(row, openSecrets(phiOf(deps), row), deps.config.rmsAllowPrivateHosts);
-    const started = performance.now();
-    const result = await provider.send(testReferralFacts(referralId, sentAt), 1, sentAt);
-    const test: Omit<RmsProviderTest, 'id'> = { ...testOutcome(result), durationMs: Math.round(performance.now() - started) };
-    c.set('audit', { entity: 'rms-providers', entityId: row.id, action: 'rms-test', meta: { succeeded: result.succeeded, status: result.status, referralId } });
-    return sendDocument(c, { data: toResource(RMS_PROVIDER_TEST_TYPE, referralId, test) }, 201);
-  });
+  app.post(
+    '/:id/test',
+    describe({ summary: 'Send a test delivery to a record system', answer: { resource: RMS_PROVIDER_TEST, status: 201 } }),
+    superOnly,
+    async (c) => {
+      const row = await load(c.req.param('id'));
+      const sentAt = now();
+      const referralId = randomUUID();
+      const provider = providerFor(row, openSecrets(phiOf(deps), row), deps.config.rmsAllowPrivateHosts);
+      const started = performance.now();
+      const result = await provider.send(testReferralFacts(referralId, sentAt), 1, sentAt);
+      const test: Omit<RmsProviderTest, 'id'> = { ...testOutcome(result), durationMs: Math.round(performance.now() - started) };
+      c.set('audit', {
+        entity: 'rms-providers',
+        entityId: row.id,
+        action: 'rms-test',
+        meta: { succeeded: result.succeeded, status: result.status, referralId },
+      });
+      return sendDocument(c, { data: toResource(RMS_PROVIDER_TEST.type, referralId, test) }, 201);
+    },
+  );
 
   return app;
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { RESEND_MESSAGES } from '@core/model/rmsAudit';
+import { RESEND_MESSAGES, RMS_AUDIT_ATTEMPT, RmsResendQueuedDocument } from '@core/model/rmsAudit';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { conflict, notFound } from '../http/errors';
@@ -19,7 +19,7 @@ export function resendRmsAuditRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole('Super User'));
 
-  app.post('/', describe({ summary: 'Resend record-system deliveries' }), async (c) => {
+  app.post('/', describe({ summary: 'Resend record-system deliveries', answer: { document: RmsResendQueuedDocument } }), async (c) => {
     // Only undelivered contacts are re-queued, whatever status the list was showing.
     const { status: _status, ...filters } = bulkResendFilters(new URL(c.req.url).searchParams);
     const queued = await resendUndelivered(deliveryOptionsOf(deps), filters);
@@ -32,29 +32,33 @@ export function resendRmsAuditRoutes(deps: Deps) {
     return sendDocument(c, { meta: { queued } });
   });
 
-  app.post('/:contactId', describe({ summary: "Resend one contact's record-system delivery", answer: { resource: null, status: 201 } }), async (c) => {
-    const contactId = parseId(c.req.param('contactId'));
-    const again = parseBooleanFilter(c.req.query('again'), 'again') ?? false;
-    const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
-    if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
-    if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));
-    if (outcome.kind === 'delivered') throw conflict(RESEND_MESSAGES.alreadyDelivered(contactId, outcome.deliveredAt?.toISOString() ?? null));
-    if (outcome.kind === 'busy') throw conflict(RESEND_MESSAGES.busy(contactId));
-    const { audit } = outcome;
-    // Ids and outcome only: the record system's answer may echo the participant's details.
-    c.set('audit', {
-      entity: 'contacts',
-      entityId: contactId,
-      action: 'rms-resend',
-      meta: { succeeded: audit.succeeded, rmsAuditId: audit.id, rmsProviderId: audit.rmsProviderId, again: outcome.alreadyDelivered },
-    });
-    const document = {
-      data: auditResource(audit, true),
-      included: await providerResources(deps.db, [audit]),
-      meta: { succeeded: audit.succeeded },
-    };
-    return sendDocument(c, document, 201);
-  });
+  app.post(
+    '/:contactId',
+    describe({ summary: "Resend one contact's record-system delivery", answer: { resource: RMS_AUDIT_ATTEMPT, status: 201 } }),
+    async (c) => {
+      const contactId = parseId(c.req.param('contactId'));
+      const again = parseBooleanFilter(c.req.query('again'), 'again') ?? false;
+      const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
+      if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
+      if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));
+      if (outcome.kind === 'delivered') throw conflict(RESEND_MESSAGES.alreadyDelivered(contactId, outcome.deliveredAt?.toISOString() ?? null));
+      if (outcome.kind === 'busy') throw conflict(RESEND_MESSAGES.busy(contactId));
+      const { audit } = outcome;
+      // Ids and outcome only: the record system's answer may echo the participant's details.
+      c.set('audit', {
+        entity: 'contacts',
+        entityId: contactId,
+        action: 'rms-resend',
+        meta: { succeeded: audit.succeeded, rmsAuditId: audit.id, rmsProviderId: audit.rmsProviderId, again: outcome.alreadyDelivered },
+      });
+      const document = {
+        data: auditResource(audit, true),
+        included: await providerResources(deps.db, [audit]),
+        meta: { succeeded: audit.succeeded },
+      };
+      return sendDocument(c, document, 201);
+    },
+  );
 
   return app;
 }

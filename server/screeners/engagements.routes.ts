@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import { SCREENER_ENGAGEMENT, SCREENER_ENGAGEMENT_TYPE } from '@core/model/screener';
 import { message } from '@core/validation/messages';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
@@ -29,15 +30,19 @@ export function engagementsScreenersRoutes(deps: Deps) {
   /** Replaces the engagements a screener serves: `{data: {type, attributes: {engagementIds}}}`. */
   app.post(
     '/update/:screenerId',
-    describe({ summary: "Set a screener's engagements", body: { resource: 'engagements-screeners', attributes: EngagementsUpdate }, answer: { list: null } }),
+    describe({
+      summary: "Set a screener's engagements",
+      body: { resource: SCREENER_ENGAGEMENT_TYPE, attributes: EngagementsUpdate },
+      answer: { list: SCREENER_ENGAGEMENT },
+    }),
     async (c) => {
       const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
-      const { attributes } = await readResource(c, EngagementsUpdate, { type: 'engagements-screeners' });
+      const { attributes } = await readResource(c, EngagementsUpdate, { type: SCREENER_ENGAGEMENT_TYPE });
       const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
       return sendList(
         c,
         rows.map((r) =>
-          toResource('engagements-screeners', `${screener.id}_${r.engagementId}`, {
+          toResource(SCREENER_ENGAGEMENT_TYPE, `${screener.id}_${r.engagementId}`, {
             screenerId: screener.id,
             engagementId: r.engagementId,
             engagementName: r.name,

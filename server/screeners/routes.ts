@@ -22,7 +22,7 @@ import {
   type ScreenerLanguage,
   type ScreenerStyles,
 } from '@core/model/screener';
-import { SCREENER_SURVEY, SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
+import { REFRESHED_CLONE_SURVEY, SCREENER_SURVEY, SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
 import { requiredText } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
@@ -179,21 +179,26 @@ export function screenersRoutes(deps: Deps) {
    * gets a new, unapproved version copied from the source survey's approved version (its
    * latest when none is approved). Answers the versions made.
    */
-  app.patch('/update-surveys/:id', describe({ summary: "Set a screener's surveys", answer: { list: null } }), canEdit, async (c) => {
-    const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-    if (!existing) throw notFound('screener');
-    const refreshed = await refreshCloneSurveys(db, existing);
-    const data = refreshed.map((r) =>
-      toResource('o-forms', r.oFormId, {
-        identity: r.oFormIdentity,
-        version: r.version,
-        title: r.title,
-        sourceIdentity: r.sourceIdentity,
-        sourceVersionId: r.sourceVersionId,
-      }),
-    );
-    return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-  });
+  app.patch(
+    '/update-surveys/:id',
+    describe({ summary: "Bring a clone's surveys up to date with its source's", answer: { list: REFRESHED_CLONE_SURVEY } }),
+    canEdit,
+    async (c) => {
+      const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
+      if (!existing) throw notFound('screener');
+      const refreshed = await refreshCloneSurveys(db, existing);
+      const data = refreshed.map((r) =>
+        toResource(REFRESHED_CLONE_SURVEY.type, r.oFormId, {
+          identity: r.oFormIdentity,
+          version: r.version,
+          title: r.title,
+          sourceIdentity: r.sourceIdentity,
+          sourceVersionId: r.sourceVersionId,
+        }),
+      );
+      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+    },
+  );
 
   // toggle_active of one of a screener's survey links.
   app.patch(

@@ -12,6 +12,7 @@ import {
   ENGAGEMENT_SITE_LOCATION_TYPE,
   EngagementSiteLocationInput,
   EngagementSiteLocationPatch,
+  SiteUploadDocument,
   type EngagementSiteLocation,
 } from '@core/model/engagementSiteLocation';
 import { SITE_LOCATION_TYPE } from '@core/model/siteLocation';
@@ -155,7 +156,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
 
   app.post(
     '/upload/:engagementId',
-    describe({ summary: "Upload an engagement's site list (CSV or Excel)", body: { upload: 'file' } }),
+    describe({ summary: "Upload an engagement's site list (CSV or Excel)", body: { upload: 'file' }, answer: { document: SiteUploadDocument } }),
     requireRole(...STAFF_ADMIN_ROLES),
     async (c) => {
       const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId')), c.get('user'));

@@ -3,7 +3,7 @@
  * question_categories lookup, seeded by migration), for the question editor's picker.
  */
 import type { Hono } from 'hono';
-import { OFORM_FIELD_CATEGORY_TYPE } from '@core/model/oformDoc';
+import { OFORM_FIELD_CATEGORY_ROW, OFORM_FIELD_CATEGORY_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { parseListQuery, type ListSpec } from '../http/query';
@@ -18,13 +18,17 @@ export function oFormFieldCategoriesRoutes(app: Hono<AppEnv>, db: Db) {
     sorts: ['name', 'id'],
     defaultSort: 'name',
     defaultLimit: 1000,
-    fields: ['name'],
+    fields: OFORM_FIELD_CATEGORY_ROW.names,
   };
-  app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: categorySpec.type } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await questionCategoryPage(db, { ...q, ...window });
-      return { data: rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), total };
-    });
-  });
+  app.get(
+    '/o-form-field-categories',
+    describe({ summary: 'List question categories', list: categorySpec, answer: { list: OFORM_FIELD_CATEGORY_ROW } }),
+    async (c) => {
+      const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
+      return answerList(c, q, async (window) => {
+        const { rows, total } = await questionCategoryPage(db, { ...q, ...window });
+        return { data: rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), total };
+      });
+    },
+  );
 }

@@ -4,7 +4,7 @@
  */
 import type { Hono } from 'hono';
 import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/oform';
-import { OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
+import { OFORM_FIELD_TYPE_ROW, OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -17,9 +17,9 @@ export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
     sorts: ['name', 'id'],
     defaultSort: 'id',
     defaultLimit: 1000,
-    fields: ['name', 'isChoice'],
+    fields: OFORM_FIELD_TYPE_ROW.names,
   };
-  app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: spec.type } }), (c) => {
+  app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: OFORM_FIELD_TYPE_ROW } }), (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
     const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));
     const sorted = q.sort[0]?.field === 'name' ? [...all].sort((a, b) => a.name.localeCompare(b.name) * (q.sort[0]?.desc ? -1 : 1)) : all;

@@ -10,6 +10,8 @@ import { toFieldIssues } from '@core/model/fields';
 import {
   ChangePasswordInput,
   ROLE_TYPE,
+  TOTP_ENROLMENT,
+  TOTP_TYPE,
   TotpCodeInput,
   USER,
   USER_DEFAULT_SORT,
@@ -40,7 +42,6 @@ import { USER_MESSAGES, assertEmailFree, createUser, findUser, listUsers, resetT
 import { changeOwnPassword, startTwoFactor, verifyTwoFactor } from './ownAccount';
 
 export { USER_TYPE, USER_MESSAGES };
-export const TOTP_TYPE = 'totp-enrolments';
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = 'Trial Recruit';
 
@@ -139,11 +140,15 @@ export function usersRoutes(deps: Deps) {
   );
 
   /** Starts (or restarts) two-factor enrolment: a new, unverified secret. */
-  app.post('/me/totp', describe({ summary: 'Start two-factor enrolment (secret and QR code)', answer: { resource: null, status: 201 } }), async (c) => {
-    const me = c.get('user');
-    const secret = await startTwoFactor(db, me);
-    return sendResource(c, toResource(TOTP_TYPE, me.id, { secret, otpauthUri: otpauthUri(me.username, TOTP_ISSUER, secret) }), 201);
-  });
+  app.post(
+    '/me/totp',
+    describe({ summary: 'Start two-factor enrolment (secret and QR code)', answer: { resource: TOTP_ENROLMENT, status: 201 } }),
+    async (c) => {
+      const me = c.get('user');
+      const secret = await startTwoFactor(db, me);
+      return sendResource(c, toResource(TOTP_TYPE, me.id, { secret, otpauthUri: otpauthUri(me.username, TOTP_ISSUER, secret) }), 201);
+    },
+  );
 
   /** Verifies the pending secret with a code from the app: from then on sign-in asks for a code. */
   app.post(

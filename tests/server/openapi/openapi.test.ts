@@ -123,6 +123,7 @@ describe('GET /api/openapi.json', () => {
       $ref: '#/components/schemas/ListDocument',
     });
     expect(Object.keys(doc.paths['/api/engagements-o-files/{id}/download'].get.responses['200'].content)).toEqual(['application/octet-stream']);
+    expect(Object.keys(doc.paths['/jwt/saml/metadata/{service}'].get.responses['200'].content)).toEqual(['application/samlmetadata+xml']);
     // The real answers: a wrong password is a plain JSON 401.
     const refused = await h.request('POST', '/api/jwt/login', { body: { data: { username: 'nobody', password: 'wrong-password-1' } } });
     expect(refused.status).toBe(401);
@@ -170,12 +171,44 @@ describe('GET /api/openapi.json', () => {
     expect(new Set((doc.tags as Json[]).map((t) => t.name))).toEqual(new Set(operations.map((o) => o.tags[0])));
   });
 
+  it('describes every JSON:API answer by more than its type', () => {
+    const vague = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) =>
+        Object.entries((operation as Json).responses as Json)
+          .filter(([status, response]) => /^2/.test(status) && saysOnlyItsType((response as Json).content?.['application/vnd.api+json']?.schema))
+          .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
+      ),
+    );
+    expect(vague).toEqual([]);
+    // The check bites: a route described with no answer is a bare document, and is seen.
+    const bare = buildOpenApi([{ method: 'POST', path: '/api/bare', handler: describeRoute({ summary: 'Bare' }) }], { version: '0' }).document as Json;
+    expect(saysOnlyItsType(bare.paths['/api/bare'].post.responses['201'].content['application/vnd.api+json'].schema)).toBe(true);
+    expect(saysOnlyItsType(doc.paths['/api/sponsors'].get.responses['200'].content['application/vnd.api+json'].schema)).toBe(false);
+  });
+
   it("describes the participant's answers with the participant contract's schemas", () => {
     const saved = doc.paths['/api/o-forms/o-form-submission-page/{id}'].patch;
     expect(saved.responses['200'].content['application/vnd.api+json'].schema.properties.meta).toBeDefined();
     expect(saved.requestBody.content['application/vnd.api+json'].schema.properties.data.allOf[1].properties.attributes.properties.answers).toBeDefined();
   });
 });
+
+/**
+ * Whether a JSON:API answer's schema says of its primary data no more than a type: the bare
+ * resource or list document (an answer described as no particular resource), or a document whose
+ * resource names its type but describes no attributes.
+ */
+function saysOnlyItsType(schema: Json | undefined): boolean {
+  if (!schema) return false;
+  const bare = ['#/components/schemas/ResourceDocument', '#/components/schemas/ListDocument'];
+  if (bare.includes(schema.$ref)) return true;
+  const [document, own] = (schema.allOf ?? []) as Json[];
+  if (!document || !bare.includes(document.$ref)) return false;
+  const data = own?.properties?.data as Json | undefined;
+  const resource = (data?.items ?? data) as Json | undefined;
+  const described = ((resource?.allOf ?? []) as Json[]).some((part) => part.properties?.attributes);
+  return !described;
+}
 
 describe('GET /api/docs', () => {
   it('is a page that loads the vendored renderer from this origin, under the HTML policy', async () => {
