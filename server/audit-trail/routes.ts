@@ -17,7 +17,7 @@ import { AUDIT_EVENT, AUDIT_EVENT_TYPE } from '@core/model/auditEvent';
 
 export { AUDIT_EVENT_TYPE };
 // By id is by the chain's order: events written in the same millisecond keep theirs.
-const listSpec: ListSpec<'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsername', (typeof FILTERS)[number]> = {
+const listSpec: ListSpec<'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsername', typeof FILTERS> = {
   type: AUDIT_EVENT_TYPE,
   sorts: ['id', 'occurredAt', 'entity', 'action', 'actorUsername'],
   defaultSort: '-occurredAt',
@@ -44,7 +44,9 @@ export function auditEventsRoutes(deps: Deps) {
     const q = parseListQuery(params, { ...listSpec, defaultLimit: 1000 });
     const { rows } = await auditEventPage(deps.db, q, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 });
     const header = ['id', 'occurredAt', 'actorUserId', 'actorUsername', 'clientAddress', 'entity', 'entityId', 'action', 'changes', 'meta', 'hash'];
-    c.set('audit', { entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, filters: q.filters } });
+    // The filters as the query gave them (text, as the trail keeps it), not their parsed values.
+    const filters = Object.fromEntries([...params].filter(([name]) => Object.hasOwn(FILTERS, name)));
+    c.set('audit', { entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, filters } });
     const lines = [
       csvRow(header),
       ...rows.map((r) =>

@@ -1,12 +1,20 @@
 /** The audit trail read back: a page of its events, filtered by entity, record, action, actor and time. */
-import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { auditEvents } from '../db/schema';
-import { badRequest } from '../http/errors';
 import { tablePage } from '../http/list';
+import { idParam, instantParam, textParam, type ParamValues } from '../http/params';
 import type { ListQuery } from '../http/query';
 
-export const AUDIT_EVENT_FILTERS = ['entity', 'entityId', 'action', 'actorUserId', 'from', 'to'] as const;
+/** The list's filters, each read as its type (a malformed value is a 400 naming it). */
+export const AUDIT_EVENT_FILTERS = {
+  entity: textParam("Only events of this kind of record (its API path, e.g. 'sponsors')."),
+  entityId: textParam("Only events of this record (its id); with entity, one record's history."),
+  action: textParam('Only events of this action.'),
+  actorUserId: idParam('user', 'Only events by this user (their id).'),
+  from: instantParam('from'),
+  to: instantParam('to'),
+};
 type AuditEventSort = 'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsername';
 
 const sorts = {
@@ -17,33 +25,21 @@ const sorts = {
   actorUsername: auditEvents.actorUsername,
 };
 
-function instant(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
-    throw badRequest(`'${name}' must be a date such as 2026-11-22 or 2026-11-22T10:00:00Z.`, name);
-  }
-  return date;
-}
-
-function conditions(filters: Partial<Record<(typeof AUDIT_EVENT_FILTERS)[number], string>>): SQL | undefined {
-  const actor = filters.actorUserId;
-  if (actor !== undefined && !/^\d{1,9}$/.test(actor)) throw badRequest("'actorUserId' must be a user id.", 'actorUserId');
-  const from = instant(filters.from, 'from');
-  const to = instant(filters.to, 'to');
+function conditions(filters: ParamValues<typeof AUDIT_EVENT_FILTERS>): SQL | undefined {
+  const { entity, entityId, action, actorUserId, from, to } = filters;
   return and(
-    filters.entity ? eq(auditEvents.entity, filters.entity) : undefined,
-    filters.entityId ? eq(auditEvents.entityId, filters.entityId) : undefined,
-    filters.action ? eq(auditEvents.action, filters.action) : undefined,
-    actor ? eq(auditEvents.actorUserId, Number(actor)) : undefined,
+    entity !== undefined ? eq(auditEvents.entity, entity) : undefined,
+    entityId !== undefined ? eq(auditEvents.entityId, entityId) : undefined,
+    action !== undefined ? eq(auditEvents.action, action) : undefined,
+    actorUserId !== undefined ? eq(auditEvents.actorUserId, actorUserId) : undefined,
     from ? gte(auditEvents.occurredAt, from) : undefined,
-    to ? lte(auditEvents.occurredAt, to) : undefined,
+    to ? lt(auditEvents.occurredAt, to) : undefined,
   );
 }
 
 export function auditEventPage(
   db: Db,
-  filtered: Pick<ListQuery<AuditEventSort, (typeof AUDIT_EVENT_FILTERS)[number]>, 'filters'>,
+  filtered: Pick<ListQuery<AuditEventSort, typeof AUDIT_EVENT_FILTERS>, 'filters'>,
   page: Pick<ListQuery<AuditEventSort>, 'sort' | 'limit' | 'offset'>,
 ) {
   return tablePage(db, auditEvents, page, { where: conditions(filtered.filters), sorts, id: auditEvents.id });

@@ -12,8 +12,9 @@ import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
-import { idFilterValue, parseId, parseListQuery } from '../http/query';
+import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
+import { idParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import {
   addChannelSurvey,
@@ -46,13 +47,12 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     sorts: ['oFormIdentity', 'isActive'] as const,
     defaultSort: 'oFormIdentity',
     defaultLimit: 100,
-    filters: ['mediaChannelId'] as const,
+    filters: { mediaChannelId: idParam('media channel') },
   };
   app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: MEDIA_CHANNEL_SURVEY } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const mediaChannelId = idFilterValue(q.filters.mediaChannelId, 'mediaChannelId', 'a media channel id');
     return answerList(c, q, async (window) => {
-      const { rows, total } = await channelSurveyPage(db, c.get('user'), mediaChannelId, { ...q, ...window });
+      const { rows, total } = await channelSurveyPage(db, c.get('user'), q.filters.mediaChannelId, { ...q, ...window });
       return { data: rows.map(linkResource), total };
     });
   });

@@ -5,6 +5,7 @@ import type { Db } from '../db/open';
 import { contactFields } from '../db/schema';
 import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
+import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 
@@ -35,7 +36,10 @@ export async function assertNameFree(db: Db, name: string | undefined, exceptId?
 
 const onConstraint = (error: unknown): never => rethrowConstraint(error, { unique: nameTaken });
 
-export function contactFieldPage(db: Db, q: ListQuery<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'>) {
+/** The list's filters: the search. */
+export const CONTACT_FIELD_FILTERS = { searchQuery: searchParam };
+
+export function contactFieldPage(db: Db, q: ListQuery<(typeof CONTACT_FIELD_SORTS)[number], typeof CONTACT_FIELD_FILTERS>) {
   const conditions: (SQL | undefined)[] = [];
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery));
   const where = and(...conditions);

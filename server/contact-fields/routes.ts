@@ -23,6 +23,7 @@ import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import {
+  CONTACT_FIELD_FILTERS,
   assertNameFree,
   contactFieldPage,
   createContactField,
@@ -34,11 +35,11 @@ import {
 
 export { CONTACT_FIELD_NAME_TAKEN } from './contactFields';
 
-const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], 'searchQuery'> = {
+const listSpec: ListSpec<(typeof CONTACT_FIELD_SORTS)[number], typeof CONTACT_FIELD_FILTERS> = {
   type: CONTACT_FIELD_TYPE,
   sorts: CONTACT_FIELD_SORTS,
   defaultSort: CONTACT_FIELD_DEFAULT_SORT,
-  filters: ['searchQuery'],
+  filters: CONTACT_FIELD_FILTERS,
   fields: CONTACT_FIELD.names,
 };
 

@@ -8,8 +8,15 @@ import { ENGAGEMENT_FILE, ENGAGEMENT_FILE_DEFAULT_SORT, ENGAGEMENT_FILE_SORTS, E
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement } from './access';
-import { addEngagementFile, engagementFilePage, findEngagementFile as findFile, removeEngagementFile, type EngagementFileRow as Row } from './files';
-import { badRequest, invalid, notFound } from '../http/errors';
+import {
+  ENGAGEMENT_FILE_FILTERS,
+  addEngagementFile,
+  engagementFilePage,
+  findEngagementFile as findFile,
+  removeEngagementFile,
+  type EngagementFileRow as Row,
+} from './files';
+import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
@@ -18,11 +25,11 @@ import { detectFileKind } from './fileTypes';
 import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
 
-const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'> = {
+const listSpec: ListSpec<(typeof ENGAGEMENT_FILE_SORTS)[number], typeof ENGAGEMENT_FILE_FILTERS> = {
   type: ENGAGEMENT_FILE_TYPE,
   sorts: ENGAGEMENT_FILE_SORTS,
   defaultSort: ENGAGEMENT_FILE_DEFAULT_SORT,
-  filters: ['engagementId'],
+  filters: ENGAGEMENT_FILE_FILTERS,
   fields: ENGAGEMENT_FILE.names,
 };
 
@@ -48,10 +55,8 @@ export function engagementFilesRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: ENGAGEMENT_FILE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const engagementId = q.filters.engagementId === undefined ? undefined : parseId(q.filters.engagementId);
-    if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
     return answerList(c, q, async (window) => {
-      const { rows, total } = await engagementFilePage(db, c.get('user'), { ...q, ...window }, engagementId);
+      const { rows, total } = await engagementFilePage(db, c.get('user'), { ...q, ...window });
       return { data: rows.map((r) => serialize(r, q.fields)), total };
     });
   });

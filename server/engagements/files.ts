@@ -8,6 +8,7 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagementFiles, engagements } from '../db/schema';
 import { joinedPage } from '../http/list';
+import { idParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { engagementScope } from './access';
 
@@ -25,13 +26,12 @@ export type EngagementFileRow = { id: number; engagementId: number; filename: st
 
 const selectFiles = (db: Db) => db.select(columns).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId));
 
+/** The list's filters: one engagement's files. */
+export const ENGAGEMENT_FILE_FILTERS = { engagementId: idParam('engagement') };
+
 /** A page of the files the user may see, of one engagement when given. */
-export function engagementFilePage(
-  db: Db,
-  user: AuthUser,
-  q: ListQuery<(typeof ENGAGEMENT_FILE_SORTS)[number], 'engagementId'>,
-  engagementId: number | undefined,
-) {
+export function engagementFilePage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_FILE_SORTS)[number], typeof ENGAGEMENT_FILE_FILTERS>) {
+  const { engagementId } = q.filters;
   const conditions: (SQL | undefined)[] = [engagementScope(user)];
   if (engagementId !== undefined) conditions.push(eq(engagementFiles.engagementId, engagementId));
   const where = and(...conditions);

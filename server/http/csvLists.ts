@@ -15,12 +15,12 @@ import { nowOf, type AppEnv, type Deps } from '../context';
 import { csvRow } from './csv';
 import { notAcceptable } from './errors';
 
-export const CSV_MEDIA_TYPE = 'text/csv';
+const CSV_MEDIA_TYPE = 'text/csv';
 /** The page size the whole list is read in (the largest the list routes take). */
 export const CSV_READ_PAGE = 1000;
 
 /** True when `accept` names text/csv and ranks no JSON type above it. */
-export function prefersCsv(accept: string | undefined): boolean {
+function prefersCsv(accept: string | undefined): boolean {
   if (!accept) return false;
   let csv = 0;
   let json = 0;
@@ -86,12 +86,12 @@ function relatedValue(data: Relationship['data'] | undefined, included: Readonly
 }
 
 /** A file's columns: `id`, the attribute columns, then one per relationship the rows carry (the list's includes). */
-export interface CsvColumns {
+interface CsvColumns {
   attributes: string[];
   relationships: string[];
 }
 
-export function csvColumns(params: URLSearchParams, rows: readonly Resource[]): CsvColumns {
+function csvColumns(params: URLSearchParams, rows: readonly Resource[]): CsvColumns {
   const attributes = attributeColumns(params, rows);
   const relationships = [...new Set(rows.flatMap((row) => Object.keys(row.relationships ?? {})))].filter((name) => !attributes.includes(name));
   return { attributes, relationships };
@@ -120,7 +120,7 @@ export function listCsv(params: URLSearchParams, rows: readonly Resource[], incl
 }
 
 /** One page of a list as its list function reads it. */
-export interface CsvPage {
+interface CsvPage {
   data: Resource[];
   included?: Resource[];
 }

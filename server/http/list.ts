@@ -13,7 +13,7 @@ export interface Counting {
 }
 
 /** Which page to read, in the parsed sort. */
-export type PageQuery<S extends string> = Pick<ListQuery<S, string>, 'sort' | 'limit' | 'offset'> & Counting;
+export type PageQuery<S extends string> = Pick<ListQuery<S>, 'sort' | 'limit' | 'offset'> & Counting;
 
 /**
  * One page of a single table's rows in the parsed sort, with the number of rows `where`

@@ -24,8 +24,11 @@ export interface QueryParam<T> {
 
 export type QueryParams = Readonly<Record<string, QueryParam<unknown>>>;
 
-/** The values a record of parameters reads, each absent when not given (or given empty). */
-export type ParamValues<P> = { -readonly [K in keyof P]?: P[K] extends QueryParam<infer T> ? T : never };
+type ValueOf<Q> = Q extends QueryParam<infer T> ? T : never;
+type RequiredNames<P> = { [K in keyof P]: P[K] extends { readonly required: true } ? K : never }[keyof P];
+
+/** The values a record of parameters reads: a required one's always, any other's absent when not given (or given empty). */
+export type ParamValues<P> = { -readonly [K in RequiredNames<P>]: ValueOf<P[K]> } & { -readonly [K in Exclude<keyof P, RequiredNames<P>>]?: ValueOf<P[K]> };
 
 /** `param`, with its value mapped (to a condition, say) and its description kept. */
 export const mapParam = <T, U>(param: QueryParam<T>, map: (value: T, name: string) => U, description = param.description): QueryParam<U> => ({
@@ -35,7 +38,7 @@ export const mapParam = <T, U>(param: QueryParam<T>, map: (value: T, name: strin
 });
 
 /** `param`, required: a list of one parent record. */
-export const required = <T>(param: QueryParam<T>): QueryParam<T> => ({ ...param, required: true });
+export const required = <T>(param: QueryParam<T>): QueryParam<T> & { readonly required: true } => ({ ...param, required: true });
 
 /** `true` or `false` (also 1 and 0). */
 export const booleanParam: QueryParam<boolean> = {
@@ -64,7 +67,7 @@ export const idParam = (what: string, description = `Only rows of this ${what} (
   schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
   parse: (value, name) => {
     const id = /^\d{1,9}$/.test(value) ? Number(value) : 0;
-    if (id < 1 || id > 2_147_483_647) throw badRequest(`'${name}' must be a ${what} id.`, name);
+    if (id < 1 || id > 2_147_483_647) throw badRequest(`'${name}' must be ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} id.`, name);
     return id;
   },
 });

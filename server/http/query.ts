@@ -6,50 +6,33 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { badRequest } from './errors';
-import { parseParams, type ParamValues, type QueryParam, type QueryParams } from './params';
+import { parseParams, type ParamValues, type QueryParams } from './params';
 
 export const PAGE_SIZES = [10, 20, 50, 100, 1000] as const;
 
 /**
- * A list's query: its sorts, includes, sparse fields and named filters. `F` is the filters: a
- * record of typed parameters (server/http/params.ts: parsed here, typed in `ListQuery.filters`,
- * stated in the OpenAPI document from the same values), or, for a list not yet converted, the
- * names of filters its route reads as text.
+ * A list's query: its sorts, includes, sparse fields and named filters. `F` is the filters, a
+ * record of typed parameters (server/http/params.ts): parsed here, typed in `ListQuery.filters`,
+ * stated in the OpenAPI document from the same values.
  */
-export interface ListSpec<S extends string = string, F extends string | QueryParams = string> {
+export interface ListSpec<S extends string = string, F extends QueryParams = QueryParams> {
   /** The JSON:API type, for `fields[type]=`. */
   type: string;
   sorts: readonly S[];
   defaultSort: string;
   defaultLimit?: number;
   includes?: readonly string[];
-  filters?: [F] extends [string] ? readonly F[] : F;
+  filters?: F;
   /** Attribute names that `fields` may select. */
   fields?: readonly string[];
 }
-
-/** Any list's description, as the OpenAPI document reads it. */
-export type AnyListSpec = ListSpec<string, string> | ListSpec<string, QueryParams>;
-
-/** A list's filters, by name: the parameter each is read with, if typed. */
-export function listFilters(spec: Pick<AnyListSpec, 'filters'>): [string, QueryParam<unknown> | undefined][] {
-  const filters = spec.filters;
-  if (!filters) return [];
-  if (isNameList(filters)) return filters.map((name) => [name, undefined]);
-  return Object.entries(filters);
-}
-
-const isNameList = (filters: readonly string[] | QueryParams): filters is readonly string[] => Array.isArray(filters);
-
-/** The values a list's filters read: typed, or text for a list whose filters are only names. */
-export type FilterValues<F extends string | QueryParams> = [F] extends [string] ? Partial<Record<F, string>> : ParamValues<F>;
 
 export interface SortTerm<S extends string> {
   field: S;
   desc: boolean;
 }
 
-export interface ListQuery<S extends string = string, F extends string | QueryParams = string> {
+export interface ListQuery<S extends string = string, F extends QueryParams = QueryParams> {
   page: number;
   limit: number;
   offset: number;
@@ -57,7 +40,7 @@ export interface ListQuery<S extends string = string, F extends string | QueryPa
   include: Set<string>;
   /** Selected attributes, or null for all. */
   fields: Set<string> | null;
-  filters: FilterValues<F>;
+  filters: ParamValues<F>;
 }
 
 const RESERVED = new Set(['page', 'limit', 'sort', 'include', 'fields']);
@@ -87,11 +70,11 @@ export function parseSort<S extends string>(raw: string, allowed: readonly S[]):
   return terms;
 }
 
-export function parseListQuery<S extends string, F extends string | QueryParams>(params: URLSearchParams, spec: ListSpec<S, F>): ListQuery<S, F> {
-  const text: Record<string, string> = {};
+export function parseListQuery<S extends string, F extends QueryParams>(params: URLSearchParams, spec: ListSpec<S, F>): ListQuery<S, F> {
+  const given: Record<string, string> = {};
   let fields: Set<string> | null = null;
   const allowedFields = spec.fields ?? [];
-  const filterNames = new Set(listFilters(spec as Pick<AnyListSpec, 'filters'>).map(([name]) => name));
+  const declared = (spec.filters ?? {}) as F;
 
   for (const key of new Set(params.keys())) {
     if (params.getAll(key).length > 1) throw badRequest(`'${key}' may be given only once.`, key);
@@ -103,14 +86,13 @@ export function parseListQuery<S extends string, F extends string | QueryParams>
       fields = parseFields(value, allowedFields, key);
       continue;
     }
-    if (filterNames.has(key)) {
-      text[key] = value;
+    if (Object.hasOwn(declared, key)) {
+      given[key] = value;
       continue;
     }
     throw badRequest(`Unknown query parameter '${key}'.`, key);
   }
-  const declared = spec.filters as readonly string[] | QueryParams | undefined;
-  const filters = (declared && !isNameList(declared) ? parseParams(declared, (name) => text[name]) : text) as FilterValues<F>;
+  const filters = parseParams(declared, (name) => given[name]);
 
   const page = params.has('page') ? positiveInt(params.get('page') ?? '', 'page') : 1;
   let limit = spec.defaultLimit ?? 20;
@@ -154,7 +136,7 @@ export function assertQueryNames(params: URLSearchParams, allowed: readonly stri
 }
 
 /** Parameters of a single-resource read (include and fields only). */
-export function parseReadQuery(params: URLSearchParams, spec: Pick<AnyListSpec, 'type' | 'includes' | 'fields'>) {
+export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
   for (const key of params.keys()) {
     if (key !== 'include' && key !== 'fields' && key !== `fields[${spec.type}]`) {
       throw badRequest(`Unknown query parameter '${key}'.`, key);
@@ -169,25 +151,6 @@ export function parseId(raw: string | undefined): number | null {
   if (!raw || !/^\d{1,9}$/.test(raw)) return null;
   const id = Number(raw);
   return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
-
-/** An id a list filter names (`?screenerId=`): undefined when absent, else a 400 naming the parameter unless it is an id. */
-export function idFilterValue(raw: string | undefined, name: string, what: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const id = parseId(raw);
-  if (id === null) throw badRequest(`'${name}' must be ${what}.`, name);
-  return id;
-}
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** A `from`/`to` filter: a date (a `to` date includes its whole day) or an ISO date-time; else a 400 naming it. */
-export function instantFilterValue(value: string | undefined, name: 'from' | 'to'): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const at = dateOnly ? Date.parse(`${value}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) throw badRequest(`'${name}' must be a date (2026-01-31) or an ISO date-time.`, name);
-  return new Date(dateOnly && name === 'to' ? at + DAY_MS : at);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { asc, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { badRequest } from './errors';
 import type { SortTerm } from './query';
 
 /**
@@ -36,14 +35,6 @@ export const ilikeAny = (columns: (AnyColumn | SQL)[], text: string): SQL => {
     sql` or `,
   )})`;
 };
-
-/** A boolean query filter: 'true' or 'false', or a 400 naming the parameter. */
-export function parseBooleanFilter(value: string | undefined, name: string): boolean | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw badRequest(`'${name}' must be true or false.`, name);
-}
 
 /**
  * A write's constraint error as the answer the caller gives it: a unique violation (23505) or a

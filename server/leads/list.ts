@@ -11,8 +11,8 @@ import type { Db } from '../db/open';
 import { leads, leadSiteMatches } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { siteScope } from '../referrals';
-import { BadParameter } from '../errors';
-import { idFilterValue, instantFilterValue, type ListQuery } from '../http/query';
+import { booleanParam, choiceParam, idParam, instantParam, textParam, type ParamValues, type QueryParam } from '../http/params';
+import type { ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
 /**
@@ -46,42 +46,47 @@ const SORT_COLUMNS = {
   nearestSiteMiles: leads.nearestSiteMiles,
 } as const;
 
-/** The list's filters as conditions; anything malformed is a 400 naming it. */
-function filterConditions(filters: Partial<Record<LeadFilter, string>>): SQL[] {
+/** The list's filters, each read as its type (a malformed value is a 400 naming it). */
+export const LEAD_LIST_FILTERS = {
+  kind: choiceParam(LEAD_KINDS),
+  engagementId: idParam('engagement'),
+  screenerId: idParam('screener'),
+  mediaChannelId: idParam('media channel'),
+  language: textParam('Only leads in this language (its code).'),
+  engagementSiteLocationId: idParam('engagement site location', 'Only leads matched to this engagement site location (its id).'),
+  siteLocationId: idParam('site location', 'Only leads matched to this site location, for any engagement (its id).'),
+  withinReach: {
+    ...booleanParam,
+    description: "true: only leads matched to a site that opened within reach (of engagementId's sites, when given); false: only the others.",
+  },
+  from: instantParam('from'),
+  to: instantParam('to'),
+} satisfies Record<LeadFilter, QueryParam<unknown>>;
+
+/** The conditions the list's filters select. */
+function filterConditions(filters: ParamValues<typeof LEAD_LIST_FILTERS>): SQL[] {
   const out: SQL[] = [];
-  const kind = filters.kind;
-  if (kind !== undefined && kind !== '') {
-    if (!isLeadKind(kind)) throw new BadParameter(`'kind' must be one of ${LEAD_KINDS.join(', ')}.`, 'kind');
-    out.push(eq(leads.kind, kind));
-  }
-  const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');
+  const { kind, engagementId, screenerId, mediaChannelId, language, engagementSiteLocationId: linkId, siteLocationId, withinReach, from, to } = filters;
+  if (kind !== undefined) out.push(eq(leads.kind, kind));
   if (engagementId !== undefined) out.push(sql`${engagementId} = any(${leads.engagementIds})`);
-  const screenerId = idFilterValue(filters.screenerId || undefined, 'screenerId', 'an id');
   if (screenerId !== undefined) out.push(eq(leads.screenerId, screenerId));
-  const mediaChannelId = idFilterValue(filters.mediaChannelId || undefined, 'mediaChannelId', 'an id');
   if (mediaChannelId !== undefined) out.push(eq(leads.mediaChannelId, mediaChannelId));
-  if (filters.language) out.push(eq(leads.language, filters.language));
-  const linkId = idFilterValue(filters.engagementSiteLocationId || undefined, 'engagementSiteLocationId', 'an id');
+  if (language !== undefined) out.push(eq(leads.language, language));
   if (linkId !== undefined) {
     out.push(sql`exists (select 1 from ${leadSiteMatches} m where m.lead_id = ${leads.id} and m.engagement_site_location_id = ${linkId})`);
   }
-  const siteLocationId = idFilterValue(filters.siteLocationId || undefined, 'siteLocationId', 'an id');
   if (siteLocationId !== undefined) {
     out.push(
       sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id} and l.site_location_id = ${siteLocationId})`,
     );
   }
-  const withinReach = filters.withinReach;
-  if (withinReach !== undefined && withinReach !== '') {
-    if (withinReach !== 'true' && withinReach !== 'false') throw new BadParameter("'withinReach' must be true or false.", 'withinReach');
+  if (withinReach !== undefined) {
     // Of the engagement filtered on, when there is one: its own sites' matches.
     const link = engagementId === undefined ? sql`` : sql` and l.engagement_id = ${engagementId}`;
     const matched = sql`exists (select 1 from ${leadSiteMatches} m join engagement_site_locations l on l.id = m.engagement_site_location_id where m.lead_id = ${leads.id}${link})`;
-    out.push(withinReach === 'true' ? matched : sql`not ${matched}`);
+    out.push(withinReach ? matched : sql`not ${matched}`);
   }
-  const from = instantFilterValue(filters.from, 'from');
   if (from) out.push(gte(leads.created, from));
-  const to = instantFilterValue(filters.to, 'to');
   if (to) out.push(lt(leads.created, to));
   return out;
 }
@@ -113,7 +118,7 @@ export async function listLeads(
   db: Db,
   phi: PhiCipher,
   user: AuthUser,
-  q: ListQuery<keyof typeof SORT_COLUMNS, LeadFilter>,
+  q: ListQuery<keyof typeof SORT_COLUMNS, typeof LEAD_LIST_FILTERS>,
 ): Promise<{ rows: Lead[]; total: number }> {
   const where = and(leadScope(user), ...filterConditions(q.filters));
   const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(leads.id)];

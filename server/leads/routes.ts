@@ -7,7 +7,7 @@
  * (the form, as the participant route answers it) and POST /api/leads/preview (the form as sent).
  */
 import { Hono } from 'hono';
-import { LEAD, LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, LeadRevealedDocument, type Lead } from '@core/model/lead';
+import { LEAD, LEAD_DEFAULT_SORT, LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadPreviewInput, LeadRevealedDocument, type Lead } from '@core/model/lead';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, LeadPreviewedDocument, type ParticipantAnswer } from '@core/participant/responses';
 import type { AppEnv, Deps } from '../context';
@@ -19,14 +19,14 @@ import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
-import { eraseLead, findLead, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
+import { eraseLead, findLead, LEAD_LIST_FILTERS, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
 import { checkLeadPreview, leadPreviewForm } from './preview';
 
-const listSpec: ListSpec<(typeof LEAD_SORT_FIELDS)[number], (typeof LEAD_FILTERS)[number]> = {
+const listSpec: ListSpec<(typeof LEAD_SORT_FIELDS)[number], typeof LEAD_LIST_FILTERS> = {
   type: LEAD_TYPE,
   sorts: LEAD_SORT_FIELDS,
   defaultSort: LEAD_DEFAULT_SORT,
-  filters: LEAD_FILTERS,
+  filters: LEAD_LIST_FILTERS,
   fields: LEAD.names,
 };
 

@@ -10,7 +10,6 @@ import { ENGAGEMENT_OPTION, ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, Engag
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
-import { badRequest } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
@@ -40,16 +39,8 @@ export function engagementOptionsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: ENGAGEMENT_OPTION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, engagementOptionListSpec);
-    const only: { optionId?: number; engagementId?: number } = {};
-    for (const name of ['optionId', 'engagementId'] as const) {
-      const raw = q.filters[name];
-      if (raw === undefined) continue;
-      const id = parseId(raw);
-      if (id === null) throw badRequest(`'${name}' must be an id.`, name);
-      only[name] = id;
-    }
     return answerList(c, q, async (window) => {
-      const page = await listEngagementOptions(db, c.get('user'), { ...q, ...window }, only);
+      const page = await listEngagementOptions(db, c.get('user'), { ...q, ...window });
       return { data: page.rows.map((r) => serializeEngagementOption(r, q.fields)), total: page.total };
     });
   });

@@ -23,6 +23,7 @@ import { engagementOptions, engagements, surveyOptions, surveyPages, surveyQuest
 import { engagementScope } from '../engagements';
 import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
+import { idParam } from '../http/params';
 import type { ListQuery, ListSpec } from '../http/query';
 import { pgErrorCode } from '../http/sql';
 import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from './messages';
@@ -40,15 +41,15 @@ const engagementOptionColumns = {
 export type EngagementOptionRow = { id: number; engagementId: number; engagementName: string; optionId: number; isDisqualified: boolean; weight: number };
 
 type EngagementOptionSort = (typeof ENGAGEMENT_OPTION_SORTS)[number];
-type EngagementOptionFilter = 'optionId' | 'engagementId';
+const ENGAGEMENT_OPTION_FILTERS = { optionId: idParam('option'), engagementId: idParam('engagement') };
 
 /** What a list of settings may be asked for: sorts, filters (an option, an engagement) and fields. */
-export const engagementOptionListSpec: ListSpec<EngagementOptionSort, EngagementOptionFilter> = {
+export const engagementOptionListSpec: ListSpec<EngagementOptionSort, typeof ENGAGEMENT_OPTION_FILTERS> = {
   type: ENGAGEMENT_OPTION_TYPE,
   sorts: ENGAGEMENT_OPTION_SORTS,
   defaultSort: ENGAGEMENT_OPTION_DEFAULT_SORT,
   defaultLimit: 100,
-  filters: ['optionId', 'engagementId'],
+  filters: ENGAGEMENT_OPTION_FILTERS,
   fields: ENGAGEMENT_OPTION.names,
 };
 const engagementOptionSorts = {
@@ -78,16 +79,13 @@ export async function findEngagementOption(db: Db, id: number | null, user: Auth
   return row && (await findOption(db, row.optionId, user)) ? (row as EngagementOptionRow) : undefined;
 }
 
-/**
- * One page of the settings the user may see, of options still in a survey, narrowed to an
- * option or an engagement (ids the caller parsed from the query's filters).
- */
+/** One page of the settings the user may see, of options still in a survey, narrowed to an option or an engagement. */
 export async function listEngagementOptions(
   db: Db,
   user: AuthUser,
-  q: ListQuery<EngagementOptionSort, EngagementOptionFilter>,
-  only: { optionId?: number; engagementId?: number },
+  q: ListQuery<EngagementOptionSort, typeof ENGAGEMENT_OPTION_FILTERS>,
 ): Promise<{ rows: EngagementOptionRow[]; total: number | null }> {
+  const only = q.filters;
   const conditions: (SQL | undefined)[] = [
     engagementScope(user),
     // Only options still in a survey (not deleted along the way).

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { COUNTRY, COUNTRY_SORTS, COUNTRY_TYPE, type Country } from '@core/model/country';
 import type { AppEnv, Deps } from '../context';
-import { countryPage, findCountry, type CountryRow } from './countries';
+import { COUNTRY_FILTERS, countryPage, findCountry, type CountryRow } from './countries';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
@@ -9,13 +9,13 @@ import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
-const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'> = {
+const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], typeof COUNTRY_FILTERS> = {
   type: COUNTRY_TYPE,
   sorts: COUNTRY_SORTS,
   defaultSort: 'name',
   // A lookup for pickers: the whole list fits in one page.
   defaultLimit: 1000,
-  filters: ['searchQuery', 'isoCode'],
+  filters: COUNTRY_FILTERS,
   fields: COUNTRY.names,
 };
 

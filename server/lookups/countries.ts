@@ -4,12 +4,16 @@ import type { COUNTRY_SORTS } from '@core/model/country';
 import type { Db } from '../db/open';
 import { countries } from '../db/schema';
 import { tablePage } from '../http/list';
+import { searchParam, textParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { ilikeAny } from '../http/sql';
 
 export type CountryRow = typeof countries.$inferSelect;
 
-export function countryPage(db: Db, q: ListQuery<(typeof COUNTRY_SORTS)[number], 'searchQuery' | 'isoCode'>) {
+/** The list's filters: the search, and one ISO code. */
+export const COUNTRY_FILTERS = { searchQuery: searchParam, isoCode: textParam('An ISO 3166-1 alpha-2 code (FR), matched whole, ignoring case.') };
+
+export function countryPage(db: Db, q: ListQuery<(typeof COUNTRY_SORTS)[number], typeof COUNTRY_FILTERS>) {
   const where = and(
     q.filters.searchQuery?.trim() ? ilikeAny([countries.name, countries.isoCode], q.filters.searchQuery) : undefined,
     q.filters.isoCode ? eq(countries.isoCode, q.filters.isoCode.toUpperCase()) : undefined,

@@ -10,6 +10,7 @@ import type { Db } from '../db/open';
 import { campaignTypes, indications, questionCategories, roles, tags, targetGroups, therapeuticAreas } from '../db/schema';
 import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
+import type { SEARCH_AND_ACTIVE } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 
@@ -35,12 +36,11 @@ export const LOOKUP_LISTS: LookupList[] = [
   { type: LOOKUP_TYPES.tags, table: tags as LookupTable, input: TagInput },
 ];
 
-export function lookupPage(
-  db: Db,
-  { table }: LookupList,
-  q: ListQuery<(typeof LOOKUP_SORTS)[number], 'searchQuery' | 'isActive'>,
-  isActive: boolean | undefined,
-) {
+/** A lookup list's filters: the search, and the active switch on a list whose entries have one. */
+export type LookupFilters = Partial<typeof SEARCH_AND_ACTIVE>;
+
+export function lookupPage(db: Db, { table }: LookupList, q: ListQuery<(typeof LOOKUP_SORTS)[number], LookupFilters>) {
+  const { isActive } = q.filters;
   const where = and(
     q.filters.searchQuery?.trim() ? ilikeAny([table.name], q.filters.searchQuery) : undefined,
     isActive !== undefined ? eq(table.isActive as AnyColumn, isActive) : undefined,

@@ -11,10 +11,10 @@ import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
+import { SEARCH_AND_ACTIVE, searchParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
 import { describe } from '../openapi/describe';
-import { LOOKUP_LISTS, addLookupEntry, findLookupEntry, lookupPage, type LookupList } from './lookupLists';
+import { LOOKUP_LISTS, addLookupEntry, findLookupEntry, lookupPage, type LookupFilters, type LookupList } from './lookupLists';
 
 /** Every lookup list takes the whole list in one page by default (SPEC: indications, tags 1000). */
 function lookupRoutes(deps: Deps, list: LookupList) {
@@ -23,12 +23,12 @@ function lookupRoutes(deps: Deps, list: LookupList) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
   const answer = withActive ? activeLookupAnswer(type) : lookupAnswer(type);
-  const spec: ListSpec<(typeof LOOKUP_SORTS)[number], 'searchQuery' | 'isActive'> = {
+  const spec: ListSpec<(typeof LOOKUP_SORTS)[number], LookupFilters> = {
     type,
     sorts: LOOKUP_SORTS,
     defaultSort: 'name',
     defaultLimit: 1000,
-    filters: withActive ? ['searchQuery', 'isActive'] : ['searchQuery'],
+    filters: withActive ? SEARCH_AND_ACTIVE : { searchQuery: searchParam },
     fields: answer.names,
   };
   const serialize = (row: Record<string, unknown>, selected: Set<string> | null = null) =>
@@ -36,9 +36,8 @@ function lookupRoutes(deps: Deps, list: LookupList) {
 
   app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: answer } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, spec);
-    const isActive = withActive ? parseBooleanFilter(q.filters.isActive, 'isActive') : undefined;
     return answerList(c, q, async (window) => {
-      const { rows, total } = await lookupPage(db, list, { ...q, ...window }, isActive);
+      const { rows, total } = await lookupPage(db, list, { ...q, ...window });
       return { data: rows.map((r) => serialize(r, q.fields)), total };
     });
   });

@@ -4,13 +4,13 @@
  * is ever answered; a staff recipient is named by username, a participant as "participant".
  */
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { isMessageKind, MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
+import { MESSAGE_CHANNELS, type MESSAGE_FILTERS, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { messages } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
-import { BadParameter } from '../errors';
-import { idFilterValue, type ListQuery } from '../http/query';
+import { choiceFilter, filterConditions, idFilter, type ListFilters } from '../http/filters';
+import type { ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
 export function messageScope(user: AuthUser): SQL | undefined {
@@ -25,30 +25,14 @@ export function messageScope(user: AuthUser): SQL | undefined {
 
 const SORT_COLUMNS = { created: messages.created, status: messages.status, kind: messages.kind, attempts: messages.attempts, sentAt: messages.sentAt } as const;
 export const MESSAGE_SORT_FIELDS = Object.keys(SORT_COLUMNS) as (keyof typeof SORT_COLUMNS)[];
-export type MessageFilter = 'status' | 'kind' | 'channel' | 'engagementId' | 'referralId';
-
-function filterConditions(filters: Partial<Record<MessageFilter, string>>): SQL[] {
-  const out: SQL[] = [];
-  if (filters.status) {
-    if (!(MESSAGE_STATUSES as readonly string[]).includes(filters.status))
-      throw new BadParameter(`'status' must be one of ${MESSAGE_STATUSES.join(', ')}.`, 'status');
-    out.push(eq(messages.status, filters.status));
-  }
-  if (filters.kind) {
-    if (!isMessageKind(filters.kind)) throw new BadParameter(`'kind' must be one of ${MESSAGE_KINDS.join(', ')}.`, 'kind');
-    out.push(eq(messages.kind, filters.kind));
-  }
-  if (filters.channel) {
-    if (!(MESSAGE_CHANNELS as readonly string[]).includes(filters.channel))
-      throw new BadParameter(`'channel' must be one of ${MESSAGE_CHANNELS.join(', ')}.`, 'channel');
-    out.push(eq(messages.channel, filters.channel));
-  }
-  const engagementId = idFilterValue(filters.engagementId || undefined, 'engagementId', 'an id');
-  if (engagementId !== undefined) out.push(eq(messages.engagementId, engagementId));
-  const referralId = idFilterValue(filters.referralId || undefined, 'referralId', 'an id');
-  if (referralId !== undefined) out.push(eq(messages.referralId, referralId));
-  return out;
-}
+/** The list's filters: each query parameter and the condition it selects. */
+export const MESSAGE_LIST_FILTERS = {
+  status: choiceFilter(messages.status, MESSAGE_STATUSES),
+  kind: choiceFilter(messages.kind, MESSAGE_KINDS),
+  channel: choiceFilter(messages.channel, MESSAGE_CHANNELS),
+  engagementId: idFilter(messages.engagementId, 'engagement'),
+  referralId: idFilter(messages.referralId, 'referral'),
+} satisfies ListFilters<(typeof MESSAGE_FILTERS)[number]>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -77,9 +61,9 @@ function messageOf(row: typeof messages.$inferSelect): Message {
 export async function listMessages(
   db: Db,
   user: AuthUser,
-  q: ListQuery<keyof typeof SORT_COLUMNS, MessageFilter>,
+  q: ListQuery<keyof typeof SORT_COLUMNS, typeof MESSAGE_LIST_FILTERS>,
 ): Promise<{ rows: Message[]; total: number }> {
-  const where = and(messageScope(user), ...filterConditions(q.filters));
+  const where = and(messageScope(user), ...filterConditions(q.filters, MESSAGE_LIST_FILTERS));
   const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(messages.id)];
   const [rows, [total]] = await Promise.all([
     db

@@ -17,7 +17,6 @@ import {
   isMessageKind,
   isSmsKind,
   MESSAGE_DEFAULT_SORT,
-  MESSAGE_FILTERS,
   MESSAGE_LANGUAGES,
   MESSAGE_SETTING,
   MESSAGE_SETTING_TYPE,
@@ -43,18 +42,18 @@ import { answerList } from '../http/listAnswer';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
-import { findMessage, listMessages, MESSAGE_SORT_FIELDS, revealRecipient, type MessageFilter } from './list';
+import { findMessage, listMessages, MESSAGE_LIST_FILTERS, MESSAGE_SORT_FIELDS, revealRecipient } from './list';
 import { restartMessage, unsubscribeByToken } from './outbox';
 import { messageSettingsOf, saveMessageSetting, visibleEngagement } from './settings';
 import { allSmsTemplates, renderSms, saveSmsTemplate, smsTemplateOf } from './smsTexts';
 import { allTemplates, render, saveTemplate, templateLanguage, templateOf } from './templates';
 import { messageOptionsOf, sendDue } from './worker';
 
-const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], MessageFilter> = {
+const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], typeof MESSAGE_LIST_FILTERS> = {
   type: MESSAGE_TYPE,
   sorts: MESSAGE_SORT_FIELDS,
   defaultSort: MESSAGE_DEFAULT_SORT,
-  filters: MESSAGE_FILTERS,
+  filters: MESSAGE_LIST_FILTERS,
   fields: MESSAGE.names,
 };
 

@@ -7,7 +7,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
-import type { AnyListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 
 /**
  * Who may call a route: signed-in staff (bearer token), a participant (submission token), anyone,
@@ -61,7 +61,7 @@ export interface RouteDoc {
   /** Default: staff. */
   readonly access?: RouteAccess;
   /** The list's query parameters: page, limit, sort, include, fields and its named filters. */
-  readonly list?: AnyListSpec;
+  readonly list?: ListSpec;
   /** Other query parameters: name → what it does (and whether it is required). */
   readonly query?: Readonly<Record<string, QueryParameter>>;
   readonly body?: RouteBody;

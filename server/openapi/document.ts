@@ -8,7 +8,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
-import { PAGE_SIZES, listFilters } from '../http/query';
+import { PAGE_SIZES } from '../http/query';
 import type { ResourceAnswer } from '@core/model/answers';
 import { descriptionOf, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 
@@ -304,12 +304,8 @@ function queryParameters(doc: RouteDoc): Json[] {
         schema: { type: 'string' },
       });
     }
-    for (const [name, param] of listFilters(list)) {
-      out.push({
-        name,
-        in: 'query',
-        ...(param ? { description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema } : filterParameter(name)),
-      });
+    for (const [name, param] of Object.entries(list.filters ?? {})) {
+      out.push({ name, in: 'query', description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema });
     }
   }
   for (const [name, parameter] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', ...queryParameter(parameter) });
@@ -320,29 +316,6 @@ const queryParameter = (p: QueryParameter): Json =>
   typeof p === 'string'
     ? { description: p, schema: { type: 'string' } }
     : { description: p.description, ...(p.required ? { required: true } : {}), schema: p.schema ?? { type: 'string' } };
-
-const ID = { type: 'string', pattern: '^[1-9][0-9]*$' };
-const BOOLEAN = { type: 'string', enum: ['true', 'false', '1', '0'] };
-const DAY = { type: 'string', format: 'date' };
-
-/**
- * A list filter's parameter, by the conventions the filters follow (server/http/filters.ts): an
- * empty value is no filter; `…Id` a record's id, `is…`/`…Only` a flag, `…From`/`…To` a day.
- */
-function filterParameter(name: string): Json {
-  if (name === 'searchQuery')
-    return { description: 'Text to search for in the names and identifiers the list shows.', schema: { type: 'string', maxLength: 255 } };
-  if (/Id$/.test(name) || name === 'id') return { description: `Only rows of this ${name.replace(/Id$/, '')} (its id).`, schema: ID };
-  if (name === 'sortAssociated') return { description: 'A site location id: the engagements linked to it first.', schema: ID };
-  if (/^(is|has)[A-Z]|Only$|^(succeeded|overdue|stale)$/.test(name)) return { description: 'true or false (also 1 or 0).', schema: BOOLEAN };
-  if (/(From|To)$/.test(name)) return { description: `A day (YYYY-MM-DD), ${name.endsWith('From') ? 'on or after' : 'on or before'}.`, schema: DAY };
-  if (name === 'from' || name === 'to')
-    return {
-      description: `A day (whole UTC days) or an instant, ${name === 'from' ? 'on or after' : 'on or before'}.`,
-      schema: { anyOf: [DAY, { type: 'string', format: 'date-time' }] },
-    };
-  return { description: `Only rows whose ${name} is this.`, schema: { type: 'string' } };
-}
 
 const SECURITY: Record<RouteAccess, Json[]> = {
   staff: [{ staffBearer: [] }],

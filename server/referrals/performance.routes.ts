@@ -5,22 +5,23 @@
  */
 import { Hono } from 'hono';
 import { and } from 'drizzle-orm';
-import { SITE_PERFORMANCE, SITE_PERFORMANCE_FILTERS, SITE_PERFORMANCE_SORTS, SITE_PERFORMANCE_TYPE } from '@core/model/sitePerformance';
+import { SITE_PERFORMANCE, SITE_PERFORMANCE_SORTS, SITE_PERFORMANCE_TYPE } from '@core/model/sitePerformance';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate } from '../auth/guards';
+import { filterConditions } from '../http/filters';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
-import { performanceConditions, sitePerformance } from './performance';
+import { SITE_PERFORMANCE_LIST_FILTERS, sitePerformance } from './performance';
 import { referralScope } from './scope';
 
-const listSpec: ListSpec<(typeof SITE_PERFORMANCE_SORTS)[number], (typeof SITE_PERFORMANCE_FILTERS)[number]> = {
+const listSpec: ListSpec<(typeof SITE_PERFORMANCE_SORTS)[number], typeof SITE_PERFORMANCE_LIST_FILTERS> = {
   type: SITE_PERFORMANCE_TYPE,
   sorts: SITE_PERFORMANCE_SORTS,
   defaultSort: 'siteName',
   defaultLimit: 100,
-  filters: SITE_PERFORMANCE_FILTERS,
+  filters: SITE_PERFORMANCE_LIST_FILTERS,
   fields: SITE_PERFORMANCE.names,
 };
 
@@ -29,7 +30,7 @@ export function sitePerformanceRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.get('/', describe({ summary: 'Site performance over a date range', list: listSpec, answer: { list: SITE_PERFORMANCE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const where = and(referralScope(c.get('user')), ...performanceConditions(q.filters));
+    const where = and(referralScope(c.get('user')), ...filterConditions(q.filters, SITE_PERFORMANCE_LIST_FILTERS));
     const now = nowOf(deps);
     return answerList(c, q, async (window) => {
       const { sites, total } = await sitePerformance(deps.db, now, { ...q, ...window }, where);

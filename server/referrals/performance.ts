@@ -8,46 +8,30 @@
  */
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { SitePerformance, SitePerformanceFilter, SitePerformanceSort } from '@core/model/sitePerformance';
-import { isIsoDate } from '@core/validation/isoDate';
 import type { Db } from '../db/open';
 import { engagementSiteLocations, engagements, referrals, siteLocations } from '../db/schema';
-import { BadParameter } from '../errors';
-import { parseId, type ListQuery } from '../http/query';
+import { idFilter, type ListFilters } from '../http/filters';
+import { dayParam, mapParam } from '../http/params';
+import type { ListQuery } from '../http/query';
 import { isDeliveredReferral } from './delivered';
 
 const deadline = sql`${referrals.created} + ${engagements.firstContactHours} * interval '1 hour'`;
 
-function day(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!isIsoDate(value)) throw new BadParameter(`'${name}' must be a date such as 2026-11-22.`, name);
-  return new Date(`${value}T00:00:00Z`);
-}
+const DAY_MS = 86_400_000;
+const startOf = (day: string) => new Date(`${day}T00:00:00Z`);
 
-function idOf(value: string | undefined, name: string, what: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const id = parseId(value);
-  if (id === null) throw new BadParameter(`'${name}' must be a ${what} id.`, name);
-  return id;
-}
-
-/** The filters as conditions over referrals (joined to their engagement and site); a bad value is a 400. */
-export function performanceConditions(filters: Partial<Record<SitePerformanceFilter, string>>): (SQL | undefined)[] {
-  const engagementId = idOf(filters.engagementId, 'engagementId', 'engagement');
-  const siteLocationId = idOf(filters.siteLocationId, 'siteLocationId', 'site location');
-  const from = day(filters.from, 'from');
-  const to = day(filters.to, 'to');
-  return [
-    engagementId === undefined ? undefined : eq(referrals.engagementId, engagementId),
-    siteLocationId === undefined ? undefined : eq(engagementSiteLocations.siteLocationId, siteLocationId),
-    from ? gte(referrals.created, from) : undefined,
-    to ? lt(referrals.created, new Date(to.getTime() + 86_400_000)) : undefined,
-  ];
-}
+/** The list's filters as conditions over referrals (joined to their engagement and site): days are whole UTC days. */
+export const SITE_PERFORMANCE_LIST_FILTERS = {
+  engagementId: idFilter(referrals.engagementId, 'engagement'),
+  siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
+  from: mapParam(dayParam('from'), (day) => gte(referrals.created, startOf(day))),
+  to: mapParam(dayParam('to'), (day) => lt(referrals.created, new Date(startOf(day).getTime() + DAY_MS))),
+} satisfies ListFilters<SitePerformanceFilter>;
 
 const rate = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
 /** One row per site with referrals that `where` selects, sorted as asked (site name breaks ties). */
-export async function sitePerformance(db: Db, now: Date, q: Pick<ListQuery<SitePerformanceSort, string>, 'sort' | 'limit' | 'offset'>, where: SQL | undefined) {
+export async function sitePerformance(db: Db, now: Date, q: Pick<ListQuery<SitePerformanceSort>, 'sort' | 'limit' | 'offset'>, where: SQL | undefined) {
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const measures = {
     referrals: sql<number>`count(*)`.mapWith(Number),

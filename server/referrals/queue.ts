@@ -168,13 +168,7 @@ function toReferral(phi: PhiCipher, row: Row): Referral {
 }
 
 /** One page of the referrals `where` selects (the caller's scope and filters). */
-export async function referralPage(
-  db: Db,
-  phi: PhiCipher,
-  now: Date,
-  q: Pick<ListQuery<ReferralSort, string>, 'sort' | 'limit' | 'offset'>,
-  where: SQL | undefined,
-) {
+export async function referralPage(db: Db, phi: PhiCipher, now: Date, q: Pick<ListQuery<ReferralSort>, 'sort' | 'limit' | 'offset'>, where: SQL | undefined) {
   const counted = db
     .select({ n: count() })
     .from(referrals)

@@ -6,7 +6,6 @@
  */
 import { Hono } from 'hono';
 import { and } from 'drizzle-orm';
-import * as v from 'valibot';
 import {
   CONTACT_ATTEMPT_TYPE,
   ContactAttemptInput,
@@ -17,6 +16,7 @@ import {
   REFERRAL_EVENT_TYPE,
   REFERRAL_REASON,
   REFERRAL_REASON_TYPE,
+  REASONED_REFERRAL_STATUSES,
   REFERRAL,
   REFERRAL_COUNTS,
   REFERRAL_TYPE,
@@ -28,9 +28,10 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { readResource } from '../http/body';
-import { badRequest, invalid, notFound } from '../http/errors';
+import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { answerList } from '../http/listAnswer';
+import { choiceParam } from '../http/params';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
@@ -177,7 +178,14 @@ export function referralsRoutes(deps: Deps) {
   return app;
 }
 
-const reasonSpec: ListSpec<'name', 'status'> = { type: REFERRAL_REASON_TYPE, sorts: ['name'], defaultSort: 'name', filters: ['status'], defaultLimit: 100 };
+const REASON_FILTERS = { status: choiceParam(REASONED_REFERRAL_STATUSES) };
+const reasonSpec: ListSpec<'name', typeof REASON_FILTERS> = {
+  type: REFERRAL_REASON_TYPE,
+  sorts: ['name'],
+  defaultSort: 'name',
+  filters: REASON_FILTERS,
+  defaultLimit: 100,
+};
 
 /** GET /api/referral-reasons for all staff; POST and PATCH for Admin and Super User. */
 export function referralReasonsRoutes(deps: Deps) {
@@ -188,11 +196,8 @@ export function referralReasonsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, reasonSpec);
-    const status = q.filters.status;
-    if (status !== undefined && !v.is(ReferralReasonInput.entries.status, status))
-      throw badRequest(`'status' must be one of: screen-failed, withdrawn, not-reachable.`, 'status');
     return answerList(c, q, async (window) => {
-      const { rows, total } = await listReasons(db, { ...q, ...window }, status);
+      const { rows, total } = await listReasons(db, { ...q, ...window }, q.filters.status);
       return { data: rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), total };
     });
   });

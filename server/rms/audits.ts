@@ -78,7 +78,7 @@ function whereOf(f: AuditFilters): SQL | undefined {
 export async function listAudits(
   db: Db,
   filters: AuditFilters,
-  q: Pick<ListQuery<keyof typeof sorts, string>, 'sort' | 'limit' | 'offset'>,
+  q: Pick<ListQuery<keyof typeof sorts>, 'sort' | 'limit' | 'offset'>,
 ): Promise<{ rows: AuditListRow[]; total: number | null }> {
   const counted = db
     .select({ n: count() })

@@ -5,10 +5,12 @@ import { authenticate, requireRole } from '../auth/guards';
 import { conflict, notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
+import { booleanParam, parseParams } from '../http/params';
 import { auditResource, bulkResendFilters, providerResources } from './audits';
 import { deliveryOptionsOf, resend, resendUndelivered } from './worker';
 import { describe } from '../openapi/describe';
+
+const RESEND_QUERY = { again: { ...booleanParam, description: 'true: send an already delivered referral a second time.' } };
 
 /**
  * POST /api/resend-rms-audit/{contactId}: deliver again now and answer that attempt's audit
@@ -32,33 +34,30 @@ export function resendRmsAuditRoutes(deps: Deps) {
     return sendDocument(c, { meta: { queued } });
   });
 
-  app.post(
-    '/:contactId',
-    describe({ summary: "Resend one contact's record-system delivery", answer: { resource: RMS_AUDIT_ATTEMPT, status: 201 } }),
-    async (c) => {
-      const contactId = parseId(c.req.param('contactId'));
-      const again = parseBooleanFilter(c.req.query('again'), 'again') ?? false;
-      const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
-      if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
-      if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));
-      if (outcome.kind === 'delivered') throw conflict(RESEND_MESSAGES.alreadyDelivered(contactId, outcome.deliveredAt?.toISOString() ?? null));
-      if (outcome.kind === 'busy') throw conflict(RESEND_MESSAGES.busy(contactId));
-      const { audit } = outcome;
-      // Ids and outcome only: the record system's answer may echo the participant's details.
-      c.set('audit', {
-        entity: 'contacts',
-        entityId: contactId,
-        action: 'rms-resend',
-        meta: { succeeded: audit.succeeded, rmsAuditId: audit.id, rmsProviderId: audit.rmsProviderId, again: outcome.alreadyDelivered },
-      });
-      const document = {
-        data: auditResource(audit, true),
-        included: await providerResources(deps.db, [audit]),
-        meta: { succeeded: audit.succeeded },
-      };
-      return sendDocument(c, document, 201);
-    },
-  );
+  const resendOne = describe({ summary: "Resend one contact's record-system delivery", query: RESEND_QUERY, answer: { resource: RMS_AUDIT_ATTEMPT, status: 201 } });
+  app.post('/:contactId', resendOne, async (c) => {
+    const contactId = parseId(c.req.param('contactId'));
+    const again = parseParams(RESEND_QUERY, (name) => c.req.query(name)).again ?? false;
+    const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
+    if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
+    if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));
+    if (outcome.kind === 'delivered') throw conflict(RESEND_MESSAGES.alreadyDelivered(contactId, outcome.deliveredAt?.toISOString() ?? null));
+    if (outcome.kind === 'busy') throw conflict(RESEND_MESSAGES.busy(contactId));
+    const { audit } = outcome;
+    // Ids and outcome only: the record system's answer may echo the participant's details.
+    c.set('audit', {
+      entity: 'contacts',
+      entityId: contactId,
+      action: 'rms-resend',
+      meta: { succeeded: audit.succeeded, rmsAuditId: audit.id, rmsProviderId: audit.rmsProviderId, again: outcome.alreadyDelivered },
+    });
+    const document = {
+      data: auditResource(audit, true),
+      included: await providerResources(deps.db, [audit]),
+      meta: { succeeded: audit.succeeded },
+    };
+    return sendDocument(c, document, 201);
+  });
 
   return app;
 }

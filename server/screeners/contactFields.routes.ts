@@ -15,7 +15,8 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
-import { idFilterValue, parseId, parseListQuery } from '../http/query';
+import { idParam } from '../http/params';
+import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendList, toResource } from '../http/serialize';
 import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
@@ -32,13 +33,12 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
     sorts: CONTACT_FIELD_SCREENER_SORTS,
     defaultSort: CONTACT_FIELD_SCREENER_DEFAULT_SORT,
     defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
-    filters: ['screenerId'] as const,
+    filters: { screenerId: idParam('screener') },
   };
   app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: CONTACT_FIELD_SCREENER } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
     return answerList(c, q, async (window) => {
-      const { rows, total } = await contactFieldLinkPage(db, c.get('user'), screenerId, { ...q, ...window });
+      const { rows, total } = await contactFieldLinkPage(db, c.get('user'), q.filters.screenerId, { ...q, ...window });
       return { data: rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)), total };
     });
   });

@@ -28,7 +28,18 @@ import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { findScreenerSurveyLink, readScreenerSurveyLink, toggleScreenerSurveyLink } from './surveyLinks';
 import { editableScreener, findScreener, type ScreenerRow } from './access';
-import { createScreener, deleteScreener, loadRelated, screenerById, screenerLanguagePage, screenerPage, updateScreener, type Related } from './screeners';
+import {
+  SCREENER_LANGUAGE_FILTERS,
+  SCREENER_LIST_FILTERS,
+  createScreener,
+  deleteScreener,
+  loadRelated,
+  screenerById,
+  screenerLanguagePage,
+  screenerPage,
+  updateScreener,
+  type Related,
+} from './screeners';
 import { createClone, deleteClone, refreshCloneSurveys } from './clones';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
@@ -40,11 +51,11 @@ import { describe } from '../openapi/describe';
 
 export { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, UNKNOWN_SCREENER_SPONSOR } from './screeners';
 
-const listSpec: ListSpec<(typeof SCREENER_SORTS)[number], 'searchQuery' | 'sponsorId' | 'isActive'> = {
+const listSpec: ListSpec<(typeof SCREENER_SORTS)[number], typeof SCREENER_LIST_FILTERS> = {
   type: SCREENER_TYPE,
   sorts: SCREENER_SORTS,
   defaultSort: SCREENER_DEFAULT_SORT,
-  filters: ['searchQuery', 'sponsorId', 'isActive'],
+  filters: SCREENER_LIST_FILTERS,
   fields: SCREENER.names,
 };
 
@@ -99,7 +110,7 @@ export function screenersRoutes(deps: Deps) {
     sorts: ['description', 'isoCode'] as const,
     defaultSort: 'description',
     defaultLimit: 1000,
-    filters: ['screenerId'] as const,
+    filters: SCREENER_LANGUAGE_FILTERS,
   };
   app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: SCREENER_LANGUAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, languagesSpec);

@@ -20,10 +20,12 @@ import type { AuthUser } from '../context';
 import type { Db, Tx } from '../db/open';
 import { engagementScreeners, engagements, languages, mediaChannels, screenerLanguages, screenerMessages, screeners, sponsors } from '../db/schema';
 import { toManyIds } from '../http/body';
-import { BadParameter, Conflict, Invalid } from '../errors';
+import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
-import { parseId, type ListQuery } from '../http/query';
-import { ilikeAny, parseBooleanFilter, rethrowConstraint } from '../http/sql';
+import { booleanFilter, filterConditions, idFilter } from '../http/filters';
+import { searchParam } from '../http/params';
+import type { ListQuery } from '../http/query';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { assertTranslationLanguages } from '../languages';
 import { lockedProblem, screenerScope, selectScreeners, type ScreenerRow } from './access';
 import { engagementIdsProblem, writeEngagements } from './engagements';
@@ -82,17 +84,14 @@ export async function screenerById(db: Db, id: number): Promise<ScreenerRow | un
   return row;
 }
 
+/** The screeners list's filters: one sponsor's, active or not, beside the search. */
+const SCREENER_FILTERS = { sponsorId: idFilter(screeners.sponsorId, 'sponsor'), isActive: booleanFilter(screeners.isActive) };
+export const SCREENER_LIST_FILTERS = { ...SCREENER_FILTERS, searchQuery: searchParam };
+
 /** One page of the screeners the user may see, with what hangs off them. */
-export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SORTS)[number], 'searchQuery' | 'sponsorId' | 'isActive'>) {
-  const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
-  const conditions: (SQL | undefined)[] = [screenerScope(user)];
-  if (q.filters.sponsorId !== undefined) {
-    const sponsorId = parseId(q.filters.sponsorId);
-    if (sponsorId === null) throw new BadParameter("'sponsorId' must be a sponsor id.", 'sponsorId');
-    conditions.push(eq(screeners.sponsorId, sponsorId));
-  }
+export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SORTS)[number], typeof SCREENER_LIST_FILTERS>) {
+  const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, SCREENER_FILTERS)];
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
-  if (isActive !== undefined) conditions.push(eq(screeners.isActive, isActive));
   const where = and(...conditions);
   const counted = db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
   const page = await joinedPage(selectScreeners(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: screeners.id });
@@ -104,15 +103,12 @@ export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof 
   return { rows, total: page.total, related };
 }
 
+/** The additional languages list's filters: one screener's. */
+export const SCREENER_LANGUAGE_FILTERS = { screenerId: idFilter(screenerLanguages.screenerId, 'screener') };
+
 /** One page of screeners' additional languages (of the screeners the user may see). */
-export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<'description' | 'isoCode', 'screenerId'>) {
-  const conditions: (SQL | undefined)[] = [screenerScope(user)];
-  if (q.filters.screenerId !== undefined) {
-    const screenerId = parseId(q.filters.screenerId);
-    if (screenerId === null) throw new BadParameter("'screenerId' must be a screener id.", 'screenerId');
-    conditions.push(eq(screenerLanguages.screenerId, screenerId));
-  }
-  const where = and(...conditions);
+export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<'description' | 'isoCode', typeof SCREENER_LANGUAGE_FILTERS>) {
+  const where = and(screenerScope(user), ...filterConditions(q.filters, SCREENER_LANGUAGE_FILTERS));
   const select = db
     .select({ screenerId: screenerLanguages.screenerId, languageId: languages.id, description: languages.description, isoCode: languages.isoCode })
     .from(screenerLanguages)

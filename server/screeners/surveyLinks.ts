@@ -4,7 +4,7 @@
  * adding a survey to a screener (its own copy, when cloned), changing and removing a link, and
  * the flow between its surveys.
  */
-import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
@@ -22,6 +22,8 @@ import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
+import { filterConditions, idFilter } from '../http/filters';
+import { mapParam, textParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
@@ -48,17 +50,15 @@ export const screenerSurveyResource = ({ link: { id, created, ...rest }, ...nami
   toResource(SCREENER_SURVEY_TYPE, id, { ...rest, ...naming, created: created.toISOString() } satisfies Omit<ScreenerSurvey, 'id'>);
 
 /** One link as a resource, or undefined when it is gone. */
+/** The list's filters: one screener's links, or one survey's. */
+export const SCREENER_SURVEY_FILTERS = {
+  screenerId: idFilter(screenerSurveys.screenerId, 'screener'),
+  oFormIdentity: mapParam(textParam('Only links to this survey (its identity).'), (identity) => eq(screenerSurveys.oFormIdentity, identity)),
+};
+
 /** A page of the links in the user's screener scope, of one screener or one survey identity when given. */
-export function screenerSurveyLinkPage(
-  db: Db,
-  user: AuthUser,
-  q: ListQuery<(typeof SCREENER_SURVEY_SORTS)[number], string>,
-  filter: { screenerId?: number; oFormIdentity?: string },
-) {
-  const conditions: (SQL | undefined)[] = [screenerScope(user)];
-  if (filter.screenerId !== undefined) conditions.push(eq(screenerSurveys.screenerId, filter.screenerId));
-  if (filter.oFormIdentity !== undefined) conditions.push(eq(screenerSurveys.oFormIdentity, filter.oFormIdentity));
-  const where = and(...conditions);
+export function screenerSurveyLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SURVEY_SORTS)[number], typeof SCREENER_SURVEY_FILTERS>) {
+  const where = and(screenerScope(user), ...filterConditions(q.filters, SCREENER_SURVEY_FILTERS));
   const counted = db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
   const sorts = { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity };
   return joinedPage(selectScreenerSurveyLinks(db).$dynamic(), counted, q, { where, sorts, id: screenerSurveys.id });

@@ -18,11 +18,12 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
-import { idFilterValue, parseId, parseListQuery } from '../http/query';
+import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
 import {
+  SCREENER_SURVEY_FILTERS,
   addScreenerSurvey,
   findScreenerSurveyLink,
   readScreenerSurveyLink,
@@ -41,17 +42,17 @@ export function screenerSurveysRoutes(deps: Deps) {
   const canEdit = requireRole(...STAFF_ADMIN_ROLES);
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: "List a screener's surveys", answer: { list: SCREENER_SURVEY } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, {
-      type: SCREENER_SURVEY_TYPE,
-      sorts: SCREENER_SURVEY_SORTS,
-      defaultSort: SCREENER_SURVEY_DEFAULT_SORT,
-      defaultLimit: 100,
-      filters: ['screenerId', 'oFormIdentity'] as const,
-    });
-    const screenerId = idFilterValue(q.filters.screenerId, 'screenerId', 'a screener id');
+  const listSpec = {
+    type: SCREENER_SURVEY_TYPE,
+    sorts: SCREENER_SURVEY_SORTS,
+    defaultSort: SCREENER_SURVEY_DEFAULT_SORT,
+    defaultLimit: 100,
+    filters: SCREENER_SURVEY_FILTERS,
+  };
+  app.get('/', describe({ summary: "List a screener's surveys", list: listSpec, answer: { list: SCREENER_SURVEY } }), async (c) => {
+    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
     return answerList(c, q, async (window) => {
-      const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), { ...q, ...window }, { screenerId, oFormIdentity: q.filters.oFormIdentity });
+      const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), { ...q, ...window });
       return { data: rows.map(screenerSurveyResource), total };
     });
   });

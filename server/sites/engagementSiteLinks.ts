@@ -17,9 +17,11 @@ import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { engagementScope } from '../engagements';
-import { BadParameter, Conflict, Invalid } from '../errors';
+import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
-import { parseId, type ListQuery } from '../http/query';
+import { booleanFilter, filterConditions, idFilter } from '../http/filters';
+import { searchParam } from '../http/params';
+import type { ListQuery } from '../http/query';
 import { ilikeAny, pgErrorCode } from '../http/sql';
 import { siteLocationColumns, type SiteLocationRow } from './siteLocations';
 
@@ -71,23 +73,16 @@ const fromLinks = (db: Db) =>
     .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
     .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId));
 
-export async function siteLinkPage(
-  db: Db,
-  user: AuthUser,
-  q: ListQuery<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], 'engagementId' | 'siteLocationId' | 'searchQuery' | 'isActive'>,
-  isActive: boolean | undefined,
-) {
-  const conditions: (SQL | undefined)[] = [engagementScope(user)];
-  for (const [name, column] of [
-    ['engagementId', engagementSiteLocations.engagementId],
-    ['siteLocationId', engagementSiteLocations.siteLocationId],
-  ] as const) {
-    const raw = q.filters[name];
-    if (raw === undefined) continue;
-    const id = parseId(raw);
-    if (id === null) throw new BadParameter(`'${name}' must be an id.`, name);
-    conditions.push(eq(column, id));
-  }
+/** The list's filters: one engagement's or one site's links, active or not, beside the search. */
+const SITE_LINK_FILTERS = {
+  engagementId: idFilter(engagementSiteLocations.engagementId, 'engagement'),
+  siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
+  isActive: booleanFilter(engagementSiteLocations.isActive),
+};
+export const SITE_LINK_LIST_FILTERS = { ...SITE_LINK_FILTERS, searchQuery: searchParam };
+
+export async function siteLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], typeof SITE_LINK_LIST_FILTERS>) {
+  const conditions: (SQL | undefined)[] = [engagementScope(user), ...filterConditions(q.filters, SITE_LINK_FILTERS)];
   if (q.filters.searchQuery?.trim()) {
     conditions.push(
       ilikeAny(
@@ -96,7 +91,6 @@ export async function siteLinkPage(
       ),
     );
   }
-  if (isActive !== undefined) conditions.push(eq(engagementSiteLocations.isActive, isActive));
   const where = and(...conditions);
   const counted = db
     .select({ n: count() })

@@ -27,10 +27,11 @@ import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter, pgErrorCode } from '../http/sql';
+import { pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
 import { toSiteLocation } from './siteLocations';
 import {
+  SITE_LINK_LIST_FILTERS,
   addSiteLink,
   findSiteLink as findLink,
   removeSiteLink,
@@ -44,11 +45,11 @@ import type { SitesOpened } from './sitesOpened';
 
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
 
-const listSpec: ListSpec<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], 'engagementId' | 'siteLocationId' | 'searchQuery' | 'isActive'> = {
+const listSpec: ListSpec<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], typeof SITE_LINK_LIST_FILTERS> = {
   type: ENGAGEMENT_SITE_LOCATION_TYPE,
   sorts: ENGAGEMENT_SITE_LOCATION_SORTS,
   defaultSort: ENGAGEMENT_SITE_LOCATION_DEFAULT_SORT,
-  filters: ['engagementId', 'siteLocationId', 'searchQuery', 'isActive'],
+  filters: SITE_LINK_LIST_FILTERS,
   fields: ENGAGEMENT_SITE_LOCATION.names,
   includes: ['siteLocation'],
 };
@@ -84,11 +85,10 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
 
   app.get('/', describe({ summary: 'List engagement site associations', list: listSpec, answer: { list: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const withSite = q.include.has('siteLocation');
     const now = nowOf(deps);
     return answerList(c, q, async (window) => {
-      const { rows, total } = await siteLinkPage(db, c.get('user'), { ...q, ...window }, isActive);
+      const { rows, total } = await siteLinkPage(db, c.get('user'), { ...q, ...window });
       const fills = await siteFills(
         db,
         rows.map((r) => r.id),

@@ -8,17 +8,20 @@ import { SITE_COORDINATOR_TIE, SITE_COORDINATOR_TYPE, SiteCoordinatorInput, type
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { readResource } from '../http/body';
-import { badRequest, invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { invalid, notFound } from '../http/errors';
+import { idParam, required } from '../http/params';
+import { parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { CoordinatorRefused, coordinatorsOf, tieCoordinator, untieCoordinator } from './coordinators';
 
-const listSpec: ListSpec<'username', 'siteLocationId'> = {
+const FILTERS = { siteLocationId: required(idParam('site location')) };
+
+const listSpec: ListSpec<'username', typeof FILTERS> = {
   type: SITE_COORDINATOR_TYPE,
   sorts: ['username'],
   defaultSort: 'username',
-  filters: ['siteLocationId'],
+  filters: FILTERS,
   defaultLimit: 100,
 };
 
@@ -32,9 +35,7 @@ export function siteCoordinatorsRoutes(deps: Deps) {
 
   app.get('/', describe({ summary: "A site location's coordinators", list: listSpec, answer: { list: SITE_COORDINATOR_TIE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const siteLocationId = parseId(q.filters.siteLocationId);
-    if (siteLocationId === null) throw badRequest("'siteLocationId' must be a site location id.", 'siteLocationId');
-    const rows = await coordinatorsOf(db, siteLocationId);
+    const rows = await coordinatorsOf(db, q.filters.siteLocationId);
     return sendList(
       c,
       rows.map((r) => toResource(SITE_COORDINATOR_TYPE, idOf(r.siteLocationId, r.userId), r satisfies Omit<SiteCoordinatorRow, 'id'>)),

@@ -23,18 +23,17 @@ import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
-import { parseBooleanFilter } from '../http/sql';
 import { sponsorFigures, type SponsorFigures } from './figures';
 import { describe } from '../openapi/describe';
-import { createSponsor, deleteSponsor, findSponsor, sponsorById, sponsorPage, updateSponsor, type SponsorRow as Row } from './sponsors';
+import { SPONSOR_FILTERS, createSponsor, deleteSponsor, findSponsor, sponsorById, sponsorPage, updateSponsor, type SponsorRow as Row } from './sponsors';
 
 export { SPONSOR_HAS_ENGAGEMENTS } from './sponsors';
 
-const listSpec: ListSpec<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'> = {
+const listSpec: ListSpec<(typeof SPONSOR_SORTS)[number], typeof SPONSOR_FILTERS> = {
   type: SPONSOR_TYPE,
   sorts: SPONSOR_SORTS,
   defaultSort: SPONSOR_DEFAULT_SORT,
-  filters: ['searchQuery', 'uniqueIdentification', 'isActive'],
+  filters: SPONSOR_FILTERS,
   fields: SPONSOR.names,
   includes: ['country'],
 };
@@ -91,10 +90,9 @@ export function sponsorsRoutes(deps: Deps) {
   app.get('/', describe({ summary: 'List sponsors', list: listSpec, answer: { list: SPONSOR } }), async (c) => {
     const user = c.get('user');
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const isActive = parseBooleanFilter(q.filters.isActive, 'isActive');
     const withCountry = q.include.has('country');
     return answerList(c, q, async (window) => {
-      const { rows, total, fields } = await sponsorPage(db, user, { ...q, ...window }, isActive);
+      const { rows, total, fields } = await sponsorPage(db, user, { ...q, ...window });
       const figures = await figuresFor(db, rows, fields);
       return { data: rows.map((r) => serialize(r, fields, withCountry, figures)), included: withCountry ? countriesIncluded(rows) : undefined, total };
     });

@@ -13,8 +13,9 @@ import { countries, engagements, sponsors } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { Conflict, Invalid } from '../errors';
 import { joinedPage } from '../http/list';
+import { SEARCH_AND_ACTIVE } from '../http/params';
 import type { ListQuery } from '../http/query';
-import { IDENTIFICATION_TAKEN, identificationOrScope } from '../http/uniqueIdentification';
+import { IDENTIFICATION_TAKEN, identificationOrScope, uniqueIdentificationParam } from '../http/uniqueIdentification';
 import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
 
 const UNKNOWN_COUNTRY = chooseFromList('a country');
@@ -46,13 +47,12 @@ const scopeCondition = (user: AuthUser): SQL | undefined => {
 
 const selectSponsors = (db: Db) => db.select(columns).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId));
 
+/** The list's filters: the search, the active switch and the identification check. */
+export const SPONSOR_FILTERS = { ...SEARCH_AND_ACTIVE, uniqueIdentification: uniqueIdentificationParam };
+
 /** A page of the sponsors the user may see, and the attributes a lookup by identification may answer. */
-export async function sponsorPage(
-  db: Db,
-  user: AuthUser,
-  q: ListQuery<(typeof SPONSOR_SORTS)[number], 'searchQuery' | 'uniqueIdentification' | 'isActive'>,
-  isActive: boolean | undefined,
-) {
+export async function sponsorPage(db: Db, user: AuthUser, q: ListQuery<(typeof SPONSOR_SORTS)[number], typeof SPONSOR_FILTERS>) {
+  const { isActive } = q.filters;
   const conditions: (SQL | undefined)[] = [];
   const unique = identificationOrScope(sponsorScope(user) !== null, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
   conditions.push(unique.condition);

@@ -7,24 +7,31 @@ import { OFORM_MESSAGE, OFORM_MESSAGE_TYPE, OFormMessageInput, OFormMessagePatch
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { readResource } from '../http/body';
-import { badRequest, invalid, notFound } from '../http/errors';
+import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { findForm } from './versions';
-import { addVersionMessage, findVersionMessage, updateVersionMessage, versionMessagePage, type VersionMessageRow as Row } from './versionMessages';
+import {
+  VERSION_MESSAGE_FILTERS,
+  addVersionMessage,
+  findVersionMessage,
+  updateVersionMessage,
+  versionMessagePage,
+  type VersionMessageRow as Row,
+} from './versionMessages';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 export { MESSAGE_EXISTS } from './versionMessages';
 const UNKNOWN_VERSION = chooseFromList('a survey version');
 
-const listSpec: ListSpec<'messageType' | 'language', 'o_form_identity' | 'o_form_version_id' | 'language'> = {
+const listSpec: ListSpec<'messageType' | 'language', typeof VERSION_MESSAGE_FILTERS> = {
   type: OFORM_MESSAGE_TYPE,
   sorts: ['messageType', 'language'],
   defaultSort: 'messageType,language',
   defaultLimit: 100,
-  filters: ['o_form_identity', 'o_form_version_id', 'language'],
+  filters: VERSION_MESSAGE_FILTERS,
 };
 
 const toMessage = (row: Row): OFormMessage => ({
@@ -43,8 +50,6 @@ const serialize = (row: Row) => {
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: OFORM_MESSAGE } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    const versionId = q.filters.o_form_version_id;
-    if (versionId !== undefined && parseId(versionId) === null) throw badRequest("'o_form_version_id' must be a survey version id.", 'o_form_version_id');
     return answerList(c, q, async (window) => {
       const { rows, total } = await versionMessagePage(db, c.get('user'), { ...q, ...window });
       return { data: rows.map(serialize), total };

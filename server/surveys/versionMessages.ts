@@ -12,6 +12,8 @@ import { engagements, oFormMessages, oForms } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
+import { filterConditions, idFilter } from '../http/filters';
+import { mapParam, textParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { pgErrorCode } from '../http/sql';
 import { lockEditable } from './versions';
@@ -24,15 +26,16 @@ export type VersionMessageRow = typeof oFormMessages.$inferSelect;
 const visibleVersionIds = (db: Db, user: AuthUser) =>
   db.select({ id: oForms.id }).from(oForms).innerJoin(engagements, eq(engagements.id, oForms.engagementId)).where(engagementScope(user));
 
-/** A page of the messages the user may see; the version id, when given, is already checked to be one. */
-export function versionMessagePage(db: Db, user: AuthUser, q: ListQuery<'messageType' | 'language', 'o_form_identity' | 'o_form_version_id' | 'language'>) {
-  const versionId = q.filters.o_form_version_id;
-  const where = and(
-    inArray(oFormMessages.oFormVersionId, visibleVersionIds(db, user)),
-    q.filters.o_form_identity ? eq(oFormMessages.oFormIdentity, q.filters.o_form_identity) : undefined,
-    versionId ? eq(oFormMessages.oFormVersionId, Number(versionId)) : undefined,
-    q.filters.language ? eq(oFormMessages.language, q.filters.language) : undefined,
-  );
+/** The list's filters: one survey's, one version's or one language's messages. */
+export const VERSION_MESSAGE_FILTERS = {
+  o_form_identity: mapParam(textParam("Only this survey's messages (its identity)."), (identity) => eq(oFormMessages.oFormIdentity, identity)),
+  o_form_version_id: idFilter(oFormMessages.oFormVersionId, 'survey version'),
+  language: mapParam(textParam('Only messages in this language (its code).'), (language) => eq(oFormMessages.language, language)),
+};
+
+/** A page of the messages the user may see. */
+export function versionMessagePage(db: Db, user: AuthUser, q: ListQuery<'messageType' | 'language', typeof VERSION_MESSAGE_FILTERS>) {
+  const where = and(inArray(oFormMessages.oFormVersionId, visibleVersionIds(db, user)), ...filterConditions(q.filters, VERSION_MESSAGE_FILTERS));
   const sorts = { messageType: oFormMessages.messageType, language: oFormMessages.language };
   return tablePage(db, oFormMessages, q, { where, sorts, id: oFormMessages.id });
 }
