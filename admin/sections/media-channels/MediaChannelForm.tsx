@@ -13,7 +13,7 @@ import {
   type MediaChannel,
 } from '@core/model/mediaChannel';
 import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion, normalizeLocale } from '@core/model/channelLocale';
-import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/participant/hostEvents';
+import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, saveButtons, saveRecord } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';

@@ -3,7 +3,8 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
-import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
+import { EVENTS_POLICY_LABELS, type EventsPolicy } from '@core/model/eventsPolicy';
+import { HOST_EVENTS, POLICY_EVENTS } from '@core/participant/hostEvents';
 import {
   CHANNEL_ISOLATION_LABELS,
   FRAME_ISOLATION_EXPLAINED,
@@ -16,8 +17,8 @@ import {
   type MediaChannel,
 } from '@core/model/mediaChannel';
 import { distanceUnitOf, localeRegion } from '@core/model/channelLocale';
-import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
-import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
+import { EMBED_PROBLEM_LABELS } from '@core/model/embedProblem';
+import { UTM_MAX_LENGTH, UTM_PARAMETERS, type Utm } from '@core/model/partnerPage';
 import { TextField } from '../../components/form/TextField';
 import { download, qrPng, qrSvg } from './qrDownload';
 import { surveyLabel } from '@core/model/surveyNaming';
@@ -189,7 +190,7 @@ export const QR_PNG_FAILED = 'This browser could not draw the PNG: download the 
 
 /** The participant page with campaign parameters, its QR code, and the code as PNG and SVG files. */
 export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
-  const [utm, setUtm] = useState<Partial<Record<UtmParameter, string>>>({});
+  const [utm, setUtm] = useState<Utm>({});
   const [problem, setProblem] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
   const [result, setResult] = useCopyResult();
