@@ -7,8 +7,17 @@
  */
 import { useState } from 'react';
 import { ApiError } from '@core/api/client';
-import { messageTemplatesApi, type MessageTemplate, type MessageTemplatePreview } from '@core/api/messages';
-import { MESSAGE_KIND_LABELS, MessageTemplateInput, SMS_MAX_CHARACTERS, SmsTemplateInput, isMessageKind, smsLength, type SmsLength } from '@core/model/message';
+import { messageTemplatesApi, type MessageTemplatePreview } from '@core/api/messages';
+import {
+  MESSAGE_KIND_LABELS,
+  MessageTemplateInput,
+  SMS_MAX_CHARACTERS,
+  SmsTemplateInput,
+  isMessageKind,
+  smsLength,
+  type MessageTemplate,
+  type SmsLength,
+} from '@core/model/message';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';

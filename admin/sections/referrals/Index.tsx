@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { ApiError } from '@core/api/client';
-import { referralsApi, type ReferralReason } from '@core/api/referrals';
+import { referralsApi } from '@core/api/referrals';
 import {
   CONTACT_RESULTS,
   REASONED_REFERRAL_STATUSES,
@@ -15,6 +15,7 @@ import {
   REFERRAL_STATUS_LABELS,
   type ContactResult,
   type Referral,
+  type ReferralReason,
   type ReferralStatus,
 } from '@core/model/referral';
 import { Link } from 'react-router-dom';
