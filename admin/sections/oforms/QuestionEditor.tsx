@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { arrayMove } from '@dnd-kit/sortable';
 import { useUnsavedChanges } from '../../components/unsaved/UnsavedChanges';
-import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '@core/model/oform';
+import { configurationFor, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '@core/model/oform';
 import type { OFormField } from '@core/model/oformDoc';
 import { transitionTargets, withNewOption, yesNoOptions } from '@core/oform/authoring';
 import { questionRules } from '@core/oform/rulesInWords';
@@ -16,12 +16,13 @@ import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { Select, type SelectOption } from '../../components/form/Select';
-import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { MoveButtons } from '../../components/MoveButtons';
+import { QuestionCategorySelect, QuestionTypeSelect } from '../../components/questionSelects';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import type { EditorContext } from './context';
 import { DragHandle, SortableList, useSortableItem } from './Sortable';
+import { TranslatedField } from './TranslatedField';
 import { duplicateValues } from './duplicate';
 import { fieldValuesOf } from './duplicate';
 import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
@@ -152,34 +153,19 @@ function OptionRow({
     <li className="option-editor" aria-label={`Option ${option.label}`} onBlur={() => onCommit()} ref={sortable.ref} style={sortable.style}>
       {lang === null && <DragHandle label={`Move option ${option.label}`} handle={sortable.handle} />}
       <div className="form-grid">
-        {lang === null ? (
-          <>
-            <TextField
-              label="Label"
-              name={`${name}-label`}
-              required
-              maxLength={500}
-              value={option.label}
-              onChange={(label) => onChange({ ...option, label })}
-            />
-            <TextField
-              label="Value"
-              name={`${name}-value`}
-              required
-              maxLength={200}
-              value={option.value}
-              onChange={(value) => onChange({ ...option, value })}
-            />
-          </>
-        ) : (
-          <TextField
-            label={`Label (${lang})`}
-            name={`${name}-label-${lang}`}
-            hint={option.label}
-            maxLength={500}
-            value={option.translations[lang] ?? ''}
-            onChange={(text) => onChange({ ...option, translations: { ...option.translations, [lang]: text } })}
-          />
+        <TranslatedField
+          label="Label"
+          name={`${name}-label`}
+          lang={lang}
+          required
+          maxLength={500}
+          text={option.label}
+          translation={lang === null ? undefined : option.translations[lang]}
+          onText={(label) => onChange({ ...option, label })}
+          onTranslation={(text) => lang !== null && onChange({ ...option, translations: { ...option.translations, [lang]: text } })}
+        />
+        {lang === null && (
+          <TextField label="Value" name={`${name}-value`} required maxLength={200} value={option.value} onChange={(value) => onChange({ ...option, value })} />
         )}
         <Select
           label="Transition"
@@ -356,40 +342,21 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
       <FormErrors message={error ?? actionError} />
       <div id={bodyId} onBlur={() => commit()}>
         <div className="form-grid">
-          <Select
-            label="Type"
-            name={`${name}-type`}
-            options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
-            value={values.oFormFieldTypeId}
-            disabled={lang !== null}
-            onChange={(type) => changeType(type as FieldType)}
+          <QuestionTypeSelect name={name} value={values.oFormFieldTypeId} disabled={lang !== null} onChange={changeType} />
+          <TranslatedField
+            label="Question title"
+            name={`${name}-title`}
+            lang={lang}
+            required
+            maxLength={500}
+            text={values.title}
+            translation={translation?.title}
+            onText={(title) => change({ ...values, title })}
+            onTranslation={(text) => translate('title', text)}
           />
-          {translation ? (
-            <TextField
-              label={`Question title (${lang})`}
-              name={`${name}-title-${lang}`}
-              hint={values.title}
-              maxLength={500}
-              value={translation.title ?? ''}
-              onChange={(text) => translate('title', text)}
-            />
-          ) : (
-            <TextField
-              label="Question title"
-              name={`${name}-title`}
-              required
-              maxLength={500}
-              value={values.title}
-              onChange={(title) => change({ ...values, title })}
-            />
-          )}
-          <Select
-            label="Category"
-            name={`${name}-category`}
-            emptyLabel="No category"
-            options={ctx.categories.options}
-            loading={ctx.categories.loading}
-            error={ctx.categories.error ?? undefined}
+          <QuestionCategorySelect
+            name={name}
+            categories={ctx.categories}
             value={values.categoryId === null ? '' : String(values.categoryId)}
             disabled={lang !== null}
             onChange={(id) => commit(change({ ...values, categoryId: id ? Number(id) : null }))}
@@ -402,26 +369,17 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
             onChange={(required) => commit(change({ ...values, configuration: { ...config, required } }))}
           />
         </div>
-        {translation ? (
-          <TextArea
-            label={`Helper text (${lang})`}
-            name={`${name}-helper-${lang}`}
-            hint={config.helperText ?? undefined}
-            rows={2}
-            maxLength={1000}
-            value={translation.helperText ?? ''}
-            onChange={(text) => translate('helperText', text)}
-          />
-        ) : (
-          <TextArea
-            label="Helper text"
-            name={`${name}-helper`}
-            rows={2}
-            maxLength={1000}
-            value={config.helperText ?? ''}
-            onChange={(text) => setConfig({ helperText: text || null })}
-          />
-        )}
+        <TranslatedField
+          label="Helper text"
+          name={`${name}-helper`}
+          lang={lang}
+          rows={2}
+          maxLength={1000}
+          text={config.helperText ?? ''}
+          translation={translation?.helperText}
+          onText={(text) => setConfig({ helperText: text || null })}
+          onTranslation={(text) => translate('helperText', text)}
+        />
         {limitKeys(values.oFormFieldTypeId).length > 0 && <div className="form-grid">{limitKeys(values.oFormFieldTypeId).map(limit)}</div>}
       </div>
       {lang === null && (
