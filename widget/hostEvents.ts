@@ -7,7 +7,8 @@
  * survey) nothing is announced.
  */
 import { PLACES, type RunnerState } from '@core/oform/runner';
-import { POLICY_EVENTS, type EventsPolicy, type HostEventName } from '@core/participant/hostEvents';
+import type { EventsPolicy } from '@core/model/eventsPolicy';
+import { POLICY_EVENTS, type HostEventName } from '@core/participant/hostEvents';
 
 /** The phases in which the widget shows something of the channel (not loading, not an error): a snapshot's places. */
 export const SHOWING = PLACES;

@@ -43,5 +43,3 @@ export const messageSettingsApi = (client: ApiClient) => ({
   update: (id: string, values: { isEnabled: boolean; delayMinutes: number }) =>
     client.update<MessageSetting>(`message-settings/${encodeURIComponent(id)}`, MESSAGE_SETTING_TYPE, id, { ...values }),
 });
-
-export type { MessageSetting, MessageTemplate };

@@ -34,5 +34,3 @@ export const referralsApi = (client: ApiClient) => ({
     client.create<Referral>(`referrals/${encodeURIComponent(id)}/contact-attempts`, CONTACT_ATTEMPT_TYPE, { ...attempt }),
   reasons: (status: string) => client.list<ReferralReason>(REFERRAL_REASON_TYPE, { limit: 100, status }),
 });
-
-export type { ReferralReason, ReferralTimelineEntry };

@@ -7,5 +7,3 @@ export const siteCoordinatorsApi = (client: ApiClient) => ({
   tie: (siteLocationId: number, userId: number) => client.create<SiteCoordinatorRow>('site-coordinators', SITE_COORDINATOR_TYPE, { siteLocationId, userId }),
   untie: (id: string) => client.remove(`site-coordinators/${encodeURIComponent(id)}`),
 });
-
-export type { SiteCoordinatorRow };

@@ -1,9 +1,8 @@
 /** Media channels (SPEC sections 3, 7, 9): where a screener is embedded, with its snippet. */
 import * as v from 'valibot';
-import { UTM_PARAMETERS, type UtmParameter } from '../participant/attribution';
-import { TRUSTED_TYPES_POLICY } from '../participant/wire';
-import { EMBED_PROBLEM_TYPE, EMBED_PROBLEMS } from '../participant/embedProblems';
-import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID } from '../participant/hostEvents';
+import { TRUSTED_TYPES_POLICY, UTM_PARAMETERS, type Utm } from './partnerPage';
+import { EMBED_PROBLEM_TYPE, EMBED_PROBLEMS } from './embedProblem';
+import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID } from './eventsPolicy';
 import { isHostName, isIPv4Address } from '../validation/rules';
 import { ChannelLocale, DEFAULT_CHANNEL_LOCALE } from './channelLocale';
 import { message } from '../validation/messages';
@@ -219,7 +218,7 @@ export const partnerTrustedTypesText = `trusted-types ${TRUSTED_TYPES_POLICY}`;
 export const participantPageUrl = (origin: string, mediaChannelId: string | number): string => `${origin.replace(/\/+$/, '')}/take/${mediaChannelId}`;
 
 /** The channel's participant page with campaign parameters (the link builder): empty ones left out, in UTM_PARAMETERS' order. */
-export function campaignLink(origin: string, mediaChannelId: string | number, utm: Partial<Record<UtmParameter, string>>): string {
+export function campaignLink(origin: string, mediaChannelId: string | number, utm: Utm): string {
   const query = new URLSearchParams();
   for (const name of UTM_PARAMETERS) {
     const value = utm[name]?.trim();

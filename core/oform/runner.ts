@@ -11,7 +11,7 @@
  * read: the widget ships it as a second file. Any other outcome (notQualified, notActive,
  * noTrialSites) ends the run with its messages.
  */
-import type { EventsPolicy } from '../participant/hostEvents';
+import type { EventsPolicy } from '../model/eventsPolicy';
 import type { FieldConfiguration, FieldType, OptionConfig, PageTranslations } from '../model/oform';
 import type { Answers } from './answers';
 import type { History, Visit } from './history';
@@ -64,7 +64,7 @@ export interface RunnerSurvey {
   styles?: RunnerStyles;
   /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed). */
   retakeWindowDays?: number;
-  /** What the widget announces to its host page (core/participant/hostEvents.ts). */
+  /** What the widget announces to its host page (core/model/eventsPolicy.ts). */
   eventsPolicy?: EventsPolicy;
   /** The channel's region outside the US (ISO 3166-1, CA for en-CA): whose postal codes ZIP questions and fields take; absent for the US. */
   region?: string;

@@ -5,14 +5,8 @@
  * reduces the page's address before it leaves the browser; the server reduces what arrives
  * again, whoever sent it.
  */
+import { UTM_MAX_LENGTH, UTM_PARAMETERS, type Utm } from '../model/partnerPage';
 
-/** The campaign parameters kept from a page's address (or sent on their own as `utm`). */
-export const UTM_PARAMETERS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
-export type UtmParameter = (typeof UTM_PARAMETERS)[number];
-export type Utm = Partial<Record<UtmParameter, string>>;
-
-/** The longest campaign value kept; a longer one read from an address is cut to this. */
-export const UTM_MAX_LENGTH = 200;
 /** The longest page address accepted. */
 export const PAGE_URL_MAX_LENGTH = 2000;
 

@@ -8,7 +8,7 @@ import type { ServerProblem } from '../oform/runner';
 export class HttpError extends Error {
   // Declared, not a class field: the widget's es2020 build would add a defineProperty helper.
   declare readonly status: number;
-  /** The answer's first error, when it has one: an embed problem's `code` and its one-line `detail` (./embedProblems.ts). */
+  /** The answer's first error, when it has one: an embed problem's `code` and its one-line `detail` (../model/embedProblem.ts). */
   declare readonly problem?: ServerProblem;
   constructor(status: number, problem?: ServerProblem) {
     super(`HTTP ${status}`);

@@ -6,7 +6,8 @@
 import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
 import { message } from '../validation/messages';
-import { httpUrl, PAGE_URL_MAX_LENGTH, UTM_MAX_LENGTH } from './attribution';
+import { UTM_MAX_LENGTH } from '../model/partnerPage';
+import { httpUrl, PAGE_URL_MAX_LENGTH } from './attribution';
 
 const MAX_ID = 2_147_483_647;
 
@@ -25,7 +26,7 @@ export const participantId = () =>
 const utmValue = () =>
   v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty(message('required')), v.maxLength(UTM_MAX_LENGTH, message('max', { length: UTM_MAX_LENGTH }))));
 
-/** The campaign parameters (attribution.ts UTM_PARAMETERS), each optional and length-limited; no other key. */
+/** The campaign parameters (core/model/partnerPage.ts UTM_PARAMETERS), each optional and length-limited; no other key. */
 export const UtmAttributes = v.strictObject(
   { utm_source: utmValue(), utm_medium: utmValue(), utm_campaign: utmValue(), utm_term: utmValue(), utm_content: utmValue() },
   'Campaign parameters are utm_source, utm_medium, utm_campaign, utm_term and utm_content only.',

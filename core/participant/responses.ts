@@ -5,7 +5,7 @@
  * shapes. Attributes and meta are strict: an answer that carries more than is declared here
  * fails its test, so this file stays the whole contract.
  */
-import { EVENTS_POLICIES } from './hostEvents';
+import { EVENTS_POLICIES } from '../model/eventsPolicy';
 import { LEAD_KINDS } from '../model/lead';
 import * as v from 'valibot';
 import { CONTACT_FIELD_TYPE, CONTACT_FIELD_TYPES } from '../model/contactField';
@@ -13,7 +13,7 @@ import { MEDIA_CHANNEL_TYPE } from '../model/mediaChannel';
 import { FIELD_TYPES, FieldConfiguration, PageTranslations } from '../model/oform';
 import { OFORM_CONTAINER_TYPE, OFORM_FIELD_TYPE } from '../model/oformDoc';
 import { OUTCOMES } from '../oform/runner';
-import { EMBED_PROBLEMS } from './embedProblems';
+import { EMBED_PROBLEMS } from '../model/embedProblem';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TYPE, TRIAL_SITE_TYPE } from './wire';
 
 const ref = <T extends string>(type: T) => v.strictObject({ type: v.literal(type), id: v.string() });
@@ -100,7 +100,7 @@ export type PageField = v.InferOutput<typeof PageField>;
 // ---------------------------------------------------------------------------------------------
 // GET /participant-start
 
-/** Why a snippet cannot run, for the webmaster (./embedProblems.ts): the code and the console's line. */
+/** Why a snippet cannot run, for the webmaster (../model/embedProblem.ts): the code and the console's line. */
 export const EmbedProblemMeta = v.strictObject({ code: v.picklist(EMBED_PROBLEMS), detail: text });
 export const NotRunnableMeta = v.strictObject({
   runnable: v.literal(false),
@@ -122,7 +122,7 @@ export const RunnableMeta = v.strictObject({
   mediaChannelId: maybeText,
   /** The channel's retake window in days: after an outcome, a reload shows it again for this long (0: retakes allowed, or no channel). */
   retakeWindowDays: v.number(),
-  /** What the widget announces to its host page (core/participant/hostEvents.ts); none without a channel. */
+  /** What the widget announces to its host page (core/model/eventsPolicy.ts); none without a channel. */
   eventsPolicy: v.picklist(EVENTS_POLICIES),
   /** The channel's region outside the US (its locale's, ISO 3166-1: CA for en-CA): whose postal codes a ZIP takes. Absent: the US. */
   region: v.optional(v.pipe(text, v.regex(/^[A-Z]{2}$/))),

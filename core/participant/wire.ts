@@ -27,10 +27,3 @@ export const SANITIZATION_TYPE = 'o-form-submission-sanitizations';
 export const CONTACT_TYPE = 'o-form-submission-contacts';
 export const LEAD_CONTACT_TYPE = 'o-form-submission-leads';
 export const TRIAL_SITE_TYPE = 'trial-sites';
-
-/**
- * The one Trusted Types policy the widget creates, for the screener's messages (staff HTML the
- * server sanitized before sending): a partner page whose CSP has a `trusted-types` directive
- * names it there.
- */
-export const TRUSTED_TYPES_POLICY = 'trial-widget';

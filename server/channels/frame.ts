@@ -9,7 +9,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { HIDDEN_FIELD_MAX_LENGTH, HIDDEN_FIELD_NAME, HIDDEN_FIELDS_MAX } from '@core/model/mediaChannel';
-import { PAGE_URL_MAX_LENGTH, UTM_PARAMETERS, httpUrl } from '@core/participant/attribution';
+import { UTM_PARAMETERS } from '@core/model/partnerPage';
+import { PAGE_URL_MAX_LENGTH, httpUrl } from '@core/participant/attribution';
 import type { Db } from '../db/open';
 import { mediaChannels } from '../db/schema';
 import { BadParameter, Forbidden, NotFound } from '../errors';

@@ -43,7 +43,7 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
-import type { EmbedProblemCode } from '@core/participant/embedProblems';
+import type { EmbedProblemCode } from '@core/model/embedProblem';
 import { embedProblemsOf } from '../participant';
 
 const listSpec: ListSpec<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter> = {

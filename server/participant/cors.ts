@@ -19,7 +19,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { eq } from 'drizzle-orm';
-import type { EmbedProblemCode } from '@core/participant/embedProblems';
+import type { EmbedProblemCode } from '@core/model/embedProblem';
 import { httpUrl } from '@core/participant/attribution';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { mediaChannels } from '../db/schema';

@@ -1,12 +1,12 @@
 /**
- * Recording embed problems (core/participant/embedProblems.ts) seen on partner pages: upserted
+ * Recording embed problems (core/model/embedProblem.ts) seen on partner pages: upserted
  * per channel, page origin and cause (count and last seen), and trimmed to the channel's
  * EMBED_PROBLEMS_KEPT most recently seen, so no caller can grow the table without bound. Only
  * a page origin is kept (what the browser's Origin header carries: scheme, host and port).
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import { httpUrl } from '@core/participant/attribution';
-import { EMBED_ORIGIN_MAX_LENGTH, EMBED_PROBLEMS_KEPT, embedProblemDetail, type EmbedProblemCode } from '@core/participant/embedProblems';
+import { EMBED_ORIGIN_MAX_LENGTH, EMBED_PROBLEMS_KEPT, embedProblemDetail, type EmbedProblemCode } from '@core/model/embedProblem';
 import type { Db } from '../db/open';
 import { embedProblems } from '../db/schema';
 import { ApiProblem } from '../http/errors';

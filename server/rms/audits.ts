@@ -10,7 +10,7 @@ import { RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliv
 import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
-import type { Utm } from '@core/participant/attribution';
+import type { Utm } from '@core/model/partnerPage';
 import { BadParameter } from '../errors';
 import type { ListQuery } from '../http/query';
 import { booleanParam, choiceParam, idParam, instantParam, parseParams, searchParam, type QueryParam } from '../http/params';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Utm } from '@core/participant/attribution';
+import type { Utm } from '@core/model/partnerPage';
 import type { Db } from '../db/open';
 import {
   contactFields,

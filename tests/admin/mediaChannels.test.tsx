@@ -12,7 +12,8 @@ import {
 } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, stubClipboard, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
-import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS, HOST_EVENTS } from '@core/participant/hostEvents';
+import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
+import { HOST_EVENTS } from '@core/participant/hostEvents';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
 
 const channel = makeMediaChannel(9, { hiddenFields: [{ name: 'partner_ref', maxLength: 12 }], submissionsStarted: 4, possibleRetakes: 1 });

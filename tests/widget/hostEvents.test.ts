@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostEvents } from '../../widget/hostEvents';
 import type { Phase, RunnerState } from '@core/oform/runner';
-import type { EventsPolicy } from '@core/participant/hostEvents';
+import type { EventsPolicy } from '@core/model/eventsPolicy';
 
 const ids = { mediaChannelId: '3', screenerId: '4' };
 

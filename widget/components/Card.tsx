@@ -5,7 +5,7 @@
  * takes them without importing the first file's run, which loads the second file, back.
  */
 import { stringsLanguage, type ParticipantText } from '@core/i18n/participant';
-import { TRUSTED_TYPES_POLICY } from '@core/participant/wire';
+import { TRUSTED_TYPES_POLICY } from '@core/model/partnerPage';
 import { participantText } from './text';
 
 export function Nav(props: { busy: boolean; text: ParticipantText; label?: string; error?: boolean; onBack?: (() => unknown) | null; backLabel?: string }) {

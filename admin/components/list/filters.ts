@@ -9,15 +9,18 @@ export type ListFilterField =
   /** Typed text, applied once typing pauses. */
   | { kind: 'text'; name: string; label: string };
 
-export const activeFilter = (label = 'Status'): ListFilterField => ({
+/** A true/false field's filter: `yes` and `no` name its two values. */
+export const flagFilter = (name: string, label: string, yes: string, no: string): ListFilterField => ({
   kind: 'select',
-  name: 'isActive',
+  name,
   label,
   options: [
-    { value: 'true', label: 'Active' },
-    { value: 'false', label: 'Inactive' },
+    { value: 'true', label: yes },
+    { value: 'false', label: no },
   ],
 });
+
+export const activeFilter = (label = 'Status'): ListFilterField => flagFilter('isActive', label, 'Active', 'Inactive');
 
 export const sponsorFilter = (options: { options: readonly SelectOption[]; loading: boolean }): ListFilterField => ({
   kind: 'select',

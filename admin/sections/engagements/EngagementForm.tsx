@@ -21,6 +21,7 @@ import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
+import { WholeNumberField } from '../../components/form/WholeNumberField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
@@ -185,29 +186,19 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
       {date('endDate')}
       {date('mediaLiveDate')}
       {date('mediaEndDate')}
-      <TextField label={L.radius} type="number" inputMode="numeric" {...form.text('radius')} />
-      <TextField
+      <WholeNumberField label={L.radius} {...form.text('radius')} />
+      <WholeNumberField
         label={L.duplicateWindowDays}
-        type="number"
-        inputMode="numeric"
         hint="The same person referred again within this many days is kept as a duplicate and not sent; 0 never."
         {...form.text('duplicateWindowDays')}
       />
-      <TextField
+      <WholeNumberField
         label={L.firstContactHours}
-        type="number"
-        inputMode="numeric"
         hint="The referral queue shows a referral overdue when nobody reached the person by then."
         {...form.text('firstContactHours')}
       />
-      <TextField
-        label={L.staleDays}
-        type="number"
-        inputMode="numeric"
-        hint="An open referral nobody updated for this long shows as stale."
-        {...form.text('staleDays')}
-      />
-      <TextField label={L.targetParticipantCount} type="number" inputMode="numeric" {...form.text('targetParticipantCount')} />
+      <WholeNumberField label={L.staleDays} hint="An open referral nobody updated for this long shows as stale." {...form.text('staleDays')} />
+      <WholeNumberField label={L.targetParticipantCount} {...form.text('targetParticipantCount')} />
       <Select label={L.targetMeasure} options={TARGET_MEASURE_OPTIONS} {...form.text('targetMeasure')} />
       <TextField label={L.protocolIdentifier} maxLength={255} {...form.text('protocolIdentifier')} />
       <TextField label={L.protocolVersion} maxLength={64} {...form.text('protocolVersion')} />

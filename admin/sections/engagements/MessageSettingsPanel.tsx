@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import * as v from 'valibot';
 import { ApiError } from '@core/api/client';
-import { messageSettingsApi, type MessageSetting } from '@core/api/messages';
-import { MESSAGE_KIND_LABELS, MessageSettingInput, isMessageKind } from '@core/model/message';
+import { messageSettingsApi } from '@core/api/messages';
+import { MESSAGE_KIND_LABELS, MessageSettingInput, isMessageKind, type MessageSetting } from '@core/model/message';
 import { useAsync } from '../../hooks/useAsync';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';

@@ -49,6 +49,21 @@ export function fillText(l: Pick<EngagementSiteLocation, 'referralsThisWeek' | '
   return parts.join(' · ');
 }
 
+/** A narrow whole-number box of a link's row, named by its label alone (the row has no field labels). */
+function CountInput({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <input
+      className="input input-narrow"
+      type="number"
+      inputMode="numeric"
+      aria-label={label}
+      placeholder={placeholder}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
 /** One link's editable values, saved with its own button. */
 function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocation; engagement: Engagement; onSaved: () => void }) {
   const api = useApi(engagementSiteLocationsApi);
@@ -98,15 +113,7 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
 
   return (
     <div className="link-editor">
-      <input
-        className="input input-narrow"
-        type="number"
-        inputMode="numeric"
-        aria-label={`Radius for ${link.siteName}`}
-        placeholder={String(engagement.radius)}
-        value={radius}
-        onChange={(event) => setRadius(event.target.value)}
-      />
+      <CountInput label={`Radius for ${link.siteName}`} placeholder={String(engagement.radius)} value={radius} onChange={setRadius} />
       <input
         className="input"
         aria-label={`RMS site identification for ${link.siteName}`}
@@ -118,24 +125,8 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
       <label>
         <input type="checkbox" checked={active} onChange={(event) => setActive(event.target.checked)} aria-label={`Active link for ${link.siteName}`} /> Active
       </label>
-      <input
-        className="input input-narrow"
-        type="number"
-        inputMode="numeric"
-        aria-label={`Referrals per week for ${link.siteName}`}
-        placeholder="Per week"
-        value={weeklyCap}
-        onChange={(event) => setWeeklyCap(event.target.value)}
-      />
-      <input
-        className="input input-narrow"
-        type="number"
-        inputMode="numeric"
-        aria-label={`Referrals in all for ${link.siteName}`}
-        placeholder="In all"
-        value={totalCap}
-        onChange={(event) => setTotalCap(event.target.value)}
-      />
+      <CountInput label={`Referrals per week for ${link.siteName}`} placeholder="Per week" value={weeklyCap} onChange={setWeeklyCap} />
+      <CountInput label={`Referrals in all for ${link.siteName}`} placeholder="In all" value={totalCap} onChange={setTotalCap} />
       <label>
         <input type="checkbox" checked={paused} onChange={(event) => setPaused(event.target.checked)} aria-label={`Pause ${link.siteName}`} /> Paused
       </label>

@@ -1,20 +1,20 @@
 /** One question of a page: type, title, category, tags, translations and, for choices, its options. */
 import { useState } from 'react';
 import type { SurveyPage, SurveyQuestion } from '@core/model/legacySurvey';
-import { FIELD_TYPES, isChoiceType, type FieldType } from '@core/model/oform';
+import { isChoiceType } from '@core/model/oform';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
-import { Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { MoveButtons } from '../../components/MoveButtons';
+import { QuestionCategorySelect, QuestionTypeSelect } from '../../components/questionSelects';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
 import type { EditorContext } from './editorContext';
 import { OptionEditor } from './OptionEditor';
-import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS } from './values';
+import { ADD_OPTION_FAILED, SAVE_FAILED } from './values';
 
 const questionValues = (question: SurveyQuestion) => ({
   questionType: question.questionType,
@@ -76,21 +76,11 @@ export function QuestionEditor({
     <li className="question-editor panel" aria-label={`Question ${index + 1}`} aria-busy={action.busy || undefined}>
       <FormErrors message={action.error} />
       <div className="form-grid">
-        <Select
-          label="Type"
-          name={`${name}-type`}
-          options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
-          value={values.questionType}
-          onChange={(type) => set({ questionType: type as FieldType })}
-        />
+        <QuestionTypeSelect name={name} value={values.questionType} onChange={(questionType) => set({ questionType })} />
         <TextField label="Question title" name={`${name}-title`} required maxLength={500} value={values.title} onChange={(title) => set({ title })} />
-        <Select
-          label="Category"
-          name={`${name}-category`}
-          emptyLabel="No category"
-          options={ctx.categories.options}
-          loading={ctx.categories.loading}
-          error={ctx.categories.error ?? undefined}
+        <QuestionCategorySelect
+          name={name}
+          categories={ctx.categories}
           value={values.questionCategoryId}
           onChange={(questionCategoryId) => set({ questionCategoryId })}
         />

@@ -13,11 +13,12 @@ import {
   type MediaChannel,
 } from '@core/model/mediaChannel';
 import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion, normalizeLocale } from '@core/model/channelLocale';
-import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/participant/hostEvents';
+import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, saveButtons, saveRecord } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
+import { WholeNumberField } from '../../components/form/WholeNumberField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
@@ -118,10 +119,8 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       <p className="field">
         <span className="field-label">{L.screenerName}</span> <span>{s?.title ?? '…'}</span>
       </p>
-      <TextField
+      <WholeNumberField
         label={L.retakeWindowDays}
-        type="number"
-        inputMode="numeric"
         hint="After an outcome, the same browser sees it again on this channel for this many days, and a new run from the same address is flagged as a possible retake; 0 allows retakes (testing)."
         {...form.text('retakeWindowDays')}
       />

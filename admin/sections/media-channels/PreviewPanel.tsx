@@ -15,8 +15,9 @@ import { leadsApi } from '@core/api/leads';
 import { PREVIEW_OUTCOMES, type PreviewOutcome } from '@core/model/lead';
 import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
-import { createParticipantTransport } from '@core/participant/transport';
-import type { WidgetGlobal, WidgetModule } from '../../../widget/mountOptions';
+import { createParticipantTransport, type ParticipantTransport } from '@core/participant/transport';
+import type { ApiClient } from '@core/api/client';
+import type { MountedWidget, WidgetGlobal, WidgetModule, WidgetTransport } from '../../../widget/mountOptions';
 import { Select } from '../../components/form/Select';
 import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
 import { screenersApi } from '@core/api/screeners';
@@ -52,6 +53,29 @@ export function loadWidget(src = '/widget.js'): Promise<WidgetModule> {
   return loading;
 }
 
+/**
+ * Mounts the widget for staff on `host`, in `language`: no channel, nothing kept in the browser,
+ * its calls through `transportOf` the participant transport with the staff session's token
+ * (versions not yet approved can be read).
+ */
+export function mountPreview(
+  widget: WidgetModule,
+  host: HTMLElement,
+  { client, language }: { client: ApiClient; language: string },
+  transportOf: (participant: ParticipantTransport) => WidgetTransport,
+): MountedWidget {
+  const participant = createParticipantTransport({ apiOrigin: window.location.origin, language, fetch: client.fetch, check: checkParticipantAnswer });
+  return widget.mount(host, {
+    mediaChannelId: 'preview',
+    screenerId: 'preview',
+    apiOrigin: window.location.origin,
+    preview: true,
+    language,
+    storage: null,
+    transport: transportOf(participant),
+  });
+}
+
 /** Where a preview may end: qualified, or a lead's outcome with its form. */
 const OUTCOME_OPTIONS = PREVIEW_OUTCOMES.map((value) => ({ value, label: value === 'qualified' ? 'Qualified' : LEAD_KIND_LABELS[value] }));
 const isPreviewOutcome = (value: string): value is PreviewOutcome => PREVIEW_OUTCOMES.some((o) => o === value);
@@ -83,21 +107,13 @@ export function PreviewPanel({
     (async () => {
       const [api, detail] = await Promise.all([loadWidget(widgetSrc), oformsApi(client).detail(oFormId)]);
       if (cancelled || !host.current) return;
-      // The participant transport with the staff session's token: versions not yet approved can be read.
-      const participant = createParticipantTransport({ apiOrigin: window.location.origin, language, fetch: client.fetch, check: checkParticipantAnswer });
-      widget = api.mount(host.current, {
-        mediaChannelId: 'preview',
-        screenerId: 'preview',
-        apiOrigin: window.location.origin,
-        preview: true,
-        language,
-        storage: null,
-        transport: previewTransport(
+      widget = mountPreview(api, host.current, { client, language }, (participant) =>
+        previewTransport(
           participant,
           previewSurvey(detail),
           ending && { outcome: ending.outcome, leads: leadsApi(client), request: { screenerId: ending.screenerId, oFormId: Number(detail.form.id), language } },
         ),
-      });
+      );
     })().catch((error: unknown) => {
       if (!cancelled) setProblem(error instanceof Error ? error.message : 'The preview could not start.');
     });

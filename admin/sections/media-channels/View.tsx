@@ -3,7 +3,8 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
-import { EVENTS_POLICY_LABELS, HOST_EVENTS, POLICY_EVENTS, type EventsPolicy } from '@core/participant/hostEvents';
+import { EVENTS_POLICY_LABELS, type EventsPolicy } from '@core/model/eventsPolicy';
+import { HOST_EVENTS, POLICY_EVENTS } from '@core/participant/hostEvents';
 import {
   CHANNEL_ISOLATION_LABELS,
   FRAME_ISOLATION_EXPLAINED,
@@ -16,8 +17,8 @@ import {
   type MediaChannel,
 } from '@core/model/mediaChannel';
 import { distanceUnitOf, localeRegion } from '@core/model/channelLocale';
-import { EMBED_PROBLEM_LABELS } from '@core/participant/embedProblems';
-import { UTM_MAX_LENGTH, UTM_PARAMETERS, type UtmParameter } from '@core/participant/attribution';
+import { EMBED_PROBLEM_LABELS } from '@core/model/embedProblem';
+import { UTM_MAX_LENGTH, UTM_PARAMETERS, type Utm } from '@core/model/partnerPage';
 import { TextField } from '../../components/form/TextField';
 import { download, qrPng, qrSvg } from './qrDownload';
 import { surveyLabel } from '@core/model/surveyNaming';
@@ -68,40 +69,47 @@ export async function copyText(text: string, fallbackFrom: HTMLTextAreaElement |
   }
 }
 
-/** The outcome of a Copy button; "Copied" clears itself after a few seconds. */
-function useCopyResult() {
+/**
+ * A Copy button's work: `copy` writes `text` to the clipboard (or through `field`, the control
+ * showing it), and `result` says how that went; "Copied" clears itself after a few seconds.
+ */
+function useCopy<E extends HTMLTextAreaElement | HTMLInputElement>(text: string) {
+  const field = useRef<E>(null);
   const [result, setResult] = useState<string | null>(null);
   useEffect(() => {
     if (result !== COPIED) return;
     const timer = setTimeout(() => setResult(null), 4000);
     return () => clearTimeout(timer);
   }, [result]);
-  return [result, setResult] as const;
+  const copy = async () => setResult((await copyText(text, field.current)) ? COPIED : COPY_FAILED);
+  return { field, copy, result };
+}
+
+/** A Copy button's outcome, read out when it changes. */
+function CopyStatus({ result }: { result: string | null }) {
+  return (
+    <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
+      {result ?? ''}
+    </p>
+  );
 }
 
 /** The embed snippet with a Copy button and a visible confirmation. */
 export function SnippetPanel({ channel }: { channel: MediaChannel }) {
   const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId, channel.hiddenFields, channel.isolation);
   const framed = channel.isolation === 'frame';
-  const area = useRef<HTMLTextAreaElement>(null);
-  const [result, setResult] = useCopyResult();
+  const { field, copy, result } = useCopy<HTMLTextAreaElement>(snippet);
   return (
     <section className="panel" id="snippet" aria-labelledby="snippet-title">
       <div className="panel-heading">
         <h2 id="snippet-title">Embed Snippet</h2>
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          onClick={async () => setResult((await copyText(snippet, area.current)) ? COPIED : COPY_FAILED)}
-        >
+        <button type="button" className="btn btn-small btn-primary" onClick={copy}>
           Copy
         </button>
       </div>
       <p className="muted">Paste this where the survey should appear on {channel.domain}.</p>
-      <textarea ref={area} className="input snippet" aria-label="Embed snippet" readOnly rows={3} value={snippet} onFocus={(event) => event.target.select()} />
-      <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
-        {result ?? ''}
-      </p>
+      <textarea ref={field} className="input snippet" aria-label="Embed snippet" readOnly rows={3} value={snippet} onFocus={(event) => event.target.select()} />
+      <CopyStatus result={result} />
       {framed ? (
         <p className="muted">
           The widget runs in a frame of this server (isolation: frame). If the page sends a Content-Security-Policy, it must allow the widget's script and its
@@ -156,17 +164,12 @@ function HostEventsBlock({ policy }: { policy: EventsPolicy }) {
 /** The channel's hosted participant page: its link with a Copy button, and a QR code of it. */
 export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
   const link = participantPageUrl(window.location.origin, channel.id);
-  const field = useRef<HTMLInputElement>(null);
-  const [result, setResult] = useCopyResult();
+  const { field, copy, result } = useCopy<HTMLInputElement>(link);
   return (
     <section className="panel" id="participant-link" aria-labelledby="participant-link-title">
       <div className="panel-heading">
         <h2 id="participant-link-title">Participant Link</h2>
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}
-        >
+        <button type="button" className="btn btn-small btn-primary" onClick={copy}>
           Copy link
         </button>
       </div>
@@ -178,9 +181,7 @@ export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
         </a>
       </p>
       <img className="totp-qr" src={qrCodeSource(link)} width={160} height={160} alt={`QR code of ${link}`} />
-      <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
-        {result ?? ''}
-      </p>
+      <CopyStatus result={result} />
     </section>
   );
 }
@@ -189,11 +190,10 @@ export const QR_PNG_FAILED = 'This browser could not draw the PNG: download the 
 
 /** The participant page with campaign parameters, its QR code, and the code as PNG and SVG files. */
 export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
-  const [utm, setUtm] = useState<Partial<Record<UtmParameter, string>>>({});
+  const [utm, setUtm] = useState<Utm>({});
   const [problem, setProblem] = useState<string | null>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const [result, setResult] = useCopyResult();
   const link = campaignLink(window.location.origin, channel.id, utm);
+  const { field, copy, result } = useCopy<HTMLInputElement>(link);
   const tooLong = UTM_PARAMETERS.find((name) => (utm[name]?.trim().length ?? 0) > UTM_MAX_LENGTH);
   const file = `media-channel-${channel.id}-qr`;
   return (
@@ -215,11 +215,7 @@ export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
       </div>
       <input ref={field} className="input snippet" aria-label="Campaign link" readOnly value={link} onFocus={(event) => event.target.select()} />
       <div className="button-row">
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          onClick={async () => setResult((await copyText(link, field.current)) ? COPIED : COPY_FAILED)}
-        >
+        <button type="button" className="btn btn-small btn-primary" onClick={copy}>
           Copy campaign link
         </button>
         <button
@@ -247,9 +243,7 @@ export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
           {problem}
         </p>
       )}
-      <p role="status" className={result === COPIED ? 'copy-status copied' : 'copy-status'}>
-        {result ?? ''}
-      </p>
+      <CopyStatus result={result} />
     </section>
   );
 }

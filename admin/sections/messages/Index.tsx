@@ -24,6 +24,8 @@ import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
+import { ResendButton } from '../../components/list/ResendButton';
+import { useRowCalls } from '../../components/list/useRowCalls';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
@@ -69,7 +71,7 @@ export default function MessagesIndex() {
   const notify = useNotify();
   const list = useApiResourceList(api, { defaultSort: MESSAGE_DEFAULT_SORT, sortable: MESSAGE_SORTS, filterNames: FILTERS });
   const [revealed, setRevealed] = useState<Readonly<Record<string, string>>>({});
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const resending = useRowCalls<string>();
   useTopBar({});
 
   const engagementOptions = useOptions(
@@ -87,23 +89,17 @@ export default function MessagesIndex() {
     }
   };
 
-  const resend = async (message: Message) => {
-    setBusy((current) => new Set(current).add(message.id));
-    try {
-      const doc = await api.resend(message.id);
-      const { status, lastError } = doc.data.attributes;
-      notify(status === 'sent' ? 'success' : 'error', `Message ${message.id}: ${status === 'sent' ? 'sent' : (lastError ?? status)}`);
-      list.reload();
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not resend the message');
-    } finally {
-      setBusy((current) => {
-        const next = new Set(current);
-        next.delete(message.id);
-        return next;
-      });
-    }
-  };
+  const resend = (message: Message) =>
+    resending.run(
+      message.id,
+      async () => {
+        const doc = await api.resend(message.id);
+        const { status, lastError } = doc.data.attributes;
+        notify(status === 'sent' ? 'success' : 'error', `Message ${message.id}: ${status === 'sent' ? 'sent' : (lastError ?? status)}`);
+        list.reload();
+      },
+      'Could not resend the message',
+    );
 
   const columns: Column<Message>[] = [
     { id: 'created', header: 'Created', sortField: 'created', cell: (m) => formatDateTime(m.created) },
@@ -138,18 +134,10 @@ export default function MessagesIndex() {
       hideable: false,
       cell: (m) => {
         if (m.status === 'sent' || m.status === 'cancelled') return null;
-        const waiting = busy.has(m.id);
         return (
-          <button
-            type="button"
-            className="btn btn-small btn-secondary"
-            disabled={waiting}
-            aria-busy={waiting || undefined}
-            aria-label={`Resend message ${m.id}`}
-            onClick={() => void resend(m)}
-          >
-            {waiting ? 'Resending…' : 'Resend'}
-          </button>
+          <ResendButton label={`Resend message ${m.id}`} waiting={resending.waiting.has(m.id)} onClick={() => void resend(m)}>
+            Resend
+          </ResendButton>
         );
       },
     },

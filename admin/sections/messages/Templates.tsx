@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { ApiError } from '@core/api/client';
-import { messageTemplatesApi, type MessageTemplate } from '@core/api/messages';
+import { messageTemplatesApi } from '@core/api/messages';
 import {
   MESSAGE_KIND_LABELS,
   MessageTemplateInput,
@@ -15,6 +15,7 @@ import {
   SmsTemplateInput,
   isMessageKind,
   smsLength,
+  type MessageTemplate,
   type MessageTemplatePreview,
   type SmsLength,
 } from '@core/model/message';

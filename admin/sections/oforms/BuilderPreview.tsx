@@ -9,10 +9,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { OFormDetail, OFormPage } from '@core/api/oforms';
 import type { RunnerPage } from '@core/oform/runner';
 import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
-import { checkParticipantAnswer } from '@core/participant/responses';
-import { createParticipantTransport } from '@core/participant/transport';
 import { useSession } from '../../state/services';
-import { loadWidget } from '../media-channels/PreviewPanel';
+import { loadWidget, mountPreview } from '../media-channels/PreviewPanel';
 import './oforms.css';
 
 /** A builder page as the runner shows it: its active questions, in order. */
@@ -62,21 +60,11 @@ export default function BuilderPreview({ detail, pageId, language, widgetSrc }: 
           setProblem(null);
           const survey = previewSurvey(detail);
           const pages = new Map(detail.pages.map((p) => [p.identity, runnerPage(p)]));
-          const participant = createParticipantTransport({ apiOrigin: window.location.origin, language, fetch: client.fetch, check: checkParticipantAnswer });
-          const transport = {
+          widget = mountPreview(api, host.current, { client, language }, (participant) => ({
             ...previewTransport(participant, survey),
             firstPage: async () => runnerPage(page),
             page: async (_: unknown, identity: string) => pages.get(identity) ?? participant.page(survey, identity),
-          };
-          widget = api.mount(host.current, {
-            mediaChannelId: 'preview',
-            screenerId: 'preview',
-            apiOrigin: window.location.origin,
-            preview: true,
-            language,
-            storage: null,
-            transport,
-          });
+          }));
         })
         .catch((error: unknown) => {
           if (!cancelled) setProblem(error instanceof Error ? error.message : 'The preview could not start.');

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { arrayMove } from '@dnd-kit/sortable';
 import { useUnsavedChanges } from '../../components/unsaved/UnsavedChanges';
-import { configurationFor, FIELD_TYPES, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '@core/model/oform';
+import { configurationFor, isChoiceType, limitKeys, type FieldConfiguration, type FieldType, type OptionConfig } from '@core/model/oform';
 import type { OFormField } from '@core/model/oformDoc';
 import { transitionTargets, withNewOption, yesNoOptions } from '@core/oform/authoring';
 import { questionRules } from '@core/oform/rulesInWords';
@@ -16,12 +16,13 @@ import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { Select, type SelectOption } from '../../components/form/Select';
-import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { MoveButtons } from '../../components/MoveButtons';
+import { QuestionCategorySelect, QuestionTypeSelect } from '../../components/questionSelects';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import type { EditorContext } from './context';
 import { DragHandle, SortableList, useSortableItem } from './Sortable';
+import { TranslatedField } from './TranslatedField';
 import { duplicateValues } from './duplicate';
 import { fieldValuesOf } from './duplicate';
 import { ADD_OPTION_FAILED, SAVE_FAILED, TYPE_LABELS, failureText } from './values';
@@ -152,34 +153,19 @@ function OptionRow({
     <li className="option-editor" aria-label={`Option ${option.label}`} onBlur={() => onCommit()} ref={sortable.ref} style={sortable.style}>
       {lang === null && <DragHandle label={`Move option ${option.label}`} handle={sortable.handle} />}
       <div className="form-grid">
-        {lang === null ? (
-          <>
-            <TextField
-              label="Label"
-              name={`${name}-label`}
-              required
-              maxLength={500}
-              value={option.label}
-              onChange={(label) => onChange({ ...option, label })}
-            />
-            <TextField
-              label="Value"
-              name={`${name}-value`}
-              required
-              maxLength={200}
-              value={option.value}
-              onChange={(value) => onChange({ ...option, value })}
-            />
-          </>
-        ) : (
-          <TextField
-            label={`Label (${lang})`}
-            name={`${name}-label-${lang}`}
-            hint={option.label}
-            maxLength={500}
-            value={option.translations[lang] ?? ''}
-            onChange={(text) => onChange({ ...option, translations: { ...option.translations, [lang]: text } })}
-          />
+        <TranslatedField
+          label="Label"
+          name={`${name}-label`}
+          lang={lang}
+          required
+          maxLength={500}
+          text={option.label}
+          translation={lang === null ? undefined : option.translations[lang]}
+          onText={(label) => onChange({ ...option, label })}
+          onTranslation={(text) => lang !== null && onChange({ ...option, translations: { ...option.translations, [lang]: text } })}
+        />
+        {lang === null && (
+          <TextField label="Value" name={`${name}-value`} required maxLength={200} value={option.value} onChange={(value) => onChange({ ...option, value })} />
         )}
         <Select
           label="Transition"
@@ -327,25 +313,9 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
       </button>
     </div>
   );
-  if (!open) {
-    return (
-      <li
-        className="question-editor question-card panel"
-        aria-label={`Question ${index + 1}`}
-        data-question-id={field.id}
-        aria-busy={busy || undefined}
-        ref={sortable.ref}
-        style={sortable.style}
-      >
-        {head}
-        <FormErrors message={error ?? actionError} />
-      </li>
-    );
-  }
-
   return (
     <li
-      className="question-editor question-card panel open"
+      className={open ? 'question-editor question-card panel open' : 'question-editor question-card panel'}
       aria-label={`Question ${index + 1}`}
       data-question-id={field.id}
       aria-busy={busy || undefined}
@@ -354,161 +324,137 @@ export function QuestionEditor({ ctx, field, index, count, pageIdentity, open, o
     >
       {head}
       <FormErrors message={error ?? actionError} />
-      <div id={bodyId} onBlur={() => commit()}>
-        <div className="form-grid">
-          <Select
-            label="Type"
-            name={`${name}-type`}
-            options={FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
-            value={values.oFormFieldTypeId}
-            disabled={lang !== null}
-            onChange={(type) => changeType(type as FieldType)}
-          />
-          {translation ? (
-            <TextField
-              label={`Question title (${lang})`}
-              name={`${name}-title-${lang}`}
-              hint={values.title}
-              maxLength={500}
-              value={translation.title ?? ''}
-              onChange={(text) => translate('title', text)}
+      {open && (
+        <>
+          <div id={bodyId} onBlur={() => commit()}>
+            <div className="form-grid">
+              <QuestionTypeSelect name={name} value={values.oFormFieldTypeId} disabled={lang !== null} onChange={changeType} />
+              <TranslatedField
+                label="Question title"
+                name={`${name}-title`}
+                lang={lang}
+                required
+                maxLength={500}
+                text={values.title}
+                translation={translation?.title}
+                onText={(title) => change({ ...values, title })}
+                onTranslation={(text) => translate('title', text)}
+              />
+              <QuestionCategorySelect
+                name={name}
+                categories={ctx.categories}
+                value={values.categoryId === null ? '' : String(values.categoryId)}
+                disabled={lang !== null}
+                onChange={(id) => commit(change({ ...values, categoryId: id ? Number(id) : null }))}
+              />
+              <Checkbox
+                label="Required"
+                name={`${name}-required`}
+                checked={config.required}
+                disabled={lang !== null}
+                onChange={(required) => commit(change({ ...values, configuration: { ...config, required } }))}
+              />
+            </div>
+            <TranslatedField
+              label="Helper text"
+              name={`${name}-helper`}
+              lang={lang}
+              rows={2}
+              maxLength={1000}
+              text={config.helperText ?? ''}
+              translation={translation?.helperText}
+              onText={(text) => setConfig({ helperText: text || null })}
+              onTranslation={(text) => translate('helperText', text)}
             />
-          ) : (
-            <TextField
-              label="Question title"
-              name={`${name}-title`}
-              required
-              maxLength={500}
-              value={values.title}
-              onChange={(title) => change({ ...values, title })}
-            />
-          )}
-          <Select
-            label="Category"
-            name={`${name}-category`}
-            emptyLabel="No category"
-            options={ctx.categories.options}
-            loading={ctx.categories.loading}
-            error={ctx.categories.error ?? undefined}
-            value={values.categoryId === null ? '' : String(values.categoryId)}
-            disabled={lang !== null}
-            onChange={(id) => commit(change({ ...values, categoryId: id ? Number(id) : null }))}
-          />
-          <Checkbox
-            label="Required"
-            name={`${name}-required`}
-            checked={config.required}
-            disabled={lang !== null}
-            onChange={(required) => commit(change({ ...values, configuration: { ...config, required } }))}
-          />
-        </div>
-        {translation ? (
-          <TextArea
-            label={`Helper text (${lang})`}
-            name={`${name}-helper-${lang}`}
-            hint={config.helperText ?? undefined}
-            rows={2}
-            maxLength={1000}
-            value={translation.helperText ?? ''}
-            onChange={(text) => translate('helperText', text)}
-          />
-        ) : (
-          <TextArea
-            label="Helper text"
-            name={`${name}-helper`}
-            rows={2}
-            maxLength={1000}
-            value={config.helperText ?? ''}
-            onChange={(text) => setConfig({ helperText: text || null })}
-          />
-        )}
-        {limitKeys(values.oFormFieldTypeId).length > 0 && <div className="form-grid">{limitKeys(values.oFormFieldTypeId).map(limit)}</div>}
-      </div>
-      {lang === null && (
-        <MultiCheckList
-          label="Tags"
-          name={`${name}-tags`}
-          options={ctx.tags.options}
-          loading={ctx.tags.loading}
-          value={values.tagIds.map(String)}
-          onChange={(ids) => commit(change({ ...values, tagIds: ids.map(Number) }))}
-        />
-      )}
-      {(isChoiceType(values.oFormFieldTypeId) || config.options.length > 0) && (
-        <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
-          <h3 className="section-title">Options</h3>
-          <SortableList
-            ids={config.options.map((_, i) => `option-${i}`)}
-            name={(id) => `option ${config.options[Number(id.slice(7))]?.label ?? ''}`}
-            disabled={lang !== null || ctx.frozen}
-            onMove={(_, from, to) => commit(change({ ...values, configuration: { ...config, options: arrayMove(config.options, from, to) } }))}
-          >
-            <ol className="option-list">
-              {config.options.map((option, i) => (
-                <OptionRow
-                  key={i}
-                  ctx={ctx}
-                  option={option}
-                  index={i}
-                  targets={targets}
-                  fieldId={field.id}
-                  onChange={(o) => setOption(i, o)}
-                  onCommit={(o) => commit(o ? setOption(i, o) : values)}
-                  onRemove={() => removeOption(i)}
-                />
-              ))}
-            </ol>
-          </SortableList>
+            {limitKeys(values.oFormFieldTypeId).length > 0 && <div className="form-grid">{limitKeys(values.oFormFieldTypeId).map(limit)}</div>}
+          </div>
           {lang === null && (
-            <button type="button" className="btn btn-small btn-secondary" onClick={() => void addOption()}>
-              Add Option
-            </button>
+            <MultiCheckList
+              label="Tags"
+              name={`${name}-tags`}
+              options={ctx.tags.options}
+              loading={ctx.tags.loading}
+              value={values.tagIds.map(String)}
+              onChange={(ids) => commit(change({ ...values, tagIds: ids.map(Number) }))}
+            />
           )}
-        </section>
-      )}
-      {lang === null && (
-        <div className="editor-actions">
-          <MoveButtons label={`question ${index + 1}`} index={index} count={count} onMove={move} />
-          {otherPages.length > 0 && (
-            <select
-              className="input-compact"
-              aria-label={`Move question ${index + 1} to another page`}
-              value=""
-              onChange={(e) => e.target.value && onMoveToPage(e.target.value)}
-            >
-              <option value="">Move to page…</option>
-              {otherPages.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.title}
-                </option>
-              ))}
-            </select>
+          {(isChoiceType(values.oFormFieldTypeId) || config.options.length > 0) && (
+            <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
+              <h3 className="section-title">Options</h3>
+              <SortableList
+                ids={config.options.map((_, i) => `option-${i}`)}
+                name={(id) => `option ${config.options[Number(id.slice(7))]?.label ?? ''}`}
+                disabled={lang !== null || ctx.frozen}
+                onMove={(_, from, to) => commit(change({ ...values, configuration: { ...config, options: arrayMove(config.options, from, to) } }))}
+              >
+                <ol className="option-list">
+                  {config.options.map((option, i) => (
+                    <OptionRow
+                      key={i}
+                      ctx={ctx}
+                      option={option}
+                      index={i}
+                      targets={targets}
+                      fieldId={field.id}
+                      onChange={(o) => setOption(i, o)}
+                      onCommit={(o) => commit(o ? setOption(i, o) : values)}
+                      onRemove={() => removeOption(i)}
+                    />
+                  ))}
+                </ol>
+              </SortableList>
+              {lang === null && (
+                <button type="button" className="btn btn-small btn-secondary" onClick={() => void addOption()}>
+                  Add Option
+                </button>
+              )}
+            </section>
           )}
-          <button type="button" className="btn btn-small btn-secondary" aria-label={`Duplicate question ${index + 1}`} onClick={onDuplicate}>
-            Duplicate
-          </button>
-          <button
-            type="button"
-            className="btn btn-small btn-danger"
-            onClick={async () => {
-              const { history, api } = ctx;
-              const kept = { ...duplicateValues(field), ...values, displayOrder: index + 1 };
-              if (!(await remove(field.id))) return;
-              history?.record({
-                label: `delete of question ${index + 1}`,
-                undo: async () => {
-                  const added = await api.addField(history.resolvePage(field.containerId));
-                  await api.updateField(added.id, kept);
-                  history.alias(history.resolve(field.id), added.id);
-                },
-                redo: () => api.removeField(history.resolve(field.id)),
-              });
-              await ctx.refresh().catch(() => undefined);
-            }}
-          >
-            Delete Question
-          </button>
-        </div>
+          {lang === null && (
+            <div className="editor-actions">
+              <MoveButtons label={`question ${index + 1}`} index={index} count={count} onMove={move} />
+              {otherPages.length > 0 && (
+                <select
+                  className="input-compact"
+                  aria-label={`Move question ${index + 1} to another page`}
+                  value=""
+                  onChange={(e) => e.target.value && onMoveToPage(e.target.value)}
+                >
+                  <option value="">Move to page…</option>
+                  {otherPages.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.title}
+                    </option>
+                  ))}
+                </select>
+              )}
+              <button type="button" className="btn btn-small btn-secondary" aria-label={`Duplicate question ${index + 1}`} onClick={onDuplicate}>
+                Duplicate
+              </button>
+              <button
+                type="button"
+                className="btn btn-small btn-danger"
+                onClick={async () => {
+                  const { history, api } = ctx;
+                  const kept = { ...duplicateValues(field), ...values, displayOrder: index + 1 };
+                  if (!(await remove(field.id))) return;
+                  history?.record({
+                    label: `delete of question ${index + 1}`,
+                    undo: async () => {
+                      const added = await api.addField(history.resolvePage(field.containerId));
+                      await api.updateField(added.id, kept);
+                      history.alias(history.resolve(field.id), added.id);
+                    },
+                    redo: () => api.removeField(history.resolve(field.id)),
+                  });
+                  await ctx.refresh().catch(() => undefined);
+                }}
+              >
+                Delete Question
+              </button>
+            </div>
+          )}
+        </>
       )}
     </li>
   );

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { ApiError } from '@core/api/client';
-import { referralsApi, type ReferralReason } from '@core/api/referrals';
+import { referralsApi } from '@core/api/referrals';
 import {
   CONTACT_RESULTS,
   REASONED_REFERRAL_STATUSES,
@@ -15,6 +15,7 @@ import {
   REFERRAL_STATUS_LABELS,
   type ContactResult,
   type Referral,
+  type ReferralReason,
   type ReferralStatus,
 } from '@core/model/referral';
 import { Link } from 'react-router-dom';
@@ -23,6 +24,7 @@ import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
+import { flagFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useAtomValue } from 'jotai';
 import { engagementsApi } from '@core/api/engagements';
@@ -238,24 +240,8 @@ export default function ReferralsIndex() {
               { kind: 'select', name: 'siteLocationId', label: 'Site', options: siteOptions.options, loading: siteOptions.loading },
             ] as const)),
         { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
-        {
-          kind: 'select',
-          name: 'overdue',
-          label: 'Overdue',
-          options: [
-            { value: 'true', label: 'Overdue' },
-            { value: 'false', label: 'Not overdue' },
-          ],
-        },
-        {
-          kind: 'select',
-          name: 'stale',
-          label: 'Stale',
-          options: [
-            { value: 'true', label: 'Stale' },
-            { value: 'false', label: 'Not stale' },
-          ],
-        },
+        flagFilter('overdue', 'Overdue', 'Overdue', 'Not overdue'),
+        flagFilter('stale', 'Stale', 'Stale', 'Not stale'),
         { kind: 'date', name: 'createdFrom', label: 'Referred from' },
         { kind: 'date', name: 'createdTo', label: 'Referred to' },
       ]}

@@ -8,8 +8,8 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { ApiError } from '@core/api/client';
-import { referralsApi, type ReferralTimelineEntry } from '@core/api/referrals';
-import { REFERRAL_STATUS_LABELS, type Referral, type ReferralStatus } from '@core/model/referral';
+import { referralsApi } from '@core/api/referrals';
+import { REFERRAL_STATUS_LABELS, type Referral, type ReferralStatus, type ReferralTimelineEntry } from '@core/model/referral';
 import { formatDateTime } from '../../components/format';
 import { RecordLoader } from '../../components/RecordLoader';
 import { ViewFields } from '../../components/ViewFields';

@@ -19,6 +19,8 @@ import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
+import { ResendButton } from '../../components/list/ResendButton';
+import { useRowCalls } from '../../components/list/useRowCalls';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
@@ -125,7 +127,7 @@ export default function RmsAuditsIndex() {
     return () => clearInterval(timer);
   }, [reload]);
   // Contacts being resent now: their buttons wait, and say so.
-  const [resending, setResending] = useState<ReadonlySet<number>>(new Set());
+  const resending = useRowCalls<number>();
   const [bulkBusy, setBulkBusy] = useState(false);
 
   const providerOptions = useOptions(
@@ -168,20 +170,15 @@ export default function RmsAuditsIndex() {
         : { title: 'Resend to the record system', message: RESEND_CONFIRMATION(contactId), confirmLabel: 'Resend' },
     );
     if (!confirmed) return;
-    setResending((current) => new Set(current).add(contactId));
-    try {
-      const result = await api.resend(contactId, { again });
-      notify(result.succeeded ? 'success' : 'error', `Contact ${contactId}: ${result.responseMessage || (result.succeeded ? 'sent' : 'not sent')}`);
-      list.reload();
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : RESEND_FAILED);
-    } finally {
-      setResending((current) => {
-        const next = new Set(current);
-        next.delete(contactId);
-        return next;
-      });
-    }
+    await resending.run(
+      contactId,
+      async () => {
+        const result = await api.resend(contactId, { again });
+        notify(result.succeeded ? 'success' : 'error', `Contact ${contactId}: ${result.responseMessage || (result.succeeded ? 'sent' : 'not sent')}`);
+        list.reload();
+      },
+      RESEND_FAILED,
+    );
   };
 
   const columns: Column<RmsAudit>[] = [
@@ -229,19 +226,11 @@ export default function RmsAuditsIndex() {
       hideable: false,
       cell: (a) => {
         if (a.duplicateOf) return null;
-        const busy = resending.has(a.contactId);
-        const delivered = a.deliveryStatus === 'delivered';
+        const action = a.deliveryStatus === 'delivered' ? 'Send again' : 'Resend';
         return (
-          <button
-            type="button"
-            className="btn btn-small btn-secondary"
-            disabled={busy}
-            aria-busy={busy || undefined}
-            aria-label={`${delivered ? 'Send again' : 'Resend'} contact ${a.contactId}`}
-            onClick={() => void resend(a)}
-          >
-            {busy ? 'Resending…' : delivered ? 'Send again' : 'Resend'}
-          </button>
+          <ResendButton label={`${action} contact ${a.contactId}`} waiting={resending.waiting.has(a.contactId)} onClick={() => void resend(a)}>
+            {action}
+          </ResendButton>
         );
       },
     },

@@ -20,6 +20,7 @@ import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, useFormTopBar } from '../../components/form/EntityForm';
 import { Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
+import { WholeNumberField } from '../../components/form/WholeNumberField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -71,16 +72,7 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
             {...form.text('endpoint')}
           />
         )}
-        {kind !== 'none' && (
-          <TextField
-            label={L.timeoutMs}
-            type="number"
-            inputMode="numeric"
-            required
-            hint={`${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS}.`}
-            {...form.text('timeoutMs')}
-          />
-        )}
+        {kind !== 'none' && <WholeNumberField label={L.timeoutMs} required hint={`${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS}.`} {...form.text('timeoutMs')} />}
         {kind !== 'none' && (
           <div className="secret-field">
             <TextField

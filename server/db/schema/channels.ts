@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, jsonb, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { EventsPolicy } from '@core/participant/hostEvents';
+import type { EventsPolicy } from '@core/model/eventsPolicy';
 import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
 import { created, modified, natural } from './columns';
 import { screeners } from './screeners';
@@ -28,7 +28,7 @@ export const mediaChannels = pgTable(
     retakeWindowDays: integer('retake_window_days').notNull().default(30),
     /** The values a partner's page may pass with a run (core/model/mediaChannel.ts HiddenField). */
     hiddenFields: jsonb('hidden_fields').$type<HiddenField[]>().notNull().default([]),
-    /** What the widget announces to its host page (core/participant/hostEvents.ts): none, minimal or detailed. */
+    /** What the widget announces to its host page (core/model/eventsPolicy.ts): none, minimal or detailed. */
     eventsPolicy: text('events_policy').$type<EventsPolicy>().notNull().default('minimal'),
     /** Its participants' language and region (core/model/channelLocale.ts): distances in miles or kilometres by the region. */
     locale: text('locale').notNull().default('en-US'),
@@ -98,7 +98,7 @@ export const mediaChannelFigures = pgTable(
 );
 
 /**
- * Embed problems seen on partner pages (core/participant/embedProblems.ts): one row per channel,
+ * Embed problems seen on partner pages (core/model/embedProblem.ts): one row per channel,
  * page origin and cause, counted and dated as they recur; at most EMBED_PROBLEMS_KEPT per channel
  * (the most recently seen). The origin is scheme, host and port only: no page address, query or
  * anything about the participant.

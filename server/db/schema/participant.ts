@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, jsonb, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Utm } from '@core/participant/attribution';
+import type { Utm } from '@core/model/partnerPage';
 import { created, modified } from './columns';
 import { mediaChannels } from './channels';
 import { engagements } from './engagements';
@@ -28,7 +28,7 @@ export const oFormSubmissions = pgTable(
     language: text('language').notNull().default('en'),
     /** The partner page as origin and path only: its query and fragment are never stored. */
     mediaChannelUrl: text('media_channel_url'),
-    /** Campaign parameters (core/participant/attribution.ts), from the page's address or sent on their own. */
+    /** Campaign parameters (core/model/partnerPage.ts), from the page's address or sent on their own. */
     utm: jsonb('utm').$type<Utm>().notNull().default({}),
     /** The channel's declared hidden fields the page passed (core/participant/attribution.ts keepHiddenFields). */
     hiddenFields: jsonb('hidden_fields').$type<Record<string, string>>().notNull().default({}),

@@ -10,7 +10,7 @@ import {
   partnerCspText,
 } from '@core/model/mediaChannel';
 import { isHostName, isIPv4Address } from '@core/validation/rules';
-import { EVENTS_POLICY_INVALID } from '@core/participant/hostEvents';
+import { EVENTS_POLICY_INVALID } from '@core/model/eventsPolicy';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
 import { SURVEY_NOT_IN_SCREENER } from '../../../server/channels/mediaChannels';
 import { createHarness, doc, json, type Harness } from '../harness';

@@ -41,7 +41,7 @@ import type { Logger } from '../../../server/log';
 import { newWebhookSecret, signStandardWebhook } from '../../support/standardWebhooks';
 import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { COST_FIGURES } from '@core/model/funnelCosts';
-import type { Utm } from '@core/participant/attribution';
+import type { Utm } from '@core/model/partnerPage';
 
 const SECRET = newWebhookSecret();
 const DAY1 = '2031-05-06T10:00:00.000Z';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { EMBED_PROBLEMS_KEPT } from '@core/participant/embedProblems';
+import { EMBED_PROBLEMS_KEPT } from '@core/model/embedProblem';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { embedProblems, mediaChannels } from '../../../server/db/schema';
 import { createParticipantFixture, type ParticipantFixture } from '../../support/participantFixture';

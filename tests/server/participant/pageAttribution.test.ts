@@ -13,7 +13,7 @@ import { oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 import { createParticipantTransport } from '@core/participant/transport';
 import { checkParticipantAnswer } from '@core/participant/responses';
-import { UTM_MAX_LENGTH } from '@core/participant/attribution';
+import { UTM_MAX_LENGTH } from '@core/model/partnerPage';
 import { json, type Harness } from '../harness';
 import { startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
