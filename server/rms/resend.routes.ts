@@ -34,7 +34,11 @@ export function resendRmsAuditRoutes(deps: Deps) {
     return sendDocument(c, { meta: { queued } });
   });
 
-  const resendOne = describe({ summary: "Resend one contact's record-system delivery", query: RESEND_QUERY, answer: { resource: RMS_AUDIT_ATTEMPT, status: 201 } });
+  const resendOne = describe({
+    summary: "Resend one contact's record-system delivery",
+    query: RESEND_QUERY,
+    answer: { resource: RMS_AUDIT_ATTEMPT, status: 201 },
+  });
   app.post('/:contactId', resendOne, async (c) => {
     const contactId = parseId(c.req.param('contactId'));
     const again = parseParams(RESEND_QUERY, (name) => c.req.query(name)).again ?? false;
