@@ -365,3 +365,15 @@ export function leaveContact<R>(
     body: { data: { attributes: { engagementSiteLocationId: String(fixture.engagementSiteLocationId), values, acceptTerms: true } } },
   });
 }
+
+/** Sends a run's lead step (a participant who did not qualify, or found no site, leaving contact details). Answers the response. */
+export function leaveLead<R>(
+  h: { request(method: string, path: string, options: { body: unknown; headers: Record<string, string> }): Promise<R> },
+  run: { submissionId: string; token: string },
+  attributes: Record<string, unknown>,
+): Promise<R> {
+  return h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+    headers: { [TOKEN_HEADER]: run.token },
+    body: { data: { attributes } },
+  });
+}

@@ -13,9 +13,9 @@ import {
   answerPage,
   createParticipantFixture,
   leaveContact,
+  leaveLead,
   runQualified,
   startSubmission,
-  TOKEN_HEADER,
   type ParticipantFixture,
 } from '../../support/participantFixture';
 
@@ -41,10 +41,7 @@ beforeAll(async () => {
   const p1 = await answerPage(h, lead.token, lead.firstEntryId, { q_choice: 'no' });
   const p2 = await answerPage(h, lead.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
   await answerPage(h, lead.token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  const left = await h.request('POST', `/api/o-forms/o-form-submission-lead/${lead.submissionId}`, {
-    headers: { [TOKEN_HEADER]: lead.token },
-    body: { data: { attributes: { values: { first_name: 'Orla', email: 'orla@example.org', phone: '646-555-0111' }, acceptTerms: true, zip: '10001' } } },
-  });
+  const left = await leaveLead(h, lead, { values: { first_name: 'Orla', email: 'orla@example.org', phone: '646-555-0111' }, acceptTerms: true, zip: '10001' });
   expect(left.status, await left.clone().text()).toBe(201);
   // A spend, so the funnel's cost figures and the spend's own answer are checked too.
   await h.db
