@@ -12,6 +12,7 @@ import {
   answerPage,
   createParticipantFixture,
   leaveLead,
+  runNotQualified,
   runQualified,
   startSubmission,
   TOKEN_HEADER,
@@ -45,14 +46,6 @@ afterAll(async () => {
 
 type Run = { submissionId: string; token: string };
 
-async function runNotQualified(language = 'en'): Promise<Run> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f, { language });
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  return { submissionId, token };
-}
-
 const leadFields = (run: Run, zip?: string) =>
   h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${run.submissionId}${zip ? `?zip=${zip}` : ''}`, { headers: { [TOKEN_HEADER]: run.token } });
 
@@ -77,7 +70,7 @@ async function everyTable(): Promise<string> {
 
 describe('a lead at notQualified', () => {
   it("shows the outcome's own message pair and the screener's contact fields, in the participant's language", async () => {
-    const run = await runNotQualified('es');
+    const run = await runNotQualified(h, f, { language: 'es' });
     const res = await leadFields(run);
     expect(res.status, await res.clone().text()).toBe(200);
     const body = await json(res);
@@ -89,7 +82,7 @@ describe('a lead at notQualified', () => {
   });
 
   it('keeps the lead with its consent proof, sealed, and no referral', async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const shown = (await json(await leadFields(run))).meta.messages;
     expect(shown.consent).toBe('May we contact you about other studies?');
     const referralsBefore = (await h.db.select().from(referrals)).length;
@@ -135,7 +128,7 @@ describe('a lead at notQualified', () => {
   });
 
   it('checks the form like a contact: each problem at its pointer, nothing kept', async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const res = await leaveLead(h, run, { values: { first_name: 'A', email: 'not-an-email', phone: '917-555-0148' }, acceptTerms: false });
     expect(res.status).toBe(422);
     const pointers = (await json(res)).errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
@@ -152,7 +145,7 @@ describe('a lead at notQualified', () => {
   });
 
   it("needs the run's token", async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
       body: { data: { attributes: { values: VALUES, acceptTerms: true } } },
     });
@@ -248,13 +241,7 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
     const g = await createParticipantFixture(h.db);
     const [zipField] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'zip_code'));
     await h.db.insert(contactFieldScreeners).values({ screenerId: g.screenerId, contactFieldId: zipField!.id, weight: 9 });
-    const run = async () => {
-      const { submissionId, token, firstEntryId } = await startSubmission(h, g);
-      const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-      const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-      await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-      return { submissionId, token };
-    };
+    const run = () => runNotQualified(h, g);
     // Anchorage, given in the form (no zip attribute): kept sealed, with the miles to the fixture's Manhattan site.
     const far = await run();
     const res = await leaveLead(h, far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
@@ -268,10 +255,10 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
 
 describe('duplicates and sealing', () => {
   it('flags a second lead of the same e-mail for the same engagements as a duplicate of the first', async () => {
-    const first = await runNotQualified();
+    const first = await runNotQualified(h, f);
     const email = 'twice.lead@example.org';
     expect((await leaveLead(h, first, { values: { ...VALUES, email, phone: '917-555-0101' }, acceptTerms: true })).status).toBe(201);
-    const second = await runNotQualified();
+    const second = await runNotQualified(h, f);
     expect((await leaveLead(h, second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(
       201,
     );

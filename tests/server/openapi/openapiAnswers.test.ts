@@ -9,15 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness';
 import { channelSpends } from '../../../server/db/schema';
-import {
-  answerPage,
-  createParticipantFixture,
-  leaveContact,
-  leaveLead,
-  runQualified,
-  startSubmission,
-  type ParticipantFixture,
-} from '../../support/participantFixture';
+import { createParticipantFixture, leaveContact, leaveLead, runNotQualified, runQualified, type ParticipantFixture } from '../../support/participantFixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -37,10 +29,7 @@ beforeAll(async () => {
   submissionId = run.submissionId;
   expect((await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' })).status).toBe(201);
   // A lead (a run not qualified, its contact kept), so the leads' list and one lead are checked too.
-  const lead = await startSubmission(h, f);
-  const p1 = await answerPage(h, lead.token, lead.firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, lead.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, lead.token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+  const lead = await runNotQualified(h, f);
   const left = await leaveLead(h, lead, { values: { first_name: 'Orla', email: 'orla@example.org', phone: '646-555-0111' }, acceptTerms: true, zip: '10001' });
   expect(left.status, await left.clone().text()).toBe(201);
   // A spend, so the funnel's cost figures and the spend's own answer are checked too.
