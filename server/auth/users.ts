@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import { ROLE_NAMES, type RoleName, type User, type USER } from '@core/model/user';
 import type { Db } from '../db/open';
@@ -26,22 +26,37 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
   return row;
 }
 
+/** A role or sponsor linked to a user. */
+export interface UserLink {
+  userId: number;
+  id: number;
+  name: string;
+}
+
+/** The roles of these users, by name. */
+export const rolesOfUsers = (db: Db, ids: number[]): Promise<UserLink[]> =>
+  db
+    .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(inArray(userRoles.userId, ids))
+    .orderBy(asc(roles.name));
+
+/** The sponsors these users work for, by name. */
+export const sponsorsOfUsers = (db: Db, ids: number[]): Promise<UserLink[]> =>
+  db
+    .select({ userId: userSponsors.userId, id: sponsors.id, name: sponsors.name })
+    .from(userSponsors)
+    .innerJoin(sponsors, eq(sponsors.id, userSponsors.sponsorId))
+    .where(inArray(userSponsors.userId, ids))
+    .orderBy(asc(sponsors.name));
+
 /** A user with their roles and sponsors, as the API and the guards need them. */
 export async function loadUser(db: Db, id: number): Promise<(User & { row: UserRow }) | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   if (!row) return null;
-  const roleRows = await db
-    .select({ id: roles.id, name: roles.name })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(userRoles.userId, id))
-    .orderBy(roles.name);
-  const sponsorRows = await db
-    .select({ id: sponsors.id, name: sponsors.name })
-    .from(userSponsors)
-    .innerJoin(sponsors, eq(sponsors.id, userSponsors.sponsorId))
-    .where(eq(userSponsors.userId, id))
-    .orderBy(sponsors.name);
+  const roleRows = await rolesOfUsers(db, [id]);
+  const sponsorRows = await sponsorsOfUsers(db, [id]);
   const { created, modified, ...account } = userAttributes(row);
   return {
     row,

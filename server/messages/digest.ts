@@ -12,6 +12,7 @@ import type { Db } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, referrals, roles, siteLocations, userRoles, userSponsors, users } from '../db/schema';
 import { overdueAt } from '../referrals';
 import { enqueueMessage, messageIdDomain, type MessageContext } from './outbox';
+import { addressedToStaff } from './recipients';
 import { render, templateOf } from './templates';
 
 const DAY_MS = 86_400_000;
@@ -87,14 +88,8 @@ export async function enqueueDigests(db: Db, ctx: MessageContext, now: Date, hou
         kind: 'recruiterDigest',
         engagementId: null,
         referralId: null,
-        audience: 'staff',
-        recipientUserId: userId,
-        recipientLabel: person.username,
-        language: person.locale,
-        to: person.email,
-        toMatch: null,
+        ...addressedToStaff({ id: userId, ...person }),
         ...filled,
-        unsubscribeToken: null,
         dueAt: now,
         messageId: digestMessageId(userId, day, domain),
       },

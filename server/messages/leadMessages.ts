@@ -11,6 +11,7 @@ import type { Conn } from '../db/open';
 import { contactFields, contactFieldScreeners, engagements, engagementSiteLocations, leads, siteLocations } from '../db/schema';
 import { participantEmail } from './addresses';
 import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
+import { addressedToParticipant } from './recipients';
 import { enabledKinds } from './referralMessages';
 import { render, templateOf } from './templates';
 
@@ -75,14 +76,8 @@ export async function enqueueSiteOpenedMessages(tx: Conn, ctx: MessageContext, m
           kind: 'siteOpened',
           engagementId: place.engagementId,
           referralId: null,
-          audience: 'participant',
-          recipientUserId: null,
-          recipientLabel: 'participant',
-          language: lead.language,
-          to: email,
-          toMatch: lead.emailMatch,
+          ...addressedToParticipant({ language: lead.language, to: email, toMatch: lead.emailMatch, unsubscribeToken: token }),
           ...filled,
-          unsubscribeToken: token,
           dueAt: new Date(now.getTime() + delay * MINUTE),
         },
         now,

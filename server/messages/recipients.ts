@@ -1,5 +1,8 @@
 /**
- * Who staff messages go to: active users with an e-mail address, each once.
+ * Who messages go to, and how a message's row names them: staff by their account, a participant
+ * never by name.
+ *
+ * Staff messages go to active users with an e-mail address, each once.
  * - A referral's people: the site's Site Coordinators and the Users of the engagement's sponsor
  *   (its recruiters).
  * - The engagement's owner (engagements.owner_user_id: its creator unless staff chose another),
@@ -8,6 +11,7 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Conn } from '../db/open';
 import { engagements, roles, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
+import type { NewMessage } from './outbox';
 
 export interface StaffRecipient {
   id: number;
@@ -58,3 +62,25 @@ export async function engagementOwner(db: Conn, engagementId: number): Promise<S
 
 /** Several groups as one list, each person once. */
 export const everyone = (...groups: StaffRecipient[][]) => once(...groups);
+
+/** A message's recipient, as its row records them. */
+export type Addressee = Pick<NewMessage, 'audience' | 'recipientUserId' | 'recipientLabel' | 'language' | 'to' | 'toMatch' | 'unsubscribeToken'>;
+
+/** A member of staff, by their account and in their language; staff mail has no unsubscribe link. */
+export const addressedToStaff = (person: StaffRecipient): Addressee => ({
+  audience: 'staff',
+  recipientUserId: person.id,
+  recipientLabel: person.username,
+  language: person.locale,
+  to: person.email,
+  toMatch: null,
+  unsubscribeToken: null,
+});
+
+/** A participant: labelled only 'participant', so no list or log names them. */
+export const addressedToParticipant = (address: Pick<NewMessage, 'language' | 'to' | 'toMatch' | 'unsubscribeToken'>): Addressee => ({
+  audience: 'participant',
+  recipientUserId: null,
+  recipientLabel: 'participant',
+  ...address,
+});

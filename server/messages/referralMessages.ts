@@ -18,7 +18,7 @@ import type { Conn } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
 import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
 import { renderSms, smsTemplateOf } from './smsTexts';
-import { engagementOwner, everyone, referralStaff } from './recipients';
+import { addressedToParticipant, addressedToStaff, engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
 
 export interface NewReferralFacts {
@@ -88,14 +88,8 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
             kind,
             engagementId: facts.engagementId,
             referralId: facts.referralId,
-            audience: 'staff',
-            recipientUserId: person.id,
-            recipientLabel: person.username,
-            language: person.locale,
-            to: person.email,
-            toMatch: null,
+            ...addressedToStaff(person),
             ...filled,
-            unsubscribeToken: null,
             dueAt,
           },
           now,
@@ -126,14 +120,8 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
           kind,
           engagementId: facts.engagementId,
           referralId: facts.referralId,
-          audience: 'participant',
-          recipientUserId: null,
-          recipientLabel: 'participant',
-          language: facts.language,
-          to: participant.email,
-          toMatch: participant.match,
+          ...addressedToParticipant({ language: facts.language, to: participant.email, toMatch: participant.match, unsubscribeToken: token }),
           ...filled,
-          unsubscribeToken: token,
           dueAt: kind === 'participantConfirmation' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay),
         },
         now,
@@ -156,16 +144,10 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
         channel: 'sms',
         engagementId: facts.engagementId,
         referralId: facts.referralId,
-        audience: 'participant',
-        recipientUserId: null,
-        recipientLabel: 'participant',
-        language: facts.language,
-        to: sms.phone,
-        toMatch: sms.match,
+        ...addressedToParticipant({ language: facts.language, to: sms.phone, toMatch: sms.match, unsubscribeToken: null }),
         subject: 'Text message',
         text,
         html: '',
-        unsubscribeToken: null,
         dueAt: new Date(now.getTime() + kinds.get('participantConfirmation')! * MINUTE),
       },
       now,

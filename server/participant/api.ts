@@ -184,6 +184,10 @@ export function addressLimitKey(deps: Deps, c: Context, kind: 'submissions' | 'p
   return hashed === null ? null : `participant:${kind}:address:${hashed}`;
 }
 
+/** The rate-limit key of a media channel's calls of `kind` (those without a channel share one key). */
+export const channelLimitKey = (kind: 'submissions' | 'pages', channelId: number | null): string =>
+  channelId === null ? `participant:${kind}:no-channel` : `participant:${kind}:channel:${channelId}`;
+
 /** The checks that count: a limit of 0 is no limit, a null key (no address) is not counted. */
 export const countedChecks = (checks: readonly LimitCheck[]) =>
   checks.filter((check): check is { key: string; limit: number } => check.key !== null && check.limit > 0);

@@ -16,6 +16,7 @@ import { answerTargetForToken, MISSING_TOKEN, tokenOf } from './access';
 import {
   addressLimitKey,
   answerProblemsResponse,
+  channelLimitKey,
   countedChecks,
   enforceLimits,
   limitExceeded,
@@ -54,10 +55,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const now = nowOf(deps);
     const limitChecks: LimitCheck[] = [
       { key: addressLimitKey(deps, c, 'pages'), limit: limits.pagesPerAddress },
-      {
-        key: submission.mediaChannelId === null ? 'participant:pages:no-channel' : `participant:pages:channel:${submission.mediaChannelId}`,
-        limit: limits.pagesPerChannel,
-      },
+      { key: channelLimitKey('pages', submission.mediaChannelId), limit: limits.pagesPerChannel },
     ];
     // A valid answer counts against the limits inside its save (one statement); every other
     // outcome counts here first, so a refused call is counted as before and may answer 429.

@@ -11,6 +11,7 @@ import { sendDocument } from '../http/serialize';
 import { issueToken, rememberPageEntry, rememberSubmission } from './access';
 import {
   addressLimitKey,
+  channelLimitKey,
   countedChecks,
   enforceLimits,
   FIRST_PAGE_ONLY,
@@ -58,7 +59,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         const now = nowOf(deps);
         const limitChecks: LimitCheck[] = [
           { key: addressLimitKey(deps, c, 'submissions'), limit: limits.submissionsPerAddress },
-          { key: channel ? `participant:submissions:channel:${channel.id}` : 'participant:submissions:no-channel', limit: limits.submissionsPerChannel },
+          { key: channelLimitKey('submissions', channel?.id ?? null), limit: limits.submissionsPerChannel },
         ];
         const target = await checkRunnable(db, form, channel, facts);
         if (!target.runnable) {

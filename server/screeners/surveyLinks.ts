@@ -20,7 +20,7 @@ import {
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
-import { Conflict, Invalid } from '../errors';
+import { Conflict, Invalid, NotFound } from '../errors';
 import { joinedPage } from '../http/list';
 import { filterConditions, idFilter } from '../http/filters';
 import { mapParam, textParam } from '../http/params';
@@ -31,7 +31,7 @@ import { copyIntoScreener, screenerCopyIdentity } from '../surveys';
 import { currentVersionId, namingColumns } from '../surveys';
 import { engagementScope } from '../engagements';
 import { chooseFromList } from '@core/validation/chooseFromList';
-import { screenerScope } from './access';
+import { editableScreener, findScreener, screenerScope } from './access';
 
 export const SURVEY_ALREADY_LINKED = 'This survey is already part of the screener.';
 export const SURVEY_OF_ANOTHER_SPONSOR = "Choose a survey of the screener's sponsor: this one belongs to another sponsor's engagement.";
@@ -67,6 +67,17 @@ export function screenerSurveyLinkPage(db: Db, user: AuthUser, q: ListQuery<(typ
 /** The link's own row, whoever's screener it is in: the caller checks the scope. */
 export async function findScreenerSurveyLink(db: Db, id: number | null) {
   const [link] = id === null ? [] : await db.select().from(screenerSurveys).where(eq(screenerSurveys.id, id));
+  return link;
+}
+
+/**
+ * A link the user may change: its screener in their scope (else 404 as an unknown link) and not
+ * locked (else 409).
+ */
+export async function editableScreenerSurveyLink(db: Db, id: number | null, user: AuthUser) {
+  const link = await findScreenerSurveyLink(db, id);
+  if (!link || !(await findScreener(db, link.screenerId, user))) throw new NotFound('screener survey');
+  await editableScreener(db, link.screenerId, user);
   return link;
 }
 

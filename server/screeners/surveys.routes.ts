@@ -25,7 +25,7 @@ import { editableScreener, findScreener } from './access';
 import {
   SCREENER_SURVEY_FILTERS,
   addScreenerSurvey,
-  findScreenerSurveyLink,
+  editableScreenerSurveyLink,
   readScreenerSurveyLink,
   removeScreenerSurveyLink,
   screenerFlow,
@@ -88,7 +88,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     return sendDocument(c, { data: link }, status);
   };
 
-  const findLink = (raw: string | undefined) => findScreenerSurveyLink(db, parseId(raw));
+  const editableLink = (c: Context<AppEnv>) => editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
 
   app.patch(
     '/:id',
@@ -99,9 +99,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     }),
     canEdit,
     async (c) => {
-      const link = await findLink(c.req.param('id'));
-      if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
-      await editableScreener(db, link.screenerId, c.get('user'));
+      const link = await editableLink(c);
       const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
       const row = await updateScreenerSurveyLink(db, link, attributes);
       if (!row) throw notFound('screener survey');
@@ -110,9 +108,7 @@ export function screenerSurveysRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Remove a survey from a screener', answer: { empty: true } }), canEdit, async (c) => {
-    const link = await findLink(c.req.param('id'));
-    if (!link || !(await findScreener(db, link.screenerId, c.get('user')))) throw notFound('screener survey');
-    await editableScreener(db, link.screenerId, c.get('user'));
+    const link = await editableLink(c);
     await removeScreenerSurveyLink(db, link.id);
     return c.body(null, 204);
   });

@@ -4,7 +4,7 @@
  * cannot be removed: every role or activity change holds the Super User role's row and is
  * rolled back when none would be left.
  */
-import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Relationship } from '@core/jsonapi';
 import { ROLE_TYPE, type RoleName, type USER_SORTS, type UserInput, type UserPatch } from '@core/model/user';
 import type * as v from 'valibot';
@@ -15,6 +15,7 @@ import { roles, sponsors, userRoles, userSponsors, users } from '../db/schema';
 import type { AuthUser } from '../context';
 import { hasAnyRole } from '../auth/guards';
 import { hashPassword } from '../auth/passwords';
+import { rolesOfUsers, sponsorsOfUsers, type UserLink } from '../auth/users';
 import { revokeUserTokens } from '../auth/tokens';
 import { Conflict, DomainError, Forbidden, Invalid } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
@@ -47,13 +48,6 @@ const sortColumns = {
   modified: users.modified,
 };
 
-/** A role or sponsor linked to one user of a page. */
-export interface UserLink {
-  userId: number;
-  id: number;
-  name: string;
-}
-
 /** One page of users, with their roles and sponsors when the list includes them. */
 export async function listUsers(db: Db, q: ListQuery<(typeof USER_SORTS)[number], typeof SEARCH_AND_ACTIVE>) {
   const isActive = q.filters.isActive;
@@ -64,22 +58,8 @@ export async function listUsers(db: Db, q: ListQuery<(typeof USER_SORTS)[number]
   const { rows, total } = await tablePage(db, users, q, { where, sorts: sortColumns, id: users.id });
   const ids = rows.map((r) => r.id);
   const links: { roles?: UserLink[]; sponsors?: UserLink[] } = {};
-  if (q.include.has('roles') && ids.length) {
-    links.roles = await db
-      .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(inArray(userRoles.userId, ids))
-      .orderBy(asc(roles.name));
-  }
-  if (q.include.has('sponsors') && ids.length) {
-    links.sponsors = await db
-      .select({ userId: userSponsors.userId, id: sponsors.id, name: sponsors.name })
-      .from(userSponsors)
-      .innerJoin(sponsors, eq(sponsors.id, userSponsors.sponsorId))
-      .where(inArray(userSponsors.userId, ids))
-      .orderBy(asc(sponsors.name));
-  }
+  if (q.include.has('roles') && ids.length) links.roles = await rolesOfUsers(db, ids);
+  if (q.include.has('sponsors') && ids.length) links.sponsors = await sponsorsOfUsers(db, ids);
   return { rows, total, links };
 }
 

@@ -11,7 +11,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveLead,
+  runNotQualified,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 import { parseCsv } from '../../support/csv';
 import { leads, oForms, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
@@ -37,20 +46,11 @@ async function dated(run: Run): Promise<Run> {
   return run;
 }
 
-async function runNotQualified(f: ParticipantFixture): Promise<Run> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f);
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  return dated({ submissionId, token });
-}
+const notQualified = async (f: ParticipantFixture): Promise<Run> => dated(await runNotQualified(h, f));
 
 /** A lead of `email`, its phone told apart by `phone`'s last digits: the same e-mail or phone is the same person. */
-async function leaveLead(run: Run, email: string, phone: string, zip?: string): Promise<number> {
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
-    headers: { [TOKEN_HEADER]: run.token },
-    body: { data: { attributes: { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) } } },
-  });
+async function keptLead(run: Run, email: string, phone: string, zip?: string): Promise<number> {
+  const res = await leaveLead(h, run, { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) });
   expect(res.status, await res.clone().text()).toBe(201);
   const [row] = await h.db
     .select({ id: leads.id })
@@ -70,22 +70,22 @@ beforeAll(async () => {
   await h.createUser({ username: 'funnel-leads-a', password: 'funnel-leads-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
   userA = await h.token('funnel-leads-a', 'funnel-leads-a-pass');
 
-  first = await leaveLead(await runNotQualified(a), 'tamsin@example.org', '0190');
-  await leaveLead(await runNotQualified(a), ' Tamsin@Example.org ', '0191');
-  await runNotQualified(a);
+  first = await keptLead(await notQualified(a), 'tamsin@example.org', '0190');
+  await keptLead(await notQualified(a), ' Tamsin@Example.org ', '0191');
+  await notQualified(a);
   const far = await dated(await runQualified(h, a, { zip: '99501' }));
   const sites = await json(
     await h.request('GET', `/api/o-forms/o-form-submission-sites/${far.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: far.token } }),
   );
   expect(sites.meta.outcome).toBe('noTrialSites');
-  await leaveLead(far, 'anchorage@example.org', '0192', '99501');
+  await keptLead(far, 'anchorage@example.org', '0192', '99501');
   const stopped = await startSubmission(h, a);
   await answerPage(h, stopped.token, stopped.firstEntryId, { q_choice: 'yes' });
   await dated(stopped);
   await h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, a.oFormId));
-  await leaveLead(stopped, 'stopped@example.org', '0193');
+  await keptLead(stopped, 'stopped@example.org', '0193');
 
-  await leaveLead(await runNotQualified(b), 'tamsin@example.org', '0190');
+  await keptLead(await notQualified(b), 'tamsin@example.org', '0190');
 });
 
 afterAll(async () => {

@@ -8,7 +8,16 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveLead,
+  runNotQualified,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 import { contactFields, contactFieldScreeners, contacts, leads, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 
@@ -37,19 +46,8 @@ afterAll(async () => {
 
 type Run = { submissionId: string; token: string };
 
-async function runNotQualified(language = 'en'): Promise<Run> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f, { language });
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  return { submissionId, token };
-}
-
 const leadFields = (run: Run, zip?: string) =>
   h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${run.submissionId}${zip ? `?zip=${zip}` : ''}`, { headers: { [TOKEN_HEADER]: run.token } });
-
-const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
-  h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
 
 const leadOf = async (run: Run) =>
   (
@@ -72,7 +70,7 @@ async function everyTable(): Promise<string> {
 
 describe('a lead at notQualified', () => {
   it("shows the outcome's own message pair and the screener's contact fields, in the participant's language", async () => {
-    const run = await runNotQualified('es');
+    const run = await runNotQualified(h, f, { language: 'es' });
     const res = await leadFields(run);
     expect(res.status, await res.clone().text()).toBe(200);
     const body = await json(res);
@@ -84,11 +82,11 @@ describe('a lead at notQualified', () => {
   });
 
   it('keeps the lead with its consent proof, sealed, and no referral', async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const shown = (await json(await leadFields(run))).meta.messages;
     expect(shown.consent).toBe('May we contact you about other studies?');
     const referralsBefore = (await h.db.select().from(referrals)).length;
-    const res = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
+    const res = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '10001' });
     expect(res.status, await res.clone().text()).toBe(201);
     // The thanks the widget shows next, in the run's language.
     expect((await json(res)).meta).toMatchObject({
@@ -125,17 +123,17 @@ describe('a lead at notQualified', () => {
     expect((await h.db.select().from(referrals)).length).toBe(referralsBefore);
     expect(await h.db.select().from(rmsDeliveries)).toEqual([]);
 
-    const again = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    const again = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(again.status).toBe(409);
   });
 
   it('checks the form like a contact: each problem at its pointer, nothing kept', async () => {
-    const run = await runNotQualified();
-    const res = await leaveLead(run, { values: { first_name: 'A', email: 'not-an-email', phone: '917-555-0148' }, acceptTerms: false });
+    const run = await runNotQualified(h, f);
+    const res = await leaveLead(h, run, { values: { first_name: 'A', email: 'not-an-email', phone: '917-555-0148' }, acceptTerms: false });
     expect(res.status).toBe(422);
     const pointers = (await json(res)).errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual(['/data/attributes/acceptTerms', '/data/attributes/values/email']);
-    const badZip = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '00000' });
+    const badZip = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '00000' });
     expect(badZip.status).toBe(422);
     expect((await json(badZip)).errors[0].source.pointer).toBe('/data/attributes/zip');
     const notADocument = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
@@ -147,7 +145,7 @@ describe('a lead at notQualified', () => {
   });
 
   it("needs the run's token", async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
       body: { data: { attributes: { values: VALUES, acceptTerms: true } } },
     });
@@ -169,7 +167,7 @@ describe('a lead at noTrialSites', () => {
       messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Contact me when a site opens near me.' },
     });
 
-    const res = await leaveLead(run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
+    const res = await leaveLead(h, run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
     expect(res.status, await res.clone().text()).toBe(201);
     const lead = await leadOf(run);
     expect(lead).toMatchObject({ kind: 'noTrialSites', engagementIds: f.engagementIds, consentText: 'Contact me when a site opens near me.' });
@@ -189,11 +187,11 @@ describe('a lead at noTrialSites', () => {
     expect(form.status, await form.clone().text()).toBe(200);
     expect((await json(form)).meta.outcome).toBe('noTrialSites');
     // Not a country code: refused at its pointer, nothing kept.
-    const wrong = await leaveLead(run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'Spain' });
+    const wrong = await leaveLead(h, run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'Spain' });
     expect(wrong.status).toBe(422);
     expect((await json(wrong)).errors[0].source.pointer).toBe('/data/attributes/country');
     expect(await leadOf(run)).toBeUndefined();
-    const res = await leaveLead(run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'es' });
+    const res = await leaveLead(h, run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'es' });
     expect(res.status, await res.clone().text()).toBe(201);
     const lead = await leadOf(run);
     expect(lead).toMatchObject({ kind: 'noTrialSites', country: 'ES' });
@@ -208,9 +206,9 @@ describe('a lead at noTrialSites', () => {
   it('is refused where a site is within reach (that contact is a referral), and without a ZIP', async () => {
     const run = await runQualified(h, f);
     expect((await leadFields(run, '10001')).status).toBe(409);
-    const near = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
+    const near = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '10001' });
     expect(near.status).toBe(409);
-    const none = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    const none = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(none.status).toBe(422);
     expect((await json(none)).errors[0].source.pointer).toBe('/data/attributes/zip');
     expect(await leadOf(run)).toBeUndefined();
@@ -226,7 +224,7 @@ describe('a lead at notActive', () => {
     const run = { submissionId, token };
     const form = await json(await leadFields(run));
     expect(form.meta.outcome).toBe('notActive');
-    const res = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    const res = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await leadOf(run)).toMatchObject({
       kind: 'notActive',
@@ -243,16 +241,10 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
     const g = await createParticipantFixture(h.db);
     const [zipField] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'zip_code'));
     await h.db.insert(contactFieldScreeners).values({ screenerId: g.screenerId, contactFieldId: zipField!.id, weight: 9 });
-    const run = async () => {
-      const { submissionId, token, firstEntryId } = await startSubmission(h, g);
-      const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-      const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-      await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-      return { submissionId, token };
-    };
+    const run = () => runNotQualified(h, g);
     // Anchorage, given in the form (no zip attribute): kept sealed, with the miles to the fixture's Manhattan site.
     const far = await run();
-    const res = await leaveLead(far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
+    const res = await leaveLead(h, far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
     const lead = await leadOf(far);
     expect(lead!.kind).toBe('notQualified');
@@ -263,11 +255,13 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
 
 describe('duplicates and sealing', () => {
   it('flags a second lead of the same e-mail for the same engagements as a duplicate of the first', async () => {
-    const first = await runNotQualified();
+    const first = await runNotQualified(h, f);
     const email = 'twice.lead@example.org';
-    expect((await leaveLead(first, { values: { ...VALUES, email, phone: '917-555-0101' }, acceptTerms: true })).status).toBe(201);
-    const second = await runNotQualified();
-    expect((await leaveLead(second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(201);
+    expect((await leaveLead(h, first, { values: { ...VALUES, email, phone: '917-555-0101' }, acceptTerms: true })).status).toBe(201);
+    const second = await runNotQualified(h, f);
+    expect((await leaveLead(h, second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(
+      201,
+    );
     const a = await leadOf(first);
     const b = await leadOf(second);
     expect(a!.duplicateOf).toBeNull();

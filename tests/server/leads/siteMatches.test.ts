@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, leaveLead, runQualified, type ParticipantFixture } from '../../support/participantFixture';
 import { engagements, leads, leadSiteMatches, siteLocations } from '../../../server/db/schema';
 import { zipCentroid } from '../../../server/participant/distance';
 
@@ -26,10 +26,7 @@ beforeAll(async () => {
   admin = await h.token();
   await h.db.update(engagements).set({ radius: 50 }).where(eq(engagements.id, f.engagementIds[0]));
   const run = await runQualified(h, f, { zip: ZIP });
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
-    headers: { [TOKEN_HEADER]: run.token },
-    body: { data: { attributes: { values: { first_name: 'Ada', email: 'ada.north@example.org', phone: '907-555-0100' }, acceptTerms: true, zip: ZIP } } },
-  });
+  const res = await leaveLead(h, run, { values: { first_name: 'Ada', email: 'ada.north@example.org', phone: '907-555-0100' }, acceptTerms: true, zip: ZIP });
   expect(res.status, await res.clone().text()).toBe(201);
   leadId = (
     await h.db

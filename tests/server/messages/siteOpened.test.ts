@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, doc, type Harness } from '../harness';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, leaveLead, runQualified, type ParticipantFixture } from '../../support/participantFixture';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 import { engagements, leadSiteMatches, messages, siteLocations } from '../../../server/db/schema';
 import { zipCentroid } from '../../../server/participant/distance';
@@ -26,10 +26,7 @@ const BEA = { first_name: 'Beatrix', email: 'beatrix.south@example.org', phone: 
 
 async function keepLead(values: Record<string, string>, language = 'en') {
   const run = await runQualified(h, f, { zip: ZIP, language });
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
-    headers: { [TOKEN_HEADER]: run.token },
-    body: { data: { attributes: { values, acceptTerms: true, zip: ZIP } } },
-  });
+  const res = await leaveLead(h, run, { values, acceptTerms: true, zip: ZIP });
   expect(res.status, await res.clone().text()).toBe(201);
 }
 

@@ -14,13 +14,12 @@ import { createHarness, type Harness } from '../harness';
 import { channelSpends, contacts, messages } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
 import {
-  answerPage,
   createParticipantFixture,
   leaveContact,
+  leaveLead,
+  runNotQualified,
   runQualified,
   sendReferralsTo,
-  startSubmission,
-  TOKEN_HEADER,
   type ParticipantFixture,
 } from '../../support/participantFixture';
 import { startRecordSystem } from '../../support/recordSystemReceiver';
@@ -55,14 +54,8 @@ beforeAll(async () => {
   submissionId = run.submissionId;
   expect((await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' })).status).toBe(201);
   // A lead (a run not qualified, its contact kept), so the leads' list and one lead are checked too.
-  const lead = await startSubmission(h, f);
-  const p1 = await answerPage(h, lead.token, lead.firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, lead.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, lead.token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  const left = await h.request('POST', `/api/o-forms/o-form-submission-lead/${lead.submissionId}`, {
-    headers: { [TOKEN_HEADER]: lead.token },
-    body: { data: { attributes: { values: { first_name: 'Orla', email: 'orla@example.org', phone: '646-555-0111' }, acceptTerms: true, zip: '10001' } } },
-  });
+  const lead = await runNotQualified(h, f);
+  const left = await leaveLead(h, lead, { values: { first_name: 'Orla', email: 'orla@example.org', phone: '646-555-0111' }, acceptTerms: true, zip: '10001' });
   expect(left.status, await left.clone().text()).toBe(201);
   // A spend, so the funnel's cost figures and the spend's own answer are checked too.
   await h.db

@@ -19,7 +19,7 @@ import { ATTRIBUTION_EXTENSION, referralBundle } from '../../../server/rms/fhir'
 import { settleDeliveries } from '../../../server/rms/worker';
 import { createParticipantTransport } from '@core/participant/transport';
 import { checkParticipantAnswer } from '@core/participant/responses';
-import { createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { createHarness, json, type Harness } from '../harness';
 
 let h: Harness;
@@ -127,18 +127,7 @@ describe('hidden fields on the media channel', () => {
       fields: { partner_ref: 'ref-9', 'click-id': 'c1' },
     });
     await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } });
-    const contact = await h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
-      headers: { [TOKEN_HEADER]: run.token },
-      body: {
-        data: {
-          attributes: {
-            engagementSiteLocationId: String(f.engagementSiteLocationId),
-            values: { first_name: 'Ada', email: 'ada.hidden@example.com', phone: '212-555-0100' },
-            acceptTerms: true,
-          },
-        },
-      },
-    });
+    const contact = await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada.hidden@example.com', phone: '212-555-0100' });
     expect(contact.status).toBe(201);
     await settleDeliveries();
     const [row] = await h.db

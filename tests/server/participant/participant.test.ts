@@ -67,6 +67,20 @@ const answersOf = async (submissionId: string) =>
       .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
       .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
   ).map((a) => ({ fieldId: a.fieldId, value: openAnswer(h.phi, a) }));
+/** A new fixture whose page 3 multiple-choice answer disqualifies: 'b' for the second engagement, 'none' for every one. */
+const fixtureWithDisqualifyingConditions = async () => {
+  const fixture = await createParticipantFixture(h.db);
+  const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, fixture.fields.q_conditions.id));
+  const configuration = conditions!.configuration as FieldConfiguration;
+  const options = configuration.options.map((o) =>
+    o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fixture.engagementIds[1]] } : o,
+  );
+  await h.db
+    .update(oFormFields)
+    .set({ configuration: { ...configuration, options } })
+    .where(eq(oFormFields.id, conditions!.id));
+  return fixture;
+};
 const qualification = async (submissionId: string, token: string) => {
   const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: withToken(token) });
   expect(res.status).toBe(200);
@@ -543,16 +557,7 @@ describe('answers and branching', () => {
     expect((await json(p3)).meta).toMatchObject({ nextContainerIdentity: null, nextPage: null });
 
     // What disqualifies stays on the server, in the save's answer as in the containers route's.
-    const fx = await createParticipantFixture(h.db);
-    const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, fx.fields.q_conditions.id));
-    const configuration = conditions!.configuration as FieldConfiguration;
-    const options = configuration.options.map((o) =>
-      o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fx.engagementIds[1]] } : o,
-    );
-    await h.db
-      .update(oFormFields)
-      .set({ configuration: { ...configuration, options } })
-      .where(eq(oFormFields.id, conditions!.id));
+    const fx = await fixtureWithDisqualifyingConditions();
     const start = await startSubmission(h, fx);
     const saved = await json(
       await h.request('PATCH', `/api/o-forms/o-form-submission-page/${start.firstEntryId}`, {
@@ -788,16 +793,7 @@ describe('qualification', () => {
 
   it('disqualifies through every chosen value of a multiple-choice answer, not only its first', async () => {
     // Page 3's multiple-choice question: "b" disqualifies for the second engagement, "none" for every one.
-    const other = await createParticipantFixture(h.db);
-    const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, other.fields.q_conditions.id));
-    const configuration = conditions!.configuration as FieldConfiguration;
-    const options = configuration.options.map((o) =>
-      o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [other.engagementIds[1]] } : o,
-    );
-    await h.db
-      .update(oFormFields)
-      .set({ configuration: { ...configuration, options } })
-      .where(eq(oFormFields.id, other.fields.q_conditions.id));
+    const other = await fixtureWithDisqualifyingConditions();
     const judged = async (chosen: string[]) => {
       const s = await startSubmission(h, other);
       const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq, inArray } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
@@ -61,18 +61,7 @@ async function notQualifiedRun() {
 async function completedRun() {
   const run = await runQualified(h, f);
   await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: withToken(run.token) });
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
-    headers: withToken(run.token),
-    body: {
-      data: {
-        attributes: {
-          engagementSiteLocationId: String(f.engagementSiteLocationId),
-          values: { first_name: 'Ada', email: 'ada.kept@example.com', phone: '212-555-0100' },
-          acceptTerms: true,
-        },
-      },
-    },
-  });
+  const res = await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada.kept@example.com', phone: '212-555-0100' });
   expect(res.status).toBe(201);
   return run;
 }

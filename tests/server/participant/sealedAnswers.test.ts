@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
@@ -112,18 +112,7 @@ describe('answers at rest', () => {
   it('pushes the screening answers opened to the record system', async () => {
     const run = await runQualified(h, f);
     expect(await qualification(run.submissionId, run.token)).toMatchObject({ isQualified: true });
-    const contact = await h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
-      headers: withToken(run.token),
-      body: {
-        data: {
-          attributes: {
-            engagementSiteLocationId: String(f.engagementSiteLocationId),
-            values: { first_name: 'Ada', email: 'ada.sealed@example.com', phone: '212-555-0100' },
-            acceptTerms: true,
-          },
-        },
-      },
-    });
+    const contact = await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada.sealed@example.com', phone: '212-555-0100' });
     expect(contact.status).toBe(201);
     await settleDeliveries();
     const [row] = await h.db

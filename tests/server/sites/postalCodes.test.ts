@@ -7,7 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  leaveLead,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+} from '../../support/participantFixture';
 import { contactFields, contactFieldScreeners, countries, engagementSiteLocations, leads, mediaChannels, siteLocations } from '../../../server/db/schema';
 import { message } from '@core/validation/messages';
 
@@ -53,8 +61,6 @@ async function finished(f: ParticipantFixture, zip: string, qualifies = true): P
   return run;
 }
 
-const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
-  h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
 const leadOf = async (run: Run) =>
   (
     await h.db
@@ -114,11 +120,11 @@ describe('a Canadian channel (en-CA)', () => {
 
   it("a lead's postal code (notQualified) keeps its distance to the nearest site, sealed", async () => {
     const run = await finished(ca, 'M5V 3L9', false);
-    const refused = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '12345', country: 'CA' });
+    const refused = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '12345', country: 'CA' });
     expect(refused.status).toBe(422);
     expect((await json(refused)).errors[0]).toMatchObject({ detail: message('postal'), source: { pointer: '/data/attributes/zip' } });
     expect(await leadOf(run)).toBeUndefined();
-    const res = await leaveLead(run, { values: { ...VALUES, zip_code: 'M5V 3L9' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' });
+    const res = await leaveLead(h, run, { values: { ...VALUES, zip_code: 'M5V 3L9' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' });
     expect(res.status, await res.clone().text()).toBe(201);
     const lead = await leadOf(run);
     expect(lead).toMatchObject({ kind: 'notQualified', country: 'CA' });
@@ -131,7 +137,7 @@ describe('a Canadian channel (en-CA)', () => {
 
   it("a lead's ZIP contact field alone (no place sent) is read in the channel's region", async () => {
     const run = await finished(ca, 'M5V 3L9', false);
-    const res = await leaveLead(run, { values: { ...VALUES, email: 'field.only@example.org', zip_code: 'M5V 3L9' }, acceptTerms: true });
+    const res = await leaveLead(h, run, { values: { ...VALUES, email: 'field.only@example.org', zip_code: 'M5V 3L9' }, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
     const lead = await leadOf(run);
     expect(lead).toMatchObject({ kind: 'notQualified', country: 'CA' });

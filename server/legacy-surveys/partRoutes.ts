@@ -1,0 +1,85 @@
+/**
+ * What the pages, questions and options route files share: a survey's part is created under the
+ * part its attributes name above it (an unknown one is refused at that attribute), and updated or
+ * deleted once found through its survey in the user's scope (else 404, as an unknown part). Each
+ * route file gives its schemas, its own checks and its area's functions.
+ */
+import { Hono, type Context } from 'hono';
+import type * as v from 'valibot';
+import type { ResourceAnswer } from '@core/model/answers';
+import type { AppEnv, AuthUser, Deps } from '../context';
+import type { Db } from '../db/open';
+import { authenticate } from '../auth/guards';
+import { readResource, requireParent } from '../http/body';
+import { parseId } from '../http/query';
+import { describe } from '../openapi/describe';
+import { orNotFound } from './parts';
+
+type Find<T> = (db: Db, id: number | null, user: AuthUser) => Promise<T | undefined>;
+
+export interface SurveyPart<K extends string, Input extends v.GenericSchema<unknown, Record<K, number>>, Patch extends v.GenericSchema, Above, Found> {
+  /** The part's name in a 404: 'page', 'question', 'option'. */
+  what: string;
+  type: string;
+  answer: ResourceAnswer;
+  summaries: { create: string; update: string; remove: string };
+  input: Input;
+  patch: Patch;
+  /** The attribute naming the part above, how that part is found, and the refusal when it is not. */
+  above: { key: K; find: Find<Above>; unknown: string };
+  find: Find<Found>;
+  idOf: (found: Found) => number;
+  /** What the attributes name besides the part above must exist (languages, tags, …); throws when not. */
+  check?: (db: Db, attributes: v.InferOutput<Input> | v.InferOutput<Patch>) => Promise<void>;
+  create: (db: Db, above: Above, attributes: v.InferOutput<Input>) => Promise<number>;
+  update: (db: Db, found: Found, attributes: v.InferOutput<Patch>) => Promise<unknown>;
+  remove: (db: Db, found: Found) => Promise<unknown>;
+  /** Answers the part as it now stands. */
+  send: (c: Context<AppEnv>, db: Db, id: number, status: 200 | 201, user: AuthUser) => Promise<Response>;
+}
+
+export function surveyPartRoutes<K extends string, Input extends v.GenericSchema<unknown, Record<K, number>>, Patch extends v.GenericSchema, Above, Found>(
+  deps: Deps,
+  part: SurveyPart<K, Input, Patch, Above, Found>,
+) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', authenticate(deps));
+  const findById = (c: Context<AppEnv>) => orNotFound(part.find(db, parseId(c.req.param('id')), c.get('user')), part.what);
+
+  app.post(
+    '/',
+    describe({
+      summary: part.summaries.create,
+      body: { resource: part.type, attributes: part.input },
+      answer: { resource: part.answer, status: 201 },
+    }),
+    async (c) => {
+      const user = c.get('user');
+      const { attributes } = await readResource(c, part.input, { type: part.type });
+      const above = await requireParent(part.above.find(db, (attributes as Record<K, number>)[part.above.key], user), part.above.key, part.above.unknown);
+      await part.check?.(db, attributes);
+      return part.send(c, db, await part.create(db, above, attributes), 201, user);
+    },
+  );
+
+  app.patch(
+    '/:id',
+    describe({ summary: part.summaries.update, body: { resource: part.type, attributes: part.patch }, answer: { resource: part.answer } }),
+    async (c) => {
+      const found = await findById(c);
+      const id = part.idOf(found);
+      const { attributes } = await readResource(c, part.patch, { type: part.type, id });
+      await part.check?.(db, attributes);
+      await part.update(db, found, attributes);
+      return part.send(c, db, id, 200, c.get('user'));
+    },
+  );
+
+  app.delete('/:id', describe({ summary: part.summaries.remove, answer: { empty: true } }), async (c) => {
+    await part.remove(db, await findById(c));
+    return c.body(null, 204);
+  });
+
+  return app;
+}
