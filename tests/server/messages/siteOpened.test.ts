@@ -6,9 +6,10 @@
  * written together, so the match made once never mails again; nothing when the engagement has
  * the message off, when the site is out of reach, or to an address that unsubscribed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, doc, type Harness } from '../harness';
+import { useMessageReceiver } from './messageReceiver';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 import { engagements, leadSiteMatches, messages, siteLocations } from '../../../server/db/schema';
@@ -76,15 +77,7 @@ beforeAll(async () => {
   await keepLead(BEA, 'es');
 });
 
-afterAll(async () => {
-  await settleMessages();
-  await h.close();
-  await smtp.close();
-});
-
-beforeEach(() => {
-  smtp.received.splice(0);
-});
+useMessageReceiver(() => ({ h, receiver: smtp }));
 
 describe('a site that opens within reach of kept leads', () => {
   it('with the message off, matches them and mails nobody', async () => {
