@@ -337,6 +337,23 @@ export async function runQualified(
 }
 
 /**
+ * Runs the survey to its end qualifying for neither engagement (no to the first question, then
+ * an adult's birthday and `zip`, by default one near the fixture's site); answers the
+ * submission's id and token.
+ */
+export async function runNotQualified(
+  h: ParticipantRequester,
+  fixture: ParticipantFixture,
+  options: { zip?: string; language?: string } = {},
+): Promise<{ submissionId: string; token: string }> {
+  const { submissionId, token, firstEntryId } = await startSubmission(h, fixture, { language: options.language });
+  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
+  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: options.zip ?? '10001', q_conditions: ['a'] });
+  return { submissionId, token };
+}
+
+/**
  * Makes a webhook the record system of the fixture's first engagement, so that its contacts are
  * pushed there; answers the provider's id. `signingSecret` is stored as given (sealed or not).
  */
@@ -363,5 +380,17 @@ export function leaveContact<R>(
   return h.request('POST', `/api/o-forms/o-form-submission-contact/${run.submissionId}`, {
     headers: { [TOKEN_HEADER]: run.token },
     body: { data: { attributes: { engagementSiteLocationId: String(fixture.engagementSiteLocationId), values, acceptTerms: true } } },
+  });
+}
+
+/** Sends a run's lead step (its contact kept for a site to come) with `attributes`. Answers the response. */
+export function leaveLead<R>(
+  h: { request(method: string, path: string, options: { body: unknown; headers: Record<string, string> }): Promise<R> },
+  run: { submissionId: string; token: string },
+  attributes: Record<string, unknown>,
+): Promise<R> {
+  return h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+    headers: { [TOKEN_HEADER]: run.token },
+    body: { data: { attributes } },
   });
 }

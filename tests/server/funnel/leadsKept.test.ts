@@ -11,9 +11,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  type ParticipantFixture,
+  runNotQualified,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+} from '../../support/participantFixture';
+import { leadLeft } from '../participantServer';
 import { parseCsv } from '../../support/csv';
-import { leads, oForms, oFormSubmissions } from '../../../server/db/schema';
+import { oForms, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { FUNNEL_FIGURES, FUNNEL_LEAD_FIGURES, type FunnelCounts } from '@core/model/funnel';
@@ -37,26 +46,14 @@ async function dated(run: Run): Promise<Run> {
   return run;
 }
 
-async function runNotQualified(f: ParticipantFixture): Promise<Run> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f);
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  return dated({ submissionId, token });
+async function datedNotQualified(f: ParticipantFixture): Promise<Run> {
+  return dated(await runNotQualified(h, f));
 }
 
 /** A lead of `email`, its phone told apart by `phone`'s last digits: the same e-mail or phone is the same person. */
 async function leaveLead(run: Run, email: string, phone: string, zip?: string): Promise<number> {
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
-    headers: { [TOKEN_HEADER]: run.token },
-    body: { data: { attributes: { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) } } },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const [row] = await h.db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(eq(leads.submissionId, Number(run.submissionId)));
-  return row!.id;
+  const lead = await leadLeft(h, run, { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) });
+  return lead.id;
 }
 
 let first: number;
@@ -70,9 +67,9 @@ beforeAll(async () => {
   await h.createUser({ username: 'funnel-leads-a', password: 'funnel-leads-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
   userA = await h.token('funnel-leads-a', 'funnel-leads-a-pass');
 
-  first = await leaveLead(await runNotQualified(a), 'tamsin@example.org', '0190');
-  await leaveLead(await runNotQualified(a), ' Tamsin@Example.org ', '0191');
-  await runNotQualified(a);
+  first = await leaveLead(await datedNotQualified(a), 'tamsin@example.org', '0190');
+  await leaveLead(await datedNotQualified(a), ' Tamsin@Example.org ', '0191');
+  await datedNotQualified(a);
   const far = await dated(await runQualified(h, a, { zip: '99501' }));
   const sites = await json(
     await h.request('GET', `/api/o-forms/o-form-submission-sites/${far.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: far.token } }),
@@ -85,7 +82,7 @@ beforeAll(async () => {
   await h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, a.oFormId));
   await leaveLead(stopped, 'stopped@example.org', '0193');
 
-  await leaveLead(await runNotQualified(b), 'tamsin@example.org', '0190');
+  await leaveLead(await datedNotQualified(b), 'tamsin@example.org', '0190');
 });
 
 afterAll(async () => {

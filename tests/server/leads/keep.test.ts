@@ -8,8 +8,18 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
-import { contactFields, contactFieldScreeners, contacts, leads, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveLead,
+  type ParticipantFixture,
+  runNotQualified,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+} from '../../support/participantFixture';
+import { leadOf } from '../participantServer';
+import { contactFields, contactFieldScreeners, contacts, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 
 let h: Harness;
@@ -37,27 +47,8 @@ afterAll(async () => {
 
 type Run = { submissionId: string; token: string };
 
-async function runNotQualified(language = 'en'): Promise<Run> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f, { language });
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
-  return { submissionId, token };
-}
-
 const leadFields = (run: Run, zip?: string) =>
   h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${run.submissionId}${zip ? `?zip=${zip}` : ''}`, { headers: { [TOKEN_HEADER]: run.token } });
-
-const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
-  h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
-
-const leadOf = async (run: Run) =>
-  (
-    await h.db
-      .select()
-      .from(leads)
-      .where(eq(leads.submissionId, Number(run.submissionId)))
-  )[0];
 
 /** Every row of every table in the public schema, as text. */
 async function everyTable(): Promise<string> {
@@ -72,7 +63,7 @@ async function everyTable(): Promise<string> {
 
 describe('a lead at notQualified', () => {
   it("shows the outcome's own message pair and the screener's contact fields, in the participant's language", async () => {
-    const run = await runNotQualified('es');
+    const run = await runNotQualified(h, f, { language: 'es' });
     const res = await leadFields(run);
     expect(res.status, await res.clone().text()).toBe(200);
     const body = await json(res);
@@ -84,11 +75,11 @@ describe('a lead at notQualified', () => {
   });
 
   it('keeps the lead with its consent proof, sealed, and no referral', async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const shown = (await json(await leadFields(run))).meta.messages;
     expect(shown.consent).toBe('May we contact you about other studies?');
     const referralsBefore = (await h.db.select().from(referrals)).length;
-    const res = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
+    const res = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '10001' });
     expect(res.status, await res.clone().text()).toBe(201);
     // The thanks the widget shows next, in the run's language.
     expect((await json(res)).meta).toMatchObject({
@@ -97,7 +88,7 @@ describe('a lead at notQualified', () => {
       messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' },
     });
 
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));
     expect(lead).toMatchObject({
       kind: 'notQualified',
@@ -125,17 +116,17 @@ describe('a lead at notQualified', () => {
     expect((await h.db.select().from(referrals)).length).toBe(referralsBefore);
     expect(await h.db.select().from(rmsDeliveries)).toEqual([]);
 
-    const again = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    const again = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(again.status).toBe(409);
   });
 
   it('checks the form like a contact: each problem at its pointer, nothing kept', async () => {
-    const run = await runNotQualified();
-    const res = await leaveLead(run, { values: { first_name: 'A', email: 'not-an-email', phone: '917-555-0148' }, acceptTerms: false });
+    const run = await runNotQualified(h, f);
+    const res = await leaveLead(h, run, { values: { first_name: 'A', email: 'not-an-email', phone: '917-555-0148' }, acceptTerms: false });
     expect(res.status).toBe(422);
     const pointers = (await json(res)).errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual(['/data/attributes/acceptTerms', '/data/attributes/values/email']);
-    const badZip = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '00000' });
+    const badZip = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '00000' });
     expect(badZip.status).toBe(422);
     expect((await json(badZip)).errors[0].source.pointer).toBe('/data/attributes/zip');
     const notADocument = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
@@ -143,16 +134,16 @@ describe('a lead at notQualified', () => {
       body: { data: [] },
     });
     expect(notADocument.status).toBe(422);
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 
   it("needs the run's token", async () => {
-    const run = await runNotQualified();
+    const run = await runNotQualified(h, f);
     const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
       body: { data: { attributes: { values: VALUES, acceptTerms: true } } },
     });
     expect(res.status).toBe(401);
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 });
 
@@ -169,9 +160,9 @@ describe('a lead at noTrialSites', () => {
       messages: { contactForm: '<p>No site near you yet.</p>', consent: 'Contact me when a site opens near me.' },
     });
 
-    const res = await leaveLead(run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
+    const res = await leaveLead(h, run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'noTrialSites', engagementIds: f.engagementIds, consentText: 'Contact me when a site opens near me.' });
     // Anchorage to Manhattan, great-circle.
     expect(lead!.nearestSiteMiles).toBeGreaterThan(3300);
@@ -189,13 +180,13 @@ describe('a lead at noTrialSites', () => {
     expect(form.status, await form.clone().text()).toBe(200);
     expect((await json(form)).meta.outcome).toBe('noTrialSites');
     // Not a country code: refused at its pointer, nothing kept.
-    const wrong = await leaveLead(run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'Spain' });
+    const wrong = await leaveLead(h, run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'Spain' });
     expect(wrong.status).toBe(422);
     expect((await json(wrong)).errors[0].source.pointer).toBe('/data/attributes/country');
-    expect(await leadOf(run)).toBeUndefined();
-    const res = await leaveLead(run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'es' });
+    expect(await leadOf(h, run)).toBeUndefined();
+    const res = await leaveLead(h, run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'es' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'noTrialSites', country: 'ES' });
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('Madrid');
     // Madrid to Manhattan, great-circle: about 3,600 miles.
@@ -208,12 +199,12 @@ describe('a lead at noTrialSites', () => {
   it('is refused where a site is within reach (that contact is a referral), and without a ZIP', async () => {
     const run = await runQualified(h, f);
     expect((await leadFields(run, '10001')).status).toBe(409);
-    const near = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '10001' });
+    const near = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '10001' });
     expect(near.status).toBe(409);
-    const none = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    const none = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(none.status).toBe(422);
     expect((await json(none)).errors[0].source.pointer).toBe('/data/attributes/zip');
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 });
 
@@ -226,9 +217,9 @@ describe('a lead at notActive', () => {
     const run = { submissionId, token };
     const form = await json(await leadFields(run));
     expect(form.meta.outcome).toBe('notActive');
-    const res = await leaveLead(run, { values: VALUES, acceptTerms: true });
+    const res = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await leadOf(run)).toMatchObject({
+    expect(await leadOf(h, run)).toMatchObject({
       kind: 'notActive',
       engagementIds: g.engagementIds,
       consentText: form.meta.messages.consent,
@@ -252,9 +243,9 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
     };
     // Anchorage, given in the form (no zip attribute): kept sealed, with the miles to the fixture's Manhattan site.
     const far = await run();
-    const res = await leaveLead(far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
+    const res = await leaveLead(h, far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(far);
+    const lead = await leadOf(h, far);
     expect(lead!.kind).toBe('notQualified');
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('99501');
     expect(lead!.nearestSiteMiles).toBeGreaterThan(3300);
@@ -263,13 +254,15 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
 
 describe('duplicates and sealing', () => {
   it('flags a second lead of the same e-mail for the same engagements as a duplicate of the first', async () => {
-    const first = await runNotQualified();
+    const first = await runNotQualified(h, f);
     const email = 'twice.lead@example.org';
-    expect((await leaveLead(first, { values: { ...VALUES, email, phone: '917-555-0101' }, acceptTerms: true })).status).toBe(201);
-    const second = await runNotQualified();
-    expect((await leaveLead(second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(201);
-    const a = await leadOf(first);
-    const b = await leadOf(second);
+    expect((await leaveLead(h, first, { values: { ...VALUES, email, phone: '917-555-0101' }, acceptTerms: true })).status).toBe(201);
+    const second = await runNotQualified(h, f);
+    expect((await leaveLead(h, second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(
+      201,
+    );
+    const a = await leadOf(h, first);
+    const b = await leadOf(h, second);
     expect(a!.duplicateOf).toBeNull();
     expect(b!.duplicateOf).toBe(a!.id);
   });

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, type ParticipantFixture, runNotQualified } from '../../support/participantFixture';
+import { leadLeft } from '../participantServer';
 import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { createLogger } from '../../../server/log';
@@ -22,20 +23,8 @@ const DAY_MS = 24 * 3600 * 1000;
 const T0 = new Date('2032-01-15T08:00:00Z');
 
 async function leaveLead(f: ParticipantFixture, email: string, zip = '10001'): Promise<number> {
-  const { submissionId, token, firstEntryId } = await startSubmission(h, f);
-  const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
-  const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: zip, q_conditions: ['a'] });
-  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${submissionId}`, {
-    headers: { [TOKEN_HEADER]: token },
-    body: { data: { attributes: { values: { first_name: 'Orla', email, phone: '646-555-0111' }, acceptTerms: true, zip } } },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const [row] = await h.db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(eq(leads.submissionId, Number(submissionId)));
-  return row!.id;
+  const run = await runNotQualified(h, f, { zip });
+  return (await leadLeft(h, run, { values: { first_name: 'Orla', email, phone: '646-555-0111' }, acceptTerms: true, zip })).id;
 }
 
 let leadA: number;

@@ -9,13 +9,13 @@
  */
 import fs from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from '../harness';
+import { useParticipantServer } from '../participantServer';
 import { channelSpends, contacts, messages } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
 import {
   answerPage,
-  createParticipantFixture,
   leaveContact,
   runQualified,
   sendReferralsTo,
@@ -36,21 +36,23 @@ let token: string;
 let f: ParticipantFixture;
 let submissionId: string;
 
-beforeAll(async () => {
-  // Single sign-on configured, so its metadata page answers.
-  h = await createHarness({
+// Single sign-on configured, so its metadata page answers. The fixture brings a sponsor,
+// engagements, a screener, a channel, a survey and a site; the run below, a referral to read.
+useParticipantServer((server) => ({ h, f } = server), {
+  env: {
     PUBLIC_URL: 'http://app.test',
     SSO_SERVICES: 'duo',
     SSO_DUO_ENTRY_POINT: 'http://idp.test/sso',
     SSO_DUO_CERT: IDP_CERT,
     SSO_DUO_IDP_ISSUER: IDP_ISSUER,
-  });
+  },
+});
+
+beforeAll(async () => {
   doc = (await (await h.app.request('/api/openapi.json')).json()) as Json;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ $id: 'openapi.json', components: { schemas: doc.components.schemas } });
   token = await h.token();
-  // A sponsor, engagements, a screener, a channel, a survey, a site, and a referral to read.
-  f = await createParticipantFixture(h.db);
   const run = await runQualified(h, f);
   submissionId = run.submissionId;
   expect((await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada@example.com', phone: '212-555-0100' })).status).toBe(201);
@@ -99,9 +101,6 @@ const FILTERED: Record<string, () => string> = {
   '/api/media-channel-surveys': () => `mediaChannelId=${f.mediaChannelId}`,
   '/api/site-coordinators': () => `siteLocationId=${f.siteLocationId}`,
 };
-afterAll(async () => {
-  await h.close();
-});
 
 /** Where a JSON:API answer holds a resource or a resource identifier whose id is not a string. */
 function idsNotStrings(body: unknown): string[] {

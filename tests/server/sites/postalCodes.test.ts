@@ -7,8 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { answerPage, createParticipantFixture, leaveContact, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
-import { contactFields, contactFieldScreeners, countries, engagementSiteLocations, leads, mediaChannels, siteLocations } from '../../../server/db/schema';
+import {
+  answerPage,
+  createParticipantFixture,
+  leaveContact,
+  leaveLead,
+  type ParticipantFixture,
+  startSubmission,
+  TOKEN_HEADER,
+} from '../../support/participantFixture';
+import { leadOf } from '../participantServer';
+import { contactFields, contactFieldScreeners, countries, engagementSiteLocations, mediaChannels, siteLocations } from '../../../server/db/schema';
 import { message } from '@core/validation/messages';
 
 let h: Harness;
@@ -52,16 +61,6 @@ async function finished(f: ParticipantFixture, zip: string, qualifies = true): P
   expect(saved.status).toBe(200);
   return run;
 }
-
-const leaveLead = (run: Run, attributes: Record<string, unknown>) =>
-  h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token }, body: { data: { attributes } } });
-const leadOf = async (run: Run) =>
-  (
-    await h.db
-      .select()
-      .from(leads)
-      .where(eq(leads.submissionId, Number(run.submissionId)))
-  )[0];
 
 describe('a Canadian channel (en-CA)', () => {
   it("starts with the channel's region", async () => {
@@ -114,13 +113,13 @@ describe('a Canadian channel (en-CA)', () => {
 
   it("a lead's postal code (notQualified) keeps its distance to the nearest site, sealed", async () => {
     const run = await finished(ca, 'M5V 3L9', false);
-    const refused = await leaveLead(run, { values: VALUES, acceptTerms: true, zip: '12345', country: 'CA' });
+    const refused = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '12345', country: 'CA' });
     expect(refused.status).toBe(422);
     expect((await json(refused)).errors[0]).toMatchObject({ detail: message('postal'), source: { pointer: '/data/attributes/zip' } });
-    expect(await leadOf(run)).toBeUndefined();
-    const res = await leaveLead(run, { values: { ...VALUES, zip_code: 'M5V 3L9' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' });
+    expect(await leadOf(h, run)).toBeUndefined();
+    const res = await leaveLead(h, run, { values: { ...VALUES, zip_code: 'M5V 3L9' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'notQualified', country: 'CA' });
     // Downtown Toronto's postal area to the town's centre: a few miles.
     expect(lead!.nearestSiteMiles).toBeGreaterThanOrEqual(0);
@@ -131,9 +130,9 @@ describe('a Canadian channel (en-CA)', () => {
 
   it("a lead's ZIP contact field alone (no place sent) is read in the channel's region", async () => {
     const run = await finished(ca, 'M5V 3L9', false);
-    const res = await leaveLead(run, { values: { ...VALUES, email: 'field.only@example.org', zip_code: 'M5V 3L9' }, acceptTerms: true });
+    const res = await leaveLead(h, run, { values: { ...VALUES, email: 'field.only@example.org', zip_code: 'M5V 3L9' }, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'notQualified', country: 'CA' });
     expect(lead!.nearestSiteMiles).toBeLessThan(15);
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('M5V 3L9');
