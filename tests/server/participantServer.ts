@@ -93,3 +93,13 @@ export function secondApp(h: Harness, env: Record<string, string>) {
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
   return createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
 }
+
+/** Two fixtures, each of its own sponsor; the admin's token, and that of a User of the first sponsor only, named `username`. */
+export async function twoSponsors(h: Harness, username: string) {
+  const a = await createParticipantFixture(h.db);
+  const b = await createParticipantFixture(h.db);
+  const admin = await h.token();
+  await h.createUser({ username, password: `${username}-pass`, roles: ['User'], sponsorIds: [a.sponsorId] });
+  const userA = await h.token(username, `${username}-pass`);
+  return { a, b, admin, userA };
+}

@@ -11,16 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import {
-  answerPage,
-  createParticipantFixture,
-  type ParticipantFixture,
-  runNotQualified,
-  runQualified,
-  startSubmission,
-  TOKEN_HEADER,
-} from '../../support/participantFixture';
-import { leadLeft } from '../participantServer';
+import { answerPage, type ParticipantFixture, runNotQualified, runQualified, startSubmission, TOKEN_HEADER } from '../../support/participantFixture';
+import { leadLeft, twoSponsors } from '../participantServer';
 import { parseCsv } from '../../support/csv';
 import { oForms, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
@@ -61,11 +53,7 @@ let first: number;
 beforeAll(async () => {
   h = await createHarness();
   h.clock.set(T0);
-  a = await createParticipantFixture(h.db);
-  b = await createParticipantFixture(h.db);
-  admin = await h.token();
-  await h.createUser({ username: 'funnel-leads-a', password: 'funnel-leads-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
-  userA = await h.token('funnel-leads-a', 'funnel-leads-a-pass');
+  ({ a, b, admin, userA } = await twoSponsors(h, 'funnel-leads-a'));
 
   first = await leaveLead(await datedNotQualified(a), 'tamsin@example.org', '0190');
   await leaveLead(await datedNotQualified(a), ' Tamsin@Example.org ', '0191');

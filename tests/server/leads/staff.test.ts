@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, type ParticipantFixture, runNotQualified } from '../../support/participantFixture';
-import { leadLeft } from '../participantServer';
+import { type ParticipantFixture, runNotQualified } from '../../support/participantFixture';
+import { leadLeft, twoSponsors } from '../participantServer';
 import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { createLogger } from '../../../server/log';
@@ -33,11 +33,7 @@ let leadB: number;
 beforeAll(async () => {
   h = await createHarness();
   h.clock.set(T0);
-  a = await createParticipantFixture(h.db);
-  b = await createParticipantFixture(h.db);
-  admin = await h.token();
-  await h.createUser({ username: 'leads-user-a', password: 'leads-user-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
-  userA = await h.token('leads-user-a', 'leads-user-a-pass');
+  ({ a, b, admin, userA } = await twoSponsors(h, 'leads-user-a'));
   leadA = await leaveLead(a, 'orla.a@example.org');
   leadB = await leaveLead(b, 'orla.b@example.org', '60601');
 });
