@@ -33,6 +33,9 @@ export function json(body: unknown, status = 200): Response {
 }
 
 export const notFound = () => json({ errors: [{ status: '404', title: 'Not Found' }] }, 404);
+/** The server's refusal: one JSON:API error, its status the response's. */
+export const refusal = (status: number, title: string, detail: string, source: Record<string, string>) =>
+  json({ errors: [{ status: String(status), title, detail, source }] }, status);
 
 /** A recorded request: method, path below /api, query and parsed JSON body. */
 export interface Recorded {

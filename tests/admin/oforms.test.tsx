@@ -4,6 +4,7 @@ import type { FieldConfiguration } from '@core/model/oform';
 import { MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslation } from '@core/model/oformExport';
 import { surveyGraph } from '../../admin/sections/oforms/flow';
 import { json, listDocument, makeUser, renderAdmin, sentAttributes, type Handler } from './helpers';
+import { fieldConfig } from '../support/fieldConfig';
 
 // The builder is a lazy chunk with several panels loading at once; the machine is shared.
 configure({ asyncUtilTimeout: 5000 });
@@ -31,13 +32,6 @@ interface Page {
   fields: Field[];
 }
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
-  required: false,
-  helperText: null,
-  translations: {},
-  options: [],
-  ...extra,
-});
 const option = (label: string, value: string, extra: Partial<FieldConfiguration['options'][number]> = {}) => ({
   label,
   value,
@@ -54,7 +48,7 @@ const option = (label: string, value: string, extra: Partial<FieldConfiguration[
 function oFormServer(options: { failures?: Record<string, () => Response>; missing?: MissingTranslation[]; approved?: boolean } = {}) {
   const failures = options.failures ?? {};
   let nextId = 200;
-  const field = (id: string, title: string, type: string, configuration = config(), displayOrder = 1): Field => ({
+  const field = (id: string, title: string, type: string, configuration = fieldConfig(), displayOrder = 1): Field => ({
     id,
     identity: `f-${id}`,
     title,
@@ -71,7 +65,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
       identity: 'p-1',
       title: 'About you',
       displayOrder: 1,
-      fields: [field('10', 'Smoker?', 'single', config({ options: [option('Yes', 'yes'), option('No', 'no')] }))],
+      fields: [field('10', 'Smoker?', 'single', fieldConfig({ options: [option('Yes', 'yes'), option('No', 'no')] }))],
     },
     { id: '2', identity: 'p-2', title: 'Birth', displayOrder: 2, fields: [field('20', 'Date of birth', 'dob')] },
     { id: '3', identity: 'p-3', title: 'Habits', displayOrder: 3, fields: [field('30', 'Hobbies', 'text')] },
@@ -274,7 +268,7 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
     }
     if (key === 'POST o-forms/o-form-fields') {
       const page = pages.find((p) => p.id === String(body!.data.attributes.containerId))!;
-      const f = field(String(nextId++), 'Placeholder', 'placeholder', config(), page.fields.length + 1);
+      const f = field(String(nextId++), 'Placeholder', 'placeholder', fieldConfig(), page.fields.length + 1);
       page.fields.push(f);
       return json({ data: fieldResource(f, page) }, 201);
     }
@@ -686,34 +680,38 @@ describe('versioned survey languages and exports', () => {
 });
 
 describe('survey flow graph', () => {
+  /** A question of the graph's page `page`. */
+  const graphQuestion = (page: string, identity: string, type: 'single' | 'dob', configuration: FieldConfiguration) => ({
+    id: identity,
+    identity,
+    containerId: page,
+    oFormContainerIdentity: page,
+    title: 'Q',
+    oFormFieldTypeId: type,
+    oFormFieldCategoryId: null,
+    isActive: true,
+    displayOrder: 1,
+    configuration,
+    tags: [],
+  });
+  /** A page of the graph (a root container of survey 5) holding `fields`. */
+  const graphPage = (identity: string, title: string, fields: ReturnType<typeof graphQuestion>[]) => ({
+    id: identity,
+    identity,
+    title,
+    displayOrder: 1,
+    isActive: true,
+    oFormVersionId: '5',
+    oFormIdentity: 'x',
+    oFormContainerTypeId: 'root_container' as const,
+    parentId: null,
+    translations: {},
+    fields,
+  });
+
   it('has a node per page, next-page edges and a labelled edge per transition', () => {
-    const page = (identity: string, title: string, options: FieldConfiguration['options'] = []) => ({
-      id: identity,
-      identity,
-      title,
-      displayOrder: 1,
-      isActive: true,
-      oFormVersionId: '5',
-      oFormIdentity: 'x',
-      oFormContainerTypeId: 'root_container' as const,
-      parentId: null,
-      translations: {},
-      fields: [
-        {
-          id: `f-${identity}`,
-          identity: `f-${identity}`,
-          containerId: identity,
-          oFormContainerIdentity: identity,
-          title: 'Q',
-          oFormFieldTypeId: 'single' as const,
-          oFormFieldCategoryId: null,
-          isActive: true,
-          displayOrder: 1,
-          configuration: config({ options }),
-          tags: [],
-        },
-      ],
-    });
+    const page = (identity: string, title: string, options: FieldConfiguration['options'] = []) =>
+      graphPage(identity, title, [graphQuestion(identity, `f-${identity}`, 'single', fieldConfig({ options }))]);
     const graph = surveyGraph([
       page('a', 'One', [
         option('Skip', 'skip', { transition: { to: 'page', identity: 'c' } }),
@@ -733,39 +731,11 @@ describe('survey flow graph', () => {
   });
 
   it('leads disqualifying options and age ranges to Disqualified, each labelled', () => {
-    const base = {
-      id: 'p',
-      identity: 'p',
-      title: 'P',
-      displayOrder: 1,
-      isActive: true,
-      oFormVersionId: '5',
-      oFormIdentity: 'x',
-      oFormContainerTypeId: 'root_container' as const,
-      parentId: null,
-      translations: {},
-    };
-    const question = (id: string, type: 'single' | 'dob', configuration: FieldConfiguration) => ({
-      id,
-      identity: id,
-      containerId: 'p',
-      oFormContainerIdentity: 'p',
-      title: 'Q',
-      oFormFieldTypeId: type,
-      oFormFieldCategoryId: null,
-      isActive: true,
-      displayOrder: 1,
-      configuration,
-      tags: [],
-    });
     const graph = surveyGraph([
-      {
-        ...base,
-        fields: [
-          question('q1', 'single', config({ options: [option('Fewer than 4 days', 'few', { isDisqualified: true }), option('More', 'more')] })),
-          question('q2', 'dob', config({ minAge: 18, maxAge: 65 })),
-        ],
-      },
+      graphPage('p', 'P', [
+        graphQuestion('p', 'q1', 'single', fieldConfig({ options: [option('Fewer than 4 days', 'few', { isDisqualified: true }), option('More', 'more')] })),
+        graphQuestion('p', 'q2', 'dob', fieldConfig({ minAge: 18, maxAge: 65 })),
+      ]),
     ]);
     expect(graph.nodes.map((n) => [n.id, n.title])).toEqual([
       ['p', 'P'],

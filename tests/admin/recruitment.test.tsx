@@ -4,7 +4,7 @@ import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/fu
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
 import { TREND_STAGES, TrendChart } from '../../admin/components/charts/Charts';
-import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded, refusal } from './helpers';
 import { makeMediaChannel } from './fixtures';
 
 // The screen and its charts are lazy chunks; the machine is shared.
@@ -322,19 +322,7 @@ describe('grouping by a hidden field', () => {
   it("narrows the names to the chosen channel's, and shows the server's refusal of a name", async () => {
     const refusing: Handler = (request, url) => {
       if (url.pathname === '/api/recruitment-funnel' && url.searchParams.get('hiddenField') === 'clinic') {
-        return json(
-          {
-            errors: [
-              {
-                status: '400',
-                title: 'Bad Request',
-                detail: "No media channel in scope declares the hidden field 'clinic'.",
-                source: { parameter: 'hiddenField' },
-              },
-            ],
-          },
-          400,
-        );
+        return refusal(400, 'Bad Request', "No media channel in scope declares the hidden field 'clinic'.", { parameter: 'hiddenField' });
       }
       return withFields(request, url);
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded, refusal } from './helpers';
 import { makeSponsor } from './fixtures';
 
 const admin = makeUser('Admin', { id: '1', username: 'boss' });
@@ -20,22 +20,15 @@ const type = (label: string | RegExp, value: string) => fireEvent.change(screen.
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 const writes = (requests: Recorded[]) => requests.filter((r) => ['POST', 'PATCH', 'DELETE'].includes(r.method) && r.path !== 'users/validate-email');
 
+/** A user's attributes as makeUser has them (every document here names its own username). */
+const { id: _id, roles: _roles, sponsors: _sponsors, ...userDefaults } = makeUser(null);
+
 function userDocument(id: number, attributes: Record<string, unknown>, roleIds: number[], sponsorIds: number[] = []) {
   return {
     data: {
       type: 'users',
       id: String(id),
-      attributes: {
-        email: null,
-        isActive: true,
-        secretVerified: false,
-        locale: 'en',
-        identityProvider: null,
-        mustChangePassword: false,
-        created: '2026-01-01T00:00:00.000Z',
-        modified: '2026-01-01T00:00:00.000Z',
-        ...attributes,
-      },
+      attributes: { ...userDefaults, email: null, ...attributes },
       relationships: {
         roles: { data: roleIds.map((r) => ({ type: 'roles', id: String(r) })) },
         sponsors: { data: sponsorIds.map((s) => ({ type: 'sponsors', id: String(s) })) },
@@ -192,19 +185,7 @@ describe('first sign-in and profile', () => {
       if (url.pathname === '/api/users/me/password') {
         const { data } = (await request.json()) as { data: { attributes: { currentPassword: string } } };
         if (data.attributes.currentPassword !== 'initial-pass-1') {
-          return json(
-            {
-              errors: [
-                {
-                  status: '422',
-                  title: 'Invalid Attribute',
-                  detail: 'Your current password is not correct.',
-                  source: { pointer: '/data/attributes/currentPassword' },
-                },
-              ],
-            },
-            422,
-          );
+          return refusal(422, 'Invalid Attribute', 'Your current password is not correct.', { pointer: '/data/attributes/currentPassword' });
         }
         return json({ ...userDocument(5, { username: 'newbie', mustChangePassword: false }, [3]), meta: { access: 'access-2', refresh: 'refresh-2' } });
       }
@@ -253,19 +234,7 @@ describe('first sign-in and profile', () => {
       if (url.pathname === '/api/users/me/totp/verify') {
         const { data } = (await request.json()) as { data: { attributes: { code: string } } };
         if (data.attributes.code !== '123456') {
-          return json(
-            {
-              errors: [
-                {
-                  status: '422',
-                  title: 'Invalid Attribute',
-                  detail: 'The code is not valid. Check your authenticator app and try again.',
-                  source: { pointer: '/data/attributes/code' },
-                },
-              ],
-            },
-            422,
-          );
+          return refusal(422, 'Invalid Attribute', 'The code is not valid. Check your authenticator app and try again.', { pointer: '/data/attributes/code' });
         }
         return json(userDocument(1, { username: 'boss', secretVerified: true }, [1]));
       }

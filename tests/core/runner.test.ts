@@ -20,6 +20,7 @@ import type { Answers } from '@core/oform/answers';
 import type { FieldConfiguration } from '@core/model/oform';
 import { later } from '../support/runnerLater';
 import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
+import { fieldConfig } from '../support/fieldConfig';
 
 /** The survey the preview runs (the caller knows it: no loadSurvey call). */
 const PREVIEWED = { id: '10', identity: 'S1', title: 'Screen', containerCount: 4 };
@@ -27,13 +28,6 @@ const PREVIEWED = { id: '10', identity: 'S1', title: 'Screen', containerCount: 4
 /** What a transport throws for a submission it can no longer act for. */
 class GoneError extends Error {}
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
-  required: false,
-  helperText: null,
-  translations: {},
-  options: [],
-  ...extra,
-});
 const option = (value: string, transition: { to: 'page'; identity: string } | { to: 'end' } | null = null) => ({
   label: value,
   value,
@@ -59,7 +53,10 @@ const PAGES: ServerPage[] = [
         type: 'single',
         title: 'Route?',
         displayOrder: 1,
-        configuration: config({ required: true, options: [option('skip', { to: 'page', identity: 'p3' }), option('stop', { to: 'end' }), option('stay')] }),
+        configuration: fieldConfig({
+          required: true,
+          options: [option('skip', { to: 'page', identity: 'p3' }), option('stop', { to: 'end' }), option('stay')],
+        }),
       },
     ],
   },
@@ -68,7 +65,7 @@ const PAGES: ServerPage[] = [
     identity: 'p2',
     title: 'Contact',
     displayOrder: 2,
-    fields: [{ id: 'f2', identity: 'q2', type: 'email', title: 'E-mail', displayOrder: 1, configuration: config() }],
+    fields: [{ id: 'f2', identity: 'q2', type: 'email', title: 'E-mail', displayOrder: 1, configuration: fieldConfig() }],
   },
   { id: '3', identity: 'p3', title: 'Three', displayOrder: 3, fields: [] },
   { id: '4', identity: 'p4', title: 'Four', displayOrder: 4, fields: [] },
@@ -240,14 +237,20 @@ describe('survey runner', () => {
     expect(pageOf(runner)).toBe('p1');
   });
 
-  it('going back abandons the page left: its entry is sanitized, its answers stay on screen if seen again', async () => {
+  /** A run on the fake server through to its last page, `email` given on the second. */
+  async function onLastPage(email: string) {
     const server = fakeServer();
     const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
     await runner.start();
     runner.answer('q1', 'stay');
     await runner.next();
-    runner.answer('q2', 'ann@example.com');
+    runner.answer('q2', email);
     await runner.next();
+    return { server, runner };
+  }
+
+  it('going back abandons the page left: its entry is sanitized, its answers stay on screen if seen again', async () => {
+    const { server, runner } = await onLastPage('ann@example.com');
     const [, p2Entry, p3Entry] = runner.getState().history.map((v) => v.entryId!);
     expect(server.saved.has(p2Entry!)).toBe(true);
     await runner.back();
@@ -280,13 +283,7 @@ describe('survey runner', () => {
   });
 
   it('revisiting an earlier page discards the later history and sanitizes those pages', async () => {
-    const server = fakeServer();
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
-    await runner.start();
-    runner.answer('q1', 'stay');
-    await runner.next();
-    runner.answer('q2', 'jane@example.com');
-    await runner.next();
+    const { server, runner } = await onLastPage('jane@example.com');
     expect(pageOf(runner)).toBe('p3');
     const entries = runner.getState().history.map((v) => v.entryId);
 
@@ -582,7 +579,7 @@ describe('survey runner after the pages', () => {
       identity: 'p1',
       title: 'Where',
       displayOrder: 1,
-      fields: [{ id: 'fz', identity: 'q1', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({}) }],
+      fields: [{ id: 'fz', identity: 'q1', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: fieldConfig({}) }],
     };
     const resumeAt = async (snap: typeof atZip, held: Answers = { q1: '10001' }) => {
       const again = contactServer();
@@ -613,7 +610,7 @@ describe('survey runner after the pages', () => {
       identity: 'pz',
       title: 'Where',
       displayOrder: 1,
-      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: config({ required: true }) }],
+      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: fieldConfig({ required: true }) }],
     };
     const runner = createRunner({
       later,
@@ -638,7 +635,7 @@ describe('survey runner after the pages', () => {
       identity: 'pz',
       title: 'Where',
       displayOrder: 1,
-      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'Postal code', displayOrder: 1, configuration: config({ required: true }) }],
+      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'Postal code', displayOrder: 1, configuration: fieldConfig({ required: true }) }],
     };
     const searched: unknown[] = [];
     const runner = createRunner({

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { csvRow, parseCsv, unguardCsvCell } from '@core/csv';
-import type { FieldConfiguration } from '@core/model/oform';
 import { gridWrites, readTranslationsCsv, translationRows, translationsCsv, type GridInput, type GridPage } from '@core/oform/translationGrid';
+import { fieldConfig } from '../support/fieldConfig';
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
-  required: false,
-  helperText: null,
-  translations: {},
-  options: [],
-  ...extra,
-});
 const option = (label: string, value: string, translations: Record<string, string> = {}) => ({
   label,
   value,
@@ -29,16 +22,16 @@ const pages: GridPage[] = [
         id: '10',
         title: 'Smoker?',
         isActive: true,
-        configuration: config({
+        configuration: fieldConfig({
           helperText: 'Any tobacco',
           translations: { es: { title: '¿Fuma?' } },
           options: [option('Yes', 'yes', { es: 'Sí' }), option('No', 'no')],
         }),
       },
-      { id: '11', title: 'Hidden', isActive: false, configuration: config() },
+      { id: '11', title: 'Hidden', isActive: false, configuration: fieldConfig() },
     ],
   },
-  { id: '2', title: 'Gone', isActive: false, translations: {}, fields: [{ id: '20', title: 'Unreachable', isActive: true, configuration: config() }] },
+  { id: '2', title: 'Gone', isActive: false, translations: {}, fields: [{ id: '20', title: 'Unreachable', isActive: true, configuration: fieldConfig() }] },
 ];
 const input: GridInput = {
   pages,

@@ -1,5 +1,5 @@
 /** Signing in as the e2e admin, through the API (for fixtures) or the login page (for the browser). */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server';
 
 export async function adminToken(base: string): Promise<string> {
@@ -32,4 +32,12 @@ export async function signInAsAdmin(page: Page, base: string): Promise<void> {
   await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
   await page.waitForURL(`${base}/sponsors`);
+}
+
+/** A page of `browser` at `viewport`, each wait up to 20 s, signed in as the admin. */
+export async function adminPage(browser: Browser, base: string, viewport: { width: number; height: number }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.setDefaultTimeout(20_000);
+  await signInAsAdmin(page, base);
+  return page;
 }

@@ -9,32 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MESSAGE_KINDS } from '@core/model/message';
 import { engagementMessageSettings, engagementSiteLocations, roles, userRoles, userSiteLocations, users } from '../../server/db/schema';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { startSmtpReceiver } from '../support/smtpReceiver';
-import { participantOf, prepareDataDir, startServer, type RunningServer } from './server';
+import { prepareDataDir, startServer } from './server';
+import { leaveQualifiedContact } from './qualifiedContact';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function leaveContact(server: RunningServer, fixture: ParticipantFixture, email: string) {
-  const on = participantOf(server);
-  const { submissionId, token } = await runQualified(on, fixture);
-  const res = await on.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-    headers: { [TOKEN_HEADER]: token },
-    body: {
-      data: {
-        attributes: {
-          engagementSiteLocationId: fixture.engagementSiteLocationId,
-          values: { first_name: 'Lee', email, phone: '212-555-0111' },
-          acceptTerms: true,
-        },
-      },
-    },
-  });
-  expect(res.status, await res.text()).toBe(201);
-}
 
 describe('the message outbox across a crash', () => {
   it('delivers every message exactly once after a kill -9 in the middle of sending', async () => {
@@ -70,7 +53,7 @@ describe('the message outbox across a crash', () => {
     const first = await startServer({ dataDir, env });
     cleanups.push(first.stop);
     const referrals = 3;
-    for (let i = 0; i < referrals; i++) await leaveContact(first, fixture, `lee.crash${i}@example.com`);
+    for (let i = 0; i < referrals; i++) await leaveQualifiedContact(first, fixture, `lee.crash${i}@example.com`);
     // Each referral: its coordinator's mail and the participant's confirmation (the reminder is not due).
     const expected = referrals * 2;
     // Killed while the mail server holds the answers: the data was sent, the 250 never came.

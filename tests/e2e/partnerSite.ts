@@ -62,6 +62,18 @@ export async function startPartnerSite(apiUrl: string, host = PARTNER_HOST): Pro
 export const snippet = (apiUrl: string, channelId: string, screenerId: string, extra = '') =>
   `<script async src="${apiUrl}/widget.js" data-media-channel-id="${channelId}" data-screener-id="${screenerId}"${extra ? ` ${extra}` : ''}></script>`;
 
+/** The partner's magazine page holding the widget, its snippet (with `extra` attributes) for `apiUrl`; returns the page's address. */
+export const magazinePage = (partner: PartnerSite, apiUrl: string, ids: { channelId: string; screenerId: string }, extra = '') =>
+  partner.page(
+    '/',
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
+<body><main><h1>Healthy living magazine</h1>
+<div data-trial-widget></div>
+${snippet(apiUrl, ids.channelId, ids.screenerId, extra)}
+</main></body></html>`,
+  );
+
 export interface Participant {
   context: BrowserContext;
   page: Page;

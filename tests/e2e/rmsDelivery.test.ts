@@ -16,9 +16,10 @@ import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/db/open';
 import { engagements, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
-import { freePort, participantOf, prepareDataDir, startServer, type RunningServer } from './server';
+import { freePort, prepareDataDir, startServer } from './server';
+import { leaveQualifiedContact } from './qualifiedContact';
 import { postgresReachable } from './postgres';
 import { sharedPostgres } from './sharedPostgres';
 
@@ -65,26 +66,6 @@ async function flakyReceiver() {
   };
 }
 
-const participant = participantOf;
-
-async function leaveContact(server: RunningServer, fixture: ParticipantFixture, email: string) {
-  const on = participant(server);
-  const { submissionId, token } = await runQualified(on, fixture);
-  const res = await on.request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-    headers: { [TOKEN_HEADER]: token },
-    body: {
-      data: {
-        attributes: {
-          engagementSiteLocationId: fixture.engagementSiteLocationId,
-          values: { first_name: 'Lee', email, phone: '212-555-0111' },
-          acceptTerms: true,
-        },
-      },
-    },
-  });
-  expect(res.status, await res.text()).toBe(201);
-}
-
 async function useWebhook(db: Db, fixture: ParticipantFixture, endpoint: string) {
   // Written as staff set it by hand before secrets were sealed: the server seals it on start.
   const [provider] = await db
@@ -117,7 +98,7 @@ describe('durable delivery', () => {
     const env = { RMS_RETRY_SCHEDULE: '3,3,3', PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0', PARTICIPANT_PAGES_PER_ADDRESS: '0' };
     const first = await startServer({ dataDir, env });
     cleanups.push(first.stop);
-    await leaveContact(first, fixture, 'lee.restart@example.com');
+    await leaveQualifiedContact(first, fixture, 'lee.restart@example.com');
     await expect.poll(() => receiver.hits.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     // Killed while the retry is scheduled, not yet made: the failed attempt has had time to be
     // recorded (an attempt cut off before that is retried once its lease runs out, a minute on).
@@ -160,7 +141,7 @@ describe('durable delivery', () => {
       });
 
       const referrals = 6;
-      for (let i = 0; i < referrals; i++) await leaveContact(i % 2 === 0 ? a : b, fixture, `lee.${i}@example.com`);
+      for (let i = 0; i < referrals; i++) await leaveQualifiedContact(i % 2 === 0 ? a : b, fixture, `lee.${i}@example.com`);
       await expect.poll(() => receiver.hits.filter((hit) => hit.accepted).length, { timeout: 30_000, interval: 250 }).toBe(referrals);
       // A little longer, so a second process's duplicate attempt would have time to arrive.
       await new Promise((resolve) => setTimeout(resolve, 2500));

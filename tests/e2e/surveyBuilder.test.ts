@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminPage, adminToken, apiCaller } from './admin-session';
 import { axeViolations } from './axe';
 
 const base = inject('baseUrl');
@@ -73,9 +73,7 @@ beforeAll(async () => {
     }),
   });
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: SCREEN });
-  page.setDefaultTimeout(20_000);
-  await signInAsAdmin(page, base);
+  page = await adminPage(browser, base, SCREEN);
 });
 afterAll(async () => {
   await browser?.close();

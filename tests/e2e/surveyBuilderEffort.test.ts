@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminPage, adminToken, apiCaller } from './admin-session';
 import { axeViolations } from './axe';
 
 const base = inject('baseUrl');
@@ -24,9 +24,7 @@ let surveyId = '';
 beforeAll(async () => {
   token = await adminToken(base);
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: SCREEN });
-  page.setDefaultTimeout(20_000);
-  await signInAsAdmin(page, base);
+  page = await adminPage(browser, base, SCREEN);
 });
 afterAll(async () => {
   await browser?.close();

@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { and, eq } from 'drizzle-orm';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { W, WAIT, choose, next } from './demoWidget';
-import { newParticipant, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
 import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
 import { oFormContainers, oFormFields, oForms } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
@@ -78,15 +78,7 @@ beforeAll(async () => {
   });
   proxy = await startLatencyProxy(demo.server.url, RTT_MS);
   partner = await startPartnerSite(proxy.url);
-  partnerUrl = partner.page(
-    '/',
-    `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
-<body><main><h1>Healthy living magazine</h1>
-<div data-trial-widget></div>
-${snippet(proxy.url, demo.channelId, demo.screenerId)}
-</main></body></html>`,
-  );
+  partnerUrl = magazinePage(partner, proxy.url, demo);
 }, 180_000);
 
 afterAll(async () => {

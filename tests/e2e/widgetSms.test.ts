@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { W, WAIT, next, answerDemoToZip, giveZip } from './demoWidget';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
+import { axeViolations as axeIn, magazinePage, newParticipant } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
 import { startTwilioServer, type TwilioServer } from '../support/twilioServer';
@@ -35,15 +35,7 @@ beforeAll(async () => {
       PARTICIPANT_PAGES_PER_ADDRESS: '0',
     },
   });
-  demo.partner.page(
-    '/',
-    `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
-<body><main><h1>Healthy living magazine</h1>
-<div data-trial-widget></div>
-${snippet(demo.server.url, demo.channelId, demo.screenerId)}
-</main></body></html>`,
-  );
+  magazinePage(demo.partner, demo.server.url, demo);
   token = await adminToken(demo.server.url);
 }, 120_000);
 

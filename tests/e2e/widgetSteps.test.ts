@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { W, WAIT, choose, next, answerDemoToZip, giveZip } from './demoWidget';
 import { eq } from 'drizzle-orm';
 import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
-import { axeViolations as axeIn, newParticipant, snippet } from './partnerSite';
+import { axeViolations as axeIn, magazinePage, newParticipant } from './partnerSite';
 import { signInAsAdmin } from './admin-session';
 import { newWebhookSecret } from '../support/standardWebhooks';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
@@ -42,15 +42,7 @@ beforeAll(async () => {
       await sendDemoReferralsTo(db, { name: PROVIDER_NAME, endpointUrl: `${receiver.origin}/hook`, signingSecret: newWebhookSecret() });
     },
   });
-  demo.partner.page(
-    '/',
-    `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
-<body><main><h1>Healthy living magazine</h1>
-<div data-trial-widget></div>
-${snippet(demo.server.url, demo.channelId, demo.screenerId, `data-field-referrer="${REFERRER}" data-field-undeclared="dropped"`)}
-</main></body></html>`,
-  );
+  magazinePage(demo.partner, demo.server.url, demo, `data-field-referrer="${REFERRER}" data-field-undeclared="dropped"`);
 }, 120_000);
 
 afterAll(async () => {

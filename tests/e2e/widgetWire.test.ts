@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { newParticipant, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
+import { magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
 import { sequentialTrips, startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
 
 const RTT_MS = 150;
@@ -24,15 +24,7 @@ beforeAll(async () => {
   demo = await startDemoOnPartner();
   proxy = await startLatencyProxy(demo.server.url, RTT_MS);
   partner = await startPartnerSite(proxy.url);
-  partnerUrl = partner.page(
-    '/',
-    `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Healthy living</title></head>
-<body><main><h1>Healthy living magazine</h1>
-<div data-trial-widget></div>
-${snippet(proxy.url, demo.channelId, demo.screenerId)}
-</main></body></html>`,
-  );
+  partnerUrl = magazinePage(partner, proxy.url, demo);
 }, 120_000);
 
 afterAll(async () => {

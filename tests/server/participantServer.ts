@@ -3,9 +3,14 @@
  * file's tests, made before them and closed after them — once the record-system deliveries their
  * runs queued have settled, so that none writes into a closed database.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { contacts, leads, oFormSubmissions } from '../../server/db/schema';
+import { createLogger } from '../../server/log';
 import { settleDeliveries } from '../../server/rms/worker';
-import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
+import { createParticipantFixture, leaveContact, leaveLead, type ParticipantFixture } from '../support/participantFixture';
 import { createHarness, type Harness } from './harness';
 
 export interface ParticipantServer {
@@ -13,15 +18,88 @@ export interface ParticipantServer {
   f: ParticipantFixture;
 }
 
+export interface ParticipantServerOptions {
+  /** The harness's environment. */
+  env?: Record<string, string>;
+  /** The server's clock, set before the fixture is made so that its rows are dated then. */
+  at?: string | Date;
+}
+
 /** `take` hands the harness and the fixture to the file's own variables once they are made. */
-export function useParticipantServer(take: (server: ParticipantServer) => void): void {
+export function useParticipantServer(take: (server: ParticipantServer) => void, options: ParticipantServerOptions = {}): void {
   let h: Harness | undefined;
   beforeAll(async () => {
-    h = await createHarness();
+    h = await createHarness(options.env);
+    if (options.at) h.clock.set(options.at);
     take({ h, f: await createParticipantFixture(h.db) });
   });
   afterAll(async () => {
     await settleDeliveries();
     await h?.close();
   });
+}
+
+/**
+ * Leaves a run's contact (taken: a 201), lets the record-system deliveries it queued settle, and
+ * answers the contact's row.
+ */
+export async function contactLeft(
+  h: Harness,
+  f: Pick<ParticipantFixture, 'engagementSiteLocationId'>,
+  run: { submissionId: string; token: string },
+  values: Record<string, unknown>,
+): Promise<typeof contacts.$inferSelect> {
+  const res = await leaveContact(h, f, run, values);
+  expect(res.status, await res.clone().text()).toBe(201);
+  await settleDeliveries();
+  const [contact] = await h.db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.submissionId, Number(run.submissionId)));
+  return contact!;
+}
+
+/** A submission's row, by the id the API answers. */
+export async function submissionRow(h: Harness, id: string): Promise<typeof oFormSubmissions.$inferSelect> {
+  const [row] = await h.db
+    .select()
+    .from(oFormSubmissions)
+    .where(eq(oFormSubmissions.id, Number(id)));
+  return row!;
+}
+
+/** The lead a run left, if it left one. */
+export async function leadOf(h: Harness, run: { submissionId: string }): Promise<typeof leads.$inferSelect | undefined> {
+  const [row] = await h.db
+    .select()
+    .from(leads)
+    .where(eq(leads.submissionId, Number(run.submissionId)));
+  return row;
+}
+
+/** Leaves a run's lead with `attributes` (taken: a 201) and answers the lead's row. */
+export async function leadLeft(
+  h: Harness,
+  run: { submissionId: string; token: string },
+  attributes: Record<string, unknown>,
+): Promise<typeof leads.$inferSelect> {
+  const res = await leaveLead(h, run, attributes);
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await leadOf(h, run))!;
+}
+
+/** A second app on the harness's database and clock, configured by `env` (the shared harness keeps the defaults). */
+export function secondApp(h: Harness, env: Record<string, string>) {
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', ...env });
+  return createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+}
+
+/** Two fixtures, each of its own sponsor; the admin's token, and that of a User of the first sponsor only, named `username`. */
+export async function twoSponsors(h: Harness, username: string) {
+  const a = await createParticipantFixture(h.db);
+  const b = await createParticipantFixture(h.db);
+  const admin = await h.token();
+  await h.createUser({ username, password: `${username}-pass`, roles: ['User'], sponsorIds: [a.sponsorId] });
+  const userA = await h.token(username, `${username}-pass`);
+  return { a, b, admin, userA };
 }

@@ -18,6 +18,15 @@ export interface DemoChannelRun {
   smsConsent?: boolean | string;
 }
 
+/** The contact values of the `n`th participant: none of it may reach a staff message. */
+export const demoPerson = (n: number) => ({
+  first_name: `Zelda${n}`,
+  last_name: `Fitzgerald${n}`,
+  email: `zelda${n}.fitz@example.com`,
+  phone: `212-555-01${10 + n}`,
+  zip_code: '10001',
+});
+
 export async function runDemoChannel(harness: Harness, channel: { mediaChannelId: number; screenerId: number }, run: DemoChannelRun) {
   const origin = 'http://product.test';
   const transport = createParticipantTransport({

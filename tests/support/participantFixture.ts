@@ -337,19 +337,19 @@ export async function runQualified(
 }
 
 /**
- * Runs the survey to its end without qualifying ('no' on page 1, then an adult's birthday and a
- * ZIP near the fixture's site); answers the submission's id and token.
+ * Runs the survey to its end qualifying for neither engagement (no to the first question, then
+ * an adult's birthday and `zip`, by default one near the fixture's site); answers the
+ * submission's id and token.
  */
 export async function runNotQualified(
   h: ParticipantRequester,
   fixture: ParticipantFixture,
   options: { zip?: string; language?: string } = {},
 ): Promise<{ submissionId: string; token: string }> {
-  const { zip = '10001', ...start } = options;
-  const { submissionId, token, firstEntryId } = await startSubmission(h, fixture, start);
+  const { submissionId, token, firstEntryId } = await startSubmission(h, fixture, { language: options.language });
   const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
   const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
-  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: zip, q_conditions: ['a'] });
+  await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: options.zip ?? '10001', q_conditions: ['a'] });
   return { submissionId, token };
 }
 
@@ -383,7 +383,7 @@ export function leaveContact<R>(
   });
 }
 
-/** Sends a run's lead step (a participant who did not qualify, or found no site, leaving contact details). Answers the response. */
+/** Sends a run's lead step (its contact kept for a site to come) with `attributes`. Answers the response. */
 export function leaveLead<R>(
   h: { request(method: string, path: string, options: { body: unknown; headers: Record<string, string> }): Promise<R> },
   run: { submissionId: string; token: string },

@@ -19,14 +19,8 @@ import type { Answers } from '@core/oform/answers';
 import { HttpError } from '@core/participant/httpError';
 import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
 import type { WidgetTransport } from '../../widget/controller';
+import { fieldConfig } from '../support/fieldConfig';
 
-const config = (extra: Partial<FieldConfiguration> = {}): FieldConfiguration => ({
-  required: false,
-  helperText: null,
-  translations: {},
-  options: [],
-  ...extra,
-});
 const opt = (value: string, label = value, translations: Record<string, string> = {}) => ({
   label,
   value,
@@ -40,7 +34,7 @@ const field = (identity: string, type: FieldType, extra: Partial<FieldConfigurat
   type,
   title,
   displayOrder: 1,
-  configuration: config(extra),
+  configuration: fieldConfig(extra),
 });
 
 const SURVEY: RunnerSurvey = {
@@ -572,6 +566,17 @@ describe('a page that cannot end the run', () => {
     return { f, transport, answers, pageAfter };
   }
 
+  /** The first page sent with "a" and its save answered: on "More", with "fine" typed there. */
+  async function typedOnMore(root: ShadowRoot, { answers, pageAfter }: Pick<ReturnType<typeof heldSaves>, 'answers' | 'pageAfter'>) {
+    await chooseOnFirstPage(root, 'a');
+    next(root);
+    await eventually(() => answers.length === 1);
+    answers[0]!.reply(pageAfter(answers[0]!.entryId));
+    await until(root, (r) => heading(r) === 'More');
+    type($(root, 'input'), 'fine');
+    await settle();
+  }
+
   it('shows the next page at once, confirms the save behind it and keeps the place a reload resumes until then', async () => {
     const { answers, transport, pageAfter } = heldSaves();
     const { store, storage } = memoryStorage();
@@ -619,13 +624,7 @@ describe('a page that cannot end the run', () => {
   it('comes back to the page with its errors when the save shown ahead of is refused, keeping what was typed on both pages', async () => {
     const { answers, transport, pageAfter } = heldSaves();
     const root = start(transport);
-    await chooseOnFirstPage(root, 'a');
-    next(root);
-    await eventually(() => answers.length === 1);
-    answers[0]!.reply(pageAfter(answers[0]!.entryId));
-    await until(root, (r) => heading(r) === 'More');
-    type($(root, 'input'), 'fine');
-    await settle();
+    await typedOnMore(root, { answers, pageAfter });
     next(root);
     await until(root, (r) => heading(r) === 'Last');
     type($(root, 'input'), 'typed ahead');
@@ -654,13 +653,7 @@ describe('a page that cannot end the run', () => {
           : transport.saveAnswers(entryId, given),
     };
     const root = start(failing);
-    await chooseOnFirstPage(root, 'a');
-    next(root);
-    await eventually(() => answers.length === 1);
-    answers[0]!.reply(pageAfter(answers[0]!.entryId));
-    await until(root, (r) => heading(r) === 'More');
-    type($(root, 'input'), 'fine');
-    await settle();
+    await typedOnMore(root, { answers, pageAfter });
     next(root);
     // Shown ahead, then back on "More", busy while it is sent again.
     await eventually(() => answers.length === 3);

@@ -6,21 +6,13 @@
  * and the engagement and channel views say why and since when. Raising the target or moving
  * the date resumes it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createHarness, doc, json, type Harness } from '../harness';
-import {
-  answerPage,
-  createParticipantFixture,
-  leaveContact,
-  runQualified,
-  startSubmission,
-  TOKEN_HEADER,
-  type ParticipantFixture,
-} from '../../support/participantFixture';
+import { doc, json, type Harness } from '../harness';
+import { useParticipantServer } from '../participantServer';
+import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { engagements, referrals } from '../../../server/db/schema';
 import { pauseOf } from '../../../server/engagements';
-import { settleDeliveries } from '../../../server/rms/worker';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -30,18 +22,12 @@ let e1: number;
 const T0 = '2031-03-05T10:00:00.000Z';
 const VALUES = { first_name: 'Pia', email: 'pia.pause@example.org', phone: '917-555-0190' };
 
+useParticipantServer((server) => ({ h, f } = server), { at: T0 });
+
 beforeAll(async () => {
-  h = await createHarness();
-  h.clock.set(T0);
-  f = await createParticipantFixture(h.db);
   e1 = f.engagementIds[0];
   // One engagement on the screener: its pause is the whole channel's.
   await h.db.update(engagements).set({ isActive: false }).where(eq(engagements.id, f.engagementIds[1]));
-});
-
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
 });
 
 /** Staff calls carry a token of the server clock's current instant. */

@@ -11,18 +11,11 @@
  *   C1  1000.00 USD  07-01..07-31               outside the range
  *   C2   900.00 EUR  06-11..06-19                9/9  ->  900.00 EUR
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createHarness, doc, json, type Harness } from '../harness';
-import {
-  answerPage,
-  createParticipantFixture,
-  leaveContact,
-  runQualified,
-  startSubmission,
-  TOKEN_HEADER,
-  type ParticipantFixture,
-} from '../../support/participantFixture';
+import { doc, json, type Harness } from '../harness';
+import { useParticipantServer } from '../participantServer';
+import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { parseCsv } from '../../support/csv';
 import { contacts, mediaChannels, oFormSubmissions, referrals } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
@@ -63,10 +56,9 @@ async function funnel(query: string) {
   return (await json(res)).data.map((d: { attributes: Record<string, unknown> }) => d.attributes) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+useParticipantServer((server) => ({ h, f } = server), { at: '2031-06-12T10:00:00.000Z' });
+
 beforeAll(async () => {
-  h = await createHarness();
-  h.clock.set('2031-06-12T10:00:00.000Z');
-  f = await createParticipantFixture(h.db);
   const [second] = await h.db
     .insert(mediaChannels)
     .values({ title: 'Second channel', domain: 'second.example', screenerId: f.screenerId, channelType: 'Other' })
@@ -95,11 +87,6 @@ beforeAll(async () => {
   await spend(f.mediaChannelId, 50_000, 'JPY', '2031-06-15', '2031-06-24');
   await spend(f.mediaChannelId, 100_000, 'USD', '2031-07-01', '2031-07-31');
   await spend(c2, 90_000, 'EUR', '2031-06-11', '2031-06-19');
-});
-
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
 });
 
 describe('cost per outcome', () => {

@@ -11,18 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import {
-  answerPage,
-  createParticipantFixture,
-  leaveLead,
-  runNotQualified,
-  runQualified,
-  startSubmission,
-  TOKEN_HEADER,
-  type ParticipantFixture,
-} from '../../support/participantFixture';
+import { answerPage, type ParticipantFixture, runNotQualified, runQualified, startSubmission, TOKEN_HEADER } from '../../support/participantFixture';
+import { leadLeft, twoSponsors } from '../participantServer';
 import { parseCsv } from '../../support/csv';
-import { leads, oForms, oFormSubmissions } from '../../../server/db/schema';
+import { oForms, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { FUNNEL_FIGURES, FUNNEL_LEAD_FIGURES, type FunnelCounts } from '@core/model/funnel';
@@ -46,17 +38,14 @@ async function dated(run: Run): Promise<Run> {
   return run;
 }
 
-const notQualified = async (f: ParticipantFixture): Promise<Run> => dated(await runNotQualified(h, f));
+async function datedNotQualified(f: ParticipantFixture): Promise<Run> {
+  return dated(await runNotQualified(h, f));
+}
 
 /** A lead of `email`, its phone told apart by `phone`'s last digits: the same e-mail or phone is the same person. */
-async function keptLead(run: Run, email: string, phone: string, zip?: string): Promise<number> {
-  const res = await leaveLead(h, run, { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const [row] = await h.db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(eq(leads.submissionId, Number(run.submissionId)));
-  return row!.id;
+async function leaveLead(run: Run, email: string, phone: string, zip?: string): Promise<number> {
+  const lead = await leadLeft(h, run, { values: { first_name: 'Tamsin', email, phone: `646-555-${phone}` }, acceptTerms: true, ...(zip ? { zip } : {}) });
+  return lead.id;
 }
 
 let first: number;
@@ -64,28 +53,24 @@ let first: number;
 beforeAll(async () => {
   h = await createHarness();
   h.clock.set(T0);
-  a = await createParticipantFixture(h.db);
-  b = await createParticipantFixture(h.db);
-  admin = await h.token();
-  await h.createUser({ username: 'funnel-leads-a', password: 'funnel-leads-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
-  userA = await h.token('funnel-leads-a', 'funnel-leads-a-pass');
+  ({ a, b, admin, userA } = await twoSponsors(h, 'funnel-leads-a'));
 
-  first = await keptLead(await notQualified(a), 'tamsin@example.org', '0190');
-  await keptLead(await notQualified(a), ' Tamsin@Example.org ', '0191');
-  await notQualified(a);
+  first = await leaveLead(await datedNotQualified(a), 'tamsin@example.org', '0190');
+  await leaveLead(await datedNotQualified(a), ' Tamsin@Example.org ', '0191');
+  await datedNotQualified(a);
   const far = await dated(await runQualified(h, a, { zip: '99501' }));
   const sites = await json(
     await h.request('GET', `/api/o-forms/o-form-submission-sites/${far.submissionId}?zip=99501`, { headers: { [TOKEN_HEADER]: far.token } }),
   );
   expect(sites.meta.outcome).toBe('noTrialSites');
-  await keptLead(far, 'anchorage@example.org', '0192', '99501');
+  await leaveLead(far, 'anchorage@example.org', '0192', '99501');
   const stopped = await startSubmission(h, a);
   await answerPage(h, stopped.token, stopped.firstEntryId, { q_choice: 'yes' });
   await dated(stopped);
   await h.db.update(oForms).set({ isActive: false }).where(eq(oForms.id, a.oFormId));
-  await keptLead(stopped, 'stopped@example.org', '0193');
+  await leaveLead(stopped, 'stopped@example.org', '0193');
 
-  await keptLead(await notQualified(b), 'tamsin@example.org', '0190');
+  await leaveLead(await datedNotQualified(b), 'tamsin@example.org', '0190');
 });
 
 afterAll(async () => {

@@ -25,15 +25,15 @@ import { createHarness, json, type Harness } from '../harness';
 import {
   answerPage,
   createParticipantFixture,
-  leaveContact,
   type ParticipantFixture,
   runQualified,
   sendReferralsTo,
   startSubmission,
   TOKEN_HEADER,
 } from '../../support/participantFixture';
+import { contactLeft } from '../participantServer';
 import { parseCsv } from '../../support/csv';
-import { contacts, mediaChannels, oFormSubmissions } from '../../../server/db/schema';
+import { mediaChannels, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { recountNextRange, startFunnelRecountJob, uncountedDays } from '../../../server/funnel/recount';
@@ -92,14 +92,7 @@ async function completeWithContact(f: ParticipantFixture, email: string, utm?: U
   const sites = await json(await h.request('GET', `/api/o-forms/o-form-submission-sites/${submissionId}?zip=10001`, { headers: withToken(token) }));
   expect(sites.data).toHaveLength(1);
   expect((await h.request('GET', `/api/o-forms/o-form-submission-contact-fields/${submissionId}`, { headers: withToken(token) })).status).toBe(200);
-  const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Ada', email, phone: '212-555-0100' });
-  expect(res.status, await res.clone().text()).toBe(201);
-  await settleDeliveries();
-  const [contact] = await h.db
-    .select()
-    .from(contacts)
-    .where(eq(contacts.submissionId, Number(submissionId)));
-  return contact!.id;
+  return (await contactLeft(h, f, { submissionId, token }, { first_name: 'Ada', email, phone: '212-555-0100' })).id;
 }
 
 async function script() {

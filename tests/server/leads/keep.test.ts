@@ -12,13 +12,14 @@ import {
   answerPage,
   createParticipantFixture,
   leaveLead,
+  type ParticipantFixture,
   runNotQualified,
   runQualified,
   startSubmission,
   TOKEN_HEADER,
-  type ParticipantFixture,
 } from '../../support/participantFixture';
-import { contactFields, contactFieldScreeners, contacts, leads, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
+import { leadOf } from '../participantServer';
+import { contactFields, contactFieldScreeners, contacts, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 
 let h: Harness;
@@ -48,14 +49,6 @@ type Run = { submissionId: string; token: string };
 
 const leadFields = (run: Run, zip?: string) =>
   h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${run.submissionId}${zip ? `?zip=${zip}` : ''}`, { headers: { [TOKEN_HEADER]: run.token } });
-
-const leadOf = async (run: Run) =>
-  (
-    await h.db
-      .select()
-      .from(leads)
-      .where(eq(leads.submissionId, Number(run.submissionId)))
-  )[0];
 
 /** Every row of every table in the public schema, as text. */
 async function everyTable(): Promise<string> {
@@ -95,7 +88,7 @@ describe('a lead at notQualified', () => {
       messages: { contactForm: '<p>Thank you. Your details are kept and we may contact you.</p>', consent: '' },
     });
 
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     const [form] = await h.db.select().from(oForms).where(eq(oForms.id, f.oFormId));
     expect(lead).toMatchObject({
       kind: 'notQualified',
@@ -141,7 +134,7 @@ describe('a lead at notQualified', () => {
       body: { data: [] },
     });
     expect(notADocument.status).toBe(422);
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 
   it("needs the run's token", async () => {
@@ -150,7 +143,7 @@ describe('a lead at notQualified', () => {
       body: { data: { attributes: { values: VALUES, acceptTerms: true } } },
     });
     expect(res.status).toBe(401);
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 });
 
@@ -169,7 +162,7 @@ describe('a lead at noTrialSites', () => {
 
     const res = await leaveLead(h, run, { values: { ...VALUES, email: 'anchorage@example.org' }, acceptTerms: true, zip: '99501' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'noTrialSites', engagementIds: f.engagementIds, consentText: 'Contact me when a site opens near me.' });
     // Anchorage to Manhattan, great-circle.
     expect(lead!.nearestSiteMiles).toBeGreaterThan(3300);
@@ -190,10 +183,10 @@ describe('a lead at noTrialSites', () => {
     const wrong = await leaveLead(h, run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'Spain' });
     expect(wrong.status).toBe(422);
     expect((await json(wrong)).errors[0].source.pointer).toBe('/data/attributes/country');
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
     const res = await leaveLead(h, run, { values: { ...VALUES, email: 'madrid@example.org' }, acceptTerms: true, zip: 'Madrid', country: 'es' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'noTrialSites', country: 'ES' });
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('Madrid');
     // Madrid to Manhattan, great-circle: about 3,600 miles.
@@ -211,7 +204,7 @@ describe('a lead at noTrialSites', () => {
     const none = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(none.status).toBe(422);
     expect((await json(none)).errors[0].source.pointer).toBe('/data/attributes/zip');
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 });
 
@@ -226,7 +219,7 @@ describe('a lead at notActive', () => {
     expect(form.meta.outcome).toBe('notActive');
     const res = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await leadOf(run)).toMatchObject({
+    expect(await leadOf(h, run)).toMatchObject({
       kind: 'notActive',
       engagementIds: g.engagementIds,
       consentText: form.meta.messages.consent,
@@ -241,12 +234,18 @@ describe("a lead's ZIP where its outcome searched no sites", () => {
     const g = await createParticipantFixture(h.db);
     const [zipField] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'zip_code'));
     await h.db.insert(contactFieldScreeners).values({ screenerId: g.screenerId, contactFieldId: zipField!.id, weight: 9 });
-    const run = () => runNotQualified(h, g);
+    const run = async () => {
+      const { submissionId, token, firstEntryId } = await startSubmission(h, g);
+      const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'no' });
+      const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
+      await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+      return { submissionId, token };
+    };
     // Anchorage, given in the form (no zip attribute): kept sealed, with the miles to the fixture's Manhattan site.
     const far = await run();
     const res = await leaveLead(h, far, { values: { ...VALUES, email: 'zip.field@example.org', phone: '917-555-0161', zip_code: '99501' }, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(far);
+    const lead = await leadOf(h, far);
     expect(lead!.kind).toBe('notQualified');
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('99501');
     expect(lead!.nearestSiteMiles).toBeGreaterThan(3300);
@@ -262,8 +261,8 @@ describe('duplicates and sealing', () => {
     expect((await leaveLead(h, second, { values: { ...VALUES, email: ' Twice.Lead@Example.org ', phone: '917-555-0102' }, acceptTerms: true })).status).toBe(
       201,
     );
-    const a = await leadOf(first);
-    const b = await leadOf(second);
+    const a = await leadOf(h, first);
+    const b = await leadOf(h, second);
     expect(a!.duplicateOf).toBeNull();
     expect(b!.duplicateOf).toBe(a!.id);
   });

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, type ParticipantFixture } from '../../support/participantFixture';
+import type { ParticipantFixture } from '../../support/participantFixture';
+import { twoSponsors } from '../participantServer';
 import { leads, oFormSubmissions, screenerMessages } from '../../../server/db/schema';
 
 let h: Harness;
@@ -20,8 +21,7 @@ const VALUES = { first_name: 'Pia', email: 'pia.preview@example.org', phone: '91
 
 beforeAll(async () => {
   h = await createHarness();
-  a = await createParticipantFixture(h.db);
-  b = await createParticipantFixture(h.db);
+  ({ a, b, admin, userA } = await twoSponsors(h, 'preview-user-a'));
   await h.db.insert(screenerMessages).values({
     screenerId: a.screenerId,
     outcome: 'noTrialSites',
@@ -29,9 +29,6 @@ beforeAll(async () => {
     consentMessage: 'Contact me when a site opens near me.',
     translations: { es: { contactFormMessage: '<p>Aún no hay centro cerca.</p>', consentMessage: 'Contácteme cuando abra un centro cerca.' } },
   });
-  admin = await h.token();
-  await h.createUser({ username: 'preview-user-a', password: 'preview-user-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
-  userA = await h.token('preview-user-a', 'preview-user-a-pass');
 });
 afterAll(async () => {
   await h.close();

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, leaveLead, runNotQualified, type ParticipantFixture } from '../../support/participantFixture';
+import { type ParticipantFixture, runNotQualified } from '../../support/participantFixture';
+import { leadLeft, twoSponsors } from '../participantServer';
 import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { createLogger } from '../../../server/log';
@@ -21,15 +22,9 @@ let userA: string;
 const DAY_MS = 24 * 3600 * 1000;
 const T0 = new Date('2032-01-15T08:00:00Z');
 
-async function keptLead(f: ParticipantFixture, email: string, zip = '10001'): Promise<number> {
-  const { submissionId, token } = await runNotQualified(h, f, { zip });
-  const res = await leaveLead(h, { submissionId, token }, { values: { first_name: 'Orla', email, phone: '646-555-0111' }, acceptTerms: true, zip });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const [row] = await h.db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(eq(leads.submissionId, Number(submissionId)));
-  return row!.id;
+async function leaveLead(f: ParticipantFixture, email: string, zip = '10001'): Promise<number> {
+  const run = await runNotQualified(h, f, { zip });
+  return (await leadLeft(h, run, { values: { first_name: 'Orla', email, phone: '646-555-0111' }, acceptTerms: true, zip })).id;
 }
 
 let leadA: number;
@@ -38,13 +33,9 @@ let leadB: number;
 beforeAll(async () => {
   h = await createHarness();
   h.clock.set(T0);
-  a = await createParticipantFixture(h.db);
-  b = await createParticipantFixture(h.db);
-  admin = await h.token();
-  await h.createUser({ username: 'leads-user-a', password: 'leads-user-a-pass', roles: ['User'], sponsorIds: [a.sponsorId] });
-  userA = await h.token('leads-user-a', 'leads-user-a-pass');
-  leadA = await keptLead(a, 'orla.a@example.org');
-  leadB = await keptLead(b, 'orla.b@example.org', '60601');
+  ({ a, b, admin, userA } = await twoSponsors(h, 'leads-user-a'));
+  leadA = await leaveLead(a, 'orla.a@example.org');
+  leadB = await leaveLead(b, 'orla.b@example.org', '60601');
 });
 afterAll(async () => {
   await h.close();
@@ -116,7 +107,7 @@ describe('reveal and erase', () => {
   });
 
   it('erases a lead for an Admin, audited without its ZIP; a User may not', async () => {
-    const other = await keptLead(b, 'erase.me@example.org', '94110');
+    const other = await leaveLead(b, 'erase.me@example.org', '94110');
     expect((await h.request('DELETE', `/api/leads/${other}`, { token: userA })).status).toBe(403);
     expect((await h.request('DELETE', `/api/leads/${other}`, { token: admin })).status).toBe(204);
     expect(await h.db.select().from(leads).where(eq(leads.id, other))).toEqual([]);
@@ -143,7 +134,7 @@ describe('retention', () => {
 
   it("is the daily retention job's too: with the configured days, on the clock's day 365 it keeps a lead, on day 366 it deletes it", async () => {
     h.clock.set(T0);
-    const lead = await keptLead(a, 'kept.a.year@example.org');
+    const lead = await leaveLead(a, 'kept.a.year@example.org');
     const present = async () => (await h.db.select({ id: leads.id }).from(leads).where(eq(leads.id, lead))).length;
     const log = createLogger('silent');
     // As main.ts starts it (answers kept: only the leads' purge runs), on the server's clock.

@@ -5,7 +5,7 @@
  * in the last day and those overdue (the work queue's rule) by site, with no participant in it;
  * nothing for an engagement with the digest off; the server's message loop writes and sends it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { seedDemoRun } from '../../../server/demo';
 import { engagementMessageSettings, engagements, engagementSiteLocations, messages, referrals, sponsors, users } from '../../../server/db/schema';
@@ -13,6 +13,7 @@ import { enqueueDigests } from '../../../server/messages/digest';
 import { messageContextOf } from '../../../server/messages';
 import { messageOptionsOf, sendDue, startMessageWorker } from '../../../server/messages/worker';
 import { createHarness, type Harness } from '../harness';
+import { useMessageReceiver } from './messageReceiver';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 
 const HOUR = 3600_000;
@@ -57,12 +58,7 @@ beforeAll(async () => {
   await refer(links[1]!, new Date(T0.getTime() - 72 * HOUR), { status: 'contacted', firstContactAt: new Date(T0.getTime() - 70 * HOUR) });
 });
 
-afterAll(async () => {
-  await h.close();
-  await smtp.close();
-});
-
-beforeEach(() => smtp.received.splice(0));
+useMessageReceiver(() => ({ h, receiver: smtp }));
 
 describe('the daily digest', () => {
   it('waits for its hour, then goes once to each recruiter with the counts by site and nobody in it', async () => {

@@ -8,7 +8,7 @@
  * reminder; no SMTP_URL -> waiting, then sent once a server is configured; templates, settings,
  * the staff list, reveal and resend, and bad input refused with nothing written.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { MESSAGE_KINDS } from '@core/model/message';
 import { DEMO_COORDINATOR, DEMO_COORDINATOR_EMAIL, seedDemoRun } from '../../../server/demo';
@@ -17,7 +17,8 @@ import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messa
 import { NO_MAIL_SERVER, purgeBodies } from '../../../server/messages/outbox';
 import { hashPassword } from '../../../server/auth/passwords';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { runDemoChannel } from '../../support/demoChannelRun';
+import { useMessageReceiver } from './messageReceiver';
+import { demoPerson, runDemoChannel } from '../../support/demoChannelRun';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 
 const T0 = new Date('2031-05-06T09:00:00.000Z');
@@ -30,15 +31,6 @@ let admin: string;
 let channel: { mediaChannelId: number; screenerId: number };
 let engagementId: number;
 const RECRUITER_EMAIL = 'recruiter@northwind.example';
-
-/** What the participant leaves: none of it may reach a staff message. */
-const person = (n: number) => ({
-  first_name: `Zelda${n}`,
-  last_name: `Fitzgerald${n}`,
-  email: `zelda${n}.fitz@example.com`,
-  phone: `212-555-01${10 + n}`,
-  zip_code: '10001',
-});
 
 /** A run of the demo channel to a referral; the contact values given. */
 async function demoReferral(harness: Harness, language: 'en' | 'es', values: Record<string, string>) {
@@ -75,21 +67,11 @@ beforeAll(async () => {
   await h.db.update(users).set({ email: RECRUITER_EMAIL }).where(eq(users.id, recruiter));
 });
 
-afterAll(async () => {
-  await settleMessages();
-  await h.close();
-  await smtp.close();
-});
-
-beforeEach(() => {
-  smtp.received.splice(0);
-  smtp.reply = 'accept';
-  h.clock.set(T0);
-});
+useMessageReceiver(() => ({ h, receiver: smtp }), T0);
 
 describe('a referral on the demo channel', () => {
   it('mails the coordinator and the recruiter a working link and nothing of the participant', async () => {
-    const values = person(1);
+    const values = demoPerson(1);
     const referral = await demoReferral(h, 'en', values);
     const coordinatorMail = mailsTo(DEMO_COORDINATOR_EMAIL);
     expect(coordinatorMail).toHaveLength(1);
@@ -133,7 +115,7 @@ describe('a referral on the demo channel', () => {
   });
 
   it('confirms to a Spanish run in Spanish', async () => {
-    const values = person(2);
+    const values = demoPerson(2);
     await demoReferral(h, 'es', values);
     const [mail] = mailsTo(values.email);
     expect(mail!.parsed.subject).toBe('Gracias por su interés en Healthy Heart Study');
@@ -143,7 +125,7 @@ describe('a referral on the demo channel', () => {
   });
 
   it('stops all participant mail to an address once its one-click unsubscribe is posted', async () => {
-    const values = person(3);
+    const values = demoPerson(3);
     await demoReferral(h, 'en', values);
     const url = new URL(/^List-Unsubscribe:\s+<([^>]+)>/m.exec(mailsTo(values.email)[0]!.raw)![1]!);
     expect(url.origin).toBe('https://recruit.example');
@@ -172,7 +154,7 @@ describe('a referral on the demo channel', () => {
 
   it('retries a refused message on MESSAGE_RETRY_SCHEDULE under the same Message-ID, and reminds of an overdue first contact', async () => {
     smtp.reply = 'temporary';
-    const referral = await demoReferral(h, 'en', person(4));
+    const referral = await demoReferral(h, 'en', demoPerson(4));
     const rows = await h.db.select().from(messages).where(eq(messages.referralId, referral.id));
     const first = rows.filter((r) => !atDueTime(r.kind));
     expect(first.every((r) => r.status === 'retrying' && r.attempts === 1 && r.lastError === 'The mail server answered 451.')).toBe(true);
@@ -202,7 +184,7 @@ describe('a referral on the demo channel', () => {
   });
 
   it('sends no reminder, to staff or participant, once the first contact was made', async () => {
-    const referral = await demoReferral(h, 'en', person(5));
+    const referral = await demoReferral(h, 'en', demoPerson(5));
     await h.db.update(referrals).set({ firstContactAt: T0, status: 'contacted' }).where(eq(referrals.id, referral.id));
     const options = messageOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock });
     smtp.received.splice(0);
@@ -221,7 +203,7 @@ describe("the engagement's owner", () => {
     const [owner] = await h.db.select({ id: users.id, username: users.username, email: users.email }).from(users).orderBy(asc(users.id)).limit(1);
     await h.db.update(users).set({ email: OWNER_EMAIL }).where(eq(users.id, owner!.id));
     try {
-      const referral = await demoReferral(h, 'en', person(30));
+      const referral = await demoReferral(h, 'en', demoPerson(30));
       expect(mailsTo(OWNER_EMAIL)).toHaveLength(0);
       const options = messageOptionsOf({ db: h.db, config: h.config, jwtSecret: h.jwtSecret, log: silentLog, phi: h.phi, clock: h.clock });
       smtp.received.splice(0);
@@ -247,7 +229,7 @@ describe('without SMTP_URL', () => {
       const demo = await seedDemoRun(quiet.db);
       const before = channel;
       channel = demo;
-      const referral = await demoReferral(quiet, 'en', person(6)).finally(() => (channel = before));
+      const referral = await demoReferral(quiet, 'en', demoPerson(6)).finally(() => (channel = before));
       const rows = await quiet.db.select().from(messages).where(eq(messages.referralId, referral.id));
       const due = rows.filter((r) => !atDueTime(r.kind));
       expect(due.map((r) => [r.status, r.lastError, r.attempts])).toEqual(due.map(() => ['waiting', NO_MAIL_SERVER, 0]));
@@ -278,7 +260,7 @@ describe('without SMTP_URL', () => {
 
 describe('the staff side', () => {
   it('lists messages without addresses, reveals one on an audited request, and refuses a resend of a sent one', async () => {
-    const values = person(7);
+    const values = demoPerson(7);
     await demoReferral(h, 'en', values);
     const res = await h.request('GET', '/api/messages?kind=participantConfirmation&sort=-created&limit=10', { token: admin });
     expect(res.status).toBe(200);
@@ -298,7 +280,7 @@ describe('the staff side', () => {
 
   it('resends a failed message now', async () => {
     smtp.reply = 'final';
-    const referral = await demoReferral(h, 'en', person(8));
+    const referral = await demoReferral(h, 'en', demoPerson(8));
     const [failed] = (await h.db.select().from(messages).where(eq(messages.referralId, referral.id))).filter((r) => r.kind === 'newReferral');
     expect(failed).toMatchObject({ status: 'failed', lastError: 'The mail server answered 550.' });
     smtp.reply = 'accept';
@@ -337,7 +319,7 @@ describe('the staff side', () => {
     expect(preview.subject).toBe('Referral at Midtown Heart Center');
     expect(preview.text).toBe('New at Midtown Heart Center: https://recruitment.example/referrals/view/1 ');
 
-    const referral = await demoReferral(h, 'en', person(9));
+    const referral = await demoReferral(h, 'en', demoPerson(9));
     expect(mailsTo(DEMO_COORDINATOR_EMAIL)[0]!.parsed.subject).toBe('Referral at Midtown Heart Center');
     expect(referral.id).toBeGreaterThan(0);
     expect((await h.request('DELETE', '/api/message-templates/newReferral.en', { token: admin })).status).toBe(204);
@@ -361,7 +343,7 @@ describe('the staff side', () => {
       body: doc('message-settings', { isEnabled: true, delayMinutes: 30 }),
     });
     expect((await json(delayed)).data.attributes).toMatchObject({ isEnabled: true, delayMinutes: 30 });
-    const values = person(10);
+    const values = demoPerson(10);
     const referral = await demoReferral(h, 'en', values);
     expect(smtp.received).toHaveLength(0);
     const rows = await h.db.select().from(messages).where(eq(messages.referralId, referral.id));

@@ -6,10 +6,11 @@
  * written together, so the match made once never mails again; nothing when the engagement has
  * the message off, when the site is out of reach, or to an address that unsubscribed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, doc, type Harness } from '../harness';
-import { createParticipantFixture, leaveLead, runQualified, type ParticipantFixture } from '../../support/participantFixture';
+import { useMessageReceiver } from './messageReceiver';
+import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 import { engagements, leadSiteMatches, messages, siteLocations } from '../../../server/db/schema';
 import { zipCentroid } from '../../../server/participant/distance';
@@ -26,7 +27,10 @@ const BEA = { first_name: 'Beatrix', email: 'beatrix.south@example.org', phone: 
 
 async function keepLead(values: Record<string, string>, language = 'en') {
   const run = await runQualified(h, f, { zip: ZIP, language });
-  const res = await leaveLead(h, run, { values, acceptTerms: true, zip: ZIP });
+  const res = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+    headers: { [TOKEN_HEADER]: run.token },
+    body: { data: { attributes: { values, acceptTerms: true, zip: ZIP } } },
+  });
   expect(res.status, await res.clone().text()).toBe(201);
 }
 
@@ -73,15 +77,7 @@ beforeAll(async () => {
   await keepLead(BEA, 'es');
 });
 
-afterAll(async () => {
-  await settleMessages();
-  await h.close();
-  await smtp.close();
-});
-
-beforeEach(() => {
-  smtp.received.splice(0);
-});
+useMessageReceiver(() => ({ h, receiver: smtp }));
 
 describe('a site that opens within reach of kept leads', () => {
   it('with the message off, matches them and mails nobody', async () => {

@@ -8,16 +8,17 @@
  * per language: bad input refused writing nothing, the edit previewed with its length, a Spanish
  * run texted the edited Spanish text with no placeholder but the allowed ones, the default back.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { seedDemoRun } from '../../../server/demo';
 import { contactFields, contacts, messages, referrals, smsOptOuts, smsTemplates } from '../../../server/db/schema';
-import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messages/worker';
+import { messageOptionsOf, sendDue } from '../../../server/messages/worker';
 import { NO_SMS_PROVIDER, TEXTED_STOP } from '../../../server/messages/outbox';
 import { twilioSignature } from '../../../server/messages/twilio';
 import { SMS_CONSENT_NEEDS_PHONE } from '../../../server/participant/contact.routes';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { runDemoChannel } from '../../support/demoChannelRun';
+import { useMessageReceiver } from './messageReceiver';
+import { demoPerson, runDemoChannel } from '../../support/demoChannelRun';
 import { startTwilioServer, type TwilioServer } from '../../support/twilioServer';
 
 const T0 = new Date('2031-05-06T09:00:00.000Z');
@@ -29,14 +30,6 @@ const silentLog = { debug: () => undefined, info: () => undefined, warn: () => u
 let twilio: TwilioServer;
 let h: Harness;
 let channel: { mediaChannelId: number; screenerId: number };
-
-const person = (n: number) => ({
-  first_name: `Zelda${n}`,
-  last_name: `Fitzgerald${n}`,
-  email: `zelda${n}.fitz@example.com`,
-  phone: `212-555-01${10 + n}`,
-  zip_code: '10001',
-});
 
 /** A run of the demo channel; `smsConsent` as the second box was left. */
 const demoRun = (harness: Harness, values: Record<string, string>, smsConsent: boolean | string | undefined, language: 'en' | 'es' = 'en') =>
@@ -77,21 +70,11 @@ beforeAll(async () => {
   channel = await seedDemoRun(h.db);
 });
 
-afterAll(async () => {
-  await settleMessages();
-  await h.close();
-  await twilio.close();
-});
-
-beforeEach(() => {
-  twilio.received.splice(0);
-  twilio.reply = 'accept';
-  h.clock.set(T0);
-});
+useMessageReceiver(() => ({ h, receiver: twilio }), T0);
 
 describe('the confirmation text', () => {
   it('goes only with the SMS consent, kept with its text, and holds no answer or contact value', async () => {
-    const values = person(1);
+    const values = demoPerson(1);
     const { state, offered } = await demoRun(h, values, true);
     expect(state).toMatchObject({ phase: 'finished', outcome: 'completed' });
     expect(offered).toMatch(/^You may text me at this number/);
@@ -118,7 +101,7 @@ describe('the confirmation text', () => {
   });
 
   it('is not written without the SMS consent', async () => {
-    await demoRun(h, person(2), undefined);
+    await demoRun(h, demoPerson(2), undefined);
     const referral = await lastReferral(h);
     expect(await textsOf(h, referral.id)).toEqual([]);
     const [contact] = await h.db.select().from(contacts).where(eq(contacts.id, referral.contactId!));
@@ -131,12 +114,12 @@ describe('the confirmation text', () => {
     // The phone field made optional for this test and left empty.
     const [phoneField] = await h.db.select().from(contactFields).where(eq(contactFields.name, 'phone'));
     await h.db.update(contactFields).set({ required: false }).where(eq(contactFields.name, 'phone'));
-    const { phone: _none, ...withoutPhone } = person(3);
+    const { phone: _none, ...withoutPhone } = demoPerson(3);
     const { state } = await demoRun(h, withoutPhone, true);
     await h.db.update(contactFields).set({ required: phoneField!.required }).where(eq(contactFields.name, 'phone'));
     expect(state.phase).not.toBe('finished');
     expect(state.errors).toEqual({ smsConsent: SMS_CONSENT_NEEDS_PHONE });
-    const bad = await demoRun(h, person(4), 'yes');
+    const bad = await demoRun(h, demoPerson(4), 'yes');
     expect(bad.state.phase).not.toBe('finished');
     expect((await h.db.select({ n: count() }).from(contacts))[0]!.n).toBe(before);
     expect(twilio.received).toHaveLength(0);
@@ -197,7 +180,7 @@ describe('the text template', () => {
     const preview = (await json(await h.request('GET', `/api/message-templates/${ID}/preview`, { token: admin }))).meta;
     expect(preview).toEqual({ text: expected, characters: expected.length, encoding: 'UCS-2', segments: 2 });
 
-    const values = person(8);
+    const values = demoPerson(8);
     await demoRun(h, values, true, 'es');
     expect(twilio.received).toHaveLength(1);
     const body = twilio.received[0]!.params.Body!;
@@ -207,7 +190,7 @@ describe('the text template', () => {
 
     // An English run keeps the shipped English text.
     twilio.received.splice(0);
-    await demoRun(h, person(9), true, 'en');
+    await demoRun(h, demoPerson(9), true, 'en');
     expect(twilio.received[0]!.params.Body).toBe(
       'Healthy Heart Study: thank you. Midtown Heart Center (New York) will contact you about next steps. Reply STOP to opt out.',
     );
@@ -223,7 +206,7 @@ describe('the text template', () => {
 
 describe('the Messages list', () => {
   it("answers each message's channel and filters on it, refusing an unknown channel", async () => {
-    await demoRun(h, person(4), true);
+    await demoRun(h, demoPerson(4), true);
     const referral = await lastReferral(h);
     const admin = await h.token();
     const list = async (query: string) => {
@@ -258,7 +241,7 @@ describe('the inbound webhook', () => {
   });
 
   it('opts a number out on STOP within the request, so a text written afterwards is not sent; answers HELP', async () => {
-    const values = person(5);
+    const values = demoPerson(5);
     const stop = await inbound(h, { From: '+1 212 555 0115', Body: '  opt out ', AccountSid: SID });
     expect(stop.status).toBe(200);
     expect(await stop.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
@@ -277,7 +260,7 @@ describe('the inbound webhook', () => {
 
   it('stops a text already waiting: the worker marks it not sent', async () => {
     twilio.reply = 'busy';
-    await demoRun(h, person(6), true);
+    await demoRun(h, demoPerson(6), true);
     const referral = await lastReferral(h);
     const [waiting] = await textsOf(h, referral.id);
     expect(waiting!.status).toBe('retrying');
@@ -298,7 +281,7 @@ describe('without SMS_PROVIDER', () => {
     try {
       quiet.clock.set(T0);
       channel = await seedDemoRun(quiet.db);
-      await demoRun(quiet, person(7), true);
+      await demoRun(quiet, demoPerson(7), true);
       const [text] = await textsOf(quiet, (await lastReferral(quiet)).id);
       expect(text).toMatchObject({ status: 'waiting', lastError: NO_SMS_PROVIDER });
       expect((await inbound(quiet, { From: '+12125550117', Body: 'STOP' })).status).toBe(404);

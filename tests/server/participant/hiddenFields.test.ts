@@ -13,13 +13,14 @@ import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { HIDDEN_FIELD_DUPLICATE, HIDDEN_FIELD_LENGTH_INVALID, HIDDEN_FIELD_NAME_INVALID } from '@core/model/mediaChannel';
-import { contacts, mediaChannels, oFormSubmissions } from '../../../server/db/schema';
+import { mediaChannels } from '../../../server/db/schema';
 import { loadReferralFacts } from '../../../server/rms/payload';
 import { ATTRIBUTION_EXTENSION, referralBundle } from '../../../server/rms/fhir';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { createParticipantTransport } from '@core/participant/transport';
 import { checkParticipantAnswer } from '@core/participant/responses';
-import { createParticipantFixture, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { contactLeft, submissionRow } from '../participantServer';
 import { createHarness, json, type Harness } from '../harness';
 
 let h: Harness;
@@ -38,13 +39,6 @@ afterAll(async () => {
 
 const patchChannel = (id: number, attributes: Record<string, unknown>) =>
   h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: { data: { type: 'media-channels', id: String(id), attributes } } });
-const submissionRow = async (id: string) =>
-  (
-    await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(id)))
-  )[0]!;
 
 describe('hidden fields on the media channel', () => {
   it('are declared with a name and a longest length each; a bad declaration is a 422 that writes nothing', async () => {
@@ -90,12 +84,12 @@ describe('hidden fields on the media channel', () => {
     const { submissionId } = await startSubmission(h, f, {
       fields: { partner_ref: '  abc-123  ', 'click-id': 'x'.repeat(5000), undeclared: 'dropped', __proto__: 'no' } as Record<string, string>,
     });
-    expect((await submissionRow(submissionId)).hiddenFields).toEqual({ partner_ref: 'abc-123' });
+    expect((await submissionRow(h, submissionId)).hiddenFields).toEqual({ partner_ref: 'abc-123' });
     const none = await startSubmission(h, f);
-    expect((await submissionRow(none.submissionId)).hiddenFields).toEqual({});
+    expect((await submissionRow(h, none.submissionId)).hiddenFields).toEqual({});
     // A run without a channel declares nothing: nothing is kept.
     const noChannel = await startSubmission(h, f, { mediaChannelId: null, fields: { partner_ref: 'p' } });
-    expect((await submissionRow(noChannel.submissionId)).hiddenFields).toEqual({});
+    expect((await submissionRow(h, noChannel.submissionId)).hiddenFields).toEqual({});
   });
 
   it("are what the widget's transport sends when the run starts", async () => {
@@ -108,7 +102,7 @@ describe('hidden fields on the media channel', () => {
       fetch: ((url: string | URL | Request, init?: RequestInit) => h.app.request(String(url).replace('http://product.test', ''), init)) as typeof fetch,
     });
     const { submissionId } = await t.createSubmission({ id: String(f.oFormId) } as never, 'en');
-    expect((await submissionRow(submissionId)).hiddenFields).toEqual({ partner_ref: 'from-snippet' });
+    expect((await submissionRow(h, submissionId)).hiddenFields).toEqual({ partner_ref: 'from-snippet' });
   });
 
   it('refuses what no page sends (not an object of texts): 422, no run', async () => {
@@ -127,14 +121,8 @@ describe('hidden fields on the media channel', () => {
       fields: { partner_ref: 'ref-9', 'click-id': 'c1' },
     });
     await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } });
-    const contact = await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada.hidden@example.com', phone: '212-555-0100' });
-    expect(contact.status).toBe(201);
-    await settleDeliveries();
-    const [row] = await h.db
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(eq(contacts.submissionId, Number(run.submissionId)));
-    const facts = await loadReferralFacts(h.db, h.phi, row!.id, 'referral-key');
+    const contact = await contactLeft(h, f, run, { first_name: 'Ada', email: 'ada.hidden@example.com', phone: '212-555-0100' });
+    const facts = await loadReferralFacts(h.db, h.phi, contact.id, 'referral-key');
     expect(facts!.attribution).toMatchObject({
       utm: { utm_source: 'newsletter', utm_campaign: 'spring' },
       hiddenFields: { partner_ref: 'ref-9', 'click-id': 'c1' },
@@ -170,7 +158,7 @@ describe('hidden fields on the media channel', () => {
         ],
       },
     ]);
-    const audits = await json(await h.request('GET', `/api/rms-audits?contactId=${row!.id}`, { token: admin }));
+    const audits = await json(await h.request('GET', `/api/rms-audits?contactId=${contact.id}`, { token: admin }));
     expect(audits.data[0].attributes).toMatchObject({
       utm: { utm_source: 'newsletter', utm_campaign: 'spring' },
       hiddenFields: { partner_ref: 'ref-9', 'click-id': 'c1' },

@@ -16,20 +16,13 @@ import { checkParticipantAnswer } from '@core/participant/responses';
 import { UTM_MAX_LENGTH } from '@core/model/partnerPage';
 import { json, type Harness } from '../harness';
 import { startSubmission, type ParticipantFixture } from '../../support/participantFixture';
-import { useParticipantServer } from '../participantServer';
+import { submissionRow, useParticipantServer } from '../participantServer';
 
 let h: Harness;
 let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
 
-const submissionRow = async (id: string) =>
-  (
-    await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(id)))
-  )[0]!;
 const submissionCount = async () => (await h.db.select({ n: count() }).from(oFormSubmissions))[0]!.n;
 
 function start(attributes: Record<string, unknown>) {
@@ -44,7 +37,7 @@ describe('the page address of a run', () => {
       mediaChannelUrl:
         'https://user:pw@partner.example/heart/article-7?email=prefill@example.com&utm_source=newsletter&utm_campaign=spring%20drive&utm_medium=email#section-2',
     });
-    const row = await submissionRow(submissionId);
+    const row = await submissionRow(h, submissionId);
     expect(row.mediaChannelUrl).toBe('https://partner.example/heart/article-7');
     expect(row.utm).toEqual({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring drive' });
     const [raw] = rowsOf(await h.db.execute(sql`select o_form_submissions::text as t from o_form_submissions where id = ${Number(submissionId)}`));
@@ -55,7 +48,7 @@ describe('the page address of a run', () => {
   it('cuts a campaign value read from the address to its limit, and keeps only the five parameters', async () => {
     const long = 'x'.repeat(UTM_MAX_LENGTH + 50);
     const { submissionId } = await startSubmission(h, f, { mediaChannelUrl: `https://partner.example/p?utm_term=${long}&utm_id=7&gclid=abc&utm_content=` });
-    const row = await submissionRow(submissionId);
+    const row = await submissionRow(h, submissionId);
     expect(row.mediaChannelUrl).toBe('https://partner.example/p');
     expect(row.utm).toEqual({ utm_term: 'x'.repeat(UTM_MAX_LENGTH) });
   });
@@ -65,12 +58,12 @@ describe('the page address of a run', () => {
       mediaChannelUrl: 'https://partner.example/p?utm_source=page&utm_medium=banner',
       utm: { utm_source: 'explicit', utm_content: ' hero ' },
     });
-    expect((await submissionRow(submissionId)).utm).toEqual({ utm_source: 'explicit', utm_medium: 'banner', utm_content: 'hero' });
+    expect((await submissionRow(h, submissionId)).utm).toEqual({ utm_source: 'explicit', utm_medium: 'banner', utm_content: 'hero' });
   });
 
   it('stores nothing about the page when none is named', async () => {
     const { submissionId } = await startSubmission(h, f);
-    const row = await submissionRow(submissionId);
+    const row = await submissionRow(h, submissionId);
     expect(row.mediaChannelUrl).toBeNull();
     expect(row.utm).toEqual({});
   });
@@ -110,7 +103,7 @@ describe("the widget's transport", () => {
     const { submissionId } = await t.createSubmission({ id: String(f.oFormId) } as never, 'en');
     expect(sent.join('\n')).not.toContain('prefill');
     expect(JSON.parse(sent[0]!).data.attributes).toMatchObject({ mediaChannelUrl: 'https://partner.example/article', utm: { utm_source: 'social' } });
-    const row = await submissionRow(submissionId);
+    const row = await submissionRow(h, submissionId);
     expect(row.mediaChannelUrl).toBe('https://partner.example/article');
     expect(row.utm).toEqual({ utm_source: 'social' });
   });
@@ -134,7 +127,7 @@ describe('the migration of addresses stored before', () => {
       .filter((s) => s.startsWith('UPDATE'));
     expect(updates).toHaveLength(2);
     for (const statement of updates) await h.db.execute(sql.raw(statement));
-    const row = await submissionRow(submissionId);
+    const row = await submissionRow(h, submissionId);
     expect(row.mediaChannelUrl).toBe('https://partner.example/a/b');
     expect(row.utm).toEqual({ utm_source: 'mail_2024', utm_medium: 'cpc' });
   });

@@ -14,7 +14,7 @@ import { createApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
 import { createLogger } from '../../../server/log';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
-import { useParticipantServer } from '../participantServer';
+import { secondApp, useParticipantServer } from '../participantServer';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { FIRST_PAGE_ONLY } from '../../../server/participant/api';
 import { savePage } from '../../../server/participant/entries';
@@ -67,20 +67,21 @@ const answersOf = async (submissionId: string) =>
       .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
       .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
   ).map((a) => ({ fieldId: a.fieldId, value: openAnswer(h.phi, a) }));
-/** A new fixture whose page 3 multiple-choice answer disqualifies: 'b' for the second engagement, 'none' for every one. */
-const fixtureWithDisqualifyingConditions = async () => {
-  const fixture = await createParticipantFixture(h.db);
-  const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, fixture.fields.q_conditions.id));
+/** A fixture of its own whose page-3 multiple-choice question disqualifies: "b" for its second engagement, "none" for every one. */
+async function fixtureDisqualifyingConditions(): Promise<ParticipantFixture> {
+  const fx = await createParticipantFixture(h.db);
+  const [conditions] = await h.db.select().from(oFormFields).where(eq(oFormFields.id, fx.fields.q_conditions.id));
   const configuration = conditions!.configuration as FieldConfiguration;
   const options = configuration.options.map((o) =>
-    o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fixture.engagementIds[1]] } : o,
+    o.value === 'none' ? { ...o, isDisqualified: true } : o.value === 'b' ? { ...o, disqualifiedFor: [fx.engagementIds[1]] } : o,
   );
   await h.db
     .update(oFormFields)
     .set({ configuration: { ...configuration, options } })
     .where(eq(oFormFields.id, conditions!.id));
-  return fixture;
-};
+  return fx;
+}
+
 const qualification = async (submissionId: string, token: string) => {
   const res = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${submissionId}`, { headers: withToken(token) });
   expect(res.status).toBe(200);
@@ -348,9 +349,8 @@ describe('participant start and submissions', () => {
 
   it('opens no page when a rate limit refuses the start', async () => {
     const fx = await createParticipantFixture(h.db);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1' });
     h.clock.set('2027-09-03T10:00:00Z');
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const app = secondApp(h, { PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1' });
     const start = () =>
       app.request(
         '/api/o-forms/o-form-submissions',
@@ -557,7 +557,7 @@ describe('answers and branching', () => {
     expect((await json(p3)).meta).toMatchObject({ nextContainerIdentity: null, nextPage: null });
 
     // What disqualifies stays on the server, in the save's answer as in the containers route's.
-    const fx = await fixtureWithDisqualifyingConditions();
+    const fx = await fixtureDisqualifyingConditions();
     const start = await startSubmission(h, fx);
     const saved = await json(
       await h.request('PATCH', `/api/o-forms/o-form-submission-page/${start.firstEntryId}`, {
@@ -792,8 +792,7 @@ describe('qualification', () => {
   });
 
   it('disqualifies through every chosen value of a multiple-choice answer, not only its first', async () => {
-    // Page 3's multiple-choice question: "b" disqualifies for the second engagement, "none" for every one.
-    const other = await fixtureWithDisqualifyingConditions();
+    const other = await fixtureDisqualifyingConditions();
     const judged = async (chosen: string[]) => {
       const s = await startSubmission(h, other);
       const p1 = await answerPage(h, s.token, s.firstEntryId, { q_choice: 'skip' });
@@ -930,17 +929,10 @@ describe('CORS', () => {
 describe('rate limits', () => {
   afterEach(() => h.clock.release());
   it('answers 429 with Retry-After over the per-channel limits, and readable CORS headers', async () => {
-    // A second app on the same database, with small limits (the shared harness has the defaults).
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent-test-data',
-      PARTICIPANT_LIMIT_WINDOW_SECONDS: '60',
-      PARTICIPANT_SUBMISSIONS_PER_CHANNEL: '2',
-      PARTICIPANT_PAGES_PER_CHANNEL: '3',
-    });
     // Every call in the minute-long window that began at 10:00:00.
     h.clock.set('2027-09-01T10:00:45Z');
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    // A second app on the same database, with small limits (the shared harness has the defaults).
+    const app = secondApp(h, { PARTICIPANT_LIMIT_WINDOW_SECONDS: '60', PARTICIPANT_SUBMISSIONS_PER_CHANNEL: '2', PARTICIPANT_PAGES_PER_CHANNEL: '3' });
     const limited = {
       request: (method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
         Promise.resolve(
@@ -986,9 +978,8 @@ describe('rate limits', () => {
   });
 
   it("counts a client address's views of a channel up to its limit per window", async () => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', PARTICIPANT_VIEWS_PER_ADDRESS: '2' });
     h.clock.set('2027-09-03T10:00:00Z');
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const app = secondApp(h, { PARTICIPANT_VIEWS_PER_ADDRESS: '2' });
     const fx = await createParticipantFixture(h.db);
     const from = (address: string) => ({ incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: 'IPv4' } } });
     const view = async (address: string) =>
@@ -1008,13 +999,8 @@ describe('rate limits', () => {
   });
 
   it('limits submissions per client address too', async () => {
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent-test-data',
-      PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1',
-    });
     h.clock.set('2027-09-02T10:00:00Z');
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const app = secondApp(h, { PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '1' });
     // The connection's peer, as @hono/node-server hands it over.
     const from = (address: string) => ({ incoming: { socket: { remoteAddress: address, remotePort: 5000, remoteFamily: 'IPv4' } } });
     const create = (address: string) =>

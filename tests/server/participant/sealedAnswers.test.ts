@@ -8,13 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
-import { useParticipantServer } from '../participantServer';
-import { contacts, oFormContainerEntries, oFormFieldEntries } from '../../../server/db/schema';
+import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { contactLeft, useParticipantServer } from '../participantServer';
+import { oFormContainerEntries, oFormFieldEntries } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 import { sealClearAnswers } from '../../../server/participant/sealedAnswers';
 import { loadReferralFacts } from '../../../server/rms/payload';
-import { settleDeliveries } from '../../../server/rms/worker';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -112,14 +111,8 @@ describe('answers at rest', () => {
   it('pushes the screening answers opened to the record system', async () => {
     const run = await runQualified(h, f);
     expect(await qualification(run.submissionId, run.token)).toMatchObject({ isQualified: true });
-    const contact = await leaveContact(h, f, run, { first_name: 'Ada', email: 'ada.sealed@example.com', phone: '212-555-0100' });
-    expect(contact.status).toBe(201);
-    await settleDeliveries();
-    const [row] = await h.db
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(eq(contacts.submissionId, Number(run.submissionId)));
-    const facts = await loadReferralFacts(h.db, h.phi, row!.id, 'referral-key');
+    const contact = await contactLeft(h, f, run, { first_name: 'Ada', email: 'ada.sealed@example.com', phone: '212-555-0100' });
+    const facts = await loadReferralFacts(h.db, h.phi, contact.id, 'referral-key');
     const answers = Object.fromEntries(facts!.answers.map((a) => [a.questionIdentity, a.value]));
     expect(answers).toEqual({ q_choice: 'yes', q_dob: '1980-06-15', q_text: 'hello', q_zip: '10001', q_conditions: ['a'] });
   });

@@ -7,14 +7,11 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from '@core/participant/wire';
-import { createApp } from '../../../server/app';
-import { loadConfig } from '../../../server/config';
 import { oFormContainerEntries, oFormFieldEntries, oFormPageMetrics } from '../../../server/db/schema';
-import { createLogger } from '../../../server/log';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
-import { useParticipantServer } from '../participantServer';
+import { secondApp, useParticipantServer } from '../participantServer';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -359,14 +356,8 @@ describe('reads without a preflight: the place in the body, the token beside it'
 describe('rate limits of the POST page save', () => {
   afterEach(() => h.clock.release());
   it('counts a POST save as a PATCH one: 429 with Retry-After over the limit, nothing stored', async () => {
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent-test-data',
-      PARTICIPANT_LIMIT_WINDOW_SECONDS: '60',
-      PARTICIPANT_PAGES_PER_CHANNEL: '2',
-    });
     h.clock.set('2027-10-01T10:00:45Z');
-    const app = createApp({ db: h.db, config, jwtSecret: h.jwtSecret, log: createLogger('silent'), clock: h.clock });
+    const app = secondApp(h, { PARTICIPANT_LIMIT_WINDOW_SECONDS: '60', PARTICIPANT_PAGES_PER_CHANNEL: '2' });
     const fx = await createParticipantFixture(h.db);
     const s = await startSubmission(h, fx, { withFirstPage: true });
     const statuses: number[] = [];

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { auditEvents, contacts, engagements, referralEvents, referrals, rmsDeliveries } from '../../../server/db/schema';
-import { settleDeliveries } from '../../../server/rms/worker';
+import { auditEvents, engagements, referralEvents, referrals, rmsDeliveries } from '../../../server/db/schema';
 import { FHIR_SUBJECT_STATUSES } from '@core/model/rmsAudit';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, leaveContact, runQualified, sendReferralsTo, type ParticipantFixture } from '../../support/participantFixture';
+import { createParticipantFixture, runQualified, sendReferralsTo, type ParticipantFixture } from '../../support/participantFixture';
+import { contactLeft } from '../participantServer';
 import { newWebhookSecret, signStandardWebhook } from '../../support/standardWebhooks';
 import { startRecordSystem, type RecordSystemReceiver } from '../../support/recordSystemReceiver';
 
@@ -38,16 +38,10 @@ async function delivered() {
   const { submissionId, token } = await runQualified(h, f);
   // Each a different person: the same e-mail or phone again would be a duplicate, never sent.
   const n = String(1000 + Number(submissionId)).slice(-4);
-  const res = await leaveContact(h, f, { submissionId, token }, { first_name: 'Noor', email: `noor.${submissionId}@example.com`, phone: `212-555-${n}` });
-  expect(res.status, await res.clone().text()).toBe(201);
-  await settleDeliveries();
-  const [contact] = await h.db
-    .select()
-    .from(contacts)
-    .where(eq(contacts.submissionId, Number(submissionId)));
-  const [delivery] = await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contact!.id));
+  const contact = await contactLeft(h, f, { submissionId, token }, { first_name: 'Noor', email: `noor.${submissionId}@example.com`, phone: `212-555-${n}` });
+  const [delivery] = await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contact.id));
   expect(delivery!.status).toBe('delivered');
-  return { contactId: contact!.id, referralKey: delivery!.referralKey };
+  return { contactId: contact.id, referralKey: delivery!.referralKey };
 }
 
 const statusOf = async (contactId: number) =>

@@ -27,11 +27,11 @@ import type {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified } from '../../support/participantFixture';
+import { createParticipantFixture, type ParticipantFixture, runQualified } from '../../support/participantFixture';
+import { contactLeft } from '../participantServer';
 import {
   contactFieldScreeners,
   contactFields,
-  contacts,
   countries,
   engagements,
   referralEvents,
@@ -88,15 +88,9 @@ function schemaValidator(): ValidateFunction {
 
 async function contactRun(fixture: ParticipantFixture = f, values: Record<string, string> = VALUES) {
   const { submissionId, token } = await runQualified(h, fixture);
-  const res = await leaveContact(h, fixture, { submissionId, token }, values);
-  expect(res.status, await res.clone().text()).toBe(201);
-  await settleDeliveries();
-  const [contact] = await h.db
-    .select()
-    .from(contacts)
-    .where(eq(contacts.submissionId, Number(submissionId)));
-  const [delivery] = await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contact!.id));
-  return { contact: contact!, delivery: delivery! };
+  const contact = await contactLeft(h, fixture, { submissionId, token }, values);
+  const [delivery] = await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contact.id));
+  return { contact, delivery: delivery! };
 }
 
 const resources = <T>(bundle: Bundle, type: string) =>

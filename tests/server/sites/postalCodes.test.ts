@@ -12,11 +12,12 @@ import {
   createParticipantFixture,
   leaveContact,
   leaveLead,
+  type ParticipantFixture,
   startSubmission,
   TOKEN_HEADER,
-  type ParticipantFixture,
 } from '../../support/participantFixture';
-import { contactFields, contactFieldScreeners, countries, engagementSiteLocations, leads, mediaChannels, siteLocations } from '../../../server/db/schema';
+import { leadOf } from '../participantServer';
+import { contactFields, contactFieldScreeners, countries, engagementSiteLocations, mediaChannels, siteLocations } from '../../../server/db/schema';
 import { message } from '@core/validation/messages';
 
 let h: Harness;
@@ -60,14 +61,6 @@ async function finished(f: ParticipantFixture, zip: string, qualifies = true): P
   expect(saved.status).toBe(200);
   return run;
 }
-
-const leadOf = async (run: Run) =>
-  (
-    await h.db
-      .select()
-      .from(leads)
-      .where(eq(leads.submissionId, Number(run.submissionId)))
-  )[0];
 
 describe('a Canadian channel (en-CA)', () => {
   it("starts with the channel's region", async () => {
@@ -123,10 +116,10 @@ describe('a Canadian channel (en-CA)', () => {
     const refused = await leaveLead(h, run, { values: VALUES, acceptTerms: true, zip: '12345', country: 'CA' });
     expect(refused.status).toBe(422);
     expect((await json(refused)).errors[0]).toMatchObject({ detail: message('postal'), source: { pointer: '/data/attributes/zip' } });
-    expect(await leadOf(run)).toBeUndefined();
+    expect(await leadOf(h, run)).toBeUndefined();
     const res = await leaveLead(h, run, { values: { ...VALUES, zip_code: 'M5V 3L9' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'notQualified', country: 'CA' });
     // Downtown Toronto's postal area to the town's centre: a few miles.
     expect(lead!.nearestSiteMiles).toBeGreaterThanOrEqual(0);
@@ -139,7 +132,7 @@ describe('a Canadian channel (en-CA)', () => {
     const run = await finished(ca, 'M5V 3L9', false);
     const res = await leaveLead(h, run, { values: { ...VALUES, email: 'field.only@example.org', zip_code: 'M5V 3L9' }, acceptTerms: true });
     expect(res.status, await res.clone().text()).toBe(201);
-    const lead = await leadOf(run);
+    const lead = await leadOf(h, run);
     expect(lead).toMatchObject({ kind: 'notQualified', country: 'CA' });
     expect(lead!.nearestSiteMiles).toBeLessThan(15);
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('M5V 3L9');

@@ -1,0 +1,31 @@
+/**
+ * The lifecycle the message tests share around a stand-in mail or text server: before each test
+ * it holds nothing and accepts again (and, given `at`, the server's clock is back there); after
+ * the file, the messages under way settle before the database closes, so that none is written
+ * into a closed one, and the stand-in closes last.
+ */
+import { afterAll, beforeEach } from 'vitest';
+import { settleMessages } from '../../../server/messages/worker';
+import type { Harness } from '../harness';
+
+interface Receiver {
+  received: unknown[];
+  reply: string;
+  close(): Promise<void>;
+}
+
+/** `get` reads the file's own variables, made in its beforeAll. */
+export function useMessageReceiver(get: () => { h: Harness; receiver: Receiver }, at?: string | Date): void {
+  beforeEach(() => {
+    const { h, receiver } = get();
+    receiver.received.splice(0);
+    receiver.reply = 'accept';
+    if (at) h.clock.set(at);
+  });
+  afterAll(async () => {
+    const { h, receiver } = get();
+    await settleMessages();
+    await h.close();
+    await receiver.close();
+  });
+}
