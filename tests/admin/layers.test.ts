@@ -2,22 +2,14 @@
  * The admin's imports run one way (docs/layout.md): a file may import only from its own folder
  * or from a folder below it. This reads every source file's relative imports as text.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsWithin, sourceFiles } from '../support/sourceImports';
 
 const ADMIN = join(__dirname, '../../admin');
 
 /** From the entry down; a name is a top-level file (without extension) or folder of admin/. */
 const ORDER = ['main', 'providers', 'router', 'layouts', 'sections', 'components', 'hooks', 'state', 'routing', 'access', 'styles'];
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** The part of admin/ a path belongs to: its first folder, or the file's name without extension. */
 const partOf = (path: string) =>
@@ -25,22 +17,11 @@ const partOf = (path: string) =>
     .split(/[\\/]/)[0]!
     .replace(/\.[a-z]+$/, '');
 
-// `import … from`, `export … from`, a bare `import '…'` and `import('…')`.
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s+['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*\(?\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
-
-function adminImports(): { from: string; to: string }[] {
-  return sources(ADMIN).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(IMPORT)]
-      .map((match) => normalize(join(dirname(file), (match[1] ?? match[2] ?? match[3])!)))
-      .filter((target) => !relative(ADMIN, target).startsWith('..'))
-      .map((target) => ({ from: file, to: target })),
-  );
-}
+const adminImports = () => importsWithin(ADMIN);
 
 describe('admin import layers', () => {
   it('reads the imports of every part of the admin', () => {
-    const parts = new Set(sources(ADMIN).map(partOf));
+    const parts = new Set(sourceFiles(ADMIN).map(partOf));
     // A new top-level file or folder must be given its place in ORDER (and in docs/layout.md).
     expect([...parts].filter((part) => !ORDER.includes(part))).toEqual([]);
     const imports = adminImports();
