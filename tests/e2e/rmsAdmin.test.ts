@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { signInAsAdmin } from './admin-session';
-import { participantOf, prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
-import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../support/participantFixture';
+import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
+import { leaveQualifiedContact } from './qualifiedContact';
+import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { verifyStandardWebhook } from '../support/standardWebhooks';
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 
@@ -25,24 +26,7 @@ let browser: Browser;
 let page: Page;
 let secret = '';
 
-const participant = () => participantOf(server);
-
-async function participantRun(email: string) {
-  const { submissionId, token } = await runQualified(participant(), fixture);
-  const res = await participant().request('POST', `/api/o-forms/o-form-submission-contact/${submissionId}`, {
-    headers: { [TOKEN_HEADER]: token },
-    body: {
-      data: {
-        attributes: {
-          engagementSiteLocationId: fixture.engagementSiteLocationId,
-          values: { first_name: 'Rae', email, phone: '212-555-0123' },
-          acceptTerms: true,
-        },
-      },
-    },
-  });
-  expect(res.status, await res.text()).toBe(201);
-}
+const participantRun = (email: string) => leaveQualifiedContact(server, fixture, email);
 
 beforeAll(async () => {
   receiver = await startRecordSystem(() =>
