@@ -67,7 +67,7 @@ export const idParam = (what: string, description = `Only rows of this ${what} (
   schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
   parse: (value, name) => {
     const id = /^\d{1,9}$/.test(value) ? Number(value) : 0;
-    if (id < 1 || id > 2_147_483_647) throw badRequest(`'${name}' must be ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} id.`, name);
+    if (id < 1 || id > 2_147_483_647) throw badRequest(`'${name}' must be the ${what}'s id.`, name);
     return id;
   },
 });
