@@ -17,6 +17,7 @@ import { securityHeaders } from './http/security';
 import { compress } from './http/compress';
 import { rejectNulInQuery } from './http/query';
 import { auditWrites } from './audit/middleware';
+import { transactionScope } from './db/transactionScope';
 import { csvLists } from './http/csvLists';
 import { setAnswerHeaders } from './http/headers';
 import { authRoutes } from './auth/routes';
@@ -111,7 +112,11 @@ function staffOFormsRoutes(deps: Deps) {
   return app;
 }
 
-export function createApp(deps: Deps) {
+export function createApp(given: Deps) {
+  // Every route's queries go through the scope's handle, so a staff update or deletion runs, with
+  // the audit trail's reading of its old values, in one transaction (audit/middleware.ts).
+  const scope = transactionScope(given.db);
+  const deps: Deps = { ...given, db: scope.db };
   // SPEC names some API paths with a trailing slash (POST /api/contact-fields/): under /api a
   // trailing slash is ignored, so both spellings reach the same route.
   const app = new Hono<AppEnv>({
@@ -145,7 +150,7 @@ export function createApp(deps: Deps) {
   app.use('/api/*', bodyLimits(deps.config.uploadLimitBytes));
   app.use(
     '/api/*',
-    auditWrites(deps, () => app),
+    auditWrites(deps, () => app, scope),
   );
   // Inside auditWrites, which records the export event this sets.
   app.use('/api/*', csvLists(deps));

@@ -1,14 +1,16 @@
 /**
  * Records every successful write by signed-in staff under /api, in one place for every route:
- * for an update or a deletion it first reads the resource as the API shows it, so the event
- * carries the changed fields with their old and new values. Sign-ins are recorded by the auth
+ * for an update or a deletion it first reads the resource as the API shows it, in the write's own
+ * transaction, so the event carries the changed fields with their old and new values. Sign-ins are recorded by the auth
  * routes themselves. A route that sets `c.set('audit', note)` is recorded as that note instead:
  * exports (GET reads, recorded only this way) and actions whose answer must not be copied.
  */
 import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { nowOf, type AppEnv, type Deps } from '../context';
+import { sql } from 'drizzle-orm';
 import { clientAddress } from '../http/clientAddress';
+import type { TransactionScope } from '../db/transactionScope';
 import { changedFields, credentialChanges, recordAudit } from './trail';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -105,7 +107,10 @@ async function recordNote(deps: Deps, c: Context<AppEnv>, path: string, settled:
   }
 }
 
-export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
+/** Thrown to roll back the transaction of a write the route refused. */
+const REFUSED = Symbol('refused');
+
+export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>, scope: TransactionScope) => {
   // Built on the first write, when every route is registered.
   let readers: RegExp[] | undefined;
   const readable = (path: string) => (readers ??= memberReaders(app())).some((r) => r.test(path));
@@ -130,69 +135,86 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>) => {
     }
 
     const member = MEMBER.exec(path);
-    let before: Attributes | null = null;
-    let relatedBefore: Attributes = {};
     const memberPath = member ? `/api/${member[1]}/${member[2]}` : null;
     const requestDoc = await readJson(c.req.raw);
     // Lists set through relationships (an engagement's lookup lists) are read with their names, before and after.
     const related = c.req.method === 'PATCH' || c.req.method === 'PUT' ? relationshipsSent(requestDoc) : [];
     const read = (include: readonly string[]) =>
       app().request(include.length > 0 ? `${memberPath}?include=${include.join(',')}` : memberPath!, { headers: { Authorization: authorization } });
-    if (memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && readable(memberPath)) {
-      const answer = await read(related);
-      if (answer.ok) {
-        const doc = await answer.json();
-        before = attributesOf(doc).attributes;
-        relatedBefore = relatedNames(doc, related);
-      }
-    }
 
-    await next();
-
-    const user = c.var.user;
-    if (!user || c.res.status < 200 || c.res.status >= 300) return;
-    if (c.var.audit) return recordNote(deps, c, path);
-    const answerDoc = await readJson(c.res);
-    const answer = attributesOf(answerDoc);
-    const collection = RESOURCE.exec(path);
-    let action: string;
-    let changes: Record<string, { old: unknown; new: unknown }>;
-    const sent = attributesOf(requestDoc).attributes;
-    if (collection && c.req.method === 'POST') {
-      action = 'create';
-      changes = { ...changedFields(null, answer.attributes), ...credentialChanges(sent, answer.attributes, true) };
-    } else if (member && c.req.method === 'DELETE') {
-      action = 'delete';
-      changes = changedFields(before, null);
-    } else if (member && (c.req.method === 'PATCH' || c.req.method === 'PUT')) {
-      action = 'update';
-      // A rotated secret or token changes nothing the API answers: named from the request.
-      changes = { ...changedFields(before, answer.attributes), ...credentialChanges(sent, answer.attributes, false) };
-      if (related.length > 0 && Object.keys(relatedBefore).length > 0) {
-        // The answer names them when it includes them; else they are read as they were before.
-        const includes = Array.isArray((answerDoc as { included?: unknown } | null)?.included);
-        const afterDoc = includes ? answerDoc : await Promise.resolve(read(related)).then((r) => (r.ok ? (r.json() as Promise<unknown>) : null));
-        if (afterDoc) Object.assign(changes, changedFields(relatedBefore, relatedNames(afterDoc, related)));
+    const record = async (before: Attributes | null, relatedBefore: Attributes) => {
+      const user = c.var.user;
+      if (!user || c.res.status < 200 || c.res.status >= 300) return;
+      if (c.var.audit) return recordNote(deps, c, path);
+      const answerDoc = await readJson(c.res);
+      const answer = attributesOf(answerDoc);
+      const collection = RESOURCE.exec(path);
+      let action: string;
+      let changes: Record<string, { old: unknown; new: unknown }>;
+      const sent = attributesOf(requestDoc).attributes;
+      if (collection && c.req.method === 'POST') {
+        action = 'create';
+        changes = { ...changedFields(null, answer.attributes), ...credentialChanges(sent, answer.attributes, true) };
+      } else if (member && c.req.method === 'DELETE') {
+        action = 'delete';
+        changes = changedFields(before, null);
+      } else if (member && (c.req.method === 'PATCH' || c.req.method === 'PUT')) {
+        action = 'update';
+        // A rotated secret or token changes nothing the API answers: named from the request.
+        changes = { ...changedFields(before, answer.attributes), ...credentialChanges(sent, answer.attributes, false) };
+        if (related.length > 0 && Object.keys(relatedBefore).length > 0) {
+          // The answer names them when it includes them; else they are read as they are now.
+          const includes = Array.isArray((answerDoc as { included?: unknown } | null)?.included);
+          const afterDoc = includes ? answerDoc : await Promise.resolve(read(related)).then((r) => (r.ok ? (r.json() as Promise<unknown>) : null));
+          if (afterDoc) Object.assign(changes, changedFields(relatedBefore, relatedNames(afterDoc, related)));
+        }
+      } else {
+        // Actions that are not plain resource writes (link sets, uploads, two-factor steps).
+        action = `${c.req.method} ${path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
+        // What was asked and what came of it; secrets are masked by changedFields.
+        changes = changedFields(null, { ...(answer.attributes ?? {}), ...(sent ?? {}) });
       }
-    } else {
-      // Actions that are not plain resource writes (link sets, uploads, two-factor steps).
-      action = `${c.req.method} ${path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
-      // What was asked and what came of it; secrets are masked by changedFields.
-      changes = changedFields(null, { ...(answer.attributes ?? {}), ...(sent ?? {}) });
+      try {
+        await recordAudit(deps.db, {
+          occurredAt: nowOf(deps),
+          actor: { id: user.id, username: user.username },
+          clientAddress: clientAddress(c),
+          entity: (member ?? collection)?.[1] ?? path.split('/')[2] ?? 'api',
+          entityId: member?.[2] ?? answer.id,
+          action,
+          changes,
+          meta: { status: c.res.status, requestId: c.var.requestId },
+        });
+      } catch (error) {
+        deps.log.error('audit event not recorded', { requestId: c.var.requestId, path, error: String(error) });
+      }
+    };
+
+    if (!(memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && readable(memberPath))) {
+      await next();
+      return record(null, {});
     }
+    // An update or a deletion of a resource the API reads: its old values are read, it is written
+    // and recorded in one transaction, under a lock of that resource that every audited write
+    // to it takes, so the old values are exactly what this write replaced. A refused write
+    // (any answer but 2xx) leaves nothing behind, not even what it wrote before refusing.
     try {
-      await recordAudit(deps.db, {
-        occurredAt: nowOf(deps),
-        actor: { id: user.id, username: user.username },
-        clientAddress: clientAddress(c),
-        entity: (member ?? collection)?.[1] ?? path.split('/')[2] ?? 'api',
-        entityId: member?.[2] ?? answer.id,
-        action,
-        changes,
-        meta: { status: c.res.status, requestId: c.var.requestId },
+      await scope.run(async () => {
+        await deps.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`audit:${memberPath}`}, 0))`);
+        let before: Attributes | null = null;
+        let relatedBefore: Attributes = {};
+        const answer = await read(related);
+        if (answer.ok) {
+          const doc = await answer.json();
+          before = attributesOf(doc).attributes;
+          relatedBefore = relatedNames(doc, related);
+        }
+        await next();
+        if (c.res.status < 200 || c.res.status >= 300) throw REFUSED;
+        await record(before, relatedBefore);
       });
     } catch (error) {
-      deps.log.error('audit event not recorded', { requestId: c.var.requestId, path, error: String(error) });
+      if (error !== REFUSED) throw error;
     }
   });
 };

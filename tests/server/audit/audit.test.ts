@@ -83,6 +83,26 @@ describe('what is recorded', () => {
     expect((await events()).length).toBe(before);
   });
 
+  it('updates of one record sent together: each old value is what the write before it left', async () => {
+    const created = await json(
+      await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Raced 0', identification: 'RACE-1' }) }),
+    );
+    const id = created.data.id as string;
+    const names = Array.from({ length: 8 }, (_, i) => `Raced ${i + 1}`);
+    const answers = await Promise.all(names.map((name) => h.request('PATCH', `/api/sponsors/${id}`, { token: superUser, body: sponsorBody({ name }) })));
+    expect(answers.map((a) => a.status)).toEqual(names.map(() => 200));
+
+    const updates = (await events()).filter((e) => e.entityId === id && e.action === 'update').reverse();
+    expect(updates).toHaveLength(names.length);
+    // Read apart from its write, two updates would both name 'Raced 0' (or another shared value) as old.
+    const chain = updates.map((e) => e.changes.name as { old: string; new: string });
+    expect(chain[0]!.old).toBe('Raced 0');
+    for (let i = 1; i < chain.length; i++) expect(chain[i]!.old).toBe(chain[i - 1]!.new);
+    expect(new Set(chain.map((c) => c.new))).toEqual(new Set(names));
+    const now = await json(await h.request('GET', `/api/sponsors/${id}`, { token: superUser }));
+    expect(now.data.attributes.name).toBe(chain.at(-1)!.new);
+  });
+
   it('sign-ins, successful and failed, with the reason and without secrets', async () => {
     await h.login('admin', 'wrong password');
     await h.login('nobody-at-all', 'x');
