@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { contacts, leads, oFormSubmissions } from '../../server/db/schema';
+import { contacts, leads, oFormSubmissions, screenerMessages } from '../../server/db/schema';
 import { createLogger } from '../../server/log';
 import { settleDeliveries } from '../../server/rms/worker';
 import { createParticipantFixture, leaveContact, leaveLead, type ParticipantFixture } from '../support/participantFixture';
@@ -102,4 +102,15 @@ export async function twoSponsors(h: Harness, username: string) {
   await h.createUser({ username, password: `${username}-pass`, roles: ['User'], sponsorIds: [a.sponsorId] });
   const userA = await h.token(username, `${username}-pass`);
   return { a, b, admin, userA };
+}
+
+/** The screener's own noTrialSites message pair, in English with a Spanish translation. */
+export async function addNoTrialSitesMessage(h: Harness, screenerId: number): Promise<void> {
+  await h.db.insert(screenerMessages).values({
+    screenerId,
+    outcome: 'noTrialSites',
+    contactFormMessage: '<p>No site near you yet.</p>',
+    consentMessage: 'Contact me when a site opens near me.',
+    translations: { es: { contactFormMessage: '<p>Aún no hay centro cerca.</p>', consentMessage: 'Contácteme cuando abra un centro cerca.' } },
+  });
 }
