@@ -52,11 +52,16 @@ export async function contactLeft(
   const res = await leaveContact(h, f, run, values);
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
-  const [contact] = await h.db
+  return (await contactOf(h, run))!;
+}
+
+/** The contact a run left, if it left one. */
+export async function contactOf(h: Harness, run: { submissionId: string }): Promise<typeof contacts.$inferSelect | undefined> {
+  const [row] = await h.db
     .select()
     .from(contacts)
     .where(eq(contacts.submissionId, Number(run.submissionId)));
-  return contact!;
+  return row;
 }
 
 /** A submission's row, by the id the API answers. */
