@@ -13,7 +13,15 @@ import { json, type Harness } from '../harness';
 import { createApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
 import { createLogger } from '../../../server/log';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+  withToken,
+} from '../../support/participantFixture';
 import { secondApp, useParticipantServer } from '../participantServer';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { FIRST_PAGE_ONLY } from '../../../server/participant/api';
@@ -49,8 +57,6 @@ let h: Harness;
 let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
-
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 
 const entryBody = (containerId: number, submissionId: string | number, parentId?: string) => ({
   data: {
