@@ -35,6 +35,7 @@ import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
 import { RecordView } from '../../components/RecordView';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { StatusBadge } from '../../components/StatusBadge';
+import { SurveyLinks } from '../../components/SurveyLinks';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
@@ -355,21 +356,12 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
         </>
       )}
       {own.length > 0 && (
-        <ul className="plain-list" aria-label="Channel surveys">
-          {own.map((l) => (
-            <li key={l.id}>
-              {surveyLabel(l)} <StatusBadge active={l.isActive} />{' '}
-              <button
-                type="button"
-                className="btn btn-small btn-secondary"
-                aria-label={`${l.isActive ? 'Deactivate' : 'Activate'} ${surveyLabel(l)}`}
-                onClick={() => void act(() => api.setSurveyActive(l.id, !l.isActive))}
-              >
-                {l.isActive ? 'Deactivate' : 'Activate'}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <SurveyLinks
+          label="Channel surveys"
+          links={own}
+          button={(l) => ({ verb: l.isActive ? 'Deactivate' : 'Activate', className: 'btn-secondary' })}
+          onClick={(l) => void act(() => api.setSurveyActive(l.id, !l.isActive))}
+        />
       )}
       {options.length > 0 && (
         <div className="add-lookup">
