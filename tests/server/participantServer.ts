@@ -55,14 +55,18 @@ export async function contactLeft(
   return (await contactOf(h, run))!;
 }
 
-/** The contact a run left, if it left one. */
-export async function contactOf(h: Harness, run: { submissionId: string }): Promise<typeof contacts.$inferSelect | undefined> {
+/** The row a run left in `table` (its contact, its lead), if it left one. */
+async function leftBy<T extends typeof contacts | typeof leads>(h: Harness, table: T, run: { submissionId: string }): Promise<T['$inferSelect'] | undefined> {
+  const source: typeof contacts | typeof leads = table;
   const [row] = await h.db
     .select()
-    .from(contacts)
-    .where(eq(contacts.submissionId, Number(run.submissionId)));
-  return row;
+    .from(source)
+    .where(eq(source.submissionId, Number(run.submissionId)));
+  return row as T['$inferSelect'] | undefined;
 }
+
+/** The contact a run left, if it left one. */
+export const contactOf = (h: Harness, run: { submissionId: string }) => leftBy(h, contacts, run);
 
 /** A submission's row, by the id the API answers. */
 export async function submissionRow(h: Harness, id: string): Promise<typeof oFormSubmissions.$inferSelect> {
@@ -74,13 +78,7 @@ export async function submissionRow(h: Harness, id: string): Promise<typeof oFor
 }
 
 /** The lead a run left, if it left one. */
-export async function leadOf(h: Harness, run: { submissionId: string }): Promise<typeof leads.$inferSelect | undefined> {
-  const [row] = await h.db
-    .select()
-    .from(leads)
-    .where(eq(leads.submissionId, Number(run.submissionId)));
-  return row;
-}
+export const leadOf = (h: Harness, run: { submissionId: string }) => leftBy(h, leads, run);
 
 /** Leaves a run's lead with `attributes` (taken: a 201) and answers the lead's row. */
 export async function leadLeft(
