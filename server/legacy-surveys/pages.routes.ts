@@ -3,27 +3,20 @@
  * (server/legacy-surveys/pages.ts). Each page is answered with its questions and its survey's
  * page counter; another sponsor's page answers 404.
  */
-import type { Context } from 'hono';
-import { PageInput, PagePatch, SURVEY_PAGE, SURVEY_PAGE_TYPE, type SurveyPage } from '@core/model/legacySurvey';
-import type { AppEnv, AuthUser, Deps } from '../context';
+import { PageInput, PagePatch, SURVEY_PAGE, SURVEY_PAGE_TYPE } from '@core/model/legacySurvey';
+import type { AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
-import { sendResource, toResource } from '../http/serialize';
 import { UNKNOWN_SURVEY } from './messages';
 import { createPage, deletePage, updatePage } from './pages';
-import { findPage, orNotFound } from './parts';
+import { findPage } from './parts';
 import { surveyPartRoutes } from './partRoutes';
 import { loadQuestions, toPage } from './structure';
 import { findSurvey } from './surveys';
 
-function serializePage(page: SurveyPage, pageCounter: number) {
-  const { id, ...attributes } = page;
-  return toResource(SURVEY_PAGE_TYPE, id, { ...attributes, pageCounter });
-}
-
-async function sendPage(c: Context<AppEnv>, db: Db, id: number, status: 200 | 201, user: AuthUser) {
-  const context = await orNotFound(findPage(db, id, user), 'page');
-  const questions = await loadQuestions(db, [id]);
-  return sendResource(c, serializePage(toPage(context.page, questions), context.survey.pageCounter), status);
+/** A page with its questions and its survey's page counter. */
+async function loadPage(db: Db, id: number, user: AuthUser) {
+  const context = await findPage(db, id, user);
+  return context && { ...toPage(context.page, await loadQuestions(db, [id])), pageCounter: context.survey.pageCounter };
 }
 
 export function legacyPagesRoutes(deps: Deps) {
@@ -40,6 +33,6 @@ export function legacyPagesRoutes(deps: Deps) {
     create: (db, _survey, attributes) => createPage(db, attributes),
     update: updatePage,
     remove: deletePage,
-    send: sendPage,
+    load: loadPage,
   });
 }

@@ -1,14 +1,16 @@
 /**
  * What the pages, questions and options route files share: a survey's part is created under the
  * part its attributes name above it (an unknown one is refused at that attribute), and updated or
- * deleted once found through its survey in the user's scope (else 404, as an unknown part). Each
- * route file gives its schemas, its own checks and its area's functions.
+ * deleted once found through its survey in the user's scope (else 404, as an unknown part), and
+ * answered as it then stands. Each route file gives its schemas, its own checks and its area's
+ * functions.
  */
 import { Hono, type Context } from 'hono';
 import type * as v from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
 import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
+import { sendResource, toResource } from '../http/serialize';
 import { authenticate } from '../auth/guards';
 import { readResource, requireParent } from '../http/body';
 import { parseId } from '../http/query';
@@ -34,8 +36,8 @@ export interface SurveyPart<K extends string, Input extends v.GenericSchema<unkn
   create: (db: Db, above: Above, attributes: v.InferOutput<Input>) => Promise<number>;
   update: (db: Db, found: Found, attributes: v.InferOutput<Patch>) => Promise<unknown>;
   remove: (db: Db, found: Found) => Promise<unknown>;
-  /** Answers the part as it now stands. */
-  send: (c: Context<AppEnv>, db: Db, id: number, status: 200 | 201, user: AuthUser) => Promise<Response>;
+  /** The part as it now stands, as its answer shows it (its id and attributes); undefined when it is not there. */
+  load: (db: Db, id: number, user: AuthUser) => Promise<({ id: string } & Record<string, unknown>) | undefined>;
 }
 
 export function surveyPartRoutes<K extends string, Input extends v.GenericSchema<unknown, Record<K, number>>, Patch extends v.GenericSchema, Above, Found>(
@@ -46,6 +48,10 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
   const findById = (c: Context<AppEnv>) => orNotFound(part.find(db, parseId(c.req.param('id')), c.get('user')), part.what);
+  const send = async (c: Context<AppEnv>, id: number, status: 200 | 201, user: AuthUser) => {
+    const { id: partId, ...attributes } = await orNotFound(part.load(db, id, user), part.what);
+    return sendResource(c, toResource(part.type, partId, attributes), status);
+  };
 
   app.post(
     '/',
@@ -59,7 +65,7 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
       const { attributes } = await readResource(c, part.input, { type: part.type });
       const above = await requireParent(part.above.find(db, (attributes as Record<K, number>)[part.above.key], user), part.above.key, part.above.unknown);
       await part.check?.(db, attributes);
-      return part.send(c, db, await part.create(db, above, attributes), 201, user);
+      return send(c, await part.create(db, above, attributes), 201, user);
     },
   );
 
@@ -72,7 +78,7 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
       const { attributes } = await readResource(c, part.patch, { type: part.type, id });
       await part.check?.(db, attributes);
       await part.update(db, found, attributes);
-      return part.send(c, db, id, 200, c.get('user'));
+      return send(c, id, 200, c.get('user'));
     },
   );
 

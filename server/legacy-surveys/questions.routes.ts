@@ -3,13 +3,11 @@
  * through their survey (server/legacy-surveys/questions.ts). A question's category, tags and
  * translations' languages must exist; another sponsor's question answers 404.
  */
-import type { Context } from 'hono';
 import { QuestionInput, QuestionPatch, SURVEY_QUESTION, SURVEY_QUESTION_TYPE } from '@core/model/legacySurvey';
-import type { AppEnv, Deps } from '../context';
+import type { Deps } from '../context';
 import type { Db } from '../db/open';
-import { sendResource, toResource } from '../http/serialize';
 import { UNKNOWN_PAGE } from './messages';
-import { findPage, findQuestion, orNotFound } from './parts';
+import { findPage, findQuestion } from './parts';
 import { surveyPartRoutes } from './partRoutes';
 import { createQuestion, deleteQuestion, updateQuestion } from './questions';
 import { loadQuestion } from './structure';
@@ -20,11 +18,6 @@ import { assertTranslationLanguages } from '../languages';
 async function assertQuestionTranslations(db: Db, map: Record<string, unknown> | undefined) {
   if (!map) return;
   await assertTranslationLanguages(db, Object.fromEntries(Object.keys(map).map((k) => [k, ''])), '/data/attributes/translations');
-}
-
-async function sendQuestion(c: Context<AppEnv>, db: Db, id: number, status: 200 | 201) {
-  const { id: questionId, ...attributes } = await orNotFound(loadQuestion(db, id), 'question');
-  return sendResource(c, toResource(SURVEY_QUESTION_TYPE, questionId, attributes), status);
 }
 
 export function legacyQuestionsRoutes(deps: Deps) {
@@ -46,6 +39,6 @@ export function legacyQuestionsRoutes(deps: Deps) {
     create: createQuestion,
     update: updateQuestion,
     remove: deleteQuestion,
-    send: sendQuestion,
+    load: loadQuestion,
   });
 }

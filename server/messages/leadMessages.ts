@@ -10,10 +10,9 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Conn } from '../db/open';
 import { contactFields, contactFieldScreeners, engagements, engagementSiteLocations, leads, siteLocations } from '../db/schema';
 import { participantEmail } from './addresses';
-import { enqueueMessage, isOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
-import { addressedToParticipant } from './recipients';
+import { enqueueMessage, isOptedOut, messageIdDomain, type MessageContext } from './outbox';
+import { participantSiteMail } from './participantMail';
 import { enabledKinds } from './referralMessages';
-import { render, templateOf } from './templates';
 
 const MINUTE = 60_000;
 
@@ -61,27 +60,9 @@ export async function enqueueSiteOpenedMessages(tx: Conn, ctx: MessageContext, m
       const email = await leadEmail(tx, ctx, lead);
       if (!email) continue;
       told.add(lead.emailMatch);
-      const token = newUnsubscribeToken();
-      const filled = render('siteOpened', await templateOf(tx, 'siteOpened', lead.language), {
-        engagement: place.engagement,
-        site: place.site,
-        town: place.town ?? '',
-        unsubscribe: unsubscribeUrl(ctx.baseUrl, token),
-      });
-      await enqueueMessage(
-        tx,
-        ctx.phi,
-        domain,
-        {
-          kind: 'siteOpened',
-          engagementId: place.engagementId,
-          referralId: null,
-          ...addressedToParticipant({ language: lead.language, to: email, toMatch: lead.emailMatch, unsubscribeToken: token }),
-          ...filled,
-          dueAt: new Date(now.getTime() + delay * MINUTE),
-        },
-        now,
-      );
+      const mail = await participantSiteMail(tx, ctx.baseUrl, 'siteOpened', { email, match: lead.emailMatch, language: lead.language }, place);
+      const dueAt = new Date(now.getTime() + delay * MINUTE);
+      await enqueueMessage(tx, ctx.phi, domain, { kind: 'siteOpened', engagementId: place.engagementId, referralId: null, ...mail, dueAt }, now);
       written++;
     }
   }

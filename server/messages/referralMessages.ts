@@ -16,7 +16,8 @@ import { and, eq } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn } from '../db/open';
 import { engagementMessageSettings, engagements, engagementSiteLocations, siteLocations } from '../db/schema';
-import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, newUnsubscribeToken, unsubscribeUrl, type MessageContext } from './outbox';
+import { enqueueMessage, isOptedOut, isSmsOptedOut, messageIdDomain, type MessageContext, type NewMessage } from './outbox';
+import { participantSiteMail } from './participantMail';
 import { renderSms, smsTemplateOf } from './smsTexts';
 import { addressedToParticipant, addressedToStaff, engagementOwner, everyone, referralStaff } from './recipients';
 import { render, templateOf } from './templates';
@@ -69,6 +70,9 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   const site = place.site ?? '—';
   // The referral's own view in the admin (its timeline, status and attempts).
   const link = `${ctx.baseUrl}/referrals/view/${facts.referralId}`;
+  // Every message of a referral names its engagement and the referral.
+  const enqueue = (message: Omit<NewMessage, 'engagementId' | 'referralId'>) =>
+    enqueueMessage(tx, ctx.phi, domain, { ...message, engagementId: facts.engagementId, referralId: facts.referralId }, now);
   let written = 0;
 
   const staffKinds = (['newReferral', 'firstContactOverdue'] as const).filter((k) => kinds.has(k));
@@ -80,20 +84,7 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
       const dueAt = kind === 'newReferral' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay);
       for (const person of kind === 'firstContactOverdue' ? overdueTo : staff) {
         const filled = render(kind, await templateOf(tx, kind, person.locale), { engagement: place.engagement, site, due: formatDue(due), link });
-        await enqueueMessage(
-          tx,
-          ctx.phi,
-          domain,
-          {
-            kind,
-            engagementId: facts.engagementId,
-            referralId: facts.referralId,
-            ...addressedToStaff(person),
-            ...filled,
-            dueAt,
-          },
-          now,
-        );
+        await enqueue({ kind, ...addressedToStaff(person), ...filled, dueAt });
         written++;
       }
     }
@@ -102,30 +93,11 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   const participant = facts.participant;
   const participantKinds = (['participantConfirmation', 'participantReminder'] as const).filter((k) => kinds.has(k));
   if (participant && participantKinds.length > 0 && !(await isOptedOut(tx, participant.match))) {
+    const to = { email: participant.email, match: participant.match, language: facts.language };
     for (const kind of participantKinds) {
-      // Each message its own token: a link copied from one mail does not name another.
-      const token = newUnsubscribeToken();
       const delay = kinds.get(kind)! * MINUTE;
-      const filled = render(kind, await templateOf(tx, kind, facts.language), {
-        engagement: place.engagement,
-        site,
-        town: place.town ?? '',
-        unsubscribe: unsubscribeUrl(ctx.baseUrl, token),
-      });
-      await enqueueMessage(
-        tx,
-        ctx.phi,
-        domain,
-        {
-          kind,
-          engagementId: facts.engagementId,
-          referralId: facts.referralId,
-          ...addressedToParticipant({ language: facts.language, to: participant.email, toMatch: participant.match, unsubscribeToken: token }),
-          ...filled,
-          dueAt: kind === 'participantConfirmation' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay),
-        },
-        now,
-      );
+      const mail = await participantSiteMail(tx, ctx.baseUrl, kind, to, { engagement: place.engagement, site, town: place.town });
+      await enqueue({ kind, ...mail, dueAt: kind === 'participantConfirmation' ? new Date(now.getTime() + delay) : new Date(due.getTime() + delay) });
       written++;
     }
   }
@@ -135,23 +107,15 @@ export async function enqueueReferralMessages(tx: Conn, ctx: MessageContext, fac
   if (sms && kinds.has('participantConfirmation') && !(await isSmsOptedOut(tx, sms.match))) {
     const { text: template } = await smsTemplateOf(tx, 'participantConfirmation', facts.language);
     const text = renderSms('participantConfirmation', template, { engagement: place.engagement, site, town: place.town ?? '' });
-    await enqueueMessage(
-      tx,
-      ctx.phi,
-      domain,
-      {
-        kind: 'participantConfirmation',
-        channel: 'sms',
-        engagementId: facts.engagementId,
-        referralId: facts.referralId,
-        ...addressedToParticipant({ language: facts.language, to: sms.phone, toMatch: sms.match, unsubscribeToken: null }),
-        subject: 'Text message',
-        text,
-        html: '',
-        dueAt: new Date(now.getTime() + kinds.get('participantConfirmation')! * MINUTE),
-      },
-      now,
-    );
+    await enqueue({
+      kind: 'participantConfirmation',
+      channel: 'sms',
+      ...addressedToParticipant({ language: facts.language, to: sms.phone, toMatch: sms.match, unsubscribeToken: null }),
+      subject: 'Text message',
+      text,
+      html: '',
+      dueAt: new Date(now.getTime() + kinds.get('participantConfirmation')! * MINUTE),
+    });
     written++;
   }
   return written;

@@ -3,7 +3,7 @@
  * of them with their site's name and place, one, the sites a page of them names, and their
  * writes (one link per pair; the site must exist), and the engagements a site is linked to.
  */
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
 import {
   LINK_EXISTS,
@@ -22,8 +22,8 @@ import { joinedPage } from '../http/list';
 import { booleanFilter, filterConditions, idFilter } from '../http/filters';
 import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
-import { ilikeAny, pgErrorCode } from '../http/sql';
-import { siteLocationColumns, type SiteLocationRow } from './siteLocations';
+import { pgErrorCode } from '../http/sql';
+import { siteLocationColumns, siteSearch, type SiteLocationRow } from './siteLocations';
 
 const UNKNOWN_SITE = chooseFromList('a site location');
 
@@ -82,16 +82,7 @@ const SITE_LINK_FILTERS = {
 export const SITE_LINK_LIST_FILTERS = { ...SITE_LINK_FILTERS, searchQuery: searchParam };
 
 export async function siteLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], typeof SITE_LINK_LIST_FILTERS>) {
-  const conditions: (SQL | undefined)[] = [engagementScope(user), ...filterConditions(q.filters, SITE_LINK_FILTERS)];
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(
-      ilikeAny(
-        [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
-        q.filters.searchQuery,
-      ),
-    );
-  }
-  const where = and(...conditions);
+  const where = and(engagementScope(user), ...filterConditions(q.filters, SITE_LINK_FILTERS), siteSearch(q.filters.searchQuery));
   const counted = db
     .select({ n: count() })
     .from(engagementSiteLocations)

@@ -91,17 +91,14 @@ const sortColumns = {
 
 const selectSites = (db: Db) => db.select(siteLocationColumns).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId));
 
+/** The site search: a site matches when its name, site id, city, state, zip code or PI's name holds the text; a blank search matches every site. */
+export const siteSearch = (text: string | undefined): SQL | undefined =>
+  text?.trim()
+    ? ilikeAny([siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName], text)
+    : undefined;
+
 export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter>) {
-  const conditions: (SQL | undefined)[] = filterConditions(q.filters, FILTERS);
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(
-      ilikeAny(
-        [siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName],
-        q.filters.searchQuery,
-      ),
-    );
-  }
-  const where = and(...conditions);
+  const where = and(...filterConditions(q.filters, FILTERS), siteSearch(q.filters.searchQuery));
   const counted = db.select({ n: count() }).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId)).$dynamic();
   const { rows, total } = await joinedPage(selectSites(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: siteLocations.id });
   return { rows: rows as SiteLocationRow[], total };

@@ -1,4 +1,5 @@
 import type { MediaChannel } from '@core/model/mediaChannel';
+import type { Referral } from '@core/model/referral';
 import { NO_SPONSOR_FIGURES, type Sponsor } from '@core/model/sponsor';
 
 export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Sponsor {
@@ -51,4 +52,31 @@ export function makeMediaChannel(id: number, overrides: Partial<MediaChannel> = 
     modified: '2024-05-01T10:00:00Z',
     ...overrides,
   };
+}
+
+/** A referral resource as the API answers it: new at Hoboken Heart Center (site 4) for the Heart study (engagement 12), its first contact overdue. */
+export function makeReferral(id: number, overrides: Record<string, unknown> = {}) {
+  const attributes: Omit<Referral, 'id'> = {
+    status: 'new',
+    reasonId: null,
+    reasonName: null,
+    reasonNote: null,
+    engagementId: 12,
+    engagementName: 'Heart study',
+    siteLocationId: 4,
+    siteName: 'Hoboken Heart Center',
+    initials: 'AL',
+    created: '2026-11-20T10:00:00Z',
+    statusChanged: null,
+    firstContactAt: null,
+    attempts: 0,
+    lastAttemptAt: null,
+    nextAttemptDue: null,
+    due: '2026-11-22T10:00:00Z',
+    overdue: true,
+    stale: false,
+    deliveryStatus: 'delivered',
+    allowedStatuses: ['attempting-contact', 'contacted', 'withdrawn', 'not-reachable'],
+  };
+  return { type: 'referrals', id: String(id), attributes: { ...attributes, ...overrides } };
 }

@@ -1,41 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { REFRESH_MS } from '../../admin/sections/referrals/Index';
+import { makeReferral } from './fixtures';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
-
-const referral = (id: number, extra: Record<string, unknown> = {}) => ({
-  type: 'referrals',
-  id: String(id),
-  attributes: {
-    status: 'new',
-    reasonId: null,
-    reasonName: null,
-    reasonNote: null,
-    engagementId: 12,
-    engagementName: 'Heart study',
-    siteLocationId: 4,
-    siteName: 'Hoboken Heart Center',
-    initials: 'AL',
-    created: '2026-11-20T10:00:00Z',
-    statusChanged: null,
-    firstContactAt: null,
-    attempts: 0,
-    lastAttemptAt: null,
-    nextAttemptDue: null,
-    due: '2026-11-22T10:00:00Z',
-    overdue: true,
-    stale: false,
-    deliveryStatus: 'delivered',
-    allowedStatuses: ['attempting-contact', 'contacted', 'withdrawn', 'not-reachable'],
-    ...extra,
-  },
-});
 
 function server(state: { status: string }): Handler {
   return async (request, url) => {
     const path = url.pathname.replace(/^\/api\//, '');
     if (path === 'referrals' && request.method === 'GET') {
-      return json({ data: [referral(7, { status: state.status })], meta: { total: 1, page: 1, limit: 20 } });
+      return json({ data: [makeReferral(7, { status: state.status })], meta: { total: 1, page: 1, limit: 20 } });
     }
     if (path === 'referral-reasons') {
       return json({
@@ -46,7 +19,7 @@ function server(state: { status: string }): Handler {
     if (path === 'referrals/7' && request.method === 'PATCH') {
       const body = (await request.json()) as { data: { attributes: { status: string } } };
       state.status = body.data.attributes.status;
-      return json({ data: referral(7, { status: state.status }) });
+      return json({ data: makeReferral(7, { status: state.status }) });
     }
     if (path === 'engagements')
       return json({ data: [{ type: 'engagements', id: '3', attributes: { name: 'Heart Study' } }], meta: { total: 1, page: 1, limit: 1000 } });
@@ -56,7 +29,7 @@ function server(state: { status: string }): Handler {
         meta: { total: 1, page: 1, limit: 1000 },
       });
     if (path === 'referrals/7/contact-attempts' && request.method === 'POST')
-      return json({ data: referral(7, { status: 'attempting-contact', attempts: 1 }) }, 201);
+      return json({ data: makeReferral(7, { status: 'attempting-contact', attempts: 1 }) }, 201);
     return undefined;
   };
 }

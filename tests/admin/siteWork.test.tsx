@@ -1,35 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { makeReferral } from './fixtures';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
 
 configure({ asyncUtilTimeout: 5000 });
 
-const referral = {
-  type: 'referrals',
-  id: '7',
-  attributes: {
-    status: 'screen-failed',
-    reasonId: 2,
-    reasonName: 'Lab values out of range',
-    reasonNote: null,
-    engagementId: 12,
-    engagementName: 'Heart study',
-    siteLocationId: 4,
-    siteName: 'Hoboken Heart Center',
-    initials: 'AL',
-    created: '2026-11-20T10:00:00Z',
-    statusChanged: '2026-11-21T10:00:00Z',
-    firstContactAt: '2026-11-20T12:00:00Z',
-    attempts: 2,
-    lastAttemptAt: '2026-11-20T12:00:00Z',
-    nextAttemptDue: null,
-    due: null,
-    overdue: false,
-    stale: false,
-    deliveryStatus: 'delivered',
-    allowedStatuses: [],
-  },
-};
+const referral = makeReferral(7, {
+  status: 'screen-failed',
+  reasonId: 2,
+  reasonName: 'Lab values out of range',
+  statusChanged: '2026-11-21T10:00:00Z',
+  firstContactAt: '2026-11-20T12:00:00Z',
+  attempts: 2,
+  lastAttemptAt: '2026-11-20T12:00:00Z',
+  due: null,
+  overdue: false,
+  allowedStatuses: [],
+});
 const entry = (id: string, attributes: Record<string, unknown>) => ({
   type: 'referral-events',
   id,

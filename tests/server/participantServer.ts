@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { contacts, leads, oFormSubmissions } from '../../server/db/schema';
+import { contacts, leads, oFormSubmissions, screenerMessages } from '../../server/db/schema';
 import { createLogger } from '../../server/log';
 import { settleDeliveries } from '../../server/rms/worker';
 import { createParticipantFixture, leaveContact, leaveLead, type ParticipantFixture } from '../support/participantFixture';
@@ -52,12 +52,21 @@ export async function contactLeft(
   const res = await leaveContact(h, f, run, values);
   expect(res.status, await res.clone().text()).toBe(201);
   await settleDeliveries();
-  const [contact] = await h.db
-    .select()
-    .from(contacts)
-    .where(eq(contacts.submissionId, Number(run.submissionId)));
-  return contact!;
+  return (await contactOf(h, run))!;
 }
+
+/** The row a run left in `table` (its contact, its lead), if it left one. */
+async function leftBy<T extends typeof contacts | typeof leads>(h: Harness, table: T, run: { submissionId: string }): Promise<T['$inferSelect'] | undefined> {
+  const source: typeof contacts | typeof leads = table;
+  const [row] = await h.db
+    .select()
+    .from(source)
+    .where(eq(source.submissionId, Number(run.submissionId)));
+  return row as T['$inferSelect'] | undefined;
+}
+
+/** The contact a run left, if it left one. */
+export const contactOf = (h: Harness, run: { submissionId: string }) => leftBy(h, contacts, run);
 
 /** A submission's row, by the id the API answers. */
 export async function submissionRow(h: Harness, id: string): Promise<typeof oFormSubmissions.$inferSelect> {
@@ -69,13 +78,7 @@ export async function submissionRow(h: Harness, id: string): Promise<typeof oFor
 }
 
 /** The lead a run left, if it left one. */
-export async function leadOf(h: Harness, run: { submissionId: string }): Promise<typeof leads.$inferSelect | undefined> {
-  const [row] = await h.db
-    .select()
-    .from(leads)
-    .where(eq(leads.submissionId, Number(run.submissionId)));
-  return row;
-}
+export const leadOf = (h: Harness, run: { submissionId: string }) => leftBy(h, leads, run);
 
 /** Leaves a run's lead with `attributes` (taken: a 201) and answers the lead's row. */
 export async function leadLeft(
@@ -102,4 +105,15 @@ export async function twoSponsors(h: Harness, username: string) {
   await h.createUser({ username, password: `${username}-pass`, roles: ['User'], sponsorIds: [a.sponsorId] });
   const userA = await h.token(username, `${username}-pass`);
   return { a, b, admin, userA };
+}
+
+/** The screener's own noTrialSites message pair, in English with a Spanish translation. */
+export async function addNoTrialSitesMessage(h: Harness, screenerId: number): Promise<void> {
+  await h.db.insert(screenerMessages).values({
+    screenerId,
+    outcome: 'noTrialSites',
+    contactFormMessage: '<p>No site near you yet.</p>',
+    consentMessage: 'Contact me when a site opens near me.',
+    translations: { es: { contactFormMessage: '<p>Aún no hay centro cerca.</p>', consentMessage: 'Contácteme cuando abra un centro cerca.' } },
+  });
 }

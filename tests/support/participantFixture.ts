@@ -252,6 +252,9 @@ export interface ParticipantRequester {
 
 export const TOKEN_HEADER = 'Survey-Submission-Token';
 
+/** The headers of a participant request made with a submission's token. */
+export const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
+
 /** Starts a submission through the API; answers its id, token and the first page's entry id. */
 export async function startSubmission(
   h: ParticipantRequester,

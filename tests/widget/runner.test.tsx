@@ -205,6 +205,26 @@ async function chooseOnFirstPage(root: ShadowRoot, value: string) {
   tick($(root, `input[value=${value}]`));
   await settle();
 }
+/** Answers the two pages ('a' on the first) and sends the last: what follows is the run's outcome. */
+async function toEnd(root: ShadowRoot) {
+  await chooseOnFirstPage(root, 'a');
+  next(root);
+  await until(root, (r) => heading(r) === 'More');
+  next(root);
+}
+/** On the site step: searches near 62701, chooses the site at `index` of those offered (else goes on with the choice as it stands) and goes on to the contact form. */
+async function siteNear62701(root: ShadowRoot, index?: number) {
+  type($(root, '#tw-zip'), '62701');
+  await settle();
+  next(root);
+  await until(root, (r) => heading(r) === 'Choose a study site');
+  if (index !== undefined) {
+    tick($$(root, 'input[name=tw-site]')[index]!);
+    await settle();
+  }
+  next(root);
+  await until(root, (r) => heading(r) === 'Your contact details');
+}
 /** Next refused: the step shows `error` and puts the focus on `field`; then `fix` answers it and Next goes on. */
 async function refusedThenFixed(root: ShadowRoot, error: string, field: string, fix: (field: HTMLElement | null) => void) {
   next(root);
@@ -665,13 +685,6 @@ describe('a page that cannot end the run', () => {
 });
 
 describe('outcome screens and the qualified steps', () => {
-  async function toEnd(root: ShadowRoot) {
-    await chooseOnFirstPage(root, 'a');
-    next(root);
-    await until(root, (r) => heading(r) === 'More');
-    next(root);
-  }
-
   it('notQualified shows the screener message (sanitized HTML from the server)', async () => {
     const root = start(
       fake({ qualification: { isQualified: false, outcome: 'notQualified', messages: { contactForm: '<p><b>Sorry</b>, not this time.</p>', consent: null } } })
@@ -786,16 +799,7 @@ describe('outcome screens and the qualified steps', () => {
   });
 
   it('outside the US: a country, then a postal code or town there, and the distances in kilometres', async () => {
-    const f = fake({ qualification: { isQualified: true, outcome: 'qualified', messages: {}, siteCountries: ['US', 'CA'] } });
-    const asked: [string, string | undefined][] = [];
-    f.transport.sites = async (_s, zip, country) => {
-      asked.push([zip, country]);
-      return {
-        ok: true,
-        outcome: 'qualified',
-        sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }],
-      };
-    };
+    const { f, asked } = fakeAbroad();
     const root = start(f.transport);
     await toEnd(root);
     await until(root, (r) => heading(r) === 'Find a study site near you');
@@ -842,12 +846,7 @@ describe('outcome screens and the qualified steps', () => {
     const root = start(fake({ contactFields, sites: [{ id: 'esl1', name: 'Clinic', distanceMiles: 3 }] }).transport);
     await toEnd(root);
     await until(root, (r) => $(r, '#tw-zip'));
-    type($(root, '#tw-zip'), '62701');
-    await settle();
-    next(root);
-    await until(root, (r) => heading(r) === 'Choose a study site');
-    next(root);
-    await until(root, (r) => heading(r) === 'Your contact details');
+    await siteNear62701(root);
     const hints = Object.fromEntries($$(root, 'input').map((i) => [i.id, i.getAttribute('autocomplete')]));
     expect(hints).toEqual({
       'tw-c-c1': 'given-name',
@@ -926,22 +925,44 @@ describe('outcome screens and the qualified steps', () => {
   });
 });
 
-describe('resuming after a reload', () => {
-  it('keeps the submission in sessionStorage per channel and resumes on the same page', async () => {
-    const { store, storage } = memoryStorage();
-    let token: string | null = null;
-    const first = fake();
-    const resumable = {
-      ...first.transport,
+/** A qualified run with sites in the US and Canada whose site search finds one in Toronto, in kilometres; `asked` keeps each search's place and country. */
+function fakeAbroad() {
+  const f = fake({ qualification: { isQualified: true, outcome: 'qualified', messages: {}, siteCountries: ['US', 'CA'] } });
+  const asked: [string, string | undefined][] = [];
+  f.transport.sites = async (_s, zip, country) => {
+    asked.push([zip, country]);
+    return {
+      ok: true,
+      outcome: 'qualified',
+      sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }],
+    };
+  };
+  return { f, asked };
+}
+
+/** A transport that answers a token with the submission and takes it back on a resume, giving back `entryAnswers` for a page entry. */
+function resumable(f = fake(), entryAnswers: Answers = { q1: 'a' }) {
+  let token: string | null = null;
+  return {
+    f,
+    transport: {
+      ...f.transport,
       async createSubmission() {
+        f.calls.push('createSubmission');
         token = 'tok';
         return { submissionId: 's1' };
       },
       credentials: () => token,
       resume: (_id: string, t: string) => void (token = t),
-      entryAnswers: async () => ({ q2: 'kept' }),
-    };
-    const root = start(resumable, { storage });
+      entryAnswers: async () => entryAnswers,
+    } as WidgetTransport,
+  };
+}
+
+describe('resuming after a reload', () => {
+  it('keeps the submission in sessionStorage per channel and resumes on the same page', async () => {
+    const { store, storage } = memoryStorage();
+    const root = start(resumable(fake(), { q2: 'kept' }).transport, { storage });
     await chooseOnFirstPage(root, 'a');
     next(root);
     await until(root, (r) => heading(r) === 'More');
@@ -969,24 +990,6 @@ describe('resuming after a reload', () => {
 });
 
 describe('the stored run, one per mount', () => {
-  /** A transport that answers a token with the submission and takes it back on a resume. */
-  function resumable(f = fake()) {
-    let token: string | null = null;
-    return {
-      f,
-      transport: {
-        ...f.transport,
-        async createSubmission() {
-          f.calls.push('createSubmission');
-          token = 'tok';
-          return { submissionId: 's1' };
-        },
-        credentials: () => token,
-        resume: (_id: string, t: string) => void (token = t),
-        entryAnswers: async () => ({ q1: 'a' }),
-      } as WidgetTransport,
-    };
-  }
   const unmountAll = () => mounted.splice(0).forEach((w) => w.unmount());
 
   it('keeps nothing of a first page answered and not sent (no submission yet): what is typed lives in memory only', async () => {
@@ -1039,19 +1042,9 @@ describe('the stored run, one per mount', () => {
     const { store, storage } = memoryStorage();
     const first = resumable();
     const root = start(first.transport, { storage });
-    await chooseOnFirstPage(root, 'a');
-    next(root);
-    await until(root, (r) => heading(r) === 'More');
-    next(root);
+    await toEnd(root);
     await until(root, (r) => heading(r) === 'Find a study site near you');
-    type($(root, '#tw-zip'), '62701');
-    await settle();
-    next(root);
-    await until(root, (r) => heading(r) === 'Choose a study site');
-    tick($$(root, 'input[name=tw-site]')[1]!);
-    await settle();
-    next(root);
-    await until(root, (r) => heading(r) === 'Your contact details');
+    await siteNear62701(root, 1);
     type($(root, '#tw-c-c1'), 'Zebediah');
     type($(root, '#tw-c-c2'), '217-555-0123');
     await settle();
@@ -1065,14 +1058,7 @@ describe('the stored run, one per mount', () => {
     const again = start(resumable().transport, { storage });
     await until(again, (r) => heading(r) === 'Find a study site near you');
     expect(($(again, '#tw-zip') as HTMLInputElement).value).toBe('');
-    type($(again, '#tw-zip'), '62701');
-    await settle();
-    next(again);
-    await until(again, (r) => heading(r) === 'Choose a study site');
-    tick($$(again, 'input[name=tw-site]')[1]!);
-    await settle();
-    next(again);
-    await until(again, (r) => heading(r) === 'Your contact details');
+    await siteNear62701(again, 1);
     expect(($(again, '#tw-c-c1') as HTMLInputElement).value).toBe('');
     expect([...store.values()].join()).not.toMatch(/Zebediah|555/);
   });
@@ -1099,12 +1085,17 @@ describe("a lead's optional ZIP where no site was searched", () => {
       },
     } as WidgetTransport;
     const root = start(transport);
-    await chooseOnFirstPage(root, 'a');
-    next(root);
-    await until(root, (r) => heading(r) === 'More');
-    next(root);
+    await toEnd(root);
     await until(root, (r) => $(r, 'input[type=checkbox]'));
     return { root, sent };
+  }
+  /** Fills the lead form's first name (and its ZIP when given), consents and sends it. */
+  async function sendLead(root: ShadowRoot, firstName: string, zip?: string) {
+    type($(root, '#tw-c-c1'), firstName);
+    tick($(root, 'input[type=checkbox]'));
+    if (zip !== undefined) type($(root, '#tw-zip'), zip);
+    await settle();
+    next(root);
   }
   const name: RunnerContactField = { id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text', required: true };
 
@@ -1113,11 +1104,7 @@ describe("a lead's optional ZIP where no site was searched", () => {
     const zip = $(root, '#tw-zip') as HTMLInputElement;
     expect(labelOf(root, zip)).toBe('ZIP code');
     expect(zip.getAttribute('aria-required')).toBeNull();
-    type($(root, '#tw-c-c1'), 'Ann');
-    tick($(root, 'input[type=checkbox]'));
-    type(zip, '00000');
-    await settle();
-    next(root);
+    await sendLead(root, 'Ann', '00000');
     await until(root, (r) => $(r, '#tw-zip[aria-invalid=true]'));
     expect(root.textContent).toContain('Enter a valid US ZIP code.');
     type($(root, '#tw-zip'), '62701');
@@ -1135,21 +1122,14 @@ describe("a lead's optional ZIP where no site was searched", () => {
     const zip = $(root, '#tw-zip') as HTMLInputElement;
     expect(labelOf(root, zip)).toBe('Postal code');
     expect(zip.getAttribute('inputmode')).toBe('text');
-    type($(root, '#tw-c-c1'), 'Tess');
-    tick($(root, 'input[type=checkbox]'));
-    type(zip, 'M5V 3L9');
-    await settle();
-    next(root);
+    await sendLead(root, 'Tess', 'M5V 3L9');
     await until(root, (r) => $(r, '[data-outcome=notQualified]'));
     expect(sent).toEqual([expect.objectContaining({ values: { first_name: 'Tess' }, zip: 'M5V 3L9', country: 'CA' })]);
   });
 
   it('sends no ZIP when it is left empty, and offers none when the screener asks a ZIP of its own', async () => {
     const { root, sent } = await toLeadForm([name]);
-    type($(root, '#tw-c-c1'), 'Ann');
-    tick($(root, 'input[type=checkbox]'));
-    await settle();
-    next(root);
+    await sendLead(root, 'Ann');
     await until(root, (r) => $(r, '[data-outcome=notQualified]'));
     expect(sent).toEqual([expect.objectContaining({ zip: null })]);
     mounted.splice(0).forEach((w) => w.unmount());
@@ -1164,35 +1144,12 @@ describe('the site step after a reload', () => {
   it('keeps the country chosen (an ISO code, never the postal code or town typed) and asks for the place again there', async () => {
     const { store, storage } = memoryStorage();
     const abroad = () => {
-      const f = fake({ qualification: { isQualified: true, outcome: 'qualified', messages: {}, siteCountries: ['US', 'CA'] } });
-      let token: string | null = null;
-      const asked: [string, string | undefined][] = [];
-      f.transport.sites = async (_s, zip, country) => {
-        asked.push([zip, country]);
-        return {
-          ok: true,
-          outcome: 'qualified',
-          sites: [{ id: 'esl9', name: 'Toronto site', city: 'Toronto', distanceMiles: 1.2, distance: 1.9, distanceUnit: 'km' }],
-        };
-      };
-      const transport = {
-        ...f.transport,
-        async createSubmission() {
-          token = 'tok';
-          return { submissionId: 's1' };
-        },
-        credentials: () => token,
-        resume: (_id: string, t: string) => void (token = t),
-        entryAnswers: async () => ({ q1: 'a' }),
-      } as WidgetTransport;
-      return { transport, asked };
+      const { f, asked } = fakeAbroad();
+      return { transport: resumable(f).transport, asked };
     };
     const first = abroad();
     const root = start(first.transport, { storage });
-    await chooseOnFirstPage(root, 'a');
-    next(root);
-    await until(root, (r) => heading(r) === 'More');
-    next(root);
+    await toEnd(root);
     await until(root, (r) => heading(r) === 'Find a study site near you');
     const country = $(root, '#tw-country') as HTMLSelectElement;
     country.value = 'CA';

@@ -35,6 +35,7 @@ import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
 import { RecordView } from '../../components/RecordView';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { StatusBadge } from '../../components/StatusBadge';
+import { SurveyLinks } from '../../components/SurveyLinks';
 import { ViewFields } from '../../components/ViewFields';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
@@ -94,6 +95,18 @@ function CopyStatus({ result }: { result: string | null }) {
   );
 }
 
+/** A copy panel's heading: its title, and the button that copies what the panel shows. */
+function CopyHeading({ id, title, label, onCopy }: { id: string; title: string; label: string; onCopy: () => void }) {
+  return (
+    <div className="panel-heading">
+      <h2 id={id}>{title}</h2>
+      <button type="button" className="btn btn-small btn-primary" onClick={onCopy}>
+        {label}
+      </button>
+    </div>
+  );
+}
+
 /** The embed snippet with a Copy button and a visible confirmation. */
 export function SnippetPanel({ channel }: { channel: MediaChannel }) {
   const snippet = embedSnippet(window.location.origin, channel.id, channel.screenerId, channel.hiddenFields, channel.isolation);
@@ -101,12 +114,7 @@ export function SnippetPanel({ channel }: { channel: MediaChannel }) {
   const { field, copy, result } = useCopy<HTMLTextAreaElement>(snippet);
   return (
     <section className="panel" id="snippet" aria-labelledby="snippet-title">
-      <div className="panel-heading">
-        <h2 id="snippet-title">Embed Snippet</h2>
-        <button type="button" className="btn btn-small btn-primary" onClick={copy}>
-          Copy
-        </button>
-      </div>
+      <CopyHeading id="snippet-title" title="Embed Snippet" label="Copy" onCopy={copy} />
       <p className="muted">Paste this where the survey should appear on {channel.domain}.</p>
       <textarea ref={field} className="input snippet" aria-label="Embed snippet" readOnly rows={3} value={snippet} onFocus={(event) => event.target.select()} />
       <CopyStatus result={result} />
@@ -167,12 +175,7 @@ export function ParticipantLinkPanel({ channel }: { channel: MediaChannel }) {
   const { field, copy, result } = useCopy<HTMLInputElement>(link);
   return (
     <section className="panel" id="participant-link" aria-labelledby="participant-link-title">
-      <div className="panel-heading">
-        <h2 id="participant-link-title">Participant Link</h2>
-        <button type="button" className="btn btn-small btn-primary" onClick={copy}>
-          Copy link
-        </button>
-      </div>
+      <CopyHeading id="participant-link-title" title="Participant Link" label="Copy link" onCopy={copy} />
       <p className="muted">For posts and messages with no website to embed into: the survey on a page of its own. Each open counts in {L.share}.</p>
       <input ref={field} className="input snippet" aria-label="Participant link" readOnly value={link} onFocus={(event) => event.target.select()} />
       <p>
@@ -353,21 +356,12 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
         </>
       )}
       {own.length > 0 && (
-        <ul className="plain-list" aria-label="Channel surveys">
-          {own.map((l) => (
-            <li key={l.id}>
-              {surveyLabel(l)} <StatusBadge active={l.isActive} />{' '}
-              <button
-                type="button"
-                className="btn btn-small btn-secondary"
-                aria-label={`${l.isActive ? 'Deactivate' : 'Activate'} ${surveyLabel(l)}`}
-                onClick={() => void act(() => api.setSurveyActive(l.id, !l.isActive))}
-              >
-                {l.isActive ? 'Deactivate' : 'Activate'}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <SurveyLinks
+          label="Channel surveys"
+          links={own}
+          button={(l) => ({ verb: l.isActive ? 'Deactivate' : 'Activate', className: 'btn-secondary' })}
+          onClick={(l) => void act(() => api.setSurveyActive(l.id, !l.isActive))}
+        />
       )}
       {options.length > 0 && (
         <div className="add-lookup">

@@ -5,10 +5,9 @@ import { oformsApi } from '@core/api/oforms';
 import { screenersApi } from '@core/api/screeners';
 import type { ScreenerSurvey } from '@core/model/screenerSurvey';
 import type { Screener } from '@core/model/screener';
-import { surveyLabel } from '@core/model/surveyNaming';
 import { SurveyPicker } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
-import { StatusBadge } from '../../components/StatusBadge';
+import { SurveyLinks } from '../../components/SurveyLinks';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
@@ -81,22 +80,12 @@ function Associate({ screener }: { screener: Screener }) {
       {items.length === 0 ? (
         <p className="muted">No surveys yet.</p>
       ) : (
-        <ul className="plain-list" aria-label="Screener surveys">
-          {items.map((s) => (
-            <li key={s.id}>
-              {surveyLabel(s)} <StatusBadge active={s.isActive} />{' '}
-              <button
-                type="button"
-                className="btn btn-small btn-danger-outline"
-                aria-label={`Remove ${surveyLabel(s)}`}
-                disabled={busy}
-                onClick={() => void act(() => api.removeSurvey(s.id))}
-              >
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
+        <SurveyLinks
+          label="Screener surveys"
+          links={items}
+          button={() => ({ verb: 'Remove', className: 'btn-danger-outline', disabled: busy })}
+          onClick={(s) => void act(() => api.removeSurvey(s.id))}
+        />
       )}
     </section>
   );

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, jsonb, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EventsPolicy } from '@core/model/eventsPolicy';
 import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
-import { created, modified, natural } from './columns';
+import { belongsTo, created, modified, natural } from './columns';
 import { screeners } from './screeners';
 
 export const mediaChannels = pgTable(
@@ -55,9 +55,7 @@ export const channelSpends = pgTable(
   'channel_spends',
   {
     id: serial('id').primaryKey(),
-    mediaChannelId: integer('media_channel_id')
-      .notNull()
-      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
     amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     periodStart: date('period_start', { mode: 'string' }).notNull(),
@@ -83,9 +81,7 @@ export const channelSpends = pgTable(
 export const mediaChannelFigures = pgTable(
   'media_channel_figures',
   {
-    mediaChannelId: integer('media_channel_id')
-      .notNull()
-      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
     shard: smallint('shard').notNull(),
     views: integer('views').notNull().default(0),
     share: integer('share').notNull().default(0),
@@ -106,9 +102,7 @@ export const mediaChannelFigures = pgTable(
 export const embedProblems = pgTable(
   'embed_problems',
   {
-    mediaChannelId: integer('media_channel_id')
-      .notNull()
-      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
     origin: text('origin').notNull(),
     cause: text('cause').notNull(),
     firstSeen: timestamp('first_seen', { withTimezone: true, mode: 'date' }).notNull(),
@@ -123,9 +117,7 @@ export const mediaChannelSurveys = pgTable(
   'media_channel_surveys',
   {
     id: serial('id').primaryKey(),
-    mediaChannelId: integer('media_channel_id')
-      .notNull()
-      .references(() => mediaChannels.id, { onDelete: 'cascade' }),
+    mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
     oFormIdentity: text('o_form_identity').notNull(),
     isActive: boolean('is_active').notNull().default(true),
   },

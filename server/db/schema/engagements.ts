@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, numeric, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { created, modified, natural } from './columns';
+import { belongsTo, created, modified, natural } from './columns';
 import { campaignTypes, targetGroups, therapeuticAreas, indications, type LookupTable } from './lookups';
 import { rmsProviders } from './rms-providers';
 import { sponsors } from './sponsors';
@@ -70,12 +70,8 @@ const engagementLink = (name: string, column: string, target: LookupTable | type
   pgTable(
     name,
     {
-      engagementId: integer('engagement_id')
-        .notNull()
-        .references(() => engagements.id, { onDelete: 'cascade' }),
-      targetId: integer(column)
-        .notNull()
-        .references(() => target.id, { onDelete: 'cascade' }),
+      engagementId: belongsTo('engagement_id', () => engagements.id),
+      targetId: belongsTo(column, () => target.id),
     },
     (t) => [primaryKey({ columns: [t.engagementId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
   );
@@ -93,9 +89,7 @@ export const engagementFiles = pgTable(
   'engagement_files',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
     filename: text('filename').notNull(),
     mime: text('mime').notNull(),
     size: integer('size').notNull(),

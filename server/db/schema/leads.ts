@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { created } from './columns';
+import { belongsTo, created } from './columns';
 import { mediaChannels } from './channels';
 import { oFormSubmissions } from './participant';
 import { screeners } from './screeners';
@@ -58,12 +58,8 @@ export const leads = pgTable(
 export const leadSiteMatches = pgTable(
   'lead_site_matches',
   {
-    leadId: integer('lead_id')
-      .notNull()
-      .references(() => leads.id, { onDelete: 'cascade' }),
-    engagementSiteLocationId: integer('engagement_site_location_id')
-      .notNull()
-      .references(() => engagementSiteLocations.id, { onDelete: 'cascade' }),
+    leadId: belongsTo('lead_id', () => leads.id),
+    engagementSiteLocationId: belongsTo('engagement_site_location_id', () => engagementSiteLocations.id),
     distanceMiles: doublePrecision('distance_miles').notNull(),
     created: created(),
   },

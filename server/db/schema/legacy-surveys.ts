@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { created, modified } from './columns';
+import { belongsTo, created, modified } from './columns';
 import { engagements } from './engagements';
 import { questionCategories, tags } from './lookups';
 import { screeners } from './screeners';
@@ -30,9 +30,7 @@ export const surveyPages = pgTable(
   'survey_pages',
   {
     id: serial('id').primaryKey(),
-    surveyId: integer('survey_id')
-      .notNull()
-      .references(() => surveys.id, { onDelete: 'cascade' }),
+    surveyId: belongsTo('survey_id', () => surveys.id),
     title: text('title').notNull(),
     displayOrder: integer('display_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
@@ -45,9 +43,7 @@ export const surveyQuestions = pgTable(
   'survey_questions',
   {
     id: serial('id').primaryKey(),
-    pageId: integer('page_id')
-      .notNull()
-      .references(() => surveyPages.id, { onDelete: 'cascade' }),
+    pageId: belongsTo('page_id', () => surveyPages.id),
     questionType: text('type').notNull().default('placeholder'),
     title: text('title').notNull().default('Placeholder'),
     helperText: text('helper_text'),
@@ -62,12 +58,8 @@ export const surveyQuestions = pgTable(
 export const surveyQuestionTags = pgTable(
   'survey_question_tags',
   {
-    questionId: integer('question_id')
-      .notNull()
-      .references(() => surveyQuestions.id, { onDelete: 'cascade' }),
-    tagId: integer('tag_id')
-      .notNull()
-      .references(() => tags.id, { onDelete: 'cascade' }),
+    questionId: belongsTo('question_id', () => surveyQuestions.id),
+    tagId: belongsTo('tag_id', () => tags.id),
   },
   (t) => [primaryKey({ columns: [t.questionId, t.tagId] })],
 );
@@ -76,9 +68,7 @@ export const surveyOptions = pgTable(
   'survey_options',
   {
     id: serial('id').primaryKey(),
-    questionId: integer('question_id')
-      .notNull()
-      .references(() => surveyQuestions.id, { onDelete: 'cascade' }),
+    questionId: belongsTo('question_id', () => surveyQuestions.id),
     label: text('label').notNull(),
     value: text('value').notNull(),
     isDisqualified: boolean('is_disqualified').notNull().default(false),
@@ -100,12 +90,8 @@ export const engagementOptions = pgTable(
   'engagement_options',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
-    optionId: integer('option_id')
-      .notNull()
-      .references(() => surveyOptions.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
+    optionId: belongsTo('option_id', () => surveyOptions.id),
     isDisqualified: boolean('is_disqualified').notNull().default(false),
     weight: integer('weight').notNull().default(0),
   },

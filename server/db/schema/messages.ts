@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { created, modified } from './columns';
+import { belongsTo, created, modified } from './columns';
 import { engagements } from './engagements';
 import { referrals } from './referrals';
 import { users } from './users';
@@ -67,9 +67,7 @@ export const messages = pgTable(
 export const engagementMessageSettings = pgTable(
   'engagement_message_settings',
   {
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
     kind: text('kind').notNull(),
     isEnabled: boolean('is_enabled').notNull().default(true),
     delayMinutes: integer('delay_minutes').notNull().default(0),

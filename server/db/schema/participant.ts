@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, jsonb, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Utm } from '@core/model/partnerPage';
-import { created, modified } from './columns';
+import { belongsTo, created, modified } from './columns';
 import { mediaChannels } from './channels';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -17,9 +17,7 @@ export const oFormSubmissions = pgTable(
   'o_form_submissions',
   {
     id: serial('id').primaryKey(),
-    oFormId: integer('o_form_id')
-      .notNull()
-      .references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormId: belongsTo('o_form_id', () => oForms.id),
     /** 'in_progress' at creation; 'completed' once the contact form (or the outcome) ends it. */
     status: text('status').notNull().default('in_progress'),
     mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
@@ -72,12 +70,8 @@ export const oFormContainerEntries = pgTable(
   'o_form_container_entries',
   {
     id: serial('id').primaryKey(),
-    submissionId: integer('submission_id')
-      .notNull()
-      .references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
-    containerId: integer('container_id')
-      .notNull()
-      .references(() => oFormContainers.id, { onDelete: 'cascade' }),
+    submissionId: belongsTo('submission_id', () => oFormSubmissions.id),
+    containerId: belongsTo('container_id', () => oFormContainers.id),
     parentId: integer('parent_id').references((): AnyPgColumn => oFormContainerEntries.id, { onDelete: 'cascade' }),
     /**
      * When the page's answers were last saved (valid); null until then and again once the page is
@@ -95,12 +89,8 @@ export const oFormFieldEntries = pgTable(
   'o_form_field_entries',
   {
     id: serial('id').primaryKey(),
-    containerEntryId: integer('container_entry_id')
-      .notNull()
-      .references(() => oFormContainerEntries.id, { onDelete: 'cascade' }),
-    fieldId: integer('field_id')
-      .notNull()
-      .references(() => oFormFields.id, { onDelete: 'cascade' }),
+    containerEntryId: belongsTo('container_entry_id', () => oFormContainerEntries.id),
+    fieldId: belongsTo('field_id', () => oFormFields.id),
     /** A choice answer as sent (an option value or a list of them); null when the answer is sealed. */
     fieldValue: jsonb('field_value').$type<unknown>(),
     /** Any other answer, sealed (server/participant/sealedAnswers.ts): the PHI cipher's form of its JSON. */
@@ -118,12 +108,8 @@ export const oFormPageMetrics = pgTable(
   'o_form_page_metrics',
   {
     id: serial('id').primaryKey(),
-    submissionId: integer('submission_id')
-      .notNull()
-      .references(() => oFormSubmissions.id, { onDelete: 'cascade' }),
-    oFormId: integer('o_form_id')
-      .notNull()
-      .references(() => oForms.id, { onDelete: 'cascade' }),
+    submissionId: belongsTo('submission_id', () => oFormSubmissions.id),
+    oFormId: belongsTo('o_form_id', () => oForms.id),
     type: text('type').notNull().default('page'),
     /** The page's (container's) identity. */
     identity: text('identity').notNull(),
@@ -143,9 +129,7 @@ export const contacts = pgTable(
   {
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id').references(() => oFormSubmissions.id, { onDelete: 'set null' }),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
     engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
       onDelete: 'set null',
     }),

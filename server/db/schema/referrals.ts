@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { created } from './columns';
+import { belongsTo, created } from './columns';
 import { engagements } from './engagements';
 import { contacts } from './participant';
 import { engagementSiteLocations } from './sites';
@@ -18,9 +18,7 @@ export const referrals = pgTable(
   'referrals',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
     engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
       onDelete: 'set null',
     }),
@@ -73,9 +71,7 @@ export const referralEvents = pgTable(
   'referral_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    referralId: integer('referral_id')
-      .notNull()
-      .references(() => referrals.id, { onDelete: 'cascade' }),
+    referralId: belongsTo('referral_id', () => referrals.id),
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** 'status' or 'attempt'. */
     kind: text('kind').notNull(),

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { created, natural } from './columns';
+import { belongsTo, created, natural } from './columns';
 import { contacts } from './participant';
 import { rmsProviders } from './rms-providers';
 
@@ -43,9 +43,7 @@ export const rmsAudits = pgTable(
   'rms_audits',
   {
     id: serial('id').primaryKey(),
-    contactId: integer('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: belongsTo('contact_id', () => contacts.id),
     rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
     rmsProviderName: text('rms_provider_name').notNull(),
     succeeded: boolean('succeeded').notNull().default(false),

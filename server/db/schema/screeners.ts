@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { created, modified, natural } from './columns';
+import { belongsTo, created, modified, natural } from './columns';
 import { contactFields } from './contact-fields';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -47,9 +47,7 @@ export const screenerMessages = pgTable(
   'screener_messages',
   {
     id: serial('id').primaryKey(),
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'cascade' }),
+    screenerId: belongsTo('screener_id', () => screeners.id),
     outcome: text('outcome').notNull(),
     consentMessage: text('consent_message'),
     contactFormMessage: text('contact_form_message'),
@@ -68,12 +66,8 @@ export const screenerMessages = pgTable(
 export const screenerLanguages = pgTable(
   'screener_languages',
   {
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'cascade' }),
-    languageId: integer('language_id')
-      .notNull()
-      .references(() => languages.id, { onDelete: 'cascade' }),
+    screenerId: belongsTo('screener_id', () => screeners.id),
+    languageId: belongsTo('language_id', () => languages.id),
   },
   (t) => [primaryKey({ columns: [t.screenerId, t.languageId] })],
 );
@@ -81,12 +75,8 @@ export const screenerLanguages = pgTable(
 export const engagementScreeners = pgTable(
   'engagement_screeners',
   {
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'cascade' }),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
+    screenerId: belongsTo('screener_id', () => screeners.id),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
   },
   (t) => [primaryKey({ columns: [t.screenerId, t.engagementId] }), index('engagement_screeners_engagement_idx').on(t.engagementId)],
 );
@@ -95,12 +85,8 @@ export const contactFieldScreeners = pgTable(
   'contact_field_screeners',
   {
     id: serial('id').primaryKey(),
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'cascade' }),
-    contactFieldId: integer('contact_field_id')
-      .notNull()
-      .references(() => contactFields.id, { onDelete: 'cascade' }),
+    screenerId: belongsTo('screener_id', () => screeners.id),
+    contactFieldId: belongsTo('contact_field_id', () => contactFields.id),
     weight: integer('weight').notNull().default(0),
   },
   (t) => [uniqueIndex('contact_field_screeners_pair_idx').on(t.screenerId, t.contactFieldId)],
@@ -111,9 +97,7 @@ export const screenerSurveys = pgTable(
   'screener_surveys',
   {
     id: serial('id').primaryKey(),
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'cascade' }),
+    screenerId: belongsTo('screener_id', () => screeners.id),
     oFormIdentity: text('o_form_identity').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     displayOrder: integer('display_order').notNull().default(0),

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { created, modified, natural } from './columns';
+import { belongsTo, created, modified, natural } from './columns';
 import { engagements } from './engagements';
 import { countries } from './lookups';
 import { users } from './users';
@@ -48,12 +48,8 @@ export const engagementSiteLocations = pgTable(
   'engagement_site_locations',
   {
     id: serial('id').primaryKey(),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
-    siteLocationId: integer('site_location_id')
-      .notNull()
-      .references(() => siteLocations.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
+    siteLocationId: belongsTo('site_location_id', () => siteLocations.id),
     radius: integer('radius'),
     rmsSiteIdentification: text('rms_site_identification'),
     isActive: boolean('is_active').notNull().default(true),
@@ -77,9 +73,7 @@ export const engagementSiteLocations = pgTable(
 export const userSiteLocations = pgTable(
   'user_site_locations',
   {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     siteLocationId: integer('site_location_id')
       .notNull()
       .references((): AnyPgColumn => siteLocations.id, { onDelete: 'cascade' }),

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { created, modified } from './columns';
+import { belongsTo, created, modified } from './columns';
 import { engagements } from './engagements';
 import { languages } from './languages';
 import { questionCategories, tags } from './lookups';
@@ -26,9 +26,7 @@ export const oForms = pgTable(
     /** Set once, on approval: from then on the version never changes. */
     approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
     approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
-    engagementId: integer('engagement_id')
-      .notNull()
-      .references(() => engagements.id, { onDelete: 'cascade' }),
+    engagementId: belongsTo('engagement_id', () => engagements.id),
     sponsorId: integer('sponsor_id').references(() => sponsors.id, { onDelete: 'set null' }),
     /** The number of pages (root containers): the progress bar's maximum. */
     containerCount: integer('container_count').notNull().default(0),
@@ -45,12 +43,8 @@ export const oForms = pgTable(
 export const oFormLanguages = pgTable(
   'o_form_languages',
   {
-    oFormId: integer('o_form_id')
-      .notNull()
-      .references(() => oForms.id, { onDelete: 'cascade' }),
-    languageId: integer('language_id')
-      .notNull()
-      .references(() => languages.id, { onDelete: 'cascade' }),
+    oFormId: belongsTo('o_form_id', () => oForms.id),
+    languageId: belongsTo('language_id', () => languages.id),
   },
   (t) => [primaryKey({ columns: [t.oFormId, t.languageId] })],
 );
@@ -61,9 +55,7 @@ export const oFormContainers = pgTable(
     id: serial('id').primaryKey(),
     /** Stable across versions of the survey. */
     identity: text('identity').notNull(),
-    oFormId: integer('o_form_id')
-      .notNull()
-      .references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormId: belongsTo('o_form_id', () => oForms.id),
     title: text('title').notNull(),
     displayOrder: integer('display_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
@@ -87,9 +79,7 @@ export const oFormFields = pgTable(
     id: serial('id').primaryKey(),
     /** Stable across versions of the survey. */
     identity: text('identity').notNull(),
-    containerId: integer('container_id')
-      .notNull()
-      .references(() => oFormContainers.id, { onDelete: 'cascade' }),
+    containerId: belongsTo('container_id', () => oFormContainers.id),
     title: text('title').notNull().default('Placeholder'),
     type: text('type').notNull().default('placeholder'),
     categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
@@ -104,12 +94,8 @@ export const oFormFields = pgTable(
 export const oFormFieldTags = pgTable(
   'o_form_field_tags',
   {
-    fieldId: integer('field_id')
-      .notNull()
-      .references(() => oFormFields.id, { onDelete: 'cascade' }),
-    tagId: integer('tag_id')
-      .notNull()
-      .references(() => tags.id, { onDelete: 'cascade' }),
+    fieldId: belongsTo('field_id', () => oFormFields.id),
+    tagId: belongsTo('tag_id', () => tags.id),
   },
   (t) => [primaryKey({ columns: [t.fieldId, t.tagId] })],
 );
@@ -120,9 +106,7 @@ export const oFormMessages = pgTable(
   {
     id: serial('id').primaryKey(),
     oFormIdentity: text('o_form_identity').notNull(),
-    oFormVersionId: integer('o_form_version_id')
-      .notNull()
-      .references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormVersionId: belongsTo('o_form_version_id', () => oForms.id),
     messageType: text('message_type').notNull(),
     /** API iso code (en, es_MX). */
     language: text('language').notNull().default('en'),

@@ -2,8 +2,8 @@
  * Staff users, their roles and the sponsors they may see (server/users/).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { created, modified } from './columns';
+import { bigint, boolean, index, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { belongsTo, created, modified } from './columns';
 import { sponsors } from './sponsors';
 
 export const roles = pgTable('roles', {
@@ -35,12 +35,8 @@ export const users = pgTable(
 export const userRoles = pgTable(
   'user_roles',
   {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
+    roleId: belongsTo('role_id', () => roles.id),
   },
   (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
 );
@@ -48,12 +44,8 @@ export const userRoles = pgTable(
 export const userSponsors = pgTable(
   'user_sponsors',
   {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    sponsorId: integer('sponsor_id')
-      .notNull()
-      .references(() => sponsors.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
+    sponsorId: belongsTo('sponsor_id', () => sponsors.id),
   },
   (t) => [primaryKey({ columns: [t.userId, t.sponsorId] }), index('user_sponsors_sponsor_idx').on(t.sponsorId)],
 );

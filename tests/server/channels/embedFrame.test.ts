@@ -2,16 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { embedProblems, mediaChannels, oFormSubmissions } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
-import { createHarness, doc, json, type Harness } from '../harness';
+import { createHarness, json, type Harness } from '../harness';
+import { channelOnScreener } from './channelOnScreener';
 
 let h: Harness;
 let admin: string;
 let channelId: number;
 let screenerId: number;
-
-async function post(path: string, type: string, attributes: Record<string, unknown>) {
-  return json(await h.request('POST', path, { token: admin, body: doc(type, attributes) }));
-}
 
 const PARTNER = 'https://www.partner.example';
 const frame = (query: Record<string, string> | string) =>
@@ -32,19 +29,12 @@ const written = async () => ({
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme', identification: 'ACME' })).data.id);
-  screenerId = Number((await post('/api/screeners', 'screeners', { title: 'Heart', sponsorId })).data.id);
-  channelId = Number(
-    (
-      await post('/api/media-channels', 'media-channels', {
-        title: 'Framed',
-        domain: 'www.partner.example',
-        screenerId,
-        channelType: 'Partner Website',
-        isolation: 'frame',
-      })
-    ).data.id,
-  );
+  ({ screenerId, channelId } = await channelOnScreener(h, admin, {
+    title: 'Framed',
+    domain: 'www.partner.example',
+    channelType: 'Partner Website',
+    isolation: 'frame',
+  }));
 });
 afterAll(async () => {
   await h.close();

@@ -1,25 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../../server/participant/channelFigures';
-import { createHarness, doc, json, type Harness } from '../harness';
+import { createHarness, type Harness } from '../harness';
+import { channelOnScreener } from './channelOnScreener';
 
 let h: Harness;
 let admin: string;
 let channelId: number;
 let screenerId: number;
 
-async function post(path: string, type: string, attributes: Record<string, unknown>) {
-  return json(await h.request('POST', path, { token: admin, body: doc(type, attributes) }));
-}
 const share = async () => (await channelFigures(h.db, [channelId])).get(channelId)?.share;
 
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsorId = Number((await post('/api/sponsors', 'sponsors', { name: 'Acme', identification: 'ACME' })).data.id);
-  screenerId = Number((await post('/api/screeners', 'screeners', { title: 'Heart', sponsorId })).data.id);
-  channelId = Number(
-    (await post('/api/media-channels', 'media-channels', { title: 'Social', domain: 'social.example', screenerId, channelType: 'Social Media' })).data.id,
-  );
+  ({ screenerId, channelId } = await channelOnScreener(h, admin, { title: 'Social', domain: 'social.example', channelType: 'Social Media' }));
 });
 afterAll(async () => {
   await h.close();

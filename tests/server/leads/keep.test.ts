@@ -18,8 +18,8 @@ import {
   startSubmission,
   TOKEN_HEADER,
 } from '../../support/participantFixture';
-import { leadOf } from '../participantServer';
-import { contactFields, contactFieldScreeners, contacts, oForms, referrals, rmsDeliveries, screenerMessages } from '../../../server/db/schema';
+import { addNoTrialSitesMessage, leadOf } from '../participantServer';
+import { contactFields, contactFieldScreeners, contacts, oForms, referrals, rmsDeliveries } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 
 let h: Harness;
@@ -32,13 +32,7 @@ beforeAll(async () => {
   h = await createHarness();
   h.clock.set(NOW);
   f = await createParticipantFixture(h.db);
-  await h.db.insert(screenerMessages).values({
-    screenerId: f.screenerId,
-    outcome: 'noTrialSites',
-    contactFormMessage: '<p>No site near you yet.</p>',
-    consentMessage: 'Contact me when a site opens near me.',
-    translations: { es: { contactFormMessage: '<p>Aún no hay centro cerca.</p>', consentMessage: 'Contácteme cuando abra un centro cerca.' } },
-  });
+  await addNoTrialSitesMessage(h, f.screenerId);
 });
 
 afterAll(async () => {

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import type { ParticipantFixture } from '../../support/participantFixture';
-import { twoSponsors } from '../participantServer';
-import { leads, oFormSubmissions, screenerMessages } from '../../../server/db/schema';
+import { addNoTrialSitesMessage, twoSponsors } from '../participantServer';
+import { leads, oFormSubmissions } from '../../../server/db/schema';
 
 let h: Harness;
 let a: ParticipantFixture;
@@ -22,13 +22,7 @@ const VALUES = { first_name: 'Pia', email: 'pia.preview@example.org', phone: '91
 beforeAll(async () => {
   h = await createHarness();
   ({ a, b, admin, userA } = await twoSponsors(h, 'preview-user-a'));
-  await h.db.insert(screenerMessages).values({
-    screenerId: a.screenerId,
-    outcome: 'noTrialSites',
-    contactFormMessage: '<p>No site near you yet.</p>',
-    consentMessage: 'Contact me when a site opens near me.',
-    translations: { es: { contactFormMessage: '<p>Aún no hay centro cerca.</p>', consentMessage: 'Contácteme cuando abra un centro cerca.' } },
-  });
+  await addNoTrialSitesMessage(h, a.screenerId);
 });
 afterAll(async () => {
   await h.close();

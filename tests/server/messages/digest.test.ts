@@ -13,7 +13,7 @@ import { enqueueDigests } from '../../../server/messages/digest';
 import { messageContextOf } from '../../../server/messages';
 import { messageOptionsOf, sendDue, startMessageWorker } from '../../../server/messages/worker';
 import { createHarness, type Harness } from '../harness';
-import { useMessageReceiver } from './messageReceiver';
+import { mailEnv, useMessageReceiver } from './messageReceiver';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 
 const HOUR = 3600_000;
@@ -36,12 +36,7 @@ const refer = (link: number, created: Date, extra: Partial<typeof referrals.$inf
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  h = await createHarness({
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Study team <studies@recruit.example>',
-    PUBLIC_URL: 'https://recruit.example',
-    MESSAGE_DIGEST_HOUR: '7',
-  });
+  h = await createHarness(mailEnv(smtp, { MESSAGE_DIGEST_HOUR: '7' }));
   await seedDemoRun(h.db, T0);
   const [engagement] = await h.db.select().from(engagements).where(eq(engagements.identification, 'DEMO-HEART'));
   engagementId = engagement!.id;

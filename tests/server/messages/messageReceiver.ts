@@ -29,3 +29,11 @@ export function useMessageReceiver(get: () => { h: Harness; receiver: Receiver }
     await receiver.close();
   });
 }
+
+/** The settings a message test's server mails with: the stand-in at `smtp`, the study team's sender and the product's public address, beside `extra`. */
+export const mailEnv = (smtp: { url: string }, extra: Record<string, string> = {}): Record<string, string> => ({
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'Study team <studies@recruit.example>',
+  PUBLIC_URL: 'https://recruit.example',
+  ...extra,
+});

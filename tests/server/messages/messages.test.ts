@@ -17,7 +17,7 @@ import { messageOptionsOf, sendDue, settleMessages } from '../../../server/messa
 import { NO_MAIL_SERVER, purgeBodies } from '../../../server/messages/outbox';
 import { hashPassword } from '../../../server/auth/passwords';
 import { createHarness, doc, json, type Harness } from '../harness';
-import { useMessageReceiver } from './messageReceiver';
+import { mailEnv, useMessageReceiver } from './messageReceiver';
 import { demoPerson, runDemoChannel } from '../../support/demoChannelRun';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 
@@ -51,12 +51,7 @@ const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(a
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  h = await createHarness({
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Study team <studies@recruit.example>',
-    PUBLIC_URL: 'https://recruit.example',
-    MESSAGE_RETRY_SCHEDULE: '60,300',
-  });
+  h = await createHarness(mailEnv(smtp, { MESSAGE_RETRY_SCHEDULE: '60,300' }));
   h.clock.set(T0);
   admin = await h.token();
   channel = await seedDemoRun(h.db);

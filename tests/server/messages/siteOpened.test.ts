@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createHarness, doc, type Harness } from '../harness';
-import { useMessageReceiver } from './messageReceiver';
+import { mailEnv, useMessageReceiver } from './messageReceiver';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 import { engagements, leadSiteMatches, messages, siteLocations } from '../../../server/db/schema';
@@ -68,7 +68,7 @@ const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(a
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  h = await createHarness({ SMTP_URL: smtp.url, MAIL_FROM: 'Study team <studies@recruit.example>', PUBLIC_URL: 'https://recruit.example' });
+  h = await createHarness(mailEnv(smtp));
   h.clock.set('2031-09-01T12:00:00Z');
   f = await createParticipantFixture(h.db);
   admin = await h.token();

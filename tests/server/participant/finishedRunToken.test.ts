@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, leaveContact, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, leaveContact, startSubmission, type ParticipantFixture, withToken } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 
@@ -17,7 +17,6 @@ let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
 
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const VALUES = { first_name: 'Ada', email: 'ada.finished@example.com', phone: '212-555-0100' };
 
 interface Run {

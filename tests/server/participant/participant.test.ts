@@ -13,7 +13,15 @@ import { json, type Harness } from '../harness';
 import { createApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
 import { createLogger } from '../../../server/log';
-import { answerPage, createParticipantFixture, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import {
+  answerPage,
+  createParticipantFixture,
+  runQualified,
+  startSubmission,
+  TOKEN_HEADER,
+  type ParticipantFixture,
+  withToken,
+} from '../../support/participantFixture';
 import { secondApp, useParticipantServer } from '../participantServer';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { FIRST_PAGE_ONLY } from '../../../server/participant/api';
@@ -50,7 +58,6 @@ let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
 
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const entryBody = (containerId: number, submissionId: string | number, parentId?: string) => ({
   data: {
     type: 'o-form-container-entries',
@@ -67,6 +74,20 @@ const answersOf = async (submissionId: string) =>
       .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
       .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
   ).map((a) => ({ fieldId: a.fieldId, value: openAnswer(h.phi, a) }));
+/** A submission's page entries, as stored. */
+const entriesOf = (submissionId: string) =>
+  h.db
+    .select()
+    .from(oFormContainerEntries)
+    .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+/** Adds a child container ('More') to the fixture's survey under page `pageId`. */
+async function addChildContainer(fx: ParticipantFixture, pageId: number, identity: string) {
+  const [child] = await h.db
+    .insert(oFormContainers)
+    .values({ identity, oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: pageId })
+    .returning();
+  return child!;
+}
 /** A fixture of its own whose page-3 multiple-choice question disqualifies: "b" for its second engagement, "none" for every one. */
 async function fixtureDisqualifyingConditions(): Promise<ParticipantFixture> {
   const fx = await createParticipantFixture(h.db);
@@ -183,10 +204,7 @@ describe('participant start and submissions', () => {
 
   it("opens the survey's first page with the submission, in the same statement, its child containers' entries under it", async () => {
     const fx = await createParticipantFixture(h.db);
-    const [child] = await h.db
-      .insert(oFormContainers)
-      .values({ identity: 'p1-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p1.id })
-      .returning();
+    const child = await addChildContainer(fx, fx.pages.p1.id, 'p1-child');
     const start = () =>
       h.request('POST', '/api/o-forms/o-form-submissions', {
         body: {
@@ -204,10 +222,7 @@ describe('participant start and submissions', () => {
     const doc = await json(res);
     expect(() => checkParticipantAnswer('submission', 201, doc)).not.toThrow();
     const entryId = Number(doc.meta.containerEntryId);
-    const entries = await h.db
-      .select()
-      .from(oFormContainerEntries)
-      .where(eq(oFormContainerEntries.submissionId, Number(doc.data.id)));
+    const entries = await entriesOf(doc.data.id);
     expect(entries.map((e) => ({ id: e.id, containerId: e.containerId, parentId: e.parentId, answered: e.answeredAt !== null }))).toEqual([
       { id: entryId, containerId: fx.pages.p1.id, parentId: null, answered: false },
       { id: expect.any(Number), containerId: child!.id, parentId: entryId, answered: false },
@@ -230,12 +245,7 @@ describe('participant start and submissions', () => {
       }),
     );
     expect(plain.meta).toBeUndefined();
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainerEntries)
-        .where(eq(oFormContainerEntries.submissionId, Number(plain.data.id))),
-    ).toEqual([]);
+    expect(await entriesOf(plain.data.id)).toEqual([]);
   });
 
   it('decides a start on what an earlier start read while nothing changed, and reads again after any change it rests on', async () => {
@@ -572,10 +582,7 @@ describe('answers and branching', () => {
 
   it("keeps a child container's answers on the child entry of the page entry", async () => {
     const fx = await createParticipantFixture(h.db);
-    const [child] = await h.db
-      .insert(oFormContainers)
-      .values({ identity: 'p2-child', oFormId: fx.oFormId, title: 'More', displayOrder: 1, containerType: 'child_container', parentId: fx.pages.p2.id })
-      .returning();
+    const child = await addChildContainer(fx, fx.pages.p2.id, 'p2-child');
     await h.db.insert(oFormFields).values({
       identity: 'q_child',
       containerId: child!.id,
@@ -652,22 +659,14 @@ describe('answers and branching', () => {
       .update(oFormSubmissions)
       .set({ status: 'completed' })
       .where(eq(oFormSubmissions.id, Number(submissionId)));
-    const entriesBefore = await h.db
-      .select()
-      .from(oFormContainerEntries)
-      .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+    const entriesBefore = await entriesOf(submissionId);
     const res = await answerPage(h, token, firstEntryId, { q_choice: 'skip' });
     expect(res.status).toBe(404);
     // Nor a new page entry, though this process made the submission and kept it as in progress.
     const entry = await h.request('POST', '/api/o-forms/o-form-container-entries', { headers: withToken(token), body: entryBody(f.pages.p1.id, submissionId) });
     expect(entry.status).toBe(404);
     expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainerEntries)
-        .where(eq(oFormContainerEntries.submissionId, Number(submissionId))),
-    ).toEqual(entriesBefore);
+    expect(await entriesOf(submissionId)).toEqual(entriesBefore);
     // The statement re-checks under the submission's lock (a run completed after the entry was read).
     const saved = await savePage(h.db, {
       submissionId: Number(submissionId),
@@ -678,12 +677,7 @@ describe('answers and branching', () => {
     });
     expect(saved).toEqual({ status: 'closed' });
     expect((await answersOf(submissionId)).map((a) => a.value)).toEqual(['yes']);
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainerEntries)
-        .where(eq(oFormContainerEntries.submissionId, Number(submissionId))),
-    ).toEqual(entriesBefore);
+    expect(await entriesOf(submissionId)).toEqual(entriesBefore);
   });
 
   it('previews where answers lead without writing anything', async () => {
@@ -955,21 +949,13 @@ describe('rate limits', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(`https://${fx.domain}`);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'stop' })).status);
-    const entriesBefore = await h.db
-      .select()
-      .from(oFormContainerEntries)
-      .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId)));
+    const entriesBefore = await entriesOf(s.submissionId);
     // Over the limit a valid answer (counted inside its save) writes nothing, and an invalid one is a 429 too.
     statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'yes' })).status);
     statuses.push((await answerPage(limited, s.token, s.firstEntryId, { q_choice: 'maybe' })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect((await answersOf(s.submissionId)).map((a) => a.value)).toEqual(['stop']);
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainerEntries)
-        .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId))),
-    ).toEqual(entriesBefore);
+    expect(await entriesOf(s.submissionId)).toEqual(entriesBefore);
     // Another channel is counted on its own.
     expect((await startSubmission(limited, f)).token).toBeTruthy();
     // The next window counts afresh.

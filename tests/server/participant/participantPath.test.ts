@@ -15,7 +15,7 @@ import {
   type ParticipantFixture,
   runQualified,
   startSubmission,
-  TOKEN_HEADER,
+  withToken,
 } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../../server/db/schema';
@@ -31,7 +31,6 @@ let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
 
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const VALUES = { first_name: 'Ada', email: 'ada.path@example.com', phone: '212-555-0100' };
 
 const qualification = async (submissionId: string, token: string) => {

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { checkParticipantAnswer } from '@core/participant/responses';
-import { contacts, mediaChannels, oFormSubmissions } from '../../../server/db/schema';
+import { mediaChannels, oFormSubmissions } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { json, JSON_API, type Harness } from '../harness';
 import {
@@ -19,7 +19,7 @@ import {
   type ParticipantFixture,
   type ParticipantRequester,
 } from '../../support/participantFixture';
-import { useParticipantServer } from '../participantServer';
+import { contactOf, useParticipantServer } from '../participantServer';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2031-05-04T09:00:00.000Z');
@@ -264,12 +264,7 @@ describe('possible retakes', () => {
         body: { data: { attributes: { engagementId: g.engagementIds[0], values: { first_name: 'Ann', email, phone: '212-555-0100' }, acceptTerms: true } } },
       });
       expect(res.status, await res.text()).toBe(201);
-      return (
-        await h.db
-          .select()
-          .from(contacts)
-          .where(eq(contacts.submissionId, Number(submissionId)))
-      )[0]!.id;
+      return (await contactOf(h, { submissionId }))!.id;
     };
     const retaken = await leave(from('192.0.2.44'), 'again@example.com');
     const fresh = await leave(from('192.0.2.45'), 'fresh@example.com');

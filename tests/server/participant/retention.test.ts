@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, eq, inArray } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, leaveContact, runQualified, startSubmission, type ParticipantFixture, withToken } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
@@ -23,7 +23,6 @@ useParticipantServer((server) => ({ h, f } = server));
 
 const NOW = new Date('2027-01-10T09:00:00Z');
 const daysBefore = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 
 const answerCount = async (submissionId: string) =>
   (

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
-import { answerPage, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { answerPage, runQualified, startSubmission, type ParticipantFixture, withToken } from '../../support/participantFixture';
 import { contactLeft, useParticipantServer } from '../participantServer';
 import { oFormContainerEntries, oFormFieldEntries } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
@@ -19,8 +19,6 @@ let h: Harness;
 let f: ParticipantFixture;
 
 useParticipantServer((server) => ({ h, f } = server));
-
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 
 /** The submission's answer rows exactly as the table holds them (each row as JSON text). */
 async function rawAnswerRows(submissionId: string): Promise<{ fieldId: number; fieldValue: unknown; sealedValue: string | null; raw: string }[]> {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
-import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, TOKEN_HEADER } from '../../support/participantFixture';
+import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, withToken } from '../../support/participantFixture';
 import {
   contacts,
   engagementSiteLocations,
@@ -52,7 +52,6 @@ let providerId: number;
 let release: () => void = () => undefined;
 let held: Promise<void> = Promise.resolve();
 
-const withToken = (token: string) => ({ [TOKEN_HEADER]: token });
 const count$ = async (table: typeof contacts | typeof referrals | typeof rmsAudits) => (await h.db.select({ n: count() }).from(table))[0]!.n;
 const VALUES = { first_name: 'Zelda', email: 'zelda.fitz@example.com', phone: '212-555-0142' };
 
