@@ -14,7 +14,10 @@ export const SCREENER_SURVEY_SORTS = ['displayOrder', 'created', 'oFormIdentity'
 export const SCREENER_SURVEY_DEFAULT_SORT = 'displayOrder';
 export const SURVEY_IDENTITY_FORMAT = 'A survey identity is 1 to 64 letters, digits, hyphens or underscores.';
 
-export const surveyIdentity = () => v.pipe(v.string(message('required')), v.trim(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, SURVEY_IDENTITY_FORMAT));
+/** A versioned survey's stable identity, as it is written. */
+export const SURVEY_IDENTITY = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const surveyIdentity = () => v.pipe(v.string(message('required')), v.trim(), v.regex(SURVEY_IDENTITY, SURVEY_IDENTITY_FORMAT));
 
 const order = () =>
   v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')), v.maxValue(100_000, message('integer')));

@@ -4,74 +4,53 @@
  * is their sponsors' (sponsor scope). Cost per outcome from the channel spends (funnel/costs.ts). CSV with `Accept: text/csv` (http/csvLists.ts).
  */
 import { Hono } from 'hono';
-import {
-  FUNNEL_DEFINITIONS,
-  FUNNEL_FILTERS,
-  FUNNEL_GROUPINGS,
-  FUNNEL_ROW_TYPE,
-  rowCounts,
-  type FunnelFilter,
-  type FunnelGroupBy,
-  type FunnelGrouping,
-} from '@core/model/funnel';
+import { FUNNEL_DEFINITIONS, FUNNEL_GROUPINGS, FUNNEL_ROW_TYPE, rowCounts, type FunnelFilter, type FunnelGroupBy } from '@core/model/funnel';
 import { FUNNEL_ROW } from '@core/model/funnelRow';
 import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
-import { isIsoDate } from '@core/validation/isoDate';
+import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, sponsorScope } from '../auth/guards';
 import { badRequest } from '../http/errors';
-import { parseId } from '../http/query';
+import { choiceParam, dayParam, idParam, patternParam, type QueryParam } from '../http/params';
+import { parseQuery } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { funnelRows } from './rows';
 import { declaresHiddenField, type FunnelFilters } from './counts';
 import { costFigures, funnelSpends } from './costs';
 import { describe } from '../openapi/describe';
 
-const ID_FILTERS = ['sponsorId', 'engagementId', 'screenerId', 'mediaChannelId', 'siteLocationId'] as const;
-
 /** The parameter naming the hidden field of `groupBy=hiddenField`. */
 const HIDDEN_FIELD = 'hiddenField';
 
+const FUNNEL_FILTER_PARAMS = {
+  sponsorId: idParam('sponsor'),
+  engagementId: idParam('engagement'),
+  screenerId: idParam('screener'),
+  mediaChannelId: idParam('media channel'),
+  oFormIdentity: patternParam(SURVEY_IDENTITY, 'a survey identity', "Only the runs of this survey (its identity, every version's)."),
+  siteLocationId: idParam('site location'),
+  from: dayParam('from'),
+  to: dayParam('to'),
+} satisfies Record<FunnelFilter, QueryParam<unknown>>;
+
 /**
- * The filters and grouping of a query string; anything unknown or unreadable is a 400 naming it.
- * Grouping by a hidden field is `groupBy=hiddenField&hiddenField=<name>`: the groupings stay one
- * closed list, and the name is a parameter of its own that a 400 can point at.
+ * The funnel's query: its filters, its grouping and, with `groupBy=hiddenField`, the hidden
+ * field's name (a parameter of its own, so the groupings stay one closed list and a 400 can point
+ * at the name). Parsed and described from this one record.
  */
+export const FUNNEL_QUERY = {
+  ...FUNNEL_FILTER_PARAMS,
+  groupBy: choiceParam(FUNNEL_GROUPINGS, 'How the rows are grouped (none: one row).'),
+  [HIDDEN_FIELD]: patternParam(
+    HIDDEN_FIELD_NAME,
+    "the name of a media channel's hidden field",
+    "With groupBy=hiddenField (and only then): the hidden field's name, declared by a media channel within the sponsor scope and the sponsor, screener and channel filters.",
+  ),
+};
+
+/** The filters and grouping of a query string; anything unknown or unreadable is a 400 naming it. */
 export function parseFunnelQuery(params: URLSearchParams): { filters: FunnelFilters; grouping: FunnelGroupBy } {
-  const filters: FunnelFilters = {};
-  let groupBy: FunnelGrouping = 'none';
-  let hiddenField: string | undefined;
-  for (const name of new Set(params.keys())) {
-    if (params.getAll(name).length > 1) throw badRequest(`'${name}' may be given only once.`, name);
-    const value = (params.get(name) ?? '').trim();
-    if (name === 'groupBy') {
-      if (value === '') continue;
-      if (!(FUNNEL_GROUPINGS as readonly string[]).includes(value)) throw badRequest(`'groupBy' must be one of: ${FUNNEL_GROUPINGS.join(', ')}.`, 'groupBy');
-      groupBy = value as FunnelGrouping;
-      continue;
-    }
-    if (name === HIDDEN_FIELD) {
-      if (!HIDDEN_FIELD_NAME.test(value)) throw badRequest(`'${HIDDEN_FIELD}' must be the name of a media channel's hidden field.`, HIDDEN_FIELD);
-      hiddenField = value;
-      continue;
-    }
-    if (!(FUNNEL_FILTERS as readonly string[]).includes(name)) {
-      throw badRequest(`Unknown query parameter '${name}'. Filter by one of: ${FUNNEL_FILTERS.join(', ')}, or group with groupBy.`, name);
-    }
-    if (value === '') continue;
-    const filter = name as FunnelFilter;
-    if ((ID_FILTERS as readonly string[]).includes(filter)) {
-      const id = parseId(value);
-      if (id === null) throw badRequest(`'${name}' must be an id.`, name);
-      filters[filter as (typeof ID_FILTERS)[number]] = id;
-    } else if (filter === 'from' || filter === 'to') {
-      if (!isIsoDate(value)) throw badRequest(`'${name}' must be a date such as 2026-11-22.`, name);
-      filters[filter] = value;
-    } else if (filter === 'oFormIdentity') {
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw badRequest("'oFormIdentity' is not a survey identity.", name);
-      filters.oFormIdentity = value;
-    }
-  }
+  const { groupBy = 'none', hiddenField, ...filters } = parseQuery(params, FUNNEL_QUERY);
   if (filters.from !== undefined && filters.to !== undefined && filters.from > filters.to) throw badRequest("'from' must be on or before 'to'.", 'from');
   if (groupBy !== 'hiddenField') {
     if (hiddenField !== undefined) throw badRequest(`'${HIDDEN_FIELD}' goes with groupBy=hiddenField.`, HIDDEN_FIELD);
@@ -87,14 +66,7 @@ export function recruitmentFunnelRoutes(deps: Deps) {
 
   const funnel = describe({
     summary: 'The recruitment funnel: stage counts, grouped',
-    query: Object.fromEntries([
-      ...FUNNEL_FILTERS.map((f) => [f, 'Filter.']),
-      ['groupBy', `One of: ${FUNNEL_GROUPINGS.join(', ')}.`],
-      [
-        HIDDEN_FIELD,
-        "With groupBy=hiddenField (and only then): the hidden field's name, declared by a media channel within the sponsor scope and the sponsor, screener and channel filters.",
-      ],
-    ]),
+    query: FUNNEL_QUERY,
     answer: { list: FUNNEL_ROW },
   });
   app.get('/', funnel, async (c) => {

@@ -82,6 +82,19 @@ export const textParam = (description: string, maxLength = 255): QueryParam<stri
   },
 });
 
+/**
+ * Text of one form, `pattern` (anchored, no flags: the document states it as JSON Schema's
+ * `pattern`); a value of another form is a 400 saying what it must be: "'name' must be `form`."
+ */
+export const patternParam = (pattern: RegExp, form: string, description: string): QueryParam<string> => ({
+  description,
+  schema: { type: 'string', pattern: pattern.source },
+  parse: (value, name) => {
+    if (!pattern.test(value)) throw badRequest(`'${name}' must be ${form}.`, name);
+    return value;
+  },
+});
+
 /** The list's search box: text matched anywhere in the names and identifiers the list shows. */
 export const searchParam: QueryParam<string> = textParam('Text to search for in the names and identifiers the list shows.');
 

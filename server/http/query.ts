@@ -135,6 +135,22 @@ export function assertQueryNames(params: URLSearchParams, allowed: readonly stri
   }
 }
 
+/**
+ * A route's own query parameters (a list's are its ListSpec's): each declared one read once and
+ * parsed, anything else a 400 naming it. The route's `describe({ query })` states the same record
+ * in the OpenAPI document, so what is parsed and what is described cannot part.
+ */
+export function parseQuery<P extends QueryParams>(params: URLSearchParams, declared: P): ParamValues<P> {
+  for (const key of new Set(params.keys())) {
+    if (!Object.hasOwn(declared, key)) {
+      const known = Object.keys(declared);
+      throw badRequest(`Unknown query parameter '${key}'.${known.length ? ` Use one of: ${known.join(', ')}.` : ' This route takes none.'}`, key);
+    }
+    if (params.getAll(key).length > 1) throw badRequest(`'${key}' may be given only once.`, key);
+  }
+  return parseParams(declared, (name) => params.get(name) ?? undefined);
+}
+
 /** Parameters of a single-resource read (include and fields only). */
 export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
   for (const key of params.keys()) {

@@ -6,7 +6,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FUNNEL_GROUPINGS } from '@core/model/funnel';
+import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { SponsorInput } from '@core/model/sponsor';
+import { FUNNEL_QUERY } from '../../../server/funnel/routes';
 import { buildOpenApi, describedRoutes, jsonSchemaOf } from '../../../server/openapi/document';
 import { describe as describeRoute } from '../../../server/openapi/describe';
 import { createHarness, type Harness } from '../harness';
@@ -169,6 +172,30 @@ describe('GET /api/openapi.json', () => {
     const operations = Object.values(doc.paths as Record<string, Json>).flatMap((item) => Object.values(item)) as Json[];
     expect(operations.every((o) => typeof o.description === 'string' && o.tags.length === 1)).toBe(true);
     expect(new Set((doc.tags as Json[]).map((t) => t.name))).toEqual(new Set(operations.map((o) => o.tags[0])));
+  });
+
+  it("describes the funnel's query from the record its route parses with", async () => {
+    const parameters = doc.paths['/api/recruitment-funnel'].get.parameters as Json[];
+    expect(parameters.map((p) => p.name)).toEqual(Object.keys(FUNNEL_QUERY));
+    const schemaOf = (name: string) => parameters.find((p) => p.name === name)!.schema;
+    expect(schemaOf('groupBy')).toEqual({ type: 'string', enum: [...FUNNEL_GROUPINGS] });
+    expect(schemaOf('from')).toEqual({ type: 'string', format: 'date' });
+    expect(schemaOf('sponsorId')).toEqual({ type: 'string', pattern: '^[1-9][0-9]*$' });
+    expect(schemaOf('hiddenField')).toEqual({ type: 'string', pattern: HIDDEN_FIELD_NAME.source });
+    // What the document allows, the route reads; what it does not, the route refuses by name.
+    const token = await h.token();
+    const ok = await h.request('GET', '/api/recruitment-funnel?groupBy=week&from=2031-01-01&sponsorId=1&oFormIdentity=s-1', { token });
+    expect(ok.status).toBe(200);
+    for (const [query, parameter] of [
+      ['groupBy=fortnight', 'groupBy'],
+      ['from=01/02/2031', 'from'],
+      ['sponsorId=0', 'sponsorId'],
+      ['country=US', 'country'],
+    ]) {
+      const res = await h.request('GET', `/api/recruitment-funnel?${query}`, { token });
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as Json).errors[0].source, query).toEqual({ parameter });
+    }
   });
 
   it('describes every JSON:API answer by more than its type', () => {
