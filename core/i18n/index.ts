@@ -9,7 +9,7 @@ export const toUiIsoCode = (code: string): string => code.replace(/_/g, '-');
 export const fallbackIsoCode = (code: string): string => toUiIsoCode(code).split('-')[0] ?? DEFAULT_LANGUAGE;
 
 // A language (2 or 3 letters) and optional subtags (region, script): en, es_MX, zh_Hant_TW.
-const API_ISO_CODE = /^[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$/;
+export const API_ISO_CODE = /^[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$/;
 
 /** True for an iso code in the API form (underscores). */
 export const isApiIsoCode = (code: string): boolean => API_ISO_CODE.test(code);

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { LoginInput, SsoServices } from '@core/model/user';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { readJson } from '../http/body';
+import { parseParams, textParam } from '../http/params';
 import { clientAddress } from '../http/clientAddress';
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import { bearerToken } from './guards';
@@ -81,6 +82,9 @@ const refusals = (statuses: Record<string, string>) => ({ schema: REFUSAL, statu
 const RefreshBody = v.object({ refresh_token: v.pipe(v.string(), v.nonEmpty(), v.maxLength(512)) });
 const LogoutBody = v.object({ refresh_token: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(512)))) });
 
+/** Sign-in's one parameter: a single sign-on service to complete the sign-in of. */
+const LOGIN_QUERY = { auth_service: textParam("A single sign-on service's name: completes that sign-in (after its callback) instead.") };
+
 export function authRoutes(deps: Deps) {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
@@ -124,7 +128,7 @@ export function authRoutes(deps: Deps) {
     describe({
       summary: 'Sign in (username, password, and a two-factor code when enrolled)',
       access: 'public',
-      query: { auth_service: "A single sign-on service's name: completes that sign-in (after its callback) instead." },
+      query: LOGIN_QUERY,
       body: { json: LoginBody },
       answer: {
         json: SIGNED_IN,
@@ -137,7 +141,7 @@ export function authRoutes(deps: Deps) {
       },
     }),
     async (c) => {
-      const authService = c.req.query('auth_service');
+      const { auth_service: authService } = parseParams(LOGIN_QUERY, (name) => c.req.query(name));
       if (authService !== undefined) return signInWithSso(c, authService);
 
       const parsed = v.safeParse(LoginBody, await readJson(c));

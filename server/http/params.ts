@@ -7,7 +7,10 @@
  *   const FILTERS = { isActive: booleanParam, kind: choiceParam(RMS_PROVIDER_KINDS) };
  *   q.filters.kind // RmsProviderKind | undefined
  */
+import * as v from 'valibot';
+import { API_ISO_CODE } from '@core/i18n';
 import { isIsoDate } from '@core/validation/isoDate';
+import { jsonSchemaOf } from './jsonSchema';
 import { badRequest } from './errors';
 
 /** A JSON Schema, as the OpenAPI document states it. */
@@ -92,6 +95,23 @@ export const patternParam = (pattern: RegExp, form: string, description: string)
   parse: (value, name) => {
     if (!pattern.test(value)) throw badRequest(`'${name}' must be ${form}.`, name);
     return value;
+  },
+});
+
+/** A language, by its API code (en, es_MX). */
+export const languageParam = (description: string): QueryParam<string> => patternParam(API_ISO_CODE, 'an API language code such as en or es_MX', description);
+
+/**
+ * A value read by a valibot schema (the one that reads the same value in a body, say), stated as
+ * its JSON Schema; a value it refuses is a 400 with the schema's message, naming the parameter.
+ */
+export const schemaParam = <T>(schema: v.GenericSchema<string | undefined, T>, description: string): QueryParam<Exclude<T, undefined>> => ({
+  description,
+  schema: jsonSchemaOf(schema),
+  parse: (value, name) => {
+    const read = v.safeParse(schema, value);
+    if (!read.success) throw badRequest(`'${name}': ${read.issues[0].message}`, name);
+    return read.output as Exclude<T, undefined>;
   },
 });
 

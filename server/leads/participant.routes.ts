@@ -13,7 +13,8 @@ import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { sendDocument, toResource } from '../http/serialize';
-import { MISSING_CONTACT_TOKEN, openSubmission, readAttributes, type ParticipantApp } from '../participant';
+import { MISSING_CONTACT_TOKEN, openSubmission, PLACE_QUERY, readAttributes, type ParticipantApp } from '../participant';
+import { parseParams } from '../http/params';
 import { contactMatcherOf } from '../security/contactMatch';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -22,6 +23,12 @@ import { keepLead, leadForm, type LeadTools } from './keep';
 const LeadDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: LeadAttributes }) });
 
 const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi: phiOf(deps), matcher: contactMatcherOf(deps) });
+
+/** Where the sites were searched (noTrialSites): read as the sites' own query reads it. */
+const LEAD_PLACE_QUERY = {
+  zip: { ...PLACE_QUERY.zip, description: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.' },
+  country: { ...PLACE_QUERY.country, description: 'Outside the US: the ISO country code the sites were searched in.' },
+};
 
 export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   /** The lead's form for the place the sites were searched for (`read`: the body's or the query's). */
@@ -57,13 +64,10 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
     describe({
       summary,
       access: 'participant',
-      query: {
-        zip: 'The ZIP code the sites were searched for (noTrialSites); with country, the postal code or town.',
-        country: 'Outside the US: the ISO country code the sites were searched in.',
-      },
+      query: LEAD_PLACE_QUERY,
       answer: { document: PARTICIPANT_ANSWERS.leadFields },
     }),
-    (c) => leadFields(c, () => ({ zip: c.req.query('zip'), country: c.req.query('country') })),
+    (c) => leadFields(c, () => parseParams(LEAD_PLACE_QUERY, (name) => c.req.query(name))),
   );
 
   app.post(

@@ -36,7 +36,8 @@ import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/responseText';
 import { readResource } from '../http/body';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../http/errors';
+import { idParam, parseParams, required } from '../http/params';
 import { assertQueryNames, parseId, parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
@@ -60,6 +61,9 @@ const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], typeof MESSAGE_LI
 const resourceOf = ({ id, ...attributes }: Message, fields: Set<string> | null = null) => toResource(MESSAGE_TYPE, id, attributes, { fields });
 
 const STAFF_ROLES = ['Admin', 'Super User', 'User'] as const;
+
+/** An engagement's message settings: the engagement's. */
+const SETTINGS_QUERY = { engagementId: required(idParam('engagement', 'The engagement.')) };
 
 export function messagesRoutes(deps: Deps) {
   const { db } = deps;
@@ -214,14 +218,13 @@ export function messageSettingsRoutes(deps: Deps) {
     '/',
     describe({
       summary: "An engagement's messages: each on or off, with its delay",
-      query: { engagementId: { description: 'The engagement.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+      query: SETTINGS_QUERY,
       answer: { list: MESSAGE_SETTING },
     }),
     async (c) => {
       const params = new URL(c.req.url).searchParams;
-      assertQueryNames(params, ['engagementId']);
-      const engagementId = parseId(params.get('engagementId') ?? undefined);
-      if (engagementId === null) throw badRequest("'engagementId' must be an engagement id.", 'engagementId');
+      assertQueryNames(params, Object.keys(SETTINGS_QUERY));
+      const { engagementId } = parseParams(SETTINGS_QUERY, (name) => params.get(name) ?? undefined);
       const engagement = await visibleEngagement(db, c.get('user'), engagementId);
       if (!engagement) throw notFound('engagement');
       const rows = await settingsOf(engagement.id);

@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
+import type { QueryParams } from '../http/params';
 import type { ListSpec } from '../http/query';
 
 /**
@@ -18,9 +19,6 @@ export type RouteAccess = 'staff' | 'participant' | 'public' | 'recordSystem' | 
 
 /** A JSON Schema (2020-12) written by hand, for answers that are not JSON:API. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
-
-/** A query parameter: what it does, and when it is required or has a format, its schema. */
-export type QueryParameter = string | { readonly description: string; readonly required?: boolean; readonly schema?: JsonSchema };
 
 export type RouteBody =
   /** A JSON:API document with one resource of `type` (any, when null), its attributes checked by `attributes`. */
@@ -62,8 +60,11 @@ export interface RouteDoc {
   readonly access?: RouteAccess;
   /** The list's query parameters: page, limit, sort, include, fields and its named filters. */
   readonly list?: ListSpec;
-  /** Other query parameters: name → what it does (and whether it is required). */
-  readonly query?: Readonly<Record<string, QueryParameter>>;
+  /**
+   * Other query parameters, as typed parameters (server/http/params.ts): the record the handler
+   * reads the query with (parseQuery, parseParams), so the schema stated is the parser's own.
+   */
+  readonly query?: QueryParams;
   readonly body?: RouteBody;
   /**
    * Default: no content for a DELETE; for any other method a JSON:API document of some resource,

@@ -4,15 +4,16 @@
  * and the bodies' schemas are the valibot schemas the handlers validate with, converted to JSON
  * Schema. A route registered without a description is listed in `undescribed`.
  */
-import { toJsonSchema } from '@valibot/to-json-schema';
-import type { GenericSchema } from 'valibot';
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { PAGE_SIZES } from '../http/query';
 import type { ResourceAnswer } from '@core/model/answers';
-import { descriptionOf, type QueryParameter, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
+import { jsonSchemaOf } from '../http/jsonSchema';
+import { descriptionOf, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
 
 type Json = Record<string, unknown>;
+
+export { jsonSchemaOf };
 
 export interface RouteEntry {
   readonly method: string;
@@ -28,24 +29,6 @@ export interface OpenApiBuild {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonApi = (schema: Json) => ({ [JSON_API_MEDIA_TYPE]: { schema } });
-
-/** A valibot schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1): as a client sends it, or as the server answers. */
-export function jsonSchemaOf(schema: GenericSchema, mode: 'input' | 'output' = 'input'): Json {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: mode, errorMode: 'ignore' }) as Json;
-  return withoutEmptyAlternatives(rest) as Json;
-}
-
-/** An `anyOf` with an empty member (valibot's any/unknown) matches anything: said as `{}`. */
-function withoutEmptyAlternatives(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutEmptyAlternatives);
-  if (!schema || typeof schema !== 'object') return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'anyOf' && Array.isArray(value) && value.some((v) => v && typeof v === 'object' && Object.keys(v).length === 0)) continue;
-    out[key] = withoutEmptyAlternatives(value);
-  }
-  return out;
-}
 
 const COMPONENT_SCHEMAS: Json = {
   Meta: { type: 'object', additionalProperties: true },
@@ -304,18 +287,13 @@ function queryParameters(doc: RouteDoc): Json[] {
         schema: { type: 'string' },
       });
     }
-    for (const [name, param] of Object.entries(list.filters ?? {})) {
-      out.push({ name, in: 'query', description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema });
-    }
   }
-  for (const [name, parameter] of Object.entries(doc.query ?? {})) out.push({ name, in: 'query', ...queryParameter(parameter) });
+  // A list's filters and a route's own parameters alike: as their parsers state them.
+  for (const [name, param] of Object.entries({ ...list?.filters, ...doc.query })) {
+    out.push({ name, in: 'query', description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema });
+  }
   return out;
 }
-
-const queryParameter = (p: QueryParameter): Json =>
-  typeof p === 'string'
-    ? { description: p, schema: { type: 'string' } }
-    : { description: p.description, ...(p.required ? { required: true } : {}), schema: p.schema ?? { type: 'string' } };
 
 const SECURITY: Record<RouteAccess, Json[]> = {
   staff: [{ staffBearer: [] }],

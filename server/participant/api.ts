@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { JSON_API_MEDIA_TYPE, type Resource } from '@core/jsonapi';
 import { toFieldIssues } from '@core/model/fields';
 import { CONTACT_FIELD_TYPES, type ContactFieldType } from '@core/model/contactField';
+import { SiteSearchAttributes } from '@core/participant/requests';
 import type { AnswerProblemsDocument, Entry } from '@core/participant/responses';
 import { ENTRY_TYPE, SUBMISSION_TYPE } from '@core/participant/wire';
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
@@ -23,6 +24,7 @@ import { JSON_OR_PLAIN_TYPES, readJson } from '../http/body';
 import { clientAddress } from '../http/clientAddress';
 import { answerText } from '../http/responseText';
 import { ApiProblem, conflict, invalid, notFound, unauthorized } from '../http/errors';
+import { schemaParam } from '../http/params';
 import { parseId } from '../http/query';
 import { hitAll, tooManyRequests } from '../http/rateLimit';
 import { toResource } from '../http/serialize';
@@ -34,6 +36,17 @@ import { languageChain } from './messages';
 import type { QualificationResult } from './qualification';
 import type { FormRow } from './runSurvey';
 import { chooseFromList } from '@core/validation/chooseFromList';
+
+/**
+ * Where to look for sites, in a GET's query (a POST sends it in the body): each parameter read and
+ * described by the body's own attribute schema.
+ */
+export const PLACE_QUERY = {
+  zip: schemaParam(SiteSearchAttributes.entries.zip, "The participant's US ZIP code: sites nearest first; with country, a postal code or a town."),
+  country: schemaParam(SiteSearchAttributes.entries.country, 'Outside the US: the ISO country code.'),
+  postalCode: schemaParam(SiteSearchAttributes.entries.postalCode, 'With country: a postal code (Canada).'),
+  town: schemaParam(SiteSearchAttributes.entries.town, 'With country: a town.'),
+};
 
 export const UNKNOWN_SURVEY = chooseFromList('a survey');
 export const UNKNOWN_CHANNEL = chooseFromList('a media channel');

@@ -24,6 +24,7 @@ import { httpUrl } from '@core/participant/attribution';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { mediaChannels } from '../db/schema';
 import { ApiProblem } from '../http/errors';
+import { idParam } from '../http/params';
 import { parseId } from '../http/query';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { channelUnknown, originNotAllowed, originOpaque, pageOrigin, recordEmbedProblem } from './embedProblems';
@@ -43,6 +44,12 @@ export const hostMatches = (origin: string, domain: string): boolean => {
   const url = httpUrl(origin);
   return url !== null && url.hostname.toLowerCase() === domain.trim().toLowerCase().replace(/\.$/, '');
 };
+
+/**
+ * The channel parameter of a participant call, as routes describe and parse it: the channel the
+ * call comes through, whose allowed origins apply.
+ */
+export const CHANNEL_QUERY = { mediaChannelId: idParam('media channel', 'The media channel the call comes through: its allowed origins apply (CORS).') };
 
 /** The channel id the query names, or null (absent or malformed). */
 export const queryChannelId = (c: Context): number | null => parseId(c.req.query('mediaChannelId'));

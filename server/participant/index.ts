@@ -5,7 +5,16 @@ export { CHANNEL_FIGURES, type ChannelFigure, type ChannelFigures, channelFigure
 export { hostMatches, isOwnOrigin, participantCors } from './cors';
 export { type MatchKeys, matchKeysOf } from './duplicates';
 export { type SubmissionRow } from './access';
-export { assertComplete, MISSING_CONTACT_TOKEN, openSubmission, type ParticipantApp, readAttributes, RUN_ALREADY_COMPLETE, screenerContactFields } from './api';
+export {
+  assertComplete,
+  MISSING_CONTACT_TOKEN,
+  openSubmission,
+  type ParticipantApp,
+  PLACE_QUERY,
+  readAttributes,
+  RUN_ALREADY_COMPLETE,
+  screenerContactFields,
+} from './api';
 export { haversineMiles, normalizeZip, zipCentroid } from './distance';
 export { outcomeMessages } from './messages';
 export { qualify } from './qualification';

@@ -3,7 +3,8 @@ import { EntryAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { FIELD_ENTRY_TYPE } from '@core/participant/wire';
 import { type Deps } from '../context';
-import { badRequest, conflict, invalid, notFound, unauthorized } from '../http/errors';
+import { conflict, invalid, notFound, unauthorized } from '../http/errors';
+import { choiceParam, parseParams } from '../http/params';
 import { parseId } from '../http/query';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { assertRunNotEnded, entryForToken, keptSubmissionForToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, tokenOf } from './access';
@@ -18,6 +19,9 @@ import { phiOf } from '../security/phi';
 import { describe, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
+
+/** A page entry read back: with its answers included, or not. */
+const ENTRY_QUERY = { include: choiceParam(['oFormFieldEntries', 'OFormFieldEntries'], 'oFormFieldEntries: the answers as included resources.') };
 
 export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -78,14 +82,12 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
   const readDoc: RouteDoc = {
     summary: 'Participant: read a page of the submission with its answers',
     access: 'participant',
-    query: { include: 'oFormFieldEntries: the answers as included resources.' },
+    query: ENTRY_QUERY,
     answer: { document: PARTICIPANT_ANSWERS.entryAnswers },
   };
   const entryWithAnswers = async (c: Context<AppEnv>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
-    const include = c.req.query('include');
-    if (include !== undefined && !['', 'oFormFieldEntries', 'OFormFieldEntries'].includes(include))
-      throw badRequest(`Cannot include '${include}'. Include oFormFieldEntries.`, 'include');
+    const { include } = parseParams(ENTRY_QUERY, (name) => c.req.query(name));
     const { entry, submission, form } = await entryForToken(db, c, parseId(c.req.param('id')));
     assertRunNotEnded(submission, 'page entry');
     assertChannelOfRequest(c, deps, submission.mediaChannelId);

@@ -1,9 +1,9 @@
 /** POST (or PATCH) /api/o-forms/o-form-submission-page-preview/:id: where a page's answers lead, nothing stored. */
-import { isApiIsoCode } from '@core/i18n';
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { notFound } from '../http/errors';
+import { languageParam, parseParams } from '../http/params';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { answerProblemsResponse, readableForm, readAttributes, type ParticipantApp } from './api';
@@ -12,6 +12,9 @@ import { describe, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
+/** The language the preview's refusals are in (English unless said). */
+const PREVIEW_QUERY = { language: languageParam('The language previewed.') };
+
 export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
@@ -19,11 +22,12 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
   const doc: RouteDoc = {
     summary: "Preview: where a page's answers lead (nothing stored)",
     access: 'public',
-    query: { language: 'The language previewed.' },
+    query: PREVIEW_QUERY,
     body: { resource: null, attributes: PageAnswersAttributes },
     answer: { document: PARTICIPANT_ANSWERS.pageSaved },
   };
   const preview = async (c: Context<AppEnv>) => {
+    const { language = 'en' } = parseParams(PREVIEW_QUERY, (name) => c.req.query(name));
     const pageId = parseId(c.req.param('id'));
     const surveyId = pageId === null ? null : await surveyIdOfPage(db, pageId);
     if (surveyId === null) throw notFound('page');
@@ -32,8 +36,7 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
     const survey = await loadSurvey(db, form);
     const page = survey.pages.find((p) => p.id === pageId);
     if (!page) throw notFound('page');
-    const lang = c.req.query('language');
-    const problems = answerProblems(fieldsOfPage(survey, page.id), answers, lang && isApiIsoCode(lang) ? lang : 'en', nowOf(deps));
+    const problems = answerProblems(fieldsOfPage(survey, page.id), answers, language, nowOf(deps));
     if (Object.keys(problems).length > 0) return answerProblemsResponse(c, problems);
     const next = nextAfter(survey, page, answers);
     return sendDocument(c, {

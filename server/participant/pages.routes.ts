@@ -2,11 +2,22 @@
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { type Deps } from '../context';
 import { badRequest, notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { choiceParam, idParam, required, textParam } from '../http/params';
+import { parseQuery } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { readableForm, type ParticipantApp } from './api';
+import { CHANNEL_QUERY } from './cors';
 import { loadSurvey, pageDocument } from './runSurvey';
 import { describe } from '../openapi/describe';
+
+/** Which page: the version's first (`type`) or the one of an identity, with its questions. */
+const PAGE_QUERY = {
+  oFormId: required(idParam('survey version', 'The survey version.')),
+  type: choiceParam(['firstContainerPerForm'], "'firstContainerPerForm' for the first page; give this or identity."),
+  identity: textParam("The page's identity; give this or type."),
+  include: choiceParam(['oFormFields'], "oFormFields: the page's questions (always included)."),
+  ...CHANNEL_QUERY,
+};
 
 export function participantOFormContainersRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -17,33 +28,17 @@ export function participantOFormContainersRoutes(app: ParticipantApp, deps: Deps
     describe({
       summary: 'Participant: read a survey page to show',
       access: 'public',
-      query: {
-        oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-        type: {
-          description: "'firstContainerPerForm' for the first page; give this or identity.",
-          schema: { type: 'string', enum: ['firstContainerPerForm'] },
-        },
-        identity: "The page's identity; give this or type.",
-        include: 'Related resources to include.',
-        mediaChannelId: 'The media channel the page is shown through.',
-      },
+      query: PAGE_QUERY,
       answer: { document: PARTICIPANT_ANSWERS.page },
     }),
     async (c) => {
       const params = new URL(c.req.url).searchParams;
-      for (const key of params.keys()) {
-        if (!['oFormId', 'type', 'identity', 'include', 'mediaChannelId'].includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
-      }
-      const type = params.get('type');
-      const identity = params.get('identity');
-      if (type !== null && type !== 'firstContainerPerForm') throw badRequest("'type' may only be firstContainerPerForm.", 'type');
-      if ((type === null) === (identity === null))
-        throw badRequest("Give either 'type=firstContainerPerForm' or 'identity'.", identity === null ? 'type' : 'identity');
-      const rawId = params.get('oFormId');
-      if (rawId === null) throw badRequest("'oFormId' is required.", 'oFormId');
-      const form = await readableForm(deps, c, parseId(rawId));
+      const { oFormId, type, identity } = parseQuery(params, PAGE_QUERY);
+      if ((type === undefined) === (identity === undefined))
+        throw badRequest("Give either 'type=firstContainerPerForm' or 'identity'.", identity === undefined ? 'type' : 'identity');
+      const form = await readableForm(deps, c, oFormId);
       const survey = await loadSurvey(db, form);
-      const page = identity === null ? survey.pages[0] : survey.pages.find((p) => p.identity === identity);
+      const page = identity === undefined ? survey.pages[0] : survey.pages.find((p) => p.identity === identity);
       if (!page) throw notFound('page');
       return sendDocument(c, pageDocument(survey, page));
     },

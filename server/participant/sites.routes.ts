@@ -12,7 +12,8 @@ import { TRIAL_SITE_TYPE } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { ApiProblem } from '../http/errors';
 import { sendDocument, toResource } from '../http/serialize';
-import { assertComplete, openSubmission, readAttributes, type ParticipantApp } from './api';
+import { assertComplete, openSubmission, PLACE_QUERY, readAttributes, type ParticipantApp } from './api';
+import { parseParams } from '../http/params';
 import { SiteSearchAttributes } from '@core/participant/requests';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
@@ -33,12 +34,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     ...(body
       ? { body: { resource: null, attributes: SiteSearchAttributes } }
       : {
-          query: {
-            zip: "The participant's US ZIP code: sites nearest first; with country, a postal code or a town.",
-            country: 'Outside the US: the ISO country code.',
-            postalCode: 'With country: a postal code (Canada).',
-            town: 'With country: a town.',
-          },
+          query: PLACE_QUERY,
         }),
     answer: { document: PARTICIPANT_ANSWERS.sites },
   });
@@ -92,9 +88,7 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
   };
   app.post('/o-form-submission-sites/:submissionId', describe(doc(true)), (c) => sitesNear(c, () => readAttributes(c, SiteSearchAttributes)));
-  app.get('/o-form-submission-sites/:submissionId', describe(doc(false)), (c) =>
-    sitesNear(c, () => ({ zip: c.req.query('zip'), country: c.req.query('country'), postalCode: c.req.query('postalCode'), town: c.req.query('town') })),
-  );
+  app.get('/o-form-submission-sites/:submissionId', describe(doc(false)), (c) => sitesNear(c, () => parseParams(PLACE_QUERY, (name) => c.req.query(name))));
 }
 
 type SitePlace = { zip?: string; country?: string; postalCode?: string; town?: string };

@@ -1,18 +1,26 @@
 /** GET /api/o-forms/participant-start: what the widget runs for a channel, screener or survey identity. */
-import { isApiIsoCode } from '@core/i18n';
+import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import { DEFAULT_CHANNEL_LOCALE, localeRegion } from '@core/model/channelLocale';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { offeredRunEngagements } from './qualification';
 import { badRequest, notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { idParam, languageParam, parseParams, patternParam } from '../http/params';
 import { sendDocument } from '../http/serialize';
 import { NOTHING_TO_START, type ParticipantApp } from './api';
-import { recordPageProblem } from './cors';
+import { CHANNEL_QUERY, recordPageProblem } from './cors';
 import { channelInactive, channelUnknown, screenerMismatch } from './embedProblems';
 import { outcomeMessages } from './messages';
 import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './runSurvey';
 import { describe } from '../openapi/describe';
+
+/** What to start: a channel, a screener or a survey identity (at least one), and a language. */
+const START_QUERY = {
+  ...CHANNEL_QUERY,
+  screenerId: idParam('screener', 'Its screener.'),
+  oFormIdentity: patternParam(SURVEY_IDENTITY, 'a survey identity', 'A survey to run instead of the current one (preview, transition).'),
+  language: languageParam('The preferred language.'),
+};
 
 export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -23,25 +31,16 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
     describe({
       summary: "Participant: what a media channel's run starts with",
       access: 'public',
-      query: {
-        mediaChannelId: 'The media channel.',
-        screenerId: 'Its screener.',
-        oFormIdentity: 'A survey to run instead of the current one (preview, transition).',
-        language: 'The preferred language.',
-      },
+      query: START_QUERY,
       answer: { document: PARTICIPANT_ANSWERS.start },
     }),
     async (c) => {
-      const raw = { channel: c.req.query('mediaChannelId'), screener: c.req.query('screenerId'), identity: c.req.query('oFormIdentity') };
-      const language = c.req.query('language') ?? null;
-      const channelId = raw.channel === undefined ? null : parseId(raw.channel);
-      const screenerId = raw.screener === undefined ? null : parseId(raw.screener);
-      if (raw.channel !== undefined && channelId === null) throw badRequest("'mediaChannelId' must be a positive whole number.", 'mediaChannelId');
-      if (raw.screener !== undefined && screenerId === null) throw badRequest("'screenerId' must be a positive whole number.", 'screenerId');
-      if (raw.identity !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(raw.identity))
-        throw badRequest("'oFormIdentity' is not a survey identity.", 'oFormIdentity');
-      if (language !== null && !isApiIsoCode(language)) throw badRequest("'language' must be an API language code such as en or es_MX.", 'language');
-      if (channelId === null && screenerId === null && raw.identity === undefined) throw badRequest(NOTHING_TO_START);
+      const query = parseParams(START_QUERY, (name) => c.req.query(name));
+      const channelId = query.mediaChannelId ?? null;
+      const screenerId = query.screenerId ?? null;
+      const language = query.language ?? null;
+      const identity = query.oFormIdentity ?? null;
+      if (channelId === null && screenerId === null && identity === null) throw badRequest(NOTHING_TO_START);
 
       let channel: ChannelRow | null = null;
       if (channelId !== null) {
@@ -56,7 +55,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
       if (screenerId !== null && (await screenerStyles(db, screenerId)) === undefined) {
         throw notFound('screener');
       }
-      const target = await resolveStart(db, { channel, screenerId, identity: raw.identity ?? null });
+      const target = await resolveStart(db, { channel, screenerId, identity });
       // Every engagement of the run at its target or past its dates: not offered, as if switched off.
       if (!target.runnable || !target.form || (await offeredRunEngagements(db, target, nowOf(deps))) === null) {
         const messages = await outcomeMessages(db, target.screenerId, 'notActive', language, target.form?.id ?? null);

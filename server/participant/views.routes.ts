@@ -5,7 +5,7 @@ import { nowOf, type Deps } from '../context';
 import { invalid } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { addressLimitKey, enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
-import { assertChannelOfRequest } from './cors';
+import { assertChannelOfRequest, CHANNEL_QUERY } from './cors';
 import { countView } from './views';
 import { findChannelById, resolveStart, surveyLanguages } from './runSurvey';
 import { describe } from '../openapi/describe';
@@ -24,7 +24,7 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
     describe({
       summary: 'Participant: the widget was seen (counts a view of the channel)',
       access: 'public',
-      query: { mediaChannelId: 'The media channel (CORS).' },
+      query: CHANNEL_QUERY,
       body: { resource: null, attributes: ViewAttributes },
       answer: { document: PARTICIPANT_ANSWERS.view, status: 202 },
     }),

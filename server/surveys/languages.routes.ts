@@ -6,26 +6,29 @@ import type { Hono } from 'hono';
 import { OFORM_LANGUAGE, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { badRequest, notFound } from '../http/errors';
-import { parseId, assertQueryNames } from '../http/query';
+import { notFound } from '../http/errors';
+import { idParam, parseParams, required } from '../http/params';
+import { assertQueryNames } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { findForm } from './versions';
 import { surveyLanguageChoices } from './languages';
 import { describe } from '../openapi/describe';
+
+/** A survey version's languages: the version's. */
+const LANGUAGES_QUERY = { oFormId: required(idParam('survey version', 'The survey version.')) };
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get(
     '/languages-o-forms',
     describe({
       summary: "List a survey version's languages",
-      query: { oFormId: { description: 'The survey version.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+      query: LANGUAGES_QUERY,
       answer: { list: OFORM_LANGUAGE },
     }),
     async (c) => {
-      assertQueryNames(new URL(c.req.url).searchParams, ['oFormId']);
-      const raw = c.req.query('oFormId');
-      const formId = parseId(raw);
-      if (formId === null) throw badRequest("'oFormId' must be a survey version id.", 'oFormId');
+      const params = new URL(c.req.url).searchParams;
+      assertQueryNames(params, Object.keys(LANGUAGES_QUERY));
+      const { oFormId: formId } = parseParams(LANGUAGES_QUERY, (name) => params.get(name) ?? undefined);
       const form = await findForm(db, formId, c.get('user'));
       if (!form) throw notFound('survey');
       const rows = await surveyLanguageChoices(db, form.id);

@@ -6,7 +6,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ISO_CODE } from '@core/i18n';
 import { FUNNEL_GROUPINGS } from '@core/model/funnel';
+import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { SponsorInput } from '@core/model/sponsor';
 import { FUNNEL_QUERY } from '../../../server/funnel/routes';
@@ -195,6 +197,51 @@ describe('GET /api/openapi.json', () => {
       const res = await h.request('GET', `/api/recruitment-funnel?${query}`, { token });
       expect(res.status, query).toBe(400);
       expect(((await res.json()) as Json).errors[0].source, query).toEqual({ parameter });
+    }
+  });
+
+  it('states every query parameter by a schema with a type, and what the server enforces beyond text', () => {
+    const typed = (schema: Json | undefined): boolean =>
+      !!schema && (typeof schema.type === 'string' || (Array.isArray(schema.anyOf) && (schema.anyOf as Json[]).every(typed)));
+    // Paging, sorting, includes and sparse fields are comma lists the list's description names.
+    const LIST_SYNTAX = /^(sort|include|fields\[[\w-]+\])$/;
+    const untyped: string[] = [];
+    const plainText: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const p of ((operation as Json).parameters ?? []) as Json[]) {
+          if (p.in !== 'query') continue;
+          const where = `${method.toUpperCase()} ${path} ${p.name}`;
+          if (!typed(p.schema)) untyped.push(where);
+          else if (!LIST_SYNTAX.test(p.name) && JSON.stringify(p.schema) === '{"type":"string"}') plainText.push(where);
+        }
+      }
+    }
+    expect(untyped).toEqual([]);
+    expect(plainText, 'parameters stated as any text').toEqual([]);
+    const schemaOf = (path: string, name: string) => (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name);
+    expect(schemaOf('/api/o-forms/participant-start', 'language')!.schema).toEqual({ type: 'string', pattern: API_ISO_CODE.source });
+    expect(schemaOf('/api/o-forms/participant-start', 'oFormIdentity')!.schema).toEqual({ type: 'string', pattern: SURVEY_IDENTITY.source });
+    expect(schemaOf('/api/o-forms/o-form-containers', 'include')!.schema).toEqual({ type: 'string', enum: ['oFormFields'] });
+    expect(schemaOf('/api/o-forms/o-form-submission-sites/{submissionId}', 'zip')!.schema).toEqual({ type: 'string', maxLength: 100 });
+    expect(schemaOf('/api/message-settings', 'engagementId')).toMatchObject({ required: true, schema: { pattern: '^[1-9][0-9]*$' } });
+  });
+
+  it('refuses a query parameter out of its stated schema, naming it', async () => {
+    const token = await h.token();
+    for (const [url, parameter] of [
+      ['/api/o-forms/participant-start?oFormIdentity=x&language=en-US', 'language'],
+      ['/api/o-forms/participant-start?screenerId=0', 'screenerId'],
+      ['/api/o-forms/o-form-containers?oFormId=x&type=firstContainerPerForm', 'oFormId'],
+      ['/api/o-forms/o-form-containers?oFormId=1&type=firstContainerPerForm&include=everything', 'include'],
+      ['/api/o-forms/o-form-containers?oFormId=1&type=firstContainerPerForm&sort=id', 'sort'],
+      ['/api/message-settings?engagementId=abc', 'engagementId'],
+      ['/api/message-settings', 'engagementId'],
+      ['/api/o-forms/languages-o-forms?oFormId=0', 'oFormId'],
+    ] as const) {
+      const res = await h.request('GET', url, { token });
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as Json).errors[0].source, url).toEqual({ parameter });
     }
   });
 
