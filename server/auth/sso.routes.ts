@@ -10,6 +10,7 @@ import type { SsoServiceConfig } from '../config';
 import { findUserByEmail } from './users';
 import { acceptResponse, samlClient, SsoRejected } from './saml';
 import { leaveHandoff } from './ssoHandoff';
+import { ApiProblem } from '../http/errors';
 import { describe } from '../openapi/describe';
 
 export const SSO_MESSAGES = {
@@ -104,7 +105,8 @@ export function ssoRoutes(deps: Deps) {
     describe({ summary: "Single sign-on: this service provider's SAML metadata", access: 'public', answer: { media: SAML_METADATA_MEDIA_TYPE } }),
     async (c) => {
       const service = serviceOf(c.req.param('service'));
-      if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
+      // Read by a service provider's tooling, not a browser: refused as every API refusal is, in JSON:API.
+      if (!service) throw new ApiProblem(404, [{ status: '404', title: 'Not Found', detail: SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)) }]);
       // Imported here, not at start (auth/saml.ts says why).
       const { generateServiceProviderMetadata } = await import('@node-saml/node-saml');
       const xml = generateServiceProviderMetadata({ issuer: service.issuer, callbackUrl: service.callbackUrl, wantAssertionsSigned: true });

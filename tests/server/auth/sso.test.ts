@@ -146,6 +146,16 @@ describe('SSO round trip', () => {
     const meta = await h.app.request('/jwt/saml/metadata/duo');
     expect(await meta.text()).toContain(ACS);
   });
+
+  it('refuses the metadata of a service not configured with a JSON:API 404, as the document says', async () => {
+    const res = await h.app.request('/jwt/saml/metadata/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/vnd\.api\+json/);
+    expect((await json(res)).errors).toEqual([{ status: '404', title: 'Not Found', detail: SSO_MESSAGES.notConfigured('nowhere') }]);
+    const doc = await json(await h.app.request('/api/openapi.json'));
+    expect(doc.paths['/jwt/saml/metadata/{service}'].get.responses['404']).toEqual({ $ref: '#/components/responses/E404' });
+    expect(Object.keys(doc.components.responses.E404.content)).toEqual(['application/vnd.api+json']);
+  });
 });
 
 describe('SSO attacks are refused and sign nobody in', () => {
