@@ -27,6 +27,7 @@ export const CTGOV_IMPORT_TYPE = 'clinicaltrials-gov-imports';
 export const ONE_SOURCE = 'Give either an NCT number (nctId) or the study record (study), not both.';
 export const IMPORT_RACE = 'Another import created some of these site locations at the same time. Import again.';
 
+/** What a preview or an import reads: a study by its NCT number, or the study record itself. */
 const ImportDocument = v.object({
   data: v.object({
     type: v.optional(v.literal(CTGOV_IMPORT_TYPE)),
@@ -96,7 +97,11 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
 
   app.post(
     '/preview/:engagementId',
-    describe({ summary: "Preview an engagement's sites from a ClinicalTrials.gov study (writes nothing)", answer: { document: CtgovPlanDocument } }),
+    describe({
+      summary: "Preview an engagement's sites from a ClinicalTrials.gov study (writes nothing)",
+      body: { json: ImportDocument },
+      answer: { document: CtgovPlanDocument },
+    }),
     async (c) => {
       const { plan } = await planOf(c);
       return sendDocument(c, { meta: planMeta(plan) });
@@ -105,7 +110,11 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
 
   app.post(
     '/import/:engagementId',
-    describe({ summary: "Import an engagement's sites from a ClinicalTrials.gov study", answer: { document: CtgovPlanDocument } }),
+    describe({
+      summary: "Import an engagement's sites from a ClinicalTrials.gov study",
+      body: { json: ImportDocument },
+      answer: { document: CtgovPlanDocument },
+    }),
     async (c) => {
       const { engagement, plan } = await planOf(c);
       const applied = await applySync(db, engagement.id, plan).catch((error: unknown) => {

@@ -11,6 +11,7 @@ import { FUNNEL_GROUPINGS } from '@core/model/funnel';
 import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { SponsorInput } from '@core/model/sponsor';
+import { NCT_ID } from '../../../server/clinicaltrials-gov/study';
 import { FUNNEL_QUERY } from '../../../server/funnel/routes';
 import { buildOpenApi, describedRoutes, jsonSchemaOf } from '../../../server/openapi/document';
 import { describe as describeRoute } from '../../../server/openapi/describe';
@@ -258,6 +259,19 @@ describe('GET /api/openapi.json', () => {
     const bare = buildOpenApi([{ method: 'POST', path: '/api/bare', handler: describeRoute({ summary: 'Bare' }) }], { version: '0' }).document as Json;
     expect(saysOnlyItsType(bare.paths['/api/bare'].post.responses['201'].content['application/vnd.api+json'].schema)).toBe(true);
     expect(saysOnlyItsType(doc.paths['/api/sponsors'].get.responses['200'].content['application/vnd.api+json'].schema)).toBe(false);
+  });
+
+  it('describes the ClinicalTrials.gov bodies with the schema their routes read them with', () => {
+    for (const path of ['/api/clinicaltrials-gov/preview/{engagementId}', '/api/clinicaltrials-gov/import/{engagementId}']) {
+      const body = doc.paths[path].post.requestBody;
+      expect(body.required, path).toBe(true);
+      const schema = body.content['application/json'].schema;
+      expect(body.content['application/vnd.api+json'].schema).toEqual(schema);
+      const attributes = schema.properties.data.properties.attributes;
+      expect(attributes.properties.nctId, path).toMatchObject({ type: 'string', pattern: NCT_ID.source });
+      expect(Object.keys(attributes.properties).sort()).toEqual(['nctId', 'study']);
+      expect(attributes.additionalProperties).toBe(false);
+    }
   });
 
   it("describes the participant's answers with the participant contract's schemas", () => {
