@@ -241,12 +241,14 @@ function successResponses(method: string, answer: RouteAnswer | undefined, acces
     };
   }
   if ('list' in answer) {
+    // A read may leave attributes out (`fields`); a write's list answers every one, as a write's resource does.
+    const read = method === 'GET';
     const schema = {
-      allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list, components, true) } } }],
+      allOf: [ref('ListDocument'), { type: 'object', properties: { data: { type: 'array', items: resourceSchema(answer.list, components, read) } } }],
     };
     // Every staff list answers CSV too (server/http/csvLists.ts).
-    const csv = method === 'GET' && access === 'staff' ? CSV_ANSWER : {};
-    return { '200': { description: 'A page of the list.', content: { ...jsonApi(schema), ...csv } } };
+    const csv = read && access === 'staff' ? CSV_ANSWER : {};
+    return { '200': { description: read ? 'A page of the list.' : 'The list, as written.', content: { ...jsonApi(schema), ...csv } } };
   }
   const schema = { allOf: [ref('ResourceDocument'), { type: 'object', properties: { data: resourceSchema(answer.resource, components, method === 'GET') } }] };
   return { [String(answer.status ?? 200)]: { description: 'The resource.', content: jsonApi(schema) } };

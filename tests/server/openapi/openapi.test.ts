@@ -261,6 +261,29 @@ describe('GET /api/openapi.json', () => {
     expect(saysOnlyItsType(doc.paths['/api/sponsors'].get.responses['200'].content['application/vnd.api+json'].schema)).toBe(false);
   });
 
+  it("describes a write's list answer as a write's resource: every attribute, by its shape's component", () => {
+    const lists = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) => {
+        const schema = (operation as Json).responses['200']?.content?.['application/vnd.api+json']?.schema as Json | undefined;
+        const [document, own] = (schema?.allOf ?? []) as Json[];
+        return method !== 'get' && document?.$ref === '#/components/schemas/ListDocument'
+          ? [{ route: `${method.toUpperCase()} ${path}`, item: own!.properties.data.items }]
+          : [];
+      }),
+    );
+    expect(lists.map((l) => l.route)).toEqual(
+      expect.arrayContaining(['POST /api/engagements-screeners/update/{screenerId}', 'PATCH /api/screeners/update-surveys/{id}']),
+    );
+    for (const { route, item } of lists) {
+      const [, own] = item.allOf as Json[];
+      expect(own!.required, route).toEqual(['attributes']);
+      const name = String(own!.properties.attributes.$ref ?? '')
+        .split('/')
+        .pop()!;
+      expect(doc.components.schemas[name], route).toMatchObject({ type: 'object', additionalProperties: false });
+    }
+  });
+
   it('describes the ClinicalTrials.gov bodies with the schema their routes read them with', () => {
     for (const path of ['/api/clinicaltrials-gov/preview/{engagementId}', '/api/clinicaltrials-gov/import/{engagementId}']) {
       const body = doc.paths[path].post.requestBody;
