@@ -48,12 +48,18 @@ export async function tablePage<T extends PgTable, S extends string>(
   db: Db,
   table: T,
   q: PageQuery<S>,
-  options: { where?: SQL; sorts: Record<S, AnyColumn | SQL>; id: AnyColumn },
+  options: {
+    where?: SQL;
+    sorts: Record<S, AnyColumn | SQL>;
+    id: AnyColumn;
+    /** The id tie-break descending (the newest first among equals). */
+    idDesc?: boolean;
+  },
 ): Promise<{ rows: T['$inferSelect'][]; total: number | null }> {
   const from = table as PgTable;
   const [total] = q.count === false ? [] : await db.select({ n: count() }).from(from).where(options.where);
   const counted = q.count === false ? null : (total?.n ?? 0);
-  const keys = orderKeys(q.sort, options.sorts, options.id, { notNullColumns: true });
+  const keys = orderKeys(q.sort, options.sorts, options.id, { notNullColumns: true, idDesc: options.idDesc });
   const { keyset } = q;
   if (!keyset) {
     const rows = await db

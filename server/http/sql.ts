@@ -22,13 +22,14 @@ export interface OrderKey {
 
 /**
  * A list's order from a parsed sort: names in natural order, with the row's key last (its id, or
- * the columns of a composite key in order) so pages never overlap. `lead` goes ahead of it all.
+ * the columns of a composite key in order; descending with `idDesc`) so pages never overlap.
+ * `lead` goes ahead of it all.
  */
 export function orderKeys<S extends string>(
   terms: SortTerm<S>[],
   columns: Record<S, AnyColumn | SQL>,
   id: AnyColumn | readonly AnyColumn[],
-  options: { lead?: OrderKey; notNullColumns?: boolean } = {},
+  options: { lead?: OrderKey; notNullColumns?: boolean; idDesc?: boolean } = {},
 ): OrderKey[] {
   const nullable = (key: AnyColumn | SQL) => !(options.notNullColumns && is(key, Column) && key.notNull);
   const out = options.lead ? [options.lead] : [];
@@ -36,7 +37,7 @@ export function orderKeys<S extends string>(
     const column = columns[t.field];
     out.push({ key: NAME_FIELD.test(t.field) ? naturally(column) : column, desc: t.desc, nullable: nullable(column) });
   }
-  for (const key of Array.isArray(id) ? id : [id]) out.push({ key, desc: false, nullable: nullable(key) });
+  for (const key of Array.isArray(id) ? id : [id]) out.push({ key, desc: options.idDesc === true, nullable: nullable(key) });
   return out;
 }
 

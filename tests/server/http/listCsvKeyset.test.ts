@@ -7,8 +7,9 @@
  * (the audit trail).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, isNull, like, sql } from 'drizzle-orm';
-import { sponsors } from '../../../server/db/schema';
+import { and, count, eq, isNull, like, sql } from 'drizzle-orm';
+import { auditEvents, sponsors } from '../../../server/db/schema';
+import { tablePage, type Keyset } from '../../../server/http/list';
 import { CSV_READ_PAGE } from '../../../server/http/csvLists';
 import { createHarness, json, type Harness } from '../harness';
 import { parseCsv } from '../../support/csv';
@@ -31,6 +32,15 @@ async function bulkSponsors(prefix: string) {
   await h.db.execute(
     sql`insert into sponsors (name, identification) select ${prefix} || ' ' || lpad(g::text, 4, '0'), ${prefix} || '-' || g from generate_series(1, ${ROWS}) g`,
   );
+}
+
+/** ROWS audit events of `entity`: seven instants a microsecond-precise step apart (hundreds of ties each), a NULL actor every third. */
+async function eventsWithNulls(entity: string) {
+  await h.db.execute(sql`
+    insert into audit_events (occurred_at, actor_username, entity, entity_id, action, prev_hash, hash)
+    select timestamptz '2026-01-01 00:00:00.000001+00' + (g % 7) * interval '0.000333 second',
+           case when g % 3 = 0 then null else 'user' || (g % 5) end, ${entity}, g::text, 'update', md5((g - 1)::text), md5(g::text)
+    from generate_series(1, ${ROWS}) g`);
 }
 
 /** The ids of the JSON list, read page by page (by offset, their contract) as a client would. */
@@ -154,12 +164,7 @@ describe('CSV pages read by keyset', () => {
   });
 
   it("pages a table's own nullable column and a timestamp's microseconds, mixed directions, ties broken by id", async () => {
-    // Seven instants a microsecond-precise step apart (hundreds of ties each); a NULL actor every third event.
-    await h.db.execute(sql`
-      insert into audit_events (occurred_at, actor_username, entity, entity_id, action, prev_hash, hash)
-      select timestamptz '2026-01-01 00:00:00.000001+00' + (g % 7) * interval '0.000333 second',
-             case when g % 3 = 0 then null else 'user' || (g % 5) end, 'keyset-nulls', g::text, 'update', md5((g - 1)::text), md5(g::text)
-      from generate_series(1, ${ROWS}) g`);
+    await eventsWithNulls('keyset-nulls');
     for (const sort of [
       'actorUsername',
       '-actorUsername',
@@ -175,6 +180,26 @@ describe('CSV pages read by keyset', () => {
       const ids = await csvIds(path);
       expect(once(ids), sort).toBe(true);
       expect(ids, sort).toEqual(expected);
+    }
+  });
+
+  it('seeks with the id tie-break descending too (the newest first among equals, as leads and messages list)', async () => {
+    const sorts = { actorUsername: auditEvents.actorUsername, occurredAt: auditEvents.occurredAt };
+    await eventsWithNulls('keyset-desc');
+    const where = eq(auditEvents.entity, 'keyset-desc');
+    for (const sort of [[{ field: 'actorUsername' as const, desc: false }], [{ field: 'occurredAt' as const, desc: true }], []]) {
+      const offsetIds: number[] = [];
+      const keysetIds: number[] = [];
+      const keyset: Keyset = {};
+      for (let offset = 0; offset < ROWS + 700; offset += 700) {
+        const page = { sort, limit: 700, offset, count: false };
+        offsetIds.push(...(await tablePage(h.db, auditEvents, page, { where, sorts, id: auditEvents.id, idDesc: true })).rows.map((r) => r.id));
+        keysetIds.push(...(await tablePage(h.db, auditEvents, { ...page, keyset }, { where, sorts, id: auditEvents.id, idDesc: true })).rows.map((r) => r.id));
+        keyset.after = keyset.next;
+      }
+      expect(offsetIds.length).toBe(ROWS);
+      expect(keysetIds).toEqual(offsetIds);
+      if (sort.length === 0) expect(offsetIds).toEqual([...offsetIds].sort((x, y) => y - x));
     }
   });
 });
