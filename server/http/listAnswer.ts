@@ -7,8 +7,9 @@
  * the previous page's last row in the list's own order (http/list.ts Keyset, http/sql.ts
  * seekAfter), so a row inserted or deleted elsewhere in the order while the file is written
  * neither repeats a row nor skips one, and no page skips the rows before it. Every list read
- * through tablePage or joinedPage seeks; the few that page themselves (leads, messages, referral
- * reasons, site performance, question types) leave no place to seek from and are read by offset.
+ * through tablePage or joinedPage seeks; the three that page themselves leave no place to seek
+ * from and are read by offset: referral reasons (a short lookup list), site performance (sorted
+ * by figures it aggregates per site) and question types (a fixed list in memory).
  */
 import type { Context } from 'hono';
 import type { Resource } from '@core/jsonapi';
