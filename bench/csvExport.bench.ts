@@ -3,7 +3,8 @@
  * GET /api/audit-events), the body read as a client would and counted, never kept. Reports the
  * time to the last byte and the peak memory the export added to the process (heap and buffers,
  * sampled while it runs, above the level before it), the largest of a few runs. Both reported
- * without a budget: the time is the pages' offset reads (each page sorts the matching rows again).
+ * without a budget. The pages are read by keyset (each after the previous page's last row, in the
+ * list's order), so no page skips the rows before it.
  */
 import { sql } from 'drizzle-orm';
 import { benchApp, onEachDatabase, type BenchKind, type BenchRow } from './harness';

@@ -312,13 +312,13 @@ export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeo
   }
   conditions.push(...filterConditions(q.filters, ENGAGEMENT_FILTERS));
   const extra: Record<string, SQL> = {};
-  let lead: SQL | undefined;
+  let lead: { key: SQL; desc: boolean } | undefined;
   const siteLocationId = q.filters.sortAssociated;
   if (siteLocationId !== undefined) {
     // Engagements linked to this site location first (the site's view and link pickers).
     const associated = sql<boolean>`exists (select 1 from ${engagementSiteLocations} l where l.engagement_id = ${engagements.id} and l.site_location_id = ${siteLocationId})`;
     extra.isAssociated = associated;
-    lead = sql`${associated} desc`;
+    lead = { key: associated, desc: true };
   }
   const where = and(...conditions);
   // Without conditions the count skips the join (every engagement has its sponsor: not null,

@@ -2,11 +2,13 @@
  * Every list as CSV, served by the list route itself: a GET under /api whose `Accept` prefers
  * `text/csv` runs the route as usual (its scope, filters, sort and 400s apply unchanged, once),
  * and the route's list function (listAnswer.ts) is then read a thousand rows at a time, each
- * page streamed as CSV as the client takes it: `id` first, then the attributes named by
- * `fields` (the columns the screen shows) or else all of the first page's, then the
- * relationships its rows carry (`include`), by the related records' names. A list whose whole
- * is one JSON answer is written from that answer. Cells are formula-escaped (csv.ts) and each
- * export is an `export` event in the audit trail, recorded when the file's last row is written.
+ * page continuing after the last row of the one before (by keyset, not offset: a write elsewhere
+ * in the list meanwhile neither repeats nor skips a row), and streamed as CSV as the client
+ * takes it: `id` first, then the attributes named by `fields` (the columns the screen shows) or
+ * else all of the first page's, then the relationships its rows carry (`include`), by the
+ * related records' names. A list whose whole is one JSON answer is written from that answer.
+ * Cells are formula-escaped (csv.ts) and each export is an `export` event in the audit trail,
+ * recorded when the file's last row is written.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -127,16 +129,16 @@ interface CsvPage {
 
 /**
  * The CSV answer of a list read in pages: the header and `first` (read already, so that its
- * errors are the route's answer) at once, then page after page as the client takes them, until
- * a page comes back short. The export is noted for the audit trail with the rows written, known
- * when the stream settles (audit/middleware.ts writes the event before the body ends).
+ * errors are the route's answer) at once, then page after page (`readNext`, each after the one
+ * before) as the client takes them, until a page comes back short. The export is noted for the
+ * audit trail with the rows written, known when the stream settles (audit/middleware.ts writes
+ * the event before the body ends).
  */
-export function streamListCsv(c: Context<AppEnv>, at: Date, first: CsvPage, readPage: (offset: number) => Promise<CsvPage>): Response {
+export function streamListCsv(c: Context<AppEnv>, at: Date, first: CsvPage, readNext: () => Promise<CsvPage>): Response {
   const url = new URL(c.req.url);
   const columns = csvColumns(url.searchParams, first.data);
   const encoder = new TextEncoder();
   let next: CsvPage | null = first;
-  let offset = 0;
   let rows = 0;
   let settle: (meta: Record<string, unknown>) => void = () => {};
   const settled = new Promise<Record<string, unknown>>((resolve) => (settle = resolve));
@@ -146,11 +148,10 @@ export function streamListCsv(c: Context<AppEnv>, at: Date, first: CsvPage, read
     },
     async pull(controller) {
       try {
-        const page: CsvPage = next ?? (await readPage(offset));
+        const page: CsvPage = next ?? (await readNext());
         next = null;
         controller.enqueue(encoder.encode(csvLines(columns, page.data, page.included ?? [])));
         rows += page.data.length;
-        offset += CSV_READ_PAGE;
         if (page.data.length < CSV_READ_PAGE) {
           settle({ rows, complete: true });
           controller.close();

@@ -1,14 +1,21 @@
 /**
  * A list route's answer from its list function: the route parses, scopes and authorizes once,
  * then hands `answerList` a function that reads one window of the list as resources. A JSON:API
- * client gets the page it asked for, with the total; a client that prefers CSV gets every page,
- * read through the same function a thousand rows at a time without counting, streamed as it
- * takes them (csvLists.ts).
+ * client gets the page it asked for by offset, with the total; a client that prefers CSV gets
+ * every page, read through the same function a thousand rows at a time without counting,
+ * streamed as it takes them (csvLists.ts). Those pages are read by keyset: each continues after
+ * the previous page's last row in the list's own order (http/list.ts Keyset, http/sql.ts
+ * seekAfter), so a row inserted or deleted elsewhere in the order while the file is written
+ * neither repeats a row nor skips one, and no page skips the rows before it. Every list read
+ * through tablePage or joinedPage seeks; the three that page themselves leave no place to seek
+ * from and are read by offset: referral reasons (a short lookup list), site performance (sorted
+ * by figures it aggregates per site) and question types (a fixed list in memory).
  */
 import type { Context } from 'hono';
 import type { Resource } from '@core/jsonapi';
 import type { AppEnv } from '../context';
 import { CSV_READ_PAGE, streamListCsv } from './csvLists';
+import type { Keyset } from './list';
 import type { ListQuery } from './query';
 import { sendList } from './serialize';
 
@@ -18,6 +25,8 @@ export interface ListWindow {
   offset: number;
   /** False for the pages of a CSV, which carry no total. */
   count: boolean;
+  /** For the pages of a CSV: where the page starts, and where the next one will (http/list.ts). */
+  keyset?: Keyset;
 }
 
 export interface ListPage {
@@ -33,8 +42,17 @@ export type ListFunction = (window: ListWindow) => Promise<ListPage>;
 export async function answerList(c: Context<AppEnv>, q: Pick<ListQuery, 'page' | 'limit' | 'offset'>, list: ListFunction): Promise<Response> {
   const csv = c.var.listCsv;
   if (csv) {
-    const read = (offset: number) => list({ limit: CSV_READ_PAGE, offset, count: false });
-    return streamListCsv(c, csv.at, await read(0), read);
+    const keyset: Keyset = {};
+    let offset = 0;
+    const read = async () => {
+      const page = await list({ limit: CSV_READ_PAGE, offset, count: false, keyset });
+      // After a list that sought, from its last row; after one that did not, by offset.
+      keyset.after = keyset.next;
+      keyset.next = undefined;
+      offset += CSV_READ_PAGE;
+      return page;
+    };
+    return streamListCsv(c, csv.at, await read(), read);
   }
   const { data, included, total } = await list({ limit: q.limit, offset: q.offset, count: true });
   if (total === null) throw new Error(`${c.req.path}: a counted page came back without its total`);

@@ -1,4 +1,4 @@
-import { asc, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { asc, Column, desc, is, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SortTerm } from './query';
 
 /**
@@ -12,17 +12,95 @@ export const naturally = (text: AnyColumn | SQL): SQL => sql`${text} collate nat
 /** Sort fields that name something: name, title, label, username, and every …Name (sponsorName). */
 const NAME_FIELD = /^(?:name|title|label|username)$|Name$/;
 
+/** One key of a list's order: what is compared, its direction, and whether it can be NULL. */
+export interface OrderKey {
+  key: AnyColumn | SQL;
+  desc: boolean;
+  /** False only for a NOT NULL column of the table read (a left join's columns can be NULL). */
+  nullable: boolean;
+}
+
 /**
- * ORDER BY terms from a parsed sort, names in natural order, with the row's key last (its id, or
- * the columns of a composite key in order) so pages never overlap.
+ * A list's order from a parsed sort: names in natural order, with the row's key last (its id, or
+ * the columns of a composite key in order; descending with `idDesc`) so pages never overlap.
+ * `lead` goes ahead of it all.
  */
-export function orderBy<S extends string>(terms: SortTerm<S>[], columns: Record<S, AnyColumn | SQL>, id: AnyColumn | readonly AnyColumn[]): SQL[] {
-  const out = terms.map((t) => {
-    const column = NAME_FIELD.test(t.field) ? naturally(columns[t.field]) : columns[t.field];
-    return t.desc ? desc(column) : asc(column);
-  });
-  for (const key of Array.isArray(id) ? id : [id]) out.push(asc(key));
+export function orderKeys<S extends string>(
+  terms: SortTerm<S>[],
+  columns: Record<S, AnyColumn | SQL>,
+  id: AnyColumn | readonly AnyColumn[],
+  options: { lead?: OrderKey; notNullColumns?: boolean; idDesc?: boolean } = {},
+): OrderKey[] {
+  const nullable = (key: AnyColumn | SQL) => !(options.notNullColumns && is(key, Column) && key.notNull);
+  const out = options.lead ? [options.lead] : [];
+  for (const t of terms) {
+    const column = columns[t.field];
+    out.push({ key: NAME_FIELD.test(t.field) ? naturally(column) : column, desc: t.desc, nullable: nullable(column) });
+  }
+  for (const key of Array.isArray(id) ? id : [id]) out.push({ key, desc: options.idDesc === true, nullable: nullable(key) });
   return out;
+}
+
+/** ORDER BY terms of a list's order: PostgreSQL's default NULL order, last ascending and first descending. */
+export const orderByKeys = (keys: readonly OrderKey[]): SQL[] => keys.map((k) => (k.desc ? desc(k.key) : asc(k.key)));
+
+/** ORDER BY terms from a parsed sort (orderKeys). */
+export function orderBy<S extends string>(terms: SortTerm<S>[], columns: Record<S, AnyColumn | SQL>, id: AnyColumn | readonly AnyColumn[]): SQL[] {
+  return orderByKeys(orderKeys(terms, columns, id));
+}
+
+/**
+ * A row's place in a list's order: each key's value as text (exact, a timestamp's microseconds
+ * included), null for NULL. Read beside the row (`seekValues`) and given back to `seekAfter`,
+ * where each value is an untyped parameter that PostgreSQL reads as its key's type.
+ */
+export type SeekPosition = readonly (string | null)[];
+
+/** The selection that reads a row's SeekPosition, one field a key. */
+export function seekValues(keys: readonly OrderKey[]): Record<string, SQL<string | null>> {
+  return Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string | null>`(${k.key})::text`]));
+}
+
+/** The SeekPosition read through seekValues' selection. */
+export const seekPosition = (keys: readonly OrderKey[], values: Record<string, string | null>): SeekPosition => keys.map((_, i) => values[`k${i}`] ?? null);
+
+/**
+ * The rows after `after` in the order of `keys` (orderByKeys), so that a page read from there
+ * continues the one before it whatever was inserted or deleted elsewhere in the order meanwhile:
+ * some key is past its value with every key before it equal. Past a value is greater ascending,
+ * NULL included (NULLS LAST), and smaller descending; past a NULL is nothing ascending and every
+ * value descending (NULLS FIRST). The first key's bound is repeated alone, for an index to range over.
+ */
+export function seekAfter(keys: readonly OrderKey[], after: SeekPosition): SQL {
+  if (after.length !== keys.length) throw new Error(`a seek position of ${after.length} keys in an order of ${keys.length}`);
+  const past = (k: OrderKey, value: string | null): SQL | undefined => {
+    if (value === null) return k.desc ? sql`${k.key} is not null` : undefined;
+    if (k.desc) return sql`${k.key} < ${value}`;
+    return k.nullable ? sql`(${k.key} > ${value} or ${k.key} is null)` : sql`${k.key} > ${value}`;
+  };
+  const same = (k: OrderKey, value: string | null): SQL => (value === null ? sql`${k.key} is null` : sql`${k.key} = ${value}`);
+  const branches: SQL[] = [];
+  const equal: SQL[] = [];
+  keys.forEach((k, i) => {
+    const value = after[i] ?? null;
+    const beyond = past(k, value);
+    if (beyond) branches.push(equal.length ? sql`(${sql.join([...equal, beyond], sql` and `)})` : beyond);
+    equal.push(same(k, value));
+  });
+  const [first] = keys;
+  const firstValue = after[0] ?? null;
+  const bound =
+    !first || (firstValue === null && first.desc)
+      ? undefined
+      : firstValue === null
+        ? sql`${first.key} is null`
+        : first.desc
+          ? sql`${first.key} <= ${firstValue}`
+          : first.nullable
+            ? sql`(${first.key} >= ${firstValue} or ${first.key} is null)`
+            : sql`${first.key} >= ${firstValue}`;
+  const any = branches.length ? sql`(${sql.join(branches, sql` or `)})` : sql`false`;
+  return bound ? sql`(${bound} and ${any})` : any;
 }
 
 /** A case-insensitive "contains" pattern with LIKE's wildcards escaped. */

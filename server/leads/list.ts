@@ -3,7 +3,7 @@
  * engagements), one lead, its contact values on an explicit reveal, and erasure. The ZIP is
  * opened for display; the contact values only by reveal().
  */
-import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { LEAD_KINDS, LeadValues, isLeadKind, type Lead, type LeadFilter } from '@core/model/lead';
 import * as v from 'valibot';
 import type { AuthUser } from '../context';
@@ -12,6 +12,7 @@ import { leads, leadSiteMatches } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { siteScope } from '../referrals';
 import { booleanParam, choiceParam, idParam, instantParam, textParam, type ParamValues, type QueryParam } from '../http/params';
+import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
@@ -119,20 +120,10 @@ export async function listLeads(
   phi: PhiCipher,
   user: AuthUser,
   q: ListQuery<keyof typeof SORT_COLUMNS, typeof LEAD_LIST_FILTERS>,
-): Promise<{ rows: Lead[]; total: number }> {
+): Promise<{ rows: Lead[]; total: number | null }> {
   const where = and(leadScope(user), ...filterConditions(q.filters));
-  const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(leads.id)];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(leads)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.limit)
-      .offset(q.offset),
-    db.select({ n: count() }).from(leads).where(where),
-  ]);
-  return { rows: rows.map((r) => leadOf(r, phi)), total: total?.n ?? 0 };
+  const { rows, total } = await tablePage(db, leads, q, { where, sorts: SORT_COLUMNS, id: leads.id, idDesc: true });
+  return { rows: rows.map((r) => leadOf(r, phi)), total };
 }
 
 export async function findLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<Lead | null> {

@@ -3,13 +3,14 @@
  * engagement), a participant's address on an explicit reveal, and templates' previews. No body
  * is ever answered; a staff recipient is named by username, a participant as "participant".
  */
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_CHANNELS, type MESSAGE_FILTERS, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { messages } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { choiceFilter, filterConditions, idFilter, type ListFilters } from '../http/filters';
+import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import type { PhiCipher } from '../security/phi';
 
@@ -62,20 +63,10 @@ export async function listMessages(
   db: Db,
   user: AuthUser,
   q: ListQuery<keyof typeof SORT_COLUMNS, typeof MESSAGE_LIST_FILTERS>,
-): Promise<{ rows: Message[]; total: number }> {
+): Promise<{ rows: Message[]; total: number | null }> {
   const where = and(messageScope(user), ...filterConditions(q.filters, MESSAGE_LIST_FILTERS));
-  const order = [...q.sort.map((t) => (t.desc ? desc(SORT_COLUMNS[t.field]) : asc(SORT_COLUMNS[t.field]))), desc(messages.id)];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(messages)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.limit)
-      .offset(q.offset),
-    db.select({ n: count() }).from(messages).where(where),
-  ]);
-  return { rows: rows.map(messageOf), total: total?.n ?? 0 };
+  const { rows, total } = await tablePage(db, messages, q, { where, sorts: SORT_COLUMNS, id: messages.id, idDesc: true });
+  return { rows: rows.map(messageOf), total };
 }
 
 export async function findMessage(db: Db, user: AuthUser, id: number | null): Promise<Message | null> {
