@@ -2,7 +2,7 @@
 import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { auditEvents } from '../db/schema';
-import { tablePage } from '../http/list';
+import { tablePage, type PageQuery } from '../http/list';
 import { idParam, instantParam, textParam, type ParamValues } from '../http/params';
 import type { ListQuery } from '../http/query';
 
@@ -37,10 +37,6 @@ function conditions(filters: ParamValues<typeof AUDIT_EVENT_FILTERS>): SQL | und
   );
 }
 
-export function auditEventPage(
-  db: Db,
-  filtered: Pick<ListQuery<AuditEventSort, typeof AUDIT_EVENT_FILTERS>, 'filters'>,
-  page: Pick<ListQuery<AuditEventSort>, 'sort' | 'limit' | 'offset'>,
-) {
+export function auditEventPage(db: Db, filtered: Pick<ListQuery<AuditEventSort, typeof AUDIT_EVENT_FILTERS>, 'filters'>, page: PageQuery<AuditEventSort>) {
   return tablePage(db, auditEvents, page, { where: conditions(filtered.filters), sorts, id: auditEvents.id });
 }
