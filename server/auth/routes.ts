@@ -18,7 +18,7 @@ import { claimTotpStep, findUserByUsername, loadUser, noteIdentityProvider } fro
 import { claimHandoff } from './ssoHandoff';
 import { recordAudit } from '../audit/trail';
 import { describe, type JsonSchema } from '../openapi/describe';
-import { jsonSchemaOf } from '../openapi/document';
+import { jsonSchemaOf } from '../http/jsonSchema';
 
 export const LOGIN_MESSAGES = {
   invalid: 'Invalid username or password.',

@@ -13,8 +13,6 @@ import { descriptionOf, type RouteAccess, type RouteAnswer, type RouteBody, type
 
 type Json = Record<string, unknown>;
 
-export { jsonSchemaOf };
-
 export interface RouteEntry {
   readonly method: string;
   readonly path: string;

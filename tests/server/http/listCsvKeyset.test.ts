@@ -88,6 +88,17 @@ async function csvIds(path: string, meanwhile: () => Promise<void> = async () =>
 
 const once = (ids: readonly string[]) => new Set(ids).size === ids.length;
 
+/** The list's CSV, in each sort: every one of its ROWS rows once, in the order of its JSON pages. */
+async function expectCsvInJsonOrder(pathOf: (sort: string) => string, sorts: readonly string[]) {
+  for (const sort of sorts) {
+    const expected = await jsonIds(pathOf(sort));
+    expect(expected.length, sort).toBe(ROWS);
+    const ids = await csvIds(pathOf(sort));
+    expect(once(ids), sort).toBe(true);
+    expect(ids, sort).toEqual(expected);
+  }
+}
+
 describe('CSV pages read by keyset', () => {
   it('lists every row of a list over several pages once, in the order of the JSON pages', async () => {
     await bulkSponsors('Paged sponsor');
@@ -146,41 +157,18 @@ describe('CSV pages read by keyset', () => {
       .from(sponsors)
       .where(and(like(sponsors.name, 'Nullable sponsor %'), isNull(sponsors.countryId)));
     expect(nulls?.n).toBeGreaterThan(CSV_READ_PAGE);
-    for (const sort of [
-      'countryName',
-      '-countryName',
-      'countryName,-isActive',
-      '-countryName,isActive',
-      'isActive,-countryName',
-      '-isActive,countryName,-name',
-    ]) {
-      const path = `/api/sponsors?searchQuery=Nullable%20sponsor&sort=${sort}`;
-      const expected = await jsonIds(path);
-      expect(expected.length, sort).toBe(ROWS);
-      const ids = await csvIds(path);
-      expect(once(ids), sort).toBe(true);
-      expect(ids, sort).toEqual(expected);
-    }
+    await expectCsvInJsonOrder(
+      (sort) => `/api/sponsors?searchQuery=Nullable%20sponsor&sort=${sort}`,
+      ['countryName', '-countryName', 'countryName,-isActive', '-countryName,isActive', 'isActive,-countryName', '-isActive,countryName,-name'],
+    );
   });
 
   it("pages a table's own nullable column and a timestamp's microseconds, mixed directions, ties broken by id", async () => {
     await eventsWithNulls('keyset-nulls');
-    for (const sort of [
-      'actorUsername',
-      '-actorUsername',
-      '-occurredAt',
-      'occurredAt',
-      'actorUsername,-occurredAt',
-      '-actorUsername,occurredAt',
-      '-occurredAt,-actorUsername',
-    ]) {
-      const path = `/api/audit-events?entity=keyset-nulls&sort=${sort}`;
-      const expected = await jsonIds(path);
-      expect(expected.length, sort).toBe(ROWS);
-      const ids = await csvIds(path);
-      expect(once(ids), sort).toBe(true);
-      expect(ids, sort).toEqual(expected);
-    }
+    await expectCsvInJsonOrder(
+      (sort) => `/api/audit-events?entity=keyset-nulls&sort=${sort}`,
+      ['actorUsername', '-actorUsername', '-occurredAt', 'occurredAt', 'actorUsername,-occurredAt', '-actorUsername,occurredAt', '-occurredAt,-actorUsername'],
+    );
   });
 
   it('seeks with the id tie-break descending too (the newest first among equals, as leads and messages list)', async () => {

@@ -13,7 +13,8 @@ import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { SponsorInput } from '@core/model/sponsor';
 import { NCT_ID } from '../../../server/clinicaltrials-gov/study';
 import { FUNNEL_QUERY } from '../../../server/funnel/routes';
-import { buildOpenApi, describedRoutes, jsonSchemaOf } from '../../../server/openapi/document';
+import { buildOpenApi, describedRoutes } from '../../../server/openapi/document';
+import { jsonSchemaOf } from '../../../server/http/jsonSchema';
 import { describe as describeRoute } from '../../../server/openapi/describe';
 import { createHarness, type Harness } from '../harness';
 
