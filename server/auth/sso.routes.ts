@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
+import * as v from 'valibot';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import type { SsoServiceConfig } from '../config';
 import { findUserByEmail } from './users';
@@ -19,6 +20,9 @@ export const SSO_MESSAGES = {
   tooLarge: 'The identity provider’s answer is too large to be accepted. Try signing in again.',
   noAccount: (email: string) => `No active staff account uses the e-mail address ${email}. Ask an Administrator to create or activate one.`,
 } as const;
+
+/** What the identity provider's page posts (SAML 2.0 HTTP-POST binding): the response, and where to go after. */
+const AssertionForm = v.object({ SAMLResponse: v.pipe(v.string(), v.minLength(1)), RelayState: v.optional(v.string()) });
 
 /** The media type of SAML metadata (RFC 7303 registration, SAML 2.0 metadata). */
 const SAML_METADATA_MEDIA_TYPE = 'application/samlmetadata+xml';
@@ -51,14 +55,22 @@ export function ssoRoutes(deps: Deps) {
     }
   };
 
-  app.get('/', describe({ summary: 'Single sign-on: start at the identity provider', access: 'public', answer: { redirect: true } }), async (c) => {
-    const name = c.req.query('auth_service') ?? '';
-    const service = serviceOf(name);
-    if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(name.slice(0, 40)));
-    const relayState = safeTarget(c.req.query('auth_target'), service.name);
-    const url = await (await samlClient(db, service)).getAuthorizeUrlAsync(relayState, undefined, {});
-    return c.redirect(url, 302);
-  });
+  app.get(
+    '/',
+    describe({
+      summary: 'Single sign-on: start at the identity provider',
+      access: 'public',
+      answer: { redirect: true, pages: { '404': 'No single sign-on service of that name is configured.' } },
+    }),
+    async (c) => {
+      const name = c.req.query('auth_service') ?? '';
+      const service = serviceOf(name);
+      if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(name.slice(0, 40)));
+      const relayState = safeTarget(c.req.query('auth_target'), service.name);
+      const url = await (await samlClient(db, service)).getAuthorizeUrlAsync(relayState, undefined, {});
+      return c.redirect(url, 302);
+    },
+  );
 
   // A SAML response is tens of kilobytes; the form is not read past this.
   const acsBody = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => page(c, 413, SSO_MESSAGES.tooLarge) });
@@ -68,16 +80,25 @@ export function ssoRoutes(deps: Deps) {
     describe({
       summary: "Single sign-on: the identity provider's answer (SAML assertion consumer)",
       access: 'public',
-      body: { upload: 'file' },
-      answer: { redirect: true },
+      body: { form: AssertionForm },
+      answer: {
+        redirect: true,
+        status: 303,
+        pages: {
+          '400': 'The form carries no SAML response.',
+          '401': 'The SAML response could not be accepted, or no active staff account uses its e-mail address.',
+          '404': 'No single sign-on service of that name is configured.',
+          '413': 'The form is larger than 1 MB.',
+        },
+      },
     }),
     acsBody,
     async (c) => {
       const service = serviceOf(c.req.param('service'));
       if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
-      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      const samlResponse = form.SAMLResponse;
-      if (typeof samlResponse !== 'string' || samlResponse === '') return page(c, 400, SSO_MESSAGES.rejected);
+      const form = v.safeParse(AssertionForm, await c.req.parseBody().catch(() => ({})));
+      if (!form.success) return page(c, 400, SSO_MESSAGES.rejected);
+      const { SAMLResponse: samlResponse, RelayState: relayState } = form.output;
       let identity: Awaited<ReturnType<typeof acceptResponse>>;
       try {
         identity = await acceptResponse(db, service, samlResponse);
@@ -90,12 +111,11 @@ export function ssoRoutes(deps: Deps) {
       const user = await findUserByEmail(db, identity.email);
       if (!user || !user.isActive) return page(c, 401, SSO_MESSAGES.noAccount(identity.email));
       await leaveHandoff(c, db, user.id, service.name, config.publicUrl?.startsWith('https:') ?? false, nowOf(deps));
-      const relayState = typeof form.RelayState === 'string' ? form.RelayState : undefined;
       return c.redirect(safeTarget(relayState, service.name), 303);
     },
   );
 
-  app.get('/logout', describe({ summary: 'Single sign-on: sign out', access: 'public', answer: { redirect: true } }), (c) => {
+  app.get('/logout', describe({ summary: 'Single sign-on: sign out', access: 'public', answer: { redirect: true, pages: {} } }), (c) => {
     const service = serviceOf(c.req.query('auth_service'));
     return c.redirect(service?.logoutUrl ?? '/login', 302);
   });

@@ -6,6 +6,7 @@
  * nothing. The number and its words are never logged.
  */
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { answerText } from '../http/responseText';
 import { badRequest, forbidden, notFound, unsupportedMediaType } from '../http/errors';
@@ -15,6 +16,9 @@ import { applyInboundText } from './smsInbound';
 import { SMS_HELP_TEXT } from './smsTexts';
 import { isTwilioSigned } from './twilio';
 import { baseUrlOf } from './worker';
+
+/** The parameters of Twilio's inbound message this route reads; Twilio sends more, all signed. */
+const InboundText = v.looseObject({ From: v.pipe(v.string(), v.minLength(1)), Body: v.optional(v.string()) });
 
 export const SMS_INBOUND_PATH = '/api/message-sms-inbound';
 export const FORGED_SMS = 'The request is not signed by the SMS provider.';
@@ -28,7 +32,12 @@ export function messageSmsInboundRoutes(deps: Deps) {
 
   app.post(
     '/',
-    describe({ summary: 'SMS provider: a text a participant sent (STOP, HELP)', access: 'smsProvider', answer: { media: 'text/xml' } }),
+    describe({
+      summary: 'SMS provider: a text a participant sent (STOP, HELP)',
+      access: 'smsProvider',
+      body: { form: InboundText },
+      answer: { media: 'text/xml' },
+    }),
     async (c) => {
       const sms = deps.config.sms;
       if (!sms) throw notFound('SMS provider');
@@ -43,9 +52,9 @@ export function messageSmsInboundRoutes(deps: Deps) {
       const query = new URL(c.req.url).search;
       if (!isTwilioSigned(sms.authToken, `${baseUrlOf(deps)}${SMS_INBOUND_PATH}${query}`, params, c.req.header('x-twilio-signature')))
         throw forbidden(FORGED_SMS);
-      const from = params.From;
-      if (!from) throw badRequest("'From' is required.", 'From');
-      const keyword = await applyInboundText(deps.db, contactMatcherOf(deps), from, params.Body ?? '', nowOf(deps));
+      const text = v.safeParse(InboundText, params);
+      if (!text.success) throw badRequest("'From' is required.", 'From');
+      const keyword = await applyInboundText(deps.db, contactMatcherOf(deps), text.output.From, text.output.Body ?? '', nowOf(deps));
       return answerText(c, twiml(keyword === 'help' ? SMS_HELP_TEXT : null), 200, { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'no-store' });
     },
   );

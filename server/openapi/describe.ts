@@ -25,6 +25,8 @@ export type RouteBody =
   | { readonly resource: string | null; readonly attributes?: GenericSchema }
   /** A plain JSON body checked by `schema`. */
   | { readonly json: GenericSchema }
+  /** An HTML form's fields (application/x-www-form-urlencoded), as `schema` reads them. */
+  | { readonly form: GenericSchema }
   /** A multipart/form-data upload with one file field. */
   | { readonly upload: string };
 
@@ -39,8 +41,12 @@ export type RouteAnswer =
   | { readonly empty: true }
   /** A file or page of this media type. */
   | { readonly media: string }
-  /** A redirect (303 or 302) to another page. */
-  | { readonly redirect: true }
+  /**
+   * A redirect to another page (302 unless `status` says 303). A route the browser opens itself
+   * refuses with an HTML page, not a JSON:API error: `pages` names each status it answers so, and
+   * when; such a route answers no other refusal.
+   */
+  | { readonly redirect: true; readonly status?: 302 | 303; readonly pages?: Readonly<Record<string, string>> }
   /**
    * A plain JSON answer (not JSON:API) of this schema and media type (application/json unless
    * said); `refusals` are the statuses it answers in its own form instead of a JSON:API error.

@@ -179,6 +179,7 @@ function requestBody(body: RouteBody): Json {
       },
     };
   }
+  if ('form' in body) return { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchemaOf(body.form) } } };
   if ('json' in body) {
     const schema = jsonSchemaOf(body.json);
     return { required: true, content: { 'application/json': { schema }, ...jsonApi(schema) } };
@@ -209,7 +210,7 @@ function successResponses(method: string, answer: RouteAnswer | undefined, acces
     return { [method === 'POST' ? '201' : '200']: { description: 'The resource.', content: jsonApi(ref('ResourceDocument')) } };
   }
   if ('empty' in answer) return { '204': { description: 'Done; nothing to answer.' } };
-  if ('redirect' in answer) return { '302': { description: 'Sent on to another page.' } };
+  if ('redirect' in answer) return { [String(answer.status ?? 302)]: { description: 'Sent on to another page.' } };
   if ('document' in answer) {
     return { [String(answer.status ?? 200)]: { description: 'The answer.', content: jsonApi(jsonSchemaOf(answer.document, 'output')) } };
   }
@@ -314,6 +315,12 @@ const ACCESS_TEXT: Record<RouteAccess, string> = {
 };
 
 function errorsFor(doc: RouteDoc, method: string, hasParams: boolean): Json {
+  const pages = doc.answer && 'redirect' in doc.answer ? doc.answer.pages : undefined;
+  if (pages) {
+    return Object.fromEntries(
+      Object.entries(pages).map(([code, text]) => [code, { description: text, content: { 'text/html': { schema: { type: 'string' } } } }]),
+    );
+  }
   const refusals = doc.answer && 'json' in doc.answer ? doc.answer.refusals : undefined;
   const media = doc.answer && 'json' in doc.answer ? (doc.answer.mediaType ?? 'application/json') : 'application/json';
   const own = Object.fromEntries(
@@ -329,8 +336,10 @@ function jsonApiErrors(doc: RouteDoc, method: string, hasParams: boolean): Json 
   // A provider's webhook: refused unsigned (403), absent without the provider (404), form-encoded only (415).
   if (doc.access === 'smsProvider') codes.push('403', '404', '415');
   if (hasParams || doc.access === 'participant') codes.push('404');
-  if (doc.body) codes.push('409', '415', '422');
-  else if (method !== 'GET' && method !== 'DELETE') codes.push('422');
+  // A form is read as its parameters: one it cannot read is a 400, as a query parameter is.
+  if (doc.body) {
+    if (!('form' in doc.body)) codes.push('409', '415', '422');
+  } else if (method !== 'GET' && method !== 'DELETE') codes.push('422');
   codes.push('429');
   return Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/responses/E${code}` }]));
 }

@@ -99,7 +99,9 @@ export function webRoutes(deps: Deps) {
       return file ? sendFile(c, file, 'immutable', WIDGET_MODULE_HEADERS) : c.text('Not found', 404);
     },
   );
-  app.get('/demo', describe({ summary: 'The demo partner page (redirect)', access: 'public', answer: { redirect: true } }), (c) => c.redirect('/demo/'));
+  app.get('/demo', describe({ summary: 'The demo partner page (redirect)', access: 'public', answer: { redirect: true, pages: {} } }), (c) =>
+    c.redirect('/demo/'),
+  );
   app.get('/demo/', describe({ summary: 'The demo partner page', access: 'public', answer: { media: 'text/html' } }), async (c) =>
     c.html(demoPage(await demoChannel(deps.db))),
   );

@@ -137,6 +137,28 @@ describe('GET /api/openapi.json', () => {
     expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
+  it('describes the sign-on pages a browser opens as they answer: redirects, HTML refusals, form bodies', async () => {
+    const acs = doc.paths['/jwt/saml/acs/{service}'].post;
+    expect(Object.keys(acs.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(acs.requestBody.content['application/x-www-form-urlencoded'].schema).toMatchObject({ required: ['SAMLResponse'] });
+    expect(Object.keys(acs.responses).sort()).toEqual(['303', '400', '401', '404', '413']);
+    for (const code of ['400', '401', '404', '413']) expect(Object.keys(acs.responses[code].content), code).toEqual(['text/html']);
+    expect(Object.keys(doc.paths['/jwt/saml'].get.responses).sort()).toEqual(['302', '404']);
+    expect(Object.keys(doc.paths['/jwt/saml/logout'].get.responses)).toEqual(['302']);
+    const inbound = doc.paths['/api/message-sms-inbound'].post;
+    expect(inbound.requestBody.content['application/x-www-form-urlencoded'].schema).toMatchObject({ required: ['From'] });
+    expect(inbound.responses['422']).toBeUndefined();
+    // The real answers, as described: a page, not a JSON:API error.
+    for (const [method, path, status, body] of [
+      ['GET', '/jwt/saml?auth_service=nowhere', 404, undefined],
+      ['POST', '/jwt/saml/acs/nowhere', 404, 'SAMLResponse=x'],
+    ] as const) {
+      const res = await h.app.request(path, { method, ...(body ? { body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } : {}) });
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+    }
+  });
+
   it('describes CSV on every staff list, the filters by their formats, and required query parameters', () => {
     const lists = Object.values(doc.paths as Record<string, Json>).flatMap((item) =>
       item.get?.responses?.['200']?.description === 'A page of the list.' && item.get.security?.[0]?.staffBearer ? [item.get] : [],

@@ -16,7 +16,7 @@ let h: Harness;
 let source: string;
 
 /** Redocly warnings kept on purpose (docs/api-conventions.md, "API documentation"). */
-const REDOCLY_WARNINGS_KEPT = new Set<string>(['info-license', 'no-ambiguous-paths', 'operation-2xx-response']);
+const REDOCLY_WARNINGS_KEPT = new Set<string>(['info-license', 'no-ambiguous-paths', 'operation-2xx-response', 'operation-4xx-response']);
 /** Spectral warnings kept on purpose (docs/api-conventions.md, "API documentation"). */
 const SPECTRAL_WARNINGS_KEPT = new Set<string>(['info-contact']);
 
@@ -28,35 +28,47 @@ afterAll(async () => {
   await h.close();
 });
 
-describe('the OpenAPI document under lint', () => {
-  it('has no Redocly errors (recommended rules), and only the warnings we keep', async () => {
-    const config = await createConfig({ extends: ['recommended'] });
-    const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
-    const said = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer ?? ''}`);
-    expect(
-      said.filter((p) => p.startsWith('error')),
-      said.slice(0, 20).join('\n'),
-    ).toEqual([]);
-    const warnings = [...new Set(problems.filter((p) => p.severity === 'warn').map((p) => p.ruleId))];
-    expect(
-      warnings.filter((rule) => !REDOCLY_WARNINGS_KEPT.has(rule)),
-      said.slice(0, 20).join('\n'),
-    ).toEqual([]);
-  });
+// Each linter walks the whole document (hundreds of operations): seconds of CPU on a quiet
+// machine, several times that on a busy one, with nothing to wait on but the work itself.
+const LINT_TIMEOUT = 120_000;
 
-  it('has no Spectral errors (OAS ruleset), and only the warnings we keep', async () => {
-    const spectral = new Spectral();
-    spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
-    const results = await spectral.run(new Document(source, JsonParser));
-    const said = results.map((r) => `${r.severity} ${String(r.code)}: ${r.message} @ ${r.path.join('.')}`);
-    expect(
-      said.filter((r) => r.startsWith('0 ')),
-      said.slice(0, 20).join('\n'),
-    ).toEqual([]);
-    const warnings = [...new Set(results.filter((r) => r.severity === 1).map((r) => String(r.code)))];
-    expect(
-      warnings.filter((rule) => !SPECTRAL_WARNINGS_KEPT.has(rule)),
-      said.slice(0, 20).join('\n'),
-    ).toEqual([]);
-  });
+describe('the OpenAPI document under lint', () => {
+  it(
+    'has no Redocly errors (recommended rules), and only the warnings we keep',
+    async () => {
+      const config = await createConfig({ extends: ['recommended'] });
+      const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
+      const said = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer ?? ''}`);
+      expect(
+        said.filter((p) => p.startsWith('error')),
+        said.slice(0, 20).join('\n'),
+      ).toEqual([]);
+      const warnings = [...new Set(problems.filter((p) => p.severity === 'warn').map((p) => p.ruleId))];
+      expect(
+        warnings.filter((rule) => !REDOCLY_WARNINGS_KEPT.has(rule)),
+        said.slice(0, 20).join('\n'),
+      ).toEqual([]);
+    },
+    LINT_TIMEOUT,
+  );
+
+  it(
+    'has no Spectral errors (OAS ruleset), and only the warnings we keep',
+    async () => {
+      const spectral = new Spectral();
+      spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
+      const results = await spectral.run(new Document(source, JsonParser));
+      const said = results.map((r) => `${r.severity} ${String(r.code)}: ${r.message} @ ${r.path.join('.')}`);
+      expect(
+        said.filter((r) => r.startsWith('0 ')),
+        said.slice(0, 20).join('\n'),
+      ).toEqual([]);
+      const warnings = [...new Set(results.filter((r) => r.severity === 1).map((r) => String(r.code)))];
+      expect(
+        warnings.filter((rule) => !SPECTRAL_WARNINGS_KEPT.has(rule)),
+        said.slice(0, 20).join('\n'),
+      ).toEqual([]);
+    },
+    LINT_TIMEOUT,
+  );
 });
