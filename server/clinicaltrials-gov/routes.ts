@@ -20,7 +20,7 @@ import { pgErrorCode } from '../http/sql';
 import { describe } from '../openapi/describe';
 import { matchLeadsToSites } from '../leads';
 import { fetchStudy, StudyUnavailable } from './fetch';
-import { NCT_ID, readStudy, StudyRefused } from './study';
+import { NCT_ID_AS_TYPED, readStudy, StudyRefused } from './study';
 import { applySync, planSync, type SyncPlan } from './sync';
 
 export const CTGOV_IMPORT_TYPE = 'clinicaltrials-gov-imports';
@@ -32,7 +32,7 @@ const ImportDocument = v.object({
   data: v.object({
     type: v.optional(v.literal(CTGOV_IMPORT_TYPE)),
     attributes: v.strictObject({
-      nctId: v.optional(v.pipe(v.string('Must be text.'), v.trim(), v.toUpperCase(), v.regex(NCT_ID, 'Must be an NCT number such as NCT06388018.'))),
+      nctId: v.optional(v.pipe(v.string('Must be text.'), v.regex(NCT_ID_AS_TYPED, 'Must be an NCT number such as NCT06388018.'), v.trim(), v.toUpperCase())),
       study: v.optional(v.unknown()),
     }),
   }),

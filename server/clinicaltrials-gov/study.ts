@@ -11,6 +11,8 @@
 import { createHash } from 'node:crypto';
 
 export const NCT_ID = /^NCT\d{8}$/;
+/** An NCT number as staff may type it: any case, spaces around (it is kept as NCT_ID says). */
+export const NCT_ID_AS_TYPED = /^\s*[Nn][Cc][Tt]\d{8}\s*$/;
 export const OPEN_STATUSES = ['RECRUITING', 'NOT_YET_RECRUITING'] as const;
 
 export interface StudyIssue {

@@ -11,7 +11,7 @@ import { FUNNEL_GROUPINGS } from '@core/model/funnel';
 import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import { HIDDEN_FIELD_NAME } from '@core/model/mediaChannel';
 import { SponsorInput } from '@core/model/sponsor';
-import { NCT_ID } from '../../../server/clinicaltrials-gov/study';
+import { NCT_ID_AS_TYPED } from '../../../server/clinicaltrials-gov/study';
 import { FUNNEL_QUERY } from '../../../server/funnel/routes';
 import { buildOpenApi, describedRoutes } from '../../../server/openapi/document';
 import { jsonSchemaOf } from '../../../server/http/jsonSchema';
@@ -314,7 +314,11 @@ describe('GET /api/openapi.json', () => {
       const schema = body.content['application/json'].schema;
       expect(body.content['application/vnd.api+json'].schema).toEqual(schema);
       const attributes = schema.properties.data.properties.attributes;
-      expect(attributes.properties.nctId, path).toMatchObject({ type: 'string', pattern: NCT_ID.source });
+      expect(attributes.properties.nctId, path).toMatchObject({ type: 'string', pattern: NCT_ID_AS_TYPED.source });
+      // What the route accepts, the pattern allows: it keeps the number upper-cased and trimmed.
+      for (const typed of ['NCT06388018', 'nct06388018', ' Nct06388018 '])
+        expect(new RegExp(attributes.properties.nctId.pattern).test(typed), typed).toBe(true);
+      expect(new RegExp(attributes.properties.nctId.pattern).test('NCT0638801'), 'seven digits').toBe(false);
       expect(Object.keys(attributes.properties).sort()).toEqual(['nctId', 'study']);
       expect(attributes.additionalProperties).toBe(false);
     }
