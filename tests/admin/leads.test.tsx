@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ERASE_CONFIRMATION } from '../../admin/sections/leads/Index';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
 
 const lead = {
@@ -44,6 +45,9 @@ describe('Leads', () => {
     expect(within(table).getByText('No trial sites')).toBeTruthy();
     expect(within(table).getByText('99501')).toBeTruthy();
     expect(within(table).getByText('3312.4 mi')).toBeTruthy();
+    // The screener, the channel and the language of the run, beside the kind and the place.
+    const row = within(table).getByText('Heart study').closest('tr')!;
+    for (const shown of ['Heart screener', 'Partner page', 'es']) expect(within(row).getByText(shown)).toBeTruthy();
     const first = api.requests.find((r) => r.path === 'leads')!;
     expect(first.query.get('kind')).toBe('noTrialSites');
     expect(first.query.get('withinReach')).toBe('true');
@@ -52,6 +56,36 @@ describe('Leads', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Reveal contact details of lead 5' }));
     await within(table).findByText('lee@example.com');
+  });
+
+  it('erases a lead for an Admin once confirmed, then loads the list again', async () => {
+    const erased: string[] = [];
+    const handler: Handler = (request, url) => {
+      if (url.pathname === '/api/leads/5' && request.method === 'DELETE') {
+        erased.push('5');
+        return new Response(null, { status: 204 });
+      }
+      return server(request, url);
+    };
+    const { server: api } = renderAdmin({ path: '/leads', user: makeUser('Admin'), handler });
+    const table = await screen.findByRole('table', { name: 'Leads' });
+    await within(table).findByText('Heart study');
+    const lists = () => api.requests.filter((r) => r.method === 'GET' && r.path === 'leads').length;
+    const before = lists();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Erase lead 5' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(ERASE_CONFIRMATION('5'))).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(erased).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Erase lead 5' }));
+    dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Erase' }));
+    await waitFor(() => expect(erased).toEqual(['5']));
+    await waitFor(() => expect(lists()).toBe(before + 1));
+    expect(await screen.findByText('Lead 5 erased.')).toBeTruthy();
   });
 
   it('shows a Site Coordinator their leads without asking for the lists they may not read', async () => {

@@ -699,6 +699,54 @@ describe('survey runner after the pages', () => {
     expect(leads).toEqual([{ values: { firstName: 'Tess', email: 'tess@example.ca' }, acceptTerms: true, zip: 'M5V 3L9', country: 'CA' }]);
   });
 
+  it("resumes at a lead's form not yet sent: the form again, empty (details never in a snapshot), and sends a lead", async () => {
+    const notQualified: Qualification = {
+      isQualified: false,
+      outcome: 'notQualified',
+      messages: { contactForm: 'Not this time.', consent: 'Keep me posted.' },
+    };
+    const leadServer = () => {
+      const server = contactServer(notQualified);
+      const leads: LeadContact[] = [];
+      const transport = {
+        ...server.transport,
+        async leadFields() {
+          server.calls.push('leadFields');
+          return { fields: FIELDS.slice(0, 2), messages: { contactForm: 'Leave your details.', consent: 'Keep me posted.' } };
+        },
+        submitLead: async (_id: string, lead: LeadContact) => (leads.push(lead), { ok: true as const, messages: { contactForm: 'Thank you.' } }),
+      };
+      return { calls: server.calls, transport, leads };
+    };
+    const first = leadServer();
+    const runner = createRunner({ later, transport: first.transport, identity: 'S1' });
+    await runToQualification(runner);
+    runner.setContact('firstName', 'Tess');
+    runner.setContact('email', 'tess@example.com');
+    const atLead = runner.snapshot();
+    expect(atLead).toMatchObject({ step: 'contact' });
+    expect(JSON.stringify(atLead)).not.toMatch(/Tess|tess@/);
+
+    const again = leadServer();
+    const resumed = createRunner({ later, transport: again.transport, identity: 'S1', resume: atLead });
+    await resumed.start();
+    expect(resumed.getState()).toMatchObject({
+      phase: 'contact',
+      lead: 'notQualified',
+      contact: { firstName: '', email: '' },
+      acceptTerms: false,
+      messages: { contactForm: 'Leave your details.', consent: 'Keep me posted.' },
+    });
+    expect(again.calls.slice(-2)).toEqual(['qualification', 'leadFields']);
+    resumed.setContact('firstName', 'Tess');
+    resumed.setContact('email', 'tess@example.com');
+    resumed.accept(true);
+    resumed.submitContact();
+    await vi.waitFor(() => expect(resumed.getState()).toMatchObject({ phase: 'finished', outcome: 'notQualified' }));
+    expect(again.leads).toEqual([{ values: { firstName: 'Tess', email: 'tess@example.com' }, acceptTerms: true, zip: null, country: null }]);
+    expect(first.leads).toEqual([]);
+  });
+
   it('keeps a lead outside the US with the country and town the sites were searched for', async () => {
     const server = contactServer();
     const leadCalls: unknown[] = [];

@@ -2,15 +2,16 @@
  * Targets and dates pause recruitment, on the real server and database at the server's clock:
  * an engagement at its target (referrals, or randomized participants when it counts those) or
  * past its media end date or end date is not offered — the next start through its channel is
- * notActive, a run already under way qualifies for it no more and nothing is referred to it —
+ * notActive, a run already under way qualifies for it no more, nothing is referred to it and
+ * its contact is kept as a notActive lead —
  * and the engagement and channel views say why and since when. Raising the target or moving
  * the date resumes it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { doc, json, type Harness } from '../harness';
-import { useParticipantServer } from '../participantServer';
-import { answerPage, leaveContact, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { leadOf, useParticipantServer } from '../participantServer';
+import { answerPage, leaveContact, leaveLead, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { engagements, referrals } from '../../../server/db/schema';
 import { pauseOf } from '../../../server/engagements';
 
@@ -114,6 +115,15 @@ describe('a target of referrals', () => {
     const refused = await leaveContact(h, f, late, VALUES);
     expect(refused.status).toBe(409);
     expect(await referralCount()).toBe(2);
+    // Its outcome offers notActive's lead form instead: kept as a lead of that kind, never a referral.
+    const form = await json(
+      await h.request('GET', `/api/o-forms/o-form-submission-lead-fields/${late.submissionId}`, { headers: { [TOKEN_HEADER]: late.token } }),
+    );
+    expect(form.meta.outcome).toBe('notActive');
+    const kept = await leaveLead(h, late, { values: VALUES, acceptTerms: true });
+    expect(kept.status, await kept.clone().text()).toBe(201);
+    expect(await leadOf(h, late)).toMatchObject({ kind: 'notActive', engagementIds: f.engagementIds, consentText: form.meta.messages.consent });
+    expect(await referralCount()).toBe(2);
   });
 
   it('resumes when the target is raised', async () => {
@@ -178,5 +188,31 @@ describe('dates', () => {
     });
     expect((await patchEngagement({ mediaEndDate: null })).status).toBe(200);
     expect((await start()).status).toBe(201);
+  });
+});
+
+describe('one engagement of two paused', () => {
+  it('is no longer a qualification target; the other still is, and the channel reads partly paused', async () => {
+    const e2 = f.engagementIds[1];
+    await h.db.update(engagements).set({ isActive: true }).where(eq(engagements.id, e2));
+    try {
+      expect((await patchEngagement({ endDate: '2031-03-01' })).status).toBe(200);
+      expect((await start()).status).toBe(201);
+      const run = await runQualified(h, f);
+      const judged = await json(
+        await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } }),
+      );
+      expect(judged.meta).toMatchObject({ isQualified: true, outcome: 'qualified', engagementIds: [String(e2)] });
+      // Only the paused engagement has a site: none is offered, and nothing can be referred to it.
+      const sites = await json(
+        await h.request('GET', `/api/o-forms/o-form-submission-sites/${run.submissionId}?zip=10001`, { headers: { [TOKEN_HEADER]: run.token } }),
+      );
+      expect(sites.meta.outcome).toBe('noTrialSites');
+      expect(sites.data).toEqual([]);
+      expect((await channelView()).recruitmentPause).toMatchObject({ isPaused: false, engagements: [{ engagementId: e1, reason: 'endDate' }] });
+    } finally {
+      await h.db.update(engagements).set({ isActive: false }).where(eq(engagements.id, e2));
+      await patchEngagement({ endDate: null });
+    }
   });
 });

@@ -1,14 +1,14 @@
 /**
  * A site that opens finds its leads, on the real server and database: a noTrialSites lead is
  * matched to a site linked 10 miles from its ZIP, not to one 80 miles away with a 50-mile
- * radius; a site re-activated is matched then; the matches are listed and exported through
+ * radius; a site re-activated, or one a site list's upload adds, is matched then; the matches are listed and exported through
  * GET /api/leads?engagementSiteLocationId=.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import { createParticipantFixture, leaveLead, runQualified, type ParticipantFixture } from '../../support/participantFixture';
-import { engagements, leads, leadSiteMatches, siteLocations } from '../../../server/db/schema';
+import { engagementSiteLocations, engagements, leads, leadSiteMatches, siteLocations } from '../../../server/db/schema';
 import { zipCentroid } from '../../../server/participant/distance';
 
 let h: Harness;
@@ -104,6 +104,35 @@ describe('a site that opens', () => {
     });
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await matchedTo(linkId)).map(([id]) => id)).toEqual([leadId]);
+  });
+});
+
+describe('a site that opens by upload', () => {
+  /** Uploads the engagement's site list: one site `miles` north of the lead's ZIP, by its coordinates. */
+  const upload = async (siteId: string, miles: number) => {
+    const at = zipCentroid(ZIP)!;
+    const csv = `site_id,name,city,state,latitude,longitude\n${siteId},Uploaded ${miles} mi,Anchorage,AK,${at.latitude + miles * DEG_PER_MILE},${at.longitude}\n`;
+    const form = new FormData();
+    form.set('file', new Blob([csv], { type: 'text/csv' }), 'sites.csv');
+    const res = await h.app.request(`/api/engagements-site-locations/upload/${f.engagementIds[0]}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}` },
+      body: form,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [site] = await h.db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.siteId, siteId));
+    const [linked] = await h.db
+      .select({ id: engagementSiteLocations.id })
+      .from(engagementSiteLocations)
+      .where(eq(engagementSiteLocations.siteLocationId, site!.id));
+    return String(linked!.id);
+  };
+
+  it('is matched to the lead within the radius (10 miles), not beyond it (80 miles)', async () => {
+    const near = await matchedTo(await upload('UP-NEAR-10', 10));
+    expect(near.map(([id]) => id)).toEqual([leadId]);
+    expect(near[0]![1]).toBeCloseTo(10, 0);
+    expect(await matchedTo(await upload('UP-FAR-80', 80))).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { auditEvents, leads } from '../../../server/db/schema';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { createLogger } from '../../../server/log';
 import { startRetentionJob } from '../../../server/retention';
+import { parseCsv } from '../../support/csv';
 
 let h: Harness;
 let a: ParticipantFixture;
@@ -90,6 +91,25 @@ describe('GET /api/leads', () => {
     expect(res.status).toBe(200);
     const csv = await res.text();
     expect(csv.split(/\r?\n/).filter(Boolean)).toEqual(['id,kind,zipCode,consentedAt', `${leadA},notQualified,10001,${T0.toISOString()}`]);
+  });
+});
+
+describe('the CSV of leads', () => {
+  it('escapes a cell a spreadsheet would run as a formula', async () => {
+    // A consent message is staff's text: one that starts a formula is written as text.
+    const lead = await leaveLead(b, 'formula.lead@example.org', '94110');
+    await h.db.update(leads).set({ consentText: '=HYPERLINK("http://evil.example","click")' }).where(eq(leads.id, lead));
+    try {
+      const res = await h.request('GET', `/api/leads?fields[leads]=kind,consentText&engagementId=${b.engagementIds[0]}&sort=created`, {
+        token: admin,
+        headers: { Accept: 'text/csv' },
+      });
+      expect(res.status).toBe(200);
+      const rows = parseCsv(await res.text());
+      expect(rows.find((r) => r[0] === String(lead))).toEqual([String(lead), 'notQualified', `'=HYPERLINK("http://evil.example","click")`]);
+    } finally {
+      await h.db.delete(leads).where(eq(leads.id, lead));
+    }
   });
 });
 
