@@ -3,8 +3,9 @@
  * the separate SMS consent (stored with its text and hash), none of the participant's answers or
  * contact values in it; an SMS consent without a phone number refused (422) writing nothing;
  * STOP at the signed inbound webhook opts the number out within the request, so a text written
- * afterwards is not sent; a forged or unsigned inbound request refused (403) changing nothing;
- * HELP answered with TwiML; without SMS_PROVIDER texts wait. The text is a template staff edit
+ * afterwards is not sent (so does each of the carriers' other stop words, never a text that only
+ * holds one); a forged or unsigned inbound request refused (403) changing nothing; HELP answered
+ * with TwiML; without SMS_PROVIDER texts wait. The text is a template staff edit
  * per language: bad input refused writing nothing, the edit previewed with its length, a Spanish
  * run texted the edited Spanish text with no placeholder but the allowed ones, the default back.
  */
@@ -272,6 +273,23 @@ describe('the inbound webhook', () => {
     const [after] = await textsOf(h, referral.id);
     expect(after).toMatchObject({ status: 'cancelled', lastError: TEXTED_STOP });
     expect(twilio.received).toHaveLength(0);
+  });
+
+  it("opts out on each of the carriers' stop words, in any case, and on nothing that only holds one", async () => {
+    const optOuts = async () => (await h.db.select({ n: count() }).from(smsOptOuts))[0]!.n;
+    const before = await optOuts();
+    const words = ['STOP', 'quit', ' End ', 'Revoke', 'opt  out', 'CANCEL', 'unsubscribe'];
+    for (const [i, word] of words.entries()) {
+      const res = await inbound(h, { From: `+1212555020${i}`, Body: word, AccountSid: SID });
+      expect(res.status, word).toBe(200);
+      expect(await optOuts(), word).toBe(before + i + 1);
+    }
+    for (const [i, body] of ['stop texting me please', 'STOPPED', 'cancel my visit', 'unsubscribed'].entries()) {
+      expect((await inbound(h, { From: `+1212555021${i}`, Body: body, AccountSid: SID })).status, body).toBe(200);
+    }
+    expect(await optOuts()).toBe(before + words.length);
+    // INFO is the carriers' other word for help.
+    expect(await (await inbound(h, { From: '+12125550220', Body: 'info', AccountSid: SID })).text()).toContain('<Message>Study recruitment texts.');
   });
 });
 
