@@ -159,6 +159,19 @@ describe('Engagement form', () => {
   });
 });
 
+describe('Engagement edit', () => {
+  it('saves the changes with a PATCH and says so, as an added engagement does', async () => {
+    const { server, location } = renderAdmin({ path: '/engagements/edit/12', user: admin, handler: engagementServer() });
+    await waitFor(() => expect((screen.getByLabelText('Name', { exact: true }) as HTMLInputElement).value).toBe('Study 12'), { timeout: 5000 });
+    type('Name', 'Study 12 renamed');
+    save();
+    await waitFor(() => expect(location()).toBe('/engagements/view/12'));
+    // The name the server answered with.
+    expect(await screen.findByText('Engagement Study 12 saved.')).toBeTruthy();
+    expect(writes(server.requests)[0]).toMatchObject({ method: 'PATCH', path: 'engagements/12' });
+  });
+});
+
 describe('Site locations screens', () => {
   it('are forbidden to a User', async () => {
     const { location } = renderAdmin({ path: '/site-locations', user: makeUser('User'), handler: () => undefined });

@@ -1,6 +1,7 @@
 /**
  * Every admin screen of the route table, at 1366×860 and at 390×844, in the real bundle over the
- * demo data: axe finds no serious or critical violation once the screen has its data. A route's
+ * demo data: axe finds no serious or critical violation once the screen has its data (Log In as a
+ * visitor not signed in sees it, Not Found at an address no route has). A route's
  * :params are filled with records the demo (and this file) provide; a route added to the table
  * without a way to fill its params fails here until it is given one.
  */
@@ -30,6 +31,8 @@ const created = async (path: string, type: string, attributes: Record<string, un
 
 /** Each route's path with its params filled; null for routes that show no screen of their own. */
 const paths = new Map<string, string | null>();
+/** Screens only a visitor who is not signed in sees (Log In), opened in a context of their own. */
+const signedOut = new Map<string, string>();
 
 beforeAll(async () => {
   token = await adminToken(base);
@@ -72,8 +75,17 @@ beforeAll(async () => {
     Referrals: ids.referral!,
   };
   for (const route of ROUTES) {
-    if (route.redirect || route.layout !== 'app' || route.name === 'NotFound' || route.requiredQuery) {
+    // Log Out ends the session the other screens are opened in; the provider's log-out leaves the admin.
+    if (route.redirect || route.name === 'Logout' || route.requiredQuery) {
       paths.set(route.name, null);
+      continue;
+    }
+    if (route.access.kind === 'anonymous') {
+      signedOut.set(route.name, route.path);
+      continue;
+    }
+    if (route.name === 'NotFound') {
+      paths.set(route.name, `/e2e-no-such-screen-${stamp.toLowerCase()}`);
       continue;
     }
     const own = Object.entries(idFor).find(([prefix]) => route.name.startsWith(prefix))?.[1] ?? '';
@@ -96,19 +108,27 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** Opens `path` in `on`, waits until the screen has its code and data, and runs axe. */
+async function checkScreen(on: Page, name: string, path: string, found: string[]): Promise<void> {
+  expect(path, name).not.toMatch(/:|\/\/|\/$/);
+  await on.goto(`${base}${path}`);
+  await on.locator('main').first().waitFor();
+  // The screen's code has arrived (the router's fallback is a loading status too) and its data.
+  await settled(on).catch((error: unknown) => {
+    throw new Error(`${name} ${path} never settled`, { cause: error });
+  });
+  expect(new URL(on.url()).pathname, name).toBe(path || '/');
+  for (const violation of await axeViolations(on)) found.push(`${name} ${path}: ${violation}`);
+}
+
 async function check(): Promise<string[]> {
   const found: string[] = [];
-  for (const [name, path] of paths) {
-    if (path === null) continue;
-    expect(path, name).not.toMatch(/:|\/\/|\/$/);
-    await page.goto(`${base}${path}`);
-    await page.locator('main').first().waitFor();
-    // The screen's code has arrived (the router's fallback is a loading status too) and its data.
-    await settled(page).catch((error: unknown) => {
-      throw new Error(`${name} ${path} never settled`, { cause: error });
-    });
-    expect(new URL(page.url()).pathname, name).toBe(path || '/');
-    for (const violation of await axeViolations(page)) found.push(`${name} ${path}: ${violation}`);
+  for (const [name, path] of paths) if (path !== null) await checkScreen(page, name, path, found);
+  const visitor = await (await browser.newContext({ viewport: page.viewportSize()! })).newPage();
+  try {
+    for (const [name, path] of signedOut) await checkScreen(visitor, name, path, found);
+  } finally {
+    await visitor.context().close();
   }
   return found;
 }

@@ -221,6 +221,20 @@ describe('at 390 px wide', () => {
     }
   });
 
+  it('shades the edge of a table that scrolls sideways, where more of it lies beyond', async () => {
+    await page.setViewportSize(PHONE);
+    await open('/sponsors', (p) => p.getByRole('table', { name: 'Sponsors' }).getByRole('row').nth(1).getByRole('link'));
+    const frame = page.locator('.table-wrap').first();
+    const look = await frame.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { scrolls: el.scrollWidth > el.clientWidth, attachment: style.backgroundAttachment, image: style.backgroundImage };
+    });
+    expect(look.scrolls).toBe(true);
+    // Covers that scroll with the table (local) over shadows that stay at the frame's edges (scroll).
+    expect(look.attachment.split(', ')).toEqual(['local', 'local', 'scroll', 'scroll']);
+    expect(look.image.match(/radial-gradient/g)?.length).toBe(2);
+  });
+
   it('keeps the navigation in a drawer the Menu button opens, and closes it on the way to a screen', async () => {
     await page.setViewportSize(PHONE);
     await open('/sponsors', (p) => p.getByRole('table', { name: 'Sponsors' }).getByRole('row').nth(1).getByRole('link'));

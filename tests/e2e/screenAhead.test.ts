@@ -43,6 +43,18 @@ function watch(p: Page) {
 
 const funnelCalls = (sent: { url: string }[]) => sent.filter((s) => s.url.startsWith('/api/recruitment-funnel')).map((s) => s.url);
 
+/** Every call Recruitment makes first, unfiltered and ungrouped: the funnel's total and trend, and the six filters' option lists. */
+const RECRUITMENT_CALLS: [string, RegExp][] = [
+  ['funnel total', /^\/api\/recruitment-funnel(\?(?!.*groupBy)|$)/],
+  ['funnel trend', /^\/api\/recruitment-funnel\?.*groupBy=week/],
+  ['sponsors', /^\/api\/sponsors\?(?=.*limit=1000)/],
+  ['engagements', /^\/api\/engagements\?(?=.*limit=1000)/],
+  ['screeners', /^\/api\/screeners\?(?=.*limit=1000)/],
+  ['media channels', /^\/api\/media-channels\?(?=.*limit=1000)/],
+  ['surveys', /^\/api\/o-forms\/o-forms\?(?=.*limit=1000)/],
+  ['sites', /^\/api\/site-locations\?(?=.*limit=1000)/],
+];
+
 describe('asking ahead', () => {
   it("sends Recruitment's requests from the nav click while its code loads, and asks for none twice", async () => {
     const seen = watch(page);
@@ -52,9 +64,12 @@ describe('asking ahead', () => {
     await page.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 30_000 });
     const calls = funnelCalls(seen.sent);
     expect(calls.length).toBeGreaterThanOrEqual(2);
-    const firstFunnel = Math.min(...seen.sent.filter((s) => s.url.startsWith('/api/recruitment-funnel')).map((s) => s.at));
-    // Sent before the held-back code arrived: the requests did not wait for it.
-    expect(firstFunnel).toBeLessThan(seen.codeAt());
+    // Every first call sent before the held-back code arrived: none waited for it.
+    for (const [name, pattern] of RECRUITMENT_CALLS) {
+      const sent = seen.sent.filter((s) => pattern.test(s.url));
+      expect(sent.length, name).toBeGreaterThan(0);
+      expect(sent[0]!.at, name).toBeLessThan(seen.codeAt());
+    }
     // The screen took those answers: no query went out twice.
     expect(calls.length).toBe(new Set(calls).size);
     await page.unroute(RECRUITMENT_CODE);
@@ -69,6 +84,46 @@ describe('asking ahead', () => {
     // The total, its trend; ungrouped, the breakdown is the total's row, not asked for again.
     expect(calls.length).toBe(2);
     expect(new Set(calls).size).toBe(2);
+  });
+});
+
+describe("Recruitment's calls", () => {
+  it("all leave at the click, none waiting for another's answer, each once", async () => {
+    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+    try {
+      await signInAsAdmin(fresh, base);
+      // The idle prefetch after sign-in has the calls' code in memory, as a person's click finds it.
+      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/calls-[^/]*\.js$/.test(e.name)), null, {
+        timeout: 30_000,
+      });
+      await fresh.waitForLoadState('networkidle');
+      // No answer is let through until every first call has been sent: a call that waited for
+      // another's answer would never be sent, and the gate would open only at its deadline.
+      const sent: string[] = [];
+      let openedBy: 'all sent' | 'deadline' | null = null;
+      let open: (by: 'all sent' | 'deadline') => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        open = (by) => {
+          openedBy ??= by;
+          resolve();
+        };
+      });
+      const deadline = setTimeout(() => open('deadline'), 20_000);
+      await fresh.route(/\/api\//, async (route) => {
+        const url = route.request().url();
+        sent.push(url.slice(url.indexOf('/api/')));
+        if (RECRUITMENT_CALLS.every(([, pattern]) => sent.some((s) => pattern.test(s)))) open('all sent');
+        await gate;
+        await route.continue();
+      });
+      await fresh.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Recruitment' }).click();
+      await fresh.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 40_000 });
+      clearTimeout(deadline);
+      expect(openedBy, sent.join('\n')).toBe('all sent');
+      for (const [name, pattern] of RECRUITMENT_CALLS) expect(sent.filter((s) => pattern.test(s)).length, name).toBe(1);
+    } finally {
+      await fresh.context().close();
+    }
   });
 });
 
