@@ -112,9 +112,11 @@ export type BodyReader<B> = B extends { readonly resource: null; readonly attrib
   ? AttributesBodyReader<InferOutput<S>>
   : B extends { readonly resource: string; readonly attributes: infer S extends GenericSchema }
     ? ResourceBodyReader<InferOutput<S>>
-    : B extends { readonly json: infer S extends GenericSchema }
-      ? JsonBodyReader<S>
-      : never;
+    : B extends { readonly resource: string }
+      ? ResourceBodyReader<Record<string, unknown>>
+      : B extends { readonly json: infer S extends GenericSchema }
+        ? JsonBodyReader<S>
+        : never;
 
 /** The context variable a declared body gives: `c.var.body`, its reader. */
 export type BodyEnv<B> = { Variables: { body: BodyReader<B> } };
@@ -131,10 +133,15 @@ type Described = MiddlewareHandler<{ Variables: { body: unknown } }> & { [DOC]?:
 
 const ANY_ATTRIBUTES = v.record(v.string(), v.unknown());
 
-/** The reader of `body` for one request; participants may send JSON as text/plain (a CORS simple request). */
+/**
+ * The reader of `body` for one request. The participant contract's bodies (a participant call's,
+ * and any of attributes of no fixed type: starting a run, a view, a page preview) may be JSON sent
+ * as text/plain, what a browser sends cross-origin without a CORS preflight.
+ */
 function bodyReader(body: RouteBody, access: RouteAccess | undefined): ((c: Context) => unknown) | null {
-  const accepted = access === 'participant' ? JSON_OR_PLAIN_TYPES : JSON_TYPES;
   if ('upload' in body) return null;
+  const participantContract = access === 'participant' || ('resource' in body && body.resource === null);
+  const accepted = participantContract ? JSON_OR_PLAIN_TYPES : JSON_TYPES;
   if ('json' in body) {
     const schema = body.json;
     return (c) =>

@@ -71,7 +71,7 @@ function testApp() {
       return c.json({ name, size: attributes.size ?? null });
     },
   );
-  app.post('/visits', describeRoute({ summary: 'A visit', access: 'participant', body: { resource: null, attributes: Thing } }), async (c) => {
+  app.post('/visits', describeRoute({ summary: 'A visit', access: 'public', body: { resource: null, attributes: Thing } }), async (c) => {
     const { name } = await c.var.body.read();
     return c.json({ name });
   });
@@ -120,7 +120,7 @@ describe('c.var.body: the declared body, read when the handler asks', () => {
     expect(res.status).toBe(403);
   });
 
-  it("takes a participant's JSON sent as text/plain, and a plain JSON body's result for the route to answer", async () => {
+  it("takes the participant contract's JSON sent as text/plain (attributes of no fixed type, even on a public call), and a plain JSON body's result for the route to answer", async () => {
     const { app } = testApp();
     const visit = await send(app, 'POST', '/visits', JSON.stringify({ data: { type: 'anything', attributes: { name: 'Ann' } } }), 'text/plain;charset=UTF-8');
     expect(visit.status).toBe(200);
