@@ -6,7 +6,6 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { LoginInput, SsoServices } from '@core/model/user';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { readJson } from '../http/body';
 import { parseParams, textParam } from '../http/params';
 import { clientAddress } from '../http/clientAddress';
 import { dummyPasswordHash, verifyPassword } from './passwords';
@@ -144,7 +143,7 @@ export function authRoutes(deps: Deps) {
       const { auth_service: authService } = parseParams(LOGIN_QUERY, (name) => c.req.query(name));
       if (authService !== undefined) return signInWithSso(c, authService);
 
-      const parsed = v.safeParse(LoginBody, await readJson(c));
+      const parsed = await c.var.body.read();
       if (!parsed.success) {
         const issue = parsed.issues[0];
         const field = issue?.path?.map((p) => String(p.key)).join('/');
@@ -214,7 +213,7 @@ export function authRoutes(deps: Deps) {
       },
     }),
     async (c) => {
-      const parsed = v.safeParse(RefreshBody, await readJson(c));
+      const parsed = await c.var.body.read();
       if (!parsed.success) return refused(c, 422, 'Send the refresh_token to renew the session.');
       const now = nowOf(deps);
       const result = await rotateRefreshToken(db, parsed.output.refresh_token, config.session, now);
@@ -260,7 +259,7 @@ export function authRoutes(deps: Deps) {
       },
     }),
     async (c) => {
-      const parsed = v.safeParse(LogoutBody, await readJson(c));
+      const parsed = await c.var.body.read();
       if (!parsed.success) return refused(c, 422, LOGOUT_MESSAGES.needed);
       const refresh = parsed.output.refresh_token;
       if (refresh) {

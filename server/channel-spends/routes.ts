@@ -14,7 +14,6 @@ import {
 } from '@core/model/channelSpend';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -74,7 +73,7 @@ export function channelSpendsRoutes(deps: Deps) {
       answer: { resource: CHANNEL_SPEND, status: 201 },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, ChannelSpendInput, { type: CHANNEL_SPEND_TYPE });
+      const { attributes } = await c.var.body.read();
       const id = await createSpend(db, attributes, c.get('user')).catch(refused);
       return sendOne(c, id, c.get('user'), 201);
     },
@@ -87,7 +86,7 @@ export function channelSpendsRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = await findSpend(db, id, c.get('user'));
       if (!existing || id === null) throw notFound('channel spend');
-      const { attributes } = await readResource(c, ChannelSpendPatch, { type: CHANNEL_SPEND_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
       return sendOne(c, id, c.get('user'));
     },

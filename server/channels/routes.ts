@@ -24,7 +24,6 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -157,7 +156,7 @@ export function mediaChannelsRoutes(deps: Deps) {
       answer: { resource: MEDIA_CHANNEL, status: 201 },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, MediaChannelInput, { type: MEDIA_CHANNEL_TYPE });
+      const { attributes } = await c.var.body.read();
       await assertScreener(db, attributes.screenerId, c.get('user'));
       return sendOne(c, await createChannel(db, attributes), 201);
     },
@@ -170,7 +169,7 @@ export function mediaChannelsRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = await findChannel(db, id, c.get('user'));
       if (!existing || id === null) throw notFound('media channel');
-      const { attributes } = await readResource(c, MediaChannelPatch, { type: MEDIA_CHANNEL_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await assertScreener(db, attributes.screenerId, c.get('user'));
       await updateChannel(db, existing, attributes);
       return sendOne(c, id);

@@ -10,7 +10,6 @@ import {
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -65,7 +64,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       answer: { resource: MEDIA_CHANNEL_SURVEY, status: 201 },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, MediaChannelSurveyInput, { type: MEDIA_CHANNEL_SURVEY_TYPE });
+      const { attributes } = await c.var.body.read();
       const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
       if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
       return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
@@ -83,7 +82,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const link = await findChannelSurvey(db, id, c.get('user'));
       if (!link || id === null) throw notFound('media channel survey');
-      const { attributes } = await readResource(c, MediaChannelSurveyPatch, { type: MEDIA_CHANNEL_SURVEY_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       const row = await updateChannelSurvey(db, id, attributes);
       if (!row) throw notFound('media channel survey');
       return sendLink(c, db, row.id);

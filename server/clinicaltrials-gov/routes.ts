@@ -12,12 +12,11 @@ import { CtgovPlanDocument, type CtgovPlan } from '@core/model/clinicalTrialsGov
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
-import { readJson } from '../http/body';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
-import { describe } from '../openapi/describe';
+import { describe, type BodyEnv } from '../openapi/describe';
 import { matchLeadsToSites } from '../leads';
 import { fetchStudy, StudyUnavailable } from './fetch';
 import { NCT_ID_AS_TYPED, readStudy, StudyRefused } from './study';
@@ -54,10 +53,10 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
   app.use('*', requireRole(...STAFF_ADMIN_ROLES));
 
   /** The plan for the request's study and engagement, or the error that says what is wrong. */
-  async function planOf(c: Context<AppEnv>) {
+  async function planOf(c: Context<AppEnv & BodyEnv<{ json: typeof ImportDocument }>>) {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId') ?? ''), c.get('user'));
     if (!engagement) throw notFound('engagement');
-    const parsed = v.safeParse(ImportDocument, await readJson(c));
+    const parsed = await c.var.body.read();
     if (!parsed.success) {
       throw invalid(parsed.issues.map((i) => ({ pointer: `/${(v.getDotPath(i) ?? 'data').split('.').join('/')}`, detail: i.message })));
     }

@@ -15,7 +15,6 @@ import {
 } from '@core/model/contactField';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -88,7 +87,7 @@ export function contactFieldsRoutes(deps: Deps) {
       answer: { resource: CONTACT_FIELD, status: 201 },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, ContactFieldInput, { type: CONTACT_FIELD_TYPE });
+      const { attributes } = await c.var.body.read();
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       await assertNameFree(db, attributes.name);
       const row = await createContactField(db, attributes);
@@ -103,7 +102,7 @@ export function contactFieldsRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = id === null ? undefined : await findContactField(db, id);
       if (!existing || id === null) throw notFound('contact field');
-      const { attributes } = await readResource(c, ContactFieldPatch, { type: CONTACT_FIELD_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       await assertNameFree(db, attributes.name, id);
       const row = await updateContactField(db, id, attributes);

@@ -21,7 +21,6 @@ import { nowOf, type AppEnv, type Deps } from '../context';
 import { engagementPauses } from './';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -138,7 +137,7 @@ export function engagementsRoutes(deps: Deps) {
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes, relationships } = await readResource(c, EngagementInput, { type: ENGAGEMENT_TYPE });
+      const { attributes, relationships } = await c.var.body.read();
       const id = await createEngagement(db, user, attributes, relationships);
       return sendOne(c, db, id, nowOf(deps), 201);
     },
@@ -152,7 +151,7 @@ export function engagementsRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = await findEngagement(db, id, user);
       if (!existing || id === null) throw notFound('engagement');
-      const { attributes, relationships } = await readResource(c, EngagementPatch, { type: ENGAGEMENT_TYPE, id });
+      const { attributes, relationships } = await c.var.body.read({ id });
       await updateEngagement(db, user, existing, attributes, relationships);
       return sendOne(c, db, id, nowOf(deps));
     },

@@ -9,7 +9,7 @@ import { toFieldIssues } from '@core/model/fields';
 import type { Relationship } from '@core/jsonapi';
 import { ApiProblem, badRequest, conflict, invalid, unsupportedMediaType } from './errors';
 
-const JSON_TYPES = /^application\/(vnd\.api\+)?json\b/i;
+export const JSON_TYPES = /^application\/(vnd\.api\+)?json\b/i;
 /** JSON, or JSON sent as text/plain: what a browser sends cross-origin without a CORS preflight (the participant routes). */
 export const JSON_OR_PLAIN_TYPES = /^(application\/(vnd\.api\+)?json|text\/plain)\b/i;
 
@@ -72,13 +72,17 @@ export interface ReadResource<T> {
   relationships: Record<string, Relationship>;
 }
 
-/** The `data` of a create or update, its attributes parsed with `schema`. */
+/**
+ * The `data` of a create or update, its attributes parsed with `schema`. Route files do not call
+ * it: they read the body their route's `describe()` declares (`c.var.body`, server/openapi/describe.ts).
+ */
 export async function readResource<S extends v.GenericSchema>(
   c: Context,
   schema: S,
-  expect: { type: string; id?: number },
+  expect: { type: string; id?: number | undefined },
+  accepted: RegExp = JSON_TYPES,
 ): Promise<ReadResource<v.InferOutput<S>>> {
-  const body = await readJson(c);
+  const body = await readJson(c, accepted);
   const envelope = v.safeParse(ResourceEnvelope, body);
   if (!envelope.success) {
     throw new ApiProblem(422, [
@@ -103,4 +107,29 @@ export async function readResource<S extends v.GenericSchema>(
     attributes: parsed.output,
     relationships: data.relationships satisfies Record<string, Relationship>,
   };
+}
+
+/** `attributes` parsed with `schema`, else a 422 at each attribute. */
+export function parseAttributes<S extends v.GenericSchema>(schema: S, attributes: unknown): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, attributes);
+  if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
+  return parsed.output;
+}
+
+/** The attributes of `data`, of any resource type (participant bodies are small and named by the route). */
+export async function readAttributes<S extends v.GenericSchema>(c: Context, schema: S, accepted: RegExp): Promise<v.InferOutput<S>> {
+  const body = await readJson(c, accepted);
+  const data = (body as { data?: unknown } | null)?.data;
+  const attributes = data && typeof data === 'object' && !Array.isArray(data) ? (data as { attributes?: unknown }).attributes : undefined;
+  if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) {
+    throw new ApiProblem(422, [
+      {
+        status: '422',
+        title: 'Invalid Document',
+        detail: 'The body must be a JSON:API document with attributes under "data".',
+        source: { pointer: '/data/attributes' },
+      },
+    ]);
+  }
+  return parseAttributes(schema, attributes);
 }

@@ -17,7 +17,6 @@ import {
 } from '@core/model/language';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -77,7 +76,7 @@ export function languagesRoutes(deps: Deps) {
     '/',
     describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE, status: 201 } }),
     async (c) => {
-      const { attributes } = await readResource(c, LanguageInput, { type: LANGUAGE_TYPE });
+      const { attributes } = await c.var.body.read();
       return sendResource(c, serialize(await createLanguage(db, attributes)), 201);
     },
   );
@@ -89,7 +88,7 @@ export function languagesRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = await findLanguage(db, id);
       if (!existing || id === null) throw notFound('language');
-      const { attributes } = await readResource(c, LanguagePatch, { type: LANGUAGE_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       if (existing.isDefault && attributes.isActive === false) {
         throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
       }

@@ -32,7 +32,7 @@ const LEAD_PLACE_QUERY = {
 
 export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   /** The lead's form for the place the sites were searched for (`read`: the body's or the query's). */
-  const leadFields = async (c: Context<AppEnv>, read: () => Promise<{ zip?: string; country?: string }> | { zip?: string; country?: string }) => {
+  const leadFields = async <E extends AppEnv>(c: Context<E>, read: () => Promise<{ zip?: string; country?: string }> | { zip?: string; country?: string }) => {
     const submission = await openSubmission(deps, c);
     const { zip, country } = await read();
     const form = await leadForm(toolsOf(deps), submission, zip, country);
@@ -55,7 +55,7 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
     (c) =>
       leadFields(c, async () => {
         // No ZIP typed (the lead of a run that never searched) is as none sent.
-        const { zip, country } = await readAttributes(c, SiteSearchAttributes);
+        const { zip, country } = await c.var.body.read();
         return { zip: zip || undefined, country };
       }),
   );

@@ -13,7 +13,6 @@ import { PARTICIPANT_ANSWERS, LeadPreviewedDocument, type ParticipantAnswer } fr
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { readResource } from '../http/body';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
@@ -59,7 +58,7 @@ export function leadsRoutes(deps: Deps) {
       answer: { document: PARTICIPANT_ANSWERS.leadFields },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, LeadPreviewInput, { type: LEAD_PREVIEW_TYPE });
+      const { attributes } = await c.var.body.read();
       const form = await leadPreviewForm(db, c.get('user'), attributes);
       const data = form.fields.map((f) =>
         toResource(CONTACT_FIELD_TYPE, f.id, { name: f.name, label: f.label, fieldType: f.fieldType, required: f.required, translations: f.translations }),
@@ -75,7 +74,7 @@ export function leadsRoutes(deps: Deps) {
       answer: { document: LeadPreviewedDocument },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, LeadPreviewInput, { type: LEAD_PREVIEW_TYPE });
+      const { attributes } = await c.var.body.read();
       const checked = await checkLeadPreview(db, c.get('user'), attributes);
       return sendDocument(c, { meta: { outcome: checked.kind, leadKept: false, messages: checked.messages } });
     },

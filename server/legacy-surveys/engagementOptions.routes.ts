@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { ENGAGEMENT_OPTION, ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, EngagementOptionPatch, EngagementOptionsReplace } from '@core/model/legacySurvey';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { readResource, requireParent } from '../http/body';
+import { requireParent } from '../http/body';
 import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
@@ -54,7 +54,7 @@ export function engagementOptionsRoutes(deps: Deps) {
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, EngagementOptionInput, { type: ENGAGEMENT_OPTION_TYPE });
+      const { attributes } = await c.var.body.read();
       const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
       return sendResource(c, serializeEngagementOption(await createEngagementOption(db, context, user, attributes)), 201);
     },
@@ -71,7 +71,7 @@ export function engagementOptionsRoutes(deps: Deps) {
       const user = c.get('user');
       const existing = await orNotFound(findEngagementOption(db, parseId(c.req.param('id')), user), 'engagement option');
       const id = existing.id;
-      const { attributes } = await readResource(c, EngagementOptionPatch, { type: ENGAGEMENT_OPTION_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await updateEngagementOption(db, id, attributes);
       return sendResource(c, serializeEngagementOption(await orNotFound(findEngagementOption(db, id, user), 'engagement option')));
     },
@@ -96,7 +96,7 @@ export function updateEngagementOptionsRoutes(deps: Deps) {
     async (c) => {
       const user = c.get('user');
       const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
-      const { attributes } = await readResource(c, EngagementOptionsReplace, { type: ENGAGEMENT_OPTION_TYPE });
+      const { attributes } = await c.var.body.read();
       const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
       return sendList(
         c,

@@ -12,7 +12,7 @@ import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { sendResource, toResource } from '../http/serialize';
 import { authenticate } from '../auth/guards';
-import { readResource, requireParent } from '../http/body';
+import { requireParent } from '../http/body';
 import { parseId } from '../http/query';
 import { describe } from '../openapi/describe';
 import { orNotFound } from './parts';
@@ -47,8 +47,8 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  const findById = (c: Context<AppEnv>) => orNotFound(part.find(db, parseId(c.req.param('id')), c.get('user')), part.what);
-  const send = async (c: Context<AppEnv>, id: number, status: 200 | 201, user: AuthUser) => {
+  const findById = <E extends AppEnv>(c: Context<E>) => orNotFound(part.find(db, parseId(c.req.param('id')), c.get('user')), part.what);
+  const send = async <E extends AppEnv>(c: Context<E>, id: number, status: 200 | 201, user: AuthUser) => {
     const { id: partId, ...attributes } = await orNotFound(part.load(db, id, user), part.what);
     return sendResource(c, toResource(part.type, partId, attributes), status);
   };
@@ -62,7 +62,7 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, part.input, { type: part.type });
+      const { attributes } = await c.var.body.read();
       const above = await requireParent(part.above.find(db, (attributes as Record<K, number>)[part.above.key], user), part.above.key, part.above.unknown);
       await part.check?.(db, attributes);
       return send(c, await part.create(db, above, attributes), 201, user);
@@ -75,7 +75,7 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
     async (c) => {
       const found = await findById(c);
       const id = part.idOf(found);
-      const { attributes } = await readResource(c, part.patch, { type: part.type, id });
+      const { attributes } = await c.var.body.read({ id });
       await part.check?.(db, attributes);
       await part.update(db, found, attributes);
       return send(c, id, 200, c.get('user'));

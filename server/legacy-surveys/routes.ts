@@ -11,7 +11,7 @@ import type { AppEnv, AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
-import { readResource, requireParent } from '../http/body';
+import { requireParent } from '../http/body';
 import { parseId, parseListQuery, parseReadQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
@@ -58,7 +58,7 @@ export function legacySurveysRoutes(deps: Deps) {
     describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY, status: 201 } }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, SurveyInput, { type: SURVEY_TYPE });
+      const { attributes } = await c.var.body.read();
       await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
       return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
     },
@@ -71,7 +71,7 @@ export function legacySurveysRoutes(deps: Deps) {
       const user = c.get('user');
       const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
       const id = existing.id;
-      const { attributes } = await readResource(c, SurveyPatch, { type: SURVEY_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await updateSurvey(db, id, attributes);
       return sendSurvey(c, db, id, user);
     },

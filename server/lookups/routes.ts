@@ -7,7 +7,6 @@ import { Hono } from 'hono';
 import { LOOKUP_SORTS, activeLookupAnswer, lookupAnswer } from '@core/model/lookup';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -55,7 +54,7 @@ function lookupRoutes(deps: Deps, list: LookupList) {
       '/',
       describe({ summary: 'Create a lookup entry', body: { resource: type, attributes: input }, answer: { resource: answer, status: 201 } }),
       async (c) => {
-        const { attributes } = await readResource(c, input, { type });
+        const { attributes } = await c.var.body.read();
         const values = withActive ? { name: attributes.name, isActive: attributes.isActive ?? true } : { name: attributes.name };
         return sendResource(c, serialize(await addLookupEntry(db, list, values)), 201);
       },

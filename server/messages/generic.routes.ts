@@ -17,7 +17,6 @@ import {
 } from '@core/model/genericMessage';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -83,7 +82,7 @@ export function genericMessagesRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = await findGenericMessage(db, id);
       if (!existing || id === null) throw notFound('generic message');
-      const { attributes } = await readResource(c, GenericMessagePatch, { type: GENERIC_MESSAGE_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));
     },

@@ -1,12 +1,20 @@
 /**
  * A route's description, declared where the route is registered: `app.get(path, describe({…}),
- * handler)`. The middleware does nothing at run time; server/openapi/document.ts finds it in the
- * app's route table and writes the OpenAPI document from it, with the very valibot schemas and
- * list specs the handler validates with.
+ * handler)`. server/openapi/document.ts finds it in the app's route table and writes the OpenAPI
+ * document from it, with the very valibot schemas and list specs the handler validates with.
+ *
+ * A declared body is also the one the handler reads: the middleware puts a reader of it on the
+ * context, `c.var.body`, typed from the declared schema, and reads nothing itself. The handler
+ * reads where it always did (after its own 401/403/404), so a bad body answers only then:
+ * `const { attributes } = await c.var.body.read({ id })`. No route parses a body with a schema
+ * of its own, so what the document says a route takes is what it accepts
+ * (tests/server/openapi/describedBodies.test.ts).
  */
-import type { MiddlewareHandler } from 'hono';
-import type { GenericSchema } from 'valibot';
+import type { Context, MiddlewareHandler } from 'hono';
+import * as v from 'valibot';
+import type { GenericSchema, InferOutput, SafeParseResult } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
+import { JSON_OR_PLAIN_TYPES, JSON_TYPES, parseAttributes, readAttributes, readJson, readResource, type ReadResource } from '../http/body';
 import type { QueryParams } from '../http/params';
 import type { ListSpec } from '../http/query';
 
@@ -79,15 +87,105 @@ export interface RouteDoc {
   readonly answer?: RouteAnswer;
 }
 
+/** A declared JSON:API resource body (`{ resource: type, attributes }`), read by its handler. */
+export interface ResourceBodyReader<T> {
+  /**
+   * The body's resource of the declared type, its attributes parsed with the declared schema
+   * (415, 400, 422, 409 otherwise). On an update, `id` is the URL's: an id in the body must match.
+   */
+  read(expect?: { readonly id?: number }): Promise<ReadResource<T>>;
+}
+
+/** A declared body of attributes under `data`, of any type (`{ resource: null, attributes }`: the participant calls). */
+export interface AttributesBodyReader<T> {
+  /** The attributes, parsed with the declared schema (a 422 at each one otherwise). */
+  read(): Promise<T>;
+  /** The body as JSON, under the route's media types, for a check that must answer before the attributes are judged. */
+  json(): Promise<unknown>;
+  /** Attributes taken from `json()`, parsed with the declared schema. */
+  parse(attributes: unknown): T;
+}
+
+/** A declared plain JSON body (`{ json: schema }`): parsed with the schema; the route answers a failure in its own form. */
+export interface JsonBodyReader<S extends GenericSchema> {
+  read(): Promise<SafeParseResult<S>>;
+  /** A body the handler read itself (a signed callback keeps its raw bytes), parsed with the declared schema. */
+  parse(value: unknown): SafeParseResult<S>;
+}
+
+/** The reader a declared body gives its handler (none for an upload: it is read as a form). */
+export type BodyReader<B> = B extends { readonly resource: null; readonly attributes: infer S extends GenericSchema }
+  ? AttributesBodyReader<InferOutput<S>>
+  : B extends { readonly resource: string; readonly attributes: infer S extends GenericSchema }
+    ? ResourceBodyReader<InferOutput<S>>
+    : B extends { readonly resource: string }
+      ? ResourceBodyReader<Record<string, unknown>>
+      : B extends { readonly json: infer S extends GenericSchema }
+        ? JsonBodyReader<S>
+        : never;
+
+/** The context variable a declared body gives: `c.var.body`, its reader. */
+export type BodyEnv<B> = { Variables: { body: BodyReader<B> } };
+
+/**
+ * What a route's `describe()` adds to its handlers' context: `c.var.body`, when it declares a body
+ * read as JSON. A handler written apart from its route names it: `Context<AppEnv & DescribedEnv<typeof doc>>`.
+ */
+export type DescribedEnv<D> = D extends { readonly body: infer B } ? ([BodyReader<B>] extends [never] ? object : BodyEnv<B>) : object;
+
 const DOC = Symbol('route description');
 
-type Described = MiddlewareHandler & { [DOC]?: RouteDoc };
+type Described = MiddlewareHandler<{ Variables: { body: unknown } }> & { [DOC]?: RouteDoc };
 
-/** Declares a route's description; passes every request straight on. */
+const ANY_ATTRIBUTES = v.record(v.string(), v.unknown());
+
+/**
+ * The reader of `body` for one request. The participant contract's bodies (a participant call's,
+ * and any of attributes of no fixed type: starting a run, a view, a page preview) may be JSON sent
+ * as text/plain, what a browser sends cross-origin without a CORS preflight.
+ */
+function bodyReader(body: RouteBody, access: RouteAccess | undefined): ((c: Context) => unknown) | null {
+  if ('upload' in body) return null;
+  const participantContract = access === 'participant' || ('resource' in body && body.resource === null);
+  const accepted = participantContract ? JSON_OR_PLAIN_TYPES : JSON_TYPES;
+  if ('json' in body) {
+    const schema = body.json;
+    return (c) =>
+      ({
+        read: async () => v.safeParse(schema, await readJson(c, accepted)),
+        parse: (value) => v.safeParse(schema, value),
+      }) satisfies JsonBodyReader<GenericSchema>;
+  }
+  const schema = body.attributes ?? ANY_ATTRIBUTES;
+  const type = body.resource;
+  if (type === null) {
+    return (c) =>
+      ({
+        read: () => readAttributes(c, schema, accepted),
+        json: () => readJson(c, accepted),
+        parse: (attributes) => parseAttributes(schema, attributes),
+      }) satisfies AttributesBodyReader<unknown>;
+  }
+  return (c) => ({ read: (expect) => readResource(c, schema, { type, id: expect?.id }, accepted) }) satisfies ResourceBodyReader<unknown>;
+}
+
+/**
+ * Declares a route's description. A declared body's reader is put on the context (`c.var.body`)
+ * for the handler to read when it is ready; nothing is read here. (The reader set is the one
+ * DescribedEnv<D> names, built from the same declaration: the overload says so, as TypeScript
+ * cannot follow a conditional type through the runtime branch.)
+ */
+export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<DescribedEnv<D>>;
 export function describe(doc: RouteDoc): MiddlewareHandler {
-  const handler: Described = async (_c, next) => {
-    await next();
-  };
+  const reader = doc.body ? bodyReader(doc.body, doc.access) : null;
+  const handler: Described = reader
+    ? async (c, next) => {
+        c.set('body', reader(c));
+        await next();
+      }
+    : async (_c, next) => {
+        await next();
+      };
   handler[DOC] = doc;
   return handler;
 }

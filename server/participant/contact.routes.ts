@@ -20,15 +20,7 @@ import { nowOf, type Deps } from '../context';
 import { conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
-import {
-  assertComplete,
-  openSubmission,
-  screenerContactFields,
-  MISSING_CONTACT_TOKEN,
-  NOT_QUALIFIED_FOR_CONTACT,
-  readParticipantJson,
-  type ParticipantApp,
-} from './api';
+import { assertComplete, openSubmission, screenerContactFields, MISSING_CONTACT_TOKEN, NOT_QUALIFIED_FOR_CONTACT, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './runSurvey';
 import { regionOfChannel } from './sites';
@@ -64,7 +56,7 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
       assertRunNotEnded(submission, 'submission');
       const lang = submission.language;
 
-      const parsed = v.safeParse(ContactDocument, await readParticipantJson(c));
+      const parsed = await c.var.body.read();
       if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
       const attributes = parsed.output.data.attributes;
 

@@ -8,7 +8,7 @@ import { choiceParam, parseParams } from '../http/params';
 import { parseId } from '../http/query';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { assertRunNotEnded, entryForToken, keptSubmissionForToken, rememberPageEntry, MISSING_TOKEN, submissionForToken, tokenOf } from './access';
-import { entryResource, readAttributes, unlessEnded, PAGE_NOT_ON_PATH, SUBMISSION_COMPLETED, UNKNOWN_PAGE, type ParticipantApp } from './api';
+import { entryResource, unlessEnded, PAGE_NOT_ON_PATH, SUBMISSION_COMPLETED, UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { createChildEntry, createPageEntry } from './entries';
 import { activeChildren, loadSurvey } from './runSurvey';
@@ -38,7 +38,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     }),
     async (c) => {
       if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
-      const input = await readAttributes(c, EntryAttributes);
+      const input = await c.var.body.read();
       // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
       const { submission, form } =
         input.parentId === null

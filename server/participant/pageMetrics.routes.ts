@@ -1,6 +1,4 @@
 /** POST /api/o-forms/o-form-page-metrics: time spent on a page. */
-import * as v from 'valibot';
-import { toFieldIssues } from '@core/model/fields';
 import { PageMetricAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { PAGE_METRIC_TYPE } from '@core/participant/wire';
@@ -8,7 +6,7 @@ import { type Deps } from '../context';
 import { invalid, unauthorized } from '../http/errors';
 import { sendResource, toResource } from '../http/serialize';
 import { MISSING_TOKEN, submissionForToken, tokenOf } from './access';
-import { readParticipantJson, UNKNOWN_PAGE, type ParticipantApp } from './api';
+import { UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { loadSurvey, recordPageMetric } from './runSurvey';
 import { describe } from '../openapi/describe';
@@ -27,12 +25,11 @@ export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Dep
     }),
     async (c) => {
       if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);
-      const body = await readParticipantJson(c);
+      // No submission named is a missing token (401), answered before the attributes are judged.
+      const body = await c.var.body.json();
       const attributes = (body as { data?: { attributes?: { oFormSubmissionId?: unknown } } } | null)?.data?.attributes;
       if (!attributes || attributes.oFormSubmissionId === undefined || attributes.oFormSubmissionId === null) throw unauthorized(MISSING_TOKEN.metrics);
-      const parsed = v.safeParse(PageMetricAttributes, attributes);
-      if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, '/data/attributes'));
-      const input = parsed.output;
+      const input = c.var.body.parse(attributes);
       const { submission, form } = await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.metrics);
       assertChannelOfRequest(c, deps, submission.mediaChannelId);
       const survey = await loadSurvey(db, form);

@@ -6,9 +6,9 @@ import { notFound } from '../http/errors';
 import { languageParam, parseParams } from '../http/params';
 import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
-import { answerProblemsResponse, readableForm, readAttributes, type ParticipantApp } from './api';
+import { answerProblemsResponse, readableForm, type ParticipantApp } from './api';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './runSurvey';
-import { describe, type RouteDoc } from '../openapi/describe';
+import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -19,20 +19,20 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
   const { db } = deps;
 
   /** Preview: where a page's answers lead, writing nothing (public for approved surveys, staff for the rest). */
-  const doc: RouteDoc = {
+  const doc = {
     summary: "Preview: where a page's answers lead (nothing stored)",
     access: 'public',
     query: PREVIEW_QUERY,
     body: { resource: null, attributes: PageAnswersAttributes },
     answer: { document: PARTICIPANT_ANSWERS.pageSaved },
-  };
-  const preview = async (c: Context<AppEnv>) => {
+  } satisfies RouteDoc;
+  const preview = async (c: Context<AppEnv & DescribedEnv<typeof doc>>) => {
     const { language = 'en' } = parseParams(PREVIEW_QUERY, (name) => c.req.query(name));
     const pageId = parseId(c.req.param('id'));
     const surveyId = pageId === null ? null : await surveyIdOfPage(db, pageId);
     if (surveyId === null) throw notFound('page');
     const form = await readableForm(deps, c, surveyId);
-    const { answers } = await readAttributes(c, PageAnswersAttributes);
+    const { answers } = await c.var.body.read();
     const survey = await loadSurvey(db, form);
     const page = survey.pages.find((p) => p.id === pageId);
     if (!page) throw notFound('page');

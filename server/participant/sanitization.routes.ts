@@ -9,9 +9,9 @@ import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/r
 import { type Deps } from '../context';
 import { conflict } from '../http/errors';
 import { sendDocument } from '../http/serialize';
-import { readAttributes, tokenSubmission, SUBMISSION_COMPLETED, type ParticipantApp } from './api';
+import { tokenSubmission, SUBMISSION_COMPLETED, type ParticipantApp } from './api';
 import { clearLeftPages } from './pageAnswers';
-import { describe, type RouteDoc } from '../openapi/describe';
+import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -19,16 +19,16 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
   const { db } = deps;
 
   /** Deletes the answers of page entries the participant left behind (and of their child entries). */
-  const doc: RouteDoc = {
+  const doc = {
     summary: 'Participant: finish the submission',
     access: 'participant',
     body: { resource: null, attributes: SanitizationAttributes },
     answer: { document: PARTICIPANT_ANSWERS.sanitized },
-  };
-  const sanitize = async (c: Context<AppEnv>) => {
+  } satisfies RouteDoc;
+  const sanitize = async (c: Context<AppEnv & DescribedEnv<typeof doc>>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
-    const { pageIds } = await readAttributes(c, SanitizationAttributes);
+    const { pageIds } = await c.var.body.read();
     if (submission.status === 'completed' || submission.finishedAt !== null) throw conflict(SUBMISSION_COMPLETED);
     const cleared = await clearLeftPages(db, submission.id, [...new Set(pageIds)]);
     if (cleared === 'closed') throw conflict(SUBMISSION_COMPLETED);

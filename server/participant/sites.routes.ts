@@ -12,7 +12,7 @@ import { TRIAL_SITE_TYPE } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { ApiProblem } from '../http/errors';
 import { sendDocument, toResource } from '../http/serialize';
-import { assertComplete, openSubmission, PLACE_QUERY, readAttributes, type ParticipantApp } from './api';
+import { assertComplete, openSubmission, PLACE_QUERY, type ParticipantApp } from './api';
 import { parseParams } from '../http/params';
 import { SiteSearchAttributes } from '@core/participant/requests';
 import type { Context } from 'hono';
@@ -28,19 +28,13 @@ import { phiOf } from '../security/phi';
 export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
-  const doc = (body: boolean): RouteDoc => ({
-    summary: 'Participant: the study sites near the participant',
-    access: 'participant',
-    ...(body
-      ? { body: { resource: null, attributes: SiteSearchAttributes } }
-      : {
-          query: PLACE_QUERY,
-        }),
-    answer: { document: PARTICIPANT_ANSWERS.sites },
-  });
+  const summary = 'Participant: the study sites near the participant';
+  const answer = { document: PARTICIPANT_ANSWERS.sites };
+  const bodyDoc = { summary, access: 'participant', body: { resource: null, attributes: SiteSearchAttributes }, answer } satisfies RouteDoc;
+  const queryDoc = { summary, access: 'participant', query: PLACE_QUERY, answer } satisfies RouteDoc;
 
   /** The sites near `place` (a ZIP code; elsewhere a country with a postal code or a town). */
-  const sitesNear = async (c: Context<AppEnv>, read: () => SitePlace | Promise<SitePlace>) => {
+  const sitesNear = async <E extends AppEnv>(c: Context<E>, read: () => SitePlace | Promise<SitePlace>) => {
     const submission = await openSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
     const place = await read();
@@ -87,8 +81,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
   };
-  app.post('/o-form-submission-sites/:submissionId', describe(doc(true)), (c) => sitesNear(c, () => readAttributes(c, SiteSearchAttributes)));
-  app.get('/o-form-submission-sites/:submissionId', describe(doc(false)), (c) => sitesNear(c, () => parseParams(PLACE_QUERY, (name) => c.req.query(name))));
+  app.post('/o-form-submission-sites/:submissionId', describe(bodyDoc), (c) => sitesNear(c, () => c.var.body.read()));
+  app.get('/o-form-submission-sites/:submissionId', describe(queryDoc), (c) => sitesNear(c, () => parseParams(PLACE_QUERY, (name) => c.req.query(name))));
 }
 
 type SitePlace = { zip?: string; country?: string; postalCode?: string; town?: string };

@@ -20,7 +20,6 @@ import {
   countedChecks,
   enforceLimits,
   limitExceeded,
-  readAttributes,
   SUBMISSION_COMPLETED,
   unlessEnded,
   hasEnded,
@@ -32,7 +31,7 @@ import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './runSurvey';
 import { channelRegion } from './sites';
 import { phiOf } from '../security/phi';
-import { describe, type RouteDoc } from '../openapi/describe';
+import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
 
 export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -40,13 +39,13 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
   const phi = phiOf(deps);
 
   /** A page's answers: checked, stored (replacing that entry's earlier ones) and followed to the next page. */
-  const doc: RouteDoc = {
+  const doc = {
     summary: "Participant: save a page's answers and learn where they lead",
     access: 'participant',
     body: { resource: null, attributes: PageAnswersAttributes },
     answer: { document: PARTICIPANT_ANSWERS.pageSaved },
-  };
-  const save = async (c: Context<AppEnv>) => {
+  } satisfies RouteDoc;
+  const save = async (c: Context<AppEnv & DescribedEnv<typeof doc>>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const requestedId = parseId(c.req.param('id'));
     const found = await answerTargetForToken(db, c, requestedId);
@@ -66,7 +65,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
       const problem = asProblem(error);
       throw problem ? await unlessEnded(db, submission.id, 'page entry', problem) : error;
     };
-    const { answers, timing } = await readAttributes(c, PageAnswersAttributes).catch(refused);
+    const { answers, timing } = await c.var.body.read().catch(refused);
     if (submission.status === 'completed') await refused(notFound('page entry'));
     const { page: pageEntry } = found;
     const survey = await loadSurvey(db, found.form);

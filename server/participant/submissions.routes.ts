@@ -16,7 +16,6 @@ import {
   enforceLimits,
   FIRST_PAGE_ONLY,
   limitExceeded,
-  readAttributes,
   runLanguage,
   submissionResource,
   UNKNOWN_CHANNEL,
@@ -47,7 +46,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
       answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 },
     }),
     async (c) => {
-      const input = await readAttributes(c, SubmissionAttributes);
+      const input = await c.var.body.read();
       // Until a write does not find the read it decided on stale (startFacts.ts says which read).
       for (let attempt = 0; ; attempt++) {
         const { found, settingsVersion } = await startFacts(db, input.oFormId, input.mediaChannelId, attempt);

@@ -4,7 +4,7 @@ import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/r
 import { nowOf, type Deps } from '../context';
 import { invalid } from '../http/errors';
 import { sendDocument } from '../http/serialize';
-import { addressLimitKey, enforceLimits, readAttributes, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
+import { addressLimitKey, enforceLimits, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
 import { assertChannelOfRequest, CHANNEL_QUERY } from './cors';
 import { countView } from './views';
 import { findChannelById, resolveStart, surveyLanguages } from './runSurvey';
@@ -29,7 +29,7 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
       answer: { document: PARTICIPANT_ANSWERS.view, status: 202 },
     }),
     async (c) => {
-      const input = await readAttributes(c, ViewAttributes);
+      const input = await c.var.body.read();
       const channel = await findChannelById(db, input.mediaChannelId);
       if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: UNKNOWN_CHANNEL }]);
       assertChannelOfRequest(c, deps, channel.id);

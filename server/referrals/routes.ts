@@ -27,7 +27,6 @@ import {
 import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -122,7 +121,7 @@ export function referralsRoutes(deps: Deps) {
       const user = c.get('user');
       const referral = await visible(user, c.req.param('id'));
       const referralId = Number(referral.id);
-      const { attributes } = await readResource(c, ReferralPatch, { type: REFERRAL_TYPE, id: referralId });
+      const { attributes } = await c.var.body.read({ id: referralId });
       const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
         refusal(e, ['status', 'reasonId']),
       );
@@ -159,7 +158,7 @@ export function referralsRoutes(deps: Deps) {
       const user = c.get('user');
       const referral = await visible(user, c.req.param('id'));
       const referralId = Number(referral.id);
-      const { attributes } = await readResource(c, ContactAttemptInput, { type: CONTACT_ATTEMPT_TYPE });
+      const { attributes } = await c.var.body.read();
       const logged = await logAttempt(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
         refusal(e, ['attemptedAt', 'nextAttemptDue']),
       );
@@ -211,7 +210,7 @@ export function referralReasonsRoutes(deps: Deps) {
     }),
     canChange,
     async (c) => {
-      const { attributes } = await readResource(c, ReferralReasonInput, { type: REFERRAL_REASON_TYPE });
+      const { attributes } = await c.var.body.read();
       const { id, ...row } = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
       return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row), 201);
     },
@@ -227,7 +226,7 @@ export function referralReasonsRoutes(deps: Deps) {
     canChange,
     async (c) => {
       const reasonId = parseId(c.req.param('id'));
-      const { attributes } = await readResource(c, ReferralReasonPatch, { type: REFERRAL_REASON_TYPE, ...(reasonId === null ? {} : { id: reasonId }) });
+      const { attributes } = await c.var.body.read(reasonId === null ? {} : { id: reasonId });
       const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
       if (!updated) throw notFound('referral reason');
       const { id, ...row } = updated;

@@ -4,7 +4,6 @@
  * a move the ladder refuses is a 409 naming where the referral stands.
  */
 import { Hono, type Context } from 'hono';
-import * as v from 'valibot';
 import { toFieldIssues } from '@core/model/fields';
 import { FHIR_SUBJECT_STATUSES, REFERRAL_STATUS_REPORT, RmsCallbackInput, callbackStatus } from '@core/model/rmsAudit';
 import type { ReferralStatus } from '@core/model/referral';
@@ -20,7 +19,7 @@ import { authenticFhirCallback, claimWebhookId, referralKeyOf, ResearchSubjectUp
 import { WEBHOOK_ID, WEBHOOK_SIGNATURE } from './standardWebhooks';
 import { FHIR_CONTENT_TYPE, refusalOutcome } from './fhir';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
+import { describe, type BodyEnv } from '../openapi/describe';
 
 async function rawJson(c: { req: { header(name: string): string | undefined; text(): Promise<string> } }, types: RegExp) {
   if (!types.test(c.req.header('content-type') ?? '')) throw unsupportedMediaType();
@@ -85,7 +84,7 @@ export function rmsCallbackRoutes(deps: Deps) {
     }),
     async (c) => {
       const { raw, body } = await rawJson(c, /^application\/(vnd\.api\+)?json\b/i);
-      const parsed = v.safeParse(RmsCallbackInput, body);
+      const parsed = c.var.body.parse(body);
       if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
       const { contactId } = parsed.output;
       const at = now();
@@ -110,10 +109,10 @@ export function rmsCallbackRoutes(deps: Deps) {
   );
 
   /** A FHIR ResearchSubject's status applied; answers the OperationOutcome that says where the referral stands. */
-  async function fhirReport(c: Context<AppEnv, '/fhir/:providerId'>) {
+  async function fhirReport(c: Context<AppEnv & BodyEnv<{ json: typeof ResearchSubjectUpdate }>, '/fhir/:providerId'>) {
     const providerId = parseId(c.req.param('providerId'));
     const { raw, body } = await rawJson(c, /^application\/(fhir\+)?json\b/i);
-    const parsed = v.safeParse(ResearchSubjectUpdate, body);
+    const parsed = c.var.body.parse(body);
     if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
     const referralKey = referralKeyOf(parsed.output);
     if (!referralKey)

@@ -24,7 +24,6 @@ import {
 } from '@core/model/rmsProvider';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -109,7 +108,7 @@ export function rmsProvidersRoutes(deps: Deps) {
     }),
     superOnly,
     async (c) => {
-      const { attributes } = await readResource(c, RmsProviderInput, { type: RMS_PROVIDER_TYPE });
+      const { attributes } = await c.var.body.read();
       const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
       return sendResource(c, serialize(await full(row)), 201);
     },
@@ -121,7 +120,7 @@ export function rmsProvidersRoutes(deps: Deps) {
     superOnly,
     async (c) => {
       const current = await load(c.req.param('id'));
-      const { attributes } = await readResource(c, RmsProviderPatch, { type: RMS_PROVIDER_TYPE, id: current.id });
+      const { attributes } = await c.var.body.read({ id: current.id });
       const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
       return sendResource(c, serialize(await full(row)));
     },

@@ -14,7 +14,6 @@ import {
 } from '@core/model/contactFieldScreener';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { idParam } from '../http/params';
 import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -54,7 +53,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
     requireRole(...STAFF_ADMIN_ROLES),
     async (c) => {
       const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
-      const { attributes } = await readResource(c, ContactFieldScreenersUpdate, { type: CONTACT_FIELD_SCREENER_TYPE });
+      const { attributes } = await c.var.body.read();
       const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);
       return sendList(
         c,

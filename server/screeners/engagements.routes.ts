@@ -8,7 +8,6 @@ import { SCREENER_ENGAGEMENT, SCREENER_ENGAGEMENT_TYPE } from '@core/model/scree
 import { message } from '@core/validation/messages';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { parseId } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { setScreenerEngagements } from './engagements';
@@ -37,7 +36,7 @@ export function engagementsScreenersRoutes(deps: Deps) {
     }),
     async (c) => {
       const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
-      const { attributes } = await readResource(c, EngagementsUpdate, { type: SCREENER_ENGAGEMENT_TYPE });
+      const { attributes } = await c.var.body.read();
       const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
       return sendList(
         c,

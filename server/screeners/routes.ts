@@ -42,7 +42,6 @@ import {
 } from './screeners';
 import { createClone, deleteClone, refreshCloneSurveys } from './clones';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -133,7 +132,7 @@ export function screenersRoutes(deps: Deps) {
     canEdit,
     async (c) => {
       const user = c.get('user');
-      const { attributes, relationships } = await readResource(c, ScreenerInput, { type: SCREENER_TYPE });
+      const { attributes, relationships } = await c.var.body.read();
       const id = await createScreener(db, user, attributes, relationships);
       return sendScreener(c, db, id, 201);
     },
@@ -148,7 +147,7 @@ export function screenersRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = await findScreener(db, id, user);
       if (!existing || id === null) throw notFound('screener');
-      const { attributes, relationships } = await readResource(c, ScreenerPatch, { type: SCREENER_TYPE, id });
+      const { attributes, relationships } = await c.var.body.read({ id });
       await updateScreener(db, existing, attributes, relationships);
       return sendScreener(c, db, id);
     },
@@ -172,7 +171,7 @@ export function screenersRoutes(deps: Deps) {
       if (!source) throw notFound('screener');
       // The body is optional: without one the copy is titled "{title} (Copy)".
       const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
-      const { attributes } = hasBody ? await readResource(c, CloneInput, { type: SCREENER_TYPE }) : { attributes: {} as v.InferOutput<typeof CloneInput> };
+      const { attributes } = hasBody ? await c.var.body.read() : { attributes: {} as v.InferOutput<typeof CloneInput> };
       const id = await createClone(db, source, attributes.title ?? `${source.title} (Copy)`, user.id);
       return sendScreener(c, db, id, 201);
     },
@@ -225,7 +224,7 @@ export function screenersRoutes(deps: Deps) {
       const link = await findScreenerSurveyLink(db, id);
       if (!link || id === null) throw notFound('screener survey');
       await editableScreener(db, link.screenerId, c.get('user'));
-      await readResource(c, ScreenerSurveyToggle, { type: SCREENER_SURVEY_TYPE, id });
+      await c.var.body.read({ id });
       const toggled = await toggleScreenerSurveyLink(db, id);
       const answer = toggled !== undefined && (await readScreenerSurveyLink(db, toggled));
       if (!answer) throw notFound('screener survey');

@@ -16,7 +16,6 @@ import {
 } from '@core/model/screenerSurvey';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -74,7 +73,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     }),
     canEdit,
     async (c) => {
-      const { attributes } = await readResource(c, ScreenerSurveyInput, { type: SCREENER_SURVEY_TYPE });
+      const { attributes } = await c.var.body.read();
       const screener = await findScreener(db, attributes.screenerId, c.get('user'));
       if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
       await editableScreener(db, screener.id, c.get('user'));
@@ -82,13 +81,13 @@ export function screenerSurveysRoutes(deps: Deps) {
     },
   );
 
-  const sendLink = async (c: Context<AppEnv>, id: number, status: 200 | 201 = 200) => {
+  const sendLink = async <E extends AppEnv>(c: Context<E>, id: number, status: 200 | 201 = 200) => {
     const link = await readScreenerSurveyLink(db, id);
     if (!link) throw notFound('screener survey');
     return sendDocument(c, { data: link }, status);
   };
 
-  const editableLink = (c: Context<AppEnv>) => editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
+  const editableLink = <E extends AppEnv>(c: Context<E>) => editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
 
   app.patch(
     '/:id',
@@ -100,7 +99,7 @@ export function screenerSurveysRoutes(deps: Deps) {
     canEdit,
     async (c) => {
       const link = await editableLink(c);
-      const { attributes } = await readResource(c, ScreenerSurveyPatch, { type: SCREENER_SURVEY_TYPE, id: link.id });
+      const { attributes } = await c.var.body.read({ id: link.id });
       const row = await updateScreenerSurveyLink(db, link, attributes);
       if (!row) throw notFound('screener survey');
       return sendLink(c, row.id);

@@ -22,7 +22,6 @@ import { fullReason, siteFills, type SiteFill } from './';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from './upload';
-import { readResource } from '../http/body';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -118,7 +117,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
       answer: { resource: ENGAGEMENT_SITE_LOCATION, status: 201 },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, EngagementSiteLocationInput, { type: ENGAGEMENT_SITE_LOCATION_TYPE });
+      const { attributes } = await c.var.body.read();
       const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
       if (!engagement) throw invalid([{ pointer: '/data/attributes/engagementId', detail: UNKNOWN_ENGAGEMENT }]);
       const createdId = await addSiteLink(db, attributes);
@@ -140,7 +139,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
       const id = parseId(c.req.param('id'));
       const existing = await findLink(db, id, c.get('user'));
       if (!existing || id === null) throw notFound('site link');
-      const { attributes } = await readResource(c, EngagementSiteLocationPatch, { type: ENGAGEMENT_SITE_LOCATION_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
       return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
     },

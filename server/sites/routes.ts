@@ -7,7 +7,6 @@ import { Hono } from 'hono';
 import { SITE_COORDINATOR_TIE, SITE_COORDINATOR_TYPE, SiteCoordinatorInput, type SiteCoordinatorRow } from '@core/model/user';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { idParam, required } from '../http/params';
 import { parseListQuery, type ListSpec } from '../http/query';
@@ -51,7 +50,7 @@ export function siteCoordinatorsRoutes(deps: Deps) {
       answer: { resource: SITE_COORDINATOR_TIE, status: 201 },
     }),
     async (c) => {
-      const { attributes } = await readResource(c, SiteCoordinatorInput, { type: SITE_COORDINATOR_TYPE });
+      const { attributes } = await c.var.body.read();
       await tieCoordinator(db, attributes.userId, attributes.siteLocationId).catch((error: unknown) => {
         if (error instanceof CoordinatorRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
         throw error;

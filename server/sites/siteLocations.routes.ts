@@ -14,7 +14,6 @@ import {
 } from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -79,7 +78,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     }),
     canChange,
     async (c) => {
-      const { attributes } = await readResource(c, SiteLocationInput, { type: SITE_LOCATION_TYPE });
+      const { attributes } = await c.var.body.read();
       const createdId = await createSiteLocation(db, attributes);
       return sendResource(c, serialize((await findSite(db, createdId)) as SiteLocationRow), 201);
     },
@@ -93,7 +92,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
       const id = parseId(c.req.param('id'));
       const existing = await findSite(db, id);
       if (!existing || id === null) throw notFound('site location');
-      const { attributes } = await readResource(c, SiteLocationPatch, { type: SITE_LOCATION_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       if (await updateSiteLocation(db, id, attributes)) {
         // Re-activated or moved: open again for every engagement it is linked to.
         await sitesOpened(deps, await engagementsOfSite(db, id));

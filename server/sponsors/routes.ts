@@ -18,7 +18,6 @@ import {
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -115,7 +114,7 @@ export function sponsorsRoutes(deps: Deps) {
     describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR, status: 201 } }),
     sponsorsAdmin,
     async (c) => {
-      const { attributes } = await readResource(c, SponsorInput, { type: SPONSOR_TYPE });
+      const { attributes } = await c.var.body.read();
       const row = await sponsorById(db, await createSponsor(db, attributes));
       return sendResource(c, serialize(row, null, false), 201);
     },
@@ -128,7 +127,7 @@ export function sponsorsRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
       if (!existing || id === null) throw notFound('sponsor');
-      const { attributes } = await readResource(c, SponsorPatch, { type: SPONSOR_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await updateSponsor(db, id, attributes);
       const row = await sponsorById(db, id);
       return sendResource(c, serialize(row, null, false, await figuresFor(db, [row], null)));

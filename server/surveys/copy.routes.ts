@@ -9,7 +9,6 @@ import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { copyLatestVersion } from './copy';
 import { sendForm } from './serialize';
-import { readResource } from '../http/body';
 import { describe } from '../openapi/describe';
 
 export function oFormCopyRoutes(app: Hono<AppEnv>, db: Db) {
@@ -23,7 +22,7 @@ export function oFormCopyRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, OFormCopyInput, { type: OFORM_COPY_TYPE });
+      const { attributes } = await c.var.body.read();
       const id = await copyLatestVersion(db, attributes.copy_identity, user);
       return sendForm(c, db, id, user, 201);
     },

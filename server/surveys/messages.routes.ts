@@ -6,7 +6,6 @@ import type { Hono } from 'hono';
 import { OFORM_MESSAGE, OFORM_MESSAGE_TYPE, OFormMessageInput, OFormMessagePatch, type OFormMessage, type OFormMessageType } from '@core/model/oformMessage';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -65,7 +64,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, OFormMessageInput, { type: OFORM_MESSAGE_TYPE });
+      const { attributes } = await c.var.body.read();
       const form = await findForm(db, attributes.oFormVersionId, user);
       if (!form) throw invalid([{ pointer: '/data/attributes/oFormVersionId', detail: UNKNOWN_VERSION }]);
       const row = await addVersionMessage(db, form, attributes);
@@ -86,7 +85,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
       const existing = await findVersionMessage(db, id);
       const form = existing ? await findForm(db, existing.oFormVersionId, user) : undefined;
       if (!existing || !form || id === null) throw notFound('survey message');
-      const { attributes } = await readResource(c, OFormMessagePatch, { type: OFORM_MESSAGE_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       const row = await updateVersionMessage(db, form.id, id, attributes.message);
       if (!row) throw notFound('survey message');
       return sendResource(c, serialize(row));

@@ -12,7 +12,7 @@ import { createContainer, deleteContainer, findContainer, updateContainer } from
 import { containerResource, fieldResource, toField } from './serialize';
 import { loadStructure } from './structure';
 import { findForm } from './versions';
-import { readResource, requireParent } from '../http/body';
+import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource } from '../http/serialize';
@@ -45,7 +45,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, ContainerInput, { type: OFORM_CONTAINER_TYPE });
+      const { attributes } = await c.var.body.read();
       const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
       const id = await createContainer(db, form, attributes);
       return sendContainer(c, db, id, user, 201);
@@ -60,7 +60,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
       const id = parseId(c.req.param('id'));
       const context = await findContainer(db, id, user);
       if (!context || id === null) throw notFound('page');
-      const { attributes } = await readResource(c, ContainerPatch, { type: OFORM_CONTAINER_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await updateContainer(db, context, attributes);
       return sendContainer(c, db, id, user);
     },

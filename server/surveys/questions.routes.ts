@@ -12,7 +12,7 @@ import { findContainer } from './pages';
 import { createQuestion, deleteQuestion, findField, updateQuestion } from './questions';
 import { fieldResource, toField } from './serialize';
 import { loadStructure } from './structure';
-import { readResource, requireParent } from '../http/body';
+import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource } from '../http/serialize';
@@ -39,7 +39,7 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const user = c.get('user');
-      const { attributes } = await readResource(c, FieldInput, { type: OFORM_FIELD_TYPE });
+      const { attributes } = await c.var.body.read();
       const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
       const id = await createQuestion(db, user, context, attributes);
       return sendField(c, db, id, user, 201);
@@ -60,7 +60,7 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
       const id = parseId(c.req.param('id'));
       const context = await findField(db, id, user);
       if (!context || id === null) throw notFound('question');
-      const { attributes } = await readResource(c, FieldPatch, { type: OFORM_FIELD_TYPE, id });
+      const { attributes } = await c.var.body.read({ id });
       await updateQuestion(db, user, context, attributes);
       return sendField(c, db, id, user);
     },

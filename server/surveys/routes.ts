@@ -23,7 +23,7 @@ import { formDocument, sendForm } from './serialize';
 import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';
 import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
-import { readResource, requireParent } from '../http/body';
+import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -68,7 +68,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM, status: 201 } }),
     async (c) => {
       const user = c.get('user');
-      const { attributes, relationships } = await readResource(c, OFormInput, { type: OFORM_TYPE });
+      const { attributes, relationships } = await c.var.body.read();
       const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
       const languageIds = await readLanguagesRelationship(db, relationships);
       const id = await createSurvey(db, attributes, engagement, languageIds);
@@ -84,7 +84,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
       const id = parseId(c.req.param('id'));
       const existing = await findForm(db, id, user);
       if (!existing || id === null) throw notFound('survey');
-      const { attributes, relationships } = await readResource(c, OFormPatch, { type: OFORM_TYPE, id });
+      const { attributes, relationships } = await c.var.body.read({ id });
       const languageIds = await readLanguagesRelationship(db, relationships);
       await updateSurvey(db, id, attributes, languageIds);
       return sendForm(c, db, id, user);

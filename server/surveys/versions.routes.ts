@@ -9,7 +9,6 @@ import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { approveVersion } from './approval';
 import { findForm, type FormRow } from './versions';
-import { readResource } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
@@ -44,7 +43,7 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
       const id = parseId(c.req.param('id'));
       const existing = await findForm(db, id, user);
       if (!existing || id === null) throw notFound('survey version');
-      await readResource(c, OFormVersionPatch, { type: OFORM_VERSION_TYPE, id });
+      await c.var.body.read({ id });
       await approveVersion(db, { id, identity: existing.identity }, user.id);
       const row = await findForm(db, id, user);
       if (!row) throw notFound('survey version');

@@ -31,7 +31,6 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { startSession } from '../auth/tokens';
 import { otpauthUri } from '../auth/totp';
 import { loadUser, userAttributes } from '../auth/users';
-import { readJson, readResource } from '../http/body';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
@@ -132,7 +131,7 @@ export function usersRoutes(deps: Deps) {
     describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER } }),
     async (c) => {
       const me = c.get('user');
-      const { attributes } = await readResource(c, ChangePasswordInput, { type: USER_TYPE });
+      const { attributes } = await c.var.body.read();
       const now = nowOf(deps);
       await changeOwnPassword(db, me, attributes, now);
       return sendUser(c, db, me.id, 200, await startSession(db, deps.jwtSecret, deps.config, me.id, now));
@@ -156,7 +155,7 @@ export function usersRoutes(deps: Deps) {
     describe({ summary: 'Finish two-factor enrolment with a code', body: { resource: TOTP_TYPE, attributes: TotpCodeInput }, answer: { resource: USER } }),
     async (c) => {
       const me = c.get('user');
-      const { attributes } = await readResource(c, TotpCodeInput, { type: TOTP_TYPE });
+      const { attributes } = await c.var.body.read();
       await verifyTwoFactor(db, me, attributes.code, nowOf(deps));
       return sendUser(c, db, me.id);
     },
@@ -196,7 +195,7 @@ export function usersRoutes(deps: Deps) {
     }),
     staffAdmin,
     async (c) => {
-      const parsed = v.safeParse(ValidateEmailBody, await readJson(c));
+      const parsed = await c.var.body.read();
       if (!parsed.success) throw invalid(toFieldIssues(parsed.issues, ''));
       const email = parsed.output.data.email.trim();
       const exceptId =
@@ -227,7 +226,7 @@ export function usersRoutes(deps: Deps) {
     staffAdmin,
     async (c) => {
       const me = c.get('user');
-      const { attributes, relationships } = await readResource(c, UserInput, { type: USER_TYPE });
+      const { attributes, relationships } = await c.var.body.read();
       const id = await createUser(db, me, attributes, relationships);
       return sendUser(c, db, id, 201);
     },
@@ -242,7 +241,7 @@ export function usersRoutes(deps: Deps) {
       const id = parseId(c.req.param('id'));
       const existing = id === null ? undefined : await findUser(db, id);
       if (!existing || id === null) throw notFound('user');
-      const { attributes, relationships } = await readResource(c, UserPatch, { type: USER_TYPE, id });
+      const { attributes, relationships } = await c.var.body.read({ id });
       await updateUser(db, me, existing, attributes, relationships);
       return sendUser(c, db, id);
     },
