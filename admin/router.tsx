@@ -92,6 +92,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   SponsorsIndex: lazyAhead(async () => (await import('./sections/sponsors/listCalls')).sponsorsAhead),
   EngagementsView: lazyAhead(async () => (await import('./sections/engagements/viewCalls')).engagementViewAhead),
   ReferralsIndex: lazyAhead(async () => (await import('./sections/referrals/listCalls')).referralsAhead),
+  EngagementsIndex: lazyAhead(async () => (await import('./sections/engagements/listCalls')).engagementsAhead),
 };
 
 /**
