@@ -94,6 +94,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   ReferralsIndex: lazyAhead(async () => (await import('./sections/referrals/listCalls')).referralsAhead),
   EngagementsIndex: lazyAhead(async () => (await import('./sections/engagements/listCalls')).engagementsAhead),
   SiteLocationsIndex: lazyAhead(async () => (await import('./sections/site-locations/listCalls')).siteLocationsAhead),
+  ScreenerIndex: lazyAhead(async () => (await import('./sections/screeners/listCalls')).screenersAhead),
 };
 
 /**
