@@ -95,6 +95,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   EngagementsIndex: lazyAhead(async () => (await import('./sections/engagements/listCalls')).engagementsAhead),
   SiteLocationsIndex: lazyAhead(async () => (await import('./sections/site-locations/listCalls')).siteLocationsAhead),
   ScreenerIndex: lazyAhead(async () => (await import('./sections/screeners/listCalls')).screenersAhead),
+  OFormIndex: lazyAhead(async () => (await import('./sections/oforms/listCalls')).oformsAhead),
 };
 
 /**
