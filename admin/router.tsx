@@ -96,6 +96,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   SiteLocationsIndex: lazyAhead(async () => (await import('./sections/site-locations/listCalls')).siteLocationsAhead),
   ScreenerIndex: lazyAhead(async () => (await import('./sections/screeners/listCalls')).screenersAhead),
   OFormIndex: lazyAhead(async () => (await import('./sections/oforms/listCalls')).oformsAhead),
+  SurveysIndex: lazyAhead(async () => (await import('./sections/legacy-surveys/listCalls')).surveysAhead),
 };
 
 /**
