@@ -97,6 +97,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   ScreenerIndex: lazyAhead(async () => (await import('./sections/screeners/listCalls')).screenersAhead),
   OFormIndex: lazyAhead(async () => (await import('./sections/oforms/listCalls')).oformsAhead),
   SurveysIndex: lazyAhead(async () => (await import('./sections/legacy-surveys/listCalls')).surveysAhead),
+  SitePerformance: lazyAhead(async () => (await import('./sections/site-performance/listCalls')).sitePerformanceAhead),
 };
 
 /**
