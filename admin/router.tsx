@@ -98,6 +98,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   OFormIndex: lazyAhead(async () => (await import('./sections/oforms/listCalls')).oformsAhead),
   SurveysIndex: lazyAhead(async () => (await import('./sections/legacy-surveys/listCalls')).surveysAhead),
   SitePerformance: lazyAhead(async () => (await import('./sections/site-performance/listCalls')).sitePerformanceAhead),
+  LeadsIndex: lazyAhead(async () => (await import('./sections/leads/listCalls')).leadsAhead),
 };
 
 /**
