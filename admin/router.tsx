@@ -99,6 +99,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   SurveysIndex: lazyAhead(async () => (await import('./sections/legacy-surveys/listCalls')).surveysAhead),
   SitePerformance: lazyAhead(async () => (await import('./sections/site-performance/listCalls')).sitePerformanceAhead),
   LeadsIndex: lazyAhead(async () => (await import('./sections/leads/listCalls')).leadsAhead),
+  UsersIndex: lazyAhead(async () => (await import('./sections/users/listCalls')).usersAhead),
 };
 
 /**
