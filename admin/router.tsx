@@ -100,6 +100,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   SitePerformance: lazyAhead(async () => (await import('./sections/site-performance/listCalls')).sitePerformanceAhead),
   LeadsIndex: lazyAhead(async () => (await import('./sections/leads/listCalls')).leadsAhead),
   UsersIndex: lazyAhead(async () => (await import('./sections/users/listCalls')).usersAhead),
+  GenericMessagesIndex: lazyAhead(async () => (await import('./sections/generic-messages/listCalls')).genericMessagesAhead),
 };
 
 /**
