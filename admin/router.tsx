@@ -101,6 +101,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   LeadsIndex: lazyAhead(async () => (await import('./sections/leads/listCalls')).leadsAhead),
   UsersIndex: lazyAhead(async () => (await import('./sections/users/listCalls')).usersAhead),
   GenericMessagesIndex: lazyAhead(async () => (await import('./sections/generic-messages/listCalls')).genericMessagesAhead),
+  LanguagesIndex: lazyAhead(async () => (await import('./sections/languages/listCalls')).languagesAhead),
 };
 
 /**
