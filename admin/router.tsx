@@ -102,6 +102,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   UsersIndex: lazyAhead(async () => (await import('./sections/users/listCalls')).usersAhead),
   GenericMessagesIndex: lazyAhead(async () => (await import('./sections/generic-messages/listCalls')).genericMessagesAhead),
   LanguagesIndex: lazyAhead(async () => (await import('./sections/languages/listCalls')).languagesAhead),
+  ContactFieldsIndex: lazyAhead(async () => (await import('./sections/contact-fields/listCalls')).contactFieldsAhead),
 };
 
 /**
