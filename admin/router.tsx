@@ -103,6 +103,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   GenericMessagesIndex: lazyAhead(async () => (await import('./sections/generic-messages/listCalls')).genericMessagesAhead),
   LanguagesIndex: lazyAhead(async () => (await import('./sections/languages/listCalls')).languagesAhead),
   ContactFieldsIndex: lazyAhead(async () => (await import('./sections/contact-fields/listCalls')).contactFieldsAhead),
+  RmsProvidersIndex: lazyAhead(async () => (await import('./sections/rms-providers/listCalls')).rmsProvidersAhead),
 };
 
 /**
