@@ -104,6 +104,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   LanguagesIndex: lazyAhead(async () => (await import('./sections/languages/listCalls')).languagesAhead),
   ContactFieldsIndex: lazyAhead(async () => (await import('./sections/contact-fields/listCalls')).contactFieldsAhead),
   RmsProvidersIndex: lazyAhead(async () => (await import('./sections/rms-providers/listCalls')).rmsProvidersAhead),
+  RmsAuditsIndex: lazyAhead(async () => (await import('./sections/rms-audits/listCalls')).rmsAuditsAhead),
 };
 
 /**
