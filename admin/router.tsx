@@ -105,6 +105,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   ContactFieldsIndex: lazyAhead(async () => (await import('./sections/contact-fields/listCalls')).contactFieldsAhead),
   RmsProvidersIndex: lazyAhead(async () => (await import('./sections/rms-providers/listCalls')).rmsProvidersAhead),
   RmsAuditsIndex: lazyAhead(async () => (await import('./sections/rms-audits/listCalls')).rmsAuditsAhead),
+  MessagesIndex: lazyAhead(async () => (await import('./sections/messages/listCalls')).messagesAhead),
 };
 
 /**
