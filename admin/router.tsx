@@ -106,6 +106,7 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   RmsProvidersIndex: lazyAhead(async () => (await import('./sections/rms-providers/listCalls')).rmsProvidersAhead),
   RmsAuditsIndex: lazyAhead(async () => (await import('./sections/rms-audits/listCalls')).rmsAuditsAhead),
   MessagesIndex: lazyAhead(async () => (await import('./sections/messages/listCalls')).messagesAhead),
+  MessageTemplatesIndex: lazyAhead(async () => (await import('./sections/messages/listCalls')).messageTemplatesAhead),
 };
 
 /**
