@@ -20,7 +20,10 @@ const session = createSession({ baseUrl: `${window.location.origin}/api`, tokens
 // A screen's requests are made ahead only for whom its route admits, so only once the session is known.
 let restored = false;
 const start = (location: { pathname: string; search: string }) =>
-  startScreen(location, (route) => (restored && canSee(route.access, store.get(authStatusAtom), store.get(currentUserAtom)) ? session.prefetchClient : null));
+  startScreen(location, (route) => {
+    const user = store.get(currentUserAtom);
+    return restored && canSee(route.access, store.get(authStatusAtom), user) ? { client: session.prefetchClient, user } : null;
+  });
 
 const router = createBrowserRouter(buildRoutes());
 // Called as a navigation commits, before React renders the screen (whose requests then find

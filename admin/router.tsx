@@ -7,8 +7,7 @@ import type { ComponentType } from 'react';
 import { Navigate, matchRoutes, type RouteObject } from 'react-router-dom';
 import { ROUTES, type Layout, type RouteName, type TableRoute } from './routing/routes';
 import { lazyScreen, type LazyScreen } from './routing/lazyScreen';
-import type { ApiClient } from '@core/api/client';
-import { lazyAhead, type LazyAhead } from './routing/ahead';
+import { lazyAhead, type AheadContext, type LazyAhead } from './routing/ahead';
 import { preloadCharts } from './components/charts/lazy';
 import { AppLayout } from './layouts/AppLayout';
 import { Guard } from './layouts/Guard';
@@ -93,6 +92,21 @@ export const AHEAD: { readonly [N in RouteName]?: LazyAhead } = {
   SponsorsIndex: lazyAhead(async () => (await import('./sections/sponsors/listCalls')).sponsorsAhead),
   EngagementsView: lazyAhead(async () => (await import('./sections/engagements/viewCalls')).engagementViewAhead),
   ReferralsIndex: lazyAhead(async () => (await import('./sections/referrals/listCalls')).referralsAhead),
+  EngagementsIndex: lazyAhead(async () => (await import('./sections/engagements/listCalls')).engagementsAhead),
+  SiteLocationsIndex: lazyAhead(async () => (await import('./sections/site-locations/listCalls')).siteLocationsAhead),
+  ScreenerIndex: lazyAhead(async () => (await import('./sections/screeners/listCalls')).screenersAhead),
+  OFormIndex: lazyAhead(async () => (await import('./sections/oforms/listCalls')).oformsAhead),
+  SurveysIndex: lazyAhead(async () => (await import('./sections/legacy-surveys/listCalls')).surveysAhead),
+  SitePerformance: lazyAhead(async () => (await import('./sections/site-performance/listCalls')).sitePerformanceAhead),
+  LeadsIndex: lazyAhead(async () => (await import('./sections/leads/listCalls')).leadsAhead),
+  UsersIndex: lazyAhead(async () => (await import('./sections/users/listCalls')).usersAhead),
+  GenericMessagesIndex: lazyAhead(async () => (await import('./sections/generic-messages/listCalls')).genericMessagesAhead),
+  LanguagesIndex: lazyAhead(async () => (await import('./sections/languages/listCalls')).languagesAhead),
+  ContactFieldsIndex: lazyAhead(async () => (await import('./sections/contact-fields/listCalls')).contactFieldsAhead),
+  RmsProvidersIndex: lazyAhead(async () => (await import('./sections/rms-providers/listCalls')).rmsProvidersAhead),
+  RmsAuditsIndex: lazyAhead(async () => (await import('./sections/rms-audits/listCalls')).rmsAuditsAhead),
+  MessagesIndex: lazyAhead(async () => (await import('./sections/messages/listCalls')).messagesAhead),
+  MessageTemplatesIndex: lazyAhead(async () => (await import('./sections/messages/listCalls')).messageTemplatesAhead),
 };
 
 /**
@@ -110,17 +124,17 @@ export const preloadAhead = (): void => {
 };
 
 /**
- * Starts what the screen at `location` will need: its code, and (when `client` is given, i.e.
+ * Starts what the screen at `location` will need: its code, and (when `asker` gives a client, i.e.
  * the user may open it) its first requests, so neither waits on the other. The entry calls it
  * on every navigation before the screen renders, and a nav link when pointed at.
  */
-export function startScreen(location: { pathname: string; search: string }, client: (route: TableRoute) => ApiClient | null): void {
+export function startScreen(location: { pathname: string; search: string }, asker: (route: TableRoute) => Pick<AheadContext, 'client' | 'user'> | null): void {
   const match = matchRoutes(MATCHABLE, location.pathname)?.at(-1);
   const route = match && TABLE_BY_MATCH.get(match.route);
   if (!match || !route) return;
   SCREENS[route.name]?.preload();
-  const asker = client(route);
-  if (asker) AHEAD[route.name]?.run({ client: asker, params: match.params, search: new URLSearchParams(location.search) });
+  const who = asker(route);
+  if (who) AHEAD[route.name]?.run({ ...who, params: match.params, search: new URLSearchParams(location.search) });
 }
 
 const MATCHABLE = ROUTES.map((route) => ({ path: route.path }));

@@ -6,9 +6,12 @@
 import { createContext } from 'react';
 import type { Params } from 'react-router-dom';
 import type { ApiClient } from '@core/api/client';
+import type { User } from '@core/model/user';
 
 export interface AheadContext {
   client: ApiClient;
+  /** Who asks: a screen may ask for some lists only for some roles, and its route the same. */
+  user: User | null;
   params: Params;
   search: URLSearchParams;
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { signInAsAdmin } from './admin-session';
+import { settled } from './settled';
 
 const base = inject('baseUrl');
 const RECRUITMENT_CODE = /\/assets\/Recruitment-[^/]*\.js$/;
@@ -189,6 +190,66 @@ describe('code ahead', () => {
       await nav.getByRole('link', { name: 'Recruitment' }).click();
       await fresh.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 30_000 });
       expect(code).toEqual([]);
+    } finally {
+      await fresh.context().close();
+    }
+  });
+});
+
+describe("every nav screen's calls", () => {
+  it('leave when its link is pointed at, so the click asks for nothing more', async () => {
+    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+    try {
+      await signInAsAdmin(fresh, base);
+      // The idle prefetch after sign-in: every route's calls and screen in memory, as a click finds them.
+      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/Charts-[^/]*\.js$/.test(e.name)), null, {
+        timeout: 30_000,
+      });
+      await fresh.waitForLoadState('networkidle');
+      await settled(fresh, 30_000);
+      const sent: string[] = [];
+      let inFlight = 0;
+      fresh.on('request', (r) => {
+        if (!r.url().includes('/api/')) return;
+        sent.push(r.url().slice(r.url().indexOf('/api/')));
+        inFlight++;
+      });
+      const done = (r: { url(): string }) => r.url().includes('/api/') && inFlight--;
+      fresh.on('requestfinished', done);
+      fresh.on('requestfailed', done);
+      // Quiet: no API call in flight, and none started, for a while.
+      const quiet = async () => {
+        let seen = -1;
+        for (let stable = 0; stable < 4; ) {
+          await fresh.waitForTimeout(100);
+          stable = inFlight === 0 && sent.length === seen ? stable + 1 : 0;
+          seen = sent.length;
+        }
+      };
+      const nav = fresh.getByRole('navigation', { name: 'Main' });
+      const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+      // The screen shown now last, so that each link is clicked from another screen.
+      const here = new URL(fresh.url()).pathname;
+      const order = [...hrefs.filter((h) => h !== here), ...hrefs.filter((h) => h === here)];
+      expect(order.length).toBeGreaterThan(15);
+      const missed: Record<string, string[]> = {};
+      for (const href of order) {
+        const link = nav.locator(`a[href="${href}"]`);
+        await quiet();
+        const before = sent.length;
+        await link.hover();
+        await quiet();
+        const ahead = new Set(sent.slice(before));
+        const clickedAt = sent.length;
+        await link.click();
+        await fresh.waitForURL((url) => url.pathname === href);
+        await fresh.getByRole('main').first().waitFor();
+        await settled(fresh, 30_000);
+        await quiet();
+        const after = sent.slice(clickedAt).filter((url) => !ahead.has(url));
+        if (ahead.size === 0 || after.length > 0) missed[href] = ahead.size === 0 ? ['nothing asked ahead'] : after;
+      }
+      expect(missed).toEqual({});
     } finally {
       await fresh.context().close();
     }

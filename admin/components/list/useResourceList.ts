@@ -72,6 +72,9 @@ export const toListParams = (query: ListQuery): ListParams => ({
   searchQuery: query.searchQuery.trim() || undefined,
 });
 
+/** A list's first request for the location's query string (its route asks for it ahead, routing/ahead.ts). */
+export const firstPageParams = (search: URLSearchParams, options: ListQueryOptions): ListParams => toListParams(readListQuery(search, options));
+
 export function useListQuery(options: ListQueryOptions) {
   const [params, setParams] = useSearchParams();
   const query = readListQuery(params, options);

@@ -1,5 +1,5 @@
 import { contactFieldsApi } from '@core/api/contactFields';
-import { CONTACT_FIELD_DEFAULT_SORT, CONTACT_FIELD_SORTS, type ContactField } from '@core/model/contactField';
+import type { ContactField } from '@core/model/contactField';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -8,12 +8,12 @@ import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './ContactFieldForm';
+import { CONTACT_FIELD_LIST } from './listCalls';
 
 export default function ContactFieldsIndex() {
   const api = useApi(contactFieldsApi);
   const { list, remove } = useIndexList(api, {
-    defaultSort: CONTACT_FIELD_DEFAULT_SORT,
-    sortable: CONTACT_FIELD_SORTS,
+    ...CONTACT_FIELD_LIST,
     what: 'Contact field',
     add: pathTo('ContactFieldsAdd'),
   });

@@ -1,6 +1,6 @@
 import { engagementsApi } from '@core/api/engagements';
 import { lookupsApi } from '@core/api/lookups';
-import { ENGAGEMENT_DEFAULT_SORT, ENGAGEMENT_PHASES, ENGAGEMENT_SORTS, type Engagement } from '@core/model/engagement';
+import { ENGAGEMENT_PHASES, type Engagement } from '@core/model/engagement';
 import { LOOKUP_TYPES } from '@core/model/lookup';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
@@ -14,6 +14,7 @@ import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
+import { ENGAGEMENT_LIST } from './listCalls';
 
 export function engagementColumns(remove: (id: string) => Promise<boolean>, reload: () => void, withSponsor = true): Column<Engagement>[] {
   return [
@@ -38,8 +39,6 @@ export function engagementColumns(remove: (id: string) => Promise<boolean>, relo
 export const engagementBulk = (api: ReturnType<typeof engagementsApi>): BulkOptions<Engagement> =>
   activateAndDeleteBulk<Engagement>(api, ['engagement', 'engagements'], (e) => e.name);
 
-const FILTER_NAMES = ['sponsorId', 'isActive', 'phase', 'therapeuticAreaId', 'startDateFrom', 'endDateTo'] as const;
-
 export default function EngagementsIndex() {
   const api = useApi(engagementsApi);
   const lookups = useApi(lookupsApi);
@@ -50,9 +49,7 @@ export default function EngagementsIndex() {
     'Could not load the therapeutic areas.',
   );
   const { list, remove } = useIndexList(api, {
-    defaultSort: ENGAGEMENT_DEFAULT_SORT,
-    sortable: ENGAGEMENT_SORTS,
-    filterNames: FILTER_NAMES,
+    ...ENGAGEMENT_LIST,
     what: 'Engagement',
     add: pathTo('EngagementsAdd'),
   });

@@ -1,11 +1,5 @@
 import { genericMessagesApi } from '@core/api/genericMessages';
-import {
-  GENERIC_MESSAGE_DEFAULT_LIMIT,
-  GENERIC_MESSAGE_DEFAULT_SORT,
-  GENERIC_MESSAGE_SORTS,
-  MESSAGE_TYPES,
-  type GenericMessage,
-} from '@core/model/genericMessage';
+import { MESSAGE_TYPES, type GenericMessage } from '@core/model/genericMessage';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, fieldColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -13,17 +7,13 @@ import { useApiResourceList } from '../../components/list/useResourceList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { GENERIC_MESSAGE_LIST } from './listCalls';
 
 const TYPE_LABELS: Record<string, string> = { default: 'Default', global: 'Global' };
 
 export default function GenericMessagesIndex() {
   const api = useApi(genericMessagesApi);
-  const list = useApiResourceList(api, {
-    defaultSort: GENERIC_MESSAGE_DEFAULT_SORT,
-    sortable: GENERIC_MESSAGE_SORTS,
-    defaultLimit: GENERIC_MESSAGE_DEFAULT_LIMIT,
-    filterNames: ['messageType'],
-  });
+  const list = useApiResourceList(api, GENERIC_MESSAGE_LIST);
 
   useTopBar({ search: list.search });
 

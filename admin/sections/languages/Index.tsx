@@ -1,6 +1,6 @@
 import { languagesApi } from '@core/api/languages';
 import { toUiIsoCode } from '@core/i18n';
-import { LANGUAGE_DEFAULT_LIMIT, LANGUAGE_DEFAULT_SORT, LANGUAGE_SORTS, type Language } from '@core/model/language';
+import type { Language } from '@core/model/language';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -10,14 +10,12 @@ import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { LANGUAGE_LABELS as L } from './languageValues';
+import { LANGUAGE_LIST } from './listCalls';
 
 export default function LanguagesIndex() {
   const api = useApi(languagesApi);
   const { list, remove } = useIndexList(api, {
-    filterNames: ['isActive'],
-    defaultSort: LANGUAGE_DEFAULT_SORT,
-    sortable: LANGUAGE_SORTS,
-    defaultLimit: LANGUAGE_DEFAULT_LIMIT,
+    ...LANGUAGE_LIST,
     what: 'Language',
     add: pathTo('LanguagesAdd'),
   });

@@ -14,7 +14,7 @@ import { engagementsApi } from '@core/api/engagements';
 import { leadsApi } from '@core/api/leads';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
-import { LEAD_DEFAULT_SORT, LEAD_FILTERS, LEAD_KINDS, LEAD_SORTS, type Lead, type LeadKind } from '@core/model/lead';
+import { LEAD_KINDS, type Lead, type LeadKind } from '@core/model/lead';
 import { hasRole } from '@core/model/user';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { formatDateTime } from '../../components/format';
@@ -27,6 +27,8 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { CHANNEL_OPTION_PARAMS, ENGAGEMENT_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { LEAD_LIST, readsLeadOptionLists } from './listCalls';
 
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = { notQualified: 'Not qualified', noTrialSites: 'No trial sites', notActive: 'Not active' };
 export const ERASE_CONFIRMATION = (id: string) => `Erase lead ${id}? Its contact details and consent are deleted for good.`;
@@ -96,23 +98,22 @@ export default function LeadsIndex() {
   const notify = useNotify();
   const user = useAtomValue(currentUserAtom);
   const canErase = hasRole(user, 'Admin', 'Super User');
-  // A Site Coordinator reads leads but not the engagement, screener and channel lists (403): ids then.
-  const readsLists = hasRole(user, 'Admin', 'Super User', 'User');
-  const list = useApiResourceList(api, { defaultSort: LEAD_DEFAULT_SORT, sortable: LEAD_SORTS, filterNames: LEAD_FILTERS });
+  const readsLists = readsLeadOptionLists(user);
+  const list = useApiResourceList(api, LEAD_LIST);
   useTopBar({});
 
   const engagementOptions = useOptions(
-    async () => (readsLists ? (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })) : []),
+    async () => (readsLists ? (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name })) : []),
     [engagements, readsLists],
     'Could not load the engagements.',
   );
   const screenerOptions = useOptions(
-    async () => (readsLists ? (await screeners.list({ limit: 1000, sort: 'title' })).items.map((s) => ({ value: String(s.id), label: s.title })) : []),
+    async () => (readsLists ? (await screeners.list(SCREENER_OPTION_PARAMS)).items.map((s) => ({ value: String(s.id), label: s.title })) : []),
     [screeners, readsLists],
     'Could not load the screeners.',
   );
   const channelOptions = useOptions(
-    async () => (readsLists ? (await channels.list({ limit: 1000, sort: 'title' })).items.map((m) => ({ value: String(m.id), label: m.title })) : []),
+    async () => (readsLists ? (await channels.list(CHANNEL_OPTION_PARAMS)).items.map((m) => ({ value: String(m.id), label: m.title })) : []),
     [channels, readsLists],
     'Could not load the media channels.',
   );

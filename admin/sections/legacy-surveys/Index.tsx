@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
 import { legacySurveysApi } from '@core/api/legacySurveys';
-import { SURVEY_DEFAULT_SORT, SURVEY_SORTS, type Survey } from '@core/model/legacySurvey';
+import type { Survey } from '@core/model/legacySurvey';
 import { Select } from '../../components/form/Select';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
@@ -16,6 +16,7 @@ import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { SURVEY_LABELS as L } from './values';
+import { SURVEY_ENGAGEMENT_PARAMS, SURVEY_LIST } from './listCalls';
 import './legacy-surveys.css';
 
 export default function SurveysIndex() {
@@ -24,16 +25,11 @@ export default function SurveysIndex() {
   const navigate = useNavigate();
   const sponsors = useSponsorOptions();
   const { list, remove } = useIndexList(api, {
-    defaultSort: SURVEY_DEFAULT_SORT,
-    sortable: SURVEY_SORTS,
-    filterNames: ['sponsorId', 'isActive'],
+    ...SURVEY_LIST,
     what: 'Survey',
   });
   const engagements = useOptions(
-    () =>
-      engagementApi
-        .list({ limit: 1000, sort: 'name', fields: 'name,fullIdentification' })
-        .then((r) => r.items.map((e) => ({ value: e.id, label: `${e.name} (${e.fullIdentification})` }))),
+    () => engagementApi.list(SURVEY_ENGAGEMENT_PARAMS).then((r) => r.items.map((e) => ({ value: e.id, label: `${e.name} (${e.fullIdentification})` }))),
     [engagementApi],
     'Could not load engagements',
   );

@@ -12,10 +12,8 @@ import { messagesApi } from '@core/api/messages';
 import {
   MESSAGE_CHANNEL_LABELS,
   MESSAGE_CHANNELS,
-  MESSAGE_DEFAULT_SORT,
   MESSAGE_KIND_LABELS,
   MESSAGE_KINDS,
-  MESSAGE_SORTS,
   MESSAGE_STATUSES,
   type Message,
   type MessageStatus,
@@ -31,6 +29,8 @@ import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { MESSAGE_LIST } from './listCalls';
 
 export const STATUS_LABELS: Record<MessageStatus, string> = {
   pending: 'Pending',
@@ -50,8 +50,6 @@ const BADGE: Record<MessageStatus, string> = {
   cancelled: 'badge-duplicate',
 };
 
-const FILTERS = ['status', 'kind', 'channel', 'engagementId'] as const;
-
 function Recipient({ message, shown, onReveal }: { message: Message; shown: string | undefined; onReveal: () => void }) {
   if (message.audience === 'staff') return <span>{message.recipient}</span>;
   if (shown) return <span>{shown}</span>;
@@ -69,13 +67,13 @@ export default function MessagesIndex() {
   const api = useApi(messagesApi);
   const engagements = useApi(engagementsApi);
   const notify = useNotify();
-  const list = useApiResourceList(api, { defaultSort: MESSAGE_DEFAULT_SORT, sortable: MESSAGE_SORTS, filterNames: FILTERS });
+  const list = useApiResourceList(api, MESSAGE_LIST);
   const [revealed, setRevealed] = useState<Readonly<Record<string, string>>>({});
   const resending = useRowCalls<string>();
   useTopBar({});
 
   const engagementOptions = useOptions(
-    async () => (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    async () => (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name })),
     [engagements],
     'Could not load the engagements.',
   );

@@ -1,6 +1,5 @@
 import { oformsApi } from '@core/api/oforms';
 import type { OForm } from '@core/model/oformDoc';
-import { OFORM_DEFAULT_SORT, OFORM_SORTS } from '@core/model/oformDoc';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -12,14 +11,13 @@ import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { OFORM_LABELS as L, isFrozen } from './values';
 import { VersionBadge } from './VersionBar';
+import { OFORM_LIST } from './listCalls';
 
 export default function OFormIndex() {
   const api = useApi(oformsApi);
   const sponsors = useSponsorOptions();
   const { list, remove } = useIndexList(api, {
-    defaultSort: OFORM_DEFAULT_SORT,
-    sortable: OFORM_SORTS,
-    filterNames: ['sponsorId', 'isActive'],
+    ...OFORM_LIST,
     what: 'Survey version',
     add: pathTo('OFormAdd'),
   });

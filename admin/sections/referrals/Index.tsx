@@ -35,7 +35,8 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { REFERRAL_LIST } from './listCalls';
+import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { REFERRAL_LIST, referralSiteParams } from './listCalls';
 
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
@@ -163,7 +164,7 @@ export default function ReferralsIndex() {
   const sites = useApi(siteLocationsApi);
   const engagementId = list.query.filters.engagementId;
   const engagementOptions = useOptions(
-    async () => (coordinator ? [] : (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name }))),
+    async () => (coordinator ? [] : (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name }))),
     [engagements, coordinator],
     'Could not load the engagements.',
   );
@@ -171,7 +172,7 @@ export default function ReferralsIndex() {
     async () =>
       coordinator
         ? []
-        : (await sites.list({ limit: 1000, sort: 'name', ...(engagementId ? { engagementId } : {}) })).items.map((s) => ({
+        : (await sites.list(referralSiteParams(engagementId))).items.map((s) => ({
             value: String(s.id),
             label: s.siteId ? `${s.name} (${s.siteId})` : s.name,
           })),

@@ -14,7 +14,7 @@ import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { rmsAuditsApi } from '@core/api/rmsAudits';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
-import { RMS_AUDIT_DEFAULT_SORT, RMS_AUDIT_SORTS, RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '@core/model/rmsAudit';
+import { RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
@@ -27,6 +27,8 @@ import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import './rms-audits.css';
+import { ENGAGEMENT_OPTION_PARAMS, RMS_PROVIDER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { RMS_AUDIT_FILTERS, RMS_AUDIT_LIST } from './listCalls';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
 export const SEND_AGAIN_CONFIRMATION = (contactId: number) =>
@@ -42,11 +44,9 @@ export const STATUS_LABELS: Record<RmsDeliveryStatus, string> = {
   undelivered: 'Undelivered',
 };
 
-/** The URL's filter parameters, as the API takes them. */
 /** How often the audits read themselves again. */
 export const AUDITS_REFRESH_MS = 10_000;
-const FILTERS = ['status', 'rmsProviderId', 'engagementId', 'from', 'to'] as const;
-type FilterName = (typeof FILTERS)[number];
+type FilterName = (typeof RMS_AUDIT_FILTERS)[number];
 
 function Outcome({ audit }: { audit: RmsAudit }) {
   // A duplicate has no attempt: it is kept and never sent.
@@ -114,11 +114,7 @@ export default function RmsAuditsIndex() {
   const engagements = useApi(engagementsApi);
   const confirm = useConfirm();
   const notify = useNotify();
-  const list = useApiResourceList(api, {
-    defaultSort: RMS_AUDIT_DEFAULT_SORT,
-    sortable: RMS_AUDIT_SORTS,
-    filterNames: FILTERS,
-  });
+  const list = useApiResourceList(api, RMS_AUDIT_LIST);
   const active = list.query.filters as Partial<Record<FilterName, string>>;
   // Reads itself again like the referral queue, so a retry made by the worker shows without a reload.
   const { reload } = list;
@@ -131,12 +127,12 @@ export default function RmsAuditsIndex() {
   const [bulkBusy, setBulkBusy] = useState(false);
 
   const providerOptions = useOptions(
-    async () => (await providers.list({ limit: 1000, sort: 'name' })).items.map((p) => ({ value: p.id, label: p.name })),
+    async () => (await providers.list(RMS_PROVIDER_OPTION_PARAMS)).items.map((p) => ({ value: p.id, label: p.name })),
     [providers],
     'Could not load the record systems.',
   );
   const engagementOptions = useOptions(
-    async () => (await engagements.list({ limit: 1000, sort: 'name' })).items.map((e) => ({ value: String(e.id), label: e.name })),
+    async () => (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name })),
     [engagements],
     'Could not load the engagements.',
   );

@@ -1,6 +1,6 @@
 /** RmsProvidersIndex (Super User): the record systems referrals go to, under System Configuration. */
 import { rmsProvidersApi } from '@core/api/rmsProviders';
-import { RMS_PROVIDER_DEFAULT_SORT, RMS_PROVIDER_KIND_LABELS, RMS_PROVIDER_SORTS, type RmsProvider } from '@core/model/rmsProvider';
+import { RMS_PROVIDER_KIND_LABELS, type RmsProvider } from '@core/model/rmsProvider';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -10,10 +10,11 @@ import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { PROVIDER_LABELS as L } from './providerValues';
+import { RMS_PROVIDER_LIST } from './listCalls';
 
 export default function RmsProvidersIndex() {
   const api = useApi(rmsProvidersApi);
-  const list = useResourceList({ load: api.list, defaultSort: RMS_PROVIDER_DEFAULT_SORT, sortable: RMS_PROVIDER_SORTS, defaultLimit: 20 });
+  const list = useResourceList({ load: api.list, ...RMS_PROVIDER_LIST });
   const remove = useDeleteWithConfirm(api.remove, 'Record system');
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('RmsProvidersAdd') }], search: list.search });

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { screenersApi } from '@core/api/screeners';
-import { SCREENER_DEFAULT_SORT, SCREENER_SORTS, type Screener } from '@core/model/screener';
+import type { Screener } from '@core/model/screener';
 import { hasRole } from '@core/model/user';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
@@ -13,6 +13,7 @@ import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { SCREENER_LABELS as L } from './screenerValues';
+import { SCREENER_LIST } from './listCalls';
 
 export function screenerColumns(remove: ((id: string) => Promise<boolean>) | null, reload: () => void, withSponsor = true): Column<Screener>[] {
   return [
@@ -37,9 +38,7 @@ export default function ScreenerIndex() {
   const user = useAtomValue(currentUserAtom);
   const sponsors = useSponsorOptions();
   const { list, remove } = useIndexList(api, {
-    defaultSort: SCREENER_DEFAULT_SORT,
-    sortable: SCREENER_SORTS,
-    filterNames: ['sponsorId', 'isActive'],
+    ...SCREENER_LIST,
     what: 'Screener',
   });
   // Screeners are changed by Admins and Super Users (the server refuses others).

@@ -1,5 +1,5 @@
 import { siteLocationsApi } from '@core/api/siteLocations';
-import { SITE_LOCATION_DEFAULT_SORT, SITE_LOCATION_SORTS, type SiteLocation } from '@core/model/siteLocation';
+import type { SiteLocation } from '@core/model/siteLocation';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -10,14 +10,13 @@ import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { SITE_LOCATION_LABELS as L } from './siteLocationValues';
+import { SITE_LOCATION_LIST } from './listCalls';
 
 export default function SiteLocationsIndex() {
   const api = useApi(siteLocationsApi);
   const countries = useCountryOptions();
   const { list, remove } = useIndexList(api, {
-    defaultSort: SITE_LOCATION_DEFAULT_SORT,
-    sortable: SITE_LOCATION_SORTS,
-    filterNames: ['isActive', 'countryId', 'state'],
+    ...SITE_LOCATION_LIST,
     what: 'Site location',
     add: pathTo('SiteLocationsAdd'),
     searchPlaceholder: 'Name, site id, city, state, zip, PI',

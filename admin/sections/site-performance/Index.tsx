@@ -6,22 +6,21 @@
  * Export CSV gives the same rows.
  */
 import { sitePerformanceApi } from '@core/api/referrals';
-import { SITE_PERFORMANCE_SORTS, type SitePerformance } from '@core/model/sitePerformance';
+import type { SitePerformance } from '@core/model/sitePerformance';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-
-const FILTERS = ['from', 'to'] as const;
+import { SITE_PERFORMANCE_LIST } from './listCalls';
 
 const percent = (share: number | null) => (share === null ? '—' : `${(share * 100).toFixed(1)}%`);
 const hours = (value: number | null) => (value === null ? '—' : `${value.toLocaleString('en-US')} h`);
 
 export default function SitePerformanceIndex() {
   const api = useApi(sitePerformanceApi);
-  const list = useApiResourceList(api, { defaultSort: 'siteName', sortable: SITE_PERFORMANCE_SORTS, filterNames: FILTERS });
+  const list = useApiResourceList(api, SITE_PERFORMANCE_LIST);
   useTopBar({});
 
   const columns: Column<SitePerformance>[] = [

@@ -1,5 +1,5 @@
 import { usersApi } from '@core/api/users';
-import { USER_DEFAULT_SORT, USER_SORTS, type User } from '@core/model/user';
+import type { User } from '@core/model/user';
 import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn, modifiedColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
@@ -11,10 +11,11 @@ import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { USER_LABELS as L } from './userValues';
+import { USER_LIST } from './listCalls';
 
 export default function UsersIndex() {
   const api = useApi(usersApi);
-  const list = useApiResourceList(api, { defaultSort: USER_DEFAULT_SORT, sortable: USER_SORTS, filterNames: ['isActive'] });
+  const list = useApiResourceList(api, USER_LIST);
 
   useTopBar({ buttons: [{ label: 'Add', to: pathTo('UsersAdd') }], search: list.search });
 
