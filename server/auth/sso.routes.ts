@@ -96,7 +96,7 @@ export function ssoRoutes(deps: Deps) {
     async (c) => {
       const service = serviceOf(c.req.param('service'));
       if (!service) return page(c, 404, SSO_MESSAGES.notConfigured(c.req.param('service').slice(0, 40)));
-      const form = v.safeParse(AssertionForm, await c.req.parseBody().catch(() => ({})));
+      const form = c.var.body.parse(await c.req.parseBody().catch(() => ({})));
       if (!form.success) return page(c, 400, SSO_MESSAGES.rejected);
       const { SAMLResponse: samlResponse, RelayState: relayState } = form.output;
       let identity: Awaited<ReturnType<typeof acceptResponse>>;

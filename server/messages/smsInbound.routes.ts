@@ -52,7 +52,7 @@ export function messageSmsInboundRoutes(deps: Deps) {
       const query = new URL(c.req.url).search;
       if (!isTwilioSigned(sms.authToken, `${baseUrlOf(deps)}${SMS_INBOUND_PATH}${query}`, params, c.req.header('x-twilio-signature')))
         throw forbidden(FORGED_SMS);
-      const text = v.safeParse(InboundText, params);
+      const text = c.var.body.parse(params);
       if (!text.success) throw badRequest("'From' is required.", 'From');
       const keyword = await applyInboundText(deps.db, contactMatcherOf(deps), text.output.From, text.output.Body ?? '', nowOf(deps));
       return answerText(c, twiml(keyword === 'help' ? SMS_HELP_TEXT : null), 200, { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -113,6 +113,11 @@ export interface JsonBodyReader<S extends GenericSchema> {
   parse(value: unknown): SafeParseResult<S>;
 }
 
+/** A declared form (`{ form: schema }`): the handler reads the fields (a signature may need them raw); the declaration parses them. */
+export interface FormBodyReader<S extends GenericSchema> {
+  parse(fields: unknown): SafeParseResult<S>;
+}
+
 /** The reader a declared body gives its handler (none for an upload: it is read as a form). */
 export type BodyReader<B> = B extends { readonly resource: null; readonly attributes: infer S extends GenericSchema }
   ? AttributesBodyReader<InferOutput<S>>
@@ -122,7 +127,9 @@ export type BodyReader<B> = B extends { readonly resource: null; readonly attrib
       ? ResourceBodyReader<Record<string, unknown>>
       : B extends { readonly json: infer S extends GenericSchema }
         ? JsonBodyReader<S>
-        : never;
+        : B extends { readonly form: infer S extends GenericSchema }
+          ? FormBodyReader<S>
+          : never;
 
 /** The context variable a declared body gives: `c.var.body`, its reader. */
 export type BodyEnv<B> = { Variables: { body: BodyReader<B> } };
@@ -146,6 +153,10 @@ const ANY_ATTRIBUTES = v.record(v.string(), v.unknown());
  */
 function bodyReader(body: RouteBody, access: RouteAccess | undefined): ((c: Context) => unknown) | null {
   if ('upload' in body) return null;
+  if ('form' in body) {
+    const schema = body.form;
+    return () => ({ parse: (fields) => v.safeParse(schema, fields) }) satisfies FormBodyReader<GenericSchema>;
+  }
   const participantContract = access === 'participant' || ('resource' in body && body.resource === null);
   const accepted = participantContract ? JSON_OR_PLAIN_TYPES : JSON_TYPES;
   if ('json' in body) {
