@@ -25,6 +25,8 @@ export interface Deps {
    * instant it means.
    */
   clock?: Clock;
+  /** Rows a CSV export reads at a time; CSV_READ_PAGE (http/csvLists.ts) when not given. Tests cross pages with fewer rows. */
+  csvReadPage?: number;
 }
 
 export type Clock = () => Date;
@@ -65,7 +67,7 @@ export interface AppEnv {
     user: AuthUser;
     audit?: AuditNote;
     /** Set when the client asked for a list as CSV (http/csvLists.ts): the instant that names the file. */
-    listCsv?: { at: Date };
+    listCsv?: { at: Date; readPage: number };
     /** A participant call's submission token when its body carried it (server/participant/access.ts). */
     bodyToken?: string;
   };

@@ -18,7 +18,7 @@ import { csvRow } from './csv';
 import { notAcceptable } from './errors';
 
 const CSV_MEDIA_TYPE = 'text/csv';
-/** The page size the whole list is read in (the largest the list routes take). */
+/** The page size the whole list is read in (the largest the list routes take), unless Deps.csvReadPage says. */
 export const CSV_READ_PAGE = 1000;
 
 /** True when `accept` names text/csv and ranks no JSON type above it. */
@@ -128,13 +128,18 @@ interface CsvPage {
 }
 
 /**
- * The CSV answer of a list read in pages: the header and `first` (read already, so that its
- * errors are the route's answer) at once, then page after page (`readNext`, each after the one
- * before) as the client takes them, until a page comes back short. The export is noted for the
+ * The CSV answer of a list read in pages of `readPage` rows: the header and `first` (read already,
+ * so that its errors are the route's answer) at once, then page after page (`readNext`, each after
+ * the one before) as the client takes them, until a page comes back short. The export is noted for the
  * audit trail with the rows written, known when the stream settles (audit/middleware.ts writes
  * the event before the body ends).
  */
-export function streamListCsv(c: Context<AppEnv>, at: Date, first: CsvPage, readNext: () => Promise<CsvPage>): Response {
+export function streamListCsv(
+  c: Context<AppEnv>,
+  { at, readPage }: { at: Date; readPage: number },
+  first: CsvPage,
+  readNext: () => Promise<CsvPage>,
+): Response {
   const url = new URL(c.req.url);
   const columns = csvColumns(url.searchParams, first.data);
   const encoder = new TextEncoder();
@@ -152,7 +157,7 @@ export function streamListCsv(c: Context<AppEnv>, at: Date, first: CsvPage, read
         next = null;
         controller.enqueue(encoder.encode(csvLines(columns, page.data, page.included ?? [])));
         rows += page.data.length;
-        if (page.data.length < CSV_READ_PAGE) {
+        if (page.data.length < readPage) {
           settle({ rows, complete: true });
           controller.close();
         }
@@ -196,11 +201,11 @@ const isJsonApi = (res: Response) => (res.headers.get('content-type') ?? '').sta
  * pages answers CSV itself (listAnswer.ts); a list whose whole is one JSON:API answer is
  * written from that answer here; a single record is not a list (406).
  */
-export const csvLists = (deps: Pick<Deps, 'clock'>) =>
+export const csvLists = (deps: Pick<Deps, 'clock' | 'csvReadPage'>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.method !== 'GET' || !prefersCsv(c.req.header('accept'))) return next();
     const at = nowOf(deps);
-    c.set('listCsv', { at });
+    c.set('listCsv', { at, readPage: deps.csvReadPage ?? CSV_READ_PAGE });
     await next();
     // Errors (a bad filter's 400, a 403) and answers that are not JSON:API (files, the CSV a
     // list streams) go out as the route made them.

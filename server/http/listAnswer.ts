@@ -2,7 +2,7 @@
  * A list route's answer from its list function: the route parses, scopes and authorizes once,
  * then hands `answerList` a function that reads one window of the list as resources. A JSON:API
  * client gets the page it asked for by offset, with the total; a client that prefers CSV gets
- * every page, read through the same function a thousand rows at a time without counting,
+ * every page, read through the same function a thousand rows at a time (Deps.csvReadPage) without counting,
  * streamed as it takes them (csvLists.ts). Those pages are read by keyset: each continues after
  * the previous page's last row in the list's own order (http/list.ts Keyset, http/sql.ts
  * seekAfter), so a row inserted or deleted elsewhere in the order while the file is written
@@ -14,7 +14,7 @@
 import type { Context } from 'hono';
 import type { Resource } from '@core/jsonapi';
 import type { AppEnv } from '../context';
-import { CSV_READ_PAGE, streamListCsv } from './csvLists';
+import { streamListCsv } from './csvLists';
 import type { Keyset } from './list';
 import type { ListQuery } from './query';
 import { sendList } from './serialize';
@@ -45,14 +45,14 @@ export async function answerList(c: Context<AppEnv>, q: Pick<ListQuery, 'page' |
     const keyset: Keyset = {};
     let offset = 0;
     const read = async () => {
-      const page = await list({ limit: CSV_READ_PAGE, offset, count: false, keyset });
+      const page = await list({ limit: csv.readPage, offset, count: false, keyset });
       // After a list that sought, from its last row; after one that did not, by offset.
       keyset.after = keyset.next;
       keyset.next = undefined;
-      offset += CSV_READ_PAGE;
+      offset += csv.readPage;
       return page;
     };
-    return streamListCsv(c, csv.at, await read(), read);
+    return streamListCsv(c, csv, await read(), read);
   }
   const { data, included, total } = await list({ limit: q.limit, offset: q.offset, count: true });
   if (total === null) throw new Error(`${c.req.path}: a counted page came back without its total`);

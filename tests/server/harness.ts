@@ -80,7 +80,10 @@ export interface LoginBody {
 }
 
 /** `phi` and `contactMatch`: the server's keys when a test must hold them itself (key rotation). */
-export async function createHarness(env: Record<string, string> = {}, keys: { phi?: PhiCipher; contactMatch?: ContactMatcher } = {}): Promise<Harness> {
+export async function createHarness(
+  env: Record<string, string> = {},
+  given: { phi?: PhiCipher; contactMatch?: ContactMatcher; csvReadPage?: number } = {},
+): Promise<Harness> {
   const kind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
   if (kind === 'postgres' && !process.env.TEST_DATABASE_URL) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
   const pgDb = kind === 'postgres' ? await createScratchDatabase(process.env.TEST_DATABASE_URL!, 't') : null;
@@ -100,7 +103,7 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
   // The tests' record systems listen on this machine: an on-premise record system, as far as the server can tell.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-test-data', RMS_ALLOW_PRIVATE_HOSTS: '127.0.0.1', ...env });
   const jwtSecret = randomBytes(32).toString('hex');
-  const phi = keys.phi ?? phiCipher(randomBytes(32));
+  const phi = given.phi ?? phiCipher(randomBytes(32));
   const clock = testClock();
   const app = createApp({
     db: database.db,
@@ -108,8 +111,9 @@ export async function createHarness(env: Record<string, string> = {}, keys: { ph
     jwtSecret,
     log: createLogger(config.logLevel),
     phi,
-    contactMatch: keys.contactMatch ?? contactMatcher(randomBytes(32)),
+    contactMatch: given.contactMatch ?? contactMatcher(randomBytes(32)),
     clock,
+    csvReadPage: given.csvReadPage,
   });
 
   const request: Harness['request'] = (method, path, options = {}) => {
