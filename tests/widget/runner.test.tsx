@@ -524,7 +524,11 @@ describe('the run', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const f = fake();
     f.transport.loadSurvey = async () => {
-      throw new OutcomeReached('notActive', { contactForm: '<p>Closed.</p>' }, { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' });
+      throw new OutcomeReached({
+        outcome: 'notActive',
+        messages: { contactForm: '<p>Closed.</p>' },
+        problem: { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' },
+      });
     };
     const root = start(f.transport);
     await until(root, (r) => $(r, '[data-outcome=notActive]'));
@@ -700,7 +704,7 @@ describe('outcome screens and the qualified steps', () => {
   it('notActive from the start shows its message', async () => {
     const f = fake();
     f.transport.loadSurvey = async () => {
-      throw new OutcomeReached('notActive', { contactForm: 'This study is closed.' });
+      throw new OutcomeReached({ outcome: 'notActive', messages: { contactForm: 'This study is closed.' } });
     };
     const root = start(f.transport, { language: 'es' });
     await until(root, (r) => $(r, '[data-outcome=notActive]'));
