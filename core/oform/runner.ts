@@ -87,7 +87,8 @@ export interface OutcomeMessages {
 
 /**
  * Thrown by a transport when the server answers that nothing is runnable (the notActive
- * outcome): the run ends with these messages rather than a failure.
+ * outcome): the run ends with these messages rather than a failure, or offers the outcome's lead
+ * form through the submission the server made for it. Made from the answer's meta as it comes.
  */
 export class OutcomeReached extends Error {
   // Declared, not class fields: the widget's es2020 build would add a defineProperty helper.
@@ -95,11 +96,12 @@ export class OutcomeReached extends Error {
   declare readonly messages: OutcomeMessages;
   /** Why, for the page's webmaster (a channel switched off), when the server says. */
   declare readonly problem?: ServerProblem;
-  constructor(outcome: Outcome, messages: OutcomeMessages = {}, problem?: ServerProblem) {
-    super(outcome);
-    this.outcome = outcome;
-    this.messages = messages;
-    this.problem = problem;
+  /** The submission the server made for the outcome's lead form (notActive before the run began), when it offers one. */
+  declare readonly submissionId?: string;
+  constructor(meta: { outcome: Outcome; messages: OutcomeMessages; problem?: ServerProblem; submissionId?: string }) {
+    // No message: the outcome is read from its own field, by the runner alone.
+    super();
+    Object.assign(this, meta);
   }
 }
 
@@ -199,6 +201,11 @@ export interface RunMoves {
   goTo(historyIndex: number): Promise<void>;
   /** Carries on with a snapshot saved before a reload; false when it gave way to a fresh run (abandonResume). */
   resume(snapshot: RunnerSnapshot): Promise<boolean>;
+  /**
+   * The outcome of submission `id`, made by the server for a run refused before it began, read
+   * from the server, then its lead form. Not the runner's submission: nothing to resume, no start.
+   */
+  finish(id: string): Promise<void>;
 }
 
 /** A page's save sent behind the page shown ahead of it: the run's place until it is confirmed. */
@@ -461,8 +468,10 @@ export function createRunner(options: RunnerOptions): Runner {
       await step();
       if (lastAction === step) lastAction = null;
     } catch (error) {
-      if (error instanceof OutcomeReached) end(error.outcome, error.messages);
-      else set({ phase: 'failed', message: options.failureMessage });
+      if (!(error instanceof OutcomeReached)) set({ phase: 'failed', message: options.failureMessage });
+      // Not offered: its lead form as a run that became notActive shows it, through the submission the server made for it.
+      else if (error.submissionId) await attempt('loading', async () => (await moves()).finish(error.submissionId!));
+      else end(error.outcome, error.messages);
     }
   };
 

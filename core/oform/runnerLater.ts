@@ -31,11 +31,13 @@ export function createRunMoves(context: RunContext): RunMoves {
     return zip;
   };
 
-  /** The survey's pages are done: the qualification, then (when qualified) the steps after it from `place`. */
-  const finish = async (place?: RunnerSnapshot) => {
+  /**
+   * The survey's pages are done (or none runs: `id`, the submission the server made for the
+   * outcome's lead form): the qualification, then (when qualified) the steps after it from `place`.
+   */
+  // The preview has no submission: its transport answers the outcome staff chose to see.
+  const finish = async (id = context.submissionId ?? '', place?: RunnerSnapshot) => {
     context.finishedPages = true;
-    // The preview has no submission: its transport answers the outcome staff chose to see.
-    const id = context.submissionId ?? '';
     const qualification: Qualification = await transport.qualification(id);
     const outcome = qualification.outcome ?? (qualification.isQualified ? 'qualified' : 'notQualified');
     const messages = qualification.messages ?? {};
@@ -123,7 +125,7 @@ export function createRunMoves(context: RunContext): RunMoves {
           if (stored) context.answersByPage.set(v.page, stored);
         }),
       );
-      await finish(snapshot);
+      await finish(undefined, snapshot);
       return;
     }
     const here = currentVisit(snapshot.history);
@@ -133,6 +135,8 @@ export function createRunMoves(context: RunContext): RunMoves {
   };
 
   return {
+    finish,
+
     async next() {
       // The checks run on what is on screen now; a second Next while one is running does nothing.
       const s = state();

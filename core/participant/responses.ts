@@ -108,6 +108,8 @@ export const NotRunnableMeta = v.strictObject({
   messages: OutcomeMessages,
   /** Present when the snippet's channel is switched off (`channel-inactive`). */
   problem: v.optional(EmbedProblemMeta),
+  /** The submission the outcome's lead form is left through (its token in the header), where the screener asks contact fields. */
+  submissionId: v.optional(text),
 });
 export const RunnableMeta = v.strictObject({
   runnable: v.literal(true),
@@ -152,10 +154,13 @@ export const Submission = resource(SUBMISSION_TYPE, {
 export type Submission = v.InferOutput<typeof Submission>;
 /** meta.containerEntryId: the first page's entry, when the start asked to open it. */
 export const SubmissionCreatedDocument = v.strictObject({ data: Submission, meta: v.optional(v.strictObject({ containerEntryId: text })) });
-/** Nothing runs there: no submission, no token, the notActive texts. */
+/**
+ * Nothing runs there: no run, the notActive texts; where the screener asks contact fields, the
+ * submission made at notActive that its lead form is left through (its token in the header).
+ */
 export const SubmissionRefusedDocument = v.strictObject({
   data: v.null(),
-  meta: v.strictObject({ outcome: v.literal('notActive'), messages: OutcomeMessages }),
+  meta: v.strictObject({ outcome: v.literal('notActive'), messages: OutcomeMessages, submissionId: v.optional(text) }),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -52,8 +52,8 @@ export function startCalls(caller: ParticipantCaller, options: StartOptions): St
       const oFormIdentity = identity || options.oFormIdentity;
       if (oFormIdentity) q.set('oFormIdentity', oFormIdentity);
       const { meta } = bodyOf(await caller.call(`/participant-start?${q}`, 'start'));
-      // A channel switched off: the outcome for the participant, its problem for the console.
-      if (!meta.runnable) throw new OutcomeReached(meta.outcome, meta.messages, meta.problem);
+      // A channel switched off: the outcome for the participant (with its lead's submission, if any), its problem for the console.
+      if (!meta.runnable) throw new OutcomeReached(meta);
       // The rest of the answer as it comes (title, languages, styles…; its channel's ids, unread, too): fewer widget bytes than picking.
       const { oFormId: id, oFormIdentity: runs, firstPage, ...survey } = meta;
       started = { identity: runs, page: firstPage && pageOf(firstPage) };

@@ -96,7 +96,7 @@ export function createParticipantTransport(
         oFormContainerId: firstPage?.id,
       };
       const doc = bodyOf(await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } }));
-      if (doc.data === null) throw new OutcomeReached(doc.meta.outcome, doc.meta.messages);
+      if (doc.data === null) throw new OutcomeReached(doc.meta);
       submission = doc.data.id;
       return { submissionId: submission, entryId: doc.meta?.containerEntryId };
     },

@@ -341,6 +341,8 @@ export async function resolveStart(db: Db, options: { channel: ChannelRow | null
   if (channel && options.screenerId !== null && options.screenerId !== channel.screenerId) return notRunnable();
   const served = await servedIdentities(db, screenerId, channel?.id ?? null);
   const candidates = options.identity ? served.filter((i) => i === options.identity) : served;
+  // Nothing runs: the first served survey is still the run's, the one a notActive lead is left through.
+  let first: FormRow | null = null;
   for (const identity of candidates) {
     const form = await approvedVersion(db, identity);
     if (!form) continue;
@@ -348,8 +350,9 @@ export async function resolveStart(db: Db, options: { channel: ChannelRow | null
       ? await checkRunnable(db, form, channel)
       : { form, channel: null, screenerId, runnable: form.isApproved && form.isActive && (await screenerActive(db, screenerId)) };
     if (target.runnable || options.identity) return target;
+    first ??= form;
   }
-  return notRunnable();
+  return notRunnable(first);
 }
 
 /** The run a submission belongs to, checked again now (a survey or channel may have been switched off since). */

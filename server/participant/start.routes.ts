@@ -11,6 +11,7 @@ import { NOTHING_TO_START, type ParticipantApp } from './api';
 import { CHANNEL_QUERY, recordPageProblem } from './cors';
 import { channelInactive, channelUnknown, screenerMismatch } from './embedProblems';
 import { outcomeMessages } from './messages';
+import { notActiveRun } from './notActiveRun';
 import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './runSurvey';
 import { describe } from '../openapi/describe';
 
@@ -25,7 +26,10 @@ const START_QUERY = {
 export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
-  /** Start: what the widget runs for a channel (or screener, or survey identity). Counts nothing: a view is the widget seen (below). */
+  /**
+   * Start: what the widget runs for a channel (or screener, or survey identity). Counts nothing: a
+   * view is the widget seen. Refused as notActive, it may make the submission a lead is left through.
+   */
   app.get(
     '/participant-start',
     describe({
@@ -63,7 +67,10 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         const inactive = channel !== null && !channel.isActive ? channel : null;
         if (inactive) await recordPageProblem(c, deps, inactive.id, 'channel-inactive');
         const problem = inactive ? { problem: channelInactive(inactive.id) } : {};
-        return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem } } satisfies ParticipantAnswer<'start'>);
+        // Its lead form is still offered: through a submission made at notActive (notActiveRun.ts).
+        const submissionId = await notActiveRun(c, deps, target, language);
+        const lead = submissionId === null ? {} : { submissionId };
+        return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem, ...lead } } satisfies ParticipantAnswer<'start'>);
       }
       const languages = await surveyLanguages(db, target.form.id);
       const region = localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE);

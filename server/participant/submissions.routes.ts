@@ -26,7 +26,8 @@ import {
 import { assertChannelOfRequest } from './cors';
 import { createSubmission } from './entries';
 import { outcomeMessages } from './messages';
-import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn } from './runSurvey';
+import { notActiveRun } from './notActiveRun';
+import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, type RunTarget } from './runSurvey';
 import { forgetStartFacts, keepStartFacts, startFacts } from './startFacts';
 import { contactMatcherOf } from '../security/contactMatch';
 import { describe } from '../openapi/describe';
@@ -47,6 +48,18 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
     }),
     async (c) => {
       const input = await c.var.body.read();
+      /**
+       * Not offered: the notActive texts, and the submission its lead form is left through where
+       * the screener asks contact fields (notActiveRun.ts; this call is counted against the limits already).
+       */
+      const refused = async (target: RunTarget) => {
+        const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, input.oFormId);
+        const submissionId = await notActiveRun(c, deps, target, input.language, true);
+        return sendDocument(c, {
+          data: null,
+          meta: { outcome: 'notActive', messages, ...(submissionId === null ? {} : { submissionId }) },
+        } satisfies ParticipantAnswer<'submission'>);
+      };
       // Until a write does not find the read it decided on stale (startFacts.ts says which read).
       for (let attempt = 0; ; attempt++) {
         const { found, settingsVersion } = await startFacts(db, input.oFormId, input.mediaChannelId, attempt);
@@ -64,8 +77,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         if (!target.runnable) {
           // Counted apart (a rare answer); a submission's creation counts inside its own statement.
           await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
-          const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
-          return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+          return refused(target);
         }
         // The first page opened with it: checked before anything is written.
         const survey = input.oFormContainerId === null ? null : await loadSurvey(db, form);
@@ -107,8 +119,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         if (created.status === 'limited') throw limitExceeded(c, window.resetAt, now);
         if (created.status === 'paused') {
           // Every engagement of the run at its target or past its dates (decided in the write): not offered, as if switched off.
-          const messages = await outcomeMessages(db, target.screenerId, 'notActive', input.language, form.id);
-          return sendDocument(c, { data: null, meta: { outcome: 'notActive', messages } } satisfies ParticipantAnswer<'submission'>);
+          return refused(target);
         }
         keepStartFacts(db, input.oFormId, input.mediaChannelId, found);
         const row = created.submission;

@@ -798,7 +798,7 @@ describe('survey runner after the pages', () => {
       transport: {
         ...server.transport,
         loadSurvey: async () => {
-          throw new OutcomeReached('notActive', { contactForm: 'Closed.' });
+          throw new OutcomeReached({ outcome: 'notActive', messages: { contactForm: 'Closed.' } });
         },
       },
       identity: 'S1',

@@ -4,7 +4,8 @@
  * pair around the screener's contact form (the consent message is the consent box's text); sent,
  * it keeps a lead (listed for staff, never a referral); "No thanks" keeps nothing; the same
  * e-mail again is flagged as a duplicate. axe finds no serious or critical violation on the three
- * forms at 375 px. The channel's own page (/take/) shows the form too, and the admin's channel
+ * forms at 375 px. A channel switched off before the participant arrives offers the notActive
+ * form at once. The channel's own page (/take/) shows the form too, and the admin's channel
  * preview, told an outcome, shows its form and thanks for it without keeping a lead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,6 +201,45 @@ describe('the lead form at every outcome that is not a referral', () => {
       expect(await leadCount()).toBe(before);
     });
   }
+
+  it('a channel switched off before the participant arrives: the notActive lead form at once; sent, kept for that channel; "No thanks" keeps nothing', async () => {
+    await switchClosing(false);
+    try {
+      const email = 'lead.closed.before@example.com';
+      const before = await leadCount();
+      const visit = async () => {
+        const p = await newParticipant(demo.browser, { locale: 'en-US', viewport: { width: 375, height: 800 } });
+        await p.page.goto(`${demo.partner.url}/closing`);
+        await p.page.locator(`${W} form button.tw-back`).waitFor(WAIT);
+        return p;
+      };
+      const p = await visit();
+      const form = p.page.locator(`${W} form`);
+      const [message, consent] = PAIRS.en.notActive;
+      expect(await form.locator('.tw-html').first().innerText()).toContain(message);
+      expect(await form.locator('label:has(input[type=checkbox])').innerText()).toContain(consent);
+      expect(await axeViolations(p.page, demo.partner.url, W)).toEqual([]);
+      await fillLead(p.page, email, '907-555-5010');
+      await form.locator('label:has(input[type=checkbox])').click();
+      await next(p.page);
+      await p.page.locator(`${W} [data-outcome=notActive]`).waitFor(WAIT);
+      expect(await p.page.locator(`${W} [data-outcome=notActive]`).innerText()).toMatch(/Your details are kept/);
+      await p.context.close();
+      const kept = await leadsOf(email);
+      expect(kept.map((l) => [l.attributes.kind, l.attributes.mediaChannelId, l.attributes.consentText, l.attributes.duplicateOf])).toEqual([
+        ['notActive', Number(closingId), consent, null],
+      ]);
+
+      const declining = await visit();
+      await declining.page.locator(`${W} form button.tw-back`).click();
+      await declining.page.locator(`${W} [data-outcome=notActive]`).waitFor(WAIT);
+      expect(await declining.page.locator(`${W} form`).count()).toBe(0);
+      await declining.context.close();
+      expect(await leadCount()).toBe(before + 1);
+    } finally {
+      await switchClosing(true);
+    }
+  });
 
   it("/take/ (the channel's own page) shows the lead form too, and keeps the lead for its channel", async () => {
     const before = await leadCount();

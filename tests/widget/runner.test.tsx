@@ -524,7 +524,11 @@ describe('the run', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const f = fake();
     f.transport.loadSurvey = async () => {
-      throw new OutcomeReached('notActive', { contactForm: '<p>Closed.</p>' }, { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' });
+      throw new OutcomeReached({
+        outcome: 'notActive',
+        messages: { contactForm: '<p>Closed.</p>' },
+        problem: { code: 'channel-inactive', detail: 'Media channel 1 is switched off.' },
+      });
     };
     const root = start(f.transport);
     await until(root, (r) => $(r, '[data-outcome=notActive]'));
@@ -700,12 +704,56 @@ describe('outcome screens and the qualified steps', () => {
   it('notActive from the start shows its message', async () => {
     const f = fake();
     f.transport.loadSurvey = async () => {
-      throw new OutcomeReached('notActive', { contactForm: 'This study is closed.' });
+      throw new OutcomeReached({ outcome: 'notActive', messages: { contactForm: 'This study is closed.' } });
     };
     const root = start(f.transport, { language: 'es' });
     await until(root, (r) => $(r, '[data-outcome=notActive]'));
     expect(heading(root)).toBe('Este cuestionario no está disponible en este momento.');
     expect($(root, '.tw-html')?.textContent).toBe('This study is closed.');
+  });
+
+  it('notActive from the start with a submission for its lead: the lead form, as midway; sent through that submission, the thanks; nothing kept to resume', async () => {
+    const f = fake({
+      qualification: { isQualified: false, outcome: 'notActive', messages: { contactForm: '<p>Closed for now.</p>', consent: 'May we write?' } },
+    });
+    const sent: [string, unknown][] = [];
+    const storage = memoryStorage();
+    const transport = {
+      ...f.transport,
+      loadSurvey: async () => {
+        throw new OutcomeReached({ outcome: 'notActive', messages: { contactForm: '<p>Closed for now.</p>' }, submissionId: 'lead-7' });
+      },
+      leadFields: async (id: string) => {
+        sent.push(['fields', id]);
+        return {
+          fields: [{ id: 'c1', name: 'first_name', label: 'First name', fieldType: 'text' as const, required: true }],
+          messages: { contactForm: '<p>Closed for now.</p>', consent: 'May we write?' },
+        };
+      },
+      submitLead: async (id: string, lead: unknown) => {
+        sent.push(['lead', id]);
+        sent.push(['values', lead]);
+        return { ok: true as const, messages: { contactForm: 'Thanks, kept.' } };
+      },
+    } as WidgetTransport;
+    const root = start(transport, { storage: storage.storage });
+    await until(root, (r) => $(r, 'input[type=checkbox]'));
+    expect($(root, '.tw-html')?.textContent).toBe('Closed for now.');
+    expect(labelOf(root, $(root, 'input[type=checkbox]')!)).toContain('May we write?');
+    expect($(root, 'button.tw-back')).not.toBeNull();
+    type($(root, '#tw-c-c1'), 'Noor');
+    tick($(root, 'input[type=checkbox]'));
+    await settle();
+    next(root);
+    await until(root, (r) => $(r, '[data-outcome=notActive]'));
+    expect(root.textContent).toContain('Thanks, kept.');
+    expect(sent).toEqual([
+      ['fields', 'lead-7'],
+      ['lead', 'lead-7'],
+      ['values', expect.objectContaining({ values: { first_name: 'Noor' }, acceptTerms: true })],
+    ]);
+    // Not a run of the widget's own: nothing stored to resume.
+    expect(storage.store.size).toBe(0);
   });
 
   it('qualified: ZIP, the nearest sites with distances, the contact form, consent, completed', async () => {

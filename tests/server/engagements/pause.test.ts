@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { doc, json, type Harness } from '../harness';
-import { leadOf, useParticipantServer } from '../participantServer';
+import { leadLeft, leadOf, useParticipantServer } from '../participantServer';
 import { answerPage, leaveContact, leaveLead, runQualified, startSubmission, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { engagements, referrals } from '../../../server/db/schema';
 import { pauseOf } from '../../../server/engagements';
@@ -124,6 +124,21 @@ describe('a target of referrals', () => {
     expect(kept.status, await kept.clone().text()).toBe(201);
     expect(await leadOf(h, late)).toMatchObject({ kind: 'notActive', engagementIds: f.engagementIds, consentText: form.meta.messages.consent });
     expect(await referralCount()).toBe(2);
+  });
+
+  it("offers the notActive lead to a participant who starts while paused, for the screener's engagements, counted as no start", async () => {
+    const startedBefore = (await channelView()).submissionsStarted;
+    const res = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${f.mediaChannelId}`);
+    const meta = (await json(res)).meta;
+    expect(meta).toMatchObject({ runnable: false, outcome: 'notActive' });
+    const run = { submissionId: meta.submissionId as string, token: res.headers.get(TOKEN_HEADER)! };
+    const lead = await leadLeft(h, run, { values: { ...VALUES, email: 'pia.paused@example.org', phone: '917-555-0191' }, acceptTerms: true });
+    // Kept for the screener's engagements, the paused one among them (its target is what paused it).
+    expect(lead).toMatchObject({ kind: 'notActive', engagementIds: f.engagementIds, mediaChannelId: f.mediaChannelId });
+    expect((await channelView()).submissionsStarted).toBe(startedBefore);
+    // "No thanks": a second participant's start sends nothing more, and no lead is kept for it.
+    const declined = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${f.mediaChannelId}`);
+    expect(await leadOf(h, { submissionId: (await json(declined)).meta.submissionId })).toBeUndefined();
   });
 
   it('resumes when the target is raised', async () => {

@@ -18,8 +18,8 @@ import {
   startSubmission,
   TOKEN_HEADER,
 } from '../../support/participantFixture';
-import { addNoTrialSitesMessage, leadOf } from '../participantServer';
-import { contactFields, contactFieldScreeners, contacts, oForms, referrals, rmsDeliveries } from '../../../server/db/schema';
+import { addNoTrialSitesMessage, leadLeft, leadOf } from '../participantServer';
+import { contactFields, contactFieldScreeners, contacts, embedProblems, oForms, referrals, rmsDeliveries } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 
 let h: Harness;
@@ -220,6 +220,93 @@ describe('a lead at notActive', () => {
       zipCiphertext: null,
       nearestSiteMiles: null,
     });
+  });
+});
+
+describe('a lead at notActive before the run began', () => {
+  /** The widget's start through `g`'s channel, from its partner's page: the answer and the run its lead is left through. */
+  const widgetStart = async (g: ParticipantFixture) => {
+    const res = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${g.mediaChannelId}`, { headers: { Origin: `https://${g.domain}` } });
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe(`https://${g.domain}`);
+    const meta = (await json(res)).meta;
+    return { meta, run: { submissionId: meta.submissionId as string, token: res.headers.get(TOKEN_HEADER)! } };
+  };
+  /** The funnel's stages and leads for `g`'s channel, over every day. */
+  const funnelOf = async (g: ParticipantFixture) => {
+    const res = await h.request('GET', `/api/recruitment-funnel?mediaChannelId=${g.mediaChannelId}`, { token: await h.token() });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await json(res)).data.map((r: { attributes: Record<string, unknown> }) => r.attributes);
+  };
+
+  it("is kept through the start's own submission when the channel is switched off: the screener's engagements, its embed problem still recorded, never started", async () => {
+    const g = await createParticipantFixture(h.db, { channelActive: false });
+    const { meta, run } = await widgetStart(g);
+    expect(meta).toMatchObject({ runnable: false, outcome: 'notActive', problem: { code: 'channel-inactive' } });
+    expect(run.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const problems = await h.db.select().from(embedProblems).where(eq(embedProblems.mediaChannelId, g.mediaChannelId));
+    expect(problems.map((p) => p.cause)).toContain('channel-inactive');
+    const form = await json(await leadFields(run));
+    expect(form.meta.outcome).toBe('notActive');
+    expect(form.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toEqual(g.contactFieldNames);
+    const res = await leaveLead(h, run, { values: VALUES, acceptTerms: true });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const lead = await leadOf(h, run);
+    expect(lead).toMatchObject({
+      kind: 'notActive',
+      engagementIds: g.engagementIds,
+      screenerId: g.screenerId,
+      mediaChannelId: g.mediaChannelId,
+      consentText: form.meta.messages.consent,
+      consentTextSha256: createHash('sha256').update(form.meta.messages.consent, 'utf8').digest('hex'),
+      duplicateOf: null,
+    });
+    expect(JSON.parse(h.phi.open(lead!.valuesCiphertext))).toMatchObject(VALUES);
+    // One lead per run; another start's lead of the same person is a duplicate of this one.
+    expect((await leaveLead(h, run, { values: VALUES, acceptTerms: true })).status).toBe(409);
+    const again = (await widgetStart(g)).run;
+    expect((await leaveLead(h, again, { values: VALUES, acceptTerms: true })).status).toBe(201);
+    expect((await leadOf(h, again))!.duplicateOf).toBe(lead!.id);
+    // Not a start: the funnel counts no run, no lead of a run that never started, and no view.
+    const rows = await funnelOf(g);
+    expect(rows).toHaveLength(1);
+    for (const row of rows) expect(row).toMatchObject({ viewed: 0, started: 0, completed: 0, leadsKept: 0, leadsNotActive: 0 });
+  });
+
+  it('is kept through the refused submission when the survey is switched off; "No thanks" (nothing sent) keeps nothing', async () => {
+    const g = await createParticipantFixture(h.db, { formActive: false });
+    const res = await h.request('POST', `/api/o-forms/o-form-submissions?mediaChannelId=${g.mediaChannelId}`, {
+      headers: { Origin: `https://${g.domain}` },
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: g.oFormId, mediaChannelId: g.mediaChannelId } } },
+    });
+    const refused = await json(res);
+    expect(refused).toMatchObject({ data: null, meta: { outcome: 'notActive' } });
+    const run = { submissionId: refused.meta.submissionId as string, token: res.headers.get(TOKEN_HEADER)! };
+    expect((await json(await leadFields(run))).meta.outcome).toBe('notActive');
+    // Its qualification reads notActive, as a run stopped midway reads it.
+    const judged = await h.request('GET', `/api/o-forms/o-form-submission-qualification/${run.submissionId}`, { headers: { [TOKEN_HEADER]: run.token } });
+    expect((await json(judged)).meta).toMatchObject({ isQualified: false, outcome: 'notActive' });
+    expect(await leadOf(h, run)).toBeUndefined();
+    const declined = (await widgetStart(g)).run;
+    expect(await leadOf(h, declined)).toBeUndefined();
+    const kept = await leadLeft(h, run, { values: { ...VALUES, email: 'survey.off@example.org', phone: '917-555-0171' }, acceptTerms: true });
+    expect(kept).toMatchObject({ kind: 'notActive', engagementIds: g.engagementIds });
+    const rows = await funnelOf(g);
+    expect(rows).toHaveLength(1);
+    for (const row of rows) expect(row).toMatchObject({ started: 0, leadsKept: 0, leadsNotActive: 0 });
+  });
+
+  it("is refused from the partner's page without the run's channel (CORS), and without the token", async () => {
+    const g = await createParticipantFixture(h.db, { channelActive: false });
+    const { run } = await widgetStart(g);
+    const body = { data: { type: 'leads', attributes: { values: VALUES, acceptTerms: true } } };
+    const unnamed = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, {
+      headers: { Origin: `https://${g.domain}`, [TOKEN_HEADER]: run.token },
+      body,
+    });
+    expect(unnamed.status).toBe(403);
+    const untokened = await h.request('POST', `/api/o-forms/o-form-submission-lead/${run.submissionId}`, { body });
+    expect(untokened.status).toBe(401);
+    expect(await leadOf(h, run)).toBeUndefined();
   });
 });
 

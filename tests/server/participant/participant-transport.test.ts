@@ -15,7 +15,7 @@ import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransportOptions } from '@core/participant/transport';
 import { createRunner, type RunnerState } from '@core/oform/runner';
-import { oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
+import { contactFieldScreeners, leads, oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
 import { later } from '../../support/runnerLater';
 
 let h: Harness;
@@ -204,8 +204,40 @@ describe('the participant transport', () => {
     }
   });
 
-  it('ends in notActive with the messages when the channel is switched off', async () => {
+  it('offers the notActive lead form when the channel is switched off before the run began, as midway; the lead is kept, the run never started', async () => {
     const off = await createParticipantFixture(h.db, { channelActive: false });
+    const transport = () => api({ mediaChannelId: String(off.mediaChannelId) }, `https://${off.domain}`);
+    const runner = createRunner({ later, transport: transport(), identity: '' });
+    await runner.start();
+    const state = runner.getState();
+    expect(state).toMatchObject({ phase: 'contact', lead: 'notActive', outcome: 'notActive' });
+    expect(state.messages.contactForm).toContain('not enrolling');
+    expect(state.contactFields.map((c) => c.name)).toEqual(off.contactFieldNames);
+    // Not the runner's own run: nothing to resume, nothing announced as started.
+    expect(runner.submissionId()).toBeNull();
+    expect(runner.snapshot()).toBeNull();
+    for (const [name, value] of Object.entries({ first_name: 'Ines', email: 'ines.off@example.org', phone: '917-555-0177' })) runner.setContact(name, value);
+    runner.accept(true);
+    runner.submitContact();
+    const kept = await settle(runner, ['finished', 'failed']);
+    expect(kept).toMatchObject({ phase: 'finished', outcome: 'notActive' });
+    const made = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, off.oFormId));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ outcome: 'notActive', startedAt: null });
+    expect(await h.db.select().from(leads).where(eq(leads.submissionId, made[0]!.id))).toMatchObject([{ kind: 'notActive', engagementIds: off.engagementIds }]);
+
+    // "No thanks" (Back on the lead's form): the outcome, nothing kept.
+    const declining = createRunner({ later, transport: transport(), identity: '' });
+    await declining.start();
+    expect(declining.getState()).toMatchObject({ phase: 'contact', lead: 'notActive' });
+    await declining.back();
+    expect(declining.getState()).toMatchObject({ phase: 'finished', outcome: 'notActive' });
+    expect(await h.db.select().from(leads).where(eq(leads.mediaChannelId, off.mediaChannelId))).toHaveLength(1);
+  });
+
+  it('ends in notActive with the messages alone where the screener asks no contact fields', async () => {
+    const off = await createParticipantFixture(h.db, { channelActive: false });
+    await h.db.delete(contactFieldScreeners).where(eq(contactFieldScreeners.screenerId, off.screenerId));
     const runner = createRunner({ later, transport: api({ mediaChannelId: String(off.mediaChannelId) }, `https://${off.domain}`), identity: '' });
     await runner.start();
     const state = runner.getState();

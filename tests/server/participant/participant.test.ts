@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../../server/participant/channelFigures';
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, eq, isNull, like, sql } from 'drizzle-orm';
 import { rowsOf } from '../../../server/db/rows';
 import { startFactsSelect } from '../../../server/participant/startFacts';
 import { openAnswer } from '../../../server/security/sealedAnswer';
@@ -35,6 +35,7 @@ import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import type { FieldConfiguration } from '@core/model/oform';
 import {
+  contactFieldScreeners,
   languages,
   mediaChannels,
   mediaChannelSurveys,
@@ -258,8 +259,14 @@ describe('participant start and submissions', () => {
       const doc = await json(res);
       return { status: res.status, statements: h.takeStatements().length, data: doc.data as { attributes: { language: string } } | null };
     };
+    // The runs the start made: a refusal's own submission, made at notActive for its lead form, is none.
     const submissions = async () =>
-      (await h.db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, fx.oFormId))).length;
+      (
+        await h.db
+          .select({ id: oFormSubmissions.id })
+          .from(oFormSubmissions)
+          .where(and(eq(oFormSubmissions.oFormId, fx.oFormId), isNull(oFormSubmissions.outcome)))
+      ).length;
     expect(await start()).toMatchObject({ status: 201, statements: 2 });
     expect(await start()).toMatchObject({ status: 201, statements: 1 });
     const [link] = await h.db.select().from(screenerSurveys).where(eq(screenerSurveys.screenerId, fx.screenerId));
@@ -380,20 +387,47 @@ describe('participant start and submissions', () => {
     expect(await entries()).toBe(before);
   });
 
-  it('answers notActive (and stores nothing) for an inactive survey, channel or screener, and for an unapproved version', async () => {
+  it('answers notActive for an inactive survey, channel or screener with a submission its lead is left through, never started; none for an unapproved version', async () => {
     for (const options of [{ formActive: false }, { channelActive: false }, { screenerActive: false }, { approved: false }]) {
       const other = await createParticipantFixture(h.db, options);
-      const start = await json(await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${other.mediaChannelId}`));
+      const lead = !('approved' in options);
+      const startRes = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${other.mediaChannelId}`);
+      const start = await json(startRes);
       expect(start.meta, JSON.stringify(options)).toMatchObject({ runnable: false, outcome: 'notActive' });
       expect(start.meta.messages.contactForm).toContain('not enrolling');
+      expect(startRes.headers.get(TOKEN_HEADER) !== null, JSON.stringify(options)).toBe(lead);
+      expect(typeof start.meta.submissionId === 'string').toBe(lead);
       const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
         body: { data: { type: 'o-form-submissions', attributes: { oFormId: other.oFormId, mediaChannelId: other.mediaChannelId } } },
       });
       expect(res.status).toBe(200);
-      expect(res.headers.get(TOKEN_HEADER)).toBeNull();
-      expect(await json(res)).toMatchObject({ data: null, meta: { outcome: 'notActive' } });
-      expect(await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, other.oFormId))).toHaveLength(0);
+      expect(res.headers.get(TOKEN_HEADER) !== null).toBe(lead);
+      const refused = await json(res);
+      expect(refused).toMatchObject({ data: null, meta: { outcome: 'notActive' } });
+      expect(typeof refused.meta.submissionId === 'string').toBe(lead);
+      // Made at notActive and ended, never started: no page entry, no start, no possible retake.
+      const made = await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, other.oFormId));
+      expect(made.map((s) => String(s.id)).sort()).toEqual(lead ? [start.meta.submissionId, refused.meta.submissionId].sort() : []);
+      for (const s of made) {
+        expect(s).toMatchObject({ outcome: 'notActive', startedAt: null, clientMatch: null, possibleRetake: false, mediaChannelId: other.mediaChannelId });
+        expect(s.finishedAt).not.toBeNull();
+        expect(await h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, s.id))).toEqual([]);
+      }
     }
+  });
+
+  it('answers notActive and stores nothing where the screener asks no contact fields (no lead form to offer)', async () => {
+    const other = await createParticipantFixture(h.db, { channelActive: false });
+    await h.db.delete(contactFieldScreeners).where(eq(contactFieldScreeners.screenerId, other.screenerId));
+    const startRes = await h.request('GET', `/api/o-forms/participant-start?mediaChannelId=${other.mediaChannelId}`);
+    expect(startRes.headers.get(TOKEN_HEADER)).toBeNull();
+    expect((await json(startRes)).meta.submissionId).toBeUndefined();
+    const res = await h.request('POST', '/api/o-forms/o-form-submissions', {
+      body: { data: { type: 'o-form-submissions', attributes: { oFormId: other.oFormId, mediaChannelId: other.mediaChannelId } } },
+    });
+    expect(res.headers.get(TOKEN_HEADER)).toBeNull();
+    expect(await json(res)).toEqual({ data: null, meta: expect.objectContaining({ outcome: 'notActive' }) });
+    expect(await h.db.select().from(oFormSubmissions).where(eq(oFormSubmissions.oFormId, other.oFormId))).toHaveLength(0);
   });
 
   it("answers notActive for a channel of another screener than the survey's", async () => {
