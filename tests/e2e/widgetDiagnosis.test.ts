@@ -9,6 +9,7 @@ import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
 import { mediaChannels } from '../../server/db/schema';
+import { participantStrings } from '@core/i18n/participant';
 
 let demo: DemoOnPartner;
 let elsewhere: PartnerSite;
@@ -82,11 +83,13 @@ describe('the widget names what is wrong with its snippet', () => {
     ]);
   });
 
-  it("a channel switched off: the survey's not-active message for the participant", async () => {
+  it("a channel switched off: the survey's not-active message for the participant, with its lead form", async () => {
     const url = demo.partner.page('/inactive', page(`<div data-trial-widget></div>${snippet(demo.server.url, inactiveId, demo.screenerId)}`));
     const p = await newParticipant(demo.browser);
     await p.page.goto(url);
-    await p.page.locator(`${W} [data-outcome=notActive]`).waitFor();
+    // The demo screener asks contact fields, so the participant may leave a lead (widgetLeads.test.ts keeps one).
+    await p.page.locator(`${W} form button.tw-back`).waitFor();
+    expect(await p.page.locator(`${W} .tw-title`).innerText()).toBe(participantStrings('en').notActive);
     await expect
       .poll(() => p.consoleErrors.filter((l) => l.startsWith('[trial widget]')))
       .toEqual([`[trial widget] Media channel ${inactiveId} is switched off: participants see the survey's not-active message.`]);
