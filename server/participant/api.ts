@@ -196,17 +196,29 @@ export function limitExceeded(c: Context, resetAt: Date, now: Date): ApiProblem 
   return tooManyRequests(retryAfter);
 }
 
-/** Counts one hit against each limit in the window `now` falls in, in one statement; over one: 429. */
-export async function enforceLimits(db: Db, c: Context, now: Date, windowSeconds: number, checks: readonly LimitCheck[]) {
+/** What a submission's creation counts against: the client address's and the channel's limits. */
+export const submissionLimitChecks = (deps: Deps, c: Context, channelId: number | null): LimitCheck[] => [
+  { key: addressLimitKey(deps, c, 'submissions'), limit: deps.config.participantLimits.submissionsPerAddress },
+  { key: channelLimitKey('submissions', channelId), limit: deps.config.participantLimits.submissionsPerChannel },
+];
+
+/** Counts one hit against each limit in the window `now` falls in, in one statement: the window's end when one is over, else null. */
+export async function hitLimits(db: Db, now: Date, windowSeconds: number, checks: readonly LimitCheck[]): Promise<Date | null> {
   const counted = countedChecks(checks);
-  if (counted.length === 0) return;
+  if (counted.length === 0) return null;
   const { counts, resetAt } = await hitAll(
     db,
     counted.map((check) => check.key),
     windowSeconds,
     now.getTime(),
   );
-  if (counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) throw limitExceeded(c, resetAt, now);
+  return counted.some(({ key, limit }) => (counts.get(key) ?? 0) > limit) ? resetAt : null;
+}
+
+/** hitLimits; over one: 429. */
+export async function enforceLimits(db: Db, c: Context, now: Date, windowSeconds: number, checks: readonly LimitCheck[]) {
+  const over = await hitLimits(db, now, windowSeconds, checks);
+  if (over) throw limitExceeded(c, over, now);
 }
 
 // ---------------------------------------------------------------------------------------------

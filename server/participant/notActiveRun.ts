@@ -13,9 +13,8 @@ import type { Context } from 'hono';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { oFormSubmissions } from '../db/schema';
-import { hitAll } from '../http/rateLimit';
 import { issueToken } from './access';
-import { addressLimitKey, channelLimitKey, countedChecks, runLanguage, screenerContactFields } from './api';
+import { hitLimits, runLanguage, screenerContactFields, submissionLimitChecks } from './api';
 import type { RunTarget } from './runSurvey';
 import { surveyLanguages } from './runSurvey';
 
@@ -35,20 +34,8 @@ export async function notActiveRun(
   const { form, channel } = target;
   // An unapproved version runs for no one: no lead is left through it either.
   if (!form?.isApproved || (await screenerContactFields(db, target.screenerId)).length === 0) return null;
-  if (!counted) {
-    const limits = config.participantLimits;
-    const checks = countedChecks([
-      { key: addressLimitKey(deps, c, 'submissions'), limit: limits.submissionsPerAddress },
-      { key: channelLimitKey('submissions', channel?.id ?? null), limit: limits.submissionsPerChannel },
-    ]);
-    const { counts } = await hitAll(
-      db,
-      checks.map((check) => check.key),
-      limits.windowSeconds,
-      nowOf(deps).getTime(),
-    );
-    if (checks.some(({ key, limit }) => (counts.get(key) ?? 0) > limit)) return null;
-  }
+  const over = counted ? null : await hitLimits(db, nowOf(deps), config.participantLimits.windowSeconds, submissionLimitChecks(deps, c, channel?.id ?? null));
+  if (over) return null;
   const languages = await surveyLanguages(db, form.id);
   const { token, hash } = issueToken();
   const [row] = await db

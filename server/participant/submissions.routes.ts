@@ -10,17 +10,15 @@ import { windowOf } from '../http/rateLimit';
 import { sendDocument } from '../http/serialize';
 import { issueToken, rememberPageEntry, rememberSubmission } from './access';
 import {
-  addressLimitKey,
-  channelLimitKey,
   countedChecks,
   enforceLimits,
   FIRST_PAGE_ONLY,
   limitExceeded,
   runLanguage,
+  submissionLimitChecks,
   submissionResource,
   UNKNOWN_CHANNEL,
   UNKNOWN_SURVEY,
-  type LimitCheck,
   type ParticipantApp,
 } from './api';
 import { assertChannelOfRequest } from './cors';
@@ -69,10 +67,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         assertChannelOfRequest(c, deps, channel?.id ?? null);
         const address = clientAddress(c);
         const now = nowOf(deps);
-        const limitChecks: LimitCheck[] = [
-          { key: addressLimitKey(deps, c, 'submissions'), limit: limits.submissionsPerAddress },
-          { key: channelLimitKey('submissions', channel?.id ?? null), limit: limits.submissionsPerChannel },
-        ];
+        const limitChecks = submissionLimitChecks(deps, c, channel?.id ?? null);
         const target = await checkRunnable(db, form, channel, facts);
         if (!target.runnable) {
           // Counted apart (a rare answer); a submission's creation counts inside its own statement.
