@@ -29,3 +29,29 @@ export async function giveZip(page: Page, zip: string): Promise<void> {
   await field.fill(zip);
   await next(page);
 }
+
+/** Who leaves the demo's contact form: its four fields. */
+export interface DemoPerson {
+  first: string;
+  last: string;
+  email: string;
+  phone: string;
+}
+
+/** A qualified run from its first page: New York's ZIP, the nearest site, `person`'s contact sent; the run then stands at its consent step. */
+export async function qualifyToConsent(page: Page, person: DemoPerson): Promise<void> {
+  await answerDemoToZip(page);
+  await giveZip(page, '10001');
+  const sites = page.locator(`${W} .tw-site`);
+  await sites.first().waitFor(WAIT);
+  await sites.first().click();
+  await next(page);
+  const email = page.locator(`${W} input[type=email]`);
+  await email.waitFor(WAIT);
+  const texts = page.locator(`${W} input[type=text]:not([autocomplete=postal-code])`);
+  await texts.nth(0).fill(person.first);
+  await texts.nth(1).fill(person.last);
+  await email.fill(person.email);
+  await page.locator(`${W} input[type=tel]`).fill(person.phone);
+  await next(page);
+}

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
-import { W, WAIT, next, answerDemoToZip, giveZip } from './demoWidget';
+import { W, WAIT, next, qualifyToConsent, type DemoPerson } from './demoWidget';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { magazinePage, newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
@@ -51,31 +51,11 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-interface Person {
-  first: string;
-  last: string;
-  email: string;
-  phone: string;
-}
-
 /** A qualified run of the demo survey on the partner page at `path`, through consent to its outcome. */
-async function qualifiedRun(path: string, person: Person): Promise<void> {
+async function qualifiedRun(path: string, person: DemoPerson): Promise<void> {
   const { context, page, problems } = await newParticipant(demo.browser, { locale: 'en-US' });
   await page.goto(`${demo.partner.url}${path}`);
-  await answerDemoToZip(page);
-  await giveZip(page, '10001');
-  const sites = page.locator(`${W} .tw-site`);
-  await sites.first().waitFor(WAIT);
-  await sites.first().click();
-  await next(page);
-  const email = page.locator(`${W} input[type=email]`);
-  await email.waitFor(WAIT);
-  const texts = page.locator(`${W} input[type=text]:not([autocomplete=postal-code])`);
-  await texts.nth(0).fill(person.first);
-  await texts.nth(1).fill(person.last);
-  await email.fill(person.email);
-  await page.locator(`${W} input[type=tel]`).fill(person.phone);
-  await next(page);
+  await qualifyToConsent(page, person);
   await page.locator(`${W} label:has(input[type=checkbox])`).first().click();
   await next(page);
   await page.locator(`${W} [data-outcome=completed]`).waitFor(WAIT);
@@ -103,7 +83,7 @@ async function openAsStaff(link: URL): Promise<Page> {
 }
 
 describe('the mail a run of the demo channel causes, at a real mail server', () => {
-  const ada: Person = { first: 'Adelaide', last: 'Mailtest', email: 'adelaide.mailtest@example.com', phone: '212-555-0171' };
+  const ada: DemoPerson = { first: 'Adelaide', last: 'Mailtest', email: 'adelaide.mailtest@example.com', phone: '212-555-0171' };
 
   it("mails the coordinator a link that opens the referral, with none of the participant's answers or contact values", async () => {
     await qualifiedRun('/', ada);
@@ -124,7 +104,7 @@ describe('the mail a run of the demo channel causes, at a real mail server', () 
   }, 180_000);
 
   it('confirms a run in Spanish in Spanish', async () => {
-    const eva: Person = { first: 'Evangelina', last: 'Correo', email: 'evangelina.correo@example.com', phone: '212-555-0172' };
+    const eva: DemoPerson = { first: 'Evangelina', last: 'Correo', email: 'evangelina.correo@example.com', phone: '212-555-0172' };
     await qualifiedRun('/es', eva);
     const [mail] = await awaitMails(eva.email, 1);
     expect(mail!.parsed.subject).toBe('Gracias por su interés en Healthy Heart Study');
@@ -132,7 +112,7 @@ describe('the mail a run of the demo channel causes, at a real mail server', () 
   }, 180_000);
 
   it("stops the participant's mail once the confirmation's one-click unsubscribe is posted; staff still hear", async () => {
-    const uma: Person = { first: 'Umberta', last: 'Optout', email: 'umberta.optout@example.com', phone: '212-555-0173' };
+    const uma: DemoPerson = { first: 'Umberta', last: 'Optout', email: 'umberta.optout@example.com', phone: '212-555-0173' };
     await qualifiedRun('/', uma);
     const [confirmation] = await awaitMails(uma.email, 1);
     const unsubscribe = /^List-Unsubscribe:\s+<([^>]+)>/m.exec(confirmation!.raw)![1]!;

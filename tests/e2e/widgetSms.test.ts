@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { W, WAIT, next, answerDemoToZip, giveZip } from './demoWidget';
+import { W, WAIT, next, qualifyToConsent, type DemoPerson } from './demoWidget';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations as axeIn, magazinePage, newParticipant } from './partnerSite';
 import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
@@ -46,30 +46,10 @@ afterAll(async () => {
 
 const call = <T>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
 
-interface Person {
-  first: string;
-  last: string;
-  email: string;
-  phone: string;
-}
-
 /** Walks the demo survey to its consent step; answers what axe found there and how many boxes it shows. */
-async function toConsent(page: Page, person: Person): Promise<{ boxes: number; violations: string[] }> {
+async function toConsent(page: Page, person: DemoPerson): Promise<{ boxes: number; violations: string[] }> {
   await page.goto(`${demo.partner.url}/`);
-  await answerDemoToZip(page);
-  await giveZip(page, '10001');
-  const sites = page.locator(`${W} .tw-site`);
-  await sites.first().waitFor(WAIT);
-  await sites.first().click();
-  await next(page);
-  const email = page.locator(`${W} input[type=email]`);
-  await email.waitFor(WAIT);
-  const texts = page.locator(`${W} input[type=text]:not([autocomplete=postal-code])`);
-  await texts.nth(0).fill(person.first);
-  await texts.nth(1).fill(person.last);
-  await email.fill(person.email);
-  await page.locator(`${W} input[type=tel]`).fill(person.phone);
-  await next(page);
+  await qualifyToConsent(page, person);
   const boxes = page.locator(`${W} input[type=checkbox]`);
   await boxes.first().waitFor({ state: 'attached', ...WAIT });
   await expect.poll(() => boxes.count(), WAIT).toBe(2);
@@ -89,8 +69,8 @@ const listMessages = (query: string) => call<MessageList>(`messages?${query}`);
 
 describe('the SMS consent box in the widget', () => {
   it('at 375 px: two boxes and no serious or critical axe violation; unticked sends no text, ticked sends one confirmation holding nothing the participant left', async () => {
-    const quiet: Person = { first: 'Quinn', last: 'Untexted', email: 'quinn.untexted@example.com', phone: '212-555-0161' };
-    const texted: Person = { first: 'Tessa', last: 'Texted', email: 'tessa.texted@example.com', phone: '212-555-0162' };
+    const quiet: DemoPerson = { first: 'Quinn', last: 'Untexted', email: 'quinn.untexted@example.com', phone: '212-555-0161' };
+    const texted: DemoPerson = { first: 'Tessa', last: 'Texted', email: 'tessa.texted@example.com', phone: '212-555-0162' };
 
     const first = await newParticipant(demo.browser, { locale: 'en-US', viewport: { width: 375, height: 800 } });
     const atConsent = await toConsent(first.page, quiet);
