@@ -8,26 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { formatDateTime } from '../../admin/components/format';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
-import { makeMediaChannel } from './fixtures';
+import { makeEngagementAttributes, makeMediaChannel } from './fixtures';
 
 const SINCE = '2026-12-03T15:00:00.000Z';
 const PAUSE = { reason: 'target', since: SINCE, text: 'paused: target of 120 referrals reached on 2026-12-03' };
 
-const engagement = {
-  id: 12,
-  name: 'Heart study',
-  sponsorId: 7,
-  sponsorName: 'Acme Pharma',
-  identification: 'E-12',
-  fullIdentification: 'ACME-E-12',
-  isActive: true,
-  radius: 25,
-  targetParticipantCount: 120,
-  targetMeasure: 'referrals',
-  pause: PAUSE,
-  created: '2024-05-01T10:00:00Z',
-  modified: '2024-05-01T10:00:00Z',
-};
+const engagement = { id: 12, ...makeEngagementAttributes({ targetParticipantCount: 120, targetMeasure: 'referrals', pause: PAUSE }) };
 
 /** A link of the engagement to a site, as GET /api/engagements-site-locations answers it. */
 const link = (id: number, siteName: string, fill: Record<string, unknown>) => ({

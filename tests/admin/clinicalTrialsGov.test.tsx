@@ -7,19 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { json, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded } from './helpers';
+import { makeEngagementAttributes } from './fixtures';
 
-const engagement = {
-  id: 12,
-  name: 'Heart study',
-  sponsorId: 7,
-  sponsorName: 'Acme Pharma',
-  identification: 'E-12',
-  fullIdentification: 'ACME-E-12',
-  isActive: true,
-  radius: 25,
-  created: '2024-05-01T10:00:00Z',
-  modified: '2024-05-01T10:00:00Z',
-};
+const engagement = { id: 12, ...makeEngagementAttributes() };
 
 const RECORD = {
   protocolSection: {

@@ -80,3 +80,19 @@ export function makeReferral(id: number, overrides: Record<string, unknown> = {}
   };
   return { type: 'referrals', id: String(id), attributes: { ...attributes, ...overrides } };
 }
+
+/** The engagement the engagement view's tests open: Heart study (E-12) of Acme Pharma, as GET /api/engagements/12 answers its attributes. */
+export function makeEngagementAttributes(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Heart study',
+    sponsorId: 7,
+    sponsorName: 'Acme Pharma',
+    identification: 'E-12',
+    fullIdentification: 'ACME-E-12',
+    isActive: true,
+    radius: 25,
+    created: '2024-05-01T10:00:00Z',
+    modified: '2024-05-01T10:00:00Z',
+    ...overrides,
+  };
+}

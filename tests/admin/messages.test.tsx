@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { json, makeUser, renderAdmin, type Handler } from './helpers';
+import { makeEngagementAttributes } from './fixtures';
 
 const message = (id: number, extra: Record<string, unknown> = {}) => ({
   type: 'messages',
@@ -196,17 +197,7 @@ const setting = (kind: string, isEnabled: boolean, delayMinutes = 0) => ({
 });
 
 describe("An engagement's message settings", () => {
-  const engagement = {
-    name: 'Heart study',
-    sponsorId: 7,
-    sponsorName: 'Acme Pharma',
-    identification: 'E-12',
-    fullIdentification: 'ACME-E-12',
-    isActive: true,
-    radius: 25,
-    created: '2024-05-01T10:00:00Z',
-    modified: '2024-05-01T10:00:00Z',
-  };
+  const engagement = makeEngagementAttributes();
   const server =
     (writes: { path: string; body: unknown }[]): Handler =>
     async (request, url) => {
