@@ -9,7 +9,7 @@ import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../aut
 import { forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
 import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from '../audit/events';
-import { parseListQuery, type ListSpec } from '../http/query';
+import { parseListQuery, parseQuery, parseSort, sortParam, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { plain, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -24,6 +24,8 @@ const listSpec: ListSpec<'id' | 'occurredAt' | 'entity' | 'action' | 'actorUsern
   filters: FILTERS,
 };
 const EXPORT_LIMIT = 100_000;
+/** The export's query: the list's filters and order; it answers every row, so no page. */
+const EXPORT_QUERY = { ...FILTERS, sort: sortParam(listSpec.sorts, listSpec.defaultSort) };
 
 export function auditEventsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
@@ -39,25 +41,42 @@ export function auditEventsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/export', describe({ summary: 'Export the audit trail, verified, as CSV', answer: { media: 'text/csv' } }), requireRole('Super User'), async (c) => {
-    const params = new URL(c.req.url).searchParams;
-    const q = parseListQuery(params, { ...listSpec, defaultLimit: 1000 });
-    const { rows } = await auditEventPage(deps.db, q, { sort: q.sort, limit: EXPORT_LIMIT, offset: 0 });
-    const header = ['id', 'occurredAt', 'actorUserId', 'actorUsername', 'clientAddress', 'entity', 'entityId', 'action', 'changes', 'meta', 'hash'];
-    // The filters as the query gave them (text, as the trail keeps it), not their parsed values.
-    const filters = Object.fromEntries([...params].filter(([name]) => Object.hasOwn(FILTERS, name)));
-    c.set('audit', { entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, filters } });
-    const lines = [
-      csvRow(header),
-      ...rows.map((r) =>
-        csvRow([r.id, r.occurredAt.toISOString(), r.actorUserId, r.actorUsername, r.clientAddress, r.entity, r.entityId, r.action, r.changes, r.meta, r.hash]),
-      ),
-    ];
-    return c.body(`${lines.join('\r\n')}\r\n`, 200, {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="audit-events-${nowOf(deps).toISOString().slice(0, 10)}.csv"`,
-    });
-  });
+  app.get(
+    '/export',
+    describe({ summary: 'Export the audit trail, verified, as CSV', query: EXPORT_QUERY, answer: { media: 'text/csv' } }),
+    requireRole('Super User'),
+    async (c) => {
+      const params = new URL(c.req.url).searchParams;
+      const { sort = parseSort(listSpec.defaultSort, listSpec.sorts), ...parsed } = parseQuery(params, EXPORT_QUERY);
+      const { rows } = await auditEventPage(deps.db, { filters: parsed }, { sort, limit: EXPORT_LIMIT, offset: 0 });
+      const header = ['id', 'occurredAt', 'actorUserId', 'actorUsername', 'clientAddress', 'entity', 'entityId', 'action', 'changes', 'meta', 'hash'];
+      // The filters as the query gave them (text, as the trail keeps it), not their parsed values.
+      const filters = Object.fromEntries([...params].filter(([name]) => Object.hasOwn(FILTERS, name)));
+      c.set('audit', { entity: 'audit-events', entityId: null, action: 'export', meta: { format: 'csv', rows: rows.length, filters } });
+      const lines = [
+        csvRow(header),
+        ...rows.map((r) =>
+          csvRow([
+            r.id,
+            r.occurredAt.toISOString(),
+            r.actorUserId,
+            r.actorUsername,
+            r.clientAddress,
+            r.entity,
+            r.entityId,
+            r.action,
+            r.changes,
+            r.meta,
+            r.hash,
+          ]),
+        ),
+      ];
+      return c.body(`${lines.join('\r\n')}\r\n`, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="audit-events-${nowOf(deps).toISOString().slice(0, 10)}.csv"`,
+      });
+    },
+  );
 
   return app;
 }

@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { LoginInput, SsoServices } from '@core/model/user';
 import { nowOf, type AppEnv, type Deps } from '../context';
-import { parseParams, textParam } from '../http/params';
+import { choiceParam, parseParams, textParam } from '../http/params';
 import { clientAddress } from '../http/clientAddress';
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import { bearerToken } from './guards';
@@ -82,7 +82,11 @@ const RefreshBody = v.object({ refresh_token: v.pipe(v.string(), v.nonEmpty(), v
 const LogoutBody = v.object({ refresh_token: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(512)))) });
 
 /** Sign-in's one parameter: a single sign-on service to complete the sign-in of. */
-const LOGIN_QUERY = { auth_service: textParam("A single sign-on service's name: completes that sign-in (after its callback) instead.") };
+const LOGIN_QUERY = {
+  // SPEC's sign-in address carries t=a, so clients written to it send it; it selects nothing.
+  t: choiceParam(['a'], 'The sign-in marker clients send (t=a); it changes nothing.'),
+  auth_service: textParam("A single sign-on service's name: completes that sign-in (after its callback) instead."),
+};
 
 export function authRoutes(deps: Deps) {
   const { db, config } = deps;

@@ -58,7 +58,7 @@ export function channelSpendsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a channel spend', answer: { resource: CHANNEL_SPEND } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a channel spend', read: listSpec, answer: { resource: CHANNEL_SPEND } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findSpend(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('channel spend');

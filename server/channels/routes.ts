@@ -25,7 +25,7 @@ import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
@@ -100,7 +100,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a media channel', answer: { resource: MEDIA_CHANNEL } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a media channel', read: listSpec, answer: { resource: MEDIA_CHANNEL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('media channel');
@@ -114,9 +114,9 @@ export function mediaChannelsRoutes(deps: Deps) {
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
   app.get(
     '/:id/served-surveys',
-    describe({ summary: 'The surveys a media channel serves participants, and which one starts', answer: { list: SERVED_SURVEY } }),
+    describe({ summary: 'The surveys a media channel serves participants, and which one starts', query: WHOLE_LIST_QUERY, answer: { list: SERVED_SURVEY } }),
     async (c) => {
-      assertQueryNames(new URL(c.req.url).searchParams);
+      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
       const served = found ? await servedSurveys(db, found.id) : undefined;
       if (!served) throw notFound('media channel');
@@ -128,9 +128,9 @@ export function mediaChannelsRoutes(deps: Deps) {
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
   app.get(
     '/:id/embed-problems',
-    describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM } }),
+    describe({ summary: 'The embed problems seen for a media channel on partner pages', query: WHOLE_LIST_QUERY, answer: { list: EMBED_PROBLEM } }),
     async (c) => {
-      assertQueryNames(new URL(c.req.url).searchParams);
+      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
       if (!found) throw notFound('media channel');
       const rows = await embedProblemsOf(db, found.id);

@@ -5,9 +5,8 @@ import type { AppEnv, Deps } from '../context';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
-import { participantCors } from '../participant';
+import { participantCors, describeParticipantCall } from '../participant';
 import { transitionChannel } from './mediaChannels';
-import { describe } from '../openapi/describe';
 
 /**
  * GET /api/get-media-channel-for-transition-survey/{toOFormIdentity}/{fromMediaChannelId}: the
@@ -21,7 +20,7 @@ export function transitionMediaChannelRoutes(deps: Deps) {
   app.use('/:identity/:fromId', participantCors(deps));
   app.get(
     '/:identity/:fromId',
-    describe({
+    describeParticipantCall({
       summary: 'Find the media channel a transition survey continues on',
       access: 'public',
       answer: { document: PARTICIPANT_ANSWERS.transitionChannel },

@@ -71,7 +71,7 @@ export function contactFieldsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a contact field', answer: { resource: CONTACT_FIELD } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a contact field', read: listSpec, answer: { resource: CONTACT_FIELD } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = id === null ? undefined : await findContactField(db, id);

@@ -118,7 +118,7 @@ export function engagementsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement', answer: { resource: ENGAGEMENT } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement', read: listSpec, answer: { resource: ENGAGEMENT } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findEngagement(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('engagement');

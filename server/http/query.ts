@@ -6,7 +6,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { badRequest } from './errors';
-import { parseParams, type ParamValues, type QueryParams } from './params';
+import { parseParams, type ParamValues, type QueryParam, type QueryParams } from './params';
 
 export const PAGE_SIZES = [10, 20, 50, 100, 1000] as const;
 
@@ -124,16 +124,40 @@ function parseFields(value: string, allowed: readonly string[], parameter: strin
 }
 
 /**
- * For routes whose whole list is one answer: only `allowed` parameters (a misspelt filter is a 400,
- * not ignored). `page` and `limit` are taken, as every list takes them, and checked; the answer is
- * the whole list whatever they say (a client paging through it stops at the first short page).
+ * A query of names the route takes (`known`): any other is a 400 naming it, so a misspelt
+ * parameter is never silently ignored.
  */
-export function assertQueryNames(params: URLSearchParams, allowed: readonly string[] = []): void {
-  for (const [key, value] of params) {
-    if (key === 'page' || key === 'limit') positiveInt(value, key);
-    else if (!allowed.includes(key)) throw badRequest(`Unknown query parameter '${key}'.`, key);
+export function refuseUnknownQuery(params: URLSearchParams, known: readonly string[]): void {
+  for (const key of new Set(params.keys())) {
+    if (!known.includes(key)) {
+      throw badRequest(`Unknown query parameter '${key}'.${known.length ? ` Use one of: ${known.join(', ')}.` : ' This route takes none.'}`, key);
+    }
   }
 }
+
+/** A page or a page size: a whole number of 1 or more. */
+const positiveIntParam = (description: string): QueryParam<number> => ({
+  description,
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' },
+  parse: positiveInt,
+});
+
+/**
+ * What a route answering its whole list at once takes as every list does, so a client that pages
+ * any list can page this one: checked, and the whole list is one page whatever they say (a client
+ * paging through it stops at the first short page).
+ */
+export const WHOLE_LIST_QUERY = {
+  page: positiveIntParam('The page, from 1. The whole list is one page, whatever this says.'),
+  limit: positiveIntParam('Rows a page. The whole list is one page, whatever this says.'),
+} satisfies QueryParams;
+
+/** The order of a list's rows, for a route that answers them whole (an export): as a list's `sort`. */
+export const sortParam = <S extends string>(sorts: readonly S[], defaultSort: string): QueryParam<SortTerm<S>[]> => ({
+  description: `Comma-separated fields, '-' before a field for descending; default '${defaultSort}'. Fields: ${sorts.join(', ')}.`,
+  schema: { type: 'string' },
+  parse: (value) => parseSort(value, sorts),
+});
 
 /**
  * A route's own query parameters (a list's are its ListSpec's): each declared one read once and
@@ -141,23 +165,22 @@ export function assertQueryNames(params: URLSearchParams, allowed: readonly stri
  * in the OpenAPI document, so what is parsed and what is described cannot part.
  */
 export function parseQuery<P extends QueryParams>(params: URLSearchParams, declared: P): ParamValues<P> {
+  refuseUnknownQuery(params, Object.keys(declared));
   for (const key of new Set(params.keys())) {
-    if (!Object.hasOwn(declared, key)) {
-      const known = Object.keys(declared);
-      throw badRequest(`Unknown query parameter '${key}'.${known.length ? ` Use one of: ${known.join(', ')}.` : ' This route takes none.'}`, key);
-    }
     if (params.getAll(key).length > 1) throw badRequest(`'${key}' may be given only once.`, key);
   }
   return parseParams(declared, (name) => params.get(name) ?? undefined);
 }
 
+/** What a single resource's read takes: the related resources to include and the fields to answer. */
+export type ReadSpec = Pick<ListSpec, 'type' | 'includes' | 'fields'>;
+
+/** The query names a single resource's read takes. */
+export const readParameters = (spec: ReadSpec): string[] => ['include', 'fields', `fields[${spec.type}]`];
+
 /** Parameters of a single-resource read (include and fields only). */
-export function parseReadQuery(params: URLSearchParams, spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>) {
-  for (const key of params.keys()) {
-    if (key !== 'include' && key !== 'fields' && key !== `fields[${spec.type}]`) {
-      throw badRequest(`Unknown query parameter '${key}'.`, key);
-    }
-  }
+export function parseReadQuery(params: URLSearchParams, spec: ReadSpec) {
+  refuseUnknownQuery(params, readParameters(spec));
   const q = parseListQuery(params, { type: spec.type, includes: spec.includes, fields: spec.fields, sorts: ['id'], defaultSort: 'id' });
   return { include: q.include, fields: q.fields };
 }

@@ -64,7 +64,7 @@ export function languagesRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a language', answer: { resource: LANGUAGE } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a language', read: listSpec, answer: { resource: LANGUAGE } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = await findLanguage(db, id);

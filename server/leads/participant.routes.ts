@@ -5,7 +5,6 @@
  *        (the place in the body; GET with ?zip= answers the same)
  *   POST /api/o-forms/o-form-submission-lead/:submissionId                 keeps the lead (keep.ts)
  */
-import * as v from 'valibot';
 import { LeadAttributes, SiteSearchAttributes } from '@core/participant/requests';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
@@ -13,14 +12,11 @@ import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { sendDocument, toResource } from '../http/serialize';
-import { MISSING_CONTACT_TOKEN, openSubmission, PLACE_QUERY, readAttributes, type ParticipantApp } from '../participant';
+import { MISSING_CONTACT_TOKEN, openSubmission, PLACE_QUERY, type ParticipantApp, describeParticipantCall } from '../participant';
 import { parseParams } from '../http/params';
 import { contactMatcherOf } from '../security/contactMatch';
 import { phiOf } from '../security/phi';
-import { describe } from '../openapi/describe';
 import { keepLead, leadForm, type LeadTools } from './keep';
-
-const LeadDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: LeadAttributes }) });
 
 const toolsOf = (deps: Deps): LeadTools => ({ db: deps.db, now: nowOf(deps), phi: phiOf(deps), matcher: contactMatcherOf(deps) });
 
@@ -46,7 +42,7 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   // The widget POSTs the place in the body with the token (no ZIP in an address, no preflight).
   app.post(
     '/o-form-submission-lead-fields/:submissionId',
-    describe({
+    describeParticipantCall({
       summary,
       access: 'participant',
       body: { resource: null, attributes: SiteSearchAttributes },
@@ -61,7 +57,7 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   );
   app.get(
     '/o-form-submission-lead-fields/:submissionId',
-    describe({
+    describeParticipantCall({
       summary,
       access: 'participant',
       query: LEAD_PLACE_QUERY,
@@ -72,15 +68,15 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
 
   app.post(
     '/o-form-submission-lead/:submissionId',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: leave contact details and consent at notQualified, noTrialSites or notActive',
       access: 'participant',
-      body: { json: LeadDocument },
+      body: { resource: null, attributes: LeadAttributes },
       answer: { document: PARTICIPANT_ANSWERS.lead, status: 201 },
     }),
     async (c) => {
       const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);
-      const attributes = await readAttributes(c, LeadAttributes);
+      const attributes = await c.var.body.read();
       const kept = await keepLead(toolsOf(deps), submission, {
         values: attributes.values,
         acceptTerms: attributes.acceptTerms,

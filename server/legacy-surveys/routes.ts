@@ -46,7 +46,7 @@ export function legacySurveysRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages', answer: { resource: SURVEY } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages', read: surveyListSpec, answer: { resource: SURVEY } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, surveyListSpec);
     const row = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');
     const id = row.id;

@@ -41,7 +41,7 @@ function lookupRoutes(deps: Deps, list: LookupList) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a lookup entry', answer: { resource: answer } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a lookup entry', read: spec, answer: { resource: answer } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, spec);
     const id = parseId(c.req.param('id'));
     const row = await findLookupEntry(db, list, id);

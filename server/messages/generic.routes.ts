@@ -62,7 +62,7 @@ export function genericMessagesRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a generic message', answer: { resource: GENERIC_MESSAGE } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a generic message', read: listSpec, answer: { resource: GENERIC_MESSAGE } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = await findGenericMessage(db, id);

@@ -35,10 +35,9 @@ import {
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/responseText';
-import { readResource } from '../http/body';
 import { conflict, notFound } from '../http/errors';
-import { idParam, parseParams, required } from '../http/params';
-import { assertQueryNames, parseId, parseListQuery, type ListSpec } from '../http/query';
+import { idParam, required } from '../http/params';
+import { parseQuery, WHOLE_LIST_QUERY, parseId, parseListQuery, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -63,7 +62,7 @@ const resourceOf = ({ id, ...attributes }: Message, fields: Set<string> | null =
 const STAFF_ROLES = ['Admin', 'Super User', 'User'] as const;
 
 /** An engagement's message settings: the engagement's. */
-const SETTINGS_QUERY = { engagementId: required(idParam('engagement', 'The engagement.')) };
+const SETTINGS_QUERY = { ...WHOLE_LIST_QUERY, engagementId: required(idParam('engagement', 'The engagement.')) };
 
 export function messagesRoutes(deps: Deps) {
   const { db } = deps;
@@ -153,9 +152,13 @@ export function messageTemplatesRoutes(deps: Deps) {
 
   app.get(
     '/',
-    describe({ summary: 'Message templates: every kind in every language, e-mail and text (SMS)', answer: { list: MESSAGE_TEMPLATE } }),
+    describe({
+      summary: 'Message templates: every kind in every language, e-mail and text (SMS)',
+      query: WHOLE_LIST_QUERY,
+      answer: { list: MESSAGE_TEMPLATE },
+    }),
     async (c) => {
-      assertQueryNames(new URL(c.req.url).searchParams);
+      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
       return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
     },
@@ -179,20 +182,30 @@ export function messageTemplatesRoutes(deps: Deps) {
     },
   );
 
-  app.patch('/:id', describe({ summary: 'Edit a message template', answer: { resource: MESSAGE_TEMPLATE } }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
-    const id = templateId(c.req.param('id'));
-    if (!id) throw notFound('message template');
-    if (id.channel === 'sms') {
-      const { attributes } = await readResource(c, SmsTemplateInput, { type: MESSAGE_TEMPLATE_TYPE });
-      await saveSmsTemplate(db, id.kind, id.language, attributes.text, c.get('user').id, nowOf(deps));
-      const saved = (await allSmsTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
-      return sendResource(c, smsTemplateResource(saved));
-    }
-    const { attributes } = await readResource(c, MessageTemplateInput, { type: MESSAGE_TEMPLATE_TYPE });
-    await saveTemplate(db, id.kind, id.language, attributes, c.get('user').id, nowOf(deps));
-    const saved = (await allTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
-    return sendResource(c, mailTemplateResource(saved));
-  });
+  app.patch(
+    '/:id',
+    describe({
+      summary: 'Edit a message template',
+      description: "Edit a message template: an e-mail's (id `kind.language`) takes subject, html and text; a text's (id `kind.language.sms`) takes text only.",
+      body: { resource: MESSAGE_TEMPLATE_TYPE, oneOf: { email: MessageTemplateInput, sms: SmsTemplateInput } },
+      answer: { resource: MESSAGE_TEMPLATE },
+    }),
+    requireRole(...STAFF_ADMIN_ROLES),
+    async (c) => {
+      const id = templateId(c.req.param('id'));
+      if (!id) throw notFound('message template');
+      if (id.channel === 'sms') {
+        const { attributes } = await c.var.body.read('sms');
+        await saveSmsTemplate(db, id.kind, id.language, attributes.text, c.get('user').id, nowOf(deps));
+        const saved = (await allSmsTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
+        return sendResource(c, smsTemplateResource(saved));
+      }
+      const { attributes } = await c.var.body.read('email');
+      await saveTemplate(db, id.kind, id.language, attributes, c.get('user').id, nowOf(deps));
+      const saved = (await allTemplates(db)).find((t) => t.kind === id.kind && t.language === id.language)!;
+      return sendResource(c, mailTemplateResource(saved));
+    },
+  );
 
   app.delete('/:id', describe({ summary: 'Put the shipped default template back' }), requireRole(...STAFF_ADMIN_ROLES), async (c) => {
     const id = templateId(c.req.param('id'));
@@ -223,8 +236,7 @@ export function messageSettingsRoutes(deps: Deps) {
     }),
     async (c) => {
       const params = new URL(c.req.url).searchParams;
-      assertQueryNames(params, Object.keys(SETTINGS_QUERY));
-      const { engagementId } = parseParams(SETTINGS_QUERY, (name) => params.get(name) ?? undefined);
+      const { engagementId } = parseQuery(params, SETTINGS_QUERY);
       const engagement = await visibleEngagement(db, c.get('user'), engagementId);
       if (!engagement) throw notFound('engagement');
       const rows = await settingsOf(engagement.id);
@@ -234,14 +246,18 @@ export function messageSettingsRoutes(deps: Deps) {
 
   app.patch(
     '/:id',
-    describe({ summary: 'Turn a message on or off for an engagement, with its delay', answer: { resource: MESSAGE_SETTING } }),
+    describe({
+      summary: 'Turn a message on or off for an engagement, with its delay',
+      body: { resource: MESSAGE_SETTING_TYPE, attributes: MessageSettingInput },
+      answer: { resource: MESSAGE_SETTING },
+    }),
     requireRole(...STAFF_ADMIN_ROLES),
     async (c) => {
       const [rawEngagement, kind, extra] = c.req.param('id').split('.');
       if (extra !== undefined || !isMessageKind(kind)) throw notFound('message setting');
       const engagement = await visibleEngagement(db, c.get('user'), parseId(rawEngagement));
       if (!engagement) throw notFound('message setting');
-      const { attributes } = await readResource(c, MessageSettingInput, { type: MESSAGE_SETTING_TYPE });
+      const { attributes } = await c.var.body.read();
       await saveMessageSetting(db, engagement.id, kind, attributes, nowOf(deps));
       return sendResource(c, (await settingsOf(engagement.id)).find((r) => r.id === `${engagement.id}.${kind}`)!);
     },

@@ -16,7 +16,7 @@ import type { GenericSchema, InferOutput, SafeParseResult } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
 import { JSON_OR_PLAIN_TYPES, JSON_TYPES, parseAttributes, readAttributes, readJson, readResource, type ReadResource } from '../http/body';
 import type { QueryParams } from '../http/params';
-import type { ListSpec } from '../http/query';
+import { readParameters, refuseUnknownQuery, type ListSpec, type ReadSpec } from '../http/query';
 
 /**
  * Who may call a route: signed-in staff (bearer token), a participant (submission token), anyone,
@@ -31,6 +31,11 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 export type RouteBody =
   /** A JSON:API document with one resource of `type` (any, when null), its attributes checked by `attributes`. */
   | { readonly resource: string | null; readonly attributes?: GenericSchema }
+  /**
+   * A JSON:API document with one resource of `type` whose attributes are one of `oneOf`'s schemas,
+   * the handler naming which from the address (a template of a mail or of a text).
+   */
+  | { readonly resource: string; readonly oneOf: Readonly<Record<string, GenericSchema>> }
   /** A plain JSON body checked by `schema`. */
   | { readonly json: GenericSchema }
   /** An HTML form's fields (application/x-www-form-urlencoded), as `schema` reads them. */
@@ -74,6 +79,8 @@ export interface RouteDoc {
   readonly access?: RouteAccess;
   /** The list's query parameters: page, limit, sort, include, fields and its named filters. */
   readonly list?: ListSpec;
+  /** A single resource's read: the related resources it may include and the fields it may answer. */
+  readonly read?: ReadSpec;
   /**
    * Other query parameters, as typed parameters (server/http/params.ts): the record the handler
    * reads the query with (parseQuery, parseParams), so the schema stated is the parser's own.
@@ -94,6 +101,12 @@ export interface ResourceBodyReader<T> {
    * (415, 400, 422, 409 otherwise). On an update, `id` is the URL's: an id in the body must match.
    */
   read(expect?: { readonly id?: number }): Promise<ReadResource<T>>;
+}
+
+/** A declared resource body whose attributes are one of several (`{ resource: type, oneOf }`). */
+export interface OneOfBodyReader<O extends Readonly<Record<string, GenericSchema>>> {
+  /** The body's resource of the declared type, its attributes parsed with the `as` schema, as `read` of one schema does. */
+  read<K extends keyof O & string>(as: K, expect?: { readonly id?: number }): Promise<ReadResource<InferOutput<O[K]>>>;
 }
 
 /** A declared body of attributes under `data`, of any type (`{ resource: null, attributes }`: the participant calls). */
@@ -123,13 +136,15 @@ export type BodyReader<B> = B extends { readonly resource: null; readonly attrib
   ? AttributesBodyReader<InferOutput<S>>
   : B extends { readonly resource: string; readonly attributes: infer S extends GenericSchema }
     ? ResourceBodyReader<InferOutput<S>>
-    : B extends { readonly resource: string }
-      ? ResourceBodyReader<Record<string, unknown>>
-      : B extends { readonly json: infer S extends GenericSchema }
-        ? JsonBodyReader<S>
-        : B extends { readonly form: infer S extends GenericSchema }
-          ? FormBodyReader<S>
-          : never;
+    : B extends { readonly resource: string; readonly oneOf: infer O extends Readonly<Record<string, GenericSchema>> }
+      ? OneOfBodyReader<O>
+      : B extends { readonly resource: string }
+        ? ResourceBodyReader<Record<string, unknown>>
+        : B extends { readonly json: infer S extends GenericSchema }
+          ? JsonBodyReader<S>
+          : B extends { readonly form: infer S extends GenericSchema }
+            ? FormBodyReader<S>
+            : never;
 
 /** The context variable a declared body gives: `c.var.body`, its reader. */
 export type BodyEnv<B> = { Variables: { body: BodyReader<B> } };
@@ -167,6 +182,17 @@ function bodyReader(body: RouteBody, access: RouteAccess | undefined): ((c: Cont
         parse: (value) => v.safeParse(schema, value),
       }) satisfies JsonBodyReader<GenericSchema>;
   }
+  if ('oneOf' in body) {
+    const { resource: type, oneOf } = body;
+    return (c) =>
+      ({
+        read: (as, expect) => {
+          const schema = oneOf[as];
+          if (!schema) throw new Error(`The body declares no attributes named ${as}.`);
+          return readResource(c, schema, { type, id: expect?.id }, accepted);
+        },
+      }) satisfies OneOfBodyReader<Readonly<Record<string, GenericSchema>>>;
+  }
   const schema = body.attributes ?? ANY_ATTRIBUTES;
   const type = body.resource;
   if (type === null) {
@@ -181,22 +207,32 @@ function bodyReader(body: RouteBody, access: RouteAccess | undefined): ((c: Cont
 }
 
 /**
- * Declares a route's description. A declared body's reader is put on the context (`c.var.body`)
- * for the handler to read when it is ready; nothing is read here. (The reader set is the one
+ * The query names a route takes, when the declaration says them all: its own parameters and a
+ * single read's include and fields. A list's query is judged by its parser, and a page the
+ * browser opens answers its own refusals (as pages), so neither is here.
+ */
+function queryNamesOf(doc: RouteDoc): string[] | null {
+  const answer = doc.answer;
+  if (doc.list || (answer && ('redirect' in answer || ('media' in answer && answer.media === 'text/html')))) return null;
+  return [...Object.keys(doc.query ?? {}), ...(doc.read ? readParameters(doc.read) : [])];
+}
+
+/**
+ * Declares a route's description. A query name the declaration does not say is refused here, for
+ * every route alike. A declared body's reader is put on the context (`c.var.body`) for the handler
+ * to read when it is ready; the body is not read here. (The reader set is the one
  * DescribedEnv<D> names, built from the same declaration: the overload says so, as TypeScript
  * cannot follow a conditional type through the runtime branch.)
  */
 export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<DescribedEnv<D>>;
 export function describe(doc: RouteDoc): MiddlewareHandler {
   const reader = doc.body ? bodyReader(doc.body, doc.access) : null;
-  const handler: Described = reader
-    ? async (c, next) => {
-        c.set('body', reader(c));
-        await next();
-      }
-    : async (_c, next) => {
-        await next();
-      };
+  const queryNames = queryNamesOf(doc);
+  const handler: Described = async (c, next) => {
+    if (queryNames) refuseUnknownQuery(new URL(c.req.url).searchParams, queryNames);
+    if (reader) c.set('body', reader(c));
+    await next();
+  };
   handler[DOC] = doc;
   return handler;
 }

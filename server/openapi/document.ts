@@ -6,7 +6,7 @@
  */
 import { JSON_API_MEDIA_TYPE } from '@core/jsonapi';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
-import { PAGE_SIZES } from '../http/query';
+import { PAGE_SIZES, type ReadSpec } from '../http/query';
 import type { ResourceAnswer } from '@core/model/answers';
 import { jsonSchemaOf } from '../http/jsonSchema';
 import { descriptionOf, type RouteAccess, type RouteAnswer, type RouteBody, type RouteDoc } from './describe';
@@ -184,7 +184,8 @@ function requestBody(body: RouteBody): Json {
     const schema = jsonSchemaOf(body.json);
     return { required: true, content: { 'application/json': { schema }, ...jsonApi(schema) } };
   }
-  const attributes = body.attributes ? jsonSchemaOf(body.attributes) : undefined;
+  const attributes =
+    'oneOf' in body ? { oneOf: Object.values(body.oneOf).map((schema) => jsonSchemaOf(schema)) } : body.attributes ? jsonSchemaOf(body.attributes) : undefined;
   const data = {
     allOf: [
       { type: 'object', required: ['type'], properties: { type: body.resource ? { const: body.resource } : { type: 'string' }, id: { type: 'string' } } },
@@ -263,6 +264,25 @@ function openApiPath(path: string): { path: string; params: string[] } {
   return { path: converted, params };
 }
 
+/** A list's or a single read's `include` and `fields[type]`, as its spec allows them. */
+function inclusionParameters(spec: ReadSpec): Json[] {
+  return [
+    ...(spec.includes?.length
+      ? [{ name: 'include', in: 'query', description: `Related resources to include: ${spec.includes.join(', ')}.`, schema: { type: 'string' } }]
+      : []),
+    ...(spec.fields?.length
+      ? [
+          {
+            name: `fields[${spec.type}]`,
+            in: 'query',
+            description: `Attributes to answer, comma-separated: ${spec.fields.join(', ')}.`,
+            schema: { type: 'string' },
+          },
+        ]
+      : []),
+  ];
+}
+
 function queryParameters(doc: RouteDoc): Json[] {
   const out: Json[] = [];
   const list = doc.list;
@@ -276,19 +296,10 @@ function queryParameters(doc: RouteDoc): Json[] {
         description: `Comma-separated fields, '-' before a field for descending; default '${list.defaultSort}'. Fields: ${list.sorts.join(', ')}.`,
         schema: { type: 'string' },
       },
+      ...inclusionParameters(list),
     );
-    if (list.includes?.length) {
-      out.push({ name: 'include', in: 'query', description: `Related resources to include: ${list.includes.join(', ')}.`, schema: { type: 'string' } });
-    }
-    if (list.fields?.length) {
-      out.push({
-        name: `fields[${list.type}]`,
-        in: 'query',
-        description: `Attributes to answer, comma-separated: ${list.fields.join(', ')}.`,
-        schema: { type: 'string' },
-      });
-    }
   }
+  if (doc.read) out.push(...inclusionParameters(doc.read));
   // A list's filters and a route's own parameters alike: as their parsers state them.
   for (const [name, param] of Object.entries({ ...list?.filters, ...doc.query })) {
     out.push({ name, in: 'query', description: param.description, ...(param.required ? { required: true } : {}), schema: param.schema });

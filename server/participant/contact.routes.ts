@@ -34,7 +34,7 @@ import { messageOptionsOf, participantPhone, sendMessagesSoon, smsConsentText } 
 export const SMS_CONSENT_NEEDS_PHONE = 'A text message needs a phone number: enter one, or leave this box unticked.';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';
-import { describe } from '../openapi/describe';
+import { describeParticipantCall } from './callDescription';
 
 const ContactDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: ContactAttributes }) });
 
@@ -45,7 +45,7 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
 
   app.post(
     '/o-form-submission-contact/:submissionId',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: send contact details and the chosen site',
       access: 'participant',
       body: { json: ContactDocument },

@@ -2,6 +2,7 @@
  * POST (or GET) /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact
  * fields. The widget POSTs with the token in the body (no preflight); GET with the header answers the same.
  */
+import { describeParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
@@ -13,7 +14,7 @@ import { smsConsentText } from '../messages';
 import { runOfSubmission } from './runSurvey';
 import { markSiteSelected, qualify } from './qualification';
 import { phiOf } from '../security/phi';
-import { describe, type RouteDoc } from '../openapi/describe';
+import type { RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -41,6 +42,6 @@ export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantAp
     const messages = fields.some((f) => f.fieldType === 'phone') ? { ...pair, sms: smsConsentText(submission.language) } : pair;
     return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
   };
-  app.post('/o-form-submission-contact-fields/:submissionId', describe(doc), contactForm);
-  app.get('/o-form-submission-contact-fields/:submissionId', describe(doc), contactForm);
+  app.post('/o-form-submission-contact-fields/:submissionId', describeParticipantCall(doc), contactForm);
+  app.get('/o-form-submission-contact-fields/:submissionId', describeParticipantCall(doc), contactForm);
 }

@@ -3,6 +3,7 @@
  * The widget POSTs with the token in the body (a CORS simple request, no preflight); GET with the
  * token header answers the same.
  */
+import { describeParticipantCall } from './callDescription';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { OUTCOMES, type Outcome } from '@core/oform/runner';
 import { nowOf, type Deps } from '../context';
@@ -11,7 +12,7 @@ import { tokenSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './runSurvey';
 import { retakeWindow } from './retakes';
-import { describe, type RouteDoc } from '../openapi/describe';
+import type { RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -48,6 +49,6 @@ export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, dep
       },
     } satisfies ParticipantAnswer<'outcome'>);
   };
-  app.post('/o-form-submission-outcome/:id', describe(doc), outcomeOf);
-  app.get('/o-form-submission-outcome/:id', describe(doc), outcomeOf);
+  app.post('/o-form-submission-outcome/:id', describeParticipantCall(doc), outcomeOf);
+  app.get('/o-form-submission-outcome/:id', describeParticipantCall(doc), outcomeOf);
 }

@@ -1,8 +1,9 @@
 /** /api/o-forms/o-form-container-entries: a submission's page entries (open one, read one with its answers). */
+import { describeParticipantCall } from './callDescription';
 import { EntryAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { FIELD_ENTRY_TYPE } from '@core/participant/wire';
-import { type Deps } from '../context';
+import type { Deps } from '../context';
 import { conflict, invalid, notFound, unauthorized } from '../http/errors';
 import { choiceParam, parseParams } from '../http/params';
 import { parseId } from '../http/query';
@@ -16,7 +17,7 @@ import { mayEnter, participantPath } from './path';
 import { pageEntryAnswers } from './pageAnswers';
 import { openAnswer } from '../security/sealedAnswer';
 import { phiOf } from '../security/phi';
-import { describe, type RouteDoc } from '../openapi/describe';
+import type { RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -30,7 +31,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
   /** A page entry of the submission the token opens (a page; or a child container's entry under its page entry). */
   app.post(
     '/o-form-container-entries',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: open a page of the submission',
       access: 'participant',
       body: { resource: null, attributes: EntryAttributes },
@@ -111,6 +112,6 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     const meta = { answers: Object.fromEntries(answers.flatMap((a) => (identityOf.has(a.fieldId) ? [[identityOf.get(a.fieldId)!, given.get(a.id)]] : []))) };
     return sendDocument(c, included.length ? { data, included, meta } : { data, meta });
   };
-  app.post('/o-form-container-entries/:id', describe(readDoc), entryWithAnswers);
-  app.get('/o-form-container-entries/:id', describe(readDoc), entryWithAnswers);
+  app.post('/o-form-container-entries/:id', describeParticipantCall(readDoc), entryWithAnswers);
+  app.get('/o-form-container-entries/:id', describeParticipantCall(readDoc), entryWithAnswers);
 }

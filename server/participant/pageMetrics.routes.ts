@@ -2,14 +2,14 @@
 import { PageMetricAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { PAGE_METRIC_TYPE } from '@core/participant/wire';
-import { type Deps } from '../context';
+import type { Deps } from '../context';
 import { invalid, unauthorized } from '../http/errors';
 import { sendResource, toResource } from '../http/serialize';
 import { MISSING_TOKEN, submissionForToken, tokenOf } from './access';
 import { UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { loadSurvey, recordPageMetric } from './runSurvey';
-import { describe } from '../openapi/describe';
+import { describeParticipantCall } from './callDescription';
 
 export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -17,7 +17,7 @@ export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Dep
   /** Page timing: when a page was shown and left. */
   app.post(
     '/o-form-page-metrics',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: record time spent on a page',
       access: 'participant',
       body: { resource: null, attributes: PageMetricAttributes },

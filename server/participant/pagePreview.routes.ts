@@ -1,4 +1,5 @@
 /** POST (or PATCH) /api/o-forms/o-form-submission-page-preview/:id: where a page's answers lead, nothing stored. */
+import { describeParticipantCall } from './callDescription';
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
@@ -8,7 +9,7 @@ import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { answerProblemsResponse, readableForm, type ParticipantApp } from './api';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './runSurvey';
-import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
+import type { DescribedEnv, RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -50,6 +51,6 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
     } satisfies ParticipantAnswer<'pageSaved'>);
   };
   // The participant client POSTs every call with a body; PATCH answers the same.
-  app.post('/o-form-submission-page-preview/:id', describe(doc), preview);
-  app.patch('/o-form-submission-page-preview/:id', describe(doc), preview);
+  app.post('/o-form-submission-page-preview/:id', describeParticipantCall(doc), preview);
+  app.patch('/o-form-submission-page-preview/:id', describeParticipantCall(doc), preview);
 }

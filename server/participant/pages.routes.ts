@@ -1,6 +1,6 @@
 /** GET /api/o-forms/o-form-containers: a survey page to show. */
 import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
-import { type Deps } from '../context';
+import type { Deps } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { choiceParam, idParam, required, textParam } from '../http/params';
 import { parseQuery } from '../http/query';
@@ -8,7 +8,7 @@ import { sendDocument } from '../http/serialize';
 import { readableForm, type ParticipantApp } from './api';
 import { CHANNEL_QUERY } from './cors';
 import { loadSurvey, pageDocument } from './runSurvey';
-import { describe } from '../openapi/describe';
+import { describeParticipantCall } from './callDescription';
 
 /** Which page: the version's first (`type`) or the one of an identity, with its questions. */
 const PAGE_QUERY = {
@@ -25,7 +25,7 @@ export function participantOFormContainersRoutes(app: ParticipantApp, deps: Deps
   /** One page with its active questions: the first page, or the page with an identity. */
   app.get(
     '/o-form-containers',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: read a survey page to show',
       access: 'public',
       query: PAGE_QUERY,

@@ -3,6 +3,7 @@
  * The widget POSTs with the token in the body (a CORS simple request: the last Next needs no
  * preflight); GET with the token header answers the same.
  */
+import { describeParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
@@ -14,7 +15,7 @@ import { qualifyAndRecord } from './qualification';
 import { phiOf } from '../security/phi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
-import { describe, type RouteDoc } from '../openapi/describe';
+import type { RouteDoc } from '../openapi/describe';
 import { siteCountries } from './sites';
 
 export function participantOFormSubmissionQualificationRoutes(app: ParticipantApp, deps: Deps) {
@@ -45,6 +46,6 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
       },
     } satisfies ParticipantAnswer<'qualification'>);
   };
-  app.get('/o-form-submission-qualification/:id', describe(doc), qualification);
-  app.post('/o-form-submission-qualification/:id', describe(doc), qualification);
+  app.get('/o-form-submission-qualification/:id', describeParticipantCall(doc), qualification);
+  app.post('/o-form-submission-qualification/:id', describeParticipantCall(doc), qualification);
 }

@@ -3,15 +3,16 @@
  * are deleted. The widget POSTs with the token in the body (no preflight when a participant goes
  * back and takes another way); PATCH with the header answers the same.
  */
+import { describeParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
 import { SanitizationAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
-import { type Deps } from '../context';
+import type { Deps } from '../context';
 import { conflict } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { tokenSubmission, SUBMISSION_COMPLETED, type ParticipantApp } from './api';
 import { clearLeftPages } from './pageAnswers';
-import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
+import type { DescribedEnv, RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -35,6 +36,6 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
     const isSanitizeSuccess = cleared === 'cleared';
     return sendDocument(c, { meta: { isSanitizeSuccess } } satisfies ParticipantAnswer<'sanitized'>);
   };
-  app.post('/o-form-submission-sanitization/:id', describe(doc), sanitize);
-  app.patch('/o-form-submission-sanitization/:id', describe(doc), sanitize);
+  app.post('/o-form-submission-sanitization/:id', describeParticipantCall(doc), sanitize);
+  app.patch('/o-form-submission-sanitization/:id', describeParticipantCall(doc), sanitize);
 }

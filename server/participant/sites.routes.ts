@@ -4,6 +4,7 @@
  * in `meta`: no ZIP in an address, and a CORS simple request (no preflight). GET with the token
  * header and the place in the query answers the same.
  */
+import { describeParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
 import type { Resource } from '@core/jsonapi';
 import { message } from '@core/validation/messages';
@@ -17,7 +18,7 @@ import { parseParams } from '../http/params';
 import { SiteSearchAttributes } from '@core/participant/requests';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
-import { describe, type RouteDoc } from '../openapi/describe';
+import type { RouteDoc } from '../openapi/describe';
 import { outcomeMessages } from './messages';
 import { COUNTRY_CODE, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
 import { runOfSubmission } from './runSurvey';
@@ -81,8 +82,10 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
   };
-  app.post('/o-form-submission-sites/:submissionId', describe(bodyDoc), (c) => sitesNear(c, () => c.var.body.read()));
-  app.get('/o-form-submission-sites/:submissionId', describe(queryDoc), (c) => sitesNear(c, () => parseParams(PLACE_QUERY, (name) => c.req.query(name))));
+  app.post('/o-form-submission-sites/:submissionId', describeParticipantCall(bodyDoc), (c) => sitesNear(c, () => c.var.body.read()));
+  app.get('/o-form-submission-sites/:submissionId', describeParticipantCall(queryDoc), (c) =>
+    sitesNear(c, () => parseParams(PLACE_QUERY, (name) => c.req.query(name))),
+  );
 }
 
 type SitePlace = { zip?: string; country?: string; postalCode?: string; town?: string };

@@ -13,7 +13,7 @@ import { channelInactive, channelUnknown, screenerMismatch } from './embedProble
 import { outcomeMessages } from './messages';
 import { notActiveRun } from './notActiveRun';
 import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './runSurvey';
-import { describe } from '../openapi/describe';
+import { describeParticipantCall } from './callDescription';
 
 /** What to start: a channel, a screener or a survey identity (at least one), and a language. */
 const START_QUERY = {
@@ -32,7 +32,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
    */
   app.get(
     '/participant-start',
-    describe({
+    describeParticipantCall({
       summary: "Participant: what a media channel's run starts with",
       access: 'public',
       query: START_QUERY,

@@ -4,6 +4,7 @@
  * request per Next on a partner's page; PATCH answers the same, as it always has. The page's
  * timing rides in the same body (`attributes.timing`), so a Next is one request.
  */
+import { describeParticipantCall } from './callDescription';
 import { PageAnswersAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
 import type { Context } from 'hono';
@@ -31,7 +32,7 @@ import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './runSurvey';
 import { channelRegion } from './sites';
 import { phiOf } from '../security/phi';
-import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
+import type { DescribedEnv, RouteDoc } from '../openapi/describe';
 
 export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -110,6 +111,6 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
       },
     } satisfies ParticipantAnswer<'pageSaved'>);
   };
-  app.post('/o-form-submission-page/:id', describe(doc), save);
-  app.patch('/o-form-submission-page/:id', describe(doc), save);
+  app.post('/o-form-submission-page/:id', describeParticipantCall(doc), save);
+  app.patch('/o-form-submission-page/:id', describeParticipantCall(doc), save);
 }

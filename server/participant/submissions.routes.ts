@@ -28,7 +28,7 @@ import { notActiveRun } from './notActiveRun';
 import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, type RunTarget } from './runSurvey';
 import { forgetStartFacts, keepStartFacts, startFacts } from './startFacts';
 import { contactMatcherOf } from '../security/contactMatch';
-import { describe } from '../openapi/describe';
+import { describeParticipantCall } from './callDescription';
 
 export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -38,7 +38,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post(
     '/o-form-submissions',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: start a submission (answers the submission token)',
       access: 'public',
       body: { resource: null, attributes: SubmissionAttributes },

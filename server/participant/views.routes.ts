@@ -8,7 +8,7 @@ import { addressLimitKey, enforceLimits, runLanguage, UNKNOWN_CHANNEL, type Part
 import { assertChannelOfRequest, CHANNEL_QUERY } from './cors';
 import { countView } from './views';
 import { findChannelById, resolveStart, surveyLanguages } from './runSurvey';
-import { describe } from '../openapi/describe';
+import { describeParticipantCall } from './callDescription';
 
 export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -21,7 +21,7 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
    */
   app.post(
     '/participant-views',
-    describe({
+    describeParticipantCall({
       summary: 'Participant: the widget was seen (counts a view of the channel)',
       access: 'public',
       query: CHANNEL_QUERY,

@@ -28,7 +28,7 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { sendList, sendResource, toResource } from '../http/serialize';
@@ -97,14 +97,14 @@ export function referralsRoutes(deps: Deps) {
     return found;
   };
 
-  app.get('/:id', describe({ summary: 'Read a referral', answer: { resource: REFERRAL } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a referral', read: listSpec, answer: { resource: REFERRAL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const { id, ...attributes } = await visible(c.get('user'), c.req.param('id'));
     return sendResource(c, toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields }));
   });
 
-  app.get('/:id/timeline', describe({ summary: "A referral's timeline", answer: { list: REFERRAL_EVENT } }), async (c) => {
-    assertQueryNames(new URL(c.req.url).searchParams);
+  app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), async (c) => {
+    parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
     const referral = await visible(c.get('user'), c.req.param('id'));
     const entries = await referralTimeline(db, phiOf(deps), referral);
     return sendList(

@@ -90,7 +90,7 @@ export function rmsProvidersRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a record system', answer: { resource: RMS_PROVIDER } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a record system', read: listSpec, answer: { resource: RMS_PROVIDER } }), async (c) => {
     parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await load(c.req.param('id'));
     const isSuper = hasAnyRole(c.get('user'), ['Super User']);

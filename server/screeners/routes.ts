@@ -119,7 +119,7 @@ export function screenersRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a screener', answer: { resource: SCREENER } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a screener', read: listSpec, answer: { resource: SCREENER } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('screener');

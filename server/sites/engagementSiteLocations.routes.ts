@@ -101,7 +101,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement site association', answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read an engagement site association', read: listSpec, answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findLink(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('site link');

@@ -62,7 +62,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a site location', answer: { resource: SITE_LOCATION } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a site location', read: listSpec, answer: { resource: SITE_LOCATION } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const row = await findSite(db, parseId(c.req.param('id')));
     if (!row) throw notFound('site location');

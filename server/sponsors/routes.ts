@@ -97,7 +97,7 @@ export function sponsorsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a sponsor', answer: { resource: SPONSOR } }), async (c) => {
+  app.get('/:id', describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
     const id = parseId(c.req.param('id'));
     const row = id === null ? undefined : await findSponsor(db, id, c.get('user'));

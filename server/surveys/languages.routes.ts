@@ -7,15 +7,15 @@ import { OFORM_LANGUAGE, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/m
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { notFound } from '../http/errors';
-import { idParam, parseParams, required } from '../http/params';
-import { assertQueryNames } from '../http/query';
+import { idParam, required } from '../http/params';
+import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { findForm } from './versions';
 import { surveyLanguageChoices } from './languages';
 import { describe } from '../openapi/describe';
 
 /** A survey version's languages: the version's. */
-const LANGUAGES_QUERY = { oFormId: required(idParam('survey version', 'The survey version.')) };
+const LANGUAGES_QUERY = { ...WHOLE_LIST_QUERY, oFormId: required(idParam('survey version', 'The survey version.')) };
 
 export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get(
@@ -27,8 +27,7 @@ export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const params = new URL(c.req.url).searchParams;
-      assertQueryNames(params, Object.keys(LANGUAGES_QUERY));
-      const { oFormId: formId } = parseParams(LANGUAGES_QUERY, (name) => params.get(name) ?? undefined);
+      const { oFormId: formId } = parseQuery(params, LANGUAGES_QUERY);
       const form = await findForm(db, formId, c.get('user'));
       if (!form) throw notFound('survey');
       const rows = await surveyLanguageChoices(db, form.id);

@@ -8,7 +8,7 @@ import { MISSING_TRANSLATION, MISSING_TRANSLATION_TYPE, missingTranslationId, ty
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { notFound } from '../http/errors';
-import { parseId, assertQueryNames } from '../http/query';
+import { parseId, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { findMissingTranslations } from './translations';
 import { findForm } from './versions';
@@ -17,9 +17,9 @@ import { describe } from '../openapi/describe';
 export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
   app.get(
     '/o-forms/:id/missing-translations',
-    describe({ summary: "List a survey version's missing translations", answer: { list: MISSING_TRANSLATION } }),
+    describe({ summary: "List a survey version's missing translations", query: WHOLE_LIST_QUERY, answer: { list: MISSING_TRANSLATION } }),
     async (c) => {
-      assertQueryNames(new URL(c.req.url).searchParams);
+      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
       if (!form) throw notFound('survey');
       const missing = await findMissingTranslations(db, form);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { SURVEY_PAGE_METRICS, SURVEY_PAGE_METRICS_TYPE } from '@core/model/oformExport';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { assertQueryNames, parseId } from '../http/query';
+import { parseQuery, WHOLE_LIST_QUERY, parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { versionPageMetrics } from './exports';
 import { describe } from '../openapi/describe';
@@ -13,9 +13,13 @@ export function surveyPageMetricsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.get(
     '/:id',
-    describe({ summary: "A survey version's page metrics (views, completions, drop-off, time on page)", answer: { list: SURVEY_PAGE_METRICS } }),
+    describe({
+      summary: "A survey version's page metrics (views, completions, drop-off, time on page)",
+      query: WHOLE_LIST_QUERY,
+      answer: { list: SURVEY_PAGE_METRICS },
+    }),
     async (c) => {
-      assertQueryNames(new URL(c.req.url).searchParams);
+      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
       return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
     },

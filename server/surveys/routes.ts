@@ -55,7 +55,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     });
   });
 
-  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', answer: { resource: OFORM } }), async (c) => {
+  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', read: formListSpec, answer: { resource: OFORM } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
     const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
     if (!row) throw notFound('survey');

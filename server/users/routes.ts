@@ -54,6 +54,9 @@ const listSpec: ListSpec<(typeof USER_SORTS)[number], typeof SEARCH_AND_ACTIVE> 
 };
 
 /** A user as a JSON:API resource with its roles and sponsors included. */
+/** A user's read: its roles and sponsors may be included. */
+const READ_SPEC = { type: USER_TYPE, includes: ['roles', 'sponsors'], fields: [] } as const;
+
 export function userDocument(user: User) {
   const { roles: roleList, sponsors: sponsorList, id, ...attributes } = user;
   const data = toResource(USER_TYPE, id, attributes, {
@@ -213,8 +216,8 @@ export function usersRoutes(deps: Deps) {
     },
   );
 
-  app.get('/:id', describe({ summary: 'Read a user', answer: { resource: USER } }), staffAdmin, async (c) => {
-    parseReadQuery(new URL(c.req.url).searchParams, { type: USER_TYPE, includes: ['roles', 'sponsors'], fields: [] });
+  app.get('/:id', describe({ summary: 'Read a user', read: READ_SPEC, answer: { resource: USER } }), staffAdmin, async (c) => {
+    parseReadQuery(new URL(c.req.url).searchParams, READ_SPEC);
     const id = parseId(c.req.param('id'));
     if (id === null) throw notFound('user');
     return sendUser(c, db, id);

@@ -1,7 +1,8 @@
 /**
  * Every list refuses a query parameter it does not know (400 naming it) rather than ignoring it:
- * a misspelt filter must not silently answer the whole list. Checked over the route table, so a
- * list added later is held to it too.
+ * a misspelt filter must not silently answer the whole list. So does every other route that
+ * answers JSON: a misspelt parameter must not be silently dropped. Checked over the route table,
+ * so a route added later is held to it too.
  */
 import { describe, expect, it } from 'vitest';
 import { describedRoutes } from '../../../server/openapi/document';
@@ -84,5 +85,35 @@ describe('list routes', () => {
       expect(checked).toContain(filter);
     }
     expect(accepted).toEqual([]);
+  });
+});
+
+describe('every other route answering JSON', () => {
+  it('answers 400 naming a query parameter its description does not declare, before reading anything else', async () => {
+    const routes = describedRoutes(h.app.routes).filter((r) => {
+      const answer = r.doc?.answer;
+      const page = answer && ('redirect' in answer || ('media' in answer && answer.media === 'text/html'));
+      return r.path.startsWith('/api/') && r.doc && !r.doc.list && !(answer && 'list' in answer) && !page;
+    });
+    expect(routes.length).toBeGreaterThan(100);
+    expect(new Set(routes.map((r) => r.method))).toEqual(new Set(['GET', 'POST', 'PATCH', 'DELETE']));
+    const ignored: string[] = [];
+    for (const route of routes) {
+      const path = route.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '1');
+      const res = await h.request(route.method, `${path}?misspeltParameter=1`, { token: admin });
+      const body = res.headers.get('content-type')?.includes('json') ? await json(res) : null;
+      const named = res.status === 400 && (body?.errors ?? []).some((e: { source?: { parameter?: string } }) => e.source?.parameter === 'misspeltParameter');
+      if (!named) ignored.push(`${route.route} → ${res.status}`);
+    }
+    expect(ignored).toEqual([]);
+  });
+
+  it("takes what the description declares: a single read's include and fields, a participant call's own parameters", async () => {
+    const sponsor = await h.request('GET', '/api/sponsors/1?include=country&fields[sponsors]=name', { token: admin });
+    expect(sponsor.status).not.toBe(400);
+    const wholeList = await h.request('GET', '/api/message-templates?page=1&limit=500', { token: admin });
+    expect(wholeList.status).toBe(200);
+    const badPage = await h.request('GET', '/api/message-templates?page=0', { token: admin });
+    expect(badPage.status).toBe(400);
   });
 });
