@@ -17,6 +17,7 @@ import { screenersApi } from '@core/api/screeners';
 import { LEAD_KINDS, type Lead, type LeadKind } from '@core/model/lead';
 import { hasRole } from '@core/model/user';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
+import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
@@ -81,11 +82,12 @@ function Reveal({ lead }: { lead: Lead }) {
 /** The consent proof: when, with the text as shown and its hash to expand. */
 function Consent({ lead }: { lead: Lead }) {
   return (
-    <details className="rms-response">
-      <summary>{formatDateTime(lead.consentedAt)}</summary>
-      <pre aria-label={`Consent text of lead ${lead.id}`}>{lead.consentText}</pre>
-      <code>SHA-256 {lead.consentTextSha256}</code>
-    </details>
+    <ConsentProof
+      summary={formatDateTime(lead.consentedAt)}
+      text={lead.consentText}
+      sha256={lead.consentTextSha256}
+      textLabel={`Consent text of lead ${lead.id}`}
+    />
   );
 }
 

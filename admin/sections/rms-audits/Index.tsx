@@ -16,6 +16,7 @@ import { rmsAuditsApi } from '@core/api/rmsAudits';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
+import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
@@ -99,13 +100,7 @@ function Consent({ audit }: { audit: RmsAudit }) {
   if (!audit.consentedAt) return null;
   const summary = `${formatDateTime(audit.consentedAt)} · ${audit.consentLanguage}${audit.consentSurveyVersion === null ? '' : ` · survey v${audit.consentSurveyVersion}`}`;
   if (audit.consentText === null) return <span>{summary}</span>;
-  return (
-    <details className="rms-response">
-      <summary>{summary}</summary>
-      <pre aria-label={`Consent text of contact ${audit.contactId}`}>{audit.consentText}</pre>
-      <code>SHA-256 {audit.consentTextSha256}</code>
-    </details>
-  );
+  return <ConsentProof summary={summary} text={audit.consentText} sha256={audit.consentTextSha256} textLabel={`Consent text of contact ${audit.contactId}`} />;
 }
 
 export default function RmsAuditsIndex() {
