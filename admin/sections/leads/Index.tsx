@@ -29,6 +29,7 @@ import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { CHANNEL_OPTION_PARAMS, ENGAGEMENT_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import { LEAD_LIST, readsLeadOptionLists } from './listCalls';
 
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = { notQualified: 'Not qualified', noTrialSites: 'No trial sites', notActive: 'Not active' };
@@ -44,7 +45,7 @@ function Reveal({ lead }: { lead: Lead }) {
   const api = useApi(leadsApi);
   const notify = useNotify();
   const [values, setValues] = useState<Record<string, string | boolean> | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall((message) => notify('error', message));
   if (values) {
     return (
       <dl className="attribution" aria-label={`Contact details of lead ${lead.id}`}>
@@ -56,16 +57,7 @@ function Reveal({ lead }: { lead: Lead }) {
       </dl>
     );
   }
-  const reveal = async () => {
-    setBusy(true);
-    try {
-      setValues(await api.reveal(lead.id));
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not reveal the contact details.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const reveal = () => run(async () => setValues(await api.reveal(lead.id)), 'Could not reveal the contact details.');
   return (
     <button
       type="button"
