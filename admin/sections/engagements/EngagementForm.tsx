@@ -28,6 +28,7 @@ import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { sponsorTrail } from '../sponsors/sponsorTrail';
 import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, TARGET_MEASURE_OPTIONS, type LookupLists } from './engagementValues';
 
 const FORM_ID = 'engagement-form';
@@ -142,12 +143,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
     objectTitle: engagement?.name,
     // SPEC: engagement edit's trail is Sponsors > sponsor > view Engagement.
     breadcrumbs: engagement
-      ? [
-          { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-          { label: engagement.sponsorName, to: pathTo('SponsorsView', { id: engagement.sponsorId }) },
-          { label: engagement.name, to: pathTo('EngagementsView', { engagementId: engagement.id }) },
-          { label: 'Edit' },
-        ]
+      ? [...sponsorTrail(engagement), { label: engagement.name, to: pathTo('EngagementsView', { engagementId: engagement.id }) }, { label: 'Edit' }]
       : undefined,
     buttons: saveButtons(cancelTo, FORM_ID, form.busy),
   });

@@ -12,6 +12,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { screenerTrail } from '../sponsors/sponsorTrail';
 import { useScreener } from './useScreener';
 
 function Associate({ screener }: { screener: Screener }) {
@@ -24,12 +25,7 @@ function Associate({ screener }: { screener: Screener }) {
 
   useTopBar({
     objectTitle: screener.title,
-    breadcrumbs: [
-      { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-      { label: screener.sponsorName, to: pathTo('SponsorsView', { id: screener.sponsorId }) },
-      { label: screener.title, to: pathTo('ScreenerView', { screenerId: screener.id }) },
-      { label: 'Associate Surveys' },
-    ],
+    breadcrumbs: screenerTrail(screener, 'Associate Surveys'),
     buttons: [{ label: 'Done', to: pathTo('ScreenerView', { screenerId: screener.id }), variant: 'primary' }],
   });
 

@@ -16,6 +16,7 @@ import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { screenerTrail, sponsorTrail } from '../sponsors/sponsorTrail';
 import { StylesFields, styleIssues } from './StylesFields';
 import {
   OUTCOME_LABELS,
@@ -118,14 +119,9 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
   useTopBar({
     objectTitle: screener?.title,
     breadcrumbs: screener
-      ? [
-          { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-          { label: screener.sponsorName, to: pathTo('SponsorsView', { id: screener.sponsorId }) },
-          { label: screener.title, to: pathTo('ScreenerView', { screenerId: screener.id }) },
-          { label: 'Edit' },
-        ]
+      ? screenerTrail(screener, 'Edit')
       : sponsorName
-        ? [{ label: 'Sponsors', to: pathTo('SponsorsIndex') }, { label: sponsorName, to: pathTo('SponsorsView', { id: sponsorId }) }, { label: 'Add Screener' }]
+        ? [...sponsorTrail({ sponsorName, sponsorId }), { label: 'Add Screener' }]
         : undefined,
     buttons: [
       { label: 'Cancel', to: cancelTo },
