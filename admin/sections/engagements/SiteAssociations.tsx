@@ -35,6 +35,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import { useEngagement } from './useEngagement';
 import './engagements.css';
 
@@ -74,7 +75,7 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
   const [totalCap, setTotalCap] = useState(fieldText(link.totalCap));
   const [paused, setPaused] = useState(link.isPaused);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall(setError);
   const dirty =
     radius !== fieldText(link.radius) ||
     rms !== (link.rmsSiteIdentification ?? '') ||
@@ -97,17 +98,12 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
       setError(Object.values(issuesByField(parsed.issues))[0] ?? SAVE_FAILED);
       return;
     }
-    setBusy(true);
     setError(null);
-    try {
+    await run(async () => {
       await api.update(link.id, input);
       notify('success', `${link.siteName} saved.`);
       onSaved();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : SAVE_FAILED);
-    } finally {
-      setBusy(false);
-    }
+    }, SAVE_FAILED);
   };
 
   return (
