@@ -3,7 +3,7 @@
  * render these, never ./Charts directly, so no chart code rides in the login screen's first
  * load nor in a screen that shows none.
  */
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Loading } from '../Loading';
 import type * as Charts from './Charts';
 
@@ -18,36 +18,26 @@ const load = () =>
     loaded = charts;
     return charts;
   });
-const LazyFunnel = lazy(() => load().then((m) => ({ default: m.FunnelChart })));
-const LazyTrend = lazy(() => load().then((m) => ({ default: m.TrendChart })));
-const LazyDropOff = lazy(() => load().then((m) => ({ default: m.PageDropOffChart })));
+
+/** A chart that renders from the chunk once it is here, and until then suspends on fetching it. */
+function lazyChart<P extends object>(pick: (charts: typeof Charts) => ComponentType<P>) {
+  const Lazy = lazy(() => load().then((charts) => ({ default: pick(charts) })));
+  return function LazyChart(props: P) {
+    if (loaded) {
+      const Chart = pick(loaded);
+      return <Chart {...props} />;
+    }
+    return (
+      <Suspense fallback={<Loading />}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  };
+}
 
 /** Fetches the charts' code ahead (while idle), so a screen with a chart does not wait on it after its data. */
 export const preloadCharts = (): void => void load().catch(() => undefined);
 
-export function FunnelChart(props: ComponentProps<typeof Charts.FunnelChart>) {
-  if (loaded) return <loaded.FunnelChart {...props} />;
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyFunnel {...props} />
-    </Suspense>
-  );
-}
-
-export function TrendChart(props: ComponentProps<typeof Charts.TrendChart>) {
-  if (loaded) return <loaded.TrendChart {...props} />;
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyTrend {...props} />
-    </Suspense>
-  );
-}
-
-export function PageDropOffChart(props: ComponentProps<typeof Charts.PageDropOffChart>) {
-  if (loaded) return <loaded.PageDropOffChart {...props} />;
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyDropOff {...props} />
-    </Suspense>
-  );
-}
+export const FunnelChart = lazyChart((charts) => charts.FunnelChart);
+export const TrendChart = lazyChart((charts) => charts.TrendChart);
+export const PageDropOffChart = lazyChart((charts) => charts.PageDropOffChart);
