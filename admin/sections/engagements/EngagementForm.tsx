@@ -211,9 +211,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
           <MultiCheckList
             label={L[name]}
             name={name}
-            options={listOptions[name].options}
-            loading={listOptions[name].loading}
-            hint={listOptions[name].error ?? undefined}
+            {...loadedOptions(listOptions[name])}
             error={form.errors[name]}
             value={lists[name]}
             onChange={(value) => setLists((previous) => ({ ...previous, [name]: value }))}

@@ -7,6 +7,7 @@ import { SCREENER_DEFAULT_TYPE, SCREENER_OUTCOMES, ScreenerInput, type Screener,
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
+import { loadedOptions } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -162,15 +163,7 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
         <div className="span-2">
           <TextArea label={L.description} {...form.text('description')} />
         </div>
-        <MultiCheckList
-          label={L.engagements}
-          name="engagements"
-          options={engagementOptions.options}
-          loading={engagementOptions.loading}
-          hint={engagementOptions.error ?? undefined}
-          value={engagementIds}
-          onChange={setEngagementIds}
-        />
+        <MultiCheckList label={L.engagements} name="engagements" {...loadedOptions(engagementOptions)} value={engagementIds} onChange={setEngagementIds} />
         <MultiCheckList
           label={L.languages}
           name="languages"
