@@ -216,6 +216,13 @@ export default function Recruitment() {
     })),
   ];
   const costed = !fieldMissing && COST_GROUPINGS.includes(query.groupBy) && !query.filters.siteLocationId && !query.filters.oFormIdentity;
+  // The same breakdown rows show counted, then costed.
+  const breakdownRows = {
+    rows: breakdown.data?.rows ?? [],
+    rowKey: (r: FunnelRow) => r.id,
+    loading: breakdown.loading,
+    emptyMessage: 'Nothing counted for these filters.',
+  };
 
   return (
     <div className="recruitment">
@@ -318,14 +325,7 @@ export default function Recruitment() {
         ) : breakdown.error ? (
           <Failure error={breakdown.error} what="breakdown" />
         ) : (
-          <DataTable
-            caption="Funnel breakdown"
-            columns={columns}
-            rows={breakdown.data?.rows ?? []}
-            rowKey={(r) => r.id}
-            loading={breakdown.loading}
-            emptyMessage="Nothing counted for these filters."
-          />
+          <DataTable caption="Funnel breakdown" columns={columns} {...breakdownRows} />
         )}
       </section>
 
@@ -342,14 +342,7 @@ export default function Recruitment() {
               Each channel's spend (entered on the media channel) counts by the days its period shares with the dates chosen; by engagement, split by the
               channel's started participants. Referred: a contact left that is not a duplicate.
             </p>
-            <DataTable
-              caption="Cost per outcome"
-              columns={costColumns}
-              rows={breakdown.data?.rows ?? []}
-              rowKey={(r) => r.id}
-              loading={breakdown.loading}
-              emptyMessage="Nothing counted for these filters."
-            />
+            <DataTable caption="Cost per outcome" columns={costColumns} {...breakdownRows} />
           </>
         )}
       </section>
