@@ -3,7 +3,7 @@
  * render these, never ./Charts directly, so no chart code rides in the login screen's first
  * load nor in a screen that shows none.
  */
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense } from 'react';
 import { Loading } from '../Loading';
 import type * as Charts from './Charts';
 
@@ -19,25 +19,34 @@ const load = () =>
     return charts;
   });
 
-/** A chart that renders from the chunk once it is here, and until then suspends on fetching it. */
-function lazyChart<P extends object>(pick: (charts: typeof Charts) => ComponentType<P>) {
-  const Lazy = lazy(() => load().then((charts) => ({ default: pick(charts) })));
-  return function LazyChart(props: P) {
-    if (loaded) {
-      const Chart = pick(loaded);
-      return <Chart {...props} />;
-    }
-    return (
-      <Suspense fallback={<Loading />}>
-        <Lazy {...props} />
-      </Suspense>
-    );
-  };
+const LazyFunnel = lazy(() => load().then((charts) => ({ default: charts.FunnelChart })));
+const LazyTrend = lazy(() => load().then((charts) => ({ default: charts.TrendChart })));
+const LazyDropOff = lazy(() => load().then((charts) => ({ default: charts.PageDropOffChart })));
+
+/** A chart drawn from the chunk at once when it is here, else through `Lazy`, which suspends on fetching it. */
+function ChunkChart<P extends object>({ pick, Lazy, props }: { pick: (charts: typeof Charts) => ComponentType<P>; Lazy: ComponentType<P>; props: P }) {
+  if (loaded) {
+    const Chart = pick(loaded);
+    return <Chart {...props} />;
+  }
+  return (
+    <Suspense fallback={<Loading />}>
+      <Lazy {...props} />
+    </Suspense>
+  );
 }
 
 /** Fetches the charts' code ahead (while idle), so a screen with a chart does not wait on it after its data. */
 export const preloadCharts = (): void => void load().catch(() => undefined);
 
-export const FunnelChart = lazyChart((charts) => charts.FunnelChart);
-export const TrendChart = lazyChart((charts) => charts.TrendChart);
-export const PageDropOffChart = lazyChart((charts) => charts.PageDropOffChart);
+export function FunnelChart(props: ComponentProps<typeof Charts.FunnelChart>) {
+  return <ChunkChart pick={(charts) => charts.FunnelChart} Lazy={LazyFunnel} props={props} />;
+}
+
+export function TrendChart(props: ComponentProps<typeof Charts.TrendChart>) {
+  return <ChunkChart pick={(charts) => charts.TrendChart} Lazy={LazyTrend} props={props} />;
+}
+
+export function PageDropOffChart(props: ComponentProps<typeof Charts.PageDropOffChart>) {
+  return <ChunkChart pick={(charts) => charts.PageDropOffChart} Lazy={LazyDropOff} props={props} />;
+}
