@@ -31,6 +31,7 @@ import { useTopBar } from '../../state/topBar';
 import { CHANNEL_OPTION_PARAMS, ENGAGEMENT_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { LEAD_LIST, readsLeadOptionLists } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = { notQualified: 'Not qualified', noTrialSites: 'No trial sites', notActive: 'Not active' };
 export const ERASE_CONFIRMATION = (id: string) => `Erase lead ${id}? Its contact details and consent are deleted for good.`;
@@ -194,7 +195,7 @@ export default function LeadsIndex() {
       emptyMessage="No leads match."
       columnsKey="leads"
       filters={[
-        { kind: 'select', name: 'kind', label: 'Kind', options: LEAD_KINDS.map((k) => ({ value: k, label: LEAD_KIND_LABELS[k] })) },
+        { kind: 'select', name: 'kind', label: 'Kind', options: labelledOptions(LEAD_KINDS, LEAD_KIND_LABELS) },
         { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
         { kind: 'select', name: 'screenerId', label: 'Screener', ...screenerOptions },
         { kind: 'select', name: 'mediaChannelId', label: 'Channel', ...channelOptions },

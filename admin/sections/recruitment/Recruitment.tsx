@@ -32,7 +32,7 @@ import type { FunnelRow } from '@core/model/funnelRow';
 import { COST_FIGURE_LABELS, COST_FIGURES, COST_GROUPINGS, moneyText, type CostFigure } from '@core/model/funnelCosts';
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
-import { Select } from '../../components/form/Select';
+import { labelledOptions, Select } from '../../components/form/Select';
 import {
   funnelParams,
   readFunnelQuery,
@@ -250,7 +250,7 @@ export default function Recruitment() {
               label="Group by"
               name="groupBy"
               value={query.groupBy}
-              options={FUNNEL_GROUPINGS.map((g) => ({ value: g, label: FUNNEL_GROUPING_LABELS[g] }))}
+              options={labelledOptions(FUNNEL_GROUPINGS, FUNNEL_GROUPING_LABELS)}
               onChange={(value) => update({ groupBy: value as FunnelGrouping })}
             />
             {query.groupBy === 'hiddenField' && (
@@ -260,7 +260,7 @@ export default function Recruitment() {
               label="Trend"
               name="trend"
               value={query.trend}
-              options={TREND_PERIODS.map((p) => ({ value: p, label: TREND_LABELS[p] }))}
+              options={labelledOptions(TREND_PERIODS, TREND_LABELS)}
               onChange={(value) => update({ trend: value as TrendPeriod })}
             />
           </div>

@@ -37,6 +37,7 @@ import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { REFERRAL_LIST, referralSiteParams } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 /** How often the queue reads itself again (the bound is 15 s). */
 export const REFRESH_MS = 10_000;
@@ -234,7 +235,7 @@ export default function ReferralsIndex() {
               { kind: 'select', name: 'engagementId', label: 'Engagement', options: engagementOptions.options, loading: engagementOptions.loading },
               { kind: 'select', name: 'siteLocationId', label: 'Site', options: siteOptions.options, loading: siteOptions.loading },
             ] as const)),
-        { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(REFERRAL_STATUSES, REFERRAL_STATUS_LABELS) },
         flagFilter('overdue', 'Overdue', 'Overdue', 'Not overdue'),
         flagFilter('stale', 'Stale', 'Stale', 'Not stale'),
         { kind: 'date', name: 'createdFrom', label: 'Referred from' },

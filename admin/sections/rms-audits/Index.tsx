@@ -30,6 +30,7 @@ import { useTopBar } from '../../state/topBar';
 import './rms-audits.css';
 import { ENGAGEMENT_OPTION_PARAMS, RMS_PROVIDER_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { RMS_AUDIT_FILTERS, RMS_AUDIT_LIST } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
 export const SEND_AGAIN_CONFIRMATION = (contactId: number) =>
@@ -234,7 +235,7 @@ export default function RmsAuditsIndex() {
       caption="RMS Audits"
       emptyMessage="No record-system audits match."
       filters={[
-        { kind: 'select', name: 'status', label: 'Status', options: RMS_DELIVERY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(RMS_DELIVERY_STATUSES, STATUS_LABELS) },
         { kind: 'select', name: 'rmsProviderId', label: 'Record system', ...providerOptions },
         { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
         { kind: 'date', name: 'from', label: 'From' },
