@@ -1,9 +1,9 @@
 /** A question's type and category, as both survey editors (versioned and legacy) choose them. */
 import { FIELD_TYPE_NAMES, FIELD_TYPES, type FieldType } from '@core/model/oform';
 import type { OptionsState } from '../hooks/useOptions';
-import { Select } from './form/Select';
+import { labelledOptions, Select } from './form/Select';
 
-const TYPE_OPTIONS = FIELD_TYPES.map((t) => ({ value: t, label: FIELD_TYPE_NAMES[t] }));
+const TYPE_OPTIONS = labelledOptions(FIELD_TYPES, FIELD_TYPE_NAMES);
 
 /** The question's type; `name` is the question's own (the select is `<name>-type`). */
 export function QuestionTypeSelect({

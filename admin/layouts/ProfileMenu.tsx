@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
+import { useDismiss } from '../hooks/useDismiss';
 import { pathTo } from '../routing/routes';
 import { currentUserAtom } from '../state/auth';
 import './layouts.css';
@@ -10,20 +11,7 @@ export function ProfileMenu() {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: Event) => {
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) {
-        setOpen(false);
-      }
-    };
-    document.addEventListener('pointerdown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('pointerdown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, setOpen, root);
 
   if (!user) return null;
   return (

@@ -52,6 +52,10 @@ const CONTACT_FIELDS = { label: 'Contact Fields', to: '/contact-fields' };
 const LANGUAGES = { label: 'Languages', to: '/languages' };
 const RMS_PROVIDERS = { label: 'Record Systems', to: '/rms-providers' };
 const object = (to: string) => ({ objectTitle: true as const, to });
+/** A page reached from a list: the list's crumb comes before it. */
+const listedIn = (list: CrumbDef): RouteOptions => ({ crumbs: [list] });
+/** A page about one object: the list's crumb, the object's (to its view page), then `current`. */
+const ofObject = (list: CrumbDef, viewPath: string, current: string): RouteOptions => ({ crumbs: [list, object(viewPath)], current });
 
 export const ROUTES = [
   route('Dashboard', '/', 'Dashboard', SIGNED_IN, { redirect: '/sponsors' }),
@@ -84,135 +88,83 @@ export const ROUTES = [
   route('LeadsIndex', '/leads', 'Leads', SIGNED_IN),
 
   route('SponsorsIndex', '/sponsors', 'Sponsors', STAFF),
-  route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, {
-    crumbs: [SPONSORS],
-  }),
-  route('SponsorsEdit', '/sponsors/edit/:id', 'Edit Sponsor', STAFF, {
-    crumbs: [SPONSORS, object('/sponsors/view/:id')],
-    current: 'Edit',
-  }),
-  route('SponsorsView', '/sponsors/view/:id', 'View Sponsor', STAFF, {
-    crumbs: [SPONSORS],
-  }),
+  route('SponsorsAdd', '/sponsors/add', 'Add Sponsor', ADMIN_OR_SUPER_USER, listedIn(SPONSORS)),
+  route('SponsorsEdit', '/sponsors/edit/:id', 'Edit Sponsor', STAFF, ofObject(SPONSORS, '/sponsors/view/:id', 'Edit')),
+  route('SponsorsView', '/sponsors/view/:id', 'View Sponsor', STAFF, listedIn(SPONSORS)),
 
   route('EngagementsIndex', '/engagements', 'Engagements', STAFF),
-  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', STAFF, {
-    crumbs: [ENGAGEMENTS],
-  }),
+  route('EngagementsAdd', '/engagements/add/:selectedSponsorId?', 'Add Engagement', STAFF, listedIn(ENGAGEMENTS)),
   // The engagement screens replace this trail with Sponsors > sponsor > engagement once loaded.
-  route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', STAFF, {
-    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
-    current: 'Edit',
-  }),
-  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', STAFF, {
-    crumbs: [ENGAGEMENTS],
-  }),
-  route('SiteAssociations', '/engagements/site-locations/:engagementId', 'Site Associations', STAFF, {
-    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
-    current: 'Site Associations',
-  }),
+  route('EngagementsEdit', '/engagements/edit/:engagementId', 'Edit Engagement', STAFF, ofObject(ENGAGEMENTS, '/engagements/view/:engagementId', 'Edit')),
+  route('EngagementsView', '/engagements/view/:engagementId', 'View Engagement', STAFF, listedIn(ENGAGEMENTS)),
+  route(
+    'SiteAssociations',
+    '/engagements/site-locations/:engagementId',
+    'Site Associations',
+    STAFF,
+    ofObject(ENGAGEMENTS, '/engagements/view/:engagementId', 'Site Associations'),
+  ),
 
-  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', STAFF, {
-    crumbs: [SCREENERS],
-  }),
-  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', STAFF, {
-    crumbs: [SCREENERS],
-  }),
-  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', STAFF, {
-    crumbs: [SCREENERS],
-  }),
+  route('MediaChannelAdd', '/media-channels/add/:screenerId', 'Add Media Channel', STAFF, listedIn(SCREENERS)),
+  route('MediaChannelEdit', '/media-channels/edit/:id', 'Edit Media Channel', STAFF, listedIn(SCREENERS)),
+  route('MediaChannelView', '/media-channels/view/:id', 'View Media Channel', STAFF, listedIn(SCREENERS)),
 
   route('ScreenerIndex', '/screeners', 'Screeners', STAFF),
-  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', STAFF, {
-    crumbs: [SCREENERS],
-  }),
-  route('ScreenerEdit', '/screeners/edit/:screenerId', 'Edit Screener', ADMIN_OR_SUPER_USER, {
-    crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
-    current: 'Edit',
-  }),
-  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', STAFF, {
-    crumbs: [SCREENERS],
-  }),
-  route('ScreenerAssociateSurveys', '/screeners/associate-surveys/:screenerId', 'Associate Surveys', STAFF, {
-    crumbs: [SCREENERS, object('/screeners/view/:screenerId')],
-    current: 'Associate Surveys',
-  }),
+  route('ScreenerAdd', '/screeners/add/:selectedSponsorId', 'Add Screener', STAFF, listedIn(SCREENERS)),
+  route('ScreenerEdit', '/screeners/edit/:screenerId', 'Edit Screener', ADMIN_OR_SUPER_USER, ofObject(SCREENERS, '/screeners/view/:screenerId', 'Edit')),
+  route('ScreenerView', '/screeners/view/:screenerId', 'View Screener', STAFF, listedIn(SCREENERS)),
+  route(
+    'ScreenerAssociateSurveys',
+    '/screeners/associate-surveys/:screenerId',
+    'Associate Surveys',
+    STAFF,
+    ofObject(SCREENERS, '/screeners/view/:screenerId', 'Associate Surveys'),
+  ),
 
   route('OFormIndex', '/surveys-new', 'Versioned Surveys', STAFF),
-  route('OFormAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', STAFF, {
-    crumbs: [VERSIONED_SURVEYS],
-  }),
-  route('OFormEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', STAFF, {
-    crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
-    current: 'Edit',
-  }),
-  route('OFormView', '/surveys-new/view/:id', 'View Versioned Survey', STAFF, {
-    crumbs: [VERSIONED_SURVEYS],
-  }),
-  route('OFormEditScreener', '/surveys-new/edit-screener/:id', 'Edit Survey Screener', STAFF, {
-    crumbs: [VERSIONED_SURVEYS, object('/surveys-new/view/:id')],
-    current: 'Edit Screener',
-  }),
+  route('OFormAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', STAFF, listedIn(VERSIONED_SURVEYS)),
+  route('OFormEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', STAFF, ofObject(VERSIONED_SURVEYS, '/surveys-new/view/:id', 'Edit')),
+  route('OFormView', '/surveys-new/view/:id', 'View Versioned Survey', STAFF, listedIn(VERSIONED_SURVEYS)),
+  route(
+    'OFormEditScreener',
+    '/surveys-new/edit-screener/:id',
+    'Edit Survey Screener',
+    STAFF,
+    ofObject(VERSIONED_SURVEYS, '/surveys-new/view/:id', 'Edit Screener'),
+  ),
 
   route('SiteLocationsIndex', '/site-locations', 'Site Locations', ADMIN_OR_SUPER_USER),
-  route('SiteLocationsAdd', '/site-locations/add', 'Add Site Location', ADMIN_OR_SUPER_USER, {
-    crumbs: [SITE_LOCATIONS],
-  }),
-  route('SiteLocationsEdit', '/site-locations/edit/:id', 'Edit Site Location', ADMIN_OR_SUPER_USER, {
-    crumbs: [SITE_LOCATIONS],
-  }),
-  route('SiteLocationsUpload', '/site-locations/upload/:engagementId', 'Upload Site Locations', ADMIN_OR_SUPER_USER, {
-    crumbs: [ENGAGEMENTS, object('/engagements/view/:engagementId')],
-    current: 'Upload Site Locations',
-  }),
-  route('SiteLocationsView', '/site-locations/view/:id/:engagementId?', 'View Site Location', ADMIN_OR_SUPER_USER, {
-    crumbs: [SITE_LOCATIONS],
-  }),
+  route('SiteLocationsAdd', '/site-locations/add', 'Add Site Location', ADMIN_OR_SUPER_USER, listedIn(SITE_LOCATIONS)),
+  route('SiteLocationsEdit', '/site-locations/edit/:id', 'Edit Site Location', ADMIN_OR_SUPER_USER, listedIn(SITE_LOCATIONS)),
+  route(
+    'SiteLocationsUpload',
+    '/site-locations/upload/:engagementId',
+    'Upload Site Locations',
+    ADMIN_OR_SUPER_USER,
+    ofObject(ENGAGEMENTS, '/engagements/view/:engagementId', 'Upload Site Locations'),
+  ),
+  route('SiteLocationsView', '/site-locations/view/:id/:engagementId?', 'View Site Location', ADMIN_OR_SUPER_USER, listedIn(SITE_LOCATIONS)),
 
   route('SurveysIndex', '/surveys', 'Surveys', STAFF),
-  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', STAFF, {
-    crumbs: [SURVEYS],
-  }),
-  route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', STAFF, {
-    crumbs: [SURVEYS, object('/surveys/view/:id')],
-    current: 'Edit',
-  }),
-  route('SurveysView', '/surveys/view/:id', 'View Survey', STAFF, {
-    crumbs: [SURVEYS],
-  }),
+  route('SurveysAdd', '/surveys/add/:engagementId', 'Add Survey', STAFF, listedIn(SURVEYS)),
+  route('SurveysEdit', '/surveys/edit/:id', 'Edit Survey', STAFF, ofObject(SURVEYS, '/surveys/view/:id', 'Edit')),
+  route('SurveysView', '/surveys/view/:id', 'View Survey', STAFF, listedIn(SURVEYS)),
 
   route('UsersIndex', '/users', 'Users', ADMIN_OR_SUPER_USER),
-  route('UsersAdd', '/users/add', 'Add User', ADMIN_OR_SUPER_USER, {
-    crumbs: [USERS],
-  }),
-  route('UsersEdit', '/users/edit/:id', 'Edit User', ADMIN_OR_SUPER_USER, {
-    crumbs: [USERS],
-  }),
+  route('UsersAdd', '/users/add', 'Add User', ADMIN_OR_SUPER_USER, listedIn(USERS)),
+  route('UsersEdit', '/users/edit/:id', 'Edit User', ADMIN_OR_SUPER_USER, listedIn(USERS)),
 
   route('GenericMessagesIndex', '/generic-messages', 'Generic Messages', ADMIN_OR_SUPER_USER),
-  route('GenericMessagesEdit', '/generic-messages/edit/:id', 'Edit Generic Message', ADMIN_OR_SUPER_USER, {
-    crumbs: [GENERIC_MESSAGES],
-  }),
+  route('GenericMessagesEdit', '/generic-messages/edit/:id', 'Edit Generic Message', ADMIN_OR_SUPER_USER, listedIn(GENERIC_MESSAGES)),
 
   route('ContactFieldsIndex', '/contact-fields', 'Contact Fields', ADMIN_OR_SUPER_USER),
-  route('ContactFieldsAdd', '/contact-fields/add/:screenerId?', 'Add Contact Field', ADMIN_OR_SUPER_USER, {
-    crumbs: [CONTACT_FIELDS],
-  }),
-  route('ContactFieldsEdit', '/contact-fields/edit/:id', 'Edit Contact Field', ADMIN_OR_SUPER_USER, {
-    crumbs: [CONTACT_FIELDS],
-  }),
+  route('ContactFieldsAdd', '/contact-fields/add/:screenerId?', 'Add Contact Field', ADMIN_OR_SUPER_USER, listedIn(CONTACT_FIELDS)),
+  route('ContactFieldsEdit', '/contact-fields/edit/:id', 'Edit Contact Field', ADMIN_OR_SUPER_USER, listedIn(CONTACT_FIELDS)),
 
   route('LanguagesIndex', '/languages', 'Languages', ADMIN_OR_SUPER_USER),
-  route('LanguagesAdd', '/languages/add', 'Add Language', ADMIN_OR_SUPER_USER, {
-    crumbs: [LANGUAGES],
-  }),
-  route('LanguagesEdit', '/languages/edit/:id', 'Edit Language', ADMIN_OR_SUPER_USER, {
-    crumbs: [LANGUAGES, object('/languages/view/:id')],
-    current: 'Edit',
-  }),
-  route('LanguagesView', '/languages/view/:id', 'View Language', ADMIN_OR_SUPER_USER, {
-    crumbs: [LANGUAGES],
-  }),
+  route('LanguagesAdd', '/languages/add', 'Add Language', ADMIN_OR_SUPER_USER, listedIn(LANGUAGES)),
+  route('LanguagesEdit', '/languages/edit/:id', 'Edit Language', ADMIN_OR_SUPER_USER, ofObject(LANGUAGES, '/languages/view/:id', 'Edit')),
+  route('LanguagesView', '/languages/view/:id', 'View Language', ADMIN_OR_SUPER_USER, listedIn(LANGUAGES)),
 
   route('RmsAuditsIndex', '/rms-audits', 'RMS Audits', SUPER_USER),
   // Not in SPEC: the message outbox (server/messages/).
@@ -220,12 +172,8 @@ export const ROUTES = [
   route('MessageTemplatesIndex', '/message-templates', 'Message Templates', ADMIN_OR_SUPER_USER),
   // Not in SPEC: where record systems (providers) are set up.
   route('RmsProvidersIndex', '/rms-providers', 'Record Systems', SUPER_USER),
-  route('RmsProvidersAdd', '/rms-providers/add', 'Add Record System', SUPER_USER, {
-    crumbs: [RMS_PROVIDERS],
-  }),
-  route('RmsProvidersEdit', '/rms-providers/edit/:id', 'Edit Record System', SUPER_USER, {
-    crumbs: [RMS_PROVIDERS],
-  }),
+  route('RmsProvidersAdd', '/rms-providers/add', 'Add Record System', SUPER_USER, listedIn(RMS_PROVIDERS)),
+  route('RmsProvidersEdit', '/rms-providers/edit/:id', 'Edit Record System', SUPER_USER, listedIn(RMS_PROVIDERS)),
 
   // Last so that readers of the table see it as the fallback; React Router ranks it last anyway.
   route('NotFound', '*', 'Not Found', PUBLIC),

@@ -3,7 +3,7 @@
  * render these, never ./Charts directly, so no chart code rides in the login screen's first
  * load nor in a screen that shows none.
  */
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense } from 'react';
 import { Loading } from '../Loading';
 import type * as Charts from './Charts';
 
@@ -18,36 +18,35 @@ const load = () =>
     loaded = charts;
     return charts;
   });
-const LazyFunnel = lazy(() => load().then((m) => ({ default: m.FunnelChart })));
-const LazyTrend = lazy(() => load().then((m) => ({ default: m.TrendChart })));
-const LazyDropOff = lazy(() => load().then((m) => ({ default: m.PageDropOffChart })));
+
+const LazyFunnel = lazy(() => load().then((charts) => ({ default: charts.FunnelChart })));
+const LazyTrend = lazy(() => load().then((charts) => ({ default: charts.TrendChart })));
+const LazyDropOff = lazy(() => load().then((charts) => ({ default: charts.PageDropOffChart })));
+
+/** A chart drawn from the chunk at once when it is here, else through `Lazy`, which suspends on fetching it. */
+function ChunkChart<P extends object>({ pick, Lazy, props }: { pick: (charts: typeof Charts) => ComponentType<P>; Lazy: ComponentType<P>; props: P }) {
+  if (loaded) {
+    const Chart = pick(loaded);
+    return <Chart {...props} />;
+  }
+  return (
+    <Suspense fallback={<Loading />}>
+      <Lazy {...props} />
+    </Suspense>
+  );
+}
 
 /** Fetches the charts' code ahead (while idle), so a screen with a chart does not wait on it after its data. */
 export const preloadCharts = (): void => void load().catch(() => undefined);
 
 export function FunnelChart(props: ComponentProps<typeof Charts.FunnelChart>) {
-  if (loaded) return <loaded.FunnelChart {...props} />;
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyFunnel {...props} />
-    </Suspense>
-  );
+  return <ChunkChart pick={(charts) => charts.FunnelChart} Lazy={LazyFunnel} props={props} />;
 }
 
 export function TrendChart(props: ComponentProps<typeof Charts.TrendChart>) {
-  if (loaded) return <loaded.TrendChart {...props} />;
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyTrend {...props} />
-    </Suspense>
-  );
+  return <ChunkChart pick={(charts) => charts.TrendChart} Lazy={LazyTrend} props={props} />;
 }
 
 export function PageDropOffChart(props: ComponentProps<typeof Charts.PageDropOffChart>) {
-  if (loaded) return <loaded.PageDropOffChart {...props} />;
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyDropOff {...props} />
-    </Suspense>
-  );
+  return <ChunkChart pick={(charts) => charts.PageDropOffChart} Lazy={LazyDropOff} props={props} />;
 }

@@ -38,6 +38,10 @@ export function Select({ label, name, error, hint, required, disabled, value, on
   );
 }
 
+/** A fixed list of values as options, each under its label. */
+export const labelledOptions = <V extends string>(values: readonly V[], labels: Readonly<Record<V, string>>): SelectOption[] =>
+  values.map((value) => ({ value, label: labels[value] }));
+
 /** A list of options still loading (useOptions and kin) as a Select's props: its failure shows as the field's hint. */
 export const loadedOptions = (list: { options: readonly SelectOption[]; loading: boolean; error: string | null }) => ({
   options: list.options,

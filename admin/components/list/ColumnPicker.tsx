@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useDismiss } from '../../hooks/useDismiss';
 import type { Column } from './DataTable';
 import './list.css';
 
@@ -10,18 +11,7 @@ export function ColumnPicker<T>({ columns, hidden, onChange }: { columns: readon
   const hideable = columns.filter((c) => c.hideable !== false);
   const shown = hideable.filter((c) => !hidden.has(c.id));
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | KeyboardEvent) => {
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, setOpen, root);
 
   return (
     <div className="column-picker" ref={root}>

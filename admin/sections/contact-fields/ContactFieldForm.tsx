@@ -5,7 +5,7 @@ import { screenersApi } from '@core/api/screeners';
 import { CONTACT_FIELD_TYPES, ContactFieldInput, type ContactField } from '@core/model/contactField';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
-import { Select } from '../../components/form/Select';
+import { labelledOptions, Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { TranslationFields } from '../../components/form/TranslationFields';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -89,7 +89,7 @@ export function ContactFieldForm({ field, screenerId }: { field?: ContactField; 
           hint="A stable machine name such as first_name: answers are stored under it."
           {...form.text('name')}
         />
-        <Select label={L.type} options={CONTACT_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} {...form.text('fieldType')} />
+        <Select label={L.type} options={labelledOptions(CONTACT_FIELD_TYPES, TYPE_LABELS)} {...form.text('fieldType')} />
         <Checkbox label={L.required} {...form.checkbox('required')} />
       </div>
       <h2 className="section-title">{L.label}</h2>

@@ -4,11 +4,11 @@
  * step. Nothing is written until Import.
  */
 import { useState } from 'react';
-import { ApiError } from '@core/api/client';
 import { clinicalTrialsGovApi } from '@core/api/clinicalTrialsGov';
 import type { CtgovPlan, CtgovSite, CtgovSource } from '@core/model/clinicalTrialsGov';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import './engagements.css';
 
 export const CTGOV_FAILED = 'Could not read the study from ClinicalTrials.gov.';
@@ -49,7 +49,7 @@ export function ClinicalTrialsGovPanel({ engagementId, onImported }: { engagemen
   const [study, setStudy] = useState<{ name: string; record: unknown } | null>(null);
   const [plan, setPlan] = useState<{ source: CtgovSource; plan: CtgovPlan } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run: call } = useBusyCall(setError);
 
   const source = (): CtgovSource | null => (study ? { study: study.record } : nctId.trim() ? { nctId: nctId.trim() } : null);
 
@@ -59,9 +59,8 @@ export function ClinicalTrialsGovPanel({ engagementId, onImported }: { engagemen
       setError('Enter an NCT number or choose a study record file.');
       return;
     }
-    setBusy(true);
     setError(null);
-    try {
+    await call(async () => {
       const answer = await (action === 'preview' ? api.preview(engagementId, from) : api.import(engagementId, from));
       if (action === 'preview') setPlan({ source: from, plan: answer });
       else {
@@ -69,11 +68,7 @@ export function ClinicalTrialsGovPanel({ engagementId, onImported }: { engagemen
         notify('success', `${answer.nctId}: ${answer.new.length} new, ${answer.changed.length} changed, ${answer.closed.length} closed sites imported.`);
         onImported();
       }
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : CTGOV_FAILED);
-    } finally {
-      setBusy(false);
-    }
+    }, CTGOV_FAILED);
   };
 
   const readFile = async (file: File | undefined) => {

@@ -10,6 +10,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { engagementFilesParams } from './viewCalls';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
+import { useBusyCall } from '../../hooks/useBusyCall';
 
 export const UPLOAD_FAILED = 'Could not upload the file.';
 export const DOWNLOAD_FAILED = 'Could not download the file.';
@@ -21,23 +22,18 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
   const files = useAsync(() => api.list(engagementFilesParams(engagementId)), [api, engagementId]);
   const remove = useDeleteWithConfirm(api.remove, 'File');
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy, run } = useBusyCall(setError);
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
-    setBusy(true);
     setError(null);
-    try {
+    await run(async () => {
       const saved = await api.upload(engagementId, file, file.name);
       notify('success', `${saved.filename} uploaded.`);
       files.reload();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : UPLOAD_FAILED);
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
-    }
+    }, UPLOAD_FAILED);
+    if (input.current) input.current.value = '';
   };
 
   const download = async (file: EngagementFile) => {

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { lookupsApi } from '@core/api/lookups';
 import { sponsorsApi } from '@core/api/sponsors';
@@ -28,6 +27,8 @@ import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { useBusyCall } from '../../hooks/useBusyCall';
+import { sponsorTrail } from '../sponsors/sponsorTrail';
 import { ENGAGEMENT_LABELS as L, toEngagementFormValues, toEngagementInput, toLookupLists, TARGET_MEASURE_OPTIONS, type LookupLists } from './engagementValues';
 
 const FORM_ID = 'engagement-form';
@@ -46,22 +47,17 @@ const asOptions = (items: { id: string; name: string }[]) => items.map((i) => ({
 function AddIndication({ onAdded }: { onAdded: (option: { value: string; label: string }) => void }) {
   const api = useApi(lookupsApi);
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy, run } = useBusyCall(setError);
   const add = async () => {
     const trimmed = name.trim();
     if (!trimmed || busy) return;
-    setBusy(true);
     setError(null);
-    try {
+    await run(async () => {
       const created = await api.addIndication(trimmed);
       onAdded({ value: String(created.id), label: created.name });
       setName('');
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : ADD_INDICATION_FAILED);
-    } finally {
-      setBusy(false);
-    }
+    }, ADD_INDICATION_FAILED);
   };
   return (
     <div className="add-lookup">
@@ -142,12 +138,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
     objectTitle: engagement?.name,
     // SPEC: engagement edit's trail is Sponsors > sponsor > view Engagement.
     breadcrumbs: engagement
-      ? [
-          { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-          { label: engagement.sponsorName, to: pathTo('SponsorsView', { id: engagement.sponsorId }) },
-          { label: engagement.name, to: pathTo('EngagementsView', { engagementId: engagement.id }) },
-          { label: 'Edit' },
-        ]
+      ? [...sponsorTrail(engagement), { label: engagement.name, to: pathTo('EngagementsView', { engagementId: engagement.id }) }, { label: 'Edit' }]
       : undefined,
     buttons: saveButtons(cancelTo, FORM_ID, form.busy),
   });
@@ -220,9 +211,7 @@ export function EngagementForm({ engagement, selectedSponsorId }: { engagement?:
           <MultiCheckList
             label={L[name]}
             name={name}
-            options={listOptions[name].options}
-            loading={listOptions[name].loading}
-            hint={listOptions[name].error ?? undefined}
+            {...loadedOptions(listOptions[name])}
             error={form.errors[name]}
             value={lists[name]}
             onChange={(value) => setLists((previous) => ({ ...previous, [name]: value }))}

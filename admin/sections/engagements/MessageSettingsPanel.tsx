@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import * as v from 'valibot';
-import { ApiError } from '@core/api/client';
 import { messageSettingsApi } from '@core/api/messages';
 import { MESSAGE_KIND_LABELS, MessageSettingInput, isMessageKind, type MessageSetting } from '@core/model/message';
 import { useAsync } from '../../hooks/useAsync';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
+import { useBusyCall } from '../../hooks/useBusyCall';
 
 const labelOf = (kind: string) => (isMessageKind(kind) ? MESSAGE_KIND_LABELS[kind] : kind);
 
@@ -18,7 +18,7 @@ function SettingsForm({ items, canEdit, onSaved }: { items: MessageSetting[]; ca
   const notify = useNotify();
   const [draft, setDraft] = useState<Draft>(() => draftOf(items));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall((message) => notify('error', message));
 
   const save = async () => {
     const changed: { id: string; input: { isEnabled: boolean; delayMinutes: number } }[] = [];
@@ -33,16 +33,11 @@ function SettingsForm({ items, canEdit, onSaved }: { items: MessageSetting[]; ca
     }
     setErrors(found);
     if (Object.keys(found).length > 0 || changed.length === 0) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       for (const { id, input } of changed) await api.update(id, input);
       notify('success', 'Message settings saved.');
       onSaved();
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not save the message settings');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Could not save the message settings');
   };
 
   return (

@@ -27,6 +27,7 @@ import { RecordLoader } from '../../components/RecordLoader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { displayValue } from '../../components/ViewFields';
+import { fieldText, numberOrNull } from '../../components/form/fieldText';
 import { SAVE_FAILED } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
@@ -34,10 +35,9 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import { useEngagement } from './useEngagement';
 import './engagements.css';
-
-const capText = (cap: number | null) => (cap === null ? '' : String(cap));
 
 /** Fill against cap: "3 / 5 this week · 12 / 100 in all · weekly cap reached". */
 export function fillText(l: Pick<EngagementSiteLocation, 'referralsThisWeek' | 'referralsTotal' | 'weeklyCap' | 'totalCap' | 'fullReason'>): string {
@@ -68,29 +68,29 @@ function CountInput({ label, placeholder, value, onChange }: { label: string; pl
 function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocation; engagement: Engagement; onSaved: () => void }) {
   const api = useApi(engagementSiteLocationsApi);
   const notify = useNotify();
-  const [radius, setRadius] = useState(link.radius === null ? '' : String(link.radius));
+  const [radius, setRadius] = useState(fieldText(link.radius));
   const [rms, setRms] = useState(link.rmsSiteIdentification ?? '');
   const [active, setActive] = useState(link.isActive);
-  const [weeklyCap, setWeeklyCap] = useState(capText(link.weeklyCap));
-  const [totalCap, setTotalCap] = useState(capText(link.totalCap));
+  const [weeklyCap, setWeeklyCap] = useState(fieldText(link.weeklyCap));
+  const [totalCap, setTotalCap] = useState(fieldText(link.totalCap));
   const [paused, setPaused] = useState(link.isPaused);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall(setError);
   const dirty =
-    radius !== (link.radius === null ? '' : String(link.radius)) ||
+    radius !== fieldText(link.radius) ||
     rms !== (link.rmsSiteIdentification ?? '') ||
     active !== link.isActive ||
-    weeklyCap !== capText(link.weeklyCap) ||
-    totalCap !== capText(link.totalCap) ||
+    weeklyCap !== fieldText(link.weeklyCap) ||
+    totalCap !== fieldText(link.totalCap) ||
     paused !== link.isPaused;
 
   const save = async () => {
     const input = {
-      radius: radius.trim() === '' ? null : Number(radius),
+      radius: numberOrNull(radius),
       rmsSiteIdentification: rms,
       isActive: active,
-      weeklyCap: weeklyCap.trim() === '' ? null : Number(weeklyCap),
-      totalCap: totalCap.trim() === '' ? null : Number(totalCap),
+      weeklyCap: numberOrNull(weeklyCap),
+      totalCap: numberOrNull(totalCap),
       isPaused: paused,
     };
     const parsed = v.safeParse(EngagementSiteLocationPatch, input);
@@ -98,17 +98,12 @@ function LinkEditor({ link, engagement, onSaved }: { link: EngagementSiteLocatio
       setError(Object.values(issuesByField(parsed.issues))[0] ?? SAVE_FAILED);
       return;
     }
-    setBusy(true);
     setError(null);
-    try {
+    await run(async () => {
       await api.update(link.id, input);
       notify('success', `${link.siteName} saved.`);
       onSaved();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : SAVE_FAILED);
-    } finally {
-      setBusy(false);
-    }
+    }, SAVE_FAILED);
   };
 
   return (

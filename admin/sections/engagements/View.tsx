@@ -18,6 +18,7 @@ import { pathTo } from '../../routing/routes';
 import { useAtomValue } from 'jotai';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
+import { sponsorTrail } from '../sponsors/sponsorTrail';
 import { EngagementFilesPanel } from './EngagementFilesPanel';
 import { MessageSettingsPanel } from './MessageSettingsPanel';
 import { ClinicalTrialsGovPanel } from './ClinicalTrialsGovPanel';
@@ -101,7 +102,7 @@ function EngagementDetails({ engagement }: { engagement: Engagement }) {
   const sponsorView = pathTo('SponsorsView', { id: engagement.sponsorId });
   useViewTopBar({
     objectTitle: engagement.name,
-    breadcrumbs: [{ label: 'Sponsors', to: pathTo('SponsorsIndex') }, { label: engagement.sponsorName, to: sponsorView }, { label: engagement.name }],
+    breadcrumbs: [...sponsorTrail(engagement), { label: engagement.name }],
     back: pathTo('EngagementsIndex'),
     edit: pathTo('EngagementsEdit', { engagementId: engagement.id }),
     remove: { run: api.remove, what: 'Engagement', id: engagement.id, name: engagement.name, goTo: sponsorView },

@@ -1,6 +1,7 @@
 /** An engagement as its form holds it, and the mapping to the API's input. */
 import type { Engagement, EngagementInput, EngagementLookupRelationship } from '@core/model/engagement';
 import { DEFAULT_DUPLICATE_WINDOW_DAYS, DEFAULT_ENGAGEMENT_RADIUS, DEFAULT_FIRST_CONTACT_HOURS, DEFAULT_STALE_DAYS } from '@core/model/engagement';
+import { fieldText, numberOrNull } from '../../components/form/fieldText';
 
 /** The labels of an engagement's fields, shared by the list, the form and the view. */
 export const ENGAGEMENT_LABELS = {
@@ -81,44 +82,39 @@ export type EngagementFormValues = {
   ownerUserId: string;
 };
 
-const text = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value));
-
 export const toEngagementFormValues = (e?: Engagement, sponsorId?: string): EngagementFormValues => ({
-  name: text(e?.name),
-  description: text(e?.description),
+  name: fieldText(e?.name),
+  description: fieldText(e?.description),
   sponsorId: e ? String(e.sponsorId) : (sponsorId ?? ''),
-  sponsorContact: text(e?.sponsorContact),
-  startDate: text(e?.startDate),
-  endDate: text(e?.endDate),
+  sponsorContact: fieldText(e?.sponsorContact),
+  startDate: fieldText(e?.startDate),
+  endDate: fieldText(e?.endDate),
   isActive: e?.isActive ?? true,
-  radius: text(e?.radius ?? DEFAULT_ENGAGEMENT_RADIUS),
-  duplicateWindowDays: text(e?.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS),
-  firstContactHours: text(e?.firstContactHours ?? DEFAULT_FIRST_CONTACT_HOURS),
-  staleDays: text(e?.staleDays ?? DEFAULT_STALE_DAYS),
-  mediaLiveDate: text(e?.mediaLiveDate),
-  mediaEndDate: text(e?.mediaEndDate),
-  g6Url: text(e?.g6Url),
-  protocolIdentifier: text(e?.protocolIdentifier),
-  studySubjectIdentifier: text(e?.studySubjectIdentifier),
-  protocolVersion: text(e?.protocolVersion),
-  phase: text(e?.phase),
-  amendmentDate: text(e?.amendmentDate),
-  firstPatientInDate: text(e?.firstPatientInDate),
-  lastPatientInDate: text(e?.lastPatientInDate),
+  radius: fieldText(e?.radius ?? DEFAULT_ENGAGEMENT_RADIUS),
+  duplicateWindowDays: fieldText(e?.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS),
+  firstContactHours: fieldText(e?.firstContactHours ?? DEFAULT_FIRST_CONTACT_HOURS),
+  staleDays: fieldText(e?.staleDays ?? DEFAULT_STALE_DAYS),
+  mediaLiveDate: fieldText(e?.mediaLiveDate),
+  mediaEndDate: fieldText(e?.mediaEndDate),
+  g6Url: fieldText(e?.g6Url),
+  protocolIdentifier: fieldText(e?.protocolIdentifier),
+  studySubjectIdentifier: fieldText(e?.studySubjectIdentifier),
+  protocolVersion: fieldText(e?.protocolVersion),
+  phase: fieldText(e?.phase),
+  amendmentDate: fieldText(e?.amendmentDate),
+  firstPatientInDate: fieldText(e?.firstPatientInDate),
+  lastPatientInDate: fieldText(e?.lastPatientInDate),
   rareDisease: e?.rareDisease ?? false,
   cellGeneTherapy: e?.cellGeneTherapy ?? false,
   deiFocus: e?.deiFocus ?? false,
-  deiTarget: text(e?.deiTarget),
-  identification: text(e?.identification),
-  targetParticipantCount: text(e?.targetParticipantCount),
+  deiTarget: fieldText(e?.deiTarget),
+  identification: fieldText(e?.identification),
+  targetParticipantCount: fieldText(e?.targetParticipantCount),
   targetMeasure: e?.targetMeasure ?? 'referrals',
-  rmsProviderId: text(e?.rmsProviderId),
-  rmsSponsorIdentifier: text(e?.rmsSponsorIdentifier),
-  ownerUserId: text(e?.ownerUserId),
+  rmsProviderId: fieldText(e?.rmsProviderId),
+  rmsSponsorIdentifier: fieldText(e?.rmsSponsorIdentifier),
+  ownerUserId: fieldText(e?.ownerUserId),
 });
-
-/** '' is no number; anything else is sent as a number (NaN fails validation beside the field). */
-const numberOrNull = (value: string) => (value.trim() === '' ? null : Number(value));
 
 export const toEngagementInput = (values: EngagementFormValues): EngagementInput => ({
   ...values,
@@ -129,8 +125,8 @@ export const toEngagementInput = (values: EngagementFormValues): EngagementInput
   staleDays: values.staleDays.trim() === '' ? (undefined as unknown as number) : Number(values.staleDays),
   deiTarget: numberOrNull(values.deiTarget),
   targetParticipantCount: numberOrNull(values.targetParticipantCount),
-  rmsProviderId: values.rmsProviderId === '' ? null : Number(values.rmsProviderId),
-  ownerUserId: values.ownerUserId === '' ? null : Number(values.ownerUserId),
+  rmsProviderId: numberOrNull(values.rmsProviderId),
+  ownerUserId: numberOrNull(values.ownerUserId),
   phase: values.phase === '' ? null : (values.phase as EngagementInput['phase']),
   targetMeasure: values.targetMeasure as EngagementInput['targetMeasure'],
 });

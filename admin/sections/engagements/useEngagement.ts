@@ -1,11 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { engagementsApi } from '@core/api/engagements';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
 /** The engagement named by the route's :engagementId. */
-export function useEngagement() {
-  const { engagementId = '' } = useParams();
-  const api = useApi(engagementsApi);
-  return useAsync(() => api.get(engagementId), [api, engagementId]);
-}
+export const useEngagement = () => useRouteRecord(engagementsApi, (api, id) => api.get(id), 'engagementId');

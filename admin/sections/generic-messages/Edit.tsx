@@ -1,6 +1,6 @@
 /** One generic message: its default-language text beside each active language's translation. */
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { genericMessagesApi } from '@core/api/genericMessages';
 import { GenericMessagePatch, type GenericMessage } from '@core/model/genericMessage';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -8,8 +8,8 @@ import { TextArea } from '../../components/form/TextArea';
 import { TranslationFields } from '../../components/form/TranslationFields';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { RecordLoader } from '../../components/RecordLoader';
-import { useAsync } from '../../hooks/useAsync';
 import { languageLabel, useActiveLanguages } from '../../hooks/useLanguages';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
@@ -67,11 +67,8 @@ function GenericMessageForm({ genericMessage }: { genericMessage: GenericMessage
 }
 
 export default function GenericMessagesEdit() {
-  const { id = '' } = useParams();
-  const api = useApi(genericMessagesApi);
-  const state = useAsync(() => api.get(id), [api, id]);
   return (
-    <RecordLoader state={state} resource="generic message">
+    <RecordLoader state={useRouteRecord(genericMessagesApi, (api, id) => api.get(id))} resource="generic message">
       {(genericMessage) => <GenericMessageForm genericMessage={genericMessage} />}
     </RecordLoader>
   );

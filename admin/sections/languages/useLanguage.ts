@@ -1,10 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { languagesApi } from '@core/api/languages';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
-export function useLanguage() {
-  const { id = '' } = useParams();
-  const api = useApi(languagesApi);
-  return useAsync(() => api.get(id), [api, id]);
-}
+/** The language named by the route's :id. */
+export const useLanguage = () => useRouteRecord(languagesApi, (api, id) => api.get(id));

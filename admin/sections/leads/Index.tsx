@@ -17,6 +17,7 @@ import { screenersApi } from '@core/api/screeners';
 import { LEAD_KINDS, type Lead, type LeadKind } from '@core/model/lead';
 import { hasRole } from '@core/model/user';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
+import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
@@ -28,7 +29,9 @@ import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { CHANNEL_OPTION_PARAMS, ENGAGEMENT_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import { LEAD_LIST, readsLeadOptionLists } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = { notQualified: 'Not qualified', noTrialSites: 'No trial sites', notActive: 'Not active' };
 export const ERASE_CONFIRMATION = (id: string) => `Erase lead ${id}? Its contact details and consent are deleted for good.`;
@@ -43,7 +46,7 @@ function Reveal({ lead }: { lead: Lead }) {
   const api = useApi(leadsApi);
   const notify = useNotify();
   const [values, setValues] = useState<Record<string, string | boolean> | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall((message) => notify('error', message));
   if (values) {
     return (
       <dl className="attribution" aria-label={`Contact details of lead ${lead.id}`}>
@@ -55,16 +58,7 @@ function Reveal({ lead }: { lead: Lead }) {
       </dl>
     );
   }
-  const reveal = async () => {
-    setBusy(true);
-    try {
-      setValues(await api.reveal(lead.id));
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not reveal the contact details.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const reveal = () => run(async () => setValues(await api.reveal(lead.id)), 'Could not reveal the contact details.');
   return (
     <button
       type="button"
@@ -81,11 +75,12 @@ function Reveal({ lead }: { lead: Lead }) {
 /** The consent proof: when, with the text as shown and its hash to expand. */
 function Consent({ lead }: { lead: Lead }) {
   return (
-    <details className="rms-response">
-      <summary>{formatDateTime(lead.consentedAt)}</summary>
-      <pre aria-label={`Consent text of lead ${lead.id}`}>{lead.consentText}</pre>
-      <code>SHA-256 {lead.consentTextSha256}</code>
-    </details>
+    <ConsentProof
+      summary={formatDateTime(lead.consentedAt)}
+      text={lead.consentText}
+      sha256={lead.consentTextSha256}
+      textLabel={`Consent text of lead ${lead.id}`}
+    />
   );
 }
 
@@ -200,7 +195,7 @@ export default function LeadsIndex() {
       emptyMessage="No leads match."
       columnsKey="leads"
       filters={[
-        { kind: 'select', name: 'kind', label: 'Kind', options: LEAD_KINDS.map((k) => ({ value: k, label: LEAD_KIND_LABELS[k] })) },
+        { kind: 'select', name: 'kind', label: 'Kind', options: labelledOptions(LEAD_KINDS, LEAD_KIND_LABELS) },
         { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
         { kind: 'select', name: 'screenerId', label: 'Screener', ...screenerOptions },
         { kind: 'select', name: 'mediaChannelId', label: 'Channel', ...channelOptions },

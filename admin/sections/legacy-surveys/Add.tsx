@@ -1,5 +1,4 @@
-import { useNavigate, useParams } from 'react-router-dom';
-import { engagementsApi } from '@core/api/engagements';
+import { useNavigate } from 'react-router-dom';
 import { legacySurveysApi } from '@core/api/legacySurveys';
 import { SurveyInput } from '@core/model/legacySurvey';
 import { Checkbox } from '../../components/form/Checkbox';
@@ -8,11 +7,11 @@ import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
 import { RecordLoader } from '../../components/RecordLoader';
 import { ViewFields } from '../../components/ViewFields';
-import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { useEngagement } from '../engagements/useEngagement';
 import { SURVEY_LABELS as L } from './values';
 
 const FORM_ID = 'survey-add-form';
@@ -58,11 +57,8 @@ function SurveyAddForm({ engagementId, engagementName, sponsorName }: { engageme
 }
 
 export default function SurveysAdd() {
-  const { engagementId = '' } = useParams();
-  const api = useApi(engagementsApi);
-  const state = useAsync(() => api.get(engagementId), [api, engagementId]);
   return (
-    <RecordLoader state={state} resource="engagement">
+    <RecordLoader state={useEngagement()} resource="engagement">
       {(engagement) => <SurveyAddForm engagementId={engagement.id} engagementName={engagement.name} sponsorName={engagement.sponsorName} />}
     </RecordLoader>
   );

@@ -6,12 +6,12 @@ import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select, type SelectOption } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
-import { MoveButtons } from '../../components/MoveButtons';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
 import type { EditorContext } from './editorContext';
+import { EditorActions } from './EditorActions';
 import { EngagementOverrides } from './EngagementOverrides';
 import { SAVE_FAILED } from './values';
 
@@ -99,25 +99,22 @@ export function OptionEditor({
           onChange={(text) => set({ translations: { ...values.translations, [language.isoCode]: text } })}
         />
       ))}
-      <div className="editor-actions">
-        <button type="button" className="btn btn-small btn-primary" disabled={action.busy} aria-busy={action.busy || undefined} onClick={save}>
-          Save Option
-        </button>
-        <MoveButtons label={`option ${option.label}`} index={index} count={count} busy={action.busy} onMove={move} />
-        <button type="button" className="btn btn-small btn-secondary" aria-expanded={showEngagements} onClick={() => setShowEngagements((s) => !s)}>
-          Engagements
-        </button>
-        <button
-          type="button"
-          className="btn btn-small btn-danger"
-          disabled={action.busy}
-          onClick={async () => {
-            if (await remove(option.id)) await ctx.refresh().catch(() => undefined);
-          }}
-        >
-          Delete Option
-        </button>
-      </div>
+      <EditorActions
+        ctx={ctx}
+        noun="Option"
+        moveLabel={`option ${option.label}`}
+        index={index}
+        count={count}
+        busy={action.busy}
+        onSave={save}
+        onMove={move}
+        remove={() => remove(option.id)}
+        extra={
+          <button type="button" className="btn btn-small btn-secondary" aria-expanded={showEngagements} onClick={() => setShowEngagements((s) => !s)}>
+            Engagements
+          </button>
+        }
+      />
       {showEngagements && <EngagementOverrides ctx={ctx} option={option} />}
     </li>
   );

@@ -6,13 +6,13 @@ import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
-import { MoveButtons } from '../../components/MoveButtons';
 import { QuestionCategorySelect, QuestionTypeSelect } from '../../components/questionSelects';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
 import type { EditorContext } from './editorContext';
+import { EditorActions } from './EditorActions';
 import { OptionEditor } from './OptionEditor';
 import { ADD_OPTION_FAILED, SAVE_FAILED } from './values';
 
@@ -119,22 +119,17 @@ export function QuestionEditor({
           />
         </div>
       ))}
-      <div className="editor-actions">
-        <button type="button" className="btn btn-small btn-primary" disabled={action.busy} aria-busy={action.busy || undefined} onClick={save}>
-          Save Question
-        </button>
-        <MoveButtons label={`question ${index + 1}`} index={index} count={count} busy={action.busy} onMove={move} />
-        <button
-          type="button"
-          className="btn btn-small btn-danger"
-          disabled={action.busy}
-          onClick={async () => {
-            if (await remove(question.id)) await ctx.refresh().catch(() => undefined);
-          }}
-        >
-          Delete Question
-        </button>
-      </div>
+      <EditorActions
+        ctx={ctx}
+        noun="Question"
+        moveLabel={`question ${index + 1}`}
+        index={index}
+        count={count}
+        busy={action.busy}
+        onSave={save}
+        onMove={move}
+        remove={() => remove(question.id)}
+      />
       {withOptions && (
         <section className="options-editor" aria-label={`Options of question ${index + 1}`}>
           <h3 className="section-title">Options</h3>

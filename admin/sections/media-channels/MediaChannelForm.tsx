@@ -16,7 +16,7 @@ import { DEFAULT_CHANNEL_LOCALE, distanceUnitOf, localeRegion, normalizeLocale }
 import { DEFAULT_EVENTS_POLICY, DETAILED_EVENTS_WARNING, EVENTS_POLICIES, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, saveButtons, saveRecord } from '../../components/form/EntityForm';
-import { Select } from '../../components/form/Select';
+import { labelledOptions, Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { WholeNumberField } from '../../components/form/WholeNumberField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -127,7 +127,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       <Select
         label={L.eventsPolicy}
         required
-        options={EVENTS_POLICIES.map((p) => ({ value: p, label: EVENTS_POLICY_LABELS[p] }))}
+        options={labelledOptions(EVENTS_POLICIES, EVENTS_POLICY_LABELS)}
         hint="What the widget announces to the partner page's scripts (tag managers, analytics)."
         {...form.text('eventsPolicy')}
       />
@@ -139,7 +139,7 @@ export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChann
       <Select
         label={L.isolation}
         required
-        options={CHANNEL_ISOLATIONS.map((i) => ({ value: i, label: CHANNEL_ISOLATION_LABELS[i] }))}
+        options={labelledOptions(CHANNEL_ISOLATIONS, CHANNEL_ISOLATION_LABELS)}
         hint={FRAME_ISOLATION_EXPLAINED}
         {...form.text('isolation')}
       />

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { ApiError } from '@core/api/client';
 import { channelSpendsApi } from '@core/api/channelSpends';
 import { formatMinor, parseAmount } from '@core/model/channelSpend';
 import { PageTable } from '../../components/list/DataTable';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 import { useNotify } from '../../state/notices';
+import { useBusyCall } from '../../hooks/useBusyCall';
 
 export const AMOUNT_INVALID = 'Enter the amount as a number such as 1250.00.';
 
@@ -19,21 +19,13 @@ export function SpendsPanel({ channelId }: { channelId: string }) {
   const [periodStart, setPeriodStart] = useState('');
   const [periodEnd, setPeriodEnd] = useState('');
   const [campaign, setCampaign] = useState('');
-  const [busy, setBusy] = useState(false);
-  const act = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
+  const { busy, run } = useBusyCall((message) => notify('error', message));
+  const act = (action: () => Promise<unknown>, done: string) =>
+    run(async () => {
       await action();
       notify('success', done);
       spends.reload();
-      return true;
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not save the change.');
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, 'Could not save the change.');
   const add = async () => {
     const amountMinor = parseAmount(amount, currency.trim().toUpperCase() || 'USD');
     if (amountMinor === null) return notify('error', AMOUNT_INVALID);

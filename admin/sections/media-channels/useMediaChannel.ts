@@ -1,11 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
 /** The media channel named by the route's :id. */
-export function useMediaChannel() {
-  const { id = '' } = useParams();
-  const api = useApi(mediaChannelsApi);
-  return useAsync(() => api.get(id), [api, id]);
-}
+export const useMediaChannel = () => useRouteRecord(mediaChannelsApi, (api, id) => api.get(id));

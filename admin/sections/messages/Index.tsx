@@ -31,6 +31,7 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { MESSAGE_LIST } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 export const STATUS_LABELS: Record<MessageStatus, string> = {
   pending: 'Pending',
@@ -148,9 +149,9 @@ export default function MessagesIndex() {
       caption="Messages"
       emptyMessage="No messages match."
       filters={[
-        { kind: 'select', name: 'status', label: 'Status', options: MESSAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
-        { kind: 'select', name: 'kind', label: 'Kind', options: MESSAGE_KINDS.map((k) => ({ value: k, label: MESSAGE_KIND_LABELS[k] })) },
-        { kind: 'select', name: 'channel', label: 'Channel', options: MESSAGE_CHANNELS.map((c) => ({ value: c, label: MESSAGE_CHANNEL_LABELS[c] })) },
+        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(MESSAGE_STATUSES, STATUS_LABELS) },
+        { kind: 'select', name: 'kind', label: 'Kind', options: labelledOptions(MESSAGE_KINDS, MESSAGE_KIND_LABELS) },
+        { kind: 'select', name: 'channel', label: 'Channel', options: labelledOptions(MESSAGE_CHANNELS, MESSAGE_CHANNEL_LABELS) },
         { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
       ]}
     />

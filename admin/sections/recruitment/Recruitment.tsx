@@ -32,7 +32,7 @@ import type { FunnelRow } from '@core/model/funnelRow';
 import { COST_FIGURE_LABELS, COST_FIGURES, COST_GROUPINGS, moneyText, type CostFigure } from '@core/model/funnelCosts';
 import { FunnelChart, TrendChart } from '../../components/charts/lazy';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
-import { Select } from '../../components/form/Select';
+import { labelledOptions, Select } from '../../components/form/Select';
 import {
   funnelParams,
   readFunnelQuery,
@@ -216,6 +216,13 @@ export default function Recruitment() {
     })),
   ];
   const costed = !fieldMissing && COST_GROUPINGS.includes(query.groupBy) && !query.filters.siteLocationId && !query.filters.oFormIdentity;
+  // The same breakdown rows show counted, then costed.
+  const breakdownRows = {
+    rows: breakdown.data?.rows ?? [],
+    rowKey: (r: FunnelRow) => r.id,
+    loading: breakdown.loading,
+    emptyMessage: 'Nothing counted for these filters.',
+  };
 
   return (
     <div className="recruitment">
@@ -243,7 +250,7 @@ export default function Recruitment() {
               label="Group by"
               name="groupBy"
               value={query.groupBy}
-              options={FUNNEL_GROUPINGS.map((g) => ({ value: g, label: FUNNEL_GROUPING_LABELS[g] }))}
+              options={labelledOptions(FUNNEL_GROUPINGS, FUNNEL_GROUPING_LABELS)}
               onChange={(value) => update({ groupBy: value as FunnelGrouping })}
             />
             {query.groupBy === 'hiddenField' && (
@@ -253,7 +260,7 @@ export default function Recruitment() {
               label="Trend"
               name="trend"
               value={query.trend}
-              options={TREND_PERIODS.map((p) => ({ value: p, label: TREND_LABELS[p] }))}
+              options={labelledOptions(TREND_PERIODS, TREND_LABELS)}
               onChange={(value) => update({ trend: value as TrendPeriod })}
             />
           </div>
@@ -318,14 +325,7 @@ export default function Recruitment() {
         ) : breakdown.error ? (
           <Failure error={breakdown.error} what="breakdown" />
         ) : (
-          <DataTable
-            caption="Funnel breakdown"
-            columns={columns}
-            rows={breakdown.data?.rows ?? []}
-            rowKey={(r) => r.id}
-            loading={breakdown.loading}
-            emptyMessage="Nothing counted for these filters."
-          />
+          <DataTable caption="Funnel breakdown" columns={columns} {...breakdownRows} />
         )}
       </section>
 
@@ -342,14 +342,7 @@ export default function Recruitment() {
               Each channel's spend (entered on the media channel) counts by the days its period shares with the dates chosen; by engagement, split by the
               channel's started participants. Referred: a contact left that is not a duplicate.
             </p>
-            <DataTable
-              caption="Cost per outcome"
-              columns={costColumns}
-              rows={breakdown.data?.rows ?? []}
-              rowKey={(r) => r.id}
-              loading={breakdown.loading}
-              emptyMessage="Nothing counted for these filters."
-            />
+            <DataTable caption="Cost per outcome" columns={costColumns} {...breakdownRows} />
           </>
         )}
       </section>

@@ -6,7 +6,6 @@
  * a status the ladder allows (asking for a reason where one is needed) or logs a contact attempt.
  */
 import { useEffect, useState } from 'react';
-import { ApiError } from '@core/api/client';
 import { referralsApi } from '@core/api/referrals';
 import {
   CONTACT_RESULTS,
@@ -36,7 +35,9 @@ import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import { REFERRAL_LIST, referralSiteParams } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
@@ -68,7 +69,7 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
   const [reasons, setReasons] = useState<ReferralReason[]>([]);
   const [reasonId, setReasonId] = useState('');
   const [result, setResult] = useState<ContactResult>('no-answer');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall((message) => notify('error', message));
   const who = referral.initials ?? `referral ${referral.id}`;
   const needsReason = to !== '' && REASONED_REFERRAL_STATUSES.includes(to);
 
@@ -81,20 +82,14 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
     };
   }, [api, to, needsReason]);
 
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
+  const act = (action: () => Promise<unknown>, done: string) =>
+    run(async () => {
       await action();
       notify('success', done);
       setTo('');
       setReasonId('');
       onDone();
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not save the change.');
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, 'Could not save the change.');
 
   return (
     <div className="referral-work">
@@ -127,7 +122,7 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
             disabled={busy || to === '' || (needsReason && reasonId === '')}
             onClick={() =>
               to !== '' &&
-              void run(() => api.move(referral.id, { status: to, reasonId: reasonId ? Number(reasonId) : null }), `${who}: ${REFERRAL_STATUS_LABELS[to]}`)
+              void act(() => api.move(referral.id, { status: to, reasonId: reasonId ? Number(reasonId) : null }), `${who}: ${REFERRAL_STATUS_LABELS[to]}`)
             }
           >
             Move
@@ -143,7 +138,7 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
             type="button"
             className="btn btn-small btn-secondary"
             disabled={busy}
-            onClick={() => void run(() => api.logAttempt(referral.id, { channel: 'phone', result }), `${who}: call logged`)}
+            onClick={() => void act(() => api.logAttempt(referral.id, { channel: 'phone', result }), `${who}: call logged`)}
           >
             Log call
           </button>
@@ -240,7 +235,7 @@ export default function ReferralsIndex() {
               { kind: 'select', name: 'engagementId', label: 'Engagement', options: engagementOptions.options, loading: engagementOptions.loading },
               { kind: 'select', name: 'siteLocationId', label: 'Site', options: siteOptions.options, loading: siteOptions.loading },
             ] as const)),
-        { kind: 'select', name: 'status', label: 'Status', options: REFERRAL_STATUSES.map((s) => ({ value: s, label: REFERRAL_STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(REFERRAL_STATUSES, REFERRAL_STATUS_LABELS) },
         flagFilter('overdue', 'Overdue', 'Overdue', 'Not overdue'),
         flagFilter('stale', 'Stale', 'Stale', 'Not stale'),
         { kind: 'date', name: 'createdFrom', label: 'Referred from' },

@@ -16,6 +16,7 @@ import { rmsAuditsApi } from '@core/api/rmsAudits';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
+import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
@@ -29,6 +30,7 @@ import { useTopBar } from '../../state/topBar';
 import './rms-audits.css';
 import { ENGAGEMENT_OPTION_PARAMS, RMS_PROVIDER_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { RMS_AUDIT_FILTERS, RMS_AUDIT_LIST } from './listCalls';
+import { labelledOptions } from '../../components/form/Select';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
 export const SEND_AGAIN_CONFIRMATION = (contactId: number) =>
@@ -99,13 +101,7 @@ function Consent({ audit }: { audit: RmsAudit }) {
   if (!audit.consentedAt) return null;
   const summary = `${formatDateTime(audit.consentedAt)} · ${audit.consentLanguage}${audit.consentSurveyVersion === null ? '' : ` · survey v${audit.consentSurveyVersion}`}`;
   if (audit.consentText === null) return <span>{summary}</span>;
-  return (
-    <details className="rms-response">
-      <summary>{summary}</summary>
-      <pre aria-label={`Consent text of contact ${audit.contactId}`}>{audit.consentText}</pre>
-      <code>SHA-256 {audit.consentTextSha256}</code>
-    </details>
-  );
+  return <ConsentProof summary={summary} text={audit.consentText} sha256={audit.consentTextSha256} textLabel={`Consent text of contact ${audit.contactId}`} />;
 }
 
 export default function RmsAuditsIndex() {
@@ -239,7 +235,7 @@ export default function RmsAuditsIndex() {
       caption="RMS Audits"
       emptyMessage="No record-system audits match."
       filters={[
-        { kind: 'select', name: 'status', label: 'Status', options: RMS_DELIVERY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
+        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(RMS_DELIVERY_STATUSES, STATUS_LABELS) },
         { kind: 'select', name: 'rmsProviderId', label: 'Record system', ...providerOptions },
         { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
         { kind: 'date', name: 'from', label: 'From' },

@@ -18,7 +18,7 @@ import {
 } from '@core/model/rmsProvider';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, useFormTopBar } from '../../components/form/EntityForm';
-import { Select } from '../../components/form/Select';
+import { labelledOptions, Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { WholeNumberField } from '../../components/form/WholeNumberField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -60,7 +60,7 @@ export function ProviderForm({ provider }: { provider?: RmsProvider }) {
     <>
       <EntityForm id={FORM_ID} form={form} onSubmit={onSubmit}>
         <TextField label={L.name} required maxLength={100} {...form.text('name')} />
-        <Select label={L.kind} required options={RMS_PROVIDER_KINDS.map((k) => ({ value: k, label: RMS_PROVIDER_KIND_LABELS[k] }))} {...form.text('kind')} />
+        <Select label={L.kind} required options={labelledOptions(RMS_PROVIDER_KINDS, RMS_PROVIDER_KIND_LABELS)} {...form.text('kind')} />
         {kind !== 'none' && (
           <TextField
             label={L.endpoint}

@@ -1,10 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
-export function useProvider() {
-  const { id = '' } = useParams();
-  const api = useApi(rmsProvidersApi);
-  return useAsync(() => api.get(id), [api, id]);
-}
+/** The record system named by the route's :id. */
+export const useProvider = () => useRouteRecord(rmsProvidersApi, (api, id) => api.get(id));

@@ -1,6 +1,5 @@
 /** Adds surveys of the screener's sponsor to a screener, picked by title, or removes them (SPEC: associate-surveys). */
 import { useState } from 'react';
-import { ApiError } from '@core/api/client';
 import { oformsApi } from '@core/api/oforms';
 import { screenersApi } from '@core/api/screeners';
 import type { ScreenerSurvey } from '@core/model/screenerSurvey';
@@ -12,6 +11,8 @@ import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { useBusyCall } from '../../hooks/useBusyCall';
+import { screenerTrail } from '../sponsors/sponsorTrail';
 import { useScreener } from './useScreener';
 
 function Associate({ screener }: { screener: Screener }) {
@@ -20,32 +21,20 @@ function Associate({ screener }: { screener: Screener }) {
   const surveys = useAsync(() => api.surveys(screener.id), [api, screener.id]);
   const [identity, setIdentity] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall(setError);
 
   useTopBar({
     objectTitle: screener.title,
-    breadcrumbs: [
-      { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-      { label: screener.sponsorName, to: pathTo('SponsorsView', { id: screener.sponsorId }) },
-      { label: screener.title, to: pathTo('ScreenerView', { screenerId: screener.id }) },
-      { label: 'Associate Surveys' },
-    ],
+    breadcrumbs: screenerTrail(screener, 'Associate Surveys'),
     buttons: [{ label: 'Done', to: pathTo('ScreenerView', { screenerId: screener.id }), variant: 'primary' }],
   });
 
-  const act = async (action: () => Promise<unknown>) => {
-    setBusy(true);
+  const act = (action: () => Promise<unknown>) => {
     setError(null);
-    try {
+    return run(async () => {
       await action();
       surveys.reload();
-      return true;
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not save data');
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    }, 'Could not save data');
   };
 
   const add = async () => {

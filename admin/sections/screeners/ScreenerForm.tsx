@@ -7,6 +7,7 @@ import { SCREENER_DEFAULT_TYPE, SCREENER_OUTCOMES, ScreenerInput, type Screener,
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
+import { loadedOptions } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -16,6 +17,7 @@ import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { screenerTrail, sponsorTrail } from '../sponsors/sponsorTrail';
 import { StylesFields, styleIssues } from './StylesFields';
 import {
   OUTCOME_LABELS,
@@ -118,14 +120,9 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
   useTopBar({
     objectTitle: screener?.title,
     breadcrumbs: screener
-      ? [
-          { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-          { label: screener.sponsorName, to: pathTo('SponsorsView', { id: screener.sponsorId }) },
-          { label: screener.title, to: pathTo('ScreenerView', { screenerId: screener.id }) },
-          { label: 'Edit' },
-        ]
+      ? screenerTrail(screener, 'Edit')
       : sponsorName
-        ? [{ label: 'Sponsors', to: pathTo('SponsorsIndex') }, { label: sponsorName, to: pathTo('SponsorsView', { id: sponsorId }) }, { label: 'Add Screener' }]
+        ? [...sponsorTrail({ sponsorName, sponsorId }), { label: 'Add Screener' }]
         : undefined,
     buttons: [
       { label: 'Cancel', to: cancelTo },
@@ -166,15 +163,7 @@ export function ScreenerForm({ screener, sponsorId }: { screener?: Screener; spo
         <div className="span-2">
           <TextArea label={L.description} {...form.text('description')} />
         </div>
-        <MultiCheckList
-          label={L.engagements}
-          name="engagements"
-          options={engagementOptions.options}
-          loading={engagementOptions.loading}
-          hint={engagementOptions.error ?? undefined}
-          value={engagementIds}
-          onChange={setEngagementIds}
-        />
+        <MultiCheckList label={L.engagements} name="engagements" {...loadedOptions(engagementOptions)} value={engagementIds} onChange={setEngagementIds} />
         <MultiCheckList
           label={L.languages}
           name="languages"

@@ -25,6 +25,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { sponsorTrail } from '../sponsors/sponsorTrail';
 import { ContactFieldsPanel } from './ContactFieldsPanel';
 import { ScreenerFlowPanel } from './ScreenerFlowPanel';
 import { useScreener } from './useScreener';
@@ -212,11 +213,7 @@ function ScreenerDetails({ screener, reload }: { screener: Screener; reload: () 
 
   useTopBar({
     objectTitle: screener.title,
-    breadcrumbs: [
-      { label: 'Sponsors', to: pathTo('SponsorsIndex') },
-      { label: screener.sponsorName, to: pathTo('SponsorsView', { id: screener.sponsorId }) },
-      { label: screener.title },
-    ],
+    breadcrumbs: [...sponsorTrail(screener), { label: screener.title }],
     buttons: [
       { label: 'Back', to: pathTo('SponsorsView', { id: screener.sponsorId }) },
       ...(canEdit

@@ -1,11 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { screenersApi } from '@core/api/screeners';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
 /** The screener named by the route's :screenerId. */
-export function useScreener() {
-  const { screenerId = '' } = useParams();
-  const api = useApi(screenersApi);
-  return useAsync(() => api.get(screenerId), [api, screenerId]);
-}
+export const useScreener = () => useRouteRecord(screenersApi, (api, id) => api.get(id), 'screenerId');

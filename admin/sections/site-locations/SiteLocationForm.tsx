@@ -3,7 +3,7 @@ import { siteLocationsApi } from '@core/api/siteLocations';
 import { IRB_TYPES, IRB_TYPE_LABELS, SITE_LOCATION_KINDS, SITE_LOCATION_KIND_LABELS, SiteLocationInput, type SiteLocation } from '@core/model/siteLocation';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
-import { loadedOptions, Select } from '../../components/form/Select';
+import { labelledOptions, loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm } from '../../components/form/useEntityForm';
@@ -45,11 +45,11 @@ export function SiteLocationForm({ site }: { site?: SiteLocation }) {
       <TextField label={L.piName} maxLength={255} {...form.text('piName')} />
       <Select
         label={L.siteLocationType}
-        options={SITE_LOCATION_KINDS.map((k) => ({ value: k, label: SITE_LOCATION_KIND_LABELS[k] }))}
+        options={labelledOptions(SITE_LOCATION_KINDS, SITE_LOCATION_KIND_LABELS)}
         emptyLabel="Not set"
         {...form.text('siteLocationType')}
       />
-      <Select label={L.irbType} options={IRB_TYPES.map((k) => ({ value: k, label: IRB_TYPE_LABELS[k] }))} emptyLabel="Not set" {...form.text('irbType')} />
+      <Select label={L.irbType} options={labelledOptions(IRB_TYPES, IRB_TYPE_LABELS)} emptyLabel="Not set" {...form.text('irbType')} />
       <div className="span-2">
         <TextArea label={L.description} {...form.text('description')} />
       </div>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { LeadsWithinReach } from '../../components/LeadsWithinReach';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError } from '@core/api/client';
 import { siteCoordinatorsApi } from '@core/api/siteCoordinators';
 import { usersApi } from '@core/api/users';
 import { SITE_COORDINATOR, hasRole } from '@core/model/user';
@@ -17,6 +16,7 @@ import { activeField, multilineField, recordFields, stampFields, ViewFields } fr
 import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
+import { useBusyCall } from '../../hooks/useBusyCall';
 import { SITE_LOCATION_LABELS as L, addressLine, irbLabel, siteKindLabel } from './siteLocationValues';
 import { useSiteLocation } from './useSiteLocation';
 
@@ -52,22 +52,16 @@ function Coordinators({ site }: { site: SiteLocation }) {
   const tied = useAsync(() => api.list(site.id), [api, site.id]);
   const candidates = useAsync(() => users.list({ limit: 1000, sort: 'username' }), [users]);
   const [userId, setUserId] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyCall((message) => notify('error', message));
   const tiedIds = new Set((tied.data?.items ?? []).map((c) => String(c.userId)));
   const offered = (candidates.data?.items ?? []).filter((u) => hasRole(u, SITE_COORDINATOR) && !tiedIds.has(u.id));
-  const act = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
+  const act = (action: () => Promise<unknown>, done: string) =>
+    run(async () => {
       await action();
       notify('success', done);
       setUserId('');
       tied.reload();
-    } catch (error) {
-      notify('error', error instanceof ApiError ? error.message : 'Could not save the change.');
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, 'Could not save the change.');
   return (
     <section className="panel" aria-labelledby="site-coordinators-title">
       <h2 id="site-coordinators-title">Site coordinators</h2>

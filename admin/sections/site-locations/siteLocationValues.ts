@@ -7,6 +7,7 @@ import {
   type SiteLocationInput,
   type SiteLocationKind,
 } from '@core/model/siteLocation';
+import { fieldText, numberOrNull } from '../../components/form/fieldText';
 
 export const SITE_LOCATION_LABELS = {
   siteId: 'Site ID',
@@ -49,32 +50,28 @@ export type SiteLocationFormValues = {
   irbType: string;
 };
 
-const text = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value));
-
 export const toSiteLocationFormValues = (s?: SiteLocation): SiteLocationFormValues => ({
-  siteId: text(s?.siteId),
-  name: text(s?.name),
-  description: text(s?.description),
-  countryId: text(s?.countryId),
-  streetAddress: text(s?.streetAddress),
-  unitNumber: text(s?.unitNumber),
-  city: text(s?.city),
-  state: text(s?.state),
-  zipCode: text(s?.zipCode),
+  siteId: fieldText(s?.siteId),
+  name: fieldText(s?.name),
+  description: fieldText(s?.description),
+  countryId: fieldText(s?.countryId),
+  streetAddress: fieldText(s?.streetAddress),
+  unitNumber: fieldText(s?.unitNumber),
+  city: fieldText(s?.city),
+  state: fieldText(s?.state),
+  zipCode: fieldText(s?.zipCode),
   isActive: s?.isActive ?? true,
   isVirtual: s?.isVirtual ?? false,
-  piName: text(s?.piName),
-  latitude: text(s?.latitude),
-  longitude: text(s?.longitude),
-  siteLocationType: text(s?.siteLocationType),
-  irbType: text(s?.irbType),
+  piName: fieldText(s?.piName),
+  latitude: fieldText(s?.latitude),
+  longitude: fieldText(s?.longitude),
+  siteLocationType: fieldText(s?.siteLocationType),
+  irbType: fieldText(s?.irbType),
 });
-
-const numberOrNull = (value: string) => (value.trim() === '' ? null : Number(value));
 
 export const toSiteLocationInput = (values: SiteLocationFormValues): SiteLocationInput => ({
   ...values,
-  countryId: values.countryId === '' ? null : Number(values.countryId),
+  countryId: numberOrNull(values.countryId),
   latitude: numberOrNull(values.latitude),
   longitude: numberOrNull(values.longitude),
   siteLocationType: values.siteLocationType === '' ? null : (values.siteLocationType as SiteLocationKind),

@@ -1,11 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { siteLocationsApi } from '@core/api/siteLocations';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
 /** The site location named by the route's :id. */
-export function useSiteLocation() {
-  const { id = '' } = useParams();
-  const api = useApi(siteLocationsApi);
-  return useAsync(() => api.get(id), [api, id]);
-}
+export const useSiteLocation = () => useRouteRecord(siteLocationsApi, (api, id) => api.get(id));

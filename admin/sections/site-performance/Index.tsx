@@ -18,6 +18,21 @@ import { SITE_PERFORMANCE_LIST } from './listCalls';
 const percent = (share: number | null) => (share === null ? '—' : `${(share * 100).toFixed(1)}%`);
 const hours = (value: number | null) => (value === null ? '—' : `${value.toLocaleString('en-US')} h`);
 
+/** A rate's column: the share, then the counts it comes from; sorted by the rate, exported with its counts. */
+const rateColumn = (
+  rate: 'withinServiceLevelRate' | 'screenFailRate' | 'randomizationRate',
+  header: string,
+  counts: readonly (keyof SitePerformance)[],
+  countsText: (r: SitePerformance) => string,
+): Column<SitePerformance> => ({
+  id: rate,
+  header,
+  sortField: rate,
+  className: 'col-number',
+  exportFields: [rate, ...counts],
+  cell: (r) => `${percent(r[rate])} (${countsText(r)})`,
+});
+
 export default function SitePerformanceIndex() {
   const api = useApi(sitePerformanceApi);
   const list = useApiResourceList(api, SITE_PERFORMANCE_LIST);
@@ -33,30 +48,14 @@ export default function SitePerformanceIndex() {
       className: 'col-number',
       cell: (r) => hours(r.medianHoursToFirstContact),
     },
-    {
-      id: 'withinServiceLevelRate',
-      header: 'Contacted within service level',
-      sortField: 'withinServiceLevelRate',
-      className: 'col-number',
-      exportFields: ['withinServiceLevelRate', 'withinServiceLevel', 'dueForFirstContact'],
-      cell: (r) => `${percent(r.withinServiceLevelRate)} (${r.withinServiceLevel} of ${r.dueForFirstContact})`,
-    },
-    {
-      id: 'screenFailRate',
-      header: 'Screen-fail rate',
-      sortField: 'screenFailRate',
-      className: 'col-number',
-      exportFields: ['screenFailRate', 'screenFailed', 'screened'],
-      cell: (r) => `${percent(r.screenFailRate)} (${r.screenFailed} of ${r.screened})`,
-    },
-    {
-      id: 'randomizationRate',
-      header: 'Randomization rate',
-      sortField: 'randomizationRate',
-      className: 'col-number',
-      exportFields: ['randomizationRate', 'randomized', 'referrals'],
-      cell: (r) => `${percent(r.randomizationRate)} (${r.randomized})`,
-    },
+    rateColumn(
+      'withinServiceLevelRate',
+      'Contacted within service level',
+      ['withinServiceLevel', 'dueForFirstContact'],
+      (r) => `${r.withinServiceLevel} of ${r.dueForFirstContact}`,
+    ),
+    rateColumn('screenFailRate', 'Screen-fail rate', ['screenFailed', 'screened'], (r) => `${r.screenFailed} of ${r.screened}`),
+    rateColumn('randomizationRate', 'Randomization rate', ['randomized', 'referrals'], (r) => `${r.randomized}`),
   ];
 
   return (

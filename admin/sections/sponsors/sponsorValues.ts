@@ -1,5 +1,6 @@
 /** A sponsor as its form holds it, and the mapping to the API's input. */
 import type { Sponsor, SponsorInput } from '@core/model/sponsor';
+import { fieldText, numberOrNull } from '../../components/form/fieldText';
 
 /** The labels of a sponsor's fields, shared by the list, the form and the view. */
 export const SPONSOR_LABELS = {
@@ -41,12 +42,12 @@ export const toSponsorFormValues = (sponsor?: Sponsor): SponsorFormValues => ({
   rmsSponsorIdentifier: sponsor?.rmsSponsorIdentifier ?? '',
   description: sponsor?.description ?? '',
   businessPractice: sponsor?.businessPractice ?? '',
-  countryId: sponsor?.countryId === null || sponsor?.countryId === undefined ? '' : String(sponsor.countryId),
+  countryId: fieldText(sponsor?.countryId),
   // New sponsors start active, as the API's default.
   isActive: sponsor?.isActive ?? true,
 });
 
 export const toSponsorInput = (values: SponsorFormValues): SponsorInput => ({
   ...values,
-  countryId: values.countryId === '' ? null : Number(values.countryId),
+  countryId: numberOrNull(values.countryId),
 });

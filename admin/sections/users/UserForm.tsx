@@ -16,7 +16,7 @@ import { message } from '@core/validation/messages';
 import { Checkbox } from '../../components/form/Checkbox';
 import { EntityForm } from '../../components/form/EntityForm';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
-import { Select } from '../../components/form/Select';
+import { loadedOptions, Select } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useEntityForm, type FieldErrors } from '../../components/form/useEntityForm';
 import { useConfirm } from '../../components/confirm/ConfirmProvider';
@@ -138,7 +138,7 @@ export function UserForm({ user, onChanged }: { user?: User; onChanged?: () => v
         }
         {...form.text('password')}
       />
-      <Select label={L.locale} options={languages.options} loading={languages.loading} hint={languages.error ?? undefined} {...form.text('locale')} />
+      <Select label={L.locale} {...loadedOptions(languages)} {...form.text('locale')} />
       <MultiCheckList
         label={L.roles}
         name="roles"

@@ -1,11 +1,5 @@
-import { useParams } from 'react-router-dom';
 import { usersApi } from '@core/api/users';
-import { useAsync } from '../../hooks/useAsync';
-import { useApi } from '../../state/services';
+import { useRouteRecord } from '../../hooks/useRouteRecord';
 
 /** The user named by the route's :id. */
-export function useUser() {
-  const { id = '' } = useParams();
-  const api = useApi(usersApi);
-  return useAsync(() => api.get(id), [api, id]);
-}
+export const useUser = () => useRouteRecord(usersApi, (api, id) => api.get(id));
