@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { and, eq } from 'drizzle-orm';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { W, WAIT, choose, next } from './demoWidget';
-import { magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
+import { asParticipantOn, magazinePage, type PartnerSite, startPartnerSite } from './partnerSite';
 import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
 import { oFormContainers, oFormFields, oForms } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
@@ -116,9 +116,7 @@ async function heartHealth(page: Page, born: string) {
 
 describe('the next page before the answer, through a 150 ms round trip', () => {
   it('comes back to a page whose save the server refuses, with its message, keeping every answer and the progress', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       const runStarts = proxy.log.length;
       await aboutYou(page);
       expect(await progress(page)).toBe(25);
@@ -190,15 +188,11 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       // The refusal is the one failed answer of the run.
       expect(problems.filter((p) => !/^HTTP 422 .*\/o-form-submission-page\//.test(p))).toEqual([]);
       expect(problems).toHaveLength(1);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('keeps a page that can end the run on screen while its answer is held, then shows the outcome', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       await aboutYou(page);
       await heartHealth(page, BIRTH);
       await next(page);
@@ -216,15 +210,11 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       answer.release();
       await page.locator(W, { hasText: NOT_A_MATCH }).waitFor(WAIT);
       expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('resumes exactly after a reload at every step, also while the save behind a page shown ahead is out', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
       const runStarts = proxy.log.length;
       // Before any Next there is no run to resume: the survey starts again, nothing chosen.
@@ -284,8 +274,6 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
           .map((r) => r.path),
       ).toEqual([]);
       expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
