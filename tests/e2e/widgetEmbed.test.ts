@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet } from './partnerSite';
-import { adminToken, apiCaller } from './admin-session';
+import type { apiCaller } from './admin-session';
 import { answerDemoByLabel, type DemoPerson } from './demoWidget';
 import { recordHostEvents } from './hostEvents';
 
@@ -15,9 +15,7 @@ let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner();
-  const token = await adminToken(demo.server.url);
-  api = apiCaller(demo.server.url, () => token);
+  ({ demo, api } = await startDemoWithAdmin());
 }, 120_000);
 
 afterAll(async () => {

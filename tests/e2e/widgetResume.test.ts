@@ -10,10 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { newParticipant, PARTNER_HOST, snippet } from './partnerSite';
+import { addDemoChannel, startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
-import { mediaChannels } from '../../server/db/schema';
 
 let demo: DemoOnPartner;
 let oneUrl = '';
@@ -25,11 +24,7 @@ beforeAll(async () => {
   demo = await startDemoOnPartner({
     async prepare(db, ids) {
       // A testing channel: the same screener, retakes allowed.
-      const [testing] = await db
-        .insert(mediaChannels)
-        .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', retakeWindowDays: 0 })
-        .returning({ id: mediaChannels.id });
-      retakesChannelId = String(testing!.id);
+      retakesChannelId = await addDemoChannel(db, ids, { title: 'Testing', retakeWindowDays: 0 });
     },
   });
   const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>${body}</body></html>`;
