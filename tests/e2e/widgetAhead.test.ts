@@ -96,6 +96,18 @@ const birth = (page: Page) => page.locator(`${W} input[autocomplete=bday]`);
 const visits = (page: Page) => page.locator(`${W} input[inputmode=numeric]`);
 /** The field problems shown (each question keeps an empty live region for its own). */
 const errors = async (page: Page) => (await page.locator(`${W} .tw-error`).allTextContents()).filter((t) => t.trim() !== '');
+/** The preflight requests the proxy saw from log entry `from` on: a run's calls need none. */
+const preflightsSince = (from: number) =>
+  proxy.log
+    .slice(from)
+    .filter((r) => r.method === 'OPTIONS')
+    .map((r) => r.path);
+/** New York's ZIP sent; the sites then shown. */
+async function toSites(page: Page) {
+  await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
+  await next(page);
+  await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
+}
 const isPageSave = (r: ProxiedRequest) => r.method === 'POST' && r.path.startsWith('/api/o-forms/o-form-submission-page/');
 
 /** "About you" answered as an adult who was diagnosed, then Next: "Your heart health" shows once its save is answered. */
@@ -176,15 +188,8 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await shows(page, 'Other studies');
       await next(page);
       await shows(page, 'Where you live');
-      await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
-      await next(page);
-      await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
-      expect(
-        proxy.log
-          .slice(runStarts)
-          .filter((r) => r.method === 'OPTIONS')
-          .map((r) => r.path),
-      ).toEqual([]);
+      await toSites(page);
+      expect(preflightsSince(runStarts)).toEqual([]);
       // The refusal is the one failed answer of the run.
       expect(problems.filter((p) => !/^HTTP 422 .*\/o-form-submission-page\//.test(p))).toEqual([]);
       expect(problems).toHaveLength(1);
@@ -261,18 +266,11 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await shows(page, 'Where you live');
       expect(await progress(page)).toBe(75);
 
-      await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
-      await next(page);
-      await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
+      await toSites(page);
       await page.reload();
       await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
       expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
-      expect(
-        proxy.log
-          .slice(runStarts)
-          .filter((r) => r.method === 'OPTIONS')
-          .map((r) => r.path),
-      ).toEqual([]);
+      expect(preflightsSince(runStarts)).toEqual([]);
       expect(problems).toEqual([]);
     });
   });
