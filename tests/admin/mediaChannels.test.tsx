@@ -12,6 +12,7 @@ import {
 } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, stubClipboard, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
+import type { MediaChannel } from '@core/model/mediaChannel';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
 import { HOST_EVENTS } from '@core/participant/hostEvents';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
@@ -148,6 +149,15 @@ describe('Media channel retake window', () => {
     expect(await saved(server, location)).toMatchObject({ locale: 'en-CA' });
   });
 
+  /** The view of `shown` (as channel 9), as an Admin sees it. */
+  const viewOf = (shown: MediaChannel) =>
+    renderAdmin({
+      path: '/media-channels/view/9',
+      user: makeUser('Admin'),
+      handler: async (request, url) =>
+        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', shown)) : handler(request, url),
+    });
+
   it('chooses the isolation (none by default), saying what a frame buys and costs', async () => {
     const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
     const select = () => screen.getByLabelText('Isolation', { exact: false }) as HTMLSelectElement;
@@ -159,12 +169,7 @@ describe('Media channel retake window', () => {
 
   it("gives a framed channel's snippet data-isolation and the CSP a frame needs, and says so on the view", async () => {
     const framed = makeMediaChannel(9, { isolation: 'frame' });
-    renderAdmin({
-      path: '/media-channels/view/9',
-      user: makeUser('Admin'),
-      handler: async (request, url) =>
-        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', framed)) : handler(request, url),
-    });
+    viewOf(framed);
     const snippet = (await screen.findByLabelText('Embed snippet')) as HTMLTextAreaElement;
     expect(snippet.value).toContain(' data-isolation="frame"></script>');
     expect(screen.getByText(`script-src ${window.location.origin}; frame-src ${window.location.origin}`)).toBeTruthy();
@@ -175,12 +180,7 @@ describe('Media channel retake window', () => {
 
   it('lists every event, with the policy, for a channel set to detailed', async () => {
     const detailed = makeMediaChannel(9, { eventsPolicy: 'detailed' });
-    renderAdmin({
-      path: '/media-channels/view/9',
-      user: makeUser('Admin'),
-      handler: async (request, url) =>
-        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', detailed)) : handler(request, url),
-    });
+    viewOf(detailed);
     const events = (await screen.findByRole('heading', { name: 'Events for your tag manager' })).parentElement!;
     expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(HOST_EVENTS.map((e) => e.name));
     expect(screen.getByText('Events for the partner page').parentElement?.textContent).toContain(EVENTS_POLICY_LABELS.detailed);
