@@ -1,6 +1,7 @@
 import type { MediaChannel } from '@core/model/mediaChannel';
 import type { Referral } from '@core/model/referral';
 import { NO_SPONSOR_FIGURES, type Sponsor } from '@core/model/sponsor';
+import { NO_CHANNEL_FIGURES } from '../support/channelFigures';
 
 export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Sponsor {
   return {
@@ -42,12 +43,7 @@ export function makeMediaChannel(id: number, overrides: Partial<MediaChannel> = 
     eventsPolicy: 'minimal',
     locale: 'en-US',
     isolation: 'none',
-    views: 0,
-    share: 0,
-    submissionsStarted: 0,
-    submissionsCompleted: 0,
-    submissionsQualified: 0,
-    possibleRetakes: 0,
+    ...NO_CHANNEL_FIGURES,
     created: '2024-05-01T10:00:00Z',
     modified: '2024-05-01T10:00:00Z',
     ...overrides,

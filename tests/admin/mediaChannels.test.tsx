@@ -12,6 +12,7 @@ import {
 } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, stubClipboard, type Handler, type Recorded } from './helpers';
 import { makeMediaChannel } from './fixtures';
+import type { MediaChannel } from '@core/model/mediaChannel';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
 import { HOST_EVENTS } from '@core/participant/hostEvents';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
@@ -99,6 +100,12 @@ describe('Media channel view', () => {
 describe('Media channel retake window', () => {
   const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
   const patches = (requests: Recorded[]) => requests.filter((r) => r.method === 'PATCH');
+  /** Saves the edit form; once the view is back, the attributes its PATCH sent. */
+  const saved = async (server: { requests: Recorded[] }, location: () => string) => {
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
+    return sentAttributes(patches(server.requests)[0]);
+  };
 
   it('shows the window and the possible retakes beside the starts on the view', async () => {
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('Admin'), handler });
@@ -115,9 +122,7 @@ describe('Media channel retake window', () => {
     expect(await screen.findByText(RETAKE_WINDOW_INVALID)).toBeTruthy();
     expect(patches(server.requests)).toHaveLength(0);
     fireEvent.change(field('Retake window (days)'), { target: { value: '0' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ retakeWindowDays: 0, title: 'Partner page' });
+    expect(await saved(server, location)).toMatchObject({ retakeWindowDays: 0, title: 'Partner page' });
   });
 
   it('chooses the events policy (minimal by default), showing why detailed is risky before it is saved', async () => {
@@ -127,9 +132,7 @@ describe('Media channel retake window', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.change(select(), { target: { value: 'detailed' } });
     expect((await screen.findByRole('alert')).textContent).toContain(DETAILED_EVENTS_WARNING);
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ eventsPolicy: 'detailed' });
+    expect(await saved(server, location)).toMatchObject({ eventsPolicy: 'detailed' });
   });
 
   it('sets the locale, saying the unit its region reads distances in, and refuses one that is not a language and a region before saving', async () => {
@@ -143,10 +146,17 @@ describe('Media channel retake window', () => {
     expect(patches(server.requests)).toHaveLength(0);
     fireEvent.change(locale(), { target: { value: 'en_ca' } });
     expect(screen.getByText(/en-CA: kilometres/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ locale: 'en-CA' });
+    expect(await saved(server, location)).toMatchObject({ locale: 'en-CA' });
   });
+
+  /** The view of `shown` (as channel 9), as an Admin sees it. */
+  const viewOf = (shown: MediaChannel) =>
+    renderAdmin({
+      path: '/media-channels/view/9',
+      user: makeUser('Admin'),
+      handler: async (request, url) =>
+        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', shown)) : handler(request, url),
+    });
 
   it('chooses the isolation (none by default), saying what a frame buys and costs', async () => {
     const { server, location } = renderAdmin({ path: '/media-channels/edit/9', user: makeUser('Admin'), handler });
@@ -154,19 +164,12 @@ describe('Media channel retake window', () => {
     await waitFor(() => expect(select().value).toBe('none'));
     expect(screen.getByText(FRAME_ISOLATION_EXPLAINED)).toBeTruthy();
     fireEvent.change(select(), { target: { value: 'frame' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(location()).toBe('/media-channels/view/9'));
-    expect(sentAttributes(patches(server.requests)[0])).toMatchObject({ isolation: 'frame' });
+    expect(await saved(server, location)).toMatchObject({ isolation: 'frame' });
   });
 
   it("gives a framed channel's snippet data-isolation and the CSP a frame needs, and says so on the view", async () => {
     const framed = makeMediaChannel(9, { isolation: 'frame' });
-    renderAdmin({
-      path: '/media-channels/view/9',
-      user: makeUser('Admin'),
-      handler: async (request, url) =>
-        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', framed)) : handler(request, url),
-    });
+    viewOf(framed);
     const snippet = (await screen.findByLabelText('Embed snippet')) as HTMLTextAreaElement;
     expect(snippet.value).toContain(' data-isolation="frame"></script>');
     expect(screen.getByText(`script-src ${window.location.origin}; frame-src ${window.location.origin}`)).toBeTruthy();
@@ -177,12 +180,7 @@ describe('Media channel retake window', () => {
 
   it('lists every event, with the policy, for a channel set to detailed', async () => {
     const detailed = makeMediaChannel(9, { eventsPolicy: 'detailed' });
-    renderAdmin({
-      path: '/media-channels/view/9',
-      user: makeUser('Admin'),
-      handler: async (request, url) =>
-        url.pathname === '/api/media-channels/9' && request.method === 'GET' ? json(resourceDocument('media-channels', detailed)) : handler(request, url),
-    });
+    viewOf(detailed);
     const events = (await screen.findByRole('heading', { name: 'Events for your tag manager' })).parentElement!;
     expect([...events.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(HOST_EVENTS.map((e) => e.name));
     expect(screen.getByText('Events for the partner page').parentElement?.textContent).toContain(EVENTS_POLICY_LABELS.detailed);

@@ -218,37 +218,24 @@ describe('guards', () => {
 });
 
 describe('side navigation', () => {
+  /** A User's links, in order. */
+  const USER_NAV = ['Sponsors', 'Engagements', 'Screeners', 'Versioned Surveys', 'Surveys', 'Recruitment', 'Referrals', 'Site Performance', 'Leads'];
+
   it('hides Site Locations and System Configuration from a User, and shows them the screeners, both kinds of survey and Recruitment', async () => {
     renderAdmin({ path: '/engagements', user: makeUser('User') });
     await screen.findByRole('table', { name: 'Engagements' });
-    expect(navLabels()).toEqual([
-      'Sponsors',
-      'Engagements',
-      'Screeners',
-      'Versioned Surveys',
-      'Surveys',
-      'Recruitment',
-      'Referrals',
-      'Site Performance',
-      'Leads',
-    ]);
+    expect(navLabels()).toEqual(USER_NAV);
     expect(screen.queryByText('System Configuration')).toBeNull();
   });
 
   it('shows an Admin everything but RMS Audits, and a Super User everything', async () => {
     const admin = renderAdmin({ path: '/engagements', user: makeUser('Admin') });
     await screen.findByRole('table', { name: 'Engagements' });
+    // A User's, Site Locations after Engagements, and the system's configuration after them.
     expect(navLabels()).toEqual([
-      'Sponsors',
-      'Engagements',
+      ...USER_NAV.slice(0, 2),
       'Site Locations',
-      'Screeners',
-      'Versioned Surveys',
-      'Surveys',
-      'Recruitment',
-      'Referrals',
-      'Site Performance',
-      'Leads',
+      ...USER_NAV.slice(2),
       'User Management',
       'Generic Messages',
       'Languages',

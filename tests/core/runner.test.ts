@@ -10,6 +10,7 @@ import {
   type ResumeTransport,
   type RunnerContactField,
   type RunnerField,
+  type RunnerOptions,
   type RunnerPage,
   type RunnerSnapshot,
   type RunnerTransport,
@@ -147,6 +148,13 @@ function fakeServer({ opensFirstPage = false } = {}) {
 
 const pageOf = (r: ReturnType<typeof createRunner>) => r.getState().page?.identity;
 
+/** A runner of survey S1 over `transport`, started: it shows the first page. */
+async function started(options: Omit<RunnerOptions, 'later' | 'identity'>) {
+  const runner = createRunner({ later, identity: 'S1', ...options });
+  await runner.start();
+  return runner;
+}
+
 describe('survey runner', () => {
   it('creates the submission and the first entry when the first page is sent, then branches to a later page and on to the end', async () => {
     const server = fakeServer();
@@ -179,8 +187,7 @@ describe('survey runner', () => {
 
   it("opens the first page's entry with the submission when the server does: the first Next is two calls", async () => {
     const server = fakeServer({ opensFirstPage: true });
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
-    await runner.start();
+    const runner = await started({ transport: server.transport });
     runner.answer('q1', 'skip');
     server.failNext.add('saveAnswers');
     await runner.next();
@@ -195,8 +202,7 @@ describe('survey runner', () => {
   });
 
   it('ends at once on a transition to end', async () => {
-    const runner = createRunner({ later, transport: fakeServer().transport, identity: 'S1' });
-    await runner.start();
+    const runner = await started({ transport: fakeServer().transport });
     runner.answer('q1', 'stop');
     await runner.next();
     expect(runner.getState().phase).toBe('finished');
@@ -204,8 +210,7 @@ describe('survey runner', () => {
 
   it('checks answers before sending, in the participant language, and shows the server’s field errors', async () => {
     const server = fakeServer();
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1', language: 'es' });
-    await runner.start();
+    const runner = await started({ transport: server.transport, language: 'es' });
     await runner.next();
     expect(runner.getState().errors).toEqual({ q1: 'Este campo es obligatorio.' });
     expect(server.calls).not.toContain('saveAnswers');
@@ -223,8 +228,7 @@ describe('survey runner', () => {
   });
 
   it('goes back, keeping the answers given, and moves progress down', async () => {
-    const runner = createRunner({ later, transport: fakeServer().transport, identity: 'S1' });
-    await runner.start();
+    const runner = await started({ transport: fakeServer().transport });
     runner.answer('q1', 'stay');
     await runner.next();
     expect(runner.getState().progress.value).toBe(1);
@@ -240,8 +244,7 @@ describe('survey runner', () => {
   /** A run on the fake server through to its last page, `email` given on the second. */
   async function onLastPage(email: string) {
     const server = fakeServer();
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
-    await runner.start();
+    const runner = await started({ transport: server.transport });
     runner.answer('q1', 'stay');
     await runner.next();
     runner.answer('q2', email);
@@ -297,8 +300,7 @@ describe('survey runner', () => {
 
   it('previews without writing anything and, told no other outcome, ends qualified', async () => {
     const server = fakeServer();
-    const runner = createRunner({ later, transport: previewTransport(server.transport, PREVIEWED), identity: 'S1', preview: true });
-    await runner.start();
+    const runner = await started({ transport: previewTransport(server.transport, PREVIEWED), preview: true });
     runner.answer('q1', 'skip');
     await runner.next();
     await runner.next();
@@ -330,13 +332,10 @@ describe('survey runner', () => {
     };
     const request = { screenerId: 7, oFormId: 10, language: 'en' };
     const toForm = async () => {
-      const runner = createRunner({
-        later,
+      const runner = await started({
         transport: previewTransport(server.transport, PREVIEWED, { outcome: 'noTrialSites', leads, request }),
-        identity: 'S1',
         preview: true,
       });
-      await runner.start();
       runner.answer('q1', 'stop');
       await runner.next();
       return runner;
@@ -603,25 +602,25 @@ describe('survey runner after the pages', () => {
     }
   });
 
+  /** A one-page survey whose only question, `where`, is a required ZIP titled `title`. */
+  const wherePage = (title: string): RunnerPage => ({
+    id: '9',
+    identity: 'pz',
+    title: 'Where',
+    displayOrder: 1,
+    fields: [{ id: 'fz', identity: 'where', type: 'zip', title, displayOrder: 1, configuration: fieldConfig({ required: true }) }],
+  });
+
   it('uses a ZIP answered in the survey and ends with noTrialSites when none is within reach', async () => {
     const server = contactServer();
-    const page: RunnerPage = {
-      id: '9',
-      identity: 'pz',
-      title: 'Where',
-      displayOrder: 1,
-      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'ZIP', displayOrder: 1, configuration: fieldConfig({ required: true }) }],
-    };
-    const runner = createRunner({
-      later,
+    const page = wherePage('ZIP');
+    const runner = await started({
       transport: {
         ...server.transport,
         firstPage: async () => page,
         saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }),
       },
-      identity: 'S1',
     });
-    await runner.start();
     runner.answer('where', '99999');
     await runner.next();
     expect(server.zips).toEqual(['99999']);
@@ -630,16 +629,9 @@ describe('survey runner after the pages', () => {
 
   it("on a channel whose region is Canada: the survey's ZIP takes a Canadian postal code, searches Canada with it and fills the ZIP field", async () => {
     const server = contactServer();
-    const page: RunnerPage = {
-      id: '9',
-      identity: 'pz',
-      title: 'Where',
-      displayOrder: 1,
-      fields: [{ id: 'fz', identity: 'where', type: 'zip', title: 'Postal code', displayOrder: 1, configuration: fieldConfig({ required: true }) }],
-    };
+    const page = wherePage('Postal code');
     const searched: unknown[] = [];
-    const runner = createRunner({
-      later,
+    const runner = await started({
       transport: {
         ...server.transport,
         loadSurvey: async (identity) => ({ ...(await server.transport.loadSurvey(identity)), region: 'CA' }),
@@ -647,9 +639,7 @@ describe('survey runner after the pages', () => {
         saveAnswers: async () => ({ ok: true, nextContainerIdentity: null, nextContainerEntryId: null }),
         sites: async (id, zip, country) => (searched.push([zip, country]), server.transport.sites(id, zip, country)),
       },
-      identity: 'S1',
     });
-    await runner.start();
     // A US ZIP is no Canadian postal code: refused before anything is sent.
     runner.answer('where', '12345');
     await runner.next();
@@ -793,17 +783,14 @@ describe('survey runner after the pages', () => {
 
   it('ends with notActive when the transport reports that nothing is runnable', async () => {
     const server = contactServer();
-    const runner = createRunner({
-      later,
+    const runner = await started({
       transport: {
         ...server.transport,
         loadSurvey: async () => {
           throw new OutcomeReached({ outcome: 'notActive', messages: { contactForm: 'Closed.' } });
         },
       },
-      identity: 'S1',
     });
-    await runner.start();
     expect(runner.getState()).toMatchObject({ phase: 'finished', outcome: 'notActive', messages: { contactForm: 'Closed.' } });
   });
 
@@ -840,8 +827,7 @@ describe('survey runner after the pages', () => {
 
   it('picks the language from the survey and resumes a snapshot on the same page with its stored answers', async () => {
     const server = contactServer();
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1', chooseLanguage: () => 'es' });
-    await runner.start();
+    const runner = await started({ transport: server.transport, chooseLanguage: () => 'es' });
     runner.answer('q1', 'stay');
     await runner.next();
     const snap = runner.snapshot();
@@ -860,8 +846,7 @@ describe('survey runner after the pages', () => {
 
   it('keeps no answer in a snapshot: a resumed page shows what the server holds, and Back the page before as the server holds it', async () => {
     const server = contactServer();
-    const runner = createRunner({ later, transport: server.transport, identity: 'S1' });
-    await runner.start();
+    const runner = await started({ transport: server.transport });
     runner.answer('q1', 'typed on the first page');
     // Before the submission exists there is nothing to resume: the answers live in memory only.
     expect(runner.snapshot()).toBeNull();

@@ -13,6 +13,9 @@ export async function adminToken(base: string): Promise<string> {
   return body.access;
 }
 
+/** The laptop screen the admin is laid out for, as its layout tests open it. */
+export const LAPTOP_SCREEN = { width: 1366, height: 860 };
+
 /** A JSON:API caller with the given token, for setting up and checking fixtures. */
 export const apiCaller =
   (base: string, token: () => string) =>
@@ -40,4 +43,15 @@ export async function adminPage(browser: Browser, base: string, viewport: { widt
   page.setDefaultTimeout(20_000);
   await signInAsAdmin(page, base);
   return page;
+}
+
+/** An admin's JSON:API caller on `base`, and `signIn` that gives it its token (in a beforeAll: the server is up by then). */
+export function adminApiOn(base: string) {
+  let token = '';
+  return {
+    api: apiCaller(base, () => token),
+    async signIn() {
+      token = await adminToken(base);
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
 import { PARTNER_HOST, startPartnerSite, type PartnerSite } from './partnerSite';
+import { adminToken, apiCaller } from './admin-session';
 import { demoChannel, DEMO_ENGAGEMENT } from '../../server/demo';
 import { engagements, mediaChannels, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
@@ -65,6 +66,27 @@ export async function startDemoOnPartner(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** startDemoOnPartner's demo, with a JSON:API caller signed in as the admin on its server. */
+export async function startDemoWithAdmin(
+  options: Parameters<typeof startDemoOnPartner>[0] = {},
+): Promise<{ demo: DemoOnPartner; api: ReturnType<typeof apiCaller> }> {
+  const demo = await startDemoOnPartner(options);
+  const token = await adminToken(demo.server.url).catch(async (error: unknown) => {
+    await demo.stop();
+    throw error;
+  });
+  return { demo, api: apiCaller(demo.server.url, () => token) };
+}
+
+/** Another channel of the demo screener on the partner's host, titled and set as `values` say; its id, as a snippet carries it. */
+export async function addDemoChannel(db: Db, demo: DemoIds, values: { title: string; isActive?: boolean; retakeWindowDays?: number }): Promise<string> {
+  const [row] = await db
+    .insert(mediaChannels)
+    .values({ domain: PARTNER_HOST, screenerId: demo.screenerId, channelType: 'Partner Website', ...values })
+    .returning({ id: mediaChannels.id });
+  return String(row!.id);
 }
 
 /** Makes `endpointUrl` the demo engagement's record system (a webhook signed with `signingSecret`). */

@@ -1,9 +1,10 @@
 /**
  * The demo survey as a participant answers it in the widget on the partner's page: the widget's
  * selector, the wait the browser tests allow, a choice and the page's submit, and the answers
- * that qualify (an adult, diagnosed, on pills) up to the ZIP question.
+ * that qualify (an adult, diagnosed, on pills) up to the ZIP question; or the whole run by the
+ * labels a participant reads.
  */
-import type { Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 
 export const W = '[data-trial-widget]';
 export const WAIT = { timeout: 20_000 };
@@ -54,4 +55,52 @@ export async function qualifyToConsent(page: Page, person: DemoPerson): Promise<
   await email.fill(person.email);
   await page.locator(`${W} input[type=tel]`).fill(person.phone);
   await next(page);
+}
+
+/**
+ * The demo survey answered by its labels in `where` (the partner's page, or the widget's frame),
+ * to its outcome: qualified (on pills, New York's ZIP, the nearest site, `person`'s contact,
+ * the terms accepted) or not (a minor without the condition, declining the lead form).
+ * `shown`, when given, runs as each page's title shows (to measure it).
+ */
+export async function answerDemoByLabel(
+  where: Page | FrameLocator,
+  run: { qualified: boolean; person: DemoPerson; shown?: (title: string) => Promise<void> },
+): Promise<void> {
+  const at = async (title: string) => {
+    await where.locator(`${W} h2`, { hasText: title }).waitFor();
+    await run.shown?.(title);
+  };
+  const submit = () => where.locator(`${W} button[type=submit]`).click();
+  const { qualified, person } = run;
+  await at('About you');
+  await where.locator(`${W} label`, { hasText: qualified ? '18 to 64' : 'Under 18' }).click();
+  await where.locator(`${W} label`, { hasText: qualified ? /^Yes$/ : /^No$/ }).click();
+  await submit();
+  if (qualified) {
+    await at('Your heart health');
+    await where.locator(`${W} label`, { hasText: 'Blood pressure pills' }).click();
+    await submit();
+  }
+  await at('Where you live');
+  await where.locator(`${W} input`).fill('10001');
+  await submit();
+  if (!qualified) {
+    // The outcome's lead form first: "No thanks" ends the run without a lead.
+    await where.locator(`${W} form button.tw-back`).click();
+    await where.locator(`${W} [data-outcome=notQualified]`).waitFor();
+    return;
+  }
+  await at('Choose a study site');
+  await submit();
+  await at('Your contact details');
+  await where.getByLabel('First name').fill(person.first);
+  await where.getByLabel('Last name').fill(person.last);
+  await where.getByLabel('Email').fill(person.email);
+  await where.getByLabel('Phone').fill(person.phone);
+  await submit();
+  await at('Consent');
+  await where.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
+  await submit();
+  await where.locator(`${W} [data-outcome=completed]`).waitFor();
 }

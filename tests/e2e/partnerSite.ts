@@ -114,6 +114,17 @@ export async function newParticipant(
   return { context, page, problems, consoleErrors };
 }
 
+/** A new participant (see newParticipant) on `url`, for `use`; their context closed after, whether `use` passed or not. */
+export async function asParticipantOn(browser: Browser, url: string, use: (participant: Participant) => Promise<void>): Promise<void> {
+  const participant = await newParticipant(browser);
+  try {
+    await participant.page.goto(url);
+    await use(participant);
+  } finally {
+    await participant.context.close();
+  }
+}
+
 /** axe-core's serious and critical violations inside `selector` (axe.js served by the partner site). */
 export async function axeViolations(page: Page, partnerUrl: string, selector: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: `${partnerUrl}/axe.js` });

@@ -44,6 +44,25 @@ function watch(p: Page) {
 
 const funnelCalls = (sent: { url: string }[]) => sent.filter((s) => s.url.startsWith('/api/recruitment-funnel')).map((s) => s.url);
 
+/** A page in a context of its own, signed in, for `use`; the context closed after, passed or not. */
+async function onFreshPage(use: (fresh: Page) => Promise<void>) {
+  const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+  try {
+    await signInAsAdmin(fresh, base);
+    await use(fresh);
+  } finally {
+    await fresh.context().close();
+  }
+}
+
+/** Until the idle prefetch after sign-in has fetched the code `asset` matches, and the page is idle after it. */
+async function prefetched(fresh: Page, asset: RegExp) {
+  await fresh.waitForFunction((source) => performance.getEntriesByType('resource').some((e) => new RegExp(source).test(e.name)), asset.source, {
+    timeout: 30_000,
+  });
+  await fresh.waitForLoadState('networkidle');
+}
+
 /** Every call Recruitment makes first, unfiltered and ungrouped: the funnel's total and trend, and the six filters' option lists. */
 const RECRUITMENT_CALLS: [string, RegExp][] = [
   ['funnel total', /^\/api\/recruitment-funnel(\?(?!.*groupBy)|$)/],
@@ -90,14 +109,9 @@ describe('asking ahead', () => {
 
 describe("Recruitment's calls", () => {
   it("all leave at the click, none waiting for another's answer, each once", async () => {
-    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
-    try {
-      await signInAsAdmin(fresh, base);
+    await onFreshPage(async (fresh) => {
       // The idle prefetch after sign-in has the calls' code in memory, as a person's click finds it.
-      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/calls-[^/]*\.js$/.test(e.name)), null, {
-        timeout: 30_000,
-      });
-      await fresh.waitForLoadState('networkidle');
+      await prefetched(fresh, /\/assets\/calls-[^/]*\.js$/);
       // No answer is let through until every first call has been sent: a call that waited for
       // another's answer would never be sent, and the gate would open only at its deadline.
       const sent: string[] = [];
@@ -122,9 +136,7 @@ describe("Recruitment's calls", () => {
       clearTimeout(deadline);
       expect(openedBy, sent.join('\n')).toBe('all sent');
       for (const [name, pattern] of RECRUITMENT_CALLS) expect(sent.filter((s) => pattern.test(s)).length, name).toBe(1);
-    } finally {
-      await fresh.context().close();
-    }
+    });
   });
 });
 
@@ -142,9 +154,7 @@ describe("the engagement view's panels", () => {
   const ENGAGEMENT = /\/api\/engagements\/\d+\?/;
 
   it("are all asked for at the click, none waiting for the engagement's answer, each once", async () => {
-    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
-    try {
-      await signInAsAdmin(fresh, base);
+    await onFreshPage(async (fresh) => {
       await fresh.goto(`${base}/engagements`);
       const link = fresh.getByRole('main').getByRole('table').getByRole('link', { name: 'Healthy Heart Study', exact: true }).first();
       await link.waitFor({ timeout: 30_000 });
@@ -166,22 +176,15 @@ describe("the engagement view's panels", () => {
         expect(calls.length, panel).toBe(1);
         expect(calls[0]!.at, panel).toBeLessThan(engagementAt);
       }
-    } finally {
-      await fresh.context().close();
-    }
+    });
   });
 });
 
 describe('code ahead', () => {
   it('has the work queue, Recruitment and the charts in memory once idle, so their clicks fetch no code', async () => {
-    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
-    try {
-      await signInAsAdmin(fresh, base);
+    await onFreshPage(async (fresh) => {
       // The idle prefetch after sign-in: the charts' chunk is its last arrival worth waiting for.
-      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/Charts-[^/]*\.js$/.test(e.name)), null, {
-        timeout: 30_000,
-      });
-      await fresh.waitForLoadState('networkidle');
+      await prefetched(fresh, /\/assets\/Charts-[^/]*\.js$/);
       const code: string[] = [];
       fresh.on('request', (r) => r.url().includes('/assets/') && code.push(r.url()));
       const nav = fresh.getByRole('navigation', { name: 'Main' });
@@ -190,22 +193,15 @@ describe('code ahead', () => {
       await nav.getByRole('link', { name: 'Recruitment' }).click();
       await fresh.getByRole('figure', { name: 'Recruitment funnel' }).waitFor({ timeout: 30_000 });
       expect(code).toEqual([]);
-    } finally {
-      await fresh.context().close();
-    }
+    });
   });
 });
 
 describe("every nav screen's calls", () => {
   it('leave when its link is pointed at, so the click asks for nothing more', async () => {
-    const fresh = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
-    try {
-      await signInAsAdmin(fresh, base);
+    await onFreshPage(async (fresh) => {
       // The idle prefetch after sign-in: every route's calls and screen in memory, as a click finds them.
-      await fresh.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/assets\/Charts-[^/]*\.js$/.test(e.name)), null, {
-        timeout: 30_000,
-      });
-      await fresh.waitForLoadState('networkidle');
+      await prefetched(fresh, /\/assets\/Charts-[^/]*\.js$/);
       await settled(fresh, 30_000);
       const sent: string[] = [];
       let inFlight = 0;
@@ -250,8 +246,6 @@ describe("every nav screen's calls", () => {
         if (ahead.size === 0 || after.length > 0) missed[href] = ahead.size === 0 ? ['nothing asked ahead'] : after;
       }
       expect(missed).toEqual({});
-    } finally {
-      await fresh.context().close();
-    }
+    });
   });
 });

@@ -8,16 +8,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminPage, adminToken, apiCaller } from './admin-session';
+import { adminApiOn, adminPage, LAPTOP_SCREEN as SCREEN } from './admin-session';
 import { axeViolations } from './axe';
 
 const base = inject('baseUrl');
-const SCREEN = { width: 1366, height: 860 };
 const SLOW = { timeout: 20_000 };
 let browser: Browser;
 let page: Page;
-let token: string;
-const api = apiCaller(base, () => token);
+const { api, signIn } = adminApiOn(base);
 let demoId = '';
 let draftId = '';
 let firstPageId = '';
@@ -46,7 +44,7 @@ async function pageTitles(id: string): Promise<string[][]> {
 }
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   const list = await api(`o-forms/o-forms?searchQuery=${encodeURIComponent('Healthy Heart questionnaire')}&limit=10`);
   const demo = (list.data as { id: string; attributes: { isApproved: boolean; identity: string } }[]).find((f) => f.attributes.isApproved)!;
   demoId = demo.id;

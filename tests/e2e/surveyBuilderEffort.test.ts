@@ -9,20 +9,18 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminPage, adminToken, apiCaller } from './admin-session';
+import { adminApiOn, adminPage, LAPTOP_SCREEN as SCREEN } from './admin-session';
 import { axeViolations } from './axe';
 
 const base = inject('baseUrl');
-const SCREEN = { width: 1366, height: 860 };
 const SLOW = { timeout: 20_000 };
 let browser: Browser;
 let page: Page;
-let token: string;
-const api = apiCaller(base, () => token);
+const { api, signIn } = adminApiOn(base);
 let surveyId = '';
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   browser = await launchBrowser();
   page = await adminPage(browser, base, SCREEN);
 });

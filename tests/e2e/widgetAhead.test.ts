@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { and, eq } from 'drizzle-orm';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { W, WAIT, choose, next } from './demoWidget';
-import { magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
+import { asParticipantOn, magazinePage, type PartnerSite, startPartnerSite } from './partnerSite';
 import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
 import { oFormContainers, oFormFields, oForms } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
@@ -96,6 +96,18 @@ const birth = (page: Page) => page.locator(`${W} input[autocomplete=bday]`);
 const visits = (page: Page) => page.locator(`${W} input[inputmode=numeric]`);
 /** The field problems shown (each question keeps an empty live region for its own). */
 const errors = async (page: Page) => (await page.locator(`${W} .tw-error`).allTextContents()).filter((t) => t.trim() !== '');
+/** The preflight requests the proxy saw from log entry `from` on: a run's calls need none. */
+const preflightsSince = (from: number) =>
+  proxy.log
+    .slice(from)
+    .filter((r) => r.method === 'OPTIONS')
+    .map((r) => r.path);
+/** New York's ZIP sent; the sites then shown. */
+async function toSites(page: Page) {
+  await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
+  await next(page);
+  await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
+}
 const isPageSave = (r: ProxiedRequest) => r.method === 'POST' && r.path.startsWith('/api/o-forms/o-form-submission-page/');
 
 /** "About you" answered as an adult who was diagnosed, then Next: "Your heart health" shows once its save is answered. */
@@ -116,9 +128,7 @@ async function heartHealth(page: Page, born: string) {
 
 describe('the next page before the answer, through a 150 ms round trip', () => {
   it('comes back to a page whose save the server refuses, with its message, keeping every answer and the progress', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       const runStarts = proxy.log.length;
       await aboutYou(page);
       expect(await progress(page)).toBe(25);
@@ -178,27 +188,16 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await shows(page, 'Other studies');
       await next(page);
       await shows(page, 'Where you live');
-      await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
-      await next(page);
-      await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
-      expect(
-        proxy.log
-          .slice(runStarts)
-          .filter((r) => r.method === 'OPTIONS')
-          .map((r) => r.path),
-      ).toEqual([]);
+      await toSites(page);
+      expect(preflightsSince(runStarts)).toEqual([]);
       // The refusal is the one failed answer of the run.
       expect(problems.filter((p) => !/^HTTP 422 .*\/o-form-submission-page\//.test(p))).toEqual([]);
       expect(problems).toHaveLength(1);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('keeps a page that can end the run on screen while its answer is held, then shows the outcome', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       await aboutYou(page);
       await heartHealth(page, BIRTH);
       await next(page);
@@ -216,15 +215,11 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       answer.release();
       await page.locator(W, { hasText: NOT_A_MATCH }).waitFor(WAIT);
       expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('resumes exactly after a reload at every step, also while the save behind a page shown ahead is out', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
       const runStarts = proxy.log.length;
       // Before any Next there is no run to resume: the survey starts again, nothing chosen.
@@ -271,21 +266,12 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await shows(page, 'Where you live');
       expect(await progress(page)).toBe(75);
 
-      await page.locator(`${W} input[autocomplete=postal-code]`).fill('10001');
-      await next(page);
-      await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
+      await toSites(page);
       await page.reload();
       await page.locator(`${W} .tw-site`).first().waitFor(WAIT);
       expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
-      expect(
-        proxy.log
-          .slice(runStarts)
-          .filter((r) => r.method === 'OPTIONS')
-          .map((r) => r.path),
-      ).toEqual([]);
+      expect(preflightsSince(runStarts)).toEqual([]);
       expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

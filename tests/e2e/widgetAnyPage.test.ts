@@ -9,18 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { embedSnippet, partnerCspText, partnerTrustedTypesText } from '@core/model/mediaChannel';
 import { newParticipant, snippet } from './partnerSite';
-import { adminToken, apiCaller } from './admin-session';
+import type { apiCaller } from './admin-session';
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner();
-  const token = await adminToken(demo.server.url);
-  api = apiCaller(demo.server.url, () => token);
+  ({ demo, api } = await startDemoWithAdmin());
 }, 120_000);
 
 const submissionsStarted = async () =>

@@ -5,10 +5,9 @@
  * demo data) and one browser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { addDemoChannel, startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, PARTNER_HOST, snippet, startPartnerSite, type PartnerSite } from './partnerSite';
-import { adminToken, apiCaller } from './admin-session';
-import { mediaChannels } from '../../server/db/schema';
+import type { apiCaller } from './admin-session';
 import { participantStrings } from '@core/i18n/participant';
 
 let demo: DemoOnPartner;
@@ -17,17 +16,11 @@ let inactiveId = '';
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner({
+  ({ demo, api } = await startDemoWithAdmin({
     async prepare(db, ids) {
-      const [off] = await db
-        .insert(mediaChannels)
-        .values({ title: 'Switched off', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', isActive: false })
-        .returning({ id: mediaChannels.id });
-      inactiveId = String(off!.id);
+      inactiveId = await addDemoChannel(db, ids, { title: 'Switched off', isActive: false });
     },
-  });
-  const token = await adminToken(demo.server.url);
-  api = apiCaller(demo.server.url, () => token);
+  }));
   elsewhere = await startPartnerSite(demo.server.url, 'elsewhere.localhost');
 }, 120_000);
 

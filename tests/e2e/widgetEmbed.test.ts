@@ -5,17 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet } from './partnerSite';
-import { adminToken, apiCaller } from './admin-session';
+import type { apiCaller } from './admin-session';
+import { answerDemoByLabel, type DemoPerson } from './demoWidget';
+import { recordHostEvents } from './hostEvents';
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner();
-  const token = await adminToken(demo.server.url);
-  api = apiCaller(demo.server.url, () => token);
+  ({ demo, api } = await startDemoWithAdmin());
 }, 120_000);
 
 afterAll(async () => {
@@ -238,23 +238,13 @@ describe("events for the partner's tag manager", () => {
       body: JSON.stringify({ data: { type: 'media-channels', id: demo.channelId, attributes: { eventsPolicy } } }),
     });
 
+  /** Who answers the runs whose events must carry nothing personal. */
+  const EVE: DemoPerson = { first: 'Eve', last: 'Events', email: 'eve.events@example.com', phone: '212-555-0101' };
+
   /** A participant whose page records every widget event a tag manager could hear (on the document: they bubble). */
   async function listening() {
     const participant = await newParticipant(demo.browser);
-    await participant.page.addInitScript(() => {
-      const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
-      for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
-        document.addEventListener(`trial-widget:${name}`, (e) => {
-          const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
-          seen.push(
-            `${name}${Object.values(rest)
-              .map((v) => ` ${v}`)
-              .join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`,
-          );
-        });
-      }
-    });
-    const events = () => participant.page.evaluate(() => (window as unknown as { __events: string[] }).__events);
+    const events = await recordHostEvents(participant.page);
     return { ...participant, events };
   }
 
@@ -265,36 +255,7 @@ describe("events for the partner's tag manager", () => {
       await p.goto(
         demo.partner.page(`/events-minimal-${qualified}`, page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)),
       );
-      await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
-      await p.locator(`${W} label`, { hasText: qualified ? '18 to 64' : 'Under 18' }).click();
-      await p.locator(`${W} label`, { hasText: qualified ? /^Yes$/ : /^No$/ }).click();
-      await p.locator(`${W} button[type=submit]`).click();
-      if (qualified) {
-        await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
-        await p.locator(`${W} label`, { hasText: 'Blood pressure pills' }).click();
-        await p.locator(`${W} button[type=submit]`).click();
-      }
-      await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
-      await p.locator(`${W} input`).fill('10001');
-      await p.locator(`${W} button[type=submit]`).click();
-      if (qualified) {
-        await p.locator(`${W} h2`, { hasText: 'Choose a study site' }).waitFor();
-        await p.locator(`${W} button[type=submit]`).click();
-        await p.locator(`${W} h2`, { hasText: 'Your contact details' }).waitFor();
-        await p.getByLabel('First name').fill('Min');
-        await p.getByLabel('Last name').fill('Imal');
-        await p.getByLabel('Email').fill('min.imal@example.com');
-        await p.getByLabel('Phone').fill('212-555-0102');
-        await p.locator(`${W} button[type=submit]`).click();
-        await p.locator(`${W} h2`, { hasText: 'Consent' }).waitFor();
-        await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
-        await p.locator(`${W} button[type=submit]`).click();
-        await p.locator(`${W} [data-outcome=completed]`).waitFor();
-      } else {
-        // The outcome's lead form first: "No thanks" ends the run without a lead.
-        await p.locator(`${W} form button.tw-back`).click();
-        await p.locator(`${W} [data-outcome=notQualified]`).waitFor();
-      }
+      await answerDemoByLabel(p, { qualified, person: { first: 'Min', last: 'Imal', email: 'min.imal@example.com', phone: '212-555-0102' } });
       await expect.poll(events).toEqual(['view', 'start', 'finish']);
       heard.push(await events());
       expect(problems).toEqual([]);
@@ -308,14 +269,7 @@ describe("events for the partner's tag manager", () => {
     try {
       const { context, page: p, problems, events } = await listening();
       await p.goto(demo.partner.page('/events-none', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
-      await p.locator(`${W} label`, { hasText: 'Under 18' }).click();
-      await p.locator(`${W} label`, { hasText: /^No$/ }).click();
-      await p.locator(`${W} button[type=submit]`).click();
-      await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
-      await p.locator(`${W} input`).fill('10001');
-      await p.locator(`${W} button[type=submit]`).click();
-      await p.locator(`${W} form button.tw-back`).click();
-      await p.locator(`${W} [data-outcome=notQualified]`).waitFor();
+      await answerDemoByLabel(p, { qualified: false, person: EVE });
       expect(await events()).toEqual([]);
       expect(problems).toEqual([]);
       await context.close();
@@ -334,45 +288,12 @@ describe("events for the partner's tag manager", () => {
   });
 
   async function detailedRun() {
-    const { context, page: p, problems } = await newParticipant(demo.browser);
     // The partner's listener (as a tag manager adds it), on the document: the events bubble.
-    await p.addInitScript(() => {
-      const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
-      for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
-        document.addEventListener(`trial-widget:${name}`, (e) => {
-          const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
-          seen.push(
-            `${name}${Object.values(rest)
-              .map((v) => ` ${v}`)
-              .join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`,
-          );
-        });
-      }
-    });
-    const events = () => p.evaluate(() => (window as unknown as { __events: string[] }).__events);
+    const { context, page: p, problems, events } = await listening();
     await p.goto(demo.partner.page('/events', page(`<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
     await p.locator(`${W} h2`, { hasText: 'About you' }).waitFor();
     await expect.poll(events).toEqual(['view']);
-    await p.locator(`${W} label`, { hasText: '18 to 64' }).click();
-    await p.locator(`${W} label`, { hasText: /^Yes$/ }).click();
-    await p.locator(`${W} button[type=submit]`).click();
-    await p.locator(`${W} h2`, { hasText: 'Your heart health' }).waitFor();
-    await p.locator(`${W} button[type=submit]`).click();
-    await p.locator(`${W} h2`, { hasText: 'Where you live' }).waitFor();
-    await p.locator(`${W} input`).fill('10001');
-    await p.locator(`${W} button[type=submit]`).click();
-    await p.locator(`${W} h2`, { hasText: 'Choose a study site' }).waitFor();
-    await p.locator(`${W} button[type=submit]`).click();
-    await p.locator(`${W} h2`, { hasText: 'Your contact details' }).waitFor();
-    await p.getByLabel('First name').fill('Eve');
-    await p.getByLabel('Last name').fill('Events');
-    await p.getByLabel('Email').fill('eve.events@example.com');
-    await p.getByLabel('Phone').fill('212-555-0101');
-    await p.locator(`${W} button[type=submit]`).click();
-    await p.locator(`${W} h2`, { hasText: 'Consent' }).waitFor();
-    await p.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
-    await p.locator(`${W} button[type=submit]`).click();
-    await p.locator(`${W} [data-outcome=completed]`).waitFor();
+    await answerDemoByLabel(p, { qualified: true, person: EVE });
     await expect
       .poll(events)
       .toEqual([
@@ -388,7 +309,7 @@ describe("events for the partner's tag manager", () => {
         'complete',
       ]);
     const all = JSON.stringify(await events());
-    for (const personal of ['Eve', 'Events', 'example.com', '555', '10001']) expect(all).not.toContain(personal);
+    for (const personal of [EVE.first, EVE.last, 'example.com', '555', '10001']) expect(all).not.toContain(personal);
     // A reload shows the outcome again and fires nothing new (the listener starts afresh; the
     // outcome restored reads no survey, so no policy: not even a view).
     await p.reload();

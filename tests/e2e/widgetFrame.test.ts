@@ -14,6 +14,8 @@ import { embedSnippet, partnerCspSources, type ChannelIsolation } from '@core/mo
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
+import { answerDemoByLabel } from './demoWidget';
+import { recordHostEvents } from './hostEvents';
 import { oFormSubmissions } from '../../server/db/schema';
 
 let demo: DemoOnPartner;
@@ -66,23 +68,8 @@ const W = '[data-trial-widget]';
 async function onArticle(pathname: string, before?: (p: Page) => void, rest = '') {
   const participant = await newParticipant(demo.browser);
   before?.(participant.page);
-  await participant.page.addInitScript(() => {
-    // The init script runs in the frame too: only the partner's page (the top window) listens.
-    if (window.top !== window) return;
-    const seen: string[] = ((window as unknown as { __events: string[] }).__events = []);
-    for (const name of ['view', 'start', 'finish', 'page', 'outcome', 'complete']) {
-      document.addEventListener(`trial-widget:${name}`, (e) => {
-        const { mediaChannelId, screenerId, ...rest } = (e as CustomEvent<Record<string, string>>).detail;
-        seen.push(
-          `${name}${Object.values(rest)
-            .map((v) => ` ${v}`)
-            .join('')}${(e.target as Element).hasAttribute('data-trial-widget') && mediaChannelId && screenerId ? '' : ' (elsewhere)'}`,
-        );
-      });
-    }
-  });
+  const events = await recordHostEvents(participant.page);
   await participant.page.goto(article(demo.partner, pathname) + rest);
-  const events = () => participant.page.evaluate(() => (window as unknown as { __events: string[] }).__events);
   return { ...participant, events, frame: participant.page.frameLocator(`${W} iframe`) };
 }
 
@@ -111,42 +98,13 @@ async function expectFitted(p: Page) {
   return fit(p);
 }
 
-/** Answers the demo survey in the frame, qualified (through contact and consent) or not (declining the lead form). */
+/** Answers the demo survey in the frame, qualified (through contact and consent) or not (declining the lead form), the frame's height at each page (and at a qualified outcome) pushed onto `heights`. */
 async function run(frame: FrameLocator, qualified: boolean, p: Page, heights: number[]) {
-  const at = async (text: string | RegExp) => {
-    await frame.locator(`${W} h2`, { hasText: text }).waitFor();
+  const measure = async () => {
     heights.push((await expectFitted(p)).iframe);
   };
-  await at('About you');
-  await frame.locator(`${W} label`, { hasText: qualified ? '18 to 64' : 'Under 18' }).click();
-  await frame.locator(`${W} label`, { hasText: qualified ? /^Yes$/ : /^No$/ }).click();
-  await frame.locator(`${W} button[type=submit]`).click();
-  if (qualified) {
-    await at('Your heart health');
-    await frame.locator(`${W} label`, { hasText: 'Blood pressure pills' }).click();
-    await frame.locator(`${W} button[type=submit]`).click();
-  }
-  await at('Where you live');
-  await frame.locator(`${W} input`).fill('10001');
-  await frame.locator(`${W} button[type=submit]`).click();
-  if (!qualified) {
-    await frame.locator(`${W} form button.tw-back`).click();
-    await frame.locator(`${W} [data-outcome=notQualified]`).waitFor();
-    return;
-  }
-  await at('Choose a study site');
-  await frame.locator(`${W} button[type=submit]`).click();
-  await at('Your contact details');
-  await frame.getByLabel('First name').fill('Ada');
-  await frame.getByLabel('Last name').fill('Quinn');
-  await frame.getByLabel('Email').fill('ada.quinn@example.com');
-  await frame.getByLabel('Phone').fill('212-555-0142');
-  await frame.locator(`${W} button[type=submit]`).click();
-  await at('Consent');
-  await frame.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();
-  await frame.locator(`${W} button[type=submit]`).click();
-  await frame.locator(`${W} [data-outcome=completed]`).waitFor();
-  heights.push((await expectFitted(p)).iframe);
+  await answerDemoByLabel(frame, { qualified, person: { first: 'Ada', last: 'Quinn', email: 'ada.quinn@example.com', phone: '212-555-0142' }, shown: measure });
+  if (qualified) await measure();
 }
 
 /** What the partner page's address carries besides its path and campaign: never stored. */

@@ -11,12 +11,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { W, WAIT, choose, next, answerDemoToZip, giveZip } from './demoWidget';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { axeViolations, newParticipant, PARTNER_HOST, snippet } from './partnerSite';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { addDemoChannel, startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
+import { axeViolations, newParticipant, snippet } from './partnerSite';
+import { type apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations as adminAxe } from './axe';
 import { pickSurvey } from './surveyPicker';
-import { mediaChannels } from '../../server/db/schema';
 import { settled } from './settled';
 
 let demo: DemoOnPartner;
@@ -29,17 +28,11 @@ const page = (apiUrl: string, channel: string, screener: string) => `<!doctype h
 <body><main><h1>Healthy living magazine</h1><div data-trial-widget></div>${snippet(apiUrl, channel, screener)}</main></body></html>`;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner({
+  ({ demo, api } = await startDemoWithAdmin({
     async prepare(db, ids) {
-      const [closing] = await db
-        .insert(mediaChannels)
-        .values({ title: 'Closing soon', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', isActive: true })
-        .returning({ id: mediaChannels.id });
-      closingId = String(closing!.id);
+      closingId = await addDemoChannel(db, ids, { title: 'Closing soon', isActive: true });
     },
-  });
-  const token = await adminToken(demo.server.url);
-  api = apiCaller(demo.server.url, () => token);
+  }));
   demo.partner.page('/', page(demo.server.url, demo.channelId, demo.screenerId));
   demo.partner.page('/closing', page(demo.server.url, closingId, demo.screenerId));
 }, 120_000);

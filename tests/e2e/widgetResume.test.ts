@@ -10,10 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { newParticipant, PARTNER_HOST, snippet } from './partnerSite';
+import { addDemoChannel, startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { newParticipant, snippet } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
-import { mediaChannels } from '../../server/db/schema';
 
 let demo: DemoOnPartner;
 let oneUrl = '';
@@ -25,11 +24,7 @@ beforeAll(async () => {
   demo = await startDemoOnPartner({
     async prepare(db, ids) {
       // A testing channel: the same screener, retakes allowed.
-      const [testing] = await db
-        .insert(mediaChannels)
-        .values({ title: 'Testing', domain: PARTNER_HOST, screenerId: ids.screenerId, channelType: 'Partner Website', retakeWindowDays: 0 })
-        .returning({ id: mediaChannels.id });
-      retakesChannelId = String(testing!.id);
+      retakesChannelId = await addDemoChannel(db, ids, { title: 'Testing', retakeWindowDays: 0 });
     },
   });
   const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title></head><body>${body}</body></html>`;
@@ -53,6 +48,22 @@ const next = (w: Locator) => w.locator('button[type=submit]').click();
 const back = (w: Locator) => w.locator('.tw-back').click();
 const choice = (w: Locator, label: string | RegExp) => w.locator('label', { hasText: label }).locator('input');
 
+/** The first page sent as an adult with the condition (on to their heart health) or as a minor without it (on to where they live). */
+async function sendFirstPage(w: Locator, adult: boolean) {
+  await choice(w, adult ? '18 to 64' : 'Under 18').check();
+  await choice(w, adult ? /^Yes$/ : /^No$/).check();
+  await next(w);
+  await heading(w, adult ? 'Your heart health' : 'Where you live');
+}
+
+/** A minor's run from the first page to the outcome's lead form: the lead form is then shown. */
+async function runToLeadForm(w: Locator) {
+  await heading(w, 'About you');
+  await sendFirstPage(w, false);
+  await w.locator('input').fill('10001');
+  await next(w);
+}
+
 /** Everything the partner's origin keeps in browser storage, as one text. */
 const storage = (page: Page) =>
   page.evaluate(() => {
@@ -61,6 +72,15 @@ const storage = (page: Page) =>
   });
 
 describe('the widget resumes at every step after a reload', () => {
+  /** The contact details typed, and every piece of them that must never reach browser storage. */
+  const fillContact = async (w: Locator) => {
+    await w.getByLabel('First name').fill('Rhoda');
+    await w.getByLabel('Last name').fill('Reload');
+    await w.getByLabel('Email').fill('rhoda.reload@example.com');
+    await w.getByLabel('Phone').fill('212-555-0199');
+  };
+  const TYPED = ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199'];
+
   it('keeps the page (answers typed and not sent in memory only), Back shows saved ones, the ZIP, the site chosen, the contact form (details never stored) and the outcome', async () => {
     const { context, page, problems } = await newParticipant(demo.browser);
     const w = page.locator(W);
@@ -73,12 +93,9 @@ describe('the widget resumes at every step after a reload', () => {
     await page.reload();
     await heading(w, 'About you');
     expect(await choice(w, '18 to 64').isChecked()).toBe(false);
-    await choice(w, '18 to 64').check();
-    await choice(w, /^Yes$/).check();
-    await next(w);
+    await sendFirstPage(w, true);
 
     // Page 2 with an answer typed and not sent: the place is kept, the answer is not.
-    await heading(w, 'Your heart health');
     await w.getByLabel('How many times did you see a doctor this year?').fill('4');
     const kept = await storage(page);
     expect(kept).toContain('"step":"page"');
@@ -120,31 +137,25 @@ describe('the widget resumes at every step after a reload', () => {
 
     // The contact form: what is typed stays in memory only, a reload shows the form empty.
     await heading(w, 'Your contact details');
-    await w.getByLabel('First name').fill('Rhoda');
-    await w.getByLabel('Last name').fill('Reload');
-    await w.getByLabel('Email').fill('rhoda.reload@example.com');
-    await w.getByLabel('Phone').fill('212-555-0199');
+    await fillContact(w);
     let stored = await storage(page);
-    for (const typed of ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199']) expect(stored).not.toContain(typed);
+    for (const typed of TYPED) expect(stored).not.toContain(typed);
     await next(w);
     await heading(w, 'Consent');
     stored = await storage(page);
-    for (const typed of ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199']) expect(stored).not.toContain(typed);
+    for (const typed of TYPED) expect(stored).not.toContain(typed);
     await page.reload();
     await heading(w, 'Your contact details');
     expect(await w.getByLabel('First name').inputValue()).toBe('');
     expect(await w.getByLabel('Email').inputValue()).toBe('');
-    await w.getByLabel('First name').fill('Rhoda');
-    await w.getByLabel('Last name').fill('Reload');
-    await w.getByLabel('Email').fill('rhoda.reload@example.com');
-    await w.getByLabel('Phone').fill('212-555-0199');
+    await fillContact(w);
     await next(w);
     await heading(w, 'Consent');
     await choice(w, 'I accept the terms and conditions.').check();
     await next(w);
     await w.locator('[data-outcome=completed]').waitFor();
     stored = await storage(page);
-    for (const typed of ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199']) expect(stored).not.toContain(typed);
+    for (const typed of TYPED) expect(stored).not.toContain(typed);
 
     // The outcome, again after a reload: not a fresh survey.
     await page.reload();
@@ -155,13 +166,7 @@ describe('the widget resumes at every step after a reload', () => {
 
   /** Answers the demo survey to its notQualified outcome. */
   async function runToNotQualified(w: Locator) {
-    await heading(w, 'About you');
-    await choice(w, 'Under 18').check();
-    await choice(w, /^No$/).check();
-    await next(w);
-    await heading(w, 'Where you live');
-    await w.locator('input').fill('10001');
-    await next(w);
+    await runToLeadForm(w);
     // The outcome's lead form first: "No thanks" ends the run without a lead.
     await w.locator('form button.tw-back').click();
     await w.locator('[data-outcome=notQualified]').waitFor();
@@ -210,13 +215,7 @@ describe('the widget resumes at every step after a reload', () => {
     const { context, page, problems } = await newParticipant(demo.browser);
     const w = page.locator(W);
     await page.goto(oneUrl);
-    await heading(w, 'About you');
-    await choice(w, 'Under 18').check();
-    await choice(w, /^No$/).check();
-    await next(w);
-    await heading(w, 'Where you live');
-    await w.locator('input').fill('10001');
-    await next(w);
+    await runToLeadForm(w);
     const form = w.locator('form');
     await form.locator('button.tw-back').waitFor();
     const texts = form.locator('input[type=text]:not([inputmode=numeric])');
@@ -264,20 +263,14 @@ describe('the widget resumes at every step after a reload', () => {
     const b = page.locator('#b');
     await heading(a, 'About you');
     await heading(b, 'About you');
-    await choice(a, '18 to 64').check();
-    await choice(a, /^Yes$/).check();
-    await next(a);
-    await heading(a, 'Your heart health');
+    await sendFirstPage(a, true);
     await choice(b, 'Under 18').check();
     await page.reload();
     await heading(a, 'Your heart health');
     await heading(b, 'About you');
     // b's first page was never sent: nothing of it was kept.
     expect(await choice(b, 'Under 18').isChecked()).toBe(false);
-    await choice(b, 'Under 18').check();
-    await choice(b, /^No$/).check();
-    await next(b);
-    await heading(b, 'Where you live');
+    await sendFirstPage(b, false);
     await page.reload();
     await heading(a, 'Your heart health');
     await heading(b, 'Where you live');

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
+import { asParticipantOn, magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
 import { sequentialTrips, startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
 
 const RTT_MS = 150;
@@ -146,9 +146,7 @@ describe('the widget through a 150 ms round trip', () => {
   });
 
   it('comes back to each page after a reload and carries on to the sites', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    try {
-      await page.goto(partnerUrl);
+    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
       await choose(page, '18 to 64');
       await choose(page, /^Yes$/);
       await nextUntil(page, 'Your heart health');
@@ -175,8 +173,6 @@ describe('the widget through a 150 ms round trip', () => {
           .map(line),
       ).toEqual([]);
       expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

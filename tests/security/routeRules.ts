@@ -6,6 +6,12 @@
  * principal without one is 401 (a staff sign-in does not replace it), and with one that opens
  * nothing the route goes on to answer 404, never 401/403.
  */
+/** Where `cases` (keyed by route) and `routes` part: the routes with no case, and the cases of routes that are gone. */
+export const routeCoverage = (routes: string[], cases: object) => ({
+  withoutCase: routes.filter((r) => !(r in cases)),
+  gone: Object.keys(cases).filter((r) => !routes.includes(r)),
+});
+
 export type Access = 'public' | 'staff' | 'admin' | 'super' | 'participant';
 
 export const RULES: Record<string, Access> = {

@@ -14,6 +14,7 @@ import { EVENTS_POLICY_INVALID } from '@core/model/eventsPolicy';
 import { CHANNEL_LOCALE_INVALID } from '@core/model/channelLocale';
 import { SURVEY_NOT_IN_SCREENER } from '../../../server/channels/mediaChannels';
 import { createHarness, doc, json, type Harness } from '../harness';
+import { NO_CHANNEL_FIGURES } from '../../support/channelFigures';
 
 let h: Harness;
 let admin: string;
@@ -81,12 +82,7 @@ describe('media channels', () => {
       sponsorName: 'Acme',
       channelType: 'Partner Website',
       isActive: true,
-      views: 0,
-      share: 0,
-      submissionsStarted: 0,
-      submissionsCompleted: 0,
-      submissionsQualified: 0,
-      possibleRetakes: 0,
+      ...NO_CHANNEL_FIGURES,
       retakeWindowDays: 30,
     });
     const id = body.data.id;
@@ -198,73 +194,89 @@ describe('media channels', () => {
 });
 
 describe('what a channel serves', () => {
-  it('keeps what the widget announces to the page: minimal by default, none or detailed, refusing anything else with a pointer and writing nothing', async () => {
-    const { res, body } = await channel({ title: 'Events channel', domain: 'events.example' });
+  interface AttributeRule {
+    fallback: string;
+    accepted: [given: string, kept: string][];
+    bad: unknown[];
+    detail: string;
+  }
+
+  /**
+   * A new channel's `attribute`: `fallback` when not given; each patch of `accepted` keeps its
+   * value as written there; each of `bad` refused with `detail` at the attribute's pointer, on a
+   * create and on a patch, writing nothing; the last accepted value is what is then read. The
+   * channel's id.
+   */
+  async function keepsAttribute(attribute: string, rule: AttributeRule): Promise<string> {
+    const { res, body } = await channel({ title: `${attribute} channel`, domain: `${attribute.toLowerCase()}.example` });
     expect(res.status).toBe(201);
-    expect(body.data.attributes.eventsPolicy).toBe('minimal');
+    expect(body.data.attributes[attribute]).toBe(rule.fallback);
     const id = body.data.id;
-    const patch = (eventsPolicy: unknown) =>
-      h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { eventsPolicy }, id) });
-    expect((await json(await patch('detailed'))).data.attributes.eventsPolicy).toBe('detailed');
-    expect((await json(await patch('none'))).data.attributes.eventsPolicy).toBe('none');
+    const patch = (value: unknown) =>
+      h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { [attribute]: value }, id) });
+    for (const [given, kept] of rule.accepted) expect((await json(await patch(given))).data.attributes[attribute], given).toBe(kept);
     const before = await channelCount();
-    for (const bad of ['all', '', 1, null, 'Minimal']) {
-      const created = await channel({ title: 'Bad events', domain: 'bad-events.example', eventsPolicy: bad });
+    const pointer = `/data/attributes/${attribute}`;
+    for (const bad of rule.bad) {
+      const created = await channel({ title: `Bad ${attribute}`, domain: `bad-${attribute.toLowerCase()}.example`, [attribute]: bad });
       expect(created.res.status, String(bad)).toBe(422);
-      expect(created.body.errors[0]).toMatchObject({ detail: EVENTS_POLICY_INVALID, source: { pointer: '/data/attributes/eventsPolicy' } });
+      expect(created.body.errors[0]).toMatchObject({ detail: rule.detail, source: { pointer } });
       const patched = await patch(bad);
       expect(patched.status, String(bad)).toBe(422);
-      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/eventsPolicy');
+      expect((await json(patched)).errors[0].source.pointer).toBe(pointer);
     }
     expect(await channelCount()).toBe(before);
-    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.eventsPolicy).toBe('none');
-  });
+    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes[attribute]).toBe(rule.accepted.at(-1)![1]);
+    return id;
+  }
+
+  const attributeRules: { name: string; attribute: string; rule: AttributeRule }[] = [
+    {
+      name: 'keeps what the widget announces to the page: minimal by default, none or detailed, refusing anything else with a pointer and writing nothing',
+      attribute: 'eventsPolicy',
+      rule: {
+        fallback: 'minimal',
+        accepted: [
+          ['detailed', 'detailed'],
+          ['none', 'none'],
+        ],
+        bad: ['all', '', 1, null, 'Minimal'],
+        detail: EVENTS_POLICY_INVALID,
+      },
+    },
+    {
+      name: 'keeps its locale: en-US by default, a language and a region written as en-CA, anything else refused with a pointer and nothing written',
+      attribute: 'locale',
+      rule: {
+        fallback: 'en-US',
+        accepted: [
+          ['en_ca', 'en-CA'],
+          [' ES-es ', 'es-ES'],
+        ],
+        bad: ['Canada', 'en', 'en-CAN', '', 1, null],
+        detail: CHANNEL_LOCALE_INVALID,
+      },
+    },
+  ];
+  for (const { name, attribute, rule } of attributeRules) {
+    it(name, async () => {
+      await keepsAttribute(attribute, rule);
+    });
+  }
 
   it('keeps how the snippet shows the widget: none by default, or frame, refusing anything else with a pointer and writing nothing', async () => {
-    const { res, body } = await channel({ title: 'Isolation channel', domain: 'isolation.example' });
-    expect(res.status).toBe(201);
-    expect(body.data.attributes.isolation).toBe('none');
-    const id = body.data.id;
-    const patch = (isolation: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { isolation }, id) });
-    expect((await json(await patch('frame'))).data.attributes.isolation).toBe('frame');
-    const before = await channelCount();
-    for (const bad of ['iframe', '', 1, null, 'Frame', true]) {
-      const created = await channel({ title: 'Bad isolation', domain: 'bad-isolation.example', isolation: bad });
-      expect(created.res.status, String(bad)).toBe(422);
-      expect(created.body.errors[0]).toMatchObject({ detail: CHANNEL_ISOLATION_INVALID, source: { pointer: '/data/attributes/isolation' } });
-      const patched = await patch(bad);
-      expect(patched.status, String(bad)).toBe(422);
-      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/isolation');
-    }
-    expect(await channelCount()).toBe(before);
-    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.isolation).toBe('frame');
+    await keepsAttribute('isolation', {
+      fallback: 'none',
+      accepted: [['frame', 'frame']],
+      bad: ['iframe', '', 1, null, 'Frame', true],
+      detail: CHANNEL_ISOLATION_INVALID,
+    });
     const created = await channel({ title: 'Framed from the start', domain: 'framed.example', isolation: 'frame' });
     expect(created.body.data.attributes.isolation).toBe('frame');
     const listed = await json(
       await h.request('GET', '/api/media-channels?fields[media-channels]=title,isolation&searchQuery=framed.example', { token: admin }),
     );
     expect(listed.data.map((c: { attributes: unknown }) => c.attributes)).toEqual([{ title: 'Framed from the start', isolation: 'frame' }]);
-  });
-
-  it('keeps its locale: en-US by default, a language and a region written as en-CA, anything else refused with a pointer and nothing written', async () => {
-    const { res, body } = await channel({ title: 'Locale channel', domain: 'locale.example' });
-    expect(res.status).toBe(201);
-    expect(body.data.attributes.locale).toBe('en-US');
-    const id = body.data.id;
-    const patch = (locale: unknown) => h.request('PATCH', `/api/media-channels/${id}`, { token: admin, body: doc('media-channels', { locale }, id) });
-    expect((await json(await patch('en_ca'))).data.attributes.locale).toBe('en-CA');
-    expect((await json(await patch(' ES-es '))).data.attributes.locale).toBe('es-ES');
-    const before = await channelCount();
-    for (const bad of ['Canada', 'en', 'en-CAN', '', 1, null]) {
-      const created = await channel({ title: 'Bad locale', domain: 'bad-locale.example', locale: bad });
-      expect(created.res.status, String(bad)).toBe(422);
-      expect(created.body.errors[0]).toMatchObject({ detail: CHANNEL_LOCALE_INVALID, source: { pointer: '/data/attributes/locale' } });
-      const patched = await patch(bad);
-      expect(patched.status, String(bad)).toBe(422);
-      expect((await json(patched)).errors[0].source.pointer).toBe('/data/attributes/locale');
-    }
-    expect(await channelCount()).toBe(before);
-    expect((await json(await h.request('GET', `/api/media-channels/${id}`, { token: admin }))).data.attributes.locale).toBe('es-ES');
   });
 
   it("names what the participant start runs: the screener's active surveys, or the channel's own active links when it names any", async () => {
