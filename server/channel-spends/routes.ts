@@ -15,8 +15,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound } from '../http/readAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
@@ -50,20 +51,13 @@ export function channelSpendsRoutes(deps: Deps) {
     return sendResource(c, serialize(row), status);
   };
 
-  app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await spendPage(db, { ...q, ...window }, c.get('user'));
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND } }), (c) =>
+    answerRows(c, listSpec, (q) => spendPage(db, q, c.get('user')), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a channel spend', answer: { resource: CHANNEL_SPEND } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findSpend(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('channel spend');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a channel spend', answer: { resource: CHANNEL_SPEND } }), (c) =>
+    answerFound(c, listSpec, 'channel spend', (id) => findSpend(db, id, c.get('user')), serialize),
+  );
 
   app.post(
     '/',

@@ -16,8 +16,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound } from '../http/readAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
@@ -63,21 +64,13 @@ export function contactFieldsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: CONTACT_FIELD } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await contactFieldPage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: CONTACT_FIELD } }), (c) =>
+    answerRows(c, listSpec, (q) => contactFieldPage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a contact field', answer: { resource: CONTACT_FIELD } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = id === null ? undefined : await findContactField(db, id);
-    if (!row) throw notFound('contact field');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a contact field', answer: { resource: CONTACT_FIELD } }), (c) =>
+    answerFound(c, listSpec, 'contact field', (id) => findContactField(db, id), serialize),
+  );
 
   app.post(
     '/',

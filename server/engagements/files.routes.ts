@@ -17,8 +17,8 @@ import {
   type EngagementFileRow as Row,
 } from './files';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from './fileTypes';
@@ -53,13 +53,9 @@ export function engagementFilesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: ENGAGEMENT_FILE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await engagementFilePage(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: ENGAGEMENT_FILE } }), (c) =>
+    answerRows(c, listSpec, (q) => engagementFilePage(db, c.get('user'), q), serialize),
+  );
 
   app.post(
     '/:id',

@@ -18,8 +18,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { conflict, invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound } from '../http/readAnswer';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -56,21 +57,13 @@ export function languagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await languagePage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), (c) =>
+    answerRows(c, listSpec, (q) => languagePage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a language', answer: { resource: LANGUAGE } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = await findLanguage(db, id);
-    if (!row) throw notFound('language');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a language', answer: { resource: LANGUAGE } }), (c) =>
+    answerFound(c, listSpec, 'language', (id) => findLanguage(db, id), serialize),
+  );
 
   app.post(
     '/',

@@ -18,8 +18,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound } from '../http/readAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
@@ -54,21 +55,13 @@ export function genericMessagesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: GENERIC_MESSAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await genericMessagePage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: GENERIC_MESSAGE } }), (c) =>
+    answerRows(c, listSpec, (q) => genericMessagePage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a generic message', answer: { resource: GENERIC_MESSAGE } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = await findGenericMessage(db, id);
-    if (!row) throw notFound('generic message');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a generic message', answer: { resource: GENERIC_MESSAGE } }), (c) =>
+    answerFound(c, listSpec, 'generic message', (id) => findGenericMessage(db, id), serialize),
+  );
 
   /** `translations` replaces the whole map: languages left out lose their translation. */
   app.patch(

@@ -15,8 +15,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound } from '../http/readAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite } from './engagementSiteLinks';
@@ -54,20 +55,13 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
   app.use('*', authenticate(deps));
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await siteLocationPage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), (c) =>
+    answerRows(c, listSpec, (q) => siteLocationPage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a site location', answer: { resource: SITE_LOCATION } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findSite(db, parseId(c.req.param('id')));
-    if (!row) throw notFound('site location');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a site location', answer: { resource: SITE_LOCATION } }), (c) =>
+    answerFound(c, listSpec, 'site location', (id) => findSite(db, id), serialize),
+  );
 
   app.post(
     '/',
