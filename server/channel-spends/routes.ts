@@ -17,7 +17,7 @@ import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/readAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
@@ -77,9 +77,7 @@ export function channelSpendsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findSpend(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('channel spend');
+      const { id, row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
       return sendOne(c, id, c.get('user'));

@@ -26,6 +26,7 @@ import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
@@ -166,9 +167,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findChannel(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('media channel');
+      const { id, row: existing } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       await assertScreener(db, attributes.screenerId, c.get('user'));
       await updateChannel(db, existing, attributes);

@@ -11,7 +11,7 @@ import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerRows } from '../http/listAnswer';
 import { idParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
@@ -75,9 +75,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       answer: { resource: MEDIA_CHANNEL_SURVEY },
     }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const link = await findChannelSurvey(db, id, c.get('user'));
-      if (!link || id === null) throw notFound('media channel survey');
+      const { id } = await rowAtPath(c, 'media channel survey', (id) => findChannelSurvey(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       const row = await updateChannelSurvey(db, id, attributes);
       if (!row) throw notFound('media channel survey');

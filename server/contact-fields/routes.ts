@@ -18,7 +18,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/readAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
@@ -92,9 +92,7 @@ export function contactFieldsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = id === null ? undefined : await findContactField(db, id);
-      if (!existing || id === null) throw notFound('contact field');
+      const { id } = await rowAtPath(c, 'contact field', (id) => findContactField(db, id));
       const { attributes } = await c.var.body.read({ id });
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       await assertNameFree(db, attributes.name, id);

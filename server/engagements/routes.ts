@@ -23,6 +23,7 @@ import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { fileStorage } from '../storage/storageOfDeps';
@@ -148,9 +149,7 @@ export function engagementsRoutes(deps: Deps) {
     describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findEngagement(db, id, user);
-      if (!existing || id === null) throw notFound('engagement');
+      const { id, row: existing } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, user));
       const { attributes, relationships } = await c.var.body.read({ id });
       await updateEngagement(db, user, existing, attributes, relationships);
       return sendOne(c, db, id, nowOf(deps));
@@ -158,9 +157,7 @@ export function engagementsRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findEngagement(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('engagement');
+    const { id } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));
     const keys = await deleteEngagement(db, id);
     // The bytes go after the rows: a failure here leaves an unreferenced file, never a dangling row.
     for (const key of keys) {

@@ -17,10 +17,10 @@ import {
 } from '@core/model/language';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { conflict, invalid, notFound } from '../http/errors';
-import { parseId, type ListSpec } from '../http/query';
+import { conflict, invalid } from '../http/errors';
+import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/readAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -78,9 +78,7 @@ export function languagesRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findLanguage(db, id);
-      if (!existing || id === null) throw notFound('language');
+      const { id, row: existing } = await rowAtPath(c, 'language', (id) => findLanguage(db, id));
       const { attributes } = await c.var.body.read({ id });
       if (existing.isDefault && attributes.isActive === false) {
         throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
@@ -95,9 +93,7 @@ export function languagesRoutes(deps: Deps) {
 
   /** Deleting keeps the translations stored under the code (./languages.ts deleteLanguage). */
   app.delete('/:id', describe({ summary: 'Delete a language', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findLanguage(db, id);
-    if (!existing || id === null) throw notFound('language');
+    const { id, row: existing } = await rowAtPath(c, 'language', (id) => findLanguage(db, id));
     if (existing.isDefault) throw conflict(LANGUAGE_MESSAGES.defaultUndeletable);
     await deleteLanguage(db, id);
     return c.body(null, 204);

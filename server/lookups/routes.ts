@@ -7,10 +7,9 @@ import { Hono } from 'hono';
 import { LOOKUP_SORTS, activeLookupAnswer, lookupAnswer } from '@core/model/lookup';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-
-import { type ListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/readAnswer';
+import { answerFound } from '../http/pathRow';
 import { SEARCH_AND_ACTIVE, searchParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';

@@ -17,10 +17,9 @@ import {
 } from '@core/model/genericMessage';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, type ListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/readAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
@@ -72,9 +71,7 @@ export function genericMessagesRoutes(deps: Deps) {
       answer: { resource: GENERIC_MESSAGE },
     }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findGenericMessage(db, id);
-      if (!existing || id === null) throw notFound('generic message');
+      const { id } = await rowAtPath(c, 'generic message', (id) => findGenericMessage(db, id));
       const { attributes } = await c.var.body.read({ id });
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));

@@ -44,6 +44,7 @@ import { createClone, deleteClone, refreshCloneSurveys } from './clones';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -144,9 +145,7 @@ export function screenersRoutes(deps: Deps) {
     canEdit,
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findScreener(db, id, user);
-      if (!existing || id === null) throw notFound('screener');
+      const { id, row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
       const { attributes, relationships } = await c.var.body.read({ id });
       await updateScreener(db, existing, attributes, relationships);
       return sendScreener(c, db, id);
@@ -220,9 +219,7 @@ export function screenersRoutes(deps: Deps) {
     }),
     canEdit,
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const link = await findScreenerSurveyLink(db, id);
-      if (!link || id === null) throw notFound('screener survey');
+      const { id, row: link } = await rowAtPath(c, 'screener survey', (id) => findScreenerSurveyLink(db, id));
       await editableScreener(db, link.screenerId, c.get('user'));
       await c.var.body.read({ id });
       const toggled = await toggleScreenerSurveyLink(db, id);

@@ -24,6 +24,7 @@ import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from './upload';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
@@ -136,9 +137,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
       answer: { resource: ENGAGEMENT_SITE_LOCATION },
     }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findLink(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('site link');
+      const { id, row: existing } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
       return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
@@ -146,9 +145,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
   );
 
   app.delete('/:id', describe({ summary: 'Remove an engagement site association', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findLink(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('site link');
+    const { id } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
     await removeSiteLink(db, id);
     return c.body(null, 204);
   });

@@ -14,10 +14,9 @@ import {
 } from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, type ListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/readAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite } from './engagementSiteLinks';
@@ -83,9 +82,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION } }),
     canChange,
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findSite(db, id);
-      if (!existing || id === null) throw notFound('site location');
+      const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));
       const { attributes } = await c.var.body.read({ id });
       if (await updateSiteLocation(db, id, attributes)) {
         // Re-activated or moved: open again for every engagement it is linked to.
@@ -96,9 +93,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
   );
 
   app.delete('/:id', describe({ summary: 'Delete a site location', answer: { empty: true } }), canChange, async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findSite(db, id);
-    if (!existing || id === null) throw notFound('site location');
+    const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));
     await deleteSiteLocation(db, id);
     return c.body(null, 204);
   });

@@ -26,6 +26,7 @@ import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versio
 import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -81,9 +82,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM } }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findForm(db, id, user);
-      if (!existing || id === null) throw notFound('survey');
+      const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));
       const { attributes, relationships } = await c.var.body.read({ id });
       const languageIds = await readLanguagesRelationship(db, relationships);
       await updateSurvey(db, id, attributes, languageIds);
@@ -92,9 +91,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
   );
 
   app.delete('/o-forms/:id', describe({ summary: 'Delete a versioned survey', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findForm(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('survey');
+    const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
     await deleteSurvey(db, id);
     return c.body(null, 204);
   });

@@ -11,6 +11,7 @@ import { approveVersion } from './approval';
 import { findForm, type FormRow } from './versions';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -40,9 +41,7 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findForm(db, id, user);
-      if (!existing || id === null) throw notFound('survey version');
+      const { id, row: existing } = await rowAtPath(c, 'survey version', (id) => findForm(db, id, user));
       await c.var.body.read({ id });
       await approveVersion(db, { id, identity: existing.identity }, user.id);
       const row = await findForm(db, id, user);
