@@ -19,7 +19,7 @@ import { notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { answerFound, rowAtPath } from '../http/pathRow';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import {
@@ -54,10 +54,7 @@ const toContactField = (row: Row): ContactField => ({
   modified: row.modified.toISOString(),
 });
 
-function serialize(row: Row, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toContactField(row);
-  return toResource(CONTACT_FIELD_TYPE, id, attributes, { fields });
-}
+const serialize = (row: Row, fields: Set<string> | null = null) => modelResource(CONTACT_FIELD_TYPE, toContactField(row), fields);
 
 export function contactFieldsRoutes(deps: Deps) {
   const { db } = deps;

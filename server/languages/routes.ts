@@ -22,7 +22,7 @@ import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { answerFound, rowAtPath } from '../http/pathRow';
 import { SEARCH_AND_ACTIVE } from '../http/params';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
 import { createLanguage, deleteLanguage, findLanguage, languagePage, updateLanguage, type LanguageRow as Row } from './languages';
@@ -47,10 +47,7 @@ export const toLanguage = (row: Row): Language => ({
   modified: row.modified.toISOString(),
 });
 
-function serialize(row: Row, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toLanguage(row);
-  return toResource(LANGUAGE_TYPE, id, attributes, { fields });
-}
+const serialize = (row: Row, fields: Set<string> | null = null) => modelResource(LANGUAGE_TYPE, toLanguage(row), fields);
 
 export function languagesRoutes(deps: Deps) {
   const { db } = deps;

@@ -12,7 +12,7 @@ import { authenticate } from '../auth/guards';
 import { requireParent } from '../http/body';
 import { parseId } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { sendList, sendResource, modelResource } from '../http/serialize';
 import {
   createEngagementOption,
   engagementOptionListSpec,
@@ -27,10 +27,8 @@ import { UNKNOWN_OPTION } from './messages';
 import { findOption, orNotFound } from './parts';
 import { describe } from '../openapi/describe';
 
-function serializeEngagementOption(row: EngagementOptionRow, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toEngagementOption(row);
-  return toResource(ENGAGEMENT_OPTION_TYPE, id, attributes, { fields });
-}
+const serializeEngagementOption = (row: EngagementOptionRow, fields: Set<string> | null = null) =>
+  modelResource(ENGAGEMENT_OPTION_TYPE, toEngagementOption(row), fields);
 
 export function engagementOptionsRoutes(deps: Deps) {
   const { db } = deps;

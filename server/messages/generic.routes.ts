@@ -20,7 +20,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { answerFound, rowAtPath } from '../http/pathRow';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import { findGenericMessage, GENERIC_MESSAGE_FILTERS, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
@@ -44,10 +44,7 @@ const toGenericMessage = (row: Row): GenericMessage => ({
   modified: row.modified.toISOString(),
 });
 
-function serialize(row: Row, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toGenericMessage(row);
-  return toResource(GENERIC_MESSAGE_TYPE, id, attributes, { fields });
-}
+const serialize = (row: Row, fields: Set<string> | null = null) => modelResource(GENERIC_MESSAGE_TYPE, toGenericMessage(row), fields);
 
 export function genericMessagesRoutes(deps: Deps) {
   const { db } = deps;

@@ -46,7 +46,7 @@ import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { sendList, sendResource, toResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, UNKNOWN_SCREENER_SPONSOR } from './screeners';
@@ -74,10 +74,7 @@ function toScreener(row: ScreenerRow, related: Related): Screener {
   };
 }
 
-function serialize(row: ScreenerRow, related: Related, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toScreener(row, related);
-  return toResource(SCREENER_TYPE, id, attributes, { fields });
-}
+const serialize = (row: ScreenerRow, related: Related, fields: Set<string> | null = null) => modelResource(SCREENER_TYPE, toScreener(row, related), fields);
 
 export async function sendScreener(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
   const row = await screenerById(db, id);

@@ -29,7 +29,7 @@ import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
-import { toSiteLocation } from './siteLocations';
+import { siteLocationResource } from './siteLocations';
 import {
   SITE_LINK_LIST_FILTERS,
   addSiteLink,
@@ -71,10 +71,7 @@ function serialize(row: Row, fill: SiteFill, fields: Set<string> | null = null, 
 
 async function sitesIncluded(db: Db, rows: Row[]) {
   const sites = await sitesOfLinks(db, rows);
-  return sites.map((s) => {
-    const { id, ...attributes } = toSiteLocation(s);
-    return toResource(SITE_LOCATION_TYPE, id, attributes);
-  });
+  return sites.map((s) => siteLocationResource(s));
 }
 
 export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: SitesOpened }) {

@@ -17,7 +17,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { answerFound, rowAtPath } from '../http/pathRow';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite } from './engagementSiteLinks';
 import type { SitesOpened } from './sitesOpened';
@@ -27,7 +27,7 @@ import {
   deleteSiteLocation,
   findSiteLocation as findSite,
   siteLocationPage,
-  toSiteLocation,
+  siteLocationResource,
   updateSiteLocation,
   type SiteLocationFilter,
   type SiteLocationRow,
@@ -43,11 +43,6 @@ const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilte
   fields: SITE_LOCATION.names,
 };
 
-const serialize = (row: SiteLocationRow, fields: Set<string> | null = null) => {
-  const { id, ...attributes } = toSiteLocation(row);
-  return toResource(SITE_LOCATION_TYPE, id, attributes, { fields });
-};
-
 export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: SitesOpened }) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
@@ -55,11 +50,11 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
   app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), (c) =>
-    answerRows(c, listSpec, (q) => siteLocationPage(db, q), serialize),
+    answerRows(c, listSpec, (q) => siteLocationPage(db, q), siteLocationResource),
   );
 
   app.get('/:id', describe({ summary: 'Read a site location', answer: { resource: SITE_LOCATION } }), (c) =>
-    answerFound(c, listSpec, 'site location', (id) => findSite(db, id), serialize),
+    answerFound(c, listSpec, 'site location', (id) => findSite(db, id), siteLocationResource),
   );
 
   app.post(
@@ -73,7 +68,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     async (c) => {
       const { attributes } = await c.var.body.read();
       const createdId = await createSiteLocation(db, attributes);
-      return sendResource(c, serialize((await findSite(db, createdId)) as SiteLocationRow), 201);
+      return sendResource(c, siteLocationResource((await findSite(db, createdId)) as SiteLocationRow), 201);
     },
   );
 
@@ -88,7 +83,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
         // Re-activated or moved: open again for every engagement it is linked to.
         await sitesOpened(deps, await engagementsOfSite(db, id));
       }
-      return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
+      return sendResource(c, siteLocationResource((await findSite(db, id)) as SiteLocationRow));
     },
   );
 

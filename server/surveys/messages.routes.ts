@@ -9,7 +9,7 @@ import type { Db } from '../db/open';
 import { invalid, notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource, modelResource } from '../http/serialize';
 import { findForm } from './versions';
 import {
   VERSION_MESSAGE_FILTERS,
@@ -41,10 +41,7 @@ const toMessage = (row: Row): OFormMessage => ({
   language: row.language,
   message: row.message,
 });
-const serialize = (row: Row) => {
-  const { id, ...attributes } = toMessage(row);
-  return toResource(OFORM_MESSAGE_TYPE, id, attributes);
-};
+const serialize = (row: Row) => modelResource(OFORM_MESSAGE_TYPE, toMessage(row));
 
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
   app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: OFORM_MESSAGE } }), (c) =>
