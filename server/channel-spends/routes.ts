@@ -15,7 +15,7 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, type ListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { answerFound, rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
@@ -85,8 +85,7 @@ export function channelSpendsRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Delete a channel spend', answer: { empty: true } }), async (c) => {
-    const existing = await findSpend(db, parseId(c.req.param('id')), c.get('user'));
-    if (!existing) throw notFound('channel spend');
+    const { row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));
     await deleteSpend(db, existing.id);
     return c.body(null, 204);
   });

@@ -103,8 +103,7 @@ export function mediaChannelsRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read a media channel', answer: { resource: MEDIA_CHANNEL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('media channel');
+    const { row } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
     const resource = (await serializeAll(db, [row], q.fields))[0]!;
     // Why its participants reach notActive, if they do: engagements at their target or past their dates.
     if (!q.fields || q.fields.has('recruitmentPause'))
@@ -132,8 +131,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     describe({ summary: 'The embed problems seen for a media channel on partner pages', answer: { list: EMBED_PROBLEM } }),
     async (c) => {
       assertQueryNames(new URL(c.req.url).searchParams);
-      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-      if (!found) throw notFound('media channel');
+      const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
       const rows = await embedProblemsOf(db, found.id);
       const data = rows.map((r) =>
         toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {

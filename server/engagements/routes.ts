@@ -22,7 +22,7 @@ import { engagementPauses } from './';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
@@ -121,8 +121,7 @@ export function engagementsRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read an engagement', answer: { resource: ENGAGEMENT } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findEngagement(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('engagement');
+    const { row } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));
     // The lookup lists are always part of a single engagement; their names when included.
     const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
     const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;

@@ -29,6 +29,7 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, assertQueryNames } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { sendList, sendResource, toResource } from '../http/serialize';
@@ -75,8 +76,7 @@ export function referralsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
 
   app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement', answer: { resource: REFERRAL_COUNTS } }), async (c) => {
-    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
-    if (!engagement) throw notFound('engagement');
+    const { row: engagement } = await rowAtPath(c, 'engagement', (id) => findAccessibleEngagement(db, id, c.get('user')));
     return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)));
   });
 

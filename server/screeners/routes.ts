@@ -119,8 +119,7 @@ export function screenersRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read a screener', answer: { resource: SCREENER } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('screener');
+    const { row } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
     return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
   });
 
@@ -163,8 +162,7 @@ export function screenersRoutes(deps: Deps) {
     canEdit,
     async (c) => {
       const user = c.get('user');
-      const source = await findScreener(db, parseId(c.req.param('id')), user);
-      if (!source) throw notFound('screener');
+      const { row: source } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
       // The body is optional: without one the copy is titled "{title} (Copy)".
       const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
       const { attributes } = hasBody ? await c.var.body.read() : { attributes: {} as v.InferOutput<typeof CloneInput> };
@@ -174,8 +172,7 @@ export function screenersRoutes(deps: Deps) {
   );
 
   app.delete('/clone/:id', describe({ summary: 'Delete a screener clone', answer: { empty: true } }), canEdit, async (c) => {
-    const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-    if (!existing) throw notFound('screener');
+    const { row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
     await deleteClone(db, existing);
     return c.body(null, 204);
   });
@@ -190,8 +187,7 @@ export function screenersRoutes(deps: Deps) {
     describe({ summary: "Bring a clone's surveys up to date with its source's", answer: { list: REFRESHED_CLONE_SURVEY } }),
     canEdit,
     async (c) => {
-      const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-      if (!existing) throw notFound('screener');
+      const { row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
       const refreshed = await refreshCloneSurveys(db, existing);
       const data = refreshed.map((r) =>
         toResource(REFRESHED_CLONE_SURVEY.type, r.oFormId, {

@@ -101,8 +101,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
 
   app.get('/:id', describe({ summary: 'Read an engagement site association', answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findLink(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('site link');
+    const { row } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
     const withSite = q.include.has('siteLocation');
     return sendResource(c, serialize(row, await fillOf(row.id), q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
   });

@@ -24,8 +24,7 @@ import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';
 import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
 import { requireParent } from '../http/body';
-import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource } from '../http/serialize';
@@ -58,8 +57,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', answer: { resource: OFORM } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
-    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('survey');
+    const { row } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
     const { data, included } = await formDocument(db, row, q.include, q.fields);
     return sendResource(c, data, 200, included);
   });

@@ -10,7 +10,6 @@ import type { Db } from '../db/open';
 import { approveVersion } from './approval';
 import { findForm, type FormRow } from './versions';
 import { notFound } from '../http/errors';
-import { parseId } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -26,8 +25,7 @@ const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isA
 export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
   /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
   app.get('/o-form-versions/:id', describe({ summary: "Read a survey version's approval state", answer: { resource: OFORM_VERSION } }), async (c) => {
-    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('survey version');
+    const { row } = await rowAtPath(c, 'survey version', (id) => findForm(db, id, c.get('user')));
     return sendResource(c, versionResource(row));
   });
 
