@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { OFORM_FIELD_CATEGORY_ROW, OFORM_FIELD_CATEGORY_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { type ListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 import { questionCategoryPage } from './questionCategories';
 import { answerRows } from '../http/listAnswer';
 import { toResource } from '../http/serialize';
