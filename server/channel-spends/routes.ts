@@ -15,8 +15,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import type { ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
@@ -50,20 +51,13 @@ export function channelSpendsRoutes(deps: Deps) {
     return sendResource(c, serialize(row), status);
   };
 
-  app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await spendPage(db, { ...q, ...window }, c.get('user'));
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List channel spends', list: listSpec, answer: { list: CHANNEL_SPEND } }), (c) =>
+    answerRows(c, listSpec, (q) => spendPage(db, q, c.get('user')), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a channel spend', read: listSpec, answer: { resource: CHANNEL_SPEND } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findSpend(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('channel spend');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a channel spend', read: listSpec, answer: { resource: CHANNEL_SPEND } }), (c) =>
+    answerFound(c, listSpec, 'channel spend', (id) => findSpend(db, id, c.get('user')), serialize),
+  );
 
   app.post(
     '/',
@@ -83,9 +77,7 @@ export function channelSpendsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findSpend(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('channel spend');
+      const { id, row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
       return sendOne(c, id, c.get('user'));
@@ -93,8 +85,7 @@ export function channelSpendsRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Delete a channel spend', answer: { empty: true } }), async (c) => {
-    const existing = await findSpend(db, parseId(c.req.param('id')), c.get('user'));
-    if (!existing) throw notFound('channel spend');
+    const { row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));
     await deleteSpend(db, existing.id);
     return c.body(null, 204);
   });

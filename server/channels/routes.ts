@@ -26,6 +26,7 @@ import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
@@ -102,8 +103,7 @@ export function mediaChannelsRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read a media channel', read: listSpec, answer: { resource: MEDIA_CHANNEL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('media channel');
+    const { row } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
     const resource = (await serializeAll(db, [row], q.fields))[0]!;
     // Why its participants reach notActive, if they do: engagements at their target or past their dates.
     if (!q.fields || q.fields.has('recruitmentPause'))
@@ -131,8 +131,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     describe({ summary: 'The embed problems seen for a media channel on partner pages', query: WHOLE_LIST_QUERY, answer: { list: EMBED_PROBLEM } }),
     async (c) => {
       parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
-      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-      if (!found) throw notFound('media channel');
+      const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
       const rows = await embedProblemsOf(db, found.id);
       const data = rows.map((r) =>
         toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
@@ -166,9 +165,7 @@ export function mediaChannelsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findChannel(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('media channel');
+      const { id, row: existing } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       await assertScreener(db, attributes.screenerId, c.get('user'));
       await updateChannel(db, existing, attributes);

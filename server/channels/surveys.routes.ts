@@ -11,8 +11,8 @@ import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { rowAtPath } from '../http/pathRow';
+import { answerRows } from '../http/listAnswer';
 import { idParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import {
@@ -48,13 +48,9 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     defaultLimit: 100,
     filters: { mediaChannelId: idParam('media channel') },
   };
-  app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: MEDIA_CHANNEL_SURVEY } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await channelSurveyPage(db, c.get('user'), q.filters.mediaChannelId, { ...q, ...window });
-      return { data: rows.map(linkResource), total };
-    });
-  });
+  app.get('/', describe({ summary: "List a media channel's surveys", list: listSpec, answer: { list: MEDIA_CHANNEL_SURVEY } }), (c) =>
+    answerRows(c, listSpec, (q) => channelSurveyPage(db, c.get('user'), q.filters.mediaChannelId, q), linkResource),
+  );
 
   app.post(
     '/',
@@ -79,9 +75,7 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
       answer: { resource: MEDIA_CHANNEL_SURVEY },
     }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const link = await findChannelSurvey(db, id, c.get('user'));
-      if (!link || id === null) throw notFound('media channel survey');
+      const { id } = await rowAtPath(c, 'media channel survey', (id) => findChannelSurvey(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       const row = await updateChannelSurvey(db, id, attributes);
       if (!row) throw notFound('media channel survey');

@@ -16,9 +16,10 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
+import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import {
@@ -53,31 +54,20 @@ const toContactField = (row: Row): ContactField => ({
   modified: row.modified.toISOString(),
 });
 
-function serialize(row: Row, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toContactField(row);
-  return toResource(CONTACT_FIELD_TYPE, id, attributes, { fields });
-}
+const serialize = (row: Row, fields: Set<string> | null = null) => modelResource(CONTACT_FIELD_TYPE, toContactField(row), fields);
 
 export function contactFieldsRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: CONTACT_FIELD } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await contactFieldPage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List contact fields', list: listSpec, answer: { list: CONTACT_FIELD } }), (c) =>
+    answerRows(c, listSpec, (q) => contactFieldPage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a contact field', read: listSpec, answer: { resource: CONTACT_FIELD } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = id === null ? undefined : await findContactField(db, id);
-    if (!row) throw notFound('contact field');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a contact field', read: listSpec, answer: { resource: CONTACT_FIELD } }), (c) =>
+    answerFound(c, listSpec, 'contact field', (id) => findContactField(db, id), serialize),
+  );
 
   app.post(
     '/',
@@ -99,9 +89,7 @@ export function contactFieldsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = id === null ? undefined : await findContactField(db, id);
-      if (!existing || id === null) throw notFound('contact field');
+      const { id } = await rowAtPath(c, 'contact field', (id) => findContactField(db, id));
       const { attributes } = await c.var.body.read({ id });
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       await assertNameFree(db, attributes.name, id);

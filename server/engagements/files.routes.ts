@@ -17,8 +17,9 @@ import {
   type EngagementFileRow as Row,
 } from './files';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import type { ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
+import { answerRows } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
 import { detectFileKind } from './fileTypes';
@@ -53,21 +54,16 @@ export function engagementFilesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: ENGAGEMENT_FILE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await engagementFilePage(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List engagement files', list: listSpec, answer: { list: ENGAGEMENT_FILE } }), (c) =>
+    answerRows(c, listSpec, (q) => engagementFilePage(db, c.get('user'), q), serialize),
+  );
 
   app.post(
     '/:id',
     describe({ summary: 'Upload a file to an engagement (id: the engagement)', body: { upload: 'file' }, answer: { resource: ENGAGEMENT_FILE, status: 201 } }),
     async (c) => {
       const user = c.get('user');
-      const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), user);
-      if (!engagement) throw notFound('engagement');
+      const { row: engagement } = await rowAtPath(c, 'engagement', (id) => findAccessibleEngagement(db, id, user));
       const upload = await readUpload(c, deps.config.uploadLimitBytes);
       const detected = detectFileKind(upload.filename, upload.bytes);
       if (!detected.ok) throw invalid([{ pointer: FILE_POINTER, detail: detected.problem }]);
@@ -98,8 +94,7 @@ export function engagementFilesRoutes(deps: Deps) {
   );
 
   app.get('/:id', describe({ summary: 'Read an engagement file', answer: { resource: ENGAGEMENT_FILE } }), async (c) => {
-    const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('file');
+    const { row } = await rowAtPath(c, 'file', (id) => findFile(db, id, c.get('user')));
     return sendResource(c, serialize(row));
   });
 
@@ -111,8 +106,7 @@ export function engagementFilesRoutes(deps: Deps) {
       answer: { media: 'application/octet-stream' },
     }),
     async (c) => {
-      const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
-      if (!row) throw notFound('file');
+      const { row } = await rowAtPath(c, 'file', (id) => findFile(db, id, c.get('user')));
       const bytes = await storage.get(row.storageKey);
       if (!bytes) {
         deps.log.error('file bytes missing', { fileId: row.id, key: row.storageKey });
@@ -131,8 +125,7 @@ export function engagementFilesRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Delete an engagement file', answer: { empty: true } }), async (c) => {
-    const row = await findFile(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('file');
+    const { row } = await rowAtPath(c, 'file', (id) => findFile(db, id, c.get('user')));
     await removeEngagementFile(db, row.id);
     await storage.remove(row.storageKey).catch((error: unknown) => deps.log.warn('could not remove a file', { key: row.storageKey, error: String(error) }));
     return c.body(null, 204);

@@ -22,7 +22,8 @@ import { engagementPauses } from './';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { fileStorage } from '../storage/storageOfDeps';
@@ -120,8 +121,7 @@ export function engagementsRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read an engagement', read: listSpec, answer: { resource: ENGAGEMENT } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findEngagement(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('engagement');
+    const { row } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));
     // The lookup lists are always part of a single engagement; their names when included.
     const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
     const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
@@ -148,9 +148,7 @@ export function engagementsRoutes(deps: Deps) {
     describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findEngagement(db, id, user);
-      if (!existing || id === null) throw notFound('engagement');
+      const { id, row: existing } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, user));
       const { attributes, relationships } = await c.var.body.read({ id });
       await updateEngagement(db, user, existing, attributes, relationships);
       return sendOne(c, db, id, nowOf(deps));
@@ -158,9 +156,7 @@ export function engagementsRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findEngagement(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('engagement');
+    const { id } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));
     const keys = await deleteEngagement(db, id);
     // The bytes go after the rows: a failure here leaves an unreferenced file, never a dangling row.
     for (const key of keys) {

@@ -16,7 +16,8 @@ import type { Resource } from '@core/jsonapi';
 import type { AppEnv } from '../context';
 import { streamListCsv } from './csvLists';
 import type { Keyset } from './list';
-import type { ListQuery } from './query';
+import { parseListQuery, type ListQuery, type ListSpec } from './query';
+import type { QueryParams } from './params';
 import { sendList } from './serialize';
 
 /** Which rows to read: `limit` from `offset`, and whether to count every row the list matches. */
@@ -57,4 +58,24 @@ export async function answerList(c: Context<AppEnv>, q: Pick<ListQuery, 'page' |
   const { data, included, total } = await list({ limit: q.limit, offset: q.offset, count: true });
   if (total === null) throw new Error(`${c.req.path}: a counted page came back without its total`);
   return sendList(c, data, { total, page: q.page, limit: q.limit }, included);
+}
+
+/** One window of a list's rows under its query, and every row the list matches (null uncounted). */
+export type RowPage<S extends string, F extends QueryParams, R> = (q: ListQuery<S, F> & ListWindow) => Promise<{ rows: readonly R[]; total: number | null }>;
+
+/**
+ * The common list route: the query parsed against `spec`, each window read by `page` under it,
+ * and each row the resource `resource` makes of it with the sparse fields the query asked for.
+ */
+export async function answerRows<S extends string, F extends QueryParams, R>(
+  c: Context<AppEnv>,
+  spec: ListSpec<S, F>,
+  page: RowPage<S, F, R>,
+  resource: (row: R, fields: Set<string> | null) => Resource,
+): Promise<Response> {
+  const q = parseListQuery(new URL(c.req.url).searchParams, spec);
+  return answerList(c, q, async (window) => {
+    const { rows, total } = await page({ ...q, ...window });
+    return { data: rows.map((row) => resource(row, q.fields)), total };
+  });
 }

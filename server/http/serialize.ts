@@ -14,6 +14,12 @@ export function toResource(
   return resource;
 }
 
+/** A model as a resource: its `id` apart, the rest its attributes (only those in `fields` when given). */
+export function modelResource<M extends { id: number | string }>(type: string, model: M, fields: Set<string> | null = null): Resource {
+  const { id, ...attributes } = model;
+  return toResource(type, id, attributes, { fields });
+}
+
 /** Dates as ISO strings, everything else as is. */
 export function plain(row: Record<string, unknown>): Attributes {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));

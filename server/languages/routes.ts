@@ -17,11 +17,12 @@ import {
 } from '@core/model/language';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { conflict, invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { conflict, invalid } from '../http/errors';
+import type { ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
 import { SEARCH_AND_ACTIVE } from '../http/params';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { LANGUAGE_MESSAGES } from './translations';
 import { createLanguage, deleteLanguage, findLanguage, languagePage, updateLanguage, type LanguageRow as Row } from './languages';
@@ -46,31 +47,20 @@ export const toLanguage = (row: Row): Language => ({
   modified: row.modified.toISOString(),
 });
 
-function serialize(row: Row, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toLanguage(row);
-  return toResource(LANGUAGE_TYPE, id, attributes, { fields });
-}
+const serialize = (row: Row, fields: Set<string> | null = null) => modelResource(LANGUAGE_TYPE, toLanguage(row), fields);
 
 export function languagesRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await languagePage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List languages', list: listSpec, answer: { list: LANGUAGE } }), (c) =>
+    answerRows(c, listSpec, (q) => languagePage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a language', read: listSpec, answer: { resource: LANGUAGE } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = await findLanguage(db, id);
-    if (!row) throw notFound('language');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a language', read: listSpec, answer: { resource: LANGUAGE } }), (c) =>
+    answerFound(c, listSpec, 'language', (id) => findLanguage(db, id), serialize),
+  );
 
   app.post(
     '/',
@@ -85,9 +75,7 @@ export function languagesRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findLanguage(db, id);
-      if (!existing || id === null) throw notFound('language');
+      const { id, row: existing } = await rowAtPath(c, 'language', (id) => findLanguage(db, id));
       const { attributes } = await c.var.body.read({ id });
       if (existing.isDefault && attributes.isActive === false) {
         throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
@@ -102,9 +90,7 @@ export function languagesRoutes(deps: Deps) {
 
   /** Deleting keeps the translations stored under the code (./languages.ts deleteLanguage). */
   app.delete('/:id', describe({ summary: 'Delete a language', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findLanguage(db, id);
-    if (!existing || id === null) throw notFound('language');
+    const { id, row: existing } = await rowAtPath(c, 'language', (id) => findLanguage(db, id));
     if (existing.isDefault) throw conflict(LANGUAGE_MESSAGES.defaultUndeletable);
     await deleteLanguage(db, id);
     return c.body(null, 204);

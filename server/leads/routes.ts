@@ -13,8 +13,8 @@ import { PARTICIPANT_ANSWERS, LeadPreviewedDocument, type ParticipantAnswer } fr
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
@@ -36,16 +36,8 @@ export function leadsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get(
-    '/',
-    describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD } }),
-    async (c) => {
-      const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-      return answerList(c, q, async (window) => {
-        const { rows, total } = await listLeads(db, phiOf(deps), c.get('user'), { ...q, ...window });
-        return { data: rows.map((r) => resourceOf(r, q.fields)), total };
-      });
-    },
+  app.get('/', describe({ summary: 'List leads (contacts kept at notQualified, noTrialSites, notActive)', list: listSpec, answer: { list: LEAD } }), (c) =>
+    answerRows(c, listSpec, (q) => listLeads(db, phiOf(deps), c.get('user'), q), resourceOf),
   );
 
   // The preview's body: a resource of its own type, so nobody mistakes it for a lead kept.

@@ -10,9 +10,9 @@ import { ENGAGEMENT_OPTION, ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, Engag
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { requireParent } from '../http/body';
-import { parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { parseId } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { sendList, sendResource, modelResource } from '../http/serialize';
 import {
   createEngagementOption,
   engagementOptionListSpec,
@@ -27,23 +27,17 @@ import { UNKNOWN_OPTION } from './messages';
 import { findOption, orNotFound } from './parts';
 import { describe } from '../openapi/describe';
 
-function serializeEngagementOption(row: EngagementOptionRow, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toEngagementOption(row);
-  return toResource(ENGAGEMENT_OPTION_TYPE, id, attributes, { fields });
-}
+const serializeEngagementOption = (row: EngagementOptionRow, fields: Set<string> | null = null) =>
+  modelResource(ENGAGEMENT_OPTION_TYPE, toEngagementOption(row), fields);
 
 export function engagementOptionsRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: ENGAGEMENT_OPTION } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, engagementOptionListSpec);
-    return answerList(c, q, async (window) => {
-      const page = await listEngagementOptions(db, c.get('user'), { ...q, ...window });
-      return { data: page.rows.map((r) => serializeEngagementOption(r, q.fields)), total: page.total };
-    });
-  });
+  app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: ENGAGEMENT_OPTION } }), (c) =>
+    answerRows(c, engagementOptionListSpec, (q) => listEngagementOptions(db, c.get('user'), q), serializeEngagementOption),
+  );
 
   app.post(
     '/',

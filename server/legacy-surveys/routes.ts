@@ -14,16 +14,13 @@ import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { requireParent } from '../http/body';
 import { parseId, parseListQuery, parseReadQuery } from '../http/query';
 import { answerList } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import { sendResource, modelResource } from '../http/serialize';
 import { loadPages } from './structure';
 import { createSurvey, deleteSurvey, findSurvey, listSurveys, surveyListSpec, toSurvey, updateSurvey, type SurveyRow } from './surveys';
 import { orNotFound } from './parts';
 import { describe } from '../openapi/describe';
 
-function serializeSurvey(row: SurveyRow, pages?: SurveyPage[], fields: Set<string> | null = null) {
-  const { id, ...attributes } = toSurvey(row, pages);
-  return toResource(SURVEY_TYPE, id, attributes, { fields });
-}
+const serializeSurvey = (row: SurveyRow, pages?: SurveyPage[], fields: Set<string> | null = null) => modelResource(SURVEY_TYPE, toSurvey(row, pages), fields);
 
 async function sendSurvey(c: Parameters<typeof sendResource>[0], db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
   const row = await orNotFound(findSurvey(db, id, user), 'survey');

@@ -4,8 +4,8 @@ import type { AppEnv, Deps } from '../context';
 import { COUNTRY_FILTERS, countryPage, findCountry, type CountryRow } from './countries';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -27,13 +27,9 @@ export function countriesRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: COUNTRY } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await countryPage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List countries', list: listSpec, answer: { list: COUNTRY } }), (c) =>
+    answerRows(c, listSpec, (q) => countryPage(db, q), serialize),
+  );
 
   app.get('/:id', describe({ summary: 'Read a country', answer: { resource: COUNTRY } }), async (c) => {
     const id = parseId(c.req.param('id'));

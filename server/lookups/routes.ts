@@ -7,9 +7,9 @@ import { Hono } from 'hono';
 import { LOOKUP_SORTS, activeLookupAnswer, lookupAnswer } from '@core/model/lookup';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import type { ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound } from '../http/pathRow';
 import { SEARCH_AND_ACTIVE, searchParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -33,21 +33,13 @@ function lookupRoutes(deps: Deps, list: LookupList) {
   const serialize = (row: Record<string, unknown>, selected: Set<string> | null = null) =>
     toResource(type, row.id as number, withActive ? { name: row.name, isActive: row.isActive } : { name: row.name }, { fields: selected });
 
-  app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: answer } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, spec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await lookupPage(db, list, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: "List a lookup's entries", list: spec, answer: { list: answer } }), (c) =>
+    answerRows(c, spec, (q) => lookupPage(db, list, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a lookup entry', read: spec, answer: { resource: answer } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, spec);
-    const id = parseId(c.req.param('id'));
-    const row = await findLookupEntry(db, list, id);
-    if (!row) throw notFound(type.replace(/-/g, ' ').replace(/s$/, ''));
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a lookup entry', read: spec, answer: { resource: answer } }), (c) =>
+    answerFound(c, spec, type.replace(/-/g, ' ').replace(/s$/, ''), (id) => findLookupEntry(db, list, id), serialize),
+  );
 
   if (input) {
     app.post(

@@ -17,10 +17,10 @@ import {
 } from '@core/model/genericMessage';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import type { ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
+import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
 import { findGenericMessage, GENERIC_MESSAGE_FILTERS, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
@@ -44,31 +44,20 @@ const toGenericMessage = (row: Row): GenericMessage => ({
   modified: row.modified.toISOString(),
 });
 
-function serialize(row: Row, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toGenericMessage(row);
-  return toResource(GENERIC_MESSAGE_TYPE, id, attributes, { fields });
-}
+const serialize = (row: Row, fields: Set<string> | null = null) => modelResource(GENERIC_MESSAGE_TYPE, toGenericMessage(row), fields);
 
 export function genericMessagesRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
-  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: GENERIC_MESSAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await genericMessagePage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List generic messages', list: listSpec, answer: { list: GENERIC_MESSAGE } }), (c) =>
+    answerRows(c, listSpec, (q) => genericMessagePage(db, q), serialize),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a generic message', read: listSpec, answer: { resource: GENERIC_MESSAGE } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = await findGenericMessage(db, id);
-    if (!row) throw notFound('generic message');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a generic message', read: listSpec, answer: { resource: GENERIC_MESSAGE } }), (c) =>
+    answerFound(c, listSpec, 'generic message', (id) => findGenericMessage(db, id), serialize),
+  );
 
   /** `translations` replaces the whole map: languages left out lose their translation. */
   app.patch(
@@ -79,9 +68,7 @@ export function genericMessagesRoutes(deps: Deps) {
       answer: { resource: GENERIC_MESSAGE },
     }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findGenericMessage(db, id);
-      if (!existing || id === null) throw notFound('generic message');
+      const { id } = await rowAtPath(c, 'generic message', (id) => findGenericMessage(db, id));
       const { attributes } = await c.var.body.read({ id });
       await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
       return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));

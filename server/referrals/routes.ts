@@ -29,7 +29,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { rowAtPath } from '../http/pathRow';
+import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -75,8 +76,7 @@ export function referralsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
 
   app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement', answer: { resource: REFERRAL_COUNTS } }), async (c) => {
-    const engagement = await findAccessibleEngagement(db, parseId(c.req.param('id')), c.get('user'));
-    if (!engagement) throw notFound('engagement');
+    const { row: engagement } = await rowAtPath(c, 'engagement', (id) => findAccessibleEngagement(db, id, c.get('user')));
     return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)));
   });
 
@@ -193,13 +193,14 @@ export function referralReasonsRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, reasonSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await listReasons(db, { ...q, ...window }, q.filters.status);
-      return { data: rows.map(({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List the reasons for closing referrals', list: reasonSpec, answer: { list: REFERRAL_REASON } }), (c) =>
+    answerRows(
+      c,
+      reasonSpec,
+      (q) => listReasons(db, q, q.filters.status),
+      ({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes),
+    ),
+  );
 
   app.post(
     '/',

@@ -13,6 +13,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
+import { rowsOf } from '../db/rows';
 import { contactFields, contacts, leads, messages, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
 import { matchKeysOf } from '../participant';
 import { sealClearAnswers } from '../participant';
@@ -167,42 +168,8 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
     }
   }
 
-  result.notes += await resealNotes(
-    phi,
-    (after) =>
-      db
-        .select({ id: referrals.id, sealed: referrals.reasonNoteCiphertext })
-        .from(referrals)
-        .where(and(gt(referrals.id, after), isNotNull(referrals.reasonNoteCiphertext), notCurrent(referrals.reasonNoteCiphertext, phi)))
-        .orderBy(asc(referrals.id))
-        .limit(BATCH),
-    async (id, was, sealed) =>
-      (
-        await db
-          .update(referrals)
-          .set({ reasonNoteCiphertext: sealed })
-          .where(and(eq(referrals.id, id), eq(referrals.reasonNoteCiphertext, was)))
-          .returning({ id: referrals.id })
-      ).length,
-  );
-  result.notes += await resealNotes(
-    phi,
-    (after) =>
-      db
-        .select({ id: referralEvents.id, sealed: referralEvents.noteCiphertext })
-        .from(referralEvents)
-        .where(and(gt(referralEvents.id, after), isNotNull(referralEvents.noteCiphertext), notCurrent(referralEvents.noteCiphertext, phi)))
-        .orderBy(asc(referralEvents.id))
-        .limit(BATCH),
-    async (id, was, sealed) =>
-      (
-        await db
-          .update(referralEvents)
-          .set({ noteCiphertext: sealed })
-          .where(and(eq(referralEvents.id, id), eq(referralEvents.noteCiphertext, was)))
-          .returning({ id: referralEvents.id })
-      ).length,
-  );
+  result.notes += await resealNotes(db, phi, referrals.id, referrals.reasonNoteCiphertext);
+  result.notes += await resealNotes(db, phi, referralEvents.id, referralEvents.noteCiphertext);
 
   after = 0;
   for (;;) {
@@ -237,20 +204,24 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
   return result;
 }
 
-/** Seals one kind of note again in batches: `read` lists the rows after an id that need it, `write` stores one if unchanged. */
-async function resealNotes(
-  phi: PhiCipher,
-  read: (after: number) => Promise<{ id: number; sealed: string | null }[]>,
-  write: (id: number, was: string, sealed: string) => Promise<number>,
-): Promise<number> {
+/**
+ * Seals one note column again in batches: the rows after the last one read whose note a previous
+ * key sealed, each written only if it still holds the note that was read.
+ */
+async function resealNotes(db: Db, phi: PhiCipher, id: PgColumn, note: PgColumn): Promise<number> {
   let done = 0;
   let after = 0;
   for (;;) {
-    const rows = await read(after);
+    const rows = rowsOf(
+      await db.execute(sql`select ${id} as id, ${note} as sealed from ${note.table}
+        where ${id} > ${after} and ${note} is not null and ${notCurrent(note, phi)} order by ${id} limit ${BATCH}`),
+    ).map((r) => ({ id: Number(r.id), sealed: String(r.sealed) }));
     if (rows.length === 0) break;
     after = rows.at(-1)!.id;
     for (const row of rows) {
-      if (row.sealed !== null) done += await write(row.id, row.sealed, phi.seal(phi.open(row.sealed)));
+      const updated = await db.execute(sql`update ${note.table} set ${sql.identifier(note.name)} = ${phi.seal(phi.open(row.sealed))}
+        where ${id} = ${row.id} and ${note} = ${row.sealed} returning 1`);
+      done += rowsOf(updated).length;
     }
   }
   return done;

@@ -44,8 +44,9 @@ import { createClone, deleteClone, refreshCloneSurveys } from './clones';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { sendList, sendResource, toResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, UNKNOWN_SCREENER_SPONSOR } from './screeners';
@@ -73,10 +74,7 @@ function toScreener(row: ScreenerRow, related: Related): Screener {
   };
 }
 
-function serialize(row: ScreenerRow, related: Related, fields: Set<string> | null = null) {
-  const { id, ...attributes } = toScreener(row, related);
-  return toResource(SCREENER_TYPE, id, attributes, { fields });
-}
+const serialize = (row: ScreenerRow, related: Related, fields: Set<string> | null = null) => modelResource(SCREENER_TYPE, toScreener(row, related), fields);
 
 export async function sendScreener(c: Parameters<typeof sendResource>[0], db: Db, id: number, status: 200 | 201 = 200) {
   const row = await screenerById(db, id);
@@ -121,8 +119,7 @@ export function screenersRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read a screener', read: listSpec, answer: { resource: SCREENER } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('screener');
+    const { row } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
     return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
   });
 
@@ -144,9 +141,7 @@ export function screenersRoutes(deps: Deps) {
     canEdit,
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findScreener(db, id, user);
-      if (!existing || id === null) throw notFound('screener');
+      const { id, row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
       const { attributes, relationships } = await c.var.body.read({ id });
       await updateScreener(db, existing, attributes, relationships);
       return sendScreener(c, db, id);
@@ -167,8 +162,7 @@ export function screenersRoutes(deps: Deps) {
     canEdit,
     async (c) => {
       const user = c.get('user');
-      const source = await findScreener(db, parseId(c.req.param('id')), user);
-      if (!source) throw notFound('screener');
+      const { row: source } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
       // The body is optional: without one the copy is titled "{title} (Copy)".
       const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
       const { attributes } = hasBody ? await c.var.body.read() : { attributes: {} as v.InferOutput<typeof CloneInput> };
@@ -178,8 +172,7 @@ export function screenersRoutes(deps: Deps) {
   );
 
   app.delete('/clone/:id', describe({ summary: 'Delete a screener clone', answer: { empty: true } }), canEdit, async (c) => {
-    const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-    if (!existing) throw notFound('screener');
+    const { row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
     await deleteClone(db, existing);
     return c.body(null, 204);
   });
@@ -194,8 +187,7 @@ export function screenersRoutes(deps: Deps) {
     describe({ summary: "Bring a clone's surveys up to date with its source's", answer: { list: REFRESHED_CLONE_SURVEY } }),
     canEdit,
     async (c) => {
-      const existing = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-      if (!existing) throw notFound('screener');
+      const { row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
       const refreshed = await refreshCloneSurveys(db, existing);
       const data = refreshed.map((r) =>
         toResource(REFRESHED_CLONE_SURVEY.type, r.oFormId, {
@@ -220,9 +212,7 @@ export function screenersRoutes(deps: Deps) {
     }),
     canEdit,
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const link = await findScreenerSurveyLink(db, id);
-      if (!link || id === null) throw notFound('screener survey');
+      const { id, row: link } = await rowAtPath(c, 'screener survey', (id) => findScreenerSurveyLink(db, id));
       await editableScreener(db, link.screenerId, c.get('user'));
       await c.var.body.read({ id });
       const toggled = await toggleScreenerSurveyLink(db, id);

@@ -18,6 +18,7 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
@@ -58,8 +59,7 @@ export function screenerSurveysRoutes(deps: Deps) {
 
   /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */
   app.get('/flow/:id', describe({ summary: "Read a screener's survey flow", answer: { resource: SCREENER_FLOW } }), async (c) => {
-    const screener = await findScreener(db, parseId(c.req.param('id')), c.get('user'));
-    if (!screener) throw notFound('screener');
+    const { row: screener } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
     const flow = await screenerFlow(db, screener.id);
     return sendDocument(c, { data: toResource(SCREENER_FLOW_TYPE, screener.id, { ...flow }) });
   });

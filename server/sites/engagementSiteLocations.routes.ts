@@ -24,11 +24,12 @@ import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from './upload';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
 import { FILE_POINTER, readUpload } from '../http/upload';
-import { toSiteLocation } from './siteLocations';
+import { siteLocationResource } from './siteLocations';
 import {
   SITE_LINK_LIST_FILTERS,
   addSiteLink,
@@ -70,10 +71,7 @@ function serialize(row: Row, fill: SiteFill, fields: Set<string> | null = null, 
 
 async function sitesIncluded(db: Db, rows: Row[]) {
   const sites = await sitesOfLinks(db, rows);
-  return sites.map((s) => {
-    const { id, ...attributes } = toSiteLocation(s);
-    return toResource(SITE_LOCATION_TYPE, id, attributes);
-  });
+  return sites.map((s) => siteLocationResource(s));
 }
 
 export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: SitesOpened }) {
@@ -103,8 +101,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
 
   app.get('/:id', describe({ summary: 'Read an engagement site association', read: listSpec, answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findLink(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('site link');
+    const { row } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
     const withSite = q.include.has('siteLocation');
     return sendResource(c, serialize(row, await fillOf(row.id), q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
   });
@@ -136,9 +133,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
       answer: { resource: ENGAGEMENT_SITE_LOCATION },
     }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findLink(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('site link');
+      const { id, row: existing } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
       return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
@@ -146,9 +141,7 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
   );
 
   app.delete('/:id', describe({ summary: 'Remove an engagement site association', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findLink(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('site link');
+    const { id } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
     await removeSiteLink(db, id);
     return c.body(null, 204);
   });

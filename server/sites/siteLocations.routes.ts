@@ -14,10 +14,10 @@ import {
 } from '@core/model/siteLocation';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import type { ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { answerFound, rowAtPath } from '../http/pathRow';
+import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite } from './engagementSiteLinks';
 import type { SitesOpened } from './sitesOpened';
@@ -27,7 +27,7 @@ import {
   deleteSiteLocation,
   findSiteLocation as findSite,
   siteLocationPage,
-  toSiteLocation,
+  siteLocationResource,
   updateSiteLocation,
   type SiteLocationFilter,
   type SiteLocationRow,
@@ -43,31 +43,19 @@ const listSpec: ListSpec<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilte
   fields: SITE_LOCATION.names,
 };
 
-const serialize = (row: SiteLocationRow, fields: Set<string> | null = null) => {
-  const { id, ...attributes } = toSiteLocation(row);
-  return toResource(SITE_LOCATION_TYPE, id, attributes, { fields });
-};
-
 export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: SitesOpened }) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
   const canChange = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await siteLocationPage(db, { ...q, ...window });
-      return { data: rows.map((r) => serialize(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List site locations', list: listSpec, answer: { list: SITE_LOCATION } }), (c) =>
+    answerRows(c, listSpec, (q) => siteLocationPage(db, q), siteLocationResource),
+  );
 
-  app.get('/:id', describe({ summary: 'Read a site location', read: listSpec, answer: { resource: SITE_LOCATION } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await findSite(db, parseId(c.req.param('id')));
-    if (!row) throw notFound('site location');
-    return sendResource(c, serialize(row, q.fields));
-  });
+  app.get('/:id', describe({ summary: 'Read a site location', read: listSpec, answer: { resource: SITE_LOCATION } }), (c) =>
+    answerFound(c, listSpec, 'site location', (id) => findSite(db, id), siteLocationResource),
+  );
 
   app.post(
     '/',
@@ -80,7 +68,7 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     async (c) => {
       const { attributes } = await c.var.body.read();
       const createdId = await createSiteLocation(db, attributes);
-      return sendResource(c, serialize((await findSite(db, createdId)) as SiteLocationRow), 201);
+      return sendResource(c, siteLocationResource((await findSite(db, createdId)) as SiteLocationRow), 201);
     },
   );
 
@@ -89,22 +77,18 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION } }),
     canChange,
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = await findSite(db, id);
-      if (!existing || id === null) throw notFound('site location');
+      const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));
       const { attributes } = await c.var.body.read({ id });
       if (await updateSiteLocation(db, id, attributes)) {
         // Re-activated or moved: open again for every engagement it is linked to.
         await sitesOpened(deps, await engagementsOfSite(db, id));
       }
-      return sendResource(c, serialize((await findSite(db, id)) as SiteLocationRow));
+      return sendResource(c, siteLocationResource((await findSite(db, id)) as SiteLocationRow));
     },
   );
 
   app.delete('/:id', describe({ summary: 'Delete a site location', answer: { empty: true } }), canChange, async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findSite(db, id);
-    if (!existing || id === null) throw notFound('site location');
+    const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));
     await deleteSiteLocation(db, id);
     return c.body(null, 204);
   });

@@ -7,7 +7,14 @@
  */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
-import { SITE_ID_TAKEN, type SITE_LOCATION_SORTS, type SiteLocation, type SiteLocationInput, type SiteLocationPatch } from '@core/model/siteLocation';
+import {
+  SITE_ID_TAKEN,
+  SITE_LOCATION_TYPE,
+  type SITE_LOCATION_SORTS,
+  type SiteLocation,
+  type SiteLocationInput,
+  type SiteLocationPatch,
+} from '@core/model/siteLocation';
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { Db } from '../db/open';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
@@ -16,6 +23,7 @@ import { booleanFilter, exactTextFilter, filterConditions, idFilter, type ListFi
 import { idParam, mapParam, searchParam } from '../http/params';
 import { joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
+import { modelResource } from '../http/serialize';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 
 export const siteLocationColumns = {
@@ -47,6 +55,9 @@ export type SiteLocationRow = Omit<SiteLocation, 'id' | 'created' | 'modified'> 
 export function toSiteLocation(row: SiteLocationRow): SiteLocation {
   return { ...row, id: String(row.id), created: row.created.toISOString(), modified: row.modified.toISOString() };
 }
+
+/** A site location as the API sends it, alone or included beside its engagement links. */
+export const siteLocationResource = (row: SiteLocationRow, fields: Set<string> | null = null) => modelResource(SITE_LOCATION_TYPE, toSiteLocation(row), fields);
 
 const UNKNOWN_COUNTRY = chooseFromList('a country');
 export const SITE_LOCATION_LINKED = (n: number) =>

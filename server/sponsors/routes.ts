@@ -20,6 +20,7 @@ import type { Db } from '../db/open';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { sponsorFigures, type SponsorFigures } from './figures';
@@ -124,9 +125,7 @@ export function sponsorsRoutes(deps: Deps) {
     '/:id',
     describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
-      if (!existing || id === null) throw notFound('sponsor');
+      const { id } = await rowAtPath(c, 'sponsor', (id) => findSponsor(db, id, c.get('user')));
       const { attributes } = await c.var.body.read({ id });
       await updateSponsor(db, id, attributes);
       const row = await sponsorById(db, id);
@@ -135,9 +134,7 @@ export function sponsorsRoutes(deps: Deps) {
   );
 
   app.delete('/:id', describe({ summary: 'Delete a sponsor', answer: { empty: true } }), sponsorsAdmin, async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = id === null ? undefined : await findSponsor(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('sponsor');
+    const { id } = await rowAtPath(c, 'sponsor', (id) => findSponsor(db, id, c.get('user')));
     await deleteSponsor(db, id);
     return c.body(null, 204);
   });

@@ -10,8 +10,8 @@ import type { Hono } from 'hono';
 import { OFORM_EXPORT, OFORM_EXPORT_TYPE, type OFormExport } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { badRequest, notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { badRequest } from '../http/errors';
+import { rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { attachmentDisposition } from '../http/upload';
 import { renderSurveyPdf } from '../pdf/oformPdf';
@@ -28,8 +28,7 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
     const user = c.get('user');
     const flag = c.req.param('showApproved');
     if (flag !== '0' && flag !== '1') throw badRequest("'showApproved' must be 0 or 1.", 'showApproved');
-    const form = await findForm(db, parseId(c.req.param('id')), user);
-    if (!form) throw notFound('survey');
+    const { row: form } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));
     const target = await exportedVersion(db, form, user, flag === '1');
     const body: OFormExport = {
       id: String(target.id),
@@ -51,8 +50,7 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: 'Export a survey version (JSON, PDF or CSV of answers)', answer: { media: 'application/pdf' } }),
     async (c) => {
       const user = c.get('user');
-      const form = await findForm(db, parseId(c.req.param('id')), user);
-      if (!form) throw notFound('survey export');
+      const { row: form } = await rowAtPath(c, 'survey export', (id) => findForm(db, id, user));
       const bytes = await renderSurveyPdf(await surveyPdfContent(db, form, user));
       c.set('audit', { entity: 'o-forms', entityId: form.id, action: 'export', meta: { format: 'pdf' } });
       return c.body(bytes.slice().buffer, 200, {

@@ -7,9 +7,9 @@ import { OFORM_MESSAGE, OFORM_MESSAGE_TYPE, OFormMessageInput, OFormMessagePatch
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import { parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { sendResource, modelResource } from '../http/serialize';
 import { findForm } from './versions';
 import {
   VERSION_MESSAGE_FILTERS,
@@ -41,19 +41,12 @@ const toMessage = (row: Row): OFormMessage => ({
   language: row.language,
   message: row.message,
 });
-const serialize = (row: Row) => {
-  const { id, ...attributes } = toMessage(row);
-  return toResource(OFORM_MESSAGE_TYPE, id, attributes);
-};
+const serialize = (row: Row) => modelResource(OFORM_MESSAGE_TYPE, toMessage(row));
 
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: OFORM_MESSAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await versionMessagePage(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map(serialize), total };
-    });
-  });
+  app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: OFORM_MESSAGE } }), (c) =>
+    answerRows(c, listSpec, (q) => versionMessagePage(db, c.get('user'), q), serialize),
+  );
 
   app.post(
     '/o-form-messages',

@@ -7,8 +7,8 @@ import type { Hono } from 'hono';
 import { MISSING_TRANSLATION, MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslationAttributes } from '@core/model/oformExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { notFound } from '../http/errors';
-import { parseId, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { sendDocument, toResource } from '../http/serialize';
 import { findMissingTranslations } from './translations';
 import { findForm } from './versions';
@@ -20,8 +20,7 @@ export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: "List a survey version's missing translations", query: WHOLE_LIST_QUERY, answer: { list: MISSING_TRANSLATION } }),
     async (c) => {
       parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
-      const form = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-      if (!form) throw notFound('survey');
+      const { row: form } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
       const missing = await findMissingTranslations(db, form);
       return sendDocument(c, {
         data: missing.map((m) =>

@@ -15,6 +15,7 @@ import { findForm } from './versions';
 import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -57,9 +58,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER } }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const context = await findContainer(db, id, user);
-      if (!context || id === null) throw notFound('page');
+      const { id, row: context } = await rowAtPath(c, 'page', (id) => findContainer(db, id, user));
       const { attributes } = await c.var.body.read({ id });
       await updateContainer(db, context, attributes);
       return sendContainer(c, db, id, user);
@@ -67,9 +66,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
   );
 
   app.delete('/o-form-containers/:id', describe({ summary: 'Delete a survey page', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const context = await findContainer(db, id, c.get('user'));
-    if (!context || id === null) throw notFound('page');
+    const { row: context } = await rowAtPath(c, 'page', (id) => findContainer(db, id, c.get('user')));
     await deleteContainer(db, context);
     return c.body(null, 204);
   });

@@ -6,9 +6,9 @@ import type { Hono } from 'hono';
 import { OFORM_FIELD_CATEGORY_ROW, OFORM_FIELD_CATEGORY_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { parseListQuery, type ListSpec } from '../http/query';
+import type { ListSpec } from '../http/query';
 import { questionCategoryPage } from './questionCategories';
-import { answerList } from '../http/listAnswer';
+import { answerRows } from '../http/listAnswer';
 import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -20,15 +20,12 @@ export function oFormFieldCategoriesRoutes(app: Hono<AppEnv>, db: Db) {
     defaultLimit: 1000,
     fields: OFORM_FIELD_CATEGORY_ROW.names,
   };
-  app.get(
-    '/o-form-field-categories',
-    describe({ summary: 'List question categories', list: categorySpec, answer: { list: OFORM_FIELD_CATEGORY_ROW } }),
-    async (c) => {
-      const q = parseListQuery(new URL(c.req.url).searchParams, categorySpec);
-      return answerList(c, q, async (window) => {
-        const { rows, total } = await questionCategoryPage(db, { ...q, ...window });
-        return { data: rows.map((r) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields: q.fields })), total };
-      });
-    },
+  app.get('/o-form-field-categories', describe({ summary: 'List question categories', list: categorySpec, answer: { list: OFORM_FIELD_CATEGORY_ROW } }), (c) =>
+    answerRows(
+      c,
+      categorySpec,
+      (q) => questionCategoryPage(db, q),
+      (r, fields) => toResource(OFORM_FIELD_CATEGORY_TYPE, r.id, { name: r.name }, { fields }),
+    ),
   );
 }

@@ -6,9 +6,9 @@ import type { Hono } from 'hono';
 import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/oform';
 import { OFORM_FIELD_TYPE_ROW, OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
 import type { AppEnv } from '../context';
-import { parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { toResource } from '../http/serialize';
+import type { ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
@@ -19,13 +19,16 @@ export function oFormFieldTypesRoutes(app: Hono<AppEnv>) {
     defaultLimit: 1000,
     fields: OFORM_FIELD_TYPE_ROW.names,
   };
-  app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: OFORM_FIELD_TYPE_ROW } }), (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, spec);
-    const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));
-    const sorted = q.sort[0]?.field === 'name' ? [...all].sort((a, b) => a.name.localeCompare(b.name) * (q.sort[0]?.desc ? -1 : 1)) : all;
-    return answerList(c, q, async ({ limit, offset }) => ({
-      data: sorted.slice(offset, offset + limit).map(({ id, ...a }) => toResource(OFORM_FIELD_TYPE_TYPE, id, a, { fields: q.fields })),
-      total: all.length,
-    }));
-  });
+  const all = FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_NAMES[type], isChoice: isChoiceType(type) }));
+  app.get('/o-form-field-types', describe({ summary: 'List question types', list: spec, answer: { list: OFORM_FIELD_TYPE_ROW } }), (c) =>
+    answerRows(
+      c,
+      spec,
+      async (q) => {
+        const sorted = q.sort[0]?.field === 'name' ? [...all].sort((a, b) => a.name.localeCompare(b.name) * (q.sort[0]?.desc ? -1 : 1)) : all;
+        return { rows: sorted.slice(q.offset, q.offset + q.limit), total: all.length };
+      },
+      (row, fields) => modelResource(OFORM_FIELD_TYPE_TYPE, row, fields),
+    ),
+  );
 }

@@ -15,6 +15,7 @@ import { loadStructure } from './structure';
 import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -57,9 +58,7 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD } }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const context = await findField(db, id, user);
-      if (!context || id === null) throw notFound('question');
+      const { id, row: context } = await rowAtPath(c, 'question', (id) => findField(db, id, user));
       const { attributes } = await c.var.body.read({ id });
       await updateQuestion(db, user, context, attributes);
       return sendField(c, db, id, user);
@@ -67,9 +66,7 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
   );
 
   app.delete('/o-form-fields/:id', describe({ summary: 'Delete a survey question', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const context = await findField(db, id, c.get('user'));
-    if (!context || id === null) throw notFound('question');
+    const { row: context } = await rowAtPath(c, 'question', (id) => findField(db, id, c.get('user')));
     await deleteQuestion(db, context);
     return c.body(null, 204);
   });

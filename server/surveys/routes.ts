@@ -24,8 +24,8 @@ import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';
 import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
 import { requireParent } from '../http/body';
-import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -57,8 +57,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', read: formListSpec, answer: { resource: OFORM } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
-    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('survey');
+    const { row } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
     const { data, included } = await formDocument(db, row, q.include, q.fields);
     return sendResource(c, data, 200, included);
   });
@@ -81,9 +80,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM } }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findForm(db, id, user);
-      if (!existing || id === null) throw notFound('survey');
+      const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));
       const { attributes, relationships } = await c.var.body.read({ id });
       const languageIds = await readLanguagesRelationship(db, relationships);
       await updateSurvey(db, id, attributes, languageIds);
@@ -92,9 +89,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
   );
 
   app.delete('/o-forms/:id', describe({ summary: 'Delete a versioned survey', answer: { empty: true } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const existing = await findForm(db, id, c.get('user'));
-    if (!existing || id === null) throw notFound('survey');
+    const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
     await deleteSurvey(db, id);
     return c.body(null, 204);
   });

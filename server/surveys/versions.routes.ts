@@ -10,7 +10,7 @@ import type { Db } from '../db/open';
 import { approveVersion } from './approval';
 import { findForm, type FormRow } from './versions';
 import { notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -25,8 +25,7 @@ const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isA
 export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
   /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
   app.get('/o-form-versions/:id', describe({ summary: "Read a survey version's approval state", answer: { resource: OFORM_VERSION } }), async (c) => {
-    const row = await findForm(db, parseId(c.req.param('id')), c.get('user'));
-    if (!row) throw notFound('survey version');
+    const { row } = await rowAtPath(c, 'survey version', (id) => findForm(db, id, c.get('user')));
     return sendResource(c, versionResource(row));
   });
 
@@ -40,9 +39,7 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
     }),
     async (c) => {
       const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findForm(db, id, user);
-      if (!existing || id === null) throw notFound('survey version');
+      const { id, row: existing } = await rowAtPath(c, 'survey version', (id) => findForm(db, id, user));
       await c.var.body.read({ id });
       await approveVersion(db, { id, identity: existing.identity }, user.id);
       const row = await findForm(db, id, user);

@@ -33,6 +33,7 @@ import { otpauthUri } from '../auth/totp';
 import { loadUser, userAttributes } from '../auth/users';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
 import { answerList } from '../http/listAnswer';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
@@ -241,9 +242,7 @@ export function usersRoutes(deps: Deps) {
     staffAdmin,
     async (c) => {
       const me = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = id === null ? undefined : await findUser(db, id);
-      if (!existing || id === null) throw notFound('user');
+      const { id, row: existing } = await rowAtPath(c, 'user', (id) => findUser(db, id));
       const { attributes, relationships } = await c.var.body.read({ id });
       await updateUser(db, me, existing, attributes, relationships);
       return sendUser(c, db, id);
