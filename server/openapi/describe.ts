@@ -208,12 +208,15 @@ function bodyReader(body: RouteBody, access: RouteAccess | undefined): ((c: Cont
 
 /**
  * The query names a route takes, when the declaration says them all: its own parameters and a
- * single read's include and fields. A list's query is judged by its parser, and a page the
- * browser opens answers its own refusals (as pages), so neither is here.
+ * single read's include and fields. A list's query is judged by its parser. A page or a file
+ * (the widget's script, a download) is checked only when it declares a query: a page answers
+ * its own refusals (as pages), and a partner's page may ask for the script with a cache-busting
+ * parameter of its own.
  */
 function queryNamesOf(doc: RouteDoc): string[] | null {
   const answer = doc.answer;
-  if (doc.list || (answer && ('redirect' in answer || ('media' in answer && answer.media === 'text/html')))) return null;
+  if (doc.list) return null;
+  if (answer && ('redirect' in answer || 'media' in answer) && !doc.query) return null;
   return [...Object.keys(doc.query ?? {}), ...(doc.read ? readParameters(doc.read) : [])];
 }
 

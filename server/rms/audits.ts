@@ -6,14 +6,13 @@
  */
 import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
-import { RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliveryStatus } from '@core/model/rmsAudit';
+import { type RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
 import type { Db } from '../db/open';
 import { contacts, oFormSubmissions, referrals, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
 import type { Utm } from '@core/model/partnerPage';
-import { BadParameter } from '../errors';
 import type { ListQuery } from '../http/query';
-import { booleanParam, choiceParam, idParam, instantParam, parseParams, searchParam, type QueryParam } from '../http/params';
+import { booleanParam, choiceParam, idParam, instantParam, searchParam, type QueryParam } from '../http/params';
 import { joinedPage } from '../http/list';
 import { plain, toResource } from '../http/serialize';
 import { ilikeAny } from '../http/sql';
@@ -173,15 +172,6 @@ export const AUDIT_FILTERS = {
   to: instantParam('to'),
   searchQuery: searchParam,
 } satisfies Record<(typeof RMS_AUDIT_FILTERS)[number] | 'searchQuery', QueryParam<unknown>>;
-
-/** The list's filters from a bulk resend's query string: any other parameter is a 400. */
-export function bulkResendFilters(params: URLSearchParams): AuditFilters {
-  for (const name of params.keys()) {
-    if (!(name in AUDIT_FILTERS)) throw new BadParameter(`Unknown filter '${name}'.`, name);
-    if (params.getAll(name).length > 1) throw new BadParameter(`'${name}' may be given only once.`, name);
-  }
-  return parseParams(AUDIT_FILTERS, (name) => params.get(name) ?? undefined);
-}
 
 /** An attempt's audit as a resource; `withProvider` relates it to its provider (the `rmsProviders` include). */
 export function auditResource(row: RmsAuditRow | AuditListRow, withProvider: boolean, fields: Set<string> | null = null): Resource {

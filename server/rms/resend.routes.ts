@@ -3,10 +3,10 @@ import { RESEND_MESSAGES, RMS_AUDIT_ATTEMPT, RmsResendQueuedDocument } from '@co
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { conflict, notFound } from '../http/errors';
-import { parseId } from '../http/query';
+import { parseId, parseQuery } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { booleanParam, parseParams } from '../http/params';
-import { auditResource, bulkResendFilters, providerResources } from './audits';
+import { AUDIT_FILTERS, auditResource, providerResources } from './audits';
 import { deliveryOptionsOf, resend, resendUndelivered } from './worker';
 import { describe } from '../openapi/describe';
 
@@ -21,9 +21,9 @@ export function resendRmsAuditRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps), requireRole('Super User'));
 
-  app.post('/', describe({ summary: 'Resend record-system deliveries', answer: { document: RmsResendQueuedDocument } }), async (c) => {
+  app.post('/', describe({ summary: 'Resend record-system deliveries', query: AUDIT_FILTERS, answer: { document: RmsResendQueuedDocument } }), async (c) => {
     // Only undelivered contacts are re-queued, whatever status the list was showing.
-    const { status: _status, ...filters } = bulkResendFilters(new URL(c.req.url).searchParams);
+    const { status: _status, ...filters } = parseQuery(new URL(c.req.url).searchParams, AUDIT_FILTERS);
     const queued = await resendUndelivered(deliveryOptionsOf(deps), filters);
     c.set('audit', {
       entity: 'rms-audits',

@@ -42,6 +42,8 @@ describe('serving the bundles', () => {
     expect(widget.status).toBe(200);
     expect(widget.headers.get('content-type')).toContain('javascript');
     expect(widget.headers.get('cache-control')).toBe('no-cache');
+    // A partner's page may ask for it with a cache-busting parameter of its own: a file takes any.
+    expect((await h.app.request('/widget.js?v=20261129')).status).toBe(200);
   });
 
   it('answers 404 for a missing asset instead of the SPA, and never leaves DIST_DIR', async () => {
