@@ -261,7 +261,8 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
       return ((await res.json()) as { meta: { answers: Record<string, unknown> } }).meta.answers;
     };
     // The number as typed: sealed answers come back exactly as given (a string from the input).
-    expect(await stored(heartEntry!)).toEqual({ 'demo-treatment': ['pills'], 'demo-visits': '4' });
+    // A page that cannot end the run shows the next one at once and is saved behind it: wait for the save.
+    await expect.poll(() => stored(heartEntry!)).toEqual({ 'demo-treatment': ['pills'], 'demo-visits': '4' });
 
     await page.locator(`${W} .tw-back`).click();
     await heading(page, 'Your heart health');
