@@ -5,7 +5,7 @@ import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { QuestionEditor } from './QuestionEditor';
 import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 
@@ -15,16 +15,8 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage
   const rename = useAction();
   const addQuestion = useAction();
 
-  const saveTitle = () =>
-    rename.run(async () => {
-      await ctx.api.updatePage(page.id, { title });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const add = () =>
-    addQuestion.run(async () => {
-      await ctx.api.addQuestion(page.id);
-      await ctx.refresh();
-    }, ADD_QUESTION_FAILED);
+  const saveTitle = () => changeSurvey(ctx, rename.run, SAVE_FAILED)(() => ctx.api.updatePage(page.id, { title }));
+  const add = () => changeSurvey(ctx, addQuestion.run, ADD_QUESTION_FAILED)(() => ctx.api.addQuestion(page.id));
 
   return (
     <section className="page-editor" aria-label={`Page ${page.title}`}>

@@ -3,7 +3,7 @@ import { FormErrors } from '../../components/form/FormErrors';
 import { MoveButtons } from '../../components/MoveButtons';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAction } from '../../hooks/useAction';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { ADD_PAGE_FAILED, SAVE_FAILED, SURVEY_LABELS as L } from './values';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
@@ -17,11 +17,7 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       await ctx.refresh();
       onSelect(page.id);
     }, ADD_PAGE_FAILED);
-  const reorder = (id: string, to: number) =>
-    move.run(async () => {
-      await ctx.api.updatePage(id, { displayOrder: to });
-      await ctx.refresh();
-    }, SAVE_FAILED);
+  const reorder = (id: string, to: number) => changeSurvey(ctx, move.run, SAVE_FAILED)(() => ctx.api.updatePage(id, { displayOrder: to }));
 
   return (
     <nav className="panel pages-panel" aria-label="Pages" aria-busy={addPage.busy || move.busy || undefined}>

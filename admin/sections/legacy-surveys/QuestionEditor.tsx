@@ -11,7 +11,7 @@ import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { EditorActions } from './EditorActions';
 import { OptionEditor } from './OptionEditor';
 import { ADD_OPTION_FAILED, SAVE_FAILED } from './values';
@@ -47,28 +47,20 @@ export function QuestionEditor({
   const translate = (code: string, key: 'title' | 'helperText', text: string) =>
     set({ translations: { ...values.translations, [code]: { ...values.translations[code], [key]: text } } });
 
+  const change = changeSurvey(ctx, action.run, SAVE_FAILED);
   const save = () =>
-    action.run(async () => {
-      await ctx.api.updateQuestion(question.id, {
+    change(() =>
+      ctx.api.updateQuestion(question.id, {
         questionType: values.questionType,
         title: values.title,
         helperText: values.helperText || null,
         questionCategoryId: values.questionCategoryId ? Number(values.questionCategoryId) : null,
         tagIds: values.tagIds.map(Number),
         translations: values.translations,
-      });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const move = (to: number) =>
-    action.run(async () => {
-      await ctx.api.updateQuestion(question.id, { displayOrder: to });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const add = () =>
-    addOption.run(async () => {
-      await ctx.api.addOption(question.id);
-      await ctx.refresh();
-    }, ADD_OPTION_FAILED);
+      }),
+    );
+  const move = (to: number) => change(() => ctx.api.updateQuestion(question.id, { displayOrder: to }));
+  const add = () => changeSurvey(ctx, addOption.run, ADD_OPTION_FAILED)(() => ctx.api.addOption(question.id));
 
   const name = `question-${question.id}`;
   const withOptions = isChoiceType(question.questionType) || question.options.length > 0;
