@@ -1,5 +1,6 @@
 /** The selected page: its title and its questions. */
 import { useState } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage } from '@core/model/legacySurvey';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
@@ -23,9 +24,9 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage
       <div className="panel page-title-editor" aria-busy={rename.busy || undefined}>
         <FormErrors message={rename.error} />
         <TextField label="Page title" name={`page-${page.id}-title`} required maxLength={255} value={title} onChange={setTitle} />
-        <button type="button" className="btn btn-small btn-primary" disabled={rename.busy} aria-busy={rename.busy || undefined} onClick={saveTitle}>
+        <BusyButton className="btn btn-small btn-primary" busy={rename.busy} onClick={saveTitle}>
           Save Page Title
-        </button>
+        </BusyButton>
       </div>
       {page.questions.length === 0 && <p className="muted">No questions on this page yet.</p>}
       <ol className="question-list">
@@ -34,9 +35,9 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage
         ))}
       </ol>
       <FormErrors message={addQuestion.error} />
-      <button type="button" className="btn btn-secondary" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+      <BusyButton className="btn btn-secondary" busy={addQuestion.busy} onClick={add}>
         Add Question
-      </button>
+      </BusyButton>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 /** The survey's pages: pick one to edit, add, reorder and delete. */
 import { FormErrors } from '../../components/form/FormErrors';
+import { BusyButton } from '../../components/form/BusyButton';
 import { MoveButtons } from '../../components/MoveButtons';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAction } from '../../hooks/useAction';
@@ -45,9 +46,9 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
           </li>
         ))}
       </ol>
-      <button type="button" className="btn btn-secondary" disabled={addPage.busy} aria-busy={addPage.busy || undefined} onClick={add}>
+      <BusyButton className="btn btn-secondary" busy={addPage.busy} onClick={add}>
         Add Page
-      </button>
+      </BusyButton>
     </nav>
   );
 }

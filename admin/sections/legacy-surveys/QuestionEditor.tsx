@@ -1,5 +1,6 @@
 /** One question of a page: type, title, category, tags, translations and, for choices, its options. */
 import { useState } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage, SurveyQuestion } from '@core/model/legacySurvey';
 import { isChoiceType } from '@core/model/oform';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -131,9 +132,9 @@ export function QuestionEditor({
             ))}
           </ol>
           <FormErrors message={addOption.error} />
-          <button type="button" className="btn btn-small btn-secondary" disabled={addOption.busy} aria-busy={addOption.busy || undefined} onClick={add}>
+          <BusyButton className="btn btn-small btn-secondary" busy={addOption.busy} onClick={add}>
             Add Option
-          </button>
+          </BusyButton>
         </section>
       )}
     </li>
