@@ -1,5 +1,6 @@
 /** Signing in as the e2e admin, through the API (for fixtures) or the login page (for the browser). */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './server';
 
 export async function adminToken(base: string): Promise<string> {
@@ -29,12 +30,24 @@ export const apiCaller =
     return (await res.json()) as T;
   };
 
+/** POSTs a new resource of `type` with `attributes` through `api`, answering its document. */
+export const postResource = (api: ReturnType<typeof apiCaller>, path: string, type: string, attributes: Record<string, unknown>) =>
+  api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) });
+
 export async function signInAsAdmin(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
   await page.waitForURL(`${base}/sponsors`);
+}
+
+/** A browser of its own for a test file, with a page opened with `options` and signed in as the admin. */
+export async function openAdminBrowser(base: string, options: BrowserContextOptions = {}): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser();
+  const page = await browser.newPage(options);
+  await signInAsAdmin(page, base);
+  return { browser, page };
 }
 
 /** A page of `browser` at `viewport`, each wait up to 20 s, signed in as the admin. */
@@ -45,11 +58,16 @@ export async function adminPage(browser: Browser, base: string, viewport: { widt
   return page;
 }
 
-/** An admin's JSON:API caller on `base`, and `signIn` that gives it its token (in a beforeAll: the server is up by then). */
+/**
+ * An admin's JSON:API caller on `base`, `post` for a new resource through it, and `signIn` that
+ * gives it its token (in a beforeAll: the server is up by then).
+ */
 export function adminApiOn(base: string) {
   let token = '';
+  const api = apiCaller(base, () => token);
   return {
-    api: apiCaller(base, () => token),
+    api,
+    post: (path: string, type: string, attributes: Record<string, unknown>) => postResource(api, path, type, attributes),
     async signIn() {
       token = await adminToken(base);
     },

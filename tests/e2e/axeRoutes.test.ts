@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROUTES } from '../../admin/routing/routes';
 import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
 import { settled } from './settled';
 
@@ -17,8 +17,7 @@ const base = inject('baseUrl');
 const stamp = Date.now().toString(36).toUpperCase();
 let browser: Browser;
 let page: Page;
-let token: string;
-const api = apiCaller(base, () => token);
+const { api, post, signIn } = adminApiOn(base);
 
 /** The first record of a list, by id. */
 async function first(path: string, query = ''): Promise<string> {
@@ -26,8 +25,7 @@ async function first(path: string, query = ''): Promise<string> {
   if (!Array.isArray(doc.data)) throw new Error(`${path}: ${JSON.stringify(doc)}`);
   return (doc.data as { id: string }[])[0]?.id ?? '';
 }
-const created = async (path: string, type: string, attributes: Record<string, unknown>) =>
-  ((await api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) })).data as { id: string }).id;
+const created = async (path: string, type: string, attributes: Record<string, unknown>) => ((await post(path, type, attributes)).data as { id: string }).id;
 
 /** Each route's path with its params filled; null for routes that show no screen of their own. */
 const paths = new Map<string, string | null>();
@@ -35,7 +33,7 @@ const paths = new Map<string, string | null>();
 const signedOut = new Map<string, string>();
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   const engagement = await first('engagements', '&searchQuery=Healthy%20Heart%20Study');
   const channel = await first('media-channels', '&searchQuery=Demo%20partner%20page');
   const screener = String(((await api(`media-channels/${channel}`)).data as { attributes: { screenerId: number } }).attributes.screenerId);

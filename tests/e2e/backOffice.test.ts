@@ -8,8 +8,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminToken, apiCaller, openAdminBrowser, postResource } from './admin-session';
 import { axeViolations } from './axe';
 import { parseCsv } from '../support/csv';
 
@@ -24,7 +23,7 @@ const api = apiCaller(base, () => token);
 const ids = { activeSponsor: '', inactiveSponsor: '', otherInactive: '', phaseTwo: '', phaseThree: '', languages: [] as string[] };
 
 async function create(path: string, type: string, attributes: Record<string, unknown>): Promise<string> {
-  const doc = await api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) });
+  const doc = await postResource(api, path, type, attributes);
   if (!doc.data) throw new Error(`${path}: ${JSON.stringify(doc)}`);
   return doc.data.id as string;
 }
@@ -58,9 +57,7 @@ beforeAll(async () => {
     );
   }
 
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1366, height: 860 }, acceptDownloads: true });
-  await signInAsAdmin(page, base);
+  ({ browser, page } = await openAdminBrowser(base, { viewport: { width: 1366, height: 860 }, acceptDownloads: true }));
 });
 afterAll(async () => {
   // This run's languages would otherwise be offered in every language list of later tests.

@@ -7,13 +7,11 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, openAdminBrowser } from './admin-session';
 
 const base = inject('baseUrl');
 let browser: Browser;
 let page: Page;
-let token: string;
 const stamp = Date.now().toString(36).toUpperCase();
 const sponsorName = `E2E Sites Pharma ${stamp}`;
 const sponsorIdentification = `ES-${stamp}`;
@@ -22,21 +20,16 @@ const indication = `E2E Indication ${stamp}`;
 let sponsorId = '';
 let engagementId = '';
 
-const api = apiCaller(base, () => token);
+const { api, post, signIn } = adminApiOn(base);
 
 const sponsorRow = () => page.getByRole('table', { name: 'Sponsors' }).getByRole('row').filter({ hasText: sponsorName });
 
 beforeAll(async () => {
-  token = await adminToken(base);
-  const sponsor = await api('sponsors', {
-    method: 'POST',
-    body: JSON.stringify({ data: { type: 'sponsors', attributes: { name: sponsorName, identification: sponsorIdentification } } }),
-  });
+  await signIn();
+  const sponsor = await post('sponsors', 'sponsors', { name: sponsorName, identification: sponsorIdentification });
   sponsorId = sponsor.data.id;
 
-  browser = await launchBrowser();
-  page = await browser.newPage({ acceptDownloads: true });
-  await signInAsAdmin(page, base);
+  ({ browser, page } = await openAdminBrowser(base, { acceptDownloads: true }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
 import { settled } from './settled';
 
@@ -20,16 +20,15 @@ const LONG_TITLE = 'About your health history, the medicines you take and any cl
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let token: string;
 const failed: string[] = [];
 const ids = { sponsor: '', engagement: '', survey: '', screener: '', channel: '' };
 
-const api = apiCaller(base, () => token);
+const { api, post, signIn } = adminApiOn(base);
 const create = async (path: string, type: string, attributes: Record<string, unknown>) =>
-  (await api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) })).data as { id: string; attributes: Record<string, unknown> };
+  (await post(path, type, attributes)).data as { id: string; attributes: Record<string, unknown> };
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   ids.sponsor = (await create('sponsors', 'sponsors', { name: `E2E Layout Pharma ${stamp}`, identification: `LAY-${stamp}` })).id;
   ids.engagement = (
     await create('engagements', 'engagements', { name: `E2E Layout Study ${stamp}`, identification: `LAYE-${stamp}`, sponsorId: Number(ids.sponsor) })

@@ -5,41 +5,29 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, openAdminBrowser } from './admin-session';
 
 const base = inject('baseUrl');
 let browser: Browser;
 let page: Page;
-let token: string;
 const stamp = Date.now().toString(36).toUpperCase();
 const engagementName = `E2E Survey Study ${stamp}`;
 const surveyTitle = `E2E Legacy Survey ${stamp}`;
 let engagementId = '';
 let surveyId = '';
 
-const api = apiCaller(base, () => token);
+const { api, post, signIn } = adminApiOn(base);
 // The screen is lazy and its engagement picker loads up to 1000 engagements (as many as the
 // shared e2e server holds by then): on a busy machine that takes longer than expect.poll's 1 s.
 const SLOW = { timeout: 15_000 };
 
 beforeAll(async () => {
-  token = await adminToken(base);
-  const sponsor = await api('sponsors', {
-    method: 'POST',
-    body: JSON.stringify({ data: { type: 'sponsors', attributes: { name: `E2E Survey Pharma ${stamp}`, identification: `SV-${stamp}` } } }),
-  });
-  const engagement = await api('engagements', {
-    method: 'POST',
-    body: JSON.stringify({
-      data: { type: 'engagements', attributes: { name: engagementName, identification: `LS-${stamp}`, sponsorId: Number(sponsor.data.id) } },
-    }),
-  });
+  await signIn();
+  const sponsor = await post('sponsors', 'sponsors', { name: `E2E Survey Pharma ${stamp}`, identification: `SV-${stamp}` });
+  const engagement = await post('engagements', 'engagements', { name: engagementName, identification: `LS-${stamp}`, sponsorId: Number(sponsor.data.id) });
   engagementId = engagement.data.id;
 
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await signInAsAdmin(page, base);
+  ({ browser, page } = await openAdminBrowser(base));
 });
 afterAll(async () => {
   await browser?.close();

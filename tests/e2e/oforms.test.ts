@@ -7,13 +7,11 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, openAdminBrowser } from './admin-session';
 
 const base = inject('baseUrl');
 let browser: Browser;
 let page: Page;
-let token: string;
 const stamp = Date.now().toString(36).toUpperCase();
 const sponsorName = `E2E OForm Pharma ${stamp}`;
 const engagementName = `E2E OForm Study ${stamp}`;
@@ -21,11 +19,9 @@ const surveyTitle = `E2E Versioned Survey ${stamp}`;
 let firstId = '';
 let secondId = '';
 
-const api = apiCaller(base, () => token);
+const { api, post: create, signIn } = adminApiOn(base);
 // Each change saves on its own, one after another; the machine running the suite is shared.
 const SLOW = { timeout: 15_000 };
-const create = (path: string, type: string, attributes: Record<string, unknown>) =>
-  api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) });
 
 interface ApiField {
   title: string;
@@ -72,12 +68,10 @@ const question = (n: number) => page.getByRole('listitem', { name: `Question ${n
 const optionRow = (card: Locator, n: number) => card.locator('.option-editor').nth(n);
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   const sponsor = await create('sponsors', 'sponsors', { name: sponsorName, identification: `OF-${stamp}` });
   await create('engagements', 'engagements', { name: engagementName, identification: `OFE-${stamp}`, sponsorId: Number(sponsor.data.id) });
-  browser = await launchBrowser();
-  page = await browser.newPage({ acceptDownloads: true });
-  await signInAsAdmin(page, base);
+  ({ browser, page } = await openAdminBrowser(base, { acceptDownloads: true }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FUNNEL_FIGURES, FUNNEL_STAGES } from '@core/model/funnel';
-import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, openAdminBrowser, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
 import { COST_FIGURES } from '@core/model/funnelCosts';
 import { parseCsv } from '../support/csv';
@@ -21,8 +20,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 let browser: Browser;
 let page: Page;
-let token: string;
-const api = apiCaller(base, () => token);
+const { api, signIn } = adminApiOn(base);
 let engagementId = '';
 // Yesterday and four weeks before it (UTC): inside the demo's six weeks, and before today.
 const to = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
@@ -37,12 +35,10 @@ const numbers = (texts: string[]) => texts.map((t) => Number(t.replace(/,/g, '')
 const funnelCounts = async () => numbers(await page.getByRole('figure', { name: 'Recruitment funnel' }).locator('.funnel-count').allTextContents());
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   const engagements = await api('engagements?searchQuery=Healthy%20Heart%20Study');
   engagementId = (engagements.data as { id: string; attributes: { name: string } }[]).find((e) => e.attributes.name === 'Healthy Heart Study')!.id;
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
-  await signInAsAdmin(page, base);
+  ({ browser, page } = await openAdminBrowser(base, { viewport: { width: 1366, height: 900 }, acceptDownloads: true }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -8,8 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, openAdminBrowser, signInAsAdmin } from './admin-session';
 
 const base = inject('baseUrl');
 const WAIT = { timeout: 20_000 };
@@ -21,8 +20,7 @@ const SITE = 'Brooklyn Cardiology Research';
 
 let browser: Browser;
 let admin: Page;
-let token: string;
-const api = apiCaller(base, () => token);
+const { api, signIn } = adminApiOn(base);
 let siteId = '';
 let referralId = '';
 let initials = '';
@@ -34,7 +32,7 @@ const funnelTotal = async (stage: string) => {
 };
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   const sites = await api(`site-locations?searchQuery=${encodeURIComponent(SITE)}`);
   siteId = (sites.data as { id: string; attributes: { name: string } }[]).find((s) => s.attributes.name === SITE)!.id;
   const roles = await api('roles?limit=100');
@@ -55,9 +53,7 @@ beforeAll(async () => {
   const first = (open.data as { id: string; attributes: { initials: string } }[])[0]!;
   referralId = first.id;
   initials = first.attributes.initials;
-  browser = await launchBrowser();
-  admin = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  await signInAsAdmin(admin, base);
+  ({ browser, page: admin } = await openAdminBrowser(base, { viewport: { width: 1366, height: 900 } }));
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -150,7 +146,7 @@ describe('a site coordinator works a referral to a final status', () => {
     const perf = page.getByRole('table', { name: 'Site performance' });
     await perf.getByRole('cell', { name: SITE }).waitFor(WAIT);
     expect(await perf.locator('tbody tr').count()).toBe(1);
-    const doc = await apiCaller(base, () => token)(`site-performance?siteLocationId=${siteId}`);
+    const doc = await api(`site-performance?siteLocationId=${siteId}`);
     const screenFailed = Number((doc.data as { attributes: Attributes }[])[0]!.attributes.screenFailed);
     expect(await perf.locator('tbody tr').first().textContent()).toContain(`of `);
     expect(screenFailed).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { HOST_NAME_INVALID } from '@core/model/mediaChannel';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, signInAsAdmin } from './admin-session';
 import { pickSurvey } from './surveyPicker';
 import { axeViolations } from './axe';
 
@@ -16,7 +16,6 @@ const base = inject('baseUrl');
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let token: string;
 const stamp = Date.now().toString(36).toUpperCase();
 const sponsorName = `E2E Screener Pharma ${stamp}`;
 const engagementName = `E2E Screener Study ${stamp}`;
@@ -27,15 +26,13 @@ let screenerId = '';
 const surveyTitles = [`Intake ${stamp}`, `Follow-up ${stamp}`];
 const surveyIdentities: string[] = [];
 
-const api = apiCaller(base, () => token);
-const create = (path: string, type: string, attributes: Record<string, unknown>) =>
-  api(path, { method: 'POST', body: JSON.stringify({ data: { type, attributes } }) });
+const { api, post: create, signIn } = adminApiOn(base);
 
 const order = async () =>
   (await api(`contact-fields-screeners?limit=100&sort=weight&screenerId=${screenerId}`)).data.map((r: { attributes: { label: string } }) => r.attributes.label);
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   sponsorId = (await create('sponsors', 'sponsors', { name: sponsorName, identification: `SC-${stamp}` })).data.id;
   const engagementId = (await create('engagements', 'engagements', { name: engagementName, identification: `SCE-${stamp}`, sponsorId: Number(sponsorId) })).data
     .id;

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { adminApiOn, signInAsAdmin } from './admin-session';
 import { pickSurvey } from './surveyPicker';
 import { fullPayload, NO_FINDINGS, shortPayload, watchXss, xssFindings, type XssWatch } from './xss';
 
@@ -22,8 +22,7 @@ const stamp = `XSS${Date.now().toString(36).toUpperCase()}`;
 let browser: Browser;
 let page: Page;
 let watch: XssWatch;
-let token: string;
-const api = apiCaller(base, () => token);
+const { api, post, signIn } = adminApiOn(base);
 const send = async (method: string, path: string, type: string, attributes: Record<string, unknown>, id?: string) => {
   const doc = await api(path, { method, body: JSON.stringify({ data: { type, ...(id ? { id } : {}), attributes } }) });
   if (!doc.data) throw new Error(`${method} ${path}: ${JSON.stringify(doc)}`);
@@ -35,7 +34,7 @@ const ids: Record<string, string> = {};
 let generic: { id: string; message: string } | null = null;
 
 beforeAll(async () => {
-  token = await adminToken(base);
+  await signIn();
   ids.sponsor = (await send('POST', 'sponsors', 'sponsors', { name: name('sponsor'), identification: stamp })).id;
   ids.engagement = (
     await send('POST', 'engagements', 'engagements', { name: name('engagement'), identification: `${stamp}-E`, sponsorId: Number(ids.sponsor) })
@@ -49,10 +48,7 @@ beforeAll(async () => {
       messages: { qualified: message('qualified'), notQualified: message('not-qualified') },
     })
   ).id;
-  await api(`engagements-screeners/update/${ids.screener}`, {
-    method: 'POST',
-    body: JSON.stringify({ data: { type: 'engagements-screeners', attributes: { engagementIds: [Number(ids.engagement)] } } }),
-  });
+  await post(`engagements-screeners/update/${ids.screener}`, 'engagements-screeners', { engagementIds: [Number(ids.engagement)] });
   const form = await send('POST', 'o-forms/o-forms', 'o-forms', { title: name('survey'), engagementId: Number(ids.engagement) });
   ids.form = form.id;
   ids.identity = String(form.attributes.identity);

@@ -15,7 +15,7 @@ const base = inject('baseUrl');
 const SLOW = { timeout: 20_000 };
 let browser: Browser;
 let page: Page;
-const { api, signIn } = adminApiOn(base);
+const { api, post, signIn } = adminApiOn(base);
 let demoId = '';
 let draftId = '';
 let firstPageId = '';
@@ -49,26 +49,15 @@ beforeAll(async () => {
   const demo = (list.data as { id: string; attributes: { isApproved: boolean; identity: string } }[]).find((f) => f.attributes.isApproved)!;
   demoId = demo.id;
   // A draft of the demo with a third question on its first page: a date of birth, ages 18 to 65.
-  const copy = await api('o-forms/o-form-copy', {
-    method: 'POST',
-    body: JSON.stringify({ data: { type: 'o-form-copy', attributes: { copy_identity: demo.attributes.identity } } }),
-  });
+  const copy = await post('o-forms/o-form-copy', 'o-form-copy', { copy_identity: demo.attributes.identity });
   draftId = copy.data.id;
   const detail = await api(`o-forms/o-forms/${draftId}`);
   firstPageId = detail.data.relationships.oFormContainers.data[0].id;
-  await api('o-forms/o-form-fields', {
-    method: 'POST',
-    body: JSON.stringify({
-      data: {
-        type: 'o-form-fields',
-        attributes: {
-          containerId: Number(firstPageId),
-          oFormFieldTypeId: 'dob',
-          title: 'Your date of birth',
-          configuration: { required: true, minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } },
-        },
-      },
-    }),
+  await post('o-forms/o-form-fields', 'o-form-fields', {
+    containerId: Number(firstPageId),
+    oFormFieldTypeId: 'dob',
+    title: 'Your date of birth',
+    configuration: { required: true, minAge: 18, maxAge: 65, translations: { es: { title: 'Su fecha de nacimiento' } } },
   });
   browser = await launchBrowser();
   page = await adminPage(browser, base, SCREEN);

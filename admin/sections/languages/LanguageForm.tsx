@@ -1,11 +1,9 @@
-import { useNavigate } from 'react-router-dom';
 import { languagesApi } from '@core/api/languages';
 import { LanguageInput, type Language } from '@core/model/language';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
+import { EntityForm } from '../../components/form/EntityForm';
 import { TextField } from '../../components/form/TextField';
-import { useEntityForm } from '../../components/form/useEntityForm';
-import { pathTo } from '../../routing/routes';
+import { useRecordForm } from '../../components/form/useRecordForm';
 import { useApi } from '../../state/services';
 import { LANGUAGE_LABELS as L, toLanguageFormValues, toLanguageInput } from './languageValues';
 
@@ -13,16 +11,16 @@ const FORM_ID = 'language-form';
 
 export function LanguageForm({ language }: { language?: Language }) {
   const api = useApi(languagesApi);
-  const navigate = useNavigate();
-  const form = useEntityForm(toLanguageFormValues(language));
-
-  useFormTopBar(language?.description, language ? pathTo('LanguagesView', { id: language.id }) : pathTo('LanguagesIndex'), FORM_ID, form.busy);
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    const input = form.parse(LanguageInput, toLanguageInput(values));
-    if (!input) return;
-    const saved = await saveRecord(api, language?.id, input);
-    navigate(pathTo('LanguagesView', { id: saved.id }));
+  const { form, onSubmit } = useRecordForm({
+    formId: FORM_ID,
+    api,
+    record: language,
+    title: language?.description,
+    initial: toLanguageFormValues(language),
+    view: 'LanguagesView',
+    index: 'LanguagesIndex',
+    schema: LanguageInput,
+    toInput: toLanguageInput,
   });
 
   return (

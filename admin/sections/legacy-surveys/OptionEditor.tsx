@@ -10,7 +10,7 @@ import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { EditorActions } from './EditorActions';
 import { EngagementOverrides } from './EngagementOverrides';
 import { SAVE_FAILED } from './values';
@@ -51,12 +51,13 @@ export function OptionEditor({
     targets.push({ value: values.transition, label: `${ctx.pages.find((p) => `page:${p.id}` === values.transition)?.title ?? 'Unknown page'} (not allowed)` });
   }
 
+  const change = changeSurvey(ctx, action.run, SAVE_FAILED);
   const save = () =>
-    action.run(async () => {
+    change(() => {
       const [to, target] = values.transition.startsWith('page:')
         ? ['page' as const, Number(values.transition.slice(5))]
         : [values.transition === 'end' ? ('end' as const) : null, null];
-      await ctx.api.updateOption(option.id, {
+      return ctx.api.updateOption(option.id, {
         label: values.label,
         value: values.value,
         isDisqualified: values.isDisqualified,
@@ -64,13 +65,8 @@ export function OptionEditor({
         transitionTarget: target,
         translations: values.translations,
       });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const move = (to: number) =>
-    action.run(async () => {
-      await ctx.api.updateOption(option.id, { displayOrder: to });
-      await ctx.refresh();
-    }, SAVE_FAILED);
+    });
+  const move = (to: number) => change(() => ctx.api.updateOption(option.id, { displayOrder: to }));
 
   const name = `option-${option.id}`;
   return (

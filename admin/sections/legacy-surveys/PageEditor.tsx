@@ -1,11 +1,12 @@
 /** The selected page: its title and its questions. */
 import { useState } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage } from '@core/model/legacySurvey';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { QuestionEditor } from './QuestionEditor';
 import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 
@@ -15,25 +16,17 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage
   const rename = useAction();
   const addQuestion = useAction();
 
-  const saveTitle = () =>
-    rename.run(async () => {
-      await ctx.api.updatePage(page.id, { title });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const add = () =>
-    addQuestion.run(async () => {
-      await ctx.api.addQuestion(page.id);
-      await ctx.refresh();
-    }, ADD_QUESTION_FAILED);
+  const saveTitle = () => changeSurvey(ctx, rename.run, SAVE_FAILED)(() => ctx.api.updatePage(page.id, { title }));
+  const add = () => changeSurvey(ctx, addQuestion.run, ADD_QUESTION_FAILED)(() => ctx.api.addQuestion(page.id));
 
   return (
     <section className="page-editor" aria-label={`Page ${page.title}`}>
       <div className="panel page-title-editor" aria-busy={rename.busy || undefined}>
         <FormErrors message={rename.error} />
         <TextField label="Page title" name={`page-${page.id}-title`} required maxLength={255} value={title} onChange={setTitle} />
-        <button type="button" className="btn btn-small btn-primary" disabled={rename.busy} aria-busy={rename.busy || undefined} onClick={saveTitle}>
+        <BusyButton className="btn btn-small btn-primary" busy={rename.busy} onClick={saveTitle}>
           Save Page Title
-        </button>
+        </BusyButton>
       </div>
       {page.questions.length === 0 && <p className="muted">No questions on this page yet.</p>}
       <ol className="question-list">
@@ -42,9 +35,9 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage
         ))}
       </ol>
       <FormErrors message={addQuestion.error} />
-      <button type="button" className="btn btn-secondary" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+      <BusyButton className="btn btn-secondary" busy={addQuestion.busy} onClick={add}>
         Add Question
-      </button>
+      </BusyButton>
     </section>
   );
 }

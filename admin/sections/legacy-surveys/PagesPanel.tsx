@@ -1,9 +1,10 @@
 /** The survey's pages: pick one to edit, add, reorder and delete. */
 import { FormErrors } from '../../components/form/FormErrors';
+import { BusyButton } from '../../components/form/BusyButton';
 import { MoveButtons } from '../../components/MoveButtons';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAction } from '../../hooks/useAction';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { ADD_PAGE_FAILED, SAVE_FAILED, SURVEY_LABELS as L } from './values';
 
 export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; selected: string; onSelect: (id: string) => void }) {
@@ -17,11 +18,7 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
       await ctx.refresh();
       onSelect(page.id);
     }, ADD_PAGE_FAILED);
-  const reorder = (id: string, to: number) =>
-    move.run(async () => {
-      await ctx.api.updatePage(id, { displayOrder: to });
-      await ctx.refresh();
-    }, SAVE_FAILED);
+  const reorder = (id: string, to: number) => changeSurvey(ctx, move.run, SAVE_FAILED)(() => ctx.api.updatePage(id, { displayOrder: to }));
 
   return (
     <nav className="panel pages-panel" aria-label="Pages" aria-busy={addPage.busy || move.busy || undefined}>
@@ -49,9 +46,9 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
           </li>
         ))}
       </ol>
-      <button type="button" className="btn btn-secondary" disabled={addPage.busy} aria-busy={addPage.busy || undefined} onClick={add}>
+      <BusyButton className="btn btn-secondary" busy={addPage.busy} onClick={add}>
         Add Page
-      </button>
+      </BusyButton>
     </nav>
   );
 }

@@ -1,5 +1,6 @@
 /** One question of a page: type, title, category, tags, translations and, for choices, its options. */
 import { useState } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage, SurveyQuestion } from '@core/model/legacySurvey';
 import { isChoiceType } from '@core/model/oform';
 import { FormErrors } from '../../components/form/FormErrors';
@@ -11,7 +12,7 @@ import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
-import type { EditorContext } from './editorContext';
+import { changeSurvey, type EditorContext } from './editorContext';
 import { EditorActions } from './EditorActions';
 import { OptionEditor } from './OptionEditor';
 import { ADD_OPTION_FAILED, SAVE_FAILED } from './values';
@@ -47,28 +48,20 @@ export function QuestionEditor({
   const translate = (code: string, key: 'title' | 'helperText', text: string) =>
     set({ translations: { ...values.translations, [code]: { ...values.translations[code], [key]: text } } });
 
+  const change = changeSurvey(ctx, action.run, SAVE_FAILED);
   const save = () =>
-    action.run(async () => {
-      await ctx.api.updateQuestion(question.id, {
+    change(() =>
+      ctx.api.updateQuestion(question.id, {
         questionType: values.questionType,
         title: values.title,
         helperText: values.helperText || null,
         questionCategoryId: values.questionCategoryId ? Number(values.questionCategoryId) : null,
         tagIds: values.tagIds.map(Number),
         translations: values.translations,
-      });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const move = (to: number) =>
-    action.run(async () => {
-      await ctx.api.updateQuestion(question.id, { displayOrder: to });
-      await ctx.refresh();
-    }, SAVE_FAILED);
-  const add = () =>
-    addOption.run(async () => {
-      await ctx.api.addOption(question.id);
-      await ctx.refresh();
-    }, ADD_OPTION_FAILED);
+      }),
+    );
+  const move = (to: number) => change(() => ctx.api.updateQuestion(question.id, { displayOrder: to }));
+  const add = () => changeSurvey(ctx, addOption.run, ADD_OPTION_FAILED)(() => ctx.api.addOption(question.id));
 
   const name = `question-${question.id}`;
   const withOptions = isChoiceType(question.questionType) || question.options.length > 0;
@@ -139,9 +132,9 @@ export function QuestionEditor({
             ))}
           </ol>
           <FormErrors message={addOption.error} />
-          <button type="button" className="btn btn-small btn-secondary" disabled={addOption.busy} aria-busy={addOption.busy || undefined} onClick={add}>
+          <BusyButton className="btn btn-small btn-secondary" busy={addOption.busy} onClick={add}>
             Add Option
-          </button>
+          </BusyButton>
         </section>
       )}
     </li>

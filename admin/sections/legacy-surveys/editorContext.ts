@@ -17,3 +17,18 @@ export interface EditorContext {
   languages: Language[];
   engagements: OptionsState;
 }
+
+/** What `run` of useAction takes: a call and the message shown when it fails. */
+type Run = (action: () => Promise<void>, failure: string) => Promise<boolean>;
+
+/**
+ * A change to the survey through `run`: the call, then the survey read again so every part of
+ * the editor shows what the server kept; `failure` when either fails.
+ */
+export const changeSurvey =
+  (ctx: EditorContext, run: Run, failure: string) =>
+  (call: () => Promise<unknown>): Promise<boolean> =>
+    run(async () => {
+      await call();
+      await ctx.refresh();
+    }, failure);

@@ -3,6 +3,7 @@
  * language the title edits that language's translation, as a question's title does.
  */
 import { useEffect, useRef, useState } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import type { OFormPage } from '@core/api/oforms';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
@@ -165,9 +166,9 @@ export function PageEditor({ ctx, page }: { ctx: EditorContext; page: OFormPage 
       <FormErrors message={addQuestion.error} />
       {ctx.language === null && (
         // Kept on screen below a long open question: adding the next one costs no scroll.
-        <button type="button" className="btn btn-secondary add-question" disabled={addQuestion.busy} aria-busy={addQuestion.busy || undefined} onClick={add}>
+        <BusyButton className="btn btn-secondary add-question" busy={addQuestion.busy} onClick={add}>
           Add Question
-        </button>
+        </BusyButton>
       )}
     </section>
   );

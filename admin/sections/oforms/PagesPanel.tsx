@@ -4,6 +4,7 @@
  * server's message says which.
  */
 import { useState, type ComponentProps } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import { DELETE_CONFIRMATION, useConfirm } from '../../components/confirm/ConfirmProvider';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MoveButtons } from '../../components/MoveButtons';
@@ -156,9 +157,9 @@ export function PagesPanel({ ctx, selected, onSelect }: { ctx: EditorContext; se
         ))}
       </ol>
       {!ctx.frozen && (
-        <button type="button" className="btn btn-secondary" disabled={action.busy} aria-busy={action.busy || undefined} onClick={add}>
+        <BusyButton className="btn btn-secondary" busy={action.busy} onClick={add}>
           Add Page
-        </button>
+        </BusyButton>
       )}
     </nav>
   );

@@ -1,5 +1,6 @@
 /** "Send test": a synthetic, clearly marked referral through the saved settings, and what came back. */
 import { useState } from 'react';
+import { BusyButton } from '../../components/form/BusyButton';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import type { RmsProvider, RmsProviderTest } from '@core/model/rmsProvider';
 import { useAction } from '../../hooks/useAction';
@@ -23,9 +24,9 @@ export function SendTest({ provider }: { provider: RmsProvider }) {
     <section className="panel" aria-labelledby="send-test-title">
       <h2 id="send-test-title">Send test</h2>
       <p className="hint">Sends a synthetic referral marked as a test (no participant's data) with the saved settings.</p>
-      <button type="button" className="btn btn-secondary" disabled={action.busy} aria-busy={action.busy || undefined} onClick={() => void send()}>
+      <BusyButton className="btn btn-secondary" busy={action.busy} onClick={() => void send()}>
         {action.busy ? 'Sending…' : 'Send test'}
-      </button>
+      </BusyButton>
       <div role="status" aria-live="polite">
         {action.error && <p className="form-errors">{action.error}</p>}
         {result && (

@@ -1,14 +1,12 @@
-import { useNavigate } from 'react-router-dom';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import { IRB_TYPES, IRB_TYPE_LABELS, SITE_LOCATION_KINDS, SITE_LOCATION_KIND_LABELS, SiteLocationInput, type SiteLocation } from '@core/model/siteLocation';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
+import { EntityForm } from '../../components/form/EntityForm';
 import { labelledOptions, loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
-import { useEntityForm } from '../../components/form/useEntityForm';
+import { useRecordForm } from '../../components/form/useRecordForm';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
-import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { SITE_LOCATION_LABELS as L, toSiteLocationFormValues, toSiteLocationInput } from './siteLocationValues';
 
@@ -17,17 +15,17 @@ const FORM_ID = 'site-location-form';
 /** Adds a site location, or edits `site`; the top bar's Save submits it. */
 export function SiteLocationForm({ site }: { site?: SiteLocation }) {
   const api = useApi(siteLocationsApi);
-  const navigate = useNavigate();
   const countries = useCountryOptions();
-  const form = useEntityForm(toSiteLocationFormValues(site));
-
-  useFormTopBar(site?.name, site ? pathTo('SiteLocationsView', { id: site.id }) : pathTo('SiteLocationsIndex'), FORM_ID, form.busy);
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    const input = form.parse(SiteLocationInput, toSiteLocationInput(values));
-    if (!input) return;
-    const saved = await saveRecord(api, site?.id, input);
-    navigate(pathTo('SiteLocationsView', { id: saved.id }));
+  const { form, onSubmit } = useRecordForm({
+    formId: FORM_ID,
+    api,
+    record: site,
+    title: site?.name,
+    initial: toSiteLocationFormValues(site),
+    view: 'SiteLocationsView',
+    index: 'SiteLocationsIndex',
+    schema: SiteLocationInput,
+    toInput: toSiteLocationInput,
   });
 
   return (

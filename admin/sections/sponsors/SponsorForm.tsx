@@ -1,15 +1,13 @@
-import { useNavigate } from 'react-router-dom';
 import { sponsorsApi } from '@core/api/sponsors';
 import { SponsorInput, type Sponsor } from '@core/model/sponsor';
 import { Checkbox } from '../../components/form/Checkbox';
-import { EntityForm, useFormTopBar, saveRecord } from '../../components/form/EntityForm';
+import { EntityForm } from '../../components/form/EntityForm';
 import { IDENTIFICATION_TAKEN } from '../../components/form/messages';
 import { loadedOptions, Select } from '../../components/form/Select';
 import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
-import { useEntityForm } from '../../components/form/useEntityForm';
+import { useRecordForm } from '../../components/form/useRecordForm';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
-import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { SPONSOR_LABELS as L, toSponsorFormValues, toSponsorInput } from './sponsorValues';
@@ -19,23 +17,24 @@ const FORM_ID = 'sponsor-form';
 /** Adds a sponsor, or edits `sponsor`; the top bar's Save submits it. */
 export function SponsorForm({ sponsor }: { sponsor?: Sponsor }) {
   const api = useApi(sponsorsApi);
-  const navigate = useNavigate();
   const notify = useNotify();
   const countries = useCountryOptions();
-  const form = useEntityForm(toSponsorFormValues(sponsor));
-
-  useFormTopBar(sponsor?.name, sponsor ? pathTo('SponsorsView', { id: sponsor.id }) : pathTo('SponsorsIndex'), FORM_ID, form.busy);
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    const input = form.parse(SponsorInput, toSponsorInput(values));
-    if (!input) return;
-    if (!(await api.isIdentificationUnique(input.identification, sponsor?.id))) {
+  const { form, onSubmit } = useRecordForm({
+    formId: FORM_ID,
+    api,
+    record: sponsor,
+    title: sponsor?.name,
+    initial: toSponsorFormValues(sponsor),
+    view: 'SponsorsView',
+    index: 'SponsorsIndex',
+    schema: SponsorInput,
+    toInput: toSponsorInput,
+    async accept(input, form) {
+      if (await api.isIdentificationUnique(input.identification, sponsor?.id)) return true;
       form.fail({ identification: IDENTIFICATION_TAKEN });
-      return;
-    }
-    const saved = await saveRecord(api, sponsor?.id, input);
-    notify('success', sponsor ? `Sponsor ${saved.name} saved.` : `Sponsor ${saved.name} added.`);
-    navigate(pathTo('SponsorsView', { id: saved.id }));
+      return false;
+    },
+    onSaved: (saved) => notify('success', sponsor ? `Sponsor ${saved.name} saved.` : `Sponsor ${saved.name} added.`),
   });
 
   return (

@@ -4,6 +4,7 @@ import { engagementIndications, engagements, referrals } from '../../../server/d
 import { IDENTIFICATION_TAKEN } from '../../../server/http/uniqueIdentification';
 import { ENGAGEMENT_HAS_REFERRALS, UNKNOWN_SPONSOR } from '../../../server/engagements/routes';
 import { createHarness, json, type Harness } from '../harness';
+import { expectOnlyIdentificationTaken, expectParametersRefused } from '../listQueries';
 
 let h: Harness;
 let admin: string;
@@ -289,11 +290,7 @@ describe('engagements list', () => {
       ['isActive=maybe', 'isActive'],
       ['nope=1', 'nope'],
     ];
-    for (const [query, parameter] of cases) {
-      const res = await h.request('GET', `/api/engagements?${query}`, { token: admin });
-      expect(res.status, query).toBe(400);
-      expect((await json(res)).errors[0].source.parameter, query).toBe(parameter);
-    }
+    await expectParametersRefused(h, '/api/engagements', admin, cases);
   });
 
   it('puts engagements linked to a site first with sortAssociated', async () => {
@@ -354,9 +351,7 @@ describe('a User sees only engagements of their sponsors', () => {
   });
 
   it('learns only that an identification is taken', async () => {
-    const check = await json(await h.request('GET', '/api/engagements?uniqueIdentification=T-1', { token: userToken }));
-    expect(check.meta.total).toBe(1);
-    expect(Object.keys(check.data[0].attributes)).toEqual(['identification']);
+    await expectOnlyIdentificationTaken(h, '/api/engagements', 'T-1', userToken);
   });
 
   it('requires a signed-in user', async () => {

@@ -7,6 +7,7 @@ import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
 import { createHarness, doc, json, type Harness } from '../harness';
+import { resourceCalls } from '../resourceCalls';
 
 let h: Harness;
 let admin: string;
@@ -16,16 +17,11 @@ let sameSponsorEngagementId: string;
 let otherEngagementId: string;
 let userToken: string;
 
-async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
-  const res = await h.request('POST', `/api/${path}`, { token, body: doc(type, attributes) });
-  return { res, body: await json(res) };
-}
-/** PATCH /api/{path}/{id}; the resource type is the path's name. */
-async function patch(path: string, id: string, attributes: Record<string, unknown>, token = admin) {
-  const res = await h.request('PATCH', `/api/${path}/${id}`, { token, body: doc(path, attributes, id) });
-  return { res, body: await json(res) };
-}
-const del = (path: string, id: string, token = admin) => h.request('DELETE', `/api/${path}/${id}`, { token });
+const { post, patch, del } = resourceCalls(
+  () => h,
+  '/api',
+  () => admin,
+);
 
 async function getSurvey(id: string, token = admin) {
   const res = await h.request('GET', `/api/surveys/${id}`, { token });

@@ -4,6 +4,7 @@ import { engagements, sponsors } from '../../../server/db/schema';
 import { SPONSOR_HAS_ENGAGEMENTS } from '../../../server/sponsors/routes';
 import { IDENTIFICATION_TAKEN } from '../../../server/http/uniqueIdentification';
 import { useAdminHarness, json, type Harness } from '../harness';
+import { expectOnlyIdentificationTaken, expectParametersRefused } from '../listQueries';
 
 let h: Harness;
 let admin: string;
@@ -214,13 +215,7 @@ describe('sponsors list', () => {
       ['page=1&page=2', 'page'],
       ['searchQuery=%00', 'searchQuery'],
     ];
-    for (const [query, parameter] of cases) {
-      const res = await h.request('GET', `/api/sponsors?${query}`, { token: admin });
-      expect(res.status, query).toBe(400);
-      const doc = await json(res);
-      expect(doc.errors[0].source.parameter, query).toBe(parameter);
-      expect(doc.errors[0].detail.length).toBeGreaterThan(5);
-    }
+    await expectParametersRefused(h, '/api/sponsors', admin, cases);
   });
 
   it('accepts every page size of the product', async () => {
@@ -258,9 +253,7 @@ describe('a User sees only their sponsors', () => {
   });
 
   it('learns only that an identification is taken, not the sponsor behind it', async () => {
-    const check = await json(await h.request('GET', '/api/sponsors?uniqueIdentification=THEIRS', { token: userToken }));
-    expect(check.meta.total).toBe(1);
-    expect(Object.keys(check.data[0].attributes)).toEqual(['identification']);
+    await expectOnlyIdentificationTaken(h, '/api/sponsors', 'THEIRS', userToken);
   });
 
   it('edits their own sponsor but may neither create nor delete one, not even their own (403, nothing written)', async () => {

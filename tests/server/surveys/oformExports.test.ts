@@ -8,6 +8,7 @@ import { NO_APPROVED_VERSION, SURVEY_METRICS_COLUMNS } from '@core/model/oformEx
 import { createApiClient } from '@core/api/client';
 import { oformExportsApi } from '@core/api/oformExports';
 import { createHarness, doc, json, type Harness } from '../harness';
+import { resourceCalls } from '../resourceCalls';
 
 let h: Harness;
 let admin: string;
@@ -17,14 +18,11 @@ let otherEngagementId: string;
 let englishId: string;
 let spanishId: string;
 
-async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
-  const res = await h.request('POST', `/api/o-forms/${path}`, { token, body: doc(type, attributes) });
-  return { res, body: await json(res) };
-}
-async function patch(path: string, id: string, attributes: Record<string, unknown>, token = admin, relationships?: Record<string, unknown>) {
-  const res = await h.request('PATCH', `/api/o-forms/${path}/${id}`, { token, body: doc(path, attributes, id, relationships) });
-  return { res, body: await json(res) };
-}
+const { post, patch } = resourceCalls(
+  () => h,
+  '/api/o-forms',
+  () => admin,
+);
 const setLanguages = (formId: string, ids: string[], token = admin) =>
   patch('o-forms', formId, {}, token, { languages: { data: ids.map((id) => ({ type: 'languages', id })) } });
 

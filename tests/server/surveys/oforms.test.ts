@@ -5,7 +5,8 @@ import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { ALREADY_APPROVED, APPROVED_IMMUTABLE, TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import { FIELD_TYPES } from '@core/model/oform';
-import { createHarness, doc, json, type Harness } from '../harness';
+import { createHarness, json, type Harness } from '../harness';
+import { resourceCalls } from '../resourceCalls';
 
 let h: Harness;
 let admin: string;
@@ -13,15 +14,11 @@ let engagementId: string;
 let otherEngagementId: string;
 let userToken: string;
 
-async function post(path: string, type: string, attributes: Record<string, unknown>, token = admin) {
-  const res = await h.request('POST', `/api/o-forms/${path}`, { token, body: doc(type, attributes) });
-  return { res, body: await json(res) };
-}
-async function patch(path: string, id: string, attributes: Record<string, unknown>, token = admin) {
-  const res = await h.request('PATCH', `/api/o-forms/${path}/${id}`, { token, body: doc(path, attributes, id) });
-  return { res, body: await json(res) };
-}
-const del = (path: string, id: string, token = admin) => h.request('DELETE', `/api/o-forms/${path}/${id}`, { token });
+const { post, patch, del } = resourceCalls(
+  () => h,
+  '/api/o-forms',
+  () => admin,
+);
 
 interface Included {
   type: string;
