@@ -11,6 +11,7 @@ import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { messageOptOuts, messages, smsOptOuts } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
+import { DAY_MS } from '@core/time';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -224,7 +225,7 @@ export async function optOutNumber(db: Db, toMatch: string, now: Date): Promise<
 /** MESSAGE_RETENTION_DAYS: the bodies of messages sent (or cancelled) more than `days` ago are deleted; the row stays. */
 export async function purgeBodies(db: Db, now: Date, days: number): Promise<number> {
   if (days <= 0) return 0;
-  const before = new Date(now.getTime() - days * 86_400_000);
+  const before = new Date(now.getTime() - days * DAY_MS);
   const rows = await db
     .update(messages)
     .set({ bodyCiphertext: null, purgedAt: now })
