@@ -12,6 +12,7 @@ import { rowsOf } from '../db/rows';
 import { messageOptOuts, messages, smsOptOuts } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { DAY_MS } from '@core/time';
+import { retryDueAt } from '../jobs/retrySchedule';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -23,8 +24,6 @@ export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
 export const TEXTED_STOP = 'not sent: the number texted STOP';
 
 export type Channel = 'email' | 'sms';
-
-const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 export interface NewMessage {
   kind: MessageKind;
@@ -162,16 +161,9 @@ export interface SendOutcome {
   retryable: boolean;
 }
 
-export function nextAttemptAt(schedule: readonly number[], attempt: number, outcome: SendOutcome, now: Date): Date | null {
-  if (!outcome.retryable) return null;
-  const wait = schedule[attempt - 1];
-  if (wait === undefined) return null;
-  return new Date(now.getTime() + Math.min(wait, MAX_WAIT_SECONDS) * 1000);
-}
-
 /** Records a claimed attempt: sent, cancelled, retrying at its next time, or failed. */
 export async function recordAttempt(db: Db, claim: Claim, outcome: SendOutcome, schedule: readonly number[], now: Date): Promise<void> {
-  const next = outcome.sent || outcome.cancelled ? null : nextAttemptAt(schedule, claim.attempt, outcome, now);
+  const next = outcome.sent || outcome.cancelled ? null : retryDueAt(schedule, claim.attempt, outcome, now);
   const status = outcome.sent ? 'sent' : outcome.cancelled ? 'cancelled' : next ? 'retrying' : 'failed';
   await db
     .update(messages)
