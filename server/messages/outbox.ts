@@ -5,7 +5,7 @@
  * again with the same Message-ID. Only the claim's holder records its outcome.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
@@ -192,14 +192,18 @@ export async function restartMessage(db: Db, id: number, now: Date): Promise<Res
   return 'restarted';
 }
 
+/** Cancels the messages of `which` to the address `toMatch` that are not sent (nor will be), with `reason` as their error. */
+const cancelUnsent = (tx: Conn, toMatch: string, which: SQL, reason: string) =>
+  tx
+    .update(messages)
+    .set({ status: 'cancelled', lastError: reason, nextAttemptAt: null, leaseId: null })
+    .where(and(eq(messages.toMatch, toMatch), which, inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+
 /** Opts a participant's address out and cancels the mail still waiting for it. */
 export async function optOut(db: Db, toMatch: string, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(messageOptOuts).values({ toMatch, created: now }).onConflictDoNothing();
-    await tx
-      .update(messages)
-      .set({ status: 'cancelled', lastError: UNSUBSCRIBED, nextAttemptAt: null, leaseId: null })
-      .where(and(eq(messages.toMatch, toMatch), eq(messages.audience, 'participant'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+    await cancelUnsent(tx, toMatch, eq(messages.audience, 'participant'), UNSUBSCRIBED);
   });
 }
 
@@ -207,10 +211,7 @@ export async function optOut(db: Db, toMatch: string, now: Date): Promise<void> 
 export async function optOutNumber(db: Db, toMatch: string, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(smsOptOuts).values({ toMatch, created: now }).onConflictDoNothing();
-    await tx
-      .update(messages)
-      .set({ status: 'cancelled', lastError: TEXTED_STOP, nextAttemptAt: null, leaseId: null })
-      .where(and(eq(messages.toMatch, toMatch), eq(messages.channel, 'sms'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+    await cancelUnsent(tx, toMatch, eq(messages.channel, 'sms'), TEXTED_STOP);
   });
 }
 
