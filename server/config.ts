@@ -256,7 +256,8 @@ function ssoServices(env: Env, publicUrl: string | null): Record<string, SsoServ
 }
 
 export const DEFAULT_RMS_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200, 86400];
-const MAX_RETRY_WAIT_SECONDS = 7 * 24 * 3600;
+/** The longest wait a retry schedule, or a Retry-After, may ask for: a week. */
+export const MAX_RETRY_WAIT_SECONDS = 7 * 24 * 3600;
 
 export const DEFAULT_MESSAGE_RETRY_SCHEDULE = [60, 300, 1800, 7200, 43200];
 

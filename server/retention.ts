@@ -7,8 +7,7 @@ import type { Db } from './db/open';
 import type { Logger } from './log';
 import { deleteExpiredLeads } from './leads';
 import { deleteExpiredAnswers } from './participant/retention';
-
-const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS } from '@core/time';
 
 export interface RetentionJob {
   stop(): Promise<void>;

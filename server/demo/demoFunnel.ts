@@ -19,9 +19,9 @@ import type { PhiCipher } from '../security/phi';
 import { seedDemoLeads, type DemoLeadRun } from './demoLeads';
 import { seedDemoReferrals, type DemoReferralRun } from './demoReferrals';
 import { funnelViews, mediaChannelFigures, oFormContainerEntries, oFormContainers, oFormPageMetrics, oFormSubmissions } from '../db/schema';
+import { DAY_MS } from '@core/time';
 
 const DAYS = 42;
-const DAY_MS = 24 * 3600 * 1000;
 const SOURCES = [
   { utm_source: 'newsletter', utm_campaign: 'heart-month', weight: 0.45, start: 0.6, complete: 0.75 },
   { utm_source: 'facebook', utm_campaign: 'bp-awareness', weight: 0.55, start: 0.45, complete: 0.65 },

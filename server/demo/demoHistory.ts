@@ -8,8 +8,7 @@ import { asc } from 'drizzle-orm';
 import { recordAudit } from '../audit/trail';
 import type { Db } from '../db/open';
 import { users } from '../db/schema';
-
-const DAY = 24 * 3600_000;
+import { DAY_MS } from '@core/time';
 
 export interface DemoRecords {
   sponsorId: number;
@@ -23,7 +22,7 @@ export async function seedDemoHistory(db: Db, records: DemoRecords, now: Date): 
   // The installation's first user is the Admin the seed created; without one, the system did it.
   const [first] = await db.select({ id: users.id, username: users.username }).from(users).orderBy(asc(users.id)).limit(1);
   const actor = first ?? null;
-  const at = (daysAgo: number, hour: number) => new Date(Math.floor(now.getTime() / DAY) * DAY - daysAgo * DAY + hour * 3600_000);
+  const at = (daysAgo: number, hour: number) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - daysAgo * DAY_MS + hour * 3600_000);
   const events: { occurredAt: Date; entity: string; entityId: number; action: string; changes: Record<string, { old: unknown; new: unknown }> }[] = [
     {
       occurredAt: at(44, 9),

@@ -13,6 +13,7 @@ import type { Db } from '../db/open';
 import { engagementScreeners, engagements, referrals } from '../db/schema';
 
 import type { EngagementPause } from '@core/model/engagement';
+import { startOfNextDay } from '@core/time';
 
 export { TARGET_MEASURES, type EngagementPause, type TargetMeasure } from '@core/model/engagement';
 
@@ -23,9 +24,7 @@ export interface PauseFacts {
   endDate: string | null;
 }
 
-const DAY_MS = 24 * 3600 * 1000;
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
 
 /** A target counts when it is a whole number above 0 (none, or 0, is no target). */
 const targetOf = (e: PauseFacts): number | null => (e.targetParticipantCount !== null && e.targetParticipantCount > 0 ? e.targetParticipantCount : null);
@@ -47,7 +46,7 @@ export function pauseOf(e: PauseFacts, targetReachedAt: Date | null, now: Date):
     ['endDate', 'end date'],
   ] as const) {
     const day = e[reason];
-    if (day && day < today) found.push({ reason, since: dayAfter(day).toISOString(), text: `paused: ${label} ${day} passed` });
+    if (day && day < today) found.push({ reason, since: startOfNextDay(day).toISOString(), text: `paused: ${label} ${day} passed` });
   }
   found.sort((a, b) => a.since.localeCompare(b.since));
   return found[0] ?? null;

@@ -36,6 +36,7 @@ import {
 } from '@core/model/funnel';
 import { LEAD_KINDS } from '@core/model/lead';
 import { deliveredJoin, isDeliveredJoined } from '../referrals';
+import { startOfNextDay } from '@core/time';
 
 /**
  * `started`, on the submission aliased `alias`: its participant saved a page's answers (the first
@@ -93,7 +94,7 @@ export const figureCondition = (figure: SubmissionFigure): SQL =>
   isLeadFigure(figure) ? sql`(${isStarted('s')}) and (${LEAD_FACTS[figure]})` : reachedCondition(figure);
 
 /** The calendar day after `day` (YYYY-MM-DD). */
-export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10);
+export const nextDay = (day: string) => startOfNextDay(day).toISOString().slice(0, 10);
 
 /**
  * The submissions with what their stages read: s, its survey version f, engagement e, channel mc,

@@ -12,6 +12,7 @@ import { API_ISO_CODE } from '@core/i18n';
 import { isIsoDate } from '@core/validation/isoDate';
 import { jsonSchemaOf } from './jsonSchema';
 import { badRequest } from './errors';
+import { DAY_MS } from '@core/time';
 
 /** A JSON Schema, as the OpenAPI document states it. */
 export type ParamSchema = Readonly<Record<string, unknown>>;
@@ -127,8 +128,6 @@ export const dayParam = (bound: 'from' | 'to'): QueryParam<string> => ({
     return value;
   },
 });
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /** A day (a `to` day includes its whole UTC day) or an ISO date-time, as an instant. */
 export const instantParam = (bound: 'from' | 'to'): QueryParam<Date> => ({

@@ -8,8 +8,8 @@ import { notFound } from './errors';
 import { parseId, parseReadQuery, type ListSpec } from './query';
 import { sendResource } from './serialize';
 
-/** The path's id and the row `find` reads for it, or a 404 naming `what`. */
-export async function rowAtPath<R>(c: Context, what: string, find: (id: number) => Promise<R | undefined>): Promise<{ id: number; row: R }> {
+/** The path's id and the row `find` reads for it, or a 404 naming `what` when it finds none. */
+export async function rowAtPath<R>(c: Context, what: string, find: (id: number) => Promise<R | null | undefined>): Promise<{ id: number; row: R }> {
   const id = parseId(c.req.param('id'));
   const row = id === null ? undefined : await find(id);
   if (!row || id === null) throw notFound(what);
@@ -21,7 +21,7 @@ export async function answerFound<R>(
   c: Context,
   spec: Pick<ListSpec, 'type' | 'includes' | 'fields'>,
   what: string,
-  find: (id: number) => Promise<R | undefined>,
+  find: (id: number) => Promise<R | null | undefined>,
   resource: (row: R, fields: Set<string> | null) => Resource,
 ): Promise<Response> {
   const q = parseReadQuery(new URL(c.req.url).searchParams, spec);

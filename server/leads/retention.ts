@@ -6,11 +6,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
+import { DAY_MS } from '@core/time';
 
 /** Any fixed number, the same in every process: names the advisory lock of this purge. */
 const LEAD_RETENTION_LOCK = 7_310_421_031;
 const BATCH = 500;
-const DAY_MS = 24 * 3600 * 1000;
 
 /** Deletes leads kept more than `days` before `now`; answers how many (0 when another process holds the lock). */
 export async function deleteExpiredLeads(db: Db, now: Date, days: number): Promise<number> {

@@ -14,8 +14,7 @@ import { overdueAt } from '../referrals';
 import { enqueueMessage, messageIdDomain, type MessageContext } from './outbox';
 import { addressedToStaff } from './recipients';
 import { render, templateOf } from './templates';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '@core/time';
 
 /** The UTC day whose digest is due at `now`, or null before the hour. */
 export function digestDay(now: Date, hour: number): string | null {

@@ -5,12 +5,14 @@
  * again with the same Message-ID. Only the claim's holder records its outcome.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { messageOptOuts, messages, smsOptOuts } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
+import { DAY_MS } from '@core/time';
+import { retryDueAt } from '../jobs/retrySchedule';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -22,8 +24,6 @@ export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
 export const TEXTED_STOP = 'not sent: the number texted STOP';
 
 export type Channel = 'email' | 'sms';
-
-const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 export interface NewMessage {
   kind: MessageKind;
@@ -161,16 +161,9 @@ export interface SendOutcome {
   retryable: boolean;
 }
 
-export function nextAttemptAt(schedule: readonly number[], attempt: number, outcome: SendOutcome, now: Date): Date | null {
-  if (!outcome.retryable) return null;
-  const wait = schedule[attempt - 1];
-  if (wait === undefined) return null;
-  return new Date(now.getTime() + Math.min(wait, MAX_WAIT_SECONDS) * 1000);
-}
-
 /** Records a claimed attempt: sent, cancelled, retrying at its next time, or failed. */
 export async function recordAttempt(db: Db, claim: Claim, outcome: SendOutcome, schedule: readonly number[], now: Date): Promise<void> {
-  const next = outcome.sent || outcome.cancelled ? null : nextAttemptAt(schedule, claim.attempt, outcome, now);
+  const next = outcome.sent || outcome.cancelled ? null : retryDueAt(schedule, claim.attempt, outcome, now);
   const status = outcome.sent ? 'sent' : outcome.cancelled ? 'cancelled' : next ? 'retrying' : 'failed';
   await db
     .update(messages)
@@ -199,14 +192,18 @@ export async function restartMessage(db: Db, id: number, now: Date): Promise<Res
   return 'restarted';
 }
 
+/** Cancels the messages of `which` to the address `toMatch` that are not sent (nor will be), with `reason` as their error. */
+const cancelUnsent = (tx: Conn, toMatch: string, which: SQL, reason: string) =>
+  tx
+    .update(messages)
+    .set({ status: 'cancelled', lastError: reason, nextAttemptAt: null, leaseId: null })
+    .where(and(eq(messages.toMatch, toMatch), which, inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+
 /** Opts a participant's address out and cancels the mail still waiting for it. */
 export async function optOut(db: Db, toMatch: string, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(messageOptOuts).values({ toMatch, created: now }).onConflictDoNothing();
-    await tx
-      .update(messages)
-      .set({ status: 'cancelled', lastError: UNSUBSCRIBED, nextAttemptAt: null, leaseId: null })
-      .where(and(eq(messages.toMatch, toMatch), eq(messages.audience, 'participant'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+    await cancelUnsent(tx, toMatch, eq(messages.audience, 'participant'), UNSUBSCRIBED);
   });
 }
 
@@ -214,17 +211,14 @@ export async function optOut(db: Db, toMatch: string, now: Date): Promise<void> 
 export async function optOutNumber(db: Db, toMatch: string, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(smsOptOuts).values({ toMatch, created: now }).onConflictDoNothing();
-    await tx
-      .update(messages)
-      .set({ status: 'cancelled', lastError: TEXTED_STOP, nextAttemptAt: null, leaseId: null })
-      .where(and(eq(messages.toMatch, toMatch), eq(messages.channel, 'sms'), inArray(messages.status, ['pending', 'waiting', 'retrying', 'failed'])));
+    await cancelUnsent(tx, toMatch, eq(messages.channel, 'sms'), TEXTED_STOP);
   });
 }
 
 /** MESSAGE_RETENTION_DAYS: the bodies of messages sent (or cancelled) more than `days` ago are deleted; the row stays. */
 export async function purgeBodies(db: Db, now: Date, days: number): Promise<number> {
   if (days <= 0) return 0;
-  const before = new Date(now.getTime() - days * 86_400_000);
+  const before = new Date(now.getTime() - days * DAY_MS);
   const rows = await db
     .update(messages)
     .set({ bodyCiphertext: null, purgedAt: now })

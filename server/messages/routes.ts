@@ -12,7 +12,7 @@
  * - /api/message-unsubscribe/:token (participants, no sign-in): GET shows a page with a button,
  *   POST (RFC 8058 one-click, what mail clients send) opts the address out at once.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import {
   isMessageKind,
   isSmsKind,
@@ -37,9 +37,10 @@ import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/responseText';
 import { conflict, notFound } from '../http/errors';
 import { idParam, required } from '../http/params';
-import { parseQuery, WHOLE_LIST_QUERY, parseId, parseListQuery, type ListSpec } from '../http/query';
-import { answerList } from '../http/listAnswer';
-import { sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { parseQuery, WHOLE_LIST_QUERY, parseId, type ListSpec } from '../http/query';
+import { answerRows } from '../http/listAnswer';
+import { rowAtPath } from '../http/pathRow';
+import { modelResource, sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
 import { findMessage, listMessages, MESSAGE_LIST_FILTERS, MESSAGE_SORT_FIELDS, revealRecipient } from './list';
@@ -57,7 +58,7 @@ const listSpec: ListSpec<(typeof MESSAGE_SORT_FIELDS)[number], typeof MESSAGE_LI
   fields: MESSAGE.names,
 };
 
-const resourceOf = ({ id, ...attributes }: Message, fields: Set<string> | null = null) => toResource(MESSAGE_TYPE, id, attributes, { fields });
+const resourceOf = (message: Message, fields: Set<string> | null = null) => modelResource(MESSAGE_TYPE, message, fields);
 
 const STAFF_ROLES = ['Admin', 'Super User', 'User'] as const;
 
@@ -70,31 +71,26 @@ export function messagesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get('/', describe({ summary: 'List messages (the outbox)', list: listSpec, answer: { list: MESSAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await listMessages(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map((r) => resourceOf(r, q.fields)), total };
-    });
-  });
+  app.get('/', describe({ summary: 'List messages (the outbox)', list: listSpec, answer: { list: MESSAGE } }), (c) =>
+    answerRows(c, listSpec, (q) => listMessages(db, c.get('user'), q), resourceOf),
+  );
+
+  const findAtPath = (c: Context<AppEnv>) => rowAtPath(c, 'message', (id) => findMessage(db, c.get('user'), id));
 
   app.get('/:id', describe({ summary: 'A message', answer: { resource: MESSAGE } }), async (c) => {
-    const message = await findMessage(db, c.get('user'), parseId(c.req.param('id')));
-    if (!message) throw notFound('message');
+    const { row: message } = await findAtPath(c);
     return sendResource(c, resourceOf(message));
   });
 
   app.post('/:id/resend', describe({ summary: 'Send a message that was not sent again, now', answer: { resource: MESSAGE } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const found = await findMessage(db, c.get('user'), id);
-    if (!found) throw notFound('message');
-    const outcome = await restartMessage(db, found.id === undefined ? -1 : Number(found.id), nowOf(deps));
+    const { id } = await findAtPath(c);
+    const outcome = await restartMessage(db, id, nowOf(deps));
     if (outcome === 'sent') throw conflict('This message was sent already.');
     if (outcome === 'purged') throw conflict('The body of this message was deleted (MESSAGE_RETENTION_DAYS): it cannot be sent again.');
     if (outcome === 'missing') throw notFound('message');
-    await sendDue(messageOptionsOf(deps), nowOf(deps), { id: Number(found.id) });
+    await sendDue(messageOptionsOf(deps), nowOf(deps), { id });
     const after = await findMessage(db, c.get('user'), id);
-    c.set('audit', { entity: MESSAGE_TYPE, entityId: Number(found.id), action: 'resend' });
+    c.set('audit', { entity: MESSAGE_TYPE, entityId: id, action: 'resend' });
     return sendResource(c, resourceOf(after!));
   });
 

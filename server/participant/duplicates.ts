@@ -10,8 +10,7 @@ import type { ContactFormField, ContactValue } from '@core/oform/contact';
 import type { Conn } from '../db/open';
 import { contacts, engagements } from '../db/schema';
 import type { ContactMatcher } from '../security/contactMatch';
-
-const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS } from '@core/time';
 
 export interface MatchKeys {
   emailMatch: string | null;

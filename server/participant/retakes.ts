@@ -12,8 +12,7 @@
  */
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { mediaChannels, oFormSubmissions } from '../db/schema';
-
-const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS } from '@core/time';
 
 export interface RetakeWindow {
   /** The channel's window in days (0: retakes allowed, or no channel). */

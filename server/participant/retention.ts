@@ -11,11 +11,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
+import { DAY_MS } from '@core/time';
 
 /** Any fixed number, the same in every process: names the advisory lock of this job. */
 const RETENTION_LOCK = 7_310_421_016;
 const BATCH = 200;
-const DAY_MS = 24 * 3600 * 1000;
 
 export interface RetentionResult {
   /** Submissions whose answers were deleted. */

@@ -14,18 +14,16 @@ import { idFilter, type ListFilters } from '../http/filters';
 import { dayParam, mapParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { isDeliveredReferral } from './delivered';
+import { startOfDay, startOfNextDay } from '@core/time';
 
 const deadline = sql`${referrals.created} + ${engagements.firstContactHours} * interval '1 hour'`;
-
-const DAY_MS = 86_400_000;
-const startOf = (day: string) => new Date(`${day}T00:00:00Z`);
 
 /** The list's filters as conditions over referrals (joined to their engagement and site): days are whole UTC days. */
 export const SITE_PERFORMANCE_LIST_FILTERS = {
   engagementId: idFilter(referrals.engagementId, 'engagement'),
   siteLocationId: idFilter(engagementSiteLocations.siteLocationId, 'site location'),
-  from: mapParam(dayParam('from'), (day) => gte(referrals.created, startOf(day))),
-  to: mapParam(dayParam('to'), (day) => lt(referrals.created, new Date(startOf(day).getTime() + DAY_MS))),
+  from: mapParam(dayParam('from'), (day) => gte(referrals.created, startOfDay(day))),
+  to: mapParam(dayParam('to'), (day) => lt(referrals.created, startOfNextDay(day))),
 } satisfies ListFilters<SitePerformanceFilter>;
 
 const rate = (part: number, whole: number) => (whole > 0 ? part / whole : null);

@@ -17,6 +17,7 @@ import type { ListQuery } from '../http/query';
 import { openContactValues } from '../security/sealedValues';
 import type { PhiCipher } from '../security/phi';
 import { storedStatus } from './ladder';
+import { startOfDay, startOfNextDay } from '@core/time';
 
 const closed = sql.join(
   CLOSED_REFERRAL_STATUSES.map((s) => sql`${s}`),
@@ -73,8 +74,6 @@ export const REFERRAL_FILTERS = {
 };
 export type ReferralFilter = typeof REFERRAL_FILTERS;
 
-const DAY_MS = 86_400_000;
-
 const flag = (value: boolean | undefined, condition: SQL) => (value === undefined ? undefined : value ? condition : not(condition));
 
 /** The queue's named filters as conditions at instant `now`. */
@@ -83,8 +82,8 @@ export function referralConditions(filters: ParamValues<ReferralFilter>, now: Da
     ...filterConditions(filters, staticFilters),
     flag(filters.overdue, overdueAt(now)),
     flag(filters.stale, staleAt(now)),
-    filters.createdFrom ? gte(referrals.created, new Date(`${filters.createdFrom}T00:00:00Z`)) : undefined,
-    filters.createdTo ? lt(referrals.created, new Date(Date.parse(`${filters.createdTo}T00:00:00Z`) + DAY_MS)) : undefined,
+    filters.createdFrom ? gte(referrals.created, startOfDay(filters.createdFrom)) : undefined,
+    filters.createdTo ? lt(referrals.created, startOfNextDay(filters.createdTo)) : undefined,
   ];
 }
 

@@ -32,7 +32,7 @@ import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHO
 import { rowAtPath } from '../http/pathRow';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { modelResource, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
 import { logAttempt } from './attempts';
@@ -86,7 +86,7 @@ export function referralsRoutes(deps: Deps) {
     const where = and(referralScope(c.get('user')), ...referralConditions(q.filters, now));
     return answerList(c, q, async (window) => {
       const page = await referralPage(db, phiOf(deps), now, { ...q, ...window }, where);
-      return { data: page.referrals.map(({ id, ...attributes }) => toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields })), total: page.total };
+      return { data: page.referrals.map((referral) => modelResource(REFERRAL_TYPE, referral, q.fields)), total: page.total };
     });
   });
 
@@ -99,8 +99,7 @@ export function referralsRoutes(deps: Deps) {
 
   app.get('/:id', describe({ summary: 'Read a referral', read: listSpec, answer: { resource: REFERRAL } }), async (c) => {
     const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const { id, ...attributes } = await visible(c.get('user'), c.req.param('id'));
-    return sendResource(c, toResource(REFERRAL_TYPE, id, attributes, { fields: q.fields }));
+    return sendResource(c, modelResource(REFERRAL_TYPE, await visible(c.get('user'), c.req.param('id')), q.fields));
   });
 
   app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), async (c) => {
@@ -109,7 +108,7 @@ export function referralsRoutes(deps: Deps) {
     const entries = await referralTimeline(db, phiOf(deps), referral);
     return sendList(
       c,
-      entries.map(({ id, ...attributes }) => toResource(REFERRAL_EVENT_TYPE, id, attributes)),
+      entries.map((entry) => modelResource(REFERRAL_EVENT_TYPE, entry)),
       { total: entries.length, page: 1, limit: entries.length },
     );
   });
@@ -133,8 +132,7 @@ export function referralsRoutes(deps: Deps) {
         action: 'status',
         meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null },
       });
-      const { id, ...after } = await visible(user, referral.id);
-      return sendResource(c, toResource(REFERRAL_TYPE, id, after));
+      return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)));
     },
   );
 
@@ -169,8 +167,7 @@ export function referralsRoutes(deps: Deps) {
         action: 'contact-attempt',
         meta: { channel: attributes.channel, result: attributes.result },
       });
-      const { id, ...after } = await visible(user, referral.id);
-      return sendResource(c, toResource(REFERRAL_TYPE, id, after), 201);
+      return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)), 201);
     },
   );
 
@@ -198,7 +195,7 @@ export function referralReasonsRoutes(deps: Deps) {
       c,
       reasonSpec,
       (q) => listReasons(db, q, q.filters.status),
-      ({ id, ...attributes }) => toResource(REFERRAL_REASON_TYPE, id, attributes),
+      (reason) => modelResource(REFERRAL_REASON_TYPE, reason),
     ),
   );
 
@@ -212,8 +209,8 @@ export function referralReasonsRoutes(deps: Deps) {
     canChange,
     async (c) => {
       const { attributes } = await c.var.body.read();
-      const { id, ...row } = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
-      return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row), 201);
+      const added = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
+      return sendResource(c, modelResource(REFERRAL_REASON_TYPE, added), 201);
     },
   );
 
@@ -230,8 +227,7 @@ export function referralReasonsRoutes(deps: Deps) {
       const { attributes } = await c.var.body.read(reasonId === null ? {} : { id: reasonId });
       const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
       if (!updated) throw notFound('referral reason');
-      const { id, ...row } = updated;
-      return sendResource(c, toResource(REFERRAL_REASON_TYPE, id, row));
+      return sendResource(c, modelResource(REFERRAL_REASON_TYPE, updated));
     },
   );
 

@@ -14,6 +14,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
+import { retryDueAt } from '../jobs/retrySchedule';
 import { NONE_PROVIDER_NAME } from './provider';
 import { truncate, type AttemptResult } from './attempt';
 
@@ -33,8 +34,6 @@ export type RmsDeliveryRow = typeof rmsDeliveries.$inferSelect;
 
 /** Beyond the provider's own timeout, how long a claimed attempt may take before another process may retry it. */
 const LEASE_MARGIN_MS = 60_000;
-/** The longest wait a Retry-After may ask for. */
-const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 /** Puts contact `contactId` on its way, first attempt due at `now`. Call inside the contact's transaction. */
 export async function enqueueDelivery(tx: Conn, contactId: number, now: Date): Promise<void> {
@@ -139,20 +138,6 @@ export async function writeAudit(db: Conn, input: AuditInput, now: Date): Promis
   return row!;
 }
 
-/** When the next attempt after failed attempt `attempt` is due, or null when there is none (undelivered). */
-export function nextAttemptAt(
-  schedule: readonly number[],
-  attempt: number,
-  result: Pick<AttemptResult, 'retryable' | 'retryAfterSeconds'>,
-  now: Date,
-): Date | null {
-  if (!result.retryable) return null;
-  const wait = schedule[attempt - 1];
-  if (wait === undefined) return null;
-  const seconds = Math.min(Math.max(wait, result.retryAfterSeconds ?? 0), MAX_WAIT_SECONDS);
-  return new Date(now.getTime() + seconds * 1000);
-}
-
 /**
  * Records a claimed attempt's outcome: its audit row, and the delivery delivered, retrying at
  * its next time, or undelivered. An outcome whose lease was taken over (a resend, or another
@@ -168,7 +153,7 @@ export async function recordAttempt(
 ): Promise<RmsAuditRow> {
   return db.transaction(async (tx) => {
     const row = await writeAudit(tx, { ...audit, contactId: claim.contactId, attempt: claim.attempt }, now);
-    const next = result.succeeded ? null : nextAttemptAt(schedule, claim.attempt, result, now);
+    const next = result.succeeded ? null : retryDueAt(schedule, claim.attempt, result, now);
     const status = result.succeeded ? DELIVERY_STATUS.delivered : next ? DELIVERY_STATUS.retrying : DELIVERY_STATUS.undelivered;
     await tx
       .update(rmsDeliveries)

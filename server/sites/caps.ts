@@ -8,8 +8,7 @@ import { and, count, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { referrals } from '../db/schema';
 import type { SiteFullReason } from '@core/model/engagementSiteLocation';
-
-const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS } from '@core/time';
 
 /** The start of `now`'s week: Monday 00:00 UTC. */
 export function weekStart(now: Date): Date {

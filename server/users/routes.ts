@@ -91,24 +91,19 @@ function userResources(rows: UserPage['rows'], links: UserPage['links'], fields:
   const ids = rows.map((r) => r.id);
   const included: Resource[] = [];
   const relationships = new Map<number, Record<string, Relationship>>(ids.map((id) => [id, {}]));
-  if (links.roles) {
-    for (const id of ids) relationships.get(id)!.roles = { data: [] };
+  /** Each user's `name` relationship to the `type` rows `list` links, and each of those rows included once, by name. */
+  const relate = (name: keyof UserPage['links'], type: string, list: UserPage['links'][typeof name]) => {
+    if (!list) return;
+    for (const id of ids) relationships.get(id)![name] = { data: [] };
     const seen = new Set<number>();
-    for (const link of links.roles) {
-      (relationships.get(link.userId)!.roles!.data as { type: string; id: string }[]).push({ type: ROLE_TYPE, id: String(link.id) });
-      if (!seen.has(link.id)) included.push(toResource(ROLE_TYPE, link.id, { name: link.name }));
+    for (const link of list) {
+      (relationships.get(link.userId)![name]!.data as { type: string; id: string }[]).push({ type, id: String(link.id) });
+      if (!seen.has(link.id)) included.push(toResource(type, link.id, { name: link.name }));
       seen.add(link.id);
     }
-  }
-  if (links.sponsors) {
-    for (const id of ids) relationships.get(id)!.sponsors = { data: [] };
-    const seen = new Set<number>();
-    for (const link of links.sponsors) {
-      (relationships.get(link.userId)!.sponsors!.data as { type: string; id: string }[]).push({ type: SPONSOR_TYPE, id: String(link.id) });
-      if (!seen.has(link.id)) included.push(toResource(SPONSOR_TYPE, link.id, { name: link.name }));
-      seen.add(link.id);
-    }
-  }
+  };
+  relate('roles', ROLE_TYPE, links.roles);
+  relate('sponsors', SPONSOR_TYPE, links.sponsors);
   const data = rows.map((row) => {
     const rel = relationships.get(row.id) ?? {};
     return toResource(USER_TYPE, row.id, userAttributes(row), {

@@ -1,7 +1,8 @@
 /**
  * The audit trail (server/audit/).
  */
-import { bigserial, index, jsonb, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, jsonb, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { instant } from './columns';
 
 /**
  * Append-only audit trail (21 CFR Part 11): who did what to which record, when, from where,
@@ -12,7 +13,7 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    occurredAt: instant('occurred_at').notNull().defaultNow(),
     actorUserId: integer('actor_user_id'),
     actorUsername: text('actor_username'),
     clientAddress: text('client_address'),

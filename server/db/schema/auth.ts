@@ -1,8 +1,8 @@
 /**
  * Sign-in (server/auth/): refresh tokens, login attempts and single sign-on (SAML).
  */
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { created } from './columns';
+import { boolean, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { created, instant } from './columns';
 import { users } from './users';
 
 /**
@@ -18,9 +18,9 @@ export const refreshTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     familyId: text('family_id').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+    revokedAt: instant('revoked_at'),
     created: created(),
   },
   (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_user_idx').on(t.userId)],
@@ -63,7 +63,7 @@ export const ssoHandoffs = pgTable('sso_handoffs', {
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   service: text('service').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  expiresAt: instant('expires_at').notNull(),
+  usedAt: instant('used_at'),
   created: created(),
 });

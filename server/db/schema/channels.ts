@@ -3,10 +3,10 @@
  * (server/channels/).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, jsonb, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, jsonb, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EventsPolicy } from '@core/model/eventsPolicy';
 import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
-import { belongsTo, created, modified, natural } from './columns';
+import { belongsTo, created, instant, isActive, modified, natural } from './columns';
 import { screeners } from './screeners';
 
 export const mediaChannels = pgTable(
@@ -19,7 +19,7 @@ export const mediaChannels = pgTable(
       .notNull()
       .references(() => screeners.id, { onDelete: 'restrict' }),
     channelType: text('type').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     /**
      * Days after a run's outcome during which the same browser sees that outcome again rather
      * than a fresh survey, and a run from the same client address is flagged possible_retake;
@@ -105,8 +105,8 @@ export const embedProblems = pgTable(
     mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
     origin: text('origin').notNull(),
     cause: text('cause').notNull(),
-    firstSeen: timestamp('first_seen', { withTimezone: true, mode: 'date' }).notNull(),
-    lastSeen: timestamp('last_seen', { withTimezone: true, mode: 'date' }).notNull(),
+    firstSeen: instant('first_seen').notNull(),
+    lastSeen: instant('last_seen').notNull(),
     count: integer('count').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.mediaChannelId, t.origin, t.cause] }), index('embed_problems_last_seen_idx').on(t.mediaChannelId, t.lastSeen)],
@@ -119,7 +119,7 @@ export const mediaChannelSurveys = pgTable(
     id: serial('id').primaryKey(),
     mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
     oFormIdentity: text('o_form_identity').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
   },
   (t) => [uniqueIndex('media_channel_surveys_pair_idx').on(t.mediaChannelId, t.oFormIdentity), index('media_channel_surveys_identity_idx').on(t.oFormIdentity)],
 );

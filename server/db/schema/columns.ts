@@ -1,9 +1,15 @@
 /** Column and index helpers every area's tables share. */
 import { sql } from 'drizzle-orm';
-import { integer, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, integer, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
-export const created = () => timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-export const modified = () => timestamp('modified', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+/** An instant (timestamptz), read and written as a Date. */
+export const instant = <N extends string>(name: N) => timestamp(name, { withTimezone: true, mode: 'date' });
+export const created = () => instant('created').notNull().defaultNow();
+export const modified = () => instant('modified').notNull().defaultNow();
+/** Whether a row is in use: new rows are. */
+export const isActive = () => boolean('is_active').notNull().default(true);
+/** Where a row stands among its siblings, lowest first. */
+export const displayOrder = () => integer('display_order').notNull().default(0);
 /** A required reference to the row this one belongs to: deleting that row deletes this one. */
 export const belongsTo = <N extends string>(name: N, owner: () => AnyPgColumn) => integer(name).notNull().references(owner, { onDelete: 'cascade' });
 /**

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, numeric, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified, natural } from './columns';
+import { belongsTo, created, isActive, modified, natural } from './columns';
 import { campaignTypes, targetGroups, therapeuticAreas, indications, type LookupTable } from './lookups';
 import { rmsProviders } from './rms-providers';
 import { sponsors } from './sponsors';
@@ -22,7 +22,7 @@ export const engagements = pgTable(
     sponsorContact: text('sponsor_contact'),
     startDate: date('start_date', { mode: 'string' }),
     endDate: date('end_date', { mode: 'string' }),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     radius: integer('radius').notNull().default(25),
     mediaLiveDate: date('media_live_date', { mode: 'string' }),
     mediaEndDate: date('media_end_date', { mode: 'string' }),

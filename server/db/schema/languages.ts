@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { created, modified } from './columns';
+import { created, isActive, modified } from './columns';
 
 export const languages = pgTable(
   'languages',
@@ -13,7 +13,7 @@ export const languages = pgTable(
     description: text('description').notNull(),
     // API form, with an underscore: es_MX.
     isoCode: text('iso_code').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     // The default language (English) cannot be deleted or deactivated.
     isDefault: boolean('is_default').notNull().default(false),
     created: created(),

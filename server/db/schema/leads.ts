@@ -2,8 +2,8 @@
  * Leads and the sites they came within reach of (server/leads/).
  */
 import { sql } from 'drizzle-orm';
-import { check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created } from './columns';
+import { check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { belongsTo, created, instant } from './columns';
 import { mediaChannels } from './channels';
 import { oFormSubmissions } from './participant';
 import { screeners } from './screeners';
@@ -32,7 +32,7 @@ export const leads = pgTable(
     country: text('country'),
     nearestSiteMiles: doublePrecision('nearest_site_miles'),
     /** The consent exactly as shown (sanitized HTML, in `language`), its SHA-256 (hex), and the survey version answered. */
-    consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consentedAt: instant('consented_at').notNull(),
     consentText: text('consent_text').notNull(),
     consentTextSha256: text('consent_text_sha256').notNull(),
     surveyId: integer('survey_id').references((): AnyPgColumn => oForms.id, { onDelete: 'set null' }),

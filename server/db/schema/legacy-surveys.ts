@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified } from './columns';
+import { belongsTo, created, displayOrder, isActive, modified } from './columns';
 import { engagements } from './engagements';
 import { questionCategories, tags } from './lookups';
 import { screeners } from './screeners';
@@ -15,7 +15,7 @@ export const surveys = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     globalId: text('global_id').notNull().unique(),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     engagementId: integer('engagement_id').references(() => engagements.id, { onDelete: 'cascade' }),
     screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
     /** Raised by adding a page and lowered by deleting one (SPEC section 4); names 'New Page N'. */
@@ -32,8 +32,8 @@ export const surveyPages = pgTable(
     id: serial('id').primaryKey(),
     surveyId: belongsTo('survey_id', () => surveys.id),
     title: text('title').notNull(),
-    displayOrder: integer('display_order').notNull().default(0),
-    isActive: boolean('is_active').notNull().default(true),
+    displayOrder: displayOrder(),
+    isActive: isActive(),
     isDeleted: boolean('is_deleted').notNull().default(false),
   },
   (t) => [index('survey_pages_survey_idx').on(t.surveyId, t.displayOrder)],
@@ -49,7 +49,7 @@ export const surveyQuestions = pgTable(
     helperText: text('helper_text'),
     questionCategoryId: integer('question_category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
     translations: jsonb('translations').$type<Record<string, { title?: string; helperText?: string }>>().notNull().default({}),
-    displayOrder: integer('display_order').notNull().default(0),
+    displayOrder: displayOrder(),
     deleted: boolean('deleted').notNull().default(false),
   },
   (t) => [index('survey_questions_page_idx').on(t.pageId, t.displayOrder)],
@@ -76,7 +76,7 @@ export const surveyOptions = pgTable(
     transitionTo: text('transition_to'),
     transitionTarget: integer('transition_target').references(() => surveyPages.id, { onDelete: 'set null' }),
     translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
-    displayOrder: integer('display_order').notNull().default(0),
+    displayOrder: displayOrder(),
     deleted: boolean('deleted').notNull().default(false),
   },
   (t) => [

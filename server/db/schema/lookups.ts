@@ -2,7 +2,8 @@
  * The lookups (SPEC sections 3 and 7), seeded by migration so a new install is usable: countries,
  * campaign types, question categories, target groups, therapeutic areas, tags and indications.
  */
-import { boolean, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { isActive } from './columns';
 
 export const countries = pgTable('countries', {
   id: serial('id').primaryKey(),
@@ -31,5 +32,5 @@ export const tags = lookup('tags');
 export const indications = pgTable('indications', {
   id: serial('id').primaryKey(),
   name: text('name').notNull().unique(),
-  isActive: boolean('is_active').notNull().default(true),
+  isActive: isActive(),
 });

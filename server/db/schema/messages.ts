@@ -2,8 +2,8 @@
  * Messages (server/messages/): the e-mail and text outbox, its templates, settings and opt-outs.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified } from './columns';
+import { boolean, check, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, created, instant, modified } from './columns';
 import { engagements } from './engagements';
 import { referrals } from './referrals';
 import { users } from './users';
@@ -42,12 +42,12 @@ export const messages = pgTable(
     unsubscribeToken: text('unsubscribe_token'),
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: instant('next_attempt_at'),
     leaseId: uuid('lease_id'),
-    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    lastAttemptAt: instant('last_attempt_at'),
     lastError: text('last_error'),
-    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
-    purgedAt: timestamp('purged_at', { withTimezone: true, mode: 'date' }),
+    sentAt: instant('sent_at'),
+    purgedAt: instant('purged_at'),
     created: created(),
   },
   (t) => [

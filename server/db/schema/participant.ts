@@ -3,9 +3,9 @@
  * timing, contacts, and the version of what a start reads.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, jsonb, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Utm } from '@core/model/partnerPage';
-import { belongsTo, created, modified } from './columns';
+import { belongsTo, created, instant, modified } from './columns';
 import { mediaChannels } from './channels';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -39,10 +39,10 @@ export const oFormSubmissions = pgTable(
      * When the qualification first found the complete path qualified or not qualified: from then
      * on the run's answers are final (no page is answered, added or sanitized again).
      */
-    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: instant('finished_at'),
     /** When the participant first saved a page's answers: the funnel's `started` (server/funnel/stages.ts). */
-    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
-    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    startedAt: instant('started_at'),
+    completedAt: instant('completed_at'),
     /**
      * Keyed hash of the client address the run started from (HMAC-SHA256 under a key derived
      * from the contact match key, server/security/contactMatch.ts); the address itself is never stored.
@@ -78,7 +78,7 @@ export const oFormContainerEntries = pgTable(
      * sanitized. A page whose questions are all optional or none is answered without answer rows,
      * so this, not the rows, says the participant went through it.
      */
-    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    answeredAt: instant('answered_at'),
     created: created(),
   },
   (t) => [index('o_form_container_entries_submission_idx').on(t.submissionId), index('o_form_container_entries_parent_idx').on(t.parentId)],
@@ -113,8 +113,8 @@ export const oFormPageMetrics = pgTable(
     type: text('type').notNull().default('page'),
     /** The page's (container's) identity. */
     identity: text('identity').notNull(),
-    start: timestamp('start', { withTimezone: true, mode: 'date' }).notNull(),
-    stop: timestamp('stop', { withTimezone: true, mode: 'date' }),
+    start: instant('start').notNull(),
+    stop: instant('stop'),
     created: created(),
   },
   (t) => [index('o_form_page_metrics_form_idx').on(t.oFormId, t.identity), index('o_form_page_metrics_submission_idx').on(t.submissionId)],
@@ -139,7 +139,7 @@ export const contacts = pgTable(
     /** AES-256-GCM ciphertext of the JSON map of contact field name to value. */
     valuesCiphertext: text('values_ciphertext').notNull(),
     acceptTerms: boolean('accept_terms').notNull().default(false),
-    consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
+    consentedAt: instant('consented_at'),
     /** The consent exactly as shown (sanitized HTML, in `language`), its SHA-256 (hex), and the approved survey version answered. */
     consentText: text('consent_text'),
     consentTextSha256: text('consent_text_sha256'),
@@ -148,7 +148,7 @@ export const contacts = pgTable(
     /** The separate consent to be texted at the phone number given, as shown (its text, SHA-256 and instant); null when not given. */
     smsConsentText: text('sms_consent_text'),
     smsConsentTextSha256: text('sms_consent_text_sha256'),
-    smsConsentedAt: timestamp('sms_consented_at', { withTimezone: true, mode: 'date' }),
+    smsConsentedAt: instant('sms_consented_at'),
     /** Keyed hashes of the e-mail and phone given (security/contactMatch.ts), to find the same person again. */
     emailMatch: text('email_match'),
     phoneMatch: text('phone_match'),

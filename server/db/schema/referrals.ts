@@ -2,8 +2,8 @@
  * Referrals, the reasons they close with and their history (server/referrals/).
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created } from './columns';
+import { bigserial, boolean, check, index, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { belongsTo, created, instant, isActive } from './columns';
 import { engagements } from './engagements';
 import { contacts } from './participant';
 import { engagementSiteLocations } from './sites';
@@ -31,12 +31,12 @@ export const referrals = pgTable(
     /** Sealed (security/phi.ts): staff may write what a participant told them. */
     reasonNoteCiphertext: text('reason_note_ciphertext'),
     /** The last change of status (null: never changed since the referral was made). */
-    statusChanged: timestamp('status_changed', { withTimezone: true, mode: 'date' }),
+    statusChanged: instant('status_changed'),
     /** When the site first reached the person (a reached attempt or a status of contacted or beyond). */
-    firstContactAt: timestamp('first_contact_at', { withTimezone: true, mode: 'date' }),
+    firstContactAt: instant('first_contact_at'),
     attempts: integer('attempts').notNull().default(0),
-    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
-    nextAttemptDue: timestamp('next_attempt_due', { withTimezone: true, mode: 'date' }),
+    lastAttemptAt: instant('last_attempt_at'),
+    nextAttemptDue: instant('next_attempt_due'),
     created: created(),
   },
   (t) => [
@@ -57,7 +57,7 @@ export const referralReasons = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     status: text('status').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     created: created(),
   },
   (t) => [uniqueIndex('referral_reasons_name_idx').on(t.status, sql`lower(${t.name})`)],
@@ -72,7 +72,7 @@ export const referralEvents = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     referralId: belongsTo('referral_id', () => referrals.id),
-    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    occurredAt: instant('occurred_at').notNull(),
     /** 'status' or 'attempt'. */
     kind: text('kind').notNull(),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),

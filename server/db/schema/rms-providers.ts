@@ -3,8 +3,8 @@
  * deliveries that follow contacts.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { created, modified } from './columns';
+import { check, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { created, isActive, modified } from './columns';
 
 /**
  * A record system that receives qualified participants' contacts. `kind` picks the provider
@@ -24,7 +24,7 @@ export const rmsProviders = pgTable(
     bearerToken: text('bearer_token'),
     timeoutMs: integer('timeout_ms').notNull().default(5000),
     /** An inactive provider's deliveries wait (nothing is sent) until it is active again. */
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     created: created(),
     modified: modified(),
   },

@@ -2,8 +2,8 @@
  * The record-system push (server/rms/): its outbox, its audits and the callbacks already applied.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { belongsTo, created, natural } from './columns';
+import { boolean, check, index, integer, pgTable, primaryKey, serial, text, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, created, instant, natural } from './columns';
 import { contacts } from './participant';
 import { rmsProviders } from './rms-providers';
 
@@ -24,11 +24,11 @@ export const rmsDeliveries = pgTable(
     status: text('status').notNull().default('pending'),
     /** Attempts made in the current round (a resend of a failed delivery starts a new round). */
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: instant('next_attempt_at'),
     leaseId: uuid('lease_id'),
-    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    lastAttemptAt: instant('last_attempt_at'),
     /** When the record system first accepted it; kept when it is sent again. */
-    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    deliveredAt: instant('delivered_at'),
     created: created(),
   },
   (t) => [
@@ -70,7 +70,7 @@ export const rmsCallbackMessages = pgTable(
   {
     contactId: integer('contact_id').notNull(),
     webhookId: text('webhook_id').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+    receivedAt: instant('received_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.contactId, t.webhookId] }), index('rms_callback_messages_received_at_idx').on(t.receivedAt)],
 );

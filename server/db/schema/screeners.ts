@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified, natural } from './columns';
+import { belongsTo, created, displayOrder, isActive, modified, natural } from './columns';
 import { contactFields } from './contact-fields';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -21,7 +21,7 @@ export const screeners = pgTable(
       .references(() => sponsors.id, { onDelete: 'restrict' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     screenerType: text('type').notNull().default('super-screener'),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     isLocked: boolean('is_locked').notNull().default(false),
     isTest: boolean('is_test').notNull().default(false),
     isInterestVisible: boolean('is_interest_visible').notNull().default(false),
@@ -99,8 +99,8 @@ export const screenerSurveys = pgTable(
     id: serial('id').primaryKey(),
     screenerId: belongsTo('screener_id', () => screeners.id),
     oFormIdentity: text('o_form_identity').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
-    displayOrder: integer('display_order').notNull().default(0),
+    isActive: isActive(),
+    displayOrder: displayOrder(),
     created: created(),
   },
   (t) => [uniqueIndex('screener_surveys_pair_idx').on(t.screenerId, t.oFormIdentity)],

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified, natural } from './columns';
+import { belongsTo, created, isActive, modified, natural } from './columns';
 import { engagements } from './engagements';
 import { countries } from './lookups';
 import { users } from './users';
@@ -22,7 +22,7 @@ export const siteLocations = pgTable(
     city: text('city'),
     state: text('state'),
     zipCode: text('zip_code'),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     isVirtual: boolean('is_virtual').notNull().default(false),
     piName: text('pi_name'),
     latitude: doublePrecision('latitude'),
@@ -52,7 +52,7 @@ export const engagementSiteLocations = pgTable(
     siteLocationId: belongsTo('site_location_id', () => siteLocations.id),
     radius: integer('radius'),
     rmsSiteIdentification: text('rms_site_identification'),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     /** Referrals the site takes per week (Monday 00:00 UTC on), null: no weekly cap. */
     weeklyCap: integer('weekly_cap'),
     /** Referrals the site takes in all, null: no total cap. */

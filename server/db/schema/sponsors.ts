@@ -1,8 +1,8 @@
 /**
  * Sponsors (server/sponsors/).
  */
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { created, modified, natural } from './columns';
+import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { created, isActive, modified, natural } from './columns';
 import { countries } from './lookups';
 
 export const sponsors = pgTable(
@@ -13,7 +13,7 @@ export const sponsors = pgTable(
     identification: text('identification').notNull(),
     rmsSponsorIdentifier: text('rms_sponsor_identifier'),
     description: text('description'),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     businessPractice: text('business_practice'),
     countryId: integer('country_id').references(() => countries.id, { onDelete: 'set null' }),
     created: created(),

@@ -4,8 +4,8 @@
  * core/oform/authoring.ts.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified } from './columns';
+import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { belongsTo, created, displayOrder, instant, isActive, modified } from './columns';
 import { engagements } from './engagements';
 import { languages } from './languages';
 import { questionCategories, tags } from './lookups';
@@ -20,11 +20,11 @@ export const oForms = pgTable(
     identity: text('identity').notNull(),
     version: integer('version').notNull().default(1),
     title: text('title').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     /** The approved version of its identity (at most one at a time). */
     isApproved: boolean('is_approved').notNull().default(false),
     /** Set once, on approval: from then on the version never changes. */
-    approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
+    approvedAt: instant('approved_at'),
     approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
     engagementId: belongsTo('engagement_id', () => engagements.id),
     sponsorId: integer('sponsor_id').references(() => sponsors.id, { onDelete: 'set null' }),
@@ -57,8 +57,8 @@ export const oFormContainers = pgTable(
     identity: text('identity').notNull(),
     oFormId: belongsTo('o_form_id', () => oForms.id),
     title: text('title').notNull(),
-    displayOrder: integer('display_order').notNull().default(0),
-    isActive: boolean('is_active').notNull().default(true),
+    displayOrder: displayOrder(),
+    isActive: isActive(),
     /** 'root_container' for pages, 'child_container' for containers within one. */
     containerType: text('container_type').notNull().default('root_container'),
     parentId: integer('parent_id').references((): AnyPgColumn => oFormContainers.id, { onDelete: 'cascade' }),
@@ -83,8 +83,8 @@ export const oFormFields = pgTable(
     title: text('title').notNull().default('Placeholder'),
     type: text('type').notNull().default('placeholder'),
     categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
-    isActive: boolean('is_active').notNull().default(true),
-    displayOrder: integer('display_order').notNull().default(0),
+    isActive: isActive(),
+    displayOrder: displayOrder(),
     /** Validated with core/model/oform.ts fieldConfiguration(type) on every write. */
     configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
   },

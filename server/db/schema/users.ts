@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, created, modified } from './columns';
+import { belongsTo, created, isActive, modified } from './columns';
 import { sponsors } from './sponsors';
 
 export const roles = pgTable('roles', {
@@ -18,7 +18,7 @@ export const users = pgTable(
     username: text('username').notNull(),
     email: text('email'),
     passwordHash: text('password_hash'),
-    isActive: boolean('is_active').notNull().default(true),
+    isActive: isActive(),
     locale: text('locale').notNull().default('en'),
     totpSecret: text('totp_secret'),
     secretVerified: boolean('secret_verified').notNull().default(false),
