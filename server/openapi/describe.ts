@@ -8,7 +8,9 @@
  * reads where it always did (after its own 401/403/404), so a bad body answers only then:
  * `const { attributes } = await c.var.body.read({ id })`. No route parses a body with a schema
  * of its own, so what the document says a route takes is what it accepts
- * (tests/server/openapi/describedBodies.test.ts).
+ * (tests/server/openapi/describedBodies.test.ts). The declared query is likewise the one the
+ * route takes: any other name is refused before the handler runs
+ * (tests/server/http/listParameters.test.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
@@ -221,8 +223,8 @@ function queryNamesOf(doc: RouteDoc): string[] | null {
 }
 
 /**
- * Declares a route's description. A query name the declaration does not say is refused here, for
- * every route alike. A declared body's reader is put on the context (`c.var.body`) for the handler
+ * Declares a route's description. A query name the declaration does not state is refused here
+ * (a 400 naming it; queryNamesOf says for which routes). A declared body's reader is put on the context (`c.var.body`) for the handler
  * to read when it is ready; the body is not read here. (The reader set is the one
  * DescribedEnv<D> names, built from the same declaration: the overload says so, as TypeScript
  * cannot follow a conditional type through the runtime branch.)
