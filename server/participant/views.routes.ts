@@ -5,7 +5,7 @@ import { nowOf, type Deps } from '../context';
 import { invalid } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { addressLimitKey, enforceLimits, runLanguage, UNKNOWN_CHANNEL, type ParticipantApp } from './api';
-import { assertChannelOfRequest, CHANNEL_QUERY } from './cors';
+import { assertChannelOfRequest } from './cors';
 import { countView } from './views';
 import { findChannelById, resolveStart, surveyLanguages } from './runSurvey';
 import { describeParticipantCall } from './callDescription';
@@ -24,7 +24,6 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
     describeParticipantCall({
       summary: 'Participant: the widget was seen (counts a view of the channel)',
       access: 'public',
-      query: CHANNEL_QUERY,
       body: { resource: null, attributes: ViewAttributes },
       answer: { document: PARTICIPANT_ANSWERS.view, status: 202 },
     }),
