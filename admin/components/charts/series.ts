@@ -2,7 +2,7 @@
  * Pure helpers of the charts: periods of a trend filled in (a week with nothing counted is a
  * zero, not a gap the line jumps over), and the figures' formats.
  */
-const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS } from '@core/time';
 
 /** Every period from the first to the last key (ISO days; weeks by their Monday), at most `limit`. */
 export function fillPeriods(keys: readonly string[], period: 'day' | 'week', limit = 800): string[] {
