@@ -26,7 +26,7 @@ import { REFRESHED_CLONE_SURVEY, SCREENER_SURVEY, SCREENER_SURVEY_TYPE, Screener
 import { requiredText } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
-import { findScreenerSurveyLink, readScreenerSurveyLink, toggleScreenerSurveyLink } from './surveyLinks';
+import { editableScreenerSurveyLink, readScreenerSurveyLink, toggleScreenerSurveyLink } from './surveyLinks';
 import { editableScreener, findScreener, type ScreenerRow } from './access';
 import {
   SCREENER_LANGUAGE_FILTERS,
@@ -212,8 +212,8 @@ export function screenersRoutes(deps: Deps) {
     }),
     canEdit,
     async (c) => {
-      const { id, row: link } = await rowAtPath(c, 'screener survey', (id) => findScreenerSurveyLink(db, id));
-      await editableScreener(db, link.screenerId, c.get('user'));
+      // The same check as the link's other writes: a link out of reach answers like a missing one.
+      const { id } = await editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
       await c.var.body.read({ id });
       const toggled = await toggleScreenerSurveyLink(db, id);
       const answer = toggled !== undefined && (await readScreenerSurveyLink(db, toggled));
