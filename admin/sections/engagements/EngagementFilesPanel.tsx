@@ -5,6 +5,7 @@ import type { EngagementFile } from '@core/model/engagementFile';
 import { formatBytes, saveBlob } from '../../components/downloadBlob';
 import { formatDateTime } from '../../components/format';
 import { PageTable } from '../../components/list/DataTable';
+import { buttonsColumn } from '../../components/list/columns';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAsync } from '../../hooks/useAsync';
 import { engagementFilesParams } from './viewCalls';
@@ -79,28 +80,23 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
             { id: 'filename', header: 'File', cell: (f) => f.filename },
             { id: 'size', header: 'Size', cell: (f) => formatBytes(f.size) },
             { id: 'created', header: 'Uploaded', cell: (f) => formatDateTime(f.created) },
-            {
-              id: 'actions',
-              header: 'Actions',
-              className: 'col-actions',
-              cell: (f) => (
-                <div className="row-actions">
-                  <button type="button" className="btn btn-small btn-secondary" onClick={() => void download(f)} aria-label={`Download ${f.filename}`}>
-                    Download
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-small btn-danger-outline"
-                    aria-label={`Delete ${f.filename}`}
-                    onClick={async () => {
-                      if (await remove(f.id)) files.reload();
-                    }}
-                  >
-                    Delete
-                  </button>
-                </div>
-              ),
-            },
+            buttonsColumn<EngagementFile>('Actions', (f) => (
+              <div className="row-actions">
+                <button type="button" className="btn btn-small btn-secondary" onClick={() => void download(f)} aria-label={`Download ${f.filename}`}>
+                  Download
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger-outline"
+                  aria-label={`Delete ${f.filename}`}
+                  onClick={async () => {
+                    if (await remove(f.id)) files.reload();
+                  }}
+                >
+                  Delete
+                </button>
+              </div>
+            )),
           ]}
         />
       )}

@@ -21,7 +21,7 @@ import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../components/format';
 import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
-import { fieldColumn } from '../../components/list/columns';
+import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { flagFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
@@ -207,7 +207,7 @@ export default function ReferralsIndex() {
       cell: (r) => (r.lastAttemptAt ? `${formatDateTime(r.lastAttemptAt)} (${r.attempts})` : '—'),
     },
     { id: 'deliveryStatus', header: 'Delivery', cell: (r) => r.deliveryStatus ?? '—' },
-    { id: 'actions', header: 'Work', className: 'col-actions', hideable: false, cell: (r) => <Work referral={r} onDone={reload} /> },
+    buttonsColumn('Work', (r) => <Work referral={r} onDone={reload} />),
   ];
 
   return (
