@@ -6,6 +6,7 @@ import { formatBytes, saveBlob } from '../../components/downloadBlob';
 import { formatDateTime } from '../../components/format';
 import { PageTable } from '../../components/list/DataTable';
 import { buttonsColumn } from '../../components/list/columns';
+import { RowRemoveButton } from '../../components/list/RowActions';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAsync } from '../../hooks/useAsync';
 import { engagementFilesParams } from './viewCalls';
@@ -85,16 +86,9 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
                 <button type="button" className="btn btn-small btn-secondary" onClick={() => void download(f)} aria-label={`Download ${f.filename}`}>
                   Download
                 </button>
-                <button
-                  type="button"
-                  className="btn btn-small btn-danger-outline"
-                  aria-label={`Delete ${f.filename}`}
-                  onClick={async () => {
-                    if (await remove(f.id)) files.reload();
-                  }}
-                >
+                <RowRemoveButton label={`Delete ${f.filename}`} remove={() => remove(f.id)} onRemoved={files.reload}>
                   Delete
-                </button>
+                </RowRemoveButton>
               </div>
             )),
           ]}

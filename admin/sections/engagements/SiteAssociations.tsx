@@ -22,6 +22,7 @@ import { issuesByField } from '@core/model/fields';
 import * as v from 'valibot';
 import { ListView } from '../../components/list/ListView';
 import { buttonsColumn } from '../../components/list/columns';
+import { RowRemoveButton } from '../../components/list/RowActions';
 import { useResourceList } from '../../components/list/useResourceList';
 import type { Column } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';
@@ -232,16 +233,9 @@ function Associations({ engagement }: { engagement: Engagement }) {
       cell: (l) => <LinkEditor key={`${l.id}:${l.modified}`} link={l} engagement={engagement} onSaved={list.reload} />,
     },
     buttonsColumn('Actions', (l) => (
-      <button
-        type="button"
-        className="btn btn-small btn-danger-outline"
-        aria-label={`Unlink ${l.siteName}`}
-        onClick={async () => {
-          if (await remove(l.id)) list.reload();
-        }}
-      >
+      <RowRemoveButton label={`Unlink ${l.siteName}`} remove={() => remove(l.id)} onRemoved={list.reload}>
         Unlink
-      </button>
+      </RowRemoveButton>
     )),
   ];
 
