@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { LeadsWithinReach } from '../../components/LeadsWithinReach';
+import { SelectChoices } from '../../components/form/Select';
 import { Link, useParams } from 'react-router-dom';
 import { siteCoordinatorsApi } from '@core/api/siteCoordinators';
 import { usersApi } from '@core/api/users';
@@ -89,12 +90,7 @@ function Coordinators({ site }: { site: SiteLocation }) {
       <div className="inline-form">
         <label htmlFor="coordinator-user">Add a coordinator</label>
         <select id="coordinator-user" value={userId} onChange={(e) => setUserId(e.target.value)}>
-          <option value="">Choose a Site Coordinator…</option>
-          {offered.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.username}
-            </option>
-          ))}
+          <SelectChoices options={offered.map((u) => ({ value: u.id, label: u.username }))} emptyLabel="Choose a Site Coordinator…" />
         </select>
         <button
           type="button"
