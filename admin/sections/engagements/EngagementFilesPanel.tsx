@@ -4,6 +4,7 @@ import { engagementFilesApi } from '@core/api/engagementFiles';
 import type { EngagementFile } from '@core/model/engagementFile';
 import { formatBytes, saveBlob } from '../../components/downloadBlob';
 import { formatDateTime } from '../../components/format';
+import { FormErrors } from '../../components/form/FormErrors';
 import { PageTable } from '../../components/list/DataTable';
 import { buttonsColumn } from '../../components/list/columns';
 import { RowRemoveButton } from '../../components/list/RowActions';
@@ -63,15 +64,9 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
           />
         </label>
       </div>
-      {error && (
-        <div className="form-errors" role="alert">
-          {error}
-        </div>
-      )}
+      <FormErrors message={error} />
       {files.error ? (
-        <div className="form-errors" role="alert">
-          {files.error instanceof ApiError ? files.error.message : 'Could not load data'}
-        </div>
+        <FormErrors message={files.error instanceof ApiError ? files.error.message : 'Could not load data'} />
       ) : (
         <PageTable
           caption="Files"
