@@ -9,6 +9,7 @@ import { StatusBadge } from '../StatusBadge';
 import { displayValue } from '../ViewFields';
 import type { Column } from './DataTable';
 import { RowActions } from './RowActions';
+import './list.css';
 
 /** The active badge, sorted (and exported) by isActive. */
 export const activeColumn = <T extends { isActive: boolean }>(header: string): Column<T> => ({
